@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the system packages kiln needs on Debian 12 (bookworm).
+# Idempotent and quiet when everything is already installed.
+#
+#   mesa-vulkan-drivers     lavapipe, the CPU Vulkan device used in CI
+#   libvulkan1              the Vulkan loader ash opens at run time
+#   vulkan-validationlayers the Khronos validation layer, on in GPU tests
+#   vulkan-tools            vulkaninfo, compared with `kiln devices` in tests
+#   spirv-tools             spirv-val / spirv-dis, the reference validator
+#   spirv-headers           the machine-readable SPIR-V grammar (table generator)
+#   glslang-tools           glslangValidator, the block-layout oracle
+#   mlir-19-tools           mlir-opt-19 / mlir-translate-19, the syntax oracle
+#   cmake, python3, g++     build the SPIRV-Tools C++ sources of the spirv-tools crate
+set -euo pipefail
+
+packages=(
+  mesa-vulkan-drivers libvulkan1 vulkan-validationlayers vulkan-tools
+  spirv-tools spirv-headers glslang-tools mlir-19-tools
+  cmake python3 g++ pkg-config
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  exit 0
+fi
+
+echo "ci/setup.sh: installing ${missing[*]}" >&2
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq >/dev/null
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

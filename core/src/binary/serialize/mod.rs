@@ -1,0 +1,1 @@
+//! The serializer. (being written)

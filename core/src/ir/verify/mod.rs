@@ -1,0 +1,1 @@
+//! The IR verifier. (being written)

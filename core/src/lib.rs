@@ -1,0 +1,14 @@
+//! kiln-core: the spv IR (a Rust rendering of MLIR's SPIR-V dialect), its
+//! text form, the SPIR-V serializer and in-process validation.
+//!
+//! Folders are stages of the flow: [`grammar`] (tables generated from the
+//! SPIR-V grammar), [`ir`] (types, attributes, ops, the verifier), [`text`]
+//! (MLIR-syntax printer and parser), [`binary`] (serializer and reflection),
+//! [`validate`] (SPIRV-Tools).
+#![deny(missing_docs)]
+
+pub mod binary;
+pub mod grammar;
+pub mod ir;
+pub mod text;
+pub mod validate;

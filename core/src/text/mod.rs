@@ -1,0 +1,1 @@
+//! The MLIR-syntax text form: printer and parser. (being written)

@@ -1,0 +1,1 @@
+//! In-process validation with SPIRV-Tools. (being written)
