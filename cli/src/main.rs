@@ -1,1 +1,85 @@
-fn main() {}
+//! `kiln`: the command line of the kiln Vulkan compute backend.
+//!
+//! Every subcommand reports bad input as one `error: ...` line on stderr and
+//! exits with status 1; it never panics on user input.
+
+mod bufspec;
+mod commands;
+mod input;
+mod run_spv;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// kiln: lower, serialize, validate and run SPIR-V compute modules on Vulkan.
+#[derive(Parser, Debug)]
+#[command(name = "kiln", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Parse, verify and print an spv module (like mlir-opt).
+    Opt(commands::opt::OptArgs),
+    /// Translate between the spv text form and the SPIR-V binary form.
+    Translate(commands::translate::TranslateArgs),
+    /// Validate a SPIR-V binary with SPIRV-Tools for a target environment.
+    Validate(commands::validate::ValidateArgs),
+    /// Dispatch a compute module on a Vulkan device and print buffers.
+    RunSpv(run_spv::RunSpvArgs),
+}
+
+/// What a command asks `main` to exit with, beyond plain success.
+pub enum Outcome {
+    /// Exit 0.
+    Success,
+    /// Exit with this status; the command already printed why.
+    Exit(u8),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            // clap's own message starts with "error: "; keep its first line
+            // and point at --help for the rest.
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or("error: invalid arguments");
+            eprintln!("{first}");
+            eprintln!("(see `kiln --help`)");
+            return ExitCode::from(1);
+        }
+    };
+    let result = match &cli.command {
+        Command::Opt(args) => commands::opt::run(args),
+        Command::Translate(args) => commands::translate::run(args),
+        Command::Validate(args) => commands::validate::run(args),
+        Command::RunSpv(args) => run_spv::run(args).map(|()| Outcome::Success),
+    };
+    match result {
+        Ok(Outcome::Success) => ExitCode::SUCCESS,
+        Ok(Outcome::Exit(code)) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {}", one_line(&e));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Joins an error chain into one line: `outer: inner: innermost`.
+fn one_line(e: &anyhow::Error) -> String {
+    let text = format!("{e:#}");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,1 +1,125 @@
-//! placeholder
+//! The harness shared by kiln's GPU tests.
+//!
+//! GPU tests run on whatever Vulkan device the machine has (lavapipe in CI)
+//! with the Khronos validation layer on, and fail on any message it reports.
+//! They never skip: a machine without a Vulkan device, the validation layer,
+//! or the shader tools fails them with a message saying what to install.
+//!
+//! - [`test_context`]: a [`Context`] with validation on (`KILN_DEVICE`
+//!   still picks the device).
+//! - [`assert_no_validation_messages`]: fails with every message reported.
+//! - [`compile_glsl`]: GLSL compute source → SPIR-V words, through
+//!   `glslangValidator -V --target-env vulkan1.0`, checked by
+//!   `spirv-val --target-env vulkan1.0`.
+#![deny(missing_docs)]
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub use kiln_vulkan::{Buffer, ComputePipeline, Context, ContextOptions, DeviceSelector};
+
+/// A context with the validation layer on. Panics, saying what is missing,
+/// when there is no Vulkan loader, device or validation layer.
+pub fn test_context() -> Context {
+    let options = ContextOptions {
+        validation: true,
+        device: DeviceSelector::Default,
+    };
+    match Context::new(&options) {
+        Ok(ctx) => ctx,
+        Err(e) => panic!(
+            "GPU tests need a Vulkan device and the Khronos validation layer \
+             (CI uses lavapipe: run ci/setup.sh); creating a context failed: {e}"
+        ),
+    }
+}
+
+/// Panics listing every validation message `ctx` collected since the last
+/// call (and clears them).
+#[track_caller]
+pub fn assert_no_validation_messages(ctx: &Context) {
+    assert!(
+        ctx.validation_enabled(),
+        "the context was created without validation; use test_context()"
+    );
+    let messages = ctx.take_validation_messages();
+    if !messages.is_empty() {
+        let list: Vec<String> = messages.iter().map(|m| format!("  {m}")).collect();
+        panic!(
+            "the validation layer reported {} message(s):\n{}",
+            messages.len(),
+            list.join("\n")
+        );
+    }
+}
+
+/// A fresh directory under the system temp dir for this test process.
+pub fn scratch_dir() -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("kiln-gpu-tests-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    dir
+}
+
+/// Compiles GLSL compute shader `source` to SPIR-V with
+/// `glslangValidator -V --target-env vulkan1.0` and validates the result
+/// with `spirv-val --target-env vulkan1.0`. `name` names the files (and
+/// appears in messages). Panics with the tools' output on failure.
+pub fn compile_glsl(name: &str, source: &str) -> Vec<u32> {
+    let dir = scratch_dir();
+    let src = dir.join(format!("{name}.comp"));
+    let out = dir.join(format!("{name}.spv"));
+    std::fs::write(&src, source).unwrap_or_else(|e| panic!("cannot write {}: {e}", src.display()));
+    run_tool(
+        Command::new("glslangValidator")
+            .args(["-V", "--target-env", "vulkan1.0", "-o"])
+            .arg(&out)
+            .arg(&src),
+        name,
+    );
+    run_tool(
+        Command::new("spirv-val")
+            .args(["--target-env", "vulkan1.0"])
+            .arg(&out),
+        name,
+    );
+    let bytes =
+        std::fs::read(&out).unwrap_or_else(|e| panic!("cannot read {}: {e}", out.display()));
+    let _ = std::fs::remove_dir_all(&dir);
+    words_from_bytes(&bytes)
+}
+
+fn run_tool(cmd: &mut Command, name: &str) {
+    let program = cmd.get_program().to_string_lossy().into_owned();
+    let output = cmd.output().unwrap_or_else(|e| {
+        panic!(
+            "cannot run {program} for {name}: {e} (GPU tests need glslang-tools and \
+             spirv-tools installed: run ci/setup.sh)"
+        )
+    });
+    if !output.status.success() {
+        panic!(
+            "{program} failed on {name} ({}):\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+/// Little-endian bytes of a SPIR-V file as words. Panics if the length is
+/// not a multiple of 4.
+pub fn words_from_bytes(bytes: &[u8]) -> Vec<u32> {
+    assert!(
+        bytes.len() % 4 == 0,
+        "a SPIR-V binary of {} bytes is not a whole number of words",
+        bytes.len()
+    );
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}

@@ -1,1 +1,68 @@
-//! placeholder
+//! kiln's Vulkan runtime: instance and device selection, memory, compute
+//! pipelines and dispatch, on any Vulkan 1.0+ driver (lavapipe in CI).
+//!
+//! The flow:
+//!
+//! 1. [`Context::new`] loads the Vulkan loader, creates an instance (with the
+//!    Khronos validation layer when asked, or when `KILN_VALIDATION=1`),
+//!    picks a physical device ([`DeviceSelector`], or `KILN_DEVICE`), and
+//!    creates a logical device with one compute queue, a command pool and a
+//!    memory allocator. It enables every compute-relevant optional feature
+//!    the device supports ([`DeviceFeatures`]).
+//! 2. [`Buffer`]s are host-visible storage buffers the host writes and reads
+//!    directly.
+//! 3. [`ComputePipeline::new`] turns a SPIR-V module and its
+//!    [`kiln_abi::PipelineInterface`] into descriptor-set layouts (one per set
+//!    number up to the highest used; unused numbers get empty layouts), a
+//!    pipeline layout and a compute pipeline.
+//! 4. [`Context::dispatch`] binds buffers to the interface's bindings, pushes
+//!    constants, records one dispatch, submits it and blocks on a fence until
+//!    it completes (never spinning: on lavapipe the shader runs on the host's
+//!    cores).
+//!
+//! Invariants:
+//! - **Check before Vulkan.** Interfaces, bindings, buffer sizes, push-constant
+//!   sizes, workgroup and dispatch sizes are checked against the interface
+//!   and the device limits before any `vkCreate*` or `vkCmd*` call; a
+//!   violation is an [`Error`] naming the binding or limit.
+//! - **Objects keep their device alive.** Buffers and pipelines hold a
+//!   reference to the device they were made on, so dropping a [`Context`]
+//!   first is safe; the device is destroyed when the last object goes.
+//! - **Validation messages are collected, not printed.** With validation on,
+//!   every warning and error the layer reports is kept in the context
+//!   ([`Context::take_validation_messages`]); tests fail on any.
+//! - All `unsafe` stays in this crate, each block with a `// SAFETY:` note.
+#![warn(unsafe_op_in_unsafe_fn)]
+#![deny(missing_docs)]
+
+mod context;
+mod conv;
+mod debug;
+mod device;
+mod dispatch;
+mod error;
+mod features;
+mod instance;
+mod limits;
+mod memory;
+mod pipeline;
+
+pub use context::{Context, ContextOptions};
+pub use debug::{MessageSeverity, ValidationMessage};
+pub use device::{enumerate_devices, ApiVersion, DeviceSelector, DeviceSummary, DeviceType};
+pub use error::{Error, Result};
+pub use features::DeviceFeatures;
+pub use limits::DeviceLimits;
+pub use memory::{Buffer, MemoryUsage};
+pub use pipeline::ComputePipeline;
+
+/// The `ash` version kiln is built on, for callers of the raw accessors
+/// ([`Context::raw_device`] and friends).
+pub use ash;
+
+/// The environment variable that turns validation on (`1`, `true`, `yes`
+/// or `on`).
+pub const ENV_VALIDATION: &str = "KILN_VALIDATION";
+/// The environment variable that selects the device (see
+/// [`DeviceSelector`]'s string form).
+pub const ENV_DEVICE: &str = "KILN_DEVICE";

@@ -1,0 +1,66 @@
+//! Reading inputs (`-` is stdin) and writing outputs (`-` is stdout).
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+/// Reads a whole text file, or stdin for `-`.
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = read_bytes(path)?;
+    String::from_utf8(bytes).with_context(|| format!("{} is not valid UTF-8", path.display()))
+}
+
+/// Reads a whole file, or stdin for `-`.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .context("cannot read stdin")?;
+        Ok(buf)
+    } else {
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+    }
+}
+
+/// Reads a SPIR-V binary as words, checking size and magic number.
+pub fn read_spirv(path: &Path) -> Result<Vec<u32>> {
+    let bytes = read_bytes(path)?;
+    words_from_bytes(&bytes).with_context(|| format!("{} is not a SPIR-V binary", path.display()))
+}
+
+/// Converts little-endian bytes to SPIR-V words (byte-swapped modules are
+/// accepted too), checking the length and the magic number.
+pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>> {
+    const MAGIC: u32 = 0x0723_0203;
+    if bytes.len() % 4 != 0 {
+        anyhow::bail!("size {} is not a multiple of 4 bytes", bytes.len());
+    }
+    if bytes.len() < 20 {
+        anyhow::bail!("only {} bytes: shorter than the 5-word header", bytes.len());
+    }
+    let mut words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if words[0] == MAGIC.swap_bytes() {
+        for w in &mut words {
+            *w = w.swap_bytes();
+        }
+    } else if words[0] != MAGIC {
+        anyhow::bail!("bad magic number {:#010x}", words[0]);
+    }
+    Ok(words)
+}
+
+/// Writes `data` to `path`, or stdout for `-`.
+pub fn write_output(path: &Path, data: &[u8]) -> Result<()> {
+    if path.as_os_str() == "-" {
+        let mut out = std::io::stdout().lock();
+        out.write_all(data).context("cannot write stdout")?;
+        out.flush().context("cannot write stdout")
+    } else {
+        std::fs::write(path, data).with_context(|| format!("cannot write {}", path.display()))
+    }
+}

@@ -1,0 +1,333 @@
+//! The context: one logical device with a compute queue, a command pool and
+//! a memory allocator.
+//!
+//! [`Context`] is a cheap handle on a shared [`DeviceShared`]; buffers and
+//! pipelines hold the same `Arc`, so the device outlives every object made
+//! on it whatever order they are dropped in. The device-level objects are
+//! destroyed in reverse order of creation: command pool, allocator memory,
+//! device; then the instance (its own `Arc`) with its messenger.
+
+use std::mem::ManuallyDrop;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use ash::vk;
+use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+use gpu_allocator::{AllocationSizes, AllocatorDebugSettings};
+
+use crate::debug::{self, ValidationMessage};
+use crate::device::{self, DeviceSelector, DeviceSummary};
+use crate::error::{map_create, map_create_device, map_queue, Error, Result};
+use crate::features::{DeviceFeatures, FeatureChain};
+use crate::instance::InstanceShared;
+use crate::limits::DeviceLimits;
+
+/// How to create a [`Context`].
+///
+/// The environment adds to it: `KILN_VALIDATION=1` (or `true`/`yes`/`on`)
+/// turns validation on even when `validation` is false, and `KILN_DEVICE`
+/// selects the device when `device` is [`DeviceSelector::Default`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ContextOptions {
+    /// Enable `VK_LAYER_KHRONOS_validation` and collect its messages. Fails
+    /// with [`Error::LayerNotPresent`] when the layer is not installed.
+    pub validation: bool,
+    /// Which physical device to use.
+    pub device: DeviceSelector,
+}
+
+impl ContextOptions {
+    /// These options with the environment's additions applied (see the
+    /// type's documentation).
+    pub fn with_env(&self) -> Self {
+        let validation = self.validation
+            || std::env::var(crate::ENV_VALIDATION).is_ok_and(|v| {
+                matches!(
+                    v.trim().to_ascii_lowercase().as_str(),
+                    "1" | "true" | "yes" | "on"
+                )
+            });
+        let device = match &self.device {
+            DeviceSelector::Default => DeviceSelector::from_env().unwrap_or_default(),
+            other => other.clone(),
+        };
+        Self { validation, device }
+    }
+}
+
+/// What a context shares with its buffers and pipelines.
+pub(crate) struct DeviceShared {
+    pub(crate) raw: ash::Device,
+    pub(crate) physical: vk::PhysicalDevice,
+    pub(crate) queue_family: u32,
+    queue: Mutex<vk::Queue>,
+    command_pool: Mutex<vk::CommandPool>,
+    allocator: ManuallyDrop<Mutex<Allocator>>,
+    pub(crate) summary: DeviceSummary,
+    pub(crate) features: DeviceFeatures,
+    pub(crate) limits: DeviceLimits,
+    /// Dropped after the device (fields drop after `Drop::drop`).
+    pub(crate) instance: Arc<InstanceShared>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl DeviceShared {
+    /// The queue, locked (queue submission must be externally synchronized).
+    pub(crate) fn queue(&self) -> MutexGuard<'_, vk::Queue> {
+        lock(&self.queue)
+    }
+
+    /// The command pool, locked (allocation, recording and freeing of its
+    /// command buffers must be externally synchronized).
+    pub(crate) fn command_pool(&self) -> MutexGuard<'_, vk::CommandPool> {
+        lock(&self.command_pool)
+    }
+
+    /// The memory allocator, locked.
+    pub(crate) fn allocator(&self) -> MutexGuard<'_, Allocator> {
+        lock(&self.allocator)
+    }
+}
+
+impl Drop for DeviceShared {
+    fn drop(&mut self) {
+        // SAFETY: no other reference to the device exists (this is the last
+        // Arc); waiting makes sure no work is pending before destruction. A
+        // failure (device lost) leaves nothing to wait for.
+        let _ = unsafe { self.raw.device_wait_idle() };
+        // SAFETY: every command buffer of the pool was freed by its dispatch.
+        unsafe {
+            self.raw.destroy_command_pool(
+                *self
+                    .command_pool
+                    .get_mut()
+                    .unwrap_or_else(PoisonError::into_inner),
+                None,
+            )
+        };
+        // SAFETY: the allocator is dropped exactly once, here, before the
+        // device its memory belongs to; every allocation was freed by its
+        // buffer (buffers hold an Arc to this struct).
+        unsafe { ManuallyDrop::drop(&mut self.allocator) };
+        // SAFETY: every object created from the device is gone.
+        unsafe { self.raw.destroy_device(None) };
+    }
+}
+
+/// A Vulkan device ready for compute: the entry point of the runtime.
+///
+/// `Context` is `Send + Sync`; dispatches from several threads are
+/// serialized on the queue.
+#[derive(Clone)]
+pub struct Context {
+    pub(crate) shared: Arc<DeviceShared>,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("device", &self.shared.summary)
+            .field("validation", &self.shared.instance.validation)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Context {
+    /// Creates a context: loads Vulkan, creates the instance (with
+    /// validation if asked), selects the device, creates the logical device,
+    /// the compute queue, the command pool and the allocator. The
+    /// environment may add to `options` (see [`ContextOptions`]).
+    pub fn new(options: &ContextOptions) -> Result<Self> {
+        let options = options.with_env();
+        let instance = InstanceShared::new(options.validation)?;
+        let devices = device::physical_devices(&instance)?;
+        let summaries: Vec<DeviceSummary> = devices.iter().map(|(_, s)| s.clone()).collect();
+        let chosen = options.device.pick(&summaries)?;
+        let (physical, summary) = devices[chosen].clone();
+        // SAFETY: `physical` was enumerated from the live instance.
+        let props = unsafe { instance.raw.get_physical_device_properties(physical) };
+        let limits = DeviceLimits::from(&props.limits);
+        let queue_family =
+            compute_queue_family(&instance, physical).ok_or_else(|| Error::NoComputeQueue {
+                device: summary.name.clone(),
+            })?;
+
+        let query = FeatureChain::query(&instance, physical);
+        let features = query.to_features();
+        let version = props.api_version.min(instance.api_version);
+        let mut enable = FeatureChain::enabling(&features, version);
+
+        let mut extensions = Vec::new();
+        if device::supports_extension(&instance, physical, ash::khr::portability_subset::NAME)? {
+            extensions.push(ash::khr::portability_subset::NAME.as_ptr());
+        }
+        let priorities = [1.0f32];
+        let queue_info = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(queue_family)
+            .queue_priorities(&priorities)];
+        let raw = enable.with_create_chain(|features2, core| {
+            let mut info = vk::DeviceCreateInfo::default()
+                .queue_create_infos(&queue_info)
+                .enabled_extension_names(&extensions);
+            info = match features2 {
+                Some(f2) => info.push_next(f2),
+                None => info.enabled_features(core),
+            };
+            // SAFETY: `info` and the structs it points to live across the
+            // call; the features enabled are a subset of those the device
+            // reported; the queue family exists.
+            unsafe { instance.raw.create_device(physical, &info, None) }
+        });
+        let raw = raw.map_err(map_create_device)?;
+
+        // From here on, `partial` destroys what exists if a step fails.
+        let mut partial = PartialDevice {
+            raw: &raw,
+            pool: vk::CommandPool::null(),
+        };
+        // SAFETY: the queue family was requested with one queue.
+        let queue = unsafe { raw.get_device_queue(queue_family, 0) };
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(queue_family)
+            .flags(vk::CommandPoolCreateFlags::TRANSIENT);
+        // SAFETY: valid create info for the live device.
+        let pool = unsafe { raw.create_command_pool(&pool_info, None) }
+            .map_err(|r| map_create("vkCreateCommandPool", r))?;
+        partial.pool = pool;
+        let allocator = Allocator::new(&AllocatorCreateDesc {
+            instance: instance.raw.clone(),
+            device: raw.clone(),
+            physical_device: physical,
+            debug_settings: AllocatorDebugSettings::default(),
+            buffer_device_address: false,
+            allocation_sizes: AllocationSizes::default(),
+        })
+        .map_err(|source| Error::Allocation {
+            what: "the allocator".to_owned(),
+            source,
+        })?;
+        std::mem::forget(partial);
+
+        Ok(Self {
+            shared: Arc::new(DeviceShared {
+                raw,
+                physical,
+                queue_family,
+                queue: Mutex::new(queue),
+                command_pool: Mutex::new(pool),
+                allocator: ManuallyDrop::new(Mutex::new(allocator)),
+                summary,
+                features,
+                limits,
+                instance,
+            }),
+        })
+    }
+
+    /// The selected device.
+    pub fn device_summary(&self) -> &DeviceSummary {
+        &self.shared.summary
+    }
+
+    /// The optional features enabled on the device (all the supported ones).
+    pub fn features(&self) -> &DeviceFeatures {
+        &self.shared.features
+    }
+
+    /// The device limits dispatch checks against.
+    pub fn limits(&self) -> &DeviceLimits {
+        &self.shared.limits
+    }
+
+    /// Whether the validation layer is on.
+    pub fn validation_enabled(&self) -> bool {
+        self.shared.instance.validation
+    }
+
+    /// The validation messages reported so far and not yet taken.
+    pub fn validation_messages(&self) -> Vec<ValidationMessage> {
+        debug::lock(&self.shared.instance.messages).clone()
+    }
+
+    /// Takes (and clears) the validation messages reported so far.
+    pub fn take_validation_messages(&self) -> Vec<ValidationMessage> {
+        std::mem::take(&mut *debug::lock(&self.shared.instance.messages))
+    }
+
+    /// Blocks until the device is idle.
+    pub fn wait_idle(&self) -> Result<()> {
+        let _queue = self.shared.queue();
+        // SAFETY: the device is alive; queue access is synchronized by
+        // holding the queue lock.
+        unsafe { self.shared.raw.device_wait_idle() }.map_err(|r| map_queue("vkDeviceWaitIdle", r))
+    }
+
+    /// The raw instance, for calls kiln does not wrap. Everything done
+    /// through it is unchecked; objects made with it must be destroyed
+    /// before the context's last handle is dropped.
+    pub fn raw_instance(&self) -> &ash::Instance {
+        &self.shared.instance.raw
+    }
+
+    /// The loaded Vulkan entry points (for instance-level calls kiln does
+    /// not wrap).
+    pub fn raw_entry(&self) -> &ash::Entry {
+        &self.shared.instance.entry
+    }
+
+    /// The raw physical device.
+    pub fn raw_physical_device(&self) -> vk::PhysicalDevice {
+        self.shared.physical
+    }
+
+    /// The raw logical device, for calls kiln does not wrap (see
+    /// [`raw_instance`](Self::raw_instance)).
+    pub fn raw_device(&self) -> &ash::Device {
+        &self.shared.raw
+    }
+
+    /// The index of the compute queue family in use.
+    pub fn queue_family_index(&self) -> u32 {
+        self.shared.queue_family
+    }
+
+    /// Whether `other` is a handle on the same device as `self`.
+    pub(crate) fn owns(&self, device: &Arc<DeviceShared>) -> bool {
+        Arc::ptr_eq(&self.shared, device)
+    }
+}
+
+/// Destroys a half-built device on early return from [`Context::new`].
+struct PartialDevice<'a> {
+    raw: &'a ash::Device,
+    pool: vk::CommandPool,
+}
+
+impl Drop for PartialDevice<'_> {
+    fn drop(&mut self) {
+        // SAFETY: nothing else uses the device yet; the pool is null or
+        // created from it (destroying a null handle is a no-op).
+        unsafe {
+            self.raw.destroy_command_pool(self.pool, None);
+            self.raw.destroy_device(None);
+        }
+    }
+}
+
+/// A queue family with compute support, preferring one without graphics
+/// (a dedicated compute family).
+fn compute_queue_family(instance: &InstanceShared, pd: vk::PhysicalDevice) -> Option<u32> {
+    // SAFETY: `pd` belongs to the live instance.
+    let families = unsafe { instance.raw.get_physical_device_queue_family_properties(pd) };
+    let compute = |f: &vk::QueueFamilyProperties| {
+        f.queue_count > 0 && f.queue_flags.contains(vk::QueueFlags::COMPUTE)
+    };
+    let dedicated = families
+        .iter()
+        .position(|f| compute(f) && !f.queue_flags.contains(vk::QueueFlags::GRAPHICS));
+    dedicated
+        .or_else(|| families.iter().position(compute))
+        .and_then(|i| u32::try_from(i).ok())
+}

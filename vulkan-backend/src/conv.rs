@@ -1,0 +1,95 @@
+//! Pure mappings between kiln's types and Vulkan's. No calls, no state.
+
+use std::ffi::{c_char, CStr};
+
+use ash::vk;
+use kiln_abi::DescriptorType;
+
+use crate::debug::MessageSeverity;
+use crate::device::{ApiVersion, DeviceType};
+
+/// The Vulkan descriptor type of a binding.
+pub(crate) fn descriptor_type(ty: DescriptorType) -> vk::DescriptorType {
+    match ty {
+        DescriptorType::StorageBuffer => vk::DescriptorType::STORAGE_BUFFER,
+        DescriptorType::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
+        DescriptorType::StorageImage => vk::DescriptorType::STORAGE_IMAGE,
+        DescriptorType::SampledImage => vk::DescriptorType::SAMPLED_IMAGE,
+        DescriptorType::Sampler => vk::DescriptorType::SAMPLER,
+        DescriptorType::CombinedImageSampler => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+    }
+}
+
+/// kiln's device type for a Vulkan physical-device type.
+pub(crate) fn device_type(ty: vk::PhysicalDeviceType) -> DeviceType {
+    match ty {
+        vk::PhysicalDeviceType::DISCRETE_GPU => DeviceType::DiscreteGpu,
+        vk::PhysicalDeviceType::INTEGRATED_GPU => DeviceType::IntegratedGpu,
+        vk::PhysicalDeviceType::VIRTUAL_GPU => DeviceType::VirtualGpu,
+        vk::PhysicalDeviceType::CPU => DeviceType::Cpu,
+        _ => DeviceType::Other,
+    }
+}
+
+/// A packed `VK_MAKE_API_VERSION` number, unpacked.
+pub(crate) fn api_version(packed: u32) -> ApiVersion {
+    ApiVersion {
+        major: vk::api_version_major(packed),
+        minor: vk::api_version_minor(packed),
+        patch: vk::api_version_patch(packed),
+    }
+}
+
+/// The severity kiln keeps for a debug-utils severity, or `None` for the
+/// ones it ignores (verbose, info).
+pub(crate) fn message_severity(
+    sev: vk::DebugUtilsMessageSeverityFlagsEXT,
+) -> Option<MessageSeverity> {
+    if sev.contains(vk::DebugUtilsMessageSeverityFlagsEXT::ERROR) {
+        Some(MessageSeverity::Error)
+    } else if sev.contains(vk::DebugUtilsMessageSeverityFlagsEXT::WARNING) {
+        Some(MessageSeverity::Warning)
+    } else {
+        None
+    }
+}
+
+/// The text of a fixed-size, NUL-terminated `char` array from a Vulkan
+/// struct (device names, layer names); lossy on invalid UTF-8, and the whole
+/// array when no NUL is found.
+pub(crate) fn fixed_cstr(chars: &[c_char]) -> String {
+    // c_char is i8 or u8 depending on the target; reinterpret bytewise.
+    let bytes: Vec<u8> = chars.iter().map(|&c| c as u8).collect();
+    match CStr::from_bytes_until_nul(&bytes) {
+        Ok(s) => s.to_string_lossy().into_owned(),
+        Err(_) => String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mappings() {
+        assert_eq!(
+            descriptor_type(DescriptorType::StorageBuffer),
+            vk::DescriptorType::STORAGE_BUFFER
+        );
+        assert_eq!(device_type(vk::PhysicalDeviceType::CPU), DeviceType::Cpu);
+        assert_eq!(
+            api_version(vk::make_api_version(0, 1, 3, 230)).to_string(),
+            "1.3.230"
+        );
+        assert_eq!(
+            message_severity(vk::DebugUtilsMessageSeverityFlagsEXT::INFO),
+            None
+        );
+        assert_eq!(
+            message_severity(vk::DebugUtilsMessageSeverityFlagsEXT::ERROR),
+            Some(MessageSeverity::Error)
+        );
+        let name: Vec<c_char> = b"llvmpipe\0junk".iter().map(|&b| b as c_char).collect();
+        assert_eq!(fixed_cstr(&name), "llvmpipe");
+    }
+}

@@ -1,0 +1,338 @@
+//! Dispatch: bind buffers, push constants, run one grid of workgroups and
+//! wait for it.
+//!
+//! [`Context::dispatch`] checks everything it can before calling Vulkan:
+//! the pipeline and buffers belong to this context; every binding of the
+//! interface gets exactly one buffer and every buffer names a binding of the
+//! interface; bindings are buffers; each buffer is at least the binding's
+//! `min_size` and within the descriptor range limits; the push-constant bytes
+//! match the range; the grid is within `maxComputeWorkGroupCount`.
+//!
+//! Then, per call: one descriptor pool with one set per set number (empty
+//! sets included), descriptor writes, one one-time command buffer (bind,
+//! push, dispatch, then a shader-write → host-read barrier), one submit with
+//! a fence, and a **blocking** `vkWaitForFences` (never a spin: on lavapipe
+//! the shader runs on the host's cores). Everything transient is freed on
+//! every path, errors included.
+
+use ash::vk;
+use kiln_abi::DescriptorType;
+
+use crate::context::{Context, DeviceShared};
+use crate::error::{map_allocate_descriptor_sets, map_create, map_queue, Error, Result};
+use crate::memory::Buffer;
+use crate::pipeline::ComputePipeline;
+
+impl Context {
+    /// Runs `groups` workgroups of `pipeline` with `bindings` (each
+    /// `(set, binding, buffer)`) and `push_constants` (exactly the
+    /// pipeline's push-constant range size, or empty when it has none), and
+    /// waits until the GPU is done. Shader writes are visible to the host
+    /// when this returns.
+    pub fn dispatch(
+        &self,
+        pipeline: &ComputePipeline,
+        bindings: &[(u32, u32, &Buffer)],
+        push_constants: &[u8],
+        groups: [u32; 3],
+    ) -> Result<()> {
+        self.check_dispatch(pipeline, bindings, push_constants, groups)?;
+        let device = &*self.shared;
+        let mut t = Transient {
+            device,
+            pool: vk::DescriptorPool::null(),
+            command_buffer: vk::CommandBuffer::null(),
+            fence: vk::Fence::null(),
+        };
+        let sets = t.descriptor_sets(pipeline, bindings)?;
+        t.record(pipeline, &sets, push_constants, groups)?;
+        t.submit_and_wait()
+    }
+
+    fn check_dispatch(
+        &self,
+        pipeline: &ComputePipeline,
+        bindings: &[(u32, u32, &Buffer)],
+        push_constants: &[u8],
+        groups: [u32; 3],
+    ) -> Result<()> {
+        if !self.owns(&pipeline.device) {
+            return Err(Error::ForeignObject { what: "pipeline" });
+        }
+        let iface = &pipeline.interface;
+        let limits = &self.shared.limits;
+        for (i, &(set, binding, buffer)) in bindings.iter().enumerate() {
+            if !self.owns(&buffer.device) {
+                return Err(Error::ForeignObject {
+                    what: "buffer bound at a binding",
+                });
+            }
+            if bindings[..i]
+                .iter()
+                .any(|&(s, b, _)| (s, b) == (set, binding))
+            {
+                return Err(Error::DuplicateBinding { set, binding });
+            }
+            let Some(decl) = iface.binding(set, binding) else {
+                return Err(Error::UnexpectedBinding {
+                    set,
+                    binding,
+                    entry_point: iface.entry_point.clone(),
+                    declared: iface
+                        .bindings
+                        .iter()
+                        .map(|b| format!("{}:{}", b.set, b.binding))
+                        .collect(),
+                });
+            };
+            let (range_limit, limit_name) = match decl.descriptor_type {
+                DescriptorType::StorageBuffer => {
+                    (limits.max_storage_buffer_range, "maxStorageBufferRange")
+                }
+                DescriptorType::UniformBuffer => {
+                    (limits.max_uniform_buffer_range, "maxUniformBufferRange")
+                }
+                other => {
+                    return Err(Error::UnsupportedDescriptor {
+                        set,
+                        binding,
+                        descriptor_type: other,
+                    })
+                }
+            };
+            if buffer.size() < decl.min_size {
+                return Err(Error::BufferTooSmall {
+                    set,
+                    binding,
+                    required: decl.min_size,
+                    size: buffer.size(),
+                });
+            }
+            if buffer.size() > u64::from(range_limit) {
+                return Err(Error::LimitExceeded {
+                    what: format!("the size of the buffer bound at {set}:{binding}"),
+                    requested: buffer.size(),
+                    limit_name,
+                    limit: range_limit.into(),
+                });
+            }
+        }
+        for decl in &iface.bindings {
+            if !bindings
+                .iter()
+                .any(|&(s, b, _)| (s, b) == (decl.set, decl.binding))
+            {
+                return Err(Error::MissingBinding {
+                    set: decl.set,
+                    binding: decl.binding,
+                    descriptor_type: decl.descriptor_type,
+                    entry_point: iface.entry_point.clone(),
+                });
+            }
+        }
+        let expected = iface.push_constants.map_or(0, |pc| pc.size);
+        if push_constants.len() != expected as usize {
+            return Err(Error::PushConstantSize {
+                entry_point: iface.entry_point.clone(),
+                expected,
+                got: push_constants.len(),
+            });
+        }
+        for (axis, (&n, &max)) in ["x", "y", "z"]
+            .iter()
+            .zip(groups.iter().zip(&limits.max_compute_work_group_count))
+        {
+            if n > max {
+                return Err(Error::LimitExceeded {
+                    what: format!("the number of workgroups in {axis}"),
+                    requested: n.into(),
+                    limit_name: "maxComputeWorkGroupCount",
+                    limit: max.into(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The per-dispatch objects; Drop frees whichever exist.
+struct Transient<'a> {
+    device: &'a DeviceShared,
+    pool: vk::DescriptorPool,
+    command_buffer: vk::CommandBuffer,
+    fence: vk::Fence,
+}
+
+impl Transient<'_> {
+    /// Creates the pool, allocates one set per set number and writes the
+    /// buffer descriptors.
+    fn descriptor_sets(
+        &mut self,
+        pipeline: &ComputePipeline,
+        bindings: &[(u32, u32, &Buffer)],
+    ) -> Result<Vec<vk::DescriptorSet>> {
+        if pipeline.set_layouts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let d = &self.device.raw;
+        let info = vk::DescriptorPoolCreateInfo::default()
+            .max_sets(pipeline.set_layouts.len() as u32)
+            .pool_sizes(&pipeline.pool_sizes);
+        // SAFETY: valid create info (non-empty pool sizes: at least one
+        // binding exists when there are set layouts) for the live device.
+        self.pool = unsafe { d.create_descriptor_pool(&info, None) }
+            .map_err(|r| map_create("vkCreateDescriptorPool", r))?;
+        let alloc = vk::DescriptorSetAllocateInfo::default()
+            .descriptor_pool(self.pool)
+            .set_layouts(&pipeline.set_layouts);
+        // SAFETY: the pool was sized for exactly these layouts.
+        let sets =
+            unsafe { d.allocate_descriptor_sets(&alloc) }.map_err(map_allocate_descriptor_sets)?;
+
+        let infos: Vec<[vk::DescriptorBufferInfo; 1]> = bindings
+            .iter()
+            .map(|&(_, _, buffer)| {
+                [vk::DescriptorBufferInfo {
+                    buffer: buffer.raw,
+                    offset: 0,
+                    range: vk::WHOLE_SIZE,
+                }]
+            })
+            .collect();
+        let writes: Vec<vk::WriteDescriptorSet<'_>> = bindings
+            .iter()
+            .zip(&infos)
+            .filter_map(|(&(set, binding, _), info)| {
+                let decl = pipeline.interface.binding(set, binding)?;
+                let ty = crate::conv::descriptor_type(decl.descriptor_type);
+                Some(
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(sets[set as usize])
+                        .dst_binding(binding)
+                        .descriptor_type(ty)
+                        .buffer_info(info),
+                )
+            })
+            .collect();
+        // SAFETY: the sets are not in use; each write matches its binding's
+        // type (from the interface the layouts were made from) and names a
+        // live buffer whose whole size is within the range limits (checked).
+        unsafe { d.update_descriptor_sets(&writes, &[]) };
+        Ok(sets)
+    }
+
+    /// Allocates and records the command buffer.
+    fn record(
+        &mut self,
+        pipeline: &ComputePipeline,
+        sets: &[vk::DescriptorSet],
+        push_constants: &[u8],
+        groups: [u32; 3],
+    ) -> Result<()> {
+        let d = &self.device.raw;
+        let pool = self.device.command_pool();
+        let alloc = vk::CommandBufferAllocateInfo::default()
+            .command_pool(*pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        // SAFETY: the pool is locked for the allocation and the recording.
+        self.command_buffer = unsafe { d.allocate_command_buffers(&alloc) }
+            .map_err(|r| map_create("vkAllocateCommandBuffers", r))?[0];
+        let cb = self.command_buffer;
+        let begin = vk::CommandBufferBeginInfo::default()
+            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        let barrier = [vk::MemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+            .dst_access_mask(vk::AccessFlags::HOST_READ)];
+        // SAFETY: `cb` is a fresh primary command buffer of the locked
+        // pool; the pipeline, layout and sets are live and compatible (the
+        // sets were allocated from the pipeline's own layouts); the push
+        // bytes match the layout's range (checked); the group counts are
+        // within the device limits (checked).
+        unsafe {
+            d.begin_command_buffer(cb, &begin)
+                .map_err(|r| map_create("vkBeginCommandBuffer", r))?;
+            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline.raw);
+            if !sets.is_empty() {
+                d.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::COMPUTE,
+                    pipeline.layout,
+                    0,
+                    sets,
+                    &[],
+                );
+            }
+            if let Some(pc) = pipeline.interface.push_constants {
+                d.cmd_push_constants(
+                    cb,
+                    pipeline.layout,
+                    vk::ShaderStageFlags::COMPUTE,
+                    pc.offset,
+                    push_constants,
+                );
+            }
+            d.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+            d.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &barrier,
+                &[],
+                &[],
+            );
+            d.end_command_buffer(cb)
+                .map_err(|r| map_create("vkEndCommandBuffer", r))?;
+        }
+        Ok(())
+    }
+
+    /// Submits with a fence and blocks until it signals.
+    fn submit_and_wait(&mut self) -> Result<()> {
+        let d = &self.device.raw;
+        // SAFETY: valid create info for the live device.
+        self.fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }
+            .map_err(|r| map_create("vkCreateFence", r))?;
+        let cbs = [self.command_buffer];
+        let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
+        {
+            let queue = self.device.queue();
+            // SAFETY: the queue is locked; the command buffer is recorded
+            // and not pending; the fence is unsignaled and unused.
+            unsafe { d.queue_submit(*queue, &submit, self.fence) }
+                .map_err(|r| map_queue("vkQueueSubmit", r))?;
+        }
+        // SAFETY: the fence was submitted above; an infinite timeout makes
+        // this a blocking wait in the driver (no spinning here).
+        unsafe { d.wait_for_fences(&[self.fence], true, u64::MAX) }
+            .map_err(|r| map_queue("vkWaitForFences", r))
+    }
+}
+
+impl Drop for Transient<'_> {
+    fn drop(&mut self) {
+        let d = &self.device.raw;
+        if self.fence != vk::Fence::null() {
+            // SAFETY: the fence belongs to the device. If it is not
+            // signaled (a failed wait), wait for the device before freeing
+            // what the pending work uses; a lost device returns at once.
+            unsafe {
+                if d.get_fence_status(self.fence) != Ok(true) {
+                    let _queue = self.device.queue();
+                    let _ = d.device_wait_idle();
+                }
+            }
+        }
+        // SAFETY: the work using these objects completed (or the device
+        // is lost); null handles are no-ops; the pool lock guards freeing.
+        unsafe {
+            if self.command_buffer != vk::CommandBuffer::null() {
+                let pool = self.device.command_pool();
+                d.free_command_buffers(*pool, &[self.command_buffer]);
+            }
+            d.destroy_fence(self.fence, None);
+            d.destroy_descriptor_pool(self.pool, None);
+        }
+    }
+}

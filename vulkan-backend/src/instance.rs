@@ -1,0 +1,177 @@
+//! Loading Vulkan and creating the instance.
+//!
+//! The instance asks for the loader's API version capped at 1.3 (so Vulkan
+//! 1.1–1.3 device functionality is usable where the device has it). With
+//! validation on it enables `VK_LAYER_KHRONOS_validation` and
+//! `VK_EXT_debug_utils`, both checked for before `vkCreateInstance` so a
+//! missing layer is a clear [`Error::LayerNotPresent`]. Where the loader
+//! offers `VK_KHR_portability_enumeration` it is enabled so portability
+//! implementations (MoltenVK) are listed too.
+
+use std::ffi::CStr;
+use std::sync::{Arc, Mutex};
+
+use ash::vk;
+
+use crate::conv;
+use crate::debug::{self, DebugMessenger, MessageSink};
+use crate::error::{map_create_instance, map_enumerate, Error, Result};
+
+/// The Khronos validation layer.
+pub(crate) const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+/// The highest Vulkan version kiln asks for.
+const MAX_API_VERSION: u32 = vk::API_VERSION_1_3;
+
+/// A loaded Vulkan instance and what must be destroyed with it.
+pub(crate) struct InstanceShared {
+    /// The loader's entry points. Kept alive for the instance's lifetime.
+    pub(crate) entry: ash::Entry,
+    /// The instance.
+    pub(crate) raw: ash::Instance,
+    /// The API version the instance was created with.
+    pub(crate) api_version: u32,
+    /// Whether the validation layer is on.
+    pub(crate) validation: bool,
+    /// The messenger, with validation on.
+    messenger: Option<DebugMessenger>,
+    /// Where the messenger delivers. Must outlive `messenger` and `raw`.
+    pub(crate) messages: Arc<MessageSink>,
+}
+
+impl InstanceShared {
+    /// Loads Vulkan and creates an instance.
+    pub(crate) fn new(validation: bool) -> Result<Arc<Self>> {
+        // SAFETY: loading the system's Vulkan loader runs its initialization
+        // code; that is the documented way to use Vulkan and has no other
+        // preconditions.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| Error::LoaderMissing {
+            reason: e.to_string(),
+        })?;
+        // SAFETY: `entry` is a loaded Vulkan loader.
+        let loader_version = unsafe { entry.try_enumerate_instance_version() }
+            .map_err(|r| map_enumerate("vkEnumerateInstanceVersion", r))?
+            .unwrap_or(vk::API_VERSION_1_0);
+        let api_version = loader_version.min(MAX_API_VERSION);
+
+        // SAFETY: `entry` is a loaded Vulkan loader.
+        let extensions = unsafe { entry.enumerate_instance_extension_properties(None) }
+            .map_err(|r| map_enumerate("vkEnumerateInstanceExtensionProperties", r))?;
+        let has_extension = |name: &CStr| {
+            extensions
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(name))
+        };
+
+        let mut layers = Vec::new();
+        let mut enabled_extensions = Vec::new();
+        let mut flags = vk::InstanceCreateFlags::empty();
+        if has_extension(ash::khr::portability_enumeration::NAME) {
+            enabled_extensions.push(ash::khr::portability_enumeration::NAME.as_ptr());
+            flags |= vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR;
+        }
+        if validation {
+            // SAFETY: `entry` is a loaded Vulkan loader.
+            let available = unsafe { entry.enumerate_instance_layer_properties() }
+                .map_err(|r| map_enumerate("vkEnumerateInstanceLayerProperties", r))?;
+            if !available
+                .iter()
+                .any(|l| l.layer_name_as_c_str() == Ok(VALIDATION_LAYER))
+            {
+                return Err(Error::LayerNotPresent {
+                    name: VALIDATION_LAYER.to_string_lossy().into_owned(),
+                    available: available
+                        .iter()
+                        .map(|l| conv::fixed_cstr(&l.layer_name))
+                        .collect(),
+                });
+            }
+            // debug_utils comes from the loader or from the layer itself.
+            // SAFETY: `entry` is loaded and the layer name is NUL-terminated.
+            let from_layer =
+                unsafe { entry.enumerate_instance_extension_properties(Some(VALIDATION_LAYER)) }
+                    .map_err(|r| map_enumerate("vkEnumerateInstanceExtensionProperties", r))?;
+            let debug_utils = ash::ext::debug_utils::NAME;
+            if !has_extension(debug_utils)
+                && !from_layer
+                    .iter()
+                    .any(|e| e.extension_name_as_c_str() == Ok(debug_utils))
+            {
+                return Err(Error::ExtensionNotPresent {
+                    call: "vkCreateInstance",
+                    name: debug_utils.to_string_lossy().into_owned(),
+                });
+            }
+            layers.push(VALIDATION_LAYER.as_ptr());
+            enabled_extensions.push(debug_utils.as_ptr());
+        }
+
+        let messages: Arc<MessageSink> = Arc::new(Mutex::new(Vec::new()));
+        let app = vk::ApplicationInfo::default()
+            .application_name(c"kiln")
+            .engine_name(c"kiln")
+            .engine_version(vk::make_api_version(0, 0, 1, 0))
+            .api_version(api_version);
+        let mut messenger_info = debug::messenger_create_info(&messages);
+        let mut info = vk::InstanceCreateInfo::default()
+            .flags(flags)
+            .application_info(&app)
+            .enabled_layer_names(&layers)
+            .enabled_extension_names(&enabled_extensions);
+        if validation {
+            info = info.push_next(&mut messenger_info);
+        }
+        // SAFETY: `info` and everything it points to (names, app info, the
+        // chained messenger info whose user data `messages` is kept alive
+        // by the returned struct) are valid for the call.
+        let raw = unsafe { entry.create_instance(&info, None) }.map_err(map_create_instance)?;
+
+        let messenger = if validation {
+            // SAFETY: debug_utils is enabled on `raw`; `messages` is stored
+            // next to the messenger and dropped after it; Drop destroys the
+            // messenger before the instance.
+            match unsafe { DebugMessenger::new(&entry, &raw, &messages) } {
+                Ok(m) => Some(m),
+                Err(e) => {
+                    // SAFETY: nothing was created from `raw` yet.
+                    unsafe { raw.destroy_instance(None) };
+                    return Err(e);
+                }
+            }
+        } else {
+            None
+        };
+        Ok(Arc::new(Self {
+            entry,
+            raw,
+            api_version,
+            validation,
+            messenger,
+            messages,
+        }))
+    }
+}
+
+impl Drop for InstanceShared {
+    fn drop(&mut self) {
+        if let Some(m) = &self.messenger {
+            // SAFETY: destroyed once, before the instance.
+            unsafe { m.destroy() };
+        }
+        // SAFETY: every object created from the instance (devices, the
+        // messenger) was destroyed first: devices hold an Arc to this struct.
+        unsafe { self.raw.destroy_instance(None) };
+        let left = std::mem::take(&mut *debug::lock(&self.messages));
+        if !left.is_empty() {
+            // Nobody collected these (e.g. messages from device or instance
+            // destruction); say so rather than lose them.
+            eprintln!(
+                "kiln: {} validation message(s) were reported after the last collection:",
+                left.len()
+            );
+            for m in left {
+                eprintln!("  {m}");
+            }
+        }
+    }
+}

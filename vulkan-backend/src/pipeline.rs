@@ -1,0 +1,424 @@
+//! Compute pipelines built from a SPIR-V module and its interface.
+//!
+//! [`ComputePipeline::new`] first checks the interface against itself and
+//! the device limits (set count, per-stage descriptor counts, push-constant
+//! size, workgroup size) and the words for a SPIR-V header, then creates: a
+//! shader module (destroyed again once the pipeline exists), one
+//! descriptor-set layout per set number from 0 to the highest used (set
+//! numbers with no bindings get empty layouts, so sparse sets like {0, 2}
+//! work), a pipeline layout with the push-constant range, and the pipeline.
+//! Drop destroys pipeline, pipeline layout, then set layouts.
+
+use std::ffi::CString;
+use std::sync::Arc;
+
+use ash::vk;
+use kiln_abi::{DescriptorType, PipelineInterface};
+
+use crate::context::{Context, DeviceShared};
+use crate::conv;
+use crate::error::{map_create, Error, Result};
+use crate::limits::DeviceLimits;
+
+/// The SPIR-V magic number, in the module's first word.
+const SPIRV_MAGIC: u32 = 0x0723_0203;
+
+/// A compute pipeline and the layouts it was created with.
+pub struct ComputePipeline {
+    pub(crate) device: Arc<DeviceShared>,
+    pub(crate) interface: PipelineInterface,
+    pub(crate) set_layouts: Vec<vk::DescriptorSetLayout>,
+    pub(crate) layout: vk::PipelineLayout,
+    pub(crate) raw: vk::Pipeline,
+    /// Descriptor counts per type, for one dispatch's descriptor pool.
+    pub(crate) pool_sizes: Vec<vk::DescriptorPoolSize>,
+}
+
+impl std::fmt::Debug for ComputePipeline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ComputePipeline")
+            .field("entry_point", &self.interface.entry_point)
+            .field("raw", &self.raw)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ComputePipeline {
+    /// Creates a compute pipeline for the entry point `interface` describes
+    /// in the module `spirv`. The interface is trusted to match the module
+    /// (reflect it with `kiln_core::binary::reflect::reflect_binary`); the
+    /// validation layer reports a mismatch.
+    pub fn new(ctx: &Context, spirv: &[u32], interface: &PipelineInterface) -> Result<Self> {
+        check_spirv(spirv)?;
+        check_interface(interface, &ctx.shared.limits)?;
+        let entry =
+            CString::new(interface.entry_point.as_str()).map_err(|_| Error::InvalidSpirv {
+                reason: format!(
+                    "entry point name {:?} contains a NUL character",
+                    interface.entry_point
+                ),
+            })?;
+        let device = Arc::clone(&ctx.shared);
+
+        // From here on, dropping `pipeline` destroys whatever was created.
+        let mut pipeline = Self {
+            device,
+            interface: interface.clone(),
+            set_layouts: Vec::new(),
+            layout: vk::PipelineLayout::null(),
+            raw: vk::Pipeline::null(),
+            pool_sizes: pool_sizes(interface),
+        };
+        let raw_device = &pipeline.device.raw;
+
+        let set_count = interface.max_set().map_or(0, |s| s + 1);
+        for set in 0..set_count {
+            let bindings: Vec<vk::DescriptorSetLayoutBinding<'_>> = interface
+                .bindings_in_set(set)
+                .map(|b| {
+                    vk::DescriptorSetLayoutBinding::default()
+                        .binding(b.binding)
+                        .descriptor_type(conv::descriptor_type(b.descriptor_type))
+                        .descriptor_count(1)
+                        .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                })
+                .collect();
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            // SAFETY: valid create info (distinct binding numbers, checked
+            // by `check_interface`) for the live device.
+            let layout = unsafe { raw_device.create_descriptor_set_layout(&info, None) }
+                .map_err(|r| map_create("vkCreateDescriptorSetLayout", r))?;
+            pipeline.set_layouts.push(layout);
+        }
+
+        let push_ranges: Vec<vk::PushConstantRange> = interface
+            .push_constants
+            .iter()
+            .map(|pc| vk::PushConstantRange {
+                stage_flags: vk::ShaderStageFlags::COMPUTE,
+                offset: pc.offset,
+                size: pc.size,
+            })
+            .collect();
+        let layout_info = vk::PipelineLayoutCreateInfo::default()
+            .set_layouts(&pipeline.set_layouts)
+            .push_constant_ranges(&push_ranges);
+        // SAFETY: the set layouts are live; the push range was checked
+        // against maxPushConstantsSize and for 4-byte alignment.
+        pipeline.layout = unsafe { raw_device.create_pipeline_layout(&layout_info, None) }
+            .map_err(|r| map_create("vkCreatePipelineLayout", r))?;
+
+        let module_info = vk::ShaderModuleCreateInfo::default().code(spirv);
+        // SAFETY: `spirv` starts with a SPIR-V header (checked); the code
+        // pointer and size describe `spirv`.
+        let module = unsafe { raw_device.create_shader_module(&module_info, None) }
+            .map_err(|r| map_create("vkCreateShaderModule", r))?;
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(&entry);
+        let info = [vk::ComputePipelineCreateInfo::default()
+            .stage(stage)
+            .layout(pipeline.layout)];
+        // SAFETY: the module and layout are live; `entry` is NUL-terminated.
+        let created =
+            unsafe { raw_device.create_compute_pipelines(vk::PipelineCache::null(), &info, None) };
+        // SAFETY: the module is only needed during pipeline creation.
+        unsafe { raw_device.destroy_shader_module(module, None) };
+        let pipelines = created.map_err(|(_, r)| map_create("vkCreateComputePipelines", r))?;
+        pipeline.raw = pipelines[0];
+        Ok(pipeline)
+    }
+
+    /// The interface the pipeline was created with.
+    pub fn interface(&self) -> &PipelineInterface {
+        &self.interface
+    }
+
+    /// The raw pipeline.
+    pub fn raw(&self) -> vk::Pipeline {
+        self.raw
+    }
+
+    /// The raw pipeline layout.
+    pub fn raw_layout(&self) -> vk::PipelineLayout {
+        self.layout
+    }
+}
+
+impl Drop for ComputePipeline {
+    fn drop(&mut self) {
+        let d = &self.device.raw;
+        // SAFETY: dispatch waits for its work, so nothing uses these
+        // objects; destroying null handles (partial construction) is a
+        // no-op; pipeline before its layout before the set layouts.
+        unsafe {
+            d.destroy_pipeline(self.raw, None);
+            d.destroy_pipeline_layout(self.layout, None);
+            for &l in &self.set_layouts {
+                d.destroy_descriptor_set_layout(l, None);
+            }
+        }
+    }
+}
+
+/// Checks that `words` look like a SPIR-V module (header and magic).
+fn check_spirv(words: &[u32]) -> Result<()> {
+    if words.len() < 5 {
+        return Err(Error::InvalidSpirv {
+            reason: format!(
+                "{} words is shorter than the 5-word SPIR-V header",
+                words.len()
+            ),
+        });
+    }
+    if words[0] != SPIRV_MAGIC {
+        return Err(Error::InvalidSpirv {
+            reason: format!(
+                "first word is {:#010x}, not the SPIR-V magic number {SPIRV_MAGIC:#010x}",
+                words[0]
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// One descriptor of each binding, summed per type.
+fn pool_sizes(interface: &PipelineInterface) -> Vec<vk::DescriptorPoolSize> {
+    let mut sizes: Vec<vk::DescriptorPoolSize> = Vec::new();
+    for b in &interface.bindings {
+        let ty = conv::descriptor_type(b.descriptor_type);
+        match sizes.iter_mut().find(|s| s.ty == ty) {
+            Some(s) => s.descriptor_count += 1,
+            None => sizes.push(vk::DescriptorPoolSize {
+                ty,
+                descriptor_count: 1,
+            }),
+        }
+    }
+    sizes
+}
+
+fn limit(what: impl Into<String>, requested: u64, limit_name: &'static str, limit: u64) -> Error {
+    Error::LimitExceeded {
+        what: what.into(),
+        requested,
+        limit_name,
+        limit,
+    }
+}
+
+/// Checks an interface against its invariants and the device limits.
+pub(crate) fn check_interface(i: &PipelineInterface, l: &DeviceLimits) -> Result<()> {
+    i.check()?;
+    let sets = i.max_set().map_or(0, |s| u64::from(s) + 1);
+    if sets > u64::from(l.max_bound_descriptor_sets) {
+        return Err(limit(
+            "the number of descriptor sets (highest set number + 1)",
+            sets,
+            "maxBoundDescriptorSets",
+            l.max_bound_descriptor_sets.into(),
+        ));
+    }
+    let count = |pred: fn(DescriptorType) -> bool| {
+        i.bindings
+            .iter()
+            .filter(|b| pred(b.descriptor_type))
+            .count() as u64
+    };
+    let per_stage: [(&str, u64, &'static str, u32); 6] = [
+        (
+            "storage buffers",
+            count(|t| t == DescriptorType::StorageBuffer),
+            "maxPerStageDescriptorStorageBuffers",
+            l.max_per_stage_descriptor_storage_buffers,
+        ),
+        (
+            "uniform buffers",
+            count(|t| t == DescriptorType::UniformBuffer),
+            "maxPerStageDescriptorUniformBuffers",
+            l.max_per_stage_descriptor_uniform_buffers,
+        ),
+        (
+            "storage images",
+            count(|t| t == DescriptorType::StorageImage),
+            "maxPerStageDescriptorStorageImages",
+            l.max_per_stage_descriptor_storage_images,
+        ),
+        (
+            "sampled images",
+            count(|t| {
+                matches!(
+                    t,
+                    DescriptorType::SampledImage | DescriptorType::CombinedImageSampler
+                )
+            }),
+            "maxPerStageDescriptorSampledImages",
+            l.max_per_stage_descriptor_sampled_images,
+        ),
+        (
+            "samplers",
+            count(|t| {
+                matches!(
+                    t,
+                    DescriptorType::Sampler | DescriptorType::CombinedImageSampler
+                )
+            }),
+            "maxPerStageDescriptorSamplers",
+            l.max_per_stage_descriptor_samplers,
+        ),
+        (
+            "resources",
+            i.bindings.len() as u64,
+            "maxPerStageResources",
+            l.max_per_stage_resources,
+        ),
+    ];
+    for (what, n, name, max) in per_stage {
+        if n > u64::from(max) {
+            return Err(limit(
+                format!(
+                    "the number of {what} used by entry point \"{}\"",
+                    i.entry_point
+                ),
+                n,
+                name,
+                max.into(),
+            ));
+        }
+    }
+    if let Some(pc) = i.push_constants {
+        if pc.end() > u64::from(l.max_push_constants_size) {
+            return Err(limit(
+                "the end of the push-constant range",
+                pc.end(),
+                "maxPushConstantsSize",
+                l.max_push_constants_size.into(),
+            ));
+        }
+    }
+    for (axis, (&size, &max)) in ["x", "y", "z"]
+        .iter()
+        .zip(i.workgroup_size.iter().zip(&l.max_compute_work_group_size))
+    {
+        if size > max {
+            return Err(limit(
+                format!("workgroup size in {axis}"),
+                size.into(),
+                "maxComputeWorkGroupSize",
+                max.into(),
+            ));
+        }
+    }
+    let invocations = i.invocations_per_workgroup();
+    if invocations > u64::from(l.max_compute_work_group_invocations) {
+        return Err(limit(
+            format!(
+                "the workgroup size {:?} ({invocations} invocations)",
+                i.workgroup_size
+            ),
+            invocations,
+            "maxComputeWorkGroupInvocations",
+            l.max_compute_work_group_invocations.into(),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kiln_abi::{Access, PushConstantRange, ResourceBinding};
+
+    fn limits() -> DeviceLimits {
+        DeviceLimits {
+            max_compute_work_group_count: [65535; 3],
+            max_compute_work_group_size: [1024, 1024, 64],
+            max_compute_work_group_invocations: 1024,
+            max_compute_shared_memory_size: 32768,
+            max_push_constants_size: 128,
+            max_bound_descriptor_sets: 8,
+            max_per_stage_descriptor_storage_buffers: 2,
+            max_per_stage_descriptor_uniform_buffers: 12,
+            max_per_stage_descriptor_storage_images: 8,
+            max_per_stage_descriptor_sampled_images: 16,
+            max_per_stage_descriptor_samplers: 16,
+            max_per_stage_resources: 128,
+            max_storage_buffer_range: 1 << 27,
+            max_uniform_buffer_range: 65536,
+            min_storage_buffer_offset_alignment: 16,
+        }
+    }
+
+    fn iface(sets_bindings: &[(u32, u32)]) -> PipelineInterface {
+        PipelineInterface {
+            entry_point: "main".into(),
+            bindings: sets_bindings
+                .iter()
+                .map(|&(set, binding)| ResourceBinding {
+                    set,
+                    binding,
+                    descriptor_type: DescriptorType::StorageBuffer,
+                    access: Access::ReadWrite,
+                    min_size: 0,
+                    element_stride: Some(4),
+                })
+                .collect(),
+            push_constants: None,
+            workgroup_size: [64, 1, 1],
+        }
+    }
+
+    #[test]
+    fn limits_are_checked_before_vulkan() {
+        assert!(check_interface(&iface(&[(0, 0), (2, 1)]), &limits()).is_ok());
+        let err = check_interface(&iface(&[(0, 0), (0, 1), (0, 2)]), &limits()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the number of storage buffers used by entry point \"main\" is 3, \
+             above the device limit maxPerStageDescriptorStorageBuffers = 2"
+        );
+        let err = check_interface(&iface(&[(8, 0)]), &limits()).unwrap_err();
+        assert!(
+            err.to_string().contains("maxBoundDescriptorSets = 8"),
+            "{err}"
+        );
+        let mut i = iface(&[]);
+        i.workgroup_size = [64, 64, 1];
+        let err = check_interface(&i, &limits()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("maxComputeWorkGroupInvocations = 1024"),
+            "{err}"
+        );
+        let mut i = iface(&[]);
+        i.push_constants = Some(PushConstantRange {
+            offset: 0,
+            size: 256,
+        });
+        let err = check_interface(&i, &limits()).unwrap_err();
+        assert!(
+            err.to_string().contains("maxPushConstantsSize = 128"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn spirv_header_is_checked() {
+        assert!(check_spirv(&[]).is_err());
+        let err = check_spirv(&[1, 2, 3, 4, 5]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid SPIR-V module: first word is 0x00000001, not the SPIR-V magic \
+             number 0x07230203"
+        );
+        assert!(check_spirv(&[SPIRV_MAGIC, 0x10000, 0, 1, 0]).is_ok());
+    }
+
+    #[test]
+    fn pool_sizes_count_per_type() {
+        let sizes = pool_sizes(&iface(&[(0, 0), (0, 1), (2, 0)]));
+        assert_eq!(sizes.len(), 1);
+        assert_eq!(sizes[0].descriptor_count, 3);
+    }
+}
