@@ -88,8 +88,14 @@ pub enum Error {
         /// The failing Vulkan call.
         call: &'static str,
     },
-    /// The driver does not support the requested Vulkan version.
-    #[error("{call}: the Vulkan driver is incompatible with the requested API version")]
+    /// No installed driver accepts the instance: none is installed (or
+    /// found through `VK_ICD_FILENAMES`/`VK_DRIVER_FILES`), or none supports
+    /// the requested API version.
+    #[error(
+        "{call}: no compatible Vulkan driver (VK_ERROR_INCOMPATIBLE_DRIVER: no driver is \
+         installed or found, or none supports the requested API version; \
+         mesa-vulkan-drivers provides lavapipe)"
+    )]
     IncompatibleDriver {
         /// The failing Vulkan call.
         call: &'static str,

@@ -66,3 +66,16 @@ pub const ENV_VALIDATION: &str = "KILN_VALIDATION";
 /// The environment variable that selects the device (see
 /// [`DeviceSelector`]'s string form).
 pub const ENV_DEVICE: &str = "KILN_DEVICE";
+
+#[cfg(test)]
+mod tests {
+    /// The thread-safety the documentation promises.
+    #[test]
+    fn auto_traits() {
+        fn send_sync<T: Send + Sync>() {}
+        fn send<T: Send>() {}
+        send_sync::<super::Context>();
+        send_sync::<super::ComputePipeline>();
+        send::<super::Buffer>();
+    }
+}

@@ -24,6 +24,7 @@
 //! | `sc($N)` | storage class of operand `N`'s pointer type, as a string |
 //! | `memaccess` | optional `["Volatile"]` / `["Aligned", 4]` (`memory_access`, `alignment`) |
 //! | `attr(name)` | attribute `name` in its generic syntax (`[1 : i32]`) |
+//! | `optenum(name)` | optional `, <Value>` for enum attribute `name` |
 //! | `attr-dict` | the remaining attributes, `{...}` |
 //! | `type($N)`, `type($r)` | type of operand `N` / of the result |
 //! | `pointee($N)` | pointee type of operand `N` |
@@ -73,6 +74,8 @@ pub(crate) enum Elem {
     MemAccess,
     /// `attr(name)`.
     Attr(&'static str),
+    /// `optenum(name)`: `, <Value>` when enum attribute `name` is present.
+    OptEnum(&'static str),
     /// `attr-dict`.
     AttrDict,
     /// `type(...)` / `pointee(...)`.
@@ -138,6 +141,8 @@ pub(crate) enum Infer {
     Extended,
     /// `Dot`: operand 1 has operand 0's type.
     Dot,
+    /// `SDotAccSat` & co: operand 1 is operand 0's type, operand 2 the result's.
+    DotAcc,
     /// `BitFieldInsert`: operand 1 and the result have operand 0's type.
     BitFieldInsert,
     /// Group non-uniform arithmetic: result = operand 0; cluster size is `i32`.
@@ -251,6 +256,16 @@ const FORMS: &[(&str, &str, Infer)] = &[
         Infer::Extended,
     ),
     ("Dot", "$0 , $1 attr-dict : type($0) -> type($r)", Infer::Dot),
+    (
+        "SDot UDot SUDot",
+        "$0 , $1 optenum(packed_vector_format) attr-dict : type($0) -> type($r)",
+        Infer::Dot,
+    ),
+    (
+        "SDotAccSat UDotAccSat SUDotAccSat",
+        "$0 , $1 , $2 optenum(packed_vector_format) attr-dict : type($0) -> type($r)",
+        Infer::DotAcc,
+    ),
     // Memory.
     ("Load", "sc($0) $0 memaccess attr-dict : type($r)", Infer::Load),
     ("Store", "sc($0) $0 , $1 memaccess attr-dict : type($1)", Infer::Store),
@@ -403,6 +418,8 @@ fn parse_template(src: &'static str) -> Vec<Item> {
             Elem::PtrSc(operand(r))
         } else if let Some(r) = inner(word, "attr(") {
             Elem::Attr(r)
+        } else if let Some(r) = inner(word, "optenum(") {
+            Elem::OptEnum(r)
         } else if let Some(r) = inner(word, "opt(") {
             let (kw, op) = r.split_once(',').expect("opt(kw,$N)");
             Elem::OptOperand(kw, operand(op))
@@ -758,6 +775,12 @@ pub(crate) fn infer(
             let t = sig.op(0)?;
             sig.set_op(1, t);
         }
+        Infer::DotAcc => {
+            let t = sig.op(0)?;
+            sig.set_op(1, t);
+            let r = sig.result.ok_or_else(missing)?;
+            sig.set_op(2, r);
+        }
         Infer::BitFieldInsert => {
             let t = sig.op(0)?;
             sig.set_op(1, t);
@@ -827,7 +850,7 @@ pub(crate) fn consumed_attrs(items: &[Item]) -> Vec<&'static str> {
     let mut out = Vec::new();
     for item in items {
         match item.elem {
-            Elem::EnumAngle(a) | Elem::EnumStr(a) | Elem::Attr(a) => out.push(a),
+            Elem::EnumAngle(a) | Elem::EnumStr(a) | Elem::Attr(a) | Elem::OptEnum(a) => out.push(a),
             Elem::MemAccess => {
                 out.push("memory_access");
                 out.push("alignment");
@@ -853,7 +876,7 @@ mod tests {
                 let kind = OpKind::from_name(name)
                     .unwrap_or_else(|| panic!("form row names unknown op {name}"));
                 for item in &items {
-                    if let Elem::EnumAngle(a) | Elem::EnumStr(a) = item.elem {
+                    if let Elem::EnumAngle(a) | Elem::EnumStr(a) | Elem::OptEnum(a) = item.elem {
                         assert!(
                             attr_operand_kind(&kind, a).is_some(),
                             "{name}: schema has no enum attribute {a}"

@@ -88,7 +88,7 @@ impl Serializer<'_> {
                 },
             )
         })?;
-        if let Some(&id) = self.value_ids.get(&result) {
+        if let Some(id) = self.value_ids.get(result) {
             return Ok(id);
         }
         let value = self.required_attr(op, "value")?;
@@ -127,11 +127,14 @@ impl Serializer<'_> {
                 reason,
             })
         };
-        let kind = self.m.types.kind(ty).clone();
-        let attr_kind = self.m.attrs.kind(attr).clone();
+        // Reports types without encoding (`index`) before looking at values.
+        let ty_id = self.prepare_type(op, ty)?;
+        let m = self.m;
+        let kind = m.types.kind(ty);
+        let attr_kind = m.attrs.kind(attr);
         let ids = match kind {
             TypeKind::Int { .. } | TypeKind::Float(_) => {
-                let scalar = match attr_kind {
+                let scalar = match *attr_kind {
                     AttrKind::Int { value, .. } => Scalar::Int(value),
                     AttrKind::Bool(b) => Scalar::Int(i128::from(b)),
                     AttrKind::Float { bits, .. } => Scalar::Float(bits),
@@ -139,11 +142,11 @@ impl Serializer<'_> {
                 };
                 return self.scalar_constant(op, ty, scalar);
             }
-            TypeKind::Vector { len, element } | TypeKind::Array { len, element, .. } => {
-                match &attr_kind {
+            &TypeKind::Vector { len, element } | &TypeKind::Array { len, element, .. } => {
+                match attr_kind {
                     AttrKind::Dense { values, splat, .. } => {
-                        let scalars =
-                            expand_dense(values, *splat, len as usize).map_err(|r| fail(self, r))?;
+                        let scalars = expand_dense(values, *splat, len as usize)
+                            .map_err(|r| fail(self, r))?;
                         let mut ids = Vec::with_capacity(scalars.len());
                         for s in scalars {
                             ids.push(self.scalar_constant(op, element, s)?);
@@ -167,17 +170,24 @@ impl Serializer<'_> {
             }
             TypeKind::Struct(st) => {
                 let members: Vec<Type> = st.members.iter().map(|m| m.ty).collect();
-                self.constant_elements(op, &attr_kind, &members)
-                    .map_err(|e| e.or_else(|| fail(self, "expected one element per member".into())))?
+                self.constant_elements(op, attr_kind, &members)
+                    .map_err(|e| {
+                        e.or_else(|| fail(self, "expected one element per member".into()))
+                    })?
             }
-            TypeKind::Matrix { columns, column } => {
+            &TypeKind::Matrix { columns, column } => {
                 let cols = vec![column; columns as usize];
-                self.constant_elements(op, &attr_kind, &cols)
-                    .map_err(|e| e.or_else(|| fail(self, "expected one element per column".into())))?
+                self.constant_elements(op, attr_kind, &cols).map_err(|e| {
+                    e.or_else(|| fail(self, "expected one element per column".into()))
+                })?
             }
-            _ => return Err(fail(self, "constants of this type are not supported".into())),
+            _ => {
+                return Err(fail(
+                    self,
+                    "constants of this type are not supported".into(),
+                ))
+            }
         };
-        let ty_id = self.prepare_type(op, ty)?;
         Ok(self.intern_id_constant(spirv::Op::ConstantComposite, ty_id, ids))
     }
 
@@ -217,7 +227,9 @@ impl Serializer<'_> {
         };
         if self.m.types.is_bool(ty) {
             let Scalar::Int(v) = value else {
-                return Err(fail("a bool constant needs an integer or bool value".into()));
+                return Err(fail(
+                    "a bool constant needs an integer or bool value".into(),
+                ));
             };
             let opcode = if v != 0 {
                 spirv::Op::ConstantTrue
@@ -237,7 +249,23 @@ impl Serializer<'_> {
 
     /// Emits (or finds) an `OpConstant` with literal words.
     fn intern_literal_constant(&mut self, ty: u32, words: Vec<u32>) -> u32 {
-        self.intern_constant(spirv::Op::Constant, ty, words, Operand::LiteralBit32)
+        let key = ConstKey {
+            opcode: spirv::Op::Constant as u32,
+            ty,
+            words: words.clone(),
+        };
+        if let Some(&id) = self.const_keys.get(&key) {
+            return id;
+        }
+        let id = self.next_id();
+        self.types_global_values.push(inst(
+            spirv::Op::Constant,
+            Some(ty),
+            Some(id),
+            literal_operands(&words),
+        ));
+        self.const_keys.insert(key, id);
+        id
     }
 
     fn intern_constant(
@@ -329,7 +357,7 @@ impl Serializer<'_> {
             opcode,
             Some(ty_id),
             Some(id),
-            words.into_iter().map(Operand::LiteralBit32).collect(),
+            literal_operands(&words),
         ));
         if let Some(spec_id) = self.m.attr(op, "spec_id") {
             let v = self
@@ -394,6 +422,15 @@ impl Serializer<'_> {
     }
 }
 
+/// The literal operand(s) of a constant: two words (low first) are one
+/// 64-bit literal.
+fn literal_operands(words: &[u32]) -> Vec<Operand> {
+    match *words {
+        [lo, hi] => vec![Operand::LiteralBit64(u64::from(lo) | (u64::from(hi) << 32))],
+        _ => words.iter().copied().map(Operand::LiteralBit32).collect(),
+    }
+}
+
 /// The scalars of a dense attribute with `len` elements (a splat repeated).
 fn expand_dense(
     values: &DenseValues,
@@ -421,12 +458,10 @@ fn scalar_words(kind: &TypeKind, value: Scalar) -> std::result::Result<Vec<u32>,
     match (kind, value) {
         (TypeKind::Int { width, signedness }, Scalar::Int(v)) => {
             let width = *width;
-            let (min, max) = match signedness {
-                Signedness::Signed => (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1),
-                Signedness::Unsigned => (0, (1i128 << width) - 1),
-                // Signless: either reading fits.
-                Signedness::Signless => (-(1i128 << (width - 1)), (1i128 << width) - 1),
-            };
+            // Attribute values are kept sign-extended (`255 : ui8` is stored
+            // as -1), so any value whose `width` low bits read back as it,
+            // signed or unsigned, fits.
+            let (min, max) = (-(1i128 << (width - 1)), (1i128 << width) - 1);
             if v < min || v > max {
                 return Err(format!("value does not fit in {width} bits"));
             }
@@ -548,14 +583,32 @@ mod tests {
     #[test]
     fn integer_words() {
         let int = |width, signedness| TypeKind::Int { width, signedness };
-        assert_eq!(scalar_words(&int(8, Signedness::Signed), Scalar::Int(-1)), Ok(vec![0xffff_ffff]));
-        assert_eq!(scalar_words(&int(8, Signedness::Signless), Scalar::Int(-1)), Ok(vec![0xff]));
-        assert_eq!(scalar_words(&int(16, Signedness::Unsigned), Scalar::Int(65535)), Ok(vec![0xffff]));
+        assert_eq!(
+            scalar_words(&int(8, Signedness::Signed), Scalar::Int(-1)),
+            Ok(vec![0xffff_ffff])
+        );
+        assert_eq!(
+            scalar_words(&int(8, Signedness::Signless), Scalar::Int(-1)),
+            Ok(vec![0xff])
+        );
+        assert_eq!(
+            scalar_words(&int(16, Signedness::Unsigned), Scalar::Int(65535)),
+            Ok(vec![0xffff])
+        );
         assert_eq!(
             scalar_words(&int(64, Signedness::Signless), Scalar::Int(-2)),
             Ok(vec![0xffff_fffe, 0xffff_ffff])
         );
+        assert_eq!(
+            scalar_words(&int(8, Signedness::Unsigned), Scalar::Int(-1)),
+            Ok(vec![0xff])
+        );
+        assert_eq!(
+            scalar_words(&int(8, Signedness::Signed), Scalar::Int(255)),
+            Ok(vec![0xffff_ffff])
+        );
         assert!(scalar_words(&int(8, Signedness::Unsigned), Scalar::Int(256)).is_err());
+        assert!(scalar_words(&int(8, Signedness::Signed), Scalar::Int(-129)).is_err());
         assert!(scalar_words(&int(32, Signedness::Signless), Scalar::Int(1 << 40)).is_err());
     }
 }

@@ -30,11 +30,12 @@
 //! * Every `spv.Variable` of the function, wherever it is, is hoisted to the
 //!   start of the entry block, as SPIR-V requires.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use rspirv::dr::{self, Instruction, Operand};
 use rspirv::spirv;
 
+use super::tables::FxHashMap;
 use super::{inst, OpProblem, Result, Serializer};
 use crate::grammar::OperandKind;
 use crate::ir::{AttrKind, Block, Op, OpKind, Value};
@@ -53,9 +54,12 @@ pub(super) struct FnState {
     /// Phis whose operands are filled in at the end.
     phis: Vec<PendingPhi>,
     /// For each block with arguments: (parent label, values passed).
-    incoming: HashMap<Block, Vec<(u32, Vec<Value>)>>,
+    incoming: FxHashMap<Block, Vec<(u32, Vec<Value>)>>,
     /// Values used before their definition, with their first user.
-    pub(super) pending: HashMap<Value, Op>,
+    pub(super) pending: FxHashMap<Value, Op>,
+    /// Function-local values given an id; forgotten at the end of the
+    /// function so that a use from another function is caught.
+    pub(super) locals: Vec<Value>,
 }
 
 /// An `OpPhi` awaiting its operands.
@@ -76,7 +80,7 @@ enum MergeInst {
 impl Serializer<'_> {
     /// The label id of `block`.
     pub(super) fn block_id(&mut self, block: Block) -> u32 {
-        if let Some(&id) = self.block_ids.get(&block) {
+        if let Some(id) = self.block_ids.get(block) {
             return id;
         }
         let id = self.next_id();
@@ -151,7 +155,8 @@ impl Serializer<'_> {
             .attrs
             .as_type(fty_attr)
             .ok_or_else(|| self.bad_attr(op, "function_type", "a function type"))?;
-        let crate::ir::TypeKind::Function { inputs, results } = self.m.types.kind(fty).clone() else {
+        let crate::ir::TypeKind::Function { inputs, results } = self.m.types.kind(fty).clone()
+        else {
             return Err(self.bad_attr(op, "function_type", "a function type"));
         };
         let ret_id = match results.as_slice() {
@@ -197,7 +202,12 @@ impl Serializer<'_> {
                 Some(&arg) => self.define_value(arg),
                 None => self.next_id(),
             };
-            parameters.push(inst(spirv::Op::FunctionParameter, Some(ty_id), Some(id), vec![]));
+            parameters.push(inst(
+                spirv::Op::FunctionParameter,
+                Some(ty_id),
+                Some(id),
+                vec![],
+            ));
             self.process_param_decorations(op, i, id)?;
         }
 
@@ -298,7 +308,12 @@ impl Serializer<'_> {
         }
         let phis = std::mem::take(&mut self.func.phis);
         for phi in phis {
-            let incoming = self.func.incoming.get(&phi.block).cloned().unwrap_or_default();
+            let incoming = self
+                .func
+                .incoming
+                .get(&phi.block)
+                .cloned()
+                .unwrap_or_default();
             if incoming.is_empty() {
                 return Err(self.err(
                     op,
@@ -316,6 +331,9 @@ impl Serializer<'_> {
         }
         if let Some((_, &user)) = self.func.pending.iter().min_by_key(|(v, _)| **v) {
             return Err(self.err(user, OpProblem::UndefinedValue));
+        }
+        for v in std::mem::take(&mut self.func.locals) {
+            self.value_ids.remove(v);
         }
         let mut blocks = std::mem::take(&mut self.func.blocks);
         let vars = std::mem::take(&mut self.func.vars);
@@ -360,9 +378,10 @@ impl Serializer<'_> {
     fn process_block(&mut self, block: Block, merge: Option<MergeInst>) -> Result<()> {
         let label = self.block_id(block);
         self.start_block(label);
-        let args = self.m.block(block).args.clone();
+        let m = self.m;
+        let args = &m.block(block).args;
         let owner = self.m.block_parent_op(block).unwrap_or(self.m.top());
-        for (i, arg) in args.into_iter().enumerate() {
+        for (i, &arg) in args.iter().enumerate() {
             let ty = self.prepare_value_type(owner, arg)?;
             let id = self.define_value(arg);
             self.func.phis.push(PendingPhi {
@@ -378,7 +397,8 @@ impl Serializer<'_> {
 
     /// The ops of `block` into the current block(s).
     fn process_block_ops(&mut self, block: Block, mut merge: Option<MergeInst>) -> Result<()> {
-        let ops = self.m.block(block).ops.clone();
+        let m = self.m;
+        let ops = &m.block(block).ops;
         let Some((&terminator, body)) = ops.split_last() else {
             return Err(self.structure_err_for_block(block, "block has no terminator"));
         };
@@ -397,13 +417,19 @@ impl Serializer<'_> {
             if nested {
                 self.emit_merge(m);
                 let next = self.next_id();
-                self.emit(inst(spirv::Op::Branch, None, None, vec![Operand::IdRef(next)]));
+                self.emit(inst(
+                    spirv::Op::Branch,
+                    None,
+                    None,
+                    vec![Operand::IdRef(next)],
+                ));
                 self.start_block(next);
                 merge = None;
             }
         }
         for &op in body {
-            if self.m.op(op).kind.is_terminator() {
+            let data = m.op(op);
+            if !data.successors.is_empty() || data.kind == OpKind::Merge {
                 return Err(self.err(
                     op,
                     OpProblem::Structure("terminator in the middle of a block".into()),
@@ -450,8 +476,8 @@ impl Serializer<'_> {
 
     /// One op inside a function.
     fn process_function_op(&mut self, op: Op) -> Result<()> {
-        let kind = self.m.op(op).kind.clone();
-        match kind {
+        let m = self.m;
+        match m.op(op).kind {
             OpKind::Constant => {
                 self.prepare_constant(op)?;
             }
@@ -469,9 +495,10 @@ impl Serializer<'_> {
                         OpProblem::Unsupported("values yielded by spv.mlir.merge".into()),
                     ));
                 }
-                let construct = self.m.parent_op(op).filter(|&p| {
-                    matches!(self.m.op(p).kind, OpKind::Selection | OpKind::Loop)
-                });
+                let construct = self
+                    .m
+                    .parent_op(op)
+                    .filter(|&p| matches!(self.m.op(p).kind, OpKind::Selection | OpKind::Loop));
                 let Some(construct) = construct else {
                     return Err(self.err(
                         op,
@@ -482,11 +509,16 @@ impl Serializer<'_> {
                 };
                 let merge = self.construct_blocks(construct)?.merge;
                 let label = self.block_id(merge);
-                self.emit(inst(spirv::Op::Branch, None, None, vec![Operand::IdRef(label)]));
+                self.emit(inst(
+                    spirv::Op::Branch,
+                    None,
+                    None,
+                    vec![Operand::IdRef(label)],
+                ));
             }
             OpKind::Core(opcode) => {
                 let i = self.prepare_core_op(op, opcode)?;
-                if self.m.op(op).kind.is_core("Variable") {
+                if opcode == spirv::Op::Variable as u16 {
                     self.func.vars.push(i);
                 } else {
                     self.emit(i);
@@ -554,7 +586,12 @@ impl Serializer<'_> {
             .unwrap_or(0);
         let header = self.block_id(c.header);
         let merge = self.block_id(c.merge);
-        self.emit(inst(spirv::Op::Branch, None, None, vec![Operand::IdRef(header)]));
+        self.emit(inst(
+            spirv::Op::Branch,
+            None,
+            None,
+            vec![Operand::IdRef(header)],
+        ));
         self.process_block(c.header, Some(MergeInst::Selection { merge, control }))?;
         let mut visited: HashSet<Block> = HashSet::from([c.header, c.merge]);
         for b in self.pretty_order(c.header, &mut visited) {
@@ -578,10 +615,12 @@ impl Serializer<'_> {
         }
         // The entry block's ops run in the block the loop is in; its branch
         // enters the header.
-        let entry_ops = self.m.block(c.entry).ops.clone();
+        let m = self.m;
+        let entry_ops = &m.block(c.entry).ops;
         let enters_header = entry_ops.last().is_some_and(|&t| {
             let t = self.m.op(t);
-            t.kind.is_core("Branch") && t.successors.first().is_some_and(|s| s.block == c.header)
+            t.kind == OpKind::Core(spirv::Op::Branch as u16)
+                && t.successors.first().is_some_and(|s| s.block == c.header)
         });
         if !enters_header {
             return Err(self.err(
@@ -595,7 +634,14 @@ impl Serializer<'_> {
         let merge = self.block_id(c.merge);
         let cont = self.block_id(c.cont);
         self.process_block_ops(c.entry, None)?;
-        self.process_block(c.header, Some(MergeInst::Loop { merge, cont, control }))?;
+        self.process_block(
+            c.header,
+            Some(MergeInst::Loop {
+                merge,
+                cont,
+                control,
+            }),
+        )?;
         let mut visited: HashSet<Block> = HashSet::from([c.entry, c.header, c.cont, c.merge]);
         for b in self.pretty_order(c.header, &mut visited) {
             self.process_block(b, None)?;

@@ -35,6 +35,13 @@ impl SerializeError {
             SerializeError::Op { problem, .. } => problem,
         }
     }
+
+    /// The op the error is about.
+    pub fn op(&self) -> Op {
+        match self {
+            SerializeError::Op { handle, .. } => *handle,
+        }
+    }
 }
 
 /// What is wrong with an op.

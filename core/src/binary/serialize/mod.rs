@@ -41,9 +41,10 @@ mod constants;
 mod control_flow;
 mod error;
 mod ops;
+mod tables;
 mod types;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use rspirv::binary::Assemble;
@@ -57,6 +58,7 @@ use crate::ir::{Attr, AttrKind, Block, Module, Op, OpKind, Type, TypeKind, Value
 
 use self::constants::ConstKey;
 use self::control_flow::FnState;
+use self::tables::{FxHashMap, IdMap};
 use self::types::TypeKey;
 
 /// Serializes `module` into SPIR-V words.
@@ -68,17 +70,19 @@ pub fn serialize(module: &Module) -> Result<Vec<u32>, SerializeError> {
     Ok(serialize_to_dr(module)?.assemble())
 }
 
-/// Serializes `module` into rspirv's data representation (what
-/// [`serialize`] assembles into words), for callers that want to inspect or
-/// disassemble the result.
+/// Serializes `module` into rspirv's data representation, the sections
+/// [`serialize`] assembles into words.
+///
+/// Operands are kept as the words they encode: ids as `IdRef`, 64-bit
+/// literals as `LiteralBit64`, every other literal and enum value as
+/// `LiteralBit32`. For typed operands (to disassemble with symbolic enum
+/// names), load the words of [`serialize`] with `rspirv::dr::load_words`
+/// (whose loader, as of rspirv 0.13, rejects `OpExecutionModeId`).
 pub fn serialize_to_dr(module: &Module) -> Result<dr::Module, SerializeError> {
     let mut s = Serializer::new(module);
     s.process_module()?;
     Ok(s.finish())
 }
-
-/// The header's generator word: tool id 0 ("unregistered"), version 1.
-const GENERATOR: u32 = 1;
 
 /// Result type of fallible serializer steps.
 pub(super) type Result<T, E = SerializeError> = std::result::Result<T, E>;
@@ -104,21 +108,21 @@ pub(super) struct Serializer<'m> {
     /// Id of the `GLSL.std.450` import, when a `GL.*` op is used.
     glsl_import: Option<u32>,
     /// Types already emitted, by IR handle.
-    type_ids: HashMap<Type, u32>,
+    type_ids: IdMap<Type>,
     /// Types already emitted, by encoding (unifies `i32` / `ui32`).
-    type_keys: HashMap<TypeKey, u32>,
+    type_keys: FxHashMap<TypeKey, u32>,
     /// Constants already emitted, by encoding.
-    const_keys: HashMap<ConstKey, u32>,
+    const_keys: FxHashMap<ConstKey, u32>,
     /// Ids of SSA values (results, block arguments, aliases of constants,
     /// variables and specialization constants).
-    value_ids: HashMap<Value, u32>,
+    value_ids: IdMap<Value>,
     /// Labels of blocks.
-    block_ids: HashMap<Block, u32>,
+    block_ids: IdMap<Block>,
     /// Module-level ops by symbol name.
-    symbols: HashMap<String, Op>,
+    symbols: FxHashMap<String, Op>,
     /// Ids of symbols: functions up front, variables and specialization
     /// constants once emitted.
-    symbol_ids: HashMap<String, u32>,
+    symbol_ids: FxHashMap<String, u32>,
     /// Symbols being emitted (cycle detection).
     in_progress: HashSet<String>,
     /// Struct ids already decorated `Block`.
@@ -144,13 +148,13 @@ impl<'m> Serializer<'m> {
             types_global_values: Vec::new(),
             functions: Vec::new(),
             glsl_import: None,
-            type_ids: HashMap::new(),
-            type_keys: HashMap::new(),
-            const_keys: HashMap::new(),
-            value_ids: HashMap::new(),
-            block_ids: HashMap::new(),
-            symbols: HashMap::new(),
-            symbol_ids: HashMap::new(),
+            type_ids: IdMap::with_capacity(m.types.len()),
+            type_keys: FxHashMap::default(),
+            const_keys: FxHashMap::default(),
+            value_ids: IdMap::with_capacity(m.value_count()),
+            block_ids: IdMap::with_capacity(m.block_count()),
+            symbols: FxHashMap::default(),
+            symbol_ids: FxHashMap::default(),
             in_progress: HashSet::new(),
             block_decorated: HashSet::new(),
             func: FnState::default(),
@@ -159,9 +163,10 @@ impl<'m> Serializer<'m> {
 
     /// Assembles the sections into an rspirv module.
     fn finish(self) -> dr::Module {
+        // The generator word is rspirv's (registered tool 15), which encodes
+        // the binary.
         let mut header = dr::ModuleHeader::new(self.next_id);
         header.set_version(self.version.major, self.version.minor);
-        header.generator = GENERATOR;
         dr::Module {
             header: Some(header),
             capabilities: self.capabilities,
@@ -244,9 +249,9 @@ impl<'m> Serializer<'m> {
         self.process_module_attrs(top)?;
         self.prepare_symbols()?;
         self.prepare_ext_inst_imports();
-        let ops: Vec<Op> = self.m.module_ops().to_vec();
-        for op in ops {
-            match self.m.op(op).kind {
+        let m = self.m;
+        for &op in m.module_ops() {
+            match m.op(op).kind {
                 OpKind::GlobalVariable => {
                     self.process_global_variable(op)?;
                 }
@@ -307,7 +312,10 @@ impl<'m> Serializer<'m> {
             spirv::Op::MemoryModel,
             None,
             None,
-            vec![Operand::LiteralBit32(addressing), Operand::LiteralBit32(memory)],
+            vec![
+                Operand::LiteralBit32(addressing),
+                Operand::LiteralBit32(memory),
+            ],
         ));
         Ok(())
     }
@@ -315,9 +323,9 @@ impl<'m> Serializer<'m> {
     /// Builds the symbol table and gives every function its id up front (calls
     /// and entry points may precede the callee).
     fn prepare_symbols(&mut self) -> Result<()> {
-        let ops: Vec<Op> = self.m.module_ops().to_vec();
-        for op in ops {
-            let Some(name) = self.m.symbol_name(op) else {
+        let m = self.m;
+        for &op in m.module_ops() {
+            let Some(name) = m.symbol_name(op) else {
                 continue;
             };
             let name = name.to_string();
@@ -359,12 +367,12 @@ impl<'m> Serializer<'m> {
         attr_name: &str,
         expected: SymbolKind,
     ) -> Result<u32> {
+        let m = self.m;
         let attr = self.required_attr(user, attr_name)?;
-        let Some(name) = self.m.attrs.as_symbol(attr) else {
+        let Some(name) = m.attrs.as_symbol(attr) else {
             return Err(self.bad_attr(user, attr_name, "a symbol reference"));
         };
-        let name = name.to_string();
-        self.prepare_symbol(user, &name, expected)
+        self.prepare_symbol(user, name, expected)
     }
 
     /// The id of symbol `name` (see [`Serializer::prepare_symbol_ref`]).
@@ -543,7 +551,8 @@ impl<'m> Serializer<'m> {
         } else {
             spirv::Op::ExecutionMode
         };
-        self.execution_modes.push(inst(opcode, None, None, operands));
+        self.execution_modes
+            .push(inst(opcode, None, None, operands));
         Ok(())
     }
 
@@ -560,13 +569,21 @@ impl<'m> Serializer<'m> {
 
     /// `OpDecorate %target decoration operands...` (or `OpDecorateString`
     /// when the operands are strings).
-    pub(super) fn emit_decorate(&mut self, target: u32, decoration: Decoration, extra: Vec<Operand>) {
+    pub(super) fn emit_decorate(
+        &mut self,
+        target: u32,
+        decoration: Decoration,
+        extra: Vec<Operand>,
+    ) {
         let opcode = if extra.iter().any(|o| matches!(o, Operand::LiteralString(_))) {
             spirv::Op::DecorateString
         } else {
             spirv::Op::Decorate
         };
-        let mut operands = vec![Operand::IdRef(target), Operand::LiteralBit32(decoration as u32)];
+        let mut operands = vec![
+            Operand::IdRef(target),
+            Operand::LiteralBit32(decoration as u32),
+        ];
         operands.extend(extra);
         self.annotations.push(inst(opcode, None, None, operands));
     }
@@ -581,15 +598,15 @@ impl<'m> Serializer<'m> {
         target: u32,
         is_own: &dyn Fn(&str) -> bool,
     ) -> Result<()> {
-        let attrs = self.m.op(op).attrs.clone();
-        for (name, attr) in attrs {
-            if is_own(&name) {
-                continue;
-            }
-            let Some(decoration) = decoration_for_attr(&name) else {
+        let m = self.m;
+        for (name, attr) in &m.op(op).attrs {
+            let Some(decoration) = decoration_for_attr(name) else {
                 continue;
             };
-            if let Some(extra) = self.prepare_decoration_operands(op, &name, decoration, attr)? {
+            if is_own(name) {
+                continue;
+            }
+            if let Some(extra) = self.prepare_decoration_operands(op, name, decoration, *attr)? {
                 self.emit_decorate(target, decoration, extra);
             }
         }
@@ -627,18 +644,27 @@ impl<'m> Serializer<'m> {
         };
         let params = decoration.desc().parameters;
         let kind = self.m.attrs.kind(attr);
+        if let AttrKind::Dialect { name: mnemonic, .. } = kind {
+            return Err(fail(
+                self,
+                format!("#spv.{mnemonic} values are not supported as decoration operands"),
+            ));
+        }
         if params.is_empty() {
             return match kind {
                 AttrKind::Unit | AttrKind::Bool(true) => Ok(Some(Vec::new())),
                 AttrKind::Bool(false) => Ok(None),
-                _ => Err(fail(self, "takes no value; expected a unit attribute".into())),
+                _ => Err(fail(
+                    self,
+                    "takes no value; expected a unit attribute".into(),
+                )),
             };
         }
-        let values: Vec<Attr> = if params.len() == 1 {
-            vec![attr]
+        let values: &[Attr] = if params.len() == 1 {
+            std::slice::from_ref(&attr)
         } else {
             match kind {
-                AttrKind::Array(items) if items.len() == params.len() => items.clone(),
+                AttrKind::Array(items) if items.len() == params.len() => items,
                 _ => {
                     return Err(fail(
                         self,
@@ -648,7 +674,7 @@ impl<'m> Serializer<'m> {
             }
         };
         let mut out = Vec::with_capacity(params.len());
-        for (param, value) in params.iter().zip(values) {
+        for (param, &value) in params.iter().zip(values) {
             let operand = self
                 .decoration_operand(param.kind, value)
                 .map_err(|reason| fail(self, reason))?;
@@ -665,27 +691,29 @@ impl<'m> Serializer<'m> {
     ) -> std::result::Result<Operand, String> {
         let attrs = &self.m.attrs;
         match (kind.category(), kind, attrs.kind(value)) {
-            (_, OperandKind::LiteralInteger, AttrKind::Int { value, .. }) => {
-                u32::try_from(*value)
-                    .map(Operand::LiteralBit32)
-                    .map_err(|_| format!("value {value} does not fit in 32 bits"))
-            }
+            (_, OperandKind::LiteralInteger, AttrKind::Int { value, .. }) => u32::try_from(*value)
+                .map(Operand::LiteralBit32)
+                .map_err(|_| format!("value {value} does not fit in 32 bits")),
             (_, OperandKind::LiteralString, AttrKind::String(s)) => {
                 Ok(Operand::LiteralString(s.clone()))
             }
-            (OperandCategory::ValueEnum | OperandCategory::BitEnum, _, AttrKind::Enum { value, .. }) => {
-                Ok(Operand::LiteralBit32(*value))
-            }
+            (
+                OperandCategory::ValueEnum | OperandCategory::BitEnum,
+                _,
+                AttrKind::Enum { value, .. },
+            ) => Ok(Operand::LiteralBit32(*value)),
             (OperandCategory::ValueEnum | OperandCategory::BitEnum, _, AttrKind::String(s)) => {
                 grammar::parse_bits(kind, s)
                     .map(Operand::LiteralBit32)
                     .ok_or_else(|| format!("'{s}' is not a {} enumerant", kind.name()))
             }
-            (OperandCategory::ValueEnum | OperandCategory::BitEnum, _, AttrKind::Int { value, .. }) => {
-                u32::try_from(*value)
-                    .map(Operand::LiteralBit32)
-                    .map_err(|_| format!("value {value} is not a {} enumerant", kind.name()))
-            }
+            (
+                OperandCategory::ValueEnum | OperandCategory::BitEnum,
+                _,
+                AttrKind::Int { value, .. },
+            ) => u32::try_from(*value)
+                .map(Operand::LiteralBit32)
+                .map_err(|_| format!("value {value} is not a {} enumerant", kind.name())),
             (OperandCategory::Id, _, _) => {
                 Err("decorations taking an <id> operand are not supported".into())
             }
@@ -749,29 +777,38 @@ fn is_interface_storage(sc: StorageClass) -> bool {
 /// compared without regard to case so `fp_fast_math_mode` finds
 /// `FPFastMathMode`. Dotted (dialect) names are never decorations.
 pub(super) fn decoration_for_attr(name: &str) -> Option<Decoration> {
-    static NAMES: OnceLock<HashMap<String, Decoration>> = OnceLock::new();
-    if name.contains('.') || name.is_empty() {
+    static NAMES: OnceLock<FxHashMap<Vec<u8>, Decoration>> = OnceLock::new();
+    // Longer than any decoration name (the longest has 42 characters).
+    const MAX: usize = 64;
+    if name.is_empty() || name.len() > MAX || name.contains('.') {
         return None;
     }
     let table = NAMES.get_or_init(|| {
-        let mut map = HashMap::new();
+        let mut map = FxHashMap::default();
         for &d in Decoration::all() {
             let desc = d.desc();
             for n in std::iter::once(&desc.name).chain(desc.aliases) {
-                map.entry(normalize(n)).or_insert(d);
+                let mut buf = [0u8; MAX];
+                if let Some(key) = normalize(n, &mut buf) {
+                    map.entry(key.to_vec()).or_insert(d);
+                }
             }
         }
         map
     });
-    table.get(&normalize(name)).copied()
+    let mut buf = [0u8; MAX];
+    table.get(normalize(name, &mut buf)?).copied()
 }
 
-/// Lower case without underscores.
-fn normalize(name: &str) -> String {
-    name.chars()
-        .filter(|&c| c != '_')
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
+/// `name` in lower case without underscores, written into `buf`; `None`
+/// when it does not fit.
+fn normalize<'b>(name: &str, buf: &'b mut [u8]) -> Option<&'b [u8]> {
+    let mut len = 0;
+    for b in name.bytes().filter(|&b| b != b'_') {
+        *buf.get_mut(len)? = b.to_ascii_lowercase();
+        len += 1;
+    }
+    Some(&buf[..len])
 }
 
 /// An instruction with rspirv's grammar entry for `opcode`.
@@ -793,10 +830,8 @@ pub(super) fn inst(
 }
 
 /// rspirv's grammar entry for a raw opcode, if its tables know it.
-pub(super) fn grammar_class(
-    opcode: u32,
-) -> Option<&'static rspirv::grammar::Instruction<'static>> {
-    static TABLE: OnceLock<HashMap<u32, &'static rspirv::grammar::Instruction<'static>>> =
+pub(super) fn grammar_class(opcode: u32) -> Option<&'static rspirv::grammar::Instruction<'static>> {
+    static TABLE: OnceLock<FxHashMap<u32, &'static rspirv::grammar::Instruction<'static>>> =
         OnceLock::new();
     TABLE
         .get_or_init(|| {
@@ -815,10 +850,19 @@ mod tests {
 
     #[test]
     fn decoration_names() {
-        assert_eq!(decoration_for_attr("no_signed_wrap"), Some(Decoration::NoSignedWrap));
-        assert_eq!(decoration_for_attr("NoSignedWrap"), Some(Decoration::NoSignedWrap));
+        assert_eq!(
+            decoration_for_attr("no_signed_wrap"),
+            Some(Decoration::NoSignedWrap)
+        );
+        assert_eq!(
+            decoration_for_attr("NoSignedWrap"),
+            Some(Decoration::NoSignedWrap)
+        );
         assert_eq!(decoration_for_attr("built_in"), Some(Decoration::BuiltIn));
-        assert_eq!(decoration_for_attr("descriptor_set"), Some(Decoration::DescriptorSet));
+        assert_eq!(
+            decoration_for_attr("descriptor_set"),
+            Some(Decoration::DescriptorSet)
+        );
         assert_eq!(decoration_for_attr("sym_name"), None);
         assert_eq!(decoration_for_attr("spirv.decoration"), None);
     }

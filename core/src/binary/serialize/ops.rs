@@ -29,19 +29,21 @@ impl Serializer<'_> {
     /// constant / variable / specialization constant; any other value not
     /// yet defined gets an id now and must be defined later in the function.
     pub(super) fn prepare_value(&mut self, user: Op, v: Value) -> Result<u32> {
-        if let Some(&id) = self.value_ids.get(&v) {
+        if let Some(id) = self.value_ids.get(v) {
             return Ok(id);
         }
         if let ValueDef::Result(def, _) = self.m.value(v).def {
             match self.m.op(def).kind {
                 OpKind::Constant => return self.prepare_constant(def),
                 OpKind::AddressOf => {
-                    let id = self.prepare_symbol_ref(def, "variable", SymbolKind::GlobalVariable)?;
+                    let id =
+                        self.prepare_symbol_ref(def, "variable", SymbolKind::GlobalVariable)?;
                     self.value_ids.insert(v, id);
                     return Ok(id);
                 }
                 OpKind::ReferenceOf => {
-                    let id = self.prepare_symbol_ref(def, "spec_const", SymbolKind::SpecConstant)?;
+                    let id =
+                        self.prepare_symbol_ref(def, "spec_const", SymbolKind::SpecConstant)?;
                     self.value_ids.insert(v, id);
                     return Ok(id);
                 }
@@ -50,6 +52,7 @@ impl Serializer<'_> {
         }
         let id = self.next_id();
         self.value_ids.insert(v, id);
+        self.func.locals.push(v);
         self.func.pending.entry(v).or_insert(user);
         Ok(id)
     }
@@ -57,11 +60,12 @@ impl Serializer<'_> {
     /// The id a definition of `v` (result, phi, parameter) gives it.
     pub(super) fn define_value(&mut self, v: Value) -> u32 {
         self.func.pending.remove(&v);
-        if let Some(&id) = self.value_ids.get(&v) {
+        if let Some(id) = self.value_ids.get(v) {
             return id;
         }
         let id = self.next_id();
         self.value_ids.insert(v, id);
+        self.func.locals.push(v);
         id
     }
 
@@ -78,7 +82,10 @@ impl Serializer<'_> {
     pub(super) fn prepare_core_op(&mut self, op: Op, opcode: u16) -> Result<Instruction> {
         let unsupported = |s: &Self, what: String| s.err(op, OpProblem::Unsupported(what));
         let Some(schema) = schema::core_schema(opcode) else {
-            return Err(unsupported(self, format!("opcode {opcode} is not in the grammar")));
+            return Err(unsupported(
+                self,
+                format!("opcode {opcode} is not in the grammar"),
+            ));
         };
         let Some(class) = grammar_class(u32::from(opcode)) else {
             return Err(unsupported(
@@ -86,10 +93,20 @@ impl Serializer<'_> {
                 format!("opcode {opcode} is unknown to the rspirv encoder"),
             ));
         };
-        let data = self.m.op(op).clone();
-        let is_call = self.m.op(op).kind.is_core("FunctionCall");
+        let m = self.m;
+        let data = m.op(op);
+        let is_call = opcode == spirv::Op::FunctionCall as u16;
 
         // Result and result type.
+        if data.results.len() > usize::from(schema.has_result) {
+            return Err(self.err(
+                op,
+                OpProblem::ResultCount {
+                    expected: usize::from(schema.has_result),
+                    found: data.results.len(),
+                },
+            ));
+        }
         let (result_type, result_id) = match (schema.has_result, data.result()) {
             (true, Some(v)) => {
                 let ty = if schema.has_result_type {
@@ -101,23 +118,22 @@ impl Serializer<'_> {
             }
             // A call of a function returning nothing: `OpTypeVoid` result.
             (true, None) if is_call => (Some(self.prepare_void_type()), Some(self.next_id())),
-            (has, _) if data.results.len() != usize::from(has) => {
+            (true, None) => {
                 return Err(self.err(
                     op,
                     OpProblem::ResultCount {
-                        expected: usize::from(has),
-                        found: data.results.len(),
+                        expected: 1,
+                        found: 0,
                     },
                 ))
             }
-            _ => (None, None),
+            (false, _) => (None, None),
         };
 
-        // Ids that enum parameters at or after role `i` will take from the
-        // operand list.
-        let mut reserved_after = vec![0usize; schema.roles.len() + 1];
-        for (i, role) in schema.roles.iter().enumerate().rev() {
-            let mut n = 0;
+        // (role index, ids its enum parameters take from the operand list),
+        // for the enum attributes that have id parameters (usually none).
+        let mut id_params: Vec<(usize, usize)> = Vec::new();
+        for (i, role) in schema.roles.iter().enumerate() {
             if let Role::Attr {
                 name,
                 kind,
@@ -126,18 +142,26 @@ impl Serializer<'_> {
             } = role
             {
                 if let Some(value) = self.enum_attr_value(op, name, *kind)? {
-                    n = enum_params(*kind, value)
+                    let n = enum_params(*kind, value)
                         .filter(|k| k.category() == OperandCategory::Id)
                         .count();
+                    if n > 0 {
+                        id_params.push((i, n));
+                    }
                 }
             }
-            reserved_after[i] = reserved_after[i + 1] + n;
         }
+        let reserved_after = |i: usize| -> usize {
+            id_params
+                .iter()
+                .filter(|&&(j, _)| j > i)
+                .map(|&(_, n)| n)
+                .sum()
+        };
 
         let mut operands = Vec::new();
         let mut next_operand = 0usize;
         let mut next_successor = 0usize;
-        let mut seen_attrs: Vec<&str> = Vec::new();
         let expected_operands = |s: &Self, what: &str| {
             s.err(
                 op,
@@ -149,7 +173,7 @@ impl Serializer<'_> {
         };
         for (i, role) in schema.roles.iter().enumerate() {
             let available = data.operands.len().saturating_sub(next_operand);
-            let free = available.saturating_sub(reserved_after[i + 1]);
+            let free = available.saturating_sub(reserved_after(i));
             match role {
                 Role::Value { quantifier } => {
                     let take = match quantifier {
@@ -214,12 +238,11 @@ impl Serializer<'_> {
                         .is_some_and(|w| w > 32);
                     for (lit, s) in literals.iter().zip(targets) {
                         let bits = *lit as u64;
-                        if wide {
-                            operands.push(Operand::LiteralBit32(bits as u32));
-                            operands.push(Operand::LiteralBit32((bits >> 32) as u32));
+                        operands.push(if wide {
+                            Operand::LiteralBit64(bits)
                         } else {
-                            operands.push(Operand::LiteralBit32(bits as u32));
-                        }
+                            Operand::LiteralBit32(bits as u32)
+                        });
                         operands.push(Operand::IdRef(self.prepare_successor(op, s)?));
                     }
                     next_successor = data.successors.len();
@@ -232,10 +255,12 @@ impl Serializer<'_> {
                 } => {
                     // The schema may name two operands alike (CopyMemory's two
                     // memory operands); the attribute encodes the first.
-                    if seen_attrs.contains(&name.as_ref()) {
+                    let earlier = schema.roles[..i]
+                        .iter()
+                        .any(|r| matches!(r, Role::Attr { name: n, .. } if n == name));
+                    if earlier {
                         continue;
                     }
-                    seen_attrs.push(name.as_ref());
                     let present = self.m.attr(op, name).is_some();
                     if !present {
                         if *quantifier == Quantifier::One {
@@ -255,9 +280,7 @@ impl Serializer<'_> {
                         continue;
                     }
                     if *id_constant {
-                        let value = self
-                            .enum_attr_value(op, name, *kind)?
-                            .unwrap_or_default();
+                        let value = self.enum_attr_value(op, name, *kind)?.unwrap_or_default();
                         operands.push(Operand::IdRef(self.prepare_u32_constant(value)));
                         continue;
                     }
@@ -293,12 +316,13 @@ impl Serializer<'_> {
             ));
         }
 
-        if let Some(id) = result_id {
-            let own: Vec<String> = own_attr_names(schema);
-            self.process_decorations(op, id, &|n| own.iter().any(|o| o == n))?;
+        let is_own = |n: &str| is_schema_attr(schema, n);
+        if data.attrs.is_empty() {
+            // Nothing to decorate.
+        } else if let Some(id) = result_id {
+            self.process_decorations(op, id, &is_own)?;
         } else {
-            let own: Vec<String> = own_attr_names(schema);
-            if self.has_decorations(op, &|n| own.iter().any(|o| o == n)) {
+            if self.has_decorations(op, &is_own) {
                 return Err(self.err(
                     op,
                     OpProblem::Structure("decoration attribute on an op without result".into()),
@@ -395,7 +419,10 @@ impl Serializer<'_> {
                 Ok(vec![Operand::LiteralBit32(*value as u32)])
             }
             (OperandKind::LiteralInteger, _) => match self.int_list(attr) {
-                Some(v) => Ok(v.into_iter().map(|x| Operand::LiteralBit32(x as u32)).collect()),
+                Some(v) => Ok(v
+                    .into_iter()
+                    .map(|x| Operand::LiteralBit32(x as u32))
+                    .collect()),
                 None => Err(self.bad_attr(op, name, "an integer or array of integers")),
             },
             (OperandKind::LiteralString, _) => Err(self.bad_attr(op, name, "a string")),
@@ -416,8 +443,12 @@ impl Serializer<'_> {
                 OpProblem::Unsupported(format!("GLSL.std.450 instruction {number}")),
             ));
         };
-        let data = self.m.op(op).clone();
-        let fixed = desc.operands.iter().all(|o| o.quantifier == Quantifier::One);
+        let m = self.m;
+        let data = m.op(op);
+        let fixed = desc
+            .operands
+            .iter()
+            .all(|o| o.quantifier == Quantifier::One);
         if fixed && data.operands.len() != desc.operands.len() {
             return Err(self.err(
                 op,
@@ -441,7 +472,10 @@ impl Serializer<'_> {
         };
         let ty = self.prepare_value_type(op, result)?;
         let id = self.define_value(result);
-        let mut operands = vec![Operand::IdRef(set), Operand::LiteralExtInstInteger(u32::from(number))];
+        let mut operands = vec![
+            Operand::IdRef(set),
+            Operand::LiteralExtInstInteger(u32::from(number)),
+        ];
         for &v in &data.operands {
             operands.push(Operand::IdRef(self.prepare_value(op, v)?));
         }
@@ -453,29 +487,37 @@ impl Serializer<'_> {
 /// The operand kinds of the parameters that follow enum `value` of `kind`:
 /// for a bit enum, those of every set bit in ascending order.
 fn enum_params(kind: OperandKind, value: u32) -> impl Iterator<Item = OperandKind> {
-    let descs: Vec<&'static grammar::EnumerantDesc> = match kind.category() {
-        OperandCategory::BitEnum => kind
-            .enumerants()
-            .iter()
-            .filter(|e| e.value != 0 && value & e.value == e.value)
-            .collect(),
-        OperandCategory::ValueEnum => grammar::enumerant(kind, value).into_iter().collect(),
-        _ => Vec::new(),
+    let bits = kind.category() == OperandCategory::BitEnum;
+    let descs: &'static [grammar::EnumerantDesc] = match kind.category() {
+        OperandCategory::BitEnum => kind.enumerants(),
+        OperandCategory::ValueEnum => grammar::enumerant(kind, value)
+            .map(std::slice::from_ref)
+            .unwrap_or_default(),
+        _ => &[],
     };
     descs
-        .into_iter()
+        .iter()
+        .filter(move |e| !bits || (e.value != 0 && value & e.value == e.value))
         .flat_map(|e| e.parameters.iter().map(|p| p.kind))
 }
 
-/// Attribute names a schema defines, with the parameter attributes of its
-/// enum operands.
-fn own_attr_names(schema: &schema::OpSchema) -> Vec<String> {
-    let mut names: Vec<String> = schema.attr_names().map(str::to_string).collect();
-    for role in &schema.roles {
-        if let Role::Attr { name, kind, .. } = role {
-            names.push(schema::enum_literal_params_attr(*kind, name).into_owned());
-        }
+/// Whether the schema defines attribute `name`: an operand's attribute, or
+/// the parameter attribute of an enum operand (`alignment` for
+/// `MemoryAccess`, `<attr>_literals` otherwise).
+fn is_schema_attr(schema: &schema::OpSchema, name: &str) -> bool {
+    if name == "operandSegmentSizes" || schema.attr_names().any(|n| n == name) {
+        return true;
     }
-    names.push("operandSegmentSizes".into());
-    names
+    schema.roles.iter().any(|role| match role {
+        Role::Attr {
+            name: attr, kind, ..
+        } => {
+            if *kind == OperandKind::MemoryAccess {
+                name == "alignment"
+            } else {
+                name.strip_suffix("_literals") == Some(attr.as_ref())
+            }
+        }
+        _ => false,
+    })
 }

@@ -50,9 +50,10 @@ impl Serializer<'_> {
 
     /// `OpTypeVoid`.
     pub(super) fn prepare_void_type(&mut self) -> u32 {
-        self.intern_type(TypeKey::Inst(spirv::Op::TypeVoid as u32, vec![], None), |_| {
-            (spirv::Op::TypeVoid, vec![])
-        })
+        self.intern_type(
+            TypeKey::Inst(spirv::Op::TypeVoid as u32, vec![], None),
+            |_| (spirv::Op::TypeVoid, vec![]),
+        )
     }
 
     /// `OpTypeInt 32 0`.
@@ -93,26 +94,27 @@ impl Serializer<'_> {
     }
 
     fn prepare_type_inner(&mut self, ty: Type) -> Result<u32, TypeFailure> {
-        if let Some(&id) = self.type_ids.get(&ty) {
+        if let Some(id) = self.type_ids.get(ty) {
             return Ok(id);
         }
         let fail = |reason: &str| TypeFailure {
             ty,
             reason: reason.to_string(),
         };
-        let id = match self.m.types.kind(ty).clone() {
+        let m = self.m;
+        let id = match m.types.kind(ty) {
             TypeKind::None => self.prepare_void_type(),
             TypeKind::Int { width: 1, .. } => {
                 self.intern_literals(spirv::Op::TypeBool, vec![], None)
             }
-            TypeKind::Int { width, signedness } => {
+            &TypeKind::Int { width, signedness } => {
                 if !matches!(width, 8 | 16 | 32 | 64) {
                     return Err(fail("SPIR-V integers are 8, 16, 32 or 64 bits wide"));
                 }
                 let signed = u32::from(signedness == Signedness::Signed);
                 self.intern_literals(spirv::Op::TypeInt, vec![width, signed], None)
             }
-            TypeKind::Float(kind) => {
+            &TypeKind::Float(kind) => {
                 let mut words = vec![kind.width()];
                 if kind == FloatKind::BF16 {
                     // FP Encoding `BFloat16KHR` (SPV_KHR_bfloat16).
@@ -125,7 +127,7 @@ impl Serializer<'_> {
                     "`index` has no SPIR-V encoding; convert it to a fixed-width integer",
                 ))
             }
-            TypeKind::Vector { len, element } => {
+            &TypeKind::Vector { len, element } => {
                 let e = self.prepare_type_inner(element)?;
                 let key = TypeKey::Inst(spirv::Op::TypeVector as u32, vec![e, len], None);
                 self.intern_type(key, |_| {
@@ -135,7 +137,7 @@ impl Serializer<'_> {
                     )
                 })
             }
-            TypeKind::Matrix { columns, column } => {
+            &TypeKind::Matrix { columns, column } => {
                 let c = self.prepare_type_inner(column)?;
                 let key = TypeKey::Inst(spirv::Op::TypeMatrix as u32, vec![c, columns], None);
                 self.intern_type(key, |_| {
@@ -145,7 +147,7 @@ impl Serializer<'_> {
                     )
                 })
             }
-            TypeKind::Array {
+            &TypeKind::Array {
                 len,
                 element,
                 stride,
@@ -157,11 +159,11 @@ impl Serializer<'_> {
                 let n = self.prepare_u32_constant(len);
                 self.intern_array(spirv::Op::TypeArray, vec![e, n], stride)
             }
-            TypeKind::RuntimeArray { element, stride } => {
+            &TypeKind::RuntimeArray { element, stride } => {
                 let e = self.prepare_type_inner(element)?;
                 self.intern_array(spirv::Op::TypeRuntimeArray, vec![e], stride)
             }
-            TypeKind::Pointer {
+            &TypeKind::Pointer {
                 pointee,
                 storage_class,
             } => {
@@ -204,7 +206,12 @@ impl Serializer<'_> {
                     // Offsets first, then the other member decorations, as MLIR.
                     for (i, m) in st.members.iter().enumerate() {
                         if let Some(offset) = m.offset {
-                            self.emit_member_decorate(id, i as u32, Decoration::Offset, Some(offset));
+                            self.emit_member_decorate(
+                                id,
+                                i as u32,
+                                Decoration::Offset,
+                                Some(offset),
+                            );
                         }
                     }
                     for (i, m) in st.members.iter().enumerate() {
@@ -215,7 +222,7 @@ impl Serializer<'_> {
                     id
                 }
             }
-            TypeKind::Image(img) => {
+            &TypeKind::Image(img) => {
                 let sampled = self.prepare_type_inner(img.element)?;
                 let words = vec![
                     sampled,
@@ -233,7 +240,7 @@ impl Serializer<'_> {
                     (spirv::Op::TypeImage, ops)
                 })
             }
-            TypeKind::SampledImage(image) => {
+            &TypeKind::SampledImage(image) => {
                 let i = self.prepare_type_inner(image)?;
                 self.intern_ids(spirv::Op::TypeSampledImage, vec![i], None)
             }
@@ -245,7 +252,7 @@ impl Serializer<'_> {
                     _ => return Err(fail("SPIR-V functions return at most one value")),
                 };
                 let mut words = vec![ret];
-                for input in inputs {
+                for &input in inputs {
                     words.push(self.prepare_type_inner(input)?);
                 }
                 self.intern_ids(spirv::Op::TypeFunction, words, None)
@@ -300,7 +307,11 @@ impl Serializer<'_> {
         }
         let id = self.intern_ids(opcode, words, stride);
         if let Some(stride) = stride {
-            self.emit_decorate(id, Decoration::ArrayStride, vec![Operand::LiteralBit32(stride)]);
+            self.emit_decorate(
+                id,
+                Decoration::ArrayStride,
+                vec![Operand::LiteralBit32(stride)],
+            );
         }
         id
     }

@@ -20,7 +20,7 @@ pub(crate) fn describe(kind: &AttrKind) -> String {
         AttrKind::SymbolRef(path) => format!("the symbol reference @{}", path.join("::@")),
         AttrKind::Dense { .. } => "a dense elements attribute".into(),
         AttrKind::DenseArray { .. } => "a dense array".into(),
-        AttrKind::Enum { kind, .. } => format!("a {} enum", kind.name()),
+        AttrKind::Enum { kind, .. } => format!("an enum of kind {}", kind.name()),
         AttrKind::Vce(_) => "a VCE triple".into(),
         AttrKind::Dialect { name, .. } => format!("a #spirv.{name} attribute"),
         AttrKind::Opaque(s) => format!("the attribute {s}"),
@@ -58,7 +58,7 @@ impl<'m> Verifier<'m> {
                 self.error(
                     op,
                     format!(
-                        "attribute '{name}' must be a {} enum attribute, found {found}",
+                        "attribute '{name}' must be an enum attribute of kind {}, found {found}",
                         kind.name()
                     ),
                 );
@@ -77,7 +77,9 @@ impl<'m> Verifier<'m> {
                 let found = describe(other);
                 self.error(
                     op,
-                    format!("attribute '{name}' must be a flat symbol reference (@name), found {found}"),
+                    format!(
+                        "attribute '{name}' must be a flat symbol reference (@name), found {found}"
+                    ),
                 );
                 None
             }
@@ -117,7 +119,10 @@ impl<'m> Verifier<'m> {
             AttrKind::Type(t) => Some(*t),
             other => {
                 let found = describe(other);
-                self.error(op, format!("attribute '{name}' must be a type, found {found}"));
+                self.error(
+                    op,
+                    format!("attribute '{name}' must be a type, found {found}"),
+                );
                 None
             }
         }
@@ -131,7 +136,10 @@ impl<'m> Verifier<'m> {
             AttrKind::String(s) => Some(s.as_str()),
             other => {
                 let found = describe(other);
-                self.error(op, format!("attribute '{name}' must be a string, found {found}"));
+                self.error(
+                    op,
+                    format!("attribute '{name}' must be a string, found {found}"),
+                );
                 None
             }
         }
@@ -159,9 +167,9 @@ impl<'m> Verifier<'m> {
             crate::ir::OpKind::GlobalVariable | crate::ir::OpKind::SpecConstantComposite => {
                 m.attr(op, "type").and_then(|a| m.attrs.as_type(a))
             }
-            crate::ir::OpKind::SpecConstant => {
-                m.attr(op, "default_value").and_then(|a| self.attr_value_type(a))
-            }
+            crate::ir::OpKind::SpecConstant => m
+                .attr(op, "default_value")
+                .and_then(|a| self.attr_value_type(a)),
             _ => None,
         }
     }

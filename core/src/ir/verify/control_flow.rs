@@ -17,8 +17,8 @@ impl<'m> Verifier<'m> {
         let entry = region.and_then(|r| m.region(r).blocks.first().copied());
         for (s, succ) in data.successors.iter().enumerate() {
             let target = succ.block;
-            let label = self.block_label(target);
             if m.block(target).parent != region || region.is_none() {
+                let label = self.block_label(target);
                 self.error(
                     op,
                     format!(
@@ -28,6 +28,7 @@ impl<'m> Verifier<'m> {
                 continue;
             }
             if Some(target) == entry {
+                let label = self.block_label(target);
                 self.error(
                     op,
                     format!(
@@ -37,6 +38,7 @@ impl<'m> Verifier<'m> {
             }
             let params = &m.block(target).args;
             if params.len() != succ.args.len() {
+                let label = self.block_label(target);
                 self.error(
                     op,
                     format!(
@@ -50,6 +52,7 @@ impl<'m> Verifier<'m> {
             for (j, (&arg, &param)) in succ.args.iter().zip(params).enumerate() {
                 let (have, want) = (m.value_type(arg), m.value_type(param));
                 if have != want {
+                    let label = self.block_label(target);
                     self.error(
                         op,
                         format!(
@@ -90,7 +93,10 @@ impl<'m> Verifier<'m> {
             "spirv.mlir.selection"
         };
         if !data.operands.is_empty() {
-            self.error(op, format!("expected no operands, found {}", data.operands.len()));
+            self.error(
+                op,
+                format!("expected no operands, found {}", data.operands.len()),
+            );
         }
         if !data.results.is_empty() {
             self.error(
@@ -104,7 +110,12 @@ impl<'m> Verifier<'m> {
         if is_loop {
             self.enum_attr(op, "loop_control", OperandKind::LoopControl, false);
         } else {
-            self.enum_attr(op, "selection_control", OperandKind::SelectionControl, false);
+            self.enum_attr(
+                op,
+                "selection_control",
+                OperandKind::SelectionControl,
+                false,
+            );
         }
         let blocks = &m.region(data.regions[0]).blocks;
         // An empty region is a degenerate construct MLIR accepts.
@@ -134,7 +145,8 @@ impl<'m> Verifier<'m> {
                 return;
             }
             let header_term = m.block(first).ops.last().map(|&t| &m.op(t).kind);
-            let ok = header_term.is_some_and(|k| k.is_core("BranchConditional") || k.is_core("Switch"));
+            let ok =
+                header_term.is_some_and(|k| k.is_core("BranchConditional") || k.is_core("Switch"));
             if !ok && header_term.is_some() {
                 let found = header_term.map(super::op_name).unwrap_or_default();
                 self.error(
@@ -160,7 +172,9 @@ impl<'m> Verifier<'m> {
         let entry_ops = &m.block(entry).ops;
         let entry_ok = entry_ops.len() == 1 && {
             let br = m.op(entry_ops[0]);
-            br.kind.is_core("Branch") && br.successors.len() == 1 && br.successors[0].block == header
+            br.kind.is_core("Branch")
+                && br.successors.len() == 1
+                && br.successors[0].block == header
         };
         if !entry_ok {
             self.error(
@@ -206,7 +220,10 @@ impl<'m> Verifier<'m> {
             );
             return;
         }
-        let region = m.block(block).parent.expect("a block with a parent op has a region");
+        let region = m
+            .block(block)
+            .parent
+            .expect("a block with a parent op has a region");
         let last = m.region(region).blocks.last().copied();
         if last != Some(block) || m.block(block).ops.last() != Some(&op) {
             self.error(
@@ -231,7 +248,9 @@ impl<'m> Verifier<'m> {
             ),
             (true, None) => self.error(
                 op,
-                format!("returns a value, but function @{name} has no result; expected spirv.Return"),
+                format!(
+                    "returns a value, but function @{name} has no result; expected spirv.Return"
+                ),
             ),
             (true, Some(&r)) => {
                 if let Some(&v) = m.op(op).operands.first() {
@@ -294,7 +313,10 @@ impl<'m> Verifier<'m> {
                     op,
                     format!("expected exactly two branch weights, found {}", w.len()),
                 ),
-                None => self.error(op, "attribute 'branch_weights' must be an array of integers"),
+                None => self.error(
+                    op,
+                    "attribute 'branch_weights' must be an array of integers",
+                ),
             }
         }
     }
@@ -308,7 +330,10 @@ impl<'m> Verifier<'m> {
             if !m.types.is_integer(t) {
                 self.error(
                     op,
-                    format!("selector has type {}, expected an integer scalar", self.ty(t)),
+                    format!(
+                        "selector has type {}, expected an integer scalar",
+                        self.ty(t)
+                    ),
                 );
             }
         }

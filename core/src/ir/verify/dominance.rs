@@ -124,7 +124,9 @@ fn intersect(idom: &[Option<usize>], po_num: &[usize], mut a: usize, mut b: usiz
 
 /// Why a value is not usable at a use.
 pub(crate) enum Invisible {
-    /// Defined outside the function holding the use (or nowhere).
+    /// Defined by an op that is not placed in any block.
+    Detached,
+    /// Defined outside the function holding the use.
     OutsideFunction,
     /// Defined in the same function, but it does not dominate the use.
     NotDominating,
@@ -172,7 +174,7 @@ impl Verifier<'_> {
         let (def_block, def_pos) = match m.value(value).def {
             ValueDef::Result(op, _) => match m.op(op).parent {
                 Some(b) => (b, Some(self.op_pos[op.index()])),
-                None => return Err(Invisible::OutsideFunction),
+                None => return Err(Invisible::Detached),
             },
             ValueDef::BlockArg(b, _) => (b, None),
         };
@@ -194,8 +196,7 @@ impl Verifier<'_> {
                 };
             }
             let region = m.block(block).parent;
-            if region.is_some() && region == def_region {
-                let region = region.expect("checked above");
+            if let Some(region) = region.filter(|&r| Some(r) == def_region) {
                 return if self.dom_tree(region).dominates(def_block, block) {
                     Ok(())
                 } else {

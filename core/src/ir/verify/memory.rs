@@ -114,7 +114,8 @@ impl<'m> Verifier<'m> {
             }
             None => self.fail(
                 op,
-                "attribute 'storage_class' must be a StorageClass enum attribute".to_string(),
+                "attribute 'storage_class' must be an enum attribute of kind StorageClass"
+                    .to_string(),
             ),
         }
     }
@@ -168,7 +169,10 @@ impl<'m> Verifier<'m> {
             if !m.types.is_integer(it) {
                 return self.fail(
                     op,
-                    format!("index #{n} has type {}, expected an integer scalar", self.ty(it)),
+                    format!(
+                        "index #{n} has type {}, expected an integer scalar",
+                        self.ty(it)
+                    ),
                 );
             }
             let is_struct = matches!(m.types.kind(cur), TypeKind::Struct(_));
@@ -183,7 +187,11 @@ impl<'m> Verifier<'m> {
                 );
             }
             // Only struct indices are required to be in range statically.
-            let known = if is_struct { constant.map(|c| c.0) } else { None };
+            let known = if is_struct {
+                constant.map(|c| c.0)
+            } else {
+                None
+            };
             match self.step(cur, known, true) {
                 Step::Into(t) => cur = t,
                 Step::OutOfRange(len) => {
@@ -391,7 +399,9 @@ impl<'m> Verifier<'m> {
             if m.attr(op, attr).is_some() {
                 self.error(
                     op,
-                    format!("cannot have '{attr}' attribute (only allowed in spirv.GlobalVariable)"),
+                    format!(
+                        "cannot have '{attr}' attribute (only allowed in spirv.GlobalVariable)"
+                    ),
                 );
             }
         }

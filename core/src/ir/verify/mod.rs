@@ -15,13 +15,17 @@
 //!
 //! # Invariants
 //!
-//! ## Handles and links ([`structure`])
+//! ## Handles and links (`structure.rs`)
 //! * S1. Every operand, successor argument and successor block handle is in
-//!   range; every op, block and region placed in the tree points back at its
-//!   parent (`OpData::parent`, `BlockData::parent`, `RegionData::parent`).
-//! * S2. No op has more than one result.
+//!   range, and so is the type of every result and block argument; no op is
+//!   placed twice; every op, block and region placed in the tree points back
+//!   at its parent (`OpData::parent`, `BlockData::parent`,
+//!   `RegionData::parent`). Attribute handles are trusted (the attribute
+//!   store does not expose its size).
+//! * S2. No op has more than one result; only grammar ops (branches) have
+//!   successors.
 //!
-//! ## Module ([`structure`])
+//! ## Module (`structure.rs`)
 //! * M1. The top op is a `spv.module` with no operands, results or
 //!   successors and exactly one region holding exactly one block without
 //!   arguments.
@@ -36,7 +40,7 @@
 //! * M5. Module-level ops have no operands, results, successors or regions
 //!   (except `spv.func`, which has exactly one region).
 //!
-//! ## Functions ([`structure`], [`control_flow`])
+//! ## Functions (`structure.rs`, `control_flow.rs`)
 //! * F1. `sym_name` is a string; `function_type` is present and is a function
 //!   type with at most one result; `function_control`, when present, is a
 //!   `FunctionControl` enum; `arg_attrs`, when present, is an array with one
@@ -52,7 +56,7 @@
 //!   `spv.Return` only appears in functions without a result.
 //! * F6. `spv.Unreachable` is not in the entry block of a region.
 //!
-//! ## Isolation and dominance ([`structure`], [`dominance`])
+//! ## Isolation and dominance (`structure.rs`, `dominance.rs`)
 //! * D1. Every operand and successor argument of an op inside a function is
 //!   defined inside the same function (functions are isolated from above:
 //!   module-level values are reached through `spv.mlir.addressof` and
@@ -66,7 +70,7 @@
 //!   MLIR). Values defined inside a selection or loop are not visible after
 //!   it.
 //!
-//! ## Successors and block arguments ([`control_flow`])
+//! ## Successors and block arguments (`control_flow.rs`)
 //! * B1. Successor blocks belong to the same region as the branching op.
 //! * B2. The arguments passed to a successor match the target block's
 //!   arguments in number and type.
@@ -75,11 +79,12 @@
 //!   `branch_weights` is present, exactly two weights; `spv.Switch` has a
 //!   scalar integer selector and one `literals` entry per non-default target.
 //!
-//! ## Structured control flow ([`control_flow`])
+//! ## Structured control flow (`control_flow.rs`)
 //! * C1. `spv.mlir.selection` and `spv.mlir.loop` have no operands, results
-//!   or successors and exactly one region; an empty region is accepted (a
-//!   degenerate construct, as in MLIR); the region's entry block and merge
-//!   block take no arguments.
+//!   or successors and exactly one region; `selection_control` /
+//!   `loop_control`, when present, are enums of the right kind; an empty
+//!   region is accepted (a degenerate construct, as in MLIR); the region's
+//!   entry block and merge block take no arguments.
 //! * C2. Selection: at least two blocks; the first (header) ends in
 //!   `spv.BranchConditional` or `spv.Switch`; the last (merge) block holds
 //!   exactly one op, `spv.mlir.merge`.
@@ -91,7 +96,7 @@
 //! * C4. `spv.mlir.merge` has no operands, appears only directly inside a
 //!   selection or loop region, and only as the terminator of its last block.
 //!
-//! ## Symbols ([`symbols`])
+//! ## Symbols (`symbols.rs`)
 //! * Y1. `spv.func`, `spv.GlobalVariable`, `spv.SpecConstant` and
 //!   `spv.SpecConstantComposite` have a string `sym_name`; symbol names are
 //!   unique in the module.
@@ -109,15 +114,16 @@
 //!   some `spv.EntryPoint`; `execution_mode` is an `ExecutionMode` enum;
 //!   `values`, when present, is an array of integers.
 //!
-//! ## Global variables and specialization constants ([`symbols`])
+//! ## Global variables and specialization constants (`symbols.rs`)
 //! * G1. `spv.GlobalVariable`: `type` is a pointer type whose storage class is
 //!   not `Function`.
 //! * G2. `descriptor_set` and `binding` are non-negative integers, come
 //!   together, and only on variables of a resource storage class
 //!   (`StorageBuffer`, `Uniform`, `UniformConstant`); never on
 //!   `PushConstant` or any other class.
-//! * G3. `built_in`, when present, is a string or `BuiltIn` enum, and the
-//!   variable's storage class is `Input` or `Output`.
+//! * G3. `built_in`, when present, is the name of a `BuiltIn` enumerant (or a
+//!   `BuiltIn` enum), and the variable's storage class is `Input` or
+//!   `Output`.
 //! * G4. `initializer`, when present, names a `spv.GlobalVariable` (whose
 //!   pointer type is the pointee) or a specialization constant (whose type is
 //!   the pointee).
@@ -128,13 +134,13 @@
 //!   composite (one per struct member / array element / matrix column /
 //!   vector component).
 //!
-//! ## Core instructions against the grammar ([`operands`])
+//! ## Core instructions against the grammar (`operands.rs`)
 //! * O1. Every `Core` and `Glsl` op is known to the grammar tables.
 //! * O2. The number of SSA operands is within the bounds the grammar's id
-//!   operands allow (optional ids add 0 or 1, variadic ids any number; enum
-//!   attributes with id parameters, `image_operands` and `memory_access`,
-//!   allow trailing operands); the number of successors matches the label
-//!   operands (`spv.Switch`: default plus one per literal).
+//!   operands allow (optional ids add 0 or 1, variadic ids any number; each
+//!   enumerant set in an enum attribute adds its id parameters as trailing
+//!   operands: `image_operands = Bias` one more); the number of successors
+//!   matches the label operands (`spv.Switch`: default plus one per literal).
 //! * O3. The op has a result exactly when the grammar has `IdResult`
 //!   (`spv.FunctionCall` is checked by Y4 instead).
 //! * O4. Attributes for single (non-optional) literal or enum operands are
@@ -142,10 +148,17 @@
 //!   attributes of the operand's enum (`storage_class` is a `StorageClass`),
 //!   scope / memory-semantics operands as `Scope` / `MemorySemantics` enums,
 //!   integer literals as integers (arrays of integers when variadic), string
-//!   literals as strings. Attributes the schema does not define are accepted
-//!   (MLIR allows discardable attributes and decorations as attributes).
+//!   literals as strings. A value enum names a grammar enumerant; an
+//!   enumerant with literal parameters has its companion attribute
+//!   (`memory_access = Aligned` needs `alignment`). Attributes the schema does
+//!   not define are accepted (MLIR allows discardable attributes, and
+//!   decorations are attributes).
 //!
-//! ## Operand and result types ([`types`])
+//! The ops MLIR models structurally are checked by their own rules instead:
+//! `spv.Constant` (T9), `spv.mlir.addressof` (Y2), `spv.mlir.referenceof`
+//! (Y3), `spv.mlir.merge` (C4), selection and loop (C1-C3).
+//!
+//! ## Operand and result types (`types.rs`)
 //! * T1. Integer arithmetic and bitwise ops (`IAdd` ... `UMod`, `SNegate`,
 //!   `Not`, `Bitwise*`, `BitReverse`): operands and result have the same
 //!   integer scalar/vector type; float arithmetic (`FAdd` ... `FNegate`): the
@@ -154,7 +167,10 @@
 //! * T2. Shifts: base and shift are integers with the same number of
 //!   components; the result has the base's type. `BitCount`, `GL.FindUMsb`,
 //!   `GL.FindSMsb`, `GL.FindILsb`: integer operand, integer result with the
-//!   same number of components.
+//!   same number of components. `BitFieldInsert` / `*Extract`: base, insert
+//!   and result of one integer type, integer scalar offset and count.
+//!   `GL.Length` / `GL.Distance`: float operand(s), the element type as
+//!   result; `GL.Ldexp`: an integer exponent per component of `x`.
 //! * T3. Comparisons (`IEqual` ... `ULessThanEqual`, `FOrd*`, `FUnord*`,
 //!   `LogicalEqual`, `LogicalNotEqual`) and tests (`IsNan`, `IsInf`, ...):
 //!   operands of the same integer / float / bool type; result `i1` or a
@@ -166,7 +182,8 @@
 //! * T5. Conversions: operand and result are scalars or vectors with equal
 //!   numbers of components, of the classes the op converts between
 //!   (`ConvertFToS` float -> integer, ...); `SConvert`/`UConvert` change the
-//!   width, `FConvert` changes the type; `Bitcast` keeps the total bit width.
+//!   width, `FConvert` changes the type; `Bitcast` changes the type and keeps
+//!   the total bit width (pointers convert freely).
 //! * T6. `Load`/`Store`: the pointer operand is a pointer; the loaded /
 //!   stored value's type is its pointee; a `storage_class` attribute, when
 //!   present, equals the pointer's storage class. `CopyMemory`: both
@@ -176,9 +193,9 @@
 //!   32-bit integer `spv.Constant` in range; the result is a pointer of the
 //!   base's storage class to the type reached by walking the indices through
 //!   struct / array / runtime array / vector / matrix types.
-//! * T8. `CompositeExtract`/`CompositeInsert`: `indices` are in range for the
-//!   composite; the extracted type / inserted object equals the type reached;
-//!   the insert's result has the composite's type. `CompositeConstruct`: the
+//! * T8. `CompositeExtract`/`CompositeInsert`: `indices` (at least one) are
+//!   in range for the composite; the extracted type / inserted object equals
+//!   the type reached; the insert's result has the composite's type. `CompositeConstruct`: the
 //!   constituents fill the result (struct members, array elements, matrix
 //!   columns, or scalars and vectors whose components add up to the result
 //!   vector's length). `VectorShuffle`: two vectors of one element type; the

@@ -10,13 +10,19 @@ use crate::ir::op::OpKind;
 use crate::ir::schema::{self, enum_literal_params_attr, Role};
 
 /// An inclusive count range; `max == None` is unbounded.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Bounds {
     min: usize,
     max: Option<usize>,
 }
 
 impl Bounds {
+    /// Exactly zero.
+    const ZERO: Bounds = Bounds {
+        min: 0,
+        max: Some(0),
+    };
+
     fn add(&mut self, q: Quantifier) {
         match q {
             Quantifier::One => {
@@ -75,8 +81,8 @@ impl Verifier<'_> {
             return false;
         };
         let mut sound = true;
-        let mut values = Bounds::default();
-        let mut successors = Bounds::default();
+        let mut values = Bounds::ZERO;
+        let mut successors = Bounds::ZERO;
         for role in &schema.roles {
             match role {
                 Role::Value { quantifier } => values.add(*quantifier),
@@ -109,7 +115,7 @@ impl Verifier<'_> {
                         if *quantifier == Quantifier::One {
                             self.error(
                                 op,
-                                format!("requires attribute '{name}' (a {kind} operand)"),
+                                format!("requires attribute '{name}' (an operand of kind {kind})"),
                             );
                             sound = false;
                         }
@@ -151,9 +157,9 @@ impl Verifier<'_> {
                 self.error(
                     op,
                     format!(
-                        "expected {want} result(s) (the grammar's Op{} {} a result id), found {}",
+                        "expected {want} result(s) (the grammar's Op{} {} result id), found {}",
                         desc.opname,
-                        if want == 1 { "defines" } else { "defines no" },
+                        if want == 1 { "defines a" } else { "defines no" },
                         data.results.len()
                     ),
                 );
@@ -181,7 +187,7 @@ impl Verifier<'_> {
                     self.error(
                         op,
                         format!(
-                            "attribute '{name}' must be a {kind} enum attribute, found {}",
+                            "attribute '{name}' must be an enum attribute of kind {kind}, found {}",
                             describe(ak)
                         ),
                     );
@@ -191,7 +197,7 @@ impl Verifier<'_> {
                     self.error(
                         op,
                         format!(
-                            "attribute '{name}' must be a {kind} enum attribute, found a {k} enum"
+                            "attribute '{name}' must be an enum attribute of kind {kind}, found one of kind {k}"
                         ),
                     );
                     return 0;
@@ -222,7 +228,7 @@ impl Verifier<'_> {
                     self.error(
                         op,
                         format!(
-                            "attribute '{name}' must be {want} (a {kind} operand), found {}",
+                            "attribute '{name}' must be {want} (an operand of kind {kind}), found {}",
                             describe(ak)
                         ),
                     );
@@ -255,7 +261,9 @@ impl Verifier<'_> {
                 None => {
                     self.error(
                         op,
-                        format!("attribute '{name}' has value {value}, which is not a {kind} enumerant"),
+                        format!(
+                            "attribute '{name}' has value {value}, which is not a {kind} enumerant"
+                        ),
                     );
                     return 0;
                 }
@@ -302,7 +310,7 @@ impl Verifier<'_> {
             );
             return false;
         };
-        let mut values = Bounds::default();
+        let mut values = Bounds::ZERO;
         for o in desc.operands {
             values.add(o.quantifier);
         }

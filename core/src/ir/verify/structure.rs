@@ -34,6 +34,17 @@ impl<'m> Verifier<'m> {
             return false;
         }
         self.no_operands_results_successors(top);
+        self.enum_attr(top, "addressing_model", OperandKind::AddressingModel, true);
+        self.enum_attr(top, "memory_model", OperandKind::MemoryModel, true);
+        if let Some(a) = m.attr(top, "vce_triple") {
+            if !matches!(m.attrs.kind(a), AttrKind::Vce(_)) {
+                let found = super::attrs::describe(m.attrs.kind(a));
+                self.error(
+                    top,
+                    format!("attribute 'vce_triple' must be a #spirv.vce triple, found {found}"),
+                );
+            }
+        }
         if data.regions.len() != 1 {
             self.error(
                 top,
@@ -57,23 +68,14 @@ impl<'m> Verifier<'m> {
         if !m.block(blocks[0]).args.is_empty() {
             self.error(top, "expected its block to have no arguments");
         }
-        self.enum_attr(top, "addressing_model", OperandKind::AddressingModel, true);
-        self.enum_attr(top, "memory_model", OperandKind::MemoryModel, true);
-        if let Some(a) = m.attr(top, "vce_triple") {
-            if !matches!(m.attrs.kind(a), AttrKind::Vce(_)) {
-                let found = super::attrs::describe(m.attrs.kind(a));
-                self.error(
-                    top,
-                    format!("attribute 'vce_triple' must be a #spirv.vce triple, found {found}"),
-                );
-            }
-        }
         true
     }
 
     /// S1: records each placed op's position in its block and checks the
-    /// parent links of ops, blocks and regions. Returns `false` when an op
-    /// is placed twice (the tree is then not a tree and is not walked).
+    /// parent links of ops, blocks and regions and the type handles of
+    /// results and block arguments. Returns `false` when an op is placed
+    /// twice (the tree is then not a tree) or a type handle is invalid; the
+    /// module is then not walked any further.
     pub(super) fn index_positions(&mut self) -> bool {
         let m = self.m;
         let mut seen = vec![false; m.op_count()];
@@ -86,11 +88,25 @@ impl<'m> Verifier<'m> {
                     self.error(op, "owns a region whose parent link points elsewhere");
                 }
                 for &block in &m.region(region).blocks {
-                    if m.block(block).parent != Some(region) {
+                    if m.block(block)
+                        .args
+                        .iter()
+                        .any(|&a| m.value_type(a).index() >= m.types.len())
+                    {
                         self.error(op, format!(
-                            "owns block {} whose parent link points to another region",
+                            "owns block {} with an argument whose type handle is not interned in the module",
                             self.block_label(block)
                         ));
+                        sound = false;
+                    }
+                    if m.block(block).parent != Some(region) {
+                        self.error(
+                            op,
+                            format!(
+                                "owns block {} whose parent link points to another region",
+                                self.block_label(block)
+                            ),
+                        );
                     }
                     for (i, &inner) in m.block(block).ops.iter().enumerate() {
                         if seen[inner.index()] {
@@ -100,8 +116,22 @@ impl<'m> Verifier<'m> {
                         }
                         seen[inner.index()] = true;
                         self.op_pos[inner.index()] = i as u32;
+                        if m.op(inner)
+                            .results
+                            .iter()
+                            .any(|&r| m.value_type(r).index() >= m.types.len())
+                        {
+                            self.error(
+                                inner,
+                                "has a result whose type handle is not interned in the module",
+                            );
+                            sound = false;
+                        }
                         if m.op(inner).parent != Some(block) {
-                            self.error(inner, "has a parent link that does not point to the block holding it");
+                            self.error(
+                                inner,
+                                "has a parent link that does not point to the block holding it",
+                            );
                         }
                         stack.push(inner);
                     }
@@ -121,7 +151,10 @@ impl<'m> Verifier<'m> {
             );
         }
         if !data.results.is_empty() {
-            self.error(op, format!("expected no results, found {}", data.results.len()));
+            self.error(
+                op,
+                format!("expected no results, found {}", data.results.len()),
+            );
         }
         if !data.successors.is_empty() {
             self.error(
@@ -234,7 +267,12 @@ impl<'m> Verifier<'m> {
                 }
             }
         }
-        self.enum_attr(func, "function_control", OperandKind::FunctionControl, false);
+        self.enum_attr(
+            func,
+            "function_control",
+            OperandKind::FunctionControl,
+            false,
+        );
         if let (Some(a), Some(ins)) = (m.attr(func, "arg_attrs"), inputs) {
             match m.attrs.kind(a) {
                 AttrKind::Array(items) => {
@@ -258,7 +296,9 @@ impl<'m> Verifier<'m> {
                     let found = super::attrs::describe(other);
                     self.error(
                         func,
-                        format!("attribute 'arg_attrs' must be an array of dictionaries, found {found}"),
+                        format!(
+                            "attribute 'arg_attrs' must be an array of dictionaries, found {found}"
+                        ),
                     );
                 }
             }
@@ -360,7 +400,10 @@ impl<'m> Verifier<'m> {
                 return;
             }
             OpKind::Func => {
-                self.error(op, "is nested in another function; functions cannot be nested");
+                self.error(
+                    op,
+                    "is nested in another function; functions cannot be nested",
+                );
                 return;
             }
             OpKind::Module => {
@@ -414,28 +457,24 @@ impl<'m> Verifier<'m> {
             _ => self.expect_regions(op, 0),
         };
         if !data.successors.is_empty() {
-            self.check_successors(op);
+            if matches!(data.kind, OpKind::Core(_) | OpKind::Glsl(_)) {
+                // Counts are checked against the grammar (O2).
+                self.check_successors(op);
+            } else {
+                self.error(
+                    op,
+                    format!("expected no successors, found {}", data.successors.len()),
+                );
+            }
         }
         match &data.kind {
-            OpKind::Selection | OpKind::Loop => {
-                if regions_ok {
-                    self.check_construct(op);
-                }
-            }
+            OpKind::Selection | OpKind::Loop if regions_ok => self.check_construct(op),
             OpKind::Merge => self.check_merge(op),
             OpKind::AddressOf => self.check_address_of(op),
             OpKind::ReferenceOf => self.check_reference_of(op),
             OpKind::Constant => self.check_constant(op),
-            OpKind::Core(_) => {
-                if self.check_core_schema(op) {
-                    self.check_core_types(op, ctx);
-                }
-            }
-            OpKind::Glsl(_) => {
-                if self.check_glsl_schema(op) {
-                    self.check_glsl_types(op);
-                }
-            }
+            OpKind::Core(_) => self.check_core(op, ctx),
+            OpKind::Glsl(_) => self.check_glsl(op),
             _ => {}
         }
         for &region in &data.regions {
@@ -457,6 +496,13 @@ impl<'m> Verifier<'m> {
         }
         match self.visibility(v, user, ctx.func) {
             Ok(()) => {}
+            Err(Invisible::Detached) => self.error(
+                user,
+                format!(
+                    "{} is defined by an op that is not placed in any block",
+                    what()
+                ),
+            ),
             Err(Invisible::OutsideFunction) => self.error(
                 user,
                 format!(

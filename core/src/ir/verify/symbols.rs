@@ -5,7 +5,7 @@ use std::collections::hash_map::Entry;
 
 use super::attrs::describe;
 use super::Verifier;
-use crate::grammar::{OperandKind, StorageClass};
+use crate::grammar::{BuiltIn, OperandKind, StorageClass};
 use crate::ir::attr::AttrKind;
 use crate::ir::entity::{Op, Type};
 use crate::ir::op::OpKind;
@@ -91,7 +91,10 @@ impl<'m> Verifier<'m> {
         let Some((pointee, sc)) = m.types.pointer_parts(ty) else {
             self.error(
                 op,
-                format!("attribute 'type' must be a pointer type, found {}", self.ty(ty)),
+                format!(
+                    "attribute 'type' must be a pointer type, found {}",
+                    self.ty(ty)
+                ),
             );
             return;
         };
@@ -132,7 +135,14 @@ impl<'m> Verifier<'m> {
         }
         if let Some(a) = m.attr(op, "built_in") {
             match m.attrs.kind(a) {
-                AttrKind::String(_) => {}
+                AttrKind::String(name) => {
+                    if BuiltIn::from_name(name).is_none() {
+                        self.error(
+                            op,
+                            format!("attribute 'built_in' names '{name}', which is not a BuiltIn"),
+                        );
+                    }
+                }
                 AttrKind::Enum {
                     kind: OperandKind::BuiltIn,
                     ..
@@ -141,7 +151,9 @@ impl<'m> Verifier<'m> {
                     let found = describe(other);
                     self.error(
                         op,
-                        format!("attribute 'built_in' must be a string or BuiltIn enum, found {found}"),
+                        format!(
+                            "attribute 'built_in' must be a string or BuiltIn enum, found {found}"
+                        ),
                     );
                 }
             }
@@ -208,7 +220,10 @@ impl<'m> Verifier<'m> {
         let Some(expected) = self.composite_parts(ty) else {
             self.error(
                 op,
-                format!("attribute 'type' must be a composite type, found {}", self.ty(ty)),
+                format!(
+                    "attribute 'type' must be a composite type, found {}",
+                    self.ty(ty)
+                ),
             );
             return;
         };
@@ -219,7 +234,9 @@ impl<'m> Verifier<'m> {
             let found = describe(m.attrs.kind(a));
             self.error(
                 op,
-                format!("attribute 'constituents' must be an array of symbol references, found {found}"),
+                format!(
+                    "attribute 'constituents' must be an array of symbol references, found {found}"
+                ),
             );
             return;
         };
@@ -297,16 +314,26 @@ impl<'m> Verifier<'m> {
             let found = describe(m.attrs.kind(a));
             self.error(
                 op,
-                format!("attribute 'interface' must be an array of symbol references, found {found}"),
+                format!(
+                    "attribute 'interface' must be an array of symbol references, found {found}"
+                ),
             );
             return;
         };
         for (i, &item) in items.iter().enumerate() {
             match m.attrs.as_symbol(item) {
                 Some(name) => {
-                    self.resolve_name(op, name, &[OpKind::GlobalVariable], "a spirv.GlobalVariable");
+                    self.resolve_name(
+                        op,
+                        name,
+                        &[OpKind::GlobalVariable],
+                        "a spirv.GlobalVariable",
+                    );
                 }
-                None => self.error(op, format!("interface entry #{i} is not a symbol reference")),
+                None => self.error(
+                    op,
+                    format!("interface entry #{i} is not a symbol reference"),
+                ),
             }
         }
     }
@@ -326,7 +353,9 @@ impl<'m> Verifier<'m> {
                 let name = m.symbol_name(func).unwrap_or("?");
                 self.error(
                     op,
-                    format!("applies to @{name}, which is not the function of any spirv.EntryPoint"),
+                    format!(
+                        "applies to @{name}, which is not the function of any spirv.EntryPoint"
+                    ),
                 );
             }
         }

@@ -1,7 +1,7 @@
 //! Operand and result types of core and GLSL ops (T1-T5, T12-T14), driven
 //! by one rule table per instruction set; pointer, composite and atomic ops
-//! (T6-T8, T10, T11) are in [`super::memory`], constants (T9) in
-//! [`super::constants`].
+//! (T6-T8, T10, T11) are in `memory.rs`, constants (T9) in
+//! `constants.rs`.
 //!
 //! Every rule runs only after the op's operand and result counts were found
 //! consistent with the grammar (O2, O3), and stops at the first mismatch it
@@ -535,8 +535,22 @@ impl<'m> Verifier<'m> {
         Some(())
     }
 
+    /// O1-O4, then (when the op's shape is sound) its type rule.
+    pub(crate) fn check_core(&mut self, op: Op, ctx: FuncCtx<'m>) {
+        if self.check_core_schema(op) {
+            self.check_core_types(op, ctx);
+        }
+    }
+
+    /// O1-O3, then (when the op's shape is sound) its type rule.
+    pub(crate) fn check_glsl(&mut self, op: Op) {
+        if self.check_glsl_schema(op) {
+            self.check_glsl_types(op);
+        }
+    }
+
     /// T1-T14 and the control-flow rules for a core op.
-    pub(crate) fn check_core_types(&mut self, op: Op, ctx: FuncCtx<'m>) {
+    fn check_core_types(&mut self, op: Op, ctx: FuncCtx<'m>) {
         let OpKind::Core(opcode) = self.m.op(op).kind else {
             return;
         };
@@ -557,7 +571,7 @@ impl<'m> Verifier<'m> {
     }
 
     /// T1, T2 for a GLSL op.
-    pub(crate) fn check_glsl_types(&mut self, op: Op) {
+    fn check_glsl_types(&mut self, op: Op) {
         let OpKind::Glsl(opcode) = self.m.op(op).kind else {
             return;
         };
@@ -587,7 +601,7 @@ impl<'m> Verifier<'m> {
             Rule::Shift => {
                 let base = self.expect_class(op, 0, Class::Int)?;
                 let shift = self.expect_class(op, 1, Class::Int)?;
-                self.same_count(op, base, shift, "operand #1", "operand #0")?;
+                self.same_count(op, shift, base, "operand #1", "operand #0")?;
                 self.expect_result(op, base, "same as operand #0")
             }
             Rule::IntCount => {
@@ -596,7 +610,11 @@ impl<'m> Verifier<'m> {
                 if !self.in_class(r, Class::Int) {
                     return self.fail(
                         op,
-                        format!("result has type {}, expected {}", self.ty(r), Class::Int.describe()),
+                        format!(
+                            "result has type {}, expected {}",
+                            self.ty(r),
+                            Class::Int.describe()
+                        ),
                     );
                 }
                 self.same_count(op, r, t, "the result", "operand #0")
@@ -606,7 +624,10 @@ impl<'m> Verifier<'m> {
                 if self.m.types.is_scalar(t) {
                     return self.fail(
                         op,
-                        format!("operand #0 has type {}, expected a vector of i1", self.ty(t)),
+                        format!(
+                            "operand #0 has type {}, expected a vector of i1",
+                            self.ty(t)
+                        ),
                     );
                 }
                 self.expect_bool_result(op, 1, "a single i1")
@@ -659,7 +680,10 @@ impl<'m> Verifier<'m> {
                     Width::TypeDiffers if t == r => {
                         return self.fail(
                             op,
-                            format!("converts {} to itself; expected a different result type", self.ty(t)),
+                            format!(
+                                "converts {} to itself; expected a different result type",
+                                self.ty(t)
+                            ),
                         );
                     }
                     _ => {}
@@ -685,7 +709,9 @@ impl<'m> Verifier<'m> {
                 self.expect_operand(op, 1, t, "same as operand #0")?;
                 let r = self.result_ty(op)?;
                 let ok = match self.m.types.kind(r) {
-                    TypeKind::Struct(s) => s.members.len() == 2 && s.members.iter().all(|m| m.ty == t),
+                    TypeKind::Struct(s) => {
+                        s.members.len() == 2 && s.members.iter().all(|m| m.ty == t)
+                    }
                     _ => false,
                 };
                 if !ok {
@@ -705,7 +731,10 @@ impl<'m> Verifier<'m> {
                 if self.m.types.is_scalar(t) {
                     return self.fail(
                         op,
-                        format!("operand #0 has type {}, expected a float vector", self.ty(t)),
+                        format!(
+                            "operand #0 has type {}, expected a float vector",
+                            self.ty(t)
+                        ),
                     );
                 }
                 self.expect_operand(op, 1, t, "same as operand #0")?;
@@ -730,7 +759,10 @@ impl<'m> Verifier<'m> {
                 if !self.m.types.is_bool(t) {
                     return self.fail(
                         op,
-                        format!("operand #0 (predicate) has type {}, expected i1", self.ty(t)),
+                        format!(
+                            "operand #0 (predicate) has type {}, expected i1",
+                            self.ty(t)
+                        ),
                     );
                 }
                 self.expect_bool_result(op, 1, "a single i1")
@@ -745,7 +777,10 @@ impl<'m> Verifier<'m> {
                 if !self.m.types.is_bool(t) {
                     return self.fail(
                         op,
-                        format!("operand #0 (predicate) has type {}, expected i1", self.ty(t)),
+                        format!(
+                            "operand #0 (predicate) has type {}, expected i1",
+                            self.ty(t)
+                        ),
                     );
                 }
                 let r = self.result_ty(op)?;
@@ -865,7 +900,10 @@ impl<'m> Verifier<'m> {
         if t == r {
             return self.fail(
                 op,
-                format!("converts {} to itself; expected a different result type", self.ty(t)),
+                format!(
+                    "converts {} to itself; expected a different result type",
+                    self.ty(t)
+                ),
             );
         }
         // Pointers (0 here) convert to and from any pointer or integer.

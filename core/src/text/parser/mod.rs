@@ -18,6 +18,8 @@ mod ops;
 mod structural;
 mod types;
 
+pub(crate) use attrs::{enum_mnemonic, parse_enum_text};
+
 use std::collections::HashMap;
 
 use super::lexer::{Lexer, TokKind, Token};
@@ -181,12 +183,12 @@ impl<'a> Parser<'a> {
 
     /// An error at the lookahead token.
     pub(crate) fn err_here(&mut self, message: impl Into<String>) -> ParseError {
-        let loc = match self.peek() {
-            Ok(t) => self.lex.location(t.start),
+        let start = match self.peek() {
+            Ok(t) => t.start,
             Err(e) => return e,
         };
         ParseError {
-            loc,
+            loc: self.lex.location(start),
             message: message.into(),
         }
     }
@@ -498,11 +500,6 @@ impl<'a> Parser<'a> {
             scope.fwd.insert(name.to_string(), FwdRef { placeholder, loc });
         }
         Ok(placeholder)
-    }
-
-    /// The type of an already defined (or forward-referenced) value.
-    pub(crate) fn value_type_of(&self, name: &str) -> Option<Type> {
-        self.lookup_value(name).map(|v| self.m.value_type(v))
     }
 
     /// The constant integer a defined value holds (`spirv.Constant` of an
