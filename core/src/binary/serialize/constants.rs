@@ -21,10 +21,54 @@ use crate::ir::{Attr, AttrKind, DenseValues, FloatKind, Op, OpKind, Signedness, 
 
 /// The encoding a constant is deduplicated by.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(super) struct ConstKey {
-    opcode: u32,
-    ty: u32,
-    words: Vec<u32>,
+pub(super) enum ConstKey {
+    /// `OpConstant` (with its literal), `OpConstantTrue` / `OpConstantFalse`
+    /// (without).
+    Scalar {
+        opcode: u32,
+        ty: u32,
+        literal: Option<Literal>,
+    },
+    /// `OpConstantComposite`.
+    Composite { ty: u32, ids: Vec<u32> },
+}
+
+/// The one or two words of a scalar literal (low word first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Literal {
+    words: [u32; 2],
+    wide: bool,
+}
+
+impl Literal {
+    fn one(word: u32) -> Literal {
+        Literal {
+            words: [word, 0],
+            wide: false,
+        }
+    }
+
+    fn two(bits: u64) -> Literal {
+        Literal {
+            words: [bits as u32, (bits >> 32) as u32],
+            wide: true,
+        }
+    }
+
+    /// The literal's words.
+    #[cfg(test)]
+    fn words(&self) -> &[u32] {
+        &self.words[..if self.wide { 2 } else { 1 }]
+    }
+
+    /// The literal as one operand (64-bit literals as `LiteralBit64`).
+    fn operand(self) -> Operand {
+        if self.wide {
+            Operand::LiteralBit64(u64::from(self.words[0]) | (u64::from(self.words[1]) << 32))
+        } else {
+            Operand::LiteralBit32(self.words[0])
+        }
+    }
 }
 
 /// One scalar element value.
@@ -101,7 +145,7 @@ impl Serializer<'_> {
     /// `OpConstant %uint value`.
     pub(super) fn prepare_u32_constant(&mut self, value: u32) -> u32 {
         let ty = self.prepare_u32_type();
-        self.intern_literal_constant(ty, vec![value])
+        self.intern_scalar_constant(spirv::Op::Constant, ty, Some(Literal::one(value)))
     }
 
     /// The constant of type `ty` holding `attr`; failures reported on `op`.
@@ -188,7 +232,7 @@ impl Serializer<'_> {
                 ))
             }
         };
-        Ok(self.intern_id_constant(spirv::Op::ConstantComposite, ty_id, ids))
+        Ok(self.intern_composite_constant(ty_id, ids))
     }
 
     /// The constituents of an `Array` attribute, element `i` of type
@@ -236,59 +280,49 @@ impl Serializer<'_> {
             } else {
                 spirv::Op::ConstantFalse
             };
-            return Ok(self.intern_id_constant(opcode, ty_id, vec![]));
+            return Ok(self.intern_scalar_constant(opcode, ty_id, None));
         }
-        let words = scalar_words(self.m.types.kind(ty), value).map_err(fail)?;
-        Ok(self.intern_literal_constant(ty_id, words))
+        let literal = scalar_words(self.m.types.kind(ty), value).map_err(fail)?;
+        Ok(self.intern_scalar_constant(spirv::Op::Constant, ty_id, Some(literal)))
     }
 
-    /// Emits (or finds) a constant whose operands are ids.
-    fn intern_id_constant(&mut self, opcode: spirv::Op, ty: u32, ids: Vec<u32>) -> u32 {
-        self.intern_constant(opcode, ty, ids, Operand::IdRef)
-    }
-
-    /// Emits (or finds) an `OpConstant` with literal words.
-    fn intern_literal_constant(&mut self, ty: u32, words: Vec<u32>) -> u32 {
-        let key = ConstKey {
-            opcode: spirv::Op::Constant as u32,
+    /// Emits (or finds) `OpConstant %ty literal` or `OpConstantTrue` /
+    /// `OpConstantFalse` (no literal).
+    fn intern_scalar_constant(
+        &mut self,
+        opcode: spirv::Op,
+        ty: u32,
+        literal: Option<Literal>,
+    ) -> u32 {
+        let key = ConstKey::Scalar {
+            opcode: opcode as u32,
             ty,
-            words: words.clone(),
+            literal,
         };
         if let Some(&id) = self.const_keys.get(&key) {
             return id;
         }
         let id = self.next_id();
-        self.types_global_values.push(inst(
-            spirv::Op::Constant,
-            Some(ty),
-            Some(id),
-            literal_operands(&words),
-        ));
+        let operands = literal.map(Literal::operand).into_iter().collect();
+        self.types_global_values
+            .push(inst(opcode, Some(ty), Some(id), operands));
         self.const_keys.insert(key, id);
         id
     }
 
-    fn intern_constant(
-        &mut self,
-        opcode: spirv::Op,
-        ty: u32,
-        words: Vec<u32>,
-        operand: fn(u32) -> Operand,
-    ) -> u32 {
-        let key = ConstKey {
-            opcode: opcode as u32,
-            ty,
-            words: words.clone(),
-        };
+    /// Emits (or finds) `OpConstantComposite %ty constituents...`.
+    fn intern_composite_constant(&mut self, ty: u32, ids: Vec<u32>) -> u32 {
+        let operands = ids.iter().map(|&i| Operand::IdRef(i)).collect();
+        let key = ConstKey::Composite { ty, ids };
         if let Some(&id) = self.const_keys.get(&key) {
             return id;
         }
         let id = self.next_id();
         self.types_global_values.push(inst(
-            opcode,
+            spirv::Op::ConstantComposite,
             Some(ty),
             Some(id),
-            words.into_iter().map(operand).collect(),
+            operands,
         ));
         self.const_keys.insert(key, id);
         id
@@ -326,10 +360,10 @@ impl Serializer<'_> {
             AttrKind::Float { bits, ty } => (Some(*ty), Scalar::Float(*bits)),
             _ => return Err(self.bad_attr(op, "default_value", "a bool, integer or float")),
         };
-        let (ty_id, opcode, words) = match ty {
+        let (ty_id, opcode, literal) = match ty {
             Some(ty) if !self.m.types.is_bool(ty) => {
                 let ty_id = self.prepare_type(op, ty)?;
-                let words = scalar_words(self.m.types.kind(ty), scalar).map_err(|reason| {
+                let literal = scalar_words(self.m.types.kind(ty), scalar).map_err(|reason| {
                     self.err(
                         op,
                         OpProblem::Constant {
@@ -339,7 +373,7 @@ impl Serializer<'_> {
                         },
                     )
                 })?;
-                (ty_id, spirv::Op::SpecConstant, words)
+                (ty_id, spirv::Op::SpecConstant, Some(literal))
             }
             _ => {
                 let ty_id = self.intern_bool_type();
@@ -349,16 +383,13 @@ impl Serializer<'_> {
                 } else {
                     spirv::Op::SpecConstantFalse
                 };
-                (ty_id, opcode, vec![])
+                (ty_id, opcode, None)
             }
         };
         let id = self.next_id();
-        self.types_global_values.push(inst(
-            opcode,
-            Some(ty_id),
-            Some(id),
-            literal_operands(&words),
-        ));
+        let operands = literal.map(Literal::operand).into_iter().collect();
+        self.types_global_values
+            .push(inst(opcode, Some(ty_id), Some(id), operands));
         if let Some(spec_id) = self.m.attr(op, "spec_id") {
             let v = self
                 .m
@@ -422,15 +453,6 @@ impl Serializer<'_> {
     }
 }
 
-/// The literal operand(s) of a constant: two words (low first) are one
-/// 64-bit literal.
-fn literal_operands(words: &[u32]) -> Vec<Operand> {
-    match *words {
-        [lo, hi] => vec![Operand::LiteralBit64(u64::from(lo) | (u64::from(hi) << 32))],
-        _ => words.iter().copied().map(Operand::LiteralBit32).collect(),
-    }
-}
-
 /// The scalars of a dense attribute with `len` elements (a splat repeated).
 fn expand_dense(
     values: &DenseValues,
@@ -453,8 +475,8 @@ fn expand_dense(
     }
 }
 
-/// The literal words of a scalar of type `kind`.
-fn scalar_words(kind: &TypeKind, value: Scalar) -> std::result::Result<Vec<u32>, String> {
+/// The literal of a scalar of type `kind`.
+fn scalar_words(kind: &TypeKind, value: Scalar) -> std::result::Result<Literal, String> {
     match (kind, value) {
         (TypeKind::Int { width, signedness }, Scalar::Int(v)) => {
             let width = *width;
@@ -467,7 +489,7 @@ fn scalar_words(kind: &TypeKind, value: Scalar) -> std::result::Result<Vec<u32>,
             }
             let bits = v as u64;
             if width > 32 {
-                return Ok(vec![bits as u32, (bits >> 32) as u32]);
+                return Ok(Literal::two(bits));
             }
             let mask = if width == 32 {
                 u32::MAX
@@ -479,15 +501,15 @@ fn scalar_words(kind: &TypeKind, value: Scalar) -> std::result::Result<Vec<u32>,
             if *signedness == Signedness::Signed && negative {
                 word |= !mask;
             }
-            Ok(vec![word])
+            Ok(Literal::one(word))
         }
         (TypeKind::Float(kind), Scalar::Float(bits)) => {
             let x = f64::from_bits(bits);
             Ok(match kind {
-                FloatKind::F16 => vec![round_to_narrow_float(x, 5, 10)],
-                FloatKind::BF16 => vec![round_to_narrow_float(x, 8, 7)],
-                FloatKind::F32 => vec![(x as f32).to_bits()],
-                FloatKind::F64 => vec![bits as u32, (bits >> 32) as u32],
+                FloatKind::F16 => Literal::one(round_to_narrow_float(x, 5, 10)),
+                FloatKind::BF16 => Literal::one(round_to_narrow_float(x, 8, 7)),
+                FloatKind::F32 => Literal::one((x as f32).to_bits()),
+                FloatKind::F64 => Literal::two(bits),
             })
         }
         (TypeKind::Float(_), Scalar::Int(_)) => Err("expected a float value".into()),
@@ -582,33 +604,34 @@ mod tests {
 
     #[test]
     fn integer_words() {
+        let words = |kind: &TypeKind, v| scalar_words(kind, v).map(|l| l.words().to_vec());
         let int = |width, signedness| TypeKind::Int { width, signedness };
         assert_eq!(
-            scalar_words(&int(8, Signedness::Signed), Scalar::Int(-1)),
+            words(&int(8, Signedness::Signed), Scalar::Int(-1)),
             Ok(vec![0xffff_ffff])
         );
         assert_eq!(
-            scalar_words(&int(8, Signedness::Signless), Scalar::Int(-1)),
+            words(&int(8, Signedness::Signless), Scalar::Int(-1)),
             Ok(vec![0xff])
         );
         assert_eq!(
-            scalar_words(&int(16, Signedness::Unsigned), Scalar::Int(65535)),
+            words(&int(16, Signedness::Unsigned), Scalar::Int(65535)),
             Ok(vec![0xffff])
         );
         assert_eq!(
-            scalar_words(&int(64, Signedness::Signless), Scalar::Int(-2)),
+            words(&int(64, Signedness::Signless), Scalar::Int(-2)),
             Ok(vec![0xffff_fffe, 0xffff_ffff])
         );
         assert_eq!(
-            scalar_words(&int(8, Signedness::Unsigned), Scalar::Int(-1)),
+            words(&int(8, Signedness::Unsigned), Scalar::Int(-1)),
             Ok(vec![0xff])
         );
         assert_eq!(
-            scalar_words(&int(8, Signedness::Signed), Scalar::Int(255)),
+            words(&int(8, Signedness::Signed), Scalar::Int(255)),
             Ok(vec![0xffff_ffff])
         );
-        assert!(scalar_words(&int(8, Signedness::Unsigned), Scalar::Int(256)).is_err());
-        assert!(scalar_words(&int(8, Signedness::Signed), Scalar::Int(-129)).is_err());
-        assert!(scalar_words(&int(32, Signedness::Signless), Scalar::Int(1 << 40)).is_err());
+        assert!(words(&int(8, Signedness::Unsigned), Scalar::Int(256)).is_err());
+        assert!(words(&int(8, Signedness::Signed), Scalar::Int(-129)).is_err());
+        assert!(words(&int(32, Signedness::Signless), Scalar::Int(1 << 40)).is_err());
     }
 }
