@@ -52,7 +52,10 @@ fn main() -> ExitCode {
             // clap's own message starts with "error: "; keep its first line
             // and point at --help for the rest.
             let rendered = e.render().to_string();
-            let first = rendered.lines().next().unwrap_or("error: invalid arguments");
+            let first = rendered
+                .lines()
+                .next()
+                .unwrap_or("error: invalid arguments");
             eprintln!("{first}");
             eprintln!("(see `kiln --help`)");
             return ExitCode::from(1);

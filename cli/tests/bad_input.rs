@@ -24,7 +24,10 @@ fn kiln(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
 /// Asserts exit 1, an `error:` first line that mentions `needle`, no panic.
 fn assert_rejected(args: &[&str], stdin: &[u8], needle: &str) {
     let (code, _out, err) = kiln(args, stdin);
-    assert!(!err.contains("panicked"), "kiln panicked on {args:?}:\n{err}");
+    assert!(
+        !err.contains("panicked"),
+        "kiln panicked on {args:?}:\n{err}"
+    );
     assert_eq!(code, 1, "exit code for {args:?}, stderr:\n{err}");
     let first = err.lines().next().unwrap_or("");
     assert!(first.starts_with("error: "), "first stderr line: {first:?}");
@@ -69,7 +72,10 @@ fn type_mismatch() {
 
 #[test]
 fn malformed_attribute() {
-    let src = GOOD.replace("#spirv.vce<v1.0, [Shader], []>", "#spirv.vce<v1.0, [Shader, []>");
+    let src = GOOD.replace(
+        "#spirv.vce<v1.0, [Shader], []>",
+        "#spirv.vce<v1.0, [Shader, []>",
+    );
     assert_rejected(&["opt", "-"], src.as_bytes(), "error");
     let src = GOOD.replace("\"LocalSize\", 1, 1, 1", "\"LocalSize\", 1, x, 1");
     assert_rejected(&["opt", "-"], src.as_bytes(), "expected");

@@ -34,7 +34,9 @@ fn run_ok(cmd: &mut Command, what: &str) -> String {
 
 /// The text of the first `spirv.module` op (up to its matching brace).
 fn extract_spirv_module(text: &str) -> &str {
-    let start = text.find("spirv.module").expect("mlir-opt output has a spirv.module");
+    let start = text
+        .find("spirv.module")
+        .expect("mlir-opt output has a spirv.module");
     let open = start + text[start..].find('{').expect("module body");
     let mut depth = 0usize;
     for (i, c) in text[open..].char_indices() {

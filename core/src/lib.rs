@@ -7,8 +7,11 @@
 //! [`validate`] (SPIRV-Tools).
 #![deny(missing_docs)]
 
+pub mod availability;
 pub mod binary;
 pub mod grammar;
 pub mod ir;
+pub mod passes;
+pub mod target;
 pub mod text;
 pub mod validate;

@@ -36,7 +36,11 @@ fn target_env(src: &str, path: &Path) -> ValidationEnv {
 #[test]
 fn golden_modules_serialize_and_validate() {
     let files = golden_inputs();
-    assert!(files.len() >= 20, "golden corpus missing: {} files", files.len());
+    assert!(
+        files.len() >= 20,
+        "golden corpus missing: {} files",
+        files.len()
+    );
     let tmp = std::env::temp_dir().join(format!("kiln-golden-bin-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut failures = Vec::new();

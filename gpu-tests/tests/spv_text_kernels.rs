@@ -4,9 +4,9 @@
 //! and zero validation messages.
 
 use kiln_core::binary::{reflect::reflect_binary, serialize};
-use rspirv::binary::Disassemble;
 use kiln_core::validate::{validate, ValidationEnv};
 use kiln_gpu_tests::{assert_no_validation_messages, test_context, Buffer, ComputePipeline};
+use rspirv::binary::Disassemble;
 
 /// Compiles spv text to validated SPIR-V words.
 fn compile(src: &str, env: ValidationEnv) -> Vec<u32> {

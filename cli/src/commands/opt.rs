@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use kiln_core::text::{PrintOptions, Prefix};
+use kiln_core::text::{Prefix, PrintOptions};
 
 use crate::Outcome;
 

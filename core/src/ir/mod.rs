@@ -12,15 +12,13 @@ pub mod entity;
 pub mod module;
 pub mod op;
 pub mod schema;
-pub mod verify;
 pub mod types;
+pub mod verify;
 
 pub use attr::{AttrKind, AttrStore, DenseValues, Vce};
 pub use entity::{Attr, Block, Op, Region, Type, Value};
 pub use module::{Module, OpSpec};
-pub use op::{
-    BlockData, Location, OpData, OpKind, RegionData, Successor, ValueData, ValueDef,
-};
+pub use op::{BlockData, Location, OpData, OpKind, RegionData, Successor, ValueData, ValueDef};
 pub use types::{
     FloatKind, ImageArrayed, ImageDepth, ImageSamplerUse, ImageSampling, ImageType,
     MemberDecoration, Signedness, StructMember, StructType, TypeKind, TypeStore,

@@ -246,7 +246,11 @@ fn core_mlir_name(opname: &'static str) -> Cow<'static, str> {
     for vendor in VENDORS {
         if let Some(base) = opname.strip_suffix(vendor) {
             // Only when what is left is a proper name (`OpSDotKHR` -> `KHR.SDot`).
-            if base.chars().last().is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit()) {
+            if base
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            {
                 return format!("{vendor}.{base}").into();
             }
         }

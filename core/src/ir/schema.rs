@@ -119,9 +119,7 @@ fn build(desc: &grammar::InstDesc) -> OpSchema {
                 schema.has_result = true;
                 continue;
             }
-            OperandKind::PairLiteralIntegerIdRef if desc.opname == "Switch" => {
-                Role::SwitchTargets
-            }
+            OperandKind::PairLiteralIntegerIdRef if desc.opname == "Switch" => Role::SwitchTargets,
             OperandKind::IdRef if desc.opname == "FunctionCall" && operand.name == "Function" => {
                 Role::Callee
             }
@@ -253,14 +251,22 @@ mod tests {
         let b = grammar::core_inst_by_name("ControlBarrier").unwrap();
         let s = core_schema(b.opcode).unwrap();
         let names: Vec<&str> = s.attr_names().collect();
-        assert_eq!(names, ["execution_scope", "memory_scope", "memory_semantics"]);
+        assert_eq!(
+            names,
+            ["execution_scope", "memory_scope", "memory_semantics"]
+        );
     }
 
     #[test]
     fn branch_conditional_schema() {
         let b = grammar::core_inst_by_name("BranchConditional").unwrap();
         let s = core_schema(b.opcode).unwrap();
-        assert_eq!(s.roles[0], Role::Value { quantifier: Quantifier::One });
+        assert_eq!(
+            s.roles[0],
+            Role::Value {
+                quantifier: Quantifier::One
+            }
+        );
         assert!(matches!(s.roles[1], Role::Successor { .. }));
         assert!(matches!(s.roles[2], Role::Successor { .. }));
         assert!(matches!(&s.roles[3], Role::Attr { name, .. } if name == "branch_weights"));

@@ -433,7 +433,10 @@ fn parse_template(src: &'static str) -> Vec<Item> {
             Elem::Operand(operand(word))
         } else {
             assert!(
-                matches!(word, "," | ":" | "[" | "]" | "(" | ")" | "->" | "to" | "into"),
+                matches!(
+                    word,
+                    "," | ":" | "[" | "]" | "(" | ")" | "->" | "to" | "into"
+                ),
                 "unknown template element {word:?}"
             );
             Elem::Lit(word)
@@ -477,8 +480,28 @@ fn table() -> &'static HashMap<&'static str, AsmForm> {
 
 /// The custom form of `kind`, if it has one in the table.
 pub(crate) fn form_for(kind: &OpKind) -> Option<&'static AsmForm> {
+    /// Forms by opcode, resolved once from the name table.
+    type ByOpcode = HashMap<u16, &'static AsmForm>;
+    static BY_OPCODE: OnceLock<(ByOpcode, ByOpcode)> = OnceLock::new();
+    let (core, glsl) = BY_OPCODE.get_or_init(|| {
+        let mut core = HashMap::new();
+        let mut glsl = HashMap::new();
+        for (name, form) in table() {
+            match OpKind::from_name(name) {
+                Some(OpKind::Core(op)) => {
+                    core.insert(op, form);
+                }
+                Some(OpKind::Glsl(op)) => {
+                    glsl.insert(op, form);
+                }
+                _ => {}
+            }
+        }
+        (core, glsl)
+    });
     match kind {
-        OpKind::Core(_) | OpKind::Glsl(_) => table().get(kind.name().as_ref()),
+        OpKind::Core(op) => core.get(op).copied(),
+        OpKind::Glsl(op) => glsl.get(op).copied(),
         _ => None,
     }
 }
@@ -614,7 +637,11 @@ fn pointee_of(types: &dyn TypeCtx, ty: Type) -> Result<(Type, StorageClass), Str
 
 /// The type reached by indexing into `ty` with `index` (`None`: a
 /// non-constant index).
-pub(crate) fn index_into(types: &dyn TypeCtx, ty: Type, index: Option<i128>) -> Result<Type, String> {
+pub(crate) fn index_into(
+    types: &dyn TypeCtx,
+    ty: Type,
+    index: Option<i128>,
+) -> Result<Type, String> {
     match types.kind_of(ty) {
         TypeKind::Vector { element, .. }
         | TypeKind::Array { element, .. }
@@ -883,7 +910,8 @@ mod tests {
                         );
                     }
                 }
-                assert!(form_for(&kind).is_some(), "{name} resolves to another name");
+                assert!(form_for(&kind).is_some(), "{name} has no form");
+                assert_eq!(kind.name(), name, "{name} is not MLIR's spelling");
             }
         }
     }

@@ -7,6 +7,8 @@
 //! dialects that are skipped). Comments (`// ...` to the end of the line) and
 //! whitespace separate tokens and are otherwise ignored.
 
+use std::borrow::Cow;
+
 use crate::ir::Location;
 
 use super::ParseError;
@@ -24,7 +26,7 @@ pub(crate) enum TokKind<'a> {
     /// `^name` (without `^`).
     Block(&'a str),
     /// `@name` or `@"quoted name"` (without `@`, unescaped).
-    Symbol(String),
+    Symbol(Cow<'a, str>),
     /// `#name` (without `#`): dialect attributes and attribute aliases.
     Hash(&'a str),
     /// `!name` (without `!`): dialect types and type aliases.
@@ -34,7 +36,7 @@ pub(crate) enum TokKind<'a> {
     /// A float literal without sign: `1.5`, `1.500000e+00`.
     Float(&'a str),
     /// A string literal, unescaped.
-    Str(String),
+    Str(Cow<'a, str>),
     /// Punctuation: `( ) [ ] { } < > , : :: = -> - ? * + | ...`.
     Punct(&'static str),
 }
@@ -120,18 +122,14 @@ impl<'a> Lexer<'a> {
         self.pos = pos.min(self.src.len());
     }
 
-    /// The 1-based line and column of byte offset `pos`.
+    /// The 1-based line and column (in bytes) of byte offset `pos`.
     pub(crate) fn location(&self, pos: usize) -> Location {
         let line = match self.line_starts.binary_search(&pos) {
             Ok(i) => i,
             Err(i) => i.saturating_sub(1),
         };
         let start = self.line_starts.get(line).copied().unwrap_or(0);
-        let col = self
-            .src
-            .get(start..pos.min(self.src.len()))
-            .map_or(pos.saturating_sub(start), |s| s.chars().count());
-        Location::new(line as u32 + 1, col as u32 + 1)
+        Location::new(line as u32 + 1, (pos.saturating_sub(start) + 1) as u32)
     }
 
     fn err(&self, pos: usize, message: impl Into<String>) -> ParseError {
@@ -227,7 +225,9 @@ impl<'a> Lexer<'a> {
                 let body = self.lex_suffix_id();
                 if body.is_empty() {
                     let what = if b == b'%' { "SSA value" } else { "block" };
-                    return Err(self.err(start, format!("expected {what} name after '{}'", b as char)));
+                    return Err(
+                        self.err(start, format!("expected {what} name after '{}'", b as char))
+                    );
                 }
                 if b == b'%' {
                     // `%x#0`: a use of one result of a multi-result op.
@@ -253,17 +253,16 @@ impl<'a> Lexer<'a> {
                     if body.is_empty() {
                         return Err(self.err(start, "expected symbol name after '@'"));
                     }
-                    TokKind::Symbol(body.to_string())
+                    TokKind::Symbol(Cow::Borrowed(body))
                 }
             }
             b'#' | b'!' => {
                 self.pos += 1;
                 let body = self.lex_suffix_id();
                 if body.is_empty() {
-                    return Err(self.err(
-                        start,
-                        format!("expected identifier after '{}'", b as char),
-                    ));
+                    return Err(
+                        self.err(start, format!("expected identifier after '{}'", b as char))
+                    );
                 }
                 if b == b'#' {
                     TokKind::Hash(body)
@@ -336,9 +335,19 @@ impl<'a> Lexer<'a> {
     }
 
     /// Lexes a string literal starting at the cursor (which is on `"`).
-    fn lex_string(&mut self) -> Result<String, ParseError> {
+    fn lex_string(&mut self) -> Result<Cow<'a, str>, ParseError> {
         let start = self.pos;
         self.pos += 1;
+        // Fast path: no escapes.
+        let bytes = self.src.as_bytes();
+        let mut end = self.pos;
+        while end < bytes.len() && !matches!(bytes[end], b'"' | b'\\' | b'\n') {
+            end += 1;
+        }
+        if bytes.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            return Ok(Cow::Borrowed(&self.src[start + 1..end]));
+        }
         let mut bytes = Vec::new();
         loop {
             let Some(b) = self.byte(self.pos) else {
@@ -361,7 +370,9 @@ impl<'a> Lexer<'a> {
                         b't' => bytes.push(b'\t'),
                         h1 if h1.is_ascii_hexdigit() => {
                             let Some(h2) = self.byte(self.pos).filter(u8::is_ascii_hexdigit) else {
-                                return Err(self.err(self.pos - 2, "unknown escape in string literal"));
+                                return Err(
+                                    self.err(self.pos - 2, "unknown escape in string literal")
+                                );
                             };
                             self.pos += 1;
                             let hex = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
@@ -376,7 +387,9 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
-        String::from_utf8(bytes).map_err(|_| self.err(start, "string literal is not valid UTF-8"))
+        String::from_utf8(bytes)
+            .map(Cow::Owned)
+            .map_err(|_| self.err(start, "string literal is not valid UTF-8"))
     }
 
     /// With the cursor right after an opening `<`, returns the text up to the
@@ -446,11 +459,9 @@ impl<'a> Lexer<'a> {
                 b'(' => stack.push(b')'),
                 b'[' => stack.push(b']'),
                 b'{' => stack.push(b'}'),
-                b'>' | b')' | b']' => {
-                    // Stray closers (`a > b` in another dialect) are tolerated.
-                    if stack.last() == Some(&b) {
-                        stack.pop();
-                    }
+                // Stray closers (`a > b` in another dialect) are tolerated.
+                b'>' | b')' | b']' if stack.last() == Some(&b) => {
+                    stack.pop();
                 }
                 b'}' => {
                     // Unwind any unclosed `<`/`(`/`[` opened inside the braces.
@@ -514,7 +525,10 @@ mod tests {
 
     #[test]
     fn strings_unescape() {
-        assert_eq!(kinds(r#""a\"b\n\0A""#), vec![TokKind::Str("a\"b\n\n".into())]);
+        assert_eq!(
+            kinds(r#""a\"b\n\0A""#),
+            vec![TokKind::Str("a\"b\n\n".into())]
+        );
         assert!(Lexer::new("\"abc").next_token().is_err());
     }
 
@@ -523,7 +537,10 @@ mod tests {
         let src = "<v1.0, [A], #x<(d0) -> (d0)>, \">\"> rest";
         let mut lx = Lexer::new(src);
         lx.reset(1);
-        assert_eq!(lx.scan_angle_body(0).unwrap(), "v1.0, [A], #x<(d0) -> (d0)>, \">\"");
+        assert_eq!(
+            lx.scan_angle_body(0).unwrap(),
+            "v1.0, [A], #x<(d0) -> (d0)>, \">\""
+        );
     }
 
     #[test]

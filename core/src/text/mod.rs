@@ -3,10 +3,10 @@
 //! The text is what `mlir-opt` prints for the SPIR-V dialect: custom
 //! assembly for the structural ops (`spirv.module`, `spirv.func`,
 //! `spirv.GlobalVariable`, `spirv.Constant`, `spirv.mlir.selection`, ...) and
-//! for the computational ops `mlir-opt-19` gives a custom form (see
-//! [`asm_forms`](self) for the table), and MLIR's generic form
-//! `%r = "spirv.OpName"(%a) <{props}> {attrs} : (T) -> R` for everything
-//! else.
+//! for the computational ops `mlir-opt-19` gives a custom form (one
+//! declarative table, `asm_forms`, drives both the printer and the parser),
+//! and MLIR's generic form `%r = "spirv.OpName"(%a) <{props}> {attrs} : (T) -> R`
+//! for everything else.
 //!
 //! Both spellings of the dialect are accepted: the seeds' `spv.` prefix with
 //! `spv.GLSL.*` ops, `!spv.*` types and `#spv.*` attributes, and current
@@ -55,7 +55,7 @@ impl Prefix {
     }
 }
 
-/// Options of [`print`].
+/// Options of [`print()`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PrintOptions {
     /// The dialect spelling.
@@ -105,7 +105,11 @@ pub fn parse_type(types: &mut TypeStore, src: &str) -> Result<Type, ParseError> 
 }
 
 /// Parses a whole string as one attribute, interning it in `attrs` / `types`.
-pub fn parse_attr(attrs: &mut AttrStore, types: &mut TypeStore, src: &str) -> Result<Attr, ParseError> {
+pub fn parse_attr(
+    attrs: &mut AttrStore,
+    types: &mut TypeStore,
+    src: &str,
+) -> Result<Attr, ParseError> {
     parser::parse_standalone_attr(attrs, types, src)
 }
 

@@ -21,7 +21,8 @@ pub(crate) fn enum_mnemonic(kind: OperandKind) -> String {
     let mut out = String::with_capacity(name.len() + 4);
     for (i, &c) in chars.iter().enumerate() {
         if c.is_ascii_uppercase() {
-            let prev_lower = i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
+            let prev_lower =
+                i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
             let acronym_end = i > 0
                 && chars[i - 1].is_ascii_uppercase()
                 && chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
@@ -42,7 +43,10 @@ pub(crate) fn enum_kind_by_mnemonic(mnemonic: &str) -> Option<OperandKind> {
     let map = MAP.get_or_init(|| {
         let mut map = HashMap::new();
         for &kind in OperandKind::all() {
-            if matches!(kind.category(), OperandCategory::ValueEnum | OperandCategory::BitEnum) {
+            if matches!(
+                kind.category(),
+                OperandCategory::ValueEnum | OperandCategory::BitEnum
+            ) {
                 map.insert(crate::ir::schema::snake_case(kind.name()), kind);
                 map.insert(enum_mnemonic(kind), kind);
             }
@@ -113,12 +117,15 @@ impl<'a> Parser<'a> {
                 let open = self.lex.pos();
                 self.lex.reset(open + 1);
                 let body = self.lex.scan_angle_body(open)?;
-                Ok(self.m.attrs.intern(AttrKind::Opaque(format!("{name}<{body}>"))))
+                Ok(self
+                    .m
+                    .attrs
+                    .intern(AttrKind::Opaque(format!("{name}<{body}>"))))
             }
             TokKind::Int(_) | TokKind::Float(_) | TokKind::Punct("-") => self.parse_number_attr(),
             TokKind::Str(s) => {
                 self.bump()?;
-                Ok(self.m.attrs.string(s))
+                Ok(self.m.attrs.string(s.into_owned()))
             }
             TokKind::Punct("[") => {
                 self.bump()?;
@@ -140,7 +147,7 @@ impl<'a> Parser<'a> {
             }
             TokKind::Symbol(first) => {
                 self.bump()?;
-                let mut path = vec![first];
+                let mut path = vec![first.into_owned()];
                 while self.eat("::")? {
                     path.push(self.symbol("nested symbol reference after '::'")?);
                 }
@@ -164,7 +171,7 @@ impl<'a> Parser<'a> {
                 let loc = self.loc()?;
                 let key = match self.peek_kind()? {
                     TokKind::Ident(s) => s.to_string(),
-                    TokKind::Str(s) => s,
+                    TokKind::Str(s) => s.into_owned(),
                     _ => return Err(self.expected("attribute name")),
                 };
                 self.bump()?;
@@ -175,7 +182,10 @@ impl<'a> Parser<'a> {
                     self.m.attrs.unit()
                 };
                 if entries.iter().any(|(k, _)| *k == key) {
-                    return Err(self.err_at(loc, format!("duplicate key '{key}' in dictionary attribute")));
+                    return Err(self.err_at(
+                        loc,
+                        format!("duplicate key '{key}' in dictionary attribute"),
+                    ));
                 }
                 entries.push((key, value));
                 if !self.eat(",")? {
@@ -193,11 +203,16 @@ impl<'a> Parser<'a> {
         let loc = self.loc()?;
         let neg = self.eat("-")?;
         let t = self.bump()?;
-        let ty = if self.eat(":")? { Some(self.parse_type()?) } else { None };
+        let ty = if self.eat(":")? {
+            Some(self.parse_type()?)
+        } else {
+            None
+        };
         match t.kind {
             TokKind::Int(text) => {
-                let magnitude = parse_int_text(text)
-                    .ok_or_else(|| self.err_at(loc, format!("integer literal '{text}' is too large")))?;
+                let magnitude = parse_int_text(text).ok_or_else(|| {
+                    self.err_at(loc, format!("integer literal '{text}' is too large"))
+                })?;
                 let ty = match ty {
                     Some(ty) => ty,
                     None => self.m.types.int(64),
@@ -213,13 +228,17 @@ impl<'a> Parser<'a> {
                         let bits = u64::try_from(magnitude)
                             .ok()
                             .filter(|b| fk == FloatKind::F64 || b >> fk_width(fk) == 0)
-                            .ok_or_else(|| self.err_at(loc, "hexadecimal float literal does not fit its type"))?;
+                            .ok_or_else(|| {
+                                self.err_at(loc, "hexadecimal float literal does not fit its type")
+                            })?;
                         let bits = float::to_f64_bits(fk, bits);
                         Ok(self.m.attrs.intern(AttrKind::Float { bits, ty }))
                     }
                     kind => {
                         let value = if neg { -magnitude } else { magnitude };
-                        if matches!(kind, TypeKind::Int { width: 1, .. }) && (value == 0 || value == 1) {
+                        if matches!(kind, TypeKind::Int { width: 1, .. })
+                            && (value == 0 || value == 1)
+                        {
                             return Ok(self.m.attrs.intern(AttrKind::Bool(value == 1)));
                         }
                         let value = fit_int(&kind, value).ok_or_else(|| {
@@ -235,9 +254,15 @@ impl<'a> Parser<'a> {
                     None => self.m.types.float(FloatKind::F64),
                 };
                 let TypeKind::Float(fk) = *self.m.types.kind(ty) else {
-                    return Err(self.err_at(loc, "floating point value not valid for the specified type"));
+                    return Err(
+                        self.err_at(loc, "floating point value not valid for the specified type")
+                    );
                 };
-                let text = if neg { format!("-{text}") } else { text.to_string() };
+                let text = if neg {
+                    format!("-{text}")
+                } else {
+                    text.to_string()
+                };
                 let bits = float::parse_decimal(fk, &text)
                     .ok_or_else(|| self.err_at(loc, format!("invalid float literal '{text}'")))?;
                 Ok(self.m.attrs.intern(AttrKind::Float { bits, ty }))
@@ -272,19 +297,31 @@ impl<'a> Parser<'a> {
                 for (loc, neg, tok) in elems {
                     let bits = match tok {
                         TokKind::Float(text) => {
-                            let text = if neg { format!("-{text}") } else { text.to_string() };
+                            let text = if neg {
+                                format!("-{text}")
+                            } else {
+                                text.to_string()
+                            };
                             float::parse_decimal(fk, &text)
                         }
-                        TokKind::Int(text) if text.starts_with("0x") && !neg => parse_int_text(text)
-                            .and_then(|v| u64::try_from(v).ok())
-                            .map(|b| float::to_f64_bits(fk, b)),
+                        TokKind::Int(text) if text.starts_with("0x") && !neg => {
+                            parse_int_text(text)
+                                .and_then(|v| u64::try_from(v).ok())
+                                .map(|b| float::to_f64_bits(fk, b))
+                        }
                         TokKind::Int(text) => {
-                            let text = if neg { format!("-{text}") } else { text.to_string() };
+                            let text = if neg {
+                                format!("-{text}")
+                            } else {
+                                text.to_string()
+                            };
                             float::parse_decimal(fk, &text)
                         }
                         _ => None,
                     };
-                    out.push(bits.ok_or_else(|| self.err_at(loc, "expected float element in dense attribute"))?);
+                    out.push(bits.ok_or_else(|| {
+                        self.err_at(loc, "expected float element in dense attribute")
+                    })?);
                 }
                 DenseValues::Floats(out)
             }
@@ -294,7 +331,9 @@ impl<'a> Parser<'a> {
                     let v = match tok {
                         TokKind::Ident("true") => Some(1),
                         TokKind::Ident("false") => Some(0),
-                        TokKind::Int(text) => parse_int_text(text).map(|v| if neg { -v } else { v }),
+                        TokKind::Int(text) => {
+                            parse_int_text(text).map(|v| if neg { -v } else { v })
+                        }
                         _ => None,
                     };
                     let v = v
@@ -305,12 +344,19 @@ impl<'a> Parser<'a> {
                                 fit_int(&elem_kind, v)
                             }
                         })
-                        .ok_or_else(|| self.err_at(loc, "expected integer element of the element type in dense attribute"))?;
+                        .ok_or_else(|| {
+                            self.err_at(
+                                loc,
+                                "expected integer element of the element type in dense attribute",
+                            )
+                        })?;
                     out.push(v);
                 }
                 DenseValues::Ints(out)
             }
-            _ => return Err(self.err_here("dense attribute needs an integer or float element type")),
+            _ => {
+                return Err(self.err_here("dense attribute needs an integer or float element type"))
+            }
         };
         Ok(self.m.attrs.intern(AttrKind::Dense { ty, values, splat }))
     }
@@ -373,8 +419,9 @@ impl<'a> Parser<'a> {
                     }
                     _ => self.integer("integer element")?,
                 };
-                let v = fit_int(&kind, v)
-                    .ok_or_else(|| self.err_at(loc, "dense array element out of range for its type"))?;
+                let v = fit_int(&kind, v).ok_or_else(|| {
+                    self.err_at(loc, "dense array element out of range for its type")
+                })?;
                 values.push(v);
                 if !self.eat(",")? {
                     break;
@@ -382,7 +429,10 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(">", "to end dense array")?;
-        Ok(self.m.attrs.intern(AttrKind::DenseArray { element, values }))
+        Ok(self
+            .m
+            .attrs
+            .intern(AttrKind::DenseArray { element, values }))
     }
 
     /// `#spirv.xyz<...>`, `#alias`, or another dialect's `#foo.bar<...>`.
@@ -402,7 +452,10 @@ impl<'a> Parser<'a> {
             }
             let body = self.raw_angle_body()?.unwrap_or_default();
             let body = crate::text::normalize_prefixes(&body);
-            return Ok(self.m.attrs.intern(AttrKind::Dialect { name: mnemonic, body }));
+            return Ok(self.m.attrs.intern(AttrKind::Dialect {
+                name: mnemonic,
+                body,
+            }));
         }
         if !name.contains('.') {
             return self
@@ -461,7 +514,8 @@ impl<'a> Parser<'a> {
         self.expect("<", "after '#spirv.vce'")?;
         let loc = self.loc()?;
         let v = self.ident("version like 'v1.0'")?;
-        let version = Version::parse(v).ok_or_else(|| self.err_at(loc, format!("invalid SPIR-V version '{v}'")))?;
+        let version = Version::parse(v)
+            .ok_or_else(|| self.err_at(loc, format!("invalid SPIR-V version '{v}'")))?;
         self.expect(",", "after version")?;
         self.expect("[", "to begin capability list")?;
         let mut capabilities = Vec::new();
@@ -506,7 +560,9 @@ impl<'a> Parser<'a> {
     /// `Bool`), `None` for untyped ones.
     pub(crate) fn attr_type(&mut self, attr: Attr) -> Option<Type> {
         match self.m.attrs.kind(attr) {
-            AttrKind::Int { ty, .. } | AttrKind::Float { ty, .. } | AttrKind::Dense { ty, .. } => Some(*ty),
+            AttrKind::Int { ty, .. } | AttrKind::Float { ty, .. } | AttrKind::Dense { ty, .. } => {
+                Some(*ty)
+            }
             AttrKind::Bool(_) => Some(self.m.types.bool()),
             _ => None,
         }

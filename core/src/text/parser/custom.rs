@@ -1,18 +1,20 @@
-//! Reads an op in a custom form of the [`asm_forms`](crate::text::asm_forms)
-//! table by walking its template.
+//! Reads an op in a custom form of the `asm_forms` table by walking its
+//! template.
 
 use super::ops::Use;
 use super::{PResult, Parser};
 use crate::grammar::{OperandKind, StorageClass};
 use crate::ir::{Attr, Location, Op, OpKind, OpSpec, Type, Value};
-use crate::text::asm_forms::{self, AsmForm, Elem, Infer, Item, Sig, TypeRef};
+use crate::text::asm_forms::{self, AsmForm, Elem, Item, Sig, TypeRef};
 use crate::text::lexer::TokKind;
 
 impl Parser<'_> {
     /// Whether the lookahead can start `items`.
     fn form_starts(&mut self, items: &[Item]) -> PResult<bool> {
         Ok(match items.first().map(|i| &i.elem) {
-            Some(Elem::EnumStr(_)) | Some(Elem::PtrSc(_)) => matches!(self.peek()?.kind, TokKind::Str(_)),
+            Some(Elem::EnumStr(_)) | Some(Elem::PtrSc(_)) => {
+                matches!(self.peek()?.kind, TokKind::Str(_))
+            }
             Some(Elem::EnumAngle(_)) => self.at("<")?,
             Some(Elem::Operand(_)) => matches!(self.peek()?.kind, TokKind::Value(_)),
             _ => true,
@@ -32,7 +34,12 @@ impl Parser<'_> {
     }
 
     /// Parses the rest of an op in `form` after its name.
-    pub(crate) fn parse_form(&mut self, kind: OpKind, form: &AsmForm, loc: Location) -> PResult<Op> {
+    pub(crate) fn parse_form(
+        &mut self,
+        kind: OpKind,
+        form: &AsmForm,
+        loc: Location,
+    ) -> PResult<Op> {
         let mut items: &[Item] = &form.syntax;
         if !self.form_starts(items)? {
             for alt in &form.alternatives {
@@ -60,8 +67,9 @@ impl Parser<'_> {
             &mut v[i]
         }
         let attr_kind = |p: &mut Self, name: &str| -> PResult<OperandKind> {
-            asm_forms::attr_operand_kind(&kind, name)
-                .ok_or_else(|| p.err_at(loc, format!("internal error: no schema attribute '{name}'")))
+            asm_forms::attr_operand_kind(&kind, name).ok_or_else(|| {
+                p.err_at(loc, format!("internal error: no schema attribute '{name}'"))
+            })
         };
         for item in items {
             match &item.elem {
@@ -122,8 +130,12 @@ impl Parser<'_> {
                 }
                 Elem::MemAccess => {
                     if self.eat("[")? {
-                        let bits = self.enum_string(OperandKind::MemoryAccess, "memory access string")?;
-                        attrs.push(("memory_access".into(), self.m.attrs.enumerant(OperandKind::MemoryAccess, bits)));
+                        let bits =
+                            self.enum_string(OperandKind::MemoryAccess, "memory access string")?;
+                        attrs.push((
+                            "memory_access".into(),
+                            self.m.attrs.enumerant(OperandKind::MemoryAccess, bits),
+                        ));
                         if self.eat(",")? {
                             let a = self.integer("alignment")?;
                             let i32t = self.m.types.int(32);
@@ -197,31 +209,32 @@ impl Parser<'_> {
                 sig.consts[i] = self.const_int_of(&name);
             }
         }
-        if form.infer == Infer::AccessChain {
-            // Index operands of an access chain may be forward references.
-            for i in 0..n {
-                if sig.consts[i].is_none() {
-                    if let Some((name, _)) = &uses[i] {
-                        sig.consts[i] = self.const_int_of(name);
-                    }
-                }
-            }
-        }
-        asm_forms::infer(form.infer, &mut sig, &attrs, &self.m.attrs, &mut self.m.types)
-            .map_err(|e| self.err_at(loc, e))?;
+        asm_forms::infer(
+            form.infer,
+            &mut sig,
+            &attrs,
+            &self.m.attrs,
+            &mut self.m.types,
+        )
+        .map_err(|e| self.err_at(loc, e))?;
         let mut operands = Vec::with_capacity(n);
         for i in 0..n {
             let v = match values[i] {
                 Some(v) => v,
                 None => {
                     let (name, uloc) = uses[i].clone().unwrap_or_default();
-                    let ty = sig.operands[i].ok_or_else(|| self.err_at(loc, "cannot infer operand type"))?;
+                    let ty = sig.operands[i]
+                        .ok_or_else(|| self.err_at(loc, "cannot infer operand type"))?;
                     self.resolve_value(&name, ty, uloc)?
                 }
             };
             operands.push(v);
         }
-        let result_types = if has_result { sig.result.into_iter().collect() } else { Vec::new() };
+        let result_types = if has_result {
+            sig.result.into_iter().collect()
+        } else {
+            Vec::new()
+        };
         Ok(self.m.create_op(OpSpec {
             attrs,
             operands,

@@ -32,7 +32,7 @@ use crate::ir::{
 pub(crate) type PResult<T> = Result<T, ParseError>;
 
 /// Deepest nesting of types, attributes and regions the parser accepts.
-const MAX_DEPTH: u32 = 200;
+const MAX_DEPTH: u32 = 100;
 
 /// A forward reference to a value not yet defined.
 #[derive(Clone, Debug)]
@@ -291,7 +291,7 @@ impl<'a> Parser<'a> {
         match self.peek_kind()? {
             TokKind::Str(s) => {
                 self.bump()?;
-                Ok(s)
+                Ok(s.into_owned())
             }
             _ => Err(self.expected(what)),
         }
@@ -302,7 +302,7 @@ impl<'a> Parser<'a> {
         match self.peek_kind()? {
             TokKind::Symbol(s) => {
                 self.bump()?;
-                Ok(s)
+                Ok(s.into_owned())
             }
             _ => Err(self.expected(what)),
         }
@@ -315,8 +315,9 @@ impl<'a> Parser<'a> {
         match self.peek()?.kind {
             TokKind::Int(text) => {
                 self.bump()?;
-                let v = parse_int_text(text)
-                    .ok_or_else(|| self.err_at(loc, format!("integer literal '{text}' is too large")))?;
+                let v = parse_int_text(text).ok_or_else(|| {
+                    self.err_at(loc, format!("integer literal '{text}' is too large"))
+                })?;
                 Ok(if neg { -v } else { v })
             }
             _ => Err(self.expected(what)),
@@ -327,7 +328,8 @@ impl<'a> Parser<'a> {
     pub(crate) fn u32_lit(&mut self, what: &str) -> PResult<u32> {
         let loc = self.loc()?;
         let v = self.integer(what)?;
-        u32::try_from(v).map_err(|_| self.err_at(loc, format!("{what} must be in 0..=4294967295, got {v}")))
+        u32::try_from(v)
+            .map_err(|_| self.err_at(loc, format!("{what} must be in 0..=4294967295, got {v}")))
     }
 
     /// Enters a nested construct, failing when nesting is absurdly deep.
@@ -377,12 +379,12 @@ impl<'a> Parser<'a> {
                     }
                     .to_string(),
                 ),
-                TokKind::Punct(p @ (")" | "]" | "}" | ">")) => {
-                    if stack.last().is_some_and(|s| s == p) {
-                        stack.pop();
-                        if stack.is_empty() {
-                            return Ok(());
-                        }
+                TokKind::Punct(p @ (")" | "]" | "}" | ">"))
+                    if stack.last().is_some_and(|s| s == p) =>
+                {
+                    stack.pop();
+                    if stack.is_empty() {
+                        return Ok(());
                     }
                 }
                 _ => {}
@@ -497,7 +499,9 @@ impl<'a> Parser<'a> {
             .create_op(OpSpec::new(OpKind::Foreign("kiln.placeholder".into())).results(vec![ty]));
         let placeholder = self.m.op(op).results[0];
         if let Some(scope) = self.scopes.last_mut() {
-            scope.fwd.insert(name.to_string(), FwdRef { placeholder, loc });
+            scope
+                .fwd
+                .insert(name.to_string(), FwdRef { placeholder, loc });
         }
         Ok(placeholder)
     }
@@ -531,7 +535,8 @@ impl<'a> Parser<'a> {
             let expected = self.m.value_type(fwd.placeholder);
             let actual = self.m.value_type(value);
             if expected != actual {
-                let e = super::printer::type_to_string(&self.m.types, expected, super::Prefix::Spirv);
+                let e =
+                    super::printer::type_to_string(&self.m.types, expected, super::Prefix::Spirv);
                 let a = super::printer::type_to_string(&self.m.types, actual, super::Prefix::Spirv);
                 return Err(self.err_at(
                     loc,
@@ -571,7 +576,10 @@ impl<'a> Parser<'a> {
         let Some(scope) = self.regions.last_mut() else {
             return Ok(block);
         };
-        let entry = scope.blocks.get_mut(name).expect("block_ref registered the name");
+        let entry = scope
+            .blocks
+            .get_mut(name)
+            .expect("block_ref registered the name");
         if entry.defined {
             return Err(self.err_at(loc, format!("redefinition of block '^{name}'")));
         }
@@ -589,7 +597,10 @@ impl<'a> Parser<'a> {
                 .filter(|(_, r)| !r.defined)
                 .min_by_key(|(_, r)| r.first_use)
             {
-                return Err(self.err_at(r.first_use, format!("reference to an undefined block '^{name}'")));
+                return Err(self.err_at(
+                    r.first_use,
+                    format!("reference to an undefined block '^{name}'"),
+                ));
             }
         }
         Ok(())
@@ -629,15 +640,20 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 TokKind::Eof => {
-                    return Err(self.err_at(open, "unterminated region: expected '}' before end of input"))
+                    return Err(self.err_at(
+                        open,
+                        "unterminated region: expected '}' before end of input",
+                    ))
                 }
                 TokKind::Block(name) => {
                     let loc = self.loc()?;
-                    if entry_args.is_some() && blocks.len() == 1 && self.m.block(blocks[0]).ops.is_empty() {
-                        return Err(self.err_at(
-                            loc,
-                            "invalid block name in region with named arguments",
-                        ));
+                    if entry_args.is_some()
+                        && blocks.len() == 1
+                        && self.m.block(blocks[0]).ops.is_empty()
+                    {
+                        return Err(
+                            self.err_at(loc, "invalid block name in region with named arguments")
+                        );
                     }
                     self.bump()?;
                     let b = self.define_block(name, loc)?;
@@ -726,7 +742,9 @@ impl<'a> Parser<'a> {
             match t.kind {
                 TokKind::Eof => {
                     if in_builtin {
-                        return Err(self.err_here("unterminated region: expected '}' before end of input"));
+                        return Err(
+                            self.err_here("unterminated region: expected '}' before end of input")
+                        );
                     }
                     return Ok(());
                 }
@@ -800,7 +818,7 @@ impl<'a> Parser<'a> {
         let mut attrs: Vec<(String, Attr)> = Vec::new();
         if let TokKind::Symbol(name) = self.peek_kind()? {
             self.bump()?;
-            let a = self.m.attrs.string(name);
+            let a = self.m.attrs.string(name.into_owned());
             attrs.push(("sym_name".into(), a));
         }
         if self.eat_kw("attributes")? {
@@ -810,7 +828,10 @@ impl<'a> Parser<'a> {
         self.expect("{", "to begin the module body")?;
         self.parse_top_items(found, true)?;
         if !self.eat("}")? {
-            return Err(self.err_at(open, "unterminated region: expected '}' before end of input"));
+            return Err(self.err_at(
+                open,
+                "unterminated region: expected '}' before end of input",
+            ));
         }
         self.skip_trailing_loc()?;
         attrs.sort_by(|a, b| a.0.cmp(&b.0));
@@ -834,7 +855,10 @@ impl<'a> Parser<'a> {
         self.expect("{", "to begin the module body")?;
         self.parse_top_items(found, true)?;
         if !self.eat("}")? {
-            return Err(self.err_at(open, "unterminated region: expected '}' before end of input"));
+            return Err(self.err_at(
+                open,
+                "unterminated region: expected '}' before end of input",
+            ));
         }
         self.expect(")", "to end the region list")?;
         if self.at("{")? {

@@ -74,11 +74,18 @@ impl Parser<'_> {
     }
 
     /// Dispatches a custom-form op by name.
-    fn parse_custom_op(&mut self, name: &str, loc: Location, start: usize, n_results: usize) -> PResult<Op> {
+    fn parse_custom_op(
+        &mut self,
+        name: &str,
+        loc: Location,
+        start: usize,
+        n_results: usize,
+    ) -> PResult<Op> {
         let Some(relative) = crate::text::strip_dialect(name) else {
             return self.parse_foreign_custom(name, loc, start, n_results);
         };
-        let kind = OpKind::from_name(relative).ok_or_else(|| self.err_at(loc, format!("unknown op '{name}'")))?;
+        let kind = OpKind::from_name(relative)
+            .ok_or_else(|| self.err_at(loc, format!("unknown op '{name}'")))?;
         match &kind {
             OpKind::Module => self.parse_module_op(loc),
             OpKind::Func => self.parse_func_op(loc),
@@ -110,7 +117,13 @@ impl Parser<'_> {
     /// An op of another dialect in its own custom syntax: its text is
     /// skipped and it becomes a [`OpKind::Foreign`] op with `none`-typed
     /// results.
-    fn parse_foreign_custom(&mut self, name: &str, loc: Location, start: usize, n_results: usize) -> PResult<Op> {
+    fn parse_foreign_custom(
+        &mut self,
+        name: &str,
+        loc: Location,
+        start: usize,
+        n_results: usize,
+    ) -> PResult<Op> {
         self.raw_mode();
         self.lex.skip_foreign_op(start)?;
         let none = self.m.types.none();
@@ -137,11 +150,20 @@ impl Parser<'_> {
     }
 
     /// Resolves uses against their types; counts must agree.
-    pub(crate) fn resolve_uses(&mut self, uses: &[Use], types: &[crate::ir::Type], loc: Location) -> PResult<Vec<Value>> {
+    pub(crate) fn resolve_uses(
+        &mut self,
+        uses: &[Use],
+        types: &[crate::ir::Type],
+        loc: Location,
+    ) -> PResult<Vec<Value>> {
         if uses.len() != types.len() {
             return Err(self.err_at(
                 loc,
-                format!("expected {} operand types but had {}", uses.len(), types.len()),
+                format!(
+                    "expected {} operand types but had {}",
+                    uses.len(),
+                    types.len()
+                ),
             ));
         }
         uses.iter()
@@ -153,9 +175,8 @@ impl Parser<'_> {
     /// `"dialect.op"(%a)[^bb] <{props}> ({...}) {attrs} : (T) -> R`.
     fn parse_generic_op(&mut self, name: &str, loc: Location) -> PResult<Op> {
         let kind = match crate::text::strip_dialect(name) {
-            Some(relative) => {
-                OpKind::from_name(relative).ok_or_else(|| self.err_at(loc, format!("unknown op '{name}'")))?
-            }
+            Some(relative) => OpKind::from_name(relative)
+                .ok_or_else(|| self.err_at(loc, format!("unknown op '{name}'")))?,
             None => OpKind::Foreign(name.to_string()),
         };
         self.expect("(", "to begin operand list")?;
@@ -210,7 +231,8 @@ impl Parser<'_> {
             return Err(self.err_at(tloc, "expected a function type after ':' in generic op"));
         };
         let values = self.resolve_uses(&uses, &inputs, tloc)?;
-        let (operands, successors) = self.split_successor_operands(&kind, values, succ_blocks, &mut attrs, loc)?;
+        let (operands, successors) =
+            self.split_successor_operands(&kind, values, succ_blocks, &mut attrs, loc)?;
         let spec = OpSpec {
             kind,
             operands,
@@ -241,8 +263,16 @@ impl Parser<'_> {
             Some(attrs.remove(i).1)
         };
         let is_core = matches!(kind, OpKind::Core(_));
-        let segments = if is_core { take(attrs, "operandSegmentSizes") } else { None };
-        let case_segments = if is_core { take(attrs, "case_operand_segments") } else { None };
+        let segments = if is_core {
+            take(attrs, "operandSegmentSizes")
+        } else {
+            None
+        };
+        let case_segments = if is_core {
+            take(attrs, "case_operand_segments")
+        } else {
+            None
+        };
         if blocks.is_empty() || !is_core {
             let successors = blocks
                 .into_iter()
@@ -255,7 +285,9 @@ impl Parser<'_> {
         }
         let dense = |p: &Self, a: Option<Attr>| -> Option<Vec<usize>> {
             match p.m.attrs.kind(a?) {
-                AttrKind::DenseArray { values, .. } => values.iter().map(|&v| usize::try_from(v).ok()).collect(),
+                AttrKind::DenseArray { values, .. } => {
+                    values.iter().map(|&v| usize::try_from(v).ok()).collect()
+                }
                 _ => None,
             }
         };
@@ -266,7 +298,10 @@ impl Parser<'_> {
             if let Some(cases) = cases {
                 // Switch: [selector, default operands, all case operands].
                 if segs.len() != 3 || cases.iter().sum::<usize>() != segs[2] {
-                    return Err(self.err_at(loc, "malformed 'operandSegmentSizes' / 'case_operand_segments'"));
+                    return Err(self.err_at(
+                        loc,
+                        "malformed 'operandSegmentSizes' / 'case_operand_segments'",
+                    ));
                 }
                 counts.push(segs[0]);
                 counts.push(segs[1]);

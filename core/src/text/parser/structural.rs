@@ -33,7 +33,8 @@ impl Parser<'_> {
     pub(crate) fn enum_string(&mut self, kind: OperandKind, what: &str) -> PResult<u32> {
         let loc = self.loc()?;
         let s = self.string(what)?;
-        parse_enum_text(kind, &s).ok_or_else(|| self.err_at(loc, format!("unknown {} '{s}'", kind.name())))
+        parse_enum_text(kind, &s)
+            .ok_or_else(|| self.err_at(loc, format!("unknown {} '{s}'", kind.name())))
     }
 
     fn enum_attr(&mut self, kind: OperandKind, value: u32) -> Attr {
@@ -50,7 +51,7 @@ impl Parser<'_> {
         let mut attrs: Vec<(String, Attr)> = Vec::new();
         if let TokKind::Symbol(name) = self.peek_kind()? {
             self.bump()?;
-            let a = self.m.attrs.string(name);
+            let a = self.m.attrs.string(name.into_owned());
             attrs.push(("sym_name".into(), a));
         }
         let aloc = self.loc()?;
@@ -97,7 +98,9 @@ impl Parser<'_> {
             loop {
                 let is_named = matches!(self.peek()?.kind, TokKind::Value(_));
                 if *named.get_or_insert(is_named) != is_named {
-                    return Err(self.err_here("expected all function arguments to be named or all unnamed"));
+                    return Err(
+                        self.err_here("expected all function arguments to be named or all unnamed")
+                    );
                 }
                 if is_named {
                     let (vname, vloc) = self.value_name("argument name")?;
@@ -135,7 +138,10 @@ impl Parser<'_> {
                 res_attrs.push(Vec::new());
             }
         }
-        let control = self.enum_string(OperandKind::FunctionControl, "function control string like \"None\"")?;
+        let control = self.enum_string(
+            OperandKind::FunctionControl,
+            "function control string like \"None\"",
+        )?;
         let mut attrs = self.parse_opt_attr_dict_kw()?;
         let fty = self.m.types.function(arg_types.clone(), results);
         let a = self.m.attrs.string(name);
@@ -162,7 +168,9 @@ impl Parser<'_> {
         }
         let blocks = if self.at("{")? {
             if named == Some(false) {
-                return Err(self.err_here("function arguments must be named when the function has a body"));
+                return Err(
+                    self.err_here("function arguments must be named when the function has a body")
+                );
             }
             if named.is_none() {
                 self.parse_region(Some(&[]), true)?
@@ -239,7 +247,12 @@ impl Parser<'_> {
     }
 
     /// `spirv.mlir.addressof @v : T` / `spirv.mlir.referenceof @s : T`.
-    pub(crate) fn parse_symbol_value_op(&mut self, kind: OpKind, attr: &str, loc: Location) -> PResult<Op> {
+    pub(crate) fn parse_symbol_value_op(
+        &mut self,
+        kind: OpKind,
+        attr: &str,
+        loc: Location,
+    ) -> PResult<Op> {
         let sym = self.symbol("symbol reference")?;
         let mut attrs = self.parse_opt_attr_dict()?;
         self.expect(":", "after symbol reference")?;
@@ -330,7 +343,10 @@ impl Parser<'_> {
 
     /// `spirv.EntryPoint "GLCompute" @main, @iface...`.
     pub(crate) fn parse_entry_point(&mut self, loc: Location) -> PResult<Op> {
-        let model = self.enum_string(OperandKind::ExecutionModel, "execution model string like \"GLCompute\"")?;
+        let model = self.enum_string(
+            OperandKind::ExecutionModel,
+            "execution model string like \"GLCompute\"",
+        )?;
         let f = self.symbol("entry point function")?;
         let mut interface = Vec::new();
         while self.eat(",")? {
@@ -354,7 +370,10 @@ impl Parser<'_> {
     /// `spirv.ExecutionMode @main "LocalSize", 64, 1, 1`.
     pub(crate) fn parse_execution_mode(&mut self, loc: Location) -> PResult<Op> {
         let f = self.symbol("entry point function")?;
-        let mode = self.enum_string(OperandKind::ExecutionMode, "execution mode string like \"LocalSize\"")?;
+        let mode = self.enum_string(
+            OperandKind::ExecutionMode,
+            "execution mode string like \"LocalSize\"",
+        )?;
         let mut values = Vec::new();
         while self.eat(",")? {
             let v = self.integer("execution mode literal")?;
@@ -501,8 +520,9 @@ impl Parser<'_> {
         while self.eat(",")? {
             let lloc = self.loc()?;
             let v = self.integer("case literal")?;
-            let v = super::attrs::fit_int(&sel_kind, v)
-                .ok_or_else(|| self.err_at(lloc, "case literal out of range for the selector type"))?;
+            let v = super::attrs::fit_int(&sel_kind, v).ok_or_else(|| {
+                self.err_at(lloc, "case literal out of range for the selector type")
+            })?;
             literals.push(self.m.attrs.int(v, sel_ty));
             self.expect(":", "after case literal")?;
             successors.push(self.parse_successor()?);

@@ -26,7 +26,8 @@ pub(crate) fn builtin_scalar(name: &str) -> Option<TypeKind> {
             } else {
                 (Signedness::Signless, name.strip_prefix('i')?)
             };
-            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 5 {
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 5
+            {
                 return None;
             }
             let width: u32 = digits.parse().ok()?;
@@ -42,7 +43,9 @@ impl Parser<'_> {
     /// Whether the lookahead can start a type.
     pub(crate) fn at_type(&mut self) -> PResult<bool> {
         Ok(match self.peek()?.kind {
-            TokKind::Ident(s) => builtin_scalar(s).is_some() || matches!(s, "vector" | "tensor" | "memref"),
+            TokKind::Ident(s) => {
+                builtin_scalar(s).is_some() || matches!(s, "vector" | "tensor" | "memref")
+            }
             TokKind::Bang(_) | TokKind::Punct("(") => true,
             _ => false,
         })
@@ -88,7 +91,10 @@ impl Parser<'_> {
                 }
                 if !name.contains('.') {
                     return self.type_aliases.get(name).copied().ok_or_else(|| {
-                        self.err_at(self.loc_of(t.start), format!("undefined type alias '!{name}'"))
+                        self.err_at(
+                            self.loc_of(t.start),
+                            format!("undefined type alias '!{name}'"),
+                        )
                     });
                 }
                 Err(self.err_at(
@@ -318,7 +324,7 @@ impl Parser<'_> {
         };
         if names_identifier {
             identifier = Some(match t.kind {
-                TokKind::Str(s) => s,
+                TokKind::Str(s) => s.into_owned(),
                 TokKind::Ident(s) => s.to_string(),
                 _ => String::new(),
             });
@@ -354,7 +360,10 @@ impl Parser<'_> {
             return Err(self.expected("'(' to begin struct members"));
         }
         self.expect(">", "to end struct type")?;
-        Ok(self.m.types.intern(TypeKind::Struct(StructType { identifier, members })))
+        Ok(self.m.types.intern(TypeKind::Struct(StructType {
+            identifier,
+            members,
+        })))
     }
 
     /// `T` or `T [offset, Decoration, Decoration=value]`.
@@ -385,7 +394,9 @@ impl Parser<'_> {
             } else {
                 None
             };
-            member.decorations.push(MemberDecoration { decoration, value });
+            member
+                .decorations
+                .push(MemberDecoration { decoration, value });
             if !self.eat(",")? {
                 break;
             }

@@ -91,7 +91,13 @@ pub(crate) fn write_int_value(out: &mut String, types: &TypeStore, value: i128, 
 }
 
 /// Appends the text of `attr`.
-pub(crate) fn write_attr(out: &mut String, attrs: &AttrStore, types: &TypeStore, attr: Attr, prefix: Prefix) {
+pub(crate) fn write_attr(
+    out: &mut String,
+    attrs: &AttrStore,
+    types: &TypeStore,
+    attr: Attr,
+    prefix: Prefix,
+) {
     write_attr_depth(out, attrs, types, attr, prefix, 0);
 }
 
@@ -112,7 +118,13 @@ fn write_attr_depth(
         AttrKind::Unit => out.push_str("unit"),
         AttrKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         AttrKind::Int { value, ty } => {
-            if matches!(types.kind(*ty), TypeKind::Int { width: 1, signedness: Signedness::Signless }) {
+            if matches!(
+                types.kind(*ty),
+                TypeKind::Int {
+                    width: 1,
+                    signedness: Signedness::Signless
+                }
+            ) {
                 out.push_str(if *value != 0 { "true" } else { "false" });
                 return;
             }
@@ -170,7 +182,9 @@ fn write_attr_depth(
                     out.push_str(", ");
                 }
                 match values {
-                    DenseValues::Ints(v) if is_bool => out.push_str(if v[i] != 0 { "true" } else { "false" }),
+                    DenseValues::Ints(v) if is_bool => {
+                        out.push_str(if v[i] != 0 { "true" } else { "false" })
+                    }
                     DenseValues::Ints(v) => write_int_value(out, types, v[i], element),
                     DenseValues::Floats(v) => {
                         let k = float_kind.unwrap_or(crate::ir::FloatKind::F64);
@@ -202,10 +216,11 @@ fn write_attr_depth(
             out.push_str(&format!("#{p}.{}<", enum_mnemonic(*kind)));
             let text = grammar::format_bits(*kind, *value);
             // Enumerant names that start with a digit (`2D`) are spelled `Dim2D`.
-            if *kind == grammar::OperandKind::Dim && text.starts_with(|c: char| c.is_ascii_digit()) {
-                if grammar::enumerant(*kind, *value).is_some() {
-                    out.push_str("Dim");
-                }
+            if *kind == grammar::OperandKind::Dim
+                && text.starts_with(|c: char| c.is_ascii_digit())
+                && grammar::enumerant(*kind, *value).is_some()
+            {
+                out.push_str("Dim");
             }
             out.push_str(&text);
             out.push('>');

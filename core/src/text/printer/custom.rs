@@ -1,5 +1,5 @@
-//! Prints an op in its custom form from the [`asm_forms`](crate::text::asm_forms)
-//! table, after checking that the op fits the form exactly.
+//! Prints an op in its custom form from the `asm_forms` table, after
+//! checking that the op fits the form exactly.
 
 use super::attrs::write_string;
 use super::Printer;
@@ -45,7 +45,8 @@ impl Printer<'_> {
                         return false;
                     };
                     match self.m.attr_kind(op, a) {
-                        Some(AttrKind::Enum { kind: k, value }) if *k == kind && Self::enum_round_trips(kind, *value) => {}
+                        Some(AttrKind::Enum { kind: k, value })
+                            if *k == kind && Self::enum_round_trips(kind, *value) => {}
                         _ => return false,
                     }
                 }
@@ -55,7 +56,8 @@ impl Printer<'_> {
                     };
                     match self.m.attr_kind(op, a) {
                         None => {}
-                        Some(AttrKind::Enum { kind: k, value }) if *k == kind && Self::enum_round_trips(kind, *value) => {}
+                        Some(AttrKind::Enum { kind: k, value })
+                            if *k == kind && Self::enum_round_trips(kind, *value) => {}
                         _ => return false,
                     }
                 }
@@ -77,17 +79,17 @@ impl Printer<'_> {
                         Some(AttrKind::Int { ty, .. })
                             if matches!(
                                 self.m.types.kind(*ty),
-                                TypeKind::Int { width: 32, signedness: Signedness::Signless }
+                                TypeKind::Int {
+                                    width: 32,
+                                    signedness: Signedness::Signless
+                                }
                             ) => {}
                         _ => return false,
                     }
                 }
-                Elem::Attr(a) => {
-                    if self.m.attr(op, a).is_none() {
-                        return false;
-                    }
-                }
-                Elem::PtrSc(i) => match actual.get(*i).and_then(|&t| self.m.types.pointer_parts(t)) {
+                Elem::Attr(a) if self.m.attr(op, a).is_none() => return false,
+                Elem::PtrSc(i) => match actual.get(*i).and_then(|&t| self.m.types.pointer_parts(t))
+                {
                     Some((_, sc)) => sig.storage[*i] = Some(sc),
                     None => return false,
                 },
@@ -95,14 +97,16 @@ impl Printer<'_> {
                     Some(&t) => sig.operands[*i] = Some(t),
                     None => return false,
                 },
-                Elem::Type(TypeRef::Pointee(i)) => match actual.get(*i).and_then(|&t| self.m.types.pointer_parts(t)) {
-                    Some((p, _)) => sig.pointee[*i] = Some(p),
-                    None => return false,
-                },
+                Elem::Type(TypeRef::Pointee(i)) => {
+                    match actual.get(*i).and_then(|&t| self.m.types.pointer_parts(t)) {
+                        Some((p, _)) => sig.pointee[*i] = Some(p),
+                        None => return false,
+                    }
+                }
                 Elem::Type(TypeRef::Result) => sig.result = actual_result,
                 Elem::Types { from, .. } => {
-                    for i in *from..n {
-                        sig.operands[i] = Some(actual[i]);
+                    for (slot, &ty) in sig.operands.iter_mut().zip(&actual).skip(*from) {
+                        *slot = Some(ty);
                     }
                 }
                 _ => {}
@@ -115,7 +119,11 @@ impl Printer<'_> {
         if asm_forms::infer(form.infer, &mut sig, &d.attrs, &self.m.attrs, &mut types).is_err() {
             return false;
         }
-        sig.operands.iter().zip(&actual).all(|(s, a)| *s == Some(*a)) && sig.result == actual_result
+        sig.operands
+            .iter()
+            .zip(&actual)
+            .all(|(s, a)| *s == Some(*a))
+            && sig.result == actual_result
     }
 
     /// The integer a `spirv.Constant` value holds.
@@ -169,7 +177,8 @@ impl Printer<'_> {
                     None => continue,
                 },
                 Elem::EnumAngle(a) | Elem::EnumStr(a) => {
-                    let Some(AttrKind::Enum { kind, value }) = self.m.attr_kind(op, a).cloned() else {
+                    let Some(AttrKind::Enum { kind, value }) = self.m.attr_kind(op, a).cloned()
+                    else {
                         return false;
                     };
                     space(self, open);
@@ -183,7 +192,8 @@ impl Printer<'_> {
                     }
                 }
                 Elem::OptEnum(a) => {
-                    let Some(AttrKind::Enum { kind, value }) = self.m.attr_kind(op, a).cloned() else {
+                    let Some(AttrKind::Enum { kind, value }) = self.m.attr_kind(op, a).cloned()
+                    else {
                         continue;
                     };
                     self.out.push_str(", <");
@@ -191,19 +201,28 @@ impl Printer<'_> {
                     self.out.push('>');
                 }
                 Elem::PtrSc(i) => {
-                    let Some((_, sc)) = self.m.types.pointer_parts(self.m.value_type(d.operands[*i])) else {
+                    let Some((_, sc)) = self
+                        .m
+                        .types
+                        .pointer_parts(self.m.value_type(d.operands[*i]))
+                    else {
                         return false;
                     };
                     space(self, open);
                     write_string(&mut self.out, sc.name());
                 }
                 Elem::MemAccess => {
-                    let Some(AttrKind::Enum { value, .. }) = self.m.attr_kind(op, "memory_access").cloned() else {
+                    let Some(AttrKind::Enum { value, .. }) =
+                        self.m.attr_kind(op, "memory_access").cloned()
+                    else {
                         continue;
                     };
                     space(self, open);
                     self.out.push('[');
-                    write_string(&mut self.out, &grammar::format_bits(OperandKind::MemoryAccess, value));
+                    write_string(
+                        &mut self.out,
+                        &grammar::format_bits(OperandKind::MemoryAccess, value),
+                    );
                     if let Some(AttrKind::Int { value, .. }) = self.m.attr_kind(op, "alignment") {
                         self.out.push_str(&format!(", {value}"));
                     }
@@ -230,7 +249,11 @@ impl Printer<'_> {
                             Some(&r) => self.m.value_type(r),
                             None => return false,
                         },
-                        TypeRef::Pointee(i) => match self.m.types.pointer_parts(self.m.value_type(d.operands[*i])) {
+                        TypeRef::Pointee(i) => match self
+                            .m
+                            .types
+                            .pointer_parts(self.m.value_type(d.operands[*i]))
+                        {
                             Some((p, _)) => p,
                             None => return false,
                         },

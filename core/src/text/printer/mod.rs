@@ -30,7 +30,12 @@ pub(crate) fn type_to_string(types: &TypeStore, ty: Type, prefix: Prefix) -> Str
 }
 
 /// Prints an attribute to a string.
-pub(crate) fn attr_to_string(attrs: &AttrStore, types: &TypeStore, attr: Attr, prefix: Prefix) -> String {
+pub(crate) fn attr_to_string(
+    attrs: &AttrStore,
+    types: &TypeStore,
+    attr: Attr,
+    prefix: Prefix,
+) -> String {
     let mut s = String::new();
     write_attr(&mut s, attrs, types, attr, prefix);
     s
@@ -172,7 +177,9 @@ impl<'m> Printer<'m> {
 
     /// The printed name of a block.
     pub(crate) fn block_name(&self, b: Block) -> &str {
-        self.blocks.get(&b).map_or("^<<UNKNOWN BLOCK>>", String::as_str)
+        self.blocks
+            .get(&b)
+            .map_or("^<<UNKNOWN BLOCK>>", String::as_str)
     }
 
     // ---- output helpers ------------------------------------------------------
@@ -182,12 +189,24 @@ impl<'m> Printer<'m> {
     }
 
     pub(crate) fn write_attr(&mut self, attr: Attr) {
-        write_attr(&mut self.out, &self.m.attrs, &self.m.types, attr, self.prefix);
+        write_attr(
+            &mut self.out,
+            &self.m.attrs,
+            &self.m.types,
+            attr,
+            self.prefix,
+        );
     }
 
     /// `{a = 1 : i32, flag}`.
     pub(crate) fn write_attr_dict(&mut self, entries: &[(String, Attr)]) {
-        attrs::write_dict(&mut self.out, &self.m.attrs, &self.m.types, entries, self.prefix);
+        attrs::write_dict(
+            &mut self.out,
+            &self.m.attrs,
+            &self.m.types,
+            entries,
+            self.prefix,
+        );
     }
 
     /// ` {a = 1 : i32}` unless every attribute is elided.
@@ -311,7 +330,9 @@ impl<'m> Printer<'m> {
             OpKind::Merge => self.print_merge(op),
             OpKind::Foreign(_) => false,
             OpKind::Core(_) if kind.is_core("Branch") => self.print_branch(op),
-            OpKind::Core(_) if kind.is_core("BranchConditional") => self.print_branch_conditional(op),
+            OpKind::Core(_) if kind.is_core("BranchConditional") => {
+                self.print_branch_conditional(op)
+            }
             OpKind::Core(_) if kind.is_core("Switch") => self.print_switch(op),
             OpKind::Core(_) if kind.is_core("FunctionCall") => self.print_function_call(op),
             OpKind::Core(_) if kind.is_core("Variable") => self.print_variable(op),
@@ -392,7 +413,8 @@ impl<'m> Printer<'m> {
             }
             self.out.push(']');
         }
-        let (mut props, discardable): (Vec<(String, Attr)>, Vec<(String, Attr)>) = data
+        type Attrs = Vec<(String, Attr)>;
+        let (mut props, discardable): (Attrs, Attrs) = data
             .attrs
             .iter()
             .cloned()
@@ -421,10 +443,8 @@ impl<'m> Printer<'m> {
         props.retain(|(n, _)| !extra.iter().any(|(e, _)| e == n));
         if !props.is_empty() || !extra.is_empty() {
             self.out.push_str(" <{");
-            let mut items: Vec<(String, Option<Attr>, Option<String>)> = props
-                .into_iter()
-                .map(|(n, a)| (n, Some(a), None))
-                .collect();
+            let mut items: Vec<(String, Option<Attr>, Option<String>)> =
+                props.into_iter().map(|(n, a)| (n, Some(a), None)).collect();
             items.extend(extra.into_iter().map(|(n, s)| (n, None, Some(s))));
             items.sort_by(|a, b| a.0.cmp(&b.0));
             for (i, (n, a, s)) in items.iter().enumerate() {
@@ -469,7 +489,10 @@ impl<'m> Printer<'m> {
     /// `()`, `T`, or `(T, U)`; a lone function type is parenthesized.
     pub(crate) fn write_result_types(&mut self, results: &[Type]) {
         let single_plain = results.len() == 1
-            && !matches!(self.m.types.kind(results[0]), crate::ir::TypeKind::Function { .. });
+            && !matches!(
+                self.m.types.kind(results[0]),
+                crate::ir::TypeKind::Function { .. }
+            );
         if single_plain {
             self.write_type(results[0]);
         } else {
@@ -521,7 +544,8 @@ impl<'m> Printer<'m> {
                     self.out.push_str(&n);
                 } else {
                     let mut sorted = list.clone();
-                    let order: HashMap<Block, usize> = blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+                    let order: HashMap<Block, usize> =
+                        blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
                     sorted.sort_by_key(|p| order.get(p).copied().unwrap_or(usize::MAX));
                     self.out.push_str(&format!("  // {} preds: ", sorted.len()));
                     for (k, p) in sorted.iter().enumerate() {

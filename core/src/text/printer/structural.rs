@@ -42,7 +42,10 @@ impl Printer<'_> {
 
     fn shape(&self, op: Op, operands: usize, results: usize, regions: usize) -> bool {
         let d = self.m.op(op);
-        d.operands.len() == operands && d.results.len() == results && d.regions.len() == regions && d.successors.is_empty()
+        d.operands.len() == operands
+            && d.results.len() == results
+            && d.regions.len() == regions
+            && d.successors.is_empty()
     }
 
     pub(super) fn print_module_op(&mut self, op: Op) -> bool {
@@ -70,14 +73,19 @@ impl Printer<'_> {
             write_symbol(&mut self.out, s);
         }
         self.out.push(' ');
-        self.out.push_str(&grammar::format_bits(OperandKind::AddressingModel, am));
+        self.out
+            .push_str(&grammar::format_bits(OperandKind::AddressingModel, am));
         self.out.push(' ');
-        self.out.push_str(&grammar::format_bits(OperandKind::MemoryModel, mm));
+        self.out
+            .push_str(&grammar::format_bits(OperandKind::MemoryModel, mm));
         if let Some(a) = self.m.attr(op, "vce_triple") {
             self.out.push_str(" requires ");
             self.write_attr(a);
         }
-        self.write_opt_attr_dict_kw(op, &["addressing_model", "memory_model", "vce_triple", "sym_name"]);
+        self.write_opt_attr_dict_kw(
+            op,
+            &["addressing_model", "memory_model", "vce_triple", "sym_name"],
+        );
         self.out.push(' ');
         let r = self.m.op(op).regions[0];
         self.print_region(r, false);
@@ -111,7 +119,10 @@ impl Printer<'_> {
                 _ => None,
             }
         };
-        let (Some(arg_attrs), Some(res_attrs)) = (dicts(self, "arg_attrs", inputs.len()), dicts(self, "res_attrs", results.len())) else {
+        let (Some(arg_attrs), Some(res_attrs)) = (
+            dicts(self, "arg_attrs", inputs.len()),
+            dicts(self, "res_attrs", results.len()),
+        ) else {
             return false;
         };
         let region = self.m.op(op).regions[0];
@@ -171,10 +182,19 @@ impl Printer<'_> {
             }
         }
         self.out.push(' ');
-        write_string(&mut self.out, &grammar::format_bits(OperandKind::FunctionControl, control));
+        write_string(
+            &mut self.out,
+            &grammar::format_bits(OperandKind::FunctionControl, control),
+        );
         self.write_opt_attr_dict_kw(
             op,
-            &["sym_name", "function_type", "function_control", "arg_attrs", "res_attrs"],
+            &[
+                "sym_name",
+                "function_type",
+                "function_control",
+                "arg_attrs",
+                "res_attrs",
+            ],
         );
         if !blocks.is_empty() {
             self.out.push(' ');
@@ -186,9 +206,13 @@ impl Printer<'_> {
     /// ` bind(s, b)` / ` built_in("X")`; returns the attribute names used.
     fn write_variable_decorations(&mut self, op: Op) -> Vec<&'static str> {
         let mut used = Vec::new();
-        if let (Some(AttrKind::Int { value: set, .. }), Some(AttrKind::Int { value: binding, .. })) =
-            (self.attr_of(op, "descriptor_set").cloned(), self.attr_of(op, "binding").cloned())
-        {
+        if let (
+            Some(AttrKind::Int { value: set, .. }),
+            Some(AttrKind::Int { value: binding, .. }),
+        ) = (
+            self.attr_of(op, "descriptor_set").cloned(),
+            self.attr_of(op, "binding").cloned(),
+        ) {
             if self.int_is_i32(op, "descriptor_set") && self.int_is_i32(op, "binding") {
                 self.out.push_str(&format!(" bind({set}, {binding})"));
                 used.extend(["descriptor_set", "binding"]);
@@ -207,14 +231,18 @@ impl Printer<'_> {
         match self.attr_of(op, name) {
             Some(AttrKind::Int { ty, .. }) => matches!(
                 self.m.types.kind(*ty),
-                TypeKind::Int { width: 32, signedness: crate::ir::Signedness::Signless }
+                TypeKind::Int {
+                    width: 32,
+                    signedness: crate::ir::Signedness::Signless
+                }
             ),
             _ => false,
         }
     }
 
     pub(super) fn print_global_variable(&mut self, op: Op) -> bool {
-        let (Some(name), Some(ty)) = (self.string_of(op, "sym_name"), self.type_of(op, "type")) else {
+        let (Some(name), Some(ty)) = (self.string_of(op, "sym_name"), self.type_of(op, "type"))
+        else {
             return false;
         };
         let init = self.attr_of(op, "initializer").cloned();
@@ -261,7 +289,9 @@ impl Printer<'_> {
     /// The type a typed attribute carries (`None` for untyped ones).
     fn attr_natural_type(&self, a: &AttrKind) -> Option<Option<Type>> {
         match a {
-            AttrKind::Int { ty, .. } | AttrKind::Float { ty, .. } | AttrKind::Dense { ty, .. } => Some(Some(*ty)),
+            AttrKind::Int { ty, .. } | AttrKind::Float { ty, .. } | AttrKind::Dense { ty, .. } => {
+                Some(Some(*ty))
+            }
             AttrKind::Bool(_) => Some(self.m.types.lookup(&TypeKind::Int {
                 width: 1,
                 signedness: crate::ir::Signedness::Signless,
@@ -298,7 +328,10 @@ impl Printer<'_> {
     }
 
     pub(super) fn print_spec_constant(&mut self, op: Op) -> bool {
-        let (Some(name), Some(value)) = (self.string_of(op, "sym_name"), self.m.attr(op, "default_value")) else {
+        let (Some(name), Some(value)) = (
+            self.string_of(op, "sym_name"),
+            self.m.attr(op, "default_value"),
+        ) else {
             return false;
         };
         if !self.shape(op, 0, 0, 0) {
@@ -320,7 +353,8 @@ impl Printer<'_> {
     }
 
     pub(super) fn print_spec_constant_composite(&mut self, op: Op) -> bool {
-        let (Some(name), Some(ty)) = (self.string_of(op, "sym_name"), self.type_of(op, "type")) else {
+        let (Some(name), Some(ty)) = (self.string_of(op, "sym_name"), self.type_of(op, "type"))
+        else {
             return false;
         };
         let Some(AttrKind::Array(items)) = self.attr_of(op, "constituents").cloned() else {
@@ -378,13 +412,18 @@ impl Printer<'_> {
         ) else {
             return false;
         };
-        if !self.shape(op, 0, 0, 0) || grammar::enumerant(OperandKind::ExecutionModel, model).is_none() {
+        if !self.shape(op, 0, 0, 0)
+            || grammar::enumerant(OperandKind::ExecutionModel, model).is_none()
+        {
             return false;
         }
         let n = self.op_name(&OpKind::EntryPoint);
         self.out.push_str(&n);
         self.out.push(' ');
-        write_string(&mut self.out, &grammar::format_bits(OperandKind::ExecutionModel, model));
+        write_string(
+            &mut self.out,
+            &grammar::format_bits(OperandKind::ExecutionModel, model),
+        );
         self.out.push(' ');
         write_symbol(&mut self.out, &f);
         for s in &iface {
@@ -411,7 +450,10 @@ impl Printer<'_> {
                 AttrKind::Int { value, ty }
                     if matches!(
                         self.m.types.kind(*ty),
-                        TypeKind::Int { width: 32, signedness: crate::ir::Signedness::Signless }
+                        TypeKind::Int {
+                            width: 32,
+                            signedness: crate::ir::Signedness::Signless
+                        }
                     ) =>
                 {
                     Some(*value)
@@ -422,7 +464,9 @@ impl Printer<'_> {
         let Some(values) = values else {
             return false;
         };
-        if !self.shape(op, 0, 0, 0) || grammar::enumerant(OperandKind::ExecutionMode, mode).is_none() {
+        if !self.shape(op, 0, 0, 0)
+            || grammar::enumerant(OperandKind::ExecutionMode, mode).is_none()
+        {
             return false;
         }
         let n = self.op_name(&OpKind::ExecutionMode);
@@ -430,7 +474,10 @@ impl Printer<'_> {
         self.out.push(' ');
         write_symbol(&mut self.out, &f);
         self.out.push(' ');
-        write_string(&mut self.out, &grammar::format_bits(OperandKind::ExecutionMode, mode));
+        write_string(
+            &mut self.out,
+            &grammar::format_bits(OperandKind::ExecutionMode, mode),
+        );
         for v in values {
             self.out.push_str(&format!(", {v}"));
         }
@@ -506,7 +553,11 @@ impl Printer<'_> {
 
     pub(super) fn print_branch(&mut self, op: Op) -> bool {
         let d = self.m.op(op).clone();
-        if !d.operands.is_empty() || !d.results.is_empty() || !d.regions.is_empty() || d.successors.len() != 1 {
+        if !d.operands.is_empty()
+            || !d.results.is_empty()
+            || !d.regions.is_empty()
+            || d.successors.len() != 1
+        {
             return false;
         }
         let n = self.op_name(&d.kind);
@@ -527,7 +578,10 @@ impl Printer<'_> {
                 AttrKind::Int { value, ty }
                     if matches!(
                         self.m.types.kind(*ty),
-                        TypeKind::Int { width: 32, signedness: crate::ir::Signedness::Signless }
+                        TypeKind::Int {
+                            width: 32,
+                            signedness: crate::ir::Signedness::Signless
+                        }
                     ) =>
                 {
                     Some(*value)
@@ -543,7 +597,11 @@ impl Printer<'_> {
 
     pub(super) fn print_branch_conditional(&mut self, op: Op) -> bool {
         let d = self.m.op(op).clone();
-        if d.operands.len() != 1 || !d.results.is_empty() || !d.regions.is_empty() || d.successors.len() != 2 {
+        if d.operands.len() != 1
+            || !d.results.is_empty()
+            || !d.regions.is_empty()
+            || d.successors.len() != 2
+        {
             return false;
         }
         if !self.m.types.is_bool(self.m.value_type(d.operands[0])) {
@@ -574,7 +632,11 @@ impl Printer<'_> {
 
     pub(super) fn print_switch(&mut self, op: Op) -> bool {
         let d = self.m.op(op).clone();
-        if d.operands.len() != 1 || !d.results.is_empty() || !d.regions.is_empty() || d.successors.is_empty() {
+        if d.operands.len() != 1
+            || !d.results.is_empty()
+            || !d.regions.is_empty()
+            || d.successors.is_empty()
+        {
             return false;
         }
         let sel_ty = self.m.value_type(d.operands[0]);
@@ -648,7 +710,11 @@ impl Printer<'_> {
 
     pub(super) fn print_variable(&mut self, op: Op) -> bool {
         let d = self.m.op(op).clone();
-        if d.operands.len() > 1 || d.results.len() != 1 || !d.regions.is_empty() || !d.successors.is_empty() {
+        if d.operands.len() > 1
+            || d.results.len() != 1
+            || !d.regions.is_empty()
+            || !d.successors.is_empty()
+        {
             return false;
         }
         let ty = self.m.value_type(d.results[0]);

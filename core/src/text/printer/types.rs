@@ -1,8 +1,8 @@
 //! Printing types.
 
 use crate::ir::{
-    FloatKind, ImageArrayed, ImageDepth, ImageSamplerUse, ImageSampling, Signedness, Type, TypeKind,
-    TypeStore,
+    FloatKind, ImageArrayed, ImageDepth, ImageSamplerUse, ImageSampling, Signedness, Type,
+    TypeKind, TypeStore,
 };
 use crate::text::Prefix;
 
@@ -43,7 +43,11 @@ fn write_type_depth(out: &mut String, types: &TypeStore, ty: Type, prefix: Prefi
             sub(out, *element);
             out.push('>');
         }
-        TypeKind::Array { len, element, stride } => {
+        TypeKind::Array {
+            len,
+            element,
+            stride,
+        } => {
             out.push_str(&format!("!{p}.array<{len} x "));
             sub(out, *element);
             if let Some(s) = stride {
@@ -160,7 +164,8 @@ fn write_type_depth(out: &mut String, types: &TypeStore, ty: Type, prefix: Prefi
                 sub(out, t);
             }
             out.push_str(") -> ");
-            let single = results.len() == 1 && !matches!(types.kind(results[0]), TypeKind::Function { .. });
+            let single =
+                results.len() == 1 && !matches!(types.kind(results[0]), TypeKind::Function { .. });
             if single {
                 sub(out, results[0]);
             } else {

@@ -1,0 +1,281 @@
+//! `update-vce`: the minimal version / capabilities / extensions triple of a
+//! module in a target env (MLIR's `UpdateVCEPass`).
+//!
+//! The pass walks every op in post-order (children before parents, as
+//! MLIR's walk does), takes its requirements ([`op_own_requirements`] then
+//! the requirements of the types it uses) and meets each one:
+//!
+//! * capabilities: the first capability of the any-of set (sorted by name)
+//!   that the target env allows ([`ConversionTarget::allows_capability`]:
+//!   listed or implied, transitively) is added to the triple, once; the
+//!   capability's own availability is then met like any requirement
+//!   (`StorageBuffer8BitAccess` brings `SPV_KHR_8bit_storage` below 1.5);
+//! * version or extension: nothing for requirements of version 1.0; else the
+//!   first of its extensions the target env *lists* is added (MLIR picks
+//!   extensions this way, which keeps the module's version low); else the
+//!   module's version is raised to the requirement's `min_version` if the
+//!   target's version reaches it; else to the version one of its extensions
+//!   was folded into, if the target's version reaches that;
+//! * anything else is an error naming the op, its location, the requirement
+//!   and what the target env offers.
+//!
+//! The version starts at 1.0 and only grows. When the walk is done:
+//!
+//! * an extension is kept only if some requirement it was chosen for is not
+//!   core in the final version (a module that ends up at 1.3 anyway does not
+//!   declare `SPV_KHR_storage_buffer_storage_class`); MLIR keeps every chosen
+//!   extension, so kiln's triple is smaller or equal;
+//! * the final version must not exceed any used feature's `last_version`.
+//!
+//! Capabilities and extensions appear in the order they were first chosen,
+//! as in MLIR. The result replaces the `spv.module`'s `vce_triple`.
+//!
+//! Differences from MLIR 19 beyond the extension pruning: kiln also counts
+//! decorations, builtins, function signatures, block arguments and typed
+//! constant values (MLIR only looks at opcodes, enum attributes and the types
+//! of operands and results), needs no extension for features of version 1.0
+//! (MLIR declares `SPV_AMD_shader_ballot` for `Groups`), and uses the
+//! target's version when no listed extension provides a feature (MLIR then
+//! fails).
+
+use std::fmt;
+
+use crate::availability::op::types_of;
+use crate::availability::types::TypeCache;
+use crate::availability::{op_own_requirements, Origin, Requirement, Unmet, UnmetRequirement};
+use crate::grammar::{Capability, Extension, Version};
+use crate::ir::{AttrKind, Location, Module, Op, Vce};
+use crate::target::promotions::promoted_version;
+use crate::target::{ConversionTarget, TargetEnv};
+
+/// Why `update-vce` failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UpdateVceError {
+    /// An op needs something the target env does not offer.
+    #[error("{loc}: '{op}': {requirement}; the target env offers {offered}")]
+    Unsatisfied {
+        /// The op's name (`spirv.IAdd`).
+        op: String,
+        /// Its location.
+        loc: Location,
+        /// The requirement that cannot be met.
+        requirement: UnmetRequirement,
+        /// What the target env offers ([`TargetEnv::summary`]).
+        offered: String,
+    },
+    /// A feature removed from the core is used together with one that needs
+    /// a later version.
+    #[error(
+        "{loc}: '{op}': {origin} is not available after SPIR-V {last}, but the module needs \
+         SPIR-V {needed} for {needed_by}"
+    )]
+    VersionConflict {
+        /// The op using the removed feature.
+        op: String,
+        /// Its location.
+        loc: Location,
+        /// The removed feature.
+        origin: Origin,
+        /// The last version that has it.
+        last: Version,
+        /// The version the module needs.
+        needed: Version,
+        /// What needs that version (`'spirv.GroupNonUniformIAdd' at 3:5`).
+        needed_by: String,
+    },
+}
+
+/// Where a requirement came from, for messages.
+#[derive(Clone, Debug)]
+struct Site {
+    op: String,
+    loc: Location,
+}
+
+impl fmt::Display for Site {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' at {}", self.op, self.loc)
+    }
+}
+
+/// The deduction state of one walk.
+struct Deducer<'a> {
+    target: &'a ConversionTarget,
+    version: Version,
+    raised_by: Option<(Site, Origin)>,
+    caps: Vec<Capability>,
+    /// Chosen extensions with the highest `min_version` among the
+    /// requirements each was chosen for.
+    exts: Vec<(Extension, Version)>,
+    /// The lowest `last_version` seen, with what imposes it.
+    max: Option<(Version, Site, Origin)>,
+}
+
+impl Deducer<'_> {
+    fn unsatisfied(&self, site: &Site, origin: &Origin, unmet: Unmet) -> UpdateVceError {
+        UpdateVceError::Unsatisfied {
+            op: site.op.clone(),
+            loc: site.loc,
+            requirement: UnmetRequirement {
+                origin: origin.clone(),
+                unmet,
+            },
+            offered: self.target.env().summary(),
+        }
+    }
+
+    fn raise(&mut self, to: Version, site: &Site, origin: &Origin) {
+        if to > self.version {
+            self.version = to;
+            self.raised_by = Some((site.clone(), origin.clone()));
+        }
+    }
+
+    fn meet(&mut self, site: &Site, r: &Requirement) -> Result<(), UpdateVceError> {
+        if !r.capabilities.is_empty() {
+            let Some(&cap) = r
+                .capabilities
+                .iter()
+                .find(|&&c| self.target.allows_capability(c))
+            else {
+                return Err(self.unsatisfied(
+                    site,
+                    &r.origin,
+                    Unmet::Capability {
+                        any_of: r.capabilities.clone(),
+                    },
+                ));
+            };
+            if !self.caps.contains(&cap) {
+                self.caps.push(cap);
+                self.meet_version(site, &Requirement::for_capability(cap))?;
+            }
+        }
+        self.meet_version(site, r)
+    }
+
+    fn meet_version(&mut self, site: &Site, r: &Requirement) -> Result<(), UpdateVceError> {
+        if let Some(last) = r.last_version {
+            if self.max.as_ref().is_none_or(|(v, _, _)| last < *v) {
+                self.max = Some((last, site.clone(), r.origin.clone()));
+            }
+        }
+        if r.min_version <= Version::V1_0 {
+            return Ok(());
+        }
+        let env = self.target.env();
+        if let Some(&ext) = r.extensions.iter().find(|e| env.vce.extensions.contains(e)) {
+            match self.exts.iter_mut().find(|(e, _)| *e == ext) {
+                Some((_, need)) => *need = (*need).max(r.min_version),
+                None => self.exts.push((ext, r.min_version)),
+            }
+            return Ok(());
+        }
+        let target_version = env.version();
+        if r.min_version <= target_version {
+            self.raise(r.min_version, site, &r.origin);
+            return Ok(());
+        }
+        let promoted = r
+            .extensions
+            .iter()
+            .filter_map(|&e| promoted_version(e))
+            .filter(|&v| v <= target_version)
+            .min();
+        if let Some(v) = promoted {
+            self.raise(v, site, &r.origin);
+            return Ok(());
+        }
+        Err(self.unsatisfied(
+            site,
+            &r.origin,
+            Unmet::Version {
+                min: r.min_version,
+                extensions: r.extensions.clone(),
+            },
+        ))
+    }
+}
+
+/// The ops nested in `root` and `root` itself, children before parents.
+fn post_order(m: &Module, root: Op) -> Vec<Op> {
+    let mut out = Vec::new();
+    let mut stack = vec![(root, false)];
+    while let Some((op, expanded)) = stack.pop() {
+        if expanded {
+            out.push(op);
+            continue;
+        }
+        stack.push((op, true));
+        let mut children = Vec::new();
+        for &r in &m.op(op).regions {
+            for &b in &m.region(r).blocks {
+                children.extend_from_slice(&m.block(b).ops);
+            }
+        }
+        stack.extend(children.into_iter().rev().map(|c| (c, false)));
+    }
+    out
+}
+
+/// The minimal triple `module` needs in `env` (see the module docs).
+pub fn deduce_vce(module: &Module, env: &TargetEnv) -> Result<Vce, UpdateVceError> {
+    let target = ConversionTarget::new(env);
+    let mut d = Deducer {
+        target: &target,
+        version: Version::V1_0,
+        raised_by: None,
+        caps: Vec::new(),
+        exts: Vec::new(),
+        max: None,
+    };
+    let mut cache = TypeCache::default();
+    for op in post_order(module, module.top()) {
+        let site = Site {
+            op: format!("spirv.{}", module.op(op).kind.name()),
+            loc: module.op(op).loc,
+        };
+        let mut reqs = op_own_requirements(module, op);
+        reqs.extend(types_of(module, op, &mut cache));
+        for r in reqs.clauses() {
+            d.meet(&site, r)?;
+        }
+    }
+    if let Some((last, site, origin)) = &d.max {
+        if d.version > *last {
+            let needed_by = match &d.raised_by {
+                Some((by, by_origin)) => format!("{by_origin} of {by}"),
+                None => "the module".to_string(),
+            };
+            return Err(UpdateVceError::VersionConflict {
+                op: site.op.clone(),
+                loc: site.loc,
+                origin: origin.clone(),
+                last: *last,
+                needed: d.version,
+                needed_by,
+            });
+        }
+    }
+    let version = d.version;
+    Ok(Vce {
+        version,
+        capabilities: d.caps,
+        extensions: d
+            .exts
+            .into_iter()
+            .filter(|&(_, need)| need > version)
+            .map(|(e, _)| e)
+            .collect(),
+    })
+}
+
+/// Replaces the `spv.module`'s `vce_triple` by the minimal triple it needs
+/// in `env`; on error the module is left unchanged.
+pub fn update_vce(module: &mut Module, env: &TargetEnv) -> Result<(), UpdateVceError> {
+    let vce = deduce_vce(module, env)?;
+    let attr = module.attrs.intern(AttrKind::Vce(vce));
+    let top = module.top();
+    module.set_attr(top, "vce_triple", attr);
+    Ok(())
+}
