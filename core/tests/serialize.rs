@@ -1803,19 +1803,22 @@ fn local_size_id_uses_execution_mode_id() {
 
 #[test]
 fn selection_and_loop_control_operands() {
-    let mut b = B::new(Version::V1_0, &[Capability::Shader], &[]);
+    let mut b = B::new(Version::V1_1, &[Capability::Shader], &[]);
     let i32t = b.i(32);
     let i1 = b.i(1);
     let (_, e) = b.func("f", &[i1], &[]);
     let flag = b.arg(e, 0);
     let zero = b.c32(e, 0);
     let var = b.variable(e, i32t, None);
-    let unroll = b.en(OperandKind::LoopControl, 0x1);
+    // Unroll | DependencyLength 4.
+    let unroll = b.en(OperandKind::LoopControl, 0x1 | 0x8);
+    let dep = b.ints(&[4]);
     let lop = b.op_spec(
         e,
         OpSpec::new(OpKind::Loop)
             .regions(1)
-            .attr("loop_control", unroll),
+            .attr("loop_control", unroll)
+            .attr("loop_control_literals", dep),
     );
     let r = b.m.op(lop).regions[0];
     let entry = b.block(r, &[]);
@@ -1842,7 +1845,7 @@ fn selection_and_loop_control_operands() {
     b.ret(e);
     b.trivial_main();
     let words = serialize(&b.m).unwrap_or_else(|e| panic!("{e}"));
-    validate(&words, ValidationEnv::Vulkan1_0).unwrap_or_else(|e| panic!("{}", e.full_message()));
+    validate(&words, ValidationEnv::Vulkan1_1).unwrap_or_else(|e| panic!("{}", e.full_message()));
     let module = dr::load_words(&words).unwrap();
     let f = function(&module, "f");
     let all: Vec<&dr::Instruction> = f.blocks.iter().flat_map(|b| &b.instructions).collect();
@@ -1851,8 +1854,13 @@ fn selection_and_loop_control_operands() {
         .find(|i| i.class.opcode == spirv::Op::LoopMerge)
         .unwrap();
     assert_eq!(
-        lm.operands[2],
-        Operand::LoopControl(spirv::LoopControl::UNROLL)
+        &lm.operands[2..],
+        [
+            Operand::LoopControl(
+                spirv::LoopControl::UNROLL | spirv::LoopControl::DEPENDENCY_LENGTH
+            ),
+            Operand::LiteralBit32(4)
+        ]
     );
     let sm = all
         .iter()

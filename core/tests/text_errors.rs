@@ -395,3 +395,17 @@ fn deeply_nested_regions_fail_cleanly() {
     let e = text::parse(&src).unwrap_err();
     assert!(e.message.contains("nesting too deep"), "{e}");
 }
+
+#[test]
+fn module_body_is_one_block() {
+    let m = text::parse("spirv.module Logical GLSL450 {\n}\n").expect("empty module");
+    assert!(m.module_ops().is_empty());
+    assert_eq!(
+        error_of("spirv.module Logical GLSL450 {\n^bb0:\n  spirv.Return\n^bb1:\n}\n"),
+        "1:1: 'spirv.module' body must be a single block without labels"
+    );
+    assert_eq!(
+        error_of("\"spirv.module\"() <{addressing_model = #spirv.addressing_model<Logical>, memory_model = #spirv.memory_model<GLSL450>}> : () -> ()\n"),
+        "1:1: 'spirv.module' must have exactly one region"
+    );
+}

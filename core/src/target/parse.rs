@@ -414,9 +414,15 @@ fn limit_entries(c: &mut Cursor<'_>, close: &str, limits: &mut ResourceLimits) -
 }
 
 /// A `u32` limit value (an integer, optionally typed).
+///
+/// A negative value typed `i32` is read as the 32-bit pattern it denotes
+/// (MLIR prints a signless `i32` holding `0xFFFFFFFF` as `-1 : i32`).
 fn u32_value(c: &mut Cursor<'_>, name: &str) -> Result<u32> {
     let (at, v) = c.int("an integer")?;
-    c.opt_type_suffix()?;
+    let ty = c.opt_type_suffix()?;
+    if ty == Some("i32") && (i128::from(i32::MIN)..0).contains(&v) {
+        return Ok(v as i32 as u32);
+    }
     u32::try_from(v).map_err(|_| TargetEnvError::Limit {
         offset: at,
         name: name.to_string(),

@@ -166,6 +166,21 @@ fn f32_text(v: f32) -> String {
     crate::text::print_attr(&attrs, &types, a, Prefix::Spirv)
 }
 
+/// The integer type a `u32` limit is printed with: `i32`, or `i64` when the
+/// value does not fit a signed 32-bit integer (MLIR would print it negative).
+fn int_type(v: u32) -> &'static str {
+    if i32::try_from(v).is_ok() {
+        "i32"
+    } else {
+        "i64"
+    }
+}
+
+/// `v : i32` (or `v : i64`, see [`int_type`]).
+fn typed(v: u32) -> String {
+    format!("{v} : {}", int_type(v))
+}
+
 /// Dictionary entries `(name, value text)` of the limits: with `all_mlir`
 /// the MLIR limits too (the two workgroup limits always, the rest when not
 /// default), kiln's extras when not default.
@@ -180,7 +195,7 @@ fn dictionary_entries(
     if all_mlir {
         e.push((
             "max_compute_workgroup_invocations",
-            format!("{} : i32", l.max_compute_workgroup_invocations),
+            typed(l.max_compute_workgroup_invocations),
         ));
         e.push((
             "max_compute_workgroup_size",
@@ -189,17 +204,17 @@ fn dictionary_entries(
         if l.max_compute_shared_memory_size != d.max_compute_shared_memory_size {
             e.push((
                 "max_compute_shared_memory_size",
-                format!("{} : i32", l.max_compute_shared_memory_size),
+                typed(l.max_compute_shared_memory_size),
             ));
         }
         if l.subgroup_size != d.subgroup_size {
-            e.push(("subgroup_size", format!("{} : i32", l.subgroup_size)));
+            e.push(("subgroup_size", typed(l.subgroup_size)));
         }
         if let Some(v) = l.min_subgroup_size {
-            e.push(("min_subgroup_size", format!("{v} : i32")));
+            e.push(("min_subgroup_size", typed(v)));
         }
         if let Some(v) = l.max_subgroup_size {
-            e.push(("max_subgroup_size", format!("{v} : i32")));
+            e.push(("max_subgroup_size", typed(v)));
         }
         if !l.cooperative_matrix_properties_khr.is_empty() {
             e.push((
@@ -254,7 +269,7 @@ fn dictionary_entries(
     ];
     for (name, v, default) in u32s {
         if v != default {
-            e.push((name, format!("{v} : i32")));
+            e.push((name, typed(v)));
         }
     }
     if l.min_storage_buffer_offset_alignment != d.min_storage_buffer_offset_alignment {
@@ -299,7 +314,8 @@ pub(super) fn kiln_extras_attr(l: &ResourceLimits, m: &mut Module) -> Option<Att
     let mut entries: Vec<(String, Attr)> = Vec::new();
     let mut push_u32 = |m: &mut Module, name: &str, v: u32, default: u32| {
         if v != default {
-            let a = m.attrs.int(i128::from(v), i32_ty);
+            let ty = if int_type(v) == "i32" { i32_ty } else { i64_ty };
+            let a = m.attrs.int(i128::from(v), ty);
             entries.push((name.to_string(), a));
         }
     };

@@ -71,10 +71,19 @@ struct PendingPhi {
 }
 
 /// The merge instruction a header block must carry.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum MergeInst {
-    Selection { merge: u32, control: u32 },
-    Loop { merge: u32, cont: u32, control: u32 },
+    Selection {
+        merge: u32,
+        control: u32,
+    },
+    Loop {
+        merge: u32,
+        cont: u32,
+        control: u32,
+        /// Literal parameters of the control bits (`DependencyLength 4`).
+        params: Vec<Operand>,
+    },
 }
 
 impl Serializer<'_> {
@@ -380,7 +389,7 @@ impl Serializer<'_> {
         self.start_block(label);
         let m = self.m;
         let args = &m.block(block).args;
-        let owner = self.m.block_parent_op(block).unwrap_or(self.m.top());
+        let owner = m.block_parent_op(block).unwrap_or(m.top());
         for (i, &arg) in args.iter().enumerate() {
             let ty = self.prepare_value_type(owner, arg)?;
             let id = self.define_value(arg);
@@ -402,7 +411,7 @@ impl Serializer<'_> {
         let Some((&terminator, body)) = ops.split_last() else {
             return Err(self.structure_err_for_block(block, "block has no terminator"));
         };
-        if !self.m.op(terminator).kind.is_terminator() {
+        if !m.op(terminator).kind.is_terminator() {
             return Err(self.err(
                 terminator,
                 OpProblem::Structure("the last op of a block must be a terminator".into()),
@@ -410,12 +419,12 @@ impl Serializer<'_> {
         }
         // A loop header holding a nested construct: the merge instruction
         // must stay in the header, so emit it now and continue in a new block.
-        if let Some(m @ MergeInst::Loop { .. }) = merge {
+        if let Some(loop_merge @ MergeInst::Loop { .. }) = &merge {
             let nested = body
                 .iter()
-                .any(|&o| matches!(self.m.op(o).kind, OpKind::Selection | OpKind::Loop));
+                .any(|&o| matches!(m.op(o).kind, OpKind::Selection | OpKind::Loop));
             if nested {
-                self.emit_merge(m);
+                self.emit_merge(loop_merge.clone());
                 let next = self.next_id();
                 self.emit(inst(
                     spirv::Op::Branch,
@@ -437,8 +446,8 @@ impl Serializer<'_> {
             }
             self.process_function_op(op)?;
         }
-        if let Some(m) = merge {
-            self.emit_merge(m);
+        if let Some(header_merge) = merge {
+            self.emit_merge(header_merge);
         }
         self.process_function_op(terminator)
     }
@@ -455,16 +464,16 @@ impl Serializer<'_> {
                 merge,
                 cont,
                 control,
-            } => inst(
-                spirv::Op::LoopMerge,
-                None,
-                None,
-                vec![
+                params,
+            } => {
+                let mut operands = vec![
                     Operand::IdRef(merge),
                     Operand::IdRef(cont),
                     Operand::LiteralBit32(control),
-                ],
-            ),
+                ];
+                operands.extend(params);
+                inst(spirv::Op::LoopMerge, None, None, operands)
+            }
         };
         self.emit(i);
     }
@@ -618,7 +627,7 @@ impl Serializer<'_> {
         let m = self.m;
         let entry_ops = &m.block(c.entry).ops;
         let enters_header = entry_ops.last().is_some_and(|&t| {
-            let t = self.m.op(t);
+            let t = m.op(t);
             t.kind == OpKind::Core(spirv::Op::Branch as u16)
                 && t.successors.first().is_some_and(|s| s.block == c.header)
         });
@@ -631,17 +640,24 @@ impl Serializer<'_> {
                 ),
             ));
         }
+        let params = self.prepare_enum_params(
+            op,
+            "loop_control",
+            OperandKind::LoopControl,
+            control,
+            &[],
+            &mut 0,
+        )?;
         let merge = self.block_id(c.merge);
         let cont = self.block_id(c.cont);
         self.process_block_ops(c.entry, None)?;
-        self.process_block(
-            c.header,
-            Some(MergeInst::Loop {
-                merge,
-                cont,
-                control,
-            }),
-        )?;
+        let header_merge = MergeInst::Loop {
+            merge,
+            cont,
+            control,
+            params,
+        };
+        self.process_block(c.header, Some(header_merge))?;
         let mut visited: HashSet<Block> = HashSet::from([c.entry, c.header, c.cont, c.merge]);
         for b in self.pretty_order(c.header, &mut visited) {
             self.process_block(b, None)?;

@@ -782,8 +782,26 @@ impl<'a> Parser<'a> {
             ));
         }
         let op = self.parse_operation()?;
+        let loc = self.loc_of(start);
         if self.m.op(op).kind != OpKind::Module {
-            return Err(self.err_at(self.loc_of(start), "expected a 'spirv.module' op"));
+            return Err(self.err_at(loc, "expected a 'spirv.module' op"));
+        }
+        // The module body is exactly one block (`Module::body`).
+        let regions = self.m.op(op).regions.clone();
+        let [region] = regions.as_slice() else {
+            return Err(self.err_at(loc, "'spirv.module' must have exactly one region"));
+        };
+        match self.m.region(*region).blocks.len() {
+            0 => {
+                self.m.append_block(*region, &[]);
+            }
+            1 => {}
+            _ => {
+                return Err(self.err_at(
+                    loc,
+                    "'spirv.module' body must be a single block without labels",
+                ))
+            }
         }
         *found = Some(op);
         Ok(())
