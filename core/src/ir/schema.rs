@@ -20,7 +20,8 @@
 //!   attributes in the dialect (`execution_scope = #spv.scope<Workgroup>`);
 //!   the serializer materializes them as 32-bit integer constants;
 //! * literal parameters of an enumerant (`Aligned 4` of `MemoryAccess`) ->
-//!   the attribute `alignment` for `MemoryAccess`, `<attr>_literals` (array)
+//!   the attribute `alignment` for `MemoryAccess` (`source_alignment` for
+//!   the second, source, memory operand of `OpCopyMemory`), `<attr>_literals` (array)
 //!   otherwise; id parameters (`ImageOperands Bias %b`) -> trailing SSA
 //!   operands after those of the enum's own position.
 //!
@@ -139,12 +140,20 @@ fn build(desc: &grammar::InstDesc) -> OpSchema {
             kind if kind.category() == OperandCategory::Id => Role::Value {
                 quantifier: operand.quantifier,
             },
-            kind => Role::Attr {
-                name: attr_name(kind, operand.name),
-                kind,
-                quantifier: operand.quantifier,
-                id_constant: false,
-            },
+            kind => {
+                let mut name = attr_name(kind, operand.name);
+                // OpCopyMemory(Sized) has two memory operands: the second
+                // describes the source (MLIR's `source_memory_access`).
+                if schema.attr_names().any(|n| n == name) {
+                    name = format!("source_{name}").into();
+                }
+                Role::Attr {
+                    name,
+                    kind,
+                    quantifier: operand.quantifier,
+                    id_constant: false,
+                }
+            }
         };
         schema.roles.push(role);
     }
@@ -152,7 +161,7 @@ fn build(desc: &grammar::InstDesc) -> OpSchema {
 }
 
 fn is_label(name: &str) -> bool {
-    name.contains("Label") || name == "Default" || name == "Target"
+    name.contains("Label") || name == "Default"
 }
 
 /// MLIR's attribute names for scope / memory-semantics operands.
@@ -189,7 +198,9 @@ fn attr_name(kind: OperandKind, name: &str) -> Cow<'static, str> {
 
 /// The attribute holding literal parameters of enum attribute `attr`.
 pub fn enum_literal_params_attr(kind: OperandKind, attr: &str) -> Cow<'static, str> {
-    if kind == OperandKind::MemoryAccess {
+    if kind == OperandKind::MemoryAccess && attr == "source_memory_access" {
+        "source_alignment".into()
+    } else if kind == OperandKind::MemoryAccess {
         "alignment".into()
     } else {
         format!("{attr}_literals").into()

@@ -21,7 +21,7 @@ spirv.module Logical GLSL450 requires #spirv.vce<v1.3, [Shader, GroupNonUniform,
     %first = spirv.GroupNonUniformBroadcast <Subgroup> %v, %zero : f32, i32
     %csum = spirv.GroupNonUniformFAdd "Subgroup" "ClusteredReduce" %v cluster_size(%four) : f32
     %isum = spirv.GroupNonUniformIAdd "Subgroup" "ExclusiveScan" %x : i32
-    spirv.ControlBarrier <Subgroup>, <Subgroup>, <AcquireRelease|SubgroupMemory>
+    spirv.ControlBarrier <Subgroup>, <Subgroup>, <AcquireRelease|WorkgroupMemory>
     %r0 = spirv.FAdd %first, %csum : f32
     %fi = spirv.ConvertSToF %isum : i32 to f32
     %r = spirv.FAdd %r0, %fi : f32

@@ -18,7 +18,7 @@ spirv.module Logical GLSL450 requires #spirv.vce<v1.3, [Shader, GroupNonUniform,
     %12 = spirv.GroupNonUniformBroadcast <Subgroup> %7, %3 : f32, i32
     %13 = spirv.GroupNonUniformFAdd "Subgroup" "ClusteredReduce" %7 cluster_size(%4) : f32
     %14 = spirv.GroupNonUniformIAdd "Subgroup" "ExclusiveScan" %2 : i32
-    spirv.ControlBarrier <Subgroup>, <Subgroup>, <AcquireRelease|SubgroupMemory>
+    spirv.ControlBarrier <Subgroup>, <Subgroup>, <AcquireRelease|WorkgroupMemory>
     %15 = spirv.FAdd %12, %13 : f32
     %16 = spirv.ConvertSToF %14 : i32 to f32
     %17 = spirv.FAdd %15, %16 : f32

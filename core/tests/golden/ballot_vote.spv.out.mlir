@@ -18,7 +18,7 @@ spv.module Logical GLSL450 requires #spv.vce<v1.3, [Shader, GroupNonUniform, Gro
     %12 = spv.GroupNonUniformBroadcast <Subgroup> %7, %3 : f32, i32
     %13 = spv.GroupNonUniformFAdd "Subgroup" "ClusteredReduce" %7 cluster_size(%4) : f32
     %14 = spv.GroupNonUniformIAdd "Subgroup" "ExclusiveScan" %2 : i32
-    spv.ControlBarrier <Subgroup>, <Subgroup>, <AcquireRelease|SubgroupMemory>
+    spv.ControlBarrier <Subgroup>, <Subgroup>, <AcquireRelease|WorkgroupMemory>
     %15 = spv.FAdd %12, %13 : f32
     %16 = spv.ConvertSToF %14 : i32 to f32
     %17 = spv.FAdd %15, %16 : f32
