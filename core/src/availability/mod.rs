@@ -83,6 +83,14 @@ pub enum Origin {
         /// The storage class it is used in, when that matters.
         storage: Option<StorageClass>,
     },
+    /// An operand of an instruction whose type decides a requirement (the
+    /// input vectors of `OpSDot`).
+    Operand {
+        /// The instruction's grammar name (`"SDot"`).
+        instruction: &'static str,
+        /// The operand's type as printed.
+        ty: String,
+    },
     /// The availability of a capability being declared.
     Capability(Capability),
 }
@@ -98,6 +106,9 @@ impl fmt::Display for Origin {
                 ty,
                 storage: Some(sc),
             } => write!(f, "type {ty} in storage class {sc}"),
+            Origin::Operand { instruction, ty } => {
+                write!(f, "operand of type {ty} of instruction Op{instruction}")
+            }
             Origin::Capability(cap) => write!(f, "capability {cap}"),
         }
     }
@@ -365,6 +376,10 @@ pub enum Unmet {
     Capability {
         /// The capabilities, any one of which would do.
         any_of: Vec<Capability>,
+        /// One of them that the target lists (or implies) but cannot
+        /// declare, and why (`StorageBuffer8BitAccess` in a SPIR-V 1.3
+        /// target without `SPV_KHR_8bit_storage`).
+        undeclarable: Option<(Capability, Box<Unmet>)>,
     },
 }
 
@@ -404,10 +419,22 @@ impl fmt::Display for Unmet {
                 }
             }
             Unmet::Removed { last } => write!(f, "is not available after SPIR-V {last}"),
-            Unmet::Capability { any_of } => match any_of.as_slice() {
-                [c] => write!(f, "requires capability {c}"),
-                caps => write!(f, "requires one of the capabilities [{}]", join(caps)),
-            },
+            Unmet::Capability {
+                any_of,
+                undeclarable,
+            } => {
+                match any_of.as_slice() {
+                    [c] => write!(f, "requires capability {c}")?,
+                    caps => write!(f, "requires one of the capabilities [{}]", join(caps))?,
+                }
+                if let Some((cap, why)) = undeclarable {
+                    write!(
+                        f,
+                        " (the target env lists {cap} but cannot declare it: it {why})"
+                    )?;
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -3,8 +3,11 @@
 //! An op's own requirements ([`op_own_requirements`], what MLIR's op
 //! availability interfaces report) are:
 //!
-//! * its instruction's: the core instruction of an [`OpKind::Core`] op, the
-//!   `GLSL.std.450` instruction of an [`OpKind::Glsl`] op, and for the
+//! * its instruction's: the core instruction of an [`OpKind::Core`] op (for
+//!   the integer dot products also the input capability its operand type
+//!   needs: `DotProductInput4x8BitPacked`, `DotProductInput4x8Bit` or
+//!   `DotProductInputAll`), the `GLSL.std.450` instruction of an
+//!   [`OpKind::Glsl`] op (and `Shader`, which the set needs), and for the
 //!   structural ops the instruction they serialize to (`spv.func` →
 //!   `OpFunction`, `spv.GlobalVariable` → `OpVariable`, `spv.EntryPoint`,
 //!   `spv.ExecutionMode`, `spv.SpecConstant*`, `spv.mlir.selection` →
@@ -31,9 +34,9 @@ use std::sync::OnceLock;
 
 use super::types::TypeCache;
 use super::{enumerant_requirements, Origin, Requirement, Requirements};
-use crate::grammar::{self, BuiltIn, Decoration, OperandKind, Version};
+use crate::grammar::{self, BuiltIn, Capability, Decoration, OperandKind, Version};
 use crate::ir::schema::{self, Role};
-use crate::ir::{Attr, AttrKind, Module, Op, OpKind, Type};
+use crate::ir::{Attr, AttrKind, Module, Op, OpKind, Type, TypeKind};
 
 /// Everything `op` requires: [`op_own_requirements`] then
 /// [`op_type_requirements`].
@@ -53,19 +56,26 @@ pub fn op_own_requirements(m: &Module, op: Op) -> Requirements {
         OpKind::Core(opcode) => {
             if let Some(desc) = grammar::core_inst(*opcode) {
                 out.push(Requirement::for_instruction(desc));
+                if let Some(r) = dot_product_input(m, op, desc) {
+                    out.push(r);
+                }
             }
         }
         OpKind::Glsl(opcode) => {
             if let Some(desc) = grammar::glsl_inst(*opcode) {
-                let mut caps = desc.capabilities.to_vec();
-                caps.sort_by_key(|c| c.name());
-                out.push(Requirement {
+                let ext_inst = |capabilities| Requirement {
                     origin: Origin::ExtInstruction(desc.opname),
                     min_version: Version::V1_0,
                     last_version: None,
-                    capabilities: caps,
+                    capabilities,
                     extensions: Vec::new(),
-                });
+                };
+                // The GLSL.std.450 set is for shaders (MLIR's `GL` ops
+                // require `Shader`); some instructions need more.
+                out.push(ext_inst(vec![Capability::Shader]));
+                let mut caps = desc.capabilities.to_vec();
+                caps.sort_by_key(|c| c.name());
+                out.push(ext_inst(caps));
             }
         }
         OpKind::Foreign(_) => return out,
@@ -112,6 +122,38 @@ pub(crate) fn types_of(m: &Module, op: Op, cache: &mut TypeCache) -> Requirement
         }
     }
     out
+}
+
+/// The input capability of an integer dot product (`OpSDot`, `OpUDot`,
+/// `OpSUDot` and their `AccSat` forms), which depends on the operand type as
+/// `SPV_KHR_integer_dot_product` says: a packed 32-bit scalar needs
+/// `DotProductInput4x8BitPacked`, `vector<4xi8>` `DotProductInput4x8Bit`,
+/// any other integer vector `DotProductInputAll`.
+fn dot_product_input(m: &Module, op: Op, desc: &'static grammar::InstDesc) -> Option<Requirement> {
+    if !matches!(
+        desc.opname,
+        "SDot" | "UDot" | "SUDot" | "SDotAccSat" | "UDotAccSat" | "SUDotAccSat"
+    ) {
+        return None;
+    }
+    let ty = m.value_type(*m.op(op).operands.first()?);
+    let cap = match m.types.kind(ty) {
+        TypeKind::Vector { len: 4, element } if m.types.bit_width(*element) == Some(8) => {
+            Capability::DotProductInput4x8Bit
+        }
+        TypeKind::Vector { .. } => Capability::DotProductInputAll,
+        _ => Capability::DotProductInput4x8BitPacked,
+    };
+    Some(Requirement {
+        origin: Origin::Operand {
+            instruction: desc.opname,
+            ty: crate::text::print_type(&m.types, ty, crate::text::Prefix::Spirv),
+        },
+        min_version: Version::V1_0,
+        last_version: None,
+        capabilities: vec![cap],
+        extensions: Vec::new(),
+    })
 }
 
 /// The type a type attribute holds or a typed constant value has.

@@ -3,19 +3,22 @@
 //!
 //! The pass walks every op in post-order (children before parents, as
 //! MLIR's walk does), takes its requirements ([`op_own_requirements`] then
-//! the requirements of the types it uses) and meets each one:
+//! the requirements of the types it uses) and meets each one, first its
+//! version window, then its capabilities:
 //!
+//! * version or extension: nothing for requirements of version 1.0; else
+//!   the first of its extensions the target env allows (listed, or folded
+//!   into the target's version: MLIR's `getImpliedExtensions`) is added,
+//!   which keeps the module's version low, as MLIR does; else the module's
+//!   version is raised to the requirement's `min_version` if the target's
+//!   version reaches it (MLIR fails there: a builtin of core 1.3 such as
+//!   `SubgroupEqMask` also lists `SPV_KHR_shader_ballot`, and MLIR asks for
+//!   the extension);
 //! * capabilities: the first capability of the any-of set (sorted by name)
 //!   that the target env allows ([`ConversionTarget::allows_capability`]:
 //!   listed or implied, transitively) is added to the triple, once; the
 //!   capability's own availability is then met like any requirement
 //!   (`StorageBuffer8BitAccess` brings `SPV_KHR_8bit_storage` below 1.5);
-//! * version or extension: nothing for requirements of version 1.0; else the
-//!   first of its extensions the target env *lists* is added (MLIR picks
-//!   extensions this way, which keeps the module's version low); else the
-//!   module's version is raised to the requirement's `min_version` if the
-//!   target's version reaches it; else to the version one of its extensions
-//!   was folded into, if the target's version reaches that;
 //! * anything else is an error naming the op, its location, the requirement
 //!   and what the target env offers.
 //!
@@ -35,7 +38,7 @@
 //! constant values (MLIR only looks at opcodes, enum attributes and the types
 //! of operands and results), needs no extension for features of version 1.0
 //! (MLIR declares `SPV_AMD_shader_ballot` for `Groups`), and uses the
-//! target's version when no listed extension provides a feature (MLIR then
+//! target's version when no allowed extension provides a feature (MLIR then
 //! fails).
 
 use std::fmt;
@@ -45,7 +48,6 @@ use crate::availability::types::TypeCache;
 use crate::availability::{op_own_requirements, Origin, Requirement, Unmet, UnmetRequirement};
 use crate::grammar::{Capability, Extension, Version};
 use crate::ir::{AttrKind, Location, Module, Op, Vce};
-use crate::target::promotions::promoted_version;
 use crate::target::{ConversionTarget, TargetEnv};
 
 /// Why `update-vce` failed.
@@ -59,7 +61,7 @@ pub enum UpdateVceError {
         /// Its location.
         loc: Location,
         /// The requirement that cannot be met.
-        requirement: UnmetRequirement,
+        requirement: Box<UnmetRequirement>,
         /// What the target env offers ([`TargetEnv::summary`]).
         offered: String,
     },
@@ -116,10 +118,10 @@ impl Deducer<'_> {
         UpdateVceError::Unsatisfied {
             op: site.op.clone(),
             loc: site.loc,
-            requirement: UnmetRequirement {
+            requirement: Box::new(UnmetRequirement {
                 origin: origin.clone(),
                 unmet,
-            },
+            }),
             offered: self.target.env().summary(),
         }
     }
@@ -132,26 +134,22 @@ impl Deducer<'_> {
     }
 
     fn meet(&mut self, site: &Site, r: &Requirement) -> Result<(), UpdateVceError> {
+        self.meet_version(site, r)?;
         if !r.capabilities.is_empty() {
             let Some(&cap) = r
                 .capabilities
                 .iter()
                 .find(|&&c| self.target.allows_capability(c))
             else {
-                return Err(self.unsatisfied(
-                    site,
-                    &r.origin,
-                    Unmet::Capability {
-                        any_of: r.capabilities.clone(),
-                    },
-                ));
+                let unmet = self.target.missing_capability(&r.capabilities);
+                return Err(self.unsatisfied(site, &r.origin, unmet));
             };
             if !self.caps.contains(&cap) {
                 self.caps.push(cap);
                 self.meet_version(site, &Requirement::for_capability(cap))?;
             }
         }
-        self.meet_version(site, r)
+        Ok(())
     }
 
     fn meet_version(&mut self, site: &Site, r: &Requirement) -> Result<(), UpdateVceError> {
@@ -163,27 +161,19 @@ impl Deducer<'_> {
         if r.min_version <= Version::V1_0 {
             return Ok(());
         }
-        let env = self.target.env();
-        if let Some(&ext) = r.extensions.iter().find(|e| env.vce.extensions.contains(e)) {
+        if let Some(&ext) = r
+            .extensions
+            .iter()
+            .find(|&&e| self.target.allows_extension(e))
+        {
             match self.exts.iter_mut().find(|(e, _)| *e == ext) {
                 Some((_, need)) => *need = (*need).max(r.min_version),
                 None => self.exts.push((ext, r.min_version)),
             }
             return Ok(());
         }
-        let target_version = env.version();
-        if r.min_version <= target_version {
+        if r.min_version <= self.target.version() {
             self.raise(r.min_version, site, &r.origin);
-            return Ok(());
-        }
-        let promoted = r
-            .extensions
-            .iter()
-            .filter_map(|&e| promoted_version(e))
-            .filter(|&v| v <= target_version)
-            .min();
-        if let Some(v) = promoted {
-            self.raise(v, site, &r.origin);
             return Ok(());
         }
         Err(self.unsatisfied(

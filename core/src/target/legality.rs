@@ -35,7 +35,7 @@ pub struct LegalityError {
     /// The op's location.
     pub loc: Location,
     /// The requirement that is not met.
-    pub requirement: UnmetRequirement,
+    pub requirement: Box<UnmetRequirement>,
     /// What the target env offers ([`TargetEnv::summary`]).
     pub offered: String,
 }
@@ -106,11 +106,27 @@ impl ConversionTarget {
     pub fn check_requirement(&self, r: &Requirement) -> Result<(), Unmet> {
         self.version_ok(r)?;
         if !r.capabilities.is_empty() && !r.capabilities.iter().any(|c| self.usable.contains(c)) {
-            return Err(Unmet::Capability {
-                any_of: r.capabilities.clone(),
-            });
+            return Err(self.missing_capability(&r.capabilities));
         }
         Ok(())
+    }
+
+    /// The [`Unmet::Capability`] for an any-of set none of which is usable,
+    /// naming a listed capability that cannot be declared, if any.
+    pub fn missing_capability(&self, any_of: &[Capability]) -> Unmet {
+        let closure = self.env.capability_closure();
+        let undeclarable = any_of.iter().find_map(|&c| {
+            if !closure.contains(&c) {
+                return None;
+            }
+            self.version_ok(&Requirement::for_capability(c))
+                .err()
+                .map(|why| (c, Box::new(why)))
+        });
+        Unmet::Capability {
+            any_of: any_of.to_vec(),
+            undeclarable,
+        }
     }
 
     /// Checks every requirement; the error names the first one not met.
@@ -136,7 +152,7 @@ impl ConversionTarget {
             .map_err(|requirement| LegalityError {
                 op: format!("spirv.{}", m.op(op).kind.name()),
                 loc: m.op(op).loc,
-                requirement,
+                requirement: Box::new(requirement),
                 offered: self.env.summary(),
             })
     }
