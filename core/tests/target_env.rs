@@ -523,6 +523,26 @@ fn syntax_errors_name_the_problem() {
         let err = input.parse::<TargetEnv>().unwrap_err();
         assert_eq!(err.to_string(), message, "for {input}");
     }
+    // Splats are replicated, but only to three values.
+    let splat = parse(
+        "#spv.target_env<#spv.vce<v1.0, [], []>, {max_compute_workgroup_count = dense<7> : \
+         vector<3xi32>, max_compute_workgroup_size = array<i32: 1, 2, 3>}>",
+    );
+    assert_eq!(splat.limits.max_compute_workgroup_count, [7, 7, 7]);
+    assert_eq!(splat.limits.max_compute_workgroup_size, [1, 2, 3]);
+    let huge = "#spv.target_env<#spv.vce<v1.0, [], []>, {max_compute_workgroup_count = \
+                dense<7> : vector<99999999999999xi32>}>";
+    assert!(huge.parse::<TargetEnv>().is_err());
+    // Nothing panics on mangled input: every byte replaced by a few others.
+    let full = full_env().print(Prefix::Spirv);
+    for (i, _) in full.char_indices() {
+        for replacement in [
+            "", "<", ">", "[", "]", "{", ",", "=", ":", "#", "-", "0x", "é", " ",
+        ] {
+            let mangled = format!("{}{replacement}{}", &full[..i], &full[i + 1..]);
+            let _ = mangled.parse::<TargetEnv>();
+        }
+    }
     // Nothing panics on truncated input.
     let full = full_env().print(Prefix::Spv);
     for end in 0..full.len() {

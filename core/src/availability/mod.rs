@@ -48,7 +48,7 @@
 //! 1.5 and comes with `SPV_KHR_8bit_storage` before) is a separate
 //! requirement, [`Requirement::for_capability`], applied by whoever chooses
 //! to declare the capability ([`crate::target::ConversionTarget`],
-//! [`crate::passes::update_vce`]).
+//! [`crate::passes::update_vce()`]).
 
 pub(crate) mod op;
 pub(crate) mod types;

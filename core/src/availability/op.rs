@@ -85,9 +85,8 @@ pub fn op_own_requirements(m: &Module, op: Op) -> Requirements {
             }
         }
     }
-    let own = own_attr_names(&data.kind);
     for (name, attr) in &data.attrs {
-        attr_requirements(m, name, *attr, &own, &mut out);
+        attr_requirements(m, &data.kind, name, *attr, &mut out);
     }
     out
 }
@@ -182,8 +181,9 @@ fn structural_instruction(kind: &OpKind) -> Option<&'static str> {
     })
 }
 
-/// Attribute names an op uses for itself (never decorations).
-fn own_attr_names(kind: &OpKind) -> Vec<String> {
+/// Whether `name` is an attribute `kind` uses for itself (never a
+/// decoration).
+fn is_own_attr(kind: &OpKind, name: &str) -> bool {
     let fixed: &[&str] = match kind {
         OpKind::Module => &["addressing_model", "memory_model", "vce_triple", "sym_name"],
         OpKind::Func => &[
@@ -208,23 +208,23 @@ fn own_attr_names(kind: &OpKind) -> Vec<String> {
         OpKind::Merge | OpKind::Glsl(_) | OpKind::Foreign(_) => &[],
         OpKind::Core(_) => &["alignment", "source_memory_access", "source_alignment"],
     };
-    let mut names: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
-    if let OpKind::Core(opcode) = kind {
-        if let Some(s) = schema::core_schema(*opcode) {
-            for role in &s.roles {
-                match role {
-                    Role::Attr { name, kind, .. } => {
-                        names.push(name.to_string());
-                        names.push(schema::enum_literal_params_attr(*kind, name).into_owned());
-                    }
-                    Role::Callee => names.push("callee".into()),
-                    Role::SwitchTargets => names.push("literals".into()),
-                    _ => {}
-                }
-            }
-        }
+    if fixed.contains(&name) {
+        return true;
     }
-    names
+    let OpKind::Core(opcode) = kind else {
+        return false;
+    };
+    let Some(s) = schema::core_schema(*opcode) else {
+        return false;
+    };
+    s.roles.iter().any(|role| match role {
+        Role::Attr {
+            name: attr, kind, ..
+        } => attr == name || schema::enum_literal_params_attr(*kind, attr) == name,
+        Role::Callee => name == "callee",
+        Role::SwitchTargets => name == "literals",
+        _ => false,
+    })
 }
 
 /// The decoration an attribute name stands for: the name compared without
@@ -255,7 +255,7 @@ fn decoration_named(name: &str) -> Option<Decoration> {
 }
 
 /// The requirements one attribute adds.
-fn attr_requirements(m: &Module, name: &str, attr: Attr, own: &[String], out: &mut Requirements) {
+fn attr_requirements(m: &Module, kind: &OpKind, name: &str, attr: Attr, out: &mut Requirements) {
     enum_attrs(m, attr, out, 0);
     if name == "built_in" {
         if let Some(b) = m.attrs.as_str(attr).and_then(BuiltIn::from_name) {
@@ -287,11 +287,13 @@ fn attr_requirements(m: &Module, name: &str, attr: Attr, own: &[String], out: &m
         }
         return;
     }
-    if own.iter().any(|o| o == name) || matches!(m.attrs.kind(attr), AttrKind::Bool(false)) {
+    if matches!(m.attrs.kind(attr), AttrKind::Bool(false)) {
         return;
     }
     if let Some(d) = decoration_named(name) {
-        out.extend(enumerant_requirements(OperandKind::Decoration, d as u32));
+        if !is_own_attr(kind, name) {
+            out.extend(enumerant_requirements(OperandKind::Decoration, d as u32));
+        }
     }
 }
 

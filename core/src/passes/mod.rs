@@ -1,6 +1,6 @@
 //! Passes over a whole module.
 //!
-//! * [`update_vce`]: gives the `spv.module` the minimal version /
+//! * [`update_vce()`]: gives the `spv.module` the minimal version /
 //!   capabilities / extensions triple it needs in a target env (MLIR's
 //!   `-spirv-update-vce`).
 

@@ -187,14 +187,21 @@ impl Deducer<'_> {
     }
 }
 
-/// The ops nested in `root` and `root` itself, children before parents.
+/// The ops nested in `root` and `root` itself, children before parents;
+/// each op once, even in a malformed tree that places an op twice or inside
+/// itself.
 fn post_order(m: &Module, root: Op) -> Vec<Op> {
     let mut out = Vec::new();
+    let mut seen = vec![false; m.op_count()];
     let mut stack = vec![(root, false)];
     while let Some((op, expanded)) = stack.pop() {
         if expanded {
             out.push(op);
             continue;
+        }
+        match seen.get_mut(op.index()) {
+            Some(s) if !*s => *s = true,
+            _ => continue,
         }
         stack.push((op, true));
         let mut children = Vec::new();

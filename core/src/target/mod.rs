@@ -295,7 +295,8 @@ pub enum TargetEnvError {
         /// What it should have been.
         expected: &'static str,
     },
-    /// A module attribute whose text does not parse.
+    /// A module attribute whose text does not parse (offsets in `source`
+    /// count from the start of the attribute's body, after `<`).
     #[error("module attribute '{name}': {source}")]
     InAttribute {
         /// The attribute's name.

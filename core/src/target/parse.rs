@@ -548,8 +548,17 @@ fn triple(c: &mut Cursor<'_>, name: &str) -> Result<[u32; 3]> {
             .and_then(|t| t.split_once('x'))
             .and_then(|(n, _)| n.parse::<usize>().ok());
         if splat {
+            // Checked before replicating: a huge count must not allocate.
+            let count = n.unwrap_or(1);
+            if count != 3 {
+                return Err(TargetEnvError::Limit {
+                    offset: start,
+                    name: name.to_string(),
+                    problem: format!("expected 3 values, found {count}"),
+                });
+            }
             let v = values[0];
-            values = vec![v; n.unwrap_or(1)];
+            values = vec![v; 3];
         } else if n.is_some_and(|n| n != values.len()) {
             return Err(TargetEnvError::Limit {
                 offset: start,
