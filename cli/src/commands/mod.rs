@@ -36,3 +36,25 @@ fn prefix_lines(name: &str, text: &str) -> String {
         .collect::<Vec<_>>()
         .join("; ")
 }
+
+/// The target env for a command: `--target-env` text or `@FILE` when given,
+/// else the module's own `spirv.target_env`, else kiln's conservative default.
+pub fn target_env(module: &Module, arg: Option<&str>) -> Result<kiln_core::target::TargetEnv> {
+    match arg {
+        Some(text) => {
+            let (text, origin) = match text.strip_prefix('@') {
+                Some(file) => (
+                    std::fs::read_to_string(file)
+                        .with_context(|| format!("cannot read target env file {file}"))?,
+                    file.to_string(),
+                ),
+                None => (text.to_string(), "--target-env".to_string()),
+            };
+            text.trim()
+                .parse()
+                .map_err(|e| anyhow::anyhow!("{origin}: invalid target env: {e}"))
+        }
+        None => kiln_core::target::TargetEnv::from_module(module)
+            .map_err(|e| anyhow::anyhow!("invalid spirv.target_env attribute: {e}")),
+    }
+}

@@ -38,11 +38,25 @@ pub struct OptArgs {
     /// Dialect prefix of the printed module.
     #[arg(long, value_enum, default_value = "spirv")]
     pub prefix: PrefixArg,
+    /// Give the module the minimal VCE triple it needs under the target env;
+    /// fail naming the op and the requirement the env cannot meet.
+    #[arg(long = "update-vce")]
+    pub update_vce: bool,
+    /// Target environment: `#spirv.target_env<...>` text, or `@FILE` holding
+    /// it. Default: the module's `spirv.target_env` attribute, else
+    /// Vulkan 1.0 / SPIR-V 1.0 / Shader with MLIR's default limits.
+    #[arg(long = "target-env")]
+    pub target_env: Option<String>,
 }
 
 /// Runs `kiln opt`.
 pub fn run(args: &OptArgs) -> Result<Outcome> {
-    let module = super::load_module(&args.input)?;
+    let mut module = super::load_module(&args.input)?;
+    if args.update_vce {
+        let env = super::target_env(&module, args.target_env.as_deref())?;
+        kiln_core::passes::update_vce(&mut module, &env)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", super::display_name(&args.input)))?;
+    }
     let text = kiln_core::text::print(
         &module,
         &PrintOptions {
