@@ -226,21 +226,8 @@ fn write_attr_depth(
             out.push('>');
         }
         AttrKind::Vce(vce) => {
-            out.push_str(&format!("#{p}.vce<{}, [", vce.version));
-            for (i, c) in vce.capabilities.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(c.name());
-            }
-            out.push_str("], [");
-            for (i, e) in vce.extensions.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(e.name());
-            }
-            out.push_str("]>");
+            // MLIR 19's spelling of capabilities (one place decides it).
+            out.push_str(&crate::target::print_vce(vce, prefix));
         }
         AttrKind::Dialect { name, body } => {
             out.push_str(&format!("#{p}.{name}<"));
