@@ -3,21 +3,32 @@
 //! A [`PipelineInterface`] says everything the host must provide to dispatch
 //! one entry point of a SPIR-V module: the descriptor bindings it statically
 //! uses (set, binding, descriptor type, access, size requirements), its
-//! push-constant range and its workgroup size. The compiler produces it (or
-//! `kiln_core::binary::reflect` recovers it from a binary), and the runtime
-//! builds descriptor-set layouts, pipeline layouts and dispatch-time checks
-//! from it alone.
+//! push-constant range, its specialization constants, its workgroup size
+//! (and which specialization constants drive it) and the workgroup memory
+//! it declares. The compiler produces it (`kiln_core::abi::reflect_module`
+//! from the IR, or `kiln_core::binary::reflect` from a binary), and the
+//! runtime builds descriptor-set layouts, pipeline layouts, specialization
+//! info and dispatch-time checks from it alone.
 //!
 //! Invariants a well-formed interface keeps (checked by
 //! [`PipelineInterface::check`]):
 //! - `bindings` is sorted by `(set, binding)` with no duplicate pair;
 //! - the push-constant range, when present, has an offset and a size that are
 //!   multiples of 4 and a non-zero size;
-//! - every workgroup-size component is at least 1.
+//! - every workgroup-size component is at least 1;
+//! - `spec_constants` is sorted by id with no duplicate id, and every id in
+//!   `workgroup_size_spec_ids` names one of them.
+//!
+//! Whether the interface fits a device is a separate question,
+//! [`PipelineInterface::check_limits`] against [`Limits`]: bound sets,
+//! per-stage descriptor counts, push-constant size, workgroup size per
+//! dimension and in total, and workgroup (shared) memory.
 //!
 //! Plain data only: no Vulkan types, no IR types.
 
 use std::fmt;
+
+use crate::limits::{LimitError, Limits, AXES};
 
 /// The kind of descriptor a binding expects, in Vulkan's terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -167,6 +178,335 @@ impl PushConstantRange {
     }
 }
 
+/// The scalar type of a specialization constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpecType {
+    /// `OpTypeBool` (`OpSpecConstantTrue` / `False`): 4 bytes (`VkBool32`)
+    /// in the specialization data, any non-zero value is true.
+    Bool,
+    /// An integer of `width` bits.
+    Int {
+        /// Bit width (8, 16, 32 or 64).
+        width: u32,
+        /// Whether it is signed (`si32` / SPIR-V signedness 1).
+        signed: bool,
+    },
+    /// A float of `width` bits (16, 32 or 64).
+    Float {
+        /// Bit width.
+        width: u32,
+    },
+}
+
+impl SpecType {
+    /// The number of bytes a value takes in `VkSpecializationInfo` data.
+    pub fn size(self) -> usize {
+        match self {
+            Self::Bool => 4,
+            Self::Int { width, .. } | Self::Float { width } => (width as usize).div_ceil(8),
+        }
+    }
+
+    /// The MLIR spelling (`i1`, `i32`, `si8`, `f16`).
+    pub fn name(self) -> String {
+        match self {
+            Self::Bool => "i1".to_owned(),
+            Self::Int {
+                width,
+                signed: true,
+            } => format!("si{width}"),
+            Self::Int { width, .. } => format!("i{width}"),
+            Self::Float { width } => format!("f{width}"),
+        }
+    }
+
+    /// Parses a value of this type from text into its bits (little-endian
+    /// order is that of [`to_bytes`](Self::to_bytes)): `true` / `false` /
+    /// `0` / `1` for bools; decimal (signed allowed) or `0x` hexadecimal for
+    /// integers, range-checked against the width; a decimal float (or
+    /// `0x` raw bits) for floats.
+    pub fn parse_value(self, text: &str) -> Result<u64, String> {
+        let t = text.trim();
+        let hex = t
+            .strip_prefix("0x")
+            .or_else(|| t.strip_prefix("0X"))
+            .map(|h| u64::from_str_radix(h, 16));
+        let bits = self.size() as u32 * 8;
+        let mask = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        match self {
+            Self::Bool => match t {
+                "true" | "1" => Ok(1),
+                "false" | "0" => Ok(0),
+                _ => Err(format!("`{t}` is not a bool (true, false, 1 or 0)")),
+            },
+            Self::Int { width, signed } => {
+                if let Some(h) = hex {
+                    let v = h.map_err(|_| format!("`{t}` is not a hexadecimal integer"))?;
+                    return if v & !mask == 0 {
+                        Ok(v)
+                    } else {
+                        Err(format!("`{t}` does not fit in {width} bits"))
+                    };
+                }
+                let v: i128 = t.parse().map_err(|_| format!("`{t}` is not an integer"))?;
+                let (lo, hi) = if signed {
+                    (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+                } else {
+                    // Signless integers take either reading.
+                    (-(1i128 << (width - 1)), (1i128 << width) - 1)
+                };
+                if v < lo || v > hi {
+                    return Err(format!(
+                        "{v} is out of range for {} ({lo} to {hi})",
+                        self.name()
+                    ));
+                }
+                Ok((v as u64) & mask)
+            }
+            Self::Float { width } => {
+                if let Some(h) = hex {
+                    let v = h.map_err(|_| format!("`{t}` is not hexadecimal bits"))?;
+                    return if v & !mask == 0 {
+                        Ok(v)
+                    } else {
+                        Err(format!("`{t}` does not fit in {width} bits"))
+                    };
+                }
+                let v: f64 = t.parse().map_err(|_| format!("`{t}` is not a number"))?;
+                match width {
+                    16 | 32 | 64 => Ok(self.float_bits(v)),
+                    _ => Err(format!("f{width} values are not supported")),
+                }
+            }
+        }
+    }
+
+    /// The bits of `value` stored as this type (floats round to the width;
+    /// bools are `value != 0`; integers truncate toward zero).
+    pub fn float_bits(self, value: f64) -> u64 {
+        match self {
+            Self::Float { width: 16 } => u64::from(f32_to_f16_bits(value as f32)),
+            Self::Float { width: 32 } => u64::from((value as f32).to_bits()),
+            Self::Float { .. } => value.to_bits(),
+            Self::Bool => u64::from(value != 0.0),
+            Self::Int { .. } => value as i64 as u64,
+        }
+    }
+
+    /// Formats the value whose bits are `bits`.
+    pub fn format_value(self, bits: u64) -> String {
+        match self {
+            Self::Bool => (bits != 0).to_string(),
+            Self::Int { width, signed } => {
+                if signed && width < 64 {
+                    let shift = 64 - width;
+                    (((bits << shift) as i64) >> shift).to_string()
+                } else if signed {
+                    (bits as i64).to_string()
+                } else {
+                    bits.to_string()
+                }
+            }
+            Self::Float { width: 16 } => format!("{:?}", f16_bits_to_f32(bits as u16)),
+            Self::Float { width: 32 } => format!("{:?}", f32::from_bits(bits as u32)),
+            Self::Float { width: 64 } => format!("{:?}", f64::from_bits(bits)),
+            Self::Float { .. } => format!("{bits:#x}"),
+        }
+    }
+
+    /// The little-endian bytes of a value (`size()` of them).
+    pub fn to_bytes(self, bits: u64) -> Vec<u8> {
+        bits.to_le_bytes()[..self.size().min(8)].to_vec()
+    }
+
+    /// The bits of a value from its little-endian bytes; `None` when the
+    /// length is not [`size`](Self::size).
+    pub fn from_bytes(self, bytes: &[u8]) -> Option<u64> {
+        if bytes.len() != self.size() || bytes.len() > 8 {
+            return None;
+        }
+        let mut word = [0u8; 8];
+        word[..bytes.len()].copy_from_slice(bytes);
+        Some(u64::from_le_bytes(word))
+    }
+}
+
+impl fmt::Display for SpecType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// Rounds an `f32` to the nearest `f16` (ties to even).
+fn f32_to_f16_bits(x: f32) -> u16 {
+    let bits = x.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let mant = bits & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    let round = |value: u32, rem: u32, half: u32| {
+        if rem > half || (rem == half && value & 1 == 1) {
+            value + 1
+        } else {
+            value
+        }
+    };
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let v = round(m >> shift, m & ((1 << shift) - 1), 1 << (shift - 1));
+        return sign | v as u16;
+    }
+    // A carry out of the mantissa correctly bumps the exponent.
+    let v = round(((e as u32) << 10) | (mant >> 13), mant & 0x1fff, 0x1000);
+    sign | v as u16
+}
+
+/// Widens `f16` bits to an `f32`.
+fn f16_bits_to_f32(h: u16) -> f32 {
+    let negative = h & 0x8000 != 0;
+    let exp = u32::from((h >> 10) & 0x1f);
+    let mant = u32::from(h & 0x3ff);
+    let magnitude = match exp {
+        0 => mant as f32 * (-24f32).exp2(),
+        0x1f => f32::from_bits(0x7f80_0000 | (mant << 13)),
+        _ => f32::from_bits(((exp + 112) << 23) | (mant << 13)),
+    };
+    if negative {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+/// A specialization constant of the module (`OpSpecConstant*` decorated
+/// `SpecId`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SpecConstant {
+    /// The `SpecId`.
+    pub id: u32,
+    /// Its symbol or debug name, when the module has one.
+    pub name: Option<String>,
+    /// Its type.
+    pub ty: SpecType,
+    /// The default value's bits (see [`SpecType::parse_value`]).
+    pub default: u64,
+}
+
+impl SpecConstant {
+    /// The default value as text.
+    pub fn default_text(&self) -> String {
+        self.ty.format_value(self.default)
+    }
+}
+
+impl fmt::Display for SpecConstant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} = {}", self.id, self.ty, self.default_text())?;
+        if let Some(name) = &self.name {
+            write!(f, " ({name})")?;
+        }
+        Ok(())
+    }
+}
+
+/// A value for one specialization constant, as passed at pipeline creation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SpecValue {
+    /// The `SpecId` it sets.
+    pub id: u32,
+    /// The value's little-endian bytes ([`SpecType::size`] of them).
+    pub bytes: Vec<u8>,
+}
+
+impl SpecValue {
+    /// A value given as raw bytes.
+    pub fn new(id: u32, bytes: impl Into<Vec<u8>>) -> Self {
+        Self {
+            id,
+            bytes: bytes.into(),
+        }
+    }
+    /// A 32-bit unsigned integer.
+    pub fn u32(id: u32, value: u32) -> Self {
+        Self::new(id, value.to_le_bytes())
+    }
+    /// A 32-bit signed integer.
+    pub fn i32(id: u32, value: i32) -> Self {
+        Self::new(id, value.to_le_bytes())
+    }
+    /// A 32-bit float.
+    pub fn f32(id: u32, value: f32) -> Self {
+        Self::new(id, value.to_le_bytes())
+    }
+    /// A bool (a `VkBool32`).
+    pub fn bool(id: u32, value: bool) -> Self {
+        Self::u32(id, u32::from(value))
+    }
+}
+
+/// Specialization values that do not fit the interface.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecializationError {
+    /// No specialization constant has the id.
+    #[error(
+        "entry point \"{entry_point}\" has no specialization constant with SpecId {id} \
+         (its SpecIds: {})",
+        if known.is_empty() { "none".to_owned() } else {
+            known.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+        }
+    )]
+    UnknownId {
+        /// The id given.
+        id: u32,
+        /// The pipeline's entry point.
+        entry_point: String,
+        /// The ids the module declares.
+        known: Vec<u32>,
+    },
+    /// The value's size does not match the constant's type.
+    #[error(
+        "specialization constant {id} is a {ty} of {expected} bytes, but {got} bytes were given"
+    )]
+    Size {
+        /// The SpecId.
+        id: u32,
+        /// Its type.
+        ty: SpecType,
+        /// The size its type has.
+        expected: usize,
+        /// The size given.
+        got: usize,
+    },
+    /// Two values were given for one id.
+    #[error("two values were given for specialization constant {id}")]
+    Duplicate {
+        /// The SpecId.
+        id: u32,
+    },
+    /// A specialized workgroup size is zero.
+    #[error("specialization constant {id} sets the workgroup size in {axis} to 0")]
+    ZeroWorkgroupSize {
+        /// The SpecId.
+        id: u32,
+        /// The dimension (`x`, `y`, `z`).
+        axis: &'static str,
+    },
+}
+
 /// Everything the host must provide to dispatch one compute entry point.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PipelineInterface {
@@ -178,8 +518,31 @@ pub struct PipelineInterface {
     /// The push-constant range, if the entry point uses push constants.
     pub push_constants: Option<PushConstantRange>,
     /// The workgroup size (`LocalSize`, `LocalSizeId` or the `WorkgroupSize`
-    /// built-in constant).
+    /// built-in constant), with specialization constants at their defaults.
     pub workgroup_size: [u32; 3],
+    /// Per dimension, the SpecId of the specialization constant that sets
+    /// the workgroup size, when one does.
+    pub workgroup_size_spec_ids: [Option<u32>; 3],
+    /// The module's specialization constants, sorted by SpecId.
+    pub spec_constants: Vec<SpecConstant>,
+    /// Bytes of `Workgroup` (shared) memory the entry point's statically
+    /// used variables take.
+    pub workgroup_memory: u64,
+}
+
+impl Default for PipelineInterface {
+    /// No entry-point name, no resources, a workgroup of one invocation.
+    fn default() -> Self {
+        Self {
+            entry_point: String::new(),
+            bindings: Vec::new(),
+            push_constants: None,
+            workgroup_size: [1, 1, 1],
+            workgroup_size_spec_ids: [None; 3],
+            spec_constants: Vec::new(),
+            workgroup_memory: 0,
+        }
+    }
 }
 
 impl PipelineInterface {
@@ -251,7 +614,238 @@ impl PipelineInterface {
                 size: self.workgroup_size,
             });
         }
+        for pair in self.spec_constants.windows(2) {
+            if pair[0].id >= pair[1].id {
+                return Err(InterfaceError::SpecConstantOrder {
+                    first: pair[0].id,
+                    second: pair[1].id,
+                });
+            }
+        }
+        for (axis, id) in AXES.iter().zip(&self.workgroup_size_spec_ids) {
+            if let Some(id) = *id {
+                if self.spec_constant(id).is_none() {
+                    return Err(InterfaceError::UnknownWorkgroupSpecId { axis, id });
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// The specialization constant with SpecId `id`.
+    pub fn spec_constant(&self, id: u32) -> Option<&SpecConstant> {
+        self.spec_constants
+            .binary_search_by_key(&id, |c| c.id)
+            .ok()
+            .map(|i| &self.spec_constants[i])
+    }
+
+    /// Every way the interface exceeds `limits`, in the order: bound sets,
+    /// per-stage descriptor counts (storage buffers, uniform buffers,
+    /// storage images, sampled images, samplers, all resources),
+    /// push-constant size, workgroup size per dimension, invocations per
+    /// workgroup, workgroup memory. Empty when it fits.
+    pub fn limit_violations(&self, limits: &Limits) -> Vec<LimitError> {
+        let mut out = Vec::new();
+        let ep = &self.entry_point;
+        let sets = self.max_set().map_or(0, |s| u64::from(s) + 1);
+        if sets > u64::from(limits.max_bound_descriptor_sets) {
+            out.push(LimitError::new(
+                format!(
+                    "the number of descriptor sets (highest set number + 1) of entry point \"{ep}\""
+                ),
+                sets,
+                "maxBoundDescriptorSets",
+                limits.max_bound_descriptor_sets,
+            ));
+        }
+        let count = |pred: &dyn Fn(DescriptorType) -> bool| {
+            self.bindings
+                .iter()
+                .filter(|b| pred(b.descriptor_type))
+                .count() as u64
+        };
+        use DescriptorType as D;
+        let per_stage: [(&str, u64, &'static str, u32); 6] = [
+            (
+                "storage buffers",
+                count(&|t| t == D::StorageBuffer),
+                "maxPerStageDescriptorStorageBuffers",
+                limits.max_per_stage_descriptor_storage_buffers,
+            ),
+            (
+                "uniform buffers",
+                count(&|t| t == D::UniformBuffer),
+                "maxPerStageDescriptorUniformBuffers",
+                limits.max_per_stage_descriptor_uniform_buffers,
+            ),
+            (
+                "storage images",
+                count(&|t| t == D::StorageImage),
+                "maxPerStageDescriptorStorageImages",
+                limits.max_per_stage_descriptor_storage_images,
+            ),
+            (
+                "sampled images",
+                count(&|t| matches!(t, D::SampledImage | D::CombinedImageSampler)),
+                "maxPerStageDescriptorSampledImages",
+                limits.max_per_stage_descriptor_sampled_images,
+            ),
+            (
+                "samplers",
+                count(&|t| matches!(t, D::Sampler | D::CombinedImageSampler)),
+                "maxPerStageDescriptorSamplers",
+                limits.max_per_stage_descriptor_samplers,
+            ),
+            (
+                "resources",
+                self.bindings.len() as u64,
+                "maxPerStageResources",
+                limits.max_per_stage_resources,
+            ),
+        ];
+        for (what, n, name, max) in per_stage {
+            if n > u64::from(max) {
+                out.push(LimitError::new(
+                    format!("the number of {what} used by entry point \"{ep}\""),
+                    n,
+                    name,
+                    max,
+                ));
+            }
+        }
+        if let Some(pc) = self.push_constants {
+            if pc.end() > u64::from(limits.max_push_constants_size) {
+                out.push(LimitError::new(
+                    format!("the end of the push-constant range of entry point \"{ep}\""),
+                    pc.end(),
+                    "maxPushConstantsSize",
+                    limits.max_push_constants_size,
+                ));
+            }
+        }
+        for ((axis, &size), &max) in AXES
+            .iter()
+            .zip(&self.workgroup_size)
+            .zip(&limits.max_compute_work_group_size)
+        {
+            if size > max {
+                out.push(LimitError::new(
+                    format!("the workgroup size in {axis} of entry point \"{ep}\""),
+                    size.into(),
+                    "maxComputeWorkGroupSize",
+                    max,
+                ));
+            }
+        }
+        let invocations = self.invocations_per_workgroup();
+        if invocations > u64::from(limits.max_compute_work_group_invocations) {
+            let [x, y, z] = self.workgroup_size;
+            out.push(LimitError::new(
+                format!(
+                    "the number of invocations per workgroup of entry point \"{ep}\" \
+                     (workgroup size [{x}, {y}, {z}])"
+                ),
+                invocations,
+                "maxComputeWorkGroupInvocations",
+                limits.max_compute_work_group_invocations,
+            ));
+        }
+        if self.workgroup_memory > u64::from(limits.max_compute_shared_memory_size) {
+            out.push(LimitError::new(
+                format!("the workgroup memory (bytes) of entry point \"{ep}\""),
+                self.workgroup_memory,
+                "maxComputeSharedMemorySize",
+                limits.max_compute_shared_memory_size,
+            ));
+        }
+        out
+    }
+
+    /// Checks the interface against `limits`; the first violation of
+    /// [`limit_violations`](Self::limit_violations) is the error.
+    pub fn check_limits(&self, limits: &Limits) -> Result<(), LimitError> {
+        match self.limit_violations(limits).into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// The interface with `values` applied: each constant's default becomes
+    /// the given value, and workgroup-size components driven by a
+    /// specialization constant take its value. Checks that every id exists,
+    /// appears once, and has a value of its type's size.
+    pub fn specialize(
+        &self,
+        values: &[SpecValue],
+    ) -> Result<PipelineInterface, SpecializationError> {
+        let mut out = self.clone();
+        for (i, v) in values.iter().enumerate() {
+            if values[..i].iter().any(|p| p.id == v.id) {
+                return Err(SpecializationError::Duplicate { id: v.id });
+            }
+            let Ok(index) = out.spec_constants.binary_search_by_key(&v.id, |c| c.id) else {
+                return Err(SpecializationError::UnknownId {
+                    id: v.id,
+                    entry_point: self.entry_point.clone(),
+                    known: self.spec_constants.iter().map(|c| c.id).collect(),
+                });
+            };
+            let c = &mut out.spec_constants[index];
+            let bits = c.ty.from_bytes(&v.bytes).ok_or(SpecializationError::Size {
+                id: v.id,
+                ty: c.ty,
+                expected: c.ty.size(),
+                got: v.bytes.len(),
+            })?;
+            c.default = bits;
+            for (d, axis) in AXES.iter().enumerate() {
+                if self.workgroup_size_spec_ids[d] == Some(v.id) {
+                    let size = u32::try_from(bits).unwrap_or(u32::MAX);
+                    if size == 0 {
+                        return Err(SpecializationError::ZeroWorkgroupSize { id: v.id, axis });
+                    }
+                    out.workgroup_size[d] = size;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl fmt::Display for PipelineInterface {
+    /// A human-readable summary, one fact per line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.workgroup_size;
+        writeln!(f, "entry point \"{}\"", self.entry_point)?;
+        write!(f, "  workgroup size: [{x}, {y}, {z}]")?;
+        let driven: Vec<String> = AXES
+            .iter()
+            .zip(&self.workgroup_size_spec_ids)
+            .filter_map(|(axis, id)| id.map(|id| format!("{axis} = spec {id}")))
+            .collect();
+        if !driven.is_empty() {
+            write!(f, " ({})", driven.join(", "))?;
+        }
+        writeln!(f)?;
+        if self.bindings.is_empty() {
+            writeln!(f, "  bindings: none")?;
+        }
+        for b in &self.bindings {
+            writeln!(f, "  binding {b}")?;
+        }
+        match self.push_constants {
+            Some(pc) => writeln!(
+                f,
+                "  push constants: {} bytes at offset {}",
+                pc.size, pc.offset
+            )?,
+            None => writeln!(f, "  push constants: none")?,
+        }
+        for c in &self.spec_constants {
+            writeln!(f, "  spec constant {c}")?;
+        }
+        writeln!(f, "  workgroup memory: {} bytes", self.workgroup_memory)
     }
 }
 
@@ -291,6 +885,25 @@ pub enum InterfaceError {
         /// The workgroup size.
         size: [u32; 3],
     },
+    /// The specialization constants are not sorted by id, or an id repeats.
+    #[error(
+        "specialization constants are not sorted by unique SpecId: {first} comes before {second}"
+    )]
+    SpecConstantOrder {
+        /// The earlier id in the list.
+        first: u32,
+        /// The later id, not greater than `first`.
+        second: u32,
+    },
+    /// A workgroup-size component names a specialization constant the
+    /// interface does not list.
+    #[error("the workgroup size in {axis} is set by SpecId {id}, which is not a specialization constant of the interface")]
+    UnknownWorkgroupSpecId {
+        /// The dimension.
+        axis: &'static str,
+        /// The SpecId.
+        id: u32,
+    },
 }
 
 #[cfg(test)]
@@ -314,6 +927,7 @@ mod tests {
             bindings,
             push_constants: None,
             workgroup_size: [64, 1, 1],
+            ..PipelineInterface::default()
         }
     }
 

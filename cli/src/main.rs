@@ -30,6 +30,8 @@ enum Command {
     Validate(commands::validate::ValidateArgs),
     /// Dispatch a compute module on a Vulkan device and print buffers.
     RunSpv(run_spv::RunSpvArgs),
+    /// List the Vulkan devices with their target envs.
+    Devices(commands::devices::DevicesArgs),
 }
 
 /// What a command asks `main` to exit with, beyond plain success.
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Translate(args) => commands::translate::run(args),
         Command::Validate(args) => commands::validate::run(args),
         Command::RunSpv(args) => run_spv::run(args).map(|()| Outcome::Success),
+        Command::Devices(args) => commands::devices::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -7,10 +7,12 @@
 //! [`validate`] (SPIRV-Tools).
 #![deny(missing_docs)]
 
+pub mod abi;
 pub mod availability;
 pub mod binary;
 pub mod grammar;
 pub mod ir;
+pub mod layout;
 pub mod passes;
 pub mod target;
 pub mod text;

@@ -20,6 +20,7 @@ use crate::error::{map_create, map_create_device, map_queue, Error, Result};
 use crate::features::{DeviceFeatures, FeatureChain};
 use crate::instance::InstanceShared;
 use crate::limits::DeviceLimits;
+use crate::target_env;
 
 /// How to create a [`Context`].
 ///
@@ -65,6 +66,8 @@ pub(crate) struct DeviceShared {
     pub(crate) summary: DeviceSummary,
     pub(crate) features: DeviceFeatures,
     pub(crate) limits: DeviceLimits,
+    /// The device's target env, derived once at creation.
+    pub(crate) target_env: kiln_core::target::TargetEnv,
     /// Dropped after the device (fields drop after `Drop::drop`).
     pub(crate) instance: Arc<InstanceShared>,
 }
@@ -154,6 +157,7 @@ impl Context {
                 device: summary.name.clone(),
             })?;
 
+        let target_env = target_env::query(&instance, physical, summary.clone())?.target_env();
         let query = FeatureChain::query(&instance, physical);
         let features = query.to_features();
         let version = props.api_version.min(instance.api_version);
@@ -221,6 +225,7 @@ impl Context {
                 summary,
                 features,
                 limits,
+                target_env,
                 instance,
             }),
         })
@@ -239,6 +244,15 @@ impl Context {
     /// The device limits dispatch checks against.
     pub fn limits(&self) -> &DeviceLimits {
         &self.shared.limits
+    }
+
+    /// The device's target env: what modules compiled for this context may
+    /// use (the SPIR-V version, capabilities and extensions of the features
+    /// it enabled, and the device's limits). Derived once at creation; the
+    /// same as [`query_target_env`](crate::query_target_env) gives for the
+    /// device without a context.
+    pub fn target_env(&self) -> &kiln_core::target::TargetEnv {
+        &self.shared.target_env
     }
 
     /// Whether the validation layer is on.

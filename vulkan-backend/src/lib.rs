@@ -8,7 +8,9 @@
 //!    picks a physical device ([`DeviceSelector`], or `KILN_DEVICE`), and
 //!    creates a logical device with one compute queue, a command pool and a
 //!    memory allocator. It enables every compute-relevant optional feature
-//!    the device supports ([`DeviceFeatures`]).
+//!    the device supports ([`DeviceFeatures`]) and derives the device's
+//!    target env ([`Context::target_env`]; without a context:
+//!    [`query_devices`], [`query_target_env`]).
 //! 2. [`Buffer`]s are host-visible storage buffers the host writes and reads
 //!    directly.
 //! 3. [`ComputePipeline::new`] turns a SPIR-V module and its
@@ -46,6 +48,7 @@ mod instance;
 mod limits;
 mod memory;
 mod pipeline;
+mod target_env;
 
 pub use context::{Context, ContextOptions};
 pub use debug::{MessageSeverity, ValidationMessage};
@@ -55,6 +58,10 @@ pub use features::DeviceFeatures;
 pub use limits::DeviceLimits;
 pub use memory::{Buffer, MemoryUsage};
 pub use pipeline::ComputePipeline;
+pub use target_env::{
+    query_device, query_devices, query_target_env, DeviceQuery, EnvScope, Feature, FloatControls,
+    SubgroupProperties, SubgroupSizeControlProperties,
+};
 
 /// The `ash` version kiln is built on, for callers of the raw accessors
 /// ([`Context::raw_device`] and friends).

@@ -366,6 +366,7 @@ mod tests {
                 .collect(),
             push_constants: None,
             workgroup_size: [64, 1, 1],
+            ..PipelineInterface::default()
         }
     }
 

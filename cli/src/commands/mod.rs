@@ -1,5 +1,6 @@
 //! One module per `kiln` subcommand.
 
+pub mod devices;
 pub mod opt;
 pub mod translate;
 pub mod validate;

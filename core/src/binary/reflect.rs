@@ -33,6 +33,10 @@
 //!   (as the SPIR-V specification says); otherwise `LocalSize`, otherwise
 //!   `LocalSizeId` with constant operands. Specialization constants count with
 //!   their default values.
+//! - **specialization constants, workgroup memory**: see
+//!   [`crate::abi`] (every `OpSpecConstant*` with a `SpecId`; which of them
+//!   set the workgroup size; std430 sizes of the used `Workgroup`
+//!   variables).
 //!
 //! Bindings that two variables share (aliasing) merge when their descriptor
 //! types agree and are an error otherwise.
@@ -198,11 +202,15 @@ pub fn reflect_binary(words: &[u32], entry_point: &str) -> Result<PipelineInterf
 
     let workgroup_size =
         index.workgroup_size(&module, &execution_mode_ids, entry_fn, entry_point)?;
+    let extras = crate::abi::binary::extras(&module, &used, entry_fn, &execution_mode_ids)?;
     Ok(PipelineInterface {
         entry_point: entry_point.to_owned(),
         bindings: bindings.into_values().map(|(b, _)| b).collect(),
         push_constants: push.map(|(r, _)| r),
         workgroup_size,
+        workgroup_size_spec_ids: extras.workgroup_size_spec_ids,
+        spec_constants: extras.spec_constants,
+        workgroup_memory: extras.workgroup_memory,
     })
 }
 

@@ -1,0 +1,325 @@
+//! The parts of a binary's interface that `binary::reflect` delegates here:
+//! specialization constants, which of them drive the workgroup size, and the
+//! workgroup memory an entry point uses; and the list of entry points.
+
+use std::collections::{HashMap, HashSet};
+
+use kiln_abi::{SpecConstant, SpecType};
+use rspirv::binary::{self, Consumer, ParseAction};
+use rspirv::dr::{self, Instruction, Operand};
+use spirv::{Decoration, Op, StorageClass, Word};
+
+use crate::binary::reflect::ReflectError;
+
+/// What [`extras`] finds.
+pub(crate) struct Extras {
+    /// Every `OpSpecConstant*` with a `SpecId`, sorted by id.
+    pub spec_constants: Vec<SpecConstant>,
+    /// Per dimension, the SpecId setting the workgroup size.
+    pub workgroup_size_spec_ids: [Option<u32>; 3],
+    /// Bytes of the statically used `Workgroup` variables (std430 sizes).
+    pub workgroup_memory: u64,
+}
+
+/// Computes [`Extras`] for the entry function `entry_fn` whose statically
+/// used ids are `used`.
+pub(crate) fn extras(
+    module: &dr::Module,
+    used: &HashSet<Word>,
+    entry_fn: Word,
+    execution_mode_ids: &[Instruction],
+) -> Result<Extras, ReflectError> {
+    let index = Index::new(module);
+    let mut spec_constants: Vec<SpecConstant> = module
+        .types_global_values
+        .iter()
+        .filter_map(|inst| index.spec_constant(inst))
+        .collect();
+    spec_constants.sort_by_key(|c| c.id);
+    spec_constants.dedup_by_key(|c| c.id);
+
+    let mut workgroup_memory = 0u64;
+    for inst in &module.types_global_values {
+        let (Op::Variable, Some(var), Some(ptr)) =
+            (inst.class.opcode, inst.result_id, inst.result_type)
+        else {
+            continue;
+        };
+        if !used.contains(&var)
+            || !matches!(
+                inst.operands.first(),
+                Some(Operand::StorageClass(StorageClass::Workgroup))
+            )
+        {
+            continue;
+        }
+        let pointee = match index.def(ptr).map(|d| d.operands.as_slice()) {
+            Some([Operand::StorageClass(_), Operand::IdRef(p)]) => *p,
+            _ => continue,
+        };
+        let (size, _) = index
+            .natural_size(pointee)
+            .map_err(|what| ReflectError::Unsupported {
+                resource: index.describe(var),
+                what,
+            })?;
+        workgroup_memory += size;
+    }
+
+    Ok(Extras {
+        spec_constants,
+        workgroup_size_spec_ids: index.workgroup_spec_ids(module, execution_mode_ids, entry_fn),
+        workgroup_memory,
+    })
+}
+
+/// The entry points of a SPIR-V binary as `(name, execution model)`.
+pub fn binary_entry_points(words: &[u32]) -> Result<Vec<(String, String)>, ReflectError> {
+    struct Entries(Vec<(String, String)>);
+    impl Consumer for Entries {
+        fn initialize(&mut self) -> ParseAction {
+            ParseAction::Continue
+        }
+        fn finalize(&mut self) -> ParseAction {
+            ParseAction::Continue
+        }
+        fn consume_header(&mut self, _: dr::ModuleHeader) -> ParseAction {
+            ParseAction::Continue
+        }
+        fn consume_instruction(&mut self, inst: Instruction) -> ParseAction {
+            match inst.class.opcode {
+                Op::EntryPoint => {
+                    if let [Operand::ExecutionModel(m), _, Operand::LiteralString(n), ..] =
+                        inst.operands.as_slice()
+                    {
+                        self.0.push((n.clone(), format!("{m:?}")));
+                    }
+                    ParseAction::Continue
+                }
+                // Entry points come before any function.
+                Op::Function => ParseAction::Stop,
+                _ => ParseAction::Continue,
+            }
+        }
+    }
+    let mut entries = Entries(Vec::new());
+    binary::parse_words(words, &mut entries).map_err(|e| ReflectError::Parse {
+        reason: e.to_string(),
+    })?;
+    Ok(entries.0)
+}
+
+struct Index<'m> {
+    defs: HashMap<Word, &'m Instruction>,
+    names: HashMap<Word, &'m str>,
+    decorations: HashMap<Word, Vec<(Decoration, &'m [Operand])>>,
+}
+
+impl<'m> Index<'m> {
+    fn new(module: &'m dr::Module) -> Self {
+        let defs = module
+            .types_global_values
+            .iter()
+            .filter_map(|i| Some((i.result_id?, i)))
+            .collect();
+        let mut names = HashMap::new();
+        for inst in &module.debug_names {
+            if let (Op::Name, [Operand::IdRef(id), Operand::LiteralString(n)]) =
+                (inst.class.opcode, inst.operands.as_slice())
+            {
+                names.insert(*id, n.as_str());
+            }
+        }
+        let mut decorations: HashMap<Word, Vec<(Decoration, &'m [Operand])>> = HashMap::new();
+        for inst in &module.annotations {
+            if let (Op::Decorate, [Operand::IdRef(id), Operand::Decoration(d), rest @ ..]) =
+                (inst.class.opcode, inst.operands.as_slice())
+            {
+                decorations.entry(*id).or_default().push((*d, rest));
+            }
+        }
+        Self {
+            defs,
+            names,
+            decorations,
+        }
+    }
+
+    fn def(&self, id: Word) -> Option<&'m Instruction> {
+        self.defs.get(&id).copied()
+    }
+
+    fn describe(&self, id: Word) -> String {
+        match self.names.get(&id) {
+            Some(n) if !n.is_empty() => format!("variable %{id} \"{n}\""),
+            _ => format!("variable %{id}"),
+        }
+    }
+
+    fn spec_id(&self, id: Word) -> Option<u32> {
+        self.decorations
+            .get(&id)?
+            .iter()
+            .find_map(|(d, rest)| match (d, rest) {
+                (Decoration::SpecId, [Operand::LiteralBit32(v), ..]) => Some(*v),
+                _ => None,
+            })
+    }
+
+    fn is_builtin(&self, id: Word, builtin: spirv::BuiltIn) -> bool {
+        self.decorations.get(&id).is_some_and(|ds| {
+            ds.iter().any(|(d, rest)| {
+                *d == Decoration::BuiltIn && matches!(rest, [Operand::BuiltIn(b)] if *b == builtin)
+            })
+        })
+    }
+
+    /// A scalar specialization constant with a `SpecId`.
+    fn spec_constant(&self, inst: &Instruction) -> Option<SpecConstant> {
+        let id = inst.result_id?;
+        let spec_id = self.spec_id(id)?;
+        let ty = self.def(inst.result_type?)?;
+        let (ty, default) = match (inst.class.opcode, ty.class.opcode, ty.operands.as_slice()) {
+            (Op::SpecConstantTrue, _, _) => (SpecType::Bool, 1),
+            (Op::SpecConstantFalse, _, _) => (SpecType::Bool, 0),
+            (
+                Op::SpecConstant,
+                Op::TypeInt,
+                [Operand::LiteralBit32(w), Operand::LiteralBit32(s)],
+            ) => (
+                SpecType::Int {
+                    width: *w,
+                    signed: *s == 1,
+                },
+                literal(&inst.operands)?,
+            ),
+            (Op::SpecConstant, Op::TypeFloat, [Operand::LiteralBit32(w), ..]) => {
+                (SpecType::Float { width: *w }, literal(&inst.operands)?)
+            }
+            _ => return None,
+        };
+        // Narrow signed literals are sign-extended to a word: keep `width` bits.
+        let bits = ty.size() as u32 * 8;
+        let default = if bits >= 64 {
+            default
+        } else {
+            default & ((1u64 << bits) - 1)
+        };
+        Some(SpecConstant {
+            id: spec_id,
+            name: self.names.get(&id).map(|n| (*n).to_owned()),
+            ty,
+            default,
+        })
+    }
+
+    /// Which spec ids set the workgroup size (through a `WorkgroupSize`
+    /// composite, or `LocalSizeId` operands).
+    fn workgroup_spec_ids(
+        &self,
+        module: &dr::Module,
+        execution_mode_ids: &[Instruction],
+        entry_fn: Word,
+    ) -> [Option<u32>; 3] {
+        let from_ids = |ids: &[Operand]| {
+            let mut out = [None; 3];
+            for (slot, op) in out.iter_mut().zip(ids) {
+                if let Operand::IdRef(id) = op {
+                    *slot = self
+                        .def(*id)
+                        .filter(|d| d.class.opcode == Op::SpecConstant)
+                        .and_then(|_| self.spec_id(*id));
+                }
+            }
+            out
+        };
+        for inst in &module.types_global_values {
+            if let (Op::SpecConstantComposite | Op::ConstantComposite, Some(id)) =
+                (inst.class.opcode, inst.result_id)
+            {
+                if self.is_builtin(id, spirv::BuiltIn::WorkgroupSize) {
+                    return from_ids(&inst.operands);
+                }
+            }
+        }
+        let has_local_size = module.execution_modes.iter().any(|m| {
+            matches!(
+                m.operands.as_slice(),
+                [Operand::IdRef(f), Operand::ExecutionMode(spirv::ExecutionMode::LocalSize), ..]
+                    if *f == entry_fn
+            )
+        });
+        if has_local_size {
+            return [None; 3];
+        }
+        for m in execution_mode_ids {
+            if let [Operand::IdRef(f), Operand::ExecutionMode(spirv::ExecutionMode::LocalSizeId), ids @ ..] =
+                m.operands.as_slice()
+            {
+                if *f == entry_fn {
+                    return from_ids(ids);
+                }
+            }
+        }
+        [None; 3]
+    }
+
+    /// std430 size and alignment of a type, ignoring explicit layout.
+    fn natural_size(&self, ty: Word) -> Result<(u64, u64), String> {
+        let round = |v: u64, a: u64| v.div_ceil(a.max(1)) * a.max(1);
+        let def = self
+            .def(ty)
+            .ok_or_else(|| format!("type %{ty} is not defined at module scope"))?;
+        Ok(match (def.class.opcode, def.operands.as_slice()) {
+            (Op::TypeBool, _) => (4, 4),
+            (Op::TypeInt | Op::TypeFloat, [Operand::LiteralBit32(w), ..]) => {
+                let s = u64::from(*w) / 8;
+                (s, s)
+            }
+            (Op::TypeVector, [Operand::IdRef(c), Operand::LiteralBit32(n)]) => {
+                let (cs, _) = self.natural_size(*c)?;
+                let n = u64::from(*n);
+                (n * cs, cs * if n == 3 { 4 } else { n })
+            }
+            (Op::TypeMatrix, [Operand::IdRef(c), Operand::LiteralBit32(n)]) => {
+                let (s, a) = self.natural_size(*c)?;
+                (u64::from(*n) * round(s, a), a)
+            }
+            (Op::TypeArray, [Operand::IdRef(e), Operand::IdRef(len)]) => {
+                let (s, a) = self.natural_size(*e)?;
+                let len = self
+                    .def(*len)
+                    .and_then(|d| literal(&d.operands))
+                    .ok_or_else(|| format!("the length of array type %{ty} is not a constant"))?;
+                (len * round(s, a), a)
+            }
+            (Op::TypeStruct, members) => {
+                let mut offset = 0u64;
+                let mut align = 1u64;
+                for m in members {
+                    let Operand::IdRef(m) = m else {
+                        return Err(format!("struct %{ty} has a non-id member"));
+                    };
+                    let (s, a) = self.natural_size(*m)?;
+                    offset = round(offset, a) + s;
+                    align = align.max(a);
+                }
+                (round(offset, align), align)
+            }
+            (Op::TypePointer, _) => (8, 8),
+            (op, _) => return Err(format!("the size of Op{op:?} in workgroup memory")),
+        })
+    }
+}
+
+/// The literal value of a constant's first operand(s).
+fn literal(operands: &[Operand]) -> Option<u64> {
+    match operands {
+        [Operand::LiteralBit32(v)] => Some(u64::from(*v)),
+        [Operand::LiteralBit64(v)] => Some(*v),
+        [Operand::LiteralBit32(lo), Operand::LiteralBit32(hi)] => {
+            Some(u64::from(*lo) | (u64::from(*hi) << 32))
+        }
+        _ => None,
+    }
+}
