@@ -12,6 +12,7 @@ pub mod availability;
 pub mod binary;
 pub mod grammar;
 pub mod ir;
+pub mod kernel;
 pub mod layout;
 pub mod passes;
 pub mod target;
