@@ -1,4 +1,5 @@
-//! `kiln opt`: parse, verify and print an spv module.
+//! `kiln opt`: parse, verify, transform (`--lower-abi-attrs`, `--update-vce`)
+//! and print an spv module.
 
 use std::path::PathBuf;
 
@@ -42,6 +43,16 @@ pub struct OptArgs {
     /// fail naming the op and the requirement the env cannot meet.
     #[arg(long = "update-vce")]
     pub update_vce: bool,
+    /// Lower the shader-interface attributes of entry functions
+    /// (`spirv.interface_var_abi`, `spirv.entry_point_abi`) to resource
+    /// variables, an entry point and execution modes (runs before
+    /// `--update-vce`).
+    #[arg(long = "lower-abi-attrs")]
+    pub lower_abi_attrs: bool,
+    /// With `--lower-abi-attrs`: lay blocks out with the scalar block layout
+    /// instead of std430 / std140.
+    #[arg(long = "scalar-block-layout", requires = "lower_abi_attrs")]
+    pub scalar_block_layout: bool,
     /// Target environment: `#spirv.target_env<...>` text, or `@FILE` holding
     /// it. Default: the module's `spirv.target_env` attribute, else
     /// Vulkan 1.0 / SPIR-V 1.0 / Shader with MLIR's default limits.
@@ -52,6 +63,21 @@ pub struct OptArgs {
 /// Runs `kiln opt`.
 pub fn run(args: &OptArgs) -> Result<Outcome> {
     let mut module = super::load_module(&args.input)?;
+    if args.lower_abi_attrs {
+        let env = super::target_env(&module, args.target_env.as_deref())?;
+        let options = kiln_core::passes::lower_abi_attrs::LowerAbiOptions {
+            scalar_block_layout: args.scalar_block_layout,
+            ..Default::default()
+        };
+        kiln_core::passes::lower_abi_attrs::run_with(&mut module, &env, &options)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", super::display_name(&args.input)))?;
+        kiln_core::ir::verify::verify(&module).map_err(|errs| {
+            anyhow::anyhow!(
+                "{}: the lowered module fails verification: {errs}",
+                super::display_name(&args.input)
+            )
+        })?;
+    }
     if args.update_vce {
         let env = super::target_env(&module, args.target_env.as_deref())?;
         kiln_core::passes::update_vce(&mut module, &env)

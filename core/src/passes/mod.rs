@@ -3,7 +3,11 @@
 //! * [`update_vce()`]: gives the `spv.module` the minimal version /
 //!   capabilities / extensions triple it needs in a target env (MLIR's
 //!   `-spirv-update-vce`).
+//! * [`lower_abi_attrs::run`]: turns entry functions' shader-interface
+//!   attributes into resource variables, an entry point and execution modes
+//!   (MLIR's `-spirv-lower-abi-attrs`).
 
+pub mod lower_abi_attrs;
 pub mod update_vce;
 
 pub use update_vce::{deduce_vce, update_vce, UpdateVceError};

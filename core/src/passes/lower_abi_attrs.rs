@@ -1,0 +1,958 @@
+//! `lower-abi-attrs`: turns an entry function's shader-interface attributes
+//! into global variables, an entry point and execution modes (MLIR's
+//! `LowerABIAttributesPass`, `-spirv-lower-abi-attrs`).
+//!
+//! A function is an *entry function* when it carries
+//! `spirv.entry_point_abi` or any of its arguments carries
+//! `spirv.interface_var_abi`. For each one, [`run`]:
+//!
+//! 1. creates one `spv.GlobalVariable @<fn>_arg_<i> bind(set, binding)` per
+//!    argument, right before the function:
+//!    * a pointer argument in `StorageBuffer` or `Uniform` storage keeps its
+//!      storage class; its pointee, wrapped in a one-member struct when it
+//!      is not a struct already (Vulkan wants a `Block` struct there; the
+//!      serializer adds `Block`), is given an explicit layout
+//!      ([`crate::layout::block::decorate`]): std430 for storage buffers,
+//!      std140 for uniform buffers, scalar layout for both when
+//!      [`LowerAbiOptions::scalar_block_layout`] asks for it;
+//!    * a pointer argument in `UniformConstant` storage (images, samplers)
+//!      becomes a variable of the same type, without layout;
+//!    * a scalar or vector argument whose ABI names `StorageBuffer` or
+//!      `Uniform` becomes a variable of a one-member block (as MLIR does);
+//!    * scalar or vector arguments whose ABI names `PushConstant` or no
+//!      storage class are gathered, in argument order, into **one**
+//!      push-constant block (std430, or scalar layout when asked), named
+//!      `@<fn>_arg_<i>` when there is one such argument (MLIR's name) and
+//!      `@<fn>_push_constants` when there are several; Vulkan allows one
+//!      push-constant block per entry point, and push-constant variables
+//!      carry no `DescriptorSet`/`Binding` (spirv-val rejects them: VUID
+//!      06491). A pointer argument in `PushConstant` storage is that block
+//!      itself and may not be combined with scalar push-constant arguments;
+//!    * `spirv.decoration = #spirv.decoration<X>` entries of the argument's
+//!      attribute dictionary (for instance `NonWritable`) move to the
+//!      variable;
+//! 2. replaces each argument by `spv.mlir.addressof` of its variable at the
+//!    top of the entry block (followed by `spv.AccessChain %v[0]` for a
+//!    wrapped pointee, and `spv.AccessChain` + `spv.Load` for a scalar).
+//!    Where MLIR inserts a `spv.Bitcast` from the laid-out pointer to the
+//!    argument's original type (which spirv-val rejects in logical
+//!    addressing), kiln re-types the uses instead: access chains, loads and
+//!    `spv.CopyObject` get the laid-out result types, transitively; any
+//!    other op that would see a changed aggregate type is an error naming
+//!    it;
+//! 3. drops the arguments, `arg_attrs` and `spirv.entry_point_abi` (the
+//!    function type becomes `() -> ()`);
+//! 4. adds `spv.EntryPoint "GLCompute" @fn` unless the module has one for
+//!    the function, and gives the entry point its interface list: from
+//!    SPIR-V 1.4 on every global variable the function and its callees
+//!    reference, before that only the `Input`/`Output` ones (the module's
+//!    `vce_triple` version decides, else the target env's);
+//! 5. adds `spv.ExecutionMode @fn "LocalSize", x, y, z` from the
+//!    `workgroup_size` of `spirv.entry_point_abi` (an existing `LocalSize`
+//!    or `LocalSizeId` mode is kept; a function with neither is an error, a
+//!    Vulkan compute shader needs one) and `"SignedZeroInfNanPreserve",
+//!    width` for its `target_width`. With
+//!    [`LowerAbiOptions::workgroup_size_spec_ids`] the workgroup size is
+//!    instead three `spv.SpecConstant`s with those `spec_id`s (defaults from
+//!    the ABI) used through `"LocalSizeId"` (SPIR-V 1.2 and later).
+//!
+//! The pass does not touch the VCE triple: run `update-vce` afterwards
+//! when a new feature (`SignedZeroInfNanPreserve`, `LocalSizeId`) needs
+//! one. The subgroup size of `spirv.entry_point_abi` is not lowered (on
+//! Vulkan it is a pipeline-creation parameter, see
+//! `kiln_abi::PipelineInterface`).
+
+use std::collections::{BTreeSet, HashSet};
+
+use kiln_abi::{EntryPointAbi, InterfaceVarAbi};
+
+use crate::grammar::{
+    Decoration, ExecutionMode, ExecutionModel, OperandKind, StorageClass, Version,
+};
+use crate::ir::{AttrKind, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, Value};
+use crate::layout::block::{decorate, BlockLayoutError, BlockRules};
+use crate::target::TargetEnv;
+use crate::text::{self, Prefix};
+
+/// Options of [`run_with`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LowerAbiOptions {
+    /// Lay storage, uniform and push-constant blocks out with the scalar
+    /// block layout (`VK_EXT_scalar_block_layout`; validate with
+    /// `--scalar-block-layout`) instead of std430/std140.
+    pub scalar_block_layout: bool,
+    /// Make the workgroup size specializable: three `spv.SpecConstant`s
+    /// with these `spec_id`s and an `ExecutionMode LocalSizeId` (needs
+    /// SPIR-V 1.2).
+    pub workgroup_size_spec_ids: Option<[u32; 3]>,
+}
+
+/// Why `lower-abi-attrs` failed. Every variant names the function.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LowerAbiError {
+    /// An attribute is malformed.
+    #[error("{loc}: @{func}: {what}: {reason}")]
+    BadAttr {
+        /// The function.
+        func: String,
+        /// Its location.
+        loc: Location,
+        /// Which attribute (`argument 2's spirv.interface_var_abi`).
+        what: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An argument of an entry function has no `spirv.interface_var_abi`.
+    #[error("{loc}: @{func}: argument {index} has no spirv.interface_var_abi attribute")]
+    MissingArgAbi {
+        /// The function.
+        func: String,
+        /// Its location.
+        loc: Location,
+        /// The argument.
+        index: usize,
+    },
+    /// An argument type or storage class the pass cannot turn into a
+    /// resource variable.
+    #[error("{loc}: @{func}: argument {index} of type {ty}: {reason}")]
+    UnsupportedArg {
+        /// The function.
+        func: String,
+        /// Its location.
+        loc: Location,
+        /// The argument.
+        index: usize,
+        /// Its type, printed.
+        ty: String,
+        /// Why.
+        reason: String,
+    },
+    /// A block type cannot be laid out.
+    #[error("{loc}: @{func}: argument {index}: {source}")]
+    Layout {
+        /// The function.
+        func: String,
+        /// Its location.
+        loc: Location,
+        /// The argument.
+        index: usize,
+        /// The layout error.
+        source: BlockLayoutError,
+    },
+    /// A use of an argument that cannot follow its new, laid-out type.
+    #[error("{loc}: @{func}: '{op}' uses argument {index}, whose laid-out type differs: {reason}")]
+    UnsupportedUse {
+        /// The function.
+        func: String,
+        /// The using op's location.
+        loc: Location,
+        /// The using op's name.
+        op: String,
+        /// The argument.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+    /// The function cannot be an entry function.
+    #[error("{loc}: @{func}: {reason}")]
+    BadFunction {
+        /// The function.
+        func: String,
+        /// Its location.
+        loc: Location,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Runs the pass with default options: see the module docs.
+///
+/// `env` supplies the SPIR-V version when the module has no `vce_triple`
+/// (it decides which globals the entry point's interface lists).
+pub fn run(module: &mut Module, env: &TargetEnv) -> Result<(), LowerAbiError> {
+    run_with(module, env, &LowerAbiOptions::default())
+}
+
+/// Runs the pass with `options`: see the module docs.
+pub fn run_with(
+    module: &mut Module,
+    env: &TargetEnv,
+    options: &LowerAbiOptions,
+) -> Result<(), LowerAbiError> {
+    let version = match module.attr_kind(module.top(), "vce_triple") {
+        Some(AttrKind::Vce(vce)) => vce.version,
+        _ => env.version(),
+    };
+    let funcs: Vec<Op> = module
+        .module_ops()
+        .iter()
+        .copied()
+        .filter(|&op| module.op(op).kind == OpKind::Func)
+        .collect();
+    for func in funcs {
+        if let Some(entry) = EntryFn::read(module, func)? {
+            entry.lower(module, version, options)?;
+        }
+    }
+    Ok(())
+}
+
+/// An entry function's attributes, read before anything is changed.
+struct EntryFn {
+    func: Op,
+    name: String,
+    loc: Location,
+    abi: EntryPointAbi,
+    args: Vec<(InterfaceVarAbi, Vec<Decoration>)>,
+    inputs: Vec<Type>,
+}
+
+/// How one argument is rebuilt.
+enum ArgPlan {
+    /// `addressof` of its own variable, then access chain `[0]` when wrapped.
+    Variable { var: String, wrapped: bool },
+    /// Member `member` of the push-constant block `var`, loaded.
+    PushMember { var: String, member: u32 },
+}
+
+impl EntryFn {
+    fn read(m: &Module, func: Op) -> Result<Option<EntryFn>, LowerAbiError> {
+        let name = m.symbol_name(func).unwrap_or("").to_owned();
+        let loc = m.op(func).loc;
+        let bad = |what: &str, reason: String| LowerAbiError::BadAttr {
+            func: name.clone(),
+            loc,
+            what: what.to_owned(),
+            reason,
+        };
+        let abi = match m.attr_kind(func, EntryPointAbi::ATTR_NAME) {
+            None => None,
+            Some(AttrKind::Dialect { name: n, body }) if n == EntryPointAbi::MNEMONIC => Some(
+                EntryPointAbi::parse_body(body)
+                    .map_err(|e| bad(EntryPointAbi::ATTR_NAME, e.to_string()))?,
+            ),
+            Some(_) => {
+                return Err(bad(
+                    EntryPointAbi::ATTR_NAME,
+                    "expected #spirv.entry_point_abi<...>".into(),
+                ))
+            }
+        };
+        let inputs = match m.attr(func, "function_type").and_then(|a| m.attrs.as_type(a)) {
+            Some(ty) => match m.types.kind(ty) {
+                TypeKind::Function { inputs, results } => {
+                    if abi.is_some() && !results.is_empty() {
+                        return Err(LowerAbiError::BadFunction {
+                            func: name,
+                            loc,
+                            reason: "an entry function must return nothing".into(),
+                        });
+                    }
+                    inputs.clone()
+                }
+                _ => return Err(bad("function_type", "not a function type".into())),
+            },
+            None => return Err(bad("function_type", "missing".into())),
+        };
+        let dicts: Vec<Vec<(String, crate::ir::Attr)>> = match m.attr(func, "arg_attrs") {
+            None => vec![Vec::new(); inputs.len()],
+            Some(a) => m
+                .attrs
+                .as_array(a)
+                .ok_or_else(|| bad("arg_attrs", "not an array".into()))?
+                .iter()
+                .map(|&d| match m.attrs.kind(d) {
+                    AttrKind::Dict(entries) => Ok(entries.clone()),
+                    _ => Err(bad("arg_attrs", "not an array of dictionaries".into())),
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let mut args = Vec::with_capacity(inputs.len());
+        let mut any_abi = false;
+        for index in 0..inputs.len() {
+            let entries = dicts.get(index).cloned().unwrap_or_default();
+            let mut var_abi = None;
+            let mut decorations = Vec::new();
+            for (key, value) in &entries {
+                let key = key.as_str();
+                if key == InterfaceVarAbi::ATTR_NAME || key == "spv.interface_var_abi" {
+                    let what = format!("argument {index}'s {}", InterfaceVarAbi::ATTR_NAME);
+                    match m.attrs.kind(*value) {
+                        AttrKind::Dialect { name: n, body } if n == InterfaceVarAbi::MNEMONIC => {
+                            var_abi = Some(
+                                InterfaceVarAbi::parse_body(body)
+                                    .map_err(|e| bad(&what, e.to_string()))?,
+                            )
+                        }
+                        _ => return Err(bad(&what, "expected #spirv.interface_var_abi<...>".into())),
+                    }
+                } else if key == "spirv.decoration" || key == "spv.decoration" {
+                    decorations.push(decoration_of(m, *value).ok_or_else(|| {
+                        bad(
+                            &format!("argument {index}'s spirv.decoration"),
+                            "not a decoration without operands".into(),
+                        )
+                    })?);
+                }
+            }
+            any_abi |= var_abi.is_some();
+            args.push((var_abi, decorations));
+        }
+        if abi.is_none() && !any_abi {
+            return Ok(None);
+        }
+        let args = args
+            .into_iter()
+            .enumerate()
+            .map(|(index, (a, d))| {
+                a.map(|a| (a, d)).ok_or_else(|| LowerAbiError::MissingArgAbi {
+                    func: name.clone(),
+                    loc,
+                    index,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(EntryFn {
+            func,
+            name,
+            loc,
+            abi: abi.unwrap_or_default(),
+            args,
+            inputs,
+        }))
+    }
+
+    fn unsupported(&self, m: &Module, index: usize, reason: impl Into<String>) -> LowerAbiError {
+        LowerAbiError::UnsupportedArg {
+            func: self.name.clone(),
+            loc: self.loc,
+            index,
+            ty: text::print_type(&m.types, self.inputs[index], Prefix::Spirv),
+            reason: reason.into(),
+        }
+    }
+
+    fn lower(
+        self,
+        m: &mut Module,
+        version: Version,
+        options: &LowerAbiOptions,
+    ) -> Result<(), LowerAbiError> {
+        let entry_block = m
+            .op(self.func)
+            .regions
+            .first()
+            .and_then(|&r| m.region(r).blocks.first().copied())
+            .ok_or_else(|| LowerAbiError::BadFunction {
+                func: self.name.clone(),
+                loc: self.loc,
+                reason: "an entry function needs a body".into(),
+            })?;
+        let params: Vec<Value> = m.block(entry_block).args.clone();
+        if params.len() != self.inputs.len() {
+            return Err(LowerAbiError::BadFunction {
+                func: self.name.clone(),
+                loc: self.loc,
+                reason: format!(
+                    "the entry block has {} arguments for {} parameters",
+                    params.len(),
+                    self.inputs.len()
+                ),
+            });
+        }
+        let rules = |sc: StorageClass| {
+            if options.scalar_block_layout {
+                BlockRules::Scalar
+            } else if sc == StorageClass::Uniform {
+                BlockRules::Std140
+            } else {
+                BlockRules::Std430
+            }
+        };
+
+        // 1. Plan the variables.
+        let mut globals: Vec<(String, Type, Option<InterfaceVarAbi>, Vec<Decoration>)> = Vec::new();
+        let mut plans: Vec<ArgPlan> = Vec::with_capacity(self.inputs.len());
+        let mut taken: HashSet<String> = HashSet::new();
+        let mut push_members: Vec<(usize, Type)> = Vec::new();
+        let mut push_pointer_arg: Option<usize> = None;
+        for (index, (var_abi, decorations)) in self.args.iter().enumerate() {
+            let ty = self.inputs[index];
+            let own_name = format!("{}_arg_{index}", self.name);
+            let layout = |m: &mut Module, pointee: Type, sc: StorageClass| {
+                decorate(&mut m.types, pointee, rules(sc)).map_err(|source| {
+                    LowerAbiError::Layout {
+                        func: self.name.clone(),
+                        loc: self.loc,
+                        index,
+                        source,
+                    }
+                })
+            };
+            let abi_sc = var_abi.storage_class.map(|s| s.value());
+            match m.types.kind(ty).clone() {
+                TypeKind::Pointer {
+                    pointee,
+                    storage_class,
+                } => {
+                    if abi_sc.is_some_and(|s| s != storage_class as u32) {
+                        return Err(self.unsupported(
+                            m,
+                            index,
+                            format!(
+                                "the ABI's storage class differs from the pointer's {}",
+                                storage_class.name()
+                            ),
+                        ));
+                    }
+                    let var = unique_name(m, &mut taken, &own_name);
+                    match storage_class {
+                        StorageClass::StorageBuffer
+                        | StorageClass::Uniform
+                        | StorageClass::PushConstant => {
+                            let is_struct = matches!(m.types.kind(pointee), TypeKind::Struct(_));
+                            let block = if is_struct {
+                                pointee
+                            } else {
+                                m.types.struct_of(vec![(pointee, None)])
+                            };
+                            let block = layout(m, block, storage_class)?;
+                            let var_ty = m.types.pointer(block, storage_class);
+                            if storage_class == StorageClass::PushConstant {
+                                if push_pointer_arg.replace(index).is_some() {
+                                    return Err(self.unsupported(
+                                        m,
+                                        index,
+                                        "a second push-constant block (Vulkan allows one per entry point)",
+                                    ));
+                                }
+                                globals.push((var.clone(), var_ty, None, decorations.clone()));
+                            } else {
+                                globals.push((var.clone(), var_ty, Some(*var_abi), decorations.clone()));
+                            }
+                            plans.push(ArgPlan::Variable {
+                                var,
+                                wrapped: !is_struct,
+                            });
+                        }
+                        StorageClass::UniformConstant => {
+                            globals.push((var.clone(), ty, Some(*var_abi), decorations.clone()));
+                            plans.push(ArgPlan::Variable {
+                                var,
+                                wrapped: false,
+                            });
+                        }
+                        other => {
+                            return Err(self.unsupported(
+                                m,
+                                index,
+                                format!(
+                                    "{} is not a storage class of shader resources \
+                                     (StorageBuffer, Uniform, UniformConstant, PushConstant)",
+                                    other.name()
+                                ),
+                            ))
+                        }
+                    }
+                }
+                TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Vector { .. } => {
+                    match var_abi.storage_class {
+                        None | Some(kiln_abi::StorageClass::PushConstant) => {
+                            push_members.push((index, ty));
+                            plans.push(ArgPlan::PushMember {
+                                var: String::new(),
+                                member: 0,
+                            });
+                        }
+                        Some(sc @ (kiln_abi::StorageClass::StorageBuffer | kiln_abi::StorageClass::Uniform)) => {
+                            let sc = if sc == kiln_abi::StorageClass::Uniform {
+                                StorageClass::Uniform
+                            } else {
+                                StorageClass::StorageBuffer
+                            };
+                            let var = unique_name(m, &mut taken, &own_name);
+                            let block = m.types.struct_of(vec![(ty, None)]);
+                            let block = layout(m, block, sc)?;
+                            let var_ty = m.types.pointer(block, sc);
+                            globals.push((var.clone(), var_ty, Some(*var_abi), decorations.clone()));
+                            plans.push(ArgPlan::PushMember { var, member: 0 });
+                        }
+                        Some(sc) => {
+                            return Err(self.unsupported(
+                                m,
+                                index,
+                                format!(
+                                    "a scalar or vector argument must live in StorageBuffer, \
+                                     Uniform or PushConstant storage, not {}",
+                                    sc.name()
+                                ),
+                            ))
+                        }
+                    }
+                }
+                _ => {
+                    return Err(self.unsupported(
+                        m,
+                        index,
+                        "an entry-function argument must be a pointer, scalar or vector",
+                    ))
+                }
+            }
+        }
+        if !push_members.is_empty() {
+            if let Some(index) = push_pointer_arg {
+                return Err(self.unsupported(
+                    m,
+                    index,
+                    "a push-constant block together with scalar push-constant arguments \
+                     (Vulkan allows one push-constant block per entry point)",
+                ));
+            }
+            let var = if push_members.len() == 1 {
+                // The argument's own name, as MLIR names it.
+                unique_name(
+                    m,
+                    &mut taken,
+                    &format!("{}_arg_{}", self.name, push_members[0].0),
+                )
+            } else {
+                unique_name(m, &mut taken, &format!("{}_push_constants", self.name))
+            };
+            let block = m
+                .types
+                .struct_of(push_members.iter().map(|&(_, t)| (t, None)).collect());
+            let first = push_members[0].0;
+            let block = decorate(&mut m.types, block, rules(StorageClass::PushConstant)).map_err(
+                |source| LowerAbiError::Layout {
+                    func: self.name.clone(),
+                    loc: self.loc,
+                    index: first,
+                    source,
+                },
+            )?;
+            let var_ty = m.types.pointer(block, StorageClass::PushConstant);
+            globals.push((var.clone(), var_ty, None, Vec::new()));
+            for (member, &(index, _)) in push_members.iter().enumerate() {
+                plans[index] = ArgPlan::PushMember {
+                    var: var.clone(),
+                    member: member as u32,
+                };
+            }
+        }
+
+        // 2. Create the variables before the function.
+        let i32_ty = m.types.int(32);
+        let mut global_types = std::collections::HashMap::new();
+        for (name, ty, var_abi, decorations) in &globals {
+            let mut spec = OpSpec::new(OpKind::GlobalVariable).loc(self.loc);
+            let a = m.attrs.string(name.clone());
+            spec = spec.attr("sym_name", a);
+            let a = m.attrs.ty(*ty);
+            spec = spec.attr("type", a);
+            if let Some(v) = var_abi {
+                let a = m.attrs.int(i128::from(v.descriptor_set), i32_ty);
+                spec = spec.attr("descriptor_set", a);
+                let a = m.attrs.int(i128::from(v.binding), i32_ty);
+                spec = spec.attr("binding", a);
+            }
+            for d in decorations {
+                let a = m.attrs.unit();
+                spec = spec.attr(d.name(), a);
+            }
+            let op = m.create_op(spec);
+            m.insert_op_before(self.func, op);
+            global_types.insert(name.clone(), *ty);
+        }
+
+        // 3. Replace the arguments.
+        let anchor = m.block(entry_block).ops.first().copied();
+        let insert = |m: &mut Module, spec: OpSpec| -> Value {
+            let op = m.create_op(spec.loc(self.loc));
+            match anchor {
+                Some(a) => m.insert_op_before(a, op),
+                None => m.append_op(entry_block, op),
+            }
+            m.op(op).results[0]
+        };
+        let access_chain = OpKind::from_name("AccessChain").expect("core grammar has OpAccessChain");
+        let load = OpKind::from_name("Load").expect("core grammar has OpLoad");
+        for (index, plan) in plans.iter().enumerate() {
+            let (var, member, scalar) = match plan {
+                ArgPlan::Variable { var, wrapped } => (var, wrapped.then_some(0), false),
+                ArgPlan::PushMember { var, member } => (var, Some(*member), true),
+            };
+            let var_ty = global_types[var];
+            let sym = m.attrs.symbol(var.clone());
+            let mut value = insert(
+                m,
+                OpSpec::new(OpKind::AddressOf)
+                    .attr("variable", sym)
+                    .results([var_ty]),
+            );
+            if let Some(member) = member {
+                let (block, sc) = m.types.pointer_parts(var_ty).expect("variables are pointers");
+                let member_ty = match m.types.kind(block) {
+                    TypeKind::Struct(s) => s.members[member as usize].ty,
+                    _ => unreachable!("blocks are structs"),
+                };
+                let c = m.attrs.int(i128::from(member), i32_ty);
+                let idx = insert(
+                    m,
+                    OpSpec::new(OpKind::Constant)
+                        .attr("value", c)
+                        .results([i32_ty]),
+                );
+                let ptr_ty = m.types.pointer(member_ty, sc);
+                value = insert(
+                    m,
+                    OpSpec::new(access_chain.clone())
+                        .operands([value, idx])
+                        .results([ptr_ty]),
+                );
+                if scalar {
+                    value = insert(
+                        m,
+                        OpSpec::new(load.clone()).operands([value]).results([member_ty]),
+                    );
+                }
+            }
+            let old = params[index];
+            m.replace_uses_in(self.func, old, value);
+            if m.value_type(value) != self.inputs[index] {
+                retype_uses(m, self.func, value, index, &self.name)?;
+            }
+        }
+
+        // 4. Drop the parameters and the ABI attributes.
+        m.block_mut(entry_block).args.clear();
+        let fn_ty = m.types.function(Vec::new(), Vec::new());
+        let a = m.attrs.ty(fn_ty);
+        m.set_attr(self.func, "function_type", a);
+        m.remove_attr(self.func, "arg_attrs");
+        m.remove_attr(self.func, EntryPointAbi::ATTR_NAME);
+
+        // 5. Entry point and execution modes.
+        let interface = interface_of(m, self.func, version);
+        let fn_sym = m.attrs.symbol(self.name.clone());
+        let existing_ep = m.module_ops().iter().copied().find(|&op| {
+            m.op(op).kind == OpKind::EntryPoint
+                && m.attr(op, "fn").and_then(|a| m.attrs.as_symbol(a)) == Some(self.name.as_str())
+        });
+        let body = m.body();
+        match existing_ep {
+            Some(ep) => {
+                let mut list: Vec<crate::ir::Attr> = m
+                    .attr(ep, "interface")
+                    .and_then(|a| m.attrs.as_array(a))
+                    .map(<[_]>::to_vec)
+                    .unwrap_or_default();
+                for name in interface {
+                    let s = m.attrs.symbol(name);
+                    if !list.contains(&s) {
+                        list.push(s);
+                    }
+                }
+                let a = m.attrs.array(list);
+                m.set_attr(ep, "interface", a);
+            }
+            None => {
+                let model = m
+                    .attrs
+                    .enumerant(OperandKind::ExecutionModel, ExecutionModel::GLCompute as u32);
+                let list: Vec<_> = interface.into_iter().map(|n| m.attrs.symbol(n)).collect();
+                let list = m.attrs.array(list);
+                m.build(
+                    body,
+                    OpSpec::new(OpKind::EntryPoint)
+                        .attr("execution_model", model)
+                        .attr("fn", fn_sym)
+                        .attr("interface", list)
+                        .loc(self.loc),
+                );
+            }
+        }
+        let has_mode = |m: &Module, modes: &[ExecutionMode]| {
+            m.module_ops().iter().any(|&op| {
+                m.op(op).kind == OpKind::ExecutionMode
+                    && m.attr(op, "fn").and_then(|a| m.attrs.as_symbol(a))
+                        == Some(self.name.as_str())
+                    && matches!(
+                        m.attr_kind(op, "execution_mode"),
+                        Some(AttrKind::Enum { value, .. })
+                            if modes.iter().any(|&x| x as u32 == *value)
+                    )
+            })
+        };
+        let add_mode = |m: &mut Module, mode: ExecutionMode, values: &[i128]| {
+            let mode_attr = m.attrs.enumerant(OperandKind::ExecutionMode, mode as u32);
+            let vals: Vec<_> = values.iter().map(|&v| m.attrs.int(v, i32_ty)).collect();
+            let vals = m.attrs.array(vals);
+            let fn_sym = m.attrs.symbol(self.name.clone());
+            m.build(
+                body,
+                OpSpec::new(OpKind::ExecutionMode)
+                    .attr("fn", fn_sym)
+                    .attr("execution_mode", mode_attr)
+                    .attr("values", vals)
+                    .loc(self.loc),
+            );
+        };
+        if !has_mode(m, &[ExecutionMode::LocalSize, ExecutionMode::LocalSizeId]) {
+            let Some(size) = self.abi.workgroup_size else {
+                return Err(LowerAbiError::BadFunction {
+                    func: self.name.clone(),
+                    loc: self.loc,
+                    reason: "no workgroup size: give spirv.entry_point_abi a workgroup_size \
+                             (or the module an ExecutionMode LocalSize)"
+                        .into(),
+                });
+            };
+            match options.workgroup_size_spec_ids {
+                None => add_mode(m, ExecutionMode::LocalSize, &size.map(i128::from)),
+                Some(ids) => {
+                    // SpecConstants go before the function, LocalSizeId
+                    // operands are their ids.
+                    let mut names = Vec::new();
+                    for (dim, (&id, &default)) in ids.iter().zip(size.iter()).enumerate() {
+                        let name = unique_name(
+                            m,
+                            &mut taken,
+                            &format!("{}_workgroup_size_{}", self.name, ["x", "y", "z"][dim]),
+                        );
+                        let s = m.attrs.string(name.clone());
+                        let id = m.attrs.int(i128::from(id), i32_ty);
+                        let v = m.attrs.int(i128::from(default), i32_ty);
+                        let op = m.create_op(
+                            OpSpec::new(OpKind::SpecConstant)
+                                .attr("sym_name", s)
+                                .attr("spec_id", id)
+                                .attr("default_value", v)
+                                .loc(self.loc),
+                        );
+                        m.insert_op_before(self.func, op);
+                        names.push(name);
+                    }
+                    let mode_attr = m
+                        .attrs
+                        .enumerant(OperandKind::ExecutionMode, ExecutionMode::LocalSizeId as u32);
+                    let vals: Vec<_> = names.into_iter().map(|n| m.attrs.symbol(n)).collect();
+                    let vals = m.attrs.array(vals);
+                    let fn_sym = m.attrs.symbol(self.name.clone());
+                    m.build(
+                        body,
+                        OpSpec::new(OpKind::ExecutionMode)
+                            .attr("fn", fn_sym)
+                            .attr("execution_mode", mode_attr)
+                            .attr("values", vals)
+                            .loc(self.loc),
+                    );
+                }
+            }
+        }
+        if let Some(width) = self.abi.target_width {
+            if !has_mode(m, &[ExecutionMode::SignedZeroInfNanPreserve]) {
+                add_mode(m, ExecutionMode::SignedZeroInfNanPreserve, &[i128::from(width)]);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The decoration a `#spirv.decoration<X>` attribute names, when it takes
+/// no operands.
+fn decoration_of(m: &Module, attr: crate::ir::Attr) -> Option<Decoration> {
+    let d = match m.attrs.kind(attr) {
+        AttrKind::Dialect { name, body } if name == "decoration" => Decoration::from_name(body.trim())?,
+        AttrKind::Enum {
+            kind: OperandKind::Decoration,
+            value,
+        } => Decoration::from_u32(*value)?,
+        _ => return None,
+    };
+    d.desc().parameters.is_empty().then_some(d)
+}
+
+/// `base`, or `base_1`, `base_2`, ... when a module symbol or an earlier
+/// choice already has that name.
+fn unique_name(m: &Module, taken: &mut HashSet<String>, base: &str) -> String {
+    let mut name = base.to_owned();
+    let mut n = 0;
+    while taken.contains(&name) || m.lookup_symbol(&name).is_some() {
+        n += 1;
+        name = format!("{base}_{n}");
+    }
+    taken.insert(name.clone());
+    name
+}
+
+/// Every op under `root` that uses `value` (operands or successor
+/// arguments).
+fn users(m: &Module, root: Op, value: Value) -> Vec<Op> {
+    let mut out = Vec::new();
+    m.walk(root, &mut |op| {
+        let d = m.op(op);
+        if d.operands.contains(&value) || d.successors.iter().any(|s| s.args.contains(&value)) {
+            out.push(op);
+        }
+    });
+    out
+}
+
+/// Gives the users of `value` (whose type changed to its laid-out form)
+/// result types that follow, transitively.
+fn retype_uses(
+    m: &mut Module,
+    func: Op,
+    value: Value,
+    index: usize,
+    func_name: &str,
+) -> Result<(), LowerAbiError> {
+    let mut work = vec![value];
+    while let Some(v) = work.pop() {
+        for user in users(m, func, v) {
+            let d = m.op(user);
+            let kind = d.kind.clone();
+            let loc = d.loc;
+            let err = |m: &Module, reason: &str| LowerAbiError::UnsupportedUse {
+                func: func_name.to_owned(),
+                loc,
+                op: format!("spirv.{}", m.op(user).kind.name()),
+                index,
+                reason: reason.to_owned(),
+            };
+            if d.successors.iter().any(|s| s.args.contains(&v)) {
+                return Err(err(m, "passed to a block"));
+            }
+            let opname = kind.core_desc().map(|desc| desc.opname).unwrap_or("");
+            let new_ty = match opname {
+                "AccessChain" | "InBoundsAccessChain" | "PtrAccessChain"
+                | "InBoundsPtrAccessChain"
+                    if d.operands[0] == v =>
+                {
+                    let skip = usize::from(opname.contains("Ptr"));
+                    let indices: Vec<Value> = d.operands[1 + skip..].to_vec();
+                    Some(access_chain_type(m, m.value_type(v), &indices).ok_or_else(|| {
+                        err(m, "cannot follow the access chain's indices through the laid-out type")
+                    })?)
+                }
+                "Load" => {
+                    let (pointee, _) = m
+                        .types
+                        .pointer_parts(m.value_type(v))
+                        .ok_or_else(|| err(m, "loads from a non-pointer"))?;
+                    Some(pointee)
+                }
+                "CopyObject" => Some(m.value_type(v)),
+                "Store" => {
+                    if d.operands.get(1) == Some(&v) {
+                        return Err(err(m, "stores a laid-out aggregate"));
+                    }
+                    let stored = d.operands.get(1).map(|&s| m.value_type(s));
+                    let pointee = m.types.pointer_parts(m.value_type(v)).map(|p| p.0);
+                    if stored != pointee {
+                        return Err(err(m, "stores a value of the original, unlaid-out type"));
+                    }
+                    None
+                }
+                "ArrayLength" => None,
+                name if name.starts_with("Atomic") => None,
+                _ => return Err(err(m, "the op cannot take a value of the laid-out type")),
+            };
+            let Some(new_ty) = new_ty else { continue };
+            let old_result = m.op(user).results[0];
+            if m.value_type(old_result) == new_ty {
+                continue;
+            }
+            // Rebuild the op with the new result type.
+            let d = m.op(user).clone();
+            let spec = OpSpec {
+                kind: d.kind,
+                operands: d.operands,
+                result_types: vec![new_ty],
+                attrs: d.attrs,
+                successors: d.successors,
+                regions: 0,
+                loc: d.loc,
+            };
+            let new_op = m.create_op(spec);
+            m.insert_op_before(user, new_op);
+            let new_result = m.op(new_op).results[0];
+            m.replace_uses_in(func, old_result, new_result);
+            m.detach_op(user);
+            work.push(new_result);
+        }
+    }
+    Ok(())
+}
+
+/// The result type of an access chain into `base` (a pointer) by
+/// `indices`; struct indices must be constants.
+fn access_chain_type(m: &mut Module, base: Type, indices: &[Value]) -> Option<Type> {
+    let (mut ty, sc) = m.types.pointer_parts(base)?;
+    for &i in indices {
+        ty = match m.types.kind(ty).clone() {
+            TypeKind::Struct(s) => {
+                let op = m.defining_op(i)?;
+                if m.op(op).kind != OpKind::Constant {
+                    return None;
+                }
+                let n = m.attr(op, "value").and_then(|a| m.attrs.as_int(a))?;
+                s.members.get(usize::try_from(n).ok()?)?.ty
+            }
+            TypeKind::Array { element, .. }
+            | TypeKind::RuntimeArray { element, .. }
+            | TypeKind::Vector { element, .. } => element,
+            TypeKind::Matrix { column, .. } => column,
+            _ => return None,
+        };
+    }
+    Some(m.types.pointer(ty, sc))
+}
+
+/// The symbols of the globals `func` and its callees reference through
+/// `spv.mlir.addressof`, in first-use order: all of them from SPIR-V 1.4 on,
+/// only `Input`/`Output` ones before.
+fn interface_of(m: &Module, func: Op, version: Version) -> Vec<String> {
+    let mut seen_fns: HashSet<Op> = HashSet::new();
+    let mut stack = vec![func];
+    let mut names: Vec<String> = Vec::new();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    while let Some(f) = stack.pop() {
+        if !seen_fns.insert(f) {
+            continue;
+        }
+        m.walk(f, &mut |op| {
+            let d = m.op(op);
+            if d.kind == OpKind::AddressOf {
+                if let Some(name) = m.attr(op, "variable").and_then(|a| m.attrs.as_symbol(a)) {
+                    if seen.insert(name.to_owned()) {
+                        names.push(name.to_owned());
+                    }
+                }
+            } else if d.kind.is_core("FunctionCall") {
+                if let Some(callee) = m
+                    .attr(op, "callee")
+                    .and_then(|a| m.attrs.as_symbol(a))
+                    .and_then(|n| m.lookup_symbol(n))
+                {
+                    stack.push(callee);
+                }
+            }
+        });
+    }
+    names
+        .into_iter()
+        .filter(|name| {
+            if version >= Version::V1_4 {
+                return true;
+            }
+            let Some(var) = m.lookup_symbol(name) else {
+                return false;
+            };
+            m.attr(var, "type")
+                .and_then(|a| m.attrs.as_type(a))
+                .and_then(|t| m.types.pointer_parts(t))
+                .is_some_and(|(_, sc)| matches!(sc, StorageClass::Input | StorageClass::Output))
+        })
+        .collect()
+}
