@@ -90,18 +90,26 @@
 //! store. Interning more types in the store is fine (handles never change
 //! meaning); changing the scope's specification is not — build a new one.
 //!
+//! # Kernel types
+//!
+//! [`DataLayout::kernel_layout`] answers for the memref-level kernel IR's
+//! types ([`kernel`]): scalars and vectors as above, memrefs as their LLVM
+//! descriptor (MLIR 19 itself has no memref layout). [`kernel_text`] parses
+//! their MLIR spelling for `kiln layout` and the tests.
+//!
 //! # New type classes
 //!
 //! The queries match on [`TypeKind`]; kinds they do not know are
-//! [`LayoutError::Unsupported`]. The kernel IR's `memref` and `tensor` types
-//! become answerable by adding their `TypeKind` variants and one arm each in
-//! `DataLayout::compute` (and, if they take spec entries, one arm in the
-//! spec classifier).
+//! [`LayoutError::Unsupported`]. A new spv type class is answerable by
+//! adding one arm in `DataLayout::compute` (and, if it takes spec entries,
+//! one arm in the spec classifier).
 //!
 //! [`Module::wrapper`]: crate::ir::Module::wrapper
 
 pub mod block;
 pub mod host;
+pub mod kernel;
+pub mod kernel_text;
 pub mod spec;
 
 use std::cell::RefCell;
@@ -112,6 +120,7 @@ pub use spec::{DataLayoutSpec, EntryKey, EntryValue, SpecEntry, SpecError};
 
 use crate::grammar::StorageClass;
 use crate::ir::{AttrKind, FloatKind, Module, Type, TypeKind, TypeStore};
+use crate::kernel::KType;
 use crate::text::{self, Prefix};
 use spec::Classified;
 
@@ -207,6 +216,8 @@ pub struct DataLayout {
     /// inner scopes.
     entries: Vec<Classified>,
     cache: RefCell<HashMap<Type, TypeLayout>>,
+    /// Answers for kernel types ([`DataLayout::kernel_layout`]).
+    kernel_cache: RefCell<HashMap<KType, TypeLayout>>,
 }
 
 impl DataLayout {
@@ -216,6 +227,7 @@ impl DataLayout {
         Self {
             entries: spec.classified().to_vec(),
             cache: RefCell::default(),
+            kernel_cache: RefCell::default(),
         }
     }
 
@@ -230,6 +242,7 @@ impl DataLayout {
         Ok(Self {
             entries,
             cache: RefCell::default(),
+            kernel_cache: RefCell::default(),
         })
     }
 
@@ -270,6 +283,7 @@ impl DataLayout {
         Ok(Self {
             entries,
             cache: RefCell::default(),
+            kernel_cache: RefCell::default(),
         })
     }
 
@@ -406,17 +420,7 @@ impl DataLayout {
             TypeKind::Index => Ok(self.int_layout(self.index_bits())),
             TypeKind::Vector { len, element } => {
                 let e = self.layout(types, *element)?;
-                let size = u64::from(*len)
-                    .checked_next_power_of_two()
-                    .and_then(|n| n.checked_mul(e.size()))
-                    .filter(|s| s.checked_mul(8).is_some())
-                    .ok_or_else(|| overflow(types, ty))?;
-                let align = pow2_ceil(size).ok_or_else(|| overflow(types, ty))?;
-                Ok(TypeLayout {
-                    size_in_bits: size * 8,
-                    abi_align: align,
-                    preferred_align: align,
-                })
+                vector_layout(1, u64::from(*len), e.size()).ok_or_else(|| overflow(types, ty))
             }
             TypeKind::Array {
                 len,
@@ -454,21 +458,7 @@ impl DataLayout {
                 let (_, size, abi, pref) = self.struct_parts(types, ty, s)?;
                 bytes_layout(size, abi, pref).ok_or_else(|| overflow(types, ty))
             }
-            TypeKind::Pointer { storage_class, .. } => {
-                let (size_bits, abi_bits, pref_bits) = match self.pointer_entry(*storage_class) {
-                    Some((s, a, p, _)) => (s, a, p),
-                    None => (
-                        DEFAULT_POINTER_BITS,
-                        DEFAULT_POINTER_BITS,
-                        DEFAULT_POINTER_BITS,
-                    ),
-                };
-                Ok(TypeLayout {
-                    size_in_bits: size_bits,
-                    abi_align: abi_bits / 8,
-                    preferred_align: pref_bits / 8,
-                })
-            }
+            TypeKind::Pointer { storage_class, .. } => Ok(self.pointer_layout(*storage_class)),
             TypeKind::None => Err(unsupported("`none` has no values to store")),
             TypeKind::Function { .. } => Err(unsupported("function types have no values")),
             TypeKind::Image(_) | TypeKind::SampledImage(_) | TypeKind::Sampler => Err(unsupported(
@@ -588,6 +578,23 @@ impl DataLayout {
             size_in_bits: bits,
             abi_align: abi,
             preferred_align: pref,
+        }
+    }
+
+    /// The layout of a pointer in storage class `sc`.
+    fn pointer_layout(&self, sc: StorageClass) -> TypeLayout {
+        let (size_bits, abi_bits, pref_bits) = match self.pointer_entry(sc) {
+            Some((s, a, p, _)) => (s, a, p),
+            None => (
+                DEFAULT_POINTER_BITS,
+                DEFAULT_POINTER_BITS,
+                DEFAULT_POINTER_BITS,
+            ),
+        };
+        TypeLayout {
+            size_in_bits: size_bits,
+            abi_align: abi_bits / 8,
+            preferred_align: pref_bits / 8,
         }
     }
 
@@ -745,6 +752,19 @@ fn overflow(types: &TypeStore, ty: Type) -> LayoutError {
     LayoutError::Overflow {
         ty: print(types, ty),
     }
+}
+
+/// MLIR's vector layout: `outer * next_pow2(last)` elements of the
+/// element's size in whole bytes (`vector<3xi1>` is 4 bytes, not 4 bits), ABI
+/// and preferred alignment the next power of two of that size. `outer` is
+/// the product of the leading dimensions, `last` the innermost.
+fn vector_layout(outer: u64, last: u64, element_bytes: u64) -> Option<TypeLayout> {
+    let bytes = last
+        .checked_next_power_of_two()?
+        .checked_mul(outer)?
+        .checked_mul(element_bytes)?;
+    let align = pow2_ceil(bytes)?;
+    bytes_layout(bytes, align, align)
 }
 
 /// A layout from a size in bytes; `None` when the bits overflow.
