@@ -8,6 +8,7 @@
 //! device; then the instance (its own `Arc`) with its messenger.
 
 use std::mem::ManuallyDrop;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use ash::vk;
@@ -68,6 +69,9 @@ pub(crate) struct DeviceShared {
     pub(crate) limits: DeviceLimits,
     /// The device's target env, derived once at creation.
     pub(crate) target_env: kiln_core::target::TargetEnv,
+    /// Object-creating and command-recording calls made since creation
+    /// (see [`Context::vulkan_call_count`]).
+    calls: AtomicU64,
     /// Dropped after the device (fields drop after `Drop::drop`).
     pub(crate) instance: Arc<InstanceShared>,
 }
@@ -91,6 +95,13 @@ impl DeviceShared {
     /// The memory allocator, locked.
     pub(crate) fn allocator(&self) -> MutexGuard<'_, Allocator> {
         lock(&self.allocator)
+    }
+
+    /// Counts one `vkCreate*` / `vkAllocate*` / `vkBind*Memory` /
+    /// `vkUpdateDescriptorSets` / `vkBeginCommandBuffer` / `vkCmd*` /
+    /// `vkQueueSubmit` call, made right after this.
+    pub(crate) fn note_call(&self) {
+        self.calls.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -226,6 +237,7 @@ impl Context {
                 features,
                 limits,
                 target_env,
+                calls: AtomicU64::new(0),
                 instance,
             }),
         })
@@ -244,6 +256,17 @@ impl Context {
     /// The device limits dispatch checks against.
     pub fn limits(&self) -> &DeviceLimits {
         &self.shared.limits
+    }
+
+    /// How many Vulkan calls that create or allocate an object
+    /// (`vkCreate*`, `vkAllocate*`, `vkBindBufferMemory`), write descriptors
+    /// (`vkUpdateDescriptorSets`), record commands (`vkBeginCommandBuffer`,
+    /// `vkCmd*`) or submit work (`vkQueueSubmit`) buffers, pipelines and
+    /// dispatches of this context have made since it was created (the
+    /// context's own set-up is not counted). Tests compare it before and
+    /// after a call that must fail its checks before touching Vulkan.
+    pub fn vulkan_call_count(&self) -> u64 {
+        self.shared.calls.load(Ordering::Relaxed)
     }
 
     /// The device's target env: what modules compiled for this context may

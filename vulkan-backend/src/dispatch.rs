@@ -1,12 +1,18 @@
 //! Dispatch: bind buffers, push constants, run one grid of workgroups and
 //! wait for it.
 //!
-//! [`Context::dispatch`] checks everything it can before calling Vulkan:
-//! the pipeline and buffers belong to this context; every binding of the
-//! interface gets exactly one buffer and every buffer names a binding of the
-//! interface; bindings are buffers; each buffer is at least the binding's
-//! `min_size` and within the descriptor range limits; the push-constant bytes
-//! match the range; the grid is within `maxComputeWorkGroupCount`.
+//! [`Context::dispatch_bindings`] checks everything it can before calling
+//! Vulkan ([`Context::check_dispatch`]): the pipeline and buffers belong to
+//! this context; every binding of the interface gets exactly one buffer
+//! range and every range names a binding of the interface; bindings are
+//! buffers; each range's offset is a multiple of
+//! `minStorageBufferOffsetAlignment` (`minUniformBufferOffsetAlignment`) and
+//! the range lies inside its buffer; it is at least the binding's
+//! `min_size`, and for a runtime array the bytes past `min_size` are a whole
+//! number of elements; it is within `maxStorageBufferRange`
+//! (`maxUniformBufferRange`); the push-constant bytes match the range; the
+//! grid is within `maxComputeWorkGroupCount`. (The interface itself was
+//! checked against the device limits when the pipeline was made.)
 //!
 //! Then, per call: one descriptor pool with one set per set number (empty
 //! sets included), descriptor writes, one one-time command buffer (bind,
@@ -23,16 +29,82 @@ use crate::error::{map_allocate_descriptor_sets, map_create, map_queue, Error, R
 use crate::memory::Buffer;
 use crate::pipeline::ComputePipeline;
 
+/// One buffer (or a range of it) bound to one binding of a pipeline's
+/// interface.
+#[derive(Clone, Copy, Debug)]
+pub struct BufferBinding<'a> {
+    /// The descriptor set.
+    pub set: u32,
+    /// The binding in the set.
+    pub binding: u32,
+    /// The buffer.
+    pub buffer: &'a Buffer,
+    /// Where the bound range starts, in bytes; a multiple of
+    /// `minStorageBufferOffsetAlignment` (`minUniformBufferOffsetAlignment`
+    /// for uniform buffers).
+    pub offset: u64,
+    /// How many bytes are bound; `None`: from `offset` to the end of the
+    /// buffer.
+    pub size: Option<u64>,
+}
+
+impl<'a> BufferBinding<'a> {
+    /// The whole of `buffer` at `set`/`binding`.
+    pub fn new(set: u32, binding: u32, buffer: &'a Buffer) -> Self {
+        Self {
+            set,
+            binding,
+            buffer,
+            offset: 0,
+            size: None,
+        }
+    }
+
+    /// The same binding restricted to `size` bytes (`None`: to the end)
+    /// from `offset`.
+    pub fn range(self, offset: u64, size: Option<u64>) -> Self {
+        Self {
+            offset,
+            size,
+            ..self
+        }
+    }
+
+    /// The number of bytes bound (saturating when the offset is past the
+    /// end, which the dispatch checks reject).
+    pub fn bound_size(&self) -> u64 {
+        self.size
+            .unwrap_or_else(|| self.buffer.size().saturating_sub(self.offset))
+    }
+}
+
 impl Context {
     /// Runs `groups` workgroups of `pipeline` with `bindings` (each
-    /// `(set, binding, buffer)`) and `push_constants` (exactly the
-    /// pipeline's push-constant range size, or empty when it has none), and
-    /// waits until the GPU is done. Shader writes are visible to the host
-    /// when this returns.
+    /// `(set, binding, buffer)`, the whole buffer bound) and
+    /// `push_constants` (exactly the pipeline's push-constant range size, or
+    /// empty when it has none), and waits until the GPU is done. Shader
+    /// writes are visible to the host when this returns.
     pub fn dispatch(
         &self,
         pipeline: &ComputePipeline,
         bindings: &[(u32, u32, &Buffer)],
+        push_constants: &[u8],
+        groups: [u32; 3],
+    ) -> Result<()> {
+        let bindings: Vec<BufferBinding<'_>> = bindings
+            .iter()
+            .map(|&(set, binding, buffer)| BufferBinding::new(set, binding, buffer))
+            .collect();
+        self.dispatch_bindings(pipeline, &bindings, push_constants, groups)
+    }
+
+    /// [`dispatch`](Self::dispatch) with buffer ranges. Everything listed
+    /// in the module docs is checked before any Vulkan call; a failure
+    /// names the binding or the limit and the offending value.
+    pub fn dispatch_bindings(
+        &self,
+        pipeline: &ComputePipeline,
+        bindings: &[BufferBinding<'_>],
         push_constants: &[u8],
         groups: [u32; 3],
     ) -> Result<()> {
@@ -49,10 +121,12 @@ impl Context {
         t.submit_and_wait()
     }
 
-    fn check_dispatch(
+    /// Checks a dispatch without calling Vulkan: what
+    /// [`dispatch_bindings`](Self::dispatch_bindings) checks first.
+    pub fn check_dispatch(
         &self,
         pipeline: &ComputePipeline,
-        bindings: &[(u32, u32, &Buffer)],
+        bindings: &[BufferBinding<'_>],
         push_constants: &[u8],
         groups: [u32; 3],
     ) -> Result<()> {
@@ -61,7 +135,8 @@ impl Context {
         }
         let iface = &pipeline.interface;
         let limits = &self.shared.limits;
-        for (i, &(set, binding, buffer)) in bindings.iter().enumerate() {
+        for (i, b) in bindings.iter().enumerate() {
+            let (set, binding, buffer) = (b.set, b.binding, b.buffer);
             if !self.owns(&buffer.device) {
                 return Err(Error::ForeignObject {
                     what: "buffer bound at a binding",
@@ -69,7 +144,7 @@ impl Context {
             }
             if bindings[..i]
                 .iter()
-                .any(|&(s, b, _)| (s, b) == (set, binding))
+                .any(|p| (p.set, p.binding) == (set, binding))
             {
                 return Err(Error::DuplicateBinding { set, binding });
             }
@@ -85,13 +160,19 @@ impl Context {
                         .collect(),
                 });
             };
-            let (range_limit, limit_name) = match decl.descriptor_type {
-                DescriptorType::StorageBuffer => {
-                    (limits.max_storage_buffer_range, "maxStorageBufferRange")
-                }
-                DescriptorType::UniformBuffer => {
-                    (limits.max_uniform_buffer_range, "maxUniformBufferRange")
-                }
+            let (range_limit, limit_name, alignment, alignment_name) = match decl.descriptor_type {
+                DescriptorType::StorageBuffer => (
+                    limits.max_storage_buffer_range,
+                    "maxStorageBufferRange",
+                    limits.min_storage_buffer_offset_alignment,
+                    "minStorageBufferOffsetAlignment",
+                ),
+                DescriptorType::UniformBuffer => (
+                    limits.max_uniform_buffer_range,
+                    "maxUniformBufferRange",
+                    limits.min_uniform_buffer_offset_alignment,
+                    "minUniformBufferOffsetAlignment",
+                ),
                 other => {
                     return Err(Error::UnsupportedDescriptor {
                         set,
@@ -100,18 +181,52 @@ impl Context {
                     })
                 }
             };
-            if buffer.size() < decl.min_size {
+            if alignment > 0 && b.offset % alignment != 0 {
+                return Err(Error::MisalignedOffset {
+                    set,
+                    binding,
+                    offset: b.offset,
+                    limit_name: alignment_name,
+                    alignment,
+                });
+            }
+            let size = b.bound_size();
+            if b.offset
+                .checked_add(size)
+                .is_none_or(|end| end > buffer.size())
+                || b.offset >= buffer.size()
+            {
+                return Err(Error::RangeOutsideBuffer {
+                    set,
+                    binding,
+                    offset: b.offset,
+                    size,
+                    buffer_size: buffer.size(),
+                });
+            }
+            if size < decl.min_size {
                 return Err(Error::BufferTooSmall {
                     set,
                     binding,
                     required: decl.min_size,
-                    size: buffer.size(),
+                    size,
                 });
             }
-            if buffer.size() > u64::from(range_limit) {
+            if let Some(stride) = decl.element_stride {
+                if stride > 0 && (size - decl.min_size) % u64::from(stride) != 0 {
+                    return Err(Error::PartialElement {
+                        set,
+                        binding,
+                        size,
+                        min_size: decl.min_size,
+                        stride,
+                    });
+                }
+            }
+            if size > u64::from(range_limit) {
                 return Err(Error::LimitExceeded {
-                    what: format!("the size of the buffer bound at {set}:{binding}"),
-                    requested: buffer.size(),
+                    what: format!("the size of the range bound at {set}:{binding}"),
+                    requested: size,
                     limit_name,
                     limit: range_limit.into(),
                 });
@@ -120,7 +235,7 @@ impl Context {
         for decl in &iface.bindings {
             if !bindings
                 .iter()
-                .any(|&(s, b, _)| (s, b) == (decl.set, decl.binding))
+                .any(|b| (b.set, b.binding) == (decl.set, decl.binding))
             {
                 return Err(Error::MissingBinding {
                     set: decl.set,
@@ -138,19 +253,7 @@ impl Context {
                 got: push_constants.len(),
             });
         }
-        for (axis, (&n, &max)) in ["x", "y", "z"]
-            .iter()
-            .zip(groups.iter().zip(&limits.max_compute_work_group_count))
-        {
-            if n > max {
-                return Err(Error::LimitExceeded {
-                    what: format!("the number of workgroups in {axis}"),
-                    requested: n.into(),
-                    limit_name: "maxComputeWorkGroupCount",
-                    limit: max.into(),
-                });
-            }
-        }
+        limits.to_abi().check_group_count(groups)?;
         Ok(())
     }
 }
@@ -169,7 +272,7 @@ impl Transient<'_> {
     fn descriptor_sets(
         &mut self,
         pipeline: &ComputePipeline,
-        bindings: &[(u32, u32, &Buffer)],
+        bindings: &[BufferBinding<'_>],
     ) -> Result<Vec<vk::DescriptorSet>> {
         if pipeline.set_layouts.is_empty() {
             return Ok(Vec::new());
@@ -178,6 +281,7 @@ impl Transient<'_> {
         let info = vk::DescriptorPoolCreateInfo::default()
             .max_sets(pipeline.set_layouts.len() as u32)
             .pool_sizes(&pipeline.pool_sizes);
+        self.device.note_call();
         // SAFETY: valid create info (non-empty pool sizes: at least one
         // binding exists when there are set layouts) for the live device.
         self.pool = unsafe { d.create_descriptor_pool(&info, None) }
@@ -185,24 +289,26 @@ impl Transient<'_> {
         let alloc = vk::DescriptorSetAllocateInfo::default()
             .descriptor_pool(self.pool)
             .set_layouts(&pipeline.set_layouts);
+        self.device.note_call();
         // SAFETY: the pool was sized for exactly these layouts.
         let sets =
             unsafe { d.allocate_descriptor_sets(&alloc) }.map_err(map_allocate_descriptor_sets)?;
 
         let infos: Vec<[vk::DescriptorBufferInfo; 1]> = bindings
             .iter()
-            .map(|&(_, _, buffer)| {
+            .map(|b| {
                 [vk::DescriptorBufferInfo {
-                    buffer: buffer.raw,
-                    offset: 0,
-                    range: vk::WHOLE_SIZE,
+                    buffer: b.buffer.raw,
+                    offset: b.offset,
+                    range: b.size.unwrap_or(vk::WHOLE_SIZE),
                 }]
             })
             .collect();
         let writes: Vec<vk::WriteDescriptorSet<'_>> = bindings
             .iter()
             .zip(&infos)
-            .filter_map(|(&(set, binding, _), info)| {
+            .filter_map(|(b, info)| {
+                let (set, binding) = (b.set, b.binding);
                 let decl = pipeline.interface.binding(set, binding)?;
                 let ty = crate::conv::descriptor_type(decl.descriptor_type);
                 Some(
@@ -214,6 +320,7 @@ impl Transient<'_> {
                 )
             })
             .collect();
+        self.device.note_call();
         // SAFETY: the sets are not in use; each write matches its binding's
         // type (from the interface the layouts were made from) and names a
         // live buffer whose whole size is within the range limits (checked).
@@ -235,6 +342,7 @@ impl Transient<'_> {
             .command_pool(*pool)
             .level(vk::CommandBufferLevel::PRIMARY)
             .command_buffer_count(1);
+        self.device.note_call();
         // SAFETY: the pool is locked for the allocation and the recording.
         self.command_buffer = unsafe { d.allocate_command_buffers(&alloc) }
             .map_err(|r| map_create("vkAllocateCommandBuffers", r))?[0];
@@ -250,10 +358,13 @@ impl Transient<'_> {
         // bytes match the layout's range (checked); the group counts are
         // within the device limits (checked).
         unsafe {
+            self.device.note_call();
             d.begin_command_buffer(cb, &begin)
                 .map_err(|r| map_create("vkBeginCommandBuffer", r))?;
+            self.device.note_call();
             d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline.raw);
             if !sets.is_empty() {
+                self.device.note_call();
                 d.cmd_bind_descriptor_sets(
                     cb,
                     vk::PipelineBindPoint::COMPUTE,
@@ -264,6 +375,7 @@ impl Transient<'_> {
                 );
             }
             if let Some(pc) = pipeline.interface.push_constants {
+                self.device.note_call();
                 d.cmd_push_constants(
                     cb,
                     pipeline.layout,
@@ -272,7 +384,9 @@ impl Transient<'_> {
                     push_constants,
                 );
             }
+            self.device.note_call();
             d.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+            self.device.note_call();
             d.cmd_pipeline_barrier(
                 cb,
                 vk::PipelineStageFlags::COMPUTE_SHADER,
@@ -291,6 +405,7 @@ impl Transient<'_> {
     /// Submits with a fence and blocks until it signals.
     fn submit_and_wait(&mut self) -> Result<()> {
         let d = &self.device.raw;
+        self.device.note_call();
         // SAFETY: valid create info for the live device.
         self.fence = unsafe { d.create_fence(&vk::FenceCreateInfo::default(), None) }
             .map_err(|r| map_create("vkCreateFence", r))?;
@@ -298,6 +413,7 @@ impl Transient<'_> {
         let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
         {
             let queue = self.device.queue();
+            self.device.note_call();
             // SAFETY: the queue is locked; the command buffer is recorded
             // and not pending; the fence is unsignaled and unused.
             unsafe { d.queue_submit(*queue, &submit, self.fence) }

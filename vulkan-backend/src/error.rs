@@ -176,6 +176,58 @@ pub enum Error {
         /// The buffer's size.
         size: u64,
     },
+    /// A bound range that does not fit a whole number of a runtime
+    /// array's elements after the fixed part of its block.
+    #[error(
+        "binding {set}:{binding}: the bound {size} bytes are not the fixed {min_size} bytes plus \
+         a whole number of {stride}-byte elements"
+    )]
+    PartialElement {
+        /// The set.
+        set: u32,
+        /// The binding.
+        binding: u32,
+        /// The bound size.
+        size: u64,
+        /// The fixed part of the block.
+        min_size: u64,
+        /// The runtime array's element stride.
+        stride: u32,
+    },
+    /// A bound range whose offset breaks the device's alignment.
+    #[error(
+        "binding {set}:{binding}: offset {offset} is not a multiple of the device limit \
+         {limit_name} = {alignment}"
+    )]
+    MisalignedOffset {
+        /// The set.
+        set: u32,
+        /// The binding.
+        binding: u32,
+        /// The offset.
+        offset: u64,
+        /// `minStorageBufferOffsetAlignment` or `minUniformBufferOffsetAlignment`.
+        limit_name: &'static str,
+        /// Its value.
+        alignment: u64,
+    },
+    /// A bound range that ends beyond its buffer.
+    #[error(
+        "binding {set}:{binding}: the range of {size} bytes at offset {offset} ends beyond the \
+         buffer's {buffer_size} bytes"
+    )]
+    RangeOutsideBuffer {
+        /// The set.
+        set: u32,
+        /// The binding.
+        binding: u32,
+        /// The range's offset.
+        offset: u64,
+        /// The range's size.
+        size: u64,
+        /// The buffer's size.
+        buffer_size: u64,
+    },
     /// A request exceeds a device limit.
     #[error("{what} is {requested}, above the device limit {limit_name} = {limit}")]
     LimitExceeded {
@@ -209,6 +261,9 @@ pub enum Error {
     /// The pipeline interface breaks one of its invariants.
     #[error("invalid pipeline interface: {0}")]
     InvalidInterface(#[from] kiln_abi::InterfaceError),
+    /// Specialization-constant values that do not fit the interface.
+    #[error("specialization: {0}")]
+    Specialization(#[from] kiln_abi::SpecializationError),
     /// A host access falls outside a buffer.
     #[error(
         "buffer access at offset {offset} of {len} bytes is outside the buffer's {size} bytes"
@@ -241,6 +296,17 @@ pub enum Error {
 }
 
 /// Codes every call that allocates can return.
+impl From<kiln_abi::LimitError> for Error {
+    fn from(e: kiln_abi::LimitError) -> Self {
+        Error::LimitExceeded {
+            what: e.what,
+            requested: e.value,
+            limit_name: e.limit_name,
+            limit: e.limit,
+        }
+    }
+}
+
 fn map_oom_or(call: &'static str, result: vk::Result) -> Error {
     match result {
         vk::Result::ERROR_OUT_OF_HOST_MEMORY => Error::OutOfHostMemory { call },

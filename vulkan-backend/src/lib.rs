@@ -17,16 +17,22 @@
 //!    [`kiln_abi::PipelineInterface`] into descriptor-set layouts (one per set
 //!    number up to the highest used; unused numbers get empty layouts), a
 //!    pipeline layout and a compute pipeline.
-//! 4. [`Context::dispatch`] binds buffers to the interface's bindings, pushes
-//!    constants, records one dispatch, submits it and blocks on a fence until
-//!    it completes (never spinning: on lavapipe the shader runs on the host's
-//!    cores).
+//! 4. [`Context::dispatch`] (whole buffers) and
+//!    [`Context::dispatch_bindings`] (buffer ranges, [`BufferBinding`]) bind
+//!    buffers to the interface's bindings, push constants, record one
+//!    dispatch, submit it and block on a fence until it completes (never
+//!    spinning: on lavapipe the shader runs on the host's cores).
+//!    [`ComputePipeline::with_specialization`] sets specialization
+//!    constants.
 //!
 //! Invariants:
 //! - **Check before Vulkan.** Interfaces, bindings, buffer sizes, push-constant
 //!   sizes, workgroup and dispatch sizes are checked against the interface
 //!   and the device limits before any `vkCreate*` or `vkCmd*` call; a
 //!   violation is an [`Error`] naming the binding or limit.
+//!   [`Context::vulkan_call_count`] counts the object-creating and
+//!   command-recording calls, so tests can assert that a rejected call made
+//!   none.
 //! - **Objects keep their device alive.** Buffers and pipelines hold a
 //!   reference to the device they were made on, so dropping a [`Context`]
 //!   first is safe; the device is destroyed when the last object goes.
@@ -53,6 +59,7 @@ mod target_env;
 pub use context::{Context, ContextOptions};
 pub use debug::{MessageSeverity, ValidationMessage};
 pub use device::{enumerate_devices, ApiVersion, DeviceSelector, DeviceSummary, DeviceType};
+pub use dispatch::BufferBinding;
 pub use error::{Error, Result};
 pub use features::DeviceFeatures;
 pub use limits::DeviceLimits;

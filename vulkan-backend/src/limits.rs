@@ -37,6 +37,33 @@ pub struct DeviceLimits {
     pub max_uniform_buffer_range: u32,
     /// `minStorageBufferOffsetAlignment`.
     pub min_storage_buffer_offset_alignment: u64,
+    /// `minUniformBufferOffsetAlignment`.
+    pub min_uniform_buffer_offset_alignment: u64,
+}
+
+impl DeviceLimits {
+    /// The same limits as the ABI crate's [`kiln_abi::Limits`], which
+    /// [`kiln_abi::PipelineInterface::check_limits`] checks against.
+    pub fn to_abi(&self) -> kiln_abi::Limits {
+        kiln_abi::Limits {
+            max_compute_work_group_count: self.max_compute_work_group_count,
+            max_compute_work_group_size: self.max_compute_work_group_size,
+            max_compute_work_group_invocations: self.max_compute_work_group_invocations,
+            max_compute_shared_memory_size: self.max_compute_shared_memory_size,
+            max_push_constants_size: self.max_push_constants_size,
+            max_bound_descriptor_sets: self.max_bound_descriptor_sets,
+            max_per_stage_descriptor_storage_buffers: self.max_per_stage_descriptor_storage_buffers,
+            max_per_stage_descriptor_uniform_buffers: self.max_per_stage_descriptor_uniform_buffers,
+            max_per_stage_descriptor_storage_images: self.max_per_stage_descriptor_storage_images,
+            max_per_stage_descriptor_sampled_images: self.max_per_stage_descriptor_sampled_images,
+            max_per_stage_descriptor_samplers: self.max_per_stage_descriptor_samplers,
+            max_per_stage_resources: self.max_per_stage_resources,
+            max_storage_buffer_range: self.max_storage_buffer_range,
+            max_uniform_buffer_range: self.max_uniform_buffer_range,
+            min_storage_buffer_offset_alignment: self.min_storage_buffer_offset_alignment,
+            min_uniform_buffer_offset_alignment: self.min_uniform_buffer_offset_alignment,
+        }
+    }
 }
 
 impl From<&vk::PhysicalDeviceLimits> for DeviceLimits {
@@ -57,6 +84,7 @@ impl From<&vk::PhysicalDeviceLimits> for DeviceLimits {
             max_storage_buffer_range: l.max_storage_buffer_range,
             max_uniform_buffer_range: l.max_uniform_buffer_range,
             min_storage_buffer_offset_alignment: l.min_storage_buffer_offset_alignment,
+            min_uniform_buffer_offset_alignment: l.min_uniform_buffer_offset_alignment,
         }
     }
 }

@@ -83,6 +83,7 @@ impl Buffer {
                     | vk::BufferUsageFlags::TRANSFER_DST,
             )
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        device.note_call();
         // SAFETY: valid create info (non-zero size, supported usage) for
         // the live device.
         let raw = unsafe { device.raw.create_buffer(&info, None) }
@@ -124,6 +125,7 @@ impl Buffer {
                 });
             }
         }
+        buffer.device.note_call();
         // SAFETY: the allocation satisfies the buffer's requirements (it was
         // made from them), is not bound to anything else, and the buffer is
         // not bound yet.

@@ -1,8 +1,11 @@
 //! Compute pipelines built from a SPIR-V module and its interface.
 //!
-//! [`ComputePipeline::new`] first checks the interface against itself and
-//! the device limits (set count, per-stage descriptor counts, push-constant
-//! size, workgroup size) and the words for a SPIR-V header, then creates: a
+//! [`ComputePipeline::new`] (and [`ComputePipeline::with_specialization`],
+//! which first applies specialization-constant values to the interface)
+//! first checks the interface against itself and the device limits (set
+//! count, per-stage descriptor counts, push-constant size, workgroup size
+//! per dimension and in total, workgroup memory) and the words for a
+//! SPIR-V header, before any Vulkan call, then creates: a
 //! shader module (destroyed again once the pipeline exists), one
 //! descriptor-set layout per set number from 0 to the highest used (set
 //! numbers with no bindings get empty layouts, so sparse sets like {0, 2}
@@ -13,7 +16,7 @@ use std::ffi::CString;
 use std::sync::Arc;
 
 use ash::vk;
-use kiln_abi::{DescriptorType, PipelineInterface};
+use kiln_abi::{PipelineInterface, SpecValue};
 
 use crate::context::{Context, DeviceShared};
 use crate::conv;
@@ -49,8 +52,42 @@ impl ComputePipeline {
     /// (reflect it with `kiln_core::binary::reflect::reflect_binary`); the
     /// validation layer reports a mismatch.
     pub fn new(ctx: &Context, spirv: &[u32], interface: &PipelineInterface) -> Result<Self> {
+        Self::with_specialization(ctx, spirv, interface, &[])
+    }
+
+    /// Like [`new`](Self::new), with specialization constants: `spec`
+    /// gives values by SpecId (each must be one of the interface's
+    /// constants, once, with a value of its type's size). The interface is
+    /// specialized first ([`PipelineInterface::specialize`]: a workgroup
+    /// size set by a constant takes its value) and the specialized
+    /// interface is what the limits are checked against and what
+    /// [`interface`](Self::interface) returns.
+    pub fn with_specialization(
+        ctx: &Context,
+        spirv: &[u32],
+        interface: &PipelineInterface,
+        spec: &[SpecValue],
+    ) -> Result<Self> {
         check_spirv(spirv)?;
+        let specialized = interface.specialize(spec)?;
+        let interface = &specialized;
         check_interface(interface, &ctx.shared.limits)?;
+        let mut spec_data: Vec<u8> = Vec::new();
+        let spec_entries: Vec<vk::SpecializationMapEntry> = spec
+            .iter()
+            .map(|v| {
+                let entry = vk::SpecializationMapEntry {
+                    constant_id: v.id,
+                    offset: spec_data.len() as u32,
+                    size: v.bytes.len(),
+                };
+                spec_data.extend_from_slice(&v.bytes);
+                entry
+            })
+            .collect();
+        let spec_info = vk::SpecializationInfo::default()
+            .map_entries(&spec_entries)
+            .data(&spec_data);
         let entry =
             CString::new(interface.entry_point.as_str()).map_err(|_| Error::InvalidSpirv {
                 reason: format!(
@@ -84,6 +121,7 @@ impl ComputePipeline {
                 })
                 .collect();
             let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            pipeline.device.note_call();
             // SAFETY: valid create info (distinct binding numbers, checked
             // by `check_interface`) for the live device.
             let layout = unsafe { raw_device.create_descriptor_set_layout(&info, None) }
@@ -103,23 +141,29 @@ impl ComputePipeline {
         let layout_info = vk::PipelineLayoutCreateInfo::default()
             .set_layouts(&pipeline.set_layouts)
             .push_constant_ranges(&push_ranges);
+        pipeline.device.note_call();
         // SAFETY: the set layouts are live; the push range was checked
         // against maxPushConstantsSize and for 4-byte alignment.
         pipeline.layout = unsafe { raw_device.create_pipeline_layout(&layout_info, None) }
             .map_err(|r| map_create("vkCreatePipelineLayout", r))?;
 
         let module_info = vk::ShaderModuleCreateInfo::default().code(spirv);
+        pipeline.device.note_call();
         // SAFETY: `spirv` starts with a SPIR-V header (checked); the code
         // pointer and size describe `spirv`.
         let module = unsafe { raw_device.create_shader_module(&module_info, None) }
             .map_err(|r| map_create("vkCreateShaderModule", r))?;
-        let stage = vk::PipelineShaderStageCreateInfo::default()
+        let mut stage = vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::COMPUTE)
             .module(module)
             .name(&entry);
+        if !spec.is_empty() {
+            stage = stage.specialization_info(&spec_info);
+        }
         let info = [vk::ComputePipelineCreateInfo::default()
             .stage(stage)
             .layout(pipeline.layout)];
+        pipeline.device.note_call();
         // SAFETY: the module and layout are live; `entry` is NUL-terminated.
         let created =
             unsafe { raw_device.create_compute_pipelines(vk::PipelineCache::null(), &info, None) };
@@ -199,136 +243,20 @@ fn pool_sizes(interface: &PipelineInterface) -> Vec<vk::DescriptorPoolSize> {
     sizes
 }
 
-fn limit(what: impl Into<String>, requested: u64, limit_name: &'static str, limit: u64) -> Error {
-    Error::LimitExceeded {
-        what: what.into(),
-        requested,
-        limit_name,
-        limit,
-    }
-}
-
-/// Checks an interface against its invariants and the device limits.
+/// Checks an interface against its invariants and the device limits
+/// (bound sets, per-stage descriptor counts, push-constant size, workgroup
+/// size per dimension and in total, workgroup memory: every check of
+/// [`PipelineInterface::check_limits`]).
 pub(crate) fn check_interface(i: &PipelineInterface, l: &DeviceLimits) -> Result<()> {
     i.check()?;
-    let sets = i.max_set().map_or(0, |s| u64::from(s) + 1);
-    if sets > u64::from(l.max_bound_descriptor_sets) {
-        return Err(limit(
-            "the number of descriptor sets (highest set number + 1)",
-            sets,
-            "maxBoundDescriptorSets",
-            l.max_bound_descriptor_sets.into(),
-        ));
-    }
-    let count = |pred: fn(DescriptorType) -> bool| {
-        i.bindings
-            .iter()
-            .filter(|b| pred(b.descriptor_type))
-            .count() as u64
-    };
-    let per_stage: [(&str, u64, &'static str, u32); 6] = [
-        (
-            "storage buffers",
-            count(|t| t == DescriptorType::StorageBuffer),
-            "maxPerStageDescriptorStorageBuffers",
-            l.max_per_stage_descriptor_storage_buffers,
-        ),
-        (
-            "uniform buffers",
-            count(|t| t == DescriptorType::UniformBuffer),
-            "maxPerStageDescriptorUniformBuffers",
-            l.max_per_stage_descriptor_uniform_buffers,
-        ),
-        (
-            "storage images",
-            count(|t| t == DescriptorType::StorageImage),
-            "maxPerStageDescriptorStorageImages",
-            l.max_per_stage_descriptor_storage_images,
-        ),
-        (
-            "sampled images",
-            count(|t| {
-                matches!(
-                    t,
-                    DescriptorType::SampledImage | DescriptorType::CombinedImageSampler
-                )
-            }),
-            "maxPerStageDescriptorSampledImages",
-            l.max_per_stage_descriptor_sampled_images,
-        ),
-        (
-            "samplers",
-            count(|t| {
-                matches!(
-                    t,
-                    DescriptorType::Sampler | DescriptorType::CombinedImageSampler
-                )
-            }),
-            "maxPerStageDescriptorSamplers",
-            l.max_per_stage_descriptor_samplers,
-        ),
-        (
-            "resources",
-            i.bindings.len() as u64,
-            "maxPerStageResources",
-            l.max_per_stage_resources,
-        ),
-    ];
-    for (what, n, name, max) in per_stage {
-        if n > u64::from(max) {
-            return Err(limit(
-                format!(
-                    "the number of {what} used by entry point \"{}\"",
-                    i.entry_point
-                ),
-                n,
-                name,
-                max.into(),
-            ));
-        }
-    }
-    if let Some(pc) = i.push_constants {
-        if pc.end() > u64::from(l.max_push_constants_size) {
-            return Err(limit(
-                "the end of the push-constant range",
-                pc.end(),
-                "maxPushConstantsSize",
-                l.max_push_constants_size.into(),
-            ));
-        }
-    }
-    for (axis, (&size, &max)) in ["x", "y", "z"]
-        .iter()
-        .zip(i.workgroup_size.iter().zip(&l.max_compute_work_group_size))
-    {
-        if size > max {
-            return Err(limit(
-                format!("workgroup size in {axis}"),
-                size.into(),
-                "maxComputeWorkGroupSize",
-                max.into(),
-            ));
-        }
-    }
-    let invocations = i.invocations_per_workgroup();
-    if invocations > u64::from(l.max_compute_work_group_invocations) {
-        return Err(limit(
-            format!(
-                "the workgroup size {:?} ({invocations} invocations)",
-                i.workgroup_size
-            ),
-            invocations,
-            "maxComputeWorkGroupInvocations",
-            l.max_compute_work_group_invocations.into(),
-        ));
-    }
+    i.check_limits(&l.to_abi())?;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kiln_abi::{Access, PushConstantRange, ResourceBinding};
+    use kiln_abi::{Access, DescriptorType, PushConstantRange, ResourceBinding};
 
     fn limits() -> DeviceLimits {
         DeviceLimits {
@@ -347,6 +275,7 @@ mod tests {
             max_storage_buffer_range: 1 << 27,
             max_uniform_buffer_range: 65536,
             min_storage_buffer_offset_alignment: 16,
+            min_uniform_buffer_offset_alignment: 16,
         }
     }
 
@@ -401,6 +330,14 @@ mod tests {
         assert!(
             err.to_string().contains("maxPushConstantsSize = 128"),
             "{err}"
+        );
+        let mut i = iface(&[]);
+        i.workgroup_memory = 40000;
+        let err = check_interface(&i, &limits()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the workgroup memory (bytes) of entry point \"main\" is 40000, above the device \
+             limit maxComputeSharedMemorySize = 32768"
         );
     }
 

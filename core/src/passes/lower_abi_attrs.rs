@@ -238,7 +238,10 @@ impl EntryFn {
                 ))
             }
         };
-        let inputs = match m.attr(func, "function_type").and_then(|a| m.attrs.as_type(a)) {
+        let inputs = match m
+            .attr(func, "function_type")
+            .and_then(|a| m.attrs.as_type(a))
+        {
             Some(ty) => match m.types.kind(ty) {
                 TypeKind::Function { inputs, results } => {
                     if abi.is_some() && !results.is_empty() {
@@ -284,7 +287,9 @@ impl EntryFn {
                                     .map_err(|e| bad(&what, e.to_string()))?,
                             )
                         }
-                        _ => return Err(bad(&what, "expected #spirv.interface_var_abi<...>".into())),
+                        _ => {
+                            return Err(bad(&what, "expected #spirv.interface_var_abi<...>".into()))
+                        }
                     }
                 } else if key == "spirv.decoration" || key == "spv.decoration" {
                     decorations.push(decoration_of(m, *value).ok_or_else(|| {
@@ -305,11 +310,12 @@ impl EntryFn {
             .into_iter()
             .enumerate()
             .map(|(index, (a, d))| {
-                a.map(|a| (a, d)).ok_or_else(|| LowerAbiError::MissingArgAbi {
-                    func: name.clone(),
-                    loc,
-                    index,
-                })
+                a.map(|a| (a, d))
+                    .ok_or_else(|| LowerAbiError::MissingArgAbi {
+                        func: name.clone(),
+                        loc,
+                        index,
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Some(EntryFn {
@@ -380,13 +386,11 @@ impl EntryFn {
             let ty = self.inputs[index];
             let own_name = format!("{}_arg_{index}", self.name);
             let layout = |m: &mut Module, pointee: Type, sc: StorageClass| {
-                decorate(&mut m.types, pointee, rules(sc)).map_err(|source| {
-                    LowerAbiError::Layout {
-                        func: self.name.clone(),
-                        loc: self.loc,
-                        index,
-                        source,
-                    }
+                decorate(&mut m.types, pointee, rules(sc)).map_err(|source| LowerAbiError::Layout {
+                    func: self.name.clone(),
+                    loc: self.loc,
+                    index,
+                    source,
                 })
             };
             let abi_sc = var_abi.storage_class.map(|s| s.value());
@@ -428,7 +432,12 @@ impl EntryFn {
                                 }
                                 globals.push((var.clone(), var_ty, None, decorations.clone()));
                             } else {
-                                globals.push((var.clone(), var_ty, Some(*var_abi), decorations.clone()));
+                                globals.push((
+                                    var.clone(),
+                                    var_ty,
+                                    Some(*var_abi),
+                                    decorations.clone(),
+                                ));
                             }
                             plans.push(ArgPlan::Variable {
                                 var,
@@ -464,7 +473,10 @@ impl EntryFn {
                                 member: 0,
                             });
                         }
-                        Some(sc @ (kiln_abi::StorageClass::StorageBuffer | kiln_abi::StorageClass::Uniform)) => {
+                        Some(
+                            sc @ (kiln_abi::StorageClass::StorageBuffer
+                            | kiln_abi::StorageClass::Uniform),
+                        ) => {
                             let sc = if sc == kiln_abi::StorageClass::Uniform {
                                 StorageClass::Uniform
                             } else {
@@ -474,7 +486,12 @@ impl EntryFn {
                             let block = m.types.struct_of(vec![(ty, None)]);
                             let block = layout(m, block, sc)?;
                             let var_ty = m.types.pointer(block, sc);
-                            globals.push((var.clone(), var_ty, Some(*var_abi), decorations.clone()));
+                            globals.push((
+                                var.clone(),
+                                var_ty,
+                                Some(*var_abi),
+                                decorations.clone(),
+                            ));
                             plans.push(ArgPlan::PushMember { var, member: 0 });
                         }
                         Some(sc) => {
@@ -574,7 +591,8 @@ impl EntryFn {
             }
             m.op(op).results[0]
         };
-        let access_chain = OpKind::from_name("AccessChain").expect("core grammar has OpAccessChain");
+        let access_chain =
+            OpKind::from_name("AccessChain").expect("core grammar has OpAccessChain");
         let load = OpKind::from_name("Load").expect("core grammar has OpLoad");
         for (index, plan) in plans.iter().enumerate() {
             let (var, member, scalar) = match plan {
@@ -590,7 +608,10 @@ impl EntryFn {
                     .results([var_ty]),
             );
             if let Some(member) = member {
-                let (block, sc) = m.types.pointer_parts(var_ty).expect("variables are pointers");
+                let (block, sc) = m
+                    .types
+                    .pointer_parts(var_ty)
+                    .expect("variables are pointers");
                 let member_ty = match m.types.kind(block) {
                     TypeKind::Struct(s) => s.members[member as usize].ty,
                     _ => unreachable!("blocks are structs"),
@@ -612,7 +633,9 @@ impl EntryFn {
                 if scalar {
                     value = insert(
                         m,
-                        OpSpec::new(load.clone()).operands([value]).results([member_ty]),
+                        OpSpec::new(load.clone())
+                            .operands([value])
+                            .results([member_ty]),
                     );
                 }
             }
@@ -656,9 +679,10 @@ impl EntryFn {
                 m.set_attr(ep, "interface", a);
             }
             None => {
-                let model = m
-                    .attrs
-                    .enumerant(OperandKind::ExecutionModel, ExecutionModel::GLCompute as u32);
+                let model = m.attrs.enumerant(
+                    OperandKind::ExecutionModel,
+                    ExecutionModel::GLCompute as u32,
+                );
                 let list: Vec<_> = interface.into_iter().map(|n| m.attrs.symbol(n)).collect();
                 let list = m.attrs.array(list);
                 m.build(
@@ -732,9 +756,10 @@ impl EntryFn {
                         m.insert_op_before(self.func, op);
                         names.push(name);
                     }
-                    let mode_attr = m
-                        .attrs
-                        .enumerant(OperandKind::ExecutionMode, ExecutionMode::LocalSizeId as u32);
+                    let mode_attr = m.attrs.enumerant(
+                        OperandKind::ExecutionMode,
+                        ExecutionMode::LocalSizeId as u32,
+                    );
                     let vals: Vec<_> = names.into_iter().map(|n| m.attrs.symbol(n)).collect();
                     let vals = m.attrs.array(vals);
                     let fn_sym = m.attrs.symbol(self.name.clone());
@@ -751,7 +776,11 @@ impl EntryFn {
         }
         if let Some(width) = self.abi.target_width {
             if !has_mode(m, &[ExecutionMode::SignedZeroInfNanPreserve]) {
-                add_mode(m, ExecutionMode::SignedZeroInfNanPreserve, &[i128::from(width)]);
+                add_mode(
+                    m,
+                    ExecutionMode::SignedZeroInfNanPreserve,
+                    &[i128::from(width)],
+                );
             }
         }
         Ok(())
@@ -762,7 +791,9 @@ impl EntryFn {
 /// no operands.
 fn decoration_of(m: &Module, attr: crate::ir::Attr) -> Option<Decoration> {
     let d = match m.attrs.kind(attr) {
-        AttrKind::Dialect { name, body } if name == "decoration" => Decoration::from_name(body.trim())?,
+        AttrKind::Dialect { name, body } if name == "decoration" => {
+            Decoration::from_name(body.trim())?
+        }
         AttrKind::Enum {
             kind: OperandKind::Decoration,
             value,
@@ -825,7 +856,9 @@ fn retype_uses(
             }
             let opname = kind.core_desc().map(|desc| desc.opname).unwrap_or("");
             let new_ty = match opname {
-                "AccessChain" | "InBoundsAccessChain" | "PtrAccessChain"
+                "AccessChain"
+                | "InBoundsAccessChain"
+                | "PtrAccessChain"
                 | "InBoundsPtrAccessChain"
                     if d.operands[0] == v =>
                 {
