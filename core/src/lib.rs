@@ -14,6 +14,7 @@ pub mod grammar;
 pub mod ir;
 pub mod kernel;
 pub mod layout;
+pub mod lower;
 pub mod passes;
 pub mod target;
 pub mod text;

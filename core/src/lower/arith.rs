@@ -1,0 +1,559 @@
+//! `arith` -> spv (MLIR's `ArithToSPIRV` patterns).
+//!
+//! Integers narrower than 32 bits that the env cannot hold natively live in
+//! `i32`, sign-extended; results that may leave the narrow range are
+//! re-normalized (shift left, arithmetic shift right) and unsigned operations
+//! mask their operands first. `arith.remsi` avoids `OpSRem` on negative
+//! operands (undefined in Vulkan) as MLIR does.
+
+use crate::ir::{AttrKind, DenseValues, Type, TypeKind, Value};
+use crate::kernel::{KAttr, KOp, KType};
+
+use super::ctx::Lowerer;
+use super::error::LowerError;
+
+pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
+    use KOp::*;
+    match kind {
+        ArithConstant => constant(l),
+        ArithAddI => int_bin(l, "IAdd", Norm::Result),
+        ArithSubI => int_bin(l, "ISub", Norm::Result),
+        ArithMulI => int_bin(l, "IMul", Norm::Result),
+        ArithDivSI => int_bin(l, "SDiv", Norm::Result),
+        ArithDivUI => int_bin(l, "UDiv", Norm::Both),
+        ArithRemUI => int_bin(l, "UMod", Norm::Both),
+        ArithRemSI => remsi(l),
+        ArithAndI => logic_bin(l, "BitwiseAnd", "LogicalAnd"),
+        ArithOrI => logic_bin(l, "BitwiseOr", "LogicalOr"),
+        ArithXOrI => logic_bin(l, "BitwiseXor", "LogicalNotEqual"),
+        ArithShLI => int_bin(l, "ShiftLeftLogical", Norm::Result),
+        ArithShRSI => int_bin(l, "ShiftRightArithmetic", Norm::Result),
+        ArithShRUI => int_bin(l, "ShiftRightLogical", Norm::Both),
+        ArithMaxSI => gl_bin(l, "SMax", Norm::None),
+        ArithMinSI => gl_bin(l, "SMin", Norm::None),
+        ArithMaxUI => gl_bin(l, "UMax", Norm::Both),
+        ArithMinUI => gl_bin(l, "UMin", Norm::Both),
+        ArithCeilDivUI => ceildivui(l),
+        ArithCeilDivSI => signed_div_round(l, true),
+        ArithFloorDivSI => signed_div_round(l, false),
+        ArithAddUIExtended => extended(l, "IAddCarry", true),
+        ArithMulUIExtended => extended(l, "UMulExtended", false),
+        ArithMulSIExtended => extended(l, "SMulExtended", false),
+        ArithAddF => float_bin(l, "FAdd"),
+        ArithSubF => float_bin(l, "FSub"),
+        ArithMulF => float_bin(l, "FMul"),
+        ArithDivF => float_bin(l, "FDiv"),
+        ArithRemF => float_bin(l, "FRem"),
+        ArithNegF => {
+            let a = l.opnd(0)?;
+            let ty = l.res_type(0)?;
+            let v = l.op1("FNegate", vec![a], ty);
+            l.set_res(0, v)
+        }
+        ArithMaximumF => minmaxf(l, "FMax", true),
+        ArithMinimumF => minmaxf(l, "FMin", true),
+        ArithMaxNumF => minmaxf(l, "FMax", false),
+        ArithMinNumF => minmaxf(l, "FMin", false),
+        ArithCmpI => cmpi(l),
+        ArithCmpF => cmpf(l),
+        ArithSelect => select(l),
+        ArithExtSI | ArithTruncI | ArithIndexCast => cast_int(l, true),
+        ArithExtUI | ArithIndexCastUI => cast_int(l, false),
+        ArithExtF | ArithTruncF => {
+            let a = l.opnd(0)?;
+            let ty = l.res_type(0)?;
+            let v = if l.m.value_type(a) == ty {
+                a
+            } else {
+                l.op1("FConvert", vec![a], ty)
+            };
+            l.set_res(0, v)
+        }
+        ArithSIToFP | ArithUIToFP => int_to_float(l, kind == ArithSIToFP),
+        ArithFPToSI | ArithFPToUI => {
+            let a = l.opnd(0)?;
+            let ty = l.res_type(0)?;
+            let name = if kind == ArithFPToSI {
+                "ConvertFToS"
+            } else {
+                "ConvertFToU"
+            };
+            let v = l.op1(name, vec![a], ty);
+            let dst = l.res_ktype(0)?;
+            let v = normalize(l, v, dst);
+            l.set_res(0, v)
+        }
+        ArithBitcast => {
+            let a = l.opnd(0)?;
+            let ty = l.res_type(0)?;
+            let v = if l.m.value_type(a) == ty {
+                a
+            } else {
+                l.op1("Bitcast", vec![a], ty)
+            };
+            l.set_res(0, v)
+        }
+        _ => Err(l.unsupported("no lowering for this arith op")),
+    }
+}
+
+/// Which values of an op on emulated narrow integers need fixing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Norm {
+    /// Nothing (the result stays in range).
+    None,
+    /// Re-normalize the result.
+    Result,
+    /// Mask the operands (unsigned semantics) and re-normalize the result.
+    Both,
+}
+
+/// Sign-extends the low `bits` of `v` in place when `kty` is emulated.
+pub(crate) fn normalize(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
+    match l.tc.emulated_bits(kty) {
+        Some(bits) => {
+            let ty = l.m.value_type(v);
+            let s = l.const_int(ty, 32 - bits as i128);
+            let x = l.op1("ShiftLeftLogical", vec![v, s], ty);
+            l.op1("ShiftRightArithmetic", vec![x, s], ty)
+        }
+        None => v,
+    }
+}
+
+/// The low `bits` of `v` zero-extended, when `kty` is emulated.
+pub(crate) fn zext_emulated(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
+    match l.tc.emulated_bits(kty) {
+        Some(bits) => {
+            let ty = l.m.value_type(v);
+            let mask = l.const_int(ty, (1i128 << bits) - 1);
+            l.op1("BitwiseAnd", vec![v, mask], ty)
+        }
+        None => v,
+    }
+}
+
+/// A binary integer op with emulation fix-ups.
+pub(crate) fn int_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
+    let (mut a, mut b) = (l.opnd(0)?, l.opnd(1)?);
+    let kty = l.res_ktype(0)?;
+    let ty = l.res_type(0)?;
+    if norm == Norm::Both {
+        a = zext_emulated(l, a, kty);
+        b = zext_emulated(l, b, kty);
+    }
+    let mut v = l.op1(name, vec![a, b], ty);
+    if norm != Norm::None {
+        v = normalize(l, v, kty);
+    }
+    l.set_res(0, v)
+}
+
+fn gl_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
+    let (mut a, mut b) = (l.opnd(0)?, l.opnd(1)?);
+    let kty = l.res_ktype(0)?;
+    let ty = l.res_type(0)?;
+    if norm == Norm::Both {
+        a = zext_emulated(l, a, kty);
+        b = zext_emulated(l, b, kty);
+    }
+    let mut v = l.gl(name, vec![a, b], ty);
+    if norm != Norm::None {
+        v = normalize(l, v, kty);
+    }
+    l.set_res(0, v)
+}
+
+fn logic_bin(l: &mut Lowerer, int: &str, logical: &str) -> Result<(), LowerError> {
+    let ty = l.res_type(0)?;
+    let is_bool = l.m.types.is_bool(l.m.types.scalar_of(ty));
+    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
+    let v = l.op1(if is_bool { logical } else { int }, vec![a, b], ty);
+    l.set_res(0, v)
+}
+
+fn float_bin(l: &mut Lowerer, name: &str) -> Result<(), LowerError> {
+    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
+    let ty = l.res_type(0)?;
+    let v = l.op1(name, vec![a, b], ty);
+    l.set_res(0, v)
+}
+
+/// The bool type with the shape of `ty`.
+pub(crate) fn bool_like(l: &mut Lowerer, ty: Type) -> Type {
+    let b = l.m.types.bool();
+    match l.m.types.component_count(ty) {
+        1 => b,
+        n => l.m.types.vector(n, b),
+    }
+}
+
+fn minmaxf(l: &mut Lowerer, name: &str, propagate_nan: bool) -> Result<(), LowerError> {
+    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
+    let ty = l.res_type(0)?;
+    let bt = bool_like(l, ty);
+    let m = l.gl(name, vec![a, b], ty);
+    let a_nan = l.op1("IsNan", vec![a], bt);
+    let b_nan = l.op1("IsNan", vec![b], bt);
+    // maximumf: NaN if either is NaN; maxnumf: the other operand.
+    let (on_a_nan, on_b_nan) = if propagate_nan { (a, b) } else { (b, a) };
+    let x = l.op1("Select", vec![b_nan, on_b_nan, m], ty);
+    let v = l.op1("Select", vec![a_nan, on_a_nan, x], ty);
+    l.set_res(0, v)
+}
+
+/// `arith.remsi` as MLIR emulates it: `|a| umod |b|` with `a`'s sign.
+fn remsi(l: &mut Lowerer) -> Result<(), LowerError> {
+    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
+    let ty = l.res_type(0)?;
+    let bt = bool_like(l, ty);
+    let abs_a = l.gl("SAbs", vec![a], ty);
+    let abs_b = l.gl("SAbs", vec![b], ty);
+    let r = l.op1("UMod", vec![abs_a, abs_b], ty);
+    let zero = l.const_int(ty, 0);
+    let neg = l.op1("SLessThan", vec![a, zero], bt);
+    let nr = l.op1("SNegate", vec![r], ty);
+    let v = l.op1("Select", vec![neg, nr, r], ty);
+    l.set_res(0, v)
+}
+
+/// `ceildivui(a, b) = a == 0 ? 0 : (a - 1) / b + 1`.
+fn ceildivui(l: &mut Lowerer) -> Result<(), LowerError> {
+    let kty = l.res_ktype(0)?;
+    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
+    let a = zext_emulated(l, a, kty);
+    let b = zext_emulated(l, b, kty);
+    let ty = l.res_type(0)?;
+    let bt = bool_like(l, ty);
+    let zero = l.const_int(ty, 0);
+    let one = l.const_int(ty, 1);
+    let is_zero = l.op1("IEqual", vec![a, zero], bt);
+    let am1 = l.op1("ISub", vec![a, one], ty);
+    let q = l.op1("UDiv", vec![am1, b], ty);
+    let q1 = l.op1("IAdd", vec![q, one], ty);
+    let v = l.op1("Select", vec![is_zero, zero, q1], ty);
+    let v = normalize(l, v, kty);
+    l.set_res(0, v)
+}
+
+/// `ceildivsi` (`ceil`) / `floordivsi`: truncated quotient adjusted by one
+/// when the division is inexact and the signs agree (ceil) / differ (floor).
+fn signed_div_round(l: &mut Lowerer, ceil: bool) -> Result<(), LowerError> {
+    let kty = l.res_ktype(0)?;
+    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
+    let ty = l.res_type(0)?;
+    let bt = bool_like(l, ty);
+    let zero = l.const_int(ty, 0);
+    let one = l.const_int(ty, 1);
+    let q = l.op1("SDiv", vec![a, b], ty);
+    let p = l.op1("IMul", vec![q, b], ty);
+    let inexact = l.op1("INotEqual", vec![p, a], bt);
+    let a_neg = l.op1("SLessThan", vec![a, zero], bt);
+    let b_neg = l.op1("SLessThan", vec![b, zero], bt);
+    let signs = if ceil {
+        l.op1("LogicalEqual", vec![a_neg, b_neg], bt)
+    } else {
+        l.op1("LogicalNotEqual", vec![a_neg, b_neg], bt)
+    };
+    let adjust = l.op1("LogicalAnd", vec![inexact, signs], bt);
+    let q2 = if ceil {
+        l.op1("IAdd", vec![q, one], ty)
+    } else {
+        l.op1("ISub", vec![q, one], ty)
+    };
+    let v = l.op1("Select", vec![adjust, q2, q], ty);
+    let v = normalize(l, v, kty);
+    l.set_res(0, v)
+}
+
+fn extended(l: &mut Lowerer, name: &str, carry: bool) -> Result<(), LowerError> {
+    let kty = l.res_ktype(0)?;
+    if l.tc.emulated_bits(kty).is_some() {
+        return Err(l.unsupported("extended arithmetic on emulated narrow integers"));
+    }
+    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
+    let ty = l.res_type(0)?;
+    let st = l.m.types.struct_of(vec![(ty, None), (ty, None)]);
+    let r = l.op1(name, vec![a, b], st);
+    let lo = l.extract(r, 0, ty);
+    let hi = l.extract(r, 1, ty);
+    l.set_res(0, lo)?;
+    if carry {
+        let bt = l.res_type(1)?;
+        let zero = l.const_int(ty, 0);
+        let c = l.op1("INotEqual", vec![hi, zero], bt);
+        l.set_res(1, c)
+    } else {
+        l.set_res(1, hi)
+    }
+}
+
+const CMPI: [(&str, &str); 10] = [
+    ("eq", "IEqual"),
+    ("ne", "INotEqual"),
+    ("slt", "SLessThan"),
+    ("sle", "SLessThanEqual"),
+    ("sgt", "SGreaterThan"),
+    ("sge", "SGreaterThanEqual"),
+    ("ult", "ULessThan"),
+    ("ule", "ULessThanEqual"),
+    ("ugt", "UGreaterThan"),
+    ("uge", "UGreaterThanEqual"),
+];
+
+/// Lowers an integer comparison `pred` of `a` and `b` (kernel type `kty`).
+pub(crate) fn compare_int(
+    l: &mut Lowerer,
+    pred: &str,
+    a: Value,
+    b: Value,
+    kty: &KType,
+    bt: Type,
+) -> Result<Value, LowerError> {
+    let Some(&(_, name)) = CMPI.iter().find(|(p, _)| *p == pred) else {
+        return Err(l.malformed(format!("unknown integer predicate '{pred}'")));
+    };
+    let at = l.m.value_type(a);
+    if l.m.types.is_bool(l.m.types.scalar_of(at)) {
+        let name = match pred {
+            "eq" => "LogicalEqual",
+            "ne" => "LogicalNotEqual",
+            _ => return Err(l.unsupported(format!("predicate '{pred}' on i1"))),
+        };
+        return Ok(l.op1(name, vec![a, b], bt));
+    }
+    let (a, b) = if pred.starts_with('u') {
+        (zext_emulated(l, a, kty), zext_emulated(l, b, kty))
+    } else {
+        (a, b)
+    };
+    Ok(l.op1(name, vec![a, b], bt))
+}
+
+fn cmpi(l: &mut Lowerer) -> Result<(), LowerError> {
+    let pred = l.kenum("predicate")?;
+    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
+    let kty = l.ktype(l.kopnd(0)?);
+    let bt = l.res_type(0)?;
+    let v = compare_int(l, pred, a, b, kty, bt)?;
+    l.set_res(0, v)
+}
+
+fn cmpf(l: &mut Lowerer) -> Result<(), LowerError> {
+    let pred = l.kenum("predicate")?;
+    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
+    let bt = l.res_type(0)?;
+    let name = match pred {
+        "oeq" => "FOrdEqual",
+        "ogt" => "FOrdGreaterThan",
+        "oge" => "FOrdGreaterThanEqual",
+        "olt" => "FOrdLessThan",
+        "ole" => "FOrdLessThanEqual",
+        "one" => "FOrdNotEqual",
+        "ueq" => "FUnordEqual",
+        "ugt" => "FUnordGreaterThan",
+        "uge" => "FUnordGreaterThanEqual",
+        "ult" => "FUnordLessThan",
+        "ule" => "FUnordLessThanEqual",
+        "une" => "FUnordNotEqual",
+        "false" | "true" => {
+            let v = l.const_int(bt, (pred == "true") as i128);
+            return l.set_res(0, v);
+        }
+        "ord" | "uno" => {
+            let an = l.op1("IsNan", vec![a], bt);
+            let bn = l.op1("IsNan", vec![b], bt);
+            let any = l.op1("LogicalOr", vec![an, bn], bt);
+            let v = if pred == "uno" {
+                any
+            } else {
+                l.op1("LogicalNot", vec![any], bt)
+            };
+            return l.set_res(0, v);
+        }
+        other => return Err(l.malformed(format!("unknown float predicate '{other}'"))),
+    };
+    let v = l.op1(name, vec![a, b], bt);
+    l.set_res(0, v)
+}
+
+fn select(l: &mut Lowerer) -> Result<(), LowerError> {
+    let (mut c, t, f) = (l.opnd(0)?, l.opnd(1)?, l.opnd(2)?);
+    let ty = l.res_type(0)?;
+    let n = l.m.types.component_count(ty);
+    let cn = l.m.types.component_count(l.m.value_type(c));
+    if n > 1 && cn == 1 {
+        let bt = bool_like(l, ty);
+        c = l.splat(c, bt);
+    }
+    let v = l.op1("Select", vec![c, t, f], ty);
+    l.set_res(0, v)
+}
+
+/// The logical width of an integer-like kernel type (`index` -> its bits).
+fn logical_bits(l: &Lowerer, kty: &KType) -> u32 {
+    match kty.scalar() {
+        KType::Int(w) => *w,
+        KType::Index => match l.tc_index_bits() {
+            64 => 64,
+            _ => 32,
+        },
+        _ => 32,
+    }
+}
+
+impl Lowerer<'_> {
+    fn tc_index_bits(&self) -> u32 {
+        match self.opts.index_bits {
+            super::types::IndexBits::I32 => 32,
+            super::types::IndexBits::I64 => 64,
+        }
+    }
+}
+
+/// Converts integer `v` of kernel type `src` to kernel type `dst`
+/// (extension with `signed` semantics, or truncation).
+pub(crate) fn int_cast(
+    l: &mut Lowerer,
+    v: Value,
+    src: &KType,
+    dst: &KType,
+    signed: bool,
+) -> Result<Value, LowerError> {
+    let dty = l.conv(dst)?;
+    let sty = l.m.value_type(v);
+    let src_bits = logical_bits(l, src);
+    let dst_bits = logical_bits(l, dst);
+    if src_bits == 1 && dst_bits == 1 {
+        return Ok(v);
+    }
+    if src_bits == 1 {
+        let on = l.const_int(dty, if signed { -1 } else { 1 });
+        let off = l.const_int(dty, 0);
+        return Ok(l.op1("Select", vec![v, on, off], dty));
+    }
+    if dst_bits == 1 {
+        let one = l.const_int(sty, 1);
+        let zero = l.const_int(sty, 0);
+        let low = l.op1("BitwiseAnd", vec![v, one], sty);
+        return Ok(l.op1("INotEqual", vec![low, zero], dty));
+    }
+    let mut x = v;
+    if !signed && src_bits < dst_bits {
+        x = zext_emulated(l, x, src);
+    }
+    if sty != dty {
+        x = l.op1(if signed { "SConvert" } else { "UConvert" }, vec![x], dty);
+    }
+    Ok(normalize(l, x, dst))
+}
+
+fn cast_int(l: &mut Lowerer, signed: bool) -> Result<(), LowerError> {
+    let a = l.opnd(0)?;
+    let src = l.ktype(l.kopnd(0)?);
+    let dst = l.res_ktype(0)?;
+    let v = int_cast(l, a, src, dst, signed)?;
+    l.set_res(0, v)
+}
+
+fn int_to_float(l: &mut Lowerer, signed: bool) -> Result<(), LowerError> {
+    let a = l.opnd(0)?;
+    let src = l.ktype(l.kopnd(0)?);
+    let ty = l.res_type(0)?;
+    let v = if matches!(src.scalar(), KType::Int(1)) {
+        let one = l.const_float(ty, 1.0);
+        let zero = l.const_float(ty, 0.0);
+        l.op1("Select", vec![a, one, zero], ty)
+    } else if signed {
+        l.op1("ConvertSToF", vec![a], ty)
+    } else {
+        let a = zext_emulated(l, a, src);
+        l.op1("ConvertUToF", vec![a], ty)
+    };
+    l.set_res(0, v)
+}
+
+/// Wraps `v` to the signed range of a `bits`-bit integer.
+fn wrap(v: i128, bits: u32) -> i128 {
+    if bits >= 128 {
+        return v;
+    }
+    let m = 1i128 << bits;
+    let x = v.rem_euclid(m);
+    if bits > 1 && x >= m / 2 {
+        x - m
+    } else {
+        x
+    }
+}
+
+fn constant(l: &mut Lowerer) -> Result<(), LowerError> {
+    let kty = l.res_ktype(0)?;
+    let ty = l.res_type(0)?;
+    let st = l.m.types.scalar_of(ty);
+    let bits = l.m.types.bit_width(st).unwrap_or(32);
+    let logical = match kty.scalar() {
+        KType::Int(w) => *w,
+        _ => bits,
+    };
+    let v = match l.kattr("value") {
+        Some(KAttr::Int { value, .. }) => {
+            let x = if logical == 1 {
+                *value & 1
+            } else {
+                wrap(*value, logical)
+            };
+            l.const_int(ty, x)
+        }
+        Some(KAttr::Bool(b)) => l.const_int(ty, *b as i128),
+        Some(KAttr::Float { value, .. }) => l.const_float(ty, *value),
+        Some(KAttr::DenseInts { values, .. }) => {
+            let vals: Vec<i128> = values
+                .iter()
+                .map(|&x| {
+                    if logical == 1 {
+                        x & 1
+                    } else {
+                        wrap(x, logical)
+                    }
+                })
+                .collect();
+            dense(l, ty, DenseValues::Ints(vals))?
+        }
+        Some(KAttr::DenseFloats { values, .. }) => {
+            let vals = values.iter().map(|f| f.to_bits()).collect();
+            dense(l, ty, DenseValues::Floats(vals))?
+        }
+        _ => return Err(l.malformed("arith.constant needs a scalar or dense value")),
+    };
+    l.set_res(0, v)
+}
+
+fn dense(l: &mut Lowerer, ty: Type, values: DenseValues) -> Result<Value, LowerError> {
+    let n = l.m.types.component_count(ty) as usize;
+    let is_vec = matches!(l.m.types.kind(ty), TypeKind::Vector { .. });
+    if !is_vec {
+        return Ok(match values {
+            DenseValues::Ints(v) => l.const_int(ty, v.first().copied().unwrap_or(0)),
+            DenseValues::Floats(v) => {
+                l.const_float(ty, f64::from_bits(v.first().copied().unwrap_or(0)))
+            }
+        });
+    }
+    let len = values.len();
+    if len != 1 && len != n {
+        return Err(l.malformed(format!("dense constant has {len} values for {n} lanes")));
+    }
+    let values = if l.m.types.is_bool(l.m.types.scalar_of(ty)) {
+        // Bool vectors: the serializer wants explicit lanes.
+        match values {
+            DenseValues::Ints(v) if v.len() == 1 => DenseValues::Ints(vec![v[0]; n]),
+            other => other,
+        }
+    } else {
+        values
+    };
+    let splat = values.len() == 1;
+    let attr = l.m.attrs.intern(AttrKind::Dense { ty, values, splat });
+    Ok(l.constant(attr, ty))
+}

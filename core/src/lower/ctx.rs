@@ -1,0 +1,559 @@
+//! The lowering context: the spv module being built, the map from kernel
+//! values to spv values, the insertion point, and builder helpers shared by
+//! the per-dialect patterns.
+
+use std::collections::HashMap;
+
+use crate::grammar::{self, BuiltIn, OperandKind, StorageClass};
+use crate::ir::{
+    Attr, AttrKind, Block, DenseValues, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, Value,
+};
+use crate::kernel::{KAttr, KOp, KType, KernelModule};
+
+use super::error::{LowerError, TypeError};
+use super::types::{MemRefRepr, TypeConverter};
+use super::LowerOptions;
+
+/// The spv op kind of a core instruction named `name` (no `Op` prefix).
+pub(crate) fn core(name: &str) -> OpKind {
+    match grammar::core_inst_by_name(name) {
+        Some(d) => OpKind::Core(d.opcode),
+        None => unreachable!("'{name}' is a core SPIR-V instruction"),
+    }
+}
+
+/// The spv op kind of a GLSL.std.450 instruction.
+pub(crate) fn glsl(name: &str) -> OpKind {
+    match grammar::glsl_inst_by_name(name) {
+        Some(d) => OpKind::Glsl(d.opcode),
+        None => unreachable!("'{name}' is a GLSL.std.450 instruction"),
+    }
+}
+
+/// State of lowering one `gpu.module`.
+pub(crate) struct Lowerer<'k> {
+    /// The kernel module.
+    pub km: &'k KernelModule,
+    /// The spv module being built.
+    pub m: Module,
+    /// The type converter.
+    pub tc: TypeConverter,
+    /// Options.
+    pub opts: &'k LowerOptions,
+    values: HashMap<Value, Value>,
+    /// The insertion block.
+    pub block: Block,
+    /// The entry block of the function being built (function variables go
+    /// there).
+    pub func_entry: Block,
+    builtins: HashMap<BuiltIn, String>,
+    /// Counter for `@__workgroup_mem__N` / `@__private_mem__N`.
+    pub global_counter: u32,
+    /// The kernel op being lowered (for error messages).
+    pub cur: Op,
+    /// The workgroup size of the kernel being lowered.
+    pub workgroup_size: [u32; 3],
+    /// Globals created while the function is detached, in order.
+    pub pending_globals: Vec<Op>,
+}
+
+impl<'k> Lowerer<'k> {
+    /// A lowerer writing into `m`.
+    pub fn new(km: &'k KernelModule, m: Module, tc: TypeConverter, opts: &'k LowerOptions) -> Self {
+        let body = m.body();
+        Lowerer {
+            km,
+            m,
+            tc,
+            opts,
+            values: HashMap::new(),
+            block: body,
+            func_entry: body,
+            builtins: HashMap::new(),
+            global_counter: 0,
+            cur: km.top(),
+            workgroup_size: [1, 1, 1],
+            pending_globals: Vec::new(),
+        }
+    }
+
+    // ---- errors ----------------------------------------------------------
+
+    /// The current kernel op's name.
+    pub fn op_name(&self) -> &'static str {
+        self.km.op(self.cur).kind.name()
+    }
+
+    fn loc(&self) -> Location {
+        self.km.op(self.cur).loc
+    }
+
+    /// An "unsupported" error for the current op.
+    pub fn unsupported(&self, message: impl Into<String>) -> LowerError {
+        LowerError::Unsupported {
+            op: self.op_name(),
+            loc: self.loc(),
+            message: message.into(),
+        }
+    }
+
+    /// A "malformed" error for the current op.
+    pub fn malformed(&self, message: impl Into<String>) -> LowerError {
+        LowerError::Malformed {
+            op: self.op_name(),
+            loc: self.loc(),
+            message: message.into(),
+        }
+    }
+
+    /// Wraps a type error with the current op.
+    pub fn type_err(&self, source: TypeError) -> LowerError {
+        LowerError::Type {
+            op: self.op_name(),
+            loc: self.loc(),
+            source,
+        }
+    }
+
+    // ---- kernel side -----------------------------------------------------
+
+    /// Operand `i` of the current op (kernel value).
+    pub fn kopnd(&self, i: usize) -> Result<Value, LowerError> {
+        self.km
+            .op(self.cur)
+            .operands
+            .get(i)
+            .copied()
+            .ok_or_else(|| self.malformed(format!("expected at least {} operands", i + 1)))
+    }
+
+    /// Operand `i` of the current op, lowered.
+    pub fn opnd(&self, i: usize) -> Result<Value, LowerError> {
+        let kv = self.kopnd(i)?;
+        self.get(kv)
+    }
+
+    /// All operands of the current op, lowered.
+    pub fn opnds(&self) -> Result<Vec<Value>, LowerError> {
+        self.km
+            .op(self.cur)
+            .operands
+            .iter()
+            .map(|&v| self.get(v))
+            .collect()
+    }
+
+    /// Result `i` of the current op (kernel value).
+    pub fn kres(&self, i: usize) -> Result<Value, LowerError> {
+        self.km
+            .op(self.cur)
+            .results
+            .get(i)
+            .copied()
+            .ok_or_else(|| self.malformed(format!("expected at least {} results", i + 1)))
+    }
+
+    /// The kernel type of kernel value `v`.
+    pub fn ktype(&self, v: Value) -> &'k KType {
+        self.km.value_type(v)
+    }
+
+    /// The kernel type of result `i` of the current op.
+    pub fn res_ktype(&self, i: usize) -> Result<&'k KType, LowerError> {
+        Ok(self.ktype(self.kres(i)?))
+    }
+
+    /// The spv value of kernel value `v`.
+    pub fn get(&self, v: Value) -> Result<Value, LowerError> {
+        self.values.get(&v).copied().ok_or_else(|| {
+            self.malformed(format!(
+                "operand {v:?} has no lowered value (unsupported producer?)"
+            ))
+        })
+    }
+
+    /// Records that kernel value `kv` is spv value `v`.
+    pub fn set(&mut self, kv: Value, v: Value) {
+        self.values.insert(kv, v);
+    }
+
+    /// Maps result `i` of the current op to `v`.
+    pub fn set_res(&mut self, i: usize, v: Value) -> Result<(), LowerError> {
+        let kv = self.kres(i)?;
+        self.set(kv, v);
+        Ok(())
+    }
+
+    /// An attribute of the current op.
+    pub fn kattr(&self, name: &str) -> Option<&'k KAttr> {
+        self.km.attr(self.cur, name)
+    }
+
+    /// An enum keyword attribute of the current op.
+    pub fn kenum(&self, name: &str) -> Result<&'k str, LowerError> {
+        match self.kattr(name) {
+            Some(KAttr::Enum(s)) | Some(KAttr::String(s)) => Ok(s),
+            _ => Err(self.malformed(format!("missing enum attribute '{name}'"))),
+        }
+    }
+
+    /// A dense i64 array attribute of the current op.
+    pub fn kdense(&self, name: &str) -> Result<&'k [i64], LowerError> {
+        match self.kattr(name) {
+            Some(KAttr::DenseI64(v)) => Ok(v),
+            _ => Err(self.malformed(format!("missing array attribute '{name}'"))),
+        }
+    }
+
+    /// Converts a kernel type for the current op.
+    pub fn conv(&mut self, ty: &KType) -> Result<Type, LowerError> {
+        self.tc
+            .value_type(&mut self.m.types, ty)
+            .map_err(|e| self.type_err(e))
+    }
+
+    /// The representation of a memref type for the current op.
+    pub fn memref_repr(&mut self, ty: &KType) -> Result<MemRefRepr, LowerError> {
+        self.tc
+            .memref(&mut self.m.types, ty)
+            .map_err(|e| self.type_err(e))
+    }
+
+    /// The converted type of result `i` of the current op.
+    pub fn res_type(&mut self, i: usize) -> Result<Type, LowerError> {
+        let kt = self.res_ktype(i)?;
+        self.conv(kt)
+    }
+
+    // ---- spv builders ----------------------------------------------------
+
+    /// Appends an op to the insertion block.
+    pub fn emit(&mut self, spec: OpSpec) -> Op {
+        self.m.build(self.block, spec)
+    }
+
+    /// Appends a core op with one result of type `ty`.
+    pub fn op1(&mut self, name: &str, operands: Vec<Value>, ty: Type) -> Value {
+        let op = self.emit(OpSpec::new(core(name)).operands(operands).results(vec![ty]));
+        self.m.op(op).results[0]
+    }
+
+    /// Appends a core op without result.
+    pub fn op0(&mut self, name: &str, operands: Vec<Value>, attrs: Vec<(&str, Attr)>) -> Op {
+        let mut spec = OpSpec::new(core(name)).operands(operands);
+        for (n, a) in attrs {
+            spec = spec.attr(n, a);
+        }
+        self.emit(spec)
+    }
+
+    /// Appends a core op with a result and attributes.
+    pub fn op1_attrs(
+        &mut self,
+        name: &str,
+        operands: Vec<Value>,
+        ty: Type,
+        attrs: Vec<(&str, Attr)>,
+    ) -> Value {
+        let mut spec = OpSpec::new(core(name)).operands(operands).results(vec![ty]);
+        for (n, a) in attrs {
+            spec = spec.attr(n, a);
+        }
+        let op = self.emit(spec);
+        self.m.op(op).results[0]
+    }
+
+    /// Appends a GLSL.std.450 op.
+    pub fn gl(&mut self, name: &str, operands: Vec<Value>, ty: Type) -> Value {
+        let op = self.emit(OpSpec::new(glsl(name)).operands(operands).results(vec![ty]));
+        self.m.op(op).results[0]
+    }
+
+    /// `spv.Constant` of integer type `ty` (scalar, bool or vector splat).
+    pub fn const_int(&mut self, ty: Type, v: i128) -> Value {
+        let attr = match self.m.types.kind(ty).clone() {
+            TypeKind::Vector { .. } => self.m.attrs.intern(AttrKind::Dense {
+                ty,
+                values: DenseValues::Ints(vec![v]),
+                splat: true,
+            }),
+            TypeKind::Int { width: 1, .. } => self.m.attrs.intern(AttrKind::Bool(v != 0)),
+            _ => self.m.attrs.int(v, ty),
+        };
+        self.constant(attr, ty)
+    }
+
+    /// `spv.Constant` of float type `ty` (scalar or vector splat).
+    pub fn const_float(&mut self, ty: Type, v: f64) -> Value {
+        let attr = match self.m.types.kind(ty).clone() {
+            TypeKind::Vector { .. } => self.m.attrs.intern(AttrKind::Dense {
+                ty,
+                values: DenseValues::Floats(vec![v.to_bits()]),
+                splat: true,
+            }),
+            _ => self.m.attrs.float(v, ty),
+        };
+        self.constant(attr, ty)
+    }
+
+    /// `spv.Constant` with value attribute `attr`.
+    pub fn constant(&mut self, attr: Attr, ty: Type) -> Value {
+        let op = self.emit(
+            OpSpec::new(OpKind::Constant)
+                .attr("value", attr)
+                .results(vec![ty]),
+        );
+        self.m.op(op).results[0]
+    }
+
+    /// An `i32` constant.
+    pub fn c32(&mut self, v: i64) -> Value {
+        let t = self.m.types.int(32);
+        self.const_int(t, v as i128)
+    }
+
+    /// The `i1` type.
+    pub fn bool_ty(&mut self) -> Type {
+        self.m.types.bool()
+    }
+
+    /// The `i32` type.
+    pub fn i32_ty(&mut self) -> Type {
+        self.m.types.int(32)
+    }
+
+    /// An enum attribute.
+    pub fn enum_attr(&mut self, kind: OperandKind, value: u32) -> Attr {
+        self.m.attrs.enumerant(kind, value)
+    }
+
+    /// `i32` array attribute of composite indices.
+    pub fn indices_attr(&mut self, idx: &[u32]) -> Attr {
+        let t = self.m.types.int(32);
+        let items = idx
+            .iter()
+            .map(|&i| self.m.attrs.int(i as i128, t))
+            .collect();
+        self.m.attrs.array(items)
+    }
+
+    /// `spv.CompositeExtract %v[i]`.
+    pub fn extract(&mut self, v: Value, i: u32, ty: Type) -> Value {
+        let a = self.indices_attr(&[i]);
+        self.op1_attrs("CompositeExtract", vec![v], ty, vec![("indices", a)])
+    }
+
+    /// A `vector<NxT>` (or the scalar for N = 1) with every lane `v`.
+    pub fn splat(&mut self, v: Value, ty: Type) -> Value {
+        let n = self.m.types.component_count(ty);
+        if n == 1 {
+            return v;
+        }
+        self.op1("CompositeConstruct", vec![v; n as usize], ty)
+    }
+
+    /// A module-level global variable named `name` of pointer type `ptr`,
+    /// placed before the function being built.
+    pub fn global(&mut self, name: &str, ptr: Type, built_in: Option<BuiltIn>) -> Op {
+        let mut spec = OpSpec::new(OpKind::GlobalVariable);
+        let a = self.m.attrs.string(name);
+        spec = spec.attr("sym_name", a);
+        let a = self.m.attrs.ty(ptr);
+        spec = spec.attr("type", a);
+        if let Some(b) = built_in {
+            let a = self.m.attrs.string(b.name());
+            spec = spec.attr("built_in", a);
+        }
+        let op = self.m.create_op(spec);
+        self.pending_globals.push(op);
+        op
+    }
+
+    /// `spv.mlir.addressof @name : ptr`.
+    pub fn address_of(&mut self, name: &str, ptr: Type) -> Value {
+        let a = self.m.attrs.symbol(name);
+        let op = self.emit(
+            OpSpec::new(OpKind::AddressOf)
+                .attr("variable", a)
+                .results(vec![ptr]),
+        );
+        self.m.op(op).results[0]
+    }
+
+    /// The value of builtin input `b` (`vector<3xi32>` or `i32`), read at
+    /// the insertion point; its variable is created once per module.
+    pub fn builtin(&mut self, b: BuiltIn) -> Value {
+        let i32t = self.m.types.int(32);
+        let ty = match b {
+            BuiltIn::LocalInvocationId
+            | BuiltIn::WorkgroupId
+            | BuiltIn::NumWorkgroups
+            | BuiltIn::GlobalInvocationId
+            | BuiltIn::WorkgroupSize => self.m.types.vector(3, i32t),
+            _ => i32t,
+        };
+        let ptr = self.m.types.pointer(ty, StorageClass::Input);
+        let name = match self.builtins.get(&b) {
+            Some(n) => n.clone(),
+            None => {
+                let n = format!("__builtin__{}__", b.name());
+                self.global(&n, ptr, Some(b));
+                self.builtins.insert(b, n.clone());
+                n
+            }
+        };
+        let addr = self.address_of(&name, ptr);
+        self.op1("Load", vec![addr], ty)
+    }
+
+    /// A function-storage variable of pointee `pointee`, placed at the top
+    /// of the function's entry block.
+    pub fn variable(&mut self, pointee: Type) -> Value {
+        let ptr = self.m.types.pointer(pointee, StorageClass::Function);
+        let sc = self.enum_attr(OperandKind::StorageClass, StorageClass::Function as u32);
+        let op = self.m.create_op(
+            OpSpec::new(core("Variable"))
+                .attr("storage_class", sc)
+                .results(vec![ptr]),
+        );
+        let entry = self.func_entry;
+        self.m.op_mut(op).parent = Some(entry);
+        self.m.block_mut(entry).ops.insert(0, op);
+        self.m.op(op).results[0]
+    }
+
+    /// `spv.Load` of `ptr`.
+    pub fn load(&mut self, ptr: Value) -> Value {
+        let pty = self.m.value_type(ptr);
+        let (pointee, _) = self
+            .m
+            .types
+            .pointer_parts(pty)
+            .unwrap_or((pty, StorageClass::Function));
+        self.op1("Load", vec![ptr], pointee)
+    }
+
+    /// `spv.Store %ptr, %v`.
+    pub fn store(&mut self, ptr: Value, v: Value) {
+        self.op0("Store", vec![ptr, v], vec![]);
+    }
+
+    /// Creates a structured construct (`kind` is selection or loop) at the
+    /// insertion point with `blocks` empty blocks (argument types per
+    /// block); returns the op and its blocks.
+    pub fn structured(&mut self, kind: OpKind, block_args: &[Vec<Type>]) -> (Op, Vec<Block>) {
+        let (name, ek) = if kind == OpKind::Loop {
+            ("loop_control", OperandKind::LoopControl)
+        } else {
+            ("selection_control", OperandKind::SelectionControl)
+        };
+        let a = self.enum_attr(ek, 0);
+        let op = self.emit(OpSpec::new(kind).attr(name, a).regions(1));
+        let region = self.m.op(op).regions[0];
+        let blocks = block_args
+            .iter()
+            .map(|args| self.m.append_block(region, args))
+            .collect();
+        (op, blocks)
+    }
+
+    /// `spv.Branch ^target(args)` at the end of the insertion block.
+    pub fn branch(&mut self, target: Block, args: Vec<Value>) {
+        self.emit(OpSpec::new(core("Branch")).successor(target, args));
+    }
+
+    /// `spv.BranchConditional %c, ^t, ^f`.
+    pub fn cond_branch(&mut self, c: Value, t: Block, f: Block) {
+        self.emit(
+            OpSpec::new(core("BranchConditional"))
+                .operands(vec![c])
+                .successor(t, vec![])
+                .successor(f, vec![]),
+        );
+    }
+
+    /// `spv.mlir.merge`.
+    pub fn merge(&mut self) {
+        self.emit(OpSpec::new(OpKind::Merge));
+    }
+
+    /// Emits `if (cond) { then }` as a `spv.mlir.selection` and leaves the
+    /// insertion point after it.
+    pub fn emit_if(
+        &mut self,
+        cond: Value,
+        then: impl FnOnce(&mut Self) -> Result<(), LowerError>,
+    ) -> Result<(), LowerError> {
+        let outer = self.block;
+        let (_, blocks) = self.structured(OpKind::Selection, &[vec![], vec![], vec![]]);
+        let (header, body, merge) = (blocks[0], blocks[1], blocks[2]);
+        self.block = header;
+        self.cond_branch(cond, body, merge);
+        self.block = body;
+        then(self)?;
+        self.branch(merge, vec![]);
+        self.block = merge;
+        self.merge();
+        self.block = outer;
+        Ok(())
+    }
+
+    /// Lowers the ops of kernel block `kb` at the insertion point, all but
+    /// a trailing terminator, which is returned.
+    pub fn lower_ops(&mut self, kb: Block) -> Result<Option<Op>, LowerError> {
+        let ops = &self.km.block(kb).ops;
+        let mut term = None;
+        for &op in ops {
+            let kind = self.km.op(op).kind;
+            if kind.is_terminator() {
+                term = Some(op);
+                break;
+            }
+            self.lower_op(op)?;
+        }
+        Ok(term)
+    }
+
+    /// Lowers one kernel op, then checks that every spv op it produced is
+    /// legal in the target env.
+    pub fn lower_op(&mut self, op: Op) -> Result<(), LowerError> {
+        let saved = self.cur;
+        self.cur = op;
+        let first = self.m.op_count();
+        let kind = self.km.op(op).kind;
+        let r = match kind.dialect() {
+            "arith" => super::arith::lower(self, kind),
+            "math" => super::math::lower(self, kind),
+            "memref" => super::memref::lower(self, kind),
+            "scf" => super::scf::lower(self, kind),
+            "gpu" => super::gpu::lower(self, kind),
+            "vector" => super::vector::lower(self, kind),
+            "index" => super::index::lower(self, kind),
+            _ => Err(self.unsupported("op cannot appear in a kernel body")),
+        };
+        r?;
+        if !matches!(kind, KOp::ScfFor | KOp::ScfIf | KOp::ScfWhile) {
+            self.check_legal(first)?;
+        }
+        self.cur = saved;
+        Ok(())
+    }
+
+    /// Checks the spv ops created since op number `first`.
+    pub fn check_legal(&self, first: usize) -> Result<(), LowerError> {
+        let target = self.tc.target();
+        for i in first..self.m.op_count() {
+            let op = Op::from_index(i);
+            if let Err(e) = target.check_op(&self.m, op) {
+                return Err(LowerError::Illegal {
+                    op: self.op_name(),
+                    loc: self.loc(),
+                    produced: e.op,
+                    requirement: e.requirement,
+                    offered: e.offered,
+                });
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,269 @@
+//! `gpu.module` -> `spv.module` and `gpu.func ... kernel` -> `spv.func`
+//! with shader-interface attributes (MLIR's `GPUModuleConversion` and
+//! `GPUFuncOpConversion`), then `lower-abi-attrs`, `update-vce` and the
+//! verifier.
+
+use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi, StorageClass as AbiStorageClass};
+
+use crate::grammar::{AddressingModel, MemoryModel, OperandKind, StorageClass};
+use crate::ir::{Attr, AttrKind, Module, Op, OpKind, OpSpec};
+use crate::kernel::{KAttr, KOp, KType, KernelModule};
+use crate::passes;
+use crate::target::TargetEnv;
+
+use super::ctx::{core, Lowerer};
+use super::error::LowerError;
+use super::types::TypeConverter;
+use super::LowerOptions;
+
+/// Lowers one `gpu.module` (see [`super::convert_gpu_module`]).
+pub(crate) fn lower_gpu_module(
+    km: &KernelModule,
+    gm: Op,
+    env: &TargetEnv,
+    opts: &LowerOptions,
+) -> Result<Module, LowerError> {
+    let name = km.symbol_name(gm).unwrap_or("").to_owned();
+    let mut m = Module::new(AddressingModel::Logical, MemoryModel::GLSL450, None);
+    let sym = m.attrs.string(format!("__spv__{name}"));
+    let top = m.top();
+    m.set_attr(top, "sym_name", sym);
+    let tc = TypeConverter::new(env, opts.index_bits);
+    let mut l = Lowerer::new(km, m, tc, opts);
+    for &op in km.body_ops(gm) {
+        match km.op(op).kind {
+            KOp::GpuFunc => lower_gpu_func(&mut l, op)?,
+            KOp::FuncFunc => {
+                l.cur = op;
+                return Err(l.unsupported(
+                    "functions other than kernels inside a gpu.module are not supported",
+                ));
+            }
+            _ => {}
+        }
+    }
+    let mut m = l.m;
+    passes::lower_abi_attrs::run(&mut m, env).map_err(|source| LowerError::Abi {
+        module: name.clone(),
+        source: Box::new(source),
+    })?;
+    passes::update_vce(&mut m, env).map_err(|source| LowerError::UpdateVce {
+        module: name.clone(),
+        source: Box::new(source),
+    })?;
+    crate::ir::verify::verify(&m).map_err(|source| LowerError::Verify {
+        module: name,
+        source: Box::new(source),
+    })?;
+    Ok(m)
+}
+
+/// The workgroup size of kernel `op`.
+fn workgroup_size(
+    l: &Lowerer,
+    op: Op,
+    name: &str,
+) -> Result<(EntryPointAbi, [u32; 3]), LowerError> {
+    let km = l.km;
+    let mut abi = EntryPointAbi::default();
+    for n in ["spirv.entry_point_abi", "spv.entry_point_abi"] {
+        if let Some(KAttr::EntryPointAbi(a)) = km.attr(op, n) {
+            abi = *a;
+        }
+    }
+    if let Some(size) = abi.workgroup_size {
+        return Ok((abi, size));
+    }
+    let known = match km.attr(op, "known_block_size") {
+        Some(KAttr::DenseI64(v)) if v.len() == 3 => Some([v[0] as u32, v[1] as u32, v[2] as u32]),
+        _ => None,
+    };
+    let size = known
+        .or_else(|| l.opts.workgroup_sizes.get(name).copied())
+        .or(l.opts.default_workgroup_size)
+        .ok_or_else(|| {
+            l.unsupported(format!(
+                "kernel @{name} has no spirv.entry_point_abi workgroup_size (nor known_block_size)"
+            ))
+        })?;
+    abi.workgroup_size = Some(size);
+    Ok((abi, size))
+}
+
+fn dialect_attr(m: &mut Module, name: &str, body: String) -> Attr {
+    m.attrs.intern(AttrKind::Dialect {
+        name: name.to_string(),
+        body,
+    })
+}
+
+/// The `spirv.interface_var_abi` of kernel argument `i`.
+fn arg_abi(km: &KernelModule, op: Op, i: usize) -> Option<InterfaceVarAbi> {
+    let Some(KAttr::Array(dicts)) = km.attr(op, "arg_attrs") else {
+        return None;
+    };
+    let KAttr::Dict(entries) = dicts.get(i)? else {
+        return None;
+    };
+    entries.iter().find_map(|(n, a)| match a {
+        KAttr::InterfaceVarAbi(abi) if n.ends_with("interface_var_abi") => Some(*abi),
+        _ => None,
+    })
+}
+
+fn lower_gpu_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
+    let km = l.km;
+    l.cur = op;
+    let name = km.symbol_name(op).unwrap_or("").to_owned();
+    if km.attr(op, "gpu.kernel").is_none() {
+        return Err(l.unsupported(format!(
+            "gpu.func @{name} is not a kernel; only kernels are lowered"
+        )));
+    }
+    let n_inputs = match km.attr(op, "function_type") {
+        Some(KAttr::Type(KType::Function { inputs, results })) => {
+            if !results.is_empty() {
+                return Err(l.malformed("a kernel returns nothing"));
+            }
+            inputs.len()
+        }
+        _ => return Err(l.malformed("missing function_type")),
+    };
+    let n_workgroup = match km.attr(op, "workgroup_attributions") {
+        Some(KAttr::Int { value, .. }) => *value as usize,
+        _ => 0,
+    };
+    let (entry_abi, wg) = workgroup_size(l, op, &name)?;
+    l.workgroup_size = wg;
+    let kentry = km.entry_block(op, 0);
+    let kargs = km.block(kentry).args.clone();
+    if kargs.len() < n_inputs + n_workgroup {
+        return Err(l.malformed("entry block has fewer arguments than the signature"));
+    }
+
+    // Signature and argument ABIs.
+    let mut arg_types = Vec::new();
+    let mut arg_dicts = Vec::new();
+    for (i, &ka) in kargs[..n_inputs].iter().enumerate() {
+        let kty = l.ktype(ka);
+        let (ty, scalar) = match kty {
+            KType::MemRef { .. } => {
+                let repr = l.memref_repr(kty)?;
+                if repr.storage_class != StorageClass::StorageBuffer {
+                    return Err(l.unsupported(format!(
+                        "kernel argument {i} lives in {}; only storage-buffer memrefs can be kernel arguments",
+                        repr.storage_class.name()
+                    )));
+                }
+                (repr.ptr, false)
+            }
+            KType::Int(_) | KType::Float(_) | KType::Index | KType::Vector { .. } => {
+                if l.tc.emulated_bits(kty).is_some() || matches!(kty, KType::Int(1)) {
+                    return Err(l.unsupported(format!(
+                        "scalar kernel argument {i} of type {} is not supported",
+                        super::types::print_ktype(kty)
+                    )));
+                }
+                (l.conv(kty)?, true)
+            }
+            _ => {
+                return Err(l.unsupported(format!(
+                    "kernel argument {i} of type {} is not supported",
+                    super::types::print_ktype(kty)
+                )))
+            }
+        };
+        let mut abi = arg_abi(km, op, i).unwrap_or_else(|| InterfaceVarAbi::new(0, i as u32));
+        if scalar && abi.storage_class.is_none() {
+            abi.storage_class = Some(AbiStorageClass::StorageBuffer);
+        }
+        let a = dialect_attr(&mut l.m, InterfaceVarAbi::MNEMONIC, abi.body());
+        let d = l.m.attrs.intern(AttrKind::Dict(vec![(
+            InterfaceVarAbi::ATTR_NAME.to_string(),
+            a,
+        )]));
+        arg_types.push(ty);
+        arg_dicts.push(d);
+    }
+
+    let fty = l.m.types.function(arg_types.clone(), vec![]);
+    let mut spec = OpSpec::new(OpKind::Func).regions(1).loc(km.op(op).loc);
+    let a = l.m.attrs.string(name.clone());
+    spec = spec.attr("sym_name", a);
+    let a = l.m.attrs.ty(fty);
+    spec = spec.attr("function_type", a);
+    let a = l.m.attrs.enumerant(OperandKind::FunctionControl, 0);
+    spec = spec.attr("function_control", a);
+    if !arg_dicts.is_empty() {
+        let a = l.m.attrs.array(arg_dicts);
+        spec = spec.attr("arg_attrs", a);
+    }
+    let a = dialect_attr(
+        &mut l.m,
+        EntryPointAbi::MNEMONIC,
+        entry_abi.body(AbiSyntax::Mlir),
+    );
+    spec = spec.attr(EntryPointAbi::ATTR_NAME, a);
+    let func = l.m.create_op(spec);
+    let region = l.m.op(func).regions[0];
+    let entry = l.m.append_block(region, &arg_types);
+    l.block = entry;
+    l.func_entry = entry;
+    let sargs = l.m.block(entry).args.clone();
+    for (&ka, &sa) in kargs.iter().zip(&sargs) {
+        l.set(ka, sa);
+    }
+
+    // Workgroup and private attributions become module-level variables.
+    for (j, &ka) in kargs[n_inputs..].iter().enumerate() {
+        let kty = l.ktype(ka);
+        let repr = l.memref_repr(kty)?;
+        let want = if j < n_workgroup {
+            StorageClass::Workgroup
+        } else {
+            StorageClass::Private
+        };
+        if repr.storage_class != want || repr.len.is_none() {
+            return Err(l.malformed(format!(
+                "attribution {j} must be a statically shaped memref in {} memory",
+                want.name()
+            )));
+        }
+        let v = attribution_var(l, &repr)?;
+        l.set(ka, v);
+    }
+
+    let term = l.lower_ops(kentry)?;
+    match term.map(|t| km.op(t).kind) {
+        Some(KOp::GpuReturn) | None => {
+            l.emit(OpSpec::new(core("Return")));
+        }
+        Some(_) => {
+            l.cur = op;
+            return Err(l.malformed("kernel body must end with gpu.return"));
+        }
+    }
+    let body = l.m.body();
+    for g in std::mem::take(&mut l.pending_globals) {
+        l.m.append_op(body, g);
+    }
+    l.m.append_op(body, func);
+    Ok(())
+}
+
+/// A module variable for a workgroup or private buffer, and its address at
+/// the insertion point.
+pub(crate) fn attribution_var(
+    l: &mut Lowerer,
+    repr: &super::types::MemRefRepr,
+) -> Result<crate::ir::Value, LowerError> {
+    let prefix = if repr.storage_class == StorageClass::Workgroup {
+        "__workgroup_mem__"
+    } else {
+        "__private_mem__"
+    };
+    let name = format!("{prefix}{}", l.global_counter);
+    l.global_counter += 1;
+    l.global(&name, repr.ptr, None);
+    Ok(l.address_of(&name, repr.ptr))
+}

@@ -1,0 +1,348 @@
+//! `gpu` ops inside kernels -> spv (MLIR's `GPUToSPIRV` patterns).
+//!
+//! * ids read builtin variables (created once per module);
+//!   `gpu.block_dim` is the constant workgroup size of the entry point ABI,
+//!   as in MLIR.
+//! * `gpu.barrier` -> `spv.ControlBarrier <Workgroup>, <Workgroup>,
+//!   <AcquireRelease|WorkgroupMemory>`.
+//! * `gpu.subgroup_reduce` -> `spv.GroupNonUniform<Op> <Subgroup> <Reduce>`
+//!   when the env allows the instruction (`GroupNonUniformArithmetic`);
+//!   otherwise a workgroup-memory tree reduction. `gpu.shuffle` ->
+//!   `spv.GroupNonUniformShuffle*` when allowed, otherwise a
+//!   workgroup-memory exchange.
+//!
+//! The fallbacks emulate a subgroup that spans the whole workgroup: in an
+//! env without `GroupNonUniform`, `gpu.subgroup_size` is the workgroup's
+//! invocation count, `gpu.lane_id` the local invocation index,
+//! `gpu.subgroup_id` 0 and `gpu.num_subgroups` 1, so kernels see one
+//! consistent subgroup model. Fallback ops must be reached by every
+//! invocation of the workgroup (they contain barriers), and operate on
+//! scalars.
+
+use crate::availability::{enumerant_requirements, Requirement};
+use crate::grammar::{self, BuiltIn, Capability, GroupOperation, OperandKind, Scope, StorageClass};
+use crate::ir::{Type, Value};
+use crate::kernel::{KOp, KType};
+
+use super::arith::normalize;
+use super::ctx::Lowerer;
+use super::error::LowerError;
+
+pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
+    match kind {
+        KOp::GpuThreadId => id(l, BuiltIn::LocalInvocationId),
+        KOp::GpuBlockId => id(l, BuiltIn::WorkgroupId),
+        KOp::GpuGridDim => id(l, BuiltIn::NumWorkgroups),
+        KOp::GpuGlobalId => id(l, BuiltIn::GlobalInvocationId),
+        KOp::GpuBlockDim => {
+            let d = dim(l)?;
+            let n = l.workgroup_size[d as usize];
+            let ty = l.res_type(0)?;
+            let v = l.const_int(ty, n as i128);
+            l.set_res(0, v)
+        }
+        KOp::GpuLaneId => subgroup_builtin(l, BuiltIn::SubgroupLocalInvocationId),
+        KOp::GpuSubgroupId => subgroup_builtin(l, BuiltIn::SubgroupId),
+        KOp::GpuSubgroupSize => subgroup_builtin(l, BuiltIn::SubgroupSize),
+        KOp::GpuNumSubgroups => subgroup_builtin(l, BuiltIn::NumSubgroups),
+        KOp::GpuBarrier => {
+            barrier(l);
+            Ok(())
+        }
+        KOp::GpuSubgroupReduce => subgroup_reduce(l),
+        KOp::GpuShuffle => shuffle(l),
+        _ => Err(l.unsupported("no lowering for this gpu op")),
+    }
+}
+
+fn dim(l: &Lowerer) -> Result<u32, LowerError> {
+    match l.kenum("dimension")? {
+        "x" => Ok(0),
+        "y" => Ok(1),
+        "z" => Ok(2),
+        other => Err(l.malformed(format!("unknown dimension '{other}'"))),
+    }
+}
+
+/// Converts an `i32` id to the result's index type.
+fn to_index(l: &mut Lowerer, v: Value) -> Result<Value, LowerError> {
+    let ty = l.res_type(0)?;
+    Ok(if l.m.value_type(v) != ty {
+        l.op1("UConvert", vec![v], ty)
+    } else {
+        v
+    })
+}
+
+fn id(l: &mut Lowerer, b: BuiltIn) -> Result<(), LowerError> {
+    let d = dim(l)?;
+    let vec3 = l.builtin(b);
+    let i32t = l.i32_ty();
+    let v = l.extract(vec3, d, i32t);
+    let v = to_index(l, v)?;
+    l.set_res(0, v)
+}
+
+/// Whether the env lets kernels read subgroup builtins.
+fn has_subgroups(l: &Lowerer) -> bool {
+    l.tc.has(Capability::GroupNonUniform)
+}
+
+fn subgroup_builtin(l: &mut Lowerer, b: BuiltIn) -> Result<(), LowerError> {
+    let v = if has_subgroups(l) {
+        let reqs = enumerant_requirements(OperandKind::BuiltIn, b as u32);
+        if let Err(e) = l.tc.target().check(&reqs) {
+            return Err(LowerError::Illegal {
+                op: l.op_name(),
+                loc: l.km.op(l.cur).loc,
+                produced: format!("spirv.GlobalVariable built_in(\"{}\")", b.name()),
+                requirement: Box::new(e),
+                offered: l.tc.target().env().summary(),
+            });
+        }
+        l.builtin(b)
+    } else {
+        // The emulated subgroup is the whole workgroup.
+        let total: u32 = l.workgroup_size.iter().product();
+        match b {
+            BuiltIn::SubgroupLocalInvocationId => l.builtin(BuiltIn::LocalInvocationIndex),
+            BuiltIn::SubgroupSize => l.c32(total as i64),
+            BuiltIn::SubgroupId => l.c32(0),
+            _ => l.c32(1),
+        }
+    };
+    let v = to_index(l, v)?;
+    l.set_res(0, v)
+}
+
+/// `spv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|WorkgroupMemory>`.
+pub(crate) fn barrier(l: &mut Lowerer) {
+    let wg = l.enum_attr(OperandKind::Scope, Scope::Workgroup as u32);
+    // AcquireRelease (0x8) | WorkgroupMemory (0x100).
+    let sem = l.enum_attr(OperandKind::MemorySemantics, 0x108);
+    l.op0(
+        "ControlBarrier",
+        vec![],
+        vec![
+            ("execution_scope", wg),
+            ("memory_scope", wg),
+            ("memory_semantics", sem),
+        ],
+    );
+}
+
+/// The GroupNonUniform suffix and GLSL/core combiner of a reduction kind.
+fn reduction_ops(kind: &str, float: bool) -> Option<(&'static str, Combine)> {
+    Some(match (kind, float) {
+        ("add", false) => ("IAdd", Combine::Core("IAdd")),
+        ("add", true) => ("FAdd", Combine::Core("FAdd")),
+        ("mul", false) => ("IMul", Combine::Core("IMul")),
+        ("mul", true) => ("FMul", Combine::Core("FMul")),
+        ("minsi", false) => ("SMin", Combine::Glsl("SMin")),
+        ("minui", false) => ("UMin", Combine::Glsl("UMin")),
+        ("maxsi", false) => ("SMax", Combine::Glsl("SMax")),
+        ("maxui", false) => ("UMax", Combine::Glsl("UMax")),
+        ("minnumf" | "minimumf" | "minf", true) => ("FMin", Combine::Glsl("FMin")),
+        ("maxnumf" | "maximumf" | "maxf", true) => ("FMax", Combine::Glsl("FMax")),
+        ("and", false) => ("BitwiseAnd", Combine::Core("BitwiseAnd")),
+        ("or", false) => ("BitwiseOr", Combine::Core("BitwiseOr")),
+        ("xor", false) => ("BitwiseXor", Combine::Core("BitwiseXor")),
+        _ => return None,
+    })
+}
+
+/// How two values combine in a fallback reduction.
+#[derive(Clone, Copy)]
+pub(crate) enum Combine {
+    /// A core instruction.
+    Core(&'static str),
+    /// A GLSL.std.450 instruction.
+    Glsl(&'static str),
+}
+
+impl Combine {
+    pub(crate) fn apply(self, l: &mut Lowerer, a: Value, b: Value, ty: Type) -> Value {
+        match self {
+            Combine::Core(n) => l.op1(n, vec![a, b], ty),
+            Combine::Glsl(n) => l.gl(n, vec![a, b], ty),
+        }
+    }
+}
+
+/// Whether the env allows core instruction `name`.
+fn allows_inst(l: &Lowerer, name: &str) -> bool {
+    grammar::core_inst_by_name(name).is_some_and(|d| {
+        l.tc.target()
+            .check_requirement(&Requirement::for_instruction(d))
+            .is_ok()
+    })
+}
+
+fn subgroup_reduce(l: &mut Lowerer) -> Result<(), LowerError> {
+    if l.kattr("cluster_size").is_some() {
+        return Err(l.unsupported("clustered subgroup reductions"));
+    }
+    let kind = l.kenum("op")?;
+    let x = l.opnd(0)?;
+    let kty = l.ktype(l.kopnd(0)?);
+    let ty = l.res_type(0)?;
+    let float = matches!(kty.scalar(), KType::Float(_));
+    let (suffix, combine) = reduction_ops(kind, float)
+        .ok_or_else(|| l.unsupported(format!("reduction '{kind}' on this type")))?;
+    let inst = format!("GroupNonUniform{suffix}");
+    // Best pattern first: the subgroup instruction, when the env allows it.
+    if allows_inst(l, &inst) {
+        let scope = l.enum_attr(OperandKind::Scope, Scope::Subgroup as u32);
+        let gop = l.enum_attr(OperandKind::GroupOperation, GroupOperation::Reduce as u32);
+        let v = l.op1_attrs(
+            &inst,
+            vec![x],
+            ty,
+            vec![("execution_scope", scope), ("group_operation", gop)],
+        );
+        let v = normalize(l, v, kty);
+        return l.set_res(0, v);
+    }
+    if l.m.types.component_count(ty) != 1 {
+        return Err(l.unsupported(format!(
+            "the workgroup-memory fallback of subgroup_reduce (the env lacks {inst}) handles scalars only"
+        )));
+    }
+    let v = tree_reduce(l, x, ty, combine)?;
+    let v = normalize(l, v, kty);
+    l.set_res(0, v)
+}
+
+/// A workgroup-shared scratch array of `n` elements of `ty`; returns its
+/// address.
+fn scratch(l: &mut Lowerer, n: u32, ty: Type) -> Value {
+    let arr = l.m.types.array(n, ty, None);
+    let st = l.m.types.struct_of(vec![(arr, None)]);
+    let ptr = l.m.types.pointer(st, StorageClass::Workgroup);
+    let name = format!("__workgroup_mem__{}", l.global_counter);
+    l.global_counter += 1;
+    l.global(&name, ptr, None);
+    l.address_of(&name, ptr)
+}
+
+fn slot(l: &mut Lowerer, base: Value, i: Value, ty: Type) -> Value {
+    let zero = l.c32(0);
+    let p = l.m.types.pointer(ty, StorageClass::Workgroup);
+    l.op1("AccessChain", vec![base, zero, i], p)
+}
+
+/// Reduces `x` over the workgroup with a tree in workgroup memory.
+fn tree_reduce(l: &mut Lowerer, x: Value, ty: Type, combine: Combine) -> Result<Value, LowerError> {
+    let total: u32 = l.workgroup_size.iter().product();
+    let p2 = total.max(1).next_power_of_two();
+    let buf = scratch(l, p2, ty);
+    let lid = l.builtin(BuiltIn::LocalInvocationIndex);
+    let i32t = l.i32_ty();
+    let bt = l.bool_ty();
+    let mine = slot(l, buf, lid, ty);
+    l.store(mine, x);
+    barrier(l);
+    let mut s = p2 / 2;
+    while s >= 1 {
+        let sv = l.c32(s as i64);
+        let tv = l.c32(total as i64);
+        let other = l.op1("IAdd", vec![lid, sv], i32t);
+        let c1 = l.op1("ULessThan", vec![lid, sv], bt);
+        let c2 = l.op1("ULessThan", vec![other, tv], bt);
+        let c = l.op1("LogicalAnd", vec![c1, c2], bt);
+        l.emit_if(c, |l| {
+            let pa = slot(l, buf, lid, ty);
+            let pb = slot(l, buf, other, ty);
+            let a = l.load(pa);
+            let b = l.load(pb);
+            let r = combine.apply(l, a, b, ty);
+            l.store(pa, r);
+            Ok(())
+        })?;
+        barrier(l);
+        s /= 2;
+    }
+    let zero = l.c32(0);
+    let p0 = slot(l, buf, zero, ty);
+    let r = l.load(p0);
+    // Keep the next use of the scratch array from racing with this read.
+    barrier(l);
+    Ok(r)
+}
+
+fn shuffle(l: &mut Lowerer) -> Result<(), LowerError> {
+    let mode = l.kenum("mode")?;
+    let x = l.opnd(0)?;
+    let offset = l.opnd(1)?;
+    let width = l.opnd(2)?;
+    let ty = l.res_type(0)?;
+    let bt = l.res_type(1)?;
+    let inst = match mode {
+        "xor" => "GroupNonUniformShuffleXor",
+        "idx" => "GroupNonUniformShuffle",
+        "up" => "GroupNonUniformShuffleUp",
+        "down" => "GroupNonUniformShuffleDown",
+        other => return Err(l.malformed(format!("unknown shuffle mode '{other}'"))),
+    };
+    let i32t = l.i32_ty();
+    let to32 = |l: &mut Lowerer, v: Value| {
+        if l.m.value_type(v) != i32t {
+            l.op1("UConvert", vec![v], i32t)
+        } else {
+            v
+        }
+    };
+    let offset = to32(l, offset);
+    let width = to32(l, width);
+    if allows_inst(l, inst) && has_subgroups(l) {
+        let scope = l.enum_attr(OperandKind::Scope, Scope::Subgroup as u32);
+        let v = l.op1_attrs(inst, vec![x, offset], ty, vec![("execution_scope", scope)]);
+        let lane = l.builtin(BuiltIn::SubgroupLocalInvocationId);
+        let valid = shuffle_valid(l, mode, lane, offset, width);
+        l.set_res(0, v)?;
+        return l.set_res(1, valid);
+    }
+    // Fallback: exchange through workgroup memory.
+    let total: u32 = l.workgroup_size.iter().product();
+    let buf = scratch(l, total.max(1), ty);
+    let lid = l.builtin(BuiltIn::LocalInvocationIndex);
+    let mine = slot(l, buf, lid, ty);
+    l.store(mine, x);
+    barrier(l);
+    let src = match mode {
+        "xor" => l.op1("BitwiseXor", vec![lid, offset], i32t),
+        "idx" => offset,
+        "up" => l.op1("ISub", vec![lid, offset], i32t),
+        _ => l.op1("IAdd", vec![lid, offset], i32t),
+    };
+    let valid = shuffle_valid(l, mode, lid, offset, width);
+    let tv = l.c32(total as i64);
+    let in_range = l.op1("ULessThan", vec![src, tv], bt);
+    let ok = l.op1("LogicalAnd", vec![valid, in_range], bt);
+    let zero = l.c32(0);
+    let safe = l.op1("Select", vec![ok, src, zero], i32t);
+    let p = slot(l, buf, safe, ty);
+    let v = l.load(p);
+    let r = l.op1("Select", vec![ok, v, x], ty);
+    barrier(l);
+    l.set_res(0, r)?;
+    l.set_res(1, valid)
+}
+
+/// Whether the shuffle's source lane lies inside `width`.
+fn shuffle_valid(l: &mut Lowerer, mode: &str, lane: Value, offset: Value, width: Value) -> Value {
+    let i32t = l.i32_ty();
+    let bt = l.bool_ty();
+    match mode {
+        "xor" => {
+            let s = l.op1("BitwiseXor", vec![lane, offset], i32t);
+            l.op1("ULessThan", vec![s, width], bt)
+        }
+        "idx" => l.op1("ULessThan", vec![offset, width], bt),
+        "up" => l.op1("UGreaterThanEqual", vec![lane, offset], bt),
+        _ => {
+            let s = l.op1("IAdd", vec![lane, offset], i32t);
+            l.op1("ULessThan", vec![s, width], bt)
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Lowering of memref-level kernels ([`crate::kernel`]) to the spv IR,
+//! honouring a [`TargetEnv`] (MLIR's `convert-gpu-to-spirv` with the
+//! `arith`, `math`, `memref`, `scf`, `vector` and `index` patterns, then
+//! `spirv-lower-abi-attrs` and `spirv-update-vce`).
+//!
+//! # Entry points
+//!
+//! * [`convert_to_spirv`]: every `gpu.module` of a kernel module becomes one
+//!   `spv.module @__spv__<name>` ([`Module`]), with `lower-abi-attrs` and
+//!   `update-vce` run and the result verified. Host `func.func` ops are
+//!   ignored (the runner executes them).
+//! * [`compile_to_binaries`]: the same, then serialized and validated (in
+//!   process, with the Vulkan environment of the module's SPIR-V version).
+//!
+//! # What a lowered kernel looks like
+//!
+//! * `gpu.func @k(...) kernel` becomes `spv.func @k` with one argument per
+//!   kernel argument carrying `spirv.interface_var_abi = (0, i)` (memrefs:
+//!   pointers to `!spv.struct<(!spv.array<N x T, stride=S> [0])>` in
+//!   `StorageBuffer`, runtime arrays for dynamic shapes; scalars with the
+//!   `StorageBuffer` storage class, as MLIR does) and the
+//!   `spirv.entry_point_abi` of the kernel; `lower-abi-attrs` then turns
+//!   them into `@k_arg_i` global variables, an entry point and `LocalSize`.
+//! * GPU ids read builtin variables (`@__builtin__LocalInvocationId__`, ...)
+//!   created once per module; workgroup memory (attributions and
+//!   `memref.alloc` in workgroup space) becomes `@__workgroup_mem__N`.
+//! * `scf.if`/`scf.for`/`scf.while` become `spv.mlir.selection` /
+//!   `spv.mlir.loop` with block arguments; their results go through
+//!   function variables as in MLIR 19.
+//!
+//! # Legality
+//!
+//! The [`types::TypeConverter`] picks, per type, the best representation
+//! the target env allows (native 8/16/64-bit types, or 8/16-bit integers
+//! emulated in 32-bit words, or an error naming the missing capability).
+//! Ops with several lowerings (`gpu.subgroup_reduce`) pick the best one
+//! whose output the env allows. Every spv op a kernel op produces is
+//! checked against the env's [`ConversionTarget`]; an illegal one is a
+//! [`LowerError::Illegal`] naming the kernel op, the unmet requirement and
+//! what the env offers.
+
+mod arith;
+mod ctx;
+mod error;
+mod func;
+mod gpu;
+mod index;
+mod math;
+mod memref;
+mod scf;
+pub mod types;
+mod vector;
+
+use std::collections::HashMap;
+
+pub use error::{LowerError, TypeError};
+pub use types::{IndexBits, MemRefRepr, TypeConverter};
+
+use crate::ir::Module;
+use crate::kernel::{KAttr, KOp, KernelModule};
+use crate::target::TargetEnv;
+use crate::validate::ValidationEnv;
+
+/// Options of [`convert_to_spirv`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LowerOptions {
+    /// The width `index` lowers to (32 by default; 64 needs `Int64`).
+    pub index_bits: IndexBits,
+    /// Use this workgroup size for kernels without a
+    /// `spirv.entry_point_abi` workgroup size (or `known_block_size`);
+    /// without it such a kernel is an error, as in MLIR.
+    pub default_workgroup_size: Option<[u32; 3]>,
+    /// Workgroup sizes by kernel name (`gpu.launch_func`'s block size, as a
+    /// runner knows it), used when the kernel itself gives none.
+    pub workgroup_sizes: HashMap<String, [u32; 3]>,
+}
+
+/// One lowered `gpu.module`.
+#[derive(Clone, Debug)]
+pub struct LoweredModule {
+    /// The `gpu.module`'s name.
+    pub name: String,
+    /// The `spv.module @__spv__<name>`.
+    pub module: Module,
+    /// The target env it was lowered for.
+    pub env: TargetEnv,
+}
+
+/// A lowered, serialized and validated `gpu.module`.
+#[derive(Clone, Debug)]
+pub struct CompiledModule {
+    /// The `gpu.module`'s name.
+    pub name: String,
+    /// The spv module.
+    pub module: Module,
+    /// Its SPIR-V binary.
+    pub words: Vec<u32>,
+    /// The validation environment it passed.
+    pub validation_env: ValidationEnv,
+}
+
+/// The target env that applies to `gpu_module`: `explicit` when given, else
+/// the `spirv.target_env` of the `gpu.module` or of the top module, else
+/// [`TargetEnv::default`] (MLIR's `lookupTargetEnvOrDefault`).
+pub fn target_env_for(
+    kernels: &KernelModule,
+    gpu_module: crate::ir::Op,
+    explicit: Option<&TargetEnv>,
+) -> TargetEnv {
+    if let Some(env) = explicit {
+        return env.clone();
+    }
+    for op in [gpu_module, kernels.top()] {
+        for name in ["spirv.target_env", "spv.target_env"] {
+            if let Some(KAttr::TargetEnv(env)) = kernels.attr(op, name) {
+                return (**env).clone();
+            }
+        }
+    }
+    TargetEnv::default()
+}
+
+/// Lowers every `gpu.module` of `kernels` (see the module docs). `env` is
+/// the target env; `None` looks it up on the modules ([`target_env_for`]).
+/// The result is in source order, `(gpu.module name, spv module)`.
+pub fn convert_to_spirv(
+    kernels: &KernelModule,
+    env: Option<&TargetEnv>,
+    options: &LowerOptions,
+) -> Result<Vec<LoweredModule>, LowerError> {
+    let mut out = Vec::new();
+    for &op in kernels.body_ops(kernels.top()) {
+        if kernels.op(op).kind != KOp::GpuModule {
+            continue;
+        }
+        let name = kernels.symbol_name(op).unwrap_or("").to_owned();
+        let env = target_env_for(kernels, op, env);
+        let module = func::lower_gpu_module(kernels, op, &env, options)?;
+        out.push(LoweredModule { name, module, env });
+    }
+    if out.is_empty() {
+        return Err(LowerError::NoGpuModule);
+    }
+    Ok(out)
+}
+
+/// Lowers one `gpu.module` op of `kernels` for `env`.
+pub fn convert_gpu_module(
+    kernels: &KernelModule,
+    gpu_module: crate::ir::Op,
+    env: &TargetEnv,
+    options: &LowerOptions,
+) -> Result<Module, LowerError> {
+    func::lower_gpu_module(kernels, gpu_module, env, options)
+}
+
+/// [`convert_to_spirv`], then serializes each module and validates it with
+/// SPIRV-Tools for the Vulkan environment of its SPIR-V version.
+pub fn compile_to_binaries(
+    kernels: &KernelModule,
+    env: Option<&TargetEnv>,
+    options: &LowerOptions,
+) -> Result<Vec<CompiledModule>, LowerError> {
+    convert_to_spirv(kernels, env, options)?
+        .into_iter()
+        .map(compile_lowered)
+        .collect()
+}
+
+/// Serializes and validates one lowered module.
+pub fn compile_lowered(lowered: LoweredModule) -> Result<CompiledModule, LowerError> {
+    let LoweredModule { name, module, env } = lowered;
+    let words = crate::binary::serialize(&module).map_err(|source| LowerError::Serialize {
+        module: name.clone(),
+        source: Box::new(source),
+    })?;
+    let version = match module.attr_kind(module.top(), "vce_triple") {
+        Some(crate::ir::AttrKind::Vce(vce)) => vce.version,
+        _ => env.version(),
+    };
+    let validation_env = ValidationEnv::for_vulkan_module(version);
+    crate::validate::validate(&words, validation_env).map_err(|source| LowerError::Validate {
+        module: name.clone(),
+        source: Box::new(source),
+    })?;
+    Ok(CompiledModule {
+        name,
+        module,
+        words,
+        validation_env,
+    })
+}
