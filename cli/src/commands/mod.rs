@@ -1,6 +1,8 @@
 //! One module per `kiln` subcommand.
 
+pub mod compile;
 pub mod devices;
+pub mod layout;
 pub mod opt;
 pub mod translate;
 pub mod validate;
