@@ -5,11 +5,19 @@
 //! * [`types`]: kernel types (integers, floats, index, vectors, memrefs).
 //! * [`ops`]: the table of kernel ops by MLIR name.
 //! * [`module`]: [`KernelModule`], its arenas and builder primitives.
+//! * [`parse()`] / [`print()`]: the text form (MLIR 19's syntax), with
+//!   [`KernelParseError`].
 
+pub mod error;
 pub mod module;
 pub mod ops;
+mod parse;
+pub mod print;
 pub mod types;
 
+pub use error::KernelParseError;
 pub use module::{KAttr, KBlockData, KOpData, KRegionData, KValueData, KValueDef, KernelModule};
 pub use ops::KOp;
+pub use parse::parse;
+pub use print::{print, print_generic};
 pub use types::{FloatTy, GpuAddressSpace, KType, MemRefLayout, MemorySpace};

@@ -28,6 +28,16 @@ impl FloatTy {
             FloatTy::F64 => 64,
         }
     }
+
+    /// The spv IR's name for the same format.
+    pub fn kind(self) -> crate::ir::FloatKind {
+        match self {
+            FloatTy::F16 => crate::ir::FloatKind::F16,
+            FloatTy::BF16 => crate::ir::FloatKind::BF16,
+            FloatTy::F32 => crate::ir::FloatKind::F32,
+            FloatTy::F64 => crate::ir::FloatKind::F64,
+        }
+    }
 }
 
 /// A `#gpu.address_space<...>` value.

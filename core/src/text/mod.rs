@@ -28,8 +28,8 @@
 //!   `spirv.module` (`gpu.module`, `func.func`) are skipped.
 
 mod asm_forms;
-mod float;
-mod lexer;
+pub(crate) mod float;
+pub(crate) mod lexer;
 mod parser;
 mod printer;
 

@@ -1,0 +1,439 @@
+//! The parser of the kernel text form: MLIR 19's custom syntax for every op
+//! of [`KOp`], the spellings of MLIR's Vulkan-runner test files (`call` and
+//! `return` without the `func.` prefix, `module attributes {...}`), and
+//! MLIR's generic form `"arith.addi"(%a, %b) : (i32, i32) -> i32` for any op
+//! of the table.
+//!
+//! The parsed module is MLIR's generic form of the text: operands in
+//! generic order, attributes under their generic names, with these
+//! normalizations so consumers need not decode MLIR's enum attributes:
+//!
+//! * enum-valued attributes are [`KAttr::Enum`] with the keyword:
+//!   `predicate` (`arith.cmpi`/`arith.cmpf`, `"slt"`, also when the generic
+//!   form gives the integer), `pred` (`index.cmp`), `dimension`
+//!   (`gpu.thread_id`, ...: `"x"`), `mode` (`gpu.shuffle`), `op`
+//!   (`gpu.subgroup_reduce`), `kind` (`vector.reduction`), `fastmath`
+//!   (`"fast"`, `"nnan,ninf"`) and `overflowFlags` (`"nsw"`); defaults
+//!   (`fastmath<none>`, `overflow<none>`) are dropped;
+//! * `operandSegmentSizes` is kept ([`KAttr::DenseI64`]) on
+//!   `memref.alloc`/`alloca` (dynamic sizes, symbols), `memref.subview`
+//!   (source, offsets, sizes, strides) and `gpu.launch_func` (MLIR 19's 13
+//!   segments); `static_offsets`/`static_sizes`/`static_strides` and
+//!   `vector.extract`/`insert`'s `static_position` use `i64::MIN` for a
+//!   dynamic entry, as MLIR does;
+//! * `func.func`/`gpu.func` carry `sym_name`, `function_type`,
+//!   `sym_visibility`, `arg_attrs` (an array of dictionaries, only when some
+//!   argument has attributes), `gpu.kernel` and `workgroup_attributions`;
+//!   the body's entry block holds the arguments, then the workgroup, then
+//!   the private attributions;
+//! * `scf.for`/`scf.if`/`scf.while` bodies without a terminator get the
+//!   implicit `scf.yield`; `scf.if` without `else` has an empty else region;
+//!   `gpu.module_end` of the generic form is dropped.
+//!
+//! The parser never panics; every failure is a [`KernelParseError`] with the
+//! line and column.
+
+mod attrs;
+mod generic;
+pub(crate) mod ops;
+mod structure;
+mod types;
+
+use std::collections::HashMap;
+
+use super::error::KernelParseError;
+use super::module::KernelModule;
+use super::ops::KOp;
+use super::types::KType;
+use crate::ir::{Block, Location, Op, Region, Value};
+use crate::text::lexer::{Lexer, TokKind, Token};
+
+/// Parse results.
+pub(crate) type PResult<T> = Result<T, KernelParseError>;
+
+/// Parses a kernel module (see the module documentation).
+pub fn parse(src: &str) -> Result<KernelModule, KernelParseError> {
+    let mut p = Parser::new(src)?;
+    p.parse_top()?;
+    Ok(p.m)
+}
+
+/// One level of SSA name visibility (a region).
+struct Scope {
+    names: HashMap<String, Value>,
+    /// Names of enclosing scopes are not visible (function bodies).
+    isolated: bool,
+}
+
+/// The kernel parser: a lexer with one token of lookahead, the module being
+/// built and the SSA name scopes.
+pub(crate) struct Parser<'a> {
+    lx: Lexer<'a>,
+    tok: Token<'a>,
+    pub(crate) m: KernelModule,
+    scopes: Vec<Scope>,
+    /// The innermost function-like op being parsed (for `return`).
+    func_kind: Vec<KOp>,
+    /// Nesting depth, to refuse pathological inputs before the stack does.
+    depth: usize,
+}
+
+/// How deeply regions, types and attributes may nest.
+const MAX_DEPTH: usize = 200;
+
+impl<'a> Parser<'a> {
+    fn new(src: &'a str) -> PResult<Self> {
+        let mut lx = Lexer::new(src);
+        let tok = lx.next_token()?;
+        Ok(Parser {
+            lx,
+            tok,
+            m: KernelModule::new(),
+            scopes: Vec::new(),
+            func_kind: Vec::new(),
+            depth: 0,
+        })
+    }
+
+    // ---- tokens ----------------------------------------------------------
+
+    pub(crate) fn peek(&self) -> &TokKind<'a> {
+        &self.tok.kind
+    }
+
+    /// The location of the current token.
+    pub(crate) fn loc(&self) -> Location {
+        self.lx.location(self.tok.start)
+    }
+
+    pub(crate) fn loc_at(&self, pos: usize) -> Location {
+        self.lx.location(pos)
+    }
+
+    /// Byte offset of the current token.
+    pub(crate) fn pos(&self) -> usize {
+        self.tok.start
+    }
+
+    pub(crate) fn src(&self) -> &'a str {
+        self.lx.src()
+    }
+
+    /// Returns the current token and lexes the next one.
+    pub(crate) fn bump(&mut self) -> PResult<Token<'a>> {
+        let next = self.lx.next_token()?;
+        Ok(std::mem::replace(&mut self.tok, next))
+    }
+
+    /// Moves the cursor to byte offset `pos` and re-lexes the lookahead.
+    pub(crate) fn reset_to(&mut self, pos: usize) -> PResult<()> {
+        self.lx.reset(pos);
+        self.tok = self.lx.next_token()?;
+        Ok(())
+    }
+
+    /// The byte offset just past the current token.
+    pub(crate) fn tok_end(&self) -> usize {
+        self.tok.end
+    }
+
+    pub(crate) fn err<T>(&self, message: impl Into<String>) -> PResult<T> {
+        Err(KernelParseError::new(self.loc(), message))
+    }
+
+    pub(crate) fn expected<T>(&self, what: &str) -> PResult<T> {
+        self.err(format!(
+            "expected {what}, found {}",
+            self.tok.kind.describe()
+        ))
+    }
+
+    pub(crate) fn is_punct(&self, p: &str) -> bool {
+        matches!(self.tok.kind, TokKind::Punct(q) if q == p)
+    }
+
+    pub(crate) fn eat_punct(&mut self, p: &str) -> PResult<bool> {
+        if self.is_punct(p) {
+            self.bump()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    pub(crate) fn expect_punct(&mut self, p: &str) -> PResult<()> {
+        if self.eat_punct(p)? {
+            Ok(())
+        } else {
+            self.expected(&format!("'{p}'"))
+        }
+    }
+
+    pub(crate) fn is_ident(&self, s: &str) -> bool {
+        matches!(self.tok.kind, TokKind::Ident(t) if t == s)
+    }
+
+    pub(crate) fn eat_ident(&mut self, s: &str) -> PResult<bool> {
+        if self.is_ident(s) {
+            self.bump()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    pub(crate) fn expect_ident(&mut self, s: &str) -> PResult<()> {
+        if self.eat_ident(s)? {
+            Ok(())
+        } else {
+            self.expected(&format!("'{s}'"))
+        }
+    }
+
+    /// Any bare identifier.
+    pub(crate) fn ident(&mut self, what: &str) -> PResult<&'a str> {
+        match self.tok.kind {
+            TokKind::Ident(s) => {
+                self.bump()?;
+                Ok(s)
+            }
+            _ => self.expected(what),
+        }
+    }
+
+    /// `@name`.
+    pub(crate) fn symbol(&mut self) -> PResult<String> {
+        match &self.tok.kind {
+            TokKind::Symbol(s) => {
+                let s = s.to_string();
+                self.bump()?;
+                Ok(s)
+            }
+            _ => self.expected("a symbol name '@...'"),
+        }
+    }
+
+    /// An unsigned integer literal.
+    pub(crate) fn uint(&mut self, what: &str) -> PResult<u64> {
+        match self.tok.kind {
+            TokKind::Int(s) => {
+                let v = parse_uint(s);
+                match v {
+                    Some(v) if v <= u64::MAX as u128 => {
+                        self.bump()?;
+                        Ok(v as u64)
+                    }
+                    _ => self.err(format!("integer '{s}' is out of range")),
+                }
+            }
+            _ => self.expected(what),
+        }
+    }
+
+    /// A signed integer literal.
+    pub(crate) fn int(&mut self, what: &str) -> PResult<i64> {
+        let neg = self.eat_punct("-")?;
+        let v = self.uint(what)?;
+        if neg {
+            if v > i64::MAX as u64 + 1 {
+                return self.err("integer is out of range");
+            }
+            Ok((v as i128).wrapping_neg() as i64)
+        } else {
+            i64::try_from(v).or_else(|_| self.err("integer is out of range"))
+        }
+    }
+
+    pub(crate) fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.err("nesting is too deep");
+        }
+        Ok(())
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Parses a comma-separated list closed by `close` (the opening token
+    /// already consumed).
+    pub(crate) fn comma_list(
+        &mut self,
+        close: &str,
+        mut item: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<()> {
+        if self.eat_punct(close)? {
+            return Ok(());
+        }
+        loop {
+            item(self)?;
+            if self.eat_punct(close)? {
+                return Ok(());
+            }
+            self.expect_punct(",")?;
+        }
+    }
+
+    // ---- SSA names -------------------------------------------------------
+
+    pub(crate) fn push_scope(&mut self, isolated: bool) {
+        self.scopes.push(Scope {
+            names: HashMap::new(),
+            isolated,
+        });
+    }
+
+    pub(crate) fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    /// Binds `%name` in the innermost scope.
+    pub(crate) fn define(&mut self, name: &str, value: Value, loc: Location) -> PResult<()> {
+        let Some(scope) = self.scopes.last_mut() else {
+            return Err(KernelParseError::new(
+                loc,
+                "value defined outside any region",
+            ));
+        };
+        if scope.names.insert(name.to_owned(), value).is_some() {
+            return Err(KernelParseError::new(
+                loc,
+                format!("redefinition of SSA value '%{name}'"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn lookup(&self, name: &str) -> Option<Value> {
+        for scope in self.scopes.iter().rev() {
+            if let Some(&v) = scope.names.get(name) {
+                return Some(v);
+            }
+            if scope.isolated {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// A use `%name` (or `%name#N`).
+    pub(crate) fn value_use(&mut self) -> PResult<Value> {
+        let TokKind::Value(name) = self.tok.kind else {
+            return self.expected("an SSA value '%...'");
+        };
+        let found = self.lookup(name).or_else(|| {
+            // `%x#0` names the single result of `%x = ...`.
+            name.strip_suffix("#0").and_then(|base| self.lookup(base))
+        });
+        match found {
+            Some(v) => {
+                self.bump()?;
+                Ok(v)
+            }
+            None => self.err(format!("use of undefined value '%{name}'")),
+        }
+    }
+
+    /// A use with a type check: `%v` whose type must be `ty`.
+    pub(crate) fn typed_use(&mut self, ty: &KType) -> PResult<Value> {
+        let loc = self.loc();
+        let v = self.value_use()?;
+        let have = self.m.value_type(v);
+        if have != ty {
+            return Err(KernelParseError::new(
+                loc,
+                format!(
+                    "use of value with type {} where {} is expected",
+                    super::print::type_to_string(have),
+                    super::print::type_to_string(ty)
+                ),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// `%a, %b, ...` (possibly empty when the next token is not a value).
+    pub(crate) fn value_list(&mut self) -> PResult<Vec<Value>> {
+        let mut out = Vec::new();
+        if !matches!(self.tok.kind, TokKind::Value(_)) {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.value_use()?);
+            if !self.is_punct(",") {
+                return Ok(out);
+            }
+            // A `,` followed by something else belongs to the caller.
+            let save = self.pos();
+            self.bump()?;
+            if !matches!(self.tok.kind, TokKind::Value(_)) {
+                self.reset_to(save)?;
+                return Ok(out);
+            }
+        }
+    }
+
+    /// `%name` of a new definition (block argument or region argument).
+    pub(crate) fn def_name(&mut self) -> PResult<(String, Location)> {
+        match self.tok.kind {
+            TokKind::Value(name) if !name.contains('#') => {
+                let loc = self.loc();
+                self.bump()?;
+                Ok((name.to_owned(), loc))
+            }
+            _ => self.expected("an SSA value name '%...'"),
+        }
+    }
+
+    // ---- building --------------------------------------------------------
+
+    /// Creates `kind` and appends it to `block`.
+    pub(crate) fn build(&mut self, block: Block, spec: OpSpecK, loc: Location) -> Op {
+        let op = self.m.create_op(
+            spec.kind,
+            &spec.operands,
+            &spec.results,
+            spec.attrs,
+            spec.regions,
+            loc,
+        );
+        self.m.append_op(block, op);
+        op
+    }
+
+    /// The regions of `op`.
+    pub(crate) fn regions_of(&self, op: Op) -> Vec<Region> {
+        self.m.op(op).regions.clone()
+    }
+}
+
+/// What a custom-syntax parser produces before the op is created.
+pub(crate) struct OpSpecK {
+    pub kind: KOp,
+    pub operands: Vec<Value>,
+    pub results: Vec<KType>,
+    pub attrs: Vec<(String, crate::kernel::KAttr)>,
+    pub regions: usize,
+}
+
+impl OpSpecK {
+    pub(crate) fn new(kind: KOp) -> Self {
+        Self {
+            kind,
+            operands: Vec::new(),
+            results: Vec::new(),
+            attrs: Vec::new(),
+            regions: 0,
+        }
+    }
+}
+
+/// Parses a decimal or `0x` hexadecimal unsigned literal.
+pub(crate) fn parse_uint(s: &str) -> Option<u128> {
+    if let Some(hex) = s.strip_prefix("0x") {
+        u128::from_str_radix(hex, 16).ok()
+    } else {
+        s.parse().ok()
+    }
+}
