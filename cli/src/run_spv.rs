@@ -9,8 +9,17 @@
 //! The module's interface is reflected from the binary
 //! (`kiln_core::binary::reflect`); every binding the entry point uses needs
 //! one `--buf`, and every `--buf` must name such a binding (see
-//! [`crate::bufspec`] for the spec syntax). `--push` values are appended in
-//! order to form the push-constant bytes. After the dispatch each `--print`
+//! [`crate::bufspec`] for the spec syntax). `--push` values
+//! (`TYPE[N]=INIT`, several separated by commas: `--push i32=27,f32=0.5`,
+//! or repeated flags) are appended in order to form the push-constant
+//! bytes. `--spec ID=VALUE` sets a specialization constant of the module
+//! (VALUE in the constant's type, as `kiln reflect` lists it).
+//!
+//! Everything that can be checked before Vulkan is: the buffers against
+//! the interface, the specialized interface against the device limits
+//! (pipeline creation checks it before any Vulkan object exists), and the
+//! grid against `maxComputeWorkGroupCount`, all before any buffer is
+//! created. After the dispatch each `--print`
 //! writes one line `SET:BINDING = [v0, v1, ...]` to stdout, in the order
 //! given. With `--validation` (or `KILN_VALIDATION=1`) any message of the
 //! validation layer is printed to stderr and makes the command fail.
@@ -21,7 +30,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context as _, Result};
 use clap::Args;
-use kiln_abi::PipelineInterface;
+use kiln_abi::{PipelineInterface, SpecValue};
 use kiln_core::binary::reflect::reflect_binary;
 use kiln_vulkan::{Buffer, ComputePipeline, Context, ContextOptions, DeviceSelector};
 
@@ -44,9 +53,14 @@ pub struct RunSpvArgs {
     /// iota, or @file (raw bytes); without =INIT the buffer is zeroed.
     #[arg(long = "buf", value_name = "SET:BINDING=TYPE[N]=INIT")]
     pub bufs: Vec<String>,
-    /// Push-constant values TYPE[N]=INIT, appended in the order given.
-    #[arg(long = "push", value_name = "TYPE[N]=INIT")]
+    /// Push-constant values TYPE[N]=INIT[,TYPE[N]=INIT...], appended in the
+    /// order given (`[N]` may be left out for one value: `i32=27,f32=0.5`).
+    #[arg(long = "push", value_name = "TYPE[N]=INIT,...")]
     pub push: Vec<String>,
+    /// A specialization constant: its SpecId and value (in the constant's
+    /// type: `true`, `3`, `1.5`).
+    #[arg(long = "spec", value_name = "ID=VALUE")]
+    pub spec: Vec<String>,
     /// Print a buffer after the dispatch, as `SET:BINDING = [v0, ...]`.
     #[arg(long = "print", value_name = "SET:BINDING")]
     pub print: Vec<String>,
@@ -66,7 +80,9 @@ pub fn run(args: &RunSpvArgs) -> Result<()> {
     let words = crate::input::read_spirv(&args.module)?;
     let iface = reflect_binary(&words, &args.entry)
         .with_context(|| format!("cannot reflect {}", args.module.display()))?;
-    let plan = request.plan(&iface, &args.module)?;
+    let spec = spec_values(&args.spec, &iface)?;
+    let specialized = iface.specialize(&spec).context("--spec")?;
+    let plan = request.plan(&specialized, &args.module)?;
 
     let options = ContextOptions {
         validation: args.validation,
@@ -76,7 +92,7 @@ pub fn run(args: &RunSpvArgs) -> Result<()> {
             .map_or(DeviceSelector::Default, DeviceSelector::parse),
     };
     let ctx = Context::new(&options).context("cannot create a Vulkan context")?;
-    let result = dispatch(&ctx, &words, &iface, &plan, &request);
+    let result = dispatch(&ctx, &words, &iface, &spec, &plan, &request);
     report_validation(&ctx)?;
     let buffers = result?;
 
@@ -112,7 +128,7 @@ impl Request {
             bufs.push(b);
         }
         let mut push = Vec::new();
-        for spec in &args.push {
+        for spec in args.push.iter().flat_map(|s| split_top_level(s)) {
             let v: ValueSpec = spec.parse().with_context(|| format!("--push {spec}"))?;
             push.extend(v.to_bytes().with_context(|| format!("--push {spec}"))?);
         }
@@ -211,22 +227,89 @@ impl Request {
     }
 }
 
-/// Creates the buffers and pipeline and dispatches; returns the buffers by
+/// Splits `a,b[1, 2],c` at the commas outside brackets.
+fn split_top_level(s: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(s[start..].trim());
+    parts
+}
+
+/// Parses `--spec ID=VALUE` flags against the interface's constants.
+fn spec_values(specs: &[String], iface: &PipelineInterface) -> Result<Vec<SpecValue>> {
+    let known = || {
+        if iface.spec_constants.is_empty() {
+            "the module has none".to_owned()
+        } else {
+            let ids: Vec<String> = iface
+                .spec_constants
+                .iter()
+                .map(|c| format!("{} ({})", c.id, c.ty))
+                .collect();
+            format!("the module has {}", ids.join(", "))
+        }
+    };
+    let mut out: Vec<SpecValue> = Vec::new();
+    for spec in specs {
+        let (id, value) = spec
+            .split_once('=')
+            .with_context(|| format!("--spec {spec}: expected ID=VALUE"))?;
+        let id: u32 = id
+            .trim()
+            .parse()
+            .map_err(|_| anyhow::anyhow!("--spec {spec}: '{}' is not a SpecId", id.trim()))?;
+        let Some(c) = iface.spec_constant(id) else {
+            bail!(
+                "--spec {spec}: entry point \"{}\" has no specialization constant {id} ({})",
+                iface.entry_point,
+                known()
+            );
+        };
+        if out.iter().any(|v| v.id == id) {
+            bail!("--spec {spec}: SpecId {id} is given twice");
+        }
+        let bits =
+            c.ty.parse_value(value.trim())
+                .map_err(|e| anyhow::anyhow!("--spec {spec}: {e}"))?;
+        out.push(SpecValue::new(id, c.ty.to_bytes(bits)));
+    }
+    Ok(out)
+}
+
+/// Creates the pipeline (its checks come before any Vulkan object), checks
+/// the grid, creates the buffers and dispatches; returns the buffers by
 /// binding with their element types.
 fn dispatch(
     ctx: &Context,
     words: &[u32],
     iface: &PipelineInterface,
+    spec: &[SpecValue],
     contents: &[Vec<u8>],
     request: &Request,
 ) -> Result<BTreeMap<BindingRef, (Buffer, ElemType)>> {
+    let pipeline = ComputePipeline::with_specialization(ctx, words, iface, spec)
+        .context("cannot create the pipeline")?;
+    ctx.limits()
+        .to_abi()
+        .check_group_count(request.grid.0)
+        .context("--grid")?;
     let mut buffers = BTreeMap::new();
     for (spec, bytes) in request.bufs.iter().zip(contents) {
         let buffer = Buffer::from_bytes(ctx, bytes)
             .with_context(|| format!("cannot create the buffer for {}", spec.at))?;
         buffers.insert(spec.at, (buffer, spec.values.ty));
     }
-    let pipeline = ComputePipeline::new(ctx, words, iface).context("cannot create the pipeline")?;
     let bindings: Vec<(u32, u32, &Buffer)> = buffers
         .iter()
         .map(|(at, (buffer, _))| (at.set, at.binding, buffer))
