@@ -1,6 +1,5 @@
 //! One module per `kiln` subcommand.
 
-pub mod compile;
 pub mod devices;
 pub mod layout;
 pub mod opt;
