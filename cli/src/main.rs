@@ -24,6 +24,8 @@ struct Cli {
 enum Command {
     /// Parse, verify and print an spv module (like mlir-opt).
     Opt(commands::opt::OptArgs),
+    /// Lower memref-level kernels (gpu.modules) to validated SPIR-V binaries.
+    Compile(commands::compile::CompileArgs),
     /// Translate between the spv text form and the SPIR-V binary form.
     Translate(commands::translate::TranslateArgs),
     /// Validate a SPIR-V binary with SPIRV-Tools for a target environment.
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Command::Opt(args) => commands::opt::run(args),
+        Command::Compile(args) => commands::compile::run(args),
         Command::Translate(args) => commands::translate::run(args),
         Command::Validate(args) => commands::validate::run(args),
         Command::RunSpv(args) => run_spv::run(args).map(|()| Outcome::Success),

@@ -58,10 +58,27 @@ pub struct OptArgs {
     /// Vulkan 1.0 / SPIR-V 1.0 / Shader with MLIR's default limits.
     #[arg(long = "target-env")]
     pub target_env: Option<String>,
+    /// Treat the input as memref-level kernels and lower every gpu.module
+    /// to an spv module (with lower-abi-attrs and update-vce), printing them.
+    #[arg(long = "convert-to-spirv")]
+    pub convert_to_spirv: bool,
+    /// With `--convert-to-spirv`: use this Vulkan device's target env
+    /// (index, part of its name, or `default`).
+    #[arg(long, requires = "convert_to_spirv", conflicts_with = "target_env")]
+    pub device: Option<String>,
 }
 
 /// Runs `kiln opt`.
 pub fn run(args: &OptArgs) -> Result<Outcome> {
+    if args.convert_to_spirv {
+        return super::compile::run_opt(
+            &args.input,
+            &args.output,
+            args.prefix.into(),
+            args.target_env.as_deref(),
+            args.device.as_deref(),
+        );
+    }
     let mut module = super::load_module(&args.input)?;
     if args.lower_abi_attrs {
         let env = super::target_env(&module, args.target_env.as_deref())?;

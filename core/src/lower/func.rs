@@ -43,14 +43,22 @@ pub(crate) fn lower_gpu_module(
         }
     }
     let mut m = l.m;
+    // update-vce first, so that lower-abi-attrs builds the entry point's
+    // interface for the version the module will declare (all globals from
+    // SPIR-V 1.4 on, only Input/Output before); then again for what the
+    // ABI lowering added.
+    let vce = |m: &mut Module| {
+        passes::update_vce(m, env).map_err(|source| LowerError::UpdateVce {
+            module: name.clone(),
+            source: Box::new(source),
+        })
+    };
+    vce(&mut m)?;
     passes::lower_abi_attrs::run(&mut m, env).map_err(|source| LowerError::Abi {
         module: name.clone(),
         source: Box::new(source),
     })?;
-    passes::update_vce(&mut m, env).map_err(|source| LowerError::UpdateVce {
-        module: name.clone(),
-        source: Box::new(source),
-    })?;
+    vce(&mut m)?;
     crate::ir::verify::verify(&m).map_err(|source| LowerError::Verify {
         module: name,
         source: Box::new(source),

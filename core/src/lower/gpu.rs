@@ -132,7 +132,7 @@ pub(crate) fn barrier(l: &mut Lowerer) {
 }
 
 /// The GroupNonUniform suffix and GLSL/core combiner of a reduction kind.
-fn reduction_ops(kind: &str, float: bool) -> Option<(&'static str, Combine)> {
+pub(crate) fn reduction_ops(kind: &str, float: bool) -> Option<(&'static str, Combine)> {
     Some(match (kind, float) {
         ("add", false) => ("IAdd", Combine::Core("IAdd")),
         ("add", true) => ("FAdd", Combine::Core("FAdd")),
