@@ -32,10 +32,14 @@ enum Command {
     Validate(commands::validate::ValidateArgs),
     /// Dispatch a compute module on a Vulkan device and print buffers.
     RunSpv(run_spv::RunSpvArgs),
+    /// Run an MLIR Vulkan-runner program (gpu.container_module with @main).
+    Run(commands::run::RunArgs),
     /// List the Vulkan devices with their target envs.
     Devices(commands::devices::DevicesArgs),
     /// Print the size, alignments, offsets and strides of a type.
     Layout(commands::layout::LayoutArgs),
+    /// Print a module's pipeline interface and check it against limits.
+    Reflect(commands::reflect::ReflectArgs),
 }
 
 /// What a command asks `main` to exit with, beyond plain success.
@@ -73,8 +77,10 @@ fn main() -> ExitCode {
         Command::Translate(args) => commands::translate::run(args),
         Command::Validate(args) => commands::validate::run(args),
         Command::RunSpv(args) => run_spv::run(args).map(|()| Outcome::Success),
+        Command::Run(args) => commands::run::run(args),
         Command::Devices(args) => commands::devices::run(args),
         Command::Layout(args) => commands::layout::run(args),
+        Command::Reflect(args) => commands::reflect::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -11,6 +11,7 @@ pub mod abi;
 pub mod availability;
 pub mod binary;
 pub mod grammar;
+pub mod host;
 pub mod ir;
 pub mod kernel;
 pub mod layout;

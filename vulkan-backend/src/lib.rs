@@ -54,6 +54,7 @@ mod instance;
 mod limits;
 mod memory;
 mod pipeline;
+pub mod runner;
 mod target_env;
 
 pub use context::{Context, ContextOptions};

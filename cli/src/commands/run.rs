@@ -1,0 +1,87 @@
+//! `kiln run FILE.mlir`: execute an MLIR Vulkan-runner program.
+//!
+//! ```text
+//! kiln run addf.mlir [--device SEL] [--validation] [--kernel-binary kernels=k.spv]
+//! ```
+//!
+//! The file is a `gpu.container_module` (the form of MLIR's
+//! `mlir/test/mlir-vulkan-runner/*.mlir`): `func.func @main` runs on the
+//! host ([`kiln_core::host`]), each `gpu.launch_func` on the device
+//! ([`kiln_vulkan::runner::VulkanLauncher`]: kernels compiled for the
+//! module's `spirv.target_env`, which the device must support, else for the
+//! device's own env). stdout gets exactly what mlir-vulkan-runner prints
+//! (runner-utils `printMemref*` text). `--kernel-binary NAME=FILE` runs
+//! `gpu.module @NAME` from a SPIR-V binary instead of compiling it. With
+//! `--validation` (or `KILN_VALIDATION=1`) any validation-layer message is
+//! printed to stderr and fails the command.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context as _, Result};
+use clap::Args;
+use kiln_vulkan::runner::VulkanLauncher;
+use kiln_vulkan::{Context, ContextOptions, DeviceSelector};
+
+use crate::Outcome;
+
+/// Arguments of `kiln run`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The runner program (`-` for stdin).
+    pub file: PathBuf,
+    /// Device: an index from `kiln devices`, or part of a device name
+    /// (default: KILN_DEVICE, else the first discrete, integrated, virtual,
+    /// CPU device).
+    #[arg(long, value_name = "SEL")]
+    pub device: Option<String>,
+    /// Enable the Khronos validation layer; any message fails the command.
+    #[arg(long)]
+    pub validation: bool,
+    /// Run `gpu.module @NAME` from this SPIR-V binary instead of compiling it.
+    #[arg(long = "kernel-binary", value_name = "NAME=FILE")]
+    pub kernel_binaries: Vec<String>,
+}
+
+/// Runs `kiln run`.
+pub fn run(args: &RunArgs) -> Result<Outcome> {
+    let name = super::display_name(&args.file);
+    let text = crate::input::read_text(&args.file)?;
+    let module = kiln_core::kernel::parse(&text).map_err(|e| anyhow!("{name}:{e}"))?;
+    let mut given = Vec::new();
+    for spec in &args.kernel_binaries {
+        let Some((module_name, file)) = spec.split_once('=') else {
+            bail!("--kernel-binary {spec}: expected NAME=FILE");
+        };
+        let words = crate::input::read_spirv(std::path::Path::new(file))
+            .with_context(|| format!("--kernel-binary {spec}"))?;
+        given.push((module_name.trim_start_matches('@').to_owned(), words));
+    }
+    let options = ContextOptions {
+        validation: args.validation,
+        device: args
+            .device
+            .as_deref()
+            .map_or(DeviceSelector::Default, DeviceSelector::parse),
+    };
+    let ctx = Context::new(&options).context("cannot create a Vulkan context")?;
+    let mut launcher = VulkanLauncher::new(&ctx, &module);
+    for (module_name, words) in given {
+        launcher = launcher.with_binary(&module_name, words);
+    }
+    let mut out = Vec::new();
+    let result = kiln_core::host::run_main(&module, &mut launcher, &mut out);
+    // What ran before a failure is still printed, as the C++ runner does.
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(&out).context("cannot write stdout")?;
+    stdout.flush().context("cannot write stdout")?;
+    let messages = ctx.take_validation_messages();
+    for m in &messages {
+        eprintln!("validation: {m}");
+    }
+    result.map_err(|e| anyhow!("{name}:{e}"))?;
+    if !messages.is_empty() {
+        bail!("{} validation message(s)", messages.len());
+    }
+    Ok(Outcome::Success)
+}
