@@ -138,8 +138,11 @@ fn glsl_source(rules: BlockRules, helpers: &str, members: &str) -> String {
 fn compile(name: &str, src: &str) -> Vec<u32> {
     let dir = std::env::temp_dir().join(format!("kiln-block-layout-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let comp = dir.join(format!("{name}.comp"));
-    let spv = dir.join(format!("{name}.spv"));
+    // Tests run in parallel and may compile the same case: unique names.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let comp = dir.join(format!("{name}-{n}.comp"));
+    let spv = dir.join(format!("{name}-{n}.spv"));
     std::fs::write(&comp, src).expect("write GLSL");
     let out = Command::new("glslangValidator")
         .args(["-V", "--target-env", "vulkan1.2", "-o"])
@@ -491,4 +494,122 @@ fn unsupported_members_are_named() {
     let t = parse(&mut types, "!spirv.struct<(f32, i1)>");
     let err = block::layout(&types, t, BlockRules::Std430).expect_err("bool");
     assert!(err.to_string().contains("member 1"), "{err}");
+}
+
+// ---- host structs (kiln_abi::host_layout) against glslang's block ----
+
+mod host {
+    use bytemuck::{Pod, Zeroable};
+    use kiln_abi::host_layout::{check_host_element, check_host_layout, HostLayoutError};
+    use kiln_abi::host_struct;
+    use kiln_core::ir::TypeStore;
+    use kiln_core::layout::block::BlockRules;
+    use kiln_core::layout::host::block_layout;
+
+    use super::{build, compile, glsl_source, Spirv};
+
+    /// glslang's std430 block `{ vec3 a; float b; vec4 c; float d[2]; uint n;
+    /// vec4 tail[]; }`, as kiln's host-side description.
+    fn glslang_block() -> kiln_abi::host_layout::BlockLayout {
+        let src = glsl_source(
+            BlockRules::Std430,
+            "",
+            "vec3 a; float b; vec4 c; float d[2]; uint n; vec4 tail[];",
+        );
+        let words = compile("host_std430", &src);
+        let (spirv, id) = Spirv::load(&words);
+        let mut types = TypeStore::default();
+        let ty = build(&mut types, &spirv.ty(id), true);
+        block_layout(&types, ty, BlockRules::Std430).expect("glslang's block checks")
+    }
+
+    #[repr(C)]
+    #[derive(Clone, Copy, Pod, Zeroable)]
+    struct Params {
+        a: [f32; 3],
+        b: f32,
+        c: [f32; 4],
+        d: [f32; 2],
+        n: u32,
+        _pad: u32,
+    }
+
+    /// `a` as a 4-vector pushes every later field back.
+    #[repr(C)]
+    #[derive(Clone, Copy, Pod, Zeroable)]
+    struct WideA {
+        a: [f32; 4],
+        b: f32,
+        _pad: [f32; 3],
+        c: [f32; 4],
+        d: [f32; 2],
+        n: u32,
+        _pad2: u32,
+    }
+
+    /// `c` as a 3-vector plus padding: same offsets, but too small.
+    #[repr(C)]
+    #[derive(Clone, Copy, Pod, Zeroable)]
+    struct ShortC {
+        a: [f32; 3],
+        b: f32,
+        c: [f32; 3],
+        _pad: f32,
+        d: [f32; 2],
+        n: u32,
+        _pad2: u32,
+    }
+
+    #[repr(C)]
+    #[derive(Clone, Copy, Pod, Zeroable)]
+    struct Vec4 {
+        v: [f32; 4],
+    }
+
+    #[test]
+    fn pod_struct_matching_std430_block_passes() {
+        let block = glslang_block();
+        assert_eq!(block.members.len(), 5);
+        let host = host_struct!(Params { a, b, c, d, n });
+        assert_eq!(check_host_layout(&host, &block), Ok(()));
+        let tail = block.runtime_array.expect("runtime array");
+        assert_eq!(tail.offset as usize, std::mem::size_of::<Params>());
+        assert_eq!(check_host_element(&host_struct!(Vec4 { v }), &tail), Ok(()));
+        assert!(check_host_element(&host_struct!(Params { a }), &tail).is_err());
+    }
+
+    #[test]
+    fn first_differing_member_is_named() {
+        let block = glslang_block();
+        let err =
+            check_host_layout(&host_struct!(WideA { a, b, c, d, n }), &block).expect_err("b moved");
+        assert!(
+            matches!(
+                &err,
+                HostLayoutError::Offset { field: "b", member, host_offset: 16, block_offset: 12, .. }
+                    if member.index == 1
+            ),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string().starts_with("WideA.b is at offset 16"),
+            "{err}"
+        );
+
+        let err = check_host_layout(&host_struct!(ShortC { a, b, c, d, n }), &block)
+            .expect_err("c too small");
+        assert!(
+            matches!(
+                &err,
+                HostLayoutError::MemberSize {
+                    field: "c",
+                    host_size: 12,
+                    block_size: 16,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("member 2"), "{err}");
+    }
 }
