@@ -133,3 +133,20 @@ fn errors_name_the_place_and_the_problem() {
         assert_eq!((e.loc.line, e.loc.col), (line, col), "{src}: got {e}");
     }
 }
+
+#[test]
+fn the_test_files_use_every_kernel_op() {
+    let mut seen = std::collections::BTreeSet::new();
+    for path in kernel_files() {
+        let m = kernel::parse(&read(&path)).expect("parses");
+        m.walk(m.top(), &mut |op| {
+            seen.insert(m.op(op).kind);
+        });
+    }
+    let missing: Vec<&str> = kernel::KOp::ALL
+        .iter()
+        .filter(|k| !seen.contains(k))
+        .map(|k| k.name())
+        .collect();
+    assert!(missing.is_empty(), "ops no test file uses: {missing:?}");
+}

@@ -164,7 +164,14 @@ impl KernelModule {
             regions: Arena::default(),
             top: Op::from_index(0),
         };
-        let top = m.create_op(KOp::BuiltinModule, &[], &[], Vec::new(), 1, Location::UNKNOWN);
+        let top = m.create_op(
+            KOp::BuiltinModule,
+            &[],
+            &[],
+            Vec::new(),
+            1,
+            Location::UNKNOWN,
+        );
         m.top = top;
         let region = m.ops[top].regions[0];
         m.append_block(region, &[]);

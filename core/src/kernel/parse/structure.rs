@@ -12,6 +12,9 @@ use crate::text::lexer::TokKind;
 /// A named argument of a region's entry block.
 pub(crate) type ArgDef = (String, Location, KType);
 
+/// An attribute dictionary.
+type Dict = Vec<(String, KAttr)>;
+
 impl Parser<'_> {
     /// The whole input: one `module` or a bare list of top-level ops.
     pub(crate) fn parse_top(&mut self) -> PResult<()> {
@@ -32,6 +35,34 @@ impl Parser<'_> {
             self.expect_punct("{")?;
             self.parse_ops_until_close(body)?;
             self.expect_punct("}")?;
+        } else if matches!(self.peek(), TokKind::Str(s) if s == "builtin.module") {
+            // The generic form `"builtin.module"() ({...}) {attrs} : () -> ()`.
+            self.bump()?;
+            self.expect_punct("(")?;
+            self.expect_punct(")")?;
+            self.expect_punct("(")?;
+            self.expect_punct("{")?;
+            if let TokKind::Block(_) = self.peek() {
+                self.bump()?;
+                self.expect_punct(":")?;
+            }
+            self.parse_ops_until_close(body)?;
+            self.expect_punct("}")?;
+            self.expect_punct(")")?;
+            let top = self.m.top();
+            for (k, v) in self.opt_attr_dict()? {
+                self.m.set_attr(top, &k, v);
+            }
+            self.expect_punct(":")?;
+            let loc = self.loc();
+            if self.parse_type()?
+                != (KType::Function {
+                    inputs: vec![],
+                    results: vec![],
+                })
+            {
+                return Err(KernelParseError::new(loc, "expected '() -> ()'"));
+            }
         } else {
             while !matches!(self.peek(), TokKind::Eof) {
                 if self.is_punct("}") {
@@ -286,7 +317,7 @@ impl Parser<'_> {
     fn parse_fn_args(
         &mut self,
         allow_unnamed: bool,
-    ) -> PResult<(Vec<ArgDef>, Vec<Vec<(String, KAttr)>>, bool)> {
+    ) -> PResult<(Vec<ArgDef>, Vec<Dict>, bool)> {
         self.expect_punct("(")?;
         let mut args = Vec::new();
         let mut attrs = Vec::new();
@@ -314,7 +345,7 @@ impl Parser<'_> {
     }
 
     /// `-> T` / `-> (T {attrs}, ...)` after a function signature.
-    fn parse_fn_results(&mut self) -> PResult<(Vec<KType>, Vec<Vec<(String, KAttr)>>)> {
+    fn parse_fn_results(&mut self) -> PResult<(Vec<KType>, Vec<Dict>)> {
         let mut tys = Vec::new();
         let mut attrs = Vec::new();
         if !self.eat_punct("->")? {
