@@ -38,6 +38,8 @@ enum Command {
     Devices(commands::devices::DevicesArgs),
     /// Print the size, alignments, offsets and strides of a type.
     Layout(commands::layout::LayoutArgs),
+    /// Print a module's pipeline interface and check it against limits.
+    Reflect(commands::reflect::ReflectArgs),
 }
 
 /// What a command asks `main` to exit with, beyond plain success.
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(args),
         Command::Devices(args) => commands::devices::run(args),
         Command::Layout(args) => commands::layout::run(args),
+        Command::Reflect(args) => commands::reflect::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -32,6 +32,7 @@ fn compile(ctx: &kiln_vulkan::Context, src: &str, entry: &str) -> (Vec<u32>, Pip
     let env = TargetEnv::from_module(&module).expect("target env");
     lower_abi_attrs::run(&mut module, &env).unwrap_or_else(|e| panic!("lower-abi-attrs: {e}"));
     update_vce(&mut module, ctx.target_env()).unwrap_or_else(|e| panic!("update-vce: {e}"));
+    lower_abi_attrs::update_entry_point_interfaces(&mut module);
     kiln_core::ir::verify::verify(&module).unwrap_or_else(|e| panic!("verify lowered: {e}"));
     let version = match module.attr_kind(module.top(), "vce_triple") {
         Some(AttrKind::Vce(v)) => v.version,

@@ -4,6 +4,7 @@ pub mod compile;
 pub mod devices;
 pub mod layout;
 pub mod opt;
+pub mod reflect;
 pub mod run;
 pub mod translate;
 pub mod validate;

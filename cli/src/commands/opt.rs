@@ -99,6 +99,10 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
         let env = super::target_env(&module, args.target_env.as_deref())?;
         kiln_core::passes::update_vce(&mut module, &env)
             .map_err(|e| anyhow::anyhow!("{}: {e}", super::display_name(&args.input)))?;
+        if args.lower_abi_attrs {
+            // The version may have changed under the interface lists.
+            kiln_core::passes::lower_abi_attrs::update_entry_point_interfaces(&mut module);
+        }
     }
     let text = kiln_core::text::print(
         &module,

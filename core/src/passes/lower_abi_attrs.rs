@@ -41,7 +41,9 @@
 //!    other op that would see a changed aggregate type is an error naming
 //!    it;
 //! 3. drops the arguments, `arg_attrs` and `spirv.entry_point_abi` (the
-//!    function type becomes `() -> ()`);
+//!    function type becomes `() -> ()`); a `subgroup_size` stays behind as
+//!    `spirv.entry_point_abi<subgroup_size = N>`, as in MLIR (a Vulkan
+//!    shader cannot declare it; the runtime sets it at pipeline creation);
 //! 4. adds `spv.EntryPoint "GLCompute" @fn` unless the module has one for
 //!    the function, and gives the entry point its interface list: from
 //!    SPIR-V 1.4 on every global variable the function and its callees
@@ -58,13 +60,11 @@
 //!
 //! The pass does not touch the VCE triple: run `update-vce` afterwards
 //! when a new feature (`SignedZeroInfNanPreserve`, `LocalSizeId`) needs
-//! one. The subgroup size of `spirv.entry_point_abi` is not lowered (on
-//! Vulkan it is a pipeline-creation parameter, see
-//! `kiln_abi::PipelineInterface`).
+//! one.
 
 use std::collections::{BTreeSet, HashSet};
 
-use kiln_abi::{EntryPointAbi, InterfaceVarAbi};
+use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi};
 
 use crate::grammar::{
     Decoration, ExecutionMode, ExecutionModel, OperandKind, StorageClass, Version,
@@ -195,6 +195,40 @@ pub fn run_with(
         }
     }
     Ok(())
+}
+
+/// Recomputes the interface list of every `spv.EntryPoint` for the
+/// module's current `vce_triple` version (none: SPIR-V 1.0): from 1.4 on
+/// every global variable the entry function and its callees reference,
+/// before that only the `Input`/`Output` ones (spirv-val rejects others).
+///
+/// Run it after `update-vce` when that may have changed the version the
+/// pass assumed (a module without a `vce_triple` is lowered for the target
+/// env's version, and `update-vce` may then choose a lower one).
+pub fn update_entry_point_interfaces(module: &mut Module) {
+    let version = match module.attr_kind(module.top(), "vce_triple") {
+        Some(AttrKind::Vce(vce)) => vce.version,
+        _ => Version::V1_0,
+    };
+    let eps: Vec<Op> = module
+        .module_ops()
+        .iter()
+        .copied()
+        .filter(|&op| module.op(op).kind == OpKind::EntryPoint)
+        .collect();
+    for ep in eps {
+        let Some(func) = module
+            .attr(ep, "fn")
+            .and_then(|a| module.attrs.as_symbol(a))
+            .and_then(|n| module.lookup_symbol(n))
+        else {
+            continue;
+        };
+        let names = interface_of(module, func, version);
+        let list: Vec<_> = names.into_iter().map(|n| module.attrs.symbol(n)).collect();
+        let a = module.attrs.array(list);
+        module.set_attr(ep, "interface", a);
+    }
 }
 
 /// An entry function's attributes, read before anything is changed.
@@ -653,6 +687,19 @@ impl EntryFn {
         m.set_attr(self.func, "function_type", a);
         m.remove_attr(self.func, "arg_attrs");
         m.remove_attr(self.func, EntryPointAbi::ATTR_NAME);
+        if let Some(subgroup_size) = self.abi.subgroup_size {
+            // Kept for the runtime, as MLIR keeps it (a Vulkan shader cannot
+            // declare its subgroup size).
+            let rest = EntryPointAbi {
+                subgroup_size: Some(subgroup_size),
+                ..EntryPointAbi::default()
+            };
+            let a = m.attrs.intern(AttrKind::Dialect {
+                name: EntryPointAbi::MNEMONIC.to_owned(),
+                body: rest.body(AbiSyntax::Mlir),
+            });
+            m.set_attr(self.func, EntryPointAbi::ATTR_NAME, a);
+        }
 
         // 5. Entry point and execution modes.
         let interface = interface_of(m, self.func, version);
