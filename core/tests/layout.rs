@@ -503,3 +503,96 @@ fn answers_are_cached() {
     fresh.kernel_layout(&k).expect("memref layout");
     assert_eq!(fresh.cached_kernel_types(), 1);
 }
+
+/// The scope of a `spirv.module`: the builtin module wrapper's spec
+/// combined with the `spirv.module`'s own, as `DataLayout::nested` does.
+#[test]
+fn for_module_combines_wrapper_and_spirv_module_specs() {
+    let outer = "#dlti.dl_spec<#dlti.dl_entry<i32, dense<[64, 128]> : vector<2xi64>>>";
+    let inner = "#dlti.dl_spec<#dlti.dl_entry<index, 32 : i64>>";
+    let src = format!(
+        "module attributes {{dlti.dl_spec = {outer}}} {{\n  spirv.module Logical GLSL450 attributes {{dlti.dl_spec = {inner}}} {{\n  }}\n}}\n"
+    );
+    let mut module = text::parse(&src).expect("module");
+    let dl = DataLayout::for_module(&mut module).expect("layout");
+    let o = DataLayoutSpec::parse(&mut module.types, outer).expect("outer");
+    let i = DataLayoutSpec::parse(&mut module.types, inner).expect("inner");
+    let nested = DataLayout::nested(&module.types, &[&o, &i]).expect("nested");
+    for t in BUILTIN.iter().chain(SPIRV) {
+        let ty = text::parse_type(&mut module.types, t).expect("type");
+        assert_eq!(
+            dl.layout(&module.types, ty),
+            nested.layout(&module.types, ty),
+            "{t}"
+        );
+    }
+    let index = text::parse_type(&mut module.types, "index").expect("index");
+    assert_eq!(dl.size_in_bits(&module.types, index), Ok(32));
+
+    // A spirv.module spec that tightens the wrapper's i32 alignment.
+    let bad = src.replace(
+        inner,
+        "#dlti.dl_spec<#dlti.dl_entry<i32, dense<[128, 128]> : vector<2xi64>>>",
+    );
+    let mut module = text::parse(&bad).expect("module");
+    let err = DataLayout::for_module(&mut module).expect_err("incompatible");
+    assert!(
+        matches!(
+            err,
+            LayoutError::Spec {
+                scope: "spirv.module",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+/// Specs MLIR 19 rejects are rejected by kiln with MLIR's message.
+#[test]
+fn invalid_specs_are_rejected_as_mlir_rejects_them() {
+    let bad = [
+        "#dlti.dl_spec<#dlti.dl_entry<i32, dense<[64, 32]> : vector<2xi64>>>",
+        "#dlti.dl_spec<#dlti.dl_entry<i32, dense<[64, 32, 16]> : vector<3xi64>>>",
+        "#dlti.dl_spec<#dlti.dl_entry<vector<2xi32>, dense<[64]> : vector<1xi64>>>",
+        "#dlti.dl_spec<#dlti.dl_entry<index, dense<[64]> : vector<1xi64>>>",
+        "#dlti.dl_spec<#dlti.dl_entry<i32, dense<[64]> : vector<1xi64>>, #dlti.dl_entry<i32, dense<[64]> : vector<1xi64>>>",
+        "#dlti.dl_spec<#dlti.dl_entry<\"dlti.endianness\", \"middle\">>",
+        "#dlti.dl_spec<#dlti.dl_entry<\"dlti.foo\", 1 : i64>>",
+        "#dlti.dl_spec<#dlti.dl_entry<i32, dense<[64]> : vector<1xi32>>>",
+    ];
+    for spec in bad {
+        let mut child = Command::new("mlir-opt-19")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("cannot start mlir-opt-19 (run ci/setup.sh)");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(format!("module attributes {{dlti.dl_spec = {spec}}} {{}}\n").as_bytes())
+            .expect("write");
+        let out = child.wait_with_output().expect("mlir-opt-19");
+        assert!(!out.status.success(), "MLIR accepts {spec}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let mlir = stderr
+            .lines()
+            .find_map(|l| l.split_once("error: ").map(|(_, m)| m.trim().to_string()))
+            .expect("an error line");
+        let mut store = TypeStore::default();
+        let err = DataLayoutSpec::parse(&mut store, spec).expect_err(spec);
+        assert!(
+            err.to_string().contains(&mlir),
+            "{spec}:\n  kiln: {err}\n  MLIR: {mlir}"
+        );
+    }
+    // Where MLIR accepts an alignment it cannot honour, kiln is stricter.
+    let mut store = TypeStore::default();
+    let spec = "#dlti.dl_spec<#dlti.dl_entry<i32, dense<[12]> : vector<1xi64>>>";
+    assert!(matches!(
+        DataLayoutSpec::parse(&mut store, spec),
+        Err(SpecError::BadAlignment { bits: 12, .. })
+    ));
+}
