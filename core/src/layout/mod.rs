@@ -52,7 +52,10 @@
 //!   `!llvm.struct<(...)>`: the given offsets, ABI and preferred alignment
 //!   the largest member ABI alignment, size the end of the furthest member
 //!   rounded up to that alignment. A struct mixing members with and without
-//!   offsets is an error.
+//!   offsets is an error. The decorations win: where they are not the
+//!   natural offsets under the scope's spec (`(i8 [0], i32 [4])` when `i32`
+//!   is 8-aligned), MLIR's converted `!llvm.struct` would move the member
+//!   and kiln does not (the tests check both sides of this).
 //! * `!spirv.matrix<C x vector<R x T>>` like an array of `C` column vectors.
 //! * `!spirv.ptr<T, SC>` like `!llvm.ptr`: 64 bits, 8-byte alignments, index
 //!   width 64, unless an entry keyed by a pointer in storage class `SC`
