@@ -12,6 +12,10 @@
 
 #[path = "runner/filecheck.rs"]
 mod filecheck;
+#[allow(
+    dead_code,
+    reason = "shared with runner_mlir_compare.rs, which uses the rest"
+)]
 #[path = "runner/harness.rs"]
 mod harness;
 

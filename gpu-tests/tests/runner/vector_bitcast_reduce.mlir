@@ -13,7 +13,19 @@ module attributes {
       kernel attributes { spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]> } {
       %c0 = arith.constant 0 : index
       %c2 = arith.constant 2 : index
-      %v = vector.load %arg0[%c0] : memref<4xi32>, vector<4xi32>
+
+      %i0 = arith.constant 0 : index
+      %e0 = memref.load %arg0[%i0] : memref<4xi32>
+      %i1 = arith.constant 1 : index
+      %e1 = memref.load %arg0[%i1] : memref<4xi32>
+      %i2 = arith.constant 2 : index
+      %e2 = memref.load %arg0[%i2] : memref<4xi32>
+      %i3 = arith.constant 3 : index
+      %e3 = memref.load %arg0[%i3] : memref<4xi32>
+      %w0 = vector.splat %e0 : vector<4xi32>
+      %w1 = vector.insert %e1, %w0 [1] : i32 into vector<4xi32>
+      %w2 = vector.insert %e2, %w1 [2] : i32 into vector<4xi32>
+      %v = vector.insert %e3, %w2 [3] : i32 into vector<4xi32>
       %f = vector.bitcast %v : vector<4xi32> to vector<4xf32>
       %g = vector.bitcast %f : vector<4xf32> to vector<4xi32>
       %mx = vector.reduction <maxsi>, %g : vector<4xi32> into i32
@@ -22,7 +34,15 @@ module attributes {
       memref.store %mx, %arg1[%c0] : memref<5xi32>
       memref.store %pr, %arg1[%c1] : memref<5xi32>
       %sp = vector.splat %mx : vector<3xi32>
-      vector.store %sp, %arg1[%c2] : memref<5xi32>, vector<3xi32>
+      %sp_x0 = vector.extract %sp[0] : i32 from vector<3xi32>
+      %sp_o0 = arith.constant 2 : index
+      memref.store %sp_x0, %arg1[%sp_o0] : memref<5xi32>
+      %sp_x1 = vector.extract %sp[1] : i32 from vector<3xi32>
+      %sp_o1 = arith.constant 3 : index
+      memref.store %sp_x1, %arg1[%sp_o1] : memref<5xi32>
+      %sp_x2 = vector.extract %sp[2] : i32 from vector<3xi32>
+      %sp_o2 = arith.constant 4 : index
+      memref.store %sp_x2, %arg1[%sp_o2] : memref<5xi32>
       gpu.return
     }
   }

@@ -13,10 +13,32 @@ module attributes {
       kernel attributes { spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]> } {
       %c0 = arith.constant 0 : index
       %c2 = arith.constant 2 : index
-      %v = vector.load %arg0[%c0] : memref<4xi32>, vector<4xi32>
+
+      %i0 = arith.constant 0 : index
+      %e0 = memref.load %arg0[%i0] : memref<4xi32>
+      %i1 = arith.constant 1 : index
+      %e1 = memref.load %arg0[%i1] : memref<4xi32>
+      %i2 = arith.constant 2 : index
+      %e2 = memref.load %arg0[%i2] : memref<4xi32>
+      %i3 = arith.constant 3 : index
+      %e3 = memref.load %arg0[%i3] : memref<4xi32>
+      %w0 = vector.splat %e0 : vector<4xi32>
+      %w1 = vector.insert %e1, %w0 [1] : i32 into vector<4xi32>
+      %w2 = vector.insert %e2, %w1 [2] : i32 into vector<4xi32>
+      %v = vector.insert %e3, %w2 [3] : i32 into vector<4xi32>
       %a, %b = vector.deinterleave %v : vector<4xi32> -> vector<2xi32>
-      vector.store %a, %arg1[%c0] : memref<4xi32>, vector<2xi32>
-      vector.store %b, %arg1[%c2] : memref<4xi32>, vector<2xi32>
+      %a_x0 = vector.extract %a[0] : i32 from vector<2xi32>
+      %a_o0 = arith.constant 0 : index
+      memref.store %a_x0, %arg1[%a_o0] : memref<4xi32>
+      %a_x1 = vector.extract %a[1] : i32 from vector<2xi32>
+      %a_o1 = arith.constant 1 : index
+      memref.store %a_x1, %arg1[%a_o1] : memref<4xi32>
+      %b_x0 = vector.extract %b[0] : i32 from vector<2xi32>
+      %b_o0 = arith.constant 2 : index
+      memref.store %b_x0, %arg1[%b_o0] : memref<4xi32>
+      %b_x1 = vector.extract %b[1] : i32 from vector<2xi32>
+      %b_o1 = arith.constant 3 : index
+      memref.store %b_x1, %arg1[%b_o1] : memref<4xi32>
       gpu.return
     }
   }

@@ -13,10 +13,32 @@ module attributes {
       kernel attributes { spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]> } {
       %c0 = arith.constant 0 : index
       %c2 = arith.constant 2 : index
-      %v0 = vector.load %arg0[%c0] : memref<4xi32>, vector<2xi32>
-      %v1 = vector.load %arg0[%c2] : memref<4xi32>, vector<2xi32>
+
+      %i0 = arith.constant 0 : index
+      %e0 = memref.load %arg0[%i0] : memref<4xi32>
+      %i1 = arith.constant 1 : index
+      %e1 = memref.load %arg0[%i1] : memref<4xi32>
+      %i2 = arith.constant 2 : index
+      %e2 = memref.load %arg0[%i2] : memref<4xi32>
+      %i3 = arith.constant 3 : index
+      %e3 = memref.load %arg0[%i3] : memref<4xi32>
+      %u0 = vector.splat %e0 : vector<2xi32>
+      %v0 = vector.insert %e1, %u0 [1] : i32 into vector<2xi32>
+      %u1 = vector.splat %e2 : vector<2xi32>
+      %v1 = vector.insert %e3, %u1 [1] : i32 into vector<2xi32>
       %r = vector.interleave %v0, %v1 : vector<2xi32> -> vector<4xi32>
-      vector.store %r, %arg1[%c0] : memref<4xi32>, vector<4xi32>
+      %r_x0 = vector.extract %r[0] : i32 from vector<4xi32>
+      %r_o0 = arith.constant 0 : index
+      memref.store %r_x0, %arg1[%r_o0] : memref<4xi32>
+      %r_x1 = vector.extract %r[1] : i32 from vector<4xi32>
+      %r_o1 = arith.constant 1 : index
+      memref.store %r_x1, %arg1[%r_o1] : memref<4xi32>
+      %r_x2 = vector.extract %r[2] : i32 from vector<4xi32>
+      %r_o2 = arith.constant 2 : index
+      memref.store %r_x2, %arg1[%r_o2] : memref<4xi32>
+      %r_x3 = vector.extract %r[3] : i32 from vector<4xi32>
+      %r_o3 = arith.constant 3 : index
+      memref.store %r_x3, %arg1[%r_o3] : memref<4xi32>
       gpu.return
     }
   }
