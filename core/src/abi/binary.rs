@@ -103,10 +103,13 @@ pub fn binary_entry_points(words: &[u32]) -> Result<Vec<(String, String)>, Refle
         }
     }
     let mut entries = Entries(Vec::new());
-    binary::parse_words(words, &mut entries).map_err(|e| ReflectError::Parse {
-        reason: e.to_string(),
-    })?;
-    Ok(entries.0)
+    match binary::parse_words(words, &mut entries) {
+        // Stopping at the first function is this consumer's own request.
+        Ok(()) | Err(binary::ParseState::ConsumerStopRequested) => Ok(entries.0),
+        Err(e) => Err(ReflectError::Parse {
+            reason: e.to_string(),
+        }),
+    }
 }
 
 struct Index<'m> {
