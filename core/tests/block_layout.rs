@@ -157,6 +157,8 @@ fn compile(name: &str, src: &str) -> Vec<u32> {
         String::from_utf8_lossy(&out.stderr)
     );
     let bytes = std::fs::read(&spv).expect("read SPIR-V");
+    let _ = std::fs::remove_file(&comp);
+    let _ = std::fs::remove_file(&spv);
     bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
