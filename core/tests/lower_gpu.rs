@@ -1,0 +1,127 @@
+//! `gpu` op lowering: builtin ids, block dims, barriers, and subgroup ops
+//! choosing the best legal lowering for the env (GroupNonUniform* when
+//! allowed, workgroup-memory fallback otherwise).
+
+#[path = "lower/util.rs"]
+mod util;
+
+use util::*;
+
+#[test]
+fn ids_read_builtins_created_once() {
+    for (env, mods) in compile_everywhere("gpu") {
+        let m = &mods[0].module;
+        let text = print(m);
+        for want in [
+            "spirv.GlobalVariable @__builtin__LocalInvocationId__ built_in(\"LocalInvocationId\") : !spirv.ptr<vector<3xi32>, Input>",
+            "spirv.GlobalVariable @__builtin__WorkgroupId__ built_in(\"WorkgroupId\")",
+            "spirv.GlobalVariable @__builtin__NumWorkgroups__ built_in(\"NumWorkgroups\")",
+            "spirv.GlobalVariable @__builtin__GlobalInvocationId__ built_in(\"GlobalInvocationId\")",
+            "spirv.ExecutionMode @ids \"LocalSize\", 4, 2, 1",
+            "spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|WorkgroupMemory>",
+        ] {
+            assert!(text.contains(want), "{env}: missing `{want}` in\n{text}");
+        }
+        // Two thread ids, one variable.
+        assert_eq!(
+            text.matches("GlobalVariable @__builtin__LocalInvocationId__")
+                .count(),
+            1,
+            "{env}"
+        );
+    }
+}
+
+fn workgroup_vars(text: &str) -> usize {
+    text.lines()
+        .filter(|l| l.contains("spirv.GlobalVariable") && l.ends_with(", Workgroup>"))
+        .count()
+}
+
+fn subgroup_ops(m: &kiln_core::ir::Module) -> Vec<String> {
+    op_names(m)
+        .into_iter()
+        .filter(|n| n.starts_with("GroupNonUniform"))
+        .collect()
+}
+
+#[test]
+fn subgroup_ops_use_group_non_uniform_when_allowed() {
+    for e in [env(SUBGROUPS), lavapipe()] {
+        let m = &compile(&kernels("subgroup"), &e)[0].module;
+        assert_eq!(
+            subgroup_ops(m),
+            [
+                "GroupNonUniformFAdd",
+                "GroupNonUniformSMax",
+                "GroupNonUniformShuffleXor"
+            ],
+            "{}",
+            e.summary()
+        );
+        assert!(
+            !print(m).contains("Workgroup>"),
+            "no workgroup scratch memory"
+        );
+    }
+}
+
+#[test]
+fn subgroup_ops_fall_back_to_workgroup_memory() {
+    let m = &compile(&kernels("subgroup"), &env(MINIMAL))[0].module;
+    assert!(subgroup_ops(m).is_empty(), "{:?}", subgroup_ops(m));
+    let text = print(m);
+    assert!(
+        text.contains("built_in(\"LocalInvocationIndex\")"),
+        "{text}"
+    );
+    // One scratch array per reduction and one for the shuffle.
+    assert_eq!(workgroup_vars(&text), 3, "{text}");
+    assert!(has_op(m, "ControlBarrier"));
+    assert_eq!(capabilities(m), ["Shader"]);
+}
+
+#[test]
+fn each_op_picks_its_own_best_lowering() {
+    // Shuffles but no arithmetic: the shuffle is native, the reductions
+    // fall back.
+    let e = env("#spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform, GroupNonUniformShuffle], []>, #spirv.resource_limits<>>");
+    let m = &compile(&kernels("subgroup"), &e)[0].module;
+    assert_eq!(subgroup_ops(m), ["GroupNonUniformShuffleXor"]);
+    assert_eq!(workgroup_vars(&print(m)), 2);
+}
+
+#[test]
+fn lane_id_without_subgroups_is_the_local_index() {
+    let src = r#"
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: memref<4xi32>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [4, 1, 1]>} {
+      %i = gpu.thread_id x
+      %l = gpu.lane_id
+      %n = gpu.subgroup_size : index
+      %s = arith.addi %l, %n : index
+      %x = arith.index_cast %s : index to i32
+      memref.store %x, %a[%i] : memref<4xi32>
+      gpu.return
+    }
+  }
+}
+"#;
+    let km = kernels_from(src);
+    let text = print(&compile(&km, &env(MINIMAL))[0].module);
+    assert!(
+        text.contains("built_in(\"LocalInvocationIndex\")"),
+        "{text}"
+    );
+    assert!(
+        text.contains("spirv.Constant 4 : i32"),
+        "subgroup size = workgroup size:\n{text}"
+    );
+    let text = print(&compile(&km, &env(SUBGROUPS))[0].module);
+    assert!(
+        text.contains("built_in(\"SubgroupLocalInvocationId\")"),
+        "{text}"
+    );
+    assert!(text.contains("built_in(\"SubgroupSize\")"), "{text}");
+}
