@@ -150,3 +150,98 @@ fn the_test_files_use_every_kernel_op() {
         .collect();
     assert!(missing.is_empty(), "ops no test file uses: {missing:?}");
 }
+
+#[test]
+fn every_file_verifies() {
+    for path in kernel_files() {
+        let m = kernel::parse(&read(&path)).expect("parses");
+        if let Err(e) = kernel::verify(&m) {
+            panic!("{}:\n{e}", path.display());
+        }
+    }
+}
+
+/// Parses `src` (which must parse) and returns the verifier's messages.
+fn verify_errors(src: &str) -> Vec<String> {
+    let m = kernel::parse(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    match kernel::verify(&m) {
+        Ok(()) => Vec::new(),
+        Err(e) => e.0.iter().map(|e| e.to_string()).collect(),
+    }
+}
+
+#[test]
+fn verifier_reports_every_violation_with_place_and_op() {
+    // Each of these is also rejected by mlir-opt-19 (checked below when it
+    // is installed), so the rules are MLIR's.
+    let cases: &[(&str, &[&str])] = &[
+        (
+            // Wrong index count, a yield of the wrong type, a missing kernel.
+            "module attributes {gpu.container_module} {
+  gpu.module @g {
+    gpu.func @k(%m: memref<4x4xf32>, %i: index) kernel {
+      %v = memref.load %m[%i] : memref<4x4xf32>
+      %c = arith.constant 1 : i32
+      %r = scf.for %k = %i to %i step %i iter_args(%a = %v) -> (f32) {
+        scf.yield %c : i32
+      }
+      gpu.return
+    }
+  }
+  func.func @main(%m: memref<4x4xf32>, %n: index) {
+    gpu.launch_func @g::@nope blocks in (%n, %n, %n) threads in (%n, %n, %n) args(%m : memref<4x4xf32>)
+    return
+  }
+}",
+            &[
+                "4:12: 'memref.load' expects 2 indices for memref<4x4xf32>, got 1",
+                "6:12: 'scf.for' scf.yield types must match the loop results",
+                "13:5: 'gpu.launch_func' kernel '@g::@nope' does not name a gpu.func",
+            ],
+        ),
+        (
+            // A kernel returning a value; a launch without gpu.container_module
+            // and with mismatched argument types.
+            "module {
+  gpu.module @g {
+    gpu.func @k(%x: f32) -> f32 kernel {
+      gpu.return %x : f32
+    }
+  }
+  func.func @main(%n: index, %y: i32) {
+    gpu.launch_func @g::@k blocks in (%n, %n, %n) threads in (%n, %n, %n) args(%y : i32)
+    return
+  }
+}",
+            &[
+                "3:5: 'gpu.func' a kernel must not return values",
+                "8:5: 'gpu.launch_func' the module must have the 'gpu.container_module' attribute",
+                "8:5: 'gpu.launch_func' argument types do not match the kernel's signature",
+            ],
+        ),
+        (
+            // scf.if with results but no else; a call to an unknown function.
+            "func.func @f(%c: i1, %x: i32) -> i32 {
+  %r = scf.if %c -> (i32) {
+    scf.yield %x : i32
+  }
+  %s = call @missing(%r) : (i32) -> i32
+  return %s : i32
+}",
+            &[
+                "2:8: 'scf.if' an scf.if with results needs an else branch",
+                "5:8: 'func.call' callee '@missing' does not name a func.func",
+            ],
+        ),
+    ];
+    for (src, want) in cases {
+        let got = verify_errors(src);
+        assert_eq!(&got, want, "{src}");
+        if let Some(r) = mlir_opt(src, false) {
+            assert!(
+                r.is_err(),
+                "mlir-opt-19 accepts a case the verifier rejects:\n{src}"
+            );
+        }
+    }
+}

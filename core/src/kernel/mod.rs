@@ -7,6 +7,7 @@
 //! * [`module`]: [`KernelModule`], its arenas and builder primitives.
 //! * [`parse()`] / [`print()`]: the text form (MLIR 19's syntax), with
 //!   [`KernelParseError`].
+//! * [`verify()`]: the kernel verifier.
 
 pub mod error;
 pub mod module;
@@ -14,6 +15,7 @@ pub mod ops;
 mod parse;
 pub mod print;
 pub mod types;
+pub mod verify;
 
 pub use error::KernelParseError;
 pub use module::{KAttr, KBlockData, KOpData, KRegionData, KValueData, KValueDef, KernelModule};
@@ -21,3 +23,4 @@ pub use ops::KOp;
 pub use parse::parse;
 pub use print::{print, print_generic};
 pub use types::{FloatTy, GpuAddressSpace, KType, MemRefLayout, MemorySpace};
+pub use verify::{is_kernel_text, verify, KernelVerifyError, KernelVerifyErrors};

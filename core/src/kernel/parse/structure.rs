@@ -314,10 +314,7 @@ impl Parser<'_> {
     /// `(%a: T {attrs}, ...)` or, when `allow_unnamed`, `(T {attrs}, ...)`.
     /// Returns the named arguments (empty names for unnamed ones) and the
     /// per-argument attribute dictionaries.
-    fn parse_fn_args(
-        &mut self,
-        allow_unnamed: bool,
-    ) -> PResult<(Vec<ArgDef>, Vec<Dict>, bool)> {
+    fn parse_fn_args(&mut self, allow_unnamed: bool) -> PResult<(Vec<ArgDef>, Vec<Dict>, bool)> {
         self.expect_punct("(")?;
         let mut args = Vec::new();
         let mut attrs = Vec::new();
