@@ -85,7 +85,8 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
         let text = crate::input::read_text(&args.input)?;
         if kiln_core::kernel::is_kernel_text(&text) {
             let name = super::display_name(&args.input);
-            let kernel = kiln_core::kernel::parse(&text).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+            let kernel =
+                kiln_core::kernel::parse(&text).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
             kiln_core::kernel::verify(&kernel).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
             crate::input::write_output(&args.output, kiln_core::kernel::print(&kernel).as_bytes())?;
             return Ok(Outcome::Success);
