@@ -32,6 +32,9 @@ mod launch;
 pub mod print;
 mod value;
 
+#[cfg(test)]
+mod tests;
+
 pub use buffer::{ElemType, HostBuffer};
 pub use error::HostError;
 pub use interp::{run_main, run_main_to_string};

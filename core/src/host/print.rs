@@ -153,7 +153,7 @@ fn print_rows(
 }
 
 fn push_spaces(out: &mut String, n: usize) {
-    out.extend(std::iter::repeat(' ').take(n));
+    out.extend(std::iter::repeat_n(' ', n));
 }
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ pub fn directives(source: &str) -> Result<Vec<Directive>, String> {
                 .strip_prefix("-COUNT-")
                 .and_then(|c| c.parse::<usize>().ok())
             {
-                Some(count) => out.extend(std::iter::repeat(Directive::Check(pattern)).take(count)),
+                Some(count) => out.extend(std::iter::repeat_n(Directive::Check(pattern), count)),
                 None => return Err(format!("line {}: unknown directive CHECK{k}", n + 1)),
             },
         }
