@@ -3,11 +3,14 @@
 use super::*;
 use crate::kernel::parse;
 
+/// One recorded launch: module, kernel, grid, block, argument shapes.
+type Launch = (String, String, [u32; 3], [u32; 3], Vec<Vec<u64>>);
+
 /// Records launches; `kernel_scale` multiplies buffer 0 (3x5 i32) by the
 /// i32 in buffer 1, as `host_loops.mlir`'s kernel does.
 #[derive(Default)]
 struct Cpu {
-    launches: Vec<(String, String, [u32; 3], [u32; 3], Vec<Vec<u64>>)>,
+    launches: Vec<Launch>,
     fail: bool,
 }
 
