@@ -86,12 +86,10 @@ pub fn lower_err(km: &KernelModule, env: &TargetEnv) -> LowerError {
 
 /// Runs the `spirv-val` tool on `words` for `target_env`.
 pub fn spirv_val(words: &[u32], target_env: &str, what: &str) {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut path = std::env::temp_dir();
-    path.push(format!(
-        "kiln-lower-{}-{what}-{}.spv",
-        std::process::id(),
-        words.len()
-    ));
+    path.push(format!("kiln-lower-{}-{n}-{what}.spv", std::process::id()));
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&path, bytes).expect("write temp binary");
     let out = Command::new("spirv-val")
