@@ -245,3 +245,111 @@ fn verifier_reports_every_violation_with_place_and_op() {
         }
     }
 }
+
+#[test]
+fn builder_kernels_verify_print_and_parse_back() {
+    use kernel::builder::{FuncOptions, KernelBuilder};
+    use kernel::{KType, KernelModule, MemorySpace};
+
+    let mut m = KernelModule::new();
+    let mut b = KernelBuilder::new(&mut m);
+    b.container_module();
+    let gm = b.gpu_module("kernels");
+    let f32v = KType::memref(&[64], KType::f32(), MemorySpace::Default);
+    let mut opts = FuncOptions::kernel([16, 1, 1]);
+    opts.workgroup = vec![KType::memref(&[16], KType::f32(), MemorySpace::Default)];
+    let (_, args) = b.gpu_func(gm, "sum_rows", &[f32v.clone(), f32v.clone()], opts);
+    let (input, output, shared) = (args[0], args[1], args[2]);
+    let tid = b.thread_id("x");
+    let c0 = b.const_index(0);
+    let c1 = b.const_index(1);
+    let c4 = b.const_index(4);
+    let zero = b.const_float(0.0, KType::f32());
+    let base = b.muli(tid, c4);
+    let acc = b.for_(c0, c4, c1, &[zero], |b, k, iter| {
+        let i = b.addi(base, k);
+        let v = b.load(input, &[i]);
+        let e = b.exp(v);
+        let s = b.addf(iter[0], e);
+        b.fastmath(s, "fast");
+        vec![s]
+    });
+    b.store(acc[0], shared, &[tid]);
+    b.barrier();
+    let first = b.cmpi("eq", tid, c0);
+    b.if_(
+        first,
+        &[],
+        |b| {
+            let c16 = b.const_index(16);
+            let total = b.for_(c0, c16, c1, &[zero], |b, j, iter| {
+                let v = b.load(shared, &[j]);
+                vec![b.addf(iter[0], v)]
+            });
+            b.store(total[0], output, &[c0]);
+            vec![]
+        },
+        None,
+    );
+    let halved = b.while_(
+        &[acc[0]],
+        &[KType::f32()],
+        |b, vals| {
+            let one = b.const_float(1.0, KType::f32());
+            let big = b.cmpf("ogt", vals[0], one);
+            (big, vec![vals[0]])
+        },
+        |b, vals| {
+            let half = b.const_float(0.5, KType::f32());
+            vec![b.mulf(vals[0], half)]
+        },
+    );
+    let sg = b.subgroup_reduce("add", halved[0], false);
+    b.store(sg, output, &[tid]);
+    b.gpu_return(&[]);
+
+    b.func_decl(
+        "fillResource1DFloat",
+        &[KType::MemRef {
+            shape: vec![None],
+            elem: Box::new(KType::f32()),
+            layout: Default::default(),
+            space: MemorySpace::Default,
+        }],
+        &[],
+    );
+    let (_, _) = b.func("main", &[], &[]);
+    let a = b.alloc(f32v.clone());
+    let out = b.alloc(f32v);
+    let one = b.const_index(1);
+    let four = b.const_index(4);
+    b.launch_func(
+        "kernels",
+        "sum_rows",
+        [one, one, one],
+        [four, one, one],
+        &[a, out],
+    );
+    b.func_return(&[]);
+
+    kernel::verify(&m).unwrap_or_else(|e| panic!("{e}\n{}", kernel::print(&m)));
+    let text = kernel::print(&m);
+    let again = kernel::print(&kernel::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}")));
+    assert_eq!(text, again);
+    // The printed kernel has the structure that was built.
+    assert!(
+        text.contains("workgroup(%arg2 : memref<16xf32, #gpu.address_space<workgroup>>) kernel"),
+        "{text}"
+    );
+    assert!(
+        text.contains("arith.addf %arg4, %9 fastmath<fast> : f32"),
+        "{text}"
+    );
+    assert!(
+        text.contains("gpu.launch_func @kernels::@sum_rows blocks in"),
+        "{text}"
+    );
+    if let Some(r) = mlir_opt(&text, false) {
+        r.unwrap_or_else(|e| panic!("mlir-opt-19 rejects the built kernel: {e}\n{text}"));
+    }
+}

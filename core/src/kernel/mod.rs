@@ -8,7 +8,10 @@
 //! * [`parse()`] / [`print()`]: the text form (MLIR 19's syntax), with
 //!   [`KernelParseError`].
 //! * [`verify()`]: the kernel verifier.
+//! * [`builder`]: [`KernelBuilder`](builder::KernelBuilder), to build
+//!   kernels without text.
 
+pub mod builder;
 pub mod error;
 pub mod module;
 pub mod ops;

@@ -39,6 +39,8 @@ pub(crate) mod ops;
 mod structure;
 mod types;
 
+pub(crate) use attrs::fit_int;
+
 use std::collections::HashMap;
 
 use super::error::KernelParseError;

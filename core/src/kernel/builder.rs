@@ -1,0 +1,745 @@
+//! A builder for memref-level kernels, for front ends that create kernels
+//! without going through text.
+//!
+//! [`KernelBuilder`] appends ops at an insertion block and infers result
+//! types from operands the way the parser does (`addf` gives its operands'
+//! type, `cmpi` gives `i1` of their shape, `load` gives the element type).
+//! Structured ops take closures that fill their regions and return the
+//! values to yield. The builder never panics and does not check types:
+//! run [`verify`](super::verify()) on the finished module.
+//!
+//! ```
+//! use kiln_core::kernel::builder::{FuncOptions, KernelBuilder};
+//! use kiln_core::kernel::{KType, MemorySpace};
+//!
+//! let mut m = kiln_core::kernel::KernelModule::new();
+//! let mut b = KernelBuilder::new(&mut m);
+//! b.container_module();
+//! let gm = b.gpu_module("kernels");
+//! let buf = KType::memref(&[8], KType::f32(), MemorySpace::Default);
+//! let (_, args) = b.gpu_func(gm, "double", &[buf], FuncOptions::kernel([8, 1, 1]));
+//! let i = b.thread_id("x");
+//! let v = b.load(args[0], &[i]);
+//! let d = b.addf(v, v);
+//! b.store(d, args[0], &[i]);
+//! b.gpu_return(&[]);
+//! assert!(kiln_core::kernel::verify(&m).is_ok());
+//! ```
+
+use super::module::{KAttr, KernelModule};
+use super::ops::KOp;
+use super::parse::ops::bool_like;
+use super::types::{GpuAddressSpace, KType, MemorySpace};
+use crate::ir::{Block, Location, Op, Value};
+use kiln_abi::EntryPointAbi;
+
+/// Options of [`KernelBuilder::gpu_func`].
+#[derive(Clone, Debug, Default)]
+pub struct FuncOptions {
+    /// Mark it `kernel`.
+    pub kernel: bool,
+    /// Its `spirv.entry_point_abi`.
+    pub entry_point_abi: Option<EntryPointAbi>,
+    /// Workgroup attributions (`memref` types; the memory space is set to
+    /// `#gpu.address_space<workgroup>`).
+    pub workgroup: Vec<KType>,
+    /// Private attributions (memory space set to `private`).
+    pub private: Vec<KType>,
+    /// Result types (non-kernel functions only).
+    pub results: Vec<KType>,
+}
+
+impl FuncOptions {
+    /// A kernel with `workgroup_size`.
+    pub fn kernel(workgroup_size: [u32; 3]) -> Self {
+        Self {
+            kernel: true,
+            entry_point_abi: Some(EntryPointAbi::with_workgroup_size(workgroup_size)),
+            ..Self::default()
+        }
+    }
+}
+
+/// Appends kernel ops to a [`KernelModule`].
+pub struct KernelBuilder<'m> {
+    m: &'m mut KernelModule,
+    block: Block,
+    loc: Location,
+}
+
+fn with_space(ty: &KType, space: GpuAddressSpace) -> KType {
+    match ty {
+        KType::MemRef {
+            shape,
+            elem,
+            layout,
+            ..
+        } => KType::MemRef {
+            shape: shape.clone(),
+            elem: elem.clone(),
+            layout: layout.clone(),
+            space: MemorySpace::Gpu(space),
+        },
+        other => other.clone(),
+    }
+}
+
+macro_rules! binary_helpers {
+    ($($(#[$doc:meta])* $name:ident => $kind:ident,)*) => {
+        $(
+            $(#[$doc])*
+            #[doc = concat!("Appends `", stringify!($kind), "` (result: `a`'s type).")]
+            pub fn $name(&mut self, a: Value, b: Value) -> Value {
+                self.binary(KOp::$kind, a, b)
+            }
+        )*
+    };
+}
+
+macro_rules! unary_helpers {
+    ($($name:ident => $kind:ident,)*) => {
+        $(
+            #[doc = concat!("Appends `", stringify!($kind), "` (result: `x`'s type).")]
+            pub fn $name(&mut self, x: Value) -> Value {
+                self.unary(KOp::$kind, x)
+            }
+        )*
+    };
+}
+
+impl<'m> KernelBuilder<'m> {
+    /// A builder appending to `m`'s top-level module body.
+    pub fn new(m: &'m mut KernelModule) -> Self {
+        let block = m.body();
+        Self {
+            m,
+            block,
+            loc: Location::UNKNOWN,
+        }
+    }
+
+    /// The module.
+    pub fn module(&mut self) -> &mut KernelModule {
+        self.m
+    }
+
+    /// The current insertion block.
+    pub fn insertion_block(&self) -> Block {
+        self.block
+    }
+
+    /// Moves the insertion point to the end of `block`.
+    pub fn set_insertion(&mut self, block: Block) {
+        self.block = block;
+    }
+
+    /// Sets the location given to the next ops.
+    pub fn set_location(&mut self, loc: Location) {
+        self.loc = loc;
+    }
+
+    /// The type of `v`.
+    pub fn type_of(&self, v: Value) -> KType {
+        self.m.value_type(v).clone()
+    }
+
+    /// Appends an op of `kind` and returns it.
+    pub fn op(
+        &mut self,
+        kind: KOp,
+        operands: &[Value],
+        results: &[KType],
+        attrs: Vec<(String, KAttr)>,
+    ) -> Op {
+        let op = self
+            .m
+            .create_op(kind, operands, results, attrs, 0, self.loc);
+        self.m.append_op(self.block, op);
+        op
+    }
+
+    fn one(
+        &mut self,
+        kind: KOp,
+        operands: &[Value],
+        result: KType,
+        attrs: Vec<(String, KAttr)>,
+    ) -> Value {
+        let op = self.op(kind, operands, &[result], attrs);
+        self.m.op(op).results[0]
+    }
+
+    // ---- structure -------------------------------------------------------
+
+    /// Sets `gpu.container_module` on the top module (needed by
+    /// `gpu.launch_func`).
+    pub fn container_module(&mut self) {
+        let top = self.m.top();
+        self.m.set_attr(top, "gpu.container_module", KAttr::Unit);
+    }
+
+    /// Appends `gpu.module @name` to the top module.
+    pub fn gpu_module(&mut self, name: &str) -> Op {
+        let body = self.m.body();
+        let op = self.m.create_op(
+            KOp::GpuModule,
+            &[],
+            &[],
+            vec![("sym_name".into(), KAttr::String(name.into()))],
+            1,
+            self.loc,
+        );
+        self.m.append_op(body, op);
+        let region = self.m.op(op).regions[0];
+        self.m.append_block(region, &[]);
+        op
+    }
+
+    /// Appends `gpu.func @name` to `gpu_module`, moves the insertion point
+    /// into its body and returns it with its arguments (inputs, then the
+    /// workgroup, then the private attributions).
+    pub fn gpu_func(
+        &mut self,
+        gpu_module: Op,
+        name: &str,
+        inputs: &[KType],
+        opts: FuncOptions,
+    ) -> (Op, Vec<Value>) {
+        let mut attrs = vec![
+            ("sym_name".to_owned(), KAttr::String(name.into())),
+            (
+                "function_type".to_owned(),
+                KAttr::Type(KType::Function {
+                    inputs: inputs.to_vec(),
+                    results: opts.results.clone(),
+                }),
+            ),
+        ];
+        if opts.kernel {
+            attrs.push(("gpu.kernel".into(), KAttr::Unit));
+        }
+        attrs.push((
+            "workgroup_attributions".into(),
+            KAttr::Int {
+                value: opts.workgroup.len() as i128,
+                ty: KType::Int(64),
+            },
+        ));
+        if let Some(abi) = opts.entry_point_abi {
+            attrs.push((EntryPointAbi::ATTR_NAME.into(), KAttr::EntryPointAbi(abi)));
+        }
+        let op = self.m.create_op(KOp::GpuFunc, &[], &[], attrs, 1, self.loc);
+        let parent = self
+            .m
+            .op(gpu_module)
+            .regions
+            .first()
+            .and_then(|&r| self.m.region(r).blocks.first().copied())
+            .unwrap_or(self.m.body());
+        self.m.append_op(parent, op);
+        let mut arg_types = inputs.to_vec();
+        arg_types.extend(
+            opts.workgroup
+                .iter()
+                .map(|t| with_space(t, GpuAddressSpace::Workgroup)),
+        );
+        arg_types.extend(
+            opts.private
+                .iter()
+                .map(|t| with_space(t, GpuAddressSpace::Private)),
+        );
+        let region = self.m.op(op).regions[0];
+        let block = self.m.append_block(region, &arg_types);
+        self.block = block;
+        (op, self.m.block(block).args.clone())
+    }
+
+    /// Appends `func.func @name` with a body to the top module and moves
+    /// the insertion point into it.
+    pub fn func(&mut self, name: &str, inputs: &[KType], results: &[KType]) -> (Op, Vec<Value>) {
+        let op = self.func_op(name, inputs, results, None);
+        let region = self.m.op(op).regions[0];
+        let block = self.m.append_block(region, inputs);
+        self.block = block;
+        (op, self.m.block(block).args.clone())
+    }
+
+    /// Appends the declaration `func.func private @name(inputs) -> results`
+    /// (runtime functions such as `@fillResource1DFloat`).
+    pub fn func_decl(&mut self, name: &str, inputs: &[KType], results: &[KType]) -> Op {
+        self.func_op(name, inputs, results, Some("private"))
+    }
+
+    fn func_op(
+        &mut self,
+        name: &str,
+        inputs: &[KType],
+        results: &[KType],
+        vis: Option<&str>,
+    ) -> Op {
+        let mut attrs = vec![
+            ("sym_name".to_owned(), KAttr::String(name.into())),
+            (
+                "function_type".to_owned(),
+                KAttr::Type(KType::Function {
+                    inputs: inputs.to_vec(),
+                    results: results.to_vec(),
+                }),
+            ),
+        ];
+        if let Some(v) = vis {
+            attrs.push(("sym_visibility".into(), KAttr::String(v.into())));
+        }
+        let op = self
+            .m
+            .create_op(KOp::FuncFunc, &[], &[], attrs, 1, self.loc);
+        let body = self.m.body();
+        self.m.append_op(body, op);
+        op
+    }
+
+    /// `gpu.return values`.
+    pub fn gpu_return(&mut self, values: &[Value]) {
+        self.op(KOp::GpuReturn, values, &[], Vec::new());
+    }
+
+    /// `func.return values`.
+    pub fn func_return(&mut self, values: &[Value]) {
+        self.op(KOp::FuncReturn, values, &[], Vec::new());
+    }
+
+    /// `func.call @callee(args) : (...) -> results`.
+    pub fn call(&mut self, callee: &str, args: &[Value], results: &[KType]) -> Vec<Value> {
+        let op = self.op(
+            KOp::FuncCall,
+            args,
+            results,
+            vec![("callee".into(), KAttr::SymbolRef(vec![callee.into()]))],
+        );
+        self.m.op(op).results.clone()
+    }
+
+    /// `gpu.launch_func @module::@kernel blocks in grid threads in block
+    /// args(args)`.
+    pub fn launch_func(
+        &mut self,
+        module: &str,
+        kernel: &str,
+        grid: [Value; 3],
+        block: [Value; 3],
+        args: &[Value],
+    ) -> Op {
+        let mut operands = grid.to_vec();
+        operands.extend(block);
+        operands.extend(args);
+        self.op(
+            KOp::GpuLaunchFunc,
+            &operands,
+            &[],
+            vec![
+                (
+                    "kernel".into(),
+                    KAttr::SymbolRef(vec![module.into(), kernel.into()]),
+                ),
+                (
+                    "operandSegmentSizes".into(),
+                    KAttr::DenseI64(vec![0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, args.len() as i64, 0]),
+                ),
+            ],
+        )
+    }
+
+    // ---- constants and arithmetic ------------------------------------------
+
+    /// `arith.constant value : ty` for an integer (or `index`, or `i1`) type.
+    pub fn const_int(&mut self, value: i128, ty: KType) -> Value {
+        let value = super::parse::fit_int(value, &ty);
+        self.one(
+            KOp::ArithConstant,
+            &[],
+            ty.clone(),
+            vec![("value".into(), KAttr::Int { value, ty })],
+        )
+    }
+
+    /// `arith.constant value : index`.
+    pub fn const_index(&mut self, value: i64) -> Value {
+        self.const_int(value as i128, KType::Index)
+    }
+
+    /// `arith.constant value : ty` for a float type (rounded to it).
+    pub fn const_float(&mut self, value: f64, ty: KType) -> Value {
+        let value = match &ty {
+            KType::Float(f) => crate::text::float::round_to(f.kind(), value),
+            _ => value,
+        };
+        self.one(
+            KOp::ArithConstant,
+            &[],
+            ty.clone(),
+            vec![("value".into(), KAttr::Float { value, ty })],
+        )
+    }
+
+    /// `arith.constant dense<values> : ty` for a float vector.
+    pub fn const_float_vector(&mut self, values: &[f64], ty: KType) -> Value {
+        self.one(
+            KOp::ArithConstant,
+            &[],
+            ty.clone(),
+            vec![(
+                "value".into(),
+                KAttr::DenseFloats {
+                    values: values.to_vec(),
+                    ty,
+                },
+            )],
+        )
+    }
+
+    /// An op taking two operands of one type and giving that type.
+    pub fn binary(&mut self, kind: KOp, a: Value, b: Value) -> Value {
+        let ty = self.type_of(a);
+        self.one(kind, &[a, b], ty, Vec::new())
+    }
+
+    /// An op taking one operand and giving its type (`math.*`, `negf`).
+    pub fn unary(&mut self, kind: KOp, x: Value) -> Value {
+        let ty = self.type_of(x);
+        self.one(kind, &[x], ty, Vec::new())
+    }
+
+    /// A cast (`arith.extsi`, `arith.sitofp`, `arith.index_cast`,
+    /// `memref.cast`, `vector.broadcast`, ...) of `x` to `to`.
+    pub fn cast(&mut self, kind: KOp, x: Value, to: KType) -> Value {
+        self.one(kind, &[x], to, Vec::new())
+    }
+
+    /// Sets `fastmath<flags>` on the op defining `v` (`"fast"`,
+    /// `"nnan,ninf"`).
+    pub fn fastmath(&mut self, v: Value, flags: &str) {
+        if let Some(op) = self.m.defining_op(v) {
+            self.m.set_attr(op, "fastmath", KAttr::Enum(flags.into()));
+        }
+    }
+
+    binary_helpers! {
+        addi => ArithAddI,
+        subi => ArithSubI,
+        muli => ArithMulI,
+        divsi => ArithDivSI,
+        divui => ArithDivUI,
+        remsi => ArithRemSI,
+        remui => ArithRemUI,
+        andi => ArithAndI,
+        ori => ArithOrI,
+        xori => ArithXOrI,
+        shli => ArithShLI,
+        shrsi => ArithShRSI,
+        shrui => ArithShRUI,
+        maxsi => ArithMaxSI,
+        minsi => ArithMinSI,
+        maxui => ArithMaxUI,
+        minui => ArithMinUI,
+        addf => ArithAddF,
+        subf => ArithSubF,
+        mulf => ArithMulF,
+        divf => ArithDivF,
+        remf => ArithRemF,
+        maximumf => ArithMaximumF,
+        minimumf => ArithMinimumF,
+        maxnumf => ArithMaxNumF,
+        minnumf => ArithMinNumF,
+        powf => MathPowF,
+        atan2 => MathAtan2,
+        copysign => MathCopySign,
+    }
+
+    unary_helpers! {
+        negf => ArithNegF,
+        exp => MathExp,
+        exp2 => MathExp2,
+        log => MathLog,
+        log2 => MathLog2,
+        sqrt => MathSqrt,
+        rsqrt => MathRsqrt,
+        tanh => MathTanh,
+        sin => MathSin,
+        cos => MathCos,
+        absf => MathAbsF,
+        absi => MathAbsI,
+        floor => MathFloor,
+        ceil => MathCeil,
+        round => MathRound,
+    }
+
+    /// `math.fma a, b, c`.
+    pub fn fma(&mut self, a: Value, b: Value, c: Value) -> Value {
+        let ty = self.type_of(a);
+        self.one(KOp::MathFma, &[a, b, c], ty, Vec::new())
+    }
+
+    fn cmp(&mut self, kind: KOp, attr: &str, pred: &str, a: Value, b: Value) -> Value {
+        let ty = bool_like(&self.type_of(a));
+        self.one(
+            kind,
+            &[a, b],
+            ty,
+            vec![(attr.into(), KAttr::Enum(pred.into()))],
+        )
+    }
+
+    /// `arith.cmpi pred, a, b` (`pred`: `eq`, `slt`, `ult`, ...).
+    pub fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
+        self.cmp(KOp::ArithCmpI, "predicate", pred, a, b)
+    }
+
+    /// `arith.cmpf pred, a, b` (`pred`: `olt`, `oeq`, `une`, ...).
+    pub fn cmpf(&mut self, pred: &str, a: Value, b: Value) -> Value {
+        self.cmp(KOp::ArithCmpF, "predicate", pred, a, b)
+    }
+
+    /// `arith.select cond, a, b`.
+    pub fn select(&mut self, cond: Value, a: Value, b: Value) -> Value {
+        let ty = self.type_of(a);
+        self.one(KOp::ArithSelect, &[cond, a, b], ty, Vec::new())
+    }
+
+    /// `arith.index_cast x : index to ty` (or back when `x` is an integer).
+    pub fn index_cast(&mut self, x: Value, to: KType) -> Value {
+        self.cast(KOp::ArithIndexCast, x, to)
+    }
+
+    // ---- gpu -------------------------------------------------------------
+
+    fn dim(&mut self, kind: KOp, dim: &str) -> Value {
+        self.one(
+            kind,
+            &[],
+            KType::Index,
+            vec![("dimension".into(), KAttr::Enum(dim.into()))],
+        )
+    }
+
+    /// `gpu.thread_id dim` (`"x"`, `"y"`, `"z"`).
+    pub fn thread_id(&mut self, dim: &str) -> Value {
+        self.dim(KOp::GpuThreadId, dim)
+    }
+
+    /// `gpu.block_id dim`.
+    pub fn block_id(&mut self, dim: &str) -> Value {
+        self.dim(KOp::GpuBlockId, dim)
+    }
+
+    /// `gpu.block_dim dim`.
+    pub fn block_dim(&mut self, dim: &str) -> Value {
+        self.dim(KOp::GpuBlockDim, dim)
+    }
+
+    /// `gpu.global_id dim`.
+    pub fn global_id(&mut self, dim: &str) -> Value {
+        self.dim(KOp::GpuGlobalId, dim)
+    }
+
+    /// `gpu.barrier`.
+    pub fn barrier(&mut self) {
+        self.op(KOp::GpuBarrier, &[], &[], Vec::new());
+    }
+
+    /// `gpu.subgroup_reduce op x` (`op`: `add`, `maxnumf`, ...).
+    pub fn subgroup_reduce(&mut self, op: &str, x: Value, uniform: bool) -> Value {
+        let ty = self.type_of(x);
+        let mut attrs = vec![("op".to_owned(), KAttr::Enum(op.into()))];
+        if uniform {
+            attrs.push(("uniform".into(), KAttr::Unit));
+        }
+        self.one(KOp::GpuSubgroupReduce, &[x], ty, attrs)
+    }
+
+    /// `gpu.shuffle mode x, offset, width` -> (value, valid).
+    pub fn shuffle(&mut self, mode: &str, x: Value, offset: Value, width: Value) -> (Value, Value) {
+        let ty = self.type_of(x);
+        let op = self.op(
+            KOp::GpuShuffle,
+            &[x, offset, width],
+            &[ty, KType::bool()],
+            vec![("mode".into(), KAttr::Enum(mode.into()))],
+        );
+        let r = &self.m.op(op).results;
+        (r[0], r[1])
+    }
+
+    // ---- memory ----------------------------------------------------------
+
+    /// `memref.load mem[indices]`.
+    pub fn load(&mut self, mem: Value, indices: &[Value]) -> Value {
+        let elem = self
+            .type_of(mem)
+            .memref_elem()
+            .cloned()
+            .unwrap_or(KType::f32());
+        let mut operands = vec![mem];
+        operands.extend(indices);
+        self.one(KOp::MemRefLoad, &operands, elem, Vec::new())
+    }
+
+    /// `memref.store value, mem[indices]`.
+    pub fn store(&mut self, value: Value, mem: Value, indices: &[Value]) {
+        let mut operands = vec![value, mem];
+        operands.extend(indices);
+        self.op(KOp::MemRefStore, &operands, &[], Vec::new());
+    }
+
+    /// `memref.alloc() : ty` (static shape).
+    pub fn alloc(&mut self, ty: KType) -> Value {
+        self.one(
+            KOp::MemRefAlloc,
+            &[],
+            ty,
+            vec![("operandSegmentSizes".into(), KAttr::DenseI64(vec![0, 0]))],
+        )
+    }
+
+    /// `memref.alloca() : ty` (static shape).
+    pub fn alloca(&mut self, ty: KType) -> Value {
+        self.one(
+            KOp::MemRefAlloca,
+            &[],
+            ty,
+            vec![("operandSegmentSizes".into(), KAttr::DenseI64(vec![0, 0]))],
+        )
+    }
+
+    /// `vector.load mem[indices] : ..., ty`.
+    pub fn vector_load(&mut self, ty: KType, mem: Value, indices: &[Value]) -> Value {
+        let mut operands = vec![mem];
+        operands.extend(indices);
+        self.one(KOp::VectorLoad, &operands, ty, Vec::new())
+    }
+
+    /// `vector.store value, mem[indices]`.
+    pub fn vector_store(&mut self, value: Value, mem: Value, indices: &[Value]) {
+        let mut operands = vec![value, mem];
+        operands.extend(indices);
+        self.op(KOp::VectorStore, &operands, &[], Vec::new());
+    }
+
+    /// `vector.extract v[pos]` (static position).
+    pub fn extract(&mut self, v: Value, pos: i64) -> Value {
+        let elem = self.type_of(v).scalar().clone();
+        self.one(
+            KOp::VectorExtract,
+            &[v],
+            elem,
+            vec![("static_position".into(), KAttr::DenseI64(vec![pos]))],
+        )
+    }
+
+    /// `vector.reduction <kind>, v`.
+    pub fn reduction(&mut self, kind: &str, v: Value) -> Value {
+        let elem = self.type_of(v).scalar().clone();
+        self.one(
+            KOp::VectorReduction,
+            &[v],
+            elem,
+            vec![("kind".into(), KAttr::Enum(kind.into()))],
+        )
+    }
+
+    // ---- structured control flow -------------------------------------------
+
+    /// Fills a fresh block of `op`'s region `index` with `args` by running
+    /// `body`, then appends `terminator` with the values it returns.
+    fn fill(
+        &mut self,
+        op: Op,
+        index: usize,
+        args: &[KType],
+        terminator: KOp,
+        body: impl FnOnce(&mut Self, &[Value]) -> Vec<Value>,
+    ) {
+        let Some(&region) = self.m.op(op).regions.get(index) else {
+            return;
+        };
+        let block = self.m.append_block(region, args);
+        let saved = self.block;
+        self.block = block;
+        let values = self.m.block(block).args.clone();
+        let yielded = body(self, &values);
+        self.op(terminator, &yielded, &[], Vec::new());
+        self.block = saved;
+    }
+
+    /// `scf.for %iv = lb to ub step step iter_args(inits)`; `body` gets the
+    /// induction variable and the iteration values and returns the values
+    /// to yield. Returns the loop results.
+    pub fn for_(
+        &mut self,
+        lb: Value,
+        ub: Value,
+        step: Value,
+        inits: &[Value],
+        body: impl FnOnce(&mut Self, Value, &[Value]) -> Vec<Value>,
+    ) -> Vec<Value> {
+        let iv_ty = self.type_of(lb);
+        let tys: Vec<KType> = inits.iter().map(|&v| self.type_of(v)).collect();
+        let mut operands = vec![lb, ub, step];
+        operands.extend(inits);
+        let op = self
+            .m
+            .create_op(KOp::ScfFor, &operands, &tys, Vec::new(), 1, self.loc);
+        self.m.append_op(self.block, op);
+        let mut args = vec![iv_ty];
+        args.extend(tys);
+        self.fill(op, 0, &args, KOp::ScfYield, |b, vals| {
+            body(b, vals[0], &vals[1..])
+        });
+        self.m.op(op).results.clone()
+    }
+
+    /// `scf.if cond -> (results)`; each branch returns the values it
+    /// yields. Without `else_` the else region stays empty (only valid
+    /// without results).
+    pub fn if_(
+        &mut self,
+        cond: Value,
+        results: &[KType],
+        then: impl FnOnce(&mut Self) -> Vec<Value>,
+        else_: Option<Box<dyn FnOnce(&mut Self) -> Vec<Value> + '_>>,
+    ) -> Vec<Value> {
+        let op = self
+            .m
+            .create_op(KOp::ScfIf, &[cond], results, Vec::new(), 2, self.loc);
+        self.m.append_op(self.block, op);
+        self.fill(op, 0, &[], KOp::ScfYield, |b, _| then(b));
+        if let Some(e) = else_ {
+            self.fill(op, 1, &[], KOp::ScfYield, |b, _| e(b));
+        }
+        self.m.op(op).results.clone()
+    }
+
+    /// `scf.while (inits) : (...) -> (results)`: `before` gets the loop
+    /// values and returns the condition and the values passed on; `after`
+    /// gets those and returns the next loop values.
+    pub fn while_(
+        &mut self,
+        inits: &[Value],
+        results: &[KType],
+        before: impl FnOnce(&mut Self, &[Value]) -> (Value, Vec<Value>),
+        after: impl FnOnce(&mut Self, &[Value]) -> Vec<Value>,
+    ) -> Vec<Value> {
+        let tys: Vec<KType> = inits.iter().map(|&v| self.type_of(v)).collect();
+        let op = self
+            .m
+            .create_op(KOp::ScfWhile, inits, results, Vec::new(), 2, self.loc);
+        self.m.append_op(self.block, op);
+        self.fill(op, 0, &tys, KOp::ScfCondition, |b, vals| {
+            let (c, rest) = before(b, vals);
+            let mut out = vec![c];
+            out.extend(rest);
+            out
+        });
+        self.fill(op, 1, results, KOp::ScfYield, after);
+        self.m.op(op).results.clone()
+    }
+}
