@@ -1710,6 +1710,8 @@ KOPS
 
 
 POS = [0.3, 0.6, 1.0, 1.75, 2.0, 3.1, 5.5, 10.0]
+# Inputs of math_more, chosen like SMALL (no result near a rounding tie).
+SMALL2 = [-2.08, -1.22, -0.59, -0.1, 0.15, 0.66, 1.22, 1.41]
 SMALL = [-2.09, -1.22, -0.6, -0.1, 0.15, 0.66, 1.2, 1.9]
 
 
@@ -1750,6 +1752,280 @@ def t_math_misc():
         ('%a = arith.mulf %y, %x : f32\n      %r = math.round %a : f32', lambda x, y: math.copysign(float(math.floor(abs(f32(x * y)) + 0.5)), x * y)),
     ]
     body, prints = math_module(rows, (POS, SMALL))
+    return module(body), prints
+
+
+
+# ---------------------------------------------------------------- more gpu / index / memref
+@test('multi_module', 'two gpu.modules, a kernel launched repeatedly from a host loop, one kernel sized by its launch')
+def t_multi_module():
+    body = """
+  gpu.module @producer {
+    gpu.func @iota(%out : memref<2x8xi32>)
+      kernel attributes { $WG } {
+      %x = gpu.global_id x
+      %y = gpu.global_id y
+      %c8 = arith.constant 8 : index
+      %r = arith.muli %y, %c8 : index
+      %v = arith.addi %r, %x : index
+      %vi = arith.index_cast %v : index to i32
+      memref.store %vi, %out[%y, %x] : memref<2x8xi32>
+      gpu.return
+    }
+  }
+  gpu.module @consumer {
+    gpu.func @step(%buf : memref<2x8xi32>) kernel {
+      %x = gpu.thread_id x
+      %y = gpu.block_id x
+      %v = memref.load %buf[%y, %x] : memref<2x8xi32>
+      %three = arith.constant 3 : i32
+      %m = arith.muli %v, %three : i32
+      %one = arith.constant 1 : i32
+      %s = arith.subi %m, %one : i32
+      memref.store %s, %buf[%y, %x] : memref<2x8xi32>
+      gpu.return
+    }
+  }
+
+  func.func @main() {
+    %buf = memref.alloc() : memref<2x8xi32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    gpu.launch_func @producer::@iota
+        blocks in (%c2, %c2, %c1) threads in (%c4, %c1, %c1)
+        args(%buf : memref<2x8xi32>)
+    %p = memref.cast %buf : memref<2x8xi32> to memref<*xi32>
+    call @printMemrefI32(%p) : (memref<*xi32>) -> ()
+    scf.for %i = %c0 to %c3 step %c1 {
+      gpu.launch_func @consumer::@step
+          blocks in (%c2, %c1, %c1) threads in (%c8, %c1, %c1)
+          args(%buf : memref<2x8xi32>)
+    }
+    call @printMemrefI32(%p) : (memref<*xi32>) -> ()
+    return
+  }
+""".replace('$WG', wg(4)) + decls('printMemrefI32')
+    first = [[y * 8 + x for x in range(8)] for y in range(2)]
+    after = [[v for v in row] for row in first]
+    for _ in range(3):
+        after = [[i32(v * 3 - 1) for v in row] for row in after]
+    return module(body), [(first, 'i'), (after, 'i')]
+
+
+@test('gpu_shuffle', 'gpu.shuffle xor/down/up/idx within workgroups of 4 (width 4), with the valid flag')
+def t_gpu_shuffle():
+    body = """
+  gpu.module @kernels {
+    gpu.func @kernel_shuffle(%in : memref<8xf32>, %out : memref<4x8xf32>, %valid : memref<2x8xi32>)
+      kernel attributes { $WG } {
+      %t = gpu.thread_id x
+      %b = gpu.block_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %base = arith.muli %b, %c4 : index
+      %g = arith.addi %base, %t : index
+      %x = memref.load %in[%g] : memref<8xf32>
+      %one = arith.constant 1 : i32
+      %two = arith.constant 2 : i32
+      %three = arith.constant 3 : i32
+      %width = arith.constant 4 : i32
+      %r0, %v0 = gpu.shuffle xor %x, %one, %width : f32
+      %r1, %v1 = gpu.shuffle down %x, %one, %width : f32
+      %r2, %v2 = gpu.shuffle up %x, %two, %width : f32
+      %r3, %v3 = gpu.shuffle idx %x, %three, %width : f32
+      memref.store %r0, %out[%c0, %g] : memref<4x8xf32>
+      memref.store %r3, %out[%c3, %g] : memref<4x8xf32>
+      %z = arith.constant -1.0 : f32
+      %s1 = arith.select %v1, %r1, %z : f32
+      %s2 = arith.select %v2, %r2, %z : f32
+      memref.store %s1, %out[%c1, %g] : memref<4x8xf32>
+      memref.store %s2, %out[%c2, %g] : memref<4x8xf32>
+      %i1 = arith.extui %v1 : i1 to i32
+      %i2 = arith.extui %v2 : i1 to i32
+      memref.store %i1, %valid[%c0, %g] : memref<2x8xi32>
+      memref.store %i2, %valid[%c1, %g] : memref<2x8xi32>
+      gpu.return
+    }
+  }
+
+  func.func @main() {
+    %in = memref.alloc() : memref<8xf32>
+    %out = memref.alloc() : memref<4x8xf32>
+    %valid = memref.alloc() : memref<2x8xi32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %k = arith.constant 1.5 : f32
+    scf.for %i = %c0 to %c8 step %c1 {
+      %ii = arith.index_cast %i : index to i32
+      %f = arith.sitofp %ii : i32 to f32
+      %v = arith.mulf %f, %k : f32
+      memref.store %v, %in[%i] : memref<8xf32>
+    }
+    gpu.launch_func @kernels::@kernel_shuffle
+        blocks in (%c2, %c1, %c1) threads in (%c4, %c1, %c1)
+        args(%in : memref<8xf32>, %out : memref<4x8xf32>, %valid : memref<2x8xi32>)
+    %p = memref.cast %out : memref<4x8xf32> to memref<*xf32>
+    call @printMemrefF32(%p) : (memref<*xf32>) -> ()
+    %q = memref.cast %valid : memref<2x8xi32> to memref<*xi32>
+    call @printMemrefI32(%q) : (memref<*xi32>) -> ()
+    return
+  }
+""".replace('$WG', wg(4)) + decls('printMemrefF32', 'printMemrefI32')
+    x = [i * 1.5 for i in range(8)]
+    rows = [[], [], [], []]
+    valid = [[], []]
+    for g in range(8):
+        base, t = g // 4 * 4, g % 4
+        rows[0].append(x[base + (t ^ 1)])
+        ok1 = t + 1 < 4
+        rows[1].append(x[base + t + 1] if ok1 else -1.0)
+        ok2 = t - 2 >= 0
+        rows[2].append(x[base + t - 2] if ok2 else -1.0)
+        rows[3].append(x[base + 3])
+        valid[0].append(int(ok1))
+        valid[1].append(int(ok2))
+    return module(body, env=None), [(rows, 'f'), (valid, 'i')]
+
+
+@test('index_ops', 'index dialect arithmetic and comparisons in a kernel')
+def t_index_ops():
+    ops = [
+        ('index.add', lambda a, b: a + b),
+        ('index.sub', lambda a, b: a - b),
+        ('index.mul', lambda a, b: a * b),
+        ('index.divs', lambda a, b: sdiv(a, b)),
+        ('index.rems', lambda a, b: a - sdiv(a, b) * b),
+        ('index.maxs', max),
+        ('index.mins', min),
+        ('index.and', lambda a, b: a & b),
+        ('index.or', lambda a, b: a | b),
+        ('index.shl', lambda a, b: a << (b & 7)),
+    ]
+    A = [7, -7, 20, -20, 100, 3, 0, 9]
+    B = [2, 2, -3, 3, 7, 1, 5, 4]
+    stmts = []
+    for k, (op, _) in enumerate(ops):
+        rhs = '%b' if op != 'index.shl' else '%sh'
+        stmts.append('      %%r%d = %s %%a, %s' % (k, op, rhs))
+        stmts.append('      %%ri%d = arith.index_cast %%r%d : index to i32' % (k, k))
+        stmts.append('      %%k%d = arith.constant %d : index' % (k, k))
+        stmts.append('      memref.store %%ri%d, %%out[%%k%d, %%t] : memref<%dx8xi32>' % (k, k, len(ops) + 1))
+    n = len(ops)
+    stmts.append('      %lt = index.cmp slt(%a, %b)')
+    stmts.append('      %lti = arith.extui %lt : i1 to i32')
+    stmts.append('      %%kn = arith.constant %d : index' % n)
+    stmts.append('      memref.store %%lti, %%out[%%kn, %%t] : memref<%dx8xi32>' % (n + 1))
+    body = """
+  gpu.module @kernels {
+    gpu.func @kernel_index(%in0 : memref<8xi32>, %in1 : memref<8xi32>, %out : memref<NROWSx8xi32>)
+      kernel attributes { $WG } {
+      %t = gpu.thread_id x
+      %a32 = memref.load %in0[%t] : memref<8xi32>
+      %b32 = memref.load %in1[%t] : memref<8xi32>
+      %a = index.casts %a32 : i32 to index
+      %b = index.casts %b32 : i32 to index
+      %seven = index.constant 7
+      %sh = index.and %b, %seven
+KOPS
+      gpu.return
+    }
+  }
+
+  func.func @main() {
+    %in0 = memref.alloc() : memref<8xi32>
+    %in1 = memref.alloc() : memref<8xi32>
+    %out = memref.alloc() : memref<NROWSx8xi32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %va = arith.constant dense<VA> : vector<8xi32>
+    %vb = arith.constant dense<VB> : vector<8xi32>
+    vector.store %va, %in0[%c0] : memref<8xi32>, vector<8xi32>
+    vector.store %vb, %in1[%c0] : memref<8xi32>, vector<8xi32>
+    gpu.launch_func @kernels::@kernel_index
+        blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1)
+        args(%in0 : memref<8xi32>, %in1 : memref<8xi32>, %out : memref<NROWSx8xi32>)
+    %p = memref.cast %out : memref<NROWSx8xi32> to memref<*xi32>
+    call @printMemrefI32(%p) : (memref<*xi32>) -> ()
+    return
+  }
+""".replace('$WG', wg(8)).replace('KOPS', '\n'.join(stmts)).replace('NROWS', str(n + 1)) \
+        .replace('VA', vec_lit(A)).replace('VB', vec_lit(B)) + decls('printMemrefI32')
+    out = [[i32(fn(a, b)) for a, b in zip(A, B)] for _, fn in ops]
+    out.append([int(a < b) for a, b in zip(A, B)])
+    return module(body), [(out, 'i')]
+
+
+@test('subview', 'memref.subview with static offsets and strides inside a kernel')
+def t_subview():
+    body = """
+  gpu.module @kernels {
+    gpu.func @kernel_sub(%in : memref<4x8xf32>, %out : memref<2x4xf32>)
+      kernel attributes { $WG } {
+      %x = gpu.thread_id x
+      %y = gpu.thread_id y
+      %s = memref.subview %in[1, 1] [2, 4] [2, 2] : memref<4x8xf32> to memref<2x4xf32, strided<[16, 2], offset: 9>>
+      %v = memref.load %s[%y, %x] : memref<2x4xf32, strided<[16, 2], offset: 9>>
+      memref.store %v, %out[%y, %x] : memref<2x4xf32>
+      gpu.return
+    }
+  }
+
+  func.func @main() {
+    %in = memref.alloc() : memref<4x8xf32>
+    %out = memref.alloc() : memref<2x4xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %k = arith.constant 0.5 : f32
+    scf.for %i = %c0 to %c4 step %c1 {
+      scf.for %j = %c0 to %c8 step %c1 {
+        %a = arith.muli %i, %c8 : index
+        %l = arith.addi %a, %j : index
+        %li = arith.index_cast %l : index to i32
+        %f = arith.sitofp %li : i32 to f32
+        %v = arith.mulf %f, %k : f32
+        memref.store %v, %in[%i, %j] : memref<4x8xf32>
+      }
+    }
+    gpu.launch_func @kernels::@kernel_sub
+        blocks in (%c1, %c1, %c1) threads in (%c4, %c2, %c1)
+        args(%in : memref<4x8xf32>, %out : memref<2x4xf32>)
+    %p = memref.cast %out : memref<2x4xf32> to memref<*xf32>
+    call @printMemrefF32(%p) : (memref<*xf32>) -> ()
+    return
+  }
+""".replace('$WG', wg(4, 2)) + decls('printMemrefF32')
+    inp = [[(i * 8 + j) * 0.5 for j in range(8)] for i in range(4)]
+    out = [[inp[1 + 2 * y][1 + 2 * x] for x in range(4)] for y in range(2)]
+    return module(body), [(out, 'f')]
+
+
+@test('math_more', 'math.log10/log1p/expm1/trunc/atan/sinh/cosh/tan and absi/ctpop, scaled by 1000 and rounded')
+def t_math_more():
+    rows = [
+        ('%r = math.log10 %x : f32', lambda x, y: math.log10(x)),
+        ('%r = math.log1p %x : f32', lambda x, y: math.log1p(x)),
+        ('%r = math.expm1 %y : f32', lambda x, y: math.expm1(y)),
+        ('%r = math.trunc %y : f32', lambda x, y: math.copysign(float(math.trunc(y)), y)),
+        ('%r = math.atan %y : f32', lambda x, y: math.atan(y)),
+        ('%r = math.sinh %y : f32', lambda x, y: math.sinh(y)),
+        ('%r = math.cosh %y : f32', lambda x, y: math.cosh(y)),
+        ('%r = math.tan %y : f32', lambda x, y: math.tan(y)),
+    ]
+    body, prints = math_module(rows, (POS, SMALL2))
     return module(body), prints
 
 
