@@ -19,7 +19,7 @@
 //!   testable without Vulkan; the launcher sees the argument buffers,
 //!   mutably, in argument order.
 //! * Printing follows `mlir/ExecutionEngine/RunnerUtils.h` exactly
-//!   ([`print`]); `base@` is the host buffer's address.
+//!   ([`mod@print`]); `base@` is the host buffer's address.
 //!
 //! Every failure is a [`HostError`] naming the op (and its line) or the
 //! callee; nothing on user input panics.
