@@ -76,8 +76,15 @@ fn linearize(l: &mut Lowerer, repr: &MemRefRepr, idx: &[Value]) -> Result<Value,
         )));
     }
     let it = l.conv(&KType::Index)?;
+    // Constant indices fold into one constant offset (as MLIR's
+    // createOrFold does).
+    let mut konst: i64 = repr.offset;
     let mut lin: Option<Value> = None;
     for (&i, &stride) in idx.iter().zip(&repr.strides) {
+        if let Some(c) = const_value(l, i) {
+            konst = konst.wrapping_add(c.wrapping_mul(stride));
+            continue;
+        }
         let term = if stride == 1 {
             i
         } else {
@@ -90,13 +97,26 @@ fn linearize(l: &mut Lowerer, repr: &MemRefRepr, idx: &[Value]) -> Result<Value,
         });
     }
     Ok(match lin {
-        Some(v) if repr.offset != 0 => {
-            let o = l.const_int(it, repr.offset as i128);
+        Some(v) if konst != 0 => {
+            let o = l.const_int(it, konst as i128);
             l.op1("IAdd", vec![v, o], it)
         }
         Some(v) => v,
-        None => l.const_int(it, repr.offset as i128),
+        None => l.const_int(it, konst as i128),
     })
+}
+
+/// The value of `v` when a `spv.Constant` integer defines it.
+fn const_value(l: &Lowerer, v: Value) -> Option<i64> {
+    let op = l.m.defining_op(v)?;
+    if l.m.op(op).kind != crate::ir::OpKind::Constant {
+        return None;
+    }
+    let a = l.m.attr(op, "value")?;
+    match l.m.attrs.kind(a) {
+        crate::ir::AttrKind::Int { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
 }
 
 /// `spv.AccessChain %base[0, %i]` to an element of type `elem`.
