@@ -204,7 +204,14 @@ fn push_constants_over_max_push_constants_size() {
         })
         .collect();
     args.push(buffer_arg("out", 0, 0));
-    let src = kernel("", &args.join(",\n      "), STORE_ONE, [1, 1, 1]);
+    // The last push constant is used, so the whole block is.
+    let body = format!(
+        r#"{STORE_ONE}
+    %last = spirv.ConvertSToF %p{} : i32 to f32
+    spirv.Store "StorageBuffer" %p, %last : f32"#,
+        n - 1
+    );
+    let src = kernel("", &args.join(",\n      "), &body, [1, 1, 1]);
     let (words, iface) = compile(&ctx, &src, "k");
     assert_eq!(iface.push_constants.map(|p| p.size), Some(4 * n));
     let expected = limit_message(

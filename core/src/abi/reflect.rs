@@ -306,7 +306,9 @@ fn check_lowered(m: &Module) -> Result<(), ReflectError> {
 }
 
 /// Symbols (global variables and specialization constants) referenced by
-/// `func` and the functions it calls, transitively.
+/// `func` and the functions it calls, transitively. An address or value
+/// whose result nothing uses does not count: it leaves no trace in the
+/// binary, so the binary's reflection would not see it either.
 fn statically_used(m: &Module, func: Op) -> HashSet<String> {
     let mut used = HashSet::new();
     let mut visited = HashSet::new();
@@ -315,8 +317,21 @@ fn statically_used(m: &Module, func: Op) -> HashSet<String> {
         if !visited.insert(f) {
             continue;
         }
+        let mut operands: HashSet<crate::ir::Value> = HashSet::new();
         m.walk(f, &mut |op| {
             let data = m.op(op);
+            operands.extend(data.operands.iter().copied());
+            for s in &data.successors {
+                operands.extend(s.args.iter().copied());
+            }
+        });
+        m.walk(f, &mut |op| {
+            let data = m.op(op);
+            if matches!(data.kind, OpKind::AddressOf | OpKind::ReferenceOf)
+                && !data.results.iter().any(|r| operands.contains(r))
+            {
+                return;
+            }
             let attr = match &data.kind {
                 OpKind::AddressOf => "variable",
                 OpKind::ReferenceOf => "spec_const",

@@ -31,9 +31,12 @@
 //!    * `spirv.decoration = #spirv.decoration<X>` entries of the argument's
 //!      attribute dictionary (for instance `NonWritable`) move to the
 //!      variable;
-//! 2. replaces each argument by `spv.mlir.addressof` of its variable at the
-//!    top of the entry block (followed by `spv.AccessChain %v[0]` for a
-//!    wrapped pointee, and `spv.AccessChain` + `spv.Load` for a scalar).
+//! 2. replaces each used argument by `spv.mlir.addressof` of its variable
+//!    at the top of the entry block (followed by `spv.AccessChain %v[0]` for
+//!    a wrapped pointee, and `spv.AccessChain` + `spv.Load` for a scalar);
+//!    an unused argument's variable is declared but not referenced (MLIR
+//!    takes its address anyway, which leaves no trace in the binary), so it
+//!    is not part of the entry point's pipeline interface.
 //!    Where MLIR inserts a `spv.Bitcast` from the laid-out pointer to the
 //!    argument's original type (which spirv-val rejects in logical
 //!    addressing), kiln re-types the uses instead: access chains, loads and
@@ -55,12 +58,14 @@
 //!    Vulkan compute shader needs one) and `"SignedZeroInfNanPreserve",
 //!    width` for its `target_width`. With
 //!    [`LowerAbiOptions::workgroup_size_spec_ids`] the workgroup size is
-//!    instead three `spv.SpecConstant`s with those `spec_id`s (defaults from
-//!    the ABI) used through `"LocalSizeId"` (SPIR-V 1.2 and later).
+//!    also made specializable: three `spv.SpecConstant`s with those
+//!    `spec_id`s (defaults from the ABI) in a `WorkgroupSize` built-in
+//!    `spv.SpecConstantComposite`, as glslang does for `local_size_x_id`
+//!    (kiln's IR has no id-operand form of `LocalSizeId` for spec
+//!    constants).
 //!
 //! The pass does not touch the VCE triple: run `update-vce` afterwards
-//! when a new feature (`SignedZeroInfNanPreserve`, `LocalSizeId`) needs
-//! one.
+//! when a new feature (`SignedZeroInfNanPreserve`) needs one.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -82,8 +87,12 @@ pub struct LowerAbiOptions {
     /// `--scalar-block-layout`) instead of std430/std140.
     pub scalar_block_layout: bool,
     /// Make the workgroup size specializable: three `spv.SpecConstant`s
-    /// with these `spec_id`s and an `ExecutionMode LocalSizeId` (needs
-    /// SPIR-V 1.2).
+    /// with these `spec_id`s (defaults from the ABI) gathered into a
+    /// `spv.SpecConstantComposite` decorated `BuiltIn WorkgroupSize`, which
+    /// overrides the `LocalSize` mode (what glslang emits for
+    /// `local_size_x_id`; valid from SPIR-V 1.0). Known gap: kiln's
+    /// serializer does not yet emit the composite's `BuiltIn` decoration,
+    /// so the binary keeps the fixed `LocalSize`.
     pub workgroup_size_spec_ids: Option<[u32; 3]>,
 }
 
@@ -629,6 +638,13 @@ impl EntryFn {
             OpKind::from_name("AccessChain").expect("core grammar has OpAccessChain");
         let load = OpKind::from_name("Load").expect("core grammar has OpLoad");
         for (index, plan) in plans.iter().enumerate() {
+            let old = params[index];
+            if users(m, self.func, old).is_empty() {
+                // Nothing to replace: the variable exists but is not used
+                // (as in the binary, where an unused address leaves no
+                // trace), so it is not part of the pipeline interface.
+                continue;
+            }
             let (var, member, scalar) = match plan {
                 ArgPlan::Variable { var, wrapped } => (var, wrapped.then_some(0), false),
                 ArgPlan::PushMember { var, member } => (var, Some(*member), true),
@@ -673,7 +689,6 @@ impl EntryFn {
                     );
                 }
             }
-            let old = params[index];
             m.replace_uses_in(self.func, old, value);
             if m.value_type(value) != self.inputs[index] {
                 retype_uses(m, self.func, value, index, &self.name)?;
@@ -781,9 +796,11 @@ impl EntryFn {
             match options.workgroup_size_spec_ids {
                 None => add_mode(m, ExecutionMode::LocalSize, &size.map(i128::from)),
                 Some(ids) => {
-                    // SpecConstants go before the function, LocalSizeId
-                    // operands are their ids.
-                    let mut names = Vec::new();
+                    // As glslang does for `local_size_x_id`: LocalSize with
+                    // the defaults, overridden by a WorkgroupSize built-in
+                    // made of three specialization constants.
+                    add_mode(m, ExecutionMode::LocalSize, &size.map(i128::from));
+                    let mut constituents = Vec::new();
                     for (dim, (&id, &default)) in ids.iter().zip(size.iter()).enumerate() {
                         let name = unique_name(
                             m,
@@ -801,23 +818,23 @@ impl EntryFn {
                                 .loc(self.loc),
                         );
                         m.insert_op_before(self.func, op);
-                        names.push(name);
+                        constituents.push(m.attrs.symbol(name));
                     }
-                    let mode_attr = m.attrs.enumerant(
-                        OperandKind::ExecutionMode,
-                        ExecutionMode::LocalSizeId as u32,
-                    );
-                    let vals: Vec<_> = names.into_iter().map(|n| m.attrs.symbol(n)).collect();
-                    let vals = m.attrs.array(vals);
-                    let fn_sym = m.attrs.symbol(self.name.clone());
-                    m.build(
-                        body,
-                        OpSpec::new(OpKind::ExecutionMode)
-                            .attr("fn", fn_sym)
-                            .attr("execution_mode", mode_attr)
-                            .attr("values", vals)
+                    let name = unique_name(m, &mut taken, &format!("{}_workgroup_size", self.name));
+                    let s = m.attrs.string(name);
+                    let list = m.attrs.array(constituents);
+                    let v3 = m.types.vector(3, i32_ty);
+                    let ty = m.attrs.ty(v3);
+                    let builtin = m.attrs.string("WorkgroupSize");
+                    let op = m.create_op(
+                        OpSpec::new(OpKind::SpecConstantComposite)
+                            .attr("sym_name", s)
+                            .attr("constituents", list)
+                            .attr("type", ty)
+                            .attr("built_in", builtin)
                             .loc(self.loc),
                     );
+                    m.insert_op_before(self.func, op);
                 }
             }
         }
@@ -1035,4 +1052,203 @@ fn interface_of(m: &Module, func: Op, version: Version) -> Vec<String> {
                 .is_some_and(|(_, sc)| matches!(sc, StorageClass::Input | StorageClass::Output))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::reflect_module;
+    use crate::binary::serialize;
+    use crate::text::PrintOptions;
+    use crate::validate::{validate, ValidationEnv};
+
+    fn lower(src: &str, options: &LowerAbiOptions) -> Result<Module, LowerAbiError> {
+        let mut m = text::parse(src).unwrap_or_else(|e| panic!("parse: {e}"));
+        run_with(&mut m, &TargetEnv::default(), options)?;
+        crate::ir::verify::verify(&m).unwrap_or_else(|e| panic!("verify: {e}"));
+        Ok(m)
+    }
+
+    fn print(m: &Module) -> String {
+        text::print(m, &PrintOptions::default())
+    }
+
+    const VCE: &str = "requires #spirv.vce<v1.3, [Shader], []>";
+
+    /// The seeds' spelling lowers exactly like MLIR 19's.
+    #[test]
+    fn seeds_syntax_lowers_like_mlir_syntax() {
+        let seeds = r#"spv.module Logical GLSL450 requires #spv.vce<v1.3, [Shader], []> {
+  spv.func @f(%a: !spv.ptr<!spv.struct<(!spv.array<4 x f32>)>, StorageBuffer> {spv.interface_var_abi = #spv.interface_var_abi<(0, 1)>},
+              %s: i32 {spv.interface_var_abi = #spv.interface_var_abi<(0, 0), StorageBuffer>}) "None"
+  attributes {spv.entry_point_abi = #spv.entry_point_abi<local_size = dense<[16, 2, 1]> : vector<3xi32>>} {
+    spv.Return
+  }
+}"#;
+        let mlir = seeds.replace("spv.", "spirv.").replace(
+            "local_size = dense<[16, 2, 1]> : vector<3xi32>",
+            "workgroup_size = [16, 2, 1]",
+        );
+        let a = print(&lower(seeds, &LowerAbiOptions::default()).unwrap());
+        let b = print(&lower(&mlir, &LowerAbiOptions::default()).unwrap());
+        assert_eq!(a, b);
+        assert!(
+            a.contains("spirv.ExecutionMode @f \"LocalSize\", 16, 2, 1"),
+            "{a}"
+        );
+        assert!(
+            a.contains("@f_arg_1 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>"),
+            "{a}"
+        );
+    }
+
+    /// Specializable workgroup size: a WorkgroupSize built-in of spec
+    /// constants; valid, and reflected with its SpecIds from the IR.
+    #[test]
+    fn workgroup_size_from_spec_constants() {
+        let src = format!(
+            r#"spirv.module Logical GLSL450 {VCE} {{
+  spirv.func @g(%a: !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32>)>, StorageBuffer> {{spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>}}) "None"
+  attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 2, 1]>}} {{
+    %n = "spirv.ArrayLength"(%a) {{array_member = 0 : i32}} : (!spirv.ptr<!spirv.struct<(!spirv.rtarray<f32>)>, StorageBuffer>) -> i32
+    spirv.Return
+  }}
+}}"#
+        );
+        let options = LowerAbiOptions {
+            workgroup_size_spec_ids: Some([10, 11, 12]),
+            ..LowerAbiOptions::default()
+        };
+        let m = lower(&src, &options).unwrap();
+        let text = print(&m);
+        assert!(text.contains("built_in = \"WorkgroupSize\""), "{text}");
+        let words = serialize(&m).unwrap();
+        validate(&words, ValidationEnv::Vulkan1_1).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let iface = reflect_module(&m, "g").unwrap();
+        assert_eq!(iface.workgroup_size, [64, 2, 1]);
+        assert_eq!(
+            iface.workgroup_size_spec_ids,
+            [Some(10), Some(11), Some(12)]
+        );
+        // The binary's reflection does not see the SpecIds yet: the
+        // serializer drops `built_in` on spv.SpecConstantComposite.
+    }
+
+    /// Scalar block layout packs a vec3 after a float; std430 aligns it
+    /// to 16.
+    #[test]
+    fn scalar_block_layout_option() {
+        let src = format!(
+            r#"spirv.module Logical GLSL450 {VCE} {{
+  spirv.func @h(%a: !spirv.ptr<!spirv.struct<(f32, vector<3xf32>)>, StorageBuffer> {{spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>}}) "None"
+  attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>}} {{
+    spirv.Return
+  }}
+}}"#
+        );
+        let std430 = print(&lower(&src, &LowerAbiOptions::default()).unwrap());
+        assert!(
+            std430.contains("!spirv.struct<(f32 [0], vector<3xf32> [16])>"),
+            "{std430}"
+        );
+        let options = LowerAbiOptions {
+            scalar_block_layout: true,
+            ..LowerAbiOptions::default()
+        };
+        let scalar = print(&lower(&src, &options).unwrap());
+        assert!(
+            scalar.contains("!spirv.struct<(f32 [0], vector<3xf32> [4])>"),
+            "{scalar}"
+        );
+    }
+
+    /// Images stay UniformConstant variables without layout; target_width
+    /// becomes SignedZeroInfNanPreserve.
+    #[test]
+    fn image_argument_and_target_width() {
+        let src = format!(
+            r#"spirv.module Logical GLSL450 {VCE} {{
+  spirv.func @i(%img: !spirv.ptr<!spirv.image<f32, Dim2D, NoDepth, NonArrayed, SingleSampled, NoSampler, Rgba32f>, UniformConstant> {{spirv.interface_var_abi = #spirv.interface_var_abi<(1, 3)>}}) "None"
+  attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [8, 8, 1], target_width = 32>}} {{
+    %0 = spirv.Load "UniformConstant" %img : !spirv.image<f32, Dim2D, NoDepth, NonArrayed, SingleSampled, NoSampler, Rgba32f>
+    spirv.Return
+  }}
+}}"#
+        );
+        let m = lower(&src, &LowerAbiOptions::default()).unwrap();
+        let text = print(&m);
+        assert!(
+            text.contains("spirv.GlobalVariable @i_arg_0 bind(1, 3) : !spirv.ptr<!spirv.image<f32, Dim2D, NoDepth, NonArrayed, SingleSampled, NoSampler, Rgba32f>, UniformConstant>"),
+            "{text}"
+        );
+        assert!(
+            text.contains("spirv.ExecutionMode @i \"SignedZeroInfNanPreserve\", 32"),
+            "{text}"
+        );
+    }
+
+    /// A laid-out aggregate passed where its old type is expected is an
+    /// error naming the op and the argument.
+    #[test]
+    fn unsupported_use_is_an_error() {
+        let src = format!(
+            r#"spirv.module Logical GLSL450 {VCE} {{
+  spirv.func @callee(%p: !spirv.ptr<!spirv.struct<(!spirv.array<4 x f32>)>, StorageBuffer>) "None" {{
+    spirv.Return
+  }}
+  spirv.func @j(%a: !spirv.ptr<!spirv.struct<(!spirv.array<4 x f32>)>, StorageBuffer> {{spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>}}) "None"
+  attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>}} {{
+    spirv.FunctionCall @callee(%a) : (!spirv.ptr<!spirv.struct<(!spirv.array<4 x f32>)>, StorageBuffer>) -> ()
+    spirv.Return
+  }}
+}}"#
+        );
+        let err = lower(&src, &LowerAbiOptions::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "7:5: @j: 'spirv.FunctionCall' uses argument 0, whose laid-out type differs: \
+             the op cannot take a value of the laid-out type"
+        );
+    }
+
+    #[test]
+    fn bad_arguments_are_errors() {
+        let with = |arg: &str| {
+            format!(
+                r#"spirv.module Logical GLSL450 {VCE} {{
+  spirv.func @k({arg}) "None" attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>}} {{
+    spirv.Return
+  }}
+}}"#
+            )
+        };
+        let err = lower(
+            &with(
+                "%a: f32 {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0), Workgroup>}",
+            ),
+            &LowerAbiOptions::default(),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("argument 0 of type f32: a scalar or vector argument must live in StorageBuffer, Uniform or PushConstant storage, not Workgroup"), "{err}");
+        let err = lower(
+            &with("%a: !spirv.ptr<f32, StorageBuffer> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0), Uniform>}"),
+            &LowerAbiOptions::default(),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("the ABI's storage class differs from the pointer's StorageBuffer"),
+            "{err}"
+        );
+        let err = lower(
+            &with("%a: !spirv.ptr<!spirv.struct<(f32)>, PushConstant> {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>}, %b: i32 {spirv.interface_var_abi = #spirv.interface_var_abi<(0, 1)>}"),
+            &LowerAbiOptions::default(),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("one push-constant block per entry point"),
+            "{err}"
+        );
+    }
 }
