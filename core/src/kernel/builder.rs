@@ -33,6 +33,10 @@ use super::types::{GpuAddressSpace, KType, MemorySpace};
 use crate::ir::{Block, Location, Op, Value};
 use kiln_abi::EntryPointAbi;
 
+/// A branch body of [`KernelBuilder::if_`]: fills the block, returns the
+/// values to yield.
+pub type Branch<'a, 'm> = Box<dyn FnOnce(&mut KernelBuilder<'m>) -> Vec<Value> + 'a>;
+
 /// Options of [`KernelBuilder::gpu_func`].
 #[derive(Clone, Debug, Default)]
 pub struct FuncOptions {
@@ -705,7 +709,7 @@ impl<'m> KernelBuilder<'m> {
         cond: Value,
         results: &[KType],
         then: impl FnOnce(&mut Self) -> Vec<Value>,
-        else_: Option<Box<dyn FnOnce(&mut Self) -> Vec<Value> + '_>>,
+        else_: Option<Branch<'_, 'm>>,
     ) -> Vec<Value> {
         let op = self
             .m

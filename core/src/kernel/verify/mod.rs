@@ -148,7 +148,7 @@ impl<'m> Verifier<'m> {
             KOp::BuiltinModule | KOp::GpuModule | KOp::GpuFunc | KOp::FuncFunc
         );
         let saved = if isolated {
-            Some(std::mem::replace(&mut self.visible, Vec::new()))
+            Some(std::mem::take(&mut self.visible))
         } else {
             None
         };
