@@ -196,3 +196,21 @@ fn filecheck_rejects_wrong_output() {
     }
     assert!(filecheck::directives("// CHECK: {{[0-9]+}}\n").is_err());
 }
+
+/// The corpus is what its generator writes (expected outputs included):
+/// `python3 tests/runner/gen.py --check`.
+#[test]
+fn corpus_matches_its_generator() {
+    let script = corpus_dir().join("gen.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg("--check")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run python3 (ci/setup.sh installs it): {e}"));
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

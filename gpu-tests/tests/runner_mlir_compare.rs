@@ -216,3 +216,19 @@ fn mlir_binaries_give_the_same_output() {
         "only {compared} files compared; the corpus should have at least 20 MLIR can lower"
     );
 }
+
+/// Every corpus and error program is valid MLIR 19 (`mlir-opt-19 FILE`).
+#[test]
+fn every_runner_file_is_accepted_by_mlir_opt() {
+    let mut files = mlir_files(&corpus_dir());
+    files.extend(mlir_files(&corpus_dir().join("errors")));
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            run(tool("mlir-opt-19").arg(f))
+                .err()
+                .map(|e| format!("{}: {e}", f.display()))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
