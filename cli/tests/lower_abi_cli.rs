@@ -347,3 +347,96 @@ fn errors_name_the_function_and_argument() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("@bad: no workgroup size"), "{err}");
 }
+
+/// A lowered kernel runs through `kiln run-spv` with push constants given
+/// as `--push TYPE=V,TYPE=V` (one block: i32 at 0, f32 at 4) and a
+/// specialization constant set with `--spec ID=VALUE`. (`spec_id(4 : i32)`
+/// because the parser types a bare `spec_id(4)` as i64, which update-vce
+/// then counts as a use of Int64.)
+#[test]
+fn lowered_kernel_runs_with_push_and_spec() {
+    let src = format!(
+        r#"module attributes {{ {ENV_1_0} }} {{
+spirv.module Logical GLSL450 {{
+  spirv.GlobalVariable @gid built_in("GlobalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+  spirv.SpecConstant @bias spec_id(4 : i32) = 1.0 : f32
+  spirv.func @run(
+    %n: i32 {{spirv.interface_var_abi = #spirv.interface_var_abi<(0, 1), PushConstant>}},
+    %k: f32 {{spirv.interface_var_abi = #spirv.interface_var_abi<(0, 2), PushConstant>}},
+    %out: !spirv.ptr<!spirv.rtarray<f32>, StorageBuffer> {{spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>}}) "None"
+  attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [4, 1, 1]>}} {{
+    %id = spirv.mlir.addressof @gid : !spirv.ptr<vector<3xi32>, Input>
+    %v = spirv.Load "Input" %id : vector<3xi32>
+    %i = spirv.CompositeExtract %v[0 : i32] : vector<3xi32>
+    %fi = spirv.ConvertSToF %i : i32 to f32
+    %fn = spirv.ConvertSToF %n : i32 to f32
+    %b = spirv.mlir.referenceof @bias : f32
+    %t0 = spirv.FMul %fi, %k : f32
+    %t1 = spirv.FAdd %t0, %b : f32
+    %t2 = spirv.FAdd %t1, %fn : f32
+    %p = spirv.AccessChain %out[%i] : !spirv.ptr<!spirv.rtarray<f32>, StorageBuffer>, i32
+    spirv.Store "StorageBuffer" %p, %t2 : f32
+    spirv.Return
+  }}
+}}
+}}
+"#
+    );
+    let lowered = kiln_ok(&["opt", "--lower-abi-attrs", "--update-vce", "-"], &src);
+    let dir = scratch();
+    let spv = dir.join("run.spv");
+    kiln_ok(
+        &["translate", "--serialize", "-", "-o", spv.to_str().unwrap()],
+        &lowered,
+    );
+    let spv = spv.to_str().unwrap();
+    let base = [
+        "run-spv",
+        spv,
+        "--entry",
+        "run",
+        "--grid",
+        "1",
+        "--validation",
+        "--buf",
+        "0:0=f32[4]",
+        "--print",
+        "0:0",
+        "--push",
+        "i32=10,f32=0.5",
+    ];
+    let expect = |bias: f32| -> String {
+        let v: Vec<String> = (0..4)
+            .map(|i| (i as f32 * 0.5 + bias + 10.0).to_string())
+            .collect();
+        format!("0:0 = [{}]", v.join(", "))
+    };
+    let out = kiln_ok(&base, "");
+    assert_eq!(out.trim(), expect(1.0));
+    let mut with_spec = base.to_vec();
+    with_spec.extend(["--spec", "4=2.25"]);
+    assert_eq!(kiln_ok(&with_spec, "").trim(), expect(2.25));
+    // The same push bytes as two flags.
+    let mut split = base[..base.len() - 1].to_vec();
+    split.extend(["i32=10", "--push", "f32=0.5"]);
+    assert_eq!(kiln_ok(&split, "").trim(), expect(1.0));
+    // Unknown SpecId, short push constants.
+    let mut bad = base.to_vec();
+    bad.extend(["--spec", "9=1"]);
+    let (code, _, err) = kiln(&bad, "");
+    assert_eq!(code, 1);
+    assert_eq!(
+        err.trim(),
+        "error: --spec 9=1: entry point \"run\" has no specialization constant 9 (the module \
+         has 4 (f32))"
+    );
+    let mut short = base[..base.len() - 1].to_vec();
+    short.push("i32=10");
+    let (code, _, err) = kiln(&short, "");
+    assert_eq!(code, 1);
+    assert_eq!(
+        err.trim(),
+        "error: entry point \"run\" takes 8 bytes of push constants, --push gave 4"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
