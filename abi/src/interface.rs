@@ -972,6 +972,80 @@ mod tests {
     }
 
     #[test]
+    fn limit_violations_name_limit_and_value_in_order() {
+        let mut i = iface((0..6).map(|b| buf(5, b)).collect());
+        i.push_constants = Some(PushConstantRange {
+            offset: 0,
+            size: 132,
+        });
+        i.workgroup_size = [256, 1, 65];
+        i.workgroup_memory = 20000;
+        let names: Vec<&str> = i
+            .limit_violations(&Limits::default())
+            .iter()
+            .map(|e| e.limit_name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "maxBoundDescriptorSets",
+                "maxPerStageDescriptorStorageBuffers",
+                "maxPushConstantsSize",
+                "maxComputeWorkGroupSize",
+                "maxComputeWorkGroupSize",
+                "maxComputeWorkGroupInvocations",
+                "maxComputeSharedMemorySize",
+            ]
+        );
+        assert_eq!(
+            i.check_limits(&Limits::default()).unwrap_err().to_string(),
+            "the number of descriptor sets (highest set number + 1) of entry point \"main\" \
+             is 6, above the device limit maxBoundDescriptorSets = 4"
+        );
+        let ok = iface(vec![buf(0, 0), buf(3, 9)]);
+        assert_eq!(ok.check_limits(&Limits::default()), Ok(()));
+    }
+
+    #[test]
+    fn specialize_sets_values_and_workgroup_size() {
+        let mut i = iface(vec![]);
+        i.spec_constants = vec![
+            SpecConstant {
+                id: 1,
+                name: None,
+                ty: SpecType::Int {
+                    width: 32,
+                    signed: false,
+                },
+                default: 64,
+            },
+            SpecConstant {
+                id: 2,
+                name: None,
+                ty: SpecType::Float { width: 32 },
+                default: 0,
+            },
+        ];
+        i.workgroup_size_spec_ids = [Some(1), None, None];
+        assert_eq!(i.check(), Ok(()));
+        let s = i.specialize(&[SpecValue::u32(1, 256)]).unwrap();
+        assert_eq!(s.workgroup_size, [256, 1, 1]);
+        assert_eq!(s.spec_constants[0].default, 256);
+        assert!(matches!(
+            i.specialize(&[SpecValue::u32(3, 1)]),
+            Err(SpecializationError::UnknownId { id: 3, .. })
+        ));
+        assert!(matches!(
+            i.specialize(&[SpecValue::u32(1, 0)]),
+            Err(SpecializationError::ZeroWorkgroupSize { id: 1, .. })
+        ));
+        assert!(matches!(
+            i.specialize(&[SpecValue::new(2, vec![0u8; 2])]),
+            Err(SpecializationError::Size { id: 2, .. })
+        ));
+    }
+
+    #[test]
     fn runtime_array_len() {
         let mut b = buf(0, 0);
         b.min_size = 16;
