@@ -353,3 +353,139 @@ fn builder_kernels_verify_print_and_parse_back() {
         r.unwrap_or_else(|e| panic!("mlir-opt-19 rejects the built kernel: {e}\n{text}"));
     }
 }
+
+#[test]
+fn seeds_spv_spellings_of_abi_and_target_attributes_parse() {
+    use kernel::KAttr;
+    use kiln_abi::{EntryPointAbi, InterfaceVarAbi};
+    let src = r#"module attributes {
+  gpu.container_module,
+  spv.target_env = #spv.target_env<
+    #spv.vce<v1.3, [Shader, GroupNonUniform], [SPV_KHR_8bit_storage]>,
+    ARM:IntegratedGPU,
+    {
+      max_compute_workgroup_invocations = 128 : i32,
+      max_compute_workgroup_size = dense<[128, 128, 64]> : vector<3xi32>
+    }>
+} {
+  gpu.module @kernels {
+    gpu.func @k(%arg0: memref<4xi32> {spv.interface_var_abi = #spv.interface_var_abi<(0, 2)>}) kernel
+        attributes {spv.entry_point_abi = #spv.entry_point_abi<local_size = dense<[128, 1, 1]> : vector<3xi32>>} {
+      %x = gpu.thread_id x
+      %v = memref.load %arg0[%x] : memref<4xi32>
+      %r = gpu.subgroup_reduce maxsi %v : (i32) -> (i32)
+      memref.store %r, %arg0[%x] : memref<4xi32>
+      gpu.return
+    }
+  }
+}"#;
+    let m = kernel::parse(src).unwrap_or_else(|e| panic!("{e}"));
+    kernel::verify(&m).unwrap_or_else(|e| panic!("{e}"));
+    let top = m.top();
+    let Some(KAttr::TargetEnv(env)) = m.attr(top, "spv.target_env") else {
+        panic!("target env not parsed: {:?}", m.attr(top, "spv.target_env"));
+    };
+    // The same env as kiln_core::target parses from the attribute alone.
+    let alone = kiln_core::target::TargetEnv::parse_body(
+        "#spv.vce<v1.3, [Shader, GroupNonUniform], [SPV_KHR_8bit_storage]>, ARM:IntegratedGPU, { \
+         max_compute_workgroup_invocations = 128 : i32, \
+         max_compute_workgroup_size = dense<[128, 128, 64]> : vector<3xi32> }",
+    )
+    .expect("target parses it");
+    assert_eq!(**env, alone);
+    let gm = m.body_ops(top)[0];
+    let k = m.body_ops(gm)[0];
+    assert_eq!(
+        m.attr(k, "spv.entry_point_abi"),
+        Some(&KAttr::EntryPointAbi(EntryPointAbi::with_workgroup_size([
+            128, 1, 1
+        ])))
+    );
+    let Some(KAttr::Array(arg_attrs)) = m.attr(k, "arg_attrs") else {
+        panic!("no arg_attrs");
+    };
+    assert_eq!(
+        arg_attrs[0],
+        KAttr::Dict(vec![(
+            "spv.interface_var_abi".into(),
+            KAttr::InterfaceVarAbi(InterfaceVarAbi::new(0, 2))
+        )])
+    );
+    // Printed in MLIR 19's spelling, which mlir-opt-19 accepts.
+    let text = kernel::print(&m);
+    assert!(
+        text.contains("#spirv.entry_point_abi<workgroup_size = [128, 1, 1]>"),
+        "{text}"
+    );
+    assert!(text.contains("#spirv.interface_var_abi<(0, 2)>"), "{text}");
+}
+
+#[test]
+fn literals_keep_their_values() {
+    use kernel::{KAttr, KType};
+    let src = "func.func @f() {
+  %a = arith.constant 1.1 : f32
+  %b = arith.constant 0x7FC00000 : f32
+  %c = arith.constant -1 : i8
+  %d = arith.constant 0xFF : i8
+  %e = arith.constant true
+  %f = arith.constant dense<[1.5, -2.0]> : vector<2xf16>
+  %g = arith.constant 1.0e-07 : f64
+  return
+}";
+    let m = kernel::parse(src).unwrap_or_else(|e| panic!("{e}"));
+    let f = m.body_ops(m.top())[0];
+    let vals: Vec<KAttr> = m
+        .body_ops(f)
+        .iter()
+        .filter_map(|&op| m.attr(op, "value").cloned())
+        .collect();
+    assert_eq!(
+        vals[0],
+        KAttr::Float {
+            value: 1.1f32 as f64,
+            ty: KType::f32()
+        }
+    );
+    let KAttr::Float { value, .. } = vals[1] else {
+        panic!()
+    };
+    assert_eq!((value as f32).to_bits(), 0x7FC0_0000);
+    assert_eq!(
+        vals[2],
+        KAttr::Int {
+            value: -1,
+            ty: KType::Int(8)
+        }
+    );
+    assert_eq!(
+        vals[3],
+        KAttr::Int {
+            value: -1,
+            ty: KType::Int(8)
+        }
+    );
+    assert_eq!(
+        vals[4],
+        KAttr::Int {
+            value: 1,
+            ty: KType::bool()
+        }
+    );
+    let KAttr::DenseFloats { values, .. } = &vals[5] else {
+        panic!()
+    };
+    assert_eq!(values, &vec![1.5, -2.0]);
+    assert_eq!(
+        vals[6],
+        KAttr::Float {
+            value: 1.0e-07,
+            ty: KType::Float(kernel::FloatTy::F64)
+        }
+    );
+    // mlir-opt-19 prints the same constants for our text as for the source.
+    let ours = kernel::print(&m);
+    if let (Some(Ok(a)), Some(Ok(b))) = (mlir_opt(src, false), mlir_opt(&ours, false)) {
+        assert_eq!(a, b);
+    }
+}

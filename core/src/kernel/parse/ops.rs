@@ -483,10 +483,15 @@ impl Parser<'_> {
                 let ty = self.parse_type()?;
                 self.expect_punct(")")?;
                 self.expect_punct("->")?;
-                let rty = self.parse_type()?;
+                let rloc = self.loc();
+                // `-> f32` or `-> (f32)`.
+                let mut rtys = self.parse_result_types()?;
+                if rtys.len() != 1 {
+                    return Err(KernelParseError::new(rloc, "expected one result type"));
+                }
                 self.check_ty(v, &ty, loc)?;
                 spec.operands = vec![v];
-                spec.results = vec![rty];
+                spec.results = vec![rtys.remove(0)];
             }
             GpuReturn | FuncReturn => {
                 spec.attrs = self.opt_attr_dict()?;
