@@ -39,8 +39,9 @@
 //!    is not part of the entry point's pipeline interface.
 //!    Where MLIR inserts a `spv.Bitcast` from the laid-out pointer to the
 //!    argument's original type (which spirv-val rejects in logical
-//!    addressing), kiln re-types the uses instead: access chains, loads and
-//!    `spv.CopyObject` get the laid-out result types, transitively; any
+//!    addressing), kiln re-types the uses instead: access chains, loads,
+//!    `spv.CompositeExtract` and `spv.CopyObject` get the laid-out result
+//!    types, transitively; any
 //!    other op that would see a changed aggregate type is an error naming
 //!    it;
 //! 3. drops the arguments, `arg_attrs` and `spirv.entry_point_abi` (the
@@ -940,6 +941,14 @@ fn retype_uses(
                     Some(pointee)
                 }
                 "CopyObject" => Some(m.value_type(v)),
+                "CompositeExtract" if d.operands[0] == v => {
+                    let indices: Option<Vec<i128>> = m
+                        .attr(user, "indices")
+                        .and_then(|a| m.attrs.as_array(a))
+                        .and_then(|items| items.iter().map(|&i| m.attrs.as_int(i)).collect());
+                    let ty = indices.and_then(|ix| composite_member_type(m, m.value_type(v), &ix));
+                    Some(ty.ok_or_else(|| err(m, "cannot follow the extract's indices"))?)
+                }
                 "Store" => {
                     if d.operands.get(1) == Some(&v) {
                         return Err(err(m, "stores a laid-out aggregate"));
@@ -1004,6 +1013,20 @@ fn access_chain_type(m: &mut Module, base: Type, indices: &[Value]) -> Option<Ty
         };
     }
     Some(m.types.pointer(ty, sc))
+}
+
+/// The type reached from composite `ty` by literal `indices`.
+fn composite_member_type(m: &Module, ty: Type, indices: &[i128]) -> Option<Type> {
+    let mut ty = ty;
+    for &i in indices {
+        ty = match m.types.kind(ty) {
+            TypeKind::Struct(s) => s.members.get(usize::try_from(i).ok()?)?.ty,
+            TypeKind::Array { element, .. } | TypeKind::Vector { element, .. } => *element,
+            TypeKind::Matrix { column, .. } => *column,
+            _ => return None,
+        };
+    }
+    Some(ty)
 }
 
 /// The symbols of the globals `func` and its callees reference through
