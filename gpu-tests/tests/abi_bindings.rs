@@ -328,11 +328,14 @@ fn e_runtime_array_length_from_the_bound_buffer() {
     let bi = Buffer::from_slice(&ctx, &input).unwrap();
     let bo = Buffer::from_slice(&ctx, &[-7i32; 96]).unwrap();
     let pipeline = ComputePipeline::new(&ctx, &words, &iface).unwrap();
-    for (bound, groups) in [(96u64, 3u32), (64, 2)] {
+    // Whole prefixes, then a range at the smallest aligned non-zero offset.
+    let align = ctx.limits().min_storage_buffer_offset_alignment.max(4);
+    assert!(align % 4 == 0 && align / 4 + 64 <= 200, "alignment {align}");
+    for (offset, bound, groups) in [(0u64, 96u64, 3u32), (0, 64, 2), (align, 64, 2)] {
         ctx.dispatch_bindings(
             &pipeline,
             &[
-                BufferBinding::new(0, 0, &bi).range(0, Some(bound * 4)),
+                BufferBinding::new(0, 0, &bi).range(offset, Some(bound * 4)),
                 BufferBinding::new(0, 1, &bo),
             ],
             &[],
@@ -340,11 +343,12 @@ fn e_runtime_array_length_from_the_bound_buffer() {
         )
         .unwrap();
         let out: Vec<i32> = bo.to_vec();
+        let first = (offset / 4) as usize;
         for i in 0..bound as usize {
             assert_eq!(
                 out[i],
-                input[i] + bound as i32,
-                "out[{i}] with {bound} elements bound"
+                input[first + i] + bound as i32,
+                "out[{i}] with {bound} elements bound at offset {offset}"
             );
         }
     }
