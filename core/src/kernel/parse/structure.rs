@@ -208,6 +208,11 @@ impl Parser<'_> {
             }
             _ => return self.expected("an operation"),
         };
+        // A trailing source location `loc(...)` is accepted and dropped.
+        if self.is_ident("loc") {
+            self.bump()?;
+            self.skip_parens()?;
+        }
         let results = self.m.op(op).results.clone();
         let wanted: usize = names.iter().map(|n| n.1).sum();
         if !names.is_empty() && wanted != results.len() {
@@ -283,6 +288,22 @@ impl Parser<'_> {
             KOp::FuncFunc => self.parse_func_func(block, loc),
             _ => self.parse_custom(kind, block, loc),
         }
+    }
+
+    /// Skips a balanced `( ... )` (the cursor must be on `(`).
+    fn skip_parens(&mut self) -> PResult<()> {
+        self.expect_punct("(")?;
+        let mut depth = 1usize;
+        while depth > 0 {
+            match self.peek() {
+                TokKind::Punct("(") => depth += 1,
+                TokKind::Punct(")") => depth -= 1,
+                TokKind::Eof => return self.expected("')'"),
+                _ => {}
+            }
+            self.bump()?;
+        }
+        Ok(())
     }
 
     pub(crate) fn current_func(&self) -> Option<KOp> {

@@ -223,12 +223,12 @@ pub fn attr_to_string(attr: &KAttr) -> String {
         KAttr::DenseInts { values, ty } => {
             let elem = ty.scalar().clone();
             let items: Vec<String> = values.iter().map(|&v| int_literal(v, &elem)).collect();
-            format!("dense<{}> : {}", dense_body(&items), type_to_string(ty))
+            format!("dense<{}> : {}", dense_body(&items, ty), type_to_string(ty))
         }
         KAttr::DenseFloats { values, ty } => {
             let elem = ty.scalar().clone();
             let items: Vec<String> = values.iter().map(|&v| float_literal(v, &elem)).collect();
-            format!("dense<{}> : {}", dense_body(&items), type_to_string(ty))
+            format!("dense<{}> : {}", dense_body(&items, ty), type_to_string(ty))
         }
         KAttr::Dict(entries) => dict_to_string(entries),
         KAttr::Enum(e) => match e.as_str() {
@@ -241,11 +241,30 @@ pub fn attr_to_string(attr: &KAttr) -> String {
     }
 }
 
-fn dense_body(items: &[String]) -> String {
-    if items.len() == 1 || (!items.is_empty() && items.iter().all(|i| *i == items[0])) {
-        items[0].clone()
-    } else {
-        format!("[{}]", items.join(", "))
+/// The body of `dense<...>`: one value for a splat, else nested lists
+/// following the vector's shape.
+fn dense_body(items: &[String], ty: &KType) -> String {
+    if items.is_empty() {
+        return "[]".to_owned();
+    }
+    if items.iter().all(|i| *i == items[0]) {
+        return items[0].clone();
+    }
+    let shape: Vec<u64> = match ty {
+        KType::Vector { shape, .. } => shape.clone(),
+        _ => vec![items.len() as u64],
+    };
+    nest(items, &shape)
+}
+
+fn nest(items: &[String], shape: &[u64]) -> String {
+    match shape {
+        [] | [_] => format!("[{}]", items.join(", ")),
+        [n, rest @ ..] => {
+            let chunk = (items.len() / (*n).max(1) as usize).max(1);
+            let parts: Vec<String> = items.chunks(chunk).map(|c| nest(c, rest)).collect();
+            format!("[{}]", parts.join(", "))
+        }
     }
 }
 

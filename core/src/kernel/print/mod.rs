@@ -275,6 +275,12 @@ impl<'m> Printer<'m> {
                     p.indent += 1;
                     // Generic regions always label blocks with arguments.
                     p.print_region_blocks(r, false, false);
+                    if d.kind == KOp::GpuModule {
+                        // MLIR 19's implicit terminator, explicit in the
+                        // generic form.
+                        p.line_start();
+                        p.w("\"gpu.module_end\"() : () -> ()\n");
+                    }
                     p.indent -= 1;
                     p.line_start();
                     p.w("}");
