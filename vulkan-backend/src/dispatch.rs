@@ -204,11 +204,13 @@ impl Context {
                     buffer_size: buffer.size(),
                 });
             }
-            if size < decl.min_size {
+            // A descriptor range is never empty (VUID-VkDescriptorBufferInfo-range-00341).
+            let required = decl.min_size.max(1);
+            if size < required {
                 return Err(Error::BufferTooSmall {
                     set,
                     binding,
-                    required: decl.min_size,
+                    required,
                     size,
                 });
             }
