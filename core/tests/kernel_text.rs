@@ -555,3 +555,27 @@ fn two_dimensional_dense_vectors_and_locations() {
         assert_eq!(a, b);
     }
 }
+
+#[test]
+fn attribution_memory_spaces_follow_mlir() {
+    // Integer spaces pass (MLIR 19 accepts them); a mismatched
+    // #gpu.address_space does not, in both tools.
+    let ok = "gpu.module @m {
+  gpu.func @k() workgroup(%w : memref<16xi32, 3>) private(%p : memref<4xi32>) kernel {
+    gpu.return
+  }
+}";
+    assert_eq!(verify_errors(ok), Vec::<String>::new());
+    let bad = "gpu.module @m {
+  gpu.func @k() workgroup(%w : memref<16xi32, #gpu.address_space<private>>) kernel {
+    gpu.return
+  }
+}";
+    assert_eq!(
+        verify_errors(bad),
+        vec!["2:3: 'gpu.func' workgroup attribution memref<16xi32, #gpu.address_space<private>> must be a memref in #gpu.address_space<workgroup>".to_owned()]
+    );
+    if let (Some(a), Some(b)) = (mlir_opt(ok, false), mlir_opt(bad, false)) {
+        assert!(a.is_ok() && b.is_err());
+    }
+}

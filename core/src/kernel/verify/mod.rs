@@ -29,7 +29,8 @@
 //!   its grid and block sizes are `index` and its argument types match;
 //!   enum attributes (`predicate`, `dimension`, ...) are present and valid.
 //! * **Kernels.** `gpu.func kernel` returns nothing; its workgroup and
-//!   private attributions are memrefs in the matching memory space.
+//!   private attributions are memrefs, and one with a `#gpu.address_space`
+//!   has the matching one (integer spaces pass, as in MLIR).
 
 mod ops;
 

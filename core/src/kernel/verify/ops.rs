@@ -650,11 +650,17 @@ impl Verifier<'_> {
                 } else {
                     GpuAddressSpace::Private
                 };
+                // As MLIR: a `#gpu.address_space` must be the matching one;
+                // integer and default spaces are left to lowering.
                 match t {
                     KType::MemRef {
                         space: MemorySpace::Gpu(s),
                         ..
                     } if *s == want_space => {}
+                    KType::MemRef {
+                        space: MemorySpace::Default | MemorySpace::Int(_),
+                        ..
+                    } => {}
                     _ => self.error(
                         op,
                         format!(
