@@ -73,3 +73,38 @@ module attributes {gpu.container_module} {
     let m = &compile(&kernels_from(src), &env(MINIMAL))[0].module;
     assert!(print(m).contains("!spirv.array<4 x f32>)>, Workgroup>"));
 }
+
+const NARROW: &str = r#"
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%b: memref<8xi1>, %h: memref<6xi16>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [4, 1, 1]>} {
+      %i = gpu.thread_id x
+      %x = memref.load %b[%i] : memref<8xi1>
+      %t = arith.constant true
+      %y = arith.xori %x, %t : i1
+      memref.store %y, %b[%i] : memref<8xi1>
+      %v = memref.load %h[%i] : memref<6xi16>
+      %c = arith.constant 1000 : i16
+      %w = arith.muli %v, %c : i16
+      memref.store %w, %h[%i] : memref<6xi16>
+      gpu.return
+    }
+  }
+}
+"#;
+
+#[test]
+fn bool_and_i16_buffers_keep_host_layout() {
+    let km = kernels_from(NARROW);
+    // lavapipe: one byte per bool, native i16.
+    let text = print(&compile(&km, &lavapipe())[0].module);
+    assert!(text.contains("!spirv.array<8 x i8, stride=1>"), "{text}");
+    assert!(text.contains("!spirv.array<6 x i16, stride=2>"), "{text}");
+    // Vulkan 1.0: the same bytes, packed into words (8 bools = 2 words,
+    // 6 halves = 3 words).
+    let m = &compile(&km, &env(MINIMAL))[0].module;
+    let text = print(m);
+    assert!(text.contains("!spirv.array<2 x i32, stride=4>"), "{text}");
+    assert!(text.contains("!spirv.array<3 x i32, stride=4>"), "{text}");
+    assert!(!uses_int_type(m, 8) && !uses_int_type(m, 16), "{text}");
+}

@@ -170,6 +170,10 @@ pub(crate) fn load(l: &mut Lowerer, base: Value, idx: &[Value]) -> Result<Value,
         let s = l.const_int(i32t, 32 - bits as i128);
         let v = l.op1("ShiftLeftLogical", vec![v, s], i32t);
         let v = l.op1("ShiftRightArithmetic", vec![v, s], i32t);
+        if repr.bool_as_int {
+            let zero = l.const_int(i32t, 0);
+            return Ok(l.op1("INotEqual", vec![v, zero], repr.value));
+        }
         return Ok(if repr.value != i32t {
             l.op1("SConvert", vec![v], repr.value)
         } else {
@@ -197,7 +201,11 @@ pub(crate) fn store(
     if let Some(bits) = repr.packed_bits {
         let (wp, off) = packed_word(l, &repr, ptr, lin, bits);
         let i32t = l.i32_ty();
-        let v = if l.m.value_type(value) != i32t {
+        let v = if repr.bool_as_int {
+            let one = l.const_int(i32t, 1);
+            let zero = l.const_int(i32t, 0);
+            l.op1("Select", vec![value, one, zero], i32t)
+        } else if l.m.value_type(value) != i32t {
             l.op1("UConvert", vec![value], i32t)
         } else {
             value

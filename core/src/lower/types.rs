@@ -14,7 +14,7 @@
 //!   layout decorations only in `StorageBuffer`/`Uniform`/`PushConstant`.
 //!   An 8/16-bit element the env cannot store natively in that storage
 //!   class is packed into 32-bit words; `i1` elements are stored as `i8`
-//!   when allowed, else as one `i32` each.
+//!   (one byte each, natively or packed like `i8`).
 //!
 //! Memory spaces map as MLIR's `map-memref-spirv-storage-class` Vulkan
 //! mapping: none / `0` / `#gpu.address_space<global>` -> `StorageBuffer`,
@@ -270,11 +270,14 @@ impl TypeConverter {
         if matches!(**elem, KType::Int(1)) {
             bool_as_int = true;
             let i8t = types.int(8);
-            stored = if self.has(Capability::Int8) && self.legal_in(types, i8t, sc) {
-                i8t
+            if self.has(Capability::Int8) && self.legal_in(types, i8t, sc) {
+                stored = i8t;
             } else {
-                types.int(32)
-            };
+                // One byte per bool, packed into 32-bit words, so the
+                // buffer keeps the host's layout.
+                stored = types.int(32);
+                packed_bits = Some(8);
+            }
         } else if let KType::Int(w @ (8 | 16)) = **elem {
             let narrow = types.int(w);
             let native = self.emulated_bits(elem).is_none() && self.legal_in(types, narrow, sc);
