@@ -126,3 +126,46 @@ fn i8_values_native_but_storage_packed_without_8bit_storage() {
     );
     assert!(capabilities(m).contains(&"Int8".to_string()));
 }
+
+/// The form of MLIR's Vulkan-runner tests: the module's own
+/// `spirv.target_env` (here without Int8 or 8-bit storage) applies when no
+/// env is given, and host `func.func`s are ignored.
+const RUNNER_FORM: &str = r#"module attributes {
+  gpu.container_module,
+  spirv.target_env = #spirv.target_env<
+    #spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage]>, #spirv.resource_limits<>>
+} {
+  gpu.module @kernels {
+    gpu.func @kernel_addi(%arg0 : memref<8xi8>, %arg1 : memref<8x8xi8>, %arg2 : memref<8x8x8xi32>)
+      kernel attributes { spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>} {
+      %x = gpu.block_id x
+      %y = gpu.block_id y
+      %z = gpu.block_id z
+      %0 = memref.load %arg0[%x] : memref<8xi8>
+      %1 = memref.load %arg1[%y, %x] : memref<8x8xi8>
+      %2 = arith.addi %0, %1 : i8
+      %3 = arith.extui %2 : i8 to i32
+      memref.store %3, %arg2[%z, %y, %x] : memref<8x8x8xi32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %arg0 = memref.alloc() : memref<8xi8>
+    return
+  }
+}
+"#;
+
+#[test]
+fn module_target_env_applies_without_an_explicit_one() {
+    let km = kernels_from(RUNNER_FORM);
+    let out = kiln_core::lower::compile_to_binaries(&km, None, &Default::default())
+        .expect("compiles for the module's env");
+    assert_eq!(out.len(), 1);
+    let m = &out[0].module;
+    spirv_val(&out[0].words, out[0].validation_env.name(), "runner_form");
+    let text = print(m);
+    assert!(text.contains("!spirv.array<2 x i32, stride=4>"), "{text}");
+    assert!(text.contains("!spirv.array<16 x i32, stride=4>"), "{text}");
+    assert_eq!(capabilities(m), ["Shader"]);
+}

@@ -98,3 +98,12 @@ fn bf16_is_refused() {
         "3:5: 'gpu.func': type bf16: bf16 arithmetic is not supported by the lowering"
     );
 }
+
+#[test]
+fn f16_buffers_need_16bit_storage() {
+    let src = kernel("%a: memref<4xf16>", "", ABI);
+    assert_eq!(
+        error(&src, "#spirv.target_env<#spirv.vce<v1.0, [Shader, Float16], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>"),
+        "3:5: 'gpu.func': type memref<4xf16>: its elements cannot be stored in StorageBuffer: type f16 in storage class StorageBuffer requires SPIR-V v1.3 or extension SPV_KHR_16bit_storage"
+    );
+}
