@@ -557,3 +557,60 @@ impl<'k> Lowerer<'k> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::{GroupOperation, Scope};
+    use crate::lower::types::{IndexBits, TypeConverter};
+
+    const KERNEL: &str = r#"module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k() kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>} {
+      %x = arith.constant 1.0 : f32
+      gpu.return
+    }
+  }
+}
+"#;
+
+    /// An op whose output the env does not allow is reported with the
+    /// kernel op, the unmet requirement and what the env offers.
+    #[test]
+    fn illegal_output_names_op_requirement_and_env() {
+        let km = crate::kernel::parse(KERNEL).expect("parses");
+        let gm = km.body_ops(km.top())[0];
+        let func = km.body_ops(gm)[0];
+        let constant = km.body_ops(func)[0];
+        let env = crate::target::TargetEnv::default();
+        let opts = LowerOptions::default();
+        let m = Module::new(
+            crate::grammar::AddressingModel::Logical,
+            crate::grammar::MemoryModel::GLSL450,
+            None,
+        );
+        let mut l = Lowerer::new(&km, m, TypeConverter::new(&env, IndexBits::I32), &opts);
+        l.cur = constant;
+        let first = l.m.op_count();
+        let f32t = l.m.types.f32();
+        let x = l.const_float(f32t, 1.0);
+        assert!(l.check_legal(first).is_ok());
+        let scope = l.enum_attr(OperandKind::Scope, Scope::Subgroup as u32);
+        let gop = l.enum_attr(OperandKind::GroupOperation, GroupOperation::Reduce as u32);
+        l.op1_attrs(
+            "GroupNonUniformFAdd",
+            vec![x],
+            f32t,
+            vec![("execution_scope", scope), ("group_operation", gop)],
+        );
+        let err = l
+            .check_legal(first)
+            .expect_err("GroupNonUniformFAdd is illegal in Vulkan 1.0");
+        assert_eq!(
+            err.to_string(),
+            "4:12: 'arith.constant': no legal lowering: 'spirv.GroupNonUniformFAdd' instruction \
+             OpGroupNonUniformFAdd requires SPIR-V v1.3; the target env offers SPIR-V v1.0 with \
+             capabilities [Shader] and extensions []"
+        );
+    }
+}
