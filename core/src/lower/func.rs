@@ -32,13 +32,8 @@ pub(crate) fn lower_gpu_module(
     let mut l = Lowerer::new(km, m, tc, opts);
     for &op in km.body_ops(gm) {
         match km.op(op).kind {
-            KOp::GpuFunc => lower_gpu_func(&mut l, op)?,
-            KOp::FuncFunc => {
-                l.cur = op;
-                return Err(l.unsupported(
-                    "functions other than kernels inside a gpu.module are not supported",
-                ));
-            }
+            KOp::GpuFunc if km.attr(op, "gpu.kernel").is_some() => lower_gpu_func(&mut l, op)?,
+            KOp::GpuFunc | KOp::FuncFunc => lower_helper_func(&mut l, op)?,
             _ => {}
         }
     }
@@ -123,11 +118,6 @@ fn lower_gpu_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
     let km = l.km;
     l.cur = op;
     let name = km.symbol_name(op).unwrap_or("").to_owned();
-    if km.attr(op, "gpu.kernel").is_none() {
-        return Err(l.unsupported(format!(
-            "gpu.func @{name} is not a kernel; only kernels are lowered"
-        )));
-    }
     let n_inputs = match km.attr(op, "function_type") {
         Some(KAttr::Type(KType::Function { inputs, results })) => {
             if !results.is_empty() {
@@ -274,4 +264,108 @@ pub(crate) fn attribution_var(
     l.global_counter += 1;
     l.global(&name, repr.ptr, None);
     Ok(l.address_of(&name, repr.ptr))
+}
+
+/// A function of the `gpu.module` that is not a kernel (`func.func` or a
+/// `gpu.func` without `kernel`) becomes a plain `spv.func` with converted
+/// scalar, vector or memref (pointer) arguments and at most one result
+/// (MLIR's `FuncOpConversion`). `gpu.block_dim` inside it uses the
+/// workgroup size of the kernel lowered last.
+fn lower_helper_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
+    let km = l.km;
+    l.cur = op;
+    let name = km.symbol_name(op).unwrap_or("").to_owned();
+    let (inputs, results) = match km.attr(op, "function_type") {
+        Some(KAttr::Type(KType::Function { inputs, results })) => (inputs.clone(), results.clone()),
+        _ => return Err(l.malformed("missing function_type")),
+    };
+    if results.len() > 1 {
+        return Err(l.unsupported("functions with several results"));
+    }
+    if km.op(op).regions.is_empty() || km.region(km.op(op).regions[0]).blocks.is_empty() {
+        // A declaration: nothing to lower.
+        return Ok(());
+    }
+    let mut arg_types = Vec::new();
+    for t in &inputs {
+        arg_types.push(l.conv(t)?);
+    }
+    let mut res_types = Vec::new();
+    for t in &results {
+        res_types.push(l.conv(t)?);
+    }
+    let fty = l.m.types.function(arg_types.clone(), res_types.clone());
+    let mut spec = OpSpec::new(OpKind::Func).regions(1).loc(km.op(op).loc);
+    let a = l.m.attrs.string(name);
+    spec = spec.attr("sym_name", a);
+    let a = l.m.attrs.ty(fty);
+    spec = spec.attr("function_type", a);
+    let a = l.m.attrs.enumerant(OperandKind::FunctionControl, 0);
+    spec = spec.attr("function_control", a);
+    let func = l.m.create_op(spec);
+    let region = l.m.op(func).regions[0];
+    let entry = l.m.append_block(region, &arg_types);
+    l.block = entry;
+    l.func_entry = entry;
+    let kentry = km.entry_block(op, 0);
+    let kargs = km.block(kentry).args.clone();
+    if kargs.len() != arg_types.len() {
+        return Err(l.malformed("entry block arguments differ from the signature"));
+    }
+    let sargs = l.m.block(entry).args.clone();
+    for (&ka, &sa) in kargs.iter().zip(&sargs) {
+        l.set(ka, sa);
+    }
+    let term = l.lower_ops(kentry)?;
+    l.cur = op;
+    let Some(term) = term else {
+        return Err(l.malformed("function body must end with a return"));
+    };
+    let vals: Vec<_> = km
+        .op(term)
+        .operands
+        .iter()
+        .map(|&v| l.get(v))
+        .collect::<Result<_, _>>()?;
+    match vals.as_slice() {
+        [] => {
+            l.emit(OpSpec::new(core("Return")));
+        }
+        [v] => {
+            l.emit(OpSpec::new(core("ReturnValue")).operands(vec![*v]));
+        }
+        _ => return Err(l.malformed("return value count differs from the signature")),
+    }
+    let body = l.m.body();
+    for g in std::mem::take(&mut l.pending_globals) {
+        l.m.append_op(body, g);
+    }
+    l.m.append_op(body, func);
+    Ok(())
+}
+
+/// `func.call @f(args)` -> `spv.FunctionCall @f(args)`.
+pub(crate) fn lower_call(l: &mut Lowerer) -> Result<(), LowerError> {
+    let callee = match l.kattr("callee") {
+        Some(KAttr::SymbolRef(path)) if !path.is_empty() => path[path.len() - 1].clone(),
+        _ => return Err(l.malformed("missing callee")),
+    };
+    let args = l.opnds()?;
+    let n = l.km.op(l.cur).results.len();
+    if n > 1 {
+        return Err(l.unsupported("calls with several results"));
+    }
+    let mut spec = OpSpec::new(core("FunctionCall")).operands(args);
+    let a = l.m.attrs.symbol(callee);
+    spec = spec.attr("callee", a);
+    if n == 1 {
+        let t = l.res_type(0)?;
+        spec = spec.results(vec![t]);
+    }
+    let op = l.emit(spec);
+    if n == 1 {
+        let v = l.m.op(op).results[0];
+        l.set_res(0, v)?;
+    }
+    Ok(())
 }

@@ -7,8 +7,8 @@
 //!
 //! * [`convert_to_spirv`]: every `gpu.module` of a kernel module becomes one
 //!   `spv.module @__spv__<name>` ([`Module`]), with `lower-abi-attrs` and
-//!   `update-vce` run and the result verified. Host `func.func` ops are
-//!   ignored (the runner executes them).
+//!   `update-vce` run and the result verified. Host `func.func` ops (outside
+//!   `gpu.module`s) are ignored: the runner executes them.
 //! * [`compile_to_binaries`]: the same, then serialized and validated (in
 //!   process, with the Vulkan environment of the module's SPIR-V version).
 //!
@@ -21,6 +21,9 @@
 //!   `StorageBuffer` storage class, as MLIR does) and the
 //!   `spirv.entry_point_abi` of the kernel; `lower-abi-attrs` then turns
 //!   them into `@k_arg_i` global variables, an entry point and `LocalSize`.
+//! * Other functions of the `gpu.module` (`func.func`, non-kernel
+//!   `gpu.func`) become plain `spv.func`s; `func.call` becomes
+//!   `spv.FunctionCall`.
 //! * GPU ids read builtin variables (`@__builtin__LocalInvocationId__`, ...)
 //!   created once per module; workgroup memory (attributions and
 //!   `memref.alloc` in workgroup space) becomes `@__workgroup_mem__N`.
