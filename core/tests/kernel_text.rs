@@ -631,3 +631,56 @@ fn verifier_agrees_with_mlir_opt_on_generic_form_type_errors() {
         }
     }
 }
+
+#[test]
+fn builder_vector_memref_and_extended_helpers() {
+    use kernel::builder::{FuncOptions, KernelBuilder};
+    use kernel::{KType, KernelModule, MemRefLayout, MemorySpace};
+
+    let mut m = KernelModule::new();
+    let mut b = KernelBuilder::new(&mut m);
+    let gm = b.gpu_module("k");
+    let mem = KType::memref(&[8, 8], KType::i32(), MemorySpace::Default);
+    let (_, args) = b.gpu_func(gm, "f", &[mem], FuncOptions::kernel([8, 1, 1]));
+    let lane = b.lane_id();
+    let sgs = b.subgroup_size();
+    let gx = b.grid_dim("x");
+    let i = b.addi(lane, sgs);
+    let j = b.addi(i, gx);
+    let sub_ty = KType::MemRef {
+        shape: vec![Some(4), Some(4)],
+        elem: Box::new(KType::i32()),
+        layout: MemRefLayout::Strided {
+            offset: Some(4),
+            strides: vec![Some(8), Some(1)],
+        },
+        space: MemorySpace::Default,
+    };
+    let sub = b.subview(args[0], &[0, 4], &[4, 4], &[1, 1], sub_ty);
+    let x = b.load(sub, &[j, j]);
+    let (sum, carry) = b.addui_extended(x, x);
+    let (lo, hi) = b.mul_extended(sum, x, true);
+    let c = b.index_cast(carry, KType::Index);
+    let _ = c;
+    let v = b.const_int_vector(&[1, 2, 3, 4], KType::vector(4, KType::i32()));
+    let s = b.splat(lo, KType::vector(4, KType::i32()));
+    let w = b.addi(v, s);
+    let bc = b.broadcast(hi, KType::vector(4, KType::i32()));
+    let sh = b.vector_shuffle(w, bc, &[0, 5, 2, 7]);
+    let ins = b.insert(hi, sh, 1);
+    let r = b.reduction("add", ins);
+    b.store(r, sub, &[j, j]);
+    b.gpu_return(&[]);
+
+    kernel::verify(&m).unwrap_or_else(|e| panic!("{e}\n{}", kernel::print(&m)));
+    let text = kernel::print(&m);
+    assert_eq!(
+        kernel::print(&kernel::parse(&text).expect("reparses")),
+        text
+    );
+    assert!(text.contains("memref.subview %arg0[0, 4] [4, 4] [1, 1] : memref<8x8xi32> to memref<4x4xi32, strided<[8, 1], offset: 4>>"), "{text}");
+    assert!(text.contains("vector.shuffle %"), "{text}");
+    if let Some(r) = mlir_opt(&text, false) {
+        r.unwrap_or_else(|e| panic!("mlir-opt-19 rejects the built kernel: {e}\n{text}"));
+    }
+}

@@ -650,6 +650,131 @@ impl<'m> KernelBuilder<'m> {
         )
     }
 
+    /// `vector.insert x, v[pos]` (static position).
+    pub fn insert(&mut self, x: Value, v: Value, pos: i64) -> Value {
+        let ty = self.type_of(v);
+        self.one(
+            KOp::VectorInsert,
+            &[x, v],
+            ty,
+            vec![("static_position".into(), KAttr::DenseI64(vec![pos]))],
+        )
+    }
+
+    /// `vector.splat x : ty`.
+    pub fn splat(&mut self, x: Value, ty: KType) -> Value {
+        self.one(KOp::VectorSplat, &[x], ty, Vec::new())
+    }
+
+    /// `vector.broadcast x : T to ty`.
+    pub fn broadcast(&mut self, x: Value, ty: KType) -> Value {
+        self.cast(KOp::VectorBroadcast, x, ty)
+    }
+
+    /// `vector.shuffle a, b [mask]`.
+    pub fn vector_shuffle(&mut self, a: Value, b: Value, mask: &[i64]) -> Value {
+        let elem = self.type_of(a).scalar().clone();
+        self.one(
+            KOp::VectorShuffle,
+            &[a, b],
+            KType::vector(mask.len() as u64, elem),
+            vec![("mask".into(), KAttr::DenseI64(mask.to_vec()))],
+        )
+    }
+
+    /// `arith.constant dense<values> : ty` for an integer vector.
+    pub fn const_int_vector(&mut self, values: &[i128], ty: KType) -> Value {
+        let elem = ty.scalar().clone();
+        let values = values
+            .iter()
+            .map(|&v| super::parse::fit_int(v, &elem))
+            .collect();
+        self.one(
+            KOp::ArithConstant,
+            &[],
+            ty.clone(),
+            vec![("value".into(), KAttr::DenseInts { values, ty })],
+        )
+    }
+
+    /// `arith.addui_extended a, b` -> (sum, carry).
+    pub fn addui_extended(&mut self, a: Value, b: Value) -> (Value, Value) {
+        let ty = self.type_of(a);
+        let op = self.op(
+            KOp::ArithAddUIExtended,
+            &[a, b],
+            &[ty.clone(), bool_like(&ty)],
+            Vec::new(),
+        );
+        let r = &self.m.op(op).results;
+        (r[0], r[1])
+    }
+
+    /// `arith.mului_extended a, b` (or `mulsi_extended` when `signed`) ->
+    /// (low, high).
+    pub fn mul_extended(&mut self, a: Value, b: Value, signed: bool) -> (Value, Value) {
+        let ty = self.type_of(a);
+        let kind = if signed {
+            KOp::ArithMulSIExtended
+        } else {
+            KOp::ArithMulUIExtended
+        };
+        let op = self.op(kind, &[a, b], &[ty.clone(), ty], Vec::new());
+        let r = &self.m.op(op).results;
+        (r[0], r[1])
+    }
+
+    /// `gpu.grid_dim dim`.
+    pub fn grid_dim(&mut self, dim: &str) -> Value {
+        self.dim(KOp::GpuGridDim, dim)
+    }
+
+    /// `gpu.lane_id`.
+    pub fn lane_id(&mut self) -> Value {
+        self.one(KOp::GpuLaneId, &[], KType::Index, Vec::new())
+    }
+
+    /// `gpu.subgroup_size : index`.
+    pub fn subgroup_size(&mut self) -> Value {
+        self.one(KOp::GpuSubgroupSize, &[], KType::Index, Vec::new())
+    }
+
+    /// `memref.cast m : T to ty`.
+    pub fn memref_cast(&mut self, m: Value, ty: KType) -> Value {
+        self.cast(KOp::MemRefCast, m, ty)
+    }
+
+    /// `memref.dim m, index`.
+    pub fn dim_of(&mut self, m: Value, index: Value) -> Value {
+        self.one(KOp::MemRefDim, &[m, index], KType::Index, Vec::new())
+    }
+
+    /// `memref.subview m[offsets] [sizes] [strides] : T to result` with
+    /// static entries.
+    pub fn subview(
+        &mut self,
+        m: Value,
+        offsets: &[i64],
+        sizes: &[i64],
+        strides: &[i64],
+        result: KType,
+    ) -> Value {
+        self.one(
+            KOp::MemRefSubView,
+            &[m],
+            result,
+            vec![
+                (
+                    "operandSegmentSizes".into(),
+                    KAttr::DenseI64(vec![1, 0, 0, 0]),
+                ),
+                ("static_offsets".into(), KAttr::DenseI64(offsets.to_vec())),
+                ("static_sizes".into(), KAttr::DenseI64(sizes.to_vec())),
+                ("static_strides".into(), KAttr::DenseI64(strides.to_vec())),
+            ],
+        )
+    }
+
     // ---- structured control flow -------------------------------------------
 
     /// Fills a fresh block of `op`'s region `index` with `args` by running
