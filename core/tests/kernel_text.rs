@@ -684,3 +684,40 @@ fn builder_vector_memref_and_extended_helpers() {
         r.unwrap_or_else(|e| panic!("mlir-opt-19 rejects the built kernel: {e}\n{text}"));
     }
 }
+
+#[test]
+fn ill_typed_built_ops_verify_with_errors_and_print_without_panicking() {
+    use kernel::builder::KernelBuilder;
+    use kernel::{KOp, KType, KernelModule};
+
+    let mut m = KernelModule::new();
+    let mut b = KernelBuilder::new(&mut m);
+    let (_, args) = b.func("f", &[KType::Int(0), KType::f32()], &[]);
+    let c = b.const_int(5, KType::Int(0));
+    let l = b.load(args[1], &[c]);
+    // Ops with wrong arity fall back to the generic form when printed.
+    b.op(KOp::ArithAddF, &[l], &[KType::f32()], Vec::new());
+    b.op(KOp::ScfFor, &[], &[], Vec::new());
+    b.func_return(&[]);
+    let errs = kernel::verify(&m).expect_err("ill-typed");
+    let messages: Vec<String> = errs
+        .0
+        .iter()
+        .map(|e| format!("{} {}", e.op, e.message))
+        .collect();
+    assert!(
+        messages.contains(&"memref.load expects a ranked memref, got f32".to_owned()),
+        "{messages:?}"
+    );
+    assert!(
+        messages.contains(&"arith.addf expects 2 operands, has 1".to_owned()),
+        "{messages:?}"
+    );
+    assert!(
+        messages.contains(&"scf.for expects 1 regions, has 0".to_owned()),
+        "{messages:?}"
+    );
+    let text = kernel::print(&m);
+    assert!(text.contains("\"arith.addf\"(%1) : (f32) -> f32"), "{text}");
+    assert!(text.contains("\"scf.for\"() : () -> ()"), "{text}");
+}

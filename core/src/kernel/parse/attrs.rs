@@ -25,6 +25,9 @@ pub(crate) fn fit_int(v: i128, ty: &KType) -> i128 {
         KType::Index => 64,
         _ => return v,
     };
+    if bits == 0 {
+        return 0;
+    }
     if bits >= 128 {
         return v;
     }

@@ -179,7 +179,7 @@ impl<'m> Printer<'m> {
                 p.print_region_blocks(region, false, false)
             });
         }
-        self.indent -= 1;
+        self.indent = self.indent.saturating_sub(1);
         self.w("}\n");
     }
 
@@ -191,7 +191,7 @@ impl<'m> Printer<'m> {
         for (i, &block) in blocks.iter().enumerate() {
             let args = self.m.block(block).args.clone();
             if !(i == 0 && (skip_entry_label || args.is_empty())) {
-                self.indent -= 1;
+                self.indent = self.indent.saturating_sub(1);
                 self.line_start();
                 self.indent += 1;
                 self.w(&format!("^bb{i}"));
@@ -233,7 +233,7 @@ impl<'m> Printer<'m> {
         self.w("{\n");
         self.indent += 1;
         self.print_region_blocks(region, skip_entry_label, elide_yield);
-        self.indent -= 1;
+        self.indent = self.indent.saturating_sub(1);
         self.line_start();
         self.w("}");
     }
@@ -281,7 +281,7 @@ impl<'m> Printer<'m> {
                         p.line_start();
                         p.w("\"gpu.module_end\"() : () -> ()\n");
                     }
-                    p.indent -= 1;
+                    p.indent = p.indent.saturating_sub(1);
                     p.line_start();
                     p.w("}");
                 }

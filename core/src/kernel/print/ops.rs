@@ -707,7 +707,7 @@ impl Printer<'_> {
         self.indent += 1;
         for (i, &block) in blocks.iter().enumerate() {
             let args = self.m.block(block).args.clone();
-            self.indent -= 1;
+            self.indent = self.indent.saturating_sub(1);
             self.line_start();
             self.indent += 1;
             let items: Vec<String> = args
@@ -724,7 +724,7 @@ impl Printer<'_> {
             }
             self.print_block_ops(block, false);
         }
-        self.indent -= 1;
+        self.indent = self.indent.saturating_sub(1);
         self.line_start();
         self.w("}");
     }
