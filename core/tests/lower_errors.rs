@@ -107,3 +107,24 @@ fn f16_buffers_need_16bit_storage() {
         "3:5: 'gpu.func': type memref<4xf16>: its elements cannot be stored in StorageBuffer: type f16 in storage class StorageBuffer requires SPIR-V v1.3 or extension SPV_KHR_16bit_storage"
     );
 }
+
+#[test]
+fn limits_of_the_env_are_checked() {
+    // MLIR's default resource limits: 16 KiB of workgroup memory, at most
+    // 128 invocations in x.
+    let body = "      %w = memref.alloc() : memref<8192xf32, #gpu.address_space<workgroup>>";
+    let src = kernel("%a: memref<4xf32>", body, ABI);
+    assert_eq!(
+        error(&src, MINIMAL),
+        "3:5: kernel @k: 32768 bytes of workgroup memory exceed max_compute_shared_memory_size = 16384"
+    );
+    let wide = ABI.replace("[4, 1, 1]", "[256, 1, 1]");
+    let src = kernel("%a: memref<4xf32>", "", &wide);
+    assert_eq!(
+        error(&src, MINIMAL),
+        "3:5: kernel @k: workgroup size 256 in dimension x is outside 1..=128 (max_compute_workgroup_size)"
+    );
+    // lavapipe allows both.
+    let src = kernel("%a: memref<4xf32>", body, &wide);
+    compile(&kernels_from(&src), &lavapipe());
+}

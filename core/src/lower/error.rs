@@ -81,6 +81,17 @@ pub enum LowerError {
         /// What the target env offers.
         offered: String,
     },
+    /// The kernel exceeds a limit of the target env (workgroup size,
+    /// workgroup memory).
+    #[error("{loc}: kernel @{kernel}: {message}")]
+    Limit {
+        /// The kernel.
+        kernel: String,
+        /// Its location.
+        loc: Location,
+        /// Which limit, the value and the maximum.
+        message: String,
+    },
     /// `lower-abi-attrs` failed on the lowered module.
     #[error("gpu.module @{module}: lower-abi-attrs: {source}")]
     Abi {

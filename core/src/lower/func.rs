@@ -132,6 +132,7 @@ fn lower_gpu_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
         _ => 0,
     };
     let (entry_abi, wg) = workgroup_size(l, op, &name)?;
+    check_workgroup_size(l, op, &name, wg)?;
     l.workgroup_size = wg;
     let kentry = km.entry_block(op, 0);
     let kargs = km.block(kentry).args.clone();
@@ -241,12 +242,94 @@ fn lower_gpu_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
             return Err(l.malformed("kernel body must end with gpu.return"));
         }
     }
+    check_workgroup_memory(l, op, &name)?;
     let body = l.m.body();
     for g in std::mem::take(&mut l.pending_globals) {
         l.m.append_op(body, g);
     }
     l.m.append_op(body, func);
     Ok(())
+}
+
+fn limit_error(l: &Lowerer, op: Op, kernel: &str, message: String) -> LowerError {
+    LowerError::Limit {
+        kernel: kernel.to_string(),
+        loc: l.km.op(op).loc,
+        message,
+    }
+}
+
+/// The workgroup size against the env's `max_compute_workgroup_size` and
+/// `max_compute_workgroup_invocations`.
+fn check_workgroup_size(l: &Lowerer, op: Op, kernel: &str, wg: [u32; 3]) -> Result<(), LowerError> {
+    let limits = &l.tc.target().env().limits;
+    for (d, (&n, &max)) in wg
+        .iter()
+        .zip(&limits.max_compute_workgroup_size)
+        .enumerate()
+    {
+        if n == 0 || n > max {
+            return Err(limit_error(
+                l,
+                op,
+                kernel,
+                format!(
+                    "workgroup size {n} in dimension {} is outside 1..={max} (max_compute_workgroup_size)",
+                    ["x", "y", "z"][d]
+                ),
+            ));
+        }
+    }
+    let total = wg.iter().map(|&n| n as u64).product::<u64>();
+    let max = limits.max_compute_workgroup_invocations as u64;
+    if total > max {
+        return Err(limit_error(
+            l,
+            op,
+            kernel,
+            format!("{total} invocations per workgroup exceed max_compute_workgroup_invocations = {max}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Bytes of the workgroup variables the kernel created, against the env's
+/// `max_compute_shared_memory_size`.
+fn check_workgroup_memory(l: &Lowerer, op: Op, kernel: &str) -> Result<(), LowerError> {
+    let types = &l.m.types;
+    let mut bytes: u64 = 0;
+    for &g in &l.pending_globals {
+        let Some(ty) = l.m.attr(g, "type").and_then(|a| l.m.attrs.as_type(a)) else {
+            continue;
+        };
+        if let Some((pointee, StorageClass::Workgroup)) = types.pointer_parts(ty) {
+            bytes += type_bytes(types, pointee);
+        }
+    }
+    let max = l.tc.target().env().limits.max_compute_shared_memory_size as u64;
+    if bytes > max {
+        return Err(limit_error(
+            l,
+            op,
+            kernel,
+            format!(
+                "{bytes} bytes of workgroup memory exceed max_compute_shared_memory_size = {max}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Size in bytes of a workgroup variable's type (scalars, vectors, arrays,
+/// structs without padding).
+fn type_bytes(types: &crate::ir::TypeStore, ty: crate::ir::Type) -> u64 {
+    use crate::ir::TypeKind;
+    match types.kind(ty) {
+        TypeKind::Array { len, element, .. } => *len as u64 * type_bytes(types, *element),
+        TypeKind::Struct(st) => st.members.iter().map(|m| type_bytes(types, m.ty)).sum(),
+        TypeKind::Vector { len, element } => *len as u64 * type_bytes(types, *element),
+        _ => (types.bit_width(ty).unwrap_or(32) as u64).div_ceil(8),
+    }
 }
 
 /// A module variable for a workgroup or private buffer, and its address at
