@@ -34,8 +34,10 @@
 //! line and column.
 
 mod attrs;
+mod forms;
 mod generic;
 pub(crate) mod ops;
+mod scf;
 mod structure;
 mod types;
 

@@ -15,6 +15,7 @@
 
 mod attrs;
 mod ops;
+mod structure;
 
 use std::collections::HashMap;
 

@@ -33,6 +33,7 @@
 //!   has the matching one (integer spaces pass, as in MLIR).
 
 mod ops;
+mod structure;
 
 use std::collections::HashSet;
 use std::fmt;
