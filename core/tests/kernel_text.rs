@@ -721,3 +721,32 @@ fn ill_typed_built_ops_verify_with_errors_and_print_without_panicking() {
     assert!(text.contains("\"arith.addf\"(%1) : (f32) -> f32"), "{text}");
     assert!(text.contains("\"scf.for\"() : () -> ()"), "{text}");
 }
+
+#[test]
+fn verifier_catches_uses_that_escape_their_region() {
+    use kernel::builder::KernelBuilder;
+    use kernel::{KType, KernelModule};
+
+    let mut m = KernelModule::new();
+    let mut b = KernelBuilder::new(&mut m);
+    let (_, args) = b.func("f", &[KType::Index], &[KType::Index]);
+    let mut inner = None;
+    b.for_(args[0], args[0], args[0], &[], |b, iv, _| {
+        inner = Some(b.addi(iv, iv));
+        vec![]
+    });
+    // A value defined in the loop body, used after the loop.
+    let escaped = inner.expect("body ran");
+    let r = b.addi(escaped, args[0]);
+    b.func_return(&[r]);
+    let errs = kernel::verify(&m).expect_err("escaping use");
+    let messages: Vec<String> = errs
+        .0
+        .iter()
+        .map(|e| format!("{} {}", e.op, e.message))
+        .collect();
+    assert_eq!(
+        messages,
+        vec!["arith.addi operand #0 does not dominate this use (defined later, in a nested region, or outside the function)".to_owned()]
+    );
+}
