@@ -5,8 +5,8 @@
 
 use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi, StorageClass as AbiStorageClass};
 
-use crate::grammar::{AddressingModel, MemoryModel, OperandKind, StorageClass};
-use crate::ir::{Attr, AttrKind, Module, Op, OpKind, OpSpec};
+use crate::grammar::{AddressingModel, MemoryModel, OperandKind, StorageClass, Version};
+use crate::ir::{Attr, AttrKind, Module, Op, OpKind, OpSpec, Vce};
 use crate::kernel::{KAttr, KOp, KType, KernelModule};
 use crate::passes;
 use crate::target::TargetEnv;
@@ -23,6 +23,36 @@ pub(crate) fn lower_gpu_module(
     env: &TargetEnv,
     opts: &LowerOptions,
 ) -> Result<Module, LowerError> {
+    // lower-abi-attrs builds the entry point's interface for the module's
+    // declared version (every referenced global from SPIR-V 1.4 on, only
+    // Input/Output before), which update-vce decides afterwards. Assume
+    // the common case, a module that needs nothing newer than 1.3; in the
+    // rare case that update-vce then asks for 1.4 or later, lower again
+    // for that version.
+    let first = env.version().min(Version::V1_3);
+    let m = lower_gpu_module_for(km, gm, env, opts, first)?;
+    let declared = declared_version(&m).unwrap_or(first);
+    if declared > first {
+        return lower_gpu_module_for(km, gm, env, opts, declared);
+    }
+    Ok(m)
+}
+
+fn declared_version(m: &Module) -> Option<Version> {
+    match m.attr_kind(m.top(), "vce_triple") {
+        Some(AttrKind::Vce(v)) => Some(v.version),
+        _ => None,
+    }
+}
+
+/// Lowers the module, running lower-abi-attrs for SPIR-V `abi_version`.
+fn lower_gpu_module_for(
+    km: &KernelModule,
+    gm: Op,
+    env: &TargetEnv,
+    opts: &LowerOptions,
+    abi_version: Version,
+) -> Result<Module, LowerError> {
     let name = km.symbol_name(gm).unwrap_or("").to_owned();
     let mut m = Module::new(AddressingModel::Logical, MemoryModel::GLSL450, None);
     let sym = m.attrs.string(format!("__spv__{name}"));
@@ -38,22 +68,20 @@ pub(crate) fn lower_gpu_module(
         }
     }
     let mut m = l.m;
-    // update-vce first, so that lower-abi-attrs builds the entry point's
-    // interface for the version the module will declare (all globals from
-    // SPIR-V 1.4 on, only Input/Output before); then again for what the
-    // ABI lowering added.
-    let vce = |m: &mut Module| {
-        passes::update_vce(m, env).map_err(|source| LowerError::UpdateVce {
-            module: name.clone(),
-            source: Box::new(source),
-        })
-    };
-    vce(&mut m)?;
+    let provisional = m.attrs.intern(AttrKind::Vce(Vce {
+        version: abi_version,
+        capabilities: Vec::new(),
+        extensions: Vec::new(),
+    }));
+    m.set_attr(top, "vce_triple", provisional);
     passes::lower_abi_attrs::run(&mut m, env).map_err(|source| LowerError::Abi {
         module: name.clone(),
         source: Box::new(source),
     })?;
-    vce(&mut m)?;
+    passes::update_vce(&mut m, env).map_err(|source| LowerError::UpdateVce {
+        module: name.clone(),
+        source: Box::new(source),
+    })?;
     crate::ir::verify::verify(&m).map_err(|source| LowerError::Verify {
         module: name,
         source: Box::new(source),
