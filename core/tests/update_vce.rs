@@ -541,3 +541,22 @@ fn env_from_the_module() {
         "{printed}"
     );
 }
+
+/// Literal attributes (`spec_id(4)` parses as MLIR's default `i64`) are
+/// instruction literals: they need no Int64. The spec constant's own value
+/// type still counts.
+#[test]
+fn literal_attributes_need_nothing() {
+    let src = r#"spirv.module Logical GLSL450 {
+  spirv.SpecConstant @sc spec_id(4) = 7 : i32
+  spirv.SpecConstant @wide spec_id(5) = 7 : i64
+}"#;
+    let only_i32 = "spirv.module Logical GLSL450 {\n  spirv.SpecConstant @sc spec_id(4) = 7 : i32\n}";
+    agree(
+        only_i32,
+        "#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, #spirv.resource_limits<>>",
+        vce(Version::V1_0, &[Capability::Shader], &[]),
+    );
+    let err = kiln_vce(src, &TargetEnv::default()).unwrap_err();
+    assert!(err.to_string().contains("Int64"), "{err}");
+}

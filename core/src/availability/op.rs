@@ -108,8 +108,8 @@ pub(crate) fn types_of(m: &Module, op: Op, cache: &mut TypeCache) -> Requirement
     for &v in data.operands.iter().chain(&data.results) {
         add(m.value_type(v));
     }
-    for (_, attr) in &data.attrs {
-        if let Some(ty) = attr_type(m, *attr) {
+    for (name, attr) in &data.attrs {
+        if let Some(ty) = attr_type(m, name, *attr) {
             add(ty);
         }
     }
@@ -155,11 +155,17 @@ fn dot_product_input(m: &Module, op: Op, desc: &'static grammar::InstDesc) -> Op
     })
 }
 
-/// The type a type attribute holds or a typed constant value has.
-fn attr_type(m: &Module, attr: Attr) -> Option<Type> {
+/// The type a type attribute holds or a typed constant value (`value` of a
+/// constant, `default_value` of a spec constant) has. Other integer
+/// attributes (`spec_id`, `descriptor_set`, `alignment`, ...) are literals of
+/// the instruction, whatever type the text gave them (MLIR's default `i64`
+/// for `spec_id(4)`), and need nothing.
+fn attr_type(m: &Module, name: &str, attr: Attr) -> Option<Type> {
     match m.attrs.kind(attr) {
         AttrKind::Type(t) => Some(*t),
-        AttrKind::Int { ty, .. } | AttrKind::Float { ty, .. } | AttrKind::Dense { ty, .. } => {
+        AttrKind::Int { ty, .. } | AttrKind::Float { ty, .. } | AttrKind::Dense { ty, .. }
+            if matches!(name, "value" | "default_value") =>
+        {
             Some(*ty)
         }
         _ => None,
