@@ -2,7 +2,8 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @ids(%out: memref<4x4x4xi32>) kernel
-        attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [2, 2, 2]>} {
+        attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [2, 2, 2]>,
+                    known_block_size = array<i32: 2, 2, 2>} {
       %tx = gpu.thread_id x
       %ty = gpu.thread_id y
       %tz = gpu.thread_id z

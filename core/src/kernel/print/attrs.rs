@@ -284,12 +284,29 @@ fn attr_name(name: &str) -> String {
     }
 }
 
-/// `{a = 1 : i32, b}`.
+/// Attributes MLIR 19 declares as `array<i32: ...>` (kept as
+/// [`KAttr::DenseI64`] in the kernel IR).
+pub(super) const I32_ARRAYS: [&str; 3] =
+    ["known_block_size", "known_grid_size", "operandSegmentSizes"];
+
+/// `{a = 1 : i32, b}`, sorted by name as MLIR's dictionaries are.
 pub fn dict_to_string(entries: &[(String, KAttr)]) -> String {
-    let items: Vec<String> = entries
-        .iter()
+    let mut sorted: Vec<&(String, KAttr)> = entries.iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let items: Vec<String> = sorted
+        .into_iter()
         .map(|(n, v)| match v {
             KAttr::Unit => attr_name(n),
+            // MLIR declares these as `DenseI32ArrayAttr`.
+            KAttr::DenseI64(items) if I32_ARRAYS.contains(&n.as_str()) => format!(
+                "{} = array<i32: {}>",
+                attr_name(n),
+                items
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             v => format!("{} = {}", attr_name(n), attr_to_string(v)),
         })
         .collect();

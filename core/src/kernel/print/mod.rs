@@ -344,7 +344,7 @@ fn generic_attr(kind: KOp, name: &str, attr: &KAttr) -> String {
         ("kind", KAttr::Enum(e)) => format!("#vector.kind<{e}>"),
         ("fastmath", KAttr::Enum(e)) => format!("#arith.fastmath<{e}>"),
         ("overflowFlags", KAttr::Enum(e)) => format!("#arith.overflow<{e}>"),
-        ("operandSegmentSizes", KAttr::DenseI64(v)) => format!(
+        (n, KAttr::DenseI64(v)) if attrs::I32_ARRAYS.contains(&n) => format!(
             "array<i32: {}>",
             v.iter()
                 .map(|x| x.to_string())
