@@ -2212,3 +2212,30 @@ fn validate_rejects_version_above_env() {
     let err = validate(&words, ValidationEnv::Vulkan1_0).unwrap_err();
     assert!(err.message.contains("version"), "{}", err.full_message());
 }
+
+/// A spec-constant composite carrying `built_in = "WorkgroupSize"` is
+/// decorated `BuiltIn WorkgroupSize`, which makes the workgroup size
+/// specializable; the module validates.
+#[test]
+fn spec_constant_composite_keeps_its_builtin() {
+    let text = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.SpecConstant @x spec_id(0) = 4 : i32
+  spirv.SpecConstant @y spec_id(1) = 1 : i32
+  spirv.SpecConstant @z spec_id(2) = 1 : i32
+  spirv.SpecConstantComposite @wg (@x, @y, @z) {built_in = "WorkgroupSize"} : vector<3xi32>
+  spirv.func @main() "None" {
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @main
+  spirv.ExecutionMode @main "LocalSize", 1, 1, 1
+}"#;
+    let m = kiln_core::text::parse(text).unwrap();
+    let words = serialize(&m).unwrap();
+    validate(&words, ValidationEnv::Vulkan1_0).unwrap();
+    let dis = dr::load_words(&words).unwrap().disassemble();
+    assert!(
+        dis.lines()
+            .any(|l| l.contains("OpDecorate") && l.contains("BuiltIn WorkgroupSize")),
+        "{dis}"
+    );
+}

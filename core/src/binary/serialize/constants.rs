@@ -436,6 +436,11 @@ impl Serializer<'_> {
             Some(id),
             ids.into_iter().map(Operand::IdRef).collect(),
         ));
+        // `built_in = "WorkgroupSize"` makes the composite the specializable
+        // workgroup size.
+        self.process_decorations(op, id, &|n| {
+            matches!(n, "sym_name" | "type" | "constituents")
+        })?;
         Ok(id)
     }
 
