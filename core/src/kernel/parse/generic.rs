@@ -11,8 +11,14 @@ use crate::kernel::types::KType;
 use crate::text::lexer::TokKind;
 
 impl Parser<'_> {
-    /// The generic form after the quoted name.
-    pub(crate) fn parse_generic(&mut self, name: &str, block: Block, loc: Location) -> PResult<Op> {
+    /// The generic form after the quoted name; `None` for the dropped
+    /// `gpu.module_end`.
+    pub(crate) fn parse_generic(
+        &mut self,
+        name: &str,
+        block: Block,
+        loc: Location,
+    ) -> PResult<Option<Op>> {
         if name == "spirv.module" || name == "spv.module" {
             return Err(KernelParseError::new(
                 loc,
@@ -96,7 +102,7 @@ impl Parser<'_> {
             if regions_at.is_some() || !operands.is_empty() || !results.is_empty() {
                 return Err(KernelParseError::new(loc, "malformed 'gpu.module_end'"));
             }
-            return Ok(self.build_dropped(block, loc));
+            return Ok(None);
         };
         let attrs = normalize(kind, attrs, &loc)?;
         let mut spec = OpSpecK::new(kind);
@@ -141,14 +147,7 @@ impl Parser<'_> {
                 }
             }
         }
-        Ok(op)
-    }
-
-    /// Removes the just-parsed `gpu.module_end` (returns a placeholder op
-    /// that is not attached anywhere).
-    fn build_dropped(&mut self, _block: Block, loc: Location) -> Op {
-        self.m
-            .create_op(KOp::GpuReturn, &[], &[], Vec::new(), 0, loc)
+        Ok(Some(op))
     }
 
     /// Skips a balanced `( ... )` group (the cursor is on `(`).

@@ -167,15 +167,16 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// One op, with its result names.
-    pub(crate) fn parse_op(&mut self, block: Block) -> PResult<Op> {
+    /// One op, with its result names (`None` for a dropped
+    /// `gpu.module_end`).
+    pub(crate) fn parse_op(&mut self, block: Block) -> PResult<Option<Op>> {
         self.enter()?;
         let r = self.parse_op_inner(block);
         self.leave();
         r
     }
 
-    fn parse_op_inner(&mut self, block: Block) -> PResult<Op> {
+    fn parse_op_inner(&mut self, block: Block) -> PResult<Option<Op>> {
         let loc = self.loc();
         let mut names: Vec<(String, usize, Location)> = Vec::new();
         if matches!(self.peek(), TokKind::Value(_)) {
@@ -200,7 +201,16 @@ impl Parser<'_> {
             TokKind::Str(name) => {
                 let name = name.to_string();
                 self.bump()?;
-                self.parse_generic(&name, block, op_loc)?
+                match self.parse_generic(&name, block, op_loc)? {
+                    Some(op) => op,
+                    None if names.is_empty() => return Ok(None),
+                    None => {
+                        return Err(KernelParseError::new(
+                            loc,
+                            "'gpu.module_end' has no results",
+                        ))
+                    }
+                }
             }
             TokKind::Ident(name) => {
                 self.bump()?;
@@ -247,7 +257,7 @@ impl Parser<'_> {
                 }
             }
         }
-        Ok(op)
+        Ok(Some(op))
     }
 
     /// An op in custom syntax, by name (with the default-dialect spellings
