@@ -125,3 +125,32 @@ module attributes {gpu.container_module} {
     );
     assert!(text.contains("built_in(\"SubgroupSize\")"), "{text}");
 }
+
+#[test]
+fn vector_reductions_fall_back_lane_by_lane() {
+    let src = r#"
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: memref<8xf32>, %o: memref<8xf32>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [4, 1, 1]>} {
+      %i = gpu.thread_id x
+      %c2 = arith.constant 2 : index
+      %b = arith.muli %i, %c2 : index
+      %v = vector.load %a[%b] : memref<8xf32>, vector<2xf32>
+      %r = gpu.subgroup_reduce add %v : (vector<2xf32>) -> vector<2xf32>
+      vector.store %r, %o[%b] : memref<8xf32>, vector<2xf32>
+      gpu.return
+    }
+  }
+}
+"#;
+    let km = kernels_from(src);
+    let m = &compile(&km, &env(SUBGROUPS))[0].module;
+    assert_eq!(subgroup_ops(m), ["GroupNonUniformFAdd"]);
+    assert!(
+        print(m).contains("spirv.GroupNonUniformFAdd <Subgroup> <Reduce> %")
+            || print(m).contains(": vector<2xf32>")
+    );
+    let m = &compile(&km, &env(MINIMAL))[0].module;
+    assert!(subgroup_ops(m).is_empty());
+    assert_eq!(workgroup_vars(&print(m)), 2, "one scratch array per lane");
+}

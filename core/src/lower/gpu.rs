@@ -16,8 +16,9 @@
 //! invocation count, `gpu.lane_id` the local invocation index,
 //! `gpu.subgroup_id` 0 and `gpu.num_subgroups` 1, so kernels see one
 //! consistent subgroup model. Fallback ops must be reached by every
-//! invocation of the workgroup (they contain barriers), and operate on
-//! scalars.
+//! invocation of the workgroup (they contain barriers); vectors reduce
+//! lane by lane. The shuffle fallback treats `width` only as the bound of
+//! valid source lanes.
 
 use crate::availability::{enumerant_requirements, Requirement};
 use crate::grammar::{self, BuiltIn, Capability, GroupOperation, OperandKind, Scope, StorageClass};
@@ -203,12 +204,19 @@ fn subgroup_reduce(l: &mut Lowerer) -> Result<(), LowerError> {
         let v = normalize(l, v, kty);
         return l.set_res(0, v);
     }
-    if l.m.types.component_count(ty) != 1 {
-        return Err(l.unsupported(format!(
-            "the workgroup-memory fallback of subgroup_reduce (the env lacks {inst}) handles scalars only"
-        )));
-    }
-    let v = tree_reduce(l, x, ty, combine)?;
+    let lanes = l.m.types.component_count(ty);
+    let v = if lanes == 1 {
+        tree_reduce(l, x, ty, combine)?
+    } else {
+        // Vectors reduce lane by lane.
+        let st = l.m.types.scalar_of(ty);
+        let mut parts = Vec::new();
+        for k in 0..lanes {
+            let e = l.extract(x, k, st);
+            parts.push(tree_reduce(l, e, st, combine)?);
+        }
+        l.op1("CompositeConstruct", parts, ty)
+    };
     let v = normalize(l, v, kty);
     l.set_res(0, v)
 }

@@ -42,6 +42,16 @@
 //! [`LowerError::Illegal`] naming the kernel op, the unmet requirement and
 //! what the env offers.
 
+//! # Limits
+//!
+//! Not lowered (each an error naming the op): `memref.subview` / layouts
+//! with dynamic offsets or strides, dynamic inner dimensions,
+//! dynamically sized `memref.alloc`, memrefs of vectors of narrow integers
+//! or bools, clustered subgroup reductions, `bf16`, and kernels without a
+//! workgroup size (unless [`LowerOptions`] supplies one). `f16` needs
+//! `Float16` (and 16-bit storage for buffers); `f64`/`i64` need
+//! `Float64`/`Int64`: there is no emulation of those.
+
 mod arith;
 mod ctx;
 mod error;
