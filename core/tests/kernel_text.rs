@@ -126,6 +126,48 @@ fn errors_name_the_place_and_the_problem() {
             2,
             8,
         ),
+        (
+            "func.func @f(%a: i32) {\n  %a = arith.constant 1 : i32\n  return\n}",
+            "redefinition of SSA value '%a'",
+            2,
+            3,
+        ),
+        (
+            "func.func @f(%v: f32) {\n  %r = gpu.subgroup_reduce add %v cluster(size = 4) : (f32) -> f32\n  return\n}",
+            "'cluster(...)' of gpu.subgroup_reduce is not in MLIR 19's syntax",
+            2,
+            35,
+        ),
+        (
+            "func.func @f(%m: memref<4xsi32>) {\n  return\n}",
+            "type 'si32' is not supported in kernels: integers are signless (iN)",
+            1,
+            27,
+        ),
+        (
+            "func.func @f() {\n  %c = arith.constant dense<[1, 2, 3]> : vector<2xi32>\n  return\n}",
+            "dense<...> has 3 elements, the type vector<2xi32> needs 2",
+            2,
+            23,
+        ),
+        (
+            "func.func @f() attributes {x = #foo.bar<1>} {\n  return\n}",
+            "unsupported attribute '#foo.bar'",
+            1,
+            32,
+        ),
+        (
+            "func.func @f(%c: i32) {\n  scf.if %c {\n  }\n  return\n}",
+            "use of value with type i32 where i1 is expected",
+            2,
+            10,
+        ),
+        (
+            "func.func @f() {\n  %a, %b = arith.constant 1 : i32\n  return\n}",
+            "operation 'arith.constant' defines 1 results but 2 names are given",
+            2,
+            3,
+        ),
     ];
     for &(src, message, line, col) in cases {
         let e = kernel::parse(src).expect_err(src);

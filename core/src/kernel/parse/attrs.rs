@@ -215,6 +215,7 @@ impl<'a> Parser<'a> {
 
     /// `dense<...> : type`.
     fn parse_dense(&mut self) -> PResult<KAttr> {
+        let start = self.loc();
         self.expect_ident("dense")?;
         self.expect_punct("<")?;
         // The elements are parsed once the type is known: remember where.
@@ -248,10 +249,13 @@ impl<'a> Parser<'a> {
             return self.expected("'>'");
         }
         if flat.len() != 1 && flat.len() as u64 != count {
-            return self.err(format!(
-                "dense<...> has {} elements, the type {} needs {count}",
-                flat.len(),
-                crate::kernel::print::type_to_string(&ty)
+            return Err(super::KernelParseError::new(
+                start,
+                format!(
+                    "dense<...> has {} elements, the type {} needs {count}",
+                    flat.len(),
+                    crate::kernel::print::type_to_string(&ty)
+                ),
             ));
         }
         self.reset_to(type_end)?;
