@@ -792,3 +792,37 @@ fn verifier_catches_uses_that_escape_their_region() {
         vec!["arith.addi operand #0 does not dominate this use (defined later, in a nested region, or outside the function)".to_owned()]
     );
 }
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    for depth in [40usize, 95, 1000] {
+        let mut src = String::from("func.func @f(%c: i1) {\n");
+        for _ in 0..depth {
+            src.push_str("scf.if %c {\n");
+        }
+        for _ in 0..depth {
+            src.push_str("}\n");
+        }
+        src.push_str("return\n}\n");
+        let r = kernel::parse(&src);
+        if depth < 100 {
+            let m = r.expect("under the limit");
+            kernel::verify(&m).expect("and verify");
+            assert_eq!(
+                kernel::print(&kernel::parse(&kernel::print(&m)).unwrap()),
+                kernel::print(&m)
+            );
+        } else {
+            assert!(r
+                .expect_err("too deep")
+                .message
+                .contains("nesting is too deep"));
+        }
+    }
+    let attr = format!(
+        "func.func @f() attributes {{x = {}{}}} {{\n  return\n}}",
+        "[".repeat(5000),
+        "]".repeat(5000)
+    );
+    assert!(kernel::parse(&attr).is_err());
+}
