@@ -709,7 +709,8 @@ fn builder_vector_memref_and_extended_helpers() {
     let w = b.addi(v, s);
     let bc = b.broadcast(hi, KType::vector(4, KType::i32()));
     let sh = b.vector_shuffle(w, bc, &[0, 5, 2, 7]);
-    let ins = b.insert(hi, sh, 1);
+    let picked = b.if_else(carry, &[KType::i32()], |_| vec![lo], |_| vec![hi]);
+    let ins = b.insert(picked[0], sh, 1);
     let r = b.reduction("add", ins);
     b.store(r, sub, &[j, j]);
     b.gpu_return(&[]);

@@ -847,6 +847,24 @@ impl<'m> KernelBuilder<'m> {
         self.m.op(op).results.clone()
     }
 
+    /// `scf.if cond -> (results) { then } else { else_ }`; each branch
+    /// returns the values it yields.
+    pub fn if_else(
+        &mut self,
+        cond: Value,
+        results: &[KType],
+        then: impl FnOnce(&mut Self) -> Vec<Value>,
+        else_: impl FnOnce(&mut Self) -> Vec<Value>,
+    ) -> Vec<Value> {
+        let op = self
+            .m
+            .create_op(KOp::ScfIf, &[cond], results, Vec::new(), 2, self.loc);
+        self.m.append_op(self.block, op);
+        self.fill(op, 0, &[], KOp::ScfYield, |b, _| then(b));
+        self.fill(op, 1, &[], KOp::ScfYield, |b, _| else_(b));
+        self.m.op(op).results.clone()
+    }
+
     /// `scf.while (inits) : (...) -> (results)`: `before` gets the loop
     /// values and returns the condition and the values passed on; `after`
     /// gets those and returns the next loop values.
