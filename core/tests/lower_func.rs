@@ -1,5 +1,5 @@
-//! Functions of a `gpu.module` that are not kernels (`func.func`, a
-//! `gpu.func` without `kernel`) become plain `spv.func`s called with
+//! Functions of a `gpu.module` that are not kernels (`func.func`) become
+//! plain `spv.func`s called with
 //! `spv.FunctionCall`; globals they use join the entry point's interface
 //! from SPIR-V 1.4 on.
 
@@ -14,9 +14,9 @@ const CALLS: &str = r#"module attributes {gpu.container_module} {
       %y = arith.mulf %x, %x : f32
       return %y : f32
     }
-    gpu.func @lane() -> index {
+    func.func @lane() -> index {
       %t = gpu.thread_id x
-      gpu.return %t : index
+      return %t : index
     }
     gpu.func @k(%a: memref<4xf32>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [4, 1, 1]>} {
       %i = func.call @lane() : () -> index

@@ -36,6 +36,13 @@ pub enum LowerError {
     /// The kernel module has no `gpu.module`.
     #[error("the kernel module has no gpu.module to lower")]
     NoGpuModule,
+    /// The kernel module does not verify ([`crate::kernel::verify`]).
+    #[error("{source}")]
+    Kernel {
+        /// Every violation found.
+        #[source]
+        source: Box<crate::kernel::KernelVerifyErrors>,
+    },
     /// A type of an op's operand or result cannot be converted.
     #[error("{loc}: '{op}': {source}")]
     Type {

@@ -5,12 +5,37 @@
 //!
 //! # Entry points
 //!
-//! * [`convert_to_spirv`]: every `gpu.module` of a kernel module becomes one
+//! * [`convert_to_spirv`]: the kernel module is verified
+//!   ([`crate::kernel::verify`]), then every `gpu.module` becomes one
 //!   `spv.module @__spv__<name>` ([`Module`]), with `lower-abi-attrs` and
 //!   `update-vce` run and the result verified. Host `func.func` ops (outside
 //!   `gpu.module`s) are ignored: the runner executes them.
 //! * [`compile_to_binaries`]: the same, then serialized and validated (in
 //!   process, with the Vulkan environment of the module's SPIR-V version).
+//!
+//! ```
+//! use kiln_core::lower::{compile_to_binaries, LowerOptions};
+//!
+//! let src = r#"module attributes {gpu.container_module} {
+//!   gpu.module @kernels {
+//!     gpu.func @double(%a: memref<64xf32>) kernel attributes {
+//!         spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>} {
+//!       %i = gpu.thread_id x
+//!       %x = memref.load %a[%i] : memref<64xf32>
+//!       %y = arith.addf %x, %x : f32
+//!       memref.store %y, %a[%i] : memref<64xf32>
+//!       gpu.return
+//!     }
+//!   }
+//! }"#;
+//! let kernels = kiln_core::kernel::parse(src).unwrap();
+//! // No env given and none in the file: MLIR's default (SPIR-V 1.0, Shader,
+//! // SPV_KHR_storage_buffer_storage_class).
+//! let compiled = compile_to_binaries(&kernels, None, &LowerOptions::default()).unwrap();
+//! assert_eq!(compiled[0].name, "kernels");
+//! assert_eq!(compiled[0].module.symbol_name(compiled[0].module.top()), Some("__spv__kernels"));
+//! assert_eq!(compiled[0].words[0], 0x0723_0203);
+//! ```
 //!
 //! # What a lowered kernel looks like
 //!
@@ -83,8 +108,9 @@ pub struct LowerOptions {
     /// `spirv.entry_point_abi` workgroup size (or `known_block_size`);
     /// without it such a kernel is an error, as in MLIR.
     pub default_workgroup_size: Option<[u32; 3]>,
-    /// Workgroup sizes by kernel name (`gpu.launch_func`'s block size, as a
-    /// runner knows it), used when the kernel itself gives none.
+    /// Workgroup sizes by kernel symbol name (without the `gpu.module`;
+    /// `gpu.launch_func`'s block size, as a runner knows it), used when the
+    /// kernel itself gives none.
     pub workgroup_sizes: HashMap<String, [u32; 3]>,
 }
 
@@ -114,7 +140,7 @@ pub struct CompiledModule {
 
 /// The target env that applies to `gpu_module`: `explicit` when given, else
 /// the `spirv.target_env` of the `gpu.module` or of the top module, else
-/// [`TargetEnv::default`] (MLIR's `lookupTargetEnvOrDefault`).
+/// [`default_env`] (MLIR's `lookupTargetEnvOrDefault`).
 pub fn target_env_for(
     kernels: &KernelModule,
     gpu_module: crate::ir::Op,
@@ -130,7 +156,20 @@ pub fn target_env_for(
             }
         }
     }
-    TargetEnv::default()
+    default_env()
+}
+
+/// MLIR's default target env (`spirv::getDefaultTargetEnv`): SPIR-V 1.0
+/// with `Shader` and `SPV_KHR_storage_buffer_storage_class`, default
+/// limits. (kiln's [`TargetEnv::default`] leaves the extension out, and
+/// kernels need storage buffers.)
+pub fn default_env() -> TargetEnv {
+    let mut env = TargetEnv::default();
+    let ext = crate::grammar::Extension::SpvKhrStorageBufferStorageClass;
+    if !env.vce.extensions.contains(&ext) {
+        env.vce.extensions.push(ext);
+    }
+    env
 }
 
 /// Lowers every `gpu.module` of `kernels` (see the module docs). `env` is
@@ -141,6 +180,9 @@ pub fn convert_to_spirv(
     env: Option<&TargetEnv>,
     options: &LowerOptions,
 ) -> Result<Vec<LoweredModule>, LowerError> {
+    crate::kernel::verify(kernels).map_err(|source| LowerError::Kernel {
+        source: Box::new(source),
+    })?;
     let mut out = Vec::new();
     for &op in kernels.body_ops(kernels.top()) {
         if kernels.op(op).kind != KOp::GpuModule {
