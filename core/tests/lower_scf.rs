@@ -58,3 +58,26 @@ fn for_results_are_stored_in_the_header() {
     });
     assert!(checked);
 }
+
+#[test]
+fn index_can_lower_to_i64_where_int64_exists() {
+    let km = kernels("scf");
+    let opts = kiln_core::lower::LowerOptions {
+        index_bits: kiln_core::lower::IndexBits::I64,
+        ..Default::default()
+    };
+    let out = kiln_core::lower::compile_to_binaries(&km, Some(&lavapipe()), &opts)
+        .expect("lavapipe has Int64");
+    let m = &out[0].module;
+    spirv_val(&out[0].words, out[0].validation_env.name(), "scf_i64");
+    assert!(uses_int_type(m, 64), "{}", print(m));
+    assert!(capabilities(m).contains(&"Int64".to_string()));
+    let err = kiln_core::lower::convert_to_spirv(&km, Some(&env(MINIMAL)), &opts)
+        .expect_err("no Int64 in Vulkan 1.0");
+    assert!(
+        err.to_string().ends_with(
+            "type index needs capability Int64 (64-bit index), which the target env does not offer"
+        ),
+        "{err}"
+    );
+}
