@@ -165,11 +165,14 @@ fn compile(name: &str, src: &str) -> Vec<u32> {
         .collect()
 }
 
+/// Decorations of one id or member: the decoration and its literal, if any.
+type Decorations = Vec<(spirv::Decoration, Option<u32>)>;
+
 /// The SPIR-V module's view needed to rebuild the block type.
 struct Spirv {
     defs: HashMap<u32, Instruction>,
-    decorations: HashMap<u32, Vec<(spirv::Decoration, Option<u32>)>>,
-    member_decorations: HashMap<(u32, u32), Vec<(spirv::Decoration, Option<u32>)>>,
+    decorations: HashMap<u32, Decorations>,
+    member_decorations: HashMap<(u32, u32), Decorations>,
 }
 
 fn id(op: &Operand) -> u32 {

@@ -151,7 +151,10 @@ module attributes {gpu.container_module} {
         .lines()
         .find(|l| l.contains("spirv.GroupNonUniformFAdd"))
         .expect("a GroupNonUniformFAdd");
-    assert!(line.ends_with(": vector<2xf32>"), "the reduction stays a vector: {line}");
+    assert!(
+        line.ends_with(": vector<2xf32>"),
+        "the reduction stays a vector: {line}"
+    );
     let m = &compile(&km, &env(MINIMAL))[0].module;
     assert!(subgroup_ops(m).is_empty());
     assert_eq!(workgroup_vars(&print(m)), 2, "one scratch array per lane");

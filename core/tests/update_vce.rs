@@ -551,7 +551,8 @@ fn literal_attributes_need_nothing() {
   spirv.SpecConstant @sc spec_id(4) = 7 : i32
   spirv.SpecConstant @wide spec_id(5) = 7 : i64
 }"#;
-    let only_i32 = "spirv.module Logical GLSL450 {\n  spirv.SpecConstant @sc spec_id(4) = 7 : i32\n}";
+    let only_i32 =
+        "spirv.module Logical GLSL450 {\n  spirv.SpecConstant @sc spec_id(4) = 7 : i32\n}";
     agree(
         only_i32,
         "#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, #spirv.resource_limits<>>",
