@@ -301,7 +301,6 @@ fn dispatch(
     let pipeline = ComputePipeline::with_specialization(ctx, words, iface, spec)
         .context("cannot create the pipeline")?;
     ctx.limits()
-        .to_abi()
         .check_group_count(request.grid.0)
         .context("--grid")?;
     let mut buffers = BTreeMap::new();

@@ -20,8 +20,8 @@ use crate::device::{self, DeviceSelector, DeviceSummary};
 use crate::error::{map_create, map_create_device, map_queue, Error, Result};
 use crate::features::{DeviceFeatures, FeatureChain};
 use crate::instance::InstanceShared;
-use crate::limits::DeviceLimits;
 use crate::target_env;
+use kiln_abi::Limits;
 
 /// How to create a [`Context`].
 ///
@@ -66,7 +66,7 @@ pub(crate) struct DeviceShared {
     allocator: ManuallyDrop<Mutex<Allocator>>,
     pub(crate) summary: DeviceSummary,
     pub(crate) features: DeviceFeatures,
-    pub(crate) limits: DeviceLimits,
+    pub(crate) limits: Limits,
     /// The device's target env, derived once at creation.
     pub(crate) target_env: kiln_core::target::TargetEnv,
     /// Object-creating and command-recording calls made since creation
@@ -162,7 +162,7 @@ impl Context {
         let (physical, summary) = devices[chosen].clone();
         // SAFETY: `physical` was enumerated from the live instance.
         let props = unsafe { instance.raw.get_physical_device_properties(physical) };
-        let limits = DeviceLimits::from(&props.limits);
+        let limits = crate::limits::limits_from_vk(&props.limits);
         let queue_family =
             compute_queue_family(&instance, physical).ok_or_else(|| Error::NoComputeQueue {
                 device: summary.name.clone(),
@@ -254,7 +254,7 @@ impl Context {
     }
 
     /// The device limits dispatch checks against.
-    pub fn limits(&self) -> &DeviceLimits {
+    pub fn limits(&self) -> &Limits {
         &self.shared.limits
     }
 

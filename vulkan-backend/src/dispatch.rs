@@ -255,7 +255,7 @@ impl Context {
                 got: push_constants.len(),
             });
         }
-        limits.to_abi().check_group_count(groups)?;
+        limits.check_group_count(groups)?;
         Ok(())
     }
 }

@@ -63,7 +63,7 @@ pub use device::{enumerate_devices, ApiVersion, DeviceSelector, DeviceSummary, D
 pub use dispatch::BufferBinding;
 pub use error::{Error, Result};
 pub use features::DeviceFeatures;
-pub use limits::DeviceLimits;
+pub use limits::limits_from_vk;
 pub use memory::{Buffer, MemoryUsage};
 pub use pipeline::ComputePipeline;
 pub use target_env::{

@@ -73,7 +73,7 @@ pub use tables::Feature;
 use crate::device::{self, ApiVersion, DeviceSelector, DeviceSummary};
 use crate::error::Result;
 use crate::instance::InstanceShared;
-use crate::limits::DeviceLimits;
+use kiln_abi::Limits;
 
 /// Which features and extensions count when deriving a target env (see
 /// the module docs).
@@ -156,7 +156,7 @@ pub struct DeviceQuery {
     /// Float-controls properties, when the device reports them.
     pub float_controls: Option<FloatControls>,
     /// The limits dispatch checks against.
-    pub limits: DeviceLimits,
+    pub limits: Limits,
     /// `timestampPeriod`: nanoseconds per timestamp tick.
     pub timestamp_period: f32,
     /// The `VK_KHR_cooperative_matrix` configurations (empty without the
@@ -423,7 +423,7 @@ mod tests {
                 rounding_mode_rtz: [false, true, false],
                 ..FloatControls::default()
             }),
-            limits: DeviceLimits::from(&vk::PhysicalDeviceLimits {
+            limits: crate::limits::limits_from_vk(&vk::PhysicalDeviceLimits {
                 max_compute_shared_memory_size: 32768,
                 max_compute_work_group_invocations: 1024,
                 max_compute_work_group_size: [1024, 1024, 1024],

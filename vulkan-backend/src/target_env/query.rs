@@ -15,7 +15,6 @@ use crate::device::DeviceSummary;
 use crate::error::{map_enumerate, Result};
 use crate::features::{DeviceFeatures, FeatureChain};
 use crate::instance::InstanceShared;
-use crate::limits::DeviceLimits;
 
 /// Queries `pd` (enumerated from `instance`, summarized as `summary`).
 pub(crate) fn query(
@@ -66,7 +65,7 @@ pub(crate) fn query(
         subgroup,
         subgroup_size_control,
         float_controls,
-        limits: DeviceLimits::from(&props.limits),
+        limits: crate::limits::limits_from_vk(&props.limits),
         timestamp_period: props.limits.timestamp_period,
         cooperative_matrix_khr,
     })
