@@ -2,14 +2,14 @@
 //! specialization constants, which of them drive the workgroup size, and the
 //! workgroup memory an entry point uses; and the list of entry points.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use kiln_abi::{SpecConstant, SpecType};
 use rspirv::binary::{self, Consumer, ParseAction};
 use rspirv::dr::{self, Instruction, Operand};
 use spirv::{Decoration, Op, StorageClass, Word};
 
-use crate::binary::reflect::ReflectError;
+use crate::binary::reflect::{ModuleIndex, ReflectError};
 
 /// What [`extras`] finds.
 pub(crate) struct Extras {
@@ -24,12 +24,12 @@ pub(crate) struct Extras {
 /// Computes [`Extras`] for the entry function `entry_fn` whose statically
 /// used ids are `used`.
 pub(crate) fn extras(
+    index: &ModuleIndex<'_>,
     module: &dr::Module,
     used: &HashSet<Word>,
     entry_fn: Word,
     execution_mode_ids: &[Instruction],
 ) -> Result<Extras, ReflectError> {
-    let index = Index::new(module);
     let mut spec_constants: Vec<SpecConstant> = module
         .types_global_values
         .iter()
@@ -53,7 +53,7 @@ pub(crate) fn extras(
         {
             continue;
         }
-        let pointee = match index.def(ptr).map(|d| d.operands.as_slice()) {
+        let pointee = match index.lookup(ptr).map(|d| d.operands.as_slice()) {
             Some([Operand::StorageClass(_), Operand::IdRef(p)]) => *p,
             _ => continue,
         };
@@ -112,63 +112,9 @@ pub fn binary_entry_points(words: &[u32]) -> Result<Vec<(String, String)>, Refle
     }
 }
 
-struct Index<'m> {
-    defs: HashMap<Word, &'m Instruction>,
-    names: HashMap<Word, &'m str>,
-    decorations: HashMap<Word, Vec<(Decoration, &'m [Operand])>>,
-}
-
-impl<'m> Index<'m> {
-    fn new(module: &'m dr::Module) -> Self {
-        let defs = module
-            .types_global_values
-            .iter()
-            .filter_map(|i| Some((i.result_id?, i)))
-            .collect();
-        let mut names = HashMap::new();
-        for inst in &module.debug_names {
-            if let (Op::Name, [Operand::IdRef(id), Operand::LiteralString(n)]) =
-                (inst.class.opcode, inst.operands.as_slice())
-            {
-                names.insert(*id, n.as_str());
-            }
-        }
-        let mut decorations: HashMap<Word, Vec<(Decoration, &'m [Operand])>> = HashMap::new();
-        for inst in &module.annotations {
-            if let (Op::Decorate, [Operand::IdRef(id), Operand::Decoration(d), rest @ ..]) =
-                (inst.class.opcode, inst.operands.as_slice())
-            {
-                decorations.entry(*id).or_default().push((*d, rest));
-            }
-        }
-        Self {
-            defs,
-            names,
-            decorations,
-        }
-    }
-
-    fn def(&self, id: Word) -> Option<&'m Instruction> {
-        self.defs.get(&id).copied()
-    }
-
-    fn describe(&self, id: Word) -> String {
-        match self.names.get(&id) {
-            Some(n) if !n.is_empty() => format!("variable %{id} \"{n}\""),
-            _ => format!("variable %{id}"),
-        }
-    }
-
-    fn spec_id(&self, id: Word) -> Option<u32> {
-        self.decorations
-            .get(&id)?
-            .iter()
-            .find_map(|(d, rest)| match (d, rest) {
-                (Decoration::SpecId, [Operand::LiteralBit32(v), ..]) => Some(*v),
-                _ => None,
-            })
-    }
-
+/// The binary-only queries reflection needs beyond the binding rules of
+/// [`crate::binary::reflect`], on its module index.
+impl ModuleIndex<'_> {
     fn is_builtin(&self, id: Word, builtin: spirv::BuiltIn) -> bool {
         self.decorations.get(&id).is_some_and(|ds| {
             ds.iter().any(|(d, rest)| {
@@ -180,8 +126,8 @@ impl<'m> Index<'m> {
     /// A scalar specialization constant with a `SpecId`.
     fn spec_constant(&self, inst: &Instruction) -> Option<SpecConstant> {
         let id = inst.result_id?;
-        let spec_id = self.spec_id(id)?;
-        let ty = self.def(inst.result_type?)?;
+        let spec_id = self.decoration_literal(id, Decoration::SpecId)?;
+        let ty = self.lookup(inst.result_type?)?;
         let (ty, default) = match (inst.class.opcode, ty.class.opcode, ty.operands.as_slice()) {
             (Op::SpecConstantTrue, _, _) => (SpecType::Bool, 1),
             (Op::SpecConstantFalse, _, _) => (SpecType::Bool, 0),
@@ -229,9 +175,9 @@ impl<'m> Index<'m> {
             for (slot, op) in out.iter_mut().zip(ids) {
                 if let Operand::IdRef(id) = op {
                     *slot = self
-                        .def(*id)
+                        .lookup(*id)
                         .filter(|d| d.class.opcode == Op::SpecConstant)
-                        .and_then(|_| self.spec_id(*id));
+                        .and_then(|_| self.decoration_literal(*id, Decoration::SpecId));
                 }
             }
             out
@@ -271,7 +217,7 @@ impl<'m> Index<'m> {
     fn natural_size(&self, ty: Word) -> Result<(u64, u64), String> {
         let round = |v: u64, a: u64| v.div_ceil(a.max(1)) * a.max(1);
         let def = self
-            .def(ty)
+            .lookup(ty)
             .ok_or_else(|| format!("type %{ty} is not defined at module scope"))?;
         Ok(match (def.class.opcode, def.operands.as_slice()) {
             (Op::TypeBool, _) => (4, 4),
@@ -291,7 +237,7 @@ impl<'m> Index<'m> {
             (Op::TypeArray, [Operand::IdRef(e), Operand::IdRef(len)]) => {
                 let (s, a) = self.natural_size(*e)?;
                 let len = self
-                    .def(*len)
+                    .lookup(*len)
                     .and_then(|d| literal(&d.operands))
                     .ok_or_else(|| format!("the length of array type %{ty} is not a constant"))?;
                 (len * round(s, a), a)

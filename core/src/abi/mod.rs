@@ -23,6 +23,7 @@
 //! practice. A bool takes 4 bytes.
 
 pub(crate) mod binary;
+pub(crate) mod common;
 pub mod reflect;
 mod size;
 

@@ -38,107 +38,11 @@ use kiln_abi::{
     ResourceBinding, SpecConstant, SpecType,
 };
 
+pub use super::common::ReflectError;
+use super::common::{self, access_from, merge_alias, select_entry_point};
 use super::size::{block_extent, natural_size};
 use crate::grammar::{Decoration, ExecutionMode, ExecutionModel, OperandKind, StorageClass};
 use crate::ir::{AttrKind, ImageSamplerUse, Module, Op, OpKind, Signedness, Type, TypeKind};
-
-/// Why a module's interface could not be reflected.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ReflectError {
-    /// No `GLCompute` entry point has the requested name.
-    #[error(
-        "no GLCompute entry point named \"{name}\"; the module's entry points are: {}",
-        if available.is_empty() { "(none)".to_owned() } else { available.join(", ") }
-    )]
-    EntryPointNotFound {
-        /// The requested name.
-        name: String,
-        /// The module's entry points, as `"name" (Model)`.
-        available: Vec<String>,
-    },
-    /// The named entry point is not a compute shader.
-    #[error("entry point \"{name}\" has execution model {model}, not GLCompute")]
-    NotCompute {
-        /// The entry point's name.
-        name: String,
-        /// Its execution model.
-        model: String,
-    },
-    /// The module still carries ABI attributes that `lower-abi-attrs` turns
-    /// into the entry point and its resources.
-    #[error(
-        "function @{function} still has {attr} attributes; run lower-abi-attrs \
-         (`kiln opt --lower-abi-attrs`) before reflecting"
-    )]
-    Unlowered {
-        /// The function.
-        function: String,
-        /// The attribute found (`spirv.entry_point_abi`, ...).
-        attr: &'static str,
-    },
-    /// The entry point declares no workgroup size.
-    #[error(
-        "entry point \"{name}\" declares no workgroup size \
-         (no LocalSize, LocalSizeId or WorkgroupSize built-in)"
-    )]
-    MissingWorkgroupSize {
-        /// The entry point's name.
-        name: String,
-    },
-    /// A resource lacks a decoration it must have.
-    #[error("{resource}: missing {decoration}")]
-    MissingDecoration {
-        /// The resource (`global @buf`).
-        resource: String,
-        /// What is missing.
-        decoration: &'static str,
-    },
-    /// A resource uses a feature reflection does not handle.
-    #[error("{resource}: {what} is not supported")]
-    Unsupported {
-        /// The resource.
-        resource: String,
-        /// What is not supported.
-        what: String,
-    },
-    /// The module is malformed around a resource.
-    #[error("{resource}: {reason}")]
-    Malformed {
-        /// The resource or op the problem is about.
-        resource: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// Two variables with different descriptor types share a binding.
-    #[error(
-        "binding {set}:{binding} is declared as a {first_type} by {first} and as a \
-         {second_type} by {second}"
-    )]
-    ConflictingBinding {
-        /// The set number.
-        set: u32,
-        /// The binding number.
-        binding: u32,
-        /// The first variable.
-        first: String,
-        /// Its descriptor type.
-        first_type: DescriptorType,
-        /// The second variable.
-        second: String,
-        /// Its descriptor type.
-        second_type: DescriptorType,
-    },
-    /// The entry point uses more than one push-constant block.
-    #[error("entry point \"{name}\" uses two push-constant blocks: {first} and {second}")]
-    MultiplePushConstantBlocks {
-        /// The entry point's name.
-        name: String,
-        /// The first variable.
-        first: String,
-        /// The second variable.
-        second: String,
-    },
-}
 
 /// The module's entry points as `(name, execution model)`, in order.
 pub fn entry_points(m: &Module) -> Vec<(String, String)> {
@@ -161,25 +65,10 @@ pub fn entry_points(m: &Module) -> Vec<(String, String)> {
 /// lowered module. See the module documentation for the rules.
 pub fn reflect_module(m: &Module, entry_point: &str) -> Result<PipelineInterface, ReflectError> {
     check_lowered(m)?;
-    let entries = entry_points(m);
-    match entries.iter().find(|(n, _)| n == entry_point) {
-        Some((_, model)) if model != ExecutionModel::GLCompute.name() => {
-            return Err(ReflectError::NotCompute {
-                name: entry_point.to_owned(),
-                model: model.clone(),
-            })
-        }
-        Some(_) => {}
-        None => {
-            return Err(ReflectError::EntryPointNotFound {
-                name: entry_point.to_owned(),
-                available: entries
-                    .iter()
-                    .map(|(n, model)| format!("\"{n}\" ({model})"))
-                    .collect(),
-            })
-        }
-    }
+    select_entry_point(
+        entry_points(m).into_iter().map(|(n, model)| (n, model, ())),
+        entry_point,
+    )?;
     let func = m
         .lookup_symbol(entry_point)
         .filter(|&f| m.op(f).kind == OpKind::Func)
@@ -491,58 +380,7 @@ fn push_constant_range(
         resource: resource(),
         reason: format!("the block is not explicitly laid out: {reason}"),
     })?;
-    if extent.runtime_stride.is_some() {
-        return Err(ReflectError::Malformed {
-            resource: resource(),
-            reason: "a push-constant block cannot end in a runtime array".to_owned(),
-        });
-    }
-    let size = u32::try_from(extent.size.div_ceil(4) * 4).map_err(|_| ReflectError::Malformed {
-        resource: resource(),
-        reason: format!(
-            "a push-constant block of {} bytes is too large",
-            extent.size
-        ),
-    })?;
-    if size == 0 {
-        return Err(ReflectError::Malformed {
-            resource: resource(),
-            reason: "the push-constant block is empty".to_owned(),
-        });
-    }
-    Ok(PushConstantRange { offset: 0, size })
-}
-
-fn merge_alias(
-    prev: &mut ResourceBinding,
-    prev_desc: &str,
-    next: ResourceBinding,
-    next_desc: String,
-) -> Result<(), ReflectError> {
-    if prev.descriptor_type != next.descriptor_type {
-        return Err(ReflectError::ConflictingBinding {
-            set: next.set,
-            binding: next.binding,
-            first: prev_desc.to_owned(),
-            first_type: prev.descriptor_type,
-            second: next_desc,
-            second_type: next.descriptor_type,
-        });
-    }
-    if prev.access != next.access {
-        prev.access = Access::ReadWrite;
-    }
-    prev.min_size = prev.min_size.max(next.min_size);
-    prev.element_stride = prev.element_stride.or(next.element_stride);
-    Ok(())
-}
-
-fn access_from(non_writable: bool, non_readable: bool) -> Access {
-    match (non_writable, non_readable) {
-        (true, _) => Access::ReadOnly,
-        (false, true) => Access::WriteOnly,
-        (false, false) => Access::ReadWrite,
-    }
+    common::push_constant_range(&resource, extent.size, extent.runtime_stride.is_some())
 }
 
 /// The spec type and default bits of a `spv.SpecConstant`.

@@ -48,105 +48,8 @@ use rspirv::binary;
 use rspirv::dr::{self, Instruction, Operand};
 use spirv::{Decoration, Op, StorageClass, Word};
 
-/// Why a SPIR-V binary's interface could not be reflected.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ReflectError {
-    /// The words are not a parsable SPIR-V module.
-    #[error("cannot parse the SPIR-V binary: {reason}")]
-    Parse {
-        /// The parser's message.
-        reason: String,
-    },
-    /// No `GLCompute` entry point has the requested name.
-    #[error(
-        "no GLCompute entry point named \"{name}\"; the module's entry points are: {}",
-        list_or_none(available)
-    )]
-    EntryPointNotFound {
-        /// The requested name.
-        name: String,
-        /// The module's entry points, as `name (ExecutionModel)`.
-        available: Vec<String>,
-    },
-    /// The named entry point is not a compute shader.
-    #[error("entry point \"{name}\" has execution model {model}, not GLCompute")]
-    NotCompute {
-        /// The entry point's name.
-        name: String,
-        /// Its execution model.
-        model: String,
-    },
-    /// The entry point declares no workgroup size.
-    #[error(
-        "entry point \"{name}\" declares no workgroup size \
-         (no LocalSize, LocalSizeId or WorkgroupSize built-in)"
-    )]
-    MissingWorkgroupSize {
-        /// The entry point's name.
-        name: String,
-    },
-    /// A resource lacks a decoration it must have.
-    #[error("{resource}: missing {decoration} decoration")]
-    MissingDecoration {
-        /// The resource, e.g. `variable %12 "inputs"`.
-        resource: String,
-        /// The decoration that is missing.
-        decoration: &'static str,
-    },
-    /// A resource uses a feature reflection does not handle yet.
-    #[error("{resource}: {what} is not supported")]
-    Unsupported {
-        /// The resource.
-        resource: String,
-        /// What is not supported.
-        what: String,
-    },
-    /// The module is malformed around a resource.
-    #[error("{resource}: {reason}")]
-    Malformed {
-        /// The resource, or the id, the problem is about.
-        resource: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// Two variables with different descriptor types share a binding.
-    #[error(
-        "binding {set}:{binding} is declared as a {first_type} by {first} \
-         and as a {second_type} by {second}"
-    )]
-    ConflictingBinding {
-        /// The set number.
-        set: u32,
-        /// The binding number.
-        binding: u32,
-        /// The first variable.
-        first: String,
-        /// Its descriptor type.
-        first_type: DescriptorType,
-        /// The second variable.
-        second: String,
-        /// Its descriptor type.
-        second_type: DescriptorType,
-    },
-    /// The entry point uses more than one push-constant variable.
-    #[error("entry point \"{name}\" uses two push-constant blocks: {first} and {second}")]
-    MultiplePushConstantBlocks {
-        /// The entry point's name.
-        name: String,
-        /// The first variable.
-        first: String,
-        /// The second variable.
-        second: String,
-    },
-}
-
-fn list_or_none(items: &[String]) -> String {
-    if items.is_empty() {
-        "(none)".to_owned()
-    } else {
-        items.join(", ")
-    }
-}
+pub use crate::abi::common::ReflectError;
+use crate::abi::common::{self, access_from, merge_alias, select_entry_point};
 
 /// Reflects the interface of the `GLCompute` entry point `entry_point` of
 /// the SPIR-V module `words`. See the module documentation for the rules.
@@ -202,7 +105,7 @@ pub fn reflect_binary(words: &[u32], entry_point: &str) -> Result<PipelineInterf
 
     let workgroup_size =
         index.workgroup_size(&module, &execution_mode_ids, entry_fn, entry_point)?;
-    let extras = crate::abi::binary::extras(&module, &used, entry_fn, &execution_mode_ids)?;
+    let extras = crate::abi::binary::extras(&index, &module, &used, entry_fn, &execution_mode_ids)?;
     Ok(PipelineInterface {
         entry_point: entry_point.to_owned(),
         bindings: bindings.into_values().map(|(b, _)| b).collect(),
@@ -261,43 +164,13 @@ fn load(words: &[u32]) -> Result<(dr::Module, Vec<Instruction>), ReflectError> {
     Ok((consumer.loader.module(), consumer.execution_mode_ids))
 }
 
-/// Merges a second variable aliasing an already seen binding into it.
-fn merge_alias(
-    prev: &mut ResourceBinding,
-    prev_desc: &str,
-    next: ResourceBinding,
-    next_desc: String,
-) -> Result<(), ReflectError> {
-    if prev.descriptor_type != next.descriptor_type {
-        return Err(ReflectError::ConflictingBinding {
-            set: next.set,
-            binding: next.binding,
-            first: prev_desc.to_owned(),
-            first_type: prev.descriptor_type,
-            second: next_desc,
-            second_type: next.descriptor_type,
-        });
-    }
-    prev.access = if prev.access == next.access {
-        prev.access
-    } else {
-        Access::ReadWrite
-    };
-    prev.min_size = prev.min_size.max(next.min_size);
-    if prev.element_stride != next.element_stride {
-        prev.element_stride = prev.element_stride.or(next.element_stride);
-    }
-    Ok(())
-}
-
 /// Finds the function id of the `GLCompute` entry point named `name`.
 fn find_entry_point(module: &dr::Module, name: &str) -> Result<Word, ReflectError> {
-    let mut available = Vec::new();
-    let mut other_model = None;
+    let mut entries = Vec::new();
     for ep in &module.entry_points {
-        let (model, func, ep_name) = match ep.operands.as_slice() {
+        match ep.operands.as_slice() {
             [Operand::ExecutionModel(m), Operand::IdRef(f), Operand::LiteralString(n), ..] => {
-                (*m, *f, n.as_str())
+                entries.push((n.clone(), format!("{m:?}"), *f));
             }
             _ => {
                 return Err(ReflectError::Malformed {
@@ -305,35 +178,19 @@ fn find_entry_point(module: &dr::Module, name: &str) -> Result<Word, ReflectErro
                     reason: "operands are not (execution model, function, name, ...)".to_owned(),
                 })
             }
-        };
-        if ep_name == name {
-            if model == spirv::ExecutionModel::GLCompute {
-                return Ok(func);
-            }
-            other_model = Some(model);
         }
-        available.push(format!("\"{ep_name}\" ({model:?})"));
     }
-    match other_model {
-        Some(model) => Err(ReflectError::NotCompute {
-            name: name.to_owned(),
-            model: format!("{model:?}"),
-        }),
-        None => Err(ReflectError::EntryPointNotFound {
-            name: name.to_owned(),
-            available,
-        }),
-    }
+    select_entry_point(entries, name)
 }
 
 /// A decoration with its extra operands (after the target and decoration).
 type Deco<'m> = (Decoration, &'m [Operand]);
 
 /// Side tables over a loaded module: definitions, names and decorations by id.
-struct ModuleIndex<'m> {
+pub(crate) struct ModuleIndex<'m> {
     defs: HashMap<Word, &'m Instruction>,
-    names: HashMap<Word, &'m str>,
-    decorations: HashMap<Word, Vec<Deco<'m>>>,
+    pub(crate) names: HashMap<Word, &'m str>,
+    pub(crate) decorations: HashMap<Word, Vec<Deco<'m>>>,
     member_decorations: HashMap<(Word, u32), Vec<Deco<'m>>>,
     functions: HashMap<Word, &'m dr::Function>,
 }
@@ -415,11 +272,16 @@ impl<'m> ModuleIndex<'m> {
     }
 
     /// `variable %12 "name"` (the name only when the module has one).
-    fn describe(&self, id: Word) -> String {
+    pub(crate) fn describe(&self, id: Word) -> String {
         match self.names.get(&id) {
             Some(n) if !n.is_empty() => format!("variable %{id} \"{n}\""),
             _ => format!("variable %{id}"),
         }
+    }
+
+    /// The module-scope definition of `id`, if there is one.
+    pub(crate) fn lookup(&self, id: Word) -> Option<&'m Instruction> {
+        self.defs.get(&id).copied()
     }
 
     fn malformed(&self, id: Word, reason: impl Into<String>) -> ReflectError {
@@ -460,7 +322,7 @@ impl<'m> ModuleIndex<'m> {
     }
 
     /// The single literal operand of decoration `d` on `id`, if present.
-    fn decoration_literal(&self, id: Word, d: Decoration) -> Option<u32> {
+    pub(crate) fn decoration_literal(&self, id: Word, d: Decoration) -> Option<u32> {
         match self.decoration(id, d)? {
             [Operand::LiteralBit32(v), ..] => Some(*v),
             _ => None,
@@ -614,24 +476,7 @@ impl<'m> ModuleIndex<'m> {
             });
         }
         let layout = self.struct_layout(pointee, &resource)?;
-        if layout.runtime_stride.is_some() {
-            return Err(ReflectError::Malformed {
-                resource: resource(),
-                reason: "a push-constant block cannot end in a runtime array".to_owned(),
-            });
-        }
-        let size = layout.size.div_ceil(4) * 4;
-        let size = u32::try_from(size).map_err(|_| ReflectError::Malformed {
-            resource: resource(),
-            reason: format!("push-constant block of {size} bytes is too large"),
-        })?;
-        if size == 0 {
-            return Err(ReflectError::Malformed {
-                resource: resource(),
-                reason: "the push-constant block is empty".to_owned(),
-            });
-        }
-        Ok(PushConstantRange { offset: 0, size })
+        common::push_constant_range(&resource, layout.size, layout.runtime_stride.is_some())
     }
 
     /// The extent of a struct from its `Offset` member decorations.
@@ -892,14 +737,6 @@ impl<'m> ModuleIndex<'m> {
 struct Layout {
     size: u64,
     runtime_stride: Option<u32>,
-}
-
-fn access_from(non_writable: bool, non_readable: bool) -> Access {
-    match (non_writable, non_readable) {
-        (true, _) => Access::ReadOnly,
-        (false, true) => Access::WriteOnly,
-        (false, false) => Access::ReadWrite,
-    }
 }
 
 #[cfg(test)]
