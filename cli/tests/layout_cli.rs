@@ -9,8 +9,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use kiln_core::ir::TypeStore;
+use kiln_core::kernel;
 use kiln_core::layout::block::{self, BlockRules};
-use kiln_core::layout::kernel_text::parse_kernel_type;
 use kiln_core::layout::{DataLayout, DataLayoutSpec};
 use kiln_core::text;
 use serde_json::Value;
@@ -150,7 +150,7 @@ fn kernel_types_answer_as_the_library_does() {
         let mut types = TypeStore::default();
         let dl = DataLayout::new(&DataLayoutSpec::parse(&mut types, SPEC).expect("spec"));
         let l = dl
-            .kernel_layout(&parse_kernel_type(ty).expect("kernel type"))
+            .kernel_layout(&kernel::parse_type(ty).expect("kernel type"))
             .expect("layout");
         let v = json(&[ty, "--spec", SPEC]);
         assert_eq!(v["size"], l.size(), "{ty}");
@@ -235,7 +235,7 @@ fn assert_error(args: &[&str], needle: &str) {
 fn errors_are_one_line_and_exit_1() {
     assert_error(&["i33x"], "invalid type 'i33x'");
     assert_error(&["!spirv.struct<(i8"], "invalid type");
-    assert_error(&["memref<4xq>"], "unknown kernel type 'q'");
+    assert_error(&["memref<4xq>"], "unknown or unsupported type 'q'");
     assert_error(&["i32", "--spec", "bad"], "invalid --spec");
     assert_error(
         &[

@@ -15,7 +15,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use kiln_core::ir::TypeStore;
-use kiln_core::layout::kernel_text::parse_kernel_type;
+use kiln_core::kernel;
 use kiln_core::layout::{DataLayout, DataLayoutSpec, LayoutError, SpecError, TypeLayout};
 use kiln_core::text;
 
@@ -321,7 +321,7 @@ fn kernel_types_agree_with_mlir_under_default_and_two_specs() {
         let mut store = TypeStore::default();
         let dl = layout_for(&mut store, &kiln_spec);
         for ((kt, ot), want) in KERNEL.iter().zip(&oracle_types).zip(&expected) {
-            let ty = parse_kernel_type(kt).unwrap_or_else(|e| panic!("{kt}: {e}"));
+            let ty = kernel::parse_type(kt).unwrap_or_else(|e| panic!("{kt}: {e}"));
             let got = dl.kernel_layout(&ty);
             if got.as_ref() != Ok(want) {
                 failures.push(format!(
@@ -351,7 +351,7 @@ fn kernel_and_spv_scalars_agree() {
             "vector<3xf32>",
         ] {
             let spv = text::parse_type(&mut store, t).expect("spv type");
-            let k = parse_kernel_type(t).expect("kernel type");
+            let k = kernel::parse_type(t).expect("kernel type");
             assert_eq!(dl.layout(&store, spv), dl.kernel_layout(&k), "{t}");
         }
     }
@@ -366,7 +366,7 @@ fn types_without_layout_are_errors() {
         let err = dl.layout(&store, ty).expect_err(t);
         assert!(err.to_string().contains("has no data layout"), "{t}: {err}");
     }
-    let f = parse_kernel_type("(i32) -> f32").expect("function type");
+    let f = kernel::parse_type("(i32) -> f32").expect("function type");
     assert!(matches!(
         dl.kernel_layout(&f),
         Err(LayoutError::Unsupported { .. })
@@ -494,9 +494,9 @@ fn answers_are_cached() {
     assert!(cached >= 4, "struct, array, i8, f32 cached: {cached}");
     assert_eq!(dl.layout(&store, ty).expect("layout"), first);
     assert_eq!(dl.cached_types(), cached);
-    let k = parse_kernel_type("memref<4xf32>").expect("memref");
-    let gpu = parse_kernel_type("memref<4xf32, #gpu.address_space<workgroup>>").expect("gpu");
-    let three = parse_kernel_type("memref<4xf32, 3>").expect("int space");
+    let k = kernel::parse_type("memref<4xf32>").expect("memref");
+    let gpu = kernel::parse_type("memref<4xf32, #gpu.address_space<workgroup>>").expect("gpu");
+    let three = kernel::parse_type("memref<4xf32, 3>").expect("int space");
     assert_eq!(dl.kernel_layout(&gpu), dl.kernel_layout(&three));
     let fresh = DataLayout::default();
     fresh.kernel_layout(&k).expect("memref layout");

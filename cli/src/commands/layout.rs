@@ -26,8 +26,8 @@
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, ValueEnum};
 use kiln_core::ir::{TypeKind, TypeStore};
+use kiln_core::kernel;
 use kiln_core::layout::block::{self, BlockRules};
-use kiln_core::layout::kernel_text::parse_kernel_type;
 use kiln_core::layout::{DataLayout, DataLayoutSpec};
 use kiln_core::text;
 
@@ -119,7 +119,7 @@ fn compute(args: &LayoutArgs) -> Result<Report> {
         Ok(ty) => ty,
         Err(spv_err) => {
             // Not spv type text: a kernel type (memref, n-D vector)?
-            return match parse_kernel_type(src) {
+            return match kernel::parse_type(src) {
                 Ok(kty) => {
                     if args.rules != Rules::Default {
                         bail!("'{src}' is a kernel type; block layouts apply to spv types only");

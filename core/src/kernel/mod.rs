@@ -23,7 +23,7 @@ pub mod verify;
 pub use error::KernelParseError;
 pub use module::{KAttr, KBlockData, KOpData, KRegionData, KValueData, KValueDef, KernelModule};
 pub use ops::KOp;
-pub use parse::parse;
+pub use parse::{parse, parse_type};
 pub use print::{print, print_generic};
 pub use types::{FloatTy, GpuAddressSpace, KType, MemRefLayout, MemorySpace};
 pub use verify::{is_kernel_text, verify, KernelVerifyError, KernelVerifyErrors};

@@ -49,10 +49,10 @@ impl DataLayout {
 
     fn compute_kernel(&self, ty: &KType) -> Result<TypeLayout, LayoutError> {
         let overflow = || LayoutError::Overflow {
-            ty: super::kernel_text::print_kernel_type(ty),
+            ty: crate::kernel::print::type_to_string(ty),
         };
         let unsupported = |why| LayoutError::Unsupported {
-            ty: super::kernel_text::print_kernel_type(ty),
+            ty: crate::kernel::print::type_to_string(ty),
             why,
         };
         match ty {

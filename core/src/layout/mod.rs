@@ -97,8 +97,9 @@
 //!
 //! [`DataLayout::kernel_layout`] answers for the memref-level kernel IR's
 //! types ([`kernel`]): scalars and vectors as above, memrefs as their LLVM
-//! descriptor (MLIR 19 itself has no memref layout). [`kernel_text`] parses
-//! their MLIR spelling for `kiln layout` and the tests.
+//! descriptor (MLIR 19 itself has no memref layout). The kernel IR's own
+//! [`crate::kernel::parse_type`] parses their MLIR spelling for `kiln layout`
+//! and the tests.
 //!
 //! # New type classes
 //!
@@ -112,7 +113,6 @@
 pub mod block;
 pub mod host;
 pub mod kernel;
-pub mod kernel_text;
 pub mod spec;
 
 use std::cell::RefCell;

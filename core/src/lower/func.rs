@@ -188,7 +188,7 @@ fn lower_gpu_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
                 if l.tc.emulated_bits(kty).is_some() || matches!(kty, KType::Int(1)) {
                     return Err(l.unsupported(format!(
                         "scalar kernel argument {i} of type {} is not supported",
-                        super::types::print_ktype(kty)
+                        crate::kernel::print::type_to_string(kty)
                     )));
                 }
                 (l.conv(kty)?, true)
@@ -196,7 +196,7 @@ fn lower_gpu_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
             _ => {
                 return Err(l.unsupported(format!(
                     "kernel argument {i} of type {} is not supported",
-                    super::types::print_ktype(kty)
+                    crate::kernel::print::type_to_string(kty)
                 )))
             }
         };

@@ -26,6 +26,7 @@
 use crate::availability::type_requirements;
 use crate::grammar::{Capability, StorageClass};
 use crate::ir::{FloatKind, Type, TypeStore};
+use crate::kernel::print::type_to_string;
 use crate::kernel::{FloatTy, GpuAddressSpace, KType, MemRefLayout, MemorySpace};
 use crate::target::legality::ConversionTarget;
 use crate::target::TargetEnv;
@@ -96,7 +97,7 @@ impl TypeConverter {
             Ok(())
         } else {
             Err(TypeError::MissingCapability {
-                ty: print_ktype(ty),
+                ty: type_to_string(ty),
                 capability: cap,
                 what,
             })
@@ -121,7 +122,7 @@ impl TypeConverter {
                 Ok(types.int(64))
             }
             KType::Int(w) => Err(TypeError::Unsupported {
-                ty: print_ktype(ty),
+                ty: type_to_string(ty),
                 reason: format!("SPIR-V has no {w}-bit integers"),
             }),
             KType::Index => match self.index_bits {
@@ -141,11 +142,11 @@ impl TypeConverter {
                 Ok(types.float(FloatKind::F64))
             }
             KType::Float(FloatTy::BF16) => Err(TypeError::Unsupported {
-                ty: print_ktype(ty),
+                ty: type_to_string(ty),
                 reason: "bf16 arithmetic is not supported by the lowering".into(),
             }),
             _ => Err(TypeError::Unsupported {
-                ty: print_ktype(ty),
+                ty: type_to_string(ty),
                 reason: "not a scalar type".into(),
             }),
         }
@@ -172,7 +173,7 @@ impl TypeConverter {
                     1 => Ok(e),
                     2..=4 => Ok(types.vector(n as u32, e)),
                     _ => Err(TypeError::Unsupported {
-                        ty: print_ktype(ty),
+                        ty: type_to_string(ty),
                         reason: "only vectors of 1 to 4 elements are supported".into(),
                     }),
                 }
@@ -209,7 +210,7 @@ impl TypeConverter {
                 11 => StorageClass::PhysicalStorageBuffer,
                 _ => {
                     return Err(TypeError::Unsupported {
-                        ty: print_ktype(ty),
+                        ty: type_to_string(ty),
                         reason: format!("memory space {n} has no Vulkan storage class"),
                     })
                 }
@@ -227,7 +228,7 @@ impl TypeConverter {
         } = ty
         else {
             return Err(TypeError::Unsupported {
-                ty: print_ktype(ty),
+                ty: type_to_string(ty),
                 reason: "not a ranked memref".into(),
             });
         };
@@ -241,7 +242,7 @@ impl TypeConverter {
         );
         let (strides, offset) =
             strides_of(shape, layout).ok_or_else(|| TypeError::Unsupported {
-                ty: print_ktype(ty),
+                ty: type_to_string(ty),
                 reason: "strides must be static (only the outermost dimension may be dynamic)"
                     .into(),
             })?;
@@ -290,7 +291,7 @@ impl TypeConverter {
         } else if let KType::Vector { elem: e, .. } = &**elem {
             if matches!(**e, KType::Int(1 | 8 | 16)) || self.emulated_bits(e).is_some() {
                 return Err(TypeError::Unsupported {
-                    ty: print_ktype(ty),
+                    ty: type_to_string(ty),
                     reason: "memrefs of vectors of bool or 8/16-bit integers are not supported"
                         .into(),
                 });
@@ -305,7 +306,7 @@ impl TypeConverter {
                 .map(|u| u.to_string())
                 .unwrap_or_default();
             return Err(TypeError::Unsupported {
-                ty: print_ktype(ty),
+                ty: type_to_string(ty),
                 reason: format!("its elements cannot be stored in {}: {why}", sc.name()),
             });
         }
@@ -324,7 +325,7 @@ impl TypeConverter {
             (None, _) => {
                 if !explicit_layout {
                     return Err(TypeError::Unsupported {
-                        ty: print_ktype(ty),
+                        ty: type_to_string(ty),
                         reason: format!("a dynamically shaped memref cannot live in {}", sc.name()),
                     });
                 }
@@ -379,59 +380,6 @@ fn strides_of(shape: &[Option<u64>], layout: &MemRefLayout) -> Option<(Vec<i64>,
         MemRefLayout::Strided { offset, strides } => {
             let s: Option<Vec<i64>> = strides.iter().copied().collect();
             Some((s?, (*offset)?))
-        }
-    }
-}
-
-/// A kernel type in MLIR syntax, for messages.
-pub fn print_ktype(ty: &KType) -> String {
-    match ty {
-        KType::Int(w) => format!("i{w}"),
-        KType::Float(f) => match f {
-            FloatTy::F16 => "f16".into(),
-            FloatTy::BF16 => "bf16".into(),
-            FloatTy::F32 => "f32".into(),
-            FloatTy::F64 => "f64".into(),
-        },
-        KType::Index => "index".into(),
-        KType::Vector { shape, elem } => {
-            let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
-            format!("vector<{}x{}>", dims.join("x"), print_ktype(elem))
-        }
-        KType::MemRef {
-            shape, elem, space, ..
-        } => {
-            let mut s = String::from("memref<");
-            for d in shape {
-                match d {
-                    Some(n) => s.push_str(&format!("{n}x")),
-                    None => s.push_str("?x"),
-                }
-            }
-            s.push_str(&print_ktype(elem));
-            match space {
-                MemorySpace::Default => {}
-                MemorySpace::Int(n) => s.push_str(&format!(", {n}")),
-                MemorySpace::Gpu(g) => s.push_str(&format!(
-                    ", #gpu.address_space<{}>",
-                    match g {
-                        GpuAddressSpace::Global => "global",
-                        GpuAddressSpace::Workgroup => "workgroup",
-                        GpuAddressSpace::Private => "private",
-                    }
-                )),
-                MemorySpace::StorageClass(sc) => {
-                    s.push_str(&format!(", #spirv.storage_class<{}>", sc.name()))
-                }
-            }
-            s.push('>');
-            s
-        }
-        KType::UnrankedMemRef { elem, .. } => format!("memref<*x{}>", print_ktype(elem)),
-        KType::Function { inputs, results } => {
-            let i: Vec<String> = inputs.iter().map(print_ktype).collect();
-            let r: Vec<String> = results.iter().map(print_ktype).collect();
-            format!("({}) -> ({})", i.join(", "), r.join(", "))
         }
     }
 }

@@ -62,6 +62,19 @@ pub fn parse(src: &str) -> Result<KernelModule, KernelParseError> {
     Ok(p.m)
 }
 
+/// Parses one kernel type in MLIR's syntax (`i32`, `vector<4x3xf32>`,
+/// `memref<4x?xf32, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>`,
+/// `memref<*xf16, 3>`, `(i32) -> f32`); the whole text must be the type.
+/// [`type_to_string`](crate::kernel::print::type_to_string) prints it back.
+pub fn parse_type(src: &str) -> Result<KType, KernelParseError> {
+    let mut p = Parser::new(src)?;
+    let ty = p.parse_type()?;
+    if !matches!(p.peek(), TokKind::Eof) {
+        return p.expected("the end of the type");
+    }
+    Ok(ty)
+}
+
 /// One level of SSA name visibility (a region).
 struct Scope {
     names: HashMap<String, Value>,
