@@ -32,7 +32,7 @@ use anyhow::{bail, Context as _, Result};
 use clap::Args;
 use kiln_abi::{PipelineInterface, SpecValue};
 use kiln_core::binary::reflect::reflect_binary;
-use kiln_vulkan::{Buffer, ComputePipeline, Context, ContextOptions, DeviceSelector};
+use kiln_vulkan::{Buffer, ComputePipeline, Context};
 
 use crate::bufspec::{format_values, BindingRef, BufSpec, ElemType, Grid, ValueSpec};
 
@@ -84,14 +84,7 @@ pub fn run(args: &RunSpvArgs) -> Result<()> {
     let specialized = iface.specialize(&spec).context("--spec")?;
     let plan = request.plan(&specialized, &args.module)?;
 
-    let options = ContextOptions {
-        validation: args.validation,
-        device: args
-            .device
-            .as_deref()
-            .map_or(DeviceSelector::Default, DeviceSelector::parse),
-    };
-    let ctx = Context::new(&options).context("cannot create a Vulkan context")?;
+    let ctx = crate::commands::vulkan_context(args.device.as_deref(), args.validation)?;
     let result = dispatch(&ctx, &words, &iface, &spec, &plan, &request);
     report_validation(&ctx)?;
     let buffers = result?;

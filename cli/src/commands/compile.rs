@@ -45,19 +45,7 @@ pub struct CompileArgs {
 /// The explicit target env of a command, if any.
 pub fn explicit_env(target_env: Option<&str>, device: Option<&str>) -> Result<Option<TargetEnv>> {
     if let Some(text) = target_env {
-        let (text, origin) = match text.strip_prefix('@') {
-            Some(file) => (
-                std::fs::read_to_string(file)
-                    .with_context(|| format!("cannot read target env file {file}"))?,
-                file.to_string(),
-            ),
-            None => (text.to_string(), "--target-env".to_string()),
-        };
-        let env = text
-            .trim()
-            .parse()
-            .map_err(|e| anyhow::anyhow!("{origin}: invalid target env: {e}"))?;
-        return Ok(Some(env));
+        return super::parse_target_env(text).map(Some);
     }
     if let Some(sel) = device {
         let q = kiln_vulkan::query_device(&kiln_vulkan::DeviceSelector::parse(sel))

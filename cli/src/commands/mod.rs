@@ -42,23 +42,40 @@ fn prefix_lines(name: &str, text: &str) -> String {
         .join("; ")
 }
 
+/// A `--target-env` argument: target env text, or `@FILE` to read it from
+/// FILE. Errors name the file or the option.
+pub fn parse_target_env(arg: &str) -> Result<kiln_core::target::TargetEnv> {
+    let (text, origin) = match arg.strip_prefix('@') {
+        Some(file) => (
+            std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read target env file {file}"))?,
+            file.to_string(),
+        ),
+        None => (arg.to_string(), "--target-env".to_string()),
+    };
+    text.trim()
+        .parse()
+        .map_err(|e| anyhow::anyhow!("{origin}: invalid target env: {e}"))
+}
+
+/// A Vulkan context on the device `--device` selects (the default device
+/// without it), with the validation layer when `validation`.
+pub fn vulkan_context(device: Option<&str>, validation: bool) -> Result<kiln_vulkan::Context> {
+    let options = kiln_vulkan::ContextOptions {
+        validation,
+        device: device.map_or(
+            kiln_vulkan::DeviceSelector::Default,
+            kiln_vulkan::DeviceSelector::parse,
+        ),
+    };
+    kiln_vulkan::Context::new(&options).context("cannot create a Vulkan context")
+}
+
 /// The target env for a command: `--target-env` text or `@FILE` when given,
 /// else the module's own `spirv.target_env`, else kiln's conservative default.
 pub fn target_env(module: &Module, arg: Option<&str>) -> Result<kiln_core::target::TargetEnv> {
     match arg {
-        Some(text) => {
-            let (text, origin) = match text.strip_prefix('@') {
-                Some(file) => (
-                    std::fs::read_to_string(file)
-                        .with_context(|| format!("cannot read target env file {file}"))?,
-                    file.to_string(),
-                ),
-                None => (text.to_string(), "--target-env".to_string()),
-            };
-            text.trim()
-                .parse()
-                .map_err(|e| anyhow::anyhow!("{origin}: invalid target env: {e}"))
-        }
+        Some(text) => parse_target_env(text),
         None => kiln_core::target::TargetEnv::from_module(module)
             .map_err(|e| anyhow::anyhow!("invalid spirv.target_env attribute: {e}")),
     }

@@ -120,22 +120,10 @@ fn select(all: Vec<(String, String)>, args: &ReflectArgs, name: &str) -> Result<
 }
 
 fn given_env(args: &ReflectArgs) -> Result<Option<TargetEnv>> {
-    let Some(text) = args.target_env.as_deref() else {
-        return Ok(None);
-    };
-    let (text, origin) = match text.strip_prefix('@') {
-        Some(file) => (
-            std::fs::read_to_string(file)
-                .with_context(|| format!("cannot read target env file {file}"))?,
-            file.to_owned(),
-        ),
-        None => (text.to_owned(), "--target-env".to_owned()),
-    };
-    let env = text
-        .trim()
-        .parse()
-        .map_err(|e| anyhow::anyhow!("{origin}: invalid target env: {e}"))?;
-    Ok(Some(env))
+    args.target_env
+        .as_deref()
+        .map(super::parse_target_env)
+        .transpose()
 }
 
 fn reflect_binary(bytes: &[u8], args: &ReflectArgs, name: &str) -> Result<Reflected> {

@@ -21,7 +21,6 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context as _, Result};
 use clap::Args;
 use kiln_vulkan::runner::VulkanLauncher;
-use kiln_vulkan::{Context, ContextOptions, DeviceSelector};
 
 use crate::Outcome;
 
@@ -57,14 +56,7 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
             .with_context(|| format!("--kernel-binary {spec}"))?;
         given.push((module_name.trim_start_matches('@').to_owned(), words));
     }
-    let options = ContextOptions {
-        validation: args.validation,
-        device: args
-            .device
-            .as_deref()
-            .map_or(DeviceSelector::Default, DeviceSelector::parse),
-    };
-    let ctx = Context::new(&options).context("cannot create a Vulkan context")?;
+    let ctx = super::vulkan_context(args.device.as_deref(), args.validation)?;
     let mut launcher = VulkanLauncher::new(&ctx, &module);
     for (module_name, words) in given {
         launcher = launcher.with_binary(&module_name, words);
