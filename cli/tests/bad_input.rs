@@ -1,25 +1,9 @@
 //! Bad input gets one `error: ...` line on stderr and exit status 1, never a
 //! panic: each case of the list is fed to the real binary.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use common::kiln;
 
-fn kiln(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kiln binary runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
 
 /// Asserts exit 1, an `error:` first line that mentions `needle`, no panic.
 fn assert_rejected(args: &[&str], stdin: &[u8], needle: &str) {

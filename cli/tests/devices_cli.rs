@@ -6,11 +6,13 @@
 //! device). Needs lavapipe (ci/setup.sh); fails, never skips, without it.
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use kiln_core::target::{TargetEnv, KILN_LIMIT_NAMES, MLIR_LIMIT_NAMES};
 use kiln_core::text::{Prefix, PrintOptions};
 use serde_json::Value;
+
+mod common;
 
 /// A module needing `GroupNonUniformArithmetic` and `Int64`: legal under
 /// lavapipe's env, not under the default one.
@@ -34,28 +36,9 @@ const SUBGROUP_I64: &str = r#"spirv.module Logical GLSL450 requires #spirv.vce<v
 
 /// Runs kiln with `args` and `stdin`; returns (status, stdout, stderr).
 fn kiln(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(args)
-        .env_remove("KILN_DEVICE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stdin.as_bytes())
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    common::run(
+        common::kiln_cmd().args(args).env_remove("KILN_DEVICE"),
+        stdin.as_bytes(),
     )
 }
 

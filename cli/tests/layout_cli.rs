@@ -15,20 +15,13 @@ use kiln_core::layout::{DataLayout, DataLayoutSpec};
 use kiln_core::text;
 use serde_json::Value;
 
+mod common;
+
 const SPEC: &str = "#dlti.dl_spec<#dlti.dl_entry<i32, dense<[64, 128]> : vector<2xi64>>, \
                     #dlti.dl_entry<index, 32 : i64>>";
 
 fn kiln(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .arg("layout")
-        .args(args)
-        .output()
-        .expect("run kiln");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run(common::kiln_cmd().arg("layout").args(args), b"")
 }
 
 fn json(args: &[&str]) -> Value {

@@ -14,33 +14,17 @@
 //! `--update-vce`, serializes and passes spirv-val.
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+mod common;
 
 const MLIR_OPT: &str = "/usr/lib/llvm-19/bin/mlir-opt";
 
-fn run(cmd: &mut Command, stdin: &[u8]) -> (i32, String, String) {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e} (run ci/setup.sh)"));
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::run;
 
 fn kiln(args: &[&str], stdin: &str) -> (i32, String, String) {
-    run(
-        Command::new(env!("CARGO_BIN_EXE_kiln")).args(args),
-        stdin.as_bytes(),
-    )
+    run(common::kiln_cmd().args(args), stdin.as_bytes())
 }
 
 fn kiln_ok(args: &[&str], stdin: &str) -> String {

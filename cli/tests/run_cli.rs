@@ -9,7 +9,8 @@
 mod filecheck;
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+
+mod common;
 
 fn corpus(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -19,25 +20,12 @@ fn corpus(name: &str) -> PathBuf {
 
 /// Runs kiln with `args` and `stdin`; returns (status, stdout, stderr).
 fn kiln(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(args)
-        .env_remove("KILN_DEVICE")
-        .env_remove("KILN_VALIDATION")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kiln starts");
-    {
-        use std::io::Write;
-        let mut input = child.stdin.take().expect("stdin");
-        input.write_all(stdin.as_bytes()).expect("write stdin");
-    }
-    let out = child.wait_with_output().expect("kiln finishes");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    common::run(
+        common::kiln_cmd()
+            .args(args)
+            .env_remove("KILN_DEVICE")
+            .env_remove("KILN_VALIDATION"),
+        stdin.as_bytes(),
     )
 }
 

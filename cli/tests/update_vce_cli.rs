@@ -2,8 +2,7 @@
 //! target env without Int64 (naming the op and Int64) and gains Int64 under
 //! one that has it; the result serializes and validates.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 const I64_ADD: &str = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
   spirv.func @main() "None" {
@@ -17,20 +16,7 @@ const I64_ADD: &str = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, 
 "#;
 
 fn kiln(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kiln"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_bytes(common::kiln_cmd().args(args), stdin)
 }
 
 #[test]
