@@ -7,8 +7,6 @@
 //! tool is missing).
 
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 use kiln_core::availability::{
     enumerant_requirements, op_own_requirements, op_requirements, type_requirements, Origin,
@@ -20,6 +18,8 @@ use kiln_core::target::promotions::{promoted_version, PROMOTIONS};
 use kiln_core::target::{ConversionTarget, TargetEnv};
 use kiln_core::text;
 use serde_json::Value;
+
+mod common;
 
 // ---- the grammar, read independently ------------------------------------
 
@@ -924,26 +924,10 @@ fn own_requirements_match_mlir_opt() {
     }
     kiln_src.push_str("}\n");
 
-    let mut child = Command::new("mlir-opt-19")
-        .args(["--mlir-disable-threading", "--test-spirv-op-availability"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mlir-opt-19 must be installed to run this test (apt: mlir-19-tools)");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(mlir_src.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let report = common::mlir_opt(
+        &["--mlir-disable-threading", "--test-spirv-op-availability"],
+        &mlir_src,
     );
-    let report = String::from_utf8(out.stdout).unwrap();
 
     // Per case (a line with the function's name), one record per op (each
     // starts with its "min version" line); the case's is the last one.

@@ -11,9 +11,6 @@
 //! mlir-19-tools is installed by ci/setup.sh: when it is missing the test
 //! fails, it never skips.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use kiln_core::ir::TypeStore;
 use kiln_core::kernel;
 use kiln_core::layout::{DataLayout, DataLayoutSpec, LayoutError, SpecError, TypeLayout};
@@ -136,28 +133,9 @@ fn specs() -> Vec<(&'static str, String, String)> {
     ]
 }
 
-fn mlir_opt(args: &[&str], input: &str) -> String {
-    let mut child = Command::new("mlir-opt-19")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cannot start mlir-opt-19 (run ci/setup.sh)");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write to mlir-opt-19");
-    let out = child.wait_with_output().expect("mlir-opt-19 runs");
-    assert!(
-        out.status.success(),
-        "mlir-opt-19 {args:?} failed:\n{}\ninput:\n{input}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
+use common::mlir_opt;
+
+mod common;
 
 fn module_attrs(spec: &str) -> String {
     if spec.is_empty() {
@@ -562,19 +540,11 @@ fn invalid_specs_are_rejected_as_mlir_rejects_them() {
         "#dlti.dl_spec<#dlti.dl_entry<i32, dense<[64]> : vector<1xi32>>>",
     ];
     for spec in bad {
-        let mut child = Command::new("mlir-opt-19")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("cannot start mlir-opt-19 (run ci/setup.sh)");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(format!("module attributes {{dlti.dl_spec = {spec}}} {{}}\n").as_bytes())
-            .expect("write");
-        let out = child.wait_with_output().expect("mlir-opt-19");
+        let out = common::run_tool(
+            "mlir-opt-19",
+            &[],
+            &format!("module attributes {{dlti.dl_spec = {spec}}} {{}}\n"),
+        );
         assert!(!out.status.success(), "MLIR accepts {spec}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         let mlir = stderr

@@ -3,9 +3,6 @@
 //! (the tests fail, not skip, when it is missing), plus reading it from and
 //! writing it to a module.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use kiln_core::grammar::{Capability, Extension, Scope, Version};
 use kiln_core::ir::{FloatKind, Signedness, Vce};
 use kiln_core::target::{
@@ -14,28 +11,12 @@ use kiln_core::target::{
 };
 use kiln_core::text::{self, Prefix, PrintOptions};
 
+mod common;
+
 /// Runs `mlir-opt-19` on `src` and returns what it prints; panics (failing
 /// the test) when the tool is missing or rejects the input.
 fn mlir_opt(src: &str) -> String {
-    let mut child = Command::new("mlir-opt-19")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mlir-opt-19 must be installed to run this test (apt: mlir-19-tools)");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(src.as_bytes())
-        .expect("writing to mlir-opt-19");
-    let out = child.wait_with_output().expect("running mlir-opt-19");
-    assert!(
-        out.status.success(),
-        "mlir-opt-19 rejected:\n{src}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
+    common::mlir_opt(&[], src)
 }
 
 /// The value of `spirv.target_env = ...` in a module `mlir-opt-19` printed.
