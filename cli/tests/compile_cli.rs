@@ -187,3 +187,41 @@ fn errors_are_one_line_and_name_the_op() {
         )
     );
 }
+
+/// `kiln opt -` reads a kernel file from stdin like a path: printed back as
+/// a kernel, or lowered with `--convert-to-spirv`; the spv-only passes name
+/// the mix-up instead of a parse error.
+#[test]
+fn kernel_text_from_stdin() {
+    let src = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../core/tests/kernels/addf_1d.mlir"
+    ))
+    .unwrap();
+    let (code, from_stdin, err) = common::kiln(&["opt", "-"], &src);
+    assert_eq!(code, 0, "{err}");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../core/tests/kernels/addf_1d.mlir"
+    );
+    let (code, from_path, err) = common::kiln(&["opt", path], b"");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(from_stdin, from_path);
+    assert!(from_stdin.contains("gpu.func @kernel_add"), "{from_stdin}");
+
+    let (code, lowered, err) = common::kiln(&["opt", "-", "--convert-to-spirv"], &src);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        lowered.contains("spirv.module @__spv__kernels"),
+        "{lowered}"
+    );
+
+    let (code, out, err) = common::kiln(&["opt", "-", "--update-vce"], &src);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert_eq!(
+        err.trim(),
+        "error: <stdin>: a memref-level kernel file; --lower-abi-attrs and --update-vce work on \
+         spv modules (--convert-to-spirv lowers kernels and runs both)"
+    );
+}

@@ -18,10 +18,14 @@ use kiln_core::ir::Module;
 /// the file, line and column.
 pub fn load_module(path: &Path) -> Result<Module> {
     let text = crate::input::read_text(path)?;
-    let name = display_name(path);
-    let module = kiln_core::text::parse(&text).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+    parse_module(&text, &display_name(path))
+}
+
+/// Parses and verifies spv text read from the input called `name`.
+pub fn parse_module(text: &str, name: &str) -> Result<Module> {
+    let module = kiln_core::text::parse(text).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
     kiln_core::ir::verify::verify(&module)
-        .map_err(|errs| anyhow::anyhow!("{}", prefix_lines(&name, &errs.to_string())))
+        .map_err(|errs| anyhow::anyhow!("{}", prefix_lines(name, &errs.to_string())))
         .context("module failed verification")?;
     Ok(module)
 }

@@ -79,20 +79,23 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
             args.device.as_deref(),
         );
     }
+    let text = crate::input::read_text(&args.input)?;
+    let name = super::display_name(&args.input);
     // A memref-level kernel file (gpu.module / func.func, no spirv.module)
     // is parsed, verified and printed back as a kernel module.
-    if args.input.as_os_str() != "-" && !args.lower_abi_attrs && !args.update_vce {
-        let text = crate::input::read_text(&args.input)?;
-        if kiln_core::kernel::is_kernel_text(&text) {
-            let name = super::display_name(&args.input);
-            let kernel =
-                kiln_core::kernel::parse(&text).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
-            kiln_core::kernel::verify(&kernel).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-            crate::input::write_output(&args.output, kiln_core::kernel::print(&kernel).as_bytes())?;
-            return Ok(Outcome::Success);
+    if kiln_core::kernel::is_kernel_text(&text) {
+        if args.lower_abi_attrs || args.update_vce {
+            anyhow::bail!(
+                "{name}: a memref-level kernel file; --lower-abi-attrs and --update-vce work on \
+                 spv modules (--convert-to-spirv lowers kernels and runs both)"
+            );
         }
+        let kernel = kiln_core::kernel::parse(&text).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+        kiln_core::kernel::verify(&kernel).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        crate::input::write_output(&args.output, kiln_core::kernel::print(&kernel).as_bytes())?;
+        return Ok(Outcome::Success);
     }
-    let mut module = super::load_module(&args.input)?;
+    let mut module = super::parse_module(&text, &name)?;
     if args.lower_abi_attrs {
         let env = super::target_env(&module, args.target_env.as_deref())?;
         let options = kiln_core::passes::lower_abi_attrs::LowerAbiOptions {
