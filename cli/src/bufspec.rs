@@ -322,6 +322,13 @@ impl FromStr for ValueSpec {
         if len == Some(0) {
             bail!("'{ty_len}': the element count must be at least 1");
         }
+        if let Some(n) = len {
+            if n.checked_mul(ty.size())
+                .map_or(true, |b| b > isize::MAX as usize)
+            {
+                bail!("'{ty_len}': {n} elements do not fit in memory");
+            }
+        }
         if len.is_none() && matches!(init, Init::Zero | Init::Iota) {
             bail!("{ty} needs an element count, as in {ty}[N]");
         }
@@ -509,6 +516,14 @@ mod tests {
 
     fn bytes(spec: &str) -> Vec<u8> {
         spec.parse::<ValueSpec>().unwrap().to_bytes().unwrap()
+    }
+
+    #[test]
+    fn huge_count_is_an_error() {
+        assert_eq!(
+            err("u64[2305843009213693952]"),
+            "'u64[2305843009213693952]': 2305843009213693952 elements do not fit in memory"
+        );
     }
 
     fn err(spec: &str) -> String {
