@@ -522,7 +522,10 @@ impl<'m> ModuleIndex<'m> {
                 continue;
             }
             let member_size = self.member_size(struct_ty, m, *member_ty, resource)?;
-            size = size.max(offset + member_size);
+            let end = offset
+                .checked_add(member_size)
+                .ok_or_else(|| self.size_overflow(struct_ty, resource))?;
+            size = size.max(end);
         }
         Ok(Layout {
             size,
@@ -567,7 +570,9 @@ impl<'m> ModuleIndex<'m> {
         } else {
             columns
         };
-        Ok(lines * stride)
+        lines
+            .checked_mul(stride)
+            .ok_or_else(|| self.size_overflow(ty, resource))
     }
 
     /// The size in bytes of a type inside an explicitly laid out block.
@@ -576,13 +581,14 @@ impl<'m> ModuleIndex<'m> {
         match (def.class.opcode, def.operands.as_slice()) {
             (Op::TypeInt, [Operand::LiteralBit32(w), ..]) => Ok(u64::from(*w) / 8),
             (Op::TypeFloat, [Operand::LiteralBit32(w), ..]) => Ok(u64::from(*w) / 8),
-            (Op::TypeVector, [Operand::IdRef(c), Operand::LiteralBit32(n)]) => {
-                Ok(u64::from(*n) * self.type_size(*c, resource)?)
-            }
+            (Op::TypeVector, [Operand::IdRef(c), Operand::LiteralBit32(n)]) => u64::from(*n)
+                .checked_mul(self.type_size(*c, resource)?)
+                .ok_or_else(|| self.size_overflow(ty, resource)),
             (Op::TypeArray, [Operand::IdRef(_), Operand::IdRef(len)]) => {
                 let len = self.constant_u64(*len, resource)?;
                 let stride = u64::from(self.array_stride(ty, resource)?);
-                Ok(len * stride)
+                len.checked_mul(stride)
+                    .ok_or_else(|| self.size_overflow(ty, resource))
             }
             (Op::TypeStruct, _) => {
                 let layout = self.struct_layout(ty, resource)?;
@@ -616,6 +622,13 @@ impl<'m> ModuleIndex<'m> {
                 resource: format!("{} (array type %{ty})", resource()),
                 decoration: "ArrayStride",
             })
+    }
+
+    fn size_overflow(&self, ty: Word, resource: &dyn Fn() -> String) -> ReflectError {
+        ReflectError::Malformed {
+            resource: resource(),
+            reason: format!("the size of type %{ty} does not fit in 64 bits"),
+        }
     }
 
     fn malformed_type(&self, ty: Word, resource: &dyn Fn() -> String) -> ReflectError {
@@ -1168,6 +1181,29 @@ mod tests {
         assert_eq!(
             err.to_string(),
             format!("variable %{v} \"buf\": missing Binding decoration")
+        );
+    }
+
+    #[test]
+    fn array_size_overflow_is_an_error() {
+        let mut m = Module::new();
+        let f32_ty = m.f32_ty();
+        let u64_ty = m.b.type_int(64, 0);
+        let len = m.b.constant_bit64(u64_ty, u64::MAX);
+        let arr = m.b.type_array(f32_ty, len);
+        m.b.decorate(arr, Decoration::ArrayStride, [Operand::LiteralBit32(16)]);
+        let s = m.b.type_struct([arr]);
+        m.b.decorate(s, Decoration::Block, []);
+        m.offset(s, 0, 0);
+        let v = m.var(s, StorageClass::Uniform, "params");
+        m.set_binding(v, 0, 0);
+        m.b.execution_mode(m.main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
+        let words = m.finish(&[v], &[]);
+        let err = reflect_binary(&words, "main").unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with(&format!("the size of type %{arr} does not fit in 64 bits")),
+            "{err}"
         );
     }
 
