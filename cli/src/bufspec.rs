@@ -324,7 +324,7 @@ impl FromStr for ValueSpec {
         }
         if let Some(n) = len {
             if n.checked_mul(ty.size())
-                .map_or(true, |b| b > isize::MAX as usize)
+                .is_none_or(|b| b > isize::MAX as usize)
             {
                 bail!("'{ty_len}': {n} elements do not fit in memory");
             }
