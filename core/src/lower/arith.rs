@@ -135,21 +135,22 @@ pub(crate) fn zext_emulated(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
 
 /// A binary integer op with emulation fix-ups.
 pub(crate) fn int_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
-    let (mut a, mut b) = (l.opnd(0)?, l.opnd(1)?);
-    let kty = l.res_ktype(0)?;
-    let ty = l.res_type(0)?;
-    if norm == Norm::Both {
-        a = zext_emulated(l, a, kty);
-        b = zext_emulated(l, b, kty);
-    }
-    let mut v = l.op1(name, vec![a, b], ty);
-    if norm != Norm::None {
-        v = normalize(l, v, kty);
-    }
-    l.set_res(0, v)
+    emulated_bin(l, Lowerer::op1, name, norm)
 }
 
+/// A binary GLSL.std.450 integer op with emulation fix-ups.
 fn gl_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
+    emulated_bin(l, Lowerer::gl, name, norm)
+}
+
+/// Emits `name` through `emit` on the two operands, zero-extending them
+/// first (`Norm::Both`) and normalizing the result (unless `Norm::None`).
+fn emulated_bin<'k>(
+    l: &mut Lowerer<'k>,
+    emit: fn(&mut Lowerer<'k>, &str, Vec<Value>, Type) -> Value,
+    name: &str,
+    norm: Norm,
+) -> Result<(), LowerError> {
     let (mut a, mut b) = (l.opnd(0)?, l.opnd(1)?);
     let kty = l.res_ktype(0)?;
     let ty = l.res_type(0)?;
@@ -157,7 +158,7 @@ fn gl_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
         a = zext_emulated(l, a, kty);
         b = zext_emulated(l, b, kty);
     }
-    let mut v = l.gl(name, vec![a, b], ty);
+    let mut v = emit(l, name, vec![a, b], ty);
     if norm != Norm::None {
         v = normalize(l, v, kty);
     }
