@@ -219,16 +219,15 @@ impl<'a> VulkanLauncher<'a> {
         let key = (module.to_owned(), kernel.to_owned());
         if !self.pipelines.contains_key(&key) {
             let ctx = self.ctx;
-            let words = self.binary(module)?.words.clone();
-            let iface =
-                kiln_core::binary::reflect::reflect_binary(&words, kernel).map_err(|e| {
-                    RunnerError::Reflect {
-                        module: module.to_owned(),
-                        kernel: kernel.to_owned(),
-                        message: e.to_string(),
-                    }
-                })?;
-            let pipeline = ComputePipeline::new(ctx, &words, &iface)?;
+            let words = &self.binary(module)?.words;
+            let iface = kiln_core::binary::reflect::reflect_binary(words, kernel).map_err(|e| {
+                RunnerError::Reflect {
+                    module: module.to_owned(),
+                    kernel: kernel.to_owned(),
+                    message: e.to_string(),
+                }
+            })?;
+            let pipeline = ComputePipeline::new(ctx, words, &iface)?;
             self.pipelines.insert(key.clone(), pipeline);
         }
         Ok(&self.pipelines[&key])
