@@ -10,11 +10,11 @@
 //! Known, intended differences are listed in [`KILN_ONLY`] / [`MLIR_ONLY`].
 //! The test needs `mlir-opt-19` (CI installs it; a missing tool fails).
 
+mod common;
 #[path = "lower/util.rs"]
 mod util;
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
 use kiln_core::ir::{AttrKind, Module, OpKind};
 use util::*;
@@ -49,10 +49,6 @@ const KILN_ONLY: [&str; 2] = ["ShiftLeftLogical", "ShiftRightArithmetic"];
 /// Ops MLIR emits where kiln does not (none so far).
 const MLIR_ONLY: [&str; 0] = [];
 
-fn mlir_opt() -> &'static str {
-    "/usr/lib/llvm-19/bin/mlir-opt"
-}
-
 /// MLIR's lowering of kernel file `name` for `env_text`, as a kiln module.
 fn mlir_lowering(name: &str, env_text: &str) -> Module {
     let path = dir().join(format!("{name}.mlir"));
@@ -63,24 +59,7 @@ fn mlir_lowering(name: &str, env_text: &str) -> Module {
         1,
     );
     assert_ne!(with_env, src, "{name}: no module attributes to extend");
-    let mut tmp = std::env::temp_dir();
-    tmp.push(format!(
-        "kiln-lower-mlir-{}-{name}.mlir",
-        std::process::id()
-    ));
-    std::fs::write(&tmp, with_env).expect("write temp file");
-    let out = Command::new(mlir_opt())
-        .arg(format!("--pass-pipeline={PIPELINE}"))
-        .arg(&tmp)
-        .output()
-        .expect("mlir-opt-19 must be installed (ci/setup.sh installs it)");
-    let _ = std::fs::remove_file(&tmp);
-    assert!(
-        out.status.success(),
-        "mlir-opt failed on {name}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let text = common::mlir_opt(&[&format!("--pass-pipeline={PIPELINE}")], &with_env);
     // The spirv.module, from its line to the closing brace at its indent.
     let start = text.find("  spirv.module").expect("a spirv.module");
     let end = text[start..].find("\n  }\n").expect("end of spirv.module") + start + 4;

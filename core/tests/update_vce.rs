@@ -2,8 +2,7 @@
 //! `mlir-opt-19 --spirv-update-vce` where MLIR can express the module and
 //! env (the comparison fails, not skips, when the tool is missing).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use kiln_core::grammar::{Capability, Extension, Version};
 use kiln_core::ir::{AttrKind, Module, Vce};
@@ -110,20 +109,7 @@ fn mlir_vce(src: &str, env: &TargetEnv) -> Result<Vce, String> {
         "module attributes {{spirv.target_env = {}}} {{\n{src}\n}}\n",
         env.print(text::Prefix::Spirv)
     );
-    let mut child = Command::new("mlir-opt-19")
-        .arg("--spirv-update-vce")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mlir-opt-19 must be installed to run this test (apt: mlir-19-tools)");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_tool("mlir-opt-19", &["--spirv-update-vce"], &input);
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
