@@ -351,46 +351,42 @@ impl Interp<'_> {
                 _ => None,
             }
         };
+        // A dense vector constant: one value per lane, or one splat value.
+        fn lanes<T: Copy>(
+            values: &[T],
+            n: usize,
+            lane: impl Fn(T) -> Option<HostValue>,
+        ) -> Option<HostValue> {
+            (0..n)
+                .map(|i| match values {
+                    [splat] => lane(*splat),
+                    _ => lane(*values.get(i)?),
+                })
+                .collect::<Option<Vec<_>>>()
+                .map(HostValue::Vector)
+        }
         let v = match (attr, &ty) {
             (KAttr::DenseInts { values, .. }, KType::Vector { elem, .. }) => {
-                let n = vector_len(&ty).unwrap_or(0);
-                let lanes = (0..n)
-                    .map(|i| {
-                        let v = if values.len() == 1 {
-                            values[0]
-                        } else {
-                            *values.get(i)?
-                        };
-                        scalar(
-                            &KAttr::Int {
-                                value: v,
-                                ty: (**elem).clone(),
-                            },
-                            elem,
-                        )
-                    })
-                    .collect::<Option<Vec<_>>>();
-                lanes.map(HostValue::Vector)
+                lanes(values, vector_len(&ty).unwrap_or(0), |value| {
+                    scalar(
+                        &KAttr::Int {
+                            value,
+                            ty: (**elem).clone(),
+                        },
+                        elem,
+                    )
+                })
             }
             (KAttr::DenseFloats { values, .. }, KType::Vector { elem, .. }) => {
-                let n = vector_len(&ty).unwrap_or(0);
-                let lanes = (0..n)
-                    .map(|i| {
-                        let v = if values.len() == 1 {
-                            values[0]
-                        } else {
-                            *values.get(i)?
-                        };
-                        scalar(
-                            &KAttr::Float {
-                                value: v,
-                                ty: (**elem).clone(),
-                            },
-                            elem,
-                        )
-                    })
-                    .collect::<Option<Vec<_>>>();
-                lanes.map(HostValue::Vector)
+                lanes(values, vector_len(&ty).unwrap_or(0), |value| {
+                    scalar(
+                        &KAttr::Float {
+                            value,
+                            ty: (**elem).clone(),
+                        },
+                        elem,
+                    )
+                })
             }
             (a, t) => scalar(a, t),
         };

@@ -174,3 +174,29 @@ fn launches_refuse_aliasing_and_report_launcher_errors() {
     assert_eq!(cpu.launches[0].2, [2, 1, 1]);
     assert_eq!(cpu.launches[0].3, [1, 2, 1]);
 }
+
+#[test]
+fn dense_vector_constants_per_lane_and_splat() {
+    let src = r#"module {
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %a = memref.alloc() : memref<4xi32>
+    %b = memref.alloc() : memref<3xf32>
+    %va = arith.constant dense<[1, -2, 3, 4]> : vector<4xi32>
+    %vb = arith.constant dense<2.5> : vector<3xf32>
+    vector.store %va, %a[%c0] : memref<4xi32>, vector<4xi32>
+    vector.store %vb, %b[%c0] : memref<3xf32>, vector<3xf32>
+    %pa = memref.cast %a : memref<4xi32> to memref<*xi32>
+    call @printMemrefI32(%pa) : (memref<*xi32>) -> ()
+    %pb = memref.cast %b : memref<3xf32> to memref<*xf32>
+    call @printMemrefF32(%pb) : (memref<*xf32>) -> ()
+    return
+  }
+  func.func private @printMemrefI32(%ptr : memref<*xi32>)
+  func.func private @printMemrefF32(%ptr : memref<*xf32>)
+}"#;
+    let m = parse(src).unwrap();
+    let out = run_main_to_string(&m, &mut Cpu::default()).unwrap();
+    assert!(out.contains("[1,  -2,  3,  4]"), "{out}");
+    assert!(out.contains("[2.5,  2.5,  2.5]"), "{out}");
+}
