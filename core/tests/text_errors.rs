@@ -409,3 +409,12 @@ fn module_body_is_one_block() {
         "1:1: 'spirv.module' must have exactly one region"
     );
 }
+
+#[test]
+fn huge_operand_segment_sizes_are_an_error() {
+    let src = "spirv.module Logical GLSL450 {\n  spirv.func @f(%c: i1, %x: i32) \"None\" {\n    \"spirv.BranchConditional\"(%c, %x)[^bb1, ^bb1] <{operandSegmentSizes = array<i64: 9223372036854775807, 9223372036854775807, 9223372036854775807>}> : (i1, i32) -> ()\n  ^bb1(%y: i32):\n    spirv.Return\n  }\n}\n";
+    assert_eq!(
+        error_of(src),
+        "3:5: operand segment sizes do not match the operands and successors"
+    );
+}

@@ -297,7 +297,7 @@ impl Parser<'_> {
         if let Some(segs) = segs {
             if let Some(cases) = cases {
                 // Switch: [selector, default operands, all case operands].
-                if segs.len() != 3 || cases.iter().sum::<usize>() != segs[2] {
+                if segs.len() != 3 || total(&cases) != Some(segs[2]) {
                     return Err(self.err_at(
                         loc,
                         "malformed 'operandSegmentSizes' / 'case_operand_segments'",
@@ -324,7 +324,7 @@ impl Parser<'_> {
                 ));
             }
         }
-        if counts.len() != blocks.len() + 1 || counts.iter().sum::<usize>() != values.len() {
+        if counts.len() != blocks.len() + 1 || total(&counts) != Some(values.len()) {
             return Err(self.err_at(
                 loc,
                 "operand segment sizes do not match the operands and successors",
@@ -339,6 +339,12 @@ impl Parser<'_> {
         }
         Ok((values, successors))
     }
+}
+
+/// The sum of segment sizes, `None` where it overflows (sizes come from
+/// user text).
+fn total(sizes: &[usize]) -> Option<usize> {
+    sizes.iter().try_fold(0usize, |sum, &n| sum.checked_add(n))
 }
 
 /// The number of SSA operands a core op has of its own (not passed to
