@@ -41,8 +41,6 @@
 //! target's version when no allowed extension provides a feature (MLIR then
 //! fails).
 
-use std::fmt;
-
 use crate::availability::op::types_of;
 use crate::availability::types::TypeCache;
 use crate::availability::{op_own_requirements, Origin, Requirement, Unmet, UnmetRequirement};
@@ -87,21 +85,13 @@ pub enum UpdateVceError {
     },
 }
 
-/// Where a requirement came from, for messages.
-#[derive(Clone, Debug)]
-struct Site {
-    op: String,
-    loc: Location,
-}
-
-impl fmt::Display for Site {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' at {}", self.op, self.loc)
-    }
-}
+/// The op a requirement came from; named (`spirv.IAdd`) only when a
+/// message needs it.
+type Site = Op;
 
 /// The deduction state of one walk.
 struct Deducer<'a> {
+    module: &'a Module,
     target: &'a ConversionTarget,
     version: Version,
     raised_by: Option<(Site, Origin)>,
@@ -114,10 +104,15 @@ struct Deducer<'a> {
 }
 
 impl Deducer<'_> {
+    /// The op's name as messages spell it (`spirv.IAdd`).
+    fn op_name(&self, site: Site) -> String {
+        format!("spirv.{}", self.module.op(site).kind.name())
+    }
+
     fn unsatisfied(&self, site: &Site, origin: &Origin, unmet: Unmet) -> UpdateVceError {
         UpdateVceError::Unsatisfied {
-            op: site.op.clone(),
-            loc: site.loc,
+            op: self.op_name(*site),
+            loc: self.module.op(*site).loc,
             requirement: Box::new(UnmetRequirement {
                 origin: origin.clone(),
                 unmet,
@@ -129,7 +124,7 @@ impl Deducer<'_> {
     fn raise(&mut self, to: Version, site: &Site, origin: &Origin) {
         if to > self.version {
             self.version = to;
-            self.raised_by = Some((site.clone(), origin.clone()));
+            self.raised_by = Some((*site, origin.clone()));
         }
     }
 
@@ -155,7 +150,7 @@ impl Deducer<'_> {
     fn meet_version(&mut self, site: &Site, r: &Requirement) -> Result<(), UpdateVceError> {
         if let Some(last) = r.last_version {
             if self.max.as_ref().is_none_or(|(v, _, _)| last < *v) {
-                self.max = Some((last, site.clone(), r.origin.clone()));
+                self.max = Some((last, *site, r.origin.clone()));
             }
         }
         if r.min_version <= Version::V1_0 {
@@ -219,6 +214,7 @@ fn post_order(m: &Module, root: Op) -> Vec<Op> {
 pub fn deduce_vce(module: &Module, env: &TargetEnv) -> Result<Vce, UpdateVceError> {
     let target = ConversionTarget::new(env);
     let mut d = Deducer {
+        module,
         target: &target,
         version: Version::V1_0,
         raised_by: None,
@@ -228,10 +224,7 @@ pub fn deduce_vce(module: &Module, env: &TargetEnv) -> Result<Vce, UpdateVceErro
     };
     let mut cache = TypeCache::default();
     for op in post_order(module, module.top()) {
-        let site = Site {
-            op: format!("spirv.{}", module.op(op).kind.name()),
-            loc: module.op(op).loc,
-        };
+        let site: Site = op;
         let mut reqs = op_own_requirements(module, op);
         reqs.extend(types_of(module, op, &mut cache));
         for r in reqs.clauses() {
@@ -241,12 +234,16 @@ pub fn deduce_vce(module: &Module, env: &TargetEnv) -> Result<Vce, UpdateVceErro
     if let Some((last, site, origin)) = &d.max {
         if d.version > *last {
             let needed_by = match &d.raised_by {
-                Some((by, by_origin)) => format!("{by_origin} of {by}"),
+                Some((by, by_origin)) => format!(
+                    "{by_origin} of '{}' at {}",
+                    d.op_name(*by),
+                    module.op(*by).loc
+                ),
                 None => "the module".to_string(),
             };
             return Err(UpdateVceError::VersionConflict {
-                op: site.op.clone(),
-                loc: site.loc,
+                op: d.op_name(*site),
+                loc: module.op(*site).loc,
                 origin: origin.clone(),
                 last: *last,
                 needed: d.version,
