@@ -165,41 +165,28 @@ impl Parser<'_> {
     /// An op in custom syntax (all but the structural ones).
     pub(crate) fn parse_custom(&mut self, kind: KOp, block: Block, loc: Location) -> PResult<Op> {
         let mut spec = OpSpecK::new(kind);
-        match form(kind) {
-            Form::Binary => {
-                let a = self.value_use()?;
-                self.expect_punct(",")?;
-                let b = self.value_use()?;
+        let form = form(kind);
+        match form {
+            Form::Unary | Form::Binary | Form::Ternary => {
+                // `%a, %b, ... attr-dict : type`, all operands and the result
+                // of one type.
+                let n = match form {
+                    Form::Unary => 1,
+                    Form::Binary => 2,
+                    _ => 3,
+                };
+                let mut operands = vec![self.value_use()?];
+                for _ in 1..n {
+                    self.expect_punct(",")?;
+                    operands.push(self.value_use()?);
+                }
                 self.parse_tail(&mut spec)?;
                 self.expect_punct(":")?;
                 let ty = self.parse_type()?;
-                self.check_ty(a, &ty, loc)?;
-                self.check_ty(b, &ty, loc)?;
-                spec.operands = vec![a, b];
-                spec.results = vec![ty];
-            }
-            Form::Unary => {
-                let a = self.value_use()?;
-                self.parse_tail(&mut spec)?;
-                self.expect_punct(":")?;
-                let ty = self.parse_type()?;
-                self.check_ty(a, &ty, loc)?;
-                spec.operands = vec![a];
-                spec.results = vec![ty];
-            }
-            Form::Ternary => {
-                let a = self.value_use()?;
-                self.expect_punct(",")?;
-                let b = self.value_use()?;
-                self.expect_punct(",")?;
-                let c = self.value_use()?;
-                self.parse_tail(&mut spec)?;
-                self.expect_punct(":")?;
-                let ty = self.parse_type()?;
-                for v in [a, b, c] {
+                for &v in &operands {
                     self.check_ty(v, &ty, loc)?;
                 }
-                spec.operands = vec![a, b, c];
+                spec.operands = operands;
                 spec.results = vec![ty];
             }
             Form::Cast => {
