@@ -188,7 +188,8 @@ type Deco<'m> = (Decoration, &'m [Operand]);
 
 /// Side tables over a loaded module: definitions, names and decorations by id.
 pub(crate) struct ModuleIndex<'m> {
-    defs: HashMap<Word, &'m Instruction>,
+    /// Module-scope definitions with their position among them.
+    defs: HashMap<Word, (usize, &'m Instruction)>,
     pub(crate) names: HashMap<Word, &'m str>,
     pub(crate) decorations: HashMap<Word, Vec<Deco<'m>>>,
     member_decorations: HashMap<(Word, u32), Vec<Deco<'m>>>,
@@ -198,9 +199,9 @@ pub(crate) struct ModuleIndex<'m> {
 impl<'m> ModuleIndex<'m> {
     fn new(module: &'m dr::Module) -> Self {
         let mut defs = HashMap::new();
-        for inst in &module.types_global_values {
+        for (pos, inst) in module.types_global_values.iter().enumerate() {
             if let Some(id) = inst.result_id {
-                defs.insert(id, inst);
+                defs.insert(id, (pos, inst));
             }
         }
         let mut names = HashMap::new();
@@ -281,7 +282,7 @@ impl<'m> ModuleIndex<'m> {
 
     /// The module-scope definition of `id`, if there is one.
     pub(crate) fn lookup(&self, id: Word) -> Option<&'m Instruction> {
-        self.defs.get(&id).copied()
+        self.defs.get(&id).map(|&(_, inst)| inst)
     }
 
     fn malformed(&self, id: Word, reason: impl Into<String>) -> ReflectError {
@@ -294,11 +295,28 @@ impl<'m> ModuleIndex<'m> {
     fn def(&self, id: Word, ctx: &dyn Fn() -> String) -> Result<&'m Instruction, ReflectError> {
         self.defs
             .get(&id)
-            .copied()
+            .map(|&(_, inst)| inst)
             .ok_or_else(|| ReflectError::Malformed {
                 resource: ctx(),
                 reason: format!("id %{id} is not a type or constant defined at module scope"),
             })
+    }
+
+    /// Checks that type `part` is defined before type `whole`, which
+    /// contains it, as SPIR-V requires; the size walk relies on it to end.
+    fn defined_before(
+        &self,
+        part: Word,
+        whole: Word,
+        ctx: &dyn Fn() -> String,
+    ) -> Result<(), ReflectError> {
+        match (self.defs.get(&part), self.defs.get(&whole)) {
+            (Some(&(p, _)), Some(&(w, _))) if p >= w => Err(ReflectError::Malformed {
+                resource: ctx(),
+                reason: format!("type %{whole} uses type %{part} before its definition"),
+            }),
+            _ => Ok(()),
+        }
     }
 
     fn decoration(&self, id: Word, d: Decoration) -> Option<&'m [Operand]> {
@@ -496,6 +514,7 @@ impl<'m> ModuleIndex<'m> {
                     reason: format!("struct %{struct_ty} has a non-id member operand"),
                 });
             };
+            self.defined_before(*member_ty, struct_ty, resource)?;
             let m = m as u32;
             let offset = match self.member_decoration(struct_ty, m, Decoration::Offset) {
                 Some([Operand::LiteralBit32(o), ..]) => u64::from(*o),
@@ -581,9 +600,12 @@ impl<'m> ModuleIndex<'m> {
         match (def.class.opcode, def.operands.as_slice()) {
             (Op::TypeInt, [Operand::LiteralBit32(w), ..]) => Ok(u64::from(*w) / 8),
             (Op::TypeFloat, [Operand::LiteralBit32(w), ..]) => Ok(u64::from(*w) / 8),
-            (Op::TypeVector, [Operand::IdRef(c), Operand::LiteralBit32(n)]) => u64::from(*n)
-                .checked_mul(self.type_size(*c, resource)?)
-                .ok_or_else(|| self.size_overflow(ty, resource)),
+            (Op::TypeVector, [Operand::IdRef(c), Operand::LiteralBit32(n)]) => {
+                self.defined_before(*c, ty, resource)?;
+                u64::from(*n)
+                    .checked_mul(self.type_size(*c, resource)?)
+                    .ok_or_else(|| self.size_overflow(ty, resource))
+            }
             (Op::TypeArray, [Operand::IdRef(_), Operand::IdRef(len)]) => {
                 let len = self.constant_u64(*len, resource)?;
                 let stride = u64::from(self.array_stride(ty, resource)?);
@@ -674,7 +696,7 @@ impl<'m> ModuleIndex<'m> {
                 *d == Decoration::BuiltIn
                     && matches!(rest, [Operand::BuiltIn(spirv::BuiltIn::WorkgroupSize)])
             });
-            let Some(def) = self.defs.get(id) else {
+            let Some(&(_, def)) = self.defs.get(id) else {
                 continue;
             };
             if !is_wg
@@ -1204,6 +1226,27 @@ mod tests {
             err.to_string()
                 .ends_with(&format!("the size of type %{arr} does not fit in 64 bits")),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn self_containing_struct_is_an_error() {
+        let mut m = Module::new();
+        let s = m.b.id();
+        m.b.type_struct_id(Some(s), [s]);
+        m.b.decorate(s, Decoration::Block, []);
+        m.offset(s, 0, 0);
+        let v = m.var(s, StorageClass::Uniform, "params");
+        m.set_binding(v, 0, 0);
+        m.b.execution_mode(m.main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
+        let words = m.finish(&[v], &[]);
+        let err = reflect_binary(&words, "main").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "variable %{v} \"params\" (binding 0:0): \
+                 type %{s} uses type %{s} before its definition"
+            )
         );
     }
 
