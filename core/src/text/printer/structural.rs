@@ -441,27 +441,7 @@ impl Printer<'_> {
         ) else {
             return false;
         };
-        let Some(AttrKind::Array(items)) = self.attr_of(op, "values").cloned() else {
-            return false;
-        };
-        let values: Option<Vec<i128>> = items
-            .iter()
-            .map(|&a| match self.m.attrs.kind(a) {
-                AttrKind::Int { value, ty }
-                    if matches!(
-                        self.m.types.kind(*ty),
-                        TypeKind::Int {
-                            width: 32,
-                            signedness: crate::ir::Signedness::Signless
-                        }
-                    ) =>
-                {
-                    Some(*value)
-                }
-                _ => None,
-            })
-            .collect();
-        let Some(values) = values else {
+        let Some(values) = self.attr_of(op, "values").and_then(|k| self.i32_items(k)) else {
             return false;
         };
         if !self.shape(op, 0, 0, 0)
@@ -568,13 +548,14 @@ impl Printer<'_> {
         true
     }
 
-    fn i32_pair(&self, a: Attr) -> Option<(i128, i128)> {
-        let AttrKind::Array(items) = self.m.attrs.kind(a) else {
+    /// The values of an array attribute whose items are all signless `i32`.
+    fn i32_items(&self, array: &AttrKind) -> Option<Vec<i128>> {
+        let AttrKind::Array(items) = array else {
             return None;
         };
-        let ints: Option<Vec<i128>> = items
+        items
             .iter()
-            .map(|&x| match self.m.attrs.kind(x) {
+            .map(|&a| match self.m.attrs.kind(a) {
                 AttrKind::Int { value, ty }
                     if matches!(
                         self.m.types.kind(*ty),
@@ -588,8 +569,11 @@ impl Printer<'_> {
                 }
                 _ => None,
             })
-            .collect();
-        match ints?.as_slice() {
+            .collect()
+    }
+
+    fn i32_pair(&self, a: Attr) -> Option<(i128, i128)> {
+        match self.i32_items(self.m.attrs.kind(a))?.as_slice() {
             [t, f] => Some((*t, *f)),
             _ => None,
         }
