@@ -392,6 +392,32 @@ impl Parser<'_> {
         Ok((tys, attrs))
     }
 
+    /// Adds `arg_attrs`/`res_attrs` (when any argument or result has
+    /// attributes) and the `attributes {...}` dictionary, if present, to a
+    /// function's attributes; a name given twice is an error.
+    fn parse_fn_attrs(
+        &mut self,
+        spec: &mut OpSpecK,
+        arg_attrs: Vec<Dict>,
+        res_attrs: Vec<Dict>,
+    ) -> PResult<()> {
+        if let Some(a) = Self::arg_attrs_attr(arg_attrs) {
+            spec.attrs.push(("arg_attrs".into(), a));
+        }
+        if let Some(a) = Self::arg_attrs_attr(res_attrs) {
+            spec.attrs.push(("res_attrs".into(), a));
+        }
+        if self.eat_ident("attributes")? {
+            for (k, v) in self.parse_attr_dict()? {
+                if spec.attrs.iter().any(|(n, _)| *n == k) {
+                    return self.err(format!("attribute '{k}' is given twice"));
+                }
+                spec.attrs.push((k, v));
+            }
+        }
+        Ok(())
+    }
+
     fn arg_attrs_attr(attrs: Vec<Vec<(String, KAttr)>>) -> Option<KAttr> {
         if attrs.iter().all(|a| a.is_empty()) {
             None
@@ -446,20 +472,7 @@ impl Parser<'_> {
                 ty: KType::Int(64),
             },
         ));
-        if let Some(a) = Self::arg_attrs_attr(arg_attrs) {
-            spec.attrs.push(("arg_attrs".into(), a));
-        }
-        if let Some(a) = Self::arg_attrs_attr(res_attrs) {
-            spec.attrs.push(("res_attrs".into(), a));
-        }
-        if self.eat_ident("attributes")? {
-            for (k, v) in self.parse_attr_dict()? {
-                if spec.attrs.iter().any(|(n, _)| *n == k) {
-                    return self.err(format!("attribute '{k}' is given twice"));
-                }
-                spec.attrs.push((k, v));
-            }
-        }
+        self.parse_fn_attrs(&mut spec, arg_attrs, res_attrs)?;
         let op = self.build(block, spec, loc);
         let region = self.regions_of(op)[0];
         let mut entry = args;
@@ -498,20 +511,7 @@ impl Parser<'_> {
             spec.attrs
                 .push(("sym_visibility".into(), KAttr::String(v.into())));
         }
-        if let Some(a) = Self::arg_attrs_attr(arg_attrs) {
-            spec.attrs.push(("arg_attrs".into(), a));
-        }
-        if let Some(a) = Self::arg_attrs_attr(res_attrs) {
-            spec.attrs.push(("res_attrs".into(), a));
-        }
-        if self.eat_ident("attributes")? {
-            for (k, v) in self.parse_attr_dict()? {
-                if spec.attrs.iter().any(|(n, _)| *n == k) {
-                    return self.err(format!("attribute '{k}' is given twice"));
-                }
-                spec.attrs.push((k, v));
-            }
-        }
+        self.parse_fn_attrs(&mut spec, arg_attrs, res_attrs)?;
         let op = self.build(block, spec, loc);
         if self.is_punct("{") {
             if !named {
