@@ -170,26 +170,21 @@ impl Printer<'_> {
         else {
             return None;
         };
-        let arg_attrs: Vec<Vec<(String, KAttr)>> = match attr(d, "arg_attrs") {
-            Some(KAttr::Array(items)) => items
-                .iter()
-                .map(|a| match a {
-                    KAttr::Dict(e) => e.clone(),
-                    _ => Vec::new(),
-                })
-                .collect(),
-            _ => Vec::new(),
+        // `arg_attrs`/`res_attrs`: one dictionary per argument or result.
+        let dicts = |name: &str| -> Vec<Vec<(String, KAttr)>> {
+            match attr(d, name) {
+                Some(KAttr::Array(items)) => items
+                    .iter()
+                    .map(|a| match a {
+                        KAttr::Dict(e) => e.clone(),
+                        _ => Vec::new(),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            }
         };
-        let res_attrs: Vec<Vec<(String, KAttr)>> = match attr(d, "res_attrs") {
-            Some(KAttr::Array(items)) => items
-                .iter()
-                .map(|a| match a {
-                    KAttr::Dict(e) => e.clone(),
-                    _ => Vec::new(),
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+        let arg_attrs = dicts("arg_attrs");
+        let res_attrs = dicts("res_attrs");
         let region = d.regions[0];
         let entry = self.m.region(region).blocks.first().copied();
         let block_args = entry.map(|b| self.m.block(b).args.clone());
