@@ -643,7 +643,7 @@ impl Interp<'_> {
             _ if n >= 6 => vec![0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, n - 6, 0],
             _ => return Err(bad(self.m, op, "needs grid and block sizes")),
         };
-        if segs.iter().sum::<usize>() != n {
+        if segs.iter().try_fold(0usize, |a, &c| a.checked_add(c)) != Some(n) {
             return Err(bad(
                 self.m,
                 op,

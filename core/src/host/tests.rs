@@ -200,3 +200,24 @@ fn dense_vector_constants_per_lane_and_splat() {
     assert!(out.contains("[1,  -2,  3,  4]"), "{out}");
     assert!(out.contains("[2.5,  2.5,  2.5]"), "{out}");
 }
+
+#[test]
+fn overflowing_operand_segment_sizes_are_an_error() {
+    let big = i64::MAX;
+    let src = format!(
+        r#"module {{
+  func.func @main() {{
+    %c1 = arith.constant 1 : index
+    "gpu.launch_func"(%c1, %c1, %c1, %c1, %c1, %c1) <{{kernel = @kernels::@k, operandSegmentSizes = array<i64: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, {big}, {big}>}}> : (index, index, index, index, index, index) -> ()
+    return
+  }}
+}}"#
+    );
+    let m = parse(&src).unwrap();
+    let err = run_main_to_string(&m, &mut Cpu::default()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("operandSegmentSizes does not match the operands"),
+        "{err}"
+    );
+}
