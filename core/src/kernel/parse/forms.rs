@@ -49,6 +49,19 @@ pub(crate) enum Form {
     Special,
 }
 
+impl Form {
+    /// The operand count of the same-type forms (`%a, ... : T`), whose
+    /// operands and one result all have type `T`.
+    pub(crate) fn same_type_arity(self) -> Option<usize> {
+        match self {
+            Form::Unary => Some(1),
+            Form::Binary => Some(2),
+            Form::Ternary => Some(3),
+            _ => None,
+        }
+    }
+}
+
 /// The form of `kind`.
 pub(crate) fn form(kind: KOp) -> Form {
     use KOp::*;

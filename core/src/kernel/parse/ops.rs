@@ -170,11 +170,7 @@ impl Parser<'_> {
             Form::Unary | Form::Binary | Form::Ternary => {
                 // `%a, %b, ... attr-dict : type`, all operands and the result
                 // of one type.
-                let n = match form {
-                    Form::Unary => 1,
-                    Form::Binary => 2,
-                    _ => 3,
-                };
+                let n = form.same_type_arity().unwrap_or(1);
                 let mut operands = vec![self.value_use()?];
                 for _ in 1..n {
                     self.expect_punct(",")?;

@@ -111,34 +111,7 @@ impl Printer<'_> {
         let nres = d.results.len();
         let t = |s: String| Some(Custom::Text(s));
         match form(d.kind) {
-            Form::Binary if ops.len() == 2 && nres == 1 => {
-                let ty = self.m.value_type(d.results[0]).clone();
-                if !self.same_types(ops, &ty) {
-                    return None;
-                }
-                return t(format!(
-                    "{name} {}, {}{}{} : {}",
-                    self.v(ops[0]),
-                    self.v(ops[1]),
-                    flags(d),
-                    rest(d, &FLAG_ATTRS),
-                    type_to_string(&ty)
-                ));
-            }
-            Form::Unary if ops.len() == 1 && nres == 1 => {
-                let ty = self.m.value_type(d.results[0]).clone();
-                if !self.same_types(ops, &ty) {
-                    return None;
-                }
-                return t(format!(
-                    "{name} {}{}{} : {}",
-                    self.v(ops[0]),
-                    flags(d),
-                    rest(d, &FLAG_ATTRS),
-                    type_to_string(&ty)
-                ));
-            }
-            Form::Ternary if ops.len() == 3 && nres == 1 => {
+            f if f.same_type_arity() == Some(ops.len()) && nres == 1 => {
                 let ty = self.m.value_type(d.results[0]).clone();
                 if !self.same_types(ops, &ty) {
                     return None;
