@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 
 bash ci/setup.sh
 
+# A CI run builds everything once: incremental caches would only cost disk.
+export CARGO_INCREMENTAL=0
+
 step() { printf '\n== %s\n' "$*" >&2; }
 
 step "generated grammar tables are fresh"
