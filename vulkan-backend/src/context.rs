@@ -168,9 +168,10 @@ impl Context {
                 device: summary.name.clone(),
             })?;
 
-        let target_env = target_env::query(&instance, physical, summary.clone())?.target_env();
-        let query = FeatureChain::query(&instance, physical);
-        let features = query.to_features();
+        // One query feeds both the features to enable and the target env.
+        let query = target_env::query(&instance, physical, summary.clone())?;
+        let features = DeviceFeatures::from_set(&query.enabled_features);
+        let target_env = query.target_env();
         let version = props.api_version.min(instance.api_version);
         let mut enable = FeatureChain::enabling(&features, version);
 

@@ -5,13 +5,17 @@
 //! (the validation layer reports a module that uses a capability whose
 //! feature is off). kiln enables every feature below that the device
 //! supports, so any module valid for the device runs. Each group says which
-//! Vulkan version made it core and which extension it came from; groups are
-//! queried only when the device (and instance) support that version.
+//! Vulkan version made it core and which extension it came from. What the
+//! device supports comes from the one feature query behind
+//! [`DeviceQuery`](crate::DeviceQuery); a group is enabled only when its
+//! core struct can be chained at the device's effective version.
 //! (Enabling the pre-promotion extensions on older devices is not done yet.)
+
+use std::collections::BTreeSet;
 
 use ash::vk;
 
-use crate::instance::InstanceShared;
+use crate::target_env::Feature;
 
 /// The optional compute features of a device, as supported and enabled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -72,8 +76,114 @@ pub struct DeviceFeatures {
     pub shader_integer_dot_product: bool,
 }
 
-/// The Vulkan feature structs, filled either by a query or from a
-/// [`DeviceFeatures`] to enable.
+impl DeviceFeatures {
+    /// Each field with the [`Feature`] it stands for: the one table behind
+    /// [`DeviceFeatures::to_set`] and [`DeviceFeatures::from_set`].
+    fn fields(&mut self) -> [(&mut bool, Feature); 22] {
+        [
+            (&mut self.shader_float64, Feature::ShaderFloat64),
+            (&mut self.shader_int64, Feature::ShaderInt64),
+            (&mut self.shader_int16, Feature::ShaderInt16),
+            (
+                &mut self.storage_buffer_16bit_access,
+                Feature::StorageBuffer16BitAccess,
+            ),
+            (
+                &mut self.uniform_and_storage_buffer_16bit_access,
+                Feature::UniformAndStorageBuffer16BitAccess,
+            ),
+            (
+                &mut self.storage_push_constant16,
+                Feature::StoragePushConstant16,
+            ),
+            (
+                &mut self.variable_pointers_storage_buffer,
+                Feature::VariablePointersStorageBuffer,
+            ),
+            (&mut self.variable_pointers, Feature::VariablePointers),
+            (&mut self.shader_float16, Feature::ShaderFloat16),
+            (&mut self.shader_int8, Feature::ShaderInt8),
+            (
+                &mut self.storage_buffer_8bit_access,
+                Feature::StorageBuffer8BitAccess,
+            ),
+            (
+                &mut self.uniform_and_storage_buffer_8bit_access,
+                Feature::UniformAndStorageBuffer8BitAccess,
+            ),
+            (
+                &mut self.storage_push_constant8,
+                Feature::StoragePushConstant8,
+            ),
+            (&mut self.scalar_block_layout, Feature::ScalarBlockLayout),
+            (&mut self.vulkan_memory_model, Feature::VulkanMemoryModel),
+            (
+                &mut self.vulkan_memory_model_device_scope,
+                Feature::VulkanMemoryModelDeviceScope,
+            ),
+            (
+                &mut self.shader_subgroup_extended_types,
+                Feature::ShaderSubgroupExtendedTypes,
+            ),
+            (
+                &mut self.shader_buffer_int64_atomics,
+                Feature::ShaderBufferInt64Atomics,
+            ),
+            (
+                &mut self.shader_shared_int64_atomics,
+                Feature::ShaderSharedInt64Atomics,
+            ),
+            (
+                &mut self.subgroup_size_control,
+                Feature::SubgroupSizeControl,
+            ),
+            (
+                &mut self.compute_full_subgroups,
+                Feature::ComputeFullSubgroups,
+            ),
+            (
+                &mut self.shader_integer_dot_product,
+                Feature::ShaderIntegerDotProduct,
+            ),
+        ]
+    }
+
+    /// The features that are on, as [`Feature`]s.
+    pub fn to_set(&self) -> BTreeSet<Feature> {
+        let mut copy = *self;
+        copy.fields()
+            .into_iter()
+            .filter(|(on, _)| **on)
+            .map(|(_, feature)| feature)
+            .collect()
+    }
+
+    /// The fields of `set`'s features on, every other field off (features
+    /// without a field here are ignored).
+    pub fn from_set(set: &BTreeSet<Feature>) -> Self {
+        let mut f = Self::default();
+        for (on, feature) in f.fields() {
+            *on = set.contains(&feature);
+        }
+        f
+    }
+
+    /// What a kiln context enables on a device that supports `supported`
+    /// and whose effective API version is `version` (packed): every
+    /// supported feature with a field here that [`FeatureChain`] can
+    /// enable at that version (its core struct is chainable there).
+    pub(crate) fn kiln_enables(supported: &BTreeSet<Feature>, version: u32) -> Self {
+        let enableable = supported
+            .iter()
+            .copied()
+            .filter(|&f| FeatureChain::can_enable(f, version))
+            .collect();
+        Self::from_set(&enableable)
+    }
+}
+
+/// The Vulkan feature structs that enable a [`DeviceFeatures`] at device
+/// creation.
 #[derive(Default)]
 pub(crate) struct FeatureChain {
     core: vk::PhysicalDeviceFeatures,
@@ -85,79 +195,25 @@ pub(crate) struct FeatureChain {
 }
 
 impl FeatureChain {
-    /// Queries what `pd` supports.
-    pub(crate) fn query(instance: &InstanceShared, pd: vk::PhysicalDevice) -> Self {
-        // SAFETY: `pd` belongs to the live instance.
-        let props = unsafe { instance.raw.get_physical_device_properties(pd) };
-        let mut chain = Self {
-            version: props.api_version.min(instance.api_version),
-            ..Self::default()
-        };
-        if chain.version < vk::API_VERSION_1_1 {
-            // SAFETY: as above.
-            chain.core = unsafe { instance.raw.get_physical_device_features(pd) };
-            return chain;
+    /// Whether the chain can enable `feature` on a device of effective
+    /// version `version`: `VkPhysicalDeviceFeatures` members always; the
+    /// `VkPhysicalDeviceVulkan11Features`/`12` members from Vulkan 1.2
+    /// (the 1.1 struct itself arrived with 1.2); `13` members from 1.3.
+    /// Features only an extension struct reports are not enabled yet.
+    pub(crate) fn can_enable(feature: Feature, version: u32) -> bool {
+        match feature.core_in() {
+            Some((1, 0)) => true,
+            Some((1, 1) | (1, 2)) => version >= vk::API_VERSION_1_2,
+            Some((1, 3)) => version >= vk::API_VERSION_1_3,
+            _ => false,
         }
-        let version = chain.version;
-        let mut features2 = vk::PhysicalDeviceFeatures2::default();
-        if version >= vk::API_VERSION_1_2 {
-            features2 = features2
-                .push_next(&mut chain.v11)
-                .push_next(&mut chain.v12);
-        }
-        if version >= vk::API_VERSION_1_3 {
-            features2 = features2.push_next(&mut chain.v13);
-        }
-        // SAFETY: every chained struct is core in the effective version
-        // checked above; all outlive the call.
-        unsafe {
-            instance
-                .raw
-                .get_physical_device_features2(pd, &mut features2)
-        };
-        chain.core = features2.features;
-        chain.unlink();
-        chain
     }
 
-    /// Clears the `p_next` pointers a query left behind.
+    /// Clears the `p_next` pointers a previous chaining left behind.
     fn unlink(&mut self) {
         self.v11.p_next = std::ptr::null_mut();
         self.v12.p_next = std::ptr::null_mut();
         self.v13.p_next = std::ptr::null_mut();
-    }
-
-    /// The supported subset kiln cares about.
-    pub(crate) fn to_features(&self) -> DeviceFeatures {
-        let b = |v: vk::Bool32| v == vk::TRUE;
-        DeviceFeatures {
-            shader_float64: b(self.core.shader_float64),
-            shader_int64: b(self.core.shader_int64),
-            shader_int16: b(self.core.shader_int16),
-            storage_buffer_16bit_access: b(self.v11.storage_buffer16_bit_access),
-            uniform_and_storage_buffer_16bit_access: b(self
-                .v11
-                .uniform_and_storage_buffer16_bit_access),
-            storage_push_constant16: b(self.v11.storage_push_constant16),
-            variable_pointers_storage_buffer: b(self.v11.variable_pointers_storage_buffer),
-            variable_pointers: b(self.v11.variable_pointers),
-            shader_float16: b(self.v12.shader_float16),
-            shader_int8: b(self.v12.shader_int8),
-            storage_buffer_8bit_access: b(self.v12.storage_buffer8_bit_access),
-            uniform_and_storage_buffer_8bit_access: b(self
-                .v12
-                .uniform_and_storage_buffer8_bit_access),
-            storage_push_constant8: b(self.v12.storage_push_constant8),
-            scalar_block_layout: b(self.v12.scalar_block_layout),
-            vulkan_memory_model: b(self.v12.vulkan_memory_model),
-            vulkan_memory_model_device_scope: b(self.v12.vulkan_memory_model_device_scope),
-            shader_subgroup_extended_types: b(self.v12.shader_subgroup_extended_types),
-            shader_buffer_int64_atomics: b(self.v12.shader_buffer_int64_atomics),
-            shader_shared_int64_atomics: b(self.v12.shader_shared_int64_atomics),
-            subgroup_size_control: b(self.v13.subgroup_size_control),
-            compute_full_subgroups: b(self.v13.compute_full_subgroups),
-            shader_integer_dot_product: b(self.v13.shader_integer_dot_product),
-        }
     }
 
     /// The structs that enable exactly `f`, for a device whose effective

@@ -362,7 +362,6 @@ mod tests {
     use kiln_core::target::TargetEnvSyntax;
     use kiln_core::text::Prefix;
 
-    use super::query::kiln_enabled;
     use crate::device::DeviceType as KilnDeviceType;
     use crate::features::DeviceFeatures;
 
@@ -370,7 +369,7 @@ mod tests {
     /// know supported and the kiln context enabling the core ones.
     fn lavapipe_like() -> DeviceQuery {
         let supported: BTreeSet<Feature> = Feature::ALL.iter().copied().collect();
-        let enabled = kiln_enabled(&DeviceFeatures {
+        let enabled = DeviceFeatures {
             shader_float64: true,
             shader_int64: true,
             shader_int16: true,
@@ -378,7 +377,8 @@ mod tests {
             shader_int8: true,
             shader_integer_dot_product: true,
             ..DeviceFeatures::default()
-        });
+        }
+        .to_set();
         DeviceQuery {
             summary: DeviceSummary {
                 index: 0,

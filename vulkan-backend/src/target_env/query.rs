@@ -13,7 +13,7 @@ use super::{DeviceQuery, FloatControls, SubgroupProperties, SubgroupSizeControlP
 use crate::conv;
 use crate::device::DeviceSummary;
 use crate::error::{map_enumerate, Result};
-use crate::features::{DeviceFeatures, FeatureChain};
+use crate::features::DeviceFeatures;
 use crate::instance::InstanceShared;
 
 /// Queries `pd` (enumerated from `instance`, summarized as `summary`).
@@ -43,11 +43,7 @@ pub(crate) fn query(
     };
 
     let supported_features = query_features(instance, pd, version, &has);
-    let enabled_features: BTreeSet<Feature> =
-        kiln_enabled(&FeatureChain::query(instance, pd).to_features())
-            .intersection(&supported_features)
-            .copied()
-            .collect();
+    let enabled_features = DeviceFeatures::kiln_enables(&supported_features, packed).to_set();
     let (subgroup, subgroup_size_control, float_controls) =
         query_properties(instance, pd, version, &has);
     let cooperative_matrix_khr = if supported_features.contains(&Feature::CooperativeMatrix) {
@@ -69,69 +65,6 @@ pub(crate) fn query(
         timestamp_period: props.limits.timestamp_period,
         cooperative_matrix_khr,
     })
-}
-
-/// The [`Feature`]s a kiln context enables, from the features it enables.
-pub(super) fn kiln_enabled(f: &DeviceFeatures) -> BTreeSet<Feature> {
-    let pairs = [
-        (f.shader_float64, Feature::ShaderFloat64),
-        (f.shader_int64, Feature::ShaderInt64),
-        (f.shader_int16, Feature::ShaderInt16),
-        (
-            f.storage_buffer_16bit_access,
-            Feature::StorageBuffer16BitAccess,
-        ),
-        (
-            f.uniform_and_storage_buffer_16bit_access,
-            Feature::UniformAndStorageBuffer16BitAccess,
-        ),
-        (f.storage_push_constant16, Feature::StoragePushConstant16),
-        (
-            f.variable_pointers_storage_buffer,
-            Feature::VariablePointersStorageBuffer,
-        ),
-        (f.variable_pointers, Feature::VariablePointers),
-        (f.shader_float16, Feature::ShaderFloat16),
-        (f.shader_int8, Feature::ShaderInt8),
-        (
-            f.storage_buffer_8bit_access,
-            Feature::StorageBuffer8BitAccess,
-        ),
-        (
-            f.uniform_and_storage_buffer_8bit_access,
-            Feature::UniformAndStorageBuffer8BitAccess,
-        ),
-        (f.storage_push_constant8, Feature::StoragePushConstant8),
-        (f.scalar_block_layout, Feature::ScalarBlockLayout),
-        (f.vulkan_memory_model, Feature::VulkanMemoryModel),
-        (
-            f.vulkan_memory_model_device_scope,
-            Feature::VulkanMemoryModelDeviceScope,
-        ),
-        (
-            f.shader_subgroup_extended_types,
-            Feature::ShaderSubgroupExtendedTypes,
-        ),
-        (
-            f.shader_buffer_int64_atomics,
-            Feature::ShaderBufferInt64Atomics,
-        ),
-        (
-            f.shader_shared_int64_atomics,
-            Feature::ShaderSharedInt64Atomics,
-        ),
-        (f.subgroup_size_control, Feature::SubgroupSizeControl),
-        (f.compute_full_subgroups, Feature::ComputeFullSubgroups),
-        (
-            f.shader_integer_dot_product,
-            Feature::ShaderIntegerDotProduct,
-        ),
-    ];
-    pairs
-        .into_iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, feat)| feat)
-        .collect()
 }
 
 /// The features `pd` supports: from the core feature structs of the
