@@ -6,6 +6,7 @@
 //! * [`op`]: ops, values, blocks, regions, locations.
 //! * [`module`]: the [`Module`] container and its builder API.
 //! * [`schema`]: how grammar operands map onto SSA operands, attributes and successors.
+//! * [`uses`]: use lists kept current through rewrites.
 
 pub mod attr;
 pub mod entity;
@@ -13,6 +14,7 @@ pub mod module;
 pub mod op;
 pub mod schema;
 pub mod types;
+pub mod uses;
 pub mod verify;
 
 pub use attr::{AttrKind, AttrStore, DenseValues, Vce};
@@ -23,3 +25,4 @@ pub use types::{
     FloatKind, ImageArrayed, ImageDepth, ImageSamplerUse, ImageSampling, ImageType,
     MemberDecoration, Signedness, StructMember, StructType, TypeKind, TypeStore,
 };
+pub use uses::UseMap;

@@ -75,7 +75,7 @@ use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi};
 use crate::grammar::{
     Decoration, ExecutionMode, ExecutionModel, OperandKind, StorageClass, Version,
 };
-use crate::ir::{AttrKind, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, Value};
+use crate::ir::{AttrKind, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, UseMap, Value};
 use crate::layout::block::{decorate, BlockLayoutError, BlockRules};
 use crate::target::TargetEnv;
 use crate::text::{self, Prefix};
@@ -638,9 +638,10 @@ impl EntryFn {
         let access_chain =
             OpKind::from_name("AccessChain").expect("core grammar has OpAccessChain");
         let load = OpKind::from_name("Load").expect("core grammar has OpLoad");
+        let mut uses = UseMap::build(m, self.func);
         for (index, plan) in plans.iter().enumerate() {
             let old = params[index];
-            if users(m, self.func, old).is_empty() {
+            if uses.users(old).is_empty() {
                 // Nothing to replace: the variable exists but is not used
                 // (as in the binary, where an unused address leaves no
                 // trace), so it is not part of the pipeline interface.
@@ -690,9 +691,9 @@ impl EntryFn {
                     );
                 }
             }
-            m.replace_uses_in(self.func, old, value);
+            uses.replace_all_uses(m, old, value);
             if m.value_type(value) != self.inputs[index] {
-                retype_uses(m, self.func, value, index, &self.name)?;
+                retype_uses(m, &mut uses, value, index, &self.name)?;
             }
         }
 
@@ -881,31 +882,18 @@ fn unique_name(m: &Module, taken: &mut HashSet<String>, base: &str) -> String {
     name
 }
 
-/// Every op under `root` that uses `value` (operands or successor
-/// arguments).
-fn users(m: &Module, root: Op, value: Value) -> Vec<Op> {
-    let mut out = Vec::new();
-    m.walk(root, &mut |op| {
-        let d = m.op(op);
-        if d.operands.contains(&value) || d.successors.iter().any(|s| s.args.contains(&value)) {
-            out.push(op);
-        }
-    });
-    out
-}
-
 /// Gives the users of `value` (whose type changed to its laid-out form)
 /// result types that follow, transitively.
 fn retype_uses(
     m: &mut Module,
-    func: Op,
+    uses: &mut UseMap,
     value: Value,
     index: usize,
     func_name: &str,
 ) -> Result<(), LowerAbiError> {
     let mut work = vec![value];
     while let Some(v) = work.pop() {
-        for user in users(m, func, v) {
+        for user in uses.users(v).to_vec() {
             let d = m.op(user);
             let kind = d.kind.clone();
             let loc = d.loc;
@@ -983,7 +971,8 @@ fn retype_uses(
             let new_op = m.create_op(spec);
             m.insert_op_before(user, new_op);
             let new_result = m.op(new_op).results[0];
-            m.replace_uses_in(func, old_result, new_result);
+            uses.replace_user(m, user, new_op);
+            uses.replace_all_uses(m, old_result, new_result);
             m.detach_op(user);
             work.push(new_result);
         }
