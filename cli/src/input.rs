@@ -33,25 +33,7 @@ pub fn read_spirv(path: &Path) -> Result<Vec<u32>> {
 /// Converts little-endian bytes to SPIR-V words (byte-swapped modules are
 /// accepted too), checking the length and the magic number.
 pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>> {
-    const MAGIC: u32 = 0x0723_0203;
-    if bytes.len() % 4 != 0 {
-        anyhow::bail!("size {} is not a multiple of 4 bytes", bytes.len());
-    }
-    if bytes.len() < 20 {
-        anyhow::bail!("only {} bytes: shorter than the 5-word header", bytes.len());
-    }
-    let mut words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    if words[0] == MAGIC.swap_bytes() {
-        for w in &mut words {
-            *w = w.swap_bytes();
-        }
-    } else if words[0] != MAGIC {
-        anyhow::bail!("bad magic number {:#010x}", words[0]);
-    }
-    Ok(words)
+    Ok(kiln_core::binary::words_from_bytes(bytes)?)
 }
 
 /// Writes `data` to `path`, or stdout for `-`.

@@ -159,10 +159,7 @@ fn compile(name: &str, src: &str) -> Vec<u32> {
     let bytes = std::fs::read(&spv).expect("read SPIR-V");
     let _ = std::fs::remove_file(&comp);
     let _ = std::fs::remove_file(&spv);
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    kiln_core::binary::words_from_bytes(&bytes).expect("a SPIR-V binary")
 }
 
 /// Decorations of one id or member: the decoration and its literal, if any.

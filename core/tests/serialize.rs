@@ -1015,10 +1015,7 @@ fn mlir_translate(input: &Path) -> Vec<u32> {
     );
     let bytes = std::fs::read(&out).expect("read mlir-translate output");
     let _ = std::fs::remove_file(&out);
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    kiln_core::binary::words_from_bytes(&bytes).expect("a SPIR-V binary")
 }
 
 #[test]

@@ -11,12 +11,15 @@
 //! - [`compile_glsl`]: GLSL compute source → SPIR-V words, through
 //!   `glslangValidator -V --target-env vulkan1.0`, checked by
 //!   `spirv-val --target-env vulkan1.0`.
+//! - [`compile_abi_kernel`]: spv text with interface attributes → a
+//!   validated binary and its reflected pipeline interface.
 #![deny(missing_docs)]
 
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use kiln_abi::PipelineInterface;
 pub use kiln_vulkan::{Buffer, ComputePipeline, Context, ContextOptions, DeviceSelector};
 
 /// A context with the validation layer on. Panics, saying what is missing,
@@ -110,16 +113,39 @@ fn run_tool(cmd: &mut Command, name: &str) {
     }
 }
 
-/// Little-endian bytes of a SPIR-V file as words. Panics if the length is
-/// not a multiple of 4.
+/// Little-endian bytes of a SPIR-V file as words. Panics if they are not
+/// a SPIR-V binary.
 pub fn words_from_bytes(bytes: &[u8]) -> Vec<u32> {
-    assert!(
-        bytes.len() % 4 == 0,
-        "a SPIR-V binary of {} bytes is not a whole number of words",
-        bytes.len()
-    );
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    kiln_core::binary::words_from_bytes(bytes)
+        .unwrap_or_else(|e| panic!("not a SPIR-V binary: {e}"))
+}
+
+/// Lowers an spv-text kernel with shader-interface attributes the way the
+/// ABI tests need: lower-abi-attrs (under the module's own target env),
+/// update-vce (against the device of `ctx`), verify, serialize, spirv-val
+/// (Vulkan rules); returns the binary and the interface of `entry`
+/// reflected from it, checked equal to the one reflected from the lowered
+/// IR. Panics naming the failing stage.
+pub fn compile_abi_kernel(ctx: &Context, src: &str, entry: &str) -> (Vec<u32>, PipelineInterface) {
+    use kiln_core::passes::{lower_abi_attrs, update_vce};
+    let mut module = kiln_core::text::parse(src).unwrap_or_else(|e| panic!("parse: {e}\n{src}"));
+    kiln_core::ir::verify::verify(&module).unwrap_or_else(|e| panic!("verify input: {e}"));
+    let env = kiln_core::target::TargetEnv::from_module(&module).expect("target env");
+    lower_abi_attrs::run(&mut module, &env).unwrap_or_else(|e| panic!("lower-abi-attrs: {e}"));
+    update_vce(&mut module, ctx.target_env()).unwrap_or_else(|e| panic!("update-vce: {e}"));
+    lower_abi_attrs::update_entry_point_interfaces(&mut module);
+    kiln_core::ir::verify::verify(&module).unwrap_or_else(|e| panic!("verify lowered: {e}"));
+    let version = match module.attr_kind(module.top(), "vce_triple") {
+        Some(kiln_core::ir::AttrKind::Vce(v)) => v.version,
+        _ => kiln_core::grammar::Version::V1_0,
+    };
+    let words = kiln_core::binary::serialize(&module).unwrap_or_else(|e| panic!("serialize: {e}"));
+    let val_env = kiln_core::validate::ValidationEnv::for_vulkan_module(version);
+    kiln_core::validate::validate(&words, val_env).unwrap_or_else(|e| panic!("spirv-val: {e}"));
+    let iface = kiln_core::binary::reflect::reflect_binary(&words, entry)
+        .unwrap_or_else(|e| panic!("reflect: {e}"));
+    let from_ir = kiln_core::abi::reflect_module(&module, entry)
+        .unwrap_or_else(|e| panic!("reflect IR: {e}"));
+    assert_eq!(iface, from_ir, "binary and IR reflection disagree");
+    (words, iface)
 }

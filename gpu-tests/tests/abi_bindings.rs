@@ -11,41 +11,13 @@
 //! read-only (`NonWritable`) buffer; (e) a runtime array whose length
 //! (`OpArrayLength`) comes from the bound buffer range.
 
-use kiln_abi::{Access, DescriptorType, PipelineInterface};
-use kiln_core::abi::reflect_module;
-use kiln_core::binary::{reflect::reflect_binary, serialize};
-use kiln_core::grammar::Version;
-use kiln_core::ir::AttrKind;
-use kiln_core::passes::{lower_abi_attrs, update_vce};
-use kiln_core::target::TargetEnv;
-use kiln_core::validate::{validate, ValidationEnv};
-use kiln_gpu_tests::{assert_no_validation_messages, test_context, Buffer, ComputePipeline};
+use kiln_abi::{Access, DescriptorType};
+use kiln_gpu_tests::{
+    assert_no_validation_messages, compile_abi_kernel as compile, test_context, Buffer,
+    ComputePipeline,
+};
 use kiln_vulkan::BufferBinding;
 use rspirv::binary::Disassemble;
-
-/// Lowers, serializes and validates `src` for the device of `ctx`, and
-/// reflects the interface of `entry` from the binary (checked equal to the
-/// one reflected from the lowered IR).
-fn compile(ctx: &kiln_vulkan::Context, src: &str, entry: &str) -> (Vec<u32>, PipelineInterface) {
-    let mut module = kiln_core::text::parse(src).unwrap_or_else(|e| panic!("parse: {e}"));
-    kiln_core::ir::verify::verify(&module).unwrap_or_else(|e| panic!("verify input: {e}"));
-    let env = TargetEnv::from_module(&module).expect("target env");
-    lower_abi_attrs::run(&mut module, &env).unwrap_or_else(|e| panic!("lower-abi-attrs: {e}"));
-    update_vce(&mut module, ctx.target_env()).unwrap_or_else(|e| panic!("update-vce: {e}"));
-    lower_abi_attrs::update_entry_point_interfaces(&mut module);
-    kiln_core::ir::verify::verify(&module).unwrap_or_else(|e| panic!("verify lowered: {e}"));
-    let version = match module.attr_kind(module.top(), "vce_triple") {
-        Some(AttrKind::Vce(v)) => v.version,
-        _ => Version::V1_0,
-    };
-    let words = serialize(&module).unwrap_or_else(|e| panic!("serialize: {e}"));
-    validate(&words, ValidationEnv::for_vulkan_module(version))
-        .unwrap_or_else(|e| panic!("spirv-val: {e}"));
-    let iface = reflect_binary(&words, entry).unwrap_or_else(|e| panic!("reflect: {e}"));
-    let from_ir = reflect_module(&module, entry).unwrap_or_else(|e| panic!("reflect IR: {e}"));
-    assert_eq!(iface, from_ir, "binary and IR reflection disagree");
-    (words, iface)
-}
 
 const HEADER: &str = r#"spirv.module Logical GLSL450 {
   spirv.GlobalVariable @gid built_in("GlobalInvocationId") : !spirv.ptr<vector<3xi32>, Input>"#;

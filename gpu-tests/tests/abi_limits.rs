@@ -11,33 +11,11 @@
 //! target env) must report the same violation.
 
 use kiln_abi::PipelineInterface;
-use kiln_core::binary::{reflect::reflect_binary, serialize};
-use kiln_core::grammar::Version;
-use kiln_core::ir::AttrKind;
-use kiln_core::passes::{lower_abi_attrs, update_vce};
-use kiln_core::target::TargetEnv;
-use kiln_core::validate::{validate, ValidationEnv};
-use kiln_gpu_tests::{assert_no_validation_messages, test_context, Buffer, ComputePipeline};
+use kiln_gpu_tests::{
+    assert_no_validation_messages, compile_abi_kernel as compile, test_context, Buffer,
+    ComputePipeline,
+};
 use kiln_vulkan::{BufferBinding, Context, Error};
-
-/// Lowers, serializes and validates `src`; reflects `entry`.
-fn compile(ctx: &Context, src: &str, entry: &str) -> (Vec<u32>, PipelineInterface) {
-    let mut module = kiln_core::text::parse(src).unwrap_or_else(|e| panic!("parse: {e}\n{src}"));
-    let env = TargetEnv::from_module(&module).expect("target env");
-    lower_abi_attrs::run(&mut module, &env).unwrap_or_else(|e| panic!("lower-abi-attrs: {e}"));
-    update_vce(&mut module, ctx.target_env()).unwrap_or_else(|e| panic!("update-vce: {e}"));
-    lower_abi_attrs::update_entry_point_interfaces(&mut module);
-    kiln_core::ir::verify::verify(&module).unwrap_or_else(|e| panic!("verify: {e}"));
-    let version = match module.attr_kind(module.top(), "vce_triple") {
-        Some(AttrKind::Vce(v)) => v.version,
-        _ => Version::V1_0,
-    };
-    let words = serialize(&module).unwrap_or_else(|e| panic!("serialize: {e}"));
-    validate(&words, ValidationEnv::for_vulkan_module(version))
-        .unwrap_or_else(|e| panic!("spirv-val: {e}"));
-    let iface = reflect_binary(&words, entry).unwrap_or_else(|e| panic!("reflect: {e}"));
-    (words, iface)
-}
 
 /// An entry function `@k` with `args` (text of the argument list), extra
 /// module-level `globals`, `body` ops before the return, and a workgroup
