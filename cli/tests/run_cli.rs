@@ -173,3 +173,38 @@ fn bad_programs_are_one_error_line() {
         "{err}"
     );
 }
+
+#[test]
+fn prints_the_runner_timing_lines_after_each_launch_unless_asked_not_to() {
+    // As mlir-vulkan-runner's time.mlir checks: after the launch, the GPU
+    // time (lavapipe's compute queue has timestamps), the submit time and
+    // the wait time; then the printed memref.
+    let path = corpus("addf.mlir");
+    let (status, out, err) = kiln(&["run", "--validation", path.to_str().unwrap()], "");
+    assert_eq!(status, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() >= 5, "{out}");
+    let number = |line: &str, prefix: &str| -> f64 {
+        let rest = line
+            .strip_prefix(prefix)
+            .and_then(|r| r.strip_suffix("us"))
+            .unwrap_or_else(|| panic!("{line:?} is not `{prefix}<N>us`"));
+        rest.parse()
+            .unwrap_or_else(|e| panic!("{line:?}: {rest:?} is not a number: {e}"))
+    };
+    assert!(
+        number(lines[0], "Compute shader execution time: ") > 0.0,
+        "{out}"
+    );
+    assert!(
+        number(lines[1], "Command buffer submit time: ") >= 0.0,
+        "{out}"
+    );
+    assert!(number(lines[2], "Wait idle time: ") >= 0.0, "{out}");
+    assert!(lines[3].starts_with("Unranked Memref base@ = 0x"), "{out}");
+
+    let (status, out, err) = kiln(&["run", "--no-timing", path.to_str().unwrap()], "");
+    assert_eq!(status, 0, "{err}");
+    assert!(out.starts_with("Unranked Memref base@ = 0x"), "{out}");
+    assert!(!out.contains(" time: "), "{out}");
+}

@@ -67,6 +67,9 @@ pub(crate) struct DeviceShared {
     pub(crate) summary: DeviceSummary,
     pub(crate) features: DeviceFeatures,
     pub(crate) limits: Limits,
+    /// Timestamps on the compute queue: nanoseconds per tick and the mask
+    /// of valid bits; `None` when the queue family writes no timestamps.
+    pub(crate) timestamps: Option<TimestampClock>,
     /// The device's target env, derived once at creation.
     pub(crate) target_env: kiln_core::target::TargetEnv,
     /// Object-creating and command-recording calls made since creation
@@ -74,6 +77,34 @@ pub(crate) struct DeviceShared {
     calls: AtomicU64,
     /// Dropped after the device (fields drop after `Drop::drop`).
     pub(crate) instance: Arc<InstanceShared>,
+}
+
+/// How to read the compute queue's timestamps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TimestampClock {
+    /// `timestampPeriod`: nanoseconds per tick.
+    pub(crate) period_ns: f64,
+    /// The bits of a timestamp that count (`timestampValidBits`).
+    pub(crate) mask: u64,
+}
+
+impl TimestampClock {
+    /// The clock of queue family `family` of a device with `limits`.
+    fn of(family: &vk::QueueFamilyProperties, limits: &vk::PhysicalDeviceLimits) -> Option<Self> {
+        let bits = family.timestamp_valid_bits;
+        if bits == 0 || limits.timestamp_period <= 0.0 {
+            return None;
+        }
+        let mask = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        Some(Self {
+            period_ns: f64::from(limits.timestamp_period),
+            mask,
+        })
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -163,10 +194,17 @@ impl Context {
         // SAFETY: `physical` was enumerated from the live instance.
         let props = unsafe { instance.raw.get_physical_device_properties(physical) };
         let limits = crate::limits::limits_from_vk(&props.limits);
+        // SAFETY: `physical` was enumerated from the live instance.
+        let families = unsafe {
+            instance
+                .raw
+                .get_physical_device_queue_family_properties(physical)
+        };
         let queue_family =
-            compute_queue_family(&instance, physical).ok_or_else(|| Error::NoComputeQueue {
+            compute_queue_family(&families).ok_or_else(|| Error::NoComputeQueue {
                 device: summary.name.clone(),
             })?;
+        let timestamps = TimestampClock::of(&families[queue_family as usize], &props.limits);
 
         // One query feeds both the features to enable and the target env.
         let query = target_env::query(&instance, physical, summary.clone())?;
@@ -237,6 +275,7 @@ impl Context {
                 summary,
                 features,
                 limits,
+                timestamps,
                 target_env,
                 calls: AtomicU64::new(0),
                 instance,
@@ -356,9 +395,7 @@ impl Drop for PartialDevice<'_> {
 
 /// A queue family with compute support, preferring one without graphics
 /// (a dedicated compute family).
-fn compute_queue_family(instance: &InstanceShared, pd: vk::PhysicalDevice) -> Option<u32> {
-    // SAFETY: `pd` belongs to the live instance.
-    let families = unsafe { instance.raw.get_physical_device_queue_family_properties(pd) };
+fn compute_queue_family(families: &[vk::QueueFamilyProperties]) -> Option<u32> {
     let compute = |f: &vk::QueueFamilyProperties| {
         f.queue_count > 0 && f.queue_flags.contains(vk::QueueFlags::COMPUTE)
     };

@@ -20,11 +20,18 @@
 //! a fence, and a **blocking** `vkWaitForFences` (never a spin: on lavapipe
 //! the shader runs on the host's cores). Everything transient is freed on
 //! every path, errors included.
+//!
+//! [`Context::dispatch_timed`] also measures the dispatch as
+//! mlir-vulkan-runner does: GPU time from two timestamps around the
+//! dispatch (when the compute queue family has timestamps), host time in
+//! `vkQueueSubmit`, and host time waiting for the fence.
+
+use std::time::{Duration, Instant};
 
 use ash::vk;
 use kiln_abi::DescriptorType;
 
-use crate::context::{Context, DeviceShared};
+use crate::context::{Context, DeviceShared, TimestampClock};
 use crate::error::{map_allocate_descriptor_sets, map_create, map_queue, Error, Result};
 use crate::memory::Buffer;
 use crate::pipeline::ComputePipeline;
@@ -78,6 +85,19 @@ impl<'a> BufferBinding<'a> {
     }
 }
 
+/// What one dispatch took ([`Context::dispatch_timed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DispatchTiming {
+    /// GPU time between a timestamp written before the dispatch and one
+    /// written after it; `None` when the compute queue family writes no
+    /// timestamps (`timestampValidBits` is 0).
+    pub device: Option<Duration>,
+    /// Host time spent in `vkQueueSubmit`.
+    pub submit: Duration,
+    /// Host time from the submit's return until the fence signalled.
+    pub wait: Duration,
+}
+
 impl Context {
     /// Runs `groups` workgroups of `pipeline` with `bindings` (each
     /// `(set, binding, buffer)`, the whole buffer bound) and
@@ -108,6 +128,31 @@ impl Context {
         push_constants: &[u8],
         groups: [u32; 3],
     ) -> Result<()> {
+        self.run_dispatch(pipeline, bindings, push_constants, groups, false)
+            .map(|_| ())
+    }
+
+    /// [`dispatch_bindings`](Self::dispatch_bindings), measuring the
+    /// dispatch: GPU time from timestamps where the queue has them, host
+    /// time in the submit and in the wait.
+    pub fn dispatch_timed(
+        &self,
+        pipeline: &ComputePipeline,
+        bindings: &[BufferBinding<'_>],
+        push_constants: &[u8],
+        groups: [u32; 3],
+    ) -> Result<DispatchTiming> {
+        self.run_dispatch(pipeline, bindings, push_constants, groups, true)
+    }
+
+    fn run_dispatch(
+        &self,
+        pipeline: &ComputePipeline,
+        bindings: &[BufferBinding<'_>],
+        push_constants: &[u8],
+        groups: [u32; 3],
+        timed: bool,
+    ) -> Result<DispatchTiming> {
         self.check_dispatch(pipeline, bindings, push_constants, groups)?;
         let device = &*self.shared;
         let mut t = Transient {
@@ -115,10 +160,24 @@ impl Context {
             pool: vk::DescriptorPool::null(),
             command_buffer: vk::CommandBuffer::null(),
             fence: vk::Fence::null(),
+            query_pool: vk::QueryPool::null(),
         };
         let sets = t.descriptor_sets(pipeline, bindings)?;
+        let clock = device.timestamps.filter(|_| timed);
+        if clock.is_some() {
+            t.timestamp_pool()?;
+        }
         t.record(pipeline, &sets, push_constants, groups)?;
-        t.submit_and_wait()
+        let (submit, wait) = t.submit_and_wait()?;
+        let gpu = match clock {
+            Some(clock) => Some(t.elapsed(clock)?),
+            None => None,
+        };
+        Ok(DispatchTiming {
+            device: gpu,
+            submit,
+            wait,
+        })
     }
 
     /// Checks a dispatch without calling Vulkan: what
@@ -266,6 +325,8 @@ struct Transient<'a> {
     pool: vk::DescriptorPool,
     command_buffer: vk::CommandBuffer,
     fence: vk::Fence,
+    /// Two timestamp queries around the dispatch, when timed.
+    query_pool: vk::QueryPool,
 }
 
 impl Transient<'_> {
@@ -330,6 +391,37 @@ impl Transient<'_> {
         Ok(sets)
     }
 
+    /// Creates the pool of the two timestamps of a timed dispatch.
+    fn timestamp_pool(&mut self) -> Result<()> {
+        let info = vk::QueryPoolCreateInfo::default()
+            .query_type(vk::QueryType::TIMESTAMP)
+            .query_count(2);
+        self.device.note_call();
+        // SAFETY: valid create info for the live device.
+        self.query_pool = unsafe { self.device.raw.create_query_pool(&info, None) }
+            .map_err(|r| map_create("vkCreateQueryPool", r))?;
+        Ok(())
+    }
+
+    /// The GPU time between the two timestamps (after the fence signalled).
+    fn elapsed(&self, clock: TimestampClock) -> Result<Duration> {
+        let mut ticks = [0u64; 2];
+        // SAFETY: both queries were written by the command buffer whose
+        // fence has signalled; the pool holds exactly two 64-bit results.
+        unsafe {
+            self.device.raw.get_query_pool_results(
+                self.query_pool,
+                0,
+                &mut ticks,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+            )
+        }
+        .map_err(|r| map_queue("vkGetQueryPoolResults", r))?;
+        let delta = (ticks[1] & clock.mask).wrapping_sub(ticks[0] & clock.mask) & clock.mask;
+        let nanos = delta as f64 * clock.period_ns;
+        Ok(Duration::from_nanos(nanos.round() as u64))
+    }
+
     /// Allocates and records the command buffer.
     fn record(
         &mut self,
@@ -363,6 +455,12 @@ impl Transient<'_> {
             self.device.note_call();
             d.begin_command_buffer(cb, &begin)
                 .map_err(|r| map_create("vkBeginCommandBuffer", r))?;
+            if self.query_pool != vk::QueryPool::null() {
+                self.device.note_call();
+                d.cmd_reset_query_pool(cb, self.query_pool, 0, 2);
+                self.device.note_call();
+                d.cmd_write_timestamp(cb, vk::PipelineStageFlags::TOP_OF_PIPE, self.query_pool, 0);
+            }
             self.device.note_call();
             d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline.raw);
             if !sets.is_empty() {
@@ -388,6 +486,15 @@ impl Transient<'_> {
             }
             self.device.note_call();
             d.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+            if self.query_pool != vk::QueryPool::null() {
+                self.device.note_call();
+                d.cmd_write_timestamp(
+                    cb,
+                    vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                    self.query_pool,
+                    1,
+                );
+            }
             self.device.note_call();
             d.cmd_pipeline_barrier(
                 cb,
@@ -404,8 +511,9 @@ impl Transient<'_> {
         Ok(())
     }
 
-    /// Submits with a fence and blocks until it signals.
-    fn submit_and_wait(&mut self) -> Result<()> {
+    /// Submits with a fence and blocks until it signals; returns the host
+    /// time spent submitting and waiting.
+    fn submit_and_wait(&mut self) -> Result<(Duration, Duration)> {
         let d = &self.device.raw;
         self.device.note_call();
         // SAFETY: valid create info for the live device.
@@ -413,6 +521,7 @@ impl Transient<'_> {
             .map_err(|r| map_create("vkCreateFence", r))?;
         let cbs = [self.command_buffer];
         let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
+        let start = Instant::now();
         {
             let queue = self.device.queue();
             self.device.note_call();
@@ -421,10 +530,12 @@ impl Transient<'_> {
             unsafe { d.queue_submit(*queue, &submit, self.fence) }
                 .map_err(|r| map_queue("vkQueueSubmit", r))?;
         }
+        let submitted = Instant::now();
         // SAFETY: the fence was submitted above; an infinite timeout makes
         // this a blocking wait in the driver (no spinning here).
         unsafe { d.wait_for_fences(&[self.fence], true, u64::MAX) }
-            .map_err(|r| map_queue("vkWaitForFences", r))
+            .map_err(|r| map_queue("vkWaitForFences", r))?;
+        Ok((submitted - start, submitted.elapsed()))
     }
 }
 
@@ -450,6 +561,7 @@ impl Drop for Transient<'_> {
                 d.free_command_buffers(*pool, &[self.command_buffer]);
             }
             d.destroy_fence(self.fence, None);
+            d.destroy_query_pool(self.query_pool, None);
             d.destroy_descriptor_pool(self.pool, None);
         }
     }

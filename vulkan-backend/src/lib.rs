@@ -60,7 +60,7 @@ mod target_env;
 pub use context::{Context, ContextOptions};
 pub use debug::{MessageSeverity, ValidationMessage};
 pub use device::{enumerate_devices, ApiVersion, DeviceSelector, DeviceSummary, DeviceType};
-pub use dispatch::BufferBinding;
+pub use dispatch::{BufferBinding, DispatchTiming};
 pub use error::{Error, Result};
 pub use features::DeviceFeatures;
 pub use limits::limits_from_vk;

@@ -21,14 +21,14 @@
 
 use std::collections::HashMap;
 
-use kiln_core::host::{HostBuffer, LaunchRequest, Launcher, LauncherError};
+use kiln_core::host::{HostBuffer, LaunchRequest, LaunchTiming, Launcher, LauncherError};
 use kiln_core::ir::Op;
 use kiln_core::kernel::{KAttr, KOp, KernelModule};
 use kiln_core::lower::{self, LowerError, LowerOptions, LoweredModule};
 use kiln_core::target::TargetEnv;
 use kiln_core::validate::ValidationEnv;
 
-use crate::{Buffer, ComputePipeline, Context};
+use crate::{Buffer, BufferBinding, ComputePipeline, Context};
 
 /// Why a launch failed.
 #[derive(Debug, thiserror::Error)]
@@ -120,6 +120,7 @@ pub struct VulkanLauncher<'a> {
     binaries: Vec<ModuleBinary>,
     pipelines: HashMap<(String, String), ComputePipeline>,
     workgroup_sizes: HashMap<String, [u32; 3]>,
+    timed: bool,
 }
 
 impl std::fmt::Debug for VulkanLauncher<'_> {
@@ -141,7 +142,15 @@ impl<'a> VulkanLauncher<'a> {
             binaries: Vec::new(),
             pipelines: HashMap::new(),
             workgroup_sizes: launch_block_sizes(kernels),
+            timed: false,
         }
+    }
+
+    /// Times every launch ([`Context::dispatch_timed`]) and reports it, so
+    /// the host interpreter prints mlir-vulkan-runner's timing lines.
+    pub fn with_timing(mut self, timed: bool) -> Self {
+        self.timed = timed;
+        self
     }
 
     /// Uses `words` for `gpu.module @module` instead of compiling it.
@@ -237,8 +246,9 @@ impl<'a> VulkanLauncher<'a> {
         &mut self,
         request: &LaunchRequest<'_>,
         args: &mut [&mut HostBuffer],
-    ) -> Result<(), RunnerError> {
+    ) -> Result<Option<LaunchTiming>, RunnerError> {
         let ctx = self.ctx;
+        let timed = self.timed;
         let pipeline = self.pipeline(request.module, request.kernel)?;
         let iface = pipeline.interface();
         if iface.workgroup_size != request.block {
@@ -274,13 +284,26 @@ impl<'a> VulkanLauncher<'a> {
             buffer.write(0, arg.bytes())?;
             buffers.push((index, buffer));
         }
-        let bindings: Vec<(u32, u32, &Buffer)> = buffers.iter().map(|(i, b)| (0, *i, b)).collect();
-        ctx.dispatch(pipeline, &bindings, &[], request.grid)?;
+        let bindings: Vec<BufferBinding<'_>> = buffers
+            .iter()
+            .map(|(i, b)| BufferBinding::new(0, *i, b))
+            .collect();
+        let timing = if timed {
+            let t = ctx.dispatch_timed(pipeline, &bindings, &[], request.grid)?;
+            Some(LaunchTiming {
+                device: t.device,
+                submit: t.submit,
+                wait: t.wait,
+            })
+        } else {
+            ctx.dispatch_bindings(pipeline, &bindings, &[], request.grid)?;
+            None
+        };
         for (i, buffer) in &buffers {
             let host = &mut args[*i as usize];
             buffer.read(0, host.bytes_mut())?;
         }
-        Ok(())
+        Ok(timing)
     }
 }
 
@@ -289,7 +312,7 @@ impl Launcher for VulkanLauncher<'_> {
         &mut self,
         request: &LaunchRequest<'_>,
         args: &mut [&mut HostBuffer],
-    ) -> Result<(), LauncherError> {
+    ) -> Result<Option<LaunchTiming>, LauncherError> {
         self.run(request, args)
             .map_err(|e| Box::new(e) as LauncherError)
     }

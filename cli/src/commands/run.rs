@@ -1,7 +1,7 @@
 //! `kiln run FILE.mlir`: execute an MLIR Vulkan-runner program.
 //!
 //! ```text
-//! kiln run addf.mlir [--device SEL] [--validation] [--kernel-binary kernels=k.spv]
+//! kiln run addf.mlir [--device SEL] [--validation] [--no-timing] [--kernel-binary kernels=k.spv]
 //! ```
 //!
 //! The file is a `gpu.container_module` (the form of MLIR's
@@ -9,8 +9,11 @@
 //! host ([`kiln_core::host`]), each `gpu.launch_func` on the device
 //! ([`kiln_vulkan::runner::VulkanLauncher`]: kernels compiled for the
 //! module's `spirv.target_env`, which the device must support, else for the
-//! device's own env). stdout gets exactly what mlir-vulkan-runner prints
-//! (runner-utils `printMemref*` text). `--kernel-binary NAME=FILE` runs
+//! device's own env). stdout gets what mlir-vulkan-runner prints: the
+//! runner-utils `printMemref*` text, and after each launch its timing lines
+//! (`Compute shader execution time: ...us` when the queue has timestamps,
+//! `Command buffer submit time: ...us`, `Wait idle time: ...us`), which
+//! `--no-timing` leaves out for output that is the same on every run. `--kernel-binary NAME=FILE` runs
 //! `gpu.module @NAME` from a SPIR-V binary instead of compiling it. With
 //! `--validation` (or `KILN_VALIDATION=1`) any validation-layer message is
 //! printed to stderr and fails the command.
@@ -37,6 +40,10 @@ pub struct RunArgs {
     /// Enable the Khronos validation layer; any message fails the command.
     #[arg(long)]
     pub validation: bool,
+    /// Leave out the timing lines mlir-vulkan-runner prints after each
+    /// launch (the output is then the same on every run).
+    #[arg(long)]
+    pub no_timing: bool,
     /// Run `gpu.module @NAME` from this SPIR-V binary instead of compiling it.
     #[arg(long = "kernel-binary", value_name = "NAME=FILE")]
     pub kernel_binaries: Vec<String>,
@@ -57,7 +64,7 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
         given.push((module_name.trim_start_matches('@').to_owned(), words));
     }
     let ctx = super::vulkan_context(args.device.as_deref(), args.validation)?;
-    let mut launcher = VulkanLauncher::new(&ctx, &module);
+    let mut launcher = VulkanLauncher::new(&ctx, &module).with_timing(!args.no_timing);
     for (module_name, words) in given {
         launcher = launcher.with_binary(&module_name, words);
     }

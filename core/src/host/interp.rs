@@ -714,12 +714,16 @@ impl Interp<'_> {
         for (&id, buf) in ids.iter().zip(taken.drain(..)) {
             self.buffers[id] = buf;
         }
-        result.map_err(|source| HostError::Launch {
+        let timing = result.map_err(|source| HostError::Launch {
             module: module.clone(),
             kernel: kernel.clone(),
             loc: self.loc(op),
             source,
-        })
+        })?;
+        if let Some(timing) = timing {
+            self.out.write_all(timing.runner_text().as_bytes())?;
+        }
+        Ok(())
     }
 }
 

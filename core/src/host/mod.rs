@@ -38,5 +38,5 @@ mod tests;
 pub use buffer::{ElemType, HostBuffer};
 pub use error::HostError;
 pub use interp::{run_main, run_main_to_string};
-pub use launch::{LaunchRequest, Launcher, LauncherError};
+pub use launch::{LaunchRequest, LaunchTiming, Launcher, LauncherError};
 pub use value::HostValue;

@@ -18,6 +18,14 @@ use super::value::HostValue;
 /// C's `printf("%g", x)`: 6 significant digits, trailing zeros removed,
 /// exponent form below 1e-4 and from 1e6 on.
 pub fn format_g(x: f64) -> String {
+    format_general(x, 6)
+}
+
+/// C's `printf("%.*g", precision, x)` (what `std::ostream` prints after
+/// `std::setprecision(precision)`): `precision` significant digits (at
+/// least 1), trailing zeros removed, exponent form below 1e-4 and from
+/// 10^precision on.
+pub fn format_general(x: f64, precision: u32) -> String {
     if x.is_nan() {
         return if x.is_sign_negative() { "-nan" } else { "nan" }.to_owned();
     }
@@ -27,14 +35,14 @@ pub fn format_g(x: f64) -> String {
     if x == 0.0 {
         return if x.is_sign_negative() { "-0" } else { "0" }.to_owned();
     }
-    const P: i32 = 6;
+    let p = i32::try_from(precision.clamp(1, 17)).unwrap_or(17);
     // Round to P significant digits first: the exponent after rounding
     // picks the style, as C specifies.
-    let sci = format!("{:.*e}", (P - 1) as usize, x);
+    let sci = format!("{:.*e}", (p - 1) as usize, x);
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    if (-4..P).contains(&exp) {
-        let decimals = (P - 1 - exp).max(0) as usize;
+    if (-4..p).contains(&exp) {
+        let decimals = (p - 1 - exp).max(0) as usize;
         strip_zeros(&format!("{:.*}", decimals, x))
     } else {
         let m = strip_zeros(mantissa);

@@ -12,6 +12,8 @@ type Launch = (String, String, [u32; 3], [u32; 3], Vec<Vec<u64>>);
 struct Cpu {
     launches: Vec<Launch>,
     fail: bool,
+    /// Report this timing for every launch.
+    timing: Option<LaunchTiming>,
 }
 
 impl Launcher for Cpu {
@@ -19,7 +21,7 @@ impl Launcher for Cpu {
         &mut self,
         r: &LaunchRequest<'_>,
         args: &mut [&mut HostBuffer],
-    ) -> Result<(), LauncherError> {
+    ) -> Result<Option<LaunchTiming>, LauncherError> {
         self.launches.push((
             r.module.to_owned(),
             r.kernel.to_owned(),
@@ -37,7 +39,7 @@ impl Launcher for Cpu {
                 args[0].set(at, &HostValue::int(32, (v * k) as u64));
             }
         }
-        Ok(())
+        Ok(self.timing)
     }
 }
 
@@ -87,6 +89,47 @@ fn addf_program_passes_its_fills_and_prints_the_header() {
     assert!(header.starts_with("Unranked Memref base@ = 0x"), "{header}");
     assert!(header.ends_with(" rank = 1 offset = 0 sizes = [8] strides = [1] data = "));
     assert_eq!(rest, "[0,  0,  0,  0,  0,  0,  0,  0]\n");
+}
+
+#[test]
+fn a_timed_launch_prints_the_runner_timing_lines_after_it() {
+    use std::time::Duration;
+    let src = include_str!("../../../gpu-tests/tests/runner/addf.mlir");
+    let m = parse(src).unwrap();
+    let mut cpu = Cpu {
+        timing: Some(LaunchTiming {
+            device: Some(Duration::from_nanos(12_345)),
+            submit: Duration::from_micros(45),
+            wait: Duration::from_nanos(678_900),
+        }),
+        ..Cpu::default()
+    };
+    let out = run_main_to_string(&m, &mut cpu).unwrap();
+    let timing = "Compute shader execution time: 12.3us\n\
+                  Command buffer submit time: 45us\n\
+                  Wait idle time: 678us\n";
+    assert!(out.starts_with(timing), "{out}");
+    assert!(
+        out[timing.len()..].starts_with("Unranked Memref base@"),
+        "{out}"
+    );
+
+    // Without device timestamps only the host lines; large values switch
+    // to exponent form as `std::setprecision(3)` does.
+    let text = LaunchTiming {
+        device: Some(Duration::from_millis(1234)),
+        ..LaunchTiming::default()
+    }
+    .runner_text();
+    assert!(
+        text.starts_with("Compute shader execution time: 1.23e+06us\n"),
+        "{text}"
+    );
+    let text = LaunchTiming::default().runner_text();
+    assert_eq!(
+        text,
+        "Command buffer submit time: 0us\nWait idle time: 0us\n"
+    );
 }
 
 fn run_err(src: &str) -> HostError {
