@@ -127,6 +127,36 @@ fn errors_name_the_place_and_the_problem() {
             8,
         ),
         (
+            "func.func @f(%a: i32) {\n  %0 = spirv.BitCount %a : i32\n  return\n}",
+            "'spirv.BitCount': SPIR-V dialect ops are accepted only inside a gpu.func",
+            2,
+            8,
+        ),
+        (
+            "gpu.module @m {\n  gpu.func @k(%i: index) kernel {\n    %0 = spirv.BitCount %i : i32\n    gpu.return\n  }\n}",
+            "'spirv.BitCount': operand 0 has type index, but SPIR-V ops in a kernel take scalars and vectors",
+            3,
+            10,
+        ),
+        (
+            "gpu.module @m {\n  gpu.func @k(%a: i32) kernel {\n    %0 = spirv.IAdd %a : i32\n    gpu.return\n  }\n}",
+            "'spirv.IAdd': ",
+            3,
+            10,
+        ),
+        (
+            "gpu.module @m {\n  gpu.func @k(%a: i32) kernel {\n    spirv.mlir.selection {\n    }\n    gpu.return\n  }\n}",
+            "'spirv.mlir.selection' is not accepted in a kernel body",
+            3,
+            5,
+        ),
+        (
+            "gpu.module @m {\n  gpu.func @k(%a: i32) kernel {\n    %0 = spirv.IAdd %a, %zz : i32\n    gpu.return\n  }\n}",
+            "use of undefined value '%zz'",
+            3,
+            25,
+        ),
+        (
             "func.func @f(%a: i32) {\n  %a = arith.constant 1 : i32\n  return\n}",
             "redefinition of SSA value '%a'",
             2,

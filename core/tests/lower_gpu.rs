@@ -159,3 +159,42 @@ module attributes {gpu.container_module} {
     assert!(subgroup_ops(m).is_empty());
     assert_eq!(workgroup_vars(&print(m)), 2, "one scratch array per lane");
 }
+
+/// SPIR-V ops written in a kernel come out as written, with the operands'
+/// lowered values; their requirements count like any produced op's.
+#[test]
+fn spirv_ops_in_a_kernel_pass_through_and_are_checked_against_the_env() {
+    let src = r#"module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%buf: memref<64xi32>, %bal: memref<64xvector<4xi32>>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>} {
+      %t = gpu.thread_id x
+      %x = memref.load %buf[%t] : memref<64xi32>
+      %n = spirv.BitCount %x : i32
+      %m = "spirv.GL.FindUMsb"(%n) : (i32) -> i32
+      %z = arith.constant 0 : i32
+      %p = arith.cmpi sgt, %m, %z : i32
+      %b = spirv.GroupNonUniformBallot <Subgroup> %p : vector<4xi32>
+      memref.store %m, %buf[%t] : memref<64xi32>
+      memref.store %b, %bal[%t] : memref<64xvector<4xi32>>
+      gpu.return
+    }
+  }
+}"#;
+    let km = kernels_from(src);
+    let ballot_env = env("#spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform, GroupNonUniformBallot], []>, #spirv.resource_limits<>>");
+    for e in [ballot_env, lavapipe()] {
+        let m = &compile(&km, &e)[0].module;
+        let names = op_names(m);
+        for op in ["BitCount", "GL.FindUMsb", "GroupNonUniformBallot"] {
+            assert!(names.iter().any(|n| n.ends_with(op)), "{op}: {names:?}");
+        }
+        assert!(capabilities(m).contains(&"GroupNonUniformBallot".to_owned()));
+    }
+    // Without the ballot capability the op is illegal, named with what is
+    // missing (no fallback exists for an op written by hand).
+    let e = lower_err(&km, &env(SUBGROUPS)).to_string();
+    assert!(
+        e.contains("spirv.GroupNonUniformBallot") && e.contains("GroupNonUniformBallot"),
+        "{e}"
+    );
+}

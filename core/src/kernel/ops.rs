@@ -203,6 +203,13 @@ kernel_ops! {
     IndexCmp => "index.cmp",
     IndexCastS => "index.casts",
     IndexCastU => "index.castu",
+
+    // ---- spirv --------------------------------------------------------
+    /// Any SPIR-V dialect op written inside a `gpu.func` (as MLIR allows
+    /// next to the ops being converted): its text is kept in the `op`
+    /// attribute with operand `k` spelled `%_k`, and lowering parses it
+    /// into the spv module with the operands' lowered values.
+    SpirvOp => "spirv.*",
 }
 
 impl KOp {

@@ -529,6 +529,7 @@ impl<'k> Lowerer<'k> {
             "gpu" => super::gpu::lower(self, kind),
             "vector" => super::vector::lower(self, kind),
             "index" => super::index::lower(self, kind),
+            "spirv" => super::spirv::lower(self),
             "func" if kind == KOp::FuncCall => super::func::lower_call(self),
             _ => Err(self.unsupported("op cannot appear in a kernel body")),
         };

@@ -86,6 +86,7 @@ mod index;
 mod math;
 mod memref;
 mod scf;
+mod spirv;
 pub mod types;
 mod vector;
 

@@ -309,6 +309,13 @@ const FORMS: &[(&str, &str, Infer)] = &[
     // Subgroup / group ops.
     ("GroupNonUniformBallot", "<execution_scope> $0 attr-dict : type($r)", Infer::PredicateOp0),
     ("GroupNonUniformElect", "<execution_scope> attr-dict : type($r)", Infer::Explicit),
+    // Newer than MLIR 19 (which has no custom form for them): MLIR's later
+    // `$execution_scope $value attr-dict : type($value), type($result)`.
+    (
+        "GroupNonUniformBallotFindLSB GroupNonUniformBallotFindMSB",
+        "<execution_scope> $0 attr-dict : type($0) , type($r)",
+        Infer::Explicit,
+    ),
     (
         "GroupNonUniformBroadcast GroupNonUniformShuffle GroupNonUniformShuffleXor \
          GroupNonUniformShuffleUp GroupNonUniformShuffleDown GroupBroadcast",

@@ -33,7 +33,7 @@ pub(crate) mod lexer;
 mod parser;
 mod printer;
 
-use crate::ir::{Attr, AttrStore, Location, Module, Op, Type, TypeStore};
+use crate::ir::{Attr, AttrStore, Location, Module, Op, Type, TypeStore, Value};
 
 /// Which spelling of the dialect to print.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -87,6 +87,21 @@ pub fn print_op(module: &Module, op: Op, opts: &PrintOptions) -> String {
 /// inside a builtin `module`.
 pub fn parse(src: &str) -> Result<Module, ParseError> {
     parser::parse_module(src)
+}
+
+/// Parses one op of spv text without its result names (`spirv.IAdd %a, %b
+/// : i32`, or the generic form), expected to define `results` results,
+/// into `module`, detached (the caller inserts it), with each `(name,
+/// value)` of `bindings` giving what `%name` stands for. Uses of other
+/// values and ops with regions are errors. Error locations are in `src`
+/// (a result-name prefix may shift columns of the first line).
+pub fn parse_op_into(
+    module: &mut Module,
+    src: &str,
+    bindings: &[(String, Value)],
+    results: usize,
+) -> Result<Op, ParseError> {
+    parser::parse_op_into(module, src, bindings, results)
 }
 
 /// Prints a type (`!spirv.ptr<f32, StorageBuffer>`).

@@ -1414,6 +1414,82 @@ def t_sg_fallback():
     return module(subgroup_body(), env=env), subgroup_expected()
 
 
+# ---------------------------------------------------------------- spirv ops
+SPIRV_INPUTS = [0, 1, 7, 8, 255, -256, 1 << 20, 12345, -99999, 3, -1,
+                -2**31, 2**31 - 1, 6, 5, 4]
+
+
+@test('spirv_ops', 'SPIR-V dialect ops written in a gpu.func (BitCount, BitReverse, GL.FindUMsb, GroupNonUniformLogicalAnd on i1, GroupNonUniformIAdd) pass through lowering as written')
+def t_spirv_ops():
+    env = ('spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform, '
+           'GroupNonUniformArithmetic], [SPV_KHR_storage_buffer_storage_class]>, '
+           '#spirv.resource_limits<>>')
+    body = '''
+  gpu.module @kernels {
+    gpu.func @kernel_spirv(%in : memref<16xi32>, %out : memref<5x16xi32>)
+      kernel attributes { $WG } {
+      %t = gpu.thread_id x
+      %b = gpu.block_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %base = arith.muli %b, %c4 : index
+      %g = arith.addi %base, %t : index
+      %x = memref.load %in[%g] : memref<16xi32>
+      %zero = arith.constant 0 : i32
+      %bits = spirv.BitCount %x : i32
+      %rev = spirv.BitReverse %x : i32
+      %msb = spirv.GL.FindUMsb %x : i32
+      %nonneg = arith.cmpi sge, %x, %zero : i32
+      %all = spirv.GroupNonUniformLogicalAnd "Subgroup" "Reduce" %nonneg : i1
+      %all32 = arith.extui %all : i1 to i32
+      %sum = spirv.GroupNonUniformIAdd "Subgroup" "Reduce" %x : i32
+      memref.store %bits, %out[%c0, %g] : memref<5x16xi32>
+      memref.store %rev, %out[%c1, %g] : memref<5x16xi32>
+      memref.store %msb, %out[%c2, %g] : memref<5x16xi32>
+      memref.store %all32, %out[%c3, %g] : memref<5x16xi32>
+      memref.store %sum, %out[%c4, %g] : memref<5x16xi32>
+      gpu.return
+    }
+  }
+
+  func.func @main() {
+    %in = memref.alloc() : memref<16xi32>
+    %out = memref.alloc() : memref<5x16xi32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %vals = arith.constant dense<$INPUTS> : vector<16xi32>
+    vector.store %vals, %in[%c0] : memref<16xi32>, vector<16xi32>
+    gpu.launch_func @kernels::@kernel_spirv
+        blocks in (%c4, %c1, %c1) threads in (%c4, %c1, %c1)
+        args(%in : memref<16xi32>, %out : memref<5x16xi32>)
+    %p = memref.cast %out : memref<5x16xi32> to memref<*xi32>
+    call @printMemrefI32(%p) : (memref<*xi32>) -> ()
+    return
+  }
+'''.replace('$WG', wg(4)).replace('$INPUTS', vec_lit(SPIRV_INPUTS)) + decls('printMemrefI32')
+
+    # Workgroups of 4 threads: every Vulkan subgroup size (>= 4 on lavapipe
+    # and desktop GPUs) holds a whole workgroup, so the group ops see the 4.
+    def rev(x):
+        return i32(int('{:032b}'.format(u32(x))[::-1], 2))
+
+    def umsb(x):
+        return -1 if u32(x) == 0 else u32(x).bit_length() - 1
+
+    xs = SPIRV_INPUTS
+    rows = [[bin(u32(x)).count('1') for x in xs], [rev(x) for x in xs],
+            [umsb(x) for x in xs], [], []]
+    for g in range(16):
+        grp = xs[g // 4 * 4: g // 4 * 4 + 4]
+        rows[3].append(1 if all(v >= 0 for v in grp) else 0)
+        rows[4].append(i32(sum(grp)))
+    return module(body, env=env), [(rows, 'i')]
+
+
 # ---------------------------------------------------------------- vectors
 @test('vector_ops', 'vector<4xf32> load/store, splat, broadcast, extract, insert, reduction')
 def t_vector_ops():

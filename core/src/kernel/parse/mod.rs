@@ -26,6 +26,8 @@
 //!   argument has attributes), `gpu.kernel` and `workgroup_attributions`;
 //!   the body's entry block holds the arguments, then the workgroup, then
 //!   the private attributions;
+//! * a SPIR-V dialect op inside a `gpu.func` is a [`KOp::SpirvOp`] keeping
+//!   its text (see `spirv.rs`);
 //! * `scf.for`/`scf.if`/`scf.while` bodies without a terminator get the
 //!   implicit `scf.yield`; `scf.if` without `else` has an empty else region;
 //!   `gpu.module_end` of the generic form is dropped.
@@ -38,6 +40,7 @@ mod forms;
 mod generic;
 pub(crate) mod ops;
 mod scf;
+mod spirv;
 mod structure;
 mod types;
 

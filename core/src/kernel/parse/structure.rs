@@ -2,7 +2,7 @@
 //! `module`, `gpu.module`, `gpu.func`, `func.func`, result lists
 //! (`%a, %b = ...`, `%r:2 = ...`) and block labels.
 
-use super::{KernelParseError, OpSpecK, PResult, Parser};
+use super::{spirv, KernelParseError, OpSpecK, PResult, Parser};
 use crate::ir::{Block, Location, Op, Region};
 use crate::kernel::module::KAttr;
 use crate::kernel::ops::KOp;
@@ -198,6 +198,12 @@ impl Parser<'_> {
         }
         let op_loc = self.loc();
         let op = match self.peek().clone() {
+            TokKind::Str(name) if spirv::is_spirv_op(&name) => {
+                self.parse_spirv_op(block, op_loc, names.iter().map(|n| n.1).sum())?
+            }
+            TokKind::Ident(name) if spirv::is_spirv_op(name) => {
+                self.parse_spirv_op(block, op_loc, names.iter().map(|n| n.1).sum())?
+            }
             TokKind::Str(name) => {
                 let name = name.to_string();
                 self.bump()?;

@@ -242,10 +242,26 @@ impl<'m> Printer<'m> {
     /// One op on its own line(s).
     fn print_op(&mut self, op: Op) {
         self.line_start();
-        if self.generic_only || !self.print_custom(op) {
+        if self.m.op(op).kind == KOp::SpirvOp {
+            self.print_spirv_op(op);
+        } else if self.generic_only || !self.print_custom(op) {
             self.print_generic_body(op);
         }
         self.w("\n");
+    }
+
+    /// A SPIR-V op kept as text: `%_k` becomes operand `k`'s name (in
+    /// either print mode: the text is valid MLIR as it stands).
+    fn print_spirv_op(&mut self, op: Op) {
+        let prefix = self.name_results(op);
+        self.w(&prefix);
+        let d = self.m.op(op).clone();
+        let text = match d.attrs.iter().find(|(n, _)| n == "op") {
+            Some((_, KAttr::String(t))) => t.clone(),
+            _ => String::new(),
+        };
+        let names: Vec<String> = d.operands.iter().map(|&v| self.v(v)).collect();
+        self.w(&substitute_operands(&text, &names));
     }
 
     fn print_generic_op(&mut self, op: Op) {
@@ -324,6 +340,38 @@ impl<'m> Printer<'m> {
             }
         ));
     }
+}
+
+/// `text` with each `%_k` (k < `names.len()`) replaced by `names[k]`.
+pub(crate) fn substitute_operands(text: &str, names: &[String]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("%_") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let ends_name = after[digits..]
+            .chars()
+            .next()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || "$._-".contains(c)));
+        let name = after[..digits]
+            .parse::<usize>()
+            .ok()
+            .filter(|_| ends_name)
+            .and_then(|k| names.get(k));
+        match name {
+            Some(name) => {
+                out.push_str(name);
+                rest = &after[digits..];
+            }
+            None => {
+                out.push_str("%_");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `name = value` of a generic-form attribute dictionary, with the

@@ -314,6 +314,25 @@ impl Verifier<'_> {
             }
             FuncCall => self.check_call(op, d),
             GpuLaunchFunc => self.check_launch(op, d),
+            SpirvOp => {
+                self.counts(op, None, d.results.len(), 0);
+                if !matches!(self.attr(op, "op"), Some(KAttr::String(_))) {
+                    self.error(op, "needs its SPIR-V text in the 'op' attribute");
+                }
+                let mut parent = self.m.parent_op(op);
+                while let Some(p) = parent {
+                    if matches!(self.m.op(p).kind, GpuFunc | FuncFunc) {
+                        break;
+                    }
+                    parent = self.m.parent_op(p);
+                }
+                if parent.map(|p| self.m.op(p).kind) != Some(GpuFunc) {
+                    self.error(
+                        op,
+                        "SPIR-V dialect ops are accepted only inside a 'gpu.func'",
+                    );
+                }
+            }
             ArithConstant => {
                 if self.counts(op, Some(0), 1, 0) {
                     let ty = match self.attr(op, "value") {

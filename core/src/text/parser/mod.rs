@@ -87,6 +87,41 @@ pub(crate) fn parse_module(src: &str) -> PResult<Module> {
     Ok(p.m)
 }
 
+/// Parses one op (custom or generic form, without its result names)
+/// covering the whole input into `m`, detached, expecting `results`
+/// results, with each `%name` of `bindings` standing for an existing value
+/// of `m`. Every other value use is an error; so are regions (their blocks
+/// would belong to no function here).
+pub(crate) fn parse_op_into(
+    m: &mut Module,
+    src: &str,
+    bindings: &[(String, Value)],
+    results: usize,
+) -> PResult<Op> {
+    // Custom forms read the result count from the names bound to them.
+    let src = match results {
+        0 => src.to_owned(),
+        n => format!("%__result:{n} = {src}"),
+    };
+    let mut p = Parser::new(&src, std::mem::replace(m, Module::empty()));
+    p.scopes[0].names.extend(bindings.iter().cloned());
+    let r = p.parse_operation().and_then(|op| {
+        p.expect_eof()?;
+        if let Some((name, fwd)) = p.scopes[0].fwd.iter().next() {
+            return Err(p.err_at(fwd.loc, format!("use of undefined value '%{name}'")));
+        }
+        if !p.m.op(op).regions.is_empty() {
+            return Err(p.err_at(
+                p.m.op(op).loc,
+                "an op with regions cannot be parsed on its own",
+            ));
+        }
+        Ok(op)
+    });
+    *m = std::mem::replace(&mut p.m, Module::empty());
+    r
+}
+
 /// Parses one type covering the whole input.
 pub(crate) fn parse_standalone_type(types: &mut TypeStore, src: &str) -> PResult<Type> {
     let mut m = Module::empty();
