@@ -127,6 +127,20 @@ fn errors_name_the_place_and_the_problem() {
             8,
         ),
         (
+            "module attributes {gpu.container_module, spirv.target_env = #spirv.target_env<\n  #spirv.vce<v1.0, [Shader], [SPV_FOO]>, #spirv.resource_limits<>>} {\n}",
+            "invalid #spirv.target_env: unknown extension 'SPV_FOO'",
+            2,
+            31,
+        ),
+        (
+            // A missing token at the end of a line is reported there, not at
+            // the next line's first token (as MLIR does).
+            "func.func @f(%a: i32) {\n  %0, %1 = arith.addui_extended %a, %a : i32\n\n  // note\n  return\n}",
+            "expected ',', found 'return'",
+            2,
+            45,
+        ),
+        (
             "func.func @f(%a: i32) {\n  %0 = spirv.BitCount %a : i32\n  return\n}",
             "'spirv.BitCount': SPIR-V dialect ops are accepted only inside a gpu.func",
             2,

@@ -418,3 +418,11 @@ fn huge_operand_segment_sizes_are_an_error() {
         "3:5: operand segment sizes do not match the operands and successors"
     );
 }
+
+#[test]
+fn a_missing_token_at_a_line_end_is_reported_there() {
+    // As MLIR: not at the next line's first token.
+    let src = in_func("    %0 = spirv.IAdd %a, %b\n\n    spirv.Return");
+    let e = error_of(&src);
+    assert!(e.starts_with("3:27: expected ':'"), "{e}");
+}

@@ -307,6 +307,34 @@ pub enum TargetEnvError {
     },
 }
 
+impl TargetEnvError {
+    /// The byte offset into the parsed text the error is about, if any.
+    pub fn offset(&self) -> Option<usize> {
+        match self {
+            TargetEnvError::Syntax { offset, .. }
+            | TargetEnvError::Unknown { offset, .. }
+            | TargetEnvError::Limit { offset, .. } => Some(*offset),
+            TargetEnvError::NotATargetEnv { .. } => None,
+            TargetEnvError::InAttribute { source, .. } => source.offset(),
+        }
+    }
+
+    /// The message without its `target env, offset N:` prefix, for callers
+    /// that report the offset as a source location instead.
+    pub fn detail(&self) -> String {
+        match self {
+            TargetEnvError::Syntax {
+                expected, found, ..
+            } => format!("expected {expected}, found {found}"),
+            TargetEnvError::Unknown { what, name, .. } => format!("unknown {what} '{name}'"),
+            TargetEnvError::Limit { name, problem, .. } => {
+                format!("resource limit '{name}': {problem}")
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
 impl TargetEnv {
     /// A target env with the given triple, the Vulkan API, an unknown device
     /// and the default limits.

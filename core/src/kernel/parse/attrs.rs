@@ -375,9 +375,18 @@ impl<'a> Parser<'a> {
             }
             ("spirv" | "spv", "target_env") => {
                 let body = self.angle_body()?;
+                // `body` is a slice of the source: an offset into it is a
+                // place in the file.
+                let body_start = body.as_ptr() as usize - self.src().as_ptr() as usize;
                 TargetEnv::parse_body(body)
                     .map(|t| KAttr::TargetEnv(Box::new(t)))
-                    .map_err(|e| bad(name, e.to_string()))
+                    .map_err(|e| match e.offset() {
+                        Some(off) => super::KernelParseError::new(
+                            self.loc_at(body_start + off),
+                            format!("invalid #{name}: {}", e.detail()),
+                        ),
+                        None => bad(name, e.to_string()),
+                    })
             }
             ("gpu", "address_space") => {
                 self.expect_punct("<")?;

@@ -90,6 +90,9 @@ struct Scope {
 pub(crate) struct Parser<'a> {
     lx: Lexer<'a>,
     tok: Token<'a>,
+    /// End of the last consumed token (where "expected ..." errors point
+    /// when the lookahead starts a new line, as MLIR reports them).
+    prev_end: usize,
     pub(crate) m: KernelModule,
     scopes: Vec<Scope>,
     /// The innermost function-like op being parsed (for `return`).
@@ -108,6 +111,7 @@ impl<'a> Parser<'a> {
         Ok(Parser {
             lx,
             tok,
+            prev_end: 0,
             m: KernelModule::new(),
             scopes: Vec::new(),
             func_kind: Vec::new(),
@@ -142,12 +146,14 @@ impl<'a> Parser<'a> {
     /// Returns the current token and lexes the next one.
     pub(crate) fn bump(&mut self) -> PResult<Token<'a>> {
         let next = self.lx.next_token()?;
+        self.prev_end = self.tok.end;
         Ok(std::mem::replace(&mut self.tok, next))
     }
 
     /// Moves the cursor to byte offset `pos` and re-lexes the lookahead.
     pub(crate) fn reset_to(&mut self, pos: usize) -> PResult<()> {
         self.lx.reset(pos);
+        self.prev_end = pos;
         self.tok = self.lx.next_token()?;
         Ok(())
     }
@@ -161,11 +167,19 @@ impl<'a> Parser<'a> {
         Err(KernelParseError::new(self.loc(), message))
     }
 
+    /// "expected `what`": at the lookahead, or, when the lookahead starts a
+    /// later line, just after the previous token (where the missing text
+    /// belongs), as MLIR reports it.
     pub(crate) fn expected<T>(&self, what: &str) -> PResult<T> {
-        self.err(format!(
-            "expected {what}, found {}",
-            self.tok.kind.describe()
-        ))
+        let message = format!("expected {what}, found {}", self.tok.kind.describe());
+        let src = self.src();
+        let gap = src.get(self.prev_end..self.tok.start).unwrap_or("");
+        let loc = if self.prev_end > 0 && gap.contains('\n') {
+            self.loc_at(self.prev_end)
+        } else {
+            self.loc()
+        };
+        Err(KernelParseError::new(loc, message))
     }
 
     pub(crate) fn is_punct(&self, p: &str) -> bool {

@@ -237,12 +237,20 @@ impl<'a> Parser<'a> {
     }
 
     /// "expected X, found Y" at the lookahead token.
+    /// "expected `what`": at the lookahead, or, when the lookahead starts a
+    /// later line, just after the previous token (where the missing text
+    /// belongs), as MLIR reports it.
     pub(crate) fn expected(&mut self, what: &str) -> ParseError {
-        let found = match self.peek() {
-            Ok(t) => t.kind.describe(),
+        let (found, start) = match self.peek() {
+            Ok(t) => (t.kind.describe(), t.start),
             Err(e) => return e,
         };
-        self.err_here(format!("expected {what}, found {found}"))
+        let message = format!("expected {what}, found {found}");
+        let gap = self.lex.src().get(self.prev_end..start).unwrap_or("");
+        if self.prev_end > 0 && gap.contains('\n') {
+            return self.err_at(self.loc_of(self.prev_end), message);
+        }
+        self.err_here(message)
     }
 
     /// Whether the lookahead is punctuation `p`.
