@@ -198,3 +198,41 @@ fn spirv_ops_in_a_kernel_pass_through_and_are_checked_against_the_env() {
         "{e}"
     );
 }
+
+/// A helper function runs with its caller's workgroup size: `gpu.block_dim`
+/// in it is that size when every kernel shares one, and an error naming
+/// the problem when they differ (it used to take the last kernel's).
+#[test]
+fn block_dim_in_a_helper_needs_one_workgroup_size_for_the_module() {
+    let module = |second: u32| {
+        format!(
+            r#"module attributes {{gpu.container_module}} {{
+  gpu.module @kernels {{
+    func.func @width() -> index {{
+      %w = gpu.block_dim x
+      return %w : index
+    }}
+    gpu.func @a(%buf: memref<64xi32>) kernel attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [16, 1, 1]>}} {{
+      %t = gpu.thread_id x
+      %w = func.call @width() : () -> index
+      %v = arith.index_cast %w : index to i32
+      memref.store %v, %buf[%t] : memref<64xi32>
+      gpu.return
+    }}
+    gpu.func @b(%buf: memref<64xi32>) kernel attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [{second}, 1, 1]>}} {{
+      %t = gpu.thread_id x
+      %w = func.call @width() : () -> index
+      %v = arith.index_cast %w : index to i32
+      memref.store %v, %buf[%t] : memref<64xi32>
+      gpu.return
+    }}
+  }}
+}}"#
+        )
+    };
+    let m = &compile(&kernels_from(&module(16)), &lavapipe())[0].module;
+    assert!(print(m).contains("spirv.Constant 16 : i32"), "{}", print(m));
+    let e = lower_err(&kernels_from(&module(32)), &lavapipe()).to_string();
+    assert!(e.contains("different workgroup sizes"), "{e}");
+    assert!(e.contains("gpu.block_dim"), "{e}");
+}

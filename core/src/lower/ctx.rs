@@ -51,8 +51,10 @@ pub(crate) struct Lowerer<'k> {
     pub global_counter: u32,
     /// The kernel op being lowered (for error messages).
     pub cur: Op,
-    /// The workgroup size of the kernel being lowered.
-    pub workgroup_size: [u32; 3],
+    /// The workgroup size of the function being lowered: a kernel's own; in
+    /// a helper function the size every kernel of the module shares, `None`
+    /// when they differ (or there is no kernel).
+    pub func_workgroup_size: Option<[u32; 3]>,
     /// Globals created while the function is detached, in order.
     pub pending_globals: Vec<Op>,
 }
@@ -72,7 +74,7 @@ impl<'k> Lowerer<'k> {
             builtins: HashMap::new(),
             global_counter: 0,
             cur: km.top(),
-            workgroup_size: [1, 1, 1],
+            func_workgroup_size: None,
             pending_globals: Vec::new(),
         }
     }
@@ -223,6 +225,18 @@ impl<'k> Lowerer<'k> {
     pub fn res_type(&mut self, i: usize) -> Result<Type, LowerError> {
         let kt = self.res_ktype(i)?;
         self.conv(kt)
+    }
+
+    /// The workgroup size the current function runs with, for ops whose
+    /// lowering depends on it (`gpu.block_dim`, workgroup-memory
+    /// fallbacks); an error in a helper function of kernels that disagree.
+    pub fn workgroup_size(&self) -> Result<[u32; 3], LowerError> {
+        self.func_workgroup_size.ok_or_else(|| {
+            self.unsupported(
+                "needs the workgroup size, but this helper function has none: the module's \
+                 kernels have different workgroup sizes (or there is no kernel)",
+            )
+        })
     }
 
     // ---- spv builders ----------------------------------------------------

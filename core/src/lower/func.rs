@@ -60,10 +60,28 @@ fn lower_gpu_module_for(
     m.set_attr(top, "sym_name", sym);
     let tc = TypeConverter::new(env, opts.index_bits);
     let mut l = Lowerer::new(km, m, tc, opts);
+    // A helper function runs with its caller's workgroup size: known only
+    // when every kernel of the module has the same one.
+    let kernel_sizes: Vec<[u32; 3]> = km
+        .body_ops(gm)
+        .iter()
+        .filter(|&&op| km.op(op).kind == KOp::GpuFunc && km.attr(op, "gpu.kernel").is_some())
+        .filter_map(|&op| {
+            let name = km.symbol_name(op).unwrap_or("");
+            workgroup_size(&l, op, name).ok().map(|(_, wg)| wg)
+        })
+        .collect();
+    let helper_size = match kernel_sizes.split_first() {
+        Some((first, rest)) if rest.iter().all(|s| s == first) => Some(*first),
+        _ => None,
+    };
     for &op in km.body_ops(gm) {
         match km.op(op).kind {
             KOp::GpuFunc if km.attr(op, "gpu.kernel").is_some() => lower_gpu_func(&mut l, op)?,
-            KOp::GpuFunc | KOp::FuncFunc => lower_helper_func(&mut l, op)?,
+            KOp::GpuFunc | KOp::FuncFunc => {
+                l.func_workgroup_size = helper_size;
+                lower_helper_func(&mut l, op)?
+            }
             _ => {}
         }
     }
@@ -161,7 +179,7 @@ fn lower_gpu_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
     };
     let (entry_abi, wg) = workgroup_size(l, op, &name)?;
     check_workgroup_size(l, op, &name, wg)?;
-    l.workgroup_size = wg;
+    l.func_workgroup_size = Some(wg);
     let kentry = km.entry_block(op, 0);
     let kargs = km.block(kentry).args.clone();
     if kargs.len() < n_inputs + n_workgroup {

@@ -37,7 +37,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
         KOp::GpuGlobalId => id(l, BuiltIn::GlobalInvocationId),
         KOp::GpuBlockDim => {
             let d = dim(l)?;
-            let n = l.workgroup_size[d as usize];
+            let n = l.workgroup_size()?[d as usize];
             let ty = l.res_type(0)?;
             let v = l.const_int(ty, n as i128);
             l.set_res(0, v)
@@ -104,7 +104,7 @@ fn subgroup_builtin(l: &mut Lowerer, b: BuiltIn) -> Result<(), LowerError> {
         l.builtin(b)
     } else {
         // The emulated subgroup is the whole workgroup.
-        let total: u32 = l.workgroup_size.iter().product();
+        let total: u32 = l.workgroup_size()?.iter().product();
         match b {
             BuiltIn::SubgroupLocalInvocationId => l.builtin(BuiltIn::LocalInvocationIndex),
             BuiltIn::SubgroupSize => l.c32(total as i64),
@@ -241,7 +241,7 @@ fn slot(l: &mut Lowerer, base: Value, i: Value, ty: Type) -> Value {
 
 /// Reduces `x` over the workgroup with a tree in workgroup memory.
 fn tree_reduce(l: &mut Lowerer, x: Value, ty: Type, combine: Combine) -> Result<Value, LowerError> {
-    let total: u32 = l.workgroup_size.iter().product();
+    let total: u32 = l.workgroup_size()?.iter().product();
     let p2 = total.max(1).next_power_of_two();
     let buf = scratch(l, p2, ty);
     let lid = l.builtin(BuiltIn::LocalInvocationIndex);
@@ -311,7 +311,7 @@ fn shuffle(l: &mut Lowerer) -> Result<(), LowerError> {
         return l.set_res(1, valid);
     }
     // Fallback: exchange through workgroup memory.
-    let total: u32 = l.workgroup_size.iter().product();
+    let total: u32 = l.workgroup_size()?.iter().product();
     let buf = scratch(l, total.max(1), ty);
     let lid = l.builtin(BuiltIn::LocalInvocationIndex);
     let mine = slot(l, buf, lid, ty);
