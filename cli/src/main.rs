@@ -22,7 +22,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Parse, verify and print an spv module (like mlir-opt).
+    /// Parse, verify, transform and print an spv module or memref-level kernels (like mlir-opt).
     Opt(commands::opt::OptArgs),
     /// Lower memref-level kernels (gpu.modules) to validated SPIR-V binaries.
     Compile(commands::compile::CompileArgs),

@@ -59,7 +59,7 @@ pub fn explicit_env(target_env: Option<&str>, device: Option<&str>) -> Result<Op
 fn load_kernels(path: &Path) -> Result<kiln_core::kernel::KernelModule> {
     let text = crate::input::read_text(path)?;
     let name = super::display_name(path);
-    kiln_core::kernel::parse(&text).map_err(|e| anyhow::anyhow!("{name}:{e}"))
+    kiln_core::kernel::parse(&text).map_err(|e| super::in_file(&name, e))
 }
 
 fn options(index_64: bool) -> LowerOptions {
@@ -95,7 +95,7 @@ pub fn run(args: &CompileArgs) -> Result<Outcome> {
     let env = explicit_env(args.target_env.as_deref(), args.device.as_deref())?;
     let input = super::display_name(&args.input);
     let compiled = lower::compile_to_binaries(&kernels, env.as_ref(), &options(args.index_64))
-        .map_err(|e| anyhow::anyhow!("{input}:{e}"))?;
+        .map_err(|e| super::in_file(&input, e))?;
     let count = compiled.len();
     for c in &compiled {
         let path = output_path(&args.output, &c.name, count);
@@ -117,7 +117,7 @@ pub fn run_opt(
     let env = explicit_env(target_env, device)?;
     let name = super::display_name(input);
     let lowered = lower::convert_to_spirv(&kernels, env.as_ref(), &options(false))
-        .map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+        .map_err(|e| super::in_file(&name, e))?;
     let mut text = String::new();
     for l in &lowered {
         text.push_str(&kiln_core::text::print(&l.module, &PrintOptions { prefix }));

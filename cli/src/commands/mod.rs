@@ -23,11 +23,30 @@ pub fn load_module(path: &Path) -> Result<Module> {
 
 /// Parses and verifies spv text read from the input called `name`.
 pub fn parse_module(text: &str, name: &str) -> Result<Module> {
-    let module = kiln_core::text::parse(text).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+    let module = kiln_core::text::parse(text).map_err(|e| in_file(name, e))?;
     kiln_core::ir::verify::verify(&module)
         .map_err(|errs| anyhow::anyhow!("{}", prefix_lines(name, &errs.to_string())))
         .context("module failed verification")?;
     Ok(module)
+}
+
+/// An error about input `name`: `NAME:LINE:COL: message` when the error's
+/// text starts with its `LINE:COL` location (as compilers print), else
+/// `NAME: message`.
+pub fn in_file(name: &str, error: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::anyhow!("{}", located(name, &error.to_string()))
+}
+
+/// `name` joined to `text` as [`in_file`] does.
+fn located(name: &str, text: &str) -> String {
+    let starts_with_location = text
+        .split_once(':')
+        .is_some_and(|(line, _)| !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()));
+    if starts_with_location {
+        format!("{name}:{text}")
+    } else {
+        format!("{name}: {text}")
+    }
 }
 
 /// `<stdin>` for `-`, the path otherwise.
@@ -41,7 +60,7 @@ pub fn display_name(path: &Path) -> String {
 
 fn prefix_lines(name: &str, text: &str) -> String {
     text.lines()
-        .map(|l| format!("{name}:{l}"))
+        .map(|l| located(name, l))
         .collect::<Vec<_>>()
         .join("; ")
 }

@@ -90,7 +90,7 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
                  spv modules (--convert-to-spirv lowers kernels and runs both)"
             );
         }
-        let kernel = kiln_core::kernel::parse(&text).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+        let kernel = kiln_core::kernel::parse(&text).map_err(|e| super::in_file(&name, e))?;
         kiln_core::kernel::verify(&kernel).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         crate::input::write_output(&args.output, kiln_core::kernel::print(&kernel).as_bytes())?;
         return Ok(Outcome::Success);

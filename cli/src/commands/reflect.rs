@@ -146,7 +146,7 @@ fn reflect_binary(bytes: &[u8], args: &ReflectArgs, name: &str) -> Result<Reflec
 
 fn reflect_text(bytes: &[u8], args: &ReflectArgs, name: &str) -> Result<Reflected> {
     let text = std::str::from_utf8(bytes).with_context(|| format!("{name} is not valid UTF-8"))?;
-    let mut module = kiln_core::text::parse(text).map_err(|e| anyhow::anyhow!("{name}:{e}"))?;
+    let mut module = kiln_core::text::parse(text).map_err(|e| super::in_file(name, e))?;
     kiln_core::ir::verify::verify(&module)
         .map_err(|errs| anyhow::anyhow!("{name}: module failed verification: {errs}"))?;
     let own_env = TargetEnv::lookup(&module)

@@ -21,7 +21,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Context as _, Result};
+use anyhow::{bail, Context as _, Result};
 use clap::Args;
 use kiln_vulkan::runner::VulkanLauncher;
 
@@ -53,7 +53,7 @@ pub struct RunArgs {
 pub fn run(args: &RunArgs) -> Result<Outcome> {
     let name = super::display_name(&args.file);
     let text = crate::input::read_text(&args.file)?;
-    let module = kiln_core::kernel::parse(&text).map_err(|e| anyhow!("{name}:{e}"))?;
+    let module = kiln_core::kernel::parse(&text).map_err(|e| super::in_file(&name, e))?;
     let mut given = Vec::new();
     for spec in &args.kernel_binaries {
         let Some((module_name, file)) = spec.split_once('=') else {
@@ -78,7 +78,7 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
     for m in &messages {
         eprintln!("validation: {m}");
     }
-    result.map_err(|e| anyhow!("{name}:{e}"))?;
+    result.map_err(|e| super::in_file(&name, e))?;
     if !messages.is_empty() {
         bail!("{} validation message(s)", messages.len());
     }
