@@ -387,28 +387,39 @@ fn build(table: &[(&str, Rule)], lookup: impl Fn(&str) -> Option<u16>) -> HashMa
         .collect()
 }
 
+/// The rule of `opcode` in `table`, keyed by opcode once (`lookup` maps a
+/// name to its opcode).
+fn rule_of(
+    map: &'static OnceLock<HashMap<u16, Rule>>,
+    table: &[(&str, Rule)],
+    lookup: fn(&str) -> Option<u16>,
+    opcode: u16,
+) -> Option<Rule> {
+    map.get_or_init(|| build(table, lookup))
+        .get(&opcode)
+        .copied()
+}
+
 /// The rule of core opcode `opcode`, if it has one.
 pub(crate) fn core_rule(opcode: u16) -> Option<Rule> {
     static MAP: OnceLock<HashMap<u16, Rule>> = OnceLock::new();
-    MAP.get_or_init(|| {
-        build(CORE_RULES, |n| {
-            grammar::core_inst_by_name(n).map(|d| d.opcode)
-        })
-    })
-    .get(&opcode)
-    .copied()
+    rule_of(
+        &MAP,
+        CORE_RULES,
+        |n| grammar::core_inst_by_name(n).map(|d| d.opcode),
+        opcode,
+    )
 }
 
 /// The rule of GLSL.std.450 instruction `opcode`, if it has one.
 pub(crate) fn glsl_rule(opcode: u16) -> Option<Rule> {
     static MAP: OnceLock<HashMap<u16, Rule>> = OnceLock::new();
-    MAP.get_or_init(|| {
-        build(GLSL_RULES, |n| {
-            grammar::glsl_inst_by_name(n).map(|d| d.opcode)
-        })
-    })
-    .get(&opcode)
-    .copied()
+    rule_of(
+        &MAP,
+        GLSL_RULES,
+        |n| grammar::glsl_inst_by_name(n).map(|d| d.opcode),
+        opcode,
+    )
 }
 
 impl<'m> Verifier<'m> {

@@ -12,6 +12,25 @@ use crate::kernel::types::KType;
 use crate::text::lexer::TokKind;
 
 impl Parser<'_> {
+    /// `%m[%i, ...] {attrs} : memref<...>, vector<...>` of `vector.load` and
+    /// `vector.store`: the memref (type-checked), the indices and the
+    /// vector type; the attributes go to `spec`.
+    fn vector_access(
+        &mut self,
+        spec: &mut OpSpecK,
+        loc: Location,
+    ) -> PResult<(Value, Vec<Value>, KType)> {
+        let m = self.value_use()?;
+        let idx = self.index_list()?;
+        spec.attrs = self.opt_attr_dict()?;
+        self.expect_punct(":")?;
+        let mty = self.memref_type()?;
+        self.expect_punct(",")?;
+        let vty = self.vector_type()?;
+        self.check_ty(m, &mty, loc)?;
+        Ok((m, idx, vty))
+    }
+
     /// Checks that `v` has type `ty` (MLIR checks operand types while
     /// parsing custom forms).
     pub(crate) fn check_ty(&self, v: Value, ty: &KType, loc: Location) -> PResult<()> {
@@ -553,28 +572,14 @@ impl Parser<'_> {
                 spec.results = vec![to];
             }
             VectorLoad => {
-                let m = self.value_use()?;
-                let idx = self.index_list()?;
-                spec.attrs = self.opt_attr_dict()?;
-                self.expect_punct(":")?;
-                let mty = self.memref_type()?;
-                self.expect_punct(",")?;
-                let vty = self.vector_type()?;
-                self.check_ty(m, &mty, loc)?;
+                let (m, idx, vty) = self.vector_access(&mut spec, loc)?;
                 spec.operands = std::iter::once(m).chain(idx).collect();
                 spec.results = vec![vty];
             }
             VectorStore => {
                 let v = self.value_use()?;
                 self.expect_punct(",")?;
-                let m = self.value_use()?;
-                let idx = self.index_list()?;
-                spec.attrs = self.opt_attr_dict()?;
-                self.expect_punct(":")?;
-                let mty = self.memref_type()?;
-                self.expect_punct(",")?;
-                let vty = self.vector_type()?;
-                self.check_ty(m, &mty, loc)?;
+                let (m, idx, vty) = self.vector_access(&mut spec, loc)?;
                 self.check_ty(v, &vty, loc)?;
                 spec.operands = [v, m].into_iter().chain(idx).collect();
             }
