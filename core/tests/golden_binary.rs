@@ -5,9 +5,10 @@
 //! in-process validator and the tool agree.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use kiln_core::validate::{validate, ValidationEnv};
+
+mod common;
 
 fn golden_inputs() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
@@ -41,8 +42,6 @@ fn golden_modules_serialize_and_validate() {
         "golden corpus missing: {} files",
         files.len()
     );
-    let tmp = std::env::temp_dir().join(format!("kiln-golden-bin-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
     let mut failures = Vec::new();
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -71,23 +70,9 @@ fn golden_modules_serialize_and_validate() {
             continue;
         }
         // The reference command-line validator must agree.
-        let spv = tmp.join(name.replace(".mlir", ".spv"));
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        std::fs::write(&spv, bytes).unwrap();
-        let out = Command::new("spirv-val")
-            .arg("--target-env")
-            .arg(env.to_string())
-            .arg(&spv)
-            .output()
-            .expect("spirv-val runs (install it with ci/setup.sh)");
-        if !out.status.success() {
-            failures.push(format!(
-                "{name}: spirv-val --target-env {env}: {}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            ));
+        if let Err(e) = common::spirv_val(&words, &env.to_string()) {
+            failures.push(format!("{name}: spirv-val --target-env {env}: {e}"));
         }
     }
-    let _ = std::fs::remove_dir_all(&tmp);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -10,9 +10,10 @@
 //! Known, intended differences are listed in [`KILN_ONLY`] / [`MLIR_ONLY`].
 //! The test needs `mlir-opt-19` (CI installs it; a missing tool fails).
 
-mod common;
 #[path = "lower/util.rs"]
 mod util;
+
+use util::common;
 
 use std::collections::BTreeSet;
 

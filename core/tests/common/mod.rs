@@ -39,3 +39,30 @@ pub fn mlir_opt(args: &[&str], input: &str) -> String {
     );
     String::from_utf8(out.stdout).expect("utf-8 output")
 }
+
+/// Runs the `spirv-val` tool on `words` for `target_env` (`vulkan1.1`, ...);
+/// `Err` holds what it printed. The reference command-line validator must
+/// agree with the in-process one, so tests run both.
+pub fn spirv_val(words: &[u32], target_env: &str) -> Result<(), String> {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("kiln-val-{}-{n}.spv", std::process::id()));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).expect("write temp binary");
+    let out = Command::new("spirv-val")
+        .arg("--target-env")
+        .arg(target_env)
+        .arg(&path)
+        .output()
+        .expect("spirv-val must be installed (ci/setup.sh installs it)");
+    let _ = std::fs::remove_file(&path);
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}

@@ -8,9 +8,11 @@
 
 #![allow(dead_code, reason = "each test binary uses a subset")]
 
+#[path = "../common/mod.rs"]
+pub mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use kiln_core::ir::{Module, OpKind};
 use kiln_core::kernel::KernelModule;
@@ -86,24 +88,9 @@ pub fn lower_err(km: &KernelModule, env: &TargetEnv) -> LowerError {
 
 /// Runs the `spirv-val` tool on `words` for `target_env`.
 pub fn spirv_val(words: &[u32], target_env: &str, what: &str) {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut path = std::env::temp_dir();
-    path.push(format!("kiln-lower-{}-{n}-{what}.spv", std::process::id()));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&path, bytes).expect("write temp binary");
-    let out = Command::new("spirv-val")
-        .arg("--target-env")
-        .arg(target_env)
-        .arg(&path)
-        .output()
-        .expect("spirv-val must be installed (ci/setup.sh installs it)");
-    let _ = std::fs::remove_file(&path);
-    assert!(
-        out.status.success(),
-        "spirv-val --target-env {target_env} rejects {what}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    if let Err(e) = common::spirv_val(words, target_env) {
+        panic!("spirv-val --target-env {target_env} rejects {what}: {e}");
+    }
 }
 
 /// Names of every op in the module (`spirv.` spelling, `GL.Exp`, ...).
