@@ -208,3 +208,26 @@ fn prints_the_runner_timing_lines_after_each_launch_unless_asked_not_to() {
     assert!(out.starts_with("Unranked Memref base@ = 0x"), "{out}");
     assert!(!out.contains(" time: "), "{out}");
 }
+
+#[test]
+fn an_invalid_program_is_refused_before_any_of_it_runs() {
+    // The first print is fine, the second calls a runner function with the
+    // wrong type: as mlir-vulkan-runner, nothing runs (no output), and the
+    // error names the call's place.
+    let src = r#"module attributes {gpu.container_module} {
+  func.func @main() {
+    %a = memref.alloc() : memref<4xi32>
+    %b = memref.cast %a : memref<4xi32> to memref<*xi32>
+    call @printMemrefI32(%b) : (memref<*xi32>) -> ()
+    call @printMemrefF32(%b) : (memref<*xi32>) -> ()
+    return
+  }
+  func.func private @printMemrefI32(%ptr : memref<*xi32>)
+  func.func private @printMemrefF32(%ptr : memref<*xf32>)
+}
+"#;
+    let (status, out, err) = kiln(&["run", "-"], src);
+    assert_eq!(status, 1, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.starts_with("error: <stdin>:6:5: 'func.call'"), "{err}");
+}

@@ -54,6 +54,10 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
     let name = super::display_name(&args.file);
     let text = crate::input::read_text(&args.file)?;
     let module = kiln_core::kernel::parse(&text).map_err(|e| super::in_file(&name, e))?;
+    // Like mlir-vulkan-runner, refuse an invalid program before running any
+    // of it (the interpreter would stop at the first bad op, after printing
+    // what ran before).
+    kiln_core::kernel::verify(&module).map_err(|e| super::in_file(&name, e))?;
     let mut given = Vec::new();
     for spec in &args.kernel_binaries {
         let Some((module_name, file)) = spec.split_once('=') else {
