@@ -509,3 +509,53 @@ void main() { o.o[3] = u.a[2] + u.s.x + u.c + u.b.x; }
     assert!(ours.0.contains(&vec![0, 64, 80, 96]), "{ours:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--scalar-block-layout` packs a vec3 at offset 8; `kiln validate` and
+/// `spirv-val` accept the binary only with their scalar-layout switch.
+#[test]
+fn scalar_block_layout_validates_with_the_scalar_switch() {
+    let src = format!(
+        r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]> attributes {{{ENV_1_0}}} {{
+  spirv.func @h(%a: !spirv.ptr<!spirv.struct<(f32, f32, vector<3xf32>)>, StorageBuffer> {{spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>}}) "None"
+  attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>}} {{
+    spirv.Return
+  }}
+}}"#
+    );
+    let lowered = kiln_ok(
+        &["opt", "--lower-abi-attrs", "--scalar-block-layout", "-"],
+        &src,
+    );
+    assert!(
+        lowered.contains("!spirv.struct<(f32 [0], f32 [4], vector<3xf32> [8])>"),
+        "{lowered}"
+    );
+    let dir = scratch();
+    let spv = dir.join("scalar.spv");
+    let spv_path = spv.to_str().unwrap();
+    kiln_ok(&["translate", "--serialize", "-", "-o", spv_path], &lowered);
+    let validate = |extra: &[&str]| {
+        let mut args = vec!["validate", "--target-env", "vulkan1.1"];
+        args.extend_from_slice(extra);
+        args.push(spv_path);
+        kiln(&args, "")
+    };
+    let (code, out, _) = validate(&[]);
+    assert_eq!(code, 1, "{out}");
+    let (code, out, err) = validate(&["--scalar-block-layout"]);
+    assert_eq!((code, out.trim()), (0, "valid"), "{err}");
+    // The reference tool agrees on both counts.
+    let spirv_val = |extra: &[&str]| {
+        run(
+            Command::new("spirv-val")
+                .args(["--target-env", "vulkan1.1"])
+                .args(extra)
+                .arg(&spv),
+            b"",
+        )
+        .0
+    };
+    assert_ne!(spirv_val(&[]), 0);
+    assert_eq!(spirv_val(&["--scalar-block-layout"]), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -181,10 +181,38 @@ impl ValidationError {
     }
 }
 
+/// Block-layout rules beyond the environment's defaults, for modules laid
+/// out for a device that enables them (what `spirv-val`'s
+/// `--scalar-block-layout` / `--uniform-buffer-standard-layout` select).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LayoutRules {
+    /// `VK_EXT_scalar_block_layout` (`scalarBlockLayout`): members aligned
+    /// to their scalar alignment only (lower-abi-attrs'
+    /// `scalar_block_layout` output).
+    pub scalar_block_layout: bool,
+    /// `VK_KHR_uniform_buffer_standard_layout`: uniform blocks may use the
+    /// storage-buffer (std430) rules.
+    pub uniform_buffer_standard_layout: bool,
+}
+
 /// Validates `words` for `env` with the validator's default options.
 pub fn validate(words: &[u32], env: ValidationEnv) -> Result<(), ValidationError> {
+    validate_with(words, env, LayoutRules::default())
+}
+
+/// Validates `words` for `env`, accepting the block layouts `rules` enables.
+pub fn validate_with(
+    words: &[u32],
+    env: ValidationEnv,
+    rules: LayoutRules,
+) -> Result<(), ValidationError> {
     let validator = spirv_tools::val::create(Some(env.target_env()));
-    validator.validate(words, None).map_err(|e| {
+    let options = (rules != LayoutRules::default()).then(|| spirv_tools::val::ValidatorOptions {
+        scalar_block_layout: rules.scalar_block_layout,
+        uniform_buffer_standard_layout: rules.uniform_buffer_standard_layout,
+        ..spirv_tools::val::ValidatorOptions::default()
+    });
+    validator.validate(words, options).map_err(|e| {
         let (message, notes) = match e.diagnostic {
             Some(d) => (d.message, d.notes),
             None => (format!("validation failed ({:?})", e.inner), String::new()),

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 use kiln_core::grammar::Version;
-use kiln_core::validate::{validate, ValidationEnv};
+use kiln_core::validate::{validate_with, LayoutRules, ValidationEnv};
 
 use crate::Outcome;
 
@@ -19,6 +19,15 @@ pub struct ValidateArgs {
     /// that accepts the module's SPIR-V version.
     #[arg(long = "target-env")]
     pub target_env: Option<ValidationEnv>,
+    /// Accept scalar block layout (VK_EXT_scalar_block_layout), as
+    /// `spirv-val --scalar-block-layout`.
+    #[arg(long = "scalar-block-layout")]
+    pub scalar_block_layout: bool,
+    /// Accept std430 rules for uniform blocks
+    /// (VK_KHR_uniform_buffer_standard_layout), as `spirv-val
+    /// --uniform-buffer-standard-layout`.
+    #[arg(long = "uniform-buffer-standard-layout")]
+    pub uniform_buffer_standard_layout: bool,
 }
 
 /// Runs `kiln validate`: prints `valid` (exit 0) or the validator's message
@@ -36,7 +45,11 @@ pub fn run(args: &ValidateArgs) -> Result<Outcome> {
             ValidationEnv::for_vulkan_module(version)
         }
     };
-    match validate(&words, env) {
+    let rules = LayoutRules {
+        scalar_block_layout: args.scalar_block_layout,
+        uniform_buffer_standard_layout: args.uniform_buffer_standard_layout,
+    };
+    match validate_with(&words, env, rules) {
         Ok(()) => {
             println!("valid");
             Ok(Outcome::Success)

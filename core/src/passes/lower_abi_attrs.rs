@@ -1167,11 +1167,31 @@ mod tests {
             scalar_block_layout: true,
             ..LowerAbiOptions::default()
         };
-        let scalar = print(&lower(&src, &options).unwrap());
+        let m = lower(&src, &options).unwrap();
+        let scalar = print(&m);
         assert!(
             scalar.contains("!spirv.struct<(f32 [0], vector<3xf32> [4])>"),
             "{scalar}"
         );
+        // A vec3 at offset 8 straddles a 16-byte boundary, which even the
+        // relaxed (Vulkan 1.1) rules refuse: the validator accepts it only
+        // with the scalar rules on.
+        assert!(validate(&serialize(&m).unwrap(), ValidationEnv::Vulkan1_1).is_ok());
+        let src = src.replace("(f32, vector<3xf32>)", "(f32, f32, vector<3xf32>)");
+        let m = lower(&src, &options).unwrap();
+        let scalar = print(&m);
+        assert!(
+            scalar.contains("!spirv.struct<(f32 [0], f32 [4], vector<3xf32> [8])>"),
+            "{scalar}"
+        );
+        let words = serialize(&m).unwrap();
+        assert!(validate(&words, ValidationEnv::Vulkan1_1).is_err());
+        let rules = crate::validate::LayoutRules {
+            scalar_block_layout: true,
+            ..Default::default()
+        };
+        crate::validate::validate_with(&words, ValidationEnv::Vulkan1_1, rules)
+            .unwrap_or_else(|e| panic!("{e}\n{scalar}"));
     }
 
     /// Images stay UniformConstant variables without layout; target_width
