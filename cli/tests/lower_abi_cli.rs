@@ -337,9 +337,10 @@ fn errors_name_the_function_and_argument() {
 /// specialization constant set with `--spec ID=VALUE`. (`spec_id(4 : i32)`
 /// because the parser types a bare `spec_id(4)` as i64, which update-vce
 /// then counts as a use of Int64.)
-#[test]
-fn lowered_kernel_runs_with_push_and_spec() {
-    let src = format!(
+/// A kernel writing `gid * k + bias + n` with push constants `n`, `k` and
+/// a specialization constant `bias` (SpecId 4), workgroup size [4, 1, 1].
+fn push_and_spec_kernel() -> String {
+    format!(
         r#"module attributes {{ {ENV_1_0} }} {{
 spirv.module Logical GLSL450 {{
   spirv.GlobalVariable @gid built_in("GlobalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
@@ -365,7 +366,12 @@ spirv.module Logical GLSL450 {{
 }}
 }}
 "#
-    );
+    )
+}
+
+#[test]
+fn lowered_kernel_runs_with_push_and_spec() {
+    let src = push_and_spec_kernel();
     let lowered = kiln_ok(&["opt", "--lower-abi-attrs", "--update-vce", "-"], &src);
     let dir = scratch();
     let spv = dir.join("run.spv");
@@ -557,5 +563,69 @@ fn scalar_block_layout_validates_with_the_scalar_switch() {
     };
     assert_ne!(spirv_val(&[]), 0);
     assert_eq!(spirv_val(&["--scalar-block-layout"]), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--workgroup-size-spec-ids`: the workgroup size becomes specialization
+/// constants, chosen at pipeline creation with `run-spv --spec`.
+#[test]
+fn workgroup_size_from_spec_constants() {
+    let lowered = kiln_ok(
+        &[
+            "opt",
+            "--lower-abi-attrs",
+            "--workgroup-size-spec-ids",
+            "100,101,102",
+            "--update-vce",
+            "-",
+        ],
+        &push_and_spec_kernel(),
+    );
+    assert!(lowered.contains("spec_id(100"), "{lowered}");
+    // The composite decorated WorkgroupSize overrides LocalSize (which
+    // stays, as glslang also emits it).
+    assert!(
+        lowered.contains("{built_in = \"WorkgroupSize\"}"),
+        "{lowered}"
+    );
+    let dir = scratch();
+    let spv = dir.join("wg.spv");
+    let spv = spv.to_str().unwrap();
+    kiln_ok(&["translate", "--serialize", "-", "-o", spv], &lowered);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run-spv",
+            spv,
+            "--entry",
+            "run",
+            "--grid",
+            "1",
+            "--validation",
+            "--buf",
+            "0:0=f32[4]",
+            "--print",
+            "0:0",
+            "--push",
+            "i32=10,f32=0.5",
+        ];
+        args.extend_from_slice(extra);
+        kiln_ok(&args, "")
+    };
+    // Default: the entry_point_abi size, 4 invocations.
+    assert_eq!(run(&[]).trim(), "0:0 = [11, 11.5, 12, 12.5]");
+    // Two invocations: the last two elements keep their fill.
+    assert_eq!(run(&["--spec", "100=2"]).trim(), "0:0 = [11, 11.5, 0, 0]");
+    let (code, _, err) = kiln(
+        &[
+            "opt",
+            "--lower-abi-attrs",
+            "--workgroup-size-spec-ids",
+            "1,2",
+            "-",
+        ],
+        "",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("expected three SpecIds X,Y,Z, got 2"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

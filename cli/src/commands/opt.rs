@@ -27,6 +27,17 @@ impl From<PrefixArg> for Prefix {
     }
 }
 
+/// `X,Y,Z`: three SpecIds.
+fn parse_spec_ids(text: &str) -> Result<[u32; 3], String> {
+    let ids: Vec<u32> = text
+        .split(',')
+        .map(|p| p.trim().parse::<u32>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("expected three SpecIds X,Y,Z: {e}"))?;
+    <[u32; 3]>::try_from(ids)
+        .map_err(|ids| format!("expected three SpecIds X,Y,Z, got {}", ids.len()))
+}
+
 /// Arguments of `kiln opt`.
 #[derive(Args, Debug)]
 pub struct OptArgs {
@@ -53,6 +64,18 @@ pub struct OptArgs {
     /// instead of std430 / std140.
     #[arg(long = "scalar-block-layout", requires = "lower_abi_attrs")]
     pub scalar_block_layout: bool,
+    /// With `--lower-abi-attrs`: make the workgroup size three
+    /// specialization constants with these SpecIds (`X,Y,Z`, defaults from
+    /// `entry_point_abi`) decorated `BuiltIn WorkgroupSize`, instead of the
+    /// `LocalSize` execution mode, so it can be chosen at pipeline creation
+    /// (`kiln run-spv --spec ID=VALUE`).
+    #[arg(
+        long = "workgroup-size-spec-ids",
+        value_name = "X,Y,Z",
+        requires = "lower_abi_attrs",
+        value_parser = parse_spec_ids
+    )]
+    pub workgroup_size_spec_ids: Option<[u32; 3]>,
     /// Target environment: `#spirv.target_env<...>` text, or `@FILE` holding
     /// it. Default: the module's `spirv.target_env` attribute, else
     /// Vulkan 1.0 / SPIR-V 1.0 / Shader with MLIR's default limits.
@@ -100,7 +123,7 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
         let env = super::target_env(&module, args.target_env.as_deref())?;
         let options = kiln_core::passes::lower_abi_attrs::LowerAbiOptions {
             scalar_block_layout: args.scalar_block_layout,
-            ..Default::default()
+            workgroup_size_spec_ids: args.workgroup_size_spec_ids,
         };
         kiln_core::passes::lower_abi_attrs::run_with(&mut module, &env, &options)
             .map_err(|e| anyhow::anyhow!("{}: {e}", super::display_name(&args.input)))?;
