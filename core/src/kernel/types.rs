@@ -38,6 +38,17 @@ impl FloatTy {
             FloatTy::F64 => crate::ir::FloatKind::F64,
         }
     }
+
+    /// The format of the spv IR's float `kind` (the inverse of
+    /// [`FloatTy::kind`]).
+    pub fn from_kind(kind: crate::ir::FloatKind) -> FloatTy {
+        match kind {
+            crate::ir::FloatKind::F16 => FloatTy::F16,
+            crate::ir::FloatKind::BF16 => FloatTy::BF16,
+            crate::ir::FloatKind::F32 => FloatTy::F32,
+            crate::ir::FloatKind::F64 => FloatTy::F64,
+        }
+    }
 }
 
 /// A `#gpu.address_space<...>` value.

@@ -27,8 +27,7 @@
 
 use super::{bytes_layout, vector_layout, DataLayout, LayoutError, TypeLayout};
 use crate::grammar::StorageClass;
-use crate::ir::FloatKind;
-use crate::kernel::{FloatTy, GpuAddressSpace, KType, MemorySpace};
+use crate::kernel::{GpuAddressSpace, KType, MemorySpace};
 
 impl DataLayout {
     /// Size, ABI alignment and preferred alignment of a kernel type
@@ -57,7 +56,7 @@ impl DataLayout {
         };
         match ty {
             KType::Int(width) => Ok(self.int_layout(*width)),
-            KType::Float(f) => Ok(self.float_layout(float_kind(*f))),
+            KType::Float(f) => Ok(self.float_layout(f.kind())),
             KType::Index => Ok(self.int_layout(self.index_bits())),
             KType::Vector { shape, elem } => {
                 let e = self.kernel_layout(elem)?;
@@ -122,15 +121,6 @@ pub fn storage_class(space: MemorySpace) -> Option<StorageClass> {
         MemorySpace::Gpu(GpuAddressSpace::Private) => StorageClass::Private,
         MemorySpace::StorageClass(sc) => sc,
     })
-}
-
-fn float_kind(f: FloatTy) -> FloatKind {
-    match f {
-        FloatTy::F16 => FloatKind::F16,
-        FloatTy::BF16 => FloatKind::BF16,
-        FloatTy::F32 => FloatKind::F32,
-        FloatTy::F64 => FloatKind::F64,
-    }
 }
 
 /// `!llvm.array<n x T>`: `n` elements at a stride of `T`'s size rounded up

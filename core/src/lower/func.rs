@@ -61,16 +61,20 @@ fn lower_gpu_module_for(
     let tc = TypeConverter::new(env, opts.index_bits);
     let mut l = Lowerer::new(km, m, tc, opts);
     // A helper function runs with its caller's workgroup size: known only
-    // when every kernel of the module has the same one.
-    let kernel_sizes: Vec<[u32; 3]> = km
-        .body_ops(gm)
-        .iter()
-        .filter(|&&op| km.op(op).kind == KOp::GpuFunc && km.attr(op, "gpu.kernel").is_some())
-        .filter_map(|&op| {
-            let name = km.symbol_name(op).unwrap_or("");
-            workgroup_size(&l, op, name).ok().map(|(_, wg)| wg)
-        })
-        .collect();
+    // when every kernel of the module has the same one. The sizes are
+    // checked against the env's limits here, before anything is lowered, so
+    // a helper lowered ahead of its kernel never sees an unchecked size.
+    let mut kernel_sizes: Vec<[u32; 3]> = Vec::new();
+    for &op in km.body_ops(gm) {
+        if km.op(op).kind != KOp::GpuFunc || km.attr(op, "gpu.kernel").is_none() {
+            continue;
+        }
+        let name = km.symbol_name(op).unwrap_or("");
+        if let Ok((_, wg)) = workgroup_size(&l, op, name) {
+            check_workgroup_size(&l, op, name, wg)?;
+            kernel_sizes.push(wg);
+        }
+    }
     let helper_size = match kernel_sizes.split_first() {
         Some((first, rest)) if rest.iter().all(|s| s == first) => Some(*first),
         _ => None,
@@ -177,8 +181,8 @@ fn lower_gpu_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
         Some(KAttr::Int { value, .. }) => *value as usize,
         _ => 0,
     };
+    // Checked against the env's limits by the module's pre-pass.
     let (entry_abi, wg) = workgroup_size(l, op, &name)?;
-    check_workgroup_size(l, op, &name, wg)?;
     l.func_workgroup_size = Some(wg);
     let kentry = km.entry_block(op, 0);
     let kargs = km.block(kentry).args.clone();
@@ -326,8 +330,9 @@ fn check_workgroup_size(l: &Lowerer, op: Op, kernel: &str, wg: [u32; 3]) -> Resu
             ));
         }
     }
-    let total = wg.iter().map(|&n| n as u64).product::<u64>();
-    let max = limits.max_compute_workgroup_invocations as u64;
+    // Three u32 factors always fit in a u128.
+    let total = wg.iter().map(|&n| n as u128).product::<u128>();
+    let max = limits.max_compute_workgroup_invocations as u128;
     if total > max {
         return Err(limit_error(
             l,
@@ -399,7 +404,8 @@ pub(crate) fn attribution_var(
 /// `gpu.func` without `kernel`) becomes a plain `spv.func` with converted
 /// scalar, vector or memref (pointer) arguments and at most one result
 /// (MLIR's `FuncOpConversion`). `gpu.block_dim` inside it uses the
-/// workgroup size of the kernel lowered last.
+/// workgroup size all the module's kernels share (an error when they
+/// differ).
 fn lower_helper_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
     let km = l.km;
     l.cur = op;

@@ -104,7 +104,7 @@ fn subgroup_builtin(l: &mut Lowerer, b: BuiltIn) -> Result<(), LowerError> {
         l.builtin(b)
     } else {
         // The emulated subgroup is the whole workgroup.
-        let total: u32 = l.workgroup_size()?.iter().product();
+        let total = invocations(l)?;
         match b {
             BuiltIn::SubgroupLocalInvocationId => l.builtin(BuiltIn::LocalInvocationIndex),
             BuiltIn::SubgroupSize => l.c32(total as i64),
@@ -239,10 +239,22 @@ fn slot(l: &mut Lowerer, base: Value, i: Value, ty: Type) -> Value {
     l.op1("AccessChain", vec![base, zero, i], p)
 }
 
+/// Invocations per workgroup of the current function. The kernels' sizes
+/// were checked against the env's limits, so this overflows only past them.
+fn invocations(l: &Lowerer) -> Result<u32, LowerError> {
+    let [x, y, z] = l.workgroup_size()?;
+    x.checked_mul(y)
+        .and_then(|xy| xy.checked_mul(z))
+        .ok_or_else(|| l.unsupported(format!("a workgroup of {x}x{y}x{z} invocations")))
+}
+
 /// Reduces `x` over the workgroup with a tree in workgroup memory.
 fn tree_reduce(l: &mut Lowerer, x: Value, ty: Type, combine: Combine) -> Result<Value, LowerError> {
-    let total: u32 = l.workgroup_size()?.iter().product();
-    let p2 = total.max(1).next_power_of_two();
+    let total = invocations(l)?;
+    let p2 = total
+        .max(1)
+        .checked_next_power_of_two()
+        .ok_or_else(|| l.unsupported(format!("a tree reduction over {total} invocations")))?;
     let buf = scratch(l, p2, ty);
     let lid = l.builtin(BuiltIn::LocalInvocationIndex);
     let i32t = l.i32_ty();
@@ -311,7 +323,7 @@ fn shuffle(l: &mut Lowerer) -> Result<(), LowerError> {
         return l.set_res(1, valid);
     }
     // Fallback: exchange through workgroup memory.
-    let total: u32 = l.workgroup_size()?.iter().product();
+    let total = invocations(l)?;
     let buf = scratch(l, total.max(1), ty);
     let lid = l.builtin(BuiltIn::LocalInvocationIndex);
     let mine = slot(l, buf, lid, ty);

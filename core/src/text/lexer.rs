@@ -79,6 +79,19 @@ pub(crate) struct Lexer<'a> {
     line_starts: Vec<usize>,
 }
 
+/// Where an "expected X" error points, given the end of the previous token
+/// and the start of the lookahead: at the lookahead, or, when the lookahead
+/// starts a later line, just after the previous token (where the missing
+/// text belongs), as MLIR reports it.
+pub(crate) fn missing_token_pos(src: &str, prev_end: usize, next_start: usize) -> usize {
+    let gap = src.get(prev_end..next_start).unwrap_or("");
+    if prev_end > 0 && gap.contains('\n') {
+        prev_end
+    } else {
+        next_start
+    }
+}
+
 fn is_id_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_'
 }

@@ -374,10 +374,10 @@ impl<'a> Parser<'a> {
                     .map_err(|e| bad(name, e.to_string()))
             }
             ("spirv" | "spv", "target_env") => {
+                // The body starts right after the `<`: an offset into it
+                // is a place in the file.
+                let body_start = self.tok_end();
                 let body = self.angle_body()?;
-                // `body` is a slice of the source: an offset into it is a
-                // place in the file.
-                let body_start = body.as_ptr() as usize - self.src().as_ptr() as usize;
                 TargetEnv::parse_body(body)
                     .map(|t| KAttr::TargetEnv(Box::new(t)))
                     .map_err(|e| match e.offset() {

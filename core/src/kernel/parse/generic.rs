@@ -62,7 +62,7 @@ impl Parser<'_> {
         // Regions are parsed after the op exists; remember where they are.
         let regions_at = if self.is_punct("(") {
             let at = self.pos();
-            self.skip_balanced()?;
+            self.skip_parens()?;
             Some(at)
         } else {
             None
@@ -148,23 +148,6 @@ impl Parser<'_> {
             }
         }
         Ok(Some(op))
-    }
-
-    /// Skips a balanced `( ... )` group (the cursor is on `(`).
-    fn skip_balanced(&mut self) -> PResult<()> {
-        let mut depth = 0usize;
-        loop {
-            match self.peek() {
-                TokKind::Punct("(" | "{" | "[" | "<") => depth += 1,
-                TokKind::Punct(")" | "}" | "]" | ">") => depth = depth.saturating_sub(1),
-                TokKind::Eof => return self.expected("')'"),
-                _ => {}
-            }
-            self.bump()?;
-            if depth == 0 {
-                return Ok(());
-            }
-        }
     }
 
     /// Counts the regions of `({...}, {...})` (the cursor is on `(`).

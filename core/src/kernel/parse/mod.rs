@@ -53,7 +53,7 @@ use super::module::KernelModule;
 use super::ops::KOp;
 use super::types::KType;
 use crate::ir::{Block, Location, Op, Region, Value};
-use crate::text::lexer::{Lexer, TokKind, Token};
+use crate::text::lexer::{missing_token_pos, Lexer, TokKind, Token};
 
 /// Parse results.
 pub(crate) type PResult<T> = Result<T, KernelParseError>;
@@ -172,14 +172,8 @@ impl<'a> Parser<'a> {
     /// belongs), as MLIR reports it.
     pub(crate) fn expected<T>(&self, what: &str) -> PResult<T> {
         let message = format!("expected {what}, found {}", self.tok.kind.describe());
-        let src = self.src();
-        let gap = src.get(self.prev_end..self.tok.start).unwrap_or("");
-        let loc = if self.prev_end > 0 && gap.contains('\n') {
-            self.loc_at(self.prev_end)
-        } else {
-            self.loc()
-        };
-        Err(KernelParseError::new(loc, message))
+        let pos = missing_token_pos(self.src(), self.prev_end, self.tok.start);
+        Err(KernelParseError::new(self.loc_at(pos), message))
     }
 
     pub(crate) fn is_punct(&self, p: &str) -> bool {

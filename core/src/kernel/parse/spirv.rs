@@ -10,7 +10,7 @@
 //! scalars or vectors (`i1`, `iN`, `fN`), the types both IRs spell alike.
 
 use super::{KernelParseError, OpSpecK, PResult, Parser};
-use crate::ir::{Block, FloatKind, Location, Module, Op, Type, TypeKind, TypeStore, Value};
+use crate::ir::{Block, Location, Module, Op, Type, TypeKind, TypeStore, Value};
 use crate::kernel::module::KAttr;
 use crate::kernel::ops::KOp;
 use crate::kernel::print::type_to_string;
@@ -188,12 +188,7 @@ impl Parser<'_> {
 fn spv_type(types: &mut TypeStore, kt: &KType) -> Option<Type> {
     match kt {
         KType::Int(w) => Some(types.int(*w)),
-        KType::Float(f) => Some(types.float(match f {
-            FloatTy::F16 => FloatKind::F16,
-            FloatTy::BF16 => FloatKind::BF16,
-            FloatTy::F32 => FloatKind::F32,
-            FloatTy::F64 => FloatKind::F64,
-        })),
+        KType::Float(f) => Some(types.float(f.kind())),
         KType::Vector { shape, elem } if shape.len() == 1 => {
             let len = u32::try_from(shape[0]).ok()?;
             let e = spv_type(types, elem)?;
@@ -207,12 +202,7 @@ fn spv_type(types: &mut TypeStore, kt: &KType) -> Option<Type> {
 fn kernel_type(types: &TypeStore, ty: Type) -> Option<KType> {
     match types.kind(ty) {
         TypeKind::Int { width, .. } => Some(KType::Int(*width)),
-        TypeKind::Float(f) => Some(KType::Float(match f {
-            FloatKind::F16 => FloatTy::F16,
-            FloatKind::BF16 => FloatTy::BF16,
-            FloatKind::F32 => FloatTy::F32,
-            FloatKind::F64 => FloatTy::F64,
-        })),
+        TypeKind::Float(f) => Some(KType::Float(FloatTy::from_kind(*f))),
         TypeKind::Vector { len, element } => Some(KType::Vector {
             shape: vec![u64::from(*len)],
             elem: Box::new(kernel_type(types, *element)?),

@@ -196,14 +196,18 @@ impl Parser<'_> {
             }
             self.expect_punct("=")?;
         }
+        // The result count the names ask for (user-written: checked).
+        let Some(wanted) = names.iter().try_fold(0usize, |a, n| a.checked_add(n.1)) else {
+            return self.err("result count too large");
+        };
         let op_loc = self.loc();
+        let is_spirv = match self.peek() {
+            TokKind::Str(name) => spirv::is_spirv_op(name),
+            TokKind::Ident(name) => spirv::is_spirv_op(name),
+            _ => false,
+        };
         let op = match self.peek().clone() {
-            TokKind::Str(name) if spirv::is_spirv_op(&name) => {
-                self.parse_spirv_op(block, op_loc, names.iter().map(|n| n.1).sum())?
-            }
-            TokKind::Ident(name) if spirv::is_spirv_op(name) => {
-                self.parse_spirv_op(block, op_loc, names.iter().map(|n| n.1).sum())?
-            }
+            _ if is_spirv => self.parse_spirv_op(block, op_loc, wanted)?,
             TokKind::Str(name) => {
                 let name = name.to_string();
                 self.bump()?;
@@ -230,7 +234,6 @@ impl Parser<'_> {
             self.skip_parens()?;
         }
         let results = self.m.op(op).results.clone();
-        let wanted: usize = names.iter().map(|n| n.1).sum();
         if !names.is_empty() && wanted != results.len() {
             return Err(KernelParseError::new(
                 loc,
@@ -306,8 +309,9 @@ impl Parser<'_> {
         }
     }
 
-    /// Skips a balanced `( ... )` (the cursor must be on `(`).
-    fn skip_parens(&mut self) -> PResult<()> {
+    /// Skips a balanced `( ... )` (the cursor must be on `(`): a trailing
+    /// `loc(...)`, or the regions of a generic op (re-parsed later).
+    pub(super) fn skip_parens(&mut self) -> PResult<()> {
         self.expect_punct("(")?;
         let mut depth = 1usize;
         while depth > 0 {

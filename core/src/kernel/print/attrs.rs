@@ -207,19 +207,7 @@ pub fn attr_to_string(attr: &KAttr) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        KAttr::DenseI64(v) => {
-            if v.is_empty() {
-                "array<i64>".to_owned()
-            } else {
-                format!(
-                    "array<i64: {}>",
-                    v.iter()
-                        .map(|x| x.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }
-        }
+        KAttr::DenseI64(v) => int_array("i64", v),
         KAttr::DenseInts { values, ty } => {
             let elem = ty.scalar().clone();
             let items: Vec<String> = values.iter().map(|&v| int_literal(v, &elem)).collect();
@@ -243,6 +231,16 @@ pub fn attr_to_string(attr: &KAttr) -> String {
 
 /// The body of `dense<...>`: one value for a splat, else nested lists
 /// following the vector's shape.
+/// `array<i32: 1, 2>` with element type `elem`; `array<i32>` when empty,
+/// as MLIR prints (and kiln parses) it.
+pub(crate) fn int_array(elem: &str, values: &[i64]) -> String {
+    if values.is_empty() {
+        return format!("array<{elem}>");
+    }
+    let items: Vec<String> = values.iter().map(|x| x.to_string()).collect();
+    format!("array<{elem}: {}>", items.join(", "))
+}
+
 fn dense_body(items: &[String], ty: &KType) -> String {
     if items.is_empty() {
         return "[]".to_owned();
@@ -298,15 +296,9 @@ pub fn dict_to_string(entries: &[(String, KAttr)]) -> String {
         .map(|(n, v)| match v {
             KAttr::Unit => attr_name(n),
             // MLIR declares these as `DenseI32ArrayAttr`.
-            KAttr::DenseI64(items) if I32_ARRAYS.contains(&n.as_str()) => format!(
-                "{} = array<i32: {}>",
-                attr_name(n),
-                items
-                    .iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            KAttr::DenseI64(items) if I32_ARRAYS.contains(&n.as_str()) => {
+                format!("{} = {}", attr_name(n), int_array("i32", items))
+            }
             v => format!("{} = {}", attr_name(n), attr_to_string(v)),
         })
         .collect();

@@ -163,16 +163,7 @@ impl<'m> Printer<'m> {
             self.w(" ");
             self.w(&attrs::symbol(name));
         }
-        let rest: Vec<(String, KAttr)> = data
-            .attrs
-            .iter()
-            .filter(|(n, _)| n != "sym_name")
-            .cloned()
-            .collect();
-        if !rest.is_empty() {
-            self.w(" attributes ");
-            self.w(&dict_to_string(&rest));
-        }
+        self.w(&ops::attributes_clause(data, &["sym_name"]));
         self.w(" {\n");
         self.indent += 1;
         if let Some(&region) = data.regions.first() {
@@ -392,13 +383,7 @@ fn generic_attr(kind: KOp, name: &str, attr: &KAttr) -> String {
         ("kind", KAttr::Enum(e)) => format!("#vector.kind<{e}>"),
         ("fastmath", KAttr::Enum(e)) => format!("#arith.fastmath<{e}>"),
         ("overflowFlags", KAttr::Enum(e)) => format!("#arith.overflow<{e}>"),
-        (n, KAttr::DenseI64(v)) if attrs::I32_ARRAYS.contains(&n) => format!(
-            "array<i32: {}>",
-            v.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        (n, KAttr::DenseI64(v)) if attrs::I32_ARRAYS.contains(&n) => attrs::int_array("i32", v),
         ("mask", KAttr::DenseI64(v)) => format!(
             "[{}]",
             v.iter()

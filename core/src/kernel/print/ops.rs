@@ -29,19 +29,26 @@ fn dense(d: &KOpData, name: &str) -> Option<Vec<i64>> {
     }
 }
 
-/// ` {rest}` of the attributes not in `skip`, or nothing.
-pub(super) fn rest(d: &KOpData, skip: &[&str]) -> String {
+/// `{...}` of the attributes not in `skip`, or `None` when there are none.
+fn dict_except(d: &KOpData, skip: &[&str]) -> Option<String> {
     let r: Vec<(String, KAttr)> = d
         .attrs
         .iter()
         .filter(|(n, _)| !skip.contains(&n.as_str()))
         .cloned()
         .collect();
-    if r.is_empty() {
-        String::new()
-    } else {
-        format!(" {}", dict_to_string(&r))
-    }
+    (!r.is_empty()).then(|| dict_to_string(&r))
+}
+
+/// ` {rest}` of the attributes not in `skip`, or nothing.
+pub(super) fn rest(d: &KOpData, skip: &[&str]) -> String {
+    dict_except(d, skip).map_or_else(String::new, |r| format!(" {r}"))
+}
+
+/// ` attributes {rest}` of the attributes not in `skip`, or nothing (the
+/// attribute clause of `module`, `gpu.module` and functions).
+pub(super) fn attributes_clause(d: &KOpData, skip: &[&str]) -> String {
+    dict_except(d, skip).map_or_else(String::new, |r| format!(" attributes {r}"))
 }
 
 /// ` fastmath<...>` / ` overflow<...>`.

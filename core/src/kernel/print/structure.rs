@@ -2,7 +2,7 @@
 //! `gpu.module`, `gpu.func` and `func.func`.
 
 use super::attrs::{attr_to_string, dict_to_string, symbol, type_to_string};
-use super::ops::{attr, rest};
+use super::ops::{attr, attributes_clause, rest};
 use super::Printer;
 use crate::ir::Op;
 use crate::kernel::module::{KAttr, KOpData};
@@ -147,15 +147,7 @@ impl Printer<'_> {
         if let Some(targets) = attr(d, "targets") {
             self.w(&format!(" {}", attr_to_string(targets)));
         }
-        let r: Vec<(String, KAttr)> = d
-            .attrs
-            .iter()
-            .filter(|(n, _)| n != "sym_name" && n != "targets")
-            .cloned()
-            .collect();
-        if !r.is_empty() {
-            self.w(&format!(" attributes {}", dict_to_string(&r)));
-        }
+        self.w(&attributes_clause(d, &["sym_name", "targets"]));
         self.w(" ");
         let region = d.regions[0];
         self.isolated(KOp::GpuModule, |p| p.print_region(region, false, false));
@@ -280,15 +272,7 @@ impl Printer<'_> {
                 "gpu.kernel",
                 "workgroup_attributions",
             ];
-            let r: Vec<(String, KAttr)> = d
-                .attrs
-                .iter()
-                .filter(|(n, _)| !skip.contains(&n.as_str()))
-                .cloned()
-                .collect();
-            if !r.is_empty() {
-                p.w(&format!(" attributes {}", dict_to_string(&r)));
-            }
+            p.w(&attributes_clause(&d, &skip));
             if block_args.is_some() {
                 p.w(" ");
                 p.print_region(region, true, false);

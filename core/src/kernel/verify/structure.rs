@@ -135,27 +135,31 @@ impl Verifier<'_> {
                 "the module must have the 'gpu.container_module' attribute",
             );
         }
-        let seg = match self.attr(op, "operandSegmentSizes") {
+        // Checked sums: the sizes are user-written and may overflow.
+        let sum = |s: &[i64]| s.iter().try_fold(0i64, |a, &b| a.checked_add(b));
+        let spans = match self.attr(op, "operandSegmentSizes") {
             Some(KAttr::DenseI64(v))
-                if v.len() == 13 && v.iter().sum::<i64>() == d.operands.len() as i64 =>
+                if v.len() == 13 && sum(v) == Some(d.operands.len() as i64) =>
             {
-                v.clone()
+                // Grid, block and cluster sizes; then where the kernel
+                // arguments start.
+                sum(&v[1..10]).zip(sum(&v[..11]))
             }
-            _ => {
-                self.error(
-                    op,
-                    "'operandSegmentSizes' must have 13 entries summing to the operand count",
-                );
-                return;
-            }
+            _ => None,
         };
-        let dims = (seg[1..7].iter().sum::<i64>() + seg[7..10].iter().sum::<i64>()) as usize;
+        let Some((dims, args_start)) = spans else {
+            self.error(
+                op,
+                "'operandSegmentSizes' must have 13 entries summing to the operand count",
+            );
+            return;
+        };
+        let (dims, args_start) = (dims as usize, args_start as usize);
         self.all_index(
             op,
             &d.operands[..dims.min(d.operands.len())],
             "grid, block and cluster sizes",
         );
-        let args_start = (seg[..11].iter().sum::<i64>()) as usize;
         let args = &d.operands[args_start.min(d.operands.len())..];
         let Some(KAttr::SymbolRef(path)) = self.attr(op, "kernel") else {
             self.error(op, "needs a 'kernel' symbol");

@@ -22,7 +22,7 @@ pub(crate) use attrs::{enum_mnemonic, parse_enum_text};
 
 use std::collections::HashMap;
 
-use super::lexer::{Lexer, TokKind, Token};
+use super::lexer::{missing_token_pos, Lexer, TokKind, Token};
 use super::ParseError;
 use crate::ir::{
     Attr, AttrStore, Block, Location, Module, Op, OpKind, OpSpec, Type, TypeStore, Value,
@@ -236,7 +236,6 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// "expected X, found Y" at the lookahead token.
     /// "expected `what`": at the lookahead, or, when the lookahead starts a
     /// later line, just after the previous token (where the missing text
     /// belongs), as MLIR reports it.
@@ -246,11 +245,8 @@ impl<'a> Parser<'a> {
             Err(e) => return e,
         };
         let message = format!("expected {what}, found {found}");
-        let gap = self.lex.src().get(self.prev_end..start).unwrap_or("");
-        if self.prev_end > 0 && gap.contains('\n') {
-            return self.err_at(self.loc_of(self.prev_end), message);
-        }
-        self.err_here(message)
+        let pos = missing_token_pos(self.lex.src(), self.prev_end, start);
+        self.err_at(self.loc_of(pos), message)
     }
 
     /// Whether the lookahead is punctuation `p`.
