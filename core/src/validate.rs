@@ -207,12 +207,14 @@ pub fn validate_with(
     rules: LayoutRules,
 ) -> Result<(), ValidationError> {
     let validator = spirv_tools::val::create(Some(env.target_env()));
-    let options = (rules != LayoutRules::default()).then(|| spirv_tools::val::ValidatorOptions {
+    // Default options validate as no options do (both start from
+    // `spvValidatorOptionsCreate()`).
+    let options = spirv_tools::val::ValidatorOptions {
         scalar_block_layout: rules.scalar_block_layout,
         uniform_buffer_standard_layout: rules.uniform_buffer_standard_layout,
         ..spirv_tools::val::ValidatorOptions::default()
-    });
-    validator.validate(words, options).map_err(|e| {
+    };
+    validator.validate(words, Some(options)).map_err(|e| {
         let (message, notes) = match e.diagnostic {
             Some(d) => (d.message, d.notes),
             None => (format!("validation failed ({:?})", e.inner), String::new()),

@@ -57,13 +57,16 @@ pub(crate) fn extras(
             Some([Operand::StorageClass(_), Operand::IdRef(p)]) => *p,
             _ => continue,
         };
-        let (size, _) = index
-            .natural_size(pointee)
-            .map_err(|what| ReflectError::Unsupported {
-                resource: index.describe(var),
-                what,
-            })?;
-        workgroup_memory += size;
+        let resource = || index.describe(var);
+        let (size, _) = index.natural_size(pointee, &resource)?;
+        workgroup_memory =
+            workgroup_memory
+                .checked_add(size)
+                .ok_or_else(|| ReflectError::Malformed {
+                    resource: resource(),
+                    reason: "the workgroup memory of the entry point does not fit in 64 bits"
+                        .to_owned(),
+                })?;
     }
 
     Ok(Extras {
@@ -213,12 +216,34 @@ impl ModuleIndex<'_> {
         [None; 3]
     }
 
-    /// std430 size and alignment of a type, ignoring explicit layout.
-    fn natural_size(&self, ty: Word) -> Result<(u64, u64), String> {
-        let round = |v: u64, a: u64| v.div_ceil(a.max(1)) * a.max(1);
+    /// std430 size and alignment of a type, ignoring explicit layout. A
+    /// type containing one not defined before it, and a size beyond `u64`,
+    /// are malformed; other problems are unsupported; both about `resource`.
+    fn natural_size(
+        &self,
+        ty: Word,
+        resource: &dyn Fn() -> String,
+    ) -> Result<(u64, u64), ReflectError> {
+        let unsupported = |what: String| ReflectError::Unsupported {
+            resource: resource(),
+            what,
+        };
+        let overflow = || self.size_overflow(ty, resource);
+        let round = |v: u64, a: u64| v.checked_next_multiple_of(a.max(1)).ok_or_else(overflow);
+        // The size of `part`, which `ty` contains. SPIR-V defines it first
+        // (which ends the walk) unless it is a forward-declared pointer.
+        let part = |part: Word| {
+            if self
+                .lookup(part)
+                .is_none_or(|d| d.class.opcode != Op::TypePointer)
+            {
+                self.defined_before(part, ty, resource)?;
+            }
+            self.natural_size(part, resource)
+        };
         let def = self
             .lookup(ty)
-            .ok_or_else(|| format!("type %{ty} is not defined at module scope"))?;
+            .ok_or_else(|| unsupported(format!("type %{ty} is not defined at module scope")))?;
         Ok(match (def.class.opcode, def.operands.as_slice()) {
             (Op::TypeBool, _) => (4, 4),
             (Op::TypeInt | Op::TypeFloat, [Operand::LiteralBit32(w), ..]) => {
@@ -226,37 +251,50 @@ impl ModuleIndex<'_> {
                 (s, s)
             }
             (Op::TypeVector, [Operand::IdRef(c), Operand::LiteralBit32(n)]) => {
-                let (cs, _) = self.natural_size(*c)?;
+                let (cs, _) = part(*c)?;
                 let n = u64::from(*n);
-                (n * cs, cs * if n == 3 { 4 } else { n })
+                let size = n.checked_mul(cs).ok_or_else(overflow)?;
+                let align = cs
+                    .checked_mul(if n == 3 { 4 } else { n })
+                    .ok_or_else(overflow)?;
+                (size, align)
             }
             (Op::TypeMatrix, [Operand::IdRef(c), Operand::LiteralBit32(n)]) => {
-                let (s, a) = self.natural_size(*c)?;
-                (u64::from(*n) * round(s, a), a)
+                let (s, a) = part(*c)?;
+                let size = u64::from(*n)
+                    .checked_mul(round(s, a)?)
+                    .ok_or_else(overflow)?;
+                (size, a)
             }
             (Op::TypeArray, [Operand::IdRef(e), Operand::IdRef(len)]) => {
-                let (s, a) = self.natural_size(*e)?;
+                let (s, a) = part(*e)?;
                 let len = self
                     .lookup(*len)
                     .and_then(|d| literal(&d.operands))
-                    .ok_or_else(|| format!("the length of array type %{ty} is not a constant"))?;
-                (len * round(s, a), a)
+                    .ok_or_else(|| {
+                        unsupported(format!("the length of array type %{ty} is not a constant"))
+                    })?;
+                (len.checked_mul(round(s, a)?).ok_or_else(overflow)?, a)
             }
             (Op::TypeStruct, members) => {
                 let mut offset = 0u64;
                 let mut align = 1u64;
                 for m in members {
                     let Operand::IdRef(m) = m else {
-                        return Err(format!("struct %{ty} has a non-id member"));
+                        return Err(unsupported(format!("struct %{ty} has a non-id member")));
                     };
-                    let (s, a) = self.natural_size(*m)?;
-                    offset = round(offset, a) + s;
+                    let (s, a) = part(*m)?;
+                    offset = round(offset, a)?.checked_add(s).ok_or_else(overflow)?;
                     align = align.max(a);
                 }
-                (round(offset, align), align)
+                (round(offset, align)?, align)
             }
             (Op::TypePointer, _) => (8, 8),
-            (op, _) => return Err(format!("the size of Op{op:?} in workgroup memory")),
+            (op, _) => {
+                return Err(unsupported(format!(
+                    "the size of Op{op:?} in workgroup memory"
+                )))
+            }
         })
     }
 }

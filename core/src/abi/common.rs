@@ -203,11 +203,14 @@ pub(crate) fn push_constant_range(
             "a push-constant block cannot end in a runtime array".to_owned(),
         ));
     }
-    let rounded = u32::try_from(size.div_ceil(4) * 4).map_err(|_| {
-        malformed(format!(
-            "a push-constant block of {size} bytes is too large"
-        ))
-    })?;
+    let rounded = size
+        .checked_next_multiple_of(4)
+        .and_then(|r| u32::try_from(r).ok())
+        .ok_or_else(|| {
+            malformed(format!(
+                "a push-constant block of {size} bytes is too large"
+            ))
+        })?;
     if rounded == 0 {
         return Err(malformed("the push-constant block is empty".to_owned()));
     }

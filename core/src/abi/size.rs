@@ -14,6 +14,25 @@ pub(crate) struct BlockExtent {
     pub runtime_stride: Option<u32>,
 }
 
+/// `a * b`, or the error of a size that does not fit in 64 bits.
+fn mul(a: u64, b: u64) -> Result<u64, String> {
+    a.checked_mul(b).ok_or_else(too_large)
+}
+
+/// `a + b`, or the error of a size that does not fit in 64 bits.
+fn add(a: u64, b: u64) -> Result<u64, String> {
+    a.checked_add(b).ok_or_else(too_large)
+}
+
+/// `v` rounded up to a multiple of `a` (at least 1).
+fn round(v: u64, a: u64) -> Result<u64, String> {
+    v.checked_next_multiple_of(a.max(1)).ok_or_else(too_large)
+}
+
+fn too_large() -> String {
+    "the type's size does not fit in 64 bits".to_owned()
+}
+
 /// The extent of struct `ty` from its members' offsets.
 pub(crate) fn block_extent(types: &TypeStore, ty: Type) -> Result<BlockExtent, String> {
     let TypeKind::Struct(st) = types.kind(ty) else {
@@ -40,7 +59,7 @@ pub(crate) fn block_extent(types: &TypeStore, ty: Type) -> Result<BlockExtent, S
             size = size.max(offset);
             continue;
         }
-        size = size.max(offset + member_size(types, member, i)?);
+        size = size.max(add(offset, member_size(types, member, i)?)?);
     }
     Ok(BlockExtent {
         size,
@@ -68,7 +87,7 @@ fn member_size(types: &TypeStore, member: &StructMember, index: usize) -> Result
     } else {
         *columns
     };
-    Ok(u64::from(lines) * u64::from(stride))
+    mul(u64::from(lines), u64::from(stride))
 }
 
 /// The size of `ty` inside an explicitly laid out block.
@@ -79,10 +98,10 @@ pub(crate) fn explicit_size(types: &TypeStore, ty: Type) -> Result<u64, String> 
         }
         TypeKind::Int { width, .. } => Ok(u64::from(*width) / 8),
         TypeKind::Float(f) => Ok(u64::from(f.width()) / 8),
-        TypeKind::Vector { len, element } => Ok(u64::from(*len) * explicit_size(types, *element)?),
+        TypeKind::Vector { len, element } => mul(u64::from(*len), explicit_size(types, *element)?),
         TypeKind::Array { len, stride, .. } => {
             let stride = stride.ok_or_else(|| "an array has no ArrayStride".to_owned())?;
-            Ok(u64::from(*len) * u64::from(stride))
+            mul(u64::from(*len), u64::from(stride))
         }
         TypeKind::Struct(_) => {
             let e = block_extent(types, ty)?;
@@ -102,7 +121,6 @@ pub(crate) fn explicit_size(types: &TypeStore, ty: Type) -> Result<u64, String> 
 /// Size and alignment of `ty` under std430 rules, ignoring any explicit
 /// layout (for `Workgroup` variables).
 pub(crate) fn natural_size(types: &TypeStore, ty: Type) -> Result<(u64, u64), String> {
-    let round = |v: u64, a: u64| v.div_ceil(a.max(1)) * a.max(1);
     Ok(match types.kind(ty) {
         TypeKind::Int { width: 1, .. } => (4, 4),
         TypeKind::Int { width, .. } => {
@@ -116,25 +134,25 @@ pub(crate) fn natural_size(types: &TypeStore, ty: Type) -> Result<(u64, u64), St
         TypeKind::Vector { len, element } => {
             let (c, _) = natural_size(types, *element)?;
             let n = u64::from(*len);
-            (n * c, c * if n == 3 { 4 } else { n })
+            (mul(n, c)?, mul(c, if n == 3 { 4 } else { n })?)
         }
         TypeKind::Array { len, element, .. } => {
             let (s, a) = natural_size(types, *element)?;
-            (u64::from(*len) * round(s, a), a)
+            (mul(u64::from(*len), round(s, a)?)?, a)
         }
         TypeKind::Matrix { columns, column } => {
             let (s, a) = natural_size(types, *column)?;
-            (u64::from(*columns) * round(s, a), a)
+            (mul(u64::from(*columns), round(s, a)?)?, a)
         }
         TypeKind::Struct(st) => {
             let mut offset = 0u64;
             let mut align = 1u64;
             for m in &st.members {
                 let (s, a) = natural_size(types, m.ty)?;
-                offset = round(offset, a) + s;
+                offset = add(round(offset, a)?, s)?;
                 align = align.max(a);
             }
-            (round(offset, align), align)
+            (round(offset, align)?, align)
         }
         TypeKind::Pointer { .. } => (8, 8),
         TypeKind::RuntimeArray { .. } => {
@@ -148,6 +166,26 @@ pub(crate) fn natural_size(types: &TypeStore, ty: Type) -> Result<(u64, u64), St
 mod tests {
     use super::*;
     use crate::ir::FloatKind;
+
+    #[test]
+    fn sizes_past_64_bits_are_errors() {
+        let mut t = TypeStore::default();
+        let f32t = t.float(FloatKind::F32);
+        let mut ty = f32t;
+        for _ in 0..3 {
+            ty = t.array(u32::MAX, ty, None);
+        }
+        assert_eq!(natural_size(&t, ty), Err(too_large()));
+        // Explicit layouts: offsets add up past 2^64 through nested blocks.
+        let big = t.array(u32::MAX, f32t, Some(u32::MAX));
+        let nested = t.array(u32::MAX, big, Some(u32::MAX));
+        let mut block = t.struct_of(vec![(nested, Some(u32::MAX))]);
+        assert!(block_extent(&t, block).is_ok());
+        block = t.struct_of(vec![(block, Some(u32::MAX))]);
+        assert!(block_extent(&t, block).is_ok());
+        block = t.struct_of(vec![(block, Some(1))]);
+        assert_eq!(block_extent(&t, block), Err(too_large()));
+    }
 
     #[test]
     fn extents_and_natural_sizes() {

@@ -304,7 +304,7 @@ impl<'m> ModuleIndex<'m> {
 
     /// Checks that type `part` is defined before type `whole`, which
     /// contains it, as SPIR-V requires; the size walk relies on it to end.
-    fn defined_before(
+    pub(crate) fn defined_before(
         &self,
         part: Word,
         whole: Word,
@@ -514,7 +514,14 @@ impl<'m> ModuleIndex<'m> {
                     reason: format!("struct %{struct_ty} has a non-id member operand"),
                 });
             };
-            self.defined_before(*member_ty, struct_ty, resource)?;
+            // A pointer member may be forward-declared (`OpTypeForwardPointer`);
+            // the walk does not look through it.
+            if self
+                .lookup(*member_ty)
+                .is_none_or(|d| d.class.opcode != Op::TypePointer)
+            {
+                self.defined_before(*member_ty, struct_ty, resource)?;
+            }
             let m = m as u32;
             let offset = match self.member_decoration(struct_ty, m, Decoration::Offset) {
                 Some([Operand::LiteralBit32(o), ..]) => u64::from(*o),
@@ -646,7 +653,7 @@ impl<'m> ModuleIndex<'m> {
             })
     }
 
-    fn size_overflow(&self, ty: Word, resource: &dyn Fn() -> String) -> ReflectError {
+    pub(crate) fn size_overflow(&self, ty: Word, resource: &dyn Fn() -> String) -> ReflectError {
         ReflectError::Malformed {
             resource: resource(),
             reason: format!("the size of type %{ty} does not fit in 64 bits"),
@@ -875,6 +882,15 @@ mod tests {
             self.b
                 .entry_point(ExecutionModel::GLCompute, self.main, "main", interface);
             self.b.module().assemble()
+        }
+
+        /// Declares `LocalSize 1, 1, 1`, finishes with `uses` and returns
+        /// the error reflecting `main` gives.
+        fn reflect_err(mut self, uses: &[Word]) -> ReflectError {
+            self.b
+                .execution_mode(self.main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
+            let words = self.finish(uses, &[]);
+            reflect_binary(&words, "main").unwrap_err()
         }
     }
 
@@ -1197,9 +1213,7 @@ mod tests {
         let s = m.runtime_array_block(f32_ty, 4);
         let v = m.var(s, StorageClass::StorageBuffer, "buf");
         m.b.decorate(v, Decoration::DescriptorSet, [Operand::LiteralBit32(0)]);
-        m.b.execution_mode(m.main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
-        let words = m.finish(&[v], &[]);
-        let err = reflect_binary(&words, "main").unwrap_err();
+        let err = m.reflect_err(&[v]);
         assert_eq!(
             err.to_string(),
             format!("variable %{v} \"buf\": missing Binding decoration")
@@ -1219,9 +1233,7 @@ mod tests {
         m.offset(s, 0, 0);
         let v = m.var(s, StorageClass::Uniform, "params");
         m.set_binding(v, 0, 0);
-        m.b.execution_mode(m.main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
-        let words = m.finish(&[v], &[]);
-        let err = reflect_binary(&words, "main").unwrap_err();
+        let err = m.reflect_err(&[v]);
         assert!(
             err.to_string()
                 .ends_with(&format!("the size of type %{arr} does not fit in 64 bits")),
@@ -1238,9 +1250,7 @@ mod tests {
         m.offset(s, 0, 0);
         let v = m.var(s, StorageClass::Uniform, "params");
         m.set_binding(v, 0, 0);
-        m.b.execution_mode(m.main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
-        let words = m.finish(&[v], &[]);
-        let err = reflect_binary(&words, "main").unwrap_err();
+        let err = m.reflect_err(&[v]);
         assert_eq!(
             err.to_string(),
             format!(
@@ -1248,6 +1258,56 @@ mod tests {
                  type %{s} uses type %{s} before its definition"
             )
         );
+    }
+
+    #[test]
+    fn self_containing_workgroup_struct_is_an_error() {
+        let mut m = Module::new();
+        let s = m.b.id();
+        m.b.type_struct_id(Some(s), [s]);
+        let v = m.var(s, StorageClass::Workgroup, "shared");
+        let err = m.reflect_err(&[v]);
+        assert_eq!(
+            err.to_string(),
+            format!("variable %{v} \"shared\": type %{s} uses type %{s} before its definition")
+        );
+    }
+
+    #[test]
+    fn workgroup_size_overflow_is_an_error() {
+        let mut m = Module::new();
+        let f32_ty = m.f32_ty();
+        let u64_ty = m.b.type_int(64, 0);
+        let len = m.b.constant_bit64(u64_ty, u64::MAX);
+        let arr = m.b.type_array(f32_ty, len);
+        let v = m.var(arr, StorageClass::Workgroup, "shared");
+        let err = m.reflect_err(&[v]);
+        assert_eq!(
+            err.to_string(),
+            format!("variable %{v} \"shared\": the size of type %{arr} does not fit in 64 bits")
+        );
+    }
+
+    #[test]
+    fn forward_pointer_member_is_allowed() {
+        let mut m = Module::new();
+        let u32_ty = m.u32_ty();
+        let ptr = m.b.id();
+        m.b.type_forward_pointer(ptr, StorageClass::PhysicalStorageBuffer);
+        let id = m.b.id();
+        let s = m.b.type_struct_id(Some(id), [u32_ty, ptr]);
+        m.b.type_pointer(Some(ptr), StorageClass::PhysicalStorageBuffer, s);
+        m.b.decorate(s, Decoration::Block, []);
+        m.offset(s, 0, 0);
+        m.offset(s, 1, 8);
+        let v = m.var(s, StorageClass::StorageBuffer, "list");
+        m.set_binding(v, 0, 0);
+        let w = m.var(s, StorageClass::Workgroup, "shared");
+        m.b.execution_mode(m.main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
+        let words = m.finish(&[v, w], &[]);
+        let iface = reflect_binary(&words, "main").unwrap();
+        assert_eq!(iface.bindings[0].min_size, 16);
+        assert_eq!(iface.workgroup_memory, 16);
     }
 
     #[test]
@@ -1260,9 +1320,7 @@ mod tests {
         m.offset(s, 0, 0);
         let v = m.var(s, StorageClass::StorageBuffer, "buf");
         m.set_binding(v, 0, 3);
-        m.b.execution_mode(m.main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
-        let words = m.finish(&[v], &[]);
-        let err = reflect_binary(&words, "main").unwrap_err();
+        let err = m.reflect_err(&[v]);
         assert_eq!(
             err.to_string(),
             format!(
@@ -1283,9 +1341,7 @@ mod tests {
         m.offset(s, 0, 0);
         let u = m.var(s, StorageClass::Uniform, "ubo");
         m.set_binding(u, 0, 0);
-        m.b.execution_mode(m.main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
-        let words = m.finish(&[a, u], &[]);
-        let err = reflect_binary(&words, "main").unwrap_err();
+        let err = m.reflect_err(&[a, u]);
         assert_eq!(
             err.to_string(),
             format!(
@@ -1305,9 +1361,7 @@ mod tests {
         let arr = m.b.type_array(s, two);
         let v = m.var(arr, StorageClass::StorageBuffer, "bufs");
         m.set_binding(v, 1, 0);
-        m.b.execution_mode(m.main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
-        let words = m.finish(&[v], &[]);
-        let err = reflect_binary(&words, "main").unwrap_err();
+        let err = m.reflect_err(&[v]);
         assert_eq!(
             err.to_string(),
             format!(

@@ -15,8 +15,8 @@ pub enum WordsError {
     BadMagic(u32),
 }
 
-/// The SPIR-V magic number.
-pub const MAGIC: u32 = 0x0723_0203;
+/// The SPIR-V magic number (the `spirv` crate's, under the name tools use).
+pub use spirv::MAGIC_NUMBER as MAGIC;
 
 /// Converts little-endian bytes to SPIR-V words, checking the length and
 /// the magic number; a byte-swapped module (big-endian file) is accepted

@@ -2,7 +2,7 @@
 //! a pass rewrites uses, so rewriting many values costs one walk instead
 //! of one per value.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{Module, Op, Value};
 
@@ -21,8 +21,8 @@ impl UseMap {
         map
     }
 
-    /// Records the uses `op` makes (call it for an op created after
-    /// [`UseMap::build`] whose uses matter).
+    /// Records the uses `op` makes (call it once per op, for an op created
+    /// after [`UseMap::build`] whose uses matter).
     pub fn add_user(&mut self, m: &Module, op: Op) {
         let d = m.op(op);
         let used = d
@@ -31,7 +31,9 @@ impl UseMap {
             .chain(d.successors.iter().flat_map(|s| s.args.iter()));
         for &v in used {
             let list = self.users.entry(v).or_default();
-            if !list.contains(&op) {
+            // This call pushes all of `op`'s entries, so a value `op` uses
+            // twice has it last already.
+            if list.last() != Some(&op) {
                 list.push(op);
             }
         }
@@ -63,10 +65,11 @@ impl UseMap {
             }
         }
         let list = self.users.entry(to).or_default();
-        for op in moved {
-            if !list.contains(&op) {
-                list.push(op);
-            }
+        if list.is_empty() {
+            *list = moved;
+        } else {
+            let listed: HashSet<Op> = list.iter().copied().collect();
+            list.extend(moved.into_iter().filter(|op| !listed.contains(op)));
         }
     }
 

@@ -91,9 +91,7 @@ pub struct LowerAbiOptions {
     /// with these `spec_id`s (defaults from the ABI) gathered into a
     /// `spv.SpecConstantComposite` decorated `BuiltIn WorkgroupSize`, which
     /// overrides the `LocalSize` mode (what glslang emits for
-    /// `local_size_x_id`; valid from SPIR-V 1.0). Known gap: kiln's
-    /// serializer does not yet emit the composite's `BuiltIn` decoration,
-    /// so the binary keeps the fixed `LocalSize`.
+    /// `local_size_x_id`; valid from SPIR-V 1.0).
     pub workgroup_size_spec_ids: Option<[u32; 3]>,
 }
 
@@ -638,7 +636,12 @@ impl EntryFn {
         let access_chain =
             OpKind::from_name("AccessChain").expect("core grammar has OpAccessChain");
         let load = OpKind::from_name("Load").expect("core grammar has OpLoad");
-        let mut uses = UseMap::build(m, self.func);
+        // No arguments, nothing to replace: skip the walk.
+        let mut uses = if plans.is_empty() {
+            UseMap::default()
+        } else {
+            UseMap::build(m, self.func)
+        };
         for (index, plan) in plans.iter().enumerate() {
             let old = params[index];
             if uses.users(old).is_empty() {
@@ -795,49 +798,46 @@ impl EntryFn {
                         .into(),
                 });
             };
-            match options.workgroup_size_spec_ids {
-                None => add_mode(m, ExecutionMode::LocalSize, &size.map(i128::from)),
-                Some(ids) => {
-                    // As glslang does for `local_size_x_id`: LocalSize with
-                    // the defaults, overridden by a WorkgroupSize built-in
-                    // made of three specialization constants.
-                    add_mode(m, ExecutionMode::LocalSize, &size.map(i128::from));
-                    let mut constituents = Vec::new();
-                    for (dim, (&id, &default)) in ids.iter().zip(size.iter()).enumerate() {
-                        let name = unique_name(
-                            m,
-                            &mut taken,
-                            &format!("{}_workgroup_size_{}", self.name, ["x", "y", "z"][dim]),
-                        );
-                        let s = m.attrs.string(name.clone());
-                        let id = m.attrs.int(i128::from(id), i32_ty);
-                        let v = m.attrs.int(i128::from(default), i32_ty);
-                        let op = m.create_op(
-                            OpSpec::new(OpKind::SpecConstant)
-                                .attr("sym_name", s)
-                                .attr("spec_id", id)
-                                .attr("default_value", v)
-                                .loc(self.loc),
-                        );
-                        m.insert_op_before(self.func, op);
-                        constituents.push(m.attrs.symbol(name));
-                    }
-                    let name = unique_name(m, &mut taken, &format!("{}_workgroup_size", self.name));
-                    let s = m.attrs.string(name);
-                    let list = m.attrs.array(constituents);
-                    let v3 = m.types.vector(3, i32_ty);
-                    let ty = m.attrs.ty(v3);
-                    let builtin = m.attrs.string("WorkgroupSize");
+            add_mode(m, ExecutionMode::LocalSize, &size.map(i128::from));
+            if let Some(ids) = options.workgroup_size_spec_ids {
+                // As glslang does for `local_size_x_id`: the LocalSize
+                // above holds the defaults, overridden by a WorkgroupSize
+                // built-in made of three specialization constants.
+                let mut constituents = Vec::new();
+                for (dim, (&id, &default)) in ids.iter().zip(size.iter()).enumerate() {
+                    let name = unique_name(
+                        m,
+                        &mut taken,
+                        &format!("{}_workgroup_size_{}", self.name, ["x", "y", "z"][dim]),
+                    );
+                    let s = m.attrs.string(name.clone());
+                    let id = m.attrs.int(i128::from(id), i32_ty);
+                    let v = m.attrs.int(i128::from(default), i32_ty);
                     let op = m.create_op(
-                        OpSpec::new(OpKind::SpecConstantComposite)
+                        OpSpec::new(OpKind::SpecConstant)
                             .attr("sym_name", s)
-                            .attr("constituents", list)
-                            .attr("type", ty)
-                            .attr("built_in", builtin)
+                            .attr("spec_id", id)
+                            .attr("default_value", v)
                             .loc(self.loc),
                     );
                     m.insert_op_before(self.func, op);
+                    constituents.push(m.attrs.symbol(name));
                 }
+                let name = unique_name(m, &mut taken, &format!("{}_workgroup_size", self.name));
+                let s = m.attrs.string(name);
+                let list = m.attrs.array(constituents);
+                let v3 = m.types.vector(3, i32_ty);
+                let ty = m.attrs.ty(v3);
+                let builtin = m.attrs.string("WorkgroupSize");
+                let op = m.create_op(
+                    OpSpec::new(OpKind::SpecConstantComposite)
+                        .attr("sym_name", s)
+                        .attr("constituents", list)
+                        .attr("type", ty)
+                        .attr("built_in", builtin)
+                        .loc(self.loc),
+                );
+                m.insert_op_before(self.func, op);
             }
         }
         if let Some(width) = self.abi.target_width {
@@ -913,10 +913,11 @@ fn retype_uses(
                 | "InBoundsAccessChain"
                 | "PtrAccessChain"
                 | "InBoundsPtrAccessChain"
-                    if d.operands[0] == v =>
+                    if d.operands.first() == Some(&v) =>
                 {
                     let skip = usize::from(opname.contains("Ptr"));
-                    let indices: Vec<Value> = d.operands[1 + skip..].to_vec();
+                    let indices: Vec<Value> =
+                        d.operands.get(1 + skip..).unwrap_or_default().to_vec();
                     Some(access_chain_type(m, m.value_type(v), &indices).ok_or_else(|| {
                         err(m, "cannot follow the access chain's indices through the laid-out type")
                     })?)
@@ -929,7 +930,7 @@ fn retype_uses(
                     Some(pointee)
                 }
                 "CopyObject" => Some(m.value_type(v)),
-                "CompositeExtract" if d.operands[0] == v => {
+                "CompositeExtract" if d.operands.first() == Some(&v) => {
                     let indices: Option<Vec<i128>> = m
                         .attr(user, "indices")
                         .and_then(|a| m.attrs.as_array(a))
@@ -953,7 +954,9 @@ fn retype_uses(
                 _ => return Err(err(m, "the op cannot take a value of the laid-out type")),
             };
             let Some(new_ty) = new_ty else { continue };
-            let old_result = m.op(user).results[0];
+            let Some(&old_result) = m.op(user).results.first() else {
+                return Err(err(m, "the op has no result"));
+            };
             if m.value_type(old_result) == new_ty {
                 continue;
             }
@@ -1142,8 +1145,6 @@ mod tests {
             iface.workgroup_size_spec_ids,
             [Some(10), Some(11), Some(12)]
         );
-        // The binary's reflection does not see the SpecIds yet: the
-        // serializer drops `built_in` on spv.SpecConstantComposite.
     }
 
     /// Scalar block layout packs a vec3 after a float; std430 aligns it

@@ -257,7 +257,7 @@ impl Default for TargetEnv {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum TargetEnvError {
     /// The text does not follow the syntax.
-    #[error("target env, offset {offset}: expected {expected}, found {found}")]
+    #[error("target env, offset {offset}: {}", self.detail())]
     Syntax {
         /// Byte offset into the text.
         offset: usize,
@@ -268,7 +268,7 @@ pub enum TargetEnvError {
     },
     /// A name that is not a known version, capability, extension, client
     /// API, vendor, device type, scope or element type.
-    #[error("target env, offset {offset}: unknown {what} '{name}'")]
+    #[error("target env, offset {offset}: {}", self.detail())]
     Unknown {
         /// Byte offset into the text.
         offset: usize,
@@ -278,7 +278,7 @@ pub enum TargetEnvError {
         name: String,
     },
     /// A resource limit that is unknown, repeated or has a bad value.
-    #[error("target env, offset {offset}: resource limit '{name}': {problem}")]
+    #[error("target env, offset {offset}: {}", self.detail())]
     Limit {
         /// Byte offset into the text.
         offset: usize,
