@@ -386,7 +386,16 @@ impl ValueSpec {
         let n = self
             .known_len()
             .expect("every initializer but @file knows its length after parsing");
-        let mut out = Vec::with_capacity(n * size);
+        // The size was checked against isize::MAX when parsing; the memory
+        // may still not be there, which is an error, not an abort.
+        let mut out = Vec::new();
+        out.try_reserve_exact(n * size).map_err(|_| {
+            anyhow!(
+                "cannot allocate {} bytes for {n} {} elements",
+                n * size,
+                self.ty
+            )
+        })?;
         match &self.init {
             Init::Zero => out.resize(n * size, 0),
             Init::Fill(v) => {

@@ -89,10 +89,11 @@ pub(crate) struct TimestampClock {
 }
 
 impl TimestampClock {
-    /// The clock of queue family `family` of a device with `limits`.
-    fn of(family: &vk::QueueFamilyProperties, limits: &vk::PhysicalDeviceLimits) -> Option<Self> {
+    /// The clock of queue family `family` of a device whose
+    /// `timestampPeriod` is `period_ns`.
+    fn of(family: &vk::QueueFamilyProperties, period_ns: f32) -> Option<Self> {
         let bits = family.timestamp_valid_bits;
-        if bits == 0 || limits.timestamp_period <= 0.0 {
+        if bits == 0 || period_ns <= 0.0 {
             return None;
         }
         let mask = if bits >= 64 {
@@ -101,7 +102,7 @@ impl TimestampClock {
             (1u64 << bits) - 1
         };
         Some(Self {
-            period_ns: f64::from(limits.timestamp_period),
+            period_ns: f64::from(period_ns),
             mask,
         })
     }
@@ -193,7 +194,6 @@ impl Context {
         let (physical, summary) = devices[chosen].clone();
         // SAFETY: `physical` was enumerated from the live instance.
         let props = unsafe { instance.raw.get_physical_device_properties(physical) };
-        let limits = crate::limits::limits_from_vk(&props.limits);
         // SAFETY: `physical` was enumerated from the live instance.
         let families = unsafe {
             instance
@@ -204,17 +204,20 @@ impl Context {
             compute_queue_family(&families).ok_or_else(|| Error::NoComputeQueue {
                 device: summary.name.clone(),
             })?;
-        let timestamps = TimestampClock::of(&families[queue_family as usize], &props.limits);
 
-        // One query feeds both the features to enable and the target env.
+        // One query feeds the features to enable, the limits, the
+        // extension list and the target env.
         let query = target_env::query(&instance, physical, summary.clone())?;
+        let timestamps =
+            TimestampClock::of(&families[queue_family as usize], query.timestamp_period);
+        let limits = query.limits;
         let features = DeviceFeatures::from_set(&query.enabled_features);
         let target_env = query.target_env();
         let version = props.api_version.min(instance.api_version);
         let mut enable = FeatureChain::enabling(&features, version);
 
         let mut extensions = Vec::new();
-        if device::supports_extension(&instance, physical, ash::khr::portability_subset::NAME)? {
+        if query.has_extension("VK_KHR_portability_subset") {
             extensions.push(ash::khr::portability_subset::NAME.as_ptr());
         }
         let priorities = [1.0f32];

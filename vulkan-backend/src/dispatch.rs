@@ -85,18 +85,12 @@ impl<'a> BufferBinding<'a> {
     }
 }
 
-/// What one dispatch took ([`Context::dispatch_timed`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DispatchTiming {
-    /// GPU time between a timestamp written before the dispatch and one
-    /// written after it; `None` when the compute queue family writes no
-    /// timestamps (`timestampValidBits` is 0).
-    pub device: Option<Duration>,
-    /// Host time spent in `vkQueueSubmit`.
-    pub submit: Duration,
-    /// Host time from the submit's return until the fence signalled.
-    pub wait: Duration,
-}
+/// What one dispatch took ([`Context::dispatch_timed`]): GPU time between
+/// timestamps around the dispatch (`None` when the compute queue family
+/// writes no timestamps), host time in `vkQueueSubmit`, and host time
+/// waiting for the fence. The same measurement the host interpreter prints
+/// after a launch.
+pub type DispatchTiming = kiln_core::host::LaunchTiming;
 
 impl Context {
     /// Runs `groups` workgroups of `pipeline` with `bindings` (each
@@ -169,10 +163,7 @@ impl Context {
         }
         t.record(pipeline, &sets, push_constants, groups)?;
         let (submit, wait) = t.submit_and_wait()?;
-        let gpu = match clock {
-            Some(clock) => Some(t.elapsed(clock)?),
-            None => None,
-        };
+        let gpu = clock.map(|clock| t.elapsed(clock)).transpose()?;
         Ok(DispatchTiming {
             device: gpu,
             submit,
@@ -450,7 +441,9 @@ impl Transient<'_> {
         // pool; the pipeline, layout and sets are live and compatible (the
         // sets were allocated from the pipeline's own layouts); the push
         // bytes match the layout's range (checked); the group counts are
-        // within the device limits (checked).
+        // within the device limits (checked); a query pool exists only when
+        // the queue family has timestamps (`timestampValidBits > 0`), and its
+        // two queries are reset before they are written.
         unsafe {
             self.device.note_call();
             d.begin_command_buffer(cb, &begin)

@@ -169,10 +169,11 @@ impl<'a> VulkanLauncher<'a> {
         if let Some(i) = self.binaries.iter().position(|b| b.name == module) {
             return Ok(&self.binaries[i]);
         }
-        let bin = match self.given.get(module) {
+        // A given binary is moved into `binaries`, which is looked up first.
+        let bin = match self.given.remove(module) {
             Some(words) => ModuleBinary {
                 name: module.to_owned(),
-                words: words.clone(),
+                words,
                 validation_env: None,
                 target_env: None,
             },
@@ -289,12 +290,7 @@ impl<'a> VulkanLauncher<'a> {
             .map(|(i, b)| BufferBinding::new(0, *i, b))
             .collect();
         let timing = if timed {
-            let t = ctx.dispatch_timed(pipeline, &bindings, &[], request.grid)?;
-            Some(LaunchTiming {
-                device: t.device,
-                submit: t.submit,
-                wait: t.wait,
-            })
+            Some(ctx.dispatch_timed(pipeline, &bindings, &[], request.grid)?)
         } else {
             ctx.dispatch_bindings(pipeline, &bindings, &[], request.grid)?;
             None

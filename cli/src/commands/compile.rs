@@ -55,13 +55,6 @@ pub fn explicit_env(target_env: Option<&str>, device: Option<&str>) -> Result<Op
     Ok(None)
 }
 
-/// Reads and parses a kernel file.
-fn load_kernels(path: &Path) -> Result<kiln_core::kernel::KernelModule> {
-    let text = crate::input::read_text(path)?;
-    let name = super::display_name(path);
-    kiln_core::kernel::parse(&text).map_err(|e| super::in_file(&name, e))
-}
-
 fn options(index_64: bool) -> LowerOptions {
     LowerOptions {
         index_bits: if index_64 {
@@ -91,7 +84,7 @@ pub fn output_path(out: &Path, name: &str, count: usize) -> PathBuf {
 
 /// Runs `kiln compile`.
 pub fn run(args: &CompileArgs) -> Result<Outcome> {
-    let kernels = load_kernels(&args.input)?;
+    let kernels = super::load_kernels(&args.input)?;
     let env = explicit_env(args.target_env.as_deref(), args.device.as_deref())?;
     let input = super::display_name(&args.input);
     let compiled = lower::compile_to_binaries(&kernels, env.as_ref(), &options(args.index_64))
@@ -113,7 +106,7 @@ pub fn run_opt(
     target_env: Option<&str>,
     device: Option<&str>,
 ) -> Result<Outcome> {
-    let kernels = load_kernels(input)?;
+    let kernels = super::load_kernels(input)?;
     let env = explicit_env(target_env, device)?;
     let name = super::display_name(input);
     let lowered = lower::convert_to_spirv(&kernels, env.as_ref(), &options(false))

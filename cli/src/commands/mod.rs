@@ -21,6 +21,13 @@ pub fn load_module(path: &Path) -> Result<Module> {
     parse_module(&text, &display_name(path))
 }
 
+/// Reads and parses a kernel file (`-` is stdin); errors name the file,
+/// line and column.
+pub fn load_kernels(path: &Path) -> Result<kiln_core::kernel::KernelModule> {
+    let text = crate::input::read_text(path)?;
+    kiln_core::kernel::parse(&text).map_err(|e| in_file(&display_name(path), e))
+}
+
 /// Parses and verifies spv text read from the input called `name`.
 pub fn parse_module(text: &str, name: &str) -> Result<Module> {
     let module = kiln_core::text::parse(text).map_err(|e| in_file(name, e))?;

@@ -119,25 +119,25 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
         return Ok(Outcome::Success);
     }
     let mut module = super::parse_module(&text, &name)?;
-    if args.lower_abi_attrs {
-        let env = super::target_env(&module, args.target_env.as_deref())?;
+    let env = if args.lower_abi_attrs || args.update_vce {
+        Some(super::target_env(&module, args.target_env.as_deref())?)
+    } else {
+        None
+    };
+    if let (true, Some(env)) = (args.lower_abi_attrs, &env) {
         let options = kiln_core::passes::lower_abi_attrs::LowerAbiOptions {
             scalar_block_layout: args.scalar_block_layout,
             workgroup_size_spec_ids: args.workgroup_size_spec_ids,
         };
-        kiln_core::passes::lower_abi_attrs::run_with(&mut module, &env, &options)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", super::display_name(&args.input)))?;
+        kiln_core::passes::lower_abi_attrs::run_with(&mut module, env, &options)
+            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         kiln_core::ir::verify::verify(&module).map_err(|errs| {
-            anyhow::anyhow!(
-                "{}: the lowered module fails verification: {errs}",
-                super::display_name(&args.input)
-            )
+            anyhow::anyhow!("{name}: the lowered module fails verification: {errs}")
         })?;
     }
-    if args.update_vce {
-        let env = super::target_env(&module, args.target_env.as_deref())?;
-        kiln_core::passes::update_vce(&mut module, &env)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", super::display_name(&args.input)))?;
+    if let (true, Some(env)) = (args.update_vce, &env) {
+        kiln_core::passes::update_vce(&mut module, env)
+            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         if args.lower_abi_attrs {
             // The version may have changed under the interface lists.
             kiln_core::passes::lower_abi_attrs::update_entry_point_interfaces(&mut module);

@@ -58,7 +58,11 @@ struct Reflected {
 pub fn run(args: &ReflectArgs) -> Result<Outcome> {
     let name = super::display_name(&args.input);
     let bytes = crate::input::read_bytes(&args.input)?;
-    let is_binary = bytes.len() >= 4 && bytes[..4] == 0x0723_0203u32.to_le_bytes();
+    // The SPIR-V magic number in either byte order (words_from_bytes reads
+    // both).
+    let magic = kiln_core::binary::words::MAGIC;
+    let is_binary = bytes.len() >= 4
+        && (bytes[..4] == magic.to_le_bytes() || bytes[..4] == magic.to_be_bytes());
     let reflected = if is_binary {
         reflect_binary(&bytes, args, &name)?
     } else {

@@ -52,8 +52,7 @@ pub struct RunArgs {
 /// Runs `kiln run`.
 pub fn run(args: &RunArgs) -> Result<Outcome> {
     let name = super::display_name(&args.file);
-    let text = crate::input::read_text(&args.file)?;
-    let module = kiln_core::kernel::parse(&text).map_err(|e| super::in_file(&name, e))?;
+    let module = super::load_kernels(&args.file)?;
     // Like mlir-vulkan-runner, refuse an invalid program before running any
     // of it (the interpreter would stop at the first bad op, after printing
     // what ran before).
