@@ -4,7 +4,6 @@
 //! the device, and errors as one `error:` line.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 mod common;
 
@@ -16,32 +15,19 @@ fn kernels_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/lower")
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-compile-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 const MINIMAL: &str = "#spirv.target_env<#spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>";
 
+/// `spirv-val --target-env env` accepts the binary at `path`.
 fn spirv_val(path: &Path, env: &str) {
-    let out = Command::new("spirv-val")
-        .args(["--target-env", env])
-        .arg(path)
-        .output()
-        .expect("spirv-val must be installed (ci/setup.sh installs it)");
-    assert!(
-        out.status.success(),
-        "spirv-val rejects {}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (code, out) = common::spirv_val(path, env, &[]);
+    assert_eq!(code, 0, "spirv-val rejects {}: {out}", path.display());
 }
 
 #[test]
 fn compile_writes_a_valid_binary() {
     let input = kernels_dir().join("scf.mlir");
-    let out = tmp("scf.spv");
+    let dir = common::scratch("compile-cli");
+    let out = dir.join("scf.spv");
     let (code, _, err) = kiln(&[
         "compile",
         input.to_str().unwrap(),
@@ -73,10 +59,11 @@ fn compile_names_one_binary_per_gpu_module() {
   }
 }
 "#;
-    let input = tmp("two.mlir");
+    let dir = common::scratch("compile-cli");
+    let input = dir.join("two.mlir");
     std::fs::write(&input, src).unwrap();
-    let out = tmp("two.spv");
-    let env_file = tmp("min.env");
+    let out = dir.join("two.spv");
+    let env_file = dir.join("min.env");
     std::fs::write(&env_file, MINIMAL).unwrap();
     let env_arg = format!("@{}", env_file.display());
     let (code, _, err) = kiln(&[
@@ -89,7 +76,7 @@ fn compile_names_one_binary_per_gpu_module() {
     ]);
     assert_eq!(code, 0, "{err}");
     for m in ["first", "second"] {
-        let p = tmp(&format!("two.{m}.spv"));
+        let p = dir.join(format!("two.{m}.spv"));
         assert!(p.exists(), "{} missing", p.display());
         spirv_val(&p, "vulkan1.0");
     }
@@ -112,7 +99,7 @@ fn opt_convert_to_spirv_prints_parsable_modules() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("spirv.module @__spv__subgroup Logical GLSL450 requires #spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]>"), "{out}");
     // The printed module goes back through kiln opt (parse + verify).
-    let printed = tmp("subgroup.spv.mlir");
+    let printed = common::scratch("compile-cli").join("subgroup.spv.mlir");
     std::fs::write(&printed, &out).unwrap();
     let (code, again, err) = kiln(&["opt", printed.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
@@ -141,7 +128,7 @@ fn compile_for_the_device() {
     // lavapipe (or whatever device the machine has): the env comes from the
     // device query, the binary validates for the version it declares.
     let input = kernels_dir().join("arith_i8.mlir");
-    let out = tmp("i8.spv");
+    let out = common::scratch("compile-cli").join("i8.spv");
     let (code, _, err) = kiln(&[
         "compile",
         input.to_str().unwrap(),
@@ -151,7 +138,13 @@ fn compile_for_the_device() {
         "default",
     ]);
     assert_eq!(code, 0, "{err}");
-    spirv_val(&out, "vulkan1.3");
+    let bytes = std::fs::read(&out).unwrap();
+    assert!(bytes.len() >= 8, "{} bytes", bytes.len());
+    let version = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
+    let env = kiln_core::validate::ValidationEnv::for_vulkan_module(
+        kiln_core::grammar::Version::from_word(version),
+    );
+    spirv_val(&out, env.name());
 }
 
 #[test]
@@ -167,13 +160,14 @@ fn errors_are_one_line_and_name_the_op() {
   }
 }
 "#;
-    let input = tmp("i64.mlir");
+    let dir = common::scratch("compile-cli");
+    let input = dir.join("i64.mlir");
     std::fs::write(&input, src).unwrap();
     let (code, _, err) = kiln(&[
         "compile",
         input.to_str().unwrap(),
         "-o",
-        tmp("i64.spv").to_str().unwrap(),
+        dir.join("i64.spv").to_str().unwrap(),
         "--target-env",
         MINIMAL,
     ]);
@@ -217,8 +211,8 @@ fn kernel_text_from_stdin() {
     );
 
     let (code, out, err) = common::kiln(&["opt", "-", "--update-vce"], &src);
-    assert_eq!(code, 1);
-    assert!(out.is_empty());
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
     assert_eq!(
         err.trim(),
         "error: <stdin>: a memref-level kernel file; --lower-abi-attrs and --update-vce work on \

@@ -5,7 +5,6 @@
 //! gives the same module as update-vce under the device's env (next to the
 //! device). Needs lavapipe (ci/setup.sh); fails, never skips, without it.
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use kiln_core::target::{TargetEnv, KILN_LIMIT_NAMES, MLIR_LIMIT_NAMES};
@@ -52,13 +51,6 @@ fn kiln_ok(args: &[&str], stdin: &str) -> String {
         args.join(" ")
     );
     out
-}
-
-/// A fresh scratch directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kiln-devices-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// The env kiln queries from device 0, in process (what a context on it
@@ -176,7 +168,7 @@ fn json_has_every_key_and_limit() {
 
 #[test]
 fn saved_env_compiles_offline_like_next_to_the_device() {
-    let dir = scratch("roundtrip");
+    let dir = common::scratch("devices-roundtrip");
     let env_file = dir.join("lavapipe.env");
     let text = kiln_ok(&["devices", "--target-env-only", "--device", "0"], "");
     assert_eq!(text.lines().count(), 1, "one line: {text}");
@@ -253,7 +245,7 @@ fn saved_env_compiles_offline_like_next_to_the_device() {
 fn mlir_form_is_read_by_mlir_opt() {
     let text = kiln_ok(&["devices", "--target-env-only", "--mlir"], "");
     let text = text.trim();
-    let dir = scratch("mlir");
+    let dir = common::scratch("devices-mlir");
     let file = dir.join("env.mlir");
     std::fs::write(
         &file,

@@ -5,8 +5,7 @@
 //! `mlir-opt-19 --test-data-layout-query` and glslang; one case here asks
 //! the MLIR oracle directly too.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use kiln_core::ir::TypeStore;
 use kiln_core::kernel;
@@ -160,21 +159,12 @@ fn text_output_agrees_with_mlir() {
     let src = format!(
         "module attributes {{dlti.dl_spec = {SPEC}}} {{\n  func.func @q() {{\n    \"test.data_layout_query\"() : () -> i32\n    return\n  }}\n}}\n"
     );
-    let mut child = Command::new("mlir-opt-19")
-        .args(["--test-data-layout-query", "--allow-unregistered-dialect"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("cannot start mlir-opt-19 (run ci/setup.sh)");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(src.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("mlir-opt-19");
-    assert!(out.status.success());
-    let mlir = String::from_utf8(out.stdout).expect("utf-8");
+    let (code, mlir, err) = common::run(
+        Command::new("mlir-opt-19")
+            .args(["--test-data-layout-query", "--allow-unregistered-dialect"]),
+        src.as_bytes(),
+    );
+    assert_eq!(code, 0, "mlir-opt-19 failed: {err}\n{src}");
     let get = |key: &str| {
         // Keys follow `{` or `, ` in the attribute dictionary.
         let at = [format!("{{{key} = "), format!(", {key} = ")]

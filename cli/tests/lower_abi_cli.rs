@@ -92,33 +92,16 @@ fn assert_same_structure(kiln_out: &str, mlir_out: &str) {
     assert_eq!(abi(kiln_out), abi(mlir_out), "function attributes differ");
 }
 
-fn scratch() -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "kiln-lower-abi-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// `kiln opt` output → serialize → `spirv-val --target-env env`.
 fn assert_validates(lowered_text: &str, env: &str) {
-    let dir = scratch();
+    let dir = common::scratch("lower-abi");
     let spv = dir.join("m.spv");
     kiln_ok(
         &["translate", "--serialize", "-", "-o", spv.to_str().unwrap()],
         lowered_text,
     );
-    let (code, out, err) = run(
-        Command::new("spirv-val")
-            .args(["--target-env", env])
-            .arg(&spv),
-        b"",
-    );
-    assert_eq!(code, 0, "spirv-val {env}: {out}{err}\n{lowered_text}");
+    let (code, out) = common::spirv_val(&spv, env, &[]);
+    assert_eq!(code, 0, "spirv-val {env}: {out}\n{lowered_text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -332,11 +315,6 @@ fn errors_name_the_function_and_argument() {
     assert!(err.contains("@bad: no workgroup size"), "{err}");
 }
 
-/// A lowered kernel runs through `kiln run-spv` with push constants given
-/// as `--push TYPE=V,TYPE=V` (one block: i32 at 0, f32 at 4) and a
-/// specialization constant set with `--spec ID=VALUE`. (`spec_id(4 : i32)`
-/// because the parser types a bare `spec_id(4)` as i64, which update-vce
-/// then counts as a use of Int64.)
 /// A kernel writing `gid * k + bias + n` with push constants `n`, `k` and
 /// a specialization constant `bias` (SpecId 4), workgroup size [4, 1, 1].
 fn push_and_spec_kernel() -> String {
@@ -369,18 +347,11 @@ spirv.module Logical GLSL450 {{
     )
 }
 
-#[test]
-fn lowered_kernel_runs_with_push_and_spec() {
-    let src = push_and_spec_kernel();
-    let lowered = kiln_ok(&["opt", "--lower-abi-attrs", "--update-vce", "-"], &src);
-    let dir = scratch();
-    let spv = dir.join("run.spv");
-    kiln_ok(
-        &["translate", "--serialize", "-", "-o", spv.to_str().unwrap()],
-        &lowered,
-    );
-    let spv = spv.to_str().unwrap();
-    let base = [
+/// The `kiln run-spv` arguments that run `push_and_spec_kernel`'s `@run`
+/// from the binary at `spv` on one workgroup: a 4-float output buffer,
+/// printed, and push constants `n = 10`, `k = 0.5`.
+fn run_spv_args(spv: &str) -> Vec<&str> {
+    vec![
         "run-spv",
         spv,
         "--entry",
@@ -394,7 +365,25 @@ fn lowered_kernel_runs_with_push_and_spec() {
         "0:0",
         "--push",
         "i32=10,f32=0.5",
-    ];
+    ]
+}
+
+/// A lowered kernel runs through `kiln run-spv` with push constants given
+/// as `--push TYPE=V,TYPE=V` (one block: i32 at 0, f32 at 4) and a
+/// specialization constant set with `--spec ID=VALUE`. (`spec_id(4 : i32)`
+/// because the parser types a bare `spec_id(4)` as i64, which update-vce
+/// then counts as a use of Int64.)
+#[test]
+fn lowered_kernel_runs_with_push_and_spec() {
+    let src = push_and_spec_kernel();
+    let lowered = kiln_ok(&["opt", "--lower-abi-attrs", "--update-vce", "-"], &src);
+    let dir = common::scratch("lower-abi");
+    let spv = dir.join("run.spv");
+    kiln_ok(
+        &["translate", "--serialize", "-", "-o", spv.to_str().unwrap()],
+        &lowered,
+    );
+    let base = run_spv_args(spv.to_str().unwrap());
     let expect = |bias: f32| -> String {
         let v: Vec<String> = (0..4)
             .map(|i| (i as f32 * 0.5 + bias + 10.0).to_string())
@@ -403,7 +392,7 @@ fn lowered_kernel_runs_with_push_and_spec() {
     };
     let out = kiln_ok(&base, "");
     assert_eq!(out.trim(), expect(1.0));
-    let mut with_spec = base.to_vec();
+    let mut with_spec = base.clone();
     with_spec.extend(["--spec", "4=2.25"]);
     assert_eq!(kiln_ok(&with_spec, "").trim(), expect(2.25));
     // The same push bytes as two flags.
@@ -411,10 +400,10 @@ fn lowered_kernel_runs_with_push_and_spec() {
     split.extend(["i32=10", "--push", "f32=0.5"]);
     assert_eq!(kiln_ok(&split, "").trim(), expect(1.0));
     // Unknown SpecId, short push constants.
-    let mut bad = base.to_vec();
+    let mut bad = base.clone();
     bad.extend(["--spec", "9=1"]);
-    let (code, _, err) = kiln(&bad, "");
-    assert_eq!(code, 1);
+    let (code, out, err) = kiln(&bad, "");
+    assert_eq!(code, 1, "{out}{err}");
     assert_eq!(
         err.trim(),
         "error: --spec 9=1: entry point \"run\" has no specialization constant 9 (the module \
@@ -422,8 +411,8 @@ fn lowered_kernel_runs_with_push_and_spec() {
     );
     let mut short = base[..base.len() - 1].to_vec();
     short.push("i32=10");
-    let (code, _, err) = kiln(&short, "");
-    assert_eq!(code, 1);
+    let (code, out, err) = kiln(&short, "");
+    assert_eq!(code, 1, "{out}{err}");
     assert_eq!(
         err.trim(),
         "error: entry point \"run\" takes 8 bytes of push constants, --push gave 4"
@@ -465,7 +454,7 @@ void main() { o.o[3] = u.a[2] + u.s.x + u.c + u.b.x; }
   }
 }
 "#;
-    let dir = scratch();
+    let dir = common::scratch("lower-abi");
     let comp = dir.join("s.comp");
     let glsl_spv = dir.join("glsl.spv");
     std::fs::write(&comp, glsl).unwrap();
@@ -536,7 +525,7 @@ fn scalar_block_layout_validates_with_the_scalar_switch() {
         lowered.contains("!spirv.struct<(f32 [0], f32 [4], vector<3xf32> [8])>"),
         "{lowered}"
     );
-    let dir = scratch();
+    let dir = common::scratch("lower-abi");
     let spv = dir.join("scalar.spv");
     let spv_path = spv.to_str().unwrap();
     kiln_ok(&["translate", "--serialize", "-", "-o", spv_path], &lowered);
@@ -551,18 +540,10 @@ fn scalar_block_layout_validates_with_the_scalar_switch() {
     let (code, out, err) = validate(&["--scalar-block-layout"]);
     assert_eq!((code, out.trim()), (0, "valid"), "{err}");
     // The reference tool agrees on both counts.
-    let spirv_val = |extra: &[&str]| {
-        run(
-            Command::new("spirv-val")
-                .args(["--target-env", "vulkan1.1"])
-                .args(extra)
-                .arg(&spv),
-            b"",
-        )
-        .0
-    };
-    assert_ne!(spirv_val(&[]), 0);
-    assert_eq!(spirv_val(&["--scalar-block-layout"]), 0);
+    let (code, out) = common::spirv_val(&spv, "vulkan1.1", &[]);
+    assert_ne!(code, 0, "{out}");
+    let (code, out) = common::spirv_val(&spv, "vulkan1.1", &["--scalar-block-layout"]);
+    assert_eq!(code, 0, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -588,26 +569,12 @@ fn workgroup_size_from_spec_constants() {
         lowered.contains("{built_in = \"WorkgroupSize\"}"),
         "{lowered}"
     );
-    let dir = scratch();
+    let dir = common::scratch("lower-abi");
     let spv = dir.join("wg.spv");
     let spv = spv.to_str().unwrap();
     kiln_ok(&["translate", "--serialize", "-", "-o", spv], &lowered);
     let run = |extra: &[&str]| {
-        let mut args = vec![
-            "run-spv",
-            spv,
-            "--entry",
-            "run",
-            "--grid",
-            "1",
-            "--validation",
-            "--buf",
-            "0:0=f32[4]",
-            "--print",
-            "0:0",
-            "--push",
-            "i32=10,f32=0.5",
-        ];
+        let mut args = run_spv_args(spv);
         args.extend_from_slice(extra);
         kiln_ok(&args, "")
     };

@@ -14,18 +14,6 @@ use common::kiln;
 
 mod common;
 
-fn scratch() -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "kiln-reflect-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 const GLSL: &str = r#"#version 450
 layout(local_size_x_id = 3, local_size_y = 2, local_size_z = 1) in;
 layout(constant_id = 7) const int K = 5;
@@ -63,7 +51,7 @@ fn glsl_binary(dir: &std::path::Path) -> PathBuf {
 
 #[test]
 fn glslang_shader_interface() {
-    let dir = scratch();
+    let dir = common::scratch("reflect");
     let spv = glsl_binary(&dir);
     let (code, out, err) = kiln(&["reflect", spv.to_str().unwrap(), "--json"], b"");
     assert_eq!(code, 0, "{err}");
@@ -186,7 +174,7 @@ spirv.module Logical GLSL450 {
 
 #[test]
 fn text_and_binary_agree() {
-    let dir = scratch();
+    let dir = common::scratch("reflect");
     let mlir = dir.join("k.mlir");
     std::fs::write(&mlir, KERNEL).unwrap();
     let (code, from_text, err) = kiln(&["reflect", mlir.to_str().unwrap(), "--json"], b"");

@@ -1,8 +1,10 @@
 //! The kernel text form: parsing MLIR 19's syntax, printing it back, and
-//! checking both against `mlir-opt-19` when it is installed.
+//! checking both against `mlir-opt-19` (ci/setup.sh installs it; a missing
+//! tool fails the tests that use it).
+
+mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use kiln_core::kernel;
 
@@ -35,51 +37,30 @@ fn every_file_round_trips() {
     }
 }
 
-const MLIR_OPT: &str = "/usr/lib/llvm-19/bin/mlir-opt";
-
-/// `mlir-opt-19` on `text` (generic form when `generic`); `None` when the
-/// tool is not installed.
-fn mlir_opt(text: &str, generic: bool) -> Option<Result<String, String>> {
-    let tool = [MLIR_OPT, "mlir-opt-19"]
-        .into_iter()
-        .find(|t| Command::new(t).arg("--version").output().is_ok())?;
-    let dir = std::env::temp_dir().join(format!("kiln-kernel-text-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let file = dir.join(format!("in-{}.mlir", text.len() ^ (text.as_ptr() as usize)));
-    std::fs::write(&file, text).ok()?;
-    let mut cmd = Command::new(tool);
-    cmd.arg(&file);
-    if generic {
-        cmd.arg("--mlir-print-op-generic");
-    }
-    let out = cmd.output().ok()?;
-    let _ = std::fs::remove_file(&file);
-    Some(if out.status.success() {
+/// `mlir-opt-19` on `text`: what it prints, or `Err` with its stderr when it
+/// rejects the input. A tool that cannot start fails the test.
+fn mlir_opt(text: &str) -> Result<String, String> {
+    let out = common::run_tool("mlir-opt-19", &[], text);
+    if out.status.success() {
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     } else {
         Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    })
+    }
 }
 
 #[test]
 fn mlir_opt_accepts_inputs_and_prints_the_same_for_ours() {
     for path in kernel_files() {
         let src = read(&path);
-        let Some(theirs) = mlir_opt(&src, false) else {
-            eprintln!("mlir-opt-19 not installed; skipping");
-            return;
-        };
-        let theirs = theirs
+        let theirs = mlir_opt(&src)
             .unwrap_or_else(|e| panic!("{}: mlir-opt rejects the input: {e}", path.display()));
         let ours = kernel::print(&kernel::parse(&src).expect("parses"));
-        let via_ours = mlir_opt(&ours, false)
-            .expect("tool present")
-            .unwrap_or_else(|e| {
-                panic!(
-                    "{}: mlir-opt rejects our print: {e}\n{ours}",
-                    path.display()
-                )
-            });
+        let via_ours = mlir_opt(&ours).unwrap_or_else(|e| {
+            panic!(
+                "{}: mlir-opt rejects our print: {e}\n{ours}",
+                path.display()
+            )
+        });
         assert_eq!(theirs, via_ours, "{}", path.display());
         // And mlir-opt's own output parses and prints to what ours does.
         let from_theirs = kernel::print(&kernel::parse(&theirs).expect("parses mlir-opt output"));
@@ -154,7 +135,7 @@ fn errors_name_the_place_and_the_problem() {
         ),
         (
             "gpu.module @m {\n  gpu.func @k(%a: i32) kernel {\n    %0 = spirv.IAdd %a : i32\n    gpu.return\n  }\n}",
-            "'spirv.IAdd': ",
+            "'spirv.IAdd': expected ',', found ':'",
             3,
             10,
         ),
@@ -323,12 +304,10 @@ fn verifier_reports_every_violation_with_place_and_op() {
     for (src, want) in cases {
         let got = verify_errors(src);
         assert_eq!(&got, want, "{src}");
-        if let Some(r) = mlir_opt(src, false) {
-            assert!(
-                r.is_err(),
-                "mlir-opt-19 accepts a case the verifier rejects:\n{src}"
-            );
-        }
+        assert!(
+            mlir_opt(src).is_err(),
+            "mlir-opt-19 accepts a case the verifier rejects:\n{src}"
+        );
     }
 }
 
@@ -435,9 +414,7 @@ fn builder_kernels_verify_print_and_parse_back() {
         text.contains("gpu.launch_func @kernels::@sum_rows blocks in"),
         "{text}"
     );
-    if let Some(r) = mlir_opt(&text, false) {
-        r.unwrap_or_else(|e| panic!("mlir-opt-19 rejects the built kernel: {e}\n{text}"));
-    }
+    mlir_opt(&text).unwrap_or_else(|e| panic!("mlir-opt-19 rejects the built kernel: {e}\n{text}"));
 }
 
 #[test]
@@ -534,7 +511,7 @@ fn literals_keep_their_values() {
         }
     );
     let KAttr::Float { value, .. } = vals[1] else {
-        panic!()
+        panic!("not a float: {:?}", vals[1])
     };
     assert_eq!((value as f32).to_bits(), 0x7FC0_0000);
     assert_eq!(
@@ -559,7 +536,7 @@ fn literals_keep_their_values() {
         }
     );
     let KAttr::DenseFloats { values, .. } = &vals[5] else {
-        panic!()
+        panic!("not dense floats: {:?}", vals[5])
     };
     assert_eq!(values, &vec![1.5, -2.0]);
     assert_eq!(
@@ -571,9 +548,10 @@ fn literals_keep_their_values() {
     );
     // mlir-opt-19 prints the same constants for our text as for the source.
     let ours = kernel::print(&m);
-    if let (Some(Ok(a)), Some(Ok(b))) = (mlir_opt(src, false), mlir_opt(&ours, false)) {
-        assert_eq!(a, b);
-    }
+    let a = mlir_opt(src).unwrap_or_else(|e| panic!("mlir-opt-19 rejects the source: {e}\n{src}"));
+    let b =
+        mlir_opt(&ours).unwrap_or_else(|e| panic!("mlir-opt-19 rejects our print: {e}\n{ours}"));
+    assert_eq!(a, b);
 }
 
 #[test]
@@ -586,15 +564,19 @@ fn generic_form_round_trips_and_mlir_opt_agrees() {
         let back = kernel::parse(&generic)
             .unwrap_or_else(|e| panic!("{}: generic reparse: {e}\n{generic}", path.display()));
         assert_eq!(kernel::print(&back), custom, "{}", path.display());
-        if let (Some(Ok(a)), Some(b)) = (mlir_opt(&custom, false), mlir_opt(&generic, false)) {
-            let b = b.unwrap_or_else(|e| {
-                panic!(
-                    "{}: mlir-opt rejects our generic form: {e}\n{generic}",
-                    path.display()
-                )
-            });
-            assert_eq!(a, b, "{}", path.display());
-        }
+        let a = mlir_opt(&custom).unwrap_or_else(|e| {
+            panic!(
+                "{}: mlir-opt rejects our print: {e}\n{custom}",
+                path.display()
+            )
+        });
+        let b = mlir_opt(&generic).unwrap_or_else(|e| {
+            panic!(
+                "{}: mlir-opt rejects our generic form: {e}\n{generic}",
+                path.display()
+            )
+        });
+        assert_eq!(a, b, "{}", path.display());
     }
 }
 
@@ -637,9 +619,10 @@ fn two_dimensional_dense_vectors_and_locations() {
         ),
         "{text}"
     );
-    if let (Some(Ok(a)), Some(Ok(b))) = (mlir_opt(src, false), mlir_opt(&text, false)) {
-        assert_eq!(a, b);
-    }
+    let a = mlir_opt(src).unwrap_or_else(|e| panic!("mlir-opt-19 rejects the source: {e}\n{src}"));
+    let b =
+        mlir_opt(&text).unwrap_or_else(|e| panic!("mlir-opt-19 rejects our print: {e}\n{text}"));
+    assert_eq!(a, b);
 }
 
 #[test]
@@ -661,9 +644,10 @@ fn attribution_memory_spaces_follow_mlir() {
         verify_errors(bad),
         vec!["2:3: 'gpu.func' workgroup attribution memref<16xi32, #gpu.address_space<private>> must be a memref in #gpu.address_space<workgroup>".to_owned()]
     );
-    if let (Some(a), Some(b)) = (mlir_opt(ok, false), mlir_opt(bad, false)) {
-        assert!(a.is_ok() && b.is_err());
+    if let Err(e) = mlir_opt(ok) {
+        panic!("mlir-opt-19 rejects:\n{ok}\n{e}");
     }
+    assert!(mlir_opt(bad).is_err(), "mlir-opt-19 accepts:\n{bad}");
 }
 
 #[test]
@@ -712,9 +696,7 @@ fn verifier_agrees_with_mlir_opt_on_generic_form_type_errors() {
         // Located at the op name, as mlir-opt-19 reports it.
         let col = if op.starts_with('%') { 8 } else { 3 };
         assert_eq!(got, vec![format!("2:{col}: {want}")], "{src}");
-        if let Some(r) = mlir_opt(&src, false) {
-            assert!(r.is_err(), "mlir-opt-19 accepts:\n{src}");
-        }
+        assert!(mlir_opt(&src).is_err(), "mlir-opt-19 accepts:\n{src}");
     }
 }
 
@@ -767,9 +749,7 @@ fn builder_vector_memref_and_extended_helpers() {
     );
     assert!(text.contains("memref.subview %arg0[0, 4] [4, 4] [1, 1] : memref<8x8xi32> to memref<4x4xi32, strided<[8, 1], offset: 4>>"), "{text}");
     assert!(text.contains("vector.shuffle %"), "{text}");
-    if let Some(r) = mlir_opt(&text, false) {
-        r.unwrap_or_else(|e| panic!("mlir-opt-19 rejects the built kernel: {e}\n{text}"));
-    }
+    mlir_opt(&text).unwrap_or_else(|e| panic!("mlir-opt-19 rejects the built kernel: {e}\n{text}"));
 }
 
 #[test]

@@ -194,7 +194,8 @@ fn spirv_ops_in_a_kernel_pass_through_and_are_checked_against_the_env() {
     // missing (no fallback exists for an op written by hand).
     let e = lower_err(&km, &env(SUBGROUPS)).to_string();
     assert!(
-        e.contains("spirv.GroupNonUniformBallot") && e.contains("GroupNonUniformBallot"),
+        e.contains("spirv.GroupNonUniformBallot")
+            && e.contains("requires capability GroupNonUniformBallot"),
         "{e}"
     );
 }

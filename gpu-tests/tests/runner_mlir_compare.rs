@@ -27,6 +27,8 @@ use std::path::Path;
 use std::process::Command;
 
 use harness::{corpus_dir, mlir_files, normalize_addresses, run_module, spirv_val};
+use kiln_core::grammar::Version;
+use kiln_core::validate::ValidationEnv;
 use kiln_gpu_tests::{scratch_dir, test_context, words_from_bytes};
 
 const PIPELINE: &str = "builtin.module(gpu.module(convert-math-to-spirv), \
@@ -56,15 +58,11 @@ const MLIR_INVALID_BINARY: &[(&str, &str)] = &[(
     "vector.load/store become an OpBitcast of the buffer pointer: 'OpLoad Pointer is not a logical pointer'",
 )];
 
-/// The Vulkan environment for a binary's SPIR-V version (header word 1).
+/// The lowest Vulkan environment for a binary's SPIR-V version (header
+/// word 1), as `spirv-val --target-env` names it.
 fn vulkan_env(words: &[u32]) -> &'static str {
-    match words.get(1).map(|v| (v >> 8) & 0xff) {
-        Some(0) => "vulkan1.0",
-        Some(1..=3) => "vulkan1.1",
-        Some(4) => "vulkan1.1spv1.4",
-        Some(5) => "vulkan1.2",
-        _ => "vulkan1.3",
-    }
+    let version = *words.get(1).expect("a SPIR-V module header");
+    ValidationEnv::for_vulkan_module(Version::from_word(version)).name()
 }
 
 fn tool(name: &str) -> Command {
@@ -222,6 +220,11 @@ fn mlir_binaries_give_the_same_output() {
 fn every_runner_file_is_accepted_by_mlir_opt() {
     let mut files = mlir_files(&corpus_dir());
     files.extend(mlir_files(&corpus_dir().join("errors")));
+    assert!(
+        !files.is_empty(),
+        "no .mlir files under {}",
+        corpus_dir().display()
+    );
     let failures: Vec<String> = files
         .iter()
         .filter_map(|f| {

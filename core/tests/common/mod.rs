@@ -3,7 +3,7 @@
 // Each test crate uses its own subset.
 #![allow(dead_code)]
 
-use std::io::Write;
+use std::io::{ErrorKind, Write};
 use std::process::{Command, Output, Stdio};
 
 /// Runs `tool ARGS` with `input` on stdin and returns its output, whatever
@@ -17,12 +17,19 @@ pub fn run_tool(tool: &str, args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {tool}: {e} (run ci/setup.sh)"));
-    child
+    // A tool that exits before reading all of its input closes the pipe;
+    // its exit status and stderr, below, say why.
+    if let Err(e) = child
         .stdin
         .take()
         .expect("stdin")
         .write_all(input.as_bytes())
-        .unwrap_or_else(|e| panic!("cannot write to {tool}: {e}"));
+    {
+        assert!(
+            e.kind() == ErrorKind::BrokenPipe,
+            "cannot write to {tool}: {e}"
+        );
+    }
     child
         .wait_with_output()
         .unwrap_or_else(|e| panic!("{tool} did not finish: {e}"))
