@@ -1,0 +1,15 @@
+//! kiln-cli's integration tests: one test binary running the `kiln`
+//! binary, one module per topic.
+
+mod bad_input;
+mod common;
+mod compile_cli;
+mod devices_cli;
+#[path = "../../../gpu-tests/tests/gpu/filecheck.rs"]
+mod filecheck;
+mod layout_cli;
+mod lower_abi_cli;
+mod mlir_compare;
+mod reflect_cli;
+mod run_cli;
+mod update_vce_cli;

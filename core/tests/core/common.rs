@@ -1,0 +1,72 @@
+//! Helpers the core integration tests share (`mod common;` in each test).
+
+use std::io::{ErrorKind, Write};
+use std::process::{Command, Output, Stdio};
+
+/// Runs `tool ARGS` with `input` on stdin and returns its output, whatever
+/// its exit status. A missing tool panics, naming ci/setup.sh, which
+/// installs them (mlir-19-tools, spirv-tools).
+pub fn run_tool(tool: &str, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(tool)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {tool}: {e} (run ci/setup.sh)"));
+    // A tool that exits before reading all of its input closes the pipe;
+    // its exit status and stderr, below, say why.
+    if let Err(e) = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+    {
+        assert!(
+            e.kind() == ErrorKind::BrokenPipe,
+            "cannot write to {tool}: {e}"
+        );
+    }
+    child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("{tool} did not finish: {e}"))
+}
+
+/// Runs `mlir-opt-19 ARGS` on `input` and returns what it prints; panics
+/// (failing the test) when it rejects the input.
+pub fn mlir_opt(args: &[&str], input: &str) -> String {
+    let out = run_tool("mlir-opt-19", args, input);
+    assert!(
+        out.status.success(),
+        "mlir-opt-19 {args:?} failed:\n{}\ninput:\n{input}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// Runs the `spirv-val` tool on `words` for `target_env` (`vulkan1.1`, ...);
+/// `Err` holds what it printed. The reference command-line validator must
+/// agree with the in-process one, so tests run both.
+pub fn spirv_val(words: &[u32], target_env: &str) -> Result<(), String> {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("kiln-val-{}-{n}.spv", std::process::id()));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).expect("write temp binary");
+    let out = Command::new("spirv-val")
+        .arg("--target-env")
+        .arg(target_env)
+        .arg(&path)
+        .output()
+        .expect("spirv-val must be installed (ci/setup.sh installs it)");
+    let _ = std::fs::remove_file(&path);
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}

@@ -1,0 +1,27 @@
+//! kiln-core's integration tests: one test binary, one module per topic
+//! (each links SPIRV-Tools once instead of once per file).
+
+mod availability;
+mod block_layout;
+pub mod common;
+mod golden;
+mod golden_binary;
+mod grammar_tables;
+mod kernel_text;
+mod layout;
+mod lower_arith;
+mod lower_errors;
+mod lower_func;
+mod lower_gpu;
+mod lower_math;
+mod lower_memref;
+mod lower_mlir;
+mod lower_scf;
+mod lower_util;
+mod lower_vector;
+mod serialize;
+mod target_env;
+mod text_errors;
+mod text_roundtrip;
+mod update_vce;
+mod verify;
