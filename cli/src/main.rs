@@ -7,6 +7,7 @@ mod bufspec;
 mod commands;
 mod input;
 mod run_spv;
+mod split;
 
 use std::process::ExitCode;
 

@@ -33,6 +33,8 @@ pub(crate) mod lexer;
 mod parser;
 mod printer;
 
+pub(crate) use parser::camel_to_snake;
+
 use crate::ir::{Attr, AttrStore, Location, Module, Op, Type, TypeStore, Value};
 
 /// Which spelling of the dialect to print.

@@ -41,7 +41,7 @@ mod constants;
 mod control_flow;
 mod error;
 mod ops;
-mod tables;
+pub(crate) mod tables;
 mod types;
 
 use std::collections::HashSet;

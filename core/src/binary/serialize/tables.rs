@@ -55,7 +55,7 @@ impl<K: EntityRef> IdMap<K> {
 /// small integer keys of the serializer's tables. Not DoS-resistant, which
 /// does not matter for keys derived from the IR being serialized.
 #[derive(Clone, Copy, Default)]
-pub(super) struct FxHasher {
+pub(crate) struct FxHasher {
     hash: u64,
 }
 
@@ -116,4 +116,4 @@ impl Hasher for FxHasher {
 }
 
 /// A `HashMap` with [`FxHasher`].
-pub(super) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;

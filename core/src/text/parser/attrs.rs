@@ -16,7 +16,12 @@ use crate::text::lexer::TokKind;
 /// together (`StorageClass` -> `storage_class`, `FPRoundingMode` ->
 /// `fp_rounding_mode`).
 pub(crate) fn enum_mnemonic(kind: OperandKind) -> String {
-    let name = kind.name();
+    camel_to_snake(kind.name())
+}
+
+/// `CamelCase` -> `camel_case`, acronyms kept together (`FPFastMathMode` ->
+/// `fp_fast_math_mode`): MLIR's names for enum kinds and decorations.
+pub(crate) fn camel_to_snake(name: &str) -> String {
     let chars: Vec<char> = name.chars().collect();
     let mut out = String::with_capacity(name.len() + 4);
     for (i, &c) in chars.iter().enumerate() {

@@ -18,7 +18,7 @@ mod ops;
 mod structural;
 mod types;
 
-pub(crate) use attrs::{enum_mnemonic, parse_enum_text};
+pub(crate) use attrs::{camel_to_snake, enum_mnemonic, parse_enum_text};
 
 use std::collections::HashMap;
 

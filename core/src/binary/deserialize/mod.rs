@@ -1,0 +1,900 @@
+//! The deserializer: SPIR-V binary words -> spv IR.
+//!
+//! [`deserialize`] reads one SPIR-V module into a [`Module`] that the
+//! verifier accepts and the serializer turns back into an equivalent
+//! binary. It is the inverse of [`super::serialize`] and undoes the same
+//! transformations (the dialect's "Serialization and deserialization"
+//! notes):
+//!
+//! * `OpCapability` / `OpExtension` and the header's version become the
+//!   module's `vce_triple`; `OpMemoryModel` its addressing and memory
+//!   models; `OpExtInstImport "GLSL.std.450"` is implied by `GL.*` ops.
+//! * `OpEntryPoint` / `OpExecutionMode(Id)` become `spv.EntryPoint` /
+//!   `spv.ExecutionMode`; an entry point's name is its function's symbol.
+//! * `OpName` gives functions, global variables and specialization
+//!   constants their symbol names (made unique with a `_N` suffix; ids
+//!   without a name get `spirv_fn_N`, `spirv_var_N`, `spirv_spec_N`) and
+//!   identified structs their identifiers.
+//! * Decorations become attributes of the op they decorate (MLIR's names:
+//!   `descriptor_set`, `binding`, `built_in`, `no_signed_wrap`, ...), of
+//!   the type (`ArrayStride`, `Offset`, member decorations), or of a
+//!   function parameter (`arg_attrs`). `Block` is implied by the storage
+//!   class of the variables of a struct and is dropped; a SPIR-V 1.0
+//!   storage buffer (`Uniform` + `BufferBlock`) becomes the equivalent
+//!   `StorageBuffer` + `Block` (adding `SPV_KHR_storage_buffer_storage_class`
+//!   before SPIR-V 1.3), since the IR's structs carry no decorations.
+//! * `OpType*` become interned types; `OpConstant*` (and module-level
+//!   `OpUndef`) are materialized as `spv.Constant` (`spv.Undef`) where
+//!   they are used; `OpSpecConstant*` become `spv.SpecConstant` /
+//!   `spv.SpecConstantComposite` used through `spv.mlir.referenceof`;
+//!   module-level `OpVariable`s become `spv.GlobalVariable` used through
+//!   `spv.mlir.addressof`; function-level ones `spv.Variable` at the start
+//!   of the function.
+//! * Functions are rebuilt with structured control flow in
+//!   `spv.mlir.selection` / `spv.mlir.loop` regions and `OpPhi` as block
+//!   arguments ([`structurize`], [`emit`]); values that the region form
+//!   hides (defined in a construct, used after it) travel through function
+//!   variables ([`escapes`]).
+//! * `OpSource*`, `OpString`, `OpModuleProcessed`, `OpMemberName`, names of
+//!   other ids and non-semantic extended instructions are dropped; `OpLine`
+//!   becomes op locations when [`DeserializeOptions::locations`] asks for
+//!   them.
+//!
+//! Work is split as in MLIR's `Deserializer.cpp` / `DeserializeOps.cpp`:
+//! [`reader`] decodes words generically from the grammar tables, this file
+//! holds the module-level work, [`types`], [`constants`], [`globals`] and
+//! [`decorations`] the module's declarations, [`ops`] the per-instruction
+//! decoding driven by [`crate::ir::schema`] (the serializer's contract),
+//! [`functions`] the function bodies, [`cfg`] / [`structurize`] /
+//! [`emit`] / [`escapes`] the control flow. Functions named `process_*`
+//! handle one instruction or entity whole.
+//!
+//! The deserializer never panics: every malformed input is a
+//! [`DeserializeError`] naming the instruction (word offset and opcode).
+//! Nothing it does recurses over the input's nesting, so deep nesting
+//! costs heap, not stack.
+
+mod cfg;
+mod constants;
+mod decorations;
+mod emit;
+pub mod error;
+mod escapes;
+mod functions;
+mod globals;
+mod ops;
+pub mod reader;
+mod structurize;
+mod timeline;
+mod types;
+
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+
+pub use error::{At, DeserializeError};
+pub use reader::check_words;
+
+use crate::binary::serialize::tables::{FxHashMap, FxHasher};
+use crate::grammar::{
+    AddressingModel, Capability, ExecutionModel, Extension, MemoryModel, OperandKind, Version,
+};
+use crate::ir::{Attr, AttrKind, Location, Module, Op, OpKind, OpSpec, Type, Vce};
+
+use self::decorations::Decorations;
+use self::functions::FnBuilder;
+use self::reader::{Inst, Val};
+
+/// A hash set with the fast hasher.
+type FxHashSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+
+/// Result type of the deserializer's steps.
+type Result<T, E = DeserializeError> = std::result::Result<T, E>;
+
+/// Options of [`deserialize_with`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeserializeOptions {
+    /// Keep `OpLine` information as op locations (line and column).
+    pub locations: bool,
+}
+
+/// Reads the SPIR-V module `words` (either byte order) into the IR.
+pub fn deserialize(words: &[u32]) -> Result<Module> {
+    deserialize_with(words, &DeserializeOptions::default())
+}
+
+/// [`deserialize`] with options.
+pub fn deserialize_with(words: &[u32], options: &DeserializeOptions) -> Result<Module> {
+    let swapped = reader::host_order(words);
+    let words = swapped.as_deref().unwrap_or(words);
+    let (header, mut reader) = reader::read_header(words)?;
+    let mut d = Deserializer::new(header.version, *options);
+    while let Some(inst) = reader.next_inst() {
+        d.process_instruction(inst?)?;
+    }
+    d.finish(words.len())
+}
+
+/// What an id of the module stands for.
+#[derive(Clone, Debug)]
+enum Def {
+    /// A type (`OpTypeVoid` is `none`).
+    Type(Type),
+    /// A normal constant, materialized as `spv.Constant` at each use.
+    Constant {
+        /// Its type.
+        ty: Type,
+        /// Its value (`value` attribute of `spv.Constant`).
+        value: Attr,
+    },
+    /// A module-level `OpUndef`, materialized as `spv.Undef` at each use.
+    Undef(Type),
+    /// A global variable, used through `spv.mlir.addressof`.
+    Global {
+        /// Its symbol.
+        name: String,
+        /// Its pointer type.
+        ty: Type,
+    },
+    /// A specialization constant, used through `spv.mlir.referenceof`.
+    Spec {
+        /// Its symbol.
+        name: String,
+        /// Its type.
+        ty: Type,
+    },
+    /// A function.
+    Function {
+        /// Its symbol.
+        name: String,
+    },
+    /// An extended instruction set.
+    ExtSet(ExtSet),
+    /// An `OpString` or an `OpDecorationGroup`: only referenced by debug or
+    /// annotation instructions.
+    Other,
+}
+
+/// The extended instruction sets kiln knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExtSet {
+    /// `GLSL.std.450`: `GL.*` ops.
+    Glsl,
+    /// `NonSemantic.*`: instructions without semantic effect, dropped.
+    NonSemantic,
+    /// Anything else: using it is an error.
+    Other,
+}
+
+/// Sections of the logical module layout (SPIR-V 2.4), in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Section {
+    Capabilities,
+    Extensions,
+    Imports,
+    MemoryModel,
+    EntryPoints,
+    ExecutionModes,
+    DebugStrings,
+    Names,
+    Processed,
+    Annotations,
+    Globals,
+    Functions,
+}
+
+/// An `OpEntryPoint`, turned into `spv.EntryPoint` at the end.
+struct EntryPointInfo {
+    at: At,
+    model: u32,
+    function: u32,
+    interface: Vec<u32>,
+}
+
+/// An `OpExecutionMode(Id)`, turned into `spv.ExecutionMode` at the end.
+struct ExecModeInfo {
+    at: At,
+    function: u32,
+    mode: u32,
+    values: Vec<Val>,
+}
+
+/// The deserializer's state.
+struct Deserializer {
+    m: Module,
+    opts: DeserializeOptions,
+    version: Version,
+    section: Section,
+    /// The first instruction of the current section (for layout errors).
+    section_start: Option<At>,
+    capabilities: Vec<Capability>,
+    extensions: Vec<Extension>,
+    memory_model: bool,
+    entry_points: Vec<EntryPointInfo>,
+    execution_modes: Vec<ExecModeInfo>,
+    /// Entry point names by function id.
+    entry_names: FxHashMap<u32, (String, At)>,
+    /// `OpName`s.
+    names: FxHashMap<u32, String>,
+    /// `OpString`s (file names of `OpLine`).
+    strings: FxHashMap<u32, String>,
+    /// Collected decorations.
+    decorations: Decorations,
+    /// Every id defined at module level.
+    defs: FxHashMap<u32, Def>,
+    /// Symbols given so far.
+    symbols: FxHashSet<String>,
+    /// The symbol of each symbol-bearing id.
+    symbol_of: FxHashMap<u32, String>,
+    /// Struct identifiers given so far.
+    struct_names: FxHashSet<String>,
+    /// `OpTypeForwardPointer`s not yet defined, with their storage class.
+    forward_pointers: FxHashMap<u32, (u32, At)>,
+    /// The function being read, from `OpFunction` to `OpFunctionEnd`.
+    func: Option<FnBuilder>,
+    /// The `OpLine` in effect, when locations are kept.
+    line: Location,
+    /// Whether a `BufferBlock` storage buffer was turned into a
+    /// `StorageBuffer` one (the extension may need adding).
+    upgraded_buffer_block: bool,
+    /// `WorkgroupSize` from a `BuiltIn WorkgroupSize` constant.
+    workgroup_size_constant: Option<(At, Vec<u32>)>,
+    /// Structs decorated `Block`.
+    block_structs: FxHashSet<Type>,
+    /// Structs decorated `BufferBlock`.
+    buffer_blocks: FxHashSet<Type>,
+    /// Specialization constants standing for normal constants, by id.
+    constant_specs: FxHashMap<u32, String>,
+    /// The binary block (its `OpLabel` and label) each op comes from.
+    op_origin: FxHashMap<Op, (At, u32)>,
+    /// The binary block each IR block comes from.
+    block_origin: FxHashMap<crate::ir::Block, (At, u32)>,
+    /// Sorted ids of the module's constants, once functions begin.
+    constant_ids: Option<Vec<u32>>,
+    /// The constituents of each `OpConstantComposite`.
+    composite_parts: FxHashMap<u32, Vec<u32>>,
+}
+
+impl Deserializer {
+    fn new(version: Version, opts: DeserializeOptions) -> Self {
+        Deserializer {
+            m: Module::new(AddressingModel::Logical, MemoryModel::GLSL450, None),
+            opts,
+            version,
+            section: Section::Capabilities,
+            section_start: None,
+            capabilities: Vec::new(),
+            extensions: Vec::new(),
+            memory_model: false,
+            entry_points: Vec::new(),
+            execution_modes: Vec::new(),
+            entry_names: FxHashMap::default(),
+            names: FxHashMap::default(),
+            strings: FxHashMap::default(),
+            decorations: Decorations::default(),
+            defs: FxHashMap::default(),
+            symbols: FxHashSet::default(),
+            symbol_of: FxHashMap::default(),
+            struct_names: FxHashSet::default(),
+            forward_pointers: FxHashMap::default(),
+            func: None,
+            line: Location::UNKNOWN,
+            upgraded_buffer_block: false,
+            workgroup_size_constant: None,
+            block_structs: FxHashSet::default(),
+            buffer_blocks: FxHashSet::default(),
+            constant_specs: FxHashMap::default(),
+            op_origin: FxHashMap::default(),
+            block_origin: FxHashMap::default(),
+            constant_ids: None,
+            composite_parts: FxHashMap::default(),
+        }
+    }
+
+    // ---- helpers -----------------------------------------------------------
+
+    /// Records a module-level definition of `inst`'s result.
+    fn define(&mut self, inst: &Inst, def: Def) -> Result<()> {
+        let Some(id) = inst.result else {
+            return Err(invalid(inst, "instruction has no result id"));
+        };
+        if self.defs.insert(id, def).is_some() {
+            return Err(DeserializeError::Redefined { at: inst.at, id });
+        }
+        Ok(())
+    }
+
+    /// The type `id` names, defined before `inst`.
+    fn type_of_id(&self, inst: &Inst, id: u32) -> Result<Type> {
+        match self.defs.get(&id) {
+            Some(Def::Type(t)) => Ok(*t),
+            _ if self.forward_pointers.contains_key(&id) => Err(DeserializeError::Unsupported {
+                at: inst.at,
+                what: format!(
+                    "%{id} is a forward-declared pointer used before its OpTypePointer (a recursive type); the IR's types cannot refer to themselves"
+                ),
+            }),
+            _ => Err(DeserializeError::WrongId {
+                at: inst.at,
+                id,
+                expected: "a type defined before this instruction",
+            }),
+        }
+    }
+
+    /// The result type of `inst`, which must name a type defined before it.
+    fn result_type(&self, inst: &Inst) -> Result<Type> {
+        match inst.result_type {
+            Some(id) => self.type_of_id(inst, id),
+            None => Err(invalid(inst, "instruction has no result type")),
+        }
+    }
+
+    /// The symbol for `id`: its entry point name, else its `OpName`, else
+    /// `{fallback}_{id}`; unique in the module.
+    fn symbol(&mut self, id: u32, fallback: &str) -> String {
+        if let Some(s) = self.symbol_of.get(&id) {
+            return s.clone();
+        }
+        let name = match self.entry_names.get(&id) {
+            Some((n, _)) => n.clone(),
+            None => {
+                let base = self
+                    .names
+                    .get(&id)
+                    .filter(|n| !n.is_empty())
+                    .cloned()
+                    .unwrap_or_else(|| format!("{fallback}_{id}"));
+                self.unique_symbol(&base)
+            }
+        };
+        self.symbols.insert(name.clone());
+        self.symbol_of.insert(id, name.clone());
+        name
+    }
+
+    /// `base`, or `base_N` for the first N that is free.
+    fn unique_symbol(&self, base: &str) -> String {
+        if !self.symbols.contains(base) && !self.reserved(base) {
+            return base.to_string();
+        }
+        (1u64..)
+            .map(|n| format!("{base}_{n}"))
+            .find(|s| !self.symbols.contains(s) && !self.reserved(s))
+            .unwrap_or_default()
+    }
+
+    /// Whether `name` is an entry point name not yet handed out.
+    fn reserved(&self, name: &str) -> bool {
+        self.entry_names.values().any(|(n, _)| n == name)
+    }
+
+    /// Appends a module-level op.
+    fn push_module_op(&mut self, op: Op) {
+        let body = self.m.body();
+        self.m.append_op(body, op);
+    }
+
+    /// The location for ops created now.
+    fn loc(&self) -> Location {
+        if self.opts.locations {
+            self.line
+        } else {
+            Location::UNKNOWN
+        }
+    }
+
+    /// The binary block (its `OpLabel` and label id) that defines `v`.
+    fn origin_of_value(&self, v: crate::ir::Value) -> Option<(At, u32)> {
+        match self.m.value(v).def {
+            crate::ir::ValueDef::Result(op, _) => self.op_origin.get(&op).copied(),
+            crate::ir::ValueDef::BlockArg(b, _) => self.block_origin.get(&b).copied(),
+        }
+    }
+
+    /// The sorted ids of the module's normal constants (all defined before
+    /// the first function) that the serializer emits on their own: not the
+    /// constituents it emits right before the composite holding them
+    /// (every id between them and the composite is a type or another
+    /// constituent).
+    fn constant_ids(&mut self) -> &[u32] {
+        let defs = &self.defs;
+        let parts = &self.composite_parts;
+        self.constant_ids.get_or_insert_with(|| {
+            let mut implied: FxHashSet<u32> = FxHashSet::default();
+            for (&c, direct) in parts {
+                // Constituents, nested ones included.
+                let mut closure: FxHashSet<u32> = FxHashSet::default();
+                let mut stack = direct.clone();
+                while let Some(p) = stack.pop() {
+                    if closure.insert(p) {
+                        if let Some(more) = parts.get(&p) {
+                            stack.extend(more.iter().copied());
+                        }
+                    }
+                }
+                for &p in &closure {
+                    // Composites sit right after their parts: look a short
+                    // way only, so the check stays linear in the module.
+                    let between_ok = c.saturating_sub(p) <= 64
+                        && (p.saturating_add(1)..c).all(|i| {
+                            closure.contains(&i) || matches!(defs.get(&i), Some(Def::Type(_)))
+                        });
+                    if p < c && between_ok {
+                        implied.insert(p);
+                    }
+                }
+            }
+            let mut ids: Vec<u32> = defs
+                .iter()
+                .filter_map(|(&id, d)| {
+                    (matches!(d, Def::Constant { .. }) && !implied.contains(&id)).then_some(id)
+                })
+                .collect();
+            ids.sort_unstable();
+            ids
+        })
+    }
+
+    /// `OpDecorate*` and the other annotations.
+    fn process_annotation(&mut self, inst: &Inst) -> Result<()> {
+        if inst.desc.opname == "DecorationGroup" {
+            self.define(inst, Def::Other)?;
+        }
+        self.decorations.process(inst)
+    }
+
+    // ---- the instruction stream -------------------------------------------
+
+    /// Checks that `inst` may appear in the logical layout here.
+    fn enter_section(&mut self, inst: &Inst, section: Section) -> Result<()> {
+        if section < self.section {
+            let after = self
+                .section_start
+                .map(|a| format!(" after {} at word {}", a.opname(), a.offset))
+                .unwrap_or_default();
+            return Err(DeserializeError::Layout {
+                at: inst.at,
+                reason: format!(
+                    "{} is out of place{after} (SPIR-V's logical module layout puts it earlier)",
+                    inst.at.opname()
+                ),
+            });
+        }
+        if section > self.section {
+            self.section = section;
+            self.section_start = Some(inst.at);
+        }
+        Ok(())
+    }
+
+    fn process_instruction(&mut self, inst: Inst) -> Result<()> {
+        if self.func.is_some() {
+            return self.process_function_instruction(inst);
+        }
+        let opname = inst.desc.opname;
+        match opname {
+            "Capability" => {
+                self.enter_section(&inst, Section::Capabilities)?;
+                self.process_capability(&inst)
+            }
+            "Extension" => {
+                self.enter_section(&inst, Section::Extensions)?;
+                self.process_extension(&inst)
+            }
+            "ExtInstImport" => {
+                self.enter_section(&inst, Section::Imports)?;
+                self.process_ext_inst_import(&inst)
+            }
+            "MemoryModel" => {
+                self.enter_section(&inst, Section::MemoryModel)?;
+                self.process_memory_model(&inst)
+            }
+            "EntryPoint" => {
+                self.enter_section(&inst, Section::EntryPoints)?;
+                self.process_entry_point(&inst)
+            }
+            "ExecutionMode" | "ExecutionModeId" => {
+                self.enter_section(&inst, Section::ExecutionModes)?;
+                self.execution_modes.push(ExecModeInfo {
+                    at: inst.at,
+                    function: inst.id(0).unwrap_or(0),
+                    mode: inst.word(1).unwrap_or(0),
+                    values: inst.operands[2..].iter().map(|o| o.val.clone()).collect(),
+                });
+                Ok(())
+            }
+            "String" => {
+                self.enter_section(&inst, Section::DebugStrings)?;
+                let s = inst.string(0).unwrap_or_default().to_string();
+                if let Some(id) = inst.result {
+                    self.strings.insert(id, s);
+                }
+                self.define(&inst, Def::Other)
+            }
+            "SourceExtension" | "Source" | "SourceContinued" => {
+                self.enter_section(&inst, Section::DebugStrings)
+            }
+            "Name" => {
+                self.enter_section(&inst, Section::Names)?;
+                if let (Some(id), Some(name)) = (inst.id(0), inst.string(1)) {
+                    self.names.insert(id, name.to_string());
+                }
+                Ok(())
+            }
+            "MemberName" => self.enter_section(&inst, Section::Names),
+            "ModuleProcessed" => self.enter_section(&inst, Section::Processed),
+            "Decorate"
+            | "MemberDecorate"
+            | "DecorateId"
+            | "DecorateString"
+            | "MemberDecorateString"
+            | "DecorationGroup"
+            | "GroupDecorate"
+            | "GroupMemberDecorate" => {
+                self.enter_section(&inst, Section::Annotations)?;
+                self.process_annotation(&inst)
+            }
+            "Line" | "NoLine" => {
+                self.enter_section(&inst, Section::Globals)?;
+                self.process_line(&inst);
+                Ok(())
+            }
+            "ExtInst" => {
+                self.enter_section(&inst, Section::Globals)?;
+                // Module-level extended instructions are non-semantic (debug
+                // info); they define ids only other such instructions use.
+                match inst.id(0).and_then(|s| self.defs.get(&s)) {
+                    Some(Def::ExtSet(ExtSet::NonSemantic)) => self.define(&inst, Def::Other),
+                    _ => Err(DeserializeError::Unsupported {
+                        at: inst.at,
+                        what: "module-level OpExtInst of a semantic instruction set".into(),
+                    }),
+                }
+            }
+            "Function" => {
+                self.enter_section(&inst, Section::Functions)?;
+                self.process_function(inst)
+            }
+            "Variable" => {
+                self.enter_section(&inst, Section::Globals)?;
+                self.process_global_variable(&inst)
+            }
+            "Undef" => {
+                self.enter_section(&inst, Section::Globals)?;
+                let ty = self.result_type(&inst)?;
+                self.define(&inst, Def::Undef(ty))
+            }
+            _ if opname.starts_with("Type") => {
+                self.enter_section(&inst, Section::Globals)?;
+                self.process_type(&inst)
+            }
+            _ if opname.starts_with("Constant") || opname.starts_with("SpecConstant") => {
+                self.enter_section(&inst, Section::Globals)?;
+                self.process_constant(&inst)
+            }
+            _ => Err(DeserializeError::Layout {
+                at: inst.at,
+                reason: format!("{} outside a function", inst.at.opname()),
+            }),
+        }
+    }
+
+    fn process_function_instruction(&mut self, inst: Inst) -> Result<()> {
+        match inst.desc.opname {
+            "Line" | "NoLine" => {
+                self.process_line(&inst);
+                Ok(())
+            }
+            "FunctionEnd" => {
+                let Some(builder) = self.func.take() else {
+                    return Ok(());
+                };
+                self.process_function_end(builder, &inst)
+            }
+            _ => {
+                let mut builder = self
+                    .func
+                    .take()
+                    .ok_or_else(|| invalid(&inst, "no function"))?;
+                let result = self.process_body_instruction(&mut builder, inst);
+                self.func = Some(builder);
+                result
+            }
+        }
+    }
+
+    /// `OpLine %file line column` / `OpNoLine`.
+    fn process_line(&mut self, inst: &Inst) {
+        if inst.desc.opname == "NoLine" {
+            self.line = Location::UNKNOWN;
+        } else {
+            let line = inst.word(1).unwrap_or(0);
+            let col = inst.word(2).unwrap_or(0);
+            self.line = Location::new(line, col.max(1));
+        }
+    }
+
+    // ---- module-level instructions ----------------------------------------
+
+    fn process_capability(&mut self, inst: &Inst) -> Result<()> {
+        let value = inst.word(0).unwrap_or(0);
+        let cap = Capability::from_u32(value).ok_or(DeserializeError::UnknownEnumerant {
+            at: inst.at,
+            kind: OperandKind::Capability.name(),
+            value,
+        })?;
+        if !self.capabilities.contains(&cap) {
+            self.capabilities.push(cap);
+        }
+        Ok(())
+    }
+
+    fn process_extension(&mut self, inst: &Inst) -> Result<()> {
+        let name = inst.string(0).unwrap_or_default();
+        let ext = Extension::from_name(name).ok_or_else(|| DeserializeError::Unsupported {
+            at: inst.at,
+            what: format!("extension '{name}' is not in the grammar"),
+        })?;
+        if !self.extensions.contains(&ext) {
+            self.extensions.push(ext);
+        }
+        Ok(())
+    }
+
+    fn process_ext_inst_import(&mut self, inst: &Inst) -> Result<()> {
+        let name = inst.string(0).unwrap_or_default();
+        let set = if name == "GLSL.std.450" {
+            ExtSet::Glsl
+        } else if name.starts_with("NonSemantic.") {
+            ExtSet::NonSemantic
+        } else {
+            ExtSet::Other
+        };
+        self.define(inst, Def::ExtSet(set))
+    }
+
+    fn process_memory_model(&mut self, inst: &Inst) -> Result<()> {
+        if self.memory_model {
+            return Err(invalid(inst, "a second OpMemoryModel"));
+        }
+        self.memory_model = true;
+        let top = self.m.top();
+        let am = self
+            .m
+            .attrs
+            .enumerant(OperandKind::AddressingModel, inst.word(0).unwrap_or(0));
+        let mm = self
+            .m
+            .attrs
+            .enumerant(OperandKind::MemoryModel, inst.word(1).unwrap_or(0));
+        self.m.set_attr(top, "addressing_model", am);
+        self.m.set_attr(top, "memory_model", mm);
+        Ok(())
+    }
+
+    fn process_entry_point(&mut self, inst: &Inst) -> Result<()> {
+        let model = inst.word(0).unwrap_or(0);
+        let function = inst.id(1).unwrap_or(0);
+        let name = inst.string(2).unwrap_or_default().to_string();
+        let interface: Vec<u32> = inst.operands[3..]
+            .iter()
+            .filter_map(|o| match o.val {
+                Val::Id(id) => Some(id),
+                _ => None,
+            })
+            .collect();
+        if name.is_empty() {
+            return Err(invalid(inst, "entry point with an empty name"));
+        }
+        match self.entry_names.get(&function) {
+            Some((n, _)) if *n != name => {
+                return Err(DeserializeError::Unsupported {
+                    at: inst.at,
+                    what: format!(
+                        "function %{function} is entry point '{n}' and '{name}': in the IR an entry point's name is its function's symbol"
+                    ),
+                })
+            }
+            _ => {}
+        }
+        if let Some((&other, _)) = self
+            .entry_names
+            .iter()
+            .find(|(&f, (n, _))| f != function && *n == name)
+        {
+            return Err(DeserializeError::Unsupported {
+                at: inst.at,
+                what: format!(
+                    "entry point name '{name}' names functions %{other} and %{function}: in the IR an entry point's name is its function's symbol"
+                ),
+            });
+        }
+        self.entry_names.insert(function, (name, inst.at));
+        self.entry_points.push(EntryPointInfo {
+            at: inst.at,
+            model,
+            function,
+            interface,
+        });
+        Ok(())
+    }
+
+    // ---- the end -------------------------------------------------------------
+
+    /// Builds the entry points, execution modes and VCE triple, and checks
+    /// that nothing is left open.
+    fn finish(mut self, len: usize) -> Result<Module> {
+        if let Some(f) = &self.func {
+            return Err(DeserializeError::MissingFunctionEnd {
+                at: f.at,
+                function: f.id,
+            });
+        }
+        if !self.memory_model {
+            return Err(DeserializeError::NoMemoryModel { words: len });
+        }
+        if let Some((&id, &(_, at))) = self.forward_pointers.iter().min_by_key(|(id, _)| **id) {
+            return Err(DeserializeError::Undefined { at, id });
+        }
+        self.decorations.check_all_used(&self.defs)?;
+        self.process_workgroup_size_constant();
+        for ep in std::mem::take(&mut self.entry_points) {
+            self.process_entry_point_op(&ep)?;
+        }
+        for em in std::mem::take(&mut self.execution_modes) {
+            self.process_execution_mode_op(&em)?;
+        }
+        let mut extensions = std::mem::take(&mut self.extensions);
+        let storage_ext = Extension::SpvKhrStorageBufferStorageClass;
+        if self.upgraded_buffer_block
+            && self.version < Version::V1_3
+            && !extensions.contains(&storage_ext)
+        {
+            extensions.push(storage_ext);
+        }
+        let vce = Vce {
+            version: self.version,
+            capabilities: std::mem::take(&mut self.capabilities),
+            extensions,
+        };
+        let attr = self.m.attrs.intern(AttrKind::Vce(vce));
+        let top = self.m.top();
+        self.m.set_attr(top, "vce_triple", attr);
+        Ok(self.m)
+    }
+
+    fn process_entry_point_op(&mut self, ep: &EntryPointInfo) -> Result<()> {
+        let fn_name = match self.defs.get(&ep.function) {
+            Some(Def::Function { name, .. }) => name.clone(),
+            _ => {
+                return Err(DeserializeError::WrongId {
+                    at: ep.at,
+                    id: ep.function,
+                    expected: "a function",
+                })
+            }
+        };
+        let mut interface = Vec::with_capacity(ep.interface.len());
+        for &id in &ep.interface {
+            match self.defs.get(&id) {
+                Some(Def::Global { name, .. }) => {
+                    let a = self.m.attrs.symbol(name.clone());
+                    interface.push(a);
+                }
+                _ => {
+                    return Err(DeserializeError::WrongId {
+                        at: ep.at,
+                        id,
+                        expected: "a global variable",
+                    })
+                }
+            }
+        }
+        let model = self
+            .m
+            .attrs
+            .enumerant(OperandKind::ExecutionModel, ep.model);
+        let f = self.m.attrs.symbol(fn_name);
+        let iface = self.m.attrs.array(interface);
+        let op = self.m.create_op(
+            OpSpec::new(OpKind::EntryPoint)
+                .attr("execution_model", model)
+                .attr("fn", f)
+                .attr("interface", iface),
+        );
+        self.push_module_op(op);
+        Ok(())
+    }
+
+    fn process_execution_mode_op(&mut self, em: &ExecModeInfo) -> Result<()> {
+        let fn_name = match self.defs.get(&em.function) {
+            Some(Def::Function { name, .. }) => name.clone(),
+            _ => {
+                return Err(DeserializeError::WrongId {
+                    at: em.at,
+                    id: em.function,
+                    expected: "a function",
+                })
+            }
+        };
+        let i32t = self.m.types.int(32);
+        let mut values = Vec::with_capacity(em.values.len());
+        for v in &em.values {
+            let n = match v {
+                Val::Word(w) => i128::from(*w as i32),
+                Val::Id(id) => match self.defs.get(id) {
+                    Some(Def::Constant { value, .. }) => {
+                        self.m.attrs.as_int(*value).ok_or_else(|| DeserializeError::WrongId {
+                            at: em.at,
+                            id: *id,
+                            expected: "an integer constant",
+                        })?
+                    }
+                    _ => {
+                        return Err(DeserializeError::Unsupported {
+                            at: em.at,
+                            what: format!(
+                                "execution mode operand %{id} is not a normal integer constant (the IR keeps execution mode operands as literals)"
+                            ),
+                        })
+                    }
+                },
+                _ => {
+                    return Err(DeserializeError::Unsupported {
+                        at: em.at,
+                        what: "a string or 64-bit execution mode operand".into(),
+                    })
+                }
+            };
+            values.push(self.m.attrs.int(n, i32t));
+        }
+        let f = self.m.attrs.symbol(fn_name);
+        let mode = self.m.attrs.enumerant(OperandKind::ExecutionMode, em.mode);
+        let values = self.m.attrs.array(values);
+        let op = self.m.create_op(
+            OpSpec::new(OpKind::ExecutionMode)
+                .attr("fn", f)
+                .attr("execution_mode", mode)
+                .attr("values", values),
+        );
+        self.push_module_op(op);
+        Ok(())
+    }
+
+    /// A constant decorated `BuiltIn WorkgroupSize` sets the workgroup size
+    /// of every compute entry point (it wins over `LocalSize`): it becomes
+    /// their `LocalSize` execution mode, the one form the IR has.
+    fn process_workgroup_size_constant(&mut self) {
+        let Some((at, sizes)) = self.workgroup_size_constant.take() else {
+            return;
+        };
+        let local_size = crate::grammar::ExecutionMode::LocalSize as u32;
+        let local_size_id = crate::grammar::ExecutionMode::LocalSizeId as u32;
+        let mut compute: Vec<u32> = self
+            .entry_points
+            .iter()
+            .filter(|e| e.model == ExecutionModel::GLCompute as u32)
+            .map(|e| e.function)
+            .collect();
+        compute.dedup();
+        self.execution_modes.retain(|e| {
+            !(compute.contains(&e.function) && (e.mode == local_size || e.mode == local_size_id))
+        });
+        for function in compute {
+            self.execution_modes.push(ExecModeInfo {
+                at,
+                function,
+                mode: local_size,
+                values: sizes.iter().map(|&s| Val::Word(s)).collect(),
+            });
+        }
+    }
+}
+
+/// An [`DeserializeError::Invalid`] about `inst`.
+fn invalid(inst: &Inst, reason: impl Into<String>) -> DeserializeError {
+    DeserializeError::Invalid {
+        at: inst.at,
+        reason: reason.into(),
+    }
+}

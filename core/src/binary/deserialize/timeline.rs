@@ -1,0 +1,154 @@
+//! Where constants and function variables are placed: in id order, so a
+//! module kiln wrote reads back into one that serializes to the same
+//! words.
+//!
+//! The serializer hands out ids in the order it emits things: a
+//! `spv.Constant` gets its id (and its place in the types section) where
+//! the op is, a `spv.Variable` its id where the op is (the instruction is
+//! then hoisted to the function's first block). A binary's ids are thus a
+//! record of where those ops were. While a function's blocks are decoded
+//! in binary order, each instruction has a *key*, the first id the
+//! serializer allocated for it (its result id, or a block label it names
+//! first; 0 when it allocates none); before an instruction, every constant of the module whose id is
+//! at least the function's first id and below the key is materialized
+//! (once; uses elsewhere materialize their own copies, which the
+//! serializer unifies), and so is every variable of the function, placed
+//! in the entry block when the instruction is there and at the start of
+//! the function otherwise. A variable is also placed before its first
+//! use. For binaries from other producers, whose constants usually come
+//! before any function, this changes nothing but where variables sit.
+
+use super::emit::FnEmitter;
+use super::reader::Inst;
+use super::{Def, FxHashSet, Result};
+use crate::ir::{Block, Location};
+
+/// The constants and variables of one function still to be placed.
+pub(super) struct Timeline {
+    /// Sorted ids of the module's constants at or after the function's
+    /// first id.
+    constants: Vec<u32>,
+    next_constant: usize,
+    /// The function's variables, sorted by id.
+    variables: Vec<(u32, usize, Inst, Location)>,
+    next_variable: usize,
+    /// Labels named so far.
+    labels: FxHashSet<u32>,
+}
+
+impl FnEmitter<'_> {
+    /// The timeline of the function being emitted.
+    pub(super) fn timeline(&mut self) -> Timeline {
+        let mut first = u32::MAX;
+        let mut variables = Vec::new();
+        for (b, block) in self.cfg.blocks.iter().enumerate() {
+            first = first.min(block.label);
+            for p in &block.phis {
+                first = first.min(p.result.unwrap_or(u32::MAX));
+            }
+            for (inst, loc) in &block.body {
+                if let Some(r) = inst.result {
+                    first = first.min(r);
+                    if inst.desc.opname == "Variable" {
+                        variables.push((r, b, inst.clone(), *loc));
+                    }
+                }
+            }
+        }
+        first = first.min(self.first_param_id);
+        variables.sort_by_key(|v| v.0);
+        let all = self.d.constant_ids();
+        let start = all.partition_point(|&c| c < first);
+        Timeline {
+            constants: all[start..].to_vec(),
+            next_constant: 0,
+            variables,
+            next_variable: 0,
+            labels: FxHashSet::default(),
+        }
+    }
+}
+
+impl Timeline {
+    /// The key of a label named by an instruction: the label if it is
+    /// named for the first time, else none (0).
+    pub fn key_of_label(&mut self, label: u32) -> u32 {
+        if self.labels.insert(label) {
+            label
+        } else {
+            0
+        }
+    }
+
+    /// Places what comes before an instruction of binary block `b` (in IR
+    /// block `block`) with key `key` that uses the ids `used`.
+    pub fn reach(
+        &mut self,
+        e: &mut FnEmitter<'_>,
+        b: usize,
+        block: Block,
+        key: u32,
+        used: &[u32],
+    ) -> Result<()> {
+        let mut limit = key;
+        for &u in used {
+            if self.variables[self.next_variable..]
+                .iter()
+                .any(|v| v.0 == u)
+            {
+                limit = limit.max(u.saturating_add(1));
+            }
+        }
+        loop {
+            let c = self.constants.get(self.next_constant).copied();
+            let v = self.variables.get(self.next_variable).map(|v| v.0);
+            let take_constant = match (c, v) {
+                (Some(c), Some(v)) => c < v,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => return Ok(()),
+            };
+            if take_constant {
+                let c = c.unwrap_or(u32::MAX);
+                if c >= limit {
+                    // Variables come after it.
+                    if v.is_some_and(|v| v < limit) {
+                        self.place_next_variable(e, b, block)?;
+                        continue;
+                    }
+                    return Ok(());
+                }
+                self.next_constant += 1;
+                if matches!(e.d.defs.get(&c), Some(Def::Constant { .. })) {
+                    let at = e.cfg.blocks[b].at;
+                    e.use_value(c, at, super::emit::Sink::Content(b, block))?;
+                }
+            } else {
+                if v.unwrap_or(u32::MAX) >= limit {
+                    return Ok(());
+                }
+                self.place_next_variable(e, b, block)?;
+            }
+        }
+    }
+
+    fn place_next_variable(&mut self, e: &mut FnEmitter<'_>, b: usize, block: Block) -> Result<()> {
+        let (_, vb, inst, loc) = self.variables[self.next_variable].clone();
+        self.next_variable += 1;
+        let place = (block == e.entry_block).then_some((b, block));
+        let _ = vb;
+        e.decode_variable(&inst, loc, place)
+    }
+
+    /// Places the variables no instruction reached: at the start of the
+    /// function.
+    pub fn finish(mut self, e: &mut FnEmitter<'_>) -> Result<()> {
+        while self.next_variable < self.variables.len() {
+            let (_, vb, inst, loc) = self.variables[self.next_variable].clone();
+            self.next_variable += 1;
+            let _ = vb;
+            e.decode_variable(&inst, loc, None)?;
+        }
+        Ok(())
+    }
+}
