@@ -59,6 +59,8 @@ pub(super) struct Construct {
 pub(super) struct Cfg {
     /// Blocks in binary order; the first is the entry.
     pub blocks: Vec<SBlock>,
+    /// The block of each label.
+    pub index: FxHashMap<u32, usize>,
     /// Successors of each block's terminator, in operand order (a target
     /// named twice appears twice).
     pub succs: Vec<Vec<usize>>,
@@ -176,6 +178,7 @@ impl Cfg {
         let (reachable, back_edges) = depth_first(n, &succs);
         Ok(Cfg {
             blocks,
+            index,
             succs,
             preds,
             reachable,

@@ -128,7 +128,12 @@ pub(super) struct FnEmitter<'d> {
     prologue: Vec<Op>,
     buffers: Vec<Vec<Op>>,
     home: Vec<Option<Block>>,
+    /// The IR block each binary block's terminator ends (its `home`,
+    /// except for hoisted selection headers).
+    term_home: Vec<Option<Block>>,
     ends_block: Vec<bool>,
+    /// Selections whose header's instructions go before the construct op.
+    hoist: Vec<bool>,
     start: Vec<Option<Block>>,
     cons: Vec<ConsIr>,
     layout: FxHashMap<Block, Vec<Item>>,
@@ -195,7 +200,9 @@ impl Deserializer {
             prologue: Vec::new(),
             buffers: vec![Vec::new(); n],
             home: vec![None; n],
+            term_home: vec![None; n],
             ends_block: vec![false; n],
+            hoist: vec![false; c],
             start: vec![None; n],
             cons: vec![ConsIr::default(); c],
             layout: FxHashMap::default(),
@@ -214,6 +221,7 @@ impl Deserializer {
             region_entries: Vec::new(),
             switch_pending: Vec::new(),
         };
+        e.hoist = e.headers_to_hoist();
         e.build_regions(region)?;
         e.decode_blocks()?;
         e.resolve_pending()?;
@@ -387,6 +395,85 @@ impl FnEmitter<'_> {
 
     // ---- 1. layout ------------------------------------------------------------
 
+    /// Selections whose header defines a value used outside the selection:
+    /// the header runs exactly once when the construct is entered, so its
+    /// instructions can run before the op, where the value stays visible.
+    fn headers_to_hoist(&self) -> Vec<bool> {
+        let c = self.cfg.constructs.len();
+        let mut defined_in: FxHashMap<u32, usize> = FxHashMap::default();
+        for (y, k) in self.cfg.constructs.iter().enumerate() {
+            if k.kind != Kind::Selection || self.plan.entry[y] == Entry::Unreached {
+                continue;
+            }
+            for (inst, _) in &self.cfg.blocks[k.header].body {
+                if let Some(r) = inst.result {
+                    if inst.desc.opname != "Variable" {
+                        defined_in.insert(r, y);
+                    }
+                }
+            }
+        }
+        let mut hoist = vec![false; c];
+        if defined_in.is_empty() {
+            return hoist;
+        }
+        // Whether a use in block `u` is outside construct `y`.
+        let outside = |u: usize, y: usize| -> bool {
+            let mut cur = self.plan.member[u].flatten();
+            while let Some(o) = cur {
+                if o == y {
+                    return false;
+                }
+                if self.plan.depth[o] <= self.plan.depth[y] {
+                    return true;
+                }
+                cur = self.plan.parent[o].flatten();
+            }
+            true
+        };
+        for (u, block) in self.cfg.blocks.iter().enumerate() {
+            if self.plan.member[u].is_none() {
+                continue;
+            }
+            let insts = block
+                .body
+                .iter()
+                .map(|(i, _)| i)
+                .chain(block.term.as_ref().map(|(t, _)| t));
+            for inst in insts {
+                for o in &inst.operands {
+                    if let Val::Id(id) = o.val {
+                        if let Some(&y) = defined_in.get(&id) {
+                            if !hoist[y] && outside(u, y) {
+                                hoist[y] = true;
+                            }
+                        }
+                    }
+                }
+            }
+            // A phi's value is used at the end of its predecessor.
+            for phi in &block.phis {
+                for pair in phi.operands.chunks(2) {
+                    let (Some(v), Some(p)) = (pair.first(), pair.get(1)) else {
+                        continue;
+                    };
+                    let (Val::Id(v), Val::Id(p)) = (&v.val, &p.val) else {
+                        continue;
+                    };
+                    let Some(&y) = defined_in.get(v) else {
+                        continue;
+                    };
+                    if let Some(&pred) = self.cfg.index.get(p) {
+                        if !hoist[y] && self.plan.member[pred].is_some() && outside(pred, y) {
+                            hoist[y] = true;
+                        }
+                    }
+                }
+            }
+        }
+        hoist
+    }
+
     fn region_slot(&self, owner: Owner) -> usize {
         owner.unwrap_or(self.cfg.constructs.len())
     }
@@ -478,14 +565,18 @@ impl FnEmitter<'_> {
                         chains.push((cont, start));
                     }
                 } else {
-                    if !header_types.is_empty() && self.cons[x].slot.is_none() {
-                        // Bound by the parent (absorbed or inline).
-                    }
+                    // The header's phis are bound by the parent (absorbed,
+                    // inline or slot entry).
                     let header = self.new_block(&[]);
                     first.push(header);
                     self.start[k.header] = Some(header);
                     self.cons[x].header = Some(header);
-                    chains.push((header, Start::Content(k.header)));
+                    let start = if self.hoist[x] {
+                        Start::TermOf(k.header)
+                    } else {
+                        Start::Content(k.header)
+                    };
+                    chains.push((header, start));
                 }
                 let merge = self.new_block(&[]);
                 let m = self.d.m.create_op(OpSpec::new(OpKind::Merge));
@@ -593,8 +684,14 @@ impl FnEmitter<'_> {
         });
         loop {
             match start {
+                Start::TermOf(b) => {
+                    self.term_home[b] = Some(block);
+                    self.ends_block[b] = true;
+                    return Ok(());
+                }
                 Start::Content(b) => {
                     self.home[b] = Some(block);
+                    self.term_home[b] = Some(block);
                     self.push_item(block, Item::Content(b));
                     let term = self.cfg.blocks[b].term.as_ref().map(|(t, _)| t.desc.opname);
                     let target = self.cfg.succs[b].first().copied();
@@ -748,6 +845,10 @@ impl FnEmitter<'_> {
                 }
             }
             (Entry::Unreached, _) => {}
+        }
+        if self.hoist[y] {
+            self.home[k.header] = Some(block);
+            self.push_item(block, Item::Content(k.header));
         }
         self.push_item(block, Item::Op(op));
         if !has_exits {
@@ -1128,7 +1229,8 @@ impl FnEmitter<'_> {
                 .unwrap_or_default();
             timeline.reach(self, b, block, key, &used)?;
             if self.ends_block[b] {
-                self.decode_terminator(b, block)?;
+                let term_block = self.term_home[b].unwrap_or(block);
+                self.decode_terminator(b, term_block)?;
             }
         }
         timeline.finish(self)
@@ -1178,6 +1280,17 @@ impl FnEmitter<'_> {
             }
             return Ok(());
         };
+        // A bitcast between two types the IR reads as one (`int` and
+        // `uint` of a module that mixes them) is the identity.
+        if spec.kind == core(SpvOp::Bitcast)
+            && spec.operands.len() == 1
+            && spec.result_types.first() == Some(&self.d.m.value_type(spec.operands[0]))
+        {
+            if let Some(id) = result {
+                self.define_local(id, Local::Value(spec.operands[0]), inst.at)?;
+            }
+            return Ok(());
+        }
         let op = self.d.m.create_op(spec);
         let origin = (self.cfg.blocks[b].at, self.cfg.label(b));
         self.d.op_origin.insert(op, origin);
@@ -1628,6 +1741,9 @@ impl FnEmitter<'_> {
 /// Where a chain starts.
 #[derive(Clone, Copy, Debug)]
 enum Start {
+    /// Only the terminator of a binary block whose instructions were
+    /// hoisted before its construct.
+    TermOf(usize),
     /// The instructions of a binary block.
     Content(usize),
     /// A construct's op.

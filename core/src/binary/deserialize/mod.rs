@@ -108,6 +108,7 @@ pub fn deserialize_with(words: &[u32], options: &DeserializeOptions) -> Result<M
     let words = swapped.as_deref().unwrap_or(words);
     let (header, mut reader) = reader::read_header(words)?;
     let mut d = Deserializer::new(header.version, *options);
+    d.mixed_signedness = reader::mixed_signedness(words);
     while let Some(inst) = reader.next_inst() {
         d.process_instruction(inst?)?;
     }
@@ -252,6 +253,10 @@ struct Deserializer {
     constant_ids: Option<Vec<u32>>,
     /// The constituents of each `OpConstantComposite`.
     composite_parts: FxHashMap<u32, Vec<u32>>,
+    /// Integer widths the module declares both signed and unsigned.
+    mixed_signedness: Vec<u32>,
+    /// Calls of functions not defined yet: (call, callee id).
+    forward_calls: Vec<(At, u32)>,
 }
 
 impl Deserializer {
@@ -287,6 +292,8 @@ impl Deserializer {
             block_origin: FxHashMap::default(),
             constant_ids: None,
             composite_parts: FxHashMap::default(),
+            mixed_signedness: Vec::new(),
+            forward_calls: Vec::new(),
         }
     }
 
@@ -735,6 +742,15 @@ impl Deserializer {
         }
         if let Some((&id, &(_, at))) = self.forward_pointers.iter().min_by_key(|(id, _)| **id) {
             return Err(DeserializeError::Undefined { at, id });
+        }
+        for &(at, id) in &self.forward_calls {
+            if !matches!(self.defs.get(&id), Some(Def::Function { .. })) {
+                return Err(DeserializeError::WrongId {
+                    at,
+                    id,
+                    expected: "a function",
+                });
+            }
         }
         self.decorations.check_all_used(&self.defs)?;
         self.process_workgroup_size_constant();

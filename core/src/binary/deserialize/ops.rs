@@ -91,14 +91,20 @@ impl FnEmitter<'_> {
                     let Val::Id(id) = o.val else {
                         return Err(invalid(inst, "expected a function id"));
                     };
+                    // The callee may be defined later: its symbol is known
+                    // now, its definition is checked at the end.
                     let name = match self.d.defs.get(&id) {
                         Some(Def::Function { name, .. }) => name.clone(),
-                        _ => {
+                        Some(_) => {
                             return Err(DeserializeError::WrongId {
                                 at: inst.at,
                                 id,
                                 expected: "a function",
                             })
+                        }
+                        None => {
+                            self.d.forward_calls.push((inst.at, id));
+                            self.d.symbol(id, "spirv_fn")
                         }
                     };
                     let a = self.d.m.attrs.symbol(name);

@@ -194,6 +194,33 @@ pub fn check_words(words: &[u32]) -> Result<()> {
     Ok(())
 }
 
+/// The integer widths `words` declares with both signedness 0 and 1
+/// (`OpTypeInt`), by a quick scan that skips anything malformed (the
+/// decoder reports it).
+pub(super) fn mixed_signedness(words: &[u32]) -> Vec<u32> {
+    const TYPE_INT: u32 = 21;
+    let mut signed: Vec<u32> = Vec::new();
+    let mut unsigned: Vec<u32> = Vec::new();
+    let mut pos = 5;
+    while let Some(&first) = words.get(pos) {
+        let count = (first >> 16) as usize;
+        if count == 0 {
+            break;
+        }
+        if first & 0xffff == TYPE_INT && count == 4 {
+            if let (Some(&w), Some(&s)) = (words.get(pos + 2), words.get(pos + 3)) {
+                let list = if s == 1 { &mut signed } else { &mut unsigned };
+                if !list.contains(&w) {
+                    list.push(w);
+                }
+            }
+        }
+        pos += count;
+    }
+    signed.retain(|w| unsigned.contains(w));
+    signed
+}
+
 /// Walks the instructions after the header.
 pub(super) struct Reader<'w> {
     words: &'w [u32],

@@ -3,7 +3,11 @@
 //! Every type id maps to one interned type; ids whose encodings the IR
 //! treats as one type (two `OpTypeInt 32 0`, or two unnamed structs with
 //! the same members and layout) share it. Signedness 1 gives `siN`, 0 the
-//! signless `iN` (as MLIR reads it). Layout decorations become part of the
+//! signless `iN` (as MLIR reads it) — except that a module declaring both
+//! signednesses for one width reads both as `iN`: producers such as
+//! glslang mix `int` and `uint` operands in one instruction (`OpIAdd %uint
+//! %u %int_1`), which the dialect's same-type rules reject, while for
+//! SPIR-V's integer instructions signedness is only a hint. Layout decorations become part of the
 //! type: `ArrayStride` of arrays, `Offset` and the other member decorations
 //! (with at most one literal operand) of struct members. A named struct is
 //! an identified struct (`!spv.struct<Name, (...)>`), its identifier made
@@ -75,8 +79,10 @@ impl Deserializer {
                         what: format!("{width}-bit integers"),
                     });
                 }
+                let mixed = self.mixed_signedness.contains(&width);
                 let signedness = match inst.word(1) {
                     Some(0) => Signedness::Signless,
+                    Some(1) if mixed => Signedness::Signless,
                     Some(1) => Signedness::Signed,
                     other => {
                         return Err(invalid(
