@@ -4,6 +4,7 @@
 mod availability;
 mod block_layout;
 pub mod common;
+mod deserialize_corpus;
 mod deserialize_golden;
 mod golden;
 mod golden_binary;

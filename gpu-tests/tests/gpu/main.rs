@@ -5,6 +5,7 @@
 
 mod abi_bindings;
 mod abi_limits;
+mod deserialize_corpus;
 mod filecheck;
 mod runner;
 mod runner_harness;

@@ -41,6 +41,8 @@ pub(super) struct Decorations {
     on: FxHashMap<u32, Vec<Deco>>,
     /// On struct members: (struct id) -> (member, decoration).
     members: FxHashMap<u32, Vec<(u32, Deco)>>,
+    /// Decoration groups (their own decorations go to their targets).
+    groups: Vec<u32>,
 }
 
 impl Decorations {
@@ -60,6 +62,7 @@ impl Decorations {
         let first = self
             .on
             .iter()
+            .filter(|(id, _)| !self.groups.contains(id))
             .flat_map(|(&id, ds)| ds.iter().map(move |d| (id, d)))
             .chain(
                 self.members
@@ -112,7 +115,7 @@ impl Decorations {
                 let d = deco(2)?;
                 self.members.entry(target).or_default().push((member, d));
             }
-            "DecorationGroup" => {}
+            "DecorationGroup" => self.groups.extend(inst.result),
             "GroupDecorate" => {
                 let group = inst.id(0).unwrap_or(0);
                 let ds = self.on.get(&group).cloned().unwrap_or_default();

@@ -1107,6 +1107,13 @@ impl FnEmitter<'_> {
             return Ok(*v);
         }
         let spec = match self.d.defs.get(&id).cloned() {
+            Some(Def::Constant { ty, value }) if !constant_op_holds(&self.d.m.types, ty) => {
+                let v = self.composite_constant(ty, value, sink, at)?;
+                if let Some(k) = cache_key {
+                    self.cache.insert(k, v);
+                }
+                return Ok(v);
+            }
             Some(Def::Constant { ty, value }) => OpSpec::new(OpKind::Constant)
                 .attr("value", value)
                 .results([ty]),
@@ -1142,15 +1149,72 @@ impl FnEmitter<'_> {
         };
         let op = self.d.m.create_op(spec);
         let v = self.result(op);
+        self.sink_op(sink, op);
+        if let Some(k) = cache_key {
+            self.cache.insert(k, v);
+        }
+        Ok(v)
+    }
+
+    /// A constant of a type `spv.Constant` cannot hold (a struct, a
+    /// matrix, an array of those): `spv.CompositeConstruct` of its parts,
+    /// built at `sink`.
+    fn composite_constant(
+        &mut self,
+        ty: Type,
+        value: crate::ir::Attr,
+        sink: Sink,
+        at: At,
+    ) -> Result<Value> {
+        let parts: Vec<Type> = match self.d.m.types.kind(ty) {
+            TypeKind::Struct(st) => st.members.iter().map(|m| m.ty).collect(),
+            TypeKind::Matrix { columns, column } => vec![*column; *columns as usize],
+            TypeKind::Array { len, element, .. } => vec![*element; *len as usize],
+            _ => Vec::new(),
+        };
+        let items: Vec<crate::ir::Attr> = self
+            .d
+            .m
+            .attrs
+            .as_array(value)
+            .map(<[_]>::to_vec)
+            .unwrap_or_default();
+        if parts.is_empty() || items.len() != parts.len() {
+            return Err(DeserializeError::Unsupported {
+                at,
+                what: "a constant of this type".into(),
+            });
+        }
+        let mut operands = Vec::with_capacity(parts.len());
+        for (t, a) in parts.into_iter().zip(items) {
+            let v = if constant_op_holds(&self.d.m.types, t) {
+                let op = self
+                    .d
+                    .m
+                    .create_op(OpSpec::new(OpKind::Constant).attr("value", a).results([t]));
+                self.sink_op(sink, op);
+                self.result(op)
+            } else {
+                self.composite_constant(t, a, sink, at)?
+            };
+            operands.push(v);
+        }
+        let op = self.d.m.create_op(
+            OpSpec::new(core(SpvOp::CompositeConstruct))
+                .operands(operands)
+                .results([ty]),
+        );
+        self.sink_op(sink, op);
+        Ok(self.result(op))
+    }
+
+    /// Puts a materialized op at `sink`.
+    fn sink_op(&mut self, sink: Sink, op: Op) {
         match sink {
             Sink::Content(b, _) => self.buffers[b].push(op),
             Sink::Prologue => self.prologue.push(op),
             Sink::Before(anchor) => self.pre.entry(anchor).or_default().push(op),
         }
-        if let Some(k) = cache_key {
-            self.cache.insert(k, v);
-        }
-        Ok(v)
     }
 
     /// Defines function id `id` as `v`.
@@ -1748,6 +1812,16 @@ enum Start {
     Content(usize),
     /// A construct's op.
     Construct(usize),
+}
+
+/// Whether `spv.Constant` can hold a value of type `ty`: scalars, vectors,
+/// and arrays of those.
+fn constant_op_holds(types: &crate::ir::TypeStore, ty: Type) -> bool {
+    match types.kind(ty) {
+        TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Vector { .. } => true,
+        TypeKind::Array { element, .. } => constant_op_holds(types, *element),
+        _ => false,
+    }
 }
 
 /// Whether a value of type `ty` may live in a `Function` variable.

@@ -87,10 +87,12 @@ pub(super) fn fix_escaping_values(d: &mut Deserializer, func: Op) -> Result<()> 
         let anchor = anchor_for(d, user);
         let ty = d.m.value_type(v);
         let cheap = match d.m.value(v).def {
-            ValueDef::Result(def, _) => matches!(
-                d.m.op(def).kind,
-                OpKind::Constant | OpKind::AddressOf | OpKind::ReferenceOf
-            ) || d.m.op(def).kind == OpKind::Core(SpvOp::Undef as u16),
+            ValueDef::Result(def, _) => {
+                matches!(
+                    d.m.op(def).kind,
+                    OpKind::Constant | OpKind::AddressOf | OpKind::ReferenceOf
+                ) || d.m.op(def).kind == OpKind::Core(SpvOp::Undef as u16)
+            }
             ValueDef::BlockArg(..) => false,
         };
         let replacement = if storable(&d.m.types, ty) && !cheap {

@@ -34,6 +34,9 @@ pub(super) struct Timeline {
     next_variable: usize,
     /// Labels named so far.
     labels: FxHashSet<u32>,
+    /// The labels the serializer allocates together with a construct's
+    /// header label: its merge block (and a loop's continue target).
+    with_header: crate::binary::serialize::tables::FxHashMap<u32, Vec<u32>>,
 }
 
 impl FnEmitter<'_> {
@@ -59,25 +62,43 @@ impl FnEmitter<'_> {
         variables.sort_by_key(|v| v.0);
         let all = self.d.constant_ids();
         let start = all.partition_point(|&c| c < first);
+        let mut with_header = crate::binary::serialize::tables::FxHashMap::default();
+        for k in &self.cfg.constructs {
+            let mut labels = vec![self.cfg.label(k.merge)];
+            if k.kind == super::cfg::Kind::Loop {
+                labels.push(self.cfg.label(k.cont));
+            }
+            with_header.insert(self.cfg.label(k.header), labels);
+        }
         Timeline {
             constants: all[start..].to_vec(),
             next_constant: 0,
             variables,
             next_variable: 0,
             labels: FxHashSet::default(),
+            with_header,
         }
     }
 }
 
 impl Timeline {
     /// The key of a label named by an instruction: the label if it is
-    /// named for the first time, else none (0).
+    /// named for the first time, else none (0). A construct header's label
+    /// comes with its merge block's (and continue target's) label: the
+    /// serializer allocates them together, at the construct op.
     pub fn key_of_label(&mut self, label: u32) -> u32 {
-        if self.labels.insert(label) {
-            label
-        } else {
-            0
+        if !self.labels.insert(label) {
+            return 0;
         }
+        let mut key = label;
+        if let Some(more) = self.with_header.get(&label) {
+            for &l in more {
+                if self.labels.insert(l) {
+                    key = key.min(l);
+                }
+            }
+        }
+        key
     }
 
     /// Places what comes before an instruction of binary block `b` (in IR
