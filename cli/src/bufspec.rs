@@ -519,6 +519,38 @@ pub fn format_values(ty: ElemType, bytes: &[u8]) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// Fuzzing entry (the `run_spv_bufspec` target in `fuzz/` and the replay
+/// of its corpus below): every parser of this file on arbitrary text, and
+/// for specs that parse, the bytes they describe (up to 1 MiB, never
+/// reading files) and their printed form. Never panics.
+#[cfg(any(test, fuzzing))]
+pub fn fuzz_entry(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let bytes_of = |v: &ValueSpec| {
+        let small = v
+            .known_len()
+            .and_then(|n| n.checked_mul(v.ty.size()))
+            .is_some_and(|b| b <= 1 << 20);
+        if small && !matches!(v.init, Init::File(_)) {
+            if let Ok(bytes) = v.to_bytes() {
+                let _ = format_values(v.ty, &bytes);
+            }
+        }
+    };
+    if let Ok(b) = text.parse::<BufSpec>() {
+        let _ = b.at.to_string();
+        bytes_of(&b.values);
+    }
+    if let Ok(v) = text.parse::<ValueSpec>() {
+        bytes_of(&v);
+    }
+    let _ = text.parse::<BindingRef>().map(|b| b.to_string());
+    let _ = text.parse::<Grid>();
+    let _ = text.parse::<ElemType>();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -697,6 +729,28 @@ mod tests {
         assert_eq!(
             bytes(&format!("f32[3]={printed}")),
             bytes("f32[3]=[0.1, -7, 1e-3]")
+        );
+    }
+
+    /// The committed corpus and regression inputs of the
+    /// `run_spv_bufspec` fuzz target (`fuzz/`) still run clean.
+    #[test]
+    fn fuzz_corpus_replays() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
+        let mut n = 0;
+        for dir in ["corpus/run_spv_bufspec", "regressions/run_spv_bufspec"] {
+            let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+                continue;
+            };
+            for e in entries {
+                let data = std::fs::read(e.unwrap().path()).unwrap();
+                super::fuzz_entry(&data);
+                n += 1;
+            }
+        }
+        assert!(
+            n >= 20,
+            "the run_spv_bufspec corpus is missing ({n} inputs)"
         );
     }
 }

@@ -10,6 +10,7 @@
 pub mod abi;
 pub mod availability;
 pub mod binary;
+pub mod fuzz;
 pub mod grammar;
 pub mod host;
 pub mod ir;

@@ -78,6 +78,11 @@ pub(crate) fn extras(
 
 /// The entry points of a SPIR-V binary as `(name, execution model)`.
 pub fn binary_entry_points(words: &[u32]) -> Result<Vec<(String, String)>, ReflectError> {
+    // rspirv's parser panics on some malformed input: only checked words
+    // reach it.
+    crate::binary::deserialize::check_words(words).map_err(|e| ReflectError::Parse {
+        reason: e.to_string(),
+    })?;
     struct Entries(Vec<(String, String)>);
     impl Consumer for Entries {
         fn initialize(&mut self) -> ParseAction {

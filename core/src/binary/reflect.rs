@@ -124,6 +124,11 @@ pub fn reflect_binary(words: &[u32], entry_point: &str) -> Result<PipelineInterf
 /// module-scope `OpExtInst` (non-semantic debug info); this consumer takes
 /// the former aside and drops the latter before they reach the loader.
 fn load(words: &[u32]) -> Result<(dr::Module, Vec<Instruction>), ReflectError> {
+    // rspirv's parser panics on some malformed input: only checked words
+    // reach it.
+    crate::binary::deserialize::check_words(words).map_err(|e| ReflectError::Parse {
+        reason: e.to_string(),
+    })?;
     struct Consumer {
         loader: dr::Loader,
         in_function: bool,

@@ -2,10 +2,13 @@
 //! (each links SPIRV-Tools once instead of once per file).
 
 mod availability;
+mod binary_mutation;
 mod block_layout;
 pub mod common;
 mod deserialize_corpus;
+mod deserialize_errors;
 mod deserialize_golden;
+mod fuzz_replay;
 mod golden;
 mod golden_binary;
 mod grammar_tables;

@@ -106,9 +106,23 @@ pub fn deserialize(words: &[u32]) -> Result<Module> {
 pub fn deserialize_with(words: &[u32], options: &DeserializeOptions) -> Result<Module> {
     let swapped = reader::host_order(words);
     let words = swapped.as_deref().unwrap_or(words);
+    // Signedness as written (as MLIR reads it) when the result verifies;
+    // when it does not and the module declares both signednesses of a
+    // width, the two read as one signless type (see `types`).
+    let faithful = read(words, options, Vec::new())?;
+    let mixed = reader::mixed_signedness(words);
+    if mixed.is_empty() || crate::ir::verify::verify(&faithful).is_ok() {
+        return Ok(faithful);
+    }
+    read(words, options, mixed)
+}
+
+/// One pass over `words` (host order), reading the integer widths in
+/// `signless` as signless whatever their signedness.
+fn read(words: &[u32], options: &DeserializeOptions, signless: Vec<u32>) -> Result<Module> {
     let (header, mut reader) = reader::read_header(words)?;
     let mut d = Deserializer::new(header.version, *options);
-    d.mixed_signedness = reader::mixed_signedness(words);
+    d.mixed_signedness = signless;
     while let Some(inst) = reader.next_inst() {
         d.process_instruction(inst?)?;
     }

@@ -138,6 +138,25 @@ impl Plan {
         self.outer_label_owner(cfg, ctx, t).is_some()
     }
 
+    /// Why a block reached from two regions cannot be placed.
+    fn two_owners(cfg: &Cfg, a: Owner, b: Owner) -> String {
+        let name = |o: Owner| match o {
+            None => "the function body".to_string(),
+            Some(x) => format!(
+                "the construct headed by %{}",
+                cfg.label(cfg.constructs[x].header)
+            ),
+        };
+        // Constructs first, by header label: one message per pair.
+        let key = |o: Owner| o.map_or(u32::MAX, |x| cfg.label(cfg.constructs[x].header));
+        let (first, second) = if key(a) <= key(b) { (a, b) } else { (b, a) };
+        format!(
+            "it is reached both from {} and from {}",
+            name(first),
+            name(second)
+        )
+    }
+
     fn unstructurable(cfg: &Cfg, b: usize, reason: String) -> DeserializeError {
         DeserializeError::Unstructurable {
             at: cfg.blocks[b].at,
@@ -232,7 +251,7 @@ impl Plan {
                         return Err(Self::unstructurable(
                             cfg,
                             cur,
-                            "the block belongs to two constructs".into(),
+                            Self::two_owners(cfg, ctx, other),
                         ));
                     }
                 }

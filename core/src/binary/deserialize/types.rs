@@ -3,11 +3,13 @@
 //! Every type id maps to one interned type; ids whose encodings the IR
 //! treats as one type (two `OpTypeInt 32 0`, or two unnamed structs with
 //! the same members and layout) share it. Signedness 1 gives `siN`, 0 the
-//! signless `iN` (as MLIR reads it) — except that a module declaring both
-//! signednesses for one width reads both as `iN`: producers such as
-//! glslang mix `int` and `uint` operands in one instruction (`OpIAdd %uint
-//! %u %int_1`), which the dialect's same-type rules reject, while for
-//! SPIR-V's integer instructions signedness is only a hint. Layout decorations become part of the
+//! signless `iN` (as MLIR reads it) — except that when a module declaring
+//! both signednesses for one width does not verify read that way, both
+//! read as `iN` (a second pass): producers such as glslang mix `int` and
+//! `uint` operands in one instruction (`OpIAdd %uint %u %int_1`), which
+//! the dialect's same-type rules reject, while for SPIR-V's integer
+//! instructions signedness is only a hint. A bitcast between the two then
+//! converts a type to itself and is dropped. Layout decorations become part of the
 //! type: `ArrayStride` of arrays, `Offset` and the other member decorations
 //! (with at most one literal operand) of struct members. A named struct is
 //! an identified struct (`!spv.struct<Name, (...)>`), its identifier made
