@@ -523,7 +523,10 @@ pub fn format_values(ty: ElemType, bytes: &[u8]) -> String {
 /// of its corpus below): every parser of this file on arbitrary text, and
 /// for specs that parse, the bytes they describe (up to 1 MiB, never
 /// reading files) and their printed form. Never panics.
-#[cfg(any(test, fuzzing))]
+#[allow(
+    dead_code,
+    reason = "called by the fuzz target and the replay test, not the CLI"
+)]
 pub fn fuzz_entry(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;

@@ -6,7 +6,8 @@
 //!     --print 0:2
 //! ```
 //!
-//! The module's interface is reflected from the binary
+//! The module is a SPIR-V binary or spv text (`.mlir`, serialized first).
+//! Its interface is reflected from the binary
 //! (`kiln_core::binary::reflect`); every binding the entry point uses needs
 //! one `--buf`, and every `--buf` must name such a binding (see
 //! [`crate::bufspec`] for the spec syntax). `--push` values
@@ -39,7 +40,8 @@ use crate::bufspec::{format_values, BindingRef, BufSpec, ElemType, Grid, ValueSp
 /// Arguments of `kiln run-spv`.
 #[derive(Args, Debug)]
 pub struct RunSpvArgs {
-    /// SPIR-V binary with a GLCompute entry point (`-` for stdin).
+    /// SPIR-V binary, or spv text (`.mlir`), with a GLCompute entry point
+    /// (`-` for stdin).
     pub module: PathBuf,
     /// Name of the entry point to run.
     #[arg(long, default_value = "main")]
@@ -77,7 +79,7 @@ pub struct RunSpvArgs {
 /// Runs `kiln run-spv`.
 pub fn run(args: &RunSpvArgs) -> Result<()> {
     let request = Request::parse(args)?;
-    let words = crate::input::read_spirv(&args.module)?;
+    let words = module_words(&args.module)?;
     let iface = reflect_binary(&words, &args.entry)
         .with_context(|| format!("cannot reflect {}", args.module.display()))?;
     let spec = spec_values(&args.spec, &iface)?;
@@ -96,6 +98,31 @@ pub fn run(args: &RunSpvArgs) -> Result<()> {
             .context("cannot write stdout")?;
     }
     out.flush().context("cannot write stdout")
+}
+
+/// The module's words: a SPIR-V binary as it is (checked by the
+/// deserializer's decoder when reflected), or spv text parsed, verified,
+/// lowered with `lower-abi-attrs` (a no-op for lowered modules, as in
+/// `kiln reflect`) and serialized.
+fn module_words(path: &std::path::Path) -> Result<Vec<u32>> {
+    let bytes = crate::input::read_bytes(path)?;
+    let magic = kiln_core::binary::words::MAGIC;
+    let is_binary = bytes.len() >= 4
+        && (bytes[..4] == magic.to_le_bytes() || bytes[..4] == magic.to_be_bytes());
+    if is_binary {
+        return crate::input::words_from_bytes(&bytes)
+            .with_context(|| format!("{} is not a SPIR-V binary", path.display()));
+    }
+    let name = crate::commands::display_name(path);
+    let text = std::str::from_utf8(&bytes)
+        .with_context(|| format!("{name} is neither a SPIR-V binary nor UTF-8 text"))?;
+    let mut module = crate::commands::parse_module(text, &name)?;
+    let env = kiln_core::target::TargetEnv::lookup(&module)
+        .map_err(|e| anyhow::anyhow!("{name}: invalid spirv.target_env attribute: {e}"))?
+        .unwrap_or_default();
+    kiln_core::passes::lower_abi_attrs::run(&mut module, &env)
+        .map_err(|e| anyhow::anyhow!("{name}: lower-abi-attrs: {e}"))?;
+    kiln_core::binary::serialize(&module).with_context(|| format!("{name}: serializing"))
 }
 
 /// The parsed command line.

@@ -85,6 +85,11 @@ pub struct OptArgs {
     /// to an spv module (with lower-abi-attrs and update-vce), printing them.
     #[arg(long = "convert-to-spirv")]
     pub convert_to_spirv: bool,
+    /// Process each `// -----` chunk of the input alone (MLIR's
+    /// `--split-input-file`): outputs joined by `// -----`, errors with
+    /// their line in the whole file, the other chunks still processed.
+    #[arg(long = "split-input-file", conflicts_with = "convert_to_spirv")]
+    pub split_input_file: bool,
     /// With `--convert-to-spirv`: use this Vulkan device's target env
     /// (index, part of its name, or `default`).
     #[arg(long, requires = "convert_to_spirv", conflicts_with = "target_env")]
@@ -104,21 +109,27 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
     }
     let text = crate::input::read_text(&args.input)?;
     let name = super::display_name(&args.input);
+    crate::split::run_chunks(&text, args.split_input_file, &args.output, |chunk| {
+        process(args, chunk, &name)
+    })
+}
+
+/// Parses, verifies, transforms and prints one module (or kernel file).
+fn process(args: &OptArgs, text: &str, name: &str) -> Result<String> {
     // A memref-level kernel file (gpu.module / func.func, no spirv.module)
     // is parsed, verified and printed back as a kernel module.
-    if kiln_core::kernel::is_kernel_text(&text) {
+    if kiln_core::kernel::is_kernel_text(text) {
         if args.lower_abi_attrs || args.update_vce {
             anyhow::bail!(
                 "{name}: a memref-level kernel file; --lower-abi-attrs and --update-vce work on \
                  spv modules (--convert-to-spirv lowers kernels and runs both)"
             );
         }
-        let kernel = kiln_core::kernel::parse(&text).map_err(|e| super::in_file(&name, e))?;
+        let kernel = kiln_core::kernel::parse(text).map_err(|e| super::in_file(name, e))?;
         kiln_core::kernel::verify(&kernel).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        crate::input::write_output(&args.output, kiln_core::kernel::print(&kernel).as_bytes())?;
-        return Ok(Outcome::Success);
+        return Ok(kiln_core::kernel::print(&kernel));
     }
-    let mut module = super::parse_module(&text, &name)?;
+    let mut module = super::parse_module(text, name)?;
     let env = if args.lower_abi_attrs || args.update_vce {
         Some(super::target_env(&module, args.target_env.as_deref())?)
     } else {
@@ -149,6 +160,5 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
             prefix: args.prefix.into(),
         },
     );
-    crate::input::write_output(&args.output, text.as_bytes())?;
-    Ok(Outcome::Success)
+    Ok(text)
 }

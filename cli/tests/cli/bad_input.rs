@@ -137,10 +137,13 @@ fn wrong_buffer_type_on_command_line() {
 }
 
 #[test]
-fn deserialize_is_not_there_yet() {
+fn deserialize_rejects_empty_input() {
     let (code, _, err) = kiln(&["translate", "--deserialize", "-"], b"");
-    assert_eq!(code, 2, "{err}");
-    assert!(err.starts_with("error: "));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("is not a SPIR-V binary"),
+        "{err}"
+    );
 }
 
 #[test]
