@@ -21,16 +21,14 @@ pub fn split(text: &str) -> Vec<(usize, &str)> {
     let mut chunks = Vec::new();
     let mut start = 0usize;
     let mut start_line = 0usize;
-    let mut line = 0usize;
     let mut offset = 0usize;
-    for l in text.split_inclusive('\n') {
+    for (line, l) in text.split_inclusive('\n').enumerate() {
         if l.trim_end() == SEPARATOR {
             chunks.push((start_line, &text[start..offset]));
             start = offset + l.len();
             start_line = line + 1;
         }
         offset += l.len();
-        line += 1;
     }
     chunks.push((start_line, &text[start..]));
     chunks

@@ -141,7 +141,7 @@ impl Deserializer {
                 Val::Word(w) => i128::from(*w as i32),
                 Val::Id(id) => match self.defs.get(id) {
                     Some(Def::Constant { value, .. }) => {
-                        self.m.attrs.as_int(*value).ok_or_else(|| DeserializeError::WrongId {
+                        self.m.attrs.as_int(*value).ok_or(DeserializeError::WrongId {
                             at: em.at,
                             id: *id,
                             expected: "an integer constant",
