@@ -70,6 +70,7 @@ pub fn run(args: &TranslateArgs) -> Result<Outcome> {
     };
     let options = DeserializeOptions {
         locations: args.locations,
+        ..DeserializeOptions::default()
     };
     if args.deserialize || args.test_roundtrip_binary {
         if args.split_input_file {

@@ -8,6 +8,7 @@ pub mod common;
 mod deserialize_corpus;
 mod deserialize_errors;
 mod deserialize_golden;
+mod deserialize_large;
 mod fuzz_replay;
 mod golden;
 mod golden_binary;

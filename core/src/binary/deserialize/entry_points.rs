@@ -70,6 +70,7 @@ impl Deserializer {
                 ),
             });
         }
+        self.entry_name_set.insert(name.clone());
         self.entry_names.insert(function, (name, inst.at));
         self.entry_points.push(EntryPointInfo {
             at: inst.at,

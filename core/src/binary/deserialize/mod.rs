@@ -91,10 +91,27 @@ type FxHashSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
 type Result<T, E = DeserializeError> = std::result::Result<T, E>;
 
 /// Options of [`deserialize_with`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DeserializeOptions {
     /// Keep `OpLine` information as op locations (line and column).
     pub locations: bool,
+    /// The deepest nesting accepted, of constructs in a function and of
+    /// types in a type: deeper input is an error. The deserializer itself
+    /// is iterative, but the IR's printer, verifier and serializer recurse
+    /// over nesting (and the text parser stops at a depth of 100).
+    pub max_nesting: usize,
+}
+
+/// The default [`DeserializeOptions::max_nesting`].
+pub const MAX_NESTING: usize = 64;
+
+impl Default for DeserializeOptions {
+    fn default() -> Self {
+        DeserializeOptions {
+            locations: false,
+            max_nesting: MAX_NESTING,
+        }
+    }
 }
 
 /// Reads the SPIR-V module `words` (either byte order) into the IR.
@@ -212,6 +229,12 @@ struct Deserializer {
     execution_modes: Vec<ExecModeInfo>,
     /// Entry point names by function id.
     entry_names: FxHashMap<u32, (String, At)>,
+    /// The same names, as a set.
+    entry_name_set: FxHashSet<String>,
+    /// The next suffix to try for a symbol base (`base_N`).
+    suffixes: FxHashMap<String, u64>,
+    /// The nesting depth of each type read so far.
+    type_depth: FxHashMap<Type, usize>,
     /// `OpName`s.
     names: FxHashMap<u32, String>,
     /// `OpString`s (file names of `OpLine`).
@@ -271,6 +294,9 @@ impl Deserializer {
             entry_points: Vec::new(),
             execution_modes: Vec::new(),
             entry_names: FxHashMap::default(),
+            entry_name_set: FxHashSet::default(),
+            suffixes: FxHashMap::default(),
+            type_depth: FxHashMap::default(),
             names: FxHashMap::default(),
             strings: FxHashMap::default(),
             decorations: Decorations::default(),
@@ -358,19 +384,22 @@ impl Deserializer {
     }
 
     /// `base`, or `base_N` for the first N that is free.
-    fn unique_symbol(&self, base: &str) -> String {
-        if !self.symbols.contains(base) && !self.reserved(base) {
+    fn unique_symbol(&mut self, base: &str) -> String {
+        if !self.symbols.contains(base) && !self.entry_name_set.contains(base) {
             return base.to_string();
         }
-        (1u64..)
-            .map(|n| format!("{base}_{n}"))
-            .find(|s| !self.symbols.contains(s) && !self.reserved(s))
-            .unwrap_or_default()
-    }
-
-    /// Whether `name` is an entry point name not yet handed out.
-    fn reserved(&self, name: &str) -> bool {
-        self.entry_names.values().any(|(n, _)| n == name)
+        // Suffixes already tried for this base are skipped: linear in the
+        // number of names, however many share one.
+        let start = self.suffixes.get(base).copied().unwrap_or(1);
+        let mut n = start;
+        loop {
+            let s = format!("{base}_{n}");
+            if !self.symbols.contains(&s) && !self.entry_name_set.contains(&s) {
+                self.suffixes.insert(base.to_string(), n + 1);
+                return s;
+            }
+            n += 1;
+        }
     }
 
     /// Appends a module-level op.

@@ -79,8 +79,10 @@ pub(super) struct Plan {
 }
 
 impl Plan {
-    /// Walks the function of `cfg`.
-    pub fn new(cfg: &Cfg) -> Result<Plan> {
+    /// Walks the function of `cfg`; constructs nested deeper than
+    /// `max_depth` are an error (found as soon as the walk gets there, so
+    /// rejecting deep input stays linear).
+    pub fn new(cfg: &Cfg, max_depth: usize) -> Result<Plan> {
         let n = cfg.blocks.len();
         let c = cfg.constructs.len();
         let mut p = Plan {
@@ -99,7 +101,7 @@ impl Plan {
         while next < worklist.len() {
             let ctx = worklist[next];
             next += 1;
-            p.walk(cfg, ctx, &mut done, &mut worklist)?;
+            p.walk(cfg, ctx, &mut done, &mut worklist, max_depth)?;
         }
         p.order = worklist.into_iter().flatten().collect();
         p.compute_exits(cfg)?;
@@ -172,6 +174,7 @@ impl Plan {
         ctx: Owner,
         done: &mut [bool],
         worklist: &mut Vec<Owner>,
+        max_depth: usize,
     ) -> Result<()> {
         /// How the walk arrived at a block.
         #[derive(Clone, Copy)]
@@ -214,6 +217,14 @@ impl Plan {
                     }
                     self.parent[y] = Some(ctx);
                     self.depth[y] = ctx.map_or(1, |x| self.depth[x] + 1);
+                    if self.depth[y] > max_depth {
+                        return Err(DeserializeError::Unsupported {
+                            at: cfg.blocks[cur].at,
+                            what: format!(
+                                "constructs nested more than {max_depth} deep (the IR's tools handle at most {max_depth})"
+                            ),
+                        });
+                    }
                     self.entry[y] = match via {
                         Via::Stack => Entry::Slot,
                         Via::Branch(b) => Entry::Absorbed(b),

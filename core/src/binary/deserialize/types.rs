@@ -51,6 +51,7 @@ impl Deserializer {
         };
         let decorations = self.decorations.take(id);
         let ty = self.type_of_inst(inst, id, &decorations)?;
+        self.check_type_depth(inst, ty)?;
         self.define(inst, Def::Type(ty))
     }
 
@@ -210,6 +211,41 @@ impl Deserializer {
         Ok(ty)
     }
 
+    /// Records the nesting depth of `ty` (1 for scalars), an error beyond
+    /// [`super::DeserializeOptions::max_nesting`].
+    fn check_type_depth(&mut self, inst: &Inst, ty: Type) -> Result<()> {
+        if self.type_depth.contains_key(&ty) {
+            return Ok(());
+        }
+        let depth_of = |d: &Self, t: Type| d.type_depth.get(&t).copied().unwrap_or(1);
+        let parts: Vec<Type> = match self.m.types.kind(ty) {
+            TypeKind::Vector { element, .. }
+            | TypeKind::Array { element, .. }
+            | TypeKind::RuntimeArray { element, .. } => vec![*element],
+            TypeKind::Matrix { column, .. } => vec![*column],
+            TypeKind::Pointer { pointee, .. } => vec![*pointee],
+            TypeKind::SampledImage(image) => vec![*image],
+            TypeKind::Image(img) => vec![img.element],
+            TypeKind::Struct(s) => s.members.iter().map(|m| m.ty).collect(),
+            TypeKind::Function { inputs, results } => {
+                inputs.iter().chain(results).copied().collect()
+            }
+            _ => Vec::new(),
+        };
+        let depth = 1 + parts.iter().map(|&p| depth_of(self, p)).max().unwrap_or(0);
+        if depth > self.opts.max_nesting {
+            return Err(DeserializeError::Unsupported {
+                at: inst.at,
+                what: format!(
+                    "a type nested {depth} deep (the IR's tools handle at most {})",
+                    self.opts.max_nesting
+                ),
+            });
+        }
+        self.type_depth.insert(ty, depth);
+        Ok(())
+    }
+
     /// The length of an array from its constant id.
     fn array_length(&self, inst: &Inst, id: u32) -> Result<u32> {
         match self.defs.get(&id) {
@@ -298,11 +334,12 @@ impl Deserializer {
         let identifier = match self.names.get(&id) {
             Some(name) if !name.is_empty() => {
                 let mut candidate = name.clone();
-                let mut n = 0u64;
+                let mut n = self.suffixes.get(name).copied().unwrap_or(0);
                 while self.struct_names.contains(&candidate) {
                     n += 1;
                     candidate = format!("{name}_{n}");
                 }
+                self.suffixes.insert(name.clone(), n);
                 self.struct_names.insert(candidate.clone());
                 Some(candidate)
             }

@@ -171,7 +171,7 @@ impl Deserializer {
     /// Rebuilds the body of `f` into its `spv.func`.
     pub(super) fn emit_function(&mut self, f: FnBuilder) -> Result<()> {
         let cfg = Cfg::new(f.blocks)?;
-        let plan = Plan::new(&cfg)?;
+        let plan = Plan::new(&cfg, self.opts.max_nesting)?;
         let region = self.m.op(f.op).regions[0];
         let entry_block = self.m.create_detached_block();
         let mut locals = FxHashMap::default();
