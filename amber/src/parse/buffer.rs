@@ -60,7 +60,7 @@ impl Parser<'_> {
         let Some(ty) = ty else {
             // A type kiln cannot lay out: keep the name resolvable, skip the
             // rest (the script is skipped anyway).
-            self.skip_initializer(t)?;
+            self.skip_to_end_of_command(t)?;
             self.push_buffer(name, t.line, placeholder_type(), Packing::Std430, zero(0));
             return Ok(());
         };
@@ -253,24 +253,6 @@ impl Parser<'_> {
             values.push(value(&t, scalar, "BUFFER DATA")?);
         }
     }
-
-    /// Skips the rest of a `BUFFER` of a type kiln cannot lay out,
-    /// including a `DATA ... END` block.
-    fn skip_initializer(&mut self, opened: &Token) -> PResult<()> {
-        let mut has_data = false;
-        loop {
-            let t = self.next();
-            if t.ends_line() {
-                break;
-            }
-            has_data |= t.is_word("DATA");
-        }
-        if has_data {
-            self.skip_block(opened, &[])?;
-            self.end_of_line("END")?;
-        }
-        Ok(())
-    }
 }
 
 /// One value of a `scalar` component from token `t`.
@@ -287,6 +269,7 @@ pub(crate) fn value(t: &Token, scalar: Scalar, context: &str) -> PResult<Value> 
                 ),
             )
         }),
+        _ if t.ends_line() => Err(error_at(t, format!("missing {context} value"))),
         _ => Err(error_at(
             t,
             format!("invalid {context} value {}", t.describe()),

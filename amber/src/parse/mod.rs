@@ -228,6 +228,28 @@ impl Parser<'_> {
         }
     }
 
+    /// Skips the rest of a command that may hold a `DATA ... END` block
+    /// (values across lines up to the word `END`).
+    pub(crate) fn skip_to_end_of_command(&mut self, opened: &Token) -> PResult<()> {
+        loop {
+            let tok = self.next();
+            if tok.ends_line() {
+                return Ok(());
+            }
+            if tok.is_word("DATA") {
+                loop {
+                    let v = self.next_skipping_eol();
+                    if v.kind == Kind::Eos {
+                        return Err(error_at(opened, "DATA has no END"));
+                    }
+                    if v.is_word("END") {
+                        return self.end_of_line("END");
+                    }
+                }
+            }
+        }
+    }
+
     /// Notes an unsupported construct.
     pub(crate) fn unsupported(&mut self, line: u32, what: impl Into<String>) {
         self.script.unsupported.push(Unsupported {
@@ -360,18 +382,7 @@ impl Parser<'_> {
             ));
         }
         let image = name.text.clone();
-        let mut has_data = false;
-        loop {
-            let tok = self.next();
-            if tok.ends_line() {
-                break;
-            }
-            has_data |= tok.is_word("DATA");
-        }
-        if has_data {
-            self.skip_block(t, &[])?;
-            self.end_of_line("END")?;
-        }
+        self.skip_to_end_of_command(t)?;
         self.push_buffer(
             name,
             t.line,

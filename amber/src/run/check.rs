@@ -309,6 +309,83 @@ mod tests {
         assert!(holds(Scalar::I32, Eq, tol(2.0, false), i(10), i(12)));
     }
 
+    fn buffer(ty: &str) -> Buffer {
+        let ty = crate::types::parse_data_type(ty).unwrap();
+        Buffer {
+            name: "b".into(),
+            line: 1,
+            layout: crate::layout::element_layout(&ty, crate::layout::Packing::Std430),
+            ty,
+            packing: crate::layout::Packing::Std430,
+            init: crate::script::Initializer::Zero { elements: 0 },
+        }
+    }
+
+    /// RMSE of (1, 2, 3, 4) against (1, 2, 3, 6): sqrt(4 / 4) = 1, by hand.
+    #[test]
+    fn rmse_value() {
+        let b = buffer("float");
+        let bytes = |v: [f32; 4]| v.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<u8>>();
+        let (x, y) = (bytes([1.0, 2.0, 3.0, 4.0]), bytes([1.0, 2.0, 3.0, 6.0]));
+        assert_eq!(
+            compare_buffers(BufferComparison::Rmse(1.0), &b, &x, &b, &y),
+            Ok(())
+        );
+        assert_eq!(
+            compare_buffers(BufferComparison::Rmse(0.99), &b, &x, &b, &y),
+            Err(
+                "EXPECT b RMSE_BUFFER b: the root mean square error 1 is above the tolerance 0.99"
+                    .into()
+            )
+        );
+    }
+
+    /// Two RGBA8 texels; in the second buffer one red value moves from bin
+    /// 0 to bin 2: half the mass travels 2 bins, EMD = 0.5 * 2 / 256 =
+    /// 0.00390625, by hand. Other channels are equal.
+    #[test]
+    fn histogram_emd_value() {
+        let b = buffer("R8G8B8A8_UNORM");
+        let x = [0, 5, 5, 5, 7, 5, 5, 5];
+        let y = [2, 5, 5, 5, 7, 5, 5, 5];
+        assert_eq!(
+            compare_buffers(BufferComparison::HistogramEmd(0.00390625), &b, &x, &b, &y),
+            Ok(())
+        );
+        assert_eq!(
+            compare_buffers(BufferComparison::HistogramEmd(0.0039), &b, &x, &b, &y),
+            Err(
+                "EXPECT b EQ_HISTOGRAM_EMD_BUFFER b: the histogram earth mover's distance \
+                 0.00390625 is above the tolerance 0.0039"
+                    .into()
+            )
+        );
+        let f = buffer("float");
+        assert!(compare_buffers(
+            BufferComparison::HistogramEmd(1.0),
+            &f,
+            &[0; 4],
+            &f,
+            &[0; 4]
+        )
+        .unwrap_err()
+        .contains("8-bit unsigned components"));
+    }
+
+    #[test]
+    fn eq_buffer_names_the_first_difference() {
+        let b = buffer("vec3<int32>");
+        let words = |v: [i32; 8]| v.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+        // Padding (the fourth word of each element) differs too but is not
+        // compared.
+        let x = words([1, 2, 3, 9, 4, 5, 6, 9]);
+        let y = words([1, 2, 3, 0, 4, 7, 8, 0]);
+        assert_eq!(
+            compare_buffers(BufferComparison::Equal, &b, &x, &b, &y),
+            Err("EXPECT b EQ_BUFFER b: 2 of 6 values differ; the first is value 4 (byte 20): 5 != 7".into())
+        );
+    }
+
     #[test]
     fn expectations_read() {
         use Comparator::*;
