@@ -196,10 +196,12 @@ fn glsl(text: &str, env: TargetEnv, first_line: u32) -> Result<Vec<u32>, String>
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         );
+        // The error lines, without the closing count ("ERROR: 2
+        // compilation errors.  No code generated.").
         let errors: Vec<String> = all
             .lines()
-            .filter(|l| l.starts_with("ERROR:"))
-            .map(|l| relocate(l, first_line))
+            .filter(|l| l.starts_with("ERROR:") && !l.contains("compilation errors"))
+            .map(|l| relocate(l.trim_end(), first_line))
             .collect();
         Err(format!(
             "glslangValidator: {}",
