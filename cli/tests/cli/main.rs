@@ -1,6 +1,7 @@
 //! kiln-cli's integration tests: one test binary running the `kiln`
 //! binary, one module per topic.
 
+mod amber_cli;
 mod bad_input;
 mod common;
 mod compile_cli;
