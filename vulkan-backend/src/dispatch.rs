@@ -86,11 +86,20 @@ impl<'a> BufferBinding<'a> {
 }
 
 /// What one dispatch took ([`Context::dispatch_timed`]): GPU time between
-/// timestamps around the dispatch (`None` when the compute queue family
-/// writes no timestamps), host time in `vkQueueSubmit`, and host time
-/// waiting for the fence. The same measurement the host interpreter prints
-/// after a launch.
-pub type DispatchTiming = kiln_core::host::LaunchTiming;
+/// timestamps around the dispatch, host time in `vkQueueSubmit`, and host
+/// time waiting for the fence. (The runtime's MLIR-runner launcher turns it
+/// into the host interpreter's `LaunchTiming`; this crate does not depend
+/// on the interpreter.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DispatchTiming {
+    /// GPU time of the dispatch; `None` when the compute queue family
+    /// writes no timestamps.
+    pub device: Option<Duration>,
+    /// Host time spent in `vkQueueSubmit`.
+    pub submit: Duration,
+    /// Host time spent waiting for the fence.
+    pub wait: Duration,
+}
 
 impl Context {
     /// Runs `groups` workgroups of `pipeline` with `bindings` (each

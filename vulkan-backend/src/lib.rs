@@ -54,7 +54,6 @@ mod instance;
 mod limits;
 mod memory;
 mod pipeline;
-pub mod runner;
 mod target_env;
 
 pub use context::{Context, ContextOptions};
