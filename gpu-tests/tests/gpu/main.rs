@@ -11,4 +11,5 @@ mod runner_harness;
 mod runner_mlir_compare;
 mod runtime_glsl;
 mod spv_text_kernels;
+mod stream_blocks;
 mod target_env_query;
