@@ -56,6 +56,10 @@ pub struct DeviceOptions {
     /// Time every dispatch of every stream (`KILN_PROFILE=1` turns it on
     /// too).
     pub profile: bool,
+    /// Keep tensors in host-visible device memory where the device has
+    /// unified memory (default). `false` keeps them device-local and moves
+    /// host data through staging copies, as on a discrete GPU.
+    pub unified_memory: bool,
 }
 
 impl Default for DeviceOptions {
@@ -70,6 +74,7 @@ impl Default for DeviceOptions {
             max_bytes_per_submit: 64 << 20,
             max_in_flight: 8,
             profile: false,
+            unified_memory: true,
         }
     }
 }
@@ -87,7 +92,8 @@ pub struct DeviceInfo {
     pub driver_name: Option<String>,
     /// Vendor, device, driver version and pipeline-cache UUID.
     pub identity: PipelineCacheIdentity,
-    /// Whether tensors live in host-visible device memory (no staging).
+    /// Whether tensors live in host-visible device memory (no staging): the
+    /// device has unified memory and [`DeviceOptions::unified_memory`] is on.
     pub unified_memory: bool,
     /// Whether dispatches can be timed.
     pub timestamps: bool,
@@ -288,7 +294,7 @@ impl Device {
             api_version: s.api_version,
             driver_name: s.driver_name.clone(),
             identity: ctx.pipeline_cache_identity(),
-            unified_memory: ctx.has_unified_memory(),
+            unified_memory: self.inner.tensors.kind() == kiln_vulkan::MemoryKind::Unified,
             timestamps: kiln_vulkan::CommandBatch::new(ctx).is_ok_and(|b| b.timing_available()),
         }
     }

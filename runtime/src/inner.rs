@@ -104,7 +104,7 @@ impl DeviceInner {
         warnings: Vec<String>,
     ) -> Result<Self> {
         let timeline = Timeline::new(&ctx)?;
-        let tensor_kind = if ctx.has_unified_memory() {
+        let tensor_kind = if ctx.has_unified_memory() && options.unified_memory {
             MemoryKind::Unified
         } else {
             MemoryKind::DeviceLocal
