@@ -76,6 +76,12 @@ pub trait Element: Copy + Send + Sync + 'static {
     /// Elements from bytes a tensor stored (`bytes.len()` a multiple of the
     /// element size).
     fn from_bytes(bytes: &[u8]) -> Vec<Self>;
+    /// `n` elements whose stored bytes `fill` writes, without an extra copy
+    /// where the host type is plain old data.
+    fn read_with<E>(
+        n: usize,
+        fill: &mut dyn FnMut(&mut [u8]) -> Result<(), E>,
+    ) -> Result<Vec<Self>, E>;
 }
 
 macro_rules! pod_element {
@@ -93,6 +99,14 @@ macro_rules! pod_element {
                     .copy_from_slice(&bytes[..n * std::mem::size_of::<$t>()]);
                 out
             }
+            fn read_with<E>(
+                n: usize,
+                fill: &mut dyn FnMut(&mut [u8]) -> Result<(), E>,
+            ) -> Result<Vec<Self>, E> {
+                let mut out = vec![<$t as bytemuck::Zeroable>::zeroed(); n];
+                fill(bytemuck::cast_slice_mut(&mut out))?;
+                Ok(out)
+            }
         }
     )*};
 }
@@ -106,6 +120,14 @@ impl Element for bool {
     }
     fn from_bytes(bytes: &[u8]) -> Vec<Self> {
         bytes.iter().map(|&b| b != 0).collect()
+    }
+    fn read_with<E>(
+        n: usize,
+        fill: &mut dyn FnMut(&mut [u8]) -> Result<(), E>,
+    ) -> Result<Vec<Self>, E> {
+        let mut bytes = vec![0u8; n];
+        fill(&mut bytes)?;
+        Ok(Self::from_bytes(&bytes))
     }
 }
 

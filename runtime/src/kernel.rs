@@ -121,6 +121,12 @@ impl Kernel {
         &self.inner.label
     }
 
+    /// The kiln-vulkan pipeline, for code that records work itself (e.g.
+    /// with [`kiln_vulkan::CommandBatch`]).
+    pub fn pipeline(&self) -> &Arc<ComputePipeline> {
+        &self.inner.pipeline
+    }
+
     /// Its interface: bindings (in the order tensors are passed to
     /// [`Stream::dispatch`](crate::Stream::dispatch)), their access, push
     /// constants, workgroup size.

@@ -184,13 +184,22 @@ pub(crate) fn gather<T: Element>(
 ) -> Result<Vec<T>> {
     let size = T::DTYPE.size();
     let span = layout.span();
-    let mut bytes = vec![0u8; (span.end - span.start) * size];
     // A staged source holds exactly the span; the tensor's own memory
     // holds the whole buffer.
     let (slice, base) = match source {
         ReadSource::Direct(storage) => (&storage.slice, span.start * size),
         ReadSource::Staged(slice) => (slice, 0),
     };
+    if layout.is_contiguous() {
+        // One copy, straight into the result.
+        return T::read_with(layout.numel(), &mut |out: &mut [u8]| {
+            if out.is_empty() {
+                return Ok(());
+            }
+            slice.read(base as u64, out).map_err(|e| device.vk(e))
+        });
+    }
+    let mut bytes = vec![0u8; (span.end - span.start) * size];
     if !bytes.is_empty() {
         slice
             .read(base as u64, &mut bytes)

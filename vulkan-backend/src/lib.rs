@@ -43,6 +43,7 @@
 #![warn(unsafe_op_in_unsafe_fn)]
 #![deny(missing_docs)]
 
+pub mod baseline;
 mod batch;
 mod context;
 mod conv;
