@@ -9,7 +9,8 @@
 //!   what the previous one wrote (ping-pong), so both put a barrier between
 //!   every two. Targets: ≤ 25 µs per extra dispatch on lavapipe, within
 //!   1.5× of the direct loop.
-//! - Upload (`Tensor::from_slice`) and readback (`Tensor::to_vec`) of
+//! - Upload (`Tensor::from_slice`) and readback (`Tensor::to_vec`, and
+//!   `Tensor::read_into` an existing buffer) of
 //!   `KILN_BENCH_MIB` MiB (default 64) against a host memcpy of the same
 //!   size into an existing buffer in the same run (a copy into a fresh `Vec`,
 //!   what `to_vec` returns, is printed for context); with unified memory
@@ -184,7 +185,12 @@ fn bandwidth(runs: usize, mib: usize) {
         let readback = time(runs, || {
             black_box(t.to_vec::<f32>().unwrap());
         });
-        assert_eq!(t.to_vec::<f32>().unwrap()[n - 1], data[n - 1]);
+        let mut host = vec![0f32; n];
+        let read_into = time(runs, || {
+            t.read_into(&mut host).unwrap();
+            black_box(&host);
+        });
+        assert_eq!(host[n - 1], data[n - 1]);
         println!(
             "{:<44} {:>8.2} GB/s  {:.2}x memcpy   (target >= 0.7x)",
             format!("upload (Tensor::from_slice), {how}"),
@@ -196,6 +202,12 @@ fn bandwidth(runs: usize, mib: usize) {
             format!("readback (Tensor::to_vec), {how}"),
             gbs(readback),
             memcpy_into.as_secs_f64() / readback.as_secs_f64()
+        );
+        println!(
+            "{:<44} {:>8.2} GB/s  {:.2}x memcpy   (target >= 0.7x)",
+            format!("readback (Tensor::read_into), {how}"),
+            gbs(read_into),
+            memcpy_into.as_secs_f64() / read_into.as_secs_f64()
         );
     }
 }

@@ -82,6 +82,12 @@ pub trait Element: Copy + Send + Sync + 'static {
         n: usize,
         fill: &mut dyn FnMut(&mut [u8]) -> Result<(), E>,
     ) -> Result<Vec<Self>, E>;
+    /// Fills `out` with elements whose stored bytes `fill` writes, without
+    /// an extra copy where the host type is plain old data.
+    fn read_into<E>(
+        out: &mut [Self],
+        fill: &mut dyn FnMut(&mut [u8]) -> Result<(), E>,
+    ) -> Result<(), E>;
 }
 
 macro_rules! pod_element {
@@ -107,6 +113,12 @@ macro_rules! pod_element {
                 fill(bytemuck::cast_slice_mut(&mut out))?;
                 Ok(out)
             }
+            fn read_into<E>(
+                out: &mut [Self],
+                fill: &mut dyn FnMut(&mut [u8]) -> Result<(), E>,
+            ) -> Result<(), E> {
+                fill(bytemuck::cast_slice_mut(out))
+            }
         }
     )*};
 }
@@ -128,6 +140,17 @@ impl Element for bool {
         let mut bytes = vec![0u8; n];
         fill(&mut bytes)?;
         Ok(Self::from_bytes(&bytes))
+    }
+    fn read_into<E>(
+        out: &mut [Self],
+        fill: &mut dyn FnMut(&mut [u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut bytes = vec![0u8; out.len()];
+        fill(&mut bytes)?;
+        for (o, b) in out.iter_mut().zip(bytes) {
+            *o = b != 0;
+        }
+        Ok(())
     }
 }
 

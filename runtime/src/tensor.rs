@@ -334,6 +334,44 @@ impl Tensor {
         gather(&device, &source, &future.layout)
     }
 
+    /// Copies the elements (row-major) into `out`, which must hold exactly
+    /// [`numel`](Self::numel) of them; blocks like [`to_vec`](Self::to_vec).
+    /// For a contiguous tensor this is one copy into memory the caller
+    /// already has (no allocation).
+    pub fn read_into<T: Element>(&self, out: &mut [T]) -> Result<()> {
+        if out.len() != self.numel() {
+            return Err(Error::Shape {
+                what: "read_into",
+                reason: format!("{} elements into a buffer of {}", self.numel(), out.len()),
+            });
+        }
+        if !self.is_contiguous() {
+            out.copy_from_slice(&self.to_vec::<T>()?);
+            return Ok(());
+        }
+        let mut future = self.read::<T>();
+        if let Some(e) = future.early.take() {
+            return Err(e);
+        }
+        let device = Arc::clone(&future.device);
+        device.wait(future.value)?;
+        device.retire()?;
+        let (slice, base) = match future.source.as_ref() {
+            Some(ReadSource::Direct(storage)) => (
+                &storage.slice,
+                (self.layout.offset * self.dtype.size()) as u64,
+            ),
+            Some(ReadSource::Staged(slice)) => (slice, 0),
+            None => return Ok(()),
+        };
+        T::read_into(out, &mut |bytes: &mut [u8]| {
+            if bytes.is_empty() {
+                return Ok(());
+            }
+            slice.read(base, bytes).map_err(|e| device.vk(e))
+        })
+    }
+
     /// A future of the elements in row-major order: the work it needs is
     /// submitted now, the future completes when that work has (see
     /// [`ReadFuture`]).

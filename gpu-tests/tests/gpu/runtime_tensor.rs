@@ -155,6 +155,18 @@ fn read_futures_are_awaited_with_pollster() {
         // Both submitted before either is awaited.
         assert_eq!(pollster::block_on(fb).unwrap(), vec![5.0; 3]);
         assert_eq!(pollster::block_on(fa).unwrap(), vec![1, 3, 2, 4]);
+        let mut host = [0u32; 4];
+        a.transpose(0, 1).unwrap().read_into(&mut host).unwrap();
+        assert_eq!(host, [1, 3, 2, 4]);
+        a.read_into(&mut host).unwrap();
+        assert_eq!(host, [1, 2, 3, 4]);
+        let mut flags = [false; 3];
+        Tensor::from_slice(&device, &[true, false, true], &[3])
+            .unwrap()
+            .read_into(&mut flags)
+            .unwrap();
+        assert_eq!(flags, [true, false, true]);
+        assert!(a.read_into(&mut [0u32; 3]).is_err());
         let err = pollster::block_on(a.read::<f32>()).unwrap_err();
         assert_eq!(
             err.to_string(),
