@@ -139,10 +139,7 @@ impl Tensor {
             return Ok(t);
         }
         if t.storage.slice.kind() == MemoryKind::Unified {
-            // A fresh buffer: no work uses it, the host may write it now.
-            let storage = Arc::get_mut(&mut t.storage).expect("a fresh tensor is not shared");
-            storage.slice.write(0, bytes).map_err(|e| inner.vk(e))?;
-            AtomicCounters::add(&inner.counters.bytes_direct, bytes.len() as u64);
+            t.write_fresh(bytes)?;
         } else {
             let stream = Stream::new(inner);
             stream.upload(&t, data)?;
@@ -160,11 +157,7 @@ impl Tensor {
             return Ok(t);
         }
         if t.storage.slice.kind() == MemoryKind::Unified {
-            let data = vec![value; numel];
-            let bytes = T::as_bytes(&data);
-            let storage = Arc::get_mut(&mut t.storage).expect("a fresh tensor is not shared");
-            storage.slice.write(0, bytes).map_err(|e| inner.vk(e))?;
-            AtomicCounters::add(&inner.counters.bytes_direct, bytes.len() as u64);
+            t.write_fresh(T::as_bytes(&vec![value; numel]))?;
         } else {
             let stream = Stream::new(inner);
             stream.fill(&t, value)?;
@@ -183,16 +176,23 @@ impl Tensor {
         }
         let bytes = (numel * dtype.size()) as u64;
         if t.storage.slice.kind() == MemoryKind::Unified {
-            let zeros = vec![0u8; bytes as usize];
-            let storage = Arc::get_mut(&mut t.storage).expect("a fresh tensor is not shared");
-            storage.slice.write(0, &zeros).map_err(|e| inner.vk(e))?;
-            AtomicCounters::add(&inner.counters.bytes_direct, bytes);
+            t.write_fresh(&vec![0u8; bytes as usize])?;
         } else {
             let stream = Stream::new(inner);
             stream.fill(&t.as_u32_words(), 0u32)?;
             stream.flush()?;
         }
         Ok(t)
+    }
+
+    /// Writes `bytes` at the start of a fresh tensor in unified memory from
+    /// the host (no work uses a fresh buffer yet).
+    fn write_fresh(&mut self, bytes: &[u8]) -> Result<()> {
+        let storage = Arc::get_mut(&mut self.storage).expect("a fresh tensor is not shared");
+        let (device, slice) = (&storage.device, &mut storage.slice);
+        slice.write(0, bytes).map_err(|e| device.vk(e))?;
+        AtomicCounters::add(&device.counters.bytes_direct, bytes.len() as u64);
+        Ok(())
     }
 
     /// The same buffer seen as whole `u32` words (for fills).

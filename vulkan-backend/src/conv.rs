@@ -20,6 +20,20 @@ pub(crate) fn descriptor_type(ty: DescriptorType) -> vk::DescriptorType {
     }
 }
 
+/// The create info of every kiln buffer: `size` bytes usable as storage
+/// and uniform buffer and as copy source and destination, one queue family.
+pub(crate) fn buffer_info(size: u64) -> vk::BufferCreateInfo<'static> {
+    vk::BufferCreateInfo::default()
+        .size(size)
+        .usage(
+            vk::BufferUsageFlags::STORAGE_BUFFER
+                | vk::BufferUsageFlags::UNIFORM_BUFFER
+                | vk::BufferUsageFlags::TRANSFER_SRC
+                | vk::BufferUsageFlags::TRANSFER_DST,
+        )
+        .sharing_mode(vk::SharingMode::EXCLUSIVE)
+}
+
 /// kiln's device type for a Vulkan physical-device type.
 pub(crate) fn device_type(ty: vk::PhysicalDeviceType) -> DeviceType {
     match ty {

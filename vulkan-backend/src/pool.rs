@@ -126,15 +126,7 @@ static NEXT_BLOCK_ID: AtomicU64 = AtomicU64::new(1);
 impl Block {
     /// A block of `size` bytes of `kind` memory.
     fn new(device: &Arc<DeviceShared>, kind: MemoryKind, size: u64) -> Result<Self> {
-        let info = vk::BufferCreateInfo::default()
-            .size(size)
-            .usage(
-                vk::BufferUsageFlags::STORAGE_BUFFER
-                    | vk::BufferUsageFlags::UNIFORM_BUFFER
-                    | vk::BufferUsageFlags::TRANSFER_SRC
-                    | vk::BufferUsageFlags::TRANSFER_DST,
-            )
-            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let info = crate::conv::buffer_info(size);
         // SAFETY: valid create info (non-zero size, supported usage) for the
         // live device.
         let raw = device.call(CallFamily::Create, "vkCreateBuffer", || unsafe {

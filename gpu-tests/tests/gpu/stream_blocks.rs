@@ -7,24 +7,12 @@ use std::sync::Arc;
 
 use kiln_core::binary::reflect::reflect_binary;
 use kiln_gpu_tests::{assert_no_validation_messages, compile_glsl, test_context};
+
+use crate::runtime_support::INCREMENT;
 use kiln_vulkan::{
     BlockPool, CallFamily, CommandBatch, ComputePipeline, Context, Error, FaultTimes,
     InjectedFault, MemoryKind, PipelineCache, Slice, SliceBinding, Timeline,
 };
-
-/// y[i] = x[i] + 1 (x read-only, y write-only: the access the batch's
-/// barriers come from).
-const INCREMENT: &str = r#"#version 450
-layout(local_size_x = 64) in;
-layout(set = 0, binding = 0) readonly buffer X { float x[]; };
-layout(set = 0, binding = 1) writeonly buffer Y { float y[]; };
-void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i < y.length()) {
-        y[i] = x[i] + 1.0;
-    }
-}
-"#;
 
 fn increment(ctx: &Context) -> Arc<ComputePipeline> {
     let words = compile_glsl("increment", INCREMENT);
