@@ -85,8 +85,10 @@ impl<'a> KernelSource<'a> {
                     words.len()
                 )
             }
+            // kiln's version: another compiler may lower differently.
             Self::Memref { text, kernel } => format!(
-                "kiln-kernel-v1|memref|{:016x}|{}|{kernel}|lower:default|{env}",
+                "kiln-kernel-v1|kiln {}|memref|{:016x}|{}|{kernel}|lower:default|{env}",
+                env!("CARGO_PKG_VERSION"),
                 cache::fnv1a(text.as_bytes()),
                 text.len()
             ),
