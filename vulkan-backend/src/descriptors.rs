@@ -11,7 +11,8 @@
 //! ([`BufferBinding::dynamic_offset`](crate::BufferBinding::dynamic_offset)).
 //!
 //! What dispatch checks for them, before any Vulkan call
-//! ([`check_elements`]):
+//! ([`check_array_elements`], also for command batches, and
+//! [`check_dynamic_offsets`]):
 //! - every element `0..count` of every array binding gets exactly one
 //!   buffer range ([`BufferBinding::element`](crate::BufferBinding::element)),
 //!   and no element at or past `count` is given;
@@ -24,6 +25,11 @@
 //! consumes them: by set, then binding number, then array element
 //! ([`dynamic_offsets`]).
 //!
+//! Command batches ([`CommandBatch`](crate::CommandBatch)) bind one range
+//! per binding and no dynamic offsets: the shared checks reject an array
+//! binding with elements missing, and a batch refuses a pipeline with
+//! dynamic bindings.
+//!
 //! Pipeline creation checks the dynamic bindings: each names a buffer
 //! binding of the interface, once, and the number of dynamic storage
 //! (uniform) descriptors in the pipeline layout is within
@@ -35,7 +41,7 @@ use kiln_abi::{DescriptorType, Limits, PipelineInterface, ResourceBinding};
 
 use crate::context::DeviceShared;
 use crate::conv;
-use crate::dispatch::BufferBinding;
+use crate::dispatch::{BindingView, BufferBinding};
 use crate::error::{Error, Result};
 use crate::pipeline::ComputePipeline;
 
@@ -169,14 +175,13 @@ pub(crate) fn pool_sizes(
     sizes
 }
 
-/// The array-element and dynamic-offset checks of the module docs, for
-/// bindings that already passed the per-binding checks of dispatch.
-pub(crate) fn check_elements(
-    pipeline: &ComputePipeline,
-    limits: &Limits,
-    bindings: &[BufferBinding<'_>],
+/// The array-element checks of the module docs: every element `0..count`
+/// of each array binding is given, and none at or past `count` (bindings
+/// already passed the per-binding checks of dispatch).
+pub(crate) fn check_array_elements(
+    iface: &PipelineInterface,
+    bindings: &[BindingView],
 ) -> Result<()> {
-    let iface = &pipeline.interface;
     for b in bindings {
         let Some(decl) = iface.binding(b.set, b.binding) else {
             continue;
@@ -189,9 +194,38 @@ pub(crate) fn check_elements(
                 count: decl.count,
             });
         }
-        if b.dynamic_offset == 0 {
-            continue;
+    }
+    for decl in iface.bindings.iter().filter(|d| d.count > 1) {
+        for element in 0..decl.count {
+            if !bindings
+                .iter()
+                .any(|b| (b.set, b.binding, b.element) == (decl.set, decl.binding, element))
+            {
+                return Err(Error::MissingArrayElement {
+                    set: decl.set,
+                    binding: decl.binding,
+                    element,
+                    count: decl.count,
+                    entry_point: iface.entry_point.clone(),
+                });
+            }
         }
+    }
+    Ok(())
+}
+
+/// The dynamic-offset checks of the module docs, for bindings that passed
+/// the other dispatch checks.
+pub(crate) fn check_dynamic_offsets(
+    pipeline: &ComputePipeline,
+    limits: &Limits,
+    bindings: &[BufferBinding<'_>],
+) -> Result<()> {
+    let iface = &pipeline.interface;
+    for b in bindings.iter().filter(|b| b.dynamic_offset != 0) {
+        let Some(decl) = iface.binding(b.set, b.binding) else {
+            continue;
+        };
         let offset_error = |reason: String| Error::DynamicOffset {
             set: b.set,
             binding: b.binding,
@@ -230,29 +264,6 @@ pub(crate) fn check_elements(
                 b.offset,
                 b.buffer.size()
             )));
-        }
-    }
-    for decl in &iface.bindings {
-        for element in 0..decl.count {
-            let n = bindings
-                .iter()
-                .filter(|b| (b.set, b.binding, b.element) == (decl.set, decl.binding, element))
-                .count();
-            if n > 1 {
-                return Err(Error::DuplicateBinding {
-                    set: decl.set,
-                    binding: decl.binding,
-                });
-            }
-            if n == 0 && decl.count > 1 {
-                return Err(Error::MissingArrayElement {
-                    set: decl.set,
-                    binding: decl.binding,
-                    element,
-                    count: decl.count,
-                    entry_point: iface.entry_point.clone(),
-                });
-            }
         }
     }
     Ok(())
