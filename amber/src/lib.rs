@@ -17,7 +17,7 @@
 //!   assembler, honouring `TARGET_ENV`), `SPIRV-HEX`, `SPIRV-BIN` from a
 //!   `FILE`, `VIRTUAL_FILE` and `FILE` sources, and — kiln only —
 //!   `SPIRV-MLIR`: a `spirv.module` in MLIR syntax, compiled by kiln
-//!   ([`compile`](crate::script::ShaderFormat::SpirvMlir)).
+//!   ([`ShaderFormat::SpirvMlir`](crate::script::ShaderFormat::SpirvMlir)).
 //!   `SHADER_OPTIMIZATION` passes go through SPIRV-Tools' optimizer.
 //! - Buffers: `DATA_TYPE` scalars, vectors, matrices and image-format
 //!   names, `STD140` / `STD430` ([`layout`]), `DATA`, `SIZE ... FILL`,
@@ -32,8 +32,11 @@
 //!   `REPEAT`, `EXPECT ... IDX` with `EQ NE LT LE GT GE` and `TOLERANCE`
 //!   (absolute and `%`), `EQ_BUFFER`, `RMSE_BUFFER`,
 //!   `EQ_HISTOGRAM_EMD_BUFFER`.
-//! - Requirements: `DEVICE_FEATURE`, `DEVICE_PROPERTY`, `DEVICE_EXTENSION`,
-//!   `INSTANCE_EXTENSION` ([`device`](crate::Runner) checks).
+//! - Requirements: `DEVICE_FEATURE` (Amber's names: `shaderInt64`,
+//!   `Storage16BitFeatures.storageBuffer16BitAccess`, ...),
+//!   `DEVICE_PROPERTY`, `DEVICE_EXTENSION`, `INSTANCE_EXTENSION`, checked
+//!   against what the device reported; unmet ones make the script a skip
+//!   naming them.
 //!
 //! Skipped with a reason: graphics and ray-tracing pipelines, images,
 //! samplers, texel buffers, structs, acceleration structures, HLSL and
@@ -41,9 +44,12 @@
 //! packed and depth/stencil formats.
 //!
 //! Where kiln's semantics differ from Amber's, the module docs say so:
-//! float expectations round to the component type ([`run`] checks),
-//! `STD140` arrays of doubles and 16-bit vectors follow GLSL's 16-byte
-//! array stride ([`layout`]), `inf` is accepted as a number ([`lex`]).
+//! float expectations round to the component type, and orderings with a
+//! NaN fail (the `run::check` module); `STD140` arrays of doubles and
+//! 16-bit vectors follow GLSL's 16-byte array stride ([`layout`]); `inf`
+//! is accepted as a number and shader text ends at a line starting with
+//! `END` (the `lex` module); `SPECIALIZE` takes any scalar type; histogram
+//! comparisons take any number of 8-bit channels.
 //!
 //! # GLSL: why a subprocess
 //!

@@ -185,3 +185,75 @@ fn validation_can_be_turned_off() {
     .run_file(&path);
     assert_eq!(unchecked.outcome, Outcome::Pass);
 }
+
+/// Requirements are checked against what the device reported: the
+/// expected outcome of each comes from the context's own query.
+#[test]
+fn requirements_are_checked_against_the_device() {
+    use kiln_vulkan::ash::vk;
+    let ctx = test_context();
+    let q = ctx.device_query();
+    let runner = Runner::new(&ctx);
+    let run = |line: &str| match runner.run_source(&format!("{line}\n")).outcome {
+        Outcome::Pass => "PASS".to_owned(),
+        Outcome::Skip(s) => s,
+        Outcome::Fail(f) => panic!("{line}: {f}"),
+    };
+    let met = |ok: bool, why: &str| {
+        if ok {
+            "PASS".to_owned()
+        } else {
+            why.to_owned()
+        }
+    };
+    assert_eq!(
+        run("DEVICE_FEATURE shaderInt64"),
+        met(
+            ctx.features().shader_int64,
+            "device feature shaderInt64 is not supported"
+        )
+    );
+    assert_eq!(
+        run("DEVICE_FEATURE ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory"),
+        met(
+            ctx.features().shader_zero_initialize_workgroup_memory,
+            "device feature ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory \
+             is not supported"
+        )
+    );
+    let basic = q.subgroup.is_some_and(|s| {
+        s.supported_operations
+            .contains(vk::SubgroupFeatureFlags::BASIC)
+    });
+    assert_eq!(
+        run("DEVICE_FEATURE SubgroupSupportedOperations.basic"),
+        met(
+            basic,
+            "device feature SubgroupSupportedOperations.basic is not supported"
+        )
+    );
+    assert_eq!(
+        run("DEVICE_FEATURE sparseBinding"),
+        "device feature sparseBinding is not one kiln queries or enables"
+    );
+    assert_eq!(
+        run("DEVICE_EXTENSION VK_KHR_16bit_storage"),
+        met(
+            q.extension_usable("VK_KHR_16bit_storage"),
+            "device extension VK_KHR_16bit_storage is not supported"
+        )
+    );
+    assert_eq!(
+        run("DEVICE_EXTENSION VK_KHR_no_such_extension"),
+        "device extension VK_KHR_no_such_extension is not supported"
+    );
+    assert_eq!(
+        run("INSTANCE_EXTENSION VK_KHR_get_physical_device_properties2"),
+        "PASS"
+    );
+    assert_eq!(
+        run("INSTANCE_EXTENSION VK_EXT_debug_utils"),
+        "instance extension VK_EXT_debug_utils is not enabled by kiln"
+    );
+    assert_no_validation_messages(&ctx);
+}
