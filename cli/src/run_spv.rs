@@ -7,7 +7,7 @@
 //! ```
 //!
 //! The module's interface is reflected from the binary
-//! (`kiln_core::binary::reflect`); every binding the entry point uses needs
+//! (`kiln_core::reflect::reflect_binary`); every binding the entry point uses needs
 //! one `--buf`, and every `--buf` must name such a binding (see
 //! [`crate::bufspec`] for the spec syntax). `--push` values
 //! (`TYPE[N]=INIT`, several separated by commas: `--push i32=27,f32=0.5`,
@@ -31,7 +31,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context as _, Result};
 use clap::Args;
 use kiln_abi::{PipelineInterface, SpecValue};
-use kiln_core::binary::reflect::reflect_binary;
+use kiln_core::reflect::reflect_binary;
 use kiln_vulkan::{Buffer, ComputePipeline, Context};
 
 use crate::bufspec::{format_values, BindingRef, BufSpec, ElemType, Grid, ValueSpec};

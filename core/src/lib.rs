@@ -7,7 +7,6 @@
 //! [`validate`] (SPIRV-Tools).
 #![deny(missing_docs)]
 
-pub mod abi;
 pub mod availability;
 pub mod binary;
 pub mod grammar;
@@ -17,6 +16,7 @@ pub mod kernel;
 pub mod layout;
 pub mod lower;
 pub mod passes;
+pub mod reflect;
 pub mod target;
 pub mod text;
 pub mod validate;

@@ -1072,8 +1072,8 @@ fn interface_of(m: &Module, func: Op, version: Version) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abi::reflect_module;
     use crate::binary::serialize;
+    use crate::reflect::reflect_module;
     use crate::text::PrintOptions;
     use crate::validate::{validate, ValidationEnv};
 

@@ -10,7 +10,8 @@
 //! `KILN_VALIDATION=1`.
 
 use anyhow::{bail, Context as _, Result};
-use kiln_core::binary::{reflect::reflect_binary, serialize};
+use kiln_core::binary::serialize;
+use kiln_core::reflect::reflect_binary;
 use kiln_core::validate::{validate, ValidationEnv};
 use kiln_vulkan::{Buffer, ComputePipeline, Context, ContextOptions};
 

@@ -3,7 +3,7 @@
 //! in CI), validation layer on, zero messages allowed.
 
 use kiln_abi::{Access, DescriptorType, PushConstantRange};
-use kiln_core::binary::reflect::reflect_binary;
+use kiln_core::reflect::reflect_binary;
 use kiln_gpu_tests::{assert_no_validation_messages, compile_glsl, test_context};
 use kiln_vulkan::{ash::vk, Buffer, ComputePipeline, Error, MessageSeverity};
 
