@@ -2,8 +2,8 @@
 
 use crate::grammar;
 use crate::ir::{Attr, AttrKind, AttrStore, DenseValues, Signedness, Type, TypeKind, TypeStore};
+use crate::text::enums::enum_mnemonic;
 use crate::text::float;
-use crate::text::parser::enum_mnemonic;
 use crate::text::Prefix;
 
 use super::types::write_type;
