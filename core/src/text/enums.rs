@@ -1,11 +1,12 @@
 //! The text spelling of SPIR-V enum operands, shared by the printer and the
-//! parser: an enum kind's attribute mnemonic (`#spirv.storage_class<...>`)
-//! and an enumerant's text (`Volatile|Aligned`, `2D` / `Dim2D`).
+//! parser: an enum kind's attribute mnemonic (`#spirv.storage_class<...>`),
+//! an enumerant's text (`Volatile|Aligned`, `2D` / `Dim2D`) and MLIR's
+//! spelling of a capability.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::grammar::{self, OperandCategory, OperandKind};
+use crate::grammar::{self, Capability, OperandCategory, OperandKind};
 
 /// MLIR's mnemonic for an enum operand kind: snake case with acronyms kept
 /// together (`StorageClass` -> `storage_class`, `FPRoundingMode` ->
@@ -63,4 +64,17 @@ pub(crate) fn parse_enum_text(kind: OperandKind, text: &str) -> Option<u32> {
         }
     }
     None
+}
+
+/// MLIR 19's spelling of a capability: the grammar's canonical name,
+/// except for the few where MLIR kept an alias (`StorageUniform16` for
+/// `UniformAndStorageBuffer16BitAccess`). kiln parses both.
+pub fn mlir_capability_name(cap: Capability) -> &'static str {
+    match cap {
+        Capability::UniformAndStorageBuffer16BitAccess => "StorageUniform16",
+        Capability::ComputeDerivativeGroupQuadsKHR => "ComputeDerivativeGroupQuadsNV",
+        Capability::ComputeDerivativeGroupLinearKHR => "ComputeDerivativeGroupLinearNV",
+        Capability::OptNoneEXT => "OptNoneINTEL",
+        _ => cap.name(),
+    }
 }
