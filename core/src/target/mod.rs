@@ -53,7 +53,6 @@
 mod limits;
 mod parse;
 mod print;
-pub mod promotions;
 
 pub mod legality;
 
@@ -68,7 +67,7 @@ pub use limits::{
     DEFAULT_MAX_COMPUTE_WORKGROUP_SIZE, DEFAULT_SUBGROUP_SIZE, KILN_LIMIT_NAMES, MLIR_LIMIT_NAMES,
 };
 
-use crate::grammar::{Capability, Extension, Version};
+use crate::grammar::{promotions, Capability, Extension, Version};
 use crate::ir::{Attr, AttrKind, Module, Vce};
 use crate::text::Prefix;
 
