@@ -2,6 +2,7 @@
 //!
 //! Every subcommand reports bad input as one `error: ...` line on stderr and
 //! exits with status 1; it never panics on user input.
+#![forbid(unsafe_code)]
 
 mod bufspec;
 mod commands;

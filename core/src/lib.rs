@@ -6,6 +6,7 @@
 //! (MLIR-syntax printer and parser), [`binary`] (serializer and reflection),
 //! [`validate`] (SPIRV-Tools).
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod availability;
 pub mod binary;

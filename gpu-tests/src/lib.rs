@@ -14,6 +14,7 @@
 //! - [`compile_abi_kernel`]: spv text with interface attributes → a
 //!   validated binary and its reflected pipeline interface.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use std::path::PathBuf;
 use std::process::Command;

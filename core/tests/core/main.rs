@@ -1,5 +1,6 @@
 //! kiln-core's integration tests: one test binary, one module per topic
 //! (each links SPIRV-Tools once instead of once per file).
+#![forbid(unsafe_code)]
 
 mod availability;
 mod block_layout;

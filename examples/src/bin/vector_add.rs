@@ -8,6 +8,7 @@
 //! Run with `cargo run --release -p kiln-examples --bin vector_add`; pick a
 //! device with `KILN_DEVICE=<index|name>`, turn on the validation layer with
 //! `KILN_VALIDATION=1`.
+#![forbid(unsafe_code)]
 
 use anyhow::{bail, Context as _, Result};
 use kiln_core::binary::serialize;

@@ -241,6 +241,7 @@ fn objects_outlive_their_context_handle() {
 /// then merely creates an empty buffer object, which is destroyed at once
 /// and never bound or used.
 #[test]
+#[allow(unsafe_code)] // the raw call the layer is to catch
 fn messenger_catches_layer_errors() {
     let ctx = test_context();
     assert_no_validation_messages(&ctx);
