@@ -4,6 +4,7 @@
 
 mod availability;
 mod block_layout;
+mod crate_docs;
 pub mod common;
 mod golden;
 mod golden_binary;
