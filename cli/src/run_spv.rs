@@ -37,6 +37,9 @@ use kiln_vulkan::{Buffer, ComputePipeline, Context};
 use crate::bufspec::{format_values, BindingRef, BufSpec, ElemType, Grid, ValueSpec};
 
 /// Arguments of `kiln run-spv`.
+// The field docs are `kiln run-spv --help` as clap prints it, word for word:
+// their brackets are option syntax (`X[,Y[,Z]]`), not links.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Args, Debug)]
 pub struct RunSpvArgs {
     /// SPIR-V binary with a GLCompute entry point (`-` for stdin).

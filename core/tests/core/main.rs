@@ -4,8 +4,8 @@
 
 mod availability;
 mod block_layout;
-mod crate_docs;
 pub mod common;
+mod crate_docs;
 mod golden;
 mod golden_binary;
 mod grammar_tables;

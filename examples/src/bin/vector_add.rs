@@ -16,7 +16,7 @@ use kiln_core::reflect::reflect_binary;
 use kiln_core::validate::{validate, ValidationEnv};
 use kiln_vulkan::{Buffer, ComputePipeline, Context, ContextOptions};
 
-/// c[i] = a[i] + b[i] over 1024 floats, 64 invocations per workgroup.
+/// `c[i] = a[i] + b[i]` over 1024 floats, 64 invocations per workgroup.
 const MODULE: &str = r#"
 spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]> {
   spirv.GlobalVariable @id built_in("GlobalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
