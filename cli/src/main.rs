@@ -4,10 +4,8 @@
 //! exits with status 1; it never panics on user input.
 #![forbid(unsafe_code)]
 
-mod bufspec;
 mod commands;
 mod input;
-mod run_spv;
 
 use std::process::ExitCode;
 
@@ -32,7 +30,7 @@ enum Command {
     /// Validate a SPIR-V binary with SPIRV-Tools for a target environment.
     Validate(commands::validate::ValidateArgs),
     /// Dispatch a compute module on a Vulkan device and print buffers.
-    RunSpv(run_spv::RunSpvArgs),
+    RunSpv(commands::run_spv::RunSpvArgs),
     /// Run an MLIR Vulkan-runner program (gpu.container_module with @main).
     Run(commands::run::RunArgs),
     /// List the Vulkan devices with their target envs.
@@ -77,7 +75,7 @@ fn main() -> ExitCode {
         Command::Compile(args) => commands::compile::run(args),
         Command::Translate(args) => commands::translate::run(args),
         Command::Validate(args) => commands::validate::run(args),
-        Command::RunSpv(args) => run_spv::run(args).map(|()| Outcome::Success),
+        Command::RunSpv(args) => commands::run_spv::run(args),
         Command::Run(args) => commands::run::run(args),
         Command::Devices(args) => commands::devices::run(args),
         Command::Layout(args) => commands::layout::run(args),

@@ -1,11 +1,15 @@
-//! One module per `kiln` subcommand.
+//! One module per `kiln` subcommand, and what they share: loading inputs,
+//! target envs, Vulkan contexts, and the buffer and value specs of
+//! `run-spv` ([`bufspec`]).
 
+pub mod bufspec;
 pub mod compile;
 pub mod devices;
 pub mod layout;
 pub mod opt;
 pub mod reflect;
 pub mod run;
+pub mod run_spv;
 pub mod translate;
 pub mod validate;
 
