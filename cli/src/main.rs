@@ -91,9 +91,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// Joins an error chain into one line: `outer: inner: innermost`.
+/// Joins an error chain into one line: `outer: inner: innermost`, each
+/// cause once ([`commands::join_causes`]).
 fn one_line(e: &anyhow::Error) -> String {
-    let text = format!("{e:#}");
+    let text = commands::join_causes(e.chain());
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())

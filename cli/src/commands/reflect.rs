@@ -160,7 +160,7 @@ fn reflect_text(bytes: &[u8], args: &ReflectArgs, name: &str) -> Result<Reflecte
         None => own_env,
     };
     kiln_core::passes::lower_abi_attrs::run(&mut module, &env.clone().unwrap_or_default())
-        .map_err(|e| anyhow::anyhow!("{name}: lower-abi-attrs: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("{name}: lower-abi-attrs: {}", super::error_chain(&e)))?;
     let all = kiln_core::reflect::entry_points(&module);
     let interfaces = select(all, args, name)?
         .iter()
