@@ -32,6 +32,7 @@ report, not a check.
 import argparse
 import os
 import re
+import signal
 import sys
 from collections import defaultdict
 
@@ -343,6 +344,7 @@ def report_level(title, nodes, level_edges, quiet):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` is fine
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--src", default=os.path.join(os.path.dirname(__file__), "..", "core", "src"))
     ap.add_argument("--tests", action="store_true", help="count code under #[cfg(test)] too")
