@@ -61,6 +61,7 @@
 //! against a test's dispatches) and uses the very compiler the rest of
 //! kiln's tests already treat as the GLSL reference.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod compile;
 mod device;

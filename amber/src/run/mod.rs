@@ -396,7 +396,7 @@ impl Exec<'_> {
         if self.options.validate {
             crate::compile::validate(self.ctx, &words).map_err(at_shader)?;
         }
-        let iface = kiln_core::binary::reflect::reflect_binary(&words, &a.entry_point)
+        let iface = kiln_core::reflect::reflect_binary(&words, &a.entry_point)
             .map_err(|e| at_shader(e.to_string()))?;
         let binds = check_binds(p, &iface)?;
         let spec: Vec<SpecValue> = a

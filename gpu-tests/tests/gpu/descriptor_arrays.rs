@@ -4,7 +4,7 @@
 //! results against host computations, and every misuse rejected before
 //! any Vulkan call, naming the binding.
 
-use kiln_core::binary::reflect::reflect_binary;
+use kiln_core::reflect::reflect_binary;
 use kiln_gpu_tests::{assert_no_validation_messages, compile_glsl, test_context};
 use kiln_vulkan::{Buffer, BufferBinding, ComputePipeline, Error};
 
