@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Long fuzzing runs of kiln's cargo-fuzz targets (fuzz/) — not part of CI,
 # which replays the committed corpora instead (core/tests/core/fuzz_replay.rs,
-# cli/src/bufspec.rs). Needs a nightly toolchain and cargo-fuzz
+# cli/src/commands/bufspec.rs). Needs a nightly toolchain and cargo-fuzz
 # (`cargo install cargo-fuzz`).
 #
 #   ci/fuzz.sh                      every target, 10^7 executions each

@@ -78,11 +78,11 @@ pub fn binary_reflect(data: &[u8]) {
     let Ok(words) = words_from_bytes(data) else {
         return;
     };
-    let entries = crate::abi::binary_entry_points(&words).unwrap_or_default();
+    let entries = crate::reflect::binary_entry_points(&words).unwrap_or_default();
     for (name, _) in entries.iter().take(4) {
-        let _ = crate::binary::reflect::reflect_binary(&words, name);
+        let _ = crate::reflect::reflect_binary(&words, name);
     }
-    let _ = crate::binary::reflect::reflect_binary(&words, "main");
+    let _ = crate::reflect::reflect_binary(&words, "main");
 }
 
 /// The target-env parser and printer.

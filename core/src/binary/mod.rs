@@ -1,9 +1,8 @@
 //! The SPIR-V binary form: reading words from bytes, serializing the spv
-//! IR to words, deserializing words back into the IR, and reflecting the
-//! resource interface of a binary module.
+//! IR to words, and deserializing words back into the IR. Reflecting a
+//! binary's resource interface is [`crate::reflect::reflect_binary`].
 
 pub mod deserialize;
-pub mod reflect;
 pub mod serialize;
 pub mod words;
 

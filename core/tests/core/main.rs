@@ -1,10 +1,12 @@
 //! kiln-core's integration tests: one test binary, one module per topic
 //! (each links SPIRV-Tools once instead of once per file).
+#![forbid(unsafe_code)]
 
 mod availability;
 mod binary_mutation;
 mod block_layout;
 pub mod common;
+mod crate_docs;
 mod deserialize_corpus;
 mod deserialize_errors;
 mod deserialize_golden;

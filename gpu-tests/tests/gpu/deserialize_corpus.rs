@@ -15,9 +15,9 @@
 use std::path::{Path, PathBuf};
 
 use kiln_abi::PipelineInterface;
-use kiln_core::binary::reflect::reflect_binary;
 use kiln_core::grammar::StorageClass;
 use kiln_core::ir::{Module, OpKind, Type, TypeKind};
+use kiln_core::reflect::reflect_binary;
 use kiln_gpu_tests::{assert_no_validation_messages, test_context};
 use kiln_vulkan::{Buffer, ComputePipeline, Context};
 
