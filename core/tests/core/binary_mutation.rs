@@ -42,31 +42,46 @@ fn bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// Runs `f` on `count` mutants (1 to 3 mutations each) and returns the
-/// panics it caught.
-fn panics(count: usize, f: fn(&[u8])) -> Vec<String> {
+/// The `count` deterministic mutants (1 to 3 mutations of a seed each),
+/// as bytes.
+fn mutants(count: usize) -> impl Iterator<Item = (usize, Vec<u8>)> {
     let seeds = seeds();
     let mut rng = Rng::new(2024);
-    let mut found = Vec::new();
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    for i in 0..count {
+    (0..count).map(move |i| {
         let mut words = seeds[i % seeds.len()].clone();
         for _ in 0..1 + rng.below(3) {
             words = fuzz::mutate_binary(&words, &mut rng);
         }
-        let data = bytes(&words);
+        (i, bytes(&words))
+    })
+}
+
+/// Runs `f` on `count` mutants and returns the panics it caught, with the
+/// mutant that caused each.
+fn panics(count: usize, f: fn(&[u8])) -> Vec<(String, Vec<u8>)> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut found = Vec::new();
+    for (i, data) in mutants(count) {
         if let Err(e) = catch_unwind(AssertUnwindSafe(|| f(&data))) {
             let msg = e
                 .downcast_ref::<String>()
                 .cloned()
                 .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
-            found.push(format!("mutant {i}: {msg}"));
+            found.push((format!("mutant {i}: {msg}"), data));
         }
     }
     std::panic::set_hook(hook);
     found
+}
+
+fn messages(found: &[(String, Vec<u8>)]) -> String {
+    found
+        .iter()
+        .map(|(m, _)| m.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[test]
@@ -76,7 +91,7 @@ fn reflect_and_run_spv_reading_survive_10000_mutants() {
         found.is_empty(),
         "{} panic(s):\n{}",
         found.len(),
-        found.join("\n")
+        messages(&found)
     );
 }
 
@@ -87,7 +102,7 @@ fn deserializer_survives_3000_mutants() {
         found.is_empty(),
         "{} panic(s):\n{}",
         found.len(),
-        found.join("\n")
+        messages(&found)
     );
 }
 
@@ -95,31 +110,17 @@ fn deserializer_survives_3000_mutants() {
 #[ignore = "debugging aid: writes the mutants whose reading panics to $KILN_DUMP_DIR"]
 fn dump_panicking_mutants() {
     let dir = std::env::var("KILN_DUMP_DIR").expect("KILN_DUMP_DIR");
-    let which = std::env::var("KILN_DUMP_TARGET").unwrap_or_default();
-    let f: fn(&[u8]) = if which == "reflect" {
-        fuzz::binary_reflect
-    } else {
-        fuzz::binary_deserialize
+    let f: fn(&[u8]) = match std::env::var("KILN_DUMP_TARGET").as_deref() {
+        Ok("reflect") => fuzz::binary_reflect,
+        _ => fuzz::binary_deserialize,
     };
-    let count: usize = std::env::var("KILN_DUMP_COUNT")
+    let count = std::env::var("KILN_DUMP_COUNT")
         .ok()
         .and_then(|c| c.parse().ok())
         .unwrap_or(3000);
-    let seeds = seeds();
-    let mut rng = Rng::new(2024);
-    std::panic::set_hook(Box::new(|_| {}));
-    let mut n = 0;
-    for i in 0..count {
-        let mut words = seeds[i % seeds.len()].clone();
-        for _ in 0..1 + rng.below(3) {
-            words = fuzz::mutate_binary(&words, &mut rng);
-        }
-        let data = bytes(&words);
-        if catch_unwind(AssertUnwindSafe(|| f(&data))).is_err() {
-            std::fs::write(format!("{dir}/mutant-{i}.spv"), &data).unwrap();
-            n += 1;
-        }
+    let found = panics(count, f);
+    for (i, (_, data)) in found.iter().enumerate() {
+        std::fs::write(format!("{dir}/mutant-{i}.spv"), data).unwrap();
     }
-    let _ = std::panic::take_hook();
-    eprintln!("{n} mutants written");
+    eprintln!("{} mutants written:\n{}", found.len(), messages(&found));
 }

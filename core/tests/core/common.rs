@@ -70,3 +70,52 @@ pub fn spirv_val(words: &[u32], target_env: &str) -> Result<(), String> {
         ))
     }
 }
+
+/// The golden modules' input files (`tests/golden/*.mlir` without the
+/// `.out.` expectations), sorted.
+pub fn golden_inputs() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap();
+            name.ends_with(".mlir") && !name.contains(".out.")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A SPIR-V module assembled word by word (for malformed and large
+/// inputs the assembler tools cannot or need not write).
+pub struct Asm {
+    /// The words so far.
+    pub words: Vec<u32>,
+}
+
+impl Asm {
+    /// A header (SPIR-V 1.0) with id bound `bound`.
+    pub fn new(bound: u32) -> Asm {
+        Asm {
+            words: vec![spirv::MAGIC_NUMBER, 0x0001_0000, 0, bound, 0],
+        }
+    }
+
+    /// Appends an instruction and returns its word offset.
+    pub fn op(&mut self, op: spirv::Op, operands: &[u32]) -> usize {
+        let at = self.words.len();
+        self.words
+            .push(((operands.len() as u32 + 1) << 16) | op as u32);
+        self.words.extend_from_slice(operands);
+        at
+    }
+
+    /// The header and `OpCapability Shader`, `OpMemoryModel Logical GLSL450`.
+    pub fn preamble(bound: u32) -> Asm {
+        let mut a = Asm::new(bound);
+        a.op(spirv::Op::Capability, &[spirv::Capability::Shader as u32]);
+        a.op(spirv::Op::MemoryModel, &[0, 1]);
+        a
+    }
+}

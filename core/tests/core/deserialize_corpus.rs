@@ -208,3 +208,34 @@ fn corpus_binaries_match_their_sources() {
         stale.join(", ")
     );
 }
+
+/// `OpLine` becomes the locations of the ops it covers when asked
+/// (`OpNoLine` and the end of a block stop it), and is dropped otherwise.
+#[test]
+fn op_line_gives_locations_when_asked() {
+    let words = read_words(&corpus().join("spv/asm-debug_info.spv"));
+    let options = kiln_core::binary::DeserializeOptions {
+        locations: true,
+        ..Default::default()
+    };
+    let m = kiln_core::binary::deserialize_with(&words, &options).unwrap();
+    let mut seen = Vec::new();
+    m.walk(m.top(), &mut |op| {
+        let data = m.op(op);
+        if let kiln_core::ir::OpKind::Core(_) = data.kind {
+            seen.push((data.kind.name().into_owned(), data.loc.line, data.loc.col));
+        }
+    });
+    let find = |name: &str| seen.iter().find(|(n, _, _)| n == name).cloned();
+    assert_eq!(find("Load"), Some(("Load".into(), 5, 7)), "{seen:?}");
+    assert_eq!(
+        find("BitwiseAnd"),
+        Some(("BitwiseAnd".into(), 0, 0)),
+        "{seen:?}"
+    );
+    assert_eq!(find("IMul"), Some(("IMul".into(), 9, 3)), "{seen:?}");
+    let plain = kiln_core::binary::deserialize(&words).unwrap();
+    let mut any = false;
+    plain.walk(plain.top(), &mut |op| any |= plain.op(op).loc.is_known());
+    assert!(!any, "locations kept without being asked");
+}

@@ -5,35 +5,7 @@
 use kiln_core::binary::deserialize;
 use spirv::Op;
 
-/// A module under construction: the header, then instructions.
-struct Asm {
-    words: Vec<u32>,
-}
-
-impl Asm {
-    fn new(bound: u32) -> Asm {
-        Asm {
-            words: vec![spirv::MAGIC_NUMBER, 0x0001_0000, 0, bound, 0],
-        }
-    }
-
-    /// Appends an instruction and returns its word offset.
-    fn op(&mut self, op: Op, operands: &[u32]) -> usize {
-        let at = self.words.len();
-        self.words
-            .push(((operands.len() as u32 + 1) << 16) | op as u32);
-        self.words.extend_from_slice(operands);
-        at
-    }
-
-    /// The minimal preamble: Shader, Logical GLSL450.
-    fn preamble(bound: u32) -> Asm {
-        let mut a = Asm::new(bound);
-        a.op(Op::Capability, &[spirv::Capability::Shader as u32]);
-        a.op(Op::MemoryModel, &[0, 1]);
-        a
-    }
-}
+use crate::common::Asm;
 
 /// The words of a NUL-terminated string.
 fn string(s: &str) -> Vec<u32> {

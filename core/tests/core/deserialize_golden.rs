@@ -1,25 +1,11 @@
 //! Every golden module survives print -> serialize -> deserialize -> print:
 //! the deserialized module verifies and serializes to the same words.
 
-use std::path::{Path, PathBuf};
-
-fn golden_inputs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_str().unwrap();
-            name.ends_with(".mlir") && !name.contains(".out.")
-        })
-        .collect();
-    files.sort();
-    files
-}
+use crate::common;
 
 #[test]
 fn golden_modules_round_trip_through_the_binary() {
-    let files = golden_inputs();
+    let files = common::golden_inputs();
     assert!(files.len() >= 20, "golden corpus missing");
     let mut failures = Vec::new();
     for path in &files {

@@ -9,15 +9,7 @@ use std::time::Instant;
 use kiln_core::binary::{deserialize, deserialize_with, serialize, DeserializeOptions};
 use spirv::Op;
 
-/// Words of a module under construction.
-struct Asm(Vec<u32>);
-
-impl Asm {
-    fn op(&mut self, op: Op, operands: &[u32]) {
-        self.0.push(((operands.len() as u32 + 1) << 16) | op as u32);
-        self.0.extend_from_slice(operands);
-    }
-}
+use crate::common::Asm;
 
 // Fixed ids of the preamble.
 const VOID: u32 = 1;
@@ -35,9 +27,7 @@ const FIRST_FREE: u32 = 11;
 /// Header, preamble and `main` up to its entry block's label (and a
 /// function variable); `bound` is the id bound.
 fn preamble(bound: u32) -> Asm {
-    let mut a = Asm(vec![spirv::MAGIC_NUMBER, 0x0001_0000, 0, bound, 0]);
-    a.op(Op::Capability, &[spirv::Capability::Shader as u32]);
-    a.op(Op::MemoryModel, &[0, 1]);
+    let mut a = Asm::preamble(bound);
     let mut ep = vec![spirv::ExecutionModel::GLCompute as u32, MAIN];
     ep.push(u32::from_le_bytes(*b"main"));
     ep.push(0);
@@ -75,7 +65,7 @@ fn chain_of_adds(n: u32) -> Vec<u32> {
     a.op(Op::Store, &[VAR, FIRST_FREE + n]);
     a.op(Op::Return, &[]);
     a.op(Op::FunctionEnd, &[]);
-    a.0
+    a.words
 }
 
 /// `main` with `depth` selections nested in one another (each the true
@@ -101,7 +91,7 @@ fn nested_selections(depth: u32) -> Vec<u32> {
         }
     }
     a.op(Op::FunctionEnd, &[]);
-    a.0
+    a.words
 }
 
 #[test]

@@ -4,25 +4,11 @@
 //! reference `spirv-val` command-line tool (installed by ci/setup.sh) so the
 //! in-process validator and the tool agree.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kiln_core::validate::{validate, ValidationEnv};
 
 use crate::common;
-
-fn golden_inputs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_str().unwrap();
-            name.ends_with(".mlir") && !name.contains(".out.")
-        })
-        .collect();
-    files.sort();
-    files
-}
 
 fn target_env(src: &str, path: &Path) -> ValidationEnv {
     let line = src
@@ -36,7 +22,7 @@ fn target_env(src: &str, path: &Path) -> ValidationEnv {
 
 #[test]
 fn golden_modules_serialize_and_validate() {
-    let files = golden_inputs();
+    let files = common::golden_inputs();
     assert!(
         files.len() >= 20,
         "golden corpus missing: {} files",

@@ -207,15 +207,7 @@ pub(super) fn successor_labels(term: &Inst) -> Vec<u32> {
     match term.desc.opname {
         "Branch" => term.id(0).into_iter().collect(),
         "BranchConditional" => [term.id(1), term.id(2)].into_iter().flatten().collect(),
-        "Switch" => term
-            .operands
-            .iter()
-            .skip(1)
-            .filter_map(|o| match o.val {
-                Val::Id(id) => Some(id),
-                _ => None,
-            })
-            .collect(),
+        "Switch" => term.ids_from(1).collect(),
         _ => Vec::new(),
     }
 }

@@ -45,14 +45,7 @@ impl Deserializer {
             }
             "ConstantComposite" => {
                 let value = self.composite_attr(inst, ty)?;
-                let parts = inst
-                    .operands
-                    .iter()
-                    .filter_map(|o| match o.val {
-                        Val::Id(id) => Some(id),
-                        _ => None,
-                    })
-                    .collect();
+                let parts = inst.ids_from(0).collect();
                 self.composite_parts.insert(id, parts);
                 self.normal_constant(inst, ty, value)
             }

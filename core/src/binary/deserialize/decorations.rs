@@ -119,10 +119,7 @@ impl Decorations {
             "GroupDecorate" => {
                 let group = inst.id(0).unwrap_or(0);
                 let ds = self.on.get(&group).cloned().unwrap_or_default();
-                for target in inst.operands[1..].iter().filter_map(|o| match o.val {
-                    Val::Id(id) => Some(id),
-                    _ => None,
-                }) {
+                for target in inst.ids_from(1) {
                     self.on
                         .entry(target)
                         .or_default()

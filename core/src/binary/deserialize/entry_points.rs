@@ -37,13 +37,7 @@ impl Deserializer {
         let model = inst.word(0).unwrap_or(0);
         let function = inst.id(1).unwrap_or(0);
         let name = inst.string(2).unwrap_or_default().to_string();
-        let interface: Vec<u32> = inst.operands[3..]
-            .iter()
-            .filter_map(|o| match o.val {
-                Val::Id(id) => Some(id),
-                _ => None,
-            })
-            .collect();
+        let interface: Vec<u32> = inst.ids_from(3).collect();
         if name.is_empty() {
             return Err(invalid(inst, "entry point with an empty name"));
         }

@@ -34,6 +34,18 @@ pub(super) struct FnBuilder {
     pub current: Option<SBlock>,
 }
 
+impl FnBuilder {
+    /// The error for the parameters missing before the instruction `at`.
+    fn missing_parameter(&self, at: At) -> DeserializeError {
+        DeserializeError::MissingFunctionParameter {
+            at,
+            function: self.id,
+            expected: self.inputs.len(),
+            found: self.params.len(),
+        }
+    }
+}
+
 impl Deserializer {
     /// `OpFunction`: creates the `spv.func` op.
     pub(super) fn process_function(&mut self, inst: Inst) -> Result<()> {
@@ -130,12 +142,7 @@ impl Deserializer {
             }
             "Label" => {
                 if f.params.len() < f.inputs.len() {
-                    return Err(DeserializeError::MissingFunctionParameter {
-                        at: inst.at,
-                        function: f.id,
-                        expected: f.inputs.len(),
-                        found: f.params.len(),
-                    });
+                    return Err(f.missing_parameter(inst.at));
                 }
                 if let Some(open) = &f.current {
                     return Err(DeserializeError::Invalid {
@@ -156,12 +163,7 @@ impl Deserializer {
             _ => {
                 let Some(block) = f.current.as_mut() else {
                     if f.params.len() < f.inputs.len() && f.blocks.is_empty() {
-                        return Err(DeserializeError::MissingFunctionParameter {
-                            at: inst.at,
-                            function: f.id,
-                            expected: f.inputs.len(),
-                            found: f.params.len(),
-                        });
+                        return Err(f.missing_parameter(inst.at));
                     }
                     return Err(DeserializeError::MissingLabel {
                         at: inst.at,
@@ -280,12 +282,7 @@ impl Deserializer {
         }
         if f.blocks.is_empty() {
             if f.params.len() < f.inputs.len() {
-                return Err(DeserializeError::MissingFunctionParameter {
-                    at: inst.at,
-                    function: f.id,
-                    expected: f.inputs.len(),
-                    found: f.params.len(),
-                });
+                return Err(f.missing_parameter(inst.at));
             }
             // A declaration: no body.
             return Ok(());

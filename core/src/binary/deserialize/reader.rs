@@ -95,6 +95,18 @@ impl Inst {
         self.at.opcode
     }
 
+    /// The ids among the operands from the `start`-th on.
+    pub fn ids_from(&self, start: usize) -> impl Iterator<Item = u32> + '_ {
+        self.operands
+            .get(start..)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|o| match o.val {
+                Val::Id(id) => Some(id),
+                _ => None,
+            })
+    }
+
     /// The `i`-th operand's id.
     pub fn id(&self, i: usize) -> Option<u32> {
         match self.operands.get(i)?.val {

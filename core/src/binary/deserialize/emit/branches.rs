@@ -37,13 +37,18 @@ impl FnEmitter<'_> {
                 }
                 Err(e) => return Err(e),
             };
-            let store = self
-                .d
-                .m
-                .create_op(OpSpec::new(core(SpvOp::Store)).operands([var, v]));
-            self.buffers[b].push(store);
+            self.store(b, var, v);
         }
         Ok(())
+    }
+
+    /// `Store %ptr, %value` at the end of binary block `b`'s ops.
+    fn store(&mut self, b: usize, ptr: Value, value: Value) {
+        let store = self
+            .d
+            .m
+            .create_op(OpSpec::new(core(SpvOp::Store)).operands([ptr, value]));
+        self.buffers[b].push(store);
     }
 
     /// A successor of `b`'s terminator for an edge to `t` of kind `target`:
@@ -201,11 +206,7 @@ impl FnEmitter<'_> {
     /// `Store %flag, code` at the end of binary block `b`'s ops.
     pub(super) fn store_code(&mut self, b: usize, value: Value) -> Result<()> {
         let flag = self.flag()?;
-        let store = self
-            .d
-            .m
-            .create_op(OpSpec::new(core(SpvOp::Store)).operands([flag, value]));
-        self.buffers[b].push(store);
+        self.store(b, flag, value);
         Ok(())
     }
 

@@ -5,7 +5,7 @@
 
 use super::{constant_op_holds, core, FnEmitter, Local, Sink};
 use crate::binary::deserialize::error::{At, DeserializeError};
-use crate::binary::deserialize::reader::{Inst, Val};
+use crate::binary::deserialize::reader::Inst;
 use crate::binary::deserialize::{invalid, Def, Result};
 use crate::grammar::{Decoration, StorageClass};
 use crate::ir::{Block, Location, Op, OpKind, OpSpec, Type, TypeKind, Value};
@@ -201,14 +201,7 @@ impl FnEmitter<'_> {
                 if inst.desc.opname == "Variable" {
                     continue;
                 }
-                let used: Vec<u32> = inst
-                    .operands
-                    .iter()
-                    .filter_map(|o| match o.val {
-                        Val::Id(id) => Some(id),
-                        _ => None,
-                    })
-                    .collect();
+                let used: Vec<u32> = inst.ids_from(0).collect();
                 let key = inst.result.unwrap_or(0);
                 timeline.reach(self, b, block, key, &used)?;
                 self.decode_body_instruction(b, block, inst, *loc)?;
@@ -230,15 +223,7 @@ impl FnEmitter<'_> {
             let used: Vec<u32> = self.cfg.blocks[b]
                 .term
                 .as_ref()
-                .map(|(t, _)| {
-                    t.operands
-                        .iter()
-                        .filter_map(|o| match o.val {
-                            Val::Id(id) => Some(id),
-                            _ => None,
-                        })
-                        .collect()
-                })
+                .map(|(t, _)| t.ids_from(0).collect())
                 .unwrap_or_default();
             timeline.reach(self, b, block, key, &used)?;
             if self.ends_block[b] {
