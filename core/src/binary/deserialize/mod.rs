@@ -2,7 +2,7 @@
 //!
 //! [`deserialize`] reads one SPIR-V module into a [`Module`] that the
 //! verifier accepts and the serializer turns back into an equivalent
-//! binary. It is the inverse of [`super::serialize`] and undoes the same
+//! binary. It is the inverse of [`super::serialize()`] and undoes the same
 //! transformations (the dialect's "Serialization and deserialization"
 //! notes):
 //!
@@ -32,9 +32,9 @@
 //!   of the function.
 //! * Functions are rebuilt with structured control flow in
 //!   `spv.mlir.selection` / `spv.mlir.loop` regions and `OpPhi` as block
-//!   arguments ([`structurize`], [`emit`]); values that the region form
+//!   arguments (`structurize.rs`, `emit/`); values that the region form
 //!   hides (defined in a construct, used after it) travel through function
-//!   variables ([`escapes`]).
+//!   variables (`escapes.rs`).
 //! * `OpSource*`, `OpString`, `OpModuleProcessed`, `OpMemberName`, names of
 //!   other ids and non-semantic extended instructions are dropped; `OpLine`
 //!   becomes op locations when [`DeserializeOptions::locations`] asks for
@@ -42,12 +42,13 @@
 //!
 //! Work is split as in MLIR's `Deserializer.cpp` / `DeserializeOps.cpp`:
 //! [`reader`] decodes words generically from the grammar tables, this file
-//! holds the module-level work, [`types`], [`constants`], [`globals`] and
-//! [`decorations`] the module's declarations, [`ops`] the per-instruction
-//! decoding driven by [`crate::ir::schema`] (the serializer's contract),
-//! [`functions`] the function bodies, [`cfg`] / [`structurize`] /
-//! [`emit`] / [`escapes`] the control flow. Functions named `process_*`
-//! handle one instruction or entity whole.
+//! holds the module-level work, `types.rs`, `constants.rs`, `globals.rs`,
+//! `decorations.rs` and `entry_points.rs` the module's declarations,
+//! `ops.rs` the per-instruction decoding driven by [`crate::ir::schema`]
+//! (the serializer's contract), `functions.rs` the function bodies,
+//! `cfg.rs` / `structurize.rs` / `emit/` / `escapes.rs` the control flow and
+//! `timeline.rs` where constants and variables go. Functions named
+//! `process_*` handle one instruction or entity whole.
 //!
 //! The deserializer never panics: every malformed input is a
 //! [`DeserializeError`] naming the instruction (word offset and opcode).
