@@ -21,9 +21,7 @@ use super::error::DeserializeError;
 use super::reader::{Inst, Val};
 use super::{invalid, Def, Deserializer, Result};
 use crate::grammar::{BuiltIn, Decoration};
-use crate::ir::{
-    Attr, AttrKind, DenseValues, FloatKind, OpKind, OpSpec, Signedness, Type, TypeKind,
-};
+use crate::ir::{Attr, AttrKind, DenseValues, FloatKind, OpKind, OpSpec, Type, TypeKind};
 
 impl Deserializer {
     /// One `OpConstant*` / `OpSpecConstant*` instruction.
@@ -135,11 +133,7 @@ impl Deserializer {
             _ => return Err(invalid(inst, "missing literal value")),
         };
         match self.m.types.kind(ty).clone() {
-            TypeKind::Int { width, signedness } => {
-                let value = sign_extend(bits, width);
-                let _ = signedness;
-                Ok(self.m.attrs.int(value, ty))
-            }
+            TypeKind::Int { width, .. } => Ok(self.m.attrs.int(sign_extend(bits, width), ty)),
             TypeKind::Float(kind) => {
                 let x = match kind {
                     FloatKind::F16 => half_to_f64(bits as u16),
@@ -434,15 +428,6 @@ fn half_to_f64(h: u16) -> f64 {
         0x1f => f64::NAN,
         _ => sign * (1.0 + mant / 1024.0) * 2f64.powi(exp - 15),
     }
-}
-
-/// Whether `s` is the signedness of a signed integer.
-#[allow(
-    dead_code,
-    reason = "kept next to sign_extend for readers of the literal rules"
-)]
-fn is_signed(s: Signedness) -> bool {
-    s == Signedness::Signed
 }
 
 #[cfg(test)]

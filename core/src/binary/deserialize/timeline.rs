@@ -30,7 +30,7 @@ pub(super) struct Timeline {
     constants: Vec<u32>,
     next_constant: usize,
     /// The function's variables, sorted by id.
-    variables: Vec<(u32, usize, Inst, Location)>,
+    variables: Vec<(u32, Inst, Location)>,
     next_variable: usize,
     /// Labels named so far.
     labels: FxHashSet<u32>,
@@ -44,7 +44,7 @@ impl FnEmitter<'_> {
     pub(super) fn timeline(&mut self) -> Timeline {
         let mut first = u32::MAX;
         let mut variables = Vec::new();
-        for (b, block) in self.cfg.blocks.iter().enumerate() {
+        for block in &self.cfg.blocks {
             first = first.min(block.label);
             for p in &block.phis {
                 first = first.min(p.result.unwrap_or(u32::MAX));
@@ -53,7 +53,7 @@ impl FnEmitter<'_> {
                 if let Some(r) = inst.result {
                     first = first.min(r);
                     if inst.desc.opname == "Variable" {
-                        variables.push((r, b, inst.clone(), *loc));
+                        variables.push((r, inst.clone(), *loc));
                     }
                 }
             }
@@ -154,10 +154,9 @@ impl Timeline {
     }
 
     fn place_next_variable(&mut self, e: &mut FnEmitter<'_>, b: usize, block: Block) -> Result<()> {
-        let (_, vb, inst, loc) = self.variables[self.next_variable].clone();
+        let (_, inst, loc) = self.variables[self.next_variable].clone();
         self.next_variable += 1;
         let place = (block == e.entry_block).then_some((b, block));
-        let _ = vb;
         e.decode_variable(&inst, loc, place)
     }
 
@@ -165,9 +164,8 @@ impl Timeline {
     /// function.
     pub fn finish(mut self, e: &mut FnEmitter<'_>) -> Result<()> {
         while self.next_variable < self.variables.len() {
-            let (_, vb, inst, loc) = self.variables[self.next_variable].clone();
+            let (_, inst, loc) = self.variables[self.next_variable].clone();
             self.next_variable += 1;
-            let _ = vb;
             e.decode_variable(&inst, loc, None)?;
         }
         Ok(())

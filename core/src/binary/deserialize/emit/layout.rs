@@ -330,8 +330,6 @@ impl FnEmitter<'_> {
                             }
                         }
                         if cont_chain && self.fusable(owner, b, t) {
-                            let preds: Vec<usize> = vec![b];
-                            let _ = preds;
                             self.alias_phis(t, b)?;
                             self.start[t] = Some(block);
                             start = Start::Content(t);

@@ -229,7 +229,7 @@ impl Deserializer {
         e.build_regions(region)?;
         e.decode_blocks()?;
         e.resolve_pending()?;
-        e.assemble(region)?;
+        e.assemble()?;
         let func = e.func;
         super::escapes::fix_escaping_values(self, func)
     }
@@ -431,9 +431,7 @@ impl FnEmitter<'_> {
         self.d.m.append_op(block, op);
     }
 
-    fn assemble(&mut self, func_region: Region) -> Result<()> {
-        // Edge blocks of switches join their region after the others.
-        let _ = func_region;
+    fn assemble(&mut self) -> Result<()> {
         let blocks: Vec<Block> = self.region_blocks.iter().flatten().copied().collect();
         for block in blocks {
             if block == self.entry_block {
@@ -479,7 +477,6 @@ impl FnEmitter<'_> {
             }
             self.place(block, term);
         }
-        let _ = self.func;
         Ok(())
     }
 }
