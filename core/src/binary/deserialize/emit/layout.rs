@@ -306,7 +306,12 @@ impl FnEmitter<'_> {
         let cont_chain = owner.map(|x| &self.cfg.constructs[x]).is_some_and(|k| {
             k.kind == Kind::Loop && matches!(start, Start::Content(b) if b == k.cont)
         });
+        // Each step consumes a block or a construct: a chain is never longer.
+        let mut steps = self.cfg.blocks.len() + self.cfg.constructs.len() + 1;
         loop {
+            steps = steps.checked_sub(1).ok_or_else(|| {
+                self.unstructurable(0, "internal: a block chain does not end".into())
+            })?;
             match start {
                 Start::TermOf(b) => {
                     self.term_home[b] = Some(block);
