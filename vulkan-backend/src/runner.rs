@@ -22,8 +22,7 @@
 use std::collections::HashMap;
 
 use kiln_core::host::{HostBuffer, LaunchRequest, LaunchTiming, Launcher, LauncherError};
-use kiln_core::ir::Op;
-use kiln_core::kernel::{KAttr, KOp, KernelModule};
+use kiln_core::kernel::{KAttr, KOp, KOpKind, KernelModule};
 use kiln_core::lower::{self, LowerError, LowerOptions, LoweredModule};
 use kiln_core::target::TargetEnv;
 use kiln_core::validate::ValidationEnv;
@@ -315,15 +314,15 @@ impl Launcher for VulkanLauncher<'_> {
 }
 
 /// The `gpu.module @name` in the top module.
-fn find_gpu_module(m: &KernelModule, name: &str) -> Option<Op> {
+fn find_gpu_module(m: &KernelModule, name: &str) -> Option<KOp> {
     m.body_ops(m.top())
         .iter()
         .copied()
-        .find(|&op| m.op(op).kind == KOp::GpuModule && m.symbol_name(op) == Some(name))
+        .find(|&op| m.op(op).kind == KOpKind::GpuModule && m.symbol_name(op) == Some(name))
 }
 
 /// The `spirv.target_env` written on the gpu.module or the top module.
-fn explicit_env(m: &KernelModule, gpu_module: Op) -> Option<TargetEnv> {
+fn explicit_env(m: &KernelModule, gpu_module: KOp) -> Option<TargetEnv> {
     for op in [gpu_module, m.top()] {
         for name in ["spirv.target_env", "spv.target_env"] {
             if let Some(KAttr::TargetEnv(env)) = m.attr(op, name) {
@@ -369,7 +368,7 @@ fn launch_block_sizes(m: &KernelModule) -> HashMap<String, [u32; 3]> {
     let mut out = HashMap::new();
     m.walk(m.top(), &mut |op| {
         let d = m.op(op);
-        if d.kind != KOp::GpuLaunchFunc || d.operands.len() < 6 {
+        if d.kind != KOpKind::GpuLaunchFunc || d.operands.len() < 6 {
             return;
         }
         let Some(KAttr::SymbolRef(path)) = m.attr(op, "kernel") else {
@@ -380,11 +379,12 @@ fn launch_block_sizes(m: &KernelModule) -> HashMap<String, [u32; 3]> {
         for (slot, &v) in block.iter_mut().zip(&d.operands[3..6]) {
             let Some(def) = m.defining_op(v) else { return };
             match (m.op(def).kind, m.attr(def, "value")) {
-                (KOp::ArithConstant, Some(KAttr::Int { value, .. })) => match u32::try_from(*value)
-                {
-                    Ok(x) => *slot = x,
-                    Err(_) => return,
-                },
+                (KOpKind::ArithConstant, Some(KAttr::Int { value, .. })) => {
+                    match u32::try_from(*value) {
+                        Ok(x) => *slot = x,
+                        Err(_) => return,
+                    }
+                }
                 _ => return,
             }
         }

@@ -7,13 +7,13 @@
 //! operands (undefined in Vulkan) as MLIR does.
 
 use crate::ir::{AttrKind, DenseValues, Type, TypeKind, Value};
-use crate::kernel::{KAttr, KOp, KType};
+use crate::kernel::{KAttr, KOpKind, KType};
 
 use super::ctx::Lowerer;
 use super::error::LowerError;
 
-pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
-    use KOp::*;
+pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
+    use KOpKind::*;
     match kind {
         ArithConstant => constant(l),
         ArithAddI => int_bin(l, "IAdd", Norm::Result),

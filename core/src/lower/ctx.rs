@@ -8,7 +8,7 @@ use crate::grammar::{self, BuiltIn, OperandKind, StorageClass};
 use crate::ir::{
     Attr, AttrKind, Block, DenseValues, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, Value,
 };
-use crate::kernel::{KAttr, KOp, KType, KernelModule};
+use crate::kernel::{KAttr, KBlock, KOp, KOpKind, KType, KValue, KernelModule};
 
 use super::error::{LowerError, TypeError};
 use super::types::{MemRefRepr, TypeConverter};
@@ -40,7 +40,7 @@ pub(crate) struct Lowerer<'k> {
     pub tc: TypeConverter,
     /// Options.
     pub opts: &'k LowerOptions,
-    values: HashMap<Value, Value>,
+    values: HashMap<KValue, Value>,
     /// The insertion block.
     pub block: Block,
     /// The entry block of the function being built (function variables go
@@ -50,7 +50,7 @@ pub(crate) struct Lowerer<'k> {
     /// Counter for `@__workgroup_mem__N` / `@__private_mem__N`.
     pub global_counter: u32,
     /// The kernel op being lowered (for error messages).
-    pub cur: Op,
+    pub cur: KOp,
     /// The workgroup size of the function being lowered: a kernel's own; in
     /// a helper function the size every kernel of the module shares, `None`
     /// when they differ (or there is no kernel).
@@ -120,7 +120,7 @@ impl<'k> Lowerer<'k> {
     // ---- kernel side -----------------------------------------------------
 
     /// Operand `i` of the current op (kernel value).
-    pub fn kopnd(&self, i: usize) -> Result<Value, LowerError> {
+    pub fn kopnd(&self, i: usize) -> Result<KValue, LowerError> {
         self.km
             .op(self.cur)
             .operands
@@ -146,7 +146,7 @@ impl<'k> Lowerer<'k> {
     }
 
     /// Result `i` of the current op (kernel value).
-    pub fn kres(&self, i: usize) -> Result<Value, LowerError> {
+    pub fn kres(&self, i: usize) -> Result<KValue, LowerError> {
         self.km
             .op(self.cur)
             .results
@@ -156,7 +156,7 @@ impl<'k> Lowerer<'k> {
     }
 
     /// The kernel type of kernel value `v`.
-    pub fn ktype(&self, v: Value) -> &'k KType {
+    pub fn ktype(&self, v: KValue) -> &'k KType {
         self.km.value_type(v)
     }
 
@@ -166,7 +166,7 @@ impl<'k> Lowerer<'k> {
     }
 
     /// The spv value of kernel value `v`.
-    pub fn get(&self, v: Value) -> Result<Value, LowerError> {
+    pub fn get(&self, v: KValue) -> Result<Value, LowerError> {
         self.values.get(&v).copied().ok_or_else(|| {
             self.malformed(format!(
                 "operand {v:?} has no lowered value (unsupported producer?)"
@@ -175,7 +175,7 @@ impl<'k> Lowerer<'k> {
     }
 
     /// Records that kernel value `kv` is spv value `v`.
-    pub fn set(&mut self, kv: Value, v: Value) {
+    pub fn set(&mut self, kv: KValue, v: Value) {
         self.values.insert(kv, v);
     }
 
@@ -514,7 +514,7 @@ impl<'k> Lowerer<'k> {
 
     /// Lowers the ops of kernel block `kb` at the insertion point, all but
     /// a trailing terminator, which is returned.
-    pub fn lower_ops(&mut self, kb: Block) -> Result<Option<Op>, LowerError> {
+    pub fn lower_ops(&mut self, kb: KBlock) -> Result<Option<KOp>, LowerError> {
         let ops = &self.km.block(kb).ops;
         let mut term = None;
         for &op in ops {
@@ -530,7 +530,7 @@ impl<'k> Lowerer<'k> {
 
     /// Lowers one kernel op, then checks that every spv op it produced is
     /// legal in the target env.
-    pub fn lower_op(&mut self, op: Op) -> Result<(), LowerError> {
+    pub fn lower_op(&mut self, op: KOp) -> Result<(), LowerError> {
         let saved = self.cur;
         self.cur = op;
         let first = self.m.op_count();
@@ -544,11 +544,11 @@ impl<'k> Lowerer<'k> {
             "vector" => super::vector::lower(self, kind),
             "index" => super::index::lower(self, kind),
             "spirv" => super::spirv::lower(self),
-            "func" if kind == KOp::FuncCall => super::func::lower_call(self),
+            "func" if kind == KOpKind::FuncCall => super::func::lower_call(self),
             _ => Err(self.unsupported("op cannot appear in a kernel body")),
         };
         r?;
-        if !matches!(kind, KOp::ScfFor | KOp::ScfIf | KOp::ScfWhile) {
+        if !matches!(kind, KOpKind::ScfFor | KOpKind::ScfIf | KOpKind::ScfWhile) {
             self.check_legal(first)?;
         }
         self.cur = saved;

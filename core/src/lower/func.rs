@@ -6,8 +6,8 @@
 use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi, StorageClass as AbiStorageClass};
 
 use crate::grammar::{AddressingModel, MemoryModel, OperandKind, StorageClass, Version};
-use crate::ir::{Attr, AttrKind, Module, Op, OpKind, OpSpec, Vce};
-use crate::kernel::{KAttr, KOp, KType, KernelModule};
+use crate::ir::{Attr, AttrKind, Module, OpKind, OpSpec, Vce};
+use crate::kernel::{KAttr, KOp, KOpKind, KType, KernelModule};
 use crate::passes;
 use crate::target::TargetEnv;
 
@@ -19,7 +19,7 @@ use super::LowerOptions;
 /// Lowers one `gpu.module` (see [`super::convert_gpu_module`]).
 pub(crate) fn lower_gpu_module(
     km: &KernelModule,
-    gm: Op,
+    gm: KOp,
     env: &TargetEnv,
     opts: &LowerOptions,
 ) -> Result<Module, LowerError> {
@@ -48,7 +48,7 @@ fn declared_version(m: &Module) -> Option<Version> {
 /// Lowers the module, running lower-abi-attrs for SPIR-V `abi_version`.
 fn lower_gpu_module_for(
     km: &KernelModule,
-    gm: Op,
+    gm: KOp,
     env: &TargetEnv,
     opts: &LowerOptions,
     abi_version: Version,
@@ -66,7 +66,7 @@ fn lower_gpu_module_for(
     // a helper lowered ahead of its kernel never sees an unchecked size.
     let mut kernel_sizes: Vec<[u32; 3]> = Vec::new();
     for &op in km.body_ops(gm) {
-        if km.op(op).kind != KOp::GpuFunc || km.attr(op, "gpu.kernel").is_none() {
+        if km.op(op).kind != KOpKind::GpuFunc || km.attr(op, "gpu.kernel").is_none() {
             continue;
         }
         let name = km.symbol_name(op).unwrap_or("");
@@ -81,8 +81,8 @@ fn lower_gpu_module_for(
     };
     for &op in km.body_ops(gm) {
         match km.op(op).kind {
-            KOp::GpuFunc if km.attr(op, "gpu.kernel").is_some() => lower_gpu_func(&mut l, op)?,
-            KOp::GpuFunc | KOp::FuncFunc => {
+            KOpKind::GpuFunc if km.attr(op, "gpu.kernel").is_some() => lower_gpu_func(&mut l, op)?,
+            KOpKind::GpuFunc | KOpKind::FuncFunc => {
                 l.func_workgroup_size = helper_size;
                 lower_helper_func(&mut l, op)?
             }
@@ -114,7 +114,7 @@ fn lower_gpu_module_for(
 /// The workgroup size of kernel `op`.
 fn workgroup_size(
     l: &Lowerer,
-    op: Op,
+    op: KOp,
     name: &str,
 ) -> Result<(EntryPointAbi, [u32; 3]), LowerError> {
     let km = l.km;
@@ -151,7 +151,7 @@ fn dialect_attr(m: &mut Module, name: &str, body: String) -> Attr {
 }
 
 /// The `spirv.interface_var_abi` of kernel argument `i`.
-fn arg_abi(km: &KernelModule, op: Op, i: usize) -> Option<InterfaceVarAbi> {
+fn arg_abi(km: &KernelModule, op: KOp, i: usize) -> Option<InterfaceVarAbi> {
     let Some(KAttr::Array(dicts)) = km.attr(op, "arg_attrs") else {
         return None;
     };
@@ -164,7 +164,7 @@ fn arg_abi(km: &KernelModule, op: Op, i: usize) -> Option<InterfaceVarAbi> {
     })
 }
 
-fn lower_gpu_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
+fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
     let km = l.km;
     l.cur = op;
     let name = km.symbol_name(op).unwrap_or("").to_owned();
@@ -284,7 +284,7 @@ fn lower_gpu_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
 
     let term = l.lower_ops(kentry)?;
     match term.map(|t| km.op(t).kind) {
-        Some(KOp::GpuReturn) | None => {
+        Some(KOpKind::GpuReturn) | None => {
             l.emit(OpSpec::new(core("Return")));
         }
         Some(_) => {
@@ -301,7 +301,7 @@ fn lower_gpu_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
     Ok(())
 }
 
-fn limit_error(l: &Lowerer, op: Op, kernel: &str, message: String) -> LowerError {
+fn limit_error(l: &Lowerer, op: KOp, kernel: &str, message: String) -> LowerError {
     LowerError::Limit {
         kernel: kernel.to_string(),
         loc: l.km.op(op).loc,
@@ -311,7 +311,12 @@ fn limit_error(l: &Lowerer, op: Op, kernel: &str, message: String) -> LowerError
 
 /// The workgroup size against the env's `max_compute_workgroup_size` and
 /// `max_compute_workgroup_invocations`.
-fn check_workgroup_size(l: &Lowerer, op: Op, kernel: &str, wg: [u32; 3]) -> Result<(), LowerError> {
+fn check_workgroup_size(
+    l: &Lowerer,
+    op: KOp,
+    kernel: &str,
+    wg: [u32; 3],
+) -> Result<(), LowerError> {
     let limits = &l.tc.target().env().limits;
     for (d, (&n, &max)) in wg
         .iter()
@@ -346,7 +351,7 @@ fn check_workgroup_size(l: &Lowerer, op: Op, kernel: &str, wg: [u32; 3]) -> Resu
 
 /// Bytes of the workgroup variables the kernel created, against the env's
 /// `max_compute_shared_memory_size`.
-fn check_workgroup_memory(l: &Lowerer, op: Op, kernel: &str) -> Result<(), LowerError> {
+fn check_workgroup_memory(l: &Lowerer, op: KOp, kernel: &str) -> Result<(), LowerError> {
     let types = &l.m.types;
     let mut bytes: u64 = 0;
     for &g in &l.pending_globals {
@@ -406,7 +411,7 @@ pub(crate) fn attribution_var(
 /// (MLIR's `FuncOpConversion`). `gpu.block_dim` inside it uses the
 /// workgroup size all the module's kernels share (an error when they
 /// differ).
-fn lower_helper_func(l: &mut Lowerer, op: Op) -> Result<(), LowerError> {
+fn lower_helper_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
     let km = l.km;
     l.cur = op;
     let name = km.symbol_name(op).unwrap_or("").to_owned();

@@ -23,35 +23,35 @@
 use crate::availability::{enumerant_requirements, Requirement};
 use crate::grammar::{self, BuiltIn, Capability, GroupOperation, OperandKind, Scope, StorageClass};
 use crate::ir::{Type, Value};
-use crate::kernel::{KOp, KType};
+use crate::kernel::{KOpKind, KType};
 
 use super::arith::normalize;
 use super::ctx::Lowerer;
 use super::error::LowerError;
 
-pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
+pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
-        KOp::GpuThreadId => id(l, BuiltIn::LocalInvocationId),
-        KOp::GpuBlockId => id(l, BuiltIn::WorkgroupId),
-        KOp::GpuGridDim => id(l, BuiltIn::NumWorkgroups),
-        KOp::GpuGlobalId => id(l, BuiltIn::GlobalInvocationId),
-        KOp::GpuBlockDim => {
+        KOpKind::GpuThreadId => id(l, BuiltIn::LocalInvocationId),
+        KOpKind::GpuBlockId => id(l, BuiltIn::WorkgroupId),
+        KOpKind::GpuGridDim => id(l, BuiltIn::NumWorkgroups),
+        KOpKind::GpuGlobalId => id(l, BuiltIn::GlobalInvocationId),
+        KOpKind::GpuBlockDim => {
             let d = dim(l)?;
             let n = l.workgroup_size()?[d as usize];
             let ty = l.res_type(0)?;
             let v = l.const_int(ty, n as i128);
             l.set_res(0, v)
         }
-        KOp::GpuLaneId => subgroup_builtin(l, BuiltIn::SubgroupLocalInvocationId),
-        KOp::GpuSubgroupId => subgroup_builtin(l, BuiltIn::SubgroupId),
-        KOp::GpuSubgroupSize => subgroup_builtin(l, BuiltIn::SubgroupSize),
-        KOp::GpuNumSubgroups => subgroup_builtin(l, BuiltIn::NumSubgroups),
-        KOp::GpuBarrier => {
+        KOpKind::GpuLaneId => subgroup_builtin(l, BuiltIn::SubgroupLocalInvocationId),
+        KOpKind::GpuSubgroupId => subgroup_builtin(l, BuiltIn::SubgroupId),
+        KOpKind::GpuSubgroupSize => subgroup_builtin(l, BuiltIn::SubgroupSize),
+        KOpKind::GpuNumSubgroups => subgroup_builtin(l, BuiltIn::NumSubgroups),
+        KOpKind::GpuBarrier => {
             barrier(l);
             Ok(())
         }
-        KOp::GpuSubgroupReduce => subgroup_reduce(l),
-        KOp::GpuShuffle => shuffle(l),
+        KOpKind::GpuSubgroupReduce => subgroup_reduce(l),
+        KOpKind::GpuShuffle => shuffle(l),
         _ => Err(l.unsupported("no lowering for this gpu op")),
     }
 }

@@ -2,14 +2,14 @@
 //! `arith.addi`, `index.casts` as `arith.index_cast`, ...), on the
 //! converted index type.
 
-use crate::kernel::KOp;
+use crate::kernel::KOpKind;
 
 use super::arith::compare_int;
 use super::ctx::Lowerer;
 use super::error::LowerError;
 
-pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
-    use KOp::*;
+pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
+    use KOpKind::*;
     let twin = match kind {
         IndexConstant => ArithConstant,
         IndexAdd => ArithAddI,

@@ -9,14 +9,14 @@
 //! Abramowitz-Stegun 7.1.26 approximation (|error| < 1.5e-7).
 
 use crate::ir::{Type, Value};
-use crate::kernel::{KOp, KType};
+use crate::kernel::{KOpKind, KType};
 
 use super::arith::{bool_like, normalize};
 use super::ctx::Lowerer;
 use super::error::LowerError;
 
-pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
-    use KOp::*;
+pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
+    use KOpKind::*;
     let direct = match kind {
         MathExp => Some("Exp"),
         MathExp2 => Some("Exp2"),

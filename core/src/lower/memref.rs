@@ -11,15 +11,15 @@
 
 use crate::grammar::{OperandKind, Scope, StorageClass};
 use crate::ir::{Type, Value};
-use crate::kernel::{KOp, KType, MemorySpace};
+use crate::kernel::{KOpKind, KType, KValue, MemorySpace};
 
 use super::ctx::Lowerer;
 use super::error::LowerError;
 use super::types::MemRefRepr;
 
-pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
+pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
-        KOp::MemRefLoad => {
+        KOpKind::MemRefLoad => {
             let base = l.kopnd(0)?;
             let idx = (1..l.km.op(l.cur).operands.len())
                 .map(|i| l.opnd(i))
@@ -27,7 +27,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
             let v = load(l, base, &idx)?;
             l.set_res(0, v)
         }
-        KOp::MemRefStore => {
+        KOpKind::MemRefStore => {
             let value = l.opnd(0)?;
             let base = l.kopnd(1)?;
             let idx = (2..l.km.op(l.cur).operands.len())
@@ -35,22 +35,22 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
                 .collect::<Result<Vec<_>, _>>()?;
             store(l, base, &idx, value)
         }
-        KOp::MemRefAlloc | KOp::MemRefAlloca => alloc(l, kind == KOp::MemRefAlloca),
-        KOp::MemRefDealloc => Ok(()),
-        KOp::MemRefCast | KOp::MemRefSubView => {
+        KOpKind::MemRefAlloc | KOpKind::MemRefAlloca => alloc(l, kind == KOpKind::MemRefAlloca),
+        KOpKind::MemRefDealloc => Ok(()),
+        KOpKind::MemRefCast | KOpKind::MemRefSubView => {
             let src = l.opnd(0)?;
             let rty = l.res_ktype(0)?;
             // Check the result layout is representable.
             l.memref_repr(rty)?;
             l.set_res(0, src)
         }
-        KOp::MemRefDim => dim(l),
+        KOpKind::MemRefDim => dim(l),
         _ => Err(l.unsupported("no lowering for this memref op")),
     }
 }
 
 /// The representation of kernel memref value `base` and its spv pointer.
-fn base_of(l: &mut Lowerer, base: Value) -> Result<(MemRefRepr, Value), LowerError> {
+fn base_of(l: &mut Lowerer, base: KValue) -> Result<(MemRefRepr, Value), LowerError> {
     let kty = l.ktype(base);
     let repr = l.memref_repr(kty)?;
     if repr.strides.len() != rank(kty) {
@@ -157,7 +157,7 @@ fn packed_word(
 }
 
 /// Loads element `idx` of kernel memref `base`.
-pub(crate) fn load(l: &mut Lowerer, base: Value, idx: &[Value]) -> Result<Value, LowerError> {
+pub(crate) fn load(l: &mut Lowerer, base: KValue, idx: &[Value]) -> Result<Value, LowerError> {
     let (repr, ptr) = base_of(l, base)?;
     let lin = linearize(l, &repr, idx)?;
     if let Some(bits) = repr.packed_bits {
@@ -192,7 +192,7 @@ pub(crate) fn load(l: &mut Lowerer, base: Value, idx: &[Value]) -> Result<Value,
 /// Stores `value` to element `idx` of kernel memref `base`.
 pub(crate) fn store(
     l: &mut Lowerer,
-    base: Value,
+    base: KValue,
     idx: &[Value],
     value: Value,
 ) -> Result<(), LowerError> {
@@ -315,7 +315,7 @@ fn dim(l: &mut Lowerer) -> Result<(), LowerError> {
     let shape = shape.clone();
     let index_k = l.kopnd(1)?;
     let d = match l.km.defining_op(index_k).map(|o| (l.km.op(o).kind, o)) {
-        Some((KOp::ArithConstant | KOp::IndexConstant, o)) => match l.km.attr(o, "value") {
+        Some((KOpKind::ArithConstant | KOpKind::IndexConstant, o)) => match l.km.attr(o, "value") {
             Some(crate::kernel::KAttr::Int { value, .. }) => *value as usize,
             _ => return Err(l.unsupported("memref.dim needs a constant dimension")),
         },

@@ -96,7 +96,7 @@ pub use error::{LowerError, TypeError};
 pub use types::{IndexBits, MemRefRepr, TypeConverter};
 
 use crate::ir::Module;
-use crate::kernel::{KAttr, KOp, KernelModule};
+use crate::kernel::{KAttr, KOp, KOpKind, KernelModule};
 use crate::target::TargetEnv;
 use crate::validate::ValidationEnv;
 
@@ -144,7 +144,7 @@ pub struct CompiledModule {
 /// [`default_env`] (MLIR's `lookupTargetEnvOrDefault`).
 pub fn target_env_for(
     kernels: &KernelModule,
-    gpu_module: crate::ir::Op,
+    gpu_module: KOp,
     explicit: Option<&TargetEnv>,
 ) -> TargetEnv {
     if let Some(env) = explicit {
@@ -186,7 +186,7 @@ pub fn convert_to_spirv(
     })?;
     let mut out = Vec::new();
     for &op in kernels.body_ops(kernels.top()) {
-        if kernels.op(op).kind != KOp::GpuModule {
+        if kernels.op(op).kind != KOpKind::GpuModule {
             continue;
         }
         let name = kernels.symbol_name(op).unwrap_or("").to_owned();
@@ -203,7 +203,7 @@ pub fn convert_to_spirv(
 /// Lowers one `gpu.module` op of `kernels` for `env`.
 pub fn convert_gpu_module(
     kernels: &KernelModule,
-    gpu_module: crate::ir::Op,
+    gpu_module: KOp,
     env: &TargetEnv,
     options: &LowerOptions,
 ) -> Result<Module, LowerError> {

@@ -13,16 +13,16 @@
 //!   (the `after` region, whose arguments are those values) or the merge.
 
 use crate::ir::{OpKind, Type, Value};
-use crate::kernel::KOp;
+use crate::kernel::{KOp, KOpKind};
 
 use super::ctx::Lowerer;
 use super::error::LowerError;
 
-pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
+pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
-        KOp::ScfIf => lower_if(l),
-        KOp::ScfFor => lower_for(l),
-        KOp::ScfWhile => lower_while(l),
+        KOpKind::ScfIf => lower_if(l),
+        KOpKind::ScfFor => lower_for(l),
+        KOpKind::ScfWhile => lower_while(l),
         _ => Err(l.malformed("unexpected scf terminator")),
     }
 }
@@ -48,15 +48,11 @@ fn load_results(l: &mut Lowerer, vars: &[Value]) -> Result<(), LowerError> {
 }
 
 /// Lowered operands of kernel terminator `term`.
-fn term_operands(l: &Lowerer, term: crate::ir::Op) -> Result<Vec<Value>, LowerError> {
+fn term_operands(l: &Lowerer, term: KOp) -> Result<Vec<Value>, LowerError> {
     l.km.op(term).operands.iter().map(|&v| l.get(v)).collect()
 }
 
-fn expect_term(
-    l: &Lowerer,
-    term: Option<crate::ir::Op>,
-    want: KOp,
-) -> Result<crate::ir::Op, LowerError> {
+fn expect_term(l: &Lowerer, term: Option<KOp>, want: KOpKind) -> Result<KOp, LowerError> {
     match term {
         Some(t) if l.km.op(t).kind == want => Ok(t),
         _ => Err(l.malformed(format!("region must end with {}", want.name()))),
@@ -77,7 +73,7 @@ fn lower_branch(
     l.block = block;
     let term = l.lower_ops(kb)?;
     l.cur = op;
-    let term = expect_term(l, term, KOp::ScfYield)?;
+    let term = expect_term(l, term, KOpKind::ScfYield)?;
     let vals = term_operands(l, term)?;
     if vals.len() != vars.len() {
         return Err(l.malformed("scf.yield operand count differs from the results"));
@@ -163,7 +159,7 @@ fn lower_for(l: &mut Lowerer) -> Result<(), LowerError> {
     l.block = body;
     let term = l.lower_ops(kb)?;
     l.cur = op;
-    let term = expect_term(l, term, KOp::ScfYield)?;
+    let term = expect_term(l, term, KOpKind::ScfYield)?;
     let yields = term_operands(l, term)?;
     if yields.len() != types.len() {
         return Err(l.malformed("scf.yield operand count differs from the iter_args"));
@@ -209,7 +205,7 @@ fn lower_while(l: &mut Lowerer) -> Result<(), LowerError> {
     }
     let term = l.lower_ops(before)?;
     l.cur = op;
-    let term = expect_term(l, term, KOp::ScfCondition)?;
+    let term = expect_term(l, term, KOpKind::ScfCondition)?;
     let vals = term_operands(l, term)?;
     let Some((&cond, forwarded)) = vals.split_first() else {
         return Err(l.malformed("scf.condition needs a condition"));
@@ -236,7 +232,7 @@ fn lower_while(l: &mut Lowerer) -> Result<(), LowerError> {
     l.block = body;
     let term = l.lower_ops(after)?;
     l.cur = op;
-    let term = expect_term(l, term, KOp::ScfYield)?;
+    let term = expect_term(l, term, KOpKind::ScfYield)?;
     let yields = term_operands(l, term)?;
     l.branch(header, yields);
 

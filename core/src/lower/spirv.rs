@@ -1,16 +1,16 @@
-//! SPIR-V dialect ops written inside a kernel ([`KOp::SpirvOp`]): the kept
+//! SPIR-V dialect ops written inside a kernel ([`KOpKind::SpirvOp`]): the kept
 //! text is parsed into the spv module with `%_k` bound to operand `k`'s
 //! lowered value, so the op comes out as written (legality and update-vce
 //! then treat it like any produced op).
 //!
-//! [`KOp::SpirvOp`]: crate::kernel::KOp::SpirvOp
+//! [`KOpKind::SpirvOp`]: crate::kernel::KOpKind::SpirvOp
 
 use super::ctx::Lowerer;
 use super::error::LowerError;
 use crate::kernel::KAttr;
 use crate::text::{print_type, Prefix};
 
-/// Lowers the current [`crate::kernel::KOp::SpirvOp`].
+/// Lowers the current [`crate::kernel::KOpKind::SpirvOp`].
 pub(super) fn lower(l: &mut Lowerer<'_>) -> Result<(), LowerError> {
     let text = match l.kattr("op") {
         Some(KAttr::String(t)) => t.clone(),

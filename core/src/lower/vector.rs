@@ -7,28 +7,28 @@
 //! Reductions combine the lanes in order, then the accumulator.
 
 use crate::ir::{Type, Value};
-use crate::kernel::{KOp, KType};
+use crate::kernel::{KOpKind, KType, KValue};
 
 use super::ctx::Lowerer;
 use super::error::LowerError;
 use super::gpu::reduction_ops;
 
-pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
+pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
-        KOp::VectorLoad => vload(l),
-        KOp::VectorStore => vstore(l),
-        KOp::VectorExtract | KOp::VectorExtractElement => {
+        KOpKind::VectorLoad => vload(l),
+        KOpKind::VectorStore => vstore(l),
+        KOpKind::VectorExtract | KOpKind::VectorExtractElement => {
             let v = l.opnd(0)?;
             let ty = l.res_type(0)?;
-            let pos = position(l, kind == KOp::VectorExtract, 1)?;
+            let pos = position(l, kind == KOpKind::VectorExtract, 1)?;
             let r = extract_lane(l, v, pos, ty);
             l.set_res(0, r)
         }
-        KOp::VectorInsert | KOp::VectorInsertElement => {
+        KOpKind::VectorInsert | KOpKind::VectorInsertElement => {
             let x = l.opnd(0)?;
             let dest = l.opnd(1)?;
             let ty = l.res_type(0)?;
-            let pos = position(l, kind == KOp::VectorInsert, 2)?;
+            let pos = position(l, kind == KOpKind::VectorInsert, 2)?;
             let r = if l.m.types.component_count(ty) == 1 {
                 x
             } else {
@@ -42,7 +42,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
             };
             l.set_res(0, r)
         }
-        KOp::VectorSplat | KOp::VectorBroadcast => {
+        KOpKind::VectorSplat | KOpKind::VectorBroadcast => {
             let x = l.opnd(0)?;
             let ty = l.res_type(0)?;
             let r = if l.m.value_type(x) == ty {
@@ -52,14 +52,14 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
             };
             l.set_res(0, r)
         }
-        KOp::VectorShuffle => {
+        KOpKind::VectorShuffle => {
             let (a, b) = (l.opnd(0)?, l.opnd(1)?);
             let mask: Vec<u32> = l.kdense("mask")?.iter().map(|&m| m as u32).collect();
             let ty = l.res_type(0)?;
             let r = shuffle(l, a, b, &mask, ty)?;
             l.set_res(0, r)
         }
-        KOp::VectorInterleave => {
+        KOpKind::VectorInterleave => {
             let (a, b) = (l.opnd(0)?, l.opnd(1)?);
             let n = l.m.types.component_count(l.m.value_type(a));
             let mask: Vec<u32> = (0..n).flat_map(|i| [i, n + i]).collect();
@@ -67,7 +67,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
             let r = shuffle(l, a, b, &mask, ty)?;
             l.set_res(0, r)
         }
-        KOp::VectorDeinterleave => {
+        KOpKind::VectorDeinterleave => {
             let a = l.opnd(0)?;
             let n = l.m.types.component_count(l.m.value_type(a));
             let ty = l.res_type(0)?;
@@ -78,8 +78,8 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
             l.set_res(0, e)?;
             l.set_res(1, o)
         }
-        KOp::VectorReduction => reduction(l),
-        KOp::VectorBitcast => {
+        KOpKind::VectorReduction => reduction(l),
+        KOpKind::VectorBitcast => {
             let a = l.opnd(0)?;
             let ty = l.res_type(0)?;
             let r = if l.m.value_type(a) == ty {
@@ -89,7 +89,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
             };
             l.set_res(0, r)
         }
-        KOp::VectorFma => {
+        KOpKind::VectorFma => {
             let args = l.opnds()?;
             let ty = l.res_type(0)?;
             let r = l.gl("Fma", args, ty);
@@ -232,7 +232,7 @@ fn vstore(l: &mut Lowerer) -> Result<(), LowerError> {
     Ok(())
 }
 
-fn check_elem(l: &Lowerer, base: Value) -> Result<(), LowerError> {
+fn check_elem(l: &Lowerer, base: KValue) -> Result<(), LowerError> {
     match l.ktype(base).memref_elem() {
         Some(e) if e.is_scalar() => Ok(()),
         _ => Err(l.unsupported("vector.load/store of memrefs of vectors")),

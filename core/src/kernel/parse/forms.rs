@@ -1,7 +1,7 @@
 //! Tables of the kernel ops' custom syntax: enum keywords and the
 //! syntactic family of each op, shared by the parser, printer and verifier.
 
-use crate::kernel::ops::KOp;
+use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;
 
 /// `arith.cmpi` predicates, by their MLIR enum value.
@@ -63,8 +63,8 @@ impl Form {
 }
 
 /// The form of `kind`.
-pub(crate) fn form(kind: KOp) -> Form {
-    use KOp::*;
+pub(crate) fn form(kind: KOpKind) -> Form {
+    use KOpKind::*;
     match kind {
         ArithAddI | ArithSubI | ArithMulI | ArithDivSI | ArithDivUI | ArithCeilDivSI
         | ArithCeilDivUI | ArithFloorDivSI | ArithRemSI | ArithRemUI | ArithAndI | ArithOrI

@@ -4,9 +4,10 @@
 
 pub(crate) use super::forms::*;
 use super::{KernelParseError, OpSpecK, PResult, Parser};
-use crate::ir::{Block, Location, Op, Value};
+use crate::ir::Location;
+use crate::kernel::entity::{KBlock, KOp, KValue};
 use crate::kernel::module::KAttr;
-use crate::kernel::ops::KOp;
+use crate::kernel::ops::KOpKind;
 use crate::kernel::print::type_to_string;
 use crate::kernel::types::KType;
 use crate::text::lexer::TokKind;
@@ -19,7 +20,7 @@ impl Parser<'_> {
         &mut self,
         spec: &mut OpSpecK,
         loc: Location,
-    ) -> PResult<(Value, Vec<Value>, KType)> {
+    ) -> PResult<(KValue, Vec<KValue>, KType)> {
         let m = self.value_use()?;
         let idx = self.index_list()?;
         spec.attrs = self.opt_attr_dict()?;
@@ -33,7 +34,7 @@ impl Parser<'_> {
 
     /// Checks that `v` has type `ty` (MLIR checks operand types while
     /// parsing custom forms).
-    pub(crate) fn check_ty(&self, v: Value, ty: &KType, loc: Location) -> PResult<()> {
+    pub(crate) fn check_ty(&self, v: KValue, ty: &KType, loc: Location) -> PResult<()> {
         let have = self.m.value_type(v);
         if have != ty {
             return Err(KernelParseError::new(
@@ -94,7 +95,7 @@ impl Parser<'_> {
     }
 
     /// `[%i, %j]` index operands.
-    fn index_list(&mut self) -> PResult<Vec<Value>> {
+    fn index_list(&mut self) -> PResult<Vec<KValue>> {
         self.expect_punct("[")?;
         let mut out = Vec::new();
         self.comma_list("]", |p| {
@@ -106,7 +107,7 @@ impl Parser<'_> {
 
     /// `[0, %i, 4]`: static values (`i64::MIN` for dynamic) and the dynamic
     /// operands.
-    fn mixed_list(&mut self) -> PResult<(Vec<i64>, Vec<Value>)> {
+    fn mixed_list(&mut self) -> PResult<(Vec<i64>, Vec<KValue>)> {
         self.expect_punct("[")?;
         let mut stat = Vec::new();
         let mut dynamic = Vec::new();
@@ -161,7 +162,7 @@ impl Parser<'_> {
     }
 
     /// `%a, %b : T, U` operand/type list of a terminator (both optional).
-    fn values_colon_types(&mut self) -> PResult<Vec<Value>> {
+    fn values_colon_types(&mut self) -> PResult<Vec<KValue>> {
         let loc = self.loc();
         let vals = self.value_list()?;
         if vals.is_empty() {
@@ -182,7 +183,12 @@ impl Parser<'_> {
     }
 
     /// An op in custom syntax (all but the structural ones).
-    pub(crate) fn parse_custom(&mut self, kind: KOp, block: Block, loc: Location) -> PResult<Op> {
+    pub(crate) fn parse_custom(
+        &mut self,
+        kind: KOpKind,
+        block: KBlock,
+        loc: Location,
+    ) -> PResult<KOp> {
         let mut spec = OpSpecK::new(kind);
         let form = form(kind);
         match form {
@@ -235,8 +241,8 @@ impl Parser<'_> {
         Ok(self.build(block, spec, loc))
     }
 
-    fn parse_special(&mut self, mut spec: OpSpecK, block: Block, loc: Location) -> PResult<Op> {
-        use KOp::*;
+    fn parse_special(&mut self, mut spec: OpSpecK, block: KBlock, loc: Location) -> PResult<KOp> {
+        use KOpKind::*;
         match spec.kind {
             ArithConstant => {
                 spec.attrs = self.opt_attr_dict()?;
@@ -751,7 +757,7 @@ impl Parser<'_> {
             return self.err("gpu.launch_func needs a nested symbol '@module::@kernel'");
         }
         spec.attrs.push(("kernel".into(), KAttr::SymbolRef(kernel)));
-        let triple = |p: &mut Self, kw: &str| -> PResult<Vec<Value>> {
+        let triple = |p: &mut Self, kw: &str| -> PResult<Vec<KValue>> {
             p.expect_ident(kw)?;
             p.expect_ident("in")?;
             p.expect_punct("(")?;

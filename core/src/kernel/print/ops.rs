@@ -3,9 +3,9 @@
 
 use super::attrs::{attr_to_string, dict_to_string, scalar_literal, symbol, type_to_string};
 use super::Printer;
-use crate::ir::{Op, Value};
+use crate::kernel::entity::{KOp, KValue};
 use crate::kernel::module::{KAttr, KOpData};
-use crate::kernel::ops::KOp;
+use crate::kernel::ops::KOpKind;
 use crate::kernel::parse::ops::{form, Form};
 use crate::kernel::types::KType;
 
@@ -72,13 +72,13 @@ impl Printer<'_> {
             .map_or_else(String::new, |&r| type_to_string(self.m.value_type(r)))
     }
 
-    fn same_types(&self, vals: &[Value], ty: &KType) -> bool {
+    fn same_types(&self, vals: &[KValue], ty: &KType) -> bool {
         vals.iter().all(|&v| self.m.value_type(v) == ty)
     }
 
     /// `[a, %x, b]` of a static list with `i64::MIN` holes filled from
     /// `dynamic`.
-    fn mixed(&self, stat: &[i64], dynamic: &mut impl Iterator<Item = Value>) -> Option<String> {
+    fn mixed(&self, stat: &[i64], dynamic: &mut impl Iterator<Item = KValue>) -> Option<String> {
         let mut items = Vec::new();
         for &s in stat {
             if s == i64::MIN {
@@ -92,7 +92,7 @@ impl Printer<'_> {
 
     /// Prints `op` in custom syntax; `false` when it does not fit (then the
     /// caller prints the generic form and nothing was written).
-    pub(super) fn print_custom(&mut self, op: Op) -> bool {
+    pub(super) fn print_custom(&mut self, op: KOp) -> bool {
         let d = self.m.op(op).clone();
         let Some(body) = self.custom_text(op, &d) else {
             return false;
@@ -111,8 +111,8 @@ impl Printer<'_> {
     /// The custom text after the result names (for ops without regions), or
     /// `Structured` when the op printed itself (regions need result names
     /// assigned after the body), or `None` when the op does not fit.
-    fn custom_text(&mut self, op: Op, d: &KOpData) -> Option<Custom> {
-        use KOp::*;
+    fn custom_text(&mut self, op: KOp, d: &KOpData) -> Option<Custom> {
+        use KOpKind::*;
         let name = d.kind.name();
         let ops = &d.operands;
         let nres = d.results.len();
@@ -545,7 +545,7 @@ impl Printer<'_> {
             return None;
         }
         let mut it = ops.iter().copied();
-        let mut take = |n: i64| -> Vec<Value> { (0..n).filter_map(|_| it.next()).collect() };
+        let mut take = |n: i64| -> Vec<KValue> { (0..n).filter_map(|_| it.next()).collect() };
         let grid = take(3);
         let block = take(3);
         let clusters = take(seg[7] + seg[8] + seg[9]);

@@ -8,9 +8,9 @@
 #![allow(clippy::collapsible_match)]
 
 use super::Verifier;
-use crate::ir::{Op, Region, Value};
+use crate::kernel::entity::{KOp, KRegion, KValue};
 use crate::kernel::module::KAttr;
-use crate::kernel::ops::KOp;
+use crate::kernel::ops::KOpKind;
 use crate::kernel::parse::ops::{
     bool_like, form, Form, CMPF_PREDICATES, CMPI_PREDICATES, REDUCE_OPS, SHUFFLE_MODES,
     VECTOR_KINDS,
@@ -57,18 +57,18 @@ fn rank(t: &KType) -> Option<usize> {
 }
 
 impl Verifier<'_> {
-    pub(super) fn ty(&self, v: Value) -> &KType {
+    pub(super) fn ty(&self, v: KValue) -> &KType {
         self.m.value_type(v)
     }
 
-    pub(super) fn tys(&self, vs: &[Value]) -> Vec<KType> {
+    pub(super) fn tys(&self, vs: &[KValue]) -> Vec<KType> {
         vs.iter().map(|&v| self.ty(v).clone()).collect()
     }
 
     /// Checks counts; reports and returns `false` on a mismatch.
     pub(super) fn counts(
         &mut self,
-        op: Op,
+        op: KOp,
         operands: Option<usize>,
         results: usize,
         regions: usize,
@@ -93,7 +93,7 @@ impl Verifier<'_> {
         ok
     }
 
-    pub(super) fn enum_in(&mut self, op: Op, name: &str, allowed: &[&str]) {
+    pub(super) fn enum_in(&mut self, op: KOp, name: &str, allowed: &[&str]) {
         match self.attr(op, name) {
             Some(KAttr::Enum(e)) if allowed.contains(&e.as_str()) => {}
             Some(KAttr::Enum(e)) => {
@@ -104,7 +104,7 @@ impl Verifier<'_> {
         }
     }
 
-    pub(super) fn all_index(&mut self, op: Op, vals: &[Value], what: &str) {
+    pub(super) fn all_index(&mut self, op: KOp, vals: &[KValue], what: &str) {
         if vals.iter().any(|&v| *self.ty(v) != KType::Index) {
             self.error(op, format!("{what} must be of type index"));
         }
@@ -112,7 +112,7 @@ impl Verifier<'_> {
 
     /// The terminator of the single block of `region`, checking there is
     /// exactly one block ending in `want`.
-    pub(super) fn terminator(&mut self, op: Op, region: Region, want: KOp) -> Option<Op> {
+    pub(super) fn terminator(&mut self, op: KOp, region: KRegion, want: KOpKind) -> Option<KOp> {
         let blocks = &self.m.region(region).blocks;
         if blocks.len() != 1 {
             let n = blocks.len();
@@ -129,13 +129,13 @@ impl Verifier<'_> {
         }
     }
 
-    pub(super) fn block_arg_types(&self, region: Region) -> Option<Vec<KType>> {
+    pub(super) fn block_arg_types(&self, region: KRegion) -> Option<Vec<KType>> {
         let b = *self.m.region(region).blocks.first()?;
         Some(self.tys(&self.m.block(b).args))
     }
 
     /// Every op-specific rule.
-    pub(super) fn check_rules(&mut self, op: Op) {
+    pub(super) fn check_rules(&mut self, op: KOp) {
         let d = self.m.op(op).clone();
         let kind = d.kind;
         let ops = &d.operands;
@@ -147,8 +147,11 @@ impl Verifier<'_> {
                         self.error(op, "operands and result must have the same type");
                     }
                     let float_op = kind.name().ends_with('f')
-                        || matches!(kind, KOp::MathPowF | KOp::MathAtan2 | KOp::MathCopySign)
-                        || matches!(kind, KOp::ArithMaximumF | KOp::ArithMinimumF);
+                        || matches!(
+                            kind,
+                            KOpKind::MathPowF | KOpKind::MathAtan2 | KOpKind::MathCopySign
+                        )
+                        || matches!(kind, KOpKind::ArithMaximumF | KOpKind::ArithMinimumF);
                     if float_op && !float_like(&t) {
                         self.error(op, format!("expects float operands, got {}", ts(&t)));
                     } else if !float_op && !int_like(&t) {
@@ -166,7 +169,10 @@ impl Verifier<'_> {
                     }
                     let int_op = matches!(
                         kind,
-                        KOp::MathAbsI | KOp::MathCtlz | KOp::MathCttz | KOp::MathCtpop
+                        KOpKind::MathAbsI
+                            | KOpKind::MathCtlz
+                            | KOpKind::MathCttz
+                            | KOpKind::MathCtpop
                     );
                     if int_op && !int_like(&t) {
                         self.error(op, format!("expects integer operands, got {}", ts(&t)));
@@ -186,7 +192,7 @@ impl Verifier<'_> {
             }
             Form::IndexBinary => {
                 if self.counts(op, Some(2), 1, 0) {
-                    let all: Vec<Value> = ops.iter().chain(&d.results).copied().collect();
+                    let all: Vec<KValue> = ops.iter().chain(&d.results).copied().collect();
                     self.all_index(op, &all, "operands and result");
                 }
                 return;
@@ -203,8 +209,8 @@ impl Verifier<'_> {
         self.check_special(op, &d);
     }
 
-    fn check_cast(&mut self, op: Op, kind: KOp, from: &KType, to: &KType) {
-        use KOp::*;
+    fn check_cast(&mut self, op: KOp, kind: KOpKind, from: &KType, to: &KType) {
+        use KOpKind::*;
         let (fs, tsc) = (from.scalar(), to.scalar());
         let bad = |v: &mut Self, why: &str| {
             v.error(op, format!("cannot cast {} to {}: {why}", ts(from), ts(to)))
@@ -273,8 +279,8 @@ impl Verifier<'_> {
         }
     }
 
-    fn check_special(&mut self, op: Op, d: &crate::kernel::module::KOpData) {
-        use KOp::*;
+    fn check_special(&mut self, op: KOp, d: &crate::kernel::module::KOpData) {
+        use KOpKind::*;
         let ops = &d.operands;
         let res_tys = self.tys(&d.results);
         match d.kind {
@@ -630,8 +636,8 @@ impl Verifier<'_> {
         }
     }
 
-    fn check_access(&mut self, op: Op, d: &crate::kernel::module::KOpData) {
-        use KOp::*;
+    fn check_access(&mut self, op: KOp, d: &crate::kernel::module::KOpData) {
+        use KOpKind::*;
         let store = matches!(d.kind, MemRefStore | VectorStore);
         let want_results = usize::from(!store);
         if !self.counts(op, None, want_results, 0) {
@@ -682,8 +688,8 @@ impl Verifier<'_> {
         }
     }
 
-    fn check_extract_insert(&mut self, op: Op, d: &crate::kernel::module::KOpData) {
-        let insert = d.kind == KOp::VectorInsert;
+    fn check_extract_insert(&mut self, op: KOp, d: &crate::kernel::module::KOpData) {
+        let insert = d.kind == KOpKind::VectorInsert;
         if !self.counts(op, None, 1, 0) {
             return;
         }
