@@ -1,14 +1,15 @@
 //! `gpu.module` -> `spv.module` and `gpu.func ... kernel` -> `spv.func`
 //! with shader-interface attributes (MLIR's `GPUModuleConversion` and
-//! `GPUFuncOpConversion`), then `lower-abi-attrs`, `update-vce` and the
-//! verifier.
+//! `GPUFuncOpConversion`), then the pass pipeline (`lower-abi-attrs`,
+//! `update-vce`, entry-point interfaces, the verifier:
+//! [`crate::passes::pipeline`]).
 
 use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi, StorageClass as AbiStorageClass};
 
-use crate::grammar::{AddressingModel, MemoryModel, OperandKind, StorageClass, Version};
-use crate::ir::{Attr, AttrKind, Module, OpKind, OpSpec, Vce};
+use crate::grammar::{AddressingModel, MemoryModel, OperandKind, StorageClass};
+use crate::ir::{Attr, AttrKind, Module, OpKind, OpSpec};
 use crate::kernel::{KAttr, KOp, KOpKind, KType, KernelModule};
-use crate::passes;
+use crate::passes::{self, PipelineError, PipelineOptions};
 use crate::target::TargetEnv;
 
 use super::ctx::{core, Lowerer};
@@ -16,42 +17,13 @@ use super::error::LowerError;
 use super::types::TypeConverter;
 use super::LowerOptions;
 
-/// Lowers one `gpu.module` (see [`super::convert_gpu_module`]).
+/// Lowers one `gpu.module` (see [`super::convert_gpu_module`]), then runs
+/// the pass pipeline ([`passes::pipeline`]) on it.
 pub(crate) fn lower_gpu_module(
     km: &KernelModule,
     gm: KOp,
     env: &TargetEnv,
     opts: &LowerOptions,
-) -> Result<Module, LowerError> {
-    // lower-abi-attrs builds the entry point's interface for the module's
-    // declared version (every referenced global from SPIR-V 1.4 on, only
-    // Input/Output before), which update-vce decides afterwards. Assume
-    // the common case, a module that needs nothing newer than 1.3; in the
-    // rare case that update-vce then asks for 1.4 or later, lower again
-    // for that version.
-    let first = env.version().min(Version::V1_3);
-    let m = lower_gpu_module_for(km, gm, env, opts, first)?;
-    let declared = declared_version(&m).unwrap_or(first);
-    if declared > first {
-        return lower_gpu_module_for(km, gm, env, opts, declared);
-    }
-    Ok(m)
-}
-
-fn declared_version(m: &Module) -> Option<Version> {
-    match m.attr_kind(m.top(), "vce_triple") {
-        Some(AttrKind::Vce(v)) => Some(v.version),
-        _ => None,
-    }
-}
-
-/// Lowers the module, running lower-abi-attrs for SPIR-V `abi_version`.
-fn lower_gpu_module_for(
-    km: &KernelModule,
-    gm: KOp,
-    env: &TargetEnv,
-    opts: &LowerOptions,
-    abi_version: Version,
 ) -> Result<Module, LowerError> {
     let name = km.symbol_name(gm).unwrap_or("").to_owned();
     let mut m = Module::new(AddressingModel::Logical, MemoryModel::GLSL450, None);
@@ -90,23 +62,19 @@ fn lower_gpu_module_for(
         }
     }
     let mut m = l.m;
-    let provisional = m.attrs.intern(AttrKind::Vce(Vce {
-        version: abi_version,
-        capabilities: Vec::new(),
-        extensions: Vec::new(),
-    }));
-    m.set_attr(top, "vce_triple", provisional);
-    passes::lower_abi_attrs::run(&mut m, env).map_err(|source| LowerError::Abi {
-        module: name.clone(),
-        source: Box::new(source),
-    })?;
-    passes::update_vce(&mut m, env).map_err(|source| LowerError::UpdateVce {
-        module: name.clone(),
-        source: Box::new(source),
-    })?;
-    crate::ir::verify::verify(&m).map_err(|source| LowerError::Verify {
-        module: name,
-        source: Box::new(source),
+    passes::pipeline::run(&mut m, env, &PipelineOptions::default()).map_err(|e| match e {
+        PipelineError::LowerAbiAttrs(source) => LowerError::Abi {
+            module: name,
+            source: Box::new(source),
+        },
+        PipelineError::UpdateVce(source) => LowerError::UpdateVce {
+            module: name,
+            source: Box::new(source),
+        },
+        PipelineError::Verify(source) => LowerError::Verify {
+            module: name,
+            source: Box::new(source),
+        },
     })?;
     Ok(m)
 }

@@ -66,7 +66,8 @@
 //!    constants).
 //!
 //! The pass does not touch the VCE triple: run `update-vce` afterwards
-//! when a new feature (`SignedZeroInfNanPreserve`) needs one.
+//! when a new feature (`SignedZeroInfNanPreserve`) needs one
+//! ([`super::pipeline`] runs both, and the interface lists again).
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -210,9 +211,10 @@ pub fn run_with(
 /// every global variable the entry function and its callees reference,
 /// before that only the `Input`/`Output` ones (spirv-val rejects others).
 ///
-/// Run it after `update-vce` when that may have changed the version the
-/// pass assumed (a module without a `vce_triple` is lowered for the target
-/// env's version, and `update-vce` may then choose a lower one).
+/// The pass pipeline ([`super::pipeline`]) runs it after `update-vce`,
+/// which may have changed the version the pass assumed (a module without a
+/// `vce_triple` is lowered for the target env's version, and `update-vce`
+/// may then choose a lower one, or raise a declared one).
 pub fn update_entry_point_interfaces(module: &mut Module) {
     let version = match module.attr_kind(module.top(), "vce_triple") {
         Some(AttrKind::Vce(vce)) => vce.version,

@@ -19,6 +19,7 @@ mod lower_mlir;
 mod lower_scf;
 mod lower_util;
 mod lower_vector;
+mod pipeline;
 mod serialize;
 mod target_env;
 mod text_errors;
