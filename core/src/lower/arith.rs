@@ -9,8 +9,10 @@
 use crate::ir::{AttrKind, DenseValues, Type, TypeKind, Value};
 use crate::kernel::{KAttr, KOpKind, KType};
 
-use super::ctx::Lowerer;
+use super::context::Lowerer;
 use super::error::LowerError;
+use super::helpers::ints::{bool_like, compare_int, normalize, zext_emulated};
+use super::types::IndexBits;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     use KOpKind::*;
@@ -99,7 +101,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
 
 /// Which values of an op on emulated narrow integers need fixing.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Norm {
+enum Norm {
     /// Nothing (the result stays in range).
     None,
     /// Re-normalize the result.
@@ -108,33 +110,8 @@ pub(crate) enum Norm {
     Both,
 }
 
-/// Sign-extends the low `bits` of `v` in place when `kty` is emulated.
-pub(crate) fn normalize(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
-    match l.tc.emulated_bits(kty) {
-        Some(bits) => {
-            let ty = l.m.value_type(v);
-            let s = l.const_int(ty, 32 - bits as i128);
-            let x = l.op1("ShiftLeftLogical", vec![v, s], ty);
-            l.op1("ShiftRightArithmetic", vec![x, s], ty)
-        }
-        None => v,
-    }
-}
-
-/// The low `bits` of `v` zero-extended, when `kty` is emulated.
-pub(crate) fn zext_emulated(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
-    match l.tc.emulated_bits(kty) {
-        Some(bits) => {
-            let ty = l.m.value_type(v);
-            let mask = l.const_int(ty, (1i128 << bits) - 1);
-            l.op1("BitwiseAnd", vec![v, mask], ty)
-        }
-        None => v,
-    }
-}
-
 /// A binary integer op with emulation fix-ups.
-pub(crate) fn int_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
+fn int_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
     emulated_bin(l, Lowerer::op1, name, norm)
 }
 
@@ -178,15 +155,6 @@ fn float_bin(l: &mut Lowerer, name: &str) -> Result<(), LowerError> {
     let ty = l.res_type(0)?;
     let v = l.op1(name, vec![a, b], ty);
     l.set_res(0, v)
-}
-
-/// The bool type with the shape of `ty`.
-pub(crate) fn bool_like(l: &mut Lowerer, ty: Type) -> Type {
-    let b = l.m.types.bool();
-    match l.m.types.component_count(ty) {
-        1 => b,
-        n => l.m.types.vector(n, b),
-    }
 }
 
 fn minmaxf(l: &mut Lowerer, name: &str, propagate_nan: bool) -> Result<(), LowerError> {
@@ -289,48 +257,6 @@ fn extended(l: &mut Lowerer, name: &str, carry: bool) -> Result<(), LowerError> 
     }
 }
 
-const CMPI: [(&str, &str); 10] = [
-    ("eq", "IEqual"),
-    ("ne", "INotEqual"),
-    ("slt", "SLessThan"),
-    ("sle", "SLessThanEqual"),
-    ("sgt", "SGreaterThan"),
-    ("sge", "SGreaterThanEqual"),
-    ("ult", "ULessThan"),
-    ("ule", "ULessThanEqual"),
-    ("ugt", "UGreaterThan"),
-    ("uge", "UGreaterThanEqual"),
-];
-
-/// Lowers an integer comparison `pred` of `a` and `b` (kernel type `kty`).
-pub(crate) fn compare_int(
-    l: &mut Lowerer,
-    pred: &str,
-    a: Value,
-    b: Value,
-    kty: &KType,
-    bt: Type,
-) -> Result<Value, LowerError> {
-    let Some(&(_, name)) = CMPI.iter().find(|(p, _)| *p == pred) else {
-        return Err(l.malformed(format!("unknown integer predicate '{pred}'")));
-    };
-    let at = l.m.value_type(a);
-    if l.m.types.is_bool(l.m.types.scalar_of(at)) {
-        let name = match pred {
-            "eq" => "LogicalEqual",
-            "ne" => "LogicalNotEqual",
-            _ => return Err(l.unsupported(format!("predicate '{pred}' on i1"))),
-        };
-        return Ok(l.op1(name, vec![a, b], bt));
-    }
-    let (a, b) = if pred.starts_with('u') {
-        (zext_emulated(l, a, kty), zext_emulated(l, b, kty))
-    } else {
-        (a, b)
-    };
-    Ok(l.op1(name, vec![a, b], bt))
-}
-
 fn cmpi(l: &mut Lowerer) -> Result<(), LowerError> {
     let pred = l.kenum("predicate")?;
     let (a, b) = (l.opnd(0)?, l.opnd(1)?);
@@ -395,26 +321,17 @@ fn select(l: &mut Lowerer) -> Result<(), LowerError> {
 fn logical_bits(l: &Lowerer, kty: &KType) -> u32 {
     match kty.scalar() {
         KType::Int(w) => *w,
-        KType::Index => match l.tc_index_bits() {
-            64 => 64,
-            _ => 32,
+        KType::Index => match l.opts.index_bits {
+            IndexBits::I32 => 32,
+            IndexBits::I64 => 64,
         },
         _ => 32,
     }
 }
 
-impl Lowerer<'_> {
-    fn tc_index_bits(&self) -> u32 {
-        match self.opts.index_bits {
-            super::types::IndexBits::I32 => 32,
-            super::types::IndexBits::I64 => 64,
-        }
-    }
-}
-
 /// Converts integer `v` of kernel type `src` to kernel type `dst`
 /// (extension with `signed` semantics, or truncation).
-pub(crate) fn int_cast(
+fn int_cast(
     l: &mut Lowerer,
     v: Value,
     src: &KType,

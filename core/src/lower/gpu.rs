@@ -25,9 +25,10 @@ use crate::grammar::{self, BuiltIn, Capability, GroupOperation, OperandKind, Sco
 use crate::ir::{Type, Value};
 use crate::kernel::{KOpKind, KType};
 
-use super::arith::normalize;
-use super::ctx::Lowerer;
+use super::context::Lowerer;
 use super::error::LowerError;
+use super::helpers::ints::normalize;
+use super::helpers::reduce::{reduction_ops, Combine};
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
@@ -130,44 +131,6 @@ pub(crate) fn barrier(l: &mut Lowerer) {
             ("memory_semantics", sem),
         ],
     );
-}
-
-/// The GroupNonUniform suffix and GLSL/core combiner of a reduction kind.
-pub(crate) fn reduction_ops(kind: &str, float: bool) -> Option<(&'static str, Combine)> {
-    Some(match (kind, float) {
-        ("add", false) => ("IAdd", Combine::Core("IAdd")),
-        ("add", true) => ("FAdd", Combine::Core("FAdd")),
-        ("mul", false) => ("IMul", Combine::Core("IMul")),
-        ("mul", true) => ("FMul", Combine::Core("FMul")),
-        ("minsi", false) => ("SMin", Combine::Glsl("SMin")),
-        ("minui", false) => ("UMin", Combine::Glsl("UMin")),
-        ("maxsi", false) => ("SMax", Combine::Glsl("SMax")),
-        ("maxui", false) => ("UMax", Combine::Glsl("UMax")),
-        ("minnumf" | "minimumf" | "minf", true) => ("FMin", Combine::Glsl("FMin")),
-        ("maxnumf" | "maximumf" | "maxf", true) => ("FMax", Combine::Glsl("FMax")),
-        ("and", false) => ("BitwiseAnd", Combine::Core("BitwiseAnd")),
-        ("or", false) => ("BitwiseOr", Combine::Core("BitwiseOr")),
-        ("xor", false) => ("BitwiseXor", Combine::Core("BitwiseXor")),
-        _ => return None,
-    })
-}
-
-/// How two values combine in a fallback reduction.
-#[derive(Clone, Copy)]
-pub(crate) enum Combine {
-    /// A core instruction.
-    Core(&'static str),
-    /// A GLSL.std.450 instruction.
-    Glsl(&'static str),
-}
-
-impl Combine {
-    pub(crate) fn apply(self, l: &mut Lowerer, a: Value, b: Value, ty: Type) -> Value {
-        match self {
-            Combine::Core(n) => l.op1(n, vec![a, b], ty),
-            Combine::Glsl(n) => l.gl(n, vec![a, b], ty),
-        }
-    }
 }
 
 /// Whether the env allows core instruction `name`.

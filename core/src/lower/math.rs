@@ -11,9 +11,9 @@
 use crate::ir::{Type, Value};
 use crate::kernel::{KOpKind, KType};
 
-use super::arith::{bool_like, normalize};
-use super::ctx::Lowerer;
+use super::context::Lowerer;
 use super::error::LowerError;
+use super::helpers::ints::{bool_like, normalize};
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     use KOpKind::*;

@@ -15,7 +15,7 @@
 use crate::ir::{OpKind, Type, Value};
 use crate::kernel::{KOp, KOpKind};
 
-use super::ctx::Lowerer;
+use super::context::Lowerer;
 use super::error::LowerError;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {

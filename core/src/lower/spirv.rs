@@ -5,7 +5,7 @@
 //!
 //! [`KOpKind::SpirvOp`]: crate::kernel::KOpKind::SpirvOp
 
-use super::ctx::Lowerer;
+use super::context::Lowerer;
 use super::error::LowerError;
 use crate::kernel::KAttr;
 use crate::text::{print_type, Prefix};

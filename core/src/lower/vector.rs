@@ -9,9 +9,11 @@
 use crate::ir::{Type, Value};
 use crate::kernel::{KOpKind, KType, KValue};
 
-use super::ctx::Lowerer;
+use super::context::Lowerer;
 use super::error::LowerError;
-use super::gpu::reduction_ops;
+use super::helpers::ints::normalize;
+use super::helpers::memory::{load_element, store_element};
+use super::helpers::reduce::reduction_ops;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
@@ -209,7 +211,7 @@ fn vload(l: &mut Lowerer) -> Result<(), LowerError> {
     let mut lanes = Vec::new();
     for k in 0..n {
         let idx = lane_indices(l, 1, k)?;
-        lanes.push(super::memref::load(l, base, &idx)?);
+        lanes.push(load_element(l, base, &idx)?);
     }
     let r = if n == 1 {
         lanes[0]
@@ -227,7 +229,7 @@ fn vstore(l: &mut Lowerer) -> Result<(), LowerError> {
     for k in 0..n {
         let idx = lane_indices(l, 2, k)?;
         let x = lane(l, v, k);
-        super::memref::store(l, base, &idx, x)?;
+        store_element(l, base, &idx, x)?;
     }
     Ok(())
 }
@@ -257,6 +259,6 @@ fn reduction(l: &mut Lowerer) -> Result<(), LowerError> {
         let a = l.opnd(1)?;
         acc = combine.apply(l, acc, a, ty);
     }
-    let acc = super::arith::normalize(l, acc, kty);
+    let acc = normalize(l, acc, kty);
     l.set_res(0, acc)
 }

@@ -1,6 +1,7 @@
 //! The lowering context: the spv module being built, the map from kernel
 //! values to spv values, the insertion point, and builder helpers shared by
-//! the per-dialect patterns.
+//! the per-dialect patterns. It knows no dialect: the dispatch to the
+//! dialect files is [`super`]'s (`Lowerer::lower_op`).
 
 use std::collections::HashMap;
 
@@ -8,7 +9,7 @@ use crate::grammar::{self, BuiltIn, OperandKind, StorageClass};
 use crate::ir::{
     Attr, AttrKind, Block, DenseValues, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, Value,
 };
-use crate::kernel::{KAttr, KBlock, KOp, KOpKind, KType, KValue, KernelModule};
+use crate::kernel::{KAttr, KOp, KType, KValue, KernelModule};
 
 use super::error::{LowerError, TypeError};
 use super::types::{MemRefRepr, TypeConverter};
@@ -509,49 +510,6 @@ impl<'k> Lowerer<'k> {
         self.block = merge;
         self.merge();
         self.block = outer;
-        Ok(())
-    }
-
-    /// Lowers the ops of kernel block `kb` at the insertion point, all but
-    /// a trailing terminator, which is returned.
-    pub fn lower_ops(&mut self, kb: KBlock) -> Result<Option<KOp>, LowerError> {
-        let ops = &self.km.block(kb).ops;
-        let mut term = None;
-        for &op in ops {
-            let kind = self.km.op(op).kind;
-            if kind.is_terminator() {
-                term = Some(op);
-                break;
-            }
-            self.lower_op(op)?;
-        }
-        Ok(term)
-    }
-
-    /// Lowers one kernel op, then checks that every spv op it produced is
-    /// legal in the target env.
-    pub fn lower_op(&mut self, op: KOp) -> Result<(), LowerError> {
-        let saved = self.cur;
-        self.cur = op;
-        let first = self.m.op_count();
-        let kind = self.km.op(op).kind;
-        let r = match kind.dialect() {
-            "arith" => super::arith::lower(self, kind),
-            "math" => super::math::lower(self, kind),
-            "memref" => super::memref::lower(self, kind),
-            "scf" => super::scf::lower(self, kind),
-            "gpu" => super::gpu::lower(self, kind),
-            "vector" => super::vector::lower(self, kind),
-            "index" => super::index::lower(self, kind),
-            "spirv" => super::spirv::lower(self),
-            "func" if kind == KOpKind::FuncCall => super::func::lower_call(self),
-            _ => Err(self.unsupported("op cannot appear in a kernel body")),
-        };
-        r?;
-        if !matches!(kind, KOpKind::ScfFor | KOpKind::ScfIf | KOpKind::ScfWhile) {
-            self.check_legal(first)?;
-        }
-        self.cur = saved;
         Ok(())
     }
 
