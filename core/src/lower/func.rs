@@ -5,7 +5,7 @@
 use crate::ir::OpSpec;
 use crate::kernel::{KAttr, KOpKind};
 
-use super::context::{core, Lowerer};
+use super::context::{core_kind, Lowerer};
 use super::error::LowerError;
 
 /// Lowers the current `func` op.
@@ -18,26 +18,26 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
 
 /// `func.call @f(args)` -> `spv.FunctionCall @f(args)`.
 fn call(l: &mut Lowerer) -> Result<(), LowerError> {
-    let callee = match l.kattr("callee") {
+    let callee = match l.kernel_attr("callee") {
         Some(KAttr::SymbolRef(path)) if !path.is_empty() => path[path.len() - 1].clone(),
         _ => return Err(l.malformed("missing callee")),
     };
-    let args = l.opnds()?;
-    let n = l.km.op(l.cur).results.len();
+    let args = l.operands()?;
+    let n = l.kernels.op(l.current_op).results.len();
     if n > 1 {
         return Err(l.unsupported("calls with several results"));
     }
-    let mut spec = OpSpec::new(core("FunctionCall")).operands(args);
-    let a = l.m.attrs.symbol(callee);
+    let mut spec = OpSpec::new(core_kind("FunctionCall")).operands(args);
+    let a = l.module.attrs.symbol(callee);
     spec = spec.attr("callee", a);
     if n == 1 {
-        let t = l.res_type(0)?;
+        let t = l.result_type(0)?;
         spec = spec.results(vec![t]);
     }
     let op = l.emit(spec);
     if n == 1 {
-        let v = l.m.op(op).results[0];
-        l.set_res(0, v)?;
+        let v = l.module.op(op).results[0];
+        l.set_result(0, v)?;
     }
     Ok(())
 }

@@ -44,12 +44,12 @@ pub(crate) fn arith_twin(kind: KOpKind) -> Option<KOpKind> {
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
         KOpKind::IndexCmp => {
-            let pred = l.kenum("pred")?;
-            let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-            let kty = l.ktype(l.kopnd(0)?);
-            let bt = l.res_type(0)?;
+            let pred = l.kernel_enum("pred")?;
+            let (a, b) = (l.operand(0)?, l.operand(1)?);
+            let kty = l.kernel_type(l.kernel_operand(0)?);
+            let bt = l.result_type(0)?;
             let v = compare_int(l, pred, a, b, kty, bt)?;
-            l.set_res(0, v)
+            l.set_result(0, v)
         }
         _ => Err(l.unsupported("no lowering for this index op")),
     }

@@ -19,29 +19,29 @@ use super::helpers::memory::{attribution_var, load_element, memref_base, store_e
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
         KOpKind::MemRefLoad => {
-            let base = l.kopnd(0)?;
-            let idx = (1..l.km.op(l.cur).operands.len())
-                .map(|i| l.opnd(i))
+            let base = l.kernel_operand(0)?;
+            let idx = (1..l.kernels.op(l.current_op).operands.len())
+                .map(|i| l.operand(i))
                 .collect::<Result<Vec<_>, _>>()?;
             let v = load_element(l, base, &idx)?;
-            l.set_res(0, v)
+            l.set_result(0, v)
         }
         KOpKind::MemRefStore => {
-            let value = l.opnd(0)?;
-            let base = l.kopnd(1)?;
-            let idx = (2..l.km.op(l.cur).operands.len())
-                .map(|i| l.opnd(i))
+            let value = l.operand(0)?;
+            let base = l.kernel_operand(1)?;
+            let idx = (2..l.kernels.op(l.current_op).operands.len())
+                .map(|i| l.operand(i))
                 .collect::<Result<Vec<_>, _>>()?;
             store_element(l, base, &idx, value)
         }
         KOpKind::MemRefAlloc | KOpKind::MemRefAlloca => alloc(l, kind == KOpKind::MemRefAlloca),
         KOpKind::MemRefDealloc => Ok(()),
         KOpKind::MemRefCast | KOpKind::MemRefSubView => {
-            let src = l.opnd(0)?;
-            let rty = l.res_ktype(0)?;
+            let src = l.operand(0)?;
+            let rty = l.result_kernel_type(0)?;
             // Check the result layout is representable.
             l.memref_repr(rty)?;
-            l.set_res(0, src)
+            l.set_result(0, src)
         }
         KOpKind::MemRefDim => dim(l),
         _ => Err(l.unsupported("no lowering for this memref op")),
@@ -49,10 +49,10 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
 }
 
 fn alloc(l: &mut Lowerer, alloca: bool) -> Result<(), LowerError> {
-    if !l.km.op(l.cur).operands.is_empty() {
+    if !l.kernels.op(l.current_op).operands.is_empty() {
         return Err(l.unsupported("dynamically sized allocations"));
     }
-    let kty = l.res_ktype(0)?.clone();
+    let kty = l.result_kernel_type(0)?.clone();
     let KType::MemRef {
         shape,
         elem,
@@ -71,18 +71,19 @@ fn alloc(l: &mut Lowerer, alloca: bool) -> Result<(), LowerError> {
             space: MemorySpace::Int(6),
         };
         let repr = l.memref_repr(&fty)?;
-        let (pointee, _) =
-            l.m.types
-                .pointer_parts(repr.ptr)
-                .ok_or_else(|| l.malformed("memref is not a pointer"))?;
+        let (pointee, _) = l
+            .module
+            .types
+            .pointer_parts(repr.ptr)
+            .ok_or_else(|| l.malformed("memref is not a pointer"))?;
         let v = l.variable(pointee);
-        return l.set_res(0, v);
+        return l.set_result(0, v);
     }
     let repr = l.memref_repr(&kty)?;
     match repr.storage_class {
         StorageClass::Workgroup | StorageClass::Private if repr.len.is_some() => {
             let v = attribution_var(l, &repr)?;
-            l.set_res(0, v)
+            l.set_result(0, v)
         }
         sc => {
             Err(l.unsupported(format!(
@@ -94,44 +95,50 @@ fn alloc(l: &mut Lowerer, alloca: bool) -> Result<(), LowerError> {
 }
 
 fn dim(l: &mut Lowerer) -> Result<(), LowerError> {
-    let base = l.kopnd(0)?;
-    let it = l.res_type(0)?;
-    let kty = l.ktype(base);
+    let base = l.kernel_operand(0)?;
+    let it = l.result_type(0)?;
+    let kty = l.kernel_type(base);
     let KType::MemRef { shape, .. } = kty else {
         return Err(l.malformed("operand is not a ranked memref"));
     };
     let shape = shape.clone();
-    let index_k = l.kopnd(1)?;
-    let d = match l.km.defining_op(index_k).map(|o| (l.km.op(o).kind, o)) {
-        Some((KOpKind::ArithConstant | KOpKind::IndexConstant, o)) => match l.km.attr(o, "value") {
-            Some(crate::kernel::KAttr::Int { value, .. }) => *value as usize,
-            _ => return Err(l.unsupported("memref.dim needs a constant dimension")),
-        },
+    let index_k = l.kernel_operand(1)?;
+    let d = match l
+        .kernels
+        .defining_op(index_k)
+        .map(|o| (l.kernels.op(o).kind, o))
+    {
+        Some((KOpKind::ArithConstant | KOpKind::IndexConstant, o)) => {
+            match l.kernels.attr(o, "value") {
+                Some(crate::kernel::KAttr::Int { value, .. }) => *value as usize,
+                _ => return Err(l.unsupported("memref.dim needs a constant dimension")),
+            }
+        }
         _ => return Err(l.unsupported("memref.dim needs a constant dimension")),
     };
     match shape.get(d) {
         Some(Some(n)) => {
             let v = l.const_int(it, *n as i128);
-            l.set_res(0, v)
+            l.set_result(0, v)
         }
         Some(None) if shape.len() == 1 => {
             let (repr, ptr) = memref_base(l, base)?;
-            let i32t = l.i32_ty();
-            let a = l.m.attrs.int(0, i32t);
-            let n = l.op1_attrs("ArrayLength", vec![ptr], i32t, vec![("array_member", a)]);
+            let i32t = l.i32_type();
+            let a = l.module.attrs.int(0, i32t);
+            let n = l.core_op_with_attrs("ArrayLength", vec![ptr], i32t, vec![("array_member", a)]);
             let n = match repr.packed_bits {
                 Some(bits) => {
-                    let c = l.c32((32 / bits) as i64);
-                    l.op1("IMul", vec![n, c], i32t)
+                    let c = l.const_i32((32 / bits) as i64);
+                    l.core_op("IMul", vec![n, c], i32t)
                 }
                 None => n,
             };
             let n = if it != i32t {
-                l.op1("UConvert", vec![n], it)
+                l.core_op("UConvert", vec![n], it)
             } else {
                 n
             };
-            l.set_res(0, n)
+            l.set_result(0, n)
         }
         _ => Err(l.unsupported("memref.dim of a dynamic inner dimension")),
     }

@@ -259,11 +259,11 @@ pub fn compile_lowered(lowered: LoweredModule) -> Result<CompiledModule, LowerEr
 impl Lowerer<'_> {
     /// Lowers the ops of kernel block `block` at the insertion point, all
     /// but a trailing terminator, which is returned.
-    pub(crate) fn lower_ops(&mut self, kb: KBlock) -> Result<Option<KOp>, LowerError> {
-        let ops = &self.km.block(kb).ops;
+    pub(crate) fn lower_block(&mut self, kb: KBlock) -> Result<Option<KOp>, LowerError> {
+        let ops = &self.kernels.block(kb).ops;
         let mut term = None;
         for &op in ops {
-            let kind = self.km.op(op).kind;
+            let kind = self.kernels.op(op).kind;
             if kind.is_terminator() {
                 term = Some(op);
                 break;
@@ -276,10 +276,10 @@ impl Lowerer<'_> {
     /// Lowers one kernel op with its dialect's patterns, then checks that
     /// every spv op it produced is legal in the target env.
     fn lower_op(&mut self, op: KOp) -> Result<(), LowerError> {
-        let saved = self.cur;
-        self.cur = op;
-        let first = self.m.op_count();
-        let kind = self.km.op(op).kind;
+        let saved = self.current_op;
+        self.current_op = op;
+        let first = self.module.op_count();
+        let kind = self.kernels.op(op).kind;
         match kind.dialect() {
             "arith" => arith::lower(self, kind),
             "math" => math::lower(self, kind),
@@ -300,7 +300,7 @@ impl Lowerer<'_> {
         if !matches!(kind, KOpKind::ScfFor | KOpKind::ScfIf | KOpKind::ScfWhile) {
             self.check_legal(first)?;
         }
-        self.cur = saved;
+        self.current_op = saved;
         Ok(())
     }
 }

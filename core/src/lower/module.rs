@@ -13,7 +13,7 @@ use crate::kernel::{KAttr, KOp, KOpKind, KType, KernelModule};
 use crate::passes::{self, PipelineError, PipelineOptions};
 use crate::target::TargetEnv;
 
-use super::context::{core, Lowerer};
+use super::context::{core_kind, Lowerer};
 use super::error::LowerError;
 use super::helpers::memory::attribution_var;
 use super::types::TypeConverter;
@@ -57,13 +57,13 @@ pub(crate) fn lower_gpu_module(
         match km.op(op).kind {
             KOpKind::GpuFunc if km.attr(op, "gpu.kernel").is_some() => lower_gpu_func(&mut l, op)?,
             KOpKind::GpuFunc | KOpKind::FuncFunc => {
-                l.func_workgroup_size = helper_size;
+                l.function_workgroup_size = helper_size;
                 lower_helper_func(&mut l, op)?
             }
             _ => {}
         }
     }
-    let mut m = l.m;
+    let mut m = l.module;
     passes::pipeline::run(&mut m, env, &PipelineOptions::default()).map_err(|e| match e {
         PipelineError::LowerAbiAttrs(source) => LowerError::Abi {
             module: name,
@@ -87,7 +87,7 @@ fn workgroup_size(
     op: KOp,
     name: &str,
 ) -> Result<(EntryPointAbi, [u32; 3]), LowerError> {
-    let km = l.km;
+    let km = l.kernels;
     let mut abi = EntryPointAbi::default();
     for n in ["spirv.entry_point_abi", "spv.entry_point_abi"] {
         if let Some(KAttr::EntryPointAbi(a)) = km.attr(op, n) {
@@ -102,8 +102,8 @@ fn workgroup_size(
         _ => None,
     };
     let size = known
-        .or_else(|| l.opts.workgroup_sizes.get(name).copied())
-        .or(l.opts.default_workgroup_size)
+        .or_else(|| l.options.workgroup_sizes.get(name).copied())
+        .or(l.options.default_workgroup_size)
         .ok_or_else(|| {
             l.unsupported(format!(
                 "kernel @{name} has no spirv.entry_point_abi workgroup_size (nor known_block_size)"
@@ -135,8 +135,8 @@ fn arg_abi(km: &KernelModule, op: KOp, i: usize) -> Option<InterfaceVarAbi> {
 }
 
 fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
-    let km = l.km;
-    l.cur = op;
+    let km = l.kernels;
+    l.current_op = op;
     let name = km.symbol_name(op).unwrap_or("").to_owned();
     let n_inputs = match km.attr(op, "function_type") {
         Some(KAttr::Type(KType::Function { inputs, results })) => {
@@ -153,7 +153,7 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
     };
     // Checked against the env's limits by the module's pre-pass.
     let (entry_abi, wg) = workgroup_size(l, op, &name)?;
-    l.func_workgroup_size = Some(wg);
+    l.function_workgroup_size = Some(wg);
     let kentry = km.entry_block(op, 0);
     let kargs = km.block(kentry).args.clone();
     if kargs.len() < n_inputs + n_workgroup {
@@ -164,7 +164,7 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
     let mut arg_types = Vec::new();
     let mut arg_dicts = Vec::new();
     for (i, &ka) in kargs[..n_inputs].iter().enumerate() {
-        let kty = l.ktype(ka);
+        let kty = l.kernel_type(ka);
         let (ty, scalar) = match kty {
             KType::MemRef { .. } => {
                 let repr = l.memref_repr(kty)?;
@@ -177,13 +177,13 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
                 (repr.ptr, false)
             }
             KType::Int(_) | KType::Float(_) | KType::Index | KType::Vector { .. } => {
-                if l.tc.emulated_bits(kty).is_some() || matches!(kty, KType::Int(1)) {
+                if l.type_converter.emulated_bits(kty).is_some() || matches!(kty, KType::Int(1)) {
                     return Err(l.unsupported(format!(
                         "scalar kernel argument {i} of type {} is not supported",
                         crate::kernel::print::type_to_string(kty)
                     )));
                 }
-                (l.conv(kty)?, true)
+                (l.convert_type(kty)?, true)
             }
             _ => {
                 return Err(l.unsupported(format!(
@@ -196,8 +196,8 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
         if scalar && abi.storage_class.is_none() {
             abi.storage_class = Some(AbiStorageClass::StorageBuffer);
         }
-        let a = dialect_attr(&mut l.m, InterfaceVarAbi::MNEMONIC, abi.body());
-        let d = l.m.attrs.intern(AttrKind::Dict(vec![(
+        let a = dialect_attr(&mut l.module, InterfaceVarAbi::MNEMONIC, abi.body());
+        let d = l.module.attrs.intern(AttrKind::Dict(vec![(
             InterfaceVarAbi::ATTR_NAME.to_string(),
             a,
         )]));
@@ -205,37 +205,37 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
         arg_dicts.push(d);
     }
 
-    let fty = l.m.types.function(arg_types.clone(), vec![]);
+    let fty = l.module.types.function(arg_types.clone(), vec![]);
     let mut spec = OpSpec::new(OpKind::Func).regions(1).loc(km.op(op).loc);
-    let a = l.m.attrs.string(name.clone());
+    let a = l.module.attrs.string(name.clone());
     spec = spec.attr("sym_name", a);
-    let a = l.m.attrs.ty(fty);
+    let a = l.module.attrs.ty(fty);
     spec = spec.attr("function_type", a);
-    let a = l.m.attrs.enumerant(OperandKind::FunctionControl, 0);
+    let a = l.module.attrs.enumerant(OperandKind::FunctionControl, 0);
     spec = spec.attr("function_control", a);
     if !arg_dicts.is_empty() {
-        let a = l.m.attrs.array(arg_dicts);
+        let a = l.module.attrs.array(arg_dicts);
         spec = spec.attr("arg_attrs", a);
     }
     let a = dialect_attr(
-        &mut l.m,
+        &mut l.module,
         EntryPointAbi::MNEMONIC,
         entry_abi.body(AbiSyntax::Mlir),
     );
     spec = spec.attr(EntryPointAbi::ATTR_NAME, a);
-    let func = l.m.create_op(spec);
-    let region = l.m.op(func).regions[0];
-    let entry = l.m.append_block(region, &arg_types);
+    let func = l.module.create_op(spec);
+    let region = l.module.op(func).regions[0];
+    let entry = l.module.append_block(region, &arg_types);
     l.block = entry;
-    l.func_entry = entry;
-    let sargs = l.m.block(entry).args.clone();
+    l.function_entry = entry;
+    let sargs = l.module.block(entry).args.clone();
     for (&ka, &sa) in kargs.iter().zip(&sargs) {
-        l.set(ka, sa);
+        l.set_lowered(ka, sa);
     }
 
     // Workgroup and private attributions become module-level variables.
     for (j, &ka) in kargs[n_inputs..].iter().enumerate() {
-        let kty = l.ktype(ka);
+        let kty = l.kernel_type(ka);
         let repr = l.memref_repr(kty)?;
         let want = if j < n_workgroup {
             StorageClass::Workgroup
@@ -249,32 +249,32 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
             )));
         }
         let v = attribution_var(l, &repr)?;
-        l.set(ka, v);
+        l.set_lowered(ka, v);
     }
 
-    let term = l.lower_ops(kentry)?;
+    let term = l.lower_block(kentry)?;
     match term.map(|t| km.op(t).kind) {
         Some(KOpKind::GpuReturn) | None => {
-            l.emit(OpSpec::new(core("Return")));
+            l.emit(OpSpec::new(core_kind("Return")));
         }
         Some(_) => {
-            l.cur = op;
+            l.current_op = op;
             return Err(l.malformed("kernel body must end with gpu.return"));
         }
     }
     check_workgroup_memory(l, op, &name)?;
-    let body = l.m.body();
+    let body = l.module.body();
     for g in std::mem::take(&mut l.pending_globals) {
-        l.m.append_op(body, g);
+        l.module.append_op(body, g);
     }
-    l.m.append_op(body, func);
+    l.module.append_op(body, func);
     Ok(())
 }
 
 fn limit_error(l: &Lowerer, op: KOp, kernel: &str, message: String) -> LowerError {
     LowerError::Limit {
         kernel: kernel.to_string(),
-        loc: l.km.op(op).loc,
+        loc: l.kernels.op(op).loc,
         message,
     }
 }
@@ -287,7 +287,7 @@ fn check_workgroup_size(
     kernel: &str,
     wg: [u32; 3],
 ) -> Result<(), LowerError> {
-    let limits = &l.tc.target().env().limits;
+    let limits = &l.type_converter.target().env().limits;
     for (d, (&n, &max)) in wg
         .iter()
         .zip(&limits.max_compute_workgroup_size)
@@ -322,17 +322,26 @@ fn check_workgroup_size(
 /// Bytes of the workgroup variables the kernel created, against the env's
 /// `max_compute_shared_memory_size`.
 fn check_workgroup_memory(l: &Lowerer, op: KOp, kernel: &str) -> Result<(), LowerError> {
-    let types = &l.m.types;
+    let types = &l.module.types;
     let mut bytes: u64 = 0;
     for &g in &l.pending_globals {
-        let Some(ty) = l.m.attr(g, "type").and_then(|a| l.m.attrs.as_type(a)) else {
+        let Some(ty) = l
+            .module
+            .attr(g, "type")
+            .and_then(|a| l.module.attrs.as_type(a))
+        else {
             continue;
         };
         if let Some((pointee, StorageClass::Workgroup)) = types.pointer_parts(ty) {
             bytes += type_bytes(types, pointee);
         }
     }
-    let max = l.tc.target().env().limits.max_compute_shared_memory_size as u64;
+    let max = l
+        .type_converter
+        .target()
+        .env()
+        .limits
+        .max_compute_shared_memory_size as u64;
     if bytes > max {
         return Err(limit_error(
             l,
@@ -365,8 +374,8 @@ fn type_bytes(types: &crate::ir::TypeStore, ty: crate::ir::Type) -> u64 {
 /// workgroup size all the module's kernels share (an error when they
 /// differ).
 fn lower_helper_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
-    let km = l.km;
-    l.cur = op;
+    let km = l.kernels;
+    l.current_op = op;
     let name = km.symbol_name(op).unwrap_or("").to_owned();
     let (inputs, results) = match km.attr(op, "function_type") {
         Some(KAttr::Type(KType::Function { inputs, results })) => (inputs.clone(), results.clone()),
@@ -381,36 +390,39 @@ fn lower_helper_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
     }
     let mut arg_types = Vec::new();
     for t in &inputs {
-        arg_types.push(l.conv(t)?);
+        arg_types.push(l.convert_type(t)?);
     }
     let mut res_types = Vec::new();
     for t in &results {
-        res_types.push(l.conv(t)?);
+        res_types.push(l.convert_type(t)?);
     }
-    let fty = l.m.types.function(arg_types.clone(), res_types.clone());
+    let fty = l
+        .module
+        .types
+        .function(arg_types.clone(), res_types.clone());
     let mut spec = OpSpec::new(OpKind::Func).regions(1).loc(km.op(op).loc);
-    let a = l.m.attrs.string(name);
+    let a = l.module.attrs.string(name);
     spec = spec.attr("sym_name", a);
-    let a = l.m.attrs.ty(fty);
+    let a = l.module.attrs.ty(fty);
     spec = spec.attr("function_type", a);
-    let a = l.m.attrs.enumerant(OperandKind::FunctionControl, 0);
+    let a = l.module.attrs.enumerant(OperandKind::FunctionControl, 0);
     spec = spec.attr("function_control", a);
-    let func = l.m.create_op(spec);
-    let region = l.m.op(func).regions[0];
-    let entry = l.m.append_block(region, &arg_types);
+    let func = l.module.create_op(spec);
+    let region = l.module.op(func).regions[0];
+    let entry = l.module.append_block(region, &arg_types);
     l.block = entry;
-    l.func_entry = entry;
+    l.function_entry = entry;
     let kentry = km.entry_block(op, 0);
     let kargs = km.block(kentry).args.clone();
     if kargs.len() != arg_types.len() {
         return Err(l.malformed("entry block arguments differ from the signature"));
     }
-    let sargs = l.m.block(entry).args.clone();
+    let sargs = l.module.block(entry).args.clone();
     for (&ka, &sa) in kargs.iter().zip(&sargs) {
-        l.set(ka, sa);
+        l.set_lowered(ka, sa);
     }
-    let term = l.lower_ops(kentry)?;
-    l.cur = op;
+    let term = l.lower_block(kentry)?;
+    l.current_op = op;
     let Some(term) = term else {
         return Err(l.malformed("function body must end with a return"));
     };
@@ -418,21 +430,21 @@ fn lower_helper_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
         .op(term)
         .operands
         .iter()
-        .map(|&v| l.get(v))
+        .map(|&v| l.lowered(v))
         .collect::<Result<_, _>>()?;
     match vals.as_slice() {
         [] => {
-            l.emit(OpSpec::new(core("Return")));
+            l.emit(OpSpec::new(core_kind("Return")));
         }
         [v] => {
-            l.emit(OpSpec::new(core("ReturnValue")).operands(vec![*v]));
+            l.emit(OpSpec::new(core_kind("ReturnValue")).operands(vec![*v]));
         }
         _ => return Err(l.malformed("return value count differs from the signature")),
     }
-    let body = l.m.body();
+    let body = l.module.body();
     for g in std::mem::take(&mut l.pending_globals) {
-        l.m.append_op(body, g);
+        l.module.append_op(body, g);
     }
-    l.m.append_op(body, func);
+    l.module.append_op(body, func);
     Ok(())
 }

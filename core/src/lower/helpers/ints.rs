@@ -10,12 +10,12 @@ use crate::lower::error::LowerError;
 
 /// Sign-extends the low `bits` of `v` in place when `kty` is emulated.
 pub(crate) fn normalize(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
-    match l.tc.emulated_bits(kty) {
+    match l.type_converter.emulated_bits(kty) {
         Some(bits) => {
-            let ty = l.m.value_type(v);
+            let ty = l.module.value_type(v);
             let s = l.const_int(ty, 32 - bits as i128);
-            let x = l.op1("ShiftLeftLogical", vec![v, s], ty);
-            l.op1("ShiftRightArithmetic", vec![x, s], ty)
+            let x = l.core_op("ShiftLeftLogical", vec![v, s], ty);
+            l.core_op("ShiftRightArithmetic", vec![x, s], ty)
         }
         None => v,
     }
@@ -23,11 +23,11 @@ pub(crate) fn normalize(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
 
 /// The low `bits` of `v` zero-extended, when `kty` is emulated.
 pub(crate) fn zext_emulated(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
-    match l.tc.emulated_bits(kty) {
+    match l.type_converter.emulated_bits(kty) {
         Some(bits) => {
-            let ty = l.m.value_type(v);
+            let ty = l.module.value_type(v);
             let mask = l.const_int(ty, (1i128 << bits) - 1);
-            l.op1("BitwiseAnd", vec![v, mask], ty)
+            l.core_op("BitwiseAnd", vec![v, mask], ty)
         }
         None => v,
     }
@@ -35,10 +35,10 @@ pub(crate) fn zext_emulated(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
 
 /// The bool type with the shape of `ty`.
 pub(crate) fn bool_like(l: &mut Lowerer, ty: Type) -> Type {
-    let b = l.m.types.bool();
-    match l.m.types.component_count(ty) {
+    let b = l.module.types.bool();
+    match l.module.types.component_count(ty) {
         1 => b,
-        n => l.m.types.vector(n, b),
+        n => l.module.types.vector(n, b),
     }
 }
 
@@ -67,19 +67,19 @@ pub(crate) fn compare_int(
     let Some(&(_, name)) = CMPI.iter().find(|(p, _)| *p == pred) else {
         return Err(l.malformed(format!("unknown integer predicate '{pred}'")));
     };
-    let at = l.m.value_type(a);
-    if l.m.types.is_bool(l.m.types.scalar_of(at)) {
+    let at = l.module.value_type(a);
+    if l.module.types.is_bool(l.module.types.scalar_of(at)) {
         let name = match pred {
             "eq" => "LogicalEqual",
             "ne" => "LogicalNotEqual",
             _ => return Err(l.unsupported(format!("predicate '{pred}' on i1"))),
         };
-        return Ok(l.op1(name, vec![a, b], bt));
+        return Ok(l.core_op(name, vec![a, b], bt));
     }
     let (a, b) = if pred.starts_with('u') {
         (zext_emulated(l, a, kty), zext_emulated(l, b, kty))
     } else {
         (a, b)
     };
-    Ok(l.op1(name, vec![a, b], bt))
+    Ok(l.core_op(name, vec![a, b], bt))
 }

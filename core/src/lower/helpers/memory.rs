@@ -15,12 +15,12 @@ pub(crate) fn memref_base(
     l: &mut Lowerer,
     base: KValue,
 ) -> Result<(MemRefRepr, Value), LowerError> {
-    let kty = l.ktype(base);
+    let kty = l.kernel_type(base);
     let repr = l.memref_repr(kty)?;
     if repr.strides.len() != rank(kty) {
         return Err(l.malformed("memref rank mismatch"));
     }
-    Ok((repr, l.get(base)?))
+    Ok((repr, l.lowered(base)?))
 }
 
 fn rank(kty: &KType) -> usize {
@@ -39,7 +39,7 @@ fn linearize(l: &mut Lowerer, repr: &MemRefRepr, idx: &[Value]) -> Result<Value,
             repr.strides.len()
         )));
     }
-    let it = l.conv(&KType::Index)?;
+    let it = l.convert_type(&KType::Index)?;
     // Constant indices fold into one constant offset (as MLIR's
     // createOrFold does).
     let mut konst: i64 = repr.offset;
@@ -53,17 +53,17 @@ fn linearize(l: &mut Lowerer, repr: &MemRefRepr, idx: &[Value]) -> Result<Value,
             i
         } else {
             let s = l.const_int(it, stride as i128);
-            l.op1("IMul", vec![i, s], it)
+            l.core_op("IMul", vec![i, s], it)
         };
         lin = Some(match lin {
-            Some(acc) => l.op1("IAdd", vec![acc, term], it),
+            Some(acc) => l.core_op("IAdd", vec![acc, term], it),
             None => term,
         });
     }
     Ok(match lin {
         Some(v) if konst != 0 => {
             let o = l.const_int(it, konst as i128);
-            l.op1("IAdd", vec![v, o], it)
+            l.core_op("IAdd", vec![v, o], it)
         }
         Some(v) => v,
         None => l.const_int(it, konst as i128),
@@ -72,12 +72,12 @@ fn linearize(l: &mut Lowerer, repr: &MemRefRepr, idx: &[Value]) -> Result<Value,
 
 /// The value of `v` when a `spv.Constant` integer defines it.
 fn const_value(l: &Lowerer, v: Value) -> Option<i64> {
-    let op = l.m.defining_op(v)?;
-    if l.m.op(op).kind != crate::ir::OpKind::Constant {
+    let op = l.module.defining_op(v)?;
+    if l.module.op(op).kind != crate::ir::OpKind::Constant {
         return None;
     }
-    let a = l.m.attr(op, "value")?;
-    match l.m.attrs.kind(a) {
+    let a = l.module.attr(op, "value")?;
+    match l.module.attrs.kind(a) {
         crate::ir::AttrKind::Int { value, .. } => i64::try_from(*value).ok(),
         _ => None,
     }
@@ -86,14 +86,15 @@ fn const_value(l: &Lowerer, v: Value) -> Option<i64> {
 /// `spv.AccessChain %base[0, %i]` to an element of type `elem`.
 fn chain(l: &mut Lowerer, base: Value, i: Value, elem: Type) -> Value {
     let sc = storage_class_of(l, base);
-    let zero = l.c32(0);
-    let pty = l.m.types.pointer(elem, sc);
-    l.op1("AccessChain", vec![base, zero, i], pty)
+    let zero = l.const_i32(0);
+    let pty = l.module.types.pointer(elem, sc);
+    l.core_op("AccessChain", vec![base, zero, i], pty)
 }
 
 fn storage_class_of(l: &Lowerer, ptr: Value) -> StorageClass {
-    l.m.types
-        .pointer_parts(l.m.value_type(ptr))
+    l.module
+        .types
+        .pointer_parts(l.module.value_type(ptr))
         .map(|(_, sc)| sc)
         .unwrap_or(StorageClass::Function)
 }
@@ -106,16 +107,16 @@ fn packed_word(
     lin: Value,
     bits: u32,
 ) -> (Value, Value) {
-    let it = l.m.value_type(lin);
+    let it = l.module.value_type(lin);
     let per_word = l.const_int(it, (32 / bits) as i128);
-    let word = l.op1("SDiv", vec![lin, per_word], it);
+    let word = l.core_op("SDiv", vec![lin, per_word], it);
     let ptr = chain(l, base, word, repr.stored);
-    let lane = l.op1("UMod", vec![lin, per_word], it);
+    let lane = l.core_op("UMod", vec![lin, per_word], it);
     let width = l.const_int(it, bits as i128);
-    let mut off = l.op1("IMul", vec![lane, width], it);
-    let i32t = l.i32_ty();
+    let mut off = l.core_op("IMul", vec![lane, width], it);
+    let i32t = l.i32_type();
     if it != i32t {
-        off = l.op1("UConvert", vec![off], i32t);
+        off = l.core_op("UConvert", vec![off], i32t);
     }
     (ptr, off)
 }
@@ -130,29 +131,29 @@ pub(crate) fn load_element(
     let lin = linearize(l, &repr, idx)?;
     if let Some(bits) = repr.packed_bits {
         let (wp, off) = packed_word(l, &repr, ptr, lin, bits);
-        let i32t = l.i32_ty();
-        let w = l.op1("Load", vec![wp], i32t);
-        let sh = l.op1("ShiftRightArithmetic", vec![w, off], i32t);
+        let i32t = l.i32_type();
+        let w = l.core_op("Load", vec![wp], i32t);
+        let sh = l.core_op("ShiftRightArithmetic", vec![w, off], i32t);
         let mask = l.const_int(i32t, (1i128 << bits) - 1);
-        let v = l.op1("BitwiseAnd", vec![sh, mask], i32t);
+        let v = l.core_op("BitwiseAnd", vec![sh, mask], i32t);
         let s = l.const_int(i32t, 32 - bits as i128);
-        let v = l.op1("ShiftLeftLogical", vec![v, s], i32t);
-        let v = l.op1("ShiftRightArithmetic", vec![v, s], i32t);
+        let v = l.core_op("ShiftLeftLogical", vec![v, s], i32t);
+        let v = l.core_op("ShiftRightArithmetic", vec![v, s], i32t);
         if repr.bool_as_int {
             let zero = l.const_int(i32t, 0);
-            return Ok(l.op1("INotEqual", vec![v, zero], repr.value));
+            return Ok(l.core_op("INotEqual", vec![v, zero], repr.value));
         }
         return Ok(if repr.value != i32t {
-            l.op1("SConvert", vec![v], repr.value)
+            l.core_op("SConvert", vec![v], repr.value)
         } else {
             v
         });
     }
     let ep = chain(l, ptr, lin, repr.stored);
-    let v = l.op1("Load", vec![ep], repr.stored);
+    let v = l.core_op("Load", vec![ep], repr.stored);
     if repr.bool_as_int {
         let zero = l.const_int(repr.stored, 0);
-        return Ok(l.op1("INotEqual", vec![v, zero], repr.value));
+        return Ok(l.core_op("INotEqual", vec![v, zero], repr.value));
     }
     Ok(v)
 }
@@ -168,21 +169,21 @@ pub(crate) fn store_element(
     let lin = linearize(l, &repr, idx)?;
     if let Some(bits) = repr.packed_bits {
         let (wp, off) = packed_word(l, &repr, ptr, lin, bits);
-        let i32t = l.i32_ty();
+        let i32t = l.i32_type();
         let v = if repr.bool_as_int {
             let one = l.const_int(i32t, 1);
             let zero = l.const_int(i32t, 0);
-            l.op1("Select", vec![value, one, zero], i32t)
-        } else if l.m.value_type(value) != i32t {
-            l.op1("UConvert", vec![value], i32t)
+            l.core_op("Select", vec![value, one, zero], i32t)
+        } else if l.module.value_type(value) != i32t {
+            l.core_op("UConvert", vec![value], i32t)
         } else {
             value
         };
         let mask = l.const_int(i32t, (1i128 << bits) - 1);
-        let mask_sh = l.op1("ShiftLeftLogical", vec![mask, off], i32t);
-        let clear = l.op1("Not", vec![mask_sh], i32t);
-        let low = l.op1("BitwiseAnd", vec![v, mask], i32t);
-        let set = l.op1("ShiftLeftLogical", vec![low, off], i32t);
+        let mask_sh = l.core_op("ShiftLeftLogical", vec![mask, off], i32t);
+        let clear = l.core_op("Not", vec![mask_sh], i32t);
+        let low = l.core_op("BitwiseAnd", vec![v, mask], i32t);
+        let set = l.core_op("ShiftLeftLogical", vec![low, off], i32t);
         let sc = storage_class_of(l, ptr);
         match sc {
             StorageClass::StorageBuffer | StorageClass::Workgroup => {
@@ -194,13 +195,13 @@ pub(crate) fn store_element(
                 let sa = l.enum_attr(OperandKind::Scope, scope as u32);
                 // AcquireRelease.
                 let sem = l.enum_attr(OperandKind::MemorySemantics, 0x8);
-                l.op1_attrs(
+                l.core_op_with_attrs(
                     "AtomicAnd",
                     vec![wp, clear],
                     i32t,
                     vec![("memory_scope", sa), ("semantics", sem)],
                 );
-                l.op1_attrs(
+                l.core_op_with_attrs(
                     "AtomicOr",
                     vec![wp, set],
                     i32t,
@@ -208,9 +209,9 @@ pub(crate) fn store_element(
                 );
             }
             _ => {
-                let w = l.op1("Load", vec![wp], i32t);
-                let w = l.op1("BitwiseAnd", vec![w, clear], i32t);
-                let w = l.op1("BitwiseOr", vec![w, set], i32t);
+                let w = l.core_op("Load", vec![wp], i32t);
+                let w = l.core_op("BitwiseAnd", vec![w, clear], i32t);
+                let w = l.core_op("BitwiseOr", vec![w, set], i32t);
                 l.store(wp, w);
             }
         }
@@ -220,7 +221,7 @@ pub(crate) fn store_element(
     let v = if repr.bool_as_int {
         let one = l.const_int(repr.stored, 1);
         let zero = l.const_int(repr.stored, 0);
-        l.op1("Select", vec![value, one, zero], repr.stored)
+        l.core_op("Select", vec![value, one, zero], repr.stored)
     } else {
         value
     };

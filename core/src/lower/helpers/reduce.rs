@@ -37,8 +37,8 @@ pub(crate) enum Combine {
 impl Combine {
     pub(crate) fn apply(self, l: &mut Lowerer, a: Value, b: Value, ty: Type) -> Value {
         match self {
-            Combine::Core(n) => l.op1(n, vec![a, b], ty),
-            Combine::Glsl(n) => l.gl(n, vec![a, b], ty),
+            Combine::Core(n) => l.core_op(n, vec![a, b], ty),
+            Combine::Glsl(n) => l.glsl_op(n, vec![a, b], ty),
         }
     }
 }
