@@ -38,11 +38,13 @@
 mod attrs;
 mod forms;
 mod generic;
+mod memref;
 pub(crate) mod ops;
 mod scf;
 mod spirv;
 mod structure;
 mod types;
+mod vector;
 
 pub(crate) use attrs::fit_int;
 

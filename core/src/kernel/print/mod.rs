@@ -14,8 +14,10 @@
 //!   `scf.for` without `iter_args`, `scf.if` without results).
 
 mod attrs;
+mod memref;
 mod ops;
 mod structure;
+mod vector;
 
 use std::collections::HashMap;
 

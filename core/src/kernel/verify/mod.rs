@@ -32,8 +32,10 @@
 //!   private attributions are memrefs, and one with a `#gpu.address_space`
 //!   has the matching one (integer spaces pass, as in MLIR).
 
+mod memref;
 mod ops;
 mod structure;
+mod vector;
 
 use std::collections::HashSet;
 use std::fmt;
