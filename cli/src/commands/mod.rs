@@ -39,9 +39,29 @@ pub fn parse_module(text: &str, name: &str) -> Result<Module> {
 
 /// An error about input `name`: `NAME:LINE:COL: message` when the error's
 /// text starts with its `LINE:COL` location (as compilers print), else
-/// `NAME: message`.
-pub fn in_file(name: &str, error: impl std::fmt::Display) -> anyhow::Error {
-    anyhow::anyhow!("{}", located(name, &error.to_string()))
+/// `NAME: message`. The message is the error's with its sources
+/// ([`with_sources`]).
+pub fn in_file(name: &str, error: impl std::error::Error) -> anyhow::Error {
+    anyhow::anyhow!("{}", located(name, &with_sources(&error)))
+}
+
+/// An error's message followed by each source's, `: `-joined. A source
+/// whose message the text already ends with is skipped: errors that print
+/// their source in their own message (most of kiln's) read as before, and
+/// those that leave it to the chain (the lowering's pass and binary
+/// errors) read the same.
+pub fn with_sources(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(s) = source {
+        let message = s.to_string();
+        if !text.ends_with(&message) {
+            text.push_str(": ");
+            text.push_str(&message);
+        }
+        source = s.source();
+    }
+    text
 }
 
 /// `name` joined to `text` as [`in_file`] does.
