@@ -131,8 +131,12 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
             update_vce: args.update_vce,
         };
         pipeline::run(&mut module, &env, &options).map_err(|e| match e {
-            PipelineError::LowerAbiAttrs(e) => anyhow::anyhow!("{name}: {e}"),
-            PipelineError::UpdateVce(e) => anyhow::anyhow!("{name}: {e}"),
+            PipelineError::LowerAbiAttrs(e) => {
+                anyhow::anyhow!("{name}: {}", super::error_chain(&e))
+            }
+            PipelineError::UpdateVce(e) => {
+                anyhow::anyhow!("{name}: {}", super::error_chain(&e))
+            }
             PipelineError::Verify(errs) => {
                 anyhow::anyhow!("{name}: the lowered module fails verification: {errs}")
             }

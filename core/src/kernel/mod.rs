@@ -16,6 +16,7 @@
 pub mod builder;
 pub mod entity;
 pub mod error;
+mod forms;
 pub mod module;
 pub mod ops;
 mod parse;

@@ -36,7 +36,6 @@
 //! line and column.
 
 mod attrs;
-mod forms;
 mod generic;
 mod memref;
 pub(crate) mod ops;

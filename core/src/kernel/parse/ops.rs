@@ -4,10 +4,10 @@
 //! `func.call`/`func.return`, `gpu.launch_func` here; `memref`, `vector`
 //! and `scf` in their own files).
 
-pub(crate) use super::forms::*;
 use super::{KernelParseError, OpSpecK, PResult, Parser};
 use crate::ir::Location;
 use crate::kernel::entity::{KBlock, KOp, KValue};
+pub(crate) use crate::kernel::forms::*;
 use crate::kernel::module::KAttr;
 use crate::kernel::ops::KOpKind;
 use crate::kernel::print::type_to_string;

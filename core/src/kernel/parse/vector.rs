@@ -1,10 +1,10 @@
 //! The `vector` ops in MLIR 19's custom syntax (the parsers
 //! `Parser::parse_special` dispatches to).
 
-use super::forms::VECTOR_KINDS;
 use super::{OpSpecK, PResult, Parser};
 use crate::ir::Location;
 use crate::kernel::entity::KValue;
+use crate::kernel::forms::VECTOR_KINDS;
 use crate::kernel::module::KAttr;
 use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;

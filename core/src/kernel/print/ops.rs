@@ -6,12 +6,12 @@
 use super::attrs::{attr_to_string, dict_to_string, scalar_literal, symbol, type_to_string};
 use super::Printer;
 use crate::kernel::entity::{KOp, KValue};
+use crate::kernel::forms::{family_ops, form, Form};
 use crate::kernel::module::{KAttr, KOpData};
 use crate::kernel::ops::KOpKind;
-use crate::kernel::parse::ops::{family_ops, form, Form};
 use crate::kernel::types::KType;
 
-pub(crate) use crate::kernel::parse::ops::{CMPF_PREDICATES as CMPF, CMPI_PREDICATES as CMPI};
+pub(crate) use crate::kernel::forms::{CMPF_PREDICATES as CMPF, CMPI_PREDICATES as CMPI};
 
 /// `Some(())` when the op's operands, results and regions fit its custom
 /// form (else it prints in the generic form).
