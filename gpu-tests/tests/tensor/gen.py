@@ -2615,6 +2615,463 @@ def _(F):
     f.expect_eq_const(r, x)
 
 
+def mm(f, op, A, B, C):
+    return named(f, op, [A, B], [C], hint='mm')
+
+
+def int_contract(spec, et, *arrays):
+    """Integer contraction with MLIR's wrap-around (exact sum, then wrap)."""
+    res = einsum_object(spec, *[np.asarray(a).astype(object) for a in arrays]) \
+        if any(np.asarray(a).dtype == np.int64 for a in arrays) or INT_BITS[et] < 32 \
+        else np.einsum(spec, *[np.asarray(a).astype(np.int64) for a in arrays])
+    return store(et, np.asarray(res, dtype=object))
+
+
+@testfile('matmul_f32.mlir', '''
+linalg.matmul on f32: 1x1x1, K = 1, odd sizes, an exact dyadic case (every
+partial sum representable: any order gives the same bits), accumulation
+into a non-zero init, and random data with IREE's default tolerance.''')
+def _(F):
+    f = F.fn('matmul_1x1x1')
+    A = f.const(store('f32', [[3.5]]), 'f32')
+    B = f.const(store('f32', [[-2.0]]), 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (1, 1), 'f32'))
+    f.expect_eq_const(r, store('f32', [[-7.0]]))
+
+    f = F.fn('matmul_13x31x7_random')
+    a, b = f.rng.floats((13, 31), 'f32', -1, 1), f.rng.floats((31, 7), 'f32', -1, 1)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (13, 7), 'f32'))
+    f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    f = F.fn('matmul_127x1x3_k1')
+    a, b = f.rng.floats((127, 1), 'f32', -3, 3), f.rng.floats((1, 3), 'f32', -3, 3)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (127, 3), 'f32'))
+    f.expect_eq_const(r, a * b)
+
+    f = F.fn('matmul_65x33x129_exact')
+    a = f.rng.dyadic((65, 33), 'f32', -64, 64, 16)
+    b = f.rng.dyadic((33, 129), 'f32', -64, 64, 16)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (65, 129), 'f32'))
+    assert order_free('ik,kj->ij', 'f32', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    f = F.fn('matmul_accumulates_into_init_2x3x4')
+    a = f.rng.dyadic((2, 3), 'f32', -8, 8, 2)
+    b = f.rng.dyadic((3, 4), 'f32', -8, 8, 2)
+    c = f.rng.dyadic((2, 4), 'f32', -8, 8, 2)
+    A, B, C = f.const(a, 'f32'), f.const(b, 'f32'), f.const(c, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, C)
+    f.expect_eq_const(r, f64(c) + f64(contract('ik,kj->ij', 'f32', a, b)))
+
+    f = F.fn('matmul_3x1000x5_exact_long_k')
+    a = f.rng.dyadic((3, 1000), 'f32', -16, 16, 4)
+    b = f.rng.dyadic((1000, 5), 'f32', -16, 16, 4)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (3, 5), 'f32'))
+    assert order_free('ik,kj->ij', 'f32', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+
+@testfile('matmul_transpose.mlir', '''
+linalg.matmul_transpose_a (C[m,n] += A[k,m] * B[k,n]) and
+linalg.matmul_transpose_b (C[m,n] += A[m,k] * B[n,k]), MLIR 19's named ops
+for the transposed forms: exact dyadic data, random data, a dynamic shape.''')
+def _(F):
+    f = F.fn('matmul_transpose_a_7x5x3_exact')
+    a = f.rng.dyadic((5, 7), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((5, 3), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul_transpose_a', A, B, f.full(0.0, (7, 3), 'f32'))
+    f.expect_eq_const(r, contract('km,kn->mn', 'f32', a, b))
+
+    f = F.fn('matmul_transpose_b_9x11x4_exact')
+    a = f.rng.dyadic((9, 11), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((4, 11), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul_transpose_b', A, B, f.full(0.0, (9, 4), 'f32'))
+    f.expect_eq_const(r, contract('mk,nk->mn', 'f32', a, b))
+
+    f = F.fn('matmul_transpose_a_b_random_16x31x13')
+    a = f.rng.floats((31, 16), 'f32', -1, 1)
+    b = f.rng.floats((31, 13), 'f32', -1, 1)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul_transpose_a', A, B, f.full(0.0, (16, 13), 'f32'))
+    f.expect_almost_eq_const(r, contract('km,kn->mn', 'f32', a, b))
+    bt = np.ascontiguousarray(b.T)
+    At = f.const(np.ascontiguousarray(a.T), 'f32')
+    Bt = f.const(bt, 'f32')
+    r2 = mm(f, 'linalg.matmul_transpose_b', At, Bt, f.full(0.0, (16, 13), 'f32'))
+    f.expect_almost_eq(r2, r, atol=1e-5)
+
+    f = F.fn('matmul_transpose_b_dynamic_6x20x10')
+    a = f.rng.dyadic((6, 20), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((10, 20), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32', 'dynamic'), f.const(b, 'f32', 'dynamic')
+    sa, sb = f.sizes_of(A), f.sizes_of(B)
+    C = f.fill(f.scalar(0.0, 'f32'), f.empty((6, 10), 'f32', (0, 1), {0: sa[0], 1: sb[0]}))
+    r = mm(f, 'linalg.matmul_transpose_b', A, B, C)
+    f.expect_eq_const(r, contract('mk,nk->mn', 'f32', a, b))
+
+
+@testfile('matmul_f16_bf16.mlir', '''
+Half-precision matmuls: f16 and bf16 inputs accumulated in f32 (the named
+op extends its inputs to the output type), and f16 / bf16 accumulators on
+small integers, where every partial sum is exact in the half type.''')
+def _(F):
+    f = F.fn('matmul_f16_inputs_f32_acc_12x40x9')
+    a, b = f.rng.floats((12, 40), 'f16', -1, 1), f.rng.floats((40, 9), 'f16', -1, 1)
+    A, B = f.const(a, 'f16'), f.const(b, 'f16')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (12, 9), 'f32'))
+    f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    f = F.fn('matmul_f16_acc_f16_exact_5x16x6')
+    a = store('f16', f.rng.ints((5, 16), -4, 4))
+    b = store('f16', f.rng.ints((16, 6), -4, 4))
+    A, B = f.const(a, 'f16'), f.const(b, 'f16')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (5, 6), 'f16'))
+    assert order_free('ik,kj->ij', 'f16', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'f16', a, b))
+
+    f = F.fn('matmul_bf16_inputs_f32_acc_8x33x3')
+    a, b = f.rng.floats((8, 33), 'bf16', -1, 1), f.rng.floats((33, 3), 'bf16', -1, 1)
+    A, B = f.const(a, 'bf16'), f.const(b, 'bf16')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (8, 3), 'f32'))
+    f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    f = F.fn('matmul_bf16_acc_bf16_exact_4x7x2')
+    a = store('bf16', f.rng.ints((4, 7), -3, 3))
+    b = store('bf16', f.rng.ints((7, 2), -3, 3))
+    A, B = f.const(a, 'bf16'), f.const(b, 'bf16')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (4, 2), 'bf16'))
+    assert order_free('ik,kj->ij', 'bf16', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'bf16', a, b))
+
+
+@testfile('matmul_int.mlir', '''
+Integer matmuls with MLIR's semantics: i8 x i8 into i32 (sign-extended),
+i16 and i32 with deliberate wrap-around, i64 beyond 32 bits, an i8
+accumulator that wraps, and i8 inputs into an f32 output (sitofp).''')
+def _(F):
+    f = F.fn('matmul_i8_i8_i32_17x64x19')
+    a = store('i8', f.rng.ints((17, 64), -128, 127))
+    b = store('i8', f.rng.ints((64, 19), -128, 127))
+    A, B = f.const(a, 'i8'), f.const(b, 'i8')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0, (17, 19), 'i32'))
+    f.expect_eq_const(r, int_contract('ik,kj->ij', 'i32', a, b))
+
+    f = F.fn('matmul_i16_i16_i32_wraps_5x8x3')
+    a = store('i16', f.rng.ints((5, 8), -32768, 32767))
+    b = store('i16', f.rng.ints((8, 3), -32768, 32767))
+    A, B = f.const(a, 'i16'), f.const(b, 'i16')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0, (5, 3), 'i32'))
+    f.expect_eq_const(r, int_contract('ik,kj->ij', 'i32', a, b))
+
+    f = F.fn('matmul_i32_wraps_4x6x5')
+    a = f.rng.ints((4, 6), -2 ** 31, 2 ** 31 - 1).astype(np.int32)
+    b = f.rng.ints((6, 5), -2 ** 31, 2 ** 31 - 1).astype(np.int32)
+    A, B = f.const(a, 'i32'), f.const(b, 'i32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0, (4, 5), 'i32'))
+    f.expect_eq_const(r, int_contract('ik,kj->ij', 'i32', a, b))
+
+    f = F.fn('matmul_i64_3x5x2')
+    a = f.rng.ints((3, 5), -2 ** 40, 2 ** 40)
+    b = f.rng.ints((5, 2), -2 ** 40, 2 ** 40)
+    A, B = f.const(a, 'i64'), f.const(b, 'i64')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0, (3, 2), 'i64'))
+    f.expect_eq_const(r, int_contract('ik,kj->ij', 'i64', a, b))
+
+    f = F.fn('matmul_i8_acc_i8_wraps_3x9x4')
+    a = store('i8', f.rng.ints((3, 9), -128, 127))
+    b = store('i8', f.rng.ints((9, 4), -128, 127))
+    A, B = f.const(a, 'i8'), f.const(b, 'i8')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0, (3, 4), 'i8'))
+    f.expect_eq_const(r, int_contract('ik,kj->ij', 'i8', a, b))
+
+    f = F.fn('matmul_i8_inputs_f32_output_6x10x7')
+    a = store('i8', f.rng.ints((6, 10), -128, 127))
+    b = store('i8', f.rng.ints((10, 7), -128, 127))
+    A, B = f.const(a, 'i8'), f.const(b, 'i8')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (6, 7), 'f32'))
+    f.expect_eq_const(r, np.einsum('ik,kj->ij', a.astype(np.int64), b.astype(np.int64)))
+
+
+def index_pattern(f, shape, et, mod, offset, scale=None):
+    """A tensor generated in the program by linalg.index: element (i, j, ..)
+    = ((linear index) mod `mod`) - `offset` (times `scale` for floats).
+    Returns (value, numpy array)."""
+    rank = len(shape)
+    out = f.empty(shape, et)
+    lines = ['^bb0(%o: ' + et + '):']
+    strides = []
+    acc = 1
+    for d in reversed(shape):
+        strides.insert(0, acc)
+        acc *= d
+    lines.append('%lin = arith.constant 0 : index')
+    prev = '%lin'
+    for k in range(rank):
+        lines.append('%%i%s = linalg.index %d : index' % ('abcdefgh'[k], k))
+        lines.append('%%s%s = arith.constant %d : index' % ('abcdefgh'[k], strides[k]))
+        lines.append('%%m%s = arith.muli %%i%s, %%s%s : index' % (('abcdefgh'[k],) * 3))
+        lines.append('%%l%s = arith.addi %s, %%m%s : index' % ('abcdefgh'[k], prev,
+                                                              'abcdefgh'[k]))
+        prev = '%%l%s' % 'abcdefgh'[k]
+    lines.append('%%mod = arith.constant %d : index' % mod)
+    lines.append('%%r = arith.remui %s, %%mod : index' % prev)
+    lines.append('%v = arith.index_cast %r : index to i32')
+    lines.append('%%off = arith.constant %d : i32' % offset)
+    lines.append('%w = arith.subi %v, %off : i32')
+    if is_float(et):
+        lines.append('%x = arith.sitofp %w : i32 to f32')
+        if scale is not None:
+            lines.append('%%k = arith.constant %s : f32' % fmt_float('f32', scale))
+            lines.append('%y = arith.mulf %x, %k : f32')
+        else:
+            lines.append('%y = arith.addf %x, %x : f32')
+            lines.append('%h = arith.constant 0.5 : f32')
+            lines.append('%z = arith.mulf %y, %h : f32')
+        last = '%y' if scale is not None else '%z'
+        if et != 'f32':
+            lines.append('%%t = arith.truncf %s : f32 to %s' % (last, et))
+            last = '%t'
+        lines.append('linalg.yield %s : %s' % (last, et))
+    elif et == 'i32':
+        lines.append('linalg.yield %w : i32')
+    else:
+        conv = 'arith.extsi' if INT_BITS[et] > 32 else 'arith.trunci'
+        lines.append('%%t = %s %%w : i32 to %s' % (conv, et))
+        lines.append('linalg.yield %%t : %s' % et)
+    v = f.generic([], [out], [ident(rank)], 'p' * rank, '\n'.join(lines), hint='gen')
+    vals = (np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64) % mod) - offset
+    vals = vals.reshape(shape)
+    if is_float(et):
+        vals = exactly(et, vals * (scale if scale is not None else 1.0))
+    else:
+        vals = store(et, vals)
+    return v, vals
+
+
+@testfile('matmul_large.mlir', '''
+Larger matmuls: 256x256x256 on small integers held in f32 (exact in any
+order), and 129x1000x65 whose inputs the program generates itself with
+linalg.index (no large literals), both checked exactly.''')
+def _(F):
+    f = F.fn('matmul_256x256x256_exact')
+    a = store('f32', f.rng.ints((256, 256), -3, 3))
+    b = store('f32', f.rng.ints((256, 256), -3, 3))
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (256, 256), 'f32'))
+    assert order_free('ik,kj->ij', 'f32', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    f = F.fn('matmul_129x1000x65_generated_inputs')
+    A, a = index_pattern(f, (129, 1000), 'f32', 7, 3)
+    B, b = index_pattern(f, (1000, 65), 'f32', 5, 2, scale=0.25)
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (129, 65), 'f32'))
+    assert order_free('ik,kj->ij', 'f32', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+
+@testfile('matmul_dynamic.mlir', '''
+linalg.matmul on dynamic shapes (tensor<?x?xf32>, sizes from tensor.dim):
+all dims dynamic, only M dynamic, 1x1x1, and the same program text on two
+different sizes.''')
+def _(F):
+    def dyn_matmul(f, a, b, dyn_a=(0, 1), dyn_b=(0, 1), et='f32'):
+        A = f.const(a, et, 'dynamic', dyn=dyn_a) if dyn_a else f.const(a, et)
+        B = f.const(b, et, 'dynamic', dyn=dyn_b) if dyn_b else f.const(b, et)
+        sizes, dyn = {}, []
+        if 0 in A.dyn:
+            sizes[0] = f.dim(A, 0)
+            dyn.append(0)
+        if 1 in B.dyn:
+            sizes[1] = f.dim(B, 1)
+            dyn.append(1)
+        C = f.fill(f.scalar(0.0, et), f.empty((a.shape[0], b.shape[1]), et, dyn, sizes))
+        return mm(f, 'linalg.matmul', A, B, C)
+
+    for m, k, n in ((13, 21, 7), (1, 1, 1), (64, 3, 33)):
+        f = F.fn('matmul_dynamic_%dx%dx%d' % (m, k, n))
+        a = f.rng.dyadic((m, k), 'f32', -32, 32, 8)
+        b = f.rng.dyadic((k, n), 'f32', -32, 32, 8)
+        r = dyn_matmul(f, a, b)
+        f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    f = F.fn('matmul_dynamic_m_only_random_37x31x9')
+    a = f.rng.floats((37, 31), 'f32', -1, 1)
+    b = f.rng.floats((31, 9), 'f32', -1, 1)
+    r = dyn_matmul(f, a, b, dyn_a=(0,), dyn_b=())
+    f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+
+@testfile('batch_matmul.mlir', '''
+linalg.batch_matmul (C[b,m,n] += A[b,m,k] * B[b,k,n]): random data with the
+default tolerance, an exact dyadic case, a batch of 1, i32, and a dynamic
+batch size.''')
+def _(F):
+    f = F.fn('batch_matmul_3x13x7x5_random')
+    a = f.rng.floats((3, 13, 7), 'f32', -1, 1)
+    b = f.rng.floats((3, 7, 5), 'f32', -1, 1)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.batch_matmul', A, B, f.full(0.0, (3, 13, 5), 'f32'))
+    f.expect_almost_eq_const(r, contract('bik,bkj->bij', 'f32', a, b))
+
+    f = F.fn('batch_matmul_4x17x33x9_exact')
+    a = f.rng.dyadic((4, 17, 33), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((4, 33, 9), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.batch_matmul', A, B, f.full(0.0, (4, 17, 9), 'f32'))
+    f.expect_eq_const(r, contract('bik,bkj->bij', 'f32', a, b))
+
+    f = F.fn('batch_matmul_1x1x31x1_and_i32')
+    a = f.rng.dyadic((1, 1, 31), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((1, 31, 1), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.batch_matmul', A, B, f.full(0.0, (1, 1, 1), 'f32'))
+    f.expect_eq_const(r, contract('bik,bkj->bij', 'f32', a, b))
+    x = f.rng.ints((2, 3, 4), -1000, 1000).astype(np.int32)
+    y = f.rng.ints((2, 4, 5), -1000, 1000).astype(np.int32)
+    X, Y = f.const(x, 'i32'), f.const(y, 'i32')
+    r = mm(f, 'linalg.batch_matmul', X, Y, f.full(0, (2, 3, 5), 'i32'))
+    f.expect_eq_const(r, int_contract('bik,bkj->bij', 'i32', x, y))
+
+    f = F.fn('batch_matmul_dynamic_batch_5x6x7x8')
+    a = f.rng.dyadic((5, 6, 7), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((5, 7, 8), 'f32', -32, 32, 8)
+    A = f.const(a, 'f32', 'dynamic', dyn=(0,))
+    B = f.const(b, 'f32', 'dynamic', dyn=(0,))
+    C = f.fill(f.scalar(0.0, 'f32'), f.empty((5, 6, 8), 'f32', (0,), {0: f.dim(A, 0)}))
+    r = mm(f, 'linalg.batch_matmul', A, B, C)
+    f.expect_eq_const(r, contract('bik,bkj->bij', 'f32', a, b))
+
+
+@testfile('matvec.mlir', '''
+linalg.matvec (y[m] += A[m,n] * x[n]): 127x1021 exact, random, i32,
+f16 inputs into an f32 accumulator, 1x1, and dynamic sizes.''')
+def _(F):
+    f = F.fn('matvec_127x1021_exact')
+    a = f.rng.dyadic((127, 1021), 'f32', -8, 8, 4)
+    x = f.rng.dyadic((1021,), 'f32', -8, 8, 4)
+    A, X = f.const(a, 'f32'), f.const(x, 'f32')
+    r = mm(f, 'linalg.matvec', A, X, f.full(0.0, (127,), 'f32'))
+    assert order_free('mn,n->m', 'f32', a, x)
+    f.expect_eq_const(r, contract('mn,n->m', 'f32', a, x))
+
+    f = F.fn('matvec_random_9x40_and_1x1')
+    a, x = f.rng.floats((9, 40), 'f32', -1, 1), f.rng.floats((40,), 'f32', -1, 1)
+    A, X = f.const(a, 'f32'), f.const(x, 'f32')
+    r = mm(f, 'linalg.matvec', A, X, f.full(0.0, (9,), 'f32'))
+    f.expect_almost_eq_const(r, contract('mn,n->m', 'f32', a, x))
+    A1 = f.const(store('f32', [[0.75]]), 'f32')
+    X1 = f.const(store('f32', [4.0]), 'f32')
+    r = mm(f, 'linalg.matvec', A1, X1, f.full(1.0, (1,), 'f32'))
+    f.expect_eq_const(r, store('f32', [4.0]))
+
+    f = F.fn('matvec_i32_and_f16_inputs')
+    a = f.rng.ints((6, 11), -100, 100).astype(np.int32)
+    x = f.rng.ints((11,), -100, 100).astype(np.int32)
+    A, X = f.const(a, 'i32'), f.const(x, 'i32')
+    r = mm(f, 'linalg.matvec', A, X, f.full(0, (6,), 'i32'))
+    f.expect_eq_const(r, int_contract('mn,n->m', 'i32', a, x))
+    h = f.rng.floats((4, 13), 'f16', -1, 1)
+    y = f.rng.floats((13,), 'f16', -1, 1)
+    H, Y = f.const(h, 'f16'), f.const(y, 'f16')
+    r = mm(f, 'linalg.matvec', H, Y, f.full(0.0, (4,), 'f32'))
+    f.expect_almost_eq_const(r, contract('mn,n->m', 'f32', h, y))
+
+    f = F.fn('matvec_dynamic_33x65')
+    a = f.rng.dyadic((33, 65), 'f32', -8, 8, 4)
+    x = f.rng.dyadic((65,), 'f32', -8, 8, 4)
+    A, X = f.const(a, 'f32', 'dynamic'), f.const(x, 'f32', 'dynamic')
+    C = f.fill(f.scalar(0.0, 'f32'), f.empty((33,), 'f32', (0,), {0: f.dim(A, 0)}))
+    r = mm(f, 'linalg.matvec', A, X, C)
+    f.expect_eq_const(r, contract('mn,n->m', 'f32', a, x))
+
+
+@testfile('vecmat.mlir', '''
+linalg.vecmat (y[n] += x[m] * A[m,n]): 1021x127 exact, random, i64, bf16
+inputs into an f32 accumulator, and dynamic sizes.''')
+def _(F):
+    f = F.fn('vecmat_1021x127_exact')
+    x = f.rng.dyadic((1021,), 'f32', -8, 8, 4)
+    a = f.rng.dyadic((1021, 127), 'f32', -8, 8, 4)
+    X, A = f.const(x, 'f32'), f.const(a, 'f32')
+    r = mm(f, 'linalg.vecmat', X, A, f.full(0.0, (127,), 'f32'))
+    assert order_free('m,mn->n', 'f32', x, a)
+    f.expect_eq_const(r, contract('m,mn->n', 'f32', x, a))
+
+    f = F.fn('vecmat_random_40x9')
+    x, a = f.rng.floats((40,), 'f32', -1, 1), f.rng.floats((40, 9), 'f32', -1, 1)
+    X, A = f.const(x, 'f32'), f.const(a, 'f32')
+    r = mm(f, 'linalg.vecmat', X, A, f.full(0.0, (9,), 'f32'))
+    f.expect_almost_eq_const(r, contract('m,mn->n', 'f32', x, a))
+
+    f = F.fn('vecmat_i64_and_bf16_inputs')
+    x = f.rng.ints((5,), -2 ** 30, 2 ** 30)
+    a = f.rng.ints((5, 3), -2 ** 30, 2 ** 30)
+    X, A = f.const(x, 'i64'), f.const(a, 'i64')
+    r = mm(f, 'linalg.vecmat', X, A, f.full(0, (3,), 'i64'))
+    f.expect_eq_const(r, int_contract('m,mn->n', 'i64', x, a))
+    g = f.rng.floats((21,), 'bf16', -1, 1)
+    b = f.rng.floats((21, 4), 'bf16', -1, 1)
+    G, B = f.const(g, 'bf16'), f.const(b, 'bf16')
+    r = mm(f, 'linalg.vecmat', G, B, f.full(0.0, (4,), 'f32'))
+    f.expect_almost_eq_const(r, contract('m,mn->n', 'f32', g, b))
+
+    f = F.fn('vecmat_dynamic_65x33')
+    x = f.rng.dyadic((65,), 'f32', -8, 8, 4)
+    a = f.rng.dyadic((65, 33), 'f32', -8, 8, 4)
+    X, A = f.const(x, 'f32', 'dynamic'), f.const(a, 'f32', 'dynamic')
+    C = f.fill(f.scalar(0.0, 'f32'), f.empty((33,), 'f32', (0,), {0: f.dim(A, 1)}))
+    r = mm(f, 'linalg.vecmat', X, A, C)
+    f.expect_eq_const(r, contract('m,mn->n', 'f32', x, a))
+
+
+@testfile('dot.mlir', '''
+linalg.dot into a 0-d tensor: 1021 exact, 31 random, i64, bf16 inputs into
+f32, a dynamic length, and a 1,000,003-element dot whose inputs the program
+generates with linalg.index (exact: every partial sum is an integer below
+2^24).''')
+def _(F):
+    f = F.fn('dot_1021_exact_and_31_random')
+    x, y = f.rng.dyadic((1021,), 'f32', -16, 16, 4), f.rng.dyadic((1021,), 'f32', -16, 16, 4)
+    X, Y = f.const(x, 'f32'), f.const(y, 'f32')
+    r = mm(f, 'linalg.dot', X, Y, f.full(0.0, (), 'f32'))
+    assert order_free('i,i->', 'f32', x, y)
+    f.expect_eq_const(r, contract('i,i->', 'f32', x, y))
+    x, y = f.rng.floats((31,), 'f32', -1, 1), f.rng.floats((31,), 'f32', -1, 1)
+    X, Y = f.const(x, 'f32'), f.const(y, 'f32')
+    r = mm(f, 'linalg.dot', X, Y, f.full(0.0, (), 'f32'))
+    f.expect_almost_eq_const(r, contract('i,i->', 'f32', x, y))
+
+    f = F.fn('dot_i64_and_bf16')
+    x, y = f.rng.ints((7,), -2 ** 31, 2 ** 31), f.rng.ints((7,), -2 ** 31, 2 ** 31)
+    X, Y = f.const(x, 'i64'), f.const(y, 'i64')
+    r = mm(f, 'linalg.dot', X, Y, f.full(0, (), 'i64'))
+    f.expect_eq_const(r, int_contract('i,i->', 'i64', x, y))
+    g, h = f.rng.floats((50,), 'bf16', -1, 1), f.rng.floats((50,), 'bf16', -1, 1)
+    G, H = f.const(g, 'bf16'), f.const(h, 'bf16')
+    r = mm(f, 'linalg.dot', G, H, f.full(0.0, (), 'f32'))
+    f.expect_almost_eq_const(r, contract('i,i->', 'f32', g, h))
+
+    f = F.fn('dot_dynamic_4099')
+    x, y = f.rng.dyadic((4099,), 'f32', -16, 16, 4), f.rng.dyadic((4099,), 'f32', -16, 16, 4)
+    X, Y = f.const(x, 'f32', 'dynamic'), f.const(y, 'f32', 'dynamic')
+    r = mm(f, 'linalg.dot', X, Y, f.full(0.0, (), 'f32'))
+    f.expect_eq_const(r, contract('i,i->', 'f32', x, y))
+
+    f = F.fn('dot_1000003_generated')
+    X, x = index_pattern(f, (1000003,), 'f32', 7, 3)
+    Y, y = index_pattern(f, (1000003,), 'f32', 5, 2)
+    r = mm(f, 'linalg.dot', X, Y, f.full(0.0, (), 'f32'))
+    exact = int(np.dot(x.astype(np.int64), y.astype(np.int64)))
+    assert int(np.abs(x).astype(np.int64) @ np.abs(y).astype(np.int64)) < 2 ** 24
+    f.expect_eq_const(r, np.float32(exact))
+
+
 def readme(files):
     return "stub\n"
 
