@@ -136,25 +136,33 @@ def is_float(et):
     return et in FLOAT_FORMATS
 
 
-def round_fraction(q, et):
-    """The value of `et` nearest the rational `q` (ties to even), as a Python
-    float (exact: every f32/f16/bf16 value is a double)."""
+def round_ratio(n, d, et):
+    """The value of `et` nearest n / d (integers, d > 0), ties to even, as a
+    Python float (exact: every f32/f16/bf16 value is a double)."""
     p, emin, emax = FLOAT_FORMATS[et]
-    q = Fraction(q)
-    if q == 0:
+    if n == 0:
         return 0.0
-    sign = -1.0 if q < 0 else 1.0
-    a = abs(q)
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    if Fraction(2) ** e > a:
+    sign = -1.0 if n < 0 else 1.0
+    n = abs(n)
+    e = n.bit_length() - d.bit_length()  # 2^e <= n/d < 2^(e+2)
+    if (n << max(0, -e)) < (d << max(0, e)):
         e -= 1
     e = max(e, emin)
-    ulp = Fraction(2) ** (e - (p - 1))
-    r = round(a / ulp)  # Fraction.__round__: ties to even
-    v = r * ulp
-    if v >= Fraction(2) ** (emax + 1):
+    sh = e - (p - 1)  # the ulp is 2^sh
+    num, den = (n, d << sh) if sh >= 0 else (n << -sh, d)
+    r, rem = divmod(num, den)
+    if 2 * rem > den or (2 * rem == den and r & 1):
+        r += 1
+    v = math.ldexp(r, sh)
+    if v >= 2.0 ** (emax + 1):
         return sign * math.inf
-    return sign * float(v)
+    return sign * v
+
+
+def round_fraction(q, et):
+    """The value of `et` nearest the rational `q` (ties to even)."""
+    q = Fraction(q)
+    return round_ratio(q.numerator, q.denominator, et)
 
 
 def bf16_from_f64(x):
@@ -280,10 +288,14 @@ def fmt_float(et, v):
     elif v == 0:
         s = '-0.0' if math.copysign(1.0, v) < 0 else '0.0'
     else:
-        assert round_fraction(Fraction(v), et) == v, (et, v)
+        assert round_fraction(v, et) == v, (et, v)
+        conv = {'f32': np.float32, 'f16': np.float16, 'bf16': lambda x: bf16_from_f64(x)}[et]
         for p in range(1, 18):
             s = mlir_float_text('%.*g' % (p, v))
-            if reads_back(et, s, v):
+            # cheap filter first, then the exact test of both reading paths
+            with np.errstate(over='ignore'):
+                quick = float(conv(float(s))) == v
+            if quick and reads_back(et, s, v):
                 break
         else:
             raise AssertionError('no literal for %r' % v)
@@ -426,6 +438,9 @@ def to_scaled_ints(a):
         mant = int(m * (1 << 53))
         tz = (mant & -mant).bit_length() - 1
         s = max(s, 53 - e - tz)
+    scaled = np.ldexp(a64, s)  # exact: a power-of-two scaling
+    if np.abs(scaled).max(initial=0) < 2.0 ** 53:
+        return scaled.astype(np.int64).astype(object), s
     ints = np.array([int(Fraction(float(v)) * (1 << s)) for v in a64.reshape(-1)],
                     dtype=object).reshape(a64.shape)
     return ints, s
@@ -483,8 +498,12 @@ def einsum_object(spec, *arrays):
 
 def exact_result(et, num, scale):
     """Round the exact values num * 2^-scale to `et` once."""
-    flat = [round_fraction(Fraction(int(n), 1 << scale), et) for n in np.asarray(num).reshape(-1)]
-    return store(et, np.array(flat, dtype=np.float64).reshape(np.shape(num)))
+    num = np.asarray(num, dtype=object)
+    if all(abs(int(n)) < (1 << 53) for n in num.reshape(-1)):
+        # each value is exactly a double: one rounding from there
+        return store(et, np.ldexp(num.astype(np.int64).astype(np.float64), -scale))
+    flat = [round_ratio(int(n), 1 << scale, et) for n in num.reshape(-1)]
+    return store(et, np.array(flat, dtype=np.float64).reshape(num.shape))
 
 
 def contract(spec, et, *arrays):
@@ -1923,7 +1942,7 @@ def _(F):
   %s = arith.addf %q, %acc : f32
   linalg.yield %s : f32''')
     out2 = f.empty((5, 77), 'f32', (0, 1), sz)
-    eps = f.scalar(1e-5, 'f32') if False else f.scalar(float(np.float32(1e-5)), 'f32')
+    eps = f.scalar(float(np.float32(1e-5)), 'f32')
     y = f.generic([cen, sq], [out2], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0)',
                                       '(d0, d1) -> (d0, d1)'], 'pp', '''
 ^bb0(%%c: f32, %%q: f32, %%o: f32):
@@ -3070,6 +3089,307 @@ def _(F):
     exact = int(np.dot(x.astype(np.int64), y.astype(np.int64)))
     assert int(np.abs(x).astype(np.int64) @ np.abs(y).astype(np.int64)) < 2 ** 24
     f.expect_eq_const(r, np.float32(exact))
+
+
+def conv_nhwc(f, X, K, out, strides, dilations, op='linalg.conv_2d_nhwc_hwcf'):
+    return named(f, op, [X, K], [out], conv_attrs(strides, dilations), 'conv')
+
+
+@testfile('conv_2d_nhwc_hwcf.mlir', '''
+linalg.conv_2d_nhwc_hwcf (O[n,oh,ow,f] += I[n, oh*sh + kh*dh, ow*sw + kw*dw,
+c] * K[kh,kw,c,f]) against numpy sliding windows: 3x3 on 5x5, strides
+[2, 1] with dilations [1, 2], dilation 2 with a bias in the init, random
+data, i8 into i32, f16 into f32, and a dynamic batch.''')
+def _(F):
+    def case(f, n, h, w, c, kh, kw, fo, strides, dilations, et='f32', out_et=None, init=0.0,
+             data=None, how='exact'):
+        out_et = out_et or et
+        oh, ow = out_size(h, kh, strides[0], dilations[0]), out_size(w, kw, strides[1],
+                                                                    dilations[1])
+        if data is None:
+            x = f.rng.dyadic((n, h, w, c), et, -16, 16, 8)
+            k = f.rng.dyadic((kh, kw, c, fo), et, -16, 16, 8)
+        else:
+            x, k = data((n, h, w, c)), data((kh, kw, c, fo))
+        X, K = f.const(x, et), f.const(k, et)
+        r = conv_nhwc(f, X, K, f.full(init, (n, oh, ow, fo), out_et), strides, dilations)
+        win = windows_nhwc(x, kh, kw, oh, ow, strides, dilations)
+        if is_float(out_et):
+            ref = f64(contract('nhwijc,ijcf->nhwf', 'f32' if out_et == 'f32' else out_et, win,
+                               k)) + init
+            if how == 'exact':
+                assert order_free('nhwijc,ijcf->nhwf', out_et, win, k)
+                f.expect_eq_const(r, ref)
+            else:
+                f.expect_almost_eq_const(r, ref)
+        else:
+            f.expect_eq_const(r, int_contract('nhwijc,ijcf->nhwf', out_et, win, k))
+
+    case(F.fn('conv_1x5x5x1_3x3x1x1'), 1, 5, 5, 1, 3, 3, 1, (1, 1), (1, 1))
+    case(F.fn('conv_2x9x11x3_3x2x3x4_strides_2_1_dilations_1_2'), 2, 9, 11, 3, 3, 2, 4, (2, 1),
+         (1, 2))
+    case(F.fn('conv_1x7x7x2_3x3x2x3_dilation_2_bias_init'), 1, 7, 7, 2, 3, 3, 3, (1, 1), (2, 2),
+         init=0.5)
+    f = F.fn('conv_1x6x6x4_3x3x4x5_random')
+    case(f, 1, 6, 6, 4, 3, 3, 5, (1, 1), (1, 1),
+         data=lambda s: f.rng.floats(s, 'f32', -1, 1), how='tol')
+    f = F.fn('conv_i8_into_i32_1x8x8x3_2x2x3x2_stride_2')
+    case(f, 1, 8, 8, 3, 2, 2, 2, (2, 2), (1, 1), et='i8', out_et='i32', init=0,
+         data=lambda s: store('i8', f.rng.ints(s, -128, 127)))
+    f = F.fn('conv_f16_into_f32_1x5x6x2_2x3x2x2')
+    case(f, 1, 5, 6, 2, 2, 3, 2, (1, 1), (1, 1), et='f16', out_et='f32',
+         data=lambda s: f.rng.floats(s, 'f16', -1, 1), how='tol')
+
+    f = F.fn('conv_dynamic_batch_3x8x8x2_3x3x2x3')
+    x = f.rng.dyadic((3, 8, 8, 2), 'f32', -16, 16, 8)
+    k = f.rng.dyadic((3, 3, 2, 3), 'f32', -16, 16, 8)
+    X = f.const(x, 'f32', 'dynamic', dyn=(0,))
+    K = f.const(k, 'f32')
+    out = f.fill(f.scalar(0.0, 'f32'), f.empty((3, 6, 6, 3), 'f32', (0,), {0: f.dim(X, 0)}))
+    r = conv_nhwc(f, X, K, out, (1, 1), (1, 1))
+    win = windows_nhwc(x, 3, 3, 6, 6, (1, 1), (1, 1))
+    f.expect_eq_const(r, contract('nhwijc,ijcf->nhwf', 'f32', win, k))
+
+
+@testfile('conv_2d_nchw_fchw.mlir', '''
+linalg.conv_2d_nchw_fchw (O[n,f,oh,ow] += I[n,c, oh*sh + kh*dh, ow*sw +
+kw*dw] * K[f,c,kh,kw]): exact dyadic data with strides and dilations,
+random data, an odd-sized single-channel case and i32.''')
+def _(F):
+    def case(f, n, c, h, w, fo, kh, kw, strides, dilations, et='f32', data=None, how='exact'):
+        oh, ow = out_size(h, kh, strides[0], dilations[0]), out_size(w, kw, strides[1],
+                                                                    dilations[1])
+        if data is None:
+            x = f.rng.dyadic((n, c, h, w), et, -16, 16, 8)
+            k = f.rng.dyadic((fo, c, kh, kw), et, -16, 16, 8)
+        else:
+            x, k = data((n, c, h, w)), data((fo, c, kh, kw))
+        X, K = f.const(x, et), f.const(k, et)
+        r = named(f, 'linalg.conv_2d_nchw_fchw', [X, K], [f.full(0, (n, fo, oh, ow), et)],
+                  conv_attrs(strides, dilations), 'conv')
+        win = windows_nhwc(np.transpose(x, (0, 2, 3, 1)), kh, kw, oh, ow, strides, dilations)
+        if is_float(et):
+            ref = contract('nhwijc,fcij->nfhw', et, win, k)
+            if how == 'exact':
+                assert order_free('nhwijc,fcij->nfhw', et, win, k)
+                f.expect_eq_const(r, ref)
+            else:
+                f.expect_almost_eq_const(r, ref)
+        else:
+            f.expect_eq_const(r, int_contract('nhwijc,fcij->nfhw', et, win, k))
+
+    case(F.fn('conv_nchw_1x2x4x4_1x2x3x2'), 1, 2, 4, 4, 1, 3, 2, (1, 1), (1, 1))
+    case(F.fn('conv_nchw_2x3x10x9_4x3x3x3_strides_2_dilations_1_2'), 2, 3, 10, 9, 4, 3, 3,
+         (2, 2), (1, 2))
+    f = F.fn('conv_nchw_1x4x7x7_2x4x3x3_random')
+    case(f, 1, 4, 7, 7, 2, 3, 3, (1, 1), (1, 1), data=lambda s: f.rng.floats(s, 'f32', -1, 1),
+         how='tol')
+    case(F.fn('conv_nchw_1x1x13x13_1x1x1x1'), 1, 1, 13, 13, 1, 1, 1, (1, 1), (1, 1))
+    f = F.fn('conv_nchw_i32_1x2x6x5_3x2x2x2_dilation_2')
+    case(f, 1, 2, 6, 5, 3, 2, 2, (1, 1), (2, 2), et='i32',
+         data=lambda s: f.rng.ints(s, -100, 100).astype(np.int32))
+
+
+@testfile('depthwise_conv_2d_nhwc_hwc.mlir', '''
+linalg.depthwise_conv_2d_nhwc_hwc (O[n,oh,ow,c] += I[n, oh*sh + kh*dh,
+ow*sw + kw*dw, c] * K[kh,kw,c]) with strides and dilations, equal and
+different per axis; exact dyadic data, random data and i32.''')
+def _(F):
+    def case(f, n, h, w, c, kh, kw, strides, dilations, et='f32', data=None, how='exact'):
+        oh, ow = out_size(h, kh, strides[0], dilations[0]), out_size(w, kw, strides[1],
+                                                                    dilations[1])
+        if data is None:
+            x = f.rng.dyadic((n, h, w, c), et, -16, 16, 8)
+            k = f.rng.dyadic((kh, kw, c), et, -16, 16, 8)
+        else:
+            x, k = data((n, h, w, c)), data((kh, kw, c))
+        X, K = f.const(x, et), f.const(k, et)
+        r = named(f, 'linalg.depthwise_conv_2d_nhwc_hwc', [X, K],
+                  [f.full(0, (n, oh, ow, c), et)], conv_attrs(strides, dilations), 'conv')
+        win = windows_nhwc(x, kh, kw, oh, ow, strides, dilations)
+        if is_float(et):
+            ref = contract('nhwijc,ijc->nhwc', et, win, k)
+            if how == 'exact':
+                assert order_free('nhwijc,ijc->nhwc', et, win, k)
+                f.expect_eq_const(r, ref)
+            else:
+                f.expect_almost_eq_const(r, ref)
+        else:
+            f.expect_eq_const(r, int_contract('nhwijc,ijc->nhwc', et, win, k))
+
+    case(F.fn('depthwise_1x10x10x3_3x3_stride_2'), 1, 10, 10, 3, 3, 3, (2, 2), (1, 1))
+    case(F.fn('depthwise_1x11x13x4_2x3_strides_1_2_dilations_2_1'), 1, 11, 13, 4, 2, 3, (1, 2),
+         (2, 1))
+    case(F.fn('depthwise_2x9x9x5_3x3_dilation_3'), 2, 9, 9, 5, 3, 3, (1, 1), (3, 3))
+    f = F.fn('depthwise_1x8x8x16_3x3_random')
+    case(f, 1, 8, 8, 16, 3, 3, (1, 1), (1, 1), data=lambda s: f.rng.floats(s, 'f32', -1, 1),
+         how='tol')
+    f = F.fn('depthwise_i32_1x7x7x2_2x2_stride_3')
+    case(f, 1, 7, 7, 2, 2, 2, (3, 3), (1, 1), et='i32',
+         data=lambda s: f.rng.ints(s, -1000, 1000).astype(np.int32))
+
+
+@testfile('conv_large.mlir', '''
+A 1x56x56x8 input convolved with a 3x3x8x16 filter (NHWC / HWCF) and a
+3x3 depthwise convolution of it, on small integers held in f32 (exact in
+any summation order).''')
+def _(F):
+    f = F.fn('conv_1x56x56x8_3x3x8x16')
+    x = store('f32', f.rng.ints((1, 56, 56, 8), -3, 3))
+    k = store('f32', f.rng.ints((3, 3, 8, 16), -2, 2))
+    X, K = f.const(x, 'f32'), f.const(k, 'f32')
+    r = conv_nhwc(f, X, K, f.full(0.0, (1, 54, 54, 16), 'f32'), (1, 1), (1, 1))
+    win = windows_nhwc(x, 3, 3, 54, 54, (1, 1), (1, 1))
+    assert order_free('nhwijc,ijcf->nhwf', 'f32', win, k)
+    f.expect_eq_const(r, contract('nhwijc,ijcf->nhwf', 'f32', win, k))
+
+    f = F.fn('depthwise_1x56x56x8_3x3_stride_2')
+    x = store('f32', f.rng.ints((1, 56, 56, 8), -3, 3))
+    k = store('f32', f.rng.ints((3, 3, 8), -2, 2))
+    X, K = f.const(x, 'f32'), f.const(k, 'f32')
+    r = named(f, 'linalg.depthwise_conv_2d_nhwc_hwc', [X, K],
+              [f.full(0.0, (1, 27, 27, 8), 'f32')], conv_attrs((2, 2), (1, 1)), 'conv')
+    win = windows_nhwc(x, 3, 3, 27, 27, (2, 2), (1, 1))
+    f.expect_eq_const(r, contract('nhwijc,ijc->nhwc', 'f32', win, k))
+
+
+def pooling_file(F, kind):
+    op = 'linalg.pooling_nhwc_' + kind
+    combine = {'max': lambda w: w.max(axis=(3, 4)), 'min': lambda w: w.min(axis=(3, 4)),
+               'sum': None}[kind]
+
+    def init_of(et):
+        if kind == 'sum':
+            return 0
+        big = math.inf if is_float(et) else (1 << (INT_BITS[et] - 1)) - 1
+        if kind == 'min':
+            return big
+        return -big if is_float(et) else -big - 1
+
+    def case(f, n, h, w, c, kh, kw, strides, dilations, et='f32', out_et=None, data=None,
+             dyn=False):
+        out_et = out_et or et
+        oh, ow = out_size(h, kh, strides[0], dilations[0]), out_size(w, kw, strides[1],
+                                                                    dilations[1])
+        x = data((n, h, w, c)) if data else f.rng.dyadic((n, h, w, c), et, -64, 64, 8)
+        if dyn:
+            X = f.const(x, et, 'dynamic', dyn=(0,))
+            out = f.fill(f.scalar(init_of(out_et), out_et),
+                         f.empty((n, oh, ow, c), out_et, (0,), {0: f.dim(X, 0)}))
+        else:
+            X = f.const(x, et)
+            out = f.full(init_of(out_et), (n, oh, ow, c), out_et)
+        window = f.empty((kh, kw), et)
+        r = named(f, op, [X, window], [out], conv_attrs(strides, dilations), 'pool')
+        win = windows_nhwc(x, kh, kw, oh, ow, strides, dilations)
+        if kind == 'sum':
+            if is_float(out_et):
+                assert order_free('nhwijc->nhwc', out_et, win)
+                f.expect_eq_const(r, contract('nhwijc->nhwc', out_et, win))
+            else:
+                f.expect_eq_const(r, store(out_et, win.astype(np.int64).sum(axis=(3, 4))))
+        else:
+            f.expect_eq_const(r, combine(win))
+    return case
+
+
+@testfile('pooling_nhwc_max.mlir', '''
+linalg.pooling_nhwc_max (the window is the shape of the second input) with
+a -inf (or INT_MIN) init: 3x3 stride 2, 2x2 with dilations [1, 2], a global
+pool, i32, f16, and a dynamic batch.''')
+def _(F):
+    case = pooling_file(F, 'max')
+    case(F.fn('max_2x9x9x3_3x3_stride_2'), 2, 9, 9, 3, 3, 3, (2, 2), (1, 1))
+    case(F.fn('max_1x7x10x2_2x2_dilations_1_2'), 1, 7, 10, 2, 2, 2, (1, 1), (1, 2))
+    case(F.fn('max_global_1x13x13x5'), 1, 13, 13, 5, 13, 13, (1, 1), (1, 1))
+    f = F.fn('max_i32_1x6x6x4_3x2_strides_3_2')
+    case(f, 1, 6, 6, 4, 3, 2, (3, 2), (1, 1), et='i32',
+         data=lambda s: f.rng.ints(s, -2 ** 31, 2 ** 31 - 1).astype(np.int32))
+    f = F.fn('max_f16_1x5x5x3_2x2')
+    case(f, 1, 5, 5, 3, 2, 2, (1, 1), (1, 1), et='f16',
+         data=lambda s: f.rng.floats(s, 'f16', -100, 100))
+    case(F.fn('max_dynamic_batch_3x8x8x2_2x2_stride_2'), 3, 8, 8, 2, 2, 2, (2, 2), (1, 1),
+         dyn=True)
+
+
+@testfile('pooling_nhwc_sum.mlir', '''
+linalg.pooling_nhwc_sum: 3x3 windows with strides and dilations on exact
+dyadic data, i8 inputs summed into i32, f16 inputs into f32, a global sum
+pool and a dynamic batch.''')
+def _(F):
+    case = pooling_file(F, 'sum')
+    case(F.fn('sum_1x8x8x3_3x3_stride_1'), 1, 8, 8, 3, 3, 3, (1, 1), (1, 1))
+    case(F.fn('sum_2x11x9x2_3x2_strides_2_3_dilations_2_1'), 2, 11, 9, 2, 3, 2, (2, 3), (2, 1))
+    f = F.fn('sum_i8_into_i32_1x6x6x4_3x3')
+    case(f, 1, 6, 6, 4, 3, 3, (1, 1), (1, 1), et='i8', out_et='i32',
+         data=lambda s: store('i8', f.rng.ints(s, -128, 127)))
+    f = F.fn('sum_f16_into_f32_1x4x4x2_2x2')
+    case(f, 1, 4, 4, 2, 2, 2, (2, 2), (1, 1), et='f16', out_et='f32',
+         data=lambda s: f.rng.dyadic(s, 'f16', -64, 64, 8))
+    case(F.fn('sum_global_1x31x31x1'), 1, 31, 31, 1, 31, 31, (1, 1), (1, 1))
+    case(F.fn('sum_dynamic_batch_2x5x5x3_2x2'), 2, 5, 5, 3, 2, 2, (1, 1), (1, 1), dyn=True)
+
+
+@testfile('pooling_nhwc_min.mlir', '''
+linalg.pooling_nhwc_min with a +inf (or INT_MAX) init: strides, dilations,
+i16 data and a dynamic batch.''')
+def _(F):
+    case = pooling_file(F, 'min')
+    case(F.fn('min_1x9x9x4_3x3_stride_2'), 1, 9, 9, 4, 3, 3, (2, 2), (1, 1))
+    case(F.fn('min_2x8x7x3_2x3_dilations_2_1'), 2, 8, 7, 3, 2, 3, (1, 1), (2, 1))
+    f = F.fn('min_i16_1x5x7x2_2x2_stride_2')
+    case(f, 1, 5, 7, 2, 2, 2, (2, 2), (1, 1), et='i16',
+         data=lambda s: store('i16', f.rng.ints(s, -32768, 32767)))
+    case(F.fn('min_dynamic_batch_4x6x6x1_3x3'), 4, 6, 6, 1, 3, 3, (1, 1), (1, 1), dyn=True)
+
+
+def softmax_ref(x, axis):
+    d = f64(x)
+    e = np.exp(d - d.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+@testfile('softmax.mlir', '''
+linalg.softmax: exp(x - max) / sum(exp(x - max)) along one dimension, against
+float64 numpy: 1x7, 13x1021 (the last dim), 3-D along dims 0 and 1, inputs
+near 100 (exp(x) alone would overflow f32: the max must be subtracted), a
+dynamic shape, and f16 (computed in f16 by MLIR's decomposition: 2% rtol).''')
+def _(F):
+    def softmax(f, X, dim):
+        out = f.empty(X.shape, X.et, X.dyn, f.sizes_of(X) if X.dyn else None)
+        return f.op('linalg.softmax dimension(%d) ins(%s : %s) outs(%s : %s) -> %s'
+                    % (dim, X, X.ty, out, out.ty, out.ty), X.et, X.shape, X.dyn, 'sm')
+
+    f = F.fn('softmax_1x7')
+    x = f.rng.floats((1, 7), 'f32', -2, 2)
+    X = f.const(x, 'f32')
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1))
+
+    f = F.fn('softmax_13x1021_last_dim')
+    x = f.rng.floats((13, 1021), 'f32', -5, 5)
+    X = f.const(x, 'f32')
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-7, rtol=1e-4)
+
+    f = F.fn('softmax_3d_4x5x6_dims_0_and_1')
+    x = f.rng.floats((4, 5, 6), 'f32', -3, 3)
+    X = f.const(x, 'f32')
+    f.expect_almost_eq_const(softmax(f, X, 0), softmax_ref(x, 0), atol=1e-6, rtol=1e-4)
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-6, rtol=1e-4)
+
+    f = F.fn('softmax_large_inputs_3x40')
+    x = f.rng.floats((3, 40), 'f32', 90, 100)
+    X = f.const(x, 'f32')
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-6, rtol=1e-4)
+
+    f = F.fn('softmax_dynamic_7x127')
+    x = f.rng.floats((7, 127), 'f32', -4, 4)
+    X = f.const(x, 'f32', 'dynamic')
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-6, rtol=1e-4)
+
+    f = F.fn('softmax_f16_2x33')
+    x = f.rng.floats((2, 33), 'f16', -3, 3)
+    X = f.const(x, 'f16')
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-3, rtol=2e-2)
 
 
 def readme(files):
