@@ -3392,6 +3392,480 @@ def _(F):
     f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-3, rtol=2e-2)
 
 
+def random_of(f, et, shape, lo=-100, hi=100):
+    """Random data of any element type."""
+    if et == 'i1':
+        return f.rng.ints(shape, 0, 1).astype(bool)
+    if is_float(et):
+        return f.rng.floats(shape, et, lo, hi)
+    if et == 'i64':
+        return f.rng.bits64(shape)
+    b = INT_BITS[et]
+    return store(et, f.rng.ints(shape, -(1 << (b - 1)), (1 << (b - 1)) - 1))
+
+
+@testfile('tensor_dim_empty.mlir', '''
+tensor.dim on dynamic and static tensors (constant and run-time dim
+indices), tensor.empty with dynamic sizes taken from or computed from
+tensor.dim, checked with check.expect_true / check.expect_false.''')
+def _(F):
+    f = F.fn('dim_of_dynamic_and_static')
+    x = f.rng.floats((7, 13), 'f32')
+    X = f.const(x, 'f32', 'dynamic')
+    d0, d1 = f.dim(X, 0), f.dim(X, 1)
+    f.expect_index(d0, 7)
+    f.expect_index(d1, 13)
+    wrong = f.op('arith.cmpi eq, %s, %s : index' % (d0, f.idx(13)), 'i1', hint='ok')
+    f.expect_false(wrong)
+    S = f.const(np.zeros((4, 1), np.int8), 'i8')
+    f.expect_index(f.dim(S, 0), 4)
+    k = f.scalar(1, 'i32', how='unfoldable')
+    ki = f.op('arith.index_cast %s : i32 to index' % k, 'index', hint='k')
+    dk = f.op('tensor.dim %s, %s : %s' % (X, ki, X.ty), 'index', hint='d')
+    f.expect_index(dk, 13)
+    as_i32 = f.op('arith.index_cast %s : index to i32' % dk, 'i32', hint='n')
+    f.expect_true(as_i32)
+    zero = f.op('arith.subi %s, %s : i32' % (as_i32, as_i32), 'i32', hint='n')
+    f.expect_false(zero)
+
+    f = F.fn('empty_from_dims_and_arithmetic')
+    x = f.rng.ints((5, 3), -9, 9).astype(np.int32)
+    X = f.const(x, 'i32', 'dynamic', dyn=(0,))
+    d0 = f.dim(X, 0)
+    two = f.idx(2)
+    dd = f.op('arith.muli %s, %s : index' % (d0, two), 'index', hint='d')
+    E = f.empty((10, 3), 'i32', (0,), {0: dd})
+    r = f.fill(f.scalar(-4, 'i32'), E)
+    f.expect_index(f.dim(r, 0), 10)
+    f.expect_eq_const(r, np.full((10, 3), -4, np.int32))
+
+    f = F.fn('dim_of_op_result')
+    x = f.rng.floats((3, 9), 'f16')
+    X = f.const(x, 'f16', 'dynamic')
+    r = f.elementwise([X], 'f16', '''
+^bb0(%a: f16, %o: f16):
+  %n = arith.negf %a : f16
+  linalg.yield %n : f16''')
+    f.expect_index(f.dim(r, 1), 9)
+    f.expect_eq_const(r, -x)
+
+
+@testfile('extract_slice.mlir', '''
+tensor.extract_slice: static offsets / sizes / strides, rank-reducing
+slices, strided 3-D slices, run-time offsets and sizes, slices of dynamic
+tensors, and f16 / bf16 / i1 / i8 / i64 data.''')
+def _(F):
+    def slice_(f, X, offs, sizes, strides, out_shape, dyn=()):
+        def part(v):
+            return ', '.join(str(p) for p in v)
+        t = ttype(out_shape, X.et, dyn)
+        return f.op('tensor.extract_slice %s[%s] [%s] [%s] : %s to %s'
+                    % (X, part(offs), part(sizes), part(strides), X.ty, t), X.et,
+                    tuple(out_shape), dyn, 'sl')
+
+    f = F.fn('slice_static_2d_f32')
+    x = f.rng.floats((10, 12), 'f32')
+    X = f.const(x, 'f32')
+    f.expect_eq_const(slice_(f, X, (2, 1), (3, 4), (2, 1), (3, 4)), x[2:8:2, 1:5])
+    f.expect_eq_const(slice_(f, X, (9, 11), (1, 1), (1, 1), (1, 1)), x[9:10, 11:12])
+
+    f = F.fn('slice_rank_reducing_and_strided_3d')
+    x = random_of(f, 'i8', (5, 7, 3))
+    X = f.const(x, 'i8')
+    f.expect_eq_const(slice_(f, X, (2, 0, 1), (1, 7, 1), (1, 1, 1), (7,)), x[2, :, 1])
+    f.expect_eq_const(slice_(f, X, (0, 1, 0), (3, 2, 2), (2, 3, 2), (3, 2, 2)),
+                      x[0:5:2, 1:7:3, 0:3:2])
+    h = random_of(f, 'f16', (4, 6))
+    H = f.const(h, 'f16')
+    f.expect_eq_const(slice_(f, H, (0, 3), (4, 1), (1, 1), (4,)), h[:, 3])
+
+    f = F.fn('slice_runtime_offsets_and_sizes')
+    x = f.rng.floats((10, 8), 'f32')
+    X = f.const(x, 'f32')
+    o = f.op('arith.index_cast %s : i32 to index' % f.scalar(3, 'i32', how='unfoldable'),
+             'index', hint='off')
+    sizer = f.const(np.zeros((5,), np.float32), 'f32', 'dynamic')
+    n = f.dim(sizer, 0)
+    r = f.op('tensor.extract_slice %s[%s, 2] [%s, 4] [1, 1] : %s to %s'
+             % (X, o, n, X.ty, ttype((5, 4), 'f32', (0,))), 'f32', (5, 4), (0,), 'sl')
+    f.expect_eq_const(r, x[3:8, 2:6])
+
+    f = F.fn('slice_of_dynamic_tensor_i64_bf16_i1')
+    x = random_of(f, 'i64', (6, 9))
+    X = f.const(x, 'i64', 'dynamic')
+    f.expect_eq_const(slice_(f, X, (1, 2), (4, 3), (1, 2), (4, 3)), x[1:5, 2:8:2])
+    g = random_of(f, 'bf16', (31,))
+    G = f.const(g, 'bf16', 'dynamic')
+    f.expect_eq_const(slice_(f, G, (30,), (1,), (1,), (1,)), g[30:])
+    b = random_of(f, 'i1', (3, 7))
+    B = f.const(b, 'i1')
+    f.expect_eq_const(slice_(f, B, (1, 0), (2, 7), (1, 1), (2, 7)), b[1:3])
+
+
+@testfile('insert_slice.mlir', '''
+tensor.insert_slice: into zeros, strided, a 1-D row into a 2-D tensor
+(rank-expanding), at run-time offsets, into a dynamic destination, and
+i32 / i1 / bf16 / i16 data.''')
+def _(F):
+    def insert(f, S, D, offs, sizes, strides):
+        def part(v):
+            return ', '.join(str(p) for p in v)
+        return f.op('tensor.insert_slice %s into %s[%s] [%s] [%s] : %s into %s'
+                    % (S, D, part(offs), part(sizes), part(strides), S.ty, D.ty), D.et,
+                    D.shape, D.dyn, 'ins')
+
+    f = F.fn('insert_static_and_strided_f32')
+    s = f.rng.floats((2, 3), 'f32')
+    S = f.const(s, 'f32')
+    D = f.full(0.0, (5, 7), 'f32')
+    ref = np.zeros((5, 7), np.float32)
+    ref[1:3, 2:5] = s
+    f.expect_eq_const(insert(f, S, D, (1, 2), (2, 3), (1, 1)), ref)
+    ref2 = np.zeros((5, 7), np.float32)
+    ref2[0:4:3, 0:7:3] = s
+    f.expect_eq_const(insert(f, S, D, (0, 0), (2, 3), (3, 3)), ref2)
+
+    f = F.fn('insert_row_rank_expanding_i32')
+    row = f.rng.ints((4,), -99, 99).astype(np.int32)
+    dst = f.rng.ints((3, 4), -99, 99).astype(np.int32)
+    R, Dd = f.const(row, 'i32'), f.const(dst, 'i32')
+    ref = dst.copy()
+    ref[1] = row
+    f.expect_eq_const(insert(f, R, Dd, (1, 0), (1, 4), (1, 1)), ref)
+
+    f = F.fn('insert_runtime_offset_dynamic_destination_i16')
+    s = random_of(f, 'i16', (3,))
+    d = random_of(f, 'i16', (11,))
+    S = f.const(s, 'i16')
+    Dd = f.const(d, 'i16', 'dynamic')
+    o = f.op('arith.index_cast %s : i32 to index' % f.scalar(6, 'i32', how='unfoldable'),
+             'index', hint='off')
+    r = f.op('tensor.insert_slice %s into %s[%s] [3] [1] : %s into %s'
+             % (S, Dd, o, S.ty, Dd.ty), 'i16', (11,), (0,), 'ins')
+    ref = d.copy()
+    ref[6:9] = s
+    f.expect_eq_const(r, ref)
+
+    f = F.fn('insert_i1_and_bf16')
+    b = random_of(f, 'i1', (2, 2))
+    B = f.const(b, 'i1')
+    D = f.full(False, (4, 4), 'i1')
+    ref = np.zeros((4, 4), bool)
+    ref[2:4, 1:3] = b
+    f.expect_eq_const(insert(f, B, D, (2, 1), (2, 2), (1, 1)), ref)
+    g = random_of(f, 'bf16', (5,))
+    G = f.const(g, 'bf16')
+    D = f.full(1.0, (2, 5), 'bf16')
+    ref = np.ones((2, 5), np.float32)
+    ref[0] = g
+    f.expect_eq_const(insert(f, G, D, (0, 0), (1, 5), (1, 1)), ref)
+
+
+@testfile('collapse_shape.mlir', '''
+tensor.collapse_shape: grouping leading and trailing dims, everything into
+1-D, dropping unit dims, 1x1 into 0-d, a dynamic dim, followed by an
+elementwise op on the collapsed view.''')
+def _(F):
+    def collapse(f, X, groups, shape, dyn=()):
+        g = '[%s]' % ', '.join('[%s]' % ', '.join(map(str, grp)) for grp in groups)
+        t = ttype(shape, X.et, dyn)
+        return f.op('tensor.collapse_shape %s %s : %s into %s' % (X, g, X.ty, t), X.et,
+                    tuple(shape), dyn, 'col')
+
+    f = F.fn('collapse_2x3x4_f32')
+    x = f.rng.floats((2, 3, 4), 'f32')
+    X = f.const(x, 'f32')
+    f.expect_eq_const(collapse(f, X, [[0, 1], [2]], (6, 4)), x.reshape(6, 4))
+    f.expect_eq_const(collapse(f, X, [[0], [1, 2]], (2, 12)), x.reshape(2, 12))
+    f.expect_eq_const(collapse(f, X, [[0, 1, 2]], (24,)), x.reshape(24))
+
+    f = F.fn('collapse_unit_dims_i8_and_0d')
+    x = random_of(f, 'i8', (1, 7, 1))
+    X = f.const(x, 'i8')
+    f.expect_eq_const(collapse(f, X, [[0, 1, 2]], (7,)), x.reshape(7))
+    y = random_of(f, 'i64', (1, 1))
+    Y = f.const(y, 'i64')
+    f.expect_eq_const(collapse(f, Y, [], ()), y.reshape(()))
+
+    f = F.fn('collapse_dynamic_then_add_f16')
+    x = random_of(f, 'f16', (5, 4), -10, 10)
+    X = f.const(x, 'f16', 'dynamic', dyn=(0,))
+    c = collapse(f, X, [[0, 1]], (20,), (0,))
+    r = f.op('arith.addf %s, %s : %s' % (c, c, c.ty), 'f16', (20,), (0,))
+    f.expect_eq_const(r, f64(x.reshape(20)) * 2)
+
+
+@testfile('expand_shape.mlir', '''
+tensor.expand_shape in MLIR 19's syntax (reassociation groups plus
+`output_shape [...]`): 1-D to 2-D and 3-D, adding unit dims, 0-d to 1x1, a
+dynamic dim whose size is computed from tensor.dim, and an op on the view.''')
+def _(F):
+    def expand(f, X, groups, shape, out_sizes=None, dyn=()):
+        g = '[%s]' % ', '.join('[%s]' % ', '.join(map(str, grp)) for grp in groups)
+        os_ = out_sizes or [str(d) for d in shape]
+        t = ttype(shape, X.et, dyn)
+        return f.op('tensor.expand_shape %s %s output_shape [%s] : %s into %s'
+                    % (X, g, ', '.join(map(str, os_)), X.ty, t), X.et, tuple(shape), dyn,
+                    'exp')
+
+    f = F.fn('expand_6_to_2x3_and_24_to_2x3x4')
+    x = f.rng.floats((6,), 'f32')
+    X = f.const(x, 'f32')
+    f.expect_eq_const(expand(f, X, [[0, 1]], (2, 3)), x.reshape(2, 3))
+    y = random_of(f, 'i16', (24,))
+    Y = f.const(y, 'i16')
+    f.expect_eq_const(expand(f, Y, [[0, 1, 2]], (2, 3, 4)), y.reshape(2, 3, 4))
+    f.expect_eq_const(expand(f, Y, [[0, 1]], (4, 6)), y.reshape(4, 6))
+
+    f = F.fn('expand_unit_dims_and_0d')
+    x = random_of(f, 'bf16', (5,))
+    X = f.const(x, 'bf16')
+    f.expect_eq_const(expand(f, X, [[0, 1, 2]], (1, 5, 1)), x.reshape(1, 5, 1))
+    z = np.array(True)
+    Z = f.const(z, 'i1')
+    f.expect_eq_const(expand(f, Z, [], (1, 1)), z.reshape(1, 1))
+
+    f = F.fn('expand_dynamic_then_reduce')
+    x = f.rng.ints((20,), -50, 50).astype(np.int32)
+    X = f.const(x, 'i32', 'dynamic')
+    n = f.dim(X, 0)
+    q = f.op('arith.divui %s, %s : index' % (n, f.idx(4)), 'index', hint='q')
+    e = expand(f, X, [[0, 1]], (5, 4), [q, 4], (0,))
+    init = f.fill(f.scalar(0, 'i32'), f.empty((5,), 'i32', (0,), {0: q}))
+    r = f.op('linalg.reduce { arith.addi } ins(%s : %s) outs(%s : %s) dimensions = [1]'
+             % (e, e.ty, init, init.ty), 'i32', (5,), (0,), 'red')
+    f.expect_eq_const(r, x.reshape(5, 4).sum(axis=1))
+
+
+@testfile('pad.mlir', '''
+tensor.pad with constant padding: low and high amounts per dim, a padding
+value captured from outside the region, i8 / f16 / bf16 / i1 data, a
+dynamic source, run-time pad amounts, and SAME padding before a
+convolution.''')
+def _(F):
+    def pad(f, X, low, high, value, shape, dyn=(), inside=True):
+        rank = len(X.shape)
+        args = ', '.join('%%%s: index' % 'ijklmn'[k] for k in range(rank))
+        if inside:
+            body = ('  ^bb0(%s):\n    %%pv = arith.constant %s\n    tensor.yield %%pv : %s'
+                    % (args, fmt_scalar(X.et, value) + ('' if X.et == 'i1' else ' : ' + X.et),
+                       X.et))
+        else:
+            body = '  ^bb0(%s):\n    tensor.yield %s : %s' % (args, value, X.et)
+        t = ttype(shape, X.et, dyn)
+        return f.op('tensor.pad %s low[%s] high[%s] {\n%s\n  } : %s to %s'
+                    % (X, ', '.join(map(str, low)), ', '.join(map(str, high)), body, X.ty, t),
+                    X.et, tuple(shape), dyn, 'pad')
+
+    def np_pad(x, low, high, value):
+        return np.pad(x, list(zip(low, high)), constant_values=value)
+
+    f = F.fn('pad_2d_f32_and_1d_high_only')
+    x = f.rng.floats((3, 4), 'f32')
+    X = f.const(x, 'f32')
+    f.expect_eq_const(pad(f, X, (1, 2), (2, 1), 0.0, (6, 7)), np_pad(x, (1, 2), (2, 1), 0))
+    y = f.rng.floats((5,), 'f32')
+    Y = f.const(y, 'f32')
+    f.expect_eq_const(pad(f, Y, (0,), (3,), -1.5, (8,)), np_pad(y, (0,), (3,), -1.5))
+
+    f = F.fn('pad_captured_value_i8_f16_bf16_i1')
+    x = random_of(f, 'i8', (2, 3))
+    X = f.const(x, 'i8')
+    v = f.scalar(-1, 'i8', how='unfoldable')
+    f.expect_eq_const(pad(f, X, (1, 0), (0, 2), v, (3, 5), inside=False),
+                      np_pad(x, (1, 0), (0, 2), -1))
+    h = random_of(f, 'f16', (4,))
+    H = f.const(h, 'f16')
+    f.expect_eq_const(pad(f, H, (2,), (2,), 0.5, (8,)), np_pad(h, (2,), (2,), 0.5))
+    g = random_of(f, 'bf16', (1, 2))
+    G = f.const(g, 'bf16')
+    f.expect_eq_const(pad(f, G, (1, 1), (1, 1), 2.0, (3, 4)), np_pad(g, (1, 1), (1, 1), 2.0))
+    b = random_of(f, 'i1', (3,))
+    B = f.const(b, 'i1')
+    f.expect_eq_const(pad(f, B, (1,), (2,), True, (6,)), np_pad(b, (1,), (2,), True))
+
+    f = F.fn('pad_dynamic_source_and_runtime_amounts')
+    x = f.rng.ints((4, 5), -9, 9).astype(np.int32)
+    X = f.const(x, 'i32', 'dynamic', dyn=(0,))
+    f.expect_eq_const(pad(f, X, (0, 1), (0, 2), 0, (4, 8), (0,)), np_pad(x, (0, 1), (0, 2), 0))
+    lo = f.op('arith.index_cast %s : i32 to index' % f.scalar(2, 'i32', how='unfoldable'),
+              'index', hint='lo')
+    Y = f.const(x, 'i32')
+    f.expect_eq_const(pad(f, Y, (lo, 0), (1, 0), 7, (7, 5), (0,)), np_pad(x, (2, 0), (1, 0), 7))
+
+    f = F.fn('same_padding_then_conv_1x6x6x2')
+    x = f.rng.dyadic((1, 6, 6, 2), 'f32', -16, 16, 8)
+    k = f.rng.dyadic((3, 3, 2, 3), 'f32', -16, 16, 8)
+    X, K = f.const(x, 'f32'), f.const(k, 'f32')
+    P = pad(f, X, (0, 1, 1, 0), (0, 1, 1, 0), 0.0, (1, 8, 8, 2))
+    r = named(f, 'linalg.conv_2d_nhwc_hwcf', [P, K], [f.full(0.0, (1, 6, 6, 3), 'f32')],
+              conv_attrs((1, 1), (1, 1)), 'conv')
+    xp = np_pad(x, (0, 1, 1, 0), (0, 1, 1, 0), 0.0)
+    win = windows_nhwc(xp, 3, 3, 6, 6, (1, 1), (1, 1))
+    f.expect_eq_const(r, contract('nhwijc,ijcf->nhwf', 'f32', win, k))
+
+
+@testfile('tensor_cast.mlir', '''
+tensor.cast between static and dynamic types: static to dynamic and back,
+partially dynamic types, dynamic to more static, feeding a dynamic-shape
+op with a cast of a static tensor.''')
+def _(F):
+    f = F.fn('cast_static_dynamic_static')
+    x = f.rng.floats((2, 3), 'f32')
+    X = f.const(x, 'f32')
+    d = f.cast(X, (0, 1))
+    b = f.barrier(d)
+    s = f.cast(b, ())
+    f.expect_eq_const(s, x)
+
+    f = F.fn('cast_partially_dynamic_i64')
+    x = random_of(f, 'i64', (4, 3))
+    X = f.const(x, 'i64', 'dynamic')
+    p = f.cast(X, (1,))
+    f.expect_index(f.dim(p, 1), 3)
+    f.expect_eq_const(f.cast(f.barrier(p), ()), x)
+
+    f = F.fn('cast_static_into_dynamic_op_i8')
+    x = random_of(f, 'i8', (9,))
+    X = f.const(x, 'i8')
+    d = f.cast(X, (0,))
+    r = f.op('arith.addi %s, %s : %s' % (d, d, d.ty), 'i8', (9,), (0,))
+    f.expect_eq_const(r, store('i8', x.astype(np.int64) * 2))
+
+
+@testfile('extract.mlir', '''
+tensor.extract of scalars: static and run-time indices, dynamic tensors,
+0-d tensors, i1 / i64 / i8 / f16 elements; checked with
+check.expect_true / check.expect_false, and by splatting the scalar back
+into a tensor.''')
+def _(F):
+    f = F.fn('extract_static_indices_f32_i64')
+    x = f.rng.floats((4, 5), 'f32')
+    X = f.const(x, 'f32')
+    v = f.op('tensor.extract %s[%s, %s] : %s' % (X, f.idx(3), f.idx(1), X.ty), 'f32', hint='v')
+    want = f.scalar(float(x[3, 1]), 'f32')
+    f.expect_true(f.op('arith.cmpf oeq, %s, %s : f32' % (v, want), 'i1', hint='ok'))
+    other = f.scalar(float(x[1, 3]) + 1.0 if x[1, 3] == x[3, 1] else float(x[1, 3]), 'f32')
+    f.expect_false(f.op('arith.cmpf oeq, %s, %s : f32' % (v, other), 'i1', hint='ok'))
+    y = random_of(f, 'i64', (3,))
+    Y = f.const(y, 'i64')
+    w = f.op('tensor.extract %s[%s] : %s' % (Y, f.idx(2), Y.ty), 'i64', hint='v')
+    f.expect_true(f.op('arith.cmpi eq, %s, %s : i64' % (w, f.scalar(int(y[2]), 'i64')), 'i1',
+                       hint='ok'))
+
+    f = F.fn('extract_runtime_index_dynamic_i8')
+    x = random_of(f, 'i8', (2, 3, 7))
+    X = f.const(x, 'i8', 'dynamic')
+    i = f.op('arith.index_cast %s : i32 to index' % f.scalar(5, 'i32', how='unfoldable'),
+             'index', hint='i')
+    v = f.op('tensor.extract %s[%s, %s, %s] : %s' % (X, f.idx(1), f.idx(2), i, X.ty), 'i8',
+             hint='v')
+    t = f.op('tensor.splat %s : %s' % (v, ttype((3,), 'i8')), 'i8', (3,), hint='sp')
+    f.expect_eq_const(t, np.full((3,), x[1, 2, 5], np.int8))
+
+    f = F.fn('extract_i1_and_0d_f16')
+    b = np.array([[True, False], [False, True]])
+    B = f.const(b, 'i1')
+    t = f.op('tensor.extract %s[%s, %s] : %s' % (B, f.idx(1), f.idx(1), B.ty), 'i1', hint='v')
+    u = f.op('tensor.extract %s[%s, %s] : %s' % (B, f.idx(0), f.idx(1), B.ty), 'i1', hint='v')
+    f.expect_true(t)
+    f.expect_false(u)
+    h = store('f16', 0.333)
+    H = f.const(h, 'f16')
+    v = f.op('tensor.extract %s[] : %s' % (H, H.ty), 'f16', hint='v')
+    r = f.op('tensor.splat %s : %s' % (v, ttype((2, 2), 'f16')), 'f16', (2, 2), hint='sp')
+    f.expect_eq_const(r, np.full((2, 2), h, np.float16))
+
+
+@testfile('concat.mlir', '''
+tensor.concat along dims 0, 1 and 2, with two and three operands, unequal
+sizes, dynamic operands, and every element type.''')
+def _(F):
+    def concat(f, dim, vals, shape, dyn=()):
+        t = ttype(shape, vals[0].et, dyn)
+        return f.op('tensor.concat dim(%d) %s : (%s) -> %s'
+                    % (dim, ', '.join(v.name for v in vals), ', '.join(v.ty for v in vals), t),
+                    vals[0].et, tuple(shape), dyn, 'cat')
+
+    f = F.fn('concat_every_type_dim0')
+    for et in ELEMENT_TYPES:
+        a, b = random_of(f, et, (3,)), random_of(f, et, (2,))
+        A, B = f.const(a, et), f.const(b, et, how='arith')
+        f.expect_eq_const(concat(f, 0, [A, B], (5,)), np.concatenate([a, b]))
+
+    f = F.fn('concat_dim1_i32_and_dim2_three_f32')
+    a, b = random_of(f, 'i32', (2, 3)), random_of(f, 'i32', (2, 5))
+    A, B = f.const(a, 'i32'), f.const(b, 'i32')
+    f.expect_eq_const(concat(f, 1, [A, B], (2, 8)), np.concatenate([a, b], axis=1))
+    xs = [f.rng.floats((2, 3, n), 'f32') for n in (1, 4, 2)]
+    Xs = [f.const(x, 'f32') for x in xs]
+    f.expect_eq_const(concat(f, 2, Xs, (2, 3, 7)), np.concatenate(xs, axis=2))
+
+    f = F.fn('concat_dynamic_operands')
+    a, b = f.rng.floats((4, 3), 'f32'), f.rng.floats((6, 3), 'f32')
+    A = f.const(a, 'f32', 'dynamic', dyn=(0,))
+    B = f.const(b, 'f32', 'dynamic', dyn=(0,))
+    f.expect_eq_const(concat(f, 0, [A, B], (10, 3), (0,)), np.concatenate([a, b]))
+    c = random_of(f, 'i16', (2, 5))
+    C = f.const(c, 'i16', 'dynamic', dyn=(1,))
+    D = f.const(c, 'i16')
+    f.expect_eq_const(concat(f, 1, [C, D], (2, 10), (1,)), np.concatenate([c, c], axis=1))
+
+
+@testfile('splat.mlir', '''
+tensor.splat of a run-time scalar into static and dynamic shapes (sizes
+as operands: `tensor.splat %v[%d0, %d1]`), for f32, i8, i1, bf16, i64.''')
+def _(F):
+    f = F.fn('splat_static_types')
+    for et, value in (('f32', -0.625), ('i8', -7), ('i1', True), ('bf16', 1.5), ('i64', 1 << 45)):
+        v = f.scalar(value, et, how='unfoldable')
+        shape = (3, 4) if et != 'i64' else (13,)
+        r = f.op('tensor.splat %s : %s' % (v, ttype(shape, et)), et, shape, hint='sp')
+        one = store(et, value)
+        f.expect_eq_const(r, np.full(shape, one, dtype=one.dtype))
+
+    f = F.fn('splat_dynamic_sizes')
+    x = f.const(np.zeros((5, 2), np.float32), 'f32', 'dynamic')
+    d0, d1 = f.dim(x, 0), f.dim(x, 1)
+    v = f.scalar(2.25, 'f32', how='unfoldable')
+    r = f.op('tensor.splat %s[%s, %s] : %s' % (v, d0, d1, ttype((5, 2), 'f32', (0, 1))),
+             'f32', (5, 2), (0, 1), 'sp')
+    f.expect_eq_const(r, np.full((5, 2), 2.25, np.float32))
+    w = f.scalar(-3, 'i32', how='unfoldable')
+    r = f.op('tensor.splat %s[%s] : %s' % (w, d0, ttype((5, 7), 'i32', (0,))), 'i32', (5, 7),
+             (0,), 'sp')
+    f.expect_eq_const(r, np.full((5, 7), -3, np.int32))
+
+
+@testfile('constants.mlir', '''
+arith.constant with dense and splat tensor attributes of every element type
+(and 0-d), used directly and compared with the same data given through
+util.unfoldable_constant; hex float literals (+-inf) in dense attributes.''')
+def _(F):
+    f = F.fn('dense_and_splat_every_type')
+    for et in ELEMENT_TYPES:
+        x = random_of(f, et, (2, 3))
+        A = f.const(x, et, how='arith')
+        B = f.const(x, et)
+        f.expect_eq(A, B)
+        one = x.reshape(-1)[:1].reshape(())
+        S = f.op('arith.constant %s : %s' % (dense(np.full((4,), one), et), ttype((4,), et)),
+                 et, (4,), hint='cst')
+        f.expect_eq_const(S, np.full((4,), one))
+
+    f = F.fn('zero_d_and_infinities')
+    z = f.op('arith.constant dense<7> : tensor<i16>', 'i16', (), hint='cst')
+    f.expect_eq_const(z, np.int16(7))
+    inf = store('f32', [math.inf, -math.inf, 1.0])
+    I = f.const(inf, 'f32', how='arith')
+    J = f.const(inf, 'f32')
+    r = f.op('arith.addf %s, %s : %s' % (I, J, I.ty), 'f32', (3,))
+    f.expect_eq_const(r, store('f32', [math.inf, -math.inf, 2.0]))
+    h = store('f16', [-math.inf, 65504.0])
+    H = f.const(h, 'f16', how='arith')
+    f.expect_eq_const(H, h)
+
+
 def readme(files):
     return "stub\n"
 
@@ -3408,14 +3882,57 @@ RUN_PIPELINE = [
     '--convert-index-to-llvm', '--convert-func-to-llvm', '--convert-cf-to-llvm',
     '--reconcile-unrealized-casts']
 
-DECOMPOSE_SOFTMAX = '''module attributes {transform.with_named_sequence} {
+# MLIR 19 bufferizes neither linalg.softmax nor tensor.concat: the CPU run
+# decomposes them first with MLIR's own transforms.
+DECOMPOSE = '''module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %s = transform.structured.match ops{["linalg.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
     %d = transform.structured.decompose_interface %s : (!transform.any_op) -> !transform.any_op
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.tensor.decompose_concat
+    } : !transform.any_op
     transform.yield
   }
 }
 '''
+
+# MLIR lowers a memref.copy between strided views to a call to `memrefCopy`,
+# which lives in MLIR's C runner-utils library (not packaged with
+# mlir-19-tools): this is the same function, built for the CPU run.
+MEMREF_COPY_C = r'''
+#include <stdint.h>
+#include <string.h>
+typedef struct { int64_t rank; char *descriptor; } Unranked;
+typedef struct { char *allocated; char *aligned; int64_t offset; } Head;
+static void copy(int64_t es, int64_t rank, int64_t d, const int64_t *sizes,
+                 const int64_t *ss, const int64_t *ds, const char *s, char *t) {
+  if (d == rank) { memcpy(t, s, (size_t)es); return; }
+  for (int64_t i = 0; i < sizes[d]; i++)
+    copy(es, rank, d + 1, sizes, ss, ds, s + i * ss[d] * es, t + i * ds[d] * es);
+}
+void memrefCopy(int64_t es, Unranked *src, Unranked *dst) {
+  Head *hs = (Head *)src->descriptor, *hd = (Head *)dst->descriptor;
+  const int64_t *sizes = (const int64_t *)(src->descriptor + sizeof(Head));
+  const int64_t *ss = sizes + src->rank;
+  const int64_t *ds = (const int64_t *)(dst->descriptor + sizeof(Head)) + dst->rank;
+  copy(es, src->rank, 0, sizes, ss, ds, hs->aligned + hs->offset * es,
+       hd->aligned + hd->offset * es);
+}
+'''
+
+
+def memref_copy_lib(tmp):
+    path = os.path.join(tmp, 'libmemrefcopy.so')
+    if not os.path.exists(path):
+        src = os.path.join(tmp, 'memrefcopy.c')
+        with open(src, 'w') as fh:
+            fh.write(MEMREF_COPY_C)
+        cc = shutil.which('cc') or shutil.which('gcc') or shutil.which('clang')
+        if cc is None:
+            sys.exit('gen.py: --run-mlir needs a C compiler (cc) for memrefCopy')
+        subprocess.run([cc, '-shared', '-fPIC', '-O1', '-o', path, src], check=True)
+    return path
 
 
 def need_tool(tool):
@@ -3470,10 +3987,10 @@ def verify_and_run(name, text, run, tmp):
         # applied after bufferization so that no tensor constant is folded.
         k = passes.index('--convert-linalg-to-loops')
         passes.insert(k, '--test-expand-math')
-    if 'linalg.softmax' in text:
-        lib = os.path.join(tmp, 'decompose_softmax.mlir')
+    if 'linalg.softmax' in text or 'tensor.concat' in text:
+        lib = os.path.join(tmp, 'decompose.mlir')
         with open(lib, 'w') as fh:
-            fh.write(DECOMPOSE_SOFTMAX)
+            fh.write(DECOMPOSE)
         passes = ['--transform-preload-library=transform-library-paths=' + lib,
                   '--transform-interpreter'] + passes
     llvm = os.path.join(tmp, name + '.llvm.mlir')
@@ -3481,7 +3998,8 @@ def verify_and_run(name, text, run, tmp):
                        text=True)
     if p.returncode != 0:
         return ['%s: MLIR CPU lowering failed:\n%s' % (name, p.stderr[:3000])]
-    p = subprocess.run([MLIR_RUNNER, '-e', 'main', '-entry-point-result=i32', llvm],
+    p = subprocess.run([MLIR_RUNNER, '-e', 'main', '-entry-point-result=i32',
+                        '--shared-libs=' + memref_copy_lib(tmp), llvm],
                        capture_output=True, text=True)
     if p.returncode != 0:
         return ['%s: mlir-cpu-runner-19 failed:\n%s' % (name, p.stderr[:3000])]
