@@ -830,7 +830,7 @@ IREE_OPS = ('util.unfoldable_constant', 'util.optimization_barrier',
             'check.expect_false')
 IREE_OP_RE = re.compile(r'^(?P<indent>[ \t]*)(?:(?P<lhs>%[\w]+) = )?(?P<op>'
                         + '|'.join(re.escape(o) for o in IREE_OPS) + r')(?![\w.])', re.M)
-TENSOR_TYPE_RE = re.compile(r'tensor<((?:[0-9?]+x)*)([a-z0-9]+)>')
+TENSOR_TYPE_RE = re.compile(r'tensor<((?:[0-9?]+x)*)([A-Za-z0-9]+)>')
 
 
 class FormatError(Exception):
@@ -932,7 +932,7 @@ class StdWriter:
             else:
                 cmp = '%%bad = arith.cmpi ne, %%x, %%y : %s' % et
         else:
-            if not is_float(et):
+            if not re.fullmatch(r'b?f\d+\w*', et):
                 raise FormatError('almost_eq on non-float type %s' % ty)
             widen = []
             for v in ('x', 'y'):
@@ -1019,7 +1019,7 @@ class StdWriter:
             if m.start() < pos:
                 continue
             end = statement_end(text, m.end())
-            stmt = text[m.end():end].strip()
+            stmt = re.sub(r'//[^\n]*', '', text[m.end():end]).strip()
             pieces.append(text[pos:m.start()])
             pieces.append(self.replace(m.group('indent'), m.group('lhs'), m.group('op'), stmt))
             pos = end
@@ -4153,8 +4153,266 @@ def _(F):
         f.expect_eq_const(r, (x * np.float32(-2)).max(axis=1))
 
 
+# ---------------------------------------------------------------------------
+# Coverage and README.
+# ---------------------------------------------------------------------------
+
+# Section 1 of the issue: every one of these must appear in some file.
+REQUIRED_OPS = [
+    'linalg.fill', 'linalg.generic', 'linalg.index', 'linalg.map', 'linalg.reduce',
+    'linalg.transpose', 'linalg.broadcast', 'linalg.copy', 'linalg.matmul',
+    'linalg.matmul_transpose_a', 'linalg.matmul_transpose_b', 'linalg.batch_matmul',
+    'linalg.matvec', 'linalg.vecmat', 'linalg.dot', 'linalg.conv_2d_nhwc_hwcf',
+    'linalg.conv_2d_nchw_fchw', 'linalg.depthwise_conv_2d_nhwc_hwc', 'linalg.pooling_nhwc_max',
+    'linalg.pooling_nhwc_sum', 'linalg.pooling_nhwc_min', 'linalg.softmax', 'tensor.empty',
+    'tensor.extract_slice', 'tensor.insert_slice', 'tensor.collapse_shape', 'tensor.expand_shape',
+    'tensor.pad', 'tensor.cast', 'tensor.dim', 'tensor.extract', 'tensor.concat', 'tensor.splat',
+    'arith.constant', 'arith.addf', 'arith.mulf', 'arith.addi', 'math.exp']
+IREE_FORMAT_OPS = ['util.unfoldable_constant', 'util.optimization_barrier',
+                   'flow.tensor.dynamic_constant', 'check.expect_eq', 'check.expect_eq_const',
+                   'check.expect_almost_eq', 'check.expect_almost_eq_const', 'check.expect_true',
+                   'check.expect_false']
+OP_RE = re.compile(r'(?<![\w.%"])((?:linalg|tensor|arith|math)\.[a-z_0-9]+)')
+ELEMENT_RE = re.compile(r'(?<![%\w])(bf16|f16|f32|i1|i8|i16|i32|i64)(?!\w)')
+STRUCTURAL = {'linalg.yield', 'tensor.yield'}
+
+
+def angle_square_depth(s):
+    depth = 0
+    for i, c in enumerate(s):
+        if c in '[<' :
+            depth += 1
+        elif c == ']' or (c == '>' and (i == 0 or s[i - 1] != '-')):
+            depth -= 1
+    return depth
+
+
+def line_types(code):
+    code = re.sub(r'\{dilations = [^}]*\}', '', code)
+    types = set()
+    for m in re.finditer(r'tensor<((?:[0-9?]+x)*)([A-Za-z0-9]+)>', code):
+        types.add(m.group(2))
+        if '?' in m.group(1):
+            types.add('dyn')
+    scalar = re.sub(r'tensor<[^>]*>', ' ', code)
+    scalar = re.sub(r'dense<[^>]*>', ' ', scalar)
+    return types | set(ELEMENT_RE.findall(scalar))
+
+
+def coverage(text):
+    """{op: set of element types (and 'dyn')} of one file: the element types
+    named in the statement where the op appears (a literal spread over
+    several lines is one statement; an op in a region body counts with its
+    scalar types; tensor.pad also with the types after its region)."""
+    cov = collections.defaultdict(set)
+    lines = text.split('\n')
+    i = 0
+    while i < len(lines):
+        code = lines[i]
+        j = i
+        if code.lstrip().startswith('//'):
+            i += 1
+            continue
+        depth = angle_square_depth(code)
+        while depth > 0 and j + 1 < len(lines):
+            j += 1
+            depth += angle_square_depth(lines[j])
+            code += ' ' + lines[j].strip()
+        types = line_types(code)
+        ops = set(OP_RE.findall(code))
+        for name in IREE_FORMAT_OPS:
+            if re.search(re.escape(name) + r'(?![\w.])', code):
+                ops.add(name)
+        if 'tensor.pad' in ops:
+            k = j + 1
+            while k < len(lines) and not lines[k].lstrip().startswith('} :'):
+                k += 1
+            if k < len(lines):
+                types |= line_types(lines[k])
+        for op in ops - STRUCTURAL:
+            cov[op] |= types
+        i = j + 1
+    return cov
+
+
+def coverage_problems(files):
+    total = collections.defaultdict(set)
+    for name, text in files.items():
+        if name.endswith('.mlir'):
+            for op, ts in coverage(text).items():
+                total[op] |= ts
+    problems = []
+    for op in REQUIRED_OPS + IREE_FORMAT_OPS:
+        if op not in total:
+            problems.append('no test uses ' + op)
+    seen = set().union(*total.values()) if total else set()
+    for et in ELEMENT_TYPES + ['dyn']:
+        if et not in seen:
+            problems.append('no test uses element type ' + et)
+    n = sum(1 for name in files if name.endswith('.mlir'))
+    if n < 50:
+        problems.append('only %d test files' % n)
+    return problems
+
+
+README_HEAD = """# Tensor-level end-to-end tests
+
+Generated by `gen.py` from its own description of each file; do not edit the
+`.mlir` files or this README by hand: change `gen.py` and run `python3 gen.py`.
+
+Each file is a program in **IREE's end-to-end test format** (as in IREE's
+`tests/e2e/linalg`, `tests/e2e/tensor_ops`): one or more `func.func @name()`
+with no arguments and no results, whose inputs are
+`util.unfoldable_constant` / `arith.constant` / `flow.tensor.dynamic_constant`
+(a constant whose static type is erased to `?` dims, so the program is compiled
+for dynamic shapes) and whose results are checked with IREE's `check` ops:
+
+| check | passes when |
+|---|---|
+| `check.expect_eq(%a, %b) : T`, `check.expect_eq_const(%a, ATTR) : T` | the buffers are equal byte for byte (so `-0.0` differs from `0.0`) |
+| `check.expect_almost_eq(%a, %b[, atol X][, rtol Y]) : T`, `check.expect_almost_eq_const(%a, ATTR[, atol X][, rtol Y]) : T` | for every element `actual == expected`, or `expected` is finite and `abs(actual - expected) <= atol + rtol * abs(expected)`, in f64 after widening f16/bf16 to f32; defaults **atol 1.0e-4, rtol 0** (IREE's) |
+| `check.expect_true(%v) : iN`, `check.expect_false(%v) : iN` | the scalar is non-zero / zero |
+
+`kiln run FILE.mlir` runs every function (`--function NAME` one of them;
+`--reference` on the CPU reference evaluator) and prints, as iree-check-module
+does, `[ RUN      ] name` then `[       OK ] name` or `[  FAILED  ] name` with
+the first mismatching index, expected and actual values; exit status 1 when a
+check fails.
+
+Expected values come from numpy in `gen.py`, independently of kiln (its
+docstring says how each is computed and why each tolerance is what it is).
+Exact checks are used wherever the result is exactly determined: integers,
+data movement, single correctly rounded float ops, and float sums whose inputs
+are chosen so that every partial sum is representable (then every summation
+order gives the same bits). Integer tests overflow on purpose and expect MLIR's
+wrap-around; signed division rounds toward zero.
+
+## Checking the corpus
+
+    python3 gen.py              # rewrite every file
+    python3 gen.py --check      # fail if a file differs from what gen.py writes; parse and
+                                # verify every file's standard MLIR form with mlir-opt-19;
+                                # check the errors/ folder and the coverage below
+    python3 gen.py --run-mlir   # also run every file through MLIR 19's own CPU pipeline
+                                # (bufferize, linalg to loops, LLVM; mlir-cpu-runner-19):
+                                # every check must pass there too
+
+`--check` rewrites each file to standard MLIR (`util.unfoldable_constant` ->
+`arith.constant`, `util.optimization_barrier` -> an identity `tensor.cast`,
+`flow.tensor.dynamic_constant` -> `arith.constant` + `tensor.cast`, every check
+-> a call to a generated function counting mismatches by IREE's rule) and has
+mlir-opt-19 parse and verify it; it also checks the IREE ops' own type rules.
+`--run-mlir` lowers that module and runs it: numpy and MLIR's CPU lowering
+agree on every expected value (a second, independent oracle). numpy (>= 1.24,
+`python3-numpy`, installed by ci/setup.sh) and mlir-opt-19 are required; a
+missing one is an error, never a silent pass. `--run-mlir` also needs
+mlir-cpu-runner-19 and a C compiler (for MLIR's `memrefCopy` helper).
+"""
+
+README_SYNTAX = """## MLIR 19 syntax worth knowing (for the parser)
+
+- `tensor.expand_shape %x [[0, 1]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>`:
+  MLIR 19 requires `output_shape`, with SSA values for dynamic dims
+  (`output_shape [%q, 4]`). Expanding a 0-d tensor: `[] output_shape [1, 1]`;
+  collapsing to 0-d: `tensor.collapse_shape %x [] : tensor<1x1xi64> into tensor<i64>`.
+- `linalg.map`, `linalg.reduce`, `linalg.transpose`, `linalg.broadcast` print **no**
+  `-> type`; their attributes come after `outs(...)` (`dimensions = [1]`,
+  `permutation = [1, 0]`). Their regions are written `(%x: f32, %acc: f32) { ... }`
+  (no `^bb0`), or in the short form `linalg.map { arith.addf } ins(..) outs(..)` /
+  `linalg.reduce { arith.addf } ins(..) outs(..) dimensions = [0]`. A map with no
+  inputs has no `ins(...)` at all: `linalg.map outs(%o : T) () { ... }`.
+  Several results: `%r:2 = linalg.reduce ins(%a, %b : ..) outs(%i, %j : ..) ...`.
+- `linalg.generic`, `linalg.fill`, `linalg.copy`, the matmul family, convolutions,
+  poolings and `linalg.softmax dimension(1) ins(..) outs(..)` do end in `-> type`
+  (or `-> (T1, T2)` for several outputs, results `%g#0`, `%g#1`).
+- Transposed matmuls are the named ops `linalg.matmul_transpose_a` (A is KxM) and
+  `linalg.matmul_transpose_b` (B is NxK); MLIR 20 later folded them into
+  `linalg.matmul` with `indexing_maps`.
+- Named ops accept mixed element types and convert inputs to the output type
+  (`cast_signed`): f16/bf16 x f16/bf16 -> f32 (`extf`), i8 x i8 -> i32 (`extsi`),
+  i8 -> f32 (`sitofp`).
+- Convolution and pooling attributes: `{dilations = dense<[2, 1]> : tensor<2xi64>,
+  strides = dense<2> : tensor<2xi64>}` (`vector<2xi64>` is accepted too; IREE's
+  files use it). Poolings take the window as a second *input*, a `tensor.empty`
+  whose shape is the window size and whose contents are never read. MLIR's
+  verifier does not insist on the exact output size of a strided convolution.
+- `tensor.concat dim(1) %a, %b : (tensor<2x3xi32>, tensor<2x5xi32>) -> tensor<2x8xi32>`
+  is in MLIR 19's tensor dialect (MLIR 19 itself does not bufferize it: its own
+  CPU pipeline decomposes it first).
+- `tensor.splat %v : tensor<3x4xf32>`, and with dynamic sizes
+  `tensor.splat %v[%d0, %d1] : tensor<?x?xf32>`.
+- `tensor.pad %x low[1, 2] high[2, %h] { ^bb0(%i: index, %j: index): tensor.yield %v : f32 } : T1 to T2`:
+  the region has one `index` argument per dim and may yield a value defined
+  outside it.
+- `tensor.extract %t[] : tensor<f32>` for 0-d tensors; `tensor.dim %t, %i` takes an
+  `index` SSA value, which may be computed at run time.
+- `arith.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>` (elementwise) vs
+  `arith.select %c, %a, %b : tensor<4xf32>` (an `i1` scalar picks a whole tensor).
+- A bool constant carries its type: `arith.constant true`, `util.unfoldable_constant false`
+  (`true : i1` is a parse error); other scalars: `util.unfoldable_constant 3 : i32`.
+- Float literals need a `.` (`1.0e-05`, not `1e-05`); MLIR 19 reads a decimal
+  literal as a double and then rounds it to the element type. A hexadecimal
+  literal in a float `dense<...>` is the bit pattern: `0xFF800000` is -inf in f32,
+  `0x7C00` is +inf in f16, `0x7F80` is +inf in bf16.
+- `linalg.generic` infers each loop's range from the operand shapes; a map such as
+  `(d0) -> (d0 + 1)` must not conflict with another operand's use of `d0`
+  (mlir-opt checks). Inputs may use constant results (`(d0, d1) -> (d0, 2)`), sums
+  of scaled dims (`(d0, d1, d2) -> (d0, d1 * 2 + d2 * 3)`) and `()` results (0-d
+  operands); outputs are projected permutations.
+- IREE's `check.expect_almost_eq_const(%x, dense<..> : T, atol 1.0e-05, rtol 1.0e-04) : T`:
+  `atol` / `rtol` are optional keywords inside the parentheses, each after a comma.
+  `check.expect_true` / `expect_false` take an integer *scalar* (`: i1`, `: i32`).
+"""
+
+
 def readme(files):
-    return "stub\n"
+    out = [README_HEAD]
+    tests = [(n, t) for n, t in files.items() if n.endswith('.mlir')]
+    nfn = sum(len(re.findall(r'(?m)^func\.func ', t)) for _, t in tests)
+    out.append('## Files\n\n%d files, %d test functions.\n\n| file | functions | covers |\n'
+               '|---|---|---|' % (len(tests), nfn))
+    for n, t in tests:
+        doc = ' '.join(FILES[n][0].split())
+        out.append('| `%s` | %d | %s |' % (n, len(re.findall(r'(?m)^func\.func ', t)), doc))
+    # op x element type table
+    per_file = {n: coverage(t) for n, t in tests}
+    ops = sorted({op for cov in per_file.values() for op in cov},
+                 key=lambda o: (['linalg', 'tensor', 'arith', 'math', 'util', 'flow',
+                                 'check'].index(o.split('.')[0]), o))
+    cols = ELEMENT_TYPES + ['dyn']
+    out.append('\n## Coverage: op x element type\n\nNumber of files in which the op '
+               'appears in a statement naming that element type (`dyn`: a type with a '
+               'dynamic `?` dim); ops in region bodies count with their scalar types. '
+               '`files`: files using the op at all.\n')
+    out.append('| op | files | ' + ' | '.join(cols) + ' |')
+    out.append('|---|---|' + '---|' * len(cols))
+    for op in ops:
+        cells = [str(sum(1 for cov in per_file.values() if op in cov))]
+        for c in cols:
+            k = sum(1 for cov in per_file.values() if c in cov.get(op, ()))
+            cells.append(str(k) if k else '')
+        out.append('| `%s` | %s |' % (op, ' | '.join(cells)))
+    # errors
+    out.append('\n## Bad input: `errors/`\n\nEach file marks its faulty line with '
+               '`// ERROR: <text>`: kiln must fail with a one-line `error:` containing '
+               'that text, exit status 1, no panic and nothing written half-way. '
+               '`// MLIR: rejects` files are invalid MLIR too (`--check` has mlir-opt-19 '
+               'report its error on that same line); `// MLIR: accepts` files are valid '
+               'MLIR that kiln must refuse (an unsupported type or op) or that fails only '
+               'at run time (a dynamic size that does not fit).\n')
+    out.append('| file | MLIR 19 | error text |\n|---|---|---|')
+    folder = os.path.join(HERE, 'errors')
+    for n in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if not n.endswith('.mlir'):
+            continue
+        t = open(os.path.join(folder, n)).read()
+        m = re.search(r'// ERROR: (.*)', t)
+        mode = re.search(r'// MLIR: (\w+)', t)
+        out.append('| `errors/%s` | %s | `%s` |' % (n, mode.group(1) if mode else '?',
+                                                    m.group(1).strip() if m else '?'))
+    out.append('')
+    out.append(README_SYNTAX)
+    return '\n'.join(out)
 
 
 # ---------------------------------------------------------------------------
@@ -4300,6 +4558,41 @@ def verify_and_run(name, text, run, tmp):
     return []
 
 
+def generic_form_line(line):
+    """One line with an IREE op rewritten to MLIR's generic form of an
+    unregistered op (parsed with --allow-unregistered-dialect), so that
+    mlir-opt-19's error lines are the file's own."""
+    m = IREE_OP_RE.match(line)
+    if not m:
+        return line
+    indent, lhs, op = m.group('indent'), m.group('lhs'), m.group('op')
+    stmt = re.sub(r'//.*', '', line[m.end():]).strip()
+    if op == 'util.unfoldable_constant':
+        return '%s%s = arith.constant %s' % (indent, lhs, stmt)
+    if op == 'util.optimization_barrier':
+        operand, ty = [p.strip() for p in stmt.split(' : ', 1)]
+        return '%s%s = "%s"(%s) : (%s) -> %s' % (indent, lhs, op, operand, ty, ty)
+    if op == 'flow.tensor.dynamic_constant':
+        k = stmt.rfind(' -> ')
+        return '%s%s = "%s"() {value = %s} : () -> %s' % (indent, lhs, op, stmt[:k],
+                                                          stmt[k + 4:].strip())
+    close = stmt.rindex(')')
+    args = split_top(stmt[1:close])
+    ty = stmt[close + 1:].strip()[1:].strip()
+    operands, attrs = [], []
+    for a in args:
+        if a.startswith('%'):
+            operands.append(a)
+        elif re.match(r'(atol|rtol) ', a):
+            k, v = a.split(' ', 1)
+            attrs.append('%s = %s : f32' % (k, v))
+        else:
+            attrs.append('value = ' + a)
+    return '%s"%s"(%s)%s : (%s) -> ()' % (
+        indent, op, ', '.join(operands), ' {%s}' % ', '.join(attrs) if attrs else '',
+        ', '.join([ty] * len(operands)))
+
+
 def check_errors_folder(tmp):
     """errors/*.mlir: each names its expected message (`// ERROR: text` on the
     faulty line) and says whether MLIR 19 rejects it too (`// MLIR:
@@ -4322,7 +4615,10 @@ def check_errors_folder(tmp):
             problems.append('errors/%s: needs one `// ERROR:` line and a `// MLIR:` line' % n)
             continue
         if mode.group(1) == 'rejects':
-            p = subprocess.run([MLIR_OPT, '--allow-unregistered-dialect', path, '-o', os.devnull],
+            gp = os.path.join(tmp, 'error_generic_' + n)
+            with open(gp, 'w') as fh:
+                fh.write('\n'.join(generic_form_line(ln) for ln in text.split('\n')))
+            p = subprocess.run([MLIR_OPT, '--allow-unregistered-dialect', gp, '-o', os.devnull],
                                capture_output=True, text=True)
             m = re.search(r':(\d+):\d+: error:', p.stderr)
             if p.returncode == 0 or not m:
@@ -4385,6 +4681,7 @@ def main():
         print('%-40s %s' % (name, 'ok' if not found else 'FAILED'), flush=True)
     if args.check and args.only is None:
         problems += check_errors_folder(tmp)
+        problems += coverage_problems(files)
     if problems:
         print('\n'.join(problems), file=sys.stderr)
         print('gen.py: %d problem(s); intermediate files under %s' % (len(problems), tmp),
