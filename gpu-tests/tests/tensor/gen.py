@@ -850,47 +850,41 @@ class FormatError(Exception):
     pass
 
 
-def statement_end(text, pos):
-    """End of the statement starting at `pos`: the first newline outside
-    (), [], {}, <> (the `->` arrow is not a bracket)."""
+def bracket_walk(text, pos=0):
+    """(index, char, depth) for each character from `pos`, where depth
+    counts the open (), [], {}, <> around it (the `->` arrow is skipped)."""
     depth = 0
-    i = pos
-    n = len(text)
+    i, n = pos, len(text)
     while i < n:
         c = text[i]
-        if c == '-' and i + 1 < n and text[i + 1] == '>':
+        if c == '-' and text[i + 1:i + 2] == '>':
             i += 2
             continue
+        if c in ')]}>':
+            depth -= 1
+        yield i, c, depth
         if c in '([{<':
             depth += 1
-        elif c in ')]}>':
-            depth -= 1
-        elif c == '\n' and depth == 0:
-            return i
         i += 1
-    return n
+
+
+def statement_end(text, pos):
+    """End of the statement starting at `pos`: the first newline outside
+    brackets."""
+    for i, c, depth in bracket_walk(text, pos):
+        if c == '\n' and depth == 0:
+            return i
+    return len(text)
 
 
 def split_top(s, sep=','):
-    parts, depth, cur = [], 0, []
-    i = 0
-    while i < len(s):
-        c = s[i]
-        if c == '-' and s[i:i + 2] == '->':
-            cur.append('->')
-            i += 2
-            continue
-        if c in '([{<':
-            depth += 1
-        elif c in ')]}>':
-            depth -= 1
+    """`s` split at the `sep` characters outside brackets, parts stripped."""
+    parts, start = [], 0
+    for i, c, depth in bracket_walk(s):
         if c == sep and depth == 0:
-            parts.append(''.join(cur).strip())
-            cur = []
-        else:
-            cur.append(c)
-        i += 1
-    parts.append(''.join(cur).strip())
+            parts.append(s[start:i].strip())
+            start = i + 1
+    parts.append(s[start:].strip())
     return parts
 
 
@@ -1310,6 +1304,18 @@ def _(F):
     f.expect_eq_const(r, np.int32(n))
 
 
+def half_body(et, n, compute, result):
+    """Region of an elementwise generic over `n` inputs stored as `et`
+    (%a, %b, %c): each widened to f32 (%x, %y, %z), the f32 `compute` lines,
+    then `result` rounded back to `et` (arith.truncf) and yielded."""
+    ins, wide = ['%a', '%b', '%c'][:n], ['%x', '%y', '%z'][:n]
+    lines = ['^bb0(%s, %%o: %s):' % (', '.join('%s: %s' % (i, et) for i in ins), et)]
+    lines += ['%s = arith.extf %s : %s to f32' % (w, i, et) for i, w in zip(ins, wide)]
+    lines += list(compute)
+    lines += ['%%t = arith.truncf %s : f32 to %s' % (result, et), 'linalg.yield %%t : %s' % et]
+    return '\n'.join(lines)
+
+
 @testfile('elementwise_f16.mlir', '''
 f16 tensors: arith directly on tensor<..xf16>, and the usual form of real
 programs, f16 storage with an arith.extf to f32 in the region, compute in
@@ -1331,15 +1337,8 @@ def _(F):
     f = F.fn('extf_mul_add_truncf_7x13', 'Stored f16, computed in f32: a * b + c.')
     a, b, c = (f.rng.floats((7, 13), 'f16', -3, 3) for _ in range(3))
     A, B, C = f.const(a, 'f16'), f.const(b, 'f16'), f.const(c, 'f16')
-    r = f.elementwise([A, B, C], 'f16', '''
-^bb0(%a: f16, %b: f16, %c: f16, %o: f16):
-  %x = arith.extf %a : f16 to f32
-  %y = arith.extf %b : f16 to f32
-  %z = arith.extf %c : f16 to f32
-  %m = arith.mulf %x, %y : f32
-  %s = arith.addf %m, %z : f32
-  %t = arith.truncf %s : f32 to f16
-  linalg.yield %t : f16''')
+    r = f.elementwise([A, B, C], 'f16', half_body(
+        'f16', 3, ['%m = arith.mulf %x, %y : f32', '%s = arith.addf %m, %z : f32'], '%s'))
     f.expect_almost_eq_const(r, trunc_to('f16', f32_of(a) * f32_of(b) + f32_of(c)),
                              atol=1e-3, rtol=2.0 ** -10)
 
@@ -1368,28 +1367,16 @@ def _(F):
     f = F.fn('bf16_mul_add_in_f32_5x11', 'a * b + c computed in f32, one bf16 ulp.')
     a, b, c = (f.rng.floats((5, 11), 'bf16', -3, 3) for _ in range(3))
     A, B, C = f.const(a, 'bf16'), f.const(b, 'bf16'), f.const(c, 'bf16')
-    r = f.elementwise([A, B, C], 'bf16', '''
-^bb0(%a: bf16, %b: bf16, %c: bf16, %o: bf16):
-  %x = arith.extf %a : bf16 to f32
-  %y = arith.extf %b : bf16 to f32
-  %z = arith.extf %c : bf16 to f32
-  %m = arith.mulf %x, %y : f32
-  %s = arith.addf %m, %z : f32
-  %t = arith.truncf %s : f32 to bf16
-  linalg.yield %t : bf16''')
+    r = f.elementwise([A, B, C], 'bf16', half_body(
+        'bf16', 3, ['%m = arith.mulf %x, %y : f32', '%s = arith.addf %m, %z : f32'], '%s'))
     f.expect_almost_eq_const(r, bf16_from_f32(f32_of(a) * f32_of(b) + f32_of(c)),
                              atol=1e-3, rtol=2.0 ** -7)
 
     f = F.fn('bf16_add_exact_127', 'Dyadic inputs: exact sums.')
     a, b = f.rng.dyadic((127,), 'bf16', -64, 64, 8), f.rng.dyadic((127,), 'bf16', -64, 64, 8)
     A, B = f.const(a, 'bf16'), f.const(b, 'bf16')
-    r = f.elementwise([A, B], 'bf16', '''
-^bb0(%a: bf16, %b: bf16, %o: bf16):
-  %x = arith.extf %a : bf16 to f32
-  %y = arith.extf %b : bf16 to f32
-  %s = arith.addf %x, %y : f32
-  %t = arith.truncf %s : f32 to bf16
-  linalg.yield %t : bf16''')
+    r = f.elementwise([A, B], 'bf16', half_body('bf16', 2, ['%s = arith.addf %x, %y : f32'],
+                                                '%s'))
     f.expect_eq_const(r, f64(a) + f64(b))
 
     f = F.fn('truncf_f32_to_bf16_ties', 'Inputs exactly halfway between bf16 values.')
@@ -1412,12 +1399,8 @@ def _(F):
     a = f.rng.floats((2, 37), 'bf16', -10, 10)
     A = f.const(a, 'bf16', 'dynamic', dyn=(1,))
     k = f.scalar(0.5, 'f32')
-    r = f.elementwise([A], 'bf16', '''
-^bb0(%%a: bf16, %%o: bf16):
-  %%x = arith.extf %%a : bf16 to f32
-  %%m = arith.mulf %%x, %s : f32
-  %%t = arith.truncf %%m : f32 to bf16
-  linalg.yield %%t : bf16''' % k)
+    r = f.elementwise([A], 'bf16', half_body('bf16', 1, ['%%m = arith.mulf %%x, %s : f32' % k],
+                                             '%m'))
     f.expect_eq_const(r, f64(a) * 0.5)
 
 
@@ -1835,23 +1818,13 @@ def _(F):
     f = F.fn('exp_f16_in_f32_8x9')
     x = f.rng.floats((8, 9), 'f16', -6, 6)
     X = f.const(x, 'f16')
-    r = f.elementwise([X], 'f16', '''
-^bb0(%a: f16, %o: f16):
-  %x = arith.extf %a : f16 to f32
-  %e = math.exp %x : f32
-  %t = arith.truncf %e : f32 to f16
-  linalg.yield %t : f16''')
+    r = f.elementwise([X], 'f16', half_body('f16', 1, ['%e = math.exp %x : f32'], '%e'))
     f.expect_almost_eq_const(r, np.exp(f64(x)), atol=1e-4, rtol=2.0 ** -10 + 1e-5)
 
     f = F.fn('tanh_bf16_in_f32_61')
     x = f.rng.floats((61,), 'bf16', -4, 4)
     X = f.const(x, 'bf16', 'dynamic')
-    r = f.elementwise([X], 'bf16', '''
-^bb0(%a: bf16, %o: bf16):
-  %x = arith.extf %a : bf16 to f32
-  %e = math.tanh %x : f32
-  %t = arith.truncf %e : f32 to bf16
-  linalg.yield %t : bf16''')
+    r = f.elementwise([X], 'bf16', half_body('bf16', 1, ['%e = math.tanh %x : f32'], '%e'))
     f.expect_almost_eq_const(r, np.tanh(f64(x)), atol=1e-4, rtol=2.0 ** -7 + 1e-4)
 
 
@@ -2754,33 +2727,22 @@ Half-precision matmuls: f16 and bf16 inputs accumulated in f32 (the named
 op extends its inputs to the output type), and f16 / bf16 accumulators on
 small integers, where every partial sum is exact in the half type.''')
 def _(F):
-    f = F.fn('matmul_f16_inputs_f32_acc_12x40x9')
-    a, b = f.rng.floats((12, 40), 'f16', -1, 1), f.rng.floats((40, 9), 'f16', -1, 1)
-    A, B = f.const(a, 'f16'), f.const(b, 'f16')
-    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (12, 9), 'f32'))
-    f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+    for et, rand, small, lim in (('f16', (12, 40, 9), (5, 16, 6), 4),
+                                 ('bf16', (8, 33, 3), (4, 7, 2), 3)):
+        m, k, n = rand
+        f = F.fn('matmul_%s_inputs_f32_acc_%dx%dx%d' % (et, m, k, n))
+        a, b = f.rng.floats((m, k), et, -1, 1), f.rng.floats((k, n), et, -1, 1)
+        A, B = f.const(a, et), f.const(b, et)
+        r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), 'f32'))
+        f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
 
-    f = F.fn('matmul_f16_acc_f16_exact_5x16x6')
-    a = store('f16', f.rng.ints((5, 16), -4, 4))
-    b = store('f16', f.rng.ints((16, 6), -4, 4))
-    A, B = f.const(a, 'f16'), f.const(b, 'f16')
-    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (5, 6), 'f16'))
-    assert order_free('ik,kj->ij', 'f16', a, b)
-    f.expect_eq_const(r, contract('ik,kj->ij', 'f16', a, b))
-
-    f = F.fn('matmul_bf16_inputs_f32_acc_8x33x3')
-    a, b = f.rng.floats((8, 33), 'bf16', -1, 1), f.rng.floats((33, 3), 'bf16', -1, 1)
-    A, B = f.const(a, 'bf16'), f.const(b, 'bf16')
-    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (8, 3), 'f32'))
-    f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
-
-    f = F.fn('matmul_bf16_acc_bf16_exact_4x7x2')
-    a = store('bf16', f.rng.ints((4, 7), -3, 3))
-    b = store('bf16', f.rng.ints((7, 2), -3, 3))
-    A, B = f.const(a, 'bf16'), f.const(b, 'bf16')
-    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (4, 2), 'bf16'))
-    assert order_free('ik,kj->ij', 'bf16', a, b)
-    f.expect_eq_const(r, contract('ik,kj->ij', 'bf16', a, b))
+        m, k, n = small
+        f = F.fn('matmul_%s_acc_%s_exact_%dx%dx%d' % (et, et, m, k, n))
+        a = store(et, f.rng.ints((m, k), -lim, lim))
+        b = store(et, f.rng.ints((k, n), -lim, lim))
+        A, B = f.const(a, et), f.const(b, et)
+        r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), et))
+        expect_contraction(f, r, 'ik,kj->ij', et, 'exact', [a, b])
 
 
 @testfile('matmul_int.mlir', '''
@@ -3109,35 +3071,61 @@ def conv_nhwc(f, X, K, out, strides, dilations, op='linalg.conv_2d_nhwc_hwcf'):
     return named(f, op, [X, K], [out], conv_attrs(strides, dilations), 'conv')
 
 
+CONV_LAYOUTS = {
+    # op, input dims, filter dims, output dims (by letter), einsum of the
+    # [N, OH, OW, KH, KW, C] windows with the filter
+    'nhwc_hwcf': ('linalg.conv_2d_nhwc_hwcf', 'nhwc', 'ijcf', 'nhwf', 'nhwijc,ijcf->nhwf'),
+    'nchw_fchw': ('linalg.conv_2d_nchw_fchw', 'nchw', 'fcij', 'nfhw', 'nhwijc,fcij->nfhw'),
+    'depthwise': ('linalg.depthwise_conv_2d_nhwc_hwc', 'nhwc', 'ijc', 'nhwc',
+                  'nhwijc,ijc->nhwc'),
+}
+
+
+def expect_contraction(f, r, spec, out_et, how, arrays, init=0):
+    """Checks `r` against einsum(spec, *arrays) (+ init): exactly when the
+    data make every summation order agree, else with IREE's default
+    tolerance; integers with wrap-around."""
+    if not is_float(out_et):
+        f.expect_eq_const(r, int_contract(spec, out_et, *arrays))
+        return
+    ref = f64(contract(spec, out_et, *arrays)) + init
+    if how == 'exact':
+        assert order_free(spec, out_et, *arrays)
+        f.expect_eq_const(r, ref)
+    else:
+        f.expect_almost_eq_const(r, ref)
+
+
+def conv_case(f, layout, n, c, h, w, fo, kh, kw, strides, dilations, et='f32', out_et=None,
+              init=0, data=None, how='exact'):
+    """One convolution of the given layout against numpy sliding windows;
+    dyadic data (exact) unless `data(shape)` makes the inputs."""
+    op, xl, kl, ol, spec = CONV_LAYOUTS[layout]
+    out_et = out_et or et
+    oh, ow = out_size(h, kh, strides[0], dilations[0]), out_size(w, kw, strides[1], dilations[1])
+    size = dict(n=n, c=c, h=h, w=w, f=fo, i=kh, j=kw)
+    xs, ks = tuple(size[d] for d in xl), tuple(size[d] for d in kl)
+    size.update(h=oh, w=ow)
+    os_ = tuple(size[d] for d in ol)
+    if data is None:
+        x, k = f.rng.dyadic(xs, et, -16, 16, 8), f.rng.dyadic(ks, et, -16, 16, 8)
+    else:
+        x, k = data(xs), data(ks)
+    X, K = f.const(x, et), f.const(k, et)
+    r = named(f, op, [X, K], [f.full(init, os_, out_et)], conv_attrs(strides, dilations), 'conv')
+    nhwc = np.transpose(x, (0, 2, 3, 1)) if xl == 'nchw' else x
+    win = windows_nhwc(nhwc, kh, kw, oh, ow, strides, dilations)
+    expect_contraction(f, r, spec, out_et, how, [win, k], init)
+
+
 @testfile('conv_2d_nhwc_hwcf.mlir', '''
 linalg.conv_2d_nhwc_hwcf (O[n,oh,ow,f] += I[n, oh*sh + kh*dh, ow*sw + kw*dw,
 c] * K[kh,kw,c,f]) against numpy sliding windows: 3x3 on 5x5, strides
 [2, 1] with dilations [1, 2], dilation 2 with a bias in the init, random
 data, i8 into i32, f16 into f32, and a dynamic batch.''')
 def _(F):
-    def case(f, n, h, w, c, kh, kw, fo, strides, dilations, et='f32', out_et=None, init=0.0,
-             data=None, how='exact'):
-        out_et = out_et or et
-        oh, ow = out_size(h, kh, strides[0], dilations[0]), out_size(w, kw, strides[1],
-                                                                    dilations[1])
-        if data is None:
-            x = f.rng.dyadic((n, h, w, c), et, -16, 16, 8)
-            k = f.rng.dyadic((kh, kw, c, fo), et, -16, 16, 8)
-        else:
-            x, k = data((n, h, w, c)), data((kh, kw, c, fo))
-        X, K = f.const(x, et), f.const(k, et)
-        r = conv_nhwc(f, X, K, f.full(init, (n, oh, ow, fo), out_et), strides, dilations)
-        win = windows_nhwc(x, kh, kw, oh, ow, strides, dilations)
-        if is_float(out_et):
-            ref = f64(contract('nhwijc,ijcf->nhwf', 'f32' if out_et == 'f32' else out_et, win,
-                               k)) + init
-            if how == 'exact':
-                assert order_free('nhwijc,ijcf->nhwf', out_et, win, k)
-                f.expect_eq_const(r, ref)
-            else:
-                f.expect_almost_eq_const(r, ref)
-        else:
-            f.expect_eq_const(r, int_contract('nhwijc,ijcf->nhwf', out_et, win, k))
+    def case(f, n, h, w, c, kh, kw, fo, strides, dilations, **kw_):
+        conv_case(f, 'nhwc_hwcf', n, c, h, w, fo, kh, kw, strides, dilations, **kw_)
 
     case(F.fn('conv_1x5x5x1_3x3x1x1'), 1, 5, 5, 1, 3, 3, 1, (1, 1), (1, 1))
     case(F.fn('conv_2x9x11x3_3x2x3x4_strides_2_1_dilations_1_2'), 2, 9, 11, 3, 3, 2, 4, (2, 1),
@@ -3170,27 +3158,8 @@ linalg.conv_2d_nchw_fchw (O[n,f,oh,ow] += I[n,c, oh*sh + kh*dh, ow*sw +
 kw*dw] * K[f,c,kh,kw]): exact dyadic data with strides and dilations,
 random data, an odd-sized single-channel case and i32.''')
 def _(F):
-    def case(f, n, c, h, w, fo, kh, kw, strides, dilations, et='f32', data=None, how='exact'):
-        oh, ow = out_size(h, kh, strides[0], dilations[0]), out_size(w, kw, strides[1],
-                                                                    dilations[1])
-        if data is None:
-            x = f.rng.dyadic((n, c, h, w), et, -16, 16, 8)
-            k = f.rng.dyadic((fo, c, kh, kw), et, -16, 16, 8)
-        else:
-            x, k = data((n, c, h, w)), data((fo, c, kh, kw))
-        X, K = f.const(x, et), f.const(k, et)
-        r = named(f, 'linalg.conv_2d_nchw_fchw', [X, K], [f.full(0, (n, fo, oh, ow), et)],
-                  conv_attrs(strides, dilations), 'conv')
-        win = windows_nhwc(np.transpose(x, (0, 2, 3, 1)), kh, kw, oh, ow, strides, dilations)
-        if is_float(et):
-            ref = contract('nhwijc,fcij->nfhw', et, win, k)
-            if how == 'exact':
-                assert order_free('nhwijc,fcij->nfhw', et, win, k)
-                f.expect_eq_const(r, ref)
-            else:
-                f.expect_almost_eq_const(r, ref)
-        else:
-            f.expect_eq_const(r, int_contract('nhwijc,fcij->nfhw', et, win, k))
+    def case(f, n, c, h, w, fo, kh, kw, strides, dilations, **kw_):
+        conv_case(f, 'nchw_fchw', n, c, h, w, fo, kh, kw, strides, dilations, **kw_)
 
     case(F.fn('conv_nchw_1x2x4x4_1x2x3x2'), 1, 2, 4, 4, 1, 3, 2, (1, 1), (1, 1))
     case(F.fn('conv_nchw_2x3x10x9_4x3x3x3_strides_2_dilations_1_2'), 2, 3, 10, 9, 4, 3, 3,
@@ -3209,27 +3178,8 @@ linalg.depthwise_conv_2d_nhwc_hwc (O[n,oh,ow,c] += I[n, oh*sh + kh*dh,
 ow*sw + kw*dw, c] * K[kh,kw,c]) with strides and dilations, equal and
 different per axis; exact dyadic data, random data and i32.''')
 def _(F):
-    def case(f, n, h, w, c, kh, kw, strides, dilations, et='f32', data=None, how='exact'):
-        oh, ow = out_size(h, kh, strides[0], dilations[0]), out_size(w, kw, strides[1],
-                                                                    dilations[1])
-        if data is None:
-            x = f.rng.dyadic((n, h, w, c), et, -16, 16, 8)
-            k = f.rng.dyadic((kh, kw, c), et, -16, 16, 8)
-        else:
-            x, k = data((n, h, w, c)), data((kh, kw, c))
-        X, K = f.const(x, et), f.const(k, et)
-        r = named(f, 'linalg.depthwise_conv_2d_nhwc_hwc', [X, K],
-                  [f.full(0, (n, oh, ow, c), et)], conv_attrs(strides, dilations), 'conv')
-        win = windows_nhwc(x, kh, kw, oh, ow, strides, dilations)
-        if is_float(et):
-            ref = contract('nhwijc,ijc->nhwc', et, win, k)
-            if how == 'exact':
-                assert order_free('nhwijc,ijc->nhwc', et, win, k)
-                f.expect_eq_const(r, ref)
-            else:
-                f.expect_almost_eq_const(r, ref)
-        else:
-            f.expect_eq_const(r, int_contract('nhwijc,ijc->nhwc', et, win, k))
+    def case(f, n, h, w, c, kh, kw, strides, dilations, **kw_):
+        conv_case(f, 'depthwise', n, c, h, w, c, kh, kw, strides, dilations, **kw_)
 
     case(F.fn('depthwise_1x10x10x3_3x3_stride_2'), 1, 10, 10, 3, 3, 3, (2, 2), (1, 1))
     case(F.fn('depthwise_1x11x13x4_2x3_strides_1_2_dilations_2_1'), 1, 11, 13, 4, 2, 3, (1, 2),
