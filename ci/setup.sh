@@ -11,12 +11,13 @@
 #   glslang-tools           glslangValidator, the block-layout oracle
 #   mlir-19-tools           mlir-opt-19 / mlir-translate-19, the syntax oracle
 #   cmake, python3, g++     build the SPIRV-Tools C++ sources of the spirv-tools crate
+#   python3-numpy           gpu-tests/tests/tensor/gen.py computes the tensor tests' expected values
 set -euo pipefail
 
 packages=(
   mesa-vulkan-drivers libvulkan1 vulkan-validationlayers vulkan-tools
   spirv-tools spirv-headers glslang-tools mlir-19-tools
-  cmake python3 g++ pkg-config
+  cmake python3 g++ pkg-config python3-numpy
 )
 
 missing=()
