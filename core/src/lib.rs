@@ -18,5 +18,6 @@ pub mod layout;
 pub mod lower;
 pub mod passes;
 pub mod target;
+pub mod tensor;
 pub mod text;
 pub mod validate;

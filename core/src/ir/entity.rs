@@ -39,6 +39,8 @@ macro_rules! entity {
         }
     };
 }
+/// Other IRs of the crate (the tensor IR) declare their handles with it.
+pub(crate) use entity;
 
 entity!(
     /// An operation.
@@ -99,6 +101,7 @@ macro_rules! impl_entity_ref {
         }
     )*};
 }
+pub(crate) use impl_entity_ref;
 impl_entity_ref!(Op, Value, Block, Region, Type, Attr);
 
 impl<H: EntityRef, T> Arena<H, T> {

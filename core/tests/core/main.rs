@@ -21,6 +21,7 @@ mod lower_util;
 mod lower_vector;
 mod serialize;
 mod target_env;
+mod tensor_text;
 mod text_errors;
 mod text_roundtrip;
 mod update_vce;
