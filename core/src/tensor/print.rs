@@ -527,12 +527,17 @@ impl Printer<'_> {
                     self.with_output(&mut s, |p| {
                         p.pad(indent + 1);
                         p.name_args(body);
-                        let args: Vec<String> =
-                            p.m.block(body)
-                                .args
-                                .iter()
-                                .map(|&a| format!("{}: {}", p.name(a), p.vty(a)))
-                                .collect();
+                        // linalg.map's init has no argument in MLIR's text.
+                        let all = &p.m.block(body).args;
+                        let shown = if reduce {
+                            all.len()
+                        } else {
+                            ins.len().min(all.len())
+                        };
+                        let args: Vec<String> = all[..shown]
+                            .iter()
+                            .map(|&a| format!("{}: {}", p.name(a), p.vty(a)))
+                            .collect();
                         let _ = writeln!(p.out, "({}) {{", args.join(", "));
                         p.block_ops(body, indent + 2);
                         p.pad(indent + 1);

@@ -22,7 +22,8 @@
 //! [`Structured::inputs`], [`Structured::outputs`], indexing maps, iterator
 //! types and [`Structured::body`] — the region block, whose arguments are
 //! one scalar per input then one per output (the element types; a scalar
-//! input such as `linalg.fill`'s value passes through as is) and which ends
+//! input such as `linalg.fill`'s value passes through as is; `linalg.map`'s
+//! text has no argument for its init, the IR adds one) and which ends
 //! in `linalg.yield` of one scalar per output. Named ops (`linalg.matmul`,
 //! convolutions, ...) get the body MLIR's `--linalg-generalize-named-ops`
 //! gives them, built when the op is created (so they hold it like any

@@ -22,6 +22,7 @@ mod lower_vector;
 mod serialize;
 mod target_env;
 mod tensor_text;
+mod tensor_verify;
 mod text_errors;
 mod text_roundtrip;
 mod update_vce;

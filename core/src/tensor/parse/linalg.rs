@@ -291,7 +291,16 @@ impl Parser<'_> {
         let body = match short {
             Some((name, ploc, flags)) => self.short_form_body(&name, ploc, &ops, reduce, flags)?,
             None => {
-                let args = self.parse_block_args()?;
+                let mut args = self.parse_block_args()?;
+                if !reduce {
+                    // MLIR's map region has no argument for the init; the
+                    // structured interface gives every operand one.
+                    for &o in &ops.outputs {
+                        let e = operand_elem(&self.m, o);
+                        let t = self.m.types.scalar(e);
+                        args.push(("\0init".to_string(), loc, t));
+                    }
+                }
                 self.parse_region(Some(args))?
             }
         };
