@@ -6,6 +6,7 @@ pub mod layout;
 pub mod opt;
 pub mod reflect;
 pub mod run;
+pub mod tensor;
 pub mod translate;
 pub mod validate;
 
