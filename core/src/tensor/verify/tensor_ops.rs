@@ -195,6 +195,16 @@ impl Verifier<'_> {
                     self.error(op, "expected the same element type");
                     return;
                 }
+                if reassociation.is_empty() && small.is_empty() {
+                    // To or from a rank-0 tensor: every other dim is a unit dim.
+                    if big.iter().any(|d| *d != Dim::Static(1)) {
+                        self.error(op, format!(
+                            "expected every dimension of {} to be 1 to reshape from or to a rank-0 tensor",
+                            self.vty(if expand { result.unwrap_or(ops[0]) } else { ops[0] })
+                        ));
+                    }
+                    return;
+                }
                 let flat: Vec<u64> = reassociation.iter().flatten().copied().collect();
                 let contiguous = flat.iter().enumerate().all(|(i, &d)| d == i as u64)
                     && flat.len() == big.len()
