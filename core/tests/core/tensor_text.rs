@@ -31,9 +31,27 @@ fn load(name: &str, text: &str) -> tensor::TensorModule {
     tensor::load(text).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// The e2e files (IREE's ops, which mlir-opt does not know).
+fn e2e_files() -> Vec<(String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tensor/e2e");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("core/tests/tensor/e2e exists")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("readable");
+            (p.file_name().unwrap().to_string_lossy().into_owned(), text)
+        })
+        .collect()
+}
+
 #[test]
 fn kiln_round_trip() {
-    for (name, text) in corpus() {
+    for (name, text) in corpus().into_iter().chain(e2e_files()) {
         let m = load(&name, &text);
         let printed = tensor::print(&m);
         let again = tensor::print(&load(&name, &printed));
