@@ -11,6 +11,7 @@ pub mod opt;
 pub mod reflect;
 pub mod run;
 pub mod run_spv;
+pub mod tensor;
 pub mod translate;
 pub mod validate;
 

@@ -50,6 +50,7 @@ macro_rules! entity {
         }
     };
 }
+/// Other IRs of the crate (the tensor IR) declare their handles with it.
 pub(crate) use entity;
 
 entity!(
