@@ -4,7 +4,7 @@
 //! Folders are stages of the flow: [`grammar`] (tables generated from the
 //! SPIR-V grammar), [`ir`] (types, attributes, ops, the verifier), [`text`]
 //! (MLIR-syntax printer and parser), [`binary`] (serializer and reflection),
-//! [`validate`] (SPIRV-Tools).
+//! [`validate`] (SPIRV-Tools), [`llvm`] (spv → LLVM dialect / LLVM IR).
 #![deny(missing_docs)]
 
 pub mod abi;
@@ -15,6 +15,7 @@ pub mod host;
 pub mod ir;
 pub mod kernel;
 pub mod layout;
+pub mod llvm;
 pub mod lower;
 pub mod passes;
 pub mod target;

@@ -1,0 +1,44 @@
+//! spv → LLVM: the conversion of seed 003 (MLIR's `convert-spirv-to-llvm`)
+//! and what a CPU runner needs beyond it.
+//!
+//! [`convert`] turns a verified spv [`Module`] into kiln's own model of an
+//! LLVM module ([`ir::LlvmModule`]); two printers write it out:
+//! [`print_mlir`] as MLIR 19's LLVM dialect (what `kiln opt
+//! --convert-spirv-to-llvm` prints; `mlir-opt-19` parses it and
+//! `mlir-translate-19 --mlir-to-llvmir` translates it) and [`print_llvm_ir`]
+//! as LLVM IR (`kiln translate --spirv-to-llvmir`; `llvm-as-19` and `llc-19`
+//! read it). kiln-core links no LLVM library.
+//!
+//! # The two ABIs
+//!
+//! * [`Abi::Mlir`] is the seed's conversion: global variables become LLVM
+//!   globals, functions keep their signatures, entry points disappear and
+//!   execution modes become constant globals. This is what MLIR's own
+//!   conversion tests expect.
+//! * [`Abi::Kernel`] is what a CPU runner executes over a whole grid: every
+//!   function takes the invocation context, resources, workgroup, private
+//!   and built-in variables live where the context says, accesses are
+//!   bounds-checked, and each entry point gets a wrapper and a
+//!   [`KernelInfo`] ([`abi`] has the contract).
+//!
+//! Everything else is shared: [`types`] for the type mapping (storage
+//! classes dropped: one address space), `convert/` for the ops, one file
+//! per family as the seed's tables group them. An op without a conversion
+//! is [`ConvertError::UnsupportedOp`] naming it; nothing is dropped
+//! silently.
+//!
+//! # Input forms
+//!
+//! A `spirv.module`, or `spirv.func` / `spirv.GlobalVariable` ops directly
+//! in a builtin module as MLIR's conversion tests write them (the text
+//! parser gathers those into a module, [`crate::text::parse_loose`]).
+
+mod builder;
+mod error;
+pub mod ir;
+pub mod types;
+
+use std::collections::HashMap;
+
+pub use error::ConvertError;
+pub use ir::LlvmModule;
