@@ -33,12 +33,51 @@
 //! in a builtin module as MLIR's conversion tests write them (the text
 //! parser gathers those into a module, [`crate::text::parse_loose`]).
 
+pub mod abi;
 mod builder;
+mod convert;
 mod error;
 pub mod ir;
 pub mod types;
 
 use std::collections::HashMap;
 
+pub use abi::KernelInfo;
 pub use error::ConvertError;
 pub use ir::LlvmModule;
+
+use crate::ir::Module;
+
+/// Which calling and memory convention the converted code follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Abi {
+    /// The seed's conversion (MLIR's): globals are LLVM globals.
+    #[default]
+    Mlir,
+    /// The CPU runner's: an invocation context parameter ([`abi`]).
+    Kernel,
+}
+
+/// Options of [`convert`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConvertOptions {
+    /// The ABI.
+    pub abi: Abi,
+    /// Values of specialization constants by `spec_id`, as raw bits in the
+    /// constant's type (booleans 0 or 1); the others keep their defaults.
+    pub spec_values: HashMap<u32, u64>,
+}
+
+/// A converted module.
+#[derive(Clone, Debug)]
+pub struct Converted {
+    /// The LLVM module.
+    pub module: LlvmModule,
+    /// One description per entry point (kernel ABI only).
+    pub kernels: Vec<KernelInfo>,
+}
+
+/// Converts `module` (verified first).
+pub fn convert(module: &Module, options: &ConvertOptions) -> Result<Converted, ConvertError> {
+    convert::convert(module, options)
+}
