@@ -38,6 +38,7 @@ mod builder;
 mod convert;
 mod error;
 pub mod ir;
+mod print;
 pub mod types;
 
 use std::collections::HashMap;
@@ -80,4 +81,14 @@ pub struct Converted {
 /// Converts `module` (verified first).
 pub fn convert(module: &Module, options: &ConvertOptions) -> Result<Converted, ConvertError> {
     convert::convert(module, options)
+}
+
+/// MLIR 19 LLVM dialect text of `module`.
+pub fn print_mlir(module: &LlvmModule) -> String {
+    print::mlir::print(module)
+}
+
+/// LLVM IR text of `module`.
+pub fn print_llvm_ir(module: &LlvmModule) -> String {
+    print::llvm_ir::print(module)
 }
