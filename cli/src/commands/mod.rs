@@ -3,6 +3,7 @@
 pub mod compile;
 pub mod devices;
 pub mod layout;
+pub mod llvm;
 pub mod opt;
 pub mod reflect;
 pub mod run;

@@ -89,6 +89,15 @@ pub fn parse(src: &str) -> Result<Module, ParseError> {
     parser::parse_module(src)
 }
 
+/// Parses a text holding one `spirv.module`, or spv module-level ops
+/// (`spirv.func`, `spirv.GlobalVariable`, ...) outside any `spirv.module`,
+/// at the top level or in a builtin module, as MLIR's conversion tests
+/// write them: those are gathered, in order, into a `spirv.module Logical
+/// GLSL450` without a VCE triple. Ops of other dialects are skipped.
+pub fn parse_loose(src: &str) -> Result<Module, ParseError> {
+    parser::parse_loose_module(src)
+}
+
 /// Parses one op of spv text without its result names (`spirv.IAdd %a, %b
 /// : i32`, or the generic form), expected to define `results` results,
 /// into `module`, detached (the caller inserts it), with each `(name,

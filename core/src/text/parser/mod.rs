@@ -24,6 +24,7 @@ use std::collections::HashMap;
 
 use super::lexer::{missing_token_pos, Lexer, TokKind, Token};
 use super::ParseError;
+use crate::grammar::{AddressingModel, MemoryModel, OperandKind};
 use crate::ir::{
     Attr, AttrStore, Block, Location, Module, Op, OpKind, OpSpec, Type, TypeStore, Value,
 };
@@ -78,12 +79,61 @@ pub(crate) struct Parser<'a> {
     /// Placeholder -> definition, applied when an isolated region closes.
     replacements: HashMap<Value, Value>,
     depth: u32,
+    /// With [`parse_loose_module`]: spv ops found outside any `spirv.module`.
+    loose: Option<Vec<Op>>,
 }
 
 /// Parses a module text.
 pub(crate) fn parse_module(src: &str) -> PResult<Module> {
     let mut p = Parser::new(src, Module::empty());
     p.parse_top_level()?;
+    Ok(p.m)
+}
+
+/// Parses a module text that may hold spv module-level ops (`spirv.func`,
+/// `spirv.GlobalVariable`, ...) directly at the top level or in a builtin
+/// module instead of a `spirv.module`, as MLIR's conversion tests write
+/// them; those ops are gathered, in order, into a `spirv.module Logical
+/// GLSL450` without a VCE triple.
+pub(crate) fn parse_loose_module(src: &str) -> PResult<Module> {
+    let mut p = Parser::new(src, Module::empty());
+    p.loose = Some(Vec::new());
+    let mut found = None;
+    p.parse_top_items(&mut found, false)?;
+    let loose = p.loose.take().unwrap_or_default();
+    match (found, loose.is_empty()) {
+        (Some(op), true) => p.m.set_top(op),
+        (Some(_), false) => {
+            return Err(p.err_at(
+                p.m.op(loose[0]).loc,
+                "spirv ops both inside and outside a spirv.module",
+            ))
+        }
+        (None, true) => {
+            return Err(p.err_here("expected a 'spirv.module' or spirv ops in the input"))
+        }
+        (None, false) => {
+            let am = p.m.attrs.enumerant(
+                OperandKind::AddressingModel,
+                AddressingModel::Logical as u32,
+            );
+            let mm =
+                p.m.attrs
+                    .enumerant(OperandKind::MemoryModel, MemoryModel::GLSL450 as u32);
+            let top = p.m.create_op(
+                OpSpec::new(OpKind::Module)
+                    .attr("addressing_model", am)
+                    .attr("memory_model", mm)
+                    .regions(1),
+            );
+            let region = p.m.op(top).regions[0];
+            let block = p.m.append_block(region, &[]);
+            for op in loose {
+                p.m.append_op(block, op);
+            }
+            p.m.set_top(top);
+        }
+    }
     Ok(p.m)
 }
 
@@ -164,6 +214,7 @@ impl<'a> Parser<'a> {
             regions: vec![RegionScope::default()],
             replacements: HashMap::new(),
             depth: 0,
+            loose: None,
         }
     }
 
@@ -803,6 +854,16 @@ impl<'a> Parser<'a> {
                 TokKind::Str(ref s) if is_spv_module_name(s) => {
                     self.take_module(found, t.start)?;
                 }
+                TokKind::Ident(name)
+                    if self.loose.is_some() && crate::text::strip_dialect(name).is_some() =>
+                {
+                    self.take_loose_op()?;
+                }
+                TokKind::Str(ref name)
+                    if self.loose.is_some() && crate::text::strip_dialect(name).is_some() =>
+                {
+                    self.take_loose_op()?;
+                }
                 TokKind::Ident(_) | TokKind::Str(_) | TokKind::Value(_) => {
                     // Another dialect's op next to the spirv.module: skipped.
                     self.rewind(t.end);
@@ -811,6 +872,15 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.expected("an operation")),
             }
         }
+    }
+
+    /// Parses one spv op outside a `spirv.module` ([`parse_loose_module`]).
+    fn take_loose_op(&mut self) -> PResult<()> {
+        let op = self.parse_operation()?;
+        if let Some(ops) = self.loose.as_mut() {
+            ops.push(op);
+        }
+        Ok(())
     }
 
     fn take_module(&mut self, found: &mut Option<Op>, start: usize) -> PResult<()> {
