@@ -219,19 +219,6 @@ impl SubgroupOp {
         SubgroupOp::QuadSwap,
         SubgroupOp::Barrier,
     ];
-
-    /// The C enumerator name the harness uses (`SG_IADD`).
-    pub fn c_name(self) -> String {
-        let dbg = format!("{self:?}");
-        let mut out = String::from("SG_");
-        for (i, ch) in dbg.chars().enumerate() {
-            if ch.is_ascii_uppercase() && i > 0 {
-                out.push('_');
-            }
-            out.push(ch.to_ascii_uppercase());
-        }
-        out
-    }
 }
 
 /// Element type codes passed to [`RT_SUBGROUP`].

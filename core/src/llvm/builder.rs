@@ -25,6 +25,7 @@ impl FnBuilder {
             blocks: vec![BlockData::default()],
             linkage: Linkage::External,
             passthrough: Vec::new(),
+            memory: None,
         };
         for t in params {
             let v = LValue(func.values.len() as u32);

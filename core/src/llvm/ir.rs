@@ -359,6 +359,16 @@ pub enum RmwOp {
 }
 
 impl RmwOp {
+    /// The dialect's spelling (`_and`, `_or`, `_xor` for the bitwise ones).
+    pub fn mlir_name(self) -> &'static str {
+        match self {
+            RmwOp::And => "_and",
+            RmwOp::Or => "_or",
+            RmwOp::Xor => "_xor",
+            other => other.name(),
+        }
+    }
+
     /// `xchg`, `add`, `umax`, `fadd`, ...
     pub fn name(self) -> &'static str {
         match self {
@@ -597,9 +607,12 @@ pub struct Function {
     pub blocks: Vec<BlockData>,
     /// Linkage.
     pub linkage: Linkage,
-    /// Function attributes passed through to LLVM (`noinline`, `alwaysinline`,
-    /// `readnone` ...), as LLVM IR spells them.
+    /// Function attributes passed through to LLVM (`noinline`,
+    /// `alwaysinline`), as LLVM IR spells them.
     pub passthrough: Vec<&'static str>,
+    /// The function's memory effects, when limited: `read` or `none`
+    /// (LLVM's `memory(read)` / `memory(none)`).
+    pub memory: Option<&'static str>,
 }
 
 impl Function {

@@ -98,6 +98,24 @@ pub fn parse_loose(src: &str) -> Result<Module, ParseError> {
     parser::parse_loose_module(src)
 }
 
+/// The chunks of a text between `// -----` lines (MLIR's
+/// `--split-input-file`), each padded with empty lines so that its line
+/// numbers are those of the whole text.
+pub fn split_input(text: &str) -> Vec<String> {
+    let mut chunks = Vec::new();
+    let mut current = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.trim_end() == "// -----" {
+            let lines = current.matches('\n').count() + 1;
+            chunks.push(std::mem::replace(&mut current, "\n".repeat(lines)));
+        } else {
+            current.push_str(line);
+        }
+    }
+    chunks.push(current);
+    chunks
+}
+
 /// Parses one op of spv text without its result names (`spirv.IAdd %a, %b
 /// : i32`, or the generic form), expected to define `results` results,
 /// into `module`, detached (the caller inserts it), with each `(name,

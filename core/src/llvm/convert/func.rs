@@ -3,9 +3,11 @@
 //!
 //! * `spirv.func` → `llvm.func` with the same parameters (the kernel ABI
 //!   adds the context first); `function_control` maps to LLVM function
-//!   attributes as MLIR does (`Inline` → `alwaysinline`, `DontInline` →
-//!   `noinline`, `Pure` → `readonly`, `Const` → `readnone`); a function
-//!   without a body is a declaration.
+//!   attributes (`Inline` → `alwaysinline`, `DontInline` → `noinline`,
+//!   `Pure` → `memory(read)`, `Const` → `memory(none)`; MLIR 19 passes
+//!   `readonly` / `readnone` through instead, which its own
+//!   `mlir-translate` rejects on functions); a function without a body is a
+//!   declaration.
 //! * The entry block's arguments are the parameters; other blocks keep
 //!   their arguments (phi nodes).
 //! * `spirv.mlir.selection` / `spirv.mlir.loop`: their blocks are inlined
@@ -81,15 +83,15 @@ pub(crate) fn convert_func(cx: &mut Cx<'_>, op: Op) -> Result<Function, ConvertE
         .attr(op, "function_control")
         .and_then(|a| m.attrs.as_enum(a, OperandKind::FunctionControl))
     {
-        for (bit, attr) in [
-            (0x1, "alwaysinline"),
-            (0x2, "noinline"),
-            (0x4, "readonly"),
-            (0x8, "readnone"),
-        ] {
+        for (bit, attr) in [(0x1, "alwaysinline"), (0x2, "noinline")] {
             if control & bit != 0 {
                 b.func.passthrough.push(attr);
             }
+        }
+        if control & 0x8 != 0 {
+            b.func.memory = Some("none");
+        } else if control & 0x4 != 0 {
+            b.func.memory = Some("read");
         }
     }
     let body = m.op(op).regions.first().copied();

@@ -246,11 +246,14 @@ impl Printer {
             .iter()
             .map(|&p| format!("{} {}", f.ty(p), names.value(p)))
             .collect();
-        let attrs = if f.passthrough.is_empty() {
-            String::new()
-        } else {
-            format!(" {}", f.passthrough.join(" "))
-        };
+        let mut attrs = String::new();
+        for a in &f.passthrough {
+            attrs.push(' ');
+            attrs.push_str(a);
+        }
+        if let Some(m) = f.memory {
+            attrs.push_str(&format!(" memory({m})"));
+        }
         let _ = writeln!(
             out,
             "define {link}{} @{}({}){attrs} {{",

@@ -238,11 +238,20 @@ fn function(out: &mut String, f: &Function) {
     } else {
         format!(" -> {}", ty(&f.ret))
     };
-    let attrs = if f.passthrough.is_empty() {
+    let mut entries = Vec::new();
+    if let Some(m) = f.memory {
+        entries.push(format!(
+            "memory = #llvm.memory_effects<other = {m}, argMem = {m}, inaccessibleMem = {m}>"
+        ));
+    }
+    if !f.passthrough.is_empty() {
+        let items: Vec<String> = f.passthrough.iter().map(|a| format!("\"{a}\"")).collect();
+        entries.push(format!("passthrough = [{}]", items.join(", ")));
+    }
+    let attrs = if entries.is_empty() {
         String::new()
     } else {
-        let items: Vec<String> = f.passthrough.iter().map(|a| format!("\"{a}\"")).collect();
-        format!(" attributes {{passthrough = [{}]}}", items.join(", "))
+        format!(" attributes {{{}}}", entries.join(", "))
     };
     if f.is_declaration() {
         let params: Vec<String> = f.param_types().iter().map(ty).collect();
@@ -477,7 +486,7 @@ fn instruction(f: &Function, names: &Names, inst: &Inst) -> String {
         },
         InstKind::AtomicRmw { op, ordering } => format!(
             "llvm.atomicrmw {} {}, {} {} : !llvm.ptr, {}",
-            op.name(),
+            op.mlir_name(),
             v(0),
             v(1),
             ordering.name(),
