@@ -5,6 +5,8 @@
 
 mod abi_bindings;
 mod abi_limits;
+mod cpu_differential;
+mod cpu_kernels;
 mod filecheck;
 mod runner;
 mod runner_harness;
