@@ -114,7 +114,7 @@ pub fn run(args: &RunSpvArgs) -> Result<()> {
 fn run_cpu(args: &RunSpvArgs, request: &Request) -> Result<()> {
     let name = crate::commands::display_name(&args.module);
     let bytes = crate::input::read_bytes(&args.module)?;
-    if bytes.len() >= 4 && kiln_core::binary::words_from_bytes(&bytes[..4]).is_ok() {
+    if crate::input::is_spirv_binary(&bytes) {
         bail!(
             "{name}: a SPIR-V binary; --cpu needs the SPIR-V deserializer for binaries, which \
              this build does not have yet: pass the module's spv text"

@@ -49,7 +49,7 @@ pub enum Output {
 pub fn convert_file(path: &Path, args: &LlvmArgs, split: bool, output: Output) -> Result<String> {
     let name = super::display_name(path);
     let bytes = crate::input::read_bytes(path)?;
-    if bytes.len() >= 4 && kiln_core::binary::words_from_bytes(&bytes[..4]).is_ok() {
+    if crate::input::is_spirv_binary(&bytes) {
         bail!(
             "{name}: a SPIR-V binary; converting binaries to LLVM needs the SPIR-V deserializer, \
              which this build does not have yet: pass the module's spv text"
@@ -59,7 +59,7 @@ pub fn convert_file(path: &Path, args: &LlvmArgs, split: bool, output: Output) -
         String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{name} is not valid UTF-8"))?;
     let options = options(args)?;
     let chunks = if split {
-        split_input(&text)
+        kiln_core::text::split_input(&text)
     } else {
         vec![text]
     };
@@ -126,21 +126,4 @@ fn convert_text(
         Output::Mlir => llvm::print_mlir(&converted.module),
         Output::LlvmIr => llvm::print_llvm_ir(&converted.module),
     })
-}
-
-/// The chunks between `// -----` lines, each padded with empty lines so
-/// its line numbers are those of the whole text.
-fn split_input(text: &str) -> Vec<String> {
-    let mut chunks = Vec::new();
-    let mut current = String::new();
-    for line in text.split_inclusive('\n') {
-        if line.trim_end() == "// -----" {
-            let lines = current.matches('\n').count() + 1;
-            chunks.push(std::mem::replace(&mut current, "\n".repeat(lines)));
-        } else {
-            current.push_str(line);
-        }
-    }
-    chunks.push(current);
-    chunks
 }
