@@ -120,8 +120,9 @@ fn convert_text(
     options: &ConvertOptions,
     output: Output,
 ) -> Result<String> {
-    let module = kiln_core::text::parse_loose(text).map_err(|e| super::in_file(name, e))?;
-    let converted = llvm::convert(&module, options).map_err(|e| super::in_file(name, e))?;
+    let modules = kiln_core::text::parse_modules(text).map_err(|e| super::in_file(name, e))?;
+    let converted =
+        llvm::convert_modules(&modules, options).map_err(|e| super::in_file(name, e))?;
     Ok(match output {
         Output::Mlir => llvm::print_mlir(&converted.module),
         Output::LlvmIr => llvm::print_llvm_ir(&converted.module),

@@ -661,6 +661,9 @@ pub struct Global {
     /// The initial value (`None`: declared without one; an external global
     /// without an initializer is a declaration).
     pub init: Option<GlobalInit>,
+    /// The SPIR-V `Location` decoration, kept as the dialect's `location`
+    /// attribute (not part of the LLVM IR).
+    pub location: Option<i64>,
 }
 
 /// A converted module.
@@ -672,6 +675,28 @@ pub struct LlvmModule {
     pub globals: Vec<Global>,
     /// Functions (definitions and declarations), in order.
     pub functions: Vec<Function>,
+    /// When several spv modules were converted into this one: how many
+    /// globals and functions each contributed, so printers keep their
+    /// order (each module's globals, then its functions). Empty: one
+    /// section.
+    pub sections: Vec<(usize, usize)>,
+}
+
+impl LlvmModule {
+    /// The `(globals, functions)` of each section, in order.
+    pub fn section_items(&self) -> Vec<(&[Global], &[Function])> {
+        if self.sections.is_empty() {
+            return vec![(&self.globals[..], &self.functions[..])];
+        }
+        let (mut g, mut f) = (0, 0);
+        let mut out = Vec::new();
+        for &(ng, nf) in &self.sections {
+            out.push((&self.globals[g..g + ng], &self.functions[f..f + nf]));
+            g += ng;
+            f += nf;
+        }
+        out
+    }
 }
 
 impl LlvmModule {

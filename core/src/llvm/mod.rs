@@ -30,8 +30,10 @@
 //! # Input forms
 //!
 //! A `spirv.module`, or `spirv.func` / `spirv.GlobalVariable` ops directly
-//! in a builtin module as MLIR's conversion tests write them (the text
-//! parser gathers those into a module, [`crate::text::parse_loose`]).
+//! in a builtin module as MLIR's conversion tests write them, or several of
+//! both (the text parser gathers loose ops into a module,
+//! [`crate::text::parse_modules`]; [`convert_modules`] converts them into
+//! one LLVM module).
 
 pub mod abi;
 mod builder;
@@ -81,6 +83,39 @@ pub struct Converted {
 /// Converts `module` (verified first).
 pub fn convert(module: &Module, options: &ConvertOptions) -> Result<Converted, ConvertError> {
     convert::convert(module, options)
+}
+
+/// Converts several modules (as [`crate::text::parse_modules`] gives
+/// them) into one LLVM module: their globals and functions in order, each
+/// external declaration once, every entry point's [`KernelInfo`].
+pub fn convert_modules(
+    modules: &[Module],
+    options: &ConvertOptions,
+) -> Result<Converted, ConvertError> {
+    let mut out = Converted {
+        module: LlvmModule::default(),
+        kernels: Vec::new(),
+    };
+    for m in modules {
+        let c = convert(m, options)?;
+        if modules.len() == 1 {
+            out.module.name = c.module.name.clone();
+        }
+        let globals = c.module.globals.len();
+        out.module.globals.extend(c.module.globals);
+        let mut functions = 0;
+        for f in c.module.functions {
+            let declared_before =
+                f.is_declaration() && out.module.functions.iter().any(|g| g.name == f.name);
+            if !declared_before {
+                out.module.functions.push(f);
+                functions += 1;
+            }
+        }
+        out.module.sections.push((globals, functions));
+        out.kernels.extend(c.kernels);
+    }
+    Ok(out)
 }
 
 /// MLIR 19 LLVM dialect text of `module`.

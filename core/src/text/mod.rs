@@ -89,13 +89,15 @@ pub fn parse(src: &str) -> Result<Module, ParseError> {
     parser::parse_module(src)
 }
 
-/// Parses a text holding one `spirv.module`, or spv module-level ops
-/// (`spirv.func`, `spirv.GlobalVariable`, ...) outside any `spirv.module`,
-/// at the top level or in a builtin module, as MLIR's conversion tests
-/// write them: those are gathered, in order, into a `spirv.module Logical
-/// GLSL450` without a VCE triple. Ops of other dialects are skipped.
-pub fn parse_loose(src: &str) -> Result<Module, ParseError> {
-    parser::parse_loose_module(src)
+/// Parses a text holding any number of `spirv.module`s and spv
+/// module-level ops (`spirv.func`, `spirv.GlobalVariable`, ...) outside
+/// them, at the top level or in a builtin module, as MLIR's conversion
+/// tests write them. The ops outside any `spirv.module` are gathered, in
+/// order, into a `spirv.module Logical GLSL450` without a VCE triple,
+/// which comes first; a text without ops gives one empty module. Ops of
+/// other dialects are skipped.
+pub fn parse_modules(src: &str) -> Result<Vec<Module>, ParseError> {
+    parser::parse_modules(src)
 }
 
 /// The chunks of a text between `// -----` lines (MLIR's

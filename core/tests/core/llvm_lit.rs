@@ -77,9 +77,9 @@ fn convert_file(path: &Path) -> Outputs {
             .lines()
             .find_map(|l| l.trim().strip_prefix("// ERROR:"))
             .map(|e| e.trim().to_owned());
-        let result = kiln_core::text::parse_loose(&chunk)
+        let result = kiln_core::text::parse_modules(&chunk)
             .map_err(|e| e.to_string())
-            .and_then(|m| llvm::convert(&m, &opts).map_err(|e| e.to_string()));
+            .and_then(|m| llvm::convert_modules(&m, &opts).map_err(|e| e.to_string()));
         match (expected_error, result) {
             (Some(expected), Err(message)) => {
                 assert!(

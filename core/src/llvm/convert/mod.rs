@@ -4,8 +4,10 @@
 //!
 //! Module-level ops:
 //! * `spirv.GlobalVariable` → an LLVM global (MLIR ABI: `private` for
-//!   `Private`, `external` otherwise, `constant` for `Input`, as MLIR
-//!   does) or a place in the kernel ABI ([`super::abi`]);
+//!   `Private`, `external` otherwise, `constant` for `Input` and
+//!   `UniformConstant`; a variable with `bind(S, B)` is named
+//!   `[module_]name_descriptor_setS_bindingB` and a `location` is kept, as
+//!   MLIR does) or a place in the kernel ABI ([`super::abi`]);
 //! * `spirv.SpecConstant` / `SpecConstantComposite` → nothing: each
 //!   `spirv.mlir.referenceof` becomes the constant's value, the one given in
 //!   [`ConvertOptions::spec_values`] for its `spec_id`, else its default;
@@ -241,23 +243,39 @@ impl<'m> Cx<'m> {
         if !self.kernel() {
             let init = match &init_sym {
                 Some(sym) => Some(self.symbol_init(op, sym, pointee)?),
-                None if sc == StorageClass::Private || sc == StorageClass::Function => None,
                 None => None,
             };
+            // A bound variable is named after its module, set and binding,
+            // as MLIR's spirv-cpu-runner expects.
+            let symbol = match (
+                self.attr_int(op, "descriptor_set"),
+                self.attr_int(op, "binding"),
+            ) {
+                (Some(set), Some(binding)) => {
+                    let prefix = self
+                        .m
+                        .symbol_name(self.m.top())
+                        .map(|m| format!("{m}_"))
+                        .unwrap_or_default();
+                    format!("{prefix}{name}_descriptor_set{set}_binding{binding}")
+                }
+                _ => name.clone(),
+            };
+            let location = self.attr_int(op, "location").map(|l| l as i64);
             self.out.globals.push(Global {
-                name: name.clone(),
+                name: symbol.clone(),
                 ty,
                 linkage: if sc == StorageClass::Private {
                     Linkage::Private
                 } else {
                     Linkage::External
                 },
-                constant: sc == StorageClass::Input,
+                constant: matches!(sc, StorageClass::Input | StorageClass::UniformConstant),
                 addr_space: 0,
                 init,
+                location,
             });
-            self.places
-                .insert(name.clone(), (Place::Global(name), pointee));
+            self.places.insert(name, (Place::Global(symbol), pointee));
             return Ok(());
         }
         let place = match sc {
@@ -415,6 +433,7 @@ impl<'m> Cx<'m> {
             constant: true,
             addr_space: 0,
             init: Some(GlobalInit::Aggregate(init)),
+            location: None,
         });
         Ok(())
     }

@@ -34,15 +34,17 @@ pub fn print(m: &LlvmModule) -> String {
         "source_filename = \"{}\"\n",
         m.name.as_deref().unwrap_or("kiln")
     );
-    for g in &m.globals {
-        global(&mut out, g);
-    }
-    if !m.globals.is_empty() {
-        out.push('\n');
-    }
-    for f in &m.functions {
-        p.function(&mut out, f);
-        out.push('\n');
+    for (globals, functions) in m.section_items() {
+        for g in globals {
+            global(&mut out, g);
+        }
+        if !globals.is_empty() {
+            out.push('\n');
+        }
+        for f in functions {
+            p.function(&mut out, f);
+            out.push('\n');
+        }
     }
     for (name, (ret, params, flag)) in &p.intrinsics {
         let mut ps: Vec<String> = params.iter().map(ToString::to_string).collect();

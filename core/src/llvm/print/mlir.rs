@@ -26,11 +26,13 @@ pub fn print(m: &LlvmModule) -> String {
         }
         None => out.push_str("module {\n"),
     }
-    for g in &m.globals {
-        global(&mut out, g);
-    }
-    for f in &m.functions {
-        function(&mut out, f);
+    for (globals, functions) in m.section_items() {
+        for g in globals {
+            global(&mut out, g);
+        }
+        for f in functions {
+            function(&mut out, f);
+        }
     }
     out.push_str("}\n");
     out
@@ -138,7 +140,13 @@ fn global(out: &mut String, g: &Global) {
         linkage(g.linkage),
         g.name
     );
-    let attrs = format!("{{addr_space = {} : i32}}", g.addr_space);
+    let attrs = match g.location {
+        Some(l) => format!(
+            "{{addr_space = {} : i32, location = {l} : i32}}",
+            g.addr_space
+        ),
+        None => format!("{{addr_space = {} : i32}}", g.addr_space),
+    };
     match &g.init {
         Some(GlobalInit::Value(v)) => {
             let _ = writeln!(
