@@ -103,10 +103,11 @@ spirv.func @copy_memory(%arg0: !spirv.ptr<!spirv.array<4 x i32>, Function>, %arg
 // -----
 
 // Global variables and addressof: private linkage for Private, external
-// otherwise, constant for Input.
+// otherwise, constant for Input; a bound variable is named after its set
+// and binding (MLIR's spirv-cpu-runner convention).
 // CHECK: llvm.mlir.global private @struct() {addr_space = 0 : i32} : !llvm.struct<packed (f32, array<10 x f32>)>
 // CHECK: llvm.mlir.global external constant @input() {addr_space = 0 : i32} : f32
-// CHECK: llvm.mlir.global external @buffer() {addr_space = 0 : i32} : !llvm.struct<(array<0 x f32>)>
+// CHECK: llvm.mlir.global external @buffer_descriptor_set0_binding1() {addr_space = 0 : i32} : !llvm.struct<(array<0 x f32>)>
 // CHECK: llvm.mlir.global external @shared() {addr_space = 0 : i32} : !llvm.array<16 x i32>
 // CHECK-LABEL: llvm.func @globals
 // CHECK: %[[S:.*]] = llvm.mlir.addressof @struct : !llvm.ptr
@@ -114,7 +115,7 @@ spirv.func @copy_memory(%arg0: !spirv.ptr<!spirv.array<4 x i32>, Function>, %arg
 // CHECK: llvm.load %[[I]] : !llvm.ptr -> f32
 // LLVM: @struct = private global <{ float, [10 x float] }> undef
 // LLVM: @input = external constant float
-// LLVM: @buffer = external global { [0 x float] }
+// LLVM: @buffer_descriptor_set0_binding1 = external global { [0 x float] }
 spirv.module Logical GLSL450 {
   spirv.GlobalVariable @struct : !spirv.ptr<!spirv.struct<(f32, !spirv.array<10 x f32>)>, Private>
   spirv.GlobalVariable @input : !spirv.ptr<f32, Input>
