@@ -55,16 +55,15 @@ spirv.func @same_target(%arg0: i1, %arg1: i32, %arg2: i32) "None" {
 
 // -----
 
-// Selection: its blocks are inlined, merge branches to the code after it.
+// Selection: the header's conditional branch ends the current block, the
+// other blocks follow, merge branches to the code after the construct.
 // CHECK-LABEL: llvm.func @selection
-// CHECK: llvm.br ^bb1
+// CHECK-NEXT: llvm.cond_br %arg0, ^bb1, ^bb2
 // CHECK: ^bb1:
-// CHECK-NEXT: llvm.cond_br %arg0, ^bb2, ^bb3
+// CHECK-NEXT: llvm.br ^bb2
 // CHECK: ^bb2:
-// CHECK: llvm.br ^bb3
+// CHECK-NEXT: llvm.br ^bb3
 // CHECK: ^bb3:
-// CHECK-NEXT: llvm.br ^bb4
-// CHECK: ^bb4:
 // CHECK-NEXT: llvm.return
 spirv.func @selection(%arg0: i1) "None" {
   spirv.mlir.selection {
@@ -79,23 +78,25 @@ spirv.func @selection(%arg0: i1) "None" {
 
 // -----
 
-// Loop with a block argument for the induction variable.
+// Loop: the current block branches to the header (with the induction
+// variable's initial value).
 // CHECK-LABEL: llvm.func @loop
-// CHECK: llvm.br ^bb1
-// CHECK: ^bb1:
-// CHECK-NEXT: llvm.br ^bb2(%{{.*}} : i32)
-// CHECK: ^bb2(%[[IV:.*]]: i32):
+// CHECK: llvm.br ^bb1(%{{.*}} : i32)
+// CHECK: ^bb1(%[[IV:.*]]: i32):
 // CHECK: %[[C:.*]] = llvm.icmp "slt" %[[IV]], %arg0 : i32
-// CHECK: llvm.cond_br %[[C]], ^bb3, ^bb5
+// CHECK: llvm.cond_br %[[C]], ^bb2, ^bb4
+// CHECK: ^bb2:
+// CHECK-NEXT: llvm.br ^bb3
 // CHECK: ^bb3:
-// CHECK: llvm.br ^bb4
-// CHECK: ^bb4:
 // CHECK: %[[NEXT:.*]] = llvm.add %[[IV]], %{{.*}} : i32
-// CHECK: llvm.br ^bb2(%[[NEXT]] : i32)
+// CHECK: llvm.br ^bb1(%[[NEXT]] : i32)
+// CHECK: ^bb4:
+// CHECK-NEXT: llvm.br ^bb5
 // CHECK: ^bb5:
-// CHECK-NEXT: llvm.br ^bb6
-// CHECK: ^bb6:
 // CHECK-NEXT: llvm.return
+// LLVM-LABEL: define void @loop
+// LLVM: bb1:
+// LLVM-NEXT: %v2 = phi i32 [ 0, %bb0 ], [ %v4, %bb3 ]
 spirv.func @loop(%arg0: i32) "None" {
   %zero = spirv.Constant 0 : i32
   %one = spirv.Constant 1 : i32

@@ -11,9 +11,10 @@
 //! * The entry block's arguments are the parameters; other blocks keep
 //!   their arguments (phi nodes).
 //! * `spirv.mlir.selection` / `spirv.mlir.loop`: their blocks are inlined
-//!   into the function; the op's block branches to the region's first block
-//!   and `spirv.mlir.merge` branches to a new block holding the ops after
-//!   the construct. Selection and loop controls are dropped.
+//!   into the function; the region's entry block continues the op's block
+//!   (a selection's header branch or a loop's branch to its header ends
+//!   it) and `spirv.mlir.merge` branches to a new block holding the ops
+//!   after the construct. Selection and loop controls are dropped.
 //! * `spirv.Branch` → `llvm.br`, `spirv.BranchConditional` → `llvm.cond_br`
 //!   with its `branch_weights`, `spirv.Switch` → `llvm.switch`; when one
 //!   terminator reaches the same block with arguments twice, the second
@@ -347,21 +348,28 @@ impl<'m> Fx<'_, 'm> {
         }
     }
 
-    /// `spirv.mlir.selection` / `spirv.mlir.loop`: inline the region.
+    /// `spirv.mlir.selection` / `spirv.mlir.loop`: inline the region. The
+    /// region's entry block (no arguments, no predecessors) continues the
+    /// current block, so a selection's conditional branch or a loop's
+    /// branch to its header ends the block holding the construct, as in
+    /// MLIR's conversion; the other blocks follow, then the block holding
+    /// the ops after the construct.
     fn structured(&mut self, op: Op) -> Result<(), ConvertError> {
         let m = self.m();
         let Some(&region) = m.op(op).regions.first() else {
             return Ok(());
         };
         let blocks = m.region(region).blocks.clone();
-        if blocks.is_empty() {
+        let Some((&entry, rest)) = blocks.split_first() else {
             return Ok(());
-        }
-        self.map_blocks(&blocks)?;
+        };
+        self.map_blocks(rest)?;
         let (cont, _) = self.b.block(&[]);
-        self.b.br(self.blocks[&blocks[0]], Vec::new());
         self.merges.push(cont);
-        for &blk in &blocks {
+        for &inner in &m.block(entry).ops {
+            self.op(inner)?;
+        }
+        for &blk in rest {
             self.convert_block(blk)?;
         }
         self.merges.pop();
