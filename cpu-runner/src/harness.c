@@ -16,7 +16,8 @@
  * Workgroups are taken by worker threads from a shared counter. The
  * invocations of a workgroup run one after another on their worker; when
  * the kernel has barriers or subgroup operations they run as coroutines
- * (ucontext fibers with their own stacks, guard page below each): a
+ * (fibers with their own stacks, a guard page below each, switched by a
+ * few instructions of assembly on x86-64 and by ucontext elsewhere): a
  * barrier or subgroup operation parks the invocation and returns to the
  * worker's scheduler, which runs every runnable invocation, then settles
  * what they wait for:
@@ -71,8 +72,18 @@ extern void kiln_main(struct kiln_ctx *ctx);
 
 enum { ST_RUN, ST_BARRIER, ST_SG, ST_DONE };
 
-struct inv {
+/* A coroutine's saved context: on x86-64 a stack pointer (the callee-saved
+ * registers are on its stack), elsewhere a ucontext. */
+struct fctx {
+#if defined(__x86_64__)
+  void *sp;
+#else
   ucontext_t uc;
+#endif
+};
+
+struct inv {
+  struct fctx ctx;
   int state;
   uint32_t sg_count;
   int32_t site, op, group_op, cluster, elem, lanes, arg;
@@ -87,7 +98,7 @@ struct worker {
   struct kiln_ctx *ctx;
   struct inv *inv;
   uint8_t *stacks;
-  ucontext_t sched;
+  struct fctx sched;
   uint32_t current;
 };
 
@@ -120,6 +131,75 @@ static void die(const char *what) {
   fprintf(stderr, "kiln cpu harness: %s\n", what);
   exit(3);
 }
+
+/* ---- coroutines ---------------------------------------------------------- */
+
+static void fiber_main(void);
+
+#if defined(__x86_64__)
+/* Saves the callee-saved registers, MXCSR and the x87 control word on the
+ * current stack, stores the stack pointer in *from, switches to `to` and
+ * restores what was saved there. A few instructions instead of
+ * swapcontext's two signal-mask system calls. */
+__attribute__((naked, noinline)) static void fctx_switch(void **from, void *to) {
+  __asm__ volatile(
+      "pushq %rbp\n\t"
+      "pushq %rbx\n\t"
+      "pushq %r12\n\t"
+      "pushq %r13\n\t"
+      "pushq %r14\n\t"
+      "pushq %r15\n\t"
+      "subq $8, %rsp\n\t"
+      "stmxcsr (%rsp)\n\t"
+      "fnstcw 4(%rsp)\n\t"
+      "movq %rsp, (%rdi)\n\t"
+      "movq %rsi, %rsp\n\t"
+      "ldmxcsr (%rsp)\n\t"
+      "fldcw 4(%rsp)\n\t"
+      "addq $8, %rsp\n\t"
+      "popq %r15\n\t"
+      "popq %r14\n\t"
+      "popq %r13\n\t"
+      "popq %r12\n\t"
+      "popq %rbx\n\t"
+      "popq %rbp\n\t"
+      "ret\n\t");
+}
+
+static void fiber_entry(void) {
+  fiber_main();
+  __builtin_unreachable();
+}
+
+/* A context that starts fiber_main on the stack [base, base + size). */
+static void fctx_make(struct fctx *c, uint8_t *base, size_t size) {
+  uintptr_t top = ((uintptr_t)(base + size)) & ~(uintptr_t)15;
+  uint64_t *ret = (uint64_t *)(top - 16); /* 16-aligned, as a call leaves it */
+  ret[0] = (uint64_t)(uintptr_t)fiber_entry;
+  ret[1] = 0;
+  uint64_t *sp = ret - 7;
+  for (int i = 1; i < 7; i++) sp[i] = 0; /* r15 .. rbp */
+  uint32_t mx;
+  uint16_t cw;
+  __asm__ volatile("stmxcsr %0" : "=m"(mx));
+  __asm__ volatile("fnstcw %0" : "=m"(cw));
+  memcpy(&sp[0], &mx, 4);
+  memcpy((uint8_t *)&sp[0] + 4, &cw, 2);
+  c->sp = sp;
+}
+
+static void fctx_jump(struct fctx *from, struct fctx *to) { fctx_switch(&from->sp, to->sp); }
+#else
+static void fctx_make(struct fctx *c, uint8_t *base, size_t size) {
+  getcontext(&c->uc);
+  c->uc.uc_stack.ss_sp = base;
+  c->uc.uc_stack.ss_size = size;
+  c->uc.uc_link = NULL;
+  makecontext(&c->uc, fiber_main, 0);
+}
+
+static void fctx_jump(struct fctx *from, struct fctx *to) { swapcontext(&from->uc, &to->uc); }
+#endif
 
 /* ---- values of subgroup operations ------------------------------------ */
 
@@ -376,7 +456,7 @@ void __kiln_barrier(struct kiln_ctx *c) {
   struct inv *v = c->rt;
   if (!v) return; /* one invocation at a time: nothing to wait for */
   v->state = ST_BARRIER;
-  swapcontext(&v->uc, &self_worker->sched);
+  fctx_jump(&v->ctx, &self_worker->sched);
 }
 
 void __kiln_subgroup(struct kiln_ctx *c, int32_t site, int32_t op, int32_t group_op,
@@ -396,7 +476,7 @@ void __kiln_subgroup(struct kiln_ctx *c, int32_t site, int32_t op, int32_t group
   v->arg = arg;
   v->out = out;
   v->state = ST_SG;
-  swapcontext(&v->uc, &self_worker->sched);
+  fctx_jump(&v->ctx, &self_worker->sched);
 }
 
 static void report(struct kiln_ctx *c, uint32_t region, uint64_t offset, uint64_t size) {
@@ -440,13 +520,12 @@ static void set_mask(uint32_t *m, uint32_t lane, int which) {
   }
 }
 
-static void set_builtins(struct kiln_ctx *c, const uint32_t g[3], uint32_t i) {
+/* The built-ins that do not depend on the workgroup: set once per worker. */
+static void set_static_builtins(struct kiln_ctx *c, uint32_t i) {
   uint32_t l[3] = {i % local[0], (i / local[0]) % local[1], i / (local[0] * local[1])};
   uint32_t *b = c->builtins;
   for (int d = 0; d < 3; d++) {
-    b[KILN_BI_GLOBAL_INVOCATION_ID + d] = g[d] * local[d] + l[d];
     b[KILN_BI_LOCAL_INVOCATION_ID + d] = l[d];
-    b[KILN_BI_WORKGROUP_ID + d] = g[d];
     b[KILN_BI_NUM_WORKGROUPS + d] = grid[d];
     b[KILN_BI_WORKGROUP_SIZE + d] = local[d];
   }
@@ -463,12 +542,21 @@ static void set_builtins(struct kiln_ctx *c, const uint32_t g[3], uint32_t i) {
   set_mask(&b[KILN_BI_SUBGROUP_LT_MASK], lane, 4);
 }
 
+/* The built-ins of workgroup `g`. */
+static void set_group_builtins(struct kiln_ctx *c, const uint32_t g[3]) {
+  uint32_t *b = c->builtins;
+  for (int d = 0; d < 3; d++) {
+    b[KILN_BI_WORKGROUP_ID + d] = g[d];
+    b[KILN_BI_GLOBAL_INVOCATION_ID + d] = g[d] * local[d] + b[KILN_BI_LOCAL_INVOCATION_ID + d];
+  }
+}
+
 static void fiber_main(void) {
   struct worker *w = self_worker;
   uint32_t i = w->current;
   kiln_main(&w->ctx[i]);
   w->inv[i].state = ST_DONE;
-  /* returning resumes uc_link: the scheduler */
+  fctx_jump(&w->inv[i].ctx, &w->sched);
 }
 
 static void resolve_subgroups(struct worker *w) {
@@ -499,11 +587,8 @@ static void resolve_subgroups(struct worker *w) {
 static void run_fibers(struct worker *w) {
   for (uint32_t i = 0; i < n_inv; i++) {
     struct inv *v = &w->inv[i];
-    getcontext(&v->uc);
-    v->uc.uc_stack.ss_sp = w->stacks + (size_t)i * STACK_BYTES + (size_t)page_size;
-    v->uc.uc_stack.ss_size = STACK_BYTES - (size_t)page_size;
-    v->uc.uc_link = &w->sched;
-    makecontext(&v->uc, fiber_main, 0);
+    fctx_make(&v->ctx, w->stacks + (size_t)i * STACK_BYTES + (size_t)page_size,
+              STACK_BYTES - (size_t)page_size);
     v->state = ST_RUN;
     v->sg_count = 0;
   }
@@ -511,7 +596,7 @@ static void run_fibers(struct worker *w) {
     for (uint32_t i = 0; i < n_inv; i++) {
       if (w->inv[i].state != ST_RUN) continue;
       w->current = i;
-      swapcontext(&w->sched, &w->inv[i].uc);
+      fctx_jump(&w->sched, &w->inv[i].ctx);
     }
     int any_sg = 0, any_barrier = 0;
     for (uint32_t i = 0; i < n_inv; i++) {
@@ -534,7 +619,7 @@ static void run_group(struct worker *w, uint64_t gi) {
                    (uint32_t)(gi / ((uint64_t)grid[0] * grid[1]))};
   if (wg_bytes) memset(w->workgroup, 0, wg_bytes);
   if (priv_bytes) memset(w->private_mem, 0, priv_stride * n_inv);
-  for (uint32_t i = 0; i < n_inv; i++) set_builtins(&w->ctx[i], g, i);
+  for (uint32_t i = 0; i < n_inv; i++) set_group_builtins(&w->ctx[i], g);
   if (flags & KILN_FLAG_FIBERS) {
     run_fibers(w);
   } else {
@@ -582,6 +667,7 @@ static void setup_worker(struct worker *w, uint32_t index) {
     c->rt = (flags & KILN_FLAG_FIBERS) ? &w->inv[i] : NULL;
     c->read_scratch = read_scratch_all;
     c->write_scratch = write_scratch_all + scratch_bytes * index;
+    set_static_builtins(c, i);
   }
 }
 
