@@ -48,7 +48,10 @@ fn opt_prints_the_llvm_dialect_mlir_reads() {
     let (code, out, err) = common::kiln(&["opt", "--convert-spirv-to-llvm"], MODULE.as_bytes());
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("llvm.func @main()"), "{out}");
-    assert!(out.contains("llvm.mlir.global external @buf_descriptor_set0_binding0()"), "{out}");
+    assert!(
+        out.contains("llvm.mlir.global external @buf_descriptor_set0_binding0()"),
+        "{out}"
+    );
     tool_accepts("mlir-opt-19", &["-o", "/dev/null"], &out);
     tool_accepts(
         "mlir-translate-19",
