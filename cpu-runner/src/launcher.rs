@@ -12,11 +12,11 @@
 use std::collections::HashMap;
 
 use kiln_core::host::{
-    find_gpu_module, launch_block_sizes, ElemType, HostBuffer, LaunchRequest, LaunchTiming,
-    Launcher, LauncherError,
+    explicit_target_env, find_gpu_module, launch_block_sizes, ElemType, HostBuffer, LaunchRequest,
+    LaunchTiming, Launcher, LauncherError,
 };
 use kiln_core::ir::Module;
-use kiln_core::kernel::{KAttr, KernelModule};
+use kiln_core::kernel::KernelModule;
 use kiln_core::lower::{self, LowerOptions, LoweredModule};
 use kiln_core::target::TargetEnv;
 
@@ -97,15 +97,7 @@ impl<'a> CpuLauncher<'a> {
         let m = self.kernels;
         let op = find_gpu_module(m, name)
             .ok_or_else(|| CpuError::Launch(format!("no gpu.module @{name}")))?;
-        let explicit = [op, m.top()].into_iter().find_map(|o| {
-            ["spirv.target_env", "spv.target_env"]
-                .iter()
-                .find_map(|n| match m.attr(o, n) {
-                    Some(KAttr::TargetEnv(env)) => Some((**env).clone()),
-                    _ => None,
-                })
-        });
-        let env = explicit
+        let env = explicit_target_env(m, op)
             .or_else(|| self.env.clone())
             .unwrap_or_else(|| cpu_target_env(self.options.subgroup_size));
         let options = LowerOptions {

@@ -18,9 +18,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use kiln_core::binary::{reflect::reflect_binary, serialize};
+use kiln_core::binary::serialize;
+use kiln_core::reflect::reflect_binary;
 use kiln_cpu::{BufferBinding, CpuKernel, CpuLauncher, DispatchOptions};
-use kiln_vulkan::runner::VulkanLauncher;
+use kiln_runtime::runner::VulkanLauncher;
 use kiln_vulkan::{Buffer, BufferBinding as VkBinding, ComputePipeline, Context, ContextOptions};
 
 fn runs() -> usize {

@@ -9,6 +9,8 @@
 use ash::vk;
 use kiln_abi::DescriptorType;
 
+use crate::fault::CallFamily;
+
 /// A `Result` with the runtime's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -154,6 +156,63 @@ pub enum Error {
         /// The binding number.
         binding: u32,
     },
+    /// A buffer was given for an element past the end of a binding's
+    /// descriptor array.
+    #[error(
+        "a buffer was given for element {element} of binding {set}:{binding}, which has \
+         {count} descriptor(s)"
+    )]
+    ArrayElement {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// The element given.
+        element: u32,
+        /// The binding's descriptor count.
+        count: u32,
+    },
+    /// An element of a descriptor array has no buffer.
+    #[error(
+        "binding {set}:{binding} of entry point \"{entry_point}\" is an array of {count} \
+         descriptors, but no buffer was given for element {element}"
+    )]
+    MissingArrayElement {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// The element without a buffer.
+        element: u32,
+        /// The binding's descriptor count.
+        count: u32,
+        /// The pipeline's entry point.
+        entry_point: String,
+    },
+    /// A dynamic offset the binding cannot take.
+    #[error("binding {set}:{binding}[{element}]: dynamic offset {offset}: {reason}")]
+    DynamicOffset {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// The array element.
+        element: u32,
+        /// The dynamic offset.
+        offset: u32,
+        /// Why it is rejected.
+        reason: String,
+    },
+    /// A binding named dynamic at pipeline creation that cannot be.
+    #[error("binding {set}:{binding}: {reason}")]
+    DynamicDescriptor {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// Why it cannot be dynamic.
+        reason: String,
+    },
     /// A binding expects a descriptor kind that dispatch cannot bind yet.
     #[error("binding {set}:{binding} is a {descriptor_type}; dispatch can only bind buffers")]
     UnsupportedDescriptor {
@@ -285,6 +344,27 @@ pub enum Error {
         /// Which object.
         what: &'static str,
     },
+    /// The device lacks something a building block needs.
+    #[error("the device does not support {what}")]
+    Unsupported {
+        /// What is missing, e.g. `timeline semaphores (Vulkan 1.2 or VK_KHR_timeline_semaphore)`.
+        what: &'static str,
+    },
+    /// A pool slice or block used with a batch of another context.
+    #[error("a command batch was given {what} of another Context")]
+    ForeignBatchObject {
+        /// Which object.
+        what: &'static str,
+    },
+    /// A copy, fill or update whose range or alignment Vulkan does not
+    /// allow.
+    #[error("{command}: {reason}")]
+    InvalidTransfer {
+        /// `vkCmdCopyBuffer`, `vkCmdFillBuffer` or `vkCmdUpdateBuffer`.
+        command: &'static str,
+        /// What is wrong, with the offending values.
+        reason: String,
+    },
     /// Any other failure of a Vulkan call.
     #[error("{call} failed with {result:?} ({result})")]
     Other {
@@ -312,6 +392,47 @@ fn map_oom_or(call: &'static str, result: vk::Result) -> Error {
         vk::Result::ERROR_OUT_OF_HOST_MEMORY => Error::OutOfHostMemory { call },
         vk::Result::ERROR_OUT_OF_DEVICE_MEMORY => Error::OutOfDeviceMemory { call },
         result => Error::Other { call, result },
+    }
+}
+
+/// The mapper of each [`CallFamily`] (the families fault injection works
+/// on): [`map_memory`] for `Memory`, [`map_create`] for `Create` and
+/// `PipelineCache`, [`map_allocate_descriptor_sets`] for `DescriptorSets`,
+/// [`map_queue`] for `Submit` and `Wait`.
+pub(crate) fn map_family(family: CallFamily, call: &'static str, result: vk::Result) -> Error {
+    match family {
+        CallFamily::Memory => map_memory(call, result),
+        CallFamily::Create | CallFamily::PipelineCache => map_create(call, result),
+        CallFamily::DescriptorSets => map_allocate_descriptor_sets(result),
+        CallFamily::Submit | CallFamily::Wait => map_queue(call, result),
+    }
+}
+
+/// Device-memory allocation (`vkAllocateMemory`): out of host or device
+/// memory, too many allocations (`VK_ERROR_TOO_MANY_OBJECTS`, reported as
+/// out of device memory: the caller's remedy is the same, free and retry).
+pub(crate) fn map_memory(call: &'static str, result: vk::Result) -> Error {
+    match result {
+        vk::Result::ERROR_TOO_MANY_OBJECTS => Error::OutOfDeviceMemory { call },
+        result => map_oom_or(call, result),
+    }
+}
+
+/// gpu-allocator's failure to allocate `what`: its out-of-memory is
+/// [`Error::OutOfDeviceMemory`] (as [`map_memory`] maps the driver's),
+/// anything else [`Error::Allocation`].
+pub(crate) fn map_allocator(
+    what: impl FnOnce() -> String,
+    e: gpu_allocator::AllocationError,
+) -> Error {
+    match e {
+        gpu_allocator::AllocationError::OutOfMemory => Error::OutOfDeviceMemory {
+            call: "vkAllocateMemory",
+        },
+        source => Error::Allocation {
+            what: what(),
+            source,
+        },
     }
 }
 

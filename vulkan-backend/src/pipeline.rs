@@ -19,8 +19,9 @@ use ash::vk;
 use kiln_abi::{PipelineInterface, SpecValue};
 
 use crate::context::{Context, DeviceShared};
-use crate::conv;
+use crate::descriptors;
 use crate::error::{map_create, Error, Result};
+use crate::pipeline_cache::PipelineCache;
 use kiln_abi::Limits;
 
 /// The SPIR-V magic number, in the module's first word.
@@ -35,6 +36,9 @@ pub struct ComputePipeline {
     pub(crate) raw: vk::Pipeline,
     /// Descriptor counts per type, for one dispatch's descriptor pool.
     pub(crate) pool_sizes: Vec<vk::DescriptorPoolSize>,
+    /// The bindings made dynamic descriptors, sorted (see
+    /// [`with_dynamic_bindings`](Self::with_dynamic_bindings)).
+    pub(crate) dynamic: Vec<(u32, u32)>,
 }
 
 impl std::fmt::Debug for ComputePipeline {
@@ -49,7 +53,7 @@ impl std::fmt::Debug for ComputePipeline {
 impl ComputePipeline {
     /// Creates a compute pipeline for the entry point `interface` describes
     /// in the module `spirv`. The interface is trusted to match the module
-    /// (reflect it with `kiln_core::binary::reflect::reflect_binary`); the
+    /// (reflect it with `kiln_core::reflect::reflect_binary`); the
     /// validation layer reports a mismatch.
     pub fn new(ctx: &Context, spirv: &[u32], interface: &PipelineInterface) -> Result<Self> {
         Self::with_specialization(ctx, spirv, interface, &[])
@@ -68,10 +72,61 @@ impl ComputePipeline {
         interface: &PipelineInterface,
         spec: &[SpecValue],
     ) -> Result<Self> {
+        Self::with_cache(ctx, spirv, interface, spec, None)
+    }
+
+    /// Like [`with_specialization`](Self::with_specialization), creating
+    /// the pipeline through `cache` (the driver looks the compiled code up
+    /// there and adds what it compiles) when one is given.
+    pub fn with_cache(
+        ctx: &Context,
+        spirv: &[u32],
+        interface: &PipelineInterface,
+        spec: &[SpecValue],
+        cache: Option<&PipelineCache>,
+    ) -> Result<Self> {
+        Self::build(ctx, spirv, interface, spec, cache, &[])
+    }
+
+    /// Like [`with_specialization`](Self::with_specialization), with the
+    /// buffer bindings `dynamic` (`(set, binding)` pairs) made dynamic
+    /// descriptors (`STORAGE_BUFFER_DYNAMIC` / `UNIFORM_BUFFER_DYNAMIC`),
+    /// so each dispatch moves them by its
+    /// [`BufferBinding::dynamic_offset`](crate::BufferBinding::dynamic_offset).
+    /// Each must be a buffer binding of the interface, named once; the
+    /// dynamic descriptors must fit the device's
+    /// `maxDescriptorSet{Storage,Uniform}BuffersDynamic`. (Command batches
+    /// do not take such pipelines.)
+    pub fn with_dynamic_bindings(
+        ctx: &Context,
+        spirv: &[u32],
+        interface: &PipelineInterface,
+        spec: &[SpecValue],
+        dynamic: &[(u32, u32)],
+    ) -> Result<Self> {
+        Self::build(ctx, spirv, interface, spec, None, dynamic)
+    }
+
+    fn build(
+        ctx: &Context,
+        spirv: &[u32],
+        interface: &PipelineInterface,
+        spec: &[SpecValue],
+        cache: Option<&PipelineCache>,
+        dynamic: &[(u32, u32)],
+    ) -> Result<Self> {
+        if let Some(cache) = cache {
+            if !ctx.owns(&cache.device) {
+                return Err(Error::ForeignObject {
+                    what: "pipeline cache",
+                });
+            }
+        }
         check_spirv(spirv)?;
         let specialized = interface.specialize(spec)?;
         let interface = &specialized;
         check_interface(interface, &ctx.shared.limits)?;
+        let dynamic = descriptors::check_dynamic(&ctx.shared, interface, dynamic)?;
         let mut spec_data: Vec<u8> = Vec::new();
         let spec_entries: Vec<vk::SpecializationMapEntry> = spec
             .iter()
@@ -104,22 +159,14 @@ impl ComputePipeline {
             set_layouts: Vec::new(),
             layout: vk::PipelineLayout::null(),
             raw: vk::Pipeline::null(),
-            pool_sizes: pool_sizes(interface),
+            pool_sizes: descriptors::pool_sizes(interface, &dynamic),
+            dynamic,
         };
         let raw_device = &pipeline.device.raw;
 
         let set_count = interface.max_set().map_or(0, |s| s + 1);
         for set in 0..set_count {
-            let bindings: Vec<vk::DescriptorSetLayoutBinding<'_>> = interface
-                .bindings_in_set(set)
-                .map(|b| {
-                    vk::DescriptorSetLayoutBinding::default()
-                        .binding(b.binding)
-                        .descriptor_type(conv::descriptor_type(b.descriptor_type))
-                        .descriptor_count(1)
-                        .stage_flags(vk::ShaderStageFlags::COMPUTE)
-                })
-                .collect();
+            let bindings = descriptors::set_layout_bindings(interface, &pipeline.dynamic, set);
             let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
             pipeline.device.note_call();
             // SAFETY: valid create info (distinct binding numbers, checked
@@ -164,9 +211,12 @@ impl ComputePipeline {
             .stage(stage)
             .layout(pipeline.layout)];
         pipeline.device.note_call();
-        // SAFETY: the module and layout are live; `entry` is NUL-terminated.
-        let created =
-            unsafe { raw_device.create_compute_pipelines(vk::PipelineCache::null(), &info, None) };
+        let cache_lock = cache.map(|c| crate::context::lock(&c.raw));
+        let raw_cache = cache_lock.as_deref().copied().unwrap_or_default();
+        // SAFETY: the module and layout are live; `entry` is NUL-terminated;
+        // the cache (null or of this device, checked) is locked.
+        let created = unsafe { raw_device.create_compute_pipelines(raw_cache, &info, None) };
+        drop(cache_lock);
         // SAFETY: the module is only needed during pipeline creation.
         unsafe { raw_device.destroy_shader_module(module, None) };
         let pipelines = created.map_err(|(_, r)| map_create("vkCreateComputePipelines", r))?;
@@ -227,22 +277,6 @@ fn check_spirv(words: &[u32]) -> Result<()> {
     Ok(())
 }
 
-/// One descriptor of each binding, summed per type.
-fn pool_sizes(interface: &PipelineInterface) -> Vec<vk::DescriptorPoolSize> {
-    let mut sizes: Vec<vk::DescriptorPoolSize> = Vec::new();
-    for b in &interface.bindings {
-        let ty = conv::descriptor_type(b.descriptor_type);
-        match sizes.iter_mut().find(|s| s.ty == ty) {
-            Some(s) => s.descriptor_count += 1,
-            None => sizes.push(vk::DescriptorPoolSize {
-                ty,
-                descriptor_count: 1,
-            }),
-        }
-    }
-    sizes
-}
-
 /// Checks an interface against its invariants and the device limits
 /// (bound sets, per-stage descriptor counts, push-constant size, workgroup
 /// size per dimension and in total, workgroup memory: every check of
@@ -287,6 +321,7 @@ mod tests {
                     access: Access::ReadWrite,
                     min_size: 0,
                     element_stride: Some(4),
+                    count: 1,
                 })
                 .collect(),
             push_constants: None,
@@ -347,12 +382,5 @@ mod tests {
              number 0x07230203"
         );
         assert!(check_spirv(&[SPIRV_MAGIC, 0x10000, 0, 1, 0]).is_ok());
-    }
-
-    #[test]
-    fn pool_sizes_count_per_type() {
-        let sizes = pool_sizes(&iface(&[(0, 0), (0, 1), (2, 0)]));
-        assert_eq!(sizes.len(), 1);
-        assert_eq!(sizes[0].descriptor_count, 3);
     }
 }

@@ -1,6 +1,8 @@
 //! kiln-cli's integration tests: one test binary running the `kiln`
 //! binary, one module per topic.
+#![forbid(unsafe_code)]
 
+mod amber_cli;
 mod bad_input;
 mod common;
 mod compile_cli;

@@ -42,5 +42,5 @@ pub use buffer::{ElemType, HostBuffer};
 pub use error::HostError;
 pub use interp::{run_main, run_main_to_string};
 pub use launch::{LaunchRequest, LaunchTiming, Launcher, LauncherError};
-pub use modules::{find_gpu_module, launch_block_sizes};
+pub use modules::{explicit_target_env, find_gpu_module, launch_block_sizes};
 pub use value::HostValue;

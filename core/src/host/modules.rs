@@ -1,11 +1,12 @@
 //! What every launcher needs to know about a runner program's kernels:
-//! the `gpu.module` a launch names and the workgroup sizes its launches
-//! give.
+//! the `gpu.module` a launch names, the target env the program writes for
+//! it and the workgroup sizes its launches give.
 
 use std::collections::HashMap;
 
 use crate::ir::Op;
 use crate::kernel::{KAttr, KOp, KernelModule};
+use crate::target::TargetEnv;
 
 /// The `gpu.module @name` of the top module.
 pub fn find_gpu_module(m: &KernelModule, name: &str) -> Option<Op> {
@@ -13,6 +14,19 @@ pub fn find_gpu_module(m: &KernelModule, name: &str) -> Option<Op> {
         .iter()
         .copied()
         .find(|&op| m.op(op).kind == KOp::GpuModule && m.symbol_name(op) == Some(name))
+}
+
+/// The `spirv.target_env` (or `spv.target_env`) written on `gpu_module`,
+/// else on the top module.
+pub fn explicit_target_env(m: &KernelModule, gpu_module: Op) -> Option<TargetEnv> {
+    for op in [gpu_module, m.top()] {
+        for name in ["spirv.target_env", "spv.target_env"] {
+            if let Some(KAttr::TargetEnv(env)) = m.attr(op, name) {
+                return Some((**env).clone());
+            }
+        }
+    }
+    None
 }
 
 /// Kernel name → `threads in (...)` of its launches, where those are

@@ -15,7 +15,8 @@
 use std::collections::HashMap;
 
 use kiln_abi::SpecValue;
-use kiln_core::binary::{reflect::reflect_binary, serialize};
+use kiln_core::binary::serialize;
+use kiln_core::reflect::reflect_binary;
 use kiln_core::validate::{validate, ValidationEnv};
 use kiln_cpu::{BufferBinding, CpuError, CpuKernel, DispatchOptions};
 use kiln_gpu_tests::{assert_no_validation_messages, test_context, Buffer, ComputePipeline};
