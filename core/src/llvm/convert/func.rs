@@ -162,15 +162,19 @@ impl<'m> Fx<'_, 'm> {
             .ok_or_else(|| self.malformed(op, "uses a value that was not converted"))
     }
 
-    /// The converted `i`-th operand of `op`.
-    pub fn arg(&self, op: Op, i: usize) -> Result<LValue, ConvertError> {
-        let v = *self
-            .m()
+    /// The `i`-th operand of `op`.
+    fn operand(&self, op: Op, i: usize) -> Result<Value, ConvertError> {
+        self.m()
             .op(op)
             .operands
             .get(i)
-            .ok_or_else(|| self.malformed(op, format!("has no operand #{i}")))?;
-        self.val(op, v)
+            .copied()
+            .ok_or_else(|| self.malformed(op, format!("has no operand #{i}")))
+    }
+
+    /// The converted `i`-th operand of `op`.
+    pub fn arg(&self, op: Op, i: usize) -> Result<LValue, ConvertError> {
+        self.val(op, self.operand(op, i)?)
     }
 
     /// All converted operands of `op`.
@@ -181,13 +185,7 @@ impl<'m> Fx<'_, 'm> {
 
     /// The spv type of operand `i`.
     pub fn arg_ty(&self, op: Op, i: usize) -> Result<Type, ConvertError> {
-        let v = *self
-            .m()
-            .op(op)
-            .operands
-            .get(i)
-            .ok_or_else(|| self.malformed(op, format!("has no operand #{i}")))?;
-        Ok(self.m().value_type(v))
+        Ok(self.m().value_type(self.operand(op, i)?))
     }
 
     /// The spv result type of `op`.

@@ -16,7 +16,7 @@ use super::super::ir::{
     ConstValue, Function, GepIndex, Global, GlobalInit, Inst, InstKind, Intrinsic, LBlock, LType,
     LValue, Linkage, LlvmModule,
 };
-use super::{int_text, Names};
+use super::{access_words, float_kind, int_text, Names};
 use crate::ir::FloatKind;
 use crate::text::float::from_f64_bits;
 
@@ -83,16 +83,6 @@ fn mangle(t: &LType) -> String {
     }
 }
 
-fn float_kind(t: &LType) -> Option<FloatKind> {
-    Some(match t {
-        LType::Half => FloatKind::F16,
-        LType::BFloat => FloatKind::BF16,
-        LType::Float => FloatKind::F32,
-        LType::Double => FloatKind::F64,
-        _ => return None,
-    })
-}
-
 /// A scalar constant's text.
 fn scalar(v: &ConstValue, t: &LType) -> String {
     let bits = match v {
@@ -135,6 +125,15 @@ fn constant(v: &ConstValue, t: &LType) -> String {
             format!("<{}>", items.join(", "))
         }
         _ => scalar(v, t),
+    }
+}
+
+/// `(atomic , volatile , " ordering")` words of a load or store.
+fn access(flags: &super::super::ir::MemFlags) -> (&'static str, &'static str, String) {
+    let (vol, order) = access_words(flags);
+    match order {
+        Some(o) => ("atomic ", vol, format!(" {o}")),
+        None => ("", vol, String::new()),
     }
 }
 
@@ -352,31 +351,13 @@ impl Printer {
                 format!("alloca {elem}, {}{a}", tv(0))
             }
             InstKind::Load(flags) => {
-                let atomic = if flags.atomic.is_some() {
-                    "atomic "
-                } else {
-                    ""
-                };
-                let vol = if flags.volatile { "volatile " } else { "" };
-                let order = flags
-                    .atomic
-                    .map(|o| format!(" {}", o.name()))
-                    .unwrap_or_default();
+                let (atomic, vol, order) = access(flags);
                 let mut s = format!("load {atomic}{vol}{rty}, {}{order}", tv(0));
                 self.mem_suffix(&mut s, flags.align, flags.nontemporal);
                 s
             }
             InstKind::Store(flags) => {
-                let atomic = if flags.atomic.is_some() {
-                    "atomic "
-                } else {
-                    ""
-                };
-                let vol = if flags.volatile { "volatile " } else { "" };
-                let order = flags
-                    .atomic
-                    .map(|o| format!(" {}", o.name()))
-                    .unwrap_or_default();
+                let (atomic, vol, order) = access(flags);
                 let mut s = format!("store {atomic}{vol}{}, {}{order}", tv(0), tv(1));
                 self.mem_suffix(&mut s, flags.align, flags.nontemporal);
                 s

@@ -13,7 +13,7 @@ use super::super::ir::{
     ConstValue, Function, GepIndex, Global, GlobalInit, Inst, InstKind, LType, LValue, Linkage,
     LlvmModule, MemFlags,
 };
-use super::{int_text, Names};
+use super::{access_words, float_kind, int_text, Names};
 use crate::ir::FloatKind;
 use crate::text::float::format_float;
 
@@ -70,16 +70,6 @@ fn nested(t: &LType) -> String {
         LType::Ptr(0) => "ptr".into(),
         LType::Ptr(n) => format!("ptr<{n}>"),
     }
-}
-
-fn float_kind(t: &LType) -> Option<FloatKind> {
-    Some(match t {
-        LType::Half => FloatKind::F16,
-        LType::BFloat => FloatKind::BF16,
-        LType::Float => FloatKind::F32,
-        LType::Double => FloatKind::F64,
-        _ => return None,
-    })
 }
 
 /// One scalar of a constant, as an attribute value without its type.
@@ -423,11 +413,8 @@ fn instruction(f: &Function, names: &Names, inst: &Inst) -> String {
             )
         }
         InstKind::Load(flags) => {
-            let vol = if flags.volatile { "volatile " } else { "" };
-            let atomic = flags
-                .atomic
-                .map(|o| format!(" atomic {}", o.name()))
-                .unwrap_or_default();
+            let (vol, order) = access_words(flags);
+            let atomic = order.map(|o| format!(" atomic {o}")).unwrap_or_default();
             format!(
                 "llvm.load {vol}{}{atomic}{} : !llvm.ptr -> {rty}",
                 v(0),
@@ -435,11 +422,8 @@ fn instruction(f: &Function, names: &Names, inst: &Inst) -> String {
             )
         }
         InstKind::Store(flags) => {
-            let vol = if flags.volatile { "volatile " } else { "" };
-            let atomic = flags
-                .atomic
-                .map(|o| format!(" atomic {}", o.name()))
-                .unwrap_or_default();
+            let (vol, order) = access_words(flags);
+            let atomic = order.map(|o| format!(" atomic {o}")).unwrap_or_default();
             format!(
                 "llvm.store {vol}{}, {}{atomic}{} : {}, !llvm.ptr",
                 v(0),

@@ -6,7 +6,8 @@
 pub mod llvm_ir;
 pub mod mlir;
 
-use super::ir::{Function, LValue};
+use super::ir::{Function, LType, LValue, MemFlags};
+use crate::ir::FloatKind;
 
 /// Value names of one function: parameters `<param_prefix>N`, every other
 /// value numbered in definition order (block arguments before the
@@ -52,4 +53,24 @@ pub(crate) fn int_text(v: i128, width: u32) -> String {
     }
     let shift = 128 - width;
     ((v << shift) >> shift).to_string()
+}
+
+/// The float format of a scalar type.
+pub(crate) fn float_kind(t: &LType) -> Option<FloatKind> {
+    Some(match t {
+        LType::Half => FloatKind::F16,
+        LType::BFloat => FloatKind::BF16,
+        LType::Float => FloatKind::F32,
+        LType::Double => FloatKind::F64,
+        _ => return None,
+    })
+}
+
+/// `volatile ` when the access is volatile, and the ordering's name when
+/// it is atomic.
+pub(crate) fn access_words(flags: &MemFlags) -> (&'static str, Option<&'static str>) {
+    (
+        if flags.volatile { "volatile " } else { "" },
+        flags.atomic.map(|o| o.name()),
+    )
 }
