@@ -8,6 +8,11 @@
 
 mod abi_bindings;
 mod abi_limits;
+mod amber_errors;
+mod amber_files;
+mod cpu_differential;
+mod cpu_kernels;
+mod descriptor_arrays;
 mod filecheck;
 mod runner;
 mod runner_harness;
