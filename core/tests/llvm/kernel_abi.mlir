@@ -154,6 +154,25 @@ spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
 
 // -----
 
+// Tanh without overflow: copysign(1 - 2 / (exp(2|x|) + 1), x).
+// CHECK-LABEL: llvm.func internal @tanh(%arg0: !llvm.ptr, %arg1: f32) -> f32
+// CHECK: %[[A:.*]] = llvm.intr.fabs(%arg1) : (f32) -> f32
+// CHECK: %[[TWO:.*]] = llvm.mlir.constant(2.000000e+00 : f32) : f32
+// CHECK: %[[X2:.*]] = llvm.fmul %[[TWO]], %[[A]] : f32
+// CHECK: %[[E:.*]] = llvm.intr.exp(%[[X2]]) : (f32) -> f32
+// CHECK: %[[DEN:.*]] = llvm.fadd %[[E]], %{{.*}} : f32
+// CHECK: %[[Q:.*]] = llvm.fdiv %[[TWO]], %[[DEN]] : f32
+// CHECK: %[[T:.*]] = llvm.fsub %{{.*}}, %[[Q]] : f32
+// CHECK: llvm.intr.copysign(%[[T]], %arg1) : (f32, f32) -> f32
+spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.func @tanh(%x: f32) -> f32 "None" {
+    %0 = spirv.GL.Tanh %x : f32
+    spirv.ReturnValue %0 : f32
+  }
+}
+
+// -----
+
 // A pointer of unknown origin into a buffer is checked at run time.
 // CHECK-LABEL: llvm.func internal @unknown(%arg0: !llvm.ptr, %arg1: !llvm.ptr)
 // CHECK: %[[Q:.*]] = llvm.call @__kiln_check_ptr(%arg0, %arg1, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64, i32) -> !llvm.ptr

@@ -6,7 +6,9 @@
 //! (`maxnum`), `SMin`, `SMax`, `UMin`, `UMax`, `SAbs` (`abs`).
 //!
 //! The seed's special cases: `InverseSqrt` = `1 / sqrt(x)`, `Tan` =
-//! `sin(x) / cos(x)`, `Tanh` = `(exp(2x) - 1) / (exp(2x) + 1)`.
+//! `sin(x) / cos(x)`, `Tanh` = `(exp(2x) - 1) / (exp(2x) + 1)` (in the
+//! kernel ABI `copysign(1 - 2 / (exp(2|x|) + 1), x)`, which does not
+//! overflow into NaN for large `|x|`).
 //!
 //! Beyond the seed, as formulas: `FSign` (±1, or `x` itself for zeros and
 //! NaN), `SSign` (`smax(smin(x, 1), -1)`), `Fract` (`x - floor(x)`),
@@ -91,6 +93,21 @@ impl Fx<'_, '_> {
                 let s = self.b.unary_intrinsic("sin", vec![x]);
                 let c = self.b.unary_intrinsic("cos", vec![x]);
                 self.b.bin(BinOp::FDiv, s, c)
+            }
+            "Tanh" if self.cx.kernel() => {
+                // 1 - 2 / (exp(2|x|) + 1) with x's sign: no inf / inf for
+                // large |x|, where the seed's formula gives NaN.
+                let x = self.arg(op, 0)?;
+                let ty = self.b.ty(x).clone();
+                let ax = self.b.unary_intrinsic("fabs", vec![x]);
+                let two = self.b.const_float(ty.clone(), 2.0);
+                let x2 = self.b.bin(BinOp::FMul, two, ax);
+                let e = self.b.unary_intrinsic("exp", vec![x2]);
+                let one = self.b.const_float(ty, 1.0);
+                let den = self.b.bin(BinOp::FAdd, e, one);
+                let q = self.b.bin(BinOp::FDiv, two, den);
+                let t = self.b.bin(BinOp::FSub, one, q);
+                self.b.unary_intrinsic("copysign", vec![t, x])
             }
             "Tanh" => {
                 let x = self.arg(op, 0)?;
