@@ -7,6 +7,7 @@ pub mod bufspec;
 pub mod compile;
 pub mod devices;
 pub mod layout;
+pub mod llvm;
 pub mod opt;
 pub mod reflect;
 pub mod run;

@@ -91,10 +91,30 @@ pub struct OptArgs {
     /// (index, part of its name, or `default`).
     #[arg(long, requires = "convert_to_spirv", conflicts_with = "target_env")]
     pub device: Option<String>,
+    /// Convert the spv module (or spirv ops outside one) to MLIR's LLVM
+    /// dialect, as `mlir-opt --convert-spirv-to-llvm` does.
+    #[arg(long = "convert-spirv-to-llvm", conflicts_with_all = ["convert_to_spirv", "lower_abi_attrs", "update_vce"])]
+    pub convert_spirv_to_llvm: bool,
+    /// Convert each chunk between `// -----` lines on its own.
+    #[arg(long = "split-input-file")]
+    pub split_input_file: bool,
+    /// Options of the LLVM conversion.
+    #[command(flatten)]
+    pub llvm: super::llvm::LlvmArgs,
 }
 
 /// Runs `kiln opt`.
 pub fn run(args: &OptArgs) -> Result<Outcome> {
+    if args.convert_spirv_to_llvm {
+        let text = super::llvm::convert_file(
+            &args.input,
+            &args.llvm,
+            args.split_input_file,
+            super::llvm::Output::Mlir,
+        )?;
+        crate::input::write_output(&args.output, text.as_bytes())?;
+        return Ok(Outcome::Success);
+    }
     if args.convert_to_spirv {
         return super::compile::run_opt(
             &args.input,

@@ -10,6 +10,7 @@ mod devices_cli;
 #[path = "../../../gpu-tests/tests/gpu/filecheck.rs"]
 mod filecheck;
 mod layout_cli;
+mod llvm_cli;
 mod lower_abi_cli;
 mod mlir_compare;
 mod reflect_cli;

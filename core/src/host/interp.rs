@@ -540,6 +540,18 @@ impl Interp<'_> {
         if let Some(spec) = callee.strip_prefix("fillResource") {
             return self.fill(op, &callee, spec);
         }
+        // The fills of MLIR's spirv-cpu-runner test wrappers
+        // (`mlir_test_spirv_cpu_runner_c_wrappers`).
+        let test_fill = match callee.as_str() {
+            "fillI32Buffer" => Some((1, ElemType::I32)),
+            "fillF32Buffer1D" => Some((1, ElemType::F32)),
+            "fillF32Buffer2D" => Some((2, ElemType::F32)),
+            "fillF32Buffer3D" => Some((3, ElemType::F32)),
+            _ => None,
+        };
+        if let Some((rank, elem)) = test_fill {
+            return self.fill_buffer(op, &callee, rank, elem);
+        }
         if let Some(suffix) = callee.strip_prefix("printMemref") {
             return self.print(op, &callee, suffix);
         }
@@ -573,6 +585,17 @@ impl Interp<'_> {
             "Int8" => ElemType::I8,
             _ => return Err(unknown()),
         };
+        self.fill_buffer(op, callee, rank, elem)
+    }
+
+    /// Fills a rank-`rank` memref of `elem` with the call's second operand.
+    fn fill_buffer(
+        &mut self,
+        op: KOp,
+        callee: &str,
+        rank: usize,
+        elem: ElemType,
+    ) -> Result<(), HostError> {
         let loc = self.loc(op);
         let callee_err = |message: String| HostError::BadOp {
             op: format!("call @{callee}"),

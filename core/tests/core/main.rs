@@ -11,6 +11,7 @@ mod golden_binary;
 mod grammar_tables;
 mod kernel_text;
 mod layout;
+mod llvm_lit;
 mod lower_arith;
 mod lower_errors;
 mod lower_func;

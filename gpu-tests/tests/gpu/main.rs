@@ -10,6 +10,8 @@ mod abi_bindings;
 mod abi_limits;
 mod amber_errors;
 mod amber_files;
+mod cpu_differential;
+mod cpu_kernels;
 mod descriptor_arrays;
 mod filecheck;
 mod runner;
