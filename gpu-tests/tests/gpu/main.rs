@@ -5,6 +5,7 @@
 
 mod abi_bindings;
 mod abi_limits;
+mod bench_limits;
 mod filecheck;
 mod runner;
 mod runner_harness;
