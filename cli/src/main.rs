@@ -40,6 +40,8 @@ enum Command {
     Layout(commands::layout::LayoutArgs),
     /// Print a module's pipeline interface and check it against limits.
     Reflect(commands::reflect::ReflectArgs),
+    /// Time programs through kiln beside IREE and the machine's measured limits.
+    Bench(commands::bench::BenchArgs),
 }
 
 /// What a command asks `main` to exit with, beyond plain success.
@@ -81,6 +83,7 @@ fn main() -> ExitCode {
         Command::Devices(args) => commands::devices::run(args),
         Command::Layout(args) => commands::layout::run(args),
         Command::Reflect(args) => commands::reflect::run(args),
+        Command::Bench(args) => commands::bench::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! One module per `kiln` subcommand.
 
+pub mod bench;
 pub mod compile;
 pub mod devices;
 pub mod layout;

@@ -6,7 +6,7 @@
 //! - [`KernelCall`]: one kernel (a SPIR-V binary or a memref-level kernel
 //!   lowered by kiln) over a fixed grid; its arguments are all bindings
 //!   (outputs included, as memref kernels write into their arguments), so a
-//!   call allocates nothing and returns the arguments it wrote.
+//!   call allocates nothing and returns its arguments.
 //! - **Tensor-level programs** (`func.func` on tensors, as `iree-compile`
 //!   takes them): [`compile_tensor_function`] is the one place they plug in.
 //!   Until the tensor compiler lands it returns [`BenchError::NotYet`]; the
@@ -88,20 +88,14 @@ impl Callable for KernelCall {
         self.kernel.label()
     }
 
-    /// Returns the arguments the kernel writes (by its reflected access).
+    /// Returns all the arguments, in order: a kernel writes its results
+    /// into some of them (which ones its reflected access may not say: a
+    /// binding without `NonWritable` counts as written).
     fn call(&self, stream: &Stream, inputs: &[Tensor]) -> crate::Result<Vec<Tensor>> {
         let args: Vec<&Tensor> = inputs.iter().collect();
         stream.dispatch_with(&self.kernel, &args, &self.push_constants, self.grid)?;
         stream.sync()?;
-        Ok(self
-            .kernel
-            .interface()
-            .bindings
-            .iter()
-            .zip(inputs)
-            .filter(|(b, _)| b.access.writes())
-            .map(|(_, t)| t.clone())
-            .collect())
+        Ok(inputs.to_vec())
     }
 }
 
