@@ -2,6 +2,7 @@
 //! binary, one module per topic.
 
 mod bad_input;
+mod bench_cli;
 mod common;
 mod compile_cli;
 mod devices_cli;

@@ -34,7 +34,7 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<()> {
     let n = data.len().max(1);
     let max = data
         .iter()
-        .flat_map(|(_, v)| v.iter().filter_map(|(_, f)| *f))
+        .flat_map(|(_, v)| v.iter().filter_map(|(_, f)| f.ok()))
         .fold(1.0f64, f64::max);
     let ymax = (max * 1.15).max(1.1);
     let err = |e: &dyn std::fmt::Display| anyhow!("chart {}: {e}", path.display());
@@ -91,7 +91,7 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<()> {
             present = true;
             let x0 = i as f64 - 0.45 + s as f64 * width;
             match value {
-                Some(f) => {
+                Ok(f) => {
                     bars.push(Rectangle::new(
                         [(x0, 0.0), (x0 + width * 0.92, *f)],
                         color.filled(),
@@ -102,10 +102,10 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<()> {
                         ("sans-serif", 10).into_font().color(&BLACK),
                     ));
                 }
-                None => texts.push(Text::new(
-                    "n/a".to_owned(),
+                Err(why) => texts.push(Text::new(
+                    (*why).to_owned(),
                     (x0, ymax * 0.01),
-                    ("sans-serif", 10).into_font().color(color),
+                    ("sans-serif", 11).into_font().color(color),
                 )),
             }
         }

@@ -192,7 +192,8 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
 
 fn device_name(device: &Device) -> String {
     let info = device.info();
-    format!("{} ({:?})", info.name, info.device_type)
+    let kind = format!("{:?}", info.device_type).to_lowercase();
+    format!("{}, a {kind} device", info.name)
 }
 
 /// The benchmark set (full or `--quick`).

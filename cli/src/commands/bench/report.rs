@@ -127,8 +127,9 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
-/// `(implementation, fraction of its limit)` of one benchmark.
-pub type Fractions = Vec<(&'static str, Option<f64>)>;
+/// `(implementation, fraction of its limit or a short why-not)` of one
+/// benchmark.
+pub type Fractions = Vec<(&'static str, Result<f64, &'static str>)>;
 
 /// The figures derived for one implementation.
 #[derive(Clone, Copy, Debug, Default)]
@@ -189,7 +190,13 @@ impl Report {
                     .iter()
                     .map(|i| {
                         let d = self.derive(b, i);
-                        (i.label, d.of_device.or(d.of_host))
+                        let why = match &i.result {
+                            Err(e) if e.contains("not yet") => "not yet",
+                            Err(e) if e.contains("wrong result") => "wrong",
+                            Err(_) => "failed",
+                            Ok(_) => "no limit",
+                        };
+                        (i.label, d.of_device.or(d.of_host).ok_or(why))
                     })
                     .collect();
                 (b.short.clone(), values)
