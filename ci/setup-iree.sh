@@ -13,9 +13,14 @@ set -euo pipefail
 venv="${KILN_IREE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/kiln/iree-venv}"
 version=3.13.0
 
+# The version pip reports for package $1 in the venv (empty if missing).
+installed() {
+  "$venv/bin/python" -m pip show "$1" 2>/dev/null | sed -n 's/^Version: //p'
+}
+
 if [ -x "$venv/bin/python" ] &&
-   "$venv/bin/python" -m pip show -q iree-base-compiler iree-base-runtime 2>/dev/null |
-     grep -q "^Version: $version" 2>/dev/null; then
+   [ "$(installed iree-base-compiler)" = "$version" ] &&
+   [ "$(installed iree-base-runtime)" = "$version" ]; then
   echo "IREE $version ready in $venv"
   exit 0
 fi
