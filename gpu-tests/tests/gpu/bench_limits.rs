@@ -83,7 +83,7 @@ fn limit_kernels_check_then_time() {
     assert_eq!(copy.work.amount, 8.0 * n as f64);
     assert_eq!(add.work.amount, 12.0 * n as f64);
     assert_eq!(fma.work.unit, Unit::Flops);
-    assert_eq!(fma.work.amount, (2 * 1024 * 5 * 8 * 4 * 2) as f64);
+    assert_eq!(fma.work.amount, (2 * 1024 * 5 * 16 * 4 * 2) as f64);
     assert_no_validation_messages(device.context());
 }
 

@@ -19,7 +19,7 @@ const READ_VEC: u64 = 16;
 /// Invocations per workgroup of every shader here.
 const WORKGROUP: u64 = 1024;
 /// Independent vec4 FMA chains per invocation of the FMA shader.
-const FMA_CHAINS: u64 = 8;
+const FMA_CHAINS: u64 = 16;
 
 /// The hand-written kernels, loaded on a device.
 #[derive(Clone, Debug)]

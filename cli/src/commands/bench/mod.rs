@@ -210,7 +210,7 @@ fn run_suite(
     let n = if quick { 1 << 14 } else { 1 << 24 };
     let threads = host::host_threads();
     let hand = HandWritten::load(device).map_err(|e| anyhow!("{e}"))?;
-    let (fma_groups, fma_iters) = if quick { (2, 16) } else { (64, 2048) };
+    let (fma_groups, fma_iters) = if quick { (2, 16) } else { (64, 1024) };
     let limits = Limits {
         device_copy: hand.copy(device, n, runs).map_err(msg),
         device_read: hand.read_sum(device, n, runs).map_err(msg),
