@@ -155,7 +155,7 @@ pub(crate) fn load(device: &Arc<DeviceInner>, source: KernelSource<'_>) -> Resul
         KernelSource::Memref { text, kernel } => memref_binary(device, text, kernel, &key)?,
     };
     let interface =
-        kiln_core::binary::reflect::reflect_binary(&words, entry).map_err(|e| Error::Reflect {
+        kiln_core::reflect::reflect_binary(&words, entry).map_err(|e| Error::Reflect {
             kernel: entry.to_owned(),
             message: e.to_string(),
         })?;
@@ -242,7 +242,7 @@ fn compile_memref(device: &DeviceInner, text: &str, kernel: &str) -> Result<Vec<
     .map_err(|e| err(e.to_string()))?;
     compiled
         .into_iter()
-        .find(|m| kiln_core::binary::reflect::reflect_binary(&m.words, kernel).is_ok())
+        .find(|m| kiln_core::reflect::reflect_binary(&m.words, kernel).is_ok())
         .map(|m| m.words)
         .ok_or_else(|| err("no gpu.func of that name with `kernel` in the module".to_owned()))
 }

@@ -230,7 +230,7 @@ impl<'a> VulkanLauncher<'a> {
         if !self.pipelines.contains_key(&key) {
             let ctx = self.ctx;
             let words = &self.binary(module)?.words;
-            let iface = kiln_core::binary::reflect::reflect_binary(words, kernel).map_err(|e| {
+            let iface = kiln_core::reflect::reflect_binary(words, kernel).map_err(|e| {
                 RunnerError::Reflect {
                     module: module.to_owned(),
                     kernel: kernel.to_owned(),

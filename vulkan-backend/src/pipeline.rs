@@ -50,7 +50,7 @@ impl std::fmt::Debug for ComputePipeline {
 impl ComputePipeline {
     /// Creates a compute pipeline for the entry point `interface` describes
     /// in the module `spirv`. The interface is trusted to match the module
-    /// (reflect it with `kiln_core::binary::reflect::reflect_binary`); the
+    /// (reflect it with `kiln_core::reflect::reflect_binary`); the
     /// validation layer reports a mismatch.
     pub fn new(ctx: &Context, spirv: &[u32], interface: &PipelineInterface) -> Result<Self> {
         Self::with_specialization(ctx, spirv, interface, &[])

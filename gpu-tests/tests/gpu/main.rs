@@ -2,6 +2,9 @@
 //! machine's Vulkan device (lavapipe in CI) with the validation layer on.
 //! `runtime_env.rs` is a binary of its own: it changes process-wide
 //! environment variables that the Vulkan loader reads.
+// One test makes a raw Vulkan call on purpose (`runtime_glsl`); it allows
+// unsafe code for itself, nothing else may.
+#![deny(unsafe_code)]
 
 mod abi_bindings;
 mod abi_limits;

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use kiln_core::binary::reflect::reflect_binary;
+use kiln_core::reflect::reflect_binary;
 use kiln_gpu_tests::{assert_no_validation_messages, compile_glsl, test_context};
 
 use crate::runtime_support::INCREMENT;
