@@ -2,7 +2,7 @@
 //! one run on one device.
 //!
 //! ```text
-//! kiln bench [--quick] [--runs N] [--json] [--chart OUT.svg] [--no-iree] [--iree DIR] [--device SEL]
+//! kiln bench [--quick] [--runs N] [--json] [--json-out OUT.json] [--chart OUT.svg] [--no-iree] [--iree DIR] [--device SEL]
 //! kiln bench FILE [--function NAME] [--input SHAPExTYPE=VALUE|@FILE.npy ...] [--grid X,Y,Z] [--runs N] [--json]
 //! ```
 //!
@@ -83,6 +83,9 @@ pub struct BenchArgs {
     /// Tiny sizes of everything kiln runs, no IREE, no numpy (seconds).
     #[arg(long, conflicts_with = "file")]
     pub quick: bool,
+    /// Also write the JSON to this file (the table still goes to stdout).
+    #[arg(long, value_name = "OUT.json")]
+    pub json_out: Option<PathBuf>,
     /// Write the chart (SVG) here.
     #[arg(long, value_name = "OUT.svg")]
     pub chart: Option<PathBuf>,
@@ -167,6 +170,10 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
     }
     if let Some(path) = &args.chart {
         chart::write_svg(&report, path)?;
+    }
+    if let Some(path) = &args.json_out {
+        let text = serde_json::to_string_pretty(&report.json())? + "\n";
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report.json())?);
