@@ -36,7 +36,8 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<()> {
         .iter()
         .flat_map(|(_, v)| v.iter().filter_map(|(_, f)| f.ok()))
         .fold(1.0f64, f64::max);
-    let ymax = (max * 1.15).max(1.1);
+    // Headroom above the tallest bar for the legend (upper right).
+    let ymax = (max * 1.45).max(1.5);
     let err = |e: &dyn std::fmt::Display| anyhow!("chart {}: {e}", path.display());
 
     let root = SVGBackend::new(path, (1100, 560)).into_drawing_area();
