@@ -36,8 +36,11 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<()> {
         .iter()
         .flat_map(|(_, v)| v.iter().filter_map(|(_, f)| f.ok()))
         .fold(1.0f64, f64::max);
-    // Headroom above the tallest bar for the legend (upper right).
-    let ymax = (max * 1.45).max(1.5);
+    // Headroom above the tallest bar for the legend (upper right); bars
+    // taller than the axis (a limit measured low on a loaded machine) are
+    // cut at `clip` and labelled with their value.
+    let ymax = (max * 1.45).clamp(1.5, 2.0);
+    let clip = ymax * 0.7;
     let err = |e: &dyn std::fmt::Display| anyhow!("chart {}: {e}", path.display());
 
     let root = SVGBackend::new(path, (1100, 560)).into_drawing_area();
@@ -93,13 +96,18 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<()> {
             let x0 = i as f64 - 0.45 + s as f64 * width;
             match value {
                 Ok(f) => {
+                    let (top, text) = if *f > clip {
+                        (clip, format!("{f:.2} (cut)"))
+                    } else {
+                        (*f, format!("{f:.2}"))
+                    };
                     bars.push(Rectangle::new(
-                        [(x0, 0.0), (x0 + width * 0.92, *f)],
+                        [(x0, 0.0), (x0 + width * 0.92, top)],
                         color.filled(),
                     ));
                     texts.push(Text::new(
-                        format!("{f:.2}"),
-                        (x0, f + ymax * 0.01),
+                        text,
+                        (x0, top + ymax * 0.01),
                         ("sans-serif", 10).into_font().color(&BLACK),
                     ));
                 }

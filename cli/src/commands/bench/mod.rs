@@ -16,7 +16,8 @@
 //!
 //! With FILE it benches the file's functions the same way: a tensor-level
 //! program (`func.func` on tensors) through kiln and IREE with the given
-//! inputs (IREE's two backends cross-checked); a memref-level kernel
+//! inputs (IREE's two backends cross-checked, kiln's outputs checked
+//! against IREE's); a memref-level kernel
 //! module or a SPIR-V binary through kiln-runtime over `--grid` workgroups,
 //! one `--input` per kernel argument, outputs included.
 //!
@@ -259,7 +260,7 @@ fn run_suite(
             on_host: false,
             result: kiln_tensor(device, &program.text, program.function, runs, || {
                 let (inputs, reference) = data_for(&program);
-                (inputs, Some(reference))
+                (inputs, Expected::Reference(reference))
             }),
         });
         if let Kind::Add { n: add_n } = program.kind {
@@ -372,19 +373,34 @@ fn kiln_tensor(
     text: &str,
     function: &str,
     runs: usize,
-    data: impl FnOnce() -> (Vec<HostArray>, Option<Reference>),
+    data: impl FnOnce() -> (Vec<HostArray>, Expected),
 ) -> Result<Measured, String> {
     let callable = compile_tensor_function(device, text, function).map_err(|e| e.to_string())?;
-    let (inputs, reference) = data();
+    let (inputs, expected) = data();
     measure_callable(device, callable.as_ref(), &inputs, runs, |outs| {
-        match (&reference, outs.first()) {
-            (Some(r), Some(out)) => {
-                reference::check(out, r).map_err(|e| format!("wrong result: {e}"))
+        match (expected, outs.first()) {
+            (Expected::Reference(r), Some(out)) => {
+                reference::check(out, &r).map_err(|e| format!("wrong result: {e}"))
             }
-            (Some(_), None) => Err("the call returned no output".to_owned()),
-            (None, _) => Ok("not checked: no reference for this program".to_owned()),
+            (Expected::Reference(_), None) => Err("the call returned no output".to_owned()),
+            (Expected::Outputs(label, want), _) => {
+                compare_outputs(&want, outs).map(|d| format!("agrees with {label} ({d})"))
+            }
+            (Expected::Nothing, _) => {
+                Ok("not checked: no reference and no IREE output for this program".to_owned())
+            }
         }
     })
+}
+
+/// What kiln's outputs of a tensor program are checked against.
+enum Expected {
+    /// The set's host reference (of the first output).
+    Reference(Reference),
+    /// Another implementation's outputs (its label).
+    Outputs(&'static str, Vec<HostArray>),
+    /// Nothing to check against.
+    Nothing,
 }
 
 /// Uploads `inputs`, calls once, checks the outputs with `check`, then
@@ -711,12 +727,13 @@ fn run_file(
             let src = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
             let stem = "program";
             for (name, results) in chosen {
-                let mut impls = vec![kiln_impl(kiln_tensor(device, &text, &name, runs, || {
-                    (inputs.clone(), None)
-                }))];
+                // IREE first, so kiln's outputs can be checked against its
+                // CPU backend's (else its Vulkan backend's).
+                let mut iree_impls = Vec::new();
+                let mut outputs: Vec<(&'static str, Vec<HostArray>)> = Vec::new();
                 if let Ok(iree) = iree {
-                    let mut first: Option<Vec<HostArray>> = None;
                     for target in Target::ALL {
+                        let first = outputs.first().map(|(_, o)| o.clone());
                         let row = iree_row(
                             iree,
                             target,
@@ -730,23 +747,36 @@ fn run_file(
                             |outs| {
                                 match &first {
                                 None => Ok("not checked: no reference (the other IREE backend is compared with this one)".to_owned()),
-                                Some(vk) => cross_check(vk, outs),
+                                // Neither backend is a reference: a
+                                // disagreement is reported, not fatal.
+                                Some(vk) => Ok(match compare_outputs(vk, outs) {
+                                    Ok(d) => format!("agrees with IREE vulkan ({d})"),
+                                    Err(e) => format!("DISAGREES with IREE vulkan: {e}"),
+                                }),
                             }
                             },
                         );
                         if let Some(t) = row.compile_time {
                             report.iree_compile.push((name.clone(), target.label(), t));
                         }
-                        if first.is_none() {
-                            first = row.outputs;
+                        if let Some(o) = row.outputs {
+                            outputs.push((target.label(), o));
                         }
-                        impls.push(Impl {
+                        iree_impls.push(Impl {
                             label: target.label(),
                             on_host: target == Target::Cpu,
                             result: row.measured,
                         });
                     }
                 }
+                let expected = match outputs.pop() {
+                    Some((label, o)) => Expected::Outputs(label, o),
+                    None => Expected::Nothing,
+                };
+                let mut impls = vec![kiln_impl(kiln_tensor(device, &text, &name, runs, || {
+                    (inputs.clone(), expected)
+                }))];
+                impls.extend(iree_impls);
                 report.benches.push(bench(&name, impls));
             }
         }
@@ -762,21 +792,22 @@ fn kiln_impl(result: Result<Measured, String>) -> Impl {
     }
 }
 
-/// The second IREE backend's outputs against the first's.
-fn cross_check(first: &[HostArray], second: &[HostArray]) -> Result<String, String> {
-    if first.len() != second.len() {
-        return Err(format!(
-            "{} outputs, the vulkan backend gave {}",
-            second.len(),
-            first.len()
-        ));
+/// `got` against `want`, output by output (normalised error, as the
+/// set's checks): `Ok(the worst agreement)` or `Err(the first difference)`.
+fn compare_outputs(want: &[HostArray], got: &[HostArray]) -> Result<String, String> {
+    if want.len() != got.len() {
+        return Err(format!("{} outputs, expected {}", got.len(), want.len()));
     }
-    let mut worst = String::from("agrees with IREE vulkan");
-    for (a, b) in first.iter().zip(second) {
-        match reference::compare(&b.to_f64(), &a.to_f64()) {
-            Ok(d) => worst = format!("agrees with IREE vulkan ({d})"),
-            Err(e) => return Err(format!("disagrees with IREE vulkan: {e}")),
+    let mut detail = String::from("no outputs");
+    for (k, (w, g)) in want.iter().zip(got).enumerate() {
+        if w.shape != g.shape {
+            return Err(format!(
+                "output {k} has shape {:?}, expected {:?}",
+                g.shape, w.shape
+            ));
         }
+        detail =
+            reference::compare(&g.to_f64(), &w.to_f64()).map_err(|e| format!("output {k}: {e}"))?;
     }
-    Ok(worst)
+    Ok(detail)
 }
