@@ -140,3 +140,30 @@ pub fn write_svg(report: &Report, path: &Path) -> Result<()> {
     root.present().map_err(|e| err(&e))?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bars_taller_than_the_axis_are_cut_and_labelled() {
+        let mut report = super::super::report::tests::sample();
+        // IREE's CPU row at 4x the host limit (a limit measured low).
+        if let Some(l) = report.limits.as_mut() {
+            if let Ok(m) = l.host_add.as_mut() {
+                m.timing.wall.median *= 8;
+            }
+        }
+        let dir = std::env::temp_dir().join(format!("kiln-chart-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("chart.svg");
+        write_svg(&report, &path).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(svg.starts_with("<svg"), "{}", &svg[..80.min(svg.len())]);
+        assert!(svg.contains("6.40 (cut)"), "the CPU bar is cut");
+        assert!(svg.contains("0.50"), "kiln's bar is labelled");
+        assert!(svg.contains("not yet"), "the missing bar says why");
+        assert!(svg.contains("IREE llvm-cpu (of the host"));
+    }
+}

@@ -525,3 +525,106 @@ impl Report {
         doc
     }
 }
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    fn stats(ms: u64) -> Stats {
+        let d = Duration::from_millis(ms);
+        Stats::new(&[d, d, d]).unwrap()
+    }
+
+    fn measured(ms: u64, work: Work) -> Measurement {
+        Measurement {
+            name: "limit".to_owned(),
+            work,
+            timing: Timing {
+                wall: stats(ms),
+                gpu: None,
+            },
+            checked: "ok".to_owned(),
+        }
+    }
+
+    fn imp(label: &'static str, on_host: bool, ms: u64) -> Impl {
+        Impl {
+            label,
+            on_host,
+            result: Ok(Measured {
+                timing: Timing {
+                    wall: stats(ms),
+                    gpu: None,
+                },
+                checked: "ok".to_owned(),
+            }),
+        }
+    }
+
+    /// One add of 1e9 bytes: kiln at 100 ms (10 GB/s), IREE vulkan at
+    /// 400 ms, IREE CPU at 50 ms; device copy limit 20 GB/s (1e9 bytes in
+    /// 50 ms), host STREAM 25 GB/s (1e9 bytes in 40 ms).
+    pub(in super::super) fn sample() -> Report {
+        let gb = Work::bytes(1e9);
+        Report {
+            mode: "suite",
+            device: "test device".to_owned(),
+            host_threads: 2,
+            runs: 3,
+            iree: Ok("test".to_owned()),
+            limits: Some(Limits {
+                device_copy: Ok(measured(50, gb)),
+                device_read: Err("not measured".to_owned()),
+                device_fma: Err("not measured".to_owned()),
+                host_add: Ok(measured(40, gb)),
+                host_read: Err("not measured".to_owned()),
+                host_sgemm: Err("no numpy".to_owned()),
+            }),
+            benches: vec![Bench {
+                name: "add".to_owned(),
+                title: "add".to_owned(),
+                short: "add".to_owned(),
+                work: Some(gb),
+                limit: Some((LimitKind::Stream, gb)),
+                impls: vec![
+                    imp(KILN, false, 100),
+                    imp(IREE_VULKAN, false, 400),
+                    imp(IREE_CPU, true, 50),
+                    Impl {
+                        label: GLSL,
+                        on_host: false,
+                        result: Err("not yet: test".to_owned()),
+                    },
+                ],
+            }],
+            overhead: None,
+            compile: None,
+            iree_compile: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn ratios_within_the_run() {
+        let r = sample();
+        let b = &r.benches[0];
+        let kiln = r.derive(b, &b.impls[0]);
+        assert!((kiln.throughput.unwrap() - 10.0).abs() < 1e-9);
+        assert!((kiln.of_device.unwrap() - 0.5).abs() < 1e-9);
+        assert!(kiln.of_host.is_none());
+        assert!((kiln.vs_iree_vulkan.unwrap() - 4.0).abs() < 1e-9);
+        assert!((kiln.vs_iree_cpu.unwrap() - 0.5).abs() < 1e-9);
+        let cpu = r.derive(b, &b.impls[2]);
+        assert!((cpu.of_host.unwrap() - 0.8).abs() < 1e-9);
+        assert!(cpu.of_device.is_none() && cpu.vs_iree_cpu.is_none());
+        let f = &r.fractions()[0].1;
+        assert_eq!(f[3], (GLSL, Err("not yet")));
+        let doc = r.json();
+        let top = &doc["benchmarks"][0];
+        assert_eq!(top["runs"], 3);
+        assert_eq!(top["median_ms"], 100.0);
+        assert_eq!(top["vs_iree_vulkan"], 4.0);
+        assert_eq!(top["implementations"][3]["error"], "not yet: test");
+        assert!(r.table().contains("not yet: test"));
+    }
+}
