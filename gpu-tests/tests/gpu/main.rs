@@ -8,7 +8,10 @@
 
 mod abi_bindings;
 mod abi_limits;
+mod amber_errors;
+mod amber_files;
 mod bench_limits;
+mod descriptor_arrays;
 mod filecheck;
 mod runner;
 mod runner_harness;
