@@ -83,6 +83,40 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Each limit the faster (by median) of `self` (measured first) and
+    /// `later`, and a note giving both rates.
+    pub fn best_of(self, later: Limits) -> (Limits, String) {
+        let mut said = Vec::new();
+        let mut pick = |a: Result<Measurement, String>, b: Result<Measurement, String>| match (a, b)
+        {
+            (Ok(a), Ok(b)) => {
+                said.push(format!(
+                    "{} {:.2}/{:.2} {}",
+                    a.name.split(" (").next().unwrap_or(&a.name),
+                    a.rate(),
+                    b.rate(),
+                    a.work.unit.rate_label()
+                ));
+                Ok(if b.rate() > a.rate() { b } else { a })
+            }
+            (Ok(a), Err(_)) | (Err(_), Ok(a)) => Ok(a),
+            (Err(e), Err(_)) => Err(e),
+        };
+        let best = Limits {
+            device_copy: pick(self.device_copy, later.device_copy),
+            device_read: pick(self.device_read, later.device_read),
+            device_fma: pick(self.device_fma, later.device_fma),
+            host_add: pick(self.host_add, later.host_add),
+            host_read: pick(self.host_read, later.host_read),
+            host_sgemm: pick(self.host_sgemm, later.host_sgemm),
+        };
+        let note = format!(
+            "limits measured at the start and at the end of the run, the faster of each kept: {}",
+            said.join(", ")
+        );
+        (best, note)
+    }
+
     fn device(&self, kind: LimitKind) -> Option<&Measurement> {
         match kind {
             LimitKind::Stream => self.device_copy.as_ref().ok(),
@@ -602,6 +636,27 @@ pub(super) mod tests {
             iree_compile: Vec::new(),
             notes: Vec::new(),
         }
+    }
+
+    #[test]
+    fn the_faster_limit_of_two_is_kept() {
+        let gb = Work::bytes(1e9);
+        let first = sample().limits.unwrap();
+        let mut later = sample().limits.unwrap();
+        later.device_copy = Ok(measured(25, gb)); // 40 GB/s, faster
+        later.host_add = Ok(measured(80, gb)); // slower
+        later.device_read = Ok(measured(10, gb)); // only measured later
+        let (best, note) = first.best_of(later);
+        assert_eq!(
+            best.device_copy.unwrap().timing.wall.median,
+            Duration::from_millis(25)
+        );
+        assert_eq!(
+            best.host_add.unwrap().timing.wall.median,
+            Duration::from_millis(40)
+        );
+        assert!(best.device_read.is_ok() && best.device_fma.is_err());
+        assert!(note.contains("limit 20.00/40.00 GB/s"), "{note}");
     }
 
     #[test]
