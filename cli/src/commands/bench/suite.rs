@@ -223,7 +223,7 @@ impl Kind {
     /// `add 16M f32`, `matmul 1024^3 f32`, ...
     pub fn title(&self) -> String {
         match *self {
-            Self::Sum { rows, .. } if rows > 0 => format!("{}, two stages", self.short()),
+            Self::Sum { n, rows } if rows > 0 => format!("sum {} f32, two stages", count(n)),
             Self::Conv(_) => self.short(),
             _ => format!("{} f32", self.short()),
         }
