@@ -3,6 +3,7 @@
 //! `run-spv` ([`bufspec`]).
 
 pub mod amber;
+pub mod bench;
 pub mod bufspec;
 pub mod compile;
 pub mod devices;

@@ -4,6 +4,7 @@
 
 mod amber_cli;
 mod bad_input;
+mod bench_cli;
 mod common;
 mod compile_cli;
 mod devices_cli;

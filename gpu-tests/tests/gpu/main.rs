@@ -10,6 +10,7 @@ mod abi_bindings;
 mod abi_limits;
 mod amber_errors;
 mod amber_files;
+mod bench_limits;
 mod cpu_differential;
 mod cpu_kernels;
 mod descriptor_arrays;
