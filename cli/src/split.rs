@@ -1,38 +1,15 @@
 //! `--split-input-file`, as MLIR's tools have it: a text input is cut at
-//! every line that is exactly `// -----` (trailing blanks allowed), each
-//! chunk is processed alone, the outputs are joined with `// -----` lines,
-//! and a failing chunk's error is reported (with its line in the whole
-//! file) without stopping the others; the run then exits with status 1.
-//!
-//! Line numbers stay those of the whole file because each chunk is
-//! processed with as many empty lines before it as precede it in the file.
+//! every `// -----` ([`kiln_core::text::split_input`]), each chunk is
+//! processed alone, the outputs are joined with `// -----` lines, and a
+//! failing chunk's error is reported (with its line in the whole file)
+//! without stopping the others; the run then exits with status 1. `kiln
+//! opt` and `kiln translate` (every text mode) use it.
 
 use std::path::Path;
 
 use anyhow::Result;
 
 use crate::Outcome;
-
-/// The separator line.
-const SEPARATOR: &str = "// -----";
-
-/// The chunks of `text` with the number of lines before each.
-pub fn split(text: &str) -> Vec<(usize, &str)> {
-    let mut chunks = Vec::new();
-    let mut start = 0usize;
-    let mut start_line = 0usize;
-    let mut offset = 0usize;
-    for (line, l) in text.split_inclusive('\n').enumerate() {
-        if l.trim_end() == SEPARATOR {
-            chunks.push((start_line, &text[start..offset]));
-            start = offset + l.len();
-            start_line = line + 1;
-        }
-        offset += l.len();
-    }
-    chunks.push((start_line, &text[start..]));
-    chunks
-}
 
 /// Runs `process` on `text` (or on each chunk of it, with `split_input`),
 /// writes the output(s) to `output` and reports errors on stderr.
@@ -49,9 +26,8 @@ pub fn run_chunks(
     }
     let mut outputs = Vec::new();
     let mut failed = false;
-    for (lines_before, chunk) in split(text) {
-        let padded = format!("{}{chunk}", "\n".repeat(lines_before));
-        match process(&padded) {
+    for chunk in kiln_core::text::split_input(text) {
+        match process(&chunk) {
             Ok(out) => outputs.push(out),
             Err(e) => {
                 eprintln!("error: {e:#}");
@@ -60,31 +36,11 @@ pub fn run_chunks(
             }
         }
     }
-    let joined = outputs.join(&format!("{SEPARATOR}\n"));
+    let joined = outputs.join(&format!("{}\n", kiln_core::text::SPLIT_MARKER));
     crate::input::write_output(output, joined.as_bytes())?;
     Ok(if failed {
         Outcome::Exit(1)
     } else {
         Outcome::Success
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn splits_at_separator_lines_only() {
-        let text = "a\n// -----\nb\nc\n  // -----\n// -----  \nd";
-        let chunks = split(text);
-        assert_eq!(
-            chunks,
-            vec![(0, "a\n"), (2, "b\nc\n  // -----\n"), (6, "d")]
-        );
-    }
-
-    #[test]
-    fn no_separator_is_one_chunk() {
-        assert_eq!(split("x\ny\n"), vec![(0, "x\ny\n")]);
-    }
 }

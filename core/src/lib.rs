@@ -17,6 +17,9 @@
 //!   blocks under the std140, std430 and scalar rules.
 //! * [`ir`]: the spv IR: types, attributes, ops, the verifier.
 //! * [`text`]: the spv IR's MLIR-syntax printer and parser.
+//! * [`tensor`]: the tensor-level IR (`linalg`, `tensor`, `arith`/`math`
+//!   on tensors, IREE's e2e test ops): text form, verifier, builder, the
+//!   structured-op interface, the CPU reference evaluator and the e2e runner.
 //! * [`kernel`]: the kernel IR (`gpu`, `arith`, `math`, `memref`, `scf`,
 //!   `vector`, `index` ops), its text form, builder and verifier.
 //! * [`lower`]: lowering kernels to the spv IR (MLIR's
@@ -32,6 +35,8 @@
 //!   the CPU around each kernel launch.
 //! * [`fuzz`]: entry points of the fuzz targets (`fuzz/`) and of the CI
 //!   replay of their corpora; structure-aware mutation of binaries.
+//! * [`llvm`]: spv → LLVM (MLIR's LLVM dialect and LLVM IR), for the CPU
+//!   runner and MLIR's `convert-spirv-to-llvm`.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -43,9 +48,11 @@ pub mod host;
 pub mod ir;
 pub mod kernel;
 pub mod layout;
+pub mod llvm;
 pub mod lower;
 pub mod passes;
 pub mod reflect;
 pub mod target;
+pub mod tensor;
 pub mod text;
 pub mod validate;

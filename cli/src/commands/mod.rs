@@ -3,14 +3,17 @@
 //! `run-spv` ([`bufspec`]).
 
 pub mod amber;
+pub mod bench;
 pub mod bufspec;
 pub mod compile;
 pub mod devices;
 pub mod layout;
+pub mod llvm;
 pub mod opt;
 pub mod reflect;
 pub mod run;
 pub mod run_spv;
+pub mod tensor;
 pub mod translate;
 pub mod validate;
 
@@ -31,6 +34,18 @@ pub fn load_module(path: &Path) -> Result<Module> {
 pub fn load_kernels(path: &Path) -> Result<kiln_core::kernel::KernelModule> {
     let text = crate::input::read_text(path)?;
     kiln_core::kernel::parse(&text).map_err(|e| in_file(&display_name(path), e))
+}
+
+/// Reads the SPIR-V binary `bytes` of the input called `name` through the
+/// deserializer (either byte order; the module verifies).
+pub fn import_binary(
+    bytes: &[u8],
+    name: &str,
+    options: &kiln_core::binary::DeserializeOptions,
+) -> Result<Module> {
+    let words = crate::input::words_from_bytes(bytes)
+        .with_context(|| format!("{name} is not a SPIR-V binary"))?;
+    kiln_core::binary::deserialize_with(&words, options).map_err(|e| anyhow::anyhow!("{name}: {e}"))
 }
 
 /// Parses and verifies spv text read from the input called `name`.

@@ -1,4 +1,6 @@
-//! `kiln translate`: spv text <-> SPIR-V binary (like mlir-translate).
+//! `kiln translate`: spv text <-> SPIR-V binary (like mlir-translate), and
+//! spv text or a SPIR-V binary -> LLVM IR (`--spirv-to-llvmir`, see
+//! [`super::llvm`]).
 //!
 //! * `--serialize IN.mlir -o OUT.spv`: text to binary.
 //! * `--deserialize IN.spv [-o OUT.mlir]`: binary to text (`--prefix spv`
@@ -9,6 +11,8 @@
 //! * `--test-roundtrip-binary IN.spv`: deserialize, serialize, deserialize
 //!   and serialize again; prints whether the first output equals the input
 //!   and fails unless the second equals the first (the import is stable).
+//! * `--spirv-to-llvmir IN [-o OUT.ll]`: LLVM IR of an spv text module or
+//!   of a SPIR-V binary (read through the deserializer).
 //!
 //! `--split-input-file` (text inputs) processes each `// -----` chunk
 //! alone, as MLIR's tools do: outputs are joined by `// -----` lines, an
@@ -29,7 +33,7 @@ use crate::Outcome;
 /// Arguments of `kiln translate`.
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("direction").required(true).args([
-    "serialize", "deserialize", "test_roundtrip", "test_roundtrip_binary"
+    "serialize", "deserialize", "test_roundtrip", "test_roundtrip_binary", "spirv_to_llvmir"
 ])))]
 pub struct TranslateArgs {
     /// Serialize an spv text module into a SPIR-V binary.
@@ -54,6 +58,13 @@ pub struct TranslateArgs {
     /// Keep `OpLine` information as op locations when deserializing.
     #[arg(long)]
     pub locations: bool,
+    /// Convert an spv text module (or spirv ops outside one), or a SPIR-V
+    /// binary, to LLVM IR.
+    #[arg(long = "spirv-to-llvmir")]
+    pub spirv_to_llvmir: bool,
+    /// Options of the LLVM conversion.
+    #[command(flatten)]
+    pub llvm: super::llvm::LlvmArgs,
     /// Input file (`-` for stdin).
     #[arg(default_value = "-")]
     pub input: PathBuf,
@@ -64,6 +75,15 @@ pub struct TranslateArgs {
 
 /// Runs `kiln translate`.
 pub fn run(args: &TranslateArgs) -> Result<Outcome> {
+    if args.spirv_to_llvmir {
+        return super::llvm::convert_file(
+            &args.input,
+            &args.llvm,
+            args.split_input_file,
+            super::llvm::Output::LlvmIr,
+            &args.output,
+        );
+    }
     let name = super::display_name(&args.input);
     let print = PrintOptions {
         prefix: args.prefix.into(),

@@ -4,15 +4,18 @@
 
 mod amber_cli;
 mod bad_input;
+mod bench_cli;
 mod common;
 mod compile_cli;
 mod devices_cli;
 #[path = "../../../gpu-tests/tests/gpu/filecheck.rs"]
 mod filecheck;
 mod layout_cli;
+mod llvm_cli;
 mod lower_abi_cli;
 mod mlir_compare;
 mod reflect_cli;
 mod run_cli;
+mod tensor_cli;
 mod translate_cli;
 mod update_vce_cli;

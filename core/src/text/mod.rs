@@ -36,6 +36,7 @@ mod printer;
 
 pub(crate) use enums::camel_to_snake;
 pub use enums::mlir_capability_name;
+pub(crate) use printer::write_symbol;
 
 use crate::ir::{Attr, AttrStore, Location, Module, Op, Type, TypeStore, Value, Vce};
 
@@ -91,6 +92,40 @@ pub fn print_op(module: &Module, op: Op, opts: &PrintOptions) -> String {
 /// inside a builtin `module`.
 pub fn parse(src: &str) -> Result<Module, ParseError> {
     parser::parse_module(src)
+}
+
+/// Parses a text holding any number of `spirv.module`s and spv
+/// module-level ops (`spirv.func`, `spirv.GlobalVariable`, ...) outside
+/// them, at the top level or in a builtin module, as MLIR's conversion
+/// tests write them. The ops outside any `spirv.module` are gathered, in
+/// order, into a `spirv.module Logical GLSL450` without a VCE triple,
+/// which comes first; a text without ops gives one empty module. Ops of
+/// other dialects are skipped.
+pub fn parse_modules(src: &str) -> Result<Vec<Module>, ParseError> {
+    parser::parse_modules(src)
+}
+
+/// The split marker of MLIR's `--split-input-file`.
+pub const SPLIT_MARKER: &str = "// -----";
+
+/// The chunks of a text cut at every `// -----` (MLIR's
+/// `--split-input-file`): as in MLIR, the marker is found anywhere in the
+/// text, not only alone on a line, and what follows it on its line starts
+/// the next chunk. Each chunk after the first is padded with as many
+/// newlines as precede it in the whole text, so that its line numbers are
+/// those of the whole text. A text without a marker is one chunk.
+pub fn split_input(text: &str) -> Vec<String> {
+    let mut chunks = Vec::new();
+    let mut start = 0usize;
+    let mut lines_before = 0usize;
+    while let Some(at) = text[start..].find(SPLIT_MARKER) {
+        let chunk = &text[start..start + at];
+        chunks.push(format!("{}{chunk}", "\n".repeat(lines_before)));
+        lines_before += chunk.matches('\n').count();
+        start += at + SPLIT_MARKER.len();
+    }
+    chunks.push(format!("{}{}", "\n".repeat(lines_before), &text[start..]));
+    chunks
 }
 
 /// Parses one op of spv text without its result names (`spirv.IAdd %a, %b

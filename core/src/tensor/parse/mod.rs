@@ -1,0 +1,728 @@
+//! The parser of the tensor IR's text form: MLIR 19's custom syntax for
+//! `func`, `arith`, `math`, `linalg` and `tensor` ops, and IREE's syntax
+//! for the ops of its end-to-end test files (`util`, `flow`, `check`).
+//!
+//! Accepted structure: attribute and type aliases (`#map = affine_map<...>`,
+//! `!t = tensor<...>`), an optional `module [@name] [attributes {...}]`
+//! wrapper, and `func.func` definitions. Inside functions, `return`/`call`
+//! may be written with or without `func.`. Named linalg ops get their
+//! synthesized body ([`structured`](super::structured)); the short forms
+//! `linalg.map { arith.addf }` / `linalg.reduce { arith.addf }` get the
+//! body MLIR builds for them.
+//!
+//! The parser never panics; every failure is a [`TensorParseError`] with
+//! the line and column. Unknown ops are errors naming the supported ops of
+//! their dialect.
+
+mod attrs;
+mod linalg;
+mod ops;
+mod tensor_ops;
+mod types;
+
+use std::collections::HashMap;
+
+use super::affine::AffineMap;
+use super::entity::{TBlock, TType, TValue};
+use super::error::TensorParseError;
+use super::module::TensorModule;
+use super::ops::OpKind;
+use crate::ir::Location;
+use crate::text::lexer::{missing_token_pos, Lexer, TokKind, Token};
+
+/// Parse results.
+pub(crate) type PResult<T> = Result<T, TensorParseError>;
+
+/// Parses a tensor program (see the module documentation). The result is
+/// not verified: call [`verify`](super::verify()) (or use
+/// [`load`](super::load)).
+pub fn parse(src: &str) -> Result<TensorModule, TensorParseError> {
+    let mut p = Parser::new(src)?;
+    p.parse_top()?;
+    Ok(p.m)
+}
+
+/// An attribute alias's value.
+#[derive(Clone, Debug)]
+pub(crate) enum AliasValue {
+    /// `affine_map<...>`.
+    Map(AffineMap),
+    /// Any other attribute: the byte offset of its text, parsed on use.
+    Text(usize),
+}
+
+struct Scope {
+    names: HashMap<String, Vec<TValue>>,
+    isolated: bool,
+}
+
+/// What an op parser produces before the op is created.
+pub(crate) struct ParsedOp {
+    pub kind: OpKind,
+    pub operands: Vec<TValue>,
+    pub results: Vec<TType>,
+    pub regions: Vec<TBlock>,
+}
+
+impl ParsedOp {
+    pub(crate) fn new(kind: OpKind, operands: Vec<TValue>, results: Vec<TType>) -> Self {
+        ParsedOp {
+            kind,
+            operands,
+            results,
+            regions: Vec::new(),
+        }
+    }
+}
+
+/// The tensor-IR parser: a lexer with one token of lookahead, the module
+/// being built, SSA scopes and aliases.
+pub(crate) struct Parser<'a> {
+    lx: Lexer<'a>,
+    tok: Token<'a>,
+    prev_end: usize,
+    pub(crate) m: TensorModule,
+    scopes: Vec<Scope>,
+    pub(crate) attr_aliases: HashMap<String, AliasValue>,
+    pub(crate) type_aliases: HashMap<String, TType>,
+    depth: usize,
+}
+
+const MAX_DEPTH: usize = 200;
+
+impl<'a> Parser<'a> {
+    fn new(src: &'a str) -> PResult<Self> {
+        let mut lx = Lexer::new(src);
+        let tok = lx.next_token()?;
+        Ok(Parser {
+            lx,
+            tok,
+            prev_end: 0,
+            m: TensorModule::new(),
+            scopes: Vec::new(),
+            attr_aliases: HashMap::new(),
+            type_aliases: HashMap::new(),
+            depth: 0,
+        })
+    }
+
+    // ---- tokens ------------------------------------------------------------
+
+    pub(crate) fn peek(&self) -> &TokKind<'a> {
+        &self.tok.kind
+    }
+
+    pub(crate) fn loc(&self) -> Location {
+        self.lx.location(self.tok.start)
+    }
+
+    pub(crate) fn loc_at(&self, pos: usize) -> Location {
+        self.lx.location(pos)
+    }
+
+    pub(crate) fn pos(&self) -> usize {
+        self.tok.start
+    }
+
+    pub(crate) fn tok_end(&self) -> usize {
+        self.tok.end
+    }
+
+    pub(crate) fn src(&self) -> &'a str {
+        self.lx.src()
+    }
+
+    pub(crate) fn bump(&mut self) -> PResult<Token<'a>> {
+        let next = self.lx.next_token()?;
+        self.prev_end = self.tok.end;
+        Ok(std::mem::replace(&mut self.tok, next))
+    }
+
+    pub(crate) fn reset_to(&mut self, pos: usize) -> PResult<()> {
+        self.lx.reset(pos);
+        self.prev_end = pos;
+        self.tok = self.lx.next_token()?;
+        Ok(())
+    }
+
+    pub(crate) fn err<T>(&self, message: impl Into<String>) -> PResult<T> {
+        Err(TensorParseError::new(self.loc(), message))
+    }
+
+    pub(crate) fn err_at<T>(&self, loc: Location, message: impl Into<String>) -> PResult<T> {
+        Err(TensorParseError::new(loc, message))
+    }
+
+    pub(crate) fn expected<T>(&self, what: &str) -> PResult<T> {
+        let message = format!("expected {what}, found {}", self.tok.kind.describe());
+        let pos = missing_token_pos(self.src(), self.prev_end, self.tok.start);
+        Err(TensorParseError::new(self.loc_at(pos), message))
+    }
+
+    pub(crate) fn is_punct(&self, p: &str) -> bool {
+        matches!(self.tok.kind, TokKind::Punct(q) if q == p)
+    }
+
+    pub(crate) fn eat_punct(&mut self, p: &str) -> PResult<bool> {
+        if self.is_punct(p) {
+            self.bump()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    pub(crate) fn expect_punct(&mut self, p: &str) -> PResult<()> {
+        if self.eat_punct(p)? {
+            Ok(())
+        } else {
+            self.expected(&format!("'{p}'"))
+        }
+    }
+
+    pub(crate) fn is_ident(&self, s: &str) -> bool {
+        matches!(self.tok.kind, TokKind::Ident(t) if t == s)
+    }
+
+    pub(crate) fn eat_ident(&mut self, s: &str) -> PResult<bool> {
+        if self.is_ident(s) {
+            self.bump()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    pub(crate) fn expect_ident(&mut self, s: &str) -> PResult<()> {
+        if self.eat_ident(s)? {
+            Ok(())
+        } else {
+            self.expected(&format!("'{s}'"))
+        }
+    }
+
+    pub(crate) fn ident(&mut self, what: &str) -> PResult<&'a str> {
+        match self.tok.kind {
+            TokKind::Ident(s) => {
+                self.bump()?;
+                Ok(s)
+            }
+            _ => self.expected(what),
+        }
+    }
+
+    pub(crate) fn symbol(&mut self) -> PResult<String> {
+        match &self.tok.kind {
+            TokKind::Symbol(s) => {
+                let s = s.to_string();
+                self.bump()?;
+                Ok(s)
+            }
+            _ => self.expected("a symbol name '@...'"),
+        }
+    }
+
+    /// An unsigned integer literal.
+    pub(crate) fn uint(&mut self, what: &str) -> PResult<u64> {
+        match self.tok.kind {
+            TokKind::Int(s) => match parse_uint(s) {
+                Some(v) if v <= u128::from(u64::MAX) => {
+                    self.bump()?;
+                    Ok(v as u64)
+                }
+                _ => self.err(format!("integer '{s}' is out of range")),
+            },
+            _ => self.expected(what),
+        }
+    }
+
+    /// A signed integer literal.
+    pub(crate) fn int(&mut self, what: &str) -> PResult<i64> {
+        let neg = self.eat_punct("-")?;
+        let loc = self.loc();
+        let v = self.uint(what)?;
+        let v = if neg {
+            (v <= i64::MAX as u64 + 1).then(|| (v as i128).wrapping_neg() as i64)
+        } else {
+            i64::try_from(v).ok()
+        };
+        v.ok_or_else(|| TensorParseError::new(loc, "integer is out of range"))
+    }
+
+    pub(crate) fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.err("nesting is too deep");
+        }
+        Ok(())
+    }
+
+    pub(crate) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// A comma-separated list closed by `close` (the opener consumed).
+    pub(crate) fn comma_list(
+        &mut self,
+        close: &str,
+        mut item: impl FnMut(&mut Self) -> PResult<()>,
+    ) -> PResult<()> {
+        if self.eat_punct(close)? {
+            return Ok(());
+        }
+        loop {
+            item(self)?;
+            if self.eat_punct(close)? {
+                return Ok(());
+            }
+            self.expect_punct(",")?;
+        }
+    }
+
+    // ---- SSA names ---------------------------------------------------------
+
+    pub(crate) fn push_scope(&mut self, isolated: bool) {
+        self.scopes.push(Scope {
+            names: HashMap::new(),
+            isolated,
+        });
+    }
+
+    pub(crate) fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    /// Binds `%name` to `values` (one, or an op's result group).
+    pub(crate) fn define(&mut self, name: &str, values: Vec<TValue>, loc: Location) -> PResult<()> {
+        let Some(scope) = self.scopes.last_mut() else {
+            return self.err_at(loc, "value defined outside any region");
+        };
+        if scope.names.insert(name.to_owned(), values).is_some() {
+            return self.err_at(loc, format!("redefinition of SSA value '%{name}'"));
+        }
+        Ok(())
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Vec<TValue>> {
+        for scope in self.scopes.iter().rev() {
+            if let Some(v) = scope.names.get(name) {
+                return Some(v);
+            }
+            if scope.isolated {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// A use `%name` or `%name#N`.
+    pub(crate) fn value_use(&mut self) -> PResult<TValue> {
+        let TokKind::Value(name) = self.tok.kind else {
+            return self.expected("an SSA value '%...'");
+        };
+        let (base, index) = match name.split_once('#') {
+            Some((b, i)) => (b, i.parse::<usize>().ok()),
+            None => (name, None),
+        };
+        let found = match (self.lookup(base), index) {
+            (Some(group), Some(i)) => group.get(i).copied(),
+            (Some(group), None) if group.len() == 1 => group.first().copied(),
+            (Some(group), None) => {
+                return self.err(format!(
+                    "'%{base}' names {} results: use '%{base}#N'",
+                    group.len()
+                ))
+            }
+            (None, _) => None,
+        };
+        match found {
+            Some(v) => {
+                self.bump()?;
+                Ok(v)
+            }
+            None => self.err(format!("use of undefined value '%{name}'")),
+        }
+    }
+
+    /// `%a, %b, ...` (empty when the next token is not a value).
+    pub(crate) fn value_list(&mut self) -> PResult<Vec<TValue>> {
+        let mut out = Vec::new();
+        if !matches!(self.tok.kind, TokKind::Value(_)) {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.value_use()?);
+            if !self.is_punct(",") {
+                return Ok(out);
+            }
+            let save = self.pos();
+            self.bump()?;
+            if !matches!(self.tok.kind, TokKind::Value(_)) {
+                self.reset_to(save)?;
+                return Ok(out);
+            }
+        }
+    }
+
+    /// A use whose type must be `ty` (as written after the operands).
+    pub(crate) fn check_type(&self, v: TValue, ty: TType, loc: Location) -> PResult<()> {
+        let have = self.m.value_type(v);
+        if have != ty {
+            return self.err_at(
+                loc,
+                format!(
+                    "use of value with type {} where {} is expected",
+                    self.m.types.text(have),
+                    self.m.types.text(ty)
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// `%name` of a new definition.
+    pub(crate) fn def_name(&mut self) -> PResult<(String, Location)> {
+        match self.tok.kind {
+            TokKind::Value(name) if !name.contains('#') => {
+                let loc = self.loc();
+                self.bump()?;
+                Ok((name.to_owned(), loc))
+            }
+            _ => self.expected("an SSA value name '%...'"),
+        }
+    }
+
+    // ---- structure ---------------------------------------------------------
+
+    fn parse_top(&mut self) -> PResult<()> {
+        self.parse_aliases()?;
+        if self.is_ident("module") || self.is_ident("builtin.module") {
+            self.bump()?;
+            if let TokKind::Symbol(_) = self.peek() {
+                self.m.name = Some(self.symbol()?);
+            }
+            if self.eat_ident("attributes")? {
+                self.m.attributes = self.raw_attr_dict()?;
+            }
+            self.expect_punct("{")?;
+            while !self.eat_punct("}")? {
+                self.parse_top_item()?;
+            }
+            self.parse_aliases()?;
+            if !matches!(self.peek(), TokKind::Eof) {
+                return self.expected("end of input after the module");
+            }
+            return Ok(());
+        }
+        while !matches!(self.peek(), TokKind::Eof) {
+            self.parse_top_item()?;
+            self.parse_aliases()?;
+        }
+        Ok(())
+    }
+
+    fn parse_top_item(&mut self) -> PResult<()> {
+        match self.peek() {
+            TokKind::Ident("func.func") => self.parse_func(),
+            TokKind::Ident(name) => {
+                let name = name.to_string();
+                self.err(format!(
+                    "unsupported top-level op '{name}': a tensor program holds func.func definitions"
+                ))
+            }
+            TokKind::Punct("}") => self.expected("'func.func'"),
+            _ => self.expected("'func.func'"),
+        }
+    }
+
+    /// `#name = attr` and `!name = type` definitions.
+    fn parse_aliases(&mut self) -> PResult<()> {
+        loop {
+            match *self.peek() {
+                TokKind::Hash(name) => {
+                    let loc = self.loc();
+                    self.bump()?;
+                    self.expect_punct("=")?;
+                    let value = if self.is_ident("affine_map") {
+                        AliasValue::Map(self.parse_affine_map()?)
+                    } else {
+                        let start = self.pos();
+                        self.skip_attr_value()?;
+                        AliasValue::Text(start)
+                    };
+                    if self.attr_aliases.insert(name.to_string(), value).is_some() {
+                        return self
+                            .err_at(loc, format!("redefinition of attribute alias '#{name}'"));
+                    }
+                }
+                TokKind::Bang(name) => {
+                    let loc = self.loc();
+                    self.bump()?;
+                    self.expect_punct("=")?;
+                    let ty = self.parse_type()?;
+                    if self.type_aliases.insert(name.to_string(), ty).is_some() {
+                        return self.err_at(loc, format!("redefinition of type alias '!{name}'"));
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// `{name = value, ...}` kept as text (module attributes).
+    fn raw_attr_dict(&mut self) -> PResult<Vec<(String, String)>> {
+        self.expect_punct("{")?;
+        let mut out = Vec::new();
+        self.comma_list("}", |p| {
+            let name = match p.peek() {
+                TokKind::Ident(s) => s.to_string(),
+                TokKind::Str(s) => s.to_string(),
+                _ => return p.expected("an attribute name"),
+            };
+            p.bump()?;
+            if !p.eat_punct("=")? {
+                out.push((name, String::new()));
+                return Ok(());
+            }
+            let start = p.pos();
+            p.skip_attr_value()?;
+            let text = p.src()[start..p.prev_end].trim().to_string();
+            out.push((name, text));
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Skips one attribute value (up to a `,` or closer at depth 0).
+    fn skip_attr_value(&mut self) -> PResult<()> {
+        let mut depth = 0usize;
+        loop {
+            match self.peek() {
+                TokKind::Eof => return self.expected("an attribute value"),
+                TokKind::Punct("(" | "[" | "{" | "<") => depth += 1,
+                TokKind::Punct(")" | "]" | "}" | ">") if depth > 0 => depth -= 1,
+                TokKind::Punct(")" | "]" | "}" | ">") => return Ok(()),
+                TokKind::Punct(",") if depth == 0 => return Ok(()),
+                TokKind::Hash(_) | TokKind::Bang(_) | TokKind::Ident(_)
+                    if depth == 0 && self.starts_next_line() =>
+                {
+                    return Ok(())
+                }
+                _ => {}
+            }
+            self.bump()?;
+        }
+    }
+
+    /// Whether the lookahead is the first token of a later line.
+    fn starts_next_line(&self) -> bool {
+        self.prev_end > 0
+            && self
+                .src()
+                .get(self.prev_end..self.tok.start)
+                .is_some_and(|gap| gap.contains('\n'))
+    }
+
+    /// `func.func [vis] @name(%a: T, ...) [-> R] { body }`.
+    fn parse_func(&mut self) -> PResult<()> {
+        let loc = self.loc();
+        self.bump()?;
+        let visibility = match self.peek() {
+            TokKind::Ident(v @ ("public" | "private" | "nested")) => {
+                let v = v.to_string();
+                self.bump()?;
+                Some(v)
+            }
+            _ => None,
+        };
+        let name = self.symbol()?;
+        if self.m.func_by_name(&name).is_some() {
+            return self.err_at(loc, format!("redefinition of symbol '@{name}'"));
+        }
+        self.expect_punct("(")?;
+        let mut args: Vec<(String, Location, TType)> = Vec::new();
+        let mut decl_inputs = Vec::new();
+        self.comma_list(")", |p| {
+            if let TokKind::Value(_) = p.peek() {
+                let (n, l) = p.def_name()?;
+                p.expect_punct(":")?;
+                let ty = p.parse_type()?;
+                if p.is_punct("{") {
+                    return p.err("argument attributes are not supported");
+                }
+                args.push((n, l, ty));
+            } else {
+                decl_inputs.push(p.parse_type()?);
+            }
+            Ok(())
+        })?;
+        if !args.is_empty() && !decl_inputs.is_empty() {
+            return self.err_at(
+                loc,
+                "expected named arguments for every argument or for none",
+            );
+        }
+        let results = if self.eat_punct("->")? {
+            self.parse_result_types()?
+        } else {
+            Vec::new()
+        };
+        if self.is_ident("attributes") {
+            return self.err("function attributes are not supported");
+        }
+        let has_body = self.is_punct("{");
+        let inputs: Vec<TType> = if has_body {
+            if !decl_inputs.is_empty() {
+                return self.err_at(loc, "a function with a body needs named arguments");
+            }
+            args.iter().map(|a| a.2).collect()
+        } else {
+            decl_inputs
+        };
+        let f = self.m.add_func(&name, inputs, results, has_body, loc);
+        self.m.func_mut(f).visibility = visibility;
+        if let Some(body) = self.m.func(f).body {
+            self.bump()?;
+            self.push_scope(true);
+            let values = self.m.block(body).args.clone();
+            for ((n, l, _), v) in args.iter().zip(values) {
+                self.define(n, vec![v], *l)?;
+            }
+            self.parse_ops_until_close(body)?;
+            self.pop_scope();
+        }
+        Ok(())
+    }
+
+    /// Ops until the closing `}` (consumed).
+    pub(crate) fn parse_ops_until_close(&mut self, block: TBlock) -> PResult<()> {
+        loop {
+            if self.eat_punct("}")? {
+                return Ok(());
+            }
+            if matches!(self.peek(), TokKind::Eof) {
+                return self.expected("'}'");
+            }
+            self.parse_op_into(block)?;
+        }
+    }
+
+    /// A region `{ [^bb0(%a: T, ...):] ops }`; `entry_args` are its block
+    /// arguments when given separately (the long forms of `linalg.map` and
+    /// `linalg.reduce`).
+    pub(crate) fn parse_region(
+        &mut self,
+        entry_args: Option<Vec<(String, Location, TType)>>,
+    ) -> PResult<TBlock> {
+        self.enter()?;
+        self.expect_punct("{")?;
+        self.push_scope(false);
+        let mut args = entry_args.unwrap_or_default();
+        if let TokKind::Block(_) = self.peek() {
+            self.bump()?;
+            if self.eat_punct("(")? {
+                self.comma_list(")", |p| {
+                    let (n, l) = p.def_name()?;
+                    p.expect_punct(":")?;
+                    let ty = p.parse_type()?;
+                    args.push((n, l, ty));
+                    Ok(())
+                })?;
+            }
+            self.expect_punct(":")?;
+        }
+        let types: Vec<TType> = args.iter().map(|a| a.2).collect();
+        let block = self.m.create_block(&types);
+        let values = self.m.block(block).args.clone();
+        for ((n, l, _), v) in args.iter().zip(values) {
+            self.define(n, vec![v], *l)?;
+        }
+        let r = self.parse_ops_until_close(block);
+        self.pop_scope();
+        self.leave();
+        r?;
+        Ok(block)
+    }
+
+    /// `(%a: T, ...)` block arguments written before a region.
+    pub(crate) fn parse_block_args(&mut self) -> PResult<Vec<(String, Location, TType)>> {
+        self.expect_punct("(")?;
+        let mut args = Vec::new();
+        self.comma_list(")", |p| {
+            let (n, l) = p.def_name()?;
+            p.expect_punct(":")?;
+            let ty = p.parse_type()?;
+            args.push((n, l, ty));
+            Ok(())
+        })?;
+        Ok(args)
+    }
+
+    /// `[%a[:N], ... =] op-name ...`, appended to `block`.
+    fn parse_op_into(&mut self, block: TBlock) -> PResult<()> {
+        self.enter()?;
+        let mut defs: Vec<(String, usize, Location)> = Vec::new();
+        if let TokKind::Value(_) = self.peek() {
+            loop {
+                let (name, loc) = self.def_name()?;
+                let count = if self.eat_punct(":")? {
+                    let n = self.uint("a result count")?;
+                    usize::try_from(n).unwrap_or(usize::MAX)
+                } else {
+                    1
+                };
+                defs.push((name, count, loc));
+                if !self.eat_punct(",")? {
+                    break;
+                }
+            }
+            self.expect_punct("=")?;
+        }
+        let loc = self.loc();
+        let name = match self.peek() {
+            TokKind::Ident(n) => n.to_string(),
+            TokKind::Str(_) => {
+                return self
+                    .err("the generic op form is not supported; write ops in their custom syntax")
+            }
+            _ => return self.expected("an operation name"),
+        };
+        self.bump()?;
+        let parsed = self.parse_op_body(&name, loc)?;
+        let op = self.m.create_op(
+            parsed.kind,
+            parsed.operands,
+            &parsed.results,
+            parsed.regions,
+            loc,
+        );
+        self.m.append_op(block, op);
+        let results = self.m.op(op).results.clone();
+        let declared: usize = defs.iter().map(|d| d.1).sum();
+        if declared != results.len() {
+            return self.err_at(
+                loc,
+                format!(
+                    "operation defines {} results but was provided {declared} to bind",
+                    results.len()
+                ),
+            );
+        }
+        let mut next = 0;
+        for (name, count, l) in defs {
+            self.define(&name, results[next..next + count].to_vec(), l)?;
+            next += count;
+        }
+        self.leave();
+        Ok(())
+    }
+}
+
+/// Parses a decimal or `0x` hexadecimal unsigned literal.
+pub(crate) fn parse_uint(s: &str) -> Option<u128> {
+    if let Some(hex) = s.strip_prefix("0x") {
+        u128::from_str_radix(hex, 16).ok()
+    } else {
+        s.parse().ok()
+    }
+}

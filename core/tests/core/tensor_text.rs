@@ -1,0 +1,180 @@
+//! The tensor IR's text form: kiln's printer and parser round-trip every
+//! file of `core/tests/tensor/`, and agree with `mlir-opt-19` both ways
+//! (mlir-opt parses kiln's output; kiln parses mlir-opt's output back to
+//! the same IR). Named ops generalize to the bodies and maps
+//! `mlir-opt-19 --linalg-generalize-named-ops` gives.
+
+use kiln_core::tensor;
+
+use crate::common::mlir_opt;
+
+/// The `.mlir` files of `core/tests/tensor/` (not the `e2e/` folder).
+pub fn corpus() -> Vec<(String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tensor");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("core/tests/tensor exists")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6, "the tensor corpus is missing files");
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("readable");
+            (p.file_name().unwrap().to_string_lossy().into_owned(), text)
+        })
+        .collect()
+}
+
+fn load(name: &str, text: &str) -> tensor::TensorModule {
+    tensor::load(text).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The e2e files (IREE's ops, which mlir-opt does not know).
+fn e2e_files() -> Vec<(String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tensor/e2e");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("core/tests/tensor/e2e exists")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("readable");
+            (p.file_name().unwrap().to_string_lossy().into_owned(), text)
+        })
+        .collect()
+}
+
+#[test]
+fn kiln_round_trip() {
+    for (name, text) in corpus().into_iter().chain(e2e_files()) {
+        let m = load(&name, &text);
+        let printed = tensor::print(&m);
+        let again = tensor::print(&load(&name, &printed));
+        assert_eq!(printed, again, "{name}: print(parse(print(x))) differs");
+    }
+}
+
+#[test]
+fn mlir_opt_parses_kiln_output_and_kiln_parses_mlir_opt_output() {
+    for (name, text) in corpus() {
+        let printed = tensor::print(&load(&name, &text));
+        let from_mlir = mlir_opt(&[], &printed);
+        let back = tensor::print(&load(&name, &from_mlir));
+        assert_eq!(
+            printed, back,
+            "{name}: kiln -> mlir-opt-19 -> kiln changed the IR\nmlir-opt printed:\n{from_mlir}"
+        );
+    }
+}
+
+#[test]
+fn named_ops_generalize_as_mlir_does() {
+    for name in ["linalg_named.mlir", "linalg_structured.mlir"] {
+        let text = corpus().into_iter().find(|(n, _)| n == name).unwrap().1;
+        let mut m = load(name, &text);
+        let ops: Vec<_> = (0..m.num_ops()).map(tensor::TOp::from_index).collect();
+        for op in ops {
+            // MLIR's pass leaves linalg.map as it is.
+            let is_map = matches!(&m.op(op).kind, tensor::OpKind::Linalg(l) if l.kind == tensor::LinalgKind::Map);
+            if !is_map {
+                tensor::structured::generalize(&mut m, op);
+            }
+        }
+        let ours = tensor::print(&m);
+        // Generalize with MLIR (from kiln's own text) and read it back.
+        let theirs = mlir_opt(
+            &["--linalg-generalize-named-ops"],
+            &tensor::print(&load(name, &text)),
+        );
+        let theirs = tensor::print(&load(name, &theirs));
+        assert_eq!(ours, theirs, "{name}: generalized forms differ");
+    }
+}
+
+/// The parser never panics: every prefix of every corpus file is either
+/// a program or a located error (and verification of what parses does
+/// not panic either).
+#[test]
+fn prefixes_never_panic() {
+    for (name, text) in corpus() {
+        let bounds: Vec<usize> = (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .collect();
+        // Every byte near the start, then a sample: the files are long.
+        for &i in bounds
+            .iter()
+            .take(400)
+            .chain(bounds.iter().skip(400).step_by(7))
+        {
+            if let Ok(m) = tensor::parse(&text[..i]) {
+                let _ = tensor::verify(&m);
+            }
+        }
+        let _ = name;
+    }
+}
+
+/// `decompose_softmax` gives the ops MLIR 19's
+/// `transform.structured.decompose_interface` gives.
+#[test]
+fn softmax_decomposes_as_mlir_does() {
+    let program = "module attributes {transform.with_named_sequence} {
+  func.func @s(%a: tensor<3x5x4xf32>) -> tensor<3x5x4xf32> {
+    %e = tensor.empty() : tensor<3x5x4xf32>
+    %r = linalg.softmax dimension(1) ins(%a : tensor<3x5x4xf32>) outs(%e : tensor<3x5x4xf32>) -> tensor<3x5x4xf32>
+    return %r : tensor<3x5x4xf32>
+  }
+}
+";
+    let mut m = tensor::load(program).unwrap();
+    let softmax = (0..m.num_ops())
+        .map(tensor::TOp::from_index)
+        .find(|&o| matches!(&m.op(o).kind, tensor::OpKind::Linalg(l) if matches!(l.kind, tensor::LinalgKind::Softmax { .. })))
+        .unwrap();
+    tensor::structured::decompose_softmax(&mut m, softmax).unwrap();
+    tensor::verify(&m).unwrap();
+    let ours = tensor::print(&m);
+    let schedule = "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %0 = transform.structured.match ops{[\"linalg.softmax\"]} in %root : (!transform.any_op) -> !transform.any_op
+    %1 = transform.structured.decompose_interface %0 : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+";
+    let with_schedule = program.trim_end().trim_end_matches('}').to_string() + schedule;
+    let theirs = mlir_opt(
+        &[
+            "--transform-interpreter",
+            "--test-transform-dialect-erase-schedule",
+        ],
+        &with_schedule,
+    );
+    let theirs = tensor::print(&load("softmax", &theirs));
+    assert_eq!(ours, theirs);
+    // The evaluator gives the same bits for softmax and its decomposition.
+    use tensor::eval::{self, Value};
+    let data: Vec<f32> = (0..60)
+        .map(|i| ((i * 37 % 23) as f32 - 11.0) * 0.37)
+        .collect();
+    let arg = Value::Tensor(
+        eval::Tensor {
+            elem: tensor::ElemType::F32,
+            shape: vec![3, 5, 4],
+            data: tensor::Elements::F32(data),
+        }
+        .into(),
+    );
+    let direct = eval::run(
+        &tensor::load(program).unwrap(),
+        "s",
+        std::slice::from_ref(&arg),
+    )
+    .unwrap();
+    let decomposed = eval::run(&m, "s", &[arg]).unwrap();
+    assert_eq!(direct, decomposed);
+}

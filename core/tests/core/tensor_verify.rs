@@ -1,0 +1,225 @@
+//! The tensor IR's verifier and parser on bad input: each case asserts the
+//! exact one-line message (`LINE:COL: 'op' op message`). Where MLIR 19
+//! rejects the same program, the message is the one `mlir-opt-19` gives.
+
+use kiln_core::tensor;
+
+fn error_of(src: &str) -> String {
+    match tensor::load(src) {
+        Ok(_) => panic!("accepted:\n{src}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[track_caller]
+fn rejects(src: &str, expected: &str) {
+    assert_eq!(error_of(src), expected, "for:\n{src}");
+}
+
+#[test]
+fn matmul_shape_mismatch() {
+    rejects(
+        "func.func @f(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}",
+        "2:8: 'linalg.matmul' op inferred input/output operand #1 has shape's dimension #0 to be 8, but found 4",
+    );
+}
+
+#[test]
+fn indexing_map_rank_mismatch() {
+    rejects(
+        "func.func @f(%a: tensor<4x8xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = [\"parallel\", \"reduction\"]} ins(%a : tensor<4x8xf32>) outs(%c : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}",
+        "2:8: 'linalg.generic' op expected operand rank (2) to match the result rank of indexing_map #0 (1)",
+    );
+}
+
+#[test]
+fn iterator_count_mismatch() {
+    rejects(
+        "func.func @f(%a: tensor<4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = [\"parallel\"]} ins(%a : tensor<4xf32>) outs(%c : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}",
+        "2:8: 'linalg.generic' op expected indexing_map #0 to have 1 dim(s) to match the number of loops",
+    );
+}
+
+#[test]
+fn yield_type_mismatch() {
+    rejects(
+        "func.func @f(%a: tensor<4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]} ins(%a : tensor<4xf32>) outs(%c : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %i = arith.fptosi %x : f32 to i32
+    linalg.yield %i : i32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}",
+        "5:5: 'linalg.yield' op type of yield operand 1 ('i32') doesn't match the element type of the enclosing linalg.generic op ('f32')",
+    );
+}
+
+#[test]
+fn unindexed_loop() {
+    rejects(
+        "func.func @f(%a: tensor<4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = [\"parallel\", \"reduction\"]} ins(%a : tensor<4xf32>) outs(%c : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}",
+        "2:8: 'linalg.generic' op expected every loop to be indexed by a bare dimension of some operand, but loop d1 is not",
+    );
+}
+
+#[test]
+fn window_out_of_bounds() {
+    rejects(
+        "func.func @f(%x: tensor<10xf32>, %k: tensor<3xf32>, %o: tensor<3xf32>) -> tensor<3xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 * 3 + d1 * 2)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = [\"parallel\", \"reduction\"]} ins(%x, %k : tensor<10xf32>, tensor<3xf32>) outs(%o : tensor<3xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    linalg.yield %a : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}",
+        "2:8: 'linalg.generic' op inferred input/output operand #0 has shape's dimension #0 to be greater than or equal to 11, but found 10",
+    );
+}
+
+#[test]
+fn float_op_on_integers() {
+    rejects(
+        "func.func @f(%a: tensor<4xi32>) -> tensor<4xi32> {
+  %r = arith.addf %a, %a : tensor<4xi32>
+  return %r : tensor<4xi32>
+}",
+        "2:8: 'arith.addf' op operand #0 must be floating-point-like, but got 'tensor<4xi32>'",
+    );
+}
+
+#[test]
+fn return_type_mismatch() {
+    rejects(
+        "func.func @f(%a: tensor<4x8xf32>) -> tensor<4x8xi32> {
+  return %a : tensor<4x8xf32>
+}",
+        "2:3: 'func.return' op type of return operand 0 ('tensor<4x8xf32>') doesn't match function result type ('tensor<4x8xi32>') in function @f",
+    );
+}
+
+#[test]
+fn collapse_shape_size_mismatch() {
+    rejects(
+        "func.func @f(%a: tensor<4x8xf32>) -> tensor<30xf32> {
+  %r = tensor.collapse_shape %a [[0, 1]] : tensor<4x8xf32> into tensor<30xf32>
+  return %r : tensor<30xf32>
+}",
+        "2:8: 'tensor.collapse_shape' op expected dimension 0 of collapsed type to be static value of 32",
+    );
+}
+
+#[test]
+fn transpose_shape_mismatch() {
+    rejects(
+        "func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %t = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%b : tensor<8x16xf32>) permutation = [1, 0]
+  return %t : tensor<8x16xf32>
+}",
+        "2:8: 'linalg.transpose' op dim(result, 1) = 16 doesn't match dim(input, permutation[1]) = 4",
+    );
+}
+
+#[test]
+fn fill_needs_a_scalar() {
+    rejects(
+        "func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %t = linalg.fill ins(%a : tensor<4xf32>) outs(%b : tensor<4xf32>) -> tensor<4xf32>
+  return %t : tensor<4xf32>
+}",
+        "2:8: 'linalg.fill' op expected op with scalar input",
+    );
+}
+
+#[test]
+fn slice_out_of_bounds() {
+    rejects(
+        "func.func @f(%a: tensor<4x8xf32>) -> tensor<2x8xf32> {
+  %r = tensor.extract_slice %a[3, 0] [2, 8] [1, 1] : tensor<4x8xf32> to tensor<2x8xf32>
+  return %r : tensor<2x8xf32>
+}",
+        "2:8: 'tensor.extract_slice' op slice along dimension 0 runs out of bounds: offset 3 + (size 2 - 1) * stride 1 >= dimension size 4",
+    );
+}
+
+#[test]
+fn unsupported_element_type() {
+    rejects(
+        "func.func @f(%a: tensor<4xi4>) -> tensor<4xi4> {
+  %r = arith.addi %a, %a : tensor<4xi4>
+  return %r : tensor<4xi4>
+}",
+        "1:1: 'func.func' op element type i4 is not supported (f16, bf16, f32, f64, i1, i8, i16, i32, i64, index are)",
+    );
+}
+
+#[test]
+fn unknown_ops_name_the_supported_ones() {
+    let e = error_of("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %r = linalg.frobnicate ins(%a : tensor<4xf32>)\n  return %r : tensor<4xf32>\n}");
+    assert!(
+        e.starts_with("2:8: unsupported op 'linalg.frobnicate'; supported linalg ops: linalg.abs, linalg.add, linalg.batch_matmul,"),
+        "{e}"
+    );
+    assert!(
+        e.contains("linalg.softmax") && e.contains("linalg.conv_2d_nhwc_hwcf"),
+        "{e}"
+    );
+    let e = error_of("func.func @f() {\n  scf.yield\n}");
+    assert_eq!(
+        e,
+        "2:3: unsupported op 'scf.yield': tensor programs use the dialects func, arith, math, linalg, tensor, util, flow, check"
+    );
+}
+
+#[test]
+fn malformed_text_is_located() {
+    assert_eq!(
+        error_of("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %r = arith.addf %a, %b : tensor<4xf32>\n  return %r : tensor<4xf32>\n}"),
+        "2:23: use of undefined value '%b'"
+    );
+    assert_eq!(
+        error_of("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %c = arith.constant dense<[1.0, 2.0]> : tensor<3xf32>\n  return %a : tensor<4xf32>\n}"),
+        "2:29: inferred shape of elements literal ([2] at depth 0) does not match type ([3])"
+    );
+}
+
+/// Every failure of a module is reported, in order.
+#[test]
+fn all_errors_are_collected() {
+    let src = "func.func @f(%a: tensor<4xi32>, %b: tensor<4xf32>) -> tensor<4xi32> {
+  %r = arith.addf %a, %a : tensor<4xi32>
+  %s = arith.addi %b, %b : tensor<4xf32>
+  return %r : tensor<4xi32>
+}";
+    let m = tensor::parse(src).unwrap();
+    let errs = tensor::verify(&m).unwrap_err();
+    let lines: Vec<String> = errs.0.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "2:8: 'arith.addf' op operand #0 must be floating-point-like, but got 'tensor<4xi32>'",
+            "3:8: 'arith.addi' op operand #0 must be signless-integer-like, but got 'tensor<4xf32>'",
+        ]
+    );
+}
