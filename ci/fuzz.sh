@@ -1,46 +1,60 @@
 #!/usr/bin/env bash
 # Long fuzzing runs of kiln's cargo-fuzz targets (fuzz/) — not part of CI,
 # which replays the committed corpora instead (core/tests/core/fuzz_replay.rs,
-# cli/src/commands/bufspec.rs). Needs a nightly toolchain and cargo-fuzz
-# (`cargo install cargo-fuzz`).
+# amber/tests/amber/fuzz_replay.rs, cli/src/commands/bufspec.rs). Needs a
+# nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 #
-#   ci/fuzz.sh                      every target, 10^7 executions each
+#   ci/fuzz.sh                              every target, 10^7 executions each
 #   RUNS=1000000 ci/fuzz.sh binary_deserialize
+#   MAX_TIME=420 ci/fuzz.sh                 stop each target after 420 s
+#                                           (whichever of RUNS and MAX_TIME
+#                                           comes first)
 #
 # Targets run one at a time at the lowest priority (nice 19): the machines
-# this runs on are shared. Each run fails on a panic, a timeout (> 1 s for
-# one input) or more than 2 GiB of memory; the input is left in
-# fuzz/artifacts/TARGET/ — add it to fuzz/regressions/TARGET/ (the replay
-# test then fails until the bug is fixed). After a clean run the corpus is
-# minimized (cargo fuzz cmin) and the last statistics line of each target
-# (executions, coverage `cov`, features `ft`, corpus size, peak RSS) is
-# appended to fuzz/logs/summary.txt.
+# this runs on are shared. Each run starts from the committed seeds
+# (fuzz/corpus/TARGET, read only) and grows a scratch corpus in
+# fuzz/logs/corpus/TARGET (ignored by git). A run fails on a panic, a
+# timeout (> 1 s for one input) or more than 2 GiB of memory; the input is
+# left in fuzz/artifacts/TARGET/ — add it to fuzz/regressions/TARGET/ (the
+# replay test then fails until the bug is fixed). The final statistics
+# line of each target (executions, coverage `cov` in edges, features
+# `ft`, corpus size, peak RSS) is appended to fuzz/logs/summary.txt;
+# fuzz/RESULTS.md records the figures of the last long runs.
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 RUNS=${RUNS:-10000000}
+MAX_TIME=${MAX_TIME:-0}
 if [ $# -gt 0 ]; then
     targets=("$@")
 else
-    targets=(spv_text kernel_text target_env run_spv_bufspec binary_reflect binary_deserialize)
+    targets=(spv_text kernel_text tensor_text amber_script target_env run_spv_bufspec
+        binary_reflect binary_deserialize)
 fi
 mkdir -p logs
-nice -n 19 cargo +nightly fuzz build -s none "${targets[@]/#/}" 2>&1 | tail -3 || \
-    nice -n 19 cargo +nightly fuzz build -s none
+nice -n 19 cargo +nightly fuzz build -s none >logs/build.log 2>&1 || {
+    tail -20 logs/build.log >&2
+    exit 1
+}
 for t in "${targets[@]}"; do
     case "$t" in
         binary_*) max_len=131072 ;;
+        tensor_text) max_len=32768 ;;
         *) max_len=16384 ;;
     esac
-    mkdir -p "corpus/$t" "artifacts/$t"
-    echo "== $t: $RUNS executions"
-    nice -n 19 cargo +nightly fuzz run -s none "$t" "corpus/$t" -- \
-        -runs="$RUNS" -timeout=1 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
-        -max_len="$max_len" -print_final_stats=1 > "logs/$t.log" 2>&1 || {
+    mkdir -p "logs/corpus/$t" "artifacts/$t"
+    echo "== $t: up to $RUNS executions${MAX_TIME:+, at most $MAX_TIME s}"
+    start=$(date +%s)
+    nice -n 19 cargo +nightly fuzz run -s none "$t" "logs/corpus/$t" "corpus/$t" -- \
+        -runs="$RUNS" -max_total_time="$MAX_TIME" -timeout=1 -rss_limit_mb=2048 \
+        -malloc_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
+        -artifact_prefix="artifacts/$t/" >"logs/$t.log" 2>&1 || {
         echo "$t failed: see fuzz/logs/$t.log and fuzz/artifacts/$t/" >&2
         exit 1
     }
-    stats=$(grep -E '^#[0-9]+\s+DONE' "logs/$t.log" | tail -1)
-    peak=$(grep -E '^stat::peak_rss_mb' "logs/$t.log" | tail -1)
-    echo "$(date -u +%F) $t $stats $peak" | tee -a logs/summary.txt
-    nice -n 19 cargo +nightly fuzz cmin -s none "$t" "corpus/$t" > "logs/$t.cmin.log" 2>&1
+    secs=$(($(date +%s) - start))
+    execs=$(grep -E '^stat::number_of_executed_units' "logs/$t.log" | awk '{print $2}')
+    stats=$(grep -E '^#[0-9]+\s+(DONE|pulse|NEW|REDUCE)' "logs/$t.log" | tail -1)
+    peak=$(grep -E '^stat::peak_rss_mb' "logs/$t.log" | awk '{print $2}')
+    echo "$(date -u +%FT%TZ) $t execs=$execs secs=$secs peak_rss_mb=$peak last: $stats" |
+        tee -a logs/summary.txt
 done

@@ -65,6 +65,7 @@
 
 mod compile;
 mod device;
+pub mod fuzz;
 pub mod layout;
 mod lex;
 mod parse;

@@ -13,7 +13,8 @@
 //!   own output imports back to the same words;
 //! * [`binary_reflect`]: what `kiln reflect` and `kiln run-spv` do with a
 //!   binary (bytes to words, entry points, reflection);
-//! * [`target_env`]: the `#spirv.target_env<...>` parser and printer.
+//! * [`target_env`]: the `#spirv.target_env<...>` parser and printer;
+//! * [`tensor_text`]: the tensor-program parser, verifier and printer.
 //!
 //! [`mutate_binary`] is the structure-aware mutation the binary targets
 //! use (instructions deleted, duplicated, moved, retargeted), also used by
@@ -92,6 +93,18 @@ pub fn target_env(data: &[u8]) {
         let printed = env.to_string();
         let _ = printed.parse::<crate::target::TargetEnv>();
     }
+}
+
+/// The tensor-program parser, then the verifier and printer; a printed
+/// program is parsed again.
+pub fn tensor_text(data: &[u8]) {
+    let Some(text) = text_of(data) else { return };
+    let Ok(module) = crate::tensor::parse(text) else {
+        return;
+    };
+    let _ = crate::tensor::verify(&module);
+    let printed = crate::tensor::print(&module);
+    let _ = crate::tensor::parse(&printed);
 }
 
 fn text_of(data: &[u8]) -> Option<&str> {

@@ -52,3 +52,8 @@ fn binary_reflect_corpus() {
 fn target_env_corpus() {
     replay("target_env", kiln_core::fuzz::target_env);
 }
+
+#[test]
+fn tensor_text_corpus() {
+    replay("tensor_text", kiln_core::fuzz::tensor_text);
+}
