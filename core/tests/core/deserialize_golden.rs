@@ -53,3 +53,72 @@ fn golden_modules_round_trip_through_the_binary() {
         failures.join("\n\n")
     );
 }
+
+/// The ops of a function body, one name per op (`spirv.Constant`, ...), in
+/// order, from printed text.
+fn op_names(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter_map(|l| {
+            let l = l.split_once(" = ").map_or(l, |(_, r)| r);
+            l.starts_with("spirv.").then(|| {
+                l.split(|c: char| c == ' ' || c == '(')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+        })
+        .filter(|n| n != "spirv.module" && n != "spirv.func")
+        .collect()
+}
+
+#[test]
+fn phi_operands_reuse_the_constant_already_in_the_block() {
+    // A constant that is only a block argument once had a second, dead
+    // copy (one placed in id order, one before the branch); MLIR 19 reads
+    // the same binary with one.
+    let src = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.func @foo() "None" {
+    %zero = spirv.Constant 0 : i32
+    %one = spirv.Constant 1.0 : f32
+    spirv.Branch ^bb1(%zero, %one : i32, f32)
+  ^bb1(%a: i32, %b: f32):
+    spirv.Return
+  }
+}
+"#;
+    let module = kiln_core::text::parse(src).unwrap();
+    let words = kiln_core::binary::serialize(&module).unwrap();
+    let back = kiln_core::binary::deserialize(&words).unwrap();
+    let ours = kiln_core::text::print(&back, &Default::default());
+    let dir = std::env::temp_dir().join(format!("kiln-phi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spv = dir.join("phi.spv");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&spv, bytes).unwrap();
+    let out = std::process::Command::new("mlir-translate-19")
+        .arg("--deserialize-spirv")
+        .arg(&spv)
+        .output()
+        .expect("mlir-translate-19 (ci/setup.sh installs it)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mlir = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        op_names(&ours),
+        op_names(&mlir),
+        "kiln:\n{ours}\nMLIR 19:\n{mlir}"
+    );
+    assert_eq!(
+        op_names(&ours),
+        [
+            "spirv.Constant",
+            "spirv.Constant",
+            "spirv.Branch",
+            "spirv.Return"
+        ]
+    );
+}

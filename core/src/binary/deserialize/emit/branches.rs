@@ -32,6 +32,7 @@ impl FnEmitter<'_> {
                         id,
                         at,
                         anchor: store,
+                        in_block: None,
                     });
                     continue;
                 }
@@ -183,6 +184,7 @@ impl FnEmitter<'_> {
                     id,
                     at,
                     anchor: op,
+                    in_block: Some(block),
                 });
             }
         }
@@ -280,6 +282,7 @@ impl FnEmitter<'_> {
                             id,
                             at,
                             anchor: store,
+                            in_block: None,
                         });
                     }
                     if matches!(target, Target::Exit) {

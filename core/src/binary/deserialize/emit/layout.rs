@@ -288,6 +288,7 @@ impl FnEmitter<'_> {
                 id,
                 at,
                 anchor,
+                in_block: None,
             });
         }
         self.terms.insert(entry, br);

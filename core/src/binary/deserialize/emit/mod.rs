@@ -84,6 +84,11 @@ struct Pending {
     id: u32,
     at: At,
     anchor: Op,
+    /// The IR block whose ops end right before `anchor` (a terminator in
+    /// its binary block's home), when a value already materialized there
+    /// can serve: a phi operand then reuses the constant placed in id
+    /// order instead of getting a second, dead copy (as MLIR reads it).
+    in_block: Option<Block>,
 }
 
 #[derive(Clone, Copy)]
@@ -402,7 +407,11 @@ impl FnEmitter<'_> {
     fn resolve_pending(&mut self) -> Result<()> {
         let pending = std::mem::take(&mut self.pending);
         for p in pending {
-            let v = self.use_value(p.id, p.at, Sink::Before(p.anchor))?;
+            let cached = p.in_block.and_then(|b| self.cache.get(&(b, p.id)).copied());
+            let v = match cached {
+                Some(v) => v,
+                None => self.use_value(p.id, p.at, Sink::Before(p.anchor))?,
+            };
             let data = self.d.m.op_mut(p.op);
             match p.slot {
                 Slot::Operand(i) => {
