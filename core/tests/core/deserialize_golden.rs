@@ -61,12 +61,8 @@ fn op_names(text: &str) -> Vec<String> {
         .map(str::trim)
         .filter_map(|l| {
             let l = l.split_once(" = ").map_or(l, |(_, r)| r);
-            l.starts_with("spirv.").then(|| {
-                l.split(|c: char| c == ' ' || c == '(')
-                    .next()
-                    .unwrap()
-                    .to_string()
-            })
+            l.starts_with("spirv.")
+                .then(|| l.split([' ', '(']).next().unwrap().to_string())
         })
         .filter(|n| n != "spirv.module" && n != "spirv.func")
         .collect()
