@@ -76,6 +76,14 @@ pub(super) struct Plan {
     pub children: Vec<Vec<usize>>,
     /// The exit targets of each construct (blocks), in discovery order.
     pub exits: Vec<Vec<usize>>,
+    /// The constructs each block is a label of (merge block; a loop's
+    /// header or continue target).
+    labels_of: Vec<Vec<usize>>,
+    /// A jump pointer of each placed construct: an ancestor (itself at
+    /// depth 1) chosen as in skew-binary lists, so that the ancestor of a
+    /// construct at any depth is found in O(log depth) steps
+    /// ([`Plan::ancestor_at`]); queries then stay linear in deep input.
+    jump: Vec<usize>,
 }
 
 impl Plan {
@@ -94,7 +102,18 @@ impl Plan {
             order: Vec::with_capacity(c),
             children: vec![Vec::new(); c + 1],
             exits: vec![Vec::new(); c],
+            labels_of: vec![Vec::new(); n],
+            jump: (0..c).collect(),
         };
+        for (x, k) in cfg.constructs.iter().enumerate() {
+            p.labels_of[k.merge].push(x);
+            if k.kind == Kind::Loop {
+                p.labels_of[k.header].push(x);
+                if k.cont != k.header {
+                    p.labels_of[k.cont].push(x);
+                }
+            }
+        }
         let mut done = vec![false; n];
         let mut worklist: Vec<Owner> = vec![None];
         let mut next = 0;
@@ -114,17 +133,56 @@ impl Plan {
     }
 
     /// If block `t` is a label (merge block, continue target, loop header)
-    /// of a construct that is a strict ancestor of `ctx`, that construct.
-    pub fn outer_label_owner(&self, cfg: &Cfg, ctx: Owner, t: usize) -> Option<usize> {
-        let mut cur = ctx.and_then(|x| self.parent[x].flatten());
-        while let Some(a) = cur {
-            let k = &cfg.constructs[a];
-            if k.merge == t || (k.kind == Kind::Loop && (k.cont == t || k.header == t)) {
-                return Some(a);
+    /// of a construct that is a strict ancestor of `ctx`, that construct
+    /// (the nearest one).
+    pub fn outer_label_owner(&self, ctx: Owner, t: usize) -> Option<usize> {
+        let x = ctx?;
+        let mut best: Option<usize> = None;
+        for &a in &self.labels_of[t] {
+            let placed = self.parent[a].is_some();
+            if !placed
+                || self.depth[a] >= self.depth[x]
+                || best.is_some_and(|b| self.depth[b] >= self.depth[a])
+            {
+                continue;
             }
-            cur = self.parent[a].flatten();
+            if self.ancestor_at(x, self.depth[a]) == a {
+                best = Some(a);
+            }
         }
-        None
+        best
+    }
+
+    /// The ancestor of placed construct `x` at depth `d` (1 ..= its own).
+    fn ancestor_at(&self, mut x: usize, d: usize) -> usize {
+        while self.depth[x] > d {
+            let j = self.jump[x];
+            x = if self.depth[j] >= d {
+                j
+            } else {
+                match self.parent[x] {
+                    Some(Some(p)) => p,
+                    _ => return x,
+                }
+            };
+        }
+        x
+    }
+
+    /// Sets the jump pointer of `y`, just placed under `parent`.
+    fn set_jump(&mut self, y: usize, parent: Owner) {
+        self.jump[y] = match parent {
+            None => y,
+            Some(p) => {
+                let jp = self.jump[p];
+                let jjp = self.jump[jp];
+                if jp != p && self.depth[p] - self.depth[jp] == self.depth[jp] - self.depth[jjp] {
+                    jjp
+                } else {
+                    p
+                }
+            }
+        };
     }
 
     /// Whether block `t` ends a walk of `ctx`: its own merge, a loop's
@@ -137,7 +195,7 @@ impl Plan {
                 return true;
             }
         }
-        self.outer_label_owner(cfg, ctx, t).is_some()
+        self.outer_label_owner(ctx, t).is_some()
     }
 
     /// Why a block reached from two regions cannot be placed.
@@ -217,6 +275,7 @@ impl Plan {
                     }
                     self.parent[y] = Some(ctx);
                     self.depth[y] = ctx.map_or(1, |x| self.depth[x] + 1);
+                    self.set_jump(y, ctx);
                     if self.depth[y] > max_depth {
                         return Err(DeserializeError::Unsupported {
                             at: cfg.blocks[cur].at,
@@ -322,7 +381,7 @@ impl Plan {
             for &b in &content[y] {
                 for &t in &cfg.succs[b] {
                     if !own_label(t)
-                        && self.outer_label_owner(cfg, Some(y), t).is_some()
+                        && self.outer_label_owner(Some(y), t).is_some()
                         && seen.insert(t)
                     {
                         exits.push(t);
@@ -350,7 +409,7 @@ impl Plan {
                         }
                         continue;
                     }
-                    if self.outer_label_owner(cfg, Some(y), t).is_some() && seen.insert(t) {
+                    if self.outer_label_owner(Some(y), t).is_some() && seen.insert(t) {
                         exits.push(t);
                     }
                 }

@@ -641,7 +641,7 @@ impl FnEmitter<'_> {
                 return Ok(Target::Direct(b));
             }
         }
-        if self.plan.outer_label_owner(&self.cfg, owner, t).is_some() {
+        if self.plan.outer_label_owner(owner, t).is_some() {
             return Ok(Target::Exit);
         }
         let reason = if self.plan.inline[t] {
