@@ -98,19 +98,33 @@ impl FnEmitter<'_> {
     }
 
     pub(super) fn build_regions(&mut self, func_region: Region) -> Result<()> {
-        self.build_region(None, func_region)?;
+        // The member blocks of each region, in block order: one pass, so
+        // that deep nesting stays linear.
+        let mut members = vec![Vec::new(); self.cfg.constructs.len() + 1];
+        for (b, m) in self.plan.member.iter().enumerate() {
+            if let Some(owner) = *m {
+                members[self.region_slot(owner)].push(b);
+            }
+        }
+        self.build_region(None, func_region, &members)?;
         let order = self.plan.order.clone();
         for y in order {
             let Some(region) = self.cons[y].region else {
                 continue;
             };
-            self.build_region(Some(y), region)?;
+            self.build_region(Some(y), region, &members)?;
         }
         Ok(())
     }
 
-    /// Creates the blocks of the region of `owner` and lays out their chains.
-    pub(super) fn build_region(&mut self, owner: Owner, region: Region) -> Result<()> {
+    /// Creates the blocks of the region of `owner` and lays out their
+    /// chains; `members` lists each region's member blocks.
+    pub(super) fn build_region(
+        &mut self,
+        owner: Owner,
+        region: Region,
+        members: &[Vec<usize>],
+    ) -> Result<()> {
         let slot = self.region_slot(owner);
         let mut first: Vec<Block> = Vec::new();
         let mut last: Vec<Block> = Vec::new();
@@ -207,7 +221,7 @@ impl FnEmitter<'_> {
         // The other blocks of the region: plain blocks, and the slots of
         // constructs entered from several blocks.
         let mut others: Vec<(usize, Block, Start)> = Vec::new();
-        for b in 0..self.cfg.blocks.len() {
+        for &b in &members[slot] {
             if self.plan.member[b] != Some(owner)
                 || self.plan.inline[b]
                 || self.start[b].is_some()
