@@ -1,7 +1,8 @@
 //! Large legal inputs: 10^5 instructions in one block, selections nested
 //! to the deserializer's limit, and nesting far beyond it (a typed error,
 //! found without recursing). The measurements of larger inputs (a 100 MB
-//! binary, 10^6 nested selections) are `#[ignore]`d: run them with
+//! binary, 10^6 nested selections) are `#[ignore]`d (figures in
+//! `fuzz/RESULTS.md`): run them with
 //! `cargo test --release -p kiln-core --test core deserialize_large -- --ignored --nocapture`.
 
 use std::time::Instant;
@@ -63,6 +64,22 @@ fn chain_of_adds(n: u32) -> Vec<u32> {
         a.op(Op::IAdd, &[INT, FIRST_FREE + i + 1, FIRST_FREE + i, ONE]);
     }
     a.op(Op::Store, &[VAR, FIRST_FREE + n]);
+    a.op(Op::Return, &[]);
+    a.op(Op::FunctionEnd, &[]);
+    a.words
+}
+
+/// `main` adding 1 `n` times, storing each sum `stores` times (a large
+/// binary within SPIR-V's id bound: stores define no id).
+fn adds_and_stores(n: u32, stores: u32) -> Vec<u32> {
+    let mut a = preamble(FIRST_FREE + n + 1);
+    a.op(Op::Load, &[INT, FIRST_FREE, VAR]);
+    for i in 0..n {
+        a.op(Op::IAdd, &[INT, FIRST_FREE + i + 1, FIRST_FREE + i, ONE]);
+        for _ in 0..stores {
+            a.op(Op::Store, &[VAR, FIRST_FREE + i + 1]);
+        }
+    }
     a.op(Op::Return, &[]);
     a.op(Op::FunctionEnd, &[]);
     a.words
@@ -140,12 +157,23 @@ fn time_it(words: &[u32], options: &DeserializeOptions) -> (f64, bool) {
 #[test]
 #[ignore = "measurement: large inputs (run with --release --ignored --nocapture)"]
 fn measure_large_inputs() {
-    for n in [1_000_000u32, 3_000_000, 6_000_000] {
+    for n in [1_000_000u32, 2_000_000, 4_000_000] {
         let words = chain_of_adds(n);
         let (s, ok) = time_it(&words, &DeserializeOptions::default());
         let mb = words.len() as f64 * 4.0 / 1e6;
         eprintln!(
             "chain of {n} adds: {mb:.1} MB in {s:.2} s ({:.1} MB/s), ok={ok}",
+            mb / s
+        );
+    }
+    // 100 MB: 10^6 adds (the id bound allows about 4 * 10^6 ids), each
+    // sum stored 7 times.
+    for n in [250_000u32, 500_000, 1_000_000] {
+        let words = adds_and_stores(n, 7);
+        let (s, ok) = time_it(&words, &DeserializeOptions::default());
+        let mb = words.len() as f64 * 4.0 / 1e6;
+        eprintln!(
+            "{n} adds, 7 stores each: {mb:.1} MB in {s:.2} s ({:.1} MB/s), ok={ok}",
             mb / s
         );
     }

@@ -8,7 +8,7 @@ use crate::binary::deserialize::error::At;
 use crate::binary::deserialize::reader::{Inst, Val};
 use crate::binary::deserialize::structurize::Owner;
 use crate::binary::deserialize::{invalid, Result};
-use crate::ir::{Block, OpKind, OpSpec, Value};
+use crate::ir::{Block, Op, OpKind, OpSpec, Value};
 use rspirv::spirv::Op as SpvOp;
 
 impl FnEmitter<'_> {
@@ -26,14 +26,7 @@ impl FnEmitter<'_> {
                         OpSpec::new(core(SpvOp::Store)).operands([var, self.placeholder]),
                     );
                     self.buffers[b].push(store);
-                    self.pending.push(Pending {
-                        op: store,
-                        slot: Slot::Operand(1),
-                        id,
-                        at,
-                        anchor: store,
-                        in_block: None,
-                    });
+                    self.pend_stored_value(store, id, at);
                     continue;
                 }
                 Err(e) => return Err(e),
@@ -50,6 +43,19 @@ impl FnEmitter<'_> {
             .m
             .create_op(OpSpec::new(core(SpvOp::Store)).operands([ptr, value]));
         self.buffers[b].push(store);
+    }
+
+    /// The value `store` (a `spv.Store` with a placeholder value) stores:
+    /// `id`, resolved at the end.
+    fn pend_stored_value(&mut self, store: Op, id: u32, at: At) {
+        self.pending.push(Pending {
+            op: store,
+            slot: Slot::Operand(1),
+            id,
+            at,
+            anchor: store,
+            in_block: None,
+        });
     }
 
     /// A successor of `b`'s terminator for an edge to `t` of kind `target`:
@@ -276,14 +282,7 @@ impl FnEmitter<'_> {
                             edge,
                             OpSpec::new(core(SpvOp::Store)).operands([var, self.placeholder]),
                         );
-                        self.pending.push(Pending {
-                            op: store,
-                            slot: Slot::Operand(1),
-                            id,
-                            at,
-                            anchor: store,
-                            in_block: None,
-                        });
+                        self.pend_stored_value(store, id, at);
                     }
                     if matches!(target, Target::Exit) {
                         let code = self.code(t);
