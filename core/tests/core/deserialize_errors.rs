@@ -285,3 +285,48 @@ fn byte_swapped_module_reads() {
         kiln_core::binary::serialize(&deserialize(&a.words).unwrap()).unwrap()
     );
 }
+
+/// An array type of 2^31 - 1 ints (`ARR`) and the constant 1 (`ONE`).
+fn with_huge_array() -> (Asm, u32, u32) {
+    const LEN: u32 = 20;
+    const ARR: u32 = 21;
+    const ONE: u32 = 22;
+    let mut a = Asm::preamble(40);
+    a.op(Op::TypeInt, &[INT, 32, 0]);
+    a.op(Op::Constant, &[INT, LEN, i32::MAX as u32]);
+    a.op(Op::TypeArray, &[ARR, INT, LEN]);
+    a.op(Op::Constant, &[INT, ONE, 1]);
+    (a, ARR, ONE)
+}
+
+#[test]
+fn composites_of_huge_arrays_are_checked_before_any_allocation() {
+    // Found by the binary_deserialize fuzz target: the element types of
+    // the array were listed (8 GiB) before the count was compared.
+    let (mut a, arr, one) = with_huge_array();
+    let at = a.op(Op::ConstantComposite, &[arr, 30, one, one]);
+    assert_eq!(
+        error_of(&a.words),
+        format!(
+            "word {at} (OpConstantComposite): 2 constituent(s) do not fill the composite type \
+             (it has 2147483647)"
+        )
+    );
+    let (mut a, arr, one) = with_huge_array();
+    let at = a.op(Op::SpecConstantComposite, &[arr, 30, one, one]);
+    assert_eq!(
+        error_of(&a.words),
+        format!(
+            "word {at} (OpSpecConstantComposite): 2 constituent(s) for a composite of 2147483647"
+        )
+    );
+    let (mut a, arr, _) = with_huge_array();
+    let at = a.op(Op::ConstantNull, &[arr, 30]);
+    assert_eq!(
+        error_of(&a.words),
+        format!(
+            "word {at} (OpConstantNull): unsupported: an OpConstantNull with more than 4 million \
+             elements"
+        )
+    );
+}

@@ -174,24 +174,36 @@ impl Deserializer {
                 }
             }
         }
-        let expected = self.constituent_types(ty);
-        let Some(expected) = expected else {
+        let Some(count) = self.constituent_count(ty) else {
             return Err(invalid(inst, "the constant's type is not a composite"));
         };
-        if expected.len() != elements.len()
-            || expected.iter().zip(&elements).any(|(t, (et, _))| t != et)
-        {
+        let fills = count == elements.len()
+            && self
+                .constituent_types(ty)
+                .is_some_and(|expected| expected.iter().zip(&elements).all(|(t, (et, _))| t == et));
+        if !fills {
             return Err(invalid(
                 inst,
                 format!(
-                    "{} constituent(s) do not fill the composite type (it has {})",
+                    "{} constituent(s) do not fill the composite type (it has {count})",
                     elements.len(),
-                    expected.len()
                 ),
             ));
         }
         let attrs: Vec<Attr> = elements.into_iter().map(|(_, a)| a).collect();
         Ok(self.composite_from(ty, attrs))
+    }
+
+    /// How many constituents a composite of type `ty` has (checked before
+    /// [`Self::constituent_types`] lists them: an array type may declare
+    /// 2^31 - 1 elements).
+    fn constituent_count(&self, ty: Type) -> Option<usize> {
+        match self.m.types.kind(ty) {
+            TypeKind::Vector { len, .. } | TypeKind::Array { len, .. } => Some(*len as usize),
+            TypeKind::Matrix { columns, .. } => Some(*columns as usize),
+            TypeKind::Struct(s) => Some(s.members.len()),
+            _ => None,
+        }
     }
 
     /// The types a composite of type `ty` is built from, in order.
@@ -243,13 +255,12 @@ impl Deserializer {
         let mut work = vec![Work::Visit(ty)];
         let mut done: Vec<Attr> = Vec::new();
         let mut budget: usize = 1 << 22;
+        let too_many = || DeserializeError::Unsupported {
+            at: inst.at,
+            what: "an OpConstantNull with more than 4 million elements".into(),
+        };
         while let Some(w) = work.pop() {
-            budget = budget
-                .checked_sub(1)
-                .ok_or_else(|| DeserializeError::Unsupported {
-                    at: inst.at,
-                    what: "an OpConstantNull with more than 4 million elements".into(),
-                })?;
+            budget = budget.checked_sub(1).ok_or_else(too_many)?;
             match w {
                 Work::Visit(t) => match self.m.types.kind(t).clone() {
                     TypeKind::Int { .. } if self.m.types.is_bool(t) => {
@@ -258,6 +269,9 @@ impl Deserializer {
                     TypeKind::Int { .. } => done.push(self.m.attrs.int(0, t)),
                     TypeKind::Float(_) => done.push(self.m.attrs.float(0.0, t)),
                     _ => {
+                        if self.constituent_count(t).is_some_and(|n| n > budget) {
+                            return Err(too_many());
+                        }
                         let Some(parts) = self.constituent_types(t) else {
                             return Err(DeserializeError::Unsupported {
                                 at: inst.at,
@@ -314,19 +328,19 @@ impl Deserializer {
 
     /// `spv.SpecConstantComposite @name (@a, @b) : T`.
     fn spec_constant_composite(&mut self, inst: &Inst, id: u32, ty: Type) -> Result<()> {
-        let Some(expected) = self.constituent_types(ty) else {
+        let Some(count) = self.constituent_count(ty) else {
             return Err(invalid(inst, "the constant's type is not a composite"));
         };
-        if expected.len() != inst.operands.len() {
+        if count != inst.operands.len() {
             return Err(invalid(
                 inst,
                 format!(
-                    "{} constituent(s) for a composite of {}",
+                    "{} constituent(s) for a composite of {count}",
                     inst.operands.len(),
-                    expected.len()
                 ),
             ));
         }
+        let expected = self.constituent_types(ty).unwrap_or_default();
         let mut constituents = Vec::with_capacity(expected.len());
         for (i, o) in inst.operands.iter().enumerate() {
             let Val::Id(cid) = o.val else {
