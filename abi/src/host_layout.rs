@@ -1,7 +1,7 @@
 //! Does a host struct match the shader block it is bound to?
 //!
 //! A caller binding typed data (a `#[repr(C)]`, `bytemuck::Pod` struct) to a
-//! buffer describes the struct with [`host_struct!`], which records
+//! buffer describes the struct with [`host_struct!`](crate::host_struct!), which records
 //! `size_of`, `align_of` and, for each listed field, its `offset_of!` and
 //! size. The compiler describes the block the buffer is bound to as a
 //! [`BlockLayout`] (`kiln_core::layout::host::block_layout`). Then
@@ -37,7 +37,7 @@ pub struct HostMember {
     pub size: usize,
 }
 
-/// A host (`#[repr(C)]`) struct as [`host_struct!`] describes it.
+/// A host (`#[repr(C)]`) struct as [`host_struct!`](crate::host_struct!) describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HostStruct {
     /// The type's name as written in the macro.
@@ -259,7 +259,7 @@ pub fn check_host_element(
     Ok(())
 }
 
-/// The size of a field's type, given an accessor (used by [`host_struct!`]).
+/// The size of a field's type, given an accessor (used by [`host_struct!`](crate::host_struct!)).
 #[doc(hidden)]
 pub fn field_size<T, F>(_field: impl Fn(&T) -> &F) -> usize {
     std::mem::size_of::<F>()

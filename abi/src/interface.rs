@@ -5,8 +5,8 @@
 //! uses (set, binding, descriptor type, access, size requirements), its
 //! push-constant range, its specialization constants, its workgroup size
 //! (and which specialization constants drive it) and the workgroup memory
-//! it declares. The compiler produces it (`kiln_core::abi::reflect_module`
-//! from the IR, or `kiln_core::binary::reflect` from a binary), and the
+//! it declares. The compiler produces it (`kiln_core::reflect::reflect_module`
+//! from the IR, or `kiln_core::reflect::reflect_binary` from a binary), and the
 //! runtime builds descriptor-set layouts, pipeline layouts, specialization
 //! info and dispatch-time checks from it alone.
 //!

@@ -13,6 +13,7 @@
 //!   and its checks against device [`Limits`].
 //! * [`limits`]: [`Limits`] and [`LimitError`].
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod attrs;
 pub mod host_layout;

@@ -2,11 +2,10 @@
 //!
 //! Every subcommand reports bad input as one `error: ...` line on stderr and
 //! exits with status 1; it never panics on user input.
+#![forbid(unsafe_code)]
 
-mod bufspec;
 mod commands;
 mod input;
-mod run_spv;
 
 use std::process::ExitCode;
 
@@ -31,7 +30,7 @@ enum Command {
     /// Validate a SPIR-V binary with SPIRV-Tools for a target environment.
     Validate(commands::validate::ValidateArgs),
     /// Dispatch a compute module on a Vulkan device and print buffers.
-    RunSpv(run_spv::RunSpvArgs),
+    RunSpv(commands::run_spv::RunSpvArgs),
     /// Run an MLIR Vulkan-runner program (gpu.container_module with @main).
     Run(commands::run::RunArgs),
     /// List the Vulkan devices with their target envs.
@@ -76,7 +75,7 @@ fn main() -> ExitCode {
         Command::Compile(args) => commands::compile::run(args),
         Command::Translate(args) => commands::translate::run(args),
         Command::Validate(args) => commands::validate::run(args),
-        Command::RunSpv(args) => run_spv::run(args).map(|()| Outcome::Success),
+        Command::RunSpv(args) => commands::run_spv::run(args),
         Command::Run(args) => commands::run::run(args),
         Command::Devices(args) => commands::devices::run(args),
         Command::Layout(args) => commands::layout::run(args),
@@ -92,9 +91,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// Joins an error chain into one line: `outer: inner: innermost`.
+/// Joins an error chain into one line: `outer: inner: innermost`, each
+/// cause once ([`commands::join_causes`]).
 fn one_line(e: &anyhow::Error) -> String {
-    let text = format!("{e:#}");
+    let text = commands::join_causes(e.chain());
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())

@@ -8,6 +8,7 @@
 //! patterns, lower-abi-attrs, update-vce, verifier), serialize, validate
 //! (SPIRV-Tools in process). Printed as a table with each stage's median,
 //! its spread (first–third quartile) and its ratio to validation.
+#![forbid(unsafe_code)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

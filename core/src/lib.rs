@@ -1,13 +1,37 @@
-//! kiln-core: the spv IR (a Rust rendering of MLIR's SPIR-V dialect), its
-//! text form, the SPIR-V serializer and in-process validation.
+//! kiln-core: the compiler half of kiln. The spv IR (a Rust rendering of
+//! MLIR's SPIR-V dialect), the memref-level kernel IR lowered to it, their
+//! text forms, the SPIR-V serializer, reflection and in-process validation.
 //!
-//! Folders are stages of the flow: [`grammar`] (tables generated from the
-//! SPIR-V grammar), [`ir`] (types, attributes, ops, the verifier), [`text`]
-//! (MLIR-syntax printer and parser), [`binary`] (serializer and reflection),
-//! [`validate`] (SPIRV-Tools).
+//! Folders are stages of the flow; every module of the crate, roughly in
+//! that order:
+//!
+//! * [`grammar`]: tables generated from the SPIR-V grammar (instructions,
+//!   operand kinds, enumerants, their availability), and the extensions
+//!   folded into each core version.
+//! * [`availability`]: what an op, a type or an enumerant needs from the
+//!   target (version, capabilities, extensions).
+//! * [`target`]: the target environment (version / capabilities /
+//!   extensions, device, resource limits), its text forms, and which ops are
+//!   legal in it.
+//! * [`layout`]: data layout: sizes and alignments of types, and interface
+//!   blocks under the std140, std430 and scalar rules.
+//! * [`ir`]: the spv IR: types, attributes, ops, the verifier.
+//! * [`text`]: the spv IR's MLIR-syntax printer and parser.
+//! * [`kernel`]: the kernel IR (`gpu`, `arith`, `math`, `memref`, `scf`,
+//!   `vector`, `index` ops), its text form, builder and verifier.
+//! * [`lower`]: lowering kernels to the spv IR (MLIR's
+//!   `convert-gpu-to-spirv`).
+//! * [`passes`]: passes over a whole spv module (`lower-abi-attrs`,
+//!   `update-vce`).
+//! * [`binary`]: the SPIR-V binary: words from bytes, the serializer.
+//! * [`validate`]: SPIRV-Tools' validator, in process.
+//! * [`reflect`]: the pipeline interface of an entry point, from the spv IR
+//!   or from a binary, and the device limits of a target environment.
+//! * [`host`]: the host side of an MLIR Vulkan-runner program, interpreted on
+//!   the CPU around each kernel launch.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
-pub mod abi;
 pub mod availability;
 pub mod binary;
 pub mod grammar;
@@ -17,6 +41,7 @@ pub mod kernel;
 pub mod layout;
 pub mod lower;
 pub mod passes;
+pub mod reflect;
 pub mod target;
 pub mod tensor;
 pub mod text;

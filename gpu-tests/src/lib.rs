@@ -14,6 +14,7 @@
 //! - [`compile_abi_kernel`]: spv text with interface attributes → a
 //!   validated binary and its reflected pipeline interface.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -143,9 +144,9 @@ pub fn compile_abi_kernel(ctx: &Context, src: &str, entry: &str) -> (Vec<u32>, P
     let val_env = kiln_core::validate::ValidationEnv::for_vulkan_module(version);
     kiln_core::validate::validate(&words, val_env)
         .unwrap_or_else(|e| panic!("validate: {}", e.full_message()));
-    let iface = kiln_core::binary::reflect::reflect_binary(&words, entry)
+    let iface = kiln_core::reflect::reflect_binary(&words, entry)
         .unwrap_or_else(|e| panic!("reflect: {e}"));
-    let from_ir = kiln_core::abi::reflect_module(&module, entry)
+    let from_ir = kiln_core::reflect::reflect_module(&module, entry)
         .unwrap_or_else(|e| panic!("reflect IR: {e}"));
     assert_eq!(iface, from_ir, "binary and IR reflection disagree");
     (words, iface)

@@ -2,6 +2,7 @@
 //! driver, a device selector that matches nothing. They change process-wide
 //! environment variables, so they live in their own test binary and run in
 //! one test function, one after the other.
+#![forbid(unsafe_code)]
 
 use kiln_vulkan::{Context, ContextOptions, DeviceSelector, Error};
 

@@ -8,7 +8,7 @@
 //! device; then the instance (its own `Arc`) with its messenger.
 
 use std::mem::ManuallyDrop;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use ash::vk;
@@ -17,7 +17,8 @@ use gpu_allocator::{AllocationSizes, AllocatorDebugSettings};
 
 use crate::debug::{self, ValidationMessage};
 use crate::device::{self, DeviceSelector, DeviceSummary};
-use crate::error::{map_create, map_create_device, map_queue, Error, Result};
+use crate::error::{map_create, map_create_device, map_family, map_queue, Error, Result};
+use crate::fault::{CallFamily, FaultInjector, FaultTimes, InjectedFault};
 use crate::features::{DeviceFeatures, FeatureChain};
 use crate::instance::InstanceShared;
 use crate::target_env;
@@ -75,6 +76,17 @@ pub(crate) struct DeviceShared {
     /// Object-creating and command-recording calls made since creation
     /// (see [`Context::vulkan_call_count`]).
     calls: AtomicU64,
+    /// Faults armed by tests ([`Context::inject_fault`]).
+    pub(crate) faults: FaultInjector,
+    /// Set once any call reported `VK_ERROR_DEVICE_LOST` (real or injected).
+    lost: AtomicBool,
+    /// How timeline semaphores are reached, if at all.
+    pub(crate) timeline: TimelineFns,
+    /// What a pipeline cache made on this device is keyed by.
+    pub(crate) cache_identity: PipelineCacheIdentity,
+    /// Whether device-local memory is also host-visible and coherent
+    /// (integrated GPUs, CPU implementations such as lavapipe).
+    pub(crate) unified_memory: bool,
     /// Dropped after the device (fields drop after `Drop::drop`).
     pub(crate) instance: Arc<InstanceShared>,
 }
@@ -86,6 +98,31 @@ pub(crate) struct TimestampClock {
     pub(crate) period_ns: f64,
     /// The bits of a timestamp that count (`timestampValidBits`).
     pub(crate) mask: u64,
+}
+
+/// How the device's timeline-semaphore entry points are reached.
+pub(crate) enum TimelineFns {
+    /// Vulkan 1.2 core (the `timelineSemaphore` feature is enabled).
+    Core,
+    /// `VK_KHR_timeline_semaphore` on a Vulkan 1.1 device.
+    Khr(ash::khr::timeline_semaphore::Device),
+    /// Neither.
+    Unsupported,
+}
+
+/// What identifies the driver a `VkPipelineCache` blob was made by: the
+/// device's `pipelineCacheUUID`, vendor and device ids and driver version.
+/// A blob made under another identity must not be given to the driver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PipelineCacheIdentity {
+    /// `VkPhysicalDeviceProperties::vendorID`.
+    pub vendor_id: u32,
+    /// `VkPhysicalDeviceProperties::deviceID`.
+    pub device_id: u32,
+    /// `VkPhysicalDeviceProperties::driverVersion`.
+    pub driver_version: u32,
+    /// `VkPhysicalDeviceProperties::pipelineCacheUUID`.
+    pub uuid: [u8; 16],
 }
 
 impl TimestampClock {
@@ -108,7 +145,7 @@ impl TimestampClock {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -134,6 +171,37 @@ impl DeviceShared {
     /// `vkQueueSubmit` call, made right after this.
     pub(crate) fn note_call(&self) {
         self.calls.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Makes one call of `family`: counts it, lets an armed fault replace
+    /// it ([`crate::fault`]), and maps a failure with the family's mapper
+    /// ([`map_family`]), remembering a device loss.
+    pub(crate) fn call<T>(
+        &self,
+        family: CallFamily,
+        call: &'static str,
+        f: impl FnOnce() -> ash::prelude::VkResult<T>,
+    ) -> Result<T> {
+        self.note_call();
+        let result = match self.faults.take(family) {
+            Some(code) => Err(code),
+            None => f(),
+        };
+        result.map_err(|code| self.failed(family, call, code))
+    }
+
+    /// The typed error of `call` (of `family`) failing with `code`;
+    /// remembers a device loss.
+    pub(crate) fn failed(&self, family: CallFamily, call: &'static str, code: vk::Result) -> Error {
+        if code == vk::Result::ERROR_DEVICE_LOST {
+            self.lost.store(true, Ordering::Release);
+        }
+        map_family(family, call, code)
+    }
+
+    /// Whether a call reported the device lost.
+    pub(crate) fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::Acquire)
     }
 }
 
@@ -220,6 +288,16 @@ impl Context {
         if query.has_extension("VK_KHR_portability_subset") {
             extensions.push(ash::khr::portability_subset::NAME.as_ptr());
         }
+        // Timeline semaphores: core (and required) from Vulkan 1.2; the
+        // extension's feature is required wherever the extension is.
+        let timeline_ext = (vk::API_VERSION_1_1..vk::API_VERSION_1_2).contains(&version)
+            && query.has_extension("VK_KHR_timeline_semaphore");
+        if timeline_ext {
+            extensions.push(ash::khr::timeline_semaphore::NAME.as_ptr());
+        }
+        enable.enable_timeline_semaphore();
+        let mut timeline_features =
+            vk::PhysicalDeviceTimelineSemaphoreFeatures::default().timeline_semaphore(true);
         let priorities = [1.0f32];
         let queue_info = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(queue_family)
@@ -232,6 +310,9 @@ impl Context {
                 Some(f2) => info.push_next(f2),
                 None => info.enabled_features(core),
             };
+            if timeline_ext {
+                info = info.push_next(&mut timeline_features);
+            }
             // SAFETY: `info` and the structs it points to live across the
             // call; the features enabled are a subset of those the device
             // reported; the queue family exists.
@@ -266,6 +347,25 @@ impl Context {
             source,
         })?;
         std::mem::forget(partial);
+        let timeline = if version >= vk::API_VERSION_1_2 {
+            TimelineFns::Core
+        } else if timeline_ext {
+            TimelineFns::Khr(ash::khr::timeline_semaphore::Device::new(
+                &instance.raw,
+                &raw,
+            ))
+        } else {
+            TimelineFns::Unsupported
+        };
+        let cache_identity = PipelineCacheIdentity {
+            vendor_id: props.vendor_id,
+            device_id: props.device_id,
+            driver_version: props.driver_version,
+            uuid: props.pipeline_cache_uuid,
+        };
+        // SAFETY: `physical` was enumerated from the live instance.
+        let memory = unsafe { instance.raw.get_physical_device_memory_properties(physical) };
+        let unified_memory = crate::conv::unified_memory(&memory);
 
         Ok(Self {
             shared: Arc::new(DeviceShared {
@@ -281,6 +381,11 @@ impl Context {
                 timestamps,
                 target_env,
                 calls: AtomicU64::new(0),
+                faults: FaultInjector::default(),
+                lost: AtomicBool::new(false),
+                timeline,
+                cache_identity,
+                unified_memory,
                 instance,
             }),
         })
@@ -319,6 +424,47 @@ impl Context {
     /// device without a context.
     pub fn target_env(&self) -> &kiln_core::target::TargetEnv {
         &self.shared.target_env
+    }
+
+    /// Arms a fault: the next call(s) of `family` made by this context's
+    /// stream building blocks ([`BlockPool`](crate::BlockPool),
+    /// [`CommandBatch`](crate::CommandBatch), [`Timeline`](crate::Timeline),
+    /// [`PipelineCache`](crate::PipelineCache)) are not made and fail with
+    /// `fault` instead, through the family's own error mapper. A test hook
+    /// (see the [`fault`](crate::fault) module); a device loss injected this
+    /// way is remembered as a real one is ([`is_lost`](Self::is_lost)).
+    pub fn inject_fault(&self, family: CallFamily, fault: InjectedFault, times: FaultTimes) {
+        self.shared.faults.arm(family, fault, times);
+    }
+
+    /// Disarms every fault armed with [`inject_fault`](Self::inject_fault).
+    pub fn clear_faults(&self) {
+        self.shared.faults.clear();
+    }
+
+    /// Whether a call of this context reported `VK_ERROR_DEVICE_LOST`
+    /// (real or injected). A lost device stays lost.
+    pub fn is_lost(&self) -> bool {
+        self.shared.is_lost()
+    }
+
+    /// What a pipeline-cache blob of this device is keyed by.
+    pub fn pipeline_cache_identity(&self) -> PipelineCacheIdentity {
+        self.shared.cache_identity
+    }
+
+    /// Whether the device's main device-local memory is also host-visible
+    /// and coherent (integrated GPUs, lavapipe): buffers there can be
+    /// written and read by the host directly, without staging copies.
+    pub fn has_unified_memory(&self) -> bool {
+        self.shared.unified_memory
+    }
+
+    /// Whether timeline semaphores are available (Vulkan 1.2, or
+    /// `VK_KHR_timeline_semaphore` on 1.1): what [`Timeline`](crate::Timeline)
+    /// needs.
+    pub fn has_timeline_semaphores(&self) -> bool {
+        !matches!(self.shared.timeline, TimelineFns::Unsupported)
     }
 
     /// Whether the validation layer is on.

@@ -20,6 +20,20 @@ pub(crate) fn descriptor_type(ty: DescriptorType) -> vk::DescriptorType {
     }
 }
 
+/// The create info of every kiln buffer: `size` bytes usable as storage
+/// and uniform buffer and as copy source and destination, one queue family.
+pub(crate) fn buffer_info(size: u64) -> vk::BufferCreateInfo<'static> {
+    vk::BufferCreateInfo::default()
+        .size(size)
+        .usage(
+            vk::BufferUsageFlags::STORAGE_BUFFER
+                | vk::BufferUsageFlags::UNIFORM_BUFFER
+                | vk::BufferUsageFlags::TRANSFER_SRC
+                | vk::BufferUsageFlags::TRANSFER_DST,
+        )
+        .sharing_mode(vk::SharingMode::EXCLUSIVE)
+}
+
 /// kiln's device type for a Vulkan physical-device type.
 pub(crate) fn device_type(ty: vk::PhysicalDeviceType) -> DeviceType {
     match ty {
@@ -64,6 +78,31 @@ pub(crate) fn fixed_cstr(chars: &[c_char]) -> String {
         Ok(s) => s.to_string_lossy().into_owned(),
         Err(_) => String::from_utf8_lossy(&bytes).into_owned(),
     }
+}
+
+/// Whether the device's largest device-local heap has a memory type that
+/// is also host-visible and host-coherent (unified memory: integrated GPUs,
+/// CPU implementations). A small host-visible window into a larger
+/// device-local heap (a discrete GPU's BAR) does not count: its heap is not
+/// the largest.
+pub(crate) fn unified_memory(props: &vk::PhysicalDeviceMemoryProperties) -> bool {
+    let heaps = &props.memory_heaps[..props.memory_heap_count as usize];
+    let types = &props.memory_types[..props.memory_type_count as usize];
+    let largest = heaps
+        .iter()
+        .filter(|h| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL))
+        .map(|h| h.size)
+        .max()
+        .unwrap_or(0);
+    let wanted = vk::MemoryPropertyFlags::DEVICE_LOCAL
+        | vk::MemoryPropertyFlags::HOST_VISIBLE
+        | vk::MemoryPropertyFlags::HOST_COHERENT;
+    types.iter().any(|t| {
+        t.property_flags.contains(wanted)
+            && heaps
+                .get(t.heap_index as usize)
+                .is_some_and(|h| h.size == largest && largest > 0)
+    })
 }
 
 #[cfg(test)]

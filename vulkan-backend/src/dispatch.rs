@@ -29,7 +29,7 @@
 use std::time::{Duration, Instant};
 
 use ash::vk;
-use kiln_abi::DescriptorType;
+use kiln_abi::{DescriptorType, Limits, PipelineInterface};
 
 use crate::context::{Context, DeviceShared, TimestampClock};
 use crate::error::{map_allocate_descriptor_sets, map_create, map_queue, Error, Result};
@@ -86,11 +86,20 @@ impl<'a> BufferBinding<'a> {
 }
 
 /// What one dispatch took ([`Context::dispatch_timed`]): GPU time between
-/// timestamps around the dispatch (`None` when the compute queue family
-/// writes no timestamps), host time in `vkQueueSubmit`, and host time
-/// waiting for the fence. The same measurement the host interpreter prints
-/// after a launch.
-pub type DispatchTiming = kiln_core::host::LaunchTiming;
+/// timestamps around the dispatch, host time in `vkQueueSubmit`, and host
+/// time waiting for the fence. (The runtime's MLIR-runner launcher turns it
+/// into the host interpreter's `LaunchTiming`; this crate does not depend
+/// on the interpreter.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DispatchTiming {
+    /// GPU time of the dispatch; `None` when the compute queue family
+    /// writes no timestamps.
+    pub device: Option<Duration>,
+    /// Host time spent in `vkQueueSubmit`.
+    pub submit: Duration,
+    /// Host time spent waiting for the fence.
+    pub wait: Duration,
+}
 
 impl Context {
     /// Runs `groups` workgroups of `pipeline` with `bindings` (each
@@ -183,131 +192,169 @@ impl Context {
         if !self.owns(&pipeline.device) {
             return Err(Error::ForeignObject { what: "pipeline" });
         }
-        let iface = &pipeline.interface;
-        let limits = &self.shared.limits;
-        for (i, b) in bindings.iter().enumerate() {
-            let (set, binding, buffer) = (b.set, b.binding, b.buffer);
-            if !self.owns(&buffer.device) {
+        let mut views = Vec::with_capacity(bindings.len());
+        for b in bindings {
+            if !self.owns(&b.buffer.device) {
                 return Err(Error::ForeignObject {
                     what: "buffer bound at a binding",
                 });
             }
-            if bindings[..i]
-                .iter()
-                .any(|p| (p.set, p.binding) == (set, binding))
-            {
-                return Err(Error::DuplicateBinding { set, binding });
-            }
-            let Some(decl) = iface.binding(set, binding) else {
-                return Err(Error::UnexpectedBinding {
-                    set,
-                    binding,
-                    entry_point: iface.entry_point.clone(),
-                    declared: iface
-                        .bindings
-                        .iter()
-                        .map(|b| format!("{}:{}", b.set, b.binding))
-                        .collect(),
-                });
-            };
-            let (range_limit, limit_name, alignment, alignment_name) = match decl.descriptor_type {
-                DescriptorType::StorageBuffer => (
-                    limits.max_storage_buffer_range,
-                    "maxStorageBufferRange",
-                    limits.min_storage_buffer_offset_alignment,
-                    "minStorageBufferOffsetAlignment",
-                ),
-                DescriptorType::UniformBuffer => (
-                    limits.max_uniform_buffer_range,
-                    "maxUniformBufferRange",
-                    limits.min_uniform_buffer_offset_alignment,
-                    "minUniformBufferOffsetAlignment",
-                ),
-                other => {
-                    return Err(Error::UnsupportedDescriptor {
-                        set,
-                        binding,
-                        descriptor_type: other,
-                    })
-                }
-            };
-            if alignment > 0 && b.offset % alignment != 0 {
-                return Err(Error::MisalignedOffset {
-                    set,
-                    binding,
-                    offset: b.offset,
-                    limit_name: alignment_name,
-                    alignment,
-                });
-            }
-            let size = b.bound_size();
-            if b.offset
-                .checked_add(size)
-                .is_none_or(|end| end > buffer.size())
-                || b.offset >= buffer.size()
-            {
-                return Err(Error::RangeOutsideBuffer {
-                    set,
-                    binding,
-                    offset: b.offset,
-                    size,
-                    buffer_size: buffer.size(),
-                });
-            }
-            // A descriptor range is never empty (VUID-VkDescriptorBufferInfo-range-00341).
-            let required = decl.min_size.max(1);
-            if size < required {
-                return Err(Error::BufferTooSmall {
-                    set,
-                    binding,
-                    required,
-                    size,
-                });
-            }
-            if let Some(stride) = decl.element_stride {
-                if stride > 0 && (size - decl.min_size) % u64::from(stride) != 0 {
-                    return Err(Error::PartialElement {
-                        set,
-                        binding,
-                        size,
-                        min_size: decl.min_size,
-                        stride,
-                    });
-                }
-            }
-            if size > u64::from(range_limit) {
-                return Err(Error::LimitExceeded {
-                    what: format!("the size of the range bound at {set}:{binding}"),
-                    requested: size,
-                    limit_name,
-                    limit: range_limit.into(),
-                });
-            }
-        }
-        for decl in &iface.bindings {
-            if !bindings
-                .iter()
-                .any(|b| (b.set, b.binding) == (decl.set, decl.binding))
-            {
-                return Err(Error::MissingBinding {
-                    set: decl.set,
-                    binding: decl.binding,
-                    descriptor_type: decl.descriptor_type,
-                    entry_point: iface.entry_point.clone(),
-                });
-            }
-        }
-        let expected = iface.push_constants.map_or(0, |pc| pc.size);
-        if push_constants.len() != expected as usize {
-            return Err(Error::PushConstantSize {
-                entry_point: iface.entry_point.clone(),
-                expected,
-                got: push_constants.len(),
+            views.push(BindingView {
+                set: b.set,
+                binding: b.binding,
+                base: 0,
+                offset: b.offset,
+                size: b.bound_size(),
+                extent: b.buffer.size(),
             });
         }
-        limits.check_group_count(groups)?;
-        Ok(())
+        check_bindings(
+            &pipeline.interface,
+            &self.shared.limits,
+            &views,
+            push_constants,
+            groups,
+        )
     }
+}
+
+/// What the dispatch checks need to know of one bound range: where it is
+/// bound, the range (`offset` and `size` relative to the start of the
+/// bindable extent: a whole buffer, or a pool slice), the extent's size, and
+/// where the extent starts in its `VkBuffer` (`base`, for the alignment
+/// check).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BindingView {
+    pub(crate) set: u32,
+    pub(crate) binding: u32,
+    pub(crate) base: u64,
+    pub(crate) offset: u64,
+    pub(crate) size: u64,
+    pub(crate) extent: u64,
+}
+
+/// Every check of the module docs after ownership: bindings against the
+/// interface and the limits, push-constant size, group counts.
+pub(crate) fn check_bindings(
+    iface: &PipelineInterface,
+    limits: &Limits,
+    bindings: &[BindingView],
+    push_constants: &[u8],
+    groups: [u32; 3],
+) -> Result<()> {
+    for (i, b) in bindings.iter().enumerate() {
+        let (set, binding) = (b.set, b.binding);
+        if bindings[..i]
+            .iter()
+            .any(|p| (p.set, p.binding) == (set, binding))
+        {
+            return Err(Error::DuplicateBinding { set, binding });
+        }
+        let Some(decl) = iface.binding(set, binding) else {
+            return Err(Error::UnexpectedBinding {
+                set,
+                binding,
+                entry_point: iface.entry_point.clone(),
+                declared: iface
+                    .bindings
+                    .iter()
+                    .map(|b| format!("{}:{}", b.set, b.binding))
+                    .collect(),
+            });
+        };
+        let (range_limit, limit_name, alignment, alignment_name) = match decl.descriptor_type {
+            DescriptorType::StorageBuffer => (
+                limits.max_storage_buffer_range,
+                "maxStorageBufferRange",
+                limits.min_storage_buffer_offset_alignment,
+                "minStorageBufferOffsetAlignment",
+            ),
+            DescriptorType::UniformBuffer => (
+                limits.max_uniform_buffer_range,
+                "maxUniformBufferRange",
+                limits.min_uniform_buffer_offset_alignment,
+                "minUniformBufferOffsetAlignment",
+            ),
+            other => {
+                return Err(Error::UnsupportedDescriptor {
+                    set,
+                    binding,
+                    descriptor_type: other,
+                })
+            }
+        };
+        if alignment > 0 && b.base.wrapping_add(b.offset) % alignment != 0 {
+            return Err(Error::MisalignedOffset {
+                set,
+                binding,
+                offset: b.offset,
+                limit_name: alignment_name,
+                alignment,
+            });
+        }
+        let size = b.size;
+        if b.offset.checked_add(size).is_none_or(|end| end > b.extent) || b.offset >= b.extent {
+            return Err(Error::RangeOutsideBuffer {
+                set,
+                binding,
+                offset: b.offset,
+                size,
+                buffer_size: b.extent,
+            });
+        }
+        // A descriptor range is never empty (VUID-VkDescriptorBufferInfo-range-00341).
+        let required = decl.min_size.max(1);
+        if size < required {
+            return Err(Error::BufferTooSmall {
+                set,
+                binding,
+                required,
+                size,
+            });
+        }
+        if let Some(stride) = decl.element_stride {
+            if stride > 0 && (size - decl.min_size) % u64::from(stride) != 0 {
+                return Err(Error::PartialElement {
+                    set,
+                    binding,
+                    size,
+                    min_size: decl.min_size,
+                    stride,
+                });
+            }
+        }
+        if size > u64::from(range_limit) {
+            return Err(Error::LimitExceeded {
+                what: format!("the size of the range bound at {set}:{binding}"),
+                requested: size,
+                limit_name,
+                limit: range_limit.into(),
+            });
+        }
+    }
+    for decl in &iface.bindings {
+        if !bindings
+            .iter()
+            .any(|b| (b.set, b.binding) == (decl.set, decl.binding))
+        {
+            return Err(Error::MissingBinding {
+                set: decl.set,
+                binding: decl.binding,
+                descriptor_type: decl.descriptor_type,
+                entry_point: iface.entry_point.clone(),
+            });
+        }
+    }
+    let expected = iface.push_constants.map_or(0, |pc| pc.size);
+    if push_constants.len() != expected as usize {
+        return Err(Error::PushConstantSize {
+            entry_point: iface.entry_point.clone(),
+            expected,
+            got: push_constants.len(),
+        });
+    }
+    limits.check_group_count(groups)?;
+    Ok(())
 }
 
 /// The per-dispatch objects; Drop frees whichever exist.

@@ -9,6 +9,8 @@
 use ash::vk;
 use kiln_abi::DescriptorType;
 
+use crate::fault::CallFamily;
+
 /// A `Result` with the runtime's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -285,6 +287,27 @@ pub enum Error {
         /// Which object.
         what: &'static str,
     },
+    /// The device lacks something a building block needs.
+    #[error("the device does not support {what}")]
+    Unsupported {
+        /// What is missing, e.g. `timeline semaphores (Vulkan 1.2 or VK_KHR_timeline_semaphore)`.
+        what: &'static str,
+    },
+    /// A pool slice or block used with a batch of another context.
+    #[error("a command batch was given {what} of another Context")]
+    ForeignBatchObject {
+        /// Which object.
+        what: &'static str,
+    },
+    /// A copy, fill or update whose range or alignment Vulkan does not
+    /// allow.
+    #[error("{command}: {reason}")]
+    InvalidTransfer {
+        /// `vkCmdCopyBuffer`, `vkCmdFillBuffer` or `vkCmdUpdateBuffer`.
+        command: &'static str,
+        /// What is wrong, with the offending values.
+        reason: String,
+    },
     /// Any other failure of a Vulkan call.
     #[error("{call} failed with {result:?} ({result})")]
     Other {
@@ -312,6 +335,47 @@ fn map_oom_or(call: &'static str, result: vk::Result) -> Error {
         vk::Result::ERROR_OUT_OF_HOST_MEMORY => Error::OutOfHostMemory { call },
         vk::Result::ERROR_OUT_OF_DEVICE_MEMORY => Error::OutOfDeviceMemory { call },
         result => Error::Other { call, result },
+    }
+}
+
+/// The mapper of each [`CallFamily`] (the families fault injection works
+/// on): [`map_memory`] for `Memory`, [`map_create`] for `Create` and
+/// `PipelineCache`, [`map_allocate_descriptor_sets`] for `DescriptorSets`,
+/// [`map_queue`] for `Submit` and `Wait`.
+pub(crate) fn map_family(family: CallFamily, call: &'static str, result: vk::Result) -> Error {
+    match family {
+        CallFamily::Memory => map_memory(call, result),
+        CallFamily::Create | CallFamily::PipelineCache => map_create(call, result),
+        CallFamily::DescriptorSets => map_allocate_descriptor_sets(result),
+        CallFamily::Submit | CallFamily::Wait => map_queue(call, result),
+    }
+}
+
+/// Device-memory allocation (`vkAllocateMemory`): out of host or device
+/// memory, too many allocations (`VK_ERROR_TOO_MANY_OBJECTS`, reported as
+/// out of device memory: the caller's remedy is the same, free and retry).
+pub(crate) fn map_memory(call: &'static str, result: vk::Result) -> Error {
+    match result {
+        vk::Result::ERROR_TOO_MANY_OBJECTS => Error::OutOfDeviceMemory { call },
+        result => map_oom_or(call, result),
+    }
+}
+
+/// gpu-allocator's failure to allocate `what`: its out-of-memory is
+/// [`Error::OutOfDeviceMemory`] (as [`map_memory`] maps the driver's),
+/// anything else [`Error::Allocation`].
+pub(crate) fn map_allocator(
+    what: impl FnOnce() -> String,
+    e: gpu_allocator::AllocationError,
+) -> Error {
+    match e {
+        gpu_allocator::AllocationError::OutOfMemory => Error::OutOfDeviceMemory {
+            call: "vkAllocateMemory",
+        },
+        source => Error::Allocation {
+            what: what(),
+            source,
+        },
     }
 }
 

@@ -209,6 +209,14 @@ impl FeatureChain {
         }
     }
 
+    /// Turns on `timelineSemaphore` where the core struct carries it (Vulkan
+    /// 1.2+, where every device supports it).
+    pub(crate) fn enable_timeline_semaphore(&mut self) {
+        if self.version >= vk::API_VERSION_1_2 {
+            self.v12.timeline_semaphore = vk::TRUE;
+        }
+    }
+
     /// Clears the `p_next` pointers a previous chaining left behind.
     fn unlink(&mut self) {
         self.v11.p_next = std::ptr::null_mut();

@@ -43,29 +43,39 @@
 #![warn(unsafe_op_in_unsafe_fn)]
 #![deny(missing_docs)]
 
+pub mod baseline;
+mod batch;
 mod context;
 mod conv;
 mod debug;
 mod device;
 mod dispatch;
 mod error;
+pub mod fault;
 mod features;
 mod instance;
 mod limits;
 mod memory;
 mod pipeline;
-pub mod runner;
+mod pipeline_cache;
+mod pool;
+mod sync;
 mod target_env;
 
-pub use context::{Context, ContextOptions};
+pub use batch::{BatchCounts, CommandBatch, CopyRegion, SliceBinding, Submission};
+pub use context::{Context, ContextOptions, PipelineCacheIdentity};
 pub use debug::{MessageSeverity, ValidationMessage};
 pub use device::{enumerate_devices, ApiVersion, DeviceSelector, DeviceSummary, DeviceType};
 pub use dispatch::{BufferBinding, DispatchTiming};
 pub use error::{Error, Result};
+pub use fault::{CallFamily, FaultTimes, InjectedFault};
 pub use features::DeviceFeatures;
 pub use limits::limits_from_vk;
 pub use memory::{Buffer, MemoryUsage};
 pub use pipeline::ComputePipeline;
+pub use pipeline_cache::PipelineCache;
+pub use pool::{BlockPool, MemoryKind, PoolStats, Slice};
+pub use sync::Timeline;
 pub use target_env::{
     query_device, query_devices, query_target_env, DeviceQuery, EnvScope, Feature, FloatControls,
     SubgroupProperties, SubgroupSizeControlProperties,

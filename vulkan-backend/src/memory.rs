@@ -74,15 +74,7 @@ impl Buffer {
             return Err(Error::ZeroSizedBuffer);
         }
         let device = Arc::clone(&ctx.shared);
-        let info = vk::BufferCreateInfo::default()
-            .size(size)
-            .usage(
-                vk::BufferUsageFlags::STORAGE_BUFFER
-                    | vk::BufferUsageFlags::UNIFORM_BUFFER
-                    | vk::BufferUsageFlags::TRANSFER_SRC
-                    | vk::BufferUsageFlags::TRANSFER_DST,
-            )
-            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let info = crate::conv::buffer_info(size);
         device.note_call();
         // SAFETY: valid create info (non-zero size, supported usage) for
         // the live device.

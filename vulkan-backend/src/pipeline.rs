@@ -21,6 +21,7 @@ use kiln_abi::{PipelineInterface, SpecValue};
 use crate::context::{Context, DeviceShared};
 use crate::conv;
 use crate::error::{map_create, Error, Result};
+use crate::pipeline_cache::PipelineCache;
 use kiln_abi::Limits;
 
 /// The SPIR-V magic number, in the module's first word.
@@ -49,7 +50,7 @@ impl std::fmt::Debug for ComputePipeline {
 impl ComputePipeline {
     /// Creates a compute pipeline for the entry point `interface` describes
     /// in the module `spirv`. The interface is trusted to match the module
-    /// (reflect it with `kiln_core::binary::reflect::reflect_binary`); the
+    /// (reflect it with `kiln_core::reflect::reflect_binary`); the
     /// validation layer reports a mismatch.
     pub fn new(ctx: &Context, spirv: &[u32], interface: &PipelineInterface) -> Result<Self> {
         Self::with_specialization(ctx, spirv, interface, &[])
@@ -68,6 +69,26 @@ impl ComputePipeline {
         interface: &PipelineInterface,
         spec: &[SpecValue],
     ) -> Result<Self> {
+        Self::with_cache(ctx, spirv, interface, spec, None)
+    }
+
+    /// Like [`with_specialization`](Self::with_specialization), creating
+    /// the pipeline through `cache` (the driver looks the compiled code up
+    /// there and adds what it compiles) when one is given.
+    pub fn with_cache(
+        ctx: &Context,
+        spirv: &[u32],
+        interface: &PipelineInterface,
+        spec: &[SpecValue],
+        cache: Option<&PipelineCache>,
+    ) -> Result<Self> {
+        if let Some(cache) = cache {
+            if !ctx.owns(&cache.device) {
+                return Err(Error::ForeignObject {
+                    what: "pipeline cache",
+                });
+            }
+        }
         check_spirv(spirv)?;
         let specialized = interface.specialize(spec)?;
         let interface = &specialized;
@@ -164,9 +185,12 @@ impl ComputePipeline {
             .stage(stage)
             .layout(pipeline.layout)];
         pipeline.device.note_call();
-        // SAFETY: the module and layout are live; `entry` is NUL-terminated.
-        let created =
-            unsafe { raw_device.create_compute_pipelines(vk::PipelineCache::null(), &info, None) };
+        let cache_lock = cache.map(|c| crate::context::lock(&c.raw));
+        let raw_cache = cache_lock.as_deref().copied().unwrap_or_default();
+        // SAFETY: the module and layout are live; `entry` is NUL-terminated;
+        // the cache (null or of this device, checked) is locked.
+        let created = unsafe { raw_device.create_compute_pipelines(raw_cache, &info, None) };
+        drop(cache_lock);
         // SAFETY: the module is only needed during pipeline creation.
         unsafe { raw_device.destroy_shader_module(module, None) };
         let pipelines = created.map_err(|(_, r)| map_create("vkCreateComputePipelines", r))?;

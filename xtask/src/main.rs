@@ -5,6 +5,7 @@
 //!   `xtask/grammar/`.
 //! * `cargo run -p xtask -- gen-grammar --check`: regenerate in memory and
 //!   exit 1, naming the stale files, when the checked-in files differ.
+#![forbid(unsafe_code)]
 
 mod emit;
 mod model;

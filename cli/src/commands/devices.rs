@@ -21,10 +21,9 @@ use std::fmt::Write as _;
 use anyhow::{Context as _, Result};
 use clap::Args;
 use kiln_core::target::{
-    mlir_capability_name, CoopMatrixPropertiesKhr, CoopMatrixPropertiesNv, ResourceLimits,
-    TargetEnv, TargetEnvSyntax,
+    CoopMatrixPropertiesKhr, CoopMatrixPropertiesNv, ResourceLimits, TargetEnv, TargetEnvSyntax,
 };
-use kiln_core::text::Prefix;
+use kiln_core::text::{mlir_capability_name, Prefix};
 use kiln_vulkan::{DeviceQuery, DeviceSelector};
 use serde_json::{json, Value};
 

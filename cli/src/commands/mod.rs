@@ -1,11 +1,15 @@
-//! One module per `kiln` subcommand.
+//! One module per `kiln` subcommand, and what they share: loading inputs,
+//! target envs, Vulkan contexts, and the buffer and value specs of
+//! `run-spv` ([`bufspec`]).
 
+pub mod bufspec;
 pub mod compile;
 pub mod devices;
 pub mod layout;
 pub mod opt;
 pub mod reflect;
 pub mod run;
+pub mod run_spv;
 pub mod translate;
 pub mod validate;
 
@@ -39,9 +43,35 @@ pub fn parse_module(text: &str, name: &str) -> Result<Module> {
 
 /// An error about input `name`: `NAME:LINE:COL: message` when the error's
 /// text starts with its `LINE:COL` location (as compilers print), else
-/// `NAME: message`.
-pub fn in_file(name: &str, error: impl std::fmt::Display) -> anyhow::Error {
-    anyhow::anyhow!("{}", located(name, &error.to_string()))
+/// `NAME: message`; the message is the error with its causes
+/// ([`error_chain`]).
+pub fn in_file(name: &str, error: impl std::error::Error + 'static) -> anyhow::Error {
+    anyhow::anyhow!("{}", located(name, &error_chain(&error)))
+}
+
+/// `error`'s message followed by its causes ([`std::error::Error::source`]),
+/// joined by `: ` as anyhow's `{:#}` joins them ([`join_causes`]).
+pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    join_causes(std::iter::successors(Some(error), |e| e.source()))
+}
+
+/// Joins an error and its causes, outermost first, by `: `, leaving out a
+/// cause whose text the line already holds: some errors print their cause
+/// in their own message too, and a cause is printed once.
+pub fn join_causes<'a>(
+    chain: impl IntoIterator<Item = &'a (dyn std::error::Error + 'static)>,
+) -> String {
+    let mut text = String::new();
+    for error in chain {
+        let message = error.to_string();
+        if text.is_empty() {
+            text = message;
+        } else if !text.contains(&message) {
+            text.push_str(": ");
+            text.push_str(&message);
+        }
+    }
+    text
 }
 
 /// `name` joined to `text` as [`in_file`] does.
@@ -108,5 +138,69 @@ pub fn target_env(module: &Module, arg: Option<&str>) -> Result<kiln_core::targe
         Some(text) => parse_target_env(text),
         None => kiln_core::target::TargetEnv::from_module(module)
             .map_err(|e| anyhow::anyhow!("invalid spirv.target_env attribute: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt;
+
+    use super::*;
+
+    /// An error with an optional cause, printing it in its own message or not.
+    #[derive(Debug)]
+    struct E {
+        message: &'static str,
+        cause: Option<Box<E>>,
+        prints_cause: bool,
+    }
+
+    impl fmt::Display for E {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(self.message)?;
+            match &self.cause {
+                Some(c) if self.prints_cause => write!(f, ": {c}"),
+                _ => Ok(()),
+            }
+        }
+    }
+
+    impl std::error::Error for E {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.cause.as_deref().map(|c| c as _)
+        }
+    }
+
+    fn e(message: &'static str, cause: Option<E>, prints_cause: bool) -> E {
+        E {
+            message,
+            cause: cause.map(Box::new),
+            prints_cause,
+        }
+    }
+
+    #[test]
+    fn causes_print_once_whether_or_not_a_message_holds_them() {
+        let leaf = || e("disk full", None, false);
+        // The cause only in the chain, only in the message, in both.
+        assert_eq!(
+            error_chain(&e("cannot write output", Some(leaf()), false)),
+            "cannot write output: disk full"
+        );
+        assert_eq!(
+            error_chain(&e("cannot write output", Some(leaf()), true)),
+            "cannot write output: disk full"
+        );
+        let middle = e("argument 0", Some(leaf()), false);
+        assert_eq!(
+            error_chain(&e("@f", Some(middle), true)),
+            "@f: argument 0: disk full"
+        );
+        assert_eq!(
+            in_file("k.mlir", e("3:5: @f", Some(leaf()), false)).to_string(),
+            "k.mlir:3:5: @f: disk full"
+        );
+        let any = anyhow::Error::new(e("bad", Some(leaf()), true)).context("while loading");
+        assert_eq!(join_causes(any.chain()), "while loading: bad: disk full");
     }
 }

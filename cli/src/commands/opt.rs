@@ -130,7 +130,7 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
             workgroup_size_spec_ids: args.workgroup_size_spec_ids,
         };
         kiln_core::passes::lower_abi_attrs::run_with(&mut module, env, &options)
-            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("{name}: {}", super::error_chain(&e)))?;
         kiln_core::ir::verify::verify(&module).map_err(|errs| {
             anyhow::anyhow!("{name}: the lowered module fails verification: {errs}")
         })?;

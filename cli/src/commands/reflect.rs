@@ -68,7 +68,7 @@ pub fn run(args: &ReflectArgs) -> Result<Outcome> {
     } else {
         reflect_text(&bytes, args, &name)?
     };
-    let limits = reflected.env.as_ref().map(kiln_core::abi::limits);
+    let limits = reflected.env.as_ref().map(kiln_core::reflect::limits);
     let violations: Vec<String> = match &limits {
         Some(l) => reflected
             .interfaces
@@ -133,12 +133,12 @@ fn given_env(args: &ReflectArgs) -> Result<Option<TargetEnv>> {
 fn reflect_binary(bytes: &[u8], args: &ReflectArgs, name: &str) -> Result<Reflected> {
     let words = crate::input::words_from_bytes(bytes)
         .with_context(|| format!("{name} is not a SPIR-V binary"))?;
-    let all =
-        kiln_core::abi::binary_entry_points(&words).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let all = kiln_core::reflect::binary_entry_points(&words)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let interfaces = select(all, args, name)?
         .iter()
         .map(|e| {
-            kiln_core::binary::reflect::reflect_binary(&words, e)
+            kiln_core::reflect::reflect_binary(&words, e)
                 .map_err(|err| anyhow::anyhow!("{name}: {err}"))
         })
         .collect::<Result<_>>()?;
@@ -160,12 +160,12 @@ fn reflect_text(bytes: &[u8], args: &ReflectArgs, name: &str) -> Result<Reflecte
         None => own_env,
     };
     kiln_core::passes::lower_abi_attrs::run(&mut module, &env.clone().unwrap_or_default())
-        .map_err(|e| anyhow::anyhow!("{name}: lower-abi-attrs: {e}"))?;
-    let all = kiln_core::abi::entry_points(&module);
+        .map_err(|e| anyhow::anyhow!("{name}: lower-abi-attrs: {}", super::error_chain(&e)))?;
+    let all = kiln_core::reflect::entry_points(&module);
     let interfaces = select(all, args, name)?
         .iter()
         .map(|e| {
-            kiln_core::abi::reflect_module(&module, e)
+            kiln_core::reflect::reflect_module(&module, e)
                 .map_err(|err| anyhow::anyhow!("{name}: {err}"))
         })
         .collect::<Result<_>>()?;

@@ -7,7 +7,7 @@
 //! The file is a `gpu.container_module` (the form of MLIR's
 //! `mlir/test/mlir-vulkan-runner/*.mlir`): `func.func @main` runs on the
 //! host ([`kiln_core::host`]), each `gpu.launch_func` on the device
-//! ([`kiln_vulkan::runner::VulkanLauncher`]: kernels compiled for the
+//! ([`kiln_runtime::runner::VulkanLauncher`]: kernels compiled for the
 //! module's `spirv.target_env`, which the device must support, else for the
 //! device's own env). stdout gets what mlir-vulkan-runner prints: the
 //! runner-utils `printMemref*` text, and after each launch its timing lines
@@ -23,7 +23,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context as _, Result};
 use clap::Args;
-use kiln_vulkan::runner::VulkanLauncher;
+use kiln_runtime::runner::VulkanLauncher;
 
 use crate::Outcome;
 

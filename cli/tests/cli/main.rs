@@ -1,5 +1,6 @@
 //! kiln-cli's integration tests: one test binary running the `kiln`
 //! binary, one module per topic.
+#![forbid(unsafe_code)]
 
 mod bad_input;
 mod common;

@@ -339,7 +339,7 @@ impl Requirements {
                     && !c
                         .extensions
                         .iter()
-                        .any(|&e| crate::target::promotions::is_core_in(e, version))
+                        .any(|&e| crate::grammar::promotions::is_core_in(e, version))
             })
             .map(|c| c.extensions.clone())
             .collect()

@@ -1,7 +1,7 @@
-//! The SPIR-V binary form: reading words from bytes, serializing the spv
-//! IR to words, and reflecting the resource interface of a binary module.
+//! The SPIR-V binary form: reading words from bytes and serializing the spv
+//! IR to words. Reflecting a binary's resource interface is
+//! [`crate::reflect::reflect_binary`].
 
-pub mod reflect;
 pub mod serialize;
 pub mod words;
 

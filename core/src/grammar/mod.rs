@@ -1,9 +1,10 @@
 //! The SPIR-V grammar as static tables.
 //!
-//! Everything here is generated from the machine-readable grammar vendored in
-//! `xtask/grammar/` (`spirv.core.grammar.json`, SPIR-V 1.6 revision 4, and
-//! `extinst.glsl.std.450.grammar.json`) by `cargo run -p xtask -- gen-grammar`;
-//! the generated half lives in `generated/` and must not be edited by hand.
+//! Everything here but [`promotions`] is generated from the machine-readable
+//! grammar vendored in `xtask/grammar/` (`spirv.core.grammar.json`, SPIR-V
+//! 1.6 revision 4, and `extinst.glsl.std.450.grammar.json`) by
+//! `cargo run -p xtask -- gen-grammar`; the generated half lives in
+//! `generated/` and must not be edited by hand.
 //! `cargo run -p xtask -- gen-grammar --check` fails when it is stale.
 //!
 //! * Instructions: [`core_instructions`], [`core_inst`], [`core_inst_by_name`]
@@ -19,6 +20,11 @@
 //!   [`ExecutionModel`], [`ExecutionMode`], [`AddressingModel`],
 //!   [`MemoryModel`], [`Scope`], [`Dim`], [`ImageFormat`], [`GroupOperation`];
 //!   plus [`Extension`], every extension the core grammar names.
+//!
+//! * [`promotions`]: the extensions folded into each core version, the one
+//!   hand-written table here. It comes from the specification's change log,
+//!   which the machine-readable grammar does not carry; a test checks it
+//!   against the grammar's availability.
 //!
 //! Availability ([`Availability`]) is reported exactly as the grammar states
 //! it; deciding whether something is usable in a given target environment is
@@ -88,6 +94,7 @@ macro_rules! value_enum_impl {
 }
 
 mod generated;
+pub mod promotions;
 
 pub use generated::enums::{
     AddressingModel, BuiltIn, Capability, Decoration, Dim, ExecutionMode, ExecutionModel,

@@ -78,7 +78,7 @@ pub enum HostError {
         #[source]
         source: super::LauncherError,
     },
-    /// Writing the printed output failed.
-    #[error("cannot write output: {0}")]
+    /// Writing the printed output failed (the I/O error is the source).
+    #[error("cannot write output")]
     Io(#[from] std::io::Error),
 }

@@ -1,8 +1,9 @@
 //! Typed handles into the IR's arenas.
 //!
 //! Every IR entity (op, value, block, region, type, attribute) lives in an
-//! arena owned by [`Module`](super::Module) or its [`Context`](super::Context)
-//! and is referred to by a 32-bit handle. A handle is a non-zero index, so
+//! arena owned by a [`Module`](super::Module) (types and attributes in its
+//! interning [`TypeStore`](super::TypeStore) and
+//! [`AttrStore`](super::AttrStore)) and is referred to by a 32-bit handle. A handle is a non-zero index, so
 //! `Option<Handle>` is as small as the handle itself, and equality of two
 //! handles is equality of the entities they name (types and attributes are
 //! interned).

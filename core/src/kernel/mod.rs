@@ -13,6 +13,7 @@
 
 pub mod builder;
 pub mod error;
+mod forms;
 pub mod module;
 pub mod ops;
 mod parse;

@@ -194,12 +194,14 @@ pub enum LayoutError {
         /// The attribute as printed.
         found: String,
     },
-    /// An invalid or incompatible specification on a scope op.
-    #[error("invalid 'dlti.dl_spec' on the {scope}: {source}")]
+    /// An invalid or incompatible specification on a scope op (what is wrong
+    /// with it is the error's source).
+    #[error("invalid 'dlti.dl_spec' on the {scope}")]
     Spec {
         /// Which scope op.
         scope: &'static str,
         /// What is wrong with it.
+        #[source]
         source: SpecError,
     },
     /// A type that is not an aggregate where one was needed.

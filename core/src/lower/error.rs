@@ -36,7 +36,7 @@ pub enum LowerError {
     /// The kernel module has no `gpu.module`.
     #[error("the kernel module has no gpu.module to lower")]
     NoGpuModule,
-    /// The kernel module does not verify ([`crate::kernel::verify`]).
+    /// The kernel module does not verify ([`crate::kernel::verify()`]).
     #[error("{source}")]
     Kernel {
         /// Every violation found.

@@ -6,7 +6,7 @@
 //! # Entry points
 //!
 //! * [`convert_to_spirv`]: the kernel module is verified
-//!   ([`crate::kernel::verify`]), then every `gpu.module` becomes one
+//!   ([`crate::kernel::verify()`]), then every `gpu.module` becomes one
 //!   `spv.module @__spv__<name>` ([`Module`]), with `lower-abi-attrs` and
 //!   `update-vce` run and the result verified. Host `func.func` ops (outside
 //!   `gpu.module`s) are ignored: the runner executes them.
@@ -63,7 +63,8 @@
 //! emulated in 32-bit words, or an error naming the missing capability).
 //! Ops with several lowerings (`gpu.subgroup_reduce`) pick the best one
 //! whose output the env allows. Every spv op a kernel op produces is
-//! checked against the env's [`ConversionTarget`]; an illegal one is a
+//! checked against the env's
+//! [`ConversionTarget`](crate::target::ConversionTarget); an illegal one is a
 //! [`LowerError::Illegal`] naming the kernel op, the unmet requirement and
 //! what the env offers.
 

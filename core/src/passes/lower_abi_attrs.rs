@@ -135,8 +135,8 @@ pub enum LowerAbiError {
         /// Why.
         reason: String,
     },
-    /// A block type cannot be laid out.
-    #[error("{loc}: @{func}: argument {index}: {source}")]
+    /// A block type cannot be laid out (why is the error's source).
+    #[error("{loc}: @{func}: argument {index}")]
     Layout {
         /// The function.
         func: String,
@@ -145,6 +145,7 @@ pub enum LowerAbiError {
         /// The argument.
         index: usize,
         /// The layout error.
+        #[source]
         source: BlockLayoutError,
     },
     /// A use of an argument that cannot follow its new, laid-out type.
@@ -1072,8 +1073,8 @@ fn interface_of(m: &Module, func: Op, version: Version) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abi::reflect_module;
     use crate::binary::serialize;
+    use crate::reflect::reflect_module;
     use crate::text::PrintOptions;
     use crate::validate::{validate, ValidationEnv};
 

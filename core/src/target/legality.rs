@@ -11,7 +11,7 @@
 //!   target — its own availability ([`Requirement::for_capability`]) is met;
 //! * its `min_version` is at most the target's version, or one of its
 //!   extensions is allowed: listed by the target, or folded into the core of
-//!   the target's version ([`super::promotions`]).
+//!   the target's version ([`crate::grammar::promotions`]).
 //!
 //! An op is legal when every requirement of [`op_requirements`] is met. Ops of
 //! other dialects are outside the SPIR-V conversion target's concern and are

@@ -53,7 +53,6 @@
 mod limits;
 mod parse;
 mod print;
-pub mod promotions;
 
 pub mod legality;
 
@@ -67,9 +66,8 @@ pub use limits::{
     DEFAULT_MAX_COMPUTE_SHARED_MEMORY_SIZE, DEFAULT_MAX_COMPUTE_WORKGROUP_INVOCATIONS,
     DEFAULT_MAX_COMPUTE_WORKGROUP_SIZE, DEFAULT_SUBGROUP_SIZE, KILN_LIMIT_NAMES, MLIR_LIMIT_NAMES,
 };
-pub use print::{mlir_capability_name, print_vce};
 
-use crate::grammar::{Capability, Extension, Version};
+use crate::grammar::{promotions, Capability, Extension, Version};
 use crate::ir::{Attr, AttrKind, Module, Vce};
 use crate::text::Prefix;
 

@@ -6,40 +6,8 @@ use super::limits::{
     DEFAULT_MAX_COMPUTE_WORKGROUP_SIZE, DEFAULT_SUBGROUP_SIZE,
 };
 use super::{ClientApi, DeviceType, TargetEnv, TargetEnvSyntax, Vendor};
-use crate::grammar::Capability;
-use crate::ir::{Attr, AttrKind, AttrStore, DenseValues, FloatKind, Module, TypeStore, Vce};
-use crate::text::Prefix;
-
-/// MLIR 19's spelling of a capability: the grammar's canonical name,
-/// except for the few where MLIR kept an alias (`StorageUniform16` for
-/// `UniformAndStorageBuffer16BitAccess`). kiln parses both.
-pub fn mlir_capability_name(cap: Capability) -> &'static str {
-    match cap {
-        Capability::UniformAndStorageBuffer16BitAccess => "StorageUniform16",
-        Capability::ComputeDerivativeGroupQuadsKHR => "ComputeDerivativeGroupQuadsNV",
-        Capability::ComputeDerivativeGroupLinearKHR => "ComputeDerivativeGroupLinearNV",
-        Capability::OptNoneEXT => "OptNoneINTEL",
-        _ => cap.name(),
-    }
-}
-
-/// Prints `#<prefix>.vce<v1.0, [Shader], [SPV_KHR_...]>` as MLIR 19 does
-/// (capabilities in [`mlir_capability_name`]'s spelling).
-pub fn print_vce(vce: &Vce, prefix: Prefix) -> String {
-    let caps: Vec<&str> = vce
-        .capabilities
-        .iter()
-        .map(|&c| mlir_capability_name(c))
-        .collect();
-    let exts: Vec<&str> = vce.extensions.iter().map(|e| e.name()).collect();
-    format!(
-        "#{}.vce<{}, [{}], [{}]>",
-        prefix.as_str(),
-        vce.version,
-        caps.join(", "),
-        exts.join(", ")
-    )
-}
+use crate::ir::{Attr, AttrKind, AttrStore, DenseValues, FloatKind, Module, TypeStore};
+use crate::text::{print_vce, Prefix};
 
 /// The text between the angle brackets of `#<prefix>.target_env<...>`.
 pub(super) fn body(env: &TargetEnv, prefix: Prefix, syntax: TargetEnvSyntax) -> String {

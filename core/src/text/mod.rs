@@ -28,12 +28,15 @@
 //!   `spirv.module` (`gpu.module`, `func.func`) are skipped.
 
 mod asm_forms;
+mod enums;
 pub(crate) mod float;
 pub(crate) mod lexer;
 mod parser;
 mod printer;
 
-use crate::ir::{Attr, AttrStore, Location, Module, Op, Type, TypeStore, Value};
+pub use enums::mlir_capability_name;
+
+use crate::ir::{Attr, AttrStore, Location, Module, Op, Type, TypeStore, Value, Vce};
 
 /// Which spelling of the dialect to print.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -112,6 +115,15 @@ pub fn print_type(types: &TypeStore, ty: Type, prefix: Prefix) -> String {
 /// Prints an attribute (`#spirv.storage_class<StorageBuffer>`, `42 : i32`).
 pub fn print_attr(attrs: &AttrStore, types: &TypeStore, attr: Attr, prefix: Prefix) -> String {
     printer::attr_to_string(attrs, types, attr, prefix)
+}
+
+/// Prints a version / capabilities / extensions triple as MLIR 19 does:
+/// `#spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]>`
+/// (capabilities in [`mlir_capability_name`]'s spelling).
+pub fn print_vce(vce: &Vce, prefix: Prefix) -> String {
+    let mut s = String::new();
+    printer::write_vce(&mut s, vce, prefix);
+    s
 }
 
 /// Parses a whole string as one type, interning it (and its parts) in `types`.

@@ -12,9 +12,9 @@ use kiln_core::availability::{
     enumerant_requirements, op_own_requirements, op_requirements, type_requirements, Origin,
     Requirement, Requirements, Unmet,
 };
+use kiln_core::grammar::promotions::{promoted_version, PROMOTIONS};
 use kiln_core::grammar::{self, Capability, Extension, OperandKind, StorageClass, Version};
 use kiln_core::ir::{Module, Op, OpKind, Vce};
-use kiln_core::target::promotions::{promoted_version, PROMOTIONS};
 use kiln_core::target::{ConversionTarget, TargetEnv};
 use kiln_core::text;
 use serde_json::Value;

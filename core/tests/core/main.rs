@@ -1,9 +1,11 @@
 //! kiln-core's integration tests: one test binary, one module per topic
 //! (each links SPIRV-Tools once instead of once per file).
+#![forbid(unsafe_code)]
 
 mod availability;
 mod block_layout;
 pub mod common;
+mod crate_docs;
 mod golden;
 mod golden_binary;
 mod grammar_tables;

@@ -8,13 +8,15 @@
 //! Run with `cargo run --release -p kiln-examples --bin vector_add`; pick a
 //! device with `KILN_DEVICE=<index|name>`, turn on the validation layer with
 //! `KILN_VALIDATION=1`.
+#![forbid(unsafe_code)]
 
 use anyhow::{bail, Context as _, Result};
-use kiln_core::binary::{reflect::reflect_binary, serialize};
+use kiln_core::binary::serialize;
+use kiln_core::reflect::reflect_binary;
 use kiln_core::validate::{validate, ValidationEnv};
 use kiln_vulkan::{Buffer, ComputePipeline, Context, ContextOptions};
 
-/// c[i] = a[i] + b[i] over 1024 floats, 64 invocations per workgroup.
+/// `c[i] = a[i] + b[i]` over 1024 floats, 64 invocations per workgroup.
 const MODULE: &str = r#"
 spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]> {
   spirv.GlobalVariable @id built_in("GlobalInvocationId") : !spirv.ptr<vector<3xi32>, Input>

@@ -79,7 +79,7 @@ fn assert_pipeline_rejected(
         "a Vulkan call was made before the check"
     );
     let compiler_side = iface
-        .check_limits(&kiln_core::abi::limits(ctx.target_env()))
+        .check_limits(&kiln_core::reflect::limits(ctx.target_env()))
         .expect_err("the target env check must fail too");
     assert_eq!(compiler_side.to_string(), expected);
     assert_no_validation_messages(ctx);

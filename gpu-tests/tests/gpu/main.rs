@@ -2,6 +2,9 @@
 //! machine's Vulkan device (lavapipe in CI) with the validation layer on.
 //! `runtime_env.rs` is a binary of its own: it changes process-wide
 //! environment variables that the Vulkan loader reads.
+// One test makes a raw Vulkan call on purpose (`runtime_glsl`); it allows
+// unsafe code for itself, nothing else may.
+#![deny(unsafe_code)]
 
 mod abi_bindings;
 mod abi_limits;
@@ -9,6 +12,12 @@ mod filecheck;
 mod runner;
 mod runner_harness;
 mod runner_mlir_compare;
+mod runtime_cache;
+mod runtime_faults;
 mod runtime_glsl;
+mod runtime_stream;
+mod runtime_support;
+mod runtime_tensor;
 mod spv_text_kernels;
+mod stream_blocks;
 mod target_env_query;

@@ -4,7 +4,7 @@
 //!
 //! For every file: the host program runs through `kiln_core::host`, each
 //! kernel is lowered by `kiln_core::lower` and dispatched on the device by
-//! `kiln_vulkan::runner::VulkanLauncher` with the validation layer on; the
+//! `kiln_runtime::runner::VulkanLauncher` with the validation layer on; the
 //! printed text must satisfy the file's CHECK lines, the validation layer
 //! must stay silent, and every generated binary must pass `spirv-val` for
 //! the environment it was compiled for. `tests/runner/errors/*.mlir` are

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use kiln_core::kernel::KernelModule;
-use kiln_vulkan::runner::{ModuleBinary, VulkanLauncher};
+use kiln_runtime::runner::{ModuleBinary, VulkanLauncher};
 use kiln_vulkan::Context;
 
 /// `gpu-tests/tests/runner`.

@@ -3,7 +3,7 @@
 //! in CI), validation layer on, zero messages allowed.
 
 use kiln_abi::{Access, DescriptorType, PushConstantRange};
-use kiln_core::binary::reflect::reflect_binary;
+use kiln_core::reflect::reflect_binary;
 use kiln_gpu_tests::{assert_no_validation_messages, compile_glsl, test_context};
 use kiln_vulkan::{ash::vk, Buffer, ComputePipeline, Error, MessageSeverity};
 
@@ -241,6 +241,7 @@ fn objects_outlive_their_context_handle() {
 /// then merely creates an empty buffer object, which is destroyed at once
 /// and never bound or used.
 #[test]
+#[allow(unsafe_code)] // the raw call the layer is to catch
 fn messenger_catches_layer_errors() {
     let ctx = test_context();
     assert_no_validation_messages(&ctx);

@@ -3,7 +3,8 @@
 //! run on the Vulkan device with the validation layer on: correct results
 //! and zero validation messages.
 
-use kiln_core::binary::{reflect::reflect_binary, serialize};
+use kiln_core::binary::serialize;
+use kiln_core::reflect::reflect_binary;
 use kiln_core::validate::{validate, ValidationEnv};
 use kiln_gpu_tests::{assert_no_validation_messages, test_context, Buffer, ComputePipeline};
 use rspirv::binary::Disassemble;

@@ -581,7 +581,7 @@ pub(crate) fn scope(s: vk::ScopeKHR) -> Option<Scope> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kiln_core::target::promotions;
+    use kiln_core::grammar::promotions;
 
     #[test]
     fn spirv_versions() {

@@ -27,8 +27,8 @@
 //!
 //! Work is split like MLIR's `Serializer.cpp` / `SerializeOps.cpp`:
 //! this file holds the module-level work (sections, symbols, entry points,
-//! decorations), [`types`] and [`constants`] the types section, [`ops`] the
-//! per-op encoding driven by [`crate::ir::schema`], and [`control_flow`]
+//! decorations), `types.rs` and `constants.rs` the types section, `ops.rs`
+//! the per-op encoding driven by [`crate::ir::schema`], and `control_flow.rs`
 //! functions, blocks, structured constructs and phis. Functions named
 //! `process_*` emit an entity whole; `prepare_*` ones compute what an
 //! emission needs (an id, operands) and may emit its dependencies.

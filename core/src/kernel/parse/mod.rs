@@ -36,7 +36,6 @@
 //! line and column.
 
 mod attrs;
-mod forms;
 mod generic;
 pub(crate) mod ops;
 mod scf;

@@ -2,9 +2,9 @@
 //! ops (`arith`, `math`, `memref`, `scf`, `gpu`, `vector`, `index`,
 //! `func.call`/`func.return`, `gpu.launch_func`).
 
-pub(crate) use super::forms::*;
 use super::{KernelParseError, OpSpecK, PResult, Parser};
 use crate::ir::{Block, Location, Op, Value};
+pub(crate) use crate::kernel::forms::*;
 use crate::kernel::module::KAttr;
 use crate::kernel::ops::KOp;
 use crate::kernel::print::type_to_string;

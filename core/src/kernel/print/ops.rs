@@ -4,12 +4,12 @@
 use super::attrs::{attr_to_string, dict_to_string, scalar_literal, symbol, type_to_string};
 use super::Printer;
 use crate::ir::{Op, Value};
+use crate::kernel::forms::{form, Form};
 use crate::kernel::module::{KAttr, KOpData};
 use crate::kernel::ops::KOp;
-use crate::kernel::parse::ops::{form, Form};
 use crate::kernel::types::KType;
 
-pub(crate) use crate::kernel::parse::ops::{CMPF_PREDICATES as CMPF, CMPI_PREDICATES as CMPI};
+pub(crate) use crate::kernel::forms::{CMPF_PREDICATES as CMPF, CMPI_PREDICATES as CMPI};
 
 pub(super) fn attr<'a>(d: &'a KOpData, name: &str) -> Option<&'a KAttr> {
     d.attrs.iter().find(|(n, _)| n == name).map(|(_, a)| a)

@@ -3,58 +3,12 @@
 //! `#spirv.*` attributes (enums, `vce`, and others kept verbatim) and other
 //! dialects' attributes (kept verbatim as [`AttrKind::Opaque`]).
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 use super::{parse_int_text, PResult, Parser};
-use crate::grammar::{self, Capability, Extension, OperandCategory, OperandKind, Version};
+use crate::grammar::{Capability, Extension, OperandKind, Version};
 use crate::ir::{Attr, AttrKind, DenseValues, FloatKind, Signedness, Type, TypeKind, Vce};
+use crate::text::enums::{enum_kind_by_mnemonic, parse_enum_text};
 use crate::text::float;
 use crate::text::lexer::TokKind;
-
-/// MLIR's mnemonic for an enum operand kind: snake case with acronyms kept
-/// together (`StorageClass` -> `storage_class`, `FPRoundingMode` ->
-/// `fp_rounding_mode`).
-pub(crate) fn enum_mnemonic(kind: OperandKind) -> String {
-    let name = kind.name();
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_ascii_uppercase() {
-            let prev_lower =
-                i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
-            let acronym_end = i > 0
-                && chars[i - 1].is_ascii_uppercase()
-                && chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
-            if prev_lower || acronym_end {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// The enum operand kind whose mnemonic is `mnemonic`.
-pub(crate) fn enum_kind_by_mnemonic(mnemonic: &str) -> Option<OperandKind> {
-    static MAP: OnceLock<HashMap<String, OperandKind>> = OnceLock::new();
-    let map = MAP.get_or_init(|| {
-        let mut map = HashMap::new();
-        for &kind in OperandKind::all() {
-            if matches!(
-                kind.category(),
-                OperandCategory::ValueEnum | OperandCategory::BitEnum
-            ) {
-                map.insert(crate::ir::schema::snake_case(kind.name()), kind);
-                map.insert(enum_mnemonic(kind), kind);
-            }
-        }
-        map
-    });
-    map.get(mnemonic).copied()
-}
 
 /// Whether `ty` can hold integer attribute `value`; returns the value
 /// normalized (sign-extended from the type's width).
@@ -571,18 +525,4 @@ impl<'a> Parser<'a> {
 
 fn fk_width(fk: FloatKind) -> u32 {
     fk.width()
-}
-
-/// Enumerant text of `kind` (`Volatile|Aligned`, `2D`, `Dim2D`) to its value.
-pub(crate) fn parse_enum_text(kind: OperandKind, text: &str) -> Option<u32> {
-    if let Some(v) = grammar::parse_bits(kind, text) {
-        return Some(v);
-    }
-    // MLIR spells `Dim` enumerants that start with a digit as `Dim1D`.
-    if kind == OperandKind::Dim {
-        if let Some(rest) = text.strip_prefix("Dim") {
-            return grammar::parse_bits(kind, rest);
-        }
-    }
-    None
 }

@@ -18,8 +18,6 @@ mod ops;
 mod structural;
 mod types;
 
-pub(crate) use attrs::{enum_mnemonic, parse_enum_text};
-
 use std::collections::HashMap;
 
 use super::lexer::{missing_token_pos, Lexer, TokKind, Token};

@@ -8,7 +8,7 @@ use crate::grammar::{AddressingModel, MemoryModel, OperandKind};
 use crate::ir::{Attr, AttrKind, Location, Op, OpKind, OpSpec, Successor, Type, TypeKind};
 use crate::text::lexer::TokKind;
 
-use super::attrs::parse_enum_text;
+use crate::text::enums::parse_enum_text;
 
 impl Parser<'_> {
     /// `{...}` if present.

@@ -1,9 +1,11 @@
 //! Printing attributes.
 
 use crate::grammar;
-use crate::ir::{Attr, AttrKind, AttrStore, DenseValues, Signedness, Type, TypeKind, TypeStore};
+use crate::ir::{
+    Attr, AttrKind, AttrStore, DenseValues, Signedness, Type, TypeKind, TypeStore, Vce,
+};
+use crate::text::enums::{enum_mnemonic, mlir_capability_name};
 use crate::text::float;
-use crate::text::parser::enum_mnemonic;
 use crate::text::Prefix;
 
 use super::types::write_type;
@@ -225,10 +227,7 @@ fn write_attr_depth(
             out.push_str(&text);
             out.push('>');
         }
-        AttrKind::Vce(vce) => {
-            // MLIR 19's spelling of capabilities (one place decides it).
-            out.push_str(&crate::target::print_vce(vce, prefix));
-        }
+        AttrKind::Vce(vce) => write_vce(out, vce, prefix),
         AttrKind::Dialect { name, body } => {
             out.push_str(&format!("#{p}.{name}<"));
             if prefix == Prefix::Spv {
@@ -240,4 +239,22 @@ fn write_attr_depth(
         }
         AttrKind::Opaque(text) => out.push_str(text),
     }
+}
+
+/// Appends `#<prefix>.vce<v1.0, [Shader], [SPV_KHR_...]>` as MLIR 19 prints
+/// it (capabilities in [`mlir_capability_name`]'s spelling).
+pub(crate) fn write_vce(out: &mut String, vce: &Vce, prefix: Prefix) {
+    let caps: Vec<&str> = vce
+        .capabilities
+        .iter()
+        .map(|&c| mlir_capability_name(c))
+        .collect();
+    let exts: Vec<&str> = vce.extensions.iter().map(|e| e.name()).collect();
+    out.push_str(&format!(
+        "#{}.vce<{}, [{}], [{}]>",
+        prefix.as_str(),
+        vce.version,
+        caps.join(", "),
+        exts.join(", ")
+    ));
 }

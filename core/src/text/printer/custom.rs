@@ -6,7 +6,7 @@ use super::Printer;
 use crate::grammar::{self, OperandKind};
 use crate::ir::{AttrKind, Op, OpKind, Signedness, TypeKind};
 use crate::text::asm_forms::{self, AsmForm, Elem, LookupTypes, Sig, TypeRef};
-use crate::text::parser::parse_enum_text;
+use crate::text::enums::parse_enum_text;
 
 impl Printer<'_> {
     /// Whether `value` of enum `kind` prints as text that parses back to it.

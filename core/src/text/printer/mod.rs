@@ -19,7 +19,7 @@ use super::Prefix;
 use crate::ir::schema::core_schema;
 use crate::ir::{Attr, AttrStore, Block, Module, Op, OpKind, Region, Type, TypeStore, Value};
 
-pub(crate) use attrs::write_attr;
+pub(crate) use attrs::{write_attr, write_vce};
 pub(crate) use types::write_type;
 
 /// Prints a type to a string.

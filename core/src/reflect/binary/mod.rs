@@ -33,13 +33,15 @@
 //!   (as the SPIR-V specification says); otherwise `LocalSize`, otherwise
 //!   `LocalSizeId` with constant operands. Specialization constants count with
 //!   their default values.
-//! - **specialization constants, workgroup memory**: see
-//!   [`crate::abi`] (every `OpSpecConstant*` with a `SpecId`; which of them
-//!   set the workgroup size; std430 sizes of the used `Workgroup`
-//!   variables).
+//! - **specialization constants, workgroup memory** (`extras.rs`): every
+//!   `OpSpecConstant*` with a `SpecId`; which of them set the workgroup
+//!   size; the std430 sizes of the used `Workgroup` variables, summed (see
+//!   [`crate::reflect`] on sizes).
 //!
 //! Bindings that two variables share (aliasing) merge when their descriptor
 //! types agree and are an error otherwise.
+
+mod extras;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -48,8 +50,8 @@ use rspirv::binary;
 use rspirv::dr::{self, Instruction, Operand};
 use spirv::{Decoration, Op, StorageClass, Word};
 
-pub use crate::abi::common::ReflectError;
-use crate::abi::common::{self, access_from, merge_alias, select_entry_point};
+use super::common::{self, access_from, merge_alias, select_entry_point};
+use super::ReflectError;
 
 /// Reflects the interface of the `GLCompute` entry point `entry_point` of
 /// the SPIR-V module `words`. See the module documentation for the rules.
@@ -105,7 +107,7 @@ pub fn reflect_binary(words: &[u32], entry_point: &str) -> Result<PipelineInterf
 
     let workgroup_size =
         index.workgroup_size(&module, &execution_mode_ids, entry_fn, entry_point)?;
-    let extras = crate::abi::binary::extras(&index, &module, &used, entry_fn, &execution_mode_ids)?;
+    let extras = extras::extras(&index, &module, &used, entry_fn, &execution_mode_ids)?;
     Ok(PipelineInterface {
         entry_point: entry_point.to_owned(),
         bindings: bindings.into_values().map(|(b, _)| b).collect(),
@@ -183,15 +185,54 @@ fn find_entry_point(module: &dr::Module, name: &str) -> Result<Word, ReflectErro
     select_entry_point(entries, name)
 }
 
+/// The entry points of a SPIR-V binary as `(name, execution model)`.
+pub fn binary_entry_points(words: &[u32]) -> Result<Vec<(String, String)>, ReflectError> {
+    struct Entries(Vec<(String, String)>);
+    impl binary::Consumer for Entries {
+        fn initialize(&mut self) -> binary::ParseAction {
+            binary::ParseAction::Continue
+        }
+        fn finalize(&mut self) -> binary::ParseAction {
+            binary::ParseAction::Continue
+        }
+        fn consume_header(&mut self, _: dr::ModuleHeader) -> binary::ParseAction {
+            binary::ParseAction::Continue
+        }
+        fn consume_instruction(&mut self, inst: Instruction) -> binary::ParseAction {
+            match inst.class.opcode {
+                Op::EntryPoint => {
+                    if let [Operand::ExecutionModel(m), _, Operand::LiteralString(n), ..] =
+                        inst.operands.as_slice()
+                    {
+                        self.0.push((n.clone(), format!("{m:?}")));
+                    }
+                    binary::ParseAction::Continue
+                }
+                // Entry points come before any function.
+                Op::Function => binary::ParseAction::Stop,
+                _ => binary::ParseAction::Continue,
+            }
+        }
+    }
+    let mut entries = Entries(Vec::new());
+    match binary::parse_words(words, &mut entries) {
+        // Stopping at the first function is this consumer's own request.
+        Ok(()) | Err(binary::ParseState::ConsumerStopRequested) => Ok(entries.0),
+        Err(e) => Err(ReflectError::Parse {
+            reason: e.to_string(),
+        }),
+    }
+}
+
 /// A decoration with its extra operands (after the target and decoration).
 type Deco<'m> = (Decoration, &'m [Operand]);
 
 /// Side tables over a loaded module: definitions, names and decorations by id.
-pub(crate) struct ModuleIndex<'m> {
+struct ModuleIndex<'m> {
     /// Module-scope definitions with their position among them.
     defs: HashMap<Word, (usize, &'m Instruction)>,
-    pub(crate) names: HashMap<Word, &'m str>,
-    pub(crate) decorations: HashMap<Word, Vec<Deco<'m>>>,
+    names: HashMap<Word, &'m str>,
+    decorations: HashMap<Word, Vec<Deco<'m>>>,
     member_decorations: HashMap<(Word, u32), Vec<Deco<'m>>>,
     functions: HashMap<Word, &'m dr::Function>,
 }
@@ -273,7 +314,7 @@ impl<'m> ModuleIndex<'m> {
     }
 
     /// `variable %12 "name"` (the name only when the module has one).
-    pub(crate) fn describe(&self, id: Word) -> String {
+    fn describe(&self, id: Word) -> String {
         match self.names.get(&id) {
             Some(n) if !n.is_empty() => format!("variable %{id} \"{n}\""),
             _ => format!("variable %{id}"),
@@ -281,7 +322,7 @@ impl<'m> ModuleIndex<'m> {
     }
 
     /// The module-scope definition of `id`, if there is one.
-    pub(crate) fn lookup(&self, id: Word) -> Option<&'m Instruction> {
+    fn lookup(&self, id: Word) -> Option<&'m Instruction> {
         self.defs.get(&id).map(|&(_, inst)| inst)
     }
 
@@ -304,7 +345,7 @@ impl<'m> ModuleIndex<'m> {
 
     /// Checks that type `part` is defined before type `whole`, which
     /// contains it, as SPIR-V requires; the size walk relies on it to end.
-    pub(crate) fn defined_before(
+    fn defined_before(
         &self,
         part: Word,
         whole: Word,
@@ -340,7 +381,7 @@ impl<'m> ModuleIndex<'m> {
     }
 
     /// The single literal operand of decoration `d` on `id`, if present.
-    pub(crate) fn decoration_literal(&self, id: Word, d: Decoration) -> Option<u32> {
+    fn decoration_literal(&self, id: Word, d: Decoration) -> Option<u32> {
         match self.decoration(id, d)? {
             [Operand::LiteralBit32(v), ..] => Some(*v),
             _ => None,
@@ -653,7 +694,7 @@ impl<'m> ModuleIndex<'m> {
             })
     }
 
-    pub(crate) fn size_overflow(&self, ty: Word, resource: &dyn Fn() -> String) -> ReflectError {
+    fn size_overflow(&self, ty: Word, resource: &dyn Fn() -> String) -> ReflectError {
         ReflectError::Malformed {
             resource: resource(),
             reason: format!("the size of type %{ty} does not fit in 64 bits"),

@@ -13,7 +13,7 @@
 //!
 //! The grammar agrees: every enumerant and instruction that lists one of
 //! these extensions and has a core version has exactly the version above
-//! (checked by `core/tests/availability.rs`).
+//! (checked by `core/tests/core/availability.rs`).
 
 use crate::grammar::{Extension, Version};
 

@@ -7,9 +7,9 @@
 //! ```
 //!
 //! The module's interface is reflected from the binary
-//! (`kiln_core::binary::reflect`); every binding the entry point uses needs
+//! (`kiln_core::reflect::reflect_binary`); every binding the entry point uses needs
 //! one `--buf`, and every `--buf` must name such a binding (see
-//! [`crate::bufspec`] for the spec syntax). `--push` values
+//! [`super::bufspec`] for the spec syntax). `--push` values
 //! (`TYPE[N]=INIT`, several separated by commas: `--push i32=27,f32=0.5`,
 //! or repeated flags) are appended in order to form the push-constant
 //! bytes. `--spec ID=VALUE` sets a specialization constant of the module
@@ -31,12 +31,16 @@ use std::path::PathBuf;
 use anyhow::{bail, Context as _, Result};
 use clap::Args;
 use kiln_abi::{PipelineInterface, SpecValue};
-use kiln_core::binary::reflect::reflect_binary;
+use kiln_core::reflect::reflect_binary;
 use kiln_vulkan::{Buffer, ComputePipeline, Context};
 
-use crate::bufspec::{format_values, BindingRef, BufSpec, ElemType, Grid, ValueSpec};
+use super::bufspec::{format_values, BindingRef, BufSpec, ElemType, Grid, ValueSpec};
+use crate::Outcome;
 
 /// Arguments of `kiln run-spv`.
+// The field docs are `kiln run-spv --help` as clap prints it, word for word:
+// their brackets are option syntax (`X[,Y[,Z]]`), not links.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Args, Debug)]
 pub struct RunSpvArgs {
     /// SPIR-V binary with a GLCompute entry point (`-` for stdin).
@@ -75,7 +79,7 @@ pub struct RunSpvArgs {
 }
 
 /// Runs `kiln run-spv`.
-pub fn run(args: &RunSpvArgs) -> Result<()> {
+pub fn run(args: &RunSpvArgs) -> Result<Outcome> {
     let request = Request::parse(args)?;
     let words = crate::input::read_spirv(&args.module)?;
     let iface = reflect_binary(&words, &args.entry)
@@ -95,7 +99,8 @@ pub fn run(args: &RunSpvArgs) -> Result<()> {
         writeln!(out, "{at} = {}", format_values(*ty, &buffer.to_bytes()))
             .context("cannot write stdout")?;
     }
-    out.flush().context("cannot write stdout")
+    out.flush().context("cannot write stdout")?;
+    Ok(Outcome::Success)
 }
 
 /// The parsed command line.

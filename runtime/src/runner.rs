@@ -28,7 +28,7 @@ use kiln_core::lower::{self, LowerError, LowerOptions, LoweredModule};
 use kiln_core::target::TargetEnv;
 use kiln_core::validate::ValidationEnv;
 
-use crate::{Buffer, BufferBinding, ComputePipeline, Context};
+use kiln_vulkan::{Buffer, BufferBinding, ComputePipeline, Context};
 
 /// Why a launch failed.
 #[derive(Debug, thiserror::Error)]
@@ -96,7 +96,7 @@ pub enum RunnerError {
     },
     /// A Vulkan failure.
     #[error(transparent)]
-    Vulkan(#[from] crate::Error),
+    Vulkan(#[from] kiln_vulkan::Error),
 }
 
 /// One compiled (or given) `gpu.module` binary.
@@ -230,7 +230,7 @@ impl<'a> VulkanLauncher<'a> {
         if !self.pipelines.contains_key(&key) {
             let ctx = self.ctx;
             let words = &self.binary(module)?.words;
-            let iface = kiln_core::binary::reflect::reflect_binary(words, kernel).map_err(|e| {
+            let iface = kiln_core::reflect::reflect_binary(words, kernel).map_err(|e| {
                 RunnerError::Reflect {
                     module: module.to_owned(),
                     kernel: kernel.to_owned(),
@@ -290,7 +290,12 @@ impl<'a> VulkanLauncher<'a> {
             .map(|(i, b)| BufferBinding::new(0, *i, b))
             .collect();
         let timing = if timed {
-            Some(ctx.dispatch_timed(pipeline, &bindings, &[], request.grid)?)
+            let t = ctx.dispatch_timed(pipeline, &bindings, &[], request.grid)?;
+            Some(LaunchTiming {
+                device: t.device,
+                submit: t.submit,
+                wait: t.wait,
+            })
         } else {
             ctx.dispatch_bindings(pipeline, &bindings, &[], request.grid)?;
             None

@@ -1,18 +1,18 @@
-//! The parts of a binary's interface that `binary::reflect` delegates here:
-//! specialization constants, which of them drive the workgroup size, and the
-//! workgroup memory an entry point uses; and the list of entry points.
+//! The parts of a binary's interface beyond its bindings, push constants and
+//! workgroup size: specialization constants, which of them drive the
+//! workgroup size, and the workgroup memory an entry point uses.
 
 use std::collections::HashSet;
 
 use kiln_abi::{SpecConstant, SpecType};
-use rspirv::binary::{self, Consumer, ParseAction};
 use rspirv::dr::{self, Instruction, Operand};
 use spirv::{Decoration, Op, StorageClass, Word};
 
-use crate::binary::reflect::{ModuleIndex, ReflectError};
+use super::ModuleIndex;
+use crate::reflect::ReflectError;
 
 /// What [`extras`] finds.
-pub(crate) struct Extras {
+pub(super) struct Extras {
     /// Every `OpSpecConstant*` with a `SpecId`, sorted by id.
     pub spec_constants: Vec<SpecConstant>,
     /// Per dimension, the SpecId setting the workgroup size.
@@ -23,7 +23,7 @@ pub(crate) struct Extras {
 
 /// Computes [`Extras`] for the entry function `entry_fn` whose statically
 /// used ids are `used`.
-pub(crate) fn extras(
+pub(super) fn extras(
     index: &ModuleIndex<'_>,
     module: &dr::Module,
     used: &HashSet<Word>,
@@ -76,47 +76,8 @@ pub(crate) fn extras(
     })
 }
 
-/// The entry points of a SPIR-V binary as `(name, execution model)`.
-pub fn binary_entry_points(words: &[u32]) -> Result<Vec<(String, String)>, ReflectError> {
-    struct Entries(Vec<(String, String)>);
-    impl Consumer for Entries {
-        fn initialize(&mut self) -> ParseAction {
-            ParseAction::Continue
-        }
-        fn finalize(&mut self) -> ParseAction {
-            ParseAction::Continue
-        }
-        fn consume_header(&mut self, _: dr::ModuleHeader) -> ParseAction {
-            ParseAction::Continue
-        }
-        fn consume_instruction(&mut self, inst: Instruction) -> ParseAction {
-            match inst.class.opcode {
-                Op::EntryPoint => {
-                    if let [Operand::ExecutionModel(m), _, Operand::LiteralString(n), ..] =
-                        inst.operands.as_slice()
-                    {
-                        self.0.push((n.clone(), format!("{m:?}")));
-                    }
-                    ParseAction::Continue
-                }
-                // Entry points come before any function.
-                Op::Function => ParseAction::Stop,
-                _ => ParseAction::Continue,
-            }
-        }
-    }
-    let mut entries = Entries(Vec::new());
-    match binary::parse_words(words, &mut entries) {
-        // Stopping at the first function is this consumer's own request.
-        Ok(()) | Err(binary::ParseState::ConsumerStopRequested) => Ok(entries.0),
-        Err(e) => Err(ReflectError::Parse {
-            reason: e.to_string(),
-        }),
-    }
-}
-
-/// The binary-only queries reflection needs beyond the binding rules of
-/// [`crate::binary::reflect`], on its module index.
+/// The queries [`extras`] needs beyond the binding rules of
+/// [`super`], on its module index.
 impl ModuleIndex<'_> {
     fn is_builtin(&self, id: Word, builtin: spirv::BuiltIn) -> bool {
         self.decorations.get(&id).is_some_and(|ds| {

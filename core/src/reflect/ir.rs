@@ -16,7 +16,7 @@
 //!   variable, or that member decoration on every member of its block, makes
 //!   the binding read-only (write-only); uniform buffers, samplers and
 //!   sampled images are read-only.
-//! - **sizes**: from the block's explicit layout (see [`crate::abi`]).
+//! - **sizes**: from the block's explicit layout (see [`crate::reflect`]).
 //! - **push constants**: the used `PushConstant` variable (at most one), a
 //!   range at offset 0 of its block's extent rounded up to 4 bytes.
 //! - **workgroup size**: a `spv.SpecConstantComposite` with
@@ -38,9 +38,9 @@ use kiln_abi::{
     ResourceBinding, SpecConstant, SpecType,
 };
 
-pub use super::common::ReflectError;
 use super::common::{self, access_from, merge_alias, select_entry_point};
 use super::size::{block_extent, natural_size};
+use super::ReflectError;
 use crate::grammar::{Decoration, ExecutionMode, ExecutionModel, OperandKind, StorageClass};
 use crate::ir::{AttrKind, ImageSamplerUse, Module, Op, OpKind, Signedness, Type, TypeKind};
 

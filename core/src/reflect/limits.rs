@@ -1,34 +1,6 @@
-//! The compiler's side of the shader ABI: the [`PipelineInterface`](kiln_abi::PipelineInterface) of an
-//! entry point reflected from the spv IR, and the device [`Limits`] a
-//! target environment promises.
-//!
-//! * [`reflect_module`] reads a lowered module (after `lower-abi-attrs`):
-//!   the `spv.EntryPoint` and its `spv.ExecutionMode`s, the global variables
-//!   the entry function and its callees reach through `spv.mlir.addressof`,
-//!   their types and decoration attributes, and the module's
-//!   `spv.SpecConstant`s. It gives the same interface as
-//!   [`crate::binary::reflect::reflect_binary`] on the module's binary; the
-//!   rules are listed there and in [`reflect`].
-//! * [`limits`] converts a [`TargetEnv`]'s resource limits to the
-//!   [`Limits`] a pipeline interface is checked against
-//!   ([`kiln_abi::PipelineInterface::check_limits`]).
-//! * [`binary_entry_points`] lists the entry points of a SPIR-V binary.
-//!
-//! Sizes: a buffer's size comes from its explicit layout (`Offset`,
-//! `ArrayStride`, `MatrixStride`: the decorations are the layout, as for a
-//! binary). Workgroup variables carry no explicit layout; their size is
-//! computed with the std430 rules (scalars and vectors aligned to their
-//! size, three-component vectors to four components, arrays and structs to
-//! their largest member), which is what drivers allocate for them in
-//! practice. A bool takes 4 bytes.
-
-pub(crate) mod binary;
-pub(crate) mod common;
-pub mod reflect;
-mod size;
-
-pub use binary::binary_entry_points;
-pub use reflect::{entry_points, reflect_module, ReflectError};
+//! The device [`Limits`] a target environment promises, the ones a
+//! reflected [`PipelineInterface`](kiln_abi::PipelineInterface) is checked
+//! against ([`kiln_abi::PipelineInterface::check_limits`]).
 
 use kiln_abi::Limits;
 

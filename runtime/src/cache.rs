@@ -1,0 +1,278 @@
+//! The on-disk caches: validated SPIR-V of compiled kernels, and the
+//! driver's `VkPipelineCache` blob.
+//!
+//! Layout of a cache directory:
+//! - `spirv/<hash>.kspv`: one compiled kernel. Header: magic `KILNSPV1`,
+//!   the full cache key (source hash, kernel, options, target env) as
+//!   length-prefixed text, the word count, an FNV-1a checksum of the words;
+//!   then the words. Found only under the same key (compared whole, so a
+//!   hash collision is a miss), used only when the checksum matches.
+//! - `pipeline-cache-<vendor>-<device>.bin`: the `VkPipelineCache` blob.
+//!   Header: magic `KILNPCB1`, vendor id, device id, driver version,
+//!   `pipelineCacheUUID`, length, checksum; then the driver's blob. Used
+//!   only when every field matches the open device
+//!   ([`PipelineCacheIdentity`]) and the checksum holds.
+//!
+//! Files are written atomically: to a temporary file in the same directory,
+//! then renamed over the old one, so a crash never leaves a half-written
+//! cache. A file that is corrupt, truncated, of another format version or
+//! of another device is ignored with a warning, never trusted.
+//!
+//! The directory: [`DeviceOptions::cache`](crate::DeviceOptions::cache), else
+//! `KILN_CACHE_DIR`, else the platform's cache directory
+//! (`$XDG_CACHE_HOME/kiln` or `~/.cache/kiln` on Linux,
+//! `~/Library/Caches/kiln` on macOS, `%LOCALAPPDATA%\kiln` on Windows).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use kiln_vulkan::PipelineCacheIdentity;
+
+/// The environment variable that overrides the cache directory.
+pub const ENV_CACHE_DIR: &str = "KILN_CACHE_DIR";
+
+const SPV_MAGIC: &[u8; 8] = b"KILNSPV1";
+const PCB_MAGIC: &[u8; 8] = b"KILNPCB1";
+
+/// FNV-1a, 64 bits: cache file names and checksums (not a defence against
+/// forgery: files are trusted as much as the directory they are in).
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The platform's default cache directory for kiln, if one can be named.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(ENV_CACHE_DIR).filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    let env = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if cfg!(windows) {
+        env("LOCALAPPDATA").map(|d| d.join("kiln"))
+    } else if cfg!(target_os = "macos") {
+        env("HOME").map(|d| d.join("Library/Caches/kiln"))
+    } else {
+        env("XDG_CACHE_HOME")
+            .or_else(|| env("HOME").map(|h| h.join(".cache")))
+            .map(|d| d.join("kiln"))
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}-{}",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("cache"),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// A little reader over a cache file's bytes.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Some(head)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+}
+
+/// The file of the compiled kernel under `key`.
+pub(crate) fn spirv_path(dir: &Path, key: &str) -> PathBuf {
+    dir.join("spirv")
+        .join(format!("{:016x}.kspv", fnv1a(key.as_bytes())))
+}
+
+/// The bytes of a compiled-kernel file.
+pub(crate) fn encode_spirv(key: &str, words: &[u32]) -> Vec<u8> {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut out = Vec::with_capacity(32 + key.len() + bytes.len());
+    out.extend_from_slice(SPV_MAGIC);
+    out.extend_from_slice(&(key.len() as u32).to_le_bytes());
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(&(words.len() as u32).to_le_bytes());
+    out.extend_from_slice(&fnv1a(&bytes).to_le_bytes());
+    out.extend_from_slice(&bytes);
+    out
+}
+
+/// The words of a compiled-kernel file made under `key`, or why it is not
+/// usable.
+pub(crate) fn decode_spirv(file: &[u8], key: &str) -> Result<Vec<u32>, &'static str> {
+    let mut r = Reader(file);
+    if r.take(8) != Some(&SPV_MAGIC[..]) {
+        return Err("not a kiln SPIR-V cache file (bad magic or format version)");
+    }
+    let key_len = r.u32().ok_or("truncated header")? as usize;
+    if r.take(key_len) != Some(key.as_bytes()) {
+        return Err("made for another kernel, device or option set");
+    }
+    let count = r.u32().ok_or("truncated header")? as usize;
+    let checksum = r.u64().ok_or("truncated header")?;
+    let bytes = r.take(count * 4).ok_or("truncated")?;
+    if !r.0.is_empty() {
+        return Err("trailing bytes");
+    }
+    if fnv1a(bytes) != checksum {
+        return Err("checksum mismatch (corrupt)");
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// The pipeline-cache file of a device.
+pub(crate) fn pipeline_cache_path(dir: &Path, id: &PipelineCacheIdentity) -> PathBuf {
+    dir.join(format!(
+        "pipeline-cache-{:04x}-{:04x}.bin",
+        id.vendor_id, id.device_id
+    ))
+}
+
+/// The bytes of a pipeline-cache file.
+pub(crate) fn encode_pipeline_cache(id: &PipelineCacheIdentity, blob: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(56 + blob.len());
+    out.extend_from_slice(PCB_MAGIC);
+    out.extend_from_slice(&id.vendor_id.to_le_bytes());
+    out.extend_from_slice(&id.device_id.to_le_bytes());
+    out.extend_from_slice(&id.driver_version.to_le_bytes());
+    out.extend_from_slice(&id.uuid);
+    out.extend_from_slice(&(blob.len() as u64).to_le_bytes());
+    out.extend_from_slice(&fnv1a(blob).to_le_bytes());
+    out.extend_from_slice(blob);
+    out
+}
+
+/// The driver blob of a pipeline-cache file made under `id`, or why it is
+/// not usable.
+pub(crate) fn decode_pipeline_cache<'a>(
+    file: &'a [u8],
+    id: &PipelineCacheIdentity,
+) -> Result<&'a [u8], String> {
+    let mut r = Reader(file);
+    let bad = |what: &str| what.to_owned();
+    if r.take(8) != Some(&PCB_MAGIC[..]) {
+        return Err(bad(
+            "not a kiln pipeline-cache file (bad magic or format version)",
+        ));
+    }
+    let (vendor, device, driver) = (
+        r.u32().ok_or("truncated header")?,
+        r.u32().ok_or("truncated header")?,
+        r.u32().ok_or("truncated header")?,
+    );
+    let uuid = r.take(16).ok_or("truncated header")?;
+    if (vendor, device, driver) != (id.vendor_id, id.device_id, id.driver_version)
+        || uuid != id.uuid
+    {
+        return Err(format!(
+            "made by another device or driver (vendor {vendor:#x}, device {device:#x}, driver \
+             version {driver:#x}, pipelineCacheUUID {}; this device: vendor {:#x}, device {:#x}, \
+             driver version {:#x}, pipelineCacheUUID {})",
+            hex(uuid),
+            id.vendor_id,
+            id.device_id,
+            id.driver_version,
+            hex(&id.uuid)
+        ));
+    }
+    let len = r.u64().ok_or("truncated header")?;
+    let checksum = r.u64().ok_or("truncated header")?;
+    let blob = usize::try_from(len)
+        .ok()
+        .and_then(|n| r.take(n))
+        .ok_or("truncated")?;
+    if !r.0.is_empty() {
+        return Err(bad("trailing bytes"));
+    }
+    if fnv1a(blob) != checksum {
+        return Err(bad("checksum mismatch (corrupt)"));
+    }
+    Ok(blob)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id() -> PipelineCacheIdentity {
+        PipelineCacheIdentity {
+            vendor_id: 0x10005,
+            device_id: 0,
+            driver_version: 42,
+            uuid: [7; 16],
+        }
+    }
+
+    #[test]
+    fn files_round_trip_and_reject_what_is_not_theirs() {
+        let words = [0x0723_0203, 1, 2, 3];
+        let file = encode_spirv("key", &words);
+        assert_eq!(decode_spirv(&file, "key").unwrap(), words);
+        assert!(decode_spirv(&file, "other key").is_err());
+        let mut corrupt = file.clone();
+        *corrupt.last_mut().unwrap() ^= 1;
+        assert_eq!(
+            decode_spirv(&corrupt, "key").unwrap_err(),
+            "checksum mismatch (corrupt)"
+        );
+        assert!(decode_spirv(&file[..file.len() - 1], "key").is_err());
+
+        let blob = [1u8, 2, 3];
+        let file = encode_pipeline_cache(&id(), &blob);
+        assert_eq!(decode_pipeline_cache(&file, &id()).unwrap(), &blob);
+        let mut other = id();
+        other.uuid[0] = 8;
+        let err = decode_pipeline_cache(&file, &other).unwrap_err();
+        assert!(err.starts_with("made by another device or driver"), "{err}");
+        assert!(decode_pipeline_cache(b"garbage", &id()).is_err());
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[test]
+    fn atomic_write_replaces_the_file() {
+        let dir = std::env::temp_dir().join(format!("kiln-cache-test-{}", std::process::id()));
+        let path = dir.join("x.bin");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 1, "no temporary file is left: {names:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

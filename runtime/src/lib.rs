@@ -1,0 +1,94 @@
+//! kiln's runtime: what an ML framework embeds to run on a Vulkan device,
+//! and what runs programs for the CLI.
+//!
+//! - [`Device`]: opened from a [`DeviceSelector`] (`KILN_DEVICE` rules)
+//!   with [`DeviceOptions`]; cloneable, `Send + Sync`; [`Device::info`],
+//!   [`Device::target_env`], [`Device::limits`], [`Device::memory_report`],
+//!   [`Device::trim`].
+//! - [`Tensor`]: an element type ([`DType`]: f32, f16, bf16, i8, i16, i32,
+//!   i64, u8, u32, bool), shape, strides and offset over a slice of a pooled
+//!   device buffer; views without copies; [`Tensor::to_vec`] (blocking) and
+//!   [`Tensor::read`] (a future).
+//! - [`Stream`]: dispatches, copies, fills and uploads enqueued without
+//!   waiting, with barriers from each binding's reflected access, submitted
+//!   in batches ordered by a timeline semaphore; [`Stream::sync`] reports
+//!   the first failure of earlier work.
+//! - [`Kernel`]s from a [`KernelSource`] (a SPIR-V binary, or a memref-level
+//!   kernel lowered by kiln-core), cached in memory and on disk, with a
+//!   persistent `VkPipelineCache` ([`cache`]).
+//! - Errors ([`Error`]): device loss is sticky, out-of-memory is retried
+//!   once after trimming and leaves the device usable, nothing aborts.
+//! - Profiling: `KILN_PROFILE=1` or [`Stream::profile`]: per-dispatch GPU
+//!   time, and [`Counters`].
+//! - [`runner`]: the MLIR Vulkan-runner launcher behind `kiln run`.
+//!
+//! ```
+//! # fn main() -> Result<(), kiln_runtime::Error> {
+//! use kiln_runtime::{Device, DeviceOptions, KernelSource, Tensor};
+//! // y[i] = x[i] * 2, as a memref-level kernel lowered for the device.
+//! const DOUBLE: &str = r#"
+//! gpu.module @m {
+//!   gpu.func @double(%x: memref<64xf32>, %y: memref<64xf32>) kernel
+//!       attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>} {
+//!     %i = gpu.thread_id x
+//!     %v = memref.load %x[%i] : memref<64xf32>
+//!     %w = arith.addf %v, %v : f32
+//!     memref.store %w, %y[%i] : memref<64xf32>
+//!     gpu.return
+//!   }
+//! }"#;
+//! let device = Device::new(&DeviceOptions::default())?;
+//! let kernel = device.load_kernel(KernelSource::memref(DOUBLE, "double"))?;
+//! let x = Tensor::from_slice(&device, &[1.5f32; 64], &[64])?;
+//! let y = Tensor::empty(&device, x.dtype(), &[64])?;
+//! let stream = device.stream();
+//! stream.dispatch(&kernel, &[&x, &y], [1, 1, 1])?;
+//! assert_eq!(y.to_vec::<f32>()?, vec![3.0; 64]); // submits, waits, reads
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Where the line between kiln-vulkan and this crate is drawn
+//!
+//! kiln-vulkan is the safe layer over the driver: it turns a SPIR-V binary
+//! plus its [`kiln_abi::PipelineInterface`] into a pipeline, pooled slices
+//! into bindings, and recorded work into submissions on a timeline, and it
+//! derives the device's target env. It depends on kiln-core only for the
+//! target env (`TargetEnv`, the capability/extension/version enums and the
+//! scalar types it names), which the ABI contract does not carry. All its
+//! `unsafe` stays there. Everything that *runs programs* — that needs the
+//! kernel IR, the lowering, reflection of a binary, the host interpreter, or
+//! policy (when to submit, when memory returns to a pool, what is cached
+//! where) — lives here, above both, with no `unsafe` at all.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod cache;
+mod device;
+mod dtype;
+mod error;
+mod inner;
+mod kernel;
+mod layout;
+mod profile;
+mod read;
+pub mod runner;
+mod stream;
+mod tensor;
+
+pub use cache::{default_cache_dir, ENV_CACHE_DIR};
+pub use device::{
+    CacheLocation, CacheStats, Device, DeviceInfo, DeviceOptions, MemoryReport, PoolReport,
+};
+pub use dtype::{DType, Element};
+pub use error::{Error, Result};
+pub use kernel::{Kernel, KernelSource};
+pub use kiln_vulkan::DeviceSelector;
+pub use layout::Layout;
+pub use profile::{Counters, ProfileRecord, ProfileReport, ENV_PROFILE};
+pub use read::ReadFuture;
+pub use stream::Stream;
+pub use tensor::Tensor;
+
+/// Re-exported for [`half`]-precision host data.
+pub use half;

@@ -1,0 +1,491 @@
+//! Streams: work enqueued without waiting, submitted in batches.
+//!
+//! A [`Stream`] records dispatches, copies, fills and uploads into one
+//! command batch (kiln-vulkan's [`CommandBatch`]): every call returns once
+//! the command is recorded, after the checks before Vulkan. The batch
+//! inserts the barriers the commands' access requires (each binding's
+//! read/write access comes from the kernel's reflected interface). It is
+//! submitted
+//! - when asked ([`Stream::flush`], [`Stream::sync`]);
+//! - when a read needs it: reading a tensor whose last writer is still in a
+//!   stream's unsubmitted batch submits that batch first (and a dispatch
+//!   that reads a tensor written by another stream's unsubmitted batch
+//!   submits that one first, so the timeline orders them);
+//! - after [`DeviceOptions::max_dispatches_per_submit`](crate::DeviceOptions::max_dispatches_per_submit)
+//!   dispatches or [`max_bytes_per_submit`](crate::DeviceOptions::max_bytes_per_submit)
+//!   transferred bytes.
+//!
+//! Every submission waits for the previous value of the device's timeline
+//! semaphore and signals the next, so submissions of all streams run in
+//! submission order. A failure of submitted work (or of an automatic
+//! submit) is kept and returned by the next [`Stream::sync`], naming the
+//! first dispatch (number and kernel) of the submission that failed.
+//! Dropping a stream submits what it still holds.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+use kiln_vulkan::{CommandBatch, CopyRegion, SliceBinding};
+
+use crate::dtype::Element;
+use crate::error::{Error, Result};
+use crate::inner::{lock, DeviceInner, DispatchInfo};
+use crate::kernel::Kernel;
+use crate::profile::AtomicCounters;
+use crate::tensor::{Storage, Tensor};
+
+/// Which batch of which stream last wrote a buffer: its timeline value once
+/// submitted.
+#[derive(Debug)]
+pub(crate) struct Ticket {
+    /// 0 until the batch is submitted.
+    pub(crate) value: AtomicU64,
+    /// Set when submitting the batch failed.
+    pub(crate) failed: AtomicBool,
+    pub(crate) stream: Weak<StreamInner>,
+}
+
+impl Ticket {
+    fn new(stream: Weak<StreamInner>) -> Arc<Self> {
+        Arc::new(Self {
+            value: AtomicU64::new(0),
+            failed: AtomicBool::new(false),
+            stream,
+        })
+    }
+}
+
+struct StreamState {
+    batch: Option<CommandBatch>,
+    ticket: Arc<Ticket>,
+    work: Vec<DispatchInfo>,
+    dispatches: u32,
+    bytes: u64,
+    profile: bool,
+    max_dispatches: u32,
+    max_bytes: u64,
+    /// The first failure of submitted work not yet reported.
+    error: Option<Error>,
+    /// The timeline value of the last submission.
+    last_value: u64,
+}
+
+pub(crate) struct StreamInner {
+    pub(crate) device: Arc<DeviceInner>,
+    state: Mutex<StreamState>,
+    this: Weak<StreamInner>,
+}
+
+/// A queue of work on a device. Cheap to clone (clones are the same
+/// stream); `Send + Sync`.
+///
+/// ```
+/// # fn main() -> Result<(), kiln_runtime::Error> {
+/// use kiln_runtime::{DType, Device, DeviceOptions, Tensor};
+/// let device = Device::new(&DeviceOptions::default())?;
+/// let stream = device.stream();
+/// let t = Tensor::empty(&device, DType::F32, &[4])?;
+/// stream.fill(&t, 2.5f32)?; // enqueued, not yet submitted
+/// stream.sync()?; // submitted and complete
+/// assert_eq!(t.to_vec::<f32>()?, vec![2.5; 4]);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct Stream {
+    pub(crate) inner: Arc<StreamInner>,
+}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stream").finish_non_exhaustive()
+    }
+}
+
+impl Stream {
+    pub(crate) fn new(device: &Arc<DeviceInner>) -> Self {
+        let options = &device.options;
+        let inner = Arc::new_cyclic(|this: &Weak<StreamInner>| StreamInner {
+            device: Arc::clone(device),
+            state: Mutex::new(StreamState {
+                batch: None,
+                ticket: Ticket::new(this.clone()),
+                work: Vec::new(),
+                dispatches: 0,
+                bytes: 0,
+                profile: options.profile,
+                max_dispatches: options.max_dispatches_per_submit,
+                max_bytes: options.max_bytes_per_submit,
+                error: None,
+                last_value: 0,
+            }),
+            this: this.clone(),
+        });
+        Self { inner }
+    }
+
+    /// Times every dispatch enqueued from now on with GPU timestamps (on by
+    /// default with `KILN_PROFILE=1`); the records appear in
+    /// [`Device::profile`](crate::Device::profile) once the work completed.
+    pub fn profile(&self, on: bool) {
+        lock(&self.inner.state).profile = on;
+    }
+
+    /// Submits automatically after `dispatches` dispatches or `bytes`
+    /// transferred bytes in one batch (at least 1 each).
+    pub fn set_submit_limits(&self, dispatches: u32, bytes: u64) {
+        let mut st = lock(&self.inner.state);
+        st.max_dispatches = dispatches.max(1);
+        st.max_bytes = bytes.max(1);
+    }
+
+    /// Enqueues `kernel` over `grid` workgroups with `args` bound to its
+    /// bindings in `(set, binding)` order (see [`Kernel::interface`]).
+    /// Tensors must be contiguous; their element offset must meet the
+    /// device's buffer-offset alignment. Checked before anything is
+    /// recorded.
+    pub fn dispatch(&self, kernel: &Kernel, args: &[&Tensor], grid: [u32; 3]) -> Result<()> {
+        self.dispatch_with(kernel, args, &[], grid)
+    }
+
+    /// [`dispatch`](Self::dispatch) with push-constant bytes (exactly the
+    /// kernel's push-constant range).
+    pub fn dispatch_with(
+        &self,
+        kernel: &Kernel,
+        args: &[&Tensor],
+        push_constants: &[u8],
+        grid: [u32; 3],
+    ) -> Result<()> {
+        let inner = &self.inner;
+        let device = &inner.device;
+        device.alive()?;
+        if kernel.inner.device != Arc::as_ptr(device) as usize {
+            return Err(Error::ForeignDevice { what: "the kernel" });
+        }
+        let iface = kernel.interface();
+        if args.len() != iface.bindings.len() {
+            return Err(Error::ArgumentCount {
+                kernel: kernel.label().to_owned(),
+                expected: iface.bindings.len(),
+                got: args.len(),
+            });
+        }
+        for t in args {
+            inner.check_tensor(t, "dispatch")?;
+            inner.order_after_foreign_writer(&t.storage)?;
+        }
+        let pipeline = &kernel.inner.pipeline;
+        let bindings: Vec<SliceBinding<'_>> = iface
+            .bindings
+            .iter()
+            .zip(args)
+            .map(|(b, t)| {
+                let (offset, len) = t.byte_range();
+                let bound = len.next_multiple_of(4).min(t.storage.slice.size() - offset);
+                SliceBinding::new(b.set, b.binding, &t.storage.slice).range(offset, Some(bound))
+            })
+            .collect();
+        let info = DispatchInfo {
+            index: 0,
+            label: Arc::clone(&kernel.inner.label),
+            grid,
+        };
+        let writes: Vec<&Arc<Storage>> = iface
+            .bindings
+            .iter()
+            .zip(args)
+            .filter(|(b, _)| b.access.writes())
+            .map(|(_, t)| &t.storage)
+            .collect();
+        inner.record(Some(info), 0, &writes, |batch| {
+            batch
+                .dispatch(pipeline, &bindings, push_constants, grid)
+                .map(|_| ())
+        })
+    }
+
+    /// Enqueues a copy of `src`'s elements (any layout; row-major order)
+    /// into the contiguous `dst` of the same element type and count.
+    pub fn copy(&self, src: &Tensor, dst: &Tensor) -> Result<()> {
+        let inner = &self.inner;
+        inner.device.alive()?;
+        inner.check_tensor(dst, "copy")?;
+        inner.check_same_device(src)?;
+        if src.dtype() != dst.dtype() || src.numel() != dst.numel() {
+            return Err(Error::Shape {
+                what: "copy",
+                reason: format!(
+                    "{} {:?} into {} {:?}",
+                    src.dtype(),
+                    src.shape(),
+                    dst.dtype(),
+                    dst.shape()
+                ),
+            });
+        }
+        inner.order_after_foreign_writer(&src.storage)?;
+        let size = src.dtype().size() as u64;
+        let mut at = dst.byte_range().0;
+        let regions: Vec<CopyRegion> = src
+            .layout
+            .runs()
+            .into_iter()
+            .map(|(start, len)| {
+                let r = CopyRegion {
+                    src_offset: start as u64 * size,
+                    dst_offset: at,
+                    size: len as u64 * size,
+                };
+                at += r.size;
+                r
+            })
+            .collect();
+        let bytes = dst.byte_range().1;
+        inner.record(None, bytes, &[&dst.storage], |batch| {
+            batch.copy_regions(&src.storage.slice, &dst.storage.slice, &regions)
+        })
+    }
+
+    /// Enqueues setting every element of the contiguous `dst` to `value`.
+    pub fn fill<T: Element>(&self, dst: &Tensor, value: T) -> Result<()> {
+        let inner = &self.inner;
+        inner.device.alive()?;
+        inner.check_tensor(dst, "fill")?;
+        check_dtype::<T>(dst, "fill")?;
+        let (offset, len) = dst.byte_range();
+        let pattern = T::as_bytes(std::slice::from_ref(&value));
+        if pattern.len() <= 4 && offset % 4 == 0 {
+            let mut word = [0u8; 4];
+            for (i, b) in word.iter_mut().enumerate() {
+                *b = pattern[i % pattern.len()];
+            }
+            let word = u32::from_le_bytes(word);
+            return inner.record(None, len, &[&dst.storage], |batch| {
+                batch.fill(&dst.storage.slice, offset, len, word)
+            });
+        }
+        let data: Vec<T> = vec![value; dst.numel()];
+        self.upload(dst, &data)
+    }
+
+    /// Enqueues writing `data` into the contiguous `dst` (through an upload
+    /// staging buffer, ordered with the stream's other work).
+    pub fn upload<T: Element>(&self, dst: &Tensor, data: &[T]) -> Result<()> {
+        let inner = &self.inner;
+        inner.device.alive()?;
+        inner.check_tensor(dst, "upload")?;
+        check_dtype::<T>(dst, "upload")?;
+        if data.len() != dst.numel() {
+            return Err(Error::Shape {
+                what: "upload",
+                reason: format!("{} elements into a tensor of {}", data.len(), dst.numel()),
+            });
+        }
+        let bytes = T::as_bytes(data);
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let device = &inner.device;
+        let mut staging = device.allocate(&device.upload, bytes.len() as u64)?;
+        staging.write(0, bytes).map_err(|e| device.vk(e))?;
+        AtomicCounters::add(&device.counters.bytes_staged, bytes.len() as u64);
+        let offset = dst.byte_range().0;
+        inner.record(None, bytes.len() as u64, &[&dst.storage], |batch| {
+            batch.copy(&staging, 0, &dst.storage.slice, offset, bytes.len() as u64)
+        })
+    }
+
+    /// Enqueues a copy of the contiguous `src` into the start of `staging`,
+    /// submits, and returns the submission's timeline value.
+    pub(crate) fn copy_out(&self, src: &Tensor, staging: &kiln_vulkan::Slice) -> Result<u64> {
+        let inner = &self.inner;
+        inner.order_after_foreign_writer(&src.storage)?;
+        let (offset, len) = src.byte_range();
+        inner.record(None, len, &[], |batch| {
+            batch.copy(&src.storage.slice, offset, staging, 0, len)
+        })?;
+        let mut st = lock(&inner.state);
+        inner.flush_locked(&mut st)?;
+        Ok(st.last_value)
+    }
+
+    /// Submits what is enqueued (without waiting).
+    pub fn flush(&self) -> Result<()> {
+        let mut st = lock(&self.inner.state);
+        self.inner.flush_locked(&mut st)
+    }
+
+    /// Submits what is enqueued and blocks until all of the stream's
+    /// submitted work completed; returns the first error of earlier work
+    /// (naming the dispatch and kernel) if any failed.
+    pub fn sync(&self) -> Result<()> {
+        let (flushed, value, error) = {
+            let mut st = lock(&self.inner.state);
+            let flushed = self.inner.flush_locked(&mut st);
+            (flushed, st.last_value, st.error.take())
+        };
+        if let Some(e) = error {
+            return Err(e);
+        }
+        flushed?;
+        self.inner.device.wait(value)
+    }
+}
+
+fn check_dtype<T: Element>(t: &Tensor, what: &'static str) -> Result<()> {
+    if t.dtype() == T::DTYPE {
+        Ok(())
+    } else {
+        Err(Error::DType {
+            what,
+            tensor: t.dtype(),
+            host: T::DTYPE,
+        })
+    }
+}
+
+impl StreamInner {
+    fn check_same_device(&self, t: &Tensor) -> Result<()> {
+        if Arc::ptr_eq(&t.storage.device, &self.device) {
+            Ok(())
+        } else {
+            Err(Error::ForeignDevice { what: "a tensor" })
+        }
+    }
+
+    fn check_tensor(&self, t: &Tensor, what: &'static str) -> Result<()> {
+        self.check_same_device(t)?;
+        if !t.is_contiguous() {
+            return Err(Error::NotContiguous {
+                what,
+                shape: t.shape().to_vec(),
+                strides: t.strides().to_vec(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Submits the batch of another stream that last wrote `storage` and
+    /// is not submitted yet, so this stream's work is ordered after it.
+    fn order_after_foreign_writer(&self, storage: &Storage) -> Result<()> {
+        let Some(ticket) = storage.writer() else {
+            return Ok(());
+        };
+        if ticket.value.load(Ordering::Acquire) != 0 || ticket.stream.ptr_eq(&self.this) {
+            return Ok(());
+        }
+        match ticket.stream.upgrade() {
+            Some(other) => other.flush_ticket(&ticket).map(|_| ()),
+            None => Ok(()),
+        }
+    }
+
+    /// Records one command with `record` into the current batch (made on
+    /// first use), notes the buffers it writes, and submits when a limit
+    /// is reached (a failure of that submit is kept for `sync`).
+    fn record(
+        &self,
+        info: Option<DispatchInfo>,
+        bytes: u64,
+        writes: &[&Arc<Storage>],
+        record: impl FnOnce(&mut CommandBatch) -> kiln_vulkan::Result<()>,
+    ) -> Result<()> {
+        let device = &self.device;
+        let mut st = lock(&self.state);
+        if st.batch.is_none() {
+            let mut batch = device.batch()?;
+            batch.set_timing(st.profile);
+            st.batch = Some(batch);
+        }
+        let batch = st.batch.as_mut().expect("made above");
+        record(batch).map_err(|e| device.vk(e))?;
+        let ticket = Arc::clone(&st.ticket);
+        for s in writes {
+            s.set_writer(&ticket);
+        }
+        match info {
+            Some(mut info) => {
+                info.index = device.next_dispatch_index();
+                st.work.push(info);
+                st.dispatches += 1;
+                AtomicCounters::add(&device.counters.dispatches, 1);
+            }
+            None => AtomicCounters::add(&device.counters.transfers, 1),
+        }
+        st.bytes += bytes;
+        if st.dispatches >= st.max_dispatches || st.bytes >= st.max_bytes {
+            if let Err(e) = self.flush_locked(&mut st) {
+                if e.is_device_lost() {
+                    return Err(e);
+                }
+                st.error.get_or_insert(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Submits the current batch, if it holds anything.
+    fn flush_locked(&self, st: &mut StreamState) -> Result<()> {
+        let Some(batch) = st.batch.take() else {
+            return Ok(());
+        };
+        let ticket = std::mem::replace(&mut st.ticket, Ticket::new(self.this.clone()));
+        let work = std::mem::take(&mut st.work);
+        st.dispatches = 0;
+        st.bytes = 0;
+        let profiled = st.profile && batch.timing_available();
+        match self.device.submit(batch, work, profiled) {
+            Ok(value) => {
+                ticket.value.store(value, Ordering::Release);
+                st.last_value = value;
+                Ok(())
+            }
+            Err(e) => {
+                ticket.failed.store(true, Ordering::Release);
+                Err(e)
+            }
+        }
+    }
+
+    /// Submits the batch of `ticket` if it is still this stream's current
+    /// one; returns its timeline value.
+    pub(crate) fn flush_ticket(&self, ticket: &Arc<Ticket>) -> Result<u64> {
+        let mut st = lock(&self.state);
+        if Arc::ptr_eq(&st.ticket, ticket) {
+            self.flush_locked(&mut st)?;
+        }
+        ticket_value(ticket, &self.device)
+    }
+}
+
+/// The timeline value of a submitted ticket, or the failure of its batch.
+pub(crate) fn ticket_value(ticket: &Ticket, device: &DeviceInner) -> Result<u64> {
+    device.alive()?;
+    if ticket.failed.load(Ordering::Acquire) {
+        return Err(Error::Work {
+            work: "the submission that wrote this tensor".to_owned(),
+            source: Box::new(Error::Shape {
+                what: "submit",
+                reason: "it failed; see Stream::sync".to_owned(),
+            }),
+        });
+    }
+    Ok(ticket.value.load(Ordering::Acquire))
+}
+
+impl Drop for StreamInner {
+    fn drop(&mut self) {
+        let st = self
+            .state
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(batch) = st.batch.take() {
+            let work = std::mem::take(&mut st.work);
+            match self.device.submit(batch, work, st.profile) {
+                Ok(value) => st.ticket.value.store(value, Ordering::Release),
+                Err(_) => st.ticket.failed.store(true, Ordering::Release),
+            }
+        }
+    }
+}

@@ -1,0 +1,427 @@
+//! Tensors: an element type and a [`Layout`] over a slice of a pooled
+//! device buffer.
+//!
+//! Cloning a tensor or taking a view (reshape, narrow, transpose, permute)
+//! shares the buffer; no data moves. The buffer goes back to its pool when
+//! the last tensor on it is dropped **and** the last submission that used
+//! it completed (submissions hold the buffer until then).
+//!
+//! Where the device has unified memory (integrated GPUs, lavapipe) tensors
+//! live in device-local host-visible memory: [`Tensor::from_slice`] and
+//! [`Tensor::zeros`] write it from the host, and reads copy out of it once
+//! the last write completed. Elsewhere they live in device-local memory and
+//! host data moves through staging buffers with copies on the GPU.
+//!
+//! Reads wait only for the work that wrote the tensor: its writer's batch is
+//! submitted if it was not yet ("a read needs it"), then
+//! [`Tensor::to_vec`] blocks on the timeline and [`Tensor::read`] returns a
+//! future.
+
+use std::marker::PhantomData;
+use std::sync::{Arc, Mutex};
+
+use kiln_vulkan::{MemoryKind, Slice};
+
+use crate::device::Device;
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::inner::{lock, DeviceInner};
+use crate::layout::Layout;
+use crate::profile::AtomicCounters;
+use crate::read::{gather, ReadFuture, ReadSource};
+use crate::stream::{ticket_value, Stream, Ticket};
+
+/// A pooled device buffer and the batch that last wrote it.
+pub(crate) struct Storage {
+    pub(crate) device: Arc<DeviceInner>,
+    pub(crate) slice: Slice,
+    last_write: Mutex<Option<Arc<Ticket>>>,
+}
+
+impl Storage {
+    pub(crate) fn writer(&self) -> Option<Arc<Ticket>> {
+        lock(&self.last_write).clone()
+    }
+
+    pub(crate) fn set_writer(&self, ticket: &Arc<Ticket>) {
+        let mut w = lock(&self.last_write);
+        if !w.as_ref().is_some_and(|t| Arc::ptr_eq(t, ticket)) {
+            *w = Some(Arc::clone(ticket));
+        }
+    }
+
+    /// The timeline value after which the buffer holds its last write (0:
+    /// none pending), submitting the writer's batch if needed.
+    pub(crate) fn completion(&self) -> Result<u64> {
+        let Some(ticket) = self.writer() else {
+            return Ok(0);
+        };
+        let value = ticket_value(&ticket, &self.device)?;
+        if value != 0 {
+            return Ok(value);
+        }
+        match ticket.stream.upgrade() {
+            Some(stream) => stream.flush_ticket(&ticket),
+            // A dropped stream submitted its batch on drop.
+            None => ticket_value(&ticket, &self.device),
+        }
+    }
+}
+
+/// A device tensor. Cheap to clone (clones and views share the buffer).
+///
+/// ```
+/// # fn main() -> Result<(), kiln_runtime::Error> {
+/// use kiln_runtime::{Device, DeviceOptions, Tensor};
+/// let device = Device::new(&DeviceOptions::default())?;
+/// let t = Tensor::from_slice(&device, &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3])?;
+/// let tt = t.transpose(0, 1)?; // a view: no copy
+/// assert_eq!(tt.shape(), &[3, 2]);
+/// assert_eq!(tt.to_vec::<f32>()?, vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+/// // Asynchronous readback, awaited with any executor:
+/// assert_eq!(pollster::block_on(t.read::<f32>())?, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct Tensor {
+    pub(crate) storage: Arc<Storage>,
+    dtype: DType,
+    pub(crate) layout: Layout,
+}
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tensor")
+            .field("dtype", &self.dtype)
+            .field("shape", &self.layout.shape)
+            .field("strides", &self.layout.strides)
+            .field("offset", &self.layout.offset)
+            .finish()
+    }
+}
+
+impl Tensor {
+    /// A tensor of `dtype` and `shape` with unspecified contents.
+    pub fn empty(device: &Device, dtype: DType, shape: &[usize]) -> Result<Self> {
+        Self::alloc(&device.inner, dtype, shape)
+    }
+
+    fn alloc(device: &Arc<DeviceInner>, dtype: DType, shape: &[usize]) -> Result<Self> {
+        let layout = Layout::contiguous(shape);
+        let bytes = (layout.numel() * dtype.size()) as u64;
+        let slice = device.allocate(&device.tensors, bytes.next_multiple_of(4))?;
+        Ok(Self {
+            storage: Arc::new(Storage {
+                device: Arc::clone(device),
+                slice,
+                last_write: Mutex::new(None),
+            }),
+            dtype,
+            layout,
+        })
+    }
+
+    /// A tensor of `shape` holding a copy of `data` (row-major; `data.len()`
+    /// must be the element count).
+    pub fn from_slice<T: Element>(device: &Device, data: &[T], shape: &[usize]) -> Result<Self> {
+        let numel: usize = shape.iter().product();
+        if data.len() != numel {
+            return Err(Error::Shape {
+                what: "from_slice",
+                reason: format!("{} elements for shape {shape:?} ({numel})", data.len()),
+            });
+        }
+        let inner = &device.inner;
+        let mut t = Self::alloc(inner, T::DTYPE, shape)?;
+        let bytes = T::as_bytes(data);
+        if bytes.is_empty() {
+            return Ok(t);
+        }
+        if t.storage.slice.kind() == MemoryKind::Unified {
+            t.write_fresh(bytes)?;
+        } else {
+            let stream = Stream::new(inner);
+            stream.upload(&t, data)?;
+            stream.flush()?;
+        }
+        Ok(t)
+    }
+
+    /// A tensor of `shape` with every element `value`.
+    pub fn full<T: Element>(device: &Device, value: T, shape: &[usize]) -> Result<Self> {
+        let numel: usize = shape.iter().product();
+        let inner = &device.inner;
+        let mut t = Self::alloc(inner, T::DTYPE, shape)?;
+        if numel == 0 {
+            return Ok(t);
+        }
+        if t.storage.slice.kind() == MemoryKind::Unified {
+            t.write_fresh(T::as_bytes(&vec![value; numel]))?;
+        } else {
+            let stream = Stream::new(inner);
+            stream.fill(&t, value)?;
+            stream.flush()?;
+        }
+        Ok(t)
+    }
+
+    /// A tensor of `dtype` and `shape` filled with zeros.
+    pub fn zeros(device: &Device, dtype: DType, shape: &[usize]) -> Result<Self> {
+        let numel: usize = shape.iter().product();
+        let inner = &device.inner;
+        let mut t = Self::alloc(inner, dtype, shape)?;
+        if numel == 0 {
+            return Ok(t);
+        }
+        let bytes = (numel * dtype.size()) as u64;
+        if t.storage.slice.kind() == MemoryKind::Unified {
+            t.write_fresh(&vec![0u8; bytes as usize])?;
+        } else {
+            let stream = Stream::new(inner);
+            stream.fill(&t.as_u32_words(), 0u32)?;
+            stream.flush()?;
+        }
+        Ok(t)
+    }
+
+    /// Writes `bytes` at the start of a fresh tensor in unified memory from
+    /// the host (no work uses a fresh buffer yet).
+    fn write_fresh(&mut self, bytes: &[u8]) -> Result<()> {
+        let storage = Arc::get_mut(&mut self.storage).expect("a fresh tensor is not shared");
+        let (device, slice) = (&storage.device, &mut storage.slice);
+        slice.write(0, bytes).map_err(|e| device.vk(e))?;
+        AtomicCounters::add(&device.counters.bytes_direct, bytes.len() as u64);
+        Ok(())
+    }
+
+    /// The same buffer seen as whole `u32` words (for fills).
+    fn as_u32_words(&self) -> Tensor {
+        let words = self.storage.slice.size() as usize / 4;
+        Tensor {
+            storage: Arc::clone(&self.storage),
+            dtype: DType::U32,
+            layout: Layout::contiguous(&[words]),
+        }
+    }
+
+    /// Writes `data` into this (contiguous) tensor, ordered after the work
+    /// already enqueued on the device's streams that wrote it; submitted at
+    /// once.
+    pub fn upload<T: Element>(&self, data: &[T]) -> Result<()> {
+        let stream = Stream::new(&self.storage.device);
+        stream.upload(self, data)?;
+        stream.flush()
+    }
+
+    /// The element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The extent of each dimension.
+    pub fn shape(&self) -> &[usize] {
+        &self.layout.shape
+    }
+
+    /// Elements between neighbours along each dimension.
+    pub fn strides(&self) -> &[usize] {
+        &self.layout.strides
+    }
+
+    /// The first element's index in the buffer.
+    pub fn offset(&self) -> usize {
+        self.layout.offset
+    }
+
+    /// The number of elements.
+    pub fn numel(&self) -> usize {
+        self.layout.numel()
+    }
+
+    /// The layout (shape, strides, offset).
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Whether the elements are consecutive in row-major order.
+    pub fn is_contiguous(&self) -> bool {
+        self.layout.is_contiguous()
+    }
+
+    /// Whether `other` shares this tensor's buffer (a view or clone of it).
+    pub fn shares_buffer(&self, other: &Tensor) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+    }
+
+    /// Where the buffer is: the pool block's id and the byte offset of the
+    /// buffer in it (for tests and debugging: two live tensors never
+    /// overlap).
+    pub fn buffer_location(&self) -> (u64, u64) {
+        (self.storage.slice.block_id(), self.storage.slice.offset())
+    }
+
+    /// The device this tensor lives on.
+    pub fn device(&self) -> Device {
+        Device::from_inner(Arc::clone(&self.storage.device))
+    }
+
+    /// The contiguous view's byte offset in its buffer and its byte length.
+    pub(crate) fn byte_range(&self) -> (u64, u64) {
+        let size = self.dtype.size() as u64;
+        (
+            self.layout.offset as u64 * size,
+            self.layout.numel() as u64 * size,
+        )
+    }
+
+    fn view(&self, layout: Layout) -> Tensor {
+        Tensor {
+            storage: Arc::clone(&self.storage),
+            dtype: self.dtype,
+            layout,
+        }
+    }
+
+    /// The same elements with another shape (a view; contiguous tensors
+    /// only — others need [`contiguous`](Self::contiguous) first).
+    pub fn reshape(&self, shape: &[usize]) -> Result<Tensor> {
+        Ok(self.view(self.layout.reshape(shape)?))
+    }
+
+    /// Elements `start .. start + len` of dimension `dim` (a view).
+    pub fn narrow(&self, dim: usize, start: usize, len: usize) -> Result<Tensor> {
+        Ok(self.view(self.layout.narrow(dim, start, len)?))
+    }
+
+    /// Dimensions `a` and `b` swapped (a view).
+    pub fn transpose(&self, a: usize, b: usize) -> Result<Tensor> {
+        Ok(self.view(self.layout.transpose(a, b)?))
+    }
+
+    /// Dimensions reordered: dimension `perm[i]` becomes `i` (a view).
+    pub fn permute(&self, perm: &[usize]) -> Result<Tensor> {
+        Ok(self.view(self.layout.permute(perm)?))
+    }
+
+    /// This tensor if contiguous, else a contiguous copy made on the GPU
+    /// (one copy command with a region per run of consecutive elements).
+    pub fn contiguous(&self) -> Result<Tensor> {
+        if self.is_contiguous() {
+            return Ok(self.clone());
+        }
+        let out = Self::alloc(&self.storage.device, self.dtype, self.shape())?;
+        let stream = Stream::new(&self.storage.device);
+        stream.copy(self, &out)?;
+        stream.flush()?;
+        Ok(out)
+    }
+
+    /// The elements in row-major order; blocks until the work that wrote
+    /// the tensor completed.
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        let mut future = self.read::<T>();
+        if let Some(e) = future.early.take() {
+            return Err(e);
+        }
+        let device = Arc::clone(&future.device);
+        device.wait(future.value)?;
+        device.retire()?;
+        let source = future.source.take().ok_or_else(|| Error::Shape {
+            what: "to_vec",
+            reason: "nothing to read".to_owned(),
+        })?;
+        gather(&device, &source, &future.layout)
+    }
+
+    /// Copies the elements (row-major) into `out`, which must hold exactly
+    /// [`numel`](Self::numel) of them; blocks like [`to_vec`](Self::to_vec).
+    /// For a contiguous tensor this is one copy into memory the caller
+    /// already has (no allocation).
+    pub fn read_into<T: Element>(&self, out: &mut [T]) -> Result<()> {
+        if out.len() != self.numel() {
+            return Err(Error::Shape {
+                what: "read_into",
+                reason: format!("{} elements into a buffer of {}", self.numel(), out.len()),
+            });
+        }
+        if !self.is_contiguous() {
+            out.copy_from_slice(&self.to_vec::<T>()?);
+            return Ok(());
+        }
+        let mut future = self.read::<T>();
+        if let Some(e) = future.early.take() {
+            return Err(e);
+        }
+        let device = Arc::clone(&future.device);
+        device.wait(future.value)?;
+        device.retire()?;
+        let (slice, base) = match future.source.as_ref() {
+            Some(ReadSource::Direct(storage)) => (
+                &storage.slice,
+                (self.layout.offset * self.dtype.size()) as u64,
+            ),
+            Some(ReadSource::Staged(slice)) => (slice, 0),
+            None => return Ok(()),
+        };
+        T::read_into(out, &mut |bytes: &mut [u8]| {
+            if bytes.is_empty() {
+                return Ok(());
+            }
+            slice.read(base, bytes).map_err(|e| device.vk(e))
+        })
+    }
+
+    /// A future of the elements in row-major order: the work it needs is
+    /// submitted now, the future completes when that work has (see
+    /// [`ReadFuture`]).
+    pub fn read<T: Element>(&self) -> ReadFuture<T> {
+        let device = Arc::clone(&self.storage.device);
+        let mut future = ReadFuture {
+            device: Arc::clone(&device),
+            value: 0,
+            source: None,
+            layout: self.layout.clone(),
+            early: None,
+            _t: PhantomData,
+        };
+        match self.prepare_read::<T>() {
+            Ok((value, source)) => {
+                future.value = value;
+                future.source = Some(source);
+            }
+            Err(e) => future.early = Some(e),
+        }
+        future
+    }
+
+    fn prepare_read<T: Element>(&self) -> Result<(u64, ReadSource)> {
+        let device = &self.storage.device;
+        device.alive()?;
+        if T::DTYPE != self.dtype {
+            return Err(Error::DType {
+                what: "read",
+                tensor: self.dtype,
+                host: T::DTYPE,
+            });
+        }
+        let written = self.storage.completion()?;
+        let size = self.dtype.size() as u64;
+        let span = self.layout.span();
+        let bytes = (span.end - span.start) as u64 * size;
+        if self.storage.slice.kind() == MemoryKind::Unified || bytes == 0 {
+            AtomicCounters::add(&device.counters.bytes_direct, bytes);
+            return Ok((written, ReadSource::Direct(Arc::clone(&self.storage))));
+        }
+        let staging = device.allocate(&device.readback, bytes)?;
+        let n = span.end - span.start;
+        let src = self.view(Layout {
+            shape: vec![n],
+            strides: vec![1],
+            offset: span.start,
+        });
+        let value = Stream::new(device).copy_out(&src, &staging)?;
+        AtomicCounters::add(&device.counters.bytes_staged, bytes);
+        Ok((value, ReadSource::Staged(staging)))
+    }
+}

@@ -1,0 +1,1000 @@
+//! Command batches: many dispatches, copies and fills recorded into one
+//! command buffer, submitted once, tracked on a [`Timeline`].
+//!
+//! A [`CommandBatch`] owns a command pool with one primary command buffer,
+//! descriptor pools it carves one set per set number per dispatch from,
+//! and, when timing is on, timestamp query pools (two queries per
+//! dispatch). Recording checks everything the one-shot dispatch checks
+//! ([`Context::check_dispatch`](crate::Context::check_dispatch): bindings
+//! against the interface, alignment, ranges, sizes, limits, push constants,
+//! group counts) before any `vkCmd*` call.
+//!
+//! **Barriers come from the bindings' access.** Each command declares the
+//! byte ranges it reads and writes: a dispatch from its interface's
+//! [`Access`](kiln_abi::Access) per binding (read-only, write-only,
+//! read-write, reflected from the SPIR-V), a copy reads its source and
+//! writes its destination, a fill or update writes. Before a command whose
+//! ranges conflict with those of commands recorded since the last barrier
+//! (read after write, write after read, write after write on overlapping
+//! bytes of one block) the batch records one memory barrier (compute and
+//! transfer writes → compute and transfer reads and writes); independent
+//! commands get none and may overlap on the GPU. The batch ends with a
+//! barrier making every write visible to the host.
+//!
+//! [`CommandBatch::submit`] signals the next value of a [`Timeline`] after
+//! waiting for the previous one (so submissions complete in order and see
+//! each other's writes) and returns a [`Submission`]. Until that value has
+//! completed the submission keeps every slice and pipeline the batch used
+//! alive (so a slice dropped by its owner meanwhile is not reused); dropping
+//! a submission whose work is still running blocks until it completes (or
+//! the device is lost). [`Submission::recycle`] gives back the batch, reset,
+//! for the next recording.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ash::vk;
+
+use crate::context::{Context, DeviceShared, TimestampClock};
+use crate::dispatch::{check_bindings, BindingView};
+use crate::error::{Error, Result};
+use crate::fault::CallFamily;
+use crate::pipeline::ComputePipeline;
+use crate::pool::{Slice, SliceShared};
+use crate::sync::Timeline;
+
+/// Descriptor sets per descriptor pool of a batch.
+const POOL_SETS: u32 = 256;
+/// Storage-buffer descriptors per descriptor pool.
+const POOL_STORAGE: u32 = 2048;
+/// Uniform-buffer descriptors per descriptor pool.
+const POOL_UNIFORM: u32 = 512;
+/// Timestamp queries per query pool (two per dispatch).
+const QUERY_CHUNK: u32 = 256;
+
+/// A pool slice (or a range of it) bound to one binding of a pipeline's
+/// interface, for [`CommandBatch::dispatch`].
+#[derive(Clone, Copy, Debug)]
+pub struct SliceBinding<'a> {
+    /// The descriptor set.
+    pub set: u32,
+    /// The binding in the set.
+    pub binding: u32,
+    /// The slice.
+    pub slice: &'a Slice,
+    /// Where the bound range starts in the slice, in bytes.
+    pub offset: u64,
+    /// How many bytes are bound; `None`: to the end of the slice.
+    pub size: Option<u64>,
+}
+
+impl<'a> SliceBinding<'a> {
+    /// The whole of `slice` at `set`/`binding`.
+    pub fn new(set: u32, binding: u32, slice: &'a Slice) -> Self {
+        Self {
+            set,
+            binding,
+            slice,
+            offset: 0,
+            size: None,
+        }
+    }
+
+    /// The same binding restricted to `size` bytes (`None`: to the end of
+    /// the slice) from `offset`.
+    pub fn range(self, offset: u64, size: Option<u64>) -> Self {
+        Self {
+            offset,
+            size,
+            ..self
+        }
+    }
+
+    fn bound_size(&self) -> u64 {
+        self.size
+            .unwrap_or_else(|| self.slice.size().saturating_sub(self.offset))
+    }
+}
+
+/// One region of [`CommandBatch::copy_regions`], offsets relative to the
+/// slices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyRegion {
+    /// Offset in the source slice.
+    pub src_offset: u64,
+    /// Offset in the destination slice.
+    pub dst_offset: u64,
+    /// Bytes to copy.
+    pub size: u64,
+}
+
+/// What a batch recorded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchCounts {
+    /// Dispatches.
+    pub dispatches: u32,
+    /// Copy commands.
+    pub copies: u32,
+    /// Fill and update commands.
+    pub fills: u32,
+    /// Memory barriers the access tracking inserted.
+    pub barriers: u32,
+    /// Bytes moved by copies, fills and updates.
+    pub transfer_bytes: u64,
+}
+
+/// A byte range a recorded command reads or writes.
+#[derive(Clone, Copy, Debug)]
+struct Access {
+    block: u64,
+    start: u64,
+    end: u64,
+    write: bool,
+}
+
+impl Access {
+    fn conflicts(&self, other: &Access) -> bool {
+        (self.write || other.write)
+            && self.block == other.block
+            && self.start < other.end
+            && other.start < self.end
+    }
+}
+
+/// Descriptors left in the current descriptor pool.
+#[derive(Clone, Copy, Debug, Default)]
+struct PoolLeft {
+    sets: u32,
+    storage: u32,
+    uniform: u32,
+}
+
+/// A command buffer being recorded, with everything its commands use.
+pub struct CommandBatch {
+    device: Arc<DeviceShared>,
+    command_pool: vk::CommandPool,
+    cb: vk::CommandBuffer,
+    recording: bool,
+    descriptor_pools: Vec<vk::DescriptorPool>,
+    /// Index of the pool sets come from; `left` is what it has left.
+    pool_index: usize,
+    left: PoolLeft,
+    slices: Vec<Arc<SliceShared>>,
+    pipelines: Vec<Arc<ComputePipeline>>,
+    bound: vk::Pipeline,
+    /// Accesses since the last barrier.
+    pending: Vec<Access>,
+    clock: Option<TimestampClock>,
+    timing: bool,
+    query_pools: Vec<vk::QueryPool>,
+    queries: u32,
+    /// Per dispatch: its first timestamp query, when timed.
+    dispatch_queries: Vec<Option<u32>>,
+    counts: BatchCounts,
+}
+
+impl std::fmt::Debug for CommandBatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CommandBatch")
+            .field("counts", &self.counts)
+            .field("timing", &self.timing)
+            .finish_non_exhaustive()
+    }
+}
+
+impl CommandBatch {
+    /// An empty batch on `ctx`'s device: a command pool and its command
+    /// buffer (descriptor and query pools are made as recording needs them).
+    pub fn new(ctx: &Context) -> Result<Self> {
+        let device = Arc::clone(&ctx.shared);
+        let info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(device.queue_family)
+            .flags(vk::CommandPoolCreateFlags::TRANSIENT);
+        // SAFETY: valid create info for the live device.
+        let command_pool = device.call(CallFamily::Create, "vkCreateCommandPool", || unsafe {
+            device.raw.create_command_pool(&info, None)
+        })?;
+        let mut batch = Self {
+            device,
+            command_pool,
+            cb: vk::CommandBuffer::null(),
+            recording: false,
+            descriptor_pools: Vec::new(),
+            pool_index: 0,
+            left: PoolLeft::default(),
+            slices: Vec::new(),
+            pipelines: Vec::new(),
+            bound: vk::Pipeline::null(),
+            pending: Vec::new(),
+            clock: None,
+            timing: false,
+            query_pools: Vec::new(),
+            queries: 0,
+            dispatch_queries: Vec::new(),
+            counts: BatchCounts::default(),
+        };
+        batch.clock = batch.device.timestamps;
+        let alloc = vk::CommandBufferAllocateInfo::default()
+            .command_pool(command_pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        let d = &batch.device;
+        // SAFETY: the pool is this batch's own, used by no other thread.
+        let cbs = d.call(CallFamily::Create, "vkAllocateCommandBuffers", || unsafe {
+            d.raw.allocate_command_buffers(&alloc)
+        })?;
+        batch.cb = cbs[0];
+        Ok(batch)
+    }
+
+    /// Times every dispatch recorded from now on with two timestamps
+    /// ([`Submission::timestamps`]); a no-op where the compute queue writes
+    /// no timestamps ([`timing_available`](Self::timing_available)).
+    pub fn set_timing(&mut self, on: bool) {
+        self.timing = on && self.clock.is_some();
+    }
+
+    /// Whether the compute queue writes timestamps.
+    pub fn timing_available(&self) -> bool {
+        self.clock.is_some()
+    }
+
+    /// What has been recorded.
+    pub fn counts(&self) -> BatchCounts {
+        self.counts
+    }
+
+    /// Whether nothing has been recorded.
+    pub fn is_empty(&self) -> bool {
+        !self.recording
+    }
+
+    fn begin(&mut self) -> Result<()> {
+        if self.recording {
+            return Ok(());
+        }
+        let begin = vk::CommandBufferBeginInfo::default()
+            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        let (d, cb) = (&self.device, self.cb);
+        // SAFETY: the command buffer is in the initial state (fresh or its
+        // pool was reset) and its pool is this batch's own.
+        d.call(CallFamily::Create, "vkBeginCommandBuffer", || unsafe {
+            d.raw.begin_command_buffer(cb, &begin)
+        })?;
+        self.recording = true;
+        Ok(())
+    }
+
+    fn check_slice(&self, slice: &Slice, what: &'static str) -> Result<()> {
+        if Arc::ptr_eq(&slice.shared.block.device, &self.device) {
+            Ok(())
+        } else {
+            Err(Error::ForeignBatchObject { what })
+        }
+    }
+
+    /// Records a barrier first if any of `accesses` conflicts with an
+    /// access since the last barrier; then notes them.
+    fn track(&mut self, accesses: &[Access]) {
+        let conflict = accesses
+            .iter()
+            .any(|a| self.pending.iter().any(|p| a.conflicts(p)));
+        if conflict {
+            let barrier = [vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(
+                    vk::AccessFlags::SHADER_READ
+                        | vk::AccessFlags::SHADER_WRITE
+                        | vk::AccessFlags::TRANSFER_READ
+                        | vk::AccessFlags::TRANSFER_WRITE,
+                )];
+            let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
+            self.device.note_call();
+            // SAFETY: the command buffer is recording (callers begin first);
+            // a global memory barrier between stages a compute queue has.
+            unsafe {
+                self.device.raw.cmd_pipeline_barrier(
+                    self.cb,
+                    stages,
+                    stages,
+                    vk::DependencyFlags::empty(),
+                    &barrier,
+                    &[],
+                    &[],
+                )
+            };
+            self.pending.clear();
+            self.counts.barriers += 1;
+        }
+        self.pending.extend_from_slice(accesses);
+    }
+
+    fn keep_slice(&mut self, slice: &Slice) {
+        if !self
+            .slices
+            .last()
+            .is_some_and(|s| Arc::ptr_eq(s, &slice.shared))
+        {
+            self.slices.push(Arc::clone(&slice.shared));
+        }
+    }
+
+    /// Makes sure the current descriptor pool has room for `need`: the
+    /// current pool, else the next one (reused after a reset), else a new
+    /// one (larger than the default if one dispatch needs more).
+    fn descriptor_room(&mut self, need: PoolLeft) -> Result<()> {
+        let fits = |l: PoolLeft| {
+            l.sets >= need.sets && l.storage >= need.storage && l.uniform >= need.uniform
+        };
+        let pools = self.descriptor_pools.len();
+        if self.pool_index < pools && fits(self.left) {
+            return Ok(());
+        }
+        if self.pool_index < pools {
+            self.pool_index += 1;
+        }
+        if self.pool_index < pools && fits(POOL_DEFAULT) {
+            self.left = POOL_DEFAULT;
+            return Ok(());
+        }
+        let size = PoolLeft {
+            sets: POOL_SETS.max(need.sets),
+            storage: POOL_STORAGE.max(need.storage),
+            uniform: POOL_UNIFORM.max(need.uniform),
+        };
+        let sizes = [
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::STORAGE_BUFFER,
+                descriptor_count: size.storage,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::UNIFORM_BUFFER,
+                descriptor_count: size.uniform,
+            },
+        ];
+        let info = vk::DescriptorPoolCreateInfo::default()
+            .max_sets(size.sets)
+            .pool_sizes(&sizes);
+        let d = &self.device;
+        // SAFETY: valid create info for the live device.
+        let pool = d.call(CallFamily::Create, "vkCreateDescriptorPool", || unsafe {
+            d.raw.create_descriptor_pool(&info, None)
+        })?;
+        self.descriptor_pools.insert(self.pool_index, pool);
+        self.left = size;
+        Ok(())
+    }
+
+    /// Records one dispatch of `pipeline` with `bindings`, `push_constants`
+    /// and `groups` workgroups; returns its index in the batch. Everything
+    /// is checked before any Vulkan call (see the module docs); a barrier
+    /// is recorded first when the bindings' access conflicts with earlier
+    /// commands of the batch.
+    pub fn dispatch(
+        &mut self,
+        pipeline: &Arc<ComputePipeline>,
+        bindings: &[SliceBinding<'_>],
+        push_constants: &[u8],
+        groups: [u32; 3],
+    ) -> Result<u32> {
+        if !Arc::ptr_eq(&pipeline.device, &self.device) {
+            return Err(Error::ForeignBatchObject { what: "a pipeline" });
+        }
+        let mut views = Vec::with_capacity(bindings.len());
+        for b in bindings {
+            self.check_slice(b.slice, "a slice bound at a binding")?;
+            views.push(BindingView {
+                set: b.set,
+                binding: b.binding,
+                base: b.slice.offset(),
+                offset: b.offset,
+                size: b.bound_size(),
+                extent: b.slice.size(),
+            });
+        }
+        let iface = &pipeline.interface;
+        check_bindings(iface, &self.device.limits, &views, push_constants, groups)?;
+
+        let mut need = PoolLeft {
+            sets: pipeline.set_layouts.len() as u32,
+            ..PoolLeft::default()
+        };
+        let mut accesses = Vec::with_capacity(bindings.len());
+        for b in bindings {
+            // Present: `check_bindings` found every binding in the interface.
+            let Some(decl) = iface.binding(b.set, b.binding) else {
+                continue;
+            };
+            match decl.descriptor_type {
+                kiln_abi::DescriptorType::UniformBuffer => need.uniform += 1,
+                _ => need.storage += 1,
+            }
+            // A write conflicts with any access, so a read-write binding
+            // needs only its write noted.
+            let start = b.slice.offset() + b.offset;
+            accesses.push(Access {
+                block: b.slice.block_id(),
+                start,
+                end: start + b.bound_size(),
+                write: decl.access.writes(),
+            });
+        }
+        self.begin()?;
+        let sets = if pipeline.set_layouts.is_empty() {
+            Vec::new()
+        } else {
+            self.descriptor_room(need)?;
+            let alloc = vk::DescriptorSetAllocateInfo::default()
+                .descriptor_pool(self.descriptor_pools[self.pool_index])
+                .set_layouts(&pipeline.set_layouts);
+            let d = &self.device;
+            // SAFETY: the pool has room for these sets (tracked in `left`)
+            // and is this batch's own.
+            let sets = d.call(
+                CallFamily::DescriptorSets,
+                "vkAllocateDescriptorSets",
+                || unsafe { d.raw.allocate_descriptor_sets(&alloc) },
+            )?;
+            self.left.sets -= need.sets;
+            self.left.storage -= need.storage;
+            self.left.uniform -= need.uniform;
+            let infos: Vec<[vk::DescriptorBufferInfo; 1]> = bindings
+                .iter()
+                .map(|b| {
+                    [vk::DescriptorBufferInfo {
+                        buffer: b.slice.raw_buffer(),
+                        offset: b.slice.offset() + b.offset,
+                        range: b.bound_size(),
+                    }]
+                })
+                .collect();
+            let writes: Vec<vk::WriteDescriptorSet<'_>> = bindings
+                .iter()
+                .zip(&infos)
+                .filter_map(|(b, info)| {
+                    let decl = iface.binding(b.set, b.binding)?;
+                    Some(
+                        vk::WriteDescriptorSet::default()
+                            .dst_set(sets[b.set as usize])
+                            .dst_binding(b.binding)
+                            .descriptor_type(crate::conv::descriptor_type(decl.descriptor_type))
+                            .buffer_info(info),
+                    )
+                })
+                .collect();
+            self.device.note_call();
+            // SAFETY: the sets are fresh and unused; each write matches its
+            // binding's type and names a live buffer range inside the
+            // slice, within the range limits (checked).
+            unsafe { self.device.raw.update_descriptor_sets(&writes, &[]) };
+            sets
+        };
+        self.track(&accesses);
+        let query = self.timestamp_query()?;
+        let (d, cb) = (&self.device.raw, self.cb);
+        // SAFETY: the command buffer is recording; the pipeline, its layout
+        // and the sets (allocated from its layouts) are live and kept alive
+        // by the batch until the work completes; push bytes match the
+        // range and the group counts the limits (checked); queries were
+        // reset in this command buffer before their first write.
+        unsafe {
+            if let Some((pool, q)) = query {
+                self.device.note_call();
+                d.cmd_write_timestamp(cb, vk::PipelineStageFlags::TOP_OF_PIPE, pool, q);
+            }
+            if self.bound != pipeline.raw {
+                self.device.note_call();
+                d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline.raw);
+                self.bound = pipeline.raw;
+            }
+            if !sets.is_empty() {
+                self.device.note_call();
+                d.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::COMPUTE,
+                    pipeline.layout,
+                    0,
+                    &sets,
+                    &[],
+                );
+            }
+            if let Some(pc) = iface.push_constants {
+                self.device.note_call();
+                d.cmd_push_constants(
+                    cb,
+                    pipeline.layout,
+                    vk::ShaderStageFlags::COMPUTE,
+                    pc.offset,
+                    push_constants,
+                );
+            }
+            self.device.note_call();
+            d.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+            if let Some((pool, q)) = query {
+                self.device.note_call();
+                d.cmd_write_timestamp(cb, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, q + 1);
+            }
+        }
+        if !self
+            .pipelines
+            .last()
+            .is_some_and(|p| Arc::ptr_eq(p, pipeline))
+        {
+            self.pipelines.push(Arc::clone(pipeline));
+        }
+        for b in bindings {
+            self.keep_slice(b.slice);
+        }
+        let index = self.counts.dispatches;
+        self.dispatch_queries.push(query.map(|_| self.queries - 2));
+        self.counts.dispatches += 1;
+        Ok(index)
+    }
+
+    /// The next two timestamp queries (pool, first index) when timing is
+    /// on; resets a new chunk in the command buffer before its first use.
+    fn timestamp_query(&mut self) -> Result<Option<(vk::QueryPool, u32)>> {
+        if !self.timing {
+            return Ok(None);
+        }
+        let chunk = (self.queries / QUERY_CHUNK) as usize;
+        let at = self.queries % QUERY_CHUNK;
+        if at == 0 {
+            if chunk >= self.query_pools.len() {
+                let info = vk::QueryPoolCreateInfo::default()
+                    .query_type(vk::QueryType::TIMESTAMP)
+                    .query_count(QUERY_CHUNK);
+                let d = &self.device;
+                // SAFETY: valid create info for the live device.
+                let pool = d.call(CallFamily::Create, "vkCreateQueryPool", || unsafe {
+                    d.raw.create_query_pool(&info, None)
+                })?;
+                self.query_pools.push(pool);
+            }
+            self.device.note_call();
+            // SAFETY: recording; the pool is the batch's own and no query
+            // of it is in use by this command buffer yet.
+            unsafe {
+                self.device.raw.cmd_reset_query_pool(
+                    self.cb,
+                    self.query_pools[chunk],
+                    0,
+                    QUERY_CHUNK,
+                )
+            };
+        }
+        self.queries += 2;
+        Ok(Some((self.query_pools[chunk], at)))
+    }
+
+    fn check_range(command: &'static str, slice: &Slice, offset: u64, size: u64) -> Result<()> {
+        if size == 0 {
+            return Err(Error::InvalidTransfer {
+                command,
+                reason: "the size is 0".to_owned(),
+            });
+        }
+        if offset
+            .checked_add(size)
+            .is_none_or(|end| end > slice.shared.reserved_size())
+        {
+            return Err(Error::InvalidTransfer {
+                command,
+                reason: format!(
+                    "{size} bytes at offset {offset} end beyond the slice's {} bytes",
+                    slice.size()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Records a copy of `size` bytes from `src` at `src_offset` to `dst`
+    /// at `dst_offset`.
+    pub fn copy(
+        &mut self,
+        src: &Slice,
+        src_offset: u64,
+        dst: &Slice,
+        dst_offset: u64,
+        size: u64,
+    ) -> Result<()> {
+        self.copy_regions(
+            src,
+            dst,
+            &[CopyRegion {
+                src_offset,
+                dst_offset,
+                size,
+            }],
+        )
+    }
+
+    /// Records one copy command with several regions from `src` to `dst`
+    /// (e.g. the rows of a strided view). Regions must lie inside the
+    /// slices, and must not overlap when both are one slice of memory.
+    pub fn copy_regions(&mut self, src: &Slice, dst: &Slice, regions: &[CopyRegion]) -> Result<()> {
+        const CMD: &str = "vkCmdCopyBuffer";
+        self.check_slice(src, "a copy source")?;
+        self.check_slice(dst, "a copy destination")?;
+        if regions.is_empty() {
+            return Ok(());
+        }
+        let same = src.block_id() == dst.block_id();
+        let mut read = (u64::MAX, 0);
+        let mut write = (u64::MAX, 0);
+        let mut bytes = 0;
+        for r in regions {
+            Self::check_range(CMD, src, r.src_offset, r.size)?;
+            Self::check_range(CMD, dst, r.dst_offset, r.size)?;
+            let (s, t) = (src.offset() + r.src_offset, dst.offset() + r.dst_offset);
+            if same && s < t + r.size && t < s + r.size {
+                return Err(Error::InvalidTransfer {
+                    command: CMD,
+                    reason: format!(
+                        "the source range at {s} and the destination range at {t} ({} bytes) overlap",
+                        r.size
+                    ),
+                });
+            }
+            read = (read.0.min(s), read.1.max(s + r.size));
+            write = (write.0.min(t), write.1.max(t + r.size));
+            bytes += r.size;
+        }
+        self.begin()?;
+        self.track(&[
+            Access {
+                block: src.block_id(),
+                start: read.0,
+                end: read.1,
+                write: false,
+            },
+            Access {
+                block: dst.block_id(),
+                start: write.0,
+                end: write.1,
+                write: true,
+            },
+        ]);
+        let vk_regions: Vec<vk::BufferCopy> = regions
+            .iter()
+            .map(|r| vk::BufferCopy {
+                src_offset: src.offset() + r.src_offset,
+                dst_offset: dst.offset() + r.dst_offset,
+                size: r.size,
+            })
+            .collect();
+        self.device.note_call();
+        // SAFETY: recording; both buffers are live and kept alive by the
+        // batch; every region lies inside its slice (checked), and regions
+        // of one buffer do not overlap (checked).
+        unsafe {
+            self.device.raw.cmd_copy_buffer(
+                self.cb,
+                src.raw_buffer(),
+                dst.raw_buffer(),
+                &vk_regions,
+            )
+        };
+        self.keep_slice(src);
+        self.keep_slice(dst);
+        self.counts.copies += 1;
+        self.counts.transfer_bytes += bytes;
+        Ok(())
+    }
+
+    /// Records a fill of `size` bytes of `dst` from `offset` with the
+    /// 32-bit pattern `word`. `offset` must be a multiple of 4; `size` is
+    /// rounded up to one (slices reserve whole words).
+    pub fn fill(&mut self, dst: &Slice, offset: u64, size: u64, word: u32) -> Result<()> {
+        const CMD: &str = "vkCmdFillBuffer";
+        self.check_slice(dst, "a fill destination")?;
+        if offset % 4 != 0 {
+            return Err(Error::InvalidTransfer {
+                command: CMD,
+                reason: format!("offset {offset} is not a multiple of 4"),
+            });
+        }
+        let size = size.next_multiple_of(4);
+        Self::check_range(CMD, dst, offset, size)?;
+        self.begin()?;
+        let start = dst.offset() + offset;
+        self.track(&[Access {
+            block: dst.block_id(),
+            start,
+            end: start + size,
+            write: true,
+        }]);
+        self.device.note_call();
+        // SAFETY: recording; the buffer is live and kept alive; offset and
+        // size are multiples of 4 inside the slice's reservation (checked).
+        unsafe {
+            self.device
+                .raw
+                .cmd_fill_buffer(self.cb, dst.raw_buffer(), start, size, word)
+        };
+        self.keep_slice(dst);
+        self.counts.fills += 1;
+        self.counts.transfer_bytes += size;
+        Ok(())
+    }
+
+    /// Records an update of `dst` at `offset` with `data` carried in the
+    /// command buffer itself (no staging): `offset` and `data.len()`
+    /// multiples of 4, at most 65,536 bytes.
+    pub fn update(&mut self, dst: &Slice, offset: u64, data: &[u8]) -> Result<()> {
+        const CMD: &str = "vkCmdUpdateBuffer";
+        self.check_slice(dst, "an update destination")?;
+        if offset % 4 != 0 || data.len() % 4 != 0 || data.len() > 65536 {
+            return Err(Error::InvalidTransfer {
+                command: CMD,
+                reason: format!(
+                    "offset {offset} and size {} must be multiples of 4 and the size at most 65536",
+                    data.len()
+                ),
+            });
+        }
+        Self::check_range(CMD, dst, offset, data.len() as u64)?;
+        self.begin()?;
+        let start = dst.offset() + offset;
+        self.track(&[Access {
+            block: dst.block_id(),
+            start,
+            end: start + data.len() as u64,
+            write: true,
+        }]);
+        self.device.note_call();
+        // SAFETY: recording; the buffer is live and kept alive; offset and
+        // size are multiples of 4, at most 65536, inside the slice.
+        unsafe {
+            self.device
+                .raw
+                .cmd_update_buffer(self.cb, dst.raw_buffer(), start, data)
+        };
+        self.keep_slice(dst);
+        self.counts.fills += 1;
+        self.counts.transfer_bytes += data.len() as u64;
+        Ok(())
+    }
+
+    /// Ends the batch and submits it: waits for the timeline's previous
+    /// value, signals the next. On failure nothing was submitted (Vulkan
+    /// guarantees a failed submit leaves its resources untouched) and the
+    /// batch is dropped.
+    pub fn submit(mut self, timeline: &Arc<Timeline>) -> Result<Submission> {
+        if !Arc::ptr_eq(&timeline.device, &self.device) {
+            return Err(Error::ForeignBatchObject { what: "a timeline" });
+        }
+        self.begin()?;
+        let barrier = [vk::MemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
+            .dst_access_mask(vk::AccessFlags::HOST_READ)];
+        let (d, cb) = (&self.device, self.cb);
+        d.note_call();
+        // SAFETY: recording; a global barrier to the host stage.
+        unsafe {
+            d.raw.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &barrier,
+                &[],
+                &[],
+            )
+        };
+        // SAFETY: the command buffer is recording.
+        d.call(CallFamily::Create, "vkEndCommandBuffer", || unsafe {
+            d.raw.end_command_buffer(cb)
+        })?;
+        self.recording = false;
+        let value = {
+            let queue = d.queue();
+            let value = timeline.submitted() + 1;
+            let wait_values = [value - 1];
+            let signal_values = [value];
+            let semaphores = [timeline.raw];
+            let stages = [vk::PipelineStageFlags::ALL_COMMANDS];
+            let mut timeline_info = vk::TimelineSemaphoreSubmitInfo::default()
+                .wait_semaphore_values(&wait_values)
+                .signal_semaphore_values(&signal_values);
+            let cbs = [cb];
+            let submit = [vk::SubmitInfo::default()
+                .wait_semaphores(&semaphores)
+                .wait_dst_stage_mask(&stages)
+                .command_buffers(&cbs)
+                .signal_semaphores(&semaphores)
+                .push_next(&mut timeline_info)];
+            // SAFETY: the queue is locked; the command buffer is executable
+            // and not pending; the signal value is above every value
+            // submitted before (assigned under the queue lock) and the
+            // wait value was submitted (or is 0).
+            d.call(CallFamily::Submit, "vkQueueSubmit", || unsafe {
+                d.raw.queue_submit(*queue, &submit, vk::Fence::null())
+            })?;
+            timeline
+                .submitted
+                .store(value, std::sync::atomic::Ordering::Release);
+            value
+        };
+        Ok(Submission {
+            timeline: Arc::clone(timeline),
+            value,
+            batch: Some(self),
+        })
+    }
+
+    /// Back to an empty batch (after its submission completed): resets the
+    /// command and descriptor pools, releases what the work used.
+    fn reset(&mut self) -> Result<()> {
+        let d = &self.device;
+        let pool = self.command_pool;
+        // SAFETY: the batch's work completed (callers wait first); the pool
+        // is the batch's own.
+        d.call(CallFamily::Create, "vkResetCommandPool", || unsafe {
+            d.raw
+                .reset_command_pool(pool, vk::CommandPoolResetFlags::empty())
+        })?;
+        for &p in &self.descriptor_pools {
+            // SAFETY: no set of the pool is in use (the work completed).
+            d.call(CallFamily::Create, "vkResetDescriptorPool", || unsafe {
+                d.raw
+                    .reset_descriptor_pool(p, vk::DescriptorPoolResetFlags::empty())
+            })?;
+        }
+        self.recording = false;
+        self.pool_index = 0;
+        self.left = if self.descriptor_pools.is_empty() {
+            PoolLeft::default()
+        } else {
+            POOL_DEFAULT
+        };
+        self.slices.clear();
+        self.pipelines.clear();
+        self.bound = vk::Pipeline::null();
+        self.pending.clear();
+        self.queries = 0;
+        self.dispatch_queries.clear();
+        self.counts = BatchCounts::default();
+        Ok(())
+    }
+}
+
+/// What a descriptor pool made with the default sizes holds.
+const POOL_DEFAULT: PoolLeft = PoolLeft {
+    sets: POOL_SETS,
+    storage: POOL_STORAGE,
+    uniform: POOL_UNIFORM,
+};
+
+impl Drop for CommandBatch {
+    fn drop(&mut self) {
+        let d = &self.device.raw;
+        // SAFETY: an unsubmitted batch has no pending work, and a submitted
+        // one is dropped by its `Submission` only after the work completed
+        // (or the device was lost); destroying the command pool frees its
+        // command buffer; null handles are no-ops.
+        unsafe {
+            d.destroy_command_pool(self.command_pool, None);
+            for &p in &self.descriptor_pools {
+                d.destroy_descriptor_pool(p, None);
+            }
+            for &q in &self.query_pools {
+                d.destroy_query_pool(q, None);
+            }
+        }
+    }
+}
+
+/// A submitted batch: its timeline value, and everything its work uses,
+/// kept until the value has completed.
+pub struct Submission {
+    timeline: Arc<Timeline>,
+    value: u64,
+    /// `Some` until recycled.
+    batch: Option<CommandBatch>,
+}
+
+impl std::fmt::Debug for Submission {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Submission")
+            .field("value", &self.value)
+            .field("batch", &self.batch)
+            .finish()
+    }
+}
+
+impl Submission {
+    /// The timeline value that signals its completion.
+    pub fn value(&self) -> u64 {
+        self.value
+    }
+
+    /// The timeline it was submitted on.
+    pub fn timeline(&self) -> &Arc<Timeline> {
+        &self.timeline
+    }
+
+    /// What the batch recorded.
+    pub fn counts(&self) -> BatchCounts {
+        self.batch.as_ref().map(|b| b.counts).unwrap_or_default()
+    }
+
+    /// Whether the work completed (asks the driver only when the timeline's
+    /// cached value is behind).
+    pub fn is_complete(&self) -> Result<bool> {
+        self.timeline.is_complete(self.value)
+    }
+
+    /// Blocks until the work completes (a driver wait, never a spin).
+    pub fn wait(&self) -> Result<()> {
+        self.timeline.wait(self.value, None).map(|_| ())
+    }
+
+    /// GPU time of each dispatch of the batch, in recording order (`None`
+    /// for dispatches recorded while timing was off). Waits for the work
+    /// first.
+    pub fn timestamps(&self) -> Result<Vec<Option<Duration>>> {
+        self.wait()?;
+        let Some(batch) = &self.batch else {
+            return Ok(Vec::new());
+        };
+        let Some(clock) = batch.clock else {
+            return Ok(vec![None; batch.dispatch_queries.len()]);
+        };
+        let mut ticks = vec![0u64; batch.queries as usize];
+        for (chunk, &pool) in batch.query_pools.iter().enumerate() {
+            let first = chunk * QUERY_CHUNK as usize;
+            if first >= ticks.len() {
+                break;
+            }
+            let end = (first + QUERY_CHUNK as usize).min(ticks.len());
+            let out = &mut ticks[first..end];
+            let d = &batch.device;
+            // SAFETY: the work that wrote these queries completed; `out`
+            // holds exactly the queries written in this chunk.
+            d.call(CallFamily::Wait, "vkGetQueryPoolResults", || unsafe {
+                d.raw.get_query_pool_results(
+                    pool,
+                    0,
+                    out,
+                    vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+                )
+            })?;
+        }
+        Ok(batch
+            .dispatch_queries
+            .iter()
+            .map(|q| {
+                q.map(|q| {
+                    let (a, b) = (ticks[q as usize], ticks[q as usize + 1]);
+                    let delta = (b & clock.mask).wrapping_sub(a & clock.mask) & clock.mask;
+                    Duration::from_nanos((delta as f64 * clock.period_ns).round() as u64)
+                })
+            })
+            .collect())
+    }
+
+    /// Waits for the work, then gives the batch back empty for the next
+    /// recording (its pools reset; the slices and pipelines it kept are
+    /// released).
+    pub fn recycle(mut self) -> Result<CommandBatch> {
+        self.wait()?;
+        let mut batch = self
+            .batch
+            .take()
+            .expect("a submission holds its batch until recycled");
+        batch.reset()?;
+        Ok(batch)
+    }
+}
+
+impl Drop for Submission {
+    fn drop(&mut self) {
+        if self.batch.is_some() {
+            // Really wait (no fault injection) before the batch frees what
+            // the work uses; a lost device returns at once.
+            self.timeline.wait_for_drop(self.value);
+        }
+    }
+}
