@@ -23,6 +23,8 @@ mod lower_util;
 mod lower_vector;
 mod serialize;
 mod target_env;
+mod tensor_builder;
+mod tensor_eval;
 mod tensor_text;
 mod tensor_verify;
 mod text_errors;

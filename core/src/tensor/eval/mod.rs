@@ -1,0 +1,316 @@
+//! The reference evaluator: runs any function of a tensor program on the
+//! CPU, in plain Rust. Every GPU result is compared with it, so it follows
+//! MLIR's semantics exactly (see [`scalar`] for the arithmetic rules):
+//!
+//! * tensors are values ([`Tensor`]: element type, concrete shape,
+//!   row-major elements); dynamic dimensions take their run-time sizes,
+//!   and a run-time shape that does not fit a static type (a `tensor.cast`
+//!   to `tensor<4xf32>` of 5 elements) is an error;
+//! * structured ops run through the
+//!   [structured-op interface](crate::tensor::structured): the outputs start
+//!   as the `outs` operands, the body runs at every point of the iteration
+//!   space in row-major loop order, so reductions accumulate in that order;
+//!   f16/bf16 elements are stored as such and every op on them computes in
+//!   f32 and rounds back (their IEEE semantics);
+//! * `linalg.softmax` is MLIR 19's decomposition (see
+//!   [`structured`](crate::tensor::structured));
+//! * `util.unfoldable_constant`, `util.optimization_barrier` and
+//!   `flow.tensor.dynamic_constant` are their values; `check.*` ops are
+//!   not computed (the [e2e runner](crate::tensor::e2e) checks), and are
+//!   an error here.
+//!
+//! Errors ([`EvalError`]) name the op and its location; nothing panics on
+//! a verified program.
+
+mod body;
+mod linalg;
+pub mod scalar;
+mod tensor_ops;
+mod value;
+
+use std::rc::Rc;
+
+pub use value::{strides, Scalar, Tensor, Value};
+
+use super::attr::ConstAttr;
+use super::entity::{TFunc, TOp};
+use super::module::TensorModule;
+use super::ops::OpKind;
+use crate::ir::Location;
+
+/// A run-time failure: the op (name and location) and what went wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{}{message}", if loc.is_known() { format!("{loc}: ") } else { String::new() }, if op.is_empty() { String::new() } else { format!("'{op}' op ") })]
+pub struct EvalError {
+    /// Where the op was parsed from.
+    pub loc: Location,
+    /// The op's name (empty when not about one op).
+    pub op: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl EvalError {
+    /// An error about op `op`.
+    pub fn at(m: &TensorModule, op: TOp, message: impl Into<String>) -> EvalError {
+        let d = m.op(op);
+        EvalError {
+            loc: d.loc,
+            op: d.kind.name(),
+            message: message.into(),
+        }
+    }
+
+    /// An error about no particular op.
+    pub fn new(message: impl Into<String>) -> EvalError {
+        EvalError {
+            loc: Location::UNKNOWN,
+            op: String::new(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The scalar value of a scalar constant.
+pub(crate) fn constant_scalar(c: &ConstAttr) -> Option<Scalar> {
+    match c {
+        ConstAttr::Int { value, .. } => Some(Scalar::Int(*value)),
+        ConstAttr::Float { value, .. } => Some(Scalar::Float(*value)),
+        ConstAttr::Dense(_) => None,
+    }
+}
+
+/// Runs function `name` of `m` with `args` and returns its results.
+pub fn run(m: &TensorModule, name: &str, args: &[Value]) -> Result<Vec<Value>, EvalError> {
+    let f = m
+        .func_by_name(name)
+        .ok_or_else(|| EvalError::new(format!("no function '@{name}'")))?;
+    Interp { m, depth: 0 }.call(f, args)
+}
+
+/// How deeply `func.call`s may nest.
+const MAX_CALL_DEPTH: usize = 64;
+
+pub(crate) struct Interp<'m> {
+    pub(crate) m: &'m TensorModule,
+    depth: usize,
+}
+
+impl Interp<'_> {
+    fn call(&mut self, f: TFunc, args: &[Value]) -> Result<Vec<Value>, EvalError> {
+        let m = self.m;
+        let fd = m.func(f);
+        let body = fd.body.ok_or_else(|| {
+            EvalError::new(format!("'@{}' is a declaration without a body", fd.name))
+        })?;
+        let params = &m.block(body).args;
+        if params.len() != args.len() {
+            return Err(EvalError::new(format!(
+                "'@{}' takes {} arguments, got {}",
+                fd.name,
+                params.len(),
+                args.len()
+            )));
+        }
+        self.depth += 1;
+        if self.depth > MAX_CALL_DEPTH {
+            return Err(EvalError::new(format!(
+                "calls nest deeper than {MAX_CALL_DEPTH} (at '@{}')",
+                fd.name
+            )));
+        }
+        let mut env: Vec<Option<Value>> = vec![None; m.num_values()];
+        for (&p, a) in params.iter().zip(args) {
+            if let Value::Tensor(t) = a {
+                self.check_arg(&fd.name, &t.shape, p)?;
+            }
+            env[p.index()] = Some(a.clone());
+        }
+        for &op in &m.block(body).ops {
+            if let OpKind::Return = m.op(op).kind {
+                self.depth -= 1;
+                return m
+                    .op(op)
+                    .operands
+                    .iter()
+                    .map(|v| {
+                        env[v.index()].clone().ok_or_else(|| {
+                            EvalError::at(m, op, "returns a value that was not computed")
+                        })
+                    })
+                    .collect();
+            }
+            let results = self.exec(op, &env)?;
+            for (&r, v) in m.op(op).results.iter().zip(results) {
+                env[r.index()] = Some(v);
+            }
+        }
+        Err(EvalError::new(format!("'@{}' has no return", fd.name)))
+    }
+
+    fn check_arg(
+        &self,
+        func: &str,
+        shape: &[usize],
+        p: super::entity::TValue,
+    ) -> Result<(), EvalError> {
+        let want = self.m.value_kind(p).tensor_shape().unwrap_or(&[]);
+        let fits = want.len() == shape.len()
+            && want
+                .iter()
+                .zip(shape)
+                .all(|(d, &n)| d.fixed().is_none_or(|s| s as usize == n));
+        if fits {
+            Ok(())
+        } else {
+            Err(EvalError::new(format!(
+                "'@{func}': argument of shape {shape:?} does not fit {}",
+                self.m.types.text(self.m.value_type(p))
+            )))
+        }
+    }
+
+    /// Runs one op of a function body.
+    fn exec(&mut self, op: TOp, env: &[Option<Value>]) -> Result<Vec<Value>, EvalError> {
+        let m = self.m;
+        let data = m.op(op);
+        let arg = |k: usize| {
+            data.operands
+                .get(k)
+                .and_then(|v| env[v.index()].clone())
+                .ok_or_else(|| EvalError::at(m, op, "uses a value that has not been computed"))
+        };
+        match &data.kind {
+            OpKind::Constant(c) | OpKind::UnfoldableConstant(c) => Ok(vec![match c {
+                ConstAttr::Dense(d) => {
+                    let shape: Vec<usize> = m
+                        .ty(d.ty)
+                        .tensor_shape()
+                        .unwrap_or(&[])
+                        .iter()
+                        .map(|d| d.fixed().unwrap_or(0) as usize)
+                        .collect();
+                    Value::Tensor(Rc::new(Tensor::from_dense(m, d, &shape)))
+                }
+                other => Value::Scalar(constant_scalar(other).unwrap_or(Scalar::Int(0))),
+            }]),
+            OpKind::DynamicConstant(d) => {
+                let shape: Vec<usize> = m
+                    .ty(d.ty)
+                    .tensor_shape()
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|d| d.fixed().unwrap_or(0) as usize)
+                    .collect();
+                Ok(vec![Value::Tensor(Rc::new(Tensor::from_dense(
+                    m, d, &shape,
+                )))])
+            }
+            OpKind::OptimizationBarrier => (0..data.operands.len()).map(arg).collect(),
+            OpKind::Call { callee } => {
+                let f = m
+                    .func_by_name(callee)
+                    .ok_or_else(|| EvalError::at(m, op, format!("no function '@{callee}'")))?;
+                let args: Vec<Value> = (0..data.operands.len())
+                    .map(arg)
+                    .collect::<Result<_, _>>()?;
+                let results = self.call(f, &args).map_err(|mut e| {
+                    if !e.loc.is_known() {
+                        e.loc = data.loc;
+                        e.op = data.kind.name();
+                    }
+                    e
+                })?;
+                for (&r, v) in data.results.iter().zip(&results) {
+                    if let Value::Tensor(t) = v {
+                        self.check_fits(op, &t.shape, r)?;
+                    }
+                }
+                Ok(results)
+            }
+            OpKind::Arith { .. } | OpKind::Math { .. } => self.elementwise(op, env),
+            OpKind::Linalg(_) => self.structured_op(op, env),
+            OpKind::Tensor(_) => self.tensor_op(op, env),
+            OpKind::Check(c) => Err(EvalError::at(
+                m,
+                op,
+                format!("'{}' is checked by the e2e runner, not computed", c.name()),
+            )),
+            OpKind::Return
+            | OpKind::LinalgYield
+            | OpKind::LinalgIndex { .. }
+            | OpKind::TensorYield => Err(EvalError::at(m, op, "is not valid at function level")),
+        }
+    }
+
+    /// `arith`/`math` on scalars, or elementwise on tensors of one shape.
+    fn elementwise(&mut self, op: TOp, env: &[Option<Value>]) -> Result<Vec<Value>, EvalError> {
+        let m = self.m;
+        let data = m.op(op);
+        let args: Vec<Value> = data
+            .operands
+            .iter()
+            .map(|v| {
+                env[v.index()]
+                    .clone()
+                    .ok_or_else(|| EvalError::at(m, op, "uses a value that has not been computed"))
+            })
+            .collect::<Result<_, _>>()?;
+        let res_elem = data
+            .results
+            .first()
+            .map(|&r| m.value_kind(r).elem())
+            .ok_or_else(|| EvalError::at(m, op, "has no result"))?;
+        let apply = |xs: &[Scalar]| -> Result<Scalar, EvalError> {
+            match &data.kind {
+                OpKind::Arith { op: a, .. } => {
+                    let k = if *a == super::ops::ArithOp::Select {
+                        1
+                    } else {
+                        0
+                    };
+                    let ae = m.value_kind(data.operands[k]).elem();
+                    scalar::arith(*a, xs, ae, res_elem)
+                }
+                OpKind::Math { op: a, .. } => scalar::math(*a, xs, res_elem),
+                _ => Err("not an elementwise op".into()),
+            }
+            .map_err(|e| EvalError::at(m, op, e))
+        };
+        // The shape comes from the first tensor operand.
+        let Some(shape) = args
+            .iter()
+            .find_map(|a| a.tensor().map(|t| t.shape.clone()))
+        else {
+            let xs: Vec<Scalar> = args.iter().filter_map(Value::scalar).collect();
+            return Ok(vec![Value::Scalar(apply(&xs)?)]);
+        };
+        for a in &args {
+            if let Value::Tensor(t) = a {
+                if t.shape != shape {
+                    return Err(EvalError::at(
+                        m,
+                        op,
+                        format!(
+                            "operand shapes {:?} and {:?} differ at run time",
+                            t.shape, shape
+                        ),
+                    ));
+                }
+            }
+        }
+        let mut out = Tensor::zeros(res_elem, &shape)
+            .ok_or_else(|| EvalError::at(m, op, "unsupported element type"))?;
+        let mut xs = vec![Scalar::Int(0); args.len()];
+        for i in 0..out.len() {
+            for (k, a) in args.iter().enumerate() {
+                xs[k] = match a {
+                    Value::Tensor(t) => t.get(i),
+                    Value::Scalar(s) => *s,
+                };
+            }
+            out.set(i, apply(&xs)?);
+        }
+        Ok(vec![Value::Tensor(Rc::new(out))])
+    }
+}
