@@ -19,6 +19,8 @@
 //! * [`text`]: the spv IR's MLIR-syntax printer and parser.
 //! * [`kernel`]: the kernel IR (`gpu`, `arith`, `math`, `memref`, `scf`,
 //!   `vector`, `index` ops), its text form, builder and verifier.
+//! * [`codegen`]: the tensor compiler: tensor programs to dispatches of
+//!   memref-level kernels (dispatch regions, bufferization, strategies).
 //! * [`lower`]: lowering kernels to the spv IR (MLIR's
 //!   `convert-gpu-to-spirv`).
 //! * [`passes`]: passes over a whole spv module (`lower-abi-attrs`,
@@ -34,6 +36,7 @@
 
 pub mod availability;
 pub mod binary;
+pub mod codegen;
 pub mod grammar;
 pub mod host;
 pub mod ir;

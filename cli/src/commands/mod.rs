@@ -10,6 +10,7 @@ pub mod opt;
 pub mod reflect;
 pub mod run;
 pub mod run_spv;
+pub mod run_tensor;
 pub mod translate;
 pub mod validate;
 

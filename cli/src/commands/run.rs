@@ -47,12 +47,23 @@ pub struct RunArgs {
     /// Run `gpu.module @NAME` from this SPIR-V binary instead of compiling it.
     #[arg(long = "kernel-binary", value_name = "NAME=FILE")]
     pub kernel_binaries: Vec<String>,
+    /// Tensor programs: run only this test function.
+    #[arg(long)]
+    pub function: Option<String>,
+    /// Tensor programs: run on the CPU reference evaluator instead of the
+    /// device.
+    #[arg(long)]
+    pub reference: bool,
 }
 
 /// Runs `kiln run`.
 pub fn run(args: &RunArgs) -> Result<Outcome> {
     let name = super::display_name(&args.file);
-    let module = super::load_kernels(&args.file)?;
+    let text = crate::input::read_text(&args.file)?;
+    if kiln_core::tensor::is_tensor_text(&text) {
+        return super::run_tensor::run(args, &text);
+    }
+    let module = kiln_core::kernel::parse(&text).map_err(|e| super::in_file(&name, e))?;
     // Like mlir-vulkan-runner, refuse an invalid program before running any
     // of it (the interpreter would stop at the first bad op, after printing
     // what ran before).

@@ -1,0 +1,247 @@
+//! Scalar `arith` and `math` ops of the tensor IR as kernel ops, on
+//! compute types: f16/bf16 results are rounded to their format after every
+//! op, casts between float formats are roundings, and `bitcast`s of
+//! f16/bf16 go through their bits.
+
+use crate::ir::Value as KValue;
+use crate::kernel::{FloatTy, KOp, KType};
+use crate::tensor::attr::{CmpFPred, CmpIPred};
+use crate::tensor::ops::{ArithOp, MathOp, OpKind};
+use crate::tensor::types::ElemType;
+use crate::tensor::TOp;
+
+use super::super::error::CodegenError;
+use super::emitter::Emitter;
+
+fn is_half(e: ElemType) -> bool {
+    matches!(e, ElemType::F16 | ElemType::BF16)
+}
+
+impl Emitter<'_, '_, '_> {
+    /// Emits scalar op `kind` on `args` (compute types of `arg_elem`,
+    /// the element type of the first operand — the second for `select`)
+    /// giving `res_elem`; `op` names the op in errors.
+    pub fn scalar_op(
+        &mut self,
+        op: TOp,
+        kind: &OpKind,
+        args: &[KValue],
+        arg_elem: ElemType,
+        res_elem: ElemType,
+    ) -> Result<KValue, CodegenError> {
+        match kind {
+            OpKind::Arith { op: a, .. } => self.arith(op, *a, args, arg_elem, res_elem),
+            OpKind::Math { op: m, .. } => self.math(op, *m, args, res_elem),
+            OpKind::OptimizationBarrier => Ok(args[0]),
+            other => Err(self.unsupported(op, format!("'{}' in a kernel body", other.name()))),
+        }
+    }
+
+    /// A binary arith op the combiners use (`addf`, `maxsi`, ...).
+    pub fn combine(&mut self, a: ArithOp, x: KValue, y: KValue, elem: ElemType) -> KValue {
+        let k = arith_kop(a).unwrap_or(KOp::ArithAddF);
+        let v = self.b.binary(k, x, y);
+        self.round(v, elem)
+    }
+
+    fn arith(
+        &mut self,
+        op: TOp,
+        a: ArithOp,
+        args: &[KValue],
+        arg_elem: ElemType,
+        res_elem: ElemType,
+    ) -> Result<KValue, CodegenError> {
+        use ArithOp::*;
+        let res_ty = self.compute_type(res_elem);
+        Ok(match a {
+            NegF => {
+                let v = self.b.negf(args[0]);
+                self.round(v, res_elem)
+            }
+            CmpI(p) => self.b.cmpi(cmpi_name(p), args[0], args[1]),
+            CmpF(p) => self.b.cmpf(cmpf_name(p), args[0], args[1]),
+            Select => self.b.select(args[0], args[1], args[2]),
+            ExtSI => self.b.cast(KOp::ArithExtSI, args[0], res_ty),
+            ExtUI => self.b.cast(KOp::ArithExtUI, args[0], res_ty),
+            TruncI => self.b.cast(KOp::ArithTruncI, args[0], res_ty),
+            IndexCast => self.b.cast(KOp::ArithIndexCast, args[0], res_ty),
+            IndexCastUI => self.b.cast(KOp::ArithIndexCastUI, args[0], res_ty),
+            ExtF | TruncF => {
+                let from = self.compute_type(arg_elem);
+                let v = if from == res_ty {
+                    args[0]
+                } else if matches!(res_ty, KType::Float(FloatTy::F64)) {
+                    self.b.cast(KOp::ArithExtF, args[0], res_ty)
+                } else {
+                    self.b.cast(KOp::ArithTruncF, args[0], res_ty)
+                };
+                self.round(v, res_elem)
+            }
+            SIToFP | UIToFP => {
+                let k = if a == SIToFP {
+                    KOp::ArithSIToFP
+                } else {
+                    KOp::ArithUIToFP
+                };
+                let v = self.b.cast(k, args[0], res_ty);
+                self.round(v, res_elem)
+            }
+            FPToSI | FPToUI => {
+                let k = if a == FPToSI {
+                    KOp::ArithFPToSI
+                } else {
+                    KOp::ArithFPToUI
+                };
+                self.b.cast(k, args[0], res_ty)
+            }
+            Bitcast => self.bitcast(args[0], arg_elem, res_elem),
+            _ => {
+                let k = arith_kop(a).ok_or_else(|| {
+                    self.unsupported(op, format!("no kernel form of {}", a.name()))
+                })?;
+                let v = self.b.binary(k, args[0], args[1]);
+                if is_half(res_elem) {
+                    self.round(v, res_elem)
+                } else {
+                    v
+                }
+            }
+        })
+    }
+
+    fn bitcast(&mut self, x: KValue, from: ElemType, to: ElemType) -> KValue {
+        // Bits of the source as an integer of its width.
+        let bits = match from {
+            ElemType::F16 | ElemType::BF16 => self.to_memory_bits(x, from),
+            ElemType::F32 => self.b.cast(KOp::ArithBitcast, x, KType::i32()),
+            ElemType::F64 => self.b.cast(KOp::ArithBitcast, x, KType::Int(64)),
+            _ => x,
+        };
+        match to {
+            ElemType::F16 | ElemType::BF16 => self.from_memory_bits(bits, to),
+            ElemType::F32 => self.b.cast(KOp::ArithBitcast, bits, KType::f32()),
+            ElemType::F64 => self
+                .b
+                .cast(KOp::ArithBitcast, bits, KType::Float(FloatTy::F64)),
+            _ => bits,
+        }
+    }
+
+    /// The `i16` bits of an f16/bf16 compute value.
+    fn to_memory_bits(&mut self, x: KValue, elem: ElemType) -> KValue {
+        let m = self.to_memory(x, elem);
+        if matches!(self.b.type_of(m), KType::Float(_)) {
+            self.b.cast(KOp::ArithBitcast, m, KType::Int(16))
+        } else {
+            m
+        }
+    }
+
+    /// The f16/bf16 compute value of `i16` bits.
+    fn from_memory_bits(&mut self, bits: KValue, elem: ElemType) -> KValue {
+        let mem = self.memory_type(elem);
+        let m = if matches!(mem, KType::Float(_)) {
+            self.b.cast(KOp::ArithBitcast, bits, mem)
+        } else {
+            bits
+        };
+        self.from_memory(m, elem)
+    }
+
+    fn math(
+        &mut self,
+        op: TOp,
+        m: MathOp,
+        args: &[KValue],
+        res_elem: ElemType,
+    ) -> Result<KValue, CodegenError> {
+        use MathOp::*;
+        let k = match m {
+            AbsF => KOp::MathAbsF,
+            AbsI => KOp::MathAbsI,
+            Acos => KOp::MathAcos,
+            Asin => KOp::MathAsin,
+            Atan => KOp::MathAtan,
+            Atan2 => KOp::MathAtan2,
+            Ceil => KOp::MathCeil,
+            CopySign => KOp::MathCopySign,
+            Cos => KOp::MathCos,
+            Cosh => KOp::MathCosh,
+            Ctlz => KOp::MathCtlz,
+            Cttz => KOp::MathCttz,
+            Ctpop => KOp::MathCtpop,
+            Erf => KOp::MathErf,
+            Exp => KOp::MathExp,
+            Exp2 => KOp::MathExp2,
+            ExpM1 => KOp::MathExpM1,
+            Floor => KOp::MathFloor,
+            Fma => KOp::MathFma,
+            Log => KOp::MathLog,
+            Log10 => KOp::MathLog10,
+            Log1p => KOp::MathLog1p,
+            Log2 => KOp::MathLog2,
+            PowF => KOp::MathPowF,
+            Round => KOp::MathRound,
+            RoundEven => KOp::MathRoundEven,
+            Rsqrt => KOp::MathRsqrt,
+            Sin => KOp::MathSin,
+            Sinh => KOp::MathSinh,
+            Sqrt => KOp::MathSqrt,
+            Tan => KOp::MathTan,
+            Tanh => KOp::MathTanh,
+            Trunc => KOp::MathTrunc,
+            Acosh | Asinh | Atanh | Cbrt | IPowI => {
+                return Err(self.unsupported(op, "has no GPU lowering in kiln yet"))
+            }
+        };
+        let ty = self.compute_type(res_elem);
+        let v = self.b.op(k, args, &[ty], Vec::new());
+        let v = self.b.module().op(v).results[0];
+        Ok(self.round(v, res_elem))
+    }
+}
+
+fn arith_kop(a: ArithOp) -> Option<KOp> {
+    use ArithOp::*;
+    Some(match a {
+        AddF => KOp::ArithAddF,
+        SubF => KOp::ArithSubF,
+        MulF => KOp::ArithMulF,
+        DivF => KOp::ArithDivF,
+        RemF => KOp::ArithRemF,
+        MaximumF => KOp::ArithMaximumF,
+        MinimumF => KOp::ArithMinimumF,
+        MaxNumF => KOp::ArithMaxNumF,
+        MinNumF => KOp::ArithMinNumF,
+        AddI => KOp::ArithAddI,
+        SubI => KOp::ArithSubI,
+        MulI => KOp::ArithMulI,
+        DivSI => KOp::ArithDivSI,
+        DivUI => KOp::ArithDivUI,
+        CeilDivSI => KOp::ArithCeilDivSI,
+        CeilDivUI => KOp::ArithCeilDivUI,
+        FloorDivSI => KOp::ArithFloorDivSI,
+        RemSI => KOp::ArithRemSI,
+        RemUI => KOp::ArithRemUI,
+        AndI => KOp::ArithAndI,
+        OrI => KOp::ArithOrI,
+        XOrI => KOp::ArithXOrI,
+        ShLI => KOp::ArithShLI,
+        ShRSI => KOp::ArithShRSI,
+        ShRUI => KOp::ArithShRUI,
+        MaxSI => KOp::ArithMaxSI,
+        MaxUI => KOp::ArithMaxUI,
+        MinSI => KOp::ArithMinSI,
+        MinUI => KOp::ArithMinUI,
+        _ => return None,
+    })
+}
+
+fn cmpi_name(p: CmpIPred) -> &'static str {
+    p.name()
+}
+
+fn cmpf_name(p: CmpFPred) -> &'static str {
+    p.name()
+}
