@@ -323,6 +323,10 @@ impl Program {
                         };
                         push.extend_from_slice(&w.to_le_bytes());
                     }
+                    // A kernel whose push constants all went unused has
+                    // none in its interface.
+                    let want = kernel.interface().push_constants.map_or(0, |r| r.size) as usize;
+                    push.resize(want, 0);
                     stream.dispatch_with(kernel, &bound, &push, [gx as u32, gy as u32, 1])?;
                 }
             }

@@ -115,7 +115,8 @@ impl<'m> FuncInfo<'m> {
         info.collect_uses();
         for i in 0..info.ops.len() {
             let op = info.ops[i];
-            if let Some(s) = structured(m, op) {
+            if let Some(mut s) = structured(m, op) {
+                s.iterator_types = effective_iterators(&s);
                 info.structured.insert(op, s);
             }
             let c = info.classify(op)?;
@@ -297,6 +298,28 @@ impl<'m> FuncInfo<'m> {
             }
         })
     }
+}
+
+/// The iterator types a structured op's loops behave as, whatever they
+/// are labelled: a loop is parallel when every output map uses it as a
+/// bare dim (distinct iterations write distinct elements), otherwise it
+/// accumulates, in loop order, like a reduction. (MLIR does not check the
+/// labels; the reference evaluator runs every loop in order, which is what
+/// these types preserve.)
+pub fn effective_iterators(s: &Structured) -> Vec<IteratorType> {
+    let n_in = s.inputs.len();
+    (0..s.num_loops())
+        .map(|l| {
+            let in_every_output = s.indexing_maps[n_in..]
+                .iter()
+                .all(|map| map.results.iter().any(|e| e.as_dim() == Some(l as u32)));
+            if in_every_output {
+                IteratorType::Parallel
+            } else {
+                IteratorType::Reduction
+            }
+        })
+        .collect()
 }
 
 /// Whether a structured op only moves data: its body yields block

@@ -77,9 +77,17 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
         MathRound => {
             let a = l.opnd(0)?;
             let abs = l.gl("FAbs", vec![a], ty);
+            // trunc(|a|) + (frac >= 0.5): floor(|a| + 0.5) would round
+            // 0.49999997 and 2^23 + 1 wrongly (the sum rounds first).
+            let t = l.gl("Trunc", vec![abs], ty);
+            let frac = l.op1("FSub", vec![abs, t], ty);
             let half = l.const_float(ty, 0.5);
-            let s = l.op1("FAdd", vec![abs, half], ty);
-            let f = l.gl("Floor", vec![s], ty);
+            let bt0 = bool_like(l, ty);
+            let up = l.op1("FOrdGreaterThanEqual", vec![frac, half], bt0);
+            let one = l.const_float(ty, 1.0);
+            let nil = l.const_float(ty, 0.0);
+            let inc = l.op1("Select", vec![up, one, nil], ty);
+            let f = l.op1("FAdd", vec![t, inc], ty);
             let sign = l.gl("FSign", vec![a], ty);
             // Keep -0.0 and NaN: copy the sign bit instead of multiplying.
             let r = l.op1("FMul", vec![f, sign], ty);
