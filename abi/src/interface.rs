@@ -127,6 +127,11 @@ pub struct ResourceBinding {
     /// For buffers whose block ends in a runtime array: the array's stride in
     /// bytes (`ArrayStride`). `None` when the block has no runtime array.
     pub element_stride: Option<u32>,
+    /// The number of descriptors: 1, or the length of a descriptor array
+    /// (a variable whose type is an `OpTypeArray` of blocks, GLSL's
+    /// `buffer B { ... } b[2];`). `min_size` and `element_stride` describe
+    /// one element; each element is bound separately.
+    pub count: u32,
 }
 
 impl ResourceBinding {
@@ -152,6 +157,9 @@ impl fmt::Display for ResourceBinding {
             "{}:{} ({}, {}",
             self.set, self.binding, self.descriptor_type, self.access
         )?;
+        if self.count != 1 {
+            write!(f, ", array of {}", self.count)?;
+        }
         if self.descriptor_type.is_buffer() {
             write!(f, ", at least {} bytes", self.min_size)?;
             if let Some(stride) = self.element_stride {
@@ -663,7 +671,8 @@ impl PipelineInterface {
             self.bindings
                 .iter()
                 .filter(|b| pred(b.descriptor_type))
-                .count() as u64
+                .map(|b| u64::from(b.count))
+                .sum::<u64>()
         };
         use DescriptorType as D;
         let per_stage: [(&str, u64, &'static str, u32); 6] = [
@@ -699,7 +708,7 @@ impl PipelineInterface {
             ),
             (
                 "resources",
-                self.bindings.len() as u64,
+                count(&|_| true),
                 "maxPerStageResources",
                 limits.max_per_stage_resources,
             ),
@@ -918,6 +927,7 @@ mod tests {
             access: Access::ReadWrite,
             min_size: 0,
             element_stride: Some(4),
+            count: 1,
         }
     }
 
@@ -1004,6 +1014,28 @@ mod tests {
         );
         let ok = iface(vec![buf(0, 0), buf(3, 9)]);
         assert_eq!(ok.check_limits(&Limits::default()), Ok(()));
+    }
+
+    #[test]
+    fn descriptor_arrays_count_every_element() {
+        // Vulkan 1.0's minimum: 4 storage buffers per stage.
+        let mut array = buf(0, 0);
+        array.count = 4;
+        let i = iface(vec![array.clone(), buf(0, 1)]);
+        let err = i.check_limits(&Limits::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the number of storage buffers used by entry point \"main\" is 5, above the \
+             device limit maxPerStageDescriptorStorageBuffers = 4"
+        );
+        assert_eq!(
+            iface(vec![array.clone()]).check_limits(&Limits::default()),
+            Ok(())
+        );
+        assert_eq!(
+            array.to_string(),
+            "0:0 (storage buffer, read-write, array of 4, at least 0 bytes + n * 4)"
+        );
     }
 
     #[test]

@@ -39,6 +39,8 @@ enum Command {
     Layout(commands::layout::LayoutArgs),
     /// Print a module's pipeline interface and check it against limits.
     Reflect(commands::reflect::ReflectArgs),
+    /// Run AmberScript compute tests on a Vulkan device.
+    Amber(commands::amber::AmberArgs),
 }
 
 /// What a command asks `main` to exit with, beyond plain success.
@@ -80,6 +82,7 @@ fn main() -> ExitCode {
         Command::Devices(args) => commands::devices::run(args),
         Command::Layout(args) => commands::layout::run(args),
         Command::Reflect(args) => commands::reflect::run(args),
+        Command::Amber(args) => commands::amber::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

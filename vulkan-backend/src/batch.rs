@@ -380,12 +380,22 @@ impl CommandBatch {
         if !Arc::ptr_eq(&pipeline.device, &self.device) {
             return Err(Error::ForeignBatchObject { what: "a pipeline" });
         }
+        if let Some(&(set, binding)) = pipeline.dynamic.first() {
+            return Err(Error::DynamicDescriptor {
+                set,
+                binding,
+                reason: "command batches do not bind dynamic descriptors; dispatch the \
+                         pipeline with Context::dispatch_bindings"
+                    .to_owned(),
+            });
+        }
         let mut views = Vec::with_capacity(bindings.len());
         for b in bindings {
             self.check_slice(b.slice, "a slice bound at a binding")?;
             views.push(BindingView {
                 set: b.set,
                 binding: b.binding,
+                element: 0,
                 base: b.slice.offset(),
                 offset: b.offset,
                 size: b.bound_size(),

@@ -73,6 +73,8 @@ pub(crate) struct DeviceShared {
     pub(crate) timestamps: Option<TimestampClock>,
     /// The device's target env, derived once at creation.
     pub(crate) target_env: kiln_core::target::TargetEnv,
+    /// The one device query the context was made from.
+    pub(crate) query: target_env::DeviceQuery,
     /// Object-creating and command-recording calls made since creation
     /// (see [`Context::vulkan_call_count`]).
     calls: AtomicU64,
@@ -380,6 +382,7 @@ impl Context {
                 limits,
                 timestamps,
                 target_env,
+                query,
                 calls: AtomicU64::new(0),
                 faults: FaultInjector::default(),
                 lost: AtomicBool::new(false),
@@ -424,6 +427,14 @@ impl Context {
     /// device without a context.
     pub fn target_env(&self) -> &kiln_core::target::TargetEnv {
         &self.shared.target_env
+    }
+
+    /// What the device reported when the context was made (extensions,
+    /// supported and enabled features, subgroup and float-controls
+    /// properties, limits): the query behind [`features`](Self::features),
+    /// [`limits`](Self::limits) and [`target_env`](Self::target_env).
+    pub fn device_query(&self) -> &target_env::DeviceQuery {
+        &self.shared.query
     }
 
     /// Arms a fault: the next call(s) of `family` made by this context's

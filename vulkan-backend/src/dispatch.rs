@@ -10,8 +10,9 @@
 //! the range lies inside its buffer; it is at least the binding's
 //! `min_size`, and for a runtime array the bytes past `min_size` are a whole
 //! number of elements; it is within `maxStorageBufferRange`
-//! (`maxUniformBufferRange`); the push-constant bytes match the range; the
-//! grid is within `maxComputeWorkGroupCount`. (The interface itself was
+//! (`maxUniformBufferRange`); descriptor arrays get every element and
+//! dynamic offsets fit (see `descriptors`); the push-constant bytes match
+//! the range; the grid is within `maxComputeWorkGroupCount`. (The interface itself was
 //! checked against the device limits when the pipeline was made.)
 //!
 //! Then, per call: one descriptor pool with one set per set number (empty
@@ -53,6 +54,13 @@ pub struct BufferBinding<'a> {
     /// How many bytes are bound; `None`: from `offset` to the end of the
     /// buffer.
     pub size: Option<u64>,
+    /// The element of a descriptor array the range is bound to (0 for a
+    /// binding of one descriptor).
+    pub element: u32,
+    /// Bytes added to `offset` at dispatch time; non-zero only for a
+    /// binding the pipeline made dynamic
+    /// ([`ComputePipeline::with_dynamic_bindings`]).
+    pub dynamic_offset: u32,
 }
 
 impl<'a> BufferBinding<'a> {
@@ -64,6 +72,8 @@ impl<'a> BufferBinding<'a> {
             buffer,
             offset: 0,
             size: None,
+            element: 0,
+            dynamic_offset: 0,
         }
     }
 
@@ -73,6 +83,20 @@ impl<'a> BufferBinding<'a> {
         Self {
             offset,
             size,
+            ..self
+        }
+    }
+
+    /// The same binding for element `element` of a descriptor array.
+    pub fn element(self, element: u32) -> Self {
+        Self { element, ..self }
+    }
+
+    /// The same binding moved by `dynamic_offset` bytes at dispatch time
+    /// (the binding must be dynamic in the pipeline).
+    pub fn dynamic_offset(self, dynamic_offset: u32) -> Self {
+        Self {
+            dynamic_offset,
             ..self
         }
     }
@@ -170,7 +194,8 @@ impl Context {
         if clock.is_some() {
             t.timestamp_pool()?;
         }
-        t.record(pipeline, &sets, push_constants, groups)?;
+        let dynamic_offsets = crate::descriptors::dynamic_offsets(pipeline, bindings);
+        t.record(pipeline, &sets, &dynamic_offsets, push_constants, groups)?;
         let (submit, wait) = t.submit_and_wait()?;
         let gpu = clock.map(|clock| t.elapsed(clock)).transpose()?;
         Ok(DispatchTiming {
@@ -202,6 +227,7 @@ impl Context {
             views.push(BindingView {
                 set: b.set,
                 binding: b.binding,
+                element: b.element,
                 base: 0,
                 offset: b.offset,
                 size: b.bound_size(),
@@ -214,7 +240,8 @@ impl Context {
             &views,
             push_constants,
             groups,
-        )
+        )?;
+        crate::descriptors::check_dynamic_offsets(pipeline, &self.shared.limits, bindings)
     }
 }
 
@@ -227,6 +254,8 @@ impl Context {
 pub(crate) struct BindingView {
     pub(crate) set: u32,
     pub(crate) binding: u32,
+    /// The element of a descriptor array (0 for a single descriptor).
+    pub(crate) element: u32,
     pub(crate) base: u64,
     pub(crate) offset: u64,
     pub(crate) size: u64,
@@ -246,7 +275,7 @@ pub(crate) fn check_bindings(
         let (set, binding) = (b.set, b.binding);
         if bindings[..i]
             .iter()
-            .any(|p| (p.set, p.binding) == (set, binding))
+            .any(|p| (p.set, p.binding, p.element) == (set, binding, b.element))
         {
             return Err(Error::DuplicateBinding { set, binding });
         }
@@ -345,6 +374,7 @@ pub(crate) fn check_bindings(
             });
         }
     }
+    crate::descriptors::check_array_elements(iface, bindings)?;
     let expected = iface.push_constants.map_or(0, |pc| pc.size);
     if push_constants.len() != expected as usize {
         return Err(Error::PushConstantSize {
@@ -411,11 +441,12 @@ impl Transient<'_> {
             .filter_map(|(b, info)| {
                 let (set, binding) = (b.set, b.binding);
                 let decl = pipeline.interface.binding(set, binding)?;
-                let ty = crate::conv::descriptor_type(decl.descriptor_type);
+                let ty = crate::descriptors::vk_type(decl, &pipeline.dynamic);
                 Some(
                     vk::WriteDescriptorSet::default()
                         .dst_set(sets[set as usize])
                         .dst_binding(binding)
+                        .dst_array_element(b.element)
                         .descriptor_type(ty)
                         .buffer_info(info),
                 )
@@ -465,6 +496,7 @@ impl Transient<'_> {
         &mut self,
         pipeline: &ComputePipeline,
         sets: &[vk::DescriptorSet],
+        dynamic_offsets: &[u32],
         push_constants: &[u8],
         groups: [u32; 3],
     ) -> Result<()> {
@@ -486,8 +518,10 @@ impl Transient<'_> {
             .dst_access_mask(vk::AccessFlags::HOST_READ)];
         // SAFETY: `cb` is a fresh primary command buffer of the locked
         // pool; the pipeline, layout and sets are live and compatible (the
-        // sets were allocated from the pipeline's own layouts); the push
-        // bytes match the layout's range (checked); the group counts are
+        // sets were allocated from the pipeline's own layouts); there is one
+        // dynamic offset per dynamic descriptor, in set/binding/element
+        // order, each aligned and keeping its range inside its buffer
+        // (checked); the push bytes match the layout's range (checked); the group counts are
         // within the device limits (checked); a query pool exists only when
         // the queue family has timestamps (`timestampValidBits > 0`), and its
         // two queries are reset before they are written.
@@ -511,7 +545,7 @@ impl Transient<'_> {
                     pipeline.layout,
                     0,
                     sets,
-                    &[],
+                    dynamic_offsets,
                 );
             }
             if let Some(pc) = pipeline.interface.push_constants {

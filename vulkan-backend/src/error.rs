@@ -156,6 +156,63 @@ pub enum Error {
         /// The binding number.
         binding: u32,
     },
+    /// A buffer was given for an element past the end of a binding's
+    /// descriptor array.
+    #[error(
+        "a buffer was given for element {element} of binding {set}:{binding}, which has \
+         {count} descriptor(s)"
+    )]
+    ArrayElement {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// The element given.
+        element: u32,
+        /// The binding's descriptor count.
+        count: u32,
+    },
+    /// An element of a descriptor array has no buffer.
+    #[error(
+        "binding {set}:{binding} of entry point \"{entry_point}\" is an array of {count} \
+         descriptors, but no buffer was given for element {element}"
+    )]
+    MissingArrayElement {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// The element without a buffer.
+        element: u32,
+        /// The binding's descriptor count.
+        count: u32,
+        /// The pipeline's entry point.
+        entry_point: String,
+    },
+    /// A dynamic offset the binding cannot take.
+    #[error("binding {set}:{binding}[{element}]: dynamic offset {offset}: {reason}")]
+    DynamicOffset {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// The array element.
+        element: u32,
+        /// The dynamic offset.
+        offset: u32,
+        /// Why it is rejected.
+        reason: String,
+    },
+    /// A binding named dynamic at pipeline creation that cannot be.
+    #[error("binding {set}:{binding}: {reason}")]
+    DynamicDescriptor {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// Why it cannot be dynamic.
+        reason: String,
+    },
     /// A binding expects a descriptor kind that dispatch cannot bind yet.
     #[error("binding {set}:{binding} is a {descriptor_type}; dispatch can only bind buffers")]
     UnsupportedDescriptor {

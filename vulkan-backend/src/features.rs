@@ -67,19 +67,23 @@ pub struct DeviceFeatures {
     pub shader_shared_int64_atomics: bool,
 
     // --- Vulkan 1.3 core (VK_EXT_subgroup_size_control,
-    //     VK_KHR_shader_integer_dot_product) ---
+    //     VK_KHR_shader_integer_dot_product,
+    //     VK_KHR_zero_initialize_workgroup_memory) ---
     /// `subgroupSizeControl`: required subgroup sizes per pipeline.
     pub subgroup_size_control: bool,
     /// `computeFullSubgroups`: full subgroups in compute.
     pub compute_full_subgroups: bool,
     /// `shaderIntegerDotProduct`: the `DotProduct*` capabilities.
     pub shader_integer_dot_product: bool,
+    /// `shaderZeroInitializeWorkgroupMemory`: initializers on `Workgroup`
+    /// variables.
+    pub shader_zero_initialize_workgroup_memory: bool,
 }
 
 impl DeviceFeatures {
     /// Each field with the [`Feature`] it stands for: the one table behind
     /// [`DeviceFeatures::to_set`] and [`DeviceFeatures::from_set`].
-    fn fields(&mut self) -> [(&mut bool, Feature); 22] {
+    fn fields(&mut self) -> [(&mut bool, Feature); 23] {
         [
             (&mut self.shader_float64, Feature::ShaderFloat64),
             (&mut self.shader_int64, Feature::ShaderInt64),
@@ -144,6 +148,10 @@ impl DeviceFeatures {
             (
                 &mut self.shader_integer_dot_product,
                 Feature::ShaderIntegerDotProduct,
+            ),
+            (
+                &mut self.shader_zero_initialize_workgroup_memory,
+                Feature::ShaderZeroInitializeWorkgroupMemory,
             ),
         ]
     }
@@ -255,6 +263,8 @@ impl FeatureChain {
         c.v13.subgroup_size_control = b(f.subgroup_size_control);
         c.v13.compute_full_subgroups = b(f.compute_full_subgroups);
         c.v13.shader_integer_dot_product = b(f.shader_integer_dot_product);
+        c.v13.shader_zero_initialize_workgroup_memory =
+            b(f.shader_zero_initialize_workgroup_memory);
         c
     }
 

@@ -23,7 +23,10 @@
 //!    dispatch, submit it and block on a fence until it completes (never
 //!    spinning: on lavapipe the shader runs on the host's cores).
 //!    [`ComputePipeline::with_specialization`] sets specialization
-//!    constants.
+//!    constants. Descriptor arrays get one range per element
+//!    ([`BufferBinding::element`]);
+//!    [`ComputePipeline::with_dynamic_bindings`] makes buffer bindings
+//!    dynamic, bound with [`BufferBinding::dynamic_offset`].
 //!
 //! Invariants:
 //! - **Check before Vulkan.** Interfaces, bindings, buffer sizes, push-constant
@@ -48,6 +51,7 @@ mod batch;
 mod context;
 mod conv;
 mod debug;
+mod descriptors;
 mod device;
 mod dispatch;
 mod error;

@@ -19,7 +19,7 @@ use ash::vk;
 use kiln_abi::{PipelineInterface, SpecValue};
 
 use crate::context::{Context, DeviceShared};
-use crate::conv;
+use crate::descriptors;
 use crate::error::{map_create, Error, Result};
 use crate::pipeline_cache::PipelineCache;
 use kiln_abi::Limits;
@@ -36,6 +36,9 @@ pub struct ComputePipeline {
     pub(crate) raw: vk::Pipeline,
     /// Descriptor counts per type, for one dispatch's descriptor pool.
     pub(crate) pool_sizes: Vec<vk::DescriptorPoolSize>,
+    /// The bindings made dynamic descriptors, sorted (see
+    /// [`with_dynamic_bindings`](Self::with_dynamic_bindings)).
+    pub(crate) dynamic: Vec<(u32, u32)>,
 }
 
 impl std::fmt::Debug for ComputePipeline {
@@ -82,6 +85,36 @@ impl ComputePipeline {
         spec: &[SpecValue],
         cache: Option<&PipelineCache>,
     ) -> Result<Self> {
+        Self::build(ctx, spirv, interface, spec, cache, &[])
+    }
+
+    /// Like [`with_specialization`](Self::with_specialization), with the
+    /// buffer bindings `dynamic` (`(set, binding)` pairs) made dynamic
+    /// descriptors (`STORAGE_BUFFER_DYNAMIC` / `UNIFORM_BUFFER_DYNAMIC`),
+    /// so each dispatch moves them by its
+    /// [`BufferBinding::dynamic_offset`](crate::BufferBinding::dynamic_offset).
+    /// Each must be a buffer binding of the interface, named once; the
+    /// dynamic descriptors must fit the device's
+    /// `maxDescriptorSet{Storage,Uniform}BuffersDynamic`. (Command batches
+    /// do not take such pipelines.)
+    pub fn with_dynamic_bindings(
+        ctx: &Context,
+        spirv: &[u32],
+        interface: &PipelineInterface,
+        spec: &[SpecValue],
+        dynamic: &[(u32, u32)],
+    ) -> Result<Self> {
+        Self::build(ctx, spirv, interface, spec, None, dynamic)
+    }
+
+    fn build(
+        ctx: &Context,
+        spirv: &[u32],
+        interface: &PipelineInterface,
+        spec: &[SpecValue],
+        cache: Option<&PipelineCache>,
+        dynamic: &[(u32, u32)],
+    ) -> Result<Self> {
         if let Some(cache) = cache {
             if !ctx.owns(&cache.device) {
                 return Err(Error::ForeignObject {
@@ -93,6 +126,7 @@ impl ComputePipeline {
         let specialized = interface.specialize(spec)?;
         let interface = &specialized;
         check_interface(interface, &ctx.shared.limits)?;
+        let dynamic = descriptors::check_dynamic(&ctx.shared, interface, dynamic)?;
         let mut spec_data: Vec<u8> = Vec::new();
         let spec_entries: Vec<vk::SpecializationMapEntry> = spec
             .iter()
@@ -125,22 +159,14 @@ impl ComputePipeline {
             set_layouts: Vec::new(),
             layout: vk::PipelineLayout::null(),
             raw: vk::Pipeline::null(),
-            pool_sizes: pool_sizes(interface),
+            pool_sizes: descriptors::pool_sizes(interface, &dynamic),
+            dynamic,
         };
         let raw_device = &pipeline.device.raw;
 
         let set_count = interface.max_set().map_or(0, |s| s + 1);
         for set in 0..set_count {
-            let bindings: Vec<vk::DescriptorSetLayoutBinding<'_>> = interface
-                .bindings_in_set(set)
-                .map(|b| {
-                    vk::DescriptorSetLayoutBinding::default()
-                        .binding(b.binding)
-                        .descriptor_type(conv::descriptor_type(b.descriptor_type))
-                        .descriptor_count(1)
-                        .stage_flags(vk::ShaderStageFlags::COMPUTE)
-                })
-                .collect();
+            let bindings = descriptors::set_layout_bindings(interface, &pipeline.dynamic, set);
             let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
             pipeline.device.note_call();
             // SAFETY: valid create info (distinct binding numbers, checked
@@ -251,22 +277,6 @@ fn check_spirv(words: &[u32]) -> Result<()> {
     Ok(())
 }
 
-/// One descriptor of each binding, summed per type.
-fn pool_sizes(interface: &PipelineInterface) -> Vec<vk::DescriptorPoolSize> {
-    let mut sizes: Vec<vk::DescriptorPoolSize> = Vec::new();
-    for b in &interface.bindings {
-        let ty = conv::descriptor_type(b.descriptor_type);
-        match sizes.iter_mut().find(|s| s.ty == ty) {
-            Some(s) => s.descriptor_count += 1,
-            None => sizes.push(vk::DescriptorPoolSize {
-                ty,
-                descriptor_count: 1,
-            }),
-        }
-    }
-    sizes
-}
-
 /// Checks an interface against its invariants and the device limits
 /// (bound sets, per-stage descriptor counts, push-constant size, workgroup
 /// size per dimension and in total, workgroup memory: every check of
@@ -311,6 +321,7 @@ mod tests {
                     access: Access::ReadWrite,
                     min_size: 0,
                     element_stride: Some(4),
+                    count: 1,
                 })
                 .collect(),
             push_constants: None,
@@ -371,12 +382,5 @@ mod tests {
              number 0x07230203"
         );
         assert!(check_spirv(&[SPIRV_MAGIC, 0x10000, 0, 1, 0]).is_ok());
-    }
-
-    #[test]
-    fn pool_sizes_count_per_type() {
-        let sizes = pool_sizes(&iface(&[(0, 0), (0, 1), (2, 0)]));
-        assert_eq!(sizes.len(), 1);
-        assert_eq!(sizes[0].descriptor_count, 3);
     }
 }

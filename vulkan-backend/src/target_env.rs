@@ -315,6 +315,30 @@ impl DeviceQuery {
             .is_ok()
     }
 
+    /// Whether modules on a kiln [`Context`](crate::Context) of this device
+    /// may use extension `name`: the device reports it and its
+    /// functionality is core at the effective API version (kiln enables no
+    /// device extensions beyond `VK_KHR_portability_subset`, so an
+    /// extension that is not core is not usable even when reported).
+    /// Core versions come from kiln's extension and feature tables; an
+    /// extension they do not list counts as not core.
+    pub fn extension_usable(&self, name: &str) -> bool {
+        let version = (
+            self.effective_api_version.major,
+            self.effective_api_version.minor,
+        );
+        let core = tables::extension_row(name)
+            .and_then(|r| r.core_in)
+            .or_else(|| {
+                Feature::ALL
+                    .iter()
+                    .filter(|f| f.extension() == Some(name))
+                    .find_map(|f| f.core_in())
+            })
+            .is_some_and(|v| v <= version);
+        self.has_extension(name) && core
+    }
+
     /// A name for the vendor id (`Mesa` for lavapipe's `0x10005`), when
     /// kiln knows it.
     pub fn vendor_name(&self) -> Option<&'static str> {

@@ -2,6 +2,7 @@
 //! target envs, Vulkan contexts, and the buffer and value specs of
 //! `run-spv` ([`bufspec`]).
 
+pub mod amber;
 pub mod bufspec;
 pub mod compile;
 pub mod devices;

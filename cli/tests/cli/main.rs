@@ -2,6 +2,7 @@
 //! binary, one module per topic.
 #![forbid(unsafe_code)]
 
+mod amber_cli;
 mod bad_input;
 mod common;
 mod compile_cli;

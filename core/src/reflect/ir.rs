@@ -367,6 +367,7 @@ fn resource_binding(
         access,
         min_size,
         element_stride,
+        count: 1,
     })
 }
 

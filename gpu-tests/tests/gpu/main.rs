@@ -8,6 +8,9 @@
 
 mod abi_bindings;
 mod abi_limits;
+mod amber_errors;
+mod amber_files;
+mod descriptor_arrays;
 mod filecheck;
 mod runner;
 mod runner_harness;

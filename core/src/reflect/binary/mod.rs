@@ -15,8 +15,11 @@
 //!   storage buffer; `Uniform` + `Block` struct → uniform buffer;
 //!   `UniformConstant` `OpTypeImage` with `Sampled = 2` / `1` → storage /
 //!   sampled image; `OpTypeSampler` → sampler; `OpTypeSampledImage` →
-//!   combined image-sampler. Arrays of descriptors, texel buffers, subpass
-//!   inputs and other opaque types are reported as unsupported.
+//!   combined image-sampler. A variable whose type is an `OpTypeArray` of
+//!   one of these is a descriptor array: the binding describes one element
+//!   and `count` is the array's length. Runtime arrays of descriptors,
+//!   texel buffers, subpass inputs and other opaque types are reported as
+//!   unsupported.
 //! - **access**: `NonWritable` on the variable, or on every member of its
 //!   block, makes a binding read-only; `NonReadable` likewise write-only.
 //!   Uniform buffers, samplers and sampled images are always read-only.
@@ -424,10 +427,27 @@ impl<'m> ModuleIndex<'m> {
             resource: resource(),
             what: what.to_owned(),
         };
-        let pointee = self.pointee(var, inst)?;
-        let ty = self.def(pointee, &resource)?;
-        if matches!(ty.class.opcode, Op::TypeArray | Op::TypeRuntimeArray) {
-            return Err(unsupported("an array of descriptors"));
+        let mut pointee = self.pointee(var, inst)?;
+        let mut ty = self.def(pointee, &resource)?;
+        let mut count = 1;
+        match (ty.class.opcode, ty.operands.as_slice()) {
+            (Op::TypeArray, [Operand::IdRef(element), Operand::IdRef(len)]) => {
+                count = self.constant_u32(*len, &resource)?;
+                if count == 0 {
+                    return Err(unsupported("an empty array of descriptors"));
+                }
+                pointee = *element;
+                ty = self.def(pointee, &resource)?;
+                if matches!(ty.class.opcode, Op::TypeArray | Op::TypeRuntimeArray) {
+                    return Err(unsupported("a nested array of descriptors"));
+                }
+            }
+            (Op::TypeRuntimeArray, _) => {
+                return Err(unsupported(
+                    "a runtime array of descriptors (descriptor indexing)",
+                ))
+            }
+            _ => {}
         }
         let var_non_writable = self.has_decoration(var, Decoration::NonWritable);
         let var_non_readable = self.has_decoration(var, Decoration::NonReadable);
@@ -517,6 +537,7 @@ impl<'m> ModuleIndex<'m> {
             access,
             min_size,
             element_stride,
+            count,
         })
     }
 
@@ -933,6 +954,15 @@ mod tests {
             let words = self.finish(uses, &[]);
             reflect_binary(&words, "main").unwrap_err()
         }
+
+        /// Declares `LocalSize 1, 1, 1`, finishes with `uses` and returns
+        /// the interface of `main`.
+        fn reflect(mut self, uses: &[Word]) -> PipelineInterface {
+            self.b
+                .execution_mode(self.main, spirv::ExecutionMode::LocalSize, [1, 1, 1]);
+            let words = self.finish(uses, &[]);
+            reflect_binary(&words, "main").expect("reflect")
+        }
     }
 
     #[test]
@@ -1064,6 +1094,7 @@ mod tests {
                 access: Access::WriteOnly,
                 min_size: 16,
                 element_stride: Some(4),
+                count: 1,
             })
         );
         assert_eq!(
@@ -1075,6 +1106,7 @@ mod tests {
                 access: Access::ReadOnly,
                 min_size: 16 + 64 + 64,
                 element_stride: None,
+                count: 1,
             })
         );
     }
@@ -1393,7 +1425,7 @@ mod tests {
     }
 
     #[test]
-    fn descriptor_arrays_are_unsupported() {
+    fn descriptor_arrays_count_their_elements() {
         let mut m = Module::new();
         let f32_ty = m.f32_ty();
         let u32_ty = m.u32_ty();
@@ -1402,11 +1434,26 @@ mod tests {
         let arr = m.b.type_array(s, two);
         let v = m.var(arr, StorageClass::StorageBuffer, "bufs");
         m.set_binding(v, 1, 0);
+        let iface = m.reflect(&[v]);
+        let b = iface.binding(1, 0).expect("binding 1:0");
+        assert_eq!((b.count, b.min_size, b.element_stride), (2, 0, Some(4)));
+        assert_eq!(b.descriptor_type, DescriptorType::StorageBuffer);
+    }
+
+    #[test]
+    fn runtime_descriptor_arrays_are_unsupported() {
+        let mut m = Module::new();
+        let f32_ty = m.f32_ty();
+        let s = m.runtime_array_block(f32_ty, 4);
+        let arr = m.b.type_runtime_array(s);
+        let v = m.var(arr, StorageClass::StorageBuffer, "bufs");
+        m.set_binding(v, 1, 0);
         let err = m.reflect_err(&[v]);
         assert_eq!(
             err.to_string(),
             format!(
-                "variable %{v} \"bufs\" (binding 1:0): an array of descriptors is not supported"
+                "variable %{v} \"bufs\" (binding 1:0): a runtime array of descriptors \
+                 (descriptor indexing) is not supported"
             )
         );
     }
