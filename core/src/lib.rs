@@ -17,6 +17,9 @@
 //!   blocks under the std140, std430 and scalar rules.
 //! * [`ir`]: the spv IR: types, attributes, ops, the verifier.
 //! * [`text`]: the spv IR's MLIR-syntax printer and parser.
+//! * [`tensor`]: the tensor-level IR (`linalg`, `tensor`, `arith`/`math`
+//!   on tensors, IREE's e2e test ops): text form, verifier, builder, the
+//!   structured-op interface, the CPU reference evaluator and the e2e runner.
 //! * [`kernel`]: the kernel IR (`gpu`, `arith`, `math`, `memref`, `scf`,
 //!   `vector`, `index` ops), its text form, builder and verifier.
 //! * [`codegen`]: the tensor compiler: tensor programs to dispatches of

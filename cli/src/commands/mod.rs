@@ -12,6 +12,7 @@ pub mod reflect;
 pub mod run;
 pub mod run_spv;
 pub mod run_tensor;
+pub mod tensor;
 pub mod translate;
 pub mod validate;
 

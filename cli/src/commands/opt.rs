@@ -104,6 +104,10 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
     }
     let text = crate::input::read_text(&args.input)?;
     let name = super::display_name(&args.input);
+    // A tensor-level program (linalg, tensor, arith on tensors).
+    if kiln_core::tensor::is_tensor_text(&text) {
+        return super::tensor::opt(args, &text);
+    }
     // A memref-level kernel file (gpu.module / func.func, no spirv.module)
     // is parsed, verified and printed back as a kernel module.
     if kiln_core::kernel::is_kernel_text(&text) {

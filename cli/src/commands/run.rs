@@ -1,4 +1,5 @@
-//! `kiln run FILE.mlir`: execute an MLIR Vulkan-runner program.
+//! `kiln run FILE.mlir`: execute an MLIR Vulkan-runner program, or a
+//! tensor program in IREE's end-to-end test format (see [`super::tensor`]).
 //!
 //! ```text
 //! kiln run addf.mlir [--device SEL] [--validation] [--no-timing] [--kernel-binary kernels=k.spv]
@@ -47,21 +48,25 @@ pub struct RunArgs {
     /// Run `gpu.module @NAME` from this SPIR-V binary instead of compiling it.
     #[arg(long = "kernel-binary", value_name = "NAME=FILE")]
     pub kernel_binaries: Vec<String>,
-    /// Tensor programs: run only this test function.
-    #[arg(long)]
-    pub function: Option<String>,
-    /// Tensor programs: run on the CPU reference evaluator instead of the
-    /// device.
+    /// Tensor programs (IREE's end-to-end test format): run on the CPU
+    /// reference evaluator instead of a device.
     #[arg(long)]
     pub reference: bool,
+    /// Tensor programs: run only this test function.
+    #[arg(long, value_name = "NAME")]
+    pub function: Option<String>,
 }
 
 /// Runs `kiln run`.
 pub fn run(args: &RunArgs) -> Result<Outcome> {
     let name = super::display_name(&args.file);
     let text = crate::input::read_text(&args.file)?;
+    // A tensor program in IREE's end-to-end test format.
     if kiln_core::tensor::is_tensor_text(&text) {
-        return super::run_tensor::run(args, &text);
+        return super::tensor::run(args, &text);
+    }
+    if args.reference || args.function.is_some() {
+        anyhow::bail!("{name}: --reference and --function apply to tensor programs (IREE's end-to-end test format)");
     }
     let module = kiln_core::kernel::parse(&text).map_err(|e| super::in_file(&name, e))?;
     // Like mlir-vulkan-runner, refuse an invalid program before running any

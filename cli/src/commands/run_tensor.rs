@@ -1,74 +1,50 @@
-//! `kiln run FILE.mlir` for tensor programs in IREE's end-to-end test
-//! format: every test function (or `--function NAME`) compiled by the
-//! tensor compiler and run on the device (`--reference`: on the CPU
-//! reference evaluator), printing what iree-check-module prints; exit
-//! status 1 when a check fails. A compile or run error of a test (a
-//! dynamic size that does not fit, a buffer over a device limit) fails the
-//! test and is also reported as one `error:` line.
+//! `kiln run FILE.mlir` of tensor programs on the device: every test
+//! function of an IREE end-to-end test file (or `--function NAME`)
+//! compiled by the tensor compiler ([`kiln_core::codegen`]) for the
+//! device's target env — bounded by the file's declared `spirv.target_env`
+//! — and run through kiln-runtime, printing what iree-check-module prints;
+//! exit status 1 when a check fails. A compile or run error of a test (an
+//! unsupported op, a dynamic size that does not fit, a buffer over a device
+//! limit) fails the test and is also reported as one `error:` line. With
+//! `--validation`, any validation-layer message fails the command.
 
 use std::io::Write;
 
 use anyhow::{bail, Context as _, Result};
-use kiln_core::tensor::e2e::{self, Backend, ReferenceBackend, RunOptions};
+use kiln_core::tensor::e2e::{self, Backend, RunOptions};
+use kiln_core::tensor::TensorModule;
 use kiln_runtime::e2e::DeviceBackend;
 use kiln_runtime::{CacheLocation, Device, DeviceOptions, DeviceSelector};
 
 use super::run::RunArgs;
 use crate::Outcome;
 
-/// Runs a tensor program file.
-pub fn run(args: &RunArgs, text: &str) -> Result<Outcome> {
-    let name = super::display_name(&args.file);
-    let module = kiln_core::tensor::load(text).map_err(|e| super::in_file(&name, e))?;
-    if !e2e::is_e2e(&module) {
-        bail!("{name}: kiln run expects IREE's end-to-end test format (public functions without arguments or results)");
-    }
-    let opts = RunOptions {
-        function: args.function.clone(),
-        timing: !args.no_timing,
-        source_name: Some(name.clone()),
-    };
-    if args.reference {
-        let mut backend = ReferenceBackend;
-        return finish(e2e::run(&module, &mut backend, &opts), &name, &[], &[]);
-    }
-    let device = Device::new(&DeviceOptions {
-        device: args
-            .device
-            .as_deref()
-            .map_or(DeviceSelector::Default, DeviceSelector::parse),
-        validation: args.validation,
-        cache: CacheLocation::Disabled,
-        ..DeviceOptions::default()
-    })
-    .context("cannot open the Vulkan device")?;
+/// Runs the e2e module `module` (from input `name`) on the device.
+pub fn run_device(
+    args: &RunArgs,
+    module: &TensorModule,
+    name: &str,
+    opts: &RunOptions,
+) -> Result<Outcome> {
+    let device = open_device(args.device.as_deref(), args.validation)?;
     let mut backend = DeviceBackend::new(&device);
-    let report = e2e::run(&module, &mut backend as &mut dyn Backend, &opts);
-    let messages: Vec<String> = device
+    let report = e2e::run(module, &mut backend as &mut dyn Backend, opts)
+        .map_err(|e| super::in_file(name, e))?;
+    let validation: Vec<String> = device
         .context()
         .take_validation_messages()
         .iter()
         .map(ToString::to_string)
         .collect();
-    finish(report, &name, backend.errors(), &messages)
-}
-
-fn finish(
-    report: Result<e2e::RunReport, e2e::E2eError>,
-    name: &str,
-    errors: &[String],
-    validation: &[String],
-) -> Result<Outcome> {
-    let report = report.map_err(|e| super::in_file(name, e))?;
     let mut stdout = std::io::stdout().lock();
     stdout
         .write_all(report.output.as_bytes())
+        .and_then(|()| stdout.flush())
         .context("cannot write stdout")?;
-    stdout.flush().context("cannot write stdout")?;
-    for m in validation {
+    for m in &validation {
         eprintln!("validation: {m}");
     }
-    if let Some(first) = errors.first() {
+    if let Some(first) = backend.errors().first() {
         eprintln!("error: {name}: {first}");
         return Ok(Outcome::Exit(1));
     }
@@ -80,4 +56,15 @@ fn finish(
     } else {
         Outcome::Exit(1)
     })
+}
+
+/// Opens the device `--device` selects, without a disk cache.
+pub fn open_device(selector: Option<&str>, validation: bool) -> Result<Device> {
+    Device::new(&DeviceOptions {
+        device: selector.map_or(DeviceSelector::Default, DeviceSelector::parse),
+        validation,
+        cache: CacheLocation::Disabled,
+        ..DeviceOptions::default()
+    })
+    .context("cannot open the Vulkan device")
 }

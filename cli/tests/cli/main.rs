@@ -14,4 +14,5 @@ mod lower_abi_cli;
 mod mlir_compare;
 mod reflect_cli;
 mod run_cli;
+mod tensor_cli;
 mod update_vce_cli;

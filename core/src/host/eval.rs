@@ -306,7 +306,7 @@ pub(crate) fn eval(op: KOp, args: &[HostValue], pred: Option<&str>, result: &KTy
 }
 
 /// IEEE 754-2019 maximum (NaN propagating, -0 < +0).
-fn maximum(x: f64, y: f64) -> f64 {
+pub(crate) fn maximum(x: f64, y: f64) -> f64 {
     if x.is_nan() || y.is_nan() {
         f64::NAN
     } else if x == y {
@@ -321,7 +321,7 @@ fn maximum(x: f64, y: f64) -> f64 {
 }
 
 /// IEEE 754-2019 minimum (NaN propagating, -0 < +0).
-fn minimum(x: f64, y: f64) -> f64 {
+pub(crate) fn minimum(x: f64, y: f64) -> f64 {
     if x.is_nan() || y.is_nan() {
         f64::NAN
     } else if x == y {

@@ -26,7 +26,7 @@
 
 mod buffer;
 mod error;
-mod eval;
+pub(crate) mod eval;
 mod interp;
 mod launch;
 pub mod print;

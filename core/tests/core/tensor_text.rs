@@ -77,3 +77,26 @@ fn named_ops_generalize_as_mlir_does() {
         assert_eq!(ours, theirs, "{name}: generalized forms differ");
     }
 }
+
+/// The parser never panics: every prefix of every corpus file is either
+/// a program or a located error (and verification of what parses does
+/// not panic either).
+#[test]
+fn prefixes_never_panic() {
+    for (name, text) in corpus() {
+        let bounds: Vec<usize> = (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .collect();
+        // Every byte near the start, then a sample: the files are long.
+        for &i in bounds
+            .iter()
+            .take(400)
+            .chain(bounds.iter().skip(400).step_by(7))
+        {
+            if let Ok(m) = tensor::parse(&text[..i]) {
+                let _ = tensor::verify(&m);
+            }
+        }
+        let _ = name;
+    }
+}

@@ -38,3 +38,9 @@ func.func @elements(%t: tensor<4xf32>, %x: f32, %n: index) -> (f32, tensor<4xf32
   %s = tensor.splat %x[%n] : tensor<?xf32>
   return %v, %u, %f, %s : f32, tensor<4xf32>, tensor<2xf32>, tensor<?xf32>
 }
+
+func.func @rank0(%a: tensor<1x1xf32>) -> (tensor<f32>, tensor<1x1x1xf32>) {
+  %c = tensor.collapse_shape %a [] : tensor<1x1xf32> into tensor<f32>
+  %e = tensor.expand_shape %c [] output_shape [1, 1, 1] : tensor<f32> into tensor<1x1x1xf32>
+  return %c, %e : tensor<f32>, tensor<1x1x1xf32>
+}

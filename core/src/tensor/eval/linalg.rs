@@ -53,7 +53,7 @@ impl Interp<'_> {
                 .ok_or_else(|| EvalError::at(m, op, "a scalar operand sizes a loop"))?;
             ranges.push(t.shape[r]);
         }
-        let empty_space = ranges.iter().any(|&n| n == 0);
+        let empty_space = ranges.contains(&0);
         // Operand addressing and bounds.
         let mut access = Vec::new();
         for (k, (map, v)) in s.indexing_maps.iter().zip(&operands).enumerate() {

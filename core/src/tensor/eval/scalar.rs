@@ -23,6 +23,7 @@ use crate::ir::FloatKind;
 use crate::tensor::attr::{CmpFPred, CmpIPred};
 use crate::tensor::ops::{ArithOp, MathOp};
 use crate::tensor::types::ElemType;
+use crate::host::eval::{maximum, minimum};
 use crate::text::float::round_to;
 
 /// Rounds `v` to the format of `elem`.
@@ -49,36 +50,6 @@ fn float_op(
         f64::from(f32op(&a))
     };
     Scalar::Float(round(elem, v))
-}
-
-/// IEEE 754-2019 maximum: NaN-propagating, -0 < +0.
-fn maximum(x: f64, y: f64) -> f64 {
-    if x.is_nan() || y.is_nan() {
-        f64::NAN
-    } else if x == y {
-        if x.is_sign_negative() {
-            y
-        } else {
-            x
-        }
-    } else {
-        x.max(y)
-    }
-}
-
-/// IEEE 754-2019 minimum: NaN-propagating, -0 < +0.
-fn minimum(x: f64, y: f64) -> f64 {
-    if x.is_nan() || y.is_nan() {
-        f64::NAN
-    } else if x == y {
-        if x.is_sign_negative() {
-            x
-        } else {
-            y
-        }
-    } else {
-        x.min(y)
-    }
 }
 
 /// maxNum: the non-NaN operand; +0 for equal zeros.

@@ -15,7 +15,7 @@ fn for_each_index(
     shape: &[usize],
     mut f: impl FnMut(&[usize]) -> Result<(), EvalError>,
 ) -> Result<(), EvalError> {
-    if shape.iter().any(|&n| n == 0) {
+    if shape.contains(&0) {
         return Ok(());
     }
     let mut idx = vec![0usize; shape.len()];
@@ -460,25 +460,29 @@ impl Interp<'_> {
 }
 
 /// The result shape of a (possibly rank-reducing) slice: `sizes` with the
-/// unit dims the result type drops removed.
+/// unit dims the result type drops removed (the first assignment, left to
+/// right, that fits the result type).
 fn reduced_shape(sizes: &[usize], written: &[Mixed], want: &[Dim]) -> Vec<usize> {
-    if sizes.len() == want.len() {
-        return sizes.to_vec();
+    fn fit(sizes: &[usize], written: &[Mixed], want: &[Dim], out: &mut Vec<usize>) -> bool {
+        let Some((&n, rest)) = sizes.split_first() else {
+            return want.is_empty();
+        };
+        let w_rest = written.get(1..).unwrap_or(&[]);
+        if let Some((&d, want_rest)) = want.split_first() {
+            if d.fixed().is_none_or(|s| s as usize == n) {
+                out.push(n);
+                if fit(rest, w_rest, want_rest, out) {
+                    return true;
+                }
+                out.pop();
+            }
+        }
+        written.first() == Some(&Mixed::Static(1)) && fit(rest, w_rest, want, out)
     }
     let mut out = Vec::with_capacity(want.len());
-    let mut j = 0;
-    for (i, &n) in sizes.iter().enumerate() {
-        let must_keep = sizes.len() - i <= want.len() - j;
-        let unit = written.get(i) == Some(&Mixed::Static(1));
-        if !must_keep && unit && want.get(j) != Some(&Dim::Static(1)) {
-            continue;
-        }
-        if !must_keep && unit && sizes.len() - i - 1 >= want.len() - j {
-            // Both keeping and dropping fit; drop the earlier unit dim.
-            continue;
-        }
-        out.push(n);
-        j += 1;
+    if fit(sizes, written, want, &mut out) {
+        out
+    } else {
+        sizes.to_vec()
     }
-    out
 }

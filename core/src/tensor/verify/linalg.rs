@@ -114,11 +114,9 @@ impl Verifier<'_> {
         }
         let out_shape = self.shape(outs[0]).unwrap_or_default();
         match kind {
-            LinalgKind::Fill => {
-                if self.m.value_kind(ins[0]).is_tensor() {
-                    self.error(op, "expected op with scalar input");
-                    return false;
-                }
+            LinalgKind::Fill if self.m.value_kind(ins[0]).is_tensor() => {
+                self.error(op, "expected op with scalar input");
+                return false;
             }
             LinalgKind::Map => {
                 for &i in ins {

@@ -6,29 +6,16 @@ use crate::tensor::entity::{TOp, TValue};
 use crate::tensor::ops::{OpKind, TensorOp};
 use crate::tensor::types::{Dim, ElemType, TypeKind};
 
-/// Whether `result` is `inferred` with some unit dims dropped (or equal).
+/// Whether `result` is `inferred` with some static unit dims dropped (or
+/// equal, where both are static).
 fn rank_reduced_match(inferred: &[Dim], result: &[Dim]) -> bool {
-    let mut j = 0;
-    for &d in inferred {
-        let fits = result
-            .get(j)
-            .is_some_and(|&r| match (d.fixed(), r.fixed()) {
-                (Some(a), Some(b)) => a == b,
-                _ => true,
-            });
-        if fits
-            && (inferred.len() - result.len() == 0
-                || d != Dim::Static(1)
-                || result.get(j) == Some(&Dim::Static(1)))
-        {
-            j += 1;
-        } else if d == Dim::Static(1) {
-            continue;
-        } else {
-            return false;
-        }
-    }
-    j == result.len()
+    let Some((&d, rest)) = inferred.split_first() else {
+        return result.is_empty();
+    };
+    let keep = result.split_first().is_some_and(|(&r, result_rest)| {
+        compatible(&[d], &[r]) && rank_reduced_match(rest, result_rest)
+    });
+    keep || (d == Dim::Static(1) && rank_reduced_match(rest, result))
 }
 
 impl Verifier<'_> {
@@ -206,6 +193,16 @@ impl Verifier<'_> {
                 };
                 if selem != relem {
                     self.error(op, "expected the same element type");
+                    return;
+                }
+                if reassociation.is_empty() && small.is_empty() {
+                    // To or from a rank-0 tensor: every other dim is a unit dim.
+                    if big.iter().any(|d| *d != Dim::Static(1)) {
+                        self.error(op, format!(
+                            "expected every dimension of {} to be 1 to reshape from or to a rank-0 tensor",
+                            self.vty(if expand { result.unwrap_or(ops[0]) } else { ops[0] })
+                        ));
+                    }
                     return;
                 }
                 let flat: Vec<u64> = reassociation.iter().flatten().copied().collect();
