@@ -13,6 +13,7 @@ pub mod run;
 pub mod run_spv;
 pub mod run_tensor;
 pub mod tensor;
+pub mod tensor_compile;
 pub mod translate;
 pub mod validate;
 

@@ -24,3 +24,4 @@ mod runtime_tensor;
 mod spv_text_kernels;
 mod stream_blocks;
 mod target_env_query;
+mod tensor_programs;

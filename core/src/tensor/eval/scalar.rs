@@ -19,11 +19,11 @@
 //! * `math.round` rounds half away from zero, `roundeven` half to even.
 
 use super::value::{unsigned, wrap, Scalar};
+use crate::host::eval::{maximum, minimum};
 use crate::ir::FloatKind;
 use crate::tensor::attr::{CmpFPred, CmpIPred};
 use crate::tensor::ops::{ArithOp, MathOp};
 use crate::tensor::types::ElemType;
-use crate::host::eval::{maximum, minimum};
 use crate::text::float::round_to;
 
 /// Rounds `v` to the format of `elem`.
