@@ -25,3 +25,4 @@ mod spv_text_kernels;
 mod stream_blocks;
 mod target_env_query;
 mod tensor_programs;
+mod tensor_strategies;

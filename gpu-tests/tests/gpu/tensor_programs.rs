@@ -152,8 +152,44 @@ fn spirv_val(
     }
 }
 
+/// The device's target without native 8/16-bit types, `Float16` and
+/// subgroup arithmetic: the emulated types and workgroup-memory trees.
+pub fn minimal_target(device: &Device) -> kiln_core::codegen::CodegenTarget {
+    use kiln_core::grammar::Capability::*;
+    let mut t = device_target(device);
+    let drop = [
+        GroupNonUniformArithmetic,
+        Float16,
+        Int8,
+        Int16,
+        StorageBuffer8BitAccess,
+        UniformAndStorageBuffer8BitAccess,
+        StoragePushConstant8,
+        StorageBuffer16BitAccess,
+        UniformAndStorageBuffer16BitAccess,
+        StoragePushConstant16,
+    ];
+    let caps: Vec<_> = t
+        .env
+        .capability_closure()
+        .into_iter()
+        .filter(|c| !drop.contains(c))
+        .collect();
+    t.env.vce.capabilities = caps;
+    t
+}
+
 /// Checks one corpus file; returns the failures.
 pub fn check_file(device: &Device, path: &Path) -> Vec<String> {
+    check_file_for(device, path, device_target(device))
+}
+
+/// Checks one corpus file compiled for `target`; returns the failures.
+pub fn check_file_for(
+    device: &Device,
+    path: &Path,
+    target: kiln_core::codegen::CodegenTarget,
+) -> Vec<String> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let module = match kiln_core::tensor::load(&text) {
@@ -162,7 +198,7 @@ pub fn check_file(device: &Device, path: &Path) -> Vec<String> {
     };
     let mut failures = Vec::new();
     // 1. The file's own checks, as `kiln run` runs them.
-    let mut backend = DeviceBackend::new(device);
+    let mut backend = DeviceBackend::with_target(device, target.clone());
     match e2e::run(
         &module,
         &mut backend as &mut dyn Backend,
@@ -175,7 +211,6 @@ pub fn check_file(device: &Device, path: &Path) -> Vec<String> {
     // 2. GPU results against the reference, and spirv-val on every kernel.
     let compute = e2e::compute_module(&module).expect("an e2e file");
     let prepared = prepare_module(&compute);
-    let target = device_target(device);
     for &f in prepared.funcs() {
         let fname = prepared.func(f).name.clone();
         let what = format!("{name}: @{fname}");
@@ -214,6 +249,10 @@ pub fn check_file(device: &Device, path: &Path) -> Vec<String> {
 /// Checks the corpus files whose index is `part` modulo `parts` (the
 /// corpus is split over several tests so they run in parallel).
 fn check_part(part: usize, parts: usize) {
+    check_part_for(part, parts, false);
+}
+
+fn check_part_for(part: usize, parts: usize, minimal: bool) {
     let device = device();
     let files: Vec<PathBuf> = corpus()
         .into_iter()
@@ -224,7 +263,12 @@ fn check_part(part: usize, parts: usize) {
     assert!(!files.is_empty());
     let mut failures = Vec::new();
     for f in &files {
-        failures.extend(check_file(&device, f));
+        let target = if minimal {
+            minimal_target(&device)
+        } else {
+            device_target(&device)
+        };
+        failures.extend(check_file_for(&device, f, target));
     }
     assert_no_validation_messages(device.context());
     assert!(
@@ -253,4 +297,14 @@ fn corpus_part_2() {
 #[test]
 fn corpus_part_3() {
     check_part(3, 4);
+}
+
+#[test]
+fn corpus_emulated_types_part_0() {
+    check_part_for(0, 2, true);
+}
+
+#[test]
+fn corpus_emulated_types_part_1() {
+    check_part_for(1, 2, true);
 }
