@@ -193,15 +193,15 @@ impl RuntimeCheck {
         };
         match self.kind {
             CheckKind::Equal => format!(
-                "{loc}'{}' op {} is {a} at run time, but the program needs {b}",
+                "{loc}'{}' op size mismatch: {} is {a} at run time, but the program needs {b}",
                 self.op, self.what
             ),
             CheckKind::Less => format!(
-                "{loc}'{}' op {} is {a} at run time, out of bounds (size {b})",
+                "{loc}'{}' op size out of bounds: {} is {a} at run time, not below {b}",
                 self.op, self.what
             ),
             CheckKind::NonNegative => format!(
-                "{loc}'{}' op {} is {a} at run time; a size cannot be negative",
+                "{loc}'{}' op size {} is {a} at run time; a size cannot be negative",
                 self.op, self.what
             ),
         }

@@ -242,6 +242,17 @@ pub fn compile_function(
         )?;
         let mut compiled = Vec::new();
         for k in kernels {
+            let push_bytes = k.push.len() as u32 * 4;
+            let limit = target.env.limits.max_push_constants_size;
+            if push_bytes > limit {
+                return Err(CodegenError::Limit {
+                    loc,
+                    message: format!(
+                        "dispatch {} needs {push_bytes} bytes of push constants (its run-time sizes and scalars), more than maxPushConstantsSize = {limit}",
+                        k.name
+                    ),
+                });
+            }
             compiled.push(lower_kernel(k, target)?);
         }
         dispatches.push(CompiledDispatch {

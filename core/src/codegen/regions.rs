@@ -477,10 +477,14 @@ impl Former<'_, '_> {
         let d = m.op(op);
         let once = self.once.get(&op).copied().unwrap_or(false);
         if let Some(s) = info.structured.get(&op).cloned() {
+            // The same operand read twice through the same map is one read
+            // (the kernel computes it once per point).
+            let mut seen: Vec<(TValue, &AffineMap)> = Vec::new();
             for (k, &v) in s.inputs.iter().enumerate() {
-                if info.is_tensor(v) {
-                    let inj = is_injective(&s.indexing_maps[k]);
-                    self.record(v, op, once && inj);
+                let map = &s.indexing_maps[k];
+                if info.is_tensor(v) && !seen.contains(&(v, map)) {
+                    seen.push((v, map));
+                    self.record(v, op, once && is_injective(map));
                 }
             }
             for (j, &v) in s.outputs.iter().enumerate() {

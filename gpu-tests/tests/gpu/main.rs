@@ -24,5 +24,6 @@ mod runtime_tensor;
 mod spv_text_kernels;
 mod stream_blocks;
 mod target_env_query;
+mod tensor_dynamic;
 mod tensor_programs;
 mod tensor_strategies;
