@@ -281,10 +281,10 @@ impl Builder<'_, '_> {
                     }
                 }
             }
-            OpKind::Arith { .. } | OpKind::Math { .. } => {
-                if info.class[&op] == OpClass::HostScalar {
-                    self.host_scalar_op(op)?;
-                }
+            OpKind::Arith { .. } | OpKind::Math { .. }
+                if info.class[&op] == OpClass::HostScalar =>
+            {
+                self.host_scalar_op(op)?;
             }
             OpKind::Linalg(l) => {
                 if let LinalgKind::Softmax { .. } = l.kind {

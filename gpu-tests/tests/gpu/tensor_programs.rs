@@ -179,11 +179,6 @@ pub fn minimal_target(device: &Device) -> kiln_core::codegen::CodegenTarget {
     t
 }
 
-/// Checks one corpus file; returns the failures.
-pub fn check_file(device: &Device, path: &Path) -> Vec<String> {
-    check_file_for(device, path, device_target(device))
-}
-
 /// Checks one corpus file compiled for `target`; returns the failures.
 pub fn check_file_for(
     device: &Device,

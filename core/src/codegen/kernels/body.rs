@@ -113,13 +113,13 @@ impl Emitter<'_, '_, '_> {
     fn bitcast(&mut self, x: KValue, from: ElemType, to: ElemType) -> KValue {
         // Bits of the source as an integer of its width.
         let bits = match from {
-            ElemType::F16 | ElemType::BF16 => self.to_memory_bits(x, from),
+            ElemType::F16 | ElemType::BF16 => self.bits_of_half(x, from),
             ElemType::F32 => self.b.cast(KOp::ArithBitcast, x, KType::i32()),
             ElemType::F64 => self.b.cast(KOp::ArithBitcast, x, KType::Int(64)),
             _ => x,
         };
         match to {
-            ElemType::F16 | ElemType::BF16 => self.from_memory_bits(bits, to),
+            ElemType::F16 | ElemType::BF16 => self.half_of_bits(bits, to),
             ElemType::F32 => self.b.cast(KOp::ArithBitcast, bits, KType::f32()),
             ElemType::F64 => self
                 .b
@@ -129,8 +129,8 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// The `i16` bits of an f16/bf16 compute value.
-    fn to_memory_bits(&mut self, x: KValue, elem: ElemType) -> KValue {
-        let m = self.to_memory(x, elem);
+    fn bits_of_half(&mut self, x: KValue, elem: ElemType) -> KValue {
+        let m = self.store_conv(x, elem);
         if matches!(self.b.type_of(m), KType::Float(_)) {
             self.b.cast(KOp::ArithBitcast, m, KType::Int(16))
         } else {
@@ -139,14 +139,14 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// The f16/bf16 compute value of `i16` bits.
-    fn from_memory_bits(&mut self, bits: KValue, elem: ElemType) -> KValue {
+    fn half_of_bits(&mut self, bits: KValue, elem: ElemType) -> KValue {
         let mem = self.memory_type(elem);
         let m = if matches!(mem, KType::Float(_)) {
             self.b.cast(KOp::ArithBitcast, bits, mem)
         } else {
             bits
         };
-        self.from_memory(m, elem)
+        self.load_conv(m, elem)
     }
 
     fn math(

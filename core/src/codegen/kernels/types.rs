@@ -42,7 +42,7 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// A value loaded from memory (memory type) in its compute type.
-    pub fn from_memory(&mut self, v: KValue, elem: ElemType) -> KValue {
+    pub fn load_conv(&mut self, v: KValue, elem: ElemType) -> KValue {
         match (elem, self.c.strategy.repr(elem)) {
             (ElemType::F16, TypeRepr::F16Storage) => self.b.cast(KOp::ArithExtF, v, KType::f32()),
             (ElemType::F16, _) => self.half_bits_to_f32(v),
@@ -57,7 +57,7 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// A compute value (exact in its format) in its memory type.
-    pub fn to_memory(&mut self, v: KValue, elem: ElemType) -> KValue {
+    pub fn store_conv(&mut self, v: KValue, elem: ElemType) -> KValue {
         match (elem, self.c.strategy.repr(elem)) {
             (ElemType::F16, TypeRepr::F16Storage) => {
                 self.b.cast(KOp::ArithTruncF, v, KType::Float(FloatTy::F16))

@@ -51,7 +51,7 @@ impl Emitter<'_, '_, '_> {
         let mem = self.buffer(buf);
         let raw = self.b.load(mem, &[idx]);
         let elem = self.c.info.m.value_kind(v).elem();
-        self.from_memory(raw, elem)
+        self.load_conv(raw, elem)
     }
 
     /// Stores compute value `x` as element `coords` of `v` (which has a
@@ -77,7 +77,7 @@ impl Emitter<'_, '_, '_> {
     pub fn store_at(&mut self, buf: usize, idx: KValue, x: KValue, elem: ElemType) {
         let mem = self.buffer(buf);
         self.mark_written(buf);
-        let raw = self.to_memory(x, elem);
+        let raw = self.store_conv(x, elem);
         self.b.store(raw, mem, &[idx]);
     }
 
@@ -85,7 +85,7 @@ impl Emitter<'_, '_, '_> {
     pub fn load_at(&mut self, buf: usize, idx: KValue, elem: ElemType) -> KValue {
         let mem = self.buffer(buf);
         let raw = self.b.load(mem, &[idx]);
-        self.from_memory(raw, elem)
+        self.load_conv(raw, elem)
     }
 
     /// The element of `v` at `coords`, computed from its defining op (not
@@ -565,12 +565,12 @@ impl Emitter<'_, '_, '_> {
                 let kept = kept_slice_dims(sizes, &src_shape);
                 let mut inside = None;
                 let mut slice_coords = Vec::with_capacity(rank);
-                for dim in 0..rank {
+                for (dim, &c) in coords.iter().enumerate().take(rank) {
                     let off = self.mixed_at(offsets, &dyn_ops[..n_off], dim)?;
                     let sz = self.mixed_at(sizes, &dyn_ops[n_off..n_off + n_sz], dim)?;
                     let st = self.mixed_at(strides, &dyn_ops[n_off + n_sz..], dim)?;
                     // rel = c - off (wraps when c < off: then out of range).
-                    let rel = self.sub(coords[dim], off);
+                    let rel = self.sub(c, off);
                     let q = self.div(rel, st);
                     let r = self.rem(rel, st);
                     let zero = self.index(0);
@@ -606,9 +606,9 @@ impl Emitter<'_, '_, '_> {
                 let src_sizes = self.sizes(shapes.of(src));
                 let mut inside = None;
                 let mut src_coords = Vec::with_capacity(rank);
-                for dim in 0..rank {
+                for (dim, &c) in coords.iter().enumerate().take(rank) {
                     let lo = self.mixed_at(low, &dyn_low, dim)?;
-                    let rel = self.sub(coords[dim], lo);
+                    let rel = self.sub(c, lo);
                     let ok = self.lt(rel, src_sizes[dim]);
                     inside = Some(match inside {
                         None => ok,
@@ -636,7 +636,7 @@ impl Emitter<'_, '_, '_> {
                     Ok(vec![e.local(y, &env)?])
                 };
                 let Some(inside) = inside else {
-                    return Ok(self.elem(src, &[])?);
+                    return self.elem(src, &[]);
                 };
                 let r = self.if_else(
                     inside,
@@ -677,9 +677,9 @@ impl Emitter<'_, '_, '_> {
         shifted[dim] = self.sub(coords[dim], n);
         let r = self.if_else(
             here,
-            &[ty.clone()],
+            std::slice::from_ref(&ty),
             |e| Ok(vec![e.elem(first, &coords)?]),
-            move |e| Ok(vec![e.concat_at(&rest, dim, shifted, ty)?]),
+            |e| Ok(vec![e.concat_at(&rest, dim, shifted, ty.clone())?]),
         )?;
         Ok(r[0])
     }

@@ -174,6 +174,23 @@ fn pow2_floor(n: u32) -> u32 {
     }
 }
 
+/// The workgroup of a cooperative reduction of `red` iterations: 256
+/// invocations, fewer (a power of two, at least a subgroup) for a short
+/// static reduction.
+fn coop_workgroup(target: &CodegenTarget, red: Size, max_inv: u32) -> u32 {
+    let full = 256.min(max_inv);
+    match red {
+        Size::Static(r) => {
+            let want = u32::try_from(r.max(1))
+                .unwrap_or(u32::MAX)
+                .checked_next_power_of_two()
+                .unwrap_or(full);
+            want.clamp(target.subgroup_size().min(full), full)
+        }
+        Size::Slot(_) => full,
+    }
+}
+
 /// How partial results combine on `target`.
 fn combine_for(target: &CodegenTarget) -> Combine {
     if target.has(Capability::GroupNonUniformArithmetic) {
@@ -252,7 +269,7 @@ fn choose_reduction(
         Size::Slot(_) => true,
     };
     if shape.combinable && few_points && worth_splitting {
-        let wg = 256.min(max_inv);
+        let wg = coop_workgroup(target, red, max_inv);
         let combine = combine_for(target);
         let split = match red {
             Size::Static(r) => r > u64::from(wg) * budget,
@@ -314,7 +331,7 @@ fn choose_softmax(
         s.reason = "short rows: one row per invocation".into();
         return;
     }
-    let wg = 256.min(max_inv);
+    let wg = coop_workgroup(target, row, max_inv);
     let combine = combine_for(target);
     s.workgroup_size = [wg, 1, 1];
     s.distribution = Distribution::WorkgroupPerPoint;
