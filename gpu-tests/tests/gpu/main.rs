@@ -13,6 +13,7 @@ mod amber_files;
 mod descriptor_arrays;
 mod filecheck;
 mod runner;
+mod runner_declared_env;
 mod runner_harness;
 mod runner_mlir_compare;
 mod runtime_cache;

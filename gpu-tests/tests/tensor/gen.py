@@ -1,0 +1,4671 @@
+#!/usr/bin/env python3
+"""Writes kiln's tensor-level end-to-end tests (this folder's *.mlir and
+README.md) from the Python description of each file below, with every
+expected value computed here by numpy, independently of kiln.
+
+    python3 gen.py              write the files
+    python3 gen.py --check      regenerate in memory; fail if a committed file
+                                differs, then parse and verify the standard
+                                part of every file with mlir-opt-19, check
+                                the errors/ folder (see check_errors_folder)
+                                and that every op of the issue's section 1
+                                and every element type is covered
+    python3 gen.py --run-mlir   (alone or with --check) also compile every
+                                file with MLIR 19's own CPU pipeline and run
+                                it with mlir-cpu-runner-19: every check must
+                                pass there too (a second, independent oracle
+                                for the expected values)
+    python3 gen.py --only NAME  restrict --check / --run-mlir to files whose
+                                name contains NAME
+
+numpy (>= 1.24) and mlir-opt-19 are needed; --check and --run-mlir fail with
+a message saying so when either is missing, never pass silently.
+
+The format is IREE's end-to-end test format (iree/tests/e2e): each file holds
+`func.func @name()` functions with no arguments and no results. Inputs come
+from `util.unfoldable_constant` (a constant the compiler may not fold),
+`arith.constant`, or `flow.tensor.dynamic_constant` (a constant whose static
+type is erased to `?` dims, so the program is compiled for dynamic shapes);
+`util.optimization_barrier` stops folding across it. Checks are IREE's
+`check` ops:
+    check.expect_eq(%a, %b) : T             bytes equal (IREE compares the
+    check.expect_eq_const(%a, ATTR) : T     buffers byte for byte: -0.0 is
+                                            not 0.0)
+    check.expect_almost_eq(%a, %b[, atol X][, rtol Y]) : T
+    check.expect_almost_eq_const(%a, ATTR[, atol X][, rtol Y]) : T
+        each element: actual == expected, or expected is finite and
+        |actual - expected| <= atol + rtol * |expected|, computed in f64 after
+        widening f16/bf16 to f32 (IREE's iree_math_fuzzy_compare_f64). The
+        defaults are IREE's: atol 1.0e-4 (an f32 attribute), rtol 0.
+    check.expect_true(%v) : iN / check.expect_false(%v) : iN   (scalars)
+
+How each expected value is computed
+-----------------------------------
+* Inputs come from a SplitMix64 generator seeded with the file and function
+  name (no dependence on numpy's random streams, so every numpy version
+  writes the same files). Float inputs are rounded to their element type
+  first (f32 via numpy float32, f16 via numpy float16, bf16 with
+  round-to-nearest-even on the top 16 bits, done here); the printed literal
+  is the shortest decimal that MLIR reads back (decimal -> double -> type,
+  and also decimal -> type directly) as exactly that value.
+* Integer results follow MLIR's arith semantics: two's complement wrap-around
+  for add/sub/mul/shl, divsi/remsi round toward zero (remainder takes the
+  dividend's sign), divui/remui/shrui/cmpi u* on the unsigned bit pattern,
+  extsi/extui/trunci on bit patterns. Tests overflow on purpose; none divides
+  by zero or computes INT_MIN / -1 (undefined in MLIR).
+* Float contractions (matmul, conv, dot, reductions) whose inputs are dyadic
+  (k / 2^n) are computed exactly with integers and then rounded once to the
+  output type: the exact answer. When every partial sum in any order is
+  representable in the accumulator type (checked here), every summation
+  order gives that answer, so those tests use exact checks (expect_eq_const).
+  Other float results are computed in float64 (math functions in float64
+  numpy, sums with math.fsum) and rounded once to the output type.
+* f16/bf16 values are stored as f16/bf16 and computed in f32 (an arith.extf
+  to f32 in the region, arith.truncf back), as real programs do; numpy does
+  the same (f32 arithmetic on float32 arrays, then the rounding).
+
+Tolerances
+----------
+* expect_eq / expect_eq_const: integers, i1, data movement (copy, transpose,
+  slices, pads, concat, reshapes, broadcast, fill), single correctly rounded
+  float ops (add, sub, mul, neg, max, min, select, compare) and
+  order-independent exact float sums (see above).
+* IREE's default (atol 1e-4, rtol 0): float results of magnitude below ~10
+  after a few correctly rounded ops or a short sum of non-dyadic values
+  (error below 1e-5).
+* Explicit atol/rtol, chosen from Vulkan's precision rules for SPIR-V
+  (Vulkan spec, "Precision and Operation of SPIR-V Instructions") and from
+  accumulation order:
+    - f32 division (2.5 ulp): rtol 1e-6.
+    - exp/exp2/log/log2/pow/tanh/erf/softmax/gelu (3+2|x| ulp, or
+      "inherited" from exp/log): rtol 1e-4 with a small atol 1e-6 near zero.
+    - sin/cos: Vulkan allows an absolute error of 2^-11: atol 5e-4.
+    - sqrt (inherited from 1/inversesqrt) and rsqrt (2 ulp): rtol 1e-5.
+    - contractions of random (non-dyadic) f32 data with up to ~64 terms per
+      output (matmul, conv, dot, matvec): IREE's default; the worst-case
+      error of any order, n * 2^-24 * sum|terms|, stays below 1e-5 there.
+      Row / column sums of 37..53 random terms: atol 1e-5, rtol 1e-5.
+    - the one long non-exact sum (1,000,000 tenths): rtol 5e-3, which covers
+      a plain sequential f32 loop (0.24% off on that data) while losing or
+      repeating one 65,535-element chunk (6.5%) still fails.
+    - f16 / bf16 results of a computation that is not exact: one ulp of the
+      type, rtol 2^-10 (f16) or 2^-7 (bf16), on top of the f32 tolerance.
+      f16 softmax (MLIR's decomposition computes max, exp and the sum in
+      f16): atol 1e-3, rtol 2e-2.
+
+Every expected value is also confirmed by MLIR itself: `--run-mlir` (below)
+runs each file through MLIR 19's CPU pipeline, where every check passes.
+
+mlir-opt-19 check
+-----------------
+Each file is rewritten to standard MLIR (`util.unfoldable_constant` ->
+`arith.constant`, `util.optimization_barrier` -> an identity `tensor.cast`,
+`flow.tensor.dynamic_constant` -> `arith.constant` + `tensor.cast` to the
+dynamic type, each check -> a call to a generated function that counts the
+mismatching elements with IREE's comparison rule) and parsed and verified by
+mlir-opt-19. The IREE ops' own type rules (the value's type equals the
+checked operand's type, almost_eq only on float tensors, the erased type of
+a dynamic constant matches its value) are checked here while rewriting.
+--run-mlir lowers that standard module with MLIR's passes (one-shot
+bufferization, linalg to loops, LLVM), runs it with mlir-cpu-runner-19 and
+requires every check to pass.
+"""
+import argparse
+import collections
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zlib
+from fractions import Fraction
+
+try:
+    import numpy as np
+except ImportError:  # reported by main(), never silently skipped
+    np = None
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MLIR_OPT = 'mlir-opt-19'
+MLIR_RUNNER = 'mlir-cpu-runner-19'
+
+# ---------------------------------------------------------------------------
+# Element types and exact rounding.
+# ---------------------------------------------------------------------------
+
+# precision (significand bits, hidden bit included), min normal exponent,
+# max exponent
+FLOAT_FORMATS = {'f32': (24, -126, 127), 'f16': (11, -14, 15), 'bf16': (8, -126, 127)}
+INT_BITS = {'i1': 1, 'i8': 8, 'i16': 16, 'i32': 32, 'i64': 64}
+ELEMENT_TYPES = ['f32', 'f16', 'bf16', 'i1', 'i8', 'i16', 'i32', 'i64']
+INF_BITS = {'f32': (0x7F800000, 8), 'f16': (0x7C00, 4), 'bf16': (0x7F80, 4)}
+STORAGE_BITS = {'f32': 32, 'f16': 16, 'bf16': 16, 'i1': 8, 'i8': 8, 'i16': 16, 'i32': 32,
+                'i64': 64}
+
+
+def is_float(et):
+    return et in FLOAT_FORMATS
+
+
+def round_ratio(n, d, et):
+    """The value of `et` nearest n / d (integers, d > 0), ties to even, as a
+    Python float (exact: every f32/f16/bf16 value is a double)."""
+    p, emin, emax = FLOAT_FORMATS[et]
+    if n == 0:
+        return 0.0
+    sign = -1.0 if n < 0 else 1.0
+    n = abs(n)
+    e = n.bit_length() - d.bit_length()  # 2^e <= n/d < 2^(e+2)
+    if (n << max(0, -e)) < (d << max(0, e)):
+        e -= 1
+    e = max(e, emin)
+    sh = e - (p - 1)  # the ulp is 2^sh
+    num, den = (n, d << sh) if sh >= 0 else (n << -sh, d)
+    r, rem = divmod(num, den)
+    if 2 * rem > den or (2 * rem == den and r & 1):
+        r += 1
+    v = math.ldexp(r, sh)
+    if v >= 2.0 ** (emax + 1):
+        return sign * math.inf
+    return sign * v
+
+
+def round_fraction(q, et):
+    """The value of `et` nearest the rational `q` (ties to even)."""
+    q = Fraction(q)
+    return round_ratio(q.numerator, q.denominator, et)
+
+
+def bf16_from_f64(x):
+    """float64 array -> float32 array of bf16 values, rounded once (ties to
+    even). Normal range only (asserted): the tests stay away from bf16
+    subnormals."""
+    x = np.asarray(x, dtype=np.float64)
+    m, e = np.frexp(x)
+    r = np.round(m * 256.0)  # numpy rounds halves to even
+    out = np.ldexp(r, e - 8)
+    bad = (out != 0) & ((np.abs(out) < 2.0 ** -126) | (np.abs(out) >= 2.0 ** 128))
+    assert not bad.any(), 'bf16 value out of the normal range'
+    return out.astype(np.float32)
+
+
+def bf16_from_f32(x):
+    """arith.truncf f32 -> bf16: round to nearest even on the top 16 bits."""
+    b = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    b = ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) << 16
+    return (b & 0xFFFFFFFF).astype(np.uint32).view(np.float32)
+
+
+def wrap_int(x, bits):
+    """Two's complement wrap of Python/numpy integers to `bits` bits (signed)."""
+    if bits == 1:
+        return np.asarray(x).astype(np.int64) & 1
+    a = np.asarray(x, dtype=object)
+    m = 1 << bits
+    h = 1 << (bits - 1)
+    f = np.frompyfunc(lambda v: ((int(v) + h) % m) - h, 1, 1)
+    return f(a)
+
+
+NP_INT = {'i8': 'int8', 'i16': 'int16', 'i32': 'int32', 'i64': 'int64'}
+
+
+def store(et, x):
+    """`x` in the numpy representation of `et` storage: float32 (f32, and
+    bf16 values held exactly in float32), float16, bool (i1) or intN.
+    Floats are rounded once from float64; integers wrap (two's complement,
+    i1 keeps the low bit)."""
+    if et == 'f32':
+        return f64(x).astype(np.float32)
+    if et == 'f16':
+        return f64(x).astype(np.float16)
+    if et == 'bf16':
+        return bf16_from_f64(f64(x))
+    a = np.asarray(x)
+    if a.dtype == bool:
+        a = a.astype(np.int64)
+    bits = INT_BITS[et]
+    if a.dtype.kind in 'iu' and a.dtype != np.uint64:
+        a = a.astype(np.int64)
+        if bits < 64:
+            h = 1 << (bits - 1)
+            a = ((a + h) & ((1 << bits) - 1)) - h
+    else:
+        h = 1 << (bits - 1)
+        m = 1 << bits
+        a = np.array([((int(v) + h) % m) - h for v in a.reshape(-1).tolist()],
+                     dtype=np.int64).reshape(a.shape)
+    if et == 'i1':
+        return a != 0
+    return a.astype(NP_INT[et])
+
+
+def f64(a):
+    a = np.asarray(a)
+    if a.dtype == object:
+        return np.array([float(v) for v in a.reshape(-1).tolist()]).reshape(a.shape)
+    return a.astype(np.float64)
+
+
+def exactly(et, x):
+    """`store(et, x)` after checking that `x` is representable exactly (the
+    generator's claim behind an exact float check)."""
+    s = store(et, x)
+    if is_float(et):
+        assert np.array_equal(f64(s), f64(x)), 'value not exact in ' + et
+    return s
+
+
+# ---------------------------------------------------------------------------
+# Printing literals the way MLIR reads them back.
+# ---------------------------------------------------------------------------
+
+def mlir_float_text(s):
+    if 'e' in s:
+        m, e = s.split('e')
+        if '.' not in m:
+            m += '.0'
+        return m + 'e' + e
+    if '.' not in s:
+        s += '.0'
+    return s
+
+
+def reads_back(et, s, v):
+    """MLIR 19 reads a decimal float literal as a double, then converts it to
+    the element type (ties to even). Accept `s` only when that, and also the
+    direct decimal -> type rounding, give exactly `v`."""
+    via_double = round_fraction(Fraction(float(s)), et)
+    direct = round_fraction(Fraction(s), et)
+    return via_double == v and direct == v
+
+
+_FMT_CACHE = {}
+
+
+def fmt_float(et, v):
+    v = float(v)
+    key = (et, v, math.copysign(1.0, v))
+    hit = _FMT_CACHE.get(key)
+    if hit is not None:
+        return hit
+    if math.isnan(v):
+        raise ValueError('NaN literals are not used')
+    if math.isinf(v):
+        bits, nd = INF_BITS[et]
+        if v < 0:
+            bits |= 1 << (4 * nd - 1)
+        s = '0x%0*X' % (nd, bits)
+    elif v == 0:
+        s = '-0.0' if math.copysign(1.0, v) < 0 else '0.0'
+    else:
+        assert round_fraction(v, et) == v, (et, v)
+        conv = {'f32': np.float32, 'f16': np.float16, 'bf16': lambda x: bf16_from_f64(x)}[et]
+        for p in range(1, 18):
+            s = mlir_float_text('%.*g' % (p, v))
+            # cheap filter first, then the exact test of both reading paths
+            with np.errstate(over='ignore'):
+                quick = float(conv(float(s))) == v
+            if quick and reads_back(et, s, v):
+                break
+        else:
+            raise AssertionError('no literal for %r' % v)
+    _FMT_CACHE[key] = s
+    return s
+
+
+def fmt_scalar(et, v):
+    if is_float(et):
+        return fmt_float(et, v)
+    if et == 'i1':
+        return 'true' if bool(v) else 'false'
+    return str(int(v))
+
+
+def fmt_attr_float(x):
+    """atol / rtol values (F32Attr)."""
+    return fmt_float('f32', float(np.float32(x)))
+
+
+def dense(a, et, width=100):
+    """`dense<...>` literal of the numpy array `a` (storage representation of
+    `et`): a splat when all elements are equal, else nested lists wrapped to
+    `width` columns with one innermost row per line for rank >= 2."""
+    a = np.asarray(a)
+    flat = a.reshape(-1)
+    if flat.size == 0:
+        raise ValueError('empty tensors are not used')
+    if is_float(et):
+        bits = flat.view(np.uint32 if flat.dtype == np.float32 else np.uint16)
+        splat = bool((bits == bits[0]).all())
+    else:
+        splat = bool((flat == flat[0]).all())
+    if a.ndim == 0 or splat:
+        return 'dense<%s>' % fmt_scalar(et, flat[0])
+    cache = {}
+    words = []
+    for x in flat.tolist():
+        k = (x, math.copysign(1.0, x)) if is_float(et) else x  # -0.0 == 0.0 as a key
+        w = cache.get(k)
+        if w is None:
+            w = cache[k] = fmt_scalar(et, x)
+        words.append(w)
+    shape = a.shape
+    rank = len(shape)
+    inner = shape[-1]
+    # Tokens: the opening brackets before element i, the closing after it.
+    out = ['dense<']
+    line_len = 6
+    blocks = []  # elements under one bracket of each nesting depth
+    acc = 1
+    for d in reversed(shape):
+        acc *= d
+        blocks.insert(0, acc)
+    for i, w in enumerate(words):
+        opens = sum(1 for b in blocks if i % b == 0)
+        closes = sum(1 for b in blocks if (i + 1) % b == 0)
+        piece = '[' * opens + w + ']' * closes
+        if i + 1 < len(words):
+            piece += ','
+        new_row = rank >= 2 and i % inner == 0 and i != 0
+        if new_row or (line_len + len(piece) + 1 > width and i != 0):
+            indent = 4 if new_row or rank == 1 else 6
+            out.append('\n' + ' ' * indent)
+            line_len = indent
+        elif i != 0:
+            out.append(' ')
+            line_len += 1
+        out.append(piece)
+        line_len += len(piece)
+    out.append('>')
+    return ''.join(out)
+
+
+def ttype(shape, et, dyn=()):
+    dims = ['?' if i in dyn else str(d) for i, d in enumerate(shape)]
+    return 'tensor<' + ''.join(d + 'x' for d in dims) + et + '>'
+
+
+# ---------------------------------------------------------------------------
+# Deterministic inputs.
+# ---------------------------------------------------------------------------
+
+M64 = (1 << 64) - 1
+
+
+class Rng:
+    """SplitMix64 seeded by a name: the same numbers on every machine."""
+
+    def __init__(self, name):
+        self.state = zlib.crc32(name.encode())
+
+    def next(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) & M64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        return z ^ (z >> 31)
+
+    def ints(self, shape, lo, hi):
+        """Integers uniform in [lo, hi], int64 array."""
+        n = int(np.prod(shape, dtype=np.int64)) if len(shape) else 1
+        span = hi - lo + 1
+        return np.array([lo + self.next() % span for _ in range(n)],
+                        dtype=np.int64).reshape(shape)
+
+    def bits64(self, shape):
+        n = int(np.prod(shape, dtype=np.int64)) if len(shape) else 1
+        return np.array([self.next() - (1 << 63) for _ in range(n)], dtype=np.int64).reshape(shape)
+
+    def uniform(self, shape, lo, hi):
+        n = int(np.prod(shape, dtype=np.int64)) if len(shape) else 1
+        u = np.array([(self.next() >> 11) * 2.0 ** -53 for _ in range(n)])
+        return (lo + (hi - lo) * u).reshape(shape)
+
+    def floats(self, shape, et, lo=-1.0, hi=1.0):
+        """Uniform values rounded to `et` (storage representation)."""
+        return store(et, self.uniform(shape, lo, hi))
+
+    def dyadic(self, shape, et, lo, hi, denom):
+        """Integers in [lo, hi] divided by `denom` (a power of two), exact in
+        `et`: partial sums of their products stay exact."""
+        return exactly(et, self.ints(shape, lo, hi) / float(denom))
+
+
+# ---------------------------------------------------------------------------
+# Exact contractions (matmul, conv, dot, sums) of float data.
+# ---------------------------------------------------------------------------
+
+def to_scaled_ints(a):
+    """A float array as (integers as a Python-int object array, s) with
+    a == ints * 2^-s exactly."""
+    a64 = f64(a)
+    s = 0
+    for v in np.unique(np.abs(a64)):
+        if v == 0:
+            continue
+        m, e = math.frexp(float(v))
+        # v = m * 2^e, m has at most 53 significant bits
+        mant = int(m * (1 << 53))
+        tz = (mant & -mant).bit_length() - 1
+        s = max(s, 53 - e - tz)
+    scaled = np.ldexp(a64, s)  # exact: a power-of-two scaling
+    if np.abs(scaled).max(initial=0) < 2.0 ** 53:
+        return scaled.astype(np.int64).astype(object), s
+    ints = np.array([int(Fraction(float(v)) * (1 << s)) for v in a64.reshape(-1)],
+                    dtype=object).reshape(a64.shape)
+    return ints, s
+
+
+def einsum_exact(spec, *arrays):
+    """np.einsum on float inputs computed exactly: returns (object array of
+    Fractions' numerators, scale) pairs folded into Fractions."""
+    ints = []
+    scale = 0
+    for a in arrays:
+        i, s = to_scaled_ints(a)
+        ints.append(i)
+        scale += s
+    bound = 1
+    for i in ints:
+        m = max((abs(int(v)) for v in i.reshape(-1)), default=0)
+        bound *= max(m, 1)
+    terms = 1
+    lhs, out = spec.split('->')
+    sizes = {}
+    for lab, a in zip(lhs.split(','), arrays):
+        sizes.update(zip(lab, np.shape(a)))
+    for ch, d in sizes.items():
+        if ch not in out:
+            terms *= d
+    if (bound * terms).bit_length() < 63:
+        res = np.einsum(spec, *[i.astype(np.int64) for i in ints])
+        res = res.astype(object)
+    else:
+        res = einsum_object(spec, *ints)
+    return np.asarray(res, dtype=object), scale
+
+
+def einsum_object(spec, *arrays):
+    """einsum for Python-int object arrays (exact, slow; small inputs only)."""
+    ins, out = spec.split('->')
+    ins = ins.split(',')
+    letters = sorted(set(''.join(ins)))
+    sizes = {}
+    for lab, a in zip(ins, arrays):
+        for ch, d in zip(lab, a.shape):
+            sizes[ch] = d
+    result = np.zeros([sizes[c] for c in out], dtype=object)
+    result[...] = 0
+    import itertools
+    for idx in itertools.product(*[range(sizes[c]) for c in letters]):
+        env = dict(zip(letters, idx))
+        term = 1
+        for lab, a in zip(ins, arrays):
+            term *= a[tuple(env[c] for c in lab)]
+        result[tuple(env[c] for c in out)] += term
+    return result
+
+
+def exact_result(et, num, scale):
+    """Round the exact values num * 2^-scale to `et` once."""
+    num = np.asarray(num, dtype=object)
+    if all(abs(int(n)) < (1 << 53) for n in num.reshape(-1)):
+        # each value is exactly a double: one rounding from there
+        return store(et, np.ldexp(num.astype(np.int64).astype(np.float64), -scale))
+    flat = [round_ratio(int(n), 1 << scale, et) for n in num.reshape(-1)]
+    return store(et, np.array(flat, dtype=np.float64).reshape(num.shape))
+
+
+def contract(spec, et, *arrays):
+    """einsum(spec, *arrays) computed exactly and rounded once to `et`."""
+    num, scale = einsum_exact(spec, *arrays)
+    return exact_result(et, num, scale)
+
+
+def order_free(spec, et, *arrays, init=None):
+    """True when every partial sum of the contraction, in any order, is
+    exactly representable in `et` (so all summation orders agree): the sum
+    of the absolute values of the terms, as an integer multiple of the
+    finest scale, has at most `precision` bits."""
+    num, scale = einsum_exact(spec, *[np.abs(f64(a)) for a in arrays])
+    worst = max(int(v) for v in np.asarray(num).reshape(-1))
+    if init is not None:
+        worst += int(np.abs(f64(init)).max() * (1 << scale))
+    p = FLOAT_FORMATS[et][0]
+    return worst < (1 << p)
+
+
+def fsum_axis(a, axis):
+    """Correctly rounded (math.fsum) float64 sum along `axis`."""
+    return np.apply_along_axis(lambda v: math.fsum(v.tolist()), axis, f64(a))
+
+
+# ---------------------------------------------------------------------------
+# Writing a test function.
+# ---------------------------------------------------------------------------
+
+class V:
+    """An SSA value: a tensor (shape, element type, dynamic dims) or a
+    scalar (shape None)."""
+
+    def __init__(self, name, et, shape=None, dyn=()):
+        self.name, self.et, self.shape, self.dyn = name, et, shape, tuple(dyn)
+
+    @property
+    def ty(self):
+        if self.shape is None:
+            return self.et
+        return ttype(self.shape, self.et, self.dyn)
+
+    def __str__(self):
+        return self.name
+
+    def __format__(self, spec):
+        return self.name
+
+
+def amap(text):
+    return 'affine_map<%s>' % text
+
+
+def ident(rank):
+    ds = ', '.join('d%d' % i for i in range(rank))
+    return '(%s) -> (%s)' % (ds, ds)
+
+
+class Fn:
+    """One `func.func @name()` of a test file. Values get fresh names ending
+    in a number; names inside regions written by the tests end in a letter,
+    so the two never collide."""
+
+    def __init__(self, name, comment=None):
+        self.name = name
+        self.comment = comment
+        self.lines = []
+        self.counts = collections.Counter()
+        self.index_consts = {}
+        self.scalar_consts = {}
+        self.checks = 0
+
+    # -- text --------------------------------------------------------------
+    def fresh(self, hint):
+        assert re.fullmatch(r'[a-z_]+', hint), hint
+        self.counts[hint] += 1
+        return '%%%s%d' % (hint, self.counts[hint])
+
+    def emit(self, text):
+        self.lines.append(text.strip('\n'))
+
+    def op(self, rhs, et, shape=None, dyn=(), hint='t'):
+        v = V(self.fresh(hint), et, shape, dyn)
+        self.emit('%s = %s' % (v.name, rhs))
+        return v
+
+    def render(self):
+        out = []
+        if self.comment:
+            out += ['// ' + c for c in self.comment.strip().split('\n')]
+        out.append('func.func @%s() {' % self.name)
+        for text in self.lines:
+            out += ['  ' + ln if ln else '' for ln in text.split('\n')]
+        out.append('  return')
+        out.append('}')
+        assert self.checks > 0, self.name + ' checks nothing'
+        return '\n'.join(out) + '\n'
+
+    # -- inputs ------------------------------------------------------------
+    def const(self, a, et, how='unfoldable', dyn=None, hint='in'):
+        """A tensor input holding `a` (storage representation of `et`):
+        how = 'unfoldable' (util.unfoldable_constant), 'arith'
+        (arith.constant) or 'dynamic' (flow.tensor.dynamic_constant with the
+        dims in `dyn` erased; all of them when dyn is None)."""
+        a = np.asarray(a)
+        st = ttype(a.shape, et)
+        lit = dense(a, et)
+        if how == 'dynamic':
+            d = tuple(range(a.ndim)) if dyn is None else tuple(dyn)
+            return self.op('flow.tensor.dynamic_constant %s : %s -> %s'
+                           % (lit, st, ttype(a.shape, et, d)), et, a.shape, d, hint)
+        opname = {'unfoldable': 'util.unfoldable_constant', 'arith': 'arith.constant'}[how]
+        return self.op('%s %s : %s' % (opname, lit, st), et, a.shape, (), hint)
+
+    def splat_const(self, value, shape, et, how='unfoldable', dyn=None, hint='in'):
+        """A splat input without building the array (for huge shapes)."""
+        lit = 'dense<%s>' % fmt_scalar(et, value)
+        st = ttype(shape, et)
+        if how == 'dynamic':
+            d = tuple(range(len(shape))) if dyn is None else tuple(dyn)
+            return self.op('flow.tensor.dynamic_constant %s : %s -> %s'
+                           % (lit, st, ttype(shape, et, d)), et, tuple(shape), d, hint)
+        opname = {'unfoldable': 'util.unfoldable_constant', 'arith': 'arith.constant'}[how]
+        return self.op('%s %s : %s' % (opname, lit, st), et, tuple(shape), (), hint)
+
+    def scalar(self, value, et, how='arith'):
+        key = (et, fmt_scalar(et, value), how)
+        if key not in self.scalar_consts:
+            opname = {'unfoldable': 'util.unfoldable_constant', 'arith': 'arith.constant'}[how]
+            # a bool attribute carries its type: `arith.constant true`
+            typed = key[1] if et == 'i1' else '%s : %s' % (key[1], et)
+            self.scalar_consts[key] = self.op('%s %s' % (opname, typed), et, hint='cst')
+        return self.scalar_consts[key]
+
+    def idx(self, n):
+        if n not in self.index_consts:
+            self.index_consts[n] = self.op('arith.constant %d : index' % n, 'index', hint='c')
+        return self.index_consts[n]
+
+    def barrier(self, v):
+        assert v.shape is not None
+        return self.op('util.optimization_barrier %s : %s' % (v, v.ty), v.et, v.shape, v.dyn,
+                       'b')
+
+    def dim(self, v, i):
+        return self.op('tensor.dim %s, %s : %s' % (v, self.idx(i), v.ty), 'index', hint='d')
+
+    def sizes_of(self, v):
+        """index values of the dynamic dims of `v` (tensor.dim)."""
+        return {i: self.dim(v, i) for i in v.dyn}
+
+    def empty(self, shape, et, dyn=(), sizes=None):
+        dyn = tuple(dyn)
+        args = ', '.join(str(sizes[i]) for i in dyn)
+        return self.op('tensor.empty(%s) : %s' % (args, ttype(shape, et, dyn)), et,
+                       tuple(shape), dyn, 'e')
+
+    def fill(self, scalar, t):
+        return self.op('linalg.fill ins(%s : %s) outs(%s : %s) -> %s'
+                       % (scalar, scalar.ty, t, t.ty, t.ty), t.et, t.shape, t.dyn, 'f')
+
+    def full(self, value, shape, et, dyn=(), sizes=None):
+        """tensor.empty + linalg.fill with `value`."""
+        return self.fill(self.scalar(value, et), self.empty(shape, et, dyn, sizes))
+
+    def cast(self, v, dyn):
+        """tensor.cast to the same shape with the dims in `dyn` dynamic."""
+        t = ttype(v.shape, v.et, dyn)
+        return self.op('tensor.cast %s : %s to %s' % (v, v.ty, t), v.et, v.shape, dyn, 'cast')
+
+    def generic(self, ins, outs, maps, iters, body, hint='g'):
+        """linalg.generic with the given affine map texts, iterator kinds
+        ('p' / 'r') and region text (from `^bb0(...)` on)."""
+        its = ', '.join('"%s"' % {'p': 'parallel', 'r': 'reduction'}[c] for c in iters)
+        head = 'linalg.generic {indexing_maps = [%s], iterator_types = [%s]}' % (
+            ', '.join(amap(m) for m in maps), its)
+        if ins:
+            head += ' ins(%s : %s)' % (', '.join(v.name for v in ins),
+                                       ', '.join(v.ty for v in ins))
+        head += ' outs(%s : %s) {' % (', '.join(v.name for v in outs),
+                                      ', '.join(v.ty for v in outs))
+        body = '\n'.join('  ' + ln.strip() if not ln.strip().startswith('^') else ln.strip()
+                         for ln in body.strip().split('\n'))
+        if len(outs) == 1:
+            res = outs[0].ty
+        else:
+            res = '(%s)' % ', '.join(v.ty for v in outs)
+        name = self.fresh(hint)
+        lhs = name if len(outs) == 1 else '%s:%d' % (name, len(outs))
+        self.emit('%s = %s\n%s\n} -> %s' % (lhs, head, body, res))
+        if len(outs) == 1:
+            o = outs[0]
+            return V(name, o.et, o.shape, o.dyn)
+        return [V('%s#%d' % (name, i), o.et, o.shape, o.dyn) for i, o in enumerate(outs)]
+
+    def elementwise(self, ins, out_et, body, hint='g', out=None):
+        """A parallel linalg.generic over the shape of ins[0] (identity maps)
+        writing a new tensor.empty of `out_et`."""
+        v0 = ins[0]
+        if out is None:
+            sizes = self.sizes_of(v0) if v0.dyn else None
+            out = self.empty(v0.shape, out_et, v0.dyn, sizes)
+        r = len(v0.shape)
+        return self.generic(ins, [out], [ident(r)] * (len(ins) + 1), 'p' * r, body, hint)
+
+    # -- checks ------------------------------------------------------------
+    def static(self, v):
+        """IREE's way to check a dynamic result: barrier, then tensor.cast to
+        the static type."""
+        if not v.dyn:
+            return v
+        b = self.barrier(v)
+        return self.cast(b, ())
+
+    def _check_value(self, v, expected, exact):
+        """The expected array in `v`'s storage: exact checks require the
+        values to be representable; others round once from float64."""
+        expected = np.asarray(expected)
+        assert tuple(expected.shape) == tuple(v.shape), (self.name, expected.shape, v.shape)
+        if exact:
+            return exactly(v.et, expected)
+        return store(v.et, f64(expected))
+
+    def expect_eq_const(self, v, expected):
+        v = self.static(v)
+        e = self._check_value(v, expected, True)
+        self.emit('check.expect_eq_const(%s, %s : %s) : %s' % (v, dense(e, v.et), v.ty, v.ty))
+        self.checks += 1
+
+    def expect_almost_eq_const(self, v, expected, atol=None, rtol=None):
+        assert is_float(v.et)
+        v = self.static(v)
+        e = self._check_value(v, expected, False)
+        self.emit('check.expect_almost_eq_const(%s, %s : %s%s) : %s'
+                  % (v, dense(e, v.et), v.ty, tol_text(atol, rtol), v.ty))
+        self.checks += 1
+
+    def expect_eq(self, a, b):
+        a, b = self.static(a), self.static(b)
+        assert a.ty == b.ty
+        self.emit('check.expect_eq(%s, %s) : %s' % (a, b, a.ty))
+        self.checks += 1
+
+    def expect_almost_eq(self, a, b, atol=None, rtol=None):
+        a, b = self.static(a), self.static(b)
+        assert a.ty == b.ty and is_float(a.et)
+        self.emit('check.expect_almost_eq(%s, %s%s) : %s' % (a, b, tol_text(atol, rtol), a.ty))
+        self.checks += 1
+
+    def expect_true(self, v):
+        assert v.shape is None and v.et in INT_BITS
+        self.emit('check.expect_true(%s) : %s' % (v, v.et))
+        self.checks += 1
+
+    def expect_false(self, v):
+        assert v.shape is None and v.et in INT_BITS
+        self.emit('check.expect_false(%s) : %s' % (v, v.et))
+        self.checks += 1
+
+    def expect_index(self, v, n):
+        """An index value equals n: arith.cmpi + check.expect_true."""
+        c = self.op('arith.cmpi eq, %s, %s : index' % (v, self.idx(n)), 'i1', hint='ok')
+        self.expect_true(c)
+
+
+def tol_text(atol, rtol):
+    s = ''
+    if atol is not None:
+        s += ', atol %s' % fmt_attr_float(atol)
+    if rtol is not None:
+        s += ', rtol %s' % fmt_attr_float(rtol)
+    return s
+
+
+# ---------------------------------------------------------------------------
+# Test files.
+# ---------------------------------------------------------------------------
+
+FILES = collections.OrderedDict()
+
+
+class File:
+    def __init__(self, name, doc):
+        self.name, self.doc, self.fns = name, doc, []
+
+    def fn(self, name, comment=None):
+        assert all(f.name != name for f in self.fns), name
+        f = Fn(name, comment)
+        f.rng = Rng(self.name + '/' + name)
+        self.fns.append(f)
+        return f
+
+    def render(self):
+        head = ['// Generated by gen.py (its description of %s); do not edit by hand.'
+                % self.name]
+        head += ['// ' + ln if ln else '//' for ln in self.doc.strip().split('\n')]
+        return '\n'.join(head) + '\n\n' + '\n'.join(f.render() for f in self.fns)
+
+
+def testfile(name, doc):
+    """Registers a function that fills File(name) with test functions."""
+    def deco(build):
+        assert name not in FILES, name
+        FILES[name] = (doc, build)
+        return build
+    return deco
+
+
+def build_file(name):
+    doc, build = FILES[name]
+    f = File(name, doc)
+    build(f)
+    return f
+
+
+# ---------------------------------------------------------------------------
+# Standard MLIR form of a test file (mlir-opt-19 check, MLIR CPU run).
+# ---------------------------------------------------------------------------
+
+IREE_OPS = ('util.unfoldable_constant', 'util.optimization_barrier',
+            'flow.tensor.dynamic_constant', 'check.expect_eq_const', 'check.expect_eq',
+            'check.expect_almost_eq_const', 'check.expect_almost_eq', 'check.expect_true',
+            'check.expect_false')
+IREE_OP_RE = re.compile(r'^(?P<indent>[ \t]*)(?:(?P<lhs>%[\w]+) = )?(?P<op>'
+                        + '|'.join(re.escape(o) for o in IREE_OPS) + r')(?![\w.])', re.M)
+TENSOR_TYPE_RE = re.compile(r'tensor<((?:[0-9?]+x)*)([A-Za-z0-9]+)>')
+
+
+class FormatError(Exception):
+    pass
+
+
+def bracket_walk(text, pos=0):
+    """(index, char, depth) for each character from `pos`, where depth
+    counts the open (), [], {}, <> around it (the `->` arrow is skipped)."""
+    depth = 0
+    i, n = pos, len(text)
+    while i < n:
+        c = text[i]
+        if c == '-' and text[i + 1:i + 2] == '>':
+            i += 2
+            continue
+        if c in ')]}>':
+            depth -= 1
+        yield i, c, depth
+        if c in '([{<':
+            depth += 1
+        i += 1
+
+
+def statement_end(text, pos):
+    """End of the statement starting at `pos`: the first newline outside
+    brackets."""
+    for i, c, depth in bracket_walk(text, pos):
+        if c == '\n' and depth == 0:
+            return i
+    return len(text)
+
+
+def split_top(s, sep=','):
+    """`s` split at the `sep` characters outside brackets, parts stripped."""
+    parts, start = [], 0
+    for i, c, depth in bracket_walk(s):
+        if c == sep and depth == 0:
+            parts.append(s[start:i].strip())
+            start = i + 1
+    parts.append(s[start:].strip())
+    return parts
+
+
+def attr_and_type(s):
+    """'dense<...> : tensor<..>' -> (attr text, type text)."""
+    k = s.rfind(' : ')
+    if k < 0:
+        raise FormatError('expected `ATTR : TYPE` in %r' % s[:80])
+    return s[:k].strip(), s[k + 3:].strip()
+
+
+def parse_tensor_type(t):
+    m = TENSOR_TYPE_RE.fullmatch(t)
+    if not m:
+        return None
+    dims = [d for d in m.group(1).split('x') if d]
+    return dims, m.group(2)
+
+
+class StdWriter:
+    """Rewrites one file's text to standard MLIR: IREE ops replaced, each
+    test function returning the number (1-based) of its first failing check
+    or 0, and a @main returning 1000 * (function number) + that number for
+    the first function that fails, or 0."""
+
+    def __init__(self, name):
+        self.name = name
+        self.helpers = collections.OrderedDict()  # key -> (name, text)
+
+    def helper(self, kind, ty, atol, rtol):
+        key = (kind, ty, atol, rtol)
+        if key in self.helpers:
+            return self.helpers[key][0]
+        name = '@__check%d' % len(self.helpers)
+        parsed = parse_tensor_type(ty)
+        if parsed is None:
+            raise FormatError('%s needs a tensor type, got %s' % (kind, ty))
+        dims, et = parsed
+        if '?' in dims:
+            raise FormatError('%s on a dynamic type %s' % (kind, ty))
+        rank = len(dims)
+        ds = ', '.join('d%d' % i for i in range(rank))
+        idm = 'affine_map<(%s) -> (%s)>' % (ds, ds)
+        red = 'affine_map<(%s) -> ()>' % ds
+        its = ', '.join(['"reduction"'] * rank)
+        if kind == 'eq':
+            if is_float(et):
+                w = STORAGE_BITS[et]
+                cmp = ('%%xb = arith.bitcast %%x : %s to i%d\n'
+                       '    %%yb = arith.bitcast %%y : %s to i%d\n'
+                       '    %%bad = arith.cmpi ne, %%xb, %%yb : i%d' % (et, w, et, w, w))
+            else:
+                cmp = '%%bad = arith.cmpi ne, %%x, %%y : %s' % et
+        else:
+            if not re.fullmatch(r'b?f\d+\w*', et):
+                raise FormatError('almost_eq on non-float type %s' % ty)
+            widen = []
+            for v in ('x', 'y'):
+                if et == 'f32':
+                    widen.append('%%%sd = arith.extf %%%s : f32 to f64' % (v, v))
+                else:
+                    widen.append('%%%sw = arith.extf %%%s : %s to f32' % (v, v, et))
+                    widen.append('%%%sd = arith.extf %%%sw : f32 to f64' % (v, v))
+            a = float(np.float32(atol if atol is not None else 1e-4))
+            r = float(np.float32(rtol if rtol is not None else 0.0))
+            cmp = '\n    '.join(widen + [
+                '%%atol = arith.constant %r : f64' % a,
+                '%%rtol = arith.constant %r : f64' % r,
+                '%inf = arith.constant 0x7FF0000000000000 : f64',
+                '%same = arith.cmpf oeq, %xd, %yd : f64',
+                '%diff = arith.subf %xd, %yd : f64',
+                '%adiff = math.absf %diff : f64',
+                '%ay = math.absf %yd : f64',
+                '%rel = arith.mulf %rtol, %ay : f64',
+                '%tol = arith.addf %atol, %rel : f64',
+                '%close = arith.cmpf ole, %adiff, %tol : f64',
+                '%finite = arith.cmpf one, %ay, %inf : f64',
+                '%near = arith.andi %close, %finite : i1',
+                '%good = arith.ori %same, %near : i1',
+                '%true = arith.constant true',
+                '%bad = arith.xori %good, %true : i1'])
+        text = '''func.func private %s(%%a: %s, %%b: %s) -> i32 {
+  %%zero = arith.constant 0 : i32
+  %%e = tensor.empty() : tensor<i32>
+  %%init = linalg.fill ins(%%zero : i32) outs(%%e : tensor<i32>) -> tensor<i32>
+  %%n = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = [%s]} ins(%%a, %%b : %s, %s) outs(%%init : tensor<i32>) {
+  ^bb0(%%x: %s, %%y: %s, %%acc: i32):
+    %s
+    %%one = arith.extui %%bad : i1 to i32
+    %%sum = arith.addi %%acc, %%one : i32
+    linalg.yield %%sum : i32
+  } -> tensor<i32>
+  %%r = tensor.extract %%n[] : tensor<i32>
+  return %%r : i32
+}
+''' % (name, ty, ty, idm, idm, red, its, ty, ty, et, et, cmp)
+        self.helpers[key] = (name, text)
+        return name
+
+    def rewrite(self, text):
+        """(rewritten text, test function names)."""
+        out, fns = [], []
+        for chunk in re.split(r'(?m)^(?=func\.func )', text):
+            if not chunk.startswith('func.func'):
+                out.append(self.rewrite_ops(chunk))
+                continue
+            header, rest = chunk.split('\n', 1)
+            m = re.fullmatch(r'func\.func @(\w+)\(\) \{', header)
+            if not m:
+                raise FormatError('test functions take no arguments and return nothing: '
+                                  + header)
+            fns.append(m.group(1))
+            self.checks = 0
+            body = self.rewrite_ops(rest)
+            body, n = re.subn(r'(?m)^  return$', '  return %%__acc%d : i32' % self.checks, body)
+            if n != 1:
+                raise FormatError('@%s: expected one `return`' % m.group(1))
+            out.append('func.func @%s() -> i32 {\n  %%__zero = arith.constant 0 : i32\n'
+                       '  %%__acc0 = arith.constant 0 : i32\n%s' % (m.group(1), body))
+        return ''.join(out), fns
+
+    def fail_code(self, indent, fval):
+        """Folds one check's mismatch count into %__accN: the number of the
+        first failing check of the function, or 0."""
+        self.checks += 1
+        n = self.checks
+        prev = '%%__acc%d' % (n - 1)
+        return '\n'.join(indent + ln for ln in [
+            '%%__fail%d = arith.cmpi ne, %s, %%__zero : i32' % (n, fval),
+            '%%__id%d = arith.constant %d : i32' % (n, n),
+            '%%__new%d = arith.select %%__fail%d, %%__id%d, %%__zero : i32' % (n, n, n),
+            '%%__has%d = arith.cmpi ne, %s, %%__zero : i32' % (n, prev),
+            '%%__acc%d = arith.select %%__has%d, %s, %%__new%d : i32' % (n, n, prev, n)])
+
+    def rewrite_ops(self, text):
+        pieces = []
+        pos = 0
+        for m in IREE_OP_RE.finditer(text):
+            if m.start() < pos:
+                continue
+            end = statement_end(text, m.end())
+            stmt = re.sub(r'//[^\n]*', '', text[m.end():end]).strip()
+            pieces.append(text[pos:m.start()])
+            pieces.append(self.replace(m.group('indent'), m.group('lhs'), m.group('op'), stmt))
+            pos = end
+        pieces.append(text[pos:])
+        return ''.join(pieces)
+
+    def replace(self, indent, lhs, op, stmt):
+        if op == 'util.unfoldable_constant':
+            return '%s%s = arith.constant %s' % (indent, lhs, stmt)
+        if op == 'util.optimization_barrier':
+            operand, ty = [p.strip() for p in stmt.split(' : ', 1)]
+            if parse_tensor_type(ty) is None:
+                raise FormatError('barriers are on tensors here: ' + stmt)
+            return '%s%s = tensor.cast %s : %s to %s' % (indent, lhs, operand, ty, ty)
+        if op == 'flow.tensor.dynamic_constant':
+            k = stmt.rfind(' -> ')
+            attr, st = attr_and_type(stmt[:k])
+            dt = stmt[k + 4:].strip()
+            ps, pd = parse_tensor_type(st), parse_tensor_type(dt)
+            if ps is None or pd is None or ps[1] != pd[1] or len(ps[0]) != len(pd[0]) or any(
+                    b != '?' and a != b for a, b in zip(ps[0], pd[0])):
+                raise FormatError('dynamic_constant %s -> %s' % (st, dt))
+            if '?' in ps[0] or '?' not in pd[0]:
+                raise FormatError('dynamic_constant erases no dim: %s -> %s' % (st, dt))
+            return ('%s%s_static = arith.constant %s : %s\n%s%s = tensor.cast %s_static : %s to %s'
+                    % (indent, lhs, attr, st, indent, lhs, lhs, st, dt))
+        # checks
+        if lhs:
+            raise FormatError('%s has no result' % op)
+        if not stmt.startswith('('):
+            raise FormatError('expected `(` after ' + op)
+        close = statement_end(stmt, 0)  # whole remainder
+        depth = 0
+        for i, c in enumerate(stmt):
+            if c == '(':
+                depth += 1
+            elif c == ')':
+                depth -= 1
+                if depth == 0:
+                    close = i
+                    break
+        args = split_top(stmt[1:close])
+        rest = stmt[close + 1:].strip()
+        if not rest.startswith(':'):
+            raise FormatError('expected `: type` after %s(...)' % op)
+        ty = rest[1:].strip()
+        kind = op[len('check.expect_'):]
+        if kind in ('true', 'false'):
+            if len(args) != 1 or not re.fullmatch(r'i\d+', ty):
+                raise FormatError('%s takes one signless integer: %s' % (op, stmt))
+            tag = str(self.checks + 1)
+            pred = 'eq' if kind == 'true' else 'ne'
+            body = [
+                '%%__z%s = arith.constant 0 : %s' % (tag, ty),
+                '%%__b%s = arith.cmpi %s, %s, %%__z%s : %s' % (tag, pred, args[0], tag, ty),
+                '%%__f%s = arith.extui %%__b%s : i1 to i32' % (tag, tag)]
+            return '\n'.join(indent + b for b in body) + '\n' + self.fail_code(indent, '%__f' + tag)
+        atol = rtol = None
+        const = kind.endswith('_const')
+        base = kind[:-len('_const')] if const else kind
+        nfixed = 2
+        for a in args[nfixed:]:
+            m = re.fullmatch(r'(atol|rtol) (\S+)', a)
+            if not m or base != 'almost_eq':
+                raise FormatError('unexpected argument %r in %s' % (a, op))
+            if m.group(1) == 'atol':
+                atol = float(m.group(2))
+            else:
+                rtol = float(m.group(2))
+        tag = str(self.checks + 1)
+        body = []
+        rhs = args[1]
+        if const:
+            attr, aty = attr_and_type(args[1])
+            if aty != ty:
+                raise FormatError('%s: value type %s differs from %s' % (op, aty, ty))
+            rhs = '%%__exp%s' % tag
+            body.append('%s = arith.constant %s : %s' % (rhs, attr, ty))
+        helper = self.helper('eq' if base == 'eq' else 'almost', ty, atol, rtol)
+        body.append('%%__r%s = func.call %s(%s, %s) : (%s, %s) -> i32'
+                    % (tag, helper, args[0], rhs, ty, ty))
+        return '\n'.join(indent + b for b in body) + '\n' + self.fail_code(indent, '%__r' + tag)
+
+
+def standard_module(name, text):
+    """(standard MLIR text, test function names) of a test file."""
+    w = StdWriter(name)
+    body, fns = w.rewrite(text)
+    main = ['func.func @main() -> i32 {', '  %z = arith.constant 0 : i32']
+    prev = '%z'
+    for i, fn in enumerate(fns, 1):
+        main += ['  %%r%d = func.call @%s() : () -> i32' % (i, fn),
+                 '  %%base%d = arith.constant %d : i32' % (i, 1000 * i),
+                 '  %%code%d = arith.addi %%base%d, %%r%d : i32' % (i, i, i),
+                 '  %%bad%d = arith.cmpi ne, %%r%d, %%z : i32' % (i, i),
+                 '  %%new%d = arith.select %%bad%d, %%code%d, %%z : i32' % (i, i, i),
+                 '  %%had%d = arith.cmpi ne, %s, %%z : i32' % (i, prev),
+                 '  %%acc%d = arith.select %%had%d, %s, %%new%d : i32' % (i, i, prev, i)]
+        prev = '%%acc%d' % i
+    main += ['  return %s : i32' % prev, '}']
+    helpers = '\n'.join(t for _, t in w.helpers.values())
+    return body + '\n' + helpers + '\n'.join(main) + '\n', fns
+
+
+# ---------------------------------------------------------------------------
+# Helpers shared by the tests.
+# ---------------------------------------------------------------------------
+
+def named(f, op, ins, outs, attrs='', hint='r'):
+    """A named linalg op (`op {attrs} ins(..) outs(..) -> type`)."""
+    o = outs[0]
+    text = '%s%s ins(%s : %s) outs(%s : %s) -> %s' % (
+        op, ' ' + attrs if attrs else '', ', '.join(v.name for v in ins),
+        ', '.join(v.ty for v in ins), ', '.join(v.name for v in outs),
+        ', '.join(v.ty for v in outs), o.ty)
+    return f.op(text, o.et, o.shape, o.dyn, hint)
+
+
+def conv_attrs(strides, dilations):
+    def vec(v):
+        if v[0] == v[1]:
+            return 'dense<%d> : tensor<2xi64>' % v[0]
+        return 'dense<[%d, %d]> : tensor<2xi64>' % tuple(v)
+    return '{dilations = %s, strides = %s}' % (vec(dilations), vec(strides))
+
+
+def windows_nhwc(x, kh, kw, oh, ow, strides, dilations):
+    """[N, OH, OW, KH, KW, C] windows of an NHWC array, as convolutions and
+    poolings read them: x[n, oh*sh + i*dh, ow*sw + j*dw, c]."""
+    sh, sw = strides
+    dh, dw = dilations
+    n, _, _, c = x.shape
+    w = np.empty((n, oh, ow, kh, kw, c), dtype=x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            w[:, :, :, i, j, :] = x[:, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                                    j * dw:j * dw + sw * (ow - 1) + 1:sw, :]
+    return w
+
+
+def out_size(n, k, stride, dilation):
+    return (n - dilation * (k - 1) - 1) // stride + 1
+
+
+def binary_body(op, et, res_et=None):
+    res_et = res_et or et
+    return '''^bb0(%%a: %s, %%b: %s, %%o: %s):
+  %%r = %s %%a, %%b : %s
+  linalg.yield %%r : %s''' % (et, et, res_et, op, et, res_et)
+
+
+def f32_of(a):
+    """float32 view of f32/f16/bf16 storage (arith.extf)."""
+    return np.asarray(a).astype(np.float32)
+
+
+def trunc_to(et, a32):
+    """arith.truncf f32 -> et (ties to even)."""
+    if et == 'f32':
+        return np.asarray(a32, dtype=np.float32)
+    if et == 'f16':
+        return np.asarray(a32, dtype=np.float32).astype(np.float16)
+    return bf16_from_f32(a32)
+
+
+# ---------------------------------------------------------------------------
+# The tests, one function per file.
+# ---------------------------------------------------------------------------
+
+@testfile('elementwise_f32.mlir', '''
+arith on f32 tensors (addf, subf, mulf, divf, negf, maximumf, minimumf) with
+static, 0-d, prime-sized and dynamic shapes.''')
+def _(F):
+    f = F.fn('addf_7')
+    a, b = f.rng.floats((7,), 'f32', -4, 4), f.rng.floats((7,), 'f32', -4, 4)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = f.op('arith.addf %s, %s : %s' % (A, B, A.ty), 'f32', A.shape)
+    f.expect_eq_const(r, a + b)
+
+    f = F.fn('subf_mulf_13x31', 'Two correctly rounded ops in a row: exact.')
+    a, b = f.rng.floats((13, 31), 'f32', -2, 2), f.rng.floats((13, 31), 'f32', -2, 2)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    s = f.op('arith.subf %s, %s : %s' % (A, B, A.ty), 'f32', A.shape)
+    m = f.op('arith.mulf %s, %s : %s' % (s, B, A.ty), 'f32', A.shape)
+    f.expect_eq_const(m, (a - b) * b)
+
+    f = F.fn('divf_negf_127', 'divf is 2.5 ulp in Vulkan: rtol 1e-6.')
+    a = f.rng.floats((127,), 'f32', -8, 8)
+    b = f.rng.floats((127,), 'f32', 0.5, 4)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    d = f.op('arith.divf %s, %s : %s' % (A, B, A.ty), 'f32', A.shape)
+    n = f.op('arith.negf %s : %s' % (d, d.ty), 'f32', A.shape)
+    f.expect_almost_eq_const(n, -(f64(a) / f64(b)), atol=0.0, rtol=1e-6)
+    nb = f.op('arith.negf %s : %s' % (B, B.ty), 'f32', B.shape)
+    f.expect_eq_const(nb, -b)
+
+    f = F.fn('maximumf_minimumf_31x5')
+    a, b = f.rng.floats((31, 5), 'f32', -3, 3), f.rng.floats((31, 5), 'f32', -3, 3)
+    b[0, 0] = a[0, 0]
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    mx = f.op('arith.maximumf %s, %s : %s' % (A, B, A.ty), 'f32', A.shape)
+    mn = f.op('arith.minimumf %s, %s : %s' % (A, B, A.ty), 'f32', A.shape)
+    f.expect_eq_const(mx, np.maximum(a, b))
+    f.expect_eq_const(mn, np.minimum(a, b))
+
+    f = F.fn('mulf_0d', 'Rank-0 tensors.')
+    A = f.const(np.float32(1.5), 'f32')
+    B = f.const(np.float32(-2.25), 'f32', how='arith')
+    r = f.op('arith.mulf %s, %s : %s' % (A, B, A.ty), 'f32', ())
+    f.expect_eq_const(r, np.float32(-3.375))
+
+    f = F.fn('addf_dynamic_1021', 'arith.addf on tensor<?xf32>.')
+    a, b = f.rng.floats((1021,), 'f32', -1, 1), f.rng.floats((1021,), 'f32', -1, 1)
+    A, B = f.const(a, 'f32', 'dynamic'), f.const(b, 'f32', 'dynamic')
+    r = f.op('arith.addf %s, %s : %s' % (A, B, A.ty), 'f32', A.shape, A.dyn)
+    f.expect_eq_const(r, a + b)
+
+    f = F.fn('mulf_addf_4x257_default_tolerance',
+             'a * b + c: a device may contract it to an fma (one rounding): IREE\'s default\n'
+             'tolerance.')
+    a, b, c = (f.rng.floats((4, 257), 'f32', -2, 2) for _ in range(3))
+    A, B, C = f.const(a, 'f32'), f.const(b, 'f32'), f.const(c, 'f32')
+    m = f.op('arith.mulf %s, %s : %s' % (A, B, A.ty), 'f32', A.shape)
+    s = f.op('arith.addf %s, %s : %s' % (m, C, A.ty), 'f32', A.shape)
+    f.expect_almost_eq_const(s, f64(a) * f64(b) + f64(c))
+
+
+@testfile('sum_16m_ones.mlir', '''
+The sum of 16,777,216 ones is exactly 16777216.0 in f32 (every partial sum is
+an integer below 2^24 + 1, all exactly representable), whatever the order; a
+device that cuts long loops (lavapipe: 65,535 iterations per invocation)
+gets it wrong unless the reduction is split. linalg.reduce, linalg.generic,
+a dynamic shape, a 2-D whole-tensor sum and i32.''')
+def _(F):
+    n = 16777216
+
+    f = F.fn('sum_16777216_ones_reduce')
+    x = f.splat_const(1.0, (n,), 'f32')
+    init = f.full(0.0, (), 'f32')
+    r = f.op('''linalg.reduce ins(%s : %s) outs(%s : %s) dimensions = [0]
+  (%%in: f32, %%acc: f32) {
+    %%s = arith.addf %%in, %%acc : f32
+    linalg.yield %%s : f32
+  }''' % (x, x.ty, init, init.ty), 'f32', (), (), 'sum')
+    f.expect_eq_const(r, np.float32(n))
+
+    f = F.fn('sum_16777216_ones_generic')
+    x = f.splat_const(1.0, (n,), 'f32')
+    init = f.full(0.0, (), 'f32')
+    r = f.generic([x], [init], ['(d0) -> (d0)', '(d0) -> ()'], 'r', '''
+^bb0(%in: f32, %acc: f32):
+  %s = arith.addf %in, %acc : f32
+  linalg.yield %s : f32''')
+    f.expect_eq_const(r, np.float32(n))
+
+    f = F.fn('sum_16777216_ones_dynamic')
+    x = f.splat_const(1.0, (n,), 'f32', 'dynamic')
+    init = f.full(0.0, (), 'f32')
+    r = f.op('linalg.reduce { arith.addf } ins(%s : %s) outs(%s : %s) dimensions = [0]'
+             % (x, x.ty, init, init.ty), 'f32', (), (), 'sum')
+    f.expect_eq_const(r, np.float32(n))
+
+    f = F.fn('sum_4096x4096_ones')
+    x = f.splat_const(1.0, (4096, 4096), 'f32')
+    init = f.full(0.0, (), 'f32')
+    r = f.op('linalg.reduce { arith.addf } ins(%s : %s) outs(%s : %s) dimensions = [0, 1]'
+             % (x, x.ty, init, init.ty), 'f32', (), (), 'sum')
+    f.expect_eq_const(r, np.float32(n))
+
+    f = F.fn('sum_16777216_ones_i32')
+    x = f.splat_const(1, (n,), 'i32')
+    init = f.full(0, (), 'i32')
+    r = f.op('linalg.reduce { arith.addi } ins(%s : %s) outs(%s : %s) dimensions = [0]'
+             % (x, x.ty, init, init.ty), 'i32', (), (), 'sum')
+    f.expect_eq_const(r, np.int32(n))
+
+
+def half_body(et, n, compute, result):
+    """Region of an elementwise generic over `n` inputs stored as `et`
+    (%a, %b, %c): each widened to f32 (%x, %y, %z), the f32 `compute` lines,
+    then `result` rounded back to `et` (arith.truncf) and yielded."""
+    ins, wide = ['%a', '%b', '%c'][:n], ['%x', '%y', '%z'][:n]
+    lines = ['^bb0(%s, %%o: %s):' % (', '.join('%s: %s' % (i, et) for i in ins), et)]
+    lines += ['%s = arith.extf %s : %s to f32' % (w, i, et) for i, w in zip(ins, wide)]
+    lines += list(compute)
+    lines += ['%%t = arith.truncf %s : f32 to %s' % (result, et), 'linalg.yield %%t : %s' % et]
+    return '\n'.join(lines)
+
+
+@testfile('elementwise_f16.mlir', '''
+f16 tensors: arith directly on tensor<..xf16>, and the usual form of real
+programs, f16 storage with an arith.extf to f32 in the region, compute in
+f32, arith.truncf back (ties to even; some inputs sit exactly between two
+f16 values).''')
+def _(F):
+    f = F.fn('addf_f16_exact_13', 'Dyadic inputs: the sums are exact in f16.')
+    a, b = f.rng.dyadic((13,), 'f16', -512, 512, 64), f.rng.dyadic((13,), 'f16', -512, 512, 64)
+    A, B = f.const(a, 'f16'), f.const(b, 'f16')
+    r = f.op('arith.addf %s, %s : %s' % (A, B, A.ty), 'f16', A.shape)
+    f.expect_eq_const(r, f64(a) + f64(b))
+
+    f = F.fn('mulf_f16_tensor_31', 'f16 multiply, correctly rounded: one f16 ulp.')
+    a, b = f.rng.floats((31,), 'f16', -4, 4), f.rng.floats((31,), 'f16', -4, 4)
+    A, B = f.const(a, 'f16'), f.const(b, 'f16')
+    r = f.op('arith.mulf %s, %s : %s' % (A, B, A.ty), 'f16', A.shape)
+    f.expect_almost_eq_const(r, f64(a) * f64(b), atol=1e-4, rtol=2.0 ** -10)
+
+    f = F.fn('extf_mul_add_truncf_7x13', 'Stored f16, computed in f32: a * b + c.')
+    a, b, c = (f.rng.floats((7, 13), 'f16', -3, 3) for _ in range(3))
+    A, B, C = f.const(a, 'f16'), f.const(b, 'f16'), f.const(c, 'f16')
+    r = f.elementwise([A, B, C], 'f16', half_body(
+        'f16', 3, ['%m = arith.mulf %x, %y : f32', '%s = arith.addf %m, %z : f32'], '%s'))
+    f.expect_almost_eq_const(r, trunc_to('f16', f32_of(a) * f32_of(b) + f32_of(c)),
+                             atol=1e-3, rtol=2.0 ** -10)
+
+    f = F.fn('truncf_f32_to_f16_ties', 'arith.truncf rounds to nearest, ties to even.')
+    base = f.rng.floats((16,), 'f16', -8, 8).astype(np.float32)
+    # halfway between two f16 values: add half an ulp of f16
+    ulp = np.spacing(base.astype(np.float16)).astype(np.float32)
+    x = np.concatenate([base, base + ulp / 2, base + ulp / 4]).astype(np.float32)
+    X = f.const(x, 'f32')
+    r = f.op('arith.truncf %s : %s to %s' % (X, X.ty, ttype(x.shape, 'f16')), 'f16', x.shape)
+    f.expect_eq_const(r, x.astype(np.float16))
+
+    f = F.fn('extf_f16_to_f32_dynamic')
+    a = f.rng.floats((29,), 'f16', -100, 100)
+    A = f.const(a, 'f16', 'dynamic')
+    r = f.op('arith.extf %s : %s to %s' % (A, A.ty, ttype(a.shape, 'f32', (0,))), 'f32',
+             a.shape, (0,))
+    f.expect_eq_const(r, a.astype(np.float32))
+
+
+@testfile('elementwise_bf16.mlir', '''
+bf16 tensors, stored as bf16 and computed in f32 (arith.extf / arith.truncf
+in the region, as real programs do). truncf to bf16 rounds to nearest even
+on the top 16 bits of the f32 value.''')
+def _(F):
+    f = F.fn('bf16_mul_add_in_f32_5x11', 'a * b + c computed in f32, one bf16 ulp.')
+    a, b, c = (f.rng.floats((5, 11), 'bf16', -3, 3) for _ in range(3))
+    A, B, C = f.const(a, 'bf16'), f.const(b, 'bf16'), f.const(c, 'bf16')
+    r = f.elementwise([A, B, C], 'bf16', half_body(
+        'bf16', 3, ['%m = arith.mulf %x, %y : f32', '%s = arith.addf %m, %z : f32'], '%s'))
+    f.expect_almost_eq_const(r, bf16_from_f32(f32_of(a) * f32_of(b) + f32_of(c)),
+                             atol=1e-3, rtol=2.0 ** -7)
+
+    f = F.fn('bf16_add_exact_127', 'Dyadic inputs: exact sums.')
+    a, b = f.rng.dyadic((127,), 'bf16', -64, 64, 8), f.rng.dyadic((127,), 'bf16', -64, 64, 8)
+    A, B = f.const(a, 'bf16'), f.const(b, 'bf16')
+    r = f.elementwise([A, B], 'bf16', half_body('bf16', 2, ['%s = arith.addf %x, %y : f32'],
+                                                '%s'))
+    f.expect_eq_const(r, f64(a) + f64(b))
+
+    f = F.fn('truncf_f32_to_bf16_ties', 'Inputs exactly halfway between bf16 values.')
+    base = f.rng.floats((12,), 'bf16', -100, 100)
+    bits = base.view(np.uint32)
+    x = np.concatenate([base, (bits | 0x8000).view(np.float32),
+                        (bits | 0x7FFF).view(np.float32), (bits + 0x18000).view(np.float32)])
+    X = f.const(x, 'f32')
+    r = f.op('arith.truncf %s : %s to %s' % (X, X.ty, ttype(x.shape, 'bf16')), 'bf16', x.shape)
+    f.expect_eq_const(r, bf16_from_f32(x))
+
+    f = F.fn('extf_bf16_to_f32_1x1')
+    a = np.array([[-1.5e10]])
+    a = store('bf16', a)
+    A = f.const(a, 'bf16')
+    r = f.op('arith.extf %s : %s to %s' % (A, A.ty, ttype(a.shape, 'f32')), 'f32', a.shape)
+    f.expect_eq_const(r, a)
+
+    f = F.fn('bf16_dynamic_scale_2x37')
+    a = f.rng.floats((2, 37), 'bf16', -10, 10)
+    A = f.const(a, 'bf16', 'dynamic', dyn=(1,))
+    k = f.scalar(0.5, 'f32')
+    r = f.elementwise([A], 'bf16', half_body('bf16', 1, ['%%m = arith.mulf %%x, %s : f32' % k],
+                                             '%m'))
+    f.expect_eq_const(r, f64(a) * 0.5)
+
+
+def int_semantics(op, a, b, bits):
+    """MLIR arith semantics of integer binary ops on Python ints (signed
+    values in, signed values out, wrapped to `bits`)."""
+    mask = (1 << bits) - 1
+
+    def s(v):
+        v &= mask
+        return v - (1 << bits) if v >> (bits - 1) else v
+
+    def u(v):
+        return v & mask
+
+    def tdiv(x, y):
+        q = abs(x) // abs(y)
+        return q if (x >= 0) == (y >= 0) else -q
+    if op == 'addi':
+        return s(a + b)
+    if op == 'subi':
+        return s(a - b)
+    if op == 'muli':
+        return s(a * b)
+    if op == 'divsi':
+        return s(tdiv(a, b))
+    if op == 'remsi':
+        return s(a - b * tdiv(a, b))
+    if op == 'divui':
+        return s(u(a) // u(b))
+    if op == 'remui':
+        return s(u(a) % u(b))
+    if op == 'andi':
+        return s(a & b)
+    if op == 'ori':
+        return s(a | b)
+    if op == 'xori':
+        return s(a ^ b)
+    if op == 'shli':
+        return s(a << b)
+    if op == 'shrsi':
+        return s(a >> b)
+    if op == 'shrui':
+        return s(u(a) >> b)
+    if op == 'maxsi':
+        return max(a, b)
+    if op == 'minsi':
+        return min(a, b)
+    if op == 'maxui':
+        return a if u(a) >= u(b) else b
+    if op == 'minui':
+        return a if u(a) <= u(b) else b
+    if op == 'floordivsi':
+        return s(a // b)
+    if op == 'ceildivsi':
+        return s(-((-a) // b))
+    raise KeyError(op)
+
+
+def int_apply(op, a, b, et):
+    bits = INT_BITS[et]
+    out = [int_semantics(op, int(x), int(y), bits) for x, y in zip(a.reshape(-1).tolist(),
+                                                                   b.reshape(-1).tolist())]
+    return store(et, np.array(out, dtype=object).reshape(a.shape))
+
+
+def int_file(F, et, shape):
+    bits = INT_BITS[et]
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+    def full_range(f):
+        if bits == 64:
+            return f.rng.bits64(shape)
+        return f.rng.ints(shape, lo, hi)
+
+    def tensor_op(f, op, A, B):
+        return f.op('arith.%s %s, %s : %s' % (op, A, B, A.ty), et, A.shape, A.dyn)
+
+    f = F.fn('wrapping_add_sub_mul_%s' % et, 'Full-range inputs: results wrap around.')
+    a, b = store(et, full_range(f)), store(et, full_range(f))
+    A, B = f.const(a, et), f.const(b, et)
+    for op in ('addi', 'subi', 'muli'):
+        f.expect_eq_const(tensor_op(f, op, A, B), int_apply(op, a, b, et))
+
+    f = F.fn('div_rem_signed_%s' % et, 'divsi / remsi round toward zero; floordivsi /\n'
+             'ceildivsi toward -inf / +inf.')
+    a = store(et, full_range(f))
+    b = store(et, f.rng.ints(shape, -100, 100))
+    b[b == 0] = 7
+    a[(a == lo) & (b == -1)] = 5
+    a.reshape(-1)[:4] = store(et, [-7, 7, -7, 7])
+    b.reshape(-1)[:4] = store(et, [2, -2, -2, 2])
+    A, B = f.const(a, et), f.const(b, et)
+    for op in ('divsi', 'remsi', 'floordivsi', 'ceildivsi'):
+        f.expect_eq_const(tensor_op(f, op, A, B), int_apply(op, a, b, et))
+
+    f = F.fn('div_rem_unsigned_%s' % et, 'Negative values read as large unsigned ones.')
+    a, b = store(et, full_range(f)), store(et, full_range(f))
+    b[b == 0] = 3
+    b.reshape(-1)[:2] = store(et, [3, -3])
+    A, B = f.const(a, et), f.const(b, et)
+    for op in ('divui', 'remui'):
+        f.expect_eq_const(tensor_op(f, op, A, B), int_apply(op, a, b, et))
+
+    f = F.fn('bitwise_and_shifts_%s' % et, 'Shift amounts below the bit width.')
+    a, b = store(et, full_range(f)), store(et, full_range(f))
+    sh = store(et, f.rng.ints(shape, 0, bits - 1))
+    A, B, S = f.const(a, et), f.const(b, et), f.const(sh, et)
+    for op in ('andi', 'ori', 'xori'):
+        f.expect_eq_const(tensor_op(f, op, A, B), int_apply(op, a, b, et))
+    for op in ('shli', 'shrsi', 'shrui'):
+        f.expect_eq_const(tensor_op(f, op, A, S), int_apply(op, a, sh, et))
+
+    f = F.fn('min_max_%s' % et, 'Signed and unsigned min / max.')
+    a, b = store(et, full_range(f)), store(et, full_range(f))
+    A, B = f.const(a, et, 'dynamic'), f.const(b, et, 'dynamic')
+    for op in ('maxsi', 'minsi', 'maxui', 'minui'):
+        f.expect_eq_const(tensor_op(f, op, A, B), int_apply(op, a, b, et))
+
+
+@testfile('elementwise_i8.mlir', '''
+i8 arith on tensors: wrap-around add/sub/mul, signed and unsigned division
+and remainder, bitwise ops and shifts, min/max (static 7x13, dynamic).''')
+def _(F):
+    int_file(F, 'i8', (7, 13))
+
+
+@testfile('elementwise_i16.mlir', '''
+i16 arith on tensors: wrap-around add/sub/mul, signed and unsigned division
+and remainder, bitwise ops and shifts, min/max (static 31, dynamic).''')
+def _(F):
+    int_file(F, 'i16', (31,))
+
+
+@testfile('elementwise_i32.mlir', '''
+i32 arith on tensors: wrap-around add/sub/mul, signed and unsigned division
+and remainder, bitwise ops and shifts, min/max (static 3x5x7, dynamic).''')
+def _(F):
+    int_file(F, 'i32', (3, 5, 7))
+
+
+@testfile('elementwise_i64.mlir', '''
+i64 arith on tensors (values beyond 32 bits): wrap-around add/sub/mul,
+signed and unsigned division and remainder, bitwise ops and shifts, min/max.''')
+def _(F):
+    int_file(F, 'i64', (13,))
+
+
+@testfile('elementwise_i1.mlir', '''
+i1 tensors: dense true/false constants, andi/ori/xori, extui/extsi from i1,
+trunci to i1 (the low bit), and an i1 tensor driving a select inside a
+region on a dynamic shape.''')
+def _(F):
+    f = F.fn('i1_logic_9')
+    a = np.array([True, False, True, True, False, False, True, False, True])
+    b = np.array([True, True, False, True, False, True, False, False, True])
+    A, B = f.const(a, 'i1'), f.const(b, 'i1', how='arith')
+    for op, ref in (('andi', a & b), ('ori', a | b), ('xori', a ^ b)):
+        r = f.op('arith.%s %s, %s : %s' % (op, A, B, A.ty), 'i1', A.shape)
+        f.expect_eq_const(r, ref)
+
+    f = F.fn('i1_extend_truncate_5x3')
+    a = f.rng.ints((5, 3), 0, 1).astype(bool)
+    A = f.const(a, 'i1')
+    r = f.op('arith.extui %s : %s to %s' % (A, A.ty, ttype(a.shape, 'i32')), 'i32', a.shape)
+    f.expect_eq_const(r, a.astype(np.int32))
+    r = f.op('arith.extsi %s : %s to %s' % (A, A.ty, ttype(a.shape, 'i8')), 'i8', a.shape)
+    f.expect_eq_const(r, -a.astype(np.int8))
+    w = store('i16', f.rng.ints((5, 3), -1000, 1000))
+    W = f.const(w, 'i16')
+    r = f.op('arith.trunci %s : %s to %s' % (W, W.ty, ttype(a.shape, 'i1')), 'i1', a.shape)
+    f.expect_eq_const(r, (w & 1).astype(bool))
+
+    f = F.fn('i1_generic_not_select_dynamic_65')
+    a = f.rng.ints((65,), 0, 1).astype(bool)
+    x = f.rng.ints((65,), -50, 50).astype(np.int32)
+    A = f.const(a, 'i1', 'dynamic')
+    X = f.const(x, 'i32', 'dynamic')
+    t = f.scalar(True, 'i1')
+    r = f.elementwise([A, X], 'i32', '''
+^bb0(%%p: i1, %%x: i32, %%o: i32):
+  %%q = arith.xori %%p, %s : i1
+  %%n = arith.subi %%x, %%x : i32
+  %%s = arith.select %%q, %%x, %%n : i32
+  linalg.yield %%s : i32''' % t)
+    f.expect_eq_const(r, np.where(~a, x, 0).astype(np.int32))
+
+
+@testfile('compare_select.mlir', '''
+arith.cmpf / arith.cmpi on tensors (every ordered float predicate, every
+integer predicate, signed and unsigned) producing i1 tensors, and
+arith.select with a tensor condition and with a scalar condition.''')
+def _(F):
+    f = F.fn('cmpf_predicates_f32_17')
+    a = f.rng.dyadic((17,), 'f32', -4, 4, 2)
+    b = f.rng.dyadic((17,), 'f32', -4, 4, 2)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    refs = {'oeq': a == b, 'one': a != b, 'olt': a < b, 'ole': a <= b, 'ogt': a > b,
+            'oge': a >= b, 'ueq': a == b, 'une': a != b, 'ord': np.ones(17, bool)}
+    for p, ref in refs.items():
+        r = f.op('arith.cmpf %s, %s, %s : %s' % (p, A, B, A.ty), 'i1', a.shape)
+        f.expect_eq_const(r, ref)
+
+    f = F.fn('cmpi_predicates_i8_3x11')
+    a = store('i8', f.rng.ints((3, 11), -128, 127))
+    b = store('i8', f.rng.ints((3, 11), -128, 127))
+    b[0, :5] = a[0, :5]
+    A, B = f.const(a, 'i8'), f.const(b, 'i8')
+    ua, ub = a.astype(np.uint8), b.astype(np.uint8)
+    refs = {'eq': a == b, 'ne': a != b, 'slt': a < b, 'sle': a <= b, 'sgt': a > b,
+            'sge': a >= b, 'ult': ua < ub, 'ule': ua <= ub, 'ugt': ua > ub, 'uge': ua >= ub}
+    for p, ref in refs.items():
+        r = f.op('arith.cmpi %s, %s, %s : %s' % (p, A, B, A.ty), 'i1', a.shape)
+        f.expect_eq_const(r, ref)
+
+    f = F.fn('select_tensor_condition_f32_and_i64')
+    a = f.rng.floats((2, 7), 'f32', -5, 5)
+    b = f.rng.floats((2, 7), 'f32', -5, 5)
+    x = f.rng.bits64((2, 7))
+    y = f.rng.bits64((2, 7))
+    A, B, X, Y = f.const(a, 'f32'), f.const(b, 'f32'), f.const(x, 'i64'), f.const(y, 'i64')
+    c = f.op('arith.cmpf olt, %s, %s : %s' % (A, B, A.ty), 'i1', a.shape)
+    r = f.op('arith.select %s, %s, %s : %s, %s' % (c, A, B, c.ty, A.ty), 'f32', a.shape)
+    f.expect_eq_const(r, np.where(a < b, a, b))
+    r = f.op('arith.select %s, %s, %s : %s, %s' % (c, X, Y, c.ty, X.ty), 'i64', a.shape)
+    f.expect_eq_const(r, np.where(a < b, x, y))
+
+    f = F.fn('select_scalar_condition')
+    a = f.rng.ints((6,), -9, 9).astype(np.int16)
+    b = f.rng.ints((6,), -9, 9).astype(np.int16)
+    A, B = f.const(a, 'i16'), f.const(b, 'i16')
+    t = f.scalar(False, 'i1', how='unfoldable')
+    r = f.op('arith.select %s, %s, %s : %s' % (t, A, B, A.ty), 'i16', a.shape)
+    f.expect_eq_const(r, b)
+
+    f = F.fn('relu_by_cmpf_select_dynamic')
+    a = f.rng.floats((3, 19), 'f32', -1, 1)
+    A = f.const(a, 'f32', 'dynamic')
+    zero = f.const(np.zeros((3, 19), np.float32), 'f32', 'dynamic')
+    c = f.op('arith.cmpf ogt, %s, %s : %s' % (A, zero, A.ty), 'i1', a.shape, A.dyn)
+    r = f.op('arith.select %s, %s, %s : %s, %s' % (c, A, zero, c.ty, A.ty), 'f32', a.shape,
+             A.dyn)
+    f.expect_eq_const(r, np.where(a > 0, a, np.float32(0)))
+
+
+@testfile('casts.mlir', '''
+Conversions on tensors: sitofp / uitofp (rounding to nearest even above
+2^24), fptosi / fptoui (toward zero), extsi / extui / trunci between every
+integer width, extf / truncf, bitcast f32 <-> i32.''')
+def _(F):
+    f = F.fn('int_to_float')
+    a = np.array([0, 1, -1, 16777217, -16777219, 2147483647, -2147483648, 123456789],
+                 dtype=np.int32)
+    A = f.const(a, 'i32')
+    r = f.op('arith.sitofp %s : %s to %s' % (A, A.ty, ttype(a.shape, 'f32')), 'f32', a.shape)
+    f.expect_eq_const(r, a.astype(np.float64).astype(np.float32))
+    b = store('i8', [0, 1, -1, 127, -128, 100])
+    B = f.const(b, 'i8')
+    r = f.op('arith.uitofp %s : %s to %s' % (B, B.ty, ttype(b.shape, 'f32')), 'f32', b.shape)
+    f.expect_eq_const(r, b.astype(np.uint8).astype(np.float32))
+    c = np.array([3, -1000, 2049, 2051, 65504], dtype=np.int64)
+    C = f.const(c, 'i64')
+    r = f.op('arith.sitofp %s : %s to %s' % (C, C.ty, ttype(c.shape, 'f16')), 'f16', c.shape)
+    f.expect_eq_const(r, store('f16', [3, -1000, 2048, 2052, 65504]))
+
+    f = F.fn('float_to_int')
+    a = store('f32', [0.0, 0.99, -0.99, 2.5, -2.5, 1e9, -1e9, 123.75])
+    A = f.const(a, 'f32')
+    r = f.op('arith.fptosi %s : %s to %s' % (A, A.ty, ttype(a.shape, 'i32')), 'i32', a.shape)
+    f.expect_eq_const(r, np.trunc(f64(a)).astype(np.int64))
+    b = store('f32', [0.0, 1.5, 127.9, 200.0, 255.0])
+    B = f.const(b, 'f32')
+    r = f.op('arith.fptoui %s : %s to %s' % (B, B.ty, ttype(b.shape, 'i8')), 'i8', b.shape)
+    f.expect_eq_const(r, store('i8', np.trunc(f64(b)).astype(np.int64)))
+    h = store('f16', [-3.75, 1000.5, 7.0])
+    H = f.const(h, 'f16')
+    r = f.op('arith.fptosi %s : %s to %s' % (H, H.ty, ttype(h.shape, 'i16')), 'i16', h.shape)
+    f.expect_eq_const(r, np.trunc(f64(h)).astype(np.int64))
+
+    f = F.fn('int_widths')
+    a = store('i8', f.rng.ints((11,), -128, 127))
+    A = f.const(a, 'i8')
+    for to in ('i16', 'i32', 'i64'):
+        r = f.op('arith.extsi %s : %s to %s' % (A, A.ty, ttype(a.shape, to)), to, a.shape)
+        f.expect_eq_const(r, a.astype(np.int64))
+        r = f.op('arith.extui %s : %s to %s' % (A, A.ty, ttype(a.shape, to)), to, a.shape)
+        f.expect_eq_const(r, a.astype(np.uint8).astype(np.int64))
+    w = f.rng.bits64((11,))
+    W = f.const(w, 'i64')
+    for to in ('i32', 'i16', 'i8'):
+        r = f.op('arith.trunci %s : %s to %s' % (W, W.ty, ttype(w.shape, to)), to, w.shape)
+        f.expect_eq_const(r, store(to, w))
+    s = store('i16', f.rng.ints((11,), -32768, 32767))
+    S = f.const(s, 'i16', 'dynamic')
+    r = f.op('arith.extsi %s : %s to %s' % (S, S.ty, ttype(s.shape, 'i64', (0,))), 'i64',
+             s.shape, (0,))
+    f.expect_eq_const(r, s.astype(np.int64))
+
+    f = F.fn('bitcast_f32_i32')
+    a = store('f32', [1.0, -2.0, 0.1, 3.4e38, 0.0, -0.0])
+    A = f.const(a, 'f32')
+    r = f.op('arith.bitcast %s : %s to %s' % (A, A.ty, ttype(a.shape, 'i32')), 'i32', a.shape)
+    f.expect_eq_const(r, a.view(np.int32))
+    back = f.op('arith.bitcast %s : %s to %s' % (r, r.ty, A.ty), 'f32', a.shape)
+    f.expect_eq(back, A)
+
+    f = F.fn('extf_truncf_chain')
+    a = f.rng.floats((9,), 'f32', -1000, 1000)
+    A = f.const(a, 'f32')
+    h = f.op('arith.truncf %s : %s to %s' % (A, A.ty, ttype(a.shape, 'f16')), 'f16', a.shape)
+    bb = f.op('arith.truncf %s : %s to %s' % (A, A.ty, ttype(a.shape, 'bf16')), 'bf16', a.shape)
+    he = f.op('arith.extf %s : %s to %s' % (h, h.ty, A.ty), 'f32', a.shape)
+    be = f.op('arith.extf %s : %s to %s' % (bb, bb.ty, A.ty), 'f32', a.shape)
+    f.expect_eq_const(he, a.astype(np.float16).astype(np.float32))
+    f.expect_eq_const(be, bf16_from_f32(a))
+
+
+def unary(f, op, X, et=None):
+    et = et or X.et
+    return f.op('%s %s : %s' % (op, X, X.ty), et, X.shape, X.dyn)
+
+
+@testfile('math_f32.mlir', '''
+math on f32 tensors, each against float64 numpy with the tolerance Vulkan's
+precision rules allow: exp/exp2/log/log2 (atol 1e-6, rtol 1e-5), tanh/erf
+(atol 1e-5, rtol 1e-4), sqrt/rsqrt (rtol 1e-5), sin/cos (atol 5e-4), powf
+(rtol 1e-4), fma (default); exact rounding functions (floor, ceil, trunc,
+round, roundeven), absf, copysign, absi.''')
+def _(F):
+    f = F.fn('exp_log_31x7')
+    x = f.rng.floats((31, 7), 'f32', -10, 10)
+    y = f.rng.floats((31, 7), 'f32', 0.01, 100)
+    X, Y = f.const(x, 'f32'), f.const(y, 'f32')
+    f.expect_almost_eq_const(unary(f, 'math.exp', X), np.exp(f64(x)), atol=1e-6, rtol=1e-5)
+    f.expect_almost_eq_const(unary(f, 'math.exp2', X), np.exp2(f64(x)), atol=1e-6, rtol=1e-5)
+    f.expect_almost_eq_const(unary(f, 'math.log', Y), np.log(f64(y)), atol=1e-6, rtol=1e-5)
+    f.expect_almost_eq_const(unary(f, 'math.log2', Y), np.log2(f64(y)), atol=1e-6, rtol=1e-5)
+
+    f = F.fn('tanh_erf_127')
+    x = f.rng.floats((127,), 'f32', -5, 5)
+    x[:3] = [0.0, 1e-3, -2e-4]
+    X = f.const(x, 'f32')
+    f.expect_almost_eq_const(unary(f, 'math.tanh', X), np.tanh(f64(x)), atol=1e-5, rtol=1e-4)
+    erf = np.vectorize(math.erf)
+    f.expect_almost_eq_const(unary(f, 'math.erf', X), erf(f64(x)), atol=1e-5, rtol=1e-4)
+
+    f = F.fn('sqrt_rsqrt_13')
+    x = f.rng.floats((13,), 'f32', 0.001, 1000)
+    X = f.const(x, 'f32')
+    f.expect_almost_eq_const(unary(f, 'math.sqrt', X), np.sqrt(f64(x)), atol=0.0, rtol=1e-5)
+    f.expect_almost_eq_const(unary(f, 'math.rsqrt', X), 1 / np.sqrt(f64(x)), atol=0.0,
+                             rtol=1e-5)
+
+    f = F.fn('sin_cos_64')
+    x = f.rng.floats((64,), 'f32', -math.pi, math.pi)
+    X = f.const(x, 'f32')
+    f.expect_almost_eq_const(unary(f, 'math.sin', X), np.sin(f64(x)), atol=5e-4)
+    f.expect_almost_eq_const(unary(f, 'math.cos', X), np.cos(f64(x)), atol=5e-4)
+
+    f = F.fn('powf_fma_5x5')
+    a = f.rng.floats((5, 5), 'f32', 0.5, 4)
+    b = f.rng.floats((5, 5), 'f32', -2, 2)
+    c = f.rng.floats((5, 5), 'f32', -2, 2)
+    A, B, C = f.const(a, 'f32'), f.const(b, 'f32'), f.const(c, 'f32')
+    r = f.op('math.powf %s, %s : %s' % (A, B, A.ty), 'f32', a.shape)
+    f.expect_almost_eq_const(r, np.power(f64(a), f64(b)), atol=1e-6, rtol=1e-4)
+    r = f.op('math.fma %s, %s, %s : %s' % (A, B, C, A.ty), 'f32', a.shape)
+    f.expect_almost_eq_const(r, f64(a) * f64(b) + f64(c))
+
+    f = F.fn('rounding_exact_24')
+    x = store('f32', [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, -0.49999997, 3.7, -3.7,
+                      1e7 + 0.5, 123.25, -123.75, 0.0, 7.0, -7.0, 2.5000002, 8388609.0,
+                      -8388607.5, 0.75, -0.25, 1.0000001, 99.5, -99.5])
+    X = f.const(x, 'f32')
+    d = f64(x)
+    f.expect_eq_const(unary(f, 'math.floor', X), np.floor(d))
+    f.expect_eq_const(unary(f, 'math.ceil', X), np.ceil(d))
+    f.expect_eq_const(unary(f, 'math.trunc', X), np.trunc(d))
+    f.expect_eq_const(unary(f, 'math.roundeven', X), np.rint(d))
+    f.expect_eq_const(unary(f, 'math.round', X), np.copysign(np.floor(np.abs(d) + 0.5), d))
+
+    f = F.fn('absf_copysign_absi')
+    a = f.rng.floats((11,), 'f32', -9, 9)
+    b = f.rng.floats((11,), 'f32', -9, 9)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    f.expect_eq_const(unary(f, 'math.absf', A), np.abs(a))
+    r = f.op('math.copysign %s, %s : %s' % (A, B, A.ty), 'f32', a.shape)
+    f.expect_eq_const(r, np.copysign(a, b))
+    i = f.rng.ints((11,), -2 ** 31 + 1, 2 ** 31 - 1).astype(np.int32)
+    I = f.const(i, 'i32')
+    f.expect_eq_const(unary(f, 'math.absi', I), np.abs(i))
+
+    f = F.fn('exp_dynamic_1x1021')
+    x = f.rng.floats((1, 1021), 'f32', -3, 3)
+    X = f.const(x, 'f32', 'dynamic')
+    f.expect_almost_eq_const(unary(f, 'math.exp', X), np.exp(f64(x)), atol=1e-6, rtol=1e-5)
+
+
+@testfile('math_f16_bf16.mlir', '''
+math on half types: math.sqrt / math.exp directly on f16 tensors (f16
+precision: rtol 2^-9), and the usual form, f16 / bf16 storage with the math
+done in f32 inside the region (one ulp of the storage type on top of the
+f32 tolerance).''')
+def _(F):
+    f = F.fn('sqrt_exp_f16_tensor_19')
+    x = f.rng.floats((19,), 'f16', 0.0, 9)
+    X = f.const(x, 'f16')
+    f.expect_almost_eq_const(unary(f, 'math.sqrt', X), np.sqrt(f64(x)), atol=1e-3,
+                             rtol=2.0 ** -9)
+    y = f.rng.floats((19,), 'f16', -4, 4)
+    Y = f.const(y, 'f16')
+    f.expect_almost_eq_const(unary(f, 'math.exp', Y), np.exp(f64(y)), atol=1e-3,
+                             rtol=2.0 ** -9)
+
+    f = F.fn('exp_f16_in_f32_8x9')
+    x = f.rng.floats((8, 9), 'f16', -6, 6)
+    X = f.const(x, 'f16')
+    r = f.elementwise([X], 'f16', half_body('f16', 1, ['%e = math.exp %x : f32'], '%e'))
+    f.expect_almost_eq_const(r, np.exp(f64(x)), atol=1e-4, rtol=2.0 ** -10 + 1e-5)
+
+    f = F.fn('tanh_bf16_in_f32_61')
+    x = f.rng.floats((61,), 'bf16', -4, 4)
+    X = f.const(x, 'bf16', 'dynamic')
+    r = f.elementwise([X], 'bf16', half_body('bf16', 1, ['%e = math.tanh %x : f32'], '%e'))
+    f.expect_almost_eq_const(r, np.tanh(f64(x)), atol=1e-4, rtol=2.0 ** -7 + 1e-4)
+
+
+@testfile('fused_elementwise.mlir', '''
+Chains of elementwise ops a compiler fuses into one dispatch: a * b + c then
+exp (tensor ops and one generic), relu of an f16 chain, an integer chain
+with wrap-around, an int8 requantize (extsi, mul, shift, clamp, trunci), and
+a row normalisation (reduction, broadcast, rsqrt) over dynamic shapes.''')
+def _(F):
+    f = F.fn('mul_add_exp_tensor_ops_9x33')
+    a, b, c = (f.rng.floats((9, 33), 'f32', -1.5, 1.5) for _ in range(3))
+    A, B, C = f.const(a, 'f32'), f.const(b, 'f32'), f.const(c, 'f32')
+    m = f.op('arith.mulf %s, %s : %s' % (A, B, A.ty), 'f32', a.shape)
+    s = f.op('arith.addf %s, %s : %s' % (m, C, A.ty), 'f32', a.shape)
+    e = unary(f, 'math.exp', s)
+    f.expect_almost_eq_const(e, np.exp(f64(a) * f64(b) + f64(c)), atol=1e-6, rtol=1e-5)
+
+    f = F.fn('mul_add_exp_generic_dynamic_257')
+    a, b, c = (f.rng.floats((257,), 'f32', -1.5, 1.5) for _ in range(3))
+    A, B, C = (f.const(v, 'f32', 'dynamic') for v in (a, b, c))
+    r = f.elementwise([A, B, C], 'f32', '''
+^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+  %m = arith.mulf %a, %b : f32
+  %s = arith.addf %m, %c : f32
+  %e = math.exp %s : f32
+  linalg.yield %e : f32''')
+    f.expect_almost_eq_const(r, np.exp(f64(a) * f64(b) + f64(c)), atol=1e-6, rtol=1e-5)
+
+    f = F.fn('relu_chain_f16_tensor_ops_4x50')
+    a, b = f.rng.floats((4, 50), 'f16', -2, 2), f.rng.floats((4, 50), 'f16', -2, 2)
+    A, B = f.const(a, 'f16'), f.const(b, 'f16')
+    t32 = ttype(a.shape, 'f32')
+    x = f.op('arith.extf %s : %s to %s' % (A, A.ty, t32), 'f32', a.shape)
+    y = f.op('arith.extf %s : %s to %s' % (B, B.ty, t32), 'f32', a.shape)
+    m = f.op('arith.mulf %s, %s : %s' % (x, y, t32), 'f32', a.shape)
+    s = f.op('arith.subf %s, %s : %s' % (m, y, t32), 'f32', a.shape)
+    z = f.const(np.zeros(a.shape, np.float32), 'f32', how='arith')
+    r = f.op('arith.maximumf %s, %s : %s' % (s, z, t32), 'f32', a.shape)
+    h = f.op('arith.truncf %s : %s to %s' % (r, t32, A.ty), 'f16', a.shape)
+    ref = np.maximum(f32_of(a) * f32_of(b) - f32_of(b), np.float32(0))
+    f.expect_eq_const(h, ref.astype(np.float16))
+
+    f = F.fn('int_chain_i32_1000')
+    a = f.rng.ints((1000,), -2 ** 31, 2 ** 31 - 1).astype(np.int32)
+    b = f.rng.ints((1000,), -2 ** 31, 2 ** 31 - 1).astype(np.int32)
+    c = f.rng.ints((1000,), -2 ** 31, 2 ** 31 - 1).astype(np.int32)
+    A, B, C = f.const(a, 'i32'), f.const(b, 'i32'), f.const(c, 'i32')
+    three = f.const(np.full((1000,), 3, np.int32), 'i32', how='arith')
+    one = f.const(np.full((1000,), 1, np.int32), 'i32', how='arith')
+    m = f.op('arith.muli %s, %s : %s' % (A, three, A.ty), 'i32', a.shape)
+    s = f.op('arith.addi %s, %s : %s' % (m, B, A.ty), 'i32', a.shape)
+    sh = f.op('arith.shrsi %s, %s : %s' % (s, one, A.ty), 'i32', a.shape)
+    x = f.op('arith.xori %s, %s : %s' % (sh, C, A.ty), 'i32', a.shape)
+    ref = [int_semantics('xori', int_semantics('shrsi', int_semantics(
+        'addi', int_semantics('muli', int(p), 3, 32), int(q), 32), 1, 32), int(r), 32)
+        for p, q, r in zip(a, b, c)]
+    f.expect_eq_const(x, np.array(ref, dtype=np.int32))
+
+    f = F.fn('requantize_i8_6x21', 'i8 in, i32 arithmetic, clamp, i8 out.')
+    a = store('i8', f.rng.ints((6, 21), -128, 127))
+    w = store('i8', f.rng.ints((6, 21), -128, 127))
+    A, W = f.const(a, 'i8'), f.const(w, 'i8')
+    r = f.elementwise([A, W], 'i8', '''
+^bb0(%a: i8, %w: i8, %o: i8):
+  %x = arith.extsi %a : i8 to i32
+  %y = arith.extsi %w : i8 to i32
+  %m = arith.muli %x, %y : i32
+  %k = arith.constant 3 : i32
+  %s = arith.shrsi %m, %k : i32
+  %lo = arith.constant -128 : i32
+  %hi = arith.constant 127 : i32
+  %c = arith.maxsi %s, %lo : i32
+  %d = arith.minsi %c, %hi : i32
+  %t = arith.trunci %d : i32 to i8
+  linalg.yield %t : i8''')
+    ref = np.clip((a.astype(np.int64) * w.astype(np.int64)) >> 3, -128, 127)
+    f.expect_eq_const(r, ref.astype(np.int8))
+
+    f = F.fn('row_normalize_dynamic_5x77', 'y = (x - mean) * rsqrt(var + 1e-5) per row.')
+    x = f.rng.floats((5, 77), 'f32', -3, 3)
+    X = f.const(x, 'f32', 'dynamic')
+    sz = f.sizes_of(X)
+    zero = f.scalar(0.0, 'f32')
+    acc = f.fill(zero, f.empty((5,), 'f32', (0,), {0: sz[0]}))
+    sums = f.generic([X], [acc], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0)'], 'pr', '''
+^bb0(%x: f32, %acc: f32):
+  %s = arith.addf %x, %acc : f32
+  linalg.yield %s : f32''')
+    n = f.op('arith.index_cast %s : index to i32' % sz[1], 'i32', hint='n')
+    nf = f.op('arith.sitofp %s : i32 to f32' % n, 'f32', hint='nf')
+    out = f.empty((5, 77), 'f32', (0, 1), sz)
+    cen = f.generic([X, sums], [out], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0)',
+                                       '(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%%x: f32, %%s: f32, %%o: f32):
+  %%mean = arith.divf %%s, %s : f32
+  %%c = arith.subf %%x, %%mean : f32
+  linalg.yield %%c : f32''' % nf)
+    acc2 = f.fill(zero, f.empty((5,), 'f32', (0,), {0: sz[0]}))
+    sq = f.generic([cen], [acc2], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0)'], 'pr', '''
+^bb0(%c: f32, %acc: f32):
+  %q = arith.mulf %c, %c : f32
+  %s = arith.addf %q, %acc : f32
+  linalg.yield %s : f32''')
+    out2 = f.empty((5, 77), 'f32', (0, 1), sz)
+    eps = f.scalar(float(np.float32(1e-5)), 'f32')
+    y = f.generic([cen, sq], [out2], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0)',
+                                      '(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%%c: f32, %%q: f32, %%o: f32):
+  %%var = arith.divf %%q, %s : f32
+  %%ve = arith.addf %%var, %s : f32
+  %%r = math.rsqrt %%ve : f32
+  %%y = arith.mulf %%c, %%r : f32
+  linalg.yield %%y : f32''' % (nf, eps))
+    d = f64(x)
+    cd = d - d.mean(axis=1, keepdims=True)
+    ref = cd / np.sqrt((cd * cd).mean(axis=1, keepdims=True) + float(np.float32(1e-5)))
+    f.expect_almost_eq_const(y, ref, atol=1e-5, rtol=1e-4)
+
+
+@testfile('fill.mlir', '''
+linalg.fill of every element type, of a 0-d tensor, of a dynamic tensor
+(sizes from tensor.dim), with a value that is only known at run time
+(tensor.extract of an input), and of a tensor that already holds data.''')
+def _(F):
+    f = F.fn('fill_every_type')
+    values = {'f32': -2.75, 'f16': 0.0999755859375, 'bf16': 3.140625, 'i1': True, 'i8': -100,
+              'i16': 31000, 'i32': -2000000000, 'i64': (1 << 40) + 3}
+    shapes = {'f32': (13, 7), 'f16': (31,), 'bf16': (2, 3, 5), 'i1': (127,), 'i8': (1,),
+              'i16': (3, 1), 'i32': (1021,), 'i64': (2, 2)}
+    for et in ELEMENT_TYPES:
+        r = f.full(values[et], shapes[et], et)
+        f.expect_eq_const(r, np.full(shapes[et], store(et, values[et]), dtype=store(
+            et, values[et]).dtype))
+
+    f = F.fn('fill_0d_and_overwrite')
+    r = f.full(4.5, (), 'f32')
+    f.expect_eq_const(r, np.float32(4.5))
+    x = f.rng.ints((4, 6), -10, 10).astype(np.int32)
+    X = f.const(x, 'i32')
+    r = f.fill(f.scalar(7, 'i32'), X)
+    f.expect_eq_const(r, np.full((4, 6), 7, np.int32))
+
+    f = F.fn('fill_dynamic_runtime_value')
+    x = f.rng.floats((3, 17), 'f32', -1, 1)
+    X = f.const(x, 'f32', 'dynamic')
+    sz = f.sizes_of(X)
+    v = f.op('tensor.extract %s[%s, %s] : %s' % (X, f.idx(2), f.idx(5), X.ty), 'f32', hint='v')
+    r = f.fill(v, f.empty((3, 17), 'f32', (0, 1), sz))
+    f.expect_eq_const(r, np.full((3, 17), x[2, 5], np.float32))
+
+
+@testfile('generic_maps.mlir', '''
+linalg.generic indexing maps: a 3-D permutation, projections that
+broadcast a row, a column and a 0-d tensor, constant expressions (a fixed
+column), iterators listed with the reduction first, and a map that reads an
+input transposed while writing the output in order.''')
+def _(F):
+    f = F.fn('permute_3d_4x5x6')
+    x = f.rng.ints((4, 5, 6), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32')
+    out = f.empty((6, 4, 5), 'i32')
+    r = f.generic([X], [out], ['(d0, d1, d2) -> (d1, d2, d0)', '(d0, d1, d2) -> (d0, d1, d2)'],
+                  'ppp', '''
+^bb0(%x: i32, %o: i32):
+  linalg.yield %x : i32''')
+    f.expect_eq_const(r, np.transpose(x, (2, 0, 1)))
+
+    f = F.fn('broadcast_row_column_scalar_7x13')
+    row = f.rng.floats((13,), 'f32', -4, 4)
+    col = f.rng.floats((7,), 'f32', -4, 4)
+    sc = store('f32', 0.5)
+    R, C, S = f.const(row, 'f32'), f.const(col, 'f32'), f.const(sc, 'f32')
+    out = f.empty((7, 13), 'f32')
+    r = f.generic([R, C, S], [out], ['(d0, d1) -> (d1)', '(d0, d1) -> (d0)', '(d0, d1) -> ()',
+                                     '(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%r: f32, %c: f32, %s: f32, %o: f32):
+  %a = arith.subf %r, %c : f32
+  %m = arith.mulf %a, %s : f32
+  linalg.yield %m : f32''')
+    f.expect_eq_const(r, (row[None, :] - col[:, None]) * np.float32(0.5))
+
+    f = F.fn('constant_expr_column_6x3')
+    x = f.rng.ints((6, 5), -50, 50).astype(np.int16)
+    y = f.rng.ints((3,), -50, 50).astype(np.int16)
+    X, Y = f.const(x, 'i16'), f.const(y, 'i16')
+    out = f.empty((6, 3), 'i16')
+    r = f.generic([X, Y], [out], ['(d0, d1) -> (d0, 2)', '(d0, d1) -> (d1)',
+                                  '(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%x: i16, %y: i16, %o: i16):
+  %s = arith.addi %x, %y : i16
+  linalg.yield %s : i16''')
+    f.expect_eq_const(r, x[:, 2:3] + y[None, :])
+
+    f = F.fn('reduction_first_iterator_column_sums_9x4')
+    x = f.rng.ints((9, 4), -100, 100).astype(np.int64)
+    X = f.const(x, 'i64')
+    acc = f.full(0, (4,), 'i64')
+    r = f.generic([X], [acc], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d1)'], 'rp', '''
+^bb0(%x: i64, %acc: i64):
+  %s = arith.addi %x, %acc : i64
+  linalg.yield %s : i64''')
+    f.expect_eq_const(r, x.sum(axis=0))
+
+    f = F.fn('transposed_read_f16_3x8')
+    x = f.rng.floats((8, 3), 'f16', -10, 10)
+    y = f.rng.floats((3, 8), 'f16', -10, 10)
+    X, Y = f.const(x, 'f16'), f.const(y, 'f16')
+    out = f.empty((3, 8), 'f16')
+    r = f.generic([X, Y], [out], ['(d0, d1) -> (d1, d0)', '(d0, d1) -> (d0, d1)',
+                                  '(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%x: f16, %y: f16, %o: f16):
+  %a = arith.extf %x : f16 to f32
+  %b = arith.extf %y : f16 to f32
+  %m = arith.maximumf %a, %b : f32
+  %t = arith.truncf %m : f32 to f16
+  linalg.yield %t : f16''')
+    f.expect_eq_const(r, np.maximum(x.T, y))
+
+
+@testfile('generic_strided.mlir', '''
+linalg.generic with the strided and dilated map expressions convolutions
+use (d1 * 2 + d2 * 3), an offset (d0 + 1), a subsampling map (d0 * 3),
+and a 2-D NHWC convolution written as a generic with strides and
+dilations, all against numpy sliding windows.''')
+def _(F):
+    f = F.fn('conv1d_stride2_dilation3_i32')
+    n, w, k, s, d = 2, 29, 4, 2, 3
+    ow = out_size(w, k, s, d)
+    x = f.rng.ints((n, w), -20, 20).astype(np.int32)
+    kk = f.rng.ints((k,), -5, 5).astype(np.int32)
+    X, K = f.const(x, 'i32'), f.const(kk, 'i32')
+    acc = f.full(0, (n, ow), 'i32')
+    r = f.generic([X, K], [acc], ['(d0, d1, d2) -> (d0, d1 * 2 + d2 * 3)', '(d0, d1, d2) -> (d2)',
+                                  '(d0, d1, d2) -> (d0, d1)'], 'ppr', '''
+^bb0(%x: i32, %k: i32, %acc: i32):
+  %m = arith.muli %x, %k : i32
+  %s = arith.addi %acc, %m : i32
+  linalg.yield %s : i32''')
+    ref = np.zeros((n, ow), np.int64)
+    for j in range(k):
+        ref += x[:, j * d:j * d + s * (ow - 1) + 1:s].astype(np.int64) * int(kk[j])
+    f.expect_eq_const(r, ref)
+
+    f = F.fn('offset_and_subsample_f32')
+    x = f.rng.floats((31,), 'f32', -1, 1)
+    X = f.const(x, 'f32')
+    out = f.empty((30,), 'f32')
+    head = f.op('tensor.extract_slice %s[0] [30] [1] : %s to %s' % (X, X.ty, out.ty), 'f32',
+                (30,), hint='head')
+    r = f.generic([X, head], [out], ['(d0) -> (d0 + 1)', '(d0) -> (d0)', '(d0) -> (d0)'], 'p', '''
+^bb0(%next: f32, %cur: f32, %o: f32):
+  %d = arith.subf %next, %cur : f32
+  linalg.yield %d : f32''')
+    f.expect_eq_const(r, x[1:] - x[:-1])
+    out = f.empty((11,), 'f32')
+    r = f.generic([X], [out], ['(d0) -> (d0 * 3)', '(d0) -> (d0)'], 'p', '''
+^bb0(%x: f32, %o: f32):
+  linalg.yield %x : f32''')
+    f.expect_eq_const(r, x[0::3])
+
+    f = F.fn('conv2d_nhwc_as_generic_strides_2_1_dilations_1_2')
+    n, h, w, c, kh, kw, fo = 1, 9, 11, 3, 3, 2, 4
+    sh, sw, dh, dw = 2, 1, 1, 2
+    oh, ow = out_size(h, kh, sh, dh), out_size(w, kw, sw, dw)
+    x = f.rng.dyadic((n, h, w, c), 'f32', -16, 16, 8)
+    kk = f.rng.dyadic((kh, kw, c, fo), 'f32', -16, 16, 8)
+    X, K = f.const(x, 'f32'), f.const(kk, 'f32')
+    acc = f.full(0.0, (n, oh, ow, fo), 'f32')
+    r = f.generic([X, K], [acc], [
+        '(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 * 2 + d4, d2 + d5 * 2, d6)',
+        '(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)',
+        '(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)'], 'pppprrr', '''
+^bb0(%x: f32, %k: f32, %acc: f32):
+  %m = arith.mulf %x, %k : f32
+  %s = arith.addf %acc, %m : f32
+  linalg.yield %s : f32''')
+    win = windows_nhwc(x, kh, kw, oh, ow, (sh, sw), (dh, dw))
+    assert order_free('nhwijc,ijcf->nhwf', 'f32', win, kk)
+    f.expect_eq_const(r, contract('nhwijc,ijcf->nhwf', 'f32', win, kk))
+
+
+@testfile('generic_index.mlir', '''
+linalg.index: an iota (i32, i64), a checkerboard of i1, an upper-triangular
+mask applied to f32 data, index arithmetic in a reduction, and linalg.index
+on dynamic shapes.''')
+def _(F):
+    f = F.fn('iota_i32_i64')
+    out = f.empty((37,), 'i32')
+    r = f.generic([], [out], ['(d0) -> (d0)'], 'p', '''
+^bb0(%o: i32):
+  %i = linalg.index 0 : index
+  %v = arith.index_cast %i : index to i32
+  linalg.yield %v : i32''')
+    f.expect_eq_const(r, np.arange(37, dtype=np.int32))
+    out = f.empty((3, 4), 'i64')
+    r = f.generic([], [out], ['(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%o: i64):
+  %i = linalg.index 0 : index
+  %j = linalg.index 1 : index
+  %a = arith.index_cast %i : index to i64
+  %b = arith.index_cast %j : index to i64
+  %big = arith.constant 10000000000 : i64
+  %m = arith.muli %a, %big : i64
+  %s = arith.addi %m, %b : i64
+  linalg.yield %s : i64''')
+    f.expect_eq_const(r, np.arange(3)[:, None] * 10000000000 + np.arange(4)[None, :])
+
+    f = F.fn('checkerboard_i1_5x6')
+    out = f.empty((5, 6), 'i1')
+    r = f.generic([], [out], ['(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%o: i1):
+  %i = linalg.index 0 : index
+  %j = linalg.index 1 : index
+  %s = arith.addi %i, %j : index
+  %c2 = arith.constant 2 : index
+  %r = arith.remui %s, %c2 : index
+  %z = arith.constant 0 : index
+  %b = arith.cmpi eq, %r, %z : index
+  linalg.yield %b : i1''')
+    f.expect_eq_const(r, (np.arange(5)[:, None] + np.arange(6)[None, :]) % 2 == 0)
+
+    f = F.fn('upper_triangular_mask_f32_7x7')
+    x = f.rng.floats((7, 7), 'f32', -1, 1)
+    X = f.const(x, 'f32')
+    out = f.empty((7, 7), 'f32')
+    r = f.generic([X], [out], [ident(2), ident(2)], 'pp', '''
+^bb0(%x: f32, %o: f32):
+  %i = linalg.index 0 : index
+  %j = linalg.index 1 : index
+  %keep = arith.cmpi ule, %i, %j : index
+  %z = arith.constant 0.0 : f32
+  %v = arith.select %keep, %x, %z : f32
+  linalg.yield %v : f32''')
+    f.expect_eq_const(r, np.triu(x))
+
+    f = F.fn('weighted_index_sum_reduction_i32')
+    x = f.rng.ints((4, 50), -9, 9).astype(np.int32)
+    X = f.const(x, 'i32')
+    acc = f.full(0, (4,), 'i32')
+    r = f.generic([X], [acc], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0)'], 'pr', '''
+^bb0(%x: i32, %acc: i32):
+  %j = linalg.index 1 : index
+  %w = arith.index_cast %j : index to i32
+  %m = arith.muli %x, %w : i32
+  %s = arith.addi %acc, %m : i32
+  linalg.yield %s : i32''')
+    f.expect_eq_const(r, (x.astype(np.int64) * np.arange(50)[None, :]).sum(axis=1))
+
+    f = F.fn('index_dynamic_shape')
+    x = f.rng.floats((6, 10), 'f32', -1, 1)
+    X = f.const(x, 'f32', 'dynamic')
+    sz = f.sizes_of(X)
+    out = f.empty((6, 10), 'f32', (0, 1), sz)
+    r = f.generic([X], [out], [ident(2), ident(2)], 'pp', '''
+^bb0(%x: f32, %o: f32):
+  %i = linalg.index 0 : index
+  %j = linalg.index 1 : index
+  %k = arith.muli %i, %j : index
+  %a = arith.index_cast %k : index to i32
+  %b = arith.sitofp %a : i32 to f32
+  %s = arith.addf %x, %b : f32
+  linalg.yield %s : f32''')
+    f.expect_eq_const(r, x + (np.arange(6)[:, None] * np.arange(10)[None, :]).astype(np.float32))
+
+
+@testfile('generic_multi_io.mlir', '''
+linalg.generic with several inputs and several outputs: two parallel
+results of different types, a reduction with two outputs (sum and max),
+argmax (value and index; the first index wins ties), and three outputs of
+f32, i32 and i1.''')
+def _(F):
+    f = F.fn('two_parallel_outputs_f32_i32_3x9')
+    a = f.rng.floats((3, 9), 'f32', -4, 4)
+    b = f.rng.floats((3, 9), 'f32', -4, 4)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    o1, o2 = f.empty((3, 9), 'f32'), f.empty((3, 9), 'i32')
+    r1, r2 = f.generic([A, B], [o1, o2], [ident(2)] * 4, 'pp', '''
+^bb0(%a: f32, %b: f32, %o: f32, %p: i32):
+  %s = arith.addf %a, %b : f32
+  %m = arith.mulf %a, %b : f32
+  %i = arith.fptosi %m : f32 to i32
+  linalg.yield %s, %i : f32, i32''')
+    f.expect_eq_const(r1, a + b)
+    f.expect_eq_const(r2, np.trunc(f64(a * b)).astype(np.int32))
+
+    f = F.fn('sum_and_max_rows_11x100')
+    x = f.rng.dyadic((11, 100), 'f32', -64, 64, 16)
+    X = f.const(x, 'f32')
+    s0 = f.full(0.0, (11,), 'f32')
+    m0 = f.full(-math.inf, (11,), 'f32')
+    rs, rm = f.generic([X], [s0, m0], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0)',
+                                       '(d0, d1) -> (d0)'], 'pr', '''
+^bb0(%x: f32, %s: f32, %m: f32):
+  %a = arith.addf %x, %s : f32
+  %b = arith.maximumf %x, %m : f32
+  linalg.yield %a, %b : f32, f32''')
+    f.expect_eq_const(rs, f64(x).sum(axis=1))
+    f.expect_eq_const(rm, x.max(axis=1))
+
+    f = F.fn('argmax_rows_first_index_wins_6x33')
+    x = f.rng.ints((6, 33), -5, 5).astype(np.float32)
+    X = f.const(x, 'f32')
+    v0 = f.full(-math.inf, (6,), 'f32')
+    i0 = f.full(0, (6,), 'i32')
+    rv, ri = f.generic([X], [v0, i0], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0)',
+                                       '(d0, d1) -> (d0)'], 'pr', '''
+^bb0(%x: f32, %v: f32, %i: i32):
+  %j = linalg.index 1 : index
+  %jj = arith.index_cast %j : index to i32
+  %gt = arith.cmpf ogt, %x, %v : f32
+  %eq = arith.cmpf oeq, %x, %v : f32
+  %lt = arith.cmpi slt, %jj, %i : i32
+  %tie = arith.andi %eq, %lt : i1
+  %take = arith.ori %gt, %tie : i1
+  %nv = arith.select %take, %x, %v : f32
+  %ni = arith.select %take, %jj, %i : i32
+  linalg.yield %nv, %ni : f32, i32''')
+    f.expect_eq_const(rv, x.max(axis=1))
+    f.expect_eq_const(ri, np.argmax(x, axis=1).astype(np.int32))
+
+    f = F.fn('three_outputs_f32_i32_i1_dynamic')
+    a = f.rng.floats((40,), 'f32', -3, 3)
+    A = f.const(a, 'f32', 'dynamic')
+    sz = f.sizes_of(A)
+    outs = [f.empty((40,), et, (0,), sz) for et in ('f32', 'i32', 'i1')]
+    r1, r2, r3 = f.generic([A], outs, [ident(1)] * 4, 'p', '''
+^bb0(%a: f32, %o: f32, %p: i32, %q: i1):
+  %n = arith.negf %a : f32
+  %f = math.floor %a : f32
+  %i = arith.fptosi %f : f32 to i32
+  %z = arith.constant 0.0 : f32
+  %pos = arith.cmpf ogt, %a, %z : f32
+  linalg.yield %n, %i, %pos : f32, i32, i1''')
+    f.expect_eq_const(r1, -a)
+    f.expect_eq_const(r2, np.floor(f64(a)).astype(np.int32))
+    f.expect_eq_const(r3, a > 0)
+
+
+@testfile('generic_reduction.mlir', '''
+Reductions written as linalg.generic: rows and columns of f32 (tolerance
+from the sum length), a 3-D reduction of the middle dim, a product, a max
+with a -inf init, i8 data summed in an i32 accumulator, f16 data summed
+in f32, and a reduction over both dims of a dynamic tensor.''')
+def _(F):
+    f = F.fn('rows_and_columns_f32_37x53')
+    x = f.rng.floats((37, 53), 'f32', -1, 1)
+    X = f.const(x, 'f32')
+    rows = f.generic([X], [f.full(0.0, (37,), 'f32')], ['(d0, d1) -> (d0, d1)',
+                                                         '(d0, d1) -> (d0)'], 'pr', '''
+^bb0(%x: f32, %acc: f32):
+  %s = arith.addf %x, %acc : f32
+  linalg.yield %s : f32''')
+    cols = f.generic([X], [f.full(0.0, (53,), 'f32')], ['(d0, d1) -> (d0, d1)',
+                                                         '(d0, d1) -> (d1)'], 'pr', '''
+^bb0(%x: f32, %acc: f32):
+  %s = arith.addf %x, %acc : f32
+  linalg.yield %s : f32''')
+    f.expect_almost_eq_const(rows, fsum_axis(x, 1), atol=1e-5, rtol=1e-5)
+    f.expect_almost_eq_const(cols, fsum_axis(x, 0), atol=1e-5, rtol=1e-5)
+
+    f = F.fn('middle_dim_i32_4x300x3')
+    x = f.rng.ints((4, 300, 3), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32')
+    r = f.generic([X], [f.full(0, (4, 3), 'i32')], ['(d0, d1, d2) -> (d0, d1, d2)',
+                                                     '(d0, d1, d2) -> (d0, d2)'], 'prp', '''
+^bb0(%x: i32, %acc: i32):
+  %s = arith.addi %x, %acc : i32
+  linalg.yield %s : i32''')
+    f.expect_eq_const(r, x.astype(np.int64).sum(axis=1))
+
+    f = F.fn('product_and_max_f32_3x20')
+    x = f.rng.ints((3, 20), -2, 2).astype(np.float32)
+    x[x == 0] = 1
+    X = f.const(x, 'f32')
+    p = f.generic([X], [f.full(1.0, (3,), 'f32')], ['(d0, d1) -> (d0, d1)',
+                                                     '(d0, d1) -> (d0)'], 'pr', '''
+^bb0(%x: f32, %acc: f32):
+  %s = arith.mulf %x, %acc : f32
+  linalg.yield %s : f32''')
+    f.expect_eq_const(p, np.prod(f64(x), axis=1))
+    m = f.generic([X], [f.full(-math.inf, (20,), 'f32')], ['(d0, d1) -> (d0, d1)',
+                                                            '(d0, d1) -> (d1)'], 'pr', '''
+^bb0(%x: f32, %acc: f32):
+  %s = arith.maximumf %x, %acc : f32
+  linalg.yield %s : f32''')
+    f.expect_eq_const(m, x.max(axis=0))
+
+    f = F.fn('i8_data_i32_accumulator_2x1000')
+    x = store('i8', f.rng.ints((2, 1000), -128, 127))
+    X = f.const(x, 'i8')
+    r = f.generic([X], [f.full(0, (2,), 'i32')], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0)'],
+                  'pr', '''
+^bb0(%x: i8, %acc: i32):
+  %w = arith.extsi %x : i8 to i32
+  %s = arith.addi %w, %acc : i32
+  linalg.yield %s : i32''')
+    f.expect_eq_const(r, x.astype(np.int64).sum(axis=1))
+
+    f = F.fn('f16_data_f32_accumulator_3x512')
+    x = f.rng.dyadic((3, 512), 'f16', -100, 100, 16)
+    X = f.const(x, 'f16')
+    r = f.generic([X], [f.full(0.0, (3,), 'f32')], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0)'],
+                  'pr', '''
+^bb0(%x: f16, %acc: f32):
+  %w = arith.extf %x : f16 to f32
+  %s = arith.addf %w, %acc : f32
+  linalg.yield %s : f32''')
+    assert order_free('ij->i', 'f32', x)
+    f.expect_eq_const(r, f64(x).sum(axis=1))
+
+    f = F.fn('whole_dynamic_tensor_i64_9x61')
+    x = f.rng.bits64((9, 61)) >> 8
+    X = f.const(x, 'i64', 'dynamic')
+    r = f.generic([X], [f.full(0, (), 'i64')], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> ()'], 'rr',
+                  '''
+^bb0(%x: i64, %acc: i64):
+  %s = arith.addi %x, %acc : i64
+  linalg.yield %s : i64''')
+    f.expect_eq_const(r, store('i64', sum(int(v) for v in x.reshape(-1))))
+
+
+@testfile('linalg_map.mlir', '''
+linalg.map: the short form (`linalg.map { arith.addf }`), the region form
+with math and captured values, a map with no inputs, several element types
+and a dynamic shape.''')
+def _(F):
+    f = F.fn('map_short_form_addf_mulf_f32_13')
+    a, b = f.rng.floats((13,), 'f32', -2, 2), f.rng.floats((13,), 'f32', -2, 2)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    out = f.empty((13,), 'f32')
+    r = f.op('linalg.map { arith.addf } ins(%s, %s : %s, %s) outs(%s : %s)'
+             % (A, B, A.ty, B.ty, out, out.ty), 'f32', (13,), hint='map')
+    f.expect_eq_const(r, a + b)
+    r = f.op('linalg.map { arith.mulf } ins(%s, %s : %s, %s) outs(%s : %s)'
+             % (A, B, A.ty, B.ty, out, out.ty), 'f32', (13,), hint='map')
+    f.expect_eq_const(r, a * b)
+
+    f = F.fn('map_region_exp_plus_captured_3x7')
+    a = f.rng.floats((3, 7), 'f32', -2, 2)
+    A = f.const(a, 'f32')
+    k = f.scalar(1.5, 'f32')
+    out = f.empty((3, 7), 'f32')
+    r = f.op('''linalg.map ins(%s : %s) outs(%s : %s)
+  (%%x: f32) {
+    %%e = math.exp %%x : f32
+    %%s = arith.addf %%e, %s : f32
+    linalg.yield %%s : f32
+  }''' % (A, A.ty, out, out.ty, k), 'f32', (3, 7), hint='map')
+    f.expect_almost_eq_const(r, np.exp(f64(a)) + 1.5, atol=1e-6, rtol=1e-5)
+
+    f = F.fn('map_no_inputs_i16_5')
+    out = f.empty((5,), 'i16')
+    r = f.op('''linalg.map outs(%s : %s)
+  () {
+    %%c = arith.constant -321 : i16
+    linalg.yield %%c : i16
+  }''' % (out, out.ty), 'i16', (5,), hint='map')
+    f.expect_eq_const(r, np.full((5,), -321, np.int16))
+
+    f = F.fn('map_i8_i64_bf16_dynamic')
+    a = store('i8', f.rng.ints((17,), -128, 127))
+    A = f.const(a, 'i8', 'dynamic')
+    out = f.empty((17,), 'i8', (0,), f.sizes_of(A))
+    r = f.op('linalg.map { arith.xori } ins(%s, %s : %s, %s) outs(%s : %s)'
+             % (A, A, A.ty, A.ty, out, out.ty), 'i8', (17,), (0,), hint='map')
+    f.expect_eq_const(r, np.zeros(17, np.int8))
+    x = f.rng.bits64((4, 2))
+    X = f.const(x, 'i64')
+    out = f.empty((4, 2), 'i64')
+    r = f.op('linalg.map { arith.subi } ins(%s, %s : %s, %s) outs(%s : %s)'
+             % (X, X, X.ty, X.ty, out, out.ty), 'i64', (4, 2), hint='map')
+    f.expect_eq_const(r, np.zeros((4, 2), np.int64))
+    h = f.rng.floats((6,), 'bf16', -3, 3)
+    H = f.const(h, 'bf16')
+    out = f.empty((6,), 'bf16')
+    r = f.op('''linalg.map ins(%s : %s) outs(%s : %s)
+  (%%x: bf16) {
+    %%w = arith.extf %%x : bf16 to f32
+    %%d = arith.addf %%w, %%w : f32
+    %%t = arith.truncf %%d : f32 to bf16
+    linalg.yield %%t : bf16
+  }''' % (H, H.ty, out, out.ty), 'bf16', (6,), hint='map')
+    f.expect_eq_const(r, f64(h) * 2)
+
+
+@testfile('linalg_reduce.mlir', '''
+linalg.reduce: the short form (`linalg.reduce { arith.addf }`), the region
+form, dims [0], [1], [0, 2] and all dims, max / min / mul / xor combiners,
+two inputs reduced into two outputs, i1 / i16 / f16 / bf16 data, and
+dynamic shapes.''')
+def _(F):
+    def reduce_short(f, comb, X, init, dims):
+        return f.op('linalg.reduce { %s } ins(%s : %s) outs(%s : %s) dimensions = [%s]'
+                    % (comb, X, X.ty, init, init.ty, ', '.join(map(str, dims))), init.et,
+                    init.shape, init.dyn, 'red')
+
+    f = F.fn('reduce_dims_f32_5x6x7')
+    x = f.rng.dyadic((5, 6, 7), 'f32', -64, 64, 32)
+    X = f.const(x, 'f32')
+    f.expect_eq_const(reduce_short(f, 'arith.addf', X, f.full(0.0, (6, 7), 'f32'), [0]),
+                      f64(x).sum(axis=0))
+    f.expect_eq_const(reduce_short(f, 'arith.addf', X, f.full(0.0, (5, 7), 'f32'), [1]),
+                      f64(x).sum(axis=1))
+    f.expect_eq_const(reduce_short(f, 'arith.addf', X, f.full(0.0, (6,), 'f32'), [0, 2]),
+                      f64(x).sum(axis=(0, 2)))
+    f.expect_eq_const(reduce_short(f, 'arith.maximumf', X, f.full(-math.inf, (), 'f32'),
+                                   [0, 1, 2]), x.max())
+    f.expect_eq_const(reduce_short(f, 'arith.minimumf', X, f.full(math.inf, (5,), 'f32'),
+                                   [1, 2]), x.min(axis=(1, 2)))
+
+    f = F.fn('reduce_region_form_i16_mul_xor')
+    x = f.rng.ints((4, 9), -3, 3).astype(np.int16)
+    X = f.const(x, 'i16')
+    init = f.full(1, (4,), 'i16')
+    r = f.op('''linalg.reduce ins(%s : %s) outs(%s : %s) dimensions = [1]
+  (%%x: i16, %%acc: i16) {
+    %%m = arith.muli %%x, %%acc : i16
+    linalg.yield %%m : i16
+  }''' % (X, X.ty, init, init.ty), 'i16', (4,), hint='red')
+    prod = [int_semantics('muli', int(np.prod(row.astype(object))), 1, 16) for row in x]
+    f.expect_eq_const(r, np.array(prod, np.int16))
+    f.expect_eq_const(reduce_short(f, 'arith.xori', X, f.full(0, (9,), 'i16'), [0]),
+                      np.bitwise_xor.reduce(x, axis=0))
+
+    f = F.fn('reduce_two_inputs_two_outputs')
+    a = f.rng.dyadic((8, 3), 'f32', -8, 8, 4)
+    b = f.rng.ints((8, 3), -1000, 1000).astype(np.int32)
+    A, B = f.const(a, 'f32'), f.const(b, 'i32')
+    i1_, i2_ = f.full(0.0, (3,), 'f32'), f.full(-2 ** 31, (3,), 'i32')
+    name = f.fresh('red')
+    f.emit('''%s:2 = linalg.reduce ins(%s, %s : %s, %s) outs(%s, %s : %s, %s) dimensions = [0]
+  (%%x: f32, %%y: i32, %%s: f32, %%m: i32) {
+    %%a = arith.addf %%x, %%s : f32
+    %%b = arith.maxsi %%y, %%m : i32
+    linalg.yield %%a, %%b : f32, i32
+  }''' % (name, A, B, A.ty, B.ty, i1_, i2_, i1_.ty, i2_.ty))
+    f.expect_eq_const(V(name + '#0', 'f32', (3,)), f64(a).sum(axis=0))
+    f.expect_eq_const(V(name + '#1', 'i32', (3,)), b.max(axis=0))
+
+    f = F.fn('reduce_i1_any_all_3x10')
+    x = f.rng.ints((3, 10), 0, 1).astype(bool)
+    x[0, :] = True
+    x[1, :] = False
+    X = f.const(x, 'i1')
+    f.expect_eq_const(reduce_short(f, 'arith.ori', X, f.full(False, (3,), 'i1'), [1]),
+                      x.any(axis=1))
+    f.expect_eq_const(reduce_short(f, 'arith.andi', X, f.full(True, (3,), 'i1'), [1]),
+                      x.all(axis=1))
+
+    f = F.fn('reduce_f16_bf16_in_f32_dynamic')
+    h = f.rng.dyadic((7, 40), 'f16', -50, 50, 4)
+    H = f.const(h, 'f16', 'dynamic')
+    sz = f.sizes_of(H)
+    init = f.fill(f.scalar(0.0, 'f32'), f.empty((7,), 'f32', (0,), {0: sz[0]}))
+    r = f.op('''linalg.reduce ins(%s : %s) outs(%s : %s) dimensions = [1]
+  (%%x: f16, %%acc: f32) {
+    %%w = arith.extf %%x : f16 to f32
+    %%s = arith.addf %%w, %%acc : f32
+    linalg.yield %%s : f32
+  }''' % (H, H.ty, init, init.ty), 'f32', (7,), (0,), 'red')
+    f.expect_eq_const(r, f64(h).sum(axis=1))
+    g = f.rng.dyadic((40,), 'bf16', -50, 50, 2)
+    G = f.const(g, 'bf16')
+    init = f.full(0.0, (), 'f32')
+    r = f.op('''linalg.reduce ins(%s : %s) outs(%s : %s) dimensions = [0]
+  (%%x: bf16, %%acc: f32) {
+    %%w = arith.extf %%x : bf16 to f32
+    %%s = arith.addf %%w, %%acc : f32
+    linalg.yield %%s : f32
+  }''' % (G, G.ty, init, init.ty), 'f32', (), (), 'red')
+    f.expect_eq_const(r, f64(g).sum())
+
+
+@testfile('linalg_transpose.mlir', '''
+linalg.transpose: 2-D, 3-D and 4-D permutations, 1 x N and N x 1 shapes,
+i1 / i8 / i64 / f16 / bf16 data and a dynamic shape.''')
+def _(F):
+    def transpose(f, X, perm):
+        shape = tuple(X.shape[p] for p in perm)
+        dyn = tuple(i for i, p in enumerate(perm) if p in X.dyn)
+        out = f.empty(shape, X.et, dyn, {i: f.dim(X, perm[i]) for i in dyn})
+        return f.op('linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [%s]'
+                    % (X, X.ty, out, out.ty, ', '.join(map(str, perm))), X.et, shape, dyn,
+                    'tr')
+
+    f = F.fn('transpose_2d_f32_31x7_and_1xN')
+    x = f.rng.floats((31, 7), 'f32', -1, 1)
+    X = f.const(x, 'f32')
+    f.expect_eq_const(transpose(f, X, (1, 0)), x.T)
+    y = f.rng.floats((1, 13), 'f32', -1, 1)
+    Y = f.const(y, 'f32')
+    f.expect_eq_const(transpose(f, Y, (1, 0)), y.T)
+
+    f = F.fn('transpose_3d_i8_and_i1')
+    x = store('i8', f.rng.ints((3, 4, 5), -128, 127))
+    X = f.const(x, 'i8')
+    for perm in ((2, 0, 1), (1, 2, 0), (0, 2, 1)):
+        f.expect_eq_const(transpose(f, X, perm), np.transpose(x, perm))
+    b = f.rng.ints((2, 3, 7), 0, 1).astype(bool)
+    B = f.const(b, 'i1')
+    f.expect_eq_const(transpose(f, B, (2, 1, 0)), np.transpose(b, (2, 1, 0)))
+
+    f = F.fn('transpose_4d_i64_f16_bf16')
+    x = f.rng.bits64((2, 3, 1, 4))
+    X = f.const(x, 'i64')
+    f.expect_eq_const(transpose(f, X, (3, 1, 0, 2)), np.transpose(x, (3, 1, 0, 2)))
+    h = f.rng.floats((2, 5, 3, 2), 'f16', -100, 100)
+    H = f.const(h, 'f16')
+    f.expect_eq_const(transpose(f, H, (0, 3, 1, 2)), np.transpose(h, (0, 3, 1, 2)))
+    g = f.rng.floats((6, 1, 5), 'bf16', -100, 100)
+    G = f.const(g, 'bf16')
+    f.expect_eq_const(transpose(f, G, (1, 2, 0)), np.transpose(g, (1, 2, 0)))
+
+    f = F.fn('transpose_dynamic_i32_17x129')
+    x = f.rng.ints((17, 129), -10 ** 6, 10 ** 6).astype(np.int32)
+    X = f.const(x, 'i32', 'dynamic')
+    f.expect_eq_const(transpose(f, X, (1, 0)), x.T)
+
+
+@testfile('linalg_broadcast.mlir', '''
+linalg.broadcast: a vector to rows and to columns, a scalar (0-d) to 3-D,
+added middle and outer dims, several element types and a dynamic output
+size.''')
+def _(F):
+    def bcast(f, X, shape, dims, dyn=(), sizes=None):
+        out = f.empty(shape, X.et, dyn, sizes)
+        return f.op('linalg.broadcast ins(%s : %s) outs(%s : %s) dimensions = [%s]'
+                    % (X, X.ty, out, out.ty, ', '.join(map(str, dims))), X.et, tuple(shape),
+                    tuple(dyn), 'bc')
+
+    f = F.fn('broadcast_vector_rows_and_columns_f32')
+    v = f.rng.floats((7,), 'f32', -1, 1)
+    Vv = f.const(v, 'f32')
+    f.expect_eq_const(bcast(f, Vv, (3, 7), [0]), np.broadcast_to(v, (3, 7)))
+    f.expect_eq_const(bcast(f, Vv, (7, 5), [1]), np.broadcast_to(v[:, None], (7, 5)))
+
+    f = F.fn('broadcast_scalar_to_3d_i64')
+    s = np.int64(-(1 << 50))
+    S = f.const(s, 'i64')
+    f.expect_eq_const(bcast(f, S, (2, 3, 4), [0, 1, 2]), np.full((2, 3, 4), s))
+
+    f = F.fn('broadcast_middle_and_outer_dims_i8_f16_bf16_i1')
+    x = store('i8', f.rng.ints((4, 6), -128, 127))
+    X = f.const(x, 'i8')
+    f.expect_eq_const(bcast(f, X, (4, 3, 6), [1]), np.broadcast_to(x[:, None, :], (4, 3, 6)))
+    h = f.rng.floats((5,), 'f16', -9, 9)
+    H = f.const(h, 'f16')
+    f.expect_eq_const(bcast(f, H, (2, 5, 3), [0, 2]),
+                      np.broadcast_to(h[None, :, None], (2, 5, 3)))
+    g = f.rng.floats((3,), 'bf16', -9, 9)
+    G = f.const(g, 'bf16')
+    f.expect_eq_const(bcast(f, G, (3, 2), [1]), np.broadcast_to(g[:, None], (3, 2)))
+    b = np.array([True, False, True])
+    B = f.const(b, 'i1')
+    f.expect_eq_const(bcast(f, B, (2, 3), [0]), np.broadcast_to(b, (2, 3)))
+
+    f = F.fn('broadcast_dynamic_rows_i16')
+    v = f.rng.ints((9,), -1000, 1000).astype(np.int16)
+    Vv = f.const(v, 'i16')
+    rows = f.const(np.zeros((11, 9), np.int16), 'i16', 'dynamic', dyn=(0,))
+    sz = f.sizes_of(rows)
+    f.expect_eq_const(bcast(f, Vv, (11, 9), [0], (0,), sz), np.broadcast_to(v, (11, 9)))
+
+
+@testfile('linalg_copy.mlir', '''
+linalg.copy of static and dynamic tensors, every element type, into a
+tensor.empty and over an initialised tensor.''')
+def _(F):
+    f = F.fn('copy_every_type')
+    for et in ELEMENT_TYPES:
+        if et == 'i1':
+            x = f.rng.ints((3, 5), 0, 1).astype(bool)
+        elif is_float(et):
+            x = f.rng.floats((3, 5), et, -10, 10)
+        elif et == 'i64':
+            x = f.rng.bits64((3, 5))
+        else:
+            b = INT_BITS[et]
+            x = store(et, f.rng.ints((3, 5), -(1 << (b - 1)), (1 << (b - 1)) - 1))
+        X = f.const(x, et)
+        out = f.empty((3, 5), et)
+        r = named(f, 'linalg.copy', [X], [out])
+        f.expect_eq_const(r, x)
+
+    f = F.fn('copy_over_data_and_dynamic')
+    x = f.rng.floats((127,), 'f32', -1, 1)
+    X = f.const(x, 'f32')
+    Y = f.const(np.full((127,), 9.0, np.float32), 'f32')
+    r = named(f, 'linalg.copy', [X], [Y])
+    f.expect_eq(r, X)
+    D = f.const(x, 'f32', 'dynamic')
+    out = f.empty((127,), 'f32', (0,), f.sizes_of(D))
+    r = named(f, 'linalg.copy', [D], [out])
+    f.expect_eq_const(r, x)
+
+
+def mm(f, op, A, B, C):
+    return named(f, op, [A, B], [C], hint='mm')
+
+
+def int_contract(spec, et, *arrays):
+    """Integer contraction with MLIR's wrap-around (exact sum, then wrap)."""
+    res = einsum_object(spec, *[np.asarray(a).astype(object) for a in arrays]) \
+        if any(np.asarray(a).dtype == np.int64 for a in arrays) or INT_BITS[et] < 32 \
+        else np.einsum(spec, *[np.asarray(a).astype(np.int64) for a in arrays])
+    return store(et, np.asarray(res, dtype=object))
+
+
+@testfile('matmul_f32.mlir', '''
+linalg.matmul on f32: 1x1x1, K = 1, odd sizes, an exact dyadic case (every
+partial sum representable: any order gives the same bits), accumulation
+into a non-zero init, and random data with IREE's default tolerance.''')
+def _(F):
+    f = F.fn('matmul_1x1x1')
+    A = f.const(store('f32', [[3.5]]), 'f32')
+    B = f.const(store('f32', [[-2.0]]), 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (1, 1), 'f32'))
+    f.expect_eq_const(r, store('f32', [[-7.0]]))
+
+    f = F.fn('matmul_13x31x7_random')
+    a, b = f.rng.floats((13, 31), 'f32', -1, 1), f.rng.floats((31, 7), 'f32', -1, 1)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (13, 7), 'f32'))
+    f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    f = F.fn('matmul_127x1x3_k1')
+    a, b = f.rng.floats((127, 1), 'f32', -3, 3), f.rng.floats((1, 3), 'f32', -3, 3)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (127, 3), 'f32'))
+    f.expect_eq_const(r, a * b)
+
+    f = F.fn('matmul_65x33x129_exact')
+    a = f.rng.dyadic((65, 33), 'f32', -64, 64, 16)
+    b = f.rng.dyadic((33, 129), 'f32', -64, 64, 16)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (65, 129), 'f32'))
+    assert order_free('ik,kj->ij', 'f32', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    f = F.fn('matmul_accumulates_into_init_2x3x4')
+    a = f.rng.dyadic((2, 3), 'f32', -8, 8, 2)
+    b = f.rng.dyadic((3, 4), 'f32', -8, 8, 2)
+    c = f.rng.dyadic((2, 4), 'f32', -8, 8, 2)
+    A, B, C = f.const(a, 'f32'), f.const(b, 'f32'), f.const(c, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, C)
+    f.expect_eq_const(r, f64(c) + f64(contract('ik,kj->ij', 'f32', a, b)))
+
+    f = F.fn('matmul_3x1000x5_exact_long_k')
+    a = f.rng.dyadic((3, 1000), 'f32', -16, 16, 4)
+    b = f.rng.dyadic((1000, 5), 'f32', -16, 16, 4)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (3, 5), 'f32'))
+    assert order_free('ik,kj->ij', 'f32', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+
+@testfile('matmul_transpose.mlir', '''
+linalg.matmul_transpose_a (C[m,n] += A[k,m] * B[k,n]) and
+linalg.matmul_transpose_b (C[m,n] += A[m,k] * B[n,k]), MLIR 19's named ops
+for the transposed forms: exact dyadic data, random data, a dynamic shape.''')
+def _(F):
+    f = F.fn('matmul_transpose_a_7x5x3_exact')
+    a = f.rng.dyadic((5, 7), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((5, 3), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul_transpose_a', A, B, f.full(0.0, (7, 3), 'f32'))
+    f.expect_eq_const(r, contract('km,kn->mn', 'f32', a, b))
+
+    f = F.fn('matmul_transpose_b_9x11x4_exact')
+    a = f.rng.dyadic((9, 11), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((4, 11), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul_transpose_b', A, B, f.full(0.0, (9, 4), 'f32'))
+    f.expect_eq_const(r, contract('mk,nk->mn', 'f32', a, b))
+
+    f = F.fn('matmul_transpose_a_b_random_16x31x13')
+    a = f.rng.floats((31, 16), 'f32', -1, 1)
+    b = f.rng.floats((31, 13), 'f32', -1, 1)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul_transpose_a', A, B, f.full(0.0, (16, 13), 'f32'))
+    f.expect_almost_eq_const(r, contract('km,kn->mn', 'f32', a, b))
+    bt = np.ascontiguousarray(b.T)
+    At = f.const(np.ascontiguousarray(a.T), 'f32')
+    Bt = f.const(bt, 'f32')
+    r2 = mm(f, 'linalg.matmul_transpose_b', At, Bt, f.full(0.0, (16, 13), 'f32'))
+    f.expect_almost_eq(r2, r, atol=1e-5)
+
+    f = F.fn('matmul_transpose_b_dynamic_6x20x10')
+    a = f.rng.dyadic((6, 20), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((10, 20), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32', 'dynamic'), f.const(b, 'f32', 'dynamic')
+    sa, sb = f.sizes_of(A), f.sizes_of(B)
+    C = f.fill(f.scalar(0.0, 'f32'), f.empty((6, 10), 'f32', (0, 1), {0: sa[0], 1: sb[0]}))
+    r = mm(f, 'linalg.matmul_transpose_b', A, B, C)
+    f.expect_eq_const(r, contract('mk,nk->mn', 'f32', a, b))
+
+
+@testfile('matmul_f16_bf16.mlir', '''
+Half-precision matmuls: f16 and bf16 inputs accumulated in f32 (the named
+op extends its inputs to the output type), and f16 / bf16 accumulators on
+small integers, where every partial sum is exact in the half type.''')
+def _(F):
+    for et, rand, small, lim in (('f16', (12, 40, 9), (5, 16, 6), 4),
+                                 ('bf16', (8, 33, 3), (4, 7, 2), 3)):
+        m, k, n = rand
+        f = F.fn('matmul_%s_inputs_f32_acc_%dx%dx%d' % (et, m, k, n))
+        a, b = f.rng.floats((m, k), et, -1, 1), f.rng.floats((k, n), et, -1, 1)
+        A, B = f.const(a, et), f.const(b, et)
+        r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), 'f32'))
+        f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+        m, k, n = small
+        f = F.fn('matmul_%s_acc_%s_exact_%dx%dx%d' % (et, et, m, k, n))
+        a = store(et, f.rng.ints((m, k), -lim, lim))
+        b = store(et, f.rng.ints((k, n), -lim, lim))
+        A, B = f.const(a, et), f.const(b, et)
+        r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), et))
+        expect_contraction(f, r, 'ik,kj->ij', et, 'exact', [a, b])
+
+
+@testfile('matmul_int.mlir', '''
+Integer matmuls with MLIR's semantics: i8 x i8 into i32 (sign-extended),
+i16 and i32 with deliberate wrap-around, i64 beyond 32 bits, an i8
+accumulator that wraps, and i8 inputs into an f32 output (sitofp).''')
+def _(F):
+    f = F.fn('matmul_i8_i8_i32_17x64x19')
+    a = store('i8', f.rng.ints((17, 64), -128, 127))
+    b = store('i8', f.rng.ints((64, 19), -128, 127))
+    A, B = f.const(a, 'i8'), f.const(b, 'i8')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0, (17, 19), 'i32'))
+    f.expect_eq_const(r, int_contract('ik,kj->ij', 'i32', a, b))
+
+    f = F.fn('matmul_i16_i16_i32_wraps_5x8x3')
+    a = store('i16', f.rng.ints((5, 8), -32768, 32767))
+    b = store('i16', f.rng.ints((8, 3), -32768, 32767))
+    A, B = f.const(a, 'i16'), f.const(b, 'i16')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0, (5, 3), 'i32'))
+    f.expect_eq_const(r, int_contract('ik,kj->ij', 'i32', a, b))
+
+    f = F.fn('matmul_i32_wraps_4x6x5')
+    a = f.rng.ints((4, 6), -2 ** 31, 2 ** 31 - 1).astype(np.int32)
+    b = f.rng.ints((6, 5), -2 ** 31, 2 ** 31 - 1).astype(np.int32)
+    A, B = f.const(a, 'i32'), f.const(b, 'i32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0, (4, 5), 'i32'))
+    f.expect_eq_const(r, int_contract('ik,kj->ij', 'i32', a, b))
+
+    f = F.fn('matmul_i64_3x5x2')
+    a = f.rng.ints((3, 5), -2 ** 40, 2 ** 40)
+    b = f.rng.ints((5, 2), -2 ** 40, 2 ** 40)
+    A, B = f.const(a, 'i64'), f.const(b, 'i64')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0, (3, 2), 'i64'))
+    f.expect_eq_const(r, int_contract('ik,kj->ij', 'i64', a, b))
+
+    f = F.fn('matmul_i8_acc_i8_wraps_3x9x4')
+    a = store('i8', f.rng.ints((3, 9), -128, 127))
+    b = store('i8', f.rng.ints((9, 4), -128, 127))
+    A, B = f.const(a, 'i8'), f.const(b, 'i8')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0, (3, 4), 'i8'))
+    f.expect_eq_const(r, int_contract('ik,kj->ij', 'i8', a, b))
+
+    f = F.fn('matmul_i8_inputs_f32_output_6x10x7')
+    a = store('i8', f.rng.ints((6, 10), -128, 127))
+    b = store('i8', f.rng.ints((10, 7), -128, 127))
+    A, B = f.const(a, 'i8'), f.const(b, 'i8')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (6, 7), 'f32'))
+    f.expect_eq_const(r, np.einsum('ik,kj->ij', a.astype(np.int64), b.astype(np.int64)))
+
+
+def index_pattern(f, shape, et, mod, offset, scale=None):
+    """A tensor generated in the program by linalg.index: element (i, j, ..)
+    = ((linear index) mod `mod`) - `offset` (times `scale` for floats).
+    Returns (value, numpy array)."""
+    rank = len(shape)
+    out = f.empty(shape, et)
+    lines = ['^bb0(%o: ' + et + '):']
+    strides = []
+    acc = 1
+    for d in reversed(shape):
+        strides.insert(0, acc)
+        acc *= d
+    lines.append('%lin = arith.constant 0 : index')
+    prev = '%lin'
+    for k in range(rank):
+        lines.append('%%i%s = linalg.index %d : index' % ('abcdefgh'[k], k))
+        lines.append('%%s%s = arith.constant %d : index' % ('abcdefgh'[k], strides[k]))
+        lines.append('%%m%s = arith.muli %%i%s, %%s%s : index' % (('abcdefgh'[k],) * 3))
+        lines.append('%%l%s = arith.addi %s, %%m%s : index' % ('abcdefgh'[k], prev,
+                                                              'abcdefgh'[k]))
+        prev = '%%l%s' % 'abcdefgh'[k]
+    lines.append('%%mod = arith.constant %d : index' % mod)
+    lines.append('%%r = arith.remui %s, %%mod : index' % prev)
+    lines.append('%v = arith.index_cast %r : index to i32')
+    lines.append('%%off = arith.constant %d : i32' % offset)
+    lines.append('%w = arith.subi %v, %off : i32')
+    if is_float(et):
+        lines.append('%x = arith.sitofp %w : i32 to f32')
+        if scale is not None:
+            lines.append('%%k = arith.constant %s : f32' % fmt_float('f32', scale))
+            lines.append('%y = arith.mulf %x, %k : f32')
+        else:
+            lines.append('%y = arith.addf %x, %x : f32')
+            lines.append('%h = arith.constant 0.5 : f32')
+            lines.append('%z = arith.mulf %y, %h : f32')
+        last = '%y' if scale is not None else '%z'
+        if et != 'f32':
+            lines.append('%%t = arith.truncf %s : f32 to %s' % (last, et))
+            last = '%t'
+        lines.append('linalg.yield %s : %s' % (last, et))
+    elif et == 'i32':
+        lines.append('linalg.yield %w : i32')
+    else:
+        conv = 'arith.extsi' if INT_BITS[et] > 32 else 'arith.trunci'
+        lines.append('%%t = %s %%w : i32 to %s' % (conv, et))
+        lines.append('linalg.yield %%t : %s' % et)
+    v = f.generic([], [out], [ident(rank)], 'p' * rank, '\n'.join(lines), hint='gen')
+    vals = (np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64) % mod) - offset
+    vals = vals.reshape(shape)
+    if is_float(et):
+        vals = exactly(et, vals * (scale if scale is not None else 1.0))
+    else:
+        vals = store(et, vals)
+    return v, vals
+
+
+@testfile('matmul_large.mlir', '''
+Larger matmuls: 256x256x256 on small integers held in f32 (exact in any
+order), and 129x1000x65 whose inputs the program generates itself with
+linalg.index (no large literals), both checked exactly.''')
+def _(F):
+    f = F.fn('matmul_256x256x256_exact')
+    a = store('f32', f.rng.ints((256, 256), -3, 3))
+    b = store('f32', f.rng.ints((256, 256), -3, 3))
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (256, 256), 'f32'))
+    assert order_free('ik,kj->ij', 'f32', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    f = F.fn('matmul_129x1000x65_generated_inputs')
+    A, a = index_pattern(f, (129, 1000), 'f32', 7, 3)
+    B, b = index_pattern(f, (1000, 65), 'f32', 5, 2, scale=0.25)
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (129, 65), 'f32'))
+    assert order_free('ik,kj->ij', 'f32', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+
+@testfile('matmul_dynamic.mlir', '''
+linalg.matmul on dynamic shapes (tensor<?x?xf32>, sizes from tensor.dim):
+all dims dynamic, only M dynamic, 1x1x1, and the same program text on two
+different sizes.''')
+def _(F):
+    def dyn_matmul(f, a, b, dyn_a=(0, 1), dyn_b=(0, 1), et='f32'):
+        A = f.const(a, et, 'dynamic', dyn=dyn_a) if dyn_a else f.const(a, et)
+        B = f.const(b, et, 'dynamic', dyn=dyn_b) if dyn_b else f.const(b, et)
+        sizes, dyn = {}, []
+        if 0 in A.dyn:
+            sizes[0] = f.dim(A, 0)
+            dyn.append(0)
+        if 1 in B.dyn:
+            sizes[1] = f.dim(B, 1)
+            dyn.append(1)
+        C = f.fill(f.scalar(0.0, et), f.empty((a.shape[0], b.shape[1]), et, dyn, sizes))
+        return mm(f, 'linalg.matmul', A, B, C)
+
+    for m, k, n in ((13, 21, 7), (1, 1, 1), (64, 3, 33)):
+        f = F.fn('matmul_dynamic_%dx%dx%d' % (m, k, n))
+        a = f.rng.dyadic((m, k), 'f32', -32, 32, 8)
+        b = f.rng.dyadic((k, n), 'f32', -32, 32, 8)
+        r = dyn_matmul(f, a, b)
+        f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    f = F.fn('matmul_dynamic_m_only_random_37x31x9')
+    a = f.rng.floats((37, 31), 'f32', -1, 1)
+    b = f.rng.floats((31, 9), 'f32', -1, 1)
+    r = dyn_matmul(f, a, b, dyn_a=(0,), dyn_b=())
+    f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+
+@testfile('batch_matmul.mlir', '''
+linalg.batch_matmul (C[b,m,n] += A[b,m,k] * B[b,k,n]): random data with the
+default tolerance, an exact dyadic case, a batch of 1, i32, and a dynamic
+batch size.''')
+def _(F):
+    f = F.fn('batch_matmul_3x13x7x5_random')
+    a = f.rng.floats((3, 13, 7), 'f32', -1, 1)
+    b = f.rng.floats((3, 7, 5), 'f32', -1, 1)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.batch_matmul', A, B, f.full(0.0, (3, 13, 5), 'f32'))
+    f.expect_almost_eq_const(r, contract('bik,bkj->bij', 'f32', a, b))
+
+    f = F.fn('batch_matmul_4x17x33x9_exact')
+    a = f.rng.dyadic((4, 17, 33), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((4, 33, 9), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.batch_matmul', A, B, f.full(0.0, (4, 17, 9), 'f32'))
+    f.expect_eq_const(r, contract('bik,bkj->bij', 'f32', a, b))
+
+    f = F.fn('batch_matmul_1x1x31x1_and_i32')
+    a = f.rng.dyadic((1, 1, 31), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((1, 31, 1), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    r = mm(f, 'linalg.batch_matmul', A, B, f.full(0.0, (1, 1, 1), 'f32'))
+    f.expect_eq_const(r, contract('bik,bkj->bij', 'f32', a, b))
+    x = f.rng.ints((2, 3, 4), -1000, 1000).astype(np.int32)
+    y = f.rng.ints((2, 4, 5), -1000, 1000).astype(np.int32)
+    X, Y = f.const(x, 'i32'), f.const(y, 'i32')
+    r = mm(f, 'linalg.batch_matmul', X, Y, f.full(0, (2, 3, 5), 'i32'))
+    f.expect_eq_const(r, int_contract('bik,bkj->bij', 'i32', x, y))
+
+    f = F.fn('batch_matmul_dynamic_batch_5x6x7x8')
+    a = f.rng.dyadic((5, 6, 7), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((5, 7, 8), 'f32', -32, 32, 8)
+    A = f.const(a, 'f32', 'dynamic', dyn=(0,))
+    B = f.const(b, 'f32', 'dynamic', dyn=(0,))
+    C = f.fill(f.scalar(0.0, 'f32'), f.empty((5, 6, 8), 'f32', (0,), {0: f.dim(A, 0)}))
+    r = mm(f, 'linalg.batch_matmul', A, B, C)
+    f.expect_eq_const(r, contract('bik,bkj->bij', 'f32', a, b))
+
+
+@testfile('matvec.mlir', '''
+linalg.matvec (y[m] += A[m,n] * x[n]): 31x1021 exact, random, i32,
+f16 inputs into an f32 accumulator, 1x1, and dynamic sizes.''')
+def _(F):
+    f = F.fn('matvec_31x1021_exact')
+    a = f.rng.dyadic((31, 1021), 'f32', -8, 8, 4)
+    x = f.rng.dyadic((1021,), 'f32', -8, 8, 4)
+    A, X = f.const(a, 'f32'), f.const(x, 'f32')
+    r = mm(f, 'linalg.matvec', A, X, f.full(0.0, (31,), 'f32'))
+    assert order_free('mn,n->m', 'f32', a, x)
+    f.expect_eq_const(r, contract('mn,n->m', 'f32', a, x))
+
+    f = F.fn('matvec_random_9x40_and_1x1')
+    a, x = f.rng.floats((9, 40), 'f32', -1, 1), f.rng.floats((40,), 'f32', -1, 1)
+    A, X = f.const(a, 'f32'), f.const(x, 'f32')
+    r = mm(f, 'linalg.matvec', A, X, f.full(0.0, (9,), 'f32'))
+    f.expect_almost_eq_const(r, contract('mn,n->m', 'f32', a, x))
+    A1 = f.const(store('f32', [[0.75]]), 'f32')
+    X1 = f.const(store('f32', [4.0]), 'f32')
+    r = mm(f, 'linalg.matvec', A1, X1, f.full(1.0, (1,), 'f32'))
+    f.expect_eq_const(r, store('f32', [4.0]))
+
+    f = F.fn('matvec_i32_and_f16_inputs')
+    a = f.rng.ints((6, 11), -100, 100).astype(np.int32)
+    x = f.rng.ints((11,), -100, 100).astype(np.int32)
+    A, X = f.const(a, 'i32'), f.const(x, 'i32')
+    r = mm(f, 'linalg.matvec', A, X, f.full(0, (6,), 'i32'))
+    f.expect_eq_const(r, int_contract('mn,n->m', 'i32', a, x))
+    h = f.rng.floats((4, 13), 'f16', -1, 1)
+    y = f.rng.floats((13,), 'f16', -1, 1)
+    H, Y = f.const(h, 'f16'), f.const(y, 'f16')
+    r = mm(f, 'linalg.matvec', H, Y, f.full(0.0, (4,), 'f32'))
+    f.expect_almost_eq_const(r, contract('mn,n->m', 'f32', h, y))
+
+    f = F.fn('matvec_dynamic_33x65')
+    a = f.rng.dyadic((33, 65), 'f32', -8, 8, 4)
+    x = f.rng.dyadic((65,), 'f32', -8, 8, 4)
+    A, X = f.const(a, 'f32', 'dynamic'), f.const(x, 'f32', 'dynamic')
+    C = f.fill(f.scalar(0.0, 'f32'), f.empty((33,), 'f32', (0,), {0: f.dim(A, 0)}))
+    r = mm(f, 'linalg.matvec', A, X, C)
+    f.expect_eq_const(r, contract('mn,n->m', 'f32', a, x))
+
+
+@testfile('vecmat.mlir', '''
+linalg.vecmat (y[n] += x[m] * A[m,n]): 1021x31 exact, random, i64, bf16
+inputs into an f32 accumulator, and dynamic sizes.''')
+def _(F):
+    f = F.fn('vecmat_1021x31_exact')
+    x = f.rng.dyadic((1021,), 'f32', -8, 8, 4)
+    a = f.rng.dyadic((1021, 31), 'f32', -8, 8, 4)
+    X, A = f.const(x, 'f32'), f.const(a, 'f32')
+    r = mm(f, 'linalg.vecmat', X, A, f.full(0.0, (31,), 'f32'))
+    assert order_free('m,mn->n', 'f32', x, a)
+    f.expect_eq_const(r, contract('m,mn->n', 'f32', x, a))
+
+    f = F.fn('vecmat_random_40x9')
+    x, a = f.rng.floats((40,), 'f32', -1, 1), f.rng.floats((40, 9), 'f32', -1, 1)
+    X, A = f.const(x, 'f32'), f.const(a, 'f32')
+    r = mm(f, 'linalg.vecmat', X, A, f.full(0.0, (9,), 'f32'))
+    f.expect_almost_eq_const(r, contract('m,mn->n', 'f32', x, a))
+
+    f = F.fn('vecmat_i64_and_bf16_inputs')
+    x = f.rng.ints((5,), -2 ** 30, 2 ** 30)
+    a = f.rng.ints((5, 3), -2 ** 30, 2 ** 30)
+    X, A = f.const(x, 'i64'), f.const(a, 'i64')
+    r = mm(f, 'linalg.vecmat', X, A, f.full(0, (3,), 'i64'))
+    f.expect_eq_const(r, int_contract('m,mn->n', 'i64', x, a))
+    g = f.rng.floats((21,), 'bf16', -1, 1)
+    b = f.rng.floats((21, 4), 'bf16', -1, 1)
+    G, B = f.const(g, 'bf16'), f.const(b, 'bf16')
+    r = mm(f, 'linalg.vecmat', G, B, f.full(0.0, (4,), 'f32'))
+    f.expect_almost_eq_const(r, contract('m,mn->n', 'f32', g, b))
+
+    f = F.fn('vecmat_dynamic_65x33')
+    x = f.rng.dyadic((65,), 'f32', -8, 8, 4)
+    a = f.rng.dyadic((65, 33), 'f32', -8, 8, 4)
+    X, A = f.const(x, 'f32', 'dynamic'), f.const(a, 'f32', 'dynamic')
+    C = f.fill(f.scalar(0.0, 'f32'), f.empty((33,), 'f32', (0,), {0: f.dim(A, 1)}))
+    r = mm(f, 'linalg.vecmat', X, A, C)
+    f.expect_eq_const(r, contract('m,mn->n', 'f32', x, a))
+
+
+@testfile('dot.mlir', '''
+linalg.dot into a 0-d tensor: 1021 exact, 31 random, i64, bf16 inputs into
+f32, a dynamic length, and a 1,000,003-element dot whose inputs the program
+generates with linalg.index (exact: every partial sum is an integer below
+2^24).''')
+def _(F):
+    f = F.fn('dot_1021_exact_and_31_random')
+    x, y = f.rng.dyadic((1021,), 'f32', -16, 16, 4), f.rng.dyadic((1021,), 'f32', -16, 16, 4)
+    X, Y = f.const(x, 'f32'), f.const(y, 'f32')
+    r = mm(f, 'linalg.dot', X, Y, f.full(0.0, (), 'f32'))
+    assert order_free('i,i->', 'f32', x, y)
+    f.expect_eq_const(r, contract('i,i->', 'f32', x, y))
+    x, y = f.rng.floats((31,), 'f32', -1, 1), f.rng.floats((31,), 'f32', -1, 1)
+    X, Y = f.const(x, 'f32'), f.const(y, 'f32')
+    r = mm(f, 'linalg.dot', X, Y, f.full(0.0, (), 'f32'))
+    f.expect_almost_eq_const(r, contract('i,i->', 'f32', x, y))
+
+    f = F.fn('dot_i64_and_bf16')
+    x, y = f.rng.ints((7,), -2 ** 31, 2 ** 31), f.rng.ints((7,), -2 ** 31, 2 ** 31)
+    X, Y = f.const(x, 'i64'), f.const(y, 'i64')
+    r = mm(f, 'linalg.dot', X, Y, f.full(0, (), 'i64'))
+    f.expect_eq_const(r, int_contract('i,i->', 'i64', x, y))
+    g, h = f.rng.floats((50,), 'bf16', -1, 1), f.rng.floats((50,), 'bf16', -1, 1)
+    G, H = f.const(g, 'bf16'), f.const(h, 'bf16')
+    r = mm(f, 'linalg.dot', G, H, f.full(0.0, (), 'f32'))
+    f.expect_almost_eq_const(r, contract('i,i->', 'f32', g, h))
+
+    f = F.fn('dot_dynamic_4099')
+    x, y = f.rng.dyadic((4099,), 'f32', -16, 16, 4), f.rng.dyadic((4099,), 'f32', -16, 16, 4)
+    X, Y = f.const(x, 'f32', 'dynamic'), f.const(y, 'f32', 'dynamic')
+    r = mm(f, 'linalg.dot', X, Y, f.full(0.0, (), 'f32'))
+    f.expect_eq_const(r, contract('i,i->', 'f32', x, y))
+
+    f = F.fn('dot_1000003_generated')
+    X, x = index_pattern(f, (1000003,), 'f32', 7, 3)
+    Y, y = index_pattern(f, (1000003,), 'f32', 5, 2)
+    r = mm(f, 'linalg.dot', X, Y, f.full(0.0, (), 'f32'))
+    exact = int(np.dot(x.astype(np.int64), y.astype(np.int64)))
+    assert int(np.abs(x).astype(np.int64) @ np.abs(y).astype(np.int64)) < 2 ** 24
+    f.expect_eq_const(r, np.float32(exact))
+
+
+def conv_nhwc(f, X, K, out, strides, dilations, op='linalg.conv_2d_nhwc_hwcf'):
+    return named(f, op, [X, K], [out], conv_attrs(strides, dilations), 'conv')
+
+
+CONV_LAYOUTS = {
+    # op, input dims, filter dims, output dims (by letter), einsum of the
+    # [N, OH, OW, KH, KW, C] windows with the filter
+    'nhwc_hwcf': ('linalg.conv_2d_nhwc_hwcf', 'nhwc', 'ijcf', 'nhwf', 'nhwijc,ijcf->nhwf'),
+    'nchw_fchw': ('linalg.conv_2d_nchw_fchw', 'nchw', 'fcij', 'nfhw', 'nhwijc,fcij->nfhw'),
+    'depthwise': ('linalg.depthwise_conv_2d_nhwc_hwc', 'nhwc', 'ijc', 'nhwc',
+                  'nhwijc,ijc->nhwc'),
+}
+
+
+def expect_contraction(f, r, spec, out_et, how, arrays, init=0):
+    """Checks `r` against einsum(spec, *arrays) (+ init): exactly when the
+    data make every summation order agree, else with IREE's default
+    tolerance; integers with wrap-around."""
+    if not is_float(out_et):
+        f.expect_eq_const(r, int_contract(spec, out_et, *arrays))
+        return
+    ref = f64(contract(spec, out_et, *arrays)) + init
+    if how == 'exact':
+        assert order_free(spec, out_et, *arrays)
+        f.expect_eq_const(r, ref)
+    else:
+        f.expect_almost_eq_const(r, ref)
+
+
+def conv_case(f, layout, n, c, h, w, fo, kh, kw, strides, dilations, et='f32', out_et=None,
+              init=0, data=None, how='exact'):
+    """One convolution of the given layout against numpy sliding windows;
+    dyadic data (exact) unless `data(shape)` makes the inputs."""
+    op, xl, kl, ol, spec = CONV_LAYOUTS[layout]
+    out_et = out_et or et
+    oh, ow = out_size(h, kh, strides[0], dilations[0]), out_size(w, kw, strides[1], dilations[1])
+    size = dict(n=n, c=c, h=h, w=w, f=fo, i=kh, j=kw)
+    xs, ks = tuple(size[d] for d in xl), tuple(size[d] for d in kl)
+    size.update(h=oh, w=ow)
+    os_ = tuple(size[d] for d in ol)
+    if data is None:
+        x, k = f.rng.dyadic(xs, et, -16, 16, 8), f.rng.dyadic(ks, et, -16, 16, 8)
+    else:
+        x, k = data(xs), data(ks)
+    X, K = f.const(x, et), f.const(k, et)
+    r = named(f, op, [X, K], [f.full(init, os_, out_et)], conv_attrs(strides, dilations), 'conv')
+    nhwc = np.transpose(x, (0, 2, 3, 1)) if xl == 'nchw' else x
+    win = windows_nhwc(nhwc, kh, kw, oh, ow, strides, dilations)
+    expect_contraction(f, r, spec, out_et, how, [win, k], init)
+
+
+@testfile('conv_2d_nhwc_hwcf.mlir', '''
+linalg.conv_2d_nhwc_hwcf (O[n,oh,ow,f] += I[n, oh*sh + kh*dh, ow*sw + kw*dw,
+c] * K[kh,kw,c,f]) against numpy sliding windows: 3x3 on 5x5, strides
+[2, 1] with dilations [1, 2], dilation 2 with a bias in the init, random
+data, i8 into i32, f16 into f32, and a dynamic batch.''')
+def _(F):
+    def case(f, n, h, w, c, kh, kw, fo, strides, dilations, **kw_):
+        conv_case(f, 'nhwc_hwcf', n, c, h, w, fo, kh, kw, strides, dilations, **kw_)
+
+    case(F.fn('conv_1x5x5x1_3x3x1x1'), 1, 5, 5, 1, 3, 3, 1, (1, 1), (1, 1))
+    case(F.fn('conv_2x9x11x3_3x2x3x4_strides_2_1_dilations_1_2'), 2, 9, 11, 3, 3, 2, 4, (2, 1),
+         (1, 2))
+    case(F.fn('conv_1x7x7x2_3x3x2x3_dilation_2_bias_init'), 1, 7, 7, 2, 3, 3, 3, (1, 1), (2, 2),
+         init=0.5)
+    f = F.fn('conv_1x6x6x4_3x3x4x5_random')
+    case(f, 1, 6, 6, 4, 3, 3, 5, (1, 1), (1, 1),
+         data=lambda s: f.rng.floats(s, 'f32', -1, 1), how='tol')
+    f = F.fn('conv_i8_into_i32_1x8x8x3_2x2x3x2_stride_2')
+    case(f, 1, 8, 8, 3, 2, 2, 2, (2, 2), (1, 1), et='i8', out_et='i32', init=0,
+         data=lambda s: store('i8', f.rng.ints(s, -128, 127)))
+    f = F.fn('conv_f16_into_f32_1x5x6x2_2x3x2x2')
+    case(f, 1, 5, 6, 2, 2, 3, 2, (1, 1), (1, 1), et='f16', out_et='f32',
+         data=lambda s: f.rng.floats(s, 'f16', -1, 1), how='tol')
+
+    f = F.fn('conv_dynamic_batch_3x8x8x2_3x3x2x3')
+    x = f.rng.dyadic((3, 8, 8, 2), 'f32', -16, 16, 8)
+    k = f.rng.dyadic((3, 3, 2, 3), 'f32', -16, 16, 8)
+    X = f.const(x, 'f32', 'dynamic', dyn=(0,))
+    K = f.const(k, 'f32')
+    out = f.fill(f.scalar(0.0, 'f32'), f.empty((3, 6, 6, 3), 'f32', (0,), {0: f.dim(X, 0)}))
+    r = conv_nhwc(f, X, K, out, (1, 1), (1, 1))
+    win = windows_nhwc(x, 3, 3, 6, 6, (1, 1), (1, 1))
+    f.expect_eq_const(r, contract('nhwijc,ijcf->nhwf', 'f32', win, k))
+
+
+@testfile('conv_2d_nchw_fchw.mlir', '''
+linalg.conv_2d_nchw_fchw (O[n,f,oh,ow] += I[n,c, oh*sh + kh*dh, ow*sw +
+kw*dw] * K[f,c,kh,kw]): exact dyadic data with strides and dilations,
+random data, an odd-sized single-channel case and i32.''')
+def _(F):
+    def case(f, n, c, h, w, fo, kh, kw, strides, dilations, **kw_):
+        conv_case(f, 'nchw_fchw', n, c, h, w, fo, kh, kw, strides, dilations, **kw_)
+
+    case(F.fn('conv_nchw_1x2x4x4_1x2x3x2'), 1, 2, 4, 4, 1, 3, 2, (1, 1), (1, 1))
+    case(F.fn('conv_nchw_2x3x10x9_4x3x3x3_strides_2_dilations_1_2'), 2, 3, 10, 9, 4, 3, 3,
+         (2, 2), (1, 2))
+    f = F.fn('conv_nchw_1x4x7x7_2x4x3x3_random')
+    case(f, 1, 4, 7, 7, 2, 3, 3, (1, 1), (1, 1), data=lambda s: f.rng.floats(s, 'f32', -1, 1),
+         how='tol')
+    case(F.fn('conv_nchw_1x1x13x13_1x1x1x1'), 1, 1, 13, 13, 1, 1, 1, (1, 1), (1, 1))
+    f = F.fn('conv_nchw_i32_1x2x6x5_3x2x2x2_dilation_2')
+    case(f, 1, 2, 6, 5, 3, 2, 2, (1, 1), (2, 2), et='i32',
+         data=lambda s: f.rng.ints(s, -100, 100).astype(np.int32))
+
+
+@testfile('depthwise_conv_2d_nhwc_hwc.mlir', '''
+linalg.depthwise_conv_2d_nhwc_hwc (O[n,oh,ow,c] += I[n, oh*sh + kh*dh,
+ow*sw + kw*dw, c] * K[kh,kw,c]) with strides and dilations, equal and
+different per axis; exact dyadic data, random data and i32.''')
+def _(F):
+    def case(f, n, h, w, c, kh, kw, strides, dilations, **kw_):
+        conv_case(f, 'depthwise', n, c, h, w, c, kh, kw, strides, dilations, **kw_)
+
+    case(F.fn('depthwise_1x10x10x3_3x3_stride_2'), 1, 10, 10, 3, 3, 3, (2, 2), (1, 1))
+    case(F.fn('depthwise_1x11x13x4_2x3_strides_1_2_dilations_2_1'), 1, 11, 13, 4, 2, 3, (1, 2),
+         (2, 1))
+    case(F.fn('depthwise_2x9x9x5_3x3_dilation_3'), 2, 9, 9, 5, 3, 3, (1, 1), (3, 3))
+    f = F.fn('depthwise_1x8x8x16_3x3_random')
+    case(f, 1, 8, 8, 16, 3, 3, (1, 1), (1, 1), data=lambda s: f.rng.floats(s, 'f32', -1, 1),
+         how='tol')
+    f = F.fn('depthwise_i32_1x7x7x2_2x2_stride_3')
+    case(f, 1, 7, 7, 2, 2, 2, (3, 3), (1, 1), et='i32',
+         data=lambda s: f.rng.ints(s, -1000, 1000).astype(np.int32))
+
+
+@testfile('conv_large.mlir', '''
+A 1x56x56x8 input convolved with a 3x3x8x16 filter (NHWC / HWCF) and a
+3x3 depthwise convolution of it, on small integers held in f32 (exact in
+any summation order).''')
+def _(F):
+    f = F.fn('conv_1x56x56x8_3x3x8x16')
+    x = store('f32', f.rng.ints((1, 56, 56, 8), -3, 3))
+    k = store('f32', f.rng.ints((3, 3, 8, 16), -2, 2))
+    X, K = f.const(x, 'f32'), f.const(k, 'f32')
+    r = conv_nhwc(f, X, K, f.full(0.0, (1, 54, 54, 16), 'f32'), (1, 1), (1, 1))
+    win = windows_nhwc(x, 3, 3, 54, 54, (1, 1), (1, 1))
+    assert order_free('nhwijc,ijcf->nhwf', 'f32', win, k)
+    f.expect_eq_const(r, contract('nhwijc,ijcf->nhwf', 'f32', win, k))
+
+    f = F.fn('depthwise_1x56x56x8_3x3_stride_2')
+    x = store('f32', f.rng.ints((1, 56, 56, 8), -3, 3))
+    k = store('f32', f.rng.ints((3, 3, 8), -2, 2))
+    X, K = f.const(x, 'f32'), f.const(k, 'f32')
+    r = named(f, 'linalg.depthwise_conv_2d_nhwc_hwc', [X, K],
+              [f.full(0.0, (1, 27, 27, 8), 'f32')], conv_attrs((2, 2), (1, 1)), 'conv')
+    win = windows_nhwc(x, 3, 3, 27, 27, (2, 2), (1, 1))
+    f.expect_eq_const(r, contract('nhwijc,ijc->nhwc', 'f32', win, k))
+
+
+def pooling_file(F, kind):
+    op = 'linalg.pooling_nhwc_' + kind
+    combine = {'max': lambda w: w.max(axis=(3, 4)), 'min': lambda w: w.min(axis=(3, 4)),
+               'sum': None}[kind]
+
+    def init_of(et):
+        if kind == 'sum':
+            return 0
+        big = math.inf if is_float(et) else (1 << (INT_BITS[et] - 1)) - 1
+        if kind == 'min':
+            return big
+        return -big if is_float(et) else -big - 1
+
+    def case(f, n, h, w, c, kh, kw, strides, dilations, et='f32', out_et=None, data=None,
+             dyn=False):
+        out_et = out_et or et
+        oh, ow = out_size(h, kh, strides[0], dilations[0]), out_size(w, kw, strides[1],
+                                                                    dilations[1])
+        x = data((n, h, w, c)) if data else f.rng.dyadic((n, h, w, c), et, -64, 64, 8)
+        if dyn:
+            X = f.const(x, et, 'dynamic', dyn=(0,))
+            out = f.fill(f.scalar(init_of(out_et), out_et),
+                         f.empty((n, oh, ow, c), out_et, (0,), {0: f.dim(X, 0)}))
+        else:
+            X = f.const(x, et)
+            out = f.full(init_of(out_et), (n, oh, ow, c), out_et)
+        window = f.empty((kh, kw), et)
+        r = named(f, op, [X, window], [out], conv_attrs(strides, dilations), 'pool')
+        win = windows_nhwc(x, kh, kw, oh, ow, strides, dilations)
+        if kind == 'sum':
+            if is_float(out_et):
+                assert order_free('nhwijc->nhwc', out_et, win)
+                f.expect_eq_const(r, contract('nhwijc->nhwc', out_et, win))
+            else:
+                f.expect_eq_const(r, store(out_et, win.astype(np.int64).sum(axis=(3, 4))))
+        else:
+            f.expect_eq_const(r, combine(win))
+    return case
+
+
+@testfile('pooling_nhwc_max.mlir', '''
+linalg.pooling_nhwc_max (the window is the shape of the second input) with
+a -inf (or INT_MIN) init: 3x3 stride 2, 2x2 with dilations [1, 2], a global
+pool, i32, f16, and a dynamic batch.''')
+def _(F):
+    case = pooling_file(F, 'max')
+    case(F.fn('max_2x9x9x3_3x3_stride_2'), 2, 9, 9, 3, 3, 3, (2, 2), (1, 1))
+    case(F.fn('max_1x7x10x2_2x2_dilations_1_2'), 1, 7, 10, 2, 2, 2, (1, 1), (1, 2))
+    case(F.fn('max_global_1x13x13x5'), 1, 13, 13, 5, 13, 13, (1, 1), (1, 1))
+    f = F.fn('max_i32_1x6x6x4_3x2_strides_3_2')
+    case(f, 1, 6, 6, 4, 3, 2, (3, 2), (1, 1), et='i32',
+         data=lambda s: f.rng.ints(s, -2 ** 31, 2 ** 31 - 1).astype(np.int32))
+    f = F.fn('max_f16_1x5x5x3_2x2')
+    case(f, 1, 5, 5, 3, 2, 2, (1, 1), (1, 1), et='f16',
+         data=lambda s: f.rng.floats(s, 'f16', -100, 100))
+    case(F.fn('max_dynamic_batch_3x8x8x2_2x2_stride_2'), 3, 8, 8, 2, 2, 2, (2, 2), (1, 1),
+         dyn=True)
+
+
+@testfile('pooling_nhwc_sum.mlir', '''
+linalg.pooling_nhwc_sum: 3x3 windows with strides and dilations on exact
+dyadic data, i8 inputs summed into i32, f16 inputs into f32, a global sum
+pool and a dynamic batch.''')
+def _(F):
+    case = pooling_file(F, 'sum')
+    case(F.fn('sum_1x8x8x3_3x3_stride_1'), 1, 8, 8, 3, 3, 3, (1, 1), (1, 1))
+    case(F.fn('sum_2x11x9x2_3x2_strides_2_3_dilations_2_1'), 2, 11, 9, 2, 3, 2, (2, 3), (2, 1))
+    f = F.fn('sum_i8_into_i32_1x6x6x4_3x3')
+    case(f, 1, 6, 6, 4, 3, 3, (1, 1), (1, 1), et='i8', out_et='i32',
+         data=lambda s: store('i8', f.rng.ints(s, -128, 127)))
+    f = F.fn('sum_f16_into_f32_1x4x4x2_2x2')
+    case(f, 1, 4, 4, 2, 2, 2, (2, 2), (1, 1), et='f16', out_et='f32',
+         data=lambda s: f.rng.dyadic(s, 'f16', -64, 64, 8))
+    case(F.fn('sum_global_1x31x31x1'), 1, 31, 31, 1, 31, 31, (1, 1), (1, 1))
+    case(F.fn('sum_dynamic_batch_2x5x5x3_2x2'), 2, 5, 5, 3, 2, 2, (1, 1), (1, 1), dyn=True)
+
+
+@testfile('pooling_nhwc_min.mlir', '''
+linalg.pooling_nhwc_min with a +inf (or INT_MAX) init: strides, dilations,
+i16 data and a dynamic batch.''')
+def _(F):
+    case = pooling_file(F, 'min')
+    case(F.fn('min_1x9x9x4_3x3_stride_2'), 1, 9, 9, 4, 3, 3, (2, 2), (1, 1))
+    case(F.fn('min_2x8x7x3_2x3_dilations_2_1'), 2, 8, 7, 3, 2, 3, (1, 1), (2, 1))
+    f = F.fn('min_i16_1x5x7x2_2x2_stride_2')
+    case(f, 1, 5, 7, 2, 2, 2, (2, 2), (1, 1), et='i16',
+         data=lambda s: store('i16', f.rng.ints(s, -32768, 32767)))
+    case(F.fn('min_dynamic_batch_4x6x6x1_3x3'), 4, 6, 6, 1, 3, 3, (1, 1), (1, 1), dyn=True)
+
+
+def softmax_ref(x, axis):
+    d = f64(x)
+    e = np.exp(d - d.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+@testfile('softmax.mlir', '''
+linalg.softmax: exp(x - max) / sum(exp(x - max)) along one dimension, against
+float64 numpy: 1x7, 13x1021 (the last dim), 3-D along dims 0 and 1, inputs
+near 100 (exp(x) alone would overflow f32: the max must be subtracted), a
+dynamic shape, and f16 (computed in f16 by MLIR's decomposition: 2% rtol).''')
+def _(F):
+    def softmax(f, X, dim):
+        out = f.empty(X.shape, X.et, X.dyn, f.sizes_of(X) if X.dyn else None)
+        return f.op('linalg.softmax dimension(%d) ins(%s : %s) outs(%s : %s) -> %s'
+                    % (dim, X, X.ty, out, out.ty, out.ty), X.et, X.shape, X.dyn, 'sm')
+
+    f = F.fn('softmax_1x7')
+    x = f.rng.floats((1, 7), 'f32', -2, 2)
+    X = f.const(x, 'f32')
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1))
+
+    f = F.fn('softmax_13x1021_last_dim')
+    x = f.rng.floats((13, 1021), 'f32', -5, 5)
+    X = f.const(x, 'f32')
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-7, rtol=1e-4)
+
+    f = F.fn('softmax_3d_4x5x6_dims_0_and_1')
+    x = f.rng.floats((4, 5, 6), 'f32', -3, 3)
+    X = f.const(x, 'f32')
+    f.expect_almost_eq_const(softmax(f, X, 0), softmax_ref(x, 0), atol=1e-6, rtol=1e-4)
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-6, rtol=1e-4)
+
+    f = F.fn('softmax_large_inputs_3x40')
+    x = f.rng.floats((3, 40), 'f32', 90, 100)
+    X = f.const(x, 'f32')
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-6, rtol=1e-4)
+
+    f = F.fn('softmax_dynamic_7x127')
+    x = f.rng.floats((7, 127), 'f32', -4, 4)
+    X = f.const(x, 'f32', 'dynamic')
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-6, rtol=1e-4)
+
+    f = F.fn('softmax_f16_2x33')
+    x = f.rng.floats((2, 33), 'f16', -3, 3)
+    X = f.const(x, 'f16')
+    f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-3, rtol=2e-2)
+
+
+def random_of(f, et, shape, lo=-100, hi=100):
+    """Random data of any element type."""
+    if et == 'i1':
+        return f.rng.ints(shape, 0, 1).astype(bool)
+    if is_float(et):
+        return f.rng.floats(shape, et, lo, hi)
+    if et == 'i64':
+        return f.rng.bits64(shape)
+    b = INT_BITS[et]
+    return store(et, f.rng.ints(shape, -(1 << (b - 1)), (1 << (b - 1)) - 1))
+
+
+@testfile('tensor_dim_empty.mlir', '''
+tensor.dim on dynamic and static tensors (constant and run-time dim
+indices), tensor.empty with dynamic sizes taken from or computed from
+tensor.dim, checked with check.expect_true / check.expect_false.''')
+def _(F):
+    f = F.fn('dim_of_dynamic_and_static')
+    x = f.rng.floats((7, 13), 'f32')
+    X = f.const(x, 'f32', 'dynamic')
+    d0, d1 = f.dim(X, 0), f.dim(X, 1)
+    f.expect_index(d0, 7)
+    f.expect_index(d1, 13)
+    wrong = f.op('arith.cmpi eq, %s, %s : index' % (d0, f.idx(13)), 'i1', hint='ok')
+    f.expect_false(wrong)
+    S = f.const(np.zeros((4, 1), np.int8), 'i8')
+    f.expect_index(f.dim(S, 0), 4)
+    k = f.scalar(1, 'i32', how='unfoldable')
+    ki = f.op('arith.index_cast %s : i32 to index' % k, 'index', hint='k')
+    dk = f.op('tensor.dim %s, %s : %s' % (X, ki, X.ty), 'index', hint='d')
+    f.expect_index(dk, 13)
+    as_i32 = f.op('arith.index_cast %s : index to i32' % dk, 'i32', hint='n')
+    f.expect_true(as_i32)
+    zero = f.op('arith.subi %s, %s : i32' % (as_i32, as_i32), 'i32', hint='n')
+    f.expect_false(zero)
+
+    f = F.fn('empty_from_dims_and_arithmetic')
+    x = f.rng.ints((5, 3), -9, 9).astype(np.int32)
+    X = f.const(x, 'i32', 'dynamic', dyn=(0,))
+    d0 = f.dim(X, 0)
+    two = f.idx(2)
+    dd = f.op('arith.muli %s, %s : index' % (d0, two), 'index', hint='d')
+    E = f.empty((10, 3), 'i32', (0,), {0: dd})
+    r = f.fill(f.scalar(-4, 'i32'), E)
+    f.expect_index(f.dim(r, 0), 10)
+    f.expect_eq_const(r, np.full((10, 3), -4, np.int32))
+
+    f = F.fn('dim_of_op_result')
+    x = f.rng.floats((3, 9), 'f16')
+    X = f.const(x, 'f16', 'dynamic')
+    r = f.elementwise([X], 'f16', '''
+^bb0(%a: f16, %o: f16):
+  %n = arith.negf %a : f16
+  linalg.yield %n : f16''')
+    f.expect_index(f.dim(r, 1), 9)
+    f.expect_eq_const(r, -x)
+
+
+@testfile('extract_slice.mlir', '''
+tensor.extract_slice: static offsets / sizes / strides, rank-reducing
+slices, strided 3-D slices, run-time offsets and sizes, slices of dynamic
+tensors, and f16 / bf16 / i1 / i8 / i64 data.''')
+def _(F):
+    def slice_(f, X, offs, sizes, strides, out_shape, dyn=()):
+        def part(v):
+            return ', '.join(str(p) for p in v)
+        t = ttype(out_shape, X.et, dyn)
+        return f.op('tensor.extract_slice %s[%s] [%s] [%s] : %s to %s'
+                    % (X, part(offs), part(sizes), part(strides), X.ty, t), X.et,
+                    tuple(out_shape), dyn, 'sl')
+
+    f = F.fn('slice_static_2d_f32')
+    x = f.rng.floats((10, 12), 'f32')
+    X = f.const(x, 'f32')
+    f.expect_eq_const(slice_(f, X, (2, 1), (3, 4), (2, 1), (3, 4)), x[2:8:2, 1:5])
+    f.expect_eq_const(slice_(f, X, (9, 11), (1, 1), (1, 1), (1, 1)), x[9:10, 11:12])
+
+    f = F.fn('slice_rank_reducing_and_strided_3d')
+    x = random_of(f, 'i8', (5, 7, 3))
+    X = f.const(x, 'i8')
+    f.expect_eq_const(slice_(f, X, (2, 0, 1), (1, 7, 1), (1, 1, 1), (7,)), x[2, :, 1])
+    f.expect_eq_const(slice_(f, X, (0, 1, 0), (3, 2, 2), (2, 3, 2), (3, 2, 2)),
+                      x[0:5:2, 1:7:3, 0:3:2])
+    h = random_of(f, 'f16', (4, 6))
+    H = f.const(h, 'f16')
+    f.expect_eq_const(slice_(f, H, (0, 3), (4, 1), (1, 1), (4,)), h[:, 3])
+
+    f = F.fn('slice_runtime_offsets_and_sizes')
+    x = f.rng.floats((10, 8), 'f32')
+    X = f.const(x, 'f32')
+    o = f.op('arith.index_cast %s : i32 to index' % f.scalar(3, 'i32', how='unfoldable'),
+             'index', hint='off')
+    sizer = f.const(np.zeros((5,), np.float32), 'f32', 'dynamic')
+    n = f.dim(sizer, 0)
+    r = f.op('tensor.extract_slice %s[%s, 2] [%s, 4] [1, 1] : %s to %s'
+             % (X, o, n, X.ty, ttype((5, 4), 'f32', (0,))), 'f32', (5, 4), (0,), 'sl')
+    f.expect_eq_const(r, x[3:8, 2:6])
+
+    f = F.fn('slice_of_dynamic_tensor_i64_bf16_i1')
+    x = random_of(f, 'i64', (6, 9))
+    X = f.const(x, 'i64', 'dynamic')
+    f.expect_eq_const(slice_(f, X, (1, 2), (4, 3), (1, 2), (4, 3)), x[1:5, 2:8:2])
+    g = random_of(f, 'bf16', (31,))
+    G = f.const(g, 'bf16', 'dynamic')
+    f.expect_eq_const(slice_(f, G, (30,), (1,), (1,), (1,)), g[30:])
+    b = random_of(f, 'i1', (3, 7))
+    B = f.const(b, 'i1')
+    f.expect_eq_const(slice_(f, B, (1, 0), (2, 7), (1, 1), (2, 7)), b[1:3])
+
+
+@testfile('insert_slice.mlir', '''
+tensor.insert_slice: into zeros, strided, a 1-D row into a 2-D tensor
+(rank-expanding), at run-time offsets, into a dynamic destination, and
+i32 / i1 / bf16 / i16 data.''')
+def _(F):
+    def insert(f, S, D, offs, sizes, strides):
+        def part(v):
+            return ', '.join(str(p) for p in v)
+        return f.op('tensor.insert_slice %s into %s[%s] [%s] [%s] : %s into %s'
+                    % (S, D, part(offs), part(sizes), part(strides), S.ty, D.ty), D.et,
+                    D.shape, D.dyn, 'ins')
+
+    f = F.fn('insert_static_and_strided_f32')
+    s = f.rng.floats((2, 3), 'f32')
+    S = f.const(s, 'f32')
+    D = f.full(0.0, (5, 7), 'f32')
+    ref = np.zeros((5, 7), np.float32)
+    ref[1:3, 2:5] = s
+    f.expect_eq_const(insert(f, S, D, (1, 2), (2, 3), (1, 1)), ref)
+    ref2 = np.zeros((5, 7), np.float32)
+    ref2[0:4:3, 0:7:3] = s
+    f.expect_eq_const(insert(f, S, D, (0, 0), (2, 3), (3, 3)), ref2)
+
+    f = F.fn('insert_row_rank_expanding_i32')
+    row = f.rng.ints((4,), -99, 99).astype(np.int32)
+    dst = f.rng.ints((3, 4), -99, 99).astype(np.int32)
+    R, Dd = f.const(row, 'i32'), f.const(dst, 'i32')
+    ref = dst.copy()
+    ref[1] = row
+    f.expect_eq_const(insert(f, R, Dd, (1, 0), (1, 4), (1, 1)), ref)
+
+    f = F.fn('insert_runtime_offset_dynamic_destination_i16')
+    s = random_of(f, 'i16', (3,))
+    d = random_of(f, 'i16', (11,))
+    S = f.const(s, 'i16')
+    Dd = f.const(d, 'i16', 'dynamic')
+    o = f.op('arith.index_cast %s : i32 to index' % f.scalar(6, 'i32', how='unfoldable'),
+             'index', hint='off')
+    r = f.op('tensor.insert_slice %s into %s[%s] [3] [1] : %s into %s'
+             % (S, Dd, o, S.ty, Dd.ty), 'i16', (11,), (0,), 'ins')
+    ref = d.copy()
+    ref[6:9] = s
+    f.expect_eq_const(r, ref)
+
+    f = F.fn('insert_i1_and_bf16')
+    b = random_of(f, 'i1', (2, 2))
+    B = f.const(b, 'i1')
+    D = f.full(False, (4, 4), 'i1')
+    ref = np.zeros((4, 4), bool)
+    ref[2:4, 1:3] = b
+    f.expect_eq_const(insert(f, B, D, (2, 1), (2, 2), (1, 1)), ref)
+    g = random_of(f, 'bf16', (5,))
+    G = f.const(g, 'bf16')
+    D = f.full(1.0, (2, 5), 'bf16')
+    ref = np.ones((2, 5), np.float32)
+    ref[0] = g
+    f.expect_eq_const(insert(f, G, D, (0, 0), (1, 5), (1, 1)), ref)
+
+
+@testfile('collapse_shape.mlir', '''
+tensor.collapse_shape: grouping leading and trailing dims, everything into
+1-D, dropping unit dims, 1x1 into 0-d, a dynamic dim, followed by an
+elementwise op on the collapsed view.''')
+def _(F):
+    def collapse(f, X, groups, shape, dyn=()):
+        g = '[%s]' % ', '.join('[%s]' % ', '.join(map(str, grp)) for grp in groups)
+        t = ttype(shape, X.et, dyn)
+        return f.op('tensor.collapse_shape %s %s : %s into %s' % (X, g, X.ty, t), X.et,
+                    tuple(shape), dyn, 'col')
+
+    f = F.fn('collapse_2x3x4_f32')
+    x = f.rng.floats((2, 3, 4), 'f32')
+    X = f.const(x, 'f32')
+    f.expect_eq_const(collapse(f, X, [[0, 1], [2]], (6, 4)), x.reshape(6, 4))
+    f.expect_eq_const(collapse(f, X, [[0], [1, 2]], (2, 12)), x.reshape(2, 12))
+    f.expect_eq_const(collapse(f, X, [[0, 1, 2]], (24,)), x.reshape(24))
+
+    f = F.fn('collapse_unit_dims_i8_and_0d')
+    x = random_of(f, 'i8', (1, 7, 1))
+    X = f.const(x, 'i8')
+    f.expect_eq_const(collapse(f, X, [[0, 1, 2]], (7,)), x.reshape(7))
+    y = random_of(f, 'i64', (1, 1))
+    Y = f.const(y, 'i64')
+    f.expect_eq_const(collapse(f, Y, [], ()), y.reshape(()))
+
+    f = F.fn('collapse_dynamic_then_add_f16')
+    x = random_of(f, 'f16', (5, 4), -10, 10)
+    X = f.const(x, 'f16', 'dynamic', dyn=(0,))
+    c = collapse(f, X, [[0, 1]], (20,), (0,))
+    r = f.op('arith.addf %s, %s : %s' % (c, c, c.ty), 'f16', (20,), (0,))
+    f.expect_eq_const(r, f64(x.reshape(20)) * 2)
+
+
+@testfile('expand_shape.mlir', '''
+tensor.expand_shape in MLIR 19's syntax (reassociation groups plus
+`output_shape [...]`): 1-D to 2-D and 3-D, adding unit dims, 0-d to 1x1, a
+dynamic dim whose size is computed from tensor.dim, and an op on the view.''')
+def _(F):
+    def expand(f, X, groups, shape, out_sizes=None, dyn=()):
+        g = '[%s]' % ', '.join('[%s]' % ', '.join(map(str, grp)) for grp in groups)
+        os_ = out_sizes or [str(d) for d in shape]
+        t = ttype(shape, X.et, dyn)
+        return f.op('tensor.expand_shape %s %s output_shape [%s] : %s into %s'
+                    % (X, g, ', '.join(map(str, os_)), X.ty, t), X.et, tuple(shape), dyn,
+                    'exp')
+
+    f = F.fn('expand_6_to_2x3_and_24_to_2x3x4')
+    x = f.rng.floats((6,), 'f32')
+    X = f.const(x, 'f32')
+    f.expect_eq_const(expand(f, X, [[0, 1]], (2, 3)), x.reshape(2, 3))
+    y = random_of(f, 'i16', (24,))
+    Y = f.const(y, 'i16')
+    f.expect_eq_const(expand(f, Y, [[0, 1, 2]], (2, 3, 4)), y.reshape(2, 3, 4))
+    f.expect_eq_const(expand(f, Y, [[0, 1]], (4, 6)), y.reshape(4, 6))
+
+    f = F.fn('expand_unit_dims_and_0d')
+    x = random_of(f, 'bf16', (5,))
+    X = f.const(x, 'bf16')
+    f.expect_eq_const(expand(f, X, [[0, 1, 2]], (1, 5, 1)), x.reshape(1, 5, 1))
+    z = np.array(True)
+    Z = f.const(z, 'i1')
+    f.expect_eq_const(expand(f, Z, [], (1, 1)), z.reshape(1, 1))
+
+    f = F.fn('expand_dynamic_then_reduce')
+    x = f.rng.ints((20,), -50, 50).astype(np.int32)
+    X = f.const(x, 'i32', 'dynamic')
+    n = f.dim(X, 0)
+    q = f.op('arith.divui %s, %s : index' % (n, f.idx(4)), 'index', hint='q')
+    e = expand(f, X, [[0, 1]], (5, 4), [q, 4], (0,))
+    init = f.fill(f.scalar(0, 'i32'), f.empty((5,), 'i32', (0,), {0: q}))
+    r = f.op('linalg.reduce { arith.addi } ins(%s : %s) outs(%s : %s) dimensions = [1]'
+             % (e, e.ty, init, init.ty), 'i32', (5,), (0,), 'red')
+    f.expect_eq_const(r, x.reshape(5, 4).sum(axis=1))
+
+
+@testfile('pad.mlir', '''
+tensor.pad with constant padding: low and high amounts per dim, a padding
+value captured from outside the region, i8 / f16 / bf16 / i1 data, a
+dynamic source, run-time pad amounts, and SAME padding before a
+convolution.''')
+def _(F):
+    def pad(f, X, low, high, value, shape, dyn=(), inside=True):
+        rank = len(X.shape)
+        args = ', '.join('%%%s: index' % 'ijklmn'[k] for k in range(rank))
+        if inside:
+            body = ('  ^bb0(%s):\n    %%pv = arith.constant %s\n    tensor.yield %%pv : %s'
+                    % (args, fmt_scalar(X.et, value) + ('' if X.et == 'i1' else ' : ' + X.et),
+                       X.et))
+        else:
+            body = '  ^bb0(%s):\n    tensor.yield %s : %s' % (args, value, X.et)
+        t = ttype(shape, X.et, dyn)
+        return f.op('tensor.pad %s low[%s] high[%s] {\n%s\n  } : %s to %s'
+                    % (X, ', '.join(map(str, low)), ', '.join(map(str, high)), body, X.ty, t),
+                    X.et, tuple(shape), dyn, 'pad')
+
+    def np_pad(x, low, high, value):
+        return np.pad(x, list(zip(low, high)), constant_values=value)
+
+    f = F.fn('pad_2d_f32_and_1d_high_only')
+    x = f.rng.floats((3, 4), 'f32')
+    X = f.const(x, 'f32')
+    f.expect_eq_const(pad(f, X, (1, 2), (2, 1), 0.0, (6, 7)), np_pad(x, (1, 2), (2, 1), 0))
+    y = f.rng.floats((5,), 'f32')
+    Y = f.const(y, 'f32')
+    f.expect_eq_const(pad(f, Y, (0,), (3,), -1.5, (8,)), np_pad(y, (0,), (3,), -1.5))
+
+    f = F.fn('pad_captured_value_i8_f16_bf16_i1')
+    x = random_of(f, 'i8', (2, 3))
+    X = f.const(x, 'i8')
+    v = f.scalar(-1, 'i8', how='unfoldable')
+    f.expect_eq_const(pad(f, X, (1, 0), (0, 2), v, (3, 5), inside=False),
+                      np_pad(x, (1, 0), (0, 2), -1))
+    h = random_of(f, 'f16', (4,))
+    H = f.const(h, 'f16')
+    f.expect_eq_const(pad(f, H, (2,), (2,), 0.5, (8,)), np_pad(h, (2,), (2,), 0.5))
+    g = random_of(f, 'bf16', (1, 2))
+    G = f.const(g, 'bf16')
+    f.expect_eq_const(pad(f, G, (1, 1), (1, 1), 2.0, (3, 4)), np_pad(g, (1, 1), (1, 1), 2.0))
+    b = random_of(f, 'i1', (3,))
+    B = f.const(b, 'i1')
+    f.expect_eq_const(pad(f, B, (1,), (2,), True, (6,)), np_pad(b, (1,), (2,), True))
+
+    f = F.fn('pad_dynamic_source_and_runtime_amounts')
+    x = f.rng.ints((4, 5), -9, 9).astype(np.int32)
+    X = f.const(x, 'i32', 'dynamic', dyn=(0,))
+    f.expect_eq_const(pad(f, X, (0, 1), (0, 2), 0, (4, 8), (0,)), np_pad(x, (0, 1), (0, 2), 0))
+    lo = f.op('arith.index_cast %s : i32 to index' % f.scalar(2, 'i32', how='unfoldable'),
+              'index', hint='lo')
+    Y = f.const(x, 'i32')
+    f.expect_eq_const(pad(f, Y, (lo, 0), (1, 0), 7, (7, 5), (0,)), np_pad(x, (2, 0), (1, 0), 7))
+
+    f = F.fn('same_padding_then_conv_1x6x6x2')
+    x = f.rng.dyadic((1, 6, 6, 2), 'f32', -16, 16, 8)
+    k = f.rng.dyadic((3, 3, 2, 3), 'f32', -16, 16, 8)
+    X, K = f.const(x, 'f32'), f.const(k, 'f32')
+    P = pad(f, X, (0, 1, 1, 0), (0, 1, 1, 0), 0.0, (1, 8, 8, 2))
+    r = named(f, 'linalg.conv_2d_nhwc_hwcf', [P, K], [f.full(0.0, (1, 6, 6, 3), 'f32')],
+              conv_attrs((1, 1), (1, 1)), 'conv')
+    xp = np_pad(x, (0, 1, 1, 0), (0, 1, 1, 0), 0.0)
+    win = windows_nhwc(xp, 3, 3, 6, 6, (1, 1), (1, 1))
+    f.expect_eq_const(r, contract('nhwijc,ijcf->nhwf', 'f32', win, k))
+
+
+@testfile('tensor_cast.mlir', '''
+tensor.cast between static and dynamic types: static to dynamic and back,
+partially dynamic types, dynamic to more static, feeding a dynamic-shape
+op with a cast of a static tensor.''')
+def _(F):
+    f = F.fn('cast_static_dynamic_static')
+    x = f.rng.floats((2, 3), 'f32')
+    X = f.const(x, 'f32')
+    d = f.cast(X, (0, 1))
+    b = f.barrier(d)
+    s = f.cast(b, ())
+    f.expect_eq_const(s, x)
+
+    f = F.fn('cast_partially_dynamic_i64')
+    x = random_of(f, 'i64', (4, 3))
+    X = f.const(x, 'i64', 'dynamic')
+    p = f.cast(X, (1,))
+    f.expect_index(f.dim(p, 1), 3)
+    f.expect_eq_const(f.cast(f.barrier(p), ()), x)
+
+    f = F.fn('cast_static_into_dynamic_op_i8')
+    x = random_of(f, 'i8', (9,))
+    X = f.const(x, 'i8')
+    d = f.cast(X, (0,))
+    r = f.op('arith.addi %s, %s : %s' % (d, d, d.ty), 'i8', (9,), (0,))
+    f.expect_eq_const(r, store('i8', x.astype(np.int64) * 2))
+
+
+@testfile('extract.mlir', '''
+tensor.extract of scalars: static and run-time indices, dynamic tensors,
+0-d tensors, i1 / i64 / i8 / f16 elements; checked with
+check.expect_true / check.expect_false, and by splatting the scalar back
+into a tensor.''')
+def _(F):
+    f = F.fn('extract_static_indices_f32_i64')
+    x = f.rng.floats((4, 5), 'f32')
+    X = f.const(x, 'f32')
+    v = f.op('tensor.extract %s[%s, %s] : %s' % (X, f.idx(3), f.idx(1), X.ty), 'f32', hint='v')
+    want = f.scalar(float(x[3, 1]), 'f32')
+    f.expect_true(f.op('arith.cmpf oeq, %s, %s : f32' % (v, want), 'i1', hint='ok'))
+    other = f.scalar(float(x[1, 3]) + 1.0 if x[1, 3] == x[3, 1] else float(x[1, 3]), 'f32')
+    f.expect_false(f.op('arith.cmpf oeq, %s, %s : f32' % (v, other), 'i1', hint='ok'))
+    y = random_of(f, 'i64', (3,))
+    Y = f.const(y, 'i64')
+    w = f.op('tensor.extract %s[%s] : %s' % (Y, f.idx(2), Y.ty), 'i64', hint='v')
+    f.expect_true(f.op('arith.cmpi eq, %s, %s : i64' % (w, f.scalar(int(y[2]), 'i64')), 'i1',
+                       hint='ok'))
+
+    f = F.fn('extract_runtime_index_dynamic_i8')
+    x = random_of(f, 'i8', (2, 3, 7))
+    X = f.const(x, 'i8', 'dynamic')
+    i = f.op('arith.index_cast %s : i32 to index' % f.scalar(5, 'i32', how='unfoldable'),
+             'index', hint='i')
+    v = f.op('tensor.extract %s[%s, %s, %s] : %s' % (X, f.idx(1), f.idx(2), i, X.ty), 'i8',
+             hint='v')
+    t = f.op('tensor.splat %s : %s' % (v, ttype((3,), 'i8')), 'i8', (3,), hint='sp')
+    f.expect_eq_const(t, np.full((3,), x[1, 2, 5], np.int8))
+
+    f = F.fn('extract_i1_and_0d_f16')
+    b = np.array([[True, False], [False, True]])
+    B = f.const(b, 'i1')
+    t = f.op('tensor.extract %s[%s, %s] : %s' % (B, f.idx(1), f.idx(1), B.ty), 'i1', hint='v')
+    u = f.op('tensor.extract %s[%s, %s] : %s' % (B, f.idx(0), f.idx(1), B.ty), 'i1', hint='v')
+    f.expect_true(t)
+    f.expect_false(u)
+    h = store('f16', 0.333)
+    H = f.const(h, 'f16')
+    v = f.op('tensor.extract %s[] : %s' % (H, H.ty), 'f16', hint='v')
+    r = f.op('tensor.splat %s : %s' % (v, ttype((2, 2), 'f16')), 'f16', (2, 2), hint='sp')
+    f.expect_eq_const(r, np.full((2, 2), h, np.float16))
+
+
+@testfile('concat.mlir', '''
+tensor.concat along dims 0, 1 and 2, with two and three operands, unequal
+sizes, dynamic operands, and every element type.''')
+def _(F):
+    def concat(f, dim, vals, shape, dyn=()):
+        t = ttype(shape, vals[0].et, dyn)
+        return f.op('tensor.concat dim(%d) %s : (%s) -> %s'
+                    % (dim, ', '.join(v.name for v in vals), ', '.join(v.ty for v in vals), t),
+                    vals[0].et, tuple(shape), dyn, 'cat')
+
+    f = F.fn('concat_every_type_dim0')
+    for et in ELEMENT_TYPES:
+        a, b = random_of(f, et, (3,)), random_of(f, et, (2,))
+        A, B = f.const(a, et), f.const(b, et, how='arith')
+        f.expect_eq_const(concat(f, 0, [A, B], (5,)), np.concatenate([a, b]))
+
+    f = F.fn('concat_dim1_i32_and_dim2_three_f32')
+    a, b = random_of(f, 'i32', (2, 3)), random_of(f, 'i32', (2, 5))
+    A, B = f.const(a, 'i32'), f.const(b, 'i32')
+    f.expect_eq_const(concat(f, 1, [A, B], (2, 8)), np.concatenate([a, b], axis=1))
+    xs = [f.rng.floats((2, 3, n), 'f32') for n in (1, 4, 2)]
+    Xs = [f.const(x, 'f32') for x in xs]
+    f.expect_eq_const(concat(f, 2, Xs, (2, 3, 7)), np.concatenate(xs, axis=2))
+
+    f = F.fn('concat_dynamic_operands')
+    a, b = f.rng.floats((4, 3), 'f32'), f.rng.floats((6, 3), 'f32')
+    A = f.const(a, 'f32', 'dynamic', dyn=(0,))
+    B = f.const(b, 'f32', 'dynamic', dyn=(0,))
+    f.expect_eq_const(concat(f, 0, [A, B], (10, 3), (0,)), np.concatenate([a, b]))
+    c = random_of(f, 'i16', (2, 5))
+    C = f.const(c, 'i16', 'dynamic', dyn=(1,))
+    D = f.const(c, 'i16')
+    f.expect_eq_const(concat(f, 1, [C, D], (2, 10), (1,)), np.concatenate([c, c], axis=1))
+
+
+@testfile('splat.mlir', '''
+tensor.splat of a run-time scalar into static and dynamic shapes (sizes
+as operands: `tensor.splat %v[%d0, %d1]`), for f32, i8, i1, bf16, i64.''')
+def _(F):
+    f = F.fn('splat_static_types')
+    for et, value in (('f32', -0.625), ('i8', -7), ('i1', True), ('bf16', 1.5), ('i64', 1 << 45)):
+        v = f.scalar(value, et, how='unfoldable')
+        shape = (3, 4) if et != 'i64' else (13,)
+        r = f.op('tensor.splat %s : %s' % (v, ttype(shape, et)), et, shape, hint='sp')
+        one = store(et, value)
+        f.expect_eq_const(r, np.full(shape, one, dtype=one.dtype))
+
+    f = F.fn('splat_dynamic_sizes')
+    x = f.const(np.zeros((5, 2), np.float32), 'f32', 'dynamic')
+    d0, d1 = f.dim(x, 0), f.dim(x, 1)
+    v = f.scalar(2.25, 'f32', how='unfoldable')
+    r = f.op('tensor.splat %s[%s, %s] : %s' % (v, d0, d1, ttype((5, 2), 'f32', (0, 1))),
+             'f32', (5, 2), (0, 1), 'sp')
+    f.expect_eq_const(r, np.full((5, 2), 2.25, np.float32))
+    w = f.scalar(-3, 'i32', how='unfoldable')
+    r = f.op('tensor.splat %s[%s] : %s' % (w, d0, ttype((5, 7), 'i32', (0,))), 'i32', (5, 7),
+             (0,), 'sp')
+    f.expect_eq_const(r, np.full((5, 7), -3, np.int32))
+
+
+@testfile('constants.mlir', '''
+arith.constant with dense and splat tensor attributes of every element type
+(and 0-d), used directly and compared with the same data given through
+util.unfoldable_constant; hex float literals (+-inf) in dense attributes.''')
+def _(F):
+    f = F.fn('dense_and_splat_every_type')
+    for et in ELEMENT_TYPES:
+        x = random_of(f, et, (2, 3))
+        A = f.const(x, et, how='arith')
+        B = f.const(x, et)
+        f.expect_eq(A, B)
+        one = x.reshape(-1)[:1].reshape(())
+        S = f.op('arith.constant %s : %s' % (dense(np.full((4,), one), et), ttype((4,), et)),
+                 et, (4,), hint='cst')
+        f.expect_eq_const(S, np.full((4,), one))
+
+    f = F.fn('zero_d_and_infinities')
+    z = f.op('arith.constant dense<7> : tensor<i16>', 'i16', (), hint='cst')
+    f.expect_eq_const(z, np.int16(7))
+    inf = store('f32', [math.inf, -math.inf, 1.0])
+    I = f.const(inf, 'f32', how='arith')
+    J = f.const(inf, 'f32')
+    r = f.op('arith.addf %s, %s : %s' % (I, J, I.ty), 'f32', (3,))
+    f.expect_eq_const(r, store('f32', [math.inf, -math.inf, 2.0]))
+    h = store('f16', [-math.inf, 65504.0])
+    H = f.const(h, 'f16', how='arith')
+    f.expect_eq_const(H, h)
+
+
+@testfile('reduce_long.mlir', '''
+Long reductions, far beyond lavapipe's 65,535 loop iterations per
+invocation, on inputs the program generates with linalg.index (exact in f32
+in any order unless stated): sums of 65,535 / 65,536 / 65,537 elements,
+rows of 1,000,003 i32, 100,003 x 5 column sums, a 2048 x 2048 whole-tensor
+sum, max and argmax over 1,048,573 elements with one peak, f16 data summed
+in f32, i64, and a non-exact sum of 1,000,000 tenths (rtol 5e-3: a plain
+sequential f32 sum is 0.24% off there; losing or repeating one 65,535-element
+chunk is 6.5% off).''')
+def _(F):
+    def reduce_all(f, X, init_value, comb='arith.addf', out_et=None):
+        out_et = out_et or X.et
+        init = f.full(init_value, (), out_et)
+        dims = ', '.join(str(d) for d in range(len(X.shape)))
+        return f.op('linalg.reduce { %s } ins(%s : %s) outs(%s : %s) dimensions = [%s]'
+                    % (comb, X, X.ty, init, init.ty, dims), out_et, (), (), 'red')
+
+    f = F.fn('sum_65535_65536_65537')
+    for n in (65535, 65536, 65537):
+        X, x = index_pattern(f, (n,), 'f32', 7, 3)
+        f.expect_eq_const(reduce_all(f, X, 0.0), f64(x).sum())
+
+    f = F.fn('row_sums_3x1000003_i32')
+    X, x = index_pattern(f, (3, 1000003), 'i32', 13, 6)
+    init = f.full(0, (3,), 'i32')
+    r = f.op('linalg.reduce { arith.addi } ins(%s : %s) outs(%s : %s) dimensions = [1]'
+             % (X, X.ty, init, init.ty), 'i32', (3,), (), 'red')
+    f.expect_eq_const(r, x.astype(np.int64).sum(axis=1))
+
+    f = F.fn('column_sums_100003x5_f32')
+    X, x = index_pattern(f, (100003, 5), 'f32', 11, 5)
+    init = f.full(0.0, (5,), 'f32')
+    r = f.op('linalg.reduce { arith.addf } ins(%s : %s) outs(%s : %s) dimensions = [0]'
+             % (X, X.ty, init, init.ty), 'f32', (5,), (), 'red')
+    f.expect_eq_const(r, f64(x).sum(axis=0))
+
+    f = F.fn('whole_2048x2048_f32')
+    X, x = index_pattern(f, (2048, 2048), 'f32', 7, 3)
+    assert np.abs(x).astype(np.int64).sum() < 2 ** 24
+    f.expect_eq_const(reduce_all(f, X, 0.0), f64(x).sum())
+
+    f = F.fn('max_and_argmax_1048573_one_peak')
+    n, peak = 1048573, 777777
+    X, x = index_pattern(f, (n,), 'f32', 101, 50)
+    out = f.empty((n,), 'f32')
+    Y = f.generic([X], [out], [ident(1), ident(1)], 'p', '''
+^bb0(%%x: f32, %%o: f32):
+  %%i = linalg.index 0 : index
+  %%p = arith.constant %d : index
+  %%is = arith.cmpi eq, %%i, %%p : index
+  %%big = arith.constant 1000.0 : f32
+  %%v = arith.select %%is, %%big, %%x : f32
+  linalg.yield %%v : f32''' % peak)
+    y = x.copy()
+    y[peak] = 1000.0
+    f.expect_eq_const(reduce_all(f, Y, -math.inf, 'arith.maximumf'), y.max())
+    f.expect_eq_const(reduce_all(f, Y, math.inf, 'arith.minimumf'), y.min())
+    v0 = f.full(-math.inf, (), 'f32')
+    i0 = f.full(0, (), 'i32')
+    rv, ri = f.generic([Y], [v0, i0], ['(d0) -> (d0)', '(d0) -> ()', '(d0) -> ()'], 'r', '''
+^bb0(%x: f32, %v: f32, %i: i32):
+  %j = linalg.index 0 : index
+  %jj = arith.index_cast %j : index to i32
+  %gt = arith.cmpf ogt, %x, %v : f32
+  %nv = arith.select %gt, %x, %v : f32
+  %ni = arith.select %gt, %jj, %i : i32
+  linalg.yield %nv, %ni : f32, i32''')
+    f.expect_eq_const(rv, np.float32(1000.0))
+    f.expect_eq_const(ri, np.int32(peak))
+
+    f = F.fn('f16_data_f32_sum_300007')
+    X, x = index_pattern(f, (300007,), 'f16', 9, 4, scale=0.25)
+    init = f.full(0.0, (), 'f32')
+    r = f.op('''linalg.reduce ins(%s : %s) outs(%s : %s) dimensions = [0]
+  (%%x: f16, %%acc: f32) {
+    %%w = arith.extf %%x : f16 to f32
+    %%s = arith.addf %%w, %%acc : f32
+    linalg.yield %%s : f32
+  }''' % (X, X.ty, init, init.ty), 'f32', (), (), 'red')
+    f.expect_eq_const(r, f64(x).sum())
+
+    f = F.fn('i64_sum_200003')
+    X, x = index_pattern(f, (200003,), 'i64', 7, 3)
+    out = f.empty((200003,), 'i64')
+    big = f.generic([X], [out], [ident(1), ident(1)], 'p', '''
+^bb0(%x: i64, %o: i64):
+  %k = arith.constant 1099511627776 : i64
+  %m = arith.muli %x, %k : i64
+  linalg.yield %m : i64''')
+    f.expect_eq_const(reduce_all(f, big, 0, 'arith.addi'),
+                      store('i64', int(x.astype(np.int64).sum()) * (1 << 40)))
+
+    f = F.fn('sum_1000000_tenths_tolerance')
+    n = 1000000
+    out = f.empty((n,), 'f32')
+    X = f.generic([], [out], ['(d0) -> (d0)'], 'p', '''
+^bb0(%o: f32):
+  %i = linalg.index 0 : index
+  %c7 = arith.constant 7 : index
+  %r = arith.remui %i, %c7 : index
+  %v = arith.index_cast %r : index to i32
+  %one = arith.constant 1 : i32
+  %w = arith.addi %v, %one : i32
+  %x = arith.sitofp %w : i32 to f32
+  %tenth = arith.constant 0.1 : f32
+  %y = arith.mulf %x, %tenth : f32
+  linalg.yield %y : f32''', hint='gen')
+    vals = (np.arange(n) % 7 + 1).astype(np.float32) * np.float32(0.1)
+    f.expect_almost_eq_const(reduce_all(f, X, 0.0), math.fsum(f64(vals).tolist()), atol=0.0,
+                             rtol=5e-3)
+
+
+@testfile('odd_sizes.mlir', '''
+Sizes that are not a multiple of any workgroup size: 1, 1x1x1, 2, 3x5x7,
+13x31, 127x3, 1x1021, 4099 and a generated 65,537, for elementwise ops
+((a + b) * c: two correctly rounded ops, exact) and reductions along the
+last dim.''')
+def _(F):
+    for shape in ((1,), (1, 1, 1), (2,), (3, 5, 7), (13, 31), (127, 3), (1, 1021), (4099,)):
+        name = 'x'.join(map(str, shape))
+        f = F.fn('elementwise_and_reduce_' + name)
+        a, b, c = (f.rng.floats(shape, 'f32', -4, 4) for _ in range(3))
+        A, B, C = f.const(a, 'f32'), f.const(b, 'f32'), f.const(c, 'f32')
+        s = f.op('arith.addf %s, %s : %s' % (A, B, A.ty), 'f32', shape)
+        m = f.op('arith.mulf %s, %s : %s' % (s, C, A.ty), 'f32', shape)
+        f.expect_eq_const(m, (a + b) * c)
+        d = f.rng.dyadic(shape, 'f32', -64, 64, 8)
+        D = f.const(d, 'f32')
+        init = f.full(0.0, shape[:-1], 'f32')
+        r = f.op('linalg.reduce { arith.addf } ins(%s : %s) outs(%s : %s) dimensions = [%d]'
+                 % (D, D.ty, init, init.ty, len(shape) - 1), 'f32', shape[:-1], (), 'red')
+        f.expect_eq_const(r, f64(d).sum(axis=-1))
+
+    f = F.fn('elementwise_i8_65537_generated')
+    X, x = index_pattern(f, (65537,), 'i8', 256, 128)
+    r = f.op('arith.muli %s, %s : %s' % (X, X, X.ty), 'i8', (65537,))
+    f.expect_eq_const(r, store('i8', x.astype(np.int64) ** 2))
+
+
+@testfile('matmul_epilogue.mlir', '''
+Matmuls with the elementwise epilogues a compiler fuses into them: relu, a
+bias added through a broadcasting map then GELU (tanh and erf forms), relu
+on dynamic shapes, and an int8 matmul requantized to i8 (scale, shift,
+clamp).''')
+def _(F):
+    def bias_add(f, M, bias_v, body_extra, yield_name):
+        out = f.empty(M.shape, 'f32', M.dyn, f.sizes_of(M) if M.dyn else None)
+        return f.generic([M, bias_v], [out], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d1)',
+                                             '(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%%m: f32, %%b: f32, %%o: f32):
+  %%x = arith.addf %%m, %%b : f32
+%s
+  linalg.yield %s : f32''' % (body_extra, yield_name))
+
+    f = F.fn('matmul_relu_33x65x17')
+    a = f.rng.dyadic((33, 65), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((65, 17), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    M = mm(f, 'linalg.matmul', A, B, f.full(0.0, (33, 17), 'f32'))
+    zero = f.scalar(0.0, 'f32')
+    out = f.empty((33, 17), 'f32')
+    r = f.generic([M], [out], [ident(2), ident(2)], 'pp', '''
+^bb0(%%x: f32, %%o: f32):
+  %%y = arith.maximumf %%x, %s : f32
+  linalg.yield %%y : f32''' % zero)
+    f.expect_eq_const(r, np.maximum(contract('ik,kj->ij', 'f32', a, b), 0))
+
+    gelu_tanh = '''  %x3 = arith.mulf %x, %x : f32
+  %x4 = arith.mulf %x3, %x : f32
+  %c = arith.constant 0.044715 : f32
+  %t1 = arith.mulf %x4, %c : f32
+  %t2 = arith.addf %x, %t1 : f32
+  %s = arith.constant 0.7978846 : f32
+  %t3 = arith.mulf %t2, %s : f32
+  %th = math.tanh %t3 : f32
+  %one = arith.constant 1.0 : f32
+  %t4 = arith.addf %th, %one : f32
+  %half = arith.constant 0.5 : f32
+  %t5 = arith.mulf %x, %half : f32
+  %g = arith.mulf %t5, %t4 : f32'''
+    gelu_erf = '''  %r2 = arith.constant 0.70710677 : f32
+  %t1 = arith.mulf %x, %r2 : f32
+  %e = math.erf %t1 : f32
+  %one = arith.constant 1.0 : f32
+  %t2 = arith.addf %e, %one : f32
+  %half = arith.constant 0.5 : f32
+  %t3 = arith.mulf %x, %half : f32
+  %g = arith.mulf %t3, %t2 : f32'''
+    erf = np.vectorize(math.erf)
+    for form, body, ref in (
+            ('tanh', gelu_tanh, lambda x: 0.5 * x * (1 + np.tanh(
+                float(np.float32(0.7978846)) * (x + float(np.float32(0.044715)) * x ** 3)))),
+            ('erf', gelu_erf, lambda x: 0.5 * x * (1 + erf(x * float(np.float32(0.70710677)))))):
+        f = F.fn('matmul_bias_gelu_%s_8x31x64' % form)
+        a = f.rng.dyadic((8, 31), 'f32', -8, 8, 16)
+        b = f.rng.dyadic((31, 64), 'f32', -8, 8, 16)
+        bias = f.rng.dyadic((64,), 'f32', -8, 8, 8)
+        A, B, Bi = f.const(a, 'f32'), f.const(b, 'f32'), f.const(bias, 'f32')
+        M = mm(f, 'linalg.matmul', A, B, f.full(0.0, (8, 64), 'f32'))
+        r = bias_add(f, M, Bi, body, '%g')
+        x = f64(contract('ik,kj->ij', 'f32', a, b)) + f64(bias)[None, :]
+        f.expect_almost_eq_const(r, ref(x), atol=1e-5, rtol=1e-4)
+
+    f = F.fn('matmul_relu_dynamic_19x23x11')
+    a = f.rng.dyadic((19, 23), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((23, 11), 'f32', -32, 32, 8)
+    A, B = f.const(a, 'f32', 'dynamic'), f.const(b, 'f32', 'dynamic')
+    C = f.fill(f.scalar(0.0, 'f32'), f.empty((19, 11), 'f32', (0, 1),
+                                             {0: f.dim(A, 0), 1: f.dim(B, 1)}))
+    M = mm(f, 'linalg.matmul', A, B, C)
+    out = f.empty((19, 11), 'f32', (0, 1), f.sizes_of(M))
+    r = f.generic([M], [out], [ident(2), ident(2)], 'pp', '''
+^bb0(%x: f32, %o: f32):
+  %z = arith.constant 0.0 : f32
+  %y = arith.maximumf %x, %z : f32
+  linalg.yield %y : f32''')
+    f.expect_eq_const(r, np.maximum(contract('ik,kj->ij', 'f32', a, b), 0))
+
+    f = F.fn('matmul_i8_requantize_9x32x6')
+    a = store('i8', f.rng.ints((9, 32), -128, 127))
+    b = store('i8', f.rng.ints((32, 6), -128, 127))
+    A, B = f.const(a, 'i8'), f.const(b, 'i8')
+    M = mm(f, 'linalg.matmul', A, B, f.full(0, (9, 6), 'i32'))
+    out = f.empty((9, 6), 'i8')
+    r = f.generic([M], [out], [ident(2), ident(2)], 'pp', '''
+^bb0(%x: i32, %o: i8):
+  %k = arith.constant 3 : i32
+  %m = arith.muli %x, %k : i32
+  %s = arith.constant 9 : i32
+  %y = arith.shrsi %m, %s : i32
+  %lo = arith.constant -128 : i32
+  %hi = arith.constant 127 : i32
+  %c = arith.maxsi %y, %lo : i32
+  %d = arith.minsi %c, %hi : i32
+  %t = arith.trunci %d : i32 to i8
+  linalg.yield %t : i8''')
+    acc = a.astype(np.int64) @ b.astype(np.int64)
+    f.expect_eq_const(r, np.clip((acc * 3) >> 9, -128, 127).astype(np.int8))
+
+
+@testfile('dynamic_programs.mlir', '''
+One dynamic-shape program run on several sizes: a dense layer (matmul with
+a dynamic batch, bias through a broadcasting map, relu, softmax over the
+features) for batches 1, 7 and 64, and an elementwise + row-reduction
+program with both dims dynamic on 3x5 and 17x129.''')
+def _(F):
+    for batch in (1, 7, 64):
+        f = F.fn('dense_layer_dynamic_batch_%d' % batch)
+        x = f.rng.dyadic((batch, 16), 'f32', -16, 16, 16)
+        w = Rng('dense_layer_weights').dyadic((16, 8), 'f32', -16, 16, 16)
+        bias = Rng('dense_layer_bias').dyadic((8,), 'f32', -8, 8, 8)
+        X = f.const(x, 'f32', 'dynamic', dyn=(0,))
+        W, Bi = f.const(w, 'f32'), f.const(bias, 'f32')
+        C = f.fill(f.scalar(0.0, 'f32'), f.empty((batch, 8), 'f32', (0,), {0: f.dim(X, 0)}))
+        M = mm(f, 'linalg.matmul', X, W, C)
+        out = f.empty((batch, 8), 'f32', (0,), {0: f.dim(M, 0)})
+        H = f.generic([M, Bi], [out], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d1)',
+                                       '(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%m: f32, %b: f32, %o: f32):
+  %x = arith.addf %m, %b : f32
+  %z = arith.constant 0.0 : f32
+  %y = arith.maximumf %x, %z : f32
+  linalg.yield %y : f32''')
+        out2 = f.empty((batch, 8), 'f32', (0,), {0: f.dim(H, 0)})
+        S = f.op('linalg.softmax dimension(1) ins(%s : %s) outs(%s : %s) -> %s'
+                 % (H, H.ty, out2, out2.ty, out2.ty), 'f32', (batch, 8), (0,), 'sm')
+        h = np.maximum(f64(contract('ik,kj->ij', 'f32', x, w)) + f64(bias)[None, :], 0)
+        f.expect_almost_eq_const(S, softmax_ref(h, 1), atol=1e-6, rtol=1e-4)
+
+    for shape in ((3, 5), (17, 129)):
+        f = F.fn('scale_and_row_max_%dx%d' % shape)
+        x = f.rng.floats(shape, 'f32', -10, 10)
+        X = f.const(x, 'f32', 'dynamic')
+        sz = f.sizes_of(X)
+        out = f.empty(shape, 'f32', (0, 1), sz)
+        Y = f.generic([X], [out], [ident(2), ident(2)], 'pp', '''
+^bb0(%x: f32, %o: f32):
+  %k = arith.constant -2.0 : f32
+  %y = arith.mulf %x, %k : f32
+  linalg.yield %y : f32''')
+        init = f.fill(f.scalar(-math.inf, 'f32'), f.empty(shape[:1], 'f32', (0,), {0: sz[0]}))
+        r = f.op('linalg.reduce { arith.maximumf } ins(%s : %s) outs(%s : %s) dimensions = [1]'
+                 % (Y, Y.ty, init, init.ty), 'f32', shape[:1], (0,), 'red')
+        f.expect_eq_const(Y, x * np.float32(-2))
+        f.expect_eq_const(r, (x * np.float32(-2)).max(axis=1))
+
+
+# ---------------------------------------------------------------------------
+# Coverage and README.
+# ---------------------------------------------------------------------------
+
+# Section 1 of the issue: every one of these must appear in some file.
+REQUIRED_OPS = [
+    'linalg.fill', 'linalg.generic', 'linalg.index', 'linalg.map', 'linalg.reduce',
+    'linalg.transpose', 'linalg.broadcast', 'linalg.copy', 'linalg.matmul',
+    'linalg.matmul_transpose_a', 'linalg.matmul_transpose_b', 'linalg.batch_matmul',
+    'linalg.matvec', 'linalg.vecmat', 'linalg.dot', 'linalg.conv_2d_nhwc_hwcf',
+    'linalg.conv_2d_nchw_fchw', 'linalg.depthwise_conv_2d_nhwc_hwc', 'linalg.pooling_nhwc_max',
+    'linalg.pooling_nhwc_sum', 'linalg.pooling_nhwc_min', 'linalg.softmax', 'tensor.empty',
+    'tensor.extract_slice', 'tensor.insert_slice', 'tensor.collapse_shape', 'tensor.expand_shape',
+    'tensor.pad', 'tensor.cast', 'tensor.dim', 'tensor.extract', 'tensor.concat', 'tensor.splat',
+    'arith.constant', 'arith.addf', 'arith.mulf', 'arith.addi', 'math.exp']
+IREE_FORMAT_OPS = ['util.unfoldable_constant', 'util.optimization_barrier',
+                   'flow.tensor.dynamic_constant', 'check.expect_eq', 'check.expect_eq_const',
+                   'check.expect_almost_eq', 'check.expect_almost_eq_const', 'check.expect_true',
+                   'check.expect_false']
+OP_RE = re.compile(r'(?<![\w.%"])((?:linalg|tensor|arith|math)\.[a-z_0-9]+)')
+ELEMENT_RE = re.compile(r'(?<![%\w])(bf16|f16|f32|i1|i8|i16|i32|i64)(?!\w)')
+STRUCTURAL = {'linalg.yield', 'tensor.yield'}
+
+
+def angle_square_depth(s):
+    depth = 0
+    for i, c in enumerate(s):
+        if c in '[<' :
+            depth += 1
+        elif c == ']' or (c == '>' and (i == 0 or s[i - 1] != '-')):
+            depth -= 1
+    return depth
+
+
+def line_types(code):
+    code = re.sub(r'\{dilations = [^}]*\}', '', code)
+    types = set()
+    for m in re.finditer(r'tensor<((?:[0-9?]+x)*)([A-Za-z0-9]+)>', code):
+        types.add(m.group(2))
+        if '?' in m.group(1):
+            types.add('dyn')
+    scalar = re.sub(r'tensor<[^>]*>', ' ', code)
+    scalar = re.sub(r'dense<[^>]*>', ' ', scalar)
+    return types | set(ELEMENT_RE.findall(scalar))
+
+
+def coverage(text):
+    """{op: set of element types (and 'dyn')} of one file: the element types
+    named in the statement where the op appears (a literal spread over
+    several lines is one statement; an op in a region body counts with its
+    scalar types; tensor.pad also with the types after its region)."""
+    cov = collections.defaultdict(set)
+    lines = text.split('\n')
+    i = 0
+    while i < len(lines):
+        code = lines[i]
+        j = i
+        if code.lstrip().startswith('//'):
+            i += 1
+            continue
+        depth = angle_square_depth(code)
+        while depth > 0 and j + 1 < len(lines):
+            j += 1
+            depth += angle_square_depth(lines[j])
+            code += ' ' + lines[j].strip()
+        types = line_types(code)
+        ops = set(OP_RE.findall(code))
+        for name in IREE_FORMAT_OPS:
+            if re.search(re.escape(name) + r'(?![\w.])', code):
+                ops.add(name)
+        if 'tensor.pad' in ops:
+            k = j + 1
+            while k < len(lines) and not lines[k].lstrip().startswith('} :'):
+                k += 1
+            if k < len(lines):
+                types |= line_types(lines[k])
+        for op in ops - STRUCTURAL:
+            cov[op] |= types
+        i = j + 1
+    return cov
+
+
+def coverage_problems(files):
+    total = collections.defaultdict(set)
+    for name, text in files.items():
+        if name.endswith('.mlir'):
+            for op, ts in coverage(text).items():
+                total[op] |= ts
+    problems = []
+    for op in REQUIRED_OPS + IREE_FORMAT_OPS:
+        if op not in total:
+            problems.append('no test uses ' + op)
+    seen = set().union(*total.values()) if total else set()
+    for et in ELEMENT_TYPES + ['dyn']:
+        if et not in seen:
+            problems.append('no test uses element type ' + et)
+    n = sum(1 for name in files if name.endswith('.mlir'))
+    if n < 50:
+        problems.append('only %d test files' % n)
+    return problems
+
+
+README_HEAD = """# Tensor-level end-to-end tests
+
+Generated by `gen.py` from its own description of each file; do not edit the
+`.mlir` files or this README by hand: change `gen.py` and run `python3 gen.py`.
+
+Each file is a program in **IREE's end-to-end test format** (as in IREE's
+`tests/e2e/linalg`, `tests/e2e/tensor_ops`): one or more `func.func @name()`
+with no arguments and no results, whose inputs are
+`util.unfoldable_constant` / `arith.constant` / `flow.tensor.dynamic_constant`
+(a constant whose static type is erased to `?` dims, so the program is compiled
+for dynamic shapes) and whose results are checked with IREE's `check` ops:
+
+| check | passes when |
+|---|---|
+| `check.expect_eq(%a, %b) : T`, `check.expect_eq_const(%a, ATTR) : T` | the buffers are equal byte for byte (so `-0.0` differs from `0.0`) |
+| `check.expect_almost_eq(%a, %b[, atol X][, rtol Y]) : T`, `check.expect_almost_eq_const(%a, ATTR[, atol X][, rtol Y]) : T` | for every element `actual == expected`, or `expected` is finite and `abs(actual - expected) <= atol + rtol * abs(expected)`, in f64 after widening f16/bf16 to f32; defaults **atol 1.0e-4, rtol 0** (IREE's) |
+| `check.expect_true(%v) : iN`, `check.expect_false(%v) : iN` | the scalar is non-zero / zero |
+
+`kiln run FILE.mlir` runs every function (`--function NAME` one of them;
+`--reference` on the CPU reference evaluator) and prints, as iree-check-module
+does, `[ RUN      ] name` then `[       OK ] name` or `[  FAILED  ] name` with
+the first mismatching index, expected and actual values; exit status 1 when a
+check fails.
+
+Expected values come from numpy in `gen.py`, independently of kiln (its
+docstring says how each is computed and why each tolerance is what it is).
+Exact checks are used wherever the result is exactly determined: integers,
+data movement, single correctly rounded float ops, and float sums whose inputs
+are chosen so that every partial sum is representable (then every summation
+order gives the same bits). Integer tests overflow on purpose and expect MLIR's
+wrap-around; signed division rounds toward zero.
+
+## Checking the corpus
+
+    python3 gen.py              # rewrite every file
+    python3 gen.py --check      # fail if a file differs from what gen.py writes; parse and
+                                # verify every file's standard MLIR form with mlir-opt-19;
+                                # check the errors/ folder and the coverage below
+    python3 gen.py --run-mlir   # also run every file through MLIR 19's own CPU pipeline
+                                # (bufferize, linalg to loops, LLVM; mlir-cpu-runner-19):
+                                # every check must pass there too
+
+`--check` rewrites each file to standard MLIR (`util.unfoldable_constant` ->
+`arith.constant`, `util.optimization_barrier` -> an identity `tensor.cast`,
+`flow.tensor.dynamic_constant` -> `arith.constant` + `tensor.cast`, every check
+-> a call to a generated function counting mismatches by IREE's rule) and has
+mlir-opt-19 parse and verify it; it also checks the IREE ops' own type rules.
+`--run-mlir` lowers that module and runs it: numpy and MLIR's CPU lowering
+agree on every expected value (a second, independent oracle). numpy (>= 1.24,
+`python3-numpy`, installed by ci/setup.sh) and mlir-opt-19 are required; a
+missing one is an error, never a silent pass. `--run-mlir` also needs
+mlir-cpu-runner-19 and a C compiler (for MLIR's `memrefCopy` helper).
+"""
+
+README_SYNTAX = """## MLIR 19 syntax worth knowing (for the parser)
+
+- `tensor.expand_shape %x [[0, 1]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>`:
+  MLIR 19 requires `output_shape`, with SSA values for dynamic dims
+  (`output_shape [%q, 4]`). Expanding a 0-d tensor: `[] output_shape [1, 1]`;
+  collapsing to 0-d: `tensor.collapse_shape %x [] : tensor<1x1xi64> into tensor<i64>`.
+- `linalg.map`, `linalg.reduce`, `linalg.transpose`, `linalg.broadcast` print **no**
+  `-> type`; their attributes come after `outs(...)` (`dimensions = [1]`,
+  `permutation = [1, 0]`). Their regions are written `(%x: f32, %acc: f32) { ... }`
+  (no `^bb0`), or in the short form `linalg.map { arith.addf } ins(..) outs(..)` /
+  `linalg.reduce { arith.addf } ins(..) outs(..) dimensions = [0]`. A map with no
+  inputs has no `ins(...)` at all: `linalg.map outs(%o : T) () { ... }`.
+  Several results: `%r:2 = linalg.reduce ins(%a, %b : ..) outs(%i, %j : ..) ...`.
+- `linalg.generic`, `linalg.fill`, `linalg.copy`, the matmul family, convolutions,
+  poolings and `linalg.softmax dimension(1) ins(..) outs(..)` do end in `-> type`
+  (or `-> (T1, T2)` for several outputs, results `%g#0`, `%g#1`).
+- Transposed matmuls are the named ops `linalg.matmul_transpose_a` (A is KxM) and
+  `linalg.matmul_transpose_b` (B is NxK); MLIR 20 later folded them into
+  `linalg.matmul` with `indexing_maps`.
+- Named ops accept mixed element types and convert inputs to the output type
+  (`cast_signed`): f16/bf16 x f16/bf16 -> f32 (`extf`), i8 x i8 -> i32 (`extsi`),
+  i8 -> f32 (`sitofp`).
+- Convolution and pooling attributes: `{dilations = dense<[2, 1]> : tensor<2xi64>,
+  strides = dense<2> : tensor<2xi64>}` (`vector<2xi64>` is accepted too; IREE's
+  files use it). Poolings take the window as a second *input*, a `tensor.empty`
+  whose shape is the window size and whose contents are never read. MLIR's
+  verifier does not insist on the exact output size of a strided convolution.
+- `tensor.concat dim(1) %a, %b : (tensor<2x3xi32>, tensor<2x5xi32>) -> tensor<2x8xi32>`
+  is in MLIR 19's tensor dialect (MLIR 19 itself does not bufferize it: its own
+  CPU pipeline decomposes it first).
+- `tensor.splat %v : tensor<3x4xf32>`, and with dynamic sizes
+  `tensor.splat %v[%d0, %d1] : tensor<?x?xf32>`.
+- `tensor.pad %x low[1, 2] high[2, %h] { ^bb0(%i: index, %j: index): tensor.yield %v : f32 } : T1 to T2`:
+  the region has one `index` argument per dim and may yield a value defined
+  outside it.
+- `tensor.extract %t[] : tensor<f32>` for 0-d tensors; `tensor.dim %t, %i` takes an
+  `index` SSA value, which may be computed at run time.
+- `arith.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>` (elementwise) vs
+  `arith.select %c, %a, %b : tensor<4xf32>` (an `i1` scalar picks a whole tensor).
+- A bool constant carries its type: `arith.constant true`, `util.unfoldable_constant false`
+  (`true : i1` is a parse error); other scalars: `util.unfoldable_constant 3 : i32`.
+- Float literals need a `.` (`1.0e-05`, not `1e-05`); MLIR 19 reads a decimal
+  literal as a double and then rounds it to the element type. A hexadecimal
+  literal in a float `dense<...>` is the bit pattern: `0xFF800000` is -inf in f32,
+  `0x7C00` is +inf in f16, `0x7F80` is +inf in bf16.
+- `linalg.generic` infers each loop's range from the operand shapes; a map such as
+  `(d0) -> (d0 + 1)` must not conflict with another operand's use of `d0`
+  (mlir-opt checks). Inputs may use constant results (`(d0, d1) -> (d0, 2)`), sums
+  of scaled dims (`(d0, d1, d2) -> (d0, d1 * 2 + d2 * 3)`) and `()` results (0-d
+  operands); outputs are projected permutations.
+- IREE's `check.expect_almost_eq_const(%x, dense<..> : T, atol 1.0e-05, rtol 1.0e-04) : T`:
+  `atol` / `rtol` are optional keywords inside the parentheses, each after a comma.
+  `check.expect_true` / `expect_false` take an integer *scalar* (`: i1`, `: i32`).
+"""
+
+
+def readme(files):
+    out = [README_HEAD]
+    tests = [(n, t) for n, t in files.items() if n.endswith('.mlir')]
+    nfn = sum(len(re.findall(r'(?m)^func\.func ', t)) for _, t in tests)
+    out.append('## Files\n\n%d files, %d test functions.\n\n| file | functions | covers |\n'
+               '|---|---|---|' % (len(tests), nfn))
+    for n, t in tests:
+        doc = ' '.join(FILES[n][0].split())
+        out.append('| `%s` | %d | %s |' % (n, len(re.findall(r'(?m)^func\.func ', t)), doc))
+    # op x element type table
+    per_file = {n: coverage(t) for n, t in tests}
+    ops = sorted({op for cov in per_file.values() for op in cov},
+                 key=lambda o: (['linalg', 'tensor', 'arith', 'math', 'util', 'flow',
+                                 'check'].index(o.split('.')[0]), o))
+    cols = ELEMENT_TYPES + ['dyn']
+    out.append('\n## Coverage: op x element type\n\nNumber of files in which the op '
+               'appears in a statement naming that element type (`dyn`: a type with a '
+               'dynamic `?` dim); ops in region bodies count with their scalar types. '
+               '`files`: files using the op at all.\n')
+    out.append('| op | files | ' + ' | '.join(cols) + ' |')
+    out.append('|---|---|' + '---|' * len(cols))
+    for op in ops:
+        cells = [str(sum(1 for cov in per_file.values() if op in cov))]
+        for c in cols:
+            k = sum(1 for cov in per_file.values() if c in cov.get(op, ()))
+            cells.append(str(k) if k else '')
+        out.append('| `%s` | %s |' % (op, ' | '.join(cells)))
+    # errors
+    out.append('\n## Bad input: `errors/`\n\nEach file marks its faulty line with '
+               '`// ERROR: <text>`: kiln must fail with a one-line `error:` containing '
+               'that text, exit status 1, no panic and nothing written half-way. '
+               '`// MLIR: rejects` files are invalid MLIR too (`--check` has mlir-opt-19 '
+               'report its error on that same line); `// MLIR: accepts` files are valid '
+               'MLIR that kiln must refuse (an unsupported type or op) or that fails only '
+               'at run time (a dynamic size that does not fit).\n')
+    out.append('| file | MLIR 19 | error text |\n|---|---|---|')
+    folder = os.path.join(HERE, 'errors')
+    for n in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if not n.endswith('.mlir'):
+            continue
+        t = open(os.path.join(folder, n)).read()
+        m = re.search(r'// ERROR: (.*)', t)
+        mode = re.search(r'// MLIR: (\w+)', t)
+        out.append('| `errors/%s` | %s | `%s` |' % (n, mode.group(1) if mode else '?',
+                                                    m.group(1).strip() if m else '?'))
+    out.append('')
+    out.append(README_SYNTAX)
+    return '\n'.join(out)
+
+
+# ---------------------------------------------------------------------------
+# Driver.
+# ---------------------------------------------------------------------------
+
+RUN_PIPELINE = [
+    '--convert-elementwise-to-linalg', '--one-shot-bufferize=bufferize-function-boundaries',
+    '--convert-linalg-to-loops', '--convert-scf-to-cf', '--expand-strided-metadata',
+    '--lower-affine', '--arith-expand=include-bf16=true', '--convert-math-to-libm',
+    '--convert-math-to-llvm', '--finalize-memref-to-llvm', '--convert-arith-to-llvm',
+    '--convert-index-to-llvm', '--convert-func-to-llvm', '--convert-cf-to-llvm',
+    '--reconcile-unrealized-casts']
+
+# MLIR 19 bufferizes neither linalg.softmax nor tensor.concat: the CPU run
+# decomposes them first with MLIR's own transforms.
+DECOMPOSE = '''module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.structured.match ops{["linalg.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    %d = transform.structured.decompose_interface %s : (!transform.any_op) -> !transform.any_op
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.tensor.decompose_concat
+    } : !transform.any_op
+    transform.yield
+  }
+}
+'''
+
+# MLIR lowers a memref.copy between strided views to a call to `memrefCopy`,
+# which lives in MLIR's C runner-utils library (not packaged with
+# mlir-19-tools): this is the same function, built for the CPU run.
+MEMREF_COPY_C = r'''
+#include <stdint.h>
+#include <string.h>
+typedef struct { int64_t rank; char *descriptor; } Unranked;
+typedef struct { char *allocated; char *aligned; int64_t offset; } Head;
+static void copy(int64_t es, int64_t rank, int64_t d, const int64_t *sizes,
+                 const int64_t *ss, const int64_t *ds, const char *s, char *t) {
+  if (d == rank) { memcpy(t, s, (size_t)es); return; }
+  for (int64_t i = 0; i < sizes[d]; i++)
+    copy(es, rank, d + 1, sizes, ss, ds, s + i * ss[d] * es, t + i * ds[d] * es);
+}
+void memrefCopy(int64_t es, Unranked *src, Unranked *dst) {
+  Head *hs = (Head *)src->descriptor, *hd = (Head *)dst->descriptor;
+  const int64_t *sizes = (const int64_t *)(src->descriptor + sizeof(Head));
+  const int64_t *ss = sizes + src->rank;
+  const int64_t *ds = (const int64_t *)(dst->descriptor + sizeof(Head)) + dst->rank;
+  copy(es, src->rank, 0, sizes, ss, ds, hs->aligned + hs->offset * es,
+       hd->aligned + hd->offset * es);
+}
+'''
+
+
+def memref_copy_lib(tmp):
+    path = os.path.join(tmp, 'libmemrefcopy.so')
+    if not os.path.exists(path):
+        src = os.path.join(tmp, 'memrefcopy.c')
+        with open(src, 'w') as fh:
+            fh.write(MEMREF_COPY_C)
+        cc = shutil.which('cc') or shutil.which('gcc') or shutil.which('clang')
+        if cc is None:
+            sys.exit('gen.py: --run-mlir needs a C compiler (cc) for memrefCopy')
+        subprocess.run([cc, '-shared', '-fPIC', '-O1', '-o', path, src], check=True)
+    return path
+
+
+def need_tool(tool):
+    if shutil.which(tool) is None:
+        sys.exit('gen.py: %s not found (ci/setup.sh installs mlir-19-tools); '
+                 'the check cannot run' % tool)
+
+
+def generate():
+    """{file name: text} of every generated file."""
+    out = collections.OrderedDict()
+    for name in FILES:
+        out[name] = build_file(name).render()
+    out['README.md'] = readme(out)
+    return out
+
+
+def check_failure_text(text, fns, code):
+    """The check a failure code (1000 * function + check) points at."""
+    fi, ci = divmod(code, 1000)
+    fn = fns[fi - 1]
+    chunk = text[text.index('func.func @%s()' % fn):]
+    n = 0
+    for m in IREE_OP_RE.finditer(chunk):
+        if m.group('op').startswith('check.'):
+            n += 1
+            if n == ci:
+                line = chunk[m.start():statement_end(chunk, m.end())].strip()
+                return '@%s, check %d: %s' % (fn, ci, line[:300])
+    return '@%s, check %d' % (fn, ci)
+
+
+def verify_and_run(name, text, run, tmp):
+    """Parses (and with `run`, executes) the standard form of one file;
+    returns a list of problems."""
+    try:
+        std, fns = standard_module(name, text)
+    except FormatError as e:
+        return ['%s: %s' % (name, e)]
+    path = os.path.join(tmp, name + '.std.mlir')
+    with open(path, 'w') as fh:
+        fh.write(std)
+    p = subprocess.run([MLIR_OPT, path, '-o', os.devnull], capture_output=True, text=True)
+    if p.returncode != 0:
+        return ['%s: mlir-opt-19 rejects it (standard form kept at %s):\n%s'
+                % (name, path, p.stderr[:3000])]
+    if not run:
+        return []
+    passes = list(RUN_PIPELINE)
+    if 'math.rsqrt' in text:
+        # MLIR 19 lowers math.rsqrt to LLVM only through its expansion (1 / sqrt),
+        # applied after bufferization so that no tensor constant is folded.
+        k = passes.index('--convert-linalg-to-loops')
+        passes.insert(k, '--test-expand-math')
+    if 'linalg.softmax' in text or 'tensor.concat' in text:
+        lib = os.path.join(tmp, 'decompose.mlir')
+        with open(lib, 'w') as fh:
+            fh.write(DECOMPOSE)
+        passes = ['--transform-preload-library=transform-library-paths=' + lib,
+                  '--transform-interpreter'] + passes
+    llvm = os.path.join(tmp, name + '.llvm.mlir')
+    p = subprocess.run([MLIR_OPT, path] + passes + ['-o', llvm], capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        return ['%s: MLIR CPU lowering failed:\n%s' % (name, p.stderr[:3000])]
+    p = subprocess.run([MLIR_RUNNER, '-e', 'main', '-entry-point-result=i32',
+                        '--shared-libs=' + memref_copy_lib(tmp), llvm],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return ['%s: mlir-cpu-runner-19 failed:\n%s' % (name, p.stderr[:3000])]
+    try:
+        code = int(p.stdout.strip().split()[-1])
+    except (ValueError, IndexError):
+        return ['%s: unexpected mlir-cpu-runner-19 output %r' % (name, p.stdout[:200])]
+    if code != 0:
+        return ['%s: fails on MLIR\'s CPU lowering at %s'
+                % (name, check_failure_text(text, fns, code))]
+    return []
+
+
+def generic_form_line(line):
+    """One line with an IREE op rewritten to MLIR's generic form of an
+    unregistered op (parsed with --allow-unregistered-dialect), so that
+    mlir-opt-19's error lines are the file's own."""
+    m = IREE_OP_RE.match(line)
+    if not m:
+        return line
+    indent, lhs, op = m.group('indent'), m.group('lhs'), m.group('op')
+    stmt = re.sub(r'//.*', '', line[m.end():]).strip()
+    if op == 'util.unfoldable_constant':
+        return '%s%s = arith.constant %s' % (indent, lhs, stmt)
+    if op == 'util.optimization_barrier':
+        operand, ty = [p.strip() for p in stmt.split(' : ', 1)]
+        return '%s%s = "%s"(%s) : (%s) -> %s' % (indent, lhs, op, operand, ty, ty)
+    if op == 'flow.tensor.dynamic_constant':
+        k = stmt.rfind(' -> ')
+        return '%s%s = "%s"() {value = %s} : () -> %s' % (indent, lhs, op, stmt[:k],
+                                                          stmt[k + 4:].strip())
+    close = stmt.rindex(')')
+    args = split_top(stmt[1:close])
+    ty = stmt[close + 1:].strip()[1:].strip()
+    operands, attrs = [], []
+    for a in args:
+        if a.startswith('%'):
+            operands.append(a)
+        elif re.match(r'(atol|rtol) ', a):
+            k, v = a.split(' ', 1)
+            attrs.append('%s = %s : f32' % (k, v))
+        else:
+            attrs.append('value = ' + a)
+    return '%s"%s"(%s)%s : (%s) -> ()' % (
+        indent, op, ', '.join(operands), ' {%s}' % ', '.join(attrs) if attrs else '',
+        ', '.join([ty] * len(operands)))
+
+
+def check_errors_folder(tmp):
+    """errors/*.mlir: each names its expected message (`// ERROR: text` on the
+    faulty line) and says whether MLIR 19 rejects it too (`// MLIR:
+    rejects` — mlir-opt-19 must report an error on that line) or accepts it
+    (`// MLIR: accepts` — valid MLIR that fails only when run)."""
+    problems = []
+    folder = os.path.join(HERE, 'errors')
+    if not os.path.isdir(folder):
+        return ['errors/ is missing']
+    names = sorted(n for n in os.listdir(folder) if n.endswith('.mlir'))
+    if len(names) < 6:
+        problems.append('errors/: %d files, expected at least 6' % len(names))
+    for n in names:
+        path = os.path.join(folder, n)
+        text = open(path).read()
+        err_lines = [i + 1 for i, ln in enumerate(text.split('\n'))
+                     if re.search(r'// ERROR: \S', ln)]
+        mode = re.search(r'^// MLIR: (rejects|accepts)\b', text, re.M)
+        if len(err_lines) != 1 or not mode:
+            problems.append('errors/%s: needs one `// ERROR:` line and a `// MLIR:` line' % n)
+            continue
+        if mode.group(1) == 'rejects':
+            gp = os.path.join(tmp, 'error_generic_' + n)
+            with open(gp, 'w') as fh:
+                fh.write('\n'.join(generic_form_line(ln) for ln in text.split('\n')))
+            p = subprocess.run([MLIR_OPT, '--allow-unregistered-dialect', gp, '-o', os.devnull],
+                               capture_output=True, text=True)
+            m = re.search(r':(\d+):\d+: error:', p.stderr)
+            if p.returncode == 0 or not m:
+                problems.append('errors/%s: mlir-opt-19 accepts it' % n)
+            elif int(m.group(1)) != err_lines[0]:
+                problems.append('errors/%s: mlir-opt-19 reports line %s, the ERROR comment is '
+                                'on line %d:\n%s' % (n, m.group(1), err_lines[0], p.stderr))
+        else:
+            try:
+                std, _ = standard_module(n, text)
+            except FormatError as e:
+                problems.append('errors/%s: %s' % (n, e))
+                continue
+            sp = os.path.join(tmp, 'error_' + n)
+            with open(sp, 'w') as fh:
+                fh.write(std)
+            p = subprocess.run([MLIR_OPT, sp, '-o', os.devnull], capture_output=True, text=True)
+            if p.returncode != 0:
+                problems.append('errors/%s: says MLIR accepts it, but mlir-opt-19 says:\n%s'
+                                % (n, p.stderr[:2000]))
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--check', action='store_true')
+    ap.add_argument('--run-mlir', action='store_true')
+    ap.add_argument('--only', default=None)
+    args = ap.parse_args()
+    if np is None:
+        sys.exit('gen.py: numpy is not installed (`pip install numpy`, or apt-get install '
+                 'python3-numpy; ci/setup.sh does it); cannot regenerate or check')
+    files = generate()
+    if not (args.check or args.run_mlir):
+        for name, text in files.items():
+            with open(os.path.join(HERE, name), 'w') as fh:
+                fh.write(text)
+        print('wrote %d files' % len(files))
+        return
+    need_tool(MLIR_OPT)
+    if args.run_mlir:
+        need_tool(MLIR_RUNNER)
+    problems = []
+    if args.check:
+        committed = sorted(n for n in os.listdir(HERE) if n.endswith('.mlir'))
+        for n in committed:
+            if n not in files:
+                problems.append('%s is not written by gen.py' % n)
+        for name, text in files.items():
+            path = os.path.join(HERE, name)
+            if not os.path.exists(path):
+                problems.append('%s is missing (run gen.py)' % name)
+            elif open(path).read() != text:
+                problems.append('%s differs from what gen.py writes (run gen.py)' % name)
+    selected = [n for n in files if n.endswith('.mlir') and (args.only is None or args.only in n)]
+    tmp = tempfile.mkdtemp(prefix='kiln-tensor-tests-')
+    for name in selected:
+        found = verify_and_run(name, files[name], args.run_mlir, tmp)
+        problems += found
+        print('%-40s %s' % (name, 'ok' if not found else 'FAILED'), flush=True)
+    if args.check and args.only is None:
+        problems += check_errors_folder(tmp)
+        problems += coverage_problems(files)
+    if args.run_mlir and args.only is None:
+        # The oracle must notice a wrong expected value.
+        good = files['elementwise_f32.mlir']
+        bad = good.replace('dense<-3.375> : tensor<f32>', 'dense<-3.5> : tensor<f32>', 1)
+        assert bad != good
+        if not verify_and_run('canary_elementwise_f32.mlir', bad, True, tmp):
+            problems.append('--run-mlir accepted a wrong expected value (canary)')
+    if problems:
+        print('\n'.join(problems), file=sys.stderr)
+        print('gen.py: %d problem(s); intermediate files under %s' % (len(problems), tmp),
+              file=sys.stderr)
+        sys.exit(1)
+    shutil.rmtree(tmp, ignore_errors=True)
+    what = []
+    if args.check:
+        what.append('%d files match gen.py and parse with mlir-opt-19' % len(selected))
+    if args.run_mlir:
+        what.append('every check passes on MLIR 19\'s CPU lowering')
+    print('gen.py: ' + '; '.join(what))
+
+
+if __name__ == '__main__':
+    main()
