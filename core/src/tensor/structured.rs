@@ -41,7 +41,9 @@
 //! -3.40282347e+38)`, `e = exp(x - max)`, `sum = reduce(addf, init = 0)`,
 //! `out = e / sum`; each reduction folds `(in, acc)` in loop order. The
 //! evaluator computes exactly that; a compiler treats softmax as its own
-//! op family.
+//! op family, or rewrites it with [`decompose_softmax`] into those four
+//! `linalg.generic`s (the ops MLIR's `decompose_interface` transform
+//! gives), which the structured interface then covers.
 
 use super::affine::{AffineExpr, AffineMap};
 use super::attr::{ConstAttr, IteratorType, ScalarBits};
@@ -593,4 +595,213 @@ pub fn operand_elem(m: &TensorModule, v: TValue) -> ElemType {
         TypeKind::Scalar(e) => *e,
         other => other.elem(),
     }
+}
+
+/// Inserts ops into a block at a moving position.
+struct Inserter {
+    block: TBlock,
+    at: usize,
+    loc: Location,
+}
+
+impl Inserter {
+    fn insert(
+        &mut self,
+        m: &mut TensorModule,
+        kind: OpKind,
+        operands: Vec<TValue>,
+        results: &[super::entity::TType],
+        regions: Vec<TBlock>,
+    ) -> TValue {
+        let o = m.create_op(kind, operands, results, regions, self.loc);
+        m.insert_op(self.block, self.at, o);
+        self.at += 1;
+        m.op(o).results[0]
+    }
+
+    /// `linalg.fill` of a float constant into `empty`.
+    fn fill(
+        &mut self,
+        m: &mut TensorModule,
+        empty: TValue,
+        value: f64,
+        elem: ElemType,
+    ) -> Result<TValue, String> {
+        let ty = m.types.scalar(elem);
+        let c = self.insert(
+            m,
+            OpKind::Constant(ConstAttr::Float { value, ty }),
+            vec![],
+            &[ty],
+            vec![],
+        );
+        let body = build_named_body(m, &LinalgKind::Fill, &[elem], &[elem])?;
+        let out_ty = m.value_type(empty);
+        let kind = OpKind::Linalg(LinalgOp {
+            kind: LinalgKind::Fill,
+            num_inputs: 1,
+        });
+        Ok(self.insert(m, kind, vec![c, empty], &[out_ty], vec![body]))
+    }
+
+    /// A `linalg.generic` whose body is `build(args)`.
+    fn generic(
+        &mut self,
+        m: &mut TensorModule,
+        maps: Vec<AffineMap>,
+        iters: Vec<IteratorType>,
+        ins: Vec<TValue>,
+        out: TValue,
+        build: impl FnOnce(&mut BodyBuilder<'_>, &[TValue]) -> TValue,
+    ) -> TValue {
+        let elem = operand_elem(m, out);
+        let scalar = m.types.scalar(elem);
+        let body = m.create_block(&vec![scalar; ins.len() + 1]);
+        let args = m.block(body).args.clone();
+        let mut b = BodyBuilder::new(m, body);
+        let y = build(&mut b, &args);
+        b.yield_(vec![y]);
+        let ty = m.value_type(out);
+        let num_inputs = ins.len();
+        let operands = ins.into_iter().chain(std::iter::once(out)).collect();
+        let kind = OpKind::Linalg(LinalgOp {
+            kind: LinalgKind::Generic {
+                indexing_maps: maps,
+                iterator_types: iters,
+            },
+            num_inputs,
+        });
+        self.insert(m, kind, operands, &[ty], vec![body])
+    }
+}
+
+/// Rewrites `linalg.softmax` op `op` into MLIR 19's decomposition (what
+/// `transform.structured.decompose_interface` gives): a `maxnumf`
+/// reduction from the lowest finite value, `exp(x - max)`, an `addf`
+/// reduction from 0 and a division, as four `linalg.generic`s with their
+/// fills, inserted before `op`; uses of its result then use the last
+/// generic's, and `op` is detached. Returns the new result.
+pub fn decompose_softmax(m: &mut TensorModule, op: TOp) -> Result<TValue, String> {
+    use super::attr::IteratorType::{Parallel, Reduction};
+    use super::types::Dim;
+    let data = m.op(op).clone();
+    let OpKind::Linalg(LinalgOp {
+        kind: LinalgKind::Softmax { dimension },
+        ..
+    }) = data.kind
+    else {
+        return Err(format!("'{}' is not linalg.softmax", data.kind.name()));
+    };
+    let block = data.parent.ok_or("the op is not in a block")?;
+    let (input, init) = match data.operands[..] {
+        [i, o] => (i, o),
+        _ => return Err("expected one input and one output".into()),
+    };
+    let result = *data.results.first().ok_or("expected a result")?;
+    let TypeKind::Tensor { shape, elem } = m.value_kind(input).clone() else {
+        return Err("expected a tensor input".into());
+    };
+    let dim = dimension as usize;
+    let rank = shape.len() as u32;
+    if dim >= shape.len() {
+        return Err(format!("dimension {dim} is out of range"));
+    }
+    let at = m
+        .block(block)
+        .ops
+        .iter()
+        .position(|&o| o == op)
+        .ok_or("the op is not in its block")?;
+    let mut ins = Inserter {
+        block,
+        at,
+        loc: data.loc,
+    };
+    // The reduced shape; dynamic sizes read with tensor.dim.
+    let kept: Vec<u32> = (0..rank).filter(|&d| d as usize != dim).collect();
+    let index_ty = m.types.scalar(ElemType::Index);
+    let mut sizes = Vec::new();
+    for &d in &kept {
+        if shape[d as usize] == Dim::Dynamic {
+            let value = i64::from(d);
+            let c = ins.insert(
+                m,
+                OpKind::Constant(ConstAttr::Int {
+                    value,
+                    ty: index_ty,
+                }),
+                vec![],
+                &[index_ty],
+                vec![],
+            );
+            sizes.push(ins.insert(
+                m,
+                OpKind::Tensor(super::ops::TensorOp::Dim),
+                vec![input, c],
+                &[index_ty],
+                vec![],
+            ));
+        }
+    }
+    let reduced_shape: Vec<Dim> = kept.iter().map(|&d| shape[d as usize]).collect();
+    let reduced_ty = m.types.tensor(&reduced_shape, elem);
+    let empty = ins.insert(
+        m,
+        OpKind::Tensor(super::ops::TensorOp::Empty),
+        sizes,
+        &[reduced_ty],
+        vec![],
+    );
+    let lowest = match elem {
+        ElemType::F16 => -65504.0,
+        ElemType::BF16 => -3.3895313892515355e38,
+        ElemType::F64 => f64::MIN,
+        _ => f64::from(f32::MIN),
+    };
+    let reduction: Vec<IteratorType> = (0..rank)
+        .map(|d| {
+            if d as usize == dim {
+                Reduction
+            } else {
+                Parallel
+            }
+        })
+        .collect();
+    let reduce_maps = vec![AffineMap::identity(rank), AffineMap::select(rank, &kept)];
+    let bcast_maps = vec![
+        AffineMap::identity(rank),
+        AffineMap::select(rank, &kept),
+        AffineMap::identity(rank),
+    ];
+    let parallel = vec![Parallel; rank as usize];
+    let max_init = ins.fill(m, empty, lowest, elem)?;
+    let max = ins.generic(
+        m,
+        reduce_maps.clone(),
+        reduction.clone(),
+        vec![input],
+        max_init,
+        |b, a| b.arith(ArithOp::MaxNumF, vec![a[0], a[1]], elem),
+    );
+    let num = ins.generic(
+        m,
+        bcast_maps.clone(),
+        parallel.clone(),
+        vec![input, max],
+        init,
+        |b, a| {
+            let d = b.arith(ArithOp::SubF, vec![a[0], a[1]], elem);
+            b.math(MathOp::Exp, vec![d])
+        },
+    );
+    let sum_init = ins.fill(m, empty, 0.0, elem)?;
+    let sum = ins.generic(m, reduce_maps, reduction, vec![num], sum_init, |b, a| {
+        b.arith(ArithOp::AddF, vec![a[0], a[1]], elem)
+    });
+    let res = ins.generic(m, bcast_maps, parallel, vec![num, sum], init, |b, a| {
+        b.arith(ArithOp::DivF, vec![a[0], a[1]], elem)
+    });
+    m.replace_all_uses(result, res);
+    m.detach_op(op);
+    Ok(res)
 }

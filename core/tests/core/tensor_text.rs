@@ -31,9 +31,27 @@ fn load(name: &str, text: &str) -> tensor::TensorModule {
     tensor::load(text).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// The e2e files (IREE's ops, which mlir-opt does not know).
+fn e2e_files() -> Vec<(String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tensor/e2e");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("core/tests/tensor/e2e exists")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("readable");
+            (p.file_name().unwrap().to_string_lossy().into_owned(), text)
+        })
+        .collect()
+}
+
 #[test]
 fn kiln_round_trip() {
-    for (name, text) in corpus() {
+    for (name, text) in corpus().into_iter().chain(e2e_files()) {
         let m = load(&name, &text);
         let printed = tensor::print(&m);
         let again = tensor::print(&load(&name, &printed));
@@ -99,4 +117,64 @@ fn prefixes_never_panic() {
         }
         let _ = name;
     }
+}
+
+/// `decompose_softmax` gives the ops MLIR 19's
+/// `transform.structured.decompose_interface` gives.
+#[test]
+fn softmax_decomposes_as_mlir_does() {
+    let program = "module attributes {transform.with_named_sequence} {
+  func.func @s(%a: tensor<3x5x4xf32>) -> tensor<3x5x4xf32> {
+    %e = tensor.empty() : tensor<3x5x4xf32>
+    %r = linalg.softmax dimension(1) ins(%a : tensor<3x5x4xf32>) outs(%e : tensor<3x5x4xf32>) -> tensor<3x5x4xf32>
+    return %r : tensor<3x5x4xf32>
+  }
+}
+";
+    let mut m = tensor::load(program).unwrap();
+    let softmax = (0..m.num_ops())
+        .map(tensor::TOp::from_index)
+        .find(|&o| matches!(&m.op(o).kind, tensor::OpKind::Linalg(l) if matches!(l.kind, tensor::LinalgKind::Softmax { .. })))
+        .unwrap();
+    tensor::structured::decompose_softmax(&mut m, softmax).unwrap();
+    tensor::verify(&m).unwrap();
+    let ours = tensor::print(&m);
+    let schedule = "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %0 = transform.structured.match ops{[\"linalg.softmax\"]} in %root : (!transform.any_op) -> !transform.any_op
+    %1 = transform.structured.decompose_interface %0 : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+";
+    let with_schedule = program.trim_end().trim_end_matches('}').to_string() + schedule;
+    let theirs = mlir_opt(
+        &[
+            "--transform-interpreter",
+            "--test-transform-dialect-erase-schedule",
+        ],
+        &with_schedule,
+    );
+    let theirs = tensor::print(&load("softmax", &theirs));
+    assert_eq!(ours, theirs);
+    // The evaluator gives the same bits for softmax and its decomposition.
+    use tensor::eval::{self, Value};
+    let data: Vec<f32> = (0..60)
+        .map(|i| ((i * 37 % 23) as f32 - 11.0) * 0.37)
+        .collect();
+    let arg = Value::Tensor(
+        eval::Tensor {
+            elem: tensor::ElemType::F32,
+            shape: vec![3, 5, 4],
+            data: tensor::Elements::F32(data),
+        }
+        .into(),
+    );
+    let direct = eval::run(
+        &tensor::load(program).unwrap(),
+        "s",
+        std::slice::from_ref(&arg),
+    )
+    .unwrap();
+    let decomposed = eval::run(&m, "s", &[arg]).unwrap();
+    assert_eq!(direct, decomposed);
 }

@@ -46,8 +46,11 @@ fn float_op(
     let v = if elem == ElemType::F64 {
         f64op(args)
     } else {
-        let a: Vec<f32> = args.iter().map(|&x| x as f32).collect();
-        f64::from(f32op(&a))
+        let mut a = [0f32; 3];
+        for (d, &x) in a.iter_mut().zip(args) {
+            *d = x as f32;
+        }
+        f64::from(f32op(&a[..args.len()]))
     };
     Scalar::Float(round(elem, v))
 }
