@@ -174,18 +174,19 @@ fn bad_inputs_of_the_gpu_path() {
         "{line}"
     );
     // An element type the target cannot handle, at compile time: nothing
-    // is written.
-    let i64_prog = write(
+    // is written. (i64 without Int64 is emulated; f64 without Float64 is
+    // not.)
+    let f64_prog = write(
         &dir,
-        "i64.mlir",
-        "func.func @f(%a: tensor<4xi64>) -> tensor<4xi64> {\n  %b = arith.addi %a, %a : tensor<4xi64>\n  return %b : tensor<4xi64>\n}\n",
+        "f64.mlir",
+        "func.func @f(%a: tensor<4xf64>) -> tensor<4xf64> {\n  %b = arith.addf %a, %a : tensor<4xf64>\n  return %b : tensor<4xf64>\n}\n",
     );
     let out = dir.join("out");
     let env = "#spirv.target_env<#spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>";
     let (status, _, err) = kiln(
         &[
             "compile",
-            &i64_prog,
+            &f64_prog,
             "-o",
             &out.display().to_string(),
             "--target-env",
@@ -196,7 +197,7 @@ fn bad_inputs_of_the_gpu_path() {
     assert_eq!(status, 1);
     let line = one_error_line(&err);
     assert!(
-        line.contains("2:8: element type i64 needs capability Int64, which the target env lacks"),
+        line.contains("2:8: element type f64 needs capability Float64, which the target env lacks"),
         "{line}"
     );
     assert!(!out.exists());
@@ -206,12 +207,12 @@ fn bad_inputs_of_the_gpu_path() {
         .map(|e| e.file_name())
         .collect();
     assert_eq!(leftovers.len(), 2, "{leftovers:?}");
-    // The same program compiles where Int64 is available.
-    let env64 = env.replace("[Shader]", "[Shader, Int64]");
+    // The same program compiles where Float64 is available.
+    let env64 = env.replace("[Shader]", "[Shader, Float64]");
     let (status, _, err) = kiln(
         &[
             "compile",
-            &i64_prog,
+            &f64_prog,
             "-o",
             &out.display().to_string(),
             "--target-env",

@@ -152,7 +152,7 @@ fn spirv_val(
     }
 }
 
-/// The device's target without native 8/16-bit types, `Float16` and
+/// The device's target without native 8/16/64-bit integers, `Float16` and
 /// subgroup arithmetic: the emulated types and workgroup-memory trees.
 pub fn minimal_target(device: &Device) -> kiln_core::codegen::CodegenTarget {
     use kiln_core::grammar::Capability::*;
@@ -160,6 +160,8 @@ pub fn minimal_target(device: &Device) -> kiln_core::codegen::CodegenTarget {
     let drop = [
         GroupNonUniformArithmetic,
         Float16,
+        Int64,
+        Int64Atomics,
         Int8,
         Int16,
         StorageBuffer8BitAccess,

@@ -1,7 +1,8 @@
 //! One tensor program compiled for two target envs — the device's own, and
 //! the same without `GroupNonUniformArithmetic`, `Int64` and `Float16` —
 //! takes different strategies (subgroup reductions or a workgroup-memory
-//! tree; f16 stored natively or as its bits) and gives the same results on
+//! tree; f16 stored natively or as its bits; i64 native or as two 32-bit
+//! words) and gives the same results on
 //! the device, equal to the reference evaluator's. Long reductions stay
 //! within lavapipe's per-invocation loop cap: the 16,777,216-element sum of
 //! ones is exact.
@@ -51,6 +52,26 @@ func.func @row_max_i32() {
       linalg.yield %a : i32
     }
   check.expect_eq_const(%m, dense<[70000, 70001, 70002]> : tensor<3xi32>) : tensor<3xi32>
+  return
+}
+
+func.func @i64_wrap_and_sum() {
+  %a = util.unfoldable_constant dense<[6000000000, -7, 4611686018427387904, -3000000000, 17]> : tensor<5xi64>
+  %b = util.unfoldable_constant dense<[3, -2, 4, 1000000007, -5]> : tensor<5xi64>
+  %p = arith.muli %a, %b : tensor<5xi64>
+  %q = arith.divsi %a, %b : tensor<5xi64>
+  %z = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<i64>
+  %f = linalg.fill ins(%z : i64) outs(%e : tensor<i64>) -> tensor<i64>
+  %s = linalg.reduce ins(%p : tensor<5xi64>) outs(%f : tensor<i64>) dimensions = [0]
+    (%x: i64, %acc: i64) {
+      %y = arith.addi %x, %acc : i64
+      linalg.yield %y : i64
+    }
+  // numpy int64 (wrapping): a * b, a // b toward zero, sum(a * b).
+  check.expect_eq_const(%p, dense<[18000000000, 14, 0, -3000000021000000000, -85]> : tensor<5xi64>) : tensor<5xi64>
+  check.expect_eq_const(%q, dense<[2000000000, 3, 1152921504606846976, -2, -3]> : tensor<5xi64>) : tensor<5xi64>
+  check.expect_eq_const(%s, dense<-3000000003000000071> : tensor<i64>) : tensor<i64>
   return
 }
 
@@ -146,6 +167,11 @@ fn two_target_envs_take_different_strategies_with_the_same_results() {
     assert!(!ea.contains("workgroup-memory tree"), "{ea}");
     assert!(eb.contains("combined by workgroup-memory tree"), "{eb}");
     assert!(eb.contains("f16: emulated: i16 bits"), "{eb}");
+    assert!(ea.contains("i64: native"), "{ea}");
+    assert!(
+        eb.contains("i64: emulated: two i32 words (no Int64)"),
+        "{eb}"
+    );
     assert!(!eb.contains("subgroup reduce"), "{eb}");
     // What the reduced program's kernels need stays within its env.
     let needs = b.needs();
@@ -182,6 +208,11 @@ fn two_target_envs_take_different_strategies_with_the_same_results() {
             };
             assert_eq!(x.shape, r.shape, "@{name}");
             assert_eq!(x.elem, y.elem, "@{name}");
+            if !x.elem.is_float() {
+                assert_eq!(x, r, "@{name}");
+                assert_eq!(y, r, "@{name}");
+                continue;
+            }
             for i in 0..x.len() {
                 let (p, q, t) = (x.get(i).float(), y.get(i).float(), r.get(i).float());
                 let tol = 1e-3 * t.abs().max(1e-3);
@@ -193,6 +224,7 @@ fn two_target_envs_take_different_strategies_with_the_same_results() {
     // The exactly representable results are bit for bit the same.
     assert_eq!(ra[0].1, rb[0].1);
     assert_eq!(ra[1].1, rb[1].1);
+    assert_eq!(ra[2].1, rb[2].1);
 }
 
 #[test]

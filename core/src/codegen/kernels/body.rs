@@ -39,6 +39,12 @@ impl Emitter<'_, '_, '_> {
 
     /// A binary arith op the combiners use (`addf`, `maxsi`, ...).
     pub fn combine(&mut self, a: ArithOp, x: KValue, y: KValue, elem: ElemType) -> KValue {
+        if self.is_pair(elem) {
+            // Every combining op is emulated on pairs.
+            if let Ok(v) = self.pair_arith(self.loc, a, &[x, y], elem, elem) {
+                return v;
+            }
+        }
         let k = arith_kop(a).unwrap_or(KOp::ArithAddF);
         let v = self.b.binary(k, x, y);
         self.round(v, elem)
@@ -53,6 +59,11 @@ impl Emitter<'_, '_, '_> {
         res_elem: ElemType,
     ) -> Result<KValue, CodegenError> {
         use ArithOp::*;
+        let pair_arg = self.is_pair(arg_elem) && !matches!(a, Select);
+        if pair_arg || self.is_pair(res_elem) {
+            let loc = self.c.info.m.op(op).loc;
+            return self.pair_arith(loc, a, args, arg_elem, res_elem);
+        }
         let res_ty = self.compute_type(res_elem);
         Ok(match a {
             NegF => {

@@ -451,6 +451,9 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
 
     /// A constant of `elem`'s compute type.
     pub fn konst(&mut self, value: Scalar, elem: ElemType) -> KValue {
+        if self.is_pair(elem) {
+            return self.pair_const(value.int());
+        }
         let ty = self.compute_type(elem);
         match (value, &ty) {
             (Scalar::Float(f), KType::Float(_)) => self.b.const_float(f, ty),

@@ -22,6 +22,7 @@
 mod body;
 mod dispatch;
 mod emitter;
+mod int64;
 mod reduce;
 mod types;
 mod values;

@@ -22,6 +22,7 @@ impl Emitter<'_, '_, '_> {
         match elem {
             ElemType::F16 | ElemType::BF16 | ElemType::F32 => KType::f32(),
             ElemType::F64 => KType::Float(FloatTy::F64),
+            ElemType::Int(64) if self.is_pair(elem) => KType::vector(2, KType::i32()),
             ElemType::Int(w) => KType::Int(w),
             ElemType::Index => KType::Index,
         }
@@ -33,6 +34,7 @@ impl Emitter<'_, '_, '_> {
             (ElemType::F16, TypeRepr::F16Storage) => KType::Float(FloatTy::F16),
             (ElemType::F16 | ElemType::BF16, _) => KType::Int(16),
             (ElemType::Index, _) => KType::Int(64),
+            (ElemType::Int(64), TypeRepr::I64Pair) => KType::i32(),
             _ => self.compute_type(elem),
         }
     }

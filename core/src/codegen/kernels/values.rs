@@ -48,10 +48,8 @@ impl Emitter<'_, '_, '_> {
         let shapes = self.c.shapes;
         let sizes = self.sizes(shapes.of(v));
         let idx = self.linearize(coords, &sizes);
-        let mem = self.buffer(buf);
-        let raw = self.b.load(mem, &[idx]);
         let elem = self.c.info.m.value_kind(v).elem();
-        self.load_conv(raw, elem)
+        self.load_at(buf, idx, elem)
     }
 
     /// Stores compute value `x` as element `coords` of `v` (which has a
@@ -77,6 +75,10 @@ impl Emitter<'_, '_, '_> {
     pub fn store_at(&mut self, buf: usize, idx: KValue, x: KValue, elem: ElemType) {
         let mem = self.buffer(buf);
         self.mark_written(buf);
+        if self.is_pair(elem) {
+            self.pair_store(x, mem, idx);
+            return;
+        }
         let raw = self.store_conv(x, elem);
         self.b.store(raw, mem, &[idx]);
     }
@@ -84,6 +86,9 @@ impl Emitter<'_, '_, '_> {
     /// Loads element `idx` of `buf` (holding `elem`s) in its compute type.
     pub fn load_at(&mut self, buf: usize, idx: KValue, elem: ElemType) -> KValue {
         let mem = self.buffer(buf);
+        if self.is_pair(elem) {
+            return self.pair_load(mem, idx);
+        }
         let raw = self.b.load(mem, &[idx]);
         self.load_conv(raw, elem)
     }

@@ -191,9 +191,11 @@ fn coop_workgroup(target: &CodegenTarget, red: Size, max_inv: u32) -> u32 {
     }
 }
 
-/// How partial results combine on `target`.
-fn combine_for(target: &CodegenTarget) -> Combine {
-    if target.has(Capability::GroupNonUniformArithmetic) {
+/// How partial results combine on `target` (subgroup operations cannot
+/// combine emulated i64 pairs).
+fn combine_for(target: &CodegenTarget, shape: &DispatchShape) -> Combine {
+    let emulated_i64 = shape.elems.contains(&ElemType::I64) && !target.has(Capability::Int64);
+    if target.has(Capability::GroupNonUniformArithmetic) && !emulated_i64 {
         Combine::Subgroup
     } else {
         Combine::WorkgroupTree
@@ -270,7 +272,7 @@ fn choose_reduction(
     };
     if shape.combinable && few_points && worth_splitting {
         let wg = coop_workgroup(target, red, max_inv);
-        let combine = combine_for(target);
+        let combine = combine_for(target, shape);
         let split = match red {
             Size::Static(r) => r > u64::from(wg) * budget,
             Size::Slot(_) => true,
@@ -332,7 +334,7 @@ fn choose_softmax(
         return;
     }
     let wg = coop_workgroup(target, row, max_inv);
-    let combine = combine_for(target);
+    let combine = combine_for(target, shape);
     s.workgroup_size = [wg, 1, 1];
     s.distribution = Distribution::WorkgroupPerPoint;
     s.reduction = Some(ReductionStrategy::SoftmaxRow {

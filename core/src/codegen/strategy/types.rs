@@ -31,6 +31,9 @@ pub enum TypeRepr {
     BF16Bits,
     /// `i1` stored one byte per element.
     BoolBytes,
+    /// `i64` without `Int64`: two 32-bit words (low, high), computed with
+    /// 32-bit operations (carries, cross products, long division).
+    I64Pair,
 }
 
 impl TypeRepr {
@@ -43,6 +46,7 @@ impl TypeRepr {
             TypeRepr::F16Bits => "emulated: i16 bits, computed in f32 (no Float16)",
             TypeRepr::BF16Bits => "i16 bits, computed in f32",
             TypeRepr::BoolBytes => "one byte per element",
+            TypeRepr::I64Pair => "emulated: two i32 words (no Int64)",
         }
     }
 }
@@ -87,13 +91,11 @@ pub fn type_reprs(
                 TypeRepr::Native
             }
             ElemType::Int(64) => {
-                if !target.has(Capability::Int64) {
-                    return Err(missing(
-                        Capability::Int64,
-                        "i64 arithmetic; kiln does not emulate it",
-                    ));
+                if target.has(Capability::Int64) {
+                    TypeRepr::Native
+                } else {
+                    TypeRepr::I64Pair
                 }
-                TypeRepr::Native
             }
             ElemType::Int(8) => {
                 if target.has(Capability::Int8) && target.has(Capability::StorageBuffer8BitAccess) {
