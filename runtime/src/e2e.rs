@@ -110,7 +110,7 @@ impl Backend for DeviceBackend {
         if let Some(declared) = declared_env(module).map_err(BackendError)? {
             self.target.env = bounded_env(&self.target.env, &declared);
         }
-        let prepared = prepare_module(module);
+        let prepared = prepare_module(module).map_err(|e| BackendError(e.to_string()))?;
         for &f in prepared.funcs() {
             let fd = prepared.func(f);
             if fd.body.is_none() {

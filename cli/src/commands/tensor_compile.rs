@@ -91,7 +91,7 @@ pub fn opt_stage(
     target: &CodegenTarget,
     output: &Path,
 ) -> Result<Outcome> {
-    let prepared = prepare_module(module);
+    let prepared = prepare_module(module).map_err(|e| super::in_file(name, e))?;
     let mut text = String::new();
     if stage == Stage::ElementwiseToLinalg {
         text = kiln_core::tensor::print(&prepared);

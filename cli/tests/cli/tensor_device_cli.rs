@@ -99,6 +99,44 @@ fn runs_on_the_device_as_iree_check_module_prints() {
     );
 }
 
+const CALLS: &str = r#"func.func private @scale(%x: tensor<?xf32>, %k: f32) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %k : f32
+    linalg.yield %m : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+func.func @calls() {
+  %a = flow.tensor.dynamic_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32> -> tensor<?xf32>
+  %k = arith.constant 2.5 : f32
+  %b = func.call @scale(%a, %k) : (tensor<?xf32>, f32) -> tensor<?xf32>
+  %c = func.call @scale(%b, %k) : (tensor<?xf32>, f32) -> tensor<?xf32>
+  %d = tensor.cast %c : tensor<?xf32> to tensor<3xf32>
+  check.expect_eq_const(%d, dense<[6.25, 12.5, 18.75]> : tensor<3xf32>) : tensor<3xf32>
+  return
+}
+"#;
+
+#[test]
+fn calls_are_inlined_and_fused() {
+    let dir = scratch("tensor-calls");
+    let path = write(&dir, "calls.mlir", CALLS);
+    let (status, out, err) = kiln(&["run", "--no-timing", &path], b"");
+    assert_eq!(status, 0, "{err}\n{out}");
+    assert!(out.contains("[       OK ] module.calls\n"), "{out}");
+    let (status, out, err) = kiln(&["opt", "--form-dispatch-regions", &path], b"");
+    assert_eq!(status, 0, "{err}");
+    assert!(
+        out.contains("// func @calls: 1 dispatch\ndispatch @calls_dispatch_0 (elementwise) {\n  writes linalg.generic at 5:8 : tensor<?xf32>\n  fuses linalg.generic at 5:8\n}\nviews (no copy): tensor.cast at 18:8\n"),
+        "{out}"
+    );
+}
+
 #[test]
 fn compile_writes_binaries_and_a_manifest_and_explains() {
     let dir = scratch("tensor-compile");

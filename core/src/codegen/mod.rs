@@ -3,6 +3,7 @@
 //! pipeline. Each stage is a function (and a `kiln opt` flag printing its
 //! result):
 //!
+//! 0. [`inline`]: `func.call`s are inlined.
 //! 1. [`elementwise`]: `arith`/`math` on tensors become `linalg.generic`;
 //!    named ops keep their identity (`--convert-elementwise-to-linalg`).
 //! 2. [`regions`]: dispatch-region formation: one dispatch per root
@@ -41,6 +42,7 @@ pub mod combine;
 pub mod elementwise;
 pub mod error;
 pub mod host;
+pub mod inline;
 pub mod kernels;
 pub mod program;
 pub mod regions;

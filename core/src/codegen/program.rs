@@ -194,16 +194,18 @@ impl CompiledProgram {
     }
 }
 
-/// Stage 1 on a copy of `m`: the module every later stage reads.
-pub fn prepare_module(m: &TensorModule) -> TensorModule {
+/// Stages 0 and 1 on a copy of `m`: the module every later stage reads
+/// (calls inlined, elementwise ops as `linalg.generic`).
+pub fn prepare_module(m: &TensorModule) -> Result<TensorModule, CodegenError> {
     let mut m = m.clone();
+    super::inline::inline_calls(&mut m)?;
     elementwise_to_generic(&mut m);
-    m
+    Ok(m)
 }
 
 /// Compiles every function with a body of `m` (verified) for `target`.
 pub fn compile(m: &TensorModule, target: &CodegenTarget) -> Result<CompiledProgram, CodegenError> {
-    let prepared = prepare_module(m);
+    let prepared = prepare_module(m)?;
     let mut functions = Vec::new();
     for &f in prepared.funcs() {
         if prepared.func(f).body.is_some() {
@@ -228,7 +230,7 @@ pub fn compile_function(
     let mut buffers = bufferize(&info, &regions, &shapes);
     let mut dispatches = Vec::new();
     for d in &regions.dispatches {
-        let shape = dispatch_shape(&info, &regions, &shapes, d);
+        let shape = dispatch_shape(&info, &regions, &mut shapes, d);
         let loc = m.op(d.op).loc;
         let strategy = choose(target, &shape, loc)?;
         let kernels = emit_dispatch(

@@ -207,7 +207,7 @@ pub fn check_file_for(
     }
     // 2. GPU results against the reference, and spirv-val on every kernel.
     let compute = e2e::compute_module(&module).expect("an e2e file");
-    let prepared = prepare_module(&compute);
+    let prepared = prepare_module(&compute).expect("stages 0 and 1");
     for &f in prepared.funcs() {
         let fname = prepared.func(f).name.clone();
         let what = format!("{name}: @{fname}");

@@ -60,7 +60,7 @@ pub fn loop_sizes(info: &FuncInfo<'_>, shapes: &Shapes, op: TOp) -> Vec<Size> {
 pub fn dispatch_shape(
     info: &FuncInfo<'_>,
     regions: &FuncRegions,
-    shapes: &Shapes,
+    shapes: &mut Shapes,
     d: &DispatchRegion,
 ) -> DispatchShape {
     let m = info.m;
@@ -116,16 +116,7 @@ pub fn dispatch_shape(
                         .filter(|(t, _)| **t == crate::tensor::attr::IteratorType::Reduction)
                         .map(|(_, s)| s)
                         .collect();
-                    let all_static = red.iter().all(|s| s.fixed().is_some());
-                    reduction = Some(if all_static {
-                        Size::Static(red.iter().map(|s| s.fixed().unwrap_or(0)).product())
-                    } else {
-                        // Dynamic: the emitter computes the product itself.
-                        red.iter()
-                            .copied()
-                            .find(|s| s.fixed().is_none())
-                            .unwrap_or(Size::Static(0))
-                    });
+                    reduction = Some(shapes.host.product(&red));
                     combinable = combiners(m, s).is_some();
                 }
             }
