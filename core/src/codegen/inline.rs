@@ -82,7 +82,6 @@ fn inline_one(m: &mut TensorModule, block: TBlock, call: TOp) -> Result<(), Code
         }
         let c = clone_op(m, o, &mut map);
         m.insert_op(block, at, c);
-        at += 1;
     }
     m.detach_op(call);
     Ok(())
