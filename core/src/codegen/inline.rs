@@ -60,14 +60,14 @@ fn inline_one(m: &mut TensorModule, block: TBlock, call: TOp) -> Result<(), Code
     for (&a, &v) in m.block(body).args.clone().iter().zip(&d.operands) {
         map.insert(a, v);
     }
-    let mut at = m
+    let start = m
         .block(block)
         .ops
         .iter()
         .position(|&o| o == call)
         .unwrap_or(0);
     let ops = m.block(body).ops.clone();
-    for &o in &ops {
+    for (at, &o) in (start..).zip(&ops) {
         if m.op(o).kind == OpKind::Return {
             let rets: Vec<TValue> = m
                 .op(o)
