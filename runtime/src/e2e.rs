@@ -134,9 +134,11 @@ impl Backend for DeviceBackend {
     }
 
     fn run(&mut self, _module: &TensorModule, func: &str) -> Result<Vec<Value>, BackendError> {
-        let result = match self.programs.get(func) {
+        // A test runs once: its program (and its constants' buffers) goes
+        // when it has run.
+        let result = match self.programs.remove(func) {
             None => Err(format!("no compiled function '@{func}'")),
-            Some(Err(e)) => Err(e.clone()),
+            Some(Err(e)) => Err(e),
             Some(Ok(p)) => p.run(func, &[]).map_err(|e| e.to_string()),
         };
         result.map_err(|e| {

@@ -2,6 +2,27 @@
 //! compiler) loaded as a [`Program`] — its kernels' pipelines made once,
 //! constants uploaded once per function — and run function by function.
 //!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use kiln_core::tensor::eval::{Tensor, Value};
+//! use kiln_runtime::{Device, DeviceOptions, Program};
+//! let src = r#"
+//! func.func @scale(%x: tensor<?xf32>) -> tensor<?xf32> {
+//!   %y = arith.mulf %x, %x : tensor<?xf32>
+//!   return %y : tensor<?xf32>
+//! }"#;
+//! let device = Device::new(&DeviceOptions::default())?;
+//! let module = kiln_core::tensor::load(src)?;
+//! let program = Program::compile(&device, &module)?; // once, for any size
+//! for n in [3, 1000] {
+//!     let x = Tensor::zeros(kiln_core::tensor::ElemType::F32, &[n]).unwrap();
+//!     let out = program.run("scale", &[Value::Tensor(x.into())])?;
+//!     assert_eq!(out[0].tensor().unwrap().shape, vec![n]);
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! [`Program::run`] evaluates the function's host program for the run's
 //! sizes (failing, before any device work, with the message of the first
 //! check that does not hold: a dynamic size that does not fit), allocates
@@ -110,6 +131,18 @@ fn program_error(function: &str, message: impl Into<String>) -> Error {
 }
 
 impl Program {
+    /// Compiles every function of tensor program `module` (verified) for
+    /// `device` ([`device_target`](crate::e2e::device_target): its env and
+    /// its driver's facts) and loads it.
+    pub fn compile(device: &Device, module: &kiln_core::tensor::TensorModule) -> Result<Program> {
+        let target = crate::e2e::device_target(device);
+        let compiled = kiln_core::codegen::compile(module, &target).map_err(|e| Error::Compile {
+            kernel: "tensor program".to_owned(),
+            message: e.to_string(),
+        })?;
+        Program::load(device, compiled)
+    }
+
     /// Loads `compiled` on `device`: every kernel's pipeline is made now.
     /// Refuses a program whose kernels need what the device lacks.
     pub fn load(device: &Device, compiled: CompiledProgram) -> Result<Program> {
