@@ -10,13 +10,19 @@
 #   spirv-headers           the machine-readable SPIR-V grammar (table generator)
 #   glslang-tools           glslangValidator, the block-layout oracle
 #   mlir-19-tools           mlir-opt-19 / mlir-translate-19, the syntax oracle
-#   cmake, python3, g++     build the SPIRV-Tools C++ sources of the spirv-tools crate
+#   llvm-19                 llc-19 (the CPU runner compiles kernels' LLVM IR to
+#                           objects it links with its C harness) and llvm-as-19
+#                           (tests check the LLVM IR kiln prints)
+#   llvm-19-tools           FileCheck-19, for the LLVM conversion's lit-style tests
+#   cmake, python3, g++     build the SPIRV-Tools C++ sources of the spirv-tools crate;
+#                           gcc (with g++) also builds the CPU runner's C harness
+#   python3-numpy           gpu-tests/tests/tensor/gen.py computes the tensor tests' expected values
 set -euo pipefail
 
 packages=(
   mesa-vulkan-drivers libvulkan1 vulkan-validationlayers vulkan-tools
-  spirv-tools spirv-headers glslang-tools mlir-19-tools
-  cmake python3 g++ pkg-config
+  spirv-tools spirv-headers glslang-tools mlir-19-tools llvm-19 llvm-19-tools
+  cmake python3 g++ pkg-config python3-numpy
 )
 
 missing=()

@@ -230,7 +230,7 @@ fn relocate(line: &str, first_line: u32) -> String {
 }
 
 fn mlir(ctx: &Context, text: &str, first_line: u32) -> Result<Vec<u32>, String> {
-    use kiln_core::passes::{lower_abi_attrs, update_vce};
+    use kiln_core::passes::{pipeline, PipelineError, PipelineOptions};
     let shift = |e: &dyn std::fmt::Display| {
         let s = e.to_string();
         // Errors start with `LINE:COL:`; make the line the script's.
@@ -246,11 +246,17 @@ fn mlir(ctx: &Context, text: &str, first_line: u32) -> Result<Vec<u32>, String> 
     };
     let mut module = kiln_core::text::parse(text).map_err(|e| shift(&e))?;
     kiln_core::ir::verify::verify(&module).map_err(|e| e.to_string())?;
-    let env = kiln_core::target::TargetEnv::from_module(&module).map_err(|e| e.to_string())?;
-    lower_abi_attrs::run(&mut module, &env).map_err(|e| e.to_string())?;
-    update_vce(&mut module, ctx.target_env()).map_err(|e| e.to_string())?;
-    lower_abi_attrs::update_entry_point_interfaces(&mut module);
-    kiln_core::ir::verify::verify(&module).map_err(|e| e.to_string())?;
+    // The module's own spirv.target_env must be valid, though the passes run
+    // against the device's (lower-abi-attrs takes only the version from it,
+    // and the pipeline recomputes the interfaces for the final one).
+    kiln_core::target::TargetEnv::from_module(&module).map_err(|e| e.to_string())?;
+    pipeline::run(&mut module, ctx.target_env(), &PipelineOptions::default()).map_err(
+        |e| match e {
+            PipelineError::LowerAbiAttrs(e) => e.to_string(),
+            PipelineError::UpdateVce(e) => e.to_string(),
+            PipelineError::Verify(e) => e.to_string(),
+        },
+    )?;
     kiln_core::binary::serialize(&module).map_err(|e| e.to_string())
 }
 

@@ -36,6 +36,17 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>> {
     Ok(kiln_core::binary::words_from_bytes(bytes)?)
 }
 
+/// Whether `bytes` start with the SPIR-V magic number (either byte order).
+pub fn is_spirv_binary(bytes: &[u8]) -> bool {
+    const MAGIC: u32 = 0x0723_0203;
+    bytes.len() >= 4
+        && [
+            u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+            u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+        ]
+        .contains(&MAGIC)
+}
+
 /// Writes `data` to `path`, or stdout for `-`.
 pub fn write_output(path: &Path, data: &[u8]) -> Result<()> {
     if path.as_os_str() == "-" {

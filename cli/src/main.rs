@@ -41,6 +41,8 @@ enum Command {
     Reflect(commands::reflect::ReflectArgs),
     /// Run AmberScript compute tests on a Vulkan device.
     Amber(commands::amber::AmberArgs),
+    /// Time programs through kiln beside IREE and the machine's measured limits.
+    Bench(commands::bench::BenchArgs),
 }
 
 /// What a command asks `main` to exit with, beyond plain success.
@@ -83,6 +85,7 @@ fn main() -> ExitCode {
         Command::Layout(args) => commands::layout::run(args),
         Command::Reflect(args) => commands::reflect::run(args),
         Command::Amber(args) => commands::amber::run(args),
+        Command::Bench(args) => commands::bench::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

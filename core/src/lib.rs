@@ -34,6 +34,8 @@
 //!   or from a binary, and the device limits of a target environment.
 //! * [`host`]: the host side of an MLIR Vulkan-runner program, interpreted on
 //!   the CPU around each kernel launch.
+//! * [`llvm`]: spv → LLVM (MLIR's LLVM dialect and LLVM IR), for the CPU
+//!   runner and MLIR's `convert-spirv-to-llvm`.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -45,6 +47,7 @@ pub mod host;
 pub mod ir;
 pub mod kernel;
 pub mod layout;
+pub mod llvm;
 pub mod lower;
 pub mod passes;
 pub mod reflect;

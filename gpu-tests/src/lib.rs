@@ -122,20 +122,19 @@ pub fn words_from_bytes(bytes: &[u8]) -> Vec<u32> {
 }
 
 /// Lowers an spv-text kernel with shader-interface attributes the way the
-/// ABI tests need: lower-abi-attrs (under the module's own target env),
-/// update-vce (against the device of `ctx`), verify, serialize, spirv-val
-/// (Vulkan rules); returns the binary and the interface of `entry`
+/// ABI tests need: the pass pipeline ([`kiln_core::passes::pipeline`]:
+/// lower-abi-attrs, update-vce against the device of `ctx`, entry-point
+/// interfaces, verify), serialize, spirv-val (Vulkan rules); returns the binary and the interface of `entry`
 /// reflected from it, checked equal to the one reflected from the lowered
 /// IR. Panics naming the failing stage.
 pub fn compile_abi_kernel(ctx: &Context, src: &str, entry: &str) -> (Vec<u32>, PipelineInterface) {
-    use kiln_core::passes::{lower_abi_attrs, update_vce};
+    use kiln_core::passes::{pipeline, PipelineOptions};
     let mut module = kiln_core::text::parse(src).unwrap_or_else(|e| panic!("parse: {e}\n{src}"));
     kiln_core::ir::verify::verify(&module).unwrap_or_else(|e| panic!("verify input: {e}"));
-    let env = kiln_core::target::TargetEnv::from_module(&module).expect("target env");
-    lower_abi_attrs::run(&mut module, &env).unwrap_or_else(|e| panic!("lower-abi-attrs: {e}"));
-    update_vce(&mut module, ctx.target_env()).unwrap_or_else(|e| panic!("update-vce: {e}"));
-    lower_abi_attrs::update_entry_point_interfaces(&mut module);
-    kiln_core::ir::verify::verify(&module).unwrap_or_else(|e| panic!("verify lowered: {e}"));
+    pipeline::run(&mut module, ctx.target_env(), &PipelineOptions::default()).unwrap_or_else(|e| {
+        let cause = std::error::Error::source(&e).map(ToString::to_string);
+        panic!("{e}: {}", cause.unwrap_or_default())
+    });
     let version = match module.attr_kind(module.top(), "vce_triple") {
         Some(kiln_core::ir::AttrKind::Vce(v)) => v.version,
         _ => kiln_core::grammar::Version::V1_0,

@@ -1,14 +1,13 @@
 //! `cargo bench -p kiln-runtime`: the runtime's overheads beside a baseline
 //! measured in the same run (not run in CI; medians printed).
 //!
-//! - Dispatch overhead: one tiny dispatch end to end (enqueue, submit,
-//!   wait), and the cost of each extra dispatch in a batch of 100 in one
-//!   submit ((T(100) − T(1)) / 99), for the runtime's `Stream` and for
+//! - Dispatch overhead ([`kiln_runtime::bench::overhead`], shared with
+//!   `kiln bench`): one tiny dispatch end to end (enqueue, submit, wait),
+//!   and the cost of each extra dispatch in a batch of 100 in one submit
+//!   ((T(100) − T(1)) / 99), for the runtime's `Stream` and for
 //!   kiln-vulkan's `DirectDispatchLoop` (a plain record + `vkQueueSubmit` +
-//!   fence loop written directly against the driver). Each dispatch reads
-//!   what the previous one wrote (ping-pong), so both put a barrier between
-//!   every two. Targets: ≤ 25 µs per extra dispatch on lavapipe, within
-//!   1.5× of the direct loop.
+//!   fence loop written directly against the driver). Targets: ≤ 25 µs per
+//!   extra dispatch on lavapipe, within 1.5× of the direct loop.
 //! - Upload (`Tensor::from_slice`) and readback (`Tensor::to_vec`, and
 //!   `Tensor::read_into` an existing buffer) of
 //!   `KILN_BENCH_MIB` MiB (default 64) against a host memcpy of the same
@@ -19,25 +18,11 @@
 //! `KILN_BENCH_RUNS` sets the number of timed runs (default 41).
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use kiln_runtime::{CacheLocation, Device, DeviceOptions, KernelSource, Tensor};
-use kiln_vulkan::baseline::DirectDispatchLoop;
-use kiln_vulkan::{BlockPool, MemoryKind};
+use kiln_runtime::bench::stats::time_host;
 
-/// y[i] = x[i] + 1 over 64 floats, one workgroup.
-const INCREMENT: &str = r#"
-gpu.module @m {
-  gpu.func @increment(%x: memref<64xf32>, %y: memref<64xf32>) kernel
-      attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>} {
-    %i = gpu.thread_id x
-    %v = memref.load %x[%i] : memref<64xf32>
-    %one = arith.constant 1.0 : f32
-    %w = arith.addf %v, %one : f32
-    memref.store %w, %y[%i] : memref<64xf32>
-    gpu.return
-  }
-}"#;
+use kiln_runtime::{CacheLocation, Device, DeviceOptions, Tensor};
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -46,22 +31,9 @@ fn env_usize(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-fn median(mut xs: Vec<Duration>) -> Duration {
-    xs.sort();
-    xs[xs.len() / 2]
-}
-
-fn time(runs: usize, mut f: impl FnMut()) -> Duration {
-    f(); // warm-up
-    median(
-        (0..runs)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
+/// Median of `runs` timed calls after a warm-up.
+fn time(runs: usize, f: impl FnMut()) -> Duration {
+    time_host(runs, f).median
 }
 
 fn us(d: Duration) -> f64 {
@@ -80,40 +52,11 @@ fn open(unified: bool) -> Device {
 
 fn dispatch_overhead(runs: usize) {
     let device = open(true);
-    let kernel = device
-        .load_kernel(KernelSource::memref(INCREMENT, "increment"))
-        .expect("kernel");
-    let x = Tensor::zeros(&device, kiln_runtime::DType::F32, &[64]).unwrap();
-    let y = Tensor::zeros(&device, kiln_runtime::DType::F32, &[64]).unwrap();
-    let stream = device.stream();
-    let runtime = |count: usize| {
-        time(runs, || {
-            for i in 0..count {
-                let (a, b) = if i % 2 == 0 { (&x, &y) } else { (&y, &x) };
-                stream.dispatch(&kernel, &[a, b], [1, 1, 1]).unwrap();
-            }
-            stream.sync().unwrap();
-        })
-    };
-    let r1 = runtime(1);
-    let r100 = runtime(100);
-
-    let ctx = device.context();
-    let pool = BlockPool::new(ctx, MemoryKind::Upload, 1 << 20).unwrap();
-    let (a, b) = (pool.allocate(256).unwrap(), pool.allocate(256).unwrap());
-    let mut direct_loop = DirectDispatchLoop::new(ctx, 100).unwrap();
-    let pipeline = kernel.pipeline();
-    let mut direct = |count: u32| {
-        time(runs, || {
-            direct_loop
-                .run_ping_pong(pipeline, &a, &b, [1, 1, 1], count)
-                .unwrap()
-        })
-    };
-    let d1 = direct(1);
-    let d100 = direct(100);
-    let extra = |t1: Duration, t100: Duration| (us(t100) - us(t1)) / 99.0;
-    let (re, de) = (extra(r1, r100), extra(d1, d100));
+    let o =
+        kiln_runtime::bench::overhead::dispatch_overhead(&device, runs).expect("dispatch overhead");
+    let (r1, r100) = (o.runtime_one.median, o.runtime_batch.median);
+    let (d1, d100) = (o.direct_one.median, o.direct_batch.median);
+    let (re, de) = (us(o.runtime_per_extra()), us(o.direct_per_extra()));
     println!(
         "dispatch overhead on {} (median of {runs}):",
         device.info().name

@@ -21,6 +21,9 @@
 //! - Profiling: `KILN_PROFILE=1` or [`Stream::profile`]: per-dispatch GPU
 //!   time, and [`Counters`].
 //! - [`runner`]: the MLIR Vulkan-runner launcher behind `kiln run`.
+//! - [`bench`]: the measuring half of `kiln bench` (device and host limits,
+//!   dispatch overhead, compile time, and the plug-in point for compiled
+//!   tensor programs).
 //!
 //! ```
 //! # fn main() -> Result<(), kiln_runtime::Error> {
@@ -63,6 +66,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod cache;
 mod device;
 mod dtype;

@@ -24,9 +24,11 @@
 
 use std::collections::HashMap;
 
-use kiln_core::host::{HostBuffer, LaunchRequest, LaunchTiming, Launcher, LauncherError};
-use kiln_core::ir::Op;
-use kiln_core::kernel::{KAttr, KOp, KernelModule};
+use kiln_core::host::{
+    explicit_target_env, find_gpu_module, launch_block_sizes, HostBuffer, LaunchRequest,
+    LaunchTiming, Launcher, LauncherError,
+};
+use kiln_core::kernel::KernelModule;
 use kiln_core::lower::{self, LowerError, LowerOptions, LoweredModule};
 use kiln_core::target::TargetEnv;
 use kiln_core::validate::ValidationEnv;
@@ -195,7 +197,7 @@ impl<'a> VulkanLauncher<'a> {
         // A declared env bounds what the compiler may use (MLIR's reading):
         // the device runs the module when it has what the compiled module
         // needs, even if the declared list names more.
-        let env = match explicit_env(m, op) {
+        let env = match explicit_target_env(m, op) {
             Some(declared) => kiln_core::codegen::target::bounded_env(device, &declared),
             None => device.clone(),
         };
@@ -328,26 +330,6 @@ impl Launcher for VulkanLauncher<'_> {
     }
 }
 
-/// The `gpu.module @name` in the top module.
-fn find_gpu_module(m: &KernelModule, name: &str) -> Option<Op> {
-    m.body_ops(m.top())
-        .iter()
-        .copied()
-        .find(|&op| m.op(op).kind == KOp::GpuModule && m.symbol_name(op) == Some(name))
-}
-
-/// The `spirv.target_env` written on the gpu.module or the top module.
-fn explicit_env(m: &KernelModule, gpu_module: Op) -> Option<TargetEnv> {
-    for op in [gpu_module, m.top()] {
-        for name in ["spirv.target_env", "spv.target_env"] {
-            if let Some(KAttr::TargetEnv(env)) = m.attr(op, name) {
-                return Some((**env).clone());
-            }
-        }
-    }
-    None
-}
-
 /// Whether `device` offers everything `wanted` asks for; else what it
 /// lacks, comma-separated.
 pub fn check_supported(wanted: &TargetEnv, device: &TargetEnv) -> Result<(), String> {
@@ -375,34 +357,4 @@ pub fn check_supported(wanted: &TargetEnv, device: &TargetEnv) -> Result<(), Str
     } else {
         Err(missing.join(", "))
     }
-}
-
-/// Kernel name → `threads in (...)` of its launches, where those are
-/// constants (for kernels that give no workgroup size of their own).
-fn launch_block_sizes(m: &KernelModule) -> HashMap<String, [u32; 3]> {
-    let mut out = HashMap::new();
-    m.walk(m.top(), &mut |op| {
-        let d = m.op(op);
-        if d.kind != KOp::GpuLaunchFunc || d.operands.len() < 6 {
-            return;
-        }
-        let Some(KAttr::SymbolRef(path)) = m.attr(op, "kernel") else {
-            return;
-        };
-        let Some(kernel) = path.last() else { return };
-        let mut block = [0u32; 3];
-        for (slot, &v) in block.iter_mut().zip(&d.operands[3..6]) {
-            let Some(def) = m.defining_op(v) else { return };
-            match (m.op(def).kind, m.attr(def, "value")) {
-                (KOp::ArithConstant, Some(KAttr::Int { value, .. })) => match u32::try_from(*value)
-                {
-                    Ok(x) => *slot = x,
-                    Err(_) => return,
-                },
-                _ => return,
-            }
-        }
-        out.entry(kernel.clone()).or_insert(block);
-    });
-    out
 }

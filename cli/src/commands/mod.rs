@@ -3,10 +3,12 @@
 //! `run-spv` ([`bufspec`]).
 
 pub mod amber;
+pub mod bench;
 pub mod bufspec;
 pub mod compile;
 pub mod devices;
 pub mod layout;
+pub mod llvm;
 pub mod opt;
 pub mod reflect;
 pub mod run;

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
+use kiln_core::passes::lower_abi_attrs::LowerAbiOptions;
+use kiln_core::passes::{pipeline, PipelineError, PipelineOptions};
 use kiln_core::text::{Prefix, PrintOptions};
 
 use crate::Outcome;
@@ -105,6 +107,16 @@ pub struct OptArgs {
     /// Tensor programs: print the memref-level kernels (stage 5).
     #[arg(long = "tensor-to-kernels")]
     pub tensor_to_kernels: bool,
+    /// Convert the spv module (or spirv ops outside one) to MLIR's LLVM
+    /// dialect, as `mlir-opt --convert-spirv-to-llvm` does.
+    #[arg(long = "convert-spirv-to-llvm", conflicts_with_all = ["convert_to_spirv", "lower_abi_attrs", "update_vce"])]
+    pub convert_spirv_to_llvm: bool,
+    /// Convert each chunk between `// -----` lines on its own.
+    #[arg(long = "split-input-file")]
+    pub split_input_file: bool,
+    /// Options of the LLVM conversion.
+    #[command(flatten)]
+    pub llvm: super::llvm::LlvmArgs,
 }
 
 impl OptArgs {
@@ -128,6 +140,16 @@ impl OptArgs {
 
 /// Runs `kiln opt`.
 pub fn run(args: &OptArgs) -> Result<Outcome> {
+    if args.convert_spirv_to_llvm {
+        let text = super::llvm::convert_file(
+            &args.input,
+            &args.llvm,
+            args.split_input_file,
+            super::llvm::Output::Mlir,
+        )?;
+        crate::input::write_output(&args.output, text.as_bytes())?;
+        return Ok(Outcome::Success);
+    }
     if args.convert_to_spirv {
         return super::compile::run_opt(
             &args.input,
@@ -175,29 +197,26 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
         return Ok(Outcome::Success);
     }
     let mut module = super::parse_module(&text, &name)?;
-    let env = if args.lower_abi_attrs || args.update_vce {
-        Some(super::target_env(&module, args.target_env.as_deref())?)
-    } else {
-        None
-    };
-    if let (true, Some(env)) = (args.lower_abi_attrs, &env) {
-        let options = kiln_core::passes::lower_abi_attrs::LowerAbiOptions {
-            scalar_block_layout: args.scalar_block_layout,
-            workgroup_size_spec_ids: args.workgroup_size_spec_ids,
+    if args.lower_abi_attrs || args.update_vce {
+        let env = super::target_env(&module, args.target_env.as_deref())?;
+        let options = PipelineOptions {
+            lower_abi_attrs: args.lower_abi_attrs.then_some(LowerAbiOptions {
+                scalar_block_layout: args.scalar_block_layout,
+                workgroup_size_spec_ids: args.workgroup_size_spec_ids,
+            }),
+            update_vce: args.update_vce,
         };
-        kiln_core::passes::lower_abi_attrs::run_with(&mut module, env, &options)
-            .map_err(|e| anyhow::anyhow!("{name}: {}", super::error_chain(&e)))?;
-        kiln_core::ir::verify::verify(&module).map_err(|errs| {
-            anyhow::anyhow!("{name}: the lowered module fails verification: {errs}")
+        pipeline::run(&mut module, &env, &options).map_err(|e| match e {
+            PipelineError::LowerAbiAttrs(e) => {
+                anyhow::anyhow!("{name}: {}", super::error_chain(&e))
+            }
+            PipelineError::UpdateVce(e) => {
+                anyhow::anyhow!("{name}: {}", super::error_chain(&e))
+            }
+            PipelineError::Verify(errs) => {
+                anyhow::anyhow!("{name}: the lowered module fails verification: {errs}")
+            }
         })?;
-    }
-    if let (true, Some(env)) = (args.update_vce, &env) {
-        kiln_core::passes::update_vce(&mut module, env)
-            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        if args.lower_abi_attrs {
-            // The version may have changed under the interface lists.
-            kiln_core::passes::lower_abi_attrs::update_entry_point_interfaces(&mut module);
-        }
     }
     let text = kiln_core::text::print(
         &module,

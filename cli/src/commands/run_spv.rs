@@ -23,6 +23,10 @@
 //! writes one line `SET:BINDING = [v0, v1, ...]` to stdout, in the order
 //! given. With `--validation` (or `KILN_VALIDATION=1`) any message of the
 //! validation layer is printed to stderr and makes the command fail.
+//!
+//! With `--cpu` the module is spv text (a binary needs the deserializer)
+//! converted to LLVM and run on the CPU ([`kiln_cpu`]); buffers, push
+//! constants, `--spec` and printing are the same.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -76,11 +80,18 @@ pub struct RunSpvArgs {
     /// Enable the Khronos validation layer; any message fails the command.
     #[arg(long)]
     pub validation: bool,
+    /// Run on the CPU (LLVM 19) instead of a Vulkan device; the module is
+    /// then spv text (`.mlir`).
+    #[command(flatten)]
+    pub cpu: crate::commands::run::CpuArgs,
 }
 
 /// Runs `kiln run-spv`.
 pub fn run(args: &RunSpvArgs) -> Result<Outcome> {
     let request = Request::parse(args)?;
+    if args.cpu.cpu {
+        return run_cpu(args, &request);
+    }
     let words = crate::input::read_spirv(&args.module)?;
     let iface = reflect_binary(&words, &args.entry)
         .with_context(|| format!("cannot reflect {}", args.module.display()))?;
@@ -98,6 +109,71 @@ pub fn run(args: &RunSpvArgs) -> Result<Outcome> {
         let (buffer, ty) = &buffers[at];
         writeln!(out, "{at} = {}", format_values(*ty, &buffer.to_bytes()))
             .context("cannot write stdout")?;
+    }
+    out.flush().context("cannot write stdout")?;
+    Ok(Outcome::Success)
+}
+
+/// `kiln run-spv --cpu`: the module (spv text) converted to LLVM and run
+/// on the CPU with the same buffers, checks and printing.
+fn run_cpu(args: &RunSpvArgs, request: &Request) -> Result<Outcome> {
+    let name = crate::commands::display_name(&args.module);
+    let bytes = crate::input::read_bytes(&args.module)?;
+    if crate::input::is_spirv_binary(&bytes) {
+        bail!(
+            "{name}: a SPIR-V binary; --cpu needs the SPIR-V deserializer for binaries, which \
+             this build does not have yet: pass the module's spv text"
+        );
+    }
+    let text =
+        String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{name} is not valid UTF-8"))?;
+    let module = crate::commands::parse_module(&text, &name)?;
+    let iface = kiln_core::reflect::reflect_module(&module, &args.entry)
+        .with_context(|| format!("cannot reflect {name}"))?;
+    let spec = spec_values(&args.spec, &iface)?;
+    let specialized = iface.specialize(&spec).context("--spec")?;
+    let mut contents = request.plan(&specialized, &args.module)?;
+    let spec_bits = spec
+        .iter()
+        .map(|v| {
+            let mut b = [0u8; 8];
+            b[..v.bytes.len().min(8)].copy_from_slice(&v.bytes[..v.bytes.len().min(8)]);
+            (v.id, u64::from_le_bytes(b))
+        })
+        .collect();
+    let kernel = kiln_cpu::CpuKernel::compile(&module, &args.entry, &spec_bits)
+        .with_context(|| format!("cannot compile {name} for the CPU"))?;
+    let mut bindings: Vec<kiln_cpu::BufferBinding<'_>> = request
+        .bufs
+        .iter()
+        .zip(contents.iter_mut())
+        .map(|(b, bytes)| kiln_cpu::BufferBinding {
+            set: b.at.set,
+            binding: b.at.binding,
+            bytes,
+        })
+        .collect();
+    kernel
+        .dispatch(
+            &mut bindings,
+            &request.push,
+            request.grid.0,
+            &args.cpu.options(),
+        )
+        .context("dispatch failed")?;
+    let mut out = std::io::stdout().lock();
+    for at in &request.prints {
+        let i = request
+            .bufs
+            .iter()
+            .position(|b| b.at == *at)
+            .expect("--print names a --buf (checked when parsing)");
+        writeln!(
+            out,
+            "{at} = {}",
+            format_values(request.bufs[i].values.ty, &contents[i])
+        )
+        .context("cannot write stdout")?;
     }
     out.flush().context("cannot write stdout")?;
     Ok(Outcome::Success)

@@ -219,3 +219,32 @@ fn kernel_text_from_stdin() {
          spv modules (--convert-to-spirv lowers kernels and runs both)"
     );
 }
+
+/// A pass failing after lowering is reported with the gpu.module, the pass
+/// and its cause, once: `LowerError` leaves the cause to its source chain
+/// and the CLI prints the chain. (`SignedZeroInfNanPreserve`, asked for by
+/// `target_width`, needs SPIR-V 1.4 or `SPV_KHR_float_controls`: SPIR-V
+/// spec, ExecutionMode.)
+#[test]
+fn pass_errors_print_their_cause_once() {
+    let src = br#"module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: memref<4xf32>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [4, 1, 1], target_width = 32>} {
+      gpu.return
+    }
+  }
+}
+"#;
+    let (code, out, err) = common::kiln(&["opt", "-", "--convert-to-spirv"], src);
+    assert_eq!(code, 1, "{out}{err}");
+    let cause = "'spirv.ExecutionMode': ExecutionMode SignedZeroInfNanPreserve requires \
+                 SPIR-V v1.4 or extension SPV_KHR_float_controls";
+    assert!(
+        err.starts_with(&format!(
+            "error: <stdin>: gpu.module @m: update-vce: 3:5: {cause}"
+        )),
+        "{err}"
+    );
+    assert_eq!(err.matches("SignedZeroInfNanPreserve").count(), 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -4,12 +4,14 @@
 
 mod amber_cli;
 mod bad_input;
+mod bench_cli;
 mod common;
 mod compile_cli;
 mod devices_cli;
 #[path = "../../../gpu-tests/tests/gpu/filecheck.rs"]
 mod filecheck;
 mod layout_cli;
+mod llvm_cli;
 mod lower_abi_cli;
 mod mlir_compare;
 mod reflect_cli;

@@ -5,7 +5,7 @@
 //! results are rounded to `f32`). Vectors apply the scalar op lane by lane.
 
 use super::value::{mask, HostValue};
-use crate::kernel::{FloatTy, KOp, KType};
+use crate::kernel::{FloatTy, KOpKind, KType};
 
 /// Why a scalar op could not be evaluated.
 #[derive(Debug, PartialEq, Eq)]
@@ -137,8 +137,8 @@ fn cmpf(pred: &str, args: &[HostValue]) -> R {
 
 /// Evaluates the arith op `op` with `args`; `pred` is the comparison
 /// keyword for `cmpi`/`cmpf`; `result` is the result type (for casts).
-pub(crate) fn eval(op: KOp, args: &[HostValue], pred: Option<&str>, result: &KType) -> R {
-    use KOp::*;
+pub(crate) fn eval(op: KOpKind, args: &[HostValue], pred: Option<&str>, result: &KType) -> R {
+    use KOpKind::*;
     let elem = result.scalar().clone();
     let f = |a: &[HostValue]| -> R {
         match op {
@@ -347,21 +347,21 @@ mod tests {
     fn signed_division_family() {
         let t = KType::i32();
         let cases = [
-            (KOp::ArithDivSI, -7, 2, -3),
-            (KOp::ArithRemSI, -7, 2, -1),
-            (KOp::ArithCeilDivSI, 7, 2, 4),
-            (KOp::ArithCeilDivSI, -7, 2, -3),
-            (KOp::ArithCeilDivSI, 7, -2, -3),
-            (KOp::ArithFloorDivSI, -7, 2, -4),
-            (KOp::ArithFloorDivSI, 7, -2, -4),
-            (KOp::ArithFloorDivSI, -7, -2, 3),
+            (KOpKind::ArithDivSI, -7, 2, -3),
+            (KOpKind::ArithRemSI, -7, 2, -1),
+            (KOpKind::ArithCeilDivSI, 7, 2, 4),
+            (KOpKind::ArithCeilDivSI, -7, 2, -3),
+            (KOpKind::ArithCeilDivSI, 7, -2, -3),
+            (KOpKind::ArithFloorDivSI, -7, 2, -4),
+            (KOpKind::ArithFloorDivSI, 7, -2, -4),
+            (KOpKind::ArithFloorDivSI, -7, -2, 3),
         ];
         for (op, a, b, want) in cases {
             let got = eval(op, &[i(a), i(b)], None, &t).unwrap();
             assert_eq!(got.as_signed(), Some(want), "{op:?} {a} {b}");
         }
         assert_eq!(
-            eval(KOp::ArithDivSI, &[i(1), i(0)], None, &t),
+            eval(KOpKind::ArithDivSI, &[i(1), i(0)], None, &t),
             Err(EvalError::DivByZero)
         );
     }
@@ -369,11 +369,17 @@ mod tests {
     #[test]
     fn f32_rounding_and_casts() {
         let f = |v: f64| HostValue::float(FloatTy::F32, v);
-        let s = eval(KOp::ArithAddF, &[f(1.1), f(2.2)], None, &KType::f32()).unwrap();
+        let s = eval(KOpKind::ArithAddF, &[f(1.1), f(2.2)], None, &KType::f32()).unwrap();
         assert_eq!(s.as_float(), Some(f64::from(1.1f32 + 2.2f32)));
-        let t = eval(KOp::ArithTruncI, &[i(300)], None, &KType::Int(8)).unwrap();
+        let t = eval(KOpKind::ArithTruncI, &[i(300)], None, &KType::Int(8)).unwrap();
         assert_eq!(t.as_signed(), Some(44));
-        let c = eval(KOp::ArithCmpI, &[i(-1), i(1)], Some("ult"), &KType::bool()).unwrap();
+        let c = eval(
+            KOpKind::ArithCmpI,
+            &[i(-1), i(1)],
+            Some("ult"),
+            &KType::bool(),
+        )
+        .unwrap();
         assert_eq!(c.as_unsigned(), Some(0));
     }
 }

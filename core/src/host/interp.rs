@@ -9,8 +9,9 @@ use super::eval::{eval, EvalError};
 use super::launch::{LaunchRequest, Launcher};
 use super::print::format_memref;
 use super::value::HostValue;
-use crate::ir::{Block, Location, Op, Value};
-use crate::kernel::{KAttr, KOp, KType, KernelModule};
+use crate::ir::Location;
+use crate::kernel::{KAttr, KOpKind, KType, KernelModule};
+use crate::kernel::{KBlock, KOp, KValue};
 
 /// Runs `func.func @main` of `module`, launching kernels through
 /// `launcher` and writing what the runner-utils calls print to `out`.
@@ -43,10 +44,10 @@ pub fn run_main_to_string(
 }
 
 /// The `func.func @name` with a body directly in the top module.
-fn find_func(m: &KernelModule, name: &str) -> Option<Op> {
+fn find_func(m: &KernelModule, name: &str) -> Option<KOp> {
     let op = m.lookup_symbol_in(m.top(), name)?;
     let data = m.op(op);
-    (data.kind == KOp::FuncFunc
+    (data.kind == KOpKind::FuncFunc
         && data
             .regions
             .first()
@@ -71,11 +72,11 @@ struct Interp<'a> {
     launcher: &'a mut dyn Launcher,
     out: &'a mut dyn Write,
     buffers: Vec<HostBuffer>,
-    vals: HashMap<Value, HostValue>,
+    vals: HashMap<KValue, HostValue>,
 }
 
 /// The failure builder for `op`.
-fn bad(m: &KernelModule, op: Op, message: impl Into<String>) -> HostError {
+fn bad(m: &KernelModule, op: KOp, message: impl Into<String>) -> HostError {
     let d = m.op(op);
     HostError::BadOp {
         op: d.kind.name().to_owned(),
@@ -85,22 +86,22 @@ fn bad(m: &KernelModule, op: Op, message: impl Into<String>) -> HostError {
 }
 
 impl Interp<'_> {
-    fn loc(&self, op: Op) -> Location {
+    fn loc(&self, op: KOp) -> Location {
         self.m.op(op).loc
     }
 
-    fn name(&self, op: Op) -> &'static str {
+    fn name(&self, op: KOp) -> &'static str {
         self.m.op(op).kind.name()
     }
 
-    fn get(&self, op: Op, v: Value) -> Result<HostValue, HostError> {
+    fn get(&self, op: KOp, v: KValue) -> Result<HostValue, HostError> {
         self.vals
             .get(&v)
             .cloned()
             .ok_or_else(|| bad(self.m, op, "uses a value that was not computed on the host"))
     }
 
-    fn operand(&self, op: Op, i: usize) -> Result<HostValue, HostError> {
+    fn operand(&self, op: KOp, i: usize) -> Result<HostValue, HostError> {
         let v = *self
             .m
             .op(op)
@@ -110,19 +111,19 @@ impl Interp<'_> {
         self.get(op, v)
     }
 
-    fn index_operand(&self, op: Op, i: usize) -> Result<i64, HostError> {
+    fn index_operand(&self, op: KOp, i: usize) -> Result<i64, HostError> {
         self.operand(op, i)?
             .as_signed()
             .ok_or_else(|| bad(self.m, op, format!("operand #{i} is not an integer")))
     }
 
-    fn buffer_operand(&self, op: Op, i: usize) -> Result<usize, HostError> {
+    fn buffer_operand(&self, op: KOp, i: usize) -> Result<usize, HostError> {
         self.operand(op, i)?
             .as_memref()
             .ok_or_else(|| bad(self.m, op, format!("operand #{i} is not a memref")))
     }
 
-    fn set_results(&mut self, op: Op, values: Vec<HostValue>) -> Result<(), HostError> {
+    fn set_results(&mut self, op: KOp, values: Vec<HostValue>) -> Result<(), HostError> {
         let results = &self.m.op(op).results;
         if results.len() != values.len() {
             return Err(bad(
@@ -141,7 +142,7 @@ impl Interp<'_> {
         Ok(())
     }
 
-    fn call_func(&mut self, func: Op, args: Vec<HostValue>) -> Result<Vec<HostValue>, HostError> {
+    fn call_func(&mut self, func: KOp, args: Vec<HostValue>) -> Result<Vec<HostValue>, HostError> {
         let entry = self.m.entry_block(func, 0);
         match self.run_block(entry, args)? {
             Flow::Return(v) => Ok(v),
@@ -150,7 +151,7 @@ impl Interp<'_> {
         }
     }
 
-    fn run_block(&mut self, block: Block, args: Vec<HostValue>) -> Result<Flow, HostError> {
+    fn run_block(&mut self, block: KBlock, args: Vec<HostValue>) -> Result<Flow, HostError> {
         let data = self.m.block(block);
         if data.args.len() != args.len() {
             let owner = self.m.block_parent_op(block).unwrap_or(self.m.top());
@@ -175,7 +176,7 @@ impl Interp<'_> {
         Ok(Flow::End)
     }
 
-    fn operands(&self, op: Op) -> Result<Vec<HostValue>, HostError> {
+    fn operands(&self, op: KOp) -> Result<Vec<HostValue>, HostError> {
         self.m
             .op(op)
             .operands
@@ -185,8 +186,8 @@ impl Interp<'_> {
     }
 
     /// Runs one op; `Some` for terminators.
-    fn exec(&mut self, op: Op) -> Result<Option<Flow>, HostError> {
-        use KOp::*;
+    fn exec(&mut self, op: KOp) -> Result<Option<Flow>, HostError> {
+        use KOpKind::*;
         let kind = self.m.op(op).kind;
         match kind {
             ScfYield => return Ok(Some(Flow::Yield(self.operands(op)?))),
@@ -309,7 +310,7 @@ impl Interp<'_> {
         Ok(None)
     }
 
-    fn oob(&self, op: Op, b: usize, first: usize) -> HostError {
+    fn oob(&self, op: KOp, b: usize, first: usize) -> HostError {
         let index = self.m.op(op).operands[first.min(self.m.op(op).operands.len())..]
             .iter()
             .filter_map(|&v| self.vals.get(&v).and_then(HostValue::as_signed))
@@ -323,7 +324,7 @@ impl Interp<'_> {
     }
 
     /// The linear position named by the index operands from `first` on.
-    fn position(&self, op: Op, b: usize, first: usize) -> Result<usize, HostError> {
+    fn position(&self, op: KOp, b: usize, first: usize) -> Result<usize, HostError> {
         let n = self.m.op(op).operands.len();
         let index = (first..n)
             .map(|i| self.index_operand(op, i))
@@ -333,7 +334,7 @@ impl Interp<'_> {
             .ok_or_else(|| self.oob(op, b, first))
     }
 
-    fn constant(&self, op: Op) -> Result<HostValue, HostError> {
+    fn constant(&self, op: KOp) -> Result<HostValue, HostError> {
         let r = self.m.op(op).results[0];
         let ty = self.m.value_type(r).clone();
         let attr = self
@@ -397,7 +398,7 @@ impl Interp<'_> {
         })
     }
 
-    fn extended(&self, op: Op, kind: KOp) -> Result<Vec<HostValue>, HostError> {
+    fn extended(&self, op: KOp, kind: KOpKind) -> Result<Vec<HostValue>, HostError> {
         let a = self.operand(op, 0)?;
         let b = self.operand(op, 1)?;
         let (HostValue::Int { bits, raw: x }, HostValue::Int { raw: y, .. }) = (&a, &b) else {
@@ -405,14 +406,14 @@ impl Interp<'_> {
         };
         let bits = *bits;
         Ok(match kind {
-            KOp::ArithAddUIExtended => {
+            KOpKind::ArithAddUIExtended => {
                 let s = u128::from(*x) + u128::from(*y);
                 vec![
                     HostValue::int(bits, s as u64),
                     HostValue::int(1, u64::from((s >> bits) != 0)),
                 ]
             }
-            KOp::ArithMulUIExtended => {
+            KOpKind::ArithMulUIExtended => {
                 let p = u128::from(*x) * u128::from(*y);
                 vec![
                     HostValue::int(bits, p as u64),
@@ -430,7 +431,7 @@ impl Interp<'_> {
         })
     }
 
-    fn alloc(&mut self, op: Op) -> Result<(), HostError> {
+    fn alloc(&mut self, op: KOp) -> Result<(), HostError> {
         let r = self.m.op(op).results[0];
         let ty = self.m.value_type(r).clone();
         let KType::MemRef { shape, elem, .. } = &ty else {
@@ -463,7 +464,7 @@ impl Interp<'_> {
         self.set_results(op, vec![HostValue::MemRef(id)])
     }
 
-    fn scf_for(&mut self, op: Op) -> Result<(), HostError> {
+    fn scf_for(&mut self, op: KOp) -> Result<(), HostError> {
         let lb = self.index_operand(op, 0)?;
         let ub = self.index_operand(op, 1)?;
         let step = self.index_operand(op, 2)?;
@@ -493,7 +494,7 @@ impl Interp<'_> {
         self.set_results(op, carried)
     }
 
-    fn scf_if(&mut self, op: Op) -> Result<(), HostError> {
+    fn scf_if(&mut self, op: KOp) -> Result<(), HostError> {
         let c = self.operand(op, 0)?.as_unsigned() == Some(1);
         let region = self.m.op(op).regions[if c { 0 } else { 1 }];
         let Some(&block) = self.m.region(region).blocks.first() else {
@@ -507,7 +508,7 @@ impl Interp<'_> {
         self.set_results(op, v)
     }
 
-    fn scf_while(&mut self, op: Op) -> Result<(), HostError> {
+    fn scf_while(&mut self, op: KOp) -> Result<(), HostError> {
         let before = self.m.entry_block(op, 0);
         let after = self.m.entry_block(op, 1);
         let mut args = self.operands(op)?;
@@ -531,13 +532,25 @@ impl Interp<'_> {
         }
     }
 
-    fn call(&mut self, op: Op) -> Result<(), HostError> {
+    fn call(&mut self, op: KOp) -> Result<(), HostError> {
         let callee = match self.m.attr(op, "callee") {
             Some(KAttr::SymbolRef(path)) if path.len() == 1 => path[0].clone(),
             _ => return Err(bad(self.m, op, "has no flat `callee` symbol")),
         };
         if let Some(spec) = callee.strip_prefix("fillResource") {
             return self.fill(op, &callee, spec);
+        }
+        // The fills of MLIR's spirv-cpu-runner test wrappers
+        // (`mlir_test_spirv_cpu_runner_c_wrappers`).
+        let test_fill = match callee.as_str() {
+            "fillI32Buffer" => Some((1, ElemType::I32)),
+            "fillF32Buffer1D" => Some((1, ElemType::F32)),
+            "fillF32Buffer2D" => Some((2, ElemType::F32)),
+            "fillF32Buffer3D" => Some((3, ElemType::F32)),
+            _ => None,
+        };
+        if let Some((rank, elem)) = test_fill {
+            return self.fill_buffer(op, &callee, rank, elem);
         }
         if let Some(suffix) = callee.strip_prefix("printMemref") {
             return self.print(op, &callee, suffix);
@@ -554,7 +567,7 @@ impl Interp<'_> {
     }
 
     /// `fillResource{1,2,3}D{Float,Int,Int8}(memref, value)`.
-    fn fill(&mut self, op: Op, callee: &str, spec: &str) -> Result<(), HostError> {
+    fn fill(&mut self, op: KOp, callee: &str, spec: &str) -> Result<(), HostError> {
         let unknown = || HostError::UnknownCallee {
             callee: callee.to_owned(),
             loc: self.loc(op),
@@ -572,6 +585,17 @@ impl Interp<'_> {
             "Int8" => ElemType::I8,
             _ => return Err(unknown()),
         };
+        self.fill_buffer(op, callee, rank, elem)
+    }
+
+    /// Fills a rank-`rank` memref of `elem` with the call's second operand.
+    fn fill_buffer(
+        &mut self,
+        op: KOp,
+        callee: &str,
+        rank: usize,
+        elem: ElemType,
+    ) -> Result<(), HostError> {
         let loc = self.loc(op);
         let callee_err = |message: String| HostError::BadOp {
             op: format!("call @{callee}"),
@@ -600,7 +624,7 @@ impl Interp<'_> {
     }
 
     /// `printMemref{F32,F64,I8,I16,I32,I64,Ind}(memref<*xT>)`.
-    fn print(&mut self, op: Op, callee: &str, suffix: &str) -> Result<(), HostError> {
+    fn print(&mut self, op: KOp, callee: &str, suffix: &str) -> Result<(), HostError> {
         let elem = match suffix {
             "F32" => ElemType::F32,
             "F64" => ElemType::F64,
@@ -630,7 +654,7 @@ impl Interp<'_> {
         Ok(())
     }
 
-    fn launch(&mut self, op: Op) -> Result<(), HostError> {
+    fn launch(&mut self, op: KOp) -> Result<(), HostError> {
         let (module, kernel) = match self.m.attr(op, "kernel") {
             Some(KAttr::SymbolRef(p)) if p.len() == 2 => (p[0].clone(), p[1].clone()),
             _ => return Err(bad(self.m, op, "needs a `kernel` symbol @module::@kernel")),

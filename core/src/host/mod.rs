@@ -12,6 +12,8 @@
 //!   it out). `memref.cast` aliases, never copies.
 //! * [`HostValue`]: an SSA value on the host (integers of any width, index,
 //!   floats, short vectors, memrefs).
+//! * `fillI32Buffer` and `fillF32Buffer{1,2,3}D`, the fills of MLIR's
+//!   spirv-cpu-runner tests, are accepted as well.
 //! * Ops run in program order; `scf.for`/`scf.if`/`scf.while` with their
 //!   results and iteration arguments; calls to functions defined in the
 //!   module run their bodies.
@@ -29,6 +31,7 @@ mod error;
 pub(crate) mod eval;
 mod interp;
 mod launch;
+mod modules;
 pub mod print;
 mod value;
 
@@ -39,4 +42,5 @@ pub use buffer::{ElemType, HostBuffer};
 pub use error::HostError;
 pub use interp::{run_main, run_main_to_string};
 pub use launch::{LaunchRequest, LaunchTiming, Launcher, LauncherError};
+pub use modules::{explicit_target_env, find_gpu_module, launch_block_sizes};
 pub use value::HostValue;

@@ -8,22 +8,21 @@
 //! handles is equality of the entities they name (types and attributes are
 //! interned).
 
-use std::fmt;
-use std::num::NonZeroU32;
-
-/// Declares a copyable, hashable handle type for one arena.
+/// Declares a copyable, hashable handle type for one arena (the spv IR's
+/// handles below; the kernel IR declares its own in
+/// [`crate::kernel::entity`], so the two never mix).
 macro_rules! entity {
     ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(NonZeroU32);
+        pub struct $name(::std::num::NonZeroU32);
 
         impl $name {
             /// The handle of the `index`-th entity of its arena.
             #[inline]
             pub fn from_index(index: usize) -> Self {
                 let raw = u32::try_from(index + 1).expect("arena larger than u32::MAX entries");
-                Self(NonZeroU32::new(raw).expect("index + 1 is never zero"))
+                Self(::std::num::NonZeroU32::new(raw).expect("index + 1 is never zero"))
             }
 
             /// The position of the entity in its arena.
@@ -33,9 +32,20 @@ macro_rules! entity {
             }
         }
 
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        impl ::std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 write!(f, concat!($prefix, "{}"), self.index())
+            }
+        }
+
+        impl $crate::ir::entity::EntityRef for $name {
+            #[inline]
+            fn new(index: usize) -> Self {
+                Self::from_index(index)
+            }
+            #[inline]
+            fn idx(self) -> usize {
+                self.index()
             }
         }
     };
@@ -91,19 +101,6 @@ pub trait EntityRef: Copy {
     /// The entry's index.
     fn idx(self) -> usize;
 }
-
-macro_rules! impl_entity_ref {
-    ($($t:ident),*) => {$(
-        impl EntityRef for $t {
-            #[inline]
-            fn new(index: usize) -> Self { Self::from_index(index) }
-            #[inline]
-            fn idx(self) -> usize { self.index() }
-        }
-    )*};
-}
-pub(crate) use impl_entity_ref;
-impl_entity_ref!(Op, Value, Block, Region, Type, Attr);
 
 impl<H: EntityRef, T> Arena<H, T> {
     /// Adds an entry and returns its handle.

@@ -27,15 +27,16 @@
 //! ```
 
 use super::module::{KAttr, KernelModule};
-use super::ops::KOp;
+use super::ops::KOpKind;
 use super::parse::ops::bool_like;
 use super::types::{GpuAddressSpace, KType, MemorySpace};
-use crate::ir::{Block, Location, Op, Value};
+use crate::ir::Location;
+use crate::kernel::entity::{KBlock, KOp, KValue};
 use kiln_abi::EntryPointAbi;
 
 /// A branch body of [`KernelBuilder::if_`]: fills the block, returns the
 /// values to yield.
-pub type Branch<'a, 'm> = Box<dyn FnOnce(&mut KernelBuilder<'m>) -> Vec<Value> + 'a>;
+pub type Branch<'a, 'm> = Box<dyn FnOnce(&mut KernelBuilder<'m>) -> Vec<KValue> + 'a>;
 
 /// Options of [`KernelBuilder::gpu_func`].
 #[derive(Clone, Debug, Default)]
@@ -67,7 +68,7 @@ impl FuncOptions {
 /// Appends kernel ops to a [`KernelModule`].
 pub struct KernelBuilder<'m> {
     m: &'m mut KernelModule,
-    block: Block,
+    block: KBlock,
     loc: Location,
 }
 
@@ -93,8 +94,8 @@ macro_rules! binary_helpers {
         $(
             $(#[$doc])*
             #[doc = concat!("Appends `", stringify!($kind), "` (result: `a`'s type).")]
-            pub fn $name(&mut self, a: Value, b: Value) -> Value {
-                self.binary(KOp::$kind, a, b)
+            pub fn $name(&mut self, a: KValue, b: KValue) -> KValue {
+                self.binary(KOpKind::$kind, a, b)
             }
         )*
     };
@@ -104,8 +105,8 @@ macro_rules! unary_helpers {
     ($($name:ident => $kind:ident,)*) => {
         $(
             #[doc = concat!("Appends `", stringify!($kind), "` (result: `x`'s type).")]
-            pub fn $name(&mut self, x: Value) -> Value {
-                self.unary(KOp::$kind, x)
+            pub fn $name(&mut self, x: KValue) -> KValue {
+                self.unary(KOpKind::$kind, x)
             }
         )*
     };
@@ -128,12 +129,12 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// The current insertion block.
-    pub fn insertion_block(&self) -> Block {
+    pub fn insertion_block(&self) -> KBlock {
         self.block
     }
 
     /// Moves the insertion point to the end of `block`.
-    pub fn set_insertion(&mut self, block: Block) {
+    pub fn set_insertion(&mut self, block: KBlock) {
         self.block = block;
     }
 
@@ -143,18 +144,18 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// The type of `v`.
-    pub fn type_of(&self, v: Value) -> KType {
+    pub fn type_of(&self, v: KValue) -> KType {
         self.m.value_type(v).clone()
     }
 
     /// Appends an op of `kind` and returns it.
     pub fn op(
         &mut self,
-        kind: KOp,
-        operands: &[Value],
+        kind: KOpKind,
+        operands: &[KValue],
         results: &[KType],
         attrs: Vec<(String, KAttr)>,
-    ) -> Op {
+    ) -> KOp {
         let op = self
             .m
             .create_op(kind, operands, results, attrs, 0, self.loc);
@@ -164,11 +165,11 @@ impl<'m> KernelBuilder<'m> {
 
     fn one(
         &mut self,
-        kind: KOp,
-        operands: &[Value],
+        kind: KOpKind,
+        operands: &[KValue],
         result: KType,
         attrs: Vec<(String, KAttr)>,
-    ) -> Value {
+    ) -> KValue {
         let op = self.op(kind, operands, &[result], attrs);
         self.m.op(op).results[0]
     }
@@ -183,10 +184,10 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// Appends `gpu.module @name` to the top module.
-    pub fn gpu_module(&mut self, name: &str) -> Op {
+    pub fn gpu_module(&mut self, name: &str) -> KOp {
         let body = self.m.body();
         let op = self.m.create_op(
-            KOp::GpuModule,
+            KOpKind::GpuModule,
             &[],
             &[],
             vec![("sym_name".into(), KAttr::String(name.into()))],
@@ -204,11 +205,11 @@ impl<'m> KernelBuilder<'m> {
     /// workgroup, then the private attributions).
     pub fn gpu_func(
         &mut self,
-        gpu_module: Op,
+        gpu_module: KOp,
         name: &str,
         inputs: &[KType],
         opts: FuncOptions,
-    ) -> (Op, Vec<Value>) {
+    ) -> (KOp, Vec<KValue>) {
         let mut attrs = vec![
             ("sym_name".to_owned(), KAttr::String(name.into())),
             (
@@ -232,7 +233,9 @@ impl<'m> KernelBuilder<'m> {
         if let Some(abi) = opts.entry_point_abi {
             attrs.push((EntryPointAbi::ATTR_NAME.into(), KAttr::EntryPointAbi(abi)));
         }
-        let op = self.m.create_op(KOp::GpuFunc, &[], &[], attrs, 1, self.loc);
+        let op = self
+            .m
+            .create_op(KOpKind::GpuFunc, &[], &[], attrs, 1, self.loc);
         let parent = self
             .m
             .op(gpu_module)
@@ -260,7 +263,7 @@ impl<'m> KernelBuilder<'m> {
 
     /// Appends `func.func @name` with a body to the top module and moves
     /// the insertion point into it.
-    pub fn func(&mut self, name: &str, inputs: &[KType], results: &[KType]) -> (Op, Vec<Value>) {
+    pub fn func(&mut self, name: &str, inputs: &[KType], results: &[KType]) -> (KOp, Vec<KValue>) {
         let op = self.func_op(name, inputs, results, None);
         let region = self.m.op(op).regions[0];
         let block = self.m.append_block(region, inputs);
@@ -270,7 +273,7 @@ impl<'m> KernelBuilder<'m> {
 
     /// Appends the declaration `func.func private @name(inputs) -> results`
     /// (runtime functions such as `@fillResource1DFloat`).
-    pub fn func_decl(&mut self, name: &str, inputs: &[KType], results: &[KType]) -> Op {
+    pub fn func_decl(&mut self, name: &str, inputs: &[KType], results: &[KType]) -> KOp {
         self.func_op(name, inputs, results, Some("private"))
     }
 
@@ -280,7 +283,7 @@ impl<'m> KernelBuilder<'m> {
         inputs: &[KType],
         results: &[KType],
         vis: Option<&str>,
-    ) -> Op {
+    ) -> KOp {
         let mut attrs = vec![
             ("sym_name".to_owned(), KAttr::String(name.into())),
             (
@@ -296,26 +299,26 @@ impl<'m> KernelBuilder<'m> {
         }
         let op = self
             .m
-            .create_op(KOp::FuncFunc, &[], &[], attrs, 1, self.loc);
+            .create_op(KOpKind::FuncFunc, &[], &[], attrs, 1, self.loc);
         let body = self.m.body();
         self.m.append_op(body, op);
         op
     }
 
     /// `gpu.return values`.
-    pub fn gpu_return(&mut self, values: &[Value]) {
-        self.op(KOp::GpuReturn, values, &[], Vec::new());
+    pub fn gpu_return(&mut self, values: &[KValue]) {
+        self.op(KOpKind::GpuReturn, values, &[], Vec::new());
     }
 
     /// `func.return values`.
-    pub fn func_return(&mut self, values: &[Value]) {
-        self.op(KOp::FuncReturn, values, &[], Vec::new());
+    pub fn func_return(&mut self, values: &[KValue]) {
+        self.op(KOpKind::FuncReturn, values, &[], Vec::new());
     }
 
     /// `func.call @callee(args) : (...) -> results`.
-    pub fn call(&mut self, callee: &str, args: &[Value], results: &[KType]) -> Vec<Value> {
+    pub fn call(&mut self, callee: &str, args: &[KValue], results: &[KType]) -> Vec<KValue> {
         let op = self.op(
-            KOp::FuncCall,
+            KOpKind::FuncCall,
             args,
             results,
             vec![("callee".into(), KAttr::SymbolRef(vec![callee.into()]))],
@@ -329,15 +332,15 @@ impl<'m> KernelBuilder<'m> {
         &mut self,
         module: &str,
         kernel: &str,
-        grid: [Value; 3],
-        block: [Value; 3],
-        args: &[Value],
-    ) -> Op {
+        grid: [KValue; 3],
+        block: [KValue; 3],
+        args: &[KValue],
+    ) -> KOp {
         let mut operands = grid.to_vec();
         operands.extend(block);
         operands.extend(args);
         self.op(
-            KOp::GpuLaunchFunc,
+            KOpKind::GpuLaunchFunc,
             &operands,
             &[],
             vec![
@@ -356,10 +359,10 @@ impl<'m> KernelBuilder<'m> {
     // ---- constants and arithmetic ------------------------------------------
 
     /// `arith.constant value : ty` for an integer (or `index`, or `i1`) type.
-    pub fn const_int(&mut self, value: i128, ty: KType) -> Value {
+    pub fn const_int(&mut self, value: i128, ty: KType) -> KValue {
         let value = super::parse::fit_int(value, &ty);
         self.one(
-            KOp::ArithConstant,
+            KOpKind::ArithConstant,
             &[],
             ty.clone(),
             vec![("value".into(), KAttr::Int { value, ty })],
@@ -367,18 +370,18 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `arith.constant value : index`.
-    pub fn const_index(&mut self, value: i64) -> Value {
+    pub fn const_index(&mut self, value: i64) -> KValue {
         self.const_int(value as i128, KType::Index)
     }
 
     /// `arith.constant value : ty` for a float type (rounded to it).
-    pub fn const_float(&mut self, value: f64, ty: KType) -> Value {
+    pub fn const_float(&mut self, value: f64, ty: KType) -> KValue {
         let value = match &ty {
             KType::Float(f) => crate::text::float::round_to(f.kind(), value),
             _ => value,
         };
         self.one(
-            KOp::ArithConstant,
+            KOpKind::ArithConstant,
             &[],
             ty.clone(),
             vec![("value".into(), KAttr::Float { value, ty })],
@@ -386,9 +389,9 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `arith.constant dense<values> : ty` for a float vector.
-    pub fn const_float_vector(&mut self, values: &[f64], ty: KType) -> Value {
+    pub fn const_float_vector(&mut self, values: &[f64], ty: KType) -> KValue {
         self.one(
-            KOp::ArithConstant,
+            KOpKind::ArithConstant,
             &[],
             ty.clone(),
             vec![(
@@ -402,26 +405,26 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// An op taking two operands of one type and giving that type.
-    pub fn binary(&mut self, kind: KOp, a: Value, b: Value) -> Value {
+    pub fn binary(&mut self, kind: KOpKind, a: KValue, b: KValue) -> KValue {
         let ty = self.type_of(a);
         self.one(kind, &[a, b], ty, Vec::new())
     }
 
     /// An op taking one operand and giving its type (`math.*`, `negf`).
-    pub fn unary(&mut self, kind: KOp, x: Value) -> Value {
+    pub fn unary(&mut self, kind: KOpKind, x: KValue) -> KValue {
         let ty = self.type_of(x);
         self.one(kind, &[x], ty, Vec::new())
     }
 
     /// A cast (`arith.extsi`, `arith.sitofp`, `arith.index_cast`,
     /// `memref.cast`, `vector.broadcast`, ...) of `x` to `to`.
-    pub fn cast(&mut self, kind: KOp, x: Value, to: KType) -> Value {
+    pub fn cast(&mut self, kind: KOpKind, x: KValue, to: KType) -> KValue {
         self.one(kind, &[x], to, Vec::new())
     }
 
     /// Sets `fastmath<flags>` on the op defining `v` (`"fast"`,
     /// `"nnan,ninf"`).
-    pub fn fastmath(&mut self, v: Value, flags: &str) {
+    pub fn fastmath(&mut self, v: KValue, flags: &str) {
         if let Some(op) = self.m.defining_op(v) {
             self.m.set_attr(op, "fastmath", KAttr::Enum(flags.into()));
         }
@@ -478,12 +481,12 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `math.fma a, b, c`.
-    pub fn fma(&mut self, a: Value, b: Value, c: Value) -> Value {
+    pub fn fma(&mut self, a: KValue, b: KValue, c: KValue) -> KValue {
         let ty = self.type_of(a);
-        self.one(KOp::MathFma, &[a, b, c], ty, Vec::new())
+        self.one(KOpKind::MathFma, &[a, b, c], ty, Vec::new())
     }
 
-    fn cmp(&mut self, kind: KOp, attr: &str, pred: &str, a: Value, b: Value) -> Value {
+    fn cmp(&mut self, kind: KOpKind, attr: &str, pred: &str, a: KValue, b: KValue) -> KValue {
         let ty = bool_like(&self.type_of(a));
         self.one(
             kind,
@@ -494,29 +497,29 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `arith.cmpi pred, a, b` (`pred`: `eq`, `slt`, `ult`, ...).
-    pub fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
-        self.cmp(KOp::ArithCmpI, "predicate", pred, a, b)
+    pub fn cmpi(&mut self, pred: &str, a: KValue, b: KValue) -> KValue {
+        self.cmp(KOpKind::ArithCmpI, "predicate", pred, a, b)
     }
 
     /// `arith.cmpf pred, a, b` (`pred`: `olt`, `oeq`, `une`, ...).
-    pub fn cmpf(&mut self, pred: &str, a: Value, b: Value) -> Value {
-        self.cmp(KOp::ArithCmpF, "predicate", pred, a, b)
+    pub fn cmpf(&mut self, pred: &str, a: KValue, b: KValue) -> KValue {
+        self.cmp(KOpKind::ArithCmpF, "predicate", pred, a, b)
     }
 
     /// `arith.select cond, a, b`.
-    pub fn select(&mut self, cond: Value, a: Value, b: Value) -> Value {
+    pub fn select(&mut self, cond: KValue, a: KValue, b: KValue) -> KValue {
         let ty = self.type_of(a);
-        self.one(KOp::ArithSelect, &[cond, a, b], ty, Vec::new())
+        self.one(KOpKind::ArithSelect, &[cond, a, b], ty, Vec::new())
     }
 
     /// `arith.index_cast x : index to ty` (or back when `x` is an integer).
-    pub fn index_cast(&mut self, x: Value, to: KType) -> Value {
-        self.cast(KOp::ArithIndexCast, x, to)
+    pub fn index_cast(&mut self, x: KValue, to: KType) -> KValue {
+        self.cast(KOpKind::ArithIndexCast, x, to)
     }
 
     // ---- gpu -------------------------------------------------------------
 
-    fn dim(&mut self, kind: KOp, dim: &str) -> Value {
+    fn dim(&mut self, kind: KOpKind, dim: &str) -> KValue {
         self.one(
             kind,
             &[],
@@ -526,45 +529,51 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `gpu.thread_id dim` (`"x"`, `"y"`, `"z"`).
-    pub fn thread_id(&mut self, dim: &str) -> Value {
-        self.dim(KOp::GpuThreadId, dim)
+    pub fn thread_id(&mut self, dim: &str) -> KValue {
+        self.dim(KOpKind::GpuThreadId, dim)
     }
 
     /// `gpu.block_id dim`.
-    pub fn block_id(&mut self, dim: &str) -> Value {
-        self.dim(KOp::GpuBlockId, dim)
+    pub fn block_id(&mut self, dim: &str) -> KValue {
+        self.dim(KOpKind::GpuBlockId, dim)
     }
 
     /// `gpu.block_dim dim`.
-    pub fn block_dim(&mut self, dim: &str) -> Value {
-        self.dim(KOp::GpuBlockDim, dim)
+    pub fn block_dim(&mut self, dim: &str) -> KValue {
+        self.dim(KOpKind::GpuBlockDim, dim)
     }
 
     /// `gpu.global_id dim`.
-    pub fn global_id(&mut self, dim: &str) -> Value {
-        self.dim(KOp::GpuGlobalId, dim)
+    pub fn global_id(&mut self, dim: &str) -> KValue {
+        self.dim(KOpKind::GpuGlobalId, dim)
     }
 
     /// `gpu.barrier`.
     pub fn barrier(&mut self) {
-        self.op(KOp::GpuBarrier, &[], &[], Vec::new());
+        self.op(KOpKind::GpuBarrier, &[], &[], Vec::new());
     }
 
     /// `gpu.subgroup_reduce op x` (`op`: `add`, `maxnumf`, ...).
-    pub fn subgroup_reduce(&mut self, op: &str, x: Value, uniform: bool) -> Value {
+    pub fn subgroup_reduce(&mut self, op: &str, x: KValue, uniform: bool) -> KValue {
         let ty = self.type_of(x);
         let mut attrs = vec![("op".to_owned(), KAttr::Enum(op.into()))];
         if uniform {
             attrs.push(("uniform".into(), KAttr::Unit));
         }
-        self.one(KOp::GpuSubgroupReduce, &[x], ty, attrs)
+        self.one(KOpKind::GpuSubgroupReduce, &[x], ty, attrs)
     }
 
     /// `gpu.shuffle mode x, offset, width` -> (value, valid).
-    pub fn shuffle(&mut self, mode: &str, x: Value, offset: Value, width: Value) -> (Value, Value) {
+    pub fn shuffle(
+        &mut self,
+        mode: &str,
+        x: KValue,
+        offset: KValue,
+        width: KValue,
+    ) -> (KValue, KValue) {
         let ty = self.type_of(x);
         let op = self.op(
-            KOp::GpuShuffle,
+            KOpKind::GpuShuffle,
             &[x, offset, width],
             &[ty, KType::bool()],
             vec![("mode".into(), KAttr::Enum(mode.into()))],
@@ -576,7 +585,7 @@ impl<'m> KernelBuilder<'m> {
     // ---- memory ----------------------------------------------------------
 
     /// `memref.load mem[indices]`.
-    pub fn load(&mut self, mem: Value, indices: &[Value]) -> Value {
+    pub fn load(&mut self, mem: KValue, indices: &[KValue]) -> KValue {
         let elem = self
             .type_of(mem)
             .memref_elem()
@@ -584,20 +593,20 @@ impl<'m> KernelBuilder<'m> {
             .unwrap_or(KType::f32());
         let mut operands = vec![mem];
         operands.extend(indices);
-        self.one(KOp::MemRefLoad, &operands, elem, Vec::new())
+        self.one(KOpKind::MemRefLoad, &operands, elem, Vec::new())
     }
 
     /// `memref.store value, mem[indices]`.
-    pub fn store(&mut self, value: Value, mem: Value, indices: &[Value]) {
+    pub fn store(&mut self, value: KValue, mem: KValue, indices: &[KValue]) {
         let mut operands = vec![value, mem];
         operands.extend(indices);
-        self.op(KOp::MemRefStore, &operands, &[], Vec::new());
+        self.op(KOpKind::MemRefStore, &operands, &[], Vec::new());
     }
 
     /// `memref.alloc() : ty` (static shape).
-    pub fn alloc(&mut self, ty: KType) -> Value {
+    pub fn alloc(&mut self, ty: KType) -> KValue {
         self.one(
-            KOp::MemRefAlloc,
+            KOpKind::MemRefAlloc,
             &[],
             ty,
             vec![("operandSegmentSizes".into(), KAttr::DenseI64(vec![0, 0]))],
@@ -605,9 +614,9 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `memref.alloca() : ty` (static shape).
-    pub fn alloca(&mut self, ty: KType) -> Value {
+    pub fn alloca(&mut self, ty: KType) -> KValue {
         self.one(
-            KOp::MemRefAlloca,
+            KOpKind::MemRefAlloca,
             &[],
             ty,
             vec![("operandSegmentSizes".into(), KAttr::DenseI64(vec![0, 0]))],
@@ -615,24 +624,24 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `vector.load mem[indices] : ..., ty`.
-    pub fn vector_load(&mut self, ty: KType, mem: Value, indices: &[Value]) -> Value {
+    pub fn vector_load(&mut self, ty: KType, mem: KValue, indices: &[KValue]) -> KValue {
         let mut operands = vec![mem];
         operands.extend(indices);
-        self.one(KOp::VectorLoad, &operands, ty, Vec::new())
+        self.one(KOpKind::VectorLoad, &operands, ty, Vec::new())
     }
 
     /// `vector.store value, mem[indices]`.
-    pub fn vector_store(&mut self, value: Value, mem: Value, indices: &[Value]) {
+    pub fn vector_store(&mut self, value: KValue, mem: KValue, indices: &[KValue]) {
         let mut operands = vec![value, mem];
         operands.extend(indices);
-        self.op(KOp::VectorStore, &operands, &[], Vec::new());
+        self.op(KOpKind::VectorStore, &operands, &[], Vec::new());
     }
 
     /// `vector.extract v[pos]` (static position).
-    pub fn extract(&mut self, v: Value, pos: i64) -> Value {
+    pub fn extract(&mut self, v: KValue, pos: i64) -> KValue {
         let elem = self.type_of(v).scalar().clone();
         self.one(
-            KOp::VectorExtract,
+            KOpKind::VectorExtract,
             &[v],
             elem,
             vec![("static_position".into(), KAttr::DenseI64(vec![pos]))],
@@ -640,10 +649,10 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `vector.reduction <kind>, v`.
-    pub fn reduction(&mut self, kind: &str, v: Value) -> Value {
+    pub fn reduction(&mut self, kind: &str, v: KValue) -> KValue {
         let elem = self.type_of(v).scalar().clone();
         self.one(
-            KOp::VectorReduction,
+            KOpKind::VectorReduction,
             &[v],
             elem,
             vec![("kind".into(), KAttr::Enum(kind.into()))],
@@ -651,10 +660,10 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `vector.insert x, v[pos]` (static position).
-    pub fn insert(&mut self, x: Value, v: Value, pos: i64) -> Value {
+    pub fn insert(&mut self, x: KValue, v: KValue, pos: i64) -> KValue {
         let ty = self.type_of(v);
         self.one(
-            KOp::VectorInsert,
+            KOpKind::VectorInsert,
             &[x, v],
             ty,
             vec![("static_position".into(), KAttr::DenseI64(vec![pos]))],
@@ -662,20 +671,20 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `vector.splat x : ty`.
-    pub fn splat(&mut self, x: Value, ty: KType) -> Value {
-        self.one(KOp::VectorSplat, &[x], ty, Vec::new())
+    pub fn splat(&mut self, x: KValue, ty: KType) -> KValue {
+        self.one(KOpKind::VectorSplat, &[x], ty, Vec::new())
     }
 
     /// `vector.broadcast x : T to ty`.
-    pub fn broadcast(&mut self, x: Value, ty: KType) -> Value {
-        self.cast(KOp::VectorBroadcast, x, ty)
+    pub fn broadcast(&mut self, x: KValue, ty: KType) -> KValue {
+        self.cast(KOpKind::VectorBroadcast, x, ty)
     }
 
     /// `vector.shuffle a, b [mask]`.
-    pub fn vector_shuffle(&mut self, a: Value, b: Value, mask: &[i64]) -> Value {
+    pub fn vector_shuffle(&mut self, a: KValue, b: KValue, mask: &[i64]) -> KValue {
         let elem = self.type_of(a).scalar().clone();
         self.one(
-            KOp::VectorShuffle,
+            KOpKind::VectorShuffle,
             &[a, b],
             KType::vector(mask.len() as u64, elem),
             vec![("mask".into(), KAttr::DenseI64(mask.to_vec()))],
@@ -683,14 +692,14 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `arith.constant dense<values> : ty` for an integer vector.
-    pub fn const_int_vector(&mut self, values: &[i128], ty: KType) -> Value {
+    pub fn const_int_vector(&mut self, values: &[i128], ty: KType) -> KValue {
         let elem = ty.scalar().clone();
         let values = values
             .iter()
             .map(|&v| super::parse::fit_int(v, &elem))
             .collect();
         self.one(
-            KOp::ArithConstant,
+            KOpKind::ArithConstant,
             &[],
             ty.clone(),
             vec![("value".into(), KAttr::DenseInts { values, ty })],
@@ -698,10 +707,10 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `arith.addui_extended a, b` -> (sum, carry).
-    pub fn addui_extended(&mut self, a: Value, b: Value) -> (Value, Value) {
+    pub fn addui_extended(&mut self, a: KValue, b: KValue) -> (KValue, KValue) {
         let ty = self.type_of(a);
         let op = self.op(
-            KOp::ArithAddUIExtended,
+            KOpKind::ArithAddUIExtended,
             &[a, b],
             &[ty.clone(), bool_like(&ty)],
             Vec::new(),
@@ -712,12 +721,12 @@ impl<'m> KernelBuilder<'m> {
 
     /// `arith.mului_extended a, b` (or `mulsi_extended` when `signed`) ->
     /// (low, high).
-    pub fn mul_extended(&mut self, a: Value, b: Value, signed: bool) -> (Value, Value) {
+    pub fn mul_extended(&mut self, a: KValue, b: KValue, signed: bool) -> (KValue, KValue) {
         let ty = self.type_of(a);
         let kind = if signed {
-            KOp::ArithMulSIExtended
+            KOpKind::ArithMulSIExtended
         } else {
-            KOp::ArithMulUIExtended
+            KOpKind::ArithMulUIExtended
         };
         let op = self.op(kind, &[a, b], &[ty.clone(), ty], Vec::new());
         let r = &self.m.op(op).results;
@@ -725,42 +734,42 @@ impl<'m> KernelBuilder<'m> {
     }
 
     /// `gpu.grid_dim dim`.
-    pub fn grid_dim(&mut self, dim: &str) -> Value {
-        self.dim(KOp::GpuGridDim, dim)
+    pub fn grid_dim(&mut self, dim: &str) -> KValue {
+        self.dim(KOpKind::GpuGridDim, dim)
     }
 
     /// `gpu.lane_id`.
-    pub fn lane_id(&mut self) -> Value {
-        self.one(KOp::GpuLaneId, &[], KType::Index, Vec::new())
+    pub fn lane_id(&mut self) -> KValue {
+        self.one(KOpKind::GpuLaneId, &[], KType::Index, Vec::new())
     }
 
     /// `gpu.subgroup_size : index`.
-    pub fn subgroup_size(&mut self) -> Value {
-        self.one(KOp::GpuSubgroupSize, &[], KType::Index, Vec::new())
+    pub fn subgroup_size(&mut self) -> KValue {
+        self.one(KOpKind::GpuSubgroupSize, &[], KType::Index, Vec::new())
     }
 
     /// `memref.cast m : T to ty`.
-    pub fn memref_cast(&mut self, m: Value, ty: KType) -> Value {
-        self.cast(KOp::MemRefCast, m, ty)
+    pub fn memref_cast(&mut self, m: KValue, ty: KType) -> KValue {
+        self.cast(KOpKind::MemRefCast, m, ty)
     }
 
     /// `memref.dim m, index`.
-    pub fn dim_of(&mut self, m: Value, index: Value) -> Value {
-        self.one(KOp::MemRefDim, &[m, index], KType::Index, Vec::new())
+    pub fn dim_of(&mut self, m: KValue, index: KValue) -> KValue {
+        self.one(KOpKind::MemRefDim, &[m, index], KType::Index, Vec::new())
     }
 
     /// `memref.subview m[offsets] [sizes] [strides] : T to result` with
     /// static entries.
     pub fn subview(
         &mut self,
-        m: Value,
+        m: KValue,
         offsets: &[i64],
         sizes: &[i64],
         strides: &[i64],
         result: KType,
-    ) -> Value {
+    ) -> KValue {
         self.one(
-            KOp::MemRefSubView,
+            KOpKind::MemRefSubView,
             &[m],
             result,
             vec![
@@ -781,11 +790,11 @@ impl<'m> KernelBuilder<'m> {
     /// `body`, then appends `terminator` with the values it returns.
     fn fill(
         &mut self,
-        op: Op,
+        op: KOp,
         index: usize,
         args: &[KType],
-        terminator: KOp,
-        body: impl FnOnce(&mut Self, &[Value]) -> Vec<Value>,
+        terminator: KOpKind,
+        body: impl FnOnce(&mut Self, &[KValue]) -> Vec<KValue>,
     ) {
         let Some(&region) = self.m.op(op).regions.get(index) else {
             return;
@@ -804,23 +813,23 @@ impl<'m> KernelBuilder<'m> {
     /// to yield. Returns the loop results.
     pub fn for_(
         &mut self,
-        lb: Value,
-        ub: Value,
-        step: Value,
-        inits: &[Value],
-        body: impl FnOnce(&mut Self, Value, &[Value]) -> Vec<Value>,
-    ) -> Vec<Value> {
+        lb: KValue,
+        ub: KValue,
+        step: KValue,
+        inits: &[KValue],
+        body: impl FnOnce(&mut Self, KValue, &[KValue]) -> Vec<KValue>,
+    ) -> Vec<KValue> {
         let iv_ty = self.type_of(lb);
         let tys: Vec<KType> = inits.iter().map(|&v| self.type_of(v)).collect();
         let mut operands = vec![lb, ub, step];
         operands.extend(inits);
         let op = self
             .m
-            .create_op(KOp::ScfFor, &operands, &tys, Vec::new(), 1, self.loc);
+            .create_op(KOpKind::ScfFor, &operands, &tys, Vec::new(), 1, self.loc);
         self.m.append_op(self.block, op);
         let mut args = vec![iv_ty];
         args.extend(tys);
-        self.fill(op, 0, &args, KOp::ScfYield, |b, vals| {
+        self.fill(op, 0, &args, KOpKind::ScfYield, |b, vals| {
             body(b, vals[0], &vals[1..])
         });
         self.m.op(op).results.clone()
@@ -831,18 +840,18 @@ impl<'m> KernelBuilder<'m> {
     /// without results).
     pub fn if_(
         &mut self,
-        cond: Value,
+        cond: KValue,
         results: &[KType],
-        then: impl FnOnce(&mut Self) -> Vec<Value>,
+        then: impl FnOnce(&mut Self) -> Vec<KValue>,
         else_: Option<Branch<'_, 'm>>,
-    ) -> Vec<Value> {
+    ) -> Vec<KValue> {
         let op = self
             .m
-            .create_op(KOp::ScfIf, &[cond], results, Vec::new(), 2, self.loc);
+            .create_op(KOpKind::ScfIf, &[cond], results, Vec::new(), 2, self.loc);
         self.m.append_op(self.block, op);
-        self.fill(op, 0, &[], KOp::ScfYield, |b, _| then(b));
+        self.fill(op, 0, &[], KOpKind::ScfYield, |b, _| then(b));
         if let Some(e) = else_ {
-            self.fill(op, 1, &[], KOp::ScfYield, |b, _| e(b));
+            self.fill(op, 1, &[], KOpKind::ScfYield, |b, _| e(b));
         }
         self.m.op(op).results.clone()
     }
@@ -851,17 +860,17 @@ impl<'m> KernelBuilder<'m> {
     /// returns the values it yields.
     pub fn if_else(
         &mut self,
-        cond: Value,
+        cond: KValue,
         results: &[KType],
-        then: impl FnOnce(&mut Self) -> Vec<Value>,
-        else_: impl FnOnce(&mut Self) -> Vec<Value>,
-    ) -> Vec<Value> {
+        then: impl FnOnce(&mut Self) -> Vec<KValue>,
+        else_: impl FnOnce(&mut Self) -> Vec<KValue>,
+    ) -> Vec<KValue> {
         let op = self
             .m
-            .create_op(KOp::ScfIf, &[cond], results, Vec::new(), 2, self.loc);
+            .create_op(KOpKind::ScfIf, &[cond], results, Vec::new(), 2, self.loc);
         self.m.append_op(self.block, op);
-        self.fill(op, 0, &[], KOp::ScfYield, |b, _| then(b));
-        self.fill(op, 1, &[], KOp::ScfYield, |b, _| else_(b));
+        self.fill(op, 0, &[], KOpKind::ScfYield, |b, _| then(b));
+        self.fill(op, 1, &[], KOpKind::ScfYield, |b, _| else_(b));
         self.m.op(op).results.clone()
     }
 
@@ -870,23 +879,23 @@ impl<'m> KernelBuilder<'m> {
     /// gets those and returns the next loop values.
     pub fn while_(
         &mut self,
-        inits: &[Value],
+        inits: &[KValue],
         results: &[KType],
-        before: impl FnOnce(&mut Self, &[Value]) -> (Value, Vec<Value>),
-        after: impl FnOnce(&mut Self, &[Value]) -> Vec<Value>,
-    ) -> Vec<Value> {
+        before: impl FnOnce(&mut Self, &[KValue]) -> (KValue, Vec<KValue>),
+        after: impl FnOnce(&mut Self, &[KValue]) -> Vec<KValue>,
+    ) -> Vec<KValue> {
         let tys: Vec<KType> = inits.iter().map(|&v| self.type_of(v)).collect();
         let op = self
             .m
-            .create_op(KOp::ScfWhile, inits, results, Vec::new(), 2, self.loc);
+            .create_op(KOpKind::ScfWhile, inits, results, Vec::new(), 2, self.loc);
         self.m.append_op(self.block, op);
-        self.fill(op, 0, &tys, KOp::ScfCondition, |b, vals| {
+        self.fill(op, 0, &tys, KOpKind::ScfCondition, |b, vals| {
             let (c, rest) = before(b, vals);
             let mut out = vec![c];
             out.extend(rest);
             out
         });
-        self.fill(op, 1, results, KOp::ScfYield, after);
+        self.fill(op, 1, results, KOpKind::ScfYield, after);
         self.m.op(op).results.clone()
     }
 }

@@ -1,7 +1,7 @@
 //! Tables of the kernel ops' custom syntax: enum keywords and the
 //! syntactic family of each op, shared by the parser, printer and verifier.
 
-use crate::kernel::ops::KOp;
+use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;
 
 /// `arith.cmpi` predicates, by their MLIR enum value.
@@ -62,35 +62,191 @@ impl Form {
     }
 }
 
-/// The form of `kind`.
-pub(crate) fn form(kind: KOp) -> Form {
-    use KOp::*;
+/// The ops of [`Form::Binary`], as a pattern.
+macro_rules! binary_ops {
+    () => {
+        $crate::kernel::ops::KOpKind::ArithAddI
+            | $crate::kernel::ops::KOpKind::ArithSubI
+            | $crate::kernel::ops::KOpKind::ArithMulI
+            | $crate::kernel::ops::KOpKind::ArithDivSI
+            | $crate::kernel::ops::KOpKind::ArithDivUI
+            | $crate::kernel::ops::KOpKind::ArithCeilDivSI
+            | $crate::kernel::ops::KOpKind::ArithCeilDivUI
+            | $crate::kernel::ops::KOpKind::ArithFloorDivSI
+            | $crate::kernel::ops::KOpKind::ArithRemSI
+            | $crate::kernel::ops::KOpKind::ArithRemUI
+            | $crate::kernel::ops::KOpKind::ArithAndI
+            | $crate::kernel::ops::KOpKind::ArithOrI
+            | $crate::kernel::ops::KOpKind::ArithXOrI
+            | $crate::kernel::ops::KOpKind::ArithShLI
+            | $crate::kernel::ops::KOpKind::ArithShRSI
+            | $crate::kernel::ops::KOpKind::ArithShRUI
+            | $crate::kernel::ops::KOpKind::ArithMaxSI
+            | $crate::kernel::ops::KOpKind::ArithMaxUI
+            | $crate::kernel::ops::KOpKind::ArithMinSI
+            | $crate::kernel::ops::KOpKind::ArithMinUI
+            | $crate::kernel::ops::KOpKind::ArithAddF
+            | $crate::kernel::ops::KOpKind::ArithSubF
+            | $crate::kernel::ops::KOpKind::ArithMulF
+            | $crate::kernel::ops::KOpKind::ArithDivF
+            | $crate::kernel::ops::KOpKind::ArithRemF
+            | $crate::kernel::ops::KOpKind::ArithMaximumF
+            | $crate::kernel::ops::KOpKind::ArithMinimumF
+            | $crate::kernel::ops::KOpKind::ArithMaxNumF
+            | $crate::kernel::ops::KOpKind::ArithMinNumF
+            | $crate::kernel::ops::KOpKind::MathPowF
+            | $crate::kernel::ops::KOpKind::MathAtan2
+            | $crate::kernel::ops::KOpKind::MathCopySign
+    };
+}
+pub(crate) use binary_ops;
+
+/// The ops of [`Form::Unary`], as a pattern.
+macro_rules! unary_ops {
+    () => {
+        $crate::kernel::ops::KOpKind::ArithNegF
+            | $crate::kernel::ops::KOpKind::MathExp
+            | $crate::kernel::ops::KOpKind::MathExp2
+            | $crate::kernel::ops::KOpKind::MathExpM1
+            | $crate::kernel::ops::KOpKind::MathLog
+            | $crate::kernel::ops::KOpKind::MathLog2
+            | $crate::kernel::ops::KOpKind::MathLog10
+            | $crate::kernel::ops::KOpKind::MathLog1p
+            | $crate::kernel::ops::KOpKind::MathSqrt
+            | $crate::kernel::ops::KOpKind::MathRsqrt
+            | $crate::kernel::ops::KOpKind::MathTanh
+            | $crate::kernel::ops::KOpKind::MathSin
+            | $crate::kernel::ops::KOpKind::MathCos
+            | $crate::kernel::ops::KOpKind::MathTan
+            | $crate::kernel::ops::KOpKind::MathAsin
+            | $crate::kernel::ops::KOpKind::MathAcos
+            | $crate::kernel::ops::KOpKind::MathAtan
+            | $crate::kernel::ops::KOpKind::MathSinh
+            | $crate::kernel::ops::KOpKind::MathCosh
+            | $crate::kernel::ops::KOpKind::MathAbsF
+            | $crate::kernel::ops::KOpKind::MathAbsI
+            | $crate::kernel::ops::KOpKind::MathFloor
+            | $crate::kernel::ops::KOpKind::MathCeil
+            | $crate::kernel::ops::KOpKind::MathRound
+            | $crate::kernel::ops::KOpKind::MathRoundEven
+            | $crate::kernel::ops::KOpKind::MathTrunc
+            | $crate::kernel::ops::KOpKind::MathCtlz
+            | $crate::kernel::ops::KOpKind::MathCttz
+            | $crate::kernel::ops::KOpKind::MathCtpop
+            | $crate::kernel::ops::KOpKind::MathErf
+    };
+}
+pub(crate) use unary_ops;
+
+/// The ops of [`Form::Ternary`], as a pattern.
+macro_rules! ternary_ops {
+    () => {
+        $crate::kernel::ops::KOpKind::MathFma | $crate::kernel::ops::KOpKind::VectorFma
+    };
+}
+pub(crate) use ternary_ops;
+
+/// The ops of [`Form::Cast`], as a pattern.
+macro_rules! cast_ops {
+    () => {
+        $crate::kernel::ops::KOpKind::ArithExtSI
+            | $crate::kernel::ops::KOpKind::ArithExtUI
+            | $crate::kernel::ops::KOpKind::ArithTruncI
+            | $crate::kernel::ops::KOpKind::ArithExtF
+            | $crate::kernel::ops::KOpKind::ArithTruncF
+            | $crate::kernel::ops::KOpKind::ArithSIToFP
+            | $crate::kernel::ops::KOpKind::ArithUIToFP
+            | $crate::kernel::ops::KOpKind::ArithFPToSI
+            | $crate::kernel::ops::KOpKind::ArithFPToUI
+            | $crate::kernel::ops::KOpKind::ArithIndexCast
+            | $crate::kernel::ops::KOpKind::ArithIndexCastUI
+            | $crate::kernel::ops::KOpKind::ArithBitcast
+            | $crate::kernel::ops::KOpKind::MemRefCast
+            | $crate::kernel::ops::KOpKind::VectorBroadcast
+            | $crate::kernel::ops::KOpKind::VectorBitcast
+            | $crate::kernel::ops::KOpKind::IndexCastS
+            | $crate::kernel::ops::KOpKind::IndexCastU
+    };
+}
+pub(crate) use cast_ops;
+
+/// The ops of [`Form::IndexBinary`], as a pattern.
+macro_rules! index_binary_ops {
+    () => {
+        $crate::kernel::ops::KOpKind::IndexAdd
+            | $crate::kernel::ops::KOpKind::IndexSub
+            | $crate::kernel::ops::KOpKind::IndexMul
+            | $crate::kernel::ops::KOpKind::IndexDivS
+            | $crate::kernel::ops::KOpKind::IndexDivU
+            | $crate::kernel::ops::KOpKind::IndexCeilDivS
+            | $crate::kernel::ops::KOpKind::IndexCeilDivU
+            | $crate::kernel::ops::KOpKind::IndexFloorDivS
+            | $crate::kernel::ops::KOpKind::IndexRemS
+            | $crate::kernel::ops::KOpKind::IndexRemU
+            | $crate::kernel::ops::KOpKind::IndexMaxS
+            | $crate::kernel::ops::KOpKind::IndexMaxU
+            | $crate::kernel::ops::KOpKind::IndexMinS
+            | $crate::kernel::ops::KOpKind::IndexMinU
+            | $crate::kernel::ops::KOpKind::IndexShl
+            | $crate::kernel::ops::KOpKind::IndexShrS
+            | $crate::kernel::ops::KOpKind::IndexShrU
+            | $crate::kernel::ops::KOpKind::IndexAnd
+            | $crate::kernel::ops::KOpKind::IndexOr
+            | $crate::kernel::ops::KOpKind::IndexXor
+    };
+}
+pub(crate) use index_binary_ops;
+
+/// The ops of [`Form::Dim`], as a pattern.
+macro_rules! dim_ops {
+    () => {
+        $crate::kernel::ops::KOpKind::GpuThreadId
+            | $crate::kernel::ops::KOpKind::GpuBlockId
+            | $crate::kernel::ops::KOpKind::GpuBlockDim
+            | $crate::kernel::ops::KOpKind::GpuGridDim
+            | $crate::kernel::ops::KOpKind::GpuGlobalId
+    };
+}
+pub(crate) use dim_ops;
+
+/// Every op of a family other than [`Form::Special`] (parsed, printed and
+/// verified by the family's rules), as a pattern: the matches over
+/// special ops list it beside every special op, so that they stay
+/// exhaustive without a catch-all arm.
+macro_rules! family_ops {
+    () => {
+        $crate::kernel::forms::binary_ops!()
+            | $crate::kernel::forms::unary_ops!()
+            | $crate::kernel::forms::ternary_ops!()
+            | $crate::kernel::forms::cast_ops!()
+            | $crate::kernel::forms::index_binary_ops!()
+            | $crate::kernel::forms::dim_ops!()
+    };
+}
+pub(crate) use family_ops;
+
+/// The form of `kind`. Every op is listed: a new op fails to compile until
+/// it is given a form here.
+pub(crate) fn form(kind: KOpKind) -> Form {
+    use KOpKind::*;
     match kind {
-        ArithAddI | ArithSubI | ArithMulI | ArithDivSI | ArithDivUI | ArithCeilDivSI
-        | ArithCeilDivUI | ArithFloorDivSI | ArithRemSI | ArithRemUI | ArithAndI | ArithOrI
-        | ArithXOrI | ArithShLI | ArithShRSI | ArithShRUI | ArithMaxSI | ArithMaxUI
-        | ArithMinSI | ArithMinUI | ArithAddF | ArithSubF | ArithMulF | ArithDivF | ArithRemF
-        | ArithMaximumF | ArithMinimumF | ArithMaxNumF | ArithMinNumF | MathPowF | MathAtan2
-        | MathCopySign => Form::Binary,
-        ArithNegF | MathExp | MathExp2 | MathExpM1 | MathLog | MathLog2 | MathLog10 | MathLog1p
-        | MathSqrt | MathRsqrt | MathTanh | MathSin | MathCos | MathTan | MathAsin | MathAcos
-        | MathAtan | MathSinh | MathCosh | MathAbsF | MathAbsI | MathFloor | MathCeil
-        | MathRound | MathRoundEven | MathTrunc | MathCtlz | MathCttz | MathCtpop | MathErf => {
-            Form::Unary
+        binary_ops!() => Form::Binary,
+        unary_ops!() => Form::Unary,
+        ternary_ops!() => Form::Ternary,
+        cast_ops!() => Form::Cast,
+        index_binary_ops!() => Form::IndexBinary,
+        dim_ops!() => Form::Dim,
+        BuiltinModule | GpuModule | GpuFunc | GpuReturn | FuncFunc | FuncReturn | FuncCall
+        | GpuLaunchFunc | ArithConstant | ArithAddUIExtended | ArithMulUIExtended
+        | ArithMulSIExtended | ArithCmpI | ArithCmpF | ArithSelect | MemRefLoad | MemRefStore
+        | MemRefAlloc | MemRefAlloca | MemRefDealloc | MemRefSubView | MemRefDim | ScfFor
+        | ScfIf | ScfWhile | ScfYield | ScfCondition | GpuLaneId | GpuSubgroupId
+        | GpuSubgroupSize | GpuNumSubgroups | GpuBarrier | GpuShuffle | GpuSubgroupReduce
+        | VectorLoad | VectorStore | VectorExtract | VectorInsert | VectorExtractElement
+        | VectorInsertElement | VectorSplat | VectorShuffle | VectorInterleave
+        | VectorDeinterleave | VectorReduction | IndexConstant | IndexCmp | SpirvOp => {
+            Form::Special
         }
-        MathFma | VectorFma => Form::Ternary,
-        ArithExtSI | ArithExtUI | ArithTruncI | ArithExtF | ArithTruncF | ArithSIToFP
-        | ArithUIToFP | ArithFPToSI | ArithFPToUI | ArithIndexCast | ArithIndexCastUI
-        | ArithBitcast | MemRefCast | VectorBroadcast | VectorBitcast | IndexCastS | IndexCastU => {
-            Form::Cast
-        }
-        IndexAdd | IndexSub | IndexMul | IndexDivS | IndexDivU | IndexCeilDivS | IndexCeilDivU
-        | IndexFloorDivS | IndexRemS | IndexRemU | IndexMaxS | IndexMaxU | IndexMinS
-        | IndexMinU | IndexShl | IndexShrS | IndexShrU | IndexAnd | IndexOr | IndexXor => {
-            Form::IndexBinary
-        }
-        GpuThreadId | GpuBlockId | GpuBlockDim | GpuGridDim | GpuGlobalId => Form::Dim,
-        _ => Form::Special,
     }
 }
 

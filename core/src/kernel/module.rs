@@ -1,14 +1,16 @@
 //! The container of a memref-level kernel: ops, values, blocks and regions in
-//! arenas addressed by the same typed handles as the spv IR.
+//! arenas addressed by the kernel IR's own typed handles ([`KOp`],
+//! [`KValue`], [`KBlock`], [`KRegion`]; see [`super::entity`]).
 //!
-//! An op is its [`KOp`] + operands + results + named attributes + regions,
+//! An op is its [`KOpKind`] + operands + results + named attributes + regions,
 //! exactly as in MLIR's generic form; what each op expects of them is the
 //! kernel verifier's business. The top op is a `builtin.module`.
 
-use super::ops::KOp;
+use super::ops::KOpKind;
 use super::types::KType;
 use crate::ir::entity::Arena;
-use crate::ir::{Block, Location, Op, Region, Value};
+use crate::ir::Location;
+use crate::kernel::entity::{KBlock, KOp, KRegion, KValue};
 use crate::target::TargetEnv;
 use kiln_abi::{EntryPointAbi, InterfaceVarAbi};
 
@@ -77,14 +79,14 @@ pub enum KValueDef {
     /// Result `index` of `op`.
     Result {
         /// The defining op.
-        op: Op,
+        op: KOp,
         /// Result position.
         index: u32,
     },
     /// Argument `index` of `block`.
     BlockArg {
         /// The block.
-        block: Block,
+        block: KBlock,
         /// Argument position.
         index: u32,
     },
@@ -103,49 +105,49 @@ pub struct KValueData {
 #[derive(Clone, Debug)]
 pub struct KOpData {
     /// Which op.
-    pub kind: KOp,
+    pub kind: KOpKind,
     /// SSA operands, in MLIR's generic-form order.
-    pub operands: Vec<Value>,
+    pub operands: Vec<KValue>,
     /// Results.
-    pub results: Vec<Value>,
+    pub results: Vec<KValue>,
     /// Named attributes (inherent and discardable together), in order.
     pub attrs: Vec<(String, KAttr)>,
     /// Owned regions.
-    pub regions: Vec<Region>,
+    pub regions: Vec<KRegion>,
     /// Where it was parsed from.
     pub loc: Location,
     /// The block it sits in (`None` for the top op and detached ops).
-    pub parent: Option<Block>,
+    pub parent: Option<KBlock>,
 }
 
 /// A block: arguments and ops.
 #[derive(Clone, Debug, Default)]
 pub struct KBlockData {
     /// Block arguments.
-    pub args: Vec<Value>,
+    pub args: Vec<KValue>,
     /// Ops in order.
-    pub ops: Vec<Op>,
+    pub ops: Vec<KOp>,
     /// The region it belongs to.
-    pub parent: Option<Region>,
+    pub parent: Option<KRegion>,
 }
 
 /// A region: blocks in order.
 #[derive(Clone, Debug)]
 pub struct KRegionData {
     /// Blocks in order (the first is the entry).
-    pub blocks: Vec<Block>,
+    pub blocks: Vec<KBlock>,
     /// The op owning it.
-    pub parent: Op,
+    pub parent: KOp,
 }
 
 /// A memref-level kernel module (`builtin.module` at the top).
 #[derive(Clone, Debug)]
 pub struct KernelModule {
-    ops: Arena<Op, KOpData>,
-    values: Arena<Value, KValueData>,
-    blocks: Arena<Block, KBlockData>,
-    regions: Arena<Region, KRegionData>,
-    top: Op,
+    ops: Arena<KOp, KOpData>,
+    values: Arena<KValue, KValueData>,
+    blocks: Arena<KBlock, KBlockData>,
+    regions: Arena<KRegion, KRegionData>,
+    top: KOp,
 }
 
 impl Default for KernelModule {
@@ -162,10 +164,10 @@ impl KernelModule {
             values: Arena::default(),
             blocks: Arena::default(),
             regions: Arena::default(),
-            top: Op::from_index(0),
+            top: KOp::from_index(0),
         };
         let top = m.create_op(
-            KOp::BuiltinModule,
+            KOpKind::BuiltinModule,
             &[],
             &[],
             Vec::new(),
@@ -179,52 +181,52 @@ impl KernelModule {
     }
 
     /// The top `builtin.module` op.
-    pub fn top(&self) -> Op {
+    pub fn top(&self) -> KOp {
         self.top
     }
 
     /// The top module's body block.
-    pub fn body(&self) -> Block {
+    pub fn body(&self) -> KBlock {
         self.entry_block(self.top, 0)
     }
 
     /// The first block of `op`'s region `region`.
-    pub fn entry_block(&self, op: Op, region: usize) -> Block {
+    pub fn entry_block(&self, op: KOp, region: usize) -> KBlock {
         self.regions[self.ops[op].regions[region]].blocks[0]
     }
 
     /// An op.
-    pub fn op(&self, op: Op) -> &KOpData {
+    pub fn op(&self, op: KOp) -> &KOpData {
         &self.ops[op]
     }
 
     /// An op, mutably.
-    pub fn op_mut(&mut self, op: Op) -> &mut KOpData {
+    pub fn op_mut(&mut self, op: KOp) -> &mut KOpData {
         &mut self.ops[op]
     }
 
     /// A value.
-    pub fn value(&self, value: Value) -> &KValueData {
+    pub fn value(&self, value: KValue) -> &KValueData {
         &self.values[value]
     }
 
     /// A value's type.
-    pub fn value_type(&self, value: Value) -> &KType {
+    pub fn value_type(&self, value: KValue) -> &KType {
         &self.values[value].ty
     }
 
     /// A block.
-    pub fn block(&self, block: Block) -> &KBlockData {
+    pub fn block(&self, block: KBlock) -> &KBlockData {
         &self.blocks[block]
     }
 
     /// A region.
-    pub fn region(&self, region: Region) -> &KRegionData {
+    pub fn region(&self, region: KRegion) -> &KRegionData {
         &self.regions[region]
     }
 
     /// The attribute `name` of `op`.
-    pub fn attr(&self, op: Op, name: &str) -> Option<&KAttr> {
+    pub fn attr(&self, op: KOp, name: &str) -> Option<&KAttr> {
         self.ops[op]
             .attrs
             .iter()
@@ -233,7 +235,7 @@ impl KernelModule {
     }
 
     /// Sets (or replaces) the attribute `name` of `op`.
-    pub fn set_attr(&mut self, op: Op, name: &str, value: KAttr) {
+    pub fn set_attr(&mut self, op: KOp, name: &str, value: KAttr) {
         let attrs = &mut self.ops[op].attrs;
         match attrs.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = value,
@@ -242,7 +244,7 @@ impl KernelModule {
     }
 
     /// The `sym_name` of `op`, if it has one.
-    pub fn symbol_name(&self, op: Op) -> Option<&str> {
+    pub fn symbol_name(&self, op: KOp) -> Option<&str> {
         match self.attr(op, "sym_name") {
             Some(KAttr::String(s)) => Some(s),
             _ => None,
@@ -253,13 +255,13 @@ impl KernelModule {
     /// `regions` empty regions.
     pub fn create_op(
         &mut self,
-        kind: KOp,
-        operands: &[Value],
+        kind: KOpKind,
+        operands: &[KValue],
         result_types: &[KType],
         attrs: Vec<(String, KAttr)>,
         regions: usize,
         loc: Location,
-    ) -> Op {
+    ) -> KOp {
         let op = self.ops.push(KOpData {
             kind,
             operands: operands.to_vec(),
@@ -297,7 +299,7 @@ impl KernelModule {
     }
 
     /// Appends a block with arguments of `arg_types` to `region`.
-    pub fn append_block(&mut self, region: Region, arg_types: &[KType]) -> Block {
+    pub fn append_block(&mut self, region: KRegion, arg_types: &[KType]) -> KBlock {
         let block = self.blocks.push(KBlockData {
             args: Vec::new(),
             ops: Vec::new(),
@@ -311,7 +313,7 @@ impl KernelModule {
     }
 
     /// Adds an argument of type `ty` to `block`.
-    pub fn add_block_arg(&mut self, block: Block, ty: KType) -> Value {
+    pub fn add_block_arg(&mut self, block: KBlock, ty: KType) -> KValue {
         let index = self.blocks[block].args.len() as u32;
         let v = self.values.push(KValueData {
             ty,
@@ -322,13 +324,13 @@ impl KernelModule {
     }
 
     /// Appends the detached `op` to `block`.
-    pub fn append_op(&mut self, block: Block, op: Op) {
+    pub fn append_op(&mut self, block: KBlock, op: KOp) {
         self.ops[op].parent = Some(block);
         self.blocks[block].ops.push(op);
     }
 
     /// The op defining `value`, if it is an op result.
-    pub fn defining_op(&self, value: Value) -> Option<Op> {
+    pub fn defining_op(&self, value: KValue) -> Option<KOp> {
         match self.values[value].def {
             KValueDef::Result { op, .. } => Some(op),
             KValueDef::BlockArg { .. } => None,
@@ -336,26 +338,26 @@ impl KernelModule {
     }
 
     /// The op whose region holds `block`.
-    pub fn block_parent_op(&self, block: Block) -> Option<Op> {
+    pub fn block_parent_op(&self, block: KBlock) -> Option<KOp> {
         self.blocks[block]
             .parent
             .map(|region| self.regions[region].parent)
     }
 
     /// The op enclosing `op`.
-    pub fn parent_op(&self, op: Op) -> Option<Op> {
+    pub fn parent_op(&self, op: KOp) -> Option<KOp> {
         self.ops[op]
             .parent
             .and_then(|block| self.block_parent_op(block))
     }
 
     /// The ops directly in the body of `op`'s first region's entry block.
-    pub fn body_ops(&self, op: Op) -> &[Op] {
+    pub fn body_ops(&self, op: KOp) -> &[KOp] {
         &self.blocks[self.entry_block(op, 0)].ops
     }
 
     /// The op named `name` among the ops directly inside `scope`.
-    pub fn lookup_symbol_in(&self, scope: Op, name: &str) -> Option<Op> {
+    pub fn lookup_symbol_in(&self, scope: KOp, name: &str) -> Option<KOp> {
         self.body_ops(scope)
             .iter()
             .copied()
@@ -363,7 +365,7 @@ impl KernelModule {
     }
 
     /// Visits `root` and every op nested in it, parents before children.
-    pub fn walk(&self, root: Op, f: &mut dyn FnMut(Op)) {
+    pub fn walk(&self, root: KOp, f: &mut dyn FnMut(KOp)) {
         f(root);
         for &region in &self.ops[root].regions {
             for &block in &self.regions[region].blocks {

@@ -1,32 +1,34 @@
 //! The ops of the memref-level kernel IR, one variant per MLIR op name.
 //!
 //! The table is the single list of what the kernel parser accepts and what
-//! lowering must handle; [`KOp::from_name`] and [`KOp::name`] map between the
-//! enum and MLIR's spelling.
+//! lowering must handle; [`KOpKind::from_name`] and [`KOpKind::name`] map
+//! between the enum and MLIR's spelling. (The op *handle* is
+//! [`KOp`](super::KOp); this is its kind, as [`OpKind`](crate::ir::OpKind)
+//! is for the spv IR.)
 
 macro_rules! kernel_ops {
     ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
-        /// A kernel op, by its MLIR name.
+        /// The kind of a kernel op, by its MLIR name.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum KOp {
+        pub enum KOpKind {
             $($(#[$doc])* #[doc = concat!("`", $name, "`")] $variant,)*
         }
 
-        impl KOp {
+        impl KOpKind {
             /// Every kernel op, in table order.
-            pub const ALL: &'static [KOp] = &[$(KOp::$variant,)*];
+            pub const ALL: &'static [KOpKind] = &[$(KOpKind::$variant,)*];
 
             /// The MLIR name (`arith.addi`).
             pub fn name(self) -> &'static str {
                 match self {
-                    $(KOp::$variant => $name,)*
+                    $(KOpKind::$variant => $name,)*
                 }
             }
 
             /// The op with MLIR name `name`.
-            pub fn from_name(name: &str) -> Option<KOp> {
+            pub fn from_name(name: &str) -> Option<KOpKind> {
                 match name {
-                    $($name => Some(KOp::$variant),)*
+                    $($name => Some(KOpKind::$variant),)*
                     _ => None,
                 }
             }
@@ -212,7 +214,7 @@ kernel_ops! {
     SpirvOp => "spirv.*",
 }
 
-impl KOp {
+impl KOpKind {
     /// The dialect prefix (`arith` for `arith.addi`).
     pub fn dialect(self) -> &'static str {
         let name = self.name();
@@ -223,7 +225,7 @@ impl KOp {
     pub fn is_terminator(self) -> bool {
         matches!(
             self,
-            KOp::GpuReturn | KOp::FuncReturn | KOp::ScfYield | KOp::ScfCondition
+            KOpKind::GpuReturn | KOpKind::FuncReturn | KOpKind::ScfYield | KOpKind::ScfCondition
         )
     }
 }

@@ -7,13 +7,15 @@
 //! operands (undefined in Vulkan) as MLIR does.
 
 use crate::ir::{AttrKind, DenseValues, Type, TypeKind, Value};
-use crate::kernel::{KAttr, KOp, KType};
+use crate::kernel::{KAttr, KOpKind, KType};
 
-use super::ctx::Lowerer;
+use super::context::Lowerer;
 use super::error::LowerError;
+use super::helpers::ints::{bool_like, compare_int, normalize, zext_emulated};
+use super::types::IndexBits;
 
-pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
-    use KOp::*;
+pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
+    use KOpKind::*;
     match kind {
         ArithConstant => constant(l),
         ArithAddI => int_bin(l, "IAdd", Norm::Result),
@@ -45,10 +47,10 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
         ArithDivF => float_bin(l, "FDiv"),
         ArithRemF => float_bin(l, "FRem"),
         ArithNegF => {
-            let a = l.opnd(0)?;
-            let ty = l.res_type(0)?;
-            let v = l.op1("FNegate", vec![a], ty);
-            l.set_res(0, v)
+            let a = l.operand(0)?;
+            let ty = l.result_type(0)?;
+            let v = l.core_op("FNegate", vec![a], ty);
+            l.set_result(0, v)
         }
         ArithMaximumF => minmaxf(l, "FMax", true),
         ArithMinimumF => minmaxf(l, "FMin", true),
@@ -60,38 +62,38 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
         ArithExtSI | ArithTruncI | ArithIndexCast => cast_int(l, true),
         ArithExtUI | ArithIndexCastUI => cast_int(l, false),
         ArithExtF | ArithTruncF => {
-            let a = l.opnd(0)?;
-            let ty = l.res_type(0)?;
-            let v = if l.m.value_type(a) == ty {
+            let a = l.operand(0)?;
+            let ty = l.result_type(0)?;
+            let v = if l.module.value_type(a) == ty {
                 a
             } else {
-                l.op1("FConvert", vec![a], ty)
+                l.core_op("FConvert", vec![a], ty)
             };
-            l.set_res(0, v)
+            l.set_result(0, v)
         }
         ArithSIToFP | ArithUIToFP => int_to_float(l, kind == ArithSIToFP),
         ArithFPToSI | ArithFPToUI => {
-            let a = l.opnd(0)?;
-            let ty = l.res_type(0)?;
+            let a = l.operand(0)?;
+            let ty = l.result_type(0)?;
             let name = if kind == ArithFPToSI {
                 "ConvertFToS"
             } else {
                 "ConvertFToU"
             };
-            let v = l.op1(name, vec![a], ty);
-            let dst = l.res_ktype(0)?;
+            let v = l.core_op(name, vec![a], ty);
+            let dst = l.result_kernel_type(0)?;
             let v = normalize(l, v, dst);
-            l.set_res(0, v)
+            l.set_result(0, v)
         }
         ArithBitcast => {
-            let a = l.opnd(0)?;
-            let ty = l.res_type(0)?;
-            let v = if l.m.value_type(a) == ty {
+            let a = l.operand(0)?;
+            let ty = l.result_type(0)?;
+            let v = if l.module.value_type(a) == ty {
                 a
             } else {
-                l.op1("Bitcast", vec![a], ty)
+                l.core_op("Bitcast", vec![a], ty)
             };
-            l.set_res(0, v)
+            l.set_result(0, v)
         }
         _ => Err(l.unsupported("no lowering for this arith op")),
     }
@@ -99,7 +101,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
 
 /// Which values of an op on emulated narrow integers need fixing.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Norm {
+enum Norm {
     /// Nothing (the result stays in range).
     None,
     /// Re-normalize the result.
@@ -108,39 +110,14 @@ pub(crate) enum Norm {
     Both,
 }
 
-/// Sign-extends the low `bits` of `v` in place when `kty` is emulated.
-pub(crate) fn normalize(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
-    match l.tc.emulated_bits(kty) {
-        Some(bits) => {
-            let ty = l.m.value_type(v);
-            let s = l.const_int(ty, 32 - bits as i128);
-            let x = l.op1("ShiftLeftLogical", vec![v, s], ty);
-            l.op1("ShiftRightArithmetic", vec![x, s], ty)
-        }
-        None => v,
-    }
-}
-
-/// The low `bits` of `v` zero-extended, when `kty` is emulated.
-pub(crate) fn zext_emulated(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
-    match l.tc.emulated_bits(kty) {
-        Some(bits) => {
-            let ty = l.m.value_type(v);
-            let mask = l.const_int(ty, (1i128 << bits) - 1);
-            l.op1("BitwiseAnd", vec![v, mask], ty)
-        }
-        None => v,
-    }
-}
-
 /// A binary integer op with emulation fix-ups.
-pub(crate) fn int_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
-    emulated_bin(l, Lowerer::op1, name, norm)
+fn int_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
+    emulated_bin(l, Lowerer::core_op, name, norm)
 }
 
 /// A binary GLSL.std.450 integer op with emulation fix-ups.
 fn gl_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
-    emulated_bin(l, Lowerer::gl, name, norm)
+    emulated_bin(l, Lowerer::glsl_op, name, norm)
 }
 
 /// Emits `name` through `emit` on the two operands, zero-extending them
@@ -151,9 +128,9 @@ fn emulated_bin<'k>(
     name: &str,
     norm: Norm,
 ) -> Result<(), LowerError> {
-    let (mut a, mut b) = (l.opnd(0)?, l.opnd(1)?);
-    let kty = l.res_ktype(0)?;
-    let ty = l.res_type(0)?;
+    let (mut a, mut b) = (l.operand(0)?, l.operand(1)?);
+    let kty = l.result_kernel_type(0)?;
+    let ty = l.result_type(0)?;
     if norm == Norm::Both {
         a = zext_emulated(l, a, kty);
         b = zext_emulated(l, b, kty);
@@ -162,188 +139,137 @@ fn emulated_bin<'k>(
     if norm != Norm::None {
         v = normalize(l, v, kty);
     }
-    l.set_res(0, v)
+    l.set_result(0, v)
 }
 
 fn logic_bin(l: &mut Lowerer, int: &str, logical: &str) -> Result<(), LowerError> {
-    let ty = l.res_type(0)?;
-    let is_bool = l.m.types.is_bool(l.m.types.scalar_of(ty));
-    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-    let v = l.op1(if is_bool { logical } else { int }, vec![a, b], ty);
-    l.set_res(0, v)
+    let ty = l.result_type(0)?;
+    let is_bool = l.module.types.is_bool(l.module.types.scalar_of(ty));
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
+    let v = l.core_op(if is_bool { logical } else { int }, vec![a, b], ty);
+    l.set_result(0, v)
 }
 
 fn float_bin(l: &mut Lowerer, name: &str) -> Result<(), LowerError> {
-    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-    let ty = l.res_type(0)?;
-    let v = l.op1(name, vec![a, b], ty);
-    l.set_res(0, v)
-}
-
-/// The bool type with the shape of `ty`.
-pub(crate) fn bool_like(l: &mut Lowerer, ty: Type) -> Type {
-    let b = l.m.types.bool();
-    match l.m.types.component_count(ty) {
-        1 => b,
-        n => l.m.types.vector(n, b),
-    }
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
+    let ty = l.result_type(0)?;
+    let v = l.core_op(name, vec![a, b], ty);
+    l.set_result(0, v)
 }
 
 fn minmaxf(l: &mut Lowerer, name: &str, propagate_nan: bool) -> Result<(), LowerError> {
-    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-    let ty = l.res_type(0)?;
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
+    let ty = l.result_type(0)?;
     let bt = bool_like(l, ty);
-    let m = l.gl(name, vec![a, b], ty);
-    let a_nan = l.op1("IsNan", vec![a], bt);
-    let b_nan = l.op1("IsNan", vec![b], bt);
+    let m = l.glsl_op(name, vec![a, b], ty);
+    let a_nan = l.core_op("IsNan", vec![a], bt);
+    let b_nan = l.core_op("IsNan", vec![b], bt);
     // maximumf: NaN if either is NaN; maxnumf: the other operand.
     let (on_a_nan, on_b_nan) = if propagate_nan { (a, b) } else { (b, a) };
-    let x = l.op1("Select", vec![b_nan, on_b_nan, m], ty);
-    let v = l.op1("Select", vec![a_nan, on_a_nan, x], ty);
-    l.set_res(0, v)
+    let x = l.core_op("Select", vec![b_nan, on_b_nan, m], ty);
+    let v = l.core_op("Select", vec![a_nan, on_a_nan, x], ty);
+    l.set_result(0, v)
 }
 
 /// `arith.remsi` as MLIR emulates it: `|a| umod |b|` with `a`'s sign.
 fn remsi(l: &mut Lowerer) -> Result<(), LowerError> {
-    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-    let ty = l.res_type(0)?;
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
+    let ty = l.result_type(0)?;
     let bt = bool_like(l, ty);
-    let abs_a = l.gl("SAbs", vec![a], ty);
-    let abs_b = l.gl("SAbs", vec![b], ty);
-    let r = l.op1("UMod", vec![abs_a, abs_b], ty);
+    let abs_a = l.glsl_op("SAbs", vec![a], ty);
+    let abs_b = l.glsl_op("SAbs", vec![b], ty);
+    let r = l.core_op("UMod", vec![abs_a, abs_b], ty);
     let zero = l.const_int(ty, 0);
-    let neg = l.op1("SLessThan", vec![a, zero], bt);
-    let nr = l.op1("SNegate", vec![r], ty);
-    let v = l.op1("Select", vec![neg, nr, r], ty);
-    l.set_res(0, v)
+    let neg = l.core_op("SLessThan", vec![a, zero], bt);
+    let nr = l.core_op("SNegate", vec![r], ty);
+    let v = l.core_op("Select", vec![neg, nr, r], ty);
+    l.set_result(0, v)
 }
 
 /// `ceildivui(a, b) = a == 0 ? 0 : (a - 1) / b + 1`.
 fn ceildivui(l: &mut Lowerer) -> Result<(), LowerError> {
-    let kty = l.res_ktype(0)?;
-    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
+    let kty = l.result_kernel_type(0)?;
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
     let a = zext_emulated(l, a, kty);
     let b = zext_emulated(l, b, kty);
-    let ty = l.res_type(0)?;
+    let ty = l.result_type(0)?;
     let bt = bool_like(l, ty);
     let zero = l.const_int(ty, 0);
     let one = l.const_int(ty, 1);
-    let is_zero = l.op1("IEqual", vec![a, zero], bt);
-    let am1 = l.op1("ISub", vec![a, one], ty);
-    let q = l.op1("UDiv", vec![am1, b], ty);
-    let q1 = l.op1("IAdd", vec![q, one], ty);
-    let v = l.op1("Select", vec![is_zero, zero, q1], ty);
+    let is_zero = l.core_op("IEqual", vec![a, zero], bt);
+    let am1 = l.core_op("ISub", vec![a, one], ty);
+    let q = l.core_op("UDiv", vec![am1, b], ty);
+    let q1 = l.core_op("IAdd", vec![q, one], ty);
+    let v = l.core_op("Select", vec![is_zero, zero, q1], ty);
     let v = normalize(l, v, kty);
-    l.set_res(0, v)
+    l.set_result(0, v)
 }
 
 /// `ceildivsi` (`ceil`) / `floordivsi`: truncated quotient adjusted by one
 /// when the division is inexact and the signs agree (ceil) / differ (floor).
 fn signed_div_round(l: &mut Lowerer, ceil: bool) -> Result<(), LowerError> {
-    let kty = l.res_ktype(0)?;
-    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-    let ty = l.res_type(0)?;
+    let kty = l.result_kernel_type(0)?;
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
+    let ty = l.result_type(0)?;
     let bt = bool_like(l, ty);
     let zero = l.const_int(ty, 0);
     let one = l.const_int(ty, 1);
-    let q = l.op1("SDiv", vec![a, b], ty);
-    let p = l.op1("IMul", vec![q, b], ty);
-    let inexact = l.op1("INotEqual", vec![p, a], bt);
-    let a_neg = l.op1("SLessThan", vec![a, zero], bt);
-    let b_neg = l.op1("SLessThan", vec![b, zero], bt);
+    let q = l.core_op("SDiv", vec![a, b], ty);
+    let p = l.core_op("IMul", vec![q, b], ty);
+    let inexact = l.core_op("INotEqual", vec![p, a], bt);
+    let a_neg = l.core_op("SLessThan", vec![a, zero], bt);
+    let b_neg = l.core_op("SLessThan", vec![b, zero], bt);
     let signs = if ceil {
-        l.op1("LogicalEqual", vec![a_neg, b_neg], bt)
+        l.core_op("LogicalEqual", vec![a_neg, b_neg], bt)
     } else {
-        l.op1("LogicalNotEqual", vec![a_neg, b_neg], bt)
+        l.core_op("LogicalNotEqual", vec![a_neg, b_neg], bt)
     };
-    let adjust = l.op1("LogicalAnd", vec![inexact, signs], bt);
+    let adjust = l.core_op("LogicalAnd", vec![inexact, signs], bt);
     let q2 = if ceil {
-        l.op1("IAdd", vec![q, one], ty)
+        l.core_op("IAdd", vec![q, one], ty)
     } else {
-        l.op1("ISub", vec![q, one], ty)
+        l.core_op("ISub", vec![q, one], ty)
     };
-    let v = l.op1("Select", vec![adjust, q2, q], ty);
+    let v = l.core_op("Select", vec![adjust, q2, q], ty);
     let v = normalize(l, v, kty);
-    l.set_res(0, v)
+    l.set_result(0, v)
 }
 
 fn extended(l: &mut Lowerer, name: &str, carry: bool) -> Result<(), LowerError> {
-    let kty = l.res_ktype(0)?;
-    if l.tc.emulated_bits(kty).is_some() {
+    let kty = l.result_kernel_type(0)?;
+    if l.type_converter.emulated_bits(kty).is_some() {
         return Err(l.unsupported("extended arithmetic on emulated narrow integers"));
     }
-    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-    let ty = l.res_type(0)?;
-    let st = l.m.types.struct_of(vec![(ty, None), (ty, None)]);
-    let r = l.op1(name, vec![a, b], st);
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
+    let ty = l.result_type(0)?;
+    let st = l.module.types.struct_of(vec![(ty, None), (ty, None)]);
+    let r = l.core_op(name, vec![a, b], st);
     let lo = l.extract(r, 0, ty);
     let hi = l.extract(r, 1, ty);
-    l.set_res(0, lo)?;
+    l.set_result(0, lo)?;
     if carry {
-        let bt = l.res_type(1)?;
+        let bt = l.result_type(1)?;
         let zero = l.const_int(ty, 0);
-        let c = l.op1("INotEqual", vec![hi, zero], bt);
-        l.set_res(1, c)
+        let c = l.core_op("INotEqual", vec![hi, zero], bt);
+        l.set_result(1, c)
     } else {
-        l.set_res(1, hi)
+        l.set_result(1, hi)
     }
-}
-
-const CMPI: [(&str, &str); 10] = [
-    ("eq", "IEqual"),
-    ("ne", "INotEqual"),
-    ("slt", "SLessThan"),
-    ("sle", "SLessThanEqual"),
-    ("sgt", "SGreaterThan"),
-    ("sge", "SGreaterThanEqual"),
-    ("ult", "ULessThan"),
-    ("ule", "ULessThanEqual"),
-    ("ugt", "UGreaterThan"),
-    ("uge", "UGreaterThanEqual"),
-];
-
-/// Lowers an integer comparison `pred` of `a` and `b` (kernel type `kty`).
-pub(crate) fn compare_int(
-    l: &mut Lowerer,
-    pred: &str,
-    a: Value,
-    b: Value,
-    kty: &KType,
-    bt: Type,
-) -> Result<Value, LowerError> {
-    let Some(&(_, name)) = CMPI.iter().find(|(p, _)| *p == pred) else {
-        return Err(l.malformed(format!("unknown integer predicate '{pred}'")));
-    };
-    let at = l.m.value_type(a);
-    if l.m.types.is_bool(l.m.types.scalar_of(at)) {
-        let name = match pred {
-            "eq" => "LogicalEqual",
-            "ne" => "LogicalNotEqual",
-            _ => return Err(l.unsupported(format!("predicate '{pred}' on i1"))),
-        };
-        return Ok(l.op1(name, vec![a, b], bt));
-    }
-    let (a, b) = if pred.starts_with('u') {
-        (zext_emulated(l, a, kty), zext_emulated(l, b, kty))
-    } else {
-        (a, b)
-    };
-    Ok(l.op1(name, vec![a, b], bt))
 }
 
 fn cmpi(l: &mut Lowerer) -> Result<(), LowerError> {
-    let pred = l.kenum("predicate")?;
-    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-    let kty = l.ktype(l.kopnd(0)?);
-    let bt = l.res_type(0)?;
+    let pred = l.kernel_enum("predicate")?;
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
+    let kty = l.kernel_type(l.kernel_operand(0)?);
+    let bt = l.result_type(0)?;
     let v = compare_int(l, pred, a, b, kty, bt)?;
-    l.set_res(0, v)
+    l.set_result(0, v)
 }
 
 fn cmpf(l: &mut Lowerer) -> Result<(), LowerError> {
-    let pred = l.kenum("predicate")?;
-    let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-    let bt = l.res_type(0)?;
+    let pred = l.kernel_enum("predicate")?;
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
+    let bt = l.result_type(0)?;
     let name = match pred {
         "oeq" => "FOrdEqual",
         "ogt" => "FOrdGreaterThan",
@@ -359,70 +285,61 @@ fn cmpf(l: &mut Lowerer) -> Result<(), LowerError> {
         "une" => "FUnordNotEqual",
         "false" | "true" => {
             let v = l.const_int(bt, (pred == "true") as i128);
-            return l.set_res(0, v);
+            return l.set_result(0, v);
         }
         "ord" | "uno" => {
-            let an = l.op1("IsNan", vec![a], bt);
-            let bn = l.op1("IsNan", vec![b], bt);
-            let any = l.op1("LogicalOr", vec![an, bn], bt);
+            let an = l.core_op("IsNan", vec![a], bt);
+            let bn = l.core_op("IsNan", vec![b], bt);
+            let any = l.core_op("LogicalOr", vec![an, bn], bt);
             let v = if pred == "uno" {
                 any
             } else {
-                l.op1("LogicalNot", vec![any], bt)
+                l.core_op("LogicalNot", vec![any], bt)
             };
-            return l.set_res(0, v);
+            return l.set_result(0, v);
         }
         other => return Err(l.malformed(format!("unknown float predicate '{other}'"))),
     };
-    let v = l.op1(name, vec![a, b], bt);
-    l.set_res(0, v)
+    let v = l.core_op(name, vec![a, b], bt);
+    l.set_result(0, v)
 }
 
 fn select(l: &mut Lowerer) -> Result<(), LowerError> {
-    let (mut c, t, f) = (l.opnd(0)?, l.opnd(1)?, l.opnd(2)?);
-    let ty = l.res_type(0)?;
-    let n = l.m.types.component_count(ty);
-    let cn = l.m.types.component_count(l.m.value_type(c));
+    let (mut c, t, f) = (l.operand(0)?, l.operand(1)?, l.operand(2)?);
+    let ty = l.result_type(0)?;
+    let n = l.module.types.component_count(ty);
+    let cn = l.module.types.component_count(l.module.value_type(c));
     if n > 1 && cn == 1 {
         let bt = bool_like(l, ty);
         c = l.splat(c, bt);
     }
-    let v = l.op1("Select", vec![c, t, f], ty);
-    l.set_res(0, v)
+    let v = l.core_op("Select", vec![c, t, f], ty);
+    l.set_result(0, v)
 }
 
 /// The logical width of an integer-like kernel type (`index` -> its bits).
 fn logical_bits(l: &Lowerer, kty: &KType) -> u32 {
     match kty.scalar() {
         KType::Int(w) => *w,
-        KType::Index => match l.tc_index_bits() {
-            64 => 64,
-            _ => 32,
+        KType::Index => match l.options.index_bits {
+            IndexBits::I32 => 32,
+            IndexBits::I64 => 64,
         },
         _ => 32,
     }
 }
 
-impl Lowerer<'_> {
-    fn tc_index_bits(&self) -> u32 {
-        match self.opts.index_bits {
-            super::types::IndexBits::I32 => 32,
-            super::types::IndexBits::I64 => 64,
-        }
-    }
-}
-
 /// Converts integer `v` of kernel type `src` to kernel type `dst`
 /// (extension with `signed` semantics, or truncation).
-pub(crate) fn int_cast(
+fn int_cast(
     l: &mut Lowerer,
     v: Value,
     src: &KType,
     dst: &KType,
     signed: bool,
 ) -> Result<Value, LowerError> {
-    let dty = l.conv(dst)?;
-    let sty = l.m.value_type(v);
+    let dty = l.convert_type(dst)?;
+    let sty = l.module.value_type(v);
     let src_bits = logical_bits(l, src);
     let dst_bits = logical_bits(l, dst);
     if src_bits == 1 && dst_bits == 1 {
@@ -431,47 +348,47 @@ pub(crate) fn int_cast(
     if src_bits == 1 {
         let on = l.const_int(dty, if signed { -1 } else { 1 });
         let off = l.const_int(dty, 0);
-        return Ok(l.op1("Select", vec![v, on, off], dty));
+        return Ok(l.core_op("Select", vec![v, on, off], dty));
     }
     if dst_bits == 1 {
         let one = l.const_int(sty, 1);
         let zero = l.const_int(sty, 0);
-        let low = l.op1("BitwiseAnd", vec![v, one], sty);
-        return Ok(l.op1("INotEqual", vec![low, zero], dty));
+        let low = l.core_op("BitwiseAnd", vec![v, one], sty);
+        return Ok(l.core_op("INotEqual", vec![low, zero], dty));
     }
     let mut x = v;
     if !signed && src_bits < dst_bits {
         x = zext_emulated(l, x, src);
     }
     if sty != dty {
-        x = l.op1(if signed { "SConvert" } else { "UConvert" }, vec![x], dty);
+        x = l.core_op(if signed { "SConvert" } else { "UConvert" }, vec![x], dty);
     }
     Ok(normalize(l, x, dst))
 }
 
 fn cast_int(l: &mut Lowerer, signed: bool) -> Result<(), LowerError> {
-    let a = l.opnd(0)?;
-    let src = l.ktype(l.kopnd(0)?);
-    let dst = l.res_ktype(0)?;
+    let a = l.operand(0)?;
+    let src = l.kernel_type(l.kernel_operand(0)?);
+    let dst = l.result_kernel_type(0)?;
     let v = int_cast(l, a, src, dst, signed)?;
-    l.set_res(0, v)
+    l.set_result(0, v)
 }
 
 fn int_to_float(l: &mut Lowerer, signed: bool) -> Result<(), LowerError> {
-    let a = l.opnd(0)?;
-    let src = l.ktype(l.kopnd(0)?);
-    let ty = l.res_type(0)?;
+    let a = l.operand(0)?;
+    let src = l.kernel_type(l.kernel_operand(0)?);
+    let ty = l.result_type(0)?;
     let v = if matches!(src.scalar(), KType::Int(1)) {
         let one = l.const_float(ty, 1.0);
         let zero = l.const_float(ty, 0.0);
-        l.op1("Select", vec![a, one, zero], ty)
+        l.core_op("Select", vec![a, one, zero], ty)
     } else if signed {
-        l.op1("ConvertSToF", vec![a], ty)
+        l.core_op("ConvertSToF", vec![a], ty)
     } else {
         let a = zext_emulated(l, a, src);
-        l.op1("ConvertUToF", vec![a], ty)
+        l.core_op("ConvertUToF", vec![a], ty)
     };
-    l.set_res(0, v)
+    l.set_result(0, v)
 }
 
 /// Wraps `v` to the signed range of a `bits`-bit integer.
@@ -489,15 +406,15 @@ fn wrap(v: i128, bits: u32) -> i128 {
 }
 
 fn constant(l: &mut Lowerer) -> Result<(), LowerError> {
-    let kty = l.res_ktype(0)?;
-    let ty = l.res_type(0)?;
-    let st = l.m.types.scalar_of(ty);
-    let bits = l.m.types.bit_width(st).unwrap_or(32);
+    let kty = l.result_kernel_type(0)?;
+    let ty = l.result_type(0)?;
+    let st = l.module.types.scalar_of(ty);
+    let bits = l.module.types.bit_width(st).unwrap_or(32);
     let logical = match kty.scalar() {
         KType::Int(w) => *w,
         _ => bits,
     };
-    let v = match l.kattr("value") {
+    let v = match l.kernel_attr("value") {
         Some(KAttr::Int { value, .. }) => {
             let x = if logical == 1 {
                 *value & 1
@@ -527,12 +444,12 @@ fn constant(l: &mut Lowerer) -> Result<(), LowerError> {
         }
         _ => return Err(l.malformed("arith.constant needs a scalar or dense value")),
     };
-    l.set_res(0, v)
+    l.set_result(0, v)
 }
 
 fn dense(l: &mut Lowerer, ty: Type, values: DenseValues) -> Result<Value, LowerError> {
-    let n = l.m.types.component_count(ty) as usize;
-    let is_vec = matches!(l.m.types.kind(ty), TypeKind::Vector { .. });
+    let n = l.module.types.component_count(ty) as usize;
+    let is_vec = matches!(l.module.types.kind(ty), TypeKind::Vector { .. });
     if !is_vec {
         return Ok(match values {
             DenseValues::Ints(v) => l.const_int(ty, v.first().copied().unwrap_or(0)),
@@ -545,7 +462,7 @@ fn dense(l: &mut Lowerer, ty: Type, values: DenseValues) -> Result<Value, LowerE
     if len != 1 && len != n {
         return Err(l.malformed(format!("dense constant has {len} values for {n} lanes")));
     }
-    let values = if l.m.types.is_bool(l.m.types.scalar_of(ty)) {
+    let values = if l.module.types.is_bool(l.module.types.scalar_of(ty)) {
         // Bool vectors: the serializer wants explicit lanes.
         match values {
             DenseValues::Ints(v) if v.len() == 1 => DenseValues::Ints(vec![v[0]; n]),
@@ -555,6 +472,6 @@ fn dense(l: &mut Lowerer, ty: Type, values: DenseValues) -> Result<Value, LowerE
         values
     };
     let splat = values.len() == 1;
-    let attr = l.m.attrs.intern(AttrKind::Dense { ty, values, splat });
+    let attr = l.module.attrs.intern(AttrKind::Dense { ty, values, splat });
     Ok(l.constant(attr, ty))
 }

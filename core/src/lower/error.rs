@@ -1,5 +1,10 @@
 //! Errors of the lowering: one enum for the whole stage, each variant naming
 //! the kernel op (or `gpu.module`) it is about.
+//!
+//! A variant that wraps the error of a later stage (a pass, the serializer,
+//! the validator) says which stage failed and leaves the cause to
+//! [`std::error::Error::source`], so a caller walking the chain prints it
+//! once (`kiln`'s CLI does: `gpu.module @m: spirv-val: <why>`).
 
 use crate::availability::UnmetRequirement;
 use crate::grammar::Capability;
@@ -37,13 +42,14 @@ pub enum LowerError {
     #[error("the kernel module has no gpu.module to lower")]
     NoGpuModule,
     /// The kernel module does not verify ([`crate::kernel::verify()`]).
-    #[error("{source}")]
+    #[error(transparent)]
     Kernel {
         /// Every violation found.
-        #[source]
         source: Box<crate::kernel::KernelVerifyErrors>,
     },
-    /// A type of an op's operand or result cannot be converted.
+    /// A type of an op's operand or result cannot be converted. (Its
+    /// message prints the type error too, unlike the other variants with a
+    /// source: tests assert the whole message of this one.)
     #[error("{loc}: '{op}': {source}")]
     Type {
         /// The kernel op (`memref.load`).
@@ -100,7 +106,7 @@ pub enum LowerError {
         message: String,
     },
     /// `lower-abi-attrs` failed on the lowered module.
-    #[error("gpu.module @{module}: lower-abi-attrs: {source}")]
+    #[error("gpu.module @{module}: lower-abi-attrs")]
     Abi {
         /// The `gpu.module`.
         module: String,
@@ -109,7 +115,7 @@ pub enum LowerError {
         source: Box<crate::passes::lower_abi_attrs::LowerAbiError>,
     },
     /// `update-vce` failed on the lowered module.
-    #[error("gpu.module @{module}: update-vce: {source}")]
+    #[error("gpu.module @{module}: update-vce")]
     UpdateVce {
         /// The `gpu.module`.
         module: String,
@@ -118,7 +124,7 @@ pub enum LowerError {
         source: Box<crate::passes::UpdateVceError>,
     },
     /// The lowered module does not verify (a lowering bug).
-    #[error("gpu.module @{module}: the lowered module does not verify: {source}")]
+    #[error("gpu.module @{module}: the lowered module does not verify")]
     Verify {
         /// The `gpu.module`.
         module: String,
@@ -127,7 +133,7 @@ pub enum LowerError {
         source: Box<crate::ir::verify::VerifyErrors>,
     },
     /// The lowered module does not serialize.
-    #[error("gpu.module @{module}: serialize: {source}")]
+    #[error("gpu.module @{module}: serialize")]
     Serialize {
         /// The `gpu.module`.
         module: String,
@@ -136,7 +142,7 @@ pub enum LowerError {
         source: Box<crate::binary::SerializeError>,
     },
     /// The binary fails validation.
-    #[error("gpu.module @{module}: spirv-val: {source}")]
+    #[error("gpu.module @{module}: spirv-val")]
     Validate {
         /// The `gpu.module`.
         module: String,

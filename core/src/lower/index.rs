@@ -1,16 +1,18 @@
-//! `index` -> spv: each op lowers like its `arith` twin (`index.add` as
-//! `arith.addi`, `index.casts` as `arith.index_cast`, ...), on the
-//! converted index type.
+//! `index` -> spv: each op but `index.cmp` lowers like its `arith` twin
+//! (`index.add` as `arith.addi`, `index.casts` as `arith.index_cast`, ...),
+//! on the converted index type; the dispatcher ([`super`]) sends those to
+//! the `arith` patterns.
 
-use crate::kernel::KOp;
+use crate::kernel::KOpKind;
 
-use super::arith::compare_int;
-use super::ctx::Lowerer;
+use super::context::Lowerer;
 use super::error::LowerError;
+use super::helpers::ints::compare_int;
 
-pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
-    use KOp::*;
-    let twin = match kind {
+/// The `arith` op that `kind` lowers like, if any.
+pub(crate) fn arith_twin(kind: KOpKind) -> Option<KOpKind> {
+    use KOpKind::*;
+    Some(match kind {
         IndexConstant => ArithConstant,
         IndexAdd => ArithAddI,
         IndexSub => ArithSubI,
@@ -34,15 +36,21 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
         IndexXor => ArithXOrI,
         IndexCastS => ArithIndexCast,
         IndexCastU => ArithIndexCastUI,
-        IndexCmp => {
-            let pred = l.kenum("pred")?;
-            let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-            let kty = l.ktype(l.kopnd(0)?);
-            let bt = l.res_type(0)?;
+        _ => return None,
+    })
+}
+
+/// Lowers the current `index` op without an `arith` twin.
+pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
+    match kind {
+        KOpKind::IndexCmp => {
+            let pred = l.kernel_enum("pred")?;
+            let (a, b) = (l.operand(0)?, l.operand(1)?);
+            let kty = l.kernel_type(l.kernel_operand(0)?);
+            let bt = l.result_type(0)?;
             let v = compare_int(l, pred, a, b, kty, bt)?;
-            return l.set_res(0, v);
+            l.set_result(0, v)
         }
-        _ => return Err(l.unsupported("no lowering for this index op")),
-    };
-    super::arith::lower(l, twin)
+        _ => Err(l.unsupported("no lowering for this index op")),
+    }
 }

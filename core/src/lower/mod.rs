@@ -79,13 +79,15 @@
 //! `Float64`/`Int64`: there is no emulation of those.
 
 mod arith;
-mod ctx;
+mod context;
 mod error;
 mod func;
 mod gpu;
+mod helpers;
 mod index;
 mod math;
 mod memref;
+mod module;
 mod scf;
 mod spirv;
 pub mod types;
@@ -97,9 +99,11 @@ pub use error::{LowerError, TypeError};
 pub use types::{IndexBits, MemRefRepr, TypeConverter};
 
 use crate::ir::Module;
-use crate::kernel::{KAttr, KOp, KernelModule};
+use crate::kernel::{KAttr, KBlock, KOp, KOpKind, KernelModule};
+
 use crate::target::TargetEnv;
 use crate::validate::ValidationEnv;
+use context::Lowerer;
 
 /// Options of [`convert_to_spirv`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -145,7 +149,7 @@ pub struct CompiledModule {
 /// [`default_env`] (MLIR's `lookupTargetEnvOrDefault`).
 pub fn target_env_for(
     kernels: &KernelModule,
-    gpu_module: crate::ir::Op,
+    gpu_module: KOp,
     explicit: Option<&TargetEnv>,
 ) -> TargetEnv {
     if let Some(env) = explicit {
@@ -187,12 +191,12 @@ pub fn convert_to_spirv(
     })?;
     let mut out = Vec::new();
     for &op in kernels.body_ops(kernels.top()) {
-        if kernels.op(op).kind != KOp::GpuModule {
+        if kernels.op(op).kind != KOpKind::GpuModule {
             continue;
         }
         let name = kernels.symbol_name(op).unwrap_or("").to_owned();
         let env = target_env_for(kernels, op, env);
-        let module = func::lower_gpu_module(kernels, op, &env, options)?;
+        let module = module::lower_gpu_module(kernels, op, &env, options)?;
         out.push(LoweredModule { name, module, env });
     }
     if out.is_empty() {
@@ -204,11 +208,11 @@ pub fn convert_to_spirv(
 /// Lowers one `gpu.module` op of `kernels` for `env`.
 pub fn convert_gpu_module(
     kernels: &KernelModule,
-    gpu_module: crate::ir::Op,
+    gpu_module: KOp,
     env: &TargetEnv,
     options: &LowerOptions,
 ) -> Result<Module, LowerError> {
-    func::lower_gpu_module(kernels, gpu_module, env, options)
+    module::lower_gpu_module(kernels, gpu_module, env, options)
 }
 
 /// [`convert_to_spirv`], then serializes each module and validates it with
@@ -246,4 +250,58 @@ pub fn compile_lowered(lowered: LoweredModule) -> Result<CompiledModule, LowerEr
         words,
         validation_env,
     })
+}
+
+// ---- dispatch -------------------------------------------------------------
+//
+// The one place that knows every dialect file: the context and the dialect
+// files call back only through `lower_block` (for nested regions).
+
+impl Lowerer<'_> {
+    /// Lowers the ops of kernel block `block` at the insertion point, all
+    /// but a trailing terminator, which is returned.
+    pub(crate) fn lower_block(&mut self, kb: KBlock) -> Result<Option<KOp>, LowerError> {
+        let ops = &self.kernels.block(kb).ops;
+        let mut term = None;
+        for &op in ops {
+            let kind = self.kernels.op(op).kind;
+            if kind.is_terminator() {
+                term = Some(op);
+                break;
+            }
+            self.lower_op(op)?;
+        }
+        Ok(term)
+    }
+
+    /// Lowers one kernel op with its dialect's patterns, then checks that
+    /// every spv op it produced is legal in the target env.
+    fn lower_op(&mut self, op: KOp) -> Result<(), LowerError> {
+        let saved = self.current_op;
+        self.current_op = op;
+        let first = self.module.op_count();
+        let kind = self.kernels.op(op).kind;
+        match kind.dialect() {
+            "arith" => arith::lower(self, kind),
+            "math" => math::lower(self, kind),
+            "memref" => memref::lower(self, kind),
+            "scf" => scf::lower(self, kind),
+            "gpu" => gpu::lower(self, kind),
+            "vector" => vector::lower(self, kind),
+            // An index op lowers like its arith twin, on the index type.
+            "index" => match index::arith_twin(kind) {
+                Some(twin) => arith::lower(self, twin),
+                None => index::lower(self, kind),
+            },
+            "spirv" => spirv::lower(self),
+            "func" => func::lower(self, kind),
+            _ => Err(self.unsupported("op cannot appear in a kernel body")),
+        }?;
+        // Structured ops checked what their regions produced op by op.
+        if !matches!(kind, KOpKind::ScfFor | KOpKind::ScfIf | KOpKind::ScfWhile) {
+            self.check_legal(first)?;
+        }
+        self.current_op = saved;
+        Ok(())
+    }
 }

@@ -13,24 +13,24 @@
 //!   (the `after` region, whose arguments are those values) or the merge.
 
 use crate::ir::{OpKind, Type, Value};
-use crate::kernel::KOp;
+use crate::kernel::{KOp, KOpKind};
 
-use super::ctx::Lowerer;
+use super::context::Lowerer;
 use super::error::LowerError;
 
-pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
+pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
-        KOp::ScfIf => lower_if(l),
-        KOp::ScfFor => lower_for(l),
-        KOp::ScfWhile => lower_while(l),
+        KOpKind::ScfIf => lower_if(l),
+        KOpKind::ScfFor => lower_for(l),
+        KOpKind::ScfWhile => lower_while(l),
         _ => Err(l.malformed("unexpected scf terminator")),
     }
 }
 
 /// Result types of the current op, converted.
 fn result_types(l: &mut Lowerer) -> Result<Vec<Type>, LowerError> {
-    let n = l.km.op(l.cur).results.len();
-    (0..n).map(|i| l.res_type(i)).collect()
+    let n = l.kernels.op(l.current_op).results.len();
+    (0..n).map(|i| l.result_type(i)).collect()
 }
 
 /// Function variables for the current op's results.
@@ -42,23 +42,24 @@ fn result_vars(l: &mut Lowerer, types: &[Type]) -> Vec<Value> {
 fn load_results(l: &mut Lowerer, vars: &[Value]) -> Result<(), LowerError> {
     for (i, &var) in vars.iter().enumerate() {
         let v = l.load(var);
-        l.set_res(i, v)?;
+        l.set_result(i, v)?;
     }
     Ok(())
 }
 
 /// Lowered operands of kernel terminator `term`.
-fn term_operands(l: &Lowerer, term: crate::ir::Op) -> Result<Vec<Value>, LowerError> {
-    l.km.op(term).operands.iter().map(|&v| l.get(v)).collect()
+fn term_operands(l: &Lowerer, term: KOp) -> Result<Vec<Value>, LowerError> {
+    l.kernels
+        .op(term)
+        .operands
+        .iter()
+        .map(|&v| l.lowered(v))
+        .collect()
 }
 
-fn expect_term(
-    l: &Lowerer,
-    term: Option<crate::ir::Op>,
-    want: KOp,
-) -> Result<crate::ir::Op, LowerError> {
+fn expect_term(l: &Lowerer, term: Option<KOp>, want: KOpKind) -> Result<KOp, LowerError> {
     match term {
-        Some(t) if l.km.op(t).kind == want => Ok(t),
+        Some(t) if l.kernels.op(t).kind == want => Ok(t),
         _ => Err(l.malformed(format!("region must end with {}", want.name()))),
     }
 }
@@ -71,13 +72,13 @@ fn lower_branch(
     block: crate::ir::Block,
     vars: &[Value],
 ) -> Result<(), LowerError> {
-    let op = l.cur;
-    let kr = l.km.op(op).regions[region];
-    let kb = l.km.region(kr).blocks[0];
+    let op = l.current_op;
+    let kr = l.kernels.op(op).regions[region];
+    let kb = l.kernels.region(kr).blocks[0];
     l.block = block;
-    let term = l.lower_ops(kb)?;
-    l.cur = op;
-    let term = expect_term(l, term, KOp::ScfYield)?;
+    let term = l.lower_block(kb)?;
+    l.current_op = op;
+    let term = expect_term(l, term, KOpKind::ScfYield)?;
     let vals = term_operands(l, term)?;
     if vals.len() != vars.len() {
         return Err(l.malformed("scf.yield operand count differs from the results"));
@@ -89,12 +90,12 @@ fn lower_branch(
 }
 
 fn lower_if(l: &mut Lowerer) -> Result<(), LowerError> {
-    let op = l.cur;
-    let cond = l.opnd(0)?;
+    let op = l.current_op;
+    let cond = l.operand(0)?;
     let types = result_types(l)?;
     let vars = result_vars(l, &types);
-    let regions = &l.km.op(op).regions;
-    let has_else = regions.len() > 1 && !l.km.region(regions[1]).blocks.is_empty();
+    let regions = &l.kernels.op(op).regions;
+    let has_else = regions.len() > 1 && !l.kernels.region(regions[1]).blocks.is_empty();
     let outer = l.block;
     let n_blocks = if has_else { 4 } else { 3 };
     let (_, blocks) = l.structured(OpKind::Selection, &vec![vec![]; n_blocks]);
@@ -103,7 +104,7 @@ fn lower_if(l: &mut Lowerer) -> Result<(), LowerError> {
     let merge = blocks[n_blocks - 1];
     let else_b = if has_else { blocks[2] } else { merge };
     l.block = header;
-    l.cond_branch(cond, then_b, else_b);
+    l.conditional_branch(cond, then_b, else_b);
     lower_branch(l, 0, then_b, &vars)?;
     l.branch(merge, vec![]);
     if has_else {
@@ -119,8 +120,8 @@ fn lower_if(l: &mut Lowerer) -> Result<(), LowerError> {
 }
 
 fn lower_for(l: &mut Lowerer) -> Result<(), LowerError> {
-    let op = l.cur;
-    let operands = l.opnds()?;
+    let op = l.current_op;
+    let operands = l.operands()?;
     if operands.len() < 3 {
         return Err(l.malformed("scf.for needs lower bound, upper bound and step"));
     }
@@ -131,8 +132,8 @@ fn lower_for(l: &mut Lowerer) -> Result<(), LowerError> {
         return Err(l.malformed("scf.for results differ from its iter_args"));
     }
     let vars = result_vars(l, &types);
-    let it = l.m.value_type(lb);
-    let bt = l.bool_ty();
+    let it = l.module.value_type(lb);
+    let bt = l.bool_type();
     let mut header_args = vec![it];
     header_args.extend(&types);
     let outer = l.block;
@@ -144,31 +145,31 @@ fn lower_for(l: &mut Lowerer) -> Result<(), LowerError> {
     l.branch(header, init_args);
 
     l.block = header;
-    let hargs = l.m.block(header).args.clone();
+    let hargs = l.module.block(header).args.clone();
     for (&var, &a) in vars.iter().zip(&hargs[1..]) {
         l.store(var, a);
     }
-    let c = l.op1("SLessThan", vec![hargs[0], ub], bt);
-    l.cond_branch(c, body, merge);
+    let c = l.core_op("SLessThan", vec![hargs[0], ub], bt);
+    l.conditional_branch(c, body, merge);
 
-    let kr = l.km.op(op).regions[0];
-    let kb = l.km.region(kr).blocks[0];
-    let kargs = l.km.block(kb).args.clone();
+    let kr = l.kernels.op(op).regions[0];
+    let kb = l.kernels.region(kr).blocks[0];
+    let kargs = l.kernels.block(kb).args.clone();
     if kargs.len() != hargs.len() {
         return Err(l.malformed("scf.for body arguments differ from its iter_args"));
     }
     for (&ka, &ha) in kargs.iter().zip(&hargs) {
-        l.set(ka, ha);
+        l.set_lowered(ka, ha);
     }
     l.block = body;
-    let term = l.lower_ops(kb)?;
-    l.cur = op;
-    let term = expect_term(l, term, KOp::ScfYield)?;
+    let term = l.lower_block(kb)?;
+    l.current_op = op;
+    let term = expect_term(l, term, KOpKind::ScfYield)?;
     let yields = term_operands(l, term)?;
     if yields.len() != types.len() {
         return Err(l.malformed("scf.yield operand count differs from the iter_args"));
     }
-    let next = l.op1("IAdd", vec![hargs[0], step], it);
+    let next = l.core_op("IAdd", vec![hargs[0], step], it);
     let mut back = vec![next];
     back.extend(yields);
     l.branch(header, back);
@@ -180,21 +181,21 @@ fn lower_for(l: &mut Lowerer) -> Result<(), LowerError> {
 }
 
 fn lower_while(l: &mut Lowerer) -> Result<(), LowerError> {
-    let op = l.cur;
-    let inits = l.opnds()?;
+    let op = l.current_op;
+    let inits = l.operands()?;
     let types = result_types(l)?;
     let vars = result_vars(l, &types);
-    let regions = l.km.op(op).regions.clone();
+    let regions = l.kernels.op(op).regions.clone();
     if regions.len() != 2 {
         return Err(l.malformed("scf.while needs a before and an after region"));
     }
-    let before = l.km.region(regions[0]).blocks[0];
-    let after = l.km.region(regions[1]).blocks[0];
-    let bargs_k = l.km.block(before).args.clone();
+    let before = l.kernels.region(regions[0]).blocks[0];
+    let after = l.kernels.region(regions[1]).blocks[0];
+    let bargs_k = l.kernels.block(before).args.clone();
     let mut btypes = Vec::new();
     for &a in &bargs_k {
-        let kt = l.ktype(a);
-        btypes.push(l.conv(kt)?);
+        let kt = l.kernel_type(a);
+        btypes.push(l.convert_type(kt)?);
     }
     let outer = l.block;
     let (_, blocks) = l.structured(OpKind::Loop, &[vec![], btypes, vec![], vec![]]);
@@ -203,13 +204,13 @@ fn lower_while(l: &mut Lowerer) -> Result<(), LowerError> {
     l.branch(header, inits);
 
     l.block = header;
-    let hargs = l.m.block(header).args.clone();
+    let hargs = l.module.block(header).args.clone();
     for (&ka, &ha) in bargs_k.iter().zip(&hargs) {
-        l.set(ka, ha);
+        l.set_lowered(ka, ha);
     }
-    let term = l.lower_ops(before)?;
-    l.cur = op;
-    let term = expect_term(l, term, KOp::ScfCondition)?;
+    let term = l.lower_block(before)?;
+    l.current_op = op;
+    let term = expect_term(l, term, KOpKind::ScfCondition)?;
     let vals = term_operands(l, term)?;
     let Some((&cond, forwarded)) = vals.split_first() else {
         return Err(l.malformed("scf.condition needs a condition"));
@@ -222,21 +223,21 @@ fn lower_while(l: &mut Lowerer) -> Result<(), LowerError> {
     for (&var, &v) in vars.iter().zip(forwarded) {
         l.store(var, v);
     }
-    l.cond_branch(cond, body, merge);
+    l.conditional_branch(cond, body, merge);
 
-    let aargs = l.km.block(after).args.clone();
+    let aargs = l.kernels.block(after).args.clone();
     if aargs.len() != forwarded.len() {
         return Err(
             l.malformed("scf.while after-region arguments differ from the forwarded values")
         );
     }
     for (&ka, &v) in aargs.iter().zip(forwarded) {
-        l.set(ka, v);
+        l.set_lowered(ka, v);
     }
     l.block = body;
-    let term = l.lower_ops(after)?;
-    l.cur = op;
-    let term = expect_term(l, term, KOp::ScfYield)?;
+    let term = l.lower_block(after)?;
+    l.current_op = op;
+    let term = expect_term(l, term, KOpKind::ScfYield)?;
     let yields = term_operands(l, term)?;
     l.branch(header, yields);
 

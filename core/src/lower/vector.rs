@@ -7,93 +7,104 @@
 //! Reductions combine the lanes in order, then the accumulator.
 
 use crate::ir::{Type, Value};
-use crate::kernel::{KOp, KType};
+use crate::kernel::{KOpKind, KType, KValue};
 
-use super::ctx::Lowerer;
+use super::context::Lowerer;
 use super::error::LowerError;
-use super::gpu::reduction_ops;
+use super::helpers::ints::normalize;
+use super::helpers::memory::{load_element, store_element};
+use super::helpers::reduce::reduction_ops;
 
-pub(crate) fn lower(l: &mut Lowerer, kind: KOp) -> Result<(), LowerError> {
+pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
-        KOp::VectorLoad => vload(l),
-        KOp::VectorStore => vstore(l),
-        KOp::VectorExtract | KOp::VectorExtractElement => {
-            let v = l.opnd(0)?;
-            let ty = l.res_type(0)?;
-            let pos = position(l, kind == KOp::VectorExtract, 1)?;
+        KOpKind::VectorLoad => vload(l),
+        KOpKind::VectorStore => vstore(l),
+        KOpKind::VectorExtract | KOpKind::VectorExtractElement => {
+            let v = l.operand(0)?;
+            let ty = l.result_type(0)?;
+            let pos = position(l, kind == KOpKind::VectorExtract, 1)?;
             let r = extract_lane(l, v, pos, ty);
-            l.set_res(0, r)
+            l.set_result(0, r)
         }
-        KOp::VectorInsert | KOp::VectorInsertElement => {
-            let x = l.opnd(0)?;
-            let dest = l.opnd(1)?;
-            let ty = l.res_type(0)?;
-            let pos = position(l, kind == KOp::VectorInsert, 2)?;
-            let r = if l.m.types.component_count(ty) == 1 {
+        KOpKind::VectorInsert | KOpKind::VectorInsertElement => {
+            let x = l.operand(0)?;
+            let dest = l.operand(1)?;
+            let ty = l.result_type(0)?;
+            let pos = position(l, kind == KOpKind::VectorInsert, 2)?;
+            let r = if l.module.types.component_count(ty) == 1 {
                 x
             } else {
                 match pos {
                     Lane::Static(i) => {
                         let a = l.indices_attr(&[i]);
-                        l.op1_attrs("CompositeInsert", vec![x, dest], ty, vec![("indices", a)])
+                        l.core_op_with_attrs(
+                            "CompositeInsert",
+                            vec![x, dest],
+                            ty,
+                            vec![("indices", a)],
+                        )
                     }
-                    Lane::Dynamic(i) => l.op1("VectorInsertDynamic", vec![dest, x, i], ty),
+                    Lane::Dynamic(i) => l.core_op("VectorInsertDynamic", vec![dest, x, i], ty),
                 }
             };
-            l.set_res(0, r)
+            l.set_result(0, r)
         }
-        KOp::VectorSplat | KOp::VectorBroadcast => {
-            let x = l.opnd(0)?;
-            let ty = l.res_type(0)?;
-            let r = if l.m.value_type(x) == ty {
+        KOpKind::VectorSplat | KOpKind::VectorBroadcast => {
+            let x = l.operand(0)?;
+            let ty = l.result_type(0)?;
+            let r = if l.module.value_type(x) == ty {
                 x
             } else {
                 l.splat(x, ty)
             };
-            l.set_res(0, r)
+            l.set_result(0, r)
         }
-        KOp::VectorShuffle => {
-            let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-            let mask: Vec<u32> = l.kdense("mask")?.iter().map(|&m| m as u32).collect();
-            let ty = l.res_type(0)?;
+        KOpKind::VectorShuffle => {
+            let (a, b) = (l.operand(0)?, l.operand(1)?);
+            let mask: Vec<u32> = l
+                .kernel_i64_array("mask")?
+                .iter()
+                .map(|&m| m as u32)
+                .collect();
+            let ty = l.result_type(0)?;
             let r = shuffle(l, a, b, &mask, ty)?;
-            l.set_res(0, r)
+            l.set_result(0, r)
         }
-        KOp::VectorInterleave => {
-            let (a, b) = (l.opnd(0)?, l.opnd(1)?);
-            let n = l.m.types.component_count(l.m.value_type(a));
+        KOpKind::VectorInterleave => {
+            let (a, b) = (l.operand(0)?, l.operand(1)?);
+            let n = l.module.types.component_count(l.module.value_type(a));
             let mask: Vec<u32> = (0..n).flat_map(|i| [i, n + i]).collect();
-            let ty = l.res_type(0)?;
+            let ty = l.result_type(0)?;
             let r = shuffle(l, a, b, &mask, ty)?;
-            l.set_res(0, r)
+            l.set_result(0, r)
         }
-        KOp::VectorDeinterleave => {
-            let a = l.opnd(0)?;
-            let n = l.m.types.component_count(l.m.value_type(a));
-            let ty = l.res_type(0)?;
+        KOpKind::VectorDeinterleave => {
+            let a = l.operand(0)?;
+            let n = l.module.types.component_count(l.module.value_type(a));
+            let ty = l.result_type(0)?;
             let even: Vec<u32> = (0..n / 2).map(|i| 2 * i).collect();
             let odd: Vec<u32> = (0..n / 2).map(|i| 2 * i + 1).collect();
             let e = shuffle(l, a, a, &even, ty)?;
             let o = shuffle(l, a, a, &odd, ty)?;
-            l.set_res(0, e)?;
-            l.set_res(1, o)
+            l.set_result(0, e)?;
+            l.set_result(1, o)
         }
-        KOp::VectorReduction => reduction(l),
-        KOp::VectorBitcast => {
-            let a = l.opnd(0)?;
-            let ty = l.res_type(0)?;
-            let r = if l.m.value_type(a) == ty {
+        KOpKind::VectorReduction => reduction(l),
+        KOpKind::VectorBitcast => {
+            let a = l.operand(0)?;
+            let ty = l.result_type(0)?;
+            let r = if l.module.value_type(a) == ty {
                 a
             } else {
-                l.op1("Bitcast", vec![a], ty)
+                l.core_op("Bitcast", vec![a], ty)
             };
-            l.set_res(0, r)
+            l.set_result(0, r)
         }
-        KOp::VectorFma => {
-            let args = l.opnds()?;
-            let ty = l.res_type(0)?;
-            let r = l.gl("Fma", args, ty);
-            l.set_res(0, r)
+        KOpKind::VectorFma => {
+            let args = l.operands()?;
+            let ty = l.result_type(0)?;
+            let r = l.glsl_op("Fma", args, ty);
+            l.set_result(0, r)
         }
         _ => Err(l.unsupported("no lowering for this vector op")),
     }
@@ -108,39 +119,39 @@ enum Lane {
 /// The lane of `vector.extract`/`insert` (`static_position`, dynamic
 /// operands from `first_dynamic`) or `extractelement`/`insertelement`.
 fn position(l: &Lowerer, static_form: bool, first_dynamic: usize) -> Result<Lane, LowerError> {
-    let n_ops = l.km.op(l.cur).operands.len();
+    let n_ops = l.kernels.op(l.current_op).operands.len();
     if static_form {
-        let pos = l.kdense("static_position")?;
+        let pos = l.kernel_i64_array("static_position")?;
         match pos {
             [] => Ok(Lane::Static(0)),
             [p] if *p != i64::MIN => Ok(Lane::Static(*p as u32)),
-            [_] if n_ops > first_dynamic => Ok(Lane::Dynamic(l.opnd(first_dynamic)?)),
+            [_] if n_ops > first_dynamic => Ok(Lane::Dynamic(l.operand(first_dynamic)?)),
             _ => Err(l.unsupported("only 1-D vector positions are supported")),
         }
     } else if n_ops > first_dynamic {
-        Ok(Lane::Dynamic(l.opnd(first_dynamic)?))
+        Ok(Lane::Dynamic(l.operand(first_dynamic)?))
     } else {
         Ok(Lane::Static(0))
     }
 }
 
 fn extract_lane(l: &mut Lowerer, v: Value, pos: Lane, ty: Type) -> Value {
-    if l.m.types.component_count(l.m.value_type(v)) == 1 {
+    if l.module.types.component_count(l.module.value_type(v)) == 1 {
         return v;
     }
     match pos {
         Lane::Static(i) => l.extract(v, i, ty),
-        Lane::Dynamic(i) => l.op1("VectorExtractDynamic", vec![v, i], ty),
+        Lane::Dynamic(i) => l.core_op("VectorExtractDynamic", vec![v, i], ty),
     }
 }
 
 /// Lane `i` of `v` (a scalar stands for a one-lane vector).
 fn lane(l: &mut Lowerer, v: Value, i: u32) -> Value {
-    let vt = l.m.value_type(v);
-    if l.m.types.component_count(vt) == 1 {
+    let vt = l.module.value_type(v);
+    if l.module.types.component_count(vt) == 1 {
         return v;
     }
-    let st = l.m.types.scalar_of(vt);
+    let st = l.module.types.scalar_of(vt);
     l.extract(v, i, st)
 }
 
@@ -151,20 +162,25 @@ fn shuffle(
     mask: &[u32],
     ty: Type,
 ) -> Result<Value, LowerError> {
-    let na = l.m.types.component_count(l.m.value_type(a));
-    let nb = l.m.types.component_count(l.m.value_type(b));
+    let na = l.module.types.component_count(l.module.value_type(a));
+    let nb = l.module.types.component_count(l.module.value_type(b));
     if mask.iter().any(|&m| m >= na + nb) {
         return Err(l.malformed("shuffle mask out of range"));
     }
-    let n = l.m.types.component_count(ty);
+    let n = l.module.types.component_count(ty);
     if na > 1 && nb > 1 && n > 1 {
-        let i32t = l.i32_ty();
+        let i32t = l.i32_type();
         let items = mask
             .iter()
-            .map(|&m| l.m.attrs.int(m as i128, i32t))
+            .map(|&m| l.module.attrs.int(m as i128, i32t))
             .collect();
-        let comps = l.m.attrs.array(items);
-        return Ok(l.op1_attrs("VectorShuffle", vec![a, b], ty, vec![("components", comps)]));
+        let comps = l.module.attrs.array(items);
+        return Ok(l.core_op_with_attrs(
+            "VectorShuffle",
+            vec![a, b],
+            ty,
+            vec![("components", comps)],
+        ));
     }
     let lanes: Vec<Value> = mask
         .iter()
@@ -179,84 +195,84 @@ fn shuffle(
     Ok(if n == 1 {
         lanes[0]
     } else {
-        l.op1("CompositeConstruct", lanes, ty)
+        l.core_op("CompositeConstruct", lanes, ty)
     })
 }
 
 /// The kernel memref operand at `mem`, its indices after it, with the last
 /// index advanced by `k` for lane `k`.
 fn lane_indices(l: &mut Lowerer, first_index: usize, k: u32) -> Result<Vec<Value>, LowerError> {
-    let n = l.km.op(l.cur).operands.len();
+    let n = l.kernels.op(l.current_op).operands.len();
     let mut idx = (first_index..n)
-        .map(|i| l.opnd(i))
+        .map(|i| l.operand(i))
         .collect::<Result<Vec<_>, _>>()?;
     if k > 0 {
         let Some(last) = idx.last_mut() else {
             return Err(l.malformed("vector access of a rank-0 memref"));
         };
-        let it = l.m.value_type(*last);
+        let it = l.module.value_type(*last);
         let c = l.const_int(it, k as i128);
-        *last = l.op1("IAdd", vec![*last, c], it);
+        *last = l.core_op("IAdd", vec![*last, c], it);
     }
     Ok(idx)
 }
 
 fn vload(l: &mut Lowerer) -> Result<(), LowerError> {
-    let base = l.kopnd(0)?;
-    let ty = l.res_type(0)?;
-    let n = l.m.types.component_count(ty);
+    let base = l.kernel_operand(0)?;
+    let ty = l.result_type(0)?;
+    let n = l.module.types.component_count(ty);
     check_elem(l, base)?;
     let mut lanes = Vec::new();
     for k in 0..n {
         let idx = lane_indices(l, 1, k)?;
-        lanes.push(super::memref::load(l, base, &idx)?);
+        lanes.push(load_element(l, base, &idx)?);
     }
     let r = if n == 1 {
         lanes[0]
     } else {
-        l.op1("CompositeConstruct", lanes, ty)
+        l.core_op("CompositeConstruct", lanes, ty)
     };
-    l.set_res(0, r)
+    l.set_result(0, r)
 }
 
 fn vstore(l: &mut Lowerer) -> Result<(), LowerError> {
-    let v = l.opnd(0)?;
-    let base = l.kopnd(1)?;
+    let v = l.operand(0)?;
+    let base = l.kernel_operand(1)?;
     check_elem(l, base)?;
-    let n = l.m.types.component_count(l.m.value_type(v));
+    let n = l.module.types.component_count(l.module.value_type(v));
     for k in 0..n {
         let idx = lane_indices(l, 2, k)?;
         let x = lane(l, v, k);
-        super::memref::store(l, base, &idx, x)?;
+        store_element(l, base, &idx, x)?;
     }
     Ok(())
 }
 
-fn check_elem(l: &Lowerer, base: Value) -> Result<(), LowerError> {
-    match l.ktype(base).memref_elem() {
+fn check_elem(l: &Lowerer, base: KValue) -> Result<(), LowerError> {
+    match l.kernel_type(base).memref_elem() {
         Some(e) if e.is_scalar() => Ok(()),
         _ => Err(l.unsupported("vector.load/store of memrefs of vectors")),
     }
 }
 
 fn reduction(l: &mut Lowerer) -> Result<(), LowerError> {
-    let kind = l.kenum("kind")?;
-    let v = l.opnd(0)?;
-    let ty = l.res_type(0)?;
-    let kty: &KType = l.res_ktype(0)?;
+    let kind = l.kernel_enum("kind")?;
+    let v = l.operand(0)?;
+    let ty = l.result_type(0)?;
+    let kty: &KType = l.result_kernel_type(0)?;
     let float = matches!(kty, KType::Float(_));
     let (_, combine) = reduction_ops(kind, float)
         .ok_or_else(|| l.unsupported(format!("reduction kind '{kind}' on this type")))?;
-    let n = l.m.types.component_count(l.m.value_type(v));
+    let n = l.module.types.component_count(l.module.value_type(v));
     let mut acc = lane(l, v, 0);
     for k in 1..n {
         let x = lane(l, v, k);
         acc = combine.apply(l, acc, x, ty);
     }
-    if l.km.op(l.cur).operands.len() > 1 {
-        let a = l.opnd(1)?;
+    if l.kernels.op(l.current_op).operands.len() > 1 {
+        let a = l.operand(1)?;
         acc = combine.apply(l, acc, a, ty);
     }
-    let acc = super::arith::normalize(l, acc, kty);
-    l.set_res(0, acc)
+    let acc = normalize(l, acc, kty);
+    l.set_result(0, acc)
 }

@@ -66,16 +66,19 @@
 //!    constants).
 //!
 //! The pass does not touch the VCE triple: run `update-vce` afterwards
-//! when a new feature (`SignedZeroInfNanPreserve`) needs one.
+//! when a new feature (`SignedZeroInfNanPreserve`) needs one
+//! ([`super::pipeline`] runs both, and the interface lists again).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi};
 
 use crate::grammar::{
     Decoration, ExecutionMode, ExecutionModel, OperandKind, StorageClass, Version,
 };
-use crate::ir::{AttrKind, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, UseMap, Value};
+use crate::ir::{
+    AttrKind, Block, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, UseMap, Value,
+};
 use crate::layout::block::{decorate, BlockLayoutError, BlockRules};
 use crate::target::TargetEnv;
 use crate::text::{self, Prefix};
@@ -211,9 +214,10 @@ pub fn run_with(
 /// every global variable the entry function and its callees reference,
 /// before that only the `Input`/`Output` ones (spirv-val rejects others).
 ///
-/// Run it after `update-vce` when that may have changed the version the
-/// pass assumed (a module without a `vce_triple` is lowered for the target
-/// env's version, and `update-vce` may then choose a lower one).
+/// The pass pipeline ([`super::pipeline`]) runs it after `update-vce`,
+/// which may have changed the version the pass assumed (a module without a
+/// `vce_triple` is lowered for the target env's version, and `update-vce`
+/// may then choose a lower one, or raise a declared one).
 pub fn update_entry_point_interfaces(module: &mut Module) {
     let version = match module.attr_kind(module.top(), "vce_triple") {
         Some(AttrKind::Vce(vce)) => vce.version,
@@ -248,6 +252,37 @@ struct EntryFn {
     abi: EntryPointAbi,
     args: Vec<(InterfaceVarAbi, Vec<Decoration>)>,
     inputs: Vec<Type>,
+}
+
+/// A module variable planned for an entry function.
+struct GlobalPlan {
+    name: String,
+    ty: Type,
+    /// Its descriptor set and binding (`None` for push constants).
+    binding: Option<InterfaceVarAbi>,
+    decorations: Vec<Decoration>,
+}
+
+/// What [`EntryFn::plan`] decides, read by the later steps.
+struct Plan {
+    /// The function's entry block and its parameters.
+    entry_block: Block,
+    params: Vec<Value>,
+    /// The variables to create, in order.
+    globals: Vec<GlobalPlan>,
+    /// How each argument is rebuilt.
+    args: Vec<ArgPlan>,
+    /// The symbol names chosen so far.
+    taken: HashSet<String>,
+}
+
+/// The scalar push-constant arguments gathered while planning.
+#[derive(Default)]
+struct PushPlan {
+    /// `(argument, type)` of each member, in argument order.
+    members: Vec<(usize, Type)>,
+    /// The pointer argument that is a push-constant block itself.
+    pointer_arg: Option<usize>,
 }
 
 /// How one argument is rebuilt.
@@ -381,12 +416,25 @@ impl EntryFn {
         }
     }
 
+    /// Lowers the entry function in the five steps of the module docs, each
+    /// a method passing on the [`Plan`] of the first.
     fn lower(
         self,
         m: &mut Module,
         version: Version,
         options: &LowerAbiOptions,
     ) -> Result<(), LowerAbiError> {
+        let mut plan = self.plan(m, options)?;
+        let global_types = self.create_variables(m, &plan);
+        self.replace_arguments(m, &plan, &global_types)?;
+        self.drop_abi_attrs(m, &plan);
+        self.add_entry_point(m, version);
+        self.add_execution_modes(m, options, &mut plan.taken)
+    }
+
+    /// Step 1: plans the variables: one per argument (or one push-constant block
+    /// for the scalar ones) and how each argument is rebuilt from it.
+    fn plan(&self, m: &mut Module, options: &LowerAbiOptions) -> Result<Plan, LowerAbiError> {
         let entry_block = m
             .op(self.func)
             .regions
@@ -409,201 +457,250 @@ impl EntryFn {
                 ),
             });
         }
-        let rules = |sc: StorageClass| {
-            if options.scalar_block_layout {
-                BlockRules::Scalar
-            } else if sc == StorageClass::Uniform {
-                BlockRules::Std140
-            } else {
-                BlockRules::Std430
-            }
+        let mut plan = Plan {
+            entry_block,
+            params,
+            globals: Vec::new(),
+            args: Vec::with_capacity(self.inputs.len()),
+            taken: HashSet::new(),
         };
+        let mut push = PushPlan::default();
+        for index in 0..self.args.len() {
+            self.plan_argument(m, options, index, &mut plan, &mut push)?;
+        }
+        if !push.members.is_empty() {
+            self.plan_push_constants(m, options, &mut plan, &push)?;
+        }
+        Ok(plan)
+    }
 
-        // 1. Plan the variables.
-        let mut globals: Vec<(String, Type, Option<InterfaceVarAbi>, Vec<Decoration>)> = Vec::new();
-        let mut plans: Vec<ArgPlan> = Vec::with_capacity(self.inputs.len());
-        let mut taken: HashSet<String> = HashSet::new();
-        let mut push_members: Vec<(usize, Type)> = Vec::new();
-        let mut push_pointer_arg: Option<usize> = None;
-        for (index, (var_abi, decorations)) in self.args.iter().enumerate() {
-            let ty = self.inputs[index];
-            let own_name = format!("{}_arg_{index}", self.name);
-            let layout = |m: &mut Module, pointee: Type, sc: StorageClass| {
-                decorate(&mut m.types, pointee, rules(sc)).map_err(|source| LowerAbiError::Layout {
+    /// The variable of argument `index` (or its place in the push-constant
+    /// block, gathered in `push`).
+    fn plan_argument(
+        &self,
+        m: &mut Module,
+        options: &LowerAbiOptions,
+        index: usize,
+        plan: &mut Plan,
+        push: &mut PushPlan,
+    ) -> Result<(), LowerAbiError> {
+        let (var_abi, decorations) = &self.args[index];
+        let ty = self.inputs[index];
+        let own_name = format!("{}_arg_{index}", self.name);
+        let layout = |m: &mut Module, pointee: Type, sc: StorageClass| {
+            decorate(&mut m.types, pointee, block_rules(options, sc)).map_err(|source| {
+                LowerAbiError::Layout {
                     func: self.name.clone(),
                     loc: self.loc,
                     index,
                     source,
-                })
-            };
-            let abi_sc = var_abi.storage_class.map(|s| s.value());
-            match m.types.kind(ty).clone() {
-                TypeKind::Pointer {
-                    pointee,
-                    storage_class,
-                } => {
-                    if abi_sc.is_some_and(|s| s != storage_class as u32) {
+                }
+            })
+        };
+        let abi_sc = var_abi.storage_class.map(|s| s.value());
+        match m.types.kind(ty).clone() {
+            TypeKind::Pointer {
+                pointee,
+                storage_class,
+            } => {
+                if abi_sc.is_some_and(|s| s != storage_class as u32) {
+                    return Err(self.unsupported(
+                        m,
+                        index,
+                        format!(
+                            "the ABI's storage class differs from the pointer's {}",
+                            storage_class.name()
+                        ),
+                    ));
+                }
+                let var = unique_name(m, &mut plan.taken, &own_name);
+                match storage_class {
+                    StorageClass::StorageBuffer
+                    | StorageClass::Uniform
+                    | StorageClass::PushConstant => {
+                        let is_struct = matches!(m.types.kind(pointee), TypeKind::Struct(_));
+                        let block = if is_struct {
+                            pointee
+                        } else {
+                            m.types.struct_of(vec![(pointee, None)])
+                        };
+                        let block = layout(m, block, storage_class)?;
+                        let var_ty = m.types.pointer(block, storage_class);
+                        if storage_class == StorageClass::PushConstant {
+                            if push.pointer_arg.replace(index).is_some() {
+                                return Err(self.unsupported(
+                                    m,
+                                    index,
+                                    "a second push-constant block (Vulkan allows one per entry point)",
+                                ));
+                            }
+                            plan.globals.push(GlobalPlan {
+                                name: var.clone(),
+                                ty: var_ty,
+                                binding: None,
+                                decorations: decorations.clone(),
+                            });
+                        } else {
+                            plan.globals.push(GlobalPlan {
+                                name: var.clone(),
+                                ty: var_ty,
+                                binding: Some(*var_abi),
+                                decorations: decorations.clone(),
+                            });
+                        }
+                        plan.args.push(ArgPlan::Variable {
+                            var,
+                            wrapped: !is_struct,
+                        });
+                    }
+                    StorageClass::UniformConstant => {
+                        plan.globals.push(GlobalPlan {
+                            name: var.clone(),
+                            ty,
+                            binding: Some(*var_abi),
+                            decorations: decorations.clone(),
+                        });
+                        plan.args.push(ArgPlan::Variable {
+                            var,
+                            wrapped: false,
+                        });
+                    }
+                    other => {
                         return Err(self.unsupported(
                             m,
                             index,
                             format!(
-                                "the ABI's storage class differs from the pointer's {}",
-                                storage_class.name()
+                                "{} is not a storage class of shader resources \
+                                 (StorageBuffer, Uniform, UniformConstant, PushConstant)",
+                                other.name()
                             ),
-                        ));
+                        ))
                     }
-                    let var = unique_name(m, &mut taken, &own_name);
-                    match storage_class {
-                        StorageClass::StorageBuffer
-                        | StorageClass::Uniform
-                        | StorageClass::PushConstant => {
-                            let is_struct = matches!(m.types.kind(pointee), TypeKind::Struct(_));
-                            let block = if is_struct {
-                                pointee
-                            } else {
-                                m.types.struct_of(vec![(pointee, None)])
-                            };
-                            let block = layout(m, block, storage_class)?;
-                            let var_ty = m.types.pointer(block, storage_class);
-                            if storage_class == StorageClass::PushConstant {
-                                if push_pointer_arg.replace(index).is_some() {
-                                    return Err(self.unsupported(
-                                        m,
-                                        index,
-                                        "a second push-constant block (Vulkan allows one per entry point)",
-                                    ));
-                                }
-                                globals.push((var.clone(), var_ty, None, decorations.clone()));
-                            } else {
-                                globals.push((
-                                    var.clone(),
-                                    var_ty,
-                                    Some(*var_abi),
-                                    decorations.clone(),
-                                ));
-                            }
-                            plans.push(ArgPlan::Variable {
-                                var,
-                                wrapped: !is_struct,
-                            });
-                        }
-                        StorageClass::UniformConstant => {
-                            globals.push((var.clone(), ty, Some(*var_abi), decorations.clone()));
-                            plans.push(ArgPlan::Variable {
-                                var,
-                                wrapped: false,
-                            });
-                        }
-                        other => {
-                            return Err(self.unsupported(
-                                m,
-                                index,
-                                format!(
-                                    "{} is not a storage class of shader resources \
-                                     (StorageBuffer, Uniform, UniformConstant, PushConstant)",
-                                    other.name()
-                                ),
-                            ))
-                        }
-                    }
-                }
-                TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Vector { .. } => {
-                    match var_abi.storage_class {
-                        None | Some(kiln_abi::StorageClass::PushConstant) => {
-                            push_members.push((index, ty));
-                            plans.push(ArgPlan::PushMember {
-                                var: String::new(),
-                                member: 0,
-                            });
-                        }
-                        Some(
-                            sc @ (kiln_abi::StorageClass::StorageBuffer
-                            | kiln_abi::StorageClass::Uniform),
-                        ) => {
-                            let sc = if sc == kiln_abi::StorageClass::Uniform {
-                                StorageClass::Uniform
-                            } else {
-                                StorageClass::StorageBuffer
-                            };
-                            let var = unique_name(m, &mut taken, &own_name);
-                            let block = m.types.struct_of(vec![(ty, None)]);
-                            let block = layout(m, block, sc)?;
-                            let var_ty = m.types.pointer(block, sc);
-                            globals.push((
-                                var.clone(),
-                                var_ty,
-                                Some(*var_abi),
-                                decorations.clone(),
-                            ));
-                            plans.push(ArgPlan::PushMember { var, member: 0 });
-                        }
-                        Some(sc) => {
-                            return Err(self.unsupported(
-                                m,
-                                index,
-                                format!(
-                                    "a scalar or vector argument must live in StorageBuffer, \
-                                     Uniform or PushConstant storage, not {}",
-                                    sc.name()
-                                ),
-                            ))
-                        }
-                    }
-                }
-                _ => {
-                    return Err(self.unsupported(
-                        m,
-                        index,
-                        "an entry-function argument must be a pointer, scalar or vector",
-                    ))
                 }
             }
-        }
-        if !push_members.is_empty() {
-            if let Some(index) = push_pointer_arg {
+            TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Vector { .. } => {
+                match var_abi.storage_class {
+                    None | Some(kiln_abi::StorageClass::PushConstant) => {
+                        push.members.push((index, ty));
+                        plan.args.push(ArgPlan::PushMember {
+                            var: String::new(),
+                            member: 0,
+                        });
+                    }
+                    Some(
+                        sc @ (kiln_abi::StorageClass::StorageBuffer
+                        | kiln_abi::StorageClass::Uniform),
+                    ) => {
+                        let sc = if sc == kiln_abi::StorageClass::Uniform {
+                            StorageClass::Uniform
+                        } else {
+                            StorageClass::StorageBuffer
+                        };
+                        let var = unique_name(m, &mut plan.taken, &own_name);
+                        let block = m.types.struct_of(vec![(ty, None)]);
+                        let block = layout(m, block, sc)?;
+                        let var_ty = m.types.pointer(block, sc);
+                        plan.globals.push(GlobalPlan {
+                            name: var.clone(),
+                            ty: var_ty,
+                            binding: Some(*var_abi),
+                            decorations: decorations.clone(),
+                        });
+                        plan.args.push(ArgPlan::PushMember { var, member: 0 });
+                    }
+                    Some(sc) => {
+                        return Err(self.unsupported(
+                            m,
+                            index,
+                            format!(
+                                "a scalar or vector argument must live in StorageBuffer, \
+                                 Uniform or PushConstant storage, not {}",
+                                sc.name()
+                            ),
+                        ))
+                    }
+                }
+            }
+            _ => {
                 return Err(self.unsupported(
                     m,
                     index,
-                    "a push-constant block together with scalar push-constant arguments \
-                     (Vulkan allows one push-constant block per entry point)",
-                ));
-            }
-            let var = if push_members.len() == 1 {
-                // The argument's own name, as MLIR names it.
-                unique_name(
-                    m,
-                    &mut taken,
-                    &format!("{}_arg_{}", self.name, push_members[0].0),
-                )
-            } else {
-                unique_name(m, &mut taken, &format!("{}_push_constants", self.name))
-            };
-            let block = m
-                .types
-                .struct_of(push_members.iter().map(|&(_, t)| (t, None)).collect());
-            let first = push_members[0].0;
-            let block = decorate(&mut m.types, block, rules(StorageClass::PushConstant)).map_err(
-                |source| LowerAbiError::Layout {
-                    func: self.name.clone(),
-                    loc: self.loc,
-                    index: first,
-                    source,
-                },
-            )?;
-            let var_ty = m.types.pointer(block, StorageClass::PushConstant);
-            globals.push((var.clone(), var_ty, None, Vec::new()));
-            for (member, &(index, _)) in push_members.iter().enumerate() {
-                plans[index] = ArgPlan::PushMember {
-                    var: var.clone(),
-                    member: member as u32,
-                };
+                    "an entry-function argument must be a pointer, scalar or vector",
+                ))
             }
         }
+        Ok(())
+    }
 
-        // 2. Create the variables before the function.
+    /// The one push-constant block of the scalar arguments in `push`.
+    fn plan_push_constants(
+        &self,
+        m: &mut Module,
+        options: &LowerAbiOptions,
+        plan: &mut Plan,
+        push: &PushPlan,
+    ) -> Result<(), LowerAbiError> {
+        if let Some(index) = push.pointer_arg {
+            return Err(self.unsupported(
+                m,
+                index,
+                "a push-constant block together with scalar push-constant arguments \
+                 (Vulkan allows one push-constant block per entry point)",
+            ));
+        }
+        let var = if push.members.len() == 1 {
+            // The argument's own name, as MLIR names it.
+            unique_name(
+                m,
+                &mut plan.taken,
+                &format!("{}_arg_{}", self.name, push.members[0].0),
+            )
+        } else {
+            unique_name(m, &mut plan.taken, &format!("{}_push_constants", self.name))
+        };
+        let block = m
+            .types
+            .struct_of(push.members.iter().map(|&(_, t)| (t, None)).collect());
+        let first = push.members[0].0;
+        let block = decorate(
+            &mut m.types,
+            block,
+            block_rules(options, StorageClass::PushConstant),
+        )
+        .map_err(|source| LowerAbiError::Layout {
+            func: self.name.clone(),
+            loc: self.loc,
+            index: first,
+            source,
+        })?;
+        let var_ty = m.types.pointer(block, StorageClass::PushConstant);
+        plan.globals.push(GlobalPlan {
+            name: var.clone(),
+            ty: var_ty,
+            binding: None,
+            decorations: Vec::new(),
+        });
+        for (member, &(index, _)) in push.members.iter().enumerate() {
+            plan.args[index] = ArgPlan::PushMember {
+                var: var.clone(),
+                member: member as u32,
+            };
+        }
+        Ok(())
+    }
+
+    /// Step 2: creates the planned variables before the function; returns their
+    /// types by name.
+    fn create_variables(&self, m: &mut Module, plan: &Plan) -> HashMap<String, Type> {
         let i32_ty = m.types.int(32);
-        let mut global_types = std::collections::HashMap::new();
-        for (name, ty, var_abi, decorations) in &globals {
+        let mut global_types = HashMap::new();
+        for GlobalPlan {
+            name,
+            ty,
+            binding: var_abi,
+            decorations,
+        } in &plan.globals
+        {
             let mut spec = OpSpec::new(OpKind::GlobalVariable).loc(self.loc);
             let a = m.attrs.string(name.clone());
             spec = spec.attr("sym_name", a);
@@ -624,13 +721,24 @@ impl EntryFn {
             global_types.insert(name.clone(), *ty);
         }
 
-        // 3. Replace the arguments.
-        let anchor = m.block(entry_block).ops.first().copied();
+        global_types
+    }
+
+    /// Step 3: replaces each used argument by its variable (address, access
+    /// chain, load), re-typing the uses that see a laid-out type.
+    fn replace_arguments(
+        &self,
+        m: &mut Module,
+        plan: &Plan,
+        global_types: &HashMap<String, Type>,
+    ) -> Result<(), LowerAbiError> {
+        let i32_ty = m.types.int(32);
+        let anchor = m.block(plan.entry_block).ops.first().copied();
         let insert = |m: &mut Module, spec: OpSpec| -> Value {
             let op = m.create_op(spec.loc(self.loc));
             match anchor {
                 Some(a) => m.insert_op_before(a, op),
-                None => m.append_op(entry_block, op),
+                None => m.append_op(plan.entry_block, op),
             }
             m.op(op).results[0]
         };
@@ -638,20 +746,20 @@ impl EntryFn {
             OpKind::from_name("AccessChain").expect("core grammar has OpAccessChain");
         let load = OpKind::from_name("Load").expect("core grammar has OpLoad");
         // No arguments, nothing to replace: skip the walk.
-        let mut uses = if plans.is_empty() {
+        let mut uses = if plan.args.is_empty() {
             UseMap::default()
         } else {
             UseMap::build(m, self.func)
         };
-        for (index, plan) in plans.iter().enumerate() {
-            let old = params[index];
+        for (index, arg_plan) in plan.args.iter().enumerate() {
+            let old = plan.params[index];
             if uses.users(old).is_empty() {
                 // Nothing to replace: the variable exists but is not used
                 // (as in the binary, where an unused address leaves no
                 // trace), so it is not part of the pipeline interface.
                 continue;
             }
-            let (var, member, scalar) = match plan {
+            let (var, member, scalar) = match arg_plan {
                 ArgPlan::Variable { var, wrapped } => (var, wrapped.then_some(0), false),
                 ArgPlan::PushMember { var, member } => (var, Some(*member), true),
             };
@@ -700,9 +808,13 @@ impl EntryFn {
                 retype_uses(m, &mut uses, value, index, &self.name)?;
             }
         }
+        Ok(())
+    }
 
-        // 4. Drop the parameters and the ABI attributes.
-        m.block_mut(entry_block).args.clear();
+    /// Step 4: drops the parameters and the ABI attributes (a subgroup size
+    /// stays).
+    fn drop_abi_attrs(&self, m: &mut Module, plan: &Plan) {
+        m.block_mut(plan.entry_block).args.clear();
         let fn_ty = m.types.function(Vec::new(), Vec::new());
         let a = m.attrs.ty(fn_ty);
         m.set_attr(self.func, "function_type", a);
@@ -721,15 +833,17 @@ impl EntryFn {
             });
             m.set_attr(self.func, EntryPointAbi::ATTR_NAME, a);
         }
+    }
 
-        // 5. Entry point and execution modes.
+    /// Step 5a: adds the entry point with its interface for `version` (or the
+    /// interface joins an existing entry point's).
+    fn add_entry_point(&self, m: &mut Module, version: Version) {
         let interface = interface_of(m, self.func, version);
         let fn_sym = m.attrs.symbol(self.name.clone());
         let existing_ep = m.module_ops().iter().copied().find(|&op| {
             m.op(op).kind == OpKind::EntryPoint
                 && m.attr(op, "fn").and_then(|a| m.attrs.as_symbol(a)) == Some(self.name.as_str())
         });
-        let body = m.body();
         match existing_ep {
             Some(ep) => {
                 let mut list: Vec<crate::ir::Attr> = m
@@ -753,6 +867,7 @@ impl EntryFn {
                 );
                 let list: Vec<_> = interface.into_iter().map(|n| m.attrs.symbol(n)).collect();
                 let list = m.attrs.array(list);
+                let body = m.body();
                 m.build(
                     body,
                     OpSpec::new(OpKind::EntryPoint)
@@ -763,6 +878,19 @@ impl EntryFn {
                 );
             }
         }
+    }
+
+    /// Step 5b: `LocalSize` from the ABI's workgroup size (with specialization
+    /// constants when asked) and `SignedZeroInfNanPreserve` for its target
+    /// width, unless the module has them.
+    fn add_execution_modes(
+        &self,
+        m: &mut Module,
+        options: &LowerAbiOptions,
+        taken: &mut HashSet<String>,
+    ) -> Result<(), LowerAbiError> {
+        let i32_ty = m.types.int(32);
+        let body = m.body();
         let has_mode = |m: &Module, modes: &[ExecutionMode]| {
             m.module_ops().iter().any(|&op| {
                 m.op(op).kind == OpKind::ExecutionMode
@@ -808,7 +936,7 @@ impl EntryFn {
                 for (dim, (&id, &default)) in ids.iter().zip(size.iter()).enumerate() {
                     let name = unique_name(
                         m,
-                        &mut taken,
+                        taken,
                         &format!("{}_workgroup_size_{}", self.name, ["x", "y", "z"][dim]),
                     );
                     let s = m.attrs.string(name.clone());
@@ -824,7 +952,7 @@ impl EntryFn {
                     m.insert_op_before(self.func, op);
                     constituents.push(m.attrs.symbol(name));
                 }
-                let name = unique_name(m, &mut taken, &format!("{}_workgroup_size", self.name));
+                let name = unique_name(m, taken, &format!("{}_workgroup_size", self.name));
                 let s = m.attrs.string(name);
                 let list = m.attrs.array(constituents);
                 let v3 = m.types.vector(3, i32_ty);
@@ -851,6 +979,17 @@ impl EntryFn {
             }
         }
         Ok(())
+    }
+}
+
+/// The block layout rules of a buffer in storage class `sc`.
+fn block_rules(options: &LowerAbiOptions, sc: StorageClass) -> BlockRules {
+    if options.scalar_block_layout {
+        BlockRules::Scalar
+    } else if sc == StorageClass::Uniform {
+        BlockRules::Std140
+    } else {
+        BlockRules::Std430
     }
 }
 

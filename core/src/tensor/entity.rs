@@ -6,10 +6,8 @@
 //! costs nothing, and two handles are equal when they name the same entity
 //! (types are interned, so equal handles are equal types).
 
-use std::fmt;
-use std::num::NonZeroU32;
 
-use crate::ir::entity::{entity, impl_entity_ref, EntityRef};
+use crate::ir::entity::entity;
 
 entity!(
     /// An operation of the tensor IR.
@@ -33,4 +31,3 @@ entity!(
     TType, "ty"
 );
 
-impl_entity_ref!(TOp, TValue, TBlock, TFunc, TType);

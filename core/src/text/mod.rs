@@ -92,6 +92,35 @@ pub fn parse(src: &str) -> Result<Module, ParseError> {
     parser::parse_module(src)
 }
 
+/// Parses a text holding any number of `spirv.module`s and spv
+/// module-level ops (`spirv.func`, `spirv.GlobalVariable`, ...) outside
+/// them, at the top level or in a builtin module, as MLIR's conversion
+/// tests write them. The ops outside any `spirv.module` are gathered, in
+/// order, into a `spirv.module Logical GLSL450` without a VCE triple,
+/// which comes first; a text without ops gives one empty module. Ops of
+/// other dialects are skipped.
+pub fn parse_modules(src: &str) -> Result<Vec<Module>, ParseError> {
+    parser::parse_modules(src)
+}
+
+/// The chunks of a text between `// -----` lines (MLIR's
+/// `--split-input-file`), each padded with empty lines so that its line
+/// numbers are those of the whole text.
+pub fn split_input(text: &str) -> Vec<String> {
+    let mut chunks = Vec::new();
+    let mut current = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.trim_end() == "// -----" {
+            let lines = current.matches('\n').count() + 1;
+            chunks.push(std::mem::replace(&mut current, "\n".repeat(lines)));
+        } else {
+            current.push_str(line);
+        }
+    }
+    chunks.push(current);
+    chunks
+}
+
 /// Parses one op of spv text without its result names (`spirv.IAdd %a, %b
 /// : i32`, or the generic form), expected to define `results` results,
 /// into `module`, detached (the caller inserts it), with each `(name,

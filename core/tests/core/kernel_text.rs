@@ -210,7 +210,7 @@ fn the_test_files_use_every_kernel_op() {
             seen.insert(m.op(op).kind);
         });
     }
-    let missing: Vec<&str> = kernel::KOp::ALL
+    let missing: Vec<&str> = kernel::KOpKind::ALL
         .iter()
         .filter(|k| !seen.contains(k))
         .map(|k| k.name())
@@ -755,7 +755,7 @@ fn builder_vector_memref_and_extended_helpers() {
 #[test]
 fn ill_typed_built_ops_verify_with_errors_and_print_without_panicking() {
     use kernel::builder::KernelBuilder;
-    use kernel::{KOp, KType, KernelModule};
+    use kernel::{KOpKind, KType, KernelModule};
 
     let mut m = KernelModule::new();
     let mut b = KernelBuilder::new(&mut m);
@@ -763,8 +763,8 @@ fn ill_typed_built_ops_verify_with_errors_and_print_without_panicking() {
     let c = b.const_int(5, KType::Int(0));
     let l = b.load(args[1], &[c]);
     // Ops with wrong arity fall back to the generic form when printed.
-    b.op(KOp::ArithAddF, &[l], &[KType::f32()], Vec::new());
-    b.op(KOp::ScfFor, &[], &[], Vec::new());
+    b.op(KOpKind::ArithAddF, &[l], &[KType::f32()], Vec::new());
+    b.op(KOpKind::ScfFor, &[], &[], Vec::new());
     b.func_return(&[]);
     let errs = kernel::verify(&m).expect_err("ill-typed");
     let messages: Vec<String> = errs

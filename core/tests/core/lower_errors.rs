@@ -127,3 +127,25 @@ fn limits_of_the_env_are_checked() {
     let src = kernel("%a: memref<4xf32>", body, &wide);
     compile(&kernels_from(&src), &lavapipe());
 }
+
+/// A pass failing after lowering names the gpu.module and the pass, and
+/// leaves its cause to the source chain, so a caller walking the chain
+/// prints it once. (`target_width` asks for `SignedZeroInfNanPreserve`,
+/// which needs SPIR-V 1.4 or `SPV_KHR_float_controls`: SPIR-V spec.)
+#[test]
+fn pass_error_leaves_its_cause_to_the_chain() {
+    let src = kernel(
+        "%a: memref<4xi32>",
+        "",
+        " attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [4, 1, 1], target_width = 32>}",
+    );
+    let err = lower_err(&kernels_from(&src), &env(MINIMAL));
+    assert_eq!(err.to_string(), "gpu.module @m: update-vce");
+    let cause = std::error::Error::source(&err)
+        .expect("a source")
+        .to_string();
+    assert!(
+        cause.contains("ExecutionMode SignedZeroInfNanPreserve requires SPIR-V v1.4"),
+        "{cause}"
+    );
+}

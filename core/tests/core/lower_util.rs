@@ -64,8 +64,16 @@ pub fn kernels_from(src: &str) -> KernelModule {
 
 /// Compiles `km` for `env`, validating in process and with `spirv-val`.
 pub fn compile(km: &KernelModule, env: &TargetEnv) -> Vec<CompiledModule> {
-    let out = lower::compile_to_binaries(km, Some(env), &LowerOptions::default())
-        .unwrap_or_else(|e| panic!("lowering failed under {}: {e}", env.summary()));
+    let out =
+        lower::compile_to_binaries(km, Some(env), &LowerOptions::default()).unwrap_or_else(|e| {
+            // The pass and binary errors leave their cause to the chain.
+            let cause = std::error::Error::source(&e).map(ToString::to_string);
+            panic!(
+                "lowering failed under {}: {e}: {}",
+                env.summary(),
+                cause.unwrap_or_default()
+            )
+        });
     for c in &out {
         spirv_val(&c.words, c.validation_env.name(), &c.name);
     }

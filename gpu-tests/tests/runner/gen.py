@@ -151,6 +151,10 @@ DECL = {
     'fillResource1DInt8': '(%0 : memref<?xi8>, %1 : i8)',
     'fillResource2DInt8': '(%0 : memref<?x?xi8>, %1 : i8)',
     'fillResource3DInt8': '(%0 : memref<?x?x?xi8>, %1 : i8)',
+    'fillI32Buffer': '(%0 : memref<?xi32>, %1 : i32)',
+    'fillF32Buffer1D': '(%0 : memref<?xf32>, %1 : f32)',
+    'fillF32Buffer2D': '(%0 : memref<?x?xf32>, %1 : f32)',
+    'fillF32Buffer3D': '(%0 : memref<?x?x?xf32>, %1 : f32)',
     'printMemrefF32': '(%ptr : memref<*xf32>)',
     'printMemrefI32': '(%ptr : memref<*xi32>)',
     'printMemrefI8': '(%ptr : memref<*xi8>)',
@@ -2103,6 +2107,74 @@ def t_math_more():
     ]
     body, prints = math_module(rows, (POS, SMALL2))
     return module(body), prints
+
+
+@test('cpu_runner_fills', "fillI32Buffer and fillF32Buffer1D/2D/3D, the fills of MLIR's spirv-cpu-runner test wrappers, next to fillResource")
+def t_cpu_runner_fills():
+    body = '''
+  gpu.module @kernels {
+    gpu.func @kernel_fills(%a : memref<6xi32>, %b : memref<3xf32>, %c : memref<2x3xf32>, %d : memref<2x2x2xf32>, %e : memref<6xf32>, %out : memref<6xf32>)
+      kernel attributes { $WG } {
+      %t = gpu.thread_id x
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %i2 = arith.remui %t, %c2 : index
+      %i3 = arith.remui %t, %c3 : index
+      %x = memref.load %a[%t] : memref<6xi32>
+      %xf = arith.sitofp %x : i32 to f32
+      %y = memref.load %b[%i3] : memref<3xf32>
+      %z = memref.load %c[%i2, %i3] : memref<2x3xf32>
+      %w = memref.load %d[%i2, %i2, %i2] : memref<2x2x2xf32>
+      %v = memref.load %e[%t] : memref<6xf32>
+      %s0 = arith.addf %xf, %y : f32
+      %s1 = arith.addf %s0, %z : f32
+      %s2 = arith.addf %s1, %w : f32
+      %s3 = arith.addf %s2, %v : f32
+      memref.store %s3, %out[%t] : memref<6xf32>
+      %twice = arith.addi %x, %x : i32
+      memref.store %twice, %a[%t] : memref<6xi32>
+      gpu.return
+    }
+  }
+
+  func.func @main() {
+    %a = memref.alloc() : memref<6xi32>
+    %b = memref.alloc() : memref<3xf32>
+    %c = memref.alloc() : memref<2x3xf32>
+    %d = memref.alloc() : memref<2x2x2xf32>
+    %e = memref.alloc() : memref<6xf32>
+    %out = memref.alloc() : memref<6xf32>
+    %four = arith.constant 4 : i32
+    %k1 = arith.constant 1.5 : f32
+    %k2 = arith.constant 0.25 : f32
+    %k3 = arith.constant 2.0 : f32
+    %k4 = arith.constant 0.125 : f32
+    %a1 = memref.cast %a : memref<6xi32> to memref<?xi32>
+    %b1 = memref.cast %b : memref<3xf32> to memref<?xf32>
+    %c1 = memref.cast %c : memref<2x3xf32> to memref<?x?xf32>
+    %d1 = memref.cast %d : memref<2x2x2xf32> to memref<?x?x?xf32>
+    %e1 = memref.cast %e : memref<6xf32> to memref<?xf32>
+    call @fillI32Buffer(%a1, %four) : (memref<?xi32>, i32) -> ()
+    call @fillF32Buffer1D(%b1, %k1) : (memref<?xf32>, f32) -> ()
+    call @fillF32Buffer2D(%c1, %k2) : (memref<?x?xf32>, f32) -> ()
+    call @fillF32Buffer3D(%d1, %k3) : (memref<?x?x?xf32>, f32) -> ()
+    call @fillResource1DFloat(%e1, %k4) : (memref<?xf32>, f32) -> ()
+    %one = arith.constant 1 : index
+    %six = arith.constant 6 : index
+    gpu.launch_func @kernels::@kernel_fills
+        blocks in (%one, %one, %one) threads in (%six, %one, %one)
+        args(%a : memref<6xi32>, %b : memref<3xf32>, %c : memref<2x3xf32>, %d : memref<2x2x2xf32>, %e : memref<6xf32>, %out : memref<6xf32>)
+    %p = memref.cast %out : memref<6xf32> to memref<*xf32>
+    call @printMemrefF32(%p) : (memref<*xf32>) -> ()
+    %q = memref.cast %a : memref<6xi32> to memref<*xi32>
+    call @printMemrefI32(%q) : (memref<*xi32>) -> ()
+    return
+  }
+'''.replace('$WG', wg(6)) + decls('fillI32Buffer', 'fillF32Buffer1D', 'fillF32Buffer2D',
+                                   'fillF32Buffer3D', 'fillResource1DFloat', 'printMemrefF32',
+                                   'printMemrefI32')
+    out = [f32(f32(f32(f32(4.0 + 1.5) + 0.25) + 2.0) + 0.125)] * 6
+    return module(body), [(out, 'f'), ([8] * 6, 'i')]
 
 
 def main():

@@ -3,8 +3,8 @@
 //! op, casts between float formats are roundings, and `bitcast`s of
 //! f16/bf16 go through their bits.
 
-use crate::ir::Value as KValue;
-use crate::kernel::{FloatTy, KOp, KType};
+use crate::kernel::KValue;
+use crate::kernel::{FloatTy, KOpKind, KType};
 use crate::tensor::attr::{CmpFPred, CmpIPred};
 use crate::tensor::ops::{ArithOp, MathOp, OpKind};
 use crate::tensor::types::ElemType;
@@ -45,7 +45,7 @@ impl Emitter<'_, '_, '_> {
                 return v;
             }
         }
-        let k = arith_kop(a).unwrap_or(KOp::ArithAddF);
+        let k = arith_kop(a).unwrap_or(KOpKind::ArithAddF);
         let v = self.b.binary(k, x, y);
         self.round(v, elem)
     }
@@ -73,36 +73,36 @@ impl Emitter<'_, '_, '_> {
             CmpI(p) => self.b.cmpi(cmpi_name(p), args[0], args[1]),
             CmpF(p) => self.b.cmpf(cmpf_name(p), args[0], args[1]),
             Select => self.b.select(args[0], args[1], args[2]),
-            ExtSI => self.b.cast(KOp::ArithExtSI, args[0], res_ty),
-            ExtUI => self.b.cast(KOp::ArithExtUI, args[0], res_ty),
-            TruncI => self.b.cast(KOp::ArithTruncI, args[0], res_ty),
-            IndexCast => self.b.cast(KOp::ArithIndexCast, args[0], res_ty),
-            IndexCastUI => self.b.cast(KOp::ArithIndexCastUI, args[0], res_ty),
+            ExtSI => self.b.cast(KOpKind::ArithExtSI, args[0], res_ty),
+            ExtUI => self.b.cast(KOpKind::ArithExtUI, args[0], res_ty),
+            TruncI => self.b.cast(KOpKind::ArithTruncI, args[0], res_ty),
+            IndexCast => self.b.cast(KOpKind::ArithIndexCast, args[0], res_ty),
+            IndexCastUI => self.b.cast(KOpKind::ArithIndexCastUI, args[0], res_ty),
             ExtF | TruncF => {
                 let from = self.compute_type(arg_elem);
                 let v = if from == res_ty {
                     args[0]
                 } else if matches!(res_ty, KType::Float(FloatTy::F64)) {
-                    self.b.cast(KOp::ArithExtF, args[0], res_ty)
+                    self.b.cast(KOpKind::ArithExtF, args[0], res_ty)
                 } else {
-                    self.b.cast(KOp::ArithTruncF, args[0], res_ty)
+                    self.b.cast(KOpKind::ArithTruncF, args[0], res_ty)
                 };
                 self.round(v, res_elem)
             }
             SIToFP | UIToFP => {
                 let k = if a == SIToFP {
-                    KOp::ArithSIToFP
+                    KOpKind::ArithSIToFP
                 } else {
-                    KOp::ArithUIToFP
+                    KOpKind::ArithUIToFP
                 };
                 let v = self.b.cast(k, args[0], res_ty);
                 self.round(v, res_elem)
             }
             FPToSI | FPToUI => {
                 let k = if a == FPToSI {
-                    KOp::ArithFPToSI
+                    KOpKind::ArithFPToSI
                 } else {
-                    KOp::ArithFPToUI
+                    KOpKind::ArithFPToUI
                 };
                 self.b.cast(k, args[0], res_ty)
             }
@@ -125,16 +125,16 @@ impl Emitter<'_, '_, '_> {
         // Bits of the source as an integer of its width.
         let bits = match from {
             ElemType::F16 | ElemType::BF16 => self.bits_of_half(x, from),
-            ElemType::F32 => self.b.cast(KOp::ArithBitcast, x, KType::i32()),
-            ElemType::F64 => self.b.cast(KOp::ArithBitcast, x, KType::Int(64)),
+            ElemType::F32 => self.b.cast(KOpKind::ArithBitcast, x, KType::i32()),
+            ElemType::F64 => self.b.cast(KOpKind::ArithBitcast, x, KType::Int(64)),
             _ => x,
         };
         match to {
             ElemType::F16 | ElemType::BF16 => self.half_of_bits(bits, to),
-            ElemType::F32 => self.b.cast(KOp::ArithBitcast, bits, KType::f32()),
+            ElemType::F32 => self.b.cast(KOpKind::ArithBitcast, bits, KType::f32()),
             ElemType::F64 => self
                 .b
-                .cast(KOp::ArithBitcast, bits, KType::Float(FloatTy::F64)),
+                .cast(KOpKind::ArithBitcast, bits, KType::Float(FloatTy::F64)),
             _ => bits,
         }
     }
@@ -143,7 +143,7 @@ impl Emitter<'_, '_, '_> {
     fn bits_of_half(&mut self, x: KValue, elem: ElemType) -> KValue {
         let m = self.store_conv(x, elem);
         if matches!(self.b.type_of(m), KType::Float(_)) {
-            self.b.cast(KOp::ArithBitcast, m, KType::Int(16))
+            self.b.cast(KOpKind::ArithBitcast, m, KType::Int(16))
         } else {
             m
         }
@@ -153,7 +153,7 @@ impl Emitter<'_, '_, '_> {
     fn half_of_bits(&mut self, bits: KValue, elem: ElemType) -> KValue {
         let mem = self.memory_type(elem);
         let m = if matches!(mem, KType::Float(_)) {
-            self.b.cast(KOp::ArithBitcast, bits, mem)
+            self.b.cast(KOpKind::ArithBitcast, bits, mem)
         } else {
             bits
         };
@@ -169,39 +169,39 @@ impl Emitter<'_, '_, '_> {
     ) -> Result<KValue, CodegenError> {
         use MathOp::*;
         let k = match m {
-            AbsF => KOp::MathAbsF,
-            AbsI => KOp::MathAbsI,
-            Acos => KOp::MathAcos,
-            Asin => KOp::MathAsin,
-            Atan => KOp::MathAtan,
-            Atan2 => KOp::MathAtan2,
-            Ceil => KOp::MathCeil,
-            CopySign => KOp::MathCopySign,
-            Cos => KOp::MathCos,
-            Cosh => KOp::MathCosh,
-            Ctlz => KOp::MathCtlz,
-            Cttz => KOp::MathCttz,
-            Ctpop => KOp::MathCtpop,
-            Erf => KOp::MathErf,
-            Exp => KOp::MathExp,
-            Exp2 => KOp::MathExp2,
-            ExpM1 => KOp::MathExpM1,
-            Floor => KOp::MathFloor,
-            Fma => KOp::MathFma,
-            Log => KOp::MathLog,
-            Log10 => KOp::MathLog10,
-            Log1p => KOp::MathLog1p,
-            Log2 => KOp::MathLog2,
-            PowF => KOp::MathPowF,
-            Round => KOp::MathRound,
-            RoundEven => KOp::MathRoundEven,
-            Rsqrt => KOp::MathRsqrt,
-            Sin => KOp::MathSin,
-            Sinh => KOp::MathSinh,
-            Sqrt => KOp::MathSqrt,
-            Tan => KOp::MathTan,
-            Tanh => KOp::MathTanh,
-            Trunc => KOp::MathTrunc,
+            AbsF => KOpKind::MathAbsF,
+            AbsI => KOpKind::MathAbsI,
+            Acos => KOpKind::MathAcos,
+            Asin => KOpKind::MathAsin,
+            Atan => KOpKind::MathAtan,
+            Atan2 => KOpKind::MathAtan2,
+            Ceil => KOpKind::MathCeil,
+            CopySign => KOpKind::MathCopySign,
+            Cos => KOpKind::MathCos,
+            Cosh => KOpKind::MathCosh,
+            Ctlz => KOpKind::MathCtlz,
+            Cttz => KOpKind::MathCttz,
+            Ctpop => KOpKind::MathCtpop,
+            Erf => KOpKind::MathErf,
+            Exp => KOpKind::MathExp,
+            Exp2 => KOpKind::MathExp2,
+            ExpM1 => KOpKind::MathExpM1,
+            Floor => KOpKind::MathFloor,
+            Fma => KOpKind::MathFma,
+            Log => KOpKind::MathLog,
+            Log10 => KOpKind::MathLog10,
+            Log1p => KOpKind::MathLog1p,
+            Log2 => KOpKind::MathLog2,
+            PowF => KOpKind::MathPowF,
+            Round => KOpKind::MathRound,
+            RoundEven => KOpKind::MathRoundEven,
+            Rsqrt => KOpKind::MathRsqrt,
+            Sin => KOpKind::MathSin,
+            Sinh => KOpKind::MathSinh,
+            Sqrt => KOpKind::MathSqrt,
+            Tan => KOpKind::MathTan,
+            Tanh => KOpKind::MathTanh,
+            Trunc => KOpKind::MathTrunc,
             Acosh | Asinh | Atanh | Cbrt | IPowI => {
                 return Err(self.unsupported(op, "has no GPU lowering in kiln yet"))
             }
@@ -213,38 +213,38 @@ impl Emitter<'_, '_, '_> {
     }
 }
 
-fn arith_kop(a: ArithOp) -> Option<KOp> {
+fn arith_kop(a: ArithOp) -> Option<KOpKind> {
     use ArithOp::*;
     Some(match a {
-        AddF => KOp::ArithAddF,
-        SubF => KOp::ArithSubF,
-        MulF => KOp::ArithMulF,
-        DivF => KOp::ArithDivF,
-        RemF => KOp::ArithRemF,
-        MaximumF => KOp::ArithMaximumF,
-        MinimumF => KOp::ArithMinimumF,
-        MaxNumF => KOp::ArithMaxNumF,
-        MinNumF => KOp::ArithMinNumF,
-        AddI => KOp::ArithAddI,
-        SubI => KOp::ArithSubI,
-        MulI => KOp::ArithMulI,
-        DivSI => KOp::ArithDivSI,
-        DivUI => KOp::ArithDivUI,
-        CeilDivSI => KOp::ArithCeilDivSI,
-        CeilDivUI => KOp::ArithCeilDivUI,
-        FloorDivSI => KOp::ArithFloorDivSI,
-        RemSI => KOp::ArithRemSI,
-        RemUI => KOp::ArithRemUI,
-        AndI => KOp::ArithAndI,
-        OrI => KOp::ArithOrI,
-        XOrI => KOp::ArithXOrI,
-        ShLI => KOp::ArithShLI,
-        ShRSI => KOp::ArithShRSI,
-        ShRUI => KOp::ArithShRUI,
-        MaxSI => KOp::ArithMaxSI,
-        MaxUI => KOp::ArithMaxUI,
-        MinSI => KOp::ArithMinSI,
-        MinUI => KOp::ArithMinUI,
+        AddF => KOpKind::ArithAddF,
+        SubF => KOpKind::ArithSubF,
+        MulF => KOpKind::ArithMulF,
+        DivF => KOpKind::ArithDivF,
+        RemF => KOpKind::ArithRemF,
+        MaximumF => KOpKind::ArithMaximumF,
+        MinimumF => KOpKind::ArithMinimumF,
+        MaxNumF => KOpKind::ArithMaxNumF,
+        MinNumF => KOpKind::ArithMinNumF,
+        AddI => KOpKind::ArithAddI,
+        SubI => KOpKind::ArithSubI,
+        MulI => KOpKind::ArithMulI,
+        DivSI => KOpKind::ArithDivSI,
+        DivUI => KOpKind::ArithDivUI,
+        CeilDivSI => KOpKind::ArithCeilDivSI,
+        CeilDivUI => KOpKind::ArithCeilDivUI,
+        FloorDivSI => KOpKind::ArithFloorDivSI,
+        RemSI => KOpKind::ArithRemSI,
+        RemUI => KOpKind::ArithRemUI,
+        AndI => KOpKind::ArithAndI,
+        OrI => KOpKind::ArithOrI,
+        XOrI => KOpKind::ArithXOrI,
+        ShLI => KOpKind::ArithShLI,
+        ShRSI => KOpKind::ArithShRSI,
+        ShRUI => KOpKind::ArithShRUI,
+        MaxSI => KOpKind::ArithMaxSI,
+        MaxUI => KOpKind::ArithMaxUI,
+        MinSI => KOpKind::ArithMinSI,
+        MinUI => KOpKind::ArithMinUI,
         _ => return None,
     })
 }

@@ -4,7 +4,7 @@
 //! the host-side facts the executor needs (workgroup counts as sizes,
 //! chunk repeats, scratch buffers).
 
-use crate::ir::Value as KValue;
+use crate::kernel::KValue;
 use crate::kernel::{KType, KernelModule};
 use crate::tensor::attr::IteratorType;
 use crate::tensor::ops::{LinalgKind, OpKind};

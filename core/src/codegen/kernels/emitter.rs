@@ -8,9 +8,10 @@ use std::collections::HashMap;
 
 use kiln_abi::{InterfaceVarAbi, StorageClass as AbiStorageClass};
 
-use crate::ir::{Block as KBlock, Location, Op as KOpRef, Value as KValue};
+use crate::ir::Location;
+use crate::kernel::{KBlock, KOp as KOpRef, KValue};
 use crate::kernel::builder::{FuncOptions, KernelBuilder};
-use crate::kernel::{KAttr, KOp, KType, MemorySpace};
+use crate::kernel::{KAttr, KOpKind, KType, MemorySpace};
 use crate::tensor::eval::Scalar;
 use crate::tensor::types::ElemType;
 use crate::tensor::{TOp, TValue};
@@ -213,7 +214,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         op: KOpRef,
         region: usize,
         args: &[KType],
-        terminator: KOp,
+        terminator: KOpKind,
         f: impl FnOnce(&mut Self, &[KValue]) -> Result<Vec<KValue>, CodegenError>,
     ) -> Result<(), CodegenError> {
         let r = self.b.module().op(op).regions[region];
@@ -241,11 +242,11 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         let op = self
             .b
             .module()
-            .create_op(KOp::ScfIf, &[cond], results, Vec::new(), 2, self.loc);
+            .create_op(KOpKind::ScfIf, &[cond], results, Vec::new(), 2, self.loc);
         let at = self.b.insertion_block();
         self.b.module().append_op(at, op);
-        self.fill_region(op, 0, &[], KOp::ScfYield, |e, _| then(e))?;
-        self.fill_region(op, 1, &[], KOp::ScfYield, |e, _| else_(e))?;
+        self.fill_region(op, 0, &[], KOpKind::ScfYield, |e, _| then(e))?;
+        self.fill_region(op, 1, &[], KOpKind::ScfYield, |e, _| else_(e))?;
         Ok(self.b.module().op(op).results.clone())
     }
 
@@ -258,10 +259,10 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         let op = self
             .b
             .module()
-            .create_op(KOp::ScfIf, &[cond], &[], Vec::new(), 2, self.loc);
+            .create_op(KOpKind::ScfIf, &[cond], &[], Vec::new(), 2, self.loc);
         let at = self.b.insertion_block();
         self.b.module().append_op(at, op);
-        self.fill_region(op, 0, &[], KOp::ScfYield, |e, _| {
+        self.fill_region(op, 0, &[], KOpKind::ScfYield, |e, _| {
             then(e)?;
             Ok(Vec::new())
         })
@@ -282,12 +283,12 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         let op = self
             .b
             .module()
-            .create_op(KOp::ScfFor, &operands, &tys, Vec::new(), 1, self.loc);
+            .create_op(KOpKind::ScfFor, &operands, &tys, Vec::new(), 1, self.loc);
         let at = self.b.insertion_block();
         self.b.module().append_op(at, op);
         let mut args = vec![KType::Index];
         args.extend(tys);
-        self.fill_region(op, 0, &args, KOp::ScfYield, |e, vals| {
+        self.fill_region(op, 0, &args, KOpKind::ScfYield, |e, vals| {
             body(e, vals[0], &vals[1..])
         })?;
         Ok(self.b.module().op(op).results.clone())
@@ -433,9 +434,9 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         Ok(match elem {
             ElemType::Index => self.b.index_cast(w, KType::Index),
             ElemType::Int(32) => w,
-            ElemType::Int(w_) if w_ < 32 => self.b.cast(KOp::ArithTruncI, w, KType::Int(w_)),
+            ElemType::Int(w_) if w_ < 32 => self.b.cast(KOpKind::ArithTruncI, w, KType::Int(w_)),
             ElemType::F32 | ElemType::F16 | ElemType::BF16 => {
-                self.b.cast(KOp::ArithBitcast, w, KType::f32())
+                self.b.cast(KOpKind::ArithBitcast, w, KType::f32())
             }
             other => {
                 return Err(CodegenError::Unsupported {

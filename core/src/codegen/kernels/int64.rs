@@ -7,8 +7,8 @@
 //! the two words, and division by 64 steps of restoring long division (a
 //! loop of 64 iterations, well within any loop cap).
 
-use crate::ir::Value as KValue;
-use crate::kernel::{KOp, KType};
+use crate::kernel::KValue;
+use crate::kernel::{KOpKind, KType};
 use crate::tensor::attr::CmpIPred;
 use crate::tensor::ops::ArithOp;
 use crate::tensor::types::ElemType;
@@ -79,7 +79,7 @@ impl Emitter<'_, '_, '_> {
     fn pair_add(&mut self, a: KValue, b: KValue) -> KValue {
         let (al, ah, bl, bh) = (self.lo(a), self.hi(a), self.lo(b), self.hi(b));
         let (lo, carry) = self.b.addui_extended(al, bl);
-        let c = self.b.cast(KOp::ArithExtUI, carry, KType::i32());
+        let c = self.b.cast(KOpKind::ArithExtUI, carry, KType::i32());
         let hi = self.b.addi(ah, bh);
         let hi = self.b.addi(hi, c);
         self.pair(lo, hi)
@@ -315,9 +315,9 @@ impl Emitter<'_, '_, '_> {
                     KType::Index => self.b.index_cast(x, KType::i32()),
                     KType::Int(w) if w < 32 => {
                         let k = if a == ExtUI {
-                            KOp::ArithExtUI
+                            KOpKind::ArithExtUI
                         } else {
-                            KOp::ArithExtSI
+                            KOpKind::ArithExtSI
                         };
                         self.b.cast(k, x, KType::i32())
                     }
@@ -336,7 +336,7 @@ impl Emitter<'_, '_, '_> {
                 match res_ty {
                     KType::Int(32) => lo,
                     KType::Index => self.b.index_cast(lo, KType::Index),
-                    KType::Int(w) => self.b.cast(KOp::ArithTruncI, lo, KType::Int(w)),
+                    KType::Int(w) => self.b.cast(KOpKind::ArithTruncI, lo, KType::Int(w)),
                     _ => lo,
                 }
             }
@@ -349,11 +349,11 @@ impl Emitter<'_, '_, '_> {
                     let c31 = self.c32(31);
                     let sign = self.b.shrsi(lo, c31);
                     let fits = self.b.cmpi("eq", hi, sign);
-                    (fits, self.b.cast(KOp::ArithSIToFP, lo, res_ty.clone()))
+                    (fits, self.b.cast(KOpKind::ArithSIToFP, lo, res_ty.clone()))
                 } else {
                     let zero = self.c32(0);
                     let fits = self.b.cmpi("eq", hi, zero);
-                    (fits, self.b.cast(KOp::ArithUIToFP, lo, res_ty.clone()))
+                    (fits, self.b.cast(KOpKind::ArithUIToFP, lo, res_ty.clone()))
                 };
                 let (m, neg) = if a == SIToFP {
                     self.pair_abs(x)
@@ -362,8 +362,8 @@ impl Emitter<'_, '_, '_> {
                     (x, f)
                 };
                 let (ml, mh) = (self.lo(m), self.hi(m));
-                let hf = self.b.cast(KOp::ArithUIToFP, mh, res_ty.clone());
-                let lf = self.b.cast(KOp::ArithUIToFP, ml, res_ty.clone());
+                let hf = self.b.cast(KOpKind::ArithUIToFP, mh, res_ty.clone());
+                let lf = self.b.cast(KOpKind::ArithUIToFP, ml, res_ty.clone());
                 let scale = self.b.const_float(4_294_967_296.0, res_ty);
                 let hs = self.b.mulf(hf, scale);
                 let big = self.b.addf(hs, lf);
@@ -375,20 +375,20 @@ impl Emitter<'_, '_, '_> {
             FPToSI | FPToUI => {
                 let f = args[0];
                 let fty = self.b.type_of(f);
-                let t = self.b.unary(KOp::MathTrunc, f);
+                let t = self.b.unary(KOpKind::MathTrunc, f);
                 let inv = self.b.const_float(1.0 / 4_294_967_296.0, fty.clone());
                 let scale = self.b.const_float(4_294_967_296.0, fty);
                 let h = self.b.mulf(t, inv);
-                let h = self.b.unary(KOp::MathFloor, h);
+                let h = self.b.unary(KOpKind::MathFloor, h);
                 let hs = self.b.mulf(h, scale);
                 let l = self.b.subf(t, hs);
                 let kh = if a == FPToSI {
-                    KOp::ArithFPToSI
+                    KOpKind::ArithFPToSI
                 } else {
-                    KOp::ArithFPToUI
+                    KOpKind::ArithFPToUI
                 };
                 let hi = self.b.cast(kh, h, KType::i32());
-                let lo = self.b.cast(KOp::ArithFPToUI, l, KType::i32());
+                let lo = self.b.cast(KOpKind::ArithFPToUI, l, KType::i32());
                 self.pair(lo, hi)
             }
             _ => {

@@ -3,8 +3,8 @@
 //! cooperatively by a workgroup (strided partial folds combined through
 //! subgroup operations or a workgroup-memory tree) — and softmax rows.
 
-use crate::ir::Value as KValue;
-use crate::kernel::{GpuAddressSpace, KOp, KType, MemRefLayout, MemorySpace};
+use crate::kernel::KValue;
+use crate::kernel::{GpuAddressSpace, KOpKind, KType, MemRefLayout, MemorySpace};
 use crate::tensor::attr::IteratorType;
 use crate::tensor::eval::Scalar;
 use crate::tensor::ops::ArithOp;
@@ -130,9 +130,9 @@ impl Emitter<'_, '_, '_> {
         match c.elem {
             ElemType::Int(w) if w < 32 => {
                 let k = if c.unsigned() {
-                    KOp::ArithExtUI
+                    KOpKind::ArithExtUI
                 } else {
-                    KOp::ArithExtSI
+                    KOpKind::ArithExtSI
                 };
                 self.b.cast(k, v, KType::i32())
             }
@@ -143,7 +143,7 @@ impl Emitter<'_, '_, '_> {
     /// Narrows a widened accumulator back.
     pub fn narrow(&mut self, v: KValue, c: &Combiner) -> KValue {
         match c.elem {
-            ElemType::Int(w) if w < 32 => self.b.cast(KOp::ArithTruncI, v, KType::Int(w)),
+            ElemType::Int(w) if w < 32 => self.b.cast(KOpKind::ArithTruncI, v, KType::Int(w)),
             _ => v,
         }
     }
@@ -217,7 +217,7 @@ impl Emitter<'_, '_, '_> {
         })
     }
 
-    fn gpu_index(&mut self, kind: KOp) -> KValue {
+    fn gpu_index(&mut self, kind: KOpKind) -> KValue {
         let op = self.b.op(kind, &[], &[KType::Index], Vec::new());
         self.b.module().op(op).results[0]
     }
@@ -239,8 +239,8 @@ impl Emitter<'_, '_, '_> {
         match how {
             Combine::Subgroup => {
                 let lane = self.b.lane_id();
-                let sgid = self.gpu_index(KOp::GpuSubgroupId);
-                let nsg = self.gpu_index(KOp::GpuNumSubgroups);
+                let sgid = self.gpu_index(KOpKind::GpuSubgroupId);
+                let nsg = self.gpu_index(KOpKind::GpuNumSubgroups);
                 let mut bufs = Vec::new();
                 for (k, c) in cs.iter().enumerate() {
                     let s = self.b.subgroup_reduce(c.subgroup_kind(), accs[k], false);
@@ -419,7 +419,7 @@ impl Emitter<'_, '_, '_> {
             let x = x_at(e, r)?;
             let d = e.combine(ArithOp::SubF, x, mx, elem);
             let ty = e.compute_type(elem);
-            let ex = e.b.op(KOp::MathExp, &[d], &[ty], Vec::new());
+            let ex = e.b.op(KOpKind::MathExp, &[d], &[ty], Vec::new());
             let ex = e.b.module().op(ex).results[0];
             Ok(e.round(ex, elem))
         };

@@ -9,8 +9,8 @@
 //! NaN kept quiet); bf16 always does (its f32 value is its bits shifted
 //! left by 16).
 
-use crate::ir::Value as KValue;
-use crate::kernel::{FloatTy, KOp, KType};
+use crate::kernel::KValue;
+use crate::kernel::{FloatTy, KOpKind, KType};
 use crate::tensor::types::ElemType;
 
 use super::super::strategy::TypeRepr;
@@ -46,13 +46,13 @@ impl Emitter<'_, '_, '_> {
     /// A value loaded from memory (memory type) in its compute type.
     pub fn load_conv(&mut self, v: KValue, elem: ElemType) -> KValue {
         match (elem, self.c.strategy.repr(elem)) {
-            (ElemType::F16, TypeRepr::F16Storage) => self.b.cast(KOp::ArithExtF, v, KType::f32()),
+            (ElemType::F16, TypeRepr::F16Storage) => self.b.cast(KOpKind::ArithExtF, v, KType::f32()),
             (ElemType::F16, _) => self.half_bits_to_f32(v),
             (ElemType::BF16, _) => {
-                let w = self.b.cast(KOp::ArithExtUI, v, KType::i32());
+                let w = self.b.cast(KOpKind::ArithExtUI, v, KType::i32());
                 let s = self.i32c(16);
                 let w = self.b.shli(w, s);
-                self.b.cast(KOp::ArithBitcast, w, KType::f32())
+                self.b.cast(KOpKind::ArithBitcast, w, KType::f32())
             }
             _ => v,
         }
@@ -62,14 +62,14 @@ impl Emitter<'_, '_, '_> {
     pub fn store_conv(&mut self, v: KValue, elem: ElemType) -> KValue {
         match (elem, self.c.strategy.repr(elem)) {
             (ElemType::F16, TypeRepr::F16Storage) => {
-                self.b.cast(KOp::ArithTruncF, v, KType::Float(FloatTy::F16))
+                self.b.cast(KOpKind::ArithTruncF, v, KType::Float(FloatTy::F16))
             }
             (ElemType::F16, _) => self.f32_to_half_bits(v),
             (ElemType::BF16, _) => {
-                let w = self.b.cast(KOp::ArithBitcast, v, KType::i32());
+                let w = self.b.cast(KOpKind::ArithBitcast, v, KType::i32());
                 let s = self.i32c(16);
                 let w = self.b.shrui(w, s);
-                self.b.cast(KOp::ArithTruncI, w, KType::Int(16))
+                self.b.cast(KOpKind::ArithTruncI, w, KType::Int(16))
             }
             _ => v,
         }
@@ -79,8 +79,8 @@ impl Emitter<'_, '_, '_> {
     pub fn round(&mut self, v: KValue, elem: ElemType) -> KValue {
         match (elem, self.c.strategy.repr(elem)) {
             (ElemType::F16, TypeRepr::F16Storage) => {
-                let h = self.b.cast(KOp::ArithTruncF, v, KType::Float(FloatTy::F16));
-                self.b.cast(KOp::ArithExtF, h, KType::f32())
+                let h = self.b.cast(KOpKind::ArithTruncF, v, KType::Float(FloatTy::F16));
+                self.b.cast(KOpKind::ArithExtF, h, KType::f32())
             }
             (ElemType::F16, _) => self.round_f16(v),
             (ElemType::BF16, _) => self.round_bf16(v),
@@ -90,7 +90,7 @@ impl Emitter<'_, '_, '_> {
 
     /// f32 `v` rounded to bf16 (nearest even; NaN stays a quiet NaN).
     fn round_bf16(&mut self, v: KValue) -> KValue {
-        let bits = self.b.cast(KOp::ArithBitcast, v, KType::i32());
+        let bits = self.b.cast(KOpKind::ArithBitcast, v, KType::i32());
         let abs_mask = self.i32c(0x7fff_ffff);
         let abs = self.b.andi(bits, abs_mask);
         let inf = self.i32c(0x7f80_0000);
@@ -107,13 +107,13 @@ impl Emitter<'_, '_, '_> {
         let r = self.b.select(is_nan, q, r);
         let mask = self.i32c(0xffff_0000_u32 as i32 as i64);
         let r = self.b.andi(r, mask);
-        self.b.cast(KOp::ArithBitcast, r, KType::f32())
+        self.b.cast(KOpKind::ArithBitcast, r, KType::f32())
     }
 
     /// f32 `v` rounded to f16 precision and range, as an f32 (integer
     /// operations only: no Float16 needed).
     fn round_f16(&mut self, v: KValue) -> KValue {
-        let bits = self.b.cast(KOp::ArithBitcast, v, KType::i32());
+        let bits = self.b.cast(KOpKind::ArithBitcast, v, KType::i32());
         let sign_mask = self.i32c(0x8000_0000_u32 as i32 as i64);
         let sign = self.b.andi(bits, sign_mask);
         let abs_mask = self.i32c(0x7fff_ffff);
@@ -140,7 +140,7 @@ impl Emitter<'_, '_, '_> {
         let is_special = self.b.cmpi("uge", a, inf);
         let r = self.b.select(is_special, a, r);
         let r = self.b.ori(r, sign);
-        self.b.cast(KOp::ArithBitcast, r, KType::f32())
+        self.b.cast(KOpKind::ArithBitcast, r, KType::f32())
     }
 
     /// The f32 bits of `a` (non-negative f32 bits below 2^-14) rounded to a
@@ -171,20 +171,20 @@ impl Emitter<'_, '_, '_> {
         let odd = self.b.cmpi("ne", odd, zero);
         let tie_up = self.b.andi(eq, odd);
         let up = self.b.ori(gt, tie_up);
-        let up32 = self.b.cast(KOp::ArithExtUI, up, KType::i32());
+        let up32 = self.b.cast(KOpKind::ArithExtUI, up, KType::i32());
         let q = self.b.addi(q, up32);
         // Zero and f32 subnormals (e == 0) round to zero.
         let is_zero_exp = self.b.cmpi("eq", e, zero);
         let q = self.b.select(is_zero_exp, zero, q);
-        let qf = self.b.cast(KOp::ArithUIToFP, q, KType::f32());
+        let qf = self.b.cast(KOpKind::ArithUIToFP, q, KType::f32());
         let scale = self.b.const_float(2f64.powi(-24), KType::f32());
         let v = self.b.mulf(qf, scale);
-        self.b.cast(KOp::ArithBitcast, v, KType::i32())
+        self.b.cast(KOpKind::ArithBitcast, v, KType::i32())
     }
 
     /// f16 bits (`i16`) to the f32 of the same value.
     fn half_bits_to_f32(&mut self, h: KValue) -> KValue {
-        let h = self.b.cast(KOp::ArithExtUI, h, KType::i32());
+        let h = self.b.cast(KOpKind::ArithExtUI, h, KType::i32());
         let c10 = self.i32c(10);
         let c13 = self.i32c(13);
         let c16 = self.i32c(16);
@@ -207,10 +207,10 @@ impl Emitter<'_, '_, '_> {
         let inf = self.i32c(0x7f80_0000);
         let special = self.b.ori(inf, m13);
         // Subnormal: m * 2^-24.
-        let mf = self.b.cast(KOp::ArithUIToFP, m, KType::f32());
+        let mf = self.b.cast(KOpKind::ArithUIToFP, m, KType::f32());
         let scale = self.b.const_float(2f64.powi(-24), KType::f32());
         let sub = self.b.mulf(mf, scale);
-        let sub = self.b.cast(KOp::ArithBitcast, sub, KType::i32());
+        let sub = self.b.cast(KOpKind::ArithBitcast, sub, KType::i32());
         let zero = self_zero(self);
         let c31 = self.i32c(31);
         let is_sub = self.b.cmpi("eq", e, zero);
@@ -218,12 +218,12 @@ impl Emitter<'_, '_, '_> {
         let r = self.b.select(is_special, special, normal);
         let r = self.b.select(is_sub, sub, r);
         let r = self.b.ori(r, sign);
-        self.b.cast(KOp::ArithBitcast, r, KType::f32())
+        self.b.cast(KOpKind::ArithBitcast, r, KType::f32())
     }
 
     /// An f32 exactly representable in f16 to its f16 bits (`i16`).
     fn f32_to_half_bits(&mut self, v: KValue) -> KValue {
-        let bits = self.b.cast(KOp::ArithBitcast, v, KType::i32());
+        let bits = self.b.cast(KOpKind::ArithBitcast, v, KType::i32());
         let c16 = self.i32c(16);
         let c13 = self.i32c(13);
         let c23 = self.i32c(23);
@@ -243,10 +243,10 @@ impl Emitter<'_, '_, '_> {
         let m = self.b.andi(m, mmask);
         let normal = self.b.ori(e, m);
         // Subnormal: |v| * 2^24.
-        let af = self.b.cast(KOp::ArithBitcast, a, KType::f32());
+        let af = self.b.cast(KOpKind::ArithBitcast, a, KType::f32());
         let scale = self.b.const_float(2f64.powi(24), KType::f32());
         let s = self.b.mulf(af, scale);
-        let sub = self.b.cast(KOp::ArithFPToUI, s, KType::i32());
+        let sub = self.b.cast(KOpKind::ArithFPToUI, s, KType::i32());
         // Inf / NaN.
         let inf = self.i32c(0x7f80_0000);
         let is_nan = self.b.cmpi("ugt", a, inf);
@@ -259,7 +259,7 @@ impl Emitter<'_, '_, '_> {
         let r = self.b.select(is_sub, sub, normal);
         let r = self.b.select(is_special, special, r);
         let r = self.b.ori(r, sign);
-        self.b.cast(KOp::ArithTruncI, r, KType::Int(16))
+        self.b.cast(KOpKind::ArithTruncI, r, KType::Int(16))
     }
 }
 

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::ir::Value as KValue;
+use crate::kernel::KValue;
 use crate::kernel::KType;
 use crate::tensor::attr::{ConstAttr, Mixed};
 use crate::tensor::eval::{Scalar, Tensor};
@@ -197,16 +197,16 @@ impl Emitter<'_, '_, '_> {
             }
             AffineExpr::FloorDiv(a, b) => {
                 let (x, y) = (self.affine(op, a, point)?, self.affine(op, b, point)?);
-                self.b.binary(crate::kernel::KOp::ArithFloorDivSI, x, y)
+                self.b.binary(crate::kernel::KOpKind::ArithFloorDivSI, x, y)
             }
             AffineExpr::CeilDiv(a, b) => {
                 let (x, y) = (self.affine(op, a, point)?, self.affine(op, b, point)?);
-                self.b.binary(crate::kernel::KOp::ArithCeilDivSI, x, y)
+                self.b.binary(crate::kernel::KOpKind::ArithCeilDivSI, x, y)
             }
             AffineExpr::Mod(a, b) => {
                 let (x, y) = (self.affine(op, a, point)?, self.affine(op, b, point)?);
                 // a mod b = a - floordiv(a, b) * b (non-negative for b > 0).
-                let q = self.b.binary(crate::kernel::KOp::ArithFloorDivSI, x, y);
+                let q = self.b.binary(crate::kernel::KOpKind::ArithFloorDivSI, x, y);
                 let p = self.b.muli(q, y);
                 self.b.subi(x, p)
             }

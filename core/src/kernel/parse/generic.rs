@@ -4,9 +4,10 @@
 
 use super::ops::{CMPF_PREDICATES, CMPI_PREDICATES};
 use super::{KernelParseError, OpSpecK, PResult, Parser};
-use crate::ir::{Block, Location, Op};
+use crate::ir::Location;
+use crate::kernel::entity::{KBlock, KOp};
 use crate::kernel::module::KAttr;
-use crate::kernel::ops::KOp;
+use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;
 use crate::text::lexer::TokKind;
 
@@ -16,9 +17,9 @@ impl Parser<'_> {
     pub(crate) fn parse_generic(
         &mut self,
         name: &str,
-        block: Block,
+        block: KBlock,
         loc: Location,
-    ) -> PResult<Option<Op>> {
+    ) -> PResult<Option<KOp>> {
         if name == "spirv.module" || name == "spv.module" {
             return Err(KernelParseError::new(
                 loc,
@@ -29,8 +30,8 @@ impl Parser<'_> {
             ));
         }
         let module_end = name == "gpu.module_end";
-        let kind = match KOp::from_name(name) {
-            Some(KOp::BuiltinModule) => {
+        let kind = match KOpKind::from_name(name) {
+            Some(KOpKind::BuiltinModule) => {
                 return Err(KernelParseError::new(
                     loc,
                     "a nested 'builtin.module' is not supported in kernels",
@@ -121,8 +122,11 @@ impl Parser<'_> {
             self.reset_to(at)?;
             self.expect_punct("(")?;
             let regions = self.regions_of(op);
-            let isolated = matches!(kind, KOp::GpuModule | KOp::GpuFunc | KOp::FuncFunc);
-            let is_func = matches!(kind, KOp::GpuFunc | KOp::FuncFunc);
+            let isolated = matches!(
+                kind,
+                KOpKind::GpuModule | KOpKind::GpuFunc | KOpKind::FuncFunc
+            );
+            let is_func = matches!(kind, KOpKind::GpuFunc | KOpKind::FuncFunc);
             for (i, r) in regions.into_iter().enumerate() {
                 if i > 0 {
                     self.expect_punct(",")?;
@@ -139,7 +143,7 @@ impl Parser<'_> {
             self.expect_punct(")")?;
             self.reset_to(end)?;
         }
-        if kind == KOp::GpuModule {
+        if kind == KOpKind::GpuModule {
             let region = self.m.op(op).regions.first().copied();
             if let Some(r) = region {
                 if self.m.region(r).blocks.is_empty() {
@@ -183,15 +187,15 @@ impl Parser<'_> {
 
 /// Normalizes generic-form attributes to the parser's conventions.
 fn normalize(
-    kind: KOp,
+    kind: KOpKind,
     attrs: Vec<(String, KAttr)>,
     loc: &Location,
 ) -> PResult<Vec<(String, KAttr)>> {
     let mut out = Vec::new();
     for (name, value) in attrs {
         let value = match (kind, name.as_str(), value) {
-            (KOp::ArithCmpI | KOp::ArithCmpF, "predicate", KAttr::Int { value, .. }) => {
-                let table: &[&str] = if kind == KOp::ArithCmpI {
+            (KOpKind::ArithCmpI | KOpKind::ArithCmpF, "predicate", KAttr::Int { value, .. }) => {
+                let table: &[&str] = if kind == KOpKind::ArithCmpI {
                     &CMPI_PREDICATES
                 } else {
                     &CMPF_PREDICATES
@@ -207,11 +211,11 @@ fn normalize(
                 }
             }
             (_, "fastmath" | "overflowFlags", KAttr::Enum(e)) if e == "none" => continue,
-            (KOp::ArithConstant, "value", KAttr::Bool(b)) => KAttr::Int {
+            (KOpKind::ArithConstant, "value", KAttr::Bool(b)) => KAttr::Int {
                 value: b as i128,
                 ty: KType::bool(),
             },
-            (KOp::VectorShuffle, "mask", KAttr::Array(items)) => {
+            (KOpKind::VectorShuffle, "mask", KAttr::Array(items)) => {
                 let mut mask = Vec::new();
                 for item in items {
                     match item {

@@ -1,5 +1,5 @@
 //! The parser of the kernel text form: MLIR 19's custom syntax for every op
-//! of [`KOp`], the spellings of MLIR's Vulkan-runner test files (`call` and
+//! of [`KOpKind`], the spellings of MLIR's Vulkan-runner test files (`call` and
 //! `return` without the `func.` prefix, `module attributes {...}`), and
 //! MLIR's generic form `"arith.addi"(%a, %b) : (i32, i32) -> i32` for any op
 //! of the table.
@@ -26,7 +26,7 @@
 //!   argument has attributes), `gpu.kernel` and `workgroup_attributions`;
 //!   the body's entry block holds the arguments, then the workgroup, then
 //!   the private attributions;
-//! * a SPIR-V dialect op inside a `gpu.func` is a [`KOp::SpirvOp`] keeping
+//! * a SPIR-V dialect op inside a `gpu.func` is a [`KOpKind::SpirvOp`] keeping
 //!   its text (see `spirv.rs`);
 //! * `scf.for`/`scf.if`/`scf.while` bodies without a terminator get the
 //!   implicit `scf.yield`; `scf.if` without `else` has an empty else region;
@@ -37,11 +37,13 @@
 
 mod attrs;
 mod generic;
+mod memref;
 pub(crate) mod ops;
 mod scf;
 mod spirv;
 mod structure;
 mod types;
+mod vector;
 
 pub(crate) use attrs::fit_int;
 
@@ -49,9 +51,10 @@ use std::collections::HashMap;
 
 use super::error::KernelParseError;
 use super::module::KernelModule;
-use super::ops::KOp;
+use super::ops::KOpKind;
 use super::types::KType;
-use crate::ir::{Block, Location, Op, Region, Value};
+use crate::ir::Location;
+use crate::kernel::entity::{KBlock, KOp, KRegion, KValue};
 use crate::text::lexer::{missing_token_pos, Lexer, TokKind, Token};
 
 /// Parse results.
@@ -79,7 +82,7 @@ pub fn parse_type(src: &str) -> Result<KType, KernelParseError> {
 
 /// One level of SSA name visibility (a region).
 struct Scope {
-    names: HashMap<String, Value>,
+    names: HashMap<String, KValue>,
     /// Names of enclosing scopes are not visible (function bodies).
     isolated: bool,
 }
@@ -95,7 +98,7 @@ pub(crate) struct Parser<'a> {
     pub(crate) m: KernelModule,
     scopes: Vec<Scope>,
     /// The innermost function-like op being parsed (for `return`).
-    func_kind: Vec<KOp>,
+    func_kind: Vec<KOpKind>,
     /// Nesting depth, to refuse pathological inputs before the stack does.
     depth: usize,
 }
@@ -316,7 +319,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Binds `%name` in the innermost scope.
-    pub(crate) fn define(&mut self, name: &str, value: Value, loc: Location) -> PResult<()> {
+    pub(crate) fn define(&mut self, name: &str, value: KValue, loc: Location) -> PResult<()> {
         let Some(scope) = self.scopes.last_mut() else {
             return Err(KernelParseError::new(
                 loc,
@@ -332,7 +335,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn lookup(&self, name: &str) -> Option<Value> {
+    fn lookup(&self, name: &str) -> Option<KValue> {
         for scope in self.scopes.iter().rev() {
             if let Some(&v) = scope.names.get(name) {
                 return Some(v);
@@ -345,7 +348,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A use `%name` (or `%name#N`).
-    pub(crate) fn value_use(&mut self) -> PResult<Value> {
+    pub(crate) fn value_use(&mut self) -> PResult<KValue> {
         let TokKind::Value(name) = self.tok.kind else {
             return self.expected("an SSA value '%...'");
         };
@@ -363,7 +366,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A use with a type check: `%v` whose type must be `ty`.
-    pub(crate) fn typed_use(&mut self, ty: &KType) -> PResult<Value> {
+    pub(crate) fn typed_use(&mut self, ty: &KType) -> PResult<KValue> {
         let loc = self.loc();
         let v = self.value_use()?;
         let have = self.m.value_type(v);
@@ -381,7 +384,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `%a, %b, ...` (possibly empty when the next token is not a value).
-    pub(crate) fn value_list(&mut self) -> PResult<Vec<Value>> {
+    pub(crate) fn value_list(&mut self) -> PResult<Vec<KValue>> {
         let mut out = Vec::new();
         if !matches!(self.tok.kind, TokKind::Value(_)) {
             return Ok(out);
@@ -416,7 +419,7 @@ impl<'a> Parser<'a> {
     // ---- building --------------------------------------------------------
 
     /// Creates `kind` and appends it to `block`.
-    pub(crate) fn build(&mut self, block: Block, spec: OpSpecK, loc: Location) -> Op {
+    pub(crate) fn build(&mut self, block: KBlock, spec: OpSpecK, loc: Location) -> KOp {
         let op = self.m.create_op(
             spec.kind,
             &spec.operands,
@@ -430,22 +433,22 @@ impl<'a> Parser<'a> {
     }
 
     /// The regions of `op`.
-    pub(crate) fn regions_of(&self, op: Op) -> Vec<Region> {
+    pub(crate) fn regions_of(&self, op: KOp) -> Vec<KRegion> {
         self.m.op(op).regions.clone()
     }
 }
 
 /// What a custom-syntax parser produces before the op is created.
 pub(crate) struct OpSpecK {
-    pub kind: KOp,
-    pub operands: Vec<Value>,
+    pub kind: KOpKind,
+    pub operands: Vec<KValue>,
     pub results: Vec<KType>,
     pub attrs: Vec<(String, crate::kernel::KAttr)>,
     pub regions: usize,
 }
 
 impl OpSpecK {
-    pub(crate) fn new(kind: KOp) -> Self {
+    pub(crate) fn new(kind: KOpKind) -> Self {
         Self {
             kind,
             operands: Vec::new(),

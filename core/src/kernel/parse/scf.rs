@@ -3,15 +3,16 @@
 
 use super::structure::ArgDef;
 use super::{KernelParseError, OpSpecK, PResult, Parser};
-use crate::ir::{Block, Location, Op};
-use crate::kernel::ops::KOp;
+use crate::ir::Location;
+use crate::kernel::entity::{KBlock, KOp};
+use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;
 
 impl Parser<'_> {
     /// Appends an `scf.yield` without operands to the last block of
     /// `op`'s region `index` when it has no terminator (creating the block
     /// of an empty region).
-    fn implicit_yield(&mut self, op: Op, index: usize, loc: Location) {
+    fn implicit_yield(&mut self, op: KOp, index: usize, loc: Location) {
         let region = self.m.op(op).regions[index];
         let block = match self.m.region(region).blocks.last() {
             Some(&b) => b,
@@ -26,7 +27,7 @@ impl Parser<'_> {
         if !ends {
             let y = self
                 .m
-                .create_op(KOp::ScfYield, &[], &[], Vec::new(), 0, loc);
+                .create_op(KOpKind::ScfYield, &[], &[], Vec::new(), 0, loc);
             self.m.append_op(block, y);
         }
     }
@@ -34,9 +35,9 @@ impl Parser<'_> {
     pub(crate) fn parse_scf_for(
         &mut self,
         mut spec: OpSpecK,
-        block: Block,
+        block: KBlock,
         loc: Location,
-    ) -> PResult<Op> {
+    ) -> PResult<KOp> {
         let (iv_name, iv_loc) = self.def_name()?;
         self.expect_punct("=")?;
         let lb = self.value_use()?;
@@ -97,9 +98,9 @@ impl Parser<'_> {
     pub(crate) fn parse_scf_if(
         &mut self,
         mut spec: OpSpecK,
-        block: Block,
+        block: KBlock,
         loc: Location,
-    ) -> PResult<Op> {
+    ) -> PResult<KOp> {
         let c = self.typed_use(&KType::bool())?;
         if self.eat_punct("->")? {
             spec.results = self.parse_result_types()?;
@@ -127,9 +128,9 @@ impl Parser<'_> {
     pub(crate) fn parse_scf_while(
         &mut self,
         mut spec: OpSpecK,
-        block: Block,
+        block: KBlock,
         loc: Location,
-    ) -> PResult<Op> {
+    ) -> PResult<KOp> {
         self.expect_punct("(")?;
         let mut before: Vec<ArgDef> = Vec::new();
         let mut inits = Vec::new();

@@ -4,15 +4,16 @@
 //!
 //! The op extends to the end of its line (further while a bracket is open).
 //! Its operand uses are resolved here and rewritten to `%_0`, `%_1`, ... in
-//! the kept text ([`KOp::SpirvOp`]'s `op` attribute); the spv parser then
+//! the kept text ([`KOpKind::SpirvOp`]'s `op` attribute); the spv parser then
 //! reads that text once against stand-in values of the operands' types, to
 //! check it and to learn the result types. Operands and results must be
 //! scalars or vectors (`i1`, `iN`, `fN`), the types both IRs spell alike.
 
 use super::{KernelParseError, OpSpecK, PResult, Parser};
-use crate::ir::{Block, Location, Module, Op, Type, TypeKind, TypeStore, Value};
+use crate::ir::{Location, Module, Type, TypeKind, TypeStore};
+use crate::kernel::entity::{KBlock, KOp, KValue};
 use crate::kernel::module::KAttr;
-use crate::kernel::ops::KOp;
+use crate::kernel::ops::KOpKind;
 use crate::kernel::print::type_to_string;
 use crate::kernel::types::{FloatTy, KType};
 use crate::text::lexer::TokKind;
@@ -48,16 +49,16 @@ impl Parser<'_> {
     /// The SPIR-V op at the cursor (its name not yet consumed).
     pub(crate) fn parse_spirv_op(
         &mut self,
-        block: Block,
+        block: KBlock,
         loc: Location,
         results: usize,
-    ) -> PResult<Op> {
+    ) -> PResult<KOp> {
         let name = match self.peek() {
             TokKind::Ident(n) => (*n).to_owned(),
             TokKind::Str(n) => n.to_string(),
             _ => return self.expected("a SPIR-V op"),
         };
-        if self.current_func() != Some(KOp::GpuFunc) {
+        if self.current_func() != Some(KOpKind::GpuFunc) {
             return self.err(format!(
                 "'{name}': SPIR-V dialect ops are accepted only inside a gpu.func"
             ));
@@ -71,7 +72,7 @@ impl Parser<'_> {
         }
         let (text, operands) = self.spirv_op_text()?;
         let results = self.type_spirv_op(&name, &text, &operands, results, loc)?;
-        let mut spec = OpSpecK::new(KOp::SpirvOp);
+        let mut spec = OpSpecK::new(KOpKind::SpirvOp);
         spec.operands = operands;
         spec.results = results;
         spec.attrs.push(("op".to_owned(), KAttr::String(text)));
@@ -80,14 +81,14 @@ impl Parser<'_> {
 
     /// Consumes the op's tokens; returns its text with operand `k` spelled
     /// `%_k`, and the operands.
-    fn spirv_op_text(&mut self) -> PResult<(String, Vec<Value>)> {
+    fn spirv_op_text(&mut self) -> PResult<(String, Vec<KValue>)> {
         let src = self.src();
         let start = self.pos();
         let mut text = String::new();
         let mut copied = start;
         let mut end = start;
         let mut depth = 0usize;
-        let mut operands: Vec<Value> = Vec::new();
+        let mut operands: Vec<KValue> = Vec::new();
         loop {
             let tok_start = self.pos();
             if tok_start > start && depth == 0 {
@@ -141,7 +142,7 @@ impl Parser<'_> {
         &self,
         name: &str,
         text: &str,
-        operands: &[Value],
+        operands: &[KValue],
         results: usize,
         loc: Location,
     ) -> PResult<Vec<KType>> {

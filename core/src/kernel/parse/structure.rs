@@ -3,9 +3,10 @@
 //! (`%a, %b = ...`, `%r:2 = ...`) and block labels.
 
 use super::{spirv, KernelParseError, OpSpecK, PResult, Parser};
-use crate::ir::{Block, Location, Op, Region};
+use crate::ir::Location;
+use crate::kernel::entity::{KBlock, KOp, KRegion};
 use crate::kernel::module::KAttr;
-use crate::kernel::ops::KOp;
+use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;
 use crate::text::lexer::TokKind;
 
@@ -79,7 +80,7 @@ impl Parser<'_> {
     }
 
     /// Ops of one block, up to (not including) `}` or a block label.
-    fn parse_ops_until_close(&mut self, block: Block) -> PResult<()> {
+    fn parse_ops_until_close(&mut self, block: KBlock) -> PResult<()> {
         loop {
             match self.peek() {
                 TokKind::Punct("}") | TokKind::Block(_) => return Ok(()),
@@ -96,7 +97,7 @@ impl Parser<'_> {
     /// them. `{}` without `entry` leaves the region empty.
     pub(crate) fn parse_region(
         &mut self,
-        region: Region,
+        region: KRegion,
         entry: Option<Vec<ArgDef>>,
         isolated: bool,
     ) -> PResult<()> {
@@ -169,14 +170,14 @@ impl Parser<'_> {
 
     /// One op, with its result names (`None` for a dropped
     /// `gpu.module_end`).
-    pub(crate) fn parse_op(&mut self, block: Block) -> PResult<Option<Op>> {
+    pub(crate) fn parse_op(&mut self, block: KBlock) -> PResult<Option<KOp>> {
         self.enter()?;
         let r = self.parse_op_inner(block);
         self.leave();
         r
     }
 
-    fn parse_op_inner(&mut self, block: Block) -> PResult<Option<Op>> {
+    fn parse_op_inner(&mut self, block: KBlock) -> PResult<Option<KOp>> {
         let loc = self.loc();
         let mut names: Vec<(String, usize, Location)> = Vec::new();
         if matches!(self.peek(), TokKind::Value(_)) {
@@ -271,13 +272,13 @@ impl Parser<'_> {
 
     /// An op in custom syntax, by name (with the default-dialect spellings
     /// `return`, `call`, `module`).
-    fn parse_named_op(&mut self, name: &str, block: Block, loc: Location) -> PResult<Op> {
+    fn parse_named_op(&mut self, name: &str, block: KBlock, loc: Location) -> PResult<KOp> {
         let kind = match name {
             "return" => match self.current_func() {
-                Some(KOp::GpuFunc) => KOp::GpuReturn,
-                _ => KOp::FuncReturn,
+                Some(KOpKind::GpuFunc) => KOpKind::GpuReturn,
+                _ => KOpKind::FuncReturn,
             },
-            "call" => KOp::FuncCall,
+            "call" => KOpKind::FuncCall,
             "spirv.module" | "spv.module" => {
                 return Err(KernelParseError::new(
                     loc,
@@ -287,7 +288,7 @@ impl Parser<'_> {
                     ),
                 ))
             }
-            _ => match KOp::from_name(name) {
+            _ => match KOpKind::from_name(name) {
                 Some(k) => k,
                 None => {
                     return Err(KernelParseError::new(
@@ -298,13 +299,13 @@ impl Parser<'_> {
             },
         };
         match kind {
-            KOp::BuiltinModule => Err(KernelParseError::new(
+            KOpKind::BuiltinModule => Err(KernelParseError::new(
                 loc,
                 "a nested 'builtin.module' is not supported in kernels",
             )),
-            KOp::GpuModule => self.parse_gpu_module(block, loc),
-            KOp::GpuFunc => self.parse_gpu_func(block, loc),
-            KOp::FuncFunc => self.parse_func_func(block, loc),
+            KOpKind::GpuModule => self.parse_gpu_module(block, loc),
+            KOpKind::GpuFunc => self.parse_gpu_func(block, loc),
+            KOpKind::FuncFunc => self.parse_func_func(block, loc),
             _ => self.parse_custom(kind, block, loc),
         }
     }
@@ -326,14 +327,14 @@ impl Parser<'_> {
         Ok(())
     }
 
-    pub(crate) fn current_func(&self) -> Option<KOp> {
+    pub(crate) fn current_func(&self) -> Option<KOpKind> {
         self.func_kind.last().copied()
     }
 
     /// `gpu.module @name [targets] [attributes {...}] { ... }`.
-    fn parse_gpu_module(&mut self, block: Block, loc: Location) -> PResult<Op> {
+    fn parse_gpu_module(&mut self, block: KBlock, loc: Location) -> PResult<KOp> {
         let name = self.symbol()?;
-        let mut spec = OpSpecK::new(KOp::GpuModule);
+        let mut spec = OpSpecK::new(KOpKind::GpuModule);
         spec.regions = 1;
         spec.attrs.push(("sym_name".into(), KAttr::String(name)));
         if self.is_punct("[") {
@@ -438,7 +439,7 @@ impl Parser<'_> {
 
     /// `gpu.func @k(args) [-> results] [workgroup(...)] [private(...)]
     /// [kernel] [attributes {...}] { ... }`.
-    fn parse_gpu_func(&mut self, block: Block, loc: Location) -> PResult<Op> {
+    fn parse_gpu_func(&mut self, block: KBlock, loc: Location) -> PResult<KOp> {
         let name = self.symbol()?;
         let (args, arg_attrs, _) = self.parse_fn_args(false)?;
         let (results, res_attrs) = self.parse_fn_results()?;
@@ -462,7 +463,7 @@ impl Parser<'_> {
         let workgroup = attributions(self, "workgroup")?;
         let private = attributions(self, "private")?;
         let kernel = self.eat_ident("kernel")?;
-        let mut spec = OpSpecK::new(KOp::GpuFunc);
+        let mut spec = OpSpecK::new(KOpKind::GpuFunc);
         spec.regions = 1;
         spec.attrs.push(("sym_name".into(), KAttr::String(name)));
         spec.attrs.push((
@@ -488,7 +489,7 @@ impl Parser<'_> {
         let mut entry = args;
         entry.extend(workgroup);
         entry.extend(private);
-        self.func_kind.push(KOp::GpuFunc);
+        self.func_kind.push(KOpKind::GpuFunc);
         let r = self.parse_region(region, Some(entry), true);
         self.func_kind.pop();
         r?;
@@ -496,7 +497,7 @@ impl Parser<'_> {
     }
 
     /// `func.func [private] @f(args) [-> results] [attributes {...}] [{...}]`.
-    fn parse_func_func(&mut self, block: Block, loc: Location) -> PResult<Op> {
+    fn parse_func_func(&mut self, block: KBlock, loc: Location) -> PResult<KOp> {
         let mut visibility = None;
         for v in ["private", "public", "nested"] {
             if self.eat_ident(v)? {
@@ -507,7 +508,7 @@ impl Parser<'_> {
         let name = self.symbol()?;
         let (args, arg_attrs, named) = self.parse_fn_args(true)?;
         let (results, res_attrs) = self.parse_fn_results()?;
-        let mut spec = OpSpecK::new(KOp::FuncFunc);
+        let mut spec = OpSpecK::new(KOpKind::FuncFunc);
         spec.regions = 1;
         spec.attrs.push(("sym_name".into(), KAttr::String(name)));
         spec.attrs.push((
@@ -528,7 +529,7 @@ impl Parser<'_> {
                 return self.err("a function with a body needs named arguments");
             }
             let region = self.regions_of(op)[0];
-            self.func_kind.push(KOp::FuncFunc);
+            self.func_kind.push(KOpKind::FuncFunc);
             let r = self.parse_region(region, Some(args), true);
             self.func_kind.pop();
             r?;

@@ -14,16 +14,18 @@
 //!   `scf.for` without `iter_args`, `scf.if` without results).
 
 mod attrs;
+mod memref;
 mod ops;
 mod structure;
+mod vector;
 
 use std::collections::HashMap;
 
 pub use attrs::{attr_to_string, dict_to_string, results_to_string, type_to_string};
 
 use super::module::{KAttr, KernelModule};
-use super::ops::KOp;
-use crate::ir::{Block, Op, Region, Value};
+use super::ops::KOpKind;
+use crate::kernel::entity::{KBlock, KOp, KRegion, KValue};
 
 /// Prints `m` in MLIR 19's custom syntax.
 pub fn print(m: &KernelModule) -> String {
@@ -42,7 +44,7 @@ pub fn print_generic(m: &KernelModule) -> String {
 
 /// Prints one op (with its regions) for diagnostics; values defined outside
 /// it print as `%?N`.
-pub fn print_op(m: &KernelModule, op: Op) -> String {
+pub fn print_op(m: &KernelModule, op: KOp) -> String {
     let mut p = Printer::new(m);
     p.print_op(op);
     p.out.trim_end().to_owned()
@@ -58,11 +60,11 @@ struct Counters {
 pub(crate) struct Printer<'m> {
     m: &'m KernelModule,
     out: String,
-    names: HashMap<Value, String>,
+    names: HashMap<KValue, String>,
     counters: Counters,
     indent: usize,
     /// The innermost function-like op (for `return`/`call` spelling).
-    func: Vec<KOp>,
+    func: Vec<KOpKind>,
     generic_only: bool,
 }
 
@@ -90,22 +92,22 @@ impl<'m> Printer<'m> {
     }
 
     /// The name of a use.
-    fn v(&self, v: Value) -> String {
+    fn v(&self, v: KValue) -> String {
         self.names
             .get(&v)
             .cloned()
             .unwrap_or_else(|| format!("%?{}", v.index()))
     }
 
-    fn vs(&self, vs: &[Value]) -> String {
+    fn vs(&self, vs: &[KValue]) -> String {
         vs.iter().map(|&v| self.v(v)).collect::<Vec<_>>().join(", ")
     }
 
-    fn ty(&self, v: Value) -> String {
+    fn ty(&self, v: KValue) -> String {
         type_to_string(self.m.value_type(v))
     }
 
-    fn tys(&self, vs: &[Value]) -> String {
+    fn tys(&self, vs: &[KValue]) -> String {
         vs.iter()
             .map(|&v| self.ty(v))
             .collect::<Vec<_>>()
@@ -113,7 +115,7 @@ impl<'m> Printer<'m> {
     }
 
     /// Names a block argument.
-    fn name_arg(&mut self, v: Value) -> String {
+    fn name_arg(&mut self, v: KValue) -> String {
         let n = format!("%arg{}", self.counters.args);
         self.counters.args += 1;
         self.names.insert(v, n.clone());
@@ -121,7 +123,7 @@ impl<'m> Printer<'m> {
     }
 
     /// Names an op's results; returns the `%N = ` / `%N:k = ` prefix.
-    fn name_results(&mut self, op: Op) -> String {
+    fn name_results(&mut self, op: KOp) -> String {
         let results = &self.m.op(op).results;
         match results.len() {
             0 => String::new(),
@@ -143,7 +145,7 @@ impl<'m> Printer<'m> {
     }
 
     /// Runs `f` with fresh counters (inside a function-like op).
-    fn isolated(&mut self, kind: KOp, f: impl FnOnce(&mut Self)) {
+    fn isolated(&mut self, kind: KOpKind, f: impl FnOnce(&mut Self)) {
         let saved = std::mem::take(&mut self.counters);
         self.func.push(kind);
         f(self);
@@ -167,7 +169,7 @@ impl<'m> Printer<'m> {
         self.w(" {\n");
         self.indent += 1;
         if let Some(&region) = data.regions.first() {
-            self.isolated(KOp::BuiltinModule, |p| {
+            self.isolated(KOpKind::BuiltinModule, |p| {
                 p.print_region_blocks(region, false, false)
             });
         }
@@ -178,7 +180,7 @@ impl<'m> Printer<'m> {
     /// Prints the blocks of `region` (without braces). `skip_entry_label`:
     /// the entry block's arguments were printed by the op. `elide_yield`:
     /// a trailing `scf.yield` without operands is left out.
-    fn print_region_blocks(&mut self, region: Region, skip_entry_label: bool, elide_yield: bool) {
+    fn print_region_blocks(&mut self, region: KRegion, skip_entry_label: bool, elide_yield: bool) {
         let blocks = self.m.region(region).blocks.clone();
         for (i, &block) in blocks.iter().enumerate() {
             let args = self.m.block(block).args.clone();
@@ -203,13 +205,13 @@ impl<'m> Printer<'m> {
         }
     }
 
-    fn print_block_ops(&mut self, block: Block, elide_yield: bool) {
+    fn print_block_ops(&mut self, block: KBlock, elide_yield: bool) {
         let ops = self.m.block(block).ops.clone();
         for (i, &op) in ops.iter().enumerate() {
             let d = self.m.op(op);
             if elide_yield
                 && i + 1 == ops.len()
-                && d.kind == KOp::ScfYield
+                && d.kind == KOpKind::ScfYield
                 && d.operands.is_empty()
                 && d.attrs.is_empty()
             {
@@ -221,7 +223,7 @@ impl<'m> Printer<'m> {
 
     /// `{` region `}` with the closing brace on its own line (no newline
     /// after it).
-    fn print_region(&mut self, region: Region, skip_entry_label: bool, elide_yield: bool) {
+    fn print_region(&mut self, region: KRegion, skip_entry_label: bool, elide_yield: bool) {
         self.w("{\n");
         self.indent += 1;
         self.print_region_blocks(region, skip_entry_label, elide_yield);
@@ -231,9 +233,9 @@ impl<'m> Printer<'m> {
     }
 
     /// One op on its own line(s).
-    fn print_op(&mut self, op: Op) {
+    fn print_op(&mut self, op: KOp) {
         self.line_start();
-        if self.m.op(op).kind == KOp::SpirvOp {
+        if self.m.op(op).kind == KOpKind::SpirvOp {
             self.print_spirv_op(op);
         } else if self.generic_only || !self.print_custom(op) {
             self.print_generic_body(op);
@@ -243,7 +245,7 @@ impl<'m> Printer<'m> {
 
     /// A SPIR-V op kept as text: `%_k` becomes operand `k`'s name (in
     /// either print mode: the text is valid MLIR as it stands).
-    fn print_spirv_op(&mut self, op: Op) {
+    fn print_spirv_op(&mut self, op: KOp) {
         let prefix = self.name_results(op);
         self.w(&prefix);
         let d = self.m.op(op).clone();
@@ -255,14 +257,14 @@ impl<'m> Printer<'m> {
         self.w(&substitute_operands(&text, &names));
     }
 
-    fn print_generic_op(&mut self, op: Op) {
+    fn print_generic_op(&mut self, op: KOp) {
         self.line_start();
         self.print_generic_body(op);
         self.w("\n");
     }
 
     /// `%r = "name"(%a) ({...}) {attrs} : (T) -> R`.
-    fn print_generic_body(&mut self, op: Op) {
+    fn print_generic_body(&mut self, op: KOp) {
         let d = self.m.op(op);
         let prefix = self.name_results(op);
         self.w(&prefix);
@@ -272,7 +274,7 @@ impl<'m> Printer<'m> {
             self.w(" (");
             let isolated = matches!(
                 d.kind,
-                KOp::GpuModule | KOp::GpuFunc | KOp::FuncFunc | KOp::BuiltinModule
+                KOpKind::GpuModule | KOpKind::GpuFunc | KOpKind::FuncFunc | KOpKind::BuiltinModule
             );
             let run = |p: &mut Self| {
                 for (i, &r) in d.regions.iter().enumerate() {
@@ -283,7 +285,7 @@ impl<'m> Printer<'m> {
                     p.indent += 1;
                     // Generic regions always label blocks with arguments.
                     p.print_region_blocks(r, false, false);
-                    if d.kind == KOp::GpuModule {
+                    if d.kind == KOpKind::GpuModule {
                         // MLIR 19's implicit terminator, explicit in the
                         // generic form.
                         p.line_start();
@@ -367,12 +369,16 @@ pub(crate) fn substitute_operands(text: &str, names: &[String]) -> String {
 
 /// `name = value` of a generic-form attribute dictionary, with the
 /// normalized enum attributes written back in MLIR's spelling.
-fn generic_attr(kind: KOp, name: &str, attr: &KAttr) -> String {
+fn generic_attr(kind: KOpKind, name: &str, attr: &KAttr) -> String {
     use ops::{CMPF, CMPI};
     let value = match (name, attr) {
         (_, KAttr::Unit) => return name.to_owned(),
         ("predicate", KAttr::Enum(e)) => {
-            let table: &[&str] = if kind == KOp::ArithCmpF { &CMPF } else { &CMPI };
+            let table: &[&str] = if kind == KOpKind::ArithCmpF {
+                &CMPF
+            } else {
+                &CMPI
+            };
             let i = table.iter().position(|p| p == e).unwrap_or(0);
             format!("{i} : i64")
         }

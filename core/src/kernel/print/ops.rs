@@ -1,28 +1,36 @@
 //! Custom assembly of each kernel op (the mirror of the parser's
-//! `parse/ops.rs` and `parse/structure.rs`).
+//! `parse/ops.rs` and `parse/structure.rs`): the families of `form`, then
+//! one printer per op of `Form::Special` (`memref` and `vector` in their
+//! own files).
 
 use super::attrs::{attr_to_string, dict_to_string, scalar_literal, symbol, type_to_string};
 use super::Printer;
-use crate::ir::{Op, Value};
-use crate::kernel::forms::{form, Form};
+use crate::kernel::entity::{KOp, KValue};
+use crate::kernel::forms::{family_ops, form, Form};
 use crate::kernel::module::{KAttr, KOpData};
-use crate::kernel::ops::KOp;
+use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;
 
 pub(crate) use crate::kernel::forms::{CMPF_PREDICATES as CMPF, CMPI_PREDICATES as CMPI};
+
+/// `Some(())` when the op's operands, results and regions fit its custom
+/// form (else it prints in the generic form).
+pub(super) fn fits(ok: bool) -> Option<()> {
+    ok.then_some(())
+}
 
 pub(super) fn attr<'a>(d: &'a KOpData, name: &str) -> Option<&'a KAttr> {
     d.attrs.iter().find(|(n, _)| n == name).map(|(_, a)| a)
 }
 
-fn enum_attr<'a>(d: &'a KOpData, name: &str) -> Option<&'a str> {
+pub(super) fn enum_attr<'a>(d: &'a KOpData, name: &str) -> Option<&'a str> {
     match attr(d, name) {
         Some(KAttr::Enum(e)) => Some(e),
         _ => None,
     }
 }
 
-fn dense(d: &KOpData, name: &str) -> Option<Vec<i64>> {
+pub(super) fn dense(d: &KOpData, name: &str) -> Option<Vec<i64>> {
     match attr(d, name) {
         Some(KAttr::DenseI64(v)) => Some(v.clone()),
         _ => None,
@@ -52,7 +60,7 @@ pub(super) fn attributes_clause(d: &KOpData, skip: &[&str]) -> String {
 }
 
 /// ` fastmath<...>` / ` overflow<...>`.
-fn flags(d: &KOpData) -> String {
+pub(super) fn flags(d: &KOpData) -> String {
     let mut s = String::new();
     if let Some(f) = enum_attr(d, "overflowFlags") {
         s.push_str(&format!(" overflow<{f}>"));
@@ -66,19 +74,23 @@ fn flags(d: &KOpData) -> String {
 const FLAG_ATTRS: [&str; 2] = ["fastmath", "overflowFlags"];
 
 impl Printer<'_> {
-    fn rty(&self, d: &KOpData, i: usize) -> String {
+    pub(super) fn rty(&self, d: &KOpData, i: usize) -> String {
         d.results
             .get(i)
             .map_or_else(String::new, |&r| type_to_string(self.m.value_type(r)))
     }
 
-    fn same_types(&self, vals: &[Value], ty: &KType) -> bool {
+    pub(super) fn same_types(&self, vals: &[KValue], ty: &KType) -> bool {
         vals.iter().all(|&v| self.m.value_type(v) == ty)
     }
 
     /// `[a, %x, b]` of a static list with `i64::MIN` holes filled from
     /// `dynamic`.
-    fn mixed(&self, stat: &[i64], dynamic: &mut impl Iterator<Item = Value>) -> Option<String> {
+    pub(super) fn mixed(
+        &self,
+        stat: &[i64],
+        dynamic: &mut impl Iterator<Item = KValue>,
+    ) -> Option<String> {
         let mut items = Vec::new();
         for &s in stat {
             if s == i64::MIN {
@@ -92,7 +104,7 @@ impl Printer<'_> {
 
     /// Prints `op` in custom syntax; `false` when it does not fit (then the
     /// caller prints the generic form and nothing was written).
-    pub(super) fn print_custom(&mut self, op: Op) -> bool {
+    pub(super) fn print_custom(&mut self, op: KOp) -> bool {
         let d = self.m.op(op).clone();
         let Some(body) = self.custom_text(op, &d) else {
             return false;
@@ -111,8 +123,7 @@ impl Printer<'_> {
     /// The custom text after the result names (for ops without regions), or
     /// `Structured` when the op printed itself (regions need result names
     /// assigned after the body), or `None` when the op does not fit.
-    fn custom_text(&mut self, op: Op, d: &KOpData) -> Option<Custom> {
-        use KOp::*;
+    fn custom_text(&mut self, op: KOp, d: &KOpData) -> Option<Custom> {
         let name = d.kind.name();
         let ops = &d.operands;
         let nres = d.results.len();
@@ -158,359 +169,309 @@ impl Printer<'_> {
             Form::Special => {}
             _ => return None,
         }
+        self.special_text(op, d)
+    }
+
+    /// The custom text of an op of [`Form::Special`]: one printer per op
+    /// (or per family of ops spelled alike). Every op is listed, so that a
+    /// new op fails to compile until it is given a syntax here.
+    fn special_text(&mut self, op: KOp, d: &KOpData) -> Option<Custom> {
+        use KOpKind::*;
+        let ops = &d.operands;
+        let nres = d.results.len();
         match d.kind {
-            ArithConstant if ops.is_empty() && nres == 1 => {
-                let v = attr(d, "value")?;
-                let text = match v {
-                    KAttr::Int { ty, .. } if *ty == KType::bool() => scalar_literal(v),
-                    KAttr::Int { .. }
-                    | KAttr::Float { .. }
-                    | KAttr::DenseInts { .. }
-                    | KAttr::DenseFloats { .. } => attr_to_string(v),
-                    _ => return None,
-                };
-                t(format!("{name}{} {text}", rest(d, &["value"])))
+            ArithConstant => self.constant_text(d).map(Custom::Text),
+            IndexConstant => self.index_constant_text(d).map(Custom::Text),
+            ArithAddUIExtended | ArithMulUIExtended | ArithMulSIExtended => {
+                self.extended_text(d).map(Custom::Text)
             }
-            IndexConstant if ops.is_empty() && nres == 1 => {
-                let KAttr::Int { value, .. } = attr(d, "value")? else {
-                    return None;
-                };
-                t(format!("{name} {value}{}", rest(d, &["value"])))
+            ArithCmpI | ArithCmpF => self.cmp_text(d).map(Custom::Text),
+            IndexCmp => self.index_cmp_text(d).map(Custom::Text),
+            ArithSelect => self.select_text(d).map(Custom::Text),
+            GpuLaneId => self.lane_id_text(d).map(Custom::Text),
+            GpuSubgroupId | GpuSubgroupSize | GpuNumSubgroups => {
+                self.subgroup_query_text(d).map(Custom::Text)
             }
-            ArithAddUIExtended | ArithMulUIExtended | ArithMulSIExtended
-                if ops.len() == 2 && nres == 2 =>
-            {
-                let tail = if d.kind == ArithAddUIExtended {
-                    format!("{}, {}", self.rty(d, 0), self.rty(d, 1))
-                } else {
-                    self.rty(d, 0)
-                };
-                t(format!("{name} {}{} : {tail}", self.vs(ops), rest(d, &[])))
+            GpuBarrier => self.barrier_text(d).map(Custom::Text),
+            GpuShuffle => self.shuffle_text(d).map(Custom::Text),
+            GpuSubgroupReduce => self.subgroup_reduce_text(d).map(Custom::Text),
+            GpuReturn | FuncReturn | ScfYield => self.return_text(d).map(Custom::Text),
+            ScfCondition => self.condition_text(d).map(Custom::Text),
+            FuncCall => self.call_text(d).map(Custom::Text),
+            GpuLaunchFunc => {
+                fits(nres == 0)?;
+                self.launch_text(d).map(Custom::Text)
             }
-            ArithCmpI | ArithCmpF if ops.len() == 2 && nres == 1 => {
-                let p = enum_attr(d, "predicate")?;
-                t(format!(
-                    "{name} {p}, {}{}{} : {}",
-                    self.vs(ops),
-                    flags(d),
-                    rest(d, &["predicate", "fastmath"]),
-                    self.ty(ops[0])
-                ))
-            }
-            IndexCmp if ops.len() == 2 && nres == 1 => {
-                let p = enum_attr(d, "pred")?;
-                t(format!(
-                    "{name} {p}({}){}",
-                    self.vs(ops),
-                    rest(d, &["pred"])
-                ))
-            }
-            ArithSelect if ops.len() == 3 && nres == 1 => {
-                let cty = self.m.value_type(ops[0]);
-                let tys = if *cty == KType::bool() {
-                    self.ty(ops[1])
-                } else {
-                    format!("{}, {}", self.ty(ops[0]), self.ty(ops[1]))
-                };
-                t(format!("{name} {}{} : {tys}", self.vs(ops), rest(d, &[])))
-            }
-            GpuLaneId if ops.is_empty() && nres == 1 => t(format!(
-                "{name}{}{}",
-                upper_bound(d),
-                rest(d, &["upper_bound"])
-            )),
-            GpuSubgroupId | GpuSubgroupSize | GpuNumSubgroups if ops.is_empty() && nres == 1 => {
-                t(format!(
-                    "{name}{}{} : index",
-                    upper_bound(d),
-                    rest(d, &["upper_bound"])
-                ))
-            }
-            GpuBarrier if ops.is_empty() && nres == 0 => t(format!("{name}{}", rest(d, &[]))),
-            GpuShuffle if ops.len() == 3 && nres == 2 => {
-                let mode = enum_attr(d, "mode")?;
-                t(format!(
-                    "{name} {mode} {}{} : {}",
-                    self.vs(ops),
-                    rest(d, &["mode"]),
-                    self.ty(ops[0])
-                ))
-            }
-            GpuSubgroupReduce if ops.len() == 1 && nres == 1 => {
-                let o = enum_attr(d, "op")?;
-                let uniform = if attr(d, "uniform").is_some() {
-                    " uniform"
-                } else {
-                    ""
-                };
-                t(format!(
-                    "{name} {o} {}{uniform}{} : ({}) -> {}",
-                    self.v(ops[0]),
-                    rest(d, &["op", "uniform"]),
-                    self.ty(ops[0]),
-                    self.rty(d, 0)
-                ))
-            }
-            GpuReturn | FuncReturn | ScfYield if nres == 0 => {
-                let spelled = if d.kind == FuncReturn && self.func.last() == Some(&FuncFunc) {
-                    "return"
-                } else {
-                    name
-                };
-                let vals = if ops.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {} : {}", self.vs(ops), self.tys(ops))
-                };
-                t(format!("{spelled}{}{vals}", rest(d, &[])))
-            }
-            ScfCondition if !ops.is_empty() && nres == 0 => {
-                let vals = if ops.len() == 1 {
-                    String::new()
-                } else {
-                    format!(" {} : {}", self.vs(&ops[1..]), self.tys(&ops[1..]))
-                };
-                t(format!("{name}({}){}{vals}", self.v(ops[0]), rest(d, &[])))
-            }
-            FuncCall => {
-                let KAttr::SymbolRef(path) = attr(d, "callee")? else {
-                    return None;
-                };
-                let spelled = if self.func.last() == Some(&FuncFunc) {
-                    "call"
-                } else {
-                    name
-                };
-                let callee: Vec<String> = path.iter().map(|s| symbol(s)).collect();
-                let results: Vec<KType> = d
-                    .results
-                    .iter()
-                    .map(|&r| self.m.value_type(r).clone())
-                    .collect();
-                t(format!(
-                    "{spelled} {}({}){} : ({}) -> {}",
-                    callee.join("::"),
-                    self.vs(ops),
-                    rest(d, &["callee"]),
-                    self.tys(ops),
-                    super::results_to_string(&results)
-                ))
-            }
-            GpuLaunchFunc if nres == 0 => self.launch_text(d).map(Custom::Text),
-            MemRefLoad if !ops.is_empty() && nres == 1 => t(format!(
-                "{name} {}[{}]{} : {}",
-                self.v(ops[0]),
-                self.vs(&ops[1..]),
-                rest(d, &[]),
-                self.ty(ops[0])
-            )),
-            MemRefStore if ops.len() >= 2 && nres == 0 => t(format!(
-                "{name} {}, {}[{}]{} : {}",
-                self.v(ops[0]),
-                self.v(ops[1]),
-                self.vs(&ops[2..]),
-                rest(d, &[]),
-                self.ty(ops[1])
-            )),
-            MemRefAlloc | MemRefAlloca if nres == 1 => {
-                let seg = dense(d, "operandSegmentSizes").unwrap_or(vec![ops.len() as i64, 0]);
-                if seg.len() != 2 || seg[0] + seg[1] != ops.len() as i64 || seg[0] < 0 {
-                    return None;
-                }
-                let n = seg[0] as usize;
-                let syms = if seg[1] > 0 {
-                    format!("[{}]", self.vs(&ops[n..]))
-                } else {
-                    String::new()
-                };
-                t(format!(
-                    "{name}({}){syms}{} : {}",
-                    self.vs(&ops[..n]),
-                    rest(d, &["operandSegmentSizes"]),
-                    self.rty(d, 0)
-                ))
-            }
-            MemRefDealloc if ops.len() == 1 && nres == 0 => t(format!(
-                "{name} {}{} : {}",
-                self.v(ops[0]),
-                rest(d, &[]),
-                self.ty(ops[0])
-            )),
-            MemRefDim if ops.len() == 2 && nres == 1 => t(format!(
-                "{name}{} {} : {}",
-                rest(d, &[]),
-                self.vs(ops),
-                self.ty(ops[0])
-            )),
-            MemRefSubView if !ops.is_empty() && nres == 1 => {
-                let offs = dense(d, "static_offsets")?;
-                let sizes = dense(d, "static_sizes")?;
-                let strides = dense(d, "static_strides")?;
-                let ndyn = [&offs, &sizes, &strides]
-                    .iter()
-                    .map(|v| v.iter().filter(|&&x| x == i64::MIN).count())
-                    .sum::<usize>();
-                if ndyn + 1 != ops.len() {
-                    return None;
-                }
-                let mut dynamic = ops[1..].iter().copied();
-                let o = self.mixed(&offs, &mut dynamic)?;
-                let s = self.mixed(&sizes, &mut dynamic)?;
-                let st = self.mixed(&strides, &mut dynamic)?;
-                t(format!(
-                    "{name} {}{o} {s} {st}{} : {} to {}",
-                    self.v(ops[0]),
-                    rest(
-                        d,
-                        &[
-                            "operandSegmentSizes",
-                            "static_offsets",
-                            "static_sizes",
-                            "static_strides"
-                        ]
-                    ),
-                    self.ty(ops[0]),
-                    self.rty(d, 0)
-                ))
-            }
-            VectorLoad if !ops.is_empty() && nres == 1 => t(format!(
-                "{name} {}[{}]{} : {}, {}",
-                self.v(ops[0]),
-                self.vs(&ops[1..]),
-                rest(d, &[]),
-                self.ty(ops[0]),
-                self.rty(d, 0)
-            )),
-            VectorStore if ops.len() >= 2 && nres == 0 => t(format!(
-                "{name} {}, {}[{}]{} : {}, {}",
-                self.v(ops[0]),
-                self.v(ops[1]),
-                self.vs(&ops[2..]),
-                rest(d, &[]),
-                self.ty(ops[1]),
-                self.ty(ops[0])
-            )),
-            VectorExtract if !ops.is_empty() && nres == 1 => {
-                let pos = dense(d, "static_position")?;
-                let mut dynamic = ops[1..].iter().copied();
-                let p = self.mixed(&pos, &mut dynamic)?;
-                if dynamic.next().is_some() {
-                    return None;
-                }
-                t(format!(
-                    "{name} {}{p}{} : {} from {}",
-                    self.v(ops[0]),
-                    rest(d, &["static_position"]),
-                    self.rty(d, 0),
-                    self.ty(ops[0])
-                ))
-            }
-            VectorInsert if ops.len() >= 2 && nres == 1 => {
-                let pos = dense(d, "static_position")?;
-                let mut dynamic = ops[2..].iter().copied();
-                let p = self.mixed(&pos, &mut dynamic)?;
-                if dynamic.next().is_some() {
-                    return None;
-                }
-                t(format!(
-                    "{name} {}, {}{p}{} : {} into {}",
-                    self.v(ops[0]),
-                    self.v(ops[1]),
-                    rest(d, &["static_position"]),
-                    self.ty(ops[0]),
-                    self.ty(ops[1])
-                ))
-            }
-            VectorExtractElement if (1..=2).contains(&ops.len()) && nres == 1 => {
-                let pos = ops
-                    .get(1)
-                    .map(|&p| format!("{} : {}", self.v(p), self.ty(p)))
-                    .unwrap_or_default();
-                t(format!(
-                    "{name} {}[{pos}]{} : {}",
-                    self.v(ops[0]),
-                    rest(d, &[]),
-                    self.ty(ops[0])
-                ))
-            }
-            VectorInsertElement if (2..=3).contains(&ops.len()) && nres == 1 => {
-                let pos = ops
-                    .get(2)
-                    .map(|&p| format!("{} : {}", self.v(p), self.ty(p)))
-                    .unwrap_or_default();
-                t(format!(
-                    "{name} {}, {}[{pos}]{} : {}",
-                    self.v(ops[0]),
-                    self.v(ops[1]),
-                    rest(d, &[]),
-                    self.ty(ops[1])
-                ))
-            }
-            VectorSplat if ops.len() == 1 && nres == 1 => t(format!(
-                "{name} {}{} : {}",
-                self.v(ops[0]),
-                rest(d, &[]),
-                self.rty(d, 0)
-            )),
-            VectorShuffle if ops.len() == 2 && nres == 1 => {
-                let mask = dense(d, "mask")?;
-                let m: Vec<String> = mask.iter().map(|x| x.to_string()).collect();
-                t(format!(
-                    "{name} {} [{}]{} : {}, {}",
-                    self.vs(ops),
-                    m.join(", "),
-                    rest(d, &["mask"]),
-                    self.ty(ops[0]),
-                    self.ty(ops[1])
-                ))
-            }
-            VectorInterleave if ops.len() == 2 && nres == 1 => t(format!(
-                "{name} {}{} : {} -> {}",
-                self.vs(ops),
-                rest(d, &[]),
-                self.ty(ops[0]),
-                self.rty(d, 0)
-            )),
-            VectorDeinterleave if ops.len() == 1 && nres == 2 => t(format!(
-                "{name} {}{} : {} -> {}",
-                self.v(ops[0]),
-                rest(d, &[]),
-                self.ty(ops[0]),
-                self.rty(d, 0)
-            )),
-            VectorReduction if (1..=2).contains(&ops.len()) && nres == 1 => {
-                let kind = enum_attr(d, "kind")?;
-                t(format!(
-                    "{name} <{kind}>, {}{}{} : {} into {}",
-                    self.vs(ops),
-                    flags(d),
-                    rest(d, &["kind", "fastmath"]),
-                    self.ty(ops[0]),
-                    self.rty(d, 0)
-                ))
-            }
-            ScfFor if ops.len() >= 3 && d.regions.len() == 1 => {
+            MemRefLoad => self.memref_load_text(d).map(Custom::Text),
+            MemRefStore => self.memref_store_text(d).map(Custom::Text),
+            MemRefAlloc | MemRefAlloca => self.alloc_text(d).map(Custom::Text),
+            MemRefDealloc => self.dealloc_text(d).map(Custom::Text),
+            MemRefDim => self.memref_dim_text(d).map(Custom::Text),
+            MemRefSubView => self.subview_text(d).map(Custom::Text),
+            VectorLoad => self.vector_load_text(d).map(Custom::Text),
+            VectorStore => self.vector_store_text(d).map(Custom::Text),
+            VectorExtract => self.vector_extract_text(d).map(Custom::Text),
+            VectorInsert => self.vector_insert_text(d).map(Custom::Text),
+            VectorExtractElement => self.extract_element_text(d).map(Custom::Text),
+            VectorInsertElement => self.insert_element_text(d).map(Custom::Text),
+            VectorSplat => self.splat_text(d).map(Custom::Text),
+            VectorShuffle => self.vector_shuffle_text(d).map(Custom::Text),
+            VectorInterleave => self.interleave_text(d).map(Custom::Text),
+            VectorDeinterleave => self.deinterleave_text(d).map(Custom::Text),
+            VectorReduction => self.reduction_text(d).map(Custom::Text),
+            ScfFor => {
+                fits(ops.len() >= 3 && d.regions.len() == 1)?;
                 self.print_for(op, d)?;
                 Some(Custom::Structured)
             }
-            ScfIf if ops.len() == 1 && d.regions.len() == 2 => {
+            ScfIf => {
+                fits(ops.len() == 1 && d.regions.len() == 2)?;
                 self.print_if(op, d)?;
                 Some(Custom::Structured)
             }
-            ScfWhile if d.regions.len() == 2 => {
+            ScfWhile => {
+                fits(d.regions.len() == 2)?;
                 self.print_while(op, d)?;
                 Some(Custom::Structured)
             }
-            GpuModule if d.regions.len() == 1 && nres == 0 => {
+            GpuModule => {
+                fits(d.regions.len() == 1 && nres == 0)?;
                 self.print_gpu_module(d)?;
                 Some(Custom::Structured)
             }
-            GpuFunc | FuncFunc if d.regions.len() == 1 && nres == 0 => {
+            GpuFunc | FuncFunc => {
+                fits(d.regions.len() == 1 && nres == 0)?;
                 self.print_func(d)?;
                 Some(Custom::Structured)
             }
-            _ => None,
+            // Generic form: the top module (printed by `print_top`), SPIR-V
+            // ops, and the families of `form` (printed by `custom_text`).
+            BuiltinModule | SpirvOp | family_ops!() => None,
         }
+    }
+
+    // ---- arith, index, gpu, terminators and calls ----------------------
+
+    /// `arith.constant VALUE`.
+    fn constant_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(ops.is_empty() && nres == 1)?;
+        let v = attr(d, "value")?;
+        let text = match v {
+            KAttr::Int { ty, .. } if *ty == KType::bool() => scalar_literal(v),
+            KAttr::Int { .. }
+            | KAttr::Float { .. }
+            | KAttr::DenseInts { .. }
+            | KAttr::DenseFloats { .. } => attr_to_string(v),
+            _ => return None,
+        };
+        Some(format!("{name}{} {text}", rest(d, &["value"])))
+    }
+
+    /// `index.constant N`.
+    fn index_constant_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(ops.is_empty() && nres == 1)?;
+        let KAttr::Int { value, .. } = attr(d, "value")? else {
+            return None;
+        };
+        Some(format!("{name} {value}{}", rest(d, &["value"])))
+    }
+
+    /// `arith.addui_extended` / `mului_extended` / `mulsi_extended`.
+    fn extended_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(ops.len() == 2 && nres == 2)?;
+        let tail = if d.kind == KOpKind::ArithAddUIExtended {
+            format!("{}, {}", self.rty(d, 0), self.rty(d, 1))
+        } else {
+            self.rty(d, 0)
+        };
+        Some(format!("{name} {}{} : {tail}", self.vs(ops), rest(d, &[])))
+    }
+
+    /// `arith.cmpi` / `arith.cmpf`.
+    fn cmp_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(ops.len() == 2 && nres == 1)?;
+        let p = enum_attr(d, "predicate")?;
+        Some(format!(
+            "{name} {p}, {}{}{} : {}",
+            self.vs(ops),
+            flags(d),
+            rest(d, &["predicate", "fastmath"]),
+            self.ty(ops[0])
+        ))
+    }
+
+    /// `index.cmp PRED(%a, %b)`.
+    fn index_cmp_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(ops.len() == 2 && nres == 1)?;
+        let p = enum_attr(d, "pred")?;
+        Some(format!(
+            "{name} {p}({}){}",
+            self.vs(ops),
+            rest(d, &["pred"])
+        ))
+    }
+
+    /// `arith.select`.
+    fn select_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(ops.len() == 3 && nres == 1)?;
+        let cty = self.m.value_type(ops[0]);
+        let tys = if *cty == KType::bool() {
+            self.ty(ops[1])
+        } else {
+            format!("{}, {}", self.ty(ops[0]), self.ty(ops[1]))
+        };
+        Some(format!("{name} {}{} : {tys}", self.vs(ops), rest(d, &[])))
+    }
+
+    /// `gpu.lane_id [upper_bound N]`.
+    fn lane_id_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(ops.is_empty() && nres == 1)?;
+        Some(format!(
+            "{name}{}{}",
+            upper_bound(d),
+            rest(d, &["upper_bound"])
+        ))
+    }
+
+    /// `gpu.subgroup_id` / `subgroup_size` / `num_subgroups`.
+    fn subgroup_query_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(ops.is_empty() && nres == 1)?;
+        Some(format!(
+            "{name}{}{} : index",
+            upper_bound(d),
+            rest(d, &["upper_bound"])
+        ))
+    }
+
+    /// `gpu.barrier`.
+    fn barrier_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(ops.is_empty() && nres == 0)?;
+        Some(format!("{name}{}", rest(d, &[])))
+    }
+
+    /// `gpu.shuffle MODE %v, %offset, %width : T`.
+    fn shuffle_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(ops.len() == 3 && nres == 2)?;
+        let mode = enum_attr(d, "mode")?;
+        Some(format!(
+            "{name} {mode} {}{} : {}",
+            self.vs(ops),
+            rest(d, &["mode"]),
+            self.ty(ops[0])
+        ))
+    }
+
+    /// `gpu.subgroup_reduce OP %v [uniform] : (T) -> T`.
+    fn subgroup_reduce_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(ops.len() == 1 && nres == 1)?;
+        let o = enum_attr(d, "op")?;
+        let uniform = if attr(d, "uniform").is_some() {
+            " uniform"
+        } else {
+            ""
+        };
+        Some(format!(
+            "{name} {o} {}{uniform}{} : ({}) -> {}",
+            self.v(ops[0]),
+            rest(d, &["op", "uniform"]),
+            self.ty(ops[0]),
+            self.rty(d, 0)
+        ))
+    }
+
+    /// `gpu.return` / `return` / `scf.yield`.
+    fn return_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(nres == 0)?;
+        let spelled =
+            if d.kind == KOpKind::FuncReturn && self.func.last() == Some(&KOpKind::FuncFunc) {
+                "return"
+            } else {
+                name
+            };
+        let vals = if ops.is_empty() {
+            String::new()
+        } else {
+            format!(" {} : {}", self.vs(ops), self.tys(ops))
+        };
+        Some(format!("{spelled}{}{vals}", rest(d, &[])))
+    }
+
+    /// `scf.condition(%c) ...`.
+    fn condition_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let nres = d.results.len();
+        fits(!ops.is_empty() && nres == 0)?;
+        let vals = if ops.len() == 1 {
+            String::new()
+        } else {
+            format!(" {} : {}", self.vs(&ops[1..]), self.tys(&ops[1..]))
+        };
+        Some(format!("{name}({}){}{vals}", self.v(ops[0]), rest(d, &[])))
+    }
+
+    /// `call @f(...) : (...) -> ...`.
+    fn call_text(&self, d: &KOpData) -> Option<String> {
+        let name = d.kind.name();
+        let ops = &d.operands;
+        let KAttr::SymbolRef(path) = attr(d, "callee")? else {
+            return None;
+        };
+        let spelled = if self.func.last() == Some(&KOpKind::FuncFunc) {
+            "call"
+        } else {
+            name
+        };
+        let callee: Vec<String> = path.iter().map(|s| symbol(s)).collect();
+        let results: Vec<KType> = d
+            .results
+            .iter()
+            .map(|&r| self.m.value_type(r).clone())
+            .collect();
+        Some(format!(
+            "{spelled} {}({}){} : ({}) -> {}",
+            callee.join("::"),
+            self.vs(ops),
+            rest(d, &["callee"]),
+            self.tys(ops),
+            super::results_to_string(&results)
+        ))
     }
 
     fn launch_text(&self, d: &KOpData) -> Option<String> {
@@ -545,7 +506,7 @@ impl Printer<'_> {
             return None;
         }
         let mut it = ops.iter().copied();
-        let mut take = |n: i64| -> Vec<Value> { (0..n).filter_map(|_| it.next()).collect() };
+        let mut take = |n: i64| -> Vec<KValue> { (0..n).filter_map(|_| it.next()).collect() };
         let grid = take(3);
         let block = take(3);
         let clusters = take(seg[7] + seg[8] + seg[9]);

@@ -4,13 +4,13 @@
 use super::attrs::{attr_to_string, dict_to_string, symbol, type_to_string};
 use super::ops::{attr, attributes_clause, rest};
 use super::Printer;
-use crate::ir::Op;
+use crate::kernel::entity::{KOp, KRegion};
 use crate::kernel::module::{KAttr, KOpData};
-use crate::kernel::ops::KOp;
+use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;
 
 impl Printer<'_> {
-    pub(super) fn print_for(&mut self, op: Op, d: &KOpData) -> Option<()> {
+    pub(super) fn print_for(&mut self, op: KOp, d: &KOpData) -> Option<()> {
         let region = d.regions[0];
         let entry = *self.m.region(region).blocks.first()?;
         let args = self.m.block(entry).args.clone();
@@ -54,7 +54,7 @@ impl Printer<'_> {
         Some(())
     }
 
-    pub(super) fn print_if(&mut self, op: Op, d: &KOpData) -> Option<()> {
+    pub(super) fn print_if(&mut self, op: KOp, d: &KOpData) -> Option<()> {
         let c = self.v(d.operands[0]);
         let prefix = self.name_results(op);
         self.w(&prefix);
@@ -74,7 +74,7 @@ impl Printer<'_> {
         Some(())
     }
 
-    pub(super) fn print_while(&mut self, op: Op, d: &KOpData) -> Option<()> {
+    pub(super) fn print_while(&mut self, op: KOp, d: &KOpData) -> Option<()> {
         let before = *self.m.region(d.regions[0]).blocks.first()?;
         let args = self.m.block(before).args.clone();
         if args.len() != d.operands.len() {
@@ -111,7 +111,7 @@ impl Printer<'_> {
 
     /// The `do` region of `scf.while`: its entry label is always printed
     /// (MLIR does), even without arguments.
-    pub(super) fn print_after_region(&mut self, region: crate::ir::Region) {
+    pub(super) fn print_after_region(&mut self, region: KRegion) {
         let blocks = self.m.region(region).blocks.clone();
         self.w("{\n");
         self.indent += 1;
@@ -150,7 +150,7 @@ impl Printer<'_> {
         self.w(&attributes_clause(d, &["sym_name", "targets"]));
         self.w(" ");
         let region = d.regions[0];
-        self.isolated(KOp::GpuModule, |p| p.print_region(region, false, false));
+        self.isolated(KOpKind::GpuModule, |p| p.print_region(region, false, false));
         Some(())
     }
 
@@ -180,7 +180,7 @@ impl Printer<'_> {
         let region = d.regions[0];
         let entry = self.m.region(region).blocks.first().copied();
         let block_args = entry.map(|b| self.m.block(b).args.clone());
-        let is_gpu = d.kind == KOp::GpuFunc;
+        let is_gpu = d.kind == KOpKind::GpuFunc;
         let workgroup = match attr(d, "workgroup_attributions") {
             Some(KAttr::Int { value, .. }) => usize::try_from(*value).ok()?,
             _ => 0,

@@ -32,15 +32,18 @@
 //!   private attributions are memrefs, and one with a `#gpu.address_space`
 //!   has the matching one (integer spaces pass, as in MLIR).
 
+mod memref;
 mod ops;
 mod structure;
+mod vector;
 
 use std::collections::HashSet;
 use std::fmt;
 
 use super::module::{KAttr, KernelModule};
-use super::ops::KOp;
-use crate::ir::{Block, Location, Op, Value};
+use super::ops::KOpKind;
+use crate::ir::Location;
+use crate::kernel::entity::{KBlock, KOp, KValue};
 
 /// One verifier finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,11 +93,11 @@ pub(crate) struct Verifier<'m> {
     errors: Vec<KernelVerifyError>,
     /// Values visible at the current point, one set per open region
     /// (a function body starts a fresh stack).
-    visible: Vec<HashSet<Value>>,
+    visible: Vec<HashSet<KValue>>,
 }
 
 impl<'m> Verifier<'m> {
-    pub(crate) fn error(&mut self, op: Op, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, op: KOp, message: impl Into<String>) {
         let d = self.m.op(op);
         self.errors.push(KernelVerifyError {
             loc: d.loc,
@@ -105,7 +108,7 @@ impl<'m> Verifier<'m> {
 
     fn check_top(&mut self) {
         let top = self.m.top();
-        if self.m.op(top).kind != KOp::BuiltinModule {
+        if self.m.op(top).kind != KOpKind::BuiltinModule {
             self.error(top, "the top op must be 'builtin.module'");
             return;
         }
@@ -113,19 +116,19 @@ impl<'m> Verifier<'m> {
     }
 
     /// Checks `op`'s nesting, SSA uses, its own rules, then its regions.
-    fn check_op(&mut self, op: Op) {
+    fn check_op(&mut self, op: KOp) {
         let d = self.m.op(op);
         let parent = self.m.parent_op(op).map(|p| self.m.op(p).kind);
         match (d.kind, parent) {
-            (KOp::GpuModule, Some(KOp::BuiltinModule)) => {}
-            (KOp::GpuModule, _) => self.error(op, "must be directly inside 'builtin.module'"),
-            (KOp::GpuFunc, Some(KOp::GpuModule)) => {}
-            (KOp::GpuFunc, _) => self.error(op, "must be directly inside a 'gpu.module'"),
-            (KOp::FuncFunc, Some(KOp::BuiltinModule | KOp::GpuModule)) => {}
-            (KOp::FuncFunc, _) => {
+            (KOpKind::GpuModule, Some(KOpKind::BuiltinModule)) => {}
+            (KOpKind::GpuModule, _) => self.error(op, "must be directly inside 'builtin.module'"),
+            (KOpKind::GpuFunc, Some(KOpKind::GpuModule)) => {}
+            (KOpKind::GpuFunc, _) => self.error(op, "must be directly inside a 'gpu.module'"),
+            (KOpKind::FuncFunc, Some(KOpKind::BuiltinModule | KOpKind::GpuModule)) => {}
+            (KOpKind::FuncFunc, _) => {
                 self.error(op, "must be inside 'builtin.module' or a 'gpu.module'")
             }
-            (_, Some(KOp::BuiltinModule | KOp::GpuModule)) => {
+            (_, Some(KOpKind::BuiltinModule | KOpKind::GpuModule)) => {
                 self.error(op, "must be inside a function body")
             }
             _ => {}
@@ -143,11 +146,11 @@ impl<'m> Verifier<'m> {
     }
 
     /// Checks the blocks of every region of `op`.
-    fn check_regions(&mut self, op: Op) {
+    fn check_regions(&mut self, op: KOp) {
         let kind = self.m.op(op).kind;
         let isolated = matches!(
             kind,
-            KOp::BuiltinModule | KOp::GpuModule | KOp::GpuFunc | KOp::FuncFunc
+            KOpKind::BuiltinModule | KOpKind::GpuModule | KOpKind::GpuFunc | KOpKind::FuncFunc
         );
         let saved = if isolated {
             Some(std::mem::take(&mut self.visible))
@@ -164,11 +167,11 @@ impl<'m> Verifier<'m> {
         }
     }
 
-    fn check_block(&mut self, block: Block, owner: KOp) {
+    fn check_block(&mut self, block: KBlock, owner: KOpKind) {
         let data = self.m.block(block);
         self.visible.push(data.args.iter().copied().collect());
         let ops = data.ops.clone();
-        let structural = matches!(owner, KOp::BuiltinModule | KOp::GpuModule);
+        let structural = matches!(owner, KOpKind::BuiltinModule | KOpKind::GpuModule);
         for (i, &op) in ops.iter().enumerate() {
             let kind = self.m.op(op).kind;
             if kind.is_terminator() && i + 1 != ops.len() {
@@ -187,7 +190,7 @@ impl<'m> Verifier<'m> {
     }
 
     /// The attribute `name` of `op`.
-    pub(crate) fn attr(&self, op: Op, name: &str) -> Option<&'m KAttr> {
+    pub(crate) fn attr(&self, op: KOp, name: &str) -> Option<&'m KAttr> {
         self.m.attr(op, name)
     }
 }

@@ -1,6 +1,9 @@
 //! Per-op rules of the kernel verifier for the computational ops: operand
-//! and result counts and types, and attributes (structural ops, symbols and
-//! `scf` regions are in `structure.rs`).
+//! and result counts and types, and attributes. The families of `form` are
+//! checked by family ([`Verifier::check_rules`]), every other op by its own
+//! checker ([`Verifier::check_special`] lists them all); `memref` and
+//! `vector` checkers are in `memref.rs` and `vector.rs`, structural ops,
+//! symbols and `scf` regions in `structure.rs`.
 //!
 //! Match arms first check counts (reporting a mismatch) and only then look
 //! at types; writing those reporting checks as match guards would hide
@@ -8,23 +11,22 @@
 #![allow(clippy::collapsible_match)]
 
 use super::Verifier;
-use crate::ir::{Op, Region, Value};
-use crate::kernel::module::KAttr;
-use crate::kernel::ops::KOp;
+use crate::kernel::entity::{KOp, KRegion, KValue};
+use crate::kernel::module::{KAttr, KOpData};
+use crate::kernel::ops::KOpKind;
 use crate::kernel::parse::ops::{
-    bool_like, form, Form, CMPF_PREDICATES, CMPI_PREDICATES, REDUCE_OPS, SHUFFLE_MODES,
-    VECTOR_KINDS,
+    bool_like, family_ops, form, Form, CMPF_PREDICATES, CMPI_PREDICATES, REDUCE_OPS, SHUFFLE_MODES,
 };
 use crate::kernel::print::type_to_string;
 use crate::kernel::types::KType;
 
 /// Integer, index, or a vector of integers.
-fn int_like(t: &KType) -> bool {
+pub(super) fn int_like(t: &KType) -> bool {
     matches!(t.scalar(), KType::Int(_) | KType::Index)
 }
 
 /// A float or a vector of floats.
-fn float_like(t: &KType) -> bool {
+pub(super) fn float_like(t: &KType) -> bool {
     matches!(t.scalar(), KType::Float(_))
 }
 
@@ -36,7 +38,7 @@ fn same_shape(a: &KType, b: &KType) -> bool {
     }
 }
 
-fn bit_width(t: &KType) -> Option<u64> {
+pub(super) fn bit_width(t: &KType) -> Option<u64> {
     match t {
         KType::Int(w) => Some(*w as u64),
         KType::Float(f) => Some(f.bits() as u64),
@@ -49,7 +51,7 @@ pub(super) fn ts(t: &KType) -> String {
     type_to_string(t)
 }
 
-fn rank(t: &KType) -> Option<usize> {
+pub(super) fn rank(t: &KType) -> Option<usize> {
     match t {
         KType::MemRef { shape, .. } => Some(shape.len()),
         _ => None,
@@ -57,18 +59,18 @@ fn rank(t: &KType) -> Option<usize> {
 }
 
 impl Verifier<'_> {
-    pub(super) fn ty(&self, v: Value) -> &KType {
+    pub(super) fn ty(&self, v: KValue) -> &KType {
         self.m.value_type(v)
     }
 
-    pub(super) fn tys(&self, vs: &[Value]) -> Vec<KType> {
+    pub(super) fn tys(&self, vs: &[KValue]) -> Vec<KType> {
         vs.iter().map(|&v| self.ty(v).clone()).collect()
     }
 
     /// Checks counts; reports and returns `false` on a mismatch.
     pub(super) fn counts(
         &mut self,
-        op: Op,
+        op: KOp,
         operands: Option<usize>,
         results: usize,
         regions: usize,
@@ -93,7 +95,7 @@ impl Verifier<'_> {
         ok
     }
 
-    pub(super) fn enum_in(&mut self, op: Op, name: &str, allowed: &[&str]) {
+    pub(super) fn enum_in(&mut self, op: KOp, name: &str, allowed: &[&str]) {
         match self.attr(op, name) {
             Some(KAttr::Enum(e)) if allowed.contains(&e.as_str()) => {}
             Some(KAttr::Enum(e)) => {
@@ -104,7 +106,7 @@ impl Verifier<'_> {
         }
     }
 
-    pub(super) fn all_index(&mut self, op: Op, vals: &[Value], what: &str) {
+    pub(super) fn all_index(&mut self, op: KOp, vals: &[KValue], what: &str) {
         if vals.iter().any(|&v| *self.ty(v) != KType::Index) {
             self.error(op, format!("{what} must be of type index"));
         }
@@ -112,7 +114,7 @@ impl Verifier<'_> {
 
     /// The terminator of the single block of `region`, checking there is
     /// exactly one block ending in `want`.
-    pub(super) fn terminator(&mut self, op: Op, region: Region, want: KOp) -> Option<Op> {
+    pub(super) fn terminator(&mut self, op: KOp, region: KRegion, want: KOpKind) -> Option<KOp> {
         let blocks = &self.m.region(region).blocks;
         if blocks.len() != 1 {
             let n = blocks.len();
@@ -129,13 +131,13 @@ impl Verifier<'_> {
         }
     }
 
-    pub(super) fn block_arg_types(&self, region: Region) -> Option<Vec<KType>> {
+    pub(super) fn block_arg_types(&self, region: KRegion) -> Option<Vec<KType>> {
         let b = *self.m.region(region).blocks.first()?;
         Some(self.tys(&self.m.block(b).args))
     }
 
     /// Every op-specific rule.
-    pub(super) fn check_rules(&mut self, op: Op) {
+    pub(super) fn check_rules(&mut self, op: KOp) {
         let d = self.m.op(op).clone();
         let kind = d.kind;
         let ops = &d.operands;
@@ -147,8 +149,11 @@ impl Verifier<'_> {
                         self.error(op, "operands and result must have the same type");
                     }
                     let float_op = kind.name().ends_with('f')
-                        || matches!(kind, KOp::MathPowF | KOp::MathAtan2 | KOp::MathCopySign)
-                        || matches!(kind, KOp::ArithMaximumF | KOp::ArithMinimumF);
+                        || matches!(
+                            kind,
+                            KOpKind::MathPowF | KOpKind::MathAtan2 | KOpKind::MathCopySign
+                        )
+                        || matches!(kind, KOpKind::ArithMaximumF | KOpKind::ArithMinimumF);
                     if float_op && !float_like(&t) {
                         self.error(op, format!("expects float operands, got {}", ts(&t)));
                     } else if !float_op && !int_like(&t) {
@@ -166,7 +171,10 @@ impl Verifier<'_> {
                     }
                     let int_op = matches!(
                         kind,
-                        KOp::MathAbsI | KOp::MathCtlz | KOp::MathCttz | KOp::MathCtpop
+                        KOpKind::MathAbsI
+                            | KOpKind::MathCtlz
+                            | KOpKind::MathCttz
+                            | KOpKind::MathCtpop
                     );
                     if int_op && !int_like(&t) {
                         self.error(op, format!("expects integer operands, got {}", ts(&t)));
@@ -186,7 +194,7 @@ impl Verifier<'_> {
             }
             Form::IndexBinary => {
                 if self.counts(op, Some(2), 1, 0) {
-                    let all: Vec<Value> = ops.iter().chain(&d.results).copied().collect();
+                    let all: Vec<KValue> = ops.iter().chain(&d.results).copied().collect();
                     self.all_index(op, &all, "operands and result");
                 }
                 return;
@@ -203,8 +211,8 @@ impl Verifier<'_> {
         self.check_special(op, &d);
     }
 
-    fn check_cast(&mut self, op: Op, kind: KOp, from: &KType, to: &KType) {
-        use KOp::*;
+    fn check_cast(&mut self, op: KOp, kind: KOpKind, from: &KType, to: &KType) {
+        use KOpKind::*;
         let (fs, tsc) = (from.scalar(), to.scalar());
         let bad = |v: &mut Self, why: &str| {
             v.error(op, format!("cannot cast {} to {}: {why}", ts(from), ts(to)))
@@ -273,465 +281,276 @@ impl Verifier<'_> {
         }
     }
 
-    fn check_special(&mut self, op: Op, d: &crate::kernel::module::KOpData) {
-        use KOp::*;
-        let ops = &d.operands;
-        let res_tys = self.tys(&d.results);
+    /// The rules of each op of [`Form::Special`]: one checker per op (or per
+    /// family of ops checked alike). Every op is listed, so that a new op
+    /// fails to compile until it is given its rules here.
+    fn check_special(&mut self, op: KOp, d: &KOpData) {
+        use KOpKind::*;
         match d.kind {
             BuiltinModule => {
                 self.counts(op, Some(0), 0, 1);
             }
-            GpuModule => {
-                self.counts(op, Some(0), 0, 1);
-                if !matches!(self.attr(op, "sym_name"), Some(KAttr::String(_))) {
-                    self.error(op, "needs a 'sym_name'");
-                }
-            }
+            GpuModule => self.check_gpu_module(op),
             GpuFunc | FuncFunc => self.check_func(op, d),
-            GpuReturn | FuncReturn => {
-                self.counts(op, None, 0, 0);
-                let want = if d.kind == GpuReturn {
-                    GpuFunc
-                } else {
-                    FuncFunc
-                };
-                let parent = self.m.parent_op(op);
-                match parent.map(|p| (p, self.m.op(p).kind)) {
-                    Some((p, k)) if k == want => {
-                        if let Some(KAttr::Type(KType::Function { results, .. })) =
-                            self.attr(p, "function_type")
-                        {
-                            if *results != self.tys(ops) {
-                                self.error(
-                                    op,
-                                    "operand types must match the function's result types",
-                                );
-                            }
-                        }
-                    }
-                    _ => self.error(op, format!("must be the terminator of a '{}'", want.name())),
-                }
-            }
+            GpuReturn | FuncReturn => self.check_return(op, d),
             FuncCall => self.check_call(op, d),
             GpuLaunchFunc => self.check_launch(op, d),
-            SpirvOp => {
-                self.counts(op, None, d.results.len(), 0);
-                if !matches!(self.attr(op, "op"), Some(KAttr::String(_))) {
-                    self.error(op, "needs its SPIR-V text in the 'op' attribute");
-                }
-                let mut parent = self.m.parent_op(op);
-                while let Some(p) = parent {
-                    if matches!(self.m.op(p).kind, GpuFunc | FuncFunc) {
-                        break;
-                    }
-                    parent = self.m.parent_op(p);
-                }
-                if parent.map(|p| self.m.op(p).kind) != Some(GpuFunc) {
-                    self.error(
-                        op,
-                        "SPIR-V dialect ops are accepted only inside a 'gpu.func'",
-                    );
-                }
-            }
-            ArithConstant => {
-                if self.counts(op, Some(0), 1, 0) {
-                    let ty = match self.attr(op, "value") {
-                        Some(
-                            KAttr::Int { ty, .. }
-                            | KAttr::Float { ty, .. }
-                            | KAttr::DenseInts { ty, .. }
-                            | KAttr::DenseFloats { ty, .. },
-                        ) => Some(ty.clone()),
-                        _ => None,
-                    };
-                    match ty {
-                        Some(t) if t == res_tys[0] => {}
-                        Some(t) => self.error(
-                            op,
-                            format!(
-                                "value of type {} for a result of type {}",
-                                ts(&t),
-                                ts(&res_tys[0])
-                            ),
-                        ),
-                        None => self.error(op, "needs a typed 'value' attribute"),
-                    }
-                }
-            }
-            IndexConstant => {
-                if self.counts(op, Some(0), 1, 0) {
-                    self.all_index(op, &d.results, "the result");
-                    if !matches!(self.attr(op, "value"), Some(KAttr::Int { .. })) {
-                        self.error(op, "needs an integer 'value'");
-                    }
-                }
-            }
+            SpirvOp => self.check_spirv_op(op, d),
+            ArithConstant => self.check_constant(op, d),
+            IndexConstant => self.check_index_constant(op, d),
             ArithAddUIExtended | ArithMulUIExtended | ArithMulSIExtended => {
-                if self.counts(op, Some(2), 2, 0) {
-                    let t = self.ty(ops[0]).clone();
-                    let second = if d.kind == ArithAddUIExtended {
-                        bool_like(&t)
-                    } else {
-                        t.clone()
-                    };
-                    if *self.ty(ops[1]) != t
-                        || res_tys[0] != t
-                        || res_tys[1] != second
-                        || !int_like(&t)
-                    {
-                        self.error(
-                            op,
-                            format!(
-                                "expects integer operands of one type T and results (T, {})",
-                                if d.kind == ArithAddUIExtended {
-                                    "i1 of T's shape"
-                                } else {
-                                    "T"
-                                }
-                            ),
-                        );
-                    }
-                }
+                self.check_extended(op, d)
             }
-            ArithCmpI | ArithCmpF | IndexCmp => {
-                if self.counts(op, Some(2), 1, 0) {
-                    let t = self.ty(ops[0]).clone();
-                    if *self.ty(ops[1]) != t {
-                        self.error(op, "operands must have the same type");
-                    }
-                    if res_tys[0] != bool_like(&t) {
-                        self.error(op, format!("result must be {}", ts(&bool_like(&t))));
-                    }
-                    match d.kind {
-                        ArithCmpI => {
-                            if !int_like(&t) {
-                                self.error(op, "expects integer or index operands");
-                            }
-                            self.enum_in(op, "predicate", &CMPI_PREDICATES);
-                        }
-                        ArithCmpF => {
-                            if !float_like(&t) {
-                                self.error(op, "expects float operands");
-                            }
-                            self.enum_in(op, "predicate", &CMPF_PREDICATES);
-                        }
-                        _ => {
-                            self.all_index(op, ops, "operands");
-                            self.enum_in(op, "pred", &CMPI_PREDICATES);
-                        }
-                    }
-                }
-            }
-            ArithSelect => {
-                if self.counts(op, Some(3), 1, 0) {
-                    let c = self.ty(ops[0]).clone();
-                    let t = self.ty(ops[1]).clone();
-                    if *self.ty(ops[2]) != t || res_tys[0] != t {
-                        self.error(op, "both choices and the result must have one type");
-                    }
-                    if c != KType::bool() && c != bool_like(&t) {
-                        self.error(op, "the condition must be i1 or i1 of the choices' shape");
-                    }
-                }
-            }
+            ArithCmpI | ArithCmpF | IndexCmp => self.check_cmp(op, d),
+            ArithSelect => self.check_select(op, d),
             GpuLaneId | GpuSubgroupId | GpuSubgroupSize | GpuNumSubgroups => {
-                if self.counts(op, Some(0), 1, 0) {
-                    self.all_index(op, &d.results, "the result");
-                }
+                self.check_subgroup_query(op, d)
             }
             GpuBarrier => {
                 self.counts(op, Some(0), 0, 0);
             }
-            GpuShuffle => {
-                if self.counts(op, Some(3), 2, 0) {
-                    let t = self.ty(ops[0]).clone();
-                    if *self.ty(ops[1]) != KType::i32() || *self.ty(ops[2]) != KType::i32() {
-                        self.error(op, "offset and width must be i32");
-                    }
-                    if res_tys[0] != t || res_tys[1] != KType::bool() {
-                        self.error(op, "results must be the value's type and i1");
-                    }
-                    self.enum_in(op, "mode", &SHUFFLE_MODES);
-                }
-            }
-            GpuSubgroupReduce => {
-                if self.counts(op, Some(1), 1, 0) {
-                    let t = self.ty(ops[0]).clone();
-                    if res_tys[0] != t {
-                        self.error(op, "result must have the operand's type");
-                    }
-                    self.enum_in(op, "op", &REDUCE_OPS);
-                    if let Some(KAttr::Enum(o)) = self.attr(op, "op") {
-                        let float_op = o.ends_with('f');
-                        let bitwise = matches!(o.as_str(), "and" | "or" | "xor");
-                        if (float_op && !float_like(&t))
-                            || ((bitwise || o.ends_with('i')) && !int_like(&t))
-                        {
-                            let o = o.clone();
-                            self.error(op, format!("reduction '{o}' does not apply to {}", ts(&t)));
-                        }
-                    }
-                }
-            }
+            GpuShuffle => self.check_shuffle(op, d),
+            GpuSubgroupReduce => self.check_subgroup_reduce(op, d),
             ScfYield | ScfCondition => self.check_scf_terminator(op, d),
             ScfFor => self.check_for(op, d),
             ScfIf => self.check_if(op, d),
             ScfWhile => self.check_while(op, d),
             MemRefLoad | MemRefStore | VectorLoad | VectorStore => self.check_access(op, d),
-            MemRefAlloc | MemRefAlloca => {
-                if self.counts(op, None, 1, 0) {
-                    match &res_tys[0] {
-                        KType::MemRef { shape, .. } => {
-                            let dynamic = shape.iter().filter(|s| s.is_none()).count();
-                            let seg = match self.attr(op, "operandSegmentSizes") {
-                                Some(KAttr::DenseI64(v)) if v.len() == 2 => v[0] as usize,
-                                _ => ops.len(),
-                            };
-                            if seg != dynamic {
-                                self.error(
-                                    op,
-                                    format!(
-                                        "the type has {dynamic} dynamic sizes but {seg} are given"
-                                    ),
-                                );
-                            }
-                            self.all_index(op, ops, "sizes");
-                        }
-                        _ => self.error(op, "result must be a ranked memref"),
-                    }
-                }
-            }
-            MemRefDealloc => {
-                if self.counts(op, Some(1), 0, 0) && self.ty(ops[0]).memref_elem().is_none() {
-                    self.error(op, "expects a memref");
-                }
-            }
-            MemRefDim => {
-                if self.counts(op, Some(2), 1, 0) {
-                    if self.ty(ops[0]).memref_elem().is_none() {
-                        self.error(op, "expects a memref");
-                    }
-                    self.all_index(op, &[ops[1], d.results[0]], "index and result");
-                }
-            }
-            MemRefSubView => {
-                if self.counts(op, None, 1, 0) && !ops.is_empty() {
-                    let src = self.ty(ops[0]).clone();
-                    let r = rank(&src);
-                    for name in ["static_offsets", "static_sizes", "static_strides"] {
-                        match self.attr(op, name) {
-                            Some(KAttr::DenseI64(v)) if Some(v.len()) == r => {}
-                            _ => self.error(
-                                op,
-                                format!("'{name}' must have one entry per source dimension"),
-                            ),
-                        }
-                    }
-                    match (&src, &res_tys[0]) {
-                        (KType::MemRef { elem: a, .. }, KType::MemRef { elem: b, .. })
-                            if a == b => {}
-                        _ => {
-                            self.error(op, "source and result must be memrefs of one element type")
-                        }
-                    }
-                    self.all_index(op, &ops[1..], "dynamic offsets, sizes and strides");
-                }
-            }
+            MemRefAlloc | MemRefAlloca => self.check_alloc(op, d),
+            MemRefDealloc => self.check_dealloc(op, d),
+            MemRefDim => self.check_memref_dim(op, d),
+            MemRefSubView => self.check_subview(op, d),
             VectorExtract | VectorInsert => self.check_extract_insert(op, d),
-            VectorExtractElement | VectorInsertElement => {
-                let insert = d.kind == VectorInsertElement;
-                if self.counts(op, None, 1, 0) {
-                    let vpos = usize::from(insert);
-                    let Some(&vec) = ops.get(vpos) else {
-                        self.error(op, "missing the vector operand");
-                        return;
-                    };
-                    let vt = self.ty(vec).clone();
-                    let elem = vt.scalar().clone();
-                    let want = if insert { vt.clone() } else { elem.clone() };
-                    if res_tys[0] != want {
-                        self.error(op, format!("result must be {}", ts(&want)));
-                    }
-                    if insert && *self.ty(ops[0]) != elem {
-                        self.error(op, "the inserted value must be the element type");
-                    }
-                    if let Some(&p) = ops.get(vpos + 1) {
-                        if !int_like(self.ty(p)) {
-                            self.error(op, "the position must be an integer or index");
-                        }
-                    }
-                }
-            }
-            VectorSplat => {
-                if self.counts(op, Some(1), 1, 0) && res_tys[0].scalar() != self.ty(ops[0]) {
-                    self.error(op, "result must be a vector of the operand's type");
-                }
-            }
-            VectorShuffle => {
-                if self.counts(op, Some(2), 1, 0) {
-                    let a = self.ty(ops[0]).clone();
-                    let b = self.ty(ops[1]).clone();
-                    let total = bit_width(&a).unwrap_or(0) / bit_width(a.scalar()).unwrap_or(1)
-                        + bit_width(&b).unwrap_or(0) / bit_width(b.scalar()).unwrap_or(1);
-                    match self.attr(op, "mask") {
-                        Some(KAttr::DenseI64(mask)) => {
-                            if mask.iter().any(|&i| i < 0 || i as u64 >= total) {
-                                self.error(op, format!("mask indices must be below {total}"));
-                            }
-                            if res_tys[0] != KType::vector(mask.len() as u64, a.scalar().clone()) {
-                                self.error(op, "result must have one element per mask entry");
-                            }
-                        }
-                        _ => self.error(op, "needs a 'mask'"),
-                    }
-                    if a.scalar() != b.scalar() {
-                        self.error(op, "operands must have one element type");
-                    }
-                }
-            }
-            VectorInterleave => {
-                if self.counts(op, Some(2), 1, 0) {
-                    let a = self.ty(ops[0]).clone();
-                    if *self.ty(ops[1]) != a
-                        || bit_width(&res_tys[0]) != bit_width(&a).map(|w| 2 * w)
-                    {
-                        self.error(
-                            op,
-                            "expects two vectors of one type and a result twice as long",
-                        );
-                    }
-                }
-            }
-            VectorDeinterleave => {
-                if self.counts(op, Some(1), 2, 0) {
-                    let a = self.ty(ops[0]).clone();
-                    if res_tys[0] != res_tys[1]
-                        || bit_width(&res_tys[0]).map(|w| 2 * w) != bit_width(&a)
-                    {
-                        self.error(op, "expects two results half as long as the operand");
-                    }
-                }
-            }
-            VectorReduction => {
-                if self.counts(op, None, 1, 0) && !ops.is_empty() {
-                    let v = self.ty(ops[0]).clone();
-                    if res_tys[0] != *v.scalar() || !matches!(v, KType::Vector { .. }) {
-                        self.error(op, "result must be the vector's element type");
-                    }
-                    if let Some(&acc) = ops.get(1) {
-                        if *self.ty(acc) != res_tys[0] {
-                            self.error(op, "the accumulator must have the result type");
-                        }
-                    }
-                    self.enum_in(op, "kind", &VECTOR_KINDS);
-                }
-            }
-            _ => {}
+            VectorExtractElement | VectorInsertElement => self.check_vector_element(op, d),
+            VectorSplat => self.check_splat(op, d),
+            VectorShuffle => self.check_shuffle_mask(op, d),
+            VectorInterleave => self.check_interleave(op, d),
+            VectorDeinterleave => self.check_deinterleave(op, d),
+            VectorReduction => self.check_reduction(op, d),
+            // Checked by `check_rules` through their family.
+            family_ops!() => {}
         }
     }
 
-    fn check_access(&mut self, op: Op, d: &crate::kernel::module::KOpData) {
-        use KOp::*;
-        let store = matches!(d.kind, MemRefStore | VectorStore);
-        let want_results = usize::from(!store);
-        if !self.counts(op, None, want_results, 0) {
-            return;
+    /// `gpu.module`: one region and a `sym_name`.
+    fn check_gpu_module(&mut self, op: KOp) {
+        self.counts(op, Some(0), 0, 1);
+        if !matches!(self.attr(op, "sym_name"), Some(KAttr::String(_))) {
+            self.error(op, "needs a 'sym_name'");
         }
-        let mpos = usize::from(store);
-        let Some(&mem) = d.operands.get(mpos) else {
-            self.error(op, "missing the memref operand");
-            return;
+    }
+
+    /// `gpu.return` / `func.return`: the terminator of its function, with its
+    /// result types.
+    fn check_return(&mut self, op: KOp, d: &KOpData) {
+        use KOpKind::*;
+        let ops = &d.operands;
+        self.counts(op, None, 0, 0);
+        let want = if d.kind == GpuReturn {
+            GpuFunc
+        } else {
+            FuncFunc
         };
-        let mt = self.ty(mem).clone();
-        let Some(r) = rank(&mt) else {
-            self.error(op, format!("expects a ranked memref, got {}", ts(&mt)));
-            return;
-        };
-        let idx = &d.operands[mpos + 1..];
-        if idx.len() != r {
+        let parent = self.m.parent_op(op);
+        match parent.map(|p| (p, self.m.op(p).kind)) {
+            Some((p, k)) if k == want => {
+                if let Some(KAttr::Type(KType::Function { results, .. })) =
+                    self.attr(p, "function_type")
+                {
+                    if *results != self.tys(ops) {
+                        self.error(op, "operand types must match the function's result types");
+                    }
+                }
+            }
+            _ => self.error(op, format!("must be the terminator of a '{}'", want.name())),
+        }
+    }
+
+    /// A SPIR-V dialect op: its text, inside a `gpu.func`.
+    fn check_spirv_op(&mut self, op: KOp, d: &KOpData) {
+        use KOpKind::*;
+        self.counts(op, None, d.results.len(), 0);
+        if !matches!(self.attr(op, "op"), Some(KAttr::String(_))) {
+            self.error(op, "needs its SPIR-V text in the 'op' attribute");
+        }
+        let mut parent = self.m.parent_op(op);
+        while let Some(p) = parent {
+            if matches!(self.m.op(p).kind, GpuFunc | FuncFunc) {
+                break;
+            }
+            parent = self.m.parent_op(p);
+        }
+        if parent.map(|p| self.m.op(p).kind) != Some(GpuFunc) {
             self.error(
                 op,
-                format!("expects {r} indices for {}, got {}", ts(&mt), idx.len()),
+                "SPIR-V dialect ops are accepted only inside a 'gpu.func'",
             );
         }
-        self.all_index(op, idx, "indices");
-        let elem = mt.memref_elem().cloned().unwrap_or(KType::i32());
-        let value = if store {
-            self.ty(d.operands[0]).clone()
-        } else {
-            self.ty(d.results[0]).clone()
-        };
-        match d.kind {
-            MemRefLoad | MemRefStore => {
-                if value != elem {
-                    self.error(
-                        op,
-                        format!(
-                            "value type {} is not the element type {}",
-                            ts(&value),
-                            ts(&elem)
-                        ),
-                    );
-                }
+    }
+
+    /// `arith.constant`: a typed value of the result type.
+    fn check_constant(&mut self, op: KOp, d: &KOpData) {
+        let res_tys = self.tys(&d.results);
+        if self.counts(op, Some(0), 1, 0) {
+            let ty = match self.attr(op, "value") {
+                Some(
+                    KAttr::Int { ty, .. }
+                    | KAttr::Float { ty, .. }
+                    | KAttr::DenseInts { ty, .. }
+                    | KAttr::DenseFloats { ty, .. },
+                ) => Some(ty.clone()),
+                _ => None,
+            };
+            match ty {
+                Some(t) if t == res_tys[0] => {}
+                Some(t) => self.error(
+                    op,
+                    format!(
+                        "value of type {} for a result of type {}",
+                        ts(&t),
+                        ts(&res_tys[0])
+                    ),
+                ),
+                None => self.error(op, "needs a typed 'value' attribute"),
             }
-            _ => {
-                if !matches!(value, KType::Vector { .. }) || value.scalar() != elem.scalar() {
-                    self.error(op, format!("expects a vector of {}", ts(&elem)));
+        }
+    }
+
+    /// `index.constant`: an integer value, an index result.
+    fn check_index_constant(&mut self, op: KOp, d: &KOpData) {
+        if self.counts(op, Some(0), 1, 0) {
+            self.all_index(op, &d.results, "the result");
+            if !matches!(self.attr(op, "value"), Some(KAttr::Int { .. })) {
+                self.error(op, "needs an integer 'value'");
+            }
+        }
+    }
+
+    /// `arith.addui_extended` / `mului_extended` / `mulsi_extended`.
+    fn check_extended(&mut self, op: KOp, d: &KOpData) {
+        use KOpKind::*;
+        let ops = &d.operands;
+        let res_tys = self.tys(&d.results);
+        if self.counts(op, Some(2), 2, 0) {
+            let t = self.ty(ops[0]).clone();
+            let second = if d.kind == ArithAddUIExtended {
+                bool_like(&t)
+            } else {
+                t.clone()
+            };
+            if *self.ty(ops[1]) != t || res_tys[0] != t || res_tys[1] != second || !int_like(&t) {
+                self.error(
+                    op,
+                    format!(
+                        "expects integer operands of one type T and results (T, {})",
+                        if d.kind == ArithAddUIExtended {
+                            "i1 of T's shape"
+                        } else {
+                            "T"
+                        }
+                    ),
+                );
+            }
+        }
+    }
+
+    /// `arith.cmpi` / `arith.cmpf` / `index.cmp`: operands of one type, `i1` of
+    /// their shape, a valid predicate.
+    fn check_cmp(&mut self, op: KOp, d: &KOpData) {
+        use KOpKind::*;
+        let ops = &d.operands;
+        let res_tys = self.tys(&d.results);
+        if self.counts(op, Some(2), 1, 0) {
+            let t = self.ty(ops[0]).clone();
+            if *self.ty(ops[1]) != t {
+                self.error(op, "operands must have the same type");
+            }
+            if res_tys[0] != bool_like(&t) {
+                self.error(op, format!("result must be {}", ts(&bool_like(&t))));
+            }
+            match d.kind {
+                ArithCmpI => {
+                    if !int_like(&t) {
+                        self.error(op, "expects integer or index operands");
+                    }
+                    self.enum_in(op, "predicate", &CMPI_PREDICATES);
+                }
+                ArithCmpF => {
+                    if !float_like(&t) {
+                        self.error(op, "expects float operands");
+                    }
+                    self.enum_in(op, "predicate", &CMPF_PREDICATES);
+                }
+                _ => {
+                    self.all_index(op, ops, "operands");
+                    self.enum_in(op, "pred", &CMPI_PREDICATES);
                 }
             }
         }
     }
 
-    fn check_extract_insert(&mut self, op: Op, d: &crate::kernel::module::KOpData) {
-        let insert = d.kind == KOp::VectorInsert;
-        if !self.counts(op, None, 1, 0) {
-            return;
-        }
-        let vpos = usize::from(insert);
-        let Some(&vec) = d.operands.get(vpos) else {
-            self.error(op, "missing the vector operand");
-            return;
-        };
-        let vt = self.ty(vec).clone();
-        let KType::Vector { shape, elem } = &vt else {
-            self.error(op, "expects a vector");
-            return;
-        };
-        let Some(KAttr::DenseI64(pos)) = self.attr(op, "static_position") else {
-            self.error(op, "needs 'static_position'");
-            return;
-        };
-        let dynamic = pos.iter().filter(|&&p| p == i64::MIN).count();
-        if d.operands.len() != vpos + 1 + dynamic {
-            self.error(op, "dynamic positions and operands disagree");
-        }
-        if pos.len() > shape.len() {
-            self.error(op, "more positions than vector dimensions");
-            return;
-        }
-        for (p, &n) in pos.iter().zip(shape) {
-            if *p != i64::MIN && (*p < 0 || *p as u64 >= n) {
-                self.error(op, format!("position {p} is out of bounds for {}", ts(&vt)));
+    /// `arith.select`: one type for both choices and the result; an `i1`
+    /// condition (or `i1` of the choices' shape).
+    fn check_select(&mut self, op: KOp, d: &KOpData) {
+        let ops = &d.operands;
+        let res_tys = self.tys(&d.results);
+        if self.counts(op, Some(3), 1, 0) {
+            let c = self.ty(ops[0]).clone();
+            let t = self.ty(ops[1]).clone();
+            if *self.ty(ops[2]) != t || res_tys[0] != t {
+                self.error(op, "both choices and the result must have one type");
+            }
+            if c != KType::bool() && c != bool_like(&t) {
+                self.error(op, "the condition must be i1 or i1 of the choices' shape");
             }
         }
-        let part = if pos.len() == shape.len() {
-            (**elem).clone()
-        } else {
-            KType::Vector {
-                shape: shape[pos.len()..].to_vec(),
-                elem: elem.clone(),
+    }
+
+    /// `gpu.lane_id` / `subgroup_id` / `subgroup_size` / `num_subgroups`: an
+    /// index result.
+    fn check_subgroup_query(&mut self, op: KOp, d: &KOpData) {
+        if self.counts(op, Some(0), 1, 0) {
+            self.all_index(op, &d.results, "the result");
+        }
+    }
+
+    /// `gpu.shuffle`: `i32` offset and width, results of the value's type and
+    /// `i1`, a valid mode.
+    fn check_shuffle(&mut self, op: KOp, d: &KOpData) {
+        let ops = &d.operands;
+        let res_tys = self.tys(&d.results);
+        if self.counts(op, Some(3), 2, 0) {
+            let t = self.ty(ops[0]).clone();
+            if *self.ty(ops[1]) != KType::i32() || *self.ty(ops[2]) != KType::i32() {
+                self.error(op, "offset and width must be i32");
             }
-        };
-        let result = self.ty(d.results[0]).clone();
-        if insert {
-            if *self.ty(d.operands[0]) != part || result != vt {
-                self.error(
-                    op,
-                    format!("expects to insert a {} into {}", ts(&part), ts(&vt)),
-                );
+            if res_tys[0] != t || res_tys[1] != KType::bool() {
+                self.error(op, "results must be the value's type and i1");
             }
-        } else if result != part {
-            self.error(op, format!("result must be {}", ts(&part)));
+            self.enum_in(op, "mode", &SHUFFLE_MODES);
+        }
+    }
+
+    /// `gpu.subgroup_reduce`: the operand's type, a reduction that applies
+    /// to it.
+    fn check_subgroup_reduce(&mut self, op: KOp, d: &KOpData) {
+        let ops = &d.operands;
+        let res_tys = self.tys(&d.results);
+        if self.counts(op, Some(1), 1, 0) {
+            let t = self.ty(ops[0]).clone();
+            if res_tys[0] != t {
+                self.error(op, "result must have the operand's type");
+            }
+            self.enum_in(op, "op", &REDUCE_OPS);
+            if let Some(KAttr::Enum(o)) = self.attr(op, "op") {
+                let float_op = o.ends_with('f');
+                let bitwise = matches!(o.as_str(), "and" | "or" | "xor");
+                if (float_op && !float_like(&t)) || ((bitwise || o.ends_with('i')) && !int_like(&t))
+                {
+                    let o = o.clone();
+                    self.error(op, format!("reduction '{o}' does not apply to {}", ts(&t)));
+                }
+            }
         }
     }
 }

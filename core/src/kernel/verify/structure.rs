@@ -3,13 +3,13 @@
 
 use super::ops::ts;
 use super::Verifier;
-use crate::ir::Op;
+use crate::kernel::entity::KOp;
 use crate::kernel::module::{KAttr, KOpData};
-use crate::kernel::ops::KOp;
+use crate::kernel::ops::KOpKind;
 use crate::kernel::types::{GpuAddressSpace, KType, MemorySpace};
 
 impl Verifier<'_> {
-    pub(super) fn check_func(&mut self, op: Op, d: &KOpData) {
+    pub(super) fn check_func(&mut self, op: KOp, d: &KOpData) {
         self.counts(op, Some(0), 0, 1);
         if !matches!(self.attr(op, "sym_name"), Some(KAttr::String(_))) {
             self.error(op, "needs a 'sym_name'");
@@ -22,13 +22,13 @@ impl Verifier<'_> {
         let Some(&region) = d.regions.first() else {
             return;
         };
-        let want = if d.kind == KOp::GpuFunc {
-            KOp::GpuReturn
+        let want = if d.kind == KOpKind::GpuFunc {
+            KOpKind::GpuReturn
         } else {
-            KOp::FuncReturn
+            KOpKind::FuncReturn
         };
         if self.m.region(region).blocks.is_empty() {
-            if d.kind == KOp::GpuFunc {
+            if d.kind == KOpKind::GpuFunc {
                 self.error(op, "needs a body");
             }
             return;
@@ -37,10 +37,10 @@ impl Verifier<'_> {
         if args.len() < inputs.len() || args[..inputs.len()] != inputs[..] {
             self.error(op, "entry block arguments must match the function type");
         }
-        if d.kind == KOp::FuncFunc && args.len() != inputs.len() {
+        if d.kind == KOpKind::FuncFunc && args.len() != inputs.len() {
             self.error(op, "entry block arguments must match the function type");
         }
-        if d.kind == KOp::GpuFunc {
+        if d.kind == KOpKind::GpuFunc {
             let workgroup = match self.attr(op, "workgroup_attributions") {
                 Some(KAttr::Int { value, .. }) => usize::try_from(*value).unwrap_or(usize::MAX),
                 _ => 0,
@@ -92,7 +92,7 @@ impl Verifier<'_> {
         self.terminator(op, region, want);
     }
 
-    pub(super) fn check_call(&mut self, op: Op, d: &KOpData) {
+    pub(super) fn check_call(&mut self, op: KOp, d: &KOpData) {
         self.counts(op, None, d.results.len(), 0);
         let Some(KAttr::SymbolRef(path)) = self.attr(op, "callee") else {
             self.error(op, "needs a 'callee'");
@@ -101,7 +101,10 @@ impl Verifier<'_> {
         // The nearest symbol table: the enclosing gpu.module or the top.
         let mut scope = self.m.parent_op(op);
         while let Some(s) = scope {
-            if matches!(self.m.op(s).kind, KOp::GpuModule | KOp::BuiltinModule) {
+            if matches!(
+                self.m.op(s).kind,
+                KOpKind::GpuModule | KOpKind::BuiltinModule
+            ) {
                 break;
             }
             scope = self.m.parent_op(s);
@@ -110,7 +113,7 @@ impl Verifier<'_> {
             (Some(s), [name]) => self.m.lookup_symbol_in(s, name),
             _ => None,
         };
-        let Some(callee) = callee.filter(|&c| self.m.op(c).kind == KOp::FuncFunc) else {
+        let Some(callee) = callee.filter(|&c| self.m.op(c).kind == KOpKind::FuncFunc) else {
             self.error(
                 op,
                 format!("callee '@{}' does not name a func.func", path.join("::@")),
@@ -126,7 +129,7 @@ impl Verifier<'_> {
         }
     }
 
-    pub(super) fn check_launch(&mut self, op: Op, d: &KOpData) {
+    pub(super) fn check_launch(&mut self, op: KOp, d: &KOpData) {
         self.counts(op, None, 0, 0);
         let top = self.m.top();
         if self.m.attr(top, "gpu.container_module").is_none() {
@@ -169,11 +172,11 @@ impl Verifier<'_> {
             [module, func] => self
                 .m
                 .lookup_symbol_in(top, module)
-                .filter(|&g| self.m.op(g).kind == KOp::GpuModule)
+                .filter(|&g| self.m.op(g).kind == KOpKind::GpuModule)
                 .and_then(|g| self.m.lookup_symbol_in(g, func)),
             _ => None,
         };
-        let Some(kernel) = kernel.filter(|&k| self.m.op(k).kind == KOp::GpuFunc) else {
+        let Some(kernel) = kernel.filter(|&k| self.m.op(k).kind == KOpKind::GpuFunc) else {
             self.error(
                 op,
                 format!("kernel '@{}' does not name a gpu.func", path.join("::@")),
@@ -192,28 +195,31 @@ impl Verifier<'_> {
         }
     }
 
-    pub(super) fn check_scf_terminator(&mut self, op: Op, d: &KOpData) {
+    pub(super) fn check_scf_terminator(&mut self, op: KOp, d: &KOpData) {
         self.counts(op, None, 0, 0);
         let parent = self.m.parent_op(op).map(|p| self.m.op(p).kind);
         let ok = match d.kind {
-            KOp::ScfYield => matches!(parent, Some(KOp::ScfFor | KOp::ScfIf | KOp::ScfWhile)),
-            _ => matches!(parent, Some(KOp::ScfWhile)),
+            KOpKind::ScfYield => matches!(
+                parent,
+                Some(KOpKind::ScfFor | KOpKind::ScfIf | KOpKind::ScfWhile)
+            ),
+            _ => matches!(parent, Some(KOpKind::ScfWhile)),
         };
         if !ok {
             self.error(op, "is not inside the scf op it terminates");
         }
-        if d.kind == KOp::ScfCondition
+        if d.kind == KOpKind::ScfCondition
             && d.operands.first().map(|&c| self.ty(c).clone()) != Some(KType::bool())
         {
             self.error(op, "the first operand must be an i1 condition");
         }
     }
 
-    pub(super) fn yielded(&self, t: Op) -> Vec<KType> {
+    pub(super) fn yielded(&self, t: KOp) -> Vec<KType> {
         self.tys(&self.m.op(t).operands)
     }
 
-    pub(super) fn check_for(&mut self, op: Op, d: &KOpData) {
+    pub(super) fn check_for(&mut self, op: KOp, d: &KOpData) {
         if !self.counts(op, None, d.results.len(), 1) || d.operands.len() < 3 {
             if d.operands.len() < 3 {
                 self.error(op, "expects lower bound, upper bound and step");
@@ -242,14 +248,14 @@ impl Verifier<'_> {
                 "body arguments must be the induction variable and the iter_args",
             );
         }
-        if let Some(t) = self.terminator(op, d.regions[0], KOp::ScfYield) {
+        if let Some(t) = self.terminator(op, d.regions[0], KOpKind::ScfYield) {
             if self.yielded(t) != results {
                 self.error(op, "scf.yield types must match the loop results");
             }
         }
     }
 
-    pub(super) fn check_if(&mut self, op: Op, d: &KOpData) {
+    pub(super) fn check_if(&mut self, op: KOp, d: &KOpData) {
         if !self.counts(op, Some(1), d.results.len(), 2) {
             return;
         }
@@ -257,7 +263,7 @@ impl Verifier<'_> {
             self.error(op, "the condition must be i1");
         }
         let results = self.tys(&d.results);
-        if let Some(t) = self.terminator(op, d.regions[0], KOp::ScfYield) {
+        if let Some(t) = self.terminator(op, d.regions[0], KOpKind::ScfYield) {
             if self.yielded(t) != results {
                 self.error(op, "then-branch scf.yield types must match the results");
             }
@@ -266,14 +272,14 @@ impl Verifier<'_> {
             if !results.is_empty() {
                 self.error(op, "an scf.if with results needs an else branch");
             }
-        } else if let Some(t) = self.terminator(op, d.regions[1], KOp::ScfYield) {
+        } else if let Some(t) = self.terminator(op, d.regions[1], KOpKind::ScfYield) {
             if self.yielded(t) != results {
                 self.error(op, "else-branch scf.yield types must match the results");
             }
         }
     }
 
-    pub(super) fn check_while(&mut self, op: Op, d: &KOpData) {
+    pub(super) fn check_while(&mut self, op: KOp, d: &KOpData) {
         if !self.counts(op, None, d.results.len(), 2) {
             return;
         }
@@ -285,13 +291,13 @@ impl Verifier<'_> {
         if self.block_arg_types(d.regions[1]) != Some(results.clone()) {
             self.error(op, "'after' region arguments must match the results");
         }
-        if let Some(t) = self.terminator(op, d.regions[0], KOp::ScfCondition) {
+        if let Some(t) = self.terminator(op, d.regions[0], KOpKind::ScfCondition) {
             let passed = self.yielded(t);
             if passed.get(1..) != Some(&results[..]) {
                 self.error(op, "scf.condition must forward values of the result types");
             }
         }
-        if let Some(t) = self.terminator(op, d.regions[1], KOp::ScfYield) {
+        if let Some(t) = self.terminator(op, d.regions[1], KOpKind::ScfYield) {
             if self.yielded(t) != inits {
                 self.error(op, "'after' scf.yield types must match the operands");
             }

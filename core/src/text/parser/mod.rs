@@ -22,6 +22,7 @@ use std::collections::HashMap;
 
 use super::lexer::{missing_token_pos, Lexer, TokKind, Token};
 use super::ParseError;
+use crate::grammar::{AddressingModel, MemoryModel, OperandKind};
 use crate::ir::{
     Attr, AttrStore, Block, Location, Module, Op, OpKind, OpSpec, Type, TypeStore, Value,
 };
@@ -76,6 +77,8 @@ pub(crate) struct Parser<'a> {
     /// Placeholder -> definition, applied when an isolated region closes.
     replacements: HashMap<Value, Value>,
     depth: u32,
+    /// With [`parse_modules`]: the top-level spv ops and modules, in order.
+    items: Option<Vec<TopItem>>,
 }
 
 /// Parses a module text.
@@ -83,6 +86,60 @@ pub(crate) fn parse_module(src: &str) -> PResult<Module> {
     let mut p = Parser::new(src, Module::empty());
     p.parse_top_level()?;
     Ok(p.m)
+}
+
+/// Parses a text holding any number of `spirv.module`s and spv
+/// module-level ops (`spirv.func`, `spirv.GlobalVariable`, ...) outside
+/// them, at the top level or in a builtin module, as MLIR's conversion
+/// tests write them. The ops outside any `spirv.module` are gathered, in
+/// order, into a `spirv.module Logical GLSL450` without a VCE triple,
+/// which comes first; a text without any op gives one empty module (MLIR
+/// reads an empty file as an empty module). The modules share one arena
+/// (each is the arena with its own top op).
+pub(crate) fn parse_modules(src: &str) -> PResult<Vec<Module>> {
+    let mut p = Parser::new(src, Module::empty());
+    p.items = Some(Vec::new());
+    let mut found = None;
+    p.parse_top_items(&mut found, false)?;
+    let items = p.items.take().unwrap_or_default();
+    // Runs of loose ops become modules of their own, in source order.
+    let mut tops: Vec<Op> = Vec::new();
+    let mut run: Vec<Op> = Vec::new();
+    for item in items.into_iter().chain([TopItem::End]) {
+        match item {
+            TopItem::Loose(op) => run.push(op),
+            TopItem::Module(op) => {
+                if !run.is_empty() {
+                    tops.push(p.loose_module(std::mem::take(&mut run)));
+                }
+                tops.push(op);
+            }
+            TopItem::End => {
+                if !run.is_empty() || tops.is_empty() {
+                    tops.push(p.loose_module(std::mem::take(&mut run)));
+                }
+            }
+        }
+    }
+    let base = p.m;
+    Ok(tops
+        .into_iter()
+        .map(|top| {
+            let mut m = base.clone();
+            m.set_top(top);
+            m
+        })
+        .collect())
+}
+
+/// One item at the top level of a text read by [`parse_modules`].
+enum TopItem {
+    /// An spv op outside any `spirv.module`.
+    Loose(Op),
+    /// A `spirv.module`.
+    Module(Op),
+    /// The end of the text.
+    End,
 }
 
 /// Parses one op (custom or generic form, without its result names)
@@ -162,6 +219,7 @@ impl<'a> Parser<'a> {
             regions: vec![RegionScope::default()],
             replacements: HashMap::new(),
             depth: 0,
+            items: None,
         }
     }
 
@@ -801,6 +859,16 @@ impl<'a> Parser<'a> {
                 TokKind::Str(ref s) if is_spv_module_name(s) => {
                     self.take_module(found, t.start)?;
                 }
+                TokKind::Ident(name)
+                    if self.items.is_some() && crate::text::strip_dialect(name).is_some() =>
+                {
+                    self.take_loose_op()?;
+                }
+                TokKind::Str(ref name)
+                    if self.items.is_some() && crate::text::strip_dialect(name).is_some() =>
+                {
+                    self.take_loose_op()?;
+                }
                 TokKind::Ident(_) | TokKind::Str(_) | TokKind::Value(_) => {
                     // Another dialect's op next to the spirv.module: skipped.
                     self.rewind(t.end);
@@ -811,8 +879,41 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Parses one spv op outside a `spirv.module` ([`parse_modules`]).
+    fn take_loose_op(&mut self) -> PResult<()> {
+        let op = self.parse_operation()?;
+        if let Some(items) = self.items.as_mut() {
+            items.push(TopItem::Loose(op));
+        }
+        Ok(())
+    }
+
+    /// A `spirv.module Logical GLSL450` holding `ops` ([`parse_modules`]).
+    fn loose_module(&mut self, ops: Vec<Op>) -> Op {
+        let am = self.m.attrs.enumerant(
+            OperandKind::AddressingModel,
+            AddressingModel::Logical as u32,
+        );
+        let mm = self
+            .m
+            .attrs
+            .enumerant(OperandKind::MemoryModel, MemoryModel::GLSL450 as u32);
+        let top = self.m.create_op(
+            OpSpec::new(OpKind::Module)
+                .attr("addressing_model", am)
+                .attr("memory_model", mm)
+                .regions(1),
+        );
+        let region = self.m.op(top).regions[0];
+        let block = self.m.append_block(region, &[]);
+        for op in ops {
+            self.m.append_op(block, op);
+        }
+        top
+    }
+
     fn take_module(&mut self, found: &mut Option<Op>, start: usize) -> PResult<()> {
-        if found.is_some() {
+        if found.is_some() && self.items.is_none() {
             return Err(self.err_at(
                 self.loc_of(start),
                 "more than one spirv.module in the input; kiln handles one module per text",
@@ -840,7 +941,10 @@ impl<'a> Parser<'a> {
                 ))
             }
         }
-        *found = Some(op);
+        match self.items.as_mut() {
+            Some(items) => items.push(TopItem::Module(op)),
+            None => *found = Some(op),
+        }
         Ok(())
     }
 

@@ -1,6 +1,7 @@
 //! The lowering context: the spv module being built, the map from kernel
 //! values to spv values, the insertion point, and builder helpers shared by
-//! the per-dialect patterns.
+//! the per-dialect patterns. It knows no dialect: the dispatch to the
+//! dialect files is [`super`]'s (`Lowerer::lower_op`).
 
 use std::collections::HashMap;
 
@@ -8,14 +9,14 @@ use crate::grammar::{self, BuiltIn, OperandKind, StorageClass};
 use crate::ir::{
     Attr, AttrKind, Block, DenseValues, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, Value,
 };
-use crate::kernel::{KAttr, KOp, KType, KernelModule};
+use crate::kernel::{KAttr, KOp, KType, KValue, KernelModule};
 
 use super::error::{LowerError, TypeError};
 use super::types::{MemRefRepr, TypeConverter};
 use super::LowerOptions;
 
 /// The spv op kind of a core instruction named `name` (no `Op` prefix).
-pub(crate) fn core(name: &str) -> OpKind {
+pub(crate) fn core_kind(name: &str) -> OpKind {
     match grammar::core_inst_by_name(name) {
         Some(d) => OpKind::Core(d.opcode),
         None => unreachable!("'{name}' is a core SPIR-V instruction"),
@@ -23,7 +24,7 @@ pub(crate) fn core(name: &str) -> OpKind {
 }
 
 /// The spv op kind of a GLSL.std.450 instruction.
-pub(crate) fn glsl(name: &str) -> OpKind {
+pub(crate) fn glsl_kind(name: &str) -> OpKind {
     match grammar::glsl_inst_by_name(name) {
         Some(d) => OpKind::Glsl(d.opcode),
         None => unreachable!("'{name}' is a GLSL.std.450 instruction"),
@@ -33,48 +34,53 @@ pub(crate) fn glsl(name: &str) -> OpKind {
 /// State of lowering one `gpu.module`.
 pub(crate) struct Lowerer<'k> {
     /// The kernel module.
-    pub km: &'k KernelModule,
+    pub kernels: &'k KernelModule,
     /// The spv module being built.
-    pub m: Module,
+    pub module: Module,
     /// The type converter.
-    pub tc: TypeConverter,
+    pub type_converter: TypeConverter,
     /// Options.
-    pub opts: &'k LowerOptions,
-    values: HashMap<Value, Value>,
+    pub options: &'k LowerOptions,
+    values: HashMap<KValue, Value>,
     /// The insertion block.
     pub block: Block,
     /// The entry block of the function being built (function variables go
     /// there).
-    pub func_entry: Block,
+    pub function_entry: Block,
     builtins: HashMap<BuiltIn, String>,
     /// Counter for `@__workgroup_mem__N` / `@__private_mem__N`.
     pub global_counter: u32,
     /// The kernel op being lowered (for error messages).
-    pub cur: Op,
+    pub current_op: KOp,
     /// The workgroup size of the function being lowered: a kernel's own; in
     /// a helper function the size every kernel of the module shares, `None`
     /// when they differ (or there is no kernel).
-    pub func_workgroup_size: Option<[u32; 3]>,
+    pub function_workgroup_size: Option<[u32; 3]>,
     /// Globals created while the function is detached, in order.
     pub pending_globals: Vec<Op>,
 }
 
 impl<'k> Lowerer<'k> {
-    /// A lowerer writing into `m`.
-    pub fn new(km: &'k KernelModule, m: Module, tc: TypeConverter, opts: &'k LowerOptions) -> Self {
-        let body = m.body();
+    /// A lowerer of `kernels` writing into `module`.
+    pub fn new(
+        kernels: &'k KernelModule,
+        module: Module,
+        type_converter: TypeConverter,
+        options: &'k LowerOptions,
+    ) -> Self {
+        let body = module.body();
         Lowerer {
-            km,
-            m,
-            tc,
-            opts,
+            kernels,
+            module,
+            type_converter,
+            options,
             values: HashMap::new(),
             block: body,
-            func_entry: body,
+            function_entry: body,
             builtins: HashMap::new(),
             global_counter: 0,
-            cur: km.top(),
-            func_workgroup_size: None,
+            current_op: kernels.top(),
+            function_workgroup_size: None,
             pending_globals: Vec::new(),
         }
     }
@@ -83,18 +89,18 @@ impl<'k> Lowerer<'k> {
 
     /// The current kernel op's name.
     pub fn op_name(&self) -> &'static str {
-        self.km.op(self.cur).kind.name()
+        self.kernels.op(self.current_op).kind.name()
     }
 
-    fn loc(&self) -> Location {
-        self.km.op(self.cur).loc
+    fn location(&self) -> Location {
+        self.kernels.op(self.current_op).loc
     }
 
     /// An "unsupported" error for the current op.
     pub fn unsupported(&self, message: impl Into<String>) -> LowerError {
         LowerError::Unsupported {
             op: self.op_name(),
-            loc: self.loc(),
+            loc: self.location(),
             message: message.into(),
         }
     }
@@ -103,16 +109,16 @@ impl<'k> Lowerer<'k> {
     pub fn malformed(&self, message: impl Into<String>) -> LowerError {
         LowerError::Malformed {
             op: self.op_name(),
-            loc: self.loc(),
+            loc: self.location(),
             message: message.into(),
         }
     }
 
     /// Wraps a type error with the current op.
-    pub fn type_err(&self, source: TypeError) -> LowerError {
+    pub fn type_error(&self, source: TypeError) -> LowerError {
         LowerError::Type {
             op: self.op_name(),
-            loc: self.loc(),
+            loc: self.location(),
             source,
         }
     }
@@ -120,9 +126,9 @@ impl<'k> Lowerer<'k> {
     // ---- kernel side -----------------------------------------------------
 
     /// Operand `i` of the current op (kernel value).
-    pub fn kopnd(&self, i: usize) -> Result<Value, LowerError> {
-        self.km
-            .op(self.cur)
+    pub fn kernel_operand(&self, i: usize) -> Result<KValue, LowerError> {
+        self.kernels
+            .op(self.current_op)
             .operands
             .get(i)
             .copied()
@@ -130,25 +136,25 @@ impl<'k> Lowerer<'k> {
     }
 
     /// Operand `i` of the current op, lowered.
-    pub fn opnd(&self, i: usize) -> Result<Value, LowerError> {
-        let kv = self.kopnd(i)?;
-        self.get(kv)
+    pub fn operand(&self, i: usize) -> Result<Value, LowerError> {
+        let kv = self.kernel_operand(i)?;
+        self.lowered(kv)
     }
 
     /// All operands of the current op, lowered.
-    pub fn opnds(&self) -> Result<Vec<Value>, LowerError> {
-        self.km
-            .op(self.cur)
+    pub fn operands(&self) -> Result<Vec<Value>, LowerError> {
+        self.kernels
+            .op(self.current_op)
             .operands
             .iter()
-            .map(|&v| self.get(v))
+            .map(|&v| self.lowered(v))
             .collect()
     }
 
     /// Result `i` of the current op (kernel value).
-    pub fn kres(&self, i: usize) -> Result<Value, LowerError> {
-        self.km
-            .op(self.cur)
+    pub fn kernel_result(&self, i: usize) -> Result<KValue, LowerError> {
+        self.kernels
+            .op(self.current_op)
             .results
             .get(i)
             .copied()
@@ -156,17 +162,17 @@ impl<'k> Lowerer<'k> {
     }
 
     /// The kernel type of kernel value `v`.
-    pub fn ktype(&self, v: Value) -> &'k KType {
-        self.km.value_type(v)
+    pub fn kernel_type(&self, v: KValue) -> &'k KType {
+        self.kernels.value_type(v)
     }
 
     /// The kernel type of result `i` of the current op.
-    pub fn res_ktype(&self, i: usize) -> Result<&'k KType, LowerError> {
-        Ok(self.ktype(self.kres(i)?))
+    pub fn result_kernel_type(&self, i: usize) -> Result<&'k KType, LowerError> {
+        Ok(self.kernel_type(self.kernel_result(i)?))
     }
 
     /// The spv value of kernel value `v`.
-    pub fn get(&self, v: Value) -> Result<Value, LowerError> {
+    pub fn lowered(&self, v: KValue) -> Result<Value, LowerError> {
         self.values.get(&v).copied().ok_or_else(|| {
             self.malformed(format!(
                 "operand {v:?} has no lowered value (unsupported producer?)"
@@ -175,63 +181,63 @@ impl<'k> Lowerer<'k> {
     }
 
     /// Records that kernel value `kv` is spv value `v`.
-    pub fn set(&mut self, kv: Value, v: Value) {
+    pub fn set_lowered(&mut self, kv: KValue, v: Value) {
         self.values.insert(kv, v);
     }
 
     /// Maps result `i` of the current op to `v`.
-    pub fn set_res(&mut self, i: usize, v: Value) -> Result<(), LowerError> {
-        let kv = self.kres(i)?;
-        self.set(kv, v);
+    pub fn set_result(&mut self, i: usize, v: Value) -> Result<(), LowerError> {
+        let kv = self.kernel_result(i)?;
+        self.set_lowered(kv, v);
         Ok(())
     }
 
     /// An attribute of the current op.
-    pub fn kattr(&self, name: &str) -> Option<&'k KAttr> {
-        self.km.attr(self.cur, name)
+    pub fn kernel_attr(&self, name: &str) -> Option<&'k KAttr> {
+        self.kernels.attr(self.current_op, name)
     }
 
     /// An enum keyword attribute of the current op.
-    pub fn kenum(&self, name: &str) -> Result<&'k str, LowerError> {
-        match self.kattr(name) {
+    pub fn kernel_enum(&self, name: &str) -> Result<&'k str, LowerError> {
+        match self.kernel_attr(name) {
             Some(KAttr::Enum(s)) | Some(KAttr::String(s)) => Ok(s),
             _ => Err(self.malformed(format!("missing enum attribute '{name}'"))),
         }
     }
 
     /// A dense i64 array attribute of the current op.
-    pub fn kdense(&self, name: &str) -> Result<&'k [i64], LowerError> {
-        match self.kattr(name) {
+    pub fn kernel_i64_array(&self, name: &str) -> Result<&'k [i64], LowerError> {
+        match self.kernel_attr(name) {
             Some(KAttr::DenseI64(v)) => Ok(v),
             _ => Err(self.malformed(format!("missing array attribute '{name}'"))),
         }
     }
 
     /// Converts a kernel type for the current op.
-    pub fn conv(&mut self, ty: &KType) -> Result<Type, LowerError> {
-        self.tc
-            .value_type(&mut self.m.types, ty)
-            .map_err(|e| self.type_err(e))
+    pub fn convert_type(&mut self, ty: &KType) -> Result<Type, LowerError> {
+        self.type_converter
+            .value_type(&mut self.module.types, ty)
+            .map_err(|e| self.type_error(e))
     }
 
     /// The representation of a memref type for the current op.
     pub fn memref_repr(&mut self, ty: &KType) -> Result<MemRefRepr, LowerError> {
-        self.tc
-            .memref(&mut self.m.types, ty)
-            .map_err(|e| self.type_err(e))
+        self.type_converter
+            .memref(&mut self.module.types, ty)
+            .map_err(|e| self.type_error(e))
     }
 
     /// The converted type of result `i` of the current op.
-    pub fn res_type(&mut self, i: usize) -> Result<Type, LowerError> {
-        let kt = self.res_ktype(i)?;
-        self.conv(kt)
+    pub fn result_type(&mut self, i: usize) -> Result<Type, LowerError> {
+        let kt = self.result_kernel_type(i)?;
+        self.convert_type(kt)
     }
 
     /// The workgroup size the current function runs with, for ops whose
     /// lowering depends on it (`gpu.block_dim`, workgroup-memory
     /// fallbacks); an error in a helper function of kernels that disagree.
     pub fn workgroup_size(&self) -> Result<[u32; 3], LowerError> {
-        self.func_workgroup_size.ok_or_else(|| {
+        self.function_workgroup_size.ok_or_else(|| {
             self.unsupported(
                 "needs the workgroup size, but this helper function has none: the module's \
                  kernels have different workgroup sizes (or there is no kernel)",
@@ -243,18 +249,27 @@ impl<'k> Lowerer<'k> {
 
     /// Appends an op to the insertion block.
     pub fn emit(&mut self, spec: OpSpec) -> Op {
-        self.m.build(self.block, spec)
+        self.module.build(self.block, spec)
     }
 
     /// Appends a core op with one result of type `ty`.
-    pub fn op1(&mut self, name: &str, operands: Vec<Value>, ty: Type) -> Value {
-        let op = self.emit(OpSpec::new(core(name)).operands(operands).results(vec![ty]));
-        self.m.op(op).results[0]
+    pub fn core_op(&mut self, name: &str, operands: Vec<Value>, ty: Type) -> Value {
+        let op = self.emit(
+            OpSpec::new(core_kind(name))
+                .operands(operands)
+                .results(vec![ty]),
+        );
+        self.module.op(op).results[0]
     }
 
     /// Appends a core op without result.
-    pub fn op0(&mut self, name: &str, operands: Vec<Value>, attrs: Vec<(&str, Attr)>) -> Op {
-        let mut spec = OpSpec::new(core(name)).operands(operands);
+    pub fn core_op_without_result(
+        &mut self,
+        name: &str,
+        operands: Vec<Value>,
+        attrs: Vec<(&str, Attr)>,
+    ) -> Op {
+        let mut spec = OpSpec::new(core_kind(name)).operands(operands);
         for (n, a) in attrs {
             spec = spec.attr(n, a);
         }
@@ -262,50 +277,56 @@ impl<'k> Lowerer<'k> {
     }
 
     /// Appends a core op with a result and attributes.
-    pub fn op1_attrs(
+    pub fn core_op_with_attrs(
         &mut self,
         name: &str,
         operands: Vec<Value>,
         ty: Type,
         attrs: Vec<(&str, Attr)>,
     ) -> Value {
-        let mut spec = OpSpec::new(core(name)).operands(operands).results(vec![ty]);
+        let mut spec = OpSpec::new(core_kind(name))
+            .operands(operands)
+            .results(vec![ty]);
         for (n, a) in attrs {
             spec = spec.attr(n, a);
         }
         let op = self.emit(spec);
-        self.m.op(op).results[0]
+        self.module.op(op).results[0]
     }
 
     /// Appends a GLSL.std.450 op.
-    pub fn gl(&mut self, name: &str, operands: Vec<Value>, ty: Type) -> Value {
-        let op = self.emit(OpSpec::new(glsl(name)).operands(operands).results(vec![ty]));
-        self.m.op(op).results[0]
+    pub fn glsl_op(&mut self, name: &str, operands: Vec<Value>, ty: Type) -> Value {
+        let op = self.emit(
+            OpSpec::new(glsl_kind(name))
+                .operands(operands)
+                .results(vec![ty]),
+        );
+        self.module.op(op).results[0]
     }
 
     /// `spv.Constant` of integer type `ty` (scalar, bool or vector splat).
     pub fn const_int(&mut self, ty: Type, v: i128) -> Value {
-        let attr = match self.m.types.kind(ty).clone() {
-            TypeKind::Vector { .. } => self.m.attrs.intern(AttrKind::Dense {
+        let attr = match self.module.types.kind(ty).clone() {
+            TypeKind::Vector { .. } => self.module.attrs.intern(AttrKind::Dense {
                 ty,
                 values: DenseValues::Ints(vec![v]),
                 splat: true,
             }),
-            TypeKind::Int { width: 1, .. } => self.m.attrs.intern(AttrKind::Bool(v != 0)),
-            _ => self.m.attrs.int(v, ty),
+            TypeKind::Int { width: 1, .. } => self.module.attrs.intern(AttrKind::Bool(v != 0)),
+            _ => self.module.attrs.int(v, ty),
         };
         self.constant(attr, ty)
     }
 
     /// `spv.Constant` of float type `ty` (scalar or vector splat).
     pub fn const_float(&mut self, ty: Type, v: f64) -> Value {
-        let attr = match self.m.types.kind(ty).clone() {
-            TypeKind::Vector { .. } => self.m.attrs.intern(AttrKind::Dense {
+        let attr = match self.module.types.kind(ty).clone() {
+            TypeKind::Vector { .. } => self.module.attrs.intern(AttrKind::Dense {
                 ty,
                 values: DenseValues::Floats(vec![v.to_bits()]),
                 splat: true,
             }),
-            _ => self.m.attrs.float(v, ty),
+            _ => self.module.attrs.float(v, ty),
         };
         self.constant(attr, ty)
     }
@@ -317,96 +338,96 @@ impl<'k> Lowerer<'k> {
                 .attr("value", attr)
                 .results(vec![ty]),
         );
-        self.m.op(op).results[0]
+        self.module.op(op).results[0]
     }
 
     /// An `i32` constant.
-    pub fn c32(&mut self, v: i64) -> Value {
-        let t = self.m.types.int(32);
+    pub fn const_i32(&mut self, v: i64) -> Value {
+        let t = self.module.types.int(32);
         self.const_int(t, v as i128)
     }
 
     /// The `i1` type.
-    pub fn bool_ty(&mut self) -> Type {
-        self.m.types.bool()
+    pub fn bool_type(&mut self) -> Type {
+        self.module.types.bool()
     }
 
     /// The `i32` type.
-    pub fn i32_ty(&mut self) -> Type {
-        self.m.types.int(32)
+    pub fn i32_type(&mut self) -> Type {
+        self.module.types.int(32)
     }
 
     /// An enum attribute.
     pub fn enum_attr(&mut self, kind: OperandKind, value: u32) -> Attr {
-        self.m.attrs.enumerant(kind, value)
+        self.module.attrs.enumerant(kind, value)
     }
 
     /// `i32` array attribute of composite indices.
     pub fn indices_attr(&mut self, idx: &[u32]) -> Attr {
-        let t = self.m.types.int(32);
+        let t = self.module.types.int(32);
         let items = idx
             .iter()
-            .map(|&i| self.m.attrs.int(i as i128, t))
+            .map(|&i| self.module.attrs.int(i as i128, t))
             .collect();
-        self.m.attrs.array(items)
+        self.module.attrs.array(items)
     }
 
     /// `spv.CompositeExtract %v[i]`.
     pub fn extract(&mut self, v: Value, i: u32, ty: Type) -> Value {
         let a = self.indices_attr(&[i]);
-        self.op1_attrs("CompositeExtract", vec![v], ty, vec![("indices", a)])
+        self.core_op_with_attrs("CompositeExtract", vec![v], ty, vec![("indices", a)])
     }
 
     /// A `vector<NxT>` (or the scalar for N = 1) with every lane `v`.
     pub fn splat(&mut self, v: Value, ty: Type) -> Value {
-        let n = self.m.types.component_count(ty);
+        let n = self.module.types.component_count(ty);
         if n == 1 {
             return v;
         }
-        self.op1("CompositeConstruct", vec![v; n as usize], ty)
+        self.core_op("CompositeConstruct", vec![v; n as usize], ty)
     }
 
     /// A module-level global variable named `name` of pointer type `ptr`,
     /// placed before the function being built.
     pub fn global(&mut self, name: &str, ptr: Type, built_in: Option<BuiltIn>) -> Op {
         let mut spec = OpSpec::new(OpKind::GlobalVariable);
-        let a = self.m.attrs.string(name);
+        let a = self.module.attrs.string(name);
         spec = spec.attr("sym_name", a);
-        let a = self.m.attrs.ty(ptr);
+        let a = self.module.attrs.ty(ptr);
         spec = spec.attr("type", a);
         if let Some(b) = built_in {
-            let a = self.m.attrs.string(b.name());
+            let a = self.module.attrs.string(b.name());
             spec = spec.attr("built_in", a);
         }
-        let op = self.m.create_op(spec);
+        let op = self.module.create_op(spec);
         self.pending_globals.push(op);
         op
     }
 
     /// `spv.mlir.addressof @name : ptr`.
     pub fn address_of(&mut self, name: &str, ptr: Type) -> Value {
-        let a = self.m.attrs.symbol(name);
+        let a = self.module.attrs.symbol(name);
         let op = self.emit(
             OpSpec::new(OpKind::AddressOf)
                 .attr("variable", a)
                 .results(vec![ptr]),
         );
-        self.m.op(op).results[0]
+        self.module.op(op).results[0]
     }
 
     /// The value of builtin input `b` (`vector<3xi32>` or `i32`), read at
     /// the insertion point; its variable is created once per module.
     pub fn builtin(&mut self, b: BuiltIn) -> Value {
-        let i32t = self.m.types.int(32);
+        let i32t = self.module.types.int(32);
         let ty = match b {
             BuiltIn::LocalInvocationId
             | BuiltIn::WorkgroupId
             | BuiltIn::NumWorkgroups
             | BuiltIn::GlobalInvocationId
-            | BuiltIn::WorkgroupSize => self.m.types.vector(3, i32t),
+            | BuiltIn::WorkgroupSize => self.module.types.vector(3, i32t),
             _ => i32t,
         };
-        let ptr = self.m.types.pointer(ty, StorageClass::Input);
+        let ptr = self.module.types.pointer(ty, StorageClass::Input);
         let name = match self.builtins.get(&b) {
             Some(n) => n.clone(),
             None => {
@@ -417,39 +438,39 @@ impl<'k> Lowerer<'k> {
             }
         };
         let addr = self.address_of(&name, ptr);
-        self.op1("Load", vec![addr], ty)
+        self.core_op("Load", vec![addr], ty)
     }
 
     /// A function-storage variable of pointee `pointee`, placed at the top
     /// of the function's entry block.
     pub fn variable(&mut self, pointee: Type) -> Value {
-        let ptr = self.m.types.pointer(pointee, StorageClass::Function);
+        let ptr = self.module.types.pointer(pointee, StorageClass::Function);
         let sc = self.enum_attr(OperandKind::StorageClass, StorageClass::Function as u32);
-        let op = self.m.create_op(
-            OpSpec::new(core("Variable"))
+        let op = self.module.create_op(
+            OpSpec::new(core_kind("Variable"))
                 .attr("storage_class", sc)
                 .results(vec![ptr]),
         );
-        let entry = self.func_entry;
-        self.m.op_mut(op).parent = Some(entry);
-        self.m.block_mut(entry).ops.insert(0, op);
-        self.m.op(op).results[0]
+        let entry = self.function_entry;
+        self.module.op_mut(op).parent = Some(entry);
+        self.module.block_mut(entry).ops.insert(0, op);
+        self.module.op(op).results[0]
     }
 
     /// `spv.Load` of `ptr`.
     pub fn load(&mut self, ptr: Value) -> Value {
-        let pty = self.m.value_type(ptr);
+        let pty = self.module.value_type(ptr);
         let (pointee, _) = self
-            .m
+            .module
             .types
             .pointer_parts(pty)
             .unwrap_or((pty, StorageClass::Function));
-        self.op1("Load", vec![ptr], pointee)
+        self.core_op("Load", vec![ptr], pointee)
     }
 
     /// `spv.Store %ptr, %v`.
     pub fn store(&mut self, ptr: Value, v: Value) {
-        self.op0("Store", vec![ptr, v], vec![]);
+        self.core_op_without_result("Store", vec![ptr, v], vec![]);
     }
 
     /// Creates a structured construct (`kind` is selection or loop) at the
@@ -463,23 +484,23 @@ impl<'k> Lowerer<'k> {
         };
         let a = self.enum_attr(ek, 0);
         let op = self.emit(OpSpec::new(kind).attr(name, a).regions(1));
-        let region = self.m.op(op).regions[0];
+        let region = self.module.op(op).regions[0];
         let blocks = block_args
             .iter()
-            .map(|args| self.m.append_block(region, args))
+            .map(|args| self.module.append_block(region, args))
             .collect();
         (op, blocks)
     }
 
     /// `spv.Branch ^target(args)` at the end of the insertion block.
     pub fn branch(&mut self, target: Block, args: Vec<Value>) {
-        self.emit(OpSpec::new(core("Branch")).successor(target, args));
+        self.emit(OpSpec::new(core_kind("Branch")).successor(target, args));
     }
 
     /// `spv.BranchConditional %c, ^t, ^f`.
-    pub fn cond_branch(&mut self, c: Value, t: Block, f: Block) {
+    pub fn conditional_branch(&mut self, c: Value, t: Block, f: Block) {
         self.emit(
-            OpSpec::new(core("BranchConditional"))
+            OpSpec::new(core_kind("BranchConditional"))
                 .operands(vec![c])
                 .successor(t, vec![])
                 .successor(f, vec![]),
@@ -502,7 +523,7 @@ impl<'k> Lowerer<'k> {
         let (_, blocks) = self.structured(OpKind::Selection, &[vec![], vec![], vec![]]);
         let (header, body, merge) = (blocks[0], blocks[1], blocks[2]);
         self.block = header;
-        self.cond_branch(cond, body, merge);
+        self.conditional_branch(cond, body, merge);
         self.block = body;
         then(self)?;
         self.branch(merge, vec![]);
@@ -512,58 +533,15 @@ impl<'k> Lowerer<'k> {
         Ok(())
     }
 
-    /// Lowers the ops of kernel block `kb` at the insertion point, all but
-    /// a trailing terminator, which is returned.
-    pub fn lower_ops(&mut self, kb: Block) -> Result<Option<Op>, LowerError> {
-        let ops = &self.km.block(kb).ops;
-        let mut term = None;
-        for &op in ops {
-            let kind = self.km.op(op).kind;
-            if kind.is_terminator() {
-                term = Some(op);
-                break;
-            }
-            self.lower_op(op)?;
-        }
-        Ok(term)
-    }
-
-    /// Lowers one kernel op, then checks that every spv op it produced is
-    /// legal in the target env.
-    pub fn lower_op(&mut self, op: Op) -> Result<(), LowerError> {
-        let saved = self.cur;
-        self.cur = op;
-        let first = self.m.op_count();
-        let kind = self.km.op(op).kind;
-        let r = match kind.dialect() {
-            "arith" => super::arith::lower(self, kind),
-            "math" => super::math::lower(self, kind),
-            "memref" => super::memref::lower(self, kind),
-            "scf" => super::scf::lower(self, kind),
-            "gpu" => super::gpu::lower(self, kind),
-            "vector" => super::vector::lower(self, kind),
-            "index" => super::index::lower(self, kind),
-            "spirv" => super::spirv::lower(self),
-            "func" if kind == KOp::FuncCall => super::func::lower_call(self),
-            _ => Err(self.unsupported("op cannot appear in a kernel body")),
-        };
-        r?;
-        if !matches!(kind, KOp::ScfFor | KOp::ScfIf | KOp::ScfWhile) {
-            self.check_legal(first)?;
-        }
-        self.cur = saved;
-        Ok(())
-    }
-
     /// Checks the spv ops created since op number `first`.
     pub fn check_legal(&self, first: usize) -> Result<(), LowerError> {
-        let target = self.tc.target();
-        for i in first..self.m.op_count() {
+        let target = self.type_converter.target();
+        for i in first..self.module.op_count() {
             let op = Op::from_index(i);
-            if let Err(e) = target.check_op(&self.m, op) {
+            if let Err(e) = target.check_op(&self.module, op) {
                 return Err(LowerError::Illegal {
                     op: self.op_name(),
-                    loc: self.loc(),
+                    loc: self.location(),
                     produced: e.op,
                     requirement: e.requirement,
                     offered: e.offered,
@@ -606,14 +584,14 @@ mod tests {
             None,
         );
         let mut l = Lowerer::new(&km, m, TypeConverter::new(&env, IndexBits::I32), &opts);
-        l.cur = constant;
-        let first = l.m.op_count();
-        let f32t = l.m.types.f32();
+        l.current_op = constant;
+        let first = l.module.op_count();
+        let f32t = l.module.types.f32();
         let x = l.const_float(f32t, 1.0);
         assert!(l.check_legal(first).is_ok());
         let scope = l.enum_attr(OperandKind::Scope, Scope::Subgroup as u32);
         let gop = l.enum_attr(OperandKind::GroupOperation, GroupOperation::Reduce as u32);
-        l.op1_attrs(
+        l.core_op_with_attrs(
             "GroupNonUniformFAdd",
             vec![x],
             f32t,

@@ -1,0 +1,331 @@
+//! IREE in the same run: `iree-compile` for the vulkan (`vulkan-spirv`,
+//! IREE's default Vulkan target) and CPU (`llvm-cpu` for the host CPU)
+//! targets, `iree-run-module` for one call whose outputs are checked,
+//! `iree-benchmark-module` for the timed calls.
+//!
+//! Timing: `--benchmark_min_time=1x` (each repetition is one call, so the
+//! statistics are over calls, as kiln's), `--benchmark_repetitions=RUNS`,
+//! one warm-up call (`--benchmark_min_warmup_time` shorter than any call);
+//! the per-call `real_time` of each repetition is read from Google
+//! Benchmark's JSON output. Inputs are given as `--input` flags (splats or
+//! `.npy` files), so they are on the device before timing and each call
+//! allocates its outputs.
+//!
+//! Where IREE is found: `--iree DIR` (a virtual environment made by
+//! `ci/setup-iree.sh`, or a folder holding the tools), else
+//! `KILN_IREE_VENV`, else `~/.cache/kiln/iree-venv` (`$XDG_CACHE_HOME` when
+//! set), else `PATH`. Inside a virtual environment the real binaries under
+//! `site-packages/iree/` are run, not the Python wrappers in `bin/` (which
+//! add about 0.2 s per call of `iree-compile`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+use kiln_runtime::bench::Stats;
+
+/// The IREE target/driver pairs compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// `--iree-hal-target-backends=vulkan-spirv`, driver `vulkan`.
+    Vulkan,
+    /// `--iree-hal-target-backends=llvm-cpu --iree-llvmcpu-target-cpu=host`,
+    /// driver `local-task`.
+    Cpu,
+}
+
+impl Target {
+    /// Both, Vulkan first.
+    pub const ALL: [Target; 2] = [Target::Vulkan, Target::Cpu];
+
+    /// The implementation's name in reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Vulkan => "IREE vulkan",
+            Self::Cpu => "IREE llvm-cpu",
+        }
+    }
+
+    fn flags(self) -> &'static [&'static str] {
+        match self {
+            Self::Vulkan => &["--iree-hal-target-backends=vulkan-spirv"],
+            Self::Cpu => &[
+                "--iree-hal-target-backends=llvm-cpu",
+                "--iree-llvmcpu-target-cpu=host",
+            ],
+        }
+    }
+
+    fn device(self) -> &'static str {
+        match self {
+            Self::Vulkan => "vulkan",
+            Self::Cpu => "local-task",
+        }
+    }
+
+    fn stem(self) -> &'static str {
+        match self {
+            Self::Vulkan => "vulkan",
+            Self::Cpu => "cpu",
+        }
+    }
+}
+
+/// The IREE tools found.
+#[derive(Clone, Debug)]
+pub struct Iree {
+    compile: PathBuf,
+    run: PathBuf,
+    bench: PathBuf,
+    /// `iree-compile --version`'s first lines, joined.
+    pub version: String,
+}
+
+/// The default virtual environment of `ci/setup-iree.sh`.
+fn default_venv() -> Option<PathBuf> {
+    if let Some(v) = std::env::var_os("KILN_IREE_VENV") {
+        return Some(PathBuf::from(v));
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(cache.join("kiln").join("iree-venv"))
+}
+
+/// `name` in `dir`: the real binary inside a venv's site-packages, else
+/// `dir/bin/name`, else `dir/name`.
+fn tool_in(dir: &Path, name: &str) -> Option<PathBuf> {
+    let lib = dir.join("lib");
+    if let Ok(entries) = std::fs::read_dir(&lib) {
+        let mut pythons: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        pythons.sort();
+        for py in pythons {
+            for sub in ["iree/compiler/_mlir_libs", "iree/_runtime_libs"] {
+                let p = py.join("site-packages").join(sub).join(name);
+                if p.is_file() {
+                    return Some(p);
+                }
+            }
+        }
+    }
+    [dir.join("bin").join(name), dir.join(name)]
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+fn command(tool: &Path) -> Command {
+    let mut cmd = Command::new(tool);
+    // The Vulkan loader complains without it.
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        cmd.env("XDG_RUNTIME_DIR", std::env::temp_dir());
+    }
+    cmd
+}
+
+/// The last few lines of a failed tool's output.
+fn tail(out: &std::process::Output) -> String {
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(3)..].join(" | ")
+}
+
+impl Iree {
+    /// Finds the tools (module docs); `Err` says where it looked.
+    pub fn find(dir: Option<&Path>) -> Result<Self> {
+        let dirs: Vec<PathBuf> = match dir {
+            Some(d) => vec![d.to_path_buf()],
+            None => default_venv().into_iter().collect(),
+        };
+        let find = |name: &str| {
+            dirs.iter()
+                .find_map(|d| tool_in(d, name))
+                .or_else(|| dir.is_none().then(|| on_path(name)).flatten())
+        };
+        let (Some(compile), Some(run), Some(bench)) = (
+            find("iree-compile"),
+            find("iree-run-module"),
+            find("iree-benchmark-module"),
+        ) else {
+            let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+            bail!(
+                "IREE not found (looked in {}{}; run `bash ci/setup-iree.sh`)",
+                looked.join(", "),
+                if dir.is_none() { " and PATH" } else { "" }
+            );
+        };
+        let out = command(&compile)
+            .arg("--version")
+            .output()
+            .with_context(|| format!("cannot run {}", compile.display()))?;
+        if !out.status.success() {
+            bail!("{} --version failed: {}", compile.display(), tail(&out));
+        }
+        let text = String::from_utf8_lossy(&out.stdout);
+        let version = text
+            .lines()
+            .find(|l| l.contains("compiler version"))
+            .unwrap_or(text.lines().next().unwrap_or("?"))
+            .trim()
+            .to_owned();
+        Ok(Self {
+            compile,
+            run,
+            bench,
+            version,
+        })
+    }
+
+    /// Compiles `src` for `target` into `dir`; returns the module's path
+    /// and the compile time of the whole `iree-compile` process.
+    pub fn compile(
+        &self,
+        target: Target,
+        src: &Path,
+        dir: &Path,
+        stem: &str,
+    ) -> Result<(PathBuf, Duration)> {
+        let out = dir.join(format!("{stem}.{}.vmfb", target.stem()));
+        let t = Instant::now();
+        let result = command(&self.compile)
+            .args(target.flags())
+            .arg(src)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .context("cannot run iree-compile")?;
+        let took = t.elapsed();
+        if !result.status.success() {
+            bail!("iree-compile failed: {}", tail(&result));
+        }
+        Ok((out, took))
+    }
+
+    /// One call of `function` with `inputs` (`--input` values); the
+    /// results are written to `outputs` (`.npy`, one per result).
+    pub fn run_once(
+        &self,
+        target: Target,
+        module: &Path,
+        function: &str,
+        inputs: &[String],
+        outputs: &[PathBuf],
+    ) -> Result<()> {
+        let mut cmd = command(&self.run);
+        cmd.arg(format!("--device={}", target.device()))
+            .arg(format!("--module={}", module.display()))
+            .arg(format!("--function={function}"));
+        for i in inputs {
+            cmd.arg(format!("--input={i}"));
+        }
+        for o in outputs {
+            cmd.arg(format!("--output=@{}", o.display()));
+        }
+        let out = cmd.output().context("cannot run iree-run-module")?;
+        if !out.status.success() {
+            bail!("iree-run-module failed: {}", tail(&out));
+        }
+        Ok(())
+    }
+
+    /// `runs` timed calls after a warm-up (module docs).
+    pub fn bench(
+        &self,
+        target: Target,
+        module: &Path,
+        function: &str,
+        inputs: &[String],
+        runs: usize,
+        scratch: &Path,
+    ) -> Result<Stats> {
+        let json = scratch.join(format!("bench.{}.json", target.stem()));
+        let mut cmd = command(&self.bench);
+        cmd.arg(format!("--device={}", target.device()))
+            .arg(format!("--module={}", module.display()))
+            .arg(format!("--function={function}"));
+        for i in inputs {
+            cmd.arg(format!("--input={i}"));
+        }
+        cmd.arg(format!("--benchmark_repetitions={}", runs.max(1)))
+            .arg("--benchmark_min_time=1x")
+            .arg("--benchmark_min_warmup_time=0.000001")
+            .arg(format!("--benchmark_out={}", json.display()))
+            .arg("--benchmark_out_format=json");
+        let out = cmd.output().context("cannot run iree-benchmark-module")?;
+        if !out.status.success() {
+            bail!("iree-benchmark-module failed: {}", tail(&out));
+        }
+        let text = std::fs::read_to_string(&json)
+            .with_context(|| format!("no benchmark output in {}", json.display()))?;
+        let _ = std::fs::remove_file(&json);
+        parse_benchmark_json(&text)
+    }
+}
+
+/// The per-call times of Google Benchmark's JSON output: the `real_time`
+/// of each `"run_type": "iteration"` entry (one call each with `1x`;
+/// divided by `iterations` otherwise).
+pub fn parse_benchmark_json(text: &str) -> Result<Stats> {
+    let v: serde_json::Value =
+        serde_json::from_str(text).context("benchmark output is not JSON")?;
+    let entries = v["benchmarks"]
+        .as_array()
+        .ok_or_else(|| anyhow!("benchmark output has no `benchmarks` list"))?;
+    let mut times = Vec::new();
+    for e in entries {
+        if e["run_type"].as_str() != Some("iteration") {
+            continue;
+        }
+        if let Some(err) = e["error_message"].as_str() {
+            bail!("benchmark error: {err}");
+        }
+        let real = e["real_time"]
+            .as_f64()
+            .ok_or_else(|| anyhow!("an entry has no real_time"))?;
+        let scale = match e["time_unit"].as_str().unwrap_or("ns") {
+            "ns" => 1e-9,
+            "us" => 1e-6,
+            "ms" => 1e-3,
+            "s" => 1.0,
+            u => bail!("unknown time unit {u:?}"),
+        };
+        // Google Benchmark's real_time is already per iteration.
+        times.push(Duration::from_secs_f64(real * scale));
+    }
+    Stats::new(&times).ok_or_else(|| anyhow!("benchmark output has no repetitions"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_repetitions_not_aggregates() {
+        let text = r#"{"context": {}, "benchmarks": [
+          {"name": "BM_main/process_time/real_time", "run_type": "iteration",
+           "iterations": 1, "real_time": 4.0e2, "time_unit": "ms"},
+          {"name": "BM_main/process_time/real_time", "run_type": "iteration",
+           "iterations": 1, "real_time": 100.0, "time_unit": "ms"},
+          {"name": "BM_main/process_time/real_time", "run_type": "iteration",
+           "iterations": 1, "real_time": 1.2e5, "time_unit": "us"},
+          {"name": "BM_main/process_time/real_time_median", "run_type": "aggregate",
+           "iterations": 3, "real_time": 120.0, "time_unit": "ms"}]}"#;
+        let s = parse_benchmark_json(text).unwrap();
+        assert_eq!(s.runs, 3);
+        assert_eq!(s.median, Duration::from_millis(120));
+        assert_eq!(s.min, Duration::from_millis(100));
+        assert_eq!(s.max, Duration::from_millis(400));
+        assert!(parse_benchmark_json(r#"{"benchmarks": []}"#).is_err());
+        assert!(parse_benchmark_json("nope").is_err());
+    }
+}

@@ -1,0 +1,228 @@
+//! Host references for the benchmark set: the outputs each program must
+//! produce, computed in f64 from the same f32 inputs, and the check that
+//! compares an implementation's output with them (before anything is
+//! timed).
+
+use super::array::HostArray;
+
+/// What an output must be.
+#[derive(Clone, Debug)]
+pub struct Reference {
+    /// The expected elements (row-major).
+    pub values: Vec<f64>,
+    /// Exact comparison (integers, sums of ones), else a normalised error
+    /// `max |out - ref| / max |ref|` below [`TOLERANCE`].
+    pub exact: bool,
+}
+
+/// The largest normalised error accepted (as the IREE baseline's check).
+pub const TOLERANCE: f64 = 1e-4;
+
+/// Checks `out` against `reference`: `Ok(what matched)` or `Err(why not)`.
+pub fn check(out: &HostArray, reference: &Reference) -> Result<String, String> {
+    let got = out.to_f64();
+    if got.len() != reference.values.len() {
+        return Err(format!(
+            "{} elements, expected {}",
+            got.len(),
+            reference.values.len()
+        ));
+    }
+    if reference.exact {
+        return match got.iter().zip(&reference.values).position(|(g, w)| g != w) {
+            None if got.len() == 1 => Ok(format!("exact ({})", got[0])),
+            None => Ok("exact".to_owned()),
+            Some(i) => Err(format!(
+                "element {i} is {}, expected exactly {}",
+                got[i], reference.values[i]
+            )),
+        };
+    }
+    compare(&got, &reference.values)
+}
+
+/// Normalised max error of `got` against `want` (see [`Reference::exact`]).
+pub fn compare(got: &[f64], want: &[f64]) -> Result<String, String> {
+    if got.len() != want.len() {
+        return Err(format!("{} elements, expected {}", got.len(), want.len()));
+    }
+    let scale = want.iter().fold(0f64, |m, x| m.max(x.abs())).max(1e-30);
+    let mut worst = (0f64, 0usize);
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let e = (g - w).abs() / scale;
+        if !e.is_finite() {
+            return Err(format!("element {i} is {g}, expected {w}"));
+        }
+        if e > worst.0 {
+            worst = (e, i);
+        }
+    }
+    if worst.0 <= TOLERANCE {
+        Ok(format!("max normalised error {:.1e}", worst.0))
+    } else {
+        let i = worst.1;
+        Err(format!(
+            "element {i} is {}, expected {} (normalised error {:.1e} > {TOLERANCE:.0e})",
+            got[i], want[i], worst.0
+        ))
+    }
+}
+
+/// Deterministic pseudo-random f32 in [-scale, scale) (xorshift64*).
+pub fn random(n: usize, seed: u64, scale: f32) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            let r = s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40; // 24 bits
+            (r as f32 / (1u64 << 23) as f32 - 1.0) * scale
+        })
+        .collect()
+}
+
+fn f64s(x: &[f32]) -> Vec<f64> {
+    x.iter().map(|&v| f64::from(v)).collect()
+}
+
+/// `a + b`.
+pub fn add(a: &[f32], b: &[f32]) -> Vec<f64> {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| f64::from(*x) + f64::from(*y))
+        .collect()
+}
+
+/// `A B` for square `n`×`n` matrices.
+pub fn matmul(a: &[f32], b: &[f32], n: usize) -> Vec<f64> {
+    let (a, b) = (f64s(a), f64s(b));
+    let mut c = vec![0f64; n * n];
+    for i in 0..n {
+        let row = &mut c[i * n..(i + 1) * n];
+        for k in 0..n {
+            let x = a[i * n + k];
+            for (r, y) in row.iter_mut().zip(&b[k * n..(k + 1) * n]) {
+                *r += x * y;
+            }
+        }
+    }
+    c
+}
+
+/// Softmax over the last dimension of a `rows`×`cols` matrix.
+pub fn softmax(x: &[f32], rows: usize, cols: usize) -> Vec<f64> {
+    let mut out = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        let row = f64s(&x[r * cols..(r + 1) * cols]);
+        let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = row.iter().map(|v| (v - max).exp()).collect();
+        let sum: f64 = e.iter().sum();
+        out.extend(e.iter().map(|v| v / sum));
+    }
+    out
+}
+
+/// The sizes of a stride-1, unpadded NHWC × HWCF convolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvShape {
+    /// Input height and width.
+    pub hw: usize,
+    /// Input channels.
+    pub c: usize,
+    /// Filter height and width.
+    pub k: usize,
+    /// Output channels.
+    pub f: usize,
+}
+
+impl ConvShape {
+    /// Output height and width.
+    pub fn out_hw(&self) -> usize {
+        self.hw - self.k + 1
+    }
+
+    /// 2 × multiply-adds.
+    pub fn flops(&self) -> f64 {
+        let o = self.out_hw();
+        2.0 * (o * o * self.f * self.k * self.k * self.c) as f64
+    }
+}
+
+/// `out[0, y, x, f] = Σ in[0, y+i, x+j, c] · filter[i, j, c, f]`.
+pub fn conv2d(input: &[f32], filter: &[f32], s: ConvShape) -> Vec<f64> {
+    let (x, w) = (f64s(input), f64s(filter));
+    let o = s.out_hw();
+    let mut out = vec![0f64; o * o * s.f];
+    for y in 0..o {
+        for xx in 0..o {
+            let acc = &mut out[(y * o + xx) * s.f..(y * o + xx + 1) * s.f];
+            for i in 0..s.k {
+                for j in 0..s.k {
+                    for c in 0..s.c {
+                        let v = x[((y + i) * s.hw + xx + j) * s.c + c];
+                        let wrow = &w[((i * s.k + j) * s.c + c) * s.f..][..s.f];
+                        for (a, b) in acc.iter_mut().zip(wrow) {
+                            *a += v * b;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_cases_by_hand() {
+        // [[1, 2], [3, 4]] · [[5, 6], [7, 8]] = [[19, 22], [43, 50]].
+        assert_eq!(
+            matmul(&[1.0, 2.0, 3.0, 4.0], &[5.0, 6.0, 7.0, 8.0], 2),
+            vec![19.0, 22.0, 43.0, 50.0]
+        );
+        let s = softmax(&[0.0, 0.0, 1.0, 1.0], 2, 2);
+        assert_eq!(s, vec![0.5; 4]);
+        // A 3x3 input of ones, a 2x2 filter of twos, one channel: 8 each.
+        let shape = ConvShape {
+            hw: 3,
+            c: 1,
+            k: 2,
+            f: 1,
+        };
+        assert_eq!(conv2d(&[1.0; 9], &[2.0; 4], shape), vec![8.0; 4]);
+        assert_eq!(shape.flops(), 2.0 * 4.0 * 4.0);
+    }
+
+    #[test]
+    fn checks_accept_and_reject() {
+        let out = HostArray::f32(&[2], &[1.0, 2.0]);
+        let exact = Reference {
+            values: vec![1.0, 2.0],
+            exact: true,
+        };
+        assert!(check(&out, &exact).is_ok());
+        let off = Reference {
+            values: vec![1.0, 2.001],
+            exact: false,
+        };
+        assert!(check(&out, &off).unwrap_err().contains("element 1"));
+        let close = Reference {
+            values: vec![1.0, 2.000_01],
+            exact: false,
+        };
+        assert!(check(&out, &close).is_ok());
+        assert!(compare(&[f64::NAN], &[1.0]).is_err());
+    }
+
+    #[test]
+    fn random_is_deterministic_and_in_range() {
+        let a = random(1000, 7, 2.0);
+        assert_eq!(a, random(1000, 7, 2.0));
+        assert_ne!(a, random(1000, 8, 2.0));
+        assert!(a.iter().all(|x| (-2.0..2.0).contains(x)));
+    }
+}

@@ -1,0 +1,268 @@
+//! `kiln bench`: the `--quick` smoke run (what CI runs of the benchmarks:
+//! JSON shape, every correctness check passed, the chart written), a
+//! user's memref kernel with `.npy` and splat inputs, a tensor program
+//! (kiln: not yet, exit 1), bad inputs, and the benchmark programs parsed
+//! by mlir-opt-19 (the MLIR 19 syntax they are written in).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{kiln, scratch};
+
+const PROGRAMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/programs");
+
+fn json(stdout: &str) -> Value {
+    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{stdout}"))
+}
+
+fn implementation<'a>(bench: &'a Value, label: &str) -> &'a Value {
+    bench["implementations"]
+        .as_array()
+        .expect("implementations")
+        .iter()
+        .find(|i| i["implementation"] == label)
+        .unwrap_or_else(|| panic!("no {label} in {bench}"))
+}
+
+fn assert_timed(v: &Value, runs: u64) {
+    assert_eq!(v["runs"], runs, "{v}");
+    let (min, med, max) = (
+        v["min_ms"].as_f64().unwrap(),
+        v["median_ms"].as_f64().unwrap(),
+        v["max_ms"].as_f64().unwrap(),
+    );
+    assert!(0.0 < min && min <= med && med <= max, "{v}");
+}
+
+#[test]
+fn quick_run_checks_everything_it_times() {
+    let dir = scratch("bench-quick");
+    let chart = dir.join("chart.svg");
+    let (code, out, err) = kiln(
+        &[
+            "bench",
+            "--quick",
+            "--json",
+            "--chart",
+            chart.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let doc = json(&out);
+    assert_eq!(doc["mode"], "quick");
+    assert_eq!(doc["runs"], 3);
+    let benches = doc["benchmarks"].as_array().expect("benchmarks");
+    let names: Vec<&str> = benches
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "add_16m",
+            "sum_16m",
+            "sum_16m_2stage",
+            "matmul_512",
+            "matmul_1024",
+            "softmax_1024x4096",
+            "conv2d_56x56x64_3x3x64"
+        ]
+    );
+    for b in benches {
+        for key in [
+            "name",
+            "runs",
+            "median_ms",
+            "min_ms",
+            "max_ms",
+            "gpu_median_ms",
+        ] {
+            assert!(b.get(key).is_some(), "{key} missing in {b}");
+        }
+        // kiln cannot compile tensor programs yet: said, with no numbers.
+        let kiln_row = implementation(b, "kiln");
+        assert!(
+            kiln_row["error"].as_str().unwrap().contains("not yet"),
+            "{b}"
+        );
+        assert!(b["median_ms"].is_null() && b["runs"] == 0, "{b}");
+    }
+    // What kiln runs today was checked, then timed.
+    for label in ["kiln memref kernel", "hand-written GLSL"] {
+        let row = implementation(&benches[0], label);
+        assert!(row.get("error").is_none(), "{row}");
+        assert!(!row["checked"].as_str().unwrap().is_empty());
+        assert_timed(row, 3);
+        assert!(row["gpu_median_ms"].as_f64().unwrap() > 0.0, "{row}");
+        assert!(row["fraction_of_device_limit"].as_f64().unwrap() > 0.0);
+    }
+    for (side, what) in [
+        ("device", "copy"),
+        ("device", "read"),
+        ("device", "fma"),
+        ("host", "stream_add"),
+        ("host", "read_sum"),
+    ] {
+        let m = &doc["limits"][side][what];
+        assert!(m.get("error").is_none(), "{side} {what}: {m}");
+        assert_timed(m, 3);
+        assert!(m["throughput"].as_f64().unwrap() > 0.0);
+    }
+    assert!(doc["limits"]["host"]["numpy_sgemm"]["error"].is_string());
+    let o = &doc["dispatch_overhead"];
+    assert!(o["runtime_per_extra_us"].as_f64().unwrap() > 0.0, "{o}");
+    for key in ["lower", "cold", "warm"] {
+        assert_timed(&doc["compile"][key], 3);
+    }
+    assert!(doc["iree"]["error"].is_string(), "no IREE with --quick");
+    let svg = std::fs::read_to_string(&chart).expect("chart written");
+    assert!(svg.contains("<svg") && svg.contains("hand-written GLSL"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn quick_table_says_what_is_not_yet() {
+    let (code, out, err) = kiln(&["bench", "--quick", "--runs", "1"], b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("device (hand-written GLSL through kiln-runtime)"));
+    assert!(out.contains("needs the tensor compiler"));
+    assert!(out.contains("each extra dispatch in a batch of 100"));
+}
+
+/// A `.npy` file of f32 written by hand from the format's description
+/// (magic, version 1.0, header length, a dict padded to 64 bytes, data).
+fn npy_f32(values: &[f32]) -> Vec<u8> {
+    let mut header = format!(
+        "{{'descr': '<f4', 'fortran_order': False, 'shape': ({},), }}",
+        values.len()
+    );
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    for v in values {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out
+}
+
+#[test]
+fn memref_kernel_with_npy_and_splat_inputs() {
+    let dir = scratch("bench-memref");
+    let kernel = dir.join("add.mlir");
+    let text = std::fs::read_to_string(Path::new(PROGRAMS).join("add_16m.memref.mlir")).unwrap();
+    std::fs::write(&kernel, text.replace("16777216", "8192")).unwrap();
+    let a = dir.join("a.npy");
+    std::fs::write(&a, npy_f32(&vec![1.5; 8192])).unwrap();
+    let (code, out, err) = kiln(
+        &[
+            "bench",
+            kernel.to_str().unwrap(),
+            "--grid",
+            "2,1,1",
+            "--input",
+            &format!("@{}", a.display()),
+            "--input",
+            "8192xf32=2",
+            "--input",
+            "8192xf32=0",
+            "--runs",
+            "2",
+            "--json",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let doc = json(&out);
+    let b = &doc["benchmarks"][0];
+    assert_eq!(b["name"], "add");
+    assert_timed(b, 2);
+    assert!(b["gpu_median_ms"].as_f64().unwrap() > 0.0);
+    // Without --grid: a clear error in the kiln row and exit status 1.
+    let (code, _, err) = kiln(
+        &["bench", kernel.to_str().unwrap(), "--input", "8192xf32=1"],
+        b"",
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("--grid"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tensor_program_is_not_yet_for_kiln() {
+    let file = Path::new(PROGRAMS).join("matmul_512.mlir");
+    let (code, out, err) = kiln(
+        &[
+            "bench",
+            file.to_str().unwrap(),
+            "--input",
+            "512x512xf32=1",
+            "--input",
+            "512x512xf32=1",
+            "--no-iree",
+            "--json",
+        ],
+        b"",
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        err.contains("not yet") && err.contains("tensor compiler"),
+        "{err}"
+    );
+    let doc = json(&out);
+    assert_eq!(doc["benchmarks"][0]["name"], "main");
+    assert!(doc["benchmarks"][0]["median_ms"].is_null());
+}
+
+#[test]
+fn bad_inputs_are_one_error_line() {
+    let file = Path::new(PROGRAMS).join("add_16m.mlir");
+    for (input, says) in [
+        ("4xq7=1", "unknown element type"),
+        ("4xf32=1 2", "2 values for 4 elements"),
+        ("@/nonexistent.npy", "cannot read"),
+    ] {
+        let (code, out, err) = kiln(
+            &[
+                "bench",
+                file.to_str().unwrap(),
+                "--input",
+                input,
+                "--no-iree",
+            ],
+            b"",
+        );
+        assert_eq!((code, out.as_str()), (1, ""), "{input}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(says),
+            "{input}: {err}"
+        );
+    }
+}
+
+#[test]
+fn benchmark_programs_are_mlir_19() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir(PROGRAMS).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "mlir") {
+            let out = std::process::Command::new("mlir-opt-19")
+                .arg(&path)
+                .output()
+                .expect("mlir-opt-19 (ci/setup.sh)");
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                path.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 8);
+}

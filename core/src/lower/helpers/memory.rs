@@ -1,0 +1,244 @@
+//! Memory: element access to a memref (linearized indices, packed 8/16-bit
+//! elements in 32-bit words) and module variables for workgroup and
+//! private buffers.
+
+use crate::grammar::{OperandKind, Scope, StorageClass};
+use crate::ir::{Type, Value};
+use crate::kernel::{KType, KValue};
+
+use crate::lower::context::Lowerer;
+use crate::lower::error::LowerError;
+use crate::lower::types::MemRefRepr;
+
+/// The representation of kernel memref value `base` and its spv pointer.
+pub(crate) fn memref_base(
+    l: &mut Lowerer,
+    base: KValue,
+) -> Result<(MemRefRepr, Value), LowerError> {
+    let kty = l.kernel_type(base);
+    let repr = l.memref_repr(kty)?;
+    if repr.strides.len() != rank(kty) {
+        return Err(l.malformed("memref rank mismatch"));
+    }
+    Ok((repr, l.lowered(base)?))
+}
+
+fn rank(kty: &KType) -> usize {
+    match kty {
+        KType::MemRef { shape, .. } => shape.len(),
+        _ => 0,
+    }
+}
+
+/// The linear element index of `idx` in `repr`.
+fn linearize(l: &mut Lowerer, repr: &MemRefRepr, idx: &[Value]) -> Result<Value, LowerError> {
+    if idx.len() != repr.strides.len() {
+        return Err(l.malformed(format!(
+            "{} indices for a rank-{} memref",
+            idx.len(),
+            repr.strides.len()
+        )));
+    }
+    let it = l.convert_type(&KType::Index)?;
+    // Constant indices fold into one constant offset (as MLIR's
+    // createOrFold does).
+    let mut konst: i64 = repr.offset;
+    let mut lin: Option<Value> = None;
+    for (&i, &stride) in idx.iter().zip(&repr.strides) {
+        if let Some(c) = const_value(l, i) {
+            konst = konst.wrapping_add(c.wrapping_mul(stride));
+            continue;
+        }
+        let term = if stride == 1 {
+            i
+        } else {
+            let s = l.const_int(it, stride as i128);
+            l.core_op("IMul", vec![i, s], it)
+        };
+        lin = Some(match lin {
+            Some(acc) => l.core_op("IAdd", vec![acc, term], it),
+            None => term,
+        });
+    }
+    Ok(match lin {
+        Some(v) if konst != 0 => {
+            let o = l.const_int(it, konst as i128);
+            l.core_op("IAdd", vec![v, o], it)
+        }
+        Some(v) => v,
+        None => l.const_int(it, konst as i128),
+    })
+}
+
+/// The value of `v` when a `spv.Constant` integer defines it.
+fn const_value(l: &Lowerer, v: Value) -> Option<i64> {
+    let op = l.module.defining_op(v)?;
+    if l.module.op(op).kind != crate::ir::OpKind::Constant {
+        return None;
+    }
+    let a = l.module.attr(op, "value")?;
+    match l.module.attrs.kind(a) {
+        crate::ir::AttrKind::Int { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// `spv.AccessChain %base[0, %i]` to an element of type `elem`.
+fn chain(l: &mut Lowerer, base: Value, i: Value, elem: Type) -> Value {
+    let sc = storage_class_of(l, base);
+    let zero = l.const_i32(0);
+    let pty = l.module.types.pointer(elem, sc);
+    l.core_op("AccessChain", vec![base, zero, i], pty)
+}
+
+fn storage_class_of(l: &Lowerer, ptr: Value) -> StorageClass {
+    l.module
+        .types
+        .pointer_parts(l.module.value_type(ptr))
+        .map(|(_, sc)| sc)
+        .unwrap_or(StorageClass::Function)
+}
+
+/// Word pointer and bit offset of a packed element.
+fn packed_word(
+    l: &mut Lowerer,
+    repr: &MemRefRepr,
+    base: Value,
+    lin: Value,
+    bits: u32,
+) -> (Value, Value) {
+    let it = l.module.value_type(lin);
+    let per_word = l.const_int(it, (32 / bits) as i128);
+    let word = l.core_op("SDiv", vec![lin, per_word], it);
+    let ptr = chain(l, base, word, repr.stored);
+    let lane = l.core_op("UMod", vec![lin, per_word], it);
+    let width = l.const_int(it, bits as i128);
+    let mut off = l.core_op("IMul", vec![lane, width], it);
+    let i32t = l.i32_type();
+    if it != i32t {
+        off = l.core_op("UConvert", vec![off], i32t);
+    }
+    (ptr, off)
+}
+
+/// Loads element `idx` of kernel memref `base`.
+pub(crate) fn load_element(
+    l: &mut Lowerer,
+    base: KValue,
+    idx: &[Value],
+) -> Result<Value, LowerError> {
+    let (repr, ptr) = memref_base(l, base)?;
+    let lin = linearize(l, &repr, idx)?;
+    if let Some(bits) = repr.packed_bits {
+        let (wp, off) = packed_word(l, &repr, ptr, lin, bits);
+        let i32t = l.i32_type();
+        let w = l.core_op("Load", vec![wp], i32t);
+        let sh = l.core_op("ShiftRightArithmetic", vec![w, off], i32t);
+        let mask = l.const_int(i32t, (1i128 << bits) - 1);
+        let v = l.core_op("BitwiseAnd", vec![sh, mask], i32t);
+        let s = l.const_int(i32t, 32 - bits as i128);
+        let v = l.core_op("ShiftLeftLogical", vec![v, s], i32t);
+        let v = l.core_op("ShiftRightArithmetic", vec![v, s], i32t);
+        if repr.bool_as_int {
+            let zero = l.const_int(i32t, 0);
+            return Ok(l.core_op("INotEqual", vec![v, zero], repr.value));
+        }
+        return Ok(if repr.value != i32t {
+            l.core_op("SConvert", vec![v], repr.value)
+        } else {
+            v
+        });
+    }
+    let ep = chain(l, ptr, lin, repr.stored);
+    let v = l.core_op("Load", vec![ep], repr.stored);
+    if repr.bool_as_int {
+        let zero = l.const_int(repr.stored, 0);
+        return Ok(l.core_op("INotEqual", vec![v, zero], repr.value));
+    }
+    Ok(v)
+}
+
+/// Stores `value` to element `idx` of kernel memref `base`.
+pub(crate) fn store_element(
+    l: &mut Lowerer,
+    base: KValue,
+    idx: &[Value],
+    value: Value,
+) -> Result<(), LowerError> {
+    let (repr, ptr) = memref_base(l, base)?;
+    let lin = linearize(l, &repr, idx)?;
+    if let Some(bits) = repr.packed_bits {
+        let (wp, off) = packed_word(l, &repr, ptr, lin, bits);
+        let i32t = l.i32_type();
+        let v = if repr.bool_as_int {
+            let one = l.const_int(i32t, 1);
+            let zero = l.const_int(i32t, 0);
+            l.core_op("Select", vec![value, one, zero], i32t)
+        } else if l.module.value_type(value) != i32t {
+            l.core_op("UConvert", vec![value], i32t)
+        } else {
+            value
+        };
+        let mask = l.const_int(i32t, (1i128 << bits) - 1);
+        let mask_sh = l.core_op("ShiftLeftLogical", vec![mask, off], i32t);
+        let clear = l.core_op("Not", vec![mask_sh], i32t);
+        let low = l.core_op("BitwiseAnd", vec![v, mask], i32t);
+        let set = l.core_op("ShiftLeftLogical", vec![low, off], i32t);
+        let sc = storage_class_of(l, ptr);
+        match sc {
+            StorageClass::StorageBuffer | StorageClass::Workgroup => {
+                let scope = if sc == StorageClass::Workgroup {
+                    Scope::Workgroup
+                } else {
+                    Scope::Device
+                };
+                let sa = l.enum_attr(OperandKind::Scope, scope as u32);
+                // AcquireRelease.
+                let sem = l.enum_attr(OperandKind::MemorySemantics, 0x8);
+                l.core_op_with_attrs(
+                    "AtomicAnd",
+                    vec![wp, clear],
+                    i32t,
+                    vec![("memory_scope", sa), ("semantics", sem)],
+                );
+                l.core_op_with_attrs(
+                    "AtomicOr",
+                    vec![wp, set],
+                    i32t,
+                    vec![("memory_scope", sa), ("semantics", sem)],
+                );
+            }
+            _ => {
+                let w = l.core_op("Load", vec![wp], i32t);
+                let w = l.core_op("BitwiseAnd", vec![w, clear], i32t);
+                let w = l.core_op("BitwiseOr", vec![w, set], i32t);
+                l.store(wp, w);
+            }
+        }
+        return Ok(());
+    }
+    let ep = chain(l, ptr, lin, repr.stored);
+    let v = if repr.bool_as_int {
+        let one = l.const_int(repr.stored, 1);
+        let zero = l.const_int(repr.stored, 0);
+        l.core_op("Select", vec![value, one, zero], repr.stored)
+    } else {
+        value
+    };
+    l.store(ep, v);
+    Ok(())
+}
+
+/// A module variable for a workgroup or private buffer, and its address at
+/// the insertion point.
+pub(crate) fn attribution_var(l: &mut Lowerer, repr: &MemRefRepr) -> Result<Value, LowerError> {
+    let prefix = if repr.storage_class == StorageClass::Workgroup {
+        "__workgroup_mem__"
+    } else {
+        "__private_mem__"
+    };
+    let name = format!("{prefix}{}", l.global_counter);
+    l.global_counter += 1;
+    l.global(&name, repr.ptr, None);
+    Ok(l.address_of(&name, repr.ptr))
+}

@@ -1,0 +1,16 @@
+//! Lowering pieces several dialect files share. A dialect file depends on
+//! the lowering context ([`super::context`]) and these helpers only, never
+//! on another dialect file.
+//!
+//! * [`ints`]: emulated narrow integers (re-normalizing, zero-extending),
+//!   integer comparisons, bool types of a shape (`arith`, `index`, `math`,
+//!   `gpu`, `vector`).
+//! * [`memory`]: element access to a memref (`memref.load`/`store`,
+//!   `vector.load`/`store`) and module variables for workgroup and private
+//!   buffers (kernel attributions, `memref.alloc`).
+//! * [`reduce`]: the combiners of reductions (`gpu.subgroup_reduce`,
+//!   `vector.reduction`).
+
+pub(crate) mod ints;
+pub(crate) mod memory;
+pub(crate) mod reduce;
