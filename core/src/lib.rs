@@ -22,6 +22,8 @@
 //!   structured-op interface, the CPU reference evaluator and the e2e runner.
 //! * [`kernel`]: the kernel IR (`gpu`, `arith`, `math`, `memref`, `scf`,
 //!   `vector`, `index` ops), its text form, builder and verifier.
+//! * [`codegen`]: the tensor compiler: tensor programs to dispatches of
+//!   memref-level kernels (dispatch regions, bufferization, strategies).
 //! * [`lower`]: lowering kernels to the spv IR (MLIR's
 //!   `convert-gpu-to-spirv`).
 //! * [`passes`]: passes over a whole spv module (`lower-abi-attrs`,
@@ -42,6 +44,7 @@
 
 pub mod availability;
 pub mod binary;
+pub mod codegen;
 pub mod fuzz;
 pub mod grammar;
 pub mod host;

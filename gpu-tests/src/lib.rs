@@ -4,6 +4,10 @@
 //! with the Khronos validation layer on, and fail on any message it reports.
 //! They never skip: a machine without a Vulkan device, the validation layer,
 //! or the shader tools fails them with a message saying what to install.
+//! Run them with `--test-threads=1`, as `ci/test.sh` does: the validation
+//! layer Debian 12 ships races when one thread creates an instance or device
+//! while another makes any Vulkan call (KhronosGroup/Vulkan-ValidationLayers#4391),
+//! which crashed about one parallel run in twenty.
 //!
 //! - [`test_context`]: a [`Context`] with validation on (`KILN_DEVICE`
 //!   still picks the device).

@@ -68,6 +68,15 @@ pub enum Error {
         /// Why, with the compiler's location.
         message: String,
     },
+    /// A tensor program cannot run: its function, and why (a dynamic size
+    /// that does not fit, a buffer over a device limit, ...).
+    #[error("function @{function}: {message}")]
+    Program {
+        /// The function.
+        function: String,
+        /// Why.
+        message: String,
+    },
     /// A binary's interface could not be reflected for the entry point.
     #[error("kernel {kernel:?}: cannot reflect its interface: {message}")]
     Reflect {

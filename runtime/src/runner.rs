@@ -2,11 +2,14 @@
 //! `gpu.launch_func`s of an MLIR Vulkan-runner program.
 //!
 //! * Each `gpu.module` is compiled once, on its first launch, with
-//!   [`kiln_core::lower`]: for the module's `spirv.target_env` when it (or
-//!   the top module) has one — after checking the device supports it; a
-//!   [`RunnerError::UnsupportedTargetEnv`] names the version, capabilities
-//!   and extensions the device lacks — else for the device's own env
-//!   ([`Context::target_env`]). Kernels without a workgroup size of their
+//!   [`kiln_core::lower`]: for the device's own env
+//!   ([`Context::target_env`]), bounded by the module's `spirv.target_env`
+//!   when it (or the top module) has one, as MLIR reads it: the compiler
+//!   uses only what both allow, and the device runs the module when it
+//!   offers the minimal version, capabilities and extensions the compiled
+//!   module needs (a declared list may name more: `Groups`, which no
+//!   Vulkan device has); a [`RunnerError::UnsupportedTargetEnv`] names
+//!   what the device lacks. Kernels without a workgroup size of their
 //!   own get the constant `threads in (...)` of their launches.
 //! * [`VulkanLauncher::with_binary`] replaces a module's compilation with a
 //!   given SPIR-V binary (e.g. MLIR's), so the same host program can run
@@ -41,9 +44,9 @@ pub enum RunnerError {
         /// The name launched.
         module: String,
     },
-    /// The module's target env asks for more than the device has.
+    /// The compiled module needs more than the device has.
     #[error(
-        "gpu.module @{module}: the device cannot satisfy its spirv.target_env: missing {missing}; the device offers {device}"
+        "gpu.module @{module}: the device cannot run the compiled module: missing {missing}; the device offers {device}"
     )]
     UnsupportedTargetEnv {
         /// The module.
@@ -191,17 +194,11 @@ impl<'a> VulkanLauncher<'a> {
             module: module.to_owned(),
         })?;
         let device = self.ctx.target_env();
+        // A declared env bounds what the compiler may use (MLIR's reading):
+        // the device runs the module when it has what the compiled module
+        // needs, even if the declared list names more.
         let env = match explicit_target_env(m, op) {
-            Some(env) => {
-                check_supported(&env, device).map_err(|missing| {
-                    RunnerError::UnsupportedTargetEnv {
-                        module: module.to_owned(),
-                        missing,
-                        device: device.summary(),
-                    }
-                })?;
-                env
-            }
+            Some(declared) => kiln_core::codegen::target::bounded_env(device, &declared),
             None => device.clone(),
         };
         let options = LowerOptions {
@@ -219,6 +216,18 @@ impl<'a> VulkanLauncher<'a> {
             env: env.clone(),
         })
         .map_err(lower_err)?;
+        if let Some(kiln_core::ir::AttrKind::Vce(needs)) = compiled
+            .module
+            .attr_kind(compiled.module.top(), "vce_triple")
+        {
+            check_supported(&TargetEnv::new(needs.clone()), device).map_err(|missing| {
+                RunnerError::UnsupportedTargetEnv {
+                    module: module.to_owned(),
+                    missing,
+                    device: device.summary(),
+                }
+            })?;
+        }
         Ok(ModuleBinary {
             name: module.to_owned(),
             words: compiled.words,

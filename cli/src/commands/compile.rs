@@ -1,5 +1,5 @@
 //! `kiln compile IN.mlir -o OUT.spv`: lower every `gpu.module` of a
-//! memref-level kernel file to SPIR-V for a target env, validate it, and
+//! memref-level kernel file (tensor programs: [`super::tensor_compile`]) to SPIR-V for a target env, validate it, and
 //! write the binaries; and `kiln opt --convert-to-spirv`, which prints the
 //! lowered spv modules instead.
 //!
@@ -40,6 +40,9 @@ pub struct CompileArgs {
     /// Lower `index` to 64-bit integers (needs `Int64`).
     #[arg(long = "index-64")]
     pub index_64: bool,
+    /// Tensor programs: print each dispatch's strategy and why.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// The explicit target env of a command, if any.
@@ -84,7 +87,32 @@ pub fn output_path(out: &Path, name: &str, count: usize) -> PathBuf {
 
 /// Runs `kiln compile`.
 pub fn run(args: &CompileArgs) -> Result<Outcome> {
-    let kernels = super::load_kernels(&args.input)?;
+    let text = crate::input::read_text(&args.input)?;
+    if kiln_core::tensor::is_tensor_text(&text) {
+        let name = super::display_name(&args.input);
+        let mut module = kiln_core::tensor::load(&text).map_err(|e| super::in_file(&name, e))?;
+        if kiln_core::tensor::e2e::is_e2e(&module) {
+            module = kiln_core::tensor::e2e::compute_module(&module)
+                .map_err(|e| super::in_file(&name, e))?;
+        }
+        let target = super::tensor_compile::target_for(
+            &module,
+            args.target_env.as_deref(),
+            args.device.as_deref(),
+        )?;
+        return super::tensor_compile::compile_to_dir(
+            &module,
+            &name,
+            &target,
+            &args.output,
+            args.explain,
+        );
+    }
+    if args.explain {
+        anyhow::bail!("--explain applies to tensor programs");
+    }
+    let kernels = kiln_core::kernel::parse(&text)
+        .map_err(|e| super::in_file(&super::display_name(&args.input), e))?;
     let env = explicit_env(args.target_env.as_deref(), args.device.as_deref())?;
     let input = super::display_name(&args.input);
     let compiled = lower::compile_to_binaries(&kernels, env.as_ref(), &options(args.index_64))

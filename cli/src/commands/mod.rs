@@ -13,7 +13,9 @@ pub mod opt;
 pub mod reflect;
 pub mod run;
 pub mod run_spv;
+pub mod run_tensor;
 pub mod tensor;
+pub mod tensor_compile;
 pub mod translate;
 pub mod validate;
 

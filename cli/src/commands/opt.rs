@@ -92,10 +92,26 @@ pub struct OptArgs {
     /// their line in the whole file, the other chunks still processed.
     #[arg(long = "split-input-file", conflicts_with = "convert_to_spirv")]
     pub split_input_file: bool,
-    /// With `--convert-to-spirv`: use this Vulkan device's target env
-    /// (index, part of its name, or `default`).
-    #[arg(long, requires = "convert_to_spirv", conflicts_with = "target_env")]
+    /// With `--convert-to-spirv` or a tensor stage: use this Vulkan
+    /// device's target env (index, part of its name, or `default`).
+    #[arg(long, conflicts_with = "target_env")]
     pub device: Option<String>,
+    /// Tensor programs: print the program with `arith`/`math` on tensors
+    /// converted to `linalg.generic` (stage 1).
+    #[arg(long = "convert-elementwise-to-linalg")]
+    pub convert_elementwise_to_linalg: bool,
+    /// Tensor programs: print the dispatch regions (stage 2).
+    #[arg(long = "form-dispatch-regions")]
+    pub form_dispatch_regions: bool,
+    /// Tensor programs: print the buffers (stage 3).
+    #[arg(long)]
+    pub bufferize: bool,
+    /// Tensor programs: print each dispatch's strategy (stage 4).
+    #[arg(long)]
+    pub explain: bool,
+    /// Tensor programs: print the memref-level kernels (stage 5).
+    #[arg(long = "tensor-to-kernels")]
+    pub tensor_to_kernels: bool,
     /// Convert the spv module (or spirv ops outside one) to MLIR's LLVM
     /// dialect, as `mlir-opt --convert-spirv-to-llvm` does.
     #[arg(long = "convert-spirv-to-llvm", conflicts_with_all = ["convert_to_spirv", "lower_abi_attrs", "update_vce"])]
@@ -103,6 +119,25 @@ pub struct OptArgs {
     /// Options of the LLVM conversion.
     #[command(flatten)]
     pub llvm: super::llvm::LlvmArgs,
+}
+
+impl OptArgs {
+    /// The tensor-compiler stage asked for, if any.
+    pub fn tensor_stage(&self) -> Option<super::tensor_compile::Stage> {
+        use super::tensor_compile::Stage;
+        [
+            (self.tensor_to_kernels, Stage::Kernels),
+            (self.explain, Stage::Explain),
+            (self.bufferize, Stage::Bufferize),
+            (self.form_dispatch_regions, Stage::DispatchRegions),
+            (
+                self.convert_elementwise_to_linalg,
+                Stage::ElementwiseToLinalg,
+            ),
+        ]
+        .into_iter()
+        .find_map(|(on, s)| on.then_some(s))
+    }
 }
 
 /// Runs `kiln opt`.
@@ -137,7 +172,23 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
 fn process(args: &OptArgs, text: &str, name: &str) -> Result<String> {
     // A tensor-level program (linalg, tensor, arith on tensors).
     if kiln_core::tensor::is_tensor_text(text) {
+        if let Some(stage) = args.tensor_stage() {
+            let mut module = kiln_core::tensor::load(text).map_err(|e| super::in_file(name, e))?;
+            if kiln_core::tensor::e2e::is_e2e(&module) {
+                module = kiln_core::tensor::e2e::compute_module(&module)
+                    .map_err(|e| super::in_file(name, e))?;
+            }
+            let target = super::tensor_compile::target_for(
+                &module,
+                args.target_env.as_deref(),
+                args.device.as_deref(),
+            )?;
+            return super::tensor_compile::opt_stage(&module, name, stage, &target);
+        }
         return super::tensor::opt(args, text, name);
+    }
+    if args.tensor_stage().is_some() {
+        anyhow::bail!("{name}: the tensor-compiler stages apply to tensor programs");
     }
     // A memref-level kernel file (gpu.module / func.func, no spirv.module)
     // is parsed, verified and printed back as a kernel module.

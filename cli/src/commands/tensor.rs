@@ -4,8 +4,8 @@
 //! * `kiln run --reference FILE.mlir [--function NAME] [--no-timing]` runs
 //!   every test function (or one) on the CPU reference evaluator and
 //!   prints what iree-check-module prints; the exit status is 1 when any
-//!   check fails. Without `--reference` the command says that the GPU path
-//!   for tensor programs is not built yet.
+//!   check fails. Without `--reference` it runs them on the device
+//!   ([`super::run_tensor`]).
 //! * `kiln opt TENSOR.mlir` parses, verifies and prints the program.
 //!
 //! Bad input is one `error: FILE:LINE:COL: message` line, exit status 1.
@@ -29,16 +29,14 @@ pub fn run(args: &super::run::RunArgs, text: &str) -> Result<Outcome> {
     if !e2e::is_e2e(&module) {
         bail!("{name}: not an end-to-end test file: no test function (func.func @name() without arguments or results)");
     }
-    if !args.reference {
-        bail!(
-            "{name}: running tensor programs on a GPU is not built yet; use --reference to run them on the CPU reference evaluator"
-        );
-    }
     let opts = RunOptions {
         function: args.function.clone(),
         timing: !args.no_timing,
         source_name: Some(name.clone()),
     };
+    if !args.reference {
+        return super::run_tensor::run_device(args, &module, &name, &opts);
+    }
     let report =
         e2e::run(&module, &mut ReferenceBackend, &opts).map_err(|e| super::in_file(&name, e))?;
     let mut stdout = std::io::stdout().lock();

@@ -17,5 +17,6 @@ mod mlir_compare;
 mod reflect_cli;
 mod run_cli;
 mod tensor_cli;
+mod tensor_device_cli;
 mod translate_cli;
 mod update_vce_cli;

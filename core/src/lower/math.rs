@@ -77,9 +77,17 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         MathRound => {
             let a = l.operand(0)?;
             let abs = l.glsl_op("FAbs", vec![a], ty);
+            // trunc(|a|) + (frac >= 0.5): floor(|a| + 0.5) would round
+            // 0.49999997 and 2^23 + 1 wrongly (the sum rounds first).
+            let t = l.glsl_op("Trunc", vec![abs], ty);
+            let frac = l.core_op("FSub", vec![abs, t], ty);
             let half = l.const_float(ty, 0.5);
-            let s = l.core_op("FAdd", vec![abs, half], ty);
-            let f = l.glsl_op("Floor", vec![s], ty);
+            let bt0 = bool_like(l, ty);
+            let up = l.core_op("FOrdGreaterThanEqual", vec![frac, half], bt0);
+            let one = l.const_float(ty, 1.0);
+            let nil = l.const_float(ty, 0.0);
+            let inc = l.core_op("Select", vec![up, one, nil], ty);
+            let f = l.core_op("FAdd", vec![t, inc], ty);
             let sign = l.glsl_op("FSign", vec![a], ty);
             // Keep -0.0 and NaN: copy the sign bit instead of multiplying.
             let r = l.core_op("FMul", vec![f, sign], ty);

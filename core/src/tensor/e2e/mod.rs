@@ -283,6 +283,14 @@ fn split_checks(
     Ok((c, plans))
 }
 
+/// The compute module of e2e module `m`: every test function without its
+/// check ops, returning the values they read (what a [`Backend`] is given;
+/// what `kiln compile` compiles).
+pub fn compute_module(m: &TensorModule) -> Result<TensorModule, E2eError> {
+    let all = tests(m)?;
+    Ok(split_checks(m, &all)?.0)
+}
+
 /// Runs the tests of e2e module `m` on `backend`; the report holds the
 /// output and which tests passed.
 pub fn run(

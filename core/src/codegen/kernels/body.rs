@@ -1,0 +1,258 @@
+//! Scalar `arith` and `math` ops of the tensor IR as kernel ops, on
+//! compute types: f16/bf16 results are rounded to their format after every
+//! op, casts between float formats are roundings, and `bitcast`s of
+//! f16/bf16 go through their bits.
+
+use crate::kernel::KValue;
+use crate::kernel::{FloatTy, KOpKind, KType};
+use crate::tensor::attr::{CmpFPred, CmpIPred};
+use crate::tensor::ops::{ArithOp, MathOp, OpKind};
+use crate::tensor::types::ElemType;
+use crate::tensor::TOp;
+
+use super::super::error::CodegenError;
+use super::emitter::Emitter;
+
+fn is_half(e: ElemType) -> bool {
+    matches!(e, ElemType::F16 | ElemType::BF16)
+}
+
+impl Emitter<'_, '_, '_> {
+    /// Emits scalar op `kind` on `args` (compute types of `arg_elem`,
+    /// the element type of the first operand — the second for `select`)
+    /// giving `res_elem`; `op` names the op in errors.
+    pub fn scalar_op(
+        &mut self,
+        op: TOp,
+        kind: &OpKind,
+        args: &[KValue],
+        arg_elem: ElemType,
+        res_elem: ElemType,
+    ) -> Result<KValue, CodegenError> {
+        match kind {
+            OpKind::Arith { op: a, .. } => self.arith(op, *a, args, arg_elem, res_elem),
+            OpKind::Math { op: m, .. } => self.math(op, *m, args, res_elem),
+            OpKind::OptimizationBarrier => Ok(args[0]),
+            other => Err(self.unsupported(op, format!("'{}' in a kernel body", other.name()))),
+        }
+    }
+
+    /// A binary arith op the combiners use (`addf`, `maxsi`, ...).
+    pub fn combine(&mut self, a: ArithOp, x: KValue, y: KValue, elem: ElemType) -> KValue {
+        if self.is_pair(elem) {
+            // Every combining op is emulated on pairs.
+            if let Ok(v) = self.pair_arith(self.loc, a, &[x, y], elem, elem) {
+                return v;
+            }
+        }
+        let k = arith_kop(a).unwrap_or(KOpKind::ArithAddF);
+        let v = self.b.binary(k, x, y);
+        self.round(v, elem)
+    }
+
+    fn arith(
+        &mut self,
+        op: TOp,
+        a: ArithOp,
+        args: &[KValue],
+        arg_elem: ElemType,
+        res_elem: ElemType,
+    ) -> Result<KValue, CodegenError> {
+        use ArithOp::*;
+        let pair_arg = self.is_pair(arg_elem) && !matches!(a, Select);
+        if pair_arg || self.is_pair(res_elem) {
+            let loc = self.c.info.m.op(op).loc;
+            return self.pair_arith(loc, a, args, arg_elem, res_elem);
+        }
+        let res_ty = self.compute_type(res_elem);
+        Ok(match a {
+            NegF => {
+                let v = self.b.negf(args[0]);
+                self.round(v, res_elem)
+            }
+            CmpI(p) => self.b.cmpi(cmpi_name(p), args[0], args[1]),
+            CmpF(p) => self.b.cmpf(cmpf_name(p), args[0], args[1]),
+            Select => self.b.select(args[0], args[1], args[2]),
+            ExtSI => self.b.cast(KOpKind::ArithExtSI, args[0], res_ty),
+            ExtUI => self.b.cast(KOpKind::ArithExtUI, args[0], res_ty),
+            TruncI => self.b.cast(KOpKind::ArithTruncI, args[0], res_ty),
+            IndexCast => self.b.cast(KOpKind::ArithIndexCast, args[0], res_ty),
+            IndexCastUI => self.b.cast(KOpKind::ArithIndexCastUI, args[0], res_ty),
+            ExtF | TruncF => {
+                let from = self.compute_type(arg_elem);
+                let v = if from == res_ty {
+                    args[0]
+                } else if matches!(res_ty, KType::Float(FloatTy::F64)) {
+                    self.b.cast(KOpKind::ArithExtF, args[0], res_ty)
+                } else {
+                    self.b.cast(KOpKind::ArithTruncF, args[0], res_ty)
+                };
+                self.round(v, res_elem)
+            }
+            SIToFP | UIToFP => {
+                let k = if a == SIToFP {
+                    KOpKind::ArithSIToFP
+                } else {
+                    KOpKind::ArithUIToFP
+                };
+                let v = self.b.cast(k, args[0], res_ty);
+                self.round(v, res_elem)
+            }
+            FPToSI | FPToUI => {
+                let k = if a == FPToSI {
+                    KOpKind::ArithFPToSI
+                } else {
+                    KOpKind::ArithFPToUI
+                };
+                self.b.cast(k, args[0], res_ty)
+            }
+            Bitcast => self.bitcast(args[0], arg_elem, res_elem),
+            _ => {
+                let k = arith_kop(a).ok_or_else(|| {
+                    self.unsupported(op, format!("no kernel form of {}", a.name()))
+                })?;
+                let v = self.b.binary(k, args[0], args[1]);
+                if is_half(res_elem) {
+                    self.round(v, res_elem)
+                } else {
+                    v
+                }
+            }
+        })
+    }
+
+    fn bitcast(&mut self, x: KValue, from: ElemType, to: ElemType) -> KValue {
+        // Bits of the source as an integer of its width.
+        let bits = match from {
+            ElemType::F16 | ElemType::BF16 => self.bits_of_half(x, from),
+            ElemType::F32 => self.b.cast(KOpKind::ArithBitcast, x, KType::i32()),
+            ElemType::F64 => self.b.cast(KOpKind::ArithBitcast, x, KType::Int(64)),
+            _ => x,
+        };
+        match to {
+            ElemType::F16 | ElemType::BF16 => self.half_of_bits(bits, to),
+            ElemType::F32 => self.b.cast(KOpKind::ArithBitcast, bits, KType::f32()),
+            ElemType::F64 => self
+                .b
+                .cast(KOpKind::ArithBitcast, bits, KType::Float(FloatTy::F64)),
+            _ => bits,
+        }
+    }
+
+    /// The `i16` bits of an f16/bf16 compute value.
+    fn bits_of_half(&mut self, x: KValue, elem: ElemType) -> KValue {
+        let m = self.store_conv(x, elem);
+        if matches!(self.b.type_of(m), KType::Float(_)) {
+            self.b.cast(KOpKind::ArithBitcast, m, KType::Int(16))
+        } else {
+            m
+        }
+    }
+
+    /// The f16/bf16 compute value of `i16` bits.
+    fn half_of_bits(&mut self, bits: KValue, elem: ElemType) -> KValue {
+        let mem = self.memory_type(elem);
+        let m = if matches!(mem, KType::Float(_)) {
+            self.b.cast(KOpKind::ArithBitcast, bits, mem)
+        } else {
+            bits
+        };
+        self.load_conv(m, elem)
+    }
+
+    fn math(
+        &mut self,
+        op: TOp,
+        m: MathOp,
+        args: &[KValue],
+        res_elem: ElemType,
+    ) -> Result<KValue, CodegenError> {
+        use MathOp::*;
+        let k = match m {
+            AbsF => KOpKind::MathAbsF,
+            AbsI => KOpKind::MathAbsI,
+            Acos => KOpKind::MathAcos,
+            Asin => KOpKind::MathAsin,
+            Atan => KOpKind::MathAtan,
+            Atan2 => KOpKind::MathAtan2,
+            Ceil => KOpKind::MathCeil,
+            CopySign => KOpKind::MathCopySign,
+            Cos => KOpKind::MathCos,
+            Cosh => KOpKind::MathCosh,
+            Ctlz => KOpKind::MathCtlz,
+            Cttz => KOpKind::MathCttz,
+            Ctpop => KOpKind::MathCtpop,
+            Erf => KOpKind::MathErf,
+            Exp => KOpKind::MathExp,
+            Exp2 => KOpKind::MathExp2,
+            ExpM1 => KOpKind::MathExpM1,
+            Floor => KOpKind::MathFloor,
+            Fma => KOpKind::MathFma,
+            Log => KOpKind::MathLog,
+            Log10 => KOpKind::MathLog10,
+            Log1p => KOpKind::MathLog1p,
+            Log2 => KOpKind::MathLog2,
+            PowF => KOpKind::MathPowF,
+            Round => KOpKind::MathRound,
+            RoundEven => KOpKind::MathRoundEven,
+            Rsqrt => KOpKind::MathRsqrt,
+            Sin => KOpKind::MathSin,
+            Sinh => KOpKind::MathSinh,
+            Sqrt => KOpKind::MathSqrt,
+            Tan => KOpKind::MathTan,
+            Tanh => KOpKind::MathTanh,
+            Trunc => KOpKind::MathTrunc,
+            Acosh | Asinh | Atanh | Cbrt | IPowI => {
+                return Err(self.unsupported(op, "has no GPU lowering in kiln yet"))
+            }
+        };
+        let ty = self.compute_type(res_elem);
+        let v = self.b.op(k, args, &[ty], Vec::new());
+        let v = self.b.module().op(v).results[0];
+        Ok(self.round(v, res_elem))
+    }
+}
+
+fn arith_kop(a: ArithOp) -> Option<KOpKind> {
+    use ArithOp::*;
+    Some(match a {
+        AddF => KOpKind::ArithAddF,
+        SubF => KOpKind::ArithSubF,
+        MulF => KOpKind::ArithMulF,
+        DivF => KOpKind::ArithDivF,
+        RemF => KOpKind::ArithRemF,
+        MaximumF => KOpKind::ArithMaximumF,
+        MinimumF => KOpKind::ArithMinimumF,
+        MaxNumF => KOpKind::ArithMaxNumF,
+        MinNumF => KOpKind::ArithMinNumF,
+        AddI => KOpKind::ArithAddI,
+        SubI => KOpKind::ArithSubI,
+        MulI => KOpKind::ArithMulI,
+        DivSI => KOpKind::ArithDivSI,
+        DivUI => KOpKind::ArithDivUI,
+        CeilDivSI => KOpKind::ArithCeilDivSI,
+        CeilDivUI => KOpKind::ArithCeilDivUI,
+        FloorDivSI => KOpKind::ArithFloorDivSI,
+        RemSI => KOpKind::ArithRemSI,
+        RemUI => KOpKind::ArithRemUI,
+        AndI => KOpKind::ArithAndI,
+        OrI => KOpKind::ArithOrI,
+        XOrI => KOpKind::ArithXOrI,
+        ShLI => KOpKind::ArithShLI,
+        ShRSI => KOpKind::ArithShRSI,
+        ShRUI => KOpKind::ArithShRUI,
+        MaxSI => KOpKind::ArithMaxSI,
+        MaxUI => KOpKind::ArithMaxUI,
+        MinSI => KOpKind::ArithMinSI,
+        MinUI => KOpKind::ArithMinUI,
+        _ => return None,
+    })
+}
+
+fn cmpi_name(p: CmpIPred) -> &'static str {
+    p.name()
+}
+
+fn cmpf_name(p: CmpFPred) -> &'static str {
+    p.name()
+}

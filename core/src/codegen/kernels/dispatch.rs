@@ -1,0 +1,626 @@
+//! A dispatch's kernels: how its points map to invocations and
+//! workgroups (the [`Distribution`]), what each point computes (the root
+//! first, as its [`ReductionStrategy`] says, then the stored values), and
+//! the host-side facts the executor needs (workgroup counts as sizes,
+//! chunk repeats, scratch buffers).
+
+use crate::kernel::KValue;
+use crate::kernel::{KType, KernelModule};
+use crate::tensor::attr::IteratorType;
+use crate::tensor::ops::{LinalgKind, OpKind};
+use crate::tensor::{TOp, TValue};
+
+use super::super::analysis::{FuncInfo, OpClass};
+use super::super::bufferize::{BufferInfo, BufferOrigin, BufferPlan};
+use super::super::combine::combiners;
+use super::super::error::CodegenError;
+use super::super::host::{CheckKind, RuntimeCheck, Size, SizeOp};
+use super::super::regions::{DispatchRegion, FuncRegions, ValueFate};
+use super::super::shapes::Shapes;
+use super::super::strategy::{
+    loop_sizes, Combine, DispatchShape, Distribution, ReductionStrategy, Strategy,
+};
+use super::emitter::{Ctx, Emitter};
+use super::reduce::SerialRange;
+use super::{Kernel, PushValue, Repeat};
+
+/// How a kernel of a dispatch computes its points.
+#[derive(Clone, Debug)]
+enum Plan {
+    /// `per` points per invocation; roots serially.
+    Points { per: u32, range: Range },
+    /// A workgroup per point, the root folded cooperatively; with `split`
+    /// (the split count and the partial buffers) the first of two kernels.
+    Coop {
+        combine: Combine,
+        split: Option<(Size, Vec<usize>)>,
+    },
+    /// The second kernel of a split: combine the partials.
+    CombinePartials {
+        combine: Combine,
+        split: Size,
+        partials: Vec<usize>,
+    },
+    /// Softmax: a workgroup per row.
+    SoftmaxRows { combine: Combine },
+}
+
+#[derive(Clone, Debug)]
+enum Range {
+    Whole,
+    Chunk(Vec<usize>),
+}
+
+/// The kernels of dispatch `d` (one, or two for a split reduction); adds
+/// the scratch buffers and host sizes they need to `buffers` and `shapes`.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the stages' results, each needed"
+)]
+pub fn emit_dispatch(
+    info: &FuncInfo<'_>,
+    regions: &FuncRegions,
+    shapes: &mut Shapes,
+    buffers: &mut BufferPlan,
+    d: &DispatchRegion,
+    strategy: &Strategy,
+    shape: &DispatchShape,
+) -> Result<Vec<Kernel>, CodegenError> {
+    let m = info.m;
+    let loc = m.op(d.op).loc;
+    let wg = strategy.invocations();
+    let points = shapes.host.product(&shape.points);
+    let root_struct = d.root.and_then(|r| info.structured.get(&r).cloned());
+    let red_total = match (d.root, &root_struct) {
+        (Some(r), Some(s)) => {
+            let sizes = loop_sizes(info, shapes, r);
+            let red: Vec<Size> = s
+                .iterator_types
+                .iter()
+                .zip(sizes)
+                .filter(|(t, _)| **t == IteratorType::Reduction)
+                .map(|(_, s)| s)
+                .collect();
+            shapes.host.product(&red)
+        }
+        _ => shape.reduction.unwrap_or(Size::Static(0)),
+    };
+    let budget = strategy.loop_budget;
+    let scratch_for = |buffers: &mut BufferPlan, shapes: &Shapes, sizes: Option<Size>| {
+        let s = root_struct.as_ref().expect("a root");
+        s.outputs
+            .iter()
+            .map(|&o| {
+                buffers.add(BufferInfo {
+                    elem: m.value_kind(o).elem(),
+                    shape: match sizes {
+                        Some(n) => vec![n],
+                        None => shapes.of(o).to_vec(),
+                    },
+                    origin: BufferOrigin::Scratch(d.index),
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut plans: Vec<(String, Plan, Size, Repeat)> = Vec::new();
+    match (strategy.distribution, strategy.reduction) {
+        (Distribution::Points { per_invocation }, red) => {
+            let per = per_invocation.max(1);
+            let (range, repeat) = match red {
+                Some(ReductionStrategy::Serial {
+                    chunk,
+                    chunked: true,
+                }) if root_struct.is_some() => {
+                    let scratch = scratch_for(buffers, shapes, None);
+                    (
+                        Range::Chunk(scratch),
+                        Repeat::Chunks {
+                            total: red_total,
+                            chunk,
+                        },
+                    )
+                }
+                _ => (Range::Whole, Repeat::Once),
+            };
+            if let Some(ReductionStrategy::SoftmaxRow { .. }) = red {
+                let n = shape.reduction.unwrap_or(Size::Static(0));
+                let loops = shapes.host.arith(SizeOp::Mul, n, Size::Static(3));
+                check_budget(shapes, d, loc, loops, budget, "softmax row (3 loops)");
+            }
+            let per_wg = Size::Static(u64::from(wg) * u64::from(per));
+            let groups = shapes.host.arith(SizeOp::CeilDiv, points, per_wg);
+            plans.push((d.name.clone(), Plan::Points { per, range }, groups, repeat));
+        }
+        (
+            Distribution::WorkgroupPerPoint,
+            Some(ReductionStrategy::Cooperative {
+                combine,
+                chunk,
+                split,
+            }),
+        ) => {
+            if root_struct.is_none() {
+                return Err(CodegenError::unsupported(
+                    m,
+                    d.op,
+                    "internal: cooperative strategy without a root",
+                ));
+            }
+            if split {
+                let per = Size::Static(u64::from(wg) * chunk);
+                let g = shapes.host.arith(SizeOp::CeilDiv, red_total, per);
+                let g = shapes.host.arith(SizeOp::Max, g, Size::Static(1));
+                let n = shapes.host.arith(SizeOp::Mul, points, g);
+                let partials = scratch_for(buffers, shapes, Some(n));
+                let second = shapes
+                    .host
+                    .arith(SizeOp::CeilDiv, g, Size::Static(u64::from(wg)));
+                check_budget(
+                    shapes,
+                    d,
+                    loc,
+                    second,
+                    budget,
+                    "partial results per workgroup",
+                );
+                plans.push((
+                    d.name.clone(),
+                    Plan::Coop {
+                        combine,
+                        split: Some((g, partials.clone())),
+                    },
+                    n,
+                    Repeat::Once,
+                ));
+                plans.push((
+                    format!("{}_combine", d.name),
+                    Plan::CombinePartials {
+                        combine,
+                        split: g,
+                        partials,
+                    },
+                    points,
+                    Repeat::Once,
+                ));
+            } else {
+                plans.push((
+                    d.name.clone(),
+                    Plan::Coop {
+                        combine,
+                        split: None,
+                    },
+                    points,
+                    Repeat::Once,
+                ));
+            }
+        }
+        (
+            Distribution::WorkgroupPerPoint,
+            Some(ReductionStrategy::SoftmaxRow { combine: Some(c) }),
+        ) => {
+            let n = shape.reduction.unwrap_or(Size::Static(0));
+            let per = shapes
+                .host
+                .arith(SizeOp::CeilDiv, n, Size::Static(u64::from(wg)));
+            let loops = shapes.host.arith(SizeOp::Mul, per, Size::Static(3));
+            check_budget(shapes, d, loc, loops, budget, "softmax row share (3 loops)");
+            plans.push((
+                d.name.clone(),
+                Plan::SoftmaxRows { combine: c },
+                points,
+                Repeat::Once,
+            ));
+        }
+        (dist, red) => {
+            return Err(CodegenError::unsupported(
+                m,
+                d.op,
+                format!("internal: no kernel for distribution {dist:?} with reduction {red:?}"),
+            ))
+        }
+    }
+    let mut kernels = Vec::new();
+    for (name, plan, groups, repeat) in plans {
+        let mut km = KernelModule::new();
+        let c = Ctx {
+            info,
+            regions,
+            shapes,
+            buffers,
+            strategy,
+        };
+        let mut e = Emitter::new(&mut km, c, &name, strategy.workgroup_size);
+        e.loc = loc;
+        emit_kernel(&mut e, d, shape, &plan)?;
+        let (bindings, writes, push) = e.finish();
+        kernels.push(Kernel {
+            name,
+            module: km,
+            bindings,
+            writes,
+            push,
+            workgroup_size: strategy.workgroup_size,
+            workgroups: groups,
+            repeat,
+        });
+    }
+    Ok(kernels)
+}
+
+fn check_budget(
+    shapes: &mut Shapes,
+    d: &DispatchRegion,
+    loc: crate::ir::Location,
+    loops: Size,
+    budget: u64,
+    what: &str,
+) {
+    shapes.host.check(RuntimeCheck {
+        kind: CheckKind::Less,
+        a: loops,
+        b: Size::Static(budget + 1),
+        op: d.name.clone(),
+        loc,
+        what: format!("the loop iterations of one invocation ({what})"),
+    });
+}
+
+/// The linear index of this invocation's workgroup.
+fn workgroup_index(e: &mut Emitter<'_, '_, '_>) -> KValue {
+    let bx = e.b.block_id("x");
+    let by = e.b.block_id("y");
+    let gx = e.b.grid_dim("x");
+    let row = e.mul(by, gx);
+    e.add(row, bx)
+}
+
+fn emit_kernel(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    shape: &DispatchShape,
+    plan: &Plan,
+) -> Result<(), CodegenError> {
+    let shapes = e.c.shapes;
+    let wg = e.c.strategy.invocations();
+    match plan {
+        Plan::Points { per, range } => {
+            let tid = e.b.thread_id("x");
+            let wgi = workgroup_index(e);
+            let domain = e.sizes(&shape.points);
+            let total = e.product(&domain);
+            let block = e.index(i64::from(wg) * i64::from(*per));
+            let start = e.mul(wgi, block);
+            let base = e.add(start, tid);
+            for k in 0..*per {
+                let off = e.index(i64::from(k) * i64::from(wg));
+                let p = e.add(base, off);
+                let inside = e.lt(p, total);
+                let domain = domain.clone();
+                e.if_then(inside, |e| {
+                    let coords = e.delinearize(p, &domain);
+                    point(e, d, &coords, range)
+                })?;
+            }
+            let _ = shapes;
+        }
+        Plan::Coop { combine, split } => {
+            let root = d.root.expect("a root");
+            let info = e.c.info;
+            let s = info.structured[&root].clone();
+            let cs = combiners(info.m, &s)
+                .ok_or_else(|| e.unsupported(root, "internal: not combinable"))?;
+            let tid = e.b.thread_id("x");
+            let wgi = workgroup_index(e);
+            let (pidx, g, gk) = match split {
+                Some((gs, _)) => {
+                    let gk = e.size(*gs);
+                    let p = e.div(wgi, gk);
+                    let g = e.rem(wgi, gk);
+                    (p, g, gk)
+                }
+                None => {
+                    let z = e.index(0);
+                    let one = e.index(1);
+                    (wgi, z, one)
+                }
+            };
+            let domain = e.sizes(&shape.points);
+            let coords = e.delinearize(pidx, &domain);
+            let rp = root_point(e, d, &coords, root)?;
+            let (loops, red) = e.reduction_loops(root, &s);
+            let total = e.product(&red);
+            let wgv = e.index(i64::from(wg));
+            let gw = e.mul(g, wgv);
+            let base = e.add(gw, tid);
+            let stride = e.mul(gk, wgv);
+            let accs = e.coop_loop(&cs, total, base, stride, |e, r| {
+                let rc = e.delinearize(r, &red);
+                let mut p = rp.clone();
+                for (i, &l) in loops.iter().enumerate() {
+                    p[l] = rc[i];
+                }
+                e.combinable_xs(root, &s, &cs, &p)
+            })?;
+            let totals = e.workgroup_reduce(&cs, &accs, *combine, wg)?;
+            let zero = e.index(0);
+            let first = e.b.cmpi("eq", tid, zero);
+            match split {
+                Some((_, partials)) => {
+                    let partials = partials.clone();
+                    e.if_then(first, |e| {
+                        let at = e.mul(pidx, gk);
+                        let at = e.add(at, g);
+                        for (k, c) in cs.iter().enumerate() {
+                            let t = e.narrow(totals[k], c);
+                            e.store_at(partials[k], at, t, c.elem);
+                        }
+                        Ok(())
+                    })?;
+                }
+                None => {
+                    e.if_then(first, |e| {
+                        let inits = e.inits(root, &s, &rp)?;
+                        let finals = e.finish_combine(&cs, &inits, &totals);
+                        e.prepared_roots.insert(root, finals);
+                        stores(e, d, &coords)
+                    })?;
+                }
+            }
+        }
+        Plan::CombinePartials {
+            combine,
+            split,
+            partials,
+        } => {
+            let root = d.root.expect("a root");
+            let info = e.c.info;
+            let s = info.structured[&root].clone();
+            let cs = combiners(info.m, &s)
+                .ok_or_else(|| e.unsupported(root, "internal: not combinable"))?;
+            let tid = e.b.thread_id("x");
+            let pidx = workgroup_index(e);
+            let domain = e.sizes(&shape.points);
+            let coords = e.delinearize(pidx, &domain);
+            let rp = root_point(e, d, &coords, root)?;
+            let gk = e.size(*split);
+            let wgv = e.index(i64::from(wg));
+            let accs = e.coop_loop(&cs, gk, tid, wgv, |e, r| {
+                let at = e.mul(pidx, gk);
+                let at = e.add(at, r);
+                Ok(cs
+                    .iter()
+                    .enumerate()
+                    .map(|(k, c)| e.load_at(partials[k], at, c.elem))
+                    .collect())
+            })?;
+            let totals = e.workgroup_reduce(&cs, &accs, *combine, wg)?;
+            let zero = e.index(0);
+            let first = e.b.cmpi("eq", tid, zero);
+            e.if_then(first, |e| {
+                let inits = e.inits(root, &s, &rp)?;
+                let finals = e.finish_combine(&cs, &inits, &totals);
+                e.prepared_roots.insert(root, finals);
+                stores(e, d, &coords)
+            })?;
+        }
+        Plan::SoftmaxRows { combine } => {
+            let wgi = workgroup_index(e);
+            let domain = e.sizes(&shape.points);
+            let coords = e.delinearize(wgi, &domain);
+            softmax(e, d, &coords, wg, *combine)?;
+        }
+    }
+    Ok(())
+}
+
+/// The softmax dispatch's row at `row` (coordinates without the
+/// normalized dimension).
+fn softmax(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    row: &[KValue],
+    wg: u32,
+    how: Combine,
+) -> Result<(), CodegenError> {
+    let m = e.c.info.m;
+    let OpKind::Linalg(l) = &m.op(d.op).kind else {
+        return Err(e.unsupported(d.op, "internal: not softmax"));
+    };
+    let LinalgKind::Softmax { dimension } = l.kind else {
+        return Err(e.unsupported(d.op, "internal: not softmax"));
+    };
+    let dim = dimension as usize;
+    let mut full = row.to_vec();
+    let zero = e.index(0);
+    full.insert(dim, zero);
+    let input = m.op(d.op).operands[0];
+    let output = m.op(d.op).results[0];
+    e.softmax_row(d.op, input, output, dim, &full, wg, how)
+}
+
+/// Computes and stores the dispatch's values at one point (Points plans).
+fn point(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    coords: &[KValue],
+    range: &Range,
+) -> Result<(), CodegenError> {
+    let info = e.c.info;
+    let Some(root) = d.root else {
+        return stores(e, d, coords);
+    };
+    if matches!(&info.m.op(root).kind, OpKind::Linalg(l) if matches!(l.kind, LinalgKind::Softmax { .. }))
+    {
+        return softmax(e, d, coords, 1, Combine::WorkgroupTree);
+    }
+    let s = info.structured[&root].clone();
+    let rp = root_point(e, d, coords, root)?;
+    match range {
+        Range::Whole => {
+            let accs = e.serial_root(root, &s, &rp, &SerialRange::Whole)?;
+            e.prepared_roots.insert(root, accs);
+            stores(e, d, coords)
+        }
+        Range::Chunk(scratch) => {
+            let accs = e.serial_root(
+                root,
+                &s,
+                &rp,
+                &SerialRange::Chunk {
+                    scratch: scratch.clone(),
+                },
+            )?;
+            let last = e.push(PushValue::ChunkLast);
+            let zero = e.b.const_int(0, KType::i32());
+            let last = e.b.cmpi("ne", last, zero);
+            let coords = coords.to_vec();
+            let accs2 = accs.clone();
+            e.if_else(
+                last,
+                &[],
+                |e| {
+                    e.prepared_roots.insert(root, accs);
+                    stores(e, d, &coords)?;
+                    Ok(Vec::new())
+                },
+                |e| {
+                    for (j, &a) in accs2.iter().enumerate() {
+                        let idx = e.output_index(root, &s, j, &rp)?;
+                        let elem = e.c.info.m.value_kind(s.outputs[j]).elem();
+                        e.store_at(scratch[j], idx, a, elem);
+                    }
+                    Ok(Vec::new())
+                },
+            )?;
+            Ok(())
+        }
+    }
+}
+
+/// The full loop point of structured op `op` from its parallel
+/// coordinates (reduction loops at 0).
+fn full_point(e: &mut Emitter<'_, '_, '_>, op: TOp, coords: &[KValue]) -> Vec<KValue> {
+    let s = &e.c.info.structured[&op];
+    let types = s.iterator_types.clone();
+    let zero = e.index(0);
+    let mut it = coords.iter();
+    types
+        .iter()
+        .map(|t| match t {
+            IteratorType::Parallel => *it.next().unwrap_or(&zero),
+            IteratorType::Reduction => zero,
+        })
+        .collect()
+}
+
+/// The inlined structured ops from `from` down to `to`: `(consumer,
+/// input index)` pairs.
+fn path_to(
+    info: &FuncInfo<'_>,
+    regions: &FuncRegions,
+    from: TOp,
+    to: TOp,
+) -> Option<Vec<(TOp, usize)>> {
+    let s = info.structured.get(&from)?;
+    for (k, &v) in s.inputs.iter().enumerate() {
+        let Some(p) = info.def_op(v) else { continue };
+        if regions.fate(v) != ValueFate::Inlined || !info.structured.contains_key(&p) {
+            continue;
+        }
+        if p == to {
+            return Some(vec![(from, k)]);
+        }
+        if info.class.get(&p) == Some(&OpClass::Root) {
+            continue;
+        }
+        if let Some(mut rest) = path_to(info, regions, p, to) {
+            rest.insert(0, (from, k));
+            return Some(rest);
+        }
+    }
+    None
+}
+
+/// The loop point of root `root` that the dispatch's point `coords`
+/// reads.
+fn root_point(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    coords: &[KValue],
+    root: TOp,
+) -> Result<Vec<KValue>, CodegenError> {
+    let mut point = full_point(e, d.op, coords);
+    if root == d.op {
+        return Ok(point);
+    }
+    let info = e.c.info;
+    let path = path_to(info, e.c.regions, d.op, root).ok_or_else(|| {
+        e.unsupported(
+            root,
+            "internal: the root is not reachable from its dispatch",
+        )
+    })?;
+    for (c, k) in path {
+        let s = info.structured[&c].clone();
+        let map = s.indexing_maps[k].clone();
+        let oc = map
+            .results
+            .iter()
+            .map(|x| e.affine(c, x, &point))
+            .collect::<Result<Vec<_>, _>>()?;
+        let v: TValue = s.inputs[k];
+        let p = info.def_op(v).expect("an op result");
+        let sp = info.structured[&p].clone();
+        point = e.point_from_output(p, &sp, info.result_index(v), &oc)?;
+    }
+    Ok(point)
+}
+
+/// Stores the dispatch's values at its point `coords` (roots already
+/// prepared).
+fn stores(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    coords: &[KValue],
+) -> Result<(), CodegenError> {
+    let info = e.c.info;
+    let m = info.m;
+    let op = d.op;
+    if let Some(s) = info.structured.get(&op).cloned() {
+        let point = full_point(e, op, coords);
+        let yields = if info.class[&op] == OpClass::Root {
+            e.prepared_roots
+                .get(&op)
+                .cloned()
+                .ok_or_else(|| e.unsupported(op, "internal: root not prepared"))?
+        } else {
+            e.body(op, &s, &point, None)?
+        };
+        for &r in &d.stored {
+            let j = info.result_index(r);
+            let map = s.indexing_maps[s.inputs.len() + j].clone();
+            let oc = map
+                .results
+                .iter()
+                .map(|x| e.affine(op, x, &point))
+                .collect::<Result<Vec<_>, _>>()?;
+            e.store(r, &oc, yields[j])?;
+        }
+        return Ok(());
+    }
+    for &r in &d.stored {
+        if m.value_kind(r).is_tensor() {
+            let v = e.compute_elem(r, coords)?;
+            e.store(r, coords, v)?;
+        } else {
+            let v = e.compute_scalar(r)?;
+            let buf =
+                e.c.buffers
+                    .buffer(r)
+                    .ok_or_else(|| e.unsupported(op, "internal: no buffer"))?;
+            let zero = e.index(0);
+            e.store_at(buf, zero, v, m.value_kind(r).elem());
+        }
+    }
+    Ok(())
+}

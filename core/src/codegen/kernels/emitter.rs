@@ -1,0 +1,467 @@
+//! The kernel emitter: a [`KernelBuilder`] positioned in one `gpu.func`,
+//! the function's arguments made on first use (a buffer binding or a
+//! push-constant word each), scoped memo tables (a value computed in an
+//! `scf` region is only reused inside it), and index arithmetic that folds
+//! constants.
+
+use std::collections::HashMap;
+
+use kiln_abi::{InterfaceVarAbi, StorageClass as AbiStorageClass};
+
+use crate::ir::Location;
+use crate::kernel::builder::{FuncOptions, KernelBuilder};
+use crate::kernel::{KAttr, KOpKind, KType, MemorySpace};
+use crate::kernel::{KBlock, KOp as KOpRef, KValue};
+use crate::tensor::eval::Scalar;
+use crate::tensor::types::ElemType;
+use crate::tensor::{TOp, TValue};
+
+use super::super::analysis::FuncInfo;
+use super::super::bufferize::{BufferId, BufferPlan};
+use super::super::error::CodegenError;
+use super::super::host::{Size, SlotId};
+use super::super::regions::FuncRegions;
+use super::super::shapes::Shapes;
+use super::super::strategy::Strategy;
+use super::PushValue;
+
+/// What the emitter reads.
+pub(crate) struct Ctx<'a, 'm> {
+    pub info: &'a FuncInfo<'m>,
+    pub regions: &'a FuncRegions,
+    pub shapes: &'a Shapes,
+    pub buffers: &'a BufferPlan,
+    pub strategy: &'a Strategy,
+}
+
+/// A memo key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Key {
+    /// Element of a tensor at coordinates.
+    Elem(TValue, Vec<KValue>),
+    /// A top-level scalar.
+    Scalar(TValue),
+    /// A size.
+    Size(Size),
+    /// An index constant.
+    Index(i64),
+}
+
+enum Arg {
+    Buffer(BufferId),
+    Push(PushValue),
+}
+
+/// Emits one kernel.
+pub(crate) struct Emitter<'a, 'm, 'k> {
+    pub c: Ctx<'a, 'm>,
+    pub b: KernelBuilder<'k>,
+    func: KOpRef,
+    entry: KBlock,
+    args: Vec<Arg>,
+    buffer_args: HashMap<BufferId, KValue>,
+    push_args: HashMap<PushValue, KValue>,
+    written: Vec<BufferId>,
+    scopes: Vec<HashMap<Key, Vec<KValue>>>,
+    consts: HashMap<KValue, i64>,
+    /// Root results computed before the point loop (cooperative
+    /// reductions), by root op.
+    pub prepared_roots: HashMap<TOp, Vec<KValue>>,
+    /// Where the op being emitted came from.
+    pub loc: Location,
+}
+
+impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
+    /// An emitter of kernel `name` with `workgroup_size` into `km`.
+    pub fn new(
+        km: &'k mut crate::kernel::KernelModule,
+        c: Ctx<'a, 'm>,
+        name: &str,
+        workgroup_size: [u32; 3],
+    ) -> Self {
+        let mut b = KernelBuilder::new(km);
+        let gm = b.gpu_module(name);
+        let (func, _) = b.gpu_func(gm, name, &[], FuncOptions::kernel(workgroup_size));
+        let entry = b.insertion_block();
+        Emitter {
+            c,
+            b,
+            func,
+            entry,
+            args: Vec::new(),
+            buffer_args: HashMap::new(),
+            push_args: HashMap::new(),
+            written: Vec::new(),
+            scopes: vec![HashMap::new()],
+            consts: HashMap::new(),
+            prepared_roots: HashMap::new(),
+            loc: Location::UNKNOWN,
+        }
+    }
+
+    /// The error for op `op`.
+    pub fn unsupported(&self, op: TOp, msg: impl Into<String>) -> CodegenError {
+        CodegenError::unsupported(self.c.info.m, op, msg)
+    }
+
+    // ---- arguments --------------------------------------------------------
+
+    /// The memref argument of buffer `id` (`memref<?xT>`).
+    pub fn buffer(&mut self, id: BufferId) -> KValue {
+        if let Some(&v) = self.buffer_args.get(&id) {
+            return v;
+        }
+        let elem = self.c.buffers.buffers[id].elem;
+        let mem = self.memory_type(elem);
+        let ty = KType::MemRef {
+            shape: vec![None],
+            elem: Box::new(mem),
+            layout: Default::default(),
+            space: MemorySpace::Default,
+        };
+        let v = self.b.module().add_block_arg(self.entry, ty);
+        self.args.push(Arg::Buffer(id));
+        self.buffer_args.insert(id, v);
+        v
+    }
+
+    /// Notes that the kernel writes buffer `id`.
+    pub fn mark_written(&mut self, id: BufferId) {
+        if !self.written.contains(&id) {
+            self.written.push(id);
+        }
+    }
+
+    /// The `i32` push-constant argument for `p`.
+    pub fn push(&mut self, p: PushValue) -> KValue {
+        if let Some(&v) = self.push_args.get(&p) {
+            return v;
+        }
+        let v = self.b.module().add_block_arg(self.entry, KType::i32());
+        self.args.push(Arg::Push(p));
+        self.push_args.insert(p, v);
+        v
+    }
+
+    /// Finishes the function's signature and ABI attributes; returns the
+    /// bindings (buffers in binding order), written buffers and push words.
+    pub fn finish(mut self) -> (Vec<BufferId>, Vec<BufferId>, Vec<PushValue>) {
+        self.b.set_insertion(self.entry);
+        self.b.gpu_return(&[]);
+        let km = self.b.module();
+        let inputs: Vec<KType> = km
+            .block(self.entry)
+            .args
+            .iter()
+            .map(|&a| km.value_type(a).clone())
+            .collect();
+        km.set_attr(
+            self.func,
+            "function_type",
+            KAttr::Type(KType::Function {
+                inputs,
+                results: Vec::new(),
+            }),
+        );
+        let mut bindings = Vec::new();
+        let mut push = Vec::new();
+        let mut dicts = Vec::new();
+        for a in &self.args {
+            let abi = match a {
+                Arg::Buffer(id) => {
+                    bindings.push(*id);
+                    InterfaceVarAbi::new(0, (bindings.len() - 1) as u32)
+                }
+                Arg::Push(p) => {
+                    push.push(*p);
+                    InterfaceVarAbi {
+                        descriptor_set: 0,
+                        binding: (push.len() - 1) as u32,
+                        storage_class: Some(AbiStorageClass::PushConstant),
+                    }
+                }
+            };
+            dicts.push(KAttr::Dict(vec![(
+                InterfaceVarAbi::ATTR_NAME.to_string(),
+                KAttr::InterfaceVarAbi(abi),
+            )]));
+        }
+        if !dicts.is_empty() {
+            km.set_attr(self.func, "arg_attrs", KAttr::Array(dicts));
+        }
+        (bindings, self.written, push)
+    }
+
+    // ---- memo scopes and regions -------------------------------------------
+
+    /// A memoized value.
+    pub fn memo(&self, k: &Key) -> Option<Vec<KValue>> {
+        self.scopes.iter().rev().find_map(|s| s.get(k).cloned())
+    }
+
+    /// Memoizes a value in the innermost scope.
+    pub fn remember(&mut self, k: Key, v: Vec<KValue>) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(k, v);
+        }
+    }
+
+    /// Runs `f` with the insertion point in the block of a fresh region
+    /// of `op` (with `args`), then appends `terminator` with what `f`
+    /// returns.
+    fn fill_region(
+        &mut self,
+        op: KOpRef,
+        region: usize,
+        args: &[KType],
+        terminator: KOpKind,
+        f: impl FnOnce(&mut Self, &[KValue]) -> Result<Vec<KValue>, CodegenError>,
+    ) -> Result<(), CodegenError> {
+        let r = self.b.module().op(op).regions[region];
+        let block = self.b.module().append_block(r, args);
+        let vals = self.b.module().block(block).args.clone();
+        let saved = self.b.insertion_block();
+        self.b.set_insertion(block);
+        self.scopes.push(HashMap::new());
+        let out = f(self, &vals);
+        self.scopes.pop();
+        let out = out?;
+        self.b.op(terminator, &out, &[], Vec::new());
+        self.b.set_insertion(saved);
+        Ok(())
+    }
+
+    /// `scf.if cond -> results { then } else { else_ }`.
+    pub fn if_else(
+        &mut self,
+        cond: KValue,
+        results: &[KType],
+        then: impl FnOnce(&mut Self) -> Result<Vec<KValue>, CodegenError>,
+        else_: impl FnOnce(&mut Self) -> Result<Vec<KValue>, CodegenError>,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let op =
+            self.b
+                .module()
+                .create_op(KOpKind::ScfIf, &[cond], results, Vec::new(), 2, self.loc);
+        let at = self.b.insertion_block();
+        self.b.module().append_op(at, op);
+        self.fill_region(op, 0, &[], KOpKind::ScfYield, |e, _| then(e))?;
+        self.fill_region(op, 1, &[], KOpKind::ScfYield, |e, _| else_(e))?;
+        Ok(self.b.module().op(op).results.clone())
+    }
+
+    /// `scf.if cond { then }` without results.
+    pub fn if_then(
+        &mut self,
+        cond: KValue,
+        then: impl FnOnce(&mut Self) -> Result<(), CodegenError>,
+    ) -> Result<(), CodegenError> {
+        let op = self
+            .b
+            .module()
+            .create_op(KOpKind::ScfIf, &[cond], &[], Vec::new(), 2, self.loc);
+        let at = self.b.insertion_block();
+        self.b.module().append_op(at, op);
+        self.fill_region(op, 0, &[], KOpKind::ScfYield, |e, _| {
+            then(e)?;
+            Ok(Vec::new())
+        })
+    }
+
+    /// `scf.for %i = lb to ub step step iter_args(inits)`.
+    pub fn for_(
+        &mut self,
+        lb: KValue,
+        ub: KValue,
+        step: KValue,
+        inits: &[KValue],
+        body: impl FnOnce(&mut Self, KValue, &[KValue]) -> Result<Vec<KValue>, CodegenError>,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let tys: Vec<KType> = inits.iter().map(|&v| self.b.type_of(v)).collect();
+        let mut operands = vec![lb, ub, step];
+        operands.extend(inits);
+        let op =
+            self.b
+                .module()
+                .create_op(KOpKind::ScfFor, &operands, &tys, Vec::new(), 1, self.loc);
+        let at = self.b.insertion_block();
+        self.b.module().append_op(at, op);
+        let mut args = vec![KType::Index];
+        args.extend(tys);
+        self.fill_region(op, 0, &args, KOpKind::ScfYield, |e, vals| {
+            body(e, vals[0], &vals[1..])
+        })?;
+        Ok(self.b.module().op(op).results.clone())
+    }
+
+    // ---- index arithmetic ------------------------------------------------
+
+    /// An `index` constant.
+    pub fn index(&mut self, n: i64) -> KValue {
+        let k = Key::Index(n);
+        if let Some(v) = self.memo(&k) {
+            return v[0];
+        }
+        let v = self.b.const_index(n);
+        self.consts.insert(v, n);
+        // Constants are valid everywhere below their definition only:
+        // memoize in the current scope.
+        self.remember(k, vec![v]);
+        v
+    }
+
+    /// The constant value of an index, if known.
+    pub fn const_of(&self, v: KValue) -> Option<i64> {
+        self.consts.get(&v).copied()
+    }
+
+    /// `a + b` on indices.
+    pub fn add(&mut self, a: KValue, b: KValue) -> KValue {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) => self.index(x + y),
+            (Some(0), _) => b,
+            (_, Some(0)) => a,
+            _ => self.b.addi(a, b),
+        }
+    }
+
+    /// `a - b` on indices.
+    pub fn sub(&mut self, a: KValue, b: KValue) -> KValue {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) => self.index(x - y),
+            (_, Some(0)) => a,
+            _ => self.b.subi(a, b),
+        }
+    }
+
+    /// `a * b` on indices.
+    pub fn mul(&mut self, a: KValue, b: KValue) -> KValue {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) => self.index(x * y),
+            (Some(1), _) => b,
+            (_, Some(1)) => a,
+            (Some(0), _) | (_, Some(0)) => self.index(0),
+            _ => self.b.muli(a, b),
+        }
+    }
+
+    /// `a / b` (unsigned) on indices.
+    pub fn div(&mut self, a: KValue, b: KValue) -> KValue {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) if y != 0 => self.index(x / y),
+            (_, Some(1)) => a,
+            _ => self.b.divui(a, b),
+        }
+    }
+
+    /// `a % b` (unsigned) on indices.
+    pub fn rem(&mut self, a: KValue, b: KValue) -> KValue {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) if y != 0 => self.index(x % y),
+            (_, Some(1)) => self.index(0),
+            _ => self.b.remui(a, b),
+        }
+    }
+
+    /// `a < b` (unsigned) on indices.
+    pub fn lt(&mut self, a: KValue, b: KValue) -> KValue {
+        self.b.cmpi("ult", a, b)
+    }
+
+    /// The size `s` as an `index`.
+    pub fn size(&mut self, s: Size) -> KValue {
+        match s {
+            Size::Static(n) => self.index(n as i64),
+            Size::Slot(slot) => {
+                let k = Key::Size(s);
+                if let Some(v) = self.memo(&k) {
+                    return v[0];
+                }
+                let w = self.push(PushValue::Slot(slot));
+                let v = self.b.index_cast(w, KType::Index);
+                self.remember(k, vec![v]);
+                v
+            }
+        }
+    }
+
+    /// The sizes `sizes` as indices.
+    pub fn sizes(&mut self, sizes: &[Size]) -> Vec<KValue> {
+        sizes.iter().map(|&s| self.size(s)).collect()
+    }
+
+    /// The product of `sizes`.
+    pub fn product(&mut self, sizes: &[KValue]) -> KValue {
+        let mut acc = self.index(1);
+        for &s in sizes {
+            acc = self.mul(acc, s);
+        }
+        acc
+    }
+
+    /// Row-major linear index of `coords` in a tensor of `sizes`.
+    pub fn linearize(&mut self, coords: &[KValue], sizes: &[KValue]) -> KValue {
+        let mut idx = self.index(0);
+        for (i, &c) in coords.iter().enumerate() {
+            if i > 0 {
+                idx = self.mul(idx, sizes[i]);
+            }
+            idx = self.add(idx, c);
+        }
+        idx
+    }
+
+    /// The coordinates of row-major linear index `p` in a tensor of
+    /// `sizes` (the first coordinate is not reduced modulo its size).
+    pub fn delinearize(&mut self, p: KValue, sizes: &[KValue]) -> Vec<KValue> {
+        let n = sizes.len();
+        let mut out = vec![p; n];
+        let mut rest = p;
+        for i in (0..n).rev() {
+            if i == 0 {
+                out[0] = rest;
+            } else {
+                out[i] = self.rem(rest, sizes[i]);
+                rest = self.div(rest, sizes[i]);
+            }
+        }
+        out
+    }
+
+    /// A host scalar slot of type `elem` in its compute type.
+    pub fn slot_value(&mut self, slot: SlotId, elem: ElemType) -> Result<KValue, CodegenError> {
+        let w = self.push(PushValue::Slot(slot));
+        Ok(match elem {
+            ElemType::Index => self.b.index_cast(w, KType::Index),
+            ElemType::Int(32) => w,
+            ElemType::Int(w_) if w_ < 32 => self.b.cast(KOpKind::ArithTruncI, w, KType::Int(w_)),
+            ElemType::F32 | ElemType::F16 | ElemType::BF16 => {
+                self.b.cast(KOpKind::ArithBitcast, w, KType::f32())
+            }
+            other => {
+                return Err(CodegenError::Unsupported {
+                    loc: self.loc,
+                    op: "kernel".into(),
+                    message: format!(
+                        "a run-time {other} scalar cannot be passed to a kernel (push constants are 32-bit)"
+                    ),
+                })
+            }
+        })
+    }
+
+    /// A constant of `elem`'s compute type.
+    pub fn konst(&mut self, value: Scalar, elem: ElemType) -> KValue {
+        if self.is_pair(elem) {
+            return self.pair_const(value.int());
+        }
+        let ty = self.compute_type(elem);
+        match (value, &ty) {
+            (Scalar::Float(f), KType::Float(_)) => self.b.const_float(f, ty),
+            (Scalar::Int(i), KType::Float(_)) => self.b.const_float(i as f64, ty),
+            (Scalar::Float(f), _) => self.b.const_int(f as i128, ty),
+            (Scalar::Int(i), KType::Index) => self.index(i),
+            (Scalar::Int(i), _) => self.b.const_int(i128::from(i), ty),
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! Stage 5: tiling and distribution — each dispatch becomes one or two
+//! memref-level kernels (a `gpu.module` with one `gpu.func`), built with
+//! the [`KernelBuilder`](crate::kernel::builder::KernelBuilder) from the
+//! dispatch's ops and its [`Strategy`](super::strategy::Strategy), then
+//! lowered by the existing pipeline.
+//!
+//! Kernels read and write flat buffers (`memref<?xT>`, runtime arrays):
+//! an element's index is its coordinates linearized row-major with the
+//! tensor's sizes; static sizes are constants, dynamic ones arrive as
+//! push constants (`i32`), with every run-time host scalar a kernel
+//! reads. A kernel computes each point of its dispatch by evaluating the
+//! stored op there: operands that live in memory are loaded; fused
+//! producers, views and data movement are computed at the coordinates
+//! their consumer reads (see [`values`]); the root's reduction runs as its
+//! strategy says ([`reduce`]).
+//!
+//! Element types are computed in their compute type (f16 and bf16 in f32,
+//! rounded to their format after every op, as the reference evaluator
+//! does) and converted to their memory type on loads and stores
+//! ([`types`]).
+
+mod body;
+mod dispatch;
+mod emitter;
+mod int64;
+mod reduce;
+mod types;
+mod values;
+
+pub use dispatch::emit_dispatch;
+
+use crate::kernel::KernelModule;
+
+use super::bufferize::BufferId;
+use super::host::{Size, SlotId};
+
+/// A push-constant word of a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PushValue {
+    /// A host scalar (a dynamic size or a run-time scalar of the program).
+    Slot(SlotId),
+    /// The first reduction iteration of this chunk (chunked dispatches).
+    ChunkBegin,
+    /// One past the last reduction iteration of this chunk.
+    ChunkEnd,
+    /// 1 for the first chunk, else 0.
+    ChunkFirst,
+    /// 1 for the last chunk, else 0.
+    ChunkLast,
+}
+
+/// How many times a kernel is dispatched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repeat {
+    /// Once.
+    Once,
+    /// `ceil(total / chunk)` times (at least once), with the chunk
+    /// push constants of each.
+    Chunks {
+        /// The reduction's iterations.
+        total: Size,
+        /// Iterations per dispatch.
+        chunk: u64,
+    },
+}
+
+/// One kernel of a dispatch.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// Its entry point (and `gpu.module`) name.
+    pub name: String,
+    /// The memref-level module holding it.
+    pub module: KernelModule,
+    /// The buffer bound at each binding (set 0, binding `i`).
+    pub bindings: Vec<BufferId>,
+    /// Which buffers it writes (a subset of `bindings`).
+    pub writes: Vec<BufferId>,
+    /// Its push-constant words, in order.
+    pub push: Vec<PushValue>,
+    /// Invocations per workgroup.
+    pub workgroup_size: [u32; 3],
+    /// The number of workgroups (spread over x, then y).
+    pub workgroups: Size,
+    /// How many times it runs.
+    pub repeat: Repeat,
+}

@@ -1,0 +1,459 @@
+//! Roots: a reduction's value at a parallel point — serially in one
+//! invocation (optionally one chunk of its iterations per dispatch), or
+//! cooperatively by a workgroup (strided partial folds combined through
+//! subgroup operations or a workgroup-memory tree) — and softmax rows.
+
+use crate::kernel::KValue;
+use crate::kernel::{GpuAddressSpace, KOpKind, KType, MemRefLayout, MemorySpace};
+use crate::tensor::attr::IteratorType;
+use crate::tensor::eval::Scalar;
+use crate::tensor::ops::ArithOp;
+use crate::tensor::structured::Structured;
+use crate::tensor::types::ElemType;
+use crate::tensor::TOp;
+
+use super::super::combine::Combiner;
+use super::super::error::CodegenError;
+use super::super::host::Size;
+use super::super::strategy::Combine;
+use super::emitter::Emitter;
+use super::PushValue;
+
+/// Where a serial reduction's iterations and first accumulators come from.
+pub(crate) enum SerialRange {
+    /// All iterations, starting from the `outs` values.
+    Whole,
+    /// The chunk given by push constants; the first chunk starts from the
+    /// `outs` values, later ones from the scratch buffers (one per output).
+    Chunk {
+        /// The scratch buffers.
+        scratch: Vec<usize>,
+    },
+}
+
+impl Emitter<'_, '_, '_> {
+    /// The sizes of `op`'s loops.
+    pub fn loop_sizes(&mut self, op: TOp) -> Vec<Size> {
+        super::super::strategy::loop_sizes(self.c.info, self.c.shapes, op)
+    }
+
+    /// The reduction loops of `s` and their sizes (as indices).
+    pub fn reduction_loops(&mut self, op: TOp, s: &Structured) -> (Vec<usize>, Vec<KValue>) {
+        let sizes = self.loop_sizes(op);
+        let loops: Vec<usize> = (0..s.num_loops())
+            .filter(|&l| s.iterator_types[l] == IteratorType::Reduction)
+            .collect();
+        let ks = loops.iter().map(|&l| self.size(sizes[l])).collect();
+        (loops, ks)
+    }
+
+    /// The initial values of `op`'s outputs at `point`.
+    pub fn inits(
+        &mut self,
+        op: TOp,
+        s: &Structured,
+        point: &[KValue],
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let n_in = s.inputs.len();
+        (0..s.outputs.len())
+            .map(|j| self.operand_at(op, s, n_in + j, s.outputs[j], point))
+            .collect()
+    }
+
+    /// The linear index of output `j` of `op` at `point` in a buffer of
+    /// the output's shape.
+    pub fn output_index(
+        &mut self,
+        op: TOp,
+        s: &Structured,
+        j: usize,
+        point: &[KValue],
+    ) -> Result<KValue, CodegenError> {
+        let n_in = s.inputs.len();
+        let map = s.indexing_maps[n_in + j].clone();
+        let coords = map
+            .results
+            .iter()
+            .map(|e| self.affine(op, e, point))
+            .collect::<Result<Vec<_>, _>>()?;
+        let shapes = self.c.shapes;
+        let sizes = self.sizes(shapes.of(s.outputs[j]));
+        Ok(self.linearize(&coords, &sizes))
+    }
+
+    /// A serial reduction of `op` at parallel point `point`: its output
+    /// values after the iterations of `range`.
+    pub fn serial_root(
+        &mut self,
+        op: TOp,
+        s: &Structured,
+        point: &[KValue],
+        range: &SerialRange,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let (loops, sizes) = self.reduction_loops(op, s);
+        let total = self.product(&sizes);
+        let inits = self.inits(op, s, point)?;
+        let (begin, end, acc0) = match range {
+            SerialRange::Whole => (self.index(0), total, inits),
+            SerialRange::Chunk { scratch } => {
+                let b = self.push(PushValue::ChunkBegin);
+                let b = self.b.index_cast(b, KType::Index);
+                let e = self.push(PushValue::ChunkEnd);
+                let e = self.b.index_cast(e, KType::Index);
+                let first = self.push(PushValue::ChunkFirst);
+                let zero = self.b.const_int(0, KType::i32());
+                let first = self.b.cmpi("ne", first, zero);
+                let mut accs = Vec::new();
+                for (j, &init) in inits.iter().enumerate() {
+                    let idx = self.output_index(op, s, j, point)?;
+                    let elem = self.c.info.m.value_kind(s.outputs[j]).elem();
+                    let t = self.load_at(scratch[j], idx, elem);
+                    accs.push(self.b.select(first, init, t));
+                }
+                (b, e, accs)
+            }
+        };
+        let one = self.index(1);
+        let point = point.to_vec();
+        self.for_(begin, end, one, &acc0, |e, r, accs| {
+            let rc = e.delinearize(r, &sizes);
+            let mut p = point.clone();
+            for (i, &l) in loops.iter().enumerate() {
+                p[l] = rc[i];
+            }
+            e.body(op, s, &p, Some(accs))
+        })
+    }
+
+    /// Widens a narrow integer accumulator to i32 for workgroup combining.
+    fn widen(&mut self, v: KValue, c: &Combiner) -> KValue {
+        match c.elem {
+            ElemType::Int(w) if w < 32 => {
+                let k = if c.unsigned() {
+                    KOpKind::ArithExtUI
+                } else {
+                    KOpKind::ArithExtSI
+                };
+                self.b.cast(k, v, KType::i32())
+            }
+            _ => v,
+        }
+    }
+
+    /// Narrows a widened accumulator back.
+    pub fn narrow(&mut self, v: KValue, c: &Combiner) -> KValue {
+        match c.elem {
+            ElemType::Int(w) if w < 32 => self.b.cast(KOpKind::ArithTruncI, v, KType::Int(w)),
+            _ => v,
+        }
+    }
+
+    fn widened_elem(c: &Combiner) -> ElemType {
+        match c.elem {
+            ElemType::Int(w) if w < 32 => ElemType::I32,
+            e => e,
+        }
+    }
+
+    /// The identities of `cs`, widened.
+    pub fn identities(&mut self, cs: &[Combiner]) -> Vec<KValue> {
+        cs.iter()
+            .map(|c| self.konst(c.identity(), Self::widened_elem(c)))
+            .collect()
+    }
+
+    /// Folds widened `x` into widened `acc`.
+    fn fold(&mut self, c: &Combiner, acc: KValue, x: KValue) -> KValue {
+        let e = Self::widened_elem(c);
+        self.combine(c.op, acc, x, e)
+    }
+
+    /// A strided cooperative fold: invocation iterations `r = base + t *
+    /// stride` below `total`, folding what `x_at(r)` gives (unwidened).
+    pub fn coop_loop(
+        &mut self,
+        cs: &[Combiner],
+        total: KValue,
+        base: KValue,
+        stride: KValue,
+        mut x_at: impl FnMut(&mut Self, KValue) -> Result<Vec<KValue>, CodegenError>,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let acc0 = self.identities(cs);
+        let one = self.index(1);
+        let sm1 = self.sub(stride, one);
+        let t_end = self.add(total, sm1);
+        let t_end = self.div(t_end, stride);
+        let zero = self.index(0);
+        let tys: Vec<KType> = acc0.iter().map(|&v| self.b.type_of(v)).collect();
+        self.for_(zero, t_end, one, &acc0, |e, t, accs| {
+            let off = e.mul(t, stride);
+            let r = e.add(base, off);
+            let inside = e.lt(r, total);
+            let accs = accs.to_vec();
+            let keep = accs.clone();
+            e.if_else(
+                inside,
+                &tys,
+                |e| {
+                    let xs = x_at(e, r)?;
+                    let mut out = Vec::new();
+                    for (k, c) in cs.iter().enumerate() {
+                        let w = e.widen(xs[k], c);
+                        out.push(e.fold(c, accs[k], w));
+                    }
+                    Ok(out)
+                },
+                |_| Ok(keep),
+            )
+        })
+    }
+
+    fn shared(&mut self, n: u32, ty: KType) -> KValue {
+        self.b.alloc(KType::MemRef {
+            shape: vec![Some(u64::from(n))],
+            elem: Box::new(ty),
+            layout: MemRefLayout::Identity,
+            space: MemorySpace::Gpu(GpuAddressSpace::Workgroup),
+        })
+    }
+
+    fn gpu_index(&mut self, kind: KOpKind) -> KValue {
+        let op = self.b.op(kind, &[], &[KType::Index], Vec::new());
+        self.b.module().op(op).results[0]
+    }
+
+    /// Combines each invocation's widened `accs` over the workgroup of
+    /// `wg` invocations; every invocation gets the totals.
+    pub fn workgroup_reduce(
+        &mut self,
+        cs: &[Combiner],
+        accs: &[KValue],
+        how: Combine,
+        wg: u32,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        if wg == 1 {
+            return Ok(accs.to_vec());
+        }
+        let tid = self.b.thread_id("x");
+        let mut out = Vec::new();
+        match how {
+            Combine::Subgroup => {
+                let lane = self.b.lane_id();
+                let sgid = self.gpu_index(KOpKind::GpuSubgroupId);
+                let nsg = self.gpu_index(KOpKind::GpuNumSubgroups);
+                let mut bufs = Vec::new();
+                for (k, c) in cs.iter().enumerate() {
+                    let s = self.b.subgroup_reduce(c.subgroup_kind(), accs[k], false);
+                    let ty = self.b.type_of(s);
+                    let buf = self.shared(wg, ty);
+                    bufs.push(buf);
+                    let zero = self.index(0);
+                    let first = self.b.cmpi("eq", lane, zero);
+                    self.if_then(first, |e| {
+                        e.b.store(s, buf, &[sgid]);
+                        Ok(())
+                    })?;
+                }
+                self.b.barrier();
+                for (k, c) in cs.iter().enumerate() {
+                    let zero = self.index(0);
+                    let one = self.index(1);
+                    let first = self.b.load(bufs[k], &[zero]);
+                    let buf = bufs[k];
+                    let r = self.for_(one, nsg, one, &[first], |e, i, acc| {
+                        let x = e.b.load(buf, &[i]);
+                        Ok(vec![e.fold(c, acc[0], x)])
+                    })?;
+                    out.push(r[0]);
+                }
+                self.b.barrier();
+            }
+            Combine::WorkgroupTree => {
+                let mut bufs = Vec::new();
+                for &a in accs {
+                    let ty = self.b.type_of(a);
+                    let buf = self.shared(wg, ty);
+                    self.b.store(a, buf, &[tid]);
+                    bufs.push(buf);
+                }
+                self.b.barrier();
+                let mut step = wg / 2;
+                while step >= 1 {
+                    let sv = self.index(i64::from(step));
+                    let active = self.lt(tid, sv);
+                    let bufs2 = bufs.clone();
+                    self.if_then(active, |e| {
+                        let other = e.add(tid, sv);
+                        for (k, c) in cs.iter().enumerate() {
+                            let a = e.b.load(bufs2[k], &[tid]);
+                            let b = e.b.load(bufs2[k], &[other]);
+                            let r = e.fold(c, a, b);
+                            e.b.store(r, bufs2[k], &[tid]);
+                        }
+                        Ok(())
+                    })?;
+                    self.b.barrier();
+                    step /= 2;
+                }
+                let zero = self.index(0);
+                for &buf in &bufs {
+                    out.push(self.b.load(buf, &[zero]));
+                }
+                self.b.barrier();
+            }
+        }
+        Ok(out)
+    }
+
+    /// The final values of a combinable reduction: `init (op) total` per
+    /// output (totals widened).
+    pub fn finish_combine(
+        &mut self,
+        cs: &[Combiner],
+        inits: &[KValue],
+        totals: &[KValue],
+    ) -> Vec<KValue> {
+        cs.iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let t = self.narrow(totals[k], c);
+                self.combine(c.op, inits[k], t, c.elem)
+            })
+            .collect()
+    }
+
+    /// The x values (unwidened) of a combinable reduction of `op` at
+    /// `point`.
+    pub fn combinable_xs(
+        &mut self,
+        op: TOp,
+        s: &Structured,
+        cs: &[Combiner],
+        point: &[KValue],
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let skip: Vec<TOp> = cs.iter().map(|c| c.combine_op).collect();
+        let want: Vec<_> = cs.iter().map(|c| c.x).collect();
+        let dummies: Vec<KValue> = cs
+            .iter()
+            .map(|c| self.konst(c.identity(), c.elem))
+            .collect();
+        self.body_values(op, s, point, Some(&dummies), &skip, &want)
+    }
+
+    // ---- softmax ----------------------------------------------------------
+
+    /// One softmax row: `input` and `output` are the op's operand and
+    /// result; `coords` the row's coordinates with `dim` left at 0; the
+    /// row is split over `wg` invocations (`tid`'s share) combined with
+    /// `how` (`wg == 1`: serial).
+    #[allow(clippy::too_many_arguments, reason = "one call site per strategy")]
+    pub fn softmax_row(
+        &mut self,
+        op: TOp,
+        input: crate::tensor::TValue,
+        output: crate::tensor::TValue,
+        dim: usize,
+        coords: &[KValue],
+        wg: u32,
+        how: Combine,
+    ) -> Result<(), CodegenError> {
+        let m = self.c.info.m;
+        let elem = m.value_kind(input).elem();
+        let shapes = self.c.shapes;
+        let n = self.size(shapes.of(input)[dim]);
+        let (base, stride) = if wg == 1 {
+            (self.index(0), self.index(1))
+        } else {
+            let tid = self.b.thread_id("x");
+            (tid, self.index(i64::from(wg)))
+        };
+        let lowest = match elem {
+            ElemType::F16 => -65504.0,
+            ElemType::BF16 => -3.389_531_389_251_535_5e38,
+            ElemType::F64 => f64::MIN,
+            _ => f64::from(f32::MIN),
+        };
+        let x_at = |e: &mut Self, r: KValue| -> Result<KValue, CodegenError> {
+            let mut c = coords.to_vec();
+            c[dim] = r;
+            e.elem(input, &c)
+        };
+        let max_c = Combiner {
+            op: ArithOp::MaxNumF,
+            combine_op: op,
+            x: input,
+            elem,
+        };
+        let sum_c = Combiner {
+            op: ArithOp::AddF,
+            combine_op: op,
+            x: input,
+            elem,
+        };
+        // Strided loop helper: fold f(r) over this invocation's share.
+        let one = self.index(1);
+        let sm1 = self.sub(stride, one);
+        let t_end = self.add(n, sm1);
+        let t_end = self.div(t_end, stride);
+        let zero = self.index(0);
+        // max
+        let low = self.konst(Scalar::Float(lowest), elem);
+        let mx = self.for_(zero, t_end, one, &[low], |e, t, acc| {
+            let off = e.mul(t, stride);
+            let r = e.add(base, off);
+            let inside = e.lt(r, n);
+            let keep = acc[0];
+            let ty = e.b.type_of(keep);
+            e.if_else(
+                inside,
+                &[ty],
+                |e| {
+                    let x = x_at(e, r)?;
+                    Ok(vec![e.combine(ArithOp::MaxNumF, x, keep, elem)])
+                },
+                |_| Ok(vec![keep]),
+            )
+        })?;
+        let mx = self.workgroup_reduce(std::slice::from_ref(&max_c), &mx, how, wg)?[0];
+        let exp_at = |e: &mut Self, r: KValue| -> Result<KValue, CodegenError> {
+            let x = x_at(e, r)?;
+            let d = e.combine(ArithOp::SubF, x, mx, elem);
+            let ty = e.compute_type(elem);
+            let ex = e.b.op(KOpKind::MathExp, &[d], &[ty], Vec::new());
+            let ex = e.b.module().op(ex).results[0];
+            Ok(e.round(ex, elem))
+        };
+        let z = self.konst(Scalar::Float(0.0), elem);
+        let sum = self.for_(zero, t_end, one, &[z], |e, t, acc| {
+            let off = e.mul(t, stride);
+            let r = e.add(base, off);
+            let inside = e.lt(r, n);
+            let keep = acc[0];
+            let ty = e.b.type_of(keep);
+            e.if_else(
+                inside,
+                &[ty],
+                |e| {
+                    let x = exp_at(e, r)?;
+                    Ok(vec![e.combine(ArithOp::AddF, x, keep, elem)])
+                },
+                |_| Ok(vec![keep]),
+            )
+        })?;
+        let sum = self.workgroup_reduce(std::slice::from_ref(&sum_c), &sum, how, wg)?[0];
+        self.for_(zero, t_end, one, &[], |e, t, _| {
+            let off = e.mul(t, stride);
+            let r = e.add(base, off);
+            let inside = e.lt(r, n);
+            e.if_then(inside, |e| {
+                let x = exp_at(e, r)?;
+                let q = e.combine(ArithOp::DivF, x, sum, elem);
+                let mut c = coords.to_vec();
+                c[dim] = r;
+                e.store(output, &c, q)
+            })?;
+            Ok(Vec::new())
+        })?;
+        Ok(())
+    }
+}

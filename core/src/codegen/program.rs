@@ -1,0 +1,416 @@
+//! The compiled program: per function, its host program (run-time sizes
+//! and checks), buffers, constants, and dispatches with their strategies
+//! and validated kernel binaries — everything an executor needs, and the
+//! manifest `kiln compile` writes.
+
+use std::fmt::Write as _;
+
+use crate::ir::{AttrKind, Location, Vce};
+use crate::lower::{self, LowerOptions};
+use crate::tensor::attr::{ConstAttr, Elements};
+use crate::tensor::ops::OpKind;
+use crate::tensor::types::ElemType;
+use crate::tensor::{TFunc, TensorModule};
+use crate::validate::ValidationEnv;
+
+use super::analysis::FuncInfo;
+use super::bufferize::{bufferize, BufferId, BufferInfo, BufferOrigin};
+use super::elementwise::elementwise_to_generic;
+use super::error::CodegenError;
+use super::host::{HostProgram, HostVal, Size};
+use super::kernels::{emit_dispatch, PushValue, Repeat};
+use super::regions::{form_dispatch_regions, OpFamily, ValueFate};
+use super::shapes::infer_shapes;
+use super::strategy::{choose, dispatch_shape, Strategy};
+use super::target::CodegenTarget;
+
+/// One kernel, lowered, serialized and validated.
+#[derive(Clone, Debug)]
+pub struct CompiledKernel {
+    /// Its entry point name.
+    pub name: String,
+    /// The SPIR-V binary.
+    pub words: Vec<u32>,
+    /// The Vulkan environment it passed spirv-val for.
+    pub validation_env: ValidationEnv,
+    /// What it needs from the device (version, capabilities, extensions).
+    pub needs: Vce,
+    /// The memref-level kernel it was lowered from (MLIR text).
+    pub kernel_text: String,
+    /// The buffer at each binding (set 0, binding `i`).
+    pub bindings: Vec<BufferId>,
+    /// The buffers it writes.
+    pub writes: Vec<BufferId>,
+    /// Its push-constant words.
+    pub push: Vec<PushValue>,
+    /// Invocations per workgroup.
+    pub workgroup_size: [u32; 3],
+    /// Workgroups per dispatch (a function of the run's sizes).
+    pub workgroups: Size,
+    /// How many times it is dispatched.
+    pub repeat: Repeat,
+}
+
+/// One dispatch.
+#[derive(Clone, Debug)]
+pub struct CompiledDispatch {
+    /// Its name (`<function>_dispatch_<i>`).
+    pub name: String,
+    /// Its op family.
+    pub family: OpFamily,
+    /// The op whose results it writes, and where.
+    pub op: String,
+    /// Where that op is.
+    pub loc: Location,
+    /// Its points (parallel iteration space).
+    pub points: Vec<Size>,
+    /// The reduction per point, if any.
+    pub reduction: Option<Size>,
+    /// Its strategy.
+    pub strategy: Strategy,
+    /// Its kernels, in run order.
+    pub kernels: Vec<CompiledKernel>,
+}
+
+/// A constant's data, uploaded into its buffer once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstantData {
+    /// Its buffer.
+    pub buffer: BufferId,
+    /// The value it defines (its dynamic sizes' source).
+    pub value: crate::tensor::TValue,
+    /// The element type.
+    pub elem: ElemType,
+    /// The data's shape.
+    pub shape: Vec<u64>,
+    /// One element (a splat) or all, row-major.
+    pub data: Elements,
+    /// Whether `data` holds one element for all.
+    pub splat: bool,
+}
+
+/// What a function returns.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ResultRef {
+    /// A tensor (or a scalar computed on the device) in a buffer.
+    Buffer {
+        /// The buffer.
+        buffer: BufferId,
+        /// The result's shape (a scalar: empty).
+        shape: Vec<Size>,
+        /// Its element type.
+        elem: ElemType,
+        /// Whether the result is a scalar.
+        scalar: bool,
+    },
+    /// A scalar the host computes.
+    Host {
+        /// Its value.
+        value: HostVal,
+        /// Its type.
+        elem: ElemType,
+    },
+}
+
+/// A function's argument.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// The element type (of the tensor, or the scalar).
+    pub elem: ElemType,
+    /// The shape (`None` for a scalar; `None` entries are dynamic).
+    pub shape: Option<Vec<Option<u64>>>,
+}
+
+/// One compiled function.
+#[derive(Clone, Debug)]
+pub struct CompiledFunction {
+    /// Its name.
+    pub name: String,
+    /// Its arguments.
+    pub params: Vec<Param>,
+    /// The host program: run-time sizes and scalars, and checks.
+    pub host: HostProgram,
+    /// Its buffers.
+    pub buffers: Vec<BufferInfo>,
+    /// The constants' data.
+    pub constants: Vec<ConstantData>,
+    /// The dispatches, in run order.
+    pub dispatches: Vec<CompiledDispatch>,
+    /// What it returns.
+    pub results: Vec<ResultRef>,
+}
+
+/// A compiled tensor program.
+#[derive(Clone, Debug)]
+pub struct CompiledProgram {
+    /// The target it was compiled for.
+    pub target: CodegenTarget,
+    /// Its functions.
+    pub functions: Vec<CompiledFunction>,
+}
+
+impl CompiledFunction {
+    /// The buffer of the constant defining `v`.
+    pub fn constant_buffer_of(&self, v: crate::tensor::TValue) -> Option<BufferId> {
+        self.constants
+            .iter()
+            .find(|c| c.value == v)
+            .map(|c| c.buffer)
+    }
+}
+
+impl CompiledProgram {
+    /// The function called `name`.
+    pub fn function(&self, name: &str) -> Option<&CompiledFunction> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// What every kernel needs together (the union of their VCE triples).
+    pub fn needs(&self) -> Vce {
+        let mut out = Vce {
+            version: crate::grammar::Version::V1_0,
+            capabilities: Vec::new(),
+            extensions: Vec::new(),
+        };
+        for k in self
+            .functions
+            .iter()
+            .flat_map(|f| &f.dispatches)
+            .flat_map(|d| &d.kernels)
+        {
+            out.version = out.version.max(k.needs.version);
+            for c in &k.needs.capabilities {
+                if !out.capabilities.contains(c) {
+                    out.capabilities.push(*c);
+                }
+            }
+            for e in &k.needs.extensions {
+                if !out.extensions.contains(e) {
+                    out.extensions.push(*e);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Stages 0 and 1 on a copy of `m`: the module every later stage reads
+/// (calls inlined, elementwise ops as `linalg.generic`).
+pub fn prepare_module(m: &TensorModule) -> Result<TensorModule, CodegenError> {
+    let mut m = m.clone();
+    super::inline::inline_calls(&mut m)?;
+    elementwise_to_generic(&mut m);
+    Ok(m)
+}
+
+/// Compiles every function with a body of `m` (verified) for `target`.
+pub fn compile(m: &TensorModule, target: &CodegenTarget) -> Result<CompiledProgram, CodegenError> {
+    let prepared = prepare_module(m)?;
+    let mut functions = Vec::new();
+    for &f in prepared.funcs() {
+        if prepared.func(f).body.is_some() {
+            functions.push(compile_function(&prepared, f, target)?);
+        }
+    }
+    Ok(CompiledProgram {
+        target: target.clone(),
+        functions,
+    })
+}
+
+/// Compiles function `f` of a module [prepared](prepare_module) by stage 1.
+pub fn compile_function(
+    m: &TensorModule,
+    f: TFunc,
+    target: &CodegenTarget,
+) -> Result<CompiledFunction, CodegenError> {
+    let info = FuncInfo::new(m, f)?;
+    let regions = form_dispatch_regions(&info);
+    let mut shapes = infer_shapes(&info)?;
+    let mut buffers = bufferize(&info, &regions, &shapes);
+    let mut dispatches = Vec::new();
+    for d in &regions.dispatches {
+        let shape = dispatch_shape(&info, &regions, &mut shapes, d);
+        let loc = m.op(d.op).loc;
+        let strategy = choose(target, &shape, loc)?;
+        let kernels = emit_dispatch(
+            &info,
+            &regions,
+            &mut shapes,
+            &mut buffers,
+            d,
+            &strategy,
+            &shape,
+        )?;
+        let mut compiled = Vec::new();
+        for k in kernels {
+            let push_bytes = k.push.len() as u32 * 4;
+            let limit = target.env.limits.max_push_constants_size;
+            if push_bytes > limit {
+                return Err(CodegenError::Limit {
+                    loc,
+                    message: format!(
+                        "dispatch {} needs {push_bytes} bytes of push constants (its run-time sizes and scalars), more than maxPushConstantsSize = {limit}",
+                        k.name
+                    ),
+                });
+            }
+            compiled.push(lower_kernel(k, target)?);
+        }
+        dispatches.push(CompiledDispatch {
+            name: d.name.clone(),
+            family: d.family,
+            op: m.op(d.op).kind.name(),
+            loc,
+            points: shape.points.clone(),
+            reduction: shape.reduction,
+            strategy,
+            kernels: compiled,
+        });
+    }
+    // Constants.
+    let mut constants = Vec::new();
+    for (id, b) in buffers.buffers.iter().enumerate() {
+        let BufferOrigin::Constant(op) = b.origin else {
+            continue;
+        };
+        let dense = match &m.op(op).kind {
+            OpKind::Constant(ConstAttr::Dense(d))
+            | OpKind::UnfoldableConstant(ConstAttr::Dense(d))
+            | OpKind::DynamicConstant(d) => d,
+            _ => continue,
+        };
+        let shape: Vec<u64> = m
+            .ty(dense.ty)
+            .tensor_shape()
+            .unwrap_or(&[])
+            .iter()
+            .map(|d| d.fixed().unwrap_or(0))
+            .collect();
+        constants.push(ConstantData {
+            buffer: id,
+            value: m.op(op).results[0],
+            elem: b.elem,
+            shape,
+            data: dense.data.clone(),
+            splat: dense.splat,
+        });
+    }
+    // Results.
+    let ret = m.op(info.ret).operands.clone();
+    let mut results = Vec::new();
+    for v in ret {
+        let elem = m.value_kind(v).elem();
+        let r = match (regions.fate(v), buffers.buffer(v), shapes.scalar.get(&v)) {
+            (_, Some(buffer), _) => ResultRef::Buffer {
+                buffer,
+                shape: shapes.of(v).to_vec(),
+                elem,
+                scalar: !m.value_kind(v).is_tensor(),
+            },
+            (ValueFate::Host, None, Some(&value)) => ResultRef::Host { value, elem },
+            _ => {
+                return Err(CodegenError::Unsupported {
+                    loc: m.op(info.ret).loc,
+                    op: "func.return".into(),
+                    message: "internal: a returned value has no buffer".into(),
+                })
+            }
+        };
+        results.push(r);
+    }
+    let params = m
+        .block(info.body)
+        .args
+        .iter()
+        .map(|&a| {
+            let k = m.value_kind(a);
+            Param {
+                elem: k.elem(),
+                shape: k
+                    .tensor_shape()
+                    .map(|s| s.iter().map(|d| d.fixed()).collect()),
+            }
+        })
+        .collect();
+    Ok(CompiledFunction {
+        name: m.func(f).name.clone(),
+        params,
+        host: shapes.host,
+        buffers: buffers.buffers,
+        constants,
+        dispatches,
+        results,
+    })
+}
+
+fn lower_kernel(
+    k: super::kernels::Kernel,
+    target: &CodegenTarget,
+) -> Result<CompiledKernel, CodegenError> {
+    let err = |source| CodegenError::Lower {
+        dispatch: k.name.clone(),
+        source: Box::new(source),
+    };
+    let compiled =
+        lower::compile_to_binaries(&k.module, Some(&target.env), &LowerOptions::default())
+            .map_err(err)?;
+    let c = compiled
+        .into_iter()
+        .next()
+        .ok_or_else(|| err(lower::LowerError::NoGpuModule))?;
+    let needs = match c.module.attr_kind(c.module.top(), "vce_triple") {
+        Some(AttrKind::Vce(v)) => v.clone(),
+        _ => target.env.vce.clone(),
+    };
+    Ok(CompiledKernel {
+        name: k.name,
+        words: c.words,
+        validation_env: c.validation_env,
+        needs,
+        kernel_text: crate::kernel::print(&k.module),
+        bindings: k.bindings,
+        writes: k.writes,
+        push: k.push,
+        workgroup_size: k.workgroup_size,
+        workgroups: k.workgroups,
+        repeat: k.repeat,
+    })
+}
+
+/// The `--explain` text of a compiled function: each dispatch, its
+/// iteration space, strategy and kernels.
+pub fn explain(f: &CompiledFunction) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "func @{}: {} dispatch(es)", f.name, f.dispatches.len());
+    for d in &f.dispatches {
+        let pts: Vec<String> = d.points.iter().map(|&s| f.host.text(s)).collect();
+        let _ = writeln!(out, "dispatch @{} ({} at {}):", d.name, d.op, d.loc);
+        let _ = writeln!(out, "  points: [{}]", pts.join(", "));
+        if let Some(r) = d.reduction {
+            let _ = writeln!(out, "  reduction: {} iterations per point", f.host.text(r));
+        }
+        let _ = writeln!(out, "{}", d.strategy);
+        for k in &d.kernels {
+            let repeat = match k.repeat {
+                Repeat::Once => String::new(),
+                Repeat::Chunks { total, chunk } => {
+                    format!(
+                        ", dispatched ceildiv({}, {chunk}) times",
+                        f.host.text(total)
+                    )
+                }
+            };
+            let _ = writeln!(
+                out,
+                "  kernel @{}: {} workgroups of {:?}{repeat}; {} bindings, {} push constants",
+                k.name,
+                f.host.text(k.workgroups),
+                k.workgroup_size,
+                k.bindings.len(),
+                k.push.len()
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,600 @@
+//! Stage 2: dispatch-region formation (IREE's flow dispatch regions).
+//!
+//! Every top-level value of a function gets a [`ValueFate`]; every value
+//! that must live in memory and is computed on the device gets a
+//! [`DispatchRegion`] that writes it. The rules, applied from the last op
+//! to the first (so each op knows how its consumers read it):
+//!
+//! * scalars are computed on the host ([`ValueFate::Host`]: constants,
+//!   `tensor.dim`, arithmetic on those) or, when they depend on tensor
+//!   data (`tensor.extract`), inside the kernels that read them
+//!   ([`ValueFate::DeviceScalar`]; a returned one gets a dispatch of its
+//!   own);
+//! * constants with data, dynamic constants and arguments are
+//!   [`ValueFate::Source`]s: buffers filled from the host;
+//! * reshapes of contiguous data (`tensor.cast`, `collapse_shape`,
+//!   `expand_shape`, `util.optimization_barrier`) are views: when their
+//!   result must be in memory it is an [`ValueFate::Alias`] of the
+//!   operand's buffer, never a copy;
+//! * data movement and constant patterns (fill, copy, transpose,
+//!   broadcast, slices, pad, concat, splat) are recomputed inside whatever
+//!   kernel reads them ([`ValueFate::Inlined`]);
+//! * an elementwise op is fused into its consumer when it has one consumer
+//!   that reads each of its elements once (the consumer's map is
+//!   injective, and the consumer itself runs once per element it
+//!   writes); otherwise it is a dispatch of its own;
+//! * a root (reduction loops — reductions, contractions, convolutions,
+//!   pooling — or softmax) is a dispatch, unless its one consumer is an
+//!   elementwise op reading it through a permutation: then it becomes that
+//!   consumer's prologue (the consumer is the root's epilogue), at most one
+//!   root per dispatch;
+//! * returned values and tensors captured inside op regions are always in
+//!   memory.
+//!
+//! A dispatch writes all results of its op ([`DispatchRegion::stored`]),
+//! runs at the op's place in program order, and iterates over the op's
+//! parallel loops (or its result's shape for `tensor` ops).
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use crate::tensor::affine::AffineMap;
+use crate::tensor::ops::{ConvKind, LinalgKind, OpKind, TensorOp};
+use crate::tensor::{TFunc, TOp, TValue, TensorModule};
+
+use super::analysis::{FuncInfo, OpClass, UseKind};
+
+/// What becomes of a top-level value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueFate {
+    /// A scalar the host computes (at compile time when it can).
+    Host,
+    /// A scalar computed inside every kernel that reads it.
+    DeviceScalar,
+    /// Data that arrives in a buffer (arguments, constants).
+    Source,
+    /// Written to a buffer by dispatch `.0`.
+    Stored(usize),
+    /// The buffer of another value, seen with this value's shape.
+    Alias(TValue),
+    /// Computed inside the kernels that read it.
+    Inlined,
+    /// Never read.
+    Dead,
+}
+
+/// The op family of a dispatch: what its strategy is chosen for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpFamily {
+    /// Elementwise arithmetic (fused chains included).
+    Elementwise,
+    /// Data movement: copies, transposes, slices, pads, fills.
+    DataMovement,
+    /// A reduction (`linalg.reduce`, generic with reduction loops).
+    Reduction,
+    /// A contraction (matmul family, matvec, vecmat, dot).
+    Contraction,
+    /// A convolution.
+    Convolution,
+    /// A pooling.
+    Pooling,
+    /// `linalg.softmax`.
+    Softmax,
+    /// One scalar written to memory.
+    Scalar,
+}
+
+impl OpFamily {
+    /// The family's name in `--explain` output.
+    pub fn name(self) -> &'static str {
+        match self {
+            OpFamily::Elementwise => "elementwise",
+            OpFamily::DataMovement => "data-movement",
+            OpFamily::Reduction => "reduction",
+            OpFamily::Contraction => "contraction",
+            OpFamily::Convolution => "convolution",
+            OpFamily::Pooling => "pooling",
+            OpFamily::Softmax => "softmax",
+            OpFamily::Scalar => "scalar",
+        }
+    }
+
+    /// Whether the family has a root with reduction loops (or softmax).
+    pub fn has_root(self) -> bool {
+        matches!(
+            self,
+            OpFamily::Reduction
+                | OpFamily::Contraction
+                | OpFamily::Convolution
+                | OpFamily::Pooling
+                | OpFamily::Softmax
+        )
+    }
+}
+
+/// One dispatch: the op whose results it writes and what it computes.
+#[derive(Clone, Debug)]
+pub struct DispatchRegion {
+    /// Position among the function's dispatches (their run order).
+    pub index: usize,
+    /// `<function>_dispatch_<index>`: the kernel's name.
+    pub name: String,
+    /// The op whose results are written; the dispatch iterates over its
+    /// parallel loops (or result shape).
+    pub op: TOp,
+    /// The values written to buffers.
+    pub stored: Vec<TValue>,
+    /// The reduction or softmax op computed inside (the op itself, or a
+    /// root fused as the op's prologue).
+    pub root: Option<TOp>,
+    /// The op family.
+    pub family: OpFamily,
+}
+
+/// The dispatch regions of one function.
+#[derive(Clone, Debug)]
+pub struct FuncRegions {
+    /// The function.
+    pub func: TFunc,
+    /// Its name.
+    pub name: String,
+    /// The fate of each top-level value.
+    pub fates: HashMap<TValue, ValueFate>,
+    /// The dispatches, in run order.
+    pub dispatches: Vec<DispatchRegion>,
+}
+
+impl FuncRegions {
+    /// The fate of `v` (values never looked at are dead).
+    pub fn fate(&self, v: TValue) -> ValueFate {
+        self.fates.get(&v).copied().unwrap_or(ValueFate::Dead)
+    }
+}
+
+/// Whether `map` reads each operand element at most once over the
+/// iteration space: every loop appears as a bare dim result (other
+/// results are constants).
+pub fn is_injective(map: &AffineMap) -> bool {
+    let mut seen = vec![false; map.num_dims as usize];
+    for e in &map.results {
+        if let Some(d) = e.as_dim() {
+            match seen.get_mut(d as usize) {
+                Some(s) if !*s => *s = true,
+                _ => return false,
+            }
+        } else if e.as_const().is_none() {
+            return false;
+        }
+    }
+    seen.iter().all(|&s| s)
+}
+
+/// Whether the body of structured op `op` reads its output argument `j`.
+pub fn reads_output(info: &FuncInfo<'_>, op: TOp, j: usize) -> bool {
+    let Some(s) = info.structured.get(&op) else {
+        return false;
+    };
+    let m = info.m;
+    let args = &m.block(s.body).args;
+    let Some(&arg) = args.get(s.inputs.len() + j) else {
+        return false;
+    };
+    let mut read = false;
+    m.walk(s.body, &mut |o| read |= m.op(o).operands.contains(&arg));
+    read
+}
+
+struct Former<'a, 'm> {
+    info: &'a FuncInfo<'m>,
+    fates: HashMap<TValue, ValueFate>,
+    forced: HashSet<TValue>,
+    /// Who reads each value, and whether once per element written.
+    reads: HashMap<TValue, Vec<(TOp, bool)>>,
+    once: HashMap<TOp, bool>,
+    owner: HashMap<TOp, Option<TOp>>,
+    has_root: HashSet<TOp>,
+    /// Ops that are dispatches (their stored results), in reverse order.
+    stored_ops: Vec<(TOp, Option<TOp>)>,
+    /// Root attached to an owner op as its prologue.
+    attached: HashMap<TOp, TOp>,
+}
+
+/// Forms the dispatch regions of the analysed function.
+pub fn form_dispatch_regions(info: &FuncInfo<'_>) -> FuncRegions {
+    let mut f = Former {
+        info,
+        fates: HashMap::new(),
+        forced: HashSet::new(),
+        reads: HashMap::new(),
+        once: HashMap::new(),
+        owner: HashMap::new(),
+        has_root: HashSet::new(),
+        stored_ops: Vec::new(),
+        attached: HashMap::new(),
+    };
+    let m = info.m;
+    for (&v, uses) in &info.uses {
+        for u in uses {
+            let force = match u.kind {
+                UseKind::Returned(_) => true,
+                UseKind::Captured => info.is_tensor(v),
+                UseKind::Operand(_) => false,
+            };
+            if force {
+                f.forced.insert(v);
+            }
+        }
+    }
+    // Arguments.
+    for &a in &m.block(info.body).args {
+        let fate = if info.is_tensor(a) {
+            ValueFate::Source
+        } else {
+            ValueFate::Host
+        };
+        f.fates.insert(a, fate);
+    }
+    for &op in info.ops.iter().rev() {
+        f.decide(op);
+    }
+    // Dispatches in program order.
+    f.stored_ops.reverse();
+    let fname = m.func(info.func).name.clone();
+    let mut dispatches = Vec::new();
+    for (op, root) in f.stored_ops.iter().copied() {
+        let index = dispatches.len();
+        let stored: Vec<TValue> = m
+            .op(op)
+            .results
+            .iter()
+            .copied()
+            .filter(|r| f.fates.get(r) == Some(&ValueFate::Stored(usize::MAX)))
+            .collect();
+        for &r in &stored {
+            f.fates.insert(r, ValueFate::Stored(index));
+        }
+        let root = root.or_else(|| f.attached.get(&op).copied());
+        dispatches.push(DispatchRegion {
+            index,
+            name: format!("{fname}_dispatch_{index}"),
+            op,
+            stored,
+            root,
+            family: family(info, op, root),
+        });
+    }
+    FuncRegions {
+        func: info.func,
+        name: fname,
+        fates: f.fates,
+        dispatches,
+    }
+}
+
+fn family(info: &FuncInfo<'_>, op: TOp, root: Option<TOp>) -> OpFamily {
+    let m = info.m;
+    if let Some(r) = root {
+        if let OpKind::Linalg(l) = &m.op(r).kind {
+            return match &l.kind {
+                LinalgKind::Softmax { .. } => OpFamily::Softmax,
+                LinalgKind::Contraction(_) => OpFamily::Contraction,
+                LinalgKind::Conv(c, _) if c.is_pooling() => OpFamily::Pooling,
+                LinalgKind::Conv(ConvKind::Conv2dNhwcHwcf, _)
+                | LinalgKind::Conv(ConvKind::Conv2dNchwFchw, _)
+                | LinalgKind::Conv(ConvKind::DepthwiseConv2dNhwcHwc, _) => OpFamily::Convolution,
+                _ => OpFamily::Reduction,
+            };
+        }
+    }
+    match info.class.get(&op) {
+        Some(OpClass::Compute) => OpFamily::Elementwise,
+        Some(OpClass::DeviceScalar) => OpFamily::Scalar,
+        _ => OpFamily::DataMovement,
+    }
+}
+
+impl Former<'_, '_> {
+    fn record(&mut self, v: TValue, reader: TOp, once: bool) {
+        self.reads.entry(v).or_default().push((reader, once));
+    }
+
+    /// Whether `v`'s data is needed (a `tensor.dim` or an unread `outs`
+    /// operand needs only its shape, which the host knows).
+    fn live(&self, v: TValue) -> bool {
+        self.forced.contains(&v) || self.reads.get(&v).is_some_and(|r| !r.is_empty())
+    }
+
+    /// Whether `v` is read exactly once per element by one reader; that
+    /// reader.
+    fn single_once_reader(&self, v: TValue) -> Option<TOp> {
+        match self.reads.get(&v).map(Vec::as_slice) {
+            Some([(reader, true)]) => Some(*reader),
+            _ => None,
+        }
+    }
+
+    fn owner_of(&self, op: TOp) -> Option<TOp> {
+        self.owner.get(&op).copied().flatten()
+    }
+
+    fn decide(&mut self, op: TOp) {
+        let info = self.info;
+        let m = info.m;
+        let d = m.op(op);
+        let class = info.class[&op];
+        match class {
+            OpClass::HostScalar => {
+                for &r in &d.results {
+                    self.fates.insert(r, ValueFate::Host);
+                }
+            }
+            OpClass::DeviceScalar => {
+                let r = d.results[0];
+                let stored = self.forced.contains(&r);
+                if stored {
+                    self.fates.insert(r, ValueFate::Stored(usize::MAX));
+                    self.stored_ops.push((op, None));
+                    self.owner.insert(op, Some(op));
+                } else {
+                    self.fates.insert(r, ValueFate::DeviceScalar);
+                    self.owner.insert(op, None);
+                }
+                for &v in &d.operands {
+                    if info.is_tensor(v) {
+                        self.record(v, op, false);
+                    }
+                }
+            }
+            OpClass::Source => {
+                for &r in &d.results {
+                    self.fates.insert(r, ValueFate::Source);
+                }
+            }
+            OpClass::Alias => {
+                for (i, &r) in d.results.iter().enumerate() {
+                    let src = if d.kind == OpKind::OptimizationBarrier {
+                        d.operands[i]
+                    } else {
+                        d.operands[0]
+                    };
+                    if !info.is_tensor(r) {
+                        // A scalar through a barrier: the operand's kind.
+                        let fate = self.fates.get(&src).copied().unwrap_or(ValueFate::Host);
+                        let fate = match info.value_class(src) {
+                            OpClass::DeviceScalar => ValueFate::DeviceScalar,
+                            _ if fate == ValueFate::DeviceScalar => fate,
+                            _ => ValueFate::Host,
+                        };
+                        self.fates.insert(r, fate);
+                        continue;
+                    }
+                    if self.forced.contains(&r) {
+                        self.fates.insert(r, ValueFate::Alias(src));
+                        self.forced.insert(src);
+                    } else if self.live(r) {
+                        self.fates.insert(r, ValueFate::Inlined);
+                        let reader = self.single_once_reader(r);
+                        let once = reader.is_some();
+                        self.once.insert(op, once);
+                        let owner = reader.and_then(|c| self.owner_of(c));
+                        self.owner.insert(op, owner);
+                        self.record(src, op, once);
+                    } else {
+                        self.fates.insert(r, ValueFate::Dead);
+                    }
+                }
+            }
+            OpClass::Free | OpClass::Compute | OpClass::Root => self.decide_computed(op, class),
+            OpClass::Return => {}
+        }
+    }
+
+    fn decide_computed(&mut self, op: TOp, class: OpClass) {
+        let info = self.info;
+        let m = info.m;
+        let d = m.op(op);
+        if !d.results.iter().any(|&r| self.live(r)) {
+            for &r in &d.results {
+                self.fates.insert(r, ValueFate::Dead);
+            }
+            return;
+        }
+        let mut stored = d.results.len() > 1 || self.forced.contains(&d.results[0]);
+        let mut attach_to = None;
+        if !stored {
+            let r = d.results[0];
+            let reader = self.single_once_reader(r);
+            match class {
+                OpClass::Free => {}
+                OpClass::Compute => stored = reader.is_none(),
+                _ => {
+                    // A root: the prologue of its one elementwise consumer?
+                    attach_to = reader
+                        .filter(|&c| self.is_epilogue(r, c))
+                        .and_then(|c| self.owner_of(c))
+                        .filter(|o| !self.has_root.contains(o));
+                    stored = attach_to.is_none();
+                }
+            }
+        }
+        if stored {
+            for &r in &d.results {
+                let fate = if self.live(r) {
+                    ValueFate::Stored(usize::MAX)
+                } else {
+                    ValueFate::Dead
+                };
+                self.fates.insert(r, fate);
+            }
+            let root = (class == OpClass::Root).then_some(op);
+            self.stored_ops.push((op, root));
+            self.once.insert(op, true);
+            self.owner.insert(op, Some(op));
+            if root.is_some() {
+                self.has_root.insert(op);
+            }
+        } else {
+            let r = d.results[0];
+            self.fates.insert(r, ValueFate::Inlined);
+            let reader = self.single_once_reader(r);
+            self.once.insert(op, reader.is_some());
+            let owner = reader.and_then(|c| self.owner_of(c));
+            self.owner.insert(op, owner);
+            if let Some(o) = attach_to {
+                self.has_root.insert(o);
+                self.attached.insert(o, op);
+            }
+        }
+        self.record_operand_reads(op);
+    }
+
+    /// Whether root result `r` can be the prologue of consumer `c`: `c` is
+    /// an all-parallel structured op reading `r` as an input through an
+    /// injective map.
+    fn is_epilogue(&self, r: TValue, c: TOp) -> bool {
+        let info = self.info;
+        if !matches!(info.class.get(&c), Some(OpClass::Compute | OpClass::Free)) {
+            return false;
+        }
+        let Some(s) = info.structured.get(&c) else {
+            return false;
+        };
+        if s.outputs.len() != 1 {
+            return false;
+        }
+        s.inputs
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| v == r)
+            .all(|(k, _)| is_injective(&s.indexing_maps[k]))
+            && s.inputs.contains(&r)
+            && !s.outputs.contains(&r)
+    }
+
+    fn record_operand_reads(&mut self, op: TOp) {
+        let info = self.info;
+        let m = info.m;
+        let d = m.op(op);
+        let once = self.once.get(&op).copied().unwrap_or(false);
+        if let Some(s) = info.structured.get(&op).cloned() {
+            // The same operand read twice through the same map is one read
+            // (the kernel computes it once per point).
+            let mut seen: Vec<(TValue, &AffineMap)> = Vec::new();
+            for (k, &v) in s.inputs.iter().enumerate() {
+                let map = &s.indexing_maps[k];
+                if info.is_tensor(v) && !seen.contains(&(v, map)) {
+                    seen.push((v, map));
+                    self.record(v, op, once && is_injective(map));
+                }
+            }
+            for (j, &v) in s.outputs.iter().enumerate() {
+                if reads_output(info, op, j) {
+                    self.record(v, op, once);
+                }
+            }
+            return;
+        }
+        match &d.kind {
+            OpKind::Linalg(_) => {
+                // softmax: the input is read several times; the output
+                // operand only gives the shape.
+                self.record(d.operands[0], op, false);
+            }
+            OpKind::Tensor(t) => {
+                let reads: Vec<TValue> = match t {
+                    TensorOp::ExtractSlice { .. } | TensorOp::Pad { .. } => vec![d.operands[0]],
+                    TensorOp::InsertSlice { .. } => vec![d.operands[0], d.operands[1]],
+                    TensorOp::Insert => vec![d.operands[1]],
+                    TensorOp::Concat { .. } => d.operands.clone(),
+                    _ => Vec::new(),
+                };
+                for v in reads {
+                    if info.is_tensor(v) {
+                        self.record(v, op, once);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Prints the dispatch regions of a function (`kiln opt
+/// --form-dispatch-regions`): one block per dispatch with the op it
+/// writes, its family, its root and the ops fused into it.
+pub fn print_regions(m: &TensorModule, info: &FuncInfo<'_>, r: &FuncRegions) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "// func @{}: {} dispatch{}",
+        r.name,
+        r.dispatches.len(),
+        if r.dispatches.len() == 1 { "" } else { "es" }
+    );
+    let describe = |op: TOp| format!("{} at {}", m.op(op).kind.name(), m.op(op).loc);
+    for d in &r.dispatches {
+        let _ = writeln!(out, "dispatch @{} ({}) {{", d.name, d.family.name());
+        let tys: Vec<String> = d
+            .stored
+            .iter()
+            .map(|&v| m.types.text(m.value_type(v)))
+            .collect();
+        let _ = writeln!(out, "  writes {} : {}", describe(d.op), tys.join(", "));
+        if let Some(root) = d.root.filter(|&x| x != d.op) {
+            let _ = writeln!(out, "  prologue root {}", describe(root));
+        }
+        let fused = fused_ops(info, r, d.op);
+        if !fused.is_empty() {
+            let list: Vec<String> = fused.iter().map(|&o| describe(o)).collect();
+            let _ = writeln!(out, "  fuses {}", list.join(", "));
+        }
+        let _ = writeln!(out, "}}");
+    }
+    let aliases: Vec<String> = r
+        .fates
+        .iter()
+        .filter_map(|(&v, f)| match f {
+            ValueFate::Alias(_) => info.def_op(v),
+            _ => None,
+        })
+        .map(|op| (info.position.get(&op).copied().unwrap_or(0), op))
+        .collect::<std::collections::BTreeMap<_, _>>()
+        .into_values()
+        .map(describe)
+        .collect();
+    if !aliases.is_empty() {
+        let _ = writeln!(out, "views (no copy): {}", aliases.join(", "));
+    }
+    out
+}
+
+/// The inlined ops computed inside the dispatch writing `op`'s results,
+/// in program order.
+pub fn fused_ops(info: &FuncInfo<'_>, r: &FuncRegions, op: TOp) -> Vec<TOp> {
+    let m = info.m;
+    let mut seen = HashSet::new();
+    let mut stack = vec![op];
+    let mut out = Vec::new();
+    while let Some(o) = stack.pop() {
+        let mut operands: Vec<TValue> = m.op(o).operands.clone();
+        for &reg in &m.op(o).regions {
+            m.walk(reg, &mut |inner| {
+                operands.extend(m.op(inner).operands.iter().copied())
+            });
+        }
+        for v in operands {
+            if !info.is_top_level(v) {
+                continue;
+            }
+            let inline = matches!(r.fate(v), ValueFate::Inlined | ValueFate::DeviceScalar);
+            if let (true, Some(def)) = (inline, info.def_op(v)) {
+                if seen.insert(def) {
+                    out.push(def);
+                    stack.push(def);
+                }
+            }
+        }
+    }
+    out.sort_by_key(|o| info.position.get(o).copied().unwrap_or(0));
+    out
+}

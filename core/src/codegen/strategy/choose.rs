@@ -1,0 +1,346 @@
+//! The strategy choice: one small function per op family, each with an
+//! always-valid fallback.
+
+use crate::grammar::Capability;
+use crate::tensor::ops::{LinalgKind, OpKind};
+use crate::tensor::types::ElemType;
+use crate::tensor::{TOp, TValue};
+
+use super::super::analysis::FuncInfo;
+use super::super::combine::combiners;
+use super::super::error::CodegenError;
+use super::super::host::Size;
+use super::super::regions::{DispatchRegion, FuncRegions, OpFamily, ValueFate};
+use super::super::shapes::Shapes;
+use super::super::target::CodegenTarget;
+use super::{type_reprs, Combine, Distribution, ReductionStrategy, Strategy};
+
+/// What a strategy is chosen from: the dispatch's iteration space and
+/// reduction, and the element types it touches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DispatchShape {
+    /// The op family.
+    pub family: OpFamily,
+    /// The sizes of the parallel iteration space (the points).
+    pub points: Vec<Size>,
+    /// Iterations of each point's reduction (the product of the root's
+    /// reduction loops; a softmax row's length).
+    pub reduction: Option<Size>,
+    /// Whether the reduction folds each output with one associative op.
+    pub combinable: bool,
+    /// The element types the dispatch reads and writes.
+    pub elems: Vec<ElemType>,
+}
+
+impl DispatchShape {
+    /// The number of points, when static.
+    pub fn static_points(&self) -> Option<u64> {
+        self.points
+            .iter()
+            .try_fold(1u64, |acc, s| acc.checked_mul(s.fixed()?))
+    }
+}
+
+/// The sizes of `op`'s loops (structured ops).
+pub fn loop_sizes(info: &FuncInfo<'_>, shapes: &Shapes, op: TOp) -> Vec<Size> {
+    let Some(s) = info.structured.get(&op) else {
+        return Vec::new();
+    };
+    let operands: Vec<TValue> = s.operands().collect();
+    s.loop_sources()
+        .iter()
+        .map(|src| {
+            src.and_then(|(k, r)| shapes.of(operands[k]).get(r).copied())
+                .unwrap_or(Size::Static(0))
+        })
+        .collect()
+}
+
+/// The shape of dispatch `d`.
+pub fn dispatch_shape(
+    info: &FuncInfo<'_>,
+    regions: &FuncRegions,
+    shapes: &mut Shapes,
+    d: &DispatchRegion,
+) -> DispatchShape {
+    let m = info.m;
+    let op = d.op;
+    let points: Vec<Size> = match (&m.op(op).kind, info.structured.get(&op)) {
+        (OpKind::Linalg(l), _) if matches!(l.kind, LinalgKind::Softmax { .. }) => {
+            let LinalgKind::Softmax { dimension } = l.kind else {
+                unreachable!()
+            };
+            let sh = shapes.of(m.op(op).results[0]);
+            sh.iter()
+                .enumerate()
+                .filter(|(i, _)| *i as u64 != dimension)
+                .map(|(_, &s)| s)
+                .collect()
+        }
+        (_, Some(s)) => {
+            let sizes = loop_sizes(info, shapes, op);
+            s.iterator_types
+                .iter()
+                .zip(sizes)
+                .filter(|(t, _)| **t == crate::tensor::attr::IteratorType::Parallel)
+                .map(|(_, s)| s)
+                .collect()
+        }
+        _ => m
+            .op(op)
+            .results
+            .first()
+            .map(|&r| shapes.of(r).to_vec())
+            .unwrap_or_default(),
+    };
+    let mut reduction = None;
+    let mut combinable = false;
+    if let Some(root) = d.root {
+        match &m.op(root).kind {
+            OpKind::Linalg(l) if matches!(l.kind, LinalgKind::Softmax { .. }) => {
+                let LinalgKind::Softmax { dimension } = l.kind else {
+                    unreachable!()
+                };
+                reduction = shapes
+                    .of(m.op(root).results[0])
+                    .get(dimension as usize)
+                    .copied();
+            }
+            _ => {
+                if let Some(s) = info.structured.get(&root) {
+                    let sizes = loop_sizes(info, shapes, root);
+                    let red: Vec<Size> = s
+                        .iterator_types
+                        .iter()
+                        .zip(sizes)
+                        .filter(|(t, _)| **t == crate::tensor::attr::IteratorType::Reduction)
+                        .map(|(_, s)| s)
+                        .collect();
+                    reduction = Some(shapes.host.product(&red));
+                    combinable = combiners(m, s).is_some();
+                }
+            }
+        }
+    }
+    // Element types touched: the stored values, the root's and the op's
+    // operands (what the kernel reads comes from these).
+    let mut elems = Vec::new();
+    let mut add = |e: ElemType| {
+        if !elems.contains(&e) {
+            elems.push(e);
+        }
+    };
+    for &v in &d.stored {
+        add(m.value_kind(v).elem());
+    }
+    for op in [Some(d.op), d.root].into_iter().flatten() {
+        for &v in &m.op(op).operands {
+            if m.value_kind(v).is_tensor() {
+                add(m.value_kind(v).elem());
+            }
+        }
+    }
+    for f in super::super::regions::fused_ops(info, regions, d.op) {
+        for &v in m.op(f).operands.iter().chain(&m.op(f).results) {
+            if m.value_kind(v).is_tensor() && !matches!(regions.fate(v), ValueFate::Dead) {
+                add(m.value_kind(v).elem());
+            }
+        }
+    }
+    DispatchShape {
+        family: d.family,
+        points,
+        reduction,
+        combinable,
+        elems,
+    }
+}
+
+/// A power of two no larger than `n` (at least 1).
+fn pow2_floor(n: u32) -> u32 {
+    if n == 0 {
+        1
+    } else {
+        1 << (31 - n.leading_zeros())
+    }
+}
+
+/// The workgroup of a cooperative reduction of `red` iterations: 256
+/// invocations, fewer (a power of two, at least a subgroup) for a short
+/// static reduction.
+fn coop_workgroup(target: &CodegenTarget, red: Size, max_inv: u32) -> u32 {
+    let full = 256.min(max_inv);
+    match red {
+        Size::Static(r) => {
+            let want = u32::try_from(r.max(1))
+                .unwrap_or(u32::MAX)
+                .checked_next_power_of_two()
+                .unwrap_or(full);
+            want.clamp(target.subgroup_size().min(full), full)
+        }
+        Size::Slot(_) => full,
+    }
+}
+
+/// How partial results combine on `target` (subgroup operations cannot
+/// combine emulated i64 pairs).
+fn combine_for(target: &CodegenTarget, shape: &DispatchShape) -> Combine {
+    let emulated_i64 = shape.elems.contains(&ElemType::I64) && !target.has(Capability::Int64);
+    if target.has(Capability::GroupNonUniformArithmetic) && !emulated_i64 {
+        Combine::Subgroup
+    } else {
+        Combine::WorkgroupTree
+    }
+}
+
+/// Chooses the strategy of a dispatch of shape `shape` on `target`.
+pub fn choose(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    loc: crate::ir::Location,
+) -> Result<Strategy, CodegenError> {
+    let types = type_reprs(target, &shape.elems, loc)?;
+    let budget = target.loop_budget();
+    let max_inv = pow2_floor(target.max_invocations());
+    let sg = target.subgroup_size();
+    // Workgroups of a few subgroups (at least 64 invocations where allowed).
+    let linear_wg = (sg.max(1) * 4).clamp(64, 256).min(max_inv);
+    let points = shape.static_points();
+    let mut s = Strategy {
+        family: shape.family,
+        workgroup_size: [linear_wg, 1, 1],
+        distribution: Distribution::Points { per_invocation: 1 },
+        reduction: None,
+        workgroup_memory: 0,
+        loop_budget: budget,
+        types,
+        reason: String::new(),
+    };
+    match shape.family {
+        OpFamily::Elementwise | OpFamily::DataMovement => {
+            let per = if points.is_some_and(|p| p < u64::from(linear_wg) * 64) {
+                1
+            } else {
+                4
+            };
+            s.distribution = Distribution::Points {
+                per_invocation: per,
+            };
+            s.reason = format!(
+                "no reduction: {per} point{} per invocation, {linear_wg} invocations per workgroup",
+                if per == 1 { "" } else { "s" }
+            );
+        }
+        OpFamily::Scalar => {
+            s.workgroup_size = [1, 1, 1];
+            s.reason = "one value: one invocation".into();
+        }
+        OpFamily::Softmax => choose_softmax(target, shape, &mut s, budget, max_inv),
+        OpFamily::Reduction | OpFamily::Contraction | OpFamily::Convolution | OpFamily::Pooling => {
+            choose_reduction(target, shape, &mut s, budget, max_inv)
+        }
+    }
+    Ok(s)
+}
+
+fn choose_reduction(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    s: &mut Strategy,
+    budget: u64,
+    max_inv: u32,
+) {
+    let red = shape.reduction.unwrap_or(Size::Static(0));
+    let points = shape.static_points();
+    let few_points = points.is_some_and(|p| p < 64);
+    let long = match red {
+        Size::Static(r) => r > budget,
+        Size::Slot(_) => true,
+    };
+    let worth_splitting = match red {
+        Size::Static(r) => r >= 1024 || long,
+        Size::Slot(_) => true,
+    };
+    if shape.combinable && few_points && worth_splitting {
+        let wg = coop_workgroup(target, red, max_inv);
+        let combine = combine_for(target, shape);
+        let split = match red {
+            Size::Static(r) => r > u64::from(wg) * budget,
+            Size::Slot(_) => true,
+        };
+        s.workgroup_size = [wg, 1, 1];
+        s.distribution = Distribution::WorkgroupPerPoint;
+        s.reduction = Some(ReductionStrategy::Cooperative {
+            combine,
+            chunk: budget,
+            split,
+        });
+        let scalar_bytes = 8;
+        s.workgroup_memory = match combine {
+            Combine::Subgroup => (wg / target.subgroup_size().max(1)).max(1) * scalar_bytes,
+            Combine::WorkgroupTree => wg * scalar_bytes,
+        } * shape.elems.len().max(1) as u32;
+        s.reason = format!(
+            "few outputs ({}) and a long combinable reduction ({}): a workgroup per output",
+            points.map_or("?".into(), |p| p.to_string()),
+            match red {
+                Size::Static(r) => r.to_string(),
+                Size::Slot(_) => "dynamic".into(),
+            }
+        );
+        return;
+    }
+    let wg = 64.min(max_inv);
+    s.workgroup_size = [wg, 1, 1];
+    s.distribution = Distribution::Points { per_invocation: 1 };
+    s.reduction = Some(ReductionStrategy::Serial {
+        chunk: match red {
+            Size::Static(r) if !long => r.max(1),
+            _ => budget,
+        },
+        chunked: long,
+    });
+    s.reason = if long {
+        "a reduction longer than the loop budget (or dynamic) over many outputs: one output per invocation, one dispatch per chunk".into()
+    } else {
+        "one output per invocation, its reduction in one loop".into()
+    };
+}
+
+fn choose_softmax(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    s: &mut Strategy,
+    budget: u64,
+    max_inv: u32,
+) {
+    let row = shape.reduction.unwrap_or(Size::Static(0));
+    let rows = shape.static_points();
+    let short_row = row.fixed().is_some_and(|r| r * 3 <= budget && r <= 256);
+    if short_row && rows.is_none_or(|r| r >= 64) {
+        s.workgroup_size = [64.min(max_inv), 1, 1];
+        s.distribution = Distribution::Points { per_invocation: 1 };
+        s.reduction = Some(ReductionStrategy::SoftmaxRow { combine: None });
+        s.reason = "short rows: one row per invocation".into();
+        return;
+    }
+    let wg = coop_workgroup(target, row, max_inv);
+    let combine = combine_for(target, shape);
+    s.workgroup_size = [wg, 1, 1];
+    s.distribution = Distribution::WorkgroupPerPoint;
+    s.reduction = Some(ReductionStrategy::SoftmaxRow {
+        combine: Some(combine),
+    });
+    s.workgroup_memory = match combine {
+        Combine::Subgroup => (wg / target.subgroup_size().max(1)).max(1) * 4 + 4,
+        Combine::WorkgroupTree => wg * 4,
+    };
+    s.reason = format!(
+        "rows of {}: a workgroup per row ({} iterations per invocation at most)",
+        match row {
+            Size::Static(r) => r.to_string(),
+            Size::Slot(_) => "dynamic length".into(),
+        },
+        budget
+    );
+}

@@ -1,0 +1,203 @@
+//! Stage 4: a [`Strategy`] per dispatch — a plain value chosen from the
+//! dispatch's shape ([`DispatchShape`]) and the [`CodegenTarget`] by one
+//! small function per op family ([`choose`]), with an always-valid
+//! fallback. Kernel generation only reads it; a tuned strategy from a
+//! cache can replace it (the fast-kernels issue).
+//!
+//! Every strategy keeps each invocation's loop iterations (summed over all
+//! its loops, the way lavapipe counts them) within the target's loop
+//! budget: a reduction longer than that is split across the invocations
+//! of a workgroup, across workgroups with a second dispatch combining
+//! partial results, or across several dispatches carrying the
+//! accumulator in memory.
+
+mod choose;
+mod types;
+
+use std::fmt;
+
+pub use choose::{choose, dispatch_shape, loop_sizes, DispatchShape};
+pub use types::{type_reprs, TypeRepr};
+
+use super::regions::OpFamily;
+use crate::tensor::types::ElemType;
+
+/// How a reduction's partial results are combined inside a workgroup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Combine {
+    /// `gpu.subgroup_reduce` (GroupNonUniformArithmetic), then the
+    /// subgroups' results through workgroup memory.
+    Subgroup,
+    /// A tree in workgroup memory, halving the active invocations each
+    /// step (no subgroup operations).
+    WorkgroupTree,
+}
+
+impl Combine {
+    fn name(self) -> &'static str {
+        match self {
+            Combine::Subgroup => "subgroup reduce (GroupNonUniformArithmetic) + workgroup memory",
+            Combine::WorkgroupTree => "workgroup-memory tree",
+        }
+    }
+}
+
+/// How the dispatch's points (its parallel iteration space, linearized)
+/// map to invocations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Distribution {
+    /// Each invocation computes `per_invocation` points, strided by the
+    /// workgroup size within its workgroup's block of points.
+    Points {
+        /// Points per invocation (unrolled, no loop).
+        per_invocation: u32,
+    },
+    /// One workgroup per point: its invocations split the point's
+    /// reduction.
+    WorkgroupPerPoint,
+}
+
+/// How each point's reduction runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReductionStrategy {
+    /// The invocation runs the point's reduction loop itself. With
+    /// `chunked`, the loop runs as one dispatch per `chunk` iterations
+    /// (their number is known at run time), the accumulators kept in a
+    /// scratch buffer between dispatches.
+    Serial {
+        /// The most iterations one dispatch runs.
+        chunk: u64,
+        /// Whether the reduction may need several dispatches.
+        chunked: bool,
+    },
+    /// The workgroup's invocations split the reduction (invocation `t`
+    /// takes iterations `t, t + W, ...`, at most `chunk` each) and combine
+    /// with `combine`. With `split`, `ceil(iterations / (W * chunk))`
+    /// workgroups share a point and write partial results that a second
+    /// dispatch combines.
+    Cooperative {
+        /// How partial results combine in a workgroup.
+        combine: Combine,
+        /// The most iterations one invocation runs.
+        chunk: u64,
+        /// Whether several workgroups may share a point.
+        split: bool,
+    },
+    /// Softmax along a row: max, sum of exponentials, normalisation (three
+    /// loops over the row), by one invocation per row or, with `combine`,
+    /// by a workgroup per row.
+    SoftmaxRow {
+        /// `None`: one invocation per row.
+        combine: Option<Combine>,
+    },
+}
+
+/// The strategy of one dispatch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Strategy {
+    /// The op family it was chosen for.
+    pub family: OpFamily,
+    /// Invocations per workgroup.
+    pub workgroup_size: [u32; 3],
+    /// How points map to invocations.
+    pub distribution: Distribution,
+    /// How each point's reduction runs (none without a reduction).
+    pub reduction: Option<ReductionStrategy>,
+    /// Bytes of workgroup memory the kernel uses.
+    pub workgroup_memory: u32,
+    /// The loop iterations one invocation may run.
+    pub loop_budget: u64,
+    /// How each element type is held.
+    pub types: Vec<(ElemType, TypeRepr)>,
+    /// Why this strategy (one line).
+    pub reason: String,
+}
+
+impl Strategy {
+    /// Invocations per workgroup.
+    pub fn invocations(&self) -> u32 {
+        self.workgroup_size.iter().product()
+    }
+
+    /// How `elem` is held.
+    pub fn repr(&self, elem: ElemType) -> TypeRepr {
+        self.types
+            .iter()
+            .find(|(e, _)| *e == elem)
+            .map_or(TypeRepr::Native, |(_, r)| *r)
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.workgroup_size;
+        writeln!(f, "  family: {}", self.family.name())?;
+        writeln!(f, "  workgroup size: [{x}, {y}, {z}]")?;
+        match self.distribution {
+            Distribution::Points { per_invocation } => writeln!(
+                f,
+                "  distribution: {per_invocation} point{} per invocation",
+                if per_invocation == 1 { "" } else { "s" }
+            )?,
+            Distribution::WorkgroupPerPoint => {
+                writeln!(f, "  distribution: one workgroup per point")?
+            }
+        }
+        match self.reduction {
+            None => {}
+            Some(ReductionStrategy::Serial { chunk, chunked }) => {
+                if chunked {
+                    writeln!(
+                        f,
+                        "  reduction: serial per invocation, one dispatch per {chunk} iterations (accumulator kept in memory)"
+                    )?
+                } else {
+                    writeln!(f, "  reduction: serial per invocation ({chunk} iterations)")?
+                }
+            }
+            Some(ReductionStrategy::Cooperative {
+                combine,
+                chunk,
+                split,
+            }) => {
+                writeln!(
+                    f,
+                    "  reduction: split over the workgroup (at most {chunk} iterations per invocation), combined by {}",
+                    combine.name()
+                )?;
+                if split {
+                    writeln!(
+                        f,
+                        "  split: several workgroups per point write partial results; a second dispatch combines them"
+                    )?;
+                }
+            }
+            Some(ReductionStrategy::SoftmaxRow { combine }) => match combine {
+                None => writeln!(
+                    f,
+                    "  reduction: softmax, one invocation per row (max, sum, normalise)"
+                )?,
+                Some(c) => writeln!(
+                    f,
+                    "  reduction: softmax, one workgroup per row, combined by {}",
+                    c.name()
+                )?,
+            },
+        }
+        writeln!(f, "  workgroup memory: {} bytes", self.workgroup_memory)?;
+        writeln!(
+            f,
+            "  loop budget: {} iterations per invocation",
+            self.loop_budget
+        )?;
+        if !self.types.is_empty() {
+            let t: Vec<String> = self
+                .types
+                .iter()
+                .map(|(e, r)| format!("{e}: {}", r.describe()))
+                .collect();
+            writeln!(f, "  types: {}", t.join("; "))?;
+        }
+        write!(f, "  why: {}", self.reason)
+    }
+}

@@ -1,0 +1,131 @@
+//! What codegen knows about the device: its [`TargetEnv`] (queried) and
+//! the [`DriverFacts`] that cannot be queried (DRIVERS.md).
+
+use crate::grammar::Capability;
+use crate::target::TargetEnv;
+
+/// Facts about a driver that no Vulkan query reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DriverFacts {
+    /// The most loop iterations one invocation may run, summed over all
+    /// its loops (lavapipe counts every loop back-edge of an invocation in
+    /// one counter and silently leaves loops after 65,535); `None`: no
+    /// known cap.
+    pub loop_iteration_cap: Option<u32>,
+}
+
+impl DriverFacts {
+    /// lavapipe's cap (`LP_MAX_TGSI_LOOP_ITERATIONS`), measured on this
+    /// workplace with nested loops: one budget for the whole invocation.
+    pub const LAVAPIPE_LOOP_CAP: u32 = 65_535;
+
+    /// The facts of the driver with this device name and driver name
+    /// (`llvmpipe (LLVM 15.0.6, 256 bits)`, `llvmpipe`).
+    pub fn for_driver(device_name: &str, driver_name: Option<&str>) -> DriverFacts {
+        let lavapipe = device_name.contains("llvmpipe")
+            || driver_name.is_some_and(|d| d.contains("llvmpipe") || d.contains("lavapipe"));
+        DriverFacts {
+            loop_iteration_cap: lavapipe.then_some(Self::LAVAPIPE_LOOP_CAP),
+        }
+    }
+
+    /// The facts to assume for an unknown device (compiling offline):
+    /// lavapipe's cap, the strictest known.
+    pub fn conservative() -> DriverFacts {
+        DriverFacts {
+            loop_iteration_cap: Some(Self::LAVAPIPE_LOOP_CAP),
+        }
+    }
+}
+
+impl Default for DriverFacts {
+    fn default() -> Self {
+        Self::conservative()
+    }
+}
+
+/// The device a program is compiled for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CodegenTarget {
+    /// The target env (version, capabilities, extensions, limits).
+    pub env: TargetEnv,
+    /// What the driver does that the env cannot say.
+    pub facts: DriverFacts,
+}
+
+impl CodegenTarget {
+    /// A target for `env` with `facts`.
+    pub fn new(env: TargetEnv, facts: DriverFacts) -> CodegenTarget {
+        CodegenTarget { env, facts }
+    }
+
+    /// Whether the env offers `cap` (directly or implied).
+    pub fn has(&self, cap: Capability) -> bool {
+        self.env.capability_closure().contains(&cap)
+    }
+
+    /// The loop iterations one invocation may run: the driver's cap, with
+    /// room for the few iterations of the kernel's own bookkeeping loops.
+    pub fn loop_budget(&self) -> u64 {
+        match self.facts.loop_iteration_cap {
+            Some(cap) => u64::from(cap).saturating_sub(256).max(1),
+            None => u64::from(u32::MAX),
+        }
+    }
+
+    /// The subgroup size the env reports.
+    pub fn subgroup_size(&self) -> u32 {
+        self.env.limits.subgroup_size.max(1)
+    }
+
+    /// The most invocations a workgroup may have.
+    pub fn max_invocations(&self) -> u32 {
+        self.env
+            .limits
+            .max_compute_workgroup_invocations
+            .min(self.env.limits.max_compute_workgroup_size[0])
+            .max(1)
+    }
+}
+
+/// `device`'s env restricted to what `declared` allows: MLIR treats a
+/// module's `spirv.target_env` as a bound on what the compiler may use, so
+/// a program runs on any device that satisfies what was actually compiled
+/// (the declared list may name more, e.g. `Groups`, which no Vulkan device
+/// has). Version: the lower; capabilities and extensions: those both allow;
+/// workgroup limits: the smaller.
+pub fn bounded_env(device: &TargetEnv, declared: &TargetEnv) -> TargetEnv {
+    let mut env = device.clone();
+    env.vce.version = device.version().min(declared.version());
+    let dcaps = declared.capability_closure();
+    env.vce.capabilities = device
+        .capability_closure()
+        .into_iter()
+        .filter(|c| dcaps.contains(c))
+        .collect();
+    let mut exts: Vec<_> = device
+        .vce
+        .extensions
+        .iter()
+        .copied()
+        .filter(|&e| declared.allows_extension(e))
+        .collect();
+    for &e in &declared.vce.extensions {
+        if device.allows_extension(e) && !exts.contains(&e) {
+            exts.push(e);
+        }
+    }
+    env.vce.extensions = exts;
+    let (l, d) = (&mut env.limits, &declared.limits);
+    l.max_compute_workgroup_invocations = l
+        .max_compute_workgroup_invocations
+        .min(d.max_compute_workgroup_invocations);
+    for i in 0..3 {
+        l.max_compute_workgroup_size[i] =
+            l.max_compute_workgroup_size[i].min(d.max_compute_workgroup_size[i]);
+    }
+    l.max_compute_shared_memory_size = l
+        .max_compute_shared_memory_size
+        .min(d.max_compute_shared_memory_size);
+    env
+}

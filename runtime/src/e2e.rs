@@ -1,0 +1,149 @@
+//! The device as a [`Backend`] of kiln-core's runner of IREE's end-to-end
+//! test format: each test function compiled by the tensor compiler for the
+//! device's target env (bounded by the file's declared `spirv.target_env`,
+//! as MLIR treats it) and run as a [`Program`].
+
+use std::collections::HashMap;
+
+use kiln_core::codegen::target::bounded_env;
+use kiln_core::codegen::{
+    compile_function, prepare_module, CodegenTarget, CompiledProgram, DriverFacts,
+};
+use kiln_core::target::TargetEnv;
+use kiln_core::tensor::e2e::{Backend, BackendError};
+use kiln_core::tensor::eval::Value;
+use kiln_core::tensor::TensorModule;
+
+use crate::device::Device;
+use crate::program::Program;
+
+/// Runs e2e test functions on a [`Device`].
+pub struct DeviceBackend {
+    device: Device,
+    target: CodegenTarget,
+    programs: HashMap<String, Result<Program, String>>,
+    errors: Vec<String>,
+    explain: bool,
+    explanations: Vec<String>,
+}
+
+impl std::fmt::Debug for DeviceBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceBackend")
+            .field("functions", &self.programs.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The codegen target of `device`: its env and its driver's facts.
+pub fn device_target(device: &Device) -> CodegenTarget {
+    let info = device.info();
+    CodegenTarget::new(
+        device.target_env().clone(),
+        DriverFacts::for_driver(&info.name, info.driver_name.as_deref()),
+    )
+}
+
+/// The `spirv.target_env` a tensor module declares, if any.
+pub fn declared_env(m: &TensorModule) -> Result<Option<TargetEnv>, String> {
+    for (name, text) in &m.attributes {
+        if name == "spirv.target_env" || name == "spv.target_env" {
+            return text
+                .parse::<TargetEnv>()
+                .map(Some)
+                .map_err(|e| format!("module attribute '{name}': {e}"));
+        }
+    }
+    Ok(None)
+}
+
+impl DeviceBackend {
+    /// A backend on `device`.
+    pub fn new(device: &Device) -> DeviceBackend {
+        DeviceBackend {
+            target: device_target(device),
+            device: device.clone(),
+            programs: HashMap::new(),
+            errors: Vec::new(),
+            explain: false,
+            explanations: Vec::new(),
+        }
+    }
+
+    /// A backend compiling for `target` instead of the device's own (it
+    /// must be no more than the device offers).
+    pub fn with_target(device: &Device, target: CodegenTarget) -> DeviceBackend {
+        DeviceBackend {
+            target,
+            ..DeviceBackend::new(device)
+        }
+    }
+
+    /// Collect each function's `--explain` text.
+    pub fn explain(mut self, on: bool) -> Self {
+        self.explain = on;
+        self
+    }
+
+    /// The explanations collected (with [`DeviceBackend::explain`]).
+    pub fn explanations(&self) -> &[String] {
+        &self.explanations
+    }
+
+    /// The errors of compiling or running (not check failures), in order.
+    pub fn errors(&self) -> &[String] {
+        &self.errors
+    }
+
+    /// The codegen target in use.
+    pub fn target(&self) -> &CodegenTarget {
+        &self.target
+    }
+}
+
+impl Backend for DeviceBackend {
+    fn name(&self) -> &str {
+        "vulkan"
+    }
+
+    fn prepare(&mut self, module: &TensorModule) -> Result<(), BackendError> {
+        if let Some(declared) = declared_env(module).map_err(BackendError)? {
+            self.target.env = bounded_env(&self.target.env, &declared);
+        }
+        let prepared = prepare_module(module).map_err(|e| BackendError(e.to_string()))?;
+        for &f in prepared.funcs() {
+            let fd = prepared.func(f);
+            if fd.body.is_none() {
+                continue;
+            }
+            let result = compile_function(&prepared, f, &self.target)
+                .map_err(|e| e.to_string())
+                .and_then(|cf| {
+                    if self.explain {
+                        self.explanations.push(kiln_core::codegen::explain(&cf));
+                    }
+                    let program = CompiledProgram {
+                        target: self.target.clone(),
+                        functions: vec![cf],
+                    };
+                    Program::load(&self.device, program).map_err(|e| e.to_string())
+                });
+            self.programs.insert(fd.name.clone(), result);
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, _module: &TensorModule, func: &str) -> Result<Vec<Value>, BackendError> {
+        // A test runs once: its program (and its constants' buffers) goes
+        // when it has run.
+        let result = match self.programs.remove(func) {
+            None => Err(format!("no compiled function '@{func}'")),
+            Some(Err(e)) => Err(e),
+            Some(Ok(p)) => p.run(func, &[]).map_err(|e| e.to_string()),
+        };
+        result.map_err(|e| {
+            self.errors.push(e.clone());
+            BackendError(e)
+        })
+    }
+}
