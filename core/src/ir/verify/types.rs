@@ -892,9 +892,9 @@ impl<'m> Verifier<'m> {
         let bits = |ty: Type| -> Option<u32> {
             match types.kind(ty) {
                 TypeKind::Pointer { .. } => Some(0),
-                TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Vector { .. } => {
-                    types.bit_width(ty).map(|w| w * types.component_count(ty))
-                }
+                TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Vector { .. } => types
+                    .bit_width(ty)
+                    .and_then(|w| w.checked_mul(types.component_count(ty))),
                 _ => None,
             }
         };
