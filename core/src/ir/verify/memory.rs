@@ -322,23 +322,23 @@ impl<'m> Verifier<'m> {
             }
             return Some(());
         }
-        let Some(parts) = self.composite_parts(r) else {
+        let Some(len) = self.composite_len(r) else {
             return self.fail(
                 op,
                 format!("result has type {}, expected a composite type", self.ty(r)),
             );
         };
-        if parts.len() != operands.len() {
+        if len != operands.len() {
             return self.fail(
                 op,
                 format!(
-                    "has {} constituent(s), expected {} to fill {}",
+                    "has {} constituent(s), expected {len} to fill {}",
                     operands.len(),
-                    parts.len(),
                     self.ty(r)
                 ),
             );
         }
+        let parts = self.composite_parts(r).unwrap_or_default();
         for (i, &want) in parts.iter().enumerate() {
             self.expect_operand(op, i, want, "the result's constituent type")?;
         }

@@ -280,6 +280,18 @@ impl<'m> Verifier<'m> {
 
     /// The types of the constituents of composite `ty`, or `None` when it is
     /// not a composite with a fixed number of constituents.
+    /// How many constituents a composite of type `ty` has, without listing
+    /// them ([`Self::composite_parts`] would list 2^31 - 1 for a large
+    /// array).
+    pub(crate) fn composite_len(&self, ty: Type) -> Option<usize> {
+        match self.m.types.kind(ty) {
+            TypeKind::Vector { len, .. } | TypeKind::Array { len, .. } => Some(*len as usize),
+            TypeKind::Matrix { columns, .. } => Some(*columns as usize),
+            TypeKind::Struct(s) => Some(s.members.len()),
+            _ => None,
+        }
+    }
+
     pub(crate) fn composite_parts(&self, ty: Type) -> Option<Vec<Type>> {
         match self.m.types.kind(ty) {
             TypeKind::Vector { len, element } => Some(vec![*element; *len as usize]),
