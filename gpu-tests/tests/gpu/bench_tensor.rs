@@ -21,8 +21,9 @@ fn data(n: usize, seed: usize) -> Vec<f32> {
 fn tensor_add_and_matmul_on_device_tensors() {
     let device = device();
     let stream = device.stream();
-    // add with a tail: 100,003 elements.
-    let n = 100_003;
+    // add with a tail: 300,007 elements (large enough for the 256 x 8
+    // elementwise strategy, not a multiple of its 2,048 per workgroup).
+    let n = 300_007;
     let add = format!(
         "func.func @main(%a: tensor<{n}xf32>, %b: tensor<{n}xf32>) -> tensor<{n}xf32> {{
   %c = arith.addf %a, %b : tensor<{n}xf32>
