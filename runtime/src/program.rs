@@ -45,6 +45,7 @@ use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::kernel::{Kernel, KernelSource};
+use crate::stream::Stream;
 use crate::tensor::Tensor;
 
 /// A compiled tensor program loaded on a device.
@@ -181,17 +182,113 @@ impl Program {
     /// Runs function `name` with `args` (host tensors and scalars) and
     /// returns its results on the host.
     pub fn run(&self, name: &str, args: &[Value]) -> Result<Vec<Value>> {
-        let (fi, f) = self
-            .compiled
+        let (fi, f) = self.function(name)?;
+        self.run_function(fi, f, args)
+    }
+
+    /// Runs function `name` on tensors already on the device (its scalar
+    /// arguments, if any, cannot be given this way) and returns its
+    /// results as device tensors of the results' dtypes and shapes, once
+    /// every dispatch, recorded on `stream`, completed. Nothing is read
+    /// back: this is what `kiln bench` times, as `iree-benchmark-module`
+    /// times a call.
+    pub fn run_on_device(
+        &self,
+        stream: &Stream,
+        name: &str,
+        args: &[Tensor],
+    ) -> Result<Vec<Tensor>> {
+        let (fi, f) = self.function(name)?;
+        let args: Vec<Arg<'_>> = args.iter().map(Arg::Device).collect();
+        let (tensors, vals) = self.dispatch_function(stream, fi, f, &args, true)?;
+        let mut out = Vec::with_capacity(f.results.len());
+        for r in &f.results {
+            match r {
+                ResultRef::Host { .. } => {
+                    return Err(program_error(
+                        &f.name,
+                        "a result computed on the host has no device tensor",
+                    ))
+                }
+                ResultRef::Buffer {
+                    buffer,
+                    shape,
+                    elem,
+                    ..
+                } => {
+                    let dims: Vec<usize> = shape.iter().map(|&s| vals.size(s) as usize).collect();
+                    let t = &tensors[*buffer];
+                    if Some(t.dtype()) != dtype_of(*elem) {
+                        return Err(program_error(
+                            &f.name,
+                            format!("a {elem} result has no device dtype"),
+                        ));
+                    }
+                    let n: usize = dims.iter().product();
+                    out.push(t.narrow(0, 0, n)?.reshape(&dims)?);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn function(&self, name: &str) -> Result<(usize, &CompiledFunction)> {
+        self.compiled
             .functions
             .iter()
             .enumerate()
             .find(|(_, f)| f.name == name)
-            .ok_or_else(|| program_error(name, "no such function in the program"))?;
-        self.run_function(fi, f, args)
+            .ok_or_else(|| program_error(name, "no such function in the program"))
     }
 
     fn run_function(&self, fi: usize, f: &CompiledFunction, args: &[Value]) -> Result<Vec<Value>> {
+        let args: Vec<Arg<'_>> = args.iter().map(Arg::Host).collect();
+        let (tensors, vals) = self.dispatch_function(&self.device.stream(), fi, f, &args, false)?;
+        // Results.
+        let mut out = Vec::with_capacity(f.results.len());
+        for r in &f.results {
+            out.push(match r {
+                ResultRef::Host { value, .. } => Value::Scalar(vals.value(*value)),
+                ResultRef::Buffer {
+                    buffer,
+                    shape,
+                    elem,
+                    scalar,
+                } => {
+                    let dims: Vec<usize> = shape.iter().map(|&s| vals.size(s) as usize).collect();
+                    let n: usize = dims.iter().product();
+                    let words = tensors[*buffer].to_vec::<u32>()?;
+                    let bytes: &[u8] = bytemuck::cast_slice(&words);
+                    let data = bytes_to_elements(*elem, bytes, n);
+                    let t = HostTensor {
+                        elem: *elem,
+                        shape: dims,
+                        data,
+                    };
+                    if *scalar {
+                        Value::Scalar(t.get(0))
+                    } else {
+                        Value::Tensor(std::rc::Rc::new(t))
+                    }
+                }
+            });
+        }
+        Ok(out)
+    }
+
+    /// Checks `args`, evaluates the host program, allocates the buffers
+    /// and records and completes every dispatch of function `f`; returns
+    /// the buffers and the host values. With `typed`, the buffers kiln
+    /// allocates have their elements' dtype (so results can be returned as
+    /// device tensors); else they are 32-bit words.
+    fn dispatch_function(
+        &self,
+        stream: &Stream,
+        fi: usize,
+        f: &CompiledFunction,
+        args: &[Arg<'_>],
+        typed: bool,
+    ) -> Result<(Vec<Tensor>, kiln_core::codegen::host::HostValues)> {
         let name = f.name.as_str();
         if args.len() != f.params.len() {
             return Err(program_error(
@@ -200,10 +297,10 @@ impl Program {
             ));
         }
         for (i, (a, p)) in args.iter().zip(&f.params).enumerate() {
-            if let (Value::Tensor(t), Some(shape)) = (a, &p.shape) {
-                let fits = t.elem == p.elem
-                    && t.shape.len() == shape.len()
-                    && t.shape
+            if let (Some((t_shape, t_elem)), Some(shape)) = (a.shape_and_elem(), &p.shape) {
+                let fits = t_elem == Some(p.elem)
+                    && t_shape.len() == shape.len()
+                    && t_shape
                         .iter()
                         .zip(shape)
                         .all(|(&n, d)| d.is_none_or(|d| d as usize == n));
@@ -212,8 +309,8 @@ impl Program {
                         name,
                         format!(
                             "argument {i}: a {:?}x{} tensor does not fit {}",
-                            t.shape,
-                            t.elem,
+                            t_shape,
+                            t_elem.map_or_else(|| a.elem_name(), |e| e.to_string()),
                             param_text(p)
                         ),
                     ));
@@ -228,10 +325,9 @@ impl Program {
             .collect();
         let source_dim = |s: SourceRef, d: usize| -> Option<u64> {
             match s {
-                SourceRef::Argument(i) => match args.get(i)? {
-                    Value::Tensor(t) => t.shape.get(d).map(|&n| n as u64),
-                    Value::Scalar(_) => None,
-                },
+                SourceRef::Argument(i) => {
+                    args.get(i)?.shape_and_elem()?.0.get(d).map(|&n| n as u64)
+                }
                 SourceRef::Constant(v) => {
                     // The constant's buffer: the one whose constant data
                     // belongs to that value.
@@ -240,7 +336,10 @@ impl Program {
                 }
             }
         };
-        let argument = |i: usize| args.get(i).and_then(Value::scalar);
+        let argument = |i: usize| match args.get(i)? {
+            Arg::Host(v) => v.scalar(),
+            Arg::Device(_) => None,
+        };
         let vals = f
             .host
             .evaluate(&source_dim, &argument)
@@ -279,13 +378,18 @@ impl Program {
             use kiln_core::codegen::bufferize::BufferOrigin;
             match b.origin {
                 BufferOrigin::Argument(a) => {
-                    let Some(Value::Tensor(t)) = args.get(a) else {
-                        return Err(program_error(
-                            name,
-                            format!("argument {a} must be a tensor"),
-                        ));
-                    };
-                    tensors[i] = Some(self.upload(&t.data, counts[i], b.elem)?);
+                    tensors[i] = Some(match args.get(a) {
+                        Some(Arg::Host(Value::Tensor(t))) => {
+                            self.upload(&t.data, counts[i], b.elem)?
+                        }
+                        Some(Arg::Device(t)) => t.contiguous()?,
+                        _ => {
+                            return Err(program_error(
+                                name,
+                                format!("argument {a} must be a tensor"),
+                            ))
+                        }
+                    });
                 }
                 BufferOrigin::Constant(_) => {
                     tensors[i] = Some(self.constant(fi, f, i, counts[i])?);
@@ -295,8 +399,13 @@ impl Program {
         }
         for (i, b) in f.buffers.iter().enumerate() {
             if tensors[i].is_none() {
-                let words = (counts[i] * element_bytes(b.elem)).div_ceil(4).max(1);
-                tensors[i] = Some(Tensor::empty(&self.device, DType::U32, &[words])?);
+                let bytes = counts[i] * element_bytes(b.elem);
+                tensors[i] = Some(match dtype_of(b.elem) {
+                    Some(dtype) if typed && bytes % 4 == 0 && bytes > 0 => {
+                        Tensor::empty(&self.device, dtype, &[counts[i]])?
+                    }
+                    _ => Tensor::empty(&self.device, DType::U32, &[bytes.div_ceil(4).max(1)])?,
+                });
             }
         }
         let tensors: Vec<Tensor> = tensors
@@ -304,7 +413,6 @@ impl Program {
             .map(|t| t.expect("made above"))
             .collect();
         // Dispatches.
-        let stream = self.device.stream();
         let max_x = self.device.limits().max_compute_work_group_count[0].max(1) as u64;
         let max_y = self.device.limits().max_compute_work_group_count[1].max(1) as u64;
         for d in &f.dispatches {
@@ -366,36 +474,7 @@ impl Program {
             }
         }
         stream.sync()?;
-        // Results.
-        let mut out = Vec::with_capacity(f.results.len());
-        for r in &f.results {
-            out.push(match r {
-                ResultRef::Host { value, .. } => Value::Scalar(vals.value(*value)),
-                ResultRef::Buffer {
-                    buffer,
-                    shape,
-                    elem,
-                    scalar,
-                } => {
-                    let dims: Vec<usize> = shape.iter().map(|&s| vals.size(s) as usize).collect();
-                    let n: usize = dims.iter().product();
-                    let words = tensors[*buffer].to_vec::<u32>()?;
-                    let bytes: &[u8] = bytemuck::cast_slice(&words);
-                    let data = bytes_to_elements(*elem, bytes, n);
-                    let t = HostTensor {
-                        elem: *elem,
-                        shape: dims,
-                        data,
-                    };
-                    if *scalar {
-                        Value::Scalar(t.get(0))
-                    } else {
-                        Value::Tensor(std::rc::Rc::new(t))
-                    }
-                }
-            });
-        }
-        Ok(out)
+        Ok((tensors, vals))
     }
 
     /// A device buffer holding `n` elements of `data`.
@@ -426,6 +505,64 @@ impl Program {
         cache.insert((fi, b), t.clone());
         Ok(t)
     }
+}
+
+/// An argument of a run: a host value or a tensor on the device.
+#[derive(Clone, Copy)]
+enum Arg<'a> {
+    Host(&'a Value),
+    Device(&'a Tensor),
+}
+
+impl Arg<'_> {
+    /// A tensor argument's shape and element type (`None` for an element
+    /// type kiln's tensors do not have).
+    fn shape_and_elem(&self) -> Option<(Vec<usize>, Option<ElemType>)> {
+        match self {
+            Arg::Host(Value::Tensor(t)) => Some((t.shape.clone(), Some(t.elem))),
+            Arg::Host(Value::Scalar(_)) => None,
+            Arg::Device(t) => Some((t.shape().to_vec(), elem_of(t.dtype()))),
+        }
+    }
+
+    fn elem_name(&self) -> String {
+        match self {
+            Arg::Device(t) => t.dtype().name().to_owned(),
+            Arg::Host(_) => "scalar".to_owned(),
+        }
+    }
+}
+
+/// The device dtype of tensor element type `elem`, if it has one.
+pub fn dtype_of(elem: ElemType) -> Option<DType> {
+    Some(match elem {
+        ElemType::F32 => DType::F32,
+        ElemType::F16 => DType::F16,
+        ElemType::BF16 => DType::BF16,
+        ElemType::Int(1) => DType::Bool,
+        ElemType::Int(8) => DType::I8,
+        ElemType::Int(16) => DType::I16,
+        ElemType::Int(32) => DType::I32,
+        ElemType::Int(64) | ElemType::Index => DType::I64,
+        _ => return None,
+    })
+}
+
+/// The tensor element type of device dtype `dtype` (unsigned types have
+/// none: tensor integers are signless, `ui32` is not one of them).
+fn elem_of(dtype: DType) -> Option<ElemType> {
+    [
+        ElemType::F32,
+        ElemType::F16,
+        ElemType::BF16,
+        ElemType::Int(1),
+        ElemType::Int(8),
+        ElemType::Int(16),
+        ElemType::Int(32),
+        ElemType::Int(64),
+    ]
+    .into_iter()
+    .find(|&e| dtype_of(e) == Some(dtype))
 }
 
 /// A host scalar as a push-constant word (the kernel's view of it).

@@ -1,7 +1,7 @@
 //! `kiln bench`: the `--quick` smoke run (what CI runs of the benchmarks:
 //! JSON shape, every correctness check passed, the chart written), a
 //! user's memref kernel with `.npy` and splat inputs, a tensor program
-//! (kiln: not yet, exit 1), bad inputs, and the benchmark programs parsed
+//! (compiled by kiln), bad inputs, and the benchmark programs parsed
 //! by mlir-opt-19 (the MLIR 19 syntax they are written in).
 
 use std::path::Path;
@@ -81,13 +81,14 @@ fn quick_run_checks_everything_it_times() {
         ] {
             assert!(b.get(key).is_some(), "{key} missing in {b}");
         }
-        // kiln cannot compile tensor programs yet: said, with no numbers.
+        // kiln's own row: the tensor program compiled by kiln, its
+        // output checked against the set's host reference, then timed.
         let kiln_row = implementation(b, "kiln");
-        assert!(
-            kiln_row["error"].as_str().unwrap().contains("not yet"),
-            "{b}"
-        );
-        assert!(b["median_ms"].is_null() && b["runs"] == 0, "{b}");
+        assert!(kiln_row.get("error").is_none(), "{b}");
+        let checked = kiln_row["checked"].as_str().unwrap();
+        assert!(!checked.contains("not checked"), "{checked}");
+        assert_timed(kiln_row, 3);
+        assert!(kiln_row["gpu_median_ms"].as_f64().unwrap() > 0.0, "{b}");
     }
     // What kiln runs today was checked, then timed.
     for label in ["kiln memref kernel", "hand-written GLSL"] {
@@ -123,11 +124,11 @@ fn quick_run_checks_everything_it_times() {
 }
 
 #[test]
-fn quick_table_says_what_is_not_yet() {
+fn quick_table_has_kiln_rows() {
     let (code, out, err) = kiln(&["bench", "--quick", "--runs", "1"], b"");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("device (hand-written GLSL through kiln-runtime)"));
-    assert!(out.contains("needs the tensor compiler"));
+    assert!(!out.contains("not yet"), "{out}");
     assert!(out.contains("each extra dispatch in a batch of 100"));
 }
 
@@ -194,29 +195,33 @@ fn memref_kernel_with_npy_and_splat_inputs() {
 }
 
 #[test]
-fn tensor_program_is_not_yet_for_kiln() {
-    let file = Path::new(PROGRAMS).join("matmul_512.mlir");
+fn tensor_program_runs_through_kiln() {
+    // 16x16 ones times 16x16 twos: every element is 16 * 2 = 32 (by hand).
+    let dir = scratch("bench-tensor");
+    let file = dir.join("matmul.mlir");
+    let text = std::fs::read_to_string(Path::new(PROGRAMS).join("matmul_512.mlir")).unwrap();
+    std::fs::write(&file, text.replace("512", "16")).unwrap();
     let (code, out, err) = kiln(
         &[
             "bench",
             file.to_str().unwrap(),
             "--input",
-            "512x512xf32=1",
+            "16x16xf32=1",
             "--input",
-            "512x512xf32=1",
+            "16x16xf32=2",
             "--no-iree",
+            "--runs",
+            "2",
             "--json",
         ],
         b"",
     );
-    assert_eq!(code, 1, "{out}");
-    assert!(
-        err.contains("not yet") && err.contains("tensor compiler"),
-        "{err}"
-    );
+    assert_eq!(code, 0, "{err}");
     let doc = json(&out);
-    assert_eq!(doc["benchmarks"][0]["name"], "main");
-    assert!(doc["benchmarks"][0]["median_ms"].is_null());
+    let b = &doc["benchmarks"][0];
+    assert_eq!(b["name"], "main");
+    assert_timed(b, 2);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -11,6 +11,7 @@ mod abi_limits;
 mod amber_errors;
 mod amber_files;
 mod bench_limits;
+mod bench_tensor;
 mod cpu_differential;
 mod cpu_kernels;
 mod descriptor_arrays;

@@ -17,8 +17,7 @@
 //!   cold and warm from the runtime's caches.
 //! - [`program`]: what is timed for a program — a [`Callable`]; memref and
 //!   SPIR-V kernels today ([`KernelCall`]), tensor programs through
-//!   [`compile_tensor_function`], the plug-in point for the tensor compiler
-//!   (not yet: it returns [`BenchError::NotYet`]).
+//!   [`compile_tensor_function`], the plug-in point for the tensor compiler.
 //!
 //! Every measurement checks its result before it is timed.
 

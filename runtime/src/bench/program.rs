@@ -9,8 +9,8 @@
 //!   call allocates nothing and returns its arguments.
 //! - **Tensor-level programs** (`func.func` on tensors, as `iree-compile`
 //!   takes them): [`compile_tensor_function`] is the one place they plug in.
-//!   Until the tensor compiler lands it returns [`BenchError::NotYet`]; the
-//!   harness (the CLI's `kiln bench`) already uploads the inputs, checks the
+//!   It compiles them with kiln's tensor compiler ([`Program`]); the
+//!   harness (the CLI's `kiln bench`) uploads the inputs, checks the
 //!   outputs of the first call against the reference, times the calls and
 //!   reports them beside IREE and the device's limits.
 
@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use crate::bench::stats::{time_calls, Timing};
 use crate::bench::BenchError;
-use crate::{Device, Kernel, Stream, Tensor};
+use crate::{Device, Kernel, Program, Stream, Tensor};
 
 /// A function kiln can call on the device.
 pub trait Callable: Send + Sync {
@@ -34,27 +34,56 @@ pub trait Callable: Send + Sync {
 
 /// **The plug-in point for compiled tensor programs.** Compiles `function`
 /// of the tensor-level program `text` (MLIR 19, `func.func` with tensor
-/// arguments and results) for `device` and returns it as a [`Callable`]
-/// whose `call` takes the function's arguments in order and returns its
-/// results in order, as `iree-run-module` does; the result dtypes and
-/// shapes are the function's.
-///
-/// Not yet: it needs the tensor compiler (issue 11), and returns
-/// [`BenchError::NotYet`] — no numbers are made up for tensor programs.
-/// When the compiler lands, this body becomes: parse and verify the
-/// program, compile it for `device` through the runtime's kernel caches,
-/// and wrap the executable's `run(&stream, &inputs) -> outputs` (which must
-/// wait for completion, as `Callable::call` says).
+/// arguments and results) for `device` with kiln's tensor compiler
+/// ([`Program::compile`]: parsed, verified, compiled for the device's env
+/// and driver) and returns it as a [`Callable`] whose `call` takes the
+/// function's arguments in order and returns its results in order, as
+/// `iree-run-module` does; the result dtypes and shapes are the
+/// function's. A call runs [`Program::run_on_device`]: inputs stay on the
+/// device, outputs are allocated per call, nothing is read back.
 pub fn compile_tensor_function(
     device: &Device,
     text: &str,
     function: &str,
 ) -> Result<Arc<dyn Callable>, BenchError> {
-    let _ = (device, text);
-    Err(BenchError::NotYet {
-        what: format!("@{function}"),
-        why: "kiln cannot compile tensor-level programs yet: needs the tensor compiler (issue 11)",
-    })
+    let what = format!("@{function}");
+    let module = kiln_core::tensor::load(text).map_err(|e| BenchError::Invalid {
+        what: what.clone(),
+        message: e.to_string(),
+    })?;
+    let program = Program::compile(device, &module).map_err(|e| BenchError::runtime(&what, e))?;
+    if !program
+        .compiled()
+        .functions
+        .iter()
+        .any(|f| f.name == function)
+    {
+        return Err(BenchError::Invalid {
+            what,
+            message: "no such function in the program".to_owned(),
+        });
+    }
+    Ok(Arc::new(TensorCall {
+        program,
+        function: function.to_owned(),
+    }))
+}
+
+/// A function of a compiled tensor program (see
+/// [`compile_tensor_function`]).
+struct TensorCall {
+    program: Program,
+    function: String,
+}
+
+impl Callable for TensorCall {
+    fn name(&self) -> &str {
+        &self.function
+    }
+
+    fn call(&self, stream: &Stream, inputs: &[Tensor]) -> crate::Result<Vec<Tensor>> {
+        self.program.run_on_device(stream, &self.function, inputs)
+    }
 }
 
 /// One kernel over a fixed grid; a call dispatches it over its arguments

@@ -1,0 +1,93 @@
+//! `kiln bench`'s tensor rows: [`compile_tensor_function`] compiles a
+//! tensor program with kiln's compiler and calls it on device tensors
+//! ([`Program::run_on_device`](kiln_runtime::Program::run_on_device)): the
+//! results come back as device tensors of the function's dtype and shape,
+//! equal to the same computation done here on the host in f64, at sizes
+//! with tails (not a multiple of any workgroup) and one larger than a
+//! workgroup; bad arguments are errors, not wrong numbers.
+
+use kiln_gpu_tests::assert_no_validation_messages;
+use kiln_runtime::bench::compile_tensor_function;
+use kiln_runtime::{DType, Tensor};
+
+use crate::runtime_support::device;
+
+/// Inputs that are exact in f32 and differ per element.
+fn data(n: usize, seed: usize) -> Vec<f32> {
+    (0..n).map(|i| ((i * 7 + seed) % 13) as f32 - 6.0).collect()
+}
+
+#[test]
+fn tensor_add_and_matmul_on_device_tensors() {
+    let device = device();
+    let stream = device.stream();
+    // add with a tail: 300,007 elements (large enough for the 256 x 8
+    // elementwise strategy, not a multiple of its 2,048 per workgroup).
+    let n = 300_007;
+    let add = format!(
+        "func.func @main(%a: tensor<{n}xf32>, %b: tensor<{n}xf32>) -> tensor<{n}xf32> {{
+  %c = arith.addf %a, %b : tensor<{n}xf32>
+  return %c : tensor<{n}xf32>
+}}"
+    );
+    let f = compile_tensor_function(&device, &add, "main").unwrap();
+    let (a, b) = (data(n, 1), data(n, 5));
+    let args = [
+        Tensor::from_slice(&device, &a, &[n]).unwrap(),
+        Tensor::from_slice(&device, &b, &[n]).unwrap(),
+    ];
+    let out = f.call(&stream, &args).unwrap();
+    assert_eq!(out.len(), 1);
+    assert_eq!((out[0].dtype(), out[0].shape()), (DType::F32, &[n][..]));
+    let got = out[0].to_vec::<f32>().unwrap();
+    for i in 0..n {
+        assert_eq!(got[i], a[i] + b[i], "element {i}");
+    }
+    // matmul 33x17 * 17x65 (f64 reference; the values are small integers,
+    // exact in f32).
+    let (m, k, p) = (33, 17, 65);
+    let mm = format!(
+        "func.func @main(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{p}xf32>) -> tensor<{m}x{p}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{m}x{p}xf32>
+  %c0 = linalg.fill ins(%zero : f32) outs(%e : tensor<{m}x{p}xf32>) -> tensor<{m}x{p}xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<{m}x{k}xf32>, tensor<{k}x{p}xf32>) outs(%c0 : tensor<{m}x{p}xf32>) -> tensor<{m}x{p}xf32>
+  return %c : tensor<{m}x{p}xf32>
+}}"
+    );
+    let f = compile_tensor_function(&device, &mm, "main").unwrap();
+    let (a, b) = (data(m * k, 2), data(k * p, 3));
+    let args = [
+        Tensor::from_slice(&device, &a, &[m, k]).unwrap(),
+        Tensor::from_slice(&device, &b, &[k, p]).unwrap(),
+    ];
+    // Called twice: each call allocates its own output.
+    let first = f.call(&stream, &args).unwrap();
+    let out = f.call(&stream, &args).unwrap();
+    assert!(!first[0].shares_buffer(&out[0]));
+    assert_eq!(out[0].shape(), &[m, p]);
+    let got = out[0].to_vec::<f32>().unwrap();
+    for i in 0..m {
+        for j in 0..p {
+            let want: f64 = (0..k)
+                .map(|l| f64::from(a[i * k + l]) * f64::from(b[l * p + j]))
+                .sum();
+            assert_eq!(f64::from(got[i * p + j]), want, "({i}, {j})");
+        }
+    }
+    assert_eq!(first[0].to_vec::<f32>().unwrap(), got);
+    // Wrong arguments: an error naming the argument.
+    let wrong = [
+        Tensor::from_slice(&device, &a, &[k, m]).unwrap(),
+        args[1].clone(),
+    ];
+    let e = f.call(&stream, &wrong).unwrap_err().to_string();
+    assert!(e.contains("argument 0"), "{e}");
+    let e = compile_tensor_function(&device, &mm, "nope")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("no such function"), "{e}");
+    drop(stream);
+    assert_no_validation_messages(device.context());
+}
