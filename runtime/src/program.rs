@@ -136,10 +136,11 @@ impl Program {
     /// its driver's facts) and loads it.
     pub fn compile(device: &Device, module: &kiln_core::tensor::TensorModule) -> Result<Program> {
         let target = crate::e2e::device_target(device);
-        let compiled = kiln_core::codegen::compile(module, &target).map_err(|e| Error::Compile {
-            kernel: "tensor program".to_owned(),
-            message: e.to_string(),
-        })?;
+        let compiled =
+            kiln_core::codegen::compile(module, &target).map_err(|e| Error::Compile {
+                kernel: "tensor program".to_owned(),
+                message: e.to_string(),
+            })?;
         Program::load(device, compiled)
     }
 

@@ -46,11 +46,12 @@ pub fn launch_block_sizes(m: &KernelModule) -> HashMap<String, [u32; 3]> {
         for (slot, &v) in block.iter_mut().zip(&d.operands[3..6]) {
             let Some(def) = m.defining_op(v) else { return };
             match (m.op(def).kind, m.attr(def, "value")) {
-                (KOpKind::ArithConstant, Some(KAttr::Int { value, .. })) => match u32::try_from(*value)
-                {
-                    Ok(x) => *slot = x,
-                    Err(_) => return,
-                },
+                (KOpKind::ArithConstant, Some(KAttr::Int { value, .. })) => {
+                    match u32::try_from(*value) {
+                        Ok(x) => *slot = x,
+                        Err(_) => return,
+                    }
+                }
                 _ => return,
             }
         }

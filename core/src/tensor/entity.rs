@@ -6,7 +6,6 @@
 //! costs nothing, and two handles are equal when they name the same entity
 //! (types are interned, so equal handles are equal types).
 
-
 use crate::ir::entity::entity;
 
 entity!(
@@ -30,4 +29,3 @@ entity!(
     /// An interned type.
     TType, "ty"
 );
-

@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use kiln_abi::{InterfaceVarAbi, StorageClass as AbiStorageClass};
 
 use crate::ir::Location;
-use crate::kernel::{KBlock, KOp as KOpRef, KValue};
 use crate::kernel::builder::{FuncOptions, KernelBuilder};
 use crate::kernel::{KAttr, KOpKind, KType, MemorySpace};
+use crate::kernel::{KBlock, KOp as KOpRef, KValue};
 use crate::tensor::eval::Scalar;
 use crate::tensor::types::ElemType;
 use crate::tensor::{TOp, TValue};
@@ -239,10 +239,10 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         then: impl FnOnce(&mut Self) -> Result<Vec<KValue>, CodegenError>,
         else_: impl FnOnce(&mut Self) -> Result<Vec<KValue>, CodegenError>,
     ) -> Result<Vec<KValue>, CodegenError> {
-        let op = self
-            .b
-            .module()
-            .create_op(KOpKind::ScfIf, &[cond], results, Vec::new(), 2, self.loc);
+        let op =
+            self.b
+                .module()
+                .create_op(KOpKind::ScfIf, &[cond], results, Vec::new(), 2, self.loc);
         let at = self.b.insertion_block();
         self.b.module().append_op(at, op);
         self.fill_region(op, 0, &[], KOpKind::ScfYield, |e, _| then(e))?;
@@ -280,10 +280,10 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         let tys: Vec<KType> = inits.iter().map(|&v| self.b.type_of(v)).collect();
         let mut operands = vec![lb, ub, step];
         operands.extend(inits);
-        let op = self
-            .b
-            .module()
-            .create_op(KOpKind::ScfFor, &operands, &tys, Vec::new(), 1, self.loc);
+        let op =
+            self.b
+                .module()
+                .create_op(KOpKind::ScfFor, &operands, &tys, Vec::new(), 1, self.loc);
         let at = self.b.insertion_block();
         self.b.module().append_op(at, op);
         let mut args = vec![KType::Index];

@@ -46,7 +46,9 @@ impl Emitter<'_, '_, '_> {
     /// A value loaded from memory (memory type) in its compute type.
     pub fn load_conv(&mut self, v: KValue, elem: ElemType) -> KValue {
         match (elem, self.c.strategy.repr(elem)) {
-            (ElemType::F16, TypeRepr::F16Storage) => self.b.cast(KOpKind::ArithExtF, v, KType::f32()),
+            (ElemType::F16, TypeRepr::F16Storage) => {
+                self.b.cast(KOpKind::ArithExtF, v, KType::f32())
+            }
             (ElemType::F16, _) => self.half_bits_to_f32(v),
             (ElemType::BF16, _) => {
                 let w = self.b.cast(KOpKind::ArithExtUI, v, KType::i32());
@@ -62,7 +64,8 @@ impl Emitter<'_, '_, '_> {
     pub fn store_conv(&mut self, v: KValue, elem: ElemType) -> KValue {
         match (elem, self.c.strategy.repr(elem)) {
             (ElemType::F16, TypeRepr::F16Storage) => {
-                self.b.cast(KOpKind::ArithTruncF, v, KType::Float(FloatTy::F16))
+                self.b
+                    .cast(KOpKind::ArithTruncF, v, KType::Float(FloatTy::F16))
             }
             (ElemType::F16, _) => self.f32_to_half_bits(v),
             (ElemType::BF16, _) => {
@@ -79,7 +82,9 @@ impl Emitter<'_, '_, '_> {
     pub fn round(&mut self, v: KValue, elem: ElemType) -> KValue {
         match (elem, self.c.strategy.repr(elem)) {
             (ElemType::F16, TypeRepr::F16Storage) => {
-                let h = self.b.cast(KOpKind::ArithTruncF, v, KType::Float(FloatTy::F16));
+                let h = self
+                    .b
+                    .cast(KOpKind::ArithTruncF, v, KType::Float(FloatTy::F16));
                 self.b.cast(KOpKind::ArithExtF, h, KType::f32())
             }
             (ElemType::F16, _) => self.round_f16(v),

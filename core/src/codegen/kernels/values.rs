@@ -12,8 +12,8 @@
 
 use std::collections::HashMap;
 
-use crate::kernel::KValue;
 use crate::kernel::KType;
+use crate::kernel::KValue;
 use crate::tensor::attr::{ConstAttr, Mixed};
 use crate::tensor::eval::{Scalar, Tensor};
 use crate::tensor::ops::{LinalgKind, OpKind, TensorOp};

@@ -1,8 +1,8 @@
 // A two-layer perceptron's forward pass, MLIR 19 tensor-level syntax
-// (checked by `mlir-opt-19` in gpu-tests' runtime_examples test):
+// (checked by `mlir-opt-19` in kiln-examples' tests):
 // logits = relu(x · w1 + b1) · w2 + b2 for a batch of 64 784-vectors,
-// 128 hidden units, 10 classes. Run by `cargo run -p kiln-runtime
-// --example mlp`.
+// 128 hidden units, 10 classes. Run by `cargo run --release -p
+// kiln-examples --bin mlp`.
 
 #rows = affine_map<(d0, d1) -> (d0, d1)>
 #cols = affine_map<(d0, d1) -> (d1)>

@@ -6,33 +6,34 @@
 //! evaluator. With `KILN_PROFILE=1` it prints the GPU time of each kernel.
 //!
 //! ```text
-//! cargo run -p kiln-runtime --example transformer
+//! cargo run --release -p kiln-examples --bin transformer
 //! ```
-
-mod common;
 
 use std::time::Instant;
 
 use kiln_runtime::{Device, DeviceOptions};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> anyhow::Result<()> {
     let device = Device::new(&DeviceOptions::default())?;
     println!("device: {}", device.info().name);
-    let module = kiln_core::tensor::load(common::TRANSFORMER)?;
+    let module = kiln_core::tensor::load(kiln_examples::TRANSFORMER)?;
     let start = Instant::now();
     let program = device.compile(&module)?;
     println!("compiled in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
-    let args = common::transformer_args(7);
+    let args = kiln_examples::transformer_args(7);
     let start = Instant::now();
     let out = program.run("block", &args)?;
     println!("ran in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
     let start = Instant::now();
-    let want = common::reference(&module, "block", &args);
-    println!("reference evaluator: {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
-    let err = common::relative_error(&out[0], &want[0]);
+    let want = kiln_examples::reference(&module, "block", &args)?;
+    println!(
+        "reference evaluator: {:.1} ms",
+        start.elapsed().as_secs_f64() * 1e3
+    );
+    let err = kiln_examples::relative_error(&out[0], &want[0]);
     println!("relative error against the reference evaluator: {err:.2e}");
     if err > 1e-4 {
-        return Err(format!("the block's output differs from the reference ({err:e})").into());
+        anyhow::bail!("the block's output differs from the reference ({err:e})");
     }
     let report = device.profile_report();
     if !report.kernels.is_empty() {

@@ -1,13 +1,13 @@
 // A pre-norm transformer block, MLIR 19 tensor-level syntax (checked by
-// `mlir-opt-19` in gpu-tests' runtime_examples test): sequence 128, width
+// `mlir-opt-19` in kiln-examples' tests): sequence 128, width
 // 256, 4 heads of 64, MLP width 1024.
 //   r = x + (softmax((LN1(x)·wq)_h (LN1(x)·wk)_hᵀ / 8) (LN1(x)·wv)_h)·wo
 //   y = r + GELU(LN2(r)·w1 + b1)·w2 + b2
 // Layer norms (eps 1e-5, gain and bias) and GELU (tanh form) are
 // linalg.generic; heads are split with expand_shape + transpose and
 // attention is two batch_matmuls around linalg.softmax.
-// Run by `cargo run -p kiln-runtime
-// --example transformer`.
+// Run by `cargo run --release -p
+// kiln-examples --bin transformer`.
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>

@@ -7,26 +7,24 @@
 //! the GPU time of each kernel.
 //!
 //! ```text
-//! cargo run -p kiln-runtime --example mlp [BATCHES]
+//! cargo run --release -p kiln-examples --bin mlp [BATCHES]
 //! ```
-
-mod common;
 
 use kiln_runtime::{Device, DeviceOptions};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> anyhow::Result<()> {
     let batches: usize = match std::env::args().nth(1) {
         Some(n) => n.parse()?,
         None => 100,
     };
     let device = Device::new(&DeviceOptions::default())?;
     println!("device: {}", device.info().name);
-    let module = kiln_core::tensor::load(common::MLP)?;
+    let module = kiln_core::tensor::load(kiln_examples::MLP)?;
     let start = std::time::Instant::now();
     let program = device.compile(&module)?;
     println!("compiled in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
     let start = std::time::Instant::now();
-    let memory = common::mlp_loop(&device, &program, batches, &[0, batches - 1])?;
+    let memory = kiln_examples::mlp_loop(&device, &program, batches, &[0, batches - 1])?;
     let elapsed = start.elapsed();
     println!(
         "{batches} batches of 64 in {:.1} ms ({:.2} ms a batch); first and last match the reference evaluator",
@@ -35,9 +33,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let (reserved, in_use) = memory[0];
     println!("memory after batch 1: {reserved} bytes reserved, {in_use} in use");
-    if !common::flat_after_first(&memory) {
+    if !kiln_examples::flat_after_first(&memory) {
         let last = memory[memory.len() - 1];
-        return Err(format!("memory grew after the first batch: {:?} then {last:?}", memory[0]).into());
+        anyhow::bail!(
+            "memory grew after the first batch: {:?} then {last:?}",
+            memory[0]
+        );
     }
     println!("memory flat over {batches} batches");
     let report = device.profile_report();
