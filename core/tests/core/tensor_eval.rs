@@ -1,7 +1,8 @@
-//! The reference evaluator and the e2e runner: every e2e file of
-//! `core/tests/tensor/e2e/` (expected values from numpy, `gen.py` beside
-//! them) passes on the reference backend; failing checks print what
-//! iree-check-module prints for the same values.
+//! The reference evaluator and the e2e runner: every file of the tensor
+//! corpus (`gpu-tests/tests/tensor/`, expected values from numpy, `gen.py`
+//! beside them) passes on the reference backend, and the corpus is what
+//! its generator writes; failing checks print what iree-check-module
+//! prints for the same values (`core/tests/tensor/e2e/failing.mlir`).
 
 use kiln_core::tensor::e2e::{self, ReferenceBackend, RunOptions};
 use kiln_core::tensor::eval::{self, Scalar, Value};
@@ -16,24 +17,50 @@ fn load(path: &std::path::Path) -> TensorModule {
     tensor::load(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// The tensor corpus shared with the GPU tests.
+fn corpus_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu-tests/tests/tensor")
+}
+
 #[test]
-fn numpy_generated_e2e_files_pass_on_the_reference_backend() {
-    let mut files: Vec<_> = std::fs::read_dir(e2e_dir())
-        .expect("e2e dir")
+fn numpy_generated_corpus_passes_on_the_reference_backend() {
+    let mut files: Vec<_> = std::fs::read_dir(corpus_dir())
+        .expect("corpus dir")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir") && !p.ends_with("failing.mlir"))
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
         .collect();
     files.sort();
-    assert!(files.len() >= 5, "e2e files are missing");
+    assert!(files.len() >= 50, "corpus files are missing");
     let mut total = 0;
+    let mut failures = Vec::new();
     for path in files {
         let m = load(&path);
-        assert!(e2e::is_e2e(&m));
-        let report = e2e::run(&m, &mut ReferenceBackend, &RunOptions::default()).unwrap();
-        assert!(report.success(), "{}:\n{}", path.display(), report.output);
-        total += report.passed.len();
+        assert!(e2e::is_e2e(&m), "{}", path.display());
+        match e2e::run(&m, &mut ReferenceBackend, &RunOptions::default()) {
+            Ok(report) if report.success() => total += report.passed.len(),
+            Ok(report) => failures.push(format!("{}:\n{}", path.display(), report.output)),
+            Err(e) => failures.push(format!("{}: {e}", path.display())),
+        }
     }
-    assert!(total >= 40, "only {total} e2e tests ran");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(total >= 100, "only {total} e2e tests ran");
+}
+
+/// The corpus is what its generator writes (expected values from numpy
+/// included): `python3 gpu-tests/tests/tensor/gen.py --check`.
+#[test]
+fn corpus_matches_its_generator() {
+    let out = std::process::Command::new("python3")
+        .arg(corpus_dir().join("gen.py"))
+        .arg("--check")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run python3 (ci/setup.sh installs it): {e}"));
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]

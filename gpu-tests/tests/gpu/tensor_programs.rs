@@ -1,6 +1,6 @@
 //! Tensor programs on the device (lavapipe in CI), validation layer on:
 //! every end-to-end test file of the corpus (`gpu-tests/tests/tensor/`,
-//! expected values from numpy, and `core/tests/tensor/e2e/`) compiled by
+//! expected values from numpy in `gen.py` beside them) compiled by
 //! kiln's tensor compiler and run through kiln-runtime. For every test
 //! function: its checks pass, its results equal the CPU reference
 //! evaluator's within a tolerance of its element type, every kernel binary
@@ -26,28 +26,19 @@ fn device() -> Device {
     })
 }
 
-/// The corpus files, sorted: `gpu-tests/tests/tensor/*.mlir` and
-/// `core/tests/tensor/e2e/*.mlir` (but `failing.mlir`, whose checks fail
-/// on purpose). Fails when it finds none.
+/// The corpus files, sorted: `gpu-tests/tests/tensor/*.mlir`. Fails when
+/// files are missing.
 pub fn corpus() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    for dir in [
-        root.join("tests/tensor"),
-        root.join("../core/tests/tensor/e2e"),
-    ] {
-        if let Ok(entries) = std::fs::read_dir(&dir) {
-            for e in entries.flatten() {
-                let p = e.path();
-                let failing = p.file_name().is_some_and(|n| n == "failing.mlir");
-                if p.extension().is_some_and(|x| x == "mlir") && !failing {
-                    files.push(p);
-                }
-            }
-        }
-    }
+    let dir = root.join("tests/tensor");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
     assert!(
-        files.len() >= 6,
+        files.len() >= 50,
         "the tensor corpus is missing ({} files)",
         files.len()
     );
