@@ -4,6 +4,10 @@
 //! with the Khronos validation layer on, and fail on any message it reports.
 //! They never skip: a machine without a Vulkan device, the validation layer,
 //! or the shader tools fails them with a message saying what to install.
+//! Run them with `--test-threads=1`, as `ci/test.sh` does: the validation
+//! layer Debian 12 ships races when one thread creates an instance or device
+//! while another makes any Vulkan call (KhronosGroup/Vulkan-ValidationLayers#4391),
+//! which crashed about one parallel run in twenty.
 //!
 //! - [`test_context`]: a [`Context`] with validation on (`KILN_DEVICE`
 //!   still picks the device).
@@ -16,7 +20,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -149,4 +153,22 @@ pub fn compile_abi_kernel(ctx: &Context, src: &str, entry: &str) -> (Vec<u32>, P
         .unwrap_or_else(|e| panic!("reflect IR: {e}"));
     assert_eq!(iface, from_ir, "binary and IR reflection disagree");
     (words, iface)
+}
+
+/// Fails unless `python3 SCRIPT --check` succeeds: a corpus's files are what
+/// its generator writes (expected values included), with the script's
+/// output in the failure message.
+pub fn assert_generator_is_fresh(script: &Path) {
+    let out = Command::new("python3")
+        .arg(script)
+        .arg("--check")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run python3 (ci/setup.sh installs it): {e}"));
+    assert!(
+        out.status.success(),
+        "{} --check failed:\n{}{}",
+        script.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

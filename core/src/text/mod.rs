@@ -28,6 +28,7 @@
 //!   `spirv.module` (`gpu.module`, `func.func`) are skipped.
 
 mod asm_forms;
+pub(crate) mod cursor;
 mod enums;
 pub(crate) mod float;
 pub(crate) mod lexer;

@@ -195,16 +195,5 @@ fn filecheck_rejects_wrong_output() {
 /// `python3 tests/runner/gen.py --check`.
 #[test]
 fn corpus_matches_its_generator() {
-    let script = corpus_dir().join("gen.py");
-    let out = std::process::Command::new("python3")
-        .arg(&script)
-        .arg("--check")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run python3 (ci/setup.sh installs it): {e}"));
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    kiln_gpu_tests::assert_generator_is_fresh(&corpus_dir().join("gen.py"));
 }

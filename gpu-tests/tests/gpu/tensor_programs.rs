@@ -267,6 +267,14 @@ fn check_part_for(part: usize, parts: usize, minimal: bool) {
     );
 }
 
+/// The numpy-computed corpus is what `tests/tensor/gen.py` writes (and
+/// every file parses with mlir-opt-19): `python3 tests/tensor/gen.py --check`.
+#[test]
+fn corpus_matches_its_generator() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    kiln_gpu_tests::assert_generator_is_fresh(&root.join("tests/tensor/gen.py"));
+}
+
 #[test]
 fn corpus_part_0() {
     check_part(0, 4);

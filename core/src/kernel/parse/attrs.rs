@@ -4,11 +4,12 @@
 //! `#arith.fastmath`, `#spirv.entry_point_abi`, `#spirv.interface_var_abi`,
 //! `#spirv.target_env`, in the `spirv.` and the seeds' `spv.` spelling).
 
-use super::{parse_uint, PResult, Parser};
+use super::{PResult, Parser};
 use crate::ir::FloatKind;
 use crate::kernel::module::KAttr;
 use crate::kernel::types::{FloatTy, KType};
 use crate::target::TargetEnv;
+use crate::text::cursor::{parse_uint, TokenParser};
 use crate::text::float;
 use crate::text::lexer::TokKind;
 use kiln_abi::{EntryPointAbi, InterfaceVarAbi};

@@ -9,6 +9,7 @@ use crate::kernel::entity::{KBlock, KOp};
 use crate::kernel::module::KAttr;
 use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;
+use crate::text::cursor::TokenParser;
 use crate::text::lexer::TokKind;
 
 impl Parser<'_> {

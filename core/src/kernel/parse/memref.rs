@@ -5,6 +5,7 @@ use super::{KernelParseError, OpSpecK, PResult, Parser};
 use crate::ir::Location;
 use crate::kernel::module::KAttr;
 use crate::kernel::types::KType;
+use crate::text::cursor::TokenParser;
 
 impl Parser<'_> {
     /// `memref.load %m[%i, ...] : memref<...>`.

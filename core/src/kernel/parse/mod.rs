@@ -55,7 +55,8 @@ use super::ops::KOpKind;
 use super::types::KType;
 use crate::ir::Location;
 use crate::kernel::entity::{KBlock, KOp, KRegion, KValue};
-use crate::text::lexer::{missing_token_pos, Lexer, TokKind, Token};
+use crate::text::cursor::{Cursor, TokenParser};
+use crate::text::lexer::TokKind;
 
 /// Parse results.
 pub(crate) type PResult<T> = Result<T, KernelParseError>;
@@ -90,219 +91,33 @@ struct Scope {
 /// The kernel parser: a lexer with one token of lookahead, the module being
 /// built and the SSA name scopes.
 pub(crate) struct Parser<'a> {
-    lx: Lexer<'a>,
-    tok: Token<'a>,
-    /// End of the last consumed token (where "expected ..." errors point
-    /// when the lookahead starts a new line, as MLIR reports them).
-    prev_end: usize,
+    cur: Cursor<'a>,
     pub(crate) m: KernelModule,
     scopes: Vec<Scope>,
     /// The innermost function-like op being parsed (for `return`).
     func_kind: Vec<KOpKind>,
-    /// Nesting depth, to refuse pathological inputs before the stack does.
-    depth: usize,
 }
 
-/// How deeply regions, types and attributes may nest.
-const MAX_DEPTH: usize = 200;
+impl<'a> TokenParser<'a> for Parser<'a> {
+    type Error = KernelParseError;
+
+    fn cursor(&self) -> &Cursor<'a> {
+        &self.cur
+    }
+
+    fn cursor_mut(&mut self) -> &mut Cursor<'a> {
+        &mut self.cur
+    }
+}
 
 impl<'a> Parser<'a> {
     fn new(src: &'a str) -> PResult<Self> {
-        let mut lx = Lexer::new(src);
-        let tok = lx.next_token()?;
         Ok(Parser {
-            lx,
-            tok,
-            prev_end: 0,
+            cur: Cursor::new(src)?,
             m: KernelModule::new(),
             scopes: Vec::new(),
             func_kind: Vec::new(),
-            depth: 0,
         })
-    }
-
-    // ---- tokens ----------------------------------------------------------
-
-    pub(crate) fn peek(&self) -> &TokKind<'a> {
-        &self.tok.kind
-    }
-
-    /// The location of the current token.
-    pub(crate) fn loc(&self) -> Location {
-        self.lx.location(self.tok.start)
-    }
-
-    pub(crate) fn loc_at(&self, pos: usize) -> Location {
-        self.lx.location(pos)
-    }
-
-    /// Byte offset of the current token.
-    pub(crate) fn pos(&self) -> usize {
-        self.tok.start
-    }
-
-    pub(crate) fn src(&self) -> &'a str {
-        self.lx.src()
-    }
-
-    /// Returns the current token and lexes the next one.
-    pub(crate) fn bump(&mut self) -> PResult<Token<'a>> {
-        let next = self.lx.next_token()?;
-        self.prev_end = self.tok.end;
-        Ok(std::mem::replace(&mut self.tok, next))
-    }
-
-    /// Moves the cursor to byte offset `pos` and re-lexes the lookahead.
-    pub(crate) fn reset_to(&mut self, pos: usize) -> PResult<()> {
-        self.lx.reset(pos);
-        self.prev_end = pos;
-        self.tok = self.lx.next_token()?;
-        Ok(())
-    }
-
-    /// The byte offset just past the current token.
-    pub(crate) fn tok_end(&self) -> usize {
-        self.tok.end
-    }
-
-    pub(crate) fn err<T>(&self, message: impl Into<String>) -> PResult<T> {
-        Err(KernelParseError::new(self.loc(), message))
-    }
-
-    /// "expected `what`": at the lookahead, or, when the lookahead starts a
-    /// later line, just after the previous token (where the missing text
-    /// belongs), as MLIR reports it.
-    pub(crate) fn expected<T>(&self, what: &str) -> PResult<T> {
-        let message = format!("expected {what}, found {}", self.tok.kind.describe());
-        let pos = missing_token_pos(self.src(), self.prev_end, self.tok.start);
-        Err(KernelParseError::new(self.loc_at(pos), message))
-    }
-
-    pub(crate) fn is_punct(&self, p: &str) -> bool {
-        matches!(self.tok.kind, TokKind::Punct(q) if q == p)
-    }
-
-    pub(crate) fn eat_punct(&mut self, p: &str) -> PResult<bool> {
-        if self.is_punct(p) {
-            self.bump()?;
-            Ok(true)
-        } else {
-            Ok(false)
-        }
-    }
-
-    pub(crate) fn expect_punct(&mut self, p: &str) -> PResult<()> {
-        if self.eat_punct(p)? {
-            Ok(())
-        } else {
-            self.expected(&format!("'{p}'"))
-        }
-    }
-
-    pub(crate) fn is_ident(&self, s: &str) -> bool {
-        matches!(self.tok.kind, TokKind::Ident(t) if t == s)
-    }
-
-    pub(crate) fn eat_ident(&mut self, s: &str) -> PResult<bool> {
-        if self.is_ident(s) {
-            self.bump()?;
-            Ok(true)
-        } else {
-            Ok(false)
-        }
-    }
-
-    pub(crate) fn expect_ident(&mut self, s: &str) -> PResult<()> {
-        if self.eat_ident(s)? {
-            Ok(())
-        } else {
-            self.expected(&format!("'{s}'"))
-        }
-    }
-
-    /// Any bare identifier.
-    pub(crate) fn ident(&mut self, what: &str) -> PResult<&'a str> {
-        match self.tok.kind {
-            TokKind::Ident(s) => {
-                self.bump()?;
-                Ok(s)
-            }
-            _ => self.expected(what),
-        }
-    }
-
-    /// `@name`.
-    pub(crate) fn symbol(&mut self) -> PResult<String> {
-        match &self.tok.kind {
-            TokKind::Symbol(s) => {
-                let s = s.to_string();
-                self.bump()?;
-                Ok(s)
-            }
-            _ => self.expected("a symbol name '@...'"),
-        }
-    }
-
-    /// An unsigned integer literal.
-    pub(crate) fn uint(&mut self, what: &str) -> PResult<u64> {
-        match self.tok.kind {
-            TokKind::Int(s) => {
-                let v = parse_uint(s);
-                match v {
-                    Some(v) if v <= u64::MAX as u128 => {
-                        self.bump()?;
-                        Ok(v as u64)
-                    }
-                    _ => self.err(format!("integer '{s}' is out of range")),
-                }
-            }
-            _ => self.expected(what),
-        }
-    }
-
-    /// A signed integer literal.
-    pub(crate) fn int(&mut self, what: &str) -> PResult<i64> {
-        let neg = self.eat_punct("-")?;
-        let v = self.uint(what)?;
-        if neg {
-            if v > i64::MAX as u64 + 1 {
-                return self.err("integer is out of range");
-            }
-            Ok((v as i128).wrapping_neg() as i64)
-        } else {
-            i64::try_from(v).or_else(|_| self.err("integer is out of range"))
-        }
-    }
-
-    pub(crate) fn enter(&mut self) -> PResult<()> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return self.err("nesting is too deep");
-        }
-        Ok(())
-    }
-
-    pub(crate) fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
-    }
-
-    /// Parses a comma-separated list closed by `close` (the opening token
-    /// already consumed).
-    pub(crate) fn comma_list(
-        &mut self,
-        close: &str,
-        mut item: impl FnMut(&mut Self) -> PResult<()>,
-    ) -> PResult<()> {
-        if self.eat_punct(close)? {
-            return Ok(());
-        }
-        loop {
-            item(self)?;
-            if self.eat_punct(close)? {
-                return Ok(());
-            }
-            self.expect_punct(",")?;
-        }
     }
 
     // ---- SSA names -------------------------------------------------------
@@ -349,7 +164,7 @@ impl<'a> Parser<'a> {
 
     /// A use `%name` (or `%name#N`).
     pub(crate) fn value_use(&mut self) -> PResult<KValue> {
-        let TokKind::Value(name) = self.tok.kind else {
+        let TokKind::Value(name) = *self.peek() else {
             return self.expected("an SSA value '%...'");
         };
         let found = self.lookup(name).or_else(|| {
@@ -386,7 +201,7 @@ impl<'a> Parser<'a> {
     /// `%a, %b, ...` (possibly empty when the next token is not a value).
     pub(crate) fn value_list(&mut self) -> PResult<Vec<KValue>> {
         let mut out = Vec::new();
-        if !matches!(self.tok.kind, TokKind::Value(_)) {
+        if !matches!(*self.peek(), TokKind::Value(_)) {
             return Ok(out);
         }
         loop {
@@ -397,7 +212,7 @@ impl<'a> Parser<'a> {
             // A `,` followed by something else belongs to the caller.
             let save = self.pos();
             self.bump()?;
-            if !matches!(self.tok.kind, TokKind::Value(_)) {
+            if !matches!(*self.peek(), TokKind::Value(_)) {
                 self.reset_to(save)?;
                 return Ok(out);
             }
@@ -406,7 +221,7 @@ impl<'a> Parser<'a> {
 
     /// `%name` of a new definition (block argument or region argument).
     pub(crate) fn def_name(&mut self) -> PResult<(String, Location)> {
-        match self.tok.kind {
+        match *self.peek() {
             TokKind::Value(name) if !name.contains('#') => {
                 let loc = self.loc();
                 self.bump()?;
@@ -456,14 +271,5 @@ impl OpSpecK {
             attrs: Vec::new(),
             regions: 0,
         }
-    }
-}
-
-/// Parses a decimal or `0x` hexadecimal unsigned literal.
-pub(crate) fn parse_uint(s: &str) -> Option<u128> {
-    if let Some(hex) = s.strip_prefix("0x") {
-        u128::from_str_radix(hex, 16).ok()
-    } else {
-        s.parse().ok()
     }
 }

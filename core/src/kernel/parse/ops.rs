@@ -12,6 +12,7 @@ use crate::kernel::module::KAttr;
 use crate::kernel::ops::KOpKind;
 use crate::kernel::print::type_to_string;
 use crate::kernel::types::KType;
+use crate::text::cursor::TokenParser;
 use crate::text::lexer::TokKind;
 
 impl Parser<'_> {

@@ -7,6 +7,7 @@ use crate::ir::Location;
 use crate::kernel::entity::{KBlock, KOp};
 use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;
+use crate::text::cursor::TokenParser;
 
 impl Parser<'_> {
     /// Appends an `scf.yield` without operands to the last block of

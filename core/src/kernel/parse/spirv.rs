@@ -16,6 +16,7 @@ use crate::kernel::module::KAttr;
 use crate::kernel::ops::KOpKind;
 use crate::kernel::print::type_to_string;
 use crate::kernel::types::{FloatTy, KType};
+use crate::text::cursor::TokenParser;
 use crate::text::lexer::TokKind;
 
 /// Whether `name` is a SPIR-V dialect op that can stand in a kernel body

@@ -8,6 +8,7 @@ use crate::kernel::entity::{KBlock, KOp, KRegion};
 use crate::kernel::module::KAttr;
 use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;
+use crate::text::cursor::TokenParser;
 use crate::text::lexer::TokKind;
 
 /// A named argument of a region's entry block.

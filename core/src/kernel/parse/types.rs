@@ -5,6 +5,7 @@
 use super::{PResult, Parser};
 use crate::grammar::StorageClass;
 use crate::kernel::types::{FloatTy, GpuAddressSpace, KType, MemRefLayout, MemorySpace};
+use crate::text::cursor::TokenParser;
 use crate::text::lexer::TokKind;
 
 /// A scalar type keyword (`i32`, `f16`, `index`).

@@ -8,6 +8,7 @@ use crate::kernel::forms::VECTOR_KINDS;
 use crate::kernel::module::KAttr;
 use crate::kernel::ops::KOpKind;
 use crate::kernel::types::KType;
+use crate::text::cursor::TokenParser;
 
 impl Parser<'_> {
     /// `%m[%i, ...] {attrs} : memref<...>, vector<...>` of `vector.load` and

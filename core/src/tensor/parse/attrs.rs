@@ -1,12 +1,13 @@
 //! Attributes: affine maps, dense elements, scalar constants, integer
 //! lists, iterator types and float parameters.
 
-use super::{parse_uint, AliasValue, PResult, Parser};
+use super::{AliasValue, PResult, Parser};
 use crate::ir::Location;
 use crate::tensor::affine::{AffineExpr, AffineMap};
 use crate::tensor::attr::{ConstAttr, DenseElements, Elements, IteratorType, ScalarBits};
 use crate::tensor::error::TensorParseError;
 use crate::tensor::types::{ElemType, TypeKind};
+use crate::text::cursor::{parse_uint, TokenParser};
 use crate::text::float::{parse_decimal, to_f64_bits};
 use crate::text::lexer::TokKind;
 

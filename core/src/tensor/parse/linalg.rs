@@ -12,6 +12,7 @@ use crate::tensor::ops::{
 };
 use crate::tensor::structured::{build_named_body, operand_elem, BodyBuilder};
 use crate::tensor::types::{ElemType, TypeKind};
+use crate::text::cursor::TokenParser;
 
 /// `ins(...)` / `outs(...)` operands and their written types.
 struct Operands {

@@ -28,7 +28,8 @@ use super::error::TensorParseError;
 use super::module::TensorModule;
 use super::ops::OpKind;
 use crate::ir::Location;
-use crate::text::lexer::{missing_token_pos, Lexer, TokKind, Token};
+use crate::text::cursor::{Cursor, TokenParser};
+use crate::text::lexer::TokKind;
 
 /// Parse results.
 pub(crate) type PResult<T> = Result<T, TensorParseError>;
@@ -78,205 +79,34 @@ impl ParsedOp {
 /// The tensor-IR parser: a lexer with one token of lookahead, the module
 /// being built, SSA scopes and aliases.
 pub(crate) struct Parser<'a> {
-    lx: Lexer<'a>,
-    tok: Token<'a>,
-    prev_end: usize,
+    cur: Cursor<'a>,
     pub(crate) m: TensorModule,
     scopes: Vec<Scope>,
     pub(crate) attr_aliases: HashMap<String, AliasValue>,
     pub(crate) type_aliases: HashMap<String, TType>,
-    depth: usize,
 }
 
-const MAX_DEPTH: usize = 200;
+impl<'a> TokenParser<'a> for Parser<'a> {
+    type Error = TensorParseError;
+
+    fn cursor(&self) -> &Cursor<'a> {
+        &self.cur
+    }
+
+    fn cursor_mut(&mut self) -> &mut Cursor<'a> {
+        &mut self.cur
+    }
+}
 
 impl<'a> Parser<'a> {
     fn new(src: &'a str) -> PResult<Self> {
-        let mut lx = Lexer::new(src);
-        let tok = lx.next_token()?;
         Ok(Parser {
-            lx,
-            tok,
-            prev_end: 0,
+            cur: Cursor::new(src)?,
             m: TensorModule::new(),
             scopes: Vec::new(),
             attr_aliases: HashMap::new(),
             type_aliases: HashMap::new(),
-            depth: 0,
         })
-    }
-
-    // ---- tokens ------------------------------------------------------------
-
-    pub(crate) fn peek(&self) -> &TokKind<'a> {
-        &self.tok.kind
-    }
-
-    pub(crate) fn loc(&self) -> Location {
-        self.lx.location(self.tok.start)
-    }
-
-    pub(crate) fn loc_at(&self, pos: usize) -> Location {
-        self.lx.location(pos)
-    }
-
-    pub(crate) fn pos(&self) -> usize {
-        self.tok.start
-    }
-
-    pub(crate) fn tok_end(&self) -> usize {
-        self.tok.end
-    }
-
-    pub(crate) fn src(&self) -> &'a str {
-        self.lx.src()
-    }
-
-    pub(crate) fn bump(&mut self) -> PResult<Token<'a>> {
-        let next = self.lx.next_token()?;
-        self.prev_end = self.tok.end;
-        Ok(std::mem::replace(&mut self.tok, next))
-    }
-
-    pub(crate) fn reset_to(&mut self, pos: usize) -> PResult<()> {
-        self.lx.reset(pos);
-        self.prev_end = pos;
-        self.tok = self.lx.next_token()?;
-        Ok(())
-    }
-
-    pub(crate) fn err<T>(&self, message: impl Into<String>) -> PResult<T> {
-        Err(TensorParseError::new(self.loc(), message))
-    }
-
-    pub(crate) fn err_at<T>(&self, loc: Location, message: impl Into<String>) -> PResult<T> {
-        Err(TensorParseError::new(loc, message))
-    }
-
-    pub(crate) fn expected<T>(&self, what: &str) -> PResult<T> {
-        let message = format!("expected {what}, found {}", self.tok.kind.describe());
-        let pos = missing_token_pos(self.src(), self.prev_end, self.tok.start);
-        Err(TensorParseError::new(self.loc_at(pos), message))
-    }
-
-    pub(crate) fn is_punct(&self, p: &str) -> bool {
-        matches!(self.tok.kind, TokKind::Punct(q) if q == p)
-    }
-
-    pub(crate) fn eat_punct(&mut self, p: &str) -> PResult<bool> {
-        if self.is_punct(p) {
-            self.bump()?;
-            Ok(true)
-        } else {
-            Ok(false)
-        }
-    }
-
-    pub(crate) fn expect_punct(&mut self, p: &str) -> PResult<()> {
-        if self.eat_punct(p)? {
-            Ok(())
-        } else {
-            self.expected(&format!("'{p}'"))
-        }
-    }
-
-    pub(crate) fn is_ident(&self, s: &str) -> bool {
-        matches!(self.tok.kind, TokKind::Ident(t) if t == s)
-    }
-
-    pub(crate) fn eat_ident(&mut self, s: &str) -> PResult<bool> {
-        if self.is_ident(s) {
-            self.bump()?;
-            Ok(true)
-        } else {
-            Ok(false)
-        }
-    }
-
-    pub(crate) fn expect_ident(&mut self, s: &str) -> PResult<()> {
-        if self.eat_ident(s)? {
-            Ok(())
-        } else {
-            self.expected(&format!("'{s}'"))
-        }
-    }
-
-    pub(crate) fn ident(&mut self, what: &str) -> PResult<&'a str> {
-        match self.tok.kind {
-            TokKind::Ident(s) => {
-                self.bump()?;
-                Ok(s)
-            }
-            _ => self.expected(what),
-        }
-    }
-
-    pub(crate) fn symbol(&mut self) -> PResult<String> {
-        match &self.tok.kind {
-            TokKind::Symbol(s) => {
-                let s = s.to_string();
-                self.bump()?;
-                Ok(s)
-            }
-            _ => self.expected("a symbol name '@...'"),
-        }
-    }
-
-    /// An unsigned integer literal.
-    pub(crate) fn uint(&mut self, what: &str) -> PResult<u64> {
-        match self.tok.kind {
-            TokKind::Int(s) => match parse_uint(s) {
-                Some(v) if v <= u128::from(u64::MAX) => {
-                    self.bump()?;
-                    Ok(v as u64)
-                }
-                _ => self.err(format!("integer '{s}' is out of range")),
-            },
-            _ => self.expected(what),
-        }
-    }
-
-    /// A signed integer literal.
-    pub(crate) fn int(&mut self, what: &str) -> PResult<i64> {
-        let neg = self.eat_punct("-")?;
-        let loc = self.loc();
-        let v = self.uint(what)?;
-        let v = if neg {
-            (v <= i64::MAX as u64 + 1).then(|| (v as i128).wrapping_neg() as i64)
-        } else {
-            i64::try_from(v).ok()
-        };
-        v.ok_or_else(|| TensorParseError::new(loc, "integer is out of range"))
-    }
-
-    pub(crate) fn enter(&mut self) -> PResult<()> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return self.err("nesting is too deep");
-        }
-        Ok(())
-    }
-
-    pub(crate) fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
-    }
-
-    /// A comma-separated list closed by `close` (the opener consumed).
-    pub(crate) fn comma_list(
-        &mut self,
-        close: &str,
-        mut item: impl FnMut(&mut Self) -> PResult<()>,
-    ) -> PResult<()> {
-        if self.eat_punct(close)? {
-            return Ok(());
-        }
-        loop {
-            item(self)?;
-            if self.eat_punct(close)? {
-                return Ok(());
-            }
-            self.expect_punct(",")?;
-        }
     }
 
     // ---- SSA names ---------------------------------------------------------
@@ -317,7 +147,7 @@ impl<'a> Parser<'a> {
 
     /// A use `%name` or `%name#N`.
     pub(crate) fn value_use(&mut self) -> PResult<TValue> {
-        let TokKind::Value(name) = self.tok.kind else {
+        let TokKind::Value(name) = *self.peek() else {
             return self.expected("an SSA value '%...'");
         };
         let (base, index) = match name.split_once('#') {
@@ -347,7 +177,7 @@ impl<'a> Parser<'a> {
     /// `%a, %b, ...` (empty when the next token is not a value).
     pub(crate) fn value_list(&mut self) -> PResult<Vec<TValue>> {
         let mut out = Vec::new();
-        if !matches!(self.tok.kind, TokKind::Value(_)) {
+        if !matches!(*self.peek(), TokKind::Value(_)) {
             return Ok(out);
         }
         loop {
@@ -357,7 +187,7 @@ impl<'a> Parser<'a> {
             }
             let save = self.pos();
             self.bump()?;
-            if !matches!(self.tok.kind, TokKind::Value(_)) {
+            if !matches!(*self.peek(), TokKind::Value(_)) {
                 self.reset_to(save)?;
                 return Ok(out);
             }
@@ -382,7 +212,7 @@ impl<'a> Parser<'a> {
 
     /// `%name` of a new definition.
     pub(crate) fn def_name(&mut self) -> PResult<(String, Location)> {
-        match self.tok.kind {
+        match *self.peek() {
             TokKind::Value(name) if !name.contains('#') => {
                 let loc = self.loc();
                 self.bump()?;
@@ -486,7 +316,7 @@ impl<'a> Parser<'a> {
             }
             let start = p.pos();
             p.skip_attr_value()?;
-            let text = p.src()[start..p.prev_end].trim().to_string();
+            let text = p.src()[start..p.prev_end()].trim().to_string();
             out.push((name, text));
             Ok(())
         })?;
@@ -512,15 +342,6 @@ impl<'a> Parser<'a> {
             }
             self.bump()?;
         }
-    }
-
-    /// Whether the lookahead is the first token of a later line.
-    fn starts_next_line(&self) -> bool {
-        self.prev_end > 0
-            && self
-                .src()
-                .get(self.prev_end..self.tok.start)
-                .is_some_and(|gap| gap.contains('\n'))
     }
 
     /// `func.func [vis] @name(%a: T, ...) [-> R] { body }`.
@@ -715,14 +536,5 @@ impl<'a> Parser<'a> {
         }
         self.leave();
         Ok(())
-    }
-}
-
-/// Parses a decimal or `0x` hexadecimal unsigned literal.
-pub(crate) fn parse_uint(s: &str) -> Option<u128> {
-    if let Some(hex) = s.strip_prefix("0x") {
-        u128::from_str_radix(hex, 16).ok()
-    } else {
-        s.parse().ok()
     }
 }

@@ -7,6 +7,7 @@ use crate::tensor::attr::{CmpFPred, CmpIPred, ConstAttr, FastMath, Overflow};
 use crate::tensor::entity::TType;
 use crate::tensor::ops::{supported_ops, ArithOp, CheckOp, MathOp, OpKind, Signature};
 use crate::tensor::types::{ElemType, TypeKind};
+use crate::text::cursor::TokenParser;
 
 /// The dialects of the tensor IR.
 const DIALECTS: &str = "func, arith, math, linalg, tensor, util, flow, check";

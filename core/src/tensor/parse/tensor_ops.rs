@@ -6,6 +6,7 @@ use crate::tensor::attr::Mixed;
 use crate::tensor::entity::TValue;
 use crate::tensor::ops::{OpKind, TensorOp};
 use crate::tensor::types::ElemType;
+use crate::text::cursor::TokenParser;
 use crate::text::lexer::TokKind;
 
 impl Parser<'_> {

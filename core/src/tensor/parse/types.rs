@@ -3,6 +3,7 @@
 use super::{PResult, Parser};
 use crate::tensor::entity::TType;
 use crate::tensor::types::{Dim, ElemType, TypeKind};
+use crate::text::cursor::TokenParser;
 use crate::text::lexer::TokKind;
 
 impl Parser<'_> {
