@@ -355,6 +355,37 @@ impl Device {
         kernel::load(&self.inner, source)
     }
 
+    /// Compiles tensor program `module` for this device and loads it: the
+    /// same as [`Program::compile`](crate::Program::compile)`(self, module)`.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use kiln_core::tensor::eval::{Tensor, Value};
+    /// use kiln_core::tensor::attr::Elements;
+    /// use kiln_core::tensor::ElemType;
+    /// use kiln_runtime::{CacheLocation, Device, DeviceOptions};
+    /// let module = kiln_core::tensor::load(
+    ///     r#"func.func @relu(%x: tensor<4xf32>) -> tensor<4xf32> {
+    ///   %z = arith.constant dense<0.0> : tensor<4xf32>
+    ///   %y = arith.maximumf %x, %z : tensor<4xf32>
+    ///   return %y : tensor<4xf32>
+    /// }"#,
+    /// )?;
+    /// let options = DeviceOptions { cache: CacheLocation::Disabled, ..DeviceOptions::default() };
+    /// let device = Device::new(&options)?;
+    /// let program = device.compile(&module)?;
+    /// let data = Elements::F32(vec![-1.0, 2.0, -3.0, 4.0]);
+    /// let x = Tensor { elem: ElemType::F32, shape: vec![4], data };
+    /// let out = program.run("relu", &[Value::Tensor(x.into())])?;
+    /// let y = &out[0].tensor().unwrap().data;
+    /// assert_eq!(*y, Elements::F32(vec![0.0, 2.0, 0.0, 4.0]));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn compile(&self, module: &kiln_core::tensor::TensorModule) -> Result<crate::Program> {
+        crate::Program::compile(self, module)
+    }
+
     /// Blocks until all work submitted on the device completed.
     pub fn sync(&self) -> Result<()> {
         self.inner.wait_all()

@@ -1,0 +1,103 @@
+//! The examples' models: both files parse and verify in MLIR 19; the MLP's
+//! inference loop and the transformer block match the reference evaluator
+//! on a validated device, with memory flat over the loop and a profile
+//! naming every kernel.
+
+use std::path::Path;
+use std::process::Command;
+
+use kiln_examples::{flat_after_first, mlp_loop, reference, relative_error, transformer_args};
+use kiln_gpu_tests::assert_no_validation_messages;
+use kiln_runtime::{CacheLocation, Device, DeviceOptions};
+
+/// A device with the validation layer and profiling on, no disk cache.
+fn device() -> Device {
+    Device::new(&DeviceOptions {
+        validation: true,
+        profile: true,
+        cache: CacheLocation::Disabled,
+        ..DeviceOptions::default()
+    })
+    .unwrap_or_else(|e| panic!("the examples' tests need a Vulkan device (ci/setup.sh): {e}"))
+}
+
+#[test]
+fn models_are_mlir_19() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    for file in ["mlp.mlir", "transformer.mlir"] {
+        let out = Command::new("mlir-opt-19")
+            .arg(dir.join(file))
+            .output()
+            .expect("mlir-opt-19 (ci/setup.sh installs it)");
+        assert!(
+            out.status.success(),
+            "{file}: mlir-opt-19 rejects it:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// Iterations of the MLP loop: `KILN_MLP_ITERATIONS`, else 2,000 (about
+/// 50 ms each on lavapipe in the test profile: 10,000 take about 8
+/// minutes, run with `KILN_MLP_ITERATIONS=10000`).
+fn iterations() -> usize {
+    std::env::var("KILN_MLP_ITERATIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_000)
+}
+
+#[test]
+fn mlp_loop_matches_reference_with_memory_flat() {
+    let device = device();
+    let module = kiln_core::tensor::load(kiln_examples::MLP).unwrap();
+    let program = device.compile(&module).unwrap();
+    let n = iterations();
+    let memory = mlp_loop(&device, &program, n, &[0, 1, n - 1]).unwrap();
+    assert_eq!(memory.len(), n);
+    assert!(memory[0].0 > 0, "the first batch reserved no memory");
+    assert!(
+        flat_after_first(&memory),
+        "memory (reserved, in use) changed after the first batch: first {:?}, max {:?}, last {:?}",
+        memory[0],
+        memory.iter().max(),
+        memory[n - 1]
+    );
+    // Every run's dispatches were profiled, one row per kernel.
+    let report = device.profile_report();
+    let kernels: usize = program
+        .compiled()
+        .functions
+        .iter()
+        .flat_map(|f| &f.dispatches)
+        .map(|d| d.kernels.len())
+        .sum();
+    assert_eq!(report.kernels.len(), kernels, "{report}");
+    for (k, count, time) in &report.kernels {
+        assert_eq!(*count as usize, n, "{k}");
+        assert!(!time.is_zero(), "{k}: no GPU time recorded");
+    }
+    assert_no_validation_messages(device.context());
+}
+
+#[test]
+fn transformer_block_matches_reference() {
+    let device = device();
+    let module = kiln_core::tensor::load(kiln_examples::TRANSFORMER).unwrap();
+    let program = device.compile(&module).unwrap();
+    let args = transformer_args(7);
+    let out = program.run("block", &args).unwrap();
+    let want = reference(&module, "block", &args).unwrap();
+    assert_eq!(
+        out[0].tensor().unwrap().shape,
+        vec![128, 256],
+        "the block's output shape"
+    );
+    let err = relative_error(&out[0], &want[0]);
+    assert!(err <= 1e-4, "relative error {err:e} against the reference");
+    // The attention's softmax and the GELU's tanh ran: the output is not
+    // the input.
+    assert!(relative_error(&out[0], &args[0]) > 0.1);
+    assert!(!device.profile_report().kernels.is_empty());
+    assert_no_validation_messages(device.context());
+}
