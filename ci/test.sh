@@ -21,8 +21,9 @@ step "clippy"
 cargo clippy -q --workspace --all-targets -- -D warnings
 
 step "tests"
-cargo test --workspace --exclude kiln-gpu-tests
-# The GPU tests run one at a time. The Khronos validation layer Debian 12
+cargo test --workspace --exclude kiln-gpu-tests --exclude kiln-examples
+# The GPU tests (and the examples' tests, which open devices too) run one
+# at a time. The Khronos validation layer Debian 12
 # ships (1.3.239) looks up its per-handle state in a process-wide map that
 # creating an instance or device writes without a lock
 # (KhronosGroup/Vulkan-ValidationLayers#4391): with tests opening contexts on
@@ -30,4 +31,4 @@ cargo test --workspace --exclude kiln-gpu-tests
 # (SIGSEGV in vkGetDeviceQueue or vkUpdateDescriptorSets while another
 # thread created an instance). One thread costs about 6 s here.
 step "GPU tests (one test thread)"
-cargo test -p kiln-gpu-tests -- --test-threads=1
+cargo test -p kiln-gpu-tests -p kiln-examples -- --test-threads=1
