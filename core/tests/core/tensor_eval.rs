@@ -1,8 +1,9 @@
 //! The reference evaluator and the e2e runner: every file of the tensor
 //! corpus (`gpu-tests/tests/tensor/`, expected values from numpy, `gen.py`
-//! beside them) passes on the reference backend, and the corpus is what
-//! its generator writes; failing checks print what iree-check-module
-//! prints for the same values (`core/tests/tensor/e2e/failing.mlir`).
+//! beside them) passes on the reference backend (the GPU test
+//! `tensor_programs::corpus_matches_its_generator` runs `gen.py --check`);
+//! failing checks print what iree-check-module prints for the same values
+//! (`core/tests/tensor/e2e/failing.mlir`).
 
 use kiln_core::tensor::e2e::{self, ReferenceBackend, RunOptions};
 use kiln_core::tensor::eval::{self, Scalar, Value};
@@ -44,23 +45,6 @@ fn numpy_generated_corpus_passes_on_the_reference_backend() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(total >= 100, "only {total} e2e tests ran");
-}
-
-/// The corpus is what its generator writes (expected values from numpy
-/// included): `python3 gpu-tests/tests/tensor/gen.py --check`.
-#[test]
-fn corpus_matches_its_generator() {
-    let out = std::process::Command::new("python3")
-        .arg(corpus_dir().join("gen.py"))
-        .arg("--check")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run python3 (ci/setup.sh installs it): {e}"));
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 #[test]
