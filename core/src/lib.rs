@@ -59,3 +59,8 @@ pub mod target;
 pub mod tensor;
 pub mod text;
 pub mod validate;
+
+/// A hash of this build's kiln-core sources (computed by `build.rs`): two
+/// builds with the same value lower alike. Caches of compiled kernels key
+/// on it rather than on the crate version.
+pub const SOURCE_HASH: &str = env!("KILN_CORE_SOURCE_HASH");

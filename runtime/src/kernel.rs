@@ -85,10 +85,12 @@ impl<'a> KernelSource<'a> {
                     words.len()
                 )
             }
-            // kiln's version: another compiler may lower differently.
+            // kiln's build: another build of the compiler may lower
+            // differently, even at the same crate version.
             Self::Memref { text, kernel } => format!(
-                "kiln-kernel-v1|kiln {}|memref|{:016x}|{}|{kernel}|lower:default|{env}",
+                "kiln-kernel-v1|kiln {} {}|memref|{:016x}|{}|{kernel}|lower:default|{env}",
                 env!("CARGO_PKG_VERSION"),
+                kiln_core::SOURCE_HASH,
                 cache::fnv1a(text.as_bytes()),
                 text.len()
             ),
