@@ -104,8 +104,8 @@ fn run_tool(cmd: &mut Command, name: &str) {
     let program = cmd.get_program().to_string_lossy().into_owned();
     let output = cmd.output().unwrap_or_else(|e| {
         panic!(
-            "cannot run {program} for {name}: {e} (GPU tests need glslang-tools and \
-             spirv-tools installed: run ci/setup.sh)"
+            "cannot run {program} for {name}: {e} (GPU tests need the tools \
+             ci/setup.sh installs: glslang-tools, spirv-tools, python3)"
         )
     });
     if !output.status.success() {
@@ -159,16 +159,8 @@ pub fn compile_abi_kernel(ctx: &Context, src: &str, entry: &str) -> (Vec<u32>, P
 /// its generator writes (expected values included), with the script's
 /// output in the failure message.
 pub fn assert_generator_is_fresh(script: &Path) {
-    let out = Command::new("python3")
-        .arg(script)
-        .arg("--check")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run python3 (ci/setup.sh installs it): {e}"));
-    assert!(
-        out.status.success(),
-        "{} --check failed:\n{}{}",
-        script.display(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    run_tool(
+        Command::new("python3").arg(script).arg("--check"),
+        &script.display().to_string(),
     );
 }
