@@ -33,3 +33,4 @@ mod target_env_query;
 mod tensor_dynamic;
 mod tensor_programs;
 mod tensor_strategies;
+mod tensor_tiles;
