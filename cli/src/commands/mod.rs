@@ -17,6 +17,7 @@ pub mod run_tensor;
 pub mod tensor;
 pub mod tensor_compile;
 pub mod translate;
+pub mod tune;
 pub mod validate;
 
 use std::path::Path;
