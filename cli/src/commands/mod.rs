@@ -10,6 +10,7 @@ pub mod devices;
 pub mod layout;
 pub mod llvm;
 pub mod opt;
+pub mod profile;
 pub mod reflect;
 pub mod run;
 pub mod run_spv;

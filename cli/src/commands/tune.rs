@@ -59,7 +59,8 @@ fn elem_of(d: DType) -> ElemType {
     }
 }
 
-fn input_value(spec: &str) -> Result<Value> {
+/// A `--input` as a host value of the reference evaluator's kind.
+pub fn input_value(spec: &str) -> Result<Value> {
     let a = parse_input(spec)?;
     let elem = elem_of(a.dtype);
     let n = a.shape.iter().product();

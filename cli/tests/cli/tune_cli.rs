@@ -1,4 +1,4 @@
-//! `kiln tune` on the device: it times a matmul's candidate strategies,
+//! `kiln tune` and `kiln profile` on the device. `kiln tune` times a matmul's candidate strategies,
 //! writes the fastest to the device's tuning file under `KILN_CACHE_DIR`,
 //! and a later `kiln compile --explain --device` on the same device uses
 //! exactly the choice in that file. A file naming a choice that is not a
@@ -134,6 +134,48 @@ fn tune_writes_the_cache_and_compile_explain_uses_it() {
     assert!(!text.contains("tuned by kiln tune"), "{text}");
     assert!(
         err.contains("warning: ignoring") && err.contains(".tune"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `kiln profile` runs the program with timestamps and lists each kernel
+/// with its dispatch count, largest GPU time first, then the counters.
+#[test]
+fn profile_lists_kernels_by_gpu_time() {
+    let dir = scratch("profile-cli");
+    let file = dir.join("mm.mlir");
+    std::fs::write(&file, PROGRAM).unwrap();
+    let file = file.display().to_string();
+    let (status, out, err) = kiln_in(
+        &dir.join("cache"),
+        &[
+            "profile",
+            &file,
+            "--input",
+            "64x48xf32=1",
+            "--input",
+            "48x96xf32=2",
+            "--runs",
+            "3",
+        ],
+    );
+    assert_eq!(status, 0, "{out}\n{err}");
+    assert!(out.contains("3 dispatches"), "{out}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("mm_dispatch_0"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cols[1], "3", "{row}");
+    let us: f64 = cols[2].parse().unwrap();
+    assert!(us > 0.0, "{row}");
+    assert!(out.contains("counters: 3 submits, 3 dispatches"), "{out}");
+    // Bad input: one error line, status 1.
+    let (status, _, err) = kiln_in(&dir.join("cache"), &["profile", &file]);
+    assert_eq!(status, 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("arguments"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
