@@ -19,6 +19,11 @@ use super::super::strategy::Combine;
 use super::emitter::Emitter;
 use super::PushValue;
 
+/// What a vec4 softmax loop folds per group: the group's 4 elements'
+/// coordinates and the accumulator to the new accumulator.
+type GroupFold<'f, E> =
+    dyn FnMut(&mut E, &[Vec<KValue>], KValue) -> Result<KValue, CodegenError> + 'f;
+
 /// Where a serial reduction's iterations and first accumulators come from.
 pub(crate) enum SerialRange {
     /// All iterations, starting from the `outs` values.
@@ -529,11 +534,7 @@ impl Emitter<'_, '_, '_> {
         // elements' coordinates with the group in place.
         let fold = |e: &mut Self,
                     init: KValue,
-                    f: &mut dyn FnMut(
-            &mut Self,
-            &[Vec<KValue>],
-            KValue,
-        ) -> Result<KValue, CodegenError>|
+                    f: &mut GroupFold<'_, Self>|
          -> Result<KValue, CodegenError> {
             let r = e.for_(zero, t_end, one, &[init], |e, t, acc| {
                 let off = e.mul(t, stride);
