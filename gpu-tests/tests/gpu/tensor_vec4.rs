@@ -145,3 +145,46 @@ fn vec4_softmax_rows_match_the_reference() {
     }
     assert_no_validation_messages(device.context());
 }
+
+/// Cooperative reductions over a multiple of 4 read groups of 4 adjacent
+/// elements as vec4: a tiny one, one with a partial last round, one split
+/// over several workgroups with a tail, and rows of a 2-D tensor — exact
+/// on small integers.
+#[test]
+fn vec4_cooperative_sums_are_exact() {
+    let device = device();
+    let target = device_target(&device);
+    for (shape, dims, out) in [
+        (vec![16usize], "[0]", vec![]),
+        (vec![1028], "[0]", vec![]),
+        (vec![262_148], "[0]", vec![]),
+        (vec![3, 70_004], "[1]", vec![3usize]),
+    ] {
+        let (t, o) = (
+            ty(&shape),
+            if out.is_empty() {
+                "tensor<f32>".to_string()
+            } else {
+                ty(&out)
+            },
+        );
+        let src = format!(
+            r#"func.func @f(%a: {t}) -> {o} {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {o}
+  %f = linalg.fill ins(%z : f32) outs(%e : {o}) -> {o}
+  %s = linalg.reduce ins(%a : {t}) outs(%f : {o}) dimensions = {dims}
+    (%x: f32, %acc: f32) {{
+      %y = arith.addf %x, %acc : f32
+      linalg.yield %y : f32
+    }}
+  return %s : {o}
+}}"#
+        );
+        let module = kiln_core::tensor::load(&src).unwrap();
+        let compiled = compile(&module, &target).unwrap();
+        let name = format!("sum {shape:?}");
+        check(&device, &name, compiled, &src, &[input(&shape, 5)]);
+    }
+    assert_no_validation_messages(device.context());
+}

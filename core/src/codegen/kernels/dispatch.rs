@@ -374,14 +374,23 @@ fn emit_kernel(
             let gw = e.mul(g, wgv);
             let base = e.add(gw, tid);
             let stride = e.mul(gk, wgv);
-            let accs = e.coop_loop(&cs, total, base, stride, |e, r| {
+            let x_at = |e: &mut Emitter<'_, '_, '_>, r| {
                 let rc = e.delinearize(r, &red);
                 let mut p = rp.clone();
                 for (i, &l) in loops.iter().enumerate() {
                     p[l] = rc[i];
                 }
                 e.combinable_xs(root, &s, &cs, &p)
-            })?;
+            };
+            // One reduction loop of a static length that is a multiple of
+            // 4: groups of 4 iterations, read as vec4 where the input is
+            // indexed last by it.
+            let groups = red.len() == 1 && e.const_of(total).is_some_and(|t| t > 0 && t % 4 == 0);
+            let accs = if groups {
+                e.coop_loop_vec4(&cs, total, base, stride, x_at)?
+            } else {
+                e.coop_loop(&cs, total, base, stride, x_at)?
+            };
             let totals = e.workgroup_reduce(&cs, &accs, *combine, wg)?;
             let zero = e.index(0);
             let first = e.b.cmpi("eq", tid, zero);

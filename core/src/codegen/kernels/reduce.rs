@@ -233,6 +233,82 @@ impl Emitter<'_, '_, '_> {
         })
     }
 
+    /// [`coop_loop`](Self::coop_loop) over groups of 4 adjacent
+    /// iterations (`total` a multiple of 4): invocation group `base +
+    /// t * stride` covers iterations `4 * (base + t * stride) + j`, a
+    /// vector group, so a tensor indexed last by the iteration is read as
+    /// vec4. Full rounds run without a bounds check.
+    pub fn coop_loop_vec4(
+        &mut self,
+        cs: &[Combiner],
+        total: KValue,
+        base: KValue,
+        stride: KValue,
+        mut x_at: impl FnMut(&mut Self, KValue) -> Result<Vec<KValue>, CodegenError>,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let acc0 = self.identities(cs);
+        let one = self.index(1);
+        let four = self.index(4);
+        let base4 = self.mul(base, four);
+        let stride4 = self.mul(stride, four);
+        let sm1 = self.sub(stride4, one);
+        let t_end = self.add(total, sm1);
+        let t_end = self.div(t_end, stride4);
+        let zero = self.index(0);
+        // Rounds in which every invocation's group is inside:
+        // t < (total + 4 - stride4) / stride4, none if total + 4 < stride4.
+        let lim = self.add(total, four);
+        let short = self.lt(lim, stride4);
+        let rest = self.sub(lim, stride4);
+        let full = self.div(rest, stride4);
+        let t_full = self.b.select(short, zero, full);
+        let mut group_fold = |e: &mut Self, t: KValue, accs: &[KValue]| {
+            let off = e.mul(t, stride4);
+            let r4 = e.add(base4, off);
+            let group = super::vector::VectorGroup::new(e, r4);
+            let lanes: Vec<KValue> = (0..4).map(|j| group.lane(j)).collect();
+            e.vector_groups.push(group);
+            let mut out = accs.to_vec();
+            let mut failed = None;
+            for r in lanes {
+                match x_at(e, r) {
+                    Ok(xs) => {
+                        for (k, c) in cs.iter().enumerate() {
+                            let w = e.widen(xs[k], c);
+                            out[k] = e.fold(c, out[k], w);
+                        }
+                    }
+                    Err(err) => {
+                        failed = Some(err);
+                        break;
+                    }
+                }
+            }
+            e.vector_groups.pop();
+            match failed {
+                Some(err) => Err(err),
+                None => Ok((r4, out)),
+            }
+        };
+        let bulk = self.for_(zero, t_full, one, &acc0, |e, t, accs| {
+            group_fold(e, t, accs).map(|(_, out)| out)
+        })?;
+        let tys: Vec<KType> = acc0.iter().map(|&v| self.b.type_of(v)).collect();
+        self.for_(t_full, t_end, one, &bulk, |e, t, accs| {
+            let off = e.mul(t, stride4);
+            let r4 = e.add(base4, off);
+            let inside = e.lt(r4, total);
+            let keep = accs.to_vec();
+            let accs = accs.to_vec();
+            e.if_else(
+                inside,
+                &tys,
+                |e| group_fold(e, t, &accs).map(|(_, out)| out),
+                |_| Ok(keep),
+            )
+        })
+    }
+
     fn shared(&mut self, n: u32, ty: KType) -> KValue {
         self.b.alloc(KType::MemRef {
             shape: vec![Some(u64::from(n))],
