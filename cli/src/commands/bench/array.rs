@@ -38,6 +38,19 @@ impl HostArray {
         }
     }
 
+    /// An f16 array of `data` rounded to nearest even.
+    pub fn f16(shape: &[usize], data: &[f32]) -> Self {
+        debug_assert_eq!(shape.iter().product::<usize>(), data.len());
+        Self {
+            dtype: DType::F16,
+            shape: shape.to_vec(),
+            bytes: data
+                .iter()
+                .flat_map(|&x| kiln_runtime::half::f16::from_f32(x).to_le_bytes())
+                .collect(),
+        }
+    }
+
     /// The elements as f64 (integers and bools by value).
     pub fn to_f64(&self) -> Vec<f64> {
         let size = self.dtype.size();

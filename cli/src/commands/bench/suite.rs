@@ -31,6 +31,11 @@ pub enum Kind {
     Sum { n: usize, rows: usize },
     /// `n`×`n` by `n`×`n` f32.
     Matmul { n: usize },
+    /// `n`×`n` by `n`×`n` f16, accumulated into f32.
+    MatmulF16 { n: usize },
+    /// The transformer block of kiln-examples (`examples/models/`):
+    /// sequence `seq`, width `width`, MLP width 4 x `width`.
+    Transformer { seq: usize, width: usize },
     /// Softmax over the last dimension of `rows`×`cols` f32.
     Softmax { rows: usize, cols: usize },
     /// NHWC × HWCF convolution.
@@ -57,8 +62,10 @@ pub struct Program {
 struct Spec {
     name: &'static str,
     text: &'static str,
+    function: &'static str,
     full: Kind,
-    quick: Kind,
+    /// `None`: not in `--quick`.
+    quick: Option<Kind>,
     /// Text rewrites from the full to the quick sizes.
     rewrite: &'static [(&'static str, &'static str)],
 }
@@ -80,34 +87,37 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "add_16m",
         text: include_str!("../../../../bench/programs/add_16m.mlir"),
+        function: "main",
         full: Kind::Add { n: 1 << 24 },
-        quick: Kind::Add { n: 1 << 14 },
+        quick: Some(Kind::Add { n: 1 << 14 }),
         rewrite: &[("16777216", "16384")],
     },
     Spec {
         name: "sum_16m",
         text: include_str!("../../../../bench/programs/sum_16m.mlir"),
+        function: "main",
         full: Kind::Sum {
             n: 1 << 24,
             rows: 0,
         },
-        quick: Kind::Sum {
+        quick: Some(Kind::Sum {
             n: 1 << 14,
             rows: 0,
-        },
+        }),
         rewrite: &[("16777216", "16384")],
     },
     Spec {
         name: "sum_16m_2stage",
         text: include_str!("../../../../bench/programs/sum_16m_2stage.mlir"),
+        function: "main",
         full: Kind::Sum {
             n: 1 << 24,
             rows: 4096,
         },
-        quick: Kind::Sum {
+        quick: Some(Kind::Sum {
             n: 1 << 14,
             rows: 128,
-        },
+        }),
         rewrite: &[
             ("16777216", "16384"),
             ("4096x4096", "128x128"),
@@ -118,37 +128,60 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "matmul_512",
         text: include_str!("../../../../bench/programs/matmul_512.mlir"),
+        function: "main",
         full: Kind::Matmul { n: 512 },
-        quick: Kind::Matmul { n: 16 },
+        quick: Some(Kind::Matmul { n: 16 }),
         rewrite: &[("512", "16")],
     },
     Spec {
         name: "matmul_1024",
         text: include_str!("../../../../bench/programs/matmul_1024.mlir"),
+        function: "main",
         full: Kind::Matmul { n: 1024 },
-        quick: Kind::Matmul { n: 32 },
+        quick: Some(Kind::Matmul { n: 32 }),
         rewrite: &[("1024", "32")],
+    },
+    Spec {
+        name: "matmul_512_f16",
+        text: include_str!("../../../../bench/programs/matmul_512_f16.mlir"),
+        function: "main",
+        full: Kind::MatmulF16 { n: 512 },
+        quick: Some(Kind::MatmulF16 { n: 16 }),
+        rewrite: &[("512", "16")],
     },
     Spec {
         name: "softmax_1024x4096",
         text: include_str!("../../../../bench/programs/softmax_1024x4096.mlir"),
+        function: "main",
         full: Kind::Softmax {
             rows: 1024,
             cols: 4096,
         },
-        quick: Kind::Softmax { rows: 8, cols: 64 },
+        quick: Some(Kind::Softmax { rows: 8, cols: 64 }),
         rewrite: &[("1024x4096", "8x64")],
     },
     Spec {
         name: "conv2d_56x56x64_3x3x64",
         text: include_str!("../../../../bench/programs/conv2d_56x56x64_3x3x64.mlir"),
+        function: "main",
         full: Kind::Conv(CONV_FULL),
-        quick: Kind::Conv(CONV_QUICK),
+        quick: Some(Kind::Conv(CONV_QUICK)),
         rewrite: &[
             ("1x56x56x64", "1x6x6x8"),
             ("3x3x64x64", "3x3x8x8"),
             ("1x54x54x64", "1x4x4x8"),
         ],
+    },
+    Spec {
+        name: "transformer_block",
+        text: include_str!("../../../../examples/models/transformer.mlir"),
+        function: "block",
+        full: Kind::Transformer {
+            seq: 128,
+            width: 256,
+        },
+        quick: None,
+        rewrite: &[],
     },
 ];
 
@@ -186,9 +219,9 @@ pub fn substitute(text: &str, pairs: &[(&str, &str)]) -> String {
 pub fn programs(quick: bool) -> Vec<Program> {
     SPECS
         .iter()
-        .map(|s| {
-            let kind = if quick { s.quick } else { s.full };
-            Program {
+        .filter_map(|s| {
+            let kind = if quick { s.quick? } else { s.full };
+            Some(Program {
                 name: s.name,
                 title: kind.title(),
                 short: kind.short(),
@@ -197,9 +230,9 @@ pub fn programs(quick: bool) -> Vec<Program> {
                 } else {
                     s.text.to_owned()
                 },
-                function: "main",
+                function: s.function,
                 kind,
-            }
+            })
         })
         .collect()
 }
@@ -224,7 +257,8 @@ impl Kind {
     pub fn title(&self) -> String {
         match *self {
             Self::Sum { n, rows } if rows > 0 => format!("sum {} f32, two stages", count(n)),
-            Self::Conv(_) => self.short(),
+            Self::Conv(_) | Self::Transformer { .. } => self.short(),
+            Self::MatmulF16 { n } => format!("matmul {n}^3 f16 (f32 accumulation)"),
             _ => format!("{} f32", self.short()),
         }
     }
@@ -236,6 +270,8 @@ impl Kind {
             Self::Sum { n, rows: 0 } => format!("sum {}", count(n)),
             Self::Sum { n, .. } => format!("sum {} 2-stage", count(n)),
             Self::Matmul { n } => format!("matmul {n}^3"),
+            Self::MatmulF16 { n } => format!("matmul {n}^3 f16"),
+            Self::Transformer { seq, width } => format!("transformer block {seq}x{width}"),
             Self::Softmax { rows, cols } => format!("softmax {rows}x{cols}"),
             Self::Conv(s) => format!("conv2d {0}x{0}x{1} * {2}x{2}x{1}x{3}", s.hw, s.c, s.k, s.f),
         }
@@ -246,7 +282,13 @@ impl Kind {
         match *self {
             Self::Add { n } => Work::bytes(12.0 * n as f64),
             Self::Sum { n, .. } => Work::bytes(4.0 * n as f64),
-            Self::Matmul { n } => Work::flops(2.0 * (n as f64).powi(3)),
+            Self::Matmul { n } | Self::MatmulF16 { n } => Work::flops(2.0 * (n as f64).powi(3)),
+            Self::Transformer { seq, width } => {
+                // Q, K, V, output projections and the MLP: 24 s w^2;
+                // scores and their product with V: 4 s^2 w.
+                let (s, w) = (seq as f64, width as f64);
+                Work::flops(24.0 * s * w * w + 4.0 * s * s * w)
+            }
             Self::Softmax { rows, cols } => Work::elements((rows * cols) as f64),
             Self::Conv(s) => Work::flops(s.flops()),
         }
@@ -258,7 +300,10 @@ impl Kind {
         match *self {
             Self::Add { .. } => (LimitKind::Stream, self.work()),
             Self::Sum { .. } => (LimitKind::Read, self.work()),
-            Self::Matmul { .. } | Self::Conv(_) => (LimitKind::Fma, self.work()),
+            Self::Matmul { .. }
+            | Self::MatmulF16 { .. }
+            | Self::Conv(_)
+            | Self::Transformer { .. } => (LimitKind::Fma, self.work()),
             Self::Softmax { rows, cols } => {
                 (LimitKind::Stream, Work::bytes(8.0 * (rows * cols) as f64))
             }
@@ -292,6 +337,28 @@ impl Kind {
                     vec![HostArray::f32(&[n, n], &a), HostArray::f32(&[n, n], &b)],
                     r,
                 )
+            }
+            Self::MatmulF16 { n } => {
+                let round = |v: Vec<f32>| -> Vec<f32> {
+                    v.into_iter()
+                        .map(|x| kiln_runtime::half::f16::from_f32(x).to_f32())
+                        .collect()
+                };
+                let a = round(reference::random(n * n, 3, 1.0));
+                let b = round(reference::random(n * n, 4, 1.0));
+                let r = approx(reference::matmul(&a, &b, n));
+                (
+                    vec![HostArray::f16(&[n, n], &a), HostArray::f16(&[n, n], &b)],
+                    r,
+                )
+            }
+            Self::Transformer { .. } => {
+                let spec = SPECS
+                    .iter()
+                    .find(|s| matches!(s.full, Self::Transformer { .. }))
+                    .expect("the transformer spec");
+                let (inputs, values) = reference::model(spec.text, spec.function);
+                (inputs, approx(values))
             }
             Self::Softmax { rows, cols } => {
                 let x = reference::random(rows * cols, 5, 4.0);
