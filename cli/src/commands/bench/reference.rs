@@ -173,6 +173,58 @@ pub fn conv2d(input: &[f32], filter: &[f32], s: ConvShape) -> Vec<f64> {
     out
 }
 
+/// Inputs and reference output of `function` in the tensor program
+/// `text` (f32 tensor arguments of static shapes, one f32 result), with
+/// seeded random inputs scaled like a model's: 1 for the first argument
+/// (activations), 1/sqrt(rows) for matrices (weights), 0.5 for vectors
+/// (gains and biases). The reference is kiln's evaluator (f32 rounding
+/// after every op, as the compiled kernels compute).
+pub fn model(text: &str, function: &str) -> (Vec<HostArray>, Vec<f64>) {
+    use kiln_core::tensor::eval::{self, Tensor, Value};
+    use kiln_core::tensor::types::{Dim, ElemType, TypeKind};
+    let module = kiln_core::tensor::load(text).expect("a benchmark program parses");
+    let f = module
+        .func_by_name(function)
+        .expect("the benchmark function");
+    let body = module.func(f).body.expect("a body");
+    let mut inputs = Vec::new();
+    let mut args = Vec::new();
+    for (i, &v) in module.block(body).args.iter().enumerate() {
+        let TypeKind::Tensor {
+            shape,
+            elem: ElemType::F32,
+        } = module.value_kind(v)
+        else {
+            panic!("benchmark arguments are f32 tensors");
+        };
+        let shape: Vec<usize> = shape
+            .iter()
+            .map(|d| match d {
+                Dim::Static(n) => *n as usize,
+                Dim::Dynamic => panic!("benchmark arguments have static shapes"),
+            })
+            .collect();
+        let scale = match (i, shape.len()) {
+            (0, _) => 1.0,
+            (_, 2) => 1.0 / (shape[0] as f32).sqrt(),
+            _ => 0.5,
+        };
+        let data = random(shape.iter().product(), 100 + i as u64, scale);
+        inputs.push(HostArray::f32(&shape, &data));
+        args.push(Value::Tensor(std::rc::Rc::new(Tensor {
+            elem: ElemType::F32,
+            shape,
+            data: kiln_core::tensor::attr::Elements::F32(data),
+        })));
+    }
+    let out = eval::run(&module, function, &args).expect("the reference evaluator runs it");
+    let Some(Value::Tensor(t)) = out.first() else {
+        panic!("benchmark programs return a tensor");
+    };
+    let values = (0..t.len()).map(|i| t.get(i).float()).collect();
+    (inputs, values)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,56 +277,4 @@ mod tests {
         assert_ne!(a, random(1000, 8, 2.0));
         assert!(a.iter().all(|x| (-2.0..2.0).contains(x)));
     }
-}
-
-/// Inputs and reference output of `function` in the tensor program
-/// `text` (f32 tensor arguments of static shapes, one f32 result), with
-/// seeded random inputs scaled like a model's: 1 for the first argument
-/// (activations), 1/sqrt(rows) for matrices (weights), 0.5 for vectors
-/// (gains and biases). The reference is kiln's evaluator (f32 rounding
-/// after every op, as the compiled kernels compute).
-pub fn model(text: &str, function: &str) -> (Vec<HostArray>, Vec<f64>) {
-    use kiln_core::tensor::eval::{self, Tensor, Value};
-    use kiln_core::tensor::types::{Dim, ElemType, TypeKind};
-    let module = kiln_core::tensor::load(text).expect("a benchmark program parses");
-    let f = module
-        .func_by_name(function)
-        .expect("the benchmark function");
-    let body = module.func(f).body.expect("a body");
-    let mut inputs = Vec::new();
-    let mut args = Vec::new();
-    for (i, &v) in module.block(body).args.iter().enumerate() {
-        let TypeKind::Tensor {
-            shape,
-            elem: ElemType::F32,
-        } = module.value_kind(v)
-        else {
-            panic!("benchmark arguments are f32 tensors");
-        };
-        let shape: Vec<usize> = shape
-            .iter()
-            .map(|d| match d {
-                Dim::Static(n) => *n as usize,
-                Dim::Dynamic => panic!("benchmark arguments have static shapes"),
-            })
-            .collect();
-        let scale = match (i, shape.len()) {
-            (0, _) => 1.0,
-            (_, 2) => 1.0 / (shape[0] as f32).sqrt(),
-            _ => 0.5,
-        };
-        let data = random(shape.iter().product(), 100 + i as u64, scale);
-        inputs.push(HostArray::f32(&shape, &data));
-        args.push(Value::Tensor(std::rc::Rc::new(Tensor {
-            elem: ElemType::F32,
-            shape,
-            data: kiln_core::tensor::attr::Elements::F32(data),
-        })));
-    }
-    let out = eval::run(&module, function, &args).expect("the reference evaluator runs it");
-    let Some(Value::Tensor(t)) = out.first() else {
-        panic!("benchmark programs return a tensor");
-    };
-    let values = (0..t.len()).map(|i| t.get(i).float()).collect();
-    (inputs, values)
 }
