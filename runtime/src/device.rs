@@ -156,6 +156,15 @@ pub struct CacheStats {
     pub rejected_files: u64,
     /// Bytes of `VkPipelineCache` data loaded at open (0: none or ignored).
     pub pipeline_cache_loaded: u64,
+    /// Tensor programs whose compiled form came from memory (compiled
+    /// earlier by this device).
+    pub program_memory_hits: u64,
+    /// Tensor programs whose compiled form came from the disk cache.
+    pub program_disk_hits: u64,
+    /// Tensor programs compiled by the tensor compiler.
+    pub programs_compiled: u64,
+    /// Compiled tensor programs written to the disk cache.
+    pub program_disk_writes: u64,
 }
 
 /// A Vulkan device for an ML framework: pooled memory, streams, cached
@@ -415,6 +424,10 @@ impl Device {
             disk_writes: get(&c.disk_writes),
             rejected_files: get(&c.rejected_files),
             pipeline_cache_loaded: get(&c.pipeline_cache_loaded),
+            program_memory_hits: get(&c.program_memory_hits),
+            program_disk_hits: get(&c.program_disk_hits),
+            programs_compiled: get(&c.programs_compiled),
+            program_disk_writes: get(&c.program_disk_writes),
         }
     }
 
