@@ -5,8 +5,9 @@
 //! Each run opens a device over a fresh cache directory (cold: empty
 //! caches), times `Device::compile` of the block and its first
 //! `Program::run`, saves the caches, drops the device, opens a second one
-//! over the same directory (warm: the disk cache of validated SPIR-V and
-//! the `VkPipelineCache` blob loaded at open) and times the same two steps.
+//! over the same directory (warm: the compiled program from the disk
+//! cache's `programs/*.kprog`, and the `VkPipelineCache` blob loaded at
+//! open) and times the same two steps.
 //! Opening the devices and parsing the MLIR are not timed. The target: the
 //! warm compile ≤ 10% of the cold one.
 //!

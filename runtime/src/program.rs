@@ -571,7 +571,10 @@ fn compiled_program(
         count(&counters.program_memory_hits);
         return Ok(Arc::clone(p));
     }
-    let path = inner.cache_dir.as_ref().map(|d| cache::program_path(d, &key));
+    let path = inner
+        .cache_dir
+        .as_ref()
+        .map(|d| cache::program_path(d, &key));
     let from_disk = path.as_ref().and_then(|path| {
         let file = match std::fs::read(path) {
             Ok(file) => file,

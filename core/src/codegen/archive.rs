@@ -15,7 +15,10 @@
 //! The format carries no checksum: a cache storing it adds its own (see
 //! kiln-runtime's cache). Decoding never panics and never allocates more
 //! than the input could hold: corrupt or truncated input is an
-//! [`ArchiveError`] naming what was being read and at which byte.
+//! [`ArchiveError`] naming what was being read and at which byte. A decoded
+//! program is checked to refer only to what it has (slots defined before
+//! use, buffers, arguments and dispatches in range), so an executor never
+//! indexes out of bounds on a well-formed but inconsistent archive.
 //!
 //! ```
 //! use kiln_core::codegen::{archive, compile, CodegenTarget, DriverFacts};
@@ -100,6 +103,16 @@ pub enum ArchiveError {
         /// How many.
         count: usize,
     },
+    /// A program whose parts refer to what it does not have (a slot, a
+    /// buffer, an argument or a dispatch out of range): decoded, it would
+    /// make an executor fail.
+    #[error("corrupt program archive: function '{function}': {message}")]
+    Inconsistent {
+        /// The function.
+        function: String,
+        /// What refers to what.
+        message: String,
+    },
     /// A program holding something the format cannot store (encoding only).
     #[error("cannot archive the program: {0}")]
     Unsupported(String),
@@ -134,7 +147,103 @@ pub fn decode(bytes: &[u8]) -> Result<CompiledProgram, ArchiveError> {
             count: bytes.len() - r.pos,
         });
     }
+    for f in &program.functions {
+        check_refs(f).map_err(|message| ArchiveError::Inconsistent {
+            function: f.name.clone(),
+            message,
+        })?;
+    }
     Ok(program)
+}
+
+/// Checks that every index in `f` is in range: slots (each defined from
+/// earlier ones), buffers, arguments, dispatches.
+fn check_refs(f: &CompiledFunction) -> Result<(), String> {
+    let in_range = |what: &str, i: usize, n: usize| {
+        if i < n {
+            Ok(())
+        } else {
+            Err(format!("{what} {i} of {n}"))
+        }
+    };
+    let size = |s: &Size, slots: usize| match s {
+        Size::Slot(i) => in_range("slot", *i, slots),
+        Size::Static(_) => Ok(()),
+    };
+    let value = |v: &HostVal, slots: usize| match v {
+        HostVal::Slot(i) => in_range("slot", *i, slots),
+        HostVal::Const(_) => Ok(()),
+    };
+    let (params, buffers, dispatches) = (f.params.len(), f.buffers.len(), f.dispatches.len());
+    let slots = f.host.slots.len();
+    for (i, slot) in f.host.slots.iter().enumerate() {
+        match &slot.def {
+            SlotDef::SourceDim {
+                source: SourceRef::Argument(a),
+                ..
+            }
+            | SlotDef::Argument(a) => in_range("argument", *a, params)?,
+            SlotDef::SourceDim { .. } => {}
+            SlotDef::Scalar { args, .. } => args.iter().try_for_each(|v| value(v, i))?,
+            SlotDef::SelectDim { dims, index } => {
+                dims.iter().try_for_each(|d| size(d, i))?;
+                value(index, i)?;
+            }
+            SlotDef::Arith { a, b, .. } => {
+                size(a, i)?;
+                size(b, i)?;
+            }
+        }
+    }
+    for (at, c) in &f.host.checks {
+        if *at > slots {
+            return Err(format!("a check after slot {at} of {slots}"));
+        }
+        size(&c.a, *at)?;
+        size(&c.b, *at)?;
+    }
+    for b in &f.buffers {
+        b.shape.iter().try_for_each(|s| size(s, slots))?;
+        match b.origin {
+            BufferOrigin::Argument(a) => in_range("argument", a, params)?,
+            BufferOrigin::Dispatch(d) | BufferOrigin::Scratch(d) => {
+                in_range("dispatch", d, dispatches)?
+            }
+            BufferOrigin::Constant(_) => {}
+        }
+    }
+    for c in &f.constants {
+        in_range("buffer", c.buffer, buffers)?;
+    }
+    for d in &f.dispatches {
+        d.points.iter().try_for_each(|s| size(s, slots))?;
+        d.reduction.iter().try_for_each(|s| size(s, slots))?;
+        for k in &d.kernels {
+            k.bindings
+                .iter()
+                .chain(&k.writes)
+                .try_for_each(|&b| in_range("buffer", b, buffers))?;
+            for p in &k.push {
+                if let PushValue::Slot(s) = p {
+                    in_range("slot", *s, slots)?;
+                }
+            }
+            size(&k.workgroups, slots)?;
+            if let Repeat::Chunks { total, .. } = &k.repeat {
+                size(total, slots)?;
+            }
+        }
+    }
+    for r in &f.results {
+        match r {
+            ResultRef::Buffer { buffer, shape, .. } => {
+                in_range("buffer", *buffer, buffers)?;
+                shape.iter().try_for_each(|s| size(s, slots))?;
+            }
+            ResultRef::Host { value: v, .. } => value(v, slots)?,
+        }
+    }
+    Ok(())
 }
 
 struct Writer(Vec<u8>);
@@ -1099,6 +1208,32 @@ func.func @f(%x: tensor<?x4xf32>, %s: f32) -> (tensor<?x4xf32>, tensor<?xf32>) {
                 let _ = decode(&v);
             }
         }
+    }
+
+    #[test]
+    fn an_index_out_of_range_is_refused() {
+        let mut p = program();
+        let f = &mut p.functions[0];
+        let n = f.buffers.len();
+        f.dispatches[0].kernels[0].bindings[0] = n;
+        let err = decode(&encode(&p).unwrap()).unwrap_err();
+        assert_eq!(
+            err,
+            ArchiveError::Inconsistent {
+                function: "f".into(),
+                message: format!("buffer {n} of {n}"),
+            }
+        );
+        let mut p = program();
+        let f = &mut p.functions[0];
+        f.results[0] = ResultRef::Host {
+            value: HostVal::Slot(f.host.slots.len()),
+            elem: ElemType::Index,
+        };
+        assert!(matches!(
+            decode(&encode(&p).unwrap()).unwrap_err(),
+            ArchiveError::Inconsistent { .. }
+        ));
     }
 
     #[test]

@@ -55,16 +55,15 @@ fn compiled_programs_round_trip() {
         functions += program.functions.len();
         for f in &program.functions {
             host_slots += f.host.slots.len();
-            kernels += f
-                .dispatches
-                .iter()
-                .map(|d| d.kernels.len())
-                .sum::<usize>();
+            kernels += f.dispatches.iter().map(|d| d.kernels.len()).sum::<usize>();
         }
-        let bytes = archive::encode(&program)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let bytes = archive::encode(&program).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let back = archive::decode(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert!(back == program, "{}: not equal after a round trip", path.display());
+        assert!(
+            back == program,
+            "{}: not equal after a round trip",
+            path.display()
+        );
         assert_eq!(
             archive::encode(&back).unwrap(),
             bytes,
@@ -91,5 +90,8 @@ fn a_corrupt_archive_is_an_error() {
     }
     let mut v = bytes.clone();
     v[0] ^= 1;
-    assert_eq!(archive::decode(&v).unwrap_err(), archive::ArchiveError::BadMagic);
+    assert_eq!(
+        archive::decode(&v).unwrap_err(),
+        archive::ArchiveError::BadMagic
+    );
 }

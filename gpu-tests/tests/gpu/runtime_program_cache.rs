@@ -78,7 +78,10 @@ fn run(program: &Program) -> Vec<f32> {
         panic!("f32 results");
     };
     for (g, w) in got.iter().zip(want) {
-        assert!((g - w).abs() <= 1e-4 * w.abs().max(1.0), "{got:?} vs {want:?}");
+        assert!(
+            (g - w).abs() <= 1e-4 * w.abs().max(1.0),
+            "{got:?} vs {want:?}"
+        );
     }
     got.clone()
 }
@@ -218,7 +221,11 @@ fn a_program_cache_of_another_target_is_not_used() {
     assert_eq!(run(&program), want);
     let s = device.cache_stats();
     assert_eq!(
-        (s.programs_compiled, s.program_memory_hits, s.program_disk_hits),
+        (
+            s.programs_compiled,
+            s.program_memory_hits,
+            s.program_disk_hits
+        ),
         (2, 0, 0),
         "another target is another program: {s:?}"
     );
