@@ -395,6 +395,40 @@ impl Device {
         crate::Program::compile(self, module)
     }
 
+    /// The first half of [`Device::compile`]: tensor program `module`
+    /// compiled for this device (its kernels lowered, serialized and
+    /// validated), from the program caches (this device's memory, then the
+    /// disk cache) or the tensor compiler; no pipeline is made.
+    /// [`Program::load`](crate::Program::load) makes them.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use kiln_runtime::{CacheLocation, Device, DeviceOptions, Program};
+    /// let module = kiln_core::tensor::load(
+    ///     r#"func.func @neg(%x: tensor<4xf32>) -> tensor<4xf32> {
+    ///   %y = arith.negf %x : tensor<4xf32>
+    ///   return %y : tensor<4xf32>
+    /// }"#,
+    /// )?;
+    /// let options = DeviceOptions { cache: CacheLocation::Disabled, ..DeviceOptions::default() };
+    /// let device = Device::new(&options)?;
+    /// let compiled = device.compile_program(&module)?;
+    /// let again = device.compile_program(&module)?; // from memory
+    /// assert!(std::sync::Arc::ptr_eq(&compiled, &again));
+    /// assert_eq!(device.cache_stats().program_memory_hits, 1);
+    /// let program = Program::load(&device, compiled)?;
+    /// # let _ = program;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn compile_program(
+        &self,
+        module: &kiln_core::tensor::TensorModule,
+    ) -> Result<std::sync::Arc<kiln_core::codegen::CompiledProgram>> {
+        let target = crate::e2e::device_target(self);
+        crate::Program::compiled_for(self, module, &target)
+    }
+
     /// Blocks until all work submitted on the device completed.
     pub fn sync(&self) -> Result<()> {
         self.inner.wait_all()

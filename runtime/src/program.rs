@@ -157,17 +157,25 @@ impl Program {
         module: &kiln_core::tensor::TensorModule,
         target: &CodegenTarget,
     ) -> Result<Program> {
-        let compiled = compiled_program(device, module, target)?;
-        Program::load_shared(device, compiled)
+        Program::load(device, Program::compiled_for(device, module, target)?)
+    }
+
+    /// The first half of [`Program::compile_for`]: `module` compiled for
+    /// `target`, from the device's memory, else the disk cache, else the
+    /// tensor compiler (then stored in both). No pipeline is made:
+    /// [`Program::load`] does that.
+    pub fn compiled_for(
+        device: &Device,
+        module: &kiln_core::tensor::TensorModule,
+        target: &CodegenTarget,
+    ) -> Result<Arc<CompiledProgram>> {
+        compiled_program(device, module, target)
     }
 
     /// Loads `compiled` on `device`: every kernel's pipeline is made now.
     /// Refuses a program whose kernels need what the device lacks.
-    pub fn load(device: &Device, compiled: CompiledProgram) -> Result<Program> {
-        Program::load_shared(device, Arc::new(compiled))
-    }
-
-    fn load_shared(device: &Device, compiled: Arc<CompiledProgram>) -> Result<Program> {
+    pub fn load(device: &Device, compiled: impl Into<Arc<CompiledProgram>>) -> Result<Program> {
+        let compiled: Arc<CompiledProgram> = compiled.into();
         let needs = compiled.needs();
         let wanted = kiln_core::target::TargetEnv::new(needs);
         crate::runner::check_supported(&wanted, device.target_env()).map_err(|missing| {
