@@ -31,18 +31,18 @@
 //! from each binding's reflected access; the stream submits in batches,
 //! never waiting between dispatches), and reads the results back.
 
+mod cached;
+
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use kiln_core::codegen::host::SourceRef;
 use kiln_core::codegen::kernels::{PushValue, Repeat};
-use kiln_core::codegen::{archive, CodegenTarget, CompiledFunction, CompiledProgram, ResultRef};
+use kiln_core::codegen::{CodegenTarget, CompiledFunction, CompiledProgram, ResultRef};
 use kiln_core::tensor::attr::Elements;
 use kiln_core::tensor::eval::{Scalar, Tensor as HostTensor, Value};
 use kiln_core::tensor::types::ElemType;
 
-use crate::cache;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -169,7 +169,7 @@ impl Program {
         module: &kiln_core::tensor::TensorModule,
         target: &CodegenTarget,
     ) -> Result<Arc<CompiledProgram>> {
-        compiled_program(device, module, target)
+        cached::compiled_program(device, module, target)
     }
 
     /// Loads `compiled` on `device`: every kernel's pipeline is made now.
@@ -533,116 +533,6 @@ impl Program {
         cache.insert((fi, b), t.clone());
         Ok(t)
     }
-}
-
-/// The cache key of tensor program `module` compiled for `target` on
-/// `device`: the program's printed text (hashed), kiln's build, the archive
-/// format, the target (env in its lossless text, driver facts) and the
-/// device's identity.
-fn program_key(
-    device: &Device,
-    module: &kiln_core::tensor::TensorModule,
-    target: &CodegenTarget,
-) -> String {
-    let text = kiln_core::tensor::print::print(module);
-    let id = device.context().pipeline_cache_identity();
-    format!(
-        "kiln-program-v1|kiln {} {}|archive v{}|{:016x}|{}|{}|{:?}|vendor {:#x} device {:#x} driver {:#x}",
-        env!("CARGO_PKG_VERSION"),
-        kiln_core::SOURCE_HASH,
-        archive::VERSION,
-        cache::fnv1a(text.as_bytes()),
-        text.len(),
-        target.env.print(kiln_core::text::Prefix::Spv),
-        target.facts,
-        id.vendor_id,
-        id.device_id,
-        id.driver_version,
-    )
-}
-
-/// `module` compiled for `target`: from the device's memory, else the disk
-/// cache, else the tensor compiler (then stored in both).
-fn compiled_program(
-    device: &Device,
-    module: &kiln_core::tensor::TensorModule,
-    target: &CodegenTarget,
-) -> Result<Arc<CompiledProgram>> {
-    let inner = &device.inner;
-    inner.alive()?;
-    let count = |c: &std::sync::atomic::AtomicU64| {
-        c.fetch_add(1, Ordering::Relaxed);
-    };
-    let counters = &inner.cache_counters;
-    let key = program_key(device, module, target);
-    if let Some(p) = crate::inner::lock(&inner.programs).get(&key) {
-        count(&counters.program_memory_hits);
-        return Ok(Arc::clone(p));
-    }
-    let path = inner
-        .cache_dir
-        .as_ref()
-        .map(|d| cache::program_path(d, &key));
-    let from_disk = path.as_ref().and_then(|path| {
-        let file = match std::fs::read(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-            Err(e) => {
-                inner.warn(format!("cannot read {}: {e}", path.display()));
-                return None;
-            }
-        };
-        let decoded = cache::decode_program(&file, &key)
-            .map_err(str::to_owned)
-            .and_then(|bytes| archive::decode(bytes).map_err(|e| e.to_string()))
-            .and_then(|p| {
-                if p.target == *target {
-                    Ok(p)
-                } else {
-                    Err("compiled for another target".to_owned())
-                }
-            });
-        match decoded {
-            Ok(p) => Some(p),
-            Err(why) => {
-                count(&counters.rejected_files);
-                inner.warn(format!(
-                    "ignoring program cache file {}: {why}",
-                    path.display()
-                ));
-                None
-            }
-        }
-    });
-    let compiled = match from_disk {
-        Some(p) => {
-            count(&counters.program_disk_hits);
-            p
-        }
-        None => {
-            let p = kiln_core::codegen::compile(module, target).map_err(|e| Error::Compile {
-                kernel: "tensor program".to_owned(),
-                message: e.to_string(),
-            })?;
-            count(&counters.programs_compiled);
-            if let Some(path) = &path {
-                let written = archive::encode(&p)
-                    .map_err(|e| e.to_string())
-                    .and_then(|bytes| {
-                        cache::write_atomic(path, &cache::encode_program(&key, &bytes))
-                            .map_err(|e| format!("cannot write {}: {e}", path.display()))
-                    });
-                match written {
-                    Ok(()) => count(&counters.program_disk_writes),
-                    Err(e) => inner.warn(format!("the compiled program is not cached: {e}")),
-                }
-            }
-            p
-        }
-    };
-    let compiled = Arc::new(compiled);
-    crate::inner::lock(&inner.programs).insert(key, Arc::clone(&compiled));
-    Ok(compiled)
 }
 
 /// An argument of a run: a host value or a tensor on the device.
