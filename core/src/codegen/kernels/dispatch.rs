@@ -43,6 +43,10 @@ enum Plan {
     },
     /// Softmax: a workgroup per row.
     SoftmaxRows { combine: Combine },
+    /// A register tile of `rows` x `cols` points per invocation.
+    Tile { rows: u32, cols: u32 },
+    /// `per` groups of 4 points per invocation, moved as vectors.
+    Vector4 { per: u32 },
 }
 
 #[derive(Clone, Debug)]
@@ -193,6 +197,43 @@ pub fn emit_dispatch(
                     Repeat::Once,
                 ));
             }
+        }
+        (Distribution::Vector4 { per_invocation }, None) => {
+            let per_wg = Size::Static(u64::from(wg) * u64::from(per_invocation) * 4);
+            let groups = shapes.host.arith(SizeOp::CeilDiv, points, per_wg);
+            plans.push((
+                d.name.clone(),
+                Plan::Vector4 {
+                    per: per_invocation,
+                },
+                groups,
+                Repeat::Once,
+            ));
+        }
+        (
+            Distribution::Tile { rows, cols },
+            Some(ReductionStrategy::Serial { chunked: false, .. }),
+        ) if root_struct.is_some() && shape.points.len() >= 2 => {
+            let n = shape.points.len();
+            let row_blocks = shapes.host.arith(
+                SizeOp::CeilDiv,
+                shape.points[n - 2],
+                Size::Static(u64::from(rows)),
+            );
+            let col_blocks = shapes.host.arith(
+                SizeOp::CeilDiv,
+                shape.points[n - 1],
+                Size::Static(u64::from(wg) * u64::from(cols)),
+            );
+            let mut blocks = shape.points[..n - 2].to_vec();
+            blocks.extend([row_blocks, col_blocks]);
+            let groups = shapes.host.product(&blocks);
+            plans.push((
+                d.name.clone(),
+                Plan::Tile { rows, cols },
+                groups,
+                Repeat::Once,
+            ));
         }
         (
             Distribution::WorkgroupPerPoint,
@@ -403,6 +444,14 @@ fn emit_kernel(
                 stores(e, d, &coords)
             })?;
         }
+        Plan::Vector4 { per } => {
+            let wgi = workgroup_index(e);
+            super::vector::emit_vector4(e, d, shape, wgi, *per)?;
+        }
+        Plan::Tile { rows, cols } => {
+            let wgi = workgroup_index(e);
+            super::tile::emit_tile(e, d, shape, wgi, *rows, *cols)?;
+        }
         Plan::SoftmaxRows { combine } => {
             let wgi = workgroup_index(e);
             let domain = e.sizes(&shape.points);
@@ -543,7 +592,7 @@ fn path_to(
 
 /// The loop point of root `root` that the dispatch's point `coords`
 /// reads.
-fn root_point(
+pub(super) fn root_point(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
     coords: &[KValue],
@@ -578,7 +627,7 @@ fn root_point(
 
 /// Stores the dispatch's values at its point `coords` (roots already
 /// prepared).
-fn stores(
+pub(super) fn stores(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
     coords: &[KValue],

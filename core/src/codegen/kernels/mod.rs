@@ -24,8 +24,10 @@ mod dispatch;
 mod emitter;
 mod int64;
 mod reduce;
+mod tile;
 mod types;
 mod values;
+mod vector;
 
 pub use dispatch::emit_dispatch;
 

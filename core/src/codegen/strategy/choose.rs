@@ -30,6 +30,11 @@ pub struct DispatchShape {
     pub combinable: bool,
     /// The element types the dispatch reads and writes.
     pub elems: Vec<ElemType>,
+    /// Whether a tensor the root reads is the same for several points of
+    /// a register tile: its indexing map leaves out one of the root's last
+    /// two parallel loops (a matmul's A and B, a convolution's input and
+    /// filter; not a pooling window or a row sum).
+    pub tile_shares_loads: bool,
 }
 
 impl DispatchShape {
@@ -95,6 +100,20 @@ pub fn dispatch_shape(
     };
     let mut reduction = None;
     let mut combinable = false;
+    let mut tile_shares_loads = false;
+    if let Some(s) = d.root.and_then(|r| info.structured.get(&r)) {
+        let parallel: Vec<u32> = (0..s.num_loops() as u32)
+            .filter(|&l| {
+                s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Parallel
+            })
+            .collect();
+        if let [.., rows, cols] = parallel[..] {
+            tile_shares_loads = s.inputs.iter().enumerate().any(|(k, &v)| {
+                let uses = |l| s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l));
+                m.value_kind(v).is_tensor() && (!uses(rows) || !uses(cols))
+            });
+        }
+    }
     if let Some(root) = d.root {
         match &m.op(root).kind {
             OpKind::Linalg(l) if matches!(l.kind, LinalgKind::Softmax { .. }) => {
@@ -153,6 +172,7 @@ pub fn dispatch_shape(
         reduction,
         combinable,
         elems,
+        tile_shares_loads,
     }
 }
 
@@ -224,6 +244,16 @@ pub fn choose(
             // per-workgroup cost (measured on the 16M add: about 1.5x
             // faster than 64 x 4); a space of fewer than 64 such
             // workgroups keeps the smaller ones, so both cores get work.
+            if let Some((wg, per)) = vector4(shape, max_inv) {
+                s.workgroup_size = [wg, 1, 1];
+                s.distribution = Distribution::Vector4 {
+                    per_invocation: per,
+                };
+                s.reason = format!(
+                    "no reduction, the last dimension a multiple of 4 and 32-bit elements: {per} vec4 per invocation, {wg} invocations per workgroup"
+                );
+                return Ok(s);
+            }
             let big_wg = 256.min(max_inv);
             let per = if points.is_some_and(|p| p >= u64::from(big_wg) * 8 * 64) {
                 s.workgroup_size = [big_wg, 1, 1];
@@ -275,15 +305,21 @@ fn choose_reduction(
     if shape.combinable && few_points && worth_splitting {
         let wg = coop_workgroup(target, red, max_inv);
         let combine = combine_for(target, shape);
+        // At most COOP_CHUNK iterations per invocation: a longer
+        // reduction is split over more workgroups (16M elements: 64 of
+        // 256 invocations) rather than looping longer in fewer, which
+        // left most of a device idle (two workgroups for 16M within the
+        // loop budget alone).
+        let chunk = budget.min(COOP_CHUNK);
         let split = match red {
-            Size::Static(r) => r > u64::from(wg) * budget,
+            Size::Static(r) => r > u64::from(wg) * chunk,
             Size::Slot(_) => true,
         };
         s.workgroup_size = [wg, 1, 1];
         s.distribution = Distribution::WorkgroupPerPoint;
         s.reduction = Some(ReductionStrategy::Cooperative {
             combine,
-            chunk: budget,
+            chunk,
             split,
         });
         let scalar_bytes = 8;
@@ -301,6 +337,22 @@ fn choose_reduction(
         );
         return;
     }
+    if !long {
+        if let Some((wg, rows, cols)) = register_tile(target, shape, max_inv) {
+            s.workgroup_size = [wg, 1, 1];
+            s.distribution = Distribution::Tile { rows, cols };
+            s.reduction = Some(ReductionStrategy::Serial {
+                chunk: red.fixed().unwrap_or(budget).max(1),
+                chunked: false,
+            });
+            s.reason = format!(
+                "operands shared across {} x {} outputs: a {rows}x{cols} register tile per invocation, {wg} invocations sharing the tile's rows",
+                size_text(shape.points[shape.points.len() - 2]),
+                size_text(shape.points[shape.points.len() - 1]),
+            );
+            return;
+        }
+    }
     let wg = 64.min(max_inv);
     s.workgroup_size = [wg, 1, 1];
     s.distribution = Distribution::Points { per_invocation: 1 };
@@ -316,6 +368,91 @@ fn choose_reduction(
     } else {
         "one output per invocation, its reduction in one loop".into()
     };
+}
+
+/// The vec4 distribution of an elementwise dispatch: `(invocations,
+/// groups of 4 per invocation)`, where the last dimension is static and a
+/// multiple of 4, every element type is 32 bits and held natively, and
+/// there are at least 64 groups. Four vec4 per invocation; 1,024
+/// invocations per workgroup on spaces large enough to keep 64 such
+/// workgroups (the shape of the fastest hand-written add on lavapipe,
+/// DRIVERS.md), else 256, else (small spaces) 64 and one vec4.
+fn vector4(shape: &DispatchShape, max_inv: u32) -> Option<(u32, u32)> {
+    let last = shape.points.last()?.fixed()?;
+    if last % 4 != 0 || shape.elems.is_empty() {
+        return None;
+    }
+    if !shape
+        .elems
+        .iter()
+        .all(|e| matches!(e, ElemType::F32 | ElemType::Int(32)))
+    {
+        return None;
+    }
+    let groups = shape.static_points()? / 4;
+    if groups < 64 {
+        return None;
+    }
+    let fits = |wg: u32, per: u32| groups >= u64::from(wg) * u64::from(per) * 64;
+    Some(if max_inv >= 1024 && fits(1024, 4) {
+        (1024, 4)
+    } else if fits(256.min(max_inv), 4) {
+        (256.min(max_inv), 4)
+    } else {
+        (64.min(max_inv), 1)
+    })
+}
+
+/// The most iterations one invocation of a cooperative reduction runs
+/// before the reduction is split over more workgroups.
+const COOP_CHUNK: u64 = 1024;
+
+/// The most accumulators one invocation's register tile holds.
+const TILE_ACCUMULATORS: u32 = 32;
+
+/// The register tile of a reduction whose operands a tile's points share
+/// (contractions, convolutions), one invocation running the reduction
+/// whole: `(invocations, rows, cols)`, or `None` where a tile would not
+/// share any load (no such operand, or one row and one column).
+///
+/// Columns: 4 per invocation where the last dimension has at least 4 per
+/// invocation of a subgroup-sized workgroup, else 1; invocations: enough
+/// to cover the columns (a power of two from the subgroup size up to
+/// 64); rows: up to 8 (at most [`TILE_ACCUMULATORS`] accumulators).
+fn register_tile(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    max_inv: u32,
+) -> Option<(u32, u32, u32)> {
+    if !shape.tile_shares_loads {
+        return None;
+    }
+    let n = shape.points.len();
+    if n < 2 {
+        return None;
+    }
+    let sg = target.subgroup_size().clamp(1, 64).min(max_inv);
+    let (rows, cols) = (shape.points[n - 2].fixed(), shape.points[n - 1].fixed());
+    let tile_cols: u32 = match cols {
+        Some(c) if c < 4 * u64::from(sg) => 1,
+        _ => 4,
+    };
+    let per_col = cols.map_or(u64::MAX, |c| c.div_ceil(u64::from(tile_cols)));
+    let wg = u32::try_from(per_col.min(64))
+        .unwrap_or(64)
+        .max(1)
+        .next_power_of_two()
+        .clamp(sg, 64.min(max_inv).max(sg));
+    let max_rows = (TILE_ACCUMULATORS / tile_cols).clamp(1, 8);
+    let tile_rows = rows.map_or(max_rows, |r| r.clamp(1, u64::from(max_rows)) as u32);
+    (tile_rows * tile_cols > 1).then_some((wg, tile_rows, tile_cols))
+}
+
+fn size_text(s: Size) -> String {
+    match s {
+        Size::Static(n) => n.to_string(),
+        Size::Slot(_) => "?".into(),
+    }
 }
 
 fn choose_softmax(

@@ -55,6 +55,30 @@ pub enum Distribution {
     /// One workgroup per point: its invocations split the point's
     /// reduction.
     WorkgroupPerPoint,
+    /// Each invocation computes `per_invocation` groups of 4 consecutive
+    /// points along the last dimension (groups strided by the workgroup
+    /// size); the 32-bit tensors it reads and writes over the whole
+    /// iteration space move as `vector<4x...>` (128-bit loads and
+    /// stores), everything else element by element.
+    Vector4 {
+        /// Groups of 4 points per invocation (unrolled, no loop).
+        per_invocation: u32,
+    },
+    /// A register tile per invocation over the last two dimensions of the
+    /// points (`rows` x `cols` points, the columns strided by the
+    /// workgroup size so that neighbouring invocations touch neighbouring
+    /// elements), all its reductions run by one loop: an operand element
+    /// that several of the tile's points read (a row of A for every column
+    /// of a matmul tile, an input pixel for every filter of a convolution
+    /// tile) is loaded once per iteration. A workgroup covers `rows` rows
+    /// and `cols * invocations` columns, so the rows' loads are the same
+    /// for all its invocations.
+    Tile {
+        /// Rows of the tile (the second-to-last point dimension).
+        rows: u32,
+        /// Columns of the tile (the last point dimension).
+        cols: u32,
+    },
 }
 
 /// How each point's reduction runs.
@@ -142,6 +166,15 @@ impl fmt::Display for Strategy {
             Distribution::WorkgroupPerPoint => {
                 writeln!(f, "  distribution: one workgroup per point")?
             }
+            Distribution::Vector4 { per_invocation } => writeln!(
+                f,
+                "  distribution: {per_invocation} group{} of 4 points per invocation, 32-bit tensors over the whole space loaded and stored as vec4",
+                if per_invocation == 1 { "" } else { "s" }
+            )?,
+            Distribution::Tile { rows, cols } => writeln!(
+                f,
+                "  distribution: a {rows}x{cols} register tile per invocation (columns strided by the workgroup size), one reduction loop for the tile"
+            )?,
         }
         match self.reduction {
             None => {}
