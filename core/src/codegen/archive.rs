@@ -1048,6 +1048,15 @@ impl Field for Distribution {
                 per_invocation.put(w)
             }
             Distribution::WorkgroupPerPoint => 1u8.put(w),
+            Distribution::Vector4 { per_invocation } => {
+                2u8.put(w)?;
+                per_invocation.put(w)
+            }
+            Distribution::Tile { rows, cols } => {
+                3u8.put(w)?;
+                rows.put(w)?;
+                cols.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -1056,6 +1065,13 @@ impl Field for Distribution {
                 per_invocation: Field::get(r)?,
             },
             (_, 1) => Distribution::WorkgroupPerPoint,
+            (_, 2) => Distribution::Vector4 {
+                per_invocation: Field::get(r)?,
+            },
+            (_, 3) => Distribution::Tile {
+                rows: Field::get(r)?,
+                cols: Field::get(r)?,
+            },
             (at, t) => return Err(r.invalid(at, "distribution", format!("tag {t}"))),
         })
     }
