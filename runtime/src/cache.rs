@@ -1,5 +1,5 @@
-//! The on-disk caches: validated SPIR-V of compiled kernels, and the
-//! driver's `VkPipelineCache` blob.
+//! The on-disk caches: validated SPIR-V of compiled kernels, compiled
+//! tensor programs, and the driver's `VkPipelineCache` blob.
 //!
 //! Layout of a cache directory:
 //! - `spirv/<hash>.kspv`: one compiled kernel. Header: magic `KILNSPV1`,
