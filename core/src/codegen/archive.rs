@@ -9,8 +9,9 @@
 //! and sequences as a `u64` length then their items, `Option` as a tag byte
 //! (0 none, 1 some) then the value, enums as a tag byte then their fields.
 //! A target env is stored as its lossless text
-//! ([`TargetEnv::print`] with [`Prefix::Spv`]), a capability by its SPIR-V
-//! value, an extension by its name.
+//! ([`TargetEnv::print`] with [`Prefix::Spv`]), a tuning as its text
+//! ([`Tuning::to_text`]), a capability by its SPIR-V value, an extension by
+//! its name.
 //!
 //! The format carries no checksum: a cache storing it adds its own (see
 //! kiln-runtime's cache). Decoding never panics and never allocates more
@@ -34,6 +35,8 @@
 //! assert!(archive::decode(&bytes[..bytes.len() / 2]).is_err());
 //! ```
 
+use std::sync::Arc;
+
 use crate::grammar::{Capability, Extension, Version};
 use crate::ir::{Location, Vce};
 use crate::target::TargetEnv;
@@ -55,7 +58,9 @@ use super::program::{
     ResultRef,
 };
 use super::regions::OpFamily;
-use super::strategy::{Combine, Distribution, ReductionStrategy, Strategy, TypeRepr};
+use super::strategy::{
+    Choice, Combine, Distribution, ReductionStrategy, Strategy, Tuning, TypeRepr,
+};
 use super::target::{CodegenTarget, DriverFacts};
 
 /// The first bytes of an archive.
@@ -514,6 +519,8 @@ record!(CompiledDispatch {
     points,
     reduction,
     strategy,
+    tuning_key,
+    candidates,
     kernels,
 });
 record!(CompiledKernel {
@@ -563,7 +570,25 @@ record!(Strategy {
     reason,
 });
 record!(DriverFacts { loop_iteration_cap });
-record!(CodegenTarget { env, facts });
+record!(CodegenTarget { env, facts, tuning });
+record!(Choice {
+    workgroup,
+    distribution
+});
+
+/// A tuning as its text form.
+impl Field for Arc<Tuning> {
+    fn put(&self, w: &mut Writer) -> Result<(), ArchiveError> {
+        self.to_text().put(w)
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
+        let at = r.pos;
+        let text = String::get(r)?;
+        Tuning::parse(&text)
+            .map(Arc::new)
+            .map_err(|e| r.invalid(at, "tuning", e))
+    }
+}
 record!(Location { line, col });
 record!(Overflow { nsw, nuw });
 record!(Version { major, minor });

@@ -6,8 +6,8 @@
 //! The key: the program's printed text (its FNV-1a hash and length), kiln's
 //! build (crate version and kiln-core's source hash), the archive format
 //! version, the codegen target (its env in the lossless text form, the
-//! driver facts) and the device's identity (vendor, device, driver
-//! version). A file is used only under the same key (compared whole), with
+//! driver facts, the hash of its `kiln tune` choices) and the device's
+//! identity (vendor, device, driver version). A file is used only under the same key (compared whole), with
 //! a matching checksum, decoding to a consistent program for the same
 //! target; anything else is ignored with a warning and counted in
 //! [`CacheStats::rejected_files`](crate::CacheStats::rejected_files).
@@ -24,13 +24,13 @@ use crate::error::{Error, Result};
 
 /// The cache key of tensor program `module` compiled for `target` on
 /// `device`: the program's printed text (hashed), kiln's build, the archive
-/// format, the target (env in its lossless text, driver facts) and the
-/// device's identity.
+/// format, the target (env in its lossless text, driver facts, tuning) and
+/// the device's identity.
 fn program_key(device: &Device, module: &TensorModule, target: &CodegenTarget) -> String {
     let text = kiln_core::tensor::print::print(module);
     let id = device.context().pipeline_cache_identity();
     format!(
-        "kiln-program-v1|kiln {} {}|archive v{}|{:016x}|{}|{}|{:?}|vendor {:#x} device {:#x} driver {:#x}",
+        "kiln-program-v1|kiln {} {}|archive v{}|{:016x}|{}|{}|{:?}|tuning {}|vendor {:#x} device {:#x} driver {:#x}",
         env!("CARGO_PKG_VERSION"),
         kiln_core::SOURCE_HASH,
         archive::VERSION,
@@ -38,6 +38,13 @@ fn program_key(device: &Device, module: &TensorModule, target: &CodegenTarget) -
         text.len(),
         target.env.print(kiln_core::text::Prefix::Spv),
         target.facts,
+        target
+            .tuning
+            .as_ref()
+            .map_or("none".to_owned(), |t| format!(
+                "{:016x}",
+                cache::fnv1a(t.to_text().as_bytes())
+            )),
         id.vendor_id,
         id.device_id,
         id.driver_version,
