@@ -1222,6 +1222,21 @@ func.func @f(%x: tensor<?x4xf32>, %s: f32) -> (tensor<?x4xf32>, tensor<?xf32>) {
     }
 
     #[test]
+    fn a_tuned_target_round_trips() {
+        use super::super::strategy::{Choice, Distribution, Tuning};
+        let mut tuning = Tuning::new();
+        let choice = Choice {
+            workgroup: 64,
+            distribution: Distribution::Points { per_invocation: 2 },
+        };
+        tuning.insert("elementwise ?x4 - f32", choice, "1.5 ms");
+        let mut p = program();
+        p.target = p.target.clone().with_tuning(tuning);
+        assert!(p.target.tuning.is_some());
+        assert_eq!(decode(&encode(&p).unwrap()).unwrap(), p);
+    }
+
+    #[test]
     fn corrupt_input_is_an_error_never_a_panic() {
         let bytes = encode(&program()).unwrap();
         assert_eq!(decode(b"nonsense").unwrap_err(), ArchiveError::BadMagic);

@@ -3,11 +3,12 @@
 //! once per cache directory (a new device on the same directory reads it
 //! from `programs/*.kprog` and gives the same results); a corrupt file is
 //! ignored with a warning and the program compiled again; a file of
-//! another codegen target is not used.
+//! another codegen target (or tuning) is not used.
 
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+use kiln_core::codegen::strategy::{Choice, Distribution, Tuning};
 use kiln_core::tensor::attr::Elements;
 use kiln_core::tensor::eval::{self, Tensor, Value};
 use kiln_core::tensor::types::ElemType;
@@ -254,6 +255,39 @@ fn a_program_cache_of_another_target_is_not_used() {
         warnings.contains("made for another program, kiln build or device"),
         "{warnings}"
     );
+    assert_no_validation_messages(device.context());
+    drop(device);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_tuned_target_is_another_program() {
+    let dir = scratch_dir();
+    let device = open(&dir);
+    let own = device_target(&device);
+    // `kiln tune` choices in the target (one that names no dispatch of
+    // the program changes no strategy, but the program is still cached
+    // apart: the key holds the whole tuning).
+    let mut tuning = Tuning::new();
+    let choice = Choice {
+        workgroup: 32,
+        distribution: Distribution::Points { per_invocation: 1 },
+    };
+    tuning.insert("elementwise 1x1 - f32", choice, "");
+    let tuned = own.clone().with_tuning(tuning);
+    let want = run(&Program::compile_for(&device, &module(), &own).unwrap());
+    let program = Program::compile_for(&device, &module(), &tuned).unwrap();
+    assert!(program.compiled().target == tuned);
+    assert_eq!(run(&program), want);
+    assert_eq!(device.cache_stats().programs_compiled, 2);
+    drop(device);
+    assert_eq!(program_files(&dir).len(), 2);
+    // A restart finds the tuned one.
+    let device = open(&dir);
+    let program = Program::compile_for(&device, &module(), &tuned).unwrap();
+    assert!(program.compiled().target == tuned);
+    let s = device.cache_stats();
+    assert_eq!((s.program_disk_hits, s.programs_compiled), (1, 0), "{s:?}");
     assert_no_validation_messages(device.context());
     drop(device);
     let _ = std::fs::remove_dir_all(&dir);
