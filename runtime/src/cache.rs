@@ -1,5 +1,5 @@
-//! The on-disk caches: validated SPIR-V of compiled kernels, and the
-//! driver's `VkPipelineCache` blob.
+//! The on-disk caches: validated SPIR-V of compiled kernels, compiled
+//! tensor programs, and the driver's `VkPipelineCache` blob.
 //!
 //! Layout of a cache directory:
 //! - `spirv/<hash>.kspv`: one compiled kernel. Header: magic `KILNSPV1`,
@@ -7,6 +7,13 @@
 //!   length-prefixed text, the word count, an FNV-1a checksum of the words;
 //!   then the words. Found only under the same key (compared whole, so a
 //!   hash collision is a miss), used only when the checksum matches.
+//! - `programs/<hash>.kprog`: one compiled tensor program (a
+//!   [`CompiledProgram`](kiln_core::codegen::CompiledProgram) in kiln-core's
+//!   [archive format](kiln_core::codegen::archive)). Header: magic
+//!   `KILNPRG1`, the full cache key (program text hash, kiln-core's source
+//!   hash, archive version, codegen target: env and driver facts) as
+//!   length-prefixed text, the payload's length, its FNV-1a checksum; then
+//!   the archive. The same rules as a `.kspv` file.
 //! - `pipeline-cache-<vendor>-<device>.bin`: the `VkPipelineCache` blob.
 //!   Header: magic `KILNPCB1`, vendor id, device id, driver version,
 //!   `pipelineCacheUUID`, length, checksum; then the driver's blob. Used
@@ -32,6 +39,7 @@ use kiln_vulkan::PipelineCacheIdentity;
 pub const ENV_CACHE_DIR: &str = "KILN_CACHE_DIR";
 
 const SPV_MAGIC: &[u8; 8] = b"KILNSPV1";
+const PRG_MAGIC: &[u8; 8] = b"KILNPRG1";
 const PCB_MAGIC: &[u8; 8] = b"KILNPCB1";
 
 /// FNV-1a, 64 bits: cache file names and checksums (not a defence against
@@ -149,6 +157,51 @@ pub(crate) fn decode_spirv(file: &[u8], key: &str) -> Result<Vec<u32>, &'static 
         .collect())
 }
 
+/// The file of the compiled tensor program under `key`.
+pub(crate) fn program_path(dir: &Path, key: &str) -> PathBuf {
+    dir.join("programs")
+        .join(format!("{:016x}.kprog", fnv1a(key.as_bytes())))
+}
+
+/// The bytes of a compiled-program file: `archive` (kiln-core's program
+/// archive) under `key`.
+pub(crate) fn encode_program(key: &str, archive: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(32 + key.len() + archive.len());
+    out.extend_from_slice(PRG_MAGIC);
+    out.extend_from_slice(&(key.len() as u32).to_le_bytes());
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(&(archive.len() as u64).to_le_bytes());
+    out.extend_from_slice(&fnv1a(archive).to_le_bytes());
+    out.extend_from_slice(archive);
+    out
+}
+
+/// The archive of a compiled-program file made under `key`, or why it is
+/// not usable.
+pub(crate) fn decode_program<'a>(file: &'a [u8], key: &str) -> Result<&'a [u8], &'static str> {
+    let mut r = Reader(file);
+    if r.take(8) != Some(&PRG_MAGIC[..]) {
+        return Err("not a kiln program cache file (bad magic or format version)");
+    }
+    let key_len = r.u32().ok_or("truncated header")? as usize;
+    if r.take(key_len) != Some(key.as_bytes()) {
+        return Err("made for another program, kiln build or device");
+    }
+    let len = r.u64().ok_or("truncated header")?;
+    let checksum = r.u64().ok_or("truncated header")?;
+    let archive = usize::try_from(len)
+        .ok()
+        .and_then(|n| r.take(n))
+        .ok_or("truncated")?;
+    if !r.0.is_empty() {
+        return Err("trailing bytes");
+    }
+    if fnv1a(archive) != checksum {
+        return Err("checksum mismatch (corrupt)");
+    }
+    Ok(archive)
+}
+
 /// The pipeline-cache file of a device.
 pub(crate) fn pipeline_cache_path(dir: &Path, id: &PipelineCacheIdentity) -> PathBuf {
     dir.join(format!(
@@ -249,6 +302,22 @@ mod tests {
             "checksum mismatch (corrupt)"
         );
         assert!(decode_spirv(&file[..file.len() - 1], "key").is_err());
+
+        let archive = [9u8, 8, 7, 6, 5];
+        let file = encode_program("key", &archive);
+        assert_eq!(decode_program(&file, "key").unwrap(), &archive);
+        assert_eq!(
+            decode_program(&file, "other key").unwrap_err(),
+            "made for another program, kiln build or device"
+        );
+        let mut corrupt = file.clone();
+        *corrupt.last_mut().unwrap() ^= 1;
+        assert_eq!(
+            decode_program(&corrupt, "key").unwrap_err(),
+            "checksum mismatch (corrupt)"
+        );
+        assert!(decode_program(&file[..file.len() - 1], "key").is_err());
+        assert!(decode_program(&encode_spirv("key", &[1]), "key").is_err());
 
         let blob = [1u8, 2, 3];
         let file = encode_pipeline_cache(&id(), &blob);

@@ -156,6 +156,15 @@ pub struct CacheStats {
     pub rejected_files: u64,
     /// Bytes of `VkPipelineCache` data loaded at open (0: none or ignored).
     pub pipeline_cache_loaded: u64,
+    /// Tensor programs whose compiled form came from memory (compiled
+    /// earlier by this device).
+    pub program_memory_hits: u64,
+    /// Tensor programs whose compiled form came from the disk cache.
+    pub program_disk_hits: u64,
+    /// Tensor programs compiled by the tensor compiler.
+    pub programs_compiled: u64,
+    /// Compiled tensor programs written to the disk cache.
+    pub program_disk_writes: u64,
 }
 
 /// A Vulkan device for an ML framework: pooled memory, streams, cached
@@ -386,6 +395,40 @@ impl Device {
         crate::Program::compile(self, module)
     }
 
+    /// The first half of [`Device::compile`]: tensor program `module`
+    /// compiled for this device (its kernels lowered, serialized and
+    /// validated), from the program caches (this device's memory, then the
+    /// disk cache) or the tensor compiler; no pipeline is made.
+    /// [`Program::load`](crate::Program::load) makes them.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use kiln_runtime::{CacheLocation, Device, DeviceOptions, Program};
+    /// let module = kiln_core::tensor::load(
+    ///     r#"func.func @neg(%x: tensor<4xf32>) -> tensor<4xf32> {
+    ///   %y = arith.negf %x : tensor<4xf32>
+    ///   return %y : tensor<4xf32>
+    /// }"#,
+    /// )?;
+    /// let options = DeviceOptions { cache: CacheLocation::Disabled, ..DeviceOptions::default() };
+    /// let device = Device::new(&options)?;
+    /// let compiled = device.compile_program(&module)?;
+    /// let again = device.compile_program(&module)?; // from memory
+    /// assert!(std::sync::Arc::ptr_eq(&compiled, &again));
+    /// assert_eq!(device.cache_stats().program_memory_hits, 1);
+    /// let program = Program::load(&device, compiled)?;
+    /// # let _ = program;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn compile_program(
+        &self,
+        module: &kiln_core::tensor::TensorModule,
+    ) -> Result<std::sync::Arc<kiln_core::codegen::CompiledProgram>> {
+        let target = crate::e2e::device_target(self);
+        crate::Program::compiled_for(self, module, &target)
+    }
+
     /// Blocks until all work submitted on the device completed.
     pub fn sync(&self) -> Result<()> {
         self.inner.wait_all()
@@ -415,6 +458,10 @@ impl Device {
             disk_writes: get(&c.disk_writes),
             rejected_files: get(&c.rejected_files),
             pipeline_cache_loaded: get(&c.pipeline_cache_loaded),
+            program_memory_hits: get(&c.program_memory_hits),
+            program_disk_hits: get(&c.program_disk_hits),
+            programs_compiled: get(&c.programs_compiled),
+            program_disk_writes: get(&c.program_disk_writes),
         }
     }
 

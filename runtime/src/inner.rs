@@ -69,6 +69,10 @@ pub(crate) struct CacheCounters {
     pub(crate) disk_writes: AtomicU64,
     pub(crate) rejected_files: AtomicU64,
     pub(crate) pipeline_cache_loaded: AtomicU64,
+    pub(crate) program_memory_hits: AtomicU64,
+    pub(crate) program_disk_hits: AtomicU64,
+    pub(crate) programs_compiled: AtomicU64,
+    pub(crate) program_disk_writes: AtomicU64,
 }
 
 pub(crate) struct DeviceInner {
@@ -85,6 +89,8 @@ pub(crate) struct DeviceInner {
     lost: Mutex<Option<String>>,
     lost_flag: AtomicBool,
     pub(crate) kernels: Mutex<HashMap<String, Kernel>>,
+    /// Compiled tensor programs by cache key (see `Program::compile`).
+    pub(crate) programs: Mutex<HashMap<String, Arc<kiln_core::codegen::CompiledProgram>>>,
     pub(crate) cache_dir: Option<PathBuf>,
     pub(crate) pipeline_cache: PipelineCache,
     pub(crate) counters: AtomicCounters,
@@ -125,6 +131,7 @@ impl DeviceInner {
             lost: Mutex::new(None),
             lost_flag: AtomicBool::new(false),
             kernels: Mutex::new(HashMap::new()),
+            programs: Mutex::new(HashMap::new()),
             cache_dir,
             pipeline_cache,
             counters: AtomicCounters::default(),

@@ -31,12 +31,14 @@
 //! from each binding's reflected access; the stream submits in batches,
 //! never waiting between dispatches), and reads the results back.
 
+mod cached;
+
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use kiln_core::codegen::host::SourceRef;
 use kiln_core::codegen::kernels::{PushValue, Repeat};
-use kiln_core::codegen::{CompiledFunction, CompiledProgram, ResultRef};
+use kiln_core::codegen::{CodegenTarget, CompiledFunction, CompiledProgram, ResultRef};
 use kiln_core::tensor::attr::Elements;
 use kiln_core::tensor::eval::{Scalar, Tensor as HostTensor, Value};
 use kiln_core::tensor::types::ElemType;
@@ -51,7 +53,7 @@ use crate::tensor::Tensor;
 /// A compiled tensor program loaded on a device.
 pub struct Program {
     device: Device,
-    compiled: CompiledProgram,
+    compiled: Arc<CompiledProgram>,
     kernels: HashMap<String, Kernel>,
     /// Constant buffers, uploaded on a function's first run: by
     /// (function, buffer).
@@ -135,19 +137,45 @@ impl Program {
     /// Compiles every function of tensor program `module` (verified) for
     /// `device` ([`device_target`](crate::e2e::device_target): its env and
     /// its driver's facts) and loads it.
+    ///
+    /// The compiled program is cached in layers: in memory per device
+    /// (compiling the same program again is a lookup), and on disk as
+    /// `programs/<hash>.kprog` in the cache directory (see
+    /// [`crate::cache`]), so a new process skips the tensor compiler. Both
+    /// are keyed by the program's printed text, kiln-core's source hash and
+    /// the codegen target; a corrupt or foreign file is ignored with a
+    /// warning and the program compiled again.
     pub fn compile(device: &Device, module: &kiln_core::tensor::TensorModule) -> Result<Program> {
         let target = crate::e2e::device_target(device);
-        let compiled =
-            kiln_core::codegen::compile(module, &target).map_err(|e| Error::Compile {
-                kernel: "tensor program".to_owned(),
-                message: e.to_string(),
-            })?;
-        Program::load(device, compiled)
+        Program::compile_for(device, module, &target)
+    }
+
+    /// [`Program::compile`] for `target` (no more than the device offers;
+    /// e.g. the device's env bounded by a module's declared one).
+    pub fn compile_for(
+        device: &Device,
+        module: &kiln_core::tensor::TensorModule,
+        target: &CodegenTarget,
+    ) -> Result<Program> {
+        Program::load(device, Program::compiled_for(device, module, target)?)
+    }
+
+    /// The first half of [`Program::compile_for`]: `module` compiled for
+    /// `target`, from the device's memory, else the disk cache, else the
+    /// tensor compiler (then stored in both). No pipeline is made:
+    /// [`Program::load`] does that.
+    pub fn compiled_for(
+        device: &Device,
+        module: &kiln_core::tensor::TensorModule,
+        target: &CodegenTarget,
+    ) -> Result<Arc<CompiledProgram>> {
+        cached::compiled_program(device, module, target)
     }
 
     /// Loads `compiled` on `device`: every kernel's pipeline is made now.
     /// Refuses a program whose kernels need what the device lacks.
-    pub fn load(device: &Device, compiled: CompiledProgram) -> Result<Program> {
+    pub fn load(device: &Device, compiled: impl Into<Arc<CompiledProgram>>) -> Result<Program> {
+        let compiled: Arc<CompiledProgram> = compiled.into();
         let needs = compiled.needs();
         let wanted = kiln_core::target::TargetEnv::new(needs);
         crate::runner::check_supported(&wanted, device.target_env()).map_err(|missing| {

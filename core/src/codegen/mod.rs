@@ -37,6 +37,7 @@
 //! ```
 
 pub mod analysis;
+pub mod archive;
 pub mod bufferize;
 pub mod combine;
 pub mod elementwise;

@@ -25,7 +25,7 @@ use super::strategy::{choose, dispatch_shape, Strategy};
 use super::target::CodegenTarget;
 
 /// One kernel, lowered, serialized and validated.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CompiledKernel {
     /// Its entry point name.
     pub name: String,
@@ -52,7 +52,7 @@ pub struct CompiledKernel {
 }
 
 /// One dispatch.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CompiledDispatch {
     /// Its name (`<function>_dispatch_<i>`).
     pub name: String,
@@ -127,7 +127,7 @@ pub struct Param {
 }
 
 /// One compiled function.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CompiledFunction {
     /// Its name.
     pub name: String,
@@ -146,7 +146,7 @@ pub struct CompiledFunction {
 }
 
 /// A compiled tensor program.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CompiledProgram {
     /// The target it was compiled for.
     pub target: CodegenTarget,

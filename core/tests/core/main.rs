@@ -5,6 +5,7 @@
 mod availability;
 mod binary_mutation;
 mod block_layout;
+mod codegen_archive;
 pub mod common;
 mod crate_docs;
 mod deserialize_corpus;
