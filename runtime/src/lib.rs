@@ -75,6 +75,7 @@ mod error;
 mod inner;
 mod kernel;
 mod layout;
+pub mod ops;
 mod profile;
 pub mod program;
 mod read;
