@@ -1237,3 +1237,63 @@ fn ops_chain_on_one_stream() {
     assert_close("mlp layer", &y.to_vec::<f32>().unwrap(), &want, 1e-5, 1e-4);
     assert_no_validation_messages(device.context());
 }
+
+/// Results of 1- and 2-byte element types whose size is not a whole number
+/// of 32-bit words.
+#[test]
+fn odd_sizes_of_small_element_types() {
+    let device = device();
+    let stream = device.stream();
+    let mut rng = Rng::new(10);
+    let x = rng.f32s(7, -2.0, 2.0);
+    let tx = up(&device, &x, &[7]);
+    let zero = up(&device, &[0.0f32], &[1]);
+    let y = ops::compare(&stream, Compare::Gt, &tx, &zero).unwrap();
+    let want: Vec<bool> = x.iter().map(|&v| v > 0.0).collect();
+    assert_eq!(y.to_vec::<bool>().unwrap(), want, "bool x7");
+    let h = ops::cast(&stream, &tx, DType::F16).unwrap();
+    let want: Vec<f16> = x.iter().map(|&v| f16::from_f32(v)).collect();
+    assert_eq!(h.to_vec::<f16>().unwrap(), want, "f16 x7");
+    let h2 = ops::add(&stream, &h, &h).unwrap();
+    let want: Vec<f16> = want
+        .iter()
+        .map(|v| f16::from_f32(v.to_f32() * 2.0))
+        .collect();
+    assert_eq!(h2.to_vec::<f16>().unwrap(), want, "f16 add x7");
+    let i = ops::cast(&stream, &tx, DType::I8).unwrap();
+    let want: Vec<i8> = x.iter().map(|&v| v as i8).collect();
+    assert_eq!(i.to_vec::<i8>().unwrap(), want, "i8 x7");
+    let s = ops::slice(&stream, &i, &[1], &[4], &[1]).unwrap();
+    assert_eq!(
+        s.to_vec::<i8>().unwrap(),
+        want[1..4].to_vec(),
+        "i8 slice x3"
+    );
+    assert_no_validation_messages(device.context());
+}
+
+/// Views (an offset into the buffer, strides) are operands like any tensor.
+#[test]
+fn views_as_operands() {
+    let device = device();
+    let stream = device.stream();
+    let x: Vec<f32> = (0..24).map(|v| v as f32 * 0.5).collect();
+    let t = up(&device, &x, &[4, 6]);
+    // Rows 1..4, columns 1..4: offset 7, strides [6, 1].
+    let v = t.narrow(0, 1, 3).unwrap().narrow(1, 1, 3).unwrap();
+    let y = ops::mul(&stream, &v, &v).unwrap();
+    let want: Vec<f32> = (1..4)
+        .flat_map(|i| (1..4).map(move |j| (i * 6 + j) as f32 * 0.5))
+        .map(|v| v * v)
+        .collect();
+    assert_eq!(y.to_vec::<f32>().unwrap(), want);
+    // One element from the middle of a buffer.
+    let e = t.reshape(&[24]).unwrap().narrow(0, 5, 1).unwrap();
+    let y = ops::neg(&stream, &e).unwrap();
+    assert_eq!(y.to_vec::<f32>().unwrap(), vec![-2.5]);
+    let tt = t.transpose(0, 1).unwrap();
+    let s = ops::sum(&stream, &tt, &[1], false).unwrap();
+    let want: Vec<f32> = (0..6).map(|j| (0..4).map(|i| x[i * 6 + j]).sum()).collect();
+    assert_eq!(s.to_vec::<f32>().unwrap(), want);
+    assert_no_validation_messages(device.context());
+}

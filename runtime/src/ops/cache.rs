@@ -87,8 +87,23 @@ pub(crate) fn run(
         }
     };
     let program = Program::load(&device, (*compiled).clone())?;
-    let args: Vec<Tensor> = inputs.iter().map(|&t| t.clone()).collect();
+    let args = inputs
+        .iter()
+        .map(|&t| bindable(stream, t))
+        .collect::<Result<Vec<Tensor>>>()?;
     program.run_on_device(stream, super::elementwise::fname(op), &args)
+}
+
+/// `t` as a kernel can bind it: itself when contiguous from the start of
+/// its buffer, else a contiguous copy enqueued on `stream` (a view's
+/// offset need not meet the device's buffer-offset alignment).
+fn bindable(stream: &Stream, t: &Tensor) -> Result<Tensor> {
+    if t.is_contiguous() && t.offset() == 0 {
+        return Ok(t.clone());
+    }
+    let copy = Tensor::empty(&t.device(), t.dtype(), t.shape())?;
+    stream.copy(t, &copy)?;
+    Ok(copy)
 }
 
 /// Parses and compiles an op's program for `device`.
