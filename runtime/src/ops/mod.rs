@@ -9,12 +9,12 @@
 //! | family | ops |
 //! |---|---|
 //! | element-wise, numpy broadcasting | [`add`], [`sub`], [`mul`], [`div`], [`maximum`], [`minimum`], [`pow`], [`compare`] ([`Compare`]), [`where_`] |
-//! | unary | [`neg`], [`abs`], [`relu`], [`exp`], [`log`], [`sqrt`], [`rsqrt`], [`tanh`], [`erf`], [`sin`], [`cos`], [`sigmoid`], [`gelu`], [`gelu_tanh`], [`silu`] |
+//! | unary | [`neg`], [`abs`], [`relu`], [`exp`], [`log()`], [`sqrt`], [`rsqrt`], [`tanh`], [`erf`], [`sin`], [`cos`], [`sigmoid`], [`gelu`], [`gelu_tanh`], [`silu`] |
 //! | contractions | [`matmul`] (`[.., M, K] x [K, N]`), [`batch_matmul`] |
 //! | convolution, pooling (NHWC) | [`conv2d`] (HWCF filter, [`Conv2d`]), [`max_pool2d`], [`avg_pool2d`] ([`Pool2d`]) |
 //! | reductions | [`sum`], [`max`], [`min`], [`mean`] along axes, with `keep_dims` |
 //! | normalization | [`softmax`], [`layer_norm`], [`rms_norm`] |
-//! | data movement | [`transpose`], [`concat`], [`slice`], [`cast`] |
+//! | data movement | [`transpose`], [`concat()`], [`slice()`], [`cast`] |
 //!
 //! Element types: f32, f16 and bf16 (computed in f32, rounded once), i8,
 //! i16, i32, i64 (signed; arithmetic wraps), bool where an op means

@@ -125,9 +125,9 @@ fn row_sum(
     )
 }
 
-/// Layer normalization over the last axis: `(x - mean) / sqrt(var + eps)
-/// * gamma + beta` (the biased variance), `gamma` and `beta` of shape
-/// `[D]`.
+/// Layer normalization over the last axis:
+/// `(x - mean) / sqrt(var + eps) * gamma + beta` with the biased variance;
+/// `gamma` and `beta` have the shape `[D]` of x's last dimension.
 pub fn layer_norm(
     stream: &Stream,
     x: &Tensor,
@@ -187,8 +187,9 @@ pub fn layer_norm(
     single(cache::run(stream, what, text, &[&x2, gamma, beta])?)?.reshape(x.shape())
 }
 
-/// RMS normalization over the last axis: `x / sqrt(mean(x^2) + eps) *
-/// gamma`, `gamma` of shape `[D]`.
+/// RMS normalization over the last axis:
+/// `x / sqrt(mean(x^2) + eps) * gamma`; `gamma` has the shape `[D]` of
+/// x's last dimension.
 pub fn rms_norm(stream: &Stream, x: &Tensor, gamma: &Tensor, eps: f32) -> Result<Tensor> {
     let what = "ops::rms_norm";
     let (r, d, dtype) = rows(what, x, &[gamma])?;
