@@ -6,9 +6,9 @@
 use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::half::{bf16, f16};
 use kiln_runtime::ops::{self, Compare, Conv2d, Pool2d};
-use kiln_runtime::{DType, Device, Error, Stream, Tensor};
+use kiln_runtime::{CacheLocation, DType, Device, DeviceOptions, Error, Stream, Tensor};
 
-use crate::runtime_support::device;
+use crate::runtime_support::{device, test_device};
 
 /// A deterministic stream of numbers (xorshift64*).
 struct Rng(u64);
@@ -547,9 +547,9 @@ fn host_conv(
                     for r in 0..kh {
                         for q in 0..kw {
                             let y = (i * p.stride[0] + r * p.dilation[0]) as isize
-                                - p.padding[0] as isize;
+                                - p.padding[0][0] as isize;
                             let z = (j * p.stride[1] + q * p.dilation[1]) as isize
-                                - p.padding[1] as isize;
+                                - p.padding[1][0] as isize;
                             if y < 0 || z < 0 || y >= h as isize || z >= w as isize {
                                 continue;
                             }
@@ -585,8 +585,8 @@ fn host_pool(
                     let mut acc = if avg { 0.0 } else { f32::NEG_INFINITY };
                     for r in 0..p.kernel[0] {
                         for q in 0..p.kernel[1] {
-                            let y = (i * p.stride[0] + r) as isize - p.padding[0] as isize;
-                            let z = (j * p.stride[1] + q) as isize - p.padding[1] as isize;
+                            let y = (i * p.stride[0] + r) as isize - p.padding[0][0] as isize;
+                            let z = (j * p.stride[1] + q) as isize - p.padding[1][0] as isize;
                             if y < 0 || z < 0 || y >= h as isize || z >= w as isize {
                                 continue;
                             }
@@ -620,16 +620,34 @@ fn conv2d_and_pooling() {
             [3, 2, 3, 4],
             Conv2d {
                 stride: [2, 1],
-                padding: [1, 1],
+                padding: [[1, 1], [1, 1]],
                 dilation: [1, 2],
             },
             [4, 6],
         ),
         (
+            [3, 2, 3, 4],
+            Conv2d {
+                stride: [2, 1],
+                padding: [[1, 0], [1, 2]],
+                dilation: [1, 2],
+            },
+            [3, 7],
+        ),
+        // SAME padding for an even filter: one more row and column after.
+        (
+            [2, 2, 3, 2],
+            Conv2d {
+                padding: [[0, 1], [0, 1]],
+                ..Conv2d::default()
+            },
+            [7, 6],
+        ),
+        (
             [1, 1, 3, 5],
             Conv2d {
                 stride: [3, 2],
-                padding: [0, 0],
+                padding: [[0, 0]; 2],
                 dilation: [1, 1],
             },
             [3, 3],
@@ -654,15 +672,23 @@ fn conv2d_and_pooling() {
             Pool2d {
                 kernel: [3, 3],
                 stride: [2, 2],
-                padding: [1, 1],
+                padding: [[1, 1], [1, 1]],
             },
             [4, 3],
         ),
         (
             Pool2d {
+                kernel: [2, 2],
+                stride: [2, 2],
+                padding: [[0, 1], [2, 0]],
+            },
+            [4, 4],
+        ),
+        (
+            Pool2d {
                 kernel: [7, 1],
                 stride: [1, 1],
-                padding: [0, 0],
+                padding: [[0, 0]; 2],
             },
             [1, 6],
         ),
@@ -681,6 +707,47 @@ fn conv2d_and_pooling() {
             1e-5,
         );
     }
+    // i32 (exact) and f16 (computed in f32) convolutions.
+    let (ks, params) = (
+        [3, 2, 3, 2],
+        Conv2d {
+            stride: [1, 2],
+            padding: [[1, 1], [0, 1]],
+            dilation: [1, 1],
+        },
+    );
+    let xi = rng.i32s(numel(&xs), -9, 9);
+    let ki = rng.i32s(numel(&ks), -9, 9);
+    let y = ops::conv2d(
+        &stream,
+        &up(&device, &xi, &xs),
+        &up(&device, &ki, &ks),
+        &params,
+    )
+    .unwrap();
+    let to_f = |v: &[i32]| v.iter().map(|&v| v as f32).collect::<Vec<f32>>();
+    let want: Vec<i32> = host_conv(&to_f(&xi), xs, &to_f(&ki), ks, &params, [7, 3])
+        .iter()
+        .map(|&v| v as i32)
+        .collect();
+    assert_eq!(y.to_vec::<i32>().unwrap(), want, "conv2d i32");
+    let xh: Vec<f16> = x.iter().map(|&v| f16::from_f32(v)).collect();
+    let kh: Vec<f16> = rng
+        .f32s(numel(&ks), -1.0, 1.0)
+        .iter()
+        .map(|&v| f16::from_f32(v))
+        .collect();
+    let y = ops::conv2d(
+        &stream,
+        &up(&device, &xh, &xs),
+        &up(&device, &kh, &ks),
+        &params,
+    )
+    .unwrap();
+    let h2f = |v: &[f16]| v.iter().map(|v| v.to_f32()).collect::<Vec<f32>>();
+    let want = host_conv(&h2f(&xh), xs, &h2f(&kh), ks, &params, [7, 3]);
+    let got = h2f(&y.to_vec::<f16>().unwrap());
+    assert_close("conv2d f16", &got, &want, 1e-3, 1.0 / 1024.0);
     // Integer max pooling.
     let xi = rng.i32s(numel(&xs), -100, 100);
     let y = ops::max_pool2d(&stream, &up(&device, &xi, &xs), &Pool2d::new([2, 3])).unwrap();
@@ -1208,7 +1275,19 @@ fn bad_operands_are_typed_errors() {
 /// layer `gelu(x W + b)` then a softmax, checked at the end.
 #[test]
 fn ops_chain_on_one_stream() {
-    let device = device();
+    // Tensors in unified memory, and device-local behind staging copies.
+    for unified in [true, false] {
+        let device = test_device(DeviceOptions {
+            cache: CacheLocation::Disabled,
+            unified_memory: unified,
+            ..DeviceOptions::default()
+        });
+        mlp_layer(&device);
+    }
+}
+
+fn mlp_layer(device: &Device) {
+    let device = device.clone();
     let stream: Stream = device.stream();
     let mut rng = Rng::new(9);
     let (m, k, n) = (7, 12, 5);
@@ -1242,7 +1321,18 @@ fn ops_chain_on_one_stream() {
 /// of 32-bit words.
 #[test]
 fn odd_sizes_of_small_element_types() {
-    let device = device();
+    for unified in [true, false] {
+        let device = test_device(DeviceOptions {
+            cache: CacheLocation::Disabled,
+            unified_memory: unified,
+            ..DeviceOptions::default()
+        });
+        odd_sizes(&device);
+    }
+}
+
+fn odd_sizes(device: &Device) {
+    let device = device.clone();
     let stream = device.stream();
     let mut rng = Rng::new(10);
     let x = rng.f32s(7, -2.0, 2.0);

@@ -19,8 +19,8 @@ use super::text::{
 pub struct Conv2d {
     /// Steps between output positions.
     pub stride: [usize; 2],
-    /// Zeros added before and after the input along each axis.
-    pub padding: [usize; 2],
+    /// Zeros added along each axis: `[[top, bottom], [left, right]]`.
+    pub padding: [[usize; 2]; 2],
     /// Steps between the filter's taps.
     pub dilation: [usize; 2],
 }
@@ -29,7 +29,7 @@ impl Default for Conv2d {
     fn default() -> Self {
         Self {
             stride: [1, 1],
-            padding: [0, 0],
+            padding: [[0, 0]; 2],
             dilation: [1, 1],
         }
     }
@@ -42,10 +42,10 @@ pub struct Pool2d {
     pub kernel: [usize; 2],
     /// Steps between windows.
     pub stride: [usize; 2],
-    /// Padding before and after the input along each axis (it never wins
-    /// a max; it counts as zeros in an average, as PyTorch's
+    /// Padding along each axis, `[[top, bottom], [left, right]]` (it never
+    /// wins a max; it counts as zeros in an average, as PyTorch's
     /// `count_include_pad`).
-    pub padding: [usize; 2],
+    pub padding: [[usize; 2]; 2],
 }
 
 impl Pool2d {
@@ -54,18 +54,19 @@ impl Pool2d {
         Self {
             kernel,
             stride: kernel,
-            padding: [0, 0],
+            padding: [[0, 0]; 2],
         }
     }
 }
 
 /// The output extent of a sliding window of `window` taps `dilation`
-/// apart over `size + 2 * pad` at `stride`, or an error naming `op`.
+/// apart over `size` padded by `pad` (before, after) at `stride`, or an
+/// error naming `op`.
 fn out_extent(
     what: &'static str,
     axis: &str,
     size: usize,
-    pad: usize,
+    pad: [usize; 2],
     window: usize,
     stride: usize,
     dilation: usize,
@@ -77,7 +78,7 @@ fn out_extent(
         ));
     }
     let span = dilation * (window - 1) + 1;
-    let padded = size + 2 * pad;
+    let padded = size + pad[0] + pad[1];
     if padded < span {
         return Err(shape_error(
             what,
@@ -87,27 +88,29 @@ fn out_extent(
     Ok((padded - span) / stride + 1)
 }
 
-/// `x` (a value of `shape` and element `elem`) padded by `pad` along the
-/// two middle (H, W) axes with constant `lit`.
+/// `x` (a value of `shape` and element `elem`) padded by `pad` (before,
+/// after) along the two middle (H, W) axes with constant `lit`.
 fn pad_hw(
     f: &mut Func,
     x: &str,
     shape: &[usize],
     elem: &str,
-    pad: [usize; 2],
+    pad: [[usize; 2]; 2],
     lit: &str,
 ) -> (String, Vec<usize>) {
-    if pad == [0, 0] {
+    if pad == [[0, 0]; 2] {
         return (x.to_owned(), shape.to_vec());
     }
     let out = vec![
         shape[0],
-        shape[1] + 2 * pad[0],
-        shape[2] + 2 * pad[1],
+        shape[1] + pad[0][0] + pad[0][1],
+        shape[2] + pad[1][0] + pad[1][1],
         shape[3],
     ];
-    let amounts = format!("[0, {}, {}, 0]", pad[0], pad[1]);
-    let p = f.let_(&format!("tensor.pad {x} low{amounts} high{amounts} {{"));
+    let p = f.let_(&format!(
+        "tensor.pad {x} low[0, {}, {}, 0] high[0, {}, {}, 0] {{",
+        pad[0][0], pad[1][0], pad[0][1], pad[1][1]
+    ));
     let idx: Vec<String> = (0..4).map(|_| format!("{}: index", f.fresh())).collect();
     f.line(&format!("^bb0({}):", idx.join(", ")));
     let c = f.constant(lit, elem);
