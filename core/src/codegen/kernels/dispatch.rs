@@ -43,6 +43,8 @@ enum Plan {
     },
     /// Softmax: a workgroup per row.
     SoftmaxRows { combine: Combine },
+    /// A register tile of `rows` x `cols` points per invocation.
+    Tile { rows: u32, cols: u32 },
 }
 
 #[derive(Clone, Debug)]
@@ -193,6 +195,31 @@ pub fn emit_dispatch(
                     Repeat::Once,
                 ));
             }
+        }
+        (
+            Distribution::Tile { rows, cols },
+            Some(ReductionStrategy::Serial { chunked: false, .. }),
+        ) if root_struct.is_some() && shape.points.len() >= 2 => {
+            let n = shape.points.len();
+            let row_blocks = shapes.host.arith(
+                SizeOp::CeilDiv,
+                shape.points[n - 2],
+                Size::Static(u64::from(rows)),
+            );
+            let col_blocks = shapes.host.arith(
+                SizeOp::CeilDiv,
+                shape.points[n - 1],
+                Size::Static(u64::from(wg) * u64::from(cols)),
+            );
+            let mut blocks = shape.points[..n - 2].to_vec();
+            blocks.extend([row_blocks, col_blocks]);
+            let groups = shapes.host.product(&blocks);
+            plans.push((
+                d.name.clone(),
+                Plan::Tile { rows, cols },
+                groups,
+                Repeat::Once,
+            ));
         }
         (
             Distribution::WorkgroupPerPoint,
@@ -403,6 +430,10 @@ fn emit_kernel(
                 stores(e, d, &coords)
             })?;
         }
+        Plan::Tile { rows, cols } => {
+            let wgi = workgroup_index(e);
+            super::tile::emit_tile(e, d, shape, wgi, *rows, *cols)?;
+        }
         Plan::SoftmaxRows { combine } => {
             let wgi = workgroup_index(e);
             let domain = e.sizes(&shape.points);
@@ -543,7 +574,7 @@ fn path_to(
 
 /// The loop point of root `root` that the dispatch's point `coords`
 /// reads.
-fn root_point(
+pub(super) fn root_point(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
     coords: &[KValue],
@@ -578,7 +609,7 @@ fn root_point(
 
 /// Stores the dispatch's values at its point `coords` (roots already
 /// prepared).
-fn stores(
+pub(super) fn stores(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
     coords: &[KValue],

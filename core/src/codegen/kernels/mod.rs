@@ -24,6 +24,7 @@ mod dispatch;
 mod emitter;
 mod int64;
 mod reduce;
+mod tile;
 mod types;
 mod values;
 

@@ -301,6 +301,23 @@ fn choose_reduction(
         );
         return;
     }
+    if !long {
+        if let Some((wg, rows, cols)) = register_tile(target, shape, max_inv) {
+            s.workgroup_size = [wg, 1, 1];
+            s.distribution = Distribution::Tile { rows, cols };
+            s.reduction = Some(ReductionStrategy::Serial {
+                chunk: red.fixed().unwrap_or(budget).max(1),
+                chunked: false,
+            });
+            s.reason = format!(
+                "a {} over {} x {} outputs: a {rows}x{cols} register tile per invocation, {wg} invocations sharing the tile's rows",
+                shape.family.name(),
+                size_text(shape.points[shape.points.len() - 2]),
+                size_text(shape.points[shape.points.len() - 1]),
+            );
+            return;
+        }
+    }
     let wg = 64.min(max_inv);
     s.workgroup_size = [wg, 1, 1];
     s.distribution = Distribution::Points { per_invocation: 1 };
@@ -316,6 +333,54 @@ fn choose_reduction(
     } else {
         "one output per invocation, its reduction in one loop".into()
     };
+}
+
+/// The most accumulators one invocation's register tile holds.
+const TILE_ACCUMULATORS: u32 = 32;
+
+/// The register tile of a contraction or convolution whose reduction one
+/// invocation runs whole: `(invocations, rows, cols)`, or `None` where a
+/// tile would not share any load (one row and one column) or the points
+/// have fewer than two dimensions.
+///
+/// Columns: 4 per invocation where the last dimension has at least 4 per
+/// invocation of a subgroup-sized workgroup, else 1; invocations: enough
+/// to cover the columns (a power of two from the subgroup size up to
+/// 64); rows: up to 8 (at most [`TILE_ACCUMULATORS`] accumulators).
+fn register_tile(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    max_inv: u32,
+) -> Option<(u32, u32, u32)> {
+    if !matches!(shape.family, OpFamily::Contraction | OpFamily::Convolution) {
+        return None;
+    }
+    let n = shape.points.len();
+    if n < 2 {
+        return None;
+    }
+    let sg = target.subgroup_size().clamp(1, 64).min(max_inv);
+    let (rows, cols) = (shape.points[n - 2].fixed(), shape.points[n - 1].fixed());
+    let tile_cols: u32 = match cols {
+        Some(c) if c < 4 * u64::from(sg) => 1,
+        _ => 4,
+    };
+    let per_col = cols.map_or(u64::MAX, |c| c.div_ceil(u64::from(tile_cols)));
+    let wg = u32::try_from(per_col.min(64))
+        .unwrap_or(64)
+        .max(1)
+        .next_power_of_two()
+        .clamp(sg, 64.min(max_inv).max(sg));
+    let max_rows = (TILE_ACCUMULATORS / tile_cols).clamp(1, 8);
+    let tile_rows = rows.map_or(max_rows, |r| r.clamp(1, u64::from(max_rows)) as u32);
+    (tile_rows * tile_cols > 1).then_some((wg, tile_rows, tile_cols))
+}
+
+fn size_text(s: Size) -> String {
+    match s {
+        Size::Static(n) => n.to_string(),
+        Size::Slot(_) => "?".into(),
+    }
 }
 
 fn choose_softmax(

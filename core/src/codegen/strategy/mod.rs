@@ -55,6 +55,21 @@ pub enum Distribution {
     /// One workgroup per point: its invocations split the point's
     /// reduction.
     WorkgroupPerPoint,
+    /// A register tile per invocation over the last two dimensions of the
+    /// points (`rows` x `cols` points, the columns strided by the
+    /// workgroup size so that neighbouring invocations touch neighbouring
+    /// elements), all its reductions run by one loop: an operand element
+    /// that several of the tile's points read (a row of A for every column
+    /// of a matmul tile, an input pixel for every filter of a convolution
+    /// tile) is loaded once per iteration. A workgroup covers `rows` rows
+    /// and `cols * invocations` columns, so the rows' loads are the same
+    /// for all its invocations.
+    Tile {
+        /// Rows of the tile (the second-to-last point dimension).
+        rows: u32,
+        /// Columns of the tile (the last point dimension).
+        cols: u32,
+    },
 }
 
 /// How each point's reduction runs.
@@ -142,6 +157,10 @@ impl fmt::Display for Strategy {
             Distribution::WorkgroupPerPoint => {
                 writeln!(f, "  distribution: one workgroup per point")?
             }
+            Distribution::Tile { rows, cols } => writeln!(
+                f,
+                "  distribution: a {rows}x{cols} register tile per invocation (columns strided by the workgroup size), one reduction loop for the tile"
+            )?,
         }
         match self.reduction {
             None => {}

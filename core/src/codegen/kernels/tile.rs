@@ -1,0 +1,141 @@
+//! Register tiles ([`Distribution::Tile`](super::super::strategy::Distribution::Tile)):
+//! each invocation computes `rows` x `cols` points of the dispatch's last
+//! two point dimensions with one loop over the root's reduction carrying
+//! all their accumulators.
+//!
+//! Nothing here knows what a matmul is: the tile's points are evaluated by
+//! the same body emission as any other point, and the emitter's memo
+//! table (keyed by tensor and coordinate values) makes an operand element
+//! read by several points of the tile one load per iteration — `A[m, k]`
+//! for the tile's columns, `B[k, n]` for its rows, an input pixel for all
+//! output channels of a convolution tile. Out-of-range rows and columns
+//! (tails) are clamped to the last valid one, so the loop has no
+//! branches, and their stores are skipped.
+//!
+//! Workgroup `w` covers the rows `[r0, r0 + rows)` and the columns
+//! `c0 + t + j * W` (`t` the invocation, `W` the workgroup size, `j <
+//! cols`): its invocations share the rows, so their row loads are
+//! uniform, and neighbours touch neighbouring columns.
+
+use crate::kernel::KValue;
+
+use super::super::error::CodegenError;
+use super::super::regions::DispatchRegion;
+use super::super::strategy::DispatchShape;
+use super::dispatch::{root_point, stores};
+use super::emitter::Emitter;
+
+/// Emits the tile of the invocation in workgroup `wgi`.
+pub(super) fn emit_tile(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    shape: &DispatchShape,
+    wgi: KValue,
+    rows: u32,
+    cols: u32,
+) -> Result<(), CodegenError> {
+    let root = d
+        .root
+        .ok_or_else(|| e.unsupported(d.op, "internal: a register tile without a root"))?;
+    let s = e.c.info.structured[&root].clone();
+    let wg = i64::from(e.c.strategy.invocations());
+    let domain = e.sizes(&shape.points);
+    let n = domain.len();
+    let (nr, nc) = (domain[n - 2], domain[n - 1]);
+
+    // Which block of rows and columns (and which batch point) this
+    // workgroup has.
+    let rows_v = e.index(i64::from(rows));
+    let row_blocks = ceil_div(e, nr, rows_v);
+    let span = e.index(wg * i64::from(cols));
+    let col_blocks = ceil_div(e, nc, span);
+    // Row blocks vary fastest: consecutive workgroups read the same
+    // columns of the operand indexed by the columns (a matmul's B strip),
+    // which stays in cache between them.
+    let rb = e.rem(wgi, row_blocks);
+    let rest = e.div(wgi, row_blocks);
+    let cb = e.rem(rest, col_blocks);
+    let batch = e.div(rest, col_blocks);
+    let batch_coords = if n > 2 {
+        e.delinearize(batch, &domain[..n - 2])
+    } else {
+        Vec::new()
+    };
+    let tid = e.b.thread_id("x");
+    let r0 = e.mul(rb, rows_v);
+    let c_start = e.mul(cb, span);
+    let c0 = e.add(c_start, tid);
+
+    let one = e.index(1);
+    let last_row = e.sub(nr, one);
+    let last_col = e.sub(nc, one);
+    let mut row_at = Vec::new();
+    for i in 0..rows {
+        let off = e.index(i64::from(i));
+        let r = e.add(r0, off);
+        let clamped = e.b.binary(crate::kernel::KOpKind::ArithMinUI, r, last_row);
+        let inside = e.lt(r, nr);
+        row_at.push((clamped, inside));
+    }
+    let mut col_at = Vec::new();
+    for j in 0..cols {
+        let off = e.index(i64::from(j) * wg);
+        let c = e.add(c0, off);
+        let clamped = e.b.binary(crate::kernel::KOpKind::ArithMinUI, c, last_col);
+        let inside = e.lt(c, nc);
+        col_at.push((clamped, inside));
+    }
+
+    // The tile's points and their root points.
+    let mut points = Vec::new();
+    for &(r, r_in) in &row_at {
+        for &(c, c_in) in &col_at {
+            let mut coords = batch_coords.clone();
+            coords.extend([r, c]);
+            let rp = root_point(e, d, &coords, root)?;
+            points.push((coords, rp, r_in, c_in));
+        }
+    }
+
+    // One loop over the reduction for every point of the tile.
+    let (loops, sizes) = e.reduction_loops(root, &s);
+    let total = e.product(&sizes);
+    let mut inits = Vec::new();
+    for (_, rp, _, _) in &points {
+        inits.extend(e.inits(root, &s, rp)?);
+    }
+    let outs = s.outputs.len();
+    let zero = e.index(0);
+    let root_points: Vec<Vec<KValue>> = points.iter().map(|(_, rp, _, _)| rp.clone()).collect();
+    let accs = e.for_(zero, total, one, &inits, |e, r, accs| {
+        let rc = e.delinearize(r, &sizes);
+        let mut next = Vec::with_capacity(accs.len());
+        for (k, rp) in root_points.iter().enumerate() {
+            let mut p = rp.clone();
+            for (i, &l) in loops.iter().enumerate() {
+                p[l] = rc[i];
+            }
+            next.extend(e.body(root, &s, &p, Some(&accs[k * outs..(k + 1) * outs]))?);
+        }
+        Ok(next)
+    })?;
+
+    // The epilogue and stores of the points inside the domain.
+    for (k, (coords, _, r_in, c_in)) in points.into_iter().enumerate() {
+        let inside = e.b.binary(crate::kernel::KOpKind::ArithAndI, r_in, c_in);
+        let mine = accs[k * outs..(k + 1) * outs].to_vec();
+        e.if_then(inside, |e| {
+            e.prepared_roots.insert(root, mine);
+            stores(e, d, &coords)
+        })?;
+    }
+    Ok(())
+}
+
+/// `ceil(a / b)` on indices.
+fn ceil_div(e: &mut Emitter<'_, '_, '_>, a: KValue, b: KValue) -> KValue {
+    let one = e.index(1);
+    let bm1 = e.sub(b, one);
+    let s = e.add(a, bm1);
+    e.div(s, b)
+}
