@@ -1387,3 +1387,73 @@ fn views_as_operands() {
     assert_eq!(s.to_vec::<f32>().unwrap(), want);
     assert_no_validation_messages(device.context());
 }
+
+/// 0-d tensors, empty dimensions and rank-1 rows: results, no panics.
+#[test]
+fn scalars_and_empty_tensors() {
+    let device = device();
+    let stream = device.stream();
+    let s = up(&device, &[2.5f32], &[]);
+    let t = up(&device, &[-4.0f32], &[]);
+    assert_eq!(
+        ops::add(&stream, &s, &t).unwrap().to_vec::<f32>().unwrap(),
+        vec![-1.5]
+    );
+    let n = ops::neg(&stream, &s).unwrap();
+    assert_eq!(n.shape(), [] as [usize; 0]);
+    assert_eq!(n.to_vec::<f32>().unwrap(), vec![-2.5]);
+    let c = ops::cast(&stream, &t, DType::I32).unwrap();
+    assert_eq!(c.to_vec::<i32>().unwrap(), vec![-4]);
+    assert_eq!(
+        ops::sum(&stream, &s, &[], false)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap(),
+        vec![2.5]
+    );
+    assert_eq!(
+        ops::transpose(&stream, &s, &[])
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap(),
+        vec![2.5]
+    );
+    // Empty dimensions: empty results of the right shape, or zeros for
+    // sums and products over an empty axis.
+    let e = Tensor::zeros(&device, DType::F32, &[0, 3]).unwrap();
+    let row = up(&device, &[1.0f32, 2.0, 3.0], &[3]);
+    assert_eq!(ops::add(&stream, &e, &row).unwrap().shape(), [0, 3]);
+    assert_eq!(ops::exp(&stream, &e).unwrap().shape(), [0, 3]);
+    let k0 = Tensor::zeros(&device, DType::F32, &[2, 0]).unwrap();
+    let k1 = Tensor::zeros(&device, DType::F32, &[0, 4]).unwrap();
+    let m = ops::matmul(&stream, &k0, &k1).unwrap();
+    assert_eq!(m.to_vec::<f32>().unwrap(), vec![0.0; 8]);
+    let sums = ops::sum(&stream, &k0, &[1], false).unwrap();
+    assert_eq!(sums.to_vec::<f32>().unwrap(), vec![0.0; 2]);
+    assert!(matches!(
+        ops::max(&stream, &k0, &[1], false),
+        Err(Error::Shape { .. })
+    ));
+    let cat = ops::concat(&stream, &[&e, &up(&device, &[7.0f32; 3], &[1, 3])], 0).unwrap();
+    assert_eq!(cat.to_vec::<f32>().unwrap(), vec![7.0; 3]);
+    let whole = ops::slice(&stream, &s, &[], &[], &[]).unwrap();
+    assert_eq!(whole.to_vec::<f32>().unwrap(), vec![2.5]);
+    let sl = ops::slice(&stream, &row, &[2], &[2], &[1]).unwrap();
+    assert_eq!(sl.shape(), [0]);
+    // A rank-1 row normalizes as one row; a softmax over one element is 1.
+    let g = up(&device, &[1.0f32; 3], &[3]);
+    let z = up(&device, &[0.0f32; 3], &[3]);
+    let y = ops::layer_norm(&stream, &row, &g, &z, 0.0)
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap();
+    let want = [-(1.5f32).sqrt(), 0.0, 1.5f32.sqrt()];
+    assert_close("layer_norm rank 1", &y, &want, 1e-5, 1e-5);
+    let one = ops::softmax(&stream, &up(&device, &[3.0f32], &[1]), 0).unwrap();
+    assert_eq!(one.to_vec::<f32>().unwrap(), vec![1.0]);
+    assert!(matches!(
+        ops::layer_norm(&stream, &s, &s, &s, 1e-5),
+        Err(Error::Shape { .. })
+    ));
+    assert_no_validation_messages(device.context());
+}
