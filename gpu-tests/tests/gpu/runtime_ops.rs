@@ -1488,3 +1488,102 @@ fn ops_enqueue_without_waiting() {
     stream.sync().unwrap();
     assert_no_validation_messages(device.context());
 }
+
+/// Integer ops on every signed width, and data movement of every element
+/// type ops take, against the host.
+#[test]
+fn every_element_type() {
+    fn ints<T>(device: &Device, stream: &Stream, rng: &mut Rng)
+    where
+        T: kiln_runtime::Element + PartialEq + std::fmt::Debug + Ord + TryFrom<i64>,
+        <T as TryFrom<i64>>::Error: std::fmt::Debug,
+        i64: From<T>,
+    {
+        let conv =
+            |v: &[i32]| -> Vec<T> { v.iter().map(|&x| T::try_from(x as i64).unwrap()).collect() };
+        let a = conv(&rng.i32s(15, -100, 100));
+        let b = conv(&rng.i32s(5, -100, 100));
+        let (ta, tb) = (up(device, &a, &[3, 5]), up(device, &b, &[5]));
+        let name = T::DTYPE;
+        let y = ops::maximum(stream, &ta, &tb).unwrap();
+        let want = host_binary(&a, &[3, 5], &b, &[5], &[3, 5], std::cmp::max);
+        assert_eq!(y.to_vec::<T>().unwrap(), want, "maximum {name}");
+        let y = ops::max(stream, &ta, &[0], false).unwrap();
+        let want: Vec<T> = (0..5)
+            .map(|j| *(0..3).map(|i| &a[i * 5 + j]).max().unwrap())
+            .collect();
+        assert_eq!(y.to_vec::<T>().unwrap(), want, "max {name}");
+        let y = ops::min(stream, &ta, &[], false).unwrap();
+        assert_eq!(
+            y.to_vec::<T>().unwrap(),
+            vec![*a.iter().min().unwrap()],
+            "min {name}"
+        );
+        let y = ops::max_pool2d(
+            stream,
+            &ta.reshape(&[1, 3, 5, 1]).unwrap(),
+            &Pool2d::new([3, 1]),
+        )
+        .unwrap();
+        assert_eq!(y.to_vec::<T>().unwrap(), want, "max_pool2d {name}");
+        let y = ops::cast(stream, &ta, DType::F32).unwrap();
+        let want: Vec<f32> = a.iter().map(|&x| i64::from(x) as f32).collect();
+        assert_eq!(y.to_vec::<f32>().unwrap(), want, "cast {name}");
+        let y = ops::neg(stream, &tb).unwrap();
+        let back = ops::neg(stream, &y).unwrap();
+        assert_eq!(back.to_vec::<T>().unwrap(), b, "neg neg {name}");
+        let m = ops::matmul(stream, &ta, &up(device, &b, &[5, 1])).unwrap();
+        assert_eq!(m.shape(), [3, 1], "matmul {name}");
+    }
+    let device = device();
+    let stream = device.stream();
+    let mut rng = Rng::new(11);
+    ints::<i8>(&device, &stream, &mut rng);
+    ints::<i16>(&device, &stream, &mut rng);
+    ints::<i32>(&device, &stream, &mut rng);
+    ints::<i64>(&device, &stream, &mut rng);
+    // Data movement of bool, i8, f16, bf16 (odd sizes), i64.
+    let bools: Vec<bool> = rng.i32s(15, 0, 1).iter().map(|&v| v == 1).collect();
+    let t = up(&device, &bools, &[3, 5]);
+    let tt = ops::transpose(&stream, &t, &[1, 0]).unwrap();
+    let want: Vec<bool> = (0..5)
+        .flat_map(|j| (0..3).map(move |i| (i, j)))
+        .map(|(i, j)| bools[i * 5 + j])
+        .collect();
+    assert_eq!(tt.to_vec::<bool>().unwrap(), want, "transpose bool");
+    let c = ops::concat(&stream, &[&t, &t], 0).unwrap();
+    assert_eq!(
+        c.to_vec::<bool>().unwrap(),
+        [bools.clone(), bools.clone()].concat(),
+        "concat bool"
+    );
+    let e = ops::compare(&stream, Compare::Eq, &t, &tt.transpose(0, 1).unwrap()).unwrap();
+    assert_eq!(e.to_vec::<bool>().unwrap(), vec![true; 15], "eq bool");
+    let hs: Vec<bf16> = rng
+        .f32s(15, -3.0, 3.0)
+        .iter()
+        .map(|&v| bf16::from_f32(v))
+        .collect();
+    let th = up(&device, &hs, &[3, 5]);
+    let s = ops::slice(&stream, &th, &[0, 1], &[3, 5], &[2, 3]).unwrap();
+    assert_eq!(
+        s.to_vec::<bf16>().unwrap(),
+        vec![hs[1], hs[4], hs[11], hs[14]],
+        "slice bf16"
+    );
+    let w = ops::where_(&stream, &t, &th, &up(&device, &[bf16::ZERO], &[])).unwrap();
+    let want: Vec<bf16> = hs
+        .iter()
+        .zip(&bools)
+        .map(|(&v, &b)| if b { v } else { bf16::ZERO })
+        .collect();
+    assert_eq!(w.to_vec::<bf16>().unwrap(), want, "where bf16");
+    let big = up(&device, &[1i64 << 40, -(1i64 << 40) - 3], &[2]);
+    let s = ops::sum(&stream, &big, &[], false).unwrap();
+    assert_eq!(
+        s.to_vec::<i64>().unwrap(),
+        vec![-3],
+        "sum i64 beyond 32 bits"
+    );
+    assert_no_validation_messages(device.context());
+}
