@@ -1587,3 +1587,37 @@ fn every_element_type() {
     );
     assert_no_validation_messages(device.context());
 }
+
+/// Threads share a device's op cache, each on its own stream.
+#[test]
+fn ops_from_several_threads() {
+    let device = device();
+    let a: Vec<f32> = (0..12).map(|v| v as f32).collect();
+    let ta = up(&device, &a, &[3, 4]);
+    let tw = up(&device, &[1.0f32; 8], &[4, 2]);
+    ops::matmul(&device.stream(), &ta, &tw).unwrap(); // compiled once here
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let (device, ta, tw, a) = (&device, &ta, &tw, &a);
+            s.spawn(move || {
+                let stream = device.stream();
+                for i in 0..10 {
+                    let bias = up(device, &[(t * 100 + i) as f32], &[1]);
+                    let y =
+                        ops::add(&stream, &ops::matmul(&stream, ta, tw).unwrap(), &bias).unwrap();
+                    let want: Vec<f32> = (0..3)
+                        .flat_map(|r| {
+                            let s: f32 = a[r * 4..][..4].iter().sum();
+                            [s + (t * 100 + i) as f32; 2]
+                        })
+                        .collect();
+                    assert_eq!(y.to_vec::<f32>().unwrap(), want, "thread {t} call {i}");
+                }
+            });
+        }
+    });
+    let stats = ops::cache_stats(&device);
+    assert_eq!(stats.entries, 2);
+    assert_eq!(stats.hits + stats.compiled, 81);
+    assert_no_validation_messages(device.context());
+}
