@@ -1135,6 +1135,12 @@ fn second_call_with_the_same_shapes_compiles_nothing() {
     ops::mul(&stream, &a, &b).unwrap();
     assert!(device.cache_stats().memory_hits > hits);
     assert_eq!(ops::cache_stats(&device).compiled, 5);
+    // Cleared, the next call compiles again.
+    assert_eq!(ops::clear_cache(&device), 5);
+    assert_eq!(ops::cache_stats(&device).entries, 0);
+    ops::mul(&stream, &a, &b).unwrap();
+    let s = ops::cache_stats(&device);
+    assert_eq!((s.compiled, s.entries), (6, 1));
     assert_no_validation_messages(device.context());
 }
 

@@ -55,6 +55,16 @@ pub fn cache_stats(device: &Device) -> OpCacheStats {
     }
 }
 
+/// Drops the compiled op programs of `device` (a framework that saw many
+/// shapes it will not see again); later calls compile again. Returns how
+/// many were dropped. The statistics keep counting.
+pub fn clear_cache(device: &Device) -> usize {
+    let mut programs = lock(&device.inner.ops.programs);
+    let n = programs.len();
+    programs.clear();
+    n
+}
+
 /// Runs function `@op` of program `text` (compiled on first use, cached by
 /// its text) on `stream` with `inputs` and returns its results.
 pub(crate) fn run(

@@ -29,7 +29,8 @@
 //! The cache key is the generated program's text (it names the op, every
 //! shape and element type and every parameter); the device fixes the
 //! target env. A shape class is one exact set of shapes: an op called on a
-//! new batch size compiles once more.
+//! new batch size compiles once more ([`clear_cache`] drops what a
+//! framework no longer needs).
 //!
 //! ```
 //! # fn main() -> Result<(), kiln_runtime::Error> {
@@ -63,7 +64,7 @@ mod text;
 pub(crate) use cache::OpCache;
 
 pub use broadcast::broadcast_shapes;
-pub use cache::{cache_stats, OpCacheStats};
+pub use cache::{cache_stats, clear_cache, OpCacheStats};
 pub use cast::cast;
 pub use conv::{avg_pool2d, conv2d, max_pool2d, Conv2d, Pool2d};
 pub use elementwise::{
