@@ -155,12 +155,33 @@ pub fn compile_abi_kernel(ctx: &Context, src: &str, entry: &str) -> (Vec<u32>, P
     (words, iface)
 }
 
-/// Fails unless `python3 SCRIPT --check` succeeds: a corpus's files are what
+/// Fails unless `PYTHON SCRIPT --check` succeeds: a corpus's files are what
 /// its generator writes (expected values included), with the script's
-/// output in the failure message.
+/// output in the failure message. PYTHON is [`python_with_numpy`].
 pub fn assert_generator_is_fresh(script: &Path) {
     run_tool(
-        Command::new("python3").arg(script).arg("--check"),
+        Command::new(python_with_numpy()).arg(script).arg("--check"),
         &script.display().to_string(),
     );
+}
+
+/// The Python interpreter the generators run with: `KILN_PYTHON` if set,
+/// else the first of `python3` (on `PATH`) and `/usr/bin/python3` that
+/// imports numpy (a version manager such as pyenv can put an interpreter
+/// without the packages ci/setup.sh installed first on `PATH`), else
+/// `python3`, whose failure then says numpy is missing.
+pub fn python_with_numpy() -> String {
+    if let Some(p) = std::env::var_os("KILN_PYTHON").filter(|p| !p.is_empty()) {
+        return p.to_string_lossy().into_owned();
+    }
+    ["python3", "/usr/bin/python3"]
+        .into_iter()
+        .find(|p| {
+            Command::new(p)
+                .args(["-c", "import numpy"])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .unwrap_or("python3")
+        .to_owned()
 }

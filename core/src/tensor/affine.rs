@@ -93,6 +93,17 @@ impl AffineExpr {
         }
     }
 
+    /// Whether the expression uses dimension `d`.
+    pub fn uses_dim(&self, d: u32) -> bool {
+        match self {
+            Dim(x) => *x == d,
+            Symbol(_) | Const(_) => false,
+            Add(a, b) | Mul(a, b) | FloorDiv(a, b) | CeilDiv(a, b) | Mod(a, b) => {
+                a.uses_dim(d) || b.uses_dim(d)
+            }
+        }
+    }
+
     /// Whether the expression uses no dimensions.
     pub fn is_symbolic_or_constant(&self) -> bool {
         match self {

@@ -34,3 +34,4 @@ mod target_env_query;
 mod tensor_dynamic;
 mod tensor_programs;
 mod tensor_strategies;
+mod tensor_tiles;

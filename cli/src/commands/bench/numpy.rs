@@ -31,10 +31,29 @@ for _ in range(runs):
 print(json.dumps({"times": times, "error_max": err, "numpy": np.__version__}))
 "#;
 
+/// The interpreter: `KILN_PYTHON`, else the first of `python3` and
+/// `/usr/bin/python3` that has numpy (a pyenv shim on `PATH` may hide the
+/// system's), else `python3`.
+fn python() -> String {
+    if let Some(p) = std::env::var_os("KILN_PYTHON").filter(|p| !p.is_empty()) {
+        return p.to_string_lossy().into_owned();
+    }
+    ["python3", "/usr/bin/python3"]
+        .into_iter()
+        .find(|p| {
+            Command::new(p)
+                .args(["-c", "import numpy"])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .unwrap_or("python3")
+        .to_owned()
+}
+
 /// `n`³ sgemm, `runs` timed calls; `Err` when python3 or numpy is missing
 /// (the column is then skipped with this note) or the check failed.
 pub fn sgemm(n: usize, runs: usize) -> Result<Measurement> {
-    let out = Command::new("python3")
+    let out = Command::new(python())
         .arg("-c")
         .arg(SCRIPT)
         .arg(n.to_string())

@@ -30,6 +30,11 @@ pub struct DispatchShape {
     pub combinable: bool,
     /// The element types the dispatch reads and writes.
     pub elems: Vec<ElemType>,
+    /// Whether a tensor the root reads is the same for several points of
+    /// a register tile: its indexing map leaves out one of the root's last
+    /// two parallel loops (a matmul's A and B, a convolution's input and
+    /// filter; not a pooling window or a row sum).
+    pub tile_shares_loads: bool,
 }
 
 impl DispatchShape {
@@ -95,6 +100,20 @@ pub fn dispatch_shape(
     };
     let mut reduction = None;
     let mut combinable = false;
+    let mut tile_shares_loads = false;
+    if let Some(s) = d.root.and_then(|r| info.structured.get(&r)) {
+        let parallel: Vec<u32> = (0..s.num_loops() as u32)
+            .filter(|&l| {
+                s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Parallel
+            })
+            .collect();
+        if let [.., rows, cols] = parallel[..] {
+            tile_shares_loads = s.inputs.iter().enumerate().any(|(k, &v)| {
+                let uses = |l| s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l));
+                m.value_kind(v).is_tensor() && (!uses(rows) || !uses(cols))
+            });
+        }
+    }
     if let Some(root) = d.root {
         match &m.op(root).kind {
             OpKind::Linalg(l) if matches!(l.kind, LinalgKind::Softmax { .. }) => {
@@ -153,6 +172,7 @@ pub fn dispatch_shape(
         reduction,
         combinable,
         elems,
+        tile_shares_loads,
     }
 }
 
@@ -310,8 +330,7 @@ fn choose_reduction(
                 chunked: false,
             });
             s.reason = format!(
-                "a {} over {} x {} outputs: a {rows}x{cols} register tile per invocation, {wg} invocations sharing the tile's rows",
-                shape.family.name(),
+                "operands shared across {} x {} outputs: a {rows}x{cols} register tile per invocation, {wg} invocations sharing the tile's rows",
                 size_text(shape.points[shape.points.len() - 2]),
                 size_text(shape.points[shape.points.len() - 1]),
             );
@@ -338,10 +357,10 @@ fn choose_reduction(
 /// The most accumulators one invocation's register tile holds.
 const TILE_ACCUMULATORS: u32 = 32;
 
-/// The register tile of a contraction or convolution whose reduction one
-/// invocation runs whole: `(invocations, rows, cols)`, or `None` where a
-/// tile would not share any load (one row and one column) or the points
-/// have fewer than two dimensions.
+/// The register tile of a reduction whose operands a tile's points share
+/// (contractions, convolutions), one invocation running the reduction
+/// whole: `(invocations, rows, cols)`, or `None` where a tile would not
+/// share any load (no such operand, or one row and one column).
 ///
 /// Columns: 4 per invocation where the last dimension has at least 4 per
 /// invocation of a subgroup-sized workgroup, else 1; invocations: enough
@@ -352,7 +371,7 @@ fn register_tile(
     shape: &DispatchShape,
     max_inv: u32,
 ) -> Option<(u32, u32, u32)> {
-    if !matches!(shape.family, OpFamily::Contraction | OpFamily::Convolution) {
+    if !shape.tile_shares_loads {
         return None;
     }
     let n = shape.points.len();

@@ -1,0 +1,213 @@
+//! The register-tile strategy of contractions and convolutions
+//! (`Distribution::Tile`) at the sizes that exercise its edges — a single
+//! element, fewer rows or columns than a tile, one more than a tile,
+//! unaligned sizes in every dimension, batches, transposed operands, fused
+//! epilogues — each checked exactly against the reference evaluator on
+//! small-integer data (every sum is exact in f32, so a wrong or missed
+//! point cannot hide in a tolerance). And two target envs with different
+//! workgroup limits choose different tiles that both validate and give the
+//! same results.
+
+use std::rc::Rc;
+
+use kiln_core::codegen::strategy::Distribution;
+use kiln_core::codegen::{compile, CodegenTarget, CompiledProgram};
+use kiln_core::tensor::attr::Elements;
+use kiln_core::tensor::eval::{self, Tensor, Value};
+use kiln_core::tensor::types::ElemType;
+use kiln_gpu_tests::assert_no_validation_messages;
+use kiln_runtime::e2e::device_target;
+use kiln_runtime::{CacheLocation, Device, DeviceOptions, Program};
+
+use crate::runtime_support::test_device;
+
+fn device() -> Device {
+    test_device(DeviceOptions {
+        cache: CacheLocation::Disabled,
+        ..DeviceOptions::default()
+    })
+}
+
+/// A tensor of small integers (-4..=4) in f32, different for each `seed`.
+fn input(shape: &[usize], seed: u64) -> Value {
+    let n: usize = shape.iter().product();
+    let data = (0..n as u64)
+        .map(|i| ((i * 7 + seed * 13 + (i / 5) * 3) % 9) as f32 - 4.0)
+        .collect();
+    Value::Tensor(Rc::new(Tensor {
+        elem: ElemType::F32,
+        shape: shape.to_vec(),
+        data: Elements::F32(data),
+    }))
+}
+
+fn ty(shape: &[usize]) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    format!("tensor<{}xf32>", dims.join("x"))
+}
+
+/// `@f(a, b) = matmul(a, b)` for `m x k` times `k x n`.
+fn matmul(m: usize, k: usize, n: usize) -> String {
+    let (a, b, c) = (ty(&[m, k]), ty(&[k, n]), ty(&[m, n]));
+    format!(
+        r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {c}
+  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
+  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
+  return %r : {c}
+}}"#
+    )
+}
+
+/// The programs (`@f`), their names and input shapes.
+fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
+    let mut out = Vec::new();
+    for (m, k, n) in [
+        (1, 1, 1),
+        (1, 5, 3),
+        (3, 1, 2),
+        (8, 16, 256),
+        (9, 17, 257),
+        (67, 33, 129),
+        (5, 300, 1030),
+    ] {
+        out.push((
+            format!("matmul {m}x{k}x{n}"),
+            matmul(m, k, n),
+            vec![vec![m, k], vec![k, n]],
+        ));
+    }
+    // A batch of 3, rows and columns unaligned.
+    let (a, b, c) = (ty(&[3, 9, 5]), ty(&[3, 5, 70]), ty(&[3, 9, 70]));
+    out.push((
+        "batch_matmul 3x9x5x70".into(),
+        format!(
+            r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {c}
+  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
+  %r = linalg.batch_matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
+  return %r : {c}
+}}"#
+        ),
+        vec![vec![3, 9, 5], vec![3, 5, 70]],
+    ));
+    // B transposed in the maps, then a bias and a ReLU fused as the
+    // epilogue; the accumulator starts from the bias broadcast, not 0.
+    let (a, b, c, bias) = (ty(&[19, 23]), ty(&[45, 23]), ty(&[19, 45]), ty(&[45]));
+    out.push((
+        "matmul with transposed B, bias init, ReLU epilogue".into(),
+        format!(
+            r#"func.func @f(%a: {a}, %b: {b}, %bias: {bias}) -> {c} {{
+  %e = tensor.empty() : {c}
+  %init = linalg.broadcast ins(%bias : {bias}) outs(%e : {c}) dimensions = [0]
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}} ins(%a, %b : {a}, {b}) outs(%init : {c}) {{
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }} -> {c}
+  %z = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : {c}
+  %relu = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%r : {c}) outs(%e2 : {c}) {{
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %z : f32
+    linalg.yield %m : f32
+  }} -> {c}
+  return %relu : {c}
+}}"#
+        ),
+        vec![vec![19, 23], vec![45, 23], vec![45]],
+    ));
+    // A convolution: strides 2, output width and channels both unaligned.
+    let (i, w, o) = (ty(&[2, 11, 21, 3]), ty(&[3, 3, 3, 37]), ty(&[2, 5, 10, 37]));
+    out.push((
+        "conv_2d_nhwc_hwcf 2x11x21x3 * 3x3x3x37, strides 2".into(),
+        format!(
+            r#"func.func @f(%i: {i}, %w: {w}) -> {o} {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {o}
+  %f = linalg.fill ins(%z : f32) outs(%e : {o}) -> {o}
+  %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} ins(%i, %w : {i}, {w}) outs(%f : {o}) -> {o}
+  return %r : {o}
+}}"#
+        ),
+        vec![vec![2, 11, 21, 3], vec![3, 3, 3, 37]],
+    ));
+    out
+}
+
+fn tile_of(p: &CompiledProgram) -> Option<(Distribution, [u32; 3])> {
+    p.functions[0]
+        .dispatches
+        .iter()
+        .map(|d| (d.strategy.distribution, d.strategy.workgroup_size))
+        .find(|(dist, _)| matches!(dist, Distribution::Tile { .. }))
+}
+
+/// Runs `@f` of `program` on `device` and checks it equals the reference.
+fn check(device: &Device, name: &str, compiled: CompiledProgram, src: &str, args: &[Value]) {
+    let module = kiln_core::tensor::load(src).unwrap();
+    let reference = eval::run(&module, "f", args).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let program = Program::load(device, compiled).unwrap();
+    let got = program
+        .run("f", args)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(got.len(), reference.len(), "{name}");
+    for (g, r) in got.iter().zip(&reference) {
+        let (Value::Tensor(g), Value::Tensor(r)) = (g, r) else {
+            panic!("{name}: expected tensors");
+        };
+        assert_eq!(g.shape, r.shape, "{name}");
+        assert_eq!(g.data, r.data, "{name}: results differ from the reference");
+    }
+}
+
+#[test]
+fn register_tiles_are_exact_at_their_edges() {
+    let device = device();
+    let target = device_target(&device);
+    for (name, src, shapes) in cases() {
+        let module = kiln_core::tensor::load(&src).unwrap();
+        let compiled = compile(&module, &target).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let tiled = tile_of(&compiled);
+        // A single row of fewer columns than a tile's has nothing to
+        // share (the serial strategy); every other case is tiled.
+        let untiled = ["matmul 1x1x1", "matmul 1x5x3"].contains(&name.as_str());
+        assert_eq!(tiled.is_some(), !untiled, "{name}: {tiled:?}");
+        let args: Vec<Value> = shapes
+            .iter()
+            .enumerate()
+            .map(|(s, sh)| input(sh, s as u64))
+            .collect();
+        check(&device, &name, compiled, &src, &args);
+    }
+    assert_no_validation_messages(device.context());
+}
+
+#[test]
+fn two_envs_with_different_limits_choose_different_tiles() {
+    let device = device();
+    let full = device_target(&device);
+    let mut small: CodegenTarget = full.clone();
+    small.env.limits.max_compute_workgroup_invocations = 16;
+    small.env.limits.max_compute_workgroup_size = [16, 16, 16];
+    small.env.limits.subgroup_size = 4;
+    let src = matmul(37, 41, 300);
+    let module = kiln_core::tensor::load(&src).unwrap();
+    let a = compile(&module, &full).unwrap();
+    let b = compile(&module, &small).unwrap();
+    let (ta, wa) = tile_of(&a).expect("a tile on the device's env");
+    let (tb, wb) = tile_of(&b).expect("a tile on the small env");
+    assert_ne!((ta, wa), (tb, wb), "the same tile for both envs");
+    assert!(wb[0] <= 16, "{wb:?} exceeds the small env's limit");
+    assert!(
+        wa[0] > 16,
+        "{wa:?}: the device's tile should use more invocations"
+    );
+    let args = [input(&[37, 41], 1), input(&[41, 300], 2)];
+    check(&device, "device env", a, &src, &args);
+    check(&device, "small env", b, &src, &args);
+    assert_no_validation_messages(device.context());
+}
