@@ -16,8 +16,8 @@
 //! - [`ops`]: tensor operations for frameworks (element-wise with
 //!   broadcasting, matmul, conv2d, pooling, reductions, softmax, layer and
 //!   RMS norm, transpose, concat, slice, cast, GELU / SiLU), each a tensor
-//!   program compiled on first use per shapes, element type and parameters
-//!   and cached per device.
+//!   program compiled on first use per shape class, element type and
+//!   parameters and cached per device.
 //! - [`Kernel`]s from a [`KernelSource`] (a SPIR-V binary, or a memref-level
 //!   kernel lowered by kiln-core), cached in memory and on disk, with a
 //!   persistent `VkPipelineCache` ([`cache`]).

@@ -1103,7 +1103,7 @@ fn transpose_concat_slice_cast() {
 }
 
 #[test]
-fn second_call_with_the_same_shapes_compiles_nothing() {
+fn second_call_of_a_shape_class_compiles_nothing() {
     let device = device();
     let stream = device.stream();
     let a = up(&device, &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]);
@@ -1117,10 +1117,18 @@ fn second_call_with_the_same_shapes_compiles_nothing() {
     let second = ops::cache_stats(&device);
     assert_eq!((second.compiled, second.hits, second.entries), (1, 1, 1));
     assert_eq!(y1.to_vec::<f32>().unwrap(), y2.to_vec::<f32>().unwrap());
-    // Other tensors of the same shapes share the program too.
+    // Other tensors of the same shapes share the program too, and so do
+    // other sizes of the same shape class (rank 2 plus a row broadcast).
     let c = up(&device, &[9.0f32; 6], &[2, 3]);
     ops::add(&stream, &c, &b).unwrap();
     assert_eq!(ops::cache_stats(&device).compiled, 1);
+    let tall = up(&device, &[1.0f32; 35], &[7, 5]);
+    let row5 = up(&device, &[0.5f32, 1.5, 2.5, 3.5, 4.5], &[5]);
+    let y = ops::add(&stream, &tall, &row5).unwrap();
+    assert_eq!(y.shape(), [7, 5]);
+    assert_eq!(y.to_vec::<f32>().unwrap()[5..10], [1.5, 2.5, 3.5, 4.5, 5.5]);
+    let s = ops::cache_stats(&device);
+    assert_eq!((s.compiled, s.hits, s.entries), (1, 3, 1));
     // Another shape, dtype, op or parameter is another program.
     ops::add(&stream, &b, &b).unwrap();
     ops::mul(&stream, &a, &b).unwrap();
@@ -1128,19 +1136,27 @@ fn second_call_with_the_same_shapes_compiles_nothing() {
     ops::softmax(&stream, &a, 1).unwrap();
     ops::softmax(&stream, &a, 1).unwrap();
     let s = ops::cache_stats(&device);
-    assert_eq!((s.compiled, s.hits, s.entries), (5, 3, 5));
+    assert_eq!((s.compiled, s.hits, s.entries), (5, 4, 5));
+    // Row ops: one program for every number of rows of one width.
+    let g = up(&device, &[1.0f32; 5], &[5]);
+    ops::rms_norm(&stream, &tall, &g, 1e-5).unwrap();
+    ops::rms_norm(&stream, &up(&device, &[1.0f32; 10], &[2, 5]), &g, 1e-5).unwrap();
+    ops::mean(&stream, &tall, &[1], false).unwrap();
+    ops::mean(&stream, &up(&device, &[2.0f32; 15], &[3, 5]), &[1], false).unwrap();
+    let s = ops::cache_stats(&device);
+    assert_eq!((s.compiled, s.hits, s.entries), (7, 6, 7));
     // The device's kernel pipelines were made once each: a cached op
     // program loads them from the device's kernel cache.
     let hits = device.cache_stats().memory_hits;
     ops::mul(&stream, &a, &b).unwrap();
     assert!(device.cache_stats().memory_hits > hits);
-    assert_eq!(ops::cache_stats(&device).compiled, 5);
+    assert_eq!(ops::cache_stats(&device).compiled, 7);
     // Cleared, the next call compiles again.
-    assert_eq!(ops::clear_cache(&device), 5);
+    assert_eq!(ops::clear_cache(&device), 7);
     assert_eq!(ops::cache_stats(&device).entries, 0);
     ops::mul(&stream, &a, &b).unwrap();
     let s = ops::cache_stats(&device);
-    assert_eq!((s.compiled, s.entries), (6, 1));
+    assert_eq!((s.compiled, s.entries), (8, 1));
     assert_no_validation_messages(device.context());
 }
 

@@ -5,7 +5,7 @@
 use crate::error::Result;
 use crate::tensor::Tensor;
 
-use super::text::{map, shape_error, tensor_ty, Operand};
+use super::text::{dyn_ty, map, shape_error, Operand};
 
 /// The shape `shapes` broadcast to (numpy's rules: dimensions aligned from
 /// the right; sizes equal, or one of them 1), or an error naming `op` and
@@ -70,15 +70,29 @@ impl Plan {
         Ok(Plan { shape, views, dims })
     }
 
+    /// The program type of operand `i`: every dimension dynamic (the
+    /// shape class is the rank and which dimensions broadcast).
+    pub(crate) fn ty(&self, i: usize) -> String {
+        dyn_ty(self.views[i].shape().len(), self.views[i].dtype().name())
+    }
+
     /// Operand `i` as a `linalg.generic` input named `value`.
     pub(crate) fn operand(&self, i: usize, value: String) -> Operand {
-        let elem = self.views[i].dtype().name().to_owned();
         Operand {
             value,
-            ty: tensor_ty(self.views[i].shape(), &elem),
-            elem,
+            ty: self.ty(i),
+            elem: self.views[i].dtype().name().to_owned(),
             map: map(self.shape.len(), &self.dims[i]),
         }
+    }
+
+    /// The operand and its dimension that give result dimension `d` (one
+    /// that is not broadcast there; numpy's rules make one exist).
+    pub(crate) fn source(&self, d: usize) -> Option<(usize, usize)> {
+        self.dims
+            .iter()
+            .enumerate()
+            .find_map(|(i, dims)| dims.iter().position(|&x| x == d).map(|j| (i, j)))
     }
 }
 

@@ -9,9 +9,8 @@ use crate::error::Result;
 use crate::stream::Stream;
 use crate::tensor::Tensor;
 
-use super::cache;
-use super::elementwise::single;
-use super::text::{class, map_elements, tensor_ty, Class, Func};
+use super::elementwise::broadcast_generic;
+use super::text::{class, Class, Func};
 
 /// Bits of an integer type.
 fn bits(d: DType) -> usize {
@@ -64,15 +63,7 @@ pub fn cast(stream: &Stream, x: &Tensor, dtype: DType) -> Result<Tensor> {
     let what = "ops::cast";
     let from = x.dtype();
     let (fc, tc) = (class(what, from)?, class(what, dtype)?);
-    let shape = x.shape();
-    if x.numel() == 0 {
-        return Tensor::empty(&x.device(), dtype, shape);
-    }
-    let mut f = Func::new("cast");
-    let a = f.arg(&tensor_ty(shape, from.name()));
-    let y = map_elements(&mut f, &a, shape, from.name(), dtype.name(), |f, v| {
-        convert(f, v, from, dtype, fc, tc)
-    });
-    let text = f.finish(&[(y, tensor_ty(shape, dtype.name()))]);
-    single(cache::run(stream, what, text, &[x])?)
+    broadcast_generic(stream, what, &[x], dtype, |f, args| {
+        convert(f, &args[0], from, dtype, fc, tc)
+    })
 }

@@ -10,8 +10,8 @@ use crate::tensor::Tensor;
 use super::cache;
 use super::elementwise::single;
 use super::text::{
-    class, compute, f32_lit, map_elements, need_float, same_dtype, shape_error, tensor_ty, Class,
-    Func,
+    class, compute, f32_lit, fixed, map_elements, need_float, same_dtype, shape_error, tensor_ty,
+    Class, Func,
 };
 
 /// A convolution's geometry (height, width).
@@ -129,7 +129,9 @@ fn widened(f: &mut Func, x: &str, shape: &[usize], dtype: DType) -> String {
     if elem == dtype.name() {
         x.to_owned()
     } else {
-        map_elements(f, x, shape, dtype.name(), elem, |f, v| f.widen(v, dtype))
+        map_elements(f, x, &fixed(shape), dtype.name(), elem, |f, v| {
+            f.widen(v, dtype)
+        })
     }
 }
 
@@ -139,7 +141,9 @@ fn narrowed(f: &mut Func, y: &str, shape: &[usize], dtype: DType) -> String {
     if elem == dtype.name() {
         y.to_owned()
     } else {
-        map_elements(f, y, shape, elem, dtype.name(), |f, v| f.narrow(v, dtype))
+        map_elements(f, y, &fixed(shape), elem, dtype.name(), |f, v| {
+            f.narrow(v, dtype)
+        })
     }
 }
 
@@ -291,7 +295,7 @@ fn pool(stream: &Stream, kind: Pool, x: &Tensor, params: &Pool2d) -> Result<Tens
     ));
     if kind == Pool::Avg {
         let scale = 1.0 / (kh * kw) as f32;
-        y = map_elements(&mut f, &y, &out, "f32", dtype.name(), |f, v| {
+        y = map_elements(&mut f, &y, &fixed(&out), "f32", dtype.name(), |f, v| {
             let s = f.f32(scale);
             let r = f.let_(&format!("arith.mulf {v}, {s} : f32"));
             f.narrow(&r, dtype)

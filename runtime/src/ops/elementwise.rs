@@ -10,7 +10,7 @@ use crate::tensor::Tensor;
 
 use super::broadcast::Plan;
 use super::cache;
-use super::text::{class, identity, shape_error, tensor_ty, Class, Func, Operand};
+use super::text::{class, dims_ty, identity, shape_error, Class, Func, Operand};
 
 /// A binary element-wise op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -266,8 +266,9 @@ pub(crate) fn fname(what: &'static str) -> &'static str {
 
 /// Runs one `linalg.generic` over `tensors` broadcast together, whose
 /// region `body` maps their elements (block arguments) to one of
-/// `out_dtype`.
-fn broadcast_generic(
+/// `out_dtype`. Every size is dynamic in the program: one program per
+/// rank, broadcast pattern and element types.
+pub(crate) fn broadcast_generic(
     stream: &Stream,
     what: &'static str,
     tensors: &[&Tensor],
@@ -279,19 +280,23 @@ fn broadcast_generic(
         return Tensor::empty(&tensors[0].device(), out_dtype, &plan.shape);
     }
     let mut f = Func::new(fname(what));
-    let ins: Vec<Operand> = (0..tensors.len())
-        .map(|i| {
-            let v = f.arg(&tensor_ty(
-                plan.views[i].shape(),
-                plan.views[i].dtype().name(),
-            ));
-            plan.operand(i, v)
-        })
-        .collect();
+    let args: Vec<String> = (0..tensors.len()).map(|i| f.arg(&plan.ty(i))).collect();
     let rank = plan.shape.len();
+    let mut dims = Vec::with_capacity(rank);
+    for d in 0..rank {
+        let (i, j) = plan
+            .source(d)
+            .ok_or_else(|| shape_error(what, format!("no operand gives dimension {d}")))?;
+        dims.push(f.dim(&args[i], &plan.ty(i), j));
+    }
+    let ins: Vec<Operand> = args
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| plan.operand(i, v))
+        .collect();
     let out_elem = out_dtype.name();
-    let init = f.empty(&plan.shape, out_elem, None);
-    let out_ty = tensor_ty(&plan.shape, out_elem);
+    let init = f.empty_dims(&dims, out_elem, None);
+    let out_ty = dims_ty(&dims, out_elem);
     let out = Operand {
         value: init,
         ty: out_ty.clone(),

@@ -10,7 +10,9 @@ use crate::tensor::Tensor;
 
 use super::cache;
 use super::elementwise::single;
-use super::text::{class, compute, map_elements, same_dtype, shape_error, tensor_ty, Class, Func};
+use super::text::{
+    class, compute, fixed, map_elements, same_dtype, shape_error, tensor_ty, Class, Func,
+};
 
 /// The program `out = op(a, b)` for a named contraction `op` with
 /// operands of `a_shape`, `b_shape` and result `c_shape`.
@@ -38,7 +40,9 @@ fn contraction(
     let c = if acc == elem {
         c
     } else {
-        map_elements(&mut f, &c, c_shape, acc, elem, |f, v| f.narrow(v, dtype))
+        map_elements(&mut f, &c, &fixed(c_shape), acc, elem, |f, v| {
+            f.narrow(v, dtype)
+        })
     };
     f.finish(&[(c, tensor_ty(c_shape, elem))])
 }

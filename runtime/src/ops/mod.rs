@@ -1,7 +1,7 @@
 //! Tensor operations for ML frameworks, on device [`Tensor`]s: each op
 //! writes a small tensor program (MLIR text in the func / arith / math /
-//! linalg / tensor dialects) for its operands' shapes, element type and
-//! parameters, compiles it with kiln's tensor compiler on first use, keeps
+//! linalg / tensor dialects) for its operands' shape class, element type
+//! and parameters, compiles it with kiln's tensor compiler on first use, keeps
 //! it in a per-device cache ([`cache_stats`]), and enqueues it on a
 //! [`Stream`] without waiting: ops chain on a stream with no host round
 //! trip (barriers between them come from each binding's access). Results
@@ -26,11 +26,19 @@
 //! or windows are [`Error::Shape`](crate::Error::Shape) errors naming the
 //! op; nothing panics.
 //!
-//! The cache key is the generated program's text (it names the op, every
-//! shape and element type and every parameter); the device fixes the
-//! target env. A shape class is one exact set of shapes: an op called on a
-//! new batch size compiles once more ([`clear_cache`] drops what a
-//! framework no longer needs).
+//! The cache key is the generated program's text: it names the op, the
+//! operands' shape class and element types, and every parameter; the
+//! device fixes the target env. Sizes that vary from call to call in a
+//! model are dynamic (`?`) in the program, so one compile serves them all:
+//!
+//! | ops | shape class |
+//! |---|---|
+//! | element-wise, unary, [`cast`], [`softmax`] | the rank and which dimensions broadcast |
+//! | [`sum`], [`max`], [`min`], [`mean`] | the reduced sizes (the other dimensions dynamic) |
+//! | [`layer_norm`], [`rms_norm`] | the width D (any number of rows) |
+//! | [`matmul`], [`batch_matmul`], [`conv2d`], pooling, [`transpose`], [`concat()`], [`slice()`] | the exact shapes (the kernels are specialized for them) |
+//!
+//! [`clear_cache`] drops what a framework no longer needs.
 //!
 //! ```
 //! # fn main() -> Result<(), kiln_runtime::Error> {

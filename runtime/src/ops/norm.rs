@@ -11,7 +11,8 @@ use crate::tensor::Tensor;
 use super::cache;
 use super::elementwise::single;
 use super::text::{
-    map, map_elements, need_float, same_dtype, shape_error, tensor_ty, Func, Operand,
+    dims_ty, dyn_ty, map, map_elements, need_float, same_dtype, shape_error, tensor_ty, Dim, Func,
+    Operand,
 };
 
 /// `exp(x - max) / sum(exp(x - max))` along `axis`.
@@ -29,28 +30,31 @@ pub fn softmax(stream: &Stream, x: &Tensor, axis: usize) -> Result<Tensor> {
     if x.numel() == 0 {
         return Tensor::empty(&x.device(), dtype, shape);
     }
+    // The shape class: the rank (every size dynamic).
     let mut f = Func::new("softmax");
-    let a = f.arg(&tensor_ty(shape, dtype.name()));
+    let in_ty = dyn_ty(shape.len(), dtype.name());
+    let a = f.arg(&in_ty);
+    let dims: Vec<Dim> = (0..shape.len()).map(|d| f.dim(&a, &in_ty, d)).collect();
     let a = if dtype == DType::F32 {
         a
     } else {
-        map_elements(&mut f, &a, shape, dtype.name(), "f32", |f, v| {
+        map_elements(&mut f, &a, &dims, dtype.name(), "f32", |f, v| {
             f.widen(v, dtype)
         })
     };
-    let init = f.empty(shape, "f32", None);
-    let ty = tensor_ty(shape, "f32");
+    let init = f.empty_dims(&dims, "f32", None);
+    let ty = dims_ty(&dims, "f32");
     let y = f.let_(&format!(
         "linalg.softmax dimension({axis}) ins({a} : {ty}) outs({init} : {ty}) -> {ty}"
     ));
     let y = if dtype == DType::F32 {
         y
     } else {
-        map_elements(&mut f, &y, shape, "f32", dtype.name(), |f, v| {
+        map_elements(&mut f, &y, &dims, "f32", dtype.name(), |f, v| {
             f.narrow(v, dtype)
         })
     };
-    let text = f.finish(&[(y, tensor_ty(shape, dtype.name()))]);
+    let text = f.finish(&[(y, dims_ty(&dims, dtype.name()))]);
     single(cache::run(stream, what, text, &[x])?)
 }
 
@@ -83,12 +87,56 @@ fn rows(what: &'static str, x: &Tensor, params: &[&Tensor]) -> Result<(usize, us
     Ok((r, d, dtype))
 }
 
-/// An operand of the row programs (loops: row, column) of `shape`,
+/// The row programs' shape class: `[R, D]` rows with R dynamic (the
+/// value holding it) and D fixed.
+struct Rows {
+    r: Dim,
+    d: usize,
+}
+
+impl Rows {
+    /// The arguments: x `[?, D]` and `params` `[D]` vectors of `elem`;
+    /// returns them with the rows.
+    fn args(f: &mut Func, d: usize, elem: &str, params: usize) -> (Rows, String, Vec<String>) {
+        let ty = dims_ty(&[Dim::Dyn(String::new()), Dim::Fixed(d)], elem);
+        let x = f.arg(&ty);
+        let p = (0..params).map(|_| f.arg(&tensor_ty(&[d], elem))).collect();
+        let r = f.dim(&x, &ty, 0);
+        (Rows { r, d }, x, p)
+    }
+
+    /// A `[R, D]` operand.
+    fn matrix(&self, value: &str, elem: &str) -> Operand {
+        operand(
+            value,
+            dims_ty(&[self.r.clone(), Dim::Fixed(self.d)], elem),
+            elem,
+            &[0, 1],
+        )
+    }
+
+    /// A `[R]` operand.
+    fn column(&self, value: &str) -> Operand {
+        operand(
+            value,
+            dims_ty(std::slice::from_ref(&self.r), "f32"),
+            "f32",
+            &[0],
+        )
+    }
+
+    /// A `[D]` operand.
+    fn row(&self, value: &str, elem: &str) -> Operand {
+        operand(value, tensor_ty(&[self.d], elem), elem, &[1])
+    }
+}
+
+/// An operand of the row programs (loops: row, column) of type `ty`,
 /// indexed by the loops `dims`.
-fn operand(value: &str, shape: &[usize], elem: &str, dims: &[usize]) -> Operand {
+fn operand(value: &str, ty: String, elem: &str, dims: &[usize]) -> Operand {
     Operand {
         value: value.to_owned(),
-        ty: tensor_ty(shape, elem),
+        ty,
         elem: elem.to_owned(),
         map: map(2, dims),
     }
@@ -98,22 +146,21 @@ fn operand(value: &str, shape: &[usize], elem: &str, dims: &[usize]) -> Operand 
 /// `extra`, a `[R]` f32 value passed to `term`).
 fn row_sum(
     f: &mut Func,
+    rows: &Rows,
     x: &str,
-    r: usize,
-    d: usize,
     dtype: DType,
     extra: Option<&str>,
     term: impl FnOnce(&mut Func, &str, Option<&str>) -> String,
 ) -> String {
-    let acc = f.empty(&[r], "f32", Some("0.0"));
-    let mut ins = vec![operand(x, &[r, d], dtype.name(), &[0, 1])];
+    let acc = f.empty_dims(std::slice::from_ref(&rows.r), "f32", Some("0.0"));
+    let mut ins = vec![rows.matrix(x, dtype.name())];
     if let Some(e) = extra {
-        ins.push(operand(e, &[r], "f32", &[0]));
+        ins.push(rows.column(e));
     }
     let has_extra = extra.is_some();
     f.generic(
         &ins,
-        &operand(&acc, &[r], "f32", &[0]),
+        &rows.column(&acc),
         &["parallel", "reduction"],
         |f, args| {
             let v = f.widen(&args[0], dtype);
@@ -143,28 +190,28 @@ pub fn layer_norm(
     let elem = dtype.name();
     let inv_d = 1.0 / d as f32;
     let mut f = Func::new("layer_norm");
-    let a = f.arg(&tensor_ty(&[r, d], elem));
-    let g = f.arg(&tensor_ty(&[d], elem));
-    let b = f.arg(&tensor_ty(&[d], elem));
-    let sum = row_sum(&mut f, &a, r, d, dtype, None, |_, v, _| v.to_owned());
-    let mean = map_elements(&mut f, &sum, &[r], "f32", "f32", |f, v| {
+    let (rows, a, p) = Rows::args(&mut f, d, elem, 2);
+    let sum = row_sum(&mut f, &rows, &a, dtype, None, |_, v, _| v.to_owned());
+    let col = [rows.r.clone()];
+    let mean = map_elements(&mut f, &sum, &col, "f32", "f32", |f, v| {
         let s = f.f32(inv_d);
         f.let_(&format!("arith.mulf {v}, {s} : f32"))
     });
-    let sq = row_sum(&mut f, &a, r, d, dtype, Some(&mean), |f, v, m| {
+    let sq = row_sum(&mut f, &rows, &a, dtype, Some(&mean), |f, v, m| {
         let c = f.let_(&format!("arith.subf {v}, {} : f32", m.unwrap_or(v)));
         f.let_(&format!("arith.mulf {c}, {c} : f32"))
     });
-    let init = f.empty(&[r, d], elem, None);
+    let out_dims = [rows.r.clone(), Dim::Fixed(d)];
+    let init = f.empty_dims(&out_dims, elem, None);
     let y = f.generic(
         &[
-            operand(&a, &[r, d], elem, &[0, 1]),
-            operand(&mean, &[r], "f32", &[0]),
-            operand(&sq, &[r], "f32", &[0]),
-            operand(&g, &[d], elem, &[1]),
-            operand(&b, &[d], elem, &[1]),
+            rows.matrix(&a, elem),
+            rows.column(&mean),
+            rows.column(&sq),
+            rows.row(&p[0], elem),
+            rows.row(&p[1], elem),
         ],
-        &operand(&init, &[r, d], elem, &[0, 1]),
+        &rows.matrix(&init, elem),
         &["parallel", "parallel"],
         |f, args| {
             let v = f.widen(&args[0], dtype);
@@ -182,7 +229,7 @@ pub fn layer_norm(
             f.narrow(&y, dtype)
         },
     );
-    let text = f.finish(&[(y, tensor_ty(&[r, d], elem))]);
+    let text = f.finish(&[(y, dims_ty(&out_dims, elem))]);
     let x2 = x.contiguous()?.reshape(&[r, d])?;
     single(cache::run(stream, what, text, &[&x2, gamma, beta])?)?.reshape(x.shape())
 }
@@ -199,19 +246,19 @@ pub fn rms_norm(stream: &Stream, x: &Tensor, gamma: &Tensor, eps: f32) -> Result
     let elem = dtype.name();
     let inv_d = 1.0 / d as f32;
     let mut f = Func::new("rms_norm");
-    let a = f.arg(&tensor_ty(&[r, d], elem));
-    let g = f.arg(&tensor_ty(&[d], elem));
-    let sq = row_sum(&mut f, &a, r, d, dtype, None, |f, v, _| {
+    let (rows, a, p) = Rows::args(&mut f, d, elem, 1);
+    let sq = row_sum(&mut f, &rows, &a, dtype, None, |f, v, _| {
         f.let_(&format!("arith.mulf {v}, {v} : f32"))
     });
-    let init = f.empty(&[r, d], elem, None);
+    let out_dims = [rows.r.clone(), Dim::Fixed(d)];
+    let init = f.empty_dims(&out_dims, elem, None);
     let y = f.generic(
         &[
-            operand(&a, &[r, d], elem, &[0, 1]),
-            operand(&sq, &[r], "f32", &[0]),
-            operand(&g, &[d], elem, &[1]),
+            rows.matrix(&a, elem),
+            rows.column(&sq),
+            rows.row(&p[0], elem),
         ],
-        &operand(&init, &[r, d], elem, &[0, 1]),
+        &rows.matrix(&init, elem),
         &["parallel", "parallel"],
         |f, args| {
             let v = f.widen(&args[0], dtype);
@@ -226,7 +273,7 @@ pub fn rms_norm(stream: &Stream, x: &Tensor, gamma: &Tensor, eps: f32) -> Result
             f.narrow(&y, dtype)
         },
     );
-    let text = f.finish(&[(y, tensor_ty(&[r, d], elem))]);
+    let text = f.finish(&[(y, dims_ty(&out_dims, elem))]);
     let x2 = x.contiguous()?.reshape(&[r, d])?;
     single(cache::run(stream, what, text, &[&x2, gamma])?)?.reshape(x.shape())
 }

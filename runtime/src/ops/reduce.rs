@@ -10,8 +10,8 @@ use crate::tensor::Tensor;
 use super::cache;
 use super::elementwise::{fname, single};
 use super::text::{
-    class, compute, f32_lit, identity, map, map_elements, need_float, shape_error, tensor_ty,
-    Class, Func, Operand,
+    class, compute, dims_ty, f32_lit, identity, map, map_elements, need_float, shape_error, Class,
+    Dim, Func, Operand,
 };
 
 /// Which reduction.
@@ -114,10 +114,22 @@ pub fn reduce(
         (Reduction::Max, _) => "arith.maxsi",
         _ => "arith.minsi",
     };
+    // The shape class: the reduced sizes are fixed (a mean divides by
+    // their product), the others dynamic.
     let mut f = Func::new(fname(what));
-    let ty = tensor_ty(shape, dtype.name());
+    let class_dims: Vec<Dim> = (0..rank)
+        .map(|d| {
+            if axes.contains(&d) {
+                Dim::Fixed(shape[d])
+            } else {
+                Dim::Dyn(String::new())
+            }
+        })
+        .collect();
+    let ty = dims_ty(&class_dims, dtype.name());
     let a = f.arg(&ty);
-    let acc = f.empty(&out, elem, Some(&init));
+    let out_dims: Vec<Dim> = kept.iter().map(|&d| f.dim(&a, &ty, d)).collect();
+    let acc = f.empty_dims(&out_dims, elem, Some(&init));
     let iters: Vec<&str> = (0..rank)
         .map(|d| {
             if axes.contains(&d) {
@@ -136,7 +148,7 @@ pub fn reduce(
         }],
         &Operand {
             value: acc,
-            ty: tensor_ty(&out, elem),
+            ty: dims_ty(&out_dims, elem),
             elem: elem.to_owned(),
             map: map(rank, &kept),
         },
@@ -148,19 +160,19 @@ pub fn reduce(
     );
     let y = if op == Reduction::Mean {
         let scale = 1.0 / count as f32;
-        map_elements(&mut f, &r, &out, elem, dtype.name(), |f, v| {
+        map_elements(&mut f, &r, &out_dims, elem, dtype.name(), |f, v| {
             let s = f.f32(scale);
             let m = f.let_(&format!("arith.mulf {v}, {s} : f32"));
             f.narrow(&m, dtype)
         })
     } else if elem != dtype.name() {
-        map_elements(&mut f, &r, &out, elem, dtype.name(), |f, v| {
+        map_elements(&mut f, &r, &out_dims, elem, dtype.name(), |f, v| {
             f.narrow(v, dtype)
         })
     } else {
         r
     };
-    let text = f.finish(&[(y, tensor_ty(&out, dtype.name()))]);
+    let text = f.finish(&[(y, dims_ty(&out_dims, dtype.name()))]);
     single(cache::run(stream, what, text, &[x])?)?.reshape(final_shape)
 }
 

@@ -94,6 +94,49 @@ pub(crate) fn tensor_ty(shape: &[usize], elem: &str) -> String {
     s
 }
 
+/// One dimension of a tensor type in an op's program: a size fixed in the
+/// program, or `?` with the index value holding it at run time (a shape
+/// class: one program for every size of that dimension).
+#[derive(Clone, Debug)]
+pub(crate) enum Dim {
+    /// A size written in the type.
+    Fixed(usize),
+    /// `?`, of the size held by this index value.
+    Dyn(String),
+}
+
+/// Every size of `shape` fixed.
+pub(crate) fn fixed(shape: &[usize]) -> Vec<Dim> {
+    shape.iter().map(|&n| Dim::Fixed(n)).collect()
+}
+
+/// The tensor type of `dims` and `elem` (`?` for a dynamic dimension).
+pub(crate) fn dims_ty(dims: &[Dim], elem: &str) -> String {
+    let mut s = String::from("tensor<");
+    for d in dims {
+        match d {
+            Dim::Fixed(n) => {
+                let _ = write!(s, "{n}x");
+            }
+            Dim::Dyn(_) => s.push_str("?x"),
+        }
+    }
+    s.push_str(elem);
+    s.push('>');
+    s
+}
+
+/// A tensor type of `rank` dynamic dimensions.
+pub(crate) fn dyn_ty(rank: usize, elem: &str) -> String {
+    let mut s = String::from("tensor<");
+    for _ in 0..rank {
+        s.push_str("?x");
+    }
+    s.push_str(elem);
+    s.push('>');
+    s
+}
+
 /// `affine_map<(d0, d1, d2) -> (d2, d0)>` for `rank` loops and `results`
 /// (loop indices).
 pub(crate) fn map(rank: usize, results: &[usize]) -> String {
@@ -206,8 +249,26 @@ impl Func {
     /// `tensor.empty()` of `shape` and `elem`, filled with constant `lit`
     /// when given.
     pub(crate) fn empty(&mut self, shape: &[usize], elem: &str, lit: Option<&str>) -> String {
-        let ty = tensor_ty(shape, elem);
-        let e = self.let_(&format!("tensor.empty() : {ty}"));
+        self.empty_dims(&fixed(shape), elem, lit)
+    }
+
+    /// The size of dimension `axis` of `value` (of type `ty`) at run time.
+    pub(crate) fn dim(&mut self, value: &str, ty: &str, axis: usize) -> Dim {
+        let c = self.constant(&axis.to_string(), "index");
+        Dim::Dyn(self.let_(&format!("tensor.dim {value}, {c} : {ty}")))
+    }
+
+    /// [`empty`](Self::empty) of `dims` (dynamic sizes as operands).
+    pub(crate) fn empty_dims(&mut self, dims: &[Dim], elem: &str, lit: Option<&str>) -> String {
+        let ty = dims_ty(dims, elem);
+        let sizes: Vec<&str> = dims
+            .iter()
+            .filter_map(|d| match d {
+                Dim::Dyn(v) => Some(v.as_str()),
+                Dim::Fixed(_) => None,
+            })
+            .collect();
+        let e = self.let_(&format!("tensor.empty({}) : {ty}", sizes.join(", ")));
         match lit {
             None => e,
             Some(lit) => {
@@ -278,29 +339,29 @@ impl Func {
     }
 }
 
-/// The element-wise copy of `x` (a value of type `tensor_ty(shape, from)`)
+/// The element-wise copy of `x` (a value of type `dims_ty(dims, from)`)
 /// converted by `convert` (region code from the input element to the
-/// output's) into a new tensor of `shape` and element `to`.
+/// output's) into a new tensor of `dims` and element `to`.
 pub(crate) fn map_elements(
     f: &mut Func,
     x: &str,
-    shape: &[usize],
+    dims: &[Dim],
     from: &str,
     to: &str,
     convert: impl FnOnce(&mut Func, &str) -> String,
 ) -> String {
-    let rank = shape.len();
-    let init = f.empty(shape, to, None);
+    let rank = dims.len();
+    let init = f.empty_dims(dims, to, None);
     f.generic(
         &[Operand {
             value: x.to_owned(),
-            ty: tensor_ty(shape, from),
+            ty: dims_ty(dims, from),
             elem: from.to_owned(),
             map: identity(rank),
         }],
         &Operand {
             value: init,
-            ty: tensor_ty(shape, to),
+            ty: dims_ty(dims, to),
             elem: to.to_owned(),
             map: identity(rank),
         },
@@ -317,6 +378,9 @@ mod tests {
     fn types_and_maps() {
         assert_eq!(tensor_ty(&[2, 3], "f32"), "tensor<2x3xf32>");
         assert_eq!(tensor_ty(&[], "i8"), "tensor<i8>");
+        let dims = [Dim::Dyn("%d".into()), Dim::Fixed(3)];
+        assert_eq!(dims_ty(&dims, "f16"), "tensor<?x3xf16>");
+        assert_eq!(dyn_ty(2, "i1"), "tensor<?x?xi1>");
         assert_eq!(map(3, &[2, 0]), "affine_map<(d0, d1, d2) -> (d2, d0)>");
         assert_eq!(map(2, &[]), "affine_map<(d0, d1) -> ()>");
         assert_eq!(f32_lit(1.0), "0x3F800000");
@@ -328,7 +392,7 @@ mod tests {
         let mut f = Func::new("neg");
         let ty = tensor_ty(&[4], "f32");
         let x = f.arg(&ty);
-        let y = map_elements(&mut f, &x, &[4], "f32", "f32", |f, v| {
+        let y = map_elements(&mut f, &x, &fixed(&[4]), "f32", "f32", |f, v| {
             f.let_(&format!("arith.negf {v} : f32"))
         });
         let text = f.finish(&[(y, ty)]);
