@@ -11,8 +11,8 @@ use crate::tensor::Tensor;
 use super::cache;
 use super::elementwise::single;
 use super::text::{
-    dims_ty, dyn_ty, map, map_elements, need_float, same_dtype, shape_error, tensor_ty, Dim, Func,
-    Operand,
+    class_ty, dims_ty, dyn_ty, map, map_elements, need_float, same_dtype, shape_error, tensor_ty,
+    Dim, Func, Operand,
 };
 
 /// `exp(x - max) / sum(exp(x - max))` along `axis`.
@@ -98,7 +98,7 @@ impl Rows {
     /// The arguments: x `[?, D]` and `params` `[D]` vectors of `elem`;
     /// returns them with the rows.
     fn args(f: &mut Func, d: usize, elem: &str, params: usize) -> (Rows, String, Vec<String>) {
-        let ty = dims_ty(&[Dim::Dyn(String::new()), Dim::Fixed(d)], elem);
+        let ty = class_ty(&[None, Some(d)], elem);
         let x = f.arg(&ty);
         let p = (0..params).map(|_| f.arg(&tensor_ty(&[d], elem))).collect();
         let r = f.dim(&x, &ty, 0);

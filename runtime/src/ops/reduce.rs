@@ -10,8 +10,8 @@ use crate::tensor::Tensor;
 use super::cache;
 use super::elementwise::{fname, single};
 use super::text::{
-    class, compute, dims_ty, f32_lit, identity, map, map_elements, need_float, shape_error, Class,
-    Dim, Func, Operand,
+    class, class_ty, compute, dims_ty, f32_lit, identity, map, map_elements, need_float,
+    shape_error, Class, Dim, Func, Operand,
 };
 
 /// Which reduction.
@@ -117,16 +117,10 @@ pub fn reduce(
     // The shape class: the reduced sizes are fixed (a mean divides by
     // their product), the others dynamic.
     let mut f = Func::new(fname(what));
-    let class_dims: Vec<Dim> = (0..rank)
-        .map(|d| {
-            if axes.contains(&d) {
-                Dim::Fixed(shape[d])
-            } else {
-                Dim::Dyn(String::new())
-            }
-        })
+    let class: Vec<Option<usize>> = (0..rank)
+        .map(|d| axes.contains(&d).then_some(shape[d]))
         .collect();
-    let ty = dims_ty(&class_dims, dtype.name());
+    let ty = class_ty(&class, dtype.name());
     let a = f.arg(&ty);
     let out_dims: Vec<Dim> = kept.iter().map(|&d| f.dim(&a, &ty, d)).collect();
     let acc = f.empty_dims(&out_dims, elem, Some(&init));

@@ -128,9 +128,19 @@ pub(crate) fn dims_ty(dims: &[Dim], elem: &str) -> String {
 
 /// A tensor type of `rank` dynamic dimensions.
 pub(crate) fn dyn_ty(rank: usize, elem: &str) -> String {
+    class_ty(&vec![None; rank], elem)
+}
+
+/// A tensor type whose dimensions are fixed (`Some`) or dynamic (`None`).
+pub(crate) fn class_ty(dims: &[Option<usize>], elem: &str) -> String {
     let mut s = String::from("tensor<");
-    for _ in 0..rank {
-        s.push_str("?x");
+    for d in dims {
+        match d {
+            Some(n) => {
+                let _ = write!(s, "{n}x");
+            }
+            None => s.push_str("?x"),
+        }
     }
     s.push_str(elem);
     s.push('>');
@@ -381,6 +391,7 @@ mod tests {
         let dims = [Dim::Dyn("%d".into()), Dim::Fixed(3)];
         assert_eq!(dims_ty(&dims, "f16"), "tensor<?x3xf16>");
         assert_eq!(dyn_ty(2, "i1"), "tensor<?x?xi1>");
+        assert_eq!(class_ty(&[Some(4), None], "i8"), "tensor<4x?xi8>");
         assert_eq!(map(3, &[2, 0]), "affine_map<(d0, d1, d2) -> (d2, d0)>");
         assert_eq!(map(2, &[]), "affine_map<(d0, d1) -> ()>");
         assert_eq!(f32_lit(1.0), "0x3F800000");
