@@ -35,3 +35,4 @@ mod tensor_dynamic;
 mod tensor_programs;
 mod tensor_strategies;
 mod tensor_tiles;
+mod tensor_vec4;

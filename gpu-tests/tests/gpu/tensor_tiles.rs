@@ -21,7 +21,7 @@ use kiln_runtime::{CacheLocation, Device, DeviceOptions, Program};
 
 use crate::runtime_support::test_device;
 
-fn device() -> Device {
+pub(crate) fn device() -> Device {
     test_device(DeviceOptions {
         cache: CacheLocation::Disabled,
         ..DeviceOptions::default()
@@ -29,7 +29,7 @@ fn device() -> Device {
 }
 
 /// A tensor of small integers (-4..=4) in f32, different for each `seed`.
-fn input(shape: &[usize], seed: u64) -> Value {
+pub(crate) fn input(shape: &[usize], seed: u64) -> Value {
     let n: usize = shape.iter().product();
     let data = (0..n as u64)
         .map(|i| ((i * 7 + seed * 13 + (i / 5) * 3) % 9) as f32 - 4.0)
@@ -41,7 +41,7 @@ fn input(shape: &[usize], seed: u64) -> Value {
     }))
 }
 
-fn ty(shape: &[usize]) -> String {
+pub(crate) fn ty(shape: &[usize]) -> String {
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     format!("tensor<{}xf32>", dims.join("x"))
 }
@@ -147,7 +147,13 @@ fn tile_of(p: &CompiledProgram) -> Option<(Distribution, [u32; 3])> {
 }
 
 /// Runs `@f` of `program` on `device` and checks it equals the reference.
-fn check(device: &Device, name: &str, compiled: CompiledProgram, src: &str, args: &[Value]) {
+pub(crate) fn check(
+    device: &Device,
+    name: &str,
+    compiled: CompiledProgram,
+    src: &str,
+    args: &[Value],
+) {
     let module = kiln_core::tensor::load(src).unwrap();
     let reference = eval::run(&module, "f", args).unwrap_or_else(|e| panic!("{name}: {e}"));
     let program = Program::load(device, compiled).unwrap();

@@ -45,6 +45,8 @@ enum Plan {
     SoftmaxRows { combine: Combine },
     /// A register tile of `rows` x `cols` points per invocation.
     Tile { rows: u32, cols: u32 },
+    /// `per` groups of 4 points per invocation, moved as vectors.
+    Vector4 { per: u32 },
 }
 
 #[derive(Clone, Debug)]
@@ -195,6 +197,18 @@ pub fn emit_dispatch(
                     Repeat::Once,
                 ));
             }
+        }
+        (Distribution::Vector4 { per_invocation }, None) => {
+            let per_wg = Size::Static(u64::from(wg) * u64::from(per_invocation) * 4);
+            let groups = shapes.host.arith(SizeOp::CeilDiv, points, per_wg);
+            plans.push((
+                d.name.clone(),
+                Plan::Vector4 {
+                    per: per_invocation,
+                },
+                groups,
+                Repeat::Once,
+            ));
         }
         (
             Distribution::Tile { rows, cols },
@@ -429,6 +443,10 @@ fn emit_kernel(
                 e.prepared_roots.insert(root, finals);
                 stores(e, d, &coords)
             })?;
+        }
+        Plan::Vector4 { per } => {
+            let wgi = workgroup_index(e);
+            super::vector::emit_vector4(e, d, shape, wgi, *per)?;
         }
         Plan::Tile { rows, cols } => {
             let wgi = workgroup_index(e);

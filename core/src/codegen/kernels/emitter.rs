@@ -45,6 +45,8 @@ pub(crate) enum Key {
     Size(Size),
     /// An index constant.
     Index(i64),
+    /// The `vector<4>` of a tensor at the current vector group.
+    Vector(TValue),
 }
 
 enum Arg {
@@ -69,6 +71,9 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     pub prepared_roots: HashMap<TOp, Vec<KValue>>,
     /// Where the op being emitted came from.
     pub loc: Location,
+    /// The group of 4 points being emitted (`Vector4` plans).
+    pub vector_group: Option<super::vector::VectorGroup>,
+    buffer_vec4_args: HashMap<BufferId, KValue>,
 }
 
 impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
@@ -96,6 +101,8 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             consts: HashMap::new(),
             prepared_roots: HashMap::new(),
             loc: Location::UNKNOWN,
+            vector_group: None,
+            buffer_vec4_args: HashMap::new(),
         }
     }
 
@@ -122,6 +129,27 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         let v = self.b.module().add_block_arg(self.entry, ty);
         self.args.push(Arg::Buffer(id));
         self.buffer_args.insert(id, v);
+        v
+    }
+
+    /// A second argument for buffer `id`, as `memref<?xvector<4xT>>` (the
+    /// same buffer bound again), for 128-bit loads and stores of 32-bit
+    /// elements.
+    pub fn buffer_vec4(&mut self, id: BufferId) -> KValue {
+        if let Some(&v) = self.buffer_vec4_args.get(&id) {
+            return v;
+        }
+        let elem = self.c.buffers.buffers[id].elem;
+        let mem = self.memory_type(elem);
+        let ty = KType::MemRef {
+            shape: vec![None],
+            elem: Box::new(KType::vector(4, mem)),
+            layout: Default::default(),
+            space: MemorySpace::Default,
+        };
+        let v = self.b.module().add_block_arg(self.entry, ty);
+        self.args.push(Arg::Buffer(id));
+        self.buffer_vec4_args.insert(id, v);
         v
     }
 

@@ -27,6 +27,7 @@ mod reduce;
 mod tile;
 mod types;
 mod values;
+mod vector;
 
 pub use dispatch::emit_dispatch;
 

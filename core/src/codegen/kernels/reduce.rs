@@ -169,7 +169,9 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// A strided cooperative fold: invocation iterations `r = base + t *
-    /// stride` below `total`, folding what `x_at(r)` gives (unwidened).
+    /// stride` below `total` (`base < stride`), folding what `x_at(r)`
+    /// gives (unwidened). The iterations every invocation has run in a
+    /// loop without a bounds check; only the last, partial round checks.
     pub fn coop_loop(
         &mut self,
         cs: &[Combiner],
@@ -184,8 +186,26 @@ impl Emitter<'_, '_, '_> {
         let t_end = self.add(total, sm1);
         let t_end = self.div(t_end, stride);
         let zero = self.index(0);
+        // Rounds in which every invocation's r is below total:
+        // t < (total + 1 - stride) / stride, none if total < stride.
+        let lim = self.add(total, one);
+        let short = self.lt(lim, stride);
+        let rest = self.sub(lim, stride);
+        let full = self.div(rest, stride);
+        let t_full = self.b.select(short, zero, full);
+        let bulk = self.for_(zero, t_full, one, &acc0, |e, t, accs| {
+            let off = e.mul(t, stride);
+            let r = e.add(base, off);
+            let xs = x_at(e, r)?;
+            let mut out = Vec::new();
+            for (k, c) in cs.iter().enumerate() {
+                let w = e.widen(xs[k], c);
+                out.push(e.fold(c, accs[k], w));
+            }
+            Ok(out)
+        })?;
         let tys: Vec<KType> = acc0.iter().map(|&v| self.b.type_of(v)).collect();
-        self.for_(zero, t_end, one, &acc0, |e, t, accs| {
+        self.for_(t_full, t_end, one, &bulk, |e, t, accs| {
             let off = e.mul(t, stride);
             let r = e.add(base, off);
             let inside = e.lt(r, total);

@@ -45,6 +45,9 @@ impl Emitter<'_, '_, '_> {
 
     /// Loads element `coords` of `v` from buffer `buf`.
     fn load(&mut self, v: TValue, buf: usize, coords: &[KValue]) -> KValue {
+        if let Some(x) = self.vector_lane_load(v, buf, coords) {
+            return x;
+        }
         let shapes = self.c.shapes;
         let sizes = self.sizes(shapes.of(v));
         let idx = self.linearize(coords, &sizes);
@@ -64,6 +67,9 @@ impl Emitter<'_, '_, '_> {
                 op: "kernel".into(),
                 message: "internal: a stored value has no buffer".into(),
             })?;
+        if self.vector_lane_store(v, buf, coords, x) {
+            return Ok(());
+        }
         let shapes = self.c.shapes;
         let sizes = self.sizes(shapes.of(v));
         let idx = self.linearize(coords, &sizes);

@@ -244,6 +244,16 @@ pub fn choose(
             // per-workgroup cost (measured on the 16M add: about 1.5x
             // faster than 64 x 4); a space of fewer than 64 such
             // workgroups keeps the smaller ones, so both cores get work.
+            if let Some((wg, per)) = vector4(shape, max_inv) {
+                s.workgroup_size = [wg, 1, 1];
+                s.distribution = Distribution::Vector4 {
+                    per_invocation: per,
+                };
+                s.reason = format!(
+                    "no reduction, the last dimension a multiple of 4 and 32-bit elements: {per} vec4 per invocation, {wg} invocations per workgroup"
+                );
+                return Ok(s);
+            }
             let big_wg = 256.min(max_inv);
             let per = if points.is_some_and(|p| p >= u64::from(big_wg) * 8 * 64) {
                 s.workgroup_size = [big_wg, 1, 1];
@@ -295,15 +305,21 @@ fn choose_reduction(
     if shape.combinable && few_points && worth_splitting {
         let wg = coop_workgroup(target, red, max_inv);
         let combine = combine_for(target, shape);
+        // At most COOP_CHUNK iterations per invocation: a longer
+        // reduction is split over more workgroups (16M elements: 64 of
+        // 256 invocations) rather than looping longer in fewer, which
+        // left most of a device idle (two workgroups for 16M within the
+        // loop budget alone).
+        let chunk = budget.min(COOP_CHUNK);
         let split = match red {
-            Size::Static(r) => r > u64::from(wg) * budget,
+            Size::Static(r) => r > u64::from(wg) * chunk,
             Size::Slot(_) => true,
         };
         s.workgroup_size = [wg, 1, 1];
         s.distribution = Distribution::WorkgroupPerPoint;
         s.reduction = Some(ReductionStrategy::Cooperative {
             combine,
-            chunk: budget,
+            chunk,
             split,
         });
         let scalar_bytes = 8;
@@ -353,6 +369,43 @@ fn choose_reduction(
         "one output per invocation, its reduction in one loop".into()
     };
 }
+
+/// The vec4 distribution of an elementwise dispatch: `(invocations,
+/// groups of 4 per invocation)`, where the last dimension is static and a
+/// multiple of 4, every element type is 32 bits and held natively, and
+/// there are at least 64 groups. Four vec4 per invocation; 1,024
+/// invocations per workgroup on spaces large enough to keep 64 such
+/// workgroups (the shape of the fastest hand-written add on lavapipe,
+/// DRIVERS.md), else 256, else (small spaces) 64 and one vec4.
+fn vector4(shape: &DispatchShape, max_inv: u32) -> Option<(u32, u32)> {
+    let last = shape.points.last()?.fixed()?;
+    if last % 4 != 0 || shape.elems.is_empty() {
+        return None;
+    }
+    if !shape
+        .elems
+        .iter()
+        .all(|e| matches!(e, ElemType::F32 | ElemType::Int(32)))
+    {
+        return None;
+    }
+    let groups = shape.static_points()? / 4;
+    if groups < 64 {
+        return None;
+    }
+    let fits = |wg: u32, per: u32| groups >= u64::from(wg) * u64::from(per) * 64;
+    Some(if max_inv >= 1024 && fits(1024, 4) {
+        (1024, 4)
+    } else if fits(256.min(max_inv), 4) {
+        (256.min(max_inv), 4)
+    } else {
+        (64.min(max_inv), 1)
+    })
+}
+
+/// The most iterations one invocation of a cooperative reduction runs
+/// before the reduction is split over more workgroups.
+const COOP_CHUNK: u64 = 1024;
 
 /// The most accumulators one invocation's register tile holds.
 const TILE_ACCUMULATORS: u32 = 32;

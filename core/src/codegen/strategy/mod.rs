@@ -55,6 +55,15 @@ pub enum Distribution {
     /// One workgroup per point: its invocations split the point's
     /// reduction.
     WorkgroupPerPoint,
+    /// Each invocation computes `per_invocation` groups of 4 consecutive
+    /// points along the last dimension (groups strided by the workgroup
+    /// size); the 32-bit tensors it reads and writes over the whole
+    /// iteration space move as `vector<4x...>` (128-bit loads and
+    /// stores), everything else element by element.
+    Vector4 {
+        /// Groups of 4 points per invocation (unrolled, no loop).
+        per_invocation: u32,
+    },
     /// A register tile per invocation over the last two dimensions of the
     /// points (`rows` x `cols` points, the columns strided by the
     /// workgroup size so that neighbouring invocations touch neighbouring
@@ -157,6 +166,11 @@ impl fmt::Display for Strategy {
             Distribution::WorkgroupPerPoint => {
                 writeln!(f, "  distribution: one workgroup per point")?
             }
+            Distribution::Vector4 { per_invocation } => writeln!(
+                f,
+                "  distribution: {per_invocation} group{} of 4 points per invocation, 32-bit tensors over the whole space loaded and stored as vec4",
+                if per_invocation == 1 { "" } else { "s" }
+            )?,
             Distribution::Tile { rows, cols } => writeln!(
                 f,
                 "  distribution: a {rows}x{cols} register tile per invocation (columns strided by the workgroup size), one reduction loop for the tile"

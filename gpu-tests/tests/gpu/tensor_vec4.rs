@@ -1,0 +1,108 @@
+//! The vec4 strategy of elementwise dispatches (`Distribution::Vector4`)
+//! at its edges: the smallest space that takes it, a last group cut by
+//! the workgroup grid, 2-D spaces whose rows are a multiple of 4 long,
+//! operands that are not read at the group's points (a broadcast row, a
+//! transposed tensor) next to ones that are, i32, several results — each
+//! exactly equal to the reference evaluator. Spaces that must not take it
+//! (a last dimension not a multiple of 4, 16-bit elements) do not.
+
+use kiln_core::codegen::strategy::Distribution;
+use kiln_core::codegen::{compile, CompiledProgram};
+use kiln_gpu_tests::assert_no_validation_messages;
+use kiln_runtime::e2e::device_target;
+
+use crate::tensor_tiles::{check, device, input, ty};
+
+fn vec4_of(p: &CompiledProgram) -> bool {
+    p.functions[0]
+        .dispatches
+        .iter()
+        .any(|d| matches!(d.strategy.distribution, Distribution::Vector4 { .. }))
+}
+
+/// `@f(a, b) = (a + b) * a` over `shape`.
+fn fused(shape: &[usize]) -> String {
+    let t = ty(shape);
+    format!(
+        r#"func.func @f(%a: {t}, %b: {t}) -> {t} {{
+  %s = arith.addf %a, %b : {t}
+  %p = arith.mulf %s, %a : {t}
+  return %p : {t}
+}}"#
+    )
+}
+
+#[test]
+fn vec4_groups_are_exact_at_their_edges() {
+    let device = device();
+    let target = device_target(&device);
+    let mut cases: Vec<(String, String, Vec<Vec<usize>>, bool)> = Vec::new();
+    for shape in [
+        vec![256],
+        vec![260],
+        vec![4 * 1024 * 17 + 4],
+        vec![3, 1028],
+        vec![67, 4, 12],
+    ] {
+        cases.push((
+            format!("fused {shape:?}"),
+            fused(&shape),
+            vec![shape.clone(), shape.clone()],
+            true,
+        ));
+    }
+    // A row broadcast over a 2-D space and a transposed operand, beside a
+    // tensor read at the group's own points.
+    let (x, row, xt) = (ty(&[24, 36]), ty(&[36]), ty(&[36, 24]));
+    cases.push((
+        "broadcast row and transposed operand".into(),
+        format!(
+            r#"func.func @f(%x: {x}, %r: {row}, %y: {xt}) -> {x} {{
+  %e = tensor.empty() : {x}
+  %o = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%x, %r, %y : {x}, {row}, {xt}) outs(%e : {x}) {{
+  ^bb0(%a: f32, %b: f32, %c: f32, %out: f32):
+    %s = arith.addf %a, %b : f32
+    %p = arith.mulf %s, %c : f32
+    linalg.yield %p : f32
+  }} -> {x}
+  return %o : {x}
+}}"#
+        ),
+        vec![vec![24, 36], vec![36], vec![36, 24]],
+        true,
+    ));
+    // Two results, one i32 computed from f32.
+    let (f, i) = (ty(&[512]), ty(&[512]).replace("f32", "i32"));
+    cases.push((
+        "two results, f32 and i32".into(),
+        format!(
+            r#"func.func @f(%a: {f}, %b: {f}) -> ({f}, {i}) {{
+  %m = arith.maximumf %a, %b : {f}
+  %c = arith.fptosi %m : {f} to {i}
+  %d = arith.muli %c, %c : {i}
+  return %m, %d : {f}, {i}
+}}"#
+        ),
+        vec![vec![512], vec![512]],
+        true,
+    ));
+    // Not a multiple of 4 along the last dimension: element by element.
+    cases.push((
+        "fused [255, 7]".into(),
+        fused(&[255, 7]),
+        vec![vec![255, 7], vec![255, 7]],
+        false,
+    ));
+    for (name, src, shapes, want) in cases {
+        let module = kiln_core::tensor::load(&src).unwrap();
+        let compiled = compile(&module, &target).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(vec4_of(&compiled), want, "{name}");
+        let args: Vec<_> = shapes
+            .iter()
+            .enumerate()
+            .map(|(s, sh)| input(sh, s as u64 + 3))
+            .collect();
+        check(&device, &name, compiled, &src, &args);
+    }
+    assert_no_validation_messages(device.context());
+}
