@@ -44,6 +44,10 @@ enum Command {
     Amber(commands::amber::AmberArgs),
     /// Time programs through kiln beside IREE and the machine's measured limits.
     Bench(commands::bench::BenchArgs),
+    /// Run a tensor program with per-dispatch GPU timestamps; print the kernels by GPU time.
+    Profile(commands::profile::ProfileArgs),
+    /// Time each dispatch's candidate strategies on the device; keep the fastest for later compilations.
+    Tune(commands::tune::TuneArgs),
 }
 
 /// What a command asks `main` to exit with, beyond plain success.
@@ -87,6 +91,8 @@ fn main() -> ExitCode {
         Command::Reflect(args) => commands::reflect::run(args),
         Command::Amber(args) => commands::amber::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::Tune(args) => commands::tune::run(args),
+        Command::Profile(args) => commands::profile::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -35,13 +35,15 @@ impl std::fmt::Debug for DeviceBackend {
     }
 }
 
-/// The codegen target of `device`: its env and its driver's facts.
+/// The codegen target of `device`: its env, its driver's facts and the
+/// strategies tuned for it (`kiln tune`, [`crate::tune`]).
 pub fn device_target(device: &Device) -> CodegenTarget {
     let info = device.info();
     CodegenTarget::new(
         device.target_env().clone(),
         DriverFacts::for_driver(&info.name, info.driver_name.as_deref()),
     )
+    .with_tuning(device.tuning())
 }
 
 /// The `spirv.target_env` a tensor module declares, if any.

@@ -10,6 +10,7 @@ pub mod devices;
 pub mod layout;
 pub mod llvm;
 pub mod opt;
+pub mod profile;
 pub mod reflect;
 pub mod run;
 pub mod run_spv;
@@ -17,6 +18,7 @@ pub mod run_tensor;
 pub mod tensor;
 pub mod tensor_compile;
 pub mod translate;
+pub mod tune;
 pub mod validate;
 
 use std::path::Path;

@@ -16,7 +16,7 @@
 //!   `--tensor-to-kernels` (the memref-level kernels, MLIR text).
 //!
 //! The target: `--target-env`, else `--device`'s env (with its driver's
-//! facts), else the file's declared `spirv.target_env`, else MLIR's
+//! facts and the strategies `kiln tune` measured on it), else the file's declared `spirv.target_env`, else MLIR's
 //! default env (Vulkan, SPIR-V 1.0, `Shader`); offline, the loop cap of
 //! lavapipe is assumed.
 
@@ -74,7 +74,22 @@ pub fn target_for(
         {
             env = kiln_core::codegen::target::bounded_env(&env, &declared);
         }
-        return Ok(CodegenTarget::new(env, facts));
+        let mut target = CodegenTarget::new(env, facts);
+        if let Some(dir) = kiln_runtime::default_cache_dir() {
+            let s = &q.summary;
+            let path = kiln_runtime::tune::tuning_file(
+                &dir,
+                s.vendor_id,
+                s.device_id,
+                &s.name,
+                s.driver_name.as_deref(),
+            );
+            match kiln_runtime::tune::load_tuning(&path) {
+                Ok(t) => target = target.with_tuning(t),
+                Err(warning) => eprintln!("warning: {warning}"),
+            }
+        }
+        return Ok(target);
     }
     let env = match kiln_runtime::e2e::declared_env(module).map_err(anyhow::Error::msg)? {
         Some(env) => env,

@@ -19,4 +19,5 @@ mod run_cli;
 mod tensor_cli;
 mod tensor_device_cli;
 mod translate_cli;
+mod tune_cli;
 mod update_vce_cli;

@@ -68,6 +68,11 @@ pub struct CompiledDispatch {
     pub reduction: Option<Size>,
     /// Its strategy.
     pub strategy: Strategy,
+    /// Its shape's key in a [`Tuning`](super::strategy::Tuning).
+    pub tuning_key: String,
+    /// The strategies it may take instead ([`candidates`](super::strategy::candidates);
+    /// the heuristic's first).
+    pub candidates: Vec<super::strategy::Choice>,
     /// Its kernels, in run order.
     pub kernels: Vec<CompiledKernel>,
 }
@@ -265,6 +270,13 @@ pub fn compile_function(
             points: shape.points.clone(),
             reduction: shape.reduction,
             strategy,
+            tuning_key: super::strategy::tuning_key(
+                shape.family,
+                &shape.points,
+                shape.reduction,
+                &shape.elems,
+            ),
+            candidates: super::strategy::candidates(target, &shape, loc)?,
             kernels: compiled,
         });
     }

@@ -51,12 +51,25 @@ pub struct CodegenTarget {
     pub env: TargetEnv,
     /// What the driver does that the env cannot say.
     pub facts: DriverFacts,
+    /// Strategies `kiln tune` measured fastest on this device (consulted
+    /// by [`choose`](super::strategy::choose)).
+    pub tuning: Option<std::sync::Arc<super::strategy::Tuning>>,
 }
 
 impl CodegenTarget {
     /// A target for `env` with `facts`.
     pub fn new(env: TargetEnv, facts: DriverFacts) -> CodegenTarget {
-        CodegenTarget { env, facts }
+        CodegenTarget {
+            env,
+            facts,
+            tuning: None,
+        }
+    }
+
+    /// This target with `tuning` consulted (none if it is empty).
+    pub fn with_tuning(mut self, tuning: super::strategy::Tuning) -> CodegenTarget {
+        self.tuning = (!tuning.is_empty()).then(|| std::sync::Arc::new(tuning));
+        self
     }
 
     /// Whether the env offers `cap` (directly or implied).

@@ -30,7 +30,7 @@
 //! tensor compiler fills in). Exit status 1 when a FILE's kiln row could
 //! not be measured.
 
-mod array;
+pub(crate) mod array;
 mod chart;
 mod iree;
 mod numpy;

@@ -13,7 +13,7 @@ use super::super::host::Size;
 use super::super::regions::{DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::super::shapes::Shapes;
 use super::super::target::CodegenTarget;
-use super::{type_reprs, Combine, Distribution, ReductionStrategy, Strategy};
+use super::{tuning_key, type_reprs, Choice, Combine, Distribution, ReductionStrategy, Strategy};
 
 /// What a strategy is chosen from: the dispatch's iteration space and
 /// reduction, and the element types it touches.
@@ -213,8 +213,130 @@ fn combine_for(target: &CodegenTarget, shape: &DispatchShape) -> Combine {
     }
 }
 
-/// Chooses the strategy of a dispatch of shape `shape` on `target`.
+/// Chooses the strategy of a dispatch of shape `shape` on `target`: the
+/// target's tuned choice for the shape where it has one that is among the
+/// [`candidates`], else the heuristic's.
 pub fn choose(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    loc: crate::ir::Location,
+) -> Result<Strategy, CodegenError> {
+    let default = choose_default(target, shape, loc)?;
+    let key = tuning_key(shape.family, &shape.points, shape.reduction, &shape.elems);
+    let Some(choice) = target.tuning.as_ref().and_then(|t| t.get(&key)) else {
+        return Ok(default);
+    };
+    let mine = Choice {
+        workgroup: default.workgroup_size[0],
+        distribution: default.distribution,
+    };
+    if choice == mine {
+        let mut s = default;
+        s.reason = format!(
+            "tuned by kiln tune on this device: the heuristic's {} measured fastest ({})",
+            mine.to_text(),
+            s.reason
+        );
+        return Ok(s);
+    }
+    if !candidates_of(target, shape, &default).contains(&choice) {
+        return Ok(default);
+    }
+    let mut s = default;
+    s.workgroup_size = [choice.workgroup, 1, 1];
+    s.distribution = choice.distribution;
+    s.reason = format!(
+        "tuned by kiln tune on this device: {} (the heuristic's: {}, {})",
+        choice.to_text(),
+        mine.to_text(),
+        s.reason
+    );
+    Ok(s)
+}
+
+/// The choices a dispatch of shape `shape` may take on `target`, the
+/// heuristic's first: register tiles of other sizes and the untiled loop
+/// for a tileable reduction, vec4 and element-by-element distributions of
+/// other widths for elementwise dispatches. Every one computes the same
+/// values; `kiln tune` times them.
+pub fn candidates(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    loc: crate::ir::Location,
+) -> Result<Vec<Choice>, CodegenError> {
+    let default = choose_default(target, shape, loc)?;
+    Ok(candidates_of(target, shape, &default))
+}
+
+fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strategy) -> Vec<Choice> {
+    let mut out = vec![Choice {
+        workgroup: default.workgroup_size[0],
+        distribution: default.distribution,
+    }];
+    if default.workgroup_size[1..] != [1, 1] {
+        return out;
+    }
+    let max_inv = pow2_floor(target.max_invocations());
+    let mut add = |workgroup: u32, distribution: Distribution| {
+        let c = Choice {
+            workgroup,
+            distribution,
+        };
+        if workgroup <= max_inv && !out.contains(&c) {
+            out.push(c);
+        }
+    };
+    let serial_whole = matches!(
+        default.reduction,
+        Some(ReductionStrategy::Serial { chunked: false, .. })
+    );
+    let tileable = serial_whole && register_tile(target, shape, max_inv).is_some();
+    if tileable {
+        for (wg, rows, cols) in [
+            (64, 8, 4),
+            (64, 4, 4),
+            (32, 8, 4),
+            (64, 4, 8),
+            (64, 8, 2),
+            (16, 8, 4),
+            (64, 2, 8),
+            (128, 4, 4),
+        ] {
+            add(wg, Distribution::Tile { rows, cols });
+        }
+        add(64, Distribution::Points { per_invocation: 1 });
+    }
+    if matches!(shape.family, OpFamily::Elementwise | OpFamily::DataMovement)
+        && default.reduction.is_none()
+    {
+        if vector4(shape, max_inv).is_some() {
+            for wg in [64, 256, 1024] {
+                for per in [1, 2, 4, 8] {
+                    add(
+                        wg,
+                        Distribution::Vector4 {
+                            per_invocation: per,
+                        },
+                    );
+                }
+            }
+        }
+        for wg in [64, 256] {
+            for per in [1, 4, 8] {
+                add(
+                    wg,
+                    Distribution::Points {
+                        per_invocation: per,
+                    },
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The heuristic strategy of a dispatch of shape `shape` on `target`.
+fn choose_default(
     target: &CodegenTarget,
     shape: &DispatchShape,
     loc: crate::ir::Location,

@@ -12,11 +12,13 @@
 //! accumulator in memory.
 
 mod choose;
+mod tuning;
 mod types;
 
 use std::fmt;
 
-pub use choose::{choose, dispatch_shape, loop_sizes, DispatchShape};
+pub use choose::{candidates, choose, dispatch_shape, loop_sizes, DispatchShape};
+pub use tuning::{tuning_key, Choice, Tuning};
 pub use types::{type_reprs, TypeRepr};
 
 use super::regions::OpFamily;

@@ -1,0 +1,230 @@
+//! Tuned strategies: what `kiln tune` measured fastest on a device, per
+//! dispatch shape, and read back by [`choose`](super::choose) on later
+//! compilations for that device.
+//!
+//! A [`Tuning`] maps a [`tuning_key`] (op family, iteration space,
+//! reduction length, element types) to a [`Choice`] (workgroup size and
+//! distribution). `choose` takes a choice only where it is one the
+//! dispatch could have had ([`candidates`](super::candidates) lists them),
+//! so a stale or hand-edited entry can make a program slower, never
+//! wrong or invalid.
+//!
+//! Text form, one entry per line (`#` comments):
+//!
+//! ```text
+//! contraction 512x512 r512 f32 = wg 64 tile 8x4  # 41.2 ms (default 52.0 ms)
+//! elementwise 16777216 - f32 = wg 1024 vec4 4
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::tensor::types::ElemType;
+
+use super::super::host::Size;
+use super::super::regions::OpFamily;
+use super::Distribution;
+
+/// A tuned choice for one dispatch shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Choice {
+    /// Invocations per workgroup (x; y and z are 1).
+    pub workgroup: u32,
+    /// How points map to invocations.
+    pub distribution: Distribution,
+}
+
+impl Choice {
+    /// The choice's text (`wg 64 tile 8x4`).
+    pub fn to_text(&self) -> String {
+        let d = match self.distribution {
+            Distribution::Points { per_invocation } => format!("points {per_invocation}"),
+            Distribution::WorkgroupPerPoint => "workgroup-per-point".to_string(),
+            Distribution::Vector4 { per_invocation } => format!("vec4 {per_invocation}"),
+            Distribution::Tile { rows, cols } => format!("tile {rows}x{cols}"),
+        };
+        format!("wg {} {d}", self.workgroup)
+    }
+
+    /// Parses [`Choice::to_text`]'s form.
+    pub fn parse(text: &str) -> Result<Choice, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let num = |w: &str| {
+            w.parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("'{w}' is not a positive integer"))
+        };
+        let (workgroup, rest) = match words.as_slice() {
+            ["wg", n, rest @ ..] => (num(n)?, rest),
+            _ => return Err(format!("expected 'wg N ...', found '{text}'")),
+        };
+        let distribution = match rest {
+            ["points", n] => Distribution::Points {
+                per_invocation: num(n)?,
+            },
+            ["workgroup-per-point"] => Distribution::WorkgroupPerPoint,
+            ["vec4", n] => Distribution::Vector4 {
+                per_invocation: num(n)?,
+            },
+            ["tile", rc] => {
+                let (r, c) = rc
+                    .split_once('x')
+                    .ok_or_else(|| format!("expected 'tile RxC', found 'tile {rc}'"))?;
+                Distribution::Tile {
+                    rows: num(r)?,
+                    cols: num(c)?,
+                }
+            }
+            _ => return Err(format!("unknown distribution '{}'", rest.join(" "))),
+        };
+        Ok(Choice {
+            workgroup,
+            distribution,
+        })
+    }
+}
+
+/// The key of a dispatch shape: family, iteration space (`?` for a
+/// dynamic size), reduction (`r<N>` or `-`), element types.
+pub fn tuning_key(
+    family: OpFamily,
+    points: &[Size],
+    reduction: Option<Size>,
+    elems: &[ElemType],
+) -> String {
+    let size = |s: &Size| match s {
+        Size::Static(n) => n.to_string(),
+        Size::Slot(_) => "?".to_string(),
+    };
+    let space = if points.is_empty() {
+        "scalar".to_string()
+    } else {
+        points.iter().map(size).collect::<Vec<_>>().join("x")
+    };
+    let red = reduction.map_or("-".to_string(), |r| format!("r{}", size(&r)));
+    let elems: Vec<String> = elems.iter().map(|e| e.name()).collect();
+    format!("{} {space} {red} {}", family.name(), elems.join(","))
+}
+
+/// Tuned choices by [`tuning_key`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tuning {
+    entries: BTreeMap<String, (Choice, String)>,
+}
+
+impl Tuning {
+    /// No entries.
+    pub fn new() -> Tuning {
+        Tuning::default()
+    }
+
+    /// The choice for `key`.
+    pub fn get(&self, key: &str) -> Option<Choice> {
+        self.entries.get(key).map(|(c, _)| *c)
+    }
+
+    /// Sets the choice for `key`, with a note (measurements) kept as a
+    /// comment in the text form.
+    pub fn insert(&mut self, key: &str, choice: Choice, note: &str) {
+        self.entries
+            .insert(key.to_string(), (choice, note.replace('\n', " ")));
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Adds `other`'s entries, replacing those with the same key.
+    pub fn merge(&mut self, other: &Tuning) {
+        for (k, v) in &other.entries {
+            self.entries.insert(k.clone(), v.clone());
+        }
+    }
+
+    /// The text form.
+    pub fn to_text(&self) -> String {
+        let mut out =
+            String::from("# kiln tune: the fastest strategy measured per dispatch shape\n");
+        for (k, (c, note)) in &self.entries {
+            let _ = write!(out, "{k} = {}", c.to_text());
+            if !note.is_empty() {
+                let _ = write!(out, "  # {note}");
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Parses the text form; an error names the line.
+    pub fn parse(text: &str) -> Result<Tuning, String> {
+        let mut t = Tuning::new();
+        for (i, line) in text.lines().enumerate() {
+            let (body, note) = match line.split_once('#') {
+                Some((b, n)) => (b, n.trim()),
+                None => (line, ""),
+            };
+            if body.trim().is_empty() {
+                continue;
+            }
+            let (key, choice) = body
+                .split_once('=')
+                .ok_or_else(|| format!("line {}: expected 'KEY = CHOICE'", i + 1))?;
+            let choice =
+                Choice::parse(choice.trim()).map_err(|e| format!("line {}: {e}", i + 1))?;
+            t.insert(key.trim(), choice, note);
+        }
+        Ok(t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trips_and_errors_name_the_line() {
+        let mut t = Tuning::new();
+        let tile = Choice {
+            workgroup: 32,
+            distribution: Distribution::Tile { rows: 8, cols: 4 },
+        };
+        let vec4 = Choice {
+            workgroup: 1024,
+            distribution: Distribution::Vector4 { per_invocation: 4 },
+        };
+        t.insert("contraction 512x512 r512 f32", tile, "41.9 ms");
+        t.insert("elementwise 16777216 - f32", vec4, "");
+        let back = Tuning::parse(&t.to_text()).unwrap();
+        assert_eq!(back, t);
+        assert_eq!(back.get("contraction 512x512 r512 f32"), Some(tile));
+        let e = Tuning::parse("# c\nx = wg 64 tile 8x4\ny = wg 0 points 1\n").unwrap_err();
+        assert!(e.starts_with("line 3:"), "{e}");
+        assert!(Tuning::parse("z = wg 8 spiral 3").is_err());
+        assert!(Tuning::parse("no equals sign").is_err());
+    }
+
+    #[test]
+    fn keys_name_family_space_reduction_and_types() {
+        let k = tuning_key(
+            OpFamily::Contraction,
+            &[Size::Static(64), Size::Static(96)],
+            Some(Size::Static(48)),
+            &[ElemType::F32],
+        );
+        assert_eq!(k, "contraction 64x96 r48 f32");
+        let k = tuning_key(
+            OpFamily::Elementwise,
+            &[],
+            None,
+            &[ElemType::I32, ElemType::F16],
+        );
+        assert_eq!(k, "elementwise scalar - i32,f16");
+    }
+}
