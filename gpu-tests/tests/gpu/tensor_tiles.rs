@@ -2,7 +2,8 @@
 //! (`Distribution::Tile`) at the sizes that exercise its edges — a single
 //! element, fewer rows or columns than a tile, one more than a tile,
 //! unaligned sizes in every dimension, batches, transposed operands, fused
-//! epilogues — each checked exactly against the reference evaluator on
+//! epilogues, columns and reductions a multiple of 4 (vec4 columns, the
+//! reduction unrolled by 4) — each checked exactly against the reference evaluator on
 //! small-integer data (every sum is exact in f32, so a wrong or missed
 //! point cannot hide in a tolerance). And two target envs with different
 //! workgroup limits choose different tiles that both validate and give the
@@ -71,6 +72,11 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
         (9, 17, 257),
         (67, 33, 129),
         (5, 300, 1030),
+        // Columns a multiple of 4 (adjacent vec4 columns, the last group
+        // clamped), K a multiple of 4 (unrolled, A read as vec4).
+        (13, 20, 132),
+        (70, 12, 36),
+        (9, 8, 2052),
     ] {
         out.push((
             format!("matmul {m}x{k}x{n}"),
@@ -119,6 +125,37 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
 }}"#
         ),
         vec![vec![19, 23], vec![45, 23], vec![45]],
+    ));
+    // Vec4 columns and an unrolled reduction in a batch.
+    let (a, b, c) = (ty(&[2, 5, 8]), ty(&[2, 8, 68]), ty(&[2, 5, 68]));
+    out.push((
+        "batch_matmul 2x5x8x68".into(),
+        format!(
+            r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {c}
+  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
+  %r = linalg.batch_matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
+  return %r : {c}
+}}"#
+        ),
+        vec![vec![2, 5, 8], vec![2, 8, 68]],
+    ));
+    // A convolution with 36 filters and 8 input channels (vec4 filters
+    // and outputs, input channels as vec4), padding-free, strides 1.
+    let (i, w, o) = (ty(&[1, 7, 9, 8]), ty(&[3, 3, 8, 36]), ty(&[1, 5, 7, 36]));
+    out.push((
+        "conv_2d_nhwc_hwcf 1x7x9x8 * 3x3x8x36".into(),
+        format!(
+            r#"func.func @f(%i: {i}, %w: {w}) -> {o} {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {o}
+  %f = linalg.fill ins(%z : f32) outs(%e : {o}) -> {o}
+  %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins(%i, %w : {i}, {w}) outs(%f : {o}) -> {o}
+  return %r : {o}
+}}"#
+        ),
+        vec![vec![1, 7, 9, 8], vec![3, 3, 8, 36]],
     ));
     // A convolution: strides 2, output width and channels both unaligned.
     let (i, w, o) = (ty(&[2, 11, 21, 3]), ty(&[3, 3, 3, 37]), ty(&[2, 5, 10, 37]));

@@ -45,8 +45,9 @@ pub(crate) enum Key {
     Size(Size),
     /// An index constant.
     Index(i64),
-    /// The `vector<4>` of a tensor at the current vector group.
-    Vector(TValue),
+    /// The `vector<4>` of a tensor at a vector group (by its base), by
+    /// the coordinates before the last.
+    Vector(TValue, KValue, Vec<KValue>),
 }
 
 enum Arg {
@@ -71,8 +72,9 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     pub prepared_roots: HashMap<TOp, Vec<KValue>>,
     /// Where the op being emitted came from.
     pub loc: Location,
-    /// The group of 4 points being emitted (`Vector4` plans).
-    pub vector_group: Option<super::vector::VectorGroup>,
+    /// The groups of 4 consecutive coordinates being emitted (`Vector4`
+    /// plans, register tiles' columns and unrolled reductions).
+    pub vector_groups: Vec<super::vector::VectorGroup>,
     buffer_vec4_args: HashMap<BufferId, KValue>,
 }
 
@@ -101,7 +103,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             consts: HashMap::new(),
             prepared_roots: HashMap::new(),
             loc: Location::UNKNOWN,
-            vector_group: None,
+            vector_groups: Vec::new(),
             buffer_vec4_args: HashMap::new(),
         }
     }

@@ -15,7 +15,13 @@
 //! Workgroup `w` covers the rows `[r0, r0 + rows)` and the columns
 //! `c0 + t + j * W` (`t` the invocation, `W` the workgroup size, `j <
 //! cols`): its invocations share the rows, so their row loads are
-//! uniform, and neighbours touch neighbouring columns.
+//! uniform, and neighbours touch neighbouring columns. Where the tile has
+//! 4 columns and the last dimension is a multiple of 4, an invocation's
+//! columns are adjacent instead (`c0 + 4t + j`), a vector group
+//! ([`super::vector`]): what is indexed last by the column (a matmul's B,
+//! its output) moves as vec4. Where the innermost reduction loop's size is
+//! a multiple of 4, the loop is unrolled by 4 and its 4 values are a
+//! vector group too (a matmul's A row, a convolution's input channels).
 
 use crate::kernel::KValue;
 
@@ -24,6 +30,7 @@ use super::super::regions::DispatchRegion;
 use super::super::strategy::DispatchShape;
 use super::dispatch::{root_point, stores};
 use super::emitter::Emitter;
+use super::vector::VectorGroup;
 
 /// Emits the tile of the invocation in workgroup `wgi`.
 pub(super) fn emit_tile(
@@ -64,7 +71,18 @@ pub(super) fn emit_tile(
     let tid = e.b.thread_id("x");
     let r0 = e.mul(rb, rows_v);
     let c_start = e.mul(cb, span);
-    let c0 = e.add(c_start, tid);
+    // Four adjacent columns per invocation where the last dimension is a
+    // multiple of 4: the tile's columns are one vector group, so tensors
+    // indexed by the column (a matmul's B and C) move as vec4.
+    let vector_cols = cols == 4
+        && matches!(shape.points[n - 1], super::super::host::Size::Static(c) if c % 4 == 0);
+    let c0 = if vector_cols {
+        let four = e.index(4);
+        let t4 = e.mul(tid, four);
+        e.add(c_start, t4)
+    } else {
+        e.add(c_start, tid)
+    };
 
     let one = e.index(1);
     let last_row = e.sub(nr, one);
@@ -78,7 +96,18 @@ pub(super) fn emit_tile(
         row_at.push((clamped, inside));
     }
     let mut col_at = Vec::new();
-    for j in 0..cols {
+    if vector_cols {
+        // The group's base clamped so that all 4 columns are inside.
+        let four = e.index(4);
+        let last_base = e.sub(nc, four);
+        let base =
+            e.b.binary(crate::kernel::KOpKind::ArithMinUI, c0, last_base);
+        let inside = e.lt(c0, nc);
+        let group = VectorGroup::new(e, base);
+        col_at = (0..4).map(|j| (group.lane(j), inside)).collect();
+        e.vector_groups.push(group);
+    }
+    for j in 0..if vector_cols { 0 } else { cols } {
         let off = e.index(i64::from(j) * wg);
         let c = e.add(c0, off);
         let clamped = e.b.binary(crate::kernel::KOpKind::ArithMinUI, c, last_col);
@@ -107,20 +136,76 @@ pub(super) fn emit_tile(
     let outs = s.outputs.len();
     let zero = e.index(0);
     let root_points: Vec<Vec<KValue>> = points.iter().map(|(_, rp, _, _)| rp.clone()).collect();
-    let accs = e.for_(zero, total, one, &inits, |e, r, accs| {
+    // Unrolled by 4 where the innermost reduction loop's size is a
+    // multiple of 4: its 4 values are a vector group, so an operand
+    // indexed last by it (a matmul's A row, a convolution's input
+    // channels) is read as vec4. The points still fold their iterations
+    // in order: the same results as one step at a time.
+    let unroll = sizes
+        .last()
+        .and_then(|&k| e.const_of(k))
+        .is_some_and(|k| k > 0 && k % 4 == 0);
+    let step = e.index(if unroll { 4 } else { 1 });
+    let accs = e.for_(zero, total, step, &inits, |e, r, accs| {
         let rc = e.delinearize(r, &sizes);
-        let mut next = Vec::with_capacity(accs.len());
-        for (k, rp) in root_points.iter().enumerate() {
-            let mut p = rp.clone();
-            for (i, &l) in loops.iter().enumerate() {
-                p[l] = rc[i];
-            }
-            next.extend(e.body(root, &s, &p, Some(&accs[k * outs..(k + 1) * outs]))?);
+        let mut lane_coords = vec![rc.clone()];
+        if unroll {
+            let group = VectorGroup::new(e, rc[rc.len() - 1]);
+            lane_coords = (0..4)
+                .map(|u| {
+                    let mut c = rc.clone();
+                    let n = c.len();
+                    c[n - 1] = group.lane(u);
+                    c
+                })
+                .collect();
+            e.vector_groups.push(group);
         }
-        Ok(next)
+        let mut cur = accs.to_vec();
+        for rc in &lane_coords {
+            let mut next = Vec::with_capacity(cur.len());
+            for (k, rp) in root_points.iter().enumerate() {
+                let mut p = rp.clone();
+                for (i, &l) in loops.iter().enumerate() {
+                    p[l] = rc[i];
+                }
+                next.extend(e.body(root, &s, &p, Some(&cur[k * outs..(k + 1) * outs]))?);
+            }
+            cur = next;
+        }
+        if unroll {
+            e.vector_groups.pop();
+        }
+        Ok(cur)
     })?;
 
     // The epilogue and stores of the points inside the domain.
+    if vector_cols {
+        // A row's 4 columns are inside or outside together: one branch
+        // per row, its stores written as one vector.
+        let per_row = points.len() / rows as usize;
+        for (i, row) in points.chunks(per_row).enumerate() {
+            let (r_in, c_in) = (row[0].2, row[0].3);
+            let inside = e.b.binary(crate::kernel::KOpKind::ArithAndI, r_in, c_in);
+            let row: Vec<(usize, Vec<KValue>)> = row
+                .iter()
+                .enumerate()
+                .map(|(j, p)| (i * per_row + j, p.0.clone()))
+                .collect();
+            let accs = &accs;
+            e.if_then(inside, |e| {
+                for (k, coords) in &row {
+                    e.prepared_roots
+                        .insert(root, accs[k * outs..(k + 1) * outs].to_vec());
+                    stores(e, d, coords)?;
+                }
+                e.flush_vector_stores();
+                Ok(())
+            })?;
+        }
+        e.vector_groups.pop();
+        return Ok(());
+    }
     for (k, (coords, _, r_in, c_in)) in points.into_iter().enumerate() {
         let inside = e.b.binary(crate::kernel::KOpKind::ArithAndI, r_in, c_in);
         let mine = accs[k * outs..(k + 1) * outs].to_vec();

@@ -25,29 +25,78 @@ use super::super::strategy::DispatchShape;
 use super::dispatch::stores;
 use super::emitter::{Emitter, Key};
 
-/// The group of 4 points being emitted.
+/// The group of 4 points being emitted: points whose coordinates differ
+/// only in the last, which is `base + j` for lane `j` (`base` a multiple
+/// of 4).
 pub(crate) struct VectorGroup {
-    /// The group's index in the vectors of the whole space.
-    q: KValue,
-    /// Each lane's coordinates.
-    lanes: Vec<Vec<KValue>>,
-    /// The iteration space's sizes: a tensor of these sizes is indexed
-    /// like the space, so its vector `q` holds the group's 4 points.
-    space: Vec<Size>,
-    /// Stores held until the group ends: value, buffer, each lane's
-    /// memory-typed value.
-    pending: Vec<(TValue, BufferId, [Option<KValue>; 4])>,
+    /// The last coordinate of lane 0 (a multiple of 4).
+    base: KValue,
+    /// Each lane's last coordinate.
+    lanes: [KValue; 4],
+    /// Stores held until [`Emitter::flush_vector_stores`]: value, buffer,
+    /// the other coordinates, each lane's memory-typed value.
+    pending: Vec<PendingStore>,
+}
+
+struct PendingStore {
+    v: TValue,
+    buf: BufferId,
+    prefix: Vec<KValue>,
+    lanes: [Option<KValue>; 4],
+}
+
+impl VectorGroup {
+    /// A group whose lane `j` has last coordinate `base + j`.
+    pub(crate) fn new(e: &mut Emitter<'_, '_, '_>, base: KValue) -> VectorGroup {
+        let lanes = [0, 1, 2, 3].map(|j| {
+            let dj = e.index(j);
+            e.add(base, dj)
+        });
+        VectorGroup {
+            base,
+            lanes,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Lane `j`'s last coordinate.
+    pub(crate) fn lane(&self, j: usize) -> KValue {
+        self.lanes[j]
+    }
 }
 
 impl Emitter<'_, '_, '_> {
-    /// The lane of the current group at `coords` if `v` moves as vectors.
-    fn vector_lane(&self, v: TValue, coords: &[KValue]) -> Option<usize> {
-        let g = self.vector_group.as_ref()?;
+    /// The group and lane that element `coords` of `v` is, where `v`
+    /// moves as vectors: 32-bit elements, a static last dimension that is
+    /// a multiple of 4, read at a lane's last coordinate.
+    fn vector_lane(&self, v: TValue, coords: &[KValue]) -> Option<(usize, usize)> {
         let elem = self.c.info.m.value_kind(v).elem();
-        if !matches!(elem, ElemType::F32 | ElemType::Int(32)) || self.c.shapes.of(v) != g.space {
+        if !matches!(elem, ElemType::F32 | ElemType::Int(32)) {
             return None;
         }
-        g.lanes.iter().position(|l| l == coords)
+        match self.c.shapes.of(v).last() {
+            Some(Size::Static(n)) if n % 4 == 0 => {}
+            _ => return None,
+        }
+        let last = coords.last()?;
+        self.vector_groups
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(gi, g)| g.lanes.iter().position(|l| l == last).map(|j| (gi, j)))
+    }
+
+    /// The index, in 4-element vectors, of the group's vector of `v` at
+    /// the other coordinates `prefix`.
+    fn vector_index(&mut self, v: TValue, group: usize, prefix: &[KValue]) -> Option<KValue> {
+        let base = self.vector_groups.get(group)?.base;
+        let shapes = self.c.shapes;
+        let sizes = self.sizes(shapes.of(v));
+        let mut coords = prefix.to_vec();
+        coords.push(base);
+        let idx = self.linearize(&coords, &sizes);
+        let four = self.index(4);
+        Some(self.div(idx, four))
     }
 
     /// Element `coords` of `v` (buffer `buf`) as a lane of the group's
@@ -58,14 +107,16 @@ impl Emitter<'_, '_, '_> {
         buf: BufferId,
         coords: &[KValue],
     ) -> Option<KValue> {
-        let lane = self.vector_lane(v, coords)?;
-        let q = self.vector_group.as_ref()?.q;
-        let vec = match self.memo(&Key::Vector(v)) {
+        let (group, lane) = self.vector_lane(v, coords)?;
+        let prefix = coords[..coords.len() - 1].to_vec();
+        let key = Key::Vector(v, self.vector_groups[group].base, prefix.clone());
+        let vec = match self.memo(&key) {
             Some(x) => x[0],
             None => {
+                let q = self.vector_index(v, group, &prefix)?;
                 let mem = self.buffer_vec4(buf);
                 let x = self.b.load(mem, &[q]);
-                self.remember(Key::Vector(v), vec![x]);
+                self.remember(key, vec![x]);
                 x
             }
         };
@@ -73,8 +124,9 @@ impl Emitter<'_, '_, '_> {
         Some(self.load_conv(x, self.c.info.m.value_kind(v).elem()))
     }
 
-    /// Holds the store of `x` at `coords` of `v` (buffer `buf`) for the
-    /// group's vector store; false if `v` does not move as vectors.
+    /// Holds the store of `x` at `coords` of `v` (buffer `buf`) for a
+    /// vector store at [`flush_vector_stores`](Self::flush_vector_stores);
+    /// false if `v` does not move as vectors.
     pub(super) fn vector_lane_store(
         &mut self,
         v: TValue,
@@ -82,22 +134,66 @@ impl Emitter<'_, '_, '_> {
         coords: &[KValue],
         x: KValue,
     ) -> bool {
-        let Some(lane) = self.vector_lane(v, coords) else {
+        let Some((group, lane)) = self.vector_lane(v, coords) else {
             return false;
         };
         let raw = self.store_conv(x, self.c.info.m.value_kind(v).elem());
-        let Some(g) = self.vector_group.as_mut() else {
-            return false;
-        };
-        match g.pending.iter_mut().find(|(w, _, _)| *w == v) {
-            Some((_, _, lanes)) => lanes[lane] = Some(raw),
+        let prefix = coords[..coords.len() - 1].to_vec();
+        let g = &mut self.vector_groups[group];
+        match g
+            .pending
+            .iter_mut()
+            .find(|p| p.v == v && p.prefix == prefix)
+        {
+            Some(p) => p.lanes[lane] = Some(raw),
             None => {
                 let mut lanes = [None; 4];
                 lanes[lane] = Some(raw);
-                g.pending.push((v, buf, lanes));
+                g.pending.push(PendingStore {
+                    v,
+                    buf,
+                    prefix,
+                    lanes,
+                });
             }
         }
         true
+    }
+
+    /// Emits the held stores of every group: one vector store where all 4
+    /// lanes were stored, element stores otherwise.
+    pub(super) fn flush_vector_stores(&mut self) {
+        for group in 0..self.vector_groups.len() {
+            let pending = std::mem::take(&mut self.vector_groups[group].pending);
+            let lanes = self.vector_groups[group].lanes;
+            for p in pending {
+                self.mark_written(p.buf);
+                if let [Some(a), Some(b), Some(c), Some(x)] = p.lanes {
+                    let Some(q) = self.vector_index(p.v, group, &p.prefix) else {
+                        continue;
+                    };
+                    let ty = KType::vector(4, self.b.type_of(a));
+                    let mut vec = self.b.splat(a, ty);
+                    for (j, &l) in [b, c, x].iter().enumerate() {
+                        vec = self.b.insert(l, vec, j as i64 + 1);
+                    }
+                    let mem = self.buffer_vec4(p.buf);
+                    self.b.store(vec, mem, &[q]);
+                } else {
+                    let shapes = self.c.shapes;
+                    let sizes = self.sizes(shapes.of(p.v));
+                    let mem = self.buffer(p.buf);
+                    for (j, x) in p.lanes.iter().enumerate() {
+                        if let Some(x) = *x {
+                            let mut coords = p.prefix.clone();
+                            coords.push(lanes[j]);
+                            let idx = self.linearize(&coords, &sizes);
+                            self.b.store(x, mem, &[idx]);
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -128,48 +224,21 @@ pub(super) fn emit_vector4(
             let p0 = e.mul(q, four);
             let first = e.delinearize(p0, &domain);
             let n = first.len();
+            let group = VectorGroup::new(e, first[n - 1]);
             let lanes: Vec<Vec<KValue>> = (0..4)
                 .map(|j| {
                     let mut c = first.clone();
-                    let dj = e.index(j);
-                    c[n - 1] = e.add(first[n - 1], dj);
+                    c[n - 1] = group.lane(j);
                     c
                 })
                 .collect();
-            e.vector_group = Some(VectorGroup {
-                q,
-                lanes: lanes.clone(),
-                space: shape.points.clone(),
-                pending: Vec::new(),
-            });
+            e.vector_groups.push(group);
             let emitted = lanes.iter().try_for_each(|c| stores(e, d, c));
-            let group = e.vector_group.take();
-            emitted?;
-            let Some(group) = group else {
-                return Ok(());
-            };
-            for (v, buf, vals) in group.pending {
-                e.mark_written(buf);
-                if let [Some(a), Some(b), Some(c), Some(x)] = vals {
-                    let ty = KType::vector(4, e.b.type_of(a));
-                    let mut vec = e.b.splat(a, ty);
-                    for (j, &l) in [b, c, x].iter().enumerate() {
-                        vec = e.b.insert(l, vec, j as i64 + 1);
-                    }
-                    let mem = e.buffer_vec4(buf);
-                    e.b.store(vec, mem, &[q]);
-                } else {
-                    let _ = v;
-                    let mem = e.buffer(buf);
-                    for (j, x) in vals.iter().enumerate() {
-                        if let Some(x) = *x {
-                            let dj = e.index(j as i64);
-                            let idx = e.add(p0, dj);
-                            e.b.store(x, mem, &[idx]);
-                        }
-                    }
-                }
+            if emitted.is_ok() {
+                e.flush_vector_stores();
             }
+            e.vector_groups.pop();
+            emitted?;
             Ok(())
         })?;
     }
