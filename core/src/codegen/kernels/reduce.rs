@@ -19,6 +19,11 @@ use super::super::strategy::Combine;
 use super::emitter::Emitter;
 use super::PushValue;
 
+/// What a vec4 softmax loop folds per group: the group's 4 elements'
+/// coordinates and the accumulator to the new accumulator.
+type GroupFold<'f, E> =
+    dyn FnMut(&mut E, &[Vec<KValue>], KValue) -> Result<KValue, CodegenError> + 'f;
+
 /// Where a serial reduction's iterations and first accumulators come from.
 pub(crate) enum SerialRange {
     /// All iterations, starting from the `outs` values.
@@ -380,7 +385,14 @@ impl Emitter<'_, '_, '_> {
         let m = self.c.info.m;
         let elem = m.value_kind(input).elem();
         let shapes = self.c.shapes;
-        let n = self.size(shapes.of(input)[dim]);
+        let row = shapes.of(input)[dim];
+        if dim + 1 == coords.len()
+            && elem == ElemType::F32
+            && matches!(row, Size::Static(k) if k % 4 == 0)
+        {
+            return self.softmax_row_vec4(op, input, output, coords, wg, how);
+        }
+        let n = self.size(row);
         let (base, stride) = if wg == 1 {
             (self.index(0), self.index(1))
         } else {
@@ -473,6 +485,119 @@ impl Emitter<'_, '_, '_> {
                 e.store(output, &c, q)
             })?;
             Ok(Vec::new())
+        })?;
+        Ok(())
+    }
+
+    /// [`softmax_row`](Self::softmax_row) along the last dimension of an
+    /// f32 tensor whose rows are a multiple of 4 long: each invocation
+    /// takes groups of 4 adjacent elements (a vector group: the row is
+    /// read and written as vec4), strided by 4 x the workgroup size, with
+    /// no bounds check where the row is a multiple of that.
+    #[allow(clippy::too_many_arguments, reason = "the row's description")]
+    fn softmax_row_vec4(
+        &mut self,
+        op: TOp,
+        input: crate::tensor::TValue,
+        output: crate::tensor::TValue,
+        coords: &[KValue],
+        wg: u32,
+        how: Combine,
+    ) -> Result<(), CodegenError> {
+        let elem = ElemType::F32;
+        let dim = coords.len() - 1;
+        let shapes = self.c.shapes;
+        let Size::Static(len) = shapes.of(input)[dim] else {
+            return Err(self.unsupported(op, "internal: a dynamic row in the vec4 softmax"));
+        };
+        let n = self.index(len as i64);
+        let span = 4 * u64::from(wg.max(1));
+        let checked = len % span != 0;
+        let base = if wg == 1 {
+            self.index(0)
+        } else {
+            let tid = self.b.thread_id("x");
+            let four = self.index(4);
+            self.mul(tid, four)
+        };
+        let stride = self.index(span as i64);
+        let t_end = self.index(len.div_ceil(span) as i64);
+        let zero = self.index(0);
+        let one = self.index(1);
+        let combiner = |op_: ArithOp| Combiner {
+            op: op_,
+            combine_op: op,
+            x: input,
+            elem,
+        };
+        // Folds `f` over this invocation's groups: `f` gets the group's 4
+        // elements' coordinates with the group in place.
+        let fold = |e: &mut Self,
+                    init: KValue,
+                    f: &mut GroupFold<'_, Self>|
+         -> Result<KValue, CodegenError> {
+            let r = e.for_(zero, t_end, one, &[init], |e, t, acc| {
+                let off = e.mul(t, stride);
+                let r4 = e.add(base, off);
+                let keep = acc[0];
+                let ty = e.b.type_of(keep);
+                let mut body = |e: &mut Self| -> Result<Vec<KValue>, CodegenError> {
+                    let group = super::vector::VectorGroup::new(e, r4);
+                    let lanes: Vec<Vec<KValue>> = (0..4)
+                        .map(|j| {
+                            let mut c = coords.to_vec();
+                            c[dim] = group.lane(j);
+                            c
+                        })
+                        .collect();
+                    e.vector_groups.push(group);
+                    let out = f(e, &lanes, keep);
+                    e.vector_groups.pop();
+                    Ok(vec![out?])
+                };
+                if checked {
+                    let inside = e.lt(r4, n);
+                    e.if_else(inside, &[ty], &mut body, |_| Ok(vec![keep]))
+                } else {
+                    body(e)
+                }
+            })?;
+            Ok(r[0])
+        };
+        let low = self.konst(Scalar::Float(f64::from(f32::MIN)), elem);
+        let mx = fold(self, low, &mut |e, lanes, acc| {
+            let mut acc = acc;
+            for c in lanes {
+                let x = e.elem(input, c)?;
+                acc = e.combine(ArithOp::MaxNumF, x, acc, elem);
+            }
+            Ok(acc)
+        })?;
+        let mx = self.workgroup_reduce(&[combiner(ArithOp::MaxNumF)], &[mx], how, wg)?[0];
+        let exp_at = |e: &mut Self, c: &[KValue]| -> Result<KValue, CodegenError> {
+            let x = e.elem(input, c)?;
+            let d = e.combine(ArithOp::SubF, x, mx, elem);
+            let ex = e.b.op(KOpKind::MathExp, &[d], &[KType::f32()], Vec::new());
+            Ok(e.b.module().op(ex).results[0])
+        };
+        let z = self.konst(Scalar::Float(0.0), elem);
+        let sum = fold(self, z, &mut |e, lanes, acc| {
+            let mut acc = acc;
+            for c in lanes {
+                let x = exp_at(e, c)?;
+                acc = e.combine(ArithOp::AddF, x, acc, elem);
+            }
+            Ok(acc)
+        })?;
+        let sum = self.workgroup_reduce(&[combiner(ArithOp::AddF)], &[sum], how, wg)?[0];
+        fold(self, z, &mut |e, lanes, acc| {
+            for c in lanes {
+                let x = exp_at(e, c)?;
+                let q = e.combine(ArithOp::DivF, x, sum, elem);
+                e.store(output, c, q)?;
+            }
+            e.flush_vector_stores();
+            Ok(acc)
         })?;
         Ok(())
     }
