@@ -99,6 +99,8 @@ pub(crate) struct DeviceInner {
     warnings: Mutex<Vec<String>>,
     pub(crate) waiter: Waiter,
     next_dispatch: AtomicU64,
+    /// The [`ops`](crate::ops) module's compiled programs.
+    pub(crate) ops: crate::ops::OpCache,
 }
 
 impl DeviceInner {
@@ -139,6 +141,7 @@ impl DeviceInner {
             profile: Mutex::new(Vec::new()),
             warnings: Mutex::new(warnings),
             next_dispatch: AtomicU64::new(0),
+            ops: crate::ops::OpCache::default(),
         })
     }
 

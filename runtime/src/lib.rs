@@ -13,6 +13,11 @@
 //!   waiting, with barriers from each binding's reflected access, submitted
 //!   in batches ordered by a timeline semaphore; [`Stream::sync`] reports
 //!   the first failure of earlier work.
+//! - [`ops`]: tensor operations for frameworks (element-wise with
+//!   broadcasting, matmul, conv2d, pooling, reductions, softmax, layer and
+//!   RMS norm, transpose, concat, slice, cast, GELU / SiLU), each a tensor
+//!   program compiled on first use per shape class, element type and
+//!   parameters and cached per device.
 //! - [`Kernel`]s from a [`KernelSource`] (a SPIR-V binary, or a memref-level
 //!   kernel lowered by kiln-core), cached in memory and on disk, with a
 //!   persistent `VkPipelineCache` ([`cache`]).
@@ -75,6 +80,7 @@ mod error;
 mod inner;
 mod kernel;
 mod layout;
+pub mod ops;
 mod profile;
 pub mod program;
 mod read;

@@ -429,8 +429,11 @@ impl Program {
             if tensors[i].is_none() {
                 let bytes = counts[i] * element_bytes(b.elem);
                 tensors[i] = Some(match dtype_of(b.elem) {
-                    Some(dtype) if typed && bytes % 4 == 0 && bytes > 0 => {
-                        Tensor::empty(&self.device, dtype, &[counts[i]])?
+                    // Whole 32-bit words (kernels store 1- and 2-byte
+                    // elements as parts of words); results are narrowed.
+                    Some(dtype) if typed && bytes > 0 => {
+                        let n = bytes.div_ceil(4) * 4 / dtype.size();
+                        Tensor::empty(&self.device, dtype, &[n])?
                     }
                     _ => Tensor::empty(&self.device, DType::U32, &[bytes.div_ceil(4).max(1)])?,
                 });
