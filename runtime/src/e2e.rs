@@ -5,11 +5,11 @@
 
 use std::collections::HashMap;
 
+pub use kiln_core::codegen::target::declared_env;
 use kiln_core::codegen::target::bounded_env;
 use kiln_core::codegen::{
     compile_function, prepare_module, CodegenTarget, CompiledProgram, DriverFacts,
 };
-use kiln_core::target::TargetEnv;
 use kiln_core::tensor::e2e::{Backend, BackendError};
 use kiln_core::tensor::eval::Value;
 use kiln_core::tensor::TensorModule;
@@ -44,19 +44,6 @@ pub fn device_target(device: &Device) -> CodegenTarget {
         DriverFacts::for_driver(&info.name, info.driver_name.as_deref()),
     )
     .with_tuning(device.tuning())
-}
-
-/// The `spirv.target_env` a tensor module declares, if any.
-pub fn declared_env(m: &TensorModule) -> Result<Option<TargetEnv>, String> {
-    for (name, text) in &m.attributes {
-        if name == "spirv.target_env" || name == "spv.target_env" {
-            return text
-                .parse::<TargetEnv>()
-                .map(Some)
-                .map_err(|e| format!("module attribute '{name}': {e}"));
-        }
-    }
-    Ok(None)
 }
 
 impl DeviceBackend {

@@ -36,11 +36,10 @@ mod cached;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use kiln_core::codegen::host::SourceRef;
-use kiln_core::codegen::kernels::{PushValue, Repeat};
+use kiln_core::codegen::exec::split_workgroups;
 use kiln_core::codegen::{CodegenTarget, CompiledFunction, CompiledProgram, ResultRef};
 use kiln_core::tensor::attr::Elements;
-use kiln_core::tensor::eval::{Scalar, Tensor as HostTensor, Value};
+use kiln_core::tensor::eval::Value;
 use kiln_core::tensor::types::ElemType;
 
 use crate::device::Device;
@@ -69,62 +68,7 @@ impl std::fmt::Debug for Program {
     }
 }
 
-/// Bytes per element of `elem` in device memory.
-pub fn element_bytes(elem: ElemType) -> usize {
-    match elem {
-        ElemType::Int(1) | ElemType::Int(8) => 1,
-        ElemType::Int(16) | ElemType::F16 | ElemType::BF16 => 2,
-        ElemType::Int(64) | ElemType::F64 | ElemType::Index => 8,
-        _ => 4,
-    }
-}
-
-/// The little-endian bytes of `n` elements of `data` (a splat's one
-/// element repeated).
-pub fn elements_to_bytes(data: &Elements, n: usize) -> Vec<u8> {
-    fn pod<T: bytemuck::Pod>(v: &[T], n: usize) -> Vec<u8> {
-        if v.len() == n {
-            bytemuck::cast_slice(v).to_vec()
-        } else {
-            let one: &[u8] = bytemuck::cast_slice(&v[..1.min(v.len())]);
-            one.repeat(n)
-        }
-    }
-    match data {
-        Elements::I1(v) => {
-            let bytes: Vec<u8> = v.iter().map(|&b| u8::from(b)).collect();
-            pod(&bytes, n)
-        }
-        Elements::I8(v) => pod(v, n),
-        Elements::I16(v) => pod(v, n),
-        Elements::I32(v) => pod(v, n),
-        Elements::I64(v) => pod(v, n),
-        Elements::F16(v) | Elements::BF16(v) => pod(v, n),
-        Elements::F32(v) => pod(v, n),
-        Elements::F64(v) => pod(v, n),
-    }
-}
-
-/// `n` elements of `elem` from little-endian `bytes`.
-pub fn bytes_to_elements(elem: ElemType, bytes: &[u8], n: usize) -> Elements {
-    fn pod<T: bytemuck::Pod>(bytes: &[u8], n: usize) -> Vec<T> {
-        let size = std::mem::size_of::<T>();
-        let mut out = vec![T::zeroed(); n];
-        bytemuck::cast_slice_mut::<T, u8>(&mut out).copy_from_slice(&bytes[..n * size]);
-        out
-    }
-    match elem {
-        ElemType::Int(1) => Elements::I1(bytes[..n].iter().map(|&b| b != 0).collect()),
-        ElemType::Int(8) => Elements::I8(pod(bytes, n)),
-        ElemType::Int(16) => Elements::I16(pod(bytes, n)),
-        ElemType::Int(64) | ElemType::Index => Elements::I64(pod(bytes, n)),
-        ElemType::F16 => Elements::F16(pod(bytes, n)),
-        ElemType::BF16 => Elements::BF16(pod(bytes, n)),
-        ElemType::F64 => Elements::F64(pod(bytes, n)),
-        ElemType::F32 => Elements::F32(pod(bytes, n)),
-        _ => Elements::I32(pod(bytes, n)),
-    }
-}
+pub use kiln_core::codegen::exec::{bytes_to_elements, element_bytes, elements_to_bytes};
 
 fn program_error(function: &str, message: impl Into<String>) -> Error {
     Error::Program {
@@ -272,36 +216,10 @@ impl Program {
     fn run_function(&self, fi: usize, f: &CompiledFunction, args: &[Value]) -> Result<Vec<Value>> {
         let args: Vec<Arg<'_>> = args.iter().map(Arg::Host).collect();
         let (tensors, vals) = self.dispatch_function(&self.device.stream(), fi, f, &args, false)?;
-        // Results.
-        let mut out = Vec::with_capacity(f.results.len());
-        for r in &f.results {
-            out.push(match r {
-                ResultRef::Host { value, .. } => Value::Scalar(vals.value(*value)),
-                ResultRef::Buffer {
-                    buffer,
-                    shape,
-                    elem,
-                    scalar,
-                } => {
-                    let dims: Vec<usize> = shape.iter().map(|&s| vals.size(s) as usize).collect();
-                    let n: usize = dims.iter().product();
-                    let words = tensors[*buffer].to_vec::<u32>()?;
-                    let bytes: &[u8] = bytemuck::cast_slice(&words);
-                    let data = bytes_to_elements(*elem, bytes, n);
-                    let t = HostTensor {
-                        elem: *elem,
-                        shape: dims,
-                        data,
-                    };
-                    if *scalar {
-                        Value::Scalar(t.get(0))
-                    } else {
-                        Value::Tensor(std::rc::Rc::new(t))
-                    }
-                }
-            });
-        }
-        Ok(out)
+        f.result_values(&vals, &mut |buffer| {
+            let words = tensors[buffer].to_vec::<u32>()?;
+            Ok(bytemuck::cast_slice(&words).to_vec())
+        })
     }
 
     /// Checks `args`, evaluates the host program, allocates the buffers
@@ -346,61 +264,25 @@ impl Program {
             }
         }
         // Host values for this run's sizes.
-        let const_shapes: HashMap<usize, Vec<u64>> = f
-            .constants
-            .iter()
-            .map(|c| (c.buffer, c.shape.clone()))
-            .collect();
-        let source_dim = |s: SourceRef, d: usize| -> Option<u64> {
-            match s {
-                SourceRef::Argument(i) => {
-                    args.get(i)?.shape_and_elem()?.0.get(d).map(|&n| n as u64)
-                }
-                SourceRef::Constant(v) => {
-                    // The constant's buffer: the one whose constant data
-                    // belongs to that value.
-                    let b = f.constant_buffer_of(v)?;
-                    const_shapes.get(&b)?.get(d).copied()
-                }
-            }
+        let arg_dim = |i: usize, d: usize| -> Option<u64> {
+            args.get(i)?.shape_and_elem()?.0.get(d).map(|&n| n as u64)
         };
         let argument = |i: usize| match args.get(i)? {
             Arg::Host(v) => v.scalar(),
             Arg::Device(_) => None,
         };
         let vals = f
-            .host
-            .evaluate(&source_dim, &argument)
+            .evaluate_host(&arg_dim, &argument)
             .map_err(|m| program_error(name, m))?;
         // Buffers.
         let limit = u64::from(self.device.limits().max_storage_buffer_range);
+        let counts: Vec<usize> = f
+            .buffer_elements(&vals, limit)
+            .map_err(|m| program_error(name, m))?
+            .into_iter()
+            .map(|n| n as usize)
+            .collect();
         let mut tensors: Vec<Option<Tensor>> = vec![None; f.buffers.len()];
-        let mut counts = Vec::with_capacity(f.buffers.len());
-        for (i, b) in f.buffers.iter().enumerate() {
-            let n: u64 = b
-                .shape
-                .iter()
-                .map(|&s| vals.size(s))
-                .try_fold(1u64, |acc, x| acc.checked_mul(x))
-                .ok_or_else(|| program_error(name, "a buffer size overflows"))?;
-            let bytes = n * element_bytes(b.elem) as u64;
-            if bytes > limit {
-                return Err(program_error(
-                    name,
-                    format!(
-                        "buffer {i} ({n} x {}) needs {bytes} bytes, more than the device's maxStorageBufferRange of {limit} bytes",
-                        b.elem
-                    ),
-                ));
-            }
-            if n > i32::MAX as u64 {
-                return Err(program_error(
-                    name,
-                    format!("buffer {i} has {n} elements; kernels index with 32-bit integers"),
-                ));
-            }
-            counts.push(n as usize);
-        }
         // Arguments and constants.
         for (i, b) in f.buffers.iter().enumerate() {
             use kiln_core::codegen::bufferize::BufferOrigin;
@@ -444,63 +326,28 @@ impl Program {
             .map(|t| t.expect("made above"))
             .collect();
         // Dispatches.
-        let max_x = self.device.limits().max_compute_work_group_count[0].max(1) as u64;
-        let max_y = self.device.limits().max_compute_work_group_count[1].max(1) as u64;
+        let max = self.device.limits().max_compute_work_group_count;
         for d in &f.dispatches {
             for k in &d.kernels {
-                let groups = vals.size(k.workgroups);
-                if groups == 0 {
-                    continue;
-                }
-                let gx = groups.min(max_x);
-                let gy = groups.div_ceil(gx);
-                if gy > max_y {
-                    return Err(program_error(
-                        name,
-                        format!(
-                            "{}: {groups} workgroups exceed the device's maxComputeWorkGroupCount",
-                            k.name
-                        ),
-                    ));
-                }
                 let kernel = &self.kernels[&k.name];
                 let bound: Vec<&Tensor> = k.bindings.iter().map(|&b| &tensors[b]).collect();
-                let chunks: Vec<(u64, u64, bool, bool)> = match k.repeat {
-                    Repeat::Once => vec![(0, 0, true, true)],
-                    Repeat::Chunks { total, chunk } => {
-                        let total = vals.size(total);
-                        let n = total.div_ceil(chunk).max(1);
-                        (0..n)
-                            .map(|c| {
-                                let b = c * chunk;
-                                (b, (b + chunk).min(total), c == 0, c + 1 == n)
-                            })
-                            .collect()
-                    }
-                };
-                for (begin, end, first, last) in chunks {
-                    let mut push = Vec::with_capacity(k.push.len() * 4);
-                    for p in &k.push {
-                        let w: u32 = match p {
-                            PushValue::Slot(s) => {
-                                let elem = f.host.slots[*s].elem;
-                                push_word(
-                                    vals.value(kiln_core::codegen::host::HostVal::Slot(*s)),
-                                    elem,
-                                )
-                            }
-                            PushValue::ChunkBegin => begin as u32,
-                            PushValue::ChunkEnd => end as u32,
-                            PushValue::ChunkFirst => u32::from(first),
-                            PushValue::ChunkLast => u32::from(last),
-                        };
-                        push.extend_from_slice(&w.to_le_bytes());
-                    }
+                for launch in k.launches(&f.host, &vals) {
+                    let groups = launch.workgroups;
+                    let grid = split_workgroups(groups, max).ok_or_else(|| {
+                        program_error(
+                            name,
+                            format!(
+                                "{}: {groups} workgroups exceed the device's maxComputeWorkGroupCount",
+                                k.name
+                            ),
+                        )
+                    })?;
+                    let mut push = launch.push;
                     // A kernel whose push constants all went unused has
                     // none in its interface.
                     let want = kernel.interface().push_constants.map_or(0, |r| r.size) as usize;
                     push.resize(want, 0);
-                    stream.dispatch_with(kernel, &bound, &push, [gx as u32, gy as u32, 1])?;
+                    stream.dispatch_with(kernel, &bound, &push, grid)?;
                 }
             }
         }
@@ -594,14 +441,6 @@ fn elem_of(dtype: DType) -> Option<ElemType> {
     ]
     .into_iter()
     .find(|&e| dtype_of(e) == Some(dtype))
-}
-
-/// A host scalar as a push-constant word (the kernel's view of it).
-fn push_word(v: Scalar, elem: ElemType) -> u32 {
-    match elem {
-        ElemType::F32 | ElemType::F16 | ElemType::BF16 => (v.float() as f32).to_bits(),
-        _ => v.int() as u32,
-    }
 }
 
 fn param_text(p: &kiln_core::codegen::Param) -> String {

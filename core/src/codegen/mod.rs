@@ -42,6 +42,7 @@ pub mod bufferize;
 pub mod combine;
 pub mod elementwise;
 pub mod error;
+pub mod exec;
 pub mod host;
 pub mod inline;
 pub mod kernels;

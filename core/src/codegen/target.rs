@@ -101,6 +101,20 @@ impl CodegenTarget {
     }
 }
 
+/// The `spirv.target_env` (or `spv.target_env`) a tensor module
+/// declares, if any; an error when it does not parse.
+pub fn declared_env(m: &crate::tensor::TensorModule) -> Result<Option<TargetEnv>, String> {
+    for (name, text) in &m.attributes {
+        if name == "spirv.target_env" || name == "spv.target_env" {
+            return text
+                .parse::<TargetEnv>()
+                .map(Some)
+                .map_err(|e| format!("module attribute '{name}': {e}"));
+        }
+    }
+    Ok(None)
+}
+
 /// `device`'s env restricted to what `declared` allows: MLIR treats a
 /// module's `spirv.target_env` as a bound on what the compiler may use, so
 /// a program runs on any device that satisfies what was actually compiled

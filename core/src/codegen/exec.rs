@@ -1,0 +1,255 @@
+//! What every executor of a [`CompiledFunction`] computes the same way,
+//! whatever runs its kernels (kiln-runtime on a Vulkan device, kiln-cpu on
+//! the CPU): the host values of a run, the buffers' element counts, the
+//! launches of each kernel (workgroups and push-constant bytes, one per
+//! chunk of a chunked kernel), the bytes of constants and arguments, and
+//! the results read back from the buffers.
+//!
+//! Buffers hold elements in their natural little-endian width
+//! ([`element_bytes`]); executors round them up to whole 32-bit words, as
+//! kernels store 1- and 2-byte elements as parts of words.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::tensor::attr::Elements;
+use crate::tensor::eval::{Scalar, Tensor, Value};
+use crate::tensor::types::ElemType;
+
+use super::bufferize::BufferId;
+use super::host::{HostProgram, HostVal, HostValues, SourceRef};
+use super::kernels::{PushValue, Repeat};
+use super::program::{CompiledFunction, CompiledKernel, ResultRef};
+
+/// Bytes per element of `elem` in a buffer.
+pub fn element_bytes(elem: ElemType) -> usize {
+    match elem {
+        ElemType::Int(1) | ElemType::Int(8) => 1,
+        ElemType::Int(16) | ElemType::F16 | ElemType::BF16 => 2,
+        ElemType::Int(64) | ElemType::F64 | ElemType::Index => 8,
+        _ => 4,
+    }
+}
+
+/// The little-endian bytes of `n` elements of `data` (a splat's one
+/// element repeated).
+pub fn elements_to_bytes(data: &Elements, n: usize) -> Vec<u8> {
+    fn le<T: Copy, const N: usize>(v: &[T], n: usize, f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(n * N);
+        if v.len() == n {
+            v.iter().for_each(|&x| out.extend_from_slice(&f(x)));
+        } else if let Some(&x) = v.first() {
+            let one = f(x);
+            (0..n).for_each(|_| out.extend_from_slice(&one));
+        }
+        out
+    }
+    match data {
+        Elements::I1(v) => le(v, n, |b| [u8::from(b)]),
+        Elements::I8(v) => le(v, n, i8::to_le_bytes),
+        Elements::I16(v) => le(v, n, i16::to_le_bytes),
+        Elements::I32(v) => le(v, n, i32::to_le_bytes),
+        Elements::I64(v) => le(v, n, i64::to_le_bytes),
+        Elements::F16(v) | Elements::BF16(v) => le(v, n, u16::to_le_bytes),
+        Elements::F32(v) => le(v, n, f32::to_le_bytes),
+        Elements::F64(v) => le(v, n, f64::to_le_bytes),
+    }
+}
+
+/// `n` elements of `elem` from little-endian `bytes` (missing bytes read
+/// as zero).
+pub fn bytes_to_elements(elem: ElemType, bytes: &[u8], n: usize) -> Elements {
+    fn read<const N: usize, T>(bytes: &[u8], n: usize, f: impl Fn([u8; N]) -> T) -> Vec<T> {
+        (0..n)
+            .map(|i| {
+                let mut b = [0u8; N];
+                if let Some(src) = bytes.get(i * N..(i + 1) * N) {
+                    b.copy_from_slice(src);
+                }
+                f(b)
+            })
+            .collect()
+    }
+    match elem {
+        ElemType::Int(1) => Elements::I1(read(bytes, n, |[b]: [u8; 1]| b != 0)),
+        ElemType::Int(8) => Elements::I8(read(bytes, n, i8::from_le_bytes)),
+        ElemType::Int(16) => Elements::I16(read(bytes, n, i16::from_le_bytes)),
+        ElemType::Int(64) | ElemType::Index => Elements::I64(read(bytes, n, i64::from_le_bytes)),
+        ElemType::F16 => Elements::F16(read(bytes, n, u16::from_le_bytes)),
+        ElemType::BF16 => Elements::BF16(read(bytes, n, u16::from_le_bytes)),
+        ElemType::F64 => Elements::F64(read(bytes, n, f64::from_le_bytes)),
+        ElemType::F32 => Elements::F32(read(bytes, n, f32::from_le_bytes)),
+        _ => Elements::I32(read(bytes, n, i32::from_le_bytes)),
+    }
+}
+
+/// A host scalar as a push-constant word (the kernel's view of it).
+pub fn push_word(v: Scalar, elem: ElemType) -> u32 {
+    match elem {
+        ElemType::F32 | ElemType::F16 | ElemType::BF16 => (v.float() as f32).to_bits(),
+        _ => v.int() as u32,
+    }
+}
+
+/// `groups` workgroups as a grid within `max` per dimension: `[x, y, 1]`
+/// with `x` as large as allowed (kernels linearize `x + y * X`), or `None`
+/// when they do not fit.
+pub fn split_workgroups(groups: u64, max: [u32; 3]) -> Option<[u32; 3]> {
+    let max_x = u64::from(max[0].max(1));
+    let max_y = u64::from(max[1].max(1));
+    let gx = groups.min(max_x);
+    let gy = groups.div_ceil(gx.max(1));
+    (gy <= max_y).then_some([gx as u32, gy as u32, 1])
+}
+
+/// One dispatch of a kernel in a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelLaunch {
+    /// Workgroups (linear; see [`split_workgroups`]).
+    pub workgroups: u64,
+    /// The push-constant bytes (every word of the kernel's list; a kernel
+    /// may declare fewer when some went unused).
+    pub push: Vec<u8>,
+}
+
+impl CompiledKernel {
+    /// The dispatches of this kernel in a run with host values `vals` of
+    /// `host`: none when it has no workgroup, one per chunk of a chunked
+    /// kernel, else one.
+    pub fn launches(&self, host: &HostProgram, vals: &HostValues) -> Vec<KernelLaunch> {
+        let groups = vals.size(self.workgroups);
+        if groups == 0 {
+            return Vec::new();
+        }
+        let chunks: Vec<(u64, u64, bool, bool)> = match self.repeat {
+            Repeat::Once => vec![(0, 0, true, true)],
+            Repeat::Chunks { total, chunk } => {
+                let total = vals.size(total);
+                let n = total.div_ceil(chunk.max(1)).max(1);
+                (0..n)
+                    .map(|c| {
+                        let b = c * chunk;
+                        (b, (b + chunk).min(total), c == 0, c + 1 == n)
+                    })
+                    .collect()
+            }
+        };
+        chunks
+            .into_iter()
+            .map(|(begin, end, first, last)| {
+                let mut push = Vec::with_capacity(self.push.len() * 4);
+                for p in &self.push {
+                    let w: u32 = match p {
+                        PushValue::Slot(s) => {
+                            let elem = host.slots.get(*s).map_or(ElemType::Index, |s| s.elem);
+                            push_word(vals.value(HostVal::Slot(*s)), elem)
+                        }
+                        PushValue::ChunkBegin => begin as u32,
+                        PushValue::ChunkEnd => end as u32,
+                        PushValue::ChunkFirst => u32::from(first),
+                        PushValue::ChunkLast => u32::from(last),
+                    };
+                    push.extend_from_slice(&w.to_le_bytes());
+                }
+                KernelLaunch {
+                    workgroups: groups,
+                    push,
+                }
+            })
+            .collect()
+    }
+}
+
+impl CompiledFunction {
+    /// Evaluates the host program for a run: `arg_dim(i, d)` is dimension
+    /// `d` of tensor argument `i`, `arg_scalar(i)` scalar argument `i`;
+    /// the sizes of dynamic constants come from their data. The error is
+    /// the first failing check's message.
+    pub fn evaluate_host(
+        &self,
+        arg_dim: &dyn Fn(usize, usize) -> Option<u64>,
+        arg_scalar: &dyn Fn(usize) -> Option<Scalar>,
+    ) -> Result<HostValues, String> {
+        let const_shapes: HashMap<BufferId, &[u64]> = self
+            .constants
+            .iter()
+            .map(|c| (c.buffer, c.shape.as_slice()))
+            .collect();
+        let source_dim = |s: SourceRef, d: usize| -> Option<u64> {
+            match s {
+                SourceRef::Argument(i) => arg_dim(i, d),
+                SourceRef::Constant(v) => {
+                    let b = self.constant_buffer_of(v)?;
+                    const_shapes.get(&b)?.get(d).copied()
+                }
+            }
+        };
+        self.host.evaluate(&source_dim, arg_scalar)
+    }
+
+    /// The element count of every buffer for host values `vals`; an error
+    /// when a count overflows, a buffer is larger than `max_bytes` (the
+    /// device's `maxStorageBufferRange`), or has more elements than
+    /// kernels index with 32-bit integers.
+    pub fn buffer_elements(&self, vals: &HostValues, max_bytes: u64) -> Result<Vec<u64>, String> {
+        let mut counts = Vec::with_capacity(self.buffers.len());
+        for (i, b) in self.buffers.iter().enumerate() {
+            let n: u64 = b
+                .shape
+                .iter()
+                .map(|&s| vals.size(s))
+                .try_fold(1u64, |acc, x| acc.checked_mul(x))
+                .ok_or("a buffer size overflows")?;
+            let bytes = n.saturating_mul(element_bytes(b.elem) as u64);
+            if bytes > max_bytes {
+                return Err(format!(
+                    "buffer {i} ({n} x {}) needs {bytes} bytes, more than the device's maxStorageBufferRange of {max_bytes} bytes",
+                    b.elem
+                ));
+            }
+            if n > i32::MAX as u64 {
+                return Err(format!(
+                    "buffer {i} has {n} elements; kernels index with 32-bit integers"
+                ));
+            }
+            counts.push(n);
+        }
+        Ok(counts)
+    }
+
+    /// The function's results for host values `vals`, reading a result
+    /// buffer's bytes with `read`.
+    pub fn result_values<E>(
+        &self,
+        vals: &HostValues,
+        read: &mut dyn FnMut(BufferId) -> Result<Vec<u8>, E>,
+    ) -> Result<Vec<Value>, E> {
+        let mut out = Vec::with_capacity(self.results.len());
+        for r in &self.results {
+            out.push(match r {
+                ResultRef::Host { value, .. } => Value::Scalar(vals.value(*value)),
+                ResultRef::Buffer {
+                    buffer,
+                    shape,
+                    elem,
+                    scalar,
+                } => {
+                    let dims: Vec<usize> = shape.iter().map(|&s| vals.size(s) as usize).collect();
+                    let n: usize = dims.iter().product();
+                    let bytes = read(*buffer)?;
+                    let t = Tensor {
+                        elem: *elem,
+                        shape: dims,
+                        data: bytes_to_elements(*elem, &bytes, n),
+                    };
+                    if *scalar {
+                        Value::Scalar(t.get(0))
+                    } else {
+                        Value::Tensor(Rc::new(t))
+                    }
+                }
+            });
+        }
+        Ok(out)
+    }
+}
