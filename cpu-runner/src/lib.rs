@@ -30,6 +30,9 @@
 //!   buffers by set and binding, push constants and a grid.
 //! * [`CpuLauncher`]: the host interpreter's [`Launcher`] for MLIR runner
 //!   programs (`kiln run --cpu`).
+//! * [`CpuProgram`] and [`TensorBackend`]: tensor programs compiled by
+//!   kiln-core's tensor compiler, their kernels on the CPU (`kiln run
+//!   --cpu` of IREE's end-to-end test files).
 //! * [`cpu_target_env`]: what kernels are lowered for by default.
 //!
 //! [`Launcher`]: kiln_core::host::Launcher
@@ -41,6 +44,7 @@ mod error;
 pub mod job;
 mod kernel;
 mod launcher;
+mod tensor;
 pub mod toolchain;
 
 pub use env::cpu_target_env;
@@ -49,3 +53,4 @@ pub use kernel::{
     BufferBinding, CpuKernel, DispatchOptions, DispatchReport, DEFAULT_SUBGROUP_SIZE,
 };
 pub use launcher::CpuLauncher;
+pub use tensor::{CpuProgram, TensorBackend};

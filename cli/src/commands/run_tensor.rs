@@ -6,6 +6,8 @@
 //! exit status 1 when a check fails. A compile or run error of a test (an
 //! unsupported op, a dynamic size that does not fit, a buffer over a device
 //! limit) fails the test and is also reported as one `error:` line. With
+//! `--cpu` ([`run_cpu`]) the kernels run on the CPU instead, with the same
+//! output. With
 //! `--validation`, any validation-layer message fails the command.
 
 use std::io::Write;
@@ -50,6 +52,33 @@ pub fn run_device(
     }
     if !validation.is_empty() {
         bail!("{} validation message(s)", validation.len());
+    }
+    Ok(if report.success() {
+        Outcome::Success
+    } else {
+        Outcome::Exit(1)
+    })
+}
+
+/// Runs the e2e module `module` (from input `name`) with its kernels on
+/// the CPU (`--cpu`): the same output and exit status as on the device.
+pub fn run_cpu(
+    args: &RunArgs,
+    module: &TensorModule,
+    name: &str,
+    opts: &RunOptions,
+) -> Result<Outcome> {
+    let mut backend = kiln_cpu::TensorBackend::new(args.cpu.options());
+    let report = e2e::run(module, &mut backend as &mut dyn Backend, opts)
+        .map_err(|e| super::in_file(name, e))?;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(report.output.as_bytes())
+        .and_then(|()| stdout.flush())
+        .context("cannot write stdout")?;
+    if let Some(first) = backend.errors().first() {
+        eprintln!("error: {name}: {first}");
+        return Ok(Outcome::Exit(1));
     }
     Ok(if report.success() {
         Outcome::Success

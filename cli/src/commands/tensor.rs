@@ -5,7 +5,8 @@
 //!   every test function (or one) on the CPU reference evaluator and
 //!   prints what iree-check-module prints; the exit status is 1 when any
 //!   check fails. Without `--reference` it runs them on the device
-//!   ([`super::run_tensor`]).
+//!   ([`super::run_tensor`]), with `--cpu` with their kernels on the CPU
+//!   through LLVM ([`kiln_cpu::TensorBackend`]).
 //! * `kiln opt TENSOR.mlir` parses, verifies and prints the program.
 //!
 //! Bad input is one `error: FILE:LINE:COL: message` line, exit status 1.
@@ -34,6 +35,12 @@ pub fn run(args: &super::run::RunArgs, text: &str) -> Result<Outcome> {
         timing: !args.no_timing,
         source_name: Some(name.clone()),
     };
+    if args.reference && args.cpu.cpu {
+        bail!("{name}: --reference and --cpu exclude each other");
+    }
+    if args.cpu.cpu {
+        return super::run_tensor::run_cpu(args, &module, &name, &opts);
+    }
     if !args.reference {
         return super::run_tensor::run_device(args, &module, &name, &opts);
     }

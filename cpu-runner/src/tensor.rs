@@ -1,0 +1,376 @@
+//! Tensor programs on the CPU: a [`CompiledProgram`] (kiln-core's tensor
+//! compiler, for [`cpu_target_env`]) run function by function with every
+//! kernel on the CPU ([`CpuKernel`]), and [`TensorBackend`], the
+//! [`Backend`] of kiln-core's runner of IREE's end-to-end test format
+//! (`kiln run --cpu FILE.mlir`).
+//!
+//! A run does what kiln-runtime's `Program::run` does on a device, through
+//! the same code in [`kiln_core::codegen::exec`]: evaluate the host program
+//! for the run's sizes (a dynamic size that does not fit fails the run with
+//! the failing check's message), allocate each buffer as whole 32-bit
+//! words, copy in the arguments and constants, dispatch every kernel of
+//! every dispatch in order (each chunk of a chunked kernel with its push
+//! constants; the workgroups as an `[x, y, 1]` grid within the env's
+//! `maxComputeWorkGroupCount`, as on the device), and read the results.
+//! Each kernel is compiled once from its SPIR-V binary, deserialized into
+//! the spv IR and converted to LLVM.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use kiln_core::codegen::{compile, CodegenTarget, DriverFacts};
+//! use kiln_cpu::{cpu_target_env, CpuProgram, DispatchOptions};
+//! let m = kiln_core::tensor::load(
+//!     "func.func @sq(%x: tensor<4xf32>) -> tensor<4xf32> {\n\
+//!        %y = arith.mulf %x, %x : tensor<4xf32>\n\
+//!        return %y : tensor<4xf32>\n}",
+//! )?;
+//! let options = DispatchOptions::default();
+//! let target = CodegenTarget::new(cpu_target_env(options.subgroup_size), DriverFacts::conservative());
+//! let program = CpuProgram::load(compile(&m, &target)?, options)?;
+//! let x = kiln_core::tensor::eval::Tensor::zeros(kiln_core::tensor::ElemType::F32, &[4]).unwrap();
+//! let out = program.run("sq", &[kiln_core::tensor::eval::Value::Tensor(x.into())])?;
+//! # let _ = out; Ok(())
+//! # }
+//! ```
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use kiln_core::codegen::bufferize::BufferOrigin;
+use kiln_core::codegen::exec::{element_bytes, elements_to_bytes, split_workgroups};
+use kiln_core::codegen::target::{bounded_env, declared_env};
+use kiln_core::codegen::{
+    compile_function, prepare_module, CodegenTarget, CompiledFunction, CompiledProgram,
+    DriverFacts,
+};
+use kiln_core::tensor::e2e::{Backend, BackendError};
+use kiln_core::tensor::eval::Value;
+use kiln_core::tensor::TensorModule;
+
+use crate::env::cpu_target_env;
+use crate::error::CpuError;
+use crate::kernel::{BufferBinding, CpuKernel, DispatchOptions, DispatchReport};
+
+/// A compiled tensor program whose kernels run on the CPU.
+pub struct CpuProgram {
+    compiled: CompiledProgram,
+    kernels: HashMap<String, CpuKernel>,
+    options: DispatchOptions,
+    reports: Mutex<Vec<(String, DispatchReport)>>,
+}
+
+impl std::fmt::Debug for CpuProgram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CpuProgram")
+            .field("functions", &self.compiled.functions.len())
+            .field("kernels", &self.kernels.len())
+            .finish_non_exhaustive()
+    }
+}
+
+fn program_error(function: &str, message: impl std::fmt::Display) -> CpuError {
+    CpuError::Launch(format!("function @{function}: {message}"))
+}
+
+impl CpuProgram {
+    /// Compiles every kernel of `compiled` for the CPU (each from its
+    /// SPIR-V binary). `compiled` should target [`cpu_target_env`] with
+    /// `options.subgroup_size` (or an env no larger).
+    pub fn load(compiled: CompiledProgram, options: DispatchOptions) -> Result<CpuProgram, CpuError> {
+        let mut kernels = HashMap::new();
+        for f in &compiled.functions {
+            for k in f.dispatches.iter().flat_map(|d| &d.kernels) {
+                if kernels.contains_key(&k.name) {
+                    continue;
+                }
+                let err = |m: String| program_error(&f.name, format!("kernel @{}: {m}", k.name));
+                let module = kiln_core::binary::deserialize(&k.words)
+                    .map_err(|e| err(format!("cannot read its SPIR-V binary: {e}")))?;
+                let kernel = CpuKernel::compile(&module, &k.name, &HashMap::new())
+                    .map_err(|e| err(e.to_string()))?;
+                if kernel.info().local_size != k.workgroup_size {
+                    return Err(err(format!(
+                        "compiled with workgroup size {:?}, the program launches {:?}",
+                        kernel.info().local_size,
+                        k.workgroup_size
+                    )));
+                }
+                kernels.insert(k.name.clone(), kernel);
+            }
+        }
+        Ok(CpuProgram {
+            compiled,
+            kernels,
+            options,
+            reports: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The compiled program.
+    pub fn compiled(&self) -> &CompiledProgram {
+        &self.compiled
+    }
+
+    /// `kernel name → what its dispatch measured`, in dispatch order,
+    /// since the program was loaded.
+    pub fn reports(&self) -> Vec<(String, DispatchReport)> {
+        self.reports
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Runs function `name` with `args` (host tensors and scalars) and
+    /// returns its results.
+    pub fn run(&self, name: &str, args: &[Value]) -> Result<Vec<Value>, CpuError> {
+        let f = self
+            .compiled
+            .function(name)
+            .ok_or_else(|| program_error(name, "no such function in the program"))?;
+        self.run_function(f, args)
+    }
+
+    fn run_function(&self, f: &CompiledFunction, args: &[Value]) -> Result<Vec<Value>, CpuError> {
+        let name = f.name.as_str();
+        if args.len() != f.params.len() {
+            return Err(program_error(
+                name,
+                format!("takes {} arguments, got {}", f.params.len(), args.len()),
+            ));
+        }
+        for (i, (a, p)) in args.iter().zip(&f.params).enumerate() {
+            let fits = match (a, &p.shape) {
+                (Value::Tensor(t), Some(shape)) => {
+                    t.elem == p.elem
+                        && t.shape.len() == shape.len()
+                        && t.shape
+                            .iter()
+                            .zip(shape)
+                            .all(|(&n, d)| d.is_none_or(|d| d as usize == n))
+                }
+                (Value::Scalar(_), None) => true,
+                _ => false,
+            };
+            if !fits {
+                return Err(program_error(
+                    name,
+                    format!("argument {i} does not fit the parameter's type"),
+                ));
+            }
+        }
+        let arg_dim = |i: usize, d: usize| -> Option<u64> {
+            match args.get(i)? {
+                Value::Tensor(t) => t.shape.get(d).map(|&n| n as u64),
+                Value::Scalar(_) => None,
+            }
+        };
+        let arg_scalar = |i: usize| args.get(i)?.scalar();
+        let vals = f
+            .evaluate_host(&arg_dim, &arg_scalar)
+            .map_err(|m| program_error(name, m))?;
+        let limits = &self.compiled.target.env.limits;
+        let counts = f
+            .buffer_elements(&vals, u64::from(limits.max_storage_buffer_range))
+            .map_err(|m| program_error(name, m))?;
+        // Buffers: whole 32-bit words, as on the device.
+        let mut buffers: Vec<Vec<u8>> = Vec::with_capacity(f.buffers.len());
+        for (i, b) in f.buffers.iter().enumerate() {
+            let n = counts[i] as usize;
+            let mut bytes = match b.origin {
+                BufferOrigin::Argument(a) => match args.get(a) {
+                    Some(Value::Tensor(t)) => elements_to_bytes(&t.data, n),
+                    _ => return Err(program_error(name, format!("argument {a} must be a tensor"))),
+                },
+                BufferOrigin::Constant(_) => {
+                    let c = f
+                        .constants
+                        .iter()
+                        .find(|c| c.buffer == i)
+                        .ok_or_else(|| program_error(name, "a constant without data"))?;
+                    elements_to_bytes(&c.data, n)
+                }
+                BufferOrigin::Dispatch(_) | BufferOrigin::Scratch(_) => Vec::new(),
+            };
+            let words = (n * element_bytes(b.elem)).div_ceil(4).max(1);
+            bytes.resize(words * 4, 0);
+            buffers.push(bytes);
+        }
+        for d in &f.dispatches {
+            for k in &d.kernels {
+                let kernel = &self.kernels[&k.name];
+                for launch in k.launches(&f.host, &vals) {
+                    let groups = launch.workgroups;
+                    let grid = split_workgroups(groups, limits.max_compute_workgroup_count)
+                        .ok_or_else(|| {
+                            program_error(
+                                name,
+                                format!(
+                                    "kernel @{}: {groups} workgroups exceed maxComputeWorkGroupCount",
+                                    k.name
+                                ),
+                            )
+                        })?;
+                    let report = self.dispatch(name, &k.name, kernel, &k.bindings, &mut buffers, &launch.push, grid)?;
+                    self.reports
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((k.name.clone(), report));
+                }
+            }
+        }
+        f.result_values(&vals, &mut |b| {
+            buffers
+                .get(b)
+                .cloned()
+                .ok_or_else(|| program_error(name, format!("no buffer {b}")))
+        })
+    }
+
+    /// One dispatch of `kernel` with buffer `bindings[i]` at set 0,
+    /// binding `i`.
+    #[allow(clippy::too_many_arguments)]
+    fn dispatch(
+        &self,
+        function: &str,
+        kernel_name: &str,
+        kernel: &CpuKernel,
+        bindings: &[usize],
+        buffers: &mut [Vec<u8>],
+        push: &[u8],
+        grid: [u32; 3],
+    ) -> Result<DispatchReport, CpuError> {
+        for (i, b) in bindings.iter().enumerate() {
+            if bindings[..i].contains(b) {
+                return Err(program_error(
+                    function,
+                    format!(
+                        "kernel @{kernel_name}: buffer {b} is bound twice; the CPU runner binds each buffer once"
+                    ),
+                ));
+            }
+            if *b >= buffers.len() {
+                return Err(program_error(function, format!("kernel @{kernel_name}: no buffer {b}")));
+            }
+        }
+        // Take the bound buffers out, bind them, put them back.
+        let mut taken: Vec<Vec<u8>> = bindings.iter().map(|&b| std::mem::take(&mut buffers[b])).collect();
+        let result = {
+            let mut bound: Vec<BufferBinding<'_>> = taken
+                .iter_mut()
+                .enumerate()
+                .map(|(i, bytes)| BufferBinding {
+                    set: 0,
+                    binding: i as u32,
+                    bytes,
+                })
+                .collect();
+            kernel.dispatch(&mut bound, push, grid, &self.options)
+        };
+        for (&b, bytes) in bindings.iter().zip(taken) {
+            buffers[b] = bytes;
+        }
+        result.map_err(|e| program_error(function, format!("kernel @{kernel_name}: {e}")))
+    }
+}
+
+/// Runs e2e test functions with their kernels on the CPU.
+pub struct TensorBackend {
+    target: CodegenTarget,
+    options: DispatchOptions,
+    programs: HashMap<String, Result<CpuProgram, String>>,
+    errors: Vec<String>,
+    reports: Vec<(String, DispatchReport)>,
+}
+
+impl std::fmt::Debug for TensorBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TensorBackend")
+            .field("options", &self.options)
+            .field("functions", &self.programs.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl TensorBackend {
+    /// A backend compiling for [`cpu_target_env`] with the subgroup size of
+    /// `options` (bounded by a module's declared `spirv.target_env`) and
+    /// dispatching with `options`.
+    pub fn new(options: DispatchOptions) -> TensorBackend {
+        let env = cpu_target_env(options.subgroup_size);
+        TensorBackend::with_target(CodegenTarget::new(env, DriverFacts::conservative()), options)
+    }
+
+    /// A backend compiling for `target` (e.g. a device's, so the CPU runs
+    /// the same kernels as the device compared with; its subgroup size
+    /// should be the one of `options`).
+    pub fn with_target(target: CodegenTarget, options: DispatchOptions) -> TensorBackend {
+        TensorBackend {
+            target,
+            options,
+            programs: HashMap::new(),
+            errors: Vec::new(),
+            reports: Vec::new(),
+        }
+    }
+
+    /// The errors of compiling or running (not check failures), in order.
+    pub fn errors(&self) -> &[String] {
+        &self.errors
+    }
+
+    /// `kernel name → what its dispatch measured`, for every function run.
+    pub fn reports(&self) -> &[(String, DispatchReport)] {
+        &self.reports
+    }
+
+    /// The codegen target in use.
+    pub fn target(&self) -> &CodegenTarget {
+        &self.target
+    }
+}
+
+impl Backend for TensorBackend {
+    fn name(&self) -> &str {
+        "cpu"
+    }
+
+    fn prepare(&mut self, module: &TensorModule) -> Result<(), BackendError> {
+        if let Some(declared) = declared_env(module).map_err(BackendError)? {
+            self.target.env = bounded_env(&self.target.env, &declared);
+        }
+        let prepared = prepare_module(module).map_err(|e| BackendError(e.to_string()))?;
+        for &f in prepared.funcs() {
+            let fd = prepared.func(f);
+            if fd.body.is_none() {
+                continue;
+            }
+            let result = compile_function(&prepared, f, &self.target)
+                .map_err(|e| e.to_string())
+                .and_then(|cf| {
+                    let program = CompiledProgram {
+                        target: self.target.clone(),
+                        functions: vec![cf],
+                    };
+                    CpuProgram::load(program, self.options.clone()).map_err(|e| e.to_string())
+                });
+            self.programs.insert(fd.name.clone(), result);
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, _module: &TensorModule, func: &str) -> Result<Vec<Value>, BackendError> {
+        let result = match self.programs.remove(func) {
+            None => Err(format!("no compiled function '@{func}'")),
+            Some(Err(e)) => Err(e),
+            Some(Ok(p)) => {
+                let out = p.run(func, &[]).map_err(|e| e.to_string());
+                self.reports.extend(p.reports());
+                out
+            }
+        };
+        result.map_err(|e| {
+            self.errors.push(e.clone());
+            BackendError(e)
+        })
+    }
+}
