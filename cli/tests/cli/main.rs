@@ -17,6 +17,7 @@ mod mlir_compare;
 mod reflect_cli;
 mod run_cli;
 mod tensor_cli;
+mod tensor_cpu_cli;
 mod tensor_device_cli;
 mod translate_cli;
 mod tune_cli;

@@ -1,0 +1,134 @@
+//! `kiln run --cpu` of tensor programs (IREE's end-to-end test format):
+//! the kernels the tensor compiler makes run on the CPU through LLVM 19
+//! (kiln-cpu), with the output and exit status of `kiln run`. Needs
+//! `llc-19`, `opt-19` and a C compiler (ci/setup.sh installs them).
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{kiln, scratch};
+
+fn tensor_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu-tests/tests/tensor")
+}
+
+/// Corpus files covering elementwise ops, matmul (static and long-K),
+/// softmax, reductions, convolution, odd sizes and dynamic shapes; every
+/// check passes on the CPU, and the output is exactly what the reference
+/// evaluator's run prints (the same iree-check-module text).
+#[test]
+fn corpus_files_pass_on_the_cpu_with_the_same_output() {
+    let files = [
+        "elementwise_f32",
+        "matmul_f32",
+        "softmax",
+        "linalg_reduce",
+        "conv_2d_nhwc_hwcf",
+        "odd_sizes",
+        "dynamic_programs",
+    ];
+    let mut failures = Vec::new();
+    for f in files {
+        let path = tensor_dir().join(format!("{f}.mlir")).display().to_string();
+        let (status, out, err) = kiln(&["run", "--cpu", "--no-timing", &path], b"");
+        let (ref_status, ref_out, ref_err) =
+            kiln(&["run", "--reference", "--no-timing", &path], b"");
+        assert_eq!(ref_status, 0, "{path}: reference: {ref_err}");
+        if status != 0 || !err.is_empty() {
+            failures.push(format!("{path}: exit {status}\n{out}\n{err}"));
+        } else if out != ref_out {
+            failures.push(format!(
+                "{path}: CPU output differs from the reference's:\n{out}\n---\n{ref_out}"
+            ));
+        } else if !out.contains("[  PASSED  ]") || out.contains("FAILED") {
+            failures.push(format!("{path}: not every test passed:\n{out}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+const SUM: &str = r#"func.func @sum() {
+  %in = util.unfoldable_constant dense<2> : tensor<1000xi32>
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<i32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<i32>) -> tensor<i32>
+  %s = linalg.reduce ins(%in : tensor<1000xi32>) outs(%f : tensor<i32>) dimensions = [0]
+    (%x: i32, %acc: i32) {
+      %a = arith.addi %x, %acc : i32
+      linalg.yield %a : i32
+    }
+  check.expect_eq_const(%s, dense<2000> : tensor<i32>) : tensor<i32>
+  return
+}
+"#;
+
+#[test]
+fn a_failing_check_on_the_cpu_exits_with_1() {
+    let dir = scratch("tensor-cpu");
+    let good = dir.join("sum.mlir");
+    std::fs::write(&good, SUM).unwrap();
+    let (status, out, err) = kiln(
+        &["run", "--cpu", "--no-timing", &good.display().to_string()],
+        b"",
+    );
+    assert_eq!(status, 0, "{out}{err}");
+    assert!(out.contains("[       OK ] module.sum"), "{out}");
+    let bad = dir.join("bad.mlir");
+    std::fs::write(&bad, SUM.replace("dense<2000>", "dense<2001>")).unwrap();
+    let (status, out, err) = kiln(
+        &["run", "--cpu", "--no-timing", &bad.display().to_string()],
+        b"",
+    );
+    assert_eq!(status, 1, "{out}{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(
+        out.contains("The first failure occurs at index 0 as the lhs value 2000 differs from the rhs value 2001."),
+        "{out}"
+    );
+    // With the timing lines, as `kiln run` prints them.
+    let (status, out, _) = kiln(&["run", "--cpu", &good.display().to_string()], b"");
+    assert_eq!(status, 0);
+    assert!(out.contains("[       OK ] module.sum ("), "{out}");
+}
+
+/// The bad inputs of the corpus (`gpu-tests/tests/tensor/errors/`) are one
+/// `error:` line with the text of their `// ERROR:` marker on the CPU too.
+#[test]
+fn corpus_bad_inputs_are_one_error_line_on_the_cpu() {
+    let dir = tensor_dir().join("errors");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "the bad-input corpus is missing");
+    let mut failures = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let want = text
+            .lines()
+            .find_map(|l| {
+                l.split_once("// ERROR: ")
+                    .map(|(_, t)| t.trim().to_string())
+            })
+            .expect("an ERROR marker");
+        let path = f.display().to_string();
+        let (status, _out, err) = kiln(&["run", "--cpu", "--no-timing", &path], b"");
+        let lines: Vec<&str> = err.lines().collect();
+        let one = lines.len() == 1 && lines[0].starts_with("error: ");
+        if status != 1 || !one || !err.contains(&want) || err.contains("panicked") {
+            failures.push(format!("{path}: exit {status}, wanted '{want}' in: {err}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn cpu_and_reference_exclude_each_other() {
+    let path = tensor_dir().join("matmul_f32.mlir").display().to_string();
+    let (status, out, err) = kiln(&["run", "--cpu", "--reference", &path], b"");
+    assert_eq!(status, 1);
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("--reference and --cpu exclude each other"), "{err}");
+}
