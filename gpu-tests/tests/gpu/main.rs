@@ -33,6 +33,7 @@ mod spv_text_kernels;
 mod stream_blocks;
 mod target_env_query;
 mod tensor_dynamic;
+mod tensor_cpu_differential;
 mod tensor_programs;
 mod tensor_strategies;
 mod tensor_tiles;
