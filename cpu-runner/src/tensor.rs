@@ -40,8 +40,7 @@ use kiln_core::codegen::bufferize::BufferOrigin;
 use kiln_core::codegen::exec::{element_bytes, elements_to_bytes, split_workgroups};
 use kiln_core::codegen::target::{bounded_env, declared_env};
 use kiln_core::codegen::{
-    compile_function, prepare_module, CodegenTarget, CompiledFunction, CompiledProgram,
-    DriverFacts,
+    compile_function, prepare_module, CodegenTarget, CompiledFunction, CompiledProgram, DriverFacts,
 };
 use kiln_core::tensor::e2e::{Backend, BackendError};
 use kiln_core::tensor::eval::Value;
@@ -76,7 +75,10 @@ impl CpuProgram {
     /// Compiles every kernel of `compiled` for the CPU (each from its
     /// SPIR-V binary). `compiled` should target [`cpu_target_env`] with
     /// `options.subgroup_size` (or an env no larger).
-    pub fn load(compiled: CompiledProgram, options: DispatchOptions) -> Result<CpuProgram, CpuError> {
+    pub fn load(
+        compiled: CompiledProgram,
+        options: DispatchOptions,
+    ) -> Result<CpuProgram, CpuError> {
         let mut kernels = HashMap::new();
         for f in &compiled.functions {
             for k in f.dispatches.iter().flat_map(|d| &d.kernels) {
@@ -179,7 +181,12 @@ impl CpuProgram {
             let mut bytes = match b.origin {
                 BufferOrigin::Argument(a) => match args.get(a) {
                     Some(Value::Tensor(t)) => elements_to_bytes(&t.data, n),
-                    _ => return Err(program_error(name, format!("argument {a} must be a tensor"))),
+                    _ => {
+                        return Err(program_error(
+                            name,
+                            format!("argument {a} must be a tensor"),
+                        ))
+                    }
                 },
                 BufferOrigin::Constant(_) => {
                     let c = f
@@ -210,7 +217,15 @@ impl CpuProgram {
                                 ),
                             )
                         })?;
-                    let report = self.dispatch(name, &k.name, kernel, &k.bindings, &mut buffers, &launch.push, grid)?;
+                    let report = self.dispatch(
+                        name,
+                        &k.name,
+                        kernel,
+                        &k.bindings,
+                        &mut buffers,
+                        &launch.push,
+                        grid,
+                    )?;
                     self.reports
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
@@ -249,11 +264,17 @@ impl CpuProgram {
                 ));
             }
             if *b >= buffers.len() {
-                return Err(program_error(function, format!("kernel @{kernel_name}: no buffer {b}")));
+                return Err(program_error(
+                    function,
+                    format!("kernel @{kernel_name}: no buffer {b}"),
+                ));
             }
         }
         // Take the bound buffers out, bind them, put them back.
-        let mut taken: Vec<Vec<u8>> = bindings.iter().map(|&b| std::mem::take(&mut buffers[b])).collect();
+        let mut taken: Vec<Vec<u8>> = bindings
+            .iter()
+            .map(|&b| std::mem::take(&mut buffers[b]))
+            .collect();
         let result = {
             let mut bound: Vec<BufferBinding<'_>> = taken
                 .iter_mut()
@@ -297,7 +318,10 @@ impl TensorBackend {
     /// dispatching with `options`.
     pub fn new(options: DispatchOptions) -> TensorBackend {
         let env = cpu_target_env(options.subgroup_size);
-        TensorBackend::with_target(CodegenTarget::new(env, DriverFacts::conservative()), options)
+        TensorBackend::with_target(
+            CodegenTarget::new(env, DriverFacts::conservative()),
+            options,
+        )
     }
 
     /// A backend compiling for `target` (e.g. a device's, so the CPU runs

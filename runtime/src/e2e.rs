@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
-pub use kiln_core::codegen::target::declared_env;
 use kiln_core::codegen::target::bounded_env;
+pub use kiln_core::codegen::target::declared_env;
 use kiln_core::codegen::{
     compile_function, prepare_module, CodegenTarget, CompiledProgram, DriverFacts,
 };

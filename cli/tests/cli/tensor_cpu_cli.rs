@@ -130,5 +130,8 @@ fn cpu_and_reference_exclude_each_other() {
     let (status, out, err) = kiln(&["run", "--cpu", "--reference", &path], b"");
     assert_eq!(status, 1);
     assert!(out.is_empty(), "{out}");
-    assert!(err.contains("--reference and --cpu exclude each other"), "{err}");
+    assert!(
+        err.contains("--reference and --cpu exclude each other"),
+        "{err}"
+    );
 }

@@ -130,7 +130,11 @@ fn tensor_programs_give_the_device_results_on_the_cpu() {
     ];
     let files: Vec<_> = corpus()
         .into_iter()
-        .filter(|p| wanted.iter().any(|w| p.file_stem().is_some_and(|s| s == *w)))
+        .filter(|p| {
+            wanted
+                .iter()
+                .any(|w| p.file_stem().is_some_and(|s| s == *w))
+        })
         .collect();
     assert_eq!(files.len(), wanted.len(), "corpus files missing");
     let mut failures = Vec::new();
@@ -145,8 +149,8 @@ fn tensor_programs_give_the_device_results_on_the_cpu() {
         for &f in prepared.funcs() {
             let fname = prepared.func(f).name.clone();
             let what = format!("{name}: @{fname}");
-            let cf = compile_function(&prepared, f, &target)
-                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let cf =
+                compile_function(&prepared, f, &target).unwrap_or_else(|e| panic!("{what}: {e}"));
             let program = CompiledProgram {
                 target: target.clone(),
                 functions: vec![cf],
