@@ -23,7 +23,10 @@
 //! With `--cpu` the kernels run on the CPU instead ([`kiln_cpu`]: converted
 //! to LLVM IR and compiled by the LLVM 19 tools; `--subgroup-size N`,
 //! `--threads N`, `--robust`); the output is the same, the timing lines
-//! giving the kernel's CPU time as its shader time.
+//! giving the kernel's CPU time as its shader time. Tensor programs run
+//! with `--cpu` too ([`kiln_cpu::TensorBackend`]: the tensor compiler's
+//! kernels, compiled for [`kiln_cpu::cpu_target_env`], on the CPU), with
+//! the output and exit status of their device run.
 
 use std::io::Write;
 use std::path::PathBuf;
