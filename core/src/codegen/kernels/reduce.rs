@@ -309,6 +309,69 @@ impl Emitter<'_, '_, '_> {
         })
     }
 
+    /// Invocation `inv` of `count` folds its own contiguous span of the
+    /// `total` iterations (`ceil(total / count)` of them, the last spans
+    /// shorter or empty), in groups of 4 read as vec4 with `groups`
+    /// (`total` a multiple of 4).
+    pub fn span_loop(
+        &mut self,
+        cs: &[Combiner],
+        total: KValue,
+        inv: KValue,
+        count: KValue,
+        groups: bool,
+        mut x_at: impl FnMut(&mut Self, KValue) -> Result<Vec<KValue>, CodegenError>,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let acc0 = self.identities(cs);
+        let one = self.index(1);
+        let unit = self.index(if groups { 4 } else { 1 });
+        // In units (groups of 4, or iterations).
+        let units = self.div(total, unit);
+        let cm1 = self.sub(count, one);
+        let span = self.add(units, cm1);
+        let span = self.div(span, count);
+        let start = self.mul(inv, span);
+        let end = self.add(start, span);
+        let end = self.b.binary(KOpKind::ArithMinUI, end, units);
+        // An empty span: start past the end.
+        let start = self.b.binary(KOpKind::ArithMinUI, start, end);
+        self.for_(start, end, one, &acc0, |e, q, accs| {
+            let lanes: Vec<KValue> = if groups {
+                let four = e.index(4);
+                let r4 = e.mul(q, four);
+                let group = super::vector::VectorGroup::new(e, r4);
+                let lanes = (0..4).map(|j| group.lane(j)).collect();
+                e.vector_groups.push(group);
+                lanes
+            } else {
+                vec![q]
+            };
+            let mut out = accs.to_vec();
+            let mut failed = None;
+            for r in lanes {
+                match x_at(e, r) {
+                    Ok(xs) => {
+                        for (k, c) in cs.iter().enumerate() {
+                            let w = e.widen(xs[k], c);
+                            out[k] = e.fold(c, out[k], w);
+                        }
+                    }
+                    Err(err) => {
+                        failed = Some(err);
+                        break;
+                    }
+                }
+            }
+            if groups {
+                e.vector_groups.pop();
+            }
+            match failed {
+                Some(err) => Err(err),
+                None => Ok(out),
+            }
+        })
+    }
+
     fn shared(&mut self, n: u32, ty: KType) -> KValue {
         self.b.alloc(KType::MemRef {
             shape: vec![Some(u64::from(n))],

@@ -433,16 +433,22 @@ fn choose_reduction(
         // left most of a device idle (two workgroups for 16M within the
         // loop budget alone).
         let chunk = budget.min(COOP_CHUNK);
-        let split = match red {
-            Size::Static(r) => r > u64::from(wg) * chunk,
-            Size::Slot(_) => true,
-        };
+        // Where barriers serialize a workgroup (lavapipe), every
+        // invocation writes its partial result and the second dispatch
+        // combines them: the long first pass runs without a barrier.
+        let per_invocation = target.facts.barriers_serialize;
+        let split = per_invocation
+            || match red {
+                Size::Static(r) => r > u64::from(wg) * chunk,
+                Size::Slot(_) => true,
+            };
         s.workgroup_size = [wg, 1, 1];
         s.distribution = Distribution::WorkgroupPerPoint;
         s.reduction = Some(ReductionStrategy::Cooperative {
             combine,
             chunk,
             split,
+            per_invocation,
         });
         let scalar_bytes = 8;
         s.workgroup_memory = match combine {
