@@ -593,11 +593,22 @@ fn choose_softmax(
     let row = shape.reduction.unwrap_or(Size::Static(0));
     let rows = shape.static_points();
     let short_row = row.fixed().is_some_and(|r| r * 3 <= budget && r <= 256);
-    if short_row && rows.is_none_or(|r| r >= 64) {
+    // Where barriers serialize a workgroup (lavapipe), any row whose three
+    // loops fit the budget goes to one invocation, if there are rows
+    // enough to keep the device busy: each invocation then reads its row
+    // sequentially, without the workgroup's barriers.
+    let lone_row = target.facts.barriers_serialize
+        && row.fixed().is_some_and(|r| r * 3 <= budget)
+        && rows.is_some_and(|r| r >= 64);
+    if lone_row || (short_row && rows.is_none_or(|r| r >= 64)) {
         s.workgroup_size = [64.min(max_inv), 1, 1];
         s.distribution = Distribution::Points { per_invocation: 1 };
         s.reduction = Some(ReductionStrategy::SoftmaxRow { combine: None });
-        s.reason = "short rows: one row per invocation".into();
+        s.reason = if short_row {
+            "short rows: one row per invocation".into()
+        } else {
+            "rows within the loop budget and barriers serialize workgroups here: one row per invocation".into()
+        };
         return;
     }
     let wg = coop_workgroup(target, row, max_inv);
