@@ -301,6 +301,9 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             (16, 8, 4),
             (64, 2, 8),
             (128, 4, 4),
+            (64, 16, 4),
+            (32, 16, 4),
+            (16, 16, 4),
         ] {
             add(wg, Distribution::Tile { rows, cols });
         }
