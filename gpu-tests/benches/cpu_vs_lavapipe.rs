@@ -11,6 +11,11 @@
 //!    (workgroup tree reductions with barriers in loops), a naive 512³
 //!    matmul. Median of `KILN_BENCH_RUNS` (default 5) dispatches each;
 //!    results checked against the host.
+//! 3. Every tensor program of `tests/tensor` (IREE's end-to-end test
+//!    format) as `kiln run` and `kiln run --cpu` run it: the wall time of
+//!    the whole file (tensor compiler, kernels, checks) on lavapipe and on
+//!    the CPU, the CPU's warm (second run: LLVM builds cached) and first
+//!    (compiling every kernel) runs, and the CPU's kernel time.
 //!
 //! The machine is shared: run it on an otherwise idle machine.
 
@@ -436,6 +441,68 @@ fn bench_kernels(ctx: &Context) {
     row("matmul 512³ f32 (naive)", vk, cpu);
 }
 
+fn tensor_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tensor");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn bench_tensor_files() {
+    use kiln_core::tensor::e2e::{self, Backend, RunOptions};
+    println!("## Tensor programs (times in ms)\n");
+    println!("| program | lavapipe (`kiln run`) | CPU warm (`kiln run --cpu`) | CPU kernels (warm) | CPU first (compiling) |");
+    println!("|---|---|---|---|---|");
+    let device = kiln_runtime::Device::new(&kiln_runtime::DeviceOptions {
+        cache: kiln_runtime::CacheLocation::Disabled,
+        ..kiln_runtime::DeviceOptions::default()
+    })
+    .expect("a Vulkan device (lavapipe)");
+    let options = DispatchOptions {
+        subgroup_size: device.target_env().limits.subgroup_size,
+        ..DispatchOptions::default()
+    };
+    let (mut total_dev, mut total_cpu, mut total_first) =
+        (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    for path in tensor_files() {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let module = kiln_core::tensor::load(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut run = |backend: &mut dyn Backend| {
+            let start = Instant::now();
+            let report = e2e::run(&module, backend, &RunOptions::default())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(report.success(), "{name}:\n{}", report.output);
+            start.elapsed()
+        };
+        let dev = run(&mut kiln_runtime::e2e::DeviceBackend::new(&device));
+        let first = run(&mut kiln_cpu::TensorBackend::new(options.clone()));
+        let mut warm_backend = kiln_cpu::TensorBackend::new(options.clone());
+        let cpu = run(&mut warm_backend);
+        let kernels: Duration = warm_backend.reports().iter().map(|(_, r)| r.kernel).sum();
+        total_dev += dev;
+        total_cpu += cpu;
+        total_first += first;
+        println!(
+            "| {name} | {} | {} | {} | {} |",
+            ms(dev),
+            ms(cpu),
+            ms(kernels),
+            ms(first)
+        );
+    }
+    println!(
+        "| **all** | {} | {} | | {} |\n",
+        ms(total_dev),
+        ms(total_cpu),
+        ms(total_first)
+    );
+}
+
 fn main() {
     // A fresh kernel cache: the runner table's "first" column compiles.
     let cache = std::env::temp_dir().join(format!("kiln-cpu-bench-{}", std::process::id()));
@@ -444,5 +511,6 @@ fn main() {
     println!("device: {}\n", ctx.device_summary().name);
     bench_runner_files(&ctx);
     bench_kernels(&ctx);
+    bench_tensor_files();
     let _ = std::fs::remove_dir_all(&cache);
 }
