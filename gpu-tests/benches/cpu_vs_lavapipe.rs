@@ -472,7 +472,7 @@ fn bench_tensor_files() {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let module = kiln_core::tensor::load(&std::fs::read_to_string(&path).unwrap())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let mut run = |backend: &mut dyn Backend| {
+        let run = |backend: &mut dyn Backend| {
             let start = Instant::now();
             let report = e2e::run(&module, backend, &RunOptions::default())
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
