@@ -135,3 +135,25 @@ fn cpu_and_reference_exclude_each_other() {
         "{err}"
     );
 }
+
+/// `--subgroup-size` sets both the env the tensor compiler targets (whose
+/// reductions may use subgroup operations) and the runner's subgroups: the
+/// checks pass with subgroups of 1, 4 and 32 invocations.
+#[test]
+fn reductions_pass_with_any_subgroup_size() {
+    let path = tensor_dir()
+        .join("linalg_reduce.mlir")
+        .display()
+        .to_string();
+    for sg in ["1", "4", "32"] {
+        let (status, out, err) = kiln(
+            &["run", "--cpu", "--no-timing", "--subgroup-size", sg, &path],
+            b"",
+        );
+        assert_eq!(status, 0, "subgroup size {sg}: {out}{err}");
+        assert!(
+            out.contains("[  PASSED  ] 5 tests."),
+            "subgroup size {sg}: {out}"
+        );
+    }
+}
