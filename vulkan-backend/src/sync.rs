@@ -166,6 +166,11 @@ impl Drop for Timeline {
         // Every submission holds an Arc of its timeline, so none is
         // pending here; waiting anyway costs nothing when all are done.
         self.wait_for_drop(self.submitted());
+        // The value being reached is not enough on lavapipe: its submit
+        // thread releases its reference to the semaphore's timeline point
+        // after signalling it, so destroying the semaphore right after a
+        // wait returned is a use after free there. Drain the queue first.
+        self.device.wait_idle_for_drop();
         // SAFETY: no pending submission signals or waits on the semaphore.
         unsafe { self.device.raw.destroy_semaphore(self.raw, None) };
     }
