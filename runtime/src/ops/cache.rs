@@ -101,7 +101,7 @@ pub(crate) fn run(
         .iter()
         .map(|&t| bindable(stream, t))
         .collect::<Result<Vec<Tensor>>>()?;
-    program.run_on_device(stream, super::elementwise::fname(op), &args)
+    program.enqueue(stream, super::elementwise::fname(op), &args)
 }
 
 /// `t` as a kernel can bind it: itself when contiguous from the start of
