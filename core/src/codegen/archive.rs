@@ -67,7 +67,7 @@ use super::target::{CodegenTarget, DriverFacts};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -569,7 +569,10 @@ record!(Strategy {
     types,
     reason,
 });
-record!(DriverFacts { loop_iteration_cap });
+record!(DriverFacts {
+    loop_iteration_cap,
+    barriers_serialize
+});
 record!(CodegenTarget { env, facts, tuning });
 record!(Choice {
     workgroup,
@@ -1114,11 +1117,13 @@ impl Field for ReductionStrategy {
                 combine,
                 chunk,
                 split,
+                per_invocation,
             } => {
                 1u8.put(w)?;
                 combine.put(w)?;
                 chunk.put(w)?;
-                split.put(w)
+                split.put(w)?;
+                per_invocation.put(w)
             }
             ReductionStrategy::SoftmaxRow { combine } => {
                 2u8.put(w)?;
@@ -1136,6 +1141,7 @@ impl Field for ReductionStrategy {
                 combine: Field::get(r)?,
                 chunk: Field::get(r)?,
                 split: Field::get(r)?,
+                per_invocation: Field::get(r)?,
             },
             (_, 2) => ReductionStrategy::SoftmaxRow {
                 combine: Field::get(r)?,

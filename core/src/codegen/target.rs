@@ -12,6 +12,13 @@ pub struct DriverFacts {
     /// one counter and silently leaves loops after 65,535); `None`: no
     /// known cap.
     pub loop_iteration_cap: Option<u32>,
+    /// Whether a barrier makes the driver run a workgroup's invocations
+    /// one at a time (llvmpipe runs such a workgroup as coroutines, not
+    /// as SIMD lanes): strategies without barriers are preferred where
+    /// one exists (reductions write each invocation's partial result and
+    /// a second dispatch combines them; softmax takes a row per
+    /// invocation).
+    pub barriers_serialize: bool,
 }
 
 impl DriverFacts {
@@ -26,14 +33,16 @@ impl DriverFacts {
             || driver_name.is_some_and(|d| d.contains("llvmpipe") || d.contains("lavapipe"));
         DriverFacts {
             loop_iteration_cap: lavapipe.then_some(Self::LAVAPIPE_LOOP_CAP),
+            barriers_serialize: lavapipe,
         }
     }
 
     /// The facts to assume for an unknown device (compiling offline):
-    /// lavapipe's cap, the strictest known.
+    /// lavapipe's cap, the strictest known; barriers as cheap as on a GPU.
     pub fn conservative() -> DriverFacts {
         DriverFacts {
             loop_iteration_cap: Some(Self::LAVAPIPE_LOOP_CAP),
+            barriers_serialize: false,
         }
     }
 }

@@ -30,10 +30,13 @@ enum Plan {
     /// `per` points per invocation; roots serially.
     Points { per: u32, range: Range },
     /// A workgroup per point, the root folded cooperatively; with `split`
-    /// (the split count and the partial buffers) the first of two kernels.
+    /// (the split count and the partial buffers) the first of two kernels,
+    /// which with `per_invocation` writes every invocation's partial
+    /// result instead of the workgroup's.
     Coop {
         combine: Combine,
         split: Option<(Size, Vec<usize>)>,
+        per_invocation: bool,
     },
     /// The second kernel of a split: combine the partials.
     CombinePartials {
@@ -141,6 +144,7 @@ pub fn emit_dispatch(
                 combine,
                 chunk,
                 split,
+                per_invocation,
             }),
         ) => {
             if root_struct.is_none() {
@@ -155,10 +159,21 @@ pub fn emit_dispatch(
                 let g = shapes.host.arith(SizeOp::CeilDiv, red_total, per);
                 let g = shapes.host.arith(SizeOp::Max, g, Size::Static(1));
                 let n = shapes.host.arith(SizeOp::Mul, points, g);
-                let partials = scratch_for(buffers, shapes, Some(n));
-                let second = shapes
-                    .host
-                    .arith(SizeOp::CeilDiv, g, Size::Static(u64::from(wg)));
+                // Partial results per point: one per workgroup, or one per
+                // invocation.
+                let per_point = if per_invocation {
+                    shapes
+                        .host
+                        .arith(SizeOp::Mul, g, Size::Static(u64::from(wg)))
+                } else {
+                    g
+                };
+                let count = shapes.host.arith(SizeOp::Mul, points, per_point);
+                let partials = scratch_for(buffers, shapes, Some(count));
+                let second =
+                    shapes
+                        .host
+                        .arith(SizeOp::CeilDiv, per_point, Size::Static(u64::from(wg)));
                 check_budget(
                     shapes,
                     d,
@@ -172,6 +187,7 @@ pub fn emit_dispatch(
                     Plan::Coop {
                         combine,
                         split: Some((g, partials.clone())),
+                        per_invocation,
                     },
                     n,
                     Repeat::Once,
@@ -180,7 +196,7 @@ pub fn emit_dispatch(
                     format!("{}_combine", d.name),
                     Plan::CombinePartials {
                         combine,
-                        split: g,
+                        split: per_point,
                         partials,
                     },
                     points,
@@ -192,6 +208,7 @@ pub fn emit_dispatch(
                     Plan::Coop {
                         combine,
                         split: None,
+                        per_invocation: false,
                     },
                     points,
                     Repeat::Once,
@@ -344,7 +361,11 @@ fn emit_kernel(
             }
             let _ = shapes;
         }
-        Plan::Coop { combine, split } => {
+        Plan::Coop {
+            combine,
+            split,
+            per_invocation,
+        } => {
             let root = d.root.expect("a root");
             let info = e.c.info;
             let s = info.structured[&root].clone();
@@ -386,11 +407,28 @@ fn emit_kernel(
             // 4: groups of 4 iterations, read as vec4 where the input is
             // indexed last by it.
             let groups = red.len() == 1 && e.const_of(total).is_some_and(|t| t > 0 && t % 4 == 0);
-            let accs = if groups {
+            let accs = if *per_invocation {
+                // Each invocation folds its own contiguous span (the
+                // invocation `base` of `stride`): sequential reads per
+                // invocation, what a CPU-backed driver prefetches.
+                e.span_loop(&cs, total, base, stride, groups, x_at)?
+            } else if groups {
                 e.coop_loop_vec4(&cs, total, base, stride, x_at)?
             } else {
                 e.coop_loop(&cs, total, base, stride, x_at)?
             };
+            if let (true, Some((_, partials))) = (*per_invocation, split) {
+                // Every invocation's partial at (point, workgroup, invocation).
+                let at = e.mul(pidx, gk);
+                let at = e.add(at, g);
+                let at = e.mul(at, wgv);
+                let at = e.add(at, tid);
+                for (k, c) in cs.iter().enumerate() {
+                    let t = e.narrow(accs[k], c);
+                    e.store_at(partials[k], at, t, c.elem);
+                }
+                return Ok(());
+            }
             let totals = e.workgroup_reduce(&cs, &accs, *combine, wg)?;
             let zero = e.index(0);
             let first = e.b.cmpi("eq", tid, zero);

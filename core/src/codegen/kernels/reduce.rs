@@ -265,33 +265,10 @@ impl Emitter<'_, '_, '_> {
         let mut group_fold = |e: &mut Self, t: KValue, accs: &[KValue]| {
             let off = e.mul(t, stride4);
             let r4 = e.add(base4, off);
-            let group = super::vector::VectorGroup::new(e, r4);
-            let lanes: Vec<KValue> = (0..4).map(|j| group.lane(j)).collect();
-            e.vector_groups.push(group);
-            let mut out = accs.to_vec();
-            let mut failed = None;
-            for r in lanes {
-                match x_at(e, r) {
-                    Ok(xs) => {
-                        for (k, c) in cs.iter().enumerate() {
-                            let w = e.widen(xs[k], c);
-                            out[k] = e.fold(c, out[k], w);
-                        }
-                    }
-                    Err(err) => {
-                        failed = Some(err);
-                        break;
-                    }
-                }
-            }
-            e.vector_groups.pop();
-            match failed {
-                Some(err) => Err(err),
-                None => Ok((r4, out)),
-            }
+            e.fold_group(cs, accs, r4, &mut x_at)
         };
         let bulk = self.for_(zero, t_full, one, &acc0, |e, t, accs| {
-            group_fold(e, t, accs).map(|(_, out)| out)
+            group_fold(e, t, accs)
         })?;
         let tys: Vec<KType> = acc0.iter().map(|&v| self.b.type_of(v)).collect();
         self.for_(t_full, t_end, one, &bulk, |e, t, accs| {
@@ -300,13 +277,86 @@ impl Emitter<'_, '_, '_> {
             let inside = e.lt(r4, total);
             let keep = accs.to_vec();
             let accs = accs.to_vec();
-            e.if_else(
-                inside,
-                &tys,
-                |e| group_fold(e, t, &accs).map(|(_, out)| out),
-                |_| Ok(keep),
-            )
+            e.if_else(inside, &tys, |e| group_fold(e, t, &accs), |_| Ok(keep))
         })
+    }
+
+    /// Invocation `inv` of `count` folds its own contiguous span of the
+    /// `total` iterations (`ceil(total / count)` of them, the last spans
+    /// shorter or empty), in groups of 4 read as vec4 with `groups`
+    /// (`total` a multiple of 4).
+    pub fn span_loop(
+        &mut self,
+        cs: &[Combiner],
+        total: KValue,
+        inv: KValue,
+        count: KValue,
+        groups: bool,
+        mut x_at: impl FnMut(&mut Self, KValue) -> Result<Vec<KValue>, CodegenError>,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let acc0 = self.identities(cs);
+        let one = self.index(1);
+        let unit = self.index(if groups { 4 } else { 1 });
+        // In units (groups of 4, or iterations).
+        let units = self.div(total, unit);
+        let cm1 = self.sub(count, one);
+        let span = self.add(units, cm1);
+        let span = self.div(span, count);
+        let start = self.mul(inv, span);
+        let end = self.add(start, span);
+        let end = self.b.binary(KOpKind::ArithMinUI, end, units);
+        // An empty span: start past the end.
+        let start = self.b.binary(KOpKind::ArithMinUI, start, end);
+        self.for_(start, end, one, &acc0, |e, q, accs| {
+            if groups {
+                let four = e.index(4);
+                let r4 = e.mul(q, four);
+                e.fold_group(cs, accs, r4, &mut x_at)
+            } else {
+                let xs = x_at(e, q)?;
+                Ok(e.fold_xs(cs, accs, &xs))
+            }
+        })
+    }
+
+    /// Folds `xs` (unwidened values, one per combiner) into the widened
+    /// `accs`.
+    fn fold_xs(&mut self, cs: &[Combiner], accs: &[KValue], xs: &[KValue]) -> Vec<KValue> {
+        cs.iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let w = self.widen(xs[k], c);
+                self.fold(c, accs[k], w)
+            })
+            .collect()
+    }
+
+    /// Folds `x_at(r)` for the 4 iterations `r4 + j` into `accs`, in
+    /// order, with them a vector group (what is indexed last by them is
+    /// read as vec4).
+    fn fold_group(
+        &mut self,
+        cs: &[Combiner],
+        accs: &[KValue],
+        r4: KValue,
+        x_at: &mut impl FnMut(&mut Self, KValue) -> Result<Vec<KValue>, CodegenError>,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let group = super::vector::VectorGroup::new(self, r4);
+        let lanes: Vec<KValue> = (0..4).map(|j| group.lane(j)).collect();
+        self.vector_groups.push(group);
+        let mut out = accs.to_vec();
+        let mut result = Ok(());
+        for r in lanes {
+            match x_at(self, r) {
+                Ok(xs) => out = self.fold_xs(cs, &out, &xs),
+                Err(err) => {
+                    result = Err(err);
+                    break;
+                }
+            }
+        }
+        self.vector_groups.pop();
+        result.map(|()| out)
     }
 
     fn shared(&mut self, n: u32, ty: KType) -> KValue {

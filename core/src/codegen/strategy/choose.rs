@@ -301,6 +301,9 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             (16, 8, 4),
             (64, 2, 8),
             (128, 4, 4),
+            (64, 16, 4),
+            (32, 16, 4),
+            (16, 16, 4),
         ] {
             add(wg, Distribution::Tile { rows, cols });
         }
@@ -433,16 +436,22 @@ fn choose_reduction(
         // left most of a device idle (two workgroups for 16M within the
         // loop budget alone).
         let chunk = budget.min(COOP_CHUNK);
-        let split = match red {
-            Size::Static(r) => r > u64::from(wg) * chunk,
-            Size::Slot(_) => true,
-        };
+        // Where barriers serialize a workgroup (lavapipe), every
+        // invocation writes its partial result and the second dispatch
+        // combines them: the long first pass runs without a barrier.
+        let per_invocation = target.facts.barriers_serialize;
+        let split = per_invocation
+            || match red {
+                Size::Static(r) => r > u64::from(wg) * chunk,
+                Size::Slot(_) => true,
+            };
         s.workgroup_size = [wg, 1, 1];
         s.distribution = Distribution::WorkgroupPerPoint;
         s.reduction = Some(ReductionStrategy::Cooperative {
             combine,
             chunk,
             split,
+            per_invocation,
         });
         let scalar_bytes = 8;
         s.workgroup_memory = match combine {
@@ -587,11 +596,22 @@ fn choose_softmax(
     let row = shape.reduction.unwrap_or(Size::Static(0));
     let rows = shape.static_points();
     let short_row = row.fixed().is_some_and(|r| r * 3 <= budget && r <= 256);
-    if short_row && rows.is_none_or(|r| r >= 64) {
+    // Where barriers serialize a workgroup (lavapipe), any row whose three
+    // loops fit the budget goes to one invocation, if there are rows
+    // enough to keep the device busy: each invocation then reads its row
+    // sequentially, without the workgroup's barriers.
+    let lone_row = target.facts.barriers_serialize
+        && row.fixed().is_some_and(|r| r * 3 <= budget)
+        && rows.is_some_and(|r| r >= 64);
+    if lone_row || (short_row && rows.is_none_or(|r| r >= 64)) {
         s.workgroup_size = [64.min(max_inv), 1, 1];
         s.distribution = Distribution::Points { per_invocation: 1 };
         s.reduction = Some(ReductionStrategy::SoftmaxRow { combine: None });
-        s.reason = "short rows: one row per invocation".into();
+        s.reason = if short_row {
+            "short rows: one row per invocation".into()
+        } else {
+            "rows within the loop budget and barriers serialize workgroups here: one row per invocation".into()
+        };
         return;
     }
     let wg = coop_workgroup(target, row, max_inv);

@@ -108,6 +108,10 @@ pub enum ReductionStrategy {
         chunk: u64,
         /// Whether several workgroups may share a point.
         split: bool,
+        /// With `split`: every invocation writes its own partial result
+        /// (no combining in the workgroup, so no barrier in the first
+        /// dispatch); the second dispatch combines them all.
+        per_invocation: bool,
     },
     /// Softmax along a row: max, sum of exponentials, normalisation (three
     /// loops over the row), by one invocation per row or, with `combine`,
@@ -194,13 +198,22 @@ impl fmt::Display for Strategy {
                 combine,
                 chunk,
                 split,
+                per_invocation,
             }) => {
-                writeln!(
-                    f,
-                    "  reduction: split over the workgroup (at most {chunk} iterations per invocation), combined by {}",
-                    combine.name()
-                )?;
-                if split {
+                if per_invocation {
+                    writeln!(
+                        f,
+                        "  reduction: split over invocations (at most {chunk} iterations each), each writing its partial result, no barrier; a second dispatch combines them by {}",
+                        combine.name()
+                    )?;
+                } else {
+                    writeln!(
+                        f,
+                        "  reduction: split over the workgroup (at most {chunk} iterations per invocation), combined by {}",
+                        combine.name()
+                    )?;
+                }
+                if split && !per_invocation {
                     writeln!(
                         f,
                         "  split: several workgroups per point write partial results; a second dispatch combines them"
