@@ -170,6 +170,17 @@ impl Program {
         name: &str,
         args: &[Tensor],
     ) -> Result<Vec<Tensor>> {
+        let out = self.enqueue(stream, name, args)?;
+        stream.sync()?;
+        Ok(out)
+    }
+
+    /// [`run_on_device`](Self::run_on_device) without waiting: the
+    /// dispatches are enqueued on `stream` (submitted as its batching
+    /// decides) and the result tensors returned at once. Reading a result
+    /// waits for the work that writes it; a failure of that work is
+    /// reported by [`Stream::sync`] (or the read).
+    pub fn enqueue(&self, stream: &Stream, name: &str, args: &[Tensor]) -> Result<Vec<Tensor>> {
         let (fi, f) = self.function(name)?;
         let args: Vec<Arg<'_>> = args.iter().map(Arg::Device).collect();
         let (tensors, vals) = self.dispatch_function(stream, fi, f, &args, true)?;
@@ -215,7 +226,9 @@ impl Program {
 
     fn run_function(&self, fi: usize, f: &CompiledFunction, args: &[Value]) -> Result<Vec<Value>> {
         let args: Vec<Arg<'_>> = args.iter().map(Arg::Host).collect();
-        let (tensors, vals) = self.dispatch_function(&self.device.stream(), fi, f, &args, false)?;
+        let stream = self.device.stream();
+        let (tensors, vals) = self.dispatch_function(&stream, fi, f, &args, false)?;
+        stream.sync()?;
         f.result_values(&vals, &mut |buffer| {
             let words = tensors[buffer].to_vec::<u32>()?;
             Ok(bytemuck::cast_slice(&words).to_vec())
@@ -223,7 +236,7 @@ impl Program {
     }
 
     /// Checks `args`, evaluates the host program, allocates the buffers
-    /// and records and completes every dispatch of function `f`; returns
+    /// and records every dispatch of function `f` on `stream`; returns
     /// the buffers and the host values. With `typed`, the buffers kiln
     /// allocates have their elements' dtype (so results can be returned as
     /// device tensors); else they are 32-bit words.
@@ -351,7 +364,6 @@ impl Program {
                 }
             }
         }
-        stream.sync()?;
         Ok((tensors, vals))
     }
 

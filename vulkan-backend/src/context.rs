@@ -201,6 +201,19 @@ impl DeviceShared {
         map_family(family, call, code)
     }
 
+    /// Blocks until the queue is idle, ignoring errors (a lost device has
+    /// nothing left to wait for): what drop paths call before destroying an
+    /// object queued work may still touch. `vkQueueWaitIdle` also drains a
+    /// driver's submit thread (Mesa's threaded submit, used by lavapipe),
+    /// which can still be finishing a submission, and touching its
+    /// semaphores, after the submission's timeline value is visible.
+    pub(crate) fn wait_idle_for_drop(&self) {
+        let queue = self.queue();
+        // SAFETY: the queue belongs to the live device; holding its lock
+        // synchronizes queue access as Vulkan requires.
+        let _ = unsafe { self.raw.queue_wait_idle(*queue) };
+    }
+
     /// Whether a call reported the device lost.
     pub(crate) fn is_lost(&self) -> bool {
         self.lost.load(Ordering::Acquire)

@@ -166,7 +166,17 @@ impl Drop for Timeline {
         // Every submission holds an Arc of its timeline, so none is
         // pending here; waiting anyway costs nothing when all are done.
         self.wait_for_drop(self.submitted());
-        // SAFETY: no pending submission signals or waits on the semaphore.
+        // The value being reached is not enough on lavapipe (Mesa's
+        // emulated timelines and threaded submit): its submit thread
+        // releases a submission's timeline wait points after the
+        // submission's own value became visible, so destroying the
+        // semaphore right after a wait returned let that thread touch the
+        // freed timeline (a SIGSEGV at device teardown with validation on).
+        // `vkQueueWaitIdle` returns only after the thread finished every
+        // earlier submission, clean-up included.
+        self.device.wait_idle_for_drop();
+        // SAFETY: no pending submission signals or waits on the semaphore,
+        // and the queue is idle (the driver holds no reference to it).
         unsafe { self.device.raw.destroy_semaphore(self.raw, None) };
     }
 }

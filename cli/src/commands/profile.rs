@@ -12,9 +12,9 @@ use anyhow::{bail, Context as _, Result};
 use clap::Args;
 use kiln_core::tensor::e2e::{self, Backend, RunOptions};
 use kiln_runtime::e2e::DeviceBackend;
-use kiln_runtime::{Device, DeviceOptions, DeviceSelector, ProfileReport, Program};
+use kiln_runtime::{ProfileReport, Program};
 
-use super::tune::input_value;
+use super::tune::{input_value, load_tensor_file, open_profiling_device};
 use crate::Outcome;
 
 /// Arguments of `kiln profile`.
@@ -39,18 +39,8 @@ pub struct ProfileArgs {
 
 /// Runs `kiln profile`.
 pub fn run(args: &ProfileArgs) -> Result<Outcome> {
-    let name = super::display_name(&args.file);
-    let text = crate::input::read_text(&args.file)?;
-    let module = kiln_core::tensor::load(&text).map_err(|e| super::in_file(&name, e))?;
-    let device = Device::new(&DeviceOptions {
-        device: args
-            .device
-            .as_deref()
-            .map_or(DeviceSelector::Default, DeviceSelector::parse),
-        profile: true,
-        ..DeviceOptions::default()
-    })
-    .context("cannot open the Vulkan device")?;
+    let (name, module) = load_tensor_file(&args.file)?;
+    let device = open_profiling_device(args.device.as_deref())?;
     if !device.info().timestamps {
         bail!(
             "{}: the device writes no timestamps; nothing to profile",

@@ -16,6 +16,7 @@ use anyhow::{bail, Context as _, Result};
 use clap::Args;
 use kiln_core::tensor::eval::{Tensor as HostTensor, Value};
 use kiln_core::tensor::types::ElemType;
+use kiln_core::tensor::TensorModule;
 use kiln_runtime::tune::{save_tuning, tune_function};
 use kiln_runtime::{DType, Device, DeviceOptions, DeviceSelector};
 
@@ -72,20 +73,30 @@ pub fn input_value(spec: &str) -> Result<Value> {
     })))
 }
 
-/// Runs `kiln tune`.
-pub fn run(args: &TuneArgs) -> Result<Outcome> {
-    let name = super::display_name(&args.file);
-    let text = crate::input::read_text(&args.file)?;
+/// The tensor program in `path`, parsed and verified, with its display
+/// name.
+pub fn load_tensor_file(path: &std::path::Path) -> Result<(String, TensorModule)> {
+    let name = super::display_name(path);
+    let text = crate::input::read_text(path)?;
     let module = kiln_core::tensor::load(&text).map_err(|e| super::in_file(&name, e))?;
-    let device = Device::new(&DeviceOptions {
-        device: args
-            .device
-            .as_deref()
-            .map_or(DeviceSelector::Default, DeviceSelector::parse),
+    Ok((name, module))
+}
+
+/// The device `selector` names (the default device without one), opened
+/// with per-dispatch timestamps on.
+pub fn open_profiling_device(selector: Option<&str>) -> Result<Device> {
+    Device::new(&DeviceOptions {
+        device: selector.map_or(DeviceSelector::Default, DeviceSelector::parse),
         profile: true,
         ..DeviceOptions::default()
     })
-    .context("cannot open the Vulkan device")?;
+    .context("cannot open the Vulkan device")
+}
+
+/// Runs `kiln tune`.
+pub fn run(args: &TuneArgs) -> Result<Outcome> {
+    let (name, module) = load_tensor_file(&args.file)?;
+    let device = open_profiling_device(args.device.as_deref())?;
     let Some(path) = device.tuning_path() else {
         bail!("no cache directory to keep the tuning in: set KILN_CACHE_DIR");
     };

@@ -28,6 +28,7 @@ mod runtime_ops;
 mod runtime_program_cache;
 mod runtime_stream;
 mod runtime_support;
+mod runtime_teardown;
 mod runtime_tensor;
 mod spv_text_kernels;
 mod stream_blocks;

@@ -1480,6 +1480,37 @@ fn scalars_and_empty_tensors() {
     assert_no_validation_messages(device.context());
 }
 
+/// Ops only enqueue: a chain of 200 dependent ops is submitted in a few
+/// batches (the stream's default is 100 dispatches per submit), not one
+/// submit and wait per op, and the barriers between them keep the result
+/// right.
+#[test]
+fn ops_enqueue_without_waiting() {
+    let device = device();
+    let stream = device.stream();
+    let x = up(&device, &[0.0f32, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[7]);
+    let one = up(&device, &[1.0f32], &[1]);
+    ops::add(&stream, &x, &one).unwrap(); // compiled (and warm) before counting
+    stream.sync().unwrap();
+    let before = device.counters();
+    let mut y = x.clone();
+    for _ in 0..200 {
+        y = ops::add(&stream, &y, &one).unwrap();
+    }
+    let after = device.counters();
+    let dispatches = after.dispatches - before.dispatches;
+    let submits = after.submits - before.submits;
+    assert!(dispatches >= 200, "{dispatches} dispatches");
+    assert!(
+        submits <= dispatches.div_ceil(100) + 1,
+        "{submits} submits for {dispatches} dispatches"
+    );
+    let want: Vec<f32> = (0..7).map(|v| v as f32 + 200.0).collect();
+    assert_eq!(y.to_vec::<f32>().unwrap(), want);
+    stream.sync().unwrap();
+    assert_no_validation_messages(device.context());
+}
+
 /// Integer ops on every signed width, and data movement of every element
 /// type ops take, against the host.
 #[test]

@@ -9,7 +9,7 @@
 //! The cache keeps the [`CompiledProgram`], not a loaded
 //! [`Program`]: a `Program` holds its [`Device`], and a device that held
 //! its own programs would never be dropped (nor save its pipeline cache).
-//! Loading a cached program again costs a clone of its SPIR-V and one
+//! Loading a cached program again shares it (an `Arc`) and costs one
 //! memory-cache hit per kernel; the pipelines are made once.
 
 use std::collections::HashMap;
@@ -96,12 +96,12 @@ pub(crate) fn run(
             c
         }
     };
-    let program = Program::load(&device, (*compiled).clone())?;
+    let program = Program::load(&device, Arc::clone(&compiled))?;
     let args = inputs
         .iter()
         .map(|&t| bindable(stream, t))
         .collect::<Result<Vec<Tensor>>>()?;
-    program.run_on_device(stream, super::elementwise::fname(op), &args)
+    program.enqueue(stream, super::elementwise::fname(op), &args)
 }
 
 /// `t` as a kernel can bind it: itself when contiguous from the start of

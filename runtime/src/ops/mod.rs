@@ -2,11 +2,12 @@
 //! writes a small tensor program (MLIR text in the func / arith / math /
 //! linalg / tensor dialects) for its operands' shape class, element type
 //! and parameters, compiles it with kiln's tensor compiler on first use, keeps
-//! it in a per-device cache ([`cache_stats`]), and runs it on a
-//! [`Stream`] with [`Program::run_on_device`](crate::Program::run_on_device):
-//! results are new contiguous device tensors, complete when the op
-//! returns (nothing is read back to the host). Bad operands are reported
-//! before any work.
+//! it in a per-device cache ([`cache_stats`]), and enqueues it on a
+//! [`Stream`] without waiting: ops chain on a stream with no host round
+//! trip (barriers between them come from each binding's access). Results
+//! are new contiguous device tensors; reading one waits for the work that
+//! writes it, and a failure of that work is reported by
+//! [`Stream::sync`] or the read. Bad operands are reported at the call.
 //!
 //! | family | ops |
 //! |---|---|
