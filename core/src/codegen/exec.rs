@@ -253,3 +253,98 @@ impl CompiledFunction {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::host::{Size, SizeOp, SlotDef};
+
+    #[test]
+    fn elements_round_trip_through_bytes() {
+        let cases = [
+            (ElemType::Int(1), Elements::I1(vec![true, false, true])),
+            (ElemType::Int(8), Elements::I8(vec![-1, 2, -128])),
+            (ElemType::Int(16), Elements::I16(vec![-300, 7, i16::MAX])),
+            (ElemType::Int(32), Elements::I32(vec![-5, 1 << 20, 3])),
+            (ElemType::Int(64), Elements::I64(vec![-1, i64::MAX, 9])),
+            (ElemType::F16, Elements::F16(vec![0x3c00, 0xbc00, 1])),
+            (ElemType::BF16, Elements::BF16(vec![0x3f80, 2, 3])),
+            (ElemType::F32, Elements::F32(vec![1.5, -0.0, f32::MAX])),
+            (ElemType::F64, Elements::F64(vec![1e300, -2.5, 0.1])),
+        ];
+        for (elem, data) in cases {
+            let bytes = elements_to_bytes(&data, 3);
+            assert_eq!(bytes.len(), 3 * element_bytes(elem), "{elem}");
+            assert_eq!(bytes_to_elements(elem, &bytes, 3), data, "{elem}");
+        }
+        // A splat repeats its one element; missing bytes read as zero.
+        assert_eq!(
+            elements_to_bytes(&Elements::I16(vec![0x0102]), 2),
+            vec![2, 1, 2, 1]
+        );
+        assert_eq!(
+            bytes_to_elements(ElemType::Int(32), &[1, 0, 0, 0, 2], 2),
+            Elements::I32(vec![1, 0])
+        );
+    }
+
+    #[test]
+    fn workgroups_fill_x_then_y() {
+        assert_eq!(split_workgroups(7, [65535; 3]), Some([7, 1, 1]));
+        assert_eq!(split_workgroups(10, [4, 4, 1]), Some([4, 3, 1]));
+        assert_eq!(split_workgroups(17, [4, 4, 1]), None);
+    }
+
+    #[test]
+    fn a_chunked_kernel_launches_once_per_chunk() {
+        let mut host = HostProgram::default();
+        let n = host.add(
+            SlotDef::SourceDim {
+                source: SourceRef::Argument(0),
+                dim: 0,
+            },
+            ElemType::Index,
+            "d0".into(),
+        );
+        let groups = host.arith(SizeOp::CeilDiv, Size::Slot(n), Size::Static(64));
+        let k = CompiledKernel {
+            name: "k".into(),
+            words: Vec::new(),
+            validation_env: crate::validate::ValidationEnv::Vulkan1_0,
+            needs: crate::target::TargetEnv::default().vce,
+            kernel_text: String::new(),
+            bindings: vec![0],
+            writes: vec![0],
+            push: vec![
+                PushValue::Slot(n),
+                PushValue::ChunkBegin,
+                PushValue::ChunkEnd,
+                PushValue::ChunkFirst,
+                PushValue::ChunkLast,
+            ],
+            workgroup_size: [64, 1, 1],
+            workgroups: groups,
+            repeat: Repeat::Chunks {
+                total: Size::Slot(n),
+                chunk: 100,
+            },
+        };
+        let vals = host
+            .evaluate(&|_, _| Some(250), &|_| None)
+            .expect("no checks");
+        let words = |l: &KernelLaunch| -> Vec<u32> {
+            l.push
+                .chunks(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        };
+        let launches = k.launches(&host, &vals);
+        assert_eq!(launches.len(), 3);
+        assert!(launches.iter().all(|l| l.workgroups == 4));
+        assert_eq!(words(&launches[0]), vec![250, 0, 100, 1, 0]);
+        assert_eq!(words(&launches[2]), vec![250, 200, 250, 0, 1]);
+        // No workgroup: no launch.
+        let empty = host.evaluate(&|_, _| Some(0), &|_| None).unwrap();
+        assert!(k.launches(&host, &empty).is_empty());
+    }
+}
