@@ -15,7 +15,7 @@
 //! Each kernel is compiled once from its SPIR-V binary, deserialized into
 //! the spv IR and converted to LLVM.
 //!
-//! ```no_run
+//! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use kiln_core::codegen::{compile, CodegenTarget, DriverFacts};
 //! use kiln_cpu::{cpu_target_env, CpuProgram, DispatchOptions};
@@ -29,7 +29,8 @@
 //! let program = CpuProgram::load(compile(&m, &target)?, options)?;
 //! let x = kiln_core::tensor::eval::Tensor::zeros(kiln_core::tensor::ElemType::F32, &[4]).unwrap();
 //! let out = program.run("sq", &[kiln_core::tensor::eval::Value::Tensor(x.into())])?;
-//! # let _ = out; Ok(())
+//! assert_eq!(out[0].tensor().unwrap().shape, vec![4]);
+//! # Ok(())
 //! # }
 //! ```
 
