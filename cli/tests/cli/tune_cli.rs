@@ -120,7 +120,7 @@ fn tune_writes_the_cache_and_compile_explain_uses_it() {
     let (text, _) = explain(&cache, &file, &dir.join("out2"));
     assert!(text.contains("workgroup size: [16, 1, 1]"), "{text}");
     assert!(text.contains("a 8x4 register tile"), "{text}");
-    assert!(text.contains("the heuristic's: wg 32 tile 8x4"), "{text}");
+    assert!(text.contains("the heuristic's: wg 32 tile 16x4"), "{text}");
 
     // Not a candidate (7 invocations): ignored.
     std::fs::write(&tuned, format!("{KEY} = wg 7 tile 3x3\n")).unwrap();
