@@ -80,6 +80,18 @@ impl<'a> CpuLauncher<'a> {
         self
     }
 
+    /// Runs `gpu.module @name`'s kernels from the SPIR-V binary `words`
+    /// (as `mlir-vulkan-runner` takes a prebuilt binary) instead of
+    /// lowering the module: the binary is imported by kiln's deserializer
+    /// and converted like a lowered module. An import error names the
+    /// module.
+    pub fn with_binary(mut self, name: &str, words: &[u32]) -> Result<Self, CpuError> {
+        let module = kiln_core::binary::deserialize(words)
+            .map_err(|e| CpuError::Launch(format!("gpu.module @{name}: the given binary: {e}")))?;
+        self.modules.insert(name.to_owned(), module);
+        Ok(self)
+    }
+
     /// `kernel name → what its dispatch measured`, in launch order.
     pub fn reports(&self) -> &[(String, DispatchReport)] {
         &self.reports

@@ -127,13 +127,7 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
         given.push((module_name.trim_start_matches('@').to_owned(), words));
     }
     if args.cpu.cpu {
-        if !given.is_empty() {
-            bail!(
-                "--kernel-binary with --cpu needs the SPIR-V deserializer, which this build does \
-                 not have yet"
-            );
-        }
-        return run_cpu(&module, &name, args);
+        return run_cpu(&module, &name, args, given);
     }
     let ctx = super::vulkan_context(args.device.as_deref(), args.validation)?;
     let mut launcher = VulkanLauncher::new(&ctx, &module).with_timing(!args.no_timing);
@@ -162,10 +156,16 @@ fn run_cpu(
     module: &kiln_core::kernel::KernelModule,
     name: &str,
     args: &RunArgs,
+    given: Vec<(String, Vec<u32>)>,
 ) -> Result<Outcome> {
     let mut launcher = kiln_cpu::CpuLauncher::new(module)
         .with_options(args.cpu.options())
         .with_timing(!args.no_timing);
+    for (module_name, words) in given {
+        launcher = launcher
+            .with_binary(&module_name, &words)
+            .with_context(|| format!("--kernel-binary @{module_name}"))?;
+    }
     let mut out = Vec::new();
     let result = kiln_core::host::run_main(module, &mut launcher, &mut out);
     let mut stdout = std::io::stdout().lock();

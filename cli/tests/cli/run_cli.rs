@@ -71,7 +71,8 @@ fn reads_stdin_and_takes_a_device() {
 }
 
 /// `--kernel-binary` runs a given binary: `kiln compile`'s output for the
-/// same module gives the same text as compiling in `kiln run`.
+/// same module gives the same text as compiling in `kiln run`, on the
+/// device and with `--cpu`.
 #[test]
 fn runs_a_given_kernel_binary() {
     let path = corpus("scf_for_iter.mlir");
@@ -103,6 +104,39 @@ fn runs_a_given_kernel_binary() {
     );
     assert_eq!(status, 0, "{err}");
     filecheck::check(&out, &checks_of(&path)).unwrap();
+    // The CPU runner takes the same binary (imported by the deserializer)
+    // and prints the same.
+    let (status, cpu_out, err) = kiln(
+        &[
+            "run",
+            "--cpu",
+            "--no-timing",
+            "--kernel-binary",
+            &given,
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(status, 0, "{err}");
+    filecheck::check(&cpu_out, &checks_of(&path)).unwrap();
+    // A file that is not SPIR-V: one error naming the module.
+    let junk = dir.join("junk.spv");
+    std::fs::write(&junk, [0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 9, 9, 9, 9]).unwrap();
+    let (status, _, err) = kiln(
+        &[
+            "run",
+            "--cpu",
+            "--kernel-binary",
+            &format!("kernels={}", junk.display()),
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(status, 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("kernels"),
+        "{err}"
+    );
     let (status, _, err) = kiln(
         &["run", "--kernel-binary", "kernels", path.to_str().unwrap()],
         "",
