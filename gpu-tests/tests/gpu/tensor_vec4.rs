@@ -6,7 +6,7 @@
 //! exactly equal to the reference evaluator. Spaces that must not take it
 //! (a last dimension not a multiple of 4, 16-bit elements) do not.
 
-use kiln_core::codegen::strategy::Distribution;
+use kiln_core::codegen::strategy::{Distribution, ReductionStrategy};
 use kiln_core::codegen::{compile, CompiledProgram};
 use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::e2e::device_target;
@@ -149,11 +149,27 @@ fn vec4_softmax_rows_match_the_reference() {
 /// Cooperative reductions over a multiple of 4 read groups of 4 adjacent
 /// elements as vec4: a tiny one, one with a partial last round, one split
 /// over several workgroups with a tail, and rows of a 2-D tensor — exact
-/// on small integers.
+/// on small integers. Both forms run: every invocation folding its own
+/// span with a second dispatch combining (lavapipe's, where barriers
+/// serialize a workgroup) and the workgroup combining its invocations'
+/// strided folds through subgroup operations (a GPU's).
 #[test]
 fn vec4_cooperative_sums_are_exact() {
     let device = device();
-    let target = device_target(&device);
+    let lavapipe = device_target(&device);
+    assert!(
+        lavapipe.facts.barriers_serialize,
+        "the CI device is lavapipe"
+    );
+    let mut gpu_like = lavapipe.clone();
+    gpu_like.facts.barriers_serialize = false;
+    for target in [lavapipe, gpu_like] {
+        vec4_sums_on(&device, &target);
+    }
+    assert_no_validation_messages(device.context());
+}
+
+fn vec4_sums_on(device: &kiln_runtime::Device, target: &kiln_core::codegen::CodegenTarget) {
     for (shape, dims, out) in [
         (vec![16usize], "[0]", vec![]),
         (vec![1028], "[0]", vec![]),
@@ -182,9 +198,24 @@ fn vec4_cooperative_sums_are_exact() {
 }}"#
         );
         let module = kiln_core::tensor::load(&src).unwrap();
-        let compiled = compile(&module, &target).unwrap();
-        let name = format!("sum {shape:?}");
-        check(&device, &name, compiled, &src, &[input(&shape, 5)]);
+        let compiled = compile(&module, target).unwrap();
+        let coop: Vec<bool> = compiled.functions[0]
+            .dispatches
+            .iter()
+            .filter_map(|d| match d.strategy.reduction {
+                Some(ReductionStrategy::Cooperative { per_invocation, .. }) => Some(per_invocation),
+                _ => None,
+            })
+            .collect();
+        // The 16-element sum is short enough for one invocation.
+        assert_eq!(coop.is_empty(), shape == [16], "{shape:?}");
+        for p in coop {
+            assert_eq!(p, target.facts.barriers_serialize, "{shape:?}");
+        }
+        let name = format!(
+            "sum {shape:?}, barriers serialize: {}",
+            target.facts.barriers_serialize
+        );
+        check(device, &name, compiled, &src, &[input(&shape, 5)]);
     }
-    assert_no_validation_messages(device.context());
 }
