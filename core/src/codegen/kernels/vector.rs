@@ -67,11 +67,14 @@ impl VectorGroup {
 
 impl Emitter<'_, '_, '_> {
     /// The group and lane that element `coords` of `v` is, where `v`
-    /// moves as vectors: 32-bit elements, a static last dimension that is
-    /// a multiple of 4, read at a lane's last coordinate.
+    /// moves as vectors: 32-bit elements (or f16 stored natively), a
+    /// static last dimension that is a multiple of 4, read at a lane's
+    /// last coordinate.
     fn vector_lane(&self, v: TValue, coords: &[KValue]) -> Option<(usize, usize)> {
         let elem = self.c.info.m.value_kind(v).elem();
-        if !matches!(elem, ElemType::F32 | ElemType::Int(32)) {
+        let native_f16 = elem == ElemType::F16
+            && self.c.strategy.repr(elem) == super::super::strategy::TypeRepr::F16Storage;
+        if !matches!(elem, ElemType::F32 | ElemType::Int(32)) && !native_f16 {
             return None;
         }
         match self.c.shapes.of(v).last() {
