@@ -41,7 +41,7 @@ use kiln_core::codegen::bufferize::BufferOrigin;
 use kiln_core::codegen::exec::{element_bytes, elements_to_bytes, split_workgroups};
 use kiln_core::codegen::target::{bounded_env, declared_env};
 use kiln_core::codegen::{
-    compile_function, prepare_module, CodegenTarget, CompiledFunction, CompiledProgram, DriverFacts,
+    compile_each_function, CodegenTarget, CompiledFunction, CompiledProgram, DriverFacts,
 };
 use kiln_core::tensor::e2e::{Backend, BackendError};
 use kiln_core::tensor::eval::Value;
@@ -363,22 +363,13 @@ impl Backend for TensorBackend {
         if let Some(declared) = declared_env(module).map_err(BackendError)? {
             self.target.env = bounded_env(&self.target.env, &declared);
         }
-        let prepared = prepare_module(module).map_err(|e| BackendError(e.to_string()))?;
-        for &f in prepared.funcs() {
-            let fd = prepared.func(f);
-            if fd.body.is_none() {
-                continue;
-            }
-            let result = compile_function(&prepared, f, &self.target)
-                .map_err(|e| e.to_string())
-                .and_then(|cf| {
-                    let program = CompiledProgram {
-                        target: self.target.clone(),
-                        functions: vec![cf],
-                    };
-                    CpuProgram::load(program, self.options.clone()).map_err(|e| e.to_string())
-                });
-            self.programs.insert(fd.name.clone(), result);
+        let compiled =
+            compile_each_function(module, &self.target).map_err(|e| BackendError(e.to_string()))?;
+        for (name, program) in compiled {
+            let result = program.map_err(|e| e.to_string()).and_then(|program| {
+                CpuProgram::load(program, self.options.clone()).map_err(|e| e.to_string())
+            });
+            self.programs.insert(name, result);
         }
         Ok(())
     }

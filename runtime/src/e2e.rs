@@ -7,9 +7,7 @@ use std::collections::HashMap;
 
 use kiln_core::codegen::target::bounded_env;
 pub use kiln_core::codegen::target::declared_env;
-use kiln_core::codegen::{
-    compile_function, prepare_module, CodegenTarget, CompiledProgram, DriverFacts,
-};
+use kiln_core::codegen::{compile_each_function, CodegenTarget, DriverFacts};
 use kiln_core::tensor::e2e::{Backend, BackendError};
 use kiln_core::tensor::eval::Value;
 use kiln_core::tensor::TensorModule;
@@ -99,25 +97,18 @@ impl Backend for DeviceBackend {
         if let Some(declared) = declared_env(module).map_err(BackendError)? {
             self.target.env = bounded_env(&self.target.env, &declared);
         }
-        let prepared = prepare_module(module).map_err(|e| BackendError(e.to_string()))?;
-        for &f in prepared.funcs() {
-            let fd = prepared.func(f);
-            if fd.body.is_none() {
-                continue;
-            }
-            let result = compile_function(&prepared, f, &self.target)
-                .map_err(|e| e.to_string())
-                .and_then(|cf| {
-                    if self.explain {
-                        self.explanations.push(kiln_core::codegen::explain(&cf));
+        let compiled =
+            compile_each_function(module, &self.target).map_err(|e| BackendError(e.to_string()))?;
+        for (name, program) in compiled {
+            let result = program.map_err(|e| e.to_string()).and_then(|program| {
+                if self.explain {
+                    for f in &program.functions {
+                        self.explanations.push(kiln_core::codegen::explain(f));
                     }
-                    let program = CompiledProgram {
-                        target: self.target.clone(),
-                        functions: vec![cf],
-                    };
-                    Program::load(&self.device, program).map_err(|e| e.to_string())
-                });
-            self.programs.insert(fd.name.clone(), result);
+                }
+                Program::load(&self.device, program).map_err(|e| e.to_string())
+            });
+            self.programs.insert(name, result);
         }
         Ok(())
     }

@@ -223,6 +223,31 @@ pub fn compile(m: &TensorModule, target: &CodegenTarget) -> Result<CompiledProgr
     })
 }
 
+/// Every function with a body of `m` (verified) compiled alone for
+/// `target`, as an end-to-end test backend runs them one at a time: its
+/// name and its one-function program, or why it did not compile (one
+/// function's error does not stop the others). `Err` only where the
+/// module itself cannot be prepared.
+#[allow(clippy::type_complexity, reason = "a list of per-function results")]
+pub fn compile_each_function(
+    m: &TensorModule,
+    target: &CodegenTarget,
+) -> Result<Vec<(String, Result<CompiledProgram, CodegenError>)>, CodegenError> {
+    let prepared = prepare_module(m)?;
+    Ok(prepared
+        .funcs()
+        .iter()
+        .filter(|&&f| prepared.func(f).body.is_some())
+        .map(|&f| {
+            let program = compile_function(&prepared, f, target).map(|cf| CompiledProgram {
+                target: target.clone(),
+                functions: vec![cf],
+            });
+            (prepared.func(f).name.clone(), program)
+        })
+        .collect())
+}
+
 /// Compiles function `f` of a module [prepared](prepare_module) by stage 1.
 pub fn compile_function(
     m: &TensorModule,
