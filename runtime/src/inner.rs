@@ -101,6 +101,8 @@ pub(crate) struct DeviceInner {
     next_dispatch: AtomicU64,
     /// The [`ops`](crate::ops) module's compiled programs.
     pub(crate) ops: crate::ops::OpCache,
+    /// The tuning file's choices, read on first use (see [`crate::tune`]).
+    pub(crate) tuning: std::sync::OnceLock<kiln_core::codegen::strategy::Tuning>,
 }
 
 impl DeviceInner {
@@ -138,6 +140,7 @@ impl DeviceInner {
             pipeline_cache,
             counters: AtomicCounters::default(),
             cache_counters: CacheCounters::default(),
+            tuning: std::sync::OnceLock::new(),
             profile: Mutex::new(Vec::new()),
             warnings: Mutex::new(warnings),
             next_dispatch: AtomicU64::new(0),

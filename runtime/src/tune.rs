@@ -74,14 +74,22 @@ impl Device {
 
     /// The strategies tuned for this device (empty without a file; a file
     /// that cannot be used is reported in [`warnings`](Self::warnings)).
+    /// The file is read once per device, when first needed: every program
+    /// compiled on the device consults it, and a file `kiln tune` writes
+    /// later serves devices opened after it.
     pub fn tuning(&self) -> Tuning {
-        let Some(path) = self.tuning_path() else {
-            return Tuning::new();
-        };
-        load_tuning(&path).unwrap_or_else(|w| {
-            self.inner.warn(w);
-            Tuning::new()
-        })
+        self.inner
+            .tuning
+            .get_or_init(|| {
+                let Some(path) = self.tuning_path() else {
+                    return Tuning::new();
+                };
+                load_tuning(&path).unwrap_or_else(|w| {
+                    self.inner.warn(w);
+                    Tuning::new()
+                })
+            })
+            .clone()
     }
 }
 

@@ -412,10 +412,8 @@ fn emit_kernel(
                 // invocation `base` of `stride`): sequential reads per
                 // invocation, what a CPU-backed driver prefetches.
                 e.span_loop(&cs, total, base, stride, groups, x_at)?
-            } else if groups {
-                e.coop_loop_vec4(&cs, total, base, stride, x_at)?
             } else {
-                e.coop_loop(&cs, total, base, stride, x_at)?
+                e.coop_loop(&cs, total, base, stride, groups, x_at)?
             };
             if let (true, Some((_, partials))) = (*per_invocation, split) {
                 // Every invocation's partial at (point, workgroup, invocation).
@@ -472,7 +470,7 @@ fn emit_kernel(
             let rp = root_point(e, d, &coords, root)?;
             let gk = e.size(*split);
             let wgv = e.index(i64::from(wg));
-            let accs = e.coop_loop(&cs, gk, tid, wgv, |e, r| {
+            let accs = e.coop_loop(&cs, gk, tid, wgv, false, |e, r| {
                 let at = e.mul(pidx, gk);
                 let at = e.add(at, r);
                 Ok(cs

@@ -175,109 +175,57 @@ impl Emitter<'_, '_, '_> {
 
     /// A strided cooperative fold: invocation iterations `r = base + t *
     /// stride` below `total` (`base < stride`), folding what `x_at(r)`
-    /// gives (unwidened). The iterations every invocation has run in a
-    /// loop without a bounds check; only the last, partial round checks.
+    /// gives (unwidened). With `groups` (`total` a multiple of 4), each
+    /// step takes the 4 adjacent iterations `4 * (base + t * stride) + j`
+    /// as a vector group, so a tensor indexed last by the iteration is
+    /// read as vec4. The rounds every invocation runs whole have no bounds
+    /// check; only the last, partial round checks.
     pub fn coop_loop(
         &mut self,
         cs: &[Combiner],
         total: KValue,
         base: KValue,
         stride: KValue,
+        groups: bool,
         mut x_at: impl FnMut(&mut Self, KValue) -> Result<Vec<KValue>, CodegenError>,
     ) -> Result<Vec<KValue>, CodegenError> {
         let acc0 = self.identities(cs);
         let one = self.index(1);
+        let unit = self.index(if groups { 4 } else { 1 });
+        let base = self.mul(base, unit);
+        let stride = self.mul(stride, unit);
         let sm1 = self.sub(stride, one);
         let t_end = self.add(total, sm1);
         let t_end = self.div(t_end, stride);
         let zero = self.index(0);
-        // Rounds in which every invocation's r is below total:
-        // t < (total + 1 - stride) / stride, none if total < stride.
-        let lim = self.add(total, one);
+        // Rounds in which every invocation's step is inside:
+        // t < (total + unit - stride) / stride, none if total + unit < stride.
+        let lim = self.add(total, unit);
         let short = self.lt(lim, stride);
         let rest = self.sub(lim, stride);
         let full = self.div(rest, stride);
         let t_full = self.b.select(short, zero, full);
+        let mut step = |e: &mut Self, r: KValue, accs: &[KValue]| {
+            if groups {
+                e.fold_group(cs, accs, r, &mut x_at)
+            } else {
+                let xs = x_at(e, r)?;
+                Ok(e.fold_xs(cs, accs, &xs))
+            }
+        };
         let bulk = self.for_(zero, t_full, one, &acc0, |e, t, accs| {
             let off = e.mul(t, stride);
             let r = e.add(base, off);
-            let xs = x_at(e, r)?;
-            let mut out = Vec::new();
-            for (k, c) in cs.iter().enumerate() {
-                let w = e.widen(xs[k], c);
-                out.push(e.fold(c, accs[k], w));
-            }
-            Ok(out)
+            step(e, r, accs)
         })?;
         let tys: Vec<KType> = acc0.iter().map(|&v| self.b.type_of(v)).collect();
         self.for_(t_full, t_end, one, &bulk, |e, t, accs| {
             let off = e.mul(t, stride);
             let r = e.add(base, off);
             let inside = e.lt(r, total);
-            let accs = accs.to_vec();
-            let keep = accs.clone();
-            e.if_else(
-                inside,
-                &tys,
-                |e| {
-                    let xs = x_at(e, r)?;
-                    let mut out = Vec::new();
-                    for (k, c) in cs.iter().enumerate() {
-                        let w = e.widen(xs[k], c);
-                        out.push(e.fold(c, accs[k], w));
-                    }
-                    Ok(out)
-                },
-                |_| Ok(keep),
-            )
-        })
-    }
-
-    /// [`coop_loop`](Self::coop_loop) over groups of 4 adjacent
-    /// iterations (`total` a multiple of 4): invocation group `base +
-    /// t * stride` covers iterations `4 * (base + t * stride) + j`, a
-    /// vector group, so a tensor indexed last by the iteration is read as
-    /// vec4. Full rounds run without a bounds check.
-    pub fn coop_loop_vec4(
-        &mut self,
-        cs: &[Combiner],
-        total: KValue,
-        base: KValue,
-        stride: KValue,
-        mut x_at: impl FnMut(&mut Self, KValue) -> Result<Vec<KValue>, CodegenError>,
-    ) -> Result<Vec<KValue>, CodegenError> {
-        let acc0 = self.identities(cs);
-        let one = self.index(1);
-        let four = self.index(4);
-        let base4 = self.mul(base, four);
-        let stride4 = self.mul(stride, four);
-        let sm1 = self.sub(stride4, one);
-        let t_end = self.add(total, sm1);
-        let t_end = self.div(t_end, stride4);
-        let zero = self.index(0);
-        // Rounds in which every invocation's group is inside:
-        // t < (total + 4 - stride4) / stride4, none if total + 4 < stride4.
-        let lim = self.add(total, four);
-        let short = self.lt(lim, stride4);
-        let rest = self.sub(lim, stride4);
-        let full = self.div(rest, stride4);
-        let t_full = self.b.select(short, zero, full);
-        let mut group_fold = |e: &mut Self, t: KValue, accs: &[KValue]| {
-            let off = e.mul(t, stride4);
-            let r4 = e.add(base4, off);
-            e.fold_group(cs, accs, r4, &mut x_at)
-        };
-        let bulk = self.for_(zero, t_full, one, &acc0, |e, t, accs| {
-            group_fold(e, t, accs)
-        })?;
-        let tys: Vec<KType> = acc0.iter().map(|&v| self.b.type_of(v)).collect();
-        self.for_(t_full, t_end, one, &bulk, |e, t, accs| {
-            let off = e.mul(t, stride4);
-            let r4 = e.add(base4, off);
-            let inside = e.lt(r4, total);
             let keep = accs.to_vec();
             let accs = accs.to_vec();
-            e.if_else(inside, &tys, |e| group_fold(e, t, &accs), |_| Ok(keep))
+            e.if_else(inside, &tys, |e| step(e, r, &accs), |_| Ok(keep))
         })
     }
 
