@@ -118,3 +118,72 @@ fn phi_operands_reuse_the_constant_already_in_the_block() {
         ]
     );
 }
+
+#[test]
+fn a_construct_after_an_endless_loop_stays_in_the_same_block() {
+    // Regression (fuzz/regressions/binary_deserialize/identity-loop-constants.spv,
+    // found as "importing kiln's own output changes it"): the merge block
+    // of a loop without a break is unreachable; the serializer writes the
+    // code after the loop there, ending in an `OpBranch` to the next
+    // selection's header. The structurizer only counted reachable blocks
+    // as the header's entering predecessor, so the selection got a block of
+    // its own — and one more empty block on every round trip.
+    let src = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.func @f(%c: i1) "None" {
+    %v = spirv.Variable : !spirv.ptr<i32, Function>
+    spirv.mlir.loop {
+      spirv.Branch ^bb1
+    ^bb1:
+      spirv.Branch ^bb2
+    ^bb2:
+      spirv.Branch ^bb1
+    ^bb3:
+      spirv.mlir.merge
+    }
+    %one = spirv.Constant 1 : i32
+    spirv.Store "Function" %v, %one : i32
+    spirv.mlir.selection {
+      spirv.BranchConditional %c, ^bb1, ^bb2
+    ^bb1:
+      spirv.Store "Function" %v, %one : i32
+      spirv.Branch ^bb2
+    ^bb2:
+      spirv.mlir.merge
+    }
+    spirv.Return
+  }
+}
+"#;
+    let round_trip = |text: &str| {
+        let module = kiln_core::text::parse(text).unwrap();
+        let words = kiln_core::binary::serialize(&module).unwrap();
+        let back = kiln_core::binary::deserialize(&words).unwrap();
+        kiln_core::ir::verify::verify(&back).unwrap();
+        (words, kiln_core::text::print(&back, &Default::default()))
+    };
+    let (words1, once) = round_trip(src);
+    assert_eq!(
+        op_names(&once),
+        [
+            "spirv.Variable",
+            "spirv.mlir.loop",
+            "spirv.Branch",
+            "spirv.Branch",
+            "spirv.Branch",
+            "spirv.mlir.merge",
+            "spirv.Constant",
+            "spirv.Store",
+            "spirv.mlir.selection",
+            "spirv.BranchConditional",
+            "spirv.Constant",
+            "spirv.Store",
+            "spirv.Branch",
+            "spirv.mlir.merge",
+            "spirv.Return"
+        ],
+        "{once}"
+    );
+    let (words2, twice) = round_trip(&once);
+    assert_eq!(twice, once, "a second round trip changes the module");
+    assert_eq!(words2, words1, "a second round trip changes the words");
+}

@@ -188,12 +188,17 @@ impl Cfg {
         })
     }
 
-    /// The predecessors of `b` that are reachable and not back edges.
-    pub fn entering_preds(&self, b: usize) -> impl Iterator<Item = usize> + '_ {
+    /// Whether `p` is the one predecessor entering `b` (not a back edge),
+    /// counting the other predecessors only when they are reachable: `p`
+    /// itself may be unreachable yet placed, e.g. the merge block of an
+    /// endless loop continuing after it, which the serializer writes with
+    /// an `OpBranch` to the header of the construct that follows.
+    pub fn sole_entering_pred(&self, b: usize, p: usize) -> bool {
         self.preds[b]
             .iter()
             .copied()
-            .filter(move |&p| self.reachable[p] && !self.back_edges.contains(&(p, b)))
+            .filter(|&q| (q == p || self.reachable[q]) && !self.back_edges.contains(&(q, b)))
+            .eq(std::iter::once(p))
     }
 
     /// The label of block `b`.

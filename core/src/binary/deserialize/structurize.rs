@@ -343,7 +343,7 @@ impl Plan {
                 if let (true, Some(&t)) = (is_branch, succs.first()) {
                     let nested = cfg.header_of[t].filter(|&y| Some(y) != ctx);
                     if let Some(y) = nested {
-                        let single = cfg.entering_preds(t).eq(std::iter::once(cur));
+                        let single = cfg.sole_entering_pred(t, cur);
                         if single && self.parent[y].is_none() && !self.stops(cfg, ctx, t) {
                             via = Via::Branch(cur);
                             cur = t;

@@ -395,7 +395,7 @@ impl FnEmitter<'_> {
             && self.plan.member[t] == Some(owner)
             && !self.plan.inline[t]
             && self.cfg.header_of[t].is_none()
-            && self.cfg.entering_preds(t).eq(std::iter::once(b))
+            && self.cfg.sole_entering_pred(t, b)
             && self.cfg.preds[t].len() == 1
     }
 
