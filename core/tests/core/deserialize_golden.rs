@@ -187,3 +187,47 @@ fn a_construct_after_an_endless_loop_stays_in_the_same_block() {
     assert_eq!(twice, once, "a second round trip changes the module");
     assert_eq!(words2, words1, "a second round trip changes the words");
 }
+
+#[test]
+fn mlir_constant_forms_read_and_print_as_mlir_does() {
+    // MLIR's `dense<...> : tensor<...>` form of a nested array constant
+    // parses; an all-equal vector reads back as a splat (`dense<0>`); an
+    // array of i64 elides the element type (MLIR's printer does both).
+    let src = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader, Int64], []> {
+  spirv.func @f() -> (!spirv.array<2 x !spirv.array<3 x i32>>) "None" {
+    %0 = spirv.Constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32> : !spirv.array<2 x !spirv.array<3 x i32>>
+    spirv.ReturnValue %0 : !spirv.array<2 x !spirv.array<3 x i32>>
+  }
+  spirv.func @g() -> (vector<3xf32>) "None" {
+    %0 = spirv.Constant dense<[0.5, 0.5, 0.5]> : vector<3xf32>
+    spirv.ReturnValue %0 : vector<3xf32>
+  }
+  spirv.func @h() -> (!spirv.array<3 x i64>) "None" {
+    %0 = spirv.Constant [5, 6, 7] : !spirv.array<3 x i64>
+    spirv.ReturnValue %0 : !spirv.array<3 x i64>
+  }
+}
+"#;
+    let module = kiln_core::text::parse(src).unwrap();
+    kiln_core::ir::verify::verify(&module).unwrap();
+    let words = kiln_core::binary::serialize(&module).unwrap();
+    let back = kiln_core::binary::deserialize(&words).unwrap();
+    let text = kiln_core::text::print(&back, &Default::default());
+    for line in [
+        "spirv.Constant [[1 : i32, 2 : i32, 3 : i32], [4 : i32, 5 : i32, 6 : i32]] : !spirv.array<2 x !spirv.array<3 x i32>>",
+        "spirv.Constant dense<5.000000e-01> : vector<3xf32>",
+        "spirv.Constant [5, 6, 7] : !spirv.array<3 x i64>",
+    ] {
+        assert!(text.contains(line), "missing `{line}` in\n{text}");
+    }
+    assert_eq!(
+        kiln_core::binary::serialize(&back).unwrap(),
+        words,
+        "the module does not round-trip to the same words"
+    );
+    // A tensor whose shape is not the array's is an error, not a panic.
+    let bad = src.replace("tensor<2x3xi32>", "tensor<3x2xi32>");
+    let module = kiln_core::text::parse(&bad).unwrap();
+    let err = kiln_core::ir::verify::verify(&module).unwrap_err();
+    assert!(format!("{err:?}").contains("array element"), "{err:?}");
+}

@@ -114,13 +114,21 @@ impl Deserializer {
         self.define(inst, Def::Constant { ty, value })
     }
 
-    /// The integer elements of a dense vector attribute.
+    /// The integer elements of a dense vector attribute (a splat
+    /// expanded to the vector's length).
     fn int_elements(&self, value: Attr) -> Option<Vec<u32>> {
         match self.m.attrs.kind(value) {
             AttrKind::Dense {
+                ty,
                 values: DenseValues::Ints(v),
-                ..
-            } => Some(v.iter().map(|&x| x as u32).collect()),
+                splat,
+            } => {
+                let words: Vec<u32> = v.iter().map(|&x| x as u32).collect();
+                match (splat, self.m.types.kind(*ty), words.first()) {
+                    (true, TypeKind::Vector { len, .. }, Some(&w)) => Some(vec![w; *len as usize]),
+                    _ => Some(words),
+                }
+            }
             _ => None,
         }
     }
@@ -231,16 +239,22 @@ impl Deserializer {
                     _ => {}
                 }
             }
+            // All elements equal: a splat, as MLIR's dense attributes are.
+            let splat = match (&ints[..], &floats[..]) {
+                ([first, rest @ ..], []) => rest.iter().all(|v| v == first),
+                ([], [first, rest @ ..]) => rest.iter().all(|v| v == first),
+                _ => false,
+            };
+            if splat {
+                ints.truncate(1);
+                floats.truncate(1);
+            }
             let values = if floats.is_empty() {
                 DenseValues::Ints(ints)
             } else {
                 DenseValues::Floats(floats)
             };
-            return self.m.attrs.intern(AttrKind::Dense {
-                ty,
-                values,
-                splat: false,
-            });
+            return self.m.attrs.intern(AttrKind::Dense { ty, values, splat });
         }
         self.m.attrs.array(elements)
     }

@@ -239,7 +239,14 @@ impl<'a> Parser<'a> {
         }
         self.expect(">", "to end dense attribute")?;
         self.expect(":", "after dense attribute")?;
-        let ty = self.parse_type()?;
+        // `dense<...> : tensor<2x3xi32> : !spirv.array<...>` (MLIR's form of
+        // a nested array constant): the elements are of the tensor's
+        // element type.
+        let tensor = self.parse_tensor_shape()?;
+        let ty = match &tensor {
+            Some((_, element)) => *element,
+            None => self.parse_type()?,
+        };
         let elem_ty = match self.m.types.kind(ty) {
             TypeKind::Vector { element, .. } => *element,
             _ => ty,
@@ -312,7 +319,91 @@ impl<'a> Parser<'a> {
                 return Err(self.err_here("dense attribute needs an integer or float element type"))
             }
         };
+        if let Some((dims, _)) = tensor {
+            return self.dense_tensor_as_array(&dims, ty, values, splat);
+        }
         Ok(self.m.attrs.intern(AttrKind::Dense { ty, values, splat }))
+    }
+
+    /// `tensor<AxBx...xT>` after a dense attribute, if there: its
+    /// dimensions and element type.
+    fn parse_tensor_shape(&mut self) -> PResult<Option<(Vec<u32>, Type)>> {
+        if !matches!(self.peek()?.kind, TokKind::Ident("tensor")) {
+            return Ok(None);
+        }
+        self.bump()?;
+        self.expect("<", "after 'tensor'")?;
+        let mut dims = Vec::new();
+        while matches!(self.peek()?.kind, TokKind::Int(_)) {
+            dims.push(self.dimension("tensor dimension")?);
+        }
+        let element = self.parse_type()?;
+        self.expect(">", "to end tensor type")?;
+        if !matches!(
+            self.m.types.kind(element),
+            TypeKind::Int { .. } | TypeKind::Float(_)
+        ) {
+            return Err(self.err_here("a dense tensor needs an integer or float element type"));
+        }
+        Ok(Some((dims, element)))
+    }
+
+    /// The elements of a `dense<...> : tensor<...>` as a nested array
+    /// attribute, one level per dimension (the array type that follows, in
+    /// `spirv.Constant`, is the constant's type; the verifier checks that
+    /// the shapes agree).
+    fn dense_tensor_as_array(
+        &mut self,
+        dims: &[u32],
+        element: Type,
+        values: DenseValues,
+        splat: bool,
+    ) -> PResult<Attr> {
+        let loc = self.loc()?;
+        let total = dims
+            .iter()
+            .try_fold(1usize, |n, &d| n.checked_mul(d as usize))
+            .filter(|&n| n <= 1 << 22)
+            .ok_or_else(|| self.err_at(loc, "the dense tensor is too large"))?;
+        let count = match &values {
+            DenseValues::Ints(v) => v.len(),
+            DenseValues::Floats(v) => v.len(),
+        };
+        if !(count == total || splat && count == 1) {
+            return Err(self.err_at(
+                loc,
+                format!("the dense tensor has {count} elements, its shape {total}"),
+            ));
+        }
+        let is_bool = matches!(self.m.types.kind(element), TypeKind::Int { width: 1, .. });
+        let mut items: Vec<Attr> = (0..total)
+            .map(|i| {
+                let i = if splat { 0 } else { i };
+                let kind = match &values {
+                    DenseValues::Ints(v) if is_bool => AttrKind::Bool(v[i] != 0),
+                    DenseValues::Ints(v) => AttrKind::Int {
+                        value: v[i],
+                        ty: element,
+                    },
+                    DenseValues::Floats(v) => AttrKind::Float {
+                        bits: v[i],
+                        ty: element,
+                    },
+                };
+                self.m.attrs.intern(kind)
+            })
+            .collect();
+        for &d in dims.iter().rev() {
+            let d = d.max(1) as usize;
+            items = items
+                .chunks(d)
+                .map(|c| self.m.attrs.array(c.to_vec()))
+                .collect();
+        }
+        Ok(items
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| self.m.attrs.array(Vec::new())))
     }
 
     fn dense_elem(&mut self) -> PResult<(crate::ir::Location, bool, TokKind<'a>)> {

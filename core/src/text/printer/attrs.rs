@@ -151,6 +151,20 @@ fn write_attr_depth(
                 if i > 0 {
                     out.push_str(", ");
                 }
+                // As MLIR, an array's elements elide the default integer
+                // attribute type, signless i64.
+                if let AttrKind::Int { value, ty } = attrs.kind(a) {
+                    if matches!(
+                        types.kind(*ty),
+                        TypeKind::Int {
+                            width: 64,
+                            signedness: Signedness::Signless
+                        }
+                    ) {
+                        write_int_value(out, types, *value, *ty);
+                        continue;
+                    }
+                }
                 write_attr_depth(out, attrs, types, a, prefix, depth + 1);
             }
             out.push(']');
