@@ -23,6 +23,7 @@
 //! | `"attr"` | enum attribute `attr` as a string: `"Reduce"` |
 //! | `sc($N)` | storage class of operand `N`'s pointer type, as a string |
 //! | `memaccess` | optional `["Volatile"]` / `["Aligned", 4]` (`memory_access`, `alignment`) |
+//! | `srcmemaccess` | optional `, ["Volatile"]` (`source_memory_access`, `source_alignment`) |
 //! | `attr(name)` | attribute `name` in its generic syntax (`[1 : i32]`) |
 //! | `optenum(name)` | optional `, <Value>` for enum attribute `name` |
 //! | `attr-dict` | the remaining attributes, `{...}` |
@@ -70,8 +71,9 @@ pub(crate) enum Elem {
     EnumStr(&'static str),
     /// `sc($N)`.
     PtrSc(usize),
-    /// `memaccess`.
-    MemAccess,
+    /// `memaccess` (`false`) or `srcmemaccess` (`true`: the source
+    /// operand's, after a comma).
+    MemAccess(bool),
     /// `attr(name)`.
     Attr(&'static str),
     /// `optenum(name)`: `, <Value>` when enum attribute `name` is present.
@@ -271,7 +273,7 @@ const FORMS: &[(&str, &str, Infer)] = &[
     ("Store", "sc($0) $0 , $1 memaccess attr-dict : type($1)", Infer::Store),
     (
         "CopyMemory",
-        "sc($0) $0 , sc($1) $1 memaccess ,? attr-dict : pointee($0)",
+        "sc($0) $0 , sc($1) $1 memaccess srcmemaccess attr-dict : pointee($0)",
         Infer::CopyMemory,
     ),
     (
@@ -400,7 +402,9 @@ fn parse_template(src: &'static str) -> Vec<Item> {
         let elem = if word == "attr-dict" {
             Elem::AttrDict
         } else if word == "memaccess" {
-            Elem::MemAccess
+            Elem::MemAccess(false)
+        } else if word == "srcmemaccess" {
+            Elem::MemAccess(true)
         } else if word == ",?" {
             Elem::OptComma
         } else if let Some(r) = inner(word, "type(") {
@@ -879,15 +883,26 @@ pub(crate) fn operand_shape(items: &[Item]) -> (usize, Option<usize>, Option<usi
     (fixed, variadic, optional)
 }
 
+/// The attributes of a memory-access operand: the target's (or only)
+/// one, or `OpCopyMemory`'s source one.
+pub(crate) fn mem_access_names(source: bool) -> (&'static str, &'static str) {
+    if source {
+        ("source_memory_access", "source_alignment")
+    } else {
+        ("memory_access", "alignment")
+    }
+}
+
 /// Attribute names a template consumes (never printed in its attr-dict).
 pub(crate) fn consumed_attrs(items: &[Item]) -> Vec<&'static str> {
     let mut out = Vec::new();
     for item in items {
         match item.elem {
             Elem::EnumAngle(a) | Elem::EnumStr(a) | Elem::Attr(a) | Elem::OptEnum(a) => out.push(a),
-            Elem::MemAccess => {
-                out.push("memory_access");
-                out.push("alignment");
+            Elem::MemAccess(source) => {
+                let (access, alignment) = mem_access_names(source);
+                out.push(access);
+                out.push(alignment);
             }
             _ => {}
         }

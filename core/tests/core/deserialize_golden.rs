@@ -231,3 +231,103 @@ fn mlir_constant_forms_read_and_print_as_mlir_does() {
     let err = kiln_core::ir::verify::verify(&module).unwrap_err();
     assert!(format!("{err:?}").contains("array element"), "{err:?}");
 }
+
+#[test]
+fn binaries_from_mlir_import_without_dead_constant_copies() {
+    // MLIR 19 gives a constant its id where the source defines it (here at
+    // the top of the function), and the deserializer places constants in
+    // id order: uses inside the loop once got copies of their own, which
+    // left the copy at the top dead (23 dead constants over the 33 binaries
+    // of MLIR's own round-trip tests). A constant at the top of the
+    // function dominates every later use, which now reuses it.
+    let src = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.GlobalVariable @out bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.array<4 x i32, stride=4> [0])>, StorageBuffer>
+  spirv.func @main() "None" {
+    %zero = spirv.Constant 0 : i32
+    %one = spirv.Constant 1 : i32
+    %two = spirv.Constant 2 : i32
+    %ten = spirv.Constant 10 : i32
+    %var = spirv.Variable init(%zero) : !spirv.ptr<i32, Function>
+    %acc = spirv.Variable init(%zero) : !spirv.ptr<i32, Function>
+    spirv.mlir.loop {
+      spirv.Branch ^header
+    ^header:
+      %i = spirv.Load "Function" %var : i32
+      %cmp = spirv.SLessThan %i, %ten : i32
+      spirv.BranchConditional %cmp, ^body, ^merge
+    ^body:
+      %odd = spirv.BitwiseAnd %i, %one : i32
+      %is_odd = spirv.IEqual %odd, %one : i32
+      spirv.mlir.selection {
+        spirv.BranchConditional %is_odd, ^then, ^sel_merge
+      ^then:
+        %a = spirv.Load "Function" %acc : i32
+        %b = spirv.IAdd %a, %two : i32
+        spirv.Store "Function" %acc, %b : i32
+        spirv.Branch ^sel_merge
+      ^sel_merge:
+        spirv.mlir.merge
+      }
+      spirv.Branch ^continue
+    ^continue:
+      %j = spirv.IAdd %i, %one : i32
+      spirv.Store "Function" %var, %j : i32
+      spirv.Branch ^header
+    ^merge:
+      spirv.mlir.merge
+    }
+    %p = spirv.mlir.addressof @out : !spirv.ptr<!spirv.struct<(!spirv.array<4 x i32, stride=4> [0])>, StorageBuffer>
+    %q = spirv.AccessChain %p[%zero, %zero] : !spirv.ptr<!spirv.struct<(!spirv.array<4 x i32, stride=4> [0])>, StorageBuffer>, i32, i32
+    %r = spirv.Load "Function" %acc : i32
+    spirv.Store "StorageBuffer" %q, %r : i32
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @main
+  spirv.ExecutionMode @main "LocalSize", 1, 1, 1
+}
+"#;
+    let dir = std::env::temp_dir().join(format!("kiln-mlir-consts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("loop.mlir");
+    let spv = dir.join("loop.spv");
+    std::fs::write(&input, src).unwrap();
+    let out = std::process::Command::new("mlir-translate-19")
+        .arg("--no-implicit-module")
+        .arg("--serialize-spirv")
+        .arg(&input)
+        .arg("-o")
+        .arg(&spv)
+        .output()
+        .expect("mlir-translate-19 (ci/setup.sh installs it)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&spv).unwrap();
+    let words = kiln_core::binary::words_from_bytes(&bytes).unwrap();
+    let module = kiln_core::binary::deserialize(&words).unwrap();
+    kiln_core::ir::verify::verify(&module).unwrap();
+    let text = kiln_core::text::print(&module, &Default::default());
+    let constants: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().split_once(" = spirv.Constant").map(|(n, _)| n))
+        .collect();
+    for name in &constants {
+        let uses = text
+            .match_indices(name)
+            .filter(|(i, _)| {
+                let next = text[i + name.len()..].chars().next();
+                !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+            .count();
+        assert!(uses >= 2, "{name} is a dead constant in\n{text}");
+    }
+    // One copy each of 0, 1, 2 and 10, at the top of the function.
+    assert_eq!(constants.len(), 4, "{text}");
+    // And the import is a fixed point for kiln's serializer.
+    let once = kiln_core::binary::serialize(&module).unwrap();
+    let again =
+        kiln_core::binary::serialize(&kiln_core::binary::deserialize(&once).unwrap()).unwrap();
+    assert_eq!(once, again);
+}

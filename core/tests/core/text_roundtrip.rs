@@ -258,3 +258,39 @@ fn type_and_attr_helpers() {
         );
     }
 }
+
+#[test]
+fn copy_memory_takes_a_second_memory_access_for_the_source() {
+    // MLIR's `spirv.CopyMemory ... [target access], [source access]`: the
+    // second list is `source_memory_access` / `source_alignment`, the
+    // second memory operand of `OpCopyMemory`.
+    let src = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.func @copy() "None" {
+    %0 = spirv.Variable : !spirv.ptr<f32, Function>
+    %1 = spirv.Variable : !spirv.ptr<f32, Function>
+    spirv.CopyMemory "Function" %0, "Function" %1 ["Aligned", 8], ["Aligned", 4] : f32
+    spirv.CopyMemory "Function" %0, "Function" %1 ["Volatile"], ["Volatile"] : f32
+    spirv.CopyMemory "Function" %0, "Function" %1 ["Volatile"] : f32
+    spirv.Return
+  }
+}
+"#;
+    let out = round_trip("copy_memory", src);
+    for line in [
+        r#"spirv.CopyMemory "Function" %0, "Function" %1 ["Aligned", 8], ["Aligned", 4] : f32"#,
+        r#"spirv.CopyMemory "Function" %0, "Function" %1 ["Volatile"], ["Volatile"] : f32"#,
+        r#"spirv.CopyMemory "Function" %0, "Function" %1 ["Volatile"] : f32"#,
+    ] {
+        assert!(out.contains(line), "missing `{line}` in\n{out}");
+    }
+    let m = text::parse(src).unwrap();
+    let words = kiln_core::binary::serialize(&m).unwrap();
+    let back = kiln_core::binary::deserialize(&words).unwrap();
+    assert_eq!(print(&back, Prefix::Spirv), out);
+    // OpCopyMemory %0 %1 Aligned 8 Aligned 4: two memory operands.
+    let copy = words
+        .windows(7)
+        .find(|w| w[0] == (7 << 16 | 63))
+        .expect("an OpCopyMemory of 7 words");
+    assert_eq!(&copy[3..], &[2, 8, 2, 4]);
+}

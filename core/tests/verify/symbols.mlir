@@ -114,5 +114,6 @@ spirv.module Logical GLSL450 {
   spirv.SpecConstantComposite @short (@a) : !spirv.array<2 x i32>  // error: has 1 constituent(s), expected 2
   spirv.SpecConstantComposite @mixed (@a, @b) : !spirv.array<2 x i32>  // error: constituent #1 (@b) has type f32, expected i32
   spirv.SpecConstantComposite @scalar (@a) : i32  // error: attribute 'type' must be a composite type
+  spirv.SpecConstantComposite @huge (@a) : !spirv.array<2147483647 x i32>  // error: has 1 constituent(s), expected 2147483647
   "spirv.SpecConstant"() <{default_value = "x", sym_name = "str"}> : () -> ()  // error: attribute 'default_value' must be a scalar bool, integer or float
 }

@@ -273,6 +273,8 @@ struct Deserializer {
     block_origin: FxHashMap<crate::ir::Block, (At, u32)>,
     /// Sorted ids of the module's constants, once functions begin.
     constant_ids: Option<Vec<u32>>,
+    /// The constituents of composite constants (computed when first asked).
+    constituents: Option<FxHashSet<u32>>,
     /// The constituents of each `OpConstantComposite`.
     composite_parts: FxHashMap<u32, Vec<u32>>,
     /// Integer widths the module declares both signed and unsigned.
@@ -316,6 +318,7 @@ impl Deserializer {
             op_origin: FxHashMap::default(),
             block_origin: FxHashMap::default(),
             constant_ids: None,
+            constituents: None,
             composite_parts: FxHashMap::default(),
             mixed_signedness: Vec::new(),
             forward_calls: Vec::new(),
@@ -468,6 +471,14 @@ impl Deserializer {
             ids.sort_unstable();
             ids
         })
+    }
+
+    /// Whether constant `id` is a constituent of a composite constant.
+    fn is_constituent(&mut self, id: u32) -> bool {
+        let parts = &self.composite_parts;
+        self.constituents
+            .get_or_insert_with(|| parts.values().flatten().copied().collect())
+            .contains(&id)
     }
 
     /// `OpDecorate*` and the other annotations.

@@ -44,6 +44,22 @@ impl FnEmitter<'_> {
     pub(super) fn timeline(&mut self) -> Timeline {
         let mut first = u32::MAX;
         let mut variables = Vec::new();
+        // The ids the function's instructions use: a constituent of a
+        // composite constant that none of them uses gets no copy of its own
+        // (the serializer emits it with the composite). Other unused
+        // constants keep their place: kiln's serializer gave them their
+        // ids there.
+        let mut used: FxHashSet<u32> = FxHashSet::default();
+        for block in &self.cfg.blocks {
+            let insts = block
+                .phis
+                .iter()
+                .chain(block.body.iter().map(|(i, _)| i))
+                .chain(block.term.as_ref().map(|(t, _)| t));
+            for inst in insts {
+                used.extend(inst.ids_from(0));
+            }
+        }
         for block in &self.cfg.blocks {
             first = first.min(block.label);
             for p in &block.phis {
@@ -60,8 +76,11 @@ impl FnEmitter<'_> {
         }
         first = first.min(self.first_param_id);
         variables.sort_by_key(|v| v.0);
-        let all = self.d.constant_ids();
-        let start = all.partition_point(|&c| c < first);
+        let tail: Vec<u32> = {
+            let all = self.d.constant_ids();
+            let start = all.partition_point(|&c| c < first);
+            all[start..].to_vec()
+        };
         let mut with_header = crate::binary::serialize::tables::FxHashMap::default();
         for k in &self.cfg.constructs {
             let mut labels = vec![self.cfg.label(k.merge)];
@@ -71,7 +90,10 @@ impl FnEmitter<'_> {
             with_header.insert(self.cfg.label(k.header), labels);
         }
         Timeline {
-            constants: all[start..].to_vec(),
+            constants: tail
+                .into_iter()
+                .filter(|c| used.contains(c) || !self.d.is_constituent(*c))
+                .collect(),
             next_constant: 0,
             variables,
             next_variable: 0,
@@ -140,7 +162,12 @@ impl Timeline {
                     return Ok(());
                 }
                 self.next_constant += 1;
-                if matches!(e.d.defs.get(&c), Some(Def::Constant { .. })) {
+                // A constant already materialized earlier (in binary order)
+                // already has its id where the serializer meets it first:
+                // another copy here would be dead.
+                if matches!(e.d.defs.get(&c), Some(Def::Constant { .. }))
+                    && !e.materialized.contains(&c)
+                {
                     let at = e.cfg.blocks[b].at;
                     e.use_value(c, at, super::emit::Sink::Content(b, block))?;
                 }

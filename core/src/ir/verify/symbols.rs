@@ -217,7 +217,7 @@ impl<'m> Verifier<'m> {
         let Some(ty) = self.type_attr(op, "type") else {
             return;
         };
-        let Some(expected) = self.composite_parts(ty) else {
+        let Some(expected_len) = self.composite_len(ty) else {
             self.error(
                 op,
                 format!(
@@ -240,18 +240,23 @@ impl<'m> Verifier<'m> {
             );
             return;
         };
-        if items.len() != expected.len() {
+        // The count first: listing the parts of a huge array type would
+        // allocate one entry per element.
+        if items.len() != expected_len {
             self.error(
                 op,
                 format!(
                     "has {} constituent(s), expected {} for type {}",
                     items.len(),
-                    expected.len(),
+                    expected_len,
                     self.ty(ty)
                 ),
             );
             return;
         }
+        let Some(expected) = self.composite_parts(ty) else {
+            return;
+        };
         for (i, (&item, &want)) in items.iter().zip(&expected).enumerate() {
             let Some(name) = m.attrs.as_symbol(item) else {
                 self.error(op, format!("constituent #{i} is not a symbol reference"));
@@ -278,8 +283,6 @@ impl<'m> Verifier<'m> {
         }
     }
 
-    /// The types of the constituents of composite `ty`, or `None` when it is
-    /// not a composite with a fixed number of constituents.
     /// How many constituents a composite of type `ty` has, without listing
     /// them ([`Self::composite_parts`] would list 2^31 - 1 for a large
     /// array).
@@ -292,6 +295,8 @@ impl<'m> Verifier<'m> {
         }
     }
 
+    /// The types of the constituents of composite `ty`, or `None` when it is
+    /// not a composite with a fixed number of constituents.
     pub(crate) fn composite_parts(&self, ty: Type) -> Option<Vec<Type>> {
         match self.m.types.kind(ty) {
             TypeKind::Vector { len, element } => Some(vec![*element; *len as usize]),

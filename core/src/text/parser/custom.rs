@@ -128,18 +128,27 @@ impl Parser<'_> {
                         .ok_or_else(|| self.err_at(sloc, format!("unknown storage class '{s}'")))?;
                     *slot(&mut storage, *i) = Some(sc);
                 }
-                Elem::MemAccess => {
-                    if self.eat("[")? {
+                Elem::MemAccess(source) => {
+                    let (access, alignment) = crate::text::asm_forms::mem_access_names(*source);
+                    let open = if *source {
+                        self.eat(",")? && {
+                            self.expect("[", "to begin the source memory access")?;
+                            true
+                        }
+                    } else {
+                        self.eat("[")?
+                    };
+                    if open {
                         let bits =
                             self.enum_string(OperandKind::MemoryAccess, "memory access string")?;
                         attrs.push((
-                            "memory_access".into(),
+                            access.into(),
                             self.m.attrs.enumerant(OperandKind::MemoryAccess, bits),
                         ));
                         if self.eat(",")? {
                             let a = self.integer("alignment")?;
                             let i32t = self.m.types.int(32);
-                            attrs.push(("alignment".into(), self.m.attrs.int(a, i32t)));
+                            attrs.push((alignment.into(), self.m.attrs.int(a, i32t)));
                         }
                         self.expect("]", "to end memory access")?;
                     }

@@ -61,10 +61,11 @@ impl Printer<'_> {
                         _ => return false,
                     }
                 }
-                Elem::MemAccess => {
-                    match self.m.attr_kind(op, "memory_access") {
+                Elem::MemAccess(source) => {
+                    let (access, alignment) = crate::text::asm_forms::mem_access_names(*source);
+                    match self.m.attr_kind(op, access) {
                         None => {
-                            if self.m.attr(op, "alignment").is_some() {
+                            if self.m.attr(op, alignment).is_some() {
                                 return false;
                             }
                         }
@@ -74,7 +75,7 @@ impl Printer<'_> {
                         }) if Self::enum_round_trips(OperandKind::MemoryAccess, *value) => {}
                         _ => return false,
                     }
-                    match self.m.attr_kind(op, "alignment") {
+                    match self.m.attr_kind(op, alignment) {
                         None => {}
                         Some(AttrKind::Int { ty, .. })
                             if matches!(
@@ -211,19 +212,22 @@ impl Printer<'_> {
                     space(self, open);
                     write_string(&mut self.out, sc.name());
                 }
-                Elem::MemAccess => {
-                    let Some(AttrKind::Enum { value, .. }) =
-                        self.m.attr_kind(op, "memory_access").cloned()
+                Elem::MemAccess(source) => {
+                    let (access, alignment) = crate::text::asm_forms::mem_access_names(*source);
+                    let Some(AttrKind::Enum { value, .. }) = self.m.attr_kind(op, access).cloned()
                     else {
                         continue;
                     };
+                    if *source {
+                        self.out.push(',');
+                    }
                     space(self, open);
                     self.out.push('[');
                     write_string(
                         &mut self.out,
                         &grammar::format_bits(OperandKind::MemoryAccess, value),
                     );
-                    if let Some(AttrKind::Int { value, .. }) = self.m.attr_kind(op, "alignment") {
+                    if let Some(AttrKind::Int { value, .. }) = self.m.attr_kind(op, alignment) {
                         self.out.push_str(&format!(", {value}"));
                     }
                     self.out.push(']');

@@ -155,6 +155,16 @@ pub(super) struct FnEmitter<'d> {
     pre: FxHashMap<Op, Vec<Op>>,
     pending: Vec<Pending>,
     cache: FxHashMap<(Block, u32), Value>,
+    /// Values materialized at the top of the function (in its prologue, or
+    /// in the function's first binary block when that block's instructions
+    /// open the entry block): they dominate every later use, in any block
+    /// or nested region, which then needs no copy of its own.
+    top: FxHashMap<u32, Value>,
+    /// Module-level ids materialized somewhere in the function so far.
+    pub(super) materialized: super::FxHashSet<u32>,
+    /// Whether the entry block starts with the first binary block's
+    /// instructions (set once the layout is built).
+    top_block: bool,
     phi_vars: FxHashMap<(usize, usize), Value>,
     flag: Option<Value>,
     codes: FxHashMap<usize, u32>,
@@ -222,6 +232,9 @@ impl Deserializer {
             pre: FxHashMap::default(),
             pending: Vec::new(),
             cache: FxHashMap::default(),
+            top: FxHashMap::default(),
+            materialized: super::FxHashSet::default(),
+            top_block: false,
             phi_vars: FxHashMap::default(),
             flag: None,
             codes: FxHashMap::default(),
@@ -407,7 +420,10 @@ impl FnEmitter<'_> {
     fn resolve_pending(&mut self) -> Result<()> {
         let pending = std::mem::take(&mut self.pending);
         for p in pending {
-            let cached = p.in_block.and_then(|b| self.cache.get(&(b, p.id)).copied());
+            let cached = p
+                .in_block
+                .and_then(|b| self.cache.get(&(b, p.id)).copied())
+                .or_else(|| self.top.get(&p.id).copied());
             let v = match cached {
                 Some(v) => v,
                 None => self.use_value(p.id, p.at, Sink::Before(p.anchor))?,

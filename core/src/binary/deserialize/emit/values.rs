@@ -55,12 +55,26 @@ impl FnEmitter<'_> {
         if let Some(v) = cache_key.and_then(|k| self.cache.get(&k)) {
             return Ok(*v);
         }
+        if cache_key.is_some() {
+            if let Some(v) = self.top.get(&id) {
+                return Ok(*v);
+            }
+        }
+        let at_top = match sink {
+            Sink::Prologue => true,
+            Sink::Content(b, block) => b == 0 && block == self.entry_block && self.top_block,
+            Sink::Before(_) => false,
+        };
         let spec = match self.d.defs.get(&id).cloned() {
             Some(Def::Constant { ty, value }) if !constant_op_holds(&self.d.m.types, ty) => {
                 let v = self.composite_constant(ty, value, sink, at)?;
                 if let Some(k) = cache_key {
                     self.cache.insert(k, v);
                 }
+                if at_top {
+                    self.top.insert(id, v);
+                }
+                self.materialized.insert(id);
                 return Ok(v);
             }
             Some(Def::Constant { ty, value }) => OpSpec::new(OpKind::Constant)
@@ -102,6 +116,10 @@ impl FnEmitter<'_> {
         if let Some(k) = cache_key {
             self.cache.insert(k, v);
         }
+        if at_top {
+            self.top.insert(id, v);
+        }
+        self.materialized.insert(id);
         Ok(v)
     }
 
@@ -176,6 +194,11 @@ impl FnEmitter<'_> {
     }
 
     pub(super) fn decode_blocks(&mut self) -> Result<()> {
+        self.top_block = self.home.first() == Some(&Some(self.entry_block))
+            && matches!(
+                self.layout.get(&self.entry_block).and_then(|l| l.first()),
+                Some(super::Item::Content(0))
+            );
         let mut timeline = self.timeline();
         for b in 0..self.cfg.blocks.len() {
             let Some(block) = self.home[b] else {
