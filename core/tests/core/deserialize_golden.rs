@@ -331,3 +331,42 @@ fn binaries_from_mlir_import_without_dead_constant_copies() {
         kiln_core::binary::serialize(&kiln_core::binary::deserialize(&once).unwrap()).unwrap();
     assert_eq!(once, again);
 }
+
+#[test]
+fn construct_blocks_come_back_in_breadth_first_order() {
+    // The serializer writes a construct's blocks depth-first (header,
+    // then, join, else); the deserializer orders them breadth-first from
+    // the header (then, else, join), as MLIR's does — here, as written.
+    let src = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.func @f(%c: i1) "None" {
+    %v = spirv.Variable : !spirv.ptr<i32, Function>
+    spirv.mlir.selection {
+      spirv.BranchConditional %c, ^then, ^else
+    ^then:
+      %one = spirv.Constant 1 : i32
+      spirv.Branch ^join(%one : i32)
+    ^else:
+      %two = spirv.Constant 2 : i32
+      spirv.Branch ^join(%two : i32)
+    ^join(%x: i32):
+      spirv.Store "Function" %v, %x : i32
+      spirv.Branch ^merge
+    ^merge:
+      spirv.mlir.merge
+    }
+    spirv.Return
+  }
+}
+"#;
+    let module = kiln_core::text::parse(src).unwrap();
+    let words = kiln_core::binary::serialize(&module).unwrap();
+    let back = kiln_core::binary::deserialize(&words).unwrap();
+    let text = kiln_core::text::print(&back, &Default::default());
+    let at = |s: &str| {
+        text.find(s)
+            .unwrap_or_else(|| panic!("no `{s}` in\n{text}"))
+    };
+    assert!(at("spirv.Constant 1") < at("spirv.Constant 2"), "{text}");
+    assert!(at("spirv.Constant 2") < at("spirv.Store"), "{text}");
+    assert_eq!(kiln_core::binary::serialize(&back).unwrap(), words);
+}

@@ -254,7 +254,17 @@ impl FnEmitter<'_> {
             self.cons[y].slot = Some(block);
             others.push((h, block, Start::Construct(y)));
         }
-        others.sort_by_key(|(b, _, _)| *b);
+        // A construct's blocks in breadth-first order from its header, as
+        // MLIR's deserializer orders them (the serializer writes blocks
+        // depth-first, so the words do not depend on it); the function's
+        // own blocks in binary order.
+        match owner {
+            Some(x) => {
+                let rank = self.breadth_first_rank(x);
+                others.sort_by_key(|(b, _, _)| (rank.get(b).copied().unwrap_or(usize::MAX), *b));
+            }
+            None => others.sort_by_key(|(b, _, _)| *b),
+        }
         let mut order = first;
         for (_, block, start) in others {
             order.push(block);
@@ -271,6 +281,32 @@ impl FnEmitter<'_> {
         }
         self.region_blocks[slot] = order;
         Ok(())
+    }
+
+    /// The breadth-first rank of the blocks reached from construct `x`'s
+    /// header without crossing its merge block or going back to its
+    /// header; a nested construct counts as its header followed by its
+    /// merge block.
+    pub(super) fn breadth_first_rank(&self, x: usize) -> FxHashMap<usize, usize> {
+        let k = &self.cfg.constructs[x];
+        let mut rank: FxHashMap<usize, usize> = FxHashMap::default();
+        let mut queue = std::collections::VecDeque::from([k.header]);
+        rank.insert(k.header, 0);
+        while let Some(b) = queue.pop_front() {
+            // A nested construct's blocks are its own: go on after it.
+            let from = match self.cfg.header_of[b] {
+                Some(y) if y != x => self.cfg.constructs[y].merge,
+                _ => b,
+            };
+            for &t in &self.cfg.succs[from] {
+                if t == k.merge || t == k.header || rank.contains_key(&t) {
+                    continue;
+                }
+                rank.insert(t, rank.len());
+                queue.push_back(t);
+            }
+        }
+        rank
     }
 
     /// The single `spv.Branch` of loop `x`'s entry block.
