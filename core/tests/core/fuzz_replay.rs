@@ -57,3 +57,18 @@ fn target_env_corpus() {
 fn tensor_text_corpus() {
     replay("tensor_text", kiln_core::fuzz::tensor_text);
 }
+
+#[test]
+#[ignore = "open: fuzz/open/binary_deserialize holds inputs the deserializer does not yet \
+            import stably (fuzz/RESULTS.md); move each to fuzz/regressions once fixed"]
+fn binary_deserialize_open_findings() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/open/binary_deserialize");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    for p in paths {
+        kiln_core::fuzz::binary_deserialize(&std::fs::read(p).unwrap());
+    }
+}

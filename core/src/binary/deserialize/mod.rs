@@ -273,8 +273,9 @@ struct Deserializer {
     block_origin: FxHashMap<crate::ir::Block, (At, u32)>,
     /// Sorted ids of the module's constants, once functions begin.
     constant_ids: Option<Vec<u32>>,
-    /// The constituents of composite constants (computed when first asked).
-    constituents: Option<FxHashSet<u32>>,
+    /// Each constituent of a composite constant, with the smallest id of a
+    /// composite holding it (computed when first asked).
+    constituents: Option<FxHashMap<u32, u32>>,
     /// The constituents of each `OpConstantComposite`.
     composite_parts: FxHashMap<u32, Vec<u32>>,
     /// Integer widths the module declares both signed and unsigned.
@@ -473,12 +474,23 @@ impl Deserializer {
         })
     }
 
-    /// Whether constant `id` is a constituent of a composite constant.
-    fn is_constituent(&mut self, id: u32) -> bool {
+    /// Whether constant `id` is a constituent of a composite constant with
+    /// a smaller id: a producer (MLIR) that numbers a composite before its
+    /// parts. kiln's serializer numbers the parts first, so this never
+    /// holds for its own output.
+    fn is_late_constituent(&mut self, id: u32) -> bool {
         let parts = &self.composite_parts;
-        self.constituents
-            .get_or_insert_with(|| parts.values().flatten().copied().collect())
-            .contains(&id)
+        let map = self.constituents.get_or_insert_with(|| {
+            let mut map: FxHashMap<u32, u32> = FxHashMap::default();
+            for (&c, direct) in parts {
+                for &p in direct {
+                    let e = map.entry(p).or_insert(c);
+                    *e = (*e).min(c);
+                }
+            }
+            map
+        });
+        map.get(&id).is_some_and(|&c| c < id)
     }
 
     /// `OpDecorate*` and the other annotations.

@@ -44,11 +44,11 @@ impl FnEmitter<'_> {
     pub(super) fn timeline(&mut self) -> Timeline {
         let mut first = u32::MAX;
         let mut variables = Vec::new();
-        // The ids the function's instructions use: a constituent of a
-        // composite constant that none of them uses gets no copy of its own
-        // (the serializer emits it with the composite). Other unused
-        // constants keep their place: kiln's serializer gave them their
-        // ids there.
+        // The ids the function's instructions use: a constituent numbered
+        // after a composite holding it that none of them uses gets no copy
+        // of its own (the serializer emits it with the composite). Other
+        // unused constants keep their place: kiln's serializer gave them
+        // their ids there.
         let mut used: FxHashSet<u32> = FxHashSet::default();
         for block in &self.cfg.blocks {
             let insts = block
@@ -92,7 +92,7 @@ impl FnEmitter<'_> {
         Timeline {
             constants: tail
                 .into_iter()
-                .filter(|c| used.contains(c) || !self.d.is_constituent(*c))
+                .filter(|c| used.contains(c) || !self.d.is_late_constituent(*c))
                 .collect(),
             next_constant: 0,
             variables,

@@ -361,7 +361,7 @@ impl<'m> Verifier<'m> {
                 ),
             );
         }
-        let avail = i128::from(types.component_count(a) + types.component_count(b));
+        let avail = i128::from(types.component_count(a)) + i128::from(types.component_count(b));
         let components = self.int_list(op, "components")?;
         let r = self.result_ty(op)?;
         let types = &self.m.types;

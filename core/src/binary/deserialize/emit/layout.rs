@@ -166,9 +166,23 @@ impl FnEmitter<'_> {
                     chains.push((header, Start::Content(k.header)));
                     // The entry block: one branch to the header.
                     self.loop_entry_branch(x, entry, header)?;
+                    // A continue target no placed block branches to has no
+                    // incoming values: its phis (or the header's, passed
+                    // back) are undefined, not block arguments no branch
+                    // would pass (which the serializer cannot write).
+                    let entered = self.cfg.preds[k.cont]
+                        .iter()
+                        .any(|&p| self.plan.member[p].is_some());
                     if k.cont == k.header {
-                        let cont = self.new_block(&header_types);
-                        let cargs = self.d.m.block(cont).args.clone();
+                        let (cont, cargs) = if entered {
+                            let cont = self.new_block(&header_types);
+                            let cargs = self.d.m.block(cont).args.clone();
+                            (cont, cargs)
+                        } else {
+                            let cont = self.new_block(&[]);
+                            let cargs = self.undef_values(cont, &header_types);
+                            (cont, cargs)
+                        };
                         let br = self
                             .d
                             .m
@@ -179,9 +193,17 @@ impl FnEmitter<'_> {
                         last.push(cont);
                     } else {
                         let cont_types = self.phi_types(k.cont)?;
-                        let cont = self.new_block(&cont_types);
-                        let cargs = self.d.m.block(cont).args.clone();
-                        self.bind_phis(k.cont, &cargs);
+                        let cont = if entered {
+                            let cont = self.new_block(&cont_types);
+                            let cargs = self.d.m.block(cont).args.clone();
+                            self.bind_phis(k.cont, &cargs);
+                            cont
+                        } else {
+                            let cont = self.new_block(&[]);
+                            let values = self.undef_values(cont, &cont_types);
+                            self.bind_phis(k.cont, &values);
+                            cont
+                        };
                         self.cons[x].back = Some(header);
                         self.cons[x].cont = Some(cont);
                         last.push(cont);
@@ -307,6 +329,17 @@ impl FnEmitter<'_> {
             }
         }
         rank
+    }
+
+    /// `spv.Undef` values of `types`, at the start of `block`.
+    fn undef_values(&mut self, block: Block, types: &[crate::ir::Type]) -> Vec<Value> {
+        types
+            .iter()
+            .map(|&t| {
+                let op = self.push_op(block, OpSpec::new(core(SpvOp::Undef)).results([t]));
+                self.result(op)
+            })
+            .collect()
     }
 
     /// The single `spv.Branch` of loop `x`'s entry block.
