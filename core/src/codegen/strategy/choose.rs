@@ -457,7 +457,15 @@ fn choose_reduction(
         // 256 invocations) rather than looping longer in fewer, which
         // left most of a device idle (two workgroups for 16M within the
         // loop budget alone).
-        let chunk = budget.min(COOP_CHUNK);
+        let mut chunk = budget.min(COOP_CHUNK);
+        // On a GPU, shorter chunks where a point's reduction would run on
+        // too few invocations: four times the fill over all points (a 16M
+        // sum: 64 iterations per invocation, 1,024 workgroups, instead of
+        // 64 workgroups of 1,024 iterations).
+        if let (Some(fill), Some(p), Some(r)) = (target.fill_invocations(), points, red.fixed()) {
+            let wanted = (fill * 4 / p.max(1)).max(u64::from(wg));
+            chunk = chunk.min(r.div_ceil(wanted).max(16));
+        }
         // Where barriers serialize a workgroup (lavapipe), every
         // invocation writes its partial result and the second dispatch
         // combines them: the long first pass runs without a barrier.
