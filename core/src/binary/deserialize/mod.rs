@@ -141,10 +141,38 @@ fn read(words: &[u32], options: &DeserializeOptions, signless: Vec<u32>) -> Resu
     let (header, mut reader) = reader::read_header(words)?;
     let mut d = Deserializer::new(header.version, *options);
     d.mixed_signedness = signless;
+    d.next_body_label = next_body_labels(words);
     while let Some(inst) = reader.next_inst() {
         d.process_instruction(inst?)?;
     }
     d.finish(words.len())
+}
+
+/// For the entry label of each function body, the entry label of the next
+/// body (a scan of the words: opcodes and word counts only).
+fn next_body_labels(words: &[u32]) -> FxHashMap<u32, u32> {
+    let mut firsts: Vec<u32> = Vec::new();
+    let mut in_function = false;
+    let mut i = 5;
+    while let Some(&w) = words.get(i) {
+        let (count, opcode) = ((w >> 16) as usize, w & 0xffff);
+        if count == 0 {
+            break;
+        }
+        match opcode {
+            54 => in_function = true,
+            248 if in_function => {
+                if let Some(&label) = words.get(i + 1) {
+                    firsts.push(label);
+                }
+                in_function = false;
+            }
+            56 => in_function = false,
+            _ => {}
+        }
+        i += count;
+    }
+    firsts.windows(2).map(|w| (w[0], w[1])).collect()
 }
 
 /// What an id of the module stands for.
@@ -276,6 +304,8 @@ struct Deserializer {
     /// Each constituent of a composite constant, with the smallest id of a
     /// composite holding it (computed when first asked).
     constituents: Option<FxHashMap<u32, u32>>,
+    /// For each function body's entry label, the next body's.
+    next_body_label: FxHashMap<u32, u32>,
     /// The constituents of each `OpConstantComposite`.
     composite_parts: FxHashMap<u32, Vec<u32>>,
     /// Integer widths the module declares both signed and unsigned.
@@ -320,6 +350,7 @@ impl Deserializer {
             block_origin: FxHashMap::default(),
             constant_ids: None,
             constituents: None,
+            next_body_label: FxHashMap::default(),
             composite_parts: FxHashMap::default(),
             mixed_signedness: Vec::new(),
             forward_calls: Vec::new(),

@@ -37,12 +37,24 @@ pub(super) struct Timeline {
     /// The labels the serializer allocates together with a construct's
     /// header label: its merge block (and a loop's continue target).
     with_header: crate::binary::serialize::tables::FxHashMap<u32, Vec<u32>>,
+    /// The last binary block (and its IR block) anything was placed in.
+    last: Option<(usize, Block)>,
+    /// Where the next function body starts (its entry label; the module's
+    /// bound for the last one).
+    last_id: u32,
 }
 
 impl FnEmitter<'_> {
     /// The timeline of the function being emitted.
     pub(super) fn timeline(&mut self) -> Timeline {
         let mut first = u32::MAX;
+        let entry = self.cfg.blocks.first().map_or(0, |b| b.label);
+        let last_id = self
+            .d
+            .next_body_label
+            .get(&entry)
+            .copied()
+            .unwrap_or(u32::MAX);
         let mut variables = Vec::new();
         // The ids the function's instructions use: a constituent numbered
         // after a composite holding it that none of them uses gets no copy
@@ -99,6 +111,8 @@ impl FnEmitter<'_> {
             next_variable: 0,
             labels: FxHashSet::default(),
             with_header,
+            last: None,
+            last_id,
         }
     }
 }
@@ -133,6 +147,7 @@ impl Timeline {
         key: u32,
         used: &[u32],
     ) -> Result<()> {
+        self.last = Some((b, block));
         let mut limit = key;
         for &u in used {
             if self.variables[self.next_variable..]
@@ -188,12 +203,30 @@ impl Timeline {
     }
 
     /// Places the variables no instruction reached: at the start of the
-    /// function.
+    /// function; and the constants numbered after every instruction but
+    /// before the next function body's first label (dead ones the
+    /// serializer met last): at the end of the last block.
     pub fn finish(mut self, e: &mut FnEmitter<'_>) -> Result<()> {
         while self.next_variable < self.variables.len() {
             let (_, inst, loc) = self.variables[self.next_variable].clone();
             self.next_variable += 1;
             e.decode_variable(&inst, loc, None)?;
+        }
+        // After the variables: a variable's initializer must not be a
+        // constant placed further down the entry block.
+        if let Some((b, block)) = self.last {
+            while let Some(&c) = self.constants.get(self.next_constant) {
+                if c >= self.last_id {
+                    break;
+                }
+                self.next_constant += 1;
+                if matches!(e.d.defs.get(&c), Some(Def::Constant { .. }))
+                    && !e.materialized.contains(&c)
+                {
+                    let at = e.cfg.blocks[b].at;
+                    e.use_value(c, at, super::emit::Sink::Content(b, block))?;
+                }
+            }
         }
         Ok(())
     }

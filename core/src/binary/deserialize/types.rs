@@ -118,10 +118,12 @@ impl Deserializer {
                 no_decorations(decorations)?;
                 let element = self.type_of_id(inst, inst.id(0).unwrap_or(0))?;
                 let len = inst.word(1).unwrap_or(0);
-                if !self.m.types.is_scalar(element) || len < 2 {
+                // SPIR-V's vectors (and MLIR's): 2, 3 or 4 components, 8 or
+                // 16 with `Vector16`.
+                if !self.m.types.is_scalar(element) || !matches!(len, 2 | 3 | 4 | 8 | 16) {
                     return Err(invalid(
                         inst,
-                        "a vector needs a scalar type and at least 2 components",
+                        "a vector needs a scalar type and 2, 3, 4, 8 or 16 components",
                     ));
                 }
                 self.m.types.vector(len, element)
