@@ -94,12 +94,15 @@ impl Deserializer {
                 _ => None,
             });
             if d.decoration == Decoration::BuiltIn && builtin == Some(BuiltIn::WorkgroupSize) {
-                let sizes = self.int_elements(value).ok_or_else(|| {
-                    invalid(
-                        inst,
-                        "the WorkgroupSize constant is not a vector of integers",
-                    )
-                })?;
+                let sizes = self
+                    .int_elements(value)
+                    .filter(|s| s.len() == 3)
+                    .ok_or_else(|| {
+                        invalid(
+                            inst,
+                            "the WorkgroupSize constant is not a vector of 3 integers",
+                        )
+                    })?;
                 self.workgroup_size_constant = Some((d.at, sizes));
                 continue;
             }
@@ -285,6 +288,14 @@ impl Deserializer {
                     _ => {
                         if self.constituent_count(t).is_some_and(|n| n > budget) {
                             return Err(too_many());
+                        }
+                        // kiln writes the value back as OpConstantComposite,
+                        // whose word count (16 bits) holds 65,532 parts.
+                        if self.constituent_count(t).is_some_and(|n| n > 0xffff - 3) {
+                            return Err(DeserializeError::Unsupported {
+                                at: inst.at,
+                                what: "an OpConstantNull of a composite of more than 65,532 constituents (kiln writes constants as OpConstantComposite)".into(),
+                            });
                         }
                         let Some(parts) = self.constituent_types(t) else {
                             return Err(DeserializeError::Unsupported {

@@ -37,6 +37,14 @@ impl FnEmitter<'_> {
         if inst.desc.opname == "ExtInst" {
             return self.decode_ext_inst(inst, loc, sink);
         }
+        // Other instructions of an extended instruction set (the IR models
+        // only `OpExtInst`'s, as `GL.*` ops).
+        if inst.desc.opname.starts_with("ExtInst") {
+            return Err(DeserializeError::Unsupported {
+                at: inst.at,
+                what: format!("{} (only OpExtInst is modelled)", inst.at.opname()),
+            });
+        }
         let Some(schema) = schema::core_schema(inst.opcode()) else {
             return Err(DeserializeError::Unsupported {
                 at: inst.at,

@@ -40,6 +40,10 @@ pub(super) struct Literal {
     wide: bool,
 }
 
+/// The most constituents one `OpConstantComposite` holds (65,535 words
+/// less the opcode, type and result words).
+const MAX_CONSTITUENTS: usize = 0xffff - 3;
+
 impl Literal {
     fn one(word: u32) -> Literal {
         Literal {
@@ -232,6 +236,17 @@ impl Serializer<'_> {
                 ))
             }
         };
+        // An instruction's word count is 16 bits: opcode word, type, result
+        // and at most 65,532 constituents.
+        if ids.len() > MAX_CONSTITUENTS {
+            return Err(fail(
+                self,
+                format!(
+                    "{} constituents do not fit one OpConstantComposite (at most {MAX_CONSTITUENTS})",
+                    ids.len()
+                ),
+            ));
+        }
         Ok(self.intern_composite_constant(ty_id, ids))
     }
 

@@ -170,9 +170,12 @@ impl FnEmitter<'_> {
                     // incoming values: its phis (or the header's, passed
                     // back) are undefined, not block arguments no branch
                     // would pass (which the serializer cannot write).
-                    let entered = self.cfg.preds[k.cont]
-                        .iter()
-                        .any(|&p| self.plan.member[p].is_some());
+                    // (A header that is its own continue target is
+                    // entered from outside too: only back edges count.)
+                    let entered = self.cfg.preds[k.cont].iter().any(|&p| {
+                        self.plan.member[p].is_some()
+                            && (k.cont != k.header || self.cfg.back_edges.contains(&(p, k.cont)))
+                    });
                     if k.cont == k.header {
                         let (cont, cargs) = if entered {
                             let cont = self.new_block(&header_types);
