@@ -1085,6 +1085,20 @@ impl Field for Distribution {
                 rows.put(w)?;
                 cols.put(w)
             }
+            Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                depth,
+                rows,
+                cols,
+            } => {
+                4u8.put(w)?;
+                block_rows.put(w)?;
+                block_cols.put(w)?;
+                depth.put(w)?;
+                rows.put(w)?;
+                cols.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -1097,6 +1111,13 @@ impl Field for Distribution {
                 per_invocation: Field::get(r)?,
             },
             (_, 3) => Distribution::Tile {
+                rows: Field::get(r)?,
+                cols: Field::get(r)?,
+            },
+            (_, 4) => Distribution::SharedTile {
+                block_rows: Field::get(r)?,
+                block_cols: Field::get(r)?,
+                depth: Field::get(r)?,
                 rows: Field::get(r)?,
                 cols: Field::get(r)?,
             },

@@ -35,6 +35,11 @@ pub struct DispatchShape {
     /// two parallel loops (a matmul's A and B, a convolution's input and
     /// filter; not a pooling window or a row sum).
     pub tile_shares_loads: bool,
+    /// Whether the root is matmul-like for workgroup-memory tiles: it
+    /// has a reduction, at least two parallel loops, and tensor inputs
+    /// read along the reduction that leave out the last parallel loop
+    /// (a matmul's A) and the one before it (its B).
+    pub stages_operands: bool,
 }
 
 impl DispatchShape {
@@ -101,6 +106,7 @@ pub fn dispatch_shape(
     let mut reduction = None;
     let mut combinable = false;
     let mut tile_shares_loads = false;
+    let mut stages_operands = false;
     if let Some(s) = d.root.and_then(|r| info.structured.get(&r)) {
         let parallel: Vec<u32> = (0..s.num_loops() as u32)
             .filter(|&l| {
@@ -112,6 +118,19 @@ pub fn dispatch_shape(
                 let uses = |l| s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l));
                 m.value_kind(v).is_tensor() && (!uses(rows) || !uses(cols))
             });
+            let reductions: Vec<u32> = (0..s.num_loops() as u32)
+                .filter(|l| !parallel.contains(l))
+                .collect();
+            let side = |leaves_out: u32, keeps: u32| {
+                s.inputs.iter().enumerate().any(|(k, &v)| {
+                    let uses = |l| s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l));
+                    m.value_kind(v).is_tensor()
+                        && uses(keeps)
+                        && !uses(leaves_out)
+                        && reductions.iter().any(|&r| uses(r))
+                })
+            };
+            stages_operands = !reductions.is_empty() && side(cols, rows) && side(rows, cols);
         }
     }
     if let Some(root) = d.root {
@@ -173,6 +192,7 @@ pub fn dispatch_shape(
         combinable,
         elems,
         tile_shares_loads,
+        stages_operands,
     }
 }
 
@@ -245,6 +265,9 @@ pub fn choose(
     let mut s = default;
     s.workgroup_size = [choice.workgroup, 1, 1];
     s.distribution = choice.distribution;
+    if matches!(choice.distribution, Distribution::SharedTile { .. }) {
+        s.workgroup_memory = choice.distribution.shared_tile_bytes();
+    }
     s.reason = format!(
         "tuned by kiln tune on this device: {} (the heuristic's: {}, {})",
         choice.to_text(),
@@ -308,6 +331,11 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             add(wg, Distribution::Tile { rows, cols });
         }
         add(64, Distribution::Points { per_invocation: 1 });
+        // Workgroup-memory tiles on any driver: where barriers serialize
+        // a workgroup they are not the heuristic's, but still correct.
+        for (wg, dist) in shared_tiles(target, shape, max_inv) {
+            add(wg, dist);
+        }
     }
     if matches!(shape.family, OpFamily::Elementwise | OpFamily::DataMovement)
         && default.reduction.is_none()
@@ -468,6 +496,23 @@ fn choose_reduction(
         );
         return;
     }
+    if !long && !target.facts.barriers_serialize {
+        if let Some(&(wg, dist)) = shared_tiles(target, shape, max_inv).first() {
+            s.workgroup_size = [wg, 1, 1];
+            s.distribution = dist;
+            s.workgroup_memory = dist.shared_tile_bytes();
+            s.reduction = Some(ReductionStrategy::Serial {
+                chunk: red.fixed().unwrap_or(budget).max(1),
+                chunked: false,
+            });
+            s.reason = format!(
+                "operands shared along the rows and columns of {} x {} outputs and barriers cheap: workgroup-memory tiles, {wg} invocations",
+                size_text(shape.points[shape.points.len() - 2]),
+                size_text(shape.points[shape.points.len() - 1]),
+            );
+            return;
+        }
+    }
     if !long {
         if let Some((wg, rows, cols)) = register_tile(target, shape, max_inv) {
             s.workgroup_size = [wg, 1, 1];
@@ -579,6 +624,109 @@ fn register_tile(
     let max_rows = (TILE_ACCUMULATORS / tile_cols).clamp(1, 16);
     let tile_rows = rows.map_or(max_rows, |r| r.clamp(1, u64::from(max_rows)) as u32);
     (tile_rows * tile_cols > 1).then_some((wg, tile_rows, tile_cols))
+}
+
+/// Workgroup-memory tiles `(block rows, block cols, depth, rows, cols)`
+/// for large outputs (at least 2048 x 2048 points), then medium, then
+/// small (fewer than 64 rows or columns); each list ends with the
+/// smaller tiles that fit envs with fewer invocations or less memory.
+const SHARED_BIG: &[(u32, u32, u32, u32, u32)] = &[
+    (128, 128, 16, 8, 8),
+    (128, 64, 16, 8, 4),
+    (64, 64, 16, 4, 4),
+    (64, 64, 16, 8, 4),
+    (32, 32, 16, 4, 4),
+    (16, 16, 16, 2, 2),
+    (16, 16, 8, 4, 4),
+];
+const SHARED_MEDIUM: &[(u32, u32, u32, u32, u32)] = &[
+    (64, 64, 16, 4, 4),
+    (64, 64, 16, 8, 4),
+    (128, 64, 16, 8, 4),
+    (32, 32, 16, 4, 4),
+    (32, 32, 16, 2, 2),
+    (16, 16, 16, 2, 2),
+    (16, 16, 8, 4, 4),
+];
+const SHARED_SMALL: &[(u32, u32, u32, u32, u32)] = &[
+    (32, 32, 16, 2, 2),
+    (32, 32, 16, 4, 4),
+    (16, 16, 16, 2, 2),
+    (16, 16, 8, 4, 4),
+    (64, 64, 16, 4, 4),
+];
+
+/// The workgroup-memory tiles ([`Distribution::SharedTile`]) a dispatch
+/// may take on `target`, the preferred first, with their invocations:
+/// none unless the root stages operands on both sides
+/// ([`DispatchShape::stages_operands`]), it is a contraction or a
+/// convolution whose elements compute in 32 bits, and its reduction
+/// (static) fits the loop budget. Each tile fits the target's
+/// invocations and workgroup memory, and its staging divides evenly over
+/// its invocations.
+fn shared_tiles(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    max_inv: u32,
+) -> Vec<(u32, Distribution)> {
+    if !shape.stages_operands
+        || !shape.tile_shares_loads
+        || !matches!(shape.family, OpFamily::Contraction | OpFamily::Convolution)
+    {
+        return Vec::new();
+    }
+    let fits_32 = |e: &ElemType| {
+        matches!(e, ElemType::F32 | ElemType::F16 | ElemType::BF16)
+            || matches!(e, ElemType::Int(w) if *w <= 32)
+    };
+    if !shape.elems.iter().all(fits_32) {
+        return Vec::new();
+    }
+    let n = shape.points.len();
+    if n < 2 {
+        return Vec::new();
+    }
+    let budget = target.loop_budget();
+    let Some(red) = shape.reduction.and_then(|r| r.fixed()) else {
+        return Vec::new();
+    };
+    let (rows, cols) = (shape.points[n - 2].fixed(), shape.points[n - 1].fixed());
+    let batch = shape.points[..n - 2]
+        .iter()
+        .try_fold(1u64, |acc, s| acc.checked_mul(s.fixed()?));
+    let big = match (rows, cols, batch) {
+        (Some(r), Some(c), Some(b)) => r >= 128 && c >= 128 && r * c * b >= 2048 * 2048,
+        _ => true,
+    };
+    let small = rows.is_some_and(|r| r < 64) || cols.is_some_and(|c| c < 64);
+    let table = if big {
+        SHARED_BIG
+    } else if small {
+        SHARED_SMALL
+    } else {
+        SHARED_MEDIUM
+    };
+    let memory = target.env.limits.max_compute_shared_memory_size;
+    table
+        .iter()
+        .filter_map(|&(block_rows, block_cols, depth, r, c)| {
+            let d = Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                depth,
+                rows: r,
+                cols: c,
+            };
+            let wg = d.shared_tile_invocations()?;
+            let loops = red + red.div_ceil(u64::from(depth));
+            (wg <= max_inv
+                && (block_rows * depth) % wg == 0
+                && (block_cols * depth) % wg == 0
+                && d.shared_tile_bytes() <= memory
+                && loops <= budget)
+                .then_some((wg, d))
+        })
+        .collect()
 }
 
 fn size_text(s: Size) -> String {

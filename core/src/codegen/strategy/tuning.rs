@@ -14,6 +14,7 @@
 //! ```text
 //! contraction 512x512 r512 f32 = wg 64 tile 8x4  # 41.2 ms (default 52.0 ms)
 //! elementwise 16777216 - f32 = wg 1024 vec4 4
+//! contraction 1024x1024 r1024 f32 = wg 256 shared 64x64x16 4x4
 //! ```
 
 use std::collections::BTreeMap;
@@ -42,6 +43,13 @@ impl Choice {
             Distribution::WorkgroupPerPoint => "workgroup-per-point".to_string(),
             Distribution::Vector4 { per_invocation } => format!("vec4 {per_invocation}"),
             Distribution::Tile { rows, cols } => format!("tile {rows}x{cols}"),
+            Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                depth,
+                rows,
+                cols,
+            } => format!("shared {block_rows}x{block_cols}x{depth} {rows}x{cols}"),
         };
         format!("wg {} {d}", self.workgroup)
     }
@@ -74,6 +82,25 @@ impl Choice {
                 Distribution::Tile {
                     rows: num(r)?,
                     cols: num(c)?,
+                }
+            }
+            ["shared", block, tile] => {
+                let dims = |text: &str, n: usize| -> Result<Vec<u32>, String> {
+                    let parts: Vec<&str> = text.split('x').collect();
+                    if parts.len() != n {
+                        return Err(format!(
+                            "expected 'shared BMxBNxBK RxC', found 'shared {block} {tile}'"
+                        ));
+                    }
+                    parts.iter().map(|p| num(p)).collect()
+                };
+                let (b, t) = (dims(block, 3)?, dims(tile, 2)?);
+                Distribution::SharedTile {
+                    block_rows: b[0],
+                    block_cols: b[1],
+                    depth: b[2],
+                    rows: t[0],
+                    cols: t[1],
                 }
             }
             _ => return Err(format!("unknown distribution '{}'", rest.join(" "))),
