@@ -659,8 +659,8 @@ const SHARED_SMALL: &[(u32, u32, u32, u32, u32)] = &[
 /// The workgroup-memory tiles ([`Distribution::SharedTile`]) a dispatch
 /// may take on `target`, the preferred first, with their invocations:
 /// none unless the root stages operands on both sides
-/// ([`DispatchShape::stages_operands`]), it is a contraction or a
-/// convolution whose elements compute in 32 bits, and its reduction
+/// ([`DispatchShape::stages_operands`]: contractions, convolutions and
+/// generics written as either), its elements compute in 32 bits, and its reduction
 /// (static) fits the loop budget. Each tile fits the target's
 /// invocations and workgroup memory, and its staging divides evenly over
 /// its invocations.
@@ -669,10 +669,7 @@ fn shared_tiles(
     shape: &DispatchShape,
     max_inv: u32,
 ) -> Vec<(u32, Distribution)> {
-    if !shape.stages_operands
-        || !shape.tile_shares_loads
-        || !matches!(shape.family, OpFamily::Contraction | OpFamily::Convolution)
-    {
+    if !shape.stages_operands || !shape.tile_shares_loads {
         return Vec::new();
     }
     let fits_32 = |e: &ElemType| {
