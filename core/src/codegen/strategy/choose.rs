@@ -781,3 +781,113 @@ fn choose_softmax(
         budget
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::target::DriverFacts;
+    use crate::target::TargetEnv;
+
+    fn matmul_shape(m: u64, k: u64, n: u64) -> DispatchShape {
+        DispatchShape {
+            family: OpFamily::Contraction,
+            points: vec![Size::Static(m), Size::Static(n)],
+            reduction: Some(Size::Static(k)),
+            combinable: true,
+            elems: vec![ElemType::F32],
+            tile_shares_loads: true,
+            stages_operands: true,
+        }
+    }
+
+    fn gpu(invocations: u32, memory: u32) -> CodegenTarget {
+        let mut env = TargetEnv::default();
+        env.limits.max_compute_workgroup_invocations = invocations;
+        env.limits.max_compute_workgroup_size = [invocations, invocations, 64];
+        env.limits.max_compute_shared_memory_size = memory;
+        CodegenTarget::new(
+            env,
+            DriverFacts {
+                loop_iteration_cap: None,
+                barriers_serialize: false,
+            },
+        )
+    }
+
+    fn chosen(t: &CodegenTarget, shape: &DispatchShape) -> Strategy {
+        choose(t, shape, crate::ir::Location::UNKNOWN).unwrap()
+    }
+
+    #[test]
+    fn gpus_take_workgroup_memory_tiles_within_their_limits() {
+        let big = gpu(1024, 49152);
+        let s = chosen(&big, &matmul_shape(4096, 4096, 4096));
+        assert_eq!(
+            s.distribution,
+            Distribution::SharedTile {
+                block_rows: 128,
+                block_cols: 128,
+                depth: 16,
+                rows: 8,
+                cols: 8
+            }
+        );
+        assert_eq!(s.workgroup_size, [256, 1, 1]);
+        assert_eq!(s.workgroup_memory, s.distribution.shared_tile_bytes());
+        let medium = chosen(&big, &matmul_shape(512, 512, 512));
+        assert!(matches!(
+            medium.distribution,
+            Distribution::SharedTile { block_rows: 64, block_cols: 64, .. }
+        ));
+        let small = chosen(&big, &matmul_shape(20, 300, 1000));
+        assert!(matches!(
+            small.distribution,
+            Distribution::SharedTile { block_rows: 32, block_cols: 32, .. }
+        ));
+        // Fewer invocations and 16 KiB: a smaller block that fits both.
+        let limited = gpu(128, 16384);
+        let s = chosen(&limited, &matmul_shape(4096, 4096, 4096));
+        let wg = s.distribution.shared_tile_invocations().unwrap();
+        assert!(wg <= 128 && s.workgroup_size == [wg, 1, 1], "{s}");
+        assert!(s.workgroup_memory <= 16384, "{s}");
+    }
+
+    #[test]
+    fn serializing_barriers_keep_register_tiles_and_tune_may_try_shared_ones() {
+        let mut lavapipe = gpu(1024, 32768);
+        lavapipe.facts = DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", None);
+        let shape = matmul_shape(512, 512, 512);
+        let s = chosen(&lavapipe, &shape);
+        assert!(matches!(s.distribution, Distribution::Tile { .. }), "{s}");
+        let c = candidates(&lavapipe, &shape, crate::ir::Location::UNKNOWN).unwrap();
+        assert!(c
+            .iter()
+            .any(|c| matches!(c.distribution, Distribution::SharedTile { .. })));
+        // Every shared candidate is consistent: its invocations, and its
+        // staging divides evenly over them.
+        for ch in &c {
+            if let Some(wg) = ch.distribution.shared_tile_invocations() {
+                assert_eq!(wg, ch.workgroup, "{}", ch.to_text());
+            }
+        }
+    }
+
+    #[test]
+    fn shapes_without_staged_operands_keep_other_strategies() {
+        let big = gpu(1024, 49152);
+        let mut shape = matmul_shape(512, 512, 512);
+        shape.stages_operands = false;
+        let s = chosen(&big, &shape);
+        assert!(matches!(s.distribution, Distribution::Tile { .. }), "{s}");
+        // 64-bit elements do not take workgroup-memory tiles.
+        let mut shape = matmul_shape(512, 512, 512);
+        shape.elems = vec![ElemType::I64];
+        let s = chosen(&big, &shape);
+        assert!(!matches!(s.distribution, Distribution::SharedTile { .. }), "{s}");
+        // A dynamic reduction neither.
+        let mut shape = matmul_shape(512, 512, 512);
+        shape.reduction = Some(Size::Slot(0));
+        let s = chosen(&big, &shape);
+        assert!(!matches!(s.distribution, Distribution::SharedTile { .. }), "{s}");
+    }
+}

@@ -228,12 +228,26 @@ mod tests {
         };
         t.insert("contraction 512x512 r512 f32", tile, "41.9 ms");
         t.insert("elementwise 16777216 - f32", vec4, "");
+        let shared = Choice {
+            workgroup: 256,
+            distribution: Distribution::SharedTile {
+                block_rows: 64,
+                block_cols: 128,
+                depth: 16,
+                rows: 4,
+                cols: 8,
+            },
+        };
+        assert_eq!(shared.to_text(), "wg 256 shared 64x128x16 4x8");
+        t.insert("contraction 1024x1024 r1024 f32", shared, "");
         let back = Tuning::parse(&t.to_text()).unwrap();
         assert_eq!(back, t);
         assert_eq!(back.get("contraction 512x512 r512 f32"), Some(tile));
         let e = Tuning::parse("# c\nx = wg 64 tile 8x4\ny = wg 0 points 1\n").unwrap_err();
         assert!(e.starts_with("line 3:"), "{e}");
         assert!(Tuning::parse("z = wg 8 spiral 3").is_err());
+        assert!(Tuning::parse("z = wg 256 shared 64x64 4x4").is_err());
+        assert!(Tuning::parse("z = wg 256 shared 64x64x0 4x4").is_err());
         assert!(Tuning::parse("no equals sign").is_err());
     }
 
