@@ -139,6 +139,47 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
         ),
         vec![vec![19, 23], vec![45, 23], vec![45]],
     ));
+    // Rows and columns known only at run time (static reduction).
+    out.push((
+        "matmul ?x29 * 29x? (dynamic rows and columns)".into(),
+        r#"func.func @f(%a: tensor<?x29xf32>, %b: tensor<29x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x29xf32>
+  %n = tensor.dim %b, %c1 : tensor<29x?xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x29xf32>, tensor<29x?xf32>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}"#
+        .into(),
+        vec![vec![70, 29], vec![29, 45]],
+    ));
+    // f16 operands made by fused producers (staged by evaluating them),
+    // accumulated in f32.
+    let (a, b, a16, b16, c) = (
+        ty(&[37, 20]),
+        ty(&[20, 44]),
+        "tensor<37x20xf16>",
+        "tensor<20x44xf16>",
+        ty(&[37, 44]),
+    );
+    out.push((
+        "matmul of f16 operands truncated in the dispatch, f32 accumulator".into(),
+        format!(
+            r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
+  %a16 = arith.truncf %a : {a} to {a16}
+  %b16 = arith.truncf %b : {b} to {b16}
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {c}
+  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
+  %r = linalg.matmul ins(%a16, %b16 : {a16}, {b16}) outs(%f : {c}) -> {c}
+  return %r : {c}
+}}"#
+        ),
+        vec![vec![37, 20], vec![20, 44]],
+    ));
     out.push((
         "conv_2d_nhwc_hwcf 1x7x9x8 * 3x3x8x36".into(),
         conv(&[1, 7, 9, 8], &[3, 3, 8, 36], &[1, 5, 7, 36], 1),
