@@ -40,7 +40,7 @@ fn tuning_file(cache: &Path) -> PathBuf {
 
 /// The choice the file holds for [`KEY`]: its invocations and the line
 /// `kiln compile --explain` prints for its distribution (`wg N tile RxC`, a
-/// register tile, or `wg N shared BMxBNxBK RxC`, workgroup-memory tiles,
+/// register tile, or `wg N shared BMxBNxBK RxC [double]`, workgroup-memory tiles,
 /// which `kiln tune` tries too).
 fn choice_in(file: &Path) -> (u32, String) {
     let text = std::fs::read_to_string(file).unwrap();
@@ -56,8 +56,13 @@ fn choice_in(file: &Path) -> (u32, String) {
         "tile" => format!("a {} register tile", w[3]),
         "shared" => {
             let b: Vec<&str> = w[3].split('x').collect();
+            let double = if w.get(5) == Some(&"double") {
+                " (double-buffered)"
+            } else {
+                ""
+            };
             format!(
-                "a {}x{} block per workgroup, operands staged in workgroup memory {} reduction steps at a time, a {} register tile",
+                "a {}x{} block per workgroup, operands staged in workgroup memory {} reduction steps at a time{double}, a {} register tile",
                 b[0], b[1], b[2], w[4]
             )
         }

@@ -1091,13 +1091,15 @@ impl Field for Distribution {
                 depth,
                 rows,
                 cols,
+                double,
             } => {
                 4u8.put(w)?;
                 block_rows.put(w)?;
                 block_cols.put(w)?;
                 depth.put(w)?;
                 rows.put(w)?;
-                cols.put(w)
+                cols.put(w)?;
+                double.put(w)
             }
         }
     }
@@ -1120,6 +1122,7 @@ impl Field for Distribution {
                 depth: Field::get(r)?,
                 rows: Field::get(r)?,
                 cols: Field::get(r)?,
+                double: Field::get(r)?,
             },
             (at, t) => return Err(r.invalid(at, "distribution", format!("tag {t}"))),
         })

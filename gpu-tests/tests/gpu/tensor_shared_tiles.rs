@@ -7,7 +7,8 @@
 //! vec4 staging, batches, transposed operands, a bias init with a ReLU
 //! epilogue, convolutions — each checked exactly against the reference
 //! evaluator on small-integer data, every kernel validated by spirv-val
-//! at compile time and run under the validation layer. Also: lavapipe's
+//! at compile time and run under the validation layer, double- and
+//! single-buffered. Also: lavapipe's
 //! own target keeps register tiles, envs with different limits choose
 //! different blocks, and a tuned choice selects a block on lavapipe.
 
@@ -217,6 +218,31 @@ fn args_for(shapes: &[Vec<usize>]) -> Vec<Value> {
         .collect()
 }
 
+/// The same block with the other buffering: `double` toggled.
+fn other_buffering(d: Distribution) -> Distribution {
+    match d {
+        Distribution::SharedTile {
+            block_rows,
+            block_cols,
+            depth,
+            rows,
+            cols,
+            double,
+        } => Distribution::SharedTile {
+            block_rows,
+            block_cols,
+            depth,
+            rows,
+            cols,
+            double: !double,
+        },
+        other => other,
+    }
+}
+
+/// Every case runs with the heuristic's block (double-buffered where the
+/// memory allows, as on lavapipe's limits) and, through a tuned choice,
+/// the same block single-buffered.
 #[test]
 fn shared_tiles_are_exact_at_their_edges() {
     let device = device();
@@ -232,8 +258,44 @@ fn shared_tiles_are_exact_at_their_edges() {
             "{name}: {dist:?}"
         );
         assert_eq!(dist.shared_tile_invocations(), Some(wg[0]), "{name}");
-        assert!(memory > 0, "{name}: no workgroup memory counted");
-        check(&device, &name, compiled, &src, &args_for(&shapes));
+        assert_eq!(memory, dist.shared_tile_bytes(), "{name}");
+        let d = compiled.functions[0]
+            .dispatches
+            .iter()
+            .find(|d| d.strategy.reduction.is_some())
+            .unwrap();
+        let other = Choice {
+            workgroup: wg[0],
+            distribution: other_buffering(dist),
+        };
+        let args = args_for(&shapes);
+        check(&device, &name, compiled.clone(), &src, &args);
+        // The block double-buffered where that fits the memory (the
+        // heuristic prefers it), so the other is single-buffered.
+        let limit = target.env.limits.max_compute_shared_memory_size;
+        if other.distribution.shared_tile_bytes() > limit {
+            assert!(
+                matches!(dist, Distribution::SharedTile { double: false, .. }),
+                "{name}: {dist:?}"
+            );
+            assert!(!d.candidates.contains(&other), "{name}: {other:?}");
+            continue;
+        }
+        assert!(
+            matches!(dist, Distribution::SharedTile { double: true, .. }),
+            "{name}: {dist:?}"
+        );
+        assert!(d.candidates.contains(&other), "{name}: {other:?}");
+        let mut tuning = Tuning::new();
+        tuning.insert(&d.tuning_key, other, "test");
+        let tuned = target.clone().with_tuning(tuning);
+        let compiled = compile(&module, &tuned).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            reducing(&compiled)[0].0,
+            other.distribution,
+            "{name}: single-buffered"
+        );
+        check(&device, &format!("{name}, single-buffered"), compiled, &src, &args);
     }
     assert_no_validation_messages(device.context());
 }
@@ -301,6 +363,14 @@ fn tuned_shared_tiles_run_on_lavapipe() {
         .filter(|c| matches!(c.distribution, Distribution::SharedTile { .. }))
         .collect();
     assert!(shared.len() >= 3, "{shared:?}");
+    for double in [false, true] {
+        assert!(
+            shared
+                .iter()
+                .any(|c| matches!(c.distribution, Distribution::SharedTile { double: d, .. } if d == double)),
+            "{shared:?}"
+        );
+    }
     let key = d.tuning_key.clone();
     for choice in shared {
         assert_eq!(Choice::parse(&choice.to_text()), Ok(choice));

@@ -50,6 +50,7 @@ pub(crate) struct SharedDims {
     tm: u32,
     tn: u32,
     wg: u32,
+    double: bool,
 }
 
 impl SharedDims {
@@ -63,6 +64,7 @@ impl SharedDims {
             depth: bk,
             rows: tm,
             cols: tn,
+            double,
         } = d
         else {
             return None;
@@ -80,6 +82,7 @@ impl SharedDims {
             tm,
             tn,
             wg,
+            double,
         })
     }
 }
@@ -99,7 +102,8 @@ struct Staged {
     k: usize,
     v: TValue,
     side: Side,
-    /// Its workgroup memory, `[BK][extent + 1]` flattened.
+    /// Its workgroup memory, `[BK][extent + 1]` flattened (twice where
+    /// double-buffered).
     tile: KValue,
     /// The block's extent along `side`.
     extent: u32,
@@ -223,7 +227,9 @@ pub(super) fn emit_shared_tile(
         let elem = m.value_kind(v).elem();
         let ty = e.compute_type(elem);
         let tile = e.b.alloc(KType::MemRef {
-            shape: vec![Some(u64::from(t.bk * (extent + 1)))],
+            shape: vec![Some(
+                u64::from(t.bk * (extent + 1)) * if t.double { 2 } else { 1 },
+            )],
             elem: Box::new(ty),
             layout: MemRefLayout::Identity,
             space: MemorySpace::Gpu(GpuAddressSpace::Workgroup),
@@ -255,31 +261,64 @@ pub(super) fn emit_shared_tile(
     let zero = e.index(0);
     let bk_v = e.index(i64::from(t.bk));
     let steps = ceil_div(e, total, bk_v);
+    let one = e.index(1);
     let side_info = [(Side::Rows, r0, last_row, lr), (Side::Cols, c0, last_col, lc)];
-    let accs = e.for_(zero, steps, one, &inits, |e, step, accs| {
-        let k0 = e.mul(step, bk_v);
+    // The values of every staged block at the step starting at `k0`:
+    // (staged input, index within one buffer, value).
+    let load_step = |e: &mut Emitter<'_, '_, '_>, k0: KValue| {
         let one = e.index(1);
         let last_k = e.sub(total, one);
-        for x in &staged {
+        let mut out = Vec::new();
+        for (xi, x) in staged.iter().enumerate() {
             let &(_, start, last, side_loop) = side_info
                 .iter()
                 .find(|(sd, ..)| *sd == x.side)
                 .expect("both sides");
-            stage(e, &s, root, x, t, tid, &template, &loops, &sizes, (start, last, side_loop), (k0, last_k))?;
+            let geometry = Geometry {
+                t,
+                tid,
+                template: &template,
+                loops: &loops,
+                sizes: &sizes,
+                side: (start, last, side_loop),
+                k: (k0, last_k),
+            };
+            for (at, v) in stage(e, &s, root, x, &geometry)? {
+                out.push((xi, at, v));
+            }
         }
-        e.b.barrier();
+        Ok::<_, CodegenError>(out)
+    };
+    let store_step = |e: &mut Emitter<'_, '_, '_>, vals: &[(usize, KValue, KValue)], buffer: KValue| {
+        for &(xi, at, v) in vals {
+            let x = &staged[xi];
+            let size = e.index(i64::from(t.bk * (x.extent + 1)));
+            let off = e.mul(buffer, size);
+            let at = e.add(off, at);
+            e.b.store(v, x.tile, &[at]);
+        }
+    };
+    // The fold of one step from buffer `buffer`.
+    let fold_step = |e: &mut Emitter<'_, '_, '_>,
+                     k0: KValue,
+                     buffer: KValue,
+                     accs: &[KValue]|
+     -> Result<Vec<KValue>, CodegenError> {
         let left = e.sub(total, k0);
         let count = e.b.binary(KOpKind::ArithMinUI, left, bk_v);
         let zero = e.index(0);
         let one = e.index(1);
-        let out = e.for_(zero, count, one, accs, |e, kk, accs| {
+        e.for_(zero, count, one, accs, |e, kk, accs| {
             let kg = e.add(k0, kk);
             let rc = e.delinearize(kg, &sizes);
             // The staged values this invocation's tile reads at `kk`.
             let mut reads: Vec<Vec<KValue>> = Vec::new();
             for x in &staged {
+                let size = e.index(i64::from(t.bk * (x.extent + 1)));
+                let base = e.mul(buffer, size);
                 let row = e.index(i64::from(x.extent + 1));
                 let at = e.mul(kk, row);
+                let at = e.add(base, at);
                 let locals: Vec<KValue> = match x.side {
                     Side::Rows => row_at.iter().map(|r| r.0).collect(),
                     Side::Cols => col_at.iter().map(|c| c.0).collect(),
@@ -315,10 +354,48 @@ pub(super) fn emit_shared_tile(
                 next.extend(e.body(root, &s, &pt, Some(&accs[p * outs..(p + 1) * outs]))?);
             }
             Ok(next)
+        })
+    };
+    let accs = if t.double {
+        // Step 0 staged before the loop; each step loads the next one's
+        // blocks (the last step reloads its own, in bounds and unused)
+        // into registers, folds from its buffer, stores them into the
+        // other buffer, and one barrier separates the steps.
+        let any = e.lt(zero, steps);
+        e.if_then(any, |e| {
+            let vals = load_step(e, zero)?;
+            store_step(e, &vals, zero);
+            Ok(())
         })?;
         e.b.barrier();
-        Ok(out)
-    })?;
+        e.for_(zero, steps, one, &inits, |e, step, accs| {
+            let one = e.index(1);
+            let two = e.index(2);
+            let k0 = e.mul(step, bk_v);
+            let last_step = e.sub(steps, one);
+            let next = e.add(step, one);
+            let next = e.b.binary(KOpKind::ArithMinUI, next, last_step);
+            let next_k0 = e.mul(next, bk_v);
+            let vals = load_step(e, next_k0)?;
+            let cur = e.rem(step, two);
+            let out = fold_step(e, k0, cur, accs)?;
+            let other = e.sub(one, cur);
+            store_step(e, &vals, other);
+            e.b.barrier();
+            Ok(out)
+        })?
+    } else {
+        e.for_(zero, steps, one, &inits, |e, step, accs| {
+            let k0 = e.mul(step, bk_v);
+            let vals = load_step(e, k0)?;
+            let zero = e.index(0);
+            store_step(e, &vals, zero);
+            e.b.barrier();
+            let out = fold_step(e, k0, zero, accs)?;
+            e.b.barrier();
+            Ok(out)
+        })?
+    };
 
     // The epilogue and stores of the points inside the domain.
     for (p, (_, _, coords, _, r_in, c_in)) in points.into_iter().enumerate() {
@@ -356,23 +433,41 @@ fn lanes(
         .collect()
 }
 
+/// Where a step's staged elements come from: the tile, this invocation,
+/// the root point of the block's first point, the reduction loops and
+/// sizes, the side's first coordinate, last coordinate and root loop, and
+/// the step's first reduction iteration and the last one.
+struct Geometry<'g> {
+    t: SharedDims,
+    tid: KValue,
+    template: &'g [KValue],
+    loops: &'g [usize],
+    sizes: &'g [KValue],
+    side: (KValue, KValue, usize),
+    k: (KValue, KValue),
+}
+
 /// Loads staged input `x`'s block for the step starting at reduction
-/// iteration `k0` into its workgroup memory: element `q * W + tid` of
-/// the block for each `q`, the tensor's contiguous dimension fastest.
-#[allow(clippy::too_many_arguments, reason = "the block's coordinates, each needed")]
+/// iteration `k0`: element `q * W + tid` of the block for each `q`, the
+/// tensor's contiguous dimension fastest. Returns each element's index in
+/// one buffer (`[BK][extent + 1]`) and its value.
 fn stage(
     e: &mut Emitter<'_, '_, '_>,
     s: &crate::tensor::structured::Structured,
     root: crate::tensor::TOp,
     x: &Staged,
-    t: SharedDims,
-    tid: KValue,
-    template: &[KValue],
-    loops: &[usize],
-    sizes: &[KValue],
-    (start, last, side_loop): (KValue, KValue, usize),
-    (k0, last_k): (KValue, KValue),
-) -> Result<(), CodegenError> {
+    g: &Geometry<'_>,
+) -> Result<Vec<(KValue, KValue)>, CodegenError> {
+    let Geometry {
+        t,
+        tid,
+        template,
+        loops,
+        sizes,
+        side: (start, last, side_loop),
+        k: (k0, last_k),
+    } = *g;
+    let mut out = Vec::new();
     let map = s.indexing_maps[x.k].clone();
     let width = if x.vec4 { 4 } else { 1 };
     let fast = if x.side_fastest { x.extent } else { t.bk } / width;
@@ -454,12 +549,12 @@ fn stage(
             };
             let at = e.mul(kl_j, row);
             let at = e.add(at, sl_j);
-            e.b.store(val, x.tile, &[at]);
+            out.push((at, val));
         }
         if x.vec4 {
             e.vector_groups.pop();
         }
         result?;
     }
-    Ok(())
+    Ok(out)
 }

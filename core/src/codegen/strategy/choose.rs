@@ -331,6 +331,8 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             add(wg, Distribution::Tile { rows, cols });
         }
         add(64, Distribution::Points { per_invocation: 1 });
+    }
+    if serial_whole {
         // Workgroup-memory tiles on any driver: where barriers serialize
         // a workgroup they are not the heuristic's, but still correct.
         for (wg, dist) in shared_tiles(target, shape, max_inv) {
@@ -663,7 +665,8 @@ const SHARED_SMALL: &[(u32, u32, u32, u32, u32)] = &[
 /// generics written as either), its elements compute in 32 bits, and its reduction
 /// (static) fits the loop budget. Each tile fits the target's
 /// invocations and workgroup memory, and its staging divides evenly over
-/// its invocations.
+/// its invocations. Each block comes double-buffered (preferred where the
+/// memory allows) and single-buffered.
 fn shared_tiles(
     target: &CodegenTarget,
     shape: &DispatchShape,
@@ -684,7 +687,7 @@ fn shared_tiles(
         return Vec::new();
     }
     let budget = target.loop_budget();
-    let Some(red) = shape.reduction.and_then(|r| r.fixed()) else {
+    let Some(red) = shape.reduction.and_then(|r| r.fixed()).filter(|&r| r > 0) else {
         return Vec::new();
     };
     let (rows, cols) = (shape.points[n - 2].fixed(), shape.points[n - 1].fixed());
@@ -706,13 +709,25 @@ fn shared_tiles(
     let memory = target.env.limits.max_compute_shared_memory_size;
     table
         .iter()
-        .filter_map(|&(block_rows, block_cols, depth, r, c)| {
-            let d = Distribution::SharedTile {
+        .flat_map(|&(block_rows, block_cols, depth, r, c)| {
+            [true, false].map(|double| Distribution::SharedTile {
                 block_rows,
                 block_cols,
                 depth,
                 rows: r,
                 cols: c,
+                double,
+            })
+        })
+        .filter_map(|d| {
+            let Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                depth,
+                ..
+            } = d
+            else {
+                return None;
             };
             let wg = d.shared_tile_invocations()?;
             let loops = red + red.div_ceil(u64::from(depth));
@@ -829,7 +844,8 @@ mod tests {
                 block_cols: 128,
                 depth: 16,
                 rows: 8,
-                cols: 8
+                cols: 8,
+                double: true,
             }
         );
         assert_eq!(s.workgroup_size, [256, 1, 1]);

@@ -88,7 +88,10 @@ pub enum Distribution {
     /// step of `depth` reduction iterations the workgroup loads the
     /// operands that are shared along the block's rows or columns (a
     /// matmul's A and B blocks) into workgroup memory together, then
-    /// every invocation folds its tile from there.
+    /// every invocation folds its tile from there. With `double`, two
+    /// buffers: the next step's blocks are loaded from memory into
+    /// registers before the step's fold and stored into the other buffer
+    /// after it, one barrier per step.
     SharedTile {
         /// Output rows of a workgroup's block.
         block_rows: u32,
@@ -100,6 +103,8 @@ pub enum Distribution {
         rows: u32,
         /// Columns of each invocation's register tile.
         cols: u32,
+        /// Whether the staged blocks are double-buffered.
+        double: bool,
     },
 }
 
@@ -120,17 +125,18 @@ impl Distribution {
     }
 
     /// The bytes of workgroup memory a [`Distribution::SharedTile`]
-    /// stages per operand side (32-bit compute values, each row of
-    /// `depth` padded by one element against bank conflicts); 0 for the
-    /// others.
+    /// stages for a matmul's two operands (32-bit compute values, each of
+    /// the `depth` rows padded by one element against bank conflicts,
+    /// twice with `double`); 0 for the others.
     pub fn shared_tile_bytes(&self) -> u32 {
         match *self {
             Distribution::SharedTile {
                 block_rows,
                 block_cols,
                 depth,
+                double,
                 ..
-            } => 4 * depth * (block_rows + 1 + block_cols + 1),
+            } => 4 * depth * (block_rows + 1 + block_cols + 1) * if double { 2 } else { 1 },
             _ => 0,
         }
     }
@@ -240,9 +246,11 @@ impl fmt::Display for Strategy {
                 depth,
                 rows,
                 cols,
+                double,
             } => writeln!(
                 f,
-                "  distribution: a {block_rows}x{block_cols} block per workgroup, operands staged in workgroup memory {depth} reduction steps at a time, a {rows}x{cols} register tile per invocation"
+                "  distribution: a {block_rows}x{block_cols} block per workgroup, operands staged in workgroup memory {depth} reduction steps at a time{}, a {rows}x{cols} register tile per invocation",
+                if double { " (double-buffered)" } else { "" }
             )?,
         }
         match self.reduction {

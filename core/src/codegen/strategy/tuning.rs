@@ -49,7 +49,11 @@ impl Choice {
                 depth,
                 rows,
                 cols,
-            } => format!("shared {block_rows}x{block_cols}x{depth} {rows}x{cols}"),
+                double,
+            } => format!(
+                "shared {block_rows}x{block_cols}x{depth} {rows}x{cols}{}",
+                if double { " double" } else { "" }
+            ),
         };
         format!("wg {} {d}", self.workgroup)
     }
@@ -84,7 +88,7 @@ impl Choice {
                     cols: num(c)?,
                 }
             }
-            ["shared", block, tile] => {
+            ["shared", block, tile, rest @ ..] if rest.is_empty() || rest == ["double"] => {
                 let dims = |text: &str, n: usize| -> Result<Vec<u32>, String> {
                     let parts: Vec<&str> = text.split('x').collect();
                     if parts.len() != n {
@@ -101,6 +105,7 @@ impl Choice {
                     depth: b[2],
                     rows: t[0],
                     cols: t[1],
+                    double: !rest.is_empty(),
                 }
             }
             _ => return Err(format!("unknown distribution '{}'", rest.join(" "))),
@@ -236,10 +241,25 @@ mod tests {
                 depth: 16,
                 rows: 4,
                 cols: 8,
+                double: false,
             },
         };
         assert_eq!(shared.to_text(), "wg 256 shared 64x128x16 4x8");
         t.insert("contraction 1024x1024 r1024 f32", shared, "");
+        let double = Choice::parse("wg 256 shared 64x128x16 4x8 double").unwrap();
+        assert_eq!(
+            double.distribution,
+            Distribution::SharedTile {
+                block_rows: 64,
+                block_cols: 128,
+                depth: 16,
+                rows: 4,
+                cols: 8,
+                double: true,
+            }
+        );
+        assert_eq!(double.to_text(), "wg 256 shared 64x128x16 4x8 double");
+        assert!(Choice::parse("wg 256 shared 64x128x16 4x8 triple").is_err());
         let back = Tuning::parse(&t.to_text()).unwrap();
         assert_eq!(back, t);
         assert_eq!(back.get("contraction 512x512 r512 f32"), Some(tile));
