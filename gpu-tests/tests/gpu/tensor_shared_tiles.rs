@@ -90,6 +90,8 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
         (5, 300, 70),
         // Multiples of 4: A and B staged as vec4.
         (70, 40, 72),
+        // A reduction that is a multiple of the step: the fold unrolled.
+        (20, 32, 36),
     ] {
         out.push((
             format!("matmul {m}x{k}x{n}"),
@@ -185,6 +187,12 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
         "conv_2d_nhwc_hwcf 1x7x9x8 * 3x3x8x36".into(),
         conv(&[1, 7, 9, 8], &[3, 3, 8, 36], &[1, 5, 7, 36], 1),
         vec![vec![1, 7, 9, 8], vec![3, 3, 8, 36]],
+    ));
+    // 3 x 3 x 16 = 144 reduction iterations, a multiple of the step.
+    out.push((
+        "conv_2d_nhwc_hwcf 1x6x7x16 * 3x3x16x20".into(),
+        conv(&[1, 6, 7, 16], &[3, 3, 16, 20], &[1, 4, 5, 20], 1),
+        vec![vec![1, 6, 7, 16], vec![3, 3, 16, 20]],
     ));
     out.push((
         "conv_2d_nhwc_hwcf 2x11x21x3 * 3x3x3x37, strides 2".into(),

@@ -41,6 +41,10 @@ use super::emitter::{Emitter, Key};
 use super::tile::ceil_div;
 use super::vector::VectorGroup;
 
+/// The most multiply-adds (depth x register tile) a step's fold is
+/// unrolled for.
+const UNROLL_FMAS: u32 = 1024;
+
 /// The sizes of a workgroup-memory tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SharedDims {
@@ -298,62 +302,88 @@ pub(super) fn emit_shared_tile(
             e.b.store(v, x.tile, &[at]);
         }
     };
-    // The fold of one step from buffer `buffer`.
+    // Iteration `kk` of the step starting at `k0`, from buffer `buffer`.
+    let fold_at = |e: &mut Emitter<'_, '_, '_>,
+                   k0: KValue,
+                   buffer: KValue,
+                   kk: KValue,
+                   accs: &[KValue]|
+     -> Result<Vec<KValue>, CodegenError> {
+        let kg = e.add(k0, kk);
+        let rc = e.delinearize(kg, &sizes);
+        // The staged values this invocation's tile reads at `kk`.
+        let mut reads: Vec<Vec<KValue>> = Vec::new();
+        for x in &staged {
+            let size = e.index(i64::from(t.bk * (x.extent + 1)));
+            let base = e.mul(buffer, size);
+            let row = e.index(i64::from(x.extent + 1));
+            let at = e.mul(kk, row);
+            let at = e.add(base, at);
+            let locals: Vec<KValue> = match x.side {
+                Side::Rows => row_at.iter().map(|r| r.0).collect(),
+                Side::Cols => col_at.iter().map(|c| c.0).collect(),
+            };
+            let vals = locals
+                .into_iter()
+                .map(|l| {
+                    let idx = e.add(at, l);
+                    e.b.load(x.tile, &[idx])
+                })
+                .collect();
+            reads.push(vals);
+        }
+        let mut next = Vec::with_capacity(accs.len());
+        for (p, (i, j, _, rp, _, _)) in points.iter().enumerate() {
+            let mut pt = rp.clone();
+            for (q, &l) in loops.iter().enumerate() {
+                pt[l] = rc[q];
+            }
+            for (x, vals) in staged.iter().zip(&reads) {
+                let coords = s.indexing_maps[x.k]
+                    .results
+                    .clone()
+                    .iter()
+                    .map(|a| e.affine(root, a, &pt))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let val = match x.side {
+                    Side::Rows => vals[*i],
+                    Side::Cols => vals[*j],
+                };
+                e.remember(Key::Elem(x.v, coords), vec![val]);
+            }
+            next.extend(e.body(root, &s, &pt, Some(&accs[p * outs..(p + 1) * outs]))?);
+        }
+        Ok(next)
+    };
+    // The fold of one step from buffer `buffer`: unrolled where every
+    // step is a full one of static length (a reduction that is a static
+    // multiple of BK) and the tile small enough, else a loop over the
+    // step's iterations (fewer in the last step).
+    let full_steps = e.const_of(total).is_some_and(|k| k % i64::from(t.bk) == 0);
+    let unroll = full_steps && t.bk * t.tm * t.tn <= UNROLL_FMAS;
     let fold_step = |e: &mut Emitter<'_, '_, '_>,
                      k0: KValue,
                      buffer: KValue,
                      accs: &[KValue]|
      -> Result<Vec<KValue>, CodegenError> {
-        let left = e.sub(total, k0);
-        let count = e.b.binary(KOpKind::ArithMinUI, left, bk_v);
+        if unroll {
+            let mut cur = accs.to_vec();
+            for u in 0..t.bk {
+                let kk = e.index(i64::from(u));
+                cur = fold_at(e, k0, buffer, kk, &cur)?;
+            }
+            return Ok(cur);
+        }
+        let count = if full_steps {
+            bk_v
+        } else {
+            let left = e.sub(total, k0);
+            e.b.binary(KOpKind::ArithMinUI, left, bk_v)
+        };
         let zero = e.index(0);
         let one = e.index(1);
         e.for_(zero, count, one, accs, |e, kk, accs| {
-            let kg = e.add(k0, kk);
-            let rc = e.delinearize(kg, &sizes);
-            // The staged values this invocation's tile reads at `kk`.
-            let mut reads: Vec<Vec<KValue>> = Vec::new();
-            for x in &staged {
-                let size = e.index(i64::from(t.bk * (x.extent + 1)));
-                let base = e.mul(buffer, size);
-                let row = e.index(i64::from(x.extent + 1));
-                let at = e.mul(kk, row);
-                let at = e.add(base, at);
-                let locals: Vec<KValue> = match x.side {
-                    Side::Rows => row_at.iter().map(|r| r.0).collect(),
-                    Side::Cols => col_at.iter().map(|c| c.0).collect(),
-                };
-                let vals = locals
-                    .into_iter()
-                    .map(|l| {
-                        let idx = e.add(at, l);
-                        e.b.load(x.tile, &[idx])
-                    })
-                    .collect();
-                reads.push(vals);
-            }
-            let mut next = Vec::with_capacity(accs.len());
-            for (p, (i, j, _, rp, _, _)) in points.iter().enumerate() {
-                let mut pt = rp.clone();
-                for (q, &l) in loops.iter().enumerate() {
-                    pt[l] = rc[q];
-                }
-                for (x, vals) in staged.iter().zip(&reads) {
-                    let coords = s.indexing_maps[x.k]
-                        .results
-                        .clone()
-                        .iter()
-                        .map(|a| e.affine(root, a, &pt))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let val = match x.side {
-                        Side::Rows => vals[*i],
-                        Side::Cols => vals[*j],
-                    };
-                    e.remember(Key::Elem(x.v, coords), vec![val]);
-                }
-                next.extend(e.body(root, &s, &pt, Some(&accs[p * outs..(p + 1) * outs]))?);
-            }
-            Ok(next)
+            fold_at(e, k0, buffer, kk, accs)
         })
     };
     let accs = if t.double {
