@@ -303,7 +303,13 @@ fn shared_tiles_are_exact_at_their_edges() {
             other.distribution,
             "{name}: single-buffered"
         );
-        check(&device, &format!("{name}, single-buffered"), compiled, &src, &args);
+        check(
+            &device,
+            &format!("{name}, single-buffered"),
+            compiled,
+            &src,
+            &args,
+        );
     }
     assert_no_validation_messages(device.context());
 }
@@ -344,7 +350,10 @@ fn two_envs_with_different_limits_choose_different_blocks() {
     assert!(matches!(da, Distribution::SharedTile { .. }), "{da:?}");
     assert!(matches!(db, Distribution::SharedTile { .. }), "{db:?}");
     assert_ne!(da, db, "the same block for both envs");
-    assert!(wb[0] <= 64 && mb <= 4096, "{wb:?} {mb}: over the small env's limits");
+    assert!(
+        wb[0] <= 64 && mb <= 4096,
+        "{wb:?} {mb}: over the small env's limits"
+    );
     assert!(wa[0] > 64 && ma > mb, "{wa:?} {ma}");
     let args = [input(&[131, 45], 1), input(&[45, 140], 2)];
     check(&device, "device env", a, &src, &args);

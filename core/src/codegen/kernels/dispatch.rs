@@ -283,12 +283,7 @@ pub fn emit_dispatch(
             let mut blocks = shape.points[..n - 2].to_vec();
             blocks.extend([row_blocks, col_blocks]);
             let groups = shapes.host.product(&blocks);
-            plans.push((
-                d.name.clone(),
-                Plan::SharedTile(dims),
-                groups,
-                Repeat::Once,
-            ));
+            plans.push((d.name.clone(), Plan::SharedTile(dims), groups, Repeat::Once));
         }
         (
             Distribution::WorkgroupPerPoint,

@@ -27,8 +27,8 @@
 //! The number of steps and each step's iterations are the same for all
 //! invocations, so every barrier is in uniform control flow.
 
-use crate::kernel::{KOpKind, KType, KValue, MemRefLayout, MemorySpace};
 use crate::kernel::GpuAddressSpace;
+use crate::kernel::{KOpKind, KType, KValue, MemRefLayout, MemorySpace};
 use crate::tensor::attr::IteratorType;
 use crate::tensor::{AffineExpr, TValue};
 
@@ -180,7 +180,10 @@ pub(super) fn emit_shared_tile(
         .filter(|&l| s.iterator_types[l] == IteratorType::Parallel)
         .collect();
     let [.., lr, lc] = parallel[..] else {
-        return Err(e.unsupported(root, "internal: a workgroup-memory tile needs two parallel loops"));
+        return Err(e.unsupported(
+            root,
+            "internal: a workgroup-memory tile needs two parallel loops",
+        ));
     };
     if points
         .iter()
@@ -217,8 +220,8 @@ pub(super) fn emit_shared_tile(
         };
         let last = map.results.last();
         let side_fastest = matches!(last, Some(AffineExpr::Dim(x)) if *x as usize == side_loop);
-        let reduction_fastest = loops.len() == 1
-            && matches!(last, Some(AffineExpr::Dim(x)) if *x as usize == loops[0]);
+        let reduction_fastest =
+            loops.len() == 1 && matches!(last, Some(AffineExpr::Dim(x)) if *x as usize == loops[0]);
         let last_static4 = matches!(
             e.c.shapes.of(v).last(),
             Some(Size::Static(len)) if *len >= 4 && len % 4 == 0
@@ -266,7 +269,10 @@ pub(super) fn emit_shared_tile(
     let bk_v = e.index(i64::from(t.bk));
     let steps = ceil_div(e, total, bk_v);
     let one = e.index(1);
-    let side_info = [(Side::Rows, r0, last_row, lr), (Side::Cols, c0, last_col, lc)];
+    let side_info = [
+        (Side::Rows, r0, last_row, lr),
+        (Side::Cols, c0, last_col, lc),
+    ];
     // The values of every staged block at the step starting at `k0`:
     // (staged input, index within one buffer, value).
     let load_step = |e: &mut Emitter<'_, '_, '_>, k0: KValue| {
@@ -293,15 +299,16 @@ pub(super) fn emit_shared_tile(
         }
         Ok::<_, CodegenError>(out)
     };
-    let store_step = |e: &mut Emitter<'_, '_, '_>, vals: &[(usize, KValue, KValue)], buffer: KValue| {
-        for &(xi, at, v) in vals {
-            let x = &staged[xi];
-            let size = e.index(i64::from(t.bk * (x.extent + 1)));
-            let off = e.mul(buffer, size);
-            let at = e.add(off, at);
-            e.b.store(v, x.tile, &[at]);
-        }
-    };
+    let store_step =
+        |e: &mut Emitter<'_, '_, '_>, vals: &[(usize, KValue, KValue)], buffer: KValue| {
+            for &(xi, at, v) in vals {
+                let x = &staged[xi];
+                let size = e.index(i64::from(t.bk * (x.extent + 1)));
+                let off = e.mul(buffer, size);
+                let at = e.add(off, at);
+                e.b.store(v, x.tile, &[at]);
+            }
+        };
     // Iteration `kk` of the step starting at `k0`, from buffer `buffer`.
     let fold_at = |e: &mut Emitter<'_, '_, '_>,
                    k0: KValue,

@@ -853,12 +853,20 @@ mod tests {
         let medium = chosen(&big, &matmul_shape(512, 512, 512));
         assert!(matches!(
             medium.distribution,
-            Distribution::SharedTile { block_rows: 64, block_cols: 64, .. }
+            Distribution::SharedTile {
+                block_rows: 64,
+                block_cols: 64,
+                ..
+            }
         ));
         let small = chosen(&big, &matmul_shape(20, 300, 1000));
         assert!(matches!(
             small.distribution,
-            Distribution::SharedTile { block_rows: 32, block_cols: 32, .. }
+            Distribution::SharedTile {
+                block_rows: 32,
+                block_cols: 32,
+                ..
+            }
         ));
         // Fewer invocations and 16 KiB: a smaller block that fits both.
         let limited = gpu(128, 16384);
@@ -899,11 +907,17 @@ mod tests {
         let mut shape = matmul_shape(512, 512, 512);
         shape.elems = vec![ElemType::I64];
         let s = chosen(&big, &shape);
-        assert!(!matches!(s.distribution, Distribution::SharedTile { .. }), "{s}");
+        assert!(
+            !matches!(s.distribution, Distribution::SharedTile { .. }),
+            "{s}"
+        );
         // A dynamic reduction neither.
         let mut shape = matmul_shape(512, 512, 512);
         shape.reduction = Some(Size::Slot(0));
         let s = chosen(&big, &shape);
-        assert!(!matches!(s.distribution, Distribution::SharedTile { .. }), "{s}");
+        assert!(
+            !matches!(s.distribution, Distribution::SharedTile { .. }),
+            "{s}"
+        );
     }
 }
