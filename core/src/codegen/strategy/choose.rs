@@ -529,7 +529,7 @@ fn choose_reduction(
         return;
     }
     if !long && !target.facts.barriers_serialize {
-        if let Some(&(wg, dist)) = shared_tiles(target, shape, max_inv).first() {
+        if let Some((wg, dist)) = shared_tile_pick(target, shape, max_inv) {
             s.workgroup_size = [wg, 1, 1];
             s.distribution = dist;
             s.workgroup_memory = dist.shared_tile_bytes();
@@ -788,6 +788,48 @@ fn shared_tiles(
         .collect()
 }
 
+/// The heuristic's workgroup-memory tile: the first of
+/// [`shared_tiles`], or on a GPU whose fill is known
+/// ([`CodegenTarget::fill_invocations`]) and a static space, the first
+/// whose blocks run half the fill's invocations, else the first that
+/// runs an eighth of it (as register tiles are sized), else none (the
+/// register tile's finer split fills the device better).
+fn shared_tile_pick(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    max_inv: u32,
+) -> Option<(u32, Distribution)> {
+    let all = shared_tiles(target, shape, max_inv);
+    if all.is_empty() {
+        return None;
+    }
+    let (Some(fill), Some(_)) = (target.fill_invocations(), shape.static_points()) else {
+        return all.first().copied();
+    };
+    let n = shape.points.len();
+    let fixed = |s: &Size| s.fixed().unwrap_or(1);
+    let batch: u64 = shape.points[..n - 2].iter().map(fixed).product();
+    let (rows, cols) = (fixed(&shape.points[n - 2]), fixed(&shape.points[n - 1]));
+    let invocations = |wg: u32, d: &Distribution| match *d {
+        Distribution::SharedTile {
+            block_rows,
+            block_cols,
+            ..
+        } => {
+            batch
+                * rows.div_ceil(u64::from(block_rows))
+                * cols.div_ceil(u64::from(block_cols))
+                * u64::from(wg)
+        }
+        _ => 0,
+    };
+    [fill / 2, fill / 8].into_iter().find_map(|want| {
+        all.iter()
+            .find(|(wg, d)| invocations(*wg, d) >= want)
+            .copied()
+    })
+}
+
 fn size_text(s: Size) -> String {
     match s {
         Size::Static(n) => n.to_string(),
@@ -926,6 +968,39 @@ mod tests {
         let wg = s.distribution.shared_tile_invocations().unwrap();
         assert!(wg <= 128 && s.workgroup_size == [wg, 1, 1], "{s}");
         assert!(s.workgroup_memory <= 16384, "{s}");
+    }
+
+    #[test]
+    fn a_discrete_gpu_takes_blocks_that_fill_it() {
+        let mut t = gpu(1024, 49152);
+        t.env.device.device_type = crate::target::DeviceType::DiscreteGpu;
+        let block = |s: &Strategy| match s.distribution {
+            Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                ..
+            } => Some((block_rows, block_cols)),
+            _ => None,
+        };
+        // 4096^2: 1,024 blocks of 128 x 128 fill it.
+        let s = chosen(&t, &matmul_shape(4096, 4096, 4096));
+        assert_eq!(block(&s), Some((128, 128)), "{s}");
+        // 1024^2: 256 blocks of 64 x 64 (the medium outputs' block) run
+        // the whole fill.
+        let s = chosen(&t, &matmul_shape(1024, 1024, 1024));
+        assert_eq!(block(&s), Some((64, 64)), "{s}");
+        // 2048^2: 256 blocks of 128 x 128 run the whole fill.
+        let s = chosen(&t, &matmul_shape(2048, 2048, 2048));
+        assert_eq!(block(&s), Some((128, 128)), "{s}");
+        // A transformer's 128 x 256 projection: small blocks, at least an
+        // eighth of the fill.
+        let s = chosen(&t, &matmul_shape(128, 256, 256));
+        let (r, c) = block(&s).expect("a shared tile");
+        let n = 128u64.div_ceil(u64::from(r)) * 256u64.div_ceil(u64::from(c));
+        assert!(n * u64::from(s.workgroup_size[0]) >= 8192, "{s}");
+        // 8 x 8 outputs cannot fill it: the register tile's finer split.
+        let s = chosen(&t, &matmul_shape(8, 64, 8));
+        assert!(block(&s).is_none(), "{s}");
     }
 
     #[test]
