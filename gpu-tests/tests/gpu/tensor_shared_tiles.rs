@@ -1,7 +1,7 @@
 //! The workgroup-memory tiles of contractions and convolutions
 //! (`Distribution::SharedTile`, a GPU's strategy) run on lavapipe by
 //! compiling for a GPU-like target (the device's env with barriers as
-//! cheap as on a GPU): sizes at their edges — a single element, fewer
+//! cheap as on a GPU and a device type that is not a CPU's): sizes at their edges — a single element, fewer
 //! rows or columns than a block, one more than a block, unaligned in
 //! every dimension, several reduction steps with a partial last one,
 //! vec4 staging, batches, transposed operands, a bias init with a ReLU
@@ -20,11 +20,13 @@ use kiln_runtime::e2e::device_target;
 
 use crate::tensor_tiles::{check, device, input, ty};
 
-/// The device's target with barriers as cheap as on a GPU.
+/// The device's target with barriers as cheap as on a GPU and a device
+/// of unknown type (not a CPU, no known fill).
 fn gpu_like(device: &kiln_runtime::Device) -> CodegenTarget {
     let mut t = device_target(device);
     assert!(t.facts.barriers_serialize, "the CI device is lavapipe");
     t.facts.barriers_serialize = false;
+    t.env.device.device_type = kiln_core::target::DeviceType::Unknown;
     t
 }
 

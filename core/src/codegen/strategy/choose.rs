@@ -528,7 +528,12 @@ fn choose_reduction(
         );
         return;
     }
-    if !long && !target.facts.barriers_serialize {
+    // Workgroup-memory tiles where barriers are cheap and the device is
+    // not a CPU (lavapipe and kiln's CPU runner run barriers as
+    // coroutines; the CPU runner crashed on some of these kernels).
+    let gpu = !target.facts.barriers_serialize
+        && target.env.device.device_type != crate::target::DeviceType::Cpu;
+    if !long && gpu {
         if let Some((wg, dist)) = shared_tile_pick(target, shape, max_inv) {
             s.workgroup_size = [wg, 1, 1];
             s.distribution = dist;
@@ -1014,6 +1019,12 @@ mod tests {
         assert!(c
             .iter()
             .any(|c| matches!(c.distribution, Distribution::SharedTile { .. })));
+        // kiln's CPU runner (cheap barriers as far as the facts say, a
+        // CPU device) keeps them too.
+        let mut cpu = gpu(1024, 32768);
+        cpu.env.device.device_type = crate::target::DeviceType::Cpu;
+        let s = chosen(&cpu, &shape);
+        assert!(matches!(s.distribution, Distribution::Tile { .. }), "{s}");
         // Every shared candidate is consistent: its invocations, and its
         // staging divides evenly over them.
         for ch in &c {
