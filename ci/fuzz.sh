@@ -2,7 +2,7 @@
 # Long fuzzing runs of kiln's cargo-fuzz targets (fuzz/) — not part of CI,
 # which replays the committed corpora instead (core/tests/core/fuzz_replay.rs,
 # amber/tests/amber/fuzz_replay.rs, cli/src/commands/bufspec.rs). Needs a
-# nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
+# nightly toolchain and cargo-fuzz (ci/setup-fuzz.sh installs both).
 #
 #   ci/fuzz.sh                              every target, 10^7 executions each
 #   RUNS=1000000 ci/fuzz.sh binary_deserialize

@@ -63,10 +63,11 @@ fn tensor_text_corpus() {
             import stably (fuzz/RESULTS.md); move each to fuzz/regressions once fixed"]
 fn binary_deserialize_open_findings() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/open/binary_deserialize");
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    // No folder (git keeps no empty one): nothing open.
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
     paths.sort();
     for p in paths {
         kiln_core::fuzz::binary_deserialize(&std::fs::read(p).unwrap());

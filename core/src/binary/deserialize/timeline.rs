@@ -9,19 +9,53 @@
 //! record of where those ops were. While a function's blocks are decoded
 //! in binary order, each instruction has a *key*, the first id the
 //! serializer allocated for it (its result id, or a block label it names
-//! first; 0 when it allocates none); before an instruction, every constant of the module whose id is
-//! at least the function's first id and below the key is materialized
-//! (once; uses elsewhere materialize their own copies, which the
-//! serializer unifies), and so is every variable of the function, placed
-//! in the entry block when the instruction is there and at the start of
-//! the function otherwise. A variable is also placed before its first
-//! use. For binaries from other producers, whose constants usually come
-//! before any function, this changes nothing but where variables sit.
+//! first; 0 when it allocates none); before an instruction, every
+//! constant of the module whose id is at least the function's first id
+//! and below the key is materialized (once; uses elsewhere materialize
+//! their own copies, which the serializer unifies), and so is every
+//! variable of the function, placed in the entry block when the
+//! instruction is there and at the start of the function otherwise. A
+//! variable is also placed before its first use, and so is a constant,
+//! together with every constant numbered before it: an instruction that
+//! allocates no id (a store) may be the first to use a constant the
+//! serializer numbered after others not yet placed. For binaries from
+//! other producers, whose constants usually come before any function,
+//! this changes nothing but where variables sit.
 
 use super::emit::FnEmitter;
-use super::reader::Inst;
+use super::reader::{Inst, Val};
 use super::{Def, FxHashSet, Result};
+use crate::grammar::OperandKind;
 use crate::ir::{Block, Location};
+
+/// The ids an instruction uses, as the timeline sees them.
+#[derive(Default)]
+pub(super) struct Uses {
+    /// Ids of operands that become SSA operands.
+    values: Vec<u32>,
+    /// Ids of `IdScope` / `IdMemorySemantics` operands, which become
+    /// attributes: the serializer makes their constants when it writes
+    /// the instruction (after its result id).
+    id_constants: Vec<u32>,
+}
+
+impl Uses {
+    /// The ids `inst` uses.
+    pub fn of(inst: &Inst) -> Uses {
+        let mut uses = Uses::default();
+        for o in &inst.operands {
+            if let Val::Id(id) = o.val {
+                match o.kind {
+                    OperandKind::IdScope | OperandKind::IdMemorySemantics => {
+                        uses.id_constants.push(id)
+                    }
+                    _ => uses.values.push(id),
+                }
+            }
+        }
+        uses
+    }
+}
 
 /// The constants and variables of one function still to be placed.
 pub(super) struct Timeline {
@@ -145,17 +179,34 @@ impl Timeline {
         b: usize,
         block: Block,
         key: u32,
-        used: &[u32],
+        used: &Uses,
     ) -> Result<()> {
         self.last = Some((b, block));
         let mut limit = key;
-        for &u in used {
+        let pending_constant = |c: &u32| {
+            self.constants[self.next_constant..]
+                .binary_search(c)
+                .is_ok()
+        };
+        for &u in &used.values {
             if self.variables[self.next_variable..]
                 .iter()
                 .any(|v| v.0 == u)
+                || pending_constant(&u)
             {
                 limit = limit.max(u.saturating_add(1));
             }
+        }
+        // Constants the serializer made for this instruction's scope and
+        // semantics attributes: what it numbered before them came before
+        // the instruction, but they themselves are no ops.
+        if let Some(&first) = used
+            .id_constants
+            .iter()
+            .filter(|c| pending_constant(c))
+            .min()
+        {
+            limit = limit.max(first);
         }
         loop {
             let c = self.constants.get(self.next_constant).copied();

@@ -6,6 +6,7 @@
 use super::{constant_op_holds, core, FnEmitter, Local, Sink};
 use crate::binary::deserialize::error::{At, DeserializeError};
 use crate::binary::deserialize::reader::Inst;
+use crate::binary::deserialize::timeline::Uses;
 use crate::binary::deserialize::{invalid, Def, Result};
 use crate::grammar::{Decoration, StorageClass};
 use crate::ir::{Block, Location, Op, OpKind, OpSpec, Type, TypeKind, Value};
@@ -210,21 +211,21 @@ impl FnEmitter<'_> {
             self.check_block_decorations(b)?;
             let label = self.cfg.label(b);
             let key = timeline.key_of_label(label);
-            timeline.reach(self, b, block, key, &[])?;
+            timeline.reach(self, b, block, key, &Uses::default())?;
             let phi_keys: Vec<u32> = self.cfg.blocks[b]
                 .phis
                 .iter()
                 .filter_map(|p| p.result)
                 .collect();
             for k in phi_keys {
-                timeline.reach(self, b, block, k, &[])?;
+                timeline.reach(self, b, block, k, &Uses::default())?;
             }
             let body = std::mem::take(&mut self.cfg.blocks[b].body);
             for (inst, loc) in &body {
                 if inst.desc.opname == "Variable" {
                     continue;
                 }
-                let used: Vec<u32> = inst.ids_from(0).collect();
+                let used = Uses::of(inst);
                 let key = inst.result.unwrap_or(0);
                 timeline.reach(self, b, block, key, &used)?;
                 self.decode_body_instruction(b, block, inst, *loc)?;
@@ -243,10 +244,10 @@ impl FnEmitter<'_> {
                 .filter(|&k| k != 0)
                 .min()
                 .unwrap_or(0);
-            let used: Vec<u32> = self.cfg.blocks[b]
+            let used = self.cfg.blocks[b]
                 .term
                 .as_ref()
-                .map(|(t, _)| t.ids_from(0).collect())
+                .map(|(t, _)| Uses::of(t))
                 .unwrap_or_default();
             timeline.reach(self, b, block, key, &used)?;
             if self.ends_block[b] {
