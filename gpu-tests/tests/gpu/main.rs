@@ -26,6 +26,7 @@ mod runtime_faults;
 mod runtime_glsl;
 mod runtime_ops;
 mod runtime_program_cache;
+mod runtime_program_load;
 mod runtime_stream;
 mod runtime_support;
 mod runtime_teardown;
