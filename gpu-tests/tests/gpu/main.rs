@@ -31,6 +31,7 @@ mod runtime_stream;
 mod runtime_support;
 mod runtime_teardown;
 mod runtime_tensor;
+mod runtime_transfer;
 mod spv_text_kernels;
 mod stream_blocks;
 mod target_env_query;
