@@ -10,7 +10,9 @@
 //! live in device-local host-visible memory: [`Tensor::from_slice`] and
 //! [`Tensor::zeros`] write it from the host, and reads copy out of it once
 //! the last write completed. Elsewhere they live in device-local memory and
-//! host data moves through staging buffers with copies on the GPU.
+//! host data moves through staging buffers with copies on the GPU, in
+//! chunks of [`DeviceOptions::staging_chunk_size`](crate::DeviceOptions::staging_chunk_size)
+//! so that the host's and the device's copies overlap (see `transfer`).
 //!
 //! Reads wait only for the work that wrote the tensor: its writer's batch is
 //! submitted if it was not yet ("a read needs it"), then
