@@ -274,7 +274,9 @@ impl Stream {
     /// than [`DeviceOptions::staging_chunk_size`](crate::DeviceOptions::staging_chunk_size)
     /// moves in chunks, each submitted (with what the stream held before)
     /// as soon as its host copy is done, so the device copies one chunk
-    /// while the host copies the next (see `transfer`).
+    /// while the host copies the next; with a few chunks queued, the call
+    /// blocks on the timeline until the oldest completed, whose staging
+    /// memory the next chunk then reuses (see `transfer`).
     pub fn upload<T: Element>(&self, dst: &Tensor, data: &[T]) -> Result<()> {
         let inner = &self.inner;
         inner.device.alive()?;
