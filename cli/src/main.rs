@@ -67,14 +67,19 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // clap's own message starts with "error: "; keep its first line
-            // and point at --help for the rest.
+            // clap's own message starts with "error: "; keep it (up to its
+            // first blank line: a missing argument's name is on the second
+            // line) and point at --help for the rest.
             let rendered = e.render().to_string();
-            let first = rendered
+            let message: Vec<&str> = rendered
                 .lines()
-                .next()
-                .unwrap_or("error: invalid arguments");
-            eprintln!("{first}");
+                .take_while(|l| !l.trim().is_empty())
+                .collect();
+            if message.is_empty() {
+                eprintln!("error: invalid arguments");
+            } else {
+                eprintln!("{}", message.join("\n"));
+            }
             eprintln!("(see `kiln --help`)");
             return ExitCode::from(1);
         }

@@ -489,8 +489,15 @@ impl CommandBatch {
         // reset in this command buffer before their first write.
         unsafe {
             if let Some((pool, q)) = query {
+                // The start stamp waits for everything recorded before
+                // (BOTTOM_OF_PIPE): a TOP_OF_PIPE stamp is written as soon
+                // as the command is reached, while the previous dispatch
+                // still runs, so on a GPU an interval can hold the previous
+                // dispatch's tail and the sum of a batch's intervals
+                // overcount its GPU time. Now the intervals tile the
+                // batch's timeline.
                 self.device.note_call();
-                d.cmd_write_timestamp(cb, vk::PipelineStageFlags::TOP_OF_PIPE, pool, q);
+                d.cmd_write_timestamp(cb, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, q);
             }
             if self.bound != pipeline.raw {
                 self.device.note_call();

@@ -81,10 +81,14 @@ pub(crate) fn fixed_cstr(chars: &[c_char]) -> String {
 }
 
 /// Whether the device's largest device-local heap has a memory type that
-/// is also host-visible and host-coherent (unified memory: integrated GPUs,
-/// CPU implementations). A small host-visible window into a larger
-/// device-local heap (a discrete GPU's BAR) does not count: its heap is not
-/// the largest.
+/// is also host-visible, host-coherent and host-cached (unified memory:
+/// integrated GPUs, CPU implementations). A small host-visible window into
+/// a larger device-local heap (a discrete GPU's BAR) does not count: its
+/// heap is not the largest. Nor does a whole heap mapped through a
+/// resizable BAR (an H200 maps all of its memory so): that memory is not
+/// host-cached, and the host reads it across PCIe uncached — a 64 MiB
+/// `to_vec` from it did not finish in a minute on an H200 — so tensors
+/// there would make every readback crawl.
 pub(crate) fn unified_memory(props: &vk::PhysicalDeviceMemoryProperties) -> bool {
     let heaps = &props.memory_heaps[..props.memory_heap_count as usize];
     let types = &props.memory_types[..props.memory_type_count as usize];
@@ -96,7 +100,8 @@ pub(crate) fn unified_memory(props: &vk::PhysicalDeviceMemoryProperties) -> bool
         .unwrap_or(0);
     let wanted = vk::MemoryPropertyFlags::DEVICE_LOCAL
         | vk::MemoryPropertyFlags::HOST_VISIBLE
-        | vk::MemoryPropertyFlags::HOST_COHERENT;
+        | vk::MemoryPropertyFlags::HOST_COHERENT
+        | vk::MemoryPropertyFlags::HOST_CACHED;
     types.iter().any(|t| {
         t.property_flags.contains(wanted)
             && heaps
@@ -108,6 +113,73 @@ pub(crate) fn unified_memory(props: &vk::PhysicalDeviceMemoryProperties) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Memory properties with these heaps (sizes, device-local) and
+    /// types (flags, heap).
+    fn memory(
+        heaps: &[(u64, bool)],
+        types: &[(vk::MemoryPropertyFlags, u32)],
+    ) -> vk::PhysicalDeviceMemoryProperties {
+        let mut p = vk::PhysicalDeviceMemoryProperties {
+            memory_heap_count: heaps.len() as u32,
+            memory_type_count: types.len() as u32,
+            ..Default::default()
+        };
+        for (k, &(size, local)) in heaps.iter().enumerate() {
+            p.memory_heaps[k] = vk::MemoryHeap {
+                size,
+                flags: if local {
+                    vk::MemoryHeapFlags::DEVICE_LOCAL
+                } else {
+                    vk::MemoryHeapFlags::empty()
+                },
+            };
+        }
+        for (k, &(flags, heap)) in types.iter().enumerate() {
+            p.memory_types[k] = vk::MemoryType {
+                property_flags: flags,
+                heap_index: heap,
+            };
+        }
+        p
+    }
+
+    #[test]
+    fn unified_memory_needs_a_cached_type_on_the_largest_local_heap() {
+        use vk::MemoryPropertyFlags as F;
+        let (local, visible, coherent, cached) = (
+            F::DEVICE_LOCAL,
+            F::HOST_VISIBLE,
+            F::HOST_COHERENT,
+            F::HOST_CACHED,
+        );
+        // lavapipe / an integrated GPU: one heap, a cached host-visible type.
+        let cpu = memory(
+            &[(8 << 30, true)],
+            &[(local | visible | coherent | cached, 0)],
+        );
+        assert!(unified_memory(&cpu));
+        // A discrete GPU with a 256 MiB BAR window.
+        let bar = memory(
+            &[(80 << 30, true), (64 << 30, false), (256 << 20, true)],
+            &[
+                (local, 0),
+                (visible | coherent | cached, 1),
+                (local | visible | coherent, 2),
+            ],
+        );
+        assert!(!unified_memory(&bar));
+        // A resizable BAR: all of VRAM host-visible, but write-combined.
+        let rebar = memory(
+            &[(140 << 30, true), (64 << 30, false)],
+            &[
+                (local, 0),
+                (visible | coherent | cached, 1),
+                (local | visible | coherent, 0),
+            ],
+        );
+        assert!(!unified_memory(&rebar));
+    }
 
     #[test]
     fn mappings() {

@@ -226,6 +226,68 @@ fn tensor_program_runs_through_kiln() {
 }
 
 #[test]
+fn iree_modules_compiled_elsewhere_are_looked_up_by_program_and_flags() {
+    // A folder with IREE's runtime tools but no iree-compile (the tools
+    // are never reached: the module is missing), and a modules folder
+    // without the program's module: kiln's row is measured, IREE's says
+    // which module it looked for and why it could not make it.
+    let dir = scratch("bench-iree-modules");
+    let tools = dir.join("tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    for t in ["iree-run-module", "iree-benchmark-module"] {
+        std::fs::write(tools.join(t), "#!/bin/sh\nexit 1\n").unwrap();
+    }
+    let modules = dir.join("modules");
+    let file = dir.join("matmul.mlir");
+    let text = std::fs::read_to_string(Path::new(PROGRAMS).join("matmul_512.mlir")).unwrap();
+    std::fs::write(&file, text.replace("512", "8")).unwrap();
+    let (code, out, err) = kiln(
+        &[
+            "bench",
+            file.to_str().unwrap(),
+            "--input",
+            "8x8xf32=1",
+            "--input",
+            "8x8xf32=2",
+            "--iree",
+            tools.to_str().unwrap(),
+            "--iree-modules",
+            modules.to_str().unwrap(),
+            "--iree-target",
+            "vulkan",
+            "--iree-flag=--iree-vulkan-target=ampere",
+            "--runs",
+            "2",
+            "--json",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let doc = json(&out);
+    let b = &doc["benchmarks"][0];
+    assert_timed(b, 2);
+    assert!(
+        doc["iree"].to_string().contains("no iree-compile here"),
+        "{}",
+        doc["iree"]
+    );
+    let row = implementation(b, "IREE vulkan").to_string();
+    assert!(
+        row.contains("no module")
+            && row.contains("program.vulkan.")
+            && row.contains("no iree-compile"),
+        "{row}"
+    );
+    // No CPU row: only the vulkan target was asked for.
+    assert!(!b.to_string().contains("IREE llvm-cpu"), "{b}");
+    // --iree-compile-only needs a modules folder.
+    let (code, _, err) = kiln(&["bench", "--iree-compile-only"], b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--iree-modules"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bad_inputs_are_one_error_line() {
     let file = Path::new(PROGRAMS).join("add_16m.mlir");
     for (input, says) in [

@@ -100,6 +100,22 @@ impl CodegenTarget {
         self.env.limits.subgroup_size.max(1)
     }
 
+    /// The invocations one dispatch needs to keep a GPU busy, by the env's
+    /// device type: 65,536 on a discrete GPU (an H200's 132
+    /// multiprocessors hold about 270,000; a quarter of that hides memory
+    /// latency well), 8,192 on an integrated one. `None` on CPU devices
+    /// (lavapipe runs a few workgroups at a time, one per core, and its
+    /// heuristics were measured there) and where the type is unknown
+    /// (compiling offline): the strategies then size work for loads
+    /// shared, not for occupancy.
+    pub fn fill_invocations(&self) -> Option<u64> {
+        match self.env.device.device_type {
+            crate::target::DeviceType::DiscreteGpu => Some(1 << 16),
+            crate::target::DeviceType::IntegratedGpu => Some(1 << 13),
+            _ => None,
+        }
+    }
+
     /// The most invocations a workgroup may have.
     pub fn max_invocations(&self) -> u32 {
         self.env

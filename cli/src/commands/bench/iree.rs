@@ -64,6 +64,15 @@ impl Target {
         }
     }
 
+    /// The `--iree-target` name.
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "vulkan" => Ok(Self::Vulkan),
+            "cpu" | "llvm-cpu" => Ok(Self::Cpu),
+            _ => bail!("unknown IREE target `{name}` (vulkan or cpu)"),
+        }
+    }
+
     fn stem(self) -> &'static str {
         match self {
             Self::Vulkan => "vulkan",
@@ -72,14 +81,27 @@ impl Target {
     }
 }
 
-/// The IREE tools found.
+/// The IREE tools found, and how `kiln bench` uses them.
 #[derive(Clone, Debug)]
 pub struct Iree {
-    compile: PathBuf,
+    /// `iree-compile`; absent only where modules are prebuilt
+    /// ([`Iree::modules`]).
+    compile: Option<PathBuf>,
     run: PathBuf,
     bench: PathBuf,
-    /// `iree-compile --version`'s first lines, joined.
+    /// `iree-compile --version`'s first lines, joined (or where the
+    /// prebuilt modules are).
     pub version: String,
+    /// Extra `iree-compile` flags (`--iree-flag`), e.g.
+    /// `--iree-vulkan-target=ampere`.
+    pub flags: Vec<String>,
+    /// A folder of compiled modules kept between runs (`--iree-modules`):
+    /// each named by its program, target and a hash of the source and
+    /// flags, reused when present, so modules compiled on one machine run
+    /// on another that has only IREE's runtime tools.
+    pub modules: Option<PathBuf>,
+    /// The targets run (`--iree-target`; default both).
+    pub targets: Vec<Target>,
 }
 
 /// The default virtual environment of `ci/setup-iree.sh`.
@@ -129,6 +151,13 @@ fn command(tool: &Path) -> Command {
     cmd
 }
 
+/// FNV-1a, 64 bits: the modules folder's names.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// The last few lines of a failed tool's output.
 fn tail(out: &std::process::Output) -> String {
     let text = format!(
@@ -142,7 +171,14 @@ fn tail(out: &std::process::Output) -> String {
 
 impl Iree {
     /// Finds the tools (module docs); `Err` says where it looked.
-    pub fn find(dir: Option<&Path>) -> Result<Self> {
+    /// `iree-compile` may be missing when `modules` is given (modules
+    /// compiled elsewhere).
+    pub fn find(
+        dir: Option<&Path>,
+        flags: Vec<String>,
+        modules: Option<PathBuf>,
+        targets: Vec<Target>,
+    ) -> Result<Self> {
         let dirs: Vec<PathBuf> = match dir {
             Some(d) => vec![d.to_path_buf()],
             None => default_venv().into_iter().collect(),
@@ -152,17 +188,34 @@ impl Iree {
                 .find_map(|d| tool_in(d, name))
                 .or_else(|| dir.is_none().then(|| on_path(name)).flatten())
         };
-        let (Some(compile), Some(run), Some(bench)) = (
-            find("iree-compile"),
-            find("iree-run-module"),
-            find("iree-benchmark-module"),
-        ) else {
+        let compile = find("iree-compile");
+        let (Some(run), Some(bench)) = (find("iree-run-module"), find("iree-benchmark-module"))
+        else {
             let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
             bail!(
                 "IREE not found (looked in {}{}; run `bash ci/setup-iree.sh`)",
                 looked.join(", "),
                 if dir.is_none() { " and PATH" } else { "" }
             );
+        };
+        let targets = if targets.is_empty() {
+            Target::ALL.to_vec()
+        } else {
+            targets
+        };
+        let Some(compile) = compile else {
+            let Some(m) = &modules else {
+                bail!("IREE's runtime tools were found but not iree-compile (give --iree-modules DIR with modules compiled elsewhere)");
+            };
+            return Ok(Self {
+                compile: None,
+                run,
+                bench,
+                version: format!("modules prebuilt in {} (no iree-compile here)", m.display()),
+                flags,
+                modules,
+                targets,
+            });
         };
         let out = command(&compile)
             .arg("--version")
@@ -179,26 +232,71 @@ impl Iree {
             .trim()
             .to_owned();
         Ok(Self {
-            compile,
+            compile: Some(compile),
             run,
             bench,
             version,
+            flags,
+            modules,
+            targets,
         })
     }
 
-    /// Compiles `src` for `target` into `dir`; returns the module's path
-    /// and the compile time of the whole `iree-compile` process.
+    /// Where the module of `src` for `target` goes: in the modules folder
+    /// (named by a hash of the source and the flags) or in `scratch`.
+    fn module_path(&self, target: Target, src: &Path, scratch: &Path, stem: &str) -> PathBuf {
+        match &self.modules {
+            None => scratch.join(format!("{stem}.{}.vmfb", target.stem())),
+            Some(dir) => {
+                let mut key = std::fs::read(src).unwrap_or_default();
+                for f in target
+                    .flags()
+                    .iter()
+                    .copied()
+                    .chain(self.flags.iter().map(String::as_str))
+                {
+                    key.push(0);
+                    key.extend_from_slice(f.as_bytes());
+                }
+                dir.join(format!(
+                    "{stem}.{}.{:016x}.vmfb",
+                    target.stem(),
+                    fnv1a(&key)
+                ))
+            }
+        }
+    }
+
+    /// Whether a module is deleted after use (not when kept in the
+    /// modules folder).
+    pub fn keeps_modules(&self) -> bool {
+        self.modules.is_some()
+    }
+
+    /// Compiles `src` for `target` into `dir` (or the modules folder);
+    /// returns the module's path and the compile time of the whole
+    /// `iree-compile` process (`None`: a kept module was reused).
     pub fn compile(
         &self,
         target: Target,
         src: &Path,
         dir: &Path,
         stem: &str,
-    ) -> Result<(PathBuf, Duration)> {
-        let out = dir.join(format!("{stem}.{}.vmfb", target.stem()));
+    ) -> Result<(PathBuf, Option<Duration>)> {
+        let out = self.module_path(target, src, dir, stem);
+        if self.modules.is_some() && out.is_file() {
+            return Ok((out, None));
+        }
+        let Some(compiler) = &self.compile else {
+            bail!("no module {} and no iree-compile to make it", out.display());
+        };
+        if let Some(m) = &self.modules {
+            std::fs::create_dir_all(m).with_context(|| format!("cannot create {}", m.display()))?;
+        }
         let t = Instant::now();
-        let result = command(&self.compile)
+        let result = command(compiler)
             .args(target.flags())
+            .args(&self.flags)
             .arg(src)
             .arg("-o")
             .arg(&out)
@@ -208,7 +306,7 @@ impl Iree {
         if !result.status.success() {
             bail!("iree-compile failed: {}", tail(&result));
         }
-        Ok((out, took))
+        Ok((out, Some(took)))
     }
 
     /// One call of `function` with `inputs` (`--input` values); the

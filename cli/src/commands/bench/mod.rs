@@ -98,6 +98,23 @@ pub struct BenchArgs {
     /// (default: KILN_IREE_VENV, ~/.cache/kiln/iree-venv, PATH).
     #[arg(long, value_name = "DIR")]
     pub iree: Option<PathBuf>,
+    /// An extra `iree-compile` flag, e.g. `--iree-flag=--iree-vulkan-target=ampere`
+    /// (IREE's default Vulkan target is a conservative generic one). Repeat
+    /// for several.
+    #[arg(long = "iree-flag", value_name = "FLAG", allow_hyphen_values = true)]
+    pub iree_flags: Vec<String>,
+    /// Keep IREE's compiled modules in DIR and reuse them (named by a hash
+    /// of the program and the flags): modules compiled on one machine run
+    /// on another that has only IREE's runtime tools.
+    #[arg(long, value_name = "DIR")]
+    pub iree_modules: Option<PathBuf>,
+    /// Only compile IREE's modules into `--iree-modules` (no device, no
+    /// timing), for running them on another machine.
+    #[arg(long, requires = "iree_modules")]
+    pub iree_compile_only: bool,
+    /// The IREE targets run: `vulkan`, `cpu` (repeat; default both).
+    #[arg(long = "iree-target", value_name = "TARGET")]
+    pub iree_targets: Vec<String>,
     /// Device: an index from `kiln devices`, or part of a device name.
     #[arg(long, value_name = "SEL")]
     pub device: Option<String>,
@@ -143,9 +160,73 @@ fn loadavg() -> Option<String> {
     )
 }
 
+fn find_iree(args: &BenchArgs) -> Result<Iree> {
+    let targets = args
+        .iree_targets
+        .iter()
+        .map(|t| Target::parse(t))
+        .collect::<Result<Vec<_>>>()?;
+    Iree::find(
+        args.iree.as_deref(),
+        args.iree_flags.clone(),
+        args.iree_modules.clone(),
+        targets,
+    )
+}
+
+/// `--iree-compile-only`: the modules of the set (or of FILE) compiled
+/// into `--iree-modules`, with no device opened.
+fn compile_iree_modules(args: &BenchArgs, scratch: &Path) -> Result<Outcome> {
+    let iree = find_iree(args)?;
+    let sources: Vec<(String, PathBuf)> = match &args.file {
+        Some(file) => vec![(
+            "program".to_owned(),
+            file.canonicalize().unwrap_or_else(|_| file.clone()),
+        )],
+        None => suite::programs(false)
+            .into_iter()
+            .map(|p| {
+                let src = scratch.join(format!("{}.mlir", p.name));
+                std::fs::write(&src, &p.text)
+                    .with_context(|| format!("cannot write {}", src.display()))?;
+                Ok((p.name.to_owned(), src))
+            })
+            .collect::<Result<_>>()?,
+    };
+    let mut failed = false;
+    for (stem, src) in &sources {
+        for &target in &iree.targets {
+            match iree.compile(target, src, scratch, stem) {
+                Ok((module, took)) => println!(
+                    "{stem} ({}): {}{}",
+                    target.label(),
+                    module.display(),
+                    took.map_or(" (kept)".to_owned(), |t| format!(
+                        " in {:.2} s",
+                        t.as_secs_f64()
+                    ))
+                ),
+                Err(e) => {
+                    failed = true;
+                    println!("{stem} ({}): {e}", target.label());
+                }
+            }
+        }
+    }
+    Ok(if failed {
+        Outcome::Exit(1)
+    } else {
+        Outcome::Success
+    })
+}
+
 /// Runs `kiln bench`.
 pub fn run(args: &BenchArgs) -> Result<Outcome> {
     let runs = args.runs.unwrap_or(if args.quick { 3 } else { 10 }).max(1);
+    if args.iree_compile_only {
+        let scratch = Scratch::new()?;
+        return compile_iree_modules(args, &scratch.0);
+    }
     let options = device_options(args);
     let device = Device::new(&options).context("cannot open the Vulkan device")?;
     let scratch = Scratch::new()?;
@@ -156,7 +237,7 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
             "--no-iree".to_owned()
         })
     } else {
-        Iree::find(args.iree.as_deref()).map_err(|e| e.to_string())
+        find_iree(args).map_err(|e| e.to_string())
     };
     let load_before = loadavg();
     let mut report = match &args.file {
@@ -218,7 +299,22 @@ fn run_suite(
     let n = if quick { 1 << 14 } else { 1 << 24 };
     let threads = host::host_threads();
     let hand = HandWritten::load(device).map_err(|e| anyhow!("{e}"))?;
-    let (fma_groups, fma_iters) = if quick { (2, 16) } else { (64, 1024) };
+    // A GPU needs far more invocations than lavapipe's cores to reach its
+    // arithmetic peak: 2,048 workgroups there (an H200 ran 64 at 15.7
+    // TFLOP/s, a quarter of its fp32 rate).
+    let gpu = matches!(
+        device.info().device_type,
+        kiln_vulkan::DeviceType::DiscreteGpu
+            | kiln_vulkan::DeviceType::IntegratedGpu
+            | kiln_vulkan::DeviceType::VirtualGpu
+    );
+    let (fma_groups, fma_iters) = if quick {
+        (2, 16)
+    } else if gpu {
+        (2048, 1024)
+    } else {
+        (64, 1024)
+    };
     let measure_limits = || Limits {
         device_copy: hand.copy(device, n, runs).map_err(msg),
         device_read: hand.read_sum(device, n, runs).map_err(msg),
@@ -306,7 +402,7 @@ fn run_suite(
                     .with_context(|| format!("cannot write {}", p.display()))?;
                 specs.push(format!("@{}", p.display()));
             }
-            for target in Target::ALL {
+            for &target in &iree.targets {
                 let result = iree_row(
                     iree,
                     target,
@@ -495,7 +591,7 @@ fn iree_row(
             return row;
         }
     };
-    row.compile_time = Some(took);
+    row.compile_time = took;
     let outs: Vec<PathBuf> = (0..results)
         .map(|k| scratch.join(format!("{stem}.{function}.out{k}.{:?}.npy", target)))
         .collect();
@@ -528,7 +624,9 @@ fn iree_row(
             })
         }
     };
-    let _ = std::fs::remove_file(&module);
+    if !iree.keeps_modules() {
+        let _ = std::fs::remove_file(&module);
+    }
     row
 }
 
@@ -740,7 +838,7 @@ fn run_file(
                 let mut iree_impls = Vec::new();
                 let mut outputs: Vec<(&'static str, Vec<HostArray>)> = Vec::new();
                 if let Ok(iree) = iree {
-                    for target in Target::ALL {
+                    for &target in &iree.targets {
                         let first = outputs.first().map(|(_, o)| o.clone());
                         let row = iree_row(
                             iree,

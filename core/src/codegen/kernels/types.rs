@@ -79,14 +79,14 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// `v` (f32) rounded to `elem`'s format (no-op for other types).
+    ///
+    /// f16 is rounded with integer operations even where the device has
+    /// Float16: NVIDIA's compiler folds an in-register `OpFConvert` round
+    /// trip f32 -> f16 -> f32 into nothing (seen on an H200, driver
+    /// 580.159.04: `casts.mlir`'s `extf_truncf_chain` returned the f32
+    /// inputs unrounded), and only a store to 16-bit memory forces it.
     pub fn round(&mut self, v: KValue, elem: ElemType) -> KValue {
         match (elem, self.c.strategy.repr(elem)) {
-            (ElemType::F16, TypeRepr::F16Storage) => {
-                let h = self
-                    .b
-                    .cast(KOpKind::ArithTruncF, v, KType::Float(FloatTy::F16));
-                self.b.cast(KOpKind::ArithExtF, h, KType::f32())
-            }
             (ElemType::F16, _) => self.round_f16(v),
             (ElemType::BF16, _) => self.round_bf16(v),
             _ => v,

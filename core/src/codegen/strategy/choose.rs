@@ -304,6 +304,9 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             (64, 16, 4),
             (32, 16, 4),
             (16, 16, 4),
+            (64, 2, 4),
+            (64, 1, 4),
+            (128, 2, 4),
         ] {
             add(wg, Distribution::Tile { rows, cols });
         }
@@ -418,14 +421,33 @@ fn choose_reduction(
 ) {
     let red = shape.reduction.unwrap_or(Size::Static(0));
     let points = shape.static_points();
-    let few_points = points.is_some_and(|p| p < 64);
     let long = match red {
         Size::Static(r) => r > budget,
         Size::Slot(_) => true,
     };
-    let worth_splitting = match red {
-        Size::Static(r) => r >= 1024 || long,
-        Size::Slot(_) => true,
+    // On a GPU, a workgroup per output wherever one invocation per output
+    // would leave most of the device idle and each output's reduction
+    // gives a subgroup work (a layer norm's 128 rows of 256: 128
+    // invocations against 128 workgroups of 256); elsewhere only for few
+    // outputs with a long reduction.
+    let gpu_fill = target
+        .fill_invocations()
+        .filter(|_| !shape.tile_shares_loads);
+    let (few_points, worth_splitting) = match gpu_fill {
+        Some(fill) => (
+            points.is_some_and(|p| p.saturating_mul(u64::from(target.subgroup_size())) <= fill),
+            match red {
+                Size::Static(r) => r >= 4 * u64::from(target.subgroup_size()) || long,
+                Size::Slot(_) => true,
+            },
+        ),
+        None => (
+            points.is_some_and(|p| p < 64),
+            match red {
+                Size::Static(r) => r >= 1024 || long,
+                Size::Slot(_) => true,
+            },
+        ),
     };
     if shape.combinable && few_points && worth_splitting {
         let wg = coop_workgroup(target, red, max_inv);
@@ -435,7 +457,15 @@ fn choose_reduction(
         // 256 invocations) rather than looping longer in fewer, which
         // left most of a device idle (two workgroups for 16M within the
         // loop budget alone).
-        let chunk = budget.min(COOP_CHUNK);
+        let mut chunk = budget.min(COOP_CHUNK);
+        // On a GPU, shorter chunks where a point's reduction would run on
+        // too few invocations: four times the fill over all points (a 16M
+        // sum: 64 iterations per invocation, 1,024 workgroups, instead of
+        // 64 workgroups of 1,024 iterations).
+        if let (Some(fill), Some(p), Some(r)) = (target.fill_invocations(), points, red.fixed()) {
+            let wanted = (fill * 4 / p.max(1)).max(u64::from(wg));
+            chunk = chunk.min(r.div_ceil(wanted).max(16));
+        }
         // Where barriers serialize a workgroup (lavapipe), every
         // invocation writes its partial result and the second dispatch
         // combines them: the long first pass runs without a barrier.
@@ -577,7 +607,24 @@ fn register_tile(
         .next_power_of_two()
         .clamp(sg, 64.min(max_inv).max(sg));
     let max_rows = (TILE_ACCUMULATORS / tile_cols).clamp(1, 16);
-    let tile_rows = rows.map_or(max_rows, |r| r.clamp(1, u64::from(max_rows)) as u32);
+    let mut tile_rows = rows.map_or(max_rows, |r| r.clamp(1, u64::from(max_rows)) as u32);
+    let mut tile_cols = tile_cols;
+    // On a GPU, smaller tiles where the tiles would be too few to fill the
+    // device (rows first, then columns), down to an eighth of the fill
+    // (a tile's shared loads are worth more than the last factor of
+    // occupancy): the transformer block's 128 x 256 projections took 8
+    // workgroups of 16x4 tiles on an H200, 512 invocations for 132
+    // multiprocessors.
+    if let (Some(fill), Some(points)) = (target.fill_invocations(), shape.static_points()) {
+        let want = fill / 8;
+        let tiles = |r: u32, c: u32| points.div_ceil(u64::from(r * c));
+        while tile_rows > 1 && tiles(tile_rows, tile_cols) < want {
+            tile_rows /= 2;
+        }
+        while tile_cols > 1 && tiles(tile_rows, tile_cols) < want {
+            tile_cols /= 2;
+        }
+    }
     (tile_rows * tile_cols > 1).then_some((wg, tile_rows, tile_cols))
 }
 
@@ -605,7 +652,12 @@ fn choose_softmax(
     let lone_row = target.facts.barriers_serialize
         && row.fixed().is_some_and(|r| r * 3 <= budget)
         && rows.is_some_and(|r| r >= 64);
-    if lone_row || (short_row && rows.is_none_or(|r| r >= 64)) {
+    // On a GPU, a row per invocation only where the rows fill the device
+    // (an attention's 512 rows of 128 are 512 invocations).
+    let rows_fill = target.fill_invocations().is_none_or(|fill| {
+        rows.is_none_or(|r| r.saturating_mul(u64::from(target.subgroup_size())) > fill)
+    });
+    if lone_row || (short_row && rows.is_none_or(|r| r >= 64) && rows_fill) {
         s.workgroup_size = [64.min(max_inv), 1, 1];
         s.distribution = Distribution::Points { per_invocation: 1 };
         s.reduction = Some(ReductionStrategy::SoftmaxRow { combine: None });
