@@ -20,7 +20,9 @@
 //!   transfers in chunks of `DeviceOptions::staging_chunk_size`, host and
 //!   device copies overlapping). Target ≥ 0.7×.
 //!
-//! `KILN_BENCH_RUNS` sets the number of timed runs (default 41).
+//! `KILN_BENCH_RUNS` sets the number of timed runs (default 41);
+//! `KILN_BENCH_CHUNK_KIB` the staging chunk size (default: the device
+//! default, `DeviceOptions::staging_chunk_size`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -46,11 +48,17 @@ fn us(d: Duration) -> f64 {
 }
 
 fn open(unified: bool) -> Device {
+    let defaults = DeviceOptions::default();
+    let chunk_kib = env_usize(
+        "KILN_BENCH_CHUNK_KIB",
+        (defaults.staging_chunk_size >> 10) as usize,
+    );
     Device::new(&DeviceOptions {
         cache: CacheLocation::Disabled,
         max_dispatches_per_submit: 1000,
         unified_memory: unified,
-        ..DeviceOptions::default()
+        staging_chunk_size: chunk_kib as u64 * 1024,
+        ..defaults
     })
     .expect("a Vulkan device")
 }
