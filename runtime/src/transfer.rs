@@ -16,7 +16,11 @@
 //!   oldest completed, which gives its staging slice back to the pool, where
 //!   the next chunk takes it: the pool is the staging ring.
 //! - **Readback** ([`stage_out`]): one device copy per chunk, each its own
-//!   submission; the reader waits for chunk *i*'s timeline value only, and
+//!   submission (chunks grow so that a read has at most half of
+//!   [`DeviceOptions::max_in_flight`](crate::DeviceOptions::max_in_flight)
+//!   of them: staging it never waits for its own copies, and a `read()`
+//!   future is returned at once); the reader waits for chunk *i*'s timeline
+//!   value only, and
 //!   copies it out while the device copies chunk *i + 1*
 //!   ([`ReadSource::read`](crate::read::ReadSource::read)).
 //!
@@ -71,8 +75,9 @@ pub(crate) fn upload_chunked(
     Ok(())
 }
 
-/// Copies the contiguous `src` into readback staging slices of at most
-/// `chunk` bytes, each copy its own submission; returns the chunks (their
+/// Copies the contiguous `src` into readback staging slices of `chunk`
+/// bytes (more where that would make more than `max_in_flight / 2`
+/// chunks), each copy its own submission; returns the chunks (their
 /// timeline values ascending).
 pub(crate) fn stage_out(
     stream: &StreamInner,
@@ -82,6 +87,10 @@ pub(crate) fn stage_out(
     let device = &stream.device;
     stream.order_after_foreign_writer(&src.storage)?;
     let (offset, len) = src.byte_range();
+    // At most half the submissions the device queues: staging a read never
+    // waits for its own chunks (a `read()` future is returned at once).
+    let most = (device.options.max_in_flight / 2).max(1) as u64;
+    let chunk = chunk.max(len.div_ceil(most).next_multiple_of(4));
     let mut chunks = Vec::with_capacity(len.div_ceil(chunk) as usize);
     let mut start = 0;
     while start < len {
