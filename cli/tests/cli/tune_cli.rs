@@ -38,8 +38,11 @@ fn tuning_file(cache: &Path) -> PathBuf {
     files[0].clone()
 }
 
-/// The choice `wg N tile RxC` the file holds for [`KEY`].
-fn choice_in(file: &Path) -> (u32, u32, u32) {
+/// The choice the file holds for [`KEY`]: its invocations and the line
+/// `kiln compile --explain` prints for its distribution (`wg N tile RxC`, a
+/// register tile, or `wg N shared BMxBNxBK RxC [double]`, workgroup-memory tiles,
+/// which `kiln tune` tries too).
+fn choice_in(file: &Path) -> (u32, String) {
     let text = std::fs::read_to_string(file).unwrap();
     let line = text
         .lines()
@@ -48,13 +51,24 @@ fn choice_in(file: &Path) -> (u32, u32, u32) {
     let choice = line.split_once('=').unwrap().1;
     let choice = choice.split('#').next().unwrap();
     let w: Vec<&str> = choice.split_whitespace().collect();
-    assert_eq!((w[0], w[2]), ("wg", "tile"), "{line}");
-    let (r, c) = w[3].split_once('x').unwrap();
-    (
-        w[1].parse().unwrap(),
-        r.parse().unwrap(),
-        c.parse().unwrap(),
-    )
+    let wg = w[1].parse().unwrap();
+    let explained = match w[2] {
+        "tile" => format!("a {} register tile", w[3]),
+        "shared" => {
+            let b: Vec<&str> = w[3].split('x').collect();
+            let double = if w.get(5) == Some(&"double") {
+                " (double-buffered)"
+            } else {
+                ""
+            };
+            format!(
+                "a {}x{} block per workgroup, operands staged in workgroup memory {} reduction steps at a time{double}, a {} register tile",
+                b[0], b[1], b[2], w[4]
+            )
+        }
+        other => panic!("{line}: unexpected distribution {other}"),
+    };
+    (wg, explained)
 }
 
 fn explain(cache: &Path, file: &str, out: &Path) -> (String, String) {
@@ -101,7 +115,7 @@ fn tune_writes_the_cache_and_compile_explain_uses_it() {
     assert!(out.contains("(heuristic)"), "{out}");
     assert!(out.contains("wrote "), "{out}");
     let tuned = tuning_file(&cache);
-    let (wg, rows, cols) = choice_in(&tuned);
+    let (wg, explained) = choice_in(&tuned);
 
     // compile --explain on the same device takes the file's choice.
     let (text, _) = explain(&cache, &file, &dir.join("out1"));
@@ -110,10 +124,7 @@ fn tune_writes_the_cache_and_compile_explain_uses_it() {
         text.contains(&format!("workgroup size: [{wg}, 1, 1]")),
         "{text}"
     );
-    assert!(
-        text.contains(&format!("a {rows}x{cols} register tile")),
-        "{text}"
-    );
+    assert!(text.contains(&explained), "{text}");
 
     // A hand-set candidate other than the heuristic's is used as well.
     std::fs::write(&tuned, format!("{KEY} = wg 16 tile 8x4\n")).unwrap();
@@ -121,6 +132,15 @@ fn tune_writes_the_cache_and_compile_explain_uses_it() {
     assert!(text.contains("workgroup size: [16, 1, 1]"), "{text}");
     assert!(text.contains("a 8x4 register tile"), "{text}");
     assert!(text.contains("the heuristic's: wg 32 tile 16x4"), "{text}");
+
+    // Workgroup-memory tiles, not the heuristic's on lavapipe, as well.
+    std::fs::write(&tuned, format!("{KEY} = wg 64 shared 32x32x16 4x4\n")).unwrap();
+    let (text, _) = explain(&cache, &file, &dir.join("out2s"));
+    assert!(text.contains("workgroup size: [64, 1, 1]"), "{text}");
+    assert!(
+        text.contains("a 32x32 block per workgroup, operands staged in workgroup memory 16 reduction steps at a time, a 4x4 register tile"),
+        "{text}"
+    );
 
     // Not a candidate (7 invocations): ignored.
     std::fs::write(&tuned, format!("{KEY} = wg 7 tile 3x3\n")).unwrap();

@@ -1085,6 +1085,22 @@ impl Field for Distribution {
                 rows.put(w)?;
                 cols.put(w)
             }
+            Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                depth,
+                rows,
+                cols,
+                double,
+            } => {
+                4u8.put(w)?;
+                block_rows.put(w)?;
+                block_cols.put(w)?;
+                depth.put(w)?;
+                rows.put(w)?;
+                cols.put(w)?;
+                double.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -1099,6 +1115,14 @@ impl Field for Distribution {
             (_, 3) => Distribution::Tile {
                 rows: Field::get(r)?,
                 cols: Field::get(r)?,
+            },
+            (_, 4) => Distribution::SharedTile {
+                block_rows: Field::get(r)?,
+                block_cols: Field::get(r)?,
+                depth: Field::get(r)?,
+                rows: Field::get(r)?,
+                cols: Field::get(r)?,
+                double: Field::get(r)?,
             },
             (at, t) => return Err(r.invalid(at, "distribution", format!("tag {t}"))),
         })

@@ -138,6 +138,10 @@ fn the_transformer_block_fills_a_discrete_gpu() {
             // Projections and MLP matmuls: tiles small enough for 8,192
             // invocations at least (an eighth of the fill).
             (Distribution::Tile { .. }, _) => assert!(n >= 8192, "{}: {n} invocations", d.name),
+            // Or workgroup-memory tiles whose blocks are as many.
+            (Distribution::SharedTile { .. }, _) => {
+                assert!(n >= 8192, "{}: {n} invocations", d.name)
+            }
             // Layer norm statistics and softmax rows: a workgroup each.
             (
                 Distribution::WorkgroupPerPoint,

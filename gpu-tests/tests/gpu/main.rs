@@ -38,6 +38,7 @@ mod target_env_query;
 mod tensor_cpu_differential;
 mod tensor_dynamic;
 mod tensor_programs;
+mod tensor_shared_tiles;
 mod tensor_strategies;
 mod tensor_tiles;
 mod tensor_vec4;

@@ -50,6 +50,8 @@ enum Plan {
     Tile { rows: u32, cols: u32 },
     /// `per` groups of 4 points per invocation, moved as vectors.
     Vector4 { per: u32 },
+    /// Workgroup-memory tiles.
+    SharedTile(super::shared_tile::SharedDims),
 }
 
 #[derive(Clone, Debug)]
@@ -251,6 +253,37 @@ pub fn emit_dispatch(
                 groups,
                 Repeat::Once,
             ));
+        }
+        (
+            dist @ Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                ..
+            },
+            Some(ReductionStrategy::Serial { chunked: false, .. }),
+        ) if root_struct.is_some() && shape.points.len() >= 2 => {
+            let dims = super::shared_tile::SharedDims::of(dist, wg).ok_or_else(|| {
+                CodegenError::unsupported(
+                    m,
+                    d.op,
+                    format!("internal: workgroup-memory tile {dist:?} with {wg} invocations"),
+                )
+            })?;
+            let n = shape.points.len();
+            let row_blocks = shapes.host.arith(
+                SizeOp::CeilDiv,
+                shape.points[n - 2],
+                Size::Static(u64::from(block_rows)),
+            );
+            let col_blocks = shapes.host.arith(
+                SizeOp::CeilDiv,
+                shape.points[n - 1],
+                Size::Static(u64::from(block_cols)),
+            );
+            let mut blocks = shape.points[..n - 2].to_vec();
+            blocks.extend([row_blocks, col_blocks]);
+            let groups = shapes.host.product(&blocks);
+            plans.push((d.name.clone(), Plan::SharedTile(dims), groups, Repeat::Once));
         }
         (
             Distribution::WorkgroupPerPoint,
@@ -496,6 +529,10 @@ fn emit_kernel(
         Plan::Tile { rows, cols } => {
             let wgi = workgroup_index(e);
             super::tile::emit_tile(e, d, shape, wgi, *rows, *cols)?;
+        }
+        Plan::SharedTile(dims) => {
+            let wgi = workgroup_index(e);
+            super::shared_tile::emit_shared_tile(e, d, shape, wgi, *dims)?;
         }
         Plan::SoftmaxRows { combine } => {
             let wgi = workgroup_index(e);

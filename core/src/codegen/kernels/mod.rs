@@ -24,6 +24,7 @@ mod dispatch;
 mod emitter;
 mod int64;
 mod reduce;
+mod shared_tile;
 mod tile;
 mod types;
 mod values;

@@ -218,7 +218,7 @@ pub(super) fn emit_tile(
 }
 
 /// `ceil(a / b)` on indices.
-fn ceil_div(e: &mut Emitter<'_, '_, '_>, a: KValue, b: KValue) -> KValue {
+pub(super) fn ceil_div(e: &mut Emitter<'_, '_, '_>, a: KValue, b: KValue) -> KValue {
     let one = e.index(1);
     let bm1 = e.sub(b, one);
     let s = e.add(a, bm1);

@@ -35,6 +35,11 @@ pub struct DispatchShape {
     /// two parallel loops (a matmul's A and B, a convolution's input and
     /// filter; not a pooling window or a row sum).
     pub tile_shares_loads: bool,
+    /// Whether the root is matmul-like for workgroup-memory tiles: it
+    /// has a reduction, at least two parallel loops, and tensor inputs
+    /// read along the reduction that leave out the last parallel loop
+    /// (a matmul's A) and the one before it (its B).
+    pub stages_operands: bool,
 }
 
 impl DispatchShape {
@@ -101,6 +106,7 @@ pub fn dispatch_shape(
     let mut reduction = None;
     let mut combinable = false;
     let mut tile_shares_loads = false;
+    let mut stages_operands = false;
     if let Some(s) = d.root.and_then(|r| info.structured.get(&r)) {
         let parallel: Vec<u32> = (0..s.num_loops() as u32)
             .filter(|&l| {
@@ -112,6 +118,19 @@ pub fn dispatch_shape(
                 let uses = |l| s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l));
                 m.value_kind(v).is_tensor() && (!uses(rows) || !uses(cols))
             });
+            let reductions: Vec<u32> = (0..s.num_loops() as u32)
+                .filter(|l| !parallel.contains(l))
+                .collect();
+            let side = |leaves_out: u32, keeps: u32| {
+                s.inputs.iter().enumerate().any(|(k, &v)| {
+                    let uses = |l| s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l));
+                    m.value_kind(v).is_tensor()
+                        && uses(keeps)
+                        && !uses(leaves_out)
+                        && reductions.iter().any(|&r| uses(r))
+                })
+            };
+            stages_operands = !reductions.is_empty() && side(cols, rows) && side(rows, cols);
         }
     }
     if let Some(root) = d.root {
@@ -173,6 +192,7 @@ pub fn dispatch_shape(
         combinable,
         elems,
         tile_shares_loads,
+        stages_operands,
     }
 }
 
@@ -245,6 +265,9 @@ pub fn choose(
     let mut s = default;
     s.workgroup_size = [choice.workgroup, 1, 1];
     s.distribution = choice.distribution;
+    if matches!(choice.distribution, Distribution::SharedTile { .. }) {
+        s.workgroup_memory = choice.distribution.shared_tile_bytes();
+    }
     s.reason = format!(
         "tuned by kiln tune on this device: {} (the heuristic's: {}, {})",
         choice.to_text(),
@@ -311,6 +334,13 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             add(wg, Distribution::Tile { rows, cols });
         }
         add(64, Distribution::Points { per_invocation: 1 });
+    }
+    if serial_whole {
+        // Workgroup-memory tiles on any driver: where barriers serialize
+        // a workgroup they are not the heuristic's, but still correct.
+        for (wg, dist) in shared_tiles(target, shape, max_inv) {
+            add(wg, dist);
+        }
     }
     if matches!(shape.family, OpFamily::Elementwise | OpFamily::DataMovement)
         && default.reduction.is_none()
@@ -498,6 +528,28 @@ fn choose_reduction(
         );
         return;
     }
+    // Workgroup-memory tiles where barriers are cheap and the device is
+    // not a CPU (lavapipe and kiln's CPU runner run barriers as
+    // coroutines; the CPU runner crashed on some of these kernels).
+    let gpu = !target.facts.barriers_serialize
+        && target.env.device.device_type != crate::target::DeviceType::Cpu;
+    if !long && gpu {
+        if let Some((wg, dist)) = shared_tile_pick(target, shape, max_inv) {
+            s.workgroup_size = [wg, 1, 1];
+            s.distribution = dist;
+            s.workgroup_memory = dist.shared_tile_bytes();
+            s.reduction = Some(ReductionStrategy::Serial {
+                chunk: red.fixed().unwrap_or(budget).max(1),
+                chunked: false,
+            });
+            s.reason = format!(
+                "operands shared along the rows and columns of {} x {} outputs and barriers cheap: workgroup-memory tiles, {wg} invocations",
+                size_text(shape.points[shape.points.len() - 2]),
+                size_text(shape.points[shape.points.len() - 1]),
+            );
+            return;
+        }
+    }
     if !long {
         if let Some((wg, rows, cols)) = register_tile(target, shape, max_inv) {
             s.workgroup_size = [wg, 1, 1];
@@ -628,6 +680,161 @@ fn register_tile(
     (tile_rows * tile_cols > 1).then_some((wg, tile_rows, tile_cols))
 }
 
+/// Workgroup-memory tiles `(block rows, block cols, depth, rows, cols)`
+/// for large outputs (at least 2048 x 2048 points), then medium, then
+/// small (fewer than 64 rows or columns); each list ends with the
+/// smaller tiles that fit envs with fewer invocations or less memory.
+const SHARED_BIG: &[(u32, u32, u32, u32, u32)] = &[
+    (128, 128, 16, 8, 8),
+    (128, 64, 16, 8, 4),
+    (64, 64, 16, 4, 4),
+    (64, 64, 16, 8, 4),
+    (32, 32, 16, 4, 4),
+    (16, 16, 16, 2, 2),
+    (16, 16, 8, 4, 4),
+];
+const SHARED_MEDIUM: &[(u32, u32, u32, u32, u32)] = &[
+    (64, 64, 16, 4, 4),
+    (64, 64, 16, 8, 4),
+    (128, 64, 16, 8, 4),
+    (32, 32, 16, 4, 4),
+    (32, 32, 16, 2, 2),
+    (16, 16, 16, 2, 2),
+    (16, 16, 8, 4, 4),
+];
+const SHARED_SMALL: &[(u32, u32, u32, u32, u32)] = &[
+    (32, 32, 16, 2, 2),
+    (32, 32, 16, 4, 4),
+    (16, 16, 16, 2, 2),
+    (16, 16, 8, 4, 4),
+    (64, 64, 16, 4, 4),
+];
+
+/// The workgroup-memory tiles ([`Distribution::SharedTile`]) a dispatch
+/// may take on `target`, the preferred first, with their invocations:
+/// none unless the root stages operands on both sides
+/// ([`DispatchShape::stages_operands`]: contractions, convolutions and
+/// generics written as either), its elements compute in 32 bits, and its reduction
+/// (static) fits the loop budget. Each tile fits the target's
+/// invocations and workgroup memory, and its staging divides evenly over
+/// its invocations. Each block comes double-buffered (preferred where the
+/// memory allows) and single-buffered.
+fn shared_tiles(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    max_inv: u32,
+) -> Vec<(u32, Distribution)> {
+    if !shape.stages_operands || !shape.tile_shares_loads {
+        return Vec::new();
+    }
+    let fits_32 = |e: &ElemType| {
+        matches!(e, ElemType::F32 | ElemType::F16 | ElemType::BF16)
+            || matches!(e, ElemType::Int(w) if *w <= 32)
+    };
+    if !shape.elems.iter().all(fits_32) {
+        return Vec::new();
+    }
+    let n = shape.points.len();
+    if n < 2 {
+        return Vec::new();
+    }
+    let budget = target.loop_budget();
+    let Some(red) = shape.reduction.and_then(|r| r.fixed()).filter(|&r| r > 0) else {
+        return Vec::new();
+    };
+    let (rows, cols) = (shape.points[n - 2].fixed(), shape.points[n - 1].fixed());
+    let batch = shape.points[..n - 2]
+        .iter()
+        .try_fold(1u64, |acc, s| acc.checked_mul(s.fixed()?));
+    let big = match (rows, cols, batch) {
+        (Some(r), Some(c), Some(b)) => r >= 128 && c >= 128 && r * c * b >= 2048 * 2048,
+        _ => true,
+    };
+    let small = rows.is_some_and(|r| r < 64) || cols.is_some_and(|c| c < 64);
+    let table = if big {
+        SHARED_BIG
+    } else if small {
+        SHARED_SMALL
+    } else {
+        SHARED_MEDIUM
+    };
+    let memory = target.env.limits.max_compute_shared_memory_size;
+    table
+        .iter()
+        .flat_map(|&(block_rows, block_cols, depth, r, c)| {
+            [true, false].map(|double| Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                depth,
+                rows: r,
+                cols: c,
+                double,
+            })
+        })
+        .filter_map(|d| {
+            let Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                depth,
+                ..
+            } = d
+            else {
+                return None;
+            };
+            let wg = d.shared_tile_invocations()?;
+            let loops = red + red.div_ceil(u64::from(depth));
+            (wg <= max_inv
+                && (block_rows * depth) % wg == 0
+                && (block_cols * depth) % wg == 0
+                && d.shared_tile_bytes() <= memory
+                && loops <= budget)
+                .then_some((wg, d))
+        })
+        .collect()
+}
+
+/// The heuristic's workgroup-memory tile: the first of
+/// [`shared_tiles`], or on a GPU whose fill is known
+/// ([`CodegenTarget::fill_invocations`]) and a static space, the first
+/// whose blocks run half the fill's invocations, else the first that
+/// runs an eighth of it (as register tiles are sized), else none (the
+/// register tile's finer split fills the device better).
+fn shared_tile_pick(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    max_inv: u32,
+) -> Option<(u32, Distribution)> {
+    let all = shared_tiles(target, shape, max_inv);
+    if all.is_empty() {
+        return None;
+    }
+    let (Some(fill), Some(_)) = (target.fill_invocations(), shape.static_points()) else {
+        return all.first().copied();
+    };
+    let n = shape.points.len();
+    let fixed = |s: &Size| s.fixed().unwrap_or(1);
+    let batch: u64 = shape.points[..n - 2].iter().map(fixed).product();
+    let (rows, cols) = (fixed(&shape.points[n - 2]), fixed(&shape.points[n - 1]));
+    let invocations = |wg: u32, d: &Distribution| match *d {
+        Distribution::SharedTile {
+            block_rows,
+            block_cols,
+            ..
+        } => {
+            batch
+                * rows.div_ceil(u64::from(block_rows))
+                * cols.div_ceil(u64::from(block_cols))
+                * u64::from(wg)
+        }
+        _ => 0,
+    };
+    [fill / 2, fill / 8].into_iter().find_map(|want| {
+        all.iter()
+            .find(|(wg, d)| invocations(*wg, d) >= want)
+            .copied()
+    })
+}
+
 fn size_text(s: Size) -> String {
     match s {
         Size::Static(n) => n.to_string(),
@@ -687,4 +894,168 @@ fn choose_softmax(
         },
         budget
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::target::DriverFacts;
+    use crate::target::TargetEnv;
+
+    fn matmul_shape(m: u64, k: u64, n: u64) -> DispatchShape {
+        DispatchShape {
+            family: OpFamily::Contraction,
+            points: vec![Size::Static(m), Size::Static(n)],
+            reduction: Some(Size::Static(k)),
+            combinable: true,
+            elems: vec![ElemType::F32],
+            tile_shares_loads: true,
+            stages_operands: true,
+        }
+    }
+
+    fn gpu(invocations: u32, memory: u32) -> CodegenTarget {
+        let mut env = TargetEnv::default();
+        env.limits.max_compute_workgroup_invocations = invocations;
+        env.limits.max_compute_workgroup_size = [invocations, invocations, 64];
+        env.limits.max_compute_shared_memory_size = memory;
+        CodegenTarget::new(
+            env,
+            DriverFacts {
+                loop_iteration_cap: None,
+                barriers_serialize: false,
+            },
+        )
+    }
+
+    fn chosen(t: &CodegenTarget, shape: &DispatchShape) -> Strategy {
+        choose(t, shape, crate::ir::Location::UNKNOWN).unwrap()
+    }
+
+    #[test]
+    fn gpus_take_workgroup_memory_tiles_within_their_limits() {
+        let big = gpu(1024, 49152);
+        let s = chosen(&big, &matmul_shape(4096, 4096, 4096));
+        assert_eq!(
+            s.distribution,
+            Distribution::SharedTile {
+                block_rows: 128,
+                block_cols: 128,
+                depth: 16,
+                rows: 8,
+                cols: 8,
+                double: true,
+            }
+        );
+        assert_eq!(s.workgroup_size, [256, 1, 1]);
+        assert_eq!(s.workgroup_memory, s.distribution.shared_tile_bytes());
+        let medium = chosen(&big, &matmul_shape(512, 512, 512));
+        assert!(matches!(
+            medium.distribution,
+            Distribution::SharedTile {
+                block_rows: 64,
+                block_cols: 64,
+                ..
+            }
+        ));
+        let small = chosen(&big, &matmul_shape(20, 300, 1000));
+        assert!(matches!(
+            small.distribution,
+            Distribution::SharedTile {
+                block_rows: 32,
+                block_cols: 32,
+                ..
+            }
+        ));
+        // Fewer invocations and 16 KiB: a smaller block that fits both.
+        let limited = gpu(128, 16384);
+        let s = chosen(&limited, &matmul_shape(4096, 4096, 4096));
+        let wg = s.distribution.shared_tile_invocations().unwrap();
+        assert!(wg <= 128 && s.workgroup_size == [wg, 1, 1], "{s}");
+        assert!(s.workgroup_memory <= 16384, "{s}");
+    }
+
+    #[test]
+    fn a_discrete_gpu_takes_blocks_that_fill_it() {
+        let mut t = gpu(1024, 49152);
+        t.env.device.device_type = crate::target::DeviceType::DiscreteGpu;
+        let block = |s: &Strategy| match s.distribution {
+            Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                ..
+            } => Some((block_rows, block_cols)),
+            _ => None,
+        };
+        // 4096^2: 1,024 blocks of 128 x 128 fill it.
+        let s = chosen(&t, &matmul_shape(4096, 4096, 4096));
+        assert_eq!(block(&s), Some((128, 128)), "{s}");
+        // 1024^2: 256 blocks of 64 x 64 (the medium outputs' block) run
+        // the whole fill.
+        let s = chosen(&t, &matmul_shape(1024, 1024, 1024));
+        assert_eq!(block(&s), Some((64, 64)), "{s}");
+        // 2048^2: 256 blocks of 128 x 128 run the whole fill.
+        let s = chosen(&t, &matmul_shape(2048, 2048, 2048));
+        assert_eq!(block(&s), Some((128, 128)), "{s}");
+        // A transformer's 128 x 256 projection: small blocks, at least an
+        // eighth of the fill.
+        let s = chosen(&t, &matmul_shape(128, 256, 256));
+        let (r, c) = block(&s).expect("a shared tile");
+        let n = 128u64.div_ceil(u64::from(r)) * 256u64.div_ceil(u64::from(c));
+        assert!(n * u64::from(s.workgroup_size[0]) >= 8192, "{s}");
+        // 8 x 8 outputs cannot fill it: the register tile's finer split.
+        let s = chosen(&t, &matmul_shape(8, 64, 8));
+        assert!(block(&s).is_none(), "{s}");
+    }
+
+    #[test]
+    fn serializing_barriers_keep_register_tiles_and_tune_may_try_shared_ones() {
+        let mut lavapipe = gpu(1024, 32768);
+        lavapipe.facts = DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", None);
+        let shape = matmul_shape(512, 512, 512);
+        let s = chosen(&lavapipe, &shape);
+        assert!(matches!(s.distribution, Distribution::Tile { .. }), "{s}");
+        let c = candidates(&lavapipe, &shape, crate::ir::Location::UNKNOWN).unwrap();
+        assert!(c
+            .iter()
+            .any(|c| matches!(c.distribution, Distribution::SharedTile { .. })));
+        // kiln's CPU runner (cheap barriers as far as the facts say, a
+        // CPU device) keeps them too.
+        let mut cpu = gpu(1024, 32768);
+        cpu.env.device.device_type = crate::target::DeviceType::Cpu;
+        let s = chosen(&cpu, &shape);
+        assert!(matches!(s.distribution, Distribution::Tile { .. }), "{s}");
+        // Every shared candidate is consistent: its invocations, and its
+        // staging divides evenly over them.
+        for ch in &c {
+            if let Some(wg) = ch.distribution.shared_tile_invocations() {
+                assert_eq!(wg, ch.workgroup, "{}", ch.to_text());
+            }
+        }
+    }
+
+    #[test]
+    fn shapes_without_staged_operands_keep_other_strategies() {
+        let big = gpu(1024, 49152);
+        let mut shape = matmul_shape(512, 512, 512);
+        shape.stages_operands = false;
+        let s = chosen(&big, &shape);
+        assert!(matches!(s.distribution, Distribution::Tile { .. }), "{s}");
+        // 64-bit elements do not take workgroup-memory tiles.
+        let mut shape = matmul_shape(512, 512, 512);
+        shape.elems = vec![ElemType::I64];
+        let s = chosen(&big, &shape);
+        assert!(
+            !matches!(s.distribution, Distribution::SharedTile { .. }),
+            "{s}"
+        );
+        // A dynamic reduction neither.
+        let mut shape = matmul_shape(512, 512, 512);
+        shape.reduction = Some(Size::Slot(0));
+        let s = chosen(&big, &shape);
+        assert!(
+            !matches!(s.distribution, Distribution::SharedTile { .. }),
+            "{s}"
+        );
+    }
 }

@@ -81,6 +81,65 @@ pub enum Distribution {
         /// Columns of the tile (the last point dimension).
         cols: u32,
     },
+    /// Workgroup-memory tiles (GPUs): a workgroup computes a
+    /// `block_rows` x `block_cols` block of the last two point dimensions,
+    /// each invocation a `rows` x `cols` register tile of it (rows and
+    /// columns strided by the block's invocation rows and columns). Per
+    /// step of `depth` reduction iterations the workgroup loads the
+    /// operands that are shared along the block's rows or columns (a
+    /// matmul's A and B blocks) into workgroup memory together, then
+    /// every invocation folds its tile from there. With `double`, two
+    /// buffers: the next step's blocks are loaded from memory into
+    /// registers before the step's fold and stored into the other buffer
+    /// after it, one barrier per step.
+    SharedTile {
+        /// Output rows of a workgroup's block.
+        block_rows: u32,
+        /// Output columns of a workgroup's block.
+        block_cols: u32,
+        /// Reduction iterations staged per step.
+        depth: u32,
+        /// Rows of each invocation's register tile.
+        rows: u32,
+        /// Columns of each invocation's register tile.
+        cols: u32,
+        /// Whether the staged blocks are double-buffered.
+        double: bool,
+    },
+}
+
+impl Distribution {
+    /// The invocations a [`Distribution::SharedTile`] needs (`None` for
+    /// the others, which take any workgroup size).
+    pub fn shared_tile_invocations(&self) -> Option<u32> {
+        match *self {
+            Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                rows,
+                cols,
+                ..
+            } => Some((block_rows / rows.max(1)) * (block_cols / cols.max(1))),
+            _ => None,
+        }
+    }
+
+    /// The bytes of workgroup memory a [`Distribution::SharedTile`]
+    /// stages for a matmul's two operands (32-bit compute values, each of
+    /// the `depth` rows padded by one element against bank conflicts,
+    /// twice with `double`); 0 for the others.
+    pub fn shared_tile_bytes(&self) -> u32 {
+        match *self {
+            Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                depth,
+                double,
+                ..
+            } => 4 * depth * (block_rows + 1 + block_cols + 1) * if double { 2 } else { 1 },
+            _ => 0,
+        }
+    }
 }
 
 /// How each point's reduction runs.
@@ -180,6 +239,18 @@ impl fmt::Display for Strategy {
             Distribution::Tile { rows, cols } => writeln!(
                 f,
                 "  distribution: a {rows}x{cols} register tile per invocation (columns strided by the workgroup size), one reduction loop for the tile"
+            )?,
+            Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                depth,
+                rows,
+                cols,
+                double,
+            } => writeln!(
+                f,
+                "  distribution: a {block_rows}x{block_cols} block per workgroup, operands staged in workgroup memory {depth} reduction steps at a time{}, a {rows}x{cols} register tile per invocation",
+                if double { " (double-buffered)" } else { "" }
             )?,
         }
         match self.reduction {

@@ -14,6 +14,7 @@
 //! ```text
 //! contraction 512x512 r512 f32 = wg 64 tile 8x4  # 41.2 ms (default 52.0 ms)
 //! elementwise 16777216 - f32 = wg 1024 vec4 4
+//! contraction 1024x1024 r1024 f32 = wg 256 shared 64x64x16 4x4
 //! ```
 
 use std::collections::BTreeMap;
@@ -42,6 +43,17 @@ impl Choice {
             Distribution::WorkgroupPerPoint => "workgroup-per-point".to_string(),
             Distribution::Vector4 { per_invocation } => format!("vec4 {per_invocation}"),
             Distribution::Tile { rows, cols } => format!("tile {rows}x{cols}"),
+            Distribution::SharedTile {
+                block_rows,
+                block_cols,
+                depth,
+                rows,
+                cols,
+                double,
+            } => format!(
+                "shared {block_rows}x{block_cols}x{depth} {rows}x{cols}{}",
+                if double { " double" } else { "" }
+            ),
         };
         format!("wg {} {d}", self.workgroup)
     }
@@ -74,6 +86,26 @@ impl Choice {
                 Distribution::Tile {
                     rows: num(r)?,
                     cols: num(c)?,
+                }
+            }
+            ["shared", block, tile, rest @ ..] if rest.is_empty() || rest == ["double"] => {
+                let dims = |text: &str, n: usize| -> Result<Vec<u32>, String> {
+                    let parts: Vec<&str> = text.split('x').collect();
+                    if parts.len() != n {
+                        return Err(format!(
+                            "expected 'shared BMxBNxBK RxC', found 'shared {block} {tile}'"
+                        ));
+                    }
+                    parts.iter().map(|p| num(p)).collect()
+                };
+                let (b, t) = (dims(block, 3)?, dims(tile, 2)?);
+                Distribution::SharedTile {
+                    block_rows: b[0],
+                    block_cols: b[1],
+                    depth: b[2],
+                    rows: t[0],
+                    cols: t[1],
+                    double: !rest.is_empty(),
                 }
             }
             _ => return Err(format!("unknown distribution '{}'", rest.join(" "))),
@@ -201,12 +233,41 @@ mod tests {
         };
         t.insert("contraction 512x512 r512 f32", tile, "41.9 ms");
         t.insert("elementwise 16777216 - f32", vec4, "");
+        let shared = Choice {
+            workgroup: 256,
+            distribution: Distribution::SharedTile {
+                block_rows: 64,
+                block_cols: 128,
+                depth: 16,
+                rows: 4,
+                cols: 8,
+                double: false,
+            },
+        };
+        assert_eq!(shared.to_text(), "wg 256 shared 64x128x16 4x8");
+        t.insert("contraction 1024x1024 r1024 f32", shared, "");
+        let double = Choice::parse("wg 256 shared 64x128x16 4x8 double").unwrap();
+        assert_eq!(
+            double.distribution,
+            Distribution::SharedTile {
+                block_rows: 64,
+                block_cols: 128,
+                depth: 16,
+                rows: 4,
+                cols: 8,
+                double: true,
+            }
+        );
+        assert_eq!(double.to_text(), "wg 256 shared 64x128x16 4x8 double");
+        assert!(Choice::parse("wg 256 shared 64x128x16 4x8 triple").is_err());
         let back = Tuning::parse(&t.to_text()).unwrap();
         assert_eq!(back, t);
         assert_eq!(back.get("contraction 512x512 r512 f32"), Some(tile));
         let e = Tuning::parse("# c\nx = wg 64 tile 8x4\ny = wg 0 points 1\n").unwrap_err();
         assert!(e.starts_with("line 3:"), "{e}");
         assert!(Tuning::parse("z = wg 8 spiral 3").is_err());
+        assert!(Tuning::parse("z = wg 256 shared 64x64 4x4").is_err());
+        assert!(Tuning::parse("z = wg 256 shared 64x64x0 4x4").is_err());
         assert!(Tuning::parse("no equals sign").is_err());
     }
 
