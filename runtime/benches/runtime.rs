@@ -11,14 +11,21 @@
 //! - Upload (`Tensor::from_slice`) and readback (`Tensor::to_vec`, and
 //!   `Tensor::read_into` an existing buffer) of
 //!   `KILN_BENCH_MIB` MiB (default 64) against a host memcpy of the same
-//!   size into an existing buffer in the same run (a copy into a fresh `Vec`,
-//!   what `to_vec` returns, is printed for context); with unified memory
-//!   (tensors host-visible) and through staging. Target ≥ 0.7×.
+//!   size into an existing buffer in the same run (each ratio the median
+//!   over pairs of calls made back to back: the host copy, then the
+//!   transfer); `to_vec` also against a
+//!   host copy into a freshly allocated `Vec` (what `to_vec` returns: its
+//!   pages fault in on first touch), like for like; with unified memory
+//!   (tensors host-visible) and through staging (device-local tensors,
+//!   transfers in chunks of `DeviceOptions::staging_chunk_size`, host and
+//!   device copies overlapping). Target ≥ 0.7×.
 //!
-//! `KILN_BENCH_RUNS` sets the number of timed runs (default 41).
+//! `KILN_BENCH_RUNS` sets the number of timed runs (default 41);
+//! `KILN_BENCH_CHUNK_KIB` the staging chunk size (default: the device
+//! default, `DeviceOptions::staging_chunk_size`).
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use kiln_runtime::bench::stats::time_host;
 
@@ -41,11 +48,17 @@ fn us(d: Duration) -> f64 {
 }
 
 fn open(unified: bool) -> Device {
+    let defaults = DeviceOptions::default();
+    let chunk_kib = env_usize(
+        "KILN_BENCH_CHUNK_KIB",
+        (defaults.staging_chunk_size >> 10) as usize,
+    );
     Device::new(&DeviceOptions {
         cache: CacheLocation::Disabled,
         max_dispatches_per_submit: 1000,
         unified_memory: unified,
-        ..DeviceOptions::default()
+        staging_chunk_size: chunk_kib as u64 * 1024,
+        ..defaults
     })
     .expect("a Vulkan device")
 }
@@ -88,29 +101,54 @@ fn dispatch_overhead(runs: usize) {
     );
 }
 
+/// Times `base` and `op` alternately, `runs` times each after one
+/// untimed call of each: the median of `op`, and the median over the pairs
+/// of `base`'s time over `op`'s (each ratio from two calls made back to
+/// back, so a change of the machine's load moves both).
+fn paired(runs: usize, mut base: impl FnMut(), mut op: impl FnMut()) -> (Duration, f64) {
+    base();
+    op();
+    let mut times = Vec::with_capacity(runs);
+    let mut ratios = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let t = Instant::now();
+        base();
+        let b = t.elapsed();
+        let t = Instant::now();
+        op();
+        let o = t.elapsed();
+        times.push(o);
+        ratios.push(b.as_secs_f64() / o.as_secs_f64());
+    }
+    times.sort();
+    ratios.sort_by(f64::total_cmp);
+    (times[runs / 2], ratios[runs / 2])
+}
+
 fn bandwidth(runs: usize, mib: usize) {
     let n = mib * (1 << 20) / 4;
     let data: Vec<f32> = (0..n).map(|i| i as f32).collect();
     let bytes = (n * 4) as f64;
     let gbs = |d: Duration| bytes / d.as_secs_f64() / 1e9;
     let mut dst = vec![0f32; n];
-    let memcpy_into = time(runs, || {
+    let mut memcpy_into = || {
         dst.copy_from_slice(black_box(&data));
-        black_box(&dst);
-    });
-    let memcpy_fresh = time(runs, || {
+        black_box(&mut dst);
+    };
+    let memcpy_fresh = || {
         black_box(black_box(&data).to_vec());
-    });
-    println!("\nupload / readback of {mib} MiB (median of {runs}):");
+    };
+    println!("\nupload / readback of {mib} MiB (medians of {runs}; each ratio the median over");
+    println!("pairs of calls made back to back, the host copy then the transfer):");
     println!(
         "{:<44} {:>8.2} GB/s  (host copy into an existing buffer)",
         "host memcpy (the baseline of both ratios)",
-        gbs(memcpy_into)
+        gbs(time(runs, &mut memcpy_into))
     );
     println!(
         "{:<44} {:>8.2} GB/s  (host copy into a fresh Vec)",
-        "host copy into a fresh Vec (for context)",
-        gbs(memcpy_fresh)
+        "host copy into a fresh Vec (to_vec's baseline)",
+        gbs(time(runs, memcpy_fresh))
     );
     for unified in [true, false] {
         let device = open(unified);
@@ -119,17 +157,19 @@ fn bandwidth(runs: usize, mib: usize) {
         } else {
             "staging"
         };
-        let upload = time(runs, || {
+        let (upload, upload_x) = paired(runs, &mut memcpy_into, || {
             let t = Tensor::from_slice(&device, &data, &[n]).unwrap();
             device.sync().unwrap();
             black_box(t);
         });
         let t = Tensor::from_slice(&device, &data, &[n]).unwrap();
-        let readback = time(runs, || {
+        let to_vec = || {
             black_box(t.to_vec::<f32>().unwrap());
-        });
+        };
+        let (readback, readback_x) = paired(runs, &mut memcpy_into, to_vec);
+        let (_, readback_fresh_x) = paired(runs, memcpy_fresh, to_vec);
         let mut host = vec![0f32; n];
-        let read_into = time(runs, || {
+        let (read_into, read_into_x) = paired(runs, &mut memcpy_into, || {
             t.read_into(&mut host).unwrap();
             black_box(&host);
         });
@@ -138,19 +178,25 @@ fn bandwidth(runs: usize, mib: usize) {
             "{:<44} {:>8.2} GB/s  {:.2}x memcpy   (target >= 0.7x)",
             format!("upload (Tensor::from_slice), {how}"),
             gbs(upload),
-            memcpy_into.as_secs_f64() / upload.as_secs_f64()
+            upload_x
         );
         println!(
             "{:<44} {:>8.2} GB/s  {:.2}x memcpy   (target >= 0.7x)",
             format!("readback (Tensor::to_vec), {how}"),
             gbs(readback),
-            memcpy_into.as_secs_f64() / readback.as_secs_f64()
+            readback_x
+        );
+        println!(
+            "{:<44} {:>8.2} GB/s  {:.2}x host copy into a fresh Vec (like for like)",
+            format!("readback (Tensor::to_vec), {how}"),
+            gbs(readback),
+            readback_fresh_x
         );
         println!(
             "{:<44} {:>8.2} GB/s  {:.2}x memcpy   (target >= 0.7x)",
             format!("readback (Tensor::read_into), {how}"),
             gbs(read_into),
-            memcpy_into.as_secs_f64() / read_into.as_secs_f64()
+            read_into_x
         );
     }
 }

@@ -46,6 +46,11 @@ pub struct DeviceOptions {
     pub tensor_block_size: u64,
     /// Size of the staging blocks for uploads and readbacks. Default 16 MiB.
     pub staging_block_size: u64,
+    /// Staged uploads and readbacks larger than this move in chunks of this
+    /// size (at least 64 KiB), each submitted once its host copy is done, so
+    /// the host copies one chunk while the device copies another. Default
+    /// 8 MiB.
+    pub staging_chunk_size: u64,
     /// A stream submits after this many dispatches. Default 100.
     pub max_dispatches_per_submit: u32,
     /// A stream submits after transferring this many bytes. Default 64 MiB.
@@ -70,6 +75,7 @@ impl Default for DeviceOptions {
             cache: CacheLocation::Default,
             tensor_block_size: 64 << 20,
             staging_block_size: 16 << 20,
+            staging_chunk_size: 8 << 20,
             max_dispatches_per_submit: 100,
             max_bytes_per_submit: 64 << 20,
             max_in_flight: 8,

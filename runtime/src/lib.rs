@@ -87,6 +87,7 @@ mod read;
 pub mod runner;
 mod stream;
 mod tensor;
+mod transfer;
 pub mod tune;
 
 pub use cache::{default_cache_dir, ENV_CACHE_DIR};

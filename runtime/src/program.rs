@@ -32,6 +32,7 @@
 //! never waiting between dispatches), and reads the results back.
 
 mod cached;
+mod load;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -45,7 +46,7 @@ use kiln_core::tensor::types::ElemType;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::kernel::{Kernel, KernelSource};
+use crate::kernel::Kernel;
 use crate::stream::Stream;
 use crate::tensor::Tensor;
 
@@ -116,7 +117,9 @@ impl Program {
         cached::compiled_program(device, module, target)
     }
 
-    /// Loads `compiled` on `device`: every kernel's pipeline is made now.
+    /// Loads `compiled` on `device`: every kernel's pipeline is made now,
+    /// on up to `available_parallelism` threads (the error of a failure is
+    /// that of the first failing kernel in program order).
     /// Refuses a program whose kernels need what the device lacks.
     pub fn load(device: &Device, compiled: impl Into<Arc<CompiledProgram>>) -> Result<Program> {
         let compiled: Arc<CompiledProgram> = compiled.into();
@@ -128,16 +131,14 @@ impl Program {
                 format!("the device cannot run the compiled kernels: missing {missing}"),
             )
         })?;
-        let mut kernels = HashMap::new();
-        for k in compiled
+        let sources: Vec<(&str, &[u32])> = compiled
             .functions
             .iter()
             .flat_map(|f| &f.dispatches)
             .flat_map(|d| &d.kernels)
-        {
-            let kernel = device.load_kernel(KernelSource::spirv(&k.words, &k.name))?;
-            kernels.insert(k.name.clone(), kernel);
-        }
+            .map(|k| (k.name.as_str(), k.words.as_slice()))
+            .collect();
+        let kernels = load::load_kernels(device, &sources)?;
         Ok(Program {
             device: device.clone(),
             compiled,

@@ -135,12 +135,56 @@ fn run(shared: &WaiterShared) {
     }
 }
 
-/// Where a read's bytes are once its value completed.
+/// One chunk of a staged read: bytes `start ..` of the view's span, in
+/// `slice`, once timeline value `value` completed.
+pub(crate) struct StagedChunk {
+    pub(crate) start: u64,
+    pub(crate) value: u64,
+    pub(crate) slice: Slice,
+}
+
+/// Where a read's bytes are.
 pub(crate) enum ReadSource {
-    /// The tensor's own (unified) memory.
-    Direct(Arc<Storage>),
-    /// A readback staging slice holding the view's span.
-    Staged(Slice),
+    /// The tensor's own (unified) memory, once `value` completed.
+    Direct { storage: Arc<Storage>, value: u64 },
+    /// Readback staging slices holding the view's span, chunk by chunk
+    /// (ascending `start` and `value`; see `transfer`).
+    Staged(Vec<StagedChunk>),
+}
+
+impl ReadSource {
+    /// Copies `out.len()` bytes at byte `offset` of the source (of the
+    /// buffer for [`Direct`](Self::Direct), of the staged span for
+    /// [`Staged`](Self::Staged)) into `out`. Blocks until the work that
+    /// produces them completed — for a staged source chunk by chunk, so the
+    /// host copies one chunk out while the device still copies the next.
+    pub(crate) fn read(&self, device: &DeviceInner, offset: u64, out: &mut [u8]) -> Result<()> {
+        if out.is_empty() {
+            return Ok(());
+        }
+        match self {
+            Self::Direct { storage, value } => {
+                device.wait(*value)?;
+                storage.slice.read(offset, out).map_err(|e| device.vk(e))
+            }
+            Self::Staged(chunks) => {
+                let end = offset + out.len() as u64;
+                for c in chunks {
+                    let c_end = c.start + c.slice.size();
+                    if c_end <= offset || c.start >= end {
+                        continue;
+                    }
+                    device.wait(c.value)?;
+                    let (from, to) = (offset.max(c.start), end.min(c_end));
+                    let dst = &mut out[(from - offset) as usize..(to - offset) as usize];
+                    c.slice
+                        .read(from - c.start, dst)
+                        .map_err(|e| device.vk(e))?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// The future of [`Tensor::read`](crate::Tensor::read): the tensor's
@@ -176,7 +220,8 @@ impl<T: Element> ReadFuture<T> {
     }
 }
 
-/// The elements of `layout` (row-major) from a completed source.
+/// The elements of `layout` (row-major) from `source` (waiting for the
+/// work that produces them, chunk by chunk).
 pub(crate) fn gather<T: Element>(
     device: &DeviceInner,
     source: &ReadSource,
@@ -186,25 +231,18 @@ pub(crate) fn gather<T: Element>(
     let span = layout.span();
     // A staged source holds exactly the span; the tensor's own memory
     // holds the whole buffer.
-    let (slice, base) = match source {
-        ReadSource::Direct(storage) => (&storage.slice, span.start * size),
-        ReadSource::Staged(slice) => (slice, 0),
+    let base = match source {
+        ReadSource::Direct { .. } => (span.start * size) as u64,
+        ReadSource::Staged(_) => 0,
     };
     if layout.is_contiguous() {
         // One copy, straight into the result.
         return T::read_with(layout.numel(), &mut |out: &mut [u8]| {
-            if out.is_empty() {
-                return Ok(());
-            }
-            slice.read(base as u64, out).map_err(|e| device.vk(e))
+            source.read(device, base, out)
         });
     }
     let mut bytes = vec![0u8; (span.end - span.start) * size];
-    if !bytes.is_empty() {
-        slice
-            .read(base as u64, &mut bytes)
-            .map_err(|e| device.vk(e))?;
-    }
+    source.read(device, base, &mut bytes)?;
     let mut out = Vec::with_capacity(layout.numel() * size);
     for (start, len) in layout.runs() {
         let at = (start - span.start) * size;

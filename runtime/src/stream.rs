@@ -270,7 +270,13 @@ impl Stream {
     }
 
     /// Enqueues writing `data` into the contiguous `dst` (through an upload
-    /// staging buffer, ordered with the stream's other work).
+    /// staging buffer, ordered with the stream's other work). Data larger
+    /// than [`DeviceOptions::staging_chunk_size`](crate::DeviceOptions::staging_chunk_size)
+    /// moves in chunks, each submitted (with what the stream held before)
+    /// as soon as its host copy is done, so the device copies one chunk
+    /// while the host copies the next; with a few chunks queued, the call
+    /// blocks on the timeline until the oldest completed, whose staging
+    /// memory the next chunk then reuses (see `transfer`).
     pub fn upload<T: Element>(&self, dst: &Tensor, data: &[T]) -> Result<()> {
         let inner = &self.inner;
         inner.device.alive()?;
@@ -287,6 +293,10 @@ impl Stream {
             return Ok(());
         }
         let device = &inner.device;
+        let chunk = crate::transfer::chunk_size(&device.options);
+        if bytes.len() as u64 > chunk {
+            return crate::transfer::upload_chunked(inner, dst, bytes, chunk);
+        }
         let mut staging = device.allocate(&device.upload, bytes.len() as u64)?;
         staging.write(0, bytes).map_err(|e| device.vk(e))?;
         AtomicCounters::add(&device.counters.bytes_staged, bytes.len() as u64);
@@ -294,20 +304,6 @@ impl Stream {
         inner.record(None, bytes.len() as u64, &[&dst.storage], |batch| {
             batch.copy(&staging, 0, &dst.storage.slice, offset, bytes.len() as u64)
         })
-    }
-
-    /// Enqueues a copy of the contiguous `src` into the start of `staging`,
-    /// submits, and returns the submission's timeline value.
-    pub(crate) fn copy_out(&self, src: &Tensor, staging: &kiln_vulkan::Slice) -> Result<u64> {
-        let inner = &self.inner;
-        inner.order_after_foreign_writer(&src.storage)?;
-        let (offset, len) = src.byte_range();
-        inner.record(None, len, &[], |batch| {
-            batch.copy(&src.storage.slice, offset, staging, 0, len)
-        })?;
-        let mut st = lock(&inner.state);
-        inner.flush_locked(&mut st)?;
-        Ok(st.last_value)
     }
 
     /// Submits what is enqueued (without waiting).
@@ -368,7 +364,7 @@ impl StreamInner {
 
     /// Submits the batch of another stream that last wrote `storage` and
     /// is not submitted yet, so this stream's work is ordered after it.
-    fn order_after_foreign_writer(&self, storage: &Storage) -> Result<()> {
+    pub(crate) fn order_after_foreign_writer(&self, storage: &Storage) -> Result<()> {
         let Some(ticket) = storage.writer() else {
             return Ok(());
         };
@@ -384,13 +380,25 @@ impl StreamInner {
     /// Records one command with `record` into the current batch (made on
     /// first use), notes the buffers it writes, and submits when a limit
     /// is reached (a failure of that submit is kept for `sync`).
-    fn record(
+    pub(crate) fn record(
         &self,
         info: Option<DispatchInfo>,
         bytes: u64,
         writes: &[&Arc<Storage>],
         record: impl FnOnce(&mut CommandBatch) -> kiln_vulkan::Result<()>,
     ) -> Result<()> {
+        self.record_ticket(info, bytes, writes, record).map(|_| ())
+    }
+
+    /// [`record`](Self::record), returning the ticket of the batch the
+    /// command went into.
+    pub(crate) fn record_ticket(
+        &self,
+        info: Option<DispatchInfo>,
+        bytes: u64,
+        writes: &[&Arc<Storage>],
+        record: impl FnOnce(&mut CommandBatch) -> kiln_vulkan::Result<()>,
+    ) -> Result<Arc<Ticket>> {
         let device = &self.device;
         let mut st = lock(&self.state);
         if st.batch.is_none() {
@@ -422,7 +430,7 @@ impl StreamInner {
                 st.error.get_or_insert(e);
             }
         }
-        Ok(())
+        Ok(ticket)
     }
 
     /// Submits the current batch, if it holds anything.

@@ -10,7 +10,9 @@
 //! live in device-local host-visible memory: [`Tensor::from_slice`] and
 //! [`Tensor::zeros`] write it from the host, and reads copy out of it once
 //! the last write completed. Elsewhere they live in device-local memory and
-//! host data moves through staging buffers with copies on the GPU.
+//! host data moves through staging buffers with copies on the GPU, in
+//! chunks of [`DeviceOptions::staging_chunk_size`](crate::DeviceOptions::staging_chunk_size)
+//! so that the host's and the device's copies overlap (see `transfer`).
 //!
 //! Reads wait only for the work that wrote the tensor: its writer's batch is
 //! submitted if it was not yet ("a read needs it"), then
@@ -325,13 +327,14 @@ impl Tensor {
             return Err(e);
         }
         let device = Arc::clone(&future.device);
-        device.wait(future.value)?;
-        device.retire()?;
         let source = future.source.take().ok_or_else(|| Error::Shape {
             what: "to_vec",
             reason: "nothing to read".to_owned(),
         })?;
-        gather(&device, &source, &future.layout)
+        // Waits as it goes: a staged read chunk by chunk.
+        let out = gather(&device, &source, &future.layout)?;
+        device.retire()?;
+        Ok(out)
     }
 
     /// Copies the elements (row-major) into `out`, which must hold exactly
@@ -354,22 +357,18 @@ impl Tensor {
             return Err(e);
         }
         let device = Arc::clone(&future.device);
-        device.wait(future.value)?;
-        device.retire()?;
-        let (slice, base) = match future.source.as_ref() {
-            Some(ReadSource::Direct(storage)) => (
-                &storage.slice,
-                (self.layout.offset * self.dtype.size()) as u64,
-            ),
-            Some(ReadSource::Staged(slice)) => (slice, 0),
-            None => return Ok(()),
+        let Some(source) = future.source.as_ref() else {
+            return Ok(());
         };
+        let base = match source {
+            ReadSource::Direct { .. } => (self.layout.offset * self.dtype.size()) as u64,
+            ReadSource::Staged(_) => 0,
+        };
+        // Waits as it goes: a staged read chunk by chunk.
         T::read_into(out, &mut |bytes: &mut [u8]| {
-            if bytes.is_empty() {
-                return Ok(());
-            }
-            slice.read(base, bytes).map_err(|e| device.vk(e))
-        })
+            source.read(&device, base, bytes)
+        })?;
+        device.retire()
     }
 
     /// A future of the elements in row-major order: the work it needs is
@@ -411,17 +410,21 @@ impl Tensor {
         let bytes = (span.end - span.start) as u64 * size;
         if self.storage.slice.kind() == MemoryKind::Unified || bytes == 0 {
             AtomicCounters::add(&device.counters.bytes_direct, bytes);
-            return Ok((written, ReadSource::Direct(Arc::clone(&self.storage))));
+            let source = ReadSource::Direct {
+                storage: Arc::clone(&self.storage),
+                value: written,
+            };
+            return Ok((written, source));
         }
-        let staging = device.allocate(&device.readback, bytes)?;
         let n = span.end - span.start;
         let src = self.view(Layout {
             shape: vec![n],
             strides: vec![1],
             offset: span.start,
         });
-        let value = Stream::new(device).copy_out(&src, &staging)?;
-        AtomicCounters::add(&device.counters.bytes_staged, bytes);
-        Ok((value, ReadSource::Staged(staging)))
+        let chunk = crate::transfer::chunk_size(&device.options);
+        let chunks = crate::transfer::stage_out(&Stream::new(device).inner, &src, chunk)?;
+        let value = chunks.last().map_or(written, |c| c.value);
+        Ok((value, ReadSource::Staged(chunks)))
     }
 }

@@ -211,12 +211,13 @@ impl ComputePipeline {
             .stage(stage)
             .layout(pipeline.layout)];
         pipeline.device.note_call();
-        let cache_lock = cache.map(|c| crate::context::lock(&c.raw));
-        let raw_cache = cache_lock.as_deref().copied().unwrap_or_default();
+        let raw_cache = cache.map(|c| c.raw).unwrap_or_default();
         // SAFETY: the module and layout are live; `entry` is NUL-terminated;
-        // the cache (null or of this device, checked) is locked.
+        // the cache (null or of this device, checked) is borrowed for the
+        // call, and its use here is internally synchronized (see
+        // `PipelineCache`), so other threads may create pipelines with it at
+        // the same time.
         let created = unsafe { raw_device.create_compute_pipelines(raw_cache, &info, None) };
-        drop(cache_lock);
         // SAFETY: the module is only needed during pipeline creation.
         unsafe { raw_device.destroy_shader_module(module, None) };
         let pipelines = created.map_err(|(_, r)| map_create("vkCreateComputePipelines", r))?;

@@ -8,21 +8,27 @@
 //! the same identity (kiln-runtime wraps the blob in a header of its own and
 //! checks it, and a checksum, before it gets here).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use ash::vk;
 
-use crate::context::{lock, Context, DeviceShared};
+use crate::context::{Context, DeviceShared};
 use crate::error::Result;
 use crate::fault::CallFamily;
 
 /// A pipeline cache of one device; pass it to
 /// [`ComputePipeline::with_cache`](crate::ComputePipeline::with_cache).
+///
+/// Any number of threads may create pipelines with one cache at once: the
+/// cache is made without `VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT`,
+/// so its use in `vkCreateComputePipelines` is internally synchronized by the
+/// driver (Vulkan spec, `vkCreatePipelineCache`: "the same pipeline cache
+/// object can be used in multiple threads simultaneously"), and
+/// `vkGetPipelineCacheData` does not modify it. Only `vkDestroyPipelineCache`
+/// needs external synchronization: [`Drop`] has the cache to itself.
 pub struct PipelineCache {
     pub(crate) device: Arc<DeviceShared>,
-    /// Locked for every use, so the cache needs no external synchronization
-    /// from callers.
-    pub(crate) raw: Mutex<vk::PipelineCache>,
+    pub(crate) raw: vk::PipelineCache,
 }
 
 impl std::fmt::Debug for PipelineCache {
@@ -47,33 +53,27 @@ impl PipelineCache {
             "vkCreatePipelineCache",
             || unsafe { device.raw.create_pipeline_cache(&info, None) },
         )?;
-        Ok(Self {
-            device,
-            raw: Mutex::new(raw),
-        })
+        Ok(Self { device, raw })
     }
 
     /// The cache's contents, to store and give to [`new`](Self::new) later.
     pub fn data(&self) -> Result<Vec<u8>> {
-        let raw = lock(&self.raw);
         let d = &self.device;
-        // SAFETY: the cache is live and locked.
+        // SAFETY: the cache is live (destroyed only on drop); reading its
+        // data needs no external synchronization, even while other threads
+        // create pipelines with it.
         d.call(
             CallFamily::PipelineCache,
             "vkGetPipelineCacheData",
-            || unsafe { d.raw.get_pipeline_cache_data(*raw) },
+            || unsafe { d.raw.get_pipeline_cache_data(self.raw) },
         )
     }
 }
 
 impl Drop for PipelineCache {
     fn drop(&mut self) {
-        let raw = *self
-            .raw
-            .get_mut()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        // SAFETY: pipeline creation holds the lock (and a borrow of the
-        // cache) while it uses the cache; nothing else does.
-        unsafe { self.device.raw.destroy_pipeline_cache(raw, None) };
+        // SAFETY: `&mut self`: no pipeline creation (which borrows the
+        // cache for the call) or data read uses the cache any more.
+        unsafe { self.device.raw.destroy_pipeline_cache(self.raw, None) };
     }
 }

@@ -1,0 +1,83 @@
+//! Loading a program's kernels: their pipelines made on several threads.
+//!
+//! A program has one pipeline per kernel (tens for a transformer block),
+//! and the driver's pipeline creation is most of what loading costs. The
+//! device's `VkPipelineCache` is internally synchronized (see
+//! [`kiln_vulkan::PipelineCache`]), so the kernels are loaded by up to
+//! `available_parallelism` scoped threads, each taking the next kernel in
+//! order. Errors are deterministic: the error returned is that of the first
+//! failing kernel in program order, as a sequential load would return —
+//! after a failure no thread starts a later kernel, and every earlier one
+//! was already started (kernels are taken in order), so it is reported.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::device::Device;
+use crate::error::Result;
+use crate::inner::lock;
+use crate::kernel::{Kernel, KernelSource};
+
+/// Loads `kernels` (`(name, SPIR-V words)`, in program order; a name seen
+/// twice is loaded once) on `device`, on up to `available_parallelism`
+/// threads; returns them by name, or the first failure in program order.
+pub(super) fn load_kernels(
+    device: &Device,
+    kernels: &[(&str, &[u32])],
+) -> Result<HashMap<String, Kernel>> {
+    let mut unique: Vec<(&str, &[u32])> = Vec::with_capacity(kernels.len());
+    for &(name, words) in kernels {
+        if !unique.iter().any(|(n, _)| *n == name) {
+            unique.push((name, words));
+        }
+    }
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(unique.len());
+    let load =
+        |&(name, words): &(&str, &[u32])| device.load_kernel(KernelSource::spirv(words, name));
+    let results: Vec<Result<Kernel>> = if threads <= 1 {
+        // Stop at the first failure, as the threads do.
+        let mut out = Vec::with_capacity(unique.len());
+        for k in &unique {
+            let r = load(k);
+            let failed = r.is_err();
+            out.push(r);
+            if failed {
+                break;
+            }
+        }
+        out
+    } else {
+        let next = AtomicUsize::new(0);
+        let failed = AtomicBool::new(false);
+        let slots: Vec<Mutex<Option<Result<Kernel>>>> =
+            unique.iter().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| loop {
+                    if failed.load(Ordering::Acquire) {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::AcqRel);
+                    let Some(k) = unique.get(i) else { return };
+                    let r = load(k);
+                    if r.is_err() {
+                        failed.store(true, Ordering::Release);
+                    }
+                    *lock(&slots[i]) = Some(r);
+                });
+            }
+        });
+        slots
+            .into_iter()
+            .map_while(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect()
+    };
+    let mut out = HashMap::with_capacity(results.len());
+    for ((name, _), r) in unique.iter().zip(results) {
+        out.insert((*name).to_owned(), r?);
+    }
+    Ok(out)
+}
