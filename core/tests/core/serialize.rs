@@ -2236,3 +2236,30 @@ fn spec_constant_composite_keeps_its_builtin() {
         "{dis}"
     );
 }
+
+#[test]
+fn error_instruction_over_65535_words() {
+    // 65,533 constituents: opcode, type and result words make 65,536, one
+    // more than a 16-bit word count holds (the assembler would truncate
+    // it). 65,532 fit exactly.
+    let module = |n: usize| {
+        let args = vec!["%a"; n].join(", ");
+        let tys = vec!["i32"; n].join(", ");
+        let text = format!(
+            "spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {{
+  spirv.func @f(%a: i32) \"None\" {{
+    %r = spirv.CompositeConstruct {args} : ({tys}) -> !spirv.array<{n} x i32>
+    spirv.Return
+  }}
+}}"
+        );
+        kiln_core::text::parse(&text).unwrap()
+    };
+    let fits = serialize(&module(65_532)).unwrap();
+    assert!(fits.contains(&((65_535 << 16) | spirv::Op::CompositeConstruct as u32)));
+    let e = serialize(&module(65_533)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "needs an instruction of 65536 words; SPIR-V's word count allows at most 65,535 on spv.CompositeConstruct at 3:10"
+    );
+}

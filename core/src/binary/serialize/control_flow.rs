@@ -527,6 +527,7 @@ impl Serializer<'_> {
             }
             OpKind::Core(opcode) => {
                 let i = self.prepare_core_op(op, opcode)?;
+                self.check_word_count(op, &i)?;
                 if opcode == spirv::Op::Variable as u16 {
                     self.func.vars.push(i);
                 } else {
@@ -535,6 +536,7 @@ impl Serializer<'_> {
             }
             OpKind::Glsl(number) => {
                 let i = self.prepare_glsl_op(op, number)?;
+                self.check_word_count(op, &i)?;
                 self.emit(i);
             }
             _ => {

@@ -135,6 +135,9 @@ pub enum OpProblem {
     /// terminator, an op at the wrong nesting level, ...).
     #[error("{0}")]
     Structure(String),
+    /// The op's instruction needs more words than a word count holds.
+    #[error("needs an instruction of {0} words; SPIR-V's word count allows at most 65,535")]
+    TooManyWords(usize),
     /// A well-formed op that the serializer (or its encoder) does not support.
     #[error("unsupported: {0}")]
     Unsupported(String),

@@ -21,6 +21,9 @@ use crate::grammar::{self, OperandCategory, OperandKind, Quantifier};
 use crate::ir::schema::{self, Role};
 use crate::ir::{AttrKind, Op, OpKind, Successor, Value, ValueDef};
 
+/// The most words one instruction holds (its word count has 16 bits).
+const MAX_WORDS: usize = 0xffff;
+
 impl Serializer<'_> {
     // ---- values -----------------------------------------------------------
 
@@ -431,6 +434,28 @@ impl Serializer<'_> {
                 OpProblem::Unsupported(format!("{} operand '{name}'", kind.name())),
             )),
         }
+    }
+
+    /// Fails when `i` (made for `op`) needs more words than an
+    /// instruction's 16-bit word count holds: the assembler would write a
+    /// truncated count (a `spv.CompositeConstruct` of a 70,000-element
+    /// array, say).
+    pub(super) fn check_word_count(&self, op: Op, i: &Instruction) -> Result<()> {
+        let words = 1
+            + usize::from(i.result_type.is_some())
+            + usize::from(i.result_id.is_some())
+            + i.operands
+                .iter()
+                .map(|o| match o {
+                    Operand::LiteralBit64(_) => 2,
+                    Operand::LiteralString(s) => s.len() / 4 + 1,
+                    _ => 1,
+                })
+                .sum::<usize>();
+        if words > MAX_WORDS {
+            return Err(self.err(op, OpProblem::TooManyWords(words)));
+        }
+        Ok(())
     }
 
     // ---- GLSL.std.450 -------------------------------------------------------
