@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use kiln_core::codegen::host::Size;
 use kiln_core::codegen::strategy::{Distribution, ReductionStrategy};
-use kiln_core::codegen::{
-    compile_function, prepare_module, CodegenTarget, CompiledFunction, DriverFacts,
-};
+use kiln_core::codegen::{compile_function, CodegenTarget, CompiledFunction, DriverFacts};
 use kiln_core::target::TargetEnv;
+
+use crate::common::{mlir_files, prepared_tensor_module};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -41,30 +41,13 @@ fn lavapipe() -> CodegenTarget {
     )
 }
 
-fn mlir_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// Every function of `path` with a body: its name and what compiling it
 /// for `target` gave.
 fn compile_file(
     path: &Path,
     target: &CodegenTarget,
 ) -> Vec<(String, Result<CompiledFunction, String>)> {
-    let text = std::fs::read_to_string(path).expect("readable");
-    let mut m =
-        kiln_core::tensor::load(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    if kiln_core::tensor::e2e::is_e2e(&m) {
-        m = kiln_core::tensor::e2e::compute_module(&m)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    }
-    let prepared = prepare_module(&m).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let prepared = prepared_tensor_module(path);
     prepared
         .funcs()
         .iter()
