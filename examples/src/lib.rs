@@ -133,22 +133,26 @@ pub type MemoryAfter = (u64, u64);
 /// weights, each run's buffers taken from the device's pools and returned
 /// to them when its work completed. The batches in `check` are compared
 /// with the reference evaluator (relative error ≤ 1e-4). Returns the
-/// device's memory after each batch.
+/// device's memory after each batch and the loop's time without those
+/// checks (the reference evaluator is far slower than a batch).
 pub fn mlp_loop(
     device: &kiln_runtime::Device,
     program: &kiln_runtime::Program,
     batches: usize,
     check: &[usize],
-) -> anyhow::Result<Vec<MemoryAfter>> {
+) -> anyhow::Result<(Vec<MemoryAfter>, std::time::Duration)> {
     let module = kiln_core::tensor::load(MLP)?;
     let weights = mlp_weights(1);
     let mut rng = Rng::new(2);
     let mut memory = Vec::with_capacity(batches);
     let mut args = vec![rng.tensor(&[64, 784], 1.0)];
     args.extend(weights.iter().cloned());
+    let mut running = std::time::Duration::ZERO;
     for b in 0..batches {
+        let start = std::time::Instant::now();
         args[0] = rng.tensor(&[64, 784], 1.0);
         let out = program.run("mlp", &args)?;
+        running += start.elapsed();
         if check.contains(&b) {
             let want = reference(&module, "mlp", &args)?;
             let err = relative_error(&out[0], &want[0]);
@@ -160,7 +164,7 @@ pub fn mlp_loop(
         let report = device.memory_report();
         memory.push((report.reserved(), report.in_use()));
     }
-    Ok(memory)
+    Ok((memory, running))
 }
 
 /// Whether memory stayed flat after the first batch: every later batch

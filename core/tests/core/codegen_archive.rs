@@ -3,33 +3,15 @@
 //! that compiles comes back equal from its bytes, and encodes to the same
 //! bytes again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use kiln_core::codegen::{
-    archive, compile_function, prepare_module, CodegenTarget, CompiledProgram, DriverFacts,
-};
+use kiln_core::codegen::{archive, compile_function, CodegenTarget, CompiledProgram, DriverFacts};
 
-fn mlir_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    files.sort();
-    files
-}
+use crate::common::{mlir_files, prepared_tensor_module};
 
 /// Every function of `path` that compiles for `target`, as one program.
 fn compile_file(path: &Path, target: &CodegenTarget) -> CompiledProgram {
-    let text = std::fs::read_to_string(path).expect("readable");
-    let mut m =
-        kiln_core::tensor::load(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    if kiln_core::tensor::e2e::is_e2e(&m) {
-        // The test functions without their checks (what a backend gets).
-        m = kiln_core::tensor::e2e::compute_module(&m)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    }
-    let prepared = prepare_module(&m).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let prepared = prepared_tensor_module(path);
     let functions = prepared
         .funcs()
         .iter()

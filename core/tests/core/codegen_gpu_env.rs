@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use kiln_core::codegen::host::Size;
 use kiln_core::codegen::strategy::{Distribution, ReductionStrategy};
-use kiln_core::codegen::{
-    compile_function, prepare_module, CodegenTarget, CompiledFunction, DriverFacts,
-};
+use kiln_core::codegen::{compile_function, CodegenTarget, CompiledFunction, DriverFacts};
 use kiln_core::target::TargetEnv;
+
+use crate::common::{mlir_files, prepared_tensor_module};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -41,30 +41,13 @@ fn lavapipe() -> CodegenTarget {
     )
 }
 
-fn mlir_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// Every function of `path` with a body: its name and what compiling it
 /// for `target` gave.
 fn compile_file(
     path: &Path,
     target: &CodegenTarget,
 ) -> Vec<(String, Result<CompiledFunction, String>)> {
-    let text = std::fs::read_to_string(path).expect("readable");
-    let mut m =
-        kiln_core::tensor::load(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    if kiln_core::tensor::e2e::is_e2e(&m) {
-        m = kiln_core::tensor::e2e::compute_module(&m)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    }
-    let prepared = prepare_module(&m).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let prepared = prepared_tensor_module(path);
     prepared
         .funcs()
         .iter()
@@ -169,4 +152,49 @@ fn the_transformer_block_fills_a_discrete_gpu() {
         .dispatches
         .iter()
         .any(|d| d.strategy.distribution == Distribution::Tile { rows: 16, cols: 4 }));
+}
+
+/// The first dispatch's strategy of `@f` in `text`, compiled for the H200.
+fn first_strategy(text: &str) -> kiln_core::codegen::strategy::Strategy {
+    let m = kiln_core::tensor::load(text).expect("parses");
+    let prepared = kiln_core::codegen::prepare_module(&m).expect("prepares");
+    let f = prepared.funcs()[0];
+    let cf = compile_function(&prepared, f, &h200()).expect("compiles");
+    cf.dispatches[0].strategy.clone()
+}
+
+fn sum_over(dim: u32) -> String {
+    format!(
+        r#"func.func @f(%a: tensor<4096x4096xf32>) -> tensor<4096xf32> {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4096xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<4096xf32>) -> tensor<4096xf32>
+  %r = linalg.reduce ins(%a : tensor<4096x4096xf32>) outs(%i : tensor<4096xf32>) dimensions = [{dim}]
+    (%x: f32, %acc: f32) {{
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }}
+  return %r : tensor<4096xf32>
+}}"#
+    )
+}
+
+#[test]
+fn row_sums_take_a_workgroup_per_row_and_column_sums_an_invocation_per_column() {
+    // Rows: neighbours of one row's workgroup read neighbouring elements.
+    let rows = first_strategy(&sum_over(1));
+    assert_eq!(
+        rows.distribution,
+        Distribution::WorkgroupPerPoint,
+        "{}",
+        rows.reason
+    );
+    // Columns: neighbouring invocations read neighbouring columns.
+    let cols = first_strategy(&sum_over(0));
+    assert_eq!(
+        cols.distribution,
+        Distribution::Points { per_invocation: 1 },
+        "{}",
+        cols.reason
+    );
 }

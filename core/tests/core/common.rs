@@ -119,3 +119,27 @@ impl Asm {
         a
     }
 }
+
+/// The `.mlir` files of `dir`, sorted.
+pub fn mlir_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The tensor program of `path` as a backend gets it: end-to-end test
+/// functions without their checks, prepared for compiling.
+pub fn prepared_tensor_module(path: &std::path::Path) -> kiln_core::tensor::TensorModule {
+    let text = std::fs::read_to_string(path).expect("readable");
+    let mut m =
+        kiln_core::tensor::load(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if kiln_core::tensor::e2e::is_e2e(&m) {
+        m = kiln_core::tensor::e2e::compute_module(&m)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+    kiln_core::codegen::prepare_module(&m).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}

@@ -23,11 +23,9 @@ fn main() -> anyhow::Result<()> {
     let start = std::time::Instant::now();
     let program = device.compile(&module)?;
     println!("compiled in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
-    let start = std::time::Instant::now();
-    let memory = kiln_examples::mlp_loop(&device, &program, batches, &[0, batches - 1])?;
-    let elapsed = start.elapsed();
+    let (memory, elapsed) = kiln_examples::mlp_loop(&device, &program, batches, &[0, batches - 1])?;
     println!(
-        "{batches} batches of 64 in {:.1} ms ({:.2} ms a batch); first and last match the reference evaluator",
+        "{batches} batches of 64 in {:.1} ms ({:.2} ms a batch, the reference checks left out); first and last match the reference evaluator",
         elapsed.as_secs_f64() * 1e3,
         elapsed.as_secs_f64() * 1e3 / batches as f64
     );

@@ -38,7 +38,7 @@ use super::super::regions::DispatchRegion;
 use super::super::strategy::{DispatchShape, Distribution};
 use super::dispatch::{root_point, stores};
 use super::emitter::{Emitter, Key};
-use super::tile::ceil_div;
+use super::tile::{ceil_div, workgroup_block};
 use super::vector::VectorGroup;
 
 /// The most multiply-adds (depth x register tile) a step's fold is
@@ -134,23 +134,10 @@ pub(super) fn emit_shared_tile(
     let n = domain.len();
     let (nr, nc) = (domain[n - 2], domain[n - 1]);
 
-    // The block of this workgroup: row blocks vary fastest, then column
-    // blocks, then the batch point.
+    // The block of this workgroup.
     let bm_v = e.index(i64::from(t.bm));
     let bn_v = e.index(i64::from(t.bn));
-    let row_blocks = ceil_div(e, nr, bm_v);
-    let col_blocks = ceil_div(e, nc, bn_v);
-    let rb = e.rem(wgi, row_blocks);
-    let rest = e.div(wgi, row_blocks);
-    let cb = e.rem(rest, col_blocks);
-    let batch = e.div(rest, col_blocks);
-    let batch_coords = if n > 2 {
-        e.delinearize(batch, &domain[..n - 2])
-    } else {
-        Vec::new()
-    };
-    let r0 = e.mul(rb, bm_v);
-    let c0 = e.mul(cb, bn_v);
+    let (r0, c0, batch_coords) = workgroup_block(e, wgi, &domain, bm_v, bn_v);
     let tid = e.b.thread_id("x");
     let (wy, wx) = (t.bm / t.tm, t.bn / t.tn);
     let wx_v = e.index(i64::from(wx));

@@ -53,24 +53,9 @@ pub(super) fn emit_tile(
     // Which block of rows and columns (and which batch point) this
     // workgroup has.
     let rows_v = e.index(i64::from(rows));
-    let row_blocks = ceil_div(e, nr, rows_v);
     let span = e.index(wg * i64::from(cols));
-    let col_blocks = ceil_div(e, nc, span);
-    // Row blocks vary fastest: consecutive workgroups read the same
-    // columns of the operand indexed by the columns (a matmul's B strip),
-    // which stays in cache between them.
-    let rb = e.rem(wgi, row_blocks);
-    let rest = e.div(wgi, row_blocks);
-    let cb = e.rem(rest, col_blocks);
-    let batch = e.div(rest, col_blocks);
-    let batch_coords = if n > 2 {
-        e.delinearize(batch, &domain[..n - 2])
-    } else {
-        Vec::new()
-    };
+    let (r0, c_start, batch_coords) = workgroup_block(e, wgi, &domain, rows_v, span);
     let tid = e.b.thread_id("x");
-    let r0 = e.mul(rb, rows_v);
-    let c_start = e.mul(cb, span);
     // Four adjacent columns per invocation where the last dimension is a
     // multiple of 4: the tile's columns are one vector group, so tensors
     // indexed by the column (a matmul's B and C) move as vec4.
@@ -218,6 +203,36 @@ pub(super) fn emit_tile(
 }
 
 /// `ceil(a / b)` on indices.
+/// The block of `rows` x `cols` outputs (over the last two dimensions of
+/// `domain`) that workgroup `wgi` computes: its first row, its first
+/// column and its batch coordinates. Row blocks vary fastest, so
+/// consecutive workgroups read the same columns of the operand indexed by
+/// the columns (a matmul's B strip), which stays in cache between them;
+/// then column blocks, then the batch point.
+pub(super) fn workgroup_block(
+    e: &mut Emitter<'_, '_, '_>,
+    wgi: KValue,
+    domain: &[KValue],
+    rows: KValue,
+    cols: KValue,
+) -> (KValue, KValue, Vec<KValue>) {
+    let n = domain.len();
+    let row_blocks = ceil_div(e, domain[n - 2], rows);
+    let col_blocks = ceil_div(e, domain[n - 1], cols);
+    let rb = e.rem(wgi, row_blocks);
+    let rest = e.div(wgi, row_blocks);
+    let cb = e.rem(rest, col_blocks);
+    let batch = e.div(rest, col_blocks);
+    let batch_coords = if n > 2 {
+        e.delinearize(batch, &domain[..n - 2])
+    } else {
+        Vec::new()
+    };
+    let r0 = e.mul(rb, rows);
+    let c0 = e.mul(cb, cols);
+    (r0, c0, batch_coords)
+}
+
 pub(super) fn ceil_div(e: &mut Emitter<'_, '_, '_>, a: KValue, b: KValue) -> KValue {
     let one = e.index(1);
     let bm1 = e.sub(b, one);

@@ -35,6 +35,11 @@ pub struct DispatchShape {
     /// two parallel loops (a matmul's A and B, a convolution's input and
     /// filter; not a pooling window or a row sum).
     pub tile_shares_loads: bool,
+    /// Whether every tensor the root reads along a reduction loop has a
+    /// reduction loop in its last (contiguous) dimension: a row sum's
+    /// rows, a layer norm's, not a column sum's. Consecutive invocations
+    /// of one output's workgroup then read consecutive elements.
+    pub reduction_innermost: bool,
     /// Whether the root is matmul-like for workgroup-memory tiles: it
     /// has a reduction, at least two parallel loops, and tensor inputs
     /// read along the reduction that leave out the last parallel loop
@@ -107,7 +112,28 @@ pub fn dispatch_shape(
     let mut combinable = false;
     let mut tile_shares_loads = false;
     let mut stages_operands = false;
+    let mut reduction_innermost = false;
     if let Some(s) = d.root.and_then(|r| info.structured.get(&r)) {
+        let is_reduction =
+            |l: u32| s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Reduction;
+        let mut reading = s
+            .inputs
+            .iter()
+            .enumerate()
+            .filter(|&(k, &v)| {
+                m.value_kind(v).is_tensor()
+                    && (0..s.num_loops() as u32).any(|l| {
+                        is_reduction(l) && s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l))
+                    })
+            })
+            .map(|(k, _)| k)
+            .peekable();
+        reduction_innermost = reading.peek().is_some()
+            && reading.all(|k| {
+                s.indexing_maps[k].results.last().is_some_and(|e| {
+                    (0..s.num_loops() as u32).any(|l| is_reduction(l) && e.uses_dim(l))
+                })
+            });
         let parallel: Vec<u32> = (0..s.num_loops() as u32)
             .filter(|&l| {
                 s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Parallel
@@ -192,6 +218,7 @@ pub fn dispatch_shape(
         combinable,
         elems,
         tile_shares_loads,
+        reduction_innermost,
         stages_operands,
     }
 }
@@ -464,8 +491,15 @@ fn choose_reduction(
         .fill_invocations()
         .filter(|_| !shape.tile_shares_loads);
     let (few_points, worth_splitting) = match gpu_fill {
+        // Rows read along their contiguous dimension take a workgroup each
+        // up to four times the fill: one invocation per row would read
+        // with a row's stride between neighbours (an H200 summed 4,096
+        // rows of 4,096 so in 0.51 ms).
         Some(fill) => (
-            points.is_some_and(|p| p.saturating_mul(u64::from(target.subgroup_size())) <= fill),
+            points.is_some_and(|p| {
+                let lanes = p.saturating_mul(u64::from(target.subgroup_size()));
+                lanes <= fill || (shape.reduction_innermost && lanes <= 4 * fill)
+            }),
             match red {
                 Size::Static(r) => r >= 4 * u64::from(target.subgroup_size()) || long,
                 Size::Slot(_) => true,
@@ -910,6 +944,7 @@ mod tests {
             combinable: true,
             elems: vec![ElemType::F32],
             tile_shares_loads: true,
+            reduction_innermost: true,
             stages_operands: true,
         }
     }
