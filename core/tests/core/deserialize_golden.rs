@@ -56,6 +56,16 @@ fn golden_modules_round_trip_through_the_binary() {
 
 /// The ops of a function body, one name per op (`spirv.Constant`, ...), in
 /// order, from printed text.
+/// `text` parsed, serialized and deserialized (verified): the words and
+/// the module printed back.
+fn round_trip(text: &str) -> (Vec<u32>, String) {
+    let module = kiln_core::text::parse(text).unwrap();
+    let words = kiln_core::binary::serialize(&module).unwrap();
+    let back = kiln_core::binary::deserialize(&words).unwrap();
+    kiln_core::ir::verify::verify(&back).unwrap();
+    (words, kiln_core::text::print(&back, &Default::default()))
+}
+
 fn op_names(text: &str) -> Vec<String> {
     text.lines()
         .map(str::trim)
@@ -154,13 +164,6 @@ fn a_construct_after_an_endless_loop_stays_in_the_same_block() {
   }
 }
 "#;
-    let round_trip = |text: &str| {
-        let module = kiln_core::text::parse(text).unwrap();
-        let words = kiln_core::binary::serialize(&module).unwrap();
-        let back = kiln_core::binary::deserialize(&words).unwrap();
-        kiln_core::ir::verify::verify(&back).unwrap();
-        (words, kiln_core::text::print(&back, &Default::default()))
-    };
     let (words1, once) = round_trip(src);
     assert_eq!(
         op_names(&once),
@@ -209,13 +212,6 @@ fn constants_numbered_before_a_used_one_come_before_its_user() {
   }
 }
 "#;
-    let round_trip = |text: &str| {
-        let module = kiln_core::text::parse(text).unwrap();
-        let words = kiln_core::binary::serialize(&module).unwrap();
-        let back = kiln_core::binary::deserialize(&words).unwrap();
-        kiln_core::ir::verify::verify(&back).unwrap();
-        (words, kiln_core::text::print(&back, &Default::default()))
-    };
     let (words1, once) = round_trip(src);
     let at = |needle: &str| {
         once.find(needle)

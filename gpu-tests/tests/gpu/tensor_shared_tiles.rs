@@ -18,7 +18,7 @@ use kiln_core::tensor::eval::Value;
 use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::e2e::device_target;
 
-use crate::tensor_tiles::{check, device, input, ty};
+use crate::tensor_tiles::{check, conv, device, fill_matmul, input, ty};
 
 /// The device's target with barriers as cheap as on a GPU and a device
 /// of unknown type (not a CPU, no known fill).
@@ -28,19 +28,6 @@ fn gpu_like(device: &kiln_runtime::Device) -> CodegenTarget {
     t.facts.barriers_serialize = false;
     t.env.device.device_type = kiln_core::target::DeviceType::Unknown;
     t
-}
-
-fn fill_matmul(op: &str, a: &[usize], b: &[usize], c: &[usize]) -> String {
-    let (a, b, c) = (ty(a), ty(b), ty(c));
-    format!(
-        r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : {c}
-  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
-  %r = linalg.{op} ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
-  return %r : {c}
-}}"#
-    )
 }
 
 /// `@f` as a generic contraction with the given maps of A and B over
@@ -59,19 +46,6 @@ fn generic(a_map: &str, b_map: &str, a: &[usize], b: &[usize], c: &[usize]) -> S
     linalg.yield %s : f32
   }} -> {c}
   return %r : {c}
-}}"#
-    )
-}
-
-fn conv(i: &[usize], w: &[usize], o: &[usize], stride: u32) -> String {
-    let (ti, tw, to) = (ty(i), ty(w), ty(o));
-    format!(
-        r#"func.func @f(%i: {ti}, %w: {tw}) -> {to} {{
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : {to}
-  %f = linalg.fill ins(%z : f32) outs(%e : {to}) -> {to}
-  %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<{stride}> : tensor<2xi64>}} ins(%i, %w : {ti}, {tw}) outs(%f : {to}) -> {to}
-  return %r : {to}
 }}"#
     )
 }

@@ -47,18 +47,39 @@ pub(crate) fn ty(shape: &[usize]) -> String {
     format!("tensor<{}xf32>", dims.join("x"))
 }
 
-/// `@f(a, b) = matmul(a, b)` for `m x k` times `k x n`.
-fn matmul(m: usize, k: usize, n: usize) -> String {
-    let (a, b, c) = (ty(&[m, k]), ty(&[k, n]), ty(&[m, n]));
+/// `@f(a, b) = linalg.{op}(a, b)` (a matmul or batch matmul into a
+/// zero-filled output) over f32 tensors of these shapes.
+pub(crate) fn fill_matmul(op: &str, a: &[usize], b: &[usize], c: &[usize]) -> String {
+    let (a, b, c) = (ty(a), ty(b), ty(c));
     format!(
         r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : {c}
   %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
-  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
+  %r = linalg.{op} ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
   return %r : {c}
 }}"#
     )
+}
+
+/// `@f(i, w) = conv_2d_nhwc_hwcf(i, w)` (no padding, dilation 1) over f32
+/// tensors of these shapes.
+pub(crate) fn conv(i: &[usize], w: &[usize], o: &[usize], stride: u32) -> String {
+    let (ti, tw, to) = (ty(i), ty(w), ty(o));
+    format!(
+        r#"func.func @f(%i: {ti}, %w: {tw}) -> {to} {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {to}
+  %f = linalg.fill ins(%z : f32) outs(%e : {to}) -> {to}
+  %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<{stride}> : tensor<2xi64>}} ins(%i, %w : {ti}, {tw}) outs(%f : {to}) -> {to}
+  return %r : {to}
+}}"#
+    )
+}
+
+/// `@f(a, b) = matmul(a, b)` for `m x k` times `k x n`.
+fn matmul(m: usize, k: usize, n: usize) -> String {
+    fill_matmul("matmul", &[m, k], &[k, n], &[m, n])
 }
 
 /// The programs (`@f`), their names and input shapes.
@@ -85,18 +106,9 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
         ));
     }
     // A batch of 3, rows and columns unaligned.
-    let (a, b, c) = (ty(&[3, 9, 5]), ty(&[3, 5, 70]), ty(&[3, 9, 70]));
     out.push((
         "batch_matmul 3x9x5x70".into(),
-        format!(
-            r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : {c}
-  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
-  %r = linalg.batch_matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
-  return %r : {c}
-}}"#
-        ),
+        fill_matmul("batch_matmul", &[3, 9, 5], &[3, 5, 70], &[3, 9, 70]),
         vec![vec![3, 9, 5], vec![3, 5, 70]],
     ));
     // B transposed in the maps, then a bias and a ReLU fused as the
@@ -127,49 +139,22 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
         vec![vec![19, 23], vec![45, 23], vec![45]],
     ));
     // Vec4 columns and an unrolled reduction in a batch.
-    let (a, b, c) = (ty(&[2, 5, 8]), ty(&[2, 8, 68]), ty(&[2, 5, 68]));
     out.push((
         "batch_matmul 2x5x8x68".into(),
-        format!(
-            r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : {c}
-  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
-  %r = linalg.batch_matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
-  return %r : {c}
-}}"#
-        ),
+        fill_matmul("batch_matmul", &[2, 5, 8], &[2, 8, 68], &[2, 5, 68]),
         vec![vec![2, 5, 8], vec![2, 8, 68]],
     ));
     // A convolution with 36 filters and 8 input channels (vec4 filters
     // and outputs, input channels as vec4), padding-free, strides 1.
-    let (i, w, o) = (ty(&[1, 7, 9, 8]), ty(&[3, 3, 8, 36]), ty(&[1, 5, 7, 36]));
     out.push((
         "conv_2d_nhwc_hwcf 1x7x9x8 * 3x3x8x36".into(),
-        format!(
-            r#"func.func @f(%i: {i}, %w: {w}) -> {o} {{
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : {o}
-  %f = linalg.fill ins(%z : f32) outs(%e : {o}) -> {o}
-  %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} ins(%i, %w : {i}, {w}) outs(%f : {o}) -> {o}
-  return %r : {o}
-}}"#
-        ),
+        conv(&[1, 7, 9, 8], &[3, 3, 8, 36], &[1, 5, 7, 36], 1),
         vec![vec![1, 7, 9, 8], vec![3, 3, 8, 36]],
     ));
     // A convolution: strides 2, output width and channels both unaligned.
-    let (i, w, o) = (ty(&[2, 11, 21, 3]), ty(&[3, 3, 3, 37]), ty(&[2, 5, 10, 37]));
     out.push((
         "conv_2d_nhwc_hwcf 2x11x21x3 * 3x3x3x37, strides 2".into(),
-        format!(
-            r#"func.func @f(%i: {i}, %w: {w}) -> {o} {{
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : {o}
-  %f = linalg.fill ins(%z : f32) outs(%e : {o}) -> {o}
-  %r = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} ins(%i, %w : {i}, {w}) outs(%f : {o}) -> {o}
-  return %r : {o}
-}}"#
-        ),
+        conv(&[2, 11, 21, 3], &[3, 3, 3, 37], &[2, 5, 10, 37], 2),
         vec![vec![2, 11, 21, 3], vec![3, 3, 3, 37]],
     ));
     out

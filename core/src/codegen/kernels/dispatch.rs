@@ -233,20 +233,12 @@ pub fn emit_dispatch(
             Distribution::Tile { rows, cols },
             Some(ReductionStrategy::Serial { chunked: false, .. }),
         ) if root_struct.is_some() && shape.points.len() >= 2 => {
-            let n = shape.points.len();
-            let row_blocks = shapes.host.arith(
-                SizeOp::CeilDiv,
-                shape.points[n - 2],
-                Size::Static(u64::from(rows)),
+            let groups = block_grid(
+                shapes,
+                &shape.points,
+                u64::from(rows),
+                u64::from(wg) * u64::from(cols),
             );
-            let col_blocks = shapes.host.arith(
-                SizeOp::CeilDiv,
-                shape.points[n - 1],
-                Size::Static(u64::from(wg) * u64::from(cols)),
-            );
-            let mut blocks = shape.points[..n - 2].to_vec();
-            blocks.extend([row_blocks, col_blocks]);
-            let groups = shapes.host.product(&blocks);
             plans.push((
                 d.name.clone(),
                 Plan::Tile { rows, cols },
@@ -269,20 +261,12 @@ pub fn emit_dispatch(
                     format!("internal: workgroup-memory tile {dist:?} with {wg} invocations"),
                 )
             })?;
-            let n = shape.points.len();
-            let row_blocks = shapes.host.arith(
-                SizeOp::CeilDiv,
-                shape.points[n - 2],
-                Size::Static(u64::from(block_rows)),
+            let groups = block_grid(
+                shapes,
+                &shape.points,
+                u64::from(block_rows),
+                u64::from(block_cols),
             );
-            let col_blocks = shapes.host.arith(
-                SizeOp::CeilDiv,
-                shape.points[n - 1],
-                Size::Static(u64::from(block_cols)),
-            );
-            let mut blocks = shape.points[..n - 2].to_vec();
-            blocks.extend([row_blocks, col_blocks]);
-            let groups = shapes.host.product(&blocks);
             plans.push((d.name.clone(), Plan::SharedTile(dims), groups, Repeat::Once));
         }
         (
@@ -336,6 +320,22 @@ pub fn emit_dispatch(
         });
     }
     Ok(kernels)
+}
+
+/// The workgroups of a tiled dispatch over `points` (at least two): one
+/// per block of `rows` x `cols` over the last two dimensions, for every
+/// batch point (the host side of `tile::workgroup_block`).
+fn block_grid(shapes: &mut Shapes, points: &[Size], rows: u64, cols: u64) -> Size {
+    let n = points.len();
+    let row_blocks = shapes
+        .host
+        .arith(SizeOp::CeilDiv, points[n - 2], Size::Static(rows));
+    let col_blocks = shapes
+        .host
+        .arith(SizeOp::CeilDiv, points[n - 1], Size::Static(cols));
+    let mut blocks = points[..n - 2].to_vec();
+    blocks.extend([row_blocks, col_blocks]);
+    shapes.host.product(&blocks)
 }
 
 fn check_budget(
