@@ -236,11 +236,7 @@ fn small_outputs_with_long_reductions_split_k_on_the_h200_not_on_lavapipe() {
             "{}",
             d.strategy
         );
-        assert!(
-            d.strategy.to_string().contains("split-K"),
-            "{}",
-            d.strategy
-        );
+        assert!(d.strategy.to_string().contains("split-K"), "{}", d.strategy);
         // Two kernels: the slices' tiles, then their sum; both validate.
         assert_eq!(d.kernels.len(), 2, "{m}x{k}x{n}");
         assert!(d.kernels[1].name.ends_with("_sum_slices"));

@@ -297,16 +297,15 @@ pub fn emit_dispatch(
                     u64::from(wg) * u64::from(cols),
                 ),
                 _ => {
-                    let dims =
-                        super::shared_tile::SharedDims::of(dist, wg).ok_or_else(|| {
-                            CodegenError::unsupported(
-                                m,
-                                d.op,
-                                format!(
-                                    "internal: workgroup-memory tile {dist:?} with {wg} invocations"
-                                ),
-                            )
-                        })?;
+                    let dims = super::shared_tile::SharedDims::of(dist, wg).ok_or_else(|| {
+                        CodegenError::unsupported(
+                            m,
+                            d.op,
+                            format!(
+                                "internal: workgroup-memory tile {dist:?} with {wg} invocations"
+                            ),
+                        )
+                    })?;
                     let Distribution::SharedTile {
                         block_rows,
                         block_cols,

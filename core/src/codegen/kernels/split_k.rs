@@ -64,8 +64,7 @@ impl Slices {
         let len = e.index(i64::try_from(self.len).unwrap_or(i64::MAX));
         let begin = e.mul(index, len);
         let end = e.add(begin, len);
-        let end =
-            e.b.binary(crate::kernel::KOpKind::ArithMinUI, end, total);
+        let end = e.b.binary(crate::kernel::KOpKind::ArithMinUI, end, total);
         (block, SliceAt { index, begin, end })
     }
 
@@ -79,10 +78,7 @@ impl Slices {
         points: usize,
     ) -> Result<Vec<KValue>, CodegenError> {
         let cs = root_combiners(e, root, s)?;
-        let one: Vec<KValue> = cs
-            .iter()
-            .map(|c| e.konst(c.identity(), c.elem))
-            .collect();
+        let one: Vec<KValue> = cs.iter().map(|c| e.konst(c.identity(), c.elem)).collect();
         Ok((0..points).flat_map(|_| one.iter().copied()).collect())
     }
 

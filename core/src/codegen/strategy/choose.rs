@@ -382,9 +382,8 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             }
         }
     }
-    let mut add = |workgroup: u32, distribution: Distribution| {
-        add_split(workgroup, distribution, None)
-    };
+    let mut add =
+        |workgroup: u32, distribution: Distribution| add_split(workgroup, distribution, None);
     let tileable = serial_whole && register_tile(target, shape, max_inv).is_some();
     if tileable {
         for (wg, rows, cols) in [

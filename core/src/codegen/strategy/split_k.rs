@@ -29,7 +29,7 @@ const SLICE_ALIGN: u64 = 16;
 const MAX_SLICES: u32 = 64;
 
 /// The slice counts `kiln tune` tries (those valid for the reduction).
-const TUNED_SLICES: [u32; 3] = [4, 16, 64];
+const TUNED_SLICES: [u32; 4] = [2, 4, 16, 64];
 
 /// `(slices, iterations per slice)` of a reduction of `total` iterations
 /// asked to split `requested` ways: slices of `ceil(total / requested)`
@@ -140,7 +140,7 @@ pub(super) fn pick(
 }
 
 /// The slice counts `kiln tune` tries for a tile of a [`splittable`]
-/// dispatch with `total` reduction iterations: 4, 16 and 64 where valid,
+/// dispatch with `total` reduction iterations: 2, 4, 16 and 64 where valid,
 /// and the heuristic's own `also`.
 pub(super) fn tuned_slices(total: u64, also: Option<u32>) -> Vec<u32> {
     let mut out: Vec<u32> = also.into_iter().collect();
@@ -240,7 +240,12 @@ mod tests {
     #[test]
     fn small_outputs_with_long_reductions_split_on_a_discrete_gpu() {
         let t = discrete();
-        for (m, k, n) in [(64, 16384, 64), (128, 8192, 128), (1, 8192, 300), (8, 2048, 8)] {
+        for (m, k, n) in [
+            (64, 16384, 64),
+            (128, 8192, 128),
+            (1, 8192, 300),
+            (8, 2048, 8),
+        ] {
             let s = chosen(&t, &matmul(m, k, n));
             let Some(ReductionStrategy::SplitK { slices, slice }) = s.reduction else {
                 panic!("{m}x{k}x{n}: {s}");
@@ -248,14 +253,17 @@ mod tests {
             assert!(slices >= 2 && slice >= MIN_SLICE, "{s}");
             assert!(u64::from(slices) * slice >= k, "{s}");
             assert!(s.to_string().contains("split-K"), "{s}");
-            let inv = tile_invocations(&matmul(m, k, n), s.workgroup_size[0], &s.distribution)
-                .unwrap();
+            let inv =
+                tile_invocations(&matmul(m, k, n), s.workgroup_size[0], &s.distribution).unwrap();
             assert!(inv * u64::from(slices) <= 4 * (1 << 16), "{s}");
         }
         // 64 x 64 x 16384 reaches the fill.
         let s = chosen(&t, &matmul(64, 16384, 64));
         let inv = tile_invocations(&matmul(64, 16384, 64), s.workgroup_size[0], &s.distribution);
-        assert!(inv.unwrap() * u64::from(slices_of(&s).unwrap()) >= 1 << 16, "{s}");
+        assert!(
+            inv.unwrap() * u64::from(slices_of(&s).unwrap()) >= 1 << 16,
+            "{s}"
+        );
         // Outputs that fill the device, or short reductions: no split.
         for (m, k, n) in [(1024, 4096, 1024), (64, 256, 64), (4096, 1024, 4096)] {
             let s = chosen(&t, &matmul(m, k, n));
@@ -285,12 +293,8 @@ mod tests {
         assert!(!split.is_empty(), "{c:?}");
         // A tuned split is taken.
         let mut tuning = Tuning::new();
-        let key = super::super::tuning_key(
-            shape.family,
-            &shape.points,
-            shape.reduction,
-            &shape.elems,
-        );
+        let key =
+            super::super::tuning_key(shape.family, &shape.points, shape.reduction, &shape.elems);
         tuning.insert(&key, *split[0], "");
         let tuned = lavapipe.clone().with_tuning(tuning);
         let s = chosen(&tuned, &shape);
@@ -307,7 +311,10 @@ mod tests {
         assert!(slices_of(&s).is_none(), "{s}");
         assert!(matches!(
             s.reduction,
-            Some(ReductionStrategy::Serial { chunked: false, chunk: 16384 })
+            Some(ReductionStrategy::Serial {
+                chunked: false,
+                chunk: 16384
+            })
         ));
     }
 }

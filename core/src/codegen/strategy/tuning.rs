@@ -262,8 +262,14 @@ mod tests {
         assert_eq!(shared.to_text(), "wg 256 shared 64x128x16 4x8");
         let split = Choice::parse("wg 256 shared 64x128x16 4x8 double split 16").unwrap();
         assert_eq!(split.split_k, Some(16));
-        assert_eq!(split.to_text(), "wg 256 shared 64x128x16 4x8 double split 16");
-        assert_eq!(Choice::parse("wg 64 tile 2x4 split 4").unwrap().split_k, Some(4));
+        assert_eq!(
+            split.to_text(),
+            "wg 256 shared 64x128x16 4x8 double split 16"
+        );
+        assert_eq!(
+            Choice::parse("wg 64 tile 2x4 split 4").unwrap().split_k,
+            Some(4)
+        );
         assert!(Choice::parse("wg 64 tile 2x4 split 0").is_err());
         assert!(Choice::parse("wg 64 tile 2x4 split").is_err());
         t.insert("contraction 64x64 r16384 f32", split, "");
