@@ -127,6 +127,18 @@ fn vec4_softmax_rows_match_the_reference() {
     assert_no_validation_messages(device.context());
 }
 
+/// `@f(a) = softmax(a)` along the rows of an f32 matrix of `shape`.
+fn softmax_rows(shape: &[usize]) -> String {
+    let t = ty(shape);
+    format!(
+        r#"func.func @f(%a: {t}) -> {t} {{
+  %e = tensor.empty() : {t}
+  %s = linalg.softmax dimension(1) ins(%a : {t}) outs(%e : {t}) -> {t}
+  return %s : {t}
+}}"#
+    )
+}
+
 fn vec4_softmax_on(device: &kiln_runtime::Device, target: &kiln_core::codegen::CodegenTarget) {
     use kiln_core::tensor::eval::{self, Value};
     // Rows rising by `step` per element (0: the seeded small integers).
@@ -150,15 +162,7 @@ fn vec4_softmax_on(device: &kiln_runtime::Device, target: &kiln_core::codegen::C
         ([66, 800], 0.1),
         ([2, 2048], 0.04),
     ] {
-        let t = ty(&shape);
-        let src = format!(
-            r#"func.func @f(%a: {t}) -> {t} {{
-  %e = tensor.empty() : {t}
-  %s = linalg.softmax dimension(1) ins(%a : {t}) outs(%e : {t}) -> {t}
-  return %s : {t}
-}}"#
-        );
-        let module = kiln_core::tensor::load(&src).unwrap();
+        let module = kiln_core::tensor::load(&softmax_rows(&shape)).unwrap();
         let compiled = compile(&module, target).unwrap();
         let args = [if step != 0.0 {
             rising(&shape, step)
@@ -269,15 +273,7 @@ fn softmax_candidates_match_the_reference() {
     let device = device();
     let target = device_target(&device);
     for shape in [[64usize, 1028], [65, 301]] {
-        let t = ty(&shape);
-        let src = format!(
-            r#"func.func @f(%a: {t}) -> {t} {{
-  %e = tensor.empty() : {t}
-  %s = linalg.softmax dimension(1) ins(%a : {t}) outs(%e : {t}) -> {t}
-  return %s : {t}
-}}"#
-        );
-        let module = kiln_core::tensor::load(&src).unwrap();
+        let module = kiln_core::tensor::load(&softmax_rows(&shape)).unwrap();
         let compiled = compile(&module, &target).unwrap();
         let d = &compiled.functions[0].dispatches[0];
         assert!(d.candidates.len() >= 3, "{shape:?}: {:?}", d.candidates);
