@@ -314,6 +314,10 @@ pub fn choose(
         }
         _ => {}
     }
+    if shape.family == OpFamily::Softmax {
+        let split = choice.distribution == Distribution::WorkgroupPerPoint;
+        softmax_rows(target, shape, &mut s, choice.workgroup, split);
+    }
     s.reason = format!(
         "tuned by kiln tune on this device: {} (the heuristic's: {}, {})",
         choice.to_text(),
@@ -410,6 +414,11 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
         // Workgroup-memory tiles on any driver: where barriers serialize
         // a workgroup they are not the heuristic's, but still correct.
         for (wg, dist) in shared_tiles(target, shape, max_inv) {
+            add(wg, dist);
+        }
+    }
+    if shape.family == OpFamily::Softmax {
+        for (wg, dist) in softmax_candidates(target, shape, default.loop_budget) {
             add(wg, dist);
         }
     }
@@ -930,6 +939,57 @@ fn size_text(s: Size) -> String {
     }
 }
 
+/// Softmax rows on `wg` invocations per workgroup: a workgroup per row
+/// (`split`), its invocations' folds combined in workgroup memory, or a
+/// row per invocation.
+fn softmax_rows(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    s: &mut Strategy,
+    wg: u32,
+    split: bool,
+) {
+    s.workgroup_size = [wg, 1, 1];
+    if !split {
+        s.distribution = Distribution::Points { per_invocation: 1 };
+        s.reduction = Some(ReductionStrategy::SoftmaxRow { combine: None });
+        s.workgroup_memory = 0;
+        return;
+    }
+    let combine = combine_for(target, shape);
+    s.distribution = Distribution::WorkgroupPerPoint;
+    s.reduction = Some(ReductionStrategy::SoftmaxRow {
+        combine: Some(combine),
+    });
+    s.workgroup_memory = match combine {
+        Combine::Subgroup => (wg / target.subgroup_size().max(1)).max(1) * 4 + 4,
+        Combine::WorkgroupTree => wg * 4,
+    };
+}
+
+/// The softmax distributions `kiln tune` may time besides the
+/// heuristic's: a row per invocation where the row's loops fit the
+/// budget, and a workgroup per row of one subgroup up to 256 invocations.
+fn softmax_candidates(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    budget: u64,
+) -> Vec<(u32, Distribution)> {
+    let mut out = Vec::new();
+    if shape
+        .reduction
+        .and_then(|r| r.fixed())
+        .is_some_and(|r| r * 3 <= budget)
+    {
+        out.push((64, Distribution::Points { per_invocation: 1 }));
+    }
+    let sg = target.subgroup_size().max(1);
+    for wg in [sg, 64, 256] {
+        out.push((wg, Distribution::WorkgroupPerPoint));
+    }
+    out
+}
+
 fn choose_softmax(
     target: &CodegenTarget,
     shape: &DispatchShape,
@@ -953,9 +1013,7 @@ fn choose_softmax(
         rows.is_none_or(|r| r.saturating_mul(u64::from(target.subgroup_size())) > fill)
     });
     if lone_row || (short_row && rows.is_none_or(|r| r >= 64) && rows_fill) {
-        s.workgroup_size = [64.min(max_inv), 1, 1];
-        s.distribution = Distribution::Points { per_invocation: 1 };
-        s.reduction = Some(ReductionStrategy::SoftmaxRow { combine: None });
+        softmax_rows(target, shape, s, 64.min(max_inv), false);
         s.reason = if short_row {
             "short rows: one row per invocation".into()
         } else {
@@ -964,16 +1022,7 @@ fn choose_softmax(
         return;
     }
     let wg = coop_workgroup(target, row, max_inv);
-    let combine = combine_for(target, shape);
-    s.workgroup_size = [wg, 1, 1];
-    s.distribution = Distribution::WorkgroupPerPoint;
-    s.reduction = Some(ReductionStrategy::SoftmaxRow {
-        combine: Some(combine),
-    });
-    s.workgroup_memory = match combine {
-        Combine::Subgroup => (wg / target.subgroup_size().max(1)).max(1) * 4 + 4,
-        Combine::WorkgroupTree => wg * 4,
-    };
+    softmax_rows(target, shape, s, wg, true);
     s.reason = format!(
         "rows of {}: a workgroup per row ({} iterations per invocation at most)",
         match row {

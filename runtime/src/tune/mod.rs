@@ -11,13 +11,13 @@
 //! [`kiln_core::codegen::strategy::choose`]), so a stale file can make a
 //! program slower, never wrong.
 //!
-//! Candidates compute the same values by construction (the same
-//! operations in the same order per output); the tuner checks it: a
-//! candidate whose results differ in any bit from the heuristic
-//! strategy's is rejected, not timed. Split-K candidates (or a split-K
-//! heuristic) are the exception: they sum a combinable reduction in
-//! another order, so their floats are compared within a tolerance
-//! ([`close_enough`]); integers still exactly.
+//! Candidates compute the same values (most by the same operations in
+//! the same order per output); the tuner checks it before timing: a
+//! candidate whose results do not [`agree`](agree::agree) with the
+//! heuristic strategy's (bit for bit, except for float reductions split
+//! another way) is rejected, not timed.
+
+mod agree;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -192,17 +192,12 @@ pub fn tune_function(
     let mut out = Vec::new();
     for (dispatch, key, candidates) in todo {
         let mut results = Vec::new();
-        for &choice in &candidates {
+        for choice in candidates {
             let mut t = Tuning::new();
             t.insert(&key, choice, "");
             let target: CodegenTarget = plain.clone().with_tuning(t);
-            let reassociates = choice.split_k.is_some() || candidates[0].split_k.is_some();
-            let check = Check {
-                reference: &reference,
-                reassociates,
-            };
             let r = measure(
-                device, module, &target, function, args, &check, &dispatch, runs,
+                device, module, &target, function, args, &reference, &dispatch, runs,
             );
             let (gpu, error) = match r {
                 Ok(d) => (Some(d), None),
@@ -235,56 +230,6 @@ pub fn tune_function(
     Ok(out)
 }
 
-/// What a candidate's results are checked against.
-struct Check<'a> {
-    /// The heuristic strategy's results.
-    reference: &'a [Value],
-    /// Whether the candidate or the heuristic reassociates a float sum
-    /// (split-K): floats then compare within a tolerance.
-    reassociates: bool,
-}
-
-/// Whether `got` matches `reference` up to reassociating float sums:
-/// the same shapes and types, integers equal, floats within a relative
-/// tolerance (1e-3 for f32 and f64, 2e-2 for f16 and bf16) of the
-/// reference value or, near zero, of the tensor's largest magnitude
-/// (a sum whose terms cancel keeps their rounding errors).
-pub fn close_enough(got: &[Value], reference: &[Value]) -> bool {
-    use kiln_core::tensor::attr::ScalarBits;
-    use kiln_core::tensor::types::ElemType;
-    if got.len() != reference.len() {
-        return false;
-    }
-    got.iter().zip(reference).all(|(g, r)| {
-        let (Value::Tensor(g), Value::Tensor(r)) = (g, r) else {
-            return g == r;
-        };
-        if g.shape != r.shape || g.elem != r.elem || g.data.len() != r.data.len() {
-            return false;
-        }
-        let rtol = match r.elem {
-            ElemType::F32 | ElemType::F64 => 1e-3,
-            ElemType::F16 | ElemType::BF16 => 2e-2,
-            _ => return g.data == r.data,
-        };
-        let n = r.data.len();
-        let scale = (0..n)
-            .filter_map(|i| match r.data.get(i) {
-                ScalarBits::Float(x) if x.is_finite() => Some(x.abs()),
-                _ => None,
-            })
-            .fold(0.0f64, f64::max);
-        (0..n).all(|i| match (g.data.get(i), r.data.get(i)) {
-            (ScalarBits::Float(a), ScalarBits::Float(b)) => {
-                (a.is_nan() && b.is_nan())
-                    || a == b
-                    || (a - b).abs() <= rtol * (b.abs() + scale / 16.0)
-            }
-            (a, b) => a == b,
-        })
-    })
-}
-
 /// The median GPU time per call of `dispatch`'s kernels with `target`, or
 /// why the candidate is rejected.
 #[allow(clippy::too_many_arguments, reason = "one measurement's inputs")]
@@ -294,18 +239,14 @@ fn measure(
     target: &CodegenTarget,
     function: &str,
     args: &[Value],
-    check: &Check<'_>,
+    reference: &[Value],
     dispatch: &str,
     runs: usize,
 ) -> std::result::Result<Duration, String> {
     let compiled = compile(module, target).map_err(|e| e.to_string())?;
     let program = Program::load(device, compiled).map_err(|e| e.to_string())?;
     let got = program.run(function, args).map_err(|e| e.to_string())?;
-    let same =
-        got == check.reference || (check.reassociates && close_enough(&got, check.reference));
-    if !same {
-        return Err("results differ from the heuristic strategy's".to_string());
-    }
+    agree::agree(&got, reference)?;
     device.take_profile();
     let mut times = Vec::new();
     for _ in 0..runs.max(1) {
@@ -324,41 +265,4 @@ fn measure(
     }
     times.sort();
     Ok(times[times.len() / 2])
-}
-
-#[cfg(test)]
-mod tests {
-    use std::rc::Rc;
-
-    use kiln_core::tensor::attr::Elements;
-    use kiln_core::tensor::eval::{Tensor, Value};
-    use kiln_core::tensor::types::ElemType;
-
-    use super::close_enough;
-
-    fn f32s(data: &[f32]) -> Value {
-        Value::Tensor(Rc::new(Tensor {
-            elem: ElemType::F32,
-            shape: vec![data.len()],
-            data: Elements::F32(data.to_vec()),
-        }))
-    }
-
-    #[test]
-    fn reassociated_sums_are_close_enough_and_wrong_ones_are_not() {
-        let r = [f32s(&[1000.0, -2.5, 0.0])];
-        assert!(close_enough(&[f32s(&[1000.0001, -2.5001, 0.001])], &r));
-        assert!(!close_enough(&[f32s(&[1002.0, -2.5, 0.0])], &r));
-        assert!(!close_enough(&[f32s(&[1000.0, -2.5, 90.0])], &r));
-        assert!(!close_enough(&[f32s(&[1000.0, -2.5])], &r));
-        let ints = |v: &[i32]| {
-            Value::Tensor(Rc::new(Tensor {
-                elem: ElemType::I32,
-                shape: vec![v.len()],
-                data: Elements::I32(v.to_vec()),
-            }))
-        };
-        assert!(close_enough(&[ints(&[3, 4])], &[ints(&[3, 4])]));
-        assert!(!close_enough(&[ints(&[3, 5])], &[ints(&[3, 4])]));
-    }
 }
