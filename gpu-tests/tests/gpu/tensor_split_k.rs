@@ -4,16 +4,16 @@
 //! and barriers as cheap as on a GPU) whose small outputs and long
 //! reductions make it split: unaligned rows, columns and reductions, a
 //! reduction that the slices do not divide, a single output, a single
-//! row, a batch, a bias init with a ReLU epilogue (applied after the whole
-//! sum), f16 operands. Each is checked exactly against the reference
+//! row, a batch, a bias init with a ReLU epilogue and an f16 cast
+//! epilogue (applied after the whole sum), f16 operands. Each is checked exactly against the reference
 //! evaluator on small-integer data (every partial and total sum is exact
 //! in f32), with the heuristic's workgroup-memory tile and, through
 //! tuned choices, other split counts; every kernel validated by
 //! spirv-val and run under the validation layer. Also: lavapipe's own
 //! target never splits, `kiln tune`'s candidates there include split
 //! register tiles and split workgroup-memory tiles (each case run exact
-//! with both), and the tuner times them (accepting their reassociated float sums
-//! within a tolerance, not rejecting them as different).
+//! with both), and the tuner times them (their reassociated float sums
+//! agree with the heuristic's within the tuner's bound).
 
 use std::rc::Rc;
 
@@ -87,6 +87,23 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
 }}"#
         ),
         vec![vec![19, 1200], vec![45, 1200], vec![45]],
+    ));
+    // An f16 cast fused after the matmul: rounded once, from the whole
+    // sum (which exceeds f16's exact integers).
+    let (a, b, c) = (ty(&[21, 1300]), ty(&[1300, 30]), ty(&[21, 30]));
+    out.push((
+        "matmul with an f16 cast epilogue".into(),
+        format!(
+            r#"func.func @f(%a: {a}, %b: {b}) -> tensor<21x30xf16> {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {c}
+  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
+  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
+  %h = arith.truncf %r : {c} to tensor<21x30xf16>
+  return %h : tensor<21x30xf16>
+}}"#
+        ),
+        vec![vec![21, 1300], vec![1300, 30]],
     ));
     // f16 operands made by fused producers, accumulated in f32.
     let (a, b, a16, b16, c) = (
