@@ -295,3 +295,40 @@ fn the_tuner_times_split_k_candidates() {
     }
     assert_no_validation_messages(device.context());
 }
+
+/// An i32 tensor of values in -50..50, different for each `seed`.
+fn ints(shape: &[usize], seed: u64) -> Value {
+    let n: usize = shape.iter().product();
+    let data = (0..n as u64)
+        .map(|i| ((i * 29 + seed * 17 + i / 7) % 101) as i32 - 50)
+        .collect();
+    Value::Tensor(Rc::new(Tensor {
+        elem: ElemType::I32,
+        shape: shape.to_vec(),
+        data: Elements::I32(data),
+    }))
+}
+
+/// An integer matmul splits too (its sums are exact in any order).
+#[test]
+fn integer_matmuls_split_exactly() {
+    let device = device();
+    let target = discrete_like(&device);
+    let (m, k, n) = (13, 3000, 22);
+    let src = format!(
+        r#"func.func @f(%a: tensor<{m}x{k}xi32>, %b: tensor<{k}x{n}xi32>) -> tensor<{m}x{n}xi32> {{
+  %z = arith.constant 7 : i32
+  %e = tensor.empty() : tensor<{m}x{n}xi32>
+  %f = linalg.fill ins(%z : i32) outs(%e : tensor<{m}x{n}xi32>) -> tensor<{m}x{n}xi32>
+  %r = linalg.matmul ins(%a, %b : tensor<{m}x{k}xi32>, tensor<{k}x{n}xi32>) outs(%f : tensor<{m}x{n}xi32>) -> tensor<{m}x{n}xi32>
+  return %r : tensor<{m}x{n}xi32>
+}}"#
+    );
+    let module = kiln_core::tensor::load(&src).unwrap();
+    let compiled = compile(&module, &target).unwrap();
+    let d = reducing(&compiled);
+    assert!(slices(d).is_some(), "{}", d.strategy);
+    let args = [ints(&[m, k], 1), ints(&[k, n], 2)];
+    check(&device, "i32 matmul", compiled, &src, &args);
+    assert_no_validation_messages(device.context());
+}
