@@ -228,6 +228,45 @@ fn constants_numbered_before_a_used_one_come_before_its_user() {
 }
 
 #[test]
+fn a_constituent_used_first_brings_its_composite_before_the_user() {
+    // Regression (fuzz/regressions/binary_deserialize/identity-constituent-used-first-by-a-store.spv,
+    // found as "importing kiln's own output changes it"): kiln numbers a
+    // composite constant's constituents right before it (6, then 52 and 1
+    // with the dead vector), so the constant 1 is not on the timeline of
+    // its own. A store (no id) used it first: the deserializer put 1 at the
+    // store and 6 and the vector only before the next instruction with an
+    // id, so the serializer numbered 1 before 6 and 52 on every second
+    // trip. The vector now comes before the store, with 6 before it.
+    let src = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.func @f() "None" {
+    %v = spirv.Variable : !spirv.ptr<i32, Function>
+    %a = spirv.Constant 6 : i32
+    %d = spirv.Constant dense<[52, 1, 1]> : vector<3xi32>
+    %one = spirv.Constant 1 : i32
+    spirv.Store "Function" %v, %one : i32
+    %x = spirv.Load "Function" %v : i32
+    %y = spirv.UMod %x, %a : i32
+    spirv.Store "Function" %v, %y : i32
+    spirv.Return
+  }
+}
+"#;
+    let (words1, once) = round_trip(src);
+    let at = |needle: &str| {
+        once.find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {once}"))
+    };
+    assert!(
+        at("spirv.Constant 6") < at("spirv.Constant dense<[52, 1, 1]>")
+            && at("spirv.Constant dense<[52, 1, 1]>") < at("spirv.Store"),
+        "{once}"
+    );
+    let (words2, twice) = round_trip(&once);
+    assert_eq!(twice, once, "a second round trip changes the module");
+    assert_eq!(words2, words1, "a second round trip changes the words");
+}
+
+#[test]
 fn mlir_constant_forms_read_and_print_as_mlir_does() {
     // MLIR's `dense<...> : tensor<...>` form of a nested array constant
     // parses; an all-equal vector reads back as a splat (`dense<0>`); an

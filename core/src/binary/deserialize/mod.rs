@@ -301,6 +301,10 @@ struct Deserializer {
     block_origin: FxHashMap<crate::ir::Block, (At, u32)>,
     /// Sorted ids of the module's constants, once functions begin.
     constant_ids: Option<Vec<u32>>,
+    /// Each constituent left out of `constant_ids` (the serializer emitted
+    /// it with a composite), with the smallest such composite's id (filled
+    /// in with `constant_ids`).
+    emitted_with: FxHashMap<u32, u32>,
     /// Each constituent of a composite constant, with the smallest id of a
     /// composite holding it (computed when first asked).
     constituents: Option<FxHashMap<u32, u32>>,
@@ -349,6 +353,7 @@ impl Deserializer {
             op_origin: FxHashMap::default(),
             block_origin: FxHashMap::default(),
             constant_ids: None,
+            emitted_with: FxHashMap::default(),
             constituents: None,
             next_body_label: FxHashMap::default(),
             composite_parts: FxHashMap::default(),
@@ -469,8 +474,9 @@ impl Deserializer {
     fn constant_ids(&mut self) -> &[u32] {
         let defs = &self.defs;
         let parts = &self.composite_parts;
+        let emitted_with = &mut self.emitted_with;
         self.constant_ids.get_or_insert_with(|| {
-            let mut implied: FxHashSet<u32> = FxHashSet::default();
+            let implied = emitted_with;
             for (&c, direct) in parts {
                 // Constituents, nested ones included.
                 let mut closure: FxHashSet<u32> = FxHashSet::default();
@@ -490,14 +496,15 @@ impl Deserializer {
                             closure.contains(&i) || matches!(defs.get(&i), Some(Def::Type(_)))
                         });
                     if p < c && between_ok {
-                        implied.insert(p);
+                        let e = implied.entry(p).or_insert(c);
+                        *e = (*e).min(c);
                     }
                 }
             }
             let mut ids: Vec<u32> = defs
                 .iter()
                 .filter_map(|(&id, d)| {
-                    (matches!(d, Def::Constant { .. }) && !implied.contains(&id)).then_some(id)
+                    (matches!(d, Def::Constant { .. }) && !implied.contains_key(&id)).then_some(id)
                 })
                 .collect();
             ids.sort_unstable();

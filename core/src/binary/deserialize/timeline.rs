@@ -18,9 +18,12 @@
 //! variable is also placed before its first use, and so is a constant,
 //! together with every constant numbered before it: an instruction that
 //! allocates no id (a store) may be the first to use a constant the
-//! serializer numbered after others not yet placed. For binaries from
-//! other producers, whose constants usually come before any function,
-//! this changes nothing but where variables sit.
+//! serializer numbered after others not yet placed. A constituent the
+//! serializer emitted right before its composite (numbered with it, not
+//! on the timeline of its own) has its id once that composite is written:
+//! its first use places the composite, and what is numbered before it.
+//! For binaries from other producers, whose constants usually come before
+//! any function, this changes nothing but where variables sit.
 
 use super::emit::FnEmitter;
 use super::reader::{Inst, Val};
@@ -195,6 +198,20 @@ impl Timeline {
                 || pending_constant(&u)
             {
                 limit = limit.max(u.saturating_add(1));
+                continue;
+            }
+            // A constituent the serializer emitted with a composite (not on
+            // the timeline itself) got its id there: that composite (or the
+            // one it was emitted with in turn) came before this
+            // instruction, with everything numbered before it. Each step
+            // goes to a larger id, so this ends.
+            let mut part = u;
+            while let Some(&c) = e.d.emitted_with.get(&part) {
+                if pending_constant(&c) {
+                    limit = limit.max(c.saturating_add(1));
+                    break;
+                }
+                part = c;
             }
         }
         // Constants the serializer made for this instruction's scope and
