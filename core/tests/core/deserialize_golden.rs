@@ -267,6 +267,43 @@ fn a_constituent_used_first_brings_its_composite_before_the_user() {
 }
 
 #[test]
+fn a_constant_numbered_before_a_composite_holding_it_keeps_its_own_place() {
+    // Regression (fuzz/regressions/binary_deserialize/identity-constant-before-its-composite-*.spv,
+    // found as "importing kiln's own output changes it" by the sweep after
+    // the fix above): kiln wrote 1 on its own, then the vector (32 with
+    // it, 1 reused). Only a type or a constituent lies between 1 and the
+    // vector, so 1 counted as emitted with it, and the store's use of 1
+    // put the vector before the store: 32 got the smaller id. The
+    // serializer numbers a composite's new parts in the order it meets
+    // them (32 first), so 1, numbered before 32, was not one of them.
+    let src = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.func @f() "None" {
+    %v = spirv.Variable : !spirv.ptr<i32, Function>
+    %one = spirv.Constant 1 : i32
+    spirv.Store "Function" %v, %one : i32
+    %d = spirv.Constant dense<[32, 1, 1]> : vector<3xi32>
+    %x = spirv.Load "Function" %v : i32
+    spirv.Store "Function" %v, %x : i32
+    spirv.Return
+  }
+}
+"#;
+    let (words1, once) = round_trip(src);
+    let at = |needle: &str| {
+        once.find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {once}"))
+    };
+    assert!(
+        at("spirv.Constant 1 ") < at("spirv.Store")
+            && at("spirv.Store") < at("spirv.Constant dense<[32, 1, 1]>"),
+        "{once}"
+    );
+    let (words2, twice) = round_trip(&once);
+    assert_eq!(twice, once, "a second round trip changes the module");
+    assert_eq!(words2, words1, "a second round trip changes the words");
+}
+
+#[test]
 fn mlir_constant_forms_read_and_print_as_mlir_does() {
     // MLIR's `dense<...> : tensor<...>` form of a nested array constant
     // parses; an all-equal vector reads back as a splat (`dense<0>`); an

@@ -470,7 +470,8 @@ impl Deserializer {
     /// the first function) that the serializer emits on their own: not the
     /// constituents it emits right before the composite holding them
     /// (every id between them and the composite is a type or another
-    /// constituent).
+    /// constituent, and they are numbered in the order the serializer
+    /// meets them in the composite). Fills in `emitted_with`.
     fn constant_ids(&mut self) -> &[u32] {
         let defs = &self.defs;
         let parts = &self.composite_parts;
@@ -488,17 +489,41 @@ impl Deserializer {
                         }
                     }
                 }
-                for &p in &closure {
-                    // Composites sit right after their parts: look a short
-                    // way only, so the check stays linear in the module.
-                    let between_ok = c.saturating_sub(p) <= 64
-                        && (p.saturating_add(1)..c).all(|i| {
-                            closure.contains(&i) || matches!(defs.get(&i), Some(Def::Type(_)))
-                        });
-                    if p < c && between_ok {
-                        let e = implied.entry(p).or_insert(c);
-                        *e = (*e).min(c);
+                // Composites sit right after their parts: look a short
+                // way only, so the check stays linear in the module.
+                let mut run: Vec<u32> = closure
+                    .iter()
+                    .copied()
+                    .filter(|&p| {
+                        p < c
+                            && c - p <= 64
+                            && (p + 1..c).all(|i| {
+                                closure.contains(&i) || matches!(defs.get(&i), Some(Def::Type(_)))
+                            })
+                    })
+                    .collect();
+                run.sort_unstable();
+                // The serializer numbers the parts it emits with the
+                // composite in the order it first meets them (nested
+                // composites after their own parts): of the run, only the
+                // largest top part in that order is; a part below it came
+                // before, on its own.
+                if run.is_empty() {
+                    continue;
+                }
+                let mut at: FxHashMap<u32, usize> = FxHashMap::default();
+                for (i, p) in first_met(direct, parts).into_iter().enumerate() {
+                    if run.binary_search(&p).is_ok() {
+                        at.insert(p, i);
                     }
+                }
+                let mut from = run.len() - 1;
+                while from > 0 && at.get(&run[from - 1]) < at.get(&run[from]) {
+                    from -= 1;
+                }
+                for &p in &run[from..] {
+                    let e = implied.entry(p).or_insert(c);
+                    *e = (*e).min(c);
                 }
             }
             let mut ids: Vec<u32> = defs
@@ -828,4 +853,28 @@ fn invalid(inst: &Inst, reason: impl Into<String>) -> DeserializeError {
         at: inst.at,
         reason: reason.into(),
     }
+}
+
+/// The constituents of a composite constant with parts `direct`, nested
+/// ones included, in the order kiln's serializer meets them (each
+/// composite after its own parts, each id once).
+fn first_met(direct: &[u32], parts: &FxHashMap<u32, Vec<u32>>) -> Vec<u32> {
+    let mut order = Vec::new();
+    let mut seen: FxHashSet<u32> = FxHashSet::default();
+    // (id, whether its parts are done)
+    let mut stack: Vec<(u32, bool)> = direct.iter().rev().map(|&p| (p, false)).collect();
+    while let Some((p, done)) = stack.pop() {
+        if done {
+            order.push(p);
+            continue;
+        }
+        if !seen.insert(p) {
+            continue;
+        }
+        stack.push((p, true));
+        if let Some(more) = parts.get(&p) {
+            stack.extend(more.iter().rev().map(|&q| (q, false)));
+        }
+    }
+    order
 }
