@@ -304,6 +304,40 @@ fn a_constant_numbered_before_a_composite_holding_it_keeps_its_own_place() {
 }
 
 #[test]
+fn variables_after_the_last_instruction_keep_their_place_among_constants() {
+    // Regression (fuzz/regressions/binary_deserialize/identity-unreached-variable-initializer-*.spv,
+    // found as "importing kiln's own output changes it" by a sweep): no
+    // instruction with an id follows the variables, so the timeline
+    // reached neither them nor the constants numbered between them. It
+    // placed every such variable first (with its initializer) and the
+    // constants after, so `false` moved before 10.
+    let src = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.func @f() "None" {
+    %t = spirv.Constant true
+    %a = spirv.Variable init(%t) : !spirv.ptr<i1, Function>
+    %x = spirv.Constant 10 : i32
+    %f = spirv.Constant false
+    %b = spirv.Variable init(%f) : !spirv.ptr<i1, Function>
+    spirv.Return
+  }
+}
+"#;
+    let (words1, once) = round_trip(src);
+    let at = |needle: &str| {
+        once.find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {once}"))
+    };
+    assert!(
+        at("spirv.Constant true") < at("spirv.Constant 10")
+            && at("spirv.Constant 10") < at("spirv.Constant false"),
+        "{once}"
+    );
+    let (words2, twice) = round_trip(&once);
+    assert_eq!(twice, once, "a second round trip changes the module");
+    assert_eq!(words2, words1, "a second round trip changes the words");
+}
+
+#[test]
 fn mlir_constant_forms_read_and_print_as_mlir_does() {
     // MLIR's `dense<...> : tensor<...>` form of a nested array constant
     // parses; an all-equal vector reads back as a splat (`dense<0>`); an

@@ -270,31 +270,31 @@ impl Timeline {
         e.decode_variable(&inst, loc, place)
     }
 
-    /// Places the variables no instruction reached: at the start of the
-    /// function; and the constants numbered after every instruction but
-    /// before the next function body's first label (dead ones the
-    /// serializer met last): at the end of the last block.
+    /// Places what no instruction reached: the variables and the
+    /// constants numbered after every instruction but before the next
+    /// function body's first label (dead ones the serializer met last),
+    /// in id order, as an instruction keyed by that label would, in the
+    /// last block (variables in the entry block when that is it, else at
+    /// the start of the function). A variable numbered after that label
+    /// (not kiln's output) goes to the start of the function first: its
+    /// initializer must not be a constant placed further down.
     pub fn finish(mut self, e: &mut FnEmitter<'_>) -> Result<()> {
+        while self.variables.last().is_some_and(|v| v.0 >= self.last_id)
+            && self.next_variable < self.variables.len()
+        {
+            let Some((_, inst, loc)) = self.variables.pop() else {
+                break;
+            };
+            e.decode_variable(&inst, loc, None)?;
+        }
+        if let Some((b, block)) = self.last {
+            let last_id = self.last_id;
+            self.reach(e, b, block, last_id, &Uses::default())?;
+        }
         while self.next_variable < self.variables.len() {
             let (_, inst, loc) = self.variables[self.next_variable].clone();
             self.next_variable += 1;
             e.decode_variable(&inst, loc, None)?;
-        }
-        // After the variables: a variable's initializer must not be a
-        // constant placed further down the entry block.
-        if let Some((b, block)) = self.last {
-            while let Some(&c) = self.constants.get(self.next_constant) {
-                if c >= self.last_id {
-                    break;
-                }
-                self.next_constant += 1;
-                if matches!(e.d.defs.get(&c), Some(Def::Constant { .. }))
-                    && !e.materialized.contains(&c)
-                {
-                    let at = e.cfg.blocks[b].at;
-                    e.use_value(c, at, super::emit::Sink::Content(b, block))?;
-                }
-            }
         }
         Ok(())
     }
