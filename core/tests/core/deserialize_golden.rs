@@ -338,6 +338,49 @@ fn variables_after_the_last_instruction_keep_their_place_among_constants() {
 }
 
 #[test]
+fn a_constant_numbered_before_the_next_blocks_phis_stays_before_the_branch() {
+    // Regression (fuzz/regressions/binary_deserialize/identity-constant-before-continue-phis-472966.spv,
+    // found as "importing kiln's own output changes it" by a sweep): the
+    // serializer numbers a block's phis when it starts writing the block,
+    // right after the previous block's terminator. A dead constant kiln
+    // numbered between them (3, at the end of the loop header) waited for
+    // the continue block's first phi and landed after the block argument,
+    // which then took the smaller id.
+    let src = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.func @f(%n: i32) "None" {
+    %zero = spirv.Constant 0 : i32
+    spirv.mlir.loop {
+      spirv.Branch ^bb1(%zero : i32)
+    ^bb1(%i: i32):
+      %one = spirv.Constant 1 : i32
+      %next = spirv.IAdd %i, %one : i32
+      %c = spirv.ULessThan %next, %n : i32
+      %dead = spirv.Constant 3 : i32
+      spirv.BranchConditional %c, ^bb2(%next : i32), ^bb3
+    ^bb2(%j: i32):
+      spirv.Branch ^bb1(%j : i32)
+    ^bb3:
+      spirv.mlir.merge
+    }
+    spirv.Return
+  }
+}
+"#;
+    let (words1, once) = round_trip(src);
+    let at = |needle: &str| {
+        once.find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {once}"))
+    };
+    assert!(
+        at("spirv.Constant 3") < at("spirv.BranchConditional"),
+        "{once}"
+    );
+    let (words2, twice) = round_trip(&once);
+    assert_eq!(twice, once, "a second round trip changes the module");
+    assert_eq!(words2, words1, "a second round trip changes the words");
+}
+
+#[test]
 fn mlir_constant_forms_read_and_print_as_mlir_does() {
     // MLIR's `dense<...> : tensor<...>` form of a nested array constant
     // parses; an all-equal vector reads back as a splat (`dense<0>`); an

@@ -22,6 +22,9 @@
 //! serializer emitted right before its composite (numbered with it, not
 //! on the timeline of its own) has its id once that composite is written:
 //! its first use places the composite, and what is numbered before it.
+//! A terminator's key also covers the next block: the serializer writes
+//! it right after, numbering its label (if not named yet) or its first
+//! phi first, so what it numbered before that was in this block.
 //! For binaries from other producers, whose constants usually come before
 //! any function, this changes nothing but where variables sit.
 
@@ -167,6 +170,25 @@ impl Timeline {
         if let Some(more) = self.with_header.get(&label) {
             for &l in more {
                 if self.labels.insert(l) {
+                    key = key.min(l);
+                }
+            }
+        }
+        key
+    }
+
+    /// The first id the serializer allocates when it starts writing the
+    /// block labelled `label` whose first phi is `first_phi`: the label
+    /// (with its construct's, see [`Timeline::key_of_label`]) if not named
+    /// yet, else that phi; 0 for none. Names nothing.
+    pub fn start_key(&self, label: u32, first_phi: Option<u32>) -> u32 {
+        if self.labels.contains(&label) {
+            return first_phi.unwrap_or(0);
+        }
+        let mut key = label;
+        if let Some(more) = self.with_header.get(&label) {
+            for &l in more {
+                if !self.labels.contains(&l) {
                     key = key.min(l);
                 }
             }

@@ -238,12 +238,22 @@ impl FnEmitter<'_> {
             if let Some((t, _)) = &self.cfg.blocks[b].term {
                 labels.extend(crate::binary::deserialize::cfg::successor_labels(t));
             }
-            let key = labels
+            let mut key = labels
                 .into_iter()
                 .map(|l| timeline.key_of_label(l))
                 .filter(|&k| k != 0)
                 .min()
                 .unwrap_or(0);
+            // The serializer writes the next block right after this
+            // terminator: what it numbered before that block's label (or,
+            // named already, its first phi) came before the terminator.
+            if let Some(next) = (b + 1..self.cfg.blocks.len()).find(|&n| self.home[n].is_some()) {
+                let first_phi = self.cfg.blocks[next].phis.iter().find_map(|p| p.result);
+                let start = timeline.start_key(self.cfg.label(next), first_phi);
+                if start != 0 && (key == 0 || start < key) {
+                    key = start;
+                }
+            }
             let used = self.cfg.blocks[b]
                 .term
                 .as_ref()
