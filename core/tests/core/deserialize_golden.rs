@@ -381,6 +381,42 @@ fn a_constant_numbered_before_the_next_blocks_phis_stays_before_the_branch() {
 }
 
 #[test]
+fn a_barrier_using_an_older_constant_comes_after_the_constants_before_it() {
+    // Regression (fuzz/regressions/binary_deserialize/identity-barrier-reuses-an-older-scope-constant-759326.spv,
+    // found as "importing kiln's own output changes it" by a sweep): kiln
+    // wrote 0 and 63, then the barrier, whose scope reuses 0 and whose
+    // semantics (264) it numbered at the barrier. Everything numbered
+    // before the smallest scope / semantics id (0) counted as before the
+    // barrier, so 63 came after it and the barrier's 264 took its id.
+    // Only the top run of them, numbered in operand order, is the
+    // barrier's own.
+    let src = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.func @f() "None" {
+    %v = spirv.Variable : !spirv.ptr<i32, Function>
+    %a = spirv.Constant 0 : i32
+    %b = spirv.Constant 63 : i32
+    spirv.ControlBarrier <CrossDevice>, <CrossDevice>, <AcquireRelease|WorkgroupMemory>
+    %x = spirv.IAdd %a, %b : i32
+    spirv.Store "Function" %v, %x : i32
+    spirv.Return
+  }
+}
+"#;
+    let (words1, once) = round_trip(src);
+    let at = |needle: &str| {
+        once.find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {once}"))
+    };
+    assert!(
+        at("spirv.Constant 63") < at("spirv.ControlBarrier"),
+        "{once}"
+    );
+    let (words2, twice) = round_trip(&once);
+    assert_eq!(twice, once, "a second round trip changes the module");
+    assert_eq!(words2, words1, "a second round trip changes the words");
+}
+
+#[test]
 fn mlir_constant_forms_read_and_print_as_mlir_does() {
     // MLIR's `dense<...> : tensor<...>` form of a nested array constant
     // parses; an all-equal vector reads back as a splat (`dense<0>`); an

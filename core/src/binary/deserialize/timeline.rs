@@ -238,14 +238,31 @@ impl Timeline {
         }
         // Constants the serializer made for this instruction's scope and
         // semantics attributes: what it numbered before them came before
-        // the instruction, but they themselves are no ops.
-        if let Some(&first) = used
-            .id_constants
-            .iter()
-            .filter(|c| pending_constant(c))
-            .min()
-        {
-            limit = limit.max(first);
+        // the instruction, but they themselves are no ops. It makes the
+        // new ones in operand order, one after the other (types aside),
+        // after everything else: of the pending ones, those are the top
+        // run numbered in that order; one below the run came before.
+        let mut met: Vec<u32> = Vec::new();
+        for &c in &used.id_constants {
+            if pending_constant(&c) && !met.contains(&c) {
+                met.push(c);
+            }
+        }
+        if !met.is_empty() {
+            let mut ids = met.clone();
+            ids.sort_unstable();
+            let at = |c: u32| met.iter().position(|&m| m == c);
+            let mut from = ids.len() - 1;
+            while from > 0 {
+                let (lo, hi) = (ids[from - 1], ids[from]);
+                let adjacent = hi - lo <= 64
+                    && (lo + 1..hi).all(|i| matches!(e.d.defs.get(&i), Some(Def::Type(_))));
+                if !(adjacent && at(lo) < at(hi)) {
+                    break;
+                }
+                from -= 1;
+            }
+            limit = limit.max(ids[from]);
         }
         loop {
             let c = self.constants.get(self.next_constant).copied();
