@@ -1101,6 +1101,10 @@ impl Field for Distribution {
                 cols.put(w)?;
                 double.put(w)
             }
+            Distribution::RowSlices { slice } => {
+                5u8.put(w)?;
+                slice.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -1123,6 +1127,9 @@ impl Field for Distribution {
                 rows: Field::get(r)?,
                 cols: Field::get(r)?,
                 double: Field::get(r)?,
+            },
+            (_, 5) => Distribution::RowSlices {
+                slice: Field::get(r)?,
             },
             (at, t) => return Err(r.invalid(at, "distribution", format!("tag {t}"))),
         })

@@ -52,6 +52,9 @@ enum Plan {
     Vector4 { per: u32 },
     /// Workgroup-memory tiles.
     SharedTile(super::shared_tile::SharedDims),
+    /// One point per slice of `slice` invocations, combined with
+    /// `combine` within the slice.
+    RowSlices { slice: u32, combine: Combine },
 }
 
 #[derive(Clone, Debug)]
@@ -268,6 +271,23 @@ pub fn emit_dispatch(
                 u64::from(block_cols),
             );
             plans.push((d.name.clone(), Plan::SharedTile(dims), groups, Repeat::Once));
+        }
+        (
+            Distribution::RowSlices { slice },
+            Some(ReductionStrategy::Cooperative {
+                combine,
+                split: false,
+                ..
+            }),
+        ) if root_struct.is_some() && slice > 0 && wg % slice == 0 => {
+            let rows = Size::Static(u64::from(wg / slice));
+            let groups = shapes.host.arith(SizeOp::CeilDiv, points, rows);
+            plans.push((
+                d.name.clone(),
+                Plan::RowSlices { slice, combine },
+                groups,
+                Repeat::Once,
+            ));
         }
         (
             Distribution::WorkgroupPerPoint,
@@ -533,6 +553,10 @@ fn emit_kernel(
         Plan::SharedTile(dims) => {
             let wgi = workgroup_index(e);
             super::shared_tile::emit_shared_tile(e, d, shape, wgi, *dims)?;
+        }
+        Plan::RowSlices { slice, combine } => {
+            let wgi = workgroup_index(e);
+            super::matvec::emit_row_slices(e, d, shape, wgi, *slice, *combine)?;
         }
         Plan::SoftmaxRows { combine } => {
             let wgi = workgroup_index(e);

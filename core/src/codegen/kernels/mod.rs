@@ -23,6 +23,7 @@ mod body;
 mod dispatch;
 mod emitter;
 mod int64;
+mod matvec;
 mod reduce;
 mod shared_tile;
 mod tile;

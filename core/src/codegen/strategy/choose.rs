@@ -45,6 +45,10 @@ pub struct DispatchShape {
     /// read along the reduction that leave out the last parallel loop
     /// (a matmul's A) and the one before it (its B).
     pub stages_operands: bool,
+    /// Whether the root streams rows (matrix x vector): one reduction
+    /// loop, and an input that every point reads its own row of,
+    /// contiguous along the reduction (see `matvec::streams_rows`).
+    pub streams_rows: bool,
 }
 
 impl DispatchShape {
@@ -113,7 +117,14 @@ pub fn dispatch_shape(
     let mut tile_shares_loads = false;
     let mut stages_operands = false;
     let mut reduction_innermost = false;
+    let mut streams_rows = false;
     if let Some(s) = d.root.and_then(|r| info.structured.get(&r)) {
+        let sizes = d
+            .root
+            .map(|r| loop_sizes(info, shapes, r))
+            .unwrap_or_default();
+        streams_rows =
+            super::matvec::streams_rows(s, |k| m.value_kind(s.inputs[k]).is_tensor(), &sizes);
         let is_reduction =
             |l: u32| s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Reduction;
         let mut reading = s
@@ -220,6 +231,7 @@ pub fn dispatch_shape(
         tile_shares_loads,
         reduction_innermost,
         stages_operands,
+        streams_rows,
     }
 }
 
@@ -292,6 +304,7 @@ pub fn choose(
     let mut s = default;
     s.workgroup_size = [choice.workgroup, 1, 1];
     s.distribution = choice.distribution;
+    super::matvec::retarget_reduction(target, shape, &mut s);
     if matches!(choice.distribution, Distribution::SharedTile { .. }) {
         s.workgroup_memory = choice.distribution.shared_tile_bytes();
     }
@@ -368,6 +381,9 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
         for (wg, dist) in shared_tiles(target, shape, max_inv) {
             add(wg, dist);
         }
+    }
+    for c in super::matvec::row_slice_candidates(target, shape) {
+        add(c.workgroup, c.distribution);
     }
     if matches!(shape.family, OpFamily::Elementwise | OpFamily::DataMovement)
         && default.reduction.is_none()
@@ -476,6 +492,9 @@ fn choose_reduction(
     budget: u64,
     max_inv: u32,
 ) {
+    if super::matvec::choose_row_slices(target, shape, s) {
+        return;
+    }
     let red = shape.reduction.unwrap_or(Size::Static(0));
     let points = shape.static_points();
     let long = match red {
@@ -946,6 +965,7 @@ mod tests {
             tile_shares_loads: true,
             reduction_innermost: true,
             stages_operands: true,
+            streams_rows: false,
         }
     }
 

@@ -12,6 +12,7 @@
 //! accumulator in memory.
 
 mod choose;
+mod matvec;
 mod tuning;
 mod types;
 
@@ -40,6 +41,13 @@ impl Combine {
         match self {
             Combine::Subgroup => "subgroup reduce (GroupNonUniformArithmetic) + workgroup memory",
             Combine::WorkgroupTree => "workgroup-memory tree",
+        }
+    }
+
+    fn slice_name(self) -> &'static str {
+        match self {
+            Combine::Subgroup => "subgroup reduce (GroupNonUniformArithmetic)",
+            Combine::WorkgroupTree => "a workgroup-memory tree",
         }
     }
 }
@@ -105,6 +113,18 @@ pub enum Distribution {
         cols: u32,
         /// Whether the staged blocks are double-buffered.
         double: bool,
+    },
+    /// Matrix x vector ([`DispatchShape::streams_rows`]): the workgroup's
+    /// invocations are cut into slices of `slice` consecutive
+    /// invocations (a subgroup where the reduction combines by subgroup
+    /// operations), each slice owns one point: its invocations stride
+    /// over the point's row (vec4 loads where the row is a multiple of 4
+    /// long), combine their partial results (the reduction's
+    /// [`Combine`], within the slice), and the slice's first invocation
+    /// applies the epilogue and stores.
+    RowSlices {
+        /// Invocations per slice (a power of two dividing the workgroup).
+        slice: u32,
     },
 }
 
@@ -252,6 +272,11 @@ impl fmt::Display for Strategy {
                 "  distribution: a {block_rows}x{block_cols} block per workgroup, operands staged in workgroup memory {depth} reduction steps at a time{}, a {rows}x{cols} register tile per invocation",
                 if double { " (double-buffered)" } else { "" }
             )?,
+            Distribution::RowSlices { slice } => writeln!(
+                f,
+                "  distribution: one row per slice of {slice} invocations ({} rows per workgroup), the slice striding over its row",
+                self.invocations() / slice.max(1)
+            )?,
         }
         match self.reduction {
             None => {}
@@ -276,6 +301,12 @@ impl fmt::Display for Strategy {
                         f,
                         "  reduction: split over invocations (at most {chunk} iterations each), each writing its partial result, no barrier; a second dispatch combines them by {}",
                         combine.name()
+                    )?;
+                } else if let Distribution::RowSlices { .. } = self.distribution {
+                    writeln!(
+                        f,
+                        "  reduction: split over the row's slice (at most {chunk} iterations per invocation), combined within the slice by {}",
+                        combine.slice_name()
                     )?;
                 } else {
                     writeln!(

@@ -43,6 +43,7 @@ impl Choice {
             Distribution::WorkgroupPerPoint => "workgroup-per-point".to_string(),
             Distribution::Vector4 { per_invocation } => format!("vec4 {per_invocation}"),
             Distribution::Tile { rows, cols } => format!("tile {rows}x{cols}"),
+            Distribution::RowSlices { slice } => format!("rows {slice}"),
             Distribution::SharedTile {
                 block_rows,
                 block_cols,
@@ -79,6 +80,7 @@ impl Choice {
             ["vec4", n] => Distribution::Vector4 {
                 per_invocation: num(n)?,
             },
+            ["rows", n] => Distribution::RowSlices { slice: num(n)? },
             ["tile", rc] => {
                 let (r, c) = rc
                     .split_once('x')
