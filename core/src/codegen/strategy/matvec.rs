@@ -27,11 +27,13 @@ use super::super::target::CodegenTarget;
 use super::{Choice, Combine, DispatchShape, Distribution, ReductionStrategy, Strategy};
 
 /// Whether structured op `s` (loop extents `sizes`) streams rows: it has
-/// one reduction loop, and a tensor input read along it (`tensor_input(k)`
-/// says which inputs are tensors) is indexed by plain loop dimensions, by
-/// every parallel loop whose extent is not 1, and by the reduction loop
-/// last once trailing dimensions of extent 1 are left out (its rows are
-/// contiguous along the reduction).
+/// one reduction loop, a tensor input (the matrix; `tensor_input(k)` says
+/// which inputs are tensors) indexed by plain loop dimensions, by every
+/// parallel loop whose extent is not 1, and by the reduction loop last
+/// once trailing dimensions of extent 1 are left out (its rows are
+/// contiguous along the reduction), and another tensor input read along
+/// the reduction (the vector). A row sum has no vector: it is a
+/// reduction's, not a matrix x vector's.
 pub(super) fn streams_rows(
     s: &Structured,
     tensor_input: impl Fn(usize) -> bool,
@@ -46,10 +48,9 @@ pub(super) fn streams_rows(
     };
     let unit = |l: u32| sizes.get(l as usize) == Some(&Size::Static(1));
     let parallel: Vec<u32> = (0..loops).filter(|&l| l != r && !unit(l)).collect();
-    (0..s.inputs.len()).any(|k| {
-        if !tensor_input(k) {
-            return false;
-        }
+    let reads =
+        |k: usize| tensor_input(k) && s.indexing_maps[k].results.iter().any(|e| e.uses_dim(r));
+    let matrix = |k: usize| {
         let Some(dims) = s.indexing_maps[k]
             .results
             .iter()
@@ -58,9 +59,11 @@ pub(super) fn streams_rows(
         else {
             return false;
         };
-        let innermost = dims.iter().rev().find(|&&d| !unit(d)) == Some(&r);
+        let innermost = dims.iter().rev().find(|&&d| d == r || !unit(d)) == Some(&r);
         innermost && parallel.iter().all(|p| dims.contains(p))
-    })
+    };
+    let n = s.inputs.len();
+    (0..n).any(|k| reads(k) && matrix(k) && (0..n).any(|j| j != k && reads(j)))
 }
 
 /// A power of two no larger than `n` (at least 1).
@@ -93,11 +96,11 @@ fn combine_of(target: &CodegenTarget, shape: &DispatchShape, slice: u32) -> Comb
 }
 
 /// The static reduction length of a dispatch that may take row slices,
-/// or `None`: a combinable contraction that streams rows, its reduction
-/// static and not empty.
+/// or `None`: a combinable contraction (named, or a generic reduction)
+/// that streams rows, its reduction static and not empty.
 fn row_length(shape: &DispatchShape) -> Option<u64> {
-    (shape.family == OpFamily::Contraction && shape.combinable && shape.streams_rows)
-        .then_some(())?;
+    let family = matches!(shape.family, OpFamily::Contraction | OpFamily::Reduction);
+    (family && shape.combinable && shape.streams_rows).then_some(())?;
     shape.reduction?.fixed().filter(|&k| k > 0)
 }
 
@@ -148,7 +151,7 @@ pub(super) fn set_row_slices(
 }
 
 /// The heuristic's row slices, applied to `s` (true) where the dispatch
-/// streams rows and has rows enough: on a GPU of known fill, slices
+/// streams rows at least a slice long and has rows enough: on a GPU of known fill, slices
 /// running at least an eighth of it (fewer rows keep the cooperative
 /// strategy, which splits each row over whole workgroups); elsewhere at
 /// least 64 rows (or a dynamic number). A slice is a subgroup (the
@@ -159,11 +162,16 @@ pub(super) fn choose_row_slices(
     shape: &DispatchShape,
     s: &mut Strategy,
 ) -> bool {
-    if row_length(shape).is_none() {
+    let Some(k) = row_length(shape) else {
         return false;
-    }
+    };
     let max_inv = pow2_floor(target.max_invocations());
     let slice = pow2_floor(target.subgroup_size()).clamp(1, 64).min(max_inv);
+    // Rows shorter than a slice would leave lanes idle: one row per
+    // invocation does better.
+    if k < u64::from(slice) {
+        return false;
+    }
     let rows = shape.static_points();
     let enough = match (target.fill_invocations(), rows) {
         (_, None) => true,
@@ -184,7 +192,7 @@ pub(super) fn choose_row_slices(
     s.reason = format!(
         "matrix x vector ({} rows of {}, nothing shared between rows): one row per slice of {slice} invocations, {} rows per workgroup, combined by {}",
         rows.map_or("?".into(), |m| m.to_string()),
-        row_length(shape).unwrap_or(0),
+        k,
         wg / slice,
         match combine {
             Combine::Subgroup => "subgroup arithmetic",
