@@ -7,6 +7,7 @@ mod binary_mutation;
 mod block_layout;
 mod codegen_archive;
 mod codegen_gpu_env;
+mod codegen_matvec;
 pub mod common;
 mod crate_docs;
 mod deserialize_corpus;
