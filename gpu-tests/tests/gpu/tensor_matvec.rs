@@ -6,11 +6,13 @@
 //! `[M,K] x [K,1]` matmuls, batches, a transposed vector x matrix whose
 //! matrix rows are contiguous, a bias init with a ReLU epilogue, f16
 //! inputs, integers — each checked exactly against the reference
-//! evaluator on small-integer data, with the heuristic's choice, with
-//! every slice choice `kiln tune` may try, and on the device's env without
-//! `GroupNonUniformArithmetic` (the tree fallback). Also: a row beyond
-//! one invocation's loop budget leaves row slices for a strategy that
-//! splits it, and a vector x matrix keeps its vec4 register tile.
+//! evaluator on small-integer data: with the heuristic's choice on
+//! lavapipe's env (a row per invocation) and on a GPU-like env (barriers
+//! cheap: a subgroup per row), each with and without
+//! `GroupNonUniformArithmetic` (the tree fallback), and with the slice
+//! choices `kiln tune` may try. Also: rows beyond one invocation's loop
+//! budget take subgroup slices, then a strategy that splits them, and a
+//! vector x matrix keeps its vec4 register tile.
 
 use std::rc::Rc;
 
@@ -77,16 +79,18 @@ fn matmul_k1(m: usize, k: usize) -> String {
     )
 }
 
-/// A case: its name, program, input values, and whether lavapipe's
-/// heuristic takes row slices for it.
+/// A case: its name, program, input values, its row length, and whether
+/// it has rows enough for the heuristic to take row slices (at least 64,
+/// or a number known only at run time).
 struct Case {
     name: String,
     src: String,
     args: Vec<Value>,
-    slices: bool,
+    k: u32,
+    many_rows: bool,
 }
 
-fn case(name: &str, src: String, shapes: &[&[usize]], slices: bool) -> Case {
+fn case(name: &str, src: String, shapes: &[&[usize]], k: usize, many_rows: bool) -> Case {
     Case {
         name: name.to_string(),
         src,
@@ -95,7 +99,8 @@ fn case(name: &str, src: String, shapes: &[&[usize]], slices: bool) -> Case {
             .enumerate()
             .map(|(s, sh)| input(sh, s as u64))
             .collect(),
-        slices,
+        k: k as u32,
+        many_rows,
     }
 }
 
@@ -116,16 +121,19 @@ fn cases() -> Vec<Case> {
             &format!("matvec {m}x{k}"),
             matvec(m, k),
             &[&[m, k], &[k]],
+            k,
             true,
         ));
     }
-    // Few rows, or rows shorter than a slice (lanes would idle).
+    // Few rows (the heuristic keeps a workgroup per row or a loop per
+    // row), or rows shorter than a subgroup (a loop per row on a GPU).
     for (m, k) in [(1, 300), (1, 1), (5, 33), (70, 1), (80, 5)] {
         out.push(case(
             &format!("matvec {m}x{k}"),
             matvec(m, k),
             &[&[m, k], &[k]],
-            false,
+            k,
+            m >= 64,
         ));
     }
     for (m, k) in [(67, 37), (96, 64)] {
@@ -133,6 +141,7 @@ fn cases() -> Vec<Case> {
             &format!("matmul {m}x{k}x1"),
             matmul_k1(m, k),
             &[&[m, k], &[k, 1]],
+            k,
             true,
         ));
     }
@@ -155,6 +164,7 @@ fn cases() -> Vec<Case> {
 }}"#
         ),
         &[&[3, 30, 44], &[3, 44]],
+        44,
         true,
     ));
     // A vector times a transposed matrix: [1,K] x [N,K]^T, the matrix's
@@ -177,6 +187,7 @@ fn cases() -> Vec<Case> {
 }}"#
         ),
         &[&[1, 45], &[70, 45]],
+        45,
         true,
     ));
     // A bias as the initial value and a ReLU epilogue.
@@ -197,6 +208,7 @@ fn cases() -> Vec<Case> {
 }}"#
         ),
         &[&[75, 52], &[52], &[75]],
+        52,
         true,
     ));
     // f16 inputs (truncated in the dispatch) into an f32 accumulator.
@@ -215,6 +227,7 @@ fn cases() -> Vec<Case> {
 }}"#
         ),
         &[&[66, 40], &[40]],
+        40,
         true,
     ));
     // Rows known only at run time.
@@ -231,6 +244,7 @@ fn cases() -> Vec<Case> {
 }"#
         .into(),
         &[&[70, 52], &[52]],
+        52,
         true,
     ));
     // Integers.
@@ -245,7 +259,8 @@ fn cases() -> Vec<Case> {
 }"#
         .into(),
         args: vec![input_i32(&[69, 203], 1), input_i32(&[203], 2)],
-        slices: true,
+        k: 203,
+        many_rows: true,
     });
     out
 }
@@ -274,17 +289,31 @@ fn combine_of(r: Option<ReductionStrategy>) -> Option<Combine> {
     }
 }
 
-/// The row-slice choices the tests force: the device's subgroup (subgroup
-/// arithmetic on lavapipe), a half and a double one (trees), in
-/// workgroups of 64 and 128.
+/// The row-slice choices the tests force: a row per invocation, the
+/// device's subgroup (subgroup arithmetic on lavapipe), a half and a
+/// double one (trees), in workgroups of 64 and 128.
 fn forced(subgroup: u32) -> Vec<Choice> {
-    [(64, subgroup), (64, subgroup / 2), (128, subgroup * 2)]
-        .into_iter()
-        .map(|(workgroup, slice)| Choice {
-            workgroup,
-            distribution: Distribution::RowSlices { slice },
-        })
-        .collect()
+    [
+        (64, 1),
+        (64, subgroup),
+        (64, subgroup / 2),
+        (128, subgroup * 2),
+    ]
+    .into_iter()
+    .map(|(workgroup, slice)| Choice {
+        workgroup,
+        distribution: Distribution::RowSlices { slice },
+    })
+    .collect()
+}
+
+/// The device's target with barriers as cheap as on a GPU and a device of
+/// unknown type (not a CPU): the heuristic's GPU choice, run on lavapipe.
+fn gpu_like(t: &CodegenTarget) -> CodegenTarget {
+    let mut t = t.clone();
+    t.facts.barriers_serialize = false;
+    t.env.device.device_type = kiln_core::target::DeviceType::Unknown;
+    t
 }
 
 #[test]
@@ -296,27 +325,58 @@ fn row_slices_are_exact_at_their_edges() {
         lavapipe.has(Capability::GroupNonUniformArithmetic),
         "the CI device has subgroup arithmetic"
     );
-    let no_arith = without_subgroup_arithmetic(&lavapipe);
+    assert!(
+        lavapipe.facts.barriers_serialize,
+        "the CI device is lavapipe"
+    );
+    let gpu = gpu_like(&lavapipe);
+    let envs = [
+        ("device env", lavapipe.clone()),
+        (
+            "device env without subgroup arithmetic",
+            without_subgroup_arithmetic(&lavapipe),
+        ),
+        ("GPU-like env", gpu.clone()),
+        (
+            "GPU-like env without subgroup arithmetic",
+            without_subgroup_arithmetic(&gpu),
+        ),
+    ];
     for c in cases() {
         let name = &c.name;
         let module = kiln_core::tensor::load(&c.src).unwrap();
-        // The heuristic on the device's env, and without subgroup
-        // arithmetic.
-        for (env, target, want) in [
-            ("device env", &lavapipe, Combine::Subgroup),
-            ("no subgroup arithmetic", &no_arith, Combine::WorkgroupTree),
-        ] {
+        // The heuristic: on lavapipe a row per invocation (with or without
+        // subgroup arithmetic); on a GPU-like env a slice per subgroup,
+        // combined by subgroup arithmetic or, without it, a tree.
+        for (env, target) in &envs {
             let compiled = compile(&module, target).unwrap_or_else(|e| panic!("{name}: {e}"));
             let (dist, red, wg) = reducing(&compiled);
-            if c.slices {
-                assert_eq!(dist, Distribution::RowSlices { slice: sg }, "{name}, {env}");
-                assert_eq!(combine_of(red), Some(want), "{name}, {env}");
-                assert_eq!(wg[0] % sg, 0, "{name}, {env}");
-            } else {
-                assert!(
+            let on_gpu = !target.facts.barriers_serialize;
+            let want = match (c.many_rows, on_gpu) {
+                (false, _) => None,
+                (true, false) => Some((1, None)),
+                (true, true) if c.k < sg => None,
+                (true, true) => Some((
+                    sg,
+                    Some(if target.has(Capability::GroupNonUniformArithmetic) {
+                        Combine::Subgroup
+                    } else {
+                        Combine::WorkgroupTree
+                    }),
+                )),
+            };
+            match want {
+                Some((slice, combine)) => {
+                    assert_eq!(dist, Distribution::RowSlices { slice }, "{name}, {env}");
+                    assert_eq!(wg[0] % slice, 0, "{name}, {env}");
+                    if let Some(combine) = combine {
+                        assert_eq!(combine_of(red), Some(combine), "{name}, {env}");
+                    }
+                }
+                None => assert!(
                     !matches!(dist, Distribution::RowSlices { .. }),
                     "{name}, {env}: {dist:?}"
-                );
+                ),
             }
             check(
                 &device,
@@ -352,12 +412,14 @@ fn row_slices_are_exact_at_their_edges() {
             let Distribution::RowSlices { slice } = dist else {
                 unreachable!()
             };
-            let want = if slice == sg {
-                Combine::Subgroup
-            } else {
-                Combine::WorkgroupTree
-            };
-            assert_eq!(combine_of(red), Some(want), "{name}: {}", choice.to_text());
+            if slice > 1 {
+                let want = if slice == sg {
+                    Combine::Subgroup
+                } else {
+                    Combine::WorkgroupTree
+                };
+                assert_eq!(combine_of(red), Some(want), "{name}: {}", choice.to_text());
+            }
             check(
                 &device,
                 &format!("{name}, {}", choice.to_text()),
@@ -370,27 +432,36 @@ fn row_slices_are_exact_at_their_edges() {
     assert_no_validation_messages(device.context());
 }
 
-/// Where a slice's share of a row exceeds one invocation's loop budget,
-/// the row goes to a strategy that splits it (here: chunked dispatches),
-/// and the result is still exact; a row within it keeps row slices.
+/// Where a row exceeds one invocation's loop budget, the row goes to
+/// subgroup slices (each lane a slice's share of the row) and, beyond
+/// theirs, to a strategy that splits it (here: chunked dispatches); the
+/// results are exact.
 #[test]
 fn rows_beyond_the_loop_budget_leave_row_slices() {
     let device = device();
     let mut target = device_target(&device);
-    // A budget of 256 iterations: 8 lanes x 4 x 256 = 8,192 elements.
+    // A budget of 256 iterations: 4 x 256 = 1,024 elements for a row per
+    // invocation, 8 lanes x 4 x 256 = 8,192 for a subgroup's slice.
     target.facts.loop_iteration_cap = Some(512);
     assert_eq!(target.loop_budget(), 256);
     let sg = target.subgroup_size();
-    for (k, slices) in [(8000, true), (3001, false), (9000, false)] {
+    for (k, slice) in [
+        (1000, Some(1)),
+        (8000, Some(sg)),
+        (3001, None),
+        (9000, None),
+    ] {
         let src = matvec(70, k);
         let module = kiln_core::tensor::load(&src).unwrap();
         let compiled = compile(&module, &target).unwrap();
         let (dist, _, _) = reducing(&compiled);
-        assert_eq!(
-            dist == Distribution::RowSlices { slice: sg },
-            slices,
-            "K = {k}: {dist:?}"
-        );
+        match slice {
+            Some(slice) => assert_eq!(dist, Distribution::RowSlices { slice }, "K = {k}"),
+            None => assert!(
+                !matches!(dist, Distribution::RowSlices { .. }),
+                "K = {k}: {dist:?}"
+            ),
+        }
         let args = [input(&[70, k], 1), input(&[k], 2)];
         check(&device, &format!("matvec 70x{k}"), compiled, &src, &args);
     }

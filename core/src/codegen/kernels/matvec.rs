@@ -85,6 +85,8 @@ pub(super) fn emit_row_slices(
         e.combinable_xs(root, &s, &cs, &point)
     })?;
     let totals = match combine {
+        // A row per invocation: nothing to combine.
+        _ if slice == 1 => accs,
         Combine::Subgroup => cs
             .iter()
             .zip(&accs)

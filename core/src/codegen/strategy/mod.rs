@@ -302,6 +302,11 @@ impl fmt::Display for Strategy {
                         "  reduction: split over invocations (at most {chunk} iterations each), each writing its partial result, no barrier; a second dispatch combines them by {}",
                         combine.name()
                     )?;
+                } else if let Distribution::RowSlices { slice: 1 } = self.distribution {
+                    writeln!(
+                        f,
+                        "  reduction: serial per invocation along its row ({chunk} iterations), nothing to combine"
+                    )?;
                 } else if let Distribution::RowSlices { .. } = self.distribution {
                     writeln!(
                         f,
