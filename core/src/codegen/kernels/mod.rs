@@ -26,6 +26,7 @@ mod int64;
 mod matvec;
 mod reduce;
 mod shared_tile;
+mod split_k;
 mod tile;
 mod types;
 mod values;

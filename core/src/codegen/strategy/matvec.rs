@@ -250,6 +250,7 @@ pub(super) fn row_slice_candidates(target: &CodegenTarget, shape: &DispatchShape
                 out.push(Choice {
                     workgroup: wg,
                     distribution: Distribution::RowSlices { slice },
+                    split_k: None,
                 });
             }
         }
@@ -258,6 +259,7 @@ pub(super) fn row_slice_candidates(target: &CodegenTarget, shape: &DispatchShape
         out.push(Choice {
             workgroup: 64.min(pow2_floor(target.max_invocations())),
             distribution: Distribution::Points { per_invocation: 1 },
+            split_k: None,
         });
     }
     out
