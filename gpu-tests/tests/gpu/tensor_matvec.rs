@@ -303,6 +303,7 @@ fn forced(subgroup: u32) -> Vec<Choice> {
     .map(|(workgroup, slice)| Choice {
         workgroup,
         distribution: Distribution::RowSlices { slice },
+        split_k: None,
     })
     .collect()
 }
