@@ -8,6 +8,7 @@ mod block_layout;
 mod codegen_archive;
 mod codegen_gpu_env;
 pub mod common;
+mod coop_matrix;
 mod crate_docs;
 mod deserialize_corpus;
 mod deserialize_errors;
