@@ -28,6 +28,7 @@ mod lower_gpu;
 mod lower_math;
 mod lower_memref;
 mod lower_mlir;
+mod lower_mma;
 mod lower_scf;
 mod lower_util;
 mod lower_vector;

@@ -236,7 +236,8 @@
 //!   matrices: only `SNegate`, `FNegate`, `IAdd`, `FAdd`, `ISub`, `FSub`,
 //!   `IMul`, `FMul`, `SDiv`, `UDiv`, `FDiv`, all operands and the result of
 //!   one matrix type with integer / float elements as the op requires;
-//!   conversions between matrices keep shape, scope and use.
+//!   conversions between matrices keep shape, scope and use;
+//!   `CompositeConstruct` of a matrix takes one scalar of its element type.
 //!
 //! Ops outside these families are checked for the grammar rules (O1-O4),
 //! isolation and dominance only.
