@@ -1101,6 +1101,12 @@ impl Field for Distribution {
                 cols.put(w)?;
                 double.put(w)
             }
+            Distribution::CoopMatrix { m, n, k } => {
+                5u8.put(w)?;
+                m.put(w)?;
+                n.put(w)?;
+                k.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -1123,6 +1129,11 @@ impl Field for Distribution {
                 rows: Field::get(r)?,
                 cols: Field::get(r)?,
                 double: Field::get(r)?,
+            },
+            (_, 5) => Distribution::CoopMatrix {
+                m: Field::get(r)?,
+                n: Field::get(r)?,
+                k: Field::get(r)?,
             },
             (at, t) => return Err(r.invalid(at, "distribution", format!("tag {t}"))),
         })

@@ -52,6 +52,8 @@ enum Plan {
     Vector4 { per: u32 },
     /// Workgroup-memory tiles.
     SharedTile(super::shared_tile::SharedDims),
+    /// A cooperative-matrix tile of `m` x `n` per subgroup (workgroup).
+    CoopMatrix { m: u32, n: u32, k: u32 },
 }
 
 #[derive(Clone, Debug)]
@@ -268,6 +270,17 @@ pub fn emit_dispatch(
                 u64::from(block_cols),
             );
             plans.push((d.name.clone(), Plan::SharedTile(dims), groups, Repeat::Once));
+        }
+        (Distribution::CoopMatrix { m, n, k }, Some(ReductionStrategy::Serial { .. }))
+            if shape.points.len() == 2 =>
+        {
+            let groups = block_grid(shapes, &shape.points, u64::from(m), u64::from(n));
+            plans.push((
+                d.name.clone(),
+                Plan::CoopMatrix { m, n, k },
+                groups,
+                Repeat::Once,
+            ));
         }
         (
             Distribution::WorkgroupPerPoint,
@@ -533,6 +546,10 @@ fn emit_kernel(
         Plan::SharedTile(dims) => {
             let wgi = workgroup_index(e);
             super::shared_tile::emit_shared_tile(e, d, shape, wgi, *dims)?;
+        }
+        Plan::CoopMatrix { m, n, k } => {
+            let wgi = workgroup_index(e);
+            super::coop_matmul::emit_coop_matmul(e, d, shape, wgi, *m, *n, *k)?;
         }
         Plan::SoftmaxRows { combine } => {
             let wgi = workgroup_index(e);

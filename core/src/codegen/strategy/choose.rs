@@ -45,6 +45,10 @@ pub struct DispatchShape {
     /// read along the reduction that leave out the last parallel loop
     /// (a matmul's A) and the one before it (its B).
     pub stages_operands: bool,
+    /// The element types of a plain matmul (a `linalg.matmul` alone, its
+    /// operands in memory; see [`super::plain_matmul`]), which may use
+    /// cooperative matrices.
+    pub coop_matmul: Option<super::MatmulTypes>,
 }
 
 impl DispatchShape {
@@ -220,6 +224,7 @@ pub fn dispatch_shape(
         tile_shares_loads,
         reduction_innermost,
         stages_operands,
+        coop_matmul: super::plain_matmul(info, regions, d),
     }
 }
 
@@ -421,6 +426,9 @@ fn choose_default(
         types,
         reason: String::new(),
     };
+    if let Some(coop) = super::coop_matrix::strategy(target, shape, &s) {
+        return Ok(coop);
+    }
     match shape.family {
         OpFamily::Elementwise | OpFamily::DataMovement => {
             // Large static spaces: lavapipe runs a workgroup as one
@@ -946,6 +954,7 @@ mod tests {
             tile_shares_loads: true,
             reduction_innermost: true,
             stages_operands: true,
+            coop_matmul: None,
         }
     }
 
