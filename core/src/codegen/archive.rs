@@ -67,7 +67,7 @@ use super::target::{CodegenTarget, DriverFacts};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -576,7 +576,8 @@ record!(DriverFacts {
 record!(CodegenTarget { env, facts, tuning });
 record!(Choice {
     workgroup,
-    distribution
+    distribution,
+    split_k
 });
 
 /// A tuning as its text form.
@@ -1164,6 +1165,11 @@ impl Field for ReductionStrategy {
                 2u8.put(w)?;
                 combine.put(w)
             }
+            ReductionStrategy::SplitK { slices, slice } => {
+                3u8.put(w)?;
+                slices.put(w)?;
+                slice.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -1180,6 +1186,10 @@ impl Field for ReductionStrategy {
             },
             (_, 2) => ReductionStrategy::SoftmaxRow {
                 combine: Field::get(r)?,
+            },
+            (_, 3) => ReductionStrategy::SplitK {
+                slices: Field::get(r)?,
+                slice: Field::get(r)?,
             },
             (at, t) => return Err(r.invalid(at, "reduction strategy", format!("tag {t}"))),
         })
@@ -1269,6 +1279,7 @@ func.func @f(%x: tensor<?x4xf32>, %s: f32) -> (tensor<?x4xf32>, tensor<?xf32>) {
         let choice = Choice {
             workgroup: 64,
             distribution: Distribution::Points { per_invocation: 2 },
+            split_k: None,
         };
         tuning.insert("elementwise ?x4 - f32", choice, "1.5 ms");
         let mut p = program();

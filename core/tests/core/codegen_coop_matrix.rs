@@ -126,6 +126,7 @@ fn coop_matrix_choices_print_and_parse() {
     let c = kiln_core::codegen::strategy::Choice {
         workgroup: 32,
         distribution: Distribution::CoopMatrix { m: 16, n: 8, k: 16 },
+        split_k: None,
     };
     assert_eq!(c.to_text(), "wg 32 coopmatrix 16x8x16");
     assert_eq!(

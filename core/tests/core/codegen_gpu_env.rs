@@ -198,3 +198,92 @@ fn row_sums_take_a_workgroup_per_row_and_column_sums_an_invocation_per_column() 
         cols.reason
     );
 }
+
+/// `@f(a, b) = matmul(a, b)` of f32 `m x k` and `k x n` into zeros.
+fn matmul(m: u64, k: u64, n: u64) -> String {
+    format!(
+        r#"func.func @f(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{m}x{n}xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) outs(%i : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %r : tensor<{m}x{n}xf32>
+}}"#
+    )
+}
+
+/// `@f` of `text` compiled for `target`.
+fn compile_text(text: &str, target: &CodegenTarget) -> CompiledFunction {
+    let m = kiln_core::tensor::load(text).expect("parses");
+    let prepared = kiln_core::codegen::prepare_module(&m).expect("prepares");
+    let f = prepared.funcs()[0];
+    compile_function(&prepared, f, target).expect("compiles")
+}
+
+#[test]
+fn small_outputs_with_long_reductions_split_k_on_the_h200_not_on_lavapipe() {
+    for (m, k, n) in [(64, 16384, 64), (128, 8192, 128), (37, 5000, 93)] {
+        let gpu = compile_text(&matmul(m, k, n), &h200());
+        let [d] = &gpu.dispatches[..] else {
+            panic!("{:?}", gpu.dispatches.len())
+        };
+        let Some(ReductionStrategy::SplitK { slices, slice }) = d.strategy.reduction else {
+            panic!("{m}x{k}x{n}: {}", d.strategy);
+        };
+        assert!(slices >= 2 && slice >= 256, "{}", d.strategy);
+        assert!(
+            u64::from(slices - 1) * slice < k && u64::from(slices) * slice >= k,
+            "{}",
+            d.strategy
+        );
+        assert!(d.strategy.to_string().contains("split-K"), "{}", d.strategy);
+        // Two kernels: the slices' tiles, then their sum; both validate.
+        assert_eq!(d.kernels.len(), 2, "{m}x{k}x{n}");
+        assert!(d.kernels[1].name.ends_with("_sum_slices"));
+        for kernel in &d.kernels {
+            kiln_core::validate::validate(&kernel.words, kernel.validation_env)
+                .unwrap_or_else(|e| panic!("{m}x{k}x{n} {}: {e}", kernel.name));
+        }
+        // The slices bring the tiles to the device's fill (65,536).
+        let n_inv = invocations(d).expect("static sizes");
+        if m * n <= 128 * 128 && k >= 8192 {
+            assert!(n_inv >= 1 << 16, "{m}x{k}x{n}: {n_inv} invocations");
+        }
+        // Tuning candidates include other splits and the unsplit tiles.
+        assert!(d.candidates[0].split_k == Some(slices));
+        assert!(d.candidates.iter().any(|c| c.split_k.is_none()));
+        assert!(d
+            .candidates
+            .iter()
+            .any(|c| c.split_k.is_some_and(|s| s != slices)));
+
+        let cpu = compile_text(&matmul(m, k, n), &lavapipe());
+        for d in &cpu.dispatches {
+            assert!(
+                !matches!(d.strategy.reduction, Some(ReductionStrategy::SplitK { .. })),
+                "lavapipe split {m}x{k}x{n}: {}",
+                d.strategy
+            );
+            // kiln tune may still try it there.
+            if m > 1 {
+                assert!(
+                    d.candidates.iter().any(|c| c.split_k.is_some()),
+                    "{m}x{k}x{n}: {:?}",
+                    d.candidates
+                );
+            }
+        }
+    }
+    // Outputs that fill the H200, or short reductions, do not split.
+    for (m, k, n) in [(2048, 2048, 2048), (64, 256, 64)] {
+        let gpu = compile_text(&matmul(m, k, n), &h200());
+        assert!(
+            !matches!(
+                gpu.dispatches[0].strategy.reduction,
+                Some(ReductionStrategy::SplitK { .. })
+            ),
+            "{m}x{k}x{n}: {}",
+            gpu.dispatches[0].strategy
+        );
+    }
+}

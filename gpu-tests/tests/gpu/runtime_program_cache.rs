@@ -272,6 +272,7 @@ fn a_tuned_target_is_another_program() {
     let choice = Choice {
         workgroup: 32,
         distribution: Distribution::Points { per_invocation: 1 },
+        split_k: None,
     };
     tuning.insert("elementwise 1x1 - f32", choice, "");
     let tuned = own.clone().with_tuning(tuning);

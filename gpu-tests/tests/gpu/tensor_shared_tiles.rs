@@ -251,6 +251,7 @@ fn shared_tiles_are_exact_at_their_edges() {
         let other = Choice {
             workgroup: wg[0],
             distribution: other_buffering(dist),
+            split_k: None,
         };
         let args = args_for(&shapes);
         check(&device, &name, compiled.clone(), &src, &args);

@@ -107,29 +107,70 @@ fn vec4_groups_are_exact_at_their_edges() {
     assert_no_validation_messages(device.context());
 }
 
-/// Softmax along rows a multiple of 4 long reads and writes them as vec4:
-/// rows one workgroup covers exactly, rows with a partial last round, and
-/// short rows of one invocation each, within 1e-6 of the reference (the
-/// sum's order differs from the reference's serial one).
+/// Softmax along rows a multiple of 4 long reads and writes them as vec4
+/// in two passes (a running maximum with its rescaled sum, then the
+/// quotients): rows one workgroup covers exactly, rows with a partial
+/// last round, short rows of one invocation each, and rows whose maximum
+/// comes last, rising far enough that the running sum is rescaled on the
+/// way — within 1e-6 of
+/// the reference (the sum's order differs from the reference's serial
+/// one). Workgroup rows combine through subgroup operations and, on a
+/// target without them, through a workgroup-memory tree.
 #[test]
 fn vec4_softmax_rows_match_the_reference() {
-    use kiln_core::tensor::eval::{self, Value};
     let device = device();
-    let target = device_target(&device);
-    for shape in [[2usize, 1024], [3, 1028], [70, 8], [5, 4]] {
-        let t = ty(&shape);
-        let src = format!(
-            r#"func.func @f(%a: {t}) -> {t} {{
+    let lavapipe = device_target(&device);
+    let no_subgroups = crate::tensor_programs::minimal_target(&device);
+    for target in [lavapipe, no_subgroups] {
+        vec4_softmax_on(&device, &target);
+    }
+    assert_no_validation_messages(device.context());
+}
+
+/// `@f(a) = softmax(a)` along the rows of an f32 matrix of `shape`.
+fn softmax_rows(shape: &[usize]) -> String {
+    let t = ty(shape);
+    format!(
+        r#"func.func @f(%a: {t}) -> {t} {{
   %e = tensor.empty() : {t}
   %s = linalg.softmax dimension(1) ins(%a : {t}) outs(%e : {t}) -> {t}
   return %s : {t}
 }}"#
-        );
-        let module = kiln_core::tensor::load(&src).unwrap();
-        let compiled = compile(&module, &target).unwrap();
-        let args = [input(&shape, 7)];
+    )
+}
+
+fn vec4_softmax_on(device: &kiln_runtime::Device, target: &kiln_core::codegen::CodegenTarget) {
+    use kiln_core::tensor::eval::{self, Value};
+    // Rows rising by `step` per element (0: the seeded small integers).
+    let rising = |shape: &[usize], step: f32| {
+        let n: usize = shape.iter().product();
+        let data: Vec<f32> = (0..n).map(|i| (i % shape[1]) as f32 * step - 3.0).collect();
+        Value::Tensor(std::rc::Rc::new(kiln_core::tensor::eval::Tensor {
+            elem: kiln_core::tensor::types::ElemType::F32,
+            shape: shape.to_vec(),
+            data: kiln_core::tensor::attr::Elements::F32(data),
+        }))
+    };
+    for (shape, step) in [
+        ([2usize, 1024], 0.0),
+        ([3, 1028], 0.0),
+        ([70, 8], 0.0),
+        ([5, 4], 0.0),
+        ([2, 1024], 0.01),
+        ([66, 600], 0.01),
+        // Rows spanning 80: the reference point moves a few times.
+        ([66, 800], 0.1),
+        ([2, 2048], 0.04),
+    ] {
+        let module = kiln_core::tensor::load(&softmax_rows(&shape)).unwrap();
+        let compiled = compile(&module, target).unwrap();
+        let args = [if step != 0.0 {
+            rising(&shape, step)
+        } else {
+            input(&shape, 7)
+        }];
         let reference = eval::run(&module, "f", &args).unwrap();
-        let program = kiln_runtime::Program::load(&device, compiled).unwrap();
+        let program = kiln_runtime::Program::load(device, compiled).unwrap();
         let got = program.run("f", &args).unwrap();
         let (Value::Tensor(g), Value::Tensor(r)) = (&got[0], &reference[0]) else {
             panic!("expected tensors");
@@ -143,7 +184,6 @@ fn vec4_softmax_rows_match_the_reference() {
             );
         }
     }
-    assert_no_validation_messages(device.context());
 }
 
 /// Cooperative reductions over a multiple of 4 read groups of 4 adjacent
@@ -218,4 +258,58 @@ fn vec4_sums_on(device: &kiln_runtime::Device, target: &kiln_core::codegen::Code
         );
         check(device, &name, compiled, &src, &[input(&shape, 5)]);
     }
+}
+
+/// Every softmax candidate `kiln tune` may time (a row per invocation,
+/// a workgroup per row of one subgroup up to 256 invocations), forced
+/// through a tuned choice, matches the reference within 1e-5 (a row's
+/// thousand exponentials are summed in another order and relative to
+/// another reference point than the reference evaluator's), on rows a
+/// multiple of 4 long (vec4) and rows that are not.
+#[test]
+fn softmax_candidates_match_the_reference() {
+    use kiln_core::codegen::strategy::{Distribution, ReductionStrategy, Tuning};
+    use kiln_core::tensor::eval::{self, Value};
+    let device = device();
+    let target = device_target(&device);
+    for shape in [[64usize, 1028], [65, 301]] {
+        let module = kiln_core::tensor::load(&softmax_rows(&shape)).unwrap();
+        let compiled = compile(&module, &target).unwrap();
+        let d = &compiled.functions[0].dispatches[0];
+        assert!(d.candidates.len() >= 3, "{shape:?}: {:?}", d.candidates);
+        let args = [input(&shape, 5)];
+        let reference = eval::run(&module, "f", &args).unwrap();
+        for choice in d.candidates.clone() {
+            let mut tuning = Tuning::new();
+            tuning.insert(&d.tuning_key, choice, "test");
+            let tuned = target.clone().with_tuning(tuning);
+            let compiled = compile(&module, &tuned).unwrap();
+            let s = &compiled.functions[0].dispatches[0].strategy;
+            assert_eq!(s.distribution, choice.distribution, "{shape:?}");
+            assert_eq!(s.workgroup_size[0], choice.workgroup, "{shape:?}");
+            let split = matches!(
+                s.reduction,
+                Some(ReductionStrategy::SoftmaxRow { combine: Some(_) })
+            );
+            assert_eq!(
+                split,
+                choice.distribution == Distribution::WorkgroupPerPoint,
+                "{shape:?}"
+            );
+            let program = kiln_runtime::Program::load(&device, compiled).unwrap();
+            let got = program.run("f", &args).unwrap();
+            let (Value::Tensor(g), Value::Tensor(r)) = (&got[0], &reference[0]) else {
+                panic!("expected tensors");
+            };
+            for i in 0..g.len() {
+                let (x, y) = (g.get(i).float(), r.get(i).float());
+                assert!(
+                    (x - y).abs() <= 1e-5 * y.abs().max(1e-3),
+                    "{shape:?} {}: [{i}] {x} vs {y}",
+                    choice.to_text()
+                );
+            }
+        }
+    }
+    assert_no_validation_messages(device.context());
 }

@@ -22,6 +22,7 @@ use super::super::strategy::{
 };
 use super::emitter::{Ctx, Emitter};
 use super::reduce::SerialRange;
+use super::split_k::Slices;
 use super::{Kernel, PushValue, Repeat};
 
 /// How a kernel of a dispatch computes its points.
@@ -46,12 +47,19 @@ enum Plan {
     },
     /// Softmax: a workgroup per row.
     SoftmaxRows { combine: Combine },
-    /// A register tile of `rows` x `cols` points per invocation.
-    Tile { rows: u32, cols: u32 },
+    /// A register tile of `rows` x `cols` points per invocation; with
+    /// `split`, the first kernel of a split-K (one slice per workgroup).
+    Tile {
+        rows: u32,
+        cols: u32,
+        split: Option<Slices>,
+    },
     /// `per` groups of 4 points per invocation, moved as vectors.
     Vector4 { per: u32 },
-    /// Workgroup-memory tiles.
-    SharedTile(super::shared_tile::SharedDims),
+    /// Workgroup-memory tiles; with split-K slices, the first kernel.
+    SharedTile(super::shared_tile::SharedDims, Option<Slices>),
+    /// The second kernel of a split-K: sum the slices, then the epilogue.
+    SumSlices(Slices),
     /// A cooperative-matrix tile of `m` x `n` per subgroup (workgroup).
     CoopMatrix { m: u32, n: u32, k: u32 },
 }
@@ -243,8 +251,91 @@ pub fn emit_dispatch(
             );
             plans.push((
                 d.name.clone(),
-                Plan::Tile { rows, cols },
+                Plan::Tile {
+                    rows,
+                    cols,
+                    split: None,
+                },
                 groups,
+                Repeat::Once,
+            ));
+        }
+        (
+            dist @ (Distribution::Tile { .. } | Distribution::SharedTile { .. }),
+            Some(ReductionStrategy::SplitK { slices, slice }),
+        ) if root_struct.is_some() && shape.points.len() >= 2 => {
+            if slices == 0 || slice == 0 || slice % 16 != 0 {
+                return Err(CodegenError::unsupported(
+                    m,
+                    d.op,
+                    format!("internal: split-K of {slices} slices of {slice} iterations"),
+                ));
+            }
+            if slice > budget {
+                return Err(CodegenError::unsupported(
+                    m,
+                    d.op,
+                    format!(
+                        "split-K slices of {slice} iterations exceed the loop budget ({budget})"
+                    ),
+                ));
+            }
+            let count = shapes
+                .host
+                .arith(SizeOp::Mul, points, Size::Static(u64::from(slices)));
+            let sl = Slices {
+                count: slices,
+                len: slice,
+                partials: scratch_for(buffers, shapes, Some(count)),
+            };
+            let (plan, rows, cols) = match dist {
+                Distribution::Tile { rows, cols } => (
+                    Plan::Tile {
+                        rows,
+                        cols,
+                        split: Some(sl.clone()),
+                    },
+                    u64::from(rows),
+                    u64::from(wg) * u64::from(cols),
+                ),
+                _ => {
+                    let dims = super::shared_tile::SharedDims::of(dist, wg).ok_or_else(|| {
+                        CodegenError::unsupported(
+                            m,
+                            d.op,
+                            format!(
+                                "internal: workgroup-memory tile {dist:?} with {wg} invocations"
+                            ),
+                        )
+                    })?;
+                    let Distribution::SharedTile {
+                        block_rows,
+                        block_cols,
+                        ..
+                    } = dist
+                    else {
+                        unreachable!("matched above")
+                    };
+                    (
+                        Plan::SharedTile(dims, Some(sl.clone())),
+                        u64::from(block_rows),
+                        u64::from(block_cols),
+                    )
+                }
+            };
+            let blocks = block_grid(shapes, &shape.points, rows, cols);
+            let groups = shapes
+                .host
+                .arith(SizeOp::Mul, blocks, Size::Static(u64::from(slices)));
+            plans.push((d.name.clone(), plan, groups, Repeat::Once));
+            let sum_groups =
+                shapes
+                    .host
+                    .arith(SizeOp::CeilDiv, points, Size::Static(u64::from(wg)));
+            plans.push((
+                format!("{}_sum_slices", d.name),
+                Plan::SumSlices(sl),
+                sum_groups,
                 Repeat::Once,
             ));
         }
@@ -269,7 +360,12 @@ pub fn emit_dispatch(
                 u64::from(block_rows),
                 u64::from(block_cols),
             );
-            plans.push((d.name.clone(), Plan::SharedTile(dims), groups, Repeat::Once));
+            plans.push((
+                d.name.clone(),
+                Plan::SharedTile(dims, None),
+                groups,
+                Repeat::Once,
+            ));
         }
         (Distribution::CoopMatrix { m, n, k }, Some(ReductionStrategy::Serial { .. }))
             if shape.points.len() == 2 =>
@@ -539,13 +635,17 @@ fn emit_kernel(
             let wgi = workgroup_index(e);
             super::vector::emit_vector4(e, d, shape, wgi, *per)?;
         }
-        Plan::Tile { rows, cols } => {
+        Plan::Tile { rows, cols, split } => {
             let wgi = workgroup_index(e);
-            super::tile::emit_tile(e, d, shape, wgi, *rows, *cols)?;
+            super::tile::emit_tile(e, d, shape, wgi, *rows, *cols, split.as_ref())?;
         }
-        Plan::SharedTile(dims) => {
+        Plan::SharedTile(dims, split) => {
             let wgi = workgroup_index(e);
-            super::shared_tile::emit_shared_tile(e, d, shape, wgi, *dims)?;
+            super::shared_tile::emit_shared_tile(e, d, shape, wgi, *dims, split.as_ref())?;
+        }
+        Plan::SumSlices(slices) => {
+            let wgi = workgroup_index(e);
+            super::split_k::emit_sum_slices(e, d, shape, wgi, slices)?;
         }
         Plan::CoopMatrix { m, n, k } => {
             let wgi = workgroup_index(e);

@@ -26,6 +26,7 @@ mod emitter;
 mod int64;
 mod reduce;
 mod shared_tile;
+mod split_k;
 mod tile;
 mod types;
 mod values;

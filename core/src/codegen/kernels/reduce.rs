@@ -21,8 +21,13 @@ use super::PushValue;
 
 /// What a vec4 softmax loop folds per group: the group's 4 elements'
 /// coordinates and the accumulator to the new accumulator.
+/// How far a softmax row's elements may pass the reference point of the
+/// two-pass normaliser before it moves (`e^16` times 2^32 terms stays far
+/// below f32's range).
+const SOFTMAX_SLACK: f64 = 16.0;
+
 type GroupFold<'f, E> =
-    dyn FnMut(&mut E, &[Vec<KValue>], KValue) -> Result<KValue, CodegenError> + 'f;
+    dyn FnMut(&mut E, &[Vec<KValue>], &[KValue]) -> Result<Vec<KValue>, CodegenError> + 'f;
 
 /// Where a serial reduction's iterations and first accumulators come from.
 pub(crate) enum SerialRange {
@@ -568,6 +573,17 @@ impl Emitter<'_, '_, '_> {
     /// takes groups of 4 adjacent elements (a vector group: the row is
     /// read and written as vec4), strided by 4 x the workgroup size, with
     /// no bounds check where the row is a multiple of that.
+    ///
+    /// Two passes over the row instead of three: the first keeps a
+    /// running reference point `m` and the sum `s` of `exp(x - m)`
+    /// (the "online" softmax normaliser); the second writes
+    /// `exp(x - max) / s`, `s` rescaled once to the row's maximum.
+    /// `m` moves to a group's maximum only when that passes it by more
+    /// than [`SOFTMAX_SLACK`], rescaling `s` by `exp(m_old - m_new)`: a
+    /// row that rises slowly is not rescaled at every group, which would
+    /// add an exponential's rounding each time. Split over a workgroup,
+    /// the invocations' maxima combine first and each invocation's sum is
+    /// rescaled to the row's maximum before the sums combine.
     #[allow(clippy::too_many_arguments, reason = "the row's description")]
     fn softmax_row_vec4(
         &mut self,
@@ -607,14 +623,14 @@ impl Emitter<'_, '_, '_> {
         // Folds `f` over this invocation's groups: `f` gets the group's 4
         // elements' coordinates with the group in place.
         let fold = |e: &mut Self,
-                    init: KValue,
+                    inits: &[KValue],
                     f: &mut GroupFold<'_, Self>|
-         -> Result<KValue, CodegenError> {
-            let r = e.for_(zero, t_end, one, &[init], |e, t, acc| {
+         -> Result<Vec<KValue>, CodegenError> {
+            e.for_(zero, t_end, one, inits, |e, t, acc| {
                 let off = e.mul(t, stride);
                 let r4 = e.add(base, off);
-                let keep = acc[0];
-                let ty = e.b.type_of(keep);
+                let keep = acc.to_vec();
+                let tys: Vec<KType> = keep.iter().map(|&v| e.b.type_of(v)).collect();
                 let mut body = |e: &mut Self| -> Result<Vec<KValue>, CodegenError> {
                     let group = super::vector::VectorGroup::new(e, r4);
                     let lanes: Vec<Vec<KValue>> = (0..4)
@@ -625,53 +641,77 @@ impl Emitter<'_, '_, '_> {
                         })
                         .collect();
                     e.vector_groups.push(group);
-                    let out = f(e, &lanes, keep);
+                    let out = f(e, &lanes, &keep);
                     e.vector_groups.pop();
-                    Ok(vec![out?])
+                    out
                 };
                 if checked {
                     let inside = e.lt(r4, n);
-                    e.if_else(inside, &[ty], &mut body, |_| Ok(vec![keep]))
+                    let kept = keep.clone();
+                    e.if_else(inside, &tys, &mut body, |_| Ok(kept))
                 } else {
                     body(e)
                 }
-            })?;
-            Ok(r[0])
+            })
+        };
+        let exp = |e: &mut Self, d: KValue| -> KValue {
+            let ex = e.b.op(KOpKind::MathExp, &[d], &[KType::f32()], Vec::new());
+            e.b.module().op(ex).results[0]
         };
         let low = self.konst(Scalar::Float(f64::from(f32::MIN)), elem);
-        let mx = fold(self, low, &mut |e, lanes, acc| {
-            let mut acc = acc;
+        let z = self.konst(Scalar::Float(0.0), elem);
+        let slack = self.konst(Scalar::Float(SOFTMAX_SLACK), elem);
+        // Pass 1: a running reference point (within `slack` below the
+        // maximum so far) and the sum of exponentials relative to it.
+        let ms = fold(self, &[low, z, low], &mut |e, lanes, acc| {
+            let (m, s, true_max) = (acc[0], acc[1], acc[2]);
+            let mut xs = Vec::with_capacity(lanes.len());
+            for c in lanes {
+                xs.push(e.elem(input, c)?);
+            }
+            let mut gmax = xs[0];
+            for &x in &xs[1..] {
+                gmax = e.combine(ArithOp::MaxNumF, x, gmax, elem);
+            }
+            // The reference point moves only when the group's maximum
+            // passes it by more than the slack: each rescale costs an
+            // exponential and its rounding, and below the slack the
+            // terms stay far from overflowing.
+            let top = e.combine(ArithOp::AddF, m, slack, elem);
+            let raised = e.b.cmpf("ogt", gmax, top);
+            let m_new = e.b.select(raised, gmax, m);
+            let d = e.combine(ArithOp::SubF, m, m_new, elem);
+            let scale = exp(e, d);
+            let rescaled = e.combine(ArithOp::MulF, s, scale, elem);
+            let mut s_new = e.b.select(raised, rescaled, s);
+            for &x in &xs {
+                let d = e.combine(ArithOp::SubF, x, m_new, elem);
+                let ex = exp(e, d);
+                s_new = e.combine(ArithOp::AddF, ex, s_new, elem);
+            }
+            let true_max = e.combine(ArithOp::MaxNumF, gmax, true_max, elem);
+            Ok(vec![m_new, s_new, true_max])
+        })?;
+        let (m_own, s_own, max_own) = (ms[0], ms[1], ms[2]);
+        // The quotients are taken against the row's true maximum (the
+        // largest ones are then the most accurate, as with three passes):
+        // each sum is rescaled to it once.
+        let mx = self.workgroup_reduce(&[combiner(ArithOp::MaxNumF)], &[max_own], how, wg)?[0];
+        let d = self.combine(ArithOp::SubF, m_own, mx, elem);
+        let scale = exp(self, d);
+        let s_own = self.combine(ArithOp::MulF, s_own, scale, elem);
+        let sum = self.workgroup_reduce(&[combiner(ArithOp::AddF)], &[s_own], how, wg)?[0];
+        // Pass 2: the normalised exponentials.
+        fold(self, &[], &mut |e, lanes, _| {
             for c in lanes {
                 let x = e.elem(input, c)?;
-                acc = e.combine(ArithOp::MaxNumF, x, acc, elem);
-            }
-            Ok(acc)
-        })?;
-        let mx = self.workgroup_reduce(&[combiner(ArithOp::MaxNumF)], &[mx], how, wg)?[0];
-        let exp_at = |e: &mut Self, c: &[KValue]| -> Result<KValue, CodegenError> {
-            let x = e.elem(input, c)?;
-            let d = e.combine(ArithOp::SubF, x, mx, elem);
-            let ex = e.b.op(KOpKind::MathExp, &[d], &[KType::f32()], Vec::new());
-            Ok(e.b.module().op(ex).results[0])
-        };
-        let z = self.konst(Scalar::Float(0.0), elem);
-        let sum = fold(self, z, &mut |e, lanes, acc| {
-            let mut acc = acc;
-            for c in lanes {
-                let x = exp_at(e, c)?;
-                acc = e.combine(ArithOp::AddF, x, acc, elem);
-            }
-            Ok(acc)
-        })?;
-        let sum = self.workgroup_reduce(&[combiner(ArithOp::AddF)], &[sum], how, wg)?[0];
-        fold(self, z, &mut |e, lanes, acc| {
-            for c in lanes {
-                let x = exp_at(e, c)?;
-                let q = e.combine(ArithOp::DivF, x, sum, elem);
+                let d = e.combine(ArithOp::SubF, x, mx, elem);
+                let ex = exp(e, d);
+                let q = e.combine(ArithOp::DivF, ex, sum, elem);
                 e.store(output, c, q)?;
             }
             e.flush_vector_stores();
-            Ok(acc)
+            Ok(Vec::new())
         })?;
         Ok(())
     }

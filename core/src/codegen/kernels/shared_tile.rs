@@ -38,6 +38,7 @@ use super::super::regions::DispatchRegion;
 use super::super::strategy::{DispatchShape, Distribution};
 use super::dispatch::{root_point, stores};
 use super::emitter::{Emitter, Key};
+use super::split_k::Slices;
 use super::tile::{ceil_div, workgroup_block};
 use super::vector::VectorGroup;
 
@@ -125,6 +126,7 @@ pub(super) fn emit_shared_tile(
     shape: &DispatchShape,
     wgi: KValue,
     t: SharedDims,
+    split: Option<&Slices>,
 ) -> Result<(), CodegenError> {
     let root = d
         .root
@@ -133,6 +135,16 @@ pub(super) fn emit_shared_tile(
     let domain = e.sizes(&shape.points);
     let n = domain.len();
     let (nr, nc) = (domain[n - 2], domain[n - 1]);
+    let (loops, sizes) = e.reduction_loops(root, &s);
+    let total = e.product(&sizes);
+    // Split-K: which block and which slice of the reduction.
+    let (wgi, slice) = match split {
+        Some(sl) => {
+            let (block, at) = sl.of_workgroup(e, wgi, total);
+            (block, Some(at))
+        }
+        None => (wgi, None),
+    };
 
     // The block of this workgroup.
     let bm_v = e.index(i64::from(t.bm));
@@ -181,8 +193,6 @@ pub(super) fn emit_shared_tile(
             "internal: the block's rows and columns are not the root's last parallel loops",
         ));
     }
-    let (loops, sizes) = e.reduction_loops(root, &s);
-    let total = e.product(&sizes);
 
     // The staged inputs and their workgroup memory.
     let m = e.c.info.m;
@@ -246,15 +256,29 @@ pub(super) fn emit_shared_tile(
         ));
     }
 
-    let mut inits = Vec::new();
-    for (_, _, _, rp, _, _) in &points {
-        inits.extend(e.inits(root, &s, rp)?);
-    }
+    // A slice folds from the identities.
+    let inits = match split {
+        Some(sl) => sl.identity_inits(e, root, &s, points.len())?,
+        None => {
+            let mut inits = Vec::new();
+            for (_, _, _, rp, _, _) in &points {
+                inits.extend(e.inits(root, &s, rp)?);
+            }
+            inits
+        }
+    };
     let outs = s.outputs.len();
     let template = points[0].3.clone();
     let zero = e.index(0);
+    // The iterations this workgroup folds: the whole reduction or its
+    // slice (step `i` starts at `begin + i * BK`).
+    let (begin, end) = match &slice {
+        Some(at) => (at.begin, at.end),
+        None => (zero, total),
+    };
     let bk_v = e.index(i64::from(t.bk));
-    let steps = ceil_div(e, total, bk_v);
+    let span = e.sub(end, begin);
+    let steps = ceil_div(e, span, bk_v);
     let one = e.index(1);
     let side_info = [
         (Side::Rows, r0, last_row, lr),
@@ -353,7 +377,8 @@ pub(super) fn emit_shared_tile(
     // step is a full one of static length (a reduction that is a static
     // multiple of BK) and the tile small enough, else a loop over the
     // step's iterations (fewer in the last step).
-    let full_steps = e.const_of(total).is_some_and(|k| k % i64::from(t.bk) == 0);
+    let full_steps = e.const_of(total).is_some_and(|k| k % i64::from(t.bk) == 0)
+        && split.is_none_or(|sl| sl.len % u64::from(t.bk) == 0);
     let unroll = full_steps && t.bk * t.tm * t.tn <= UNROLL_FMAS;
     let fold_step = |e: &mut Emitter<'_, '_, '_>,
                      k0: KValue,
@@ -371,7 +396,7 @@ pub(super) fn emit_shared_tile(
         let count = if full_steps {
             bk_v
         } else {
-            let left = e.sub(total, k0);
+            let left = e.sub(end, k0);
             e.b.binary(KOpKind::ArithMinUI, left, bk_v)
         };
         let zero = e.index(0);
@@ -387,7 +412,7 @@ pub(super) fn emit_shared_tile(
         // other buffer, and one barrier separates the steps.
         let any = e.lt(zero, steps);
         e.if_then(any, |e| {
-            let vals = load_step(e, zero)?;
+            let vals = load_step(e, begin)?;
             store_step(e, &vals, zero);
             Ok(())
         })?;
@@ -396,10 +421,12 @@ pub(super) fn emit_shared_tile(
             let one = e.index(1);
             let two = e.index(2);
             let k0 = e.mul(step, bk_v);
+            let k0 = e.add(begin, k0);
             let last_step = e.sub(steps, one);
             let next = e.add(step, one);
             let next = e.b.binary(KOpKind::ArithMinUI, next, last_step);
             let next_k0 = e.mul(next, bk_v);
+            let next_k0 = e.add(begin, next_k0);
             let vals = load_step(e, next_k0)?;
             let cur = e.rem(step, two);
             let out = fold_step(e, k0, cur, accs)?;
@@ -411,6 +438,7 @@ pub(super) fn emit_shared_tile(
     } else {
         e.for_(zero, steps, one, &inits, |e, step, accs| {
             let k0 = e.mul(step, bk_v);
+            let k0 = e.add(begin, k0);
             let vals = load_step(e, k0)?;
             let zero = e.index(0);
             store_step(e, &vals, zero);
@@ -421,6 +449,19 @@ pub(super) fn emit_shared_tile(
         })?
     };
 
+    // Split-K: the partial results of the points inside the domain, no
+    // epilogue.
+    if let (Some(sl), Some(at)) = (split, &slice) {
+        for (p, (_, _, coords, _, r_in, c_in)) in points.iter().enumerate() {
+            let inside = e.b.binary(KOpKind::ArithAndI, *r_in, *c_in);
+            let mine = &accs[p * outs..(p + 1) * outs];
+            e.if_then(inside, |e| {
+                sl.store_partials(e, shape, root, at.index, coords, mine);
+                Ok(())
+            })?;
+        }
+        return Ok(());
+    }
     // The epilogue and stores of the points inside the domain.
     for (p, (_, _, coords, _, r_in, c_in)) in points.into_iter().enumerate() {
         let inside = e.b.binary(KOpKind::ArithAndI, r_in, c_in);

@@ -30,6 +30,7 @@ use super::super::regions::DispatchRegion;
 use super::super::strategy::DispatchShape;
 use super::dispatch::{root_point, stores};
 use super::emitter::Emitter;
+use super::split_k::Slices;
 use super::vector::VectorGroup;
 
 /// Emits the tile of the invocation in workgroup `wgi`.
@@ -40,6 +41,7 @@ pub(super) fn emit_tile(
     wgi: KValue,
     rows: u32,
     cols: u32,
+    split: Option<&Slices>,
 ) -> Result<(), CodegenError> {
     let root = d
         .root
@@ -49,6 +51,16 @@ pub(super) fn emit_tile(
     let domain = e.sizes(&shape.points);
     let n = domain.len();
     let (nr, nc) = (domain[n - 2], domain[n - 1]);
+    let (loops, sizes) = e.reduction_loops(root, &s);
+    let total = e.product(&sizes);
+    // Split-K: which block and which slice of the reduction.
+    let (wgi, slice) = match split {
+        Some(sl) => {
+            let (block, at) = sl.of_workgroup(e, wgi, total);
+            (block, Some(at))
+        }
+        None => (wgi, None),
+    };
 
     // Which block of rows and columns (and which batch point) this
     // workgroup has.
@@ -111,15 +123,23 @@ pub(super) fn emit_tile(
         }
     }
 
-    // One loop over the reduction for every point of the tile.
-    let (loops, sizes) = e.reduction_loops(root, &s);
-    let total = e.product(&sizes);
-    let mut inits = Vec::new();
-    for (_, rp, _, _) in &points {
-        inits.extend(e.inits(root, &s, rp)?);
-    }
+    // One loop over the reduction (or the slice) for every point of the
+    // tile; a slice folds from the identities.
+    let inits = match split {
+        Some(sl) => sl.identity_inits(e, root, &s, points.len())?,
+        None => {
+            let mut inits = Vec::new();
+            for (_, rp, _, _) in &points {
+                inits.extend(e.inits(root, &s, rp)?);
+            }
+            inits
+        }
+    };
     let outs = s.outputs.len();
-    let zero = e.index(0);
+    let (begin, end) = match &slice {
+        Some(at) => (at.begin, at.end),
+        None => (e.index(0), total),
+    };
     let root_points: Vec<Vec<KValue>> = points.iter().map(|(_, rp, _, _)| rp.clone()).collect();
     // Unrolled by 4 where the innermost reduction loop's size is a
     // multiple of 4: its 4 values are a vector group, so an operand
@@ -131,7 +151,7 @@ pub(super) fn emit_tile(
         .and_then(|&k| e.const_of(k))
         .is_some_and(|k| k > 0 && k % 4 == 0);
     let step = e.index(if unroll { 4 } else { 1 });
-    let accs = e.for_(zero, total, step, &inits, |e, r, accs| {
+    let accs = e.for_(begin, end, step, &inits, |e, r, accs| {
         let rc = e.delinearize(r, &sizes);
         let mut lane_coords = vec![rc.clone()];
         if unroll {
@@ -164,6 +184,22 @@ pub(super) fn emit_tile(
         Ok(cur)
     })?;
 
+    // Split-K: the partial results of the points inside the domain, no
+    // epilogue.
+    if let (Some(sl), Some(at)) = (split, &slice) {
+        for (k, (coords, _, r_in, c_in)) in points.iter().enumerate() {
+            let inside = e.b.binary(crate::kernel::KOpKind::ArithAndI, *r_in, *c_in);
+            let mine = &accs[k * outs..(k + 1) * outs];
+            e.if_then(inside, |e| {
+                sl.store_partials(e, shape, root, at.index, coords, mine);
+                Ok(())
+            })?;
+        }
+        if vector_cols {
+            e.vector_groups.pop();
+        }
+        return Ok(());
+    }
     // The epilogue and stores of the points inside the domain.
     if vector_cols {
         // A row's 4 columns are inside or outside together: one branch

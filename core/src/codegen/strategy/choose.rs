@@ -13,6 +13,7 @@ use super::super::host::Size;
 use super::super::regions::{DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::super::shapes::Shapes;
 use super::super::target::CodegenTarget;
+use super::split_k;
 use super::{tuning_key, type_reprs, Choice, Combine, Distribution, ReductionStrategy, Strategy};
 
 /// What a strategy is chosen from: the dispatch's iteration space and
@@ -281,6 +282,7 @@ pub fn choose(
     let mine = Choice {
         workgroup: default.workgroup_size[0],
         distribution: default.distribution,
+        split_k: split_k::slices_of(&default),
     };
     if choice == mine {
         let mut s = default;
@@ -296,9 +298,30 @@ pub fn choose(
     }
     let mut s = default;
     s.workgroup_size = [choice.workgroup, 1, 1];
-    s.distribution = choice.distribution;
-    if matches!(choice.distribution, Distribution::SharedTile { .. }) {
+    let tiles = |d: Distribution| {
+        matches!(
+            d,
+            Distribution::Tile { .. } | Distribution::SharedTile { .. }
+        )
+    };
+    if tiles(s.distribution) || tiles(choice.distribution) {
         s.workgroup_memory = choice.distribution.shared_tile_bytes();
+    }
+    s.distribution = choice.distribution;
+    let total = shape.reduction.and_then(|r| r.fixed());
+    match (choice.split_k, total) {
+        (Some(n), Some(total)) => s.reduction = Some(split_k::reduction(total, n)),
+        (None, Some(total)) if mine.split_k.is_some() => {
+            s.reduction = Some(ReductionStrategy::Serial {
+                chunk: total.max(1),
+                chunked: false,
+            })
+        }
+        _ => {}
+    }
+    if shape.family == OpFamily::Softmax {
+        let split = choice.distribution == Distribution::WorkgroupPerPoint;
+        softmax_rows(target, shape, &mut s, choice.workgroup, split);
     }
     s.reason = format!(
         "tuned by kiln tune on this device: {} (the heuristic's: {}, {})",
@@ -327,15 +350,17 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
     let mut out = vec![Choice {
         workgroup: default.workgroup_size[0],
         distribution: default.distribution,
+        split_k: split_k::slices_of(default),
     }];
     if default.workgroup_size[1..] != [1, 1] {
         return out;
     }
     let max_inv = pow2_floor(target.max_invocations());
-    let mut add = |workgroup: u32, distribution: Distribution| {
+    let mut add_split = |workgroup: u32, distribution: Distribution, split_k: Option<u32>| {
         let c = Choice {
             workgroup,
             distribution,
+            split_k,
         };
         if workgroup <= max_inv && !out.contains(&c) {
             out.push(c);
@@ -344,7 +369,30 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
     let serial_whole = matches!(
         default.reduction,
         Some(ReductionStrategy::Serial { chunked: false, .. })
+            | Some(ReductionStrategy::SplitK { .. })
     );
+    // Split-K of the heuristic's tile, the register tile and the first
+    // workgroup-memory tile, where the reduction may be split.
+    if let Some(total) = split_k::splittable(shape).filter(|_| serial_whole) {
+        let mut tiles = Vec::new();
+        if matches!(
+            default.distribution,
+            Distribution::Tile { .. } | Distribution::SharedTile { .. }
+        ) {
+            tiles.push((default.workgroup_size[0], default.distribution));
+        }
+        if let Some((wg, rows, cols)) = register_tile(target, shape, max_inv) {
+            tiles.push((wg, Distribution::Tile { rows, cols }));
+        }
+        tiles.extend(shared_tiles(target, shape, max_inv).into_iter().take(1));
+        for (wg, dist) in tiles {
+            for n in split_k::tuned_slices(total, split_k::slices_of(default)) {
+                add_split(wg, dist, Some(n));
+            }
+        }
+    }
+    let mut add =
+        |workgroup: u32, distribution: Distribution| add_split(workgroup, distribution, None);
     let tileable = serial_whole && register_tile(target, shape, max_inv).is_some();
     if tileable {
         for (wg, rows, cols) in [
@@ -371,6 +419,11 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
         // Workgroup-memory tiles on any driver: where barriers serialize
         // a workgroup they are not the heuristic's, but still correct.
         for (wg, dist) in shared_tiles(target, shape, max_inv) {
+            add(wg, dist);
+        }
+    }
+    if shape.family == OpFamily::Softmax {
+        for (wg, dist) in softmax_candidates(target, shape, default.loop_budget) {
             add(wg, dist);
         }
     }
@@ -576,6 +629,16 @@ fn choose_reduction(
     let gpu = !target.facts.barriers_serialize
         && target.env.device.device_type != crate::target::DeviceType::Cpu;
     if !long && gpu {
+        if let (Some((wg, dist, slices)), Some(total)) =
+            (split_k::pick(target, shape, max_inv), red.fixed())
+        {
+            s.workgroup_size = [wg, 1, 1];
+            s.distribution = dist;
+            s.workgroup_memory = dist.shared_tile_bytes();
+            s.reduction = Some(split_k::reduction(total, slices));
+            s.reason = split_k::reason(shape, wg, slices, target.fill_invocations());
+            return;
+        }
         if let Some((wg, dist)) = shared_tile_pick(target, shape, max_inv) {
             s.workgroup_size = [wg, 1, 1];
             s.distribution = dist;
@@ -676,7 +739,7 @@ const TILE_ACCUMULATORS: u32 = 64;
 /// 64); rows: up to 16 (at most [`TILE_ACCUMULATORS`] accumulators; on
 /// lavapipe 16x4 tiles ran matmul 512^3 and 1024^3 about 15% faster than
 /// 8x4 in one quiet `kiln tune` run: 11.4 vs 13.1 ms, 95 vs 113 ms).
-fn register_tile(
+pub(super) fn register_tile(
     target: &CodegenTarget,
     shape: &DispatchShape,
     max_inv: u32,
@@ -761,7 +824,7 @@ const SHARED_SMALL: &[(u32, u32, u32, u32, u32)] = &[
 /// invocations and workgroup memory, and its staging divides evenly over
 /// its invocations. Each block comes double-buffered (preferred where the
 /// memory allows) and single-buffered.
-fn shared_tiles(
+pub(super) fn shared_tiles(
     target: &CodegenTarget,
     shape: &DispatchShape,
     max_inv: u32,
@@ -841,7 +904,7 @@ fn shared_tiles(
 /// whose blocks run half the fill's invocations, else the first that
 /// runs an eighth of it (as register tiles are sized), else none (the
 /// register tile's finer split fills the device better).
-fn shared_tile_pick(
+pub(super) fn shared_tile_pick(
     target: &CodegenTarget,
     shape: &DispatchShape,
     max_inv: u32,
@@ -884,6 +947,57 @@ fn size_text(s: Size) -> String {
     }
 }
 
+/// Softmax rows on `wg` invocations per workgroup: a workgroup per row
+/// (`split`), its invocations' folds combined in workgroup memory, or a
+/// row per invocation.
+fn softmax_rows(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    s: &mut Strategy,
+    wg: u32,
+    split: bool,
+) {
+    s.workgroup_size = [wg, 1, 1];
+    if !split {
+        s.distribution = Distribution::Points { per_invocation: 1 };
+        s.reduction = Some(ReductionStrategy::SoftmaxRow { combine: None });
+        s.workgroup_memory = 0;
+        return;
+    }
+    let combine = combine_for(target, shape);
+    s.distribution = Distribution::WorkgroupPerPoint;
+    s.reduction = Some(ReductionStrategy::SoftmaxRow {
+        combine: Some(combine),
+    });
+    s.workgroup_memory = match combine {
+        Combine::Subgroup => (wg / target.subgroup_size().max(1)).max(1) * 4 + 4,
+        Combine::WorkgroupTree => wg * 4,
+    };
+}
+
+/// The softmax distributions `kiln tune` may time besides the
+/// heuristic's: a row per invocation where the row's loops fit the
+/// budget, and a workgroup per row of one subgroup up to 256 invocations.
+fn softmax_candidates(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    budget: u64,
+) -> Vec<(u32, Distribution)> {
+    let mut out = Vec::new();
+    if shape
+        .reduction
+        .and_then(|r| r.fixed())
+        .is_some_and(|r| r * 3 <= budget)
+    {
+        out.push((64, Distribution::Points { per_invocation: 1 }));
+    }
+    let sg = target.subgroup_size().max(1);
+    for wg in [sg, 64, 256] {
+        out.push((wg, Distribution::WorkgroupPerPoint));
+    }
+    out
+}
+
 fn choose_softmax(
     target: &CodegenTarget,
     shape: &DispatchShape,
@@ -907,9 +1021,7 @@ fn choose_softmax(
         rows.is_none_or(|r| r.saturating_mul(u64::from(target.subgroup_size())) > fill)
     });
     if lone_row || (short_row && rows.is_none_or(|r| r >= 64) && rows_fill) {
-        s.workgroup_size = [64.min(max_inv), 1, 1];
-        s.distribution = Distribution::Points { per_invocation: 1 };
-        s.reduction = Some(ReductionStrategy::SoftmaxRow { combine: None });
+        softmax_rows(target, shape, s, 64.min(max_inv), false);
         s.reason = if short_row {
             "short rows: one row per invocation".into()
         } else {
@@ -918,16 +1030,7 @@ fn choose_softmax(
         return;
     }
     let wg = coop_workgroup(target, row, max_inv);
-    let combine = combine_for(target, shape);
-    s.workgroup_size = [wg, 1, 1];
-    s.distribution = Distribution::WorkgroupPerPoint;
-    s.reduction = Some(ReductionStrategy::SoftmaxRow {
-        combine: Some(combine),
-    });
-    s.workgroup_memory = match combine {
-        Combine::Subgroup => (wg / target.subgroup_size().max(1)).max(1) * 4 + 4,
-        Combine::WorkgroupTree => wg * 4,
-    };
+    softmax_rows(target, shape, s, wg, true);
     s.reason = format!(
         "rows of {}: a workgroup per row ({} iterations per invocation at most)",
         match row {

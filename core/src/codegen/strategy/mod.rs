@@ -13,6 +13,7 @@
 
 mod choose;
 mod coop_matrix;
+mod split_k;
 mod tuning;
 mod types;
 
@@ -20,6 +21,7 @@ use std::fmt;
 
 pub use choose::{candidates, choose, dispatch_shape, loop_sizes, DispatchShape};
 pub use coop_matrix::{plain_matmul, MatmulTypes};
+pub use split_k::{split_slices, MIN_SLICE};
 pub use tuning::{tuning_key, Choice, Tuning};
 pub use types::{type_reprs, TypeRepr};
 
@@ -187,6 +189,23 @@ pub enum ReductionStrategy {
         /// dispatch); the second dispatch combines them all.
         per_invocation: bool,
     },
+    /// Split-K for register or workgroup-memory tiles
+    /// ([`Distribution::Tile`], [`Distribution::SharedTile`]) whose
+    /// outputs are too few to fill the device: the reduction is cut into
+    /// `slices` slices of `slice` iterations (the last one takes what
+    /// remains); the first dispatch runs every tile once per slice and
+    /// writes its partial results (folded from the combining op's
+    /// identity) into a scratch buffer `[slices][points]`; a second
+    /// dispatch folds each point's partials in slice order into the
+    /// output's initial value and applies the fused epilogue. Only for
+    /// combinable reductions (reassociating them is allowed, as for
+    /// [`ReductionStrategy::Cooperative`]).
+    SplitK {
+        /// The number of slices.
+        slices: u32,
+        /// Reduction iterations per slice (a multiple of 16).
+        slice: u64,
+    },
     /// Softmax along a row: max, sum of exponentials, normalisation (three
     /// loops over the row), by one invocation per row or, with `combine`,
     /// by a workgroup per row.
@@ -310,6 +329,10 @@ impl fmt::Display for Strategy {
                     )?;
                 }
             }
+            Some(ReductionStrategy::SplitK { slices, slice }) => writeln!(
+                f,
+                "  reduction: split-K into {slices} slices of {slice} iterations (the last takes the rest), each tile's partial sums written to scratch [{slices}][points]; a second dispatch sums the slices and applies the epilogue"
+            )?,
             Some(ReductionStrategy::SoftmaxRow { combine }) => match combine {
                 None => writeln!(
                     f,

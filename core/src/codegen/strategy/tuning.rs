@@ -15,6 +15,7 @@
 //! contraction 512x512 r512 f32 = wg 64 tile 8x4  # 41.2 ms (default 52.0 ms)
 //! elementwise 16777216 - f32 = wg 1024 vec4 4
 //! contraction 1024x1024 r1024 f32 = wg 256 shared 64x64x16 4x4
+//! contraction 64x64 r16384 f32 = wg 256 shared 32x32x16 2x2 double split 64
 //! ```
 
 use std::collections::BTreeMap;
@@ -33,6 +34,9 @@ pub struct Choice {
     pub workgroup: u32,
     /// How points map to invocations.
     pub distribution: Distribution,
+    /// Split-K: the reduction cut into this many slices
+    /// ([`ReductionStrategy::SplitK`](super::ReductionStrategy::SplitK)).
+    pub split_k: Option<u32>,
 }
 
 impl Choice {
@@ -56,7 +60,10 @@ impl Choice {
             ),
             Distribution::CoopMatrix { m, n, k } => format!("coopmatrix {m}x{n}x{k}"),
         };
-        format!("wg {} {d}", self.workgroup)
+        match self.split_k {
+            Some(n) => format!("wg {} {d} split {n}", self.workgroup),
+            None => format!("wg {} {d}", self.workgroup),
+        }
     }
 
     /// Parses [`Choice::to_text`]'s form.
@@ -71,6 +78,10 @@ impl Choice {
         let (workgroup, rest) = match words.as_slice() {
             ["wg", n, rest @ ..] => (num(n)?, rest),
             _ => return Err(format!("expected 'wg N ...', found '{text}'")),
+        };
+        let (rest, split_k) = match rest {
+            [rest @ .., "split", n] => (rest, Some(num(n)?)),
+            _ => (rest, None),
         };
         let distribution = match rest {
             ["points", n] => Distribution::Points {
@@ -127,6 +138,7 @@ impl Choice {
         Ok(Choice {
             workgroup,
             distribution,
+            split_k,
         })
     }
 }
@@ -240,10 +252,12 @@ mod tests {
         let tile = Choice {
             workgroup: 32,
             distribution: Distribution::Tile { rows: 8, cols: 4 },
+            split_k: None,
         };
         let vec4 = Choice {
             workgroup: 1024,
             distribution: Distribution::Vector4 { per_invocation: 4 },
+            split_k: None,
         };
         t.insert("contraction 512x512 r512 f32", tile, "41.9 ms");
         t.insert("elementwise 16777216 - f32", vec4, "");
@@ -257,8 +271,22 @@ mod tests {
                 cols: 8,
                 double: false,
             },
+            split_k: None,
         };
         assert_eq!(shared.to_text(), "wg 256 shared 64x128x16 4x8");
+        let split = Choice::parse("wg 256 shared 64x128x16 4x8 double split 16").unwrap();
+        assert_eq!(split.split_k, Some(16));
+        assert_eq!(
+            split.to_text(),
+            "wg 256 shared 64x128x16 4x8 double split 16"
+        );
+        assert_eq!(
+            Choice::parse("wg 64 tile 2x4 split 4").unwrap().split_k,
+            Some(4)
+        );
+        assert!(Choice::parse("wg 64 tile 2x4 split 0").is_err());
+        assert!(Choice::parse("wg 64 tile 2x4 split").is_err());
+        t.insert("contraction 64x64 r16384 f32", split, "");
         t.insert("contraction 1024x1024 r1024 f32", shared, "");
         let double = Choice::parse("wg 256 shared 64x128x16 4x8 double").unwrap();
         assert_eq!(

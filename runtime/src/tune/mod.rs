@@ -11,10 +11,13 @@
 //! [`kiln_core::codegen::strategy::choose`]), so a stale file can make a
 //! program slower, never wrong.
 //!
-//! Candidates compute the same values by construction (the same
-//! operations in the same order per output); the tuner checks it: a
-//! candidate whose results differ in any bit from the heuristic
-//! strategy's is rejected, not timed.
+//! Candidates compute the same values (most by the same operations in
+//! the same order per output); the tuner checks it before timing: a
+//! candidate whose results do not [`agree`](agree::agree) with the
+//! heuristic strategy's (bit for bit, except for float reductions split
+//! another way) is rejected, not timed.
+
+mod agree;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -243,9 +246,7 @@ fn measure(
     let compiled = compile(module, target).map_err(|e| e.to_string())?;
     let program = Program::load(device, compiled).map_err(|e| e.to_string())?;
     let got = program.run(function, args).map_err(|e| e.to_string())?;
-    if got != reference {
-        return Err("results differ from the heuristic strategy's".to_string());
-    }
+    agree::agree(&got, reference)?;
     device.take_profile();
     let mut times = Vec::new();
     for _ in 0..runs.max(1) {
