@@ -683,6 +683,7 @@ pub(crate) fn index_into(
         | TypeKind::Array { element, .. }
         | TypeKind::RuntimeArray { element, .. } => Ok(*element),
         TypeKind::Matrix { column, .. } => Ok(*column),
+        TypeKind::CoopMatrix(c) => Ok(c.element),
         TypeKind::Struct(s) => {
             let Some(i) = index else {
                 return Err(

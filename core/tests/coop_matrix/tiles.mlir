@@ -1,7 +1,8 @@
 // Cooperative matrices (SPV_KHR_cooperative_matrix): one subgroup computes a
 // 16x16 f32 tile of C = A * B + C from f16 inputs, K = 32 in two 16-deep
 // steps, loading row-major tiles with a stride in elements; a second kernel
-// multiplies signed i8 tiles into a saturating i32 accumulator.
+// multiplies signed i8 tiles into a saturating i32 accumulator. Elementwise
+// ops, conversions and per-invocation element access act on whole matrices.
 spirv.module Logical Vulkan requires #spirv.vce<v1.6, [Shader, Float16, Int8, StorageBuffer16BitAccess, StorageBuffer8BitAccess, VulkanMemoryModel, CooperativeMatrixKHR], [SPV_KHR_cooperative_matrix]> {
   spirv.GlobalVariable @a bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f16, stride=2> [0])>, StorageBuffer>
   spirv.GlobalVariable @b bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f16, stride=2> [0])>, StorageBuffer>
@@ -32,7 +33,9 @@ spirv.module Logical Vulkan requires #spirv.vce<v1.6, [Shader, Float16, Int8, St
     %neg = spirv.FNegate %twice : !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>
     %half = spirv.FConvert %neg : !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc> to !spirv.coopmatrix<16x16xf16, Subgroup, MatrixAcc>
     %back = spirv.FConvert %half : !spirv.coopmatrix<16x16xf16, Subgroup, MatrixAcc> to !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>
-    spirv.KHR.CooperativeMatrixStore %cp, %back, %k16, <RowMajor> : !spirv.ptr<f32, StorageBuffer>, !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>, i32
+    %first = spirv.CompositeExtract %back[0 : i32] : !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>
+    %patched = spirv.CompositeInsert %first, %back[1 : i32] : f32 into !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>
+    spirv.KHR.CooperativeMatrixStore %cp, %patched, %k16, <RowMajor> : !spirv.ptr<f32, StorageBuffer>, !spirv.coopmatrix<16x16xf32, Subgroup, MatrixAcc>, i32
     spirv.Return
   }
   spirv.func @tile_i8() "None" {

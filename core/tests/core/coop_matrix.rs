@@ -294,3 +294,48 @@ fn text_parser_rejects_malformed_coopmatrix_types() {
         assert!(err.contains(want), "{ty}: {err}");
     }
 }
+
+/// A module declaring one cooperative matrix type whose rows are `rows`
+/// (`%3`: a specialization constant when `spec`) and whose use is `usage`.
+fn coop_type_module(spec: bool, usage: u32) -> Vec<u32> {
+    use spirv::Op;
+    let mut a = common::Asm::preamble(8);
+    a.op(Op::TypeFloat, &[1, 16]);
+    a.op(Op::TypeInt, &[2, 32, 0]);
+    a.op(
+        if spec { Op::SpecConstant } else { Op::Constant },
+        &[2, 3, 16],
+    );
+    a.op(Op::Constant, &[2, 4, 3]); // Subgroup
+    a.op(Op::Constant, &[2, 5, usage]);
+    a.op(Op::TypeCooperativeMatrixKHR, &[6, 1, 4, 3, 3, 5]);
+    a.words
+}
+
+#[test]
+fn deserializer_reads_and_refuses_cooperative_matrix_types() {
+    let m = kiln_core::binary::deserialize(&coop_type_module(false, 2))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let types = &m.types;
+    let found = (0..types.len())
+        .filter_map(|i| types.coop_matrix(kiln_core::ir::Type::from_index(i)))
+        .collect::<Vec<_>>();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].rows, found[0].columns), (16, 16));
+    assert_eq!(found[0].usage, kiln_core::ir::CoopMatrixUse::MatrixAcc);
+    for (words, want) in [
+        (
+            coop_type_module(true, 2),
+            "row count %3 is a specialization constant",
+        ),
+        (
+            coop_type_module(false, 7),
+            "unknown cooperative matrix use 7",
+        ),
+    ] {
+        let err = kiln_core::binary::deserialize(&words)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(want), "{err}");
+    }
+}

@@ -71,6 +71,15 @@ impl<'m> Verifier<'m> {
             TypeKind::Vector { len, element } => (*len as usize, *element),
             TypeKind::Matrix { columns, column } => (*columns as usize, *column),
             TypeKind::RuntimeArray { element, .. } if dynamic => return Step::Into(*element),
+            // T15: an invocation's own elements of a cooperative matrix;
+            // how many it holds is known at run time only
+            // (`KHR.CooperativeMatrixLength`).
+            TypeKind::CoopMatrix(c) => {
+                return match index {
+                    Some(i) if i < 0 || i > i128::from(u32::MAX) => Step::OutOfRange(0),
+                    _ => Step::Into(c.element),
+                }
+            }
             _ => return Step::NotComposite,
         };
         match in_range(len) {

@@ -237,7 +237,9 @@
 //!   `IMul`, `FMul`, `SDiv`, `UDiv`, `FDiv`, all operands and the result of
 //!   one matrix type with integer / float elements as the op requires;
 //!   conversions between matrices keep shape, scope and use;
-//!   `CompositeConstruct` of a matrix takes one scalar of its element type.
+//!   `CompositeConstruct` of a matrix takes one scalar of its element type;
+//!   `CompositeExtract` / `CompositeInsert` reach an element (of the
+//!   invocation's share) with one non-negative index.
 //!
 //! Ops outside these families are checked for the grammar rules (O1-O4),
 //! isolation and dominance only.
