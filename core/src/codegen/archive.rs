@@ -1102,8 +1102,14 @@ impl Field for Distribution {
                 cols.put(w)?;
                 double.put(w)
             }
-            Distribution::RowSlices { slice } => {
+            Distribution::CoopMatrix { m, n, k } => {
                 5u8.put(w)?;
+                m.put(w)?;
+                n.put(w)?;
+                k.put(w)
+            }
+            Distribution::RowSlices { slice } => {
+                6u8.put(w)?;
                 slice.put(w)
             }
         }
@@ -1129,7 +1135,12 @@ impl Field for Distribution {
                 cols: Field::get(r)?,
                 double: Field::get(r)?,
             },
-            (_, 5) => Distribution::RowSlices {
+            (_, 5) => Distribution::CoopMatrix {
+                m: Field::get(r)?,
+                n: Field::get(r)?,
+                k: Field::get(r)?,
+            },
+            (_, 6) => Distribution::RowSlices {
                 slice: Field::get(r)?,
             },
             (at, t) => return Err(r.invalid(at, "distribution", format!("tag {t}"))),

@@ -20,6 +20,7 @@
 //! ([`types`]).
 
 mod body;
+mod coop_matmul;
 mod dispatch;
 mod emitter;
 mod int64;

@@ -46,6 +46,10 @@ pub struct DispatchShape {
     /// read along the reduction that leave out the last parallel loop
     /// (a matmul's A) and the one before it (its B).
     pub stages_operands: bool,
+    /// The element types of a plain matmul (a `linalg.matmul` alone, its
+    /// operands in memory; see [`super::plain_matmul`]), which may use
+    /// cooperative matrices.
+    pub coop_matmul: Option<super::MatmulTypes>,
     /// Whether the root streams rows (matrix x vector): one reduction
     /// loop, and an input that every point reads its own row of,
     /// contiguous along the reduction (see `matvec::streams_rows`).
@@ -232,6 +236,7 @@ pub fn dispatch_shape(
         tile_shares_loads,
         reduction_innermost,
         stages_operands,
+        coop_matmul: super::plain_matmul(info, regions, d),
         streams_rows,
     }
 }
@@ -490,6 +495,9 @@ fn choose_default(
         types,
         reason: String::new(),
     };
+    if let Some(coop) = super::coop_matrix::strategy(target, shape, &s) {
+        return Ok(coop);
+    }
     match shape.family {
         OpFamily::Elementwise | OpFamily::DataMovement => {
             // Large static spaces: lavapipe runs a workgroup as one
@@ -1068,6 +1076,7 @@ mod tests {
             tile_shares_loads: true,
             reduction_innermost: true,
             stages_operands: true,
+            coop_matmul: None,
             streams_rows: false,
         }
     }

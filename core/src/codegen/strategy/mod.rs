@@ -12,6 +12,7 @@
 //! accumulator in memory.
 
 mod choose;
+mod coop_matrix;
 mod matvec;
 mod split_k;
 mod tuning;
@@ -20,6 +21,7 @@ mod types;
 use std::fmt;
 
 pub use choose::{candidates, choose, dispatch_shape, loop_sizes, DispatchShape};
+pub use coop_matrix::{plain_matmul, MatmulTypes};
 pub use split_k::{split_slices, MIN_SLICE};
 pub use tuning::{tuning_key, Choice, Tuning};
 pub use types::{type_reprs, TypeRepr};
@@ -115,6 +117,19 @@ pub enum Distribution {
         cols: u32,
         /// Whether the staged blocks are double-buffered.
         double: bool,
+    },
+    /// Cooperative matrices (`SPV_KHR_cooperative_matrix`, a plain matmul
+    /// whose sizes are multiples of the tile): each workgroup is one
+    /// subgroup computing one `m` x `n` output tile with `k`-deep
+    /// multiply-adds of `Subgroup` cooperative matrices loaded from and
+    /// stored to memory.
+    CoopMatrix {
+        /// Rows of the tile (the env's `m_size`).
+        m: u32,
+        /// Columns of the tile (`n_size`).
+        n: u32,
+        /// Reduction iterations per multiply-add (`k_size`).
+        k: u32,
     },
     /// Matrix x vector ([`DispatchShape::streams_rows`]): the workgroup's
     /// invocations are cut into slices of `slice` consecutive
@@ -290,6 +305,10 @@ impl fmt::Display for Strategy {
                 f,
                 "  distribution: a {block_rows}x{block_cols} block per workgroup, operands staged in workgroup memory {depth} reduction steps at a time{}, a {rows}x{cols} register tile per invocation",
                 if double { " (double-buffered)" } else { "" }
+            )?,
+            Distribution::CoopMatrix { m, n, k } => writeln!(
+                f,
+                "  distribution: a {m}x{n} output tile per subgroup (one subgroup per workgroup), {m}x{n}x{k} cooperative-matrix multiply-adds"
             )?,
             Distribution::RowSlices { slice } => writeln!(
                 f,

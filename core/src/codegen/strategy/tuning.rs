@@ -59,6 +59,7 @@ impl Choice {
                 "shared {block_rows}x{block_cols}x{depth} {rows}x{cols}{}",
                 if double { " double" } else { "" }
             ),
+            Distribution::CoopMatrix { m, n, k } => format!("coopmatrix {m}x{n}x{k}"),
         };
         match self.split_k {
             Some(n) => format!("wg {} {d} split {n}", self.workgroup),
@@ -119,6 +120,19 @@ impl Choice {
                     rows: t[0],
                     cols: t[1],
                     double: !rest.is_empty(),
+                }
+            }
+            ["coopmatrix", mnk] => {
+                let parts: Vec<&str> = mnk.split('x').collect();
+                let [m, n, k] = parts[..] else {
+                    return Err(format!(
+                        "expected 'coopmatrix MxNxK', found 'coopmatrix {mnk}'"
+                    ));
+                };
+                Distribution::CoopMatrix {
+                    m: num(m)?,
+                    n: num(n)?,
+                    k: num(k)?,
                 }
             }
             _ => return Err(format!("unknown distribution '{}'", rest.join(" "))),
