@@ -310,6 +310,11 @@ impl Context {
         if timeline_ext {
             extensions.push(ash::khr::timeline_semaphore::NAME.as_ptr());
         }
+        // `cooperativeMatrix` is enabled only where the device reports it,
+        // which it does only with the extension.
+        if enable.enables_cooperative_matrix() {
+            extensions.push(ash::khr::cooperative_matrix::NAME.as_ptr());
+        }
         enable.enable_timeline_semaphore();
         let mut timeline_features =
             vk::PhysicalDeviceTimelineSemaphoreFeatures::default().timeline_semaphore(true);

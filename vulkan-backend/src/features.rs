@@ -10,6 +10,9 @@
 //! [`DeviceQuery`](crate::DeviceQuery); a group is enabled only when its
 //! core struct can be chained at the device's effective version.
 //! (Enabling the pre-promotion extensions on older devices is not done yet.)
+//! One feature of an unpromoted extension is enabled too: `cooperativeMatrix`
+//! of `VK_KHR_cooperative_matrix`, with its extension, on Vulkan 1.1+
+//! devices that report it.
 
 use std::collections::BTreeSet;
 
@@ -78,12 +81,17 @@ pub struct DeviceFeatures {
     /// `shaderZeroInitializeWorkgroupMemory`: initializers on `Workgroup`
     /// variables.
     pub shader_zero_initialize_workgroup_memory: bool,
+
+    // --- VK_KHR_cooperative_matrix (not promoted) ---
+    /// `cooperativeMatrix`: the `CooperativeMatrixKHR` capability (the
+    /// context also enables the extension).
+    pub cooperative_matrix: bool,
 }
 
 impl DeviceFeatures {
     /// Each field with the [`Feature`] it stands for: the one table behind
     /// [`DeviceFeatures::to_set`] and [`DeviceFeatures::from_set`].
-    fn fields(&mut self) -> [(&mut bool, Feature); 23] {
+    fn fields(&mut self) -> [(&mut bool, Feature); 24] {
         [
             (&mut self.shader_float64, Feature::ShaderFloat64),
             (&mut self.shader_int64, Feature::ShaderInt64),
@@ -153,6 +161,7 @@ impl DeviceFeatures {
                 &mut self.shader_zero_initialize_workgroup_memory,
                 Feature::ShaderZeroInitializeWorkgroupMemory,
             ),
+            (&mut self.cooperative_matrix, Feature::CooperativeMatrix),
         ]
     }
 
@@ -198,6 +207,7 @@ pub(crate) struct FeatureChain {
     v11: vk::PhysicalDeviceVulkan11Features<'static>,
     v12: vk::PhysicalDeviceVulkan12Features<'static>,
     v13: vk::PhysicalDeviceVulkan13Features<'static>,
+    coop: vk::PhysicalDeviceCooperativeMatrixFeaturesKHR<'static>,
     /// The effective API version: min(instance, device).
     version: u32,
 }
@@ -207,8 +217,12 @@ impl FeatureChain {
     /// version `version`: `VkPhysicalDeviceFeatures` members always; the
     /// `VkPhysicalDeviceVulkan11Features`/`12` members from Vulkan 1.2
     /// (the 1.1 struct itself arrived with 1.2); `13` members from 1.3.
-    /// Features only an extension struct reports are not enabled yet.
+    /// Of the features only an extension struct reports, `cooperativeMatrix`
+    /// is enabled (from Vulkan 1.1, where its struct can be chained).
     pub(crate) fn can_enable(feature: Feature, version: u32) -> bool {
+        if feature == Feature::CooperativeMatrix {
+            return version >= vk::API_VERSION_1_1;
+        }
         match feature.core_in() {
             Some((1, 0)) => true,
             Some((1, 1) | (1, 2)) => version >= vk::API_VERSION_1_2,
@@ -230,6 +244,7 @@ impl FeatureChain {
         self.v11.p_next = std::ptr::null_mut();
         self.v12.p_next = std::ptr::null_mut();
         self.v13.p_next = std::ptr::null_mut();
+        self.coop.p_next = std::ptr::null_mut();
     }
 
     /// The structs that enable exactly `f`, for a device whose effective
@@ -265,7 +280,14 @@ impl FeatureChain {
         c.v13.shader_integer_dot_product = b(f.shader_integer_dot_product);
         c.v13.shader_zero_initialize_workgroup_memory =
             b(f.shader_zero_initialize_workgroup_memory);
+        c.coop.cooperative_matrix = b(f.cooperative_matrix);
         c
+    }
+
+    /// Whether the chain enables `cooperativeMatrix` (the context then
+    /// enables `VK_KHR_cooperative_matrix`).
+    pub(crate) fn enables_cooperative_matrix(&self) -> bool {
+        self.version >= vk::API_VERSION_1_1 && self.coop.cooperative_matrix == vk::TRUE
     }
 
     /// Calls `f` with a `VkPhysicalDeviceFeatures2` chaining the structs
@@ -289,6 +311,28 @@ impl FeatureChain {
         if version >= vk::API_VERSION_1_3 {
             features2 = features2.push_next(&mut self.v13);
         }
+        if self.coop.cooperative_matrix == vk::TRUE {
+            features2 = features2.push_next(&mut self.coop);
+        }
         f(Some(&mut features2), &core)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `cooperativeMatrix` is enabled wherever the device reports it on
+    /// Vulkan 1.1+, and the chain then carries its struct.
+    #[test]
+    fn cooperative_matrix_is_enabled_from_vulkan_1_1() {
+        let supported = BTreeSet::from([Feature::CooperativeMatrix, Feature::ShaderInt64]);
+        let f = DeviceFeatures::kiln_enables(&supported, vk::API_VERSION_1_3);
+        assert!(f.cooperative_matrix && f.shader_int64);
+        assert!(FeatureChain::enabling(&f, vk::API_VERSION_1_3).enables_cooperative_matrix());
+        let old = DeviceFeatures::kiln_enables(&supported, vk::API_VERSION_1_0);
+        assert!(!old.cooperative_matrix);
+        let none = DeviceFeatures::kiln_enables(&BTreeSet::new(), vk::API_VERSION_1_3);
+        assert!(!FeatureChain::enabling(&none, vk::API_VERSION_1_3).enables_cooperative_matrix());
     }
 }

@@ -33,6 +33,9 @@ pub(crate) struct InstanceShared {
     pub(crate) api_version: u32,
     /// Whether the validation layer is on.
     pub(crate) validation: bool,
+    /// The validation layer's `specVersion` (the Vulkan header it was
+    /// built from), with validation on.
+    pub(crate) validation_layer_version: Option<u32>,
     /// The messenger, with validation on.
     messenger: Option<DebugMessenger>,
     /// Where the messenger delivers. Must outlive `messenger` and `raw`.
@@ -64,6 +67,7 @@ impl InstanceShared {
         };
 
         let mut layers = Vec::new();
+        let mut validation_layer_version = None;
         let mut enabled_extensions = Vec::new();
         let mut flags = vk::InstanceCreateFlags::empty();
         if has_extension(ash::khr::portability_enumeration::NAME) {
@@ -74,10 +78,11 @@ impl InstanceShared {
             // SAFETY: `entry` is a loaded Vulkan loader.
             let available = unsafe { entry.enumerate_instance_layer_properties() }
                 .map_err(|r| map_enumerate("vkEnumerateInstanceLayerProperties", r))?;
-            if !available
+            let layer = available
                 .iter()
-                .any(|l| l.layer_name_as_c_str() == Ok(VALIDATION_LAYER))
-            {
+                .find(|l| l.layer_name_as_c_str() == Ok(VALIDATION_LAYER));
+            validation_layer_version = layer.map(|l| l.spec_version);
+            if layer.is_none() {
                 return Err(Error::LayerNotPresent {
                     name: VALIDATION_LAYER.to_string_lossy().into_owned(),
                     available: available
@@ -146,9 +151,20 @@ impl InstanceShared {
             raw,
             api_version,
             validation,
+            validation_layer_version,
             messenger,
             messages,
         }))
+    }
+}
+
+impl InstanceShared {
+    /// Whether the validation layer is on and was built from a Vulkan
+    /// header older than `header` (packed): it reports the structs of
+    /// newer extensions in a `pNext` chain as unknown, so their features
+    /// are not enabled under it.
+    pub(crate) fn validation_predates(&self, header: u32) -> bool {
+        self.validation_layer_version.is_some_and(|v| v < header)
     }
 }
 

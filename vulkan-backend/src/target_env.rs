@@ -185,7 +185,15 @@ impl DeviceQuery {
             let core = tables::extension_row(ext)
                 .and_then(|r| r.core_in)
                 .is_some_and(|v| v <= version);
-            core || (scope == EnvScope::Device && self.has_extension(ext))
+            // Kiln scope: the unpromoted extensions the context enables
+            // because one of their features is enabled
+            // (`VK_KHR_cooperative_matrix`).
+            let enabled = scope == EnvScope::Kiln
+                && self
+                    .enabled_features
+                    .iter()
+                    .any(|f| f.core_in().is_none() && f.extension() == Some(ext));
+            core || enabled || (scope == EnvScope::Device && self.has_extension(ext))
         };
         let features = match scope {
             EnvScope::Kiln => &self.enabled_features,
@@ -532,6 +540,48 @@ mod tests {
         let exts = &env.vce.extensions;
         assert!(exts.contains(&Extension::SpvExtShaderAtomicFloatAdd));
         assert!(exts.contains(&Extension::SpvKhrCooperativeMatrix));
+    }
+
+    /// A device whose context enables `cooperativeMatrix` lists the
+    /// capability, the SPIR-V extension and the queried configurations in
+    /// kiln's env; without the feature enabled (lavapipe) it lists none.
+    #[test]
+    fn kiln_scope_lists_cooperative_matrices_when_enabled() {
+        use kiln_core::grammar::Scope;
+        use kiln_core::ir::FloatKind;
+        use kiln_core::target::ScalarType;
+        let f16 = ScalarType::Float(FloatKind::F16);
+        let f32 = ScalarType::Float(FloatKind::F32);
+        let props = CoopMatrixPropertiesKhr {
+            m_size: 16,
+            n_size: 16,
+            k_size: 16,
+            a_type: f16,
+            b_type: f16,
+            c_type: f32,
+            result_type: f32,
+            acc_sat: false,
+            scope: Scope::Subgroup,
+        };
+        let mut q = lavapipe_like();
+        q.cooperative_matrix_khr = vec![props];
+        let without = q.target_env();
+        assert!(without.limits.cooperative_matrix_properties_khr.is_empty());
+        assert!(!without
+            .vce
+            .extensions
+            .contains(&Extension::SpvKhrCooperativeMatrix));
+        q.enabled_features.insert(Feature::CooperativeMatrix);
+        let env = q.target_env();
+        assert!(env
+            .vce
+            .capabilities
+            .contains(&Capability::CooperativeMatrixKHR));
+        assert!(env
+            .vce
+            .extensions
+            .contains(&Extension::SpvKhrCooperativeMatrix));
+        assert_eq!(env.limits.cooperative_matrix_properties_khr, vec![props]);
     }
 
     #[test]

@@ -21,4 +21,5 @@ mod tensor_cpu_cli;
 mod tensor_device_cli;
 mod translate_cli;
 mod tune_cli;
+mod tune_matvec;
 mod update_vce_cli;

@@ -228,6 +228,7 @@ fn is_own_attr(kind: &OpKind, name: &str) -> bool {
             name: attr, kind, ..
         } => attr == name || schema::enum_literal_params_attr(*kind, attr) == name,
         Role::Callee => name == "callee",
+        Role::TypeAttr { name: attr } => attr == name,
         Role::SwitchTargets => name == "literals",
         _ => false,
     })

@@ -152,6 +152,22 @@ fn collect(
             }
             collect(types, *column, storage, out, depth + 1);
         }
+        TypeKind::CoopMatrix(c) => {
+            // `OpTypeCooperativeMatrixKHR` needs `CooperativeMatrixKHR`
+            // (which needs `SPV_KHR_cooperative_matrix`); the element
+            // type brings its own (`Float16`, `Int8`, ...).
+            if let Some(r) = instruction("TypeCooperativeMatrixKHR") {
+                out.push(r);
+            }
+            // SPIRV-Tools: "If the Shader and CooperativeMatrixKHR
+            // capabilities are declared, the VulkanMemoryModel capability
+            // must also be declared" (kiln's modules are all shaders).
+            out.push(cap_requirement(
+                scalar_origin(types, ty, None),
+                Capability::VulkanMemoryModel,
+            ));
+            collect(types, c.element, storage, out, depth + 1);
+        }
         TypeKind::Function { inputs, results } => {
             for &t in inputs.iter().chain(results) {
                 collect(types, t, None, out, depth + 1);

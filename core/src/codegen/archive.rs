@@ -1102,6 +1102,16 @@ impl Field for Distribution {
                 cols.put(w)?;
                 double.put(w)
             }
+            Distribution::CoopMatrix { m, n, k } => {
+                5u8.put(w)?;
+                m.put(w)?;
+                n.put(w)?;
+                k.put(w)
+            }
+            Distribution::RowSlices { slice } => {
+                6u8.put(w)?;
+                slice.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -1124,6 +1134,14 @@ impl Field for Distribution {
                 rows: Field::get(r)?,
                 cols: Field::get(r)?,
                 double: Field::get(r)?,
+            },
+            (_, 5) => Distribution::CoopMatrix {
+                m: Field::get(r)?,
+                n: Field::get(r)?,
+                k: Field::get(r)?,
+            },
+            (_, 6) => Distribution::RowSlices {
+                slice: Field::get(r)?,
             },
             (at, t) => return Err(r.invalid(at, "distribution", format!("tag {t}"))),
         })

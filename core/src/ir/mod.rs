@@ -22,7 +22,8 @@ pub use entity::{Attr, Block, Op, Region, Type, Value};
 pub use module::{Module, OpSpec};
 pub use op::{BlockData, Location, OpData, OpKind, RegionData, Successor, ValueData, ValueDef};
 pub use types::{
-    FloatKind, ImageArrayed, ImageDepth, ImageSamplerUse, ImageSampling, ImageType,
-    MemberDecoration, Signedness, StructMember, StructType, TypeKind, TypeStore,
+    CoopMatrixType, CoopMatrixUse, FloatKind, ImageArrayed, ImageDepth, ImageSamplerUse,
+    ImageSampling, ImageType, MemberDecoration, Signedness, StructMember, StructType, TypeKind,
+    TypeStore,
 };
 pub use uses::UseMap;

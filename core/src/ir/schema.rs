@@ -25,6 +25,14 @@
 //!   otherwise; id parameters (`ImageOperands Bias %b`) -> trailing SSA
 //!   operands after those of the enum's own position.
 //!
+//! The cooperative-matrix instructions follow MLIR's op definitions: the
+//! `MemoryLayout` id of `OpCooperativeMatrixLoadKHR` / `StoreKHR` is the
+//! enum attribute `matrix_layout` (an id constant in the binary, like a
+//! scope) and their memory operand is `memory_operand`; the operands of
+//! `OpCooperativeMatrixMulAddKHR` are `matrix_operands`; the `Type` id of
+//! `OpCooperativeMatrixLengthKHR` is the type attribute
+//! `cooperative_matrix_type`.
+//!
 //! GLSL.std.450 instructions take only ids: every operand is an SSA operand.
 
 use std::borrow::Cow;
@@ -59,6 +67,12 @@ pub enum Role {
     },
     /// `OpFunctionCall`'s callee, stored as the `callee` symbol attribute.
     Callee,
+    /// A type id operand, stored as the type attribute `name`
+    /// (`OpCooperativeMatrixLengthKHR`'s `cooperative_matrix_type`).
+    TypeAttr {
+        /// Attribute name.
+        name: Cow<'static, str>,
+    },
     /// `OpSwitch` targets: `literals` attribute + successors.
     SwitchTargets,
 }
@@ -80,6 +94,7 @@ impl OpSchema {
         self.roles.iter().filter_map(|r| match r {
             Role::Attr { name, .. } => Some(name.as_ref()),
             Role::Callee => Some("callee"),
+            Role::TypeAttr { name } => Some(name.as_ref()),
             Role::SwitchTargets => Some("literals"),
             _ => None,
         })
@@ -124,6 +139,24 @@ fn build(desc: &grammar::InstDesc) -> OpSchema {
             OperandKind::IdRef if desc.opname == "FunctionCall" && operand.name == "Function" => {
                 Role::Callee
             }
+            OperandKind::IdRef
+                if operand.name == "MemoryLayout"
+                    && desc.opname.starts_with("CooperativeMatrix") =>
+            {
+                Role::Attr {
+                    name: "matrix_layout".into(),
+                    kind: OperandKind::CooperativeMatrixLayout,
+                    quantifier: operand.quantifier,
+                    id_constant: true,
+                }
+            }
+            OperandKind::IdRef
+                if operand.name == "Type" && desc.opname == "CooperativeMatrixLengthKHR" =>
+            {
+                Role::TypeAttr {
+                    name: "cooperative_matrix_type".into(),
+                }
+            }
             OperandKind::IdRef if is_label(operand.name) => Role::Successor {
                 quantifier: operand.quantifier,
             },
@@ -142,6 +175,13 @@ fn build(desc: &grammar::InstDesc) -> OpSchema {
             },
             kind => {
                 let mut name = attr_name(kind, operand.name);
+                if desc.opname.starts_with("CooperativeMatrix") && desc.opname.ends_with("KHR") {
+                    match kind {
+                        OperandKind::MemoryAccess => name = "memory_operand".into(),
+                        OperandKind::CooperativeMatrixOperands => name = "matrix_operands".into(),
+                        _ => {}
+                    }
+                }
                 // OpCopyMemory(Sized) has two memory operands: the second
                 // describes the source (MLIR's `source_memory_access`).
                 if schema.attr_names().any(|n| n == name) {
@@ -266,6 +306,47 @@ mod tests {
             names,
             ["execution_scope", "memory_scope", "memory_semantics"]
         );
+    }
+
+    #[test]
+    fn cooperative_matrix_schemas_use_mlir_names() {
+        let names = |op: &str| -> Vec<String> {
+            let d = grammar::core_inst_by_name(op).unwrap();
+            core_schema(d.opcode)
+                .unwrap()
+                .attr_names()
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(
+            names("CooperativeMatrixLoadKHR"),
+            ["matrix_layout", "memory_operand"]
+        );
+        assert_eq!(
+            names("CooperativeMatrixStoreKHR"),
+            ["matrix_layout", "memory_operand"]
+        );
+        assert_eq!(names("CooperativeMatrixMulAddKHR"), ["matrix_operands"]);
+        assert_eq!(
+            names("CooperativeMatrixLengthKHR"),
+            ["cooperative_matrix_type"]
+        );
+        let load = grammar::core_inst_by_name("CooperativeMatrixLoadKHR").unwrap();
+        let roles = &core_schema(load.opcode).unwrap().roles;
+        // Pointer, layout (an id constant), stride, memory operand.
+        assert!(matches!(
+            roles[1],
+            Role::Attr {
+                id_constant: true,
+                ..
+            }
+        ));
+        assert!(matches!(
+            roles[2],
+            Role::Value {
+                quantifier: Quantifier::Optional
+            }
+        ));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! `si8`, `ui16`, `f16`, `bf16`, `f32`, `f64`, `vector<4xf32>`, `index`,
 //! `none`, function types) and adds the SPIR-V specific ones (`!spv.array`,
 //! `!spv.rtarray`, `!spv.ptr`, `!spv.struct`, `!spv.image`,
-//! `!spv.sampled_image`, `!spv.matrix`). Types are interned in a
+//! `!spv.sampled_image`, `!spv.matrix`, `!spv.coopmatrix`). Types are interned in a
 //! [`TypeStore`]: two [`Type`] handles are equal exactly when the types are.
 //!
 //! Decorations that only matter for memory layout (`ArrayStride`, `Offset`,
@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 
 use super::entity::Type;
-use crate::grammar::{Decoration, Dim, ImageFormat, StorageClass};
+use crate::grammar::{Decoration, Dim, ImageFormat, Scope, StorageClass};
 
 /// Signedness semantics of an integer type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,6 +109,76 @@ pub struct ImageType {
     pub format: ImageFormat,
 }
 
+/// The `Use` operand of a cooperative matrix type
+/// (`SPV_KHR_cooperative_matrix`): which operand of a multiply-add it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CoopMatrixUse {
+    /// `MatrixA` (`MatrixAKHR` = 0): the left operand, M x K.
+    MatrixA,
+    /// `MatrixB` (`MatrixBKHR` = 1): the right operand, K x N.
+    MatrixB,
+    /// `MatrixAcc` (`MatrixAccumulatorKHR` = 2): the accumulator and result, M x N.
+    MatrixAcc,
+}
+
+impl CoopMatrixUse {
+    /// The binary value of the `Use` operand.
+    pub fn to_u32(self) -> u32 {
+        match self {
+            CoopMatrixUse::MatrixA => 0,
+            CoopMatrixUse::MatrixB => 1,
+            CoopMatrixUse::MatrixAcc => 2,
+        }
+    }
+
+    /// The use with binary value `v`.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(CoopMatrixUse::MatrixA),
+            1 => Some(CoopMatrixUse::MatrixB),
+            2 => Some(CoopMatrixUse::MatrixAcc),
+            _ => None,
+        }
+    }
+
+    /// MLIR's spelling (`MatrixA`, `MatrixB`, `MatrixAcc`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CoopMatrixUse::MatrixA => "MatrixA",
+            CoopMatrixUse::MatrixB => "MatrixB",
+            CoopMatrixUse::MatrixAcc => "MatrixAcc",
+        }
+    }
+
+    /// The use spelled `name` (MLIR's names or the grammar's
+    /// `MatrixAKHR` / `MatrixBKHR` / `MatrixAccumulatorKHR`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "MatrixA" | "MatrixAKHR" => Some(CoopMatrixUse::MatrixA),
+            "MatrixB" | "MatrixBKHR" => Some(CoopMatrixUse::MatrixB),
+            "MatrixAcc" | "MatrixAccumulatorKHR" => Some(CoopMatrixUse::MatrixAcc),
+            _ => None,
+        }
+    }
+}
+
+/// `!spv.coopmatrix<RxCxT, Scope, Use>`: a cooperative matrix
+/// (`OpTypeCooperativeMatrixKHR`), held jointly by the invocations of a
+/// scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CoopMatrixType {
+    /// Element type (a scalar integer or float).
+    pub element: Type,
+    /// Number of rows.
+    pub rows: u32,
+    /// Number of columns.
+    pub columns: u32,
+    /// The scope whose invocations share the matrix.
+    pub scope: Scope,
+    /// Which operand of a multiply-add it is.
+    pub usage: CoopMatrixUse,
+}
+
 /// A decoration on a struct member, with its literal operand if any
 /// (`MatrixStride=16`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -201,6 +271,8 @@ pub enum TypeKind {
         /// Column (vector) type.
         column: Type,
     },
+    /// `!spv.coopmatrix<RxCxT, Scope, Use>`.
+    CoopMatrix(CoopMatrixType),
     /// `(T0, T1) -> (R)`.
     Function {
         /// Parameter types.
@@ -343,10 +415,19 @@ impl TypeStore {
     pub fn is_scalar(&self, ty: Type) -> bool {
         matches!(self.kind(ty), TypeKind::Int { .. } | TypeKind::Float(_))
     }
-    /// The element type of a vector, or `ty` itself for anything else.
+    /// The cooperative matrix type `ty` is, if it is one.
+    pub fn coop_matrix(&self, ty: Type) -> Option<CoopMatrixType> {
+        match self.kind(ty) {
+            TypeKind::CoopMatrix(c) => Some(*c),
+            _ => None,
+        }
+    }
+    /// The element type of a vector or cooperative matrix, or `ty` itself
+    /// for anything else.
     pub fn scalar_of(&self, ty: Type) -> Type {
         match self.kind(ty) {
             TypeKind::Vector { element, .. } => *element,
+            TypeKind::CoopMatrix(c) => c.element,
             _ => ty,
         }
     }
@@ -375,11 +456,13 @@ impl TypeStore {
             _ => None,
         }
     }
-    /// Whether `ty` is a composite (vector, array, struct, matrix).
+    /// Whether `ty` is a composite (vector, array, struct, matrix,
+    /// cooperative matrix).
     pub fn is_composite(&self, ty: Type) -> bool {
         matches!(
             self.kind(ty),
             TypeKind::Vector { .. }
+                | TypeKind::CoopMatrix(_)
                 | TypeKind::Array { .. }
                 | TypeKind::RuntimeArray { .. }
                 | TypeKind::Struct(_)

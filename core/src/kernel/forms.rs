@@ -236,17 +236,58 @@ pub(crate) fn form(kind: KOpKind) -> Form {
         cast_ops!() => Form::Cast,
         index_binary_ops!() => Form::IndexBinary,
         dim_ops!() => Form::Dim,
-        BuiltinModule | GpuModule | GpuFunc | GpuReturn | FuncFunc | FuncReturn | FuncCall
-        | GpuLaunchFunc | ArithConstant | ArithAddUIExtended | ArithMulUIExtended
-        | ArithMulSIExtended | ArithCmpI | ArithCmpF | ArithSelect | MemRefLoad | MemRefStore
-        | MemRefAlloc | MemRefAlloca | MemRefDealloc | MemRefSubView | MemRefDim | ScfFor
-        | ScfIf | ScfWhile | ScfYield | ScfCondition | GpuLaneId | GpuSubgroupId
-        | GpuSubgroupSize | GpuNumSubgroups | GpuBarrier | GpuShuffle | GpuSubgroupReduce
-        | VectorLoad | VectorStore | VectorExtract | VectorInsert | VectorExtractElement
-        | VectorInsertElement | VectorSplat | VectorShuffle | VectorInterleave
-        | VectorDeinterleave | VectorReduction | IndexConstant | IndexCmp | SpirvOp => {
-            Form::Special
-        }
+        BuiltinModule
+        | GpuModule
+        | GpuFunc
+        | GpuReturn
+        | FuncFunc
+        | FuncReturn
+        | FuncCall
+        | GpuLaunchFunc
+        | ArithConstant
+        | ArithAddUIExtended
+        | ArithMulUIExtended
+        | ArithMulSIExtended
+        | ArithCmpI
+        | ArithCmpF
+        | ArithSelect
+        | MemRefLoad
+        | MemRefStore
+        | MemRefAlloc
+        | MemRefAlloca
+        | MemRefDealloc
+        | MemRefSubView
+        | MemRefDim
+        | ScfFor
+        | ScfIf
+        | ScfWhile
+        | ScfYield
+        | ScfCondition
+        | GpuLaneId
+        | GpuSubgroupId
+        | GpuSubgroupSize
+        | GpuNumSubgroups
+        | GpuBarrier
+        | GpuShuffle
+        | GpuSubgroupReduce
+        | GpuSubgroupMmaLoadMatrix
+        | GpuSubgroupMmaStoreMatrix
+        | GpuSubgroupMmaCompute
+        | GpuSubgroupMmaConstantMatrix
+        | VectorLoad
+        | VectorStore
+        | VectorExtract
+        | VectorInsert
+        | VectorExtractElement
+        | VectorInsertElement
+        | VectorSplat
+        | VectorShuffle
+        | VectorInterleave
+        | VectorDeinterleave
+        | VectorReduction
+        | IndexConstant
+        | IndexCmp
+        | SpirvOp => Form::Special,
     }
 }
 

@@ -30,5 +30,5 @@ pub use module::{KAttr, KBlockData, KOpData, KRegionData, KValueData, KValueDef,
 pub use ops::KOpKind;
 pub use parse::{parse, parse_type};
 pub use print::{print, print_generic};
-pub use types::{FloatTy, GpuAddressSpace, KType, MemRefLayout, MemorySpace};
+pub use types::{FloatTy, GpuAddressSpace, KType, MemRefLayout, MemorySpace, MmaOperand};
 pub use verify::{is_kernel_text, verify, KernelVerifyError, KernelVerifyErrors};

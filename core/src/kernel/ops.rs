@@ -163,6 +163,10 @@ kernel_ops! {
     GpuBarrier => "gpu.barrier",
     GpuShuffle => "gpu.shuffle",
     GpuSubgroupReduce => "gpu.subgroup_reduce",
+    GpuSubgroupMmaLoadMatrix => "gpu.subgroup_mma_load_matrix",
+    GpuSubgroupMmaStoreMatrix => "gpu.subgroup_mma_store_matrix",
+    GpuSubgroupMmaCompute => "gpu.subgroup_mma_compute",
+    GpuSubgroupMmaConstantMatrix => "gpu.subgroup_mma_constant_matrix",
 
     // ---- vector -------------------------------------------------------
     VectorLoad => "vector.load",

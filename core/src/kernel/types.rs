@@ -92,6 +92,39 @@ pub enum MemRefLayout {
     },
 }
 
+/// Which operand of `gpu.subgroup_mma_compute` an MMA matrix is (the
+/// string of `!gpu.mma_matrix<..., "AOp">`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MmaOperand {
+    /// `"AOp"`: the left operand (M x K).
+    A,
+    /// `"BOp"`: the right operand (K x N).
+    B,
+    /// `"COp"`: the accumulator and result (M x N).
+    C,
+}
+
+impl MmaOperand {
+    /// The text form (`AOp`, `BOp`, `COp`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MmaOperand::A => "AOp",
+            MmaOperand::B => "BOp",
+            MmaOperand::C => "COp",
+        }
+    }
+
+    /// The operand spelled `name`.
+    pub fn from_name(name: &str) -> Option<MmaOperand> {
+        match name {
+            "AOp" => Some(MmaOperand::A),
+            "BOp" => Some(MmaOperand::B),
+            "COp" => Some(MmaOperand::C),
+            _ => None,
+        }
+    }
+}
+
 /// A kernel type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum KType {
@@ -125,6 +158,18 @@ pub enum KType {
         elem: Box<KType>,
         /// Memory space.
         space: MemorySpace,
+    },
+    /// `!gpu.mma_matrix<RxCxT, "AOp">`: a matrix held jointly by a
+    /// subgroup (lowered to a `Subgroup` cooperative matrix).
+    MmaMatrix {
+        /// Rows.
+        rows: u32,
+        /// Columns.
+        cols: u32,
+        /// Element type (an integer or float scalar).
+        elem: Box<KType>,
+        /// Which operand of a multiply-add it is.
+        operand: MmaOperand,
     },
     /// `(inputs) -> results`.
     Function {

@@ -559,7 +559,8 @@ impl Walker<'_> {
             | TypeKind::Function { .. }
             | TypeKind::Image(_)
             | TypeKind::SampledImage(_)
-            | TypeKind::Sampler => Err(self.unsupported(
+            | TypeKind::Sampler
+            | TypeKind::CoopMatrix(_) => Err(self.unsupported(
                 ty,
                 at,
                 "only numbers, vectors, matrices, arrays, structs and physical pointers can be in a block",

@@ -90,6 +90,9 @@ impl DataLayout {
                 natural_struct(&[index, ptr]).ok_or_else(overflow)
             }
             KType::Function { .. } => Err(unsupported("function types have no values")),
+            KType::MmaMatrix { .. } => Err(unsupported(
+                "an MMA matrix is spread over a subgroup's invocations and has no size",
+            )),
         }
     }
 

@@ -469,6 +469,9 @@ impl DataLayout {
             TypeKind::Image(_) | TypeKind::SampledImage(_) | TypeKind::Sampler => Err(unsupported(
                 "image and sampler handles are opaque and have no size",
             )),
+            TypeKind::CoopMatrix(_) => Err(unsupported(
+                "a cooperative matrix is spread over a scope's invocations and has no size",
+            )),
         }
     }
 

@@ -146,6 +146,9 @@ impl<'a> TypeConv<'a> {
             TypeKind::Matrix { .. } => {
                 return Err(self.unsupported(ty, "matrix types have no LLVM conversion"))
             }
+            TypeKind::CoopMatrix(_) => {
+                return Err(self.unsupported(ty, "cooperative matrix types have no LLVM conversion"))
+            }
             TypeKind::Image(_) | TypeKind::SampledImage(_) | TypeKind::Sampler => {
                 return Err(self.unsupported(ty, "image and sampler types have no LLVM conversion"))
             }

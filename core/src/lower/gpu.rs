@@ -19,6 +19,14 @@
 //! invocation of the workgroup (they contain barriers); vectors reduce
 //! lane by lane. The shuffle fallback treats `width` only as the bound of
 //! valid source lanes.
+//! * The subgroup MMA ops become `Subgroup` cooperative matrices
+//!   (`SPV_KHR_cooperative_matrix`, as MLIR's WMMA-to-KHR patterns do):
+//!   `gpu.subgroup_mma_load_matrix` / `store_matrix` ->
+//!   `spv.KHR.CooperativeMatrixLoad` / `Store` at the element's pointer with
+//!   `leadDimension` as an `i32` stride, `<RowMajor>` (`<ColumnMajor>` with
+//!   `transpose`); `gpu.subgroup_mma_compute` ->
+//!   `spv.KHR.CooperativeMatrixMulAdd`; `gpu.subgroup_mma_constant_matrix`
+//!   -> `spv.CompositeConstruct` of the one scalar.
 
 use crate::availability::{enumerant_requirements, Requirement};
 use crate::grammar::{self, BuiltIn, Capability, GroupOperation, OperandKind, Scope, StorageClass};
@@ -53,6 +61,21 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         }
         KOpKind::GpuSubgroupReduce => subgroup_reduce(l),
         KOpKind::GpuShuffle => shuffle(l),
+        KOpKind::GpuSubgroupMmaLoadMatrix | KOpKind::GpuSubgroupMmaStoreMatrix => {
+            mma_access(l, kind == KOpKind::GpuSubgroupMmaStoreMatrix)
+        }
+        KOpKind::GpuSubgroupMmaCompute => {
+            let ops = l.operands()?;
+            let ty = l.result_type(0)?;
+            let v = l.core_op("CooperativeMatrixMulAddKHR", ops, ty);
+            l.set_result(0, v)
+        }
+        KOpKind::GpuSubgroupMmaConstantMatrix => {
+            let ops = l.operands()?;
+            let ty = l.result_type(0)?;
+            let v = l.core_op("CompositeConstruct", ops, ty);
+            l.set_result(0, v)
+        }
         _ => Err(l.unsupported("no lowering for this gpu op")),
     }
 }
@@ -328,5 +351,45 @@ fn shuffle_valid(l: &mut Lowerer, mode: &str, lane: Value, offset: Value, width:
             let s = l.core_op("IAdd", vec![lane, offset], i32t);
             l.core_op("ULessThan", vec![s, width], bt)
         }
+    }
+}
+
+/// `gpu.subgroup_mma_load_matrix` / `store_matrix` (`store`): the element
+/// pointer, the `leadDimension` stride and the layout.
+fn mma_access(l: &mut Lowerer, store: bool) -> Result<(), LowerError> {
+    let mpos = usize::from(store);
+    let base = l.kernel_operand(mpos)?;
+    let n = l.kernels.op(l.current_op).operands.len();
+    let idx = (mpos + 1..n)
+        .map(|i| l.operand(i))
+        .collect::<Result<Vec<_>, _>>()?;
+    let ptr = super::helpers::memory::element_pointer(l, base, &idx)?;
+    let lead = match l.kernel_attr("leadDimension") {
+        Some(crate::kernel::KAttr::Int { value, .. }) => i64::try_from(*value)
+            .ok()
+            .filter(|v| (1..=i64::from(i32::MAX)).contains(v))
+            .ok_or_else(|| l.unsupported("a leadDimension outside 1..2^31"))?,
+        _ => return Err(l.malformed("needs a 'leadDimension' index attribute")),
+    };
+    let stride = l.const_i32(lead);
+    let layout = u32::from(l.kernel_attr("transpose").is_some());
+    let layout = l.enum_attr(OperandKind::CooperativeMatrixLayout, layout);
+    if store {
+        let value = l.operand(0)?;
+        l.core_op_without_result(
+            "CooperativeMatrixStoreKHR",
+            vec![ptr, value, stride],
+            vec![("matrix_layout", layout)],
+        );
+        Ok(())
+    } else {
+        let ty = l.result_type(0)?;
+        let v = l.core_op_with_attrs(
+            "CooperativeMatrixLoadKHR",
+            vec![ptr, stride],
+            ty,
+            vec![("matrix_layout", layout)],
+        );
+        l.set_result(0, v)
     }
 }

@@ -64,6 +64,7 @@ pub(crate) fn lower_gpu_module(
         }
     }
     let mut m = l.module;
+    use_vulkan_memory_model_for_cooperative_matrices(&mut m);
     passes::pipeline::run(&mut m, env, &PipelineOptions::default()).map_err(|e| match e {
         PipelineError::LowerAbiAttrs(source) => LowerError::Abi {
             module: name,
@@ -79,6 +80,27 @@ pub(crate) fn lower_gpu_module(
         },
     })?;
     Ok(m)
+}
+
+/// SPIR-V requires the `VulkanMemoryModel` capability, and with it the
+/// `Vulkan` memory model, in a shader that uses cooperative matrices (the
+/// lowered MMA ops); other modules keep `GLSL450`.
+fn use_vulkan_memory_model_for_cooperative_matrices(m: &mut Module) {
+    let types = &m.types;
+    let any = (0..types.len()).any(|i| {
+        matches!(
+            types.kind(crate::ir::Type::from_index(i)),
+            crate::ir::TypeKind::CoopMatrix(_)
+        )
+    });
+    if any {
+        let mm = m.attrs.enumerant(
+            crate::grammar::OperandKind::MemoryModel,
+            MemoryModel::Vulkan as u32,
+        );
+        let top = m.top();
+        m.set_attr(top, "memory_model", mm);
+    }
 }
 
 /// The workgroup size of kernel `op`.

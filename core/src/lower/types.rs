@@ -179,6 +179,36 @@ impl TypeConverter {
                 }
             }
             KType::MemRef { .. } => Ok(self.memref(types, ty)?.ptr),
+            KType::MmaMatrix {
+                rows,
+                cols,
+                elem,
+                operand,
+            } => {
+                // MLIR's GPU-to-SPIR-V mapping: a `Subgroup` cooperative
+                // matrix whose use follows the operand.
+                if self.emulated_bits(elem).is_some() {
+                    return Err(TypeError::Unsupported {
+                        ty: type_to_string(ty),
+                        reason: "MMA matrix elements must be native (Int8 / Int16 missing)".into(),
+                    });
+                }
+                let element = self.scalar(types, elem)?;
+                let usage = match operand {
+                    crate::kernel::MmaOperand::A => crate::ir::CoopMatrixUse::MatrixA,
+                    crate::kernel::MmaOperand::B => crate::ir::CoopMatrixUse::MatrixB,
+                    crate::kernel::MmaOperand::C => crate::ir::CoopMatrixUse::MatrixAcc,
+                };
+                Ok(
+                    types.intern(crate::ir::TypeKind::CoopMatrix(crate::ir::CoopMatrixType {
+                        element,
+                        rows: *rows,
+                        columns: *cols,
+                        scope: crate::grammar::Scope::Subgroup,
+                        usage,
+                    })),
+                )
+            }
             _ => self.scalar(types, ty),
         }
     }

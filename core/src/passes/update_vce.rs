@@ -28,7 +28,11 @@
 //!   core in the final version (a module that ends up at 1.3 anyway does not
 //!   declare `SPV_KHR_storage_buffer_storage_class`); MLIR keeps every chosen
 //!   extension, so kiln's triple is smaller or equal;
-//! * the final version must not exceed any used feature's `last_version`.
+//! * the final version must not exceed any used feature's `last_version`;
+//! * a kept extension that SPIRV-Tools only accepts from some version on
+//!   ([`EXTENSION_MIN_VERSIONS`]: `SPV_KHR_vulkan_memory_model` needs 1.3)
+//!   raises the version to it when the target's version reaches it (and the
+//!   extensions are pruned again for the raised version).
 //!
 //! Capabilities and extensions appear in the order they were first chosen,
 //! as in MLIR. The result replaces the `spv.module`'s `vce_triple`.
@@ -210,6 +214,11 @@ fn post_order(m: &Module, root: Op) -> Vec<Op> {
     out
 }
 
+/// Extensions SPIRV-Tools accepts only from a SPIR-V version on ("...
+/// extension requires SPIR-V version 1.3 or later").
+const EXTENSION_MIN_VERSIONS: &[(Extension, Version)] =
+    &[(Extension::SpvKhrVulkanMemoryModel, Version::V1_3)];
+
 /// The minimal triple `module` needs in `env` (see the module docs).
 pub fn deduce_vce(module: &Module, env: &TargetEnv) -> Result<Vce, UpdateVceError> {
     let target = ConversionTarget::new(env);
@@ -251,7 +260,13 @@ pub fn deduce_vce(module: &Module, env: &TargetEnv) -> Result<Vce, UpdateVceErro
             });
         }
     }
-    let version = d.version;
+    let mut version = d.version;
+    for &(ext, min) in EXTENSION_MIN_VERSIONS {
+        let kept = d.exts.iter().any(|&(e, need)| e == ext && need > version);
+        if kept && version < min && min <= target.version() {
+            version = min;
+        }
+    }
     Ok(Vce {
         version,
         capabilities: d.caps,

@@ -149,6 +149,10 @@ pub(crate) enum Infer {
     BitFieldInsert,
     /// Group non-uniform arithmetic: result = operand 0; cluster size is `i32`.
     GroupArith,
+    /// `KHR.CooperativeMatrixMulAdd`: the result has operand 2's type.
+    ResultIsOp2,
+    /// The result is `i32` (`KHR.CooperativeMatrixLength`).
+    I32Result,
 }
 
 /// One custom form.
@@ -356,6 +360,27 @@ const FORMS: &[(&str, &str, Infer)] = &[
         Infer::ResultIsOp0,
     ),
     ("KHR.SubgroupBallot", "$0 attr-dict : type($r)", Infer::PredicateOp0),
+    // Cooperative matrices (SPV_KHR_cooperative_matrix), as MLIR 19 spells them.
+    (
+        "KHR.CooperativeMatrixLoad",
+        "$0 , $1 , <matrix_layout> optenum(memory_operand) attr-dict : type($0) , type($1) -> type($r)",
+        Infer::Explicit,
+    ),
+    (
+        "KHR.CooperativeMatrixStore",
+        "$0 , $1 , $2 , <matrix_layout> optenum(memory_operand) attr-dict : type($0) , type($1) , type($2)",
+        Infer::Explicit,
+    ),
+    (
+        "KHR.CooperativeMatrixMulAdd",
+        "$0 , $1 , $2 optenum(matrix_operands) attr-dict : type($0) , type($1) -> type($2)",
+        Infer::ResultIsOp2,
+    ),
+    (
+        "KHR.CooperativeMatrixLength",
+        "attr-dict : attr(cooperative_matrix_type)",
+        Infer::I32Result,
+    ),
     ("KHR.AssumeTrue", "$0 attr-dict", Infer::PredicateOp0),
     // Atomics.
     (
@@ -658,6 +683,7 @@ pub(crate) fn index_into(
         | TypeKind::Array { element, .. }
         | TypeKind::RuntimeArray { element, .. } => Ok(*element),
         TypeKind::Matrix { column, .. } => Ok(*column),
+        TypeKind::CoopMatrix(c) => Ok(c.element),
         TypeKind::Struct(s) => {
             let Some(i) = index else {
                 return Err(
@@ -823,6 +849,19 @@ pub(crate) fn infer(
             let t = sig.op(0)?;
             sig.set_op(1, t);
             sig.set_result(t);
+        }
+        Infer::ResultIsOp2 => {
+            let t = sig.op(2)?;
+            sig.set_result(t);
+        }
+        Infer::I32Result => {
+            let i32t = types
+                .get(TypeKind::Int {
+                    width: 32,
+                    signedness: Signedness::Signless,
+                })
+                .ok_or_else(missing)?;
+            sig.set_result(i32t);
         }
         Infer::GroupArith => {
             let t = sig.op(0)?;

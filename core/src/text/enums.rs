@@ -12,7 +12,64 @@ use crate::grammar::{self, Capability, OperandCategory, OperandKind};
 /// together (`StorageClass` -> `storage_class`, `FPRoundingMode` ->
 /// `fp_rounding_mode`).
 pub(crate) fn enum_mnemonic(kind: OperandKind) -> String {
-    camel_to_snake(kind.name())
+    match kind {
+        // MLIR's names for the SPV_KHR_cooperative_matrix enums.
+        OperandKind::CooperativeMatrixLayout => "coop_matrix_layout_khr".into(),
+        OperandKind::CooperativeMatrixOperands => "cooperative_matrix_operands_khr".into(),
+        OperandKind::CooperativeMatrixUse => "coop_matrix_use_khr".into(),
+        _ => camel_to_snake(kind.name()),
+    }
+}
+
+/// MLIR's enumerant names for the cooperative-matrix enums, which drop the
+/// grammar's `KHR` suffix and shorten the operand flags
+/// (`MatrixASignedComponentsKHR` -> `ASigned`).
+const COOP_NAMES: &[(OperandKind, u32, &str)] = &[
+    (OperandKind::CooperativeMatrixLayout, 0, "RowMajor"),
+    (OperandKind::CooperativeMatrixLayout, 1, "ColumnMajor"),
+    (OperandKind::CooperativeMatrixOperands, 0x1, "ASigned"),
+    (OperandKind::CooperativeMatrixOperands, 0x2, "BSigned"),
+    (OperandKind::CooperativeMatrixOperands, 0x4, "CSigned"),
+    (OperandKind::CooperativeMatrixOperands, 0x8, "ResultSigned"),
+    (OperandKind::CooperativeMatrixOperands, 0x10, "AccSat"),
+    (OperandKind::CooperativeMatrixUse, 0, "MatrixA"),
+    (OperandKind::CooperativeMatrixUse, 1, "MatrixB"),
+    (OperandKind::CooperativeMatrixUse, 2, "MatrixAcc"),
+];
+
+/// The text of enumerant `value` of `kind` as MLIR prints it: the grammar's
+/// names ([`grammar::format_bits`]) except for the cooperative-matrix
+/// enums (`RowMajor`, `ASigned|AccSat`, `MatrixAcc`).
+pub(crate) fn enum_text(kind: OperandKind, value: u32) -> String {
+    let named = |v: u32| {
+        COOP_NAMES
+            .iter()
+            .find(|&&(k, bits, _)| k == kind && bits == v)
+            .map(|&(_, _, n)| n)
+    };
+    if !COOP_NAMES.iter().any(|&(k, _, _)| k == kind) {
+        return grammar::format_bits(kind, value);
+    }
+    if kind.category() != OperandCategory::BitEnum {
+        return named(value).map_or_else(|| grammar::format_bits(kind, value), str::to_string);
+    }
+    if value == 0 {
+        return "None".into();
+    }
+    let mut parts = Vec::new();
+    let mut rest = value;
+    for bit in (0..32).map(|i| 1u32 << i) {
+        if rest & bit != 0 {
+            if let Some(n) = named(bit) {
+                parts.push(n.to_string());
+                rest &= !bit;
+            }
+        }
+    }
+    if rest != 0 {
+        parts.push(format!("{rest:#x}"));
+    }
+    parts.join("|")
 }
 
 /// `CamelCase` -> `camel_case`, acronyms kept together (`FPFastMathMode` ->
@@ -62,6 +119,21 @@ pub(crate) fn parse_enum_text(kind: OperandKind, text: &str) -> Option<u32> {
     if let Some(v) = grammar::parse_bits(kind, text) {
         return Some(v);
     }
+    if COOP_NAMES.iter().any(|&(k, _, _)| k == kind) {
+        let mut bits = 0;
+        for item in text.split('|').map(str::trim) {
+            let v = COOP_NAMES
+                .iter()
+                .find(|&&(k, _, n)| k == kind && n == item)
+                .map(|&(_, v, _)| v)
+                .or_else(|| grammar::parse_bits(kind, item))?;
+            if kind.category() != OperandCategory::BitEnum {
+                return (text.trim() == item).then_some(v);
+            }
+            bits |= v;
+        }
+        return Some(bits);
+    }
     // MLIR spells `Dim` enumerants that start with a digit as `Dim1D`.
     if kind == OperandKind::Dim {
         if let Some(rest) = text.strip_prefix("Dim") {
@@ -81,5 +153,29 @@ pub fn mlir_capability_name(cap: Capability) -> &'static str {
         Capability::ComputeDerivativeGroupLinearKHR => "ComputeDerivativeGroupLinearNV",
         Capability::OptNoneEXT => "OptNoneINTEL",
         _ => cap.name(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cooperative_matrix_enums_use_mlir_spelling() {
+        let ops = OperandKind::CooperativeMatrixOperands;
+        assert_eq!(enum_text(ops, 0x13), "ASigned|BSigned|AccSat");
+        assert_eq!(parse_enum_text(ops, "ASigned|BSigned|AccSat"), Some(0x13));
+        assert_eq!(parse_enum_text(ops, "MatrixASignedComponentsKHR"), Some(1));
+        assert_eq!(enum_text(ops, 0), "None");
+        assert_eq!(parse_enum_text(ops, "None"), Some(0));
+        let layout = OperandKind::CooperativeMatrixLayout;
+        assert_eq!(enum_text(layout, 1), "ColumnMajor");
+        assert_eq!(parse_enum_text(layout, "RowMajor"), Some(0));
+        assert_eq!(parse_enum_text(layout, "RowMajor|ColumnMajor"), None);
+        assert_eq!(enum_mnemonic(layout), "coop_matrix_layout_khr");
+        assert_eq!(
+            enum_kind_by_mnemonic("cooperative_matrix_operands_khr"),
+            Some(ops)
+        );
     }
 }

@@ -37,6 +37,7 @@ mod stream_blocks;
 mod target_env_query;
 mod tensor_cpu_differential;
 mod tensor_dynamic;
+mod tensor_matvec;
 mod tensor_programs;
 mod tensor_shared_tiles;
 mod tensor_split_k;

@@ -43,7 +43,13 @@ pub(crate) fn query(
     };
 
     let supported_features = query_features(instance, pd, version, &has);
-    let enabled_features = DeviceFeatures::kiln_enables(&supported_features, packed).to_set();
+    let mut enabled_features = DeviceFeatures::kiln_enables(&supported_features, packed).to_set();
+    // VK_KHR_cooperative_matrix came with header 1.3.255; an older
+    // validation layer (Debian 12's is 1.3.239) reports its feature
+    // struct at vkCreateDevice as an unknown structure.
+    if instance.validation_predates(vk::make_api_version(0, 1, 3, 255)) {
+        enabled_features.remove(&Feature::CooperativeMatrix);
+    }
     let (subgroup, subgroup_size_control, float_controls) =
         query_properties(instance, pd, version, &has);
     let cooperative_matrix_khr = if supported_features.contains(&Feature::CooperativeMatrix) {

@@ -121,6 +121,14 @@ impl FnEmitter<'_> {
                 Role::Successor { .. } | Role::SwitchTargets => {
                     return Err(invalid(inst, "a branch target outside a terminator"));
                 }
+                Role::TypeAttr { name } => {
+                    let Val::Id(id) = o.val else {
+                        return Err(invalid(inst, "expected a type id"));
+                    };
+                    let ty = self.d.type_of_id(inst, id)?;
+                    let a = self.d.m.attrs.ty(ty);
+                    spec.attrs.push((name.to_string(), a));
+                }
                 Role::Attr {
                     name,
                     kind,

@@ -20,6 +20,10 @@
 //! `GLSLPacked` and `CPacked` carry no information for Vulkan and are
 //! dropped. Any other decoration of a type is an error.
 //!
+//! `OpTypeCooperativeMatrixKHR` becomes `!spv.coopmatrix<RxCxT, Scope, Use>`;
+//! its scope, rows, columns and use must be (non-specialization) 32-bit
+//! integer constants, as the IR keeps them as numbers.
+//!
 //! `OpTypeForwardPointer` may announce a pointer that is defined later;
 //! using it before its `OpTypePointer` would make a recursive type, which
 //! the IR's structural types cannot express (an error naming the pointer).
@@ -28,10 +32,11 @@ use super::decorations::Deco;
 use super::error::DeserializeError;
 use super::reader::Inst;
 use super::{invalid, Def, Deserializer, Result};
-use crate::grammar::{Decoration, Dim, ImageFormat, StorageClass};
+use crate::grammar::{Decoration, Dim, ImageFormat, Scope, StorageClass};
 use crate::ir::{
-    FloatKind, ImageArrayed, ImageDepth, ImageSamplerUse, ImageSampling, ImageType,
-    MemberDecoration, Signedness, StructMember, StructType, Type, TypeKind,
+    CoopMatrixType, CoopMatrixUse, FloatKind, ImageArrayed, ImageDepth, ImageSamplerUse,
+    ImageSampling, ImageType, MemberDecoration, Signedness, StructMember, StructType, Type,
+    TypeKind,
 };
 
 impl Deserializer {
@@ -203,6 +208,10 @@ impl Deserializer {
                 }
                 self.m.types.intern(TypeKind::SampledImage(image))
             }
+            "TypeCooperativeMatrixKHR" => {
+                no_decorations(decorations)?;
+                self.coop_matrix_type(inst)?
+            }
             _ => {
                 return Err(DeserializeError::Unsupported {
                     at: inst.at,
@@ -225,6 +234,7 @@ impl Deserializer {
             | TypeKind::Array { element, .. }
             | TypeKind::RuntimeArray { element, .. } => vec![*element],
             TypeKind::Matrix { column, .. } => vec![*column],
+            TypeKind::CoopMatrix(c) => vec![c.element],
             TypeKind::Pointer { pointee, .. } => vec![*pointee],
             TypeKind::SampledImage(image) => vec![*image],
             TypeKind::Image(img) => vec![img.element],
@@ -266,6 +276,64 @@ impl Deserializer {
             Some(Def::Spec { .. }) => Err(DeserializeError::Unsupported {
                 at: inst.at,
                 what: format!("array length %{id} is a specialization constant"),
+            }),
+            _ => Err(DeserializeError::WrongId {
+                at: inst.at,
+                id,
+                expected: "an integer constant defined before this instruction",
+            }),
+        }
+    }
+
+    /// `OpTypeCooperativeMatrixKHR %element %scope %rows %columns %use`.
+    fn coop_matrix_type(&mut self, inst: &Inst) -> Result<Type> {
+        let element = self.type_of_id(inst, inst.id(0).unwrap_or(0))?;
+        if !self.m.types.is_scalar(element) || self.m.types.is_bool(element) {
+            return Err(invalid(
+                inst,
+                "a cooperative matrix needs an integer or float component type",
+            ));
+        }
+        let scope_word = self.type_param(inst, inst.id(1).unwrap_or(0), "scope")?;
+        let scope = Scope::from_u32(scope_word)
+            .ok_or_else(|| invalid(inst, format!("unknown scope {scope_word}")))?;
+        let rows = self.type_param(inst, inst.id(2).unwrap_or(0), "row count")?;
+        let columns = self.type_param(inst, inst.id(3).unwrap_or(0), "column count")?;
+        if rows == 0 || columns == 0 {
+            return Err(invalid(
+                inst,
+                "a cooperative matrix needs at least one row and column",
+            ));
+        }
+        let use_word = self.type_param(inst, inst.id(4).unwrap_or(0), "use")?;
+        let usage = CoopMatrixUse::from_u32(use_word)
+            .ok_or_else(|| invalid(inst, format!("unknown cooperative matrix use {use_word}")))?;
+        Ok(self.m.types.intern(TypeKind::CoopMatrix(CoopMatrixType {
+            element,
+            rows,
+            columns,
+            scope,
+            usage,
+        })))
+    }
+
+    /// A type parameter given as the id of a 32-bit integer constant.
+    fn type_param(&self, inst: &Inst, id: u32, what: &str) -> Result<u32> {
+        match self.defs.get(&id) {
+            Some(Def::Constant { value, .. }) => self
+                .m
+                .attrs
+                .as_int(*value)
+                .and_then(|v| u32::try_from(v).ok())
+                .ok_or_else(|| {
+                    invalid(
+                        inst,
+                        format!("{what} %{id} is not a non-negative 32-bit integer constant"),
+                    )
+                }),
+            Some(Def::Spec { .. }) => Err(DeserializeError::Unsupported {
+                at: inst.at,
+                what: format!("{what} %{id} is a specialization constant"),
             }),
             _ => Err(DeserializeError::WrongId {
                 at: inst.at,

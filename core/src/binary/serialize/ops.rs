@@ -217,6 +217,14 @@ impl Serializer<'_> {
                     let id = self.prepare_symbol_ref(op, "callee", SymbolKind::Function)?;
                     operands.push(Operand::IdRef(id));
                 }
+                Role::TypeAttr { name } => {
+                    let ty = match self.m.attr(op, name).map(|a| self.m.attrs.kind(a)) {
+                        Some(AttrKind::Type(t)) => *t,
+                        Some(_) => return Err(self.bad_attr(op, name, "a type")),
+                        None => return Err(self.err(op, OpProblem::MissingAttr(name.to_string()))),
+                    };
+                    operands.push(Operand::IdRef(self.prepare_type(op, ty)?));
+                }
                 Role::SwitchTargets => {
                     let targets = &data.successors[next_successor..];
                     let literals = match self.m.attr(op, "literals") {

@@ -245,6 +245,20 @@ impl Serializer<'_> {
                 self.intern_ids(spirv::Op::TypeSampledImage, vec![i], None)
             }
             TypeKind::Sampler => self.intern_literals(spirv::Op::TypeSampler, vec![], None),
+            &TypeKind::CoopMatrix(c) => {
+                // Element type, then Scope, Rows, Columns and Use as ids of
+                // 32-bit integer constants.
+                let e = self.prepare_type_inner(c.element)?;
+                let scope = self.prepare_u32_constant(c.scope as u32);
+                let rows = self.prepare_u32_constant(c.rows);
+                let columns = self.prepare_u32_constant(c.columns);
+                let usage = self.prepare_u32_constant(c.usage.to_u32());
+                self.intern_ids(
+                    spirv::Op::TypeCooperativeMatrixKHR,
+                    vec![e, scope, rows, columns, usage],
+                    None,
+                )
+            }
             TypeKind::Function { inputs, results } => {
                 let ret = match results.as_slice() {
                     [] => self.prepare_void_type(),
@@ -380,6 +394,14 @@ pub(super) fn describe_type(types: &TypeStore, ty: Type) -> String {
         TypeKind::SampledImage(image) => format!("!spv.sampled_image<{}>", d(*image)),
         TypeKind::Sampler => "!spv.sampler".into(),
         TypeKind::Matrix { columns, column } => format!("!spv.matrix<{columns} x {}>", d(*column)),
+        TypeKind::CoopMatrix(c) => format!(
+            "!spv.coopmatrix<{}x{}x{}, {}, {}>",
+            c.rows,
+            c.columns,
+            d(c.element),
+            c.scope.name(),
+            c.usage.name()
+        ),
         TypeKind::Function { inputs, results } => {
             let ins: Vec<String> = inputs.iter().map(|&t| d(t)).collect();
             let outs: Vec<String> = results.iter().map(|&t| d(t)).collect();

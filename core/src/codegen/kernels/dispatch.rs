@@ -60,6 +60,11 @@ enum Plan {
     SharedTile(super::shared_tile::SharedDims, Option<Slices>),
     /// The second kernel of a split-K: sum the slices, then the epilogue.
     SumSlices(Slices),
+    /// A cooperative-matrix tile of `m` x `n` per subgroup (workgroup).
+    CoopMatrix { m: u32, n: u32, k: u32 },
+    /// One point per slice of `slice` invocations, combined with
+    /// `combine` within the slice.
+    RowSlices { slice: u32, combine: Combine },
 }
 
 #[derive(Clone, Debug)]
@@ -365,6 +370,34 @@ pub fn emit_dispatch(
                 Repeat::Once,
             ));
         }
+        (Distribution::CoopMatrix { m, n, k }, Some(ReductionStrategy::Serial { .. }))
+            if shape.points.len() == 2 =>
+        {
+            let groups = block_grid(shapes, &shape.points, u64::from(m), u64::from(n));
+            plans.push((
+                d.name.clone(),
+                Plan::CoopMatrix { m, n, k },
+                groups,
+                Repeat::Once,
+            ));
+        }
+        (
+            Distribution::RowSlices { slice },
+            Some(ReductionStrategy::Cooperative {
+                combine,
+                split: false,
+                ..
+            }),
+        ) if root_struct.is_some() && slice > 0 && wg % slice == 0 => {
+            let rows = Size::Static(u64::from(wg / slice));
+            let groups = shapes.host.arith(SizeOp::CeilDiv, points, rows);
+            plans.push((
+                d.name.clone(),
+                Plan::RowSlices { slice, combine },
+                groups,
+                Repeat::Once,
+            ));
+        }
         (
             Distribution::WorkgroupPerPoint,
             Some(ReductionStrategy::SoftmaxRow { combine: Some(c) }),
@@ -633,6 +666,14 @@ fn emit_kernel(
         Plan::SumSlices(slices) => {
             let wgi = workgroup_index(e);
             super::split_k::emit_sum_slices(e, d, shape, wgi, slices)?;
+        }
+        Plan::CoopMatrix { m, n, k } => {
+            let wgi = workgroup_index(e);
+            super::coop_matmul::emit_coop_matmul(e, d, shape, wgi, *m, *n, *k)?;
+        }
+        Plan::RowSlices { slice, combine } => {
+            let wgi = workgroup_index(e);
+            super::matvec::emit_row_slices(e, d, shape, wgi, *slice, *combine)?;
         }
         Plan::SoftmaxRows { combine } => {
             let wgi = workgroup_index(e);

@@ -20,9 +20,11 @@
 //! ([`types`]).
 
 mod body;
+mod coop_matmul;
 mod dispatch;
 mod emitter;
 mod int64;
+mod matvec;
 mod reduce;
 mod shared_tile;
 mod split_k;

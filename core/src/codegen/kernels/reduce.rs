@@ -173,7 +173,7 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// Folds widened `x` into widened `acc`.
-    fn fold(&mut self, c: &Combiner, acc: KValue, x: KValue) -> KValue {
+    pub(super) fn fold(&mut self, c: &Combiner, acc: KValue, x: KValue) -> KValue {
         let e = Self::widened_elem(c);
         self.combine(c.op, acc, x, e)
     }

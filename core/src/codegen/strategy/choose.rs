@@ -46,6 +46,14 @@ pub struct DispatchShape {
     /// read along the reduction that leave out the last parallel loop
     /// (a matmul's A) and the one before it (its B).
     pub stages_operands: bool,
+    /// The element types of a plain matmul (a `linalg.matmul` alone, its
+    /// operands in memory; see [`super::plain_matmul`]), which may use
+    /// cooperative matrices.
+    pub coop_matmul: Option<super::MatmulTypes>,
+    /// Whether the root streams rows (matrix x vector): one reduction
+    /// loop, and an input that every point reads its own row of,
+    /// contiguous along the reduction (see `matvec::streams_rows`).
+    pub streams_rows: bool,
 }
 
 impl DispatchShape {
@@ -114,7 +122,14 @@ pub fn dispatch_shape(
     let mut tile_shares_loads = false;
     let mut stages_operands = false;
     let mut reduction_innermost = false;
+    let mut streams_rows = false;
     if let Some(s) = d.root.and_then(|r| info.structured.get(&r)) {
+        let sizes = d
+            .root
+            .map(|r| loop_sizes(info, shapes, r))
+            .unwrap_or_default();
+        streams_rows =
+            super::matvec::streams_rows(s, |k| m.value_kind(s.inputs[k]).is_tensor(), &sizes);
         let is_reduction =
             |l: u32| s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Reduction;
         let mut reading = s
@@ -221,6 +236,8 @@ pub fn dispatch_shape(
         tile_shares_loads,
         reduction_innermost,
         stages_operands,
+        coop_matmul: super::plain_matmul(info, regions, d),
+        streams_rows,
     }
 }
 
@@ -314,6 +331,7 @@ pub fn choose(
         }
         _ => {}
     }
+    super::matvec::retarget_reduction(target, shape, &mut s);
     if shape.family == OpFamily::Softmax {
         let split = choice.distribution == Distribution::WorkgroupPerPoint;
         softmax_rows(target, shape, &mut s, choice.workgroup, split);
@@ -417,6 +435,9 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             add(wg, dist);
         }
     }
+    for c in super::matvec::row_slice_candidates(target, shape) {
+        add(c.workgroup, c.distribution);
+    }
     if shape.family == OpFamily::Softmax {
         for (wg, dist) in softmax_candidates(target, shape, default.loop_budget) {
             add(wg, dist);
@@ -474,6 +495,9 @@ fn choose_default(
         types,
         reason: String::new(),
     };
+    if let Some(coop) = super::coop_matrix::strategy(target, shape, &s) {
+        return Ok(coop);
+    }
     match shape.family {
         OpFamily::Elementwise | OpFamily::DataMovement => {
             // Large static spaces: lavapipe runs a workgroup as one
@@ -529,6 +553,9 @@ fn choose_reduction(
     budget: u64,
     max_inv: u32,
 ) {
+    if super::matvec::choose_row_slices(target, shape, s) {
+        return;
+    }
     let red = shape.reduction.unwrap_or(Size::Static(0));
     let points = shape.static_points();
     let long = match red {
@@ -1049,6 +1076,8 @@ mod tests {
             tile_shares_loads: true,
             reduction_innermost: true,
             stages_operands: true,
+            coop_matmul: None,
+            streams_rows: false,
         }
     }
 

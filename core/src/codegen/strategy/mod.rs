@@ -12,6 +12,8 @@
 //! accumulator in memory.
 
 mod choose;
+mod coop_matrix;
+mod matvec;
 mod split_k;
 mod tuning;
 mod types;
@@ -19,6 +21,7 @@ mod types;
 use std::fmt;
 
 pub use choose::{candidates, choose, dispatch_shape, loop_sizes, DispatchShape};
+pub use coop_matrix::{plain_matmul, MatmulTypes};
 pub use split_k::{split_slices, MIN_SLICE};
 pub use tuning::{tuning_key, Choice, Tuning};
 pub use types::{type_reprs, TypeRepr};
@@ -42,6 +45,13 @@ impl Combine {
         match self {
             Combine::Subgroup => "subgroup reduce (GroupNonUniformArithmetic) + workgroup memory",
             Combine::WorkgroupTree => "workgroup-memory tree",
+        }
+    }
+
+    fn slice_name(self) -> &'static str {
+        match self {
+            Combine::Subgroup => "subgroup reduce (GroupNonUniformArithmetic)",
+            Combine::WorkgroupTree => "a workgroup-memory tree",
         }
     }
 }
@@ -107,6 +117,31 @@ pub enum Distribution {
         cols: u32,
         /// Whether the staged blocks are double-buffered.
         double: bool,
+    },
+    /// Cooperative matrices (`SPV_KHR_cooperative_matrix`, a plain matmul
+    /// whose sizes are multiples of the tile): each workgroup is one
+    /// subgroup computing one `m` x `n` output tile with `k`-deep
+    /// multiply-adds of `Subgroup` cooperative matrices loaded from and
+    /// stored to memory.
+    CoopMatrix {
+        /// Rows of the tile (the env's `m_size`).
+        m: u32,
+        /// Columns of the tile (`n_size`).
+        n: u32,
+        /// Reduction iterations per multiply-add (`k_size`).
+        k: u32,
+    },
+    /// Matrix x vector ([`DispatchShape::streams_rows`]): the workgroup's
+    /// invocations are cut into slices of `slice` consecutive
+    /// invocations (a subgroup where the reduction combines by subgroup
+    /// operations), each slice owns one point: its invocations stride
+    /// over the point's row (vec4 loads where the row is a multiple of 4
+    /// long), combine their partial results (the reduction's
+    /// [`Combine`], within the slice), and the slice's first invocation
+    /// applies the epilogue and stores.
+    RowSlices {
+        /// Invocations per slice (a power of two dividing the workgroup).
+        slice: u32,
     },
 }
 
@@ -271,6 +306,15 @@ impl fmt::Display for Strategy {
                 "  distribution: a {block_rows}x{block_cols} block per workgroup, operands staged in workgroup memory {depth} reduction steps at a time{}, a {rows}x{cols} register tile per invocation",
                 if double { " (double-buffered)" } else { "" }
             )?,
+            Distribution::CoopMatrix { m, n, k } => writeln!(
+                f,
+                "  distribution: a {m}x{n} output tile per subgroup (one subgroup per workgroup), {m}x{n}x{k} cooperative-matrix multiply-adds"
+            )?,
+            Distribution::RowSlices { slice } => writeln!(
+                f,
+                "  distribution: one row per slice of {slice} invocations ({} rows per workgroup), the slice striding over its row",
+                self.invocations() / slice.max(1)
+            )?,
         }
         match self.reduction {
             None => {}
@@ -295,6 +339,17 @@ impl fmt::Display for Strategy {
                         f,
                         "  reduction: split over invocations (at most {chunk} iterations each), each writing its partial result, no barrier; a second dispatch combines them by {}",
                         combine.name()
+                    )?;
+                } else if let Distribution::RowSlices { slice: 1 } = self.distribution {
+                    writeln!(
+                        f,
+                        "  reduction: serial per invocation along its row ({chunk} iterations), nothing to combine"
+                    )?;
+                } else if let Distribution::RowSlices { .. } = self.distribution {
+                    writeln!(
+                        f,
+                        "  reduction: split over the row's slice (at most {chunk} iterations per invocation), combined within the slice by {}",
+                        combine.slice_name()
                     )?;
                 } else {
                     writeln!(

@@ -196,6 +196,8 @@ mod tests {
             tile_shares_loads: true,
             reduction_innermost: true,
             stages_operands: true,
+            coop_matmul: None,
+            streams_rows: false,
         }
     }
 

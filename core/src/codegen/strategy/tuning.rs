@@ -47,6 +47,7 @@ impl Choice {
             Distribution::WorkgroupPerPoint => "workgroup-per-point".to_string(),
             Distribution::Vector4 { per_invocation } => format!("vec4 {per_invocation}"),
             Distribution::Tile { rows, cols } => format!("tile {rows}x{cols}"),
+            Distribution::RowSlices { slice } => format!("rows {slice}"),
             Distribution::SharedTile {
                 block_rows,
                 block_cols,
@@ -58,6 +59,7 @@ impl Choice {
                 "shared {block_rows}x{block_cols}x{depth} {rows}x{cols}{}",
                 if double { " double" } else { "" }
             ),
+            Distribution::CoopMatrix { m, n, k } => format!("coopmatrix {m}x{n}x{k}"),
         };
         match self.split_k {
             Some(n) => format!("wg {} {d} split {n}", self.workgroup),
@@ -90,6 +92,7 @@ impl Choice {
             ["vec4", n] => Distribution::Vector4 {
                 per_invocation: num(n)?,
             },
+            ["rows", n] => Distribution::RowSlices { slice: num(n)? },
             ["tile", rc] => {
                 let (r, c) = rc
                     .split_once('x')
@@ -117,6 +120,19 @@ impl Choice {
                     rows: t[0],
                     cols: t[1],
                     double: !rest.is_empty(),
+                }
+            }
+            ["coopmatrix", mnk] => {
+                let parts: Vec<&str> = mnk.split('x').collect();
+                let [m, n, k] = parts[..] else {
+                    return Err(format!(
+                        "expected 'coopmatrix MxNxK', found 'coopmatrix {mnk}'"
+                    ));
+                };
+                Distribution::CoopMatrix {
+                    m: num(m)?,
+                    n: num(n)?,
+                    k: num(k)?,
                 }
             }
             _ => return Err(format!("unknown distribution '{}'", rest.join(" "))),

@@ -131,6 +131,15 @@ impl fmt::Display for TypeName<'_> {
             TypeKind::Matrix { columns, column } => {
                 write!(f, "!spirv.matrix<{columns} x {}>", self.sub(*column))
             }
+            TypeKind::CoopMatrix(c) => write!(
+                f,
+                "!spirv.coopmatrix<{}x{}x{}, {}, {}>",
+                c.rows,
+                c.columns,
+                self.sub(c.element),
+                c.scope.name(),
+                c.usage.name()
+            ),
             TypeKind::Function { inputs, results } => {
                 f.write_str("(")?;
                 for (i, t) in inputs.iter().enumerate() {

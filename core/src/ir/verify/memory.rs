@@ -71,6 +71,15 @@ impl<'m> Verifier<'m> {
             TypeKind::Vector { len, element } => (*len as usize, *element),
             TypeKind::Matrix { columns, column } => (*columns as usize, *column),
             TypeKind::RuntimeArray { element, .. } if dynamic => return Step::Into(*element),
+            // T15: an invocation's own elements of a cooperative matrix;
+            // how many it holds is known at run time only
+            // (`KHR.CooperativeMatrixLength`).
+            TypeKind::CoopMatrix(c) => {
+                return match index {
+                    Some(i) if i < 0 || i > i128::from(u32::MAX) => Step::OutOfRange(0),
+                    _ => Step::Into(c.element),
+                }
+            }
             _ => return Step::NotComposite,
         };
         match in_range(len) {
@@ -295,6 +304,23 @@ impl<'m> Verifier<'m> {
         let m = self.m;
         let r = self.result_ty(op)?;
         let operands = &m.op(op).operands;
+        // T15: a cooperative matrix is constructed from one scalar of its
+        // element type, which every element takes.
+        if let TypeKind::CoopMatrix(c) = m.types.kind(r) {
+            let ok = operands.len() == 1 && m.value_type(operands[0]) == c.element;
+            if !ok {
+                return self.fail(
+                    op,
+                    format!(
+                        "constructs {} from {} operand(s); expected one {}",
+                        self.ty(r),
+                        operands.len(),
+                        self.ty(c.element)
+                    ),
+                );
+            }
+            return Some(());
+        }
         if let TypeKind::Vector { len, element } = m.types.kind(r) {
             let mut total = 0u32;
             for (i, &v) in operands.iter().enumerate() {

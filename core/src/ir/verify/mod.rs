@@ -223,12 +223,31 @@
 //! * T14. `Dot`: two float vectors of one type, result their element type;
 //!   `VectorTimesScalar`: the scalar is the vector's element type.
 //!
+//! ## Cooperative matrices (`coop_matrix.rs`)
+//! * T15. `KHR.CooperativeMatrixLoad` / `Store`: a pointer to a numeric
+//!   scalar or vector in `StorageBuffer`, `Workgroup` or
+//!   `PhysicalStorageBuffer` memory, an integer scalar stride, a
+//!   `!spv.coopmatrix` result / object. `KHR.CooperativeMatrixMulAdd`: A, B
+//!   and C have uses `MatrixA`, `MatrixB`, `MatrixAcc`, one scope and
+//!   shapes M x K, K x N, M x N; the result has C's type; A and B are both
+//!   integer or both float; `matrix_operands` other than `None` only on
+//!   integer matrices. `KHR.CooperativeMatrixLength`: a cooperative matrix
+//!   `cooperative_matrix_type` and an `i32` result. Elementwise ops on
+//!   matrices: only `SNegate`, `FNegate`, `IAdd`, `FAdd`, `ISub`, `FSub`,
+//!   `IMul`, `FMul`, `SDiv`, `UDiv`, `FDiv`, all operands and the result of
+//!   one matrix type with integer / float elements as the op requires;
+//!   conversions between matrices keep shape, scope and use;
+//!   `CompositeConstruct` of a matrix takes one scalar of its element type;
+//!   `CompositeExtract` / `CompositeInsert` reach an element (of the
+//!   invocation's share) with one non-negative index.
+//!
 //! Ops outside these families are checked for the grammar rules (O1-O4),
 //! isolation and dominance only.
 
 mod attrs;
 mod constants;
 mod control_flow;
+mod coop_matrix;
 mod display;
 mod dominance;
 mod memory;

@@ -105,6 +105,13 @@ impl Verifier<'_> {
                     }
                 }
                 Role::Callee => {}
+                Role::TypeAttr { name } => {
+                    let ty = m.attr(op, name).map(|a| m.attrs.kind(a));
+                    if !matches!(ty, Some(crate::ir::AttrKind::Type(_))) {
+                        self.error(op, format!("requires type attribute '{name}'"));
+                        sound = false;
+                    }
+                }
                 Role::Attr {
                     name,
                     kind,

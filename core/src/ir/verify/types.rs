@@ -147,6 +147,14 @@ pub(crate) enum Rule {
     Switch,
     /// `FunctionCall`.
     FunctionCall,
+    /// `KHR.CooperativeMatrixLoad`.
+    CoopLoad,
+    /// `KHR.CooperativeMatrixStore`.
+    CoopStore,
+    /// `KHR.CooperativeMatrixMulAdd`.
+    CoopMulAdd,
+    /// `KHR.CooperativeMatrixLength`.
+    CoopLength,
 }
 
 /// Core instructions and their rules, by opname.
@@ -310,6 +318,11 @@ const CORE_RULES: &[(&str, Rule)] = {
         ("BranchConditional", BranchConditional),
         ("Switch", Switch),
         ("FunctionCall", FunctionCall),
+        // T15.
+        ("CooperativeMatrixLoadKHR", CoopLoad),
+        ("CooperativeMatrixStoreKHR", CoopStore),
+        ("CooperativeMatrixMulAddKHR", CoopMulAdd),
+        ("CooperativeMatrixLengthKHR", CoopLength),
     ]
 };
 
@@ -593,6 +606,24 @@ impl<'m> Verifier<'m> {
 
     fn apply_rule(&mut self, op: Op, rule: Rule) -> Option<()> {
         let n = self.m.op(op).operands.len();
+        // T15: elementwise arithmetic and conversions on cooperative matrices.
+        let on_matrix = self
+            .operand_ty(op, 0)
+            .is_some_and(|t| self.coop(t).is_some());
+        if on_matrix {
+            if let Rule::Same(class) | Rule::Convert(class, _, _) = rule {
+                let name = match &self.m.op(op).kind {
+                    OpKind::Core(opcode) => grammar::core_inst(*opcode).map_or("", |d| d.opname),
+                    _ => "",
+                };
+                return match rule {
+                    Rule::Convert(from, to, _) => {
+                        self.check_coop_convert(op, from == Class::Float, to == Class::Float)
+                    }
+                    _ => self.check_coop_arithmetic(op, name, class == Class::Float),
+                };
+            }
+        }
         match rule {
             Rule::Same(class) => {
                 let t0 = self.expect_class(op, 0, class)?;
@@ -847,6 +878,10 @@ impl<'m> Verifier<'m> {
             Rule::Variable => self.check_variable(op),
             Rule::Atomic(class, values) => self.check_atomic(op, class, values),
             Rule::AtomicStore => self.check_atomic_store(op),
+            Rule::CoopLoad => self.check_coop_load(op),
+            Rule::CoopStore => self.check_coop_store(op),
+            Rule::CoopMulAdd => self.check_coop_mul_add(op),
+            Rule::CoopLength => self.check_coop_length(op),
             Rule::Return
             | Rule::ReturnValue
             | Rule::Unreachable

@@ -38,6 +38,7 @@
 mod attrs;
 mod generic;
 mod memref;
+mod mma;
 pub(crate) mod ops;
 mod scf;
 mod spirv;

@@ -4,7 +4,9 @@
 
 use super::{PResult, Parser};
 use crate::grammar::StorageClass;
-use crate::kernel::types::{FloatTy, GpuAddressSpace, KType, MemRefLayout, MemorySpace};
+use crate::kernel::types::{
+    FloatTy, GpuAddressSpace, KType, MemRefLayout, MemorySpace, MmaOperand,
+};
 use crate::text::cursor::TokenParser;
 use crate::text::lexer::TokKind;
 
@@ -64,6 +66,10 @@ impl Parser<'_> {
                 )),
                 None => self.err(format!("unknown or unsupported type '{name}'")),
             },
+            TokKind::Bang("gpu.mma_matrix") => {
+                self.bump()?;
+                self.parse_mma_matrix_body()
+            }
             TokKind::Punct("(") => {
                 self.bump()?;
                 let mut inputs = Vec::new();
@@ -172,6 +178,37 @@ impl Parser<'_> {
         Ok(KType::Vector {
             shape: dims.into_iter().map(|d| d.unwrap_or(0)).collect(),
             elem: Box::new(elem),
+        })
+    }
+
+    /// `<RxCxT, "AOp">` after `!gpu.mma_matrix`.
+    fn parse_mma_matrix_body(&mut self) -> PResult<KType> {
+        let dims = self.parse_dims(false)?;
+        let [Some(rows), Some(cols)] = dims[..] else {
+            return self.err("an MMA matrix has two static dimensions");
+        };
+        let (Ok(rows), Ok(cols)) = (u32::try_from(rows), u32::try_from(cols)) else {
+            return self.err("MMA matrix dimensions must fit in 32 bits");
+        };
+        let elem = self.parse_type()?;
+        if !matches!(elem, KType::Int(w) if w > 1) && !matches!(elem, KType::Float(_)) {
+            return self.err("an MMA matrix's elements are integers or floats");
+        }
+        self.expect_punct(",")?;
+        let operand = match self.peek().clone() {
+            TokKind::Str(s) => MmaOperand::from_name(&s),
+            _ => None,
+        };
+        let Some(operand) = operand else {
+            return self.expected("\"AOp\", \"BOp\" or \"COp\"");
+        };
+        self.bump()?;
+        self.expect_punct(">")?;
+        Ok(KType::MmaMatrix {
+            rows,
+            cols,
+            elem: Box::new(elem),
+            operand,
         })
     }
 

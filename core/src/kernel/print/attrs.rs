@@ -57,6 +57,16 @@ fn write_type(out: &mut String, ty: &KType) {
             FloatTy::F64 => "f64",
         }),
         KType::Index => out.push_str("index"),
+        KType::MmaMatrix {
+            rows,
+            cols,
+            elem,
+            operand,
+        } => {
+            out.push_str(&format!("!gpu.mma_matrix<{rows}x{cols}x"));
+            write_type(out, elem);
+            out.push_str(&format!(", \"{}\">", operand.name()));
+        }
         KType::Vector { shape, elem } => {
             out.push_str("vector<");
             dims(out, shape.iter().map(|&d| Some(d)));

@@ -15,6 +15,7 @@
 
 mod attrs;
 mod memref;
+mod mma;
 mod ops;
 mod structure;
 mod vector;

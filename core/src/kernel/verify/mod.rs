@@ -33,6 +33,7 @@
 //!   has the matching one (integer spaces pass, as in MLIR).
 
 mod memref;
+mod mma;
 mod ops;
 mod structure;
 mod vector;

@@ -311,6 +311,9 @@ impl Verifier<'_> {
             }
             GpuShuffle => self.check_shuffle(op, d),
             GpuSubgroupReduce => self.check_subgroup_reduce(op, d),
+            GpuSubgroupMmaLoadMatrix | GpuSubgroupMmaStoreMatrix => self.check_mma_access(op, d),
+            GpuSubgroupMmaCompute => self.check_mma_compute(op, d),
+            GpuSubgroupMmaConstantMatrix => self.check_mma_constant(op, d),
             ScfYield | ScfCondition => self.check_scf_terminator(op, d),
             ScfFor => self.check_for(op, d),
             ScfIf => self.check_if(op, d),

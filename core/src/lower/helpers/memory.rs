@@ -121,6 +121,23 @@ fn packed_word(
     (ptr, off)
 }
 
+/// The pointer to element `idx` of kernel memref `base` (an error for
+/// packed 8/16-bit or boolean elements, which have no pointer of their own).
+pub(crate) fn element_pointer(
+    l: &mut Lowerer,
+    base: KValue,
+    idx: &[Value],
+) -> Result<Value, LowerError> {
+    let (repr, ptr) = memref_base(l, base)?;
+    if repr.packed_bits.is_some() || repr.bool_as_int {
+        return Err(
+            l.unsupported("a matrix of packed or boolean elements (they have no element pointer)")
+        );
+    }
+    let lin = linearize(l, &repr, idx)?;
+    Ok(chain(l, ptr, lin, repr.stored))
+}
+
 /// Loads element `idx` of kernel memref `base`.
 pub(crate) fn load_element(
     l: &mut Lowerer,

@@ -2,10 +2,11 @@
 //! `!spirv.*` types (also spelled `!spv.*`), plus `!alias` references.
 
 use super::{PResult, Parser};
-use crate::grammar::{Decoration, Dim, ImageFormat, StorageClass};
+use crate::grammar::{Decoration, Dim, ImageFormat, Scope, StorageClass};
 use crate::ir::{
-    FloatKind, ImageArrayed, ImageDepth, ImageSamplerUse, ImageSampling, ImageType,
-    MemberDecoration, Signedness, StructMember, StructType, Type, TypeKind,
+    CoopMatrixType, CoopMatrixUse, FloatKind, ImageArrayed, ImageDepth, ImageSamplerUse,
+    ImageSampling, ImageType, MemberDecoration, Signedness, StructMember, StructType, Type,
+    TypeKind,
 };
 use crate::text::lexer::TokKind;
 
@@ -219,6 +220,7 @@ impl Parser<'_> {
                 self.expect(">", "to end matrix type")?;
                 Ok(self.m.types.intern(TypeKind::Matrix { columns, column }))
             }
+            "coopmatrix" => self.parse_coop_matrix_type(),
             "sampler" => Ok(self.m.types.intern(TypeKind::Sampler)),
             "sampled_image" => {
                 self.expect("<", "after '!spirv.sampled_image'")?;
@@ -233,6 +235,43 @@ impl Parser<'_> {
                 format!("unknown SPIR-V type '!spirv.{mnemonic}'"),
             )),
         }
+    }
+
+    /// The body of `!spirv.coopmatrix<RxCxT, Scope, Use>`.
+    fn parse_coop_matrix_type(&mut self) -> PResult<Type> {
+        self.expect("<", "after '!spirv.coopmatrix'")?;
+        let rows = self.dimension("row count")?;
+        let columns = self.dimension("column count")?;
+        let loc = self.loc()?;
+        let element = self.parse_type()?;
+        if !self.m.types.is_scalar(element) || self.m.types.is_bool(element) {
+            return Err(self.err_at(
+                loc,
+                "a cooperative matrix's elements must be integers or floats",
+            ));
+        }
+        self.expect(",", "after cooperative matrix element type")?;
+        let loc = self.loc()?;
+        let name = self.ident("scope")?;
+        let scope = Scope::from_name(name)
+            .ok_or_else(|| self.err_at(loc, format!("unknown scope '{name}'")))?;
+        self.expect(",", "after cooperative matrix scope")?;
+        let loc = self.loc()?;
+        let name = self.ident("cooperative matrix use")?;
+        let usage = CoopMatrixUse::from_name(name).ok_or_else(|| {
+            self.err_at(
+                loc,
+                format!("unknown cooperative matrix use '{name}' (MatrixA, MatrixB or MatrixAcc)"),
+            )
+        })?;
+        self.expect(">", "to end cooperative matrix type")?;
+        Ok(self.m.types.intern(TypeKind::CoopMatrix(CoopMatrixType {
+            element,
+            rows,
+            columns,
+            scope,
+            usage,
+        })))
     }
 
     /// `, stride=N` or nothing.

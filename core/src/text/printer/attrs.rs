@@ -4,7 +4,7 @@ use crate::grammar;
 use crate::ir::{
     Attr, AttrKind, AttrStore, DenseValues, Signedness, Type, TypeKind, TypeStore, Vce,
 };
-use crate::text::enums::{enum_mnemonic, mlir_capability_name};
+use crate::text::enums::{enum_mnemonic, enum_text, mlir_capability_name};
 use crate::text::float;
 use crate::text::Prefix;
 
@@ -230,7 +230,7 @@ fn write_attr_depth(
         }
         AttrKind::Enum { kind, value } => {
             out.push_str(&format!("#{p}.{}<", enum_mnemonic(*kind)));
-            let text = grammar::format_bits(*kind, *value);
+            let text = enum_text(*kind, *value);
             // Enumerant names that start with a digit (`2D`) are spelled `Dim2D`.
             if *kind == grammar::OperandKind::Dim
                 && text.starts_with(|c: char| c.is_ascii_digit())

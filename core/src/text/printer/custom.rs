@@ -6,12 +6,12 @@ use super::Printer;
 use crate::grammar::{self, OperandKind};
 use crate::ir::{AttrKind, Op, OpKind, Signedness, TypeKind};
 use crate::text::asm_forms::{self, AsmForm, Elem, LookupTypes, Sig, TypeRef};
-use crate::text::enums::parse_enum_text;
+use crate::text::enums::{enum_text, parse_enum_text};
 
 impl Printer<'_> {
     /// Whether `value` of enum `kind` prints as text that parses back to it.
     fn enum_round_trips(kind: OperandKind, value: u32) -> bool {
-        parse_enum_text(kind, &grammar::format_bits(kind, value)) == Some(value)
+        parse_enum_text(kind, &enum_text(kind, value)) == Some(value)
     }
 
     /// Whether `op` fits `form` exactly (see the module docs of `asm_forms`).
@@ -183,7 +183,7 @@ impl Printer<'_> {
                         return false;
                     };
                     space(self, open);
-                    let text = grammar::format_bits(kind, value);
+                    let text = enum_text(kind, value);
                     if matches!(item.elem, Elem::EnumAngle(_)) {
                         self.out.push('<');
                         self.out.push_str(&text);
@@ -198,7 +198,7 @@ impl Printer<'_> {
                         continue;
                     };
                     self.out.push_str(", <");
-                    self.out.push_str(&grammar::format_bits(kind, value));
+                    self.out.push_str(&enum_text(kind, value));
                     self.out.push('>');
                 }
                 Elem::PtrSc(i) => {

@@ -155,6 +155,11 @@ fn write_type_depth(out: &mut String, types: &TypeStore, ty: Type, prefix: Prefi
             sub(out, *column);
             out.push('>');
         }
+        TypeKind::CoopMatrix(c) => {
+            out.push_str(&format!("!{p}.coopmatrix<{}x{}x", c.rows, c.columns));
+            sub(out, c.element);
+            out.push_str(&format!(", {}, {}>", c.scope.name(), c.usage.name()));
+        }
         TypeKind::Function { inputs, results } => {
             out.push('(');
             for (i, &t) in inputs.iter().enumerate() {

@@ -1,0 +1,153 @@
+//! Row slices ([`Distribution::RowSlices`](super::super::strategy::Distribution::RowSlices)):
+//! matrix x vector, one point (an output row's value) per slice of
+//! `slice` invocations.
+//!
+//! Workgroup `w` owns the points `w * S + j` (`S = W / slice` slices;
+//! `j` the slice: the subgroup id where the slice combines by subgroup
+//! arithmetic, else `t / slice`). A slice's invocations stride over the
+//! point's reduction (lane `l` takes iterations `l, l + slice, ...`, or
+//! groups of 4 read as vec4 where the reduction is a static multiple of
+//! 4), only the last round bounds-checked; the partial results then
+//! combine within the slice — `gpu.subgroup_reduce` (every lane gets the
+//! total, no barrier), or a workgroup-memory tree over the slice's
+//! entries, run by the whole workgroup in step so its barriers are
+//! uniform. The slice's first invocation folds in the output's initial
+//! value, applies the fused epilogue and stores. Slices past the last
+//! point (a count of points that is not a multiple of `S`) compute the
+//! last point again and store nothing, so every invocation reaches every
+//! barrier.
+
+use crate::kernel::{GpuAddressSpace, KOpKind, KType, KValue, MemRefLayout, MemorySpace};
+
+use super::super::combine::combiners;
+use super::super::error::CodegenError;
+use super::super::regions::DispatchRegion;
+use super::super::strategy::{Combine, DispatchShape};
+use super::dispatch::{root_point, stores};
+use super::emitter::Emitter;
+
+/// Emits the slices of the invocation's workgroup `wgi`.
+pub(super) fn emit_row_slices(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    shape: &DispatchShape,
+    wgi: KValue,
+    slice: u32,
+    combine: Combine,
+) -> Result<(), CodegenError> {
+    let root = d
+        .root
+        .ok_or_else(|| e.unsupported(d.op, "internal: row slices without a root"))?;
+    let info = e.c.info;
+    let s = info.structured[&root].clone();
+    let cs = combiners(info.m, &s).ok_or_else(|| {
+        e.unsupported(
+            root,
+            "internal: row slices of a reduction that is not combinable",
+        )
+    })?;
+    let wg = e.c.strategy.invocations();
+    let slices = wg / slice.max(1);
+    let tid = e.b.thread_id("x");
+    let slice_v = e.index(i64::from(slice));
+    let (which, lane) = match combine {
+        Combine::Subgroup => {
+            let op =
+                e.b.op(KOpKind::GpuSubgroupId, &[], &[KType::Index], Vec::new());
+            let sgid = e.b.module().op(op).results[0];
+            (sgid, e.b.lane_id())
+        }
+        Combine::WorkgroupTree => (e.div(tid, slice_v), e.rem(tid, slice_v)),
+    };
+    // This slice's point, clamped to the last (tails compute it again and
+    // do not store).
+    let slices_v = e.index(i64::from(slices));
+    let first_point = e.mul(wgi, slices_v);
+    let p = e.add(first_point, which);
+    let domain = e.sizes(&shape.points);
+    let total = e.product(&domain);
+    let one = e.index(1);
+    let last = e.sub(total, one);
+    let inside = e.lt(p, total);
+    let pc = e.b.binary(KOpKind::ArithMinUI, p, last);
+    let coords = e.delinearize(pc, &domain);
+    let rp = root_point(e, d, &coords, root)?;
+    let (loops, red) = e.reduction_loops(root, &s);
+    let length = e.product(&red);
+    // A static row a multiple of 4 long: groups of 4 read as vec4.
+    let groups = red.len() == 1 && e.const_of(length).is_some_and(|k| k > 0 && k % 4 == 0);
+    let accs = e.coop_loop(&cs, length, lane, slice_v, groups, |e, r| {
+        let rc = e.delinearize(r, &red);
+        let mut point = rp.clone();
+        for (i, &l) in loops.iter().enumerate() {
+            point[l] = rc[i];
+        }
+        e.combinable_xs(root, &s, &cs, &point)
+    })?;
+    let totals = match combine {
+        // A row per invocation: nothing to combine.
+        _ if slice == 1 => accs,
+        Combine::Subgroup => cs
+            .iter()
+            .zip(&accs)
+            .map(|(c, &a)| e.b.subgroup_reduce(c.subgroup_kind(), a, false))
+            .collect(),
+        Combine::WorkgroupTree => slice_tree(e, &cs, &accs, tid, lane, wg, slice)?,
+    };
+    let zero = e.index(0);
+    let lead = e.b.cmpi("eq", lane, zero);
+    let store = e.b.binary(KOpKind::ArithAndI, lead, inside);
+    e.if_then(store, |e| {
+        let inits = e.inits(root, &s, &rp)?;
+        let finals = e.finish_combine(&cs, &inits, &totals);
+        e.prepared_roots.insert(root, finals);
+        stores(e, d, &coords)
+    })
+}
+
+/// Combines the widened `accs` of each slice of `slice` invocations by a
+/// tree in workgroup memory (one entry per invocation and combiner,
+/// halving the active lanes of every slice each step); the slice's lane
+/// 0 gets the totals (the other lanes' values are partial).
+fn slice_tree(
+    e: &mut Emitter<'_, '_, '_>,
+    cs: &[super::super::combine::Combiner],
+    accs: &[KValue],
+    tid: KValue,
+    lane: KValue,
+    wg: u32,
+    slice: u32,
+) -> Result<Vec<KValue>, CodegenError> {
+    let mut bufs = Vec::new();
+    for &a in accs {
+        let ty = e.b.type_of(a);
+        let buf = e.b.alloc(KType::MemRef {
+            shape: vec![Some(u64::from(wg))],
+            elem: Box::new(ty),
+            layout: MemRefLayout::Identity,
+            space: MemorySpace::Gpu(GpuAddressSpace::Workgroup),
+        });
+        e.b.store(a, buf, &[tid]);
+        bufs.push(buf);
+    }
+    e.b.barrier();
+    let mut step = slice / 2;
+    while step >= 1 {
+        let sv = e.index(i64::from(step));
+        let active = e.lt(lane, sv);
+        let bufs2 = bufs.clone();
+        e.if_then(active, |e| {
+            let other = e.add(tid, sv);
+            for (k, c) in cs.iter().enumerate() {
+                let a = e.b.load(bufs2[k], &[tid]);
+                let b = e.b.load(bufs2[k], &[other]);
+                let r = e.fold(c, a, b);
+                e.b.store(r, bufs2[k], &[tid]);
+            }
+            Ok(())
+        })?;
+        e.b.barrier();
+        step /= 2;
+    }
+    Ok(bufs.iter().map(|&buf| e.b.load(buf, &[tid])).collect())
+}
