@@ -491,3 +491,78 @@ fn vector_x_matrix_keeps_vec4_column_tiles() {
     check(&device, "vecmat", compiled, &src, &args);
     assert_no_validation_messages(device.context());
 }
+
+/// `@f(a) = reduce(a)` along the last dimension of `shape` with `combine`
+/// (`arith.addf`, `arith.maximumf`, `arith.addi`, ...) from `init`.
+fn row_reduce(shape: &[usize], elem: &str, combine: &str, init: &str) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let a = format!("tensor<{}x{elem}>", dims.join("x"));
+    let y = format!("tensor<{}x{elem}>", dims[..dims.len() - 1].join("x"));
+    let last = shape.len() - 1;
+    format!(
+        r#"func.func @f(%a: {a}) -> {y} {{
+  %z = arith.constant {init} : {elem}
+  %e = tensor.empty() : {y}
+  %i = linalg.fill ins(%z : {elem}) outs(%e : {y}) -> {y}
+  %r = linalg.reduce ins(%a : {a}) outs(%i : {y}) dimensions = [{last}]
+    (%x: {elem}, %acc: {elem}) {{
+      %s = {combine} %x, %acc : {elem}
+      linalg.yield %s : {elem}
+    }}
+  return %r : {y}
+}}"#
+    )
+}
+
+/// Row reductions (a row sum or maximum: no vector) take row slices of
+/// one invocation per row, read as vec4 where the row allows, on
+/// lavapipe, and keep their cooperative strategy on a GPU-like env —
+/// exact on small integers at the edges (rows unaligned to 4, rows of 4,
+/// rows in a batch, integers, a maximum).
+#[test]
+fn row_reductions_take_a_row_per_invocation_on_lavapipe() {
+    let device = device();
+    let lavapipe = device_target(&device);
+    let cases: Vec<(String, String, Value)> = vec![
+        (
+            "f32 row sums 64x4096".into(),
+            row_reduce(&[64, 4096], "f32", "arith.addf", "0.0"),
+            input(&[64, 4096], 1),
+        ),
+        (
+            "f32 row sums 70x1021 (unaligned)".into(),
+            row_reduce(&[70, 1021], "f32", "arith.addf", "0.0"),
+            input(&[70, 1021], 2),
+        ),
+        (
+            "f32 row sums 100x4".into(),
+            row_reduce(&[100, 4], "f32", "arith.addf", "0.0"),
+            input(&[100, 4], 3),
+        ),
+        (
+            "f32 row maxima 3x40x300 (batch)".into(),
+            row_reduce(&[3, 40, 300], "f32", "arith.maximumf", "-1.0e30"),
+            input(&[3, 40, 300], 4),
+        ),
+        (
+            "i32 row sums 66x1000".into(),
+            row_reduce(&[66, 1000], "i32", "arith.addi", "7"),
+            input_i32(&[66, 1000], 5),
+        ),
+    ];
+    for (name, src, arg) in cases {
+        let module = kiln_core::tensor::load(&src).unwrap();
+        let compiled = compile(&module, &lavapipe).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (dist, _, _) = reducing(&compiled);
+        assert_eq!(dist, Distribution::RowSlices { slice: 1 }, "{name}");
+        check(&device, &name, compiled, &src, std::slice::from_ref(&arg));
+        let gpu = compile(&module, &gpu_like(&lavapipe)).unwrap();
+        let (dist, _, _) = reducing(&gpu);
+        assert!(
+            !matches!(dist, Distribution::RowSlices { .. }),
+            "{name}: {dist:?} on a GPU"
+        );
+        check(&device, &name, gpu, &src, &[arg]);
+    }
+    assert_no_validation_messages(device.context());
+}

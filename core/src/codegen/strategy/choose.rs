@@ -52,8 +52,13 @@ pub struct DispatchShape {
     pub coop_matmul: Option<super::MatmulTypes>,
     /// Whether the root streams rows (matrix x vector): one reduction
     /// loop, and an input that every point reads its own row of,
-    /// contiguous along the reduction (see `matvec::streams_rows`).
+    /// contiguous along the reduction, and a vector read along it (see
+    /// `matvec::row_stream`).
     pub streams_rows: bool,
+    /// Whether the root reduces rows the same way with no vector: its
+    /// one input read along the reduction streams rows (a row sum, a
+    /// row maximum). Row slices take it where the device is a CPU.
+    pub sums_rows: bool,
 }
 
 impl DispatchShape {
@@ -123,13 +128,15 @@ pub fn dispatch_shape(
     let mut stages_operands = false;
     let mut reduction_innermost = false;
     let mut streams_rows = false;
+    let mut sums_rows = false;
     if let Some(s) = d.root.and_then(|r| info.structured.get(&r)) {
         let sizes = d
             .root
             .map(|r| loop_sizes(info, shapes, r))
             .unwrap_or_default();
-        streams_rows =
-            super::matvec::streams_rows(s, |k| m.value_kind(s.inputs[k]).is_tensor(), &sizes);
+        let rows = super::matvec::row_stream(s, |k| m.value_kind(s.inputs[k]).is_tensor(), &sizes);
+        streams_rows = rows == Some(true);
+        sums_rows = rows == Some(false);
         let is_reduction =
             |l: u32| s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Reduction;
         let mut reading = s
@@ -238,6 +245,7 @@ pub fn dispatch_shape(
         stages_operands,
         coop_matmul: super::plain_matmul(info, regions, d),
         streams_rows,
+        sums_rows,
     }
 }
 
@@ -1078,6 +1086,7 @@ mod tests {
             stages_operands: true,
             coop_matmul: None,
             streams_rows: false,
+            sums_rows: false,
         }
     }
 

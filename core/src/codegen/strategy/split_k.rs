@@ -198,6 +198,7 @@ mod tests {
             stages_operands: true,
             coop_matmul: None,
             streams_rows: false,
+            sums_rows: false,
         }
     }
 
