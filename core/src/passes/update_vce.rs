@@ -30,7 +30,7 @@
 //!   extension, so kiln's triple is smaller or equal;
 //! * the final version must not exceed any used feature's `last_version`;
 //! * a kept extension that SPIRV-Tools only accepts from some version on
-//!   ([`EXTENSION_MIN_VERSIONS`]: `SPV_KHR_vulkan_memory_model` needs 1.3)
+//!   (`EXTENSION_MIN_VERSIONS`: `SPV_KHR_vulkan_memory_model` needs 1.3)
 //!   raises the version to it when the target's version reaches it (and the
 //!   extensions are pruned again for the raised version).
 //!

@@ -1,5 +1,5 @@
 //! Stage 4: a [`Strategy`] per dispatch — a plain value chosen from the
-//! dispatch's shape ([`DispatchShape`]) and the [`CodegenTarget`] by one
+//! dispatch's shape ([`DispatchShape`]) and the [`CodegenTarget`](super::CodegenTarget) by one
 //! small function per op family ([`choose`]), with an always-valid
 //! fallback. Kernel generation only reads it; a tuned strategy from a
 //! cache can replace it (the fast-kernels issue).
