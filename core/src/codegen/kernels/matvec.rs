@@ -17,7 +17,7 @@
 //! last point again and store nothing, so every invocation reaches every
 //! barrier.
 
-use crate::kernel::{GpuAddressSpace, KOpKind, KType, KValue, MemRefLayout, MemorySpace};
+use crate::kernel::{KOpKind, KType, KValue};
 
 use super::super::combine::combiners;
 use super::super::error::CodegenError;
@@ -92,7 +92,10 @@ pub(super) fn emit_row_slices(
             .zip(&accs)
             .map(|(c, &a)| e.b.subgroup_reduce(c.subgroup_kind(), a, false))
             .collect(),
-        Combine::WorkgroupTree => slice_tree(e, &cs, &accs, tid, lane, wg, slice)?,
+        Combine::WorkgroupTree => {
+            let bufs = e.slice_tree(&cs, &accs, tid, lane, wg, slice)?;
+            bufs.iter().map(|&buf| e.b.load(buf, &[tid])).collect()
+        }
     };
     let zero = e.index(0);
     let lead = e.b.cmpi("eq", lane, zero);
@@ -103,51 +106,4 @@ pub(super) fn emit_row_slices(
         e.prepared_roots.insert(root, finals);
         stores(e, d, &coords)
     })
-}
-
-/// Combines the widened `accs` of each slice of `slice` invocations by a
-/// tree in workgroup memory (one entry per invocation and combiner,
-/// halving the active lanes of every slice each step); the slice's lane
-/// 0 gets the totals (the other lanes' values are partial).
-fn slice_tree(
-    e: &mut Emitter<'_, '_, '_>,
-    cs: &[super::super::combine::Combiner],
-    accs: &[KValue],
-    tid: KValue,
-    lane: KValue,
-    wg: u32,
-    slice: u32,
-) -> Result<Vec<KValue>, CodegenError> {
-    let mut bufs = Vec::new();
-    for &a in accs {
-        let ty = e.b.type_of(a);
-        let buf = e.b.alloc(KType::MemRef {
-            shape: vec![Some(u64::from(wg))],
-            elem: Box::new(ty),
-            layout: MemRefLayout::Identity,
-            space: MemorySpace::Gpu(GpuAddressSpace::Workgroup),
-        });
-        e.b.store(a, buf, &[tid]);
-        bufs.push(buf);
-    }
-    e.b.barrier();
-    let mut step = slice / 2;
-    while step >= 1 {
-        let sv = e.index(i64::from(step));
-        let active = e.lt(lane, sv);
-        let bufs2 = bufs.clone();
-        e.if_then(active, |e| {
-            let other = e.add(tid, sv);
-            for (k, c) in cs.iter().enumerate() {
-                let a = e.b.load(bufs2[k], &[tid]);
-                let b = e.b.load(bufs2[k], &[other]);
-                let r = e.fold(c, a, b);
-                e.b.store(r, bufs2[k], &[tid]);
-            }
-            Ok(())
-        })?;
-        e.b.barrier();
-        step /= 2;
-    }
-    Ok(bufs.iter().map(|&buf| e.b.load(buf, &[tid])).collect())
 }

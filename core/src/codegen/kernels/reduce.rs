@@ -321,6 +321,50 @@ impl Emitter<'_, '_, '_> {
         })
     }
 
+    /// Combines the widened `accs` of each slice of `slice` invocations
+    /// (`lane`: the invocation's place in its slice; `slice == wg`: the
+    /// whole workgroup) by a tree in workgroup memory, one entry per
+    /// invocation and combiner, halving the active lanes of every slice
+    /// each step, a barrier after each. Returns the buffers: a slice's
+    /// lane 0 entry holds its totals (the other lanes' are partial).
+    pub(super) fn slice_tree(
+        &mut self,
+        cs: &[Combiner],
+        accs: &[KValue],
+        tid: KValue,
+        lane: KValue,
+        wg: u32,
+        slice: u32,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let mut bufs = Vec::new();
+        for &a in accs {
+            let ty = self.b.type_of(a);
+            let buf = self.shared(wg, ty);
+            self.b.store(a, buf, &[tid]);
+            bufs.push(buf);
+        }
+        self.b.barrier();
+        let mut step = slice / 2;
+        while step >= 1 {
+            let sv = self.index(i64::from(step));
+            let active = self.lt(lane, sv);
+            let bufs2 = bufs.clone();
+            self.if_then(active, |e| {
+                let other = e.add(tid, sv);
+                for (k, c) in cs.iter().enumerate() {
+                    let a = e.b.load(bufs2[k], &[tid]);
+                    let b = e.b.load(bufs2[k], &[other]);
+                    let r = e.fold(c, a, b);
+                    e.b.store(r, bufs2[k], &[tid]);
+                }
+                Ok(())
+            })?;
+            self.b.barrier();
+            step /= 2;
+        }
+        Ok(bufs)
+    }
+
     fn gpu_index(&mut self, kind: KOpKind) -> KValue {
         let op = self.b.op(kind, &[], &[KType::Index], Vec::new());
         self.b.module().op(op).results[0]
@@ -373,32 +417,7 @@ impl Emitter<'_, '_, '_> {
                 self.b.barrier();
             }
             Combine::WorkgroupTree => {
-                let mut bufs = Vec::new();
-                for &a in accs {
-                    let ty = self.b.type_of(a);
-                    let buf = self.shared(wg, ty);
-                    self.b.store(a, buf, &[tid]);
-                    bufs.push(buf);
-                }
-                self.b.barrier();
-                let mut step = wg / 2;
-                while step >= 1 {
-                    let sv = self.index(i64::from(step));
-                    let active = self.lt(tid, sv);
-                    let bufs2 = bufs.clone();
-                    self.if_then(active, |e| {
-                        let other = e.add(tid, sv);
-                        for (k, c) in cs.iter().enumerate() {
-                            let a = e.b.load(bufs2[k], &[tid]);
-                            let b = e.b.load(bufs2[k], &[other]);
-                            let r = e.fold(c, a, b);
-                            e.b.store(r, bufs2[k], &[tid]);
-                        }
-                        Ok(())
-                    })?;
-                    self.b.barrier();
-                    step /= 2;
-                }
+                let bufs = self.slice_tree(cs, accs, tid, tid, wg, wg)?;
                 let zero = self.index(0);
                 for &buf in &bufs {
                     out.push(self.b.load(buf, &[zero]));
