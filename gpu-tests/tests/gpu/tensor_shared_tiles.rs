@@ -18,7 +18,7 @@ use kiln_core::tensor::eval::Value;
 use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::e2e::device_target;
 
-use crate::tensor_tiles::{check, conv, device, fill_matmul, input, ty};
+use crate::tensor_tiles::{bias_relu_matmul, check, conv, device, fill_matmul, input, ty};
 
 /// The device's target with barriers as cheap as on a GPU and a device
 /// of unknown type (not a CPU, no known fill).
@@ -93,29 +93,9 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
         vec![vec![24, 40], vec![68, 24]],
     ));
     // B transposed in the maps, a bias init and a ReLU epilogue.
-    let (a, b, c, bias) = (ty(&[19, 23]), ty(&[45, 23]), ty(&[19, 45]), ty(&[45]));
     out.push((
         "matmul with transposed B, bias init, ReLU epilogue".into(),
-        format!(
-            r#"func.func @f(%a: {a}, %b: {b}, %bias: {bias}) -> {c} {{
-  %e = tensor.empty() : {c}
-  %init = linalg.broadcast ins(%bias : {bias}) outs(%e : {c}) dimensions = [0]
-  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}} ins(%a, %b : {a}, {b}) outs(%init : {c}) {{
-  ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
-    linalg.yield %s : f32
-  }} -> {c}
-  %z = arith.constant 0.0 : f32
-  %e2 = tensor.empty() : {c}
-  %relu = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%r : {c}) outs(%e2 : {c}) {{
-  ^bb0(%x: f32, %o: f32):
-    %m = arith.maximumf %x, %z : f32
-    linalg.yield %m : f32
-  }} -> {c}
-  return %relu : {c}
-}}"#
-        ),
+        bias_relu_matmul(19, 23, 45),
         vec![vec![19, 23], vec![45, 23], vec![45]],
     ));
     // Rows and columns known only at run time (static reduction).

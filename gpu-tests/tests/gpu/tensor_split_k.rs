@@ -27,7 +27,7 @@ use kiln_runtime::e2e::device_target;
 use kiln_runtime::{CacheLocation, DeviceOptions};
 
 use crate::runtime_support::test_device;
-use crate::tensor_tiles::{check, device, fill_matmul, input, ty};
+use crate::tensor_tiles::{bias_relu_matmul, check, device, fill_matmul, input, ty};
 
 /// The device's target as a discrete GPU's: its fill known, barriers
 /// cheap.
@@ -63,29 +63,9 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
     // B transposed in the maps, the accumulator starting from a bias
     // broadcast, a ReLU fused after it: split-K's second kernel adds the
     // bias to the whole sum and applies the ReLU only then.
-    let (a, b, c, bias) = (ty(&[19, 1200]), ty(&[45, 1200]), ty(&[19, 45]), ty(&[45]));
     out.push((
         "matmul with transposed B, bias init, ReLU epilogue".into(),
-        format!(
-            r#"func.func @f(%a: {a}, %b: {b}, %bias: {bias}) -> {c} {{
-  %e = tensor.empty() : {c}
-  %init = linalg.broadcast ins(%bias : {bias}) outs(%e : {c}) dimensions = [0]
-  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}} ins(%a, %b : {a}, {b}) outs(%init : {c}) {{
-  ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
-    linalg.yield %s : f32
-  }} -> {c}
-  %z = arith.constant 0.0 : f32
-  %e2 = tensor.empty() : {c}
-  %relu = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%r : {c}) outs(%e2 : {c}) {{
-  ^bb0(%x: f32, %o: f32):
-    %m = arith.maximumf %x, %z : f32
-    linalg.yield %m : f32
-  }} -> {c}
-  return %relu : {c}
-}}"#
-        ),
+        bias_relu_matmul(19, 1200, 45),
         vec![vec![19, 1200], vec![45, 1200], vec![45]],
     ));
     // An f16 cast fused after the matmul: rounded once, from the whole

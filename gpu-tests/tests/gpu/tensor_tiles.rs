@@ -47,6 +47,34 @@ pub(crate) fn ty(shape: &[usize]) -> String {
     format!("tensor<{}xf32>", dims.join("x"))
 }
 
+/// `@f(a, b, bias) = relu(a · bᵀ + bias)` over f32: `a` is `m x k`, `b`
+/// is `n x k` (B transposed in the maps), the accumulator starts from the
+/// bias broadcast over the rows and a ReLU is fused after the
+/// contraction.
+pub(crate) fn bias_relu_matmul(m: usize, k: usize, n: usize) -> String {
+    let (a, b, c, bias) = (ty(&[m, k]), ty(&[n, k]), ty(&[m, n]), ty(&[n]));
+    format!(
+        r#"func.func @f(%a: {a}, %b: {b}, %bias: {bias}) -> {c} {{
+  %e = tensor.empty() : {c}
+  %init = linalg.broadcast ins(%bias : {bias}) outs(%e : {c}) dimensions = [0]
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}} ins(%a, %b : {a}, {b}) outs(%init : {c}) {{
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+%p = arith.mulf %x, %y : f32
+%s = arith.addf %acc, %p : f32
+linalg.yield %s : f32
+  }} -> {c}
+  %z = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : {c}
+  %relu = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%r : {c}) outs(%e2 : {c}) {{
+  ^bb0(%x: f32, %o: f32):
+%m = arith.maximumf %x, %z : f32
+linalg.yield %m : f32
+  }} -> {c}
+  return %relu : {c}
+}}"#
+    )
+}
+
 /// `@f(a, b) = linalg.{op}(a, b)` (a matmul or batch matmul into a
 /// zero-filled output) over f32 tensors of these shapes.
 pub(crate) fn fill_matmul(op: &str, a: &[usize], b: &[usize], c: &[usize]) -> String {
@@ -113,29 +141,9 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
     ));
     // B transposed in the maps, then a bias and a ReLU fused as the
     // epilogue; the accumulator starts from the bias broadcast, not 0.
-    let (a, b, c, bias) = (ty(&[19, 23]), ty(&[45, 23]), ty(&[19, 45]), ty(&[45]));
     out.push((
         "matmul with transposed B, bias init, ReLU epilogue".into(),
-        format!(
-            r#"func.func @f(%a: {a}, %b: {b}, %bias: {bias}) -> {c} {{
-  %e = tensor.empty() : {c}
-  %init = linalg.broadcast ins(%bias : {bias}) outs(%e : {c}) dimensions = [0]
-  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}} ins(%a, %b : {a}, {b}) outs(%init : {c}) {{
-  ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
-    linalg.yield %s : f32
-  }} -> {c}
-  %z = arith.constant 0.0 : f32
-  %e2 = tensor.empty() : {c}
-  %relu = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%r : {c}) outs(%e2 : {c}) {{
-  ^bb0(%x: f32, %o: f32):
-    %m = arith.maximumf %x, %z : f32
-    linalg.yield %m : f32
-  }} -> {c}
-  return %relu : {c}
-}}"#
-        ),
+        bias_relu_matmul(19, 23, 45),
         vec![vec![19, 23], vec![45, 23], vec![45]],
     ));
     // Vec4 columns and an unrolled reduction in a batch.
