@@ -301,7 +301,11 @@ pub fn emit_dispatch(
                     u64::from(rows),
                     u64::from(wg) * u64::from(cols),
                 ),
-                _ => {
+                Distribution::SharedTile {
+                    block_rows,
+                    block_cols,
+                    ..
+                } => {
                     let dims = super::shared_tile::SharedDims::of(dist, wg).ok_or_else(|| {
                         CodegenError::unsupported(
                             m,
@@ -311,19 +315,18 @@ pub fn emit_dispatch(
                             ),
                         )
                     })?;
-                    let Distribution::SharedTile {
-                        block_rows,
-                        block_cols,
-                        ..
-                    } = dist
-                    else {
-                        unreachable!("matched above")
-                    };
                     (
                         Plan::SharedTile(dims, Some(sl.clone())),
                         u64::from(block_rows),
                         u64::from(block_cols),
                     )
+                }
+                _ => {
+                    return Err(CodegenError::unsupported(
+                        m,
+                        d.op,
+                        format!("internal: split-K over {dist:?}"),
+                    ))
                 }
             };
             let blocks = block_grid(shapes, &shape.points, rows, cols);
