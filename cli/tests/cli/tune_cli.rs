@@ -21,13 +21,15 @@ const PROGRAM: &str = r#"func.func @mm(%a: tensor<64x48xf32>, %b: tensor<48x96xf
 
 const KEY: &str = "contraction 64x96 r48 f32";
 
-fn kiln_in(cache: &Path, args: &[&str]) -> (i32, String, String) {
+/// Runs `kiln ARGS` with `KILN_CACHE_DIR` set to `cache`.
+pub(crate) fn kiln_in(cache: &Path, args: &[&str]) -> (i32, String, String) {
     let mut cmd: Command = kiln_cmd();
     cmd.env("KILN_CACHE_DIR", cache).args(args);
     run(&mut cmd, b"")
 }
 
-fn tuning_file(cache: &Path) -> PathBuf {
+/// The one tuning file `kiln tune` wrote under `cache`.
+pub(crate) fn tuning_file(cache: &Path) -> PathBuf {
     let dir = cache.join("tuning");
     let files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))

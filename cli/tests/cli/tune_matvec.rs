@@ -4,10 +4,8 @@
 //! subgroup; trees of other slices; the scalar loop per row), and a tuned slice in the device's tuning file is what a
 //! later `kiln compile --explain` on the device uses.
 
-use std::path::Path;
-use std::process::Command;
-
-use crate::common::{kiln_cmd, run, scratch};
+use crate::common::scratch;
+use crate::tune_cli::{kiln_in, tuning_file};
 
 const PROGRAM: &str = r#"func.func @mv(%a: tensor<256x520xf32>, %x: tensor<520xf32>) -> tensor<256xf32> {
   %z = arith.constant 0.0 : f32
@@ -19,12 +17,6 @@ const PROGRAM: &str = r#"func.func @mv(%a: tensor<256x520xf32>, %x: tensor<520xf
 "#;
 
 const KEY: &str = "contraction 256 r520 f32";
-
-fn kiln_in(cache: &Path, args: &[&str]) -> (i32, String, String) {
-    let mut cmd: Command = kiln_cmd();
-    cmd.env("KILN_CACHE_DIR", cache).args(args);
-    run(&mut cmd, b"")
-}
 
 #[test]
 fn tune_times_row_slices_and_compile_uses_a_tuned_slice() {
@@ -87,9 +79,7 @@ fn tune_times_row_slices_and_compile_uses_a_tuned_slice() {
         ],
     );
     assert_eq!(status, 0, "{err}");
-    let written: Vec<_> = std::fs::read_dir(&tuning).unwrap().flatten().collect();
-    assert_eq!(written.len(), 1);
-    let path = written[0].path();
+    let path = tuning_file(&cache);
     std::fs::write(&path, format!("{KEY} = wg 128 rows 16\n")).unwrap();
     let out_spv = dir.join("out").display().to_string();
     let (status, text, err) = kiln_in(

@@ -18,7 +18,9 @@ use kiln_core::tensor::eval::Value;
 use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::e2e::device_target;
 
-use crate::tensor_tiles::{bias_relu_matmul, check, conv, device, fill_matmul, input, ty};
+use crate::tensor_tiles::{
+    bias_relu_matmul, check, conv, device, f16_operand_matmul, fill_matmul, input, ty,
+};
 
 /// The device's target with barriers as cheap as on a GPU and a device
 /// of unknown type (not a CPU, no known fill).
@@ -117,26 +119,9 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
     ));
     // f16 operands made by fused producers (staged by evaluating them),
     // accumulated in f32.
-    let (a, b, a16, b16, c) = (
-        ty(&[37, 20]),
-        ty(&[20, 44]),
-        "tensor<37x20xf16>",
-        "tensor<20x44xf16>",
-        ty(&[37, 44]),
-    );
     out.push((
         "matmul of f16 operands truncated in the dispatch, f32 accumulator".into(),
-        format!(
-            r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
-  %a16 = arith.truncf %a : {a} to {a16}
-  %b16 = arith.truncf %b : {b} to {b16}
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : {c}
-  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
-  %r = linalg.matmul ins(%a16, %b16 : {a16}, {b16}) outs(%f : {c}) -> {c}
-  return %r : {c}
-}}"#
-        ),
+        f16_operand_matmul(37, 20, 44),
         vec![vec![37, 20], vec![20, 44]],
     ));
     out.push((

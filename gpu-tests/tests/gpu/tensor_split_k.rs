@@ -27,7 +27,9 @@ use kiln_runtime::e2e::device_target;
 use kiln_runtime::{CacheLocation, DeviceOptions};
 
 use crate::runtime_support::test_device;
-use crate::tensor_tiles::{bias_relu_matmul, check, device, fill_matmul, input, ty};
+use crate::tensor_tiles::{
+    bias_relu_matmul, check, device, f16_operand_matmul, fill_matmul, input, ty,
+};
 
 /// The device's target as a discrete GPU's: its fill known, barriers
 /// cheap.
@@ -86,26 +88,9 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
         vec![vec![21, 1300], vec![1300, 30]],
     ));
     // f16 operands made by fused producers, accumulated in f32.
-    let (a, b, a16, b16, c) = (
-        ty(&[37, 1100]),
-        ty(&[1100, 20]),
-        "tensor<37x1100xf16>",
-        "tensor<1100x20xf16>",
-        ty(&[37, 20]),
-    );
     out.push((
         "matmul of f16 operands, f32 accumulator".into(),
-        format!(
-            r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
-  %a16 = arith.truncf %a : {a} to {a16}
-  %b16 = arith.truncf %b : {b} to {b16}
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : {c}
-  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
-  %r = linalg.matmul ins(%a16, %b16 : {a16}, {b16}) outs(%f : {c}) -> {c}
-  return %r : {c}
-}}"#
-        ),
+        f16_operand_matmul(37, 1100, 20),
         vec![vec![37, 1100], vec![1100, 20]],
     ));
     out

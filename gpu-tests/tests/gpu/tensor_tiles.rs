@@ -47,6 +47,28 @@ pub(crate) fn ty(shape: &[usize]) -> String {
     format!("tensor<{}xf32>", dims.join("x"))
 }
 
+/// `@f(a, b) = matmul(truncf(a), truncf(b))`: f32 inputs `m x k` and
+/// `k x n` truncated to f16 in the dispatch (fused producers), accumulated
+/// in f32 from a zero fill.
+pub(crate) fn f16_operand_matmul(m: usize, k: usize, n: usize) -> String {
+    let (a, b, c) = (ty(&[m, k]), ty(&[k, n]), ty(&[m, n]));
+    let (a16, b16) = (
+        format!("tensor<{m}x{k}xf16>"),
+        format!("tensor<{k}x{n}xf16>"),
+    );
+    format!(
+        r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
+  %a16 = arith.truncf %a : {a} to {a16}
+  %b16 = arith.truncf %b : {b} to {b16}
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {c}
+  %f = linalg.fill ins(%z : f32) outs(%e : {c}) -> {c}
+  %r = linalg.matmul ins(%a16, %b16 : {a16}, {b16}) outs(%f : {c}) -> {c}
+  return %r : {c}
+}}"#
+    )
+}
+
 /// `@f(a, b, bias) = relu(a · bᵀ + bias)` over f32: `a` is `m x k`, `b`
 /// is `n x k` (B transposed in the maps), the accumulator starts from the
 /// bias broadcast over the rows and a ReLU is fused after the

@@ -138,13 +138,7 @@ pub(super) fn emit_shared_tile(
     let (loops, sizes) = e.reduction_loops(root, &s);
     let total = e.product(&sizes);
     // Split-K: which block and which slice of the reduction.
-    let (wgi, slice) = match split {
-        Some(sl) => {
-            let (block, at) = sl.of_workgroup(e, wgi, total);
-            (block, Some(at))
-        }
-        None => (wgi, None),
-    };
+    let (wgi, slice) = Slices::block_of(split, e, wgi, total);
 
     // The block of this workgroup.
     let bm_v = e.index(i64::from(t.bm));

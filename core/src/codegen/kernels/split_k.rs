@@ -68,6 +68,23 @@ impl Slices {
         (block, SliceAt { index, begin, end })
     }
 
+    /// [`Slices::of_workgroup`] where the kernel is split (`split`), else
+    /// `wgi` itself and no slice.
+    pub(super) fn block_of(
+        split: Option<&Slices>,
+        e: &mut Emitter<'_, '_, '_>,
+        wgi: KValue,
+        total: KValue,
+    ) -> (KValue, Option<SliceAt>) {
+        match split {
+            Some(sl) => {
+                let (block, at) = sl.of_workgroup(e, wgi, total);
+                (block, Some(at))
+            }
+            None => (wgi, None),
+        }
+    }
+
     /// The initial accumulators of `points` tile points of root `root`:
     /// the combining ops' identities.
     pub(super) fn identity_inits(

@@ -54,13 +54,7 @@ pub(super) fn emit_tile(
     let (loops, sizes) = e.reduction_loops(root, &s);
     let total = e.product(&sizes);
     // Split-K: which block and which slice of the reduction.
-    let (wgi, slice) = match split {
-        Some(sl) => {
-            let (block, at) = sl.of_workgroup(e, wgi, total);
-            (block, Some(at))
-        }
-        None => (wgi, None),
-    };
+    let (wgi, slice) = Slices::block_of(split, e, wgi, total);
 
     // Which block of rows and columns (and which batch point) this
     // workgroup has.

@@ -1069,12 +1069,13 @@ fn choose_softmax(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::codegen::target::DriverFacts;
     use crate::target::TargetEnv;
 
-    fn matmul_shape(m: u64, k: u64, n: u64) -> DispatchShape {
+    /// An f32 `m x k x n` matmul's dispatch shape.
+    pub(in crate::codegen::strategy) fn matmul_shape(m: u64, k: u64, n: u64) -> DispatchShape {
         DispatchShape {
             family: OpFamily::Contraction,
             points: vec![Size::Static(m), Size::Static(n)],

@@ -181,26 +181,10 @@ mod tests {
     use super::super::choose::choose;
     use super::super::{candidates, Choice, Tuning};
     use super::*;
-    use crate::codegen::regions::OpFamily;
     use crate::codegen::target::DriverFacts;
     use crate::target::{DeviceType, TargetEnv};
-    use crate::tensor::types::ElemType;
 
-    fn matmul(m: u64, k: u64, n: u64) -> DispatchShape {
-        DispatchShape {
-            family: OpFamily::Contraction,
-            points: vec![Size::Static(m), Size::Static(n)],
-            reduction: Some(Size::Static(k)),
-            combinable: true,
-            elems: vec![ElemType::F32],
-            tile_shares_loads: true,
-            reduction_innermost: true,
-            stages_operands: true,
-            coop_matmul: None,
-            streams_rows: false,
-            sums_rows: false,
-        }
-    }
+    use super::super::choose::tests::matmul_shape as matmul;
 
     fn discrete() -> CodegenTarget {
         let mut env = TargetEnv::default();
