@@ -323,6 +323,7 @@ mod tests {
                     min_size: 0,
                     element_stride: Some(4),
                     count: 1,
+                    texel_format: None,
                 })
                 .collect(),
             push_constants: None,

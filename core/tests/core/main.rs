@@ -35,6 +35,7 @@ mod lower_scf;
 mod lower_util;
 mod lower_vector;
 mod pipeline;
+mod reflect_texel;
 mod serialize;
 mod target_env;
 mod tensor_builder;
