@@ -44,3 +44,4 @@ mod tensor_split_k;
 mod tensor_strategies;
 mod tensor_tiles;
 mod tensor_vec4;
+mod texel_buffers;
