@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use kiln_gpu_tests::{assert_no_validation_messages, scratch_dir, words_from_bytes};
-use kiln_runtime::bench::limits::{spirv, HandWritten};
+use kiln_runtime::bench::limits::{faster, spirv, HandWritten, Reads};
 use kiln_runtime::bench::{host, overhead, BenchError, Unit};
 use kiln_runtime::DeviceOptions;
 
@@ -16,7 +16,8 @@ use crate::runtime_support::{device, test_device};
 
 const SHADERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/src/bench/shaders");
 
-/// Compiles `shaders/NAME.comp` as `shaders/regen.sh` does.
+/// Compiles `shaders/NAME.comp` as `shaders/regen.sh` does (the texel
+/// kernels' `Unknown` buffer-image format set to `Rgba32f`).
 fn glslang(name: &str) -> Vec<u32> {
     let dir = scratch_dir();
     let out = dir.join(format!("{name}.spv"));
@@ -27,9 +28,39 @@ fn glslang(name: &str) -> Vec<u32> {
         .output()
         .expect("glslangValidator (ci/setup.sh)");
     assert!(status.status.success(), "{name}: {status:?}");
-    let words = words_from_bytes(&std::fs::read(&out).unwrap());
+    let mut words = words_from_bytes(&std::fs::read(&out).unwrap());
     let _ = std::fs::remove_dir_all(&dir);
+    if name.ends_with("_texel") {
+        assert_eq!(set_buffer_image_format(&mut words), 1, "{name}");
+    }
     words
+}
+
+/// Sets the format of every `OpTypeImage` with `Dim = Buffer`, `Sampled =
+/// 1` and format `Unknown` to `Rgba32f`, as `regen.sh` does; returns how
+/// many it changed.
+fn set_buffer_image_format(words: &mut [u32]) -> usize {
+    const OP_TYPE_IMAGE: u32 = 25;
+    const DIM_BUFFER: u32 = 5;
+    const RGBA32F: u32 = 1;
+    let mut changed = 0;
+    let mut at = 5;
+    while at < words.len() {
+        let (count, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        if count == 0 {
+            break;
+        }
+        // OpTypeImage: result, sampled type, dim, depth, arrayed, MS, sampled, format.
+        if op == OP_TYPE_IMAGE && count >= 9 {
+            let w = &mut words[at..at + 9];
+            if w[3] == DIM_BUFFER && w[7] == 1 && w[8] == 0 {
+                w[8] = RGBA32F;
+                changed += 1;
+            }
+        }
+        at += count;
+    }
+    changed
 }
 
 #[test]
@@ -72,7 +103,31 @@ fn limit_kernels_check_then_time() {
         .read_sum(&device, 2 * 4 * 1024 * 16 + 12, 2)
         .expect("read");
     let fma = k.fma(&device, 2, 5, 2).expect("fma");
-    for m in [&copy, &add, &read, &fma] {
+    // The texel-buffer variants check the same results.
+    let copy_texel = k
+        .copy_with(Reads::TexelBuffer, &device, n, 2)
+        .expect("copy");
+    let add_texel = k.add_with(Reads::TexelBuffer, &device, n, 2).expect("add");
+    let read_texel = k
+        .read_sum_with(Reads::TexelBuffer, &device, 2 * 4 * 1024 * 16 + 12, 2)
+        .expect("read");
+    assert!(copy_texel.name.contains("texel-buffer reads"));
+    let (best, note) = faster("copy", Ok(copy.clone()), Ok(copy_texel.clone()));
+    let best = best.expect("both measured");
+    assert!(best.rate() >= copy.rate() && best.rate() >= copy_texel.rate());
+    assert!(
+        note.starts_with("copy: ") && note.contains("texel-buffer reads"),
+        "{note}"
+    );
+    for m in [
+        &copy,
+        &add,
+        &read,
+        &fma,
+        &copy_texel,
+        &add_texel,
+        &read_texel,
+    ] {
         assert_eq!(m.timing.wall.runs, 2, "{}", m.name);
         assert!(m.timing.wall.min <= m.timing.wall.max, "{}", m.name);
         assert!(m.rate() > 0.0, "{}", m.name);

@@ -9,13 +9,14 @@ use std::path::Path;
 use anyhow::{anyhow, Result};
 use plotters::prelude::*;
 
-use super::report::{Report, GLSL, IREE_CPU, IREE_VULKAN, KILN, KILN_MEMREF};
+use super::report::{Report, GLSL, GLSL_TEXEL, IREE_CPU, IREE_VULKAN, KILN, KILN_MEMREF};
 
 /// Series, in drawing order, with their colours.
-const SERIES: [(&str, RGBColor); 5] = [
+const SERIES: [(&str, RGBColor); 6] = [
     (KILN, RGBColor(0xd9, 0x5f, 0x02)),
     (KILN_MEMREF, RGBColor(0xfd, 0xb4, 0x62)),
     (GLSL, RGBColor(0x75, 0x70, 0xb3)),
+    (GLSL_TEXEL, RGBColor(0xbc, 0xbd, 0xdc)),
     (IREE_VULKAN, RGBColor(0x1b, 0x9e, 0x77)),
     (IREE_CPU, RGBColor(0xa6, 0xd8, 0x54)),
 ];

@@ -7,7 +7,9 @@
 //! ```
 //!
 //! Without FILE it runs kiln's benchmark set ([`suite`]): the device's
-//! limits (hand-written GLSL through kiln-runtime), the host's (a STREAM
+//! limits (hand-written GLSL through kiln-runtime; the copy and read-sum
+//! bandwidths each the faster of a storage-buffer-read and a
+//! texel-buffer-read kernel, both rates in the notes), the host's (a STREAM
 //! add and read-sum on every core, numpy's sgemm when numpy is there),
 //! each program through kiln and through IREE's Vulkan and CPU backends
 //! (when IREE is installed: `ci/setup-iree.sh`), the dispatch overhead and
@@ -42,7 +44,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use kiln_runtime::bench::limits::HandWritten;
+use kiln_runtime::bench::limits::{faster, HandWritten, Reads};
 use kiln_runtime::bench::program::{first_call, time_callable};
 use kiln_runtime::bench::{
     compile, compile_tensor_function, host, overhead, BenchError, Callable, KernelCall,
@@ -315,19 +317,35 @@ fn run_suite(
     } else {
         (64, 1024)
     };
-    let measure_limits = || Limits {
-        device_copy: hand.copy(device, n, runs).map_err(msg),
-        device_read: hand.read_sum(device, n, runs).map_err(msg),
-        device_fma: hand.fma(device, fma_groups, fma_iters, runs).map_err(msg),
-        host_add: host::stream_add(n, threads, runs).map_err(msg),
-        host_read: host::read_sum(n, threads, runs).map_err(msg),
-        host_sgemm: if quick {
-            Err("not run with --quick".to_owned())
-        } else {
-            numpy::sgemm(1024, runs).map_err(|e| e.to_string())
-        },
+    // The copy and the read-sum each run with storage-buffer and with
+    // texel-buffer reads; the limit is the faster, both said in the notes.
+    let measure_limits = |when: &str, notes: &mut Vec<String>| {
+        let (device_copy, copy_note) = faster(
+            &format!("device copy limit ({when})"),
+            hand.copy(device, n, runs),
+            hand.copy_with(Reads::TexelBuffer, device, n, runs),
+        );
+        let (device_read, read_note) = faster(
+            &format!("device read limit ({when})"),
+            hand.read_sum(device, n, runs),
+            hand.read_sum_with(Reads::TexelBuffer, device, n, runs),
+        );
+        notes.extend([copy_note, read_note]);
+        Limits {
+            device_copy: device_copy.map_err(msg),
+            device_read: device_read.map_err(msg),
+            device_fma: hand.fma(device, fma_groups, fma_iters, runs).map_err(msg),
+            host_add: host::stream_add(n, threads, runs).map_err(msg),
+            host_read: host::read_sum(n, threads, runs).map_err(msg),
+            host_sgemm: if quick {
+                Err("not run with --quick".to_owned())
+            } else {
+                numpy::sgemm(1024, runs).map_err(|e| e.to_string())
+            },
+        }
     };
-    let limits = measure_limits();
+    let mut limit_notes = Vec::new();
+    let limits = measure_limits("start of the run", &mut limit_notes);
     let mut report = Report {
         mode: if quick { "quick" } else { "suite" },
         device: device_name(device),
@@ -342,7 +360,7 @@ fn run_suite(
         overhead: None,
         compile: None,
         iree_compile: Vec::new(),
-        notes: Vec::new(),
+        notes: limit_notes,
     };
     for program in suite::programs(quick) {
         let mut impls = Vec::new();
@@ -388,6 +406,17 @@ fn run_suite(
                         checked: m.checked.clone(),
                     })
                     .map_err(Clone::clone),
+            });
+            impls.push(Impl {
+                label: report::GLSL_TEXEL,
+                on_host: false,
+                result: hand
+                    .add_with(Reads::TexelBuffer, device, add_n, runs)
+                    .map_err(msg)
+                    .map(|m| Measured {
+                        timing: m.timing,
+                        checked: m.checked,
+                    }),
             });
         }
         if let Ok(iree) = iree {
@@ -447,7 +476,8 @@ fn run_suite(
     // The limits again at the end: each is the faster of the two (the
     // machine's load drifts during a run).
     if let Some(first) = report.limits.take() {
-        let (best, note) = first.best_of(measure_limits());
+        let again = measure_limits("end of the run", &mut report.notes);
+        let (best, note) = first.best_of(again);
         report.limits = Some(best);
         report.notes.push(note);
     }

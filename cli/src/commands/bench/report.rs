@@ -23,6 +23,8 @@ pub const KILN: &str = "kiln";
 pub const KILN_MEMREF: &str = "kiln memref kernel";
 /// The hand-written GLSL reference through kiln-runtime.
 pub const GLSL: &str = "hand-written GLSL";
+/// The hand-written GLSL reference reading uniform texel buffers.
+pub const GLSL_TEXEL: &str = "GLSL, texel reads";
 /// IREE's Vulkan backend.
 pub const IREE_VULKAN: &str = "IREE vulkan";
 /// IREE's CPU backend.
