@@ -141,9 +141,13 @@ impl Stream {
 
     /// Enqueues `kernel` over `grid` workgroups with `args` bound to its
     /// bindings in `(set, binding)` order (see [`Kernel::interface`]).
-    /// Tensors must be contiguous; their element offset must meet the
-    /// device's buffer-offset alignment. Checked before anything is
-    /// recorded.
+    /// Each binding gets its tensor's byte range, as the descriptor type
+    /// the interface declares: a storage or uniform buffer, or a uniform or
+    /// storage texel buffer (a view of the range in the binding's texel
+    /// format, rounded down to whole texels). Tensors must be contiguous;
+    /// their element offset must meet the device's offset alignment for
+    /// that descriptor type (`minTexelBufferOffsetAlignment` for texel
+    /// buffers). Checked before anything is recorded.
     pub fn dispatch(&self, kernel: &Kernel, args: &[&Tensor], grid: [u32; 3]) -> Result<()> {
         self.dispatch_with(kernel, args, &[], grid)
     }

@@ -185,6 +185,7 @@ fn to_json(i: &PipelineInterface) -> Value {
                 "access": b.access.to_string(),
                 "min_size": b.min_size,
                 "element_stride": b.element_stride,
+                "texel_format": b.texel_format.map(|f| f.name()),
             })
         })
         .collect();

@@ -271,9 +271,9 @@ impl Request {
                     declared()
                 );
             };
-            if !decl.descriptor_type.is_buffer() {
+            if !decl.descriptor_type.takes_buffer() {
                 bail!(
-                    "--buf {}: binding {} is a {}, run-spv can only bind buffers",
+                    "--buf {}: binding {} is a {}, run-spv can only bind buffers and texel buffers",
                     b.at,
                     b.at,
                     decl.descriptor_type

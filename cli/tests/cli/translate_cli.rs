@@ -1,5 +1,6 @@
 //! `kiln translate --deserialize / --test-roundtrip / --test-roundtrip-binary`,
-//! `--split-input-file` (translate and opt), `kiln run-spv` on spv text,
+//! `--split-input-file` (translate and opt), `kiln run-spv` on spv text (texel
+//! buffers included),
 //! and malformed binaries given to `reflect` and `run-spv`.
 
 use std::path::{Path, PathBuf};
@@ -200,4 +201,58 @@ fn run_spv_takes_spv_text() {
     let from_binary = run(&bin);
     assert_eq!(from_text, from_binary);
     assert!(from_text.starts_with("0:1 = ["), "{from_text}");
+}
+
+/// `c[i] = a[i] + b[i]` on vec4s, `a` and `b` `Rgba32f` uniform texel
+/// buffers, `c` a storage buffer; 64 invocations.
+const TEXEL_ADD: &str = r#"
+!img = !spirv.image<f32, Buffer, NoDepth, NonArrayed, SingleSampled, NeedSampler, Rgba32f>
+!out = !spirv.ptr<!spirv.struct<(!spirv.rtarray<vector<4xf32>, stride=16> [0])>, StorageBuffer>
+spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader, SampledBuffer], [SPV_KHR_storage_buffer_storage_class]> {
+  spirv.GlobalVariable @a bind(0, 0) : !spirv.ptr<!img, UniformConstant>
+  spirv.GlobalVariable @b bind(0, 1) : !spirv.ptr<!img, UniformConstant>
+  spirv.GlobalVariable @c bind(0, 2) : !out
+  spirv.GlobalVariable @gid built_in("GlobalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+  spirv.func @main() "None" {
+    %gp = spirv.mlir.addressof @gid : !spirv.ptr<vector<3xi32>, Input>
+    %g = spirv.Load "Input" %gp : vector<3xi32>
+    %i = spirv.CompositeExtract %g[0 : i32] : vector<3xi32>
+    %ap = spirv.mlir.addressof @a : !spirv.ptr<!img, UniformConstant>
+    %ai = spirv.Load "UniformConstant" %ap : !img
+    %av = "spirv.ImageFetch"(%ai, %i) : (!img, i32) -> vector<4xf32>
+    %bp = spirv.mlir.addressof @b : !spirv.ptr<!img, UniformConstant>
+    %bi = spirv.Load "UniformConstant" %bp : !img
+    %bv = "spirv.ImageFetch"(%bi, %i) : (!img, i32) -> vector<4xf32>
+    %sum = spirv.FAdd %av, %bv : vector<4xf32>
+    %zero = spirv.Constant 0 : i32
+    %cp = spirv.mlir.addressof @c : !out
+    %dst = spirv.AccessChain %cp[%zero, %i] : !out, i32, i32
+    spirv.Store "StorageBuffer" %dst, %sum : vector<4xf32>
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @main, @gid
+  spirv.ExecutionMode @main "LocalSize", 64, 1, 1
+}
+"#;
+
+#[test]
+fn run_spv_binds_uniform_texel_buffers() {
+    let dir = scratch("run-spv-texel");
+    let module = dir.join("texel_add.mlir");
+    std::fs::write(&module, TEXEL_ADD).unwrap();
+    let out = kiln_ok(&[
+        "run-spv",
+        module.to_str().unwrap(),
+        "--validation",
+        "--buf",
+        "0:0=f32[256]=iota",
+        "--buf",
+        "0:1=f32[256]=0.5",
+        "--buf",
+        "0:2=f32[256]",
+        "--print",
+        "0:2",
+    ]);
+    let want: Vec<String> = (0..256).map(|i| format!("{}", i as f32 + 0.5)).collect();
+    assert_eq!(out.trim_end(), format!("0:2 = [{}]", want.join(", ")));
 }
