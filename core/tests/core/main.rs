@@ -32,6 +32,7 @@ mod lower_memref;
 mod lower_mlir;
 mod lower_mma;
 mod lower_scf;
+mod lower_texel;
 mod lower_util;
 mod lower_vector;
 mod pipeline;
