@@ -42,5 +42,6 @@ mod tensor_programs;
 mod tensor_shared_tiles;
 mod tensor_split_k;
 mod tensor_strategies;
+mod tensor_texel;
 mod tensor_tiles;
 mod tensor_vec4;
