@@ -46,12 +46,39 @@ pub enum DescriptorType {
     Sampler,
     /// A combined image-sampler (`OpTypeSampledImage`).
     CombinedImageSampler,
+    /// A uniform texel buffer (`OpTypeImage` with `Dim = Buffer` and
+    /// `Sampled = 1`, read with `OpImageFetch`): a typed, read-only view
+    /// (`VkBufferView`) of a buffer range. Its texel format is the binding's
+    /// [`ResourceBinding::texel_format`]. Counts against
+    /// `maxPerStageDescriptorSampledImages`.
+    UniformTexelBuffer,
+    /// A storage texel buffer (`OpTypeImage` with `Dim = Buffer` and
+    /// `Sampled = 2`, read with `OpImageRead`, written with
+    /// `OpImageWrite`): a typed view of a buffer range the shader may write.
+    /// Its texel format is the binding's [`ResourceBinding::texel_format`].
+    /// Counts against `maxPerStageDescriptorStorageImages`.
+    StorageTexelBuffer,
 }
 
 impl DescriptorType {
-    /// Whether the descriptor refers to a buffer (storage or uniform).
+    /// Whether the descriptor refers to a buffer range directly (storage or
+    /// uniform buffer, `VkDescriptorBufferInfo`). Texel buffers are views of
+    /// buffers and answer `false`; see [`takes_buffer`](Self::takes_buffer).
     pub fn is_buffer(self) -> bool {
         matches!(self, Self::StorageBuffer | Self::UniformBuffer)
+    }
+
+    /// Whether the descriptor is a texel buffer (uniform or storage): a
+    /// `VkBufferView` of a buffer range with a texel format.
+    pub fn is_texel_buffer(self) -> bool {
+        matches!(self, Self::UniformTexelBuffer | Self::StorageTexelBuffer)
+    }
+
+    /// Whether the host binds a range of a `VkBuffer` to it: a buffer
+    /// ([`is_buffer`](Self::is_buffer)) or a texel buffer
+    /// ([`is_texel_buffer`](Self::is_texel_buffer)).
+    pub fn takes_buffer(self) -> bool {
+        self.is_buffer() || self.is_texel_buffer()
     }
 
     /// A short lower-case name, as used in messages ("storage buffer").
@@ -63,11 +90,81 @@ impl DescriptorType {
             Self::SampledImage => "sampled image",
             Self::Sampler => "sampler",
             Self::CombinedImageSampler => "combined image sampler",
+            Self::UniformTexelBuffer => "uniform texel buffer",
+            Self::StorageTexelBuffer => "storage texel buffer",
         }
     }
 }
 
 impl fmt::Display for DescriptorType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The texel format of a texel-buffer binding: SPIR-V's `Image Format`
+/// operand of its `OpTypeImage`, which the host's `VkBufferView` must match.
+///
+/// kiln binds the formats below; [`Unknown`](Self::Unknown) (a module that
+/// leaves the format to the host, with `StorageImageReadWithoutFormat`)
+/// reflects, but binding it is refused: kiln needs an explicit format to
+/// create the view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TexelFormat {
+    /// `Rgba32f`: four 32-bit floats (`VK_FORMAT_R32G32B32A32_SFLOAT`).
+    Rgba32f,
+    /// `Rgba32i`: four 32-bit signed integers (`VK_FORMAT_R32G32B32A32_SINT`).
+    Rgba32i,
+    /// `Rgba32ui`: four 32-bit unsigned integers
+    /// (`VK_FORMAT_R32G32B32A32_UINT`).
+    Rgba32ui,
+    /// `R32f`: one 32-bit float (`VK_FORMAT_R32_SFLOAT`).
+    R32f,
+    /// `R32i`: one 32-bit signed integer (`VK_FORMAT_R32_SINT`).
+    R32i,
+    /// `R32ui`: one 32-bit unsigned integer (`VK_FORMAT_R32_UINT`).
+    R32ui,
+    /// `Unknown`: no format in the module; cannot be bound.
+    Unknown,
+}
+
+impl TexelFormat {
+    /// The size of one texel in bytes: 16 for the RGBA formats, 4 for the
+    /// R formats, `None` for [`Unknown`](Self::Unknown).
+    pub fn texel_size(self) -> Option<u32> {
+        match self {
+            Self::Rgba32f | Self::Rgba32i | Self::Rgba32ui => Some(16),
+            Self::R32f | Self::R32i | Self::R32ui => Some(4),
+            Self::Unknown => None,
+        }
+    }
+
+    /// The number of components of one texel (4 or 1), `None` for
+    /// [`Unknown`](Self::Unknown).
+    pub fn components(self) -> Option<u32> {
+        match self {
+            Self::Rgba32f | Self::Rgba32i | Self::Rgba32ui => Some(4),
+            Self::R32f | Self::R32i | Self::R32ui => Some(1),
+            Self::Unknown => None,
+        }
+    }
+
+    /// The format's name as SPIR-V spells the `Image Format` operand
+    /// (`Rgba32f`); GLSL's layout qualifier is its lower-case form.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Rgba32f => "Rgba32f",
+            Self::Rgba32i => "Rgba32i",
+            Self::Rgba32ui => "Rgba32ui",
+            Self::R32f => "R32f",
+            Self::R32i => "R32i",
+            Self::R32ui => "R32ui",
+            Self::Unknown => "Unknown",
+        }
+    }
+}
+
+impl fmt::Display for TexelFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -132,6 +229,10 @@ pub struct ResourceBinding {
     /// `buffer B { ... } b[2];`). `min_size` and `element_stride` describe
     /// one element; each element is bound separately.
     pub count: u32,
+    /// For texel buffers ([`DescriptorType::is_texel_buffer`]): the format
+    /// of the view the host binds. `None` exactly for the other descriptor
+    /// types (checked by [`PipelineInterface::check`]).
+    pub texel_format: Option<TexelFormat>,
 }
 
 impl ResourceBinding {
@@ -159,6 +260,9 @@ impl fmt::Display for ResourceBinding {
         )?;
         if self.count != 1 {
             write!(f, ", array of {}", self.count)?;
+        }
+        if let Some(format) = self.texel_format {
+            write!(f, ", {format}")?;
         }
         if self.descriptor_type.is_buffer() {
             write!(f, ", at least {} bytes", self.min_size)?;
@@ -609,6 +713,16 @@ impl PipelineInterface {
                 });
             }
         }
+        for b in &self.bindings {
+            if b.texel_format.is_some() != b.descriptor_type.is_texel_buffer() {
+                return Err(InterfaceError::TexelFormat {
+                    set: b.set,
+                    binding: b.binding,
+                    descriptor_type: b.descriptor_type,
+                    format: b.texel_format,
+                });
+            }
+        }
         if let Some(pc) = self.push_constants {
             if pc.size == 0 || pc.size % 4 != 0 || pc.offset % 4 != 0 {
                 return Err(InterfaceError::PushConstantRange {
@@ -650,7 +764,8 @@ impl PipelineInterface {
 
     /// Every way the interface exceeds `limits`, in the order: bound sets,
     /// per-stage descriptor counts (storage buffers, uniform buffers,
-    /// storage images, sampled images, samplers, all resources),
+    /// storage images and storage texel buffers, sampled images and uniform
+    /// texel buffers, samplers, all resources),
     /// push-constant size, workgroup size per dimension, invocations per
     /// workgroup, workgroup memory. Empty when it fits.
     pub fn limit_violations(&self, limits: &Limits) -> Vec<LimitError> {
@@ -690,13 +805,18 @@ impl PipelineInterface {
             ),
             (
                 "storage images",
-                count(&|t| t == D::StorageImage),
+                count(&|t| matches!(t, D::StorageImage | D::StorageTexelBuffer)),
                 "maxPerStageDescriptorStorageImages",
                 limits.max_per_stage_descriptor_storage_images,
             ),
             (
                 "sampled images",
-                count(&|t| matches!(t, D::SampledImage | D::CombinedImageSampler)),
+                count(&|t| {
+                    matches!(
+                        t,
+                        D::SampledImage | D::CombinedImageSampler | D::UniformTexelBuffer
+                    )
+                }),
                 "maxPerStageDescriptorSampledImages",
                 limits.max_per_stage_descriptor_sampled_images,
             ),
@@ -913,6 +1033,22 @@ pub enum InterfaceError {
         /// The SpecId.
         id: u32,
     },
+    /// A texel buffer without a texel format, or another descriptor with one.
+    #[error(
+        "binding {set}:{binding} is a {descriptor_type} with texel format {}; texel buffers \
+         need a format and other descriptors have none",
+        format.map_or("none", TexelFormat::name)
+    )]
+    TexelFormat {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// The binding's descriptor type.
+        descriptor_type: DescriptorType,
+        /// The binding's texel format.
+        format: Option<TexelFormat>,
+    },
 }
 
 #[cfg(test)]
@@ -928,6 +1064,20 @@ mod tests {
             min_size: 0,
             element_stride: Some(4),
             count: 1,
+            texel_format: None,
+        }
+    }
+
+    fn texel(set: u32, binding: u32, format: TexelFormat) -> ResourceBinding {
+        ResourceBinding {
+            set,
+            binding,
+            descriptor_type: DescriptorType::UniformTexelBuffer,
+            access: Access::ReadOnly,
+            min_size: 0,
+            element_stride: None,
+            count: 1,
+            texel_format: Some(format),
         }
     }
 
@@ -1088,6 +1238,64 @@ mod tests {
         assert_eq!(
             buf(1, 2).to_string(),
             "1:2 (storage buffer, read-write, at least 0 bytes + n * 4)"
+        );
+    }
+
+    #[test]
+    fn texel_buffers_carry_a_format_and_count_as_images() {
+        let t = texel(0, 1, TexelFormat::Rgba32f);
+        assert_eq!(
+            t.to_string(),
+            "0:1 (uniform texel buffer, read-only, Rgba32f)"
+        );
+        assert!(t.descriptor_type.is_texel_buffer());
+        assert!(t.descriptor_type.takes_buffer());
+        assert!(!t.descriptor_type.is_buffer());
+        assert_eq!(TexelFormat::Rgba32ui.texel_size(), Some(16));
+        assert_eq!(TexelFormat::R32i.texel_size(), Some(4));
+        assert_eq!(TexelFormat::Unknown.texel_size(), None);
+        assert_eq!(iface(vec![buf(0, 0), t.clone()]).check(), Ok(()));
+
+        let mut no_format = t.clone();
+        no_format.texel_format = None;
+        assert_eq!(
+            iface(vec![no_format]).check().unwrap_err().to_string(),
+            "binding 0:1 is a uniform texel buffer with texel format none; texel buffers \
+             need a format and other descriptors have none"
+        );
+        let mut stray = buf(0, 0);
+        stray.texel_format = Some(TexelFormat::R32f);
+        assert!(matches!(
+            iface(vec![stray]).check(),
+            Err(InterfaceError::TexelFormat {
+                set: 0,
+                binding: 0,
+                ..
+            })
+        ));
+
+        // Vulkan 1.0's minimums: 16 sampled images, 4 storage images.
+        let many: Vec<_> = (0..17).map(|b| texel(0, b, TexelFormat::Rgba32i)).collect();
+        assert_eq!(
+            iface(many)
+                .check_limits(&Limits::default())
+                .unwrap_err()
+                .to_string(),
+            "the number of sampled images used by entry point \"main\" is 17, above the \
+             device limit maxPerStageDescriptorSampledImages = 16"
+        );
+        let storage: Vec<_> = (0..5)
+            .map(|b| ResourceBinding {
+                descriptor_type: DescriptorType::StorageTexelBuffer,
+                ..texel(0, b, TexelFormat::R32ui)
+            })
+            .collect();
+        assert_eq!(
+            iface(storage)
+                .check_limits(&Limits::default())
+                .unwrap_err()
+                .limit_name,
+            "maxPerStageDescriptorStorageImages"
         );
     }
 }

@@ -47,6 +47,11 @@ pub struct Limits {
     /// `minUniformBufferOffsetAlignment`: uniform-buffer descriptor offsets
     /// are multiples of it.
     pub min_uniform_buffer_offset_alignment: u64,
+    /// `minTexelBufferOffsetAlignment`: the offsets of texel-buffer views
+    /// (uniform and storage texel buffers) are multiples of it.
+    pub min_texel_buffer_offset_alignment: u64,
+    /// `maxTexelBufferElements`: texels one texel-buffer view spans.
+    pub max_texel_buffer_elements: u32,
 }
 
 impl Default for Limits {
@@ -69,6 +74,8 @@ impl Default for Limits {
             max_uniform_buffer_range: 16384,
             min_storage_buffer_offset_alignment: 256,
             min_uniform_buffer_offset_alignment: 256,
+            min_texel_buffer_offset_alignment: 256,
+            max_texel_buffer_elements: 65536,
         }
     }
 }
@@ -135,7 +142,7 @@ impl fmt::Display for Limits {
         let [sx, sy, sz] = self.max_compute_work_group_size;
         writeln!(f, "maxComputeWorkGroupCount = [{cx}, {cy}, {cz}]")?;
         writeln!(f, "maxComputeWorkGroupSize = [{sx}, {sy}, {sz}]")?;
-        let rows: [(&str, u64); 14] = [
+        let rows: [(&str, u64); 16] = [
             (
                 "maxComputeWorkGroupInvocations",
                 self.max_compute_work_group_invocations.into(),
@@ -185,6 +192,14 @@ impl fmt::Display for Limits {
             (
                 "minUniformBufferOffsetAlignment",
                 self.min_uniform_buffer_offset_alignment,
+            ),
+            (
+                "minTexelBufferOffsetAlignment",
+                self.min_texel_buffer_offset_alignment,
+            ),
+            (
+                "maxTexelBufferElements",
+                self.max_texel_buffer_elements.into(),
             ),
         ];
         for (name, value) in rows {

@@ -3,7 +3,9 @@
 //!
 //! A [`CommandBatch`] owns a command pool with one primary command buffer,
 //! descriptor pools it carves one set per set number per dispatch from,
-//! and, when timing is on, timestamp query pools (two queries per
+//! the buffer views of its dispatches' texel bindings (destroyed when the
+//! batch is reset after its submission completed, or dropped), and, when
+//! timing is on, timestamp query pools (two queries per
 //! dispatch). Recording checks everything the one-shot dispatch checks
 //! ([`Context::check_dispatch`](crate::Context::check_dispatch): bindings
 //! against the interface, alignment, ranges, sizes, limits, push constants,
@@ -49,6 +51,10 @@ const POOL_SETS: u32 = 256;
 const POOL_STORAGE: u32 = 2048;
 /// Uniform-buffer descriptors per descriptor pool.
 const POOL_UNIFORM: u32 = 512;
+/// Uniform-texel-buffer descriptors per descriptor pool.
+const POOL_UNIFORM_TEXEL: u32 = 1024;
+/// Storage-texel-buffer descriptors per descriptor pool.
+const POOL_STORAGE_TEXEL: u32 = 256;
 /// Timestamp queries per query pool (two per dispatch).
 const QUERY_CHUNK: u32 = 256;
 
@@ -147,6 +153,40 @@ struct PoolLeft {
     sets: u32,
     storage: u32,
     uniform: u32,
+    uniform_texel: u32,
+    storage_texel: u32,
+}
+
+impl PoolLeft {
+    /// Whether `self` has room for `need`.
+    fn fits(self, need: PoolLeft) -> bool {
+        self.sets >= need.sets
+            && self.storage >= need.storage
+            && self.uniform >= need.uniform
+            && self.uniform_texel >= need.uniform_texel
+            && self.storage_texel >= need.storage_texel
+    }
+
+    /// What is left after `used` was taken (which fits).
+    fn take(&mut self, used: PoolLeft) {
+        self.sets -= used.sets;
+        self.storage -= used.storage;
+        self.uniform -= used.uniform;
+        self.uniform_texel -= used.uniform_texel;
+        self.storage_texel -= used.storage_texel;
+    }
+
+    /// Counts one descriptor of type `ty`.
+    fn count(&mut self, ty: kiln_abi::DescriptorType) {
+        use kiln_abi::DescriptorType as D;
+        match ty {
+            D::UniformBuffer => self.uniform += 1,
+            D::UniformTexelBuffer => self.uniform_texel += 1,
+            D::StorageTexelBuffer => self.storage_texel += 1,
+            // `check_bindings` let through buffers and texel buffers only.
+            _ => self.storage += 1,
+        }
+    }
 }
 
 /// A command buffer being recorded, with everything its commands use.
@@ -156,6 +196,8 @@ pub struct CommandBatch {
     cb: vk::CommandBuffer,
     recording: bool,
     descriptor_pools: Vec<vk::DescriptorPool>,
+    /// The buffer views of the texel bindings of the recorded dispatches.
+    views: Vec<vk::BufferView>,
     /// Index of the pool sets come from; `left` is what it has left.
     pool_index: usize,
     left: PoolLeft,
@@ -200,6 +242,7 @@ impl CommandBatch {
             cb: vk::CommandBuffer::null(),
             recording: false,
             descriptor_pools: Vec::new(),
+            views: Vec::new(),
             pool_index: 0,
             left: PoolLeft::default(),
             slices: Vec::new(),
@@ -323,9 +366,7 @@ impl CommandBatch {
     /// current pool, else the next one (reused after a reset), else a new
     /// one (larger than the default if one dispatch needs more).
     fn descriptor_room(&mut self, need: PoolLeft) -> Result<()> {
-        let fits = |l: PoolLeft| {
-            l.sets >= need.sets && l.storage >= need.storage && l.uniform >= need.uniform
-        };
+        let fits = |l: PoolLeft| l.fits(need);
         let pools = self.descriptor_pools.len();
         if self.pool_index < pools && fits(self.left) {
             return Ok(());
@@ -341,6 +382,8 @@ impl CommandBatch {
             sets: POOL_SETS.max(need.sets),
             storage: POOL_STORAGE.max(need.storage),
             uniform: POOL_UNIFORM.max(need.uniform),
+            uniform_texel: POOL_UNIFORM_TEXEL.max(need.uniform_texel),
+            storage_texel: POOL_STORAGE_TEXEL.max(need.storage_texel),
         };
         let sizes = [
             vk::DescriptorPoolSize {
@@ -350,6 +393,14 @@ impl CommandBatch {
             vk::DescriptorPoolSize {
                 ty: vk::DescriptorType::UNIFORM_BUFFER,
                 descriptor_count: size.uniform,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+                descriptor_count: size.uniform_texel,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+                descriptor_count: size.storage_texel,
             },
         ];
         let info = vk::DescriptorPoolCreateInfo::default()
@@ -415,10 +466,7 @@ impl CommandBatch {
             let Some(decl) = iface.binding(b.set, b.binding) else {
                 continue;
             };
-            match decl.descriptor_type {
-                kiln_abi::DescriptorType::UniformBuffer => need.uniform += 1,
-                _ => need.storage += 1,
-            }
+            need.count(decl.descriptor_type);
             // A write conflicts with any access, so a read-write binding
             // needs only its write noted.
             let start = b.slice.offset() + b.offset;
@@ -445,9 +493,7 @@ impl CommandBatch {
                 "vkAllocateDescriptorSets",
                 || unsafe { d.raw.allocate_descriptor_sets(&alloc) },
             )?;
-            self.left.sets -= need.sets;
-            self.left.storage -= need.storage;
-            self.left.uniform -= need.uniform;
+            self.left.take(need);
             let infos: Vec<[vk::DescriptorBufferInfo; 1]> = bindings
                 .iter()
                 .map(|b| {
@@ -458,24 +504,51 @@ impl CommandBatch {
                     }]
                 })
                 .collect();
+            // One view per texel binding (null for the others), each kept
+            // in `self.views` as soon as it exists: destroyed when the
+            // batch is reset after its work completed, or dropped.
+            let mut views: Vec<[vk::BufferView; 1]> = Vec::with_capacity(bindings.len());
+            for b in bindings {
+                let format = iface
+                    .binding(b.set, b.binding)
+                    .and_then(|decl| decl.texel_format);
+                let view = match format {
+                    Some(format) => {
+                        let view = crate::texel::create_view(
+                            &self.device,
+                            b.slice.raw_buffer(),
+                            format,
+                            b.slice.offset() + b.offset,
+                            b.bound_size(),
+                        )?;
+                        self.views.push(view);
+                        view
+                    }
+                    None => vk::BufferView::null(),
+                };
+                views.push([view]);
+            }
             let writes: Vec<vk::WriteDescriptorSet<'_>> = bindings
                 .iter()
-                .zip(&infos)
-                .filter_map(|(b, info)| {
+                .zip(infos.iter().zip(&views))
+                .filter_map(|(b, (info, view))| {
                     let decl = iface.binding(b.set, b.binding)?;
-                    Some(
-                        vk::WriteDescriptorSet::default()
-                            .dst_set(sets[b.set as usize])
-                            .dst_binding(b.binding)
-                            .descriptor_type(crate::conv::descriptor_type(decl.descriptor_type))
-                            .buffer_info(info),
-                    )
+                    let write = vk::WriteDescriptorSet::default()
+                        .dst_set(sets[b.set as usize])
+                        .dst_binding(b.binding)
+                        .descriptor_type(crate::conv::descriptor_type(decl.descriptor_type));
+                    Some(if decl.descriptor_type.is_texel_buffer() {
+                        write.texel_buffer_view(view)
+                    } else {
+                        write.buffer_info(info)
+                    })
                 })
                 .collect();
             self.device.note_call();
             // SAFETY: the sets are fresh and unused; each write matches its
             // binding's type and names a live buffer range inside the
-            // slice, within the range limits (checked).
+            // slice, within the range limits, or a live view of one
+            // (checked).
             unsafe { self.device.raw.update_descriptor_sets(&writes, &[]) };
             sets
         };
@@ -859,6 +932,7 @@ impl CommandBatch {
                     .reset_descriptor_pool(p, vk::DescriptorPoolResetFlags::empty())
             })?;
         }
+        crate::texel::destroy_views(d, &mut self.views);
         self.recording = false;
         self.pool_index = 0;
         self.left = if self.descriptor_pools.is_empty() {
@@ -882,6 +956,8 @@ const POOL_DEFAULT: PoolLeft = PoolLeft {
     sets: POOL_SETS,
     storage: POOL_STORAGE,
     uniform: POOL_UNIFORM,
+    uniform_texel: POOL_UNIFORM_TEXEL,
+    storage_texel: POOL_STORAGE_TEXEL,
 };
 
 impl Drop for CommandBatch {
@@ -900,6 +976,7 @@ impl Drop for CommandBatch {
                 d.destroy_query_pool(q, None);
             }
         }
+        crate::texel::destroy_views(&self.device, &mut self.views);
     }
 }
 

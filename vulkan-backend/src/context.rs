@@ -89,6 +89,8 @@ pub(crate) struct DeviceShared {
     /// Whether device-local memory is also host-visible and coherent
     /// (integrated GPUs, CPU implementations such as lavapipe).
     pub(crate) unified_memory: bool,
+    /// Which texel formats buffers can be viewed as, read once.
+    pub(crate) texel_support: crate::texel::TexelSupport,
     /// Dropped after the device (fields drop after `Drop::drop`).
     pub(crate) instance: Arc<InstanceShared>,
 }
@@ -386,6 +388,7 @@ impl Context {
         // SAFETY: `physical` was enumerated from the live instance.
         let memory = unsafe { instance.raw.get_physical_device_memory_properties(physical) };
         let unified_memory = crate::conv::unified_memory(&memory);
+        let texel_support = crate::texel::TexelSupport::query(&instance.raw, physical);
 
         Ok(Self {
             shared: Arc::new(DeviceShared {
@@ -407,6 +410,7 @@ impl Context {
                 timeline,
                 cache_identity,
                 unified_memory,
+                texel_support,
                 instance,
             }),
         })

@@ -3,7 +3,7 @@
 use std::ffi::{c_char, CStr};
 
 use ash::vk;
-use kiln_abi::DescriptorType;
+use kiln_abi::{DescriptorType, TexelFormat};
 
 use crate::debug::MessageSeverity;
 use crate::device::{ApiVersion, DeviceType};
@@ -17,17 +17,47 @@ pub(crate) fn descriptor_type(ty: DescriptorType) -> vk::DescriptorType {
         DescriptorType::SampledImage => vk::DescriptorType::SAMPLED_IMAGE,
         DescriptorType::Sampler => vk::DescriptorType::SAMPLER,
         DescriptorType::CombinedImageSampler => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+        DescriptorType::UniformTexelBuffer => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+        DescriptorType::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+    }
+}
+
+/// The Vulkan format of a texel-buffer view, or `None` for
+/// [`TexelFormat::Unknown`], which names no format.
+pub(crate) fn texel_format(format: TexelFormat) -> Option<vk::Format> {
+    Some(match format {
+        TexelFormat::Rgba32f => vk::Format::R32G32B32A32_SFLOAT,
+        TexelFormat::Rgba32i => vk::Format::R32G32B32A32_SINT,
+        TexelFormat::Rgba32ui => vk::Format::R32G32B32A32_UINT,
+        TexelFormat::R32f => vk::Format::R32_SFLOAT,
+        TexelFormat::R32i => vk::Format::R32_SINT,
+        TexelFormat::R32ui => vk::Format::R32_UINT,
+        TexelFormat::Unknown => return None,
+    })
+}
+
+/// The format feature a texel-buffer descriptor type needs of its view's
+/// format (`UNIFORM_TEXEL_BUFFER` or `STORAGE_TEXEL_BUFFER` in
+/// `bufferFeatures`).
+pub(crate) fn texel_buffer_feature(ty: DescriptorType) -> vk::FormatFeatureFlags {
+    if ty == DescriptorType::StorageTexelBuffer {
+        vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER
+    } else {
+        vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER
     }
 }
 
 /// The create info of every kiln buffer: `size` bytes usable as storage
-/// and uniform buffer and as copy source and destination, one queue family.
+/// and uniform buffer, as uniform and storage texel buffer (views of it)
+/// and as copy source and destination, one queue family.
 pub(crate) fn buffer_info(size: u64) -> vk::BufferCreateInfo<'static> {
     vk::BufferCreateInfo::default()
         .size(size)
         .usage(
             vk::BufferUsageFlags::STORAGE_BUFFER
                 | vk::BufferUsageFlags::UNIFORM_BUFFER
+                | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+                | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
                 | vk::BufferUsageFlags::TRANSFER_SRC
                 | vk::BufferUsageFlags::TRANSFER_DST,
         )
@@ -187,6 +217,15 @@ mod tests {
             descriptor_type(DescriptorType::StorageBuffer),
             vk::DescriptorType::STORAGE_BUFFER
         );
+        assert_eq!(
+            descriptor_type(DescriptorType::UniformTexelBuffer),
+            vk::DescriptorType::UNIFORM_TEXEL_BUFFER
+        );
+        assert_eq!(
+            texel_format(TexelFormat::Rgba32ui),
+            Some(vk::Format::R32G32B32A32_UINT)
+        );
+        assert_eq!(texel_format(TexelFormat::Unknown), None);
         assert_eq!(device_type(vk::PhysicalDeviceType::CPU), DeviceType::Cpu);
         assert_eq!(
             api_version(vk::make_api_version(0, 1, 3, 230)).to_string(),

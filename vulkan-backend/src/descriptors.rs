@@ -298,6 +298,7 @@ mod tests {
             min_size: 16,
             element_stride: None,
             count,
+            texel_format: None,
         };
         PipelineInterface {
             entry_point: "main".into(),

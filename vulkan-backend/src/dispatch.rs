@@ -5,9 +5,11 @@
 //! Vulkan ([`Context::check_dispatch`]): the pipeline and buffers belong to
 //! this context; every binding of the interface gets exactly one buffer
 //! range and every range names a binding of the interface; bindings are
-//! buffers; each range's offset is a multiple of
-//! `minStorageBufferOffsetAlignment` (`minUniformBufferOffsetAlignment`) and
-//! the range lies inside its buffer; it is at least the binding's
+//! buffers or texel buffers; each range's offset is a multiple of
+//! `minStorageBufferOffsetAlignment` (`minUniformBufferOffsetAlignment`,
+//! `minTexelBufferOffsetAlignment`) and the range lies inside its buffer; a
+//! texel binding has a known format and binds between one texel and
+//! `maxTexelBufferElements` texels (see `texel`); a buffer range is at least the binding's
 //! `min_size`, and for a runtime array the bytes past `min_size` are a whole
 //! number of elements; it is within `maxStorageBufferRange`
 //! (`maxUniformBufferRange`); descriptor arrays get every element and
@@ -16,7 +18,8 @@
 //! checked against the device limits when the pipeline was made.)
 //!
 //! Then, per call: one descriptor pool with one set per set number (empty
-//! sets included), descriptor writes, one one-time command buffer (bind,
+//! sets included), a buffer view per texel binding, descriptor writes, one
+//! one-time command buffer (bind,
 //! push, dispatch, then a shader-write → host-read barrier), one submit with
 //! a fence, and a **blocking** `vkWaitForFences` (never a spin: on lavapipe
 //! the shader runs on the host's cores). Everything transient is freed on
@@ -30,7 +33,7 @@
 use std::time::{Duration, Instant};
 
 use ash::vk;
-use kiln_abi::{DescriptorType, Limits, PipelineInterface};
+use kiln_abi::{DescriptorType, Limits, PipelineInterface, ResourceBinding, TexelFormat};
 
 use crate::context::{Context, DeviceShared, TimestampClock};
 use crate::error::{map_allocate_descriptor_sets, map_create, map_queue, Error, Result};
@@ -188,6 +191,7 @@ impl Context {
             command_buffer: vk::CommandBuffer::null(),
             fence: vk::Fence::null(),
             query_pool: vk::QueryPool::null(),
+            views: Vec::new(),
         };
         let sets = t.descriptor_sets(pipeline, bindings)?;
         let clock = device.timestamps.filter(|_| timed);
@@ -291,6 +295,10 @@ pub(crate) fn check_bindings(
                     .collect(),
             });
         };
+        if decl.descriptor_type.is_texel_buffer() {
+            check_texel_binding(decl, limits, b)?;
+            continue;
+        }
         let (range_limit, limit_name, alignment, alignment_name) = match decl.descriptor_type {
             DescriptorType::StorageBuffer => (
                 limits.max_storage_buffer_range,
@@ -312,25 +320,8 @@ pub(crate) fn check_bindings(
                 })
             }
         };
-        if alignment > 0 && b.base.wrapping_add(b.offset) % alignment != 0 {
-            return Err(Error::MisalignedOffset {
-                set,
-                binding,
-                offset: b.offset,
-                limit_name: alignment_name,
-                alignment,
-            });
-        }
+        check_offset(b, alignment, alignment_name)?;
         let size = b.size;
-        if b.offset.checked_add(size).is_none_or(|end| end > b.extent) || b.offset >= b.extent {
-            return Err(Error::RangeOutsideBuffer {
-                set,
-                binding,
-                offset: b.offset,
-                size,
-                buffer_size: b.extent,
-            });
-        }
         // A descriptor range is never empty (VUID-VkDescriptorBufferInfo-range-00341).
         let required = decl.min_size.max(1);
         if size < required {
@@ -387,6 +378,78 @@ pub(crate) fn check_bindings(
     Ok(())
 }
 
+/// The alignment and extent checks every bound range gets: its start in
+/// the `VkBuffer` (`base + offset`) is a multiple of `alignment` (the limit
+/// `alignment_name`), and the range lies inside its extent.
+fn check_offset(b: &BindingView, alignment: u64, alignment_name: &'static str) -> Result<()> {
+    let (set, binding) = (b.set, b.binding);
+    if alignment > 0 && b.base.wrapping_add(b.offset) % alignment != 0 {
+        return Err(Error::MisalignedOffset {
+            set,
+            binding,
+            offset: b.offset,
+            limit_name: alignment_name,
+            alignment,
+        });
+    }
+    if b.offset
+        .checked_add(b.size)
+        .is_none_or(|end| end > b.extent)
+        || b.offset >= b.extent
+    {
+        return Err(Error::RangeOutsideBuffer {
+            set,
+            binding,
+            offset: b.offset,
+            size: b.size,
+            buffer_size: b.extent,
+        });
+    }
+    Ok(())
+}
+
+/// The checks of a texel-buffer binding (`decl` is one): a known texel
+/// format; the view's offset a multiple of `minTexelBufferOffsetAlignment`
+/// and its range inside the extent; at least one texel bound; at most
+/// `maxTexelBufferElements` texels in the view (whose range is the bound
+/// size rounded down to whole texels, `texel::view_range`).
+fn check_texel_binding(decl: &ResourceBinding, limits: &Limits, b: &BindingView) -> Result<()> {
+    let (set, binding) = (b.set, b.binding);
+    let Some(texel) = decl.texel_format.and_then(TexelFormat::texel_size) else {
+        return Err(Error::UnknownTexelFormat {
+            set,
+            binding,
+            descriptor_type: decl.descriptor_type,
+        });
+    };
+    check_offset(
+        b,
+        limits.min_texel_buffer_offset_alignment,
+        "minTexelBufferOffsetAlignment",
+    )?;
+    let texel = u64::from(texel);
+    if b.size < texel {
+        return Err(Error::BufferTooSmall {
+            set,
+            binding,
+            required: texel,
+            size: b.size,
+        });
+    }
+    let texels = b.size / texel;
+    if texels > u64::from(limits.max_texel_buffer_elements) {
+        return Err(Error::LimitExceeded {
+            what: format!(
+                "the number of {texel}-byte texels in the range bound at {set}:{binding}"
+            ),
+            requested: texels,
+            limit_name: "maxTexelBufferElements",
+            limit: limits.max_texel_buffer_elements.into(),
+        });
+    }
+    Ok(())
+}
+
 /// The per-dispatch objects; Drop frees whichever exist.
 struct Transient<'a> {
     device: &'a DeviceShared,
@@ -395,6 +458,8 @@ struct Transient<'a> {
     fence: vk::Fence,
     /// Two timestamp queries around the dispatch, when timed.
     query_pool: vk::QueryPool,
+    /// The buffer views of the texel bindings.
+    views: Vec<vk::BufferView>,
 }
 
 impl Transient<'_> {
@@ -435,27 +500,54 @@ impl Transient<'_> {
                 }]
             })
             .collect();
+        // One view per texel binding (null for the others), each kept in
+        // `self.views` as soon as it exists so Drop destroys it.
+        let mut views: Vec<[vk::BufferView; 1]> = Vec::with_capacity(bindings.len());
+        for b in bindings {
+            let format = pipeline
+                .interface
+                .binding(b.set, b.binding)
+                .and_then(|decl| decl.texel_format);
+            let view = match format {
+                Some(format) => {
+                    let view = crate::texel::create_view(
+                        self.device,
+                        b.buffer.raw,
+                        format,
+                        b.offset,
+                        b.bound_size(),
+                    )?;
+                    self.views.push(view);
+                    view
+                }
+                None => vk::BufferView::null(),
+            };
+            views.push([view]);
+        }
         let writes: Vec<vk::WriteDescriptorSet<'_>> = bindings
             .iter()
-            .zip(&infos)
-            .filter_map(|(b, info)| {
+            .zip(infos.iter().zip(&views))
+            .filter_map(|(b, (info, view))| {
                 let (set, binding) = (b.set, b.binding);
                 let decl = pipeline.interface.binding(set, binding)?;
                 let ty = crate::descriptors::vk_type(decl, &pipeline.dynamic);
-                Some(
-                    vk::WriteDescriptorSet::default()
-                        .dst_set(sets[set as usize])
-                        .dst_binding(binding)
-                        .dst_array_element(b.element)
-                        .descriptor_type(ty)
-                        .buffer_info(info),
-                )
+                let write = vk::WriteDescriptorSet::default()
+                    .dst_set(sets[set as usize])
+                    .dst_binding(binding)
+                    .dst_array_element(b.element)
+                    .descriptor_type(ty);
+                Some(if decl.descriptor_type.is_texel_buffer() {
+                    write.texel_buffer_view(view)
+                } else {
+                    write.buffer_info(info)
+                })
             })
             .collect();
         self.device.note_call();
         // SAFETY: the sets are not in use; each write matches its binding's
         // type (from the interface the layouts were made from) and names a
-        // live buffer whose whole size is within the range limits (checked).
+        // live buffer whose whole size is within the range limits, or a
+        // live view of one (checked).
         unsafe { d.update_descriptor_sets(&writes, &[]) };
         Ok(sets)
     }
@@ -638,5 +730,101 @@ impl Drop for Transient<'_> {
             d.destroy_query_pool(self.query_pool, None);
             d.destroy_descriptor_pool(self.pool, None);
         }
+        crate::texel::destroy_views(self.device, &mut self.views);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kiln_abi::Access;
+
+    fn iface(format: TexelFormat) -> PipelineInterface {
+        PipelineInterface {
+            entry_point: "main".into(),
+            bindings: vec![ResourceBinding {
+                set: 0,
+                binding: 1,
+                descriptor_type: DescriptorType::UniformTexelBuffer,
+                access: Access::ReadOnly,
+                min_size: 0,
+                element_stride: None,
+                count: 1,
+                texel_format: Some(format),
+            }],
+            ..PipelineInterface::default()
+        }
+    }
+
+    fn view(base: u64, offset: u64, size: u64, extent: u64) -> BindingView {
+        BindingView {
+            set: 0,
+            binding: 1,
+            element: 0,
+            base,
+            offset,
+            size,
+            extent,
+        }
+    }
+
+    fn check(format: TexelFormat, limits: &Limits, v: BindingView) -> Result<()> {
+        check_bindings(&iface(format), limits, &[v], &[], [1, 1, 1])
+    }
+
+    #[test]
+    fn texel_bindings_check_format_alignment_and_texel_count() {
+        let limits = Limits {
+            min_texel_buffer_offset_alignment: 16,
+            max_texel_buffer_elements: 1000,
+            ..Limits::default()
+        };
+        let rgba = TexelFormat::Rgba32f;
+        check(rgba, &limits, view(0, 0, 16 * 1000, 16 * 1000)).unwrap();
+        // A slice at base 256 bound from offset 32: aligned in the buffer.
+        check(rgba, &limits, view(256, 32, 100, 4096)).unwrap();
+        // Offsets are checked in the VkBuffer (base + offset).
+        assert_eq!(
+            check(rgba, &limits, view(8, 0, 64, 4096))
+                .unwrap_err()
+                .to_string(),
+            "binding 0:1: offset 0 is not a multiple of the device limit \
+             minTexelBufferOffsetAlignment = 16"
+        );
+        assert!(matches!(
+            check(rgba, &limits, view(0, 4, 64, 4096)),
+            Err(Error::MisalignedOffset {
+                limit_name: "minTexelBufferOffsetAlignment",
+                ..
+            })
+        ));
+        assert_eq!(
+            check(rgba, &limits, view(0, 0, 15, 4096))
+                .unwrap_err()
+                .to_string(),
+            "binding 0:1 needs at least 16 bytes, but its buffer has 15"
+        );
+        assert_eq!(
+            check(rgba, &limits, view(0, 0, 16 * 1001, 1 << 20))
+                .unwrap_err()
+                .to_string(),
+            "the number of 16-byte texels in the range bound at 0:1 is 1001, above the device \
+             limit maxTexelBufferElements = 1000"
+        );
+        // R32 texels: 4 bytes each.
+        check(TexelFormat::R32ui, &limits, view(0, 0, 4000, 4000)).unwrap();
+        assert!(check(TexelFormat::R32ui, &limits, view(0, 0, 4004, 4004)).is_err());
+        assert!(matches!(
+            check(rgba, &limits, view(0, 64, 4096, 4096)),
+            Err(Error::RangeOutsideBuffer { .. })
+        ));
+        assert_eq!(
+            check(TexelFormat::Unknown, &limits, view(0, 0, 64, 64))
+                .unwrap_err()
+                .to_string(),
+            "binding 0:1 is a uniform texel buffer of texel format Unknown; kiln needs an \
+             explicit format in the module (Rgba32f, Rgba32i, Rgba32ui, R32f, R32i or R32ui) to \
+             create its buffer view"
+        );
     }
 }

@@ -214,7 +214,10 @@ pub enum Error {
         reason: String,
     },
     /// A binding expects a descriptor kind that dispatch cannot bind yet.
-    #[error("binding {set}:{binding} is a {descriptor_type}; dispatch can only bind buffers")]
+    #[error(
+        "binding {set}:{binding} is a {descriptor_type}; dispatch can only bind buffers and \
+         texel buffers"
+    )]
     UnsupportedDescriptor {
         /// The set number.
         set: u32,
@@ -222,6 +225,41 @@ pub enum Error {
         binding: u32,
         /// What the binding expects.
         descriptor_type: DescriptorType,
+    },
+    /// A texel buffer whose module names no texel format (`Unknown`): kiln
+    /// cannot create the buffer view without one.
+    #[error(
+        "binding {set}:{binding} is a {descriptor_type} of texel format Unknown; kiln needs an \
+         explicit format in the module (Rgba32f, Rgba32i, Rgba32ui, R32f, R32i or R32ui) to \
+         create its buffer view"
+    )]
+    UnknownTexelFormat {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// The binding's descriptor type (uniform or storage texel buffer).
+        descriptor_type: DescriptorType,
+    },
+    /// A texel buffer whose format the device cannot view a buffer as
+    /// (`vkGetPhysicalDeviceFormatProperties` lacks the feature in
+    /// `bufferFeatures`).
+    #[error(
+        "binding {set}:{binding} is a {descriptor_type} of format {format}, which the device \
+         does not support for {descriptor_type}s (its bufferFeatures lack {feature})"
+    )]
+    UnsupportedTexelFormat {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// The binding's descriptor type.
+        descriptor_type: DescriptorType,
+        /// The texel format.
+        format: kiln_abi::TexelFormat,
+        /// The missing format feature (`UNIFORM_TEXEL_BUFFER` or
+        /// `STORAGE_TEXEL_BUFFER`).
+        feature: &'static str,
     },
     /// A buffer is smaller than its binding requires.
     #[error("binding {set}:{binding} needs at least {required} bytes, but its buffer has {size}")]
@@ -265,7 +303,8 @@ pub enum Error {
         binding: u32,
         /// The offset.
         offset: u64,
-        /// `minStorageBufferOffsetAlignment` or `minUniformBufferOffsetAlignment`.
+        /// `minStorageBufferOffsetAlignment`, `minUniformBufferOffsetAlignment`
+        /// or `minTexelBufferOffsetAlignment`.
         limit_name: &'static str,
         /// Its value.
         alignment: u64,

@@ -65,6 +65,7 @@ mod pipeline_cache;
 mod pool;
 mod sync;
 mod target_env;
+mod texel;
 
 pub use batch::{BatchCounts, CommandBatch, CopyRegion, SliceBinding, Submission};
 pub use context::{Context, ContextOptions, PipelineCacheIdentity};

@@ -25,5 +25,7 @@ pub fn limits_from_vk(l: &vk::PhysicalDeviceLimits) -> Limits {
         max_uniform_buffer_range: l.max_uniform_buffer_range,
         min_storage_buffer_offset_alignment: l.min_storage_buffer_offset_alignment,
         min_uniform_buffer_offset_alignment: l.min_uniform_buffer_offset_alignment,
+        min_texel_buffer_offset_alignment: l.min_texel_buffer_offset_alignment,
+        max_texel_buffer_elements: l.max_texel_buffer_elements,
     }
 }

@@ -4,8 +4,9 @@
 //! which first applies specialization-constant values to the interface)
 //! first checks the interface against itself and the device limits (set
 //! count, per-stage descriptor counts, push-constant size, workgroup size
-//! per dimension and in total, workgroup memory) and the words for a
-//! SPIR-V header, before any Vulkan call, then creates: a
+//! per dimension and in total, workgroup memory), the texel formats of its
+//! texel-buffer bindings against the device's format support, and the
+//! words for a SPIR-V header, before any Vulkan call, then creates: a
 //! shader module (destroyed again once the pipeline exists), one
 //! descriptor-set layout per set number from 0 to the highest used (set
 //! numbers with no bindings get empty layouts, so sparse sets like {0, 2}
@@ -126,6 +127,7 @@ impl ComputePipeline {
         let specialized = interface.specialize(spec)?;
         let interface = &specialized;
         check_interface(interface, &ctx.shared.limits)?;
+        ctx.shared.texel_support.check(interface)?;
         let dynamic = descriptors::check_dynamic(&ctx.shared, interface, dynamic)?;
         let mut spec_data: Vec<u8> = Vec::new();
         let spec_entries: Vec<vk::SpecializationMapEntry> = spec
@@ -323,6 +325,7 @@ mod tests {
                     min_size: 0,
                     element_stride: Some(4),
                     count: 1,
+                    texel_format: None,
                 })
                 .collect(),
             push_constants: None,

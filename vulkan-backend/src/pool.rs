@@ -19,7 +19,9 @@
 //!   when the pool itself goes): an empty block has no slices, hence no
 //!   pending work uses it.
 //! - Slice offsets are multiples of the pool's alignment (at least the
-//!   device's `minStorageBufferOffsetAlignment` and 16 bytes) and slice
+//!   device's `minStorageBufferOffsetAlignment`,
+//!   `minUniformBufferOffsetAlignment`, `minTexelBufferOffsetAlignment` and
+//!   16 bytes, so a slice binds as any buffer descriptor) and slice
 //!   reservations multiples of 4 bytes (fills and updates work in words).
 //! - Host access ([`Slice::write`], [`Slice::read`]) is only for
 //!   host-visible kinds and copies bytes through the persistent mapping;
@@ -321,6 +323,7 @@ impl BlockPool {
         let align = limits
             .min_storage_buffer_offset_alignment
             .max(limits.min_uniform_buffer_offset_alignment)
+            .max(limits.min_texel_buffer_offset_alignment)
             .max(16)
             .next_power_of_two();
         Ok(Self {

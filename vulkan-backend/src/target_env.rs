@@ -13,7 +13,9 @@
 //! - **extensions**: each usable device extension → its `SPV_*` extensions
 //!   (listed even when the SPIR-V version has them in its core, so MLIR,
 //!   which does not fold promotions, reads the env the same way);
-//! - **capabilities**: `Shader`, then each capability whose features are
+//! - **capabilities**: the core ones every implementation has (`Shader`,
+//!   `SampledBuffer` and `ImageBuffer` for texel buffers), then each
+//!   capability whose features are
 //!   on, the `GroupNonUniform*` capabilities of the supported subgroup
 //!   operations when the compute stage supports subgroup operations, and
 //!   the float-controls capabilities;
@@ -202,7 +204,7 @@ impl DeviceQuery {
 
         let spirv = tables::spirv_version(version, usable("VK_KHR_spirv_1_4"));
 
-        let mut caps: BTreeSet<Capability> = BTreeSet::from([Capability::Shader]);
+        let mut caps: BTreeSet<Capability> = tables::CORE_CAPABILITIES.iter().copied().collect();
         for (cap, needs) in tables::CAPABILITY_FEATURES {
             if needs.iter().all(|f| features.contains(f)) {
                 caps.insert(*cap);
@@ -481,6 +483,8 @@ mod tests {
         let caps = &env.vce.capabilities;
         for cap in [
             Capability::Shader,
+            Capability::SampledBuffer,
+            Capability::ImageBuffer,
             Capability::Float64,
             Capability::Int64,
             Capability::Int16,

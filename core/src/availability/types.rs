@@ -18,8 +18,9 @@
 //! * Pointers: the pointee's requirements in the pointer's storage class,
 //!   then the storage class's own (`StorageBuffer`: core in 1.3, else
 //!   `SPV_KHR_storage_buffer_storage_class`).
-//! * Images: their `Dim` and `ImageFormat` enumerants and sampled type;
-//!   sampled images: their image.
+//! * Images: their `Dim` and `ImageFormat` enumerants and sampled type, and
+//!   `ImageBuffer` for a `Buffer` image without a sampler (a storage texel
+//!   buffer); sampled images: their image.
 //! * Arrays, runtime arrays, structs and function types recurse into their
 //!   elements, members, parameters and results.
 //! * Integer widths other than 1, 8, 16, 32, 64 cannot be expressed:
@@ -143,6 +144,17 @@ fn collect(
                 OperandKind::ImageFormat,
                 image.format as u32,
             ));
+            // A storage texel buffer: SPIRV-Tools requires `ImageBuffer`
+            // to access a `Buffer` image without a sampler (the grammar
+            // lists only `SampledBuffer` for the `Buffer` dim).
+            if image.dim == grammar::Dim::Buffer
+                && image.sampler_use == crate::ir::ImageSamplerUse::NoSampler
+            {
+                out.push(cap_requirement(
+                    scalar_origin(types, ty, None),
+                    Capability::ImageBuffer,
+                ));
+            }
             collect(types, image.element, None, out, depth + 1);
         }
         TypeKind::SampledImage(image) => collect(types, *image, storage, out, depth + 1),

@@ -3,7 +3,7 @@
 //! merging aliased bindings, reading access from decorations and the
 //! push-constant range of a block.
 
-use kiln_abi::{Access, PushConstantRange, ResourceBinding};
+use kiln_abi::{Access, DescriptorType, PushConstantRange, ResourceBinding, TexelFormat};
 
 use super::ReflectError;
 
@@ -40,7 +40,8 @@ pub(crate) fn select_entry_point<T>(
 }
 
 /// Merges a second variable aliasing an already seen binding into it: the
-/// descriptor types must agree; access widens to read-write when it differs.
+/// descriptor types (and texel formats) must agree; access widens to
+/// read-write when it differs.
 pub(crate) fn merge_alias(
     prev: &mut ResourceBinding,
     prev_desc: &str,
@@ -57,12 +58,57 @@ pub(crate) fn merge_alias(
             second_type: next.descriptor_type,
         });
     }
+    if let (Some(first_format), Some(second_format)) = (prev.texel_format, next.texel_format) {
+        if first_format != second_format {
+            return Err(ReflectError::ConflictingTexelFormat {
+                set: next.set,
+                binding: next.binding,
+                first: prev_desc.to_owned(),
+                first_format,
+                second: next_desc,
+                second_format,
+            });
+        }
+    }
     if prev.access != next.access {
         prev.access = Access::ReadWrite;
     }
     prev.min_size = prev.min_size.max(next.min_size);
     prev.element_stride = prev.element_stride.or(next.element_stride);
     Ok(())
+}
+
+/// The descriptor type and texel format of an `OpTypeImage` with
+/// `Dim = Buffer`: `Sampled = 1` is a uniform texel buffer, `2` a storage
+/// texel buffer. `format` is the SPIR-V value of its `Image Format` operand.
+/// The error names what is unsupported: `Sampled = 0`, or a format kiln
+/// cannot bind (any but `Unknown`, `Rgba32f/i/ui` and `R32f/i/ui`).
+pub(crate) fn texel_buffer(
+    sampled: u32,
+    format: u32,
+) -> Result<(DescriptorType, TexelFormat), String> {
+    let descriptor_type = match sampled {
+        1 => DescriptorType::UniformTexelBuffer,
+        2 => DescriptorType::StorageTexelBuffer,
+        _ => return Err("a texel buffer with Sampled = 0 (unknown use)".to_owned()),
+    };
+    // The values of SPIR-V's `ImageFormat` enumerants.
+    let format = match format {
+        0 => TexelFormat::Unknown,
+        1 => TexelFormat::Rgba32f,
+        3 => TexelFormat::R32f,
+        21 => TexelFormat::Rgba32i,
+        24 => TexelFormat::R32i,
+        30 => TexelFormat::Rgba32ui,
+        33 => TexelFormat::R32ui,
+        other => {
+            return Err(format!(
+                "a texel buffer of image format {other} (kiln binds Rgba32f, Rgba32i, \
+                 Rgba32ui, R32f, R32i, R32ui)"
+            ))
+        }
+    };
+    Ok((descriptor_type, format))
 }
 
 /// The access of a resource from its `NonWritable` / `NonReadable` marks.

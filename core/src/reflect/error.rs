@@ -1,7 +1,7 @@
 //! The error every reflection returns, from the spv IR ([`super::ir`]) or
 //! from a binary ([`super::binary`]).
 
-use kiln_abi::DescriptorType;
+use kiln_abi::{DescriptorType, TexelFormat};
 
 /// Why an entry point's interface could not be reflected, from the spv IR
 /// ([`reflect_module`](super::reflect_module)) or from a binary
@@ -96,6 +96,25 @@ pub enum ReflectError {
         second: String,
         /// Its descriptor type.
         second_type: DescriptorType,
+    },
+    /// Two variables alias one texel-buffer binding with different formats.
+    #[error(
+        "binding {set}:{binding} is a texel buffer of format {first_format} for {first} \
+         and of format {second_format} for {second}"
+    )]
+    ConflictingTexelFormat {
+        /// The set number.
+        set: u32,
+        /// The binding number.
+        binding: u32,
+        /// The first variable.
+        first: String,
+        /// Its texel format.
+        first_format: TexelFormat,
+        /// The second variable.
+        second: String,
+        /// Its texel format.
+        second_format: TexelFormat,
     },
     /// The entry point uses more than one push-constant variable.
     #[error("entry point \"{name}\" uses two push-constant blocks: {first} and {second}")]

@@ -10,12 +10,14 @@
 //!   address of. Each needs `descriptor_set` and `binding`. `StorageBuffer`
 //!   gives a storage buffer, `Uniform` a uniform buffer (the serializer
 //!   decorates its struct `Block`), `UniformConstant` an image, sampler or
-//!   combined image-sampler by its pointee type. Arrays of descriptors are
+//!   combined image-sampler by its pointee type; an image with `Dim = Buffer`
+//!   is a uniform (`NeedSampler`) or storage (`NoSampler`) texel buffer whose
+//!   format is the binding's `texel_format`. Arrays of descriptors are
 //!   unsupported.
 //! - **access**: a `NonWritable` (`NonReadable`) decoration attribute on the
 //!   variable, or that member decoration on every member of its block, makes
-//!   the binding read-only (write-only); uniform buffers, samplers and
-//!   sampled images are read-only.
+//!   the binding read-only (write-only); uniform buffers, uniform texel
+//!   buffers, samplers and sampled images are read-only.
 //! - **sizes**: from the block's explicit layout (see [`crate::reflect`]).
 //! - **push constants**: the used `PushConstant` variable (at most one), a
 //!   range at offset 0 of its block's extent rounded up to 4 bytes.
@@ -41,7 +43,7 @@ use kiln_abi::{
 use super::common::{self, access_from, merge_alias, select_entry_point};
 use super::size::{block_extent, natural_size};
 use super::ReflectError;
-use crate::grammar::{Decoration, ExecutionMode, ExecutionModel, OperandKind, StorageClass};
+use crate::grammar::{Decoration, Dim, ExecutionMode, ExecutionModel, OperandKind, StorageClass};
 use crate::ir::{AttrKind, ImageSamplerUse, Module, Op, OpKind, Signedness, Type, TypeKind};
 
 /// The module's entry points as `(name, execution model)`, in order.
@@ -293,6 +295,7 @@ fn resource_binding(
     };
     let non_writable = has_decoration_attr(m, var, Decoration::NonWritable);
     let non_readable = has_decoration_attr(m, var, Decoration::NonReadable);
+    let mut texel_format = None;
     let (descriptor_type, access, min_size, element_stride) = match class {
         StorageClass::StorageBuffer | StorageClass::Uniform => {
             let TypeKind::Struct(st) = m.types.kind(pointee) else {
@@ -336,6 +339,22 @@ fn resource_binding(
             TypeKind::Array { .. } | TypeKind::RuntimeArray { .. } => {
                 return Err(unsupported("an array of descriptors"))
             }
+            TypeKind::Image(img) if img.dim == Dim::Buffer => {
+                let sampled = match img.sampler_use {
+                    ImageSamplerUse::SamplerUnknown => 0,
+                    ImageSamplerUse::NeedSampler => 1,
+                    ImageSamplerUse::NoSampler => 2,
+                };
+                let (descriptor_type, format) = common::texel_buffer(sampled, img.format as u32)
+                    .map_err(|what| unsupported(&what))?;
+                texel_format = Some(format);
+                let access = if descriptor_type == DescriptorType::UniformTexelBuffer {
+                    Access::ReadOnly
+                } else {
+                    access_from(non_writable, non_readable)
+                };
+                (descriptor_type, access, 0, None)
+            }
             TypeKind::Image(img) => match img.sampler_use {
                 ImageSamplerUse::NoSampler => (
                     DescriptorType::StorageImage,
@@ -368,6 +387,7 @@ fn resource_binding(
         min_size,
         element_stride,
         count: 1,
+        texel_format,
     })
 }
 

@@ -9,7 +9,8 @@ use crate::target::TargetEnv;
 /// The [`Limits`] `env` promises: its resource limits where it has them,
 /// the Vulkan 1.0 minimums ([`Limits::default`]) for the rest
 /// (`maxPerStageDescriptorStorageImages`, `...SampledImages`, `...Samplers`,
-/// `maxPerStageResources`, `minUniformBufferOffsetAlignment`).
+/// `maxPerStageResources`, `minUniformBufferOffsetAlignment`,
+/// `minTexelBufferOffsetAlignment`, `maxTexelBufferElements`).
 pub fn limits(env: &TargetEnv) -> Limits {
     let r = &env.limits;
     Limits {

@@ -37,6 +37,7 @@ mod lower_texel;
 mod lower_util;
 mod lower_vector;
 mod pipeline;
+mod reflect_texel;
 mod serialize;
 mod target_env;
 mod tensor_builder;

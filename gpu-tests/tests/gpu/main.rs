@@ -45,3 +45,4 @@ mod tensor_strategies;
 mod tensor_texel;
 mod tensor_tiles;
 mod tensor_vec4;
+mod texel_buffers;

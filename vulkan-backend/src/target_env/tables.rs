@@ -7,6 +7,7 @@
 //! | [`SPIRV_VERSIONS`] | Vulkan API version (+ `VK_KHR_spirv_1_4`) | SPIR-V version |
 //! | [`EXTENSIONS`] | device extension | `SPV_*` extensions, and the Vulkan version that promoted it |
 //! | [`Feature`] (`feature_table!`) | feature bit | its Vulkan name, the extension it came from, the Vulkan version that promoted it |
+//! | [`CORE_CAPABILITIES`] | — | the capabilities every implementation has |
 //! | [`CAPABILITY_FEATURES`] | feature bits | capability |
 //! | [`SUBGROUP_OPERATIONS`] | subgroup operation bit | `GroupNonUniform*` capability |
 //! | [`FLOAT_CONTROLS`], [`float_controls`] | float-controls property | capability |
@@ -316,12 +317,24 @@ feature_table! {
     CooperativeMatrix = "cooperativeMatrix", Some("VK_KHR_cooperative_matrix"), None;
 }
 
+/// Capabilities every Vulkan implementation supports, with no feature or
+/// extension: the Vulkan specification's "List of SPIR-V Capabilities and
+/// corresponding Vulkan features" lists them as core in Vulkan 1.0. kiln
+/// lists the ones its kernels use: `Shader`, and `SampledBuffer` /
+/// `ImageBuffer` for uniform / storage texel buffers (`OpTypeImage` with
+/// `Dim = Buffer`), which kiln binds for fast vec4 reads on lavapipe.
+pub(crate) const CORE_CAPABILITIES: &[Capability] = &[
+    Capability::Shader,
+    Capability::SampledBuffer,
+    Capability::ImageBuffer,
+];
+
 /// Capabilities that need features: a capability is available when every
 /// feature of one of its rows is (several rows for one capability mean
 /// "any of"). From the Vulkan specification's "List of SPIR-V
 /// Capabilities and corresponding Vulkan features"; `DotProductInput4x8Bit`
 /// also needs `shaderInt8` because it implicitly declares `Int8`.
-/// `Shader` needs nothing and is always available.
+/// `Shader` needs nothing and is always available ([`CORE_CAPABILITIES`]).
 pub(crate) const CAPABILITY_FEATURES: &[(Capability, &[Feature])] = &[
     (Capability::Float64, &[Feature::ShaderFloat64]),
     (Capability::Int64, &[Feature::ShaderInt64]),

@@ -15,14 +15,18 @@
 //!   storage buffer; `Uniform` + `Block` struct → uniform buffer;
 //!   `UniformConstant` `OpTypeImage` with `Sampled = 2` / `1` → storage /
 //!   sampled image; `OpTypeSampler` → sampler; `OpTypeSampledImage` →
-//!   combined image-sampler. A variable whose type is an `OpTypeArray` of
-//!   one of these is a descriptor array: the binding describes one element
-//!   and `count` is the array's length. Runtime arrays of descriptors,
-//!   texel buffers, subpass inputs and other opaque types are reported as
-//!   unsupported.
+//!   combined image-sampler; an `OpTypeImage` with `Dim = Buffer` and
+//!   `Sampled = 1` / `2` → uniform / storage texel buffer, whose `Image
+//!   Format` operand is the binding's `texel_format` (`Rgba32f/i/ui`,
+//!   `R32f/i/ui` or `Unknown`; other formats are unsupported). A variable
+//!   whose type is an `OpTypeArray` of one of these is a descriptor array:
+//!   the binding describes one element and `count` is the array's length.
+//!   Runtime arrays of descriptors, subpass inputs and other opaque types
+//!   are reported as unsupported.
 //! - **access**: `NonWritable` on the variable, or on every member of its
 //!   block, makes a binding read-only; `NonReadable` likewise write-only.
-//!   Uniform buffers, samplers and sampled images are always read-only.
+//!   Uniform buffers, uniform texel buffers, samplers and sampled images are
+//!   always read-only.
 //! - **sizes**: a buffer's `min_size` is the extent of its block computed from
 //!   `Offset`, `ArrayStride` and `MatrixStride` decorations (the decorations
 //!   are the layout; no layout rules are assumed). A block ending in a runtime
@@ -462,6 +466,7 @@ impl<'m> ModuleIndex<'m> {
         let var_non_writable = self.has_decoration(var, Decoration::NonWritable);
         let var_non_readable = self.has_decoration(var, Decoration::NonReadable);
 
+        let mut texel_format = None;
         let (descriptor_type, access, min_size, element_stride) = match class {
             StorageClass::StorageBuffer | StorageClass::Uniform => {
                 if ty.class.opcode != Op::TypeStruct {
@@ -503,26 +508,38 @@ impl<'m> ModuleIndex<'m> {
             }
             StorageClass::UniformConstant => match ty.class.opcode {
                 Op::TypeImage => {
-                    let (dim, sampled) = match ty.operands.as_slice() {
-                        [Operand::IdRef(_), Operand::Dim(dim), _, _, _, Operand::LiteralBit32(s), ..] => {
-                            (*dim, *s)
+                    let (dim, sampled, format) = match ty.operands.as_slice() {
+                        [Operand::IdRef(_), Operand::Dim(dim), _, _, _, Operand::LiteralBit32(s), Operand::ImageFormat(f), ..] => {
+                            (*dim, *s, *f)
                         }
                         _ => return Err(unsupported("an OpTypeImage with unexpected operands")),
                     };
                     match dim {
-                        spirv::Dim::DimBuffer => return Err(unsupported("a texel buffer")),
+                        spirv::Dim::DimBuffer => {
+                            let (descriptor_type, format) =
+                                common::texel_buffer(sampled, format as u32)
+                                    .map_err(|what| unsupported(&what))?;
+                            texel_format = Some(format);
+                            let access = if descriptor_type == DescriptorType::UniformTexelBuffer {
+                                Access::ReadOnly
+                            } else {
+                                access_from(var_non_writable, var_non_readable)
+                            };
+                            (descriptor_type, access, 0, None)
+                        }
                         spirv::Dim::DimSubpassData => return Err(unsupported("a subpass input")),
-                        _ => {}
-                    }
-                    match sampled {
-                        2 => (
-                            DescriptorType::StorageImage,
-                            access_from(var_non_writable, var_non_readable),
-                            0,
-                            None,
-                        ),
-                        1 => (DescriptorType::SampledImage, Access::ReadOnly, 0, None),
-                        _ => return Err(unsupported("an image with Sampled = 0 (unknown use)")),
+                        _ => match sampled {
+                            2 => (
+                                DescriptorType::StorageImage,
+                                access_from(var_non_writable, var_non_readable),
+                                0,
+                                None,
+                            ),
+                            1 => (DescriptorType::SampledImage, Access::ReadOnly, 0, None),
+                            _ => {
+                                return Err(unsupported("an image with Sampled = 0 (unknown use)"))
+                            }
+                        },
                     }
                 }
                 Op::TypeSampler => (DescriptorType::Sampler, Access::ReadOnly, 0, None),
@@ -548,6 +565,7 @@ impl<'m> ModuleIndex<'m> {
             min_size,
             element_stride,
             count,
+            texel_format,
         })
     }
 
@@ -1105,6 +1123,7 @@ mod tests {
                 min_size: 16,
                 element_stride: Some(4),
                 count: 1,
+                texel_format: None,
             })
         );
         assert_eq!(
@@ -1117,6 +1136,7 @@ mod tests {
                 min_size: 16 + 64 + 64,
                 element_stride: None,
                 count: 1,
+                texel_format: None,
             })
         );
     }
@@ -1232,6 +1252,108 @@ mod tests {
                 (1, 1, D::Sampler, Access::ReadOnly),
                 (1, 2, D::CombinedImageSampler, Access::ReadOnly),
             ]
+        );
+    }
+
+    #[test]
+    fn texel_buffers_report_type_access_and_format() {
+        let mut m = Module::new();
+        let f32_ty = m.f32_ty();
+        let u32_ty = m.u32_ty();
+        let buffer_image = |m: &mut Module, ty, sampled, format| {
+            m.b.type_image(ty, spirv::Dim::DimBuffer, 0, 0, 0, sampled, format, None)
+        };
+        let uniform_f = buffer_image(&mut m, f32_ty, 1, spirv::ImageFormat::Rgba32f);
+        let uniform_u = buffer_image(&mut m, u32_ty, 1, spirv::ImageFormat::Rgba32ui);
+        let storage_r = buffer_image(&mut m, f32_ty, 2, spirv::ImageFormat::R32f);
+        let storage_unknown = buffer_image(&mut m, f32_ty, 2, spirv::ImageFormat::Unknown);
+        let a = m.var(uniform_f, StorageClass::UniformConstant, "a");
+        m.set_binding(a, 0, 0);
+        let b = m.var(uniform_u, StorageClass::UniformConstant, "b");
+        m.set_binding(b, 0, 1);
+        let out = m.var(storage_r, StorageClass::UniformConstant, "out");
+        m.set_binding(out, 0, 2);
+        m.b.decorate(out, Decoration::NonReadable, []);
+        let any = m.var(storage_unknown, StorageClass::UniformConstant, "any");
+        m.set_binding(any, 1, 0);
+        m.b.execution_mode(m.main, spirv::ExecutionMode::LocalSize, [64, 1, 1]);
+        let words = m.finish(&[a, b, out, any], &[]);
+        let iface = reflect_binary(&words, "main").unwrap();
+        assert_eq!(iface.check(), Ok(()));
+        let got: Vec<_> = iface
+            .bindings
+            .iter()
+            .map(|b| {
+                (
+                    b.key(),
+                    b.descriptor_type,
+                    b.access,
+                    b.texel_format,
+                    b.min_size,
+                )
+            })
+            .collect();
+        use kiln_abi::TexelFormat as F;
+        use DescriptorType as D;
+        assert_eq!(
+            got,
+            vec![
+                (
+                    (0, 0),
+                    D::UniformTexelBuffer,
+                    Access::ReadOnly,
+                    Some(F::Rgba32f),
+                    0
+                ),
+                (
+                    (0, 1),
+                    D::UniformTexelBuffer,
+                    Access::ReadOnly,
+                    Some(F::Rgba32ui),
+                    0
+                ),
+                (
+                    (0, 2),
+                    D::StorageTexelBuffer,
+                    Access::WriteOnly,
+                    Some(F::R32f),
+                    0
+                ),
+                (
+                    (1, 0),
+                    D::StorageTexelBuffer,
+                    Access::ReadWrite,
+                    Some(F::Unknown),
+                    0
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn texel_buffer_formats_kiln_cannot_bind_are_unsupported() {
+        let mut m = Module::new();
+        let f32_ty = m.f32_ty();
+        let rg = m.b.type_image(
+            f32_ty,
+            spirv::Dim::DimBuffer,
+            0,
+            0,
+            0,
+            1,
+            spirv::ImageFormat::Rg32f,
+            None,
+        );
+        let v = m.var(rg, StorageClass::UniformConstant, "rg");
+        m.set_binding(v, 0, 3);
+        let err = m.reflect_err(&[v]);
+        assert!(matches!(err, ReflectError::Unsupported { .. }), "{err}");
+        assert!(
+            err.to_string().ends_with(
+                "(binding 0:3): a texel buffer of image format 6 (kiln binds Rgba32f, Rgba32i, \
+                 Rgba32ui, R32f, R32i, R32ui) is not supported"
+            ),
+            "{err}"
         );
     }
 
