@@ -110,7 +110,7 @@ fn texel_reads_match_storage_buffer_reads_and_the_reference() {
     for (m, k, n) in [(1, 4, 4), (16, 64, 64), (33, 100, 36), (5, 7, 12), (64, 256, 128)] {
         cases.push((
             format!("matmul {m}x{k}x{n}"),
-            fill_matmul("linalg.matmul", &[m, k], &[k, n], &[m, n]),
+            fill_matmul("matmul", &[m, k], &[k, n], &[m, n]),
             vec![vec![m, k], vec![k, n]],
             false,
         ));
