@@ -67,7 +67,7 @@ use super::target::{CodegenTarget, DriverFacts};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -567,11 +567,13 @@ record!(Strategy {
     workgroup_memory,
     loop_budget,
     types,
+    texel_reads,
     reason,
 });
 record!(DriverFacts {
     loop_iteration_cap,
-    barriers_serialize
+    barriers_serialize,
+    texel_reads
 });
 record!(CodegenTarget { env, facts, tuning });
 record!(Choice {

@@ -19,12 +19,23 @@ pub struct DriverFacts {
     /// a second dispatch combines them; softmax takes a row per
     /// invocation).
     pub barriers_serialize: bool,
+    /// Whether read-only 32-bit tensors read 128 bits at a time go
+    /// through uniform texel buffers (RGBA32 views of the same buffer),
+    /// and the most texels one view may hold: llvmpipe compiles a
+    /// storage-buffer load to a loop over the SIMD lanes with a bounds
+    /// check per element and a texel fetch to one gather (measured here:
+    /// the 16M add 18 ms -> 8-10 ms, a 512³ matmul tile 9.3 -> 4.8 ms;
+    /// DRIVERS.md). `None`: storage buffers only.
+    pub texel_reads: Option<u64>,
 }
 
 impl DriverFacts {
     /// lavapipe's cap (`LP_MAX_TGSI_LOOP_ITERATIONS`), measured on this
     /// workplace with nested loops: one budget for the whole invocation.
     pub const LAVAPIPE_LOOP_CAP: u32 = 65_535;
+
+    /// lavapipe's `maxTexelBufferElements` (Mesa 22.3): 2^27 texels.
+    pub const LAVAPIPE_TEXEL_ELEMENTS: u64 = 1 << 27;
 
     /// The facts of the driver with this device name and driver name
     /// (`llvmpipe (LLVM 15.0.6, 256 bits)`, `llvmpipe`).
@@ -34,6 +45,7 @@ impl DriverFacts {
         DriverFacts {
             loop_iteration_cap: lavapipe.then_some(Self::LAVAPIPE_LOOP_CAP),
             barriers_serialize: lavapipe,
+            texel_reads: lavapipe.then_some(Self::LAVAPIPE_TEXEL_ELEMENTS),
         }
     }
 
@@ -43,6 +55,7 @@ impl DriverFacts {
         DriverFacts {
             loop_iteration_cap: Some(Self::LAVAPIPE_LOOP_CAP),
             barriers_serialize: false,
+            texel_reads: None,
         }
     }
 }

@@ -215,6 +215,12 @@ impl KernelModule {
         &self.values[value].ty
     }
 
+    /// Gives `value` type `ty` (a block argument whose uses accept both
+    /// types: a kernel argument rebound through another descriptor type).
+    pub fn set_value_type(&mut self, value: KValue, ty: KType) {
+        self.values[value].ty = ty;
+    }
+
     /// A block.
     pub fn block(&self, block: KBlock) -> &KBlockData {
         &self.blocks[block]

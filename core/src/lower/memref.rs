@@ -15,6 +15,7 @@ use crate::kernel::{KOpKind, KType, MemorySpace};
 use super::context::Lowerer;
 use super::error::LowerError;
 use super::helpers::memory::{attribution_var, load_element, memref_base, store_element};
+use super::helpers::texel;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
@@ -23,12 +24,22 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
             let idx = (1..l.kernels.op(l.current_op).operands.len())
                 .map(|i| l.operand(i))
                 .collect::<Result<Vec<_>, _>>()?;
+            if texel::is_texel_memref(l.kernel_type(base)) {
+                let [index] = idx[..] else {
+                    return Err(l.malformed("a texel buffer takes one index"));
+                };
+                let v = texel::fetch(l, base, index)?;
+                return l.set_result(0, v);
+            }
             let v = load_element(l, base, &idx)?;
             l.set_result(0, v)
         }
         KOpKind::MemRefStore => {
             let value = l.operand(0)?;
             let base = l.kernel_operand(1)?;
+            if texel::is_texel_memref(l.kernel_type(base)) {
+                return Err(l.unsupported("a store to a uniform texel buffer (read-only)"));
+            }
             let idx = (2..l.kernels.op(l.current_op).operands.len())
                 .map(|i| l.operand(i))
                 .collect::<Result<Vec<_>, _>>()?;

@@ -16,6 +16,7 @@ use crate::target::TargetEnv;
 use super::context::{core_kind, Lowerer};
 use super::error::LowerError;
 use super::helpers::memory::attribution_var;
+use super::helpers::texel;
 use super::types::TypeConverter;
 use super::LowerOptions;
 
@@ -188,6 +189,10 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
     for (i, &ka) in kargs[..n_inputs].iter().enumerate() {
         let kty = l.kernel_type(ka);
         let (ty, scalar) = match kty {
+            KType::MemRef { .. } if texel::is_texel_memref(kty) => {
+                let kty = kty.clone();
+                (texel::argument_type(l, &kty)?, false)
+            }
             KType::MemRef { .. } => {
                 let repr = l.memref_repr(kty)?;
                 if repr.storage_class != StorageClass::StorageBuffer {

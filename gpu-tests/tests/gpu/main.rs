@@ -42,6 +42,7 @@ mod tensor_programs;
 mod tensor_shared_tiles;
 mod tensor_split_k;
 mod tensor_strategies;
+mod tensor_texel;
 mod tensor_tiles;
 mod tensor_vec4;
 mod texel_buffers;

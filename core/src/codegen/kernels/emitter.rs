@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use kiln_abi::{InterfaceVarAbi, StorageClass as AbiStorageClass};
 
+use crate::grammar::StorageClass;
 use crate::ir::Location;
 use crate::kernel::builder::{FuncOptions, KernelBuilder};
 use crate::kernel::{KAttr, KOpKind, KType, MemorySpace};
@@ -176,6 +177,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
     /// Finishes the function's signature and ABI attributes; returns the
     /// bindings (buffers in binding order), written buffers and push words.
     pub fn finish(mut self) -> (Vec<BufferId>, Vec<BufferId>, Vec<PushValue>) {
+        self.bind_texel_reads();
         self.b.set_insertion(self.entry);
         self.b.gpu_return(&[]);
         let km = self.b.module();
@@ -220,6 +222,52 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             km.set_attr(self.func, "arg_attrs", KAttr::Array(dicts));
         }
         (bindings, self.written, push)
+    }
+
+    /// Rebinds the vec4 arguments of buffers the kernel only reads as
+    /// uniform texel buffers (`memref<?xvector<4xT>,
+    /// #spirv.storage_class<UniformConstant>>`, RGBA32 views of the same
+    /// buffer) where the strategy says the driver fetches texels faster:
+    /// 32-bit elements, a static size of whole texels within the view
+    /// limit ([`Strategy::texel_reads`](super::super::strategy::Strategy::texel_reads)).
+    fn bind_texel_reads(&mut self) {
+        let Some(max_texels) = self.c.strategy.texel_reads else {
+            return;
+        };
+        let buffers = self.c.buffers;
+        let mut args: Vec<(BufferId, KValue)> =
+            self.buffer_vec4_args.iter().map(|(&id, &v)| (id, v)).collect();
+        args.sort_unstable();
+        for (id, v) in args {
+            let info = &buffers.buffers[id];
+            let elems = info
+                .shape
+                .iter()
+                .try_fold(1u64, |acc, s| acc.checked_mul(s.fixed()?));
+            let fits = elems.is_some_and(|n| n > 0 && n % 4 == 0 && n / 4 <= max_texels);
+            if self.written.contains(&id)
+                || !matches!(info.elem, ElemType::F32 | ElemType::Int(32))
+                || !fits
+            {
+                continue;
+            }
+            let km = self.b.module();
+            if let KType::MemRef {
+                shape,
+                elem,
+                layout,
+                ..
+            } = km.value_type(v).clone()
+            {
+                let texel = KType::MemRef {
+                    shape,
+                    elem,
+                    layout,
+                    space: MemorySpace::StorageClass(StorageClass::UniformConstant),
+                };
+                km.set_value_type(v, texel);
+            }
+        }
     }
 
     // ---- memo scopes and regions -------------------------------------------

@@ -501,6 +501,10 @@ fn choose_default(
         workgroup_memory: 0,
         loop_budget: budget,
         types,
+        texel_reads: target
+            .facts
+            .texel_reads
+            .filter(|_| target.has(Capability::SampledBuffer)),
         reason: String::new(),
     };
     if let Some(coop) = super::coop_matrix::strategy(target, shape, &s) {
@@ -1101,6 +1105,7 @@ pub(super) mod tests {
             DriverFacts {
                 loop_iteration_cap: None,
                 barriers_serialize: false,
+                texel_reads: None,
             },
         )
     }

@@ -261,6 +261,7 @@ pub(super) fn row_slice_candidates(target: &CodegenTarget, shape: &DispatchShape
         workgroup_memory: 0,
         loop_budget: target.loop_budget(),
         types: Vec::new(),
+        texel_reads: None,
         reason: String::new(),
     };
     for slice in [1, 4, 8, 16, 32, 64] {

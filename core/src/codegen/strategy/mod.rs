@@ -252,6 +252,11 @@ pub struct Strategy {
     pub loop_budget: u64,
     /// How each element type is held.
     pub types: Vec<(ElemType, TypeRepr)>,
+    /// Where read-only 32-bit tensors that the kernel reads as vec4 are
+    /// bound as uniform texel buffers (RGBA32 views) instead of storage
+    /// buffers: the most texels a view may hold (the driver fetches
+    /// texels faster, [`DriverFacts::texel_reads`](super::target::DriverFacts::texel_reads)).
+    pub texel_reads: Option<u64>,
     /// Why this strategy (one line).
     pub reason: String,
 }
@@ -315,6 +320,12 @@ impl fmt::Display for Strategy {
                 "  distribution: one row per slice of {slice} invocations ({} rows per workgroup), the slice striding over its row",
                 self.invocations() / slice.max(1)
             )?,
+        }
+        if let Some(texels) = self.texel_reads {
+            writeln!(
+                f,
+                "  reads: read-only 32-bit tensors read as vec4 through uniform texel buffers (RGBA32 views, at most {texels} texels)"
+            )?;
         }
         match self.reduction {
             None => {}

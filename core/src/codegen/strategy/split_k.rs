@@ -197,6 +197,7 @@ mod tests {
             DriverFacts {
                 loop_iteration_cap: None,
                 barriers_serialize: false,
+                texel_reads: None,
             },
         )
     }

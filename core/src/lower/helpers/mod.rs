@@ -10,7 +10,10 @@
 //!   buffers (kernel attributions, `memref.alloc`).
 //! * [`reduce`]: the combiners of reductions (`gpu.subgroup_reduce`,
 //!   `vector.reduction`).
+//! * [`texel`]: read-only memrefs bound as uniform texel buffers
+//!   (kernel arguments, `memref.load`).
 
 pub(crate) mod ints;
 pub(crate) mod memory;
 pub(crate) mod reduce;
+pub(crate) mod texel;

@@ -1,0 +1,125 @@
+//! Texel reads: on lavapipe (its driver facts, an env with
+//! `SampledBuffer`), read-only 32-bit tensors that kernels read as vec4
+//! are bound as uniform texel buffers and fetched with `OpImageFetch`;
+//! written tensors, 16-bit tensors and other drivers keep storage buffers.
+//! Every kernel passes spirv-val.
+
+use std::path::{Path, PathBuf};
+
+use kiln_core::codegen::{compile_function, CodegenTarget, CompiledFunction, DriverFacts};
+use kiln_core::target::TargetEnv;
+
+use crate::common::spirv_val;
+
+fn env_file(name: &str, sampled_buffer: bool) -> TargetEnv {
+    let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/lower/envs")
+        .join(name);
+    let mut text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text = text.replace(", SampledBuffer", "");
+    if sampled_buffer {
+        text = text.replacen("[Shader, ", "[Shader, SampledBuffer, ", 1);
+    }
+    text.trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn lavapipe(sampled_buffer: bool) -> CodegenTarget {
+    CodegenTarget::new(
+        env_file("lavapipe.env", sampled_buffer),
+        DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", Some("llvmpipe")),
+    )
+}
+
+fn h200() -> CodegenTarget {
+    CodegenTarget::new(
+        env_file("nvidia-h200.env", true),
+        DriverFacts::for_driver("NVIDIA H200", Some("NVIDIA")),
+    )
+}
+
+fn compile(text: &str, target: &CodegenTarget) -> CompiledFunction {
+    let m = kiln_core::tensor::load(text).expect("parses");
+    let prepared = kiln_core::codegen::prepare_module(&m).expect("prepares");
+    let f = prepared.funcs()[0];
+    compile_function(&prepared, f, target).expect("compiles")
+}
+
+/// The kernels' texts that fetch texels, after checking every kernel
+/// with spirv-val.
+fn texel_kernels(cf: &CompiledFunction) -> Vec<String> {
+    let mut out = Vec::new();
+    for d in &cf.dispatches {
+        for k in &d.kernels {
+            spirv_val(&k.words, "vulkan1.3").unwrap_or_else(|e| panic!("{}: {e}", k.name));
+            if k.kernel_text.contains("#spirv.storage_class<UniformConstant>") {
+                out.push(k.kernel_text.clone());
+            }
+        }
+    }
+    out
+}
+
+fn binary(op: &str, ty: &str, n: u64) -> String {
+    format!(
+        r#"func.func @f(%a: tensor<{n}x{ty}>, %b: tensor<{n}x{ty}>) -> tensor<{n}x{ty}> {{
+  %c = {op} %a, %b : tensor<{n}x{ty}>
+  return %c : tensor<{n}x{ty}>
+}}"#
+    )
+}
+
+const MATMUL: &str = r#"func.func @f(%a: tensor<64x96xf32>, %b: tensor<96x128xf32>) -> tensor<64x128xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x128xf32>
+  %c0 = linalg.fill ins(%z : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x128xf32>) outs(%c0 : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %c : tensor<64x128xf32>
+}"#;
+
+#[test]
+fn lavapipe_reads_vec4_operands_through_texel_buffers() {
+    let cpu = lavapipe(true);
+    for (what, text) in [
+        ("f32 add", binary("arith.addf", "f32", 4096)),
+        ("i32 add", binary("arith.addi", "i32", 4096)),
+        ("matmul", MATMUL.to_owned()),
+    ] {
+        let cf = compile(&text, &cpu);
+        let kernels = texel_kernels(&cf);
+        assert!(!kernels.is_empty(), "{what}: no kernel reads texels");
+        for k in &kernels {
+            assert!(
+                !k.contains("memref.store %")
+                    || !k.lines().any(|l| l.contains("memref.store")
+                        && l.contains("#spirv.storage_class<UniformConstant>")),
+                "{what}: a store to a texel buffer:\n{k}"
+            );
+        }
+        assert!(
+            cf.dispatches[0].strategy.texel_reads.is_some(),
+            "{what}: {}",
+            cf.dispatches[0].strategy
+        );
+    }
+}
+
+#[test]
+fn other_drivers_sixteen_bit_tensors_and_envs_without_sampled_buffer_keep_storage_buffers() {
+    let f16 = binary("arith.addf", "f16", 4096);
+    for (what, text, target) in [
+        ("H200 matmul", MATMUL.to_owned(), h200()),
+        ("H200 add", binary("arith.addf", "f32", 4096), h200()),
+        ("no SampledBuffer", binary("arith.addf", "f32", 4096), lavapipe(false)),
+        ("f16 add", f16, lavapipe(true)),
+        // Not a whole number of texels.
+        ("unaligned add", binary("arith.addf", "f32", 4099), lavapipe(true)),
+    ] {
+        let cf = compile(&text, &target);
+        assert!(
+            texel_kernels(&cf).is_empty(),
+            "{what}: a kernel reads texels"
+        );
+    }
+}

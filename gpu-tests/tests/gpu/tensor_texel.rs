@@ -1,0 +1,155 @@
+//! Texel reads on lavapipe: kernels compiled for the device read their
+//! read-only 32-bit vec4 operands through uniform texel buffers (RGBA32
+//! views of the tensors' buffers). Every program below gives the same
+//! bits with texel reads as with storage-buffer reads and as the
+//! reference evaluator (small-integer data: every sum is exact), at sizes
+//! that exercise the edges: one texel, a tail beyond the last whole
+//! group, unaligned matmuls (texels only where a row is whole texels), a
+//! softmax and a layer-norm-like row reduction, a convolution, i32, an
+//! operand read both as texels and element by element.
+
+use kiln_core::codegen::{compile, CodegenTarget, CompiledProgram};
+use kiln_core::tensor::eval::{self, Value};
+use kiln_gpu_tests::assert_no_validation_messages;
+use kiln_runtime::e2e::device_target;
+use kiln_runtime::Program;
+
+use crate::tensor_tiles::{conv, device, fill_matmul, input, ty};
+
+fn texel_kernels(p: &CompiledProgram) -> usize {
+    p.functions[0]
+        .dispatches
+        .iter()
+        .flat_map(|d| &d.kernels)
+        .filter(|k| k.kernel_text.contains("#spirv.storage_class<UniformConstant>"))
+        .count()
+}
+
+fn binary(op: &str, shape: &[usize], elem: &str) -> String {
+    let t = ty(shape).replace("f32", elem);
+    format!(
+        r#"func.func @f(%a: {t}, %b: {t}) -> {t} {{
+  %c = {op} %a, %b : {t}
+  %d = {op} %c, %a : {t}
+  return %d : {t}
+}}"#
+    )
+}
+
+fn softmax(rows: usize, cols: usize) -> String {
+    let t = ty(&[rows, cols]);
+    format!(
+        r#"func.func @f(%a: {t}) -> {t} {{
+  %e = tensor.empty() : {t}
+  %s = linalg.softmax dimension(1) ins(%a : {t}) outs(%e : {t}) -> {t}
+  return %s : {t}
+}}"#
+    )
+}
+
+fn row_sums(rows: usize, cols: usize) -> String {
+    let (t, r) = (ty(&[rows, cols]), ty(&[rows]));
+    format!(
+        r#"func.func @f(%a: {t}) -> {r} {{
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : {r}
+  %i = linalg.fill ins(%z : f32) outs(%e : {r}) -> {r}
+  %s = linalg.reduce ins(%a : {t}) outs(%i : {r}) dimensions = [1]
+    (%x: f32, %acc: f32) {{
+      %y = arith.addf %x, %acc : f32
+      linalg.yield %y : f32
+    }}
+  return %s : {r}
+}}"#
+    )
+}
+
+fn i32_input(v: &Value) -> Value {
+    let Value::Tensor(t) = v else { unreachable!("inputs are tensors") };
+    let kiln_core::tensor::attr::Elements::F32(d) = &t.data else {
+        unreachable!("inputs are f32")
+    };
+    Value::Tensor(std::rc::Rc::new(kiln_core::tensor::eval::Tensor {
+        elem: kiln_core::tensor::types::ElemType::Int(32),
+        shape: t.shape.clone(),
+        data: kiln_core::tensor::attr::Elements::I32(d.iter().map(|&x| x as i32 * 1000 + 7).collect()),
+    }))
+}
+
+fn run(device: &kiln_runtime::Device, name: &str, p: CompiledProgram, args: &[Value]) -> Vec<Value> {
+    Program::load(device, p)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .run("f", args)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn texel_reads_match_storage_buffer_reads_and_the_reference() {
+    let device = device();
+    let texel = device_target(&device);
+    assert!(
+        texel.facts.texel_reads.is_some(),
+        "the test device is lavapipe, whose facts read texels"
+    );
+    let mut ssbo: CodegenTarget = texel.clone();
+    ssbo.facts.texel_reads = None;
+    let mut cases: Vec<(String, String, Vec<Vec<usize>>, bool)> = vec![
+        ("add, one texel".into(), binary("arith.addf", &[4], "f32"), vec![vec![4]; 2], false),
+        (
+            "add with a tail group".into(),
+            binary("arith.addf", &[4 * 1024 * 3 + 8], "f32"),
+            vec![vec![4 * 1024 * 3 + 8]; 2],
+            false,
+        ),
+        ("add 2-D".into(), binary("arith.mulf", &[33, 44], "f32"), vec![vec![33, 44]; 2], false),
+        ("i32 add".into(), binary("arith.addi", &[1024], "i32"), vec![vec![1024]; 2], true),
+        ("softmax 3x8".into(), softmax(3, 8), vec![vec![3, 8]], false),
+        ("softmax 7x4100".into(), softmax(7, 4100), vec![vec![7, 4100]], false),
+        ("row sums 70x1024".into(), row_sums(70, 1024), vec![vec![70, 1024]], false),
+    ];
+    for (m, k, n) in [(1, 4, 4), (16, 64, 64), (33, 100, 36), (5, 7, 12), (64, 256, 128)] {
+        cases.push((
+            format!("matmul {m}x{k}x{n}"),
+            fill_matmul("matmul", &[m, k], &[k, n], &[m, n]),
+            vec![vec![m, k], vec![k, n]],
+            false,
+        ));
+    }
+    cases.push((
+        "conv 1x10x10x8 * 3x3x8x12".into(),
+        conv(&[1, 10, 10, 8], &[3, 3, 8, 12], &[1, 8, 8, 12], 1),
+        vec![vec![1, 10, 10, 8], vec![3, 3, 8, 12]],
+        false,
+    ));
+    let mut with_texels = 0;
+    for (name, src, shapes, ints) in cases {
+        let module = kiln_core::tensor::load(&src).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let args: Vec<Value> = shapes
+            .iter()
+            .enumerate()
+            .map(|(s, sh)| {
+                let x = input(sh, s as u64);
+                if ints {
+                    i32_input(&x)
+                } else {
+                    x
+                }
+            })
+            .collect();
+        let a = compile(&module, &texel).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let b = compile(&module, &ssbo).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(texel_kernels(&b), 0, "{name}: texels without texel reads");
+        if texel_kernels(&a) > 0 {
+            with_texels += 1;
+        }
+        let got_texel = run(&device, &name, a, &args);
+        let got_ssbo = run(&device, &name, b, &args);
+        assert_eq!(got_texel, got_ssbo, "{name}: texel and storage-buffer reads differ");
+        if !name.starts_with("softmax") {
+            let reference = eval::run(&module, "f", &args).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(got_texel, reference, "{name}: differs from the reference");
+        }
+    }
+    assert!(with_texels >= 8, "only {with_texels} programs read texels");
+    assert_no_validation_messages(device.context());
+}
