@@ -32,10 +32,12 @@
 //! the device is lost). [`Submission::recycle`] gives back the batch, reset,
 //! for the next recording.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use ash::vk;
+use kiln_abi::TexelFormat;
 
 use crate::context::{Context, DeviceShared, TimestampClock};
 use crate::dispatch::{check_bindings, BindingView};
@@ -198,6 +200,9 @@ pub struct CommandBatch {
     descriptor_pools: Vec<vk::DescriptorPool>,
     /// The buffer views of the texel bindings of the recorded dispatches.
     views: Vec<vk::BufferView>,
+    /// The views by what they view (buffer, offset, bound size, format):
+    /// dispatches of one batch binding the same range share one view.
+    view_index: HashMap<(vk::Buffer, u64, u64, TexelFormat), vk::BufferView>,
     /// Index of the pool sets come from; `left` is what it has left.
     pool_index: usize,
     left: PoolLeft,
@@ -243,6 +248,7 @@ impl CommandBatch {
             recording: false,
             descriptor_pools: Vec::new(),
             views: Vec::new(),
+            view_index: HashMap::new(),
             pool_index: 0,
             left: PoolLeft::default(),
             slices: Vec::new(),
@@ -504,8 +510,9 @@ impl CommandBatch {
                     }]
                 })
                 .collect();
-            // One view per texel binding (null for the others), each kept
-            // in `self.views` as soon as it exists: destroyed when the
+            // One view per texel binding (null for the others; reused when
+            // an earlier dispatch of the batch viewed the same range), each
+            // kept in `self.views` as soon as it exists: destroyed when the
             // batch is reset after its work completed, or dropped.
             let mut views: Vec<[vk::BufferView; 1]> = Vec::with_capacity(bindings.len());
             for b in bindings {
@@ -514,15 +521,26 @@ impl CommandBatch {
                     .and_then(|decl| decl.texel_format);
                 let view = match format {
                     Some(format) => {
-                        let view = crate::texel::create_view(
-                            &self.device,
+                        let (buffer, offset, size) = (
                             b.slice.raw_buffer(),
-                            format,
                             b.slice.offset() + b.offset,
                             b.bound_size(),
-                        )?;
-                        self.views.push(view);
-                        view
+                        );
+                        match self.view_index.get(&(buffer, offset, size, format)) {
+                            Some(&view) => view,
+                            None => {
+                                let view = crate::texel::create_view(
+                                    &self.device,
+                                    buffer,
+                                    format,
+                                    offset,
+                                    size,
+                                )?;
+                                self.views.push(view);
+                                self.view_index.insert((buffer, offset, size, format), view);
+                                view
+                            }
+                        }
                     }
                     None => vk::BufferView::null(),
                 };
@@ -932,6 +950,7 @@ impl CommandBatch {
                     .reset_descriptor_pool(p, vk::DescriptorPoolResetFlags::empty())
             })?;
         }
+        self.view_index.clear();
         crate::texel::destroy_views(d, &mut self.views);
         self.recording = false;
         self.pool_index = 0;

@@ -473,3 +473,48 @@ fn kiln_runtime_binds_tensors_as_uniform_texel_buffers() {
     );
     assert_no_validation_messages(device.context());
 }
+
+#[test]
+fn a_batch_makes_one_view_per_range_it_binds() {
+    let ctx = test_context();
+    let pipeline = add_pipeline(&ctx, F32);
+    let pool = host_pool(&ctx);
+    let texels = 64 * 2;
+    let bytes = (texels * 16) as u64;
+    let (a, b, want) = inputs(F32, texels);
+    let mut a_slice = pool.allocate(bytes).unwrap();
+    a_slice.write(0, &words_le(&a)).unwrap();
+    // `b` twice: at 0 and at `bytes` of one slice.
+    let mut b_slice = pool.allocate(2 * bytes).unwrap();
+    b_slice.write(0, &words_le(&b)).unwrap();
+    b_slice.write(bytes, &words_le(&b)).unwrap();
+    let outs: Vec<Slice> = (0..3).map(|_| pool.allocate(bytes).unwrap()).collect();
+    let timeline = Timeline::new(&ctx).unwrap();
+    let mut batch = CommandBatch::new(&ctx).unwrap();
+    let mut calls = Vec::new();
+    for (k, out) in outs.iter().enumerate() {
+        let b_at = if k == 2 { bytes } else { 0 };
+        let before = ctx.vulkan_call_count();
+        batch
+            .dispatch(
+                &pipeline,
+                &[
+                    SliceBinding::new(0, 0, &a_slice).range(0, Some(bytes)),
+                    SliceBinding::new(0, 1, &b_slice).range(b_at, Some(bytes)),
+                    SliceBinding::new(0, 2, out),
+                ],
+                &[],
+                [texels as u32 / WG, 1, 1],
+            )
+            .unwrap();
+        calls.push(ctx.vulkan_call_count() - before);
+    }
+    // The second dispatch reuses both views of the first; the third makes
+    // one for `b`'s other range (one more call) and reuses `a`'s.
+    assert_eq!(calls[2], calls[1] + 1, "calls per dispatch: {calls:?}");
+    batch.submit(&timeline).unwrap().wait().unwrap();
+    for out in &outs {
+        assert_eq!(read_words(out, 0, texels * 4), want);
+    }
+    assert_no_validation_messages(&ctx);
+}
