@@ -15,10 +15,12 @@
 //!   multiple of `minTexelBufferOffsetAlignment`, at least one texel, at
 //!   most `maxTexelBufferElements` texels.
 //! - **Views** ([`create_view`]) span the bound range rounded down to whole
-//!   texels ([`view_range`]). Each dispatch creates its own; they are
-//!   destroyed with the dispatch's other transient objects once its work
-//!   has completed (a one-shot dispatch after its fence, a command batch
-//!   when it is reset or dropped after its submission), never while in use.
+//!   texels ([`view_range`]). A one-shot dispatch creates its own; a command
+//!   batch creates one per (buffer, offset, bound size, format) and reuses
+//!   it in its later dispatches. They are destroyed with the other
+//!   transient objects once the work using them has completed (a one-shot
+//!   dispatch after its fence, a command batch when it is reset or dropped
+//!   after its submission), never while in use.
 
 use ash::vk;
 use kiln_abi::{DescriptorType, PipelineInterface, TexelFormat};
