@@ -15,10 +15,12 @@ fn env_file(name: &str, sampled_buffer: bool) -> TargetEnv {
     let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/lower/envs")
         .join(name);
-    let mut text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    // `ImageBuffer` implies `SampledBuffer`: an env without the one has
-    // neither.
-    text = text.replace(", SampledBuffer", "").replace(", ImageBuffer", "");
+    let mut text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    // `ImageBuffer` implies `SampledBuffer`.
+    text = text
+        .replace(", SampledBuffer", "")
+        .replace(", ImageBuffer", "");
     if sampled_buffer {
         text = text.replacen("[Shader, ", "[Shader, SampledBuffer, ", 1);
     }
@@ -55,7 +57,9 @@ fn texel_kernels(cf: &CompiledFunction) -> Vec<String> {
     for d in &cf.dispatches {
         for k in &d.kernels {
             spirv_val(&k.words, "vulkan1.3").unwrap_or_else(|e| panic!("{}: {e}", k.name));
-            if k.kernel_text.contains("#spirv.storage_class<UniformConstant>") {
+            if k.kernel_text
+                .contains("#spirv.storage_class<UniformConstant>")
+            {
                 out.push(k.kernel_text.clone());
             }
         }
@@ -113,10 +117,18 @@ fn other_drivers_sixteen_bit_tensors_and_envs_without_sampled_buffer_keep_storag
     for (what, text, target) in [
         ("H200 matmul", MATMUL.to_owned(), h200()),
         ("H200 add", binary("arith.addf", "f32", 4096), h200()),
-        ("no SampledBuffer", binary("arith.addf", "f32", 4096), lavapipe(false)),
+        (
+            "no SampledBuffer",
+            binary("arith.addf", "f32", 4096),
+            lavapipe(false),
+        ),
         ("f16 add", f16, lavapipe(true)),
         // Not a whole number of texels.
-        ("unaligned add", binary("arith.addf", "f32", 4099), lavapipe(true)),
+        (
+            "unaligned add",
+            binary("arith.addf", "f32", 4099),
+            lavapipe(true),
+        ),
     ] {
         let cf = compile(&text, &target);
         assert!(

@@ -21,7 +21,10 @@ fn texel_kernels(p: &CompiledProgram) -> usize {
         .dispatches
         .iter()
         .flat_map(|d| &d.kernels)
-        .filter(|k| k.kernel_text.contains("#spirv.storage_class<UniformConstant>"))
+        .filter(|k| {
+            k.kernel_text
+                .contains("#spirv.storage_class<UniformConstant>")
+        })
         .count()
 }
 
@@ -65,18 +68,27 @@ fn row_sums(rows: usize, cols: usize) -> String {
 }
 
 fn i32_input(v: &Value) -> Value {
-    let Value::Tensor(t) = v else { unreachable!("inputs are tensors") };
+    let Value::Tensor(t) = v else {
+        unreachable!("inputs are tensors")
+    };
     let kiln_core::tensor::attr::Elements::F32(d) = &t.data else {
         unreachable!("inputs are f32")
     };
     Value::Tensor(std::rc::Rc::new(kiln_core::tensor::eval::Tensor {
         elem: kiln_core::tensor::types::ElemType::Int(32),
         shape: t.shape.clone(),
-        data: kiln_core::tensor::attr::Elements::I32(d.iter().map(|&x| x as i32 * 1000 + 7).collect()),
+        data: kiln_core::tensor::attr::Elements::I32(
+            d.iter().map(|&x| x as i32 * 1000 + 7).collect(),
+        ),
     }))
 }
 
-fn run(device: &kiln_runtime::Device, name: &str, p: CompiledProgram, args: &[Value]) -> Vec<Value> {
+fn run(
+    device: &kiln_runtime::Device,
+    name: &str,
+    p: CompiledProgram,
+    args: &[Value],
+) -> Vec<Value> {
     Program::load(device, p)
         .unwrap_or_else(|e| panic!("{name}: {e}"))
         .run("f", args)
@@ -94,20 +106,51 @@ fn texel_reads_match_storage_buffer_reads_and_the_reference() {
     let mut ssbo: CodegenTarget = texel.clone();
     ssbo.facts.texel_reads = None;
     let mut cases: Vec<(String, String, Vec<Vec<usize>>, bool)> = vec![
-        ("add, one texel".into(), binary("arith.addf", &[4], "f32"), vec![vec![4]; 2], false),
+        (
+            "add, one texel".into(),
+            binary("arith.addf", &[4], "f32"),
+            vec![vec![4]; 2],
+            false,
+        ),
         (
             "add with a tail group".into(),
             binary("arith.addf", &[4 * 1024 * 3 + 8], "f32"),
             vec![vec![4 * 1024 * 3 + 8]; 2],
             false,
         ),
-        ("add 2-D".into(), binary("arith.mulf", &[33, 44], "f32"), vec![vec![33, 44]; 2], false),
-        ("i32 add".into(), binary("arith.addi", &[1024], "i32"), vec![vec![1024]; 2], true),
+        (
+            "add 2-D".into(),
+            binary("arith.mulf", &[33, 44], "f32"),
+            vec![vec![33, 44]; 2],
+            false,
+        ),
+        (
+            "i32 add".into(),
+            binary("arith.addi", &[1024], "i32"),
+            vec![vec![1024]; 2],
+            true,
+        ),
         ("softmax 3x8".into(), softmax(3, 8), vec![vec![3, 8]], false),
-        ("softmax 7x4100".into(), softmax(7, 4100), vec![vec![7, 4100]], false),
-        ("row sums 70x1024".into(), row_sums(70, 1024), vec![vec![70, 1024]], false),
+        (
+            "softmax 7x4100".into(),
+            softmax(7, 4100),
+            vec![vec![7, 4100]],
+            false,
+        ),
+        (
+            "row sums 70x1024".into(),
+            row_sums(70, 1024),
+            vec![vec![70, 1024]],
+            false,
+        ),
     ];
-    for (m, k, n) in [(1, 4, 4), (16, 64, 64), (33, 100, 36), (5, 7, 12), (64, 256, 128)] {
+    for (m, k, n) in [
+        (1, 4, 4),
+        (16, 64, 64),
+        (33, 100, 36),
+        (5, 7, 12),
+        (64, 256, 128),
+    ] {
         cases.push((
             format!("matmul {m}x{k}x{n}"),
             fill_matmul("matmul", &[m, k], &[k, n], &[m, n]),
@@ -144,9 +187,13 @@ fn texel_reads_match_storage_buffer_reads_and_the_reference() {
         }
         let got_texel = run(&device, &name, a, &args);
         let got_ssbo = run(&device, &name, b, &args);
-        assert_eq!(got_texel, got_ssbo, "{name}: texel and storage-buffer reads differ");
+        assert_eq!(
+            got_texel, got_ssbo,
+            "{name}: texel and storage-buffer reads differ"
+        );
         if !name.starts_with("softmax") {
-            let reference = eval::run(&module, "f", &args).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let reference =
+                eval::run(&module, "f", &args).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(got_texel, reference, "{name}: differs from the reference");
         }
     }

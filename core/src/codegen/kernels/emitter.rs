@@ -49,6 +49,20 @@ pub(crate) enum Key {
     /// The `vector<4>` of a tensor at a vector group (by its base), by
     /// the coordinates before the last.
     Vector(TValue, KValue, Vec<KValue>),
+    /// Index arithmetic `a <op> b`: coordinates recomputed for each point
+    /// of a tile (a convolution's `ow + kw`) are the same value, so the
+    /// element memo finds their loads.
+    Arith(IndexOp, KValue, KValue),
+}
+
+/// The index operations the emitter folds and reuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum IndexOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
 }
 
 enum Arg {
@@ -235,8 +249,11 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             return;
         };
         let buffers = self.c.buffers;
-        let mut args: Vec<(BufferId, KValue)> =
-            self.buffer_vec4_args.iter().map(|(&id, &v)| (id, v)).collect();
+        let mut args: Vec<(BufferId, KValue)> = self
+            .buffer_vec4_args
+            .iter()
+            .map(|(&id, &v)| (id, v))
+            .collect();
         args.sort_unstable();
         for (id, v) in args {
             let info = &buffers.buffers[id];
@@ -399,8 +416,26 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             (Some(x), Some(y)) => self.index(x + y),
             (Some(0), _) => b,
             (_, Some(0)) => a,
-            _ => self.b.addi(a, b),
+            _ => self.reuse(IndexOp::Add, a, b, |b, x, y| b.addi(x, y)),
         }
+    }
+
+    /// `a <op> b`, built by `build` unless this scope or an enclosing one
+    /// already has it.
+    fn reuse(
+        &mut self,
+        op: IndexOp,
+        a: KValue,
+        b: KValue,
+        build: impl FnOnce(&mut KernelBuilder<'k>, KValue, KValue) -> KValue,
+    ) -> KValue {
+        let k = Key::Arith(op, a, b);
+        if let Some(v) = self.memo(&k) {
+            return v[0];
+        }
+        let v = build(&mut self.b, a, b);
+        self.remember(k, vec![v]);
+        v
     }
 
     /// `a - b` on indices.
@@ -408,7 +443,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         match (self.const_of(a), self.const_of(b)) {
             (Some(x), Some(y)) => self.index(x - y),
             (_, Some(0)) => a,
-            _ => self.b.subi(a, b),
+            _ => self.reuse(IndexOp::Sub, a, b, |b, x, y| b.subi(x, y)),
         }
     }
 
@@ -419,7 +454,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             (Some(1), _) => b,
             (_, Some(1)) => a,
             (Some(0), _) | (_, Some(0)) => self.index(0),
-            _ => self.b.muli(a, b),
+            _ => self.reuse(IndexOp::Mul, a, b, |b, x, y| b.muli(x, y)),
         }
     }
 
@@ -428,7 +463,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         match (self.const_of(a), self.const_of(b)) {
             (Some(x), Some(y)) if y != 0 => self.index(x / y),
             (_, Some(1)) => a,
-            _ => self.b.divui(a, b),
+            _ => self.reuse(IndexOp::Div, a, b, |b, x, y| b.divui(x, y)),
         }
     }
 
@@ -437,7 +472,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         match (self.const_of(a), self.const_of(b)) {
             (Some(x), Some(y)) if y != 0 => self.index(x % y),
             (_, Some(1)) => self.index(0),
-            _ => self.b.remui(a, b),
+            _ => self.reuse(IndexOp::Rem, a, b, |b, x, y| b.remui(x, y)),
         }
     }
 

@@ -145,8 +145,9 @@ pub(super) fn emit_tile(
         .and_then(|&k| e.const_of(k))
         .is_some_and(|k| k > 0 && k % 4 == 0);
     let step = e.index(if unroll { 4 } else { 1 });
-    let accs = e.for_(begin, end, step, &inits, |e, r, accs| {
-        let rc = e.delinearize(r, &sizes);
+    // One step of the reduction at reduction coordinates `rc`: every
+    // point folds the step's (up to 4) iterations.
+    let fold = |e: &mut Emitter<'_, '_, '_>, rc: Vec<KValue>, accs: &[KValue]| {
         let mut lane_coords = vec![rc.clone()];
         if unroll {
             let group = VectorGroup::new(e, rc[rc.len() - 1]);
@@ -176,7 +177,39 @@ pub(super) fn emit_tile(
             e.vector_groups.pop();
         }
         Ok(cur)
-    })?;
+    };
+    // Several static reduction loops (a convolution's kh, kw, c) whose
+    // innermost is unrolled: an outer loop over the others and an inner
+    // one over the innermost, so the outer coordinates are split out of
+    // the iteration once per inner loop, not at every step, and whatever
+    // an operand's address takes from them is fixed across the inner
+    // loop. The same iterations in the same order (and fewer back-edges
+    // than the flat loop without unrolling, which the loop budget counts).
+    let nested = unroll
+        && slice.is_none()
+        && sizes.len() > 1
+        && sizes.iter().all(|&z| e.const_of(z).is_some());
+    let accs = if nested {
+        let n = sizes.len();
+        let zero = e.index(0);
+        let one = e.index(1);
+        let outer_total = e.product(&sizes[..n - 1]);
+        let inner = sizes[n - 1];
+        let outer_sizes = sizes[..n - 1].to_vec();
+        e.for_(zero, outer_total, one, &inits, |e, o, accs| {
+            let oc = e.delinearize(o, &outer_sizes);
+            e.for_(zero, inner, step, accs, |e, r, accs| {
+                let mut rc = oc.clone();
+                rc.push(r);
+                fold(e, rc, accs)
+            })
+        })?
+    } else {
+        e.for_(begin, end, step, &inits, |e, r, accs| {
+            let rc = e.delinearize(r, &sizes);
+            fold(e, rc, accs)
+        })?
+    };
 
     // Split-K: the partial results of the points inside the domain, no
     // epilogue.
