@@ -796,6 +796,9 @@ pub(super) fn register_tile(
         .clamp(sg, 64.min(max_inv).max(sg));
     let max_rows = (TILE_ACCUMULATORS / tile_cols).clamp(1, 16);
     let mut tile_rows = rows.map_or(max_rows, |r| r.clamp(1, u64::from(max_rows)) as u32);
+    if let Some(tall) = tall_cpu_rows(target, shape, wg, tile_cols) {
+        tile_rows = tall;
+    }
     let mut tile_cols = tile_cols;
     // On a GPU, smaller tiles where the tiles would be too few to fill the
     // device (rows first, then columns), down to an eighth of the fill
@@ -814,6 +817,46 @@ pub(super) fn register_tile(
         }
     }
     (tile_rows * tile_cols > 1).then_some((wg, tile_rows, tile_cols))
+}
+
+/// The most rows of a CPU device's taller register tiles.
+const TALL_CPU_ROWS: u32 = 32;
+
+/// Taller register tiles where the device is a CPU that reads operands as
+/// texels (llvmpipe): up to [`TALL_CPU_ROWS`] rows (twice
+/// [`TILE_ACCUMULATORS`]: spilled accumulators cost less there than the
+/// operand fetches a taller tile shares), the count from the upper
+/// quarter of that range that pads the rows least (ties: the taller), and
+/// only where the output still has at least 8 tiles. `kiln tune` on
+/// lavapipe, quiet machine: conv 1x54x54x64 (3x3x64) 5.8 ms with 16x4
+/// tiles, 4.7 with 18x4, 4.4 with 27x4 (54 rows, no padding); matmul
+/// 1024^3 44.2 ms with 16x4, 40.9 with 32x4.
+fn tall_cpu_rows(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    wg: u32,
+    tile_cols: u32,
+) -> Option<u32> {
+    // lavapipe's queried env leaves the device type unknown; its facts
+    // say it runs workgroups on CPU threads.
+    let cpu = target.env.device.device_type == crate::target::DeviceType::Cpu
+        || target.facts.barriers_serialize;
+    if !cpu || target.facts.texel_reads.is_none() {
+        return None;
+    }
+    let n = shape.points.len();
+    let rows = shape.points[n - 2].fixed()?;
+    let points = shape.static_points()?;
+    let top = (2 * TILE_ACCUMULATORS / tile_cols).clamp(1, TALL_CPU_ROWS);
+    if rows <= 16 {
+        return None;
+    }
+    let pad = |t: u32| rows.div_ceil(u64::from(t)) * u64::from(t) - rows;
+    let best = (top * 3 / 4..=top)
+        .filter(|&t| u64::from(t) <= rows)
+        .min_by_key(|&t| (pad(t), std::cmp::Reverse(t)))?;
+    let tiles = points.div_ceil(u64::from(best) * u64::from(wg * tile_cols));
+    (tiles >= 8).then_some(best)
 }
 
 /// Workgroup-memory tiles `(block rows, block cols, depth, rows, cols)`
@@ -1239,5 +1282,34 @@ pub(super) mod tests {
             !matches!(s.distribution, Distribution::SharedTile { .. }),
             "{s}"
         );
+    }
+
+    #[test]
+    fn lavapipe_takes_taller_tiles_that_pad_least() {
+        let mut lavapipe = gpu(1024, 32768);
+        lavapipe
+            .env
+            .vce
+            .capabilities
+            .push(Capability::SampledBuffer);
+        lavapipe.env.limits.subgroup_size = 8;
+        lavapipe.facts = DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", None);
+        let rows_of =
+            |t: &CodegenTarget, m, k, n| match chosen(t, &matmul_shape(m, k, n)).distribution {
+                Distribution::Tile { rows, .. } => rows,
+                other => panic!("{other:?}"),
+            };
+        // 54 rows (a 56x56 convolution's output rows): 2 tiles of 27.
+        assert_eq!(rows_of(&lavapipe, 54, 576, 1024), 27);
+        assert_eq!(rows_of(&lavapipe, 1024, 1024, 1024), 32);
+        // 1000 = 40 x 25.
+        assert_eq!(rows_of(&lavapipe, 1000, 64, 512), 25);
+        // Fewer than 8 tiles of 32 rows: the usual 16.
+        assert_eq!(rows_of(&lavapipe, 128, 256, 256), 16);
+        // Without texel reads, and on a GPU: at most 16 rows.
+        let mut plain = lavapipe.clone();
+        plain.facts.texel_reads = None;
+        assert_eq!(rows_of(&plain, 1024, 1024, 1024), 16);
+        assert_eq!(rows_of(&gpu(1024, 0), 1024, 1024, 1024), 16);
     }
 }
