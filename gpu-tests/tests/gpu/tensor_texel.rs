@@ -50,11 +50,13 @@ fn softmax(rows: usize, cols: usize) -> String {
     )
 }
 
-fn row_sums(rows: usize, cols: usize) -> String {
+/// Row sums of `rows x cols` `%a`, which `prelude` defines from the
+/// function's argument `arg`.
+fn row_sums_of(arg: &str, prelude: &str, rows: usize, cols: usize) -> String {
     let (t, r) = (ty(&[rows, cols]), ty(&[rows]));
     format!(
-        r#"func.func @f(%a: {t}) -> {r} {{
-  %z = arith.constant 0.0 : f32
+        r#"func.func @f({arg}) -> {r} {{
+{prelude}  %z = arith.constant 0.0 : f32
   %e = tensor.empty() : {r}
   %i = linalg.fill ins(%z : f32) outs(%e : {r}) -> {r}
   %s = linalg.reduce ins(%a : {t}) outs(%i : {r}) dimensions = [1]
@@ -67,25 +69,19 @@ fn row_sums(rows: usize, cols: usize) -> String {
     )
 }
 
+fn row_sums(rows: usize, cols: usize) -> String {
+    row_sums_of(&format!("%a: {}", ty(&[rows, cols])), "", rows, cols)
+}
+
 /// Row sums of a 1-D tensor reshaped to `rows x cols`: the rows are read
 /// as vectors of the 1-D buffer (a reshape keeps the linear index).
 fn reshaped_row_sums(rows: usize, cols: usize) -> String {
     let n = rows * cols;
-    let (t, r) = (ty(&[rows, cols]), ty(&[rows]));
-    format!(
-        r#"func.func @f(%v: tensor<{n}xf32>) -> {r} {{
-  %a = tensor.expand_shape %v [[0, 1]] output_shape [{rows}, {cols}] : tensor<{n}xf32> into {t}
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : {r}
-  %i = linalg.fill ins(%z : f32) outs(%e : {r}) -> {r}
-  %s = linalg.reduce ins(%a : {t}) outs(%i : {r}) dimensions = [1]
-    (%x: f32, %acc: f32) {{
-      %y = arith.addf %x, %acc : f32
-      linalg.yield %y : f32
-    }}
-  return %s : {r}
-}}"#
-    )
+    let prelude = format!(
+        "  %a = tensor.expand_shape %v [[0, 1]] output_shape [{rows}, {cols}] : tensor<{n}xf32> into {}\n",
+        ty(&[rows, cols])
+    );
+    row_sums_of(&format!("%v: tensor<{n}xf32>"), &prelude, rows, cols)
 }
 
 fn i32_input(v: &Value) -> Value {
