@@ -160,6 +160,12 @@ fn texel_reads_match_storage_buffer_reads_and_the_reference() {
             vec![vec![70, 1024]],
             false,
         ),
+        (
+            "row sums of a reshaped vector".into(),
+            reshaped_row_sums(65, 1028),
+            vec![vec![65 * 1028]],
+            false,
+        ),
     ];
     for (m, k, n) in [
         (1, 4, 4),
