@@ -501,19 +501,15 @@ impl Emitter<'_, '_, '_> {
             TensorOp::Cast => self.elem(d.operands[0], coords),
             TensorOp::CollapseShape { .. } | TensorOp::ExpandShape { .. } => {
                 let src = d.operands[0];
-                // A reshape keeps the row-major linear index: where the
-                // source is in memory and this element is a lane of a
-                // vector group of the reshaped tensor, the group's vector
-                // is the source buffer's vector at the same place (the
-                // two-stage sum's rows of a 1-D input).
-                if let Some(buf) = self.c.buffers.buffer(src) {
-                    if let Some(x) = self.vector_lane_load(v, buf, coords) {
-                        return Ok(x);
-                    }
-                }
+                // A lane of a vector group stays one under the reshape
+                // (the two-stage sum's rows of a 1-D input, attention
+                // heads collapsed back into rows).
                 let vs = self.sizes(shapes.of(v));
-                let lin = self.linearize(coords, &vs);
                 let ss = self.sizes(shapes.of(src));
+                if let Some(x) = self.reshaped_lane(v, src, coords, &vs, &ss)? {
+                    return Ok(x);
+                }
+                let lin = self.linearize(coords, &vs);
                 let sc = self.delinearize(lin, &ss);
                 self.elem(src, &sc)
             }

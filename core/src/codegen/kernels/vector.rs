@@ -89,6 +89,54 @@ impl Emitter<'_, '_, '_> {
             .find_map(|(gi, g)| g.lanes.iter().position(|l| l == last).map(|j| (gi, j)))
     }
 
+    /// Element `coords` of `v`, a reshape of `src` (sizes `vs` and `ss`),
+    /// where its last coordinate is lane `j` of a vector group and both
+    /// last dimensions are static multiples of 4: a reshape keeps the
+    /// row-major linear index, so the element is the source element at
+    /// the group's base mapped through the reshape, `j` further along the
+    /// source's last dimension. That element is computed under a group of
+    /// the source's own, so the source (or the tensor in memory it is a
+    /// view of, through transposes that keep the last dimension) moves
+    /// as vectors too. `None` where the element is not such a lane.
+    pub(super) fn reshaped_lane(
+        &mut self,
+        v: TValue,
+        src: TValue,
+        coords: &[KValue],
+        vs: &[KValue],
+        ss: &[KValue],
+    ) -> Result<Option<KValue>, CodegenError> {
+        let shapes = self.c.shapes;
+        let fours = |t: TValue| matches!(shapes.of(t).last(), Some(Size::Static(n)) if n % 4 == 0);
+        if !fours(v) || !fours(src) {
+            return Ok(None);
+        }
+        let Some(&last) = coords.last() else {
+            return Ok(None);
+        };
+        let Some((group, lane)) = self
+            .vector_groups
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(gi, g)| g.lanes.iter().position(|&l| l == last).map(|j| (gi, j)))
+        else {
+            return Ok(None);
+        };
+        let mut at_base = coords.to_vec();
+        let n = at_base.len();
+        at_base[n - 1] = self.vector_groups[group].base;
+        let lin = self.linearize(&at_base, vs);
+        let mut sc = self.delinearize(lin, ss);
+        let m = sc.len();
+        let derived = VectorGroup::new(self, sc[m - 1]);
+        sc[m - 1] = derived.lane(lane);
+        self.vector_groups.push(derived);
+        let x = self.elem(src, &sc);
+        self.vector_groups.pop();
+        x.map(Some)
+    }
+
     /// The index, in 4-element vectors, of the group's vector of `v` at
     /// the other coordinates `prefix`.
     fn vector_index(&mut self, v: TValue, group: usize, prefix: &[KValue]) -> Option<KValue> {
