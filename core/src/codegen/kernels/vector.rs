@@ -81,12 +81,17 @@ impl Emitter<'_, '_, '_> {
             Some(Size::Static(n)) if n % 4 == 0 => {}
             _ => return None,
         }
-        let last = coords.last()?;
+        self.lane_of(*coords.last()?)
+    }
+
+    /// The innermost vector group that has coordinate `x` as a lane, and
+    /// which lane.
+    fn lane_of(&self, x: KValue) -> Option<(usize, usize)> {
         self.vector_groups
             .iter()
             .enumerate()
             .rev()
-            .find_map(|(gi, g)| g.lanes.iter().position(|l| l == last).map(|j| (gi, j)))
+            .find_map(|(gi, g)| g.lanes.iter().position(|&l| l == x).map(|j| (gi, j)))
     }
 
     /// Element `coords` of `v`, a reshape of `src` (sizes `vs` and `ss`),
@@ -114,13 +119,7 @@ impl Emitter<'_, '_, '_> {
         let Some(&last) = coords.last() else {
             return Ok(None);
         };
-        let Some((group, lane)) = self
-            .vector_groups
-            .iter()
-            .enumerate()
-            .rev()
-            .find_map(|(gi, g)| g.lanes.iter().position(|&l| l == last).map(|j| (gi, j)))
-        else {
+        let Some((group, lane)) = self.lane_of(last) else {
             return Ok(None);
         };
         let mut at_base = coords.to_vec();
