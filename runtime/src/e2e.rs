@@ -37,10 +37,8 @@ impl std::fmt::Debug for DeviceBackend {
 /// strategies tuned for it (`kiln tune`, [`crate::tune`]).
 pub fn device_target(device: &Device) -> CodegenTarget {
     let info = device.info();
-    let mut facts = DriverFacts::for_driver(&info.name, info.driver_name.as_deref());
-    // Texel reads within the device's own view limit.
-    let texels = u64::from(device.limits().max_texel_buffer_elements);
-    facts.texel_reads = facts.texel_reads.map(|known| known.min(texels));
+    let facts = DriverFacts::for_driver(&info.name, info.driver_name.as_deref())
+        .within_texel_limit(device.limits().max_texel_buffer_elements.into());
     CodegenTarget::new(device.target_env().clone(), facts).with_tuning(device.tuning())
 }
 

@@ -67,9 +67,8 @@ pub fn target_for(
     if let Some(sel) = device {
         let q = kiln_vulkan::query_device(&kiln_vulkan::DeviceSelector::parse(sel))
             .context("cannot query the Vulkan device")?;
-        let mut facts = DriverFacts::for_driver(&q.summary.name, q.summary.driver_name.as_deref());
-        let texels = u64::from(q.limits.max_texel_buffer_elements);
-        facts.texel_reads = facts.texel_reads.map(|known| known.min(texels));
+        let facts = DriverFacts::for_driver(&q.summary.name, q.summary.driver_name.as_deref())
+            .within_texel_limit(q.limits.max_texel_buffer_elements.into());
         let mut env = q.target_env();
         if let Some(declared) =
             kiln_runtime::e2e::declared_env(module).map_err(anyhow::Error::msg)?

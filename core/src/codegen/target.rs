@@ -49,6 +49,13 @@ impl DriverFacts {
         }
     }
 
+    /// These facts on a device whose views hold at most `texels` texels
+    /// (its `maxTexelBufferElements`): texel reads stay within them.
+    pub fn within_texel_limit(mut self, texels: u64) -> DriverFacts {
+        self.texel_reads = self.texel_reads.map(|known| known.min(texels));
+        self
+    }
+
     /// The facts to assume for an unknown device (compiling offline):
     /// lavapipe's cap, the strictest known; barriers as cheap as on a GPU.
     pub fn conservative() -> DriverFacts {

@@ -12,19 +12,12 @@ use std::path::Path;
 use kiln_core::codegen::strategy::Distribution;
 use kiln_core::codegen::{compile_function, CodegenTarget, CompiledFunction, DriverFacts};
 
-use crate::common::prepared_tensor_module;
+use crate::common::{lavapipe_target as lavapipe, prepared_tensor_module};
 
 fn h200_coop() -> CodegenTarget {
     CodegenTarget::new(
         crate::lower_mma::h200_coop(),
         DriverFacts::for_driver("NVIDIA H200", Some("NVIDIA")),
-    )
-}
-
-fn lavapipe() -> CodegenTarget {
-    CodegenTarget::new(
-        crate::lower_util::lavapipe(),
-        DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", Some("llvmpipe")),
     )
 }
 

@@ -10,35 +10,15 @@ use std::path::{Path, PathBuf};
 
 use kiln_core::codegen::host::Size;
 use kiln_core::codegen::strategy::{Distribution, ReductionStrategy};
-use kiln_core::codegen::{compile_function, CodegenTarget, CompiledFunction, DriverFacts};
-use kiln_core::target::TargetEnv;
+use kiln_core::codegen::{compile_function, CodegenTarget, CompiledFunction};
 
-use crate::common::{mlir_files, prepared_tensor_module};
+use crate::common::{
+    compile_first, h200_target as h200, lavapipe_target as lavapipe, mlir_files,
+    prepared_tensor_module,
+};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn env_file(name: &str) -> TargetEnv {
-    let path = root().join("core/tests/lower/envs").join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.trim()
-        .parse()
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn h200() -> CodegenTarget {
-    CodegenTarget::new(
-        env_file("nvidia-h200.env"),
-        DriverFacts::for_driver("NVIDIA H200", Some("NVIDIA")),
-    )
-}
-
-fn lavapipe() -> CodegenTarget {
-    CodegenTarget::new(
-        env_file("lavapipe.env"),
-        DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", Some("llvmpipe")),
-    )
 }
 
 /// Every function of `path` with a body: its name and what compiling it
@@ -156,11 +136,7 @@ fn the_transformer_block_fills_a_discrete_gpu() {
 
 /// The first dispatch's strategy of `@f` in `text`, compiled for the H200.
 fn first_strategy(text: &str) -> kiln_core::codegen::strategy::Strategy {
-    let m = kiln_core::tensor::load(text).expect("parses");
-    let prepared = kiln_core::codegen::prepare_module(&m).expect("prepares");
-    let f = prepared.funcs()[0];
-    let cf = compile_function(&prepared, f, &h200()).expect("compiles");
-    cf.dispatches[0].strategy.clone()
+    compile_first(text, &h200()).dispatches[0].strategy.clone()
 }
 
 fn sum_over(dim: u32) -> String {
@@ -212,18 +188,10 @@ fn matmul(m: u64, k: u64, n: u64) -> String {
     )
 }
 
-/// `@f` of `text` compiled for `target`.
-fn compile_text(text: &str, target: &CodegenTarget) -> CompiledFunction {
-    let m = kiln_core::tensor::load(text).expect("parses");
-    let prepared = kiln_core::codegen::prepare_module(&m).expect("prepares");
-    let f = prepared.funcs()[0];
-    compile_function(&prepared, f, target).expect("compiles")
-}
-
 #[test]
 fn small_outputs_with_long_reductions_split_k_on_the_h200_not_on_lavapipe() {
     for (m, k, n) in [(64, 16384, 64), (128, 8192, 128), (37, 5000, 93)] {
-        let gpu = compile_text(&matmul(m, k, n), &h200());
+        let gpu = compile_first(&matmul(m, k, n), &h200());
         let [d] = &gpu.dispatches[..] else {
             panic!("{:?}", gpu.dispatches.len())
         };
@@ -257,7 +225,7 @@ fn small_outputs_with_long_reductions_split_k_on_the_h200_not_on_lavapipe() {
             .iter()
             .any(|c| c.split_k.is_some_and(|s| s != slices)));
 
-        let cpu = compile_text(&matmul(m, k, n), &lavapipe());
+        let cpu = compile_first(&matmul(m, k, n), &lavapipe());
         for d in &cpu.dispatches {
             assert!(
                 !matches!(d.strategy.reduction, Some(ReductionStrategy::SplitK { .. })),
@@ -276,7 +244,7 @@ fn small_outputs_with_long_reductions_split_k_on_the_h200_not_on_lavapipe() {
     }
     // Outputs that fill the H200, or short reductions, do not split.
     for (m, k, n) in [(2048, 2048, 2048), (64, 256, 64)] {
-        let gpu = compile_text(&matmul(m, k, n), &h200());
+        let gpu = compile_first(&matmul(m, k, n), &h200());
         assert!(
             !matches!(
                 gpu.dispatches[0].strategy.reduction,

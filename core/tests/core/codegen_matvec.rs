@@ -8,36 +8,11 @@
 //! candidates, and a vector x matrix whose matrix runs along the output
 //! takes none.
 
-use std::path::Path;
-
 use kiln_core::codegen::strategy::{Combine, Distribution, ReductionStrategy};
-use kiln_core::codegen::{compile_function, CodegenTarget, CompiledFunction, DriverFacts};
+use kiln_core::codegen::{CodegenTarget, CompiledFunction};
 use kiln_core::grammar::Capability;
-use kiln_core::target::TargetEnv;
 
-fn env_file(name: &str) -> TargetEnv {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/lower/envs")
-        .join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.trim()
-        .parse()
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn h200() -> CodegenTarget {
-    CodegenTarget::new(
-        env_file("nvidia-h200.env"),
-        DriverFacts::for_driver("NVIDIA H200", Some("NVIDIA")),
-    )
-}
-
-fn lavapipe() -> CodegenTarget {
-    CodegenTarget::new(
-        env_file("lavapipe.env"),
-        DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", Some("llvmpipe")),
-    )
-}
+use crate::common::{compile_first, h200_target as h200, lavapipe_target as lavapipe};
 
 fn without_subgroup_arithmetic(mut t: CodegenTarget) -> CodegenTarget {
     t.env
@@ -58,13 +33,6 @@ fn matvec(m: usize, k: usize) -> String {
   return %r : tensor<{m}xf32>
 }}"#
     )
-}
-
-fn compiled(text: &str, target: &CodegenTarget) -> CompiledFunction {
-    let m = kiln_core::tensor::load(text).expect("parses");
-    let prepared = kiln_core::codegen::prepare_module(&m).expect("prepares");
-    let f = prepared.funcs()[0];
-    compile_function(&prepared, f, target).expect("compiles")
 }
 
 /// The opcodes of a SPIR-V binary's instructions.
@@ -108,8 +76,8 @@ fn row_slices_of(f: &CompiledFunction) -> (Distribution, Combine, u32, u32, bool
 #[test]
 fn envs_with_different_subgroups_choose_different_row_slices_that_validate() {
     let src = matvec(4096, 4096);
-    let gpu = row_slices_of(&compiled(&src, &h200()));
-    let cpu = row_slices_of(&compiled(&src, &lavapipe()));
+    let gpu = row_slices_of(&compile_first(&src, &h200()));
+    let cpu = row_slices_of(&compile_first(&src, &lavapipe()));
     assert_eq!(
         gpu,
         (
@@ -135,27 +103,27 @@ fn envs_with_different_subgroups_choose_different_row_slices_that_validate() {
     // Without subgroup arithmetic: a tree in workgroup memory, no
     // subgroup add.
     let (dist, combine, wg, memory, fadd) =
-        row_slices_of(&compiled(&src, &without_subgroup_arithmetic(h200())));
+        row_slices_of(&compile_first(&src, &without_subgroup_arithmetic(h200())));
     assert_eq!(dist, Distribution::RowSlices { slice: 32 });
     assert_eq!(combine, Combine::WorkgroupTree);
     assert!(memory >= wg * 4 && !fadd, "{memory} bytes, {fadd}");
     // The program archive keeps the distribution.
     let program = kiln_core::codegen::CompiledProgram {
         target: h200(),
-        functions: vec![compiled(&src, &h200())],
+        functions: vec![compile_first(&src, &h200())],
     };
     let bytes = kiln_core::codegen::archive::encode(&program).unwrap();
     assert!(kiln_core::codegen::archive::decode(&bytes).unwrap() == program);
     let mut varying = h200();
     varying.env.limits.min_subgroup_size = Some(8);
     varying.env.limits.max_subgroup_size = Some(64);
-    let (_, combine, ..) = row_slices_of(&compiled(&src, &varying));
+    let (_, combine, ..) = row_slices_of(&compile_first(&src, &varying));
     assert_eq!(combine, Combine::WorkgroupTree);
 }
 
 #[test]
 fn tune_candidates_list_row_slices_and_vecmat_takes_none() {
-    let f = compiled(&matvec(1024, 16384), &lavapipe());
+    let f = compile_first(&matvec(1024, 16384), &lavapipe());
     let c = &f.dispatches[0].candidates;
     let slices: Vec<u32> = c
         .iter()
@@ -189,7 +157,7 @@ fn tune_candidates_list_row_slices_and_vecmat_takes_none() {
   return %r : tensor<1x2048xf32>
 }"#;
     for t in [lavapipe(), h200()] {
-        let f = compiled(vecmat, &t);
+        let f = compile_first(vecmat, &t);
         let d = &f.dispatches[0];
         assert!(
             !matches!(d.strategy.distribution, Distribution::RowSlices { .. }),

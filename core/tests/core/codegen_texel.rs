@@ -4,50 +4,24 @@
 //! written tensors, 16-bit tensors and other drivers keep storage buffers.
 //! Every kernel passes spirv-val.
 
-use std::path::{Path, PathBuf};
+use kiln_core::codegen::{CodegenTarget, CompiledFunction};
+use kiln_core::grammar::Capability;
 
-use kiln_core::codegen::{compile_function, CodegenTarget, CompiledFunction, DriverFacts};
-use kiln_core::target::TargetEnv;
+use crate::common::{compile_first as compile, h200_target as h200, lavapipe_target, spirv_val};
 
-use crate::common::spirv_val;
-
-fn env_file(name: &str, sampled_buffer: bool) -> TargetEnv {
-    let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/lower/envs")
-        .join(name);
-    let mut text =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    // `ImageBuffer` implies `SampledBuffer`.
-    text = text
-        .replace(", SampledBuffer", "")
-        .replace(", ImageBuffer", "");
+/// `target` with its env's texel-buffer capabilities as `sampled_buffer`
+/// says (`ImageBuffer` implies `SampledBuffer`, so both go).
+fn with_sampled_buffer(mut target: CodegenTarget, sampled_buffer: bool) -> CodegenTarget {
+    let caps = &mut target.env.vce.capabilities;
+    caps.retain(|c| !matches!(c, Capability::SampledBuffer | Capability::ImageBuffer));
     if sampled_buffer {
-        text = text.replacen("[Shader, ", "[Shader, SampledBuffer, ", 1);
+        caps.push(Capability::SampledBuffer);
     }
-    text.trim()
-        .parse()
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    target
 }
 
 fn lavapipe(sampled_buffer: bool) -> CodegenTarget {
-    CodegenTarget::new(
-        env_file("lavapipe.env", sampled_buffer),
-        DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", Some("llvmpipe")),
-    )
-}
-
-fn h200() -> CodegenTarget {
-    CodegenTarget::new(
-        env_file("nvidia-h200.env", true),
-        DriverFacts::for_driver("NVIDIA H200", Some("NVIDIA")),
-    )
-}
-
-fn compile(text: &str, target: &CodegenTarget) -> CompiledFunction {
-    let m = kiln_core::tensor::load(text).expect("parses");
-    let prepared = kiln_core::codegen::prepare_module(&m).expect("prepares");
-    let f = prepared.funcs()[0];
-    compile_function(&prepared, f, target).expect("compiles")
+    with_sampled_buffer(lavapipe_target(), sampled_buffer)
 }
 
 /// The kernels' texts that fetch texels, after checking every kernel

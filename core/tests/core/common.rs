@@ -143,3 +143,45 @@ pub fn prepared_tensor_module(path: &std::path::Path) -> kiln_core::tensor::Tens
     }
     kiln_core::codegen::prepare_module(&m).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// The target env fixture `tests/lower/envs/NAME` (queried from a device,
+/// or written by hand where its header says so).
+pub fn env_file(name: &str) -> kiln_core::target::TargetEnv {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/lower/envs")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// An NVIDIA H200's codegen target: its env fixture and driver facts.
+pub fn h200_target() -> kiln_core::codegen::CodegenTarget {
+    kiln_core::codegen::CodegenTarget::new(
+        env_file("nvidia-h200.env"),
+        kiln_core::codegen::DriverFacts::for_driver("NVIDIA H200", Some("NVIDIA")),
+    )
+}
+
+/// lavapipe's codegen target: its env fixture and driver facts.
+pub fn lavapipe_target() -> kiln_core::codegen::CodegenTarget {
+    kiln_core::codegen::CodegenTarget::new(
+        env_file("lavapipe.env"),
+        kiln_core::codegen::DriverFacts::for_driver(
+            "llvmpipe (LLVM 15.0.6, 256 bits)",
+            Some("llvmpipe"),
+        ),
+    )
+}
+
+/// The first function of tensor program `text` compiled for `target`.
+pub fn compile_first(
+    text: &str,
+    target: &kiln_core::codegen::CodegenTarget,
+) -> kiln_core::codegen::CompiledFunction {
+    let m = kiln_core::tensor::load(text).expect("parses");
+    let prepared = kiln_core::codegen::prepare_module(&m).expect("prepares");
+    let f = prepared.funcs()[0];
+    kiln_core::codegen::compile_function(&prepared, f, target).expect("compiles")
+}

@@ -15,6 +15,7 @@ use kiln_runtime::e2e::device_target;
 use kiln_runtime::Program;
 
 use crate::tensor_tiles::{conv, device, fill_matmul, input, ty};
+use crate::tensor_vec4::softmax_rows;
 
 fn texel_kernels(p: &CompiledProgram) -> usize {
     p.functions[0]
@@ -35,17 +36,6 @@ fn binary(op: &str, shape: &[usize], elem: &str) -> String {
   %c = {op} %a, %b : {t}
   %d = {op} %c, %a : {t}
   return %d : {t}
-}}"#
-    )
-}
-
-fn softmax(rows: usize, cols: usize) -> String {
-    let t = ty(&[rows, cols]);
-    format!(
-        r#"func.func @f(%a: {t}) -> {t} {{
-  %e = tensor.empty() : {t}
-  %s = linalg.softmax dimension(1) ins(%a : {t}) outs(%e : {t}) -> {t}
-  return %s : {t}
 }}"#
     )
 }
@@ -171,10 +161,15 @@ fn texel_reads_match_storage_buffer_reads_and_the_reference() {
             vec![vec![1024]; 2],
             true,
         ),
-        ("softmax 3x8".into(), softmax(3, 8), vec![vec![3, 8]], false),
+        (
+            "softmax 3x8".into(),
+            softmax_rows(&[3, 8]),
+            vec![vec![3, 8]],
+            false,
+        ),
         (
             "softmax 7x4100".into(),
-            softmax(7, 4100),
+            softmax_rows(&[7, 4100]),
             vec![vec![7, 4100]],
             false,
         ),

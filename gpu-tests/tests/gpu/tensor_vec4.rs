@@ -128,7 +128,7 @@ fn vec4_softmax_rows_match_the_reference() {
 }
 
 /// `@f(a) = softmax(a)` along the rows of an f32 matrix of `shape`.
-fn softmax_rows(shape: &[usize]) -> String {
+pub(crate) fn softmax_rows(shape: &[usize]) -> String {
     let t = ty(shape);
     format!(
         r#"func.func @f(%a: {t}) -> {t} {{

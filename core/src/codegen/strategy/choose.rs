@@ -1144,7 +1144,9 @@ pub(super) mod tests {
         }
     }
 
-    fn gpu(invocations: u32, memory: u32) -> CodegenTarget {
+    /// A target with `invocations` per workgroup and `memory` bytes of
+    /// workgroup memory, no driver quirks.
+    pub(in crate::codegen::strategy) fn gpu(invocations: u32, memory: u32) -> CodegenTarget {
         let mut env = TargetEnv::default();
         env.limits.max_compute_workgroup_invocations = invocations;
         env.limits.max_compute_workgroup_size = [invocations, invocations, 64];
@@ -1159,7 +1161,10 @@ pub(super) mod tests {
         )
     }
 
-    fn chosen(t: &CodegenTarget, shape: &DispatchShape) -> Strategy {
+    pub(in crate::codegen::strategy) fn chosen(
+        t: &CodegenTarget,
+        shape: &DispatchShape,
+    ) -> Strategy {
         choose(t, shape, crate::ir::Location::UNKNOWN).unwrap()
     }
 

@@ -178,32 +178,17 @@ pub(super) fn reason(shape: &DispatchShape, wg: u32, slices: u32, fill: Option<u
 
 #[cfg(test)]
 mod tests {
-    use super::super::choose::choose;
     use super::super::{candidates, Choice, Tuning};
     use super::*;
     use crate::codegen::target::DriverFacts;
-    use crate::target::{DeviceType, TargetEnv};
+    use crate::target::DeviceType;
 
-    use super::super::choose::tests::matmul_shape as matmul;
+    use super::super::choose::tests::{chosen, gpu, matmul_shape as matmul};
 
     fn discrete() -> CodegenTarget {
-        let mut env = TargetEnv::default();
-        env.limits.max_compute_workgroup_invocations = 1024;
-        env.limits.max_compute_workgroup_size = [1024, 1024, 64];
-        env.limits.max_compute_shared_memory_size = 49152;
-        env.device.device_type = DeviceType::DiscreteGpu;
-        CodegenTarget::new(
-            env,
-            DriverFacts {
-                loop_iteration_cap: None,
-                barriers_serialize: false,
-                texel_reads: None,
-            },
-        )
-    }
-
-    fn chosen(t: &CodegenTarget, shape: &DispatchShape) -> Strategy {
-        choose(t, shape, crate::ir::Location::UNKNOWN).unwrap()
+        let mut t = gpu(1024, 49152);
+        t.env.device.device_type = DeviceType::DiscreteGpu;
+        t
     }
 
     #[test]
