@@ -43,10 +43,18 @@ impl<'a> Cursor<'a> {
         &self.src[self.pos..]
     }
 
+    /// Skips whitespace and `//` comments (to the end of their line), as
+    /// MLIR's lexer does: env files may say where their values came from.
     fn ws(&mut self) {
-        let rest = self.rest();
-        let trimmed = rest.trim_start();
-        self.pos += rest.len() - trimmed.len();
+        loop {
+            let rest = self.rest();
+            let trimmed = rest.trim_start();
+            self.pos += rest.len() - trimmed.len();
+            if !trimmed.starts_with("//") {
+                return;
+            }
+            self.pos += trimmed.find('\n').unwrap_or(trimmed.len());
+        }
     }
 
     fn at_end(&mut self) -> bool {

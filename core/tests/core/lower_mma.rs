@@ -11,17 +11,12 @@ use kiln_core::kernel::KernelModule;
 use kiln_core::lower::{self, LowerOptions};
 use kiln_core::target::TargetEnv;
 
-/// The hand-written cooperative-matrix env (its `//` lines stripped).
+/// The hand-written cooperative-matrix env (the parser skips its `//`
+/// lines, as MLIR's lexer does).
 pub fn h200_coop() -> TargetEnv {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lower/envs/nvidia-h200-coop.env");
     let text = std::fs::read_to_string(&path).unwrap();
-    let body: String = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    body.trim()
-        .parse()
+    text.parse()
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

@@ -2745,6 +2745,29 @@ def _(F):
         expect_contraction(f, r, 'ik,kj->ij', et, 'exact', [a, b])
 
 
+@testfile('matmul_f16_tiles.mlir', '''
+f16 matmuls whose sizes are multiples of 16, the shapes a device with
+cooperative matrices (SPV_KHR_cooperative_matrix) runs on its matrix units
+(one subgroup per 16x16 output tile): f32 accumulators on random inputs, a
+single 16x16x16 tile, and an f16 accumulator on small integers (every
+partial sum exact in f16). Other devices run them with their usual tiles.''')
+def _(F):
+    for m, k, n in ((16, 16, 16), (32, 64, 48), (64, 128, 32)):
+        f = F.fn('matmul_f16_f32_acc_%dx%dx%d' % (m, k, n))
+        a, b = f.rng.floats((m, k), 'f16', -1, 1), f.rng.floats((k, n), 'f16', -1, 1)
+        A, B = f.const(a, 'f16'), f.const(b, 'f16')
+        r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), 'f32'))
+        f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    m, k, n = 48, 32, 64
+    f = F.fn('matmul_f16_acc_f16_exact_%dx%dx%d' % (m, k, n))
+    a = store('f16', f.rng.ints((m, k), -4, 4))
+    b = store('f16', f.rng.ints((k, n), -4, 4))
+    A, B = f.const(a, 'f16'), f.const(b, 'f16')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), 'f16'))
+    expect_contraction(f, r, 'ik,kj->ij', 'f16', 'exact', [a, b])
+
+
 @testfile('matmul_int.mlir', '''
 Integer matmuls with MLIR's semantics: i8 x i8 into i32 (sign-extended),
 i16 and i32 with deliberate wrap-around, i64 beyond 32 bits, an i8
