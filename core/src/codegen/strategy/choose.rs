@@ -898,6 +898,21 @@ const SHARED_SMALL: &[(u32, u32, u32, u32, u32)] = &[
     (64, 64, 16, 4, 4),
 ];
 
+/// Whether a `block_rows` x `block_cols` block staged `depth` steps at a
+/// time takes more than half of `memory` bytes double-buffered (the
+/// heuristic then prefers it single-buffered).
+pub fn double_fills_half(block_rows: u32, block_cols: u32, depth: u32, memory: u32) -> bool {
+    let doubled = Distribution::SharedTile {
+        block_rows,
+        block_cols,
+        depth,
+        rows: 1,
+        cols: 1,
+        double: true,
+    };
+    doubled.shared_tile_bytes() > memory / 2
+}
+
 /// The workgroup-memory tiles ([`Distribution::SharedTile`]) a dispatch
 /// may take on `target`, the preferred first, with their invocations:
 /// none unless the root stages operands on both sides
@@ -955,8 +970,7 @@ pub(super) fn shared_tiles(
             // than half the workgroup memory: fewer workgroups then share
             // a compute unit (an H200's 4096^3 matmul: 128x128x16 blocks
             // 4.24 ms double-buffered, 3.79 ms single, in two runs).
-            let stage = (u64::from(block_rows) + u64::from(block_cols)) * u64::from(depth) * 4;
-            let order = if 2 * stage > u64::from(memory) / 2 {
+            let order = if double_fills_half(block_rows, block_cols, depth, memory) {
                 [false, true]
             } else {
                 [true, false]
