@@ -67,7 +67,7 @@ use super::target::{CodegenTarget, DriverFacts};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -1104,11 +1104,21 @@ impl Field for Distribution {
                 cols.put(w)?;
                 double.put(w)
             }
-            Distribution::CoopMatrix { m, n, k } => {
+            Distribution::CoopMatrix {
+                m,
+                n,
+                k,
+                tiles,
+                subgroups,
+            } => {
                 5u8.put(w)?;
                 m.put(w)?;
                 n.put(w)?;
-                k.put(w)
+                k.put(w)?;
+                for x in tiles.into_iter().chain(subgroups) {
+                    x.put(w)?;
+                }
+                Ok(())
             }
             Distribution::RowSlices { slice } => {
                 6u8.put(w)?;
@@ -1141,6 +1151,8 @@ impl Field for Distribution {
                 m: Field::get(r)?,
                 n: Field::get(r)?,
                 k: Field::get(r)?,
+                tiles: [Field::get(r)?, Field::get(r)?],
+                subgroups: [Field::get(r)?, Field::get(r)?],
             },
             (_, 6) => Distribution::RowSlices {
                 slice: Field::get(r)?,

@@ -44,6 +44,17 @@ fn distributions(c: &CompiledFunction) -> Vec<Distribution> {
         .collect()
 }
 
+/// A 16x16x16 cooperative-matrix distribution with these grids.
+fn coop(k: u32, tiles: [u32; 2], subgroups: [u32; 2]) -> Distribution {
+    Distribution::CoopMatrix {
+        m: 16,
+        n: 16,
+        k,
+        tiles,
+        subgroups,
+    }
+}
+
 fn is_coop(d: &Distribution) -> bool {
     matches!(d, Distribution::CoopMatrix { .. })
 }
@@ -62,14 +73,9 @@ fn aligned_f16_matmuls_use_cooperative_matrices() {
             if !is_coop(&d.strategy.distribution) {
                 continue;
             }
-            assert_eq!(
-                d.strategy.distribution,
-                Distribution::CoopMatrix {
-                    m: 16,
-                    n: 16,
-                    k: 16
-                }
-            );
+            // Outputs this small cannot fill the device: one tile per
+            // subgroup, one subgroup per workgroup.
+            assert_eq!(d.strategy.distribution, coop(16, [1, 1], [1, 1]));
             assert_eq!(d.kernels.len(), 1, "@{name}");
             let k = &d.kernels[0];
             // One subgroup (32 on the H200) per 16x16 output tile.
@@ -116,14 +122,109 @@ fn lavapipe_never_chooses_cooperative_matrices() {
 
 #[test]
 fn coop_matrix_choices_print_and_parse() {
-    let c = kiln_core::codegen::strategy::Choice {
-        workgroup: 32,
-        distribution: Distribution::CoopMatrix { m: 16, n: 8, k: 16 },
+    use kiln_core::codegen::strategy::Choice;
+    let c = Choice {
+        workgroup: 128,
+        distribution: Distribution::CoopMatrix {
+            m: 16,
+            n: 8,
+            k: 16,
+            tiles: [4, 2],
+            subgroups: [2, 2],
+        },
         split_k: None,
     };
-    assert_eq!(c.to_text(), "wg 32 coopmatrix 16x8x16");
-    assert_eq!(
-        kiln_core::codegen::strategy::Choice::parse(&c.to_text()),
-        Ok(c)
+    assert_eq!(c.to_text(), "wg 128 coopmatrix 16x8x16 4x2 2x2");
+    assert_eq!(Choice::parse(&c.to_text()), Ok(c));
+    // A choice written before tile grids existed: one tile, one subgroup.
+    let old = Choice::parse("wg 32 coopmatrix 16x16x16").unwrap();
+    assert_eq!(old.distribution, coop(16, [1, 1], [1, 1]));
+    assert!(Choice::parse("wg 32 coopmatrix 16x16x16 4x2 2x2 1x1").is_err());
+    assert!(Choice::parse("wg 32 coopmatrix 16x16x16 4").is_err());
+}
+
+/// An f16 x f16 -> f32 matmul of `m`x`k` by `k`x`n`, compiled for the
+/// H200 with cooperative matrices.
+fn compile_f16_matmul(target: &CodegenTarget, m: u64, k: u64, n: u64) -> CompiledFunction {
+    let text = format!(
+        "func.func @mm(%a: tensor<{m}x{k}xf16>, %b: tensor<{k}x{n}xf16>) -> tensor<{m}x{n}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{m}x{n}xf32>
+  %c0 = linalg.fill ins(%zero : f32) outs(%e : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<{m}x{k}xf16>, tensor<{k}x{n}xf16>)
+                     outs(%c0 : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %c : tensor<{m}x{n}xf32>
+}}"
     );
+    crate::common::compile_first(&text, target)
+}
+
+/// Large outputs take several tiles per subgroup (each A and B tile
+/// loaded serves several multiply-adds) and several subgroups per
+/// workgroup, as long as enough subgroups remain to fill the device; the
+/// kernels validate and store every tile.
+#[test]
+fn large_outputs_take_tile_and_subgroup_grids() {
+    let target = h200_coop();
+    for (size, tiles, subgroups, workgroups) in [
+        // 4096^2 / (128 x 64) blocks.
+        (4096, [4, 2], [2, 2], 32 * 64),
+        // 512^2: 4x2 tiles would leave 128 subgroups, fewer than the 256
+        // the H200 needs; 2x2 leaves 256, too few for 2x2 subgroups.
+        (512, [2, 2], [1, 1], 256),
+        (64, [1, 1], [1, 1], 16),
+    ] {
+        let c = compile_f16_matmul(&target, size, size, size);
+        let d = &c.dispatches[0];
+        assert_eq!(
+            d.strategy.distribution,
+            coop(16, tiles, subgroups),
+            "{size}: {}",
+            d.strategy
+        );
+        let k = &d.kernels[0];
+        assert_eq!(k.workgroup_size, [32 * subgroups[0] * subgroups[1], 1, 1]);
+        assert_eq!(
+            k.workgroups,
+            kiln_core::codegen::host::Size::Static(workgroups),
+            "{size}"
+        );
+        kiln_core::validate::validate(&k.words, k.validation_env)
+            .unwrap_or_else(|e| panic!("{size}: {e}"));
+        let back = kiln_core::binary::deserialize(&k.words).unwrap();
+        let text = kiln_core::text::print(&back, &Default::default());
+        let count = |needle: &str| text.matches(needle).count() as u32;
+        let per_subgroup = tiles[0] * tiles[1];
+        assert_eq!(count("spirv.KHR.CooperativeMatrixStore"), per_subgroup);
+        assert_eq!(count("spirv.KHR.CooperativeMatrixMulAdd"), per_subgroup);
+        assert_eq!(count("spirv.KHR.CooperativeMatrixLoad"), tiles[0] + tiles[1]);
+        assert_eq!(
+            text.contains("SubgroupId"),
+            subgroups != [1, 1],
+            "{size}: the subgroup's place in its workgroup"
+        );
+    }
+}
+
+/// `kiln tune` may time every grid that divides the output, the
+/// heuristic's first.
+#[test]
+fn tune_candidates_cover_the_grids() {
+    let c = compile_f16_matmul(&h200_coop(), 256, 64, 128);
+    let d = &c.dispatches[0];
+    assert_eq!(d.candidates[0].distribution, d.strategy.distribution);
+    let grids: Vec<([u32; 2], [u32; 2])> = d
+        .candidates
+        .iter()
+        .filter_map(|c| match c.distribution {
+            Distribution::CoopMatrix {
+                tiles, subgroups, ..
+            } => Some((tiles, subgroups)),
+            _ => None,
+        })
+        .collect();
+    // 256x128 divides into every grid of up to 4x2 tiles and 2x2 subgroups.
+    for want in [([4, 2], [2, 2]), ([2, 4], [2, 1]), ([1, 1], [1, 1])] {
+        assert!(grids.contains(&want), "{want:?} missing from {grids:?}");
+    }
 }

@@ -60,8 +60,9 @@ enum Plan {
     SharedTile(super::shared_tile::SharedDims, Option<Slices>),
     /// The second kernel of a split-K: sum the slices, then the epilogue.
     SumSlices(Slices),
-    /// A cooperative-matrix tile of `m` x `n` per subgroup (workgroup).
-    CoopMatrix { m: u32, n: u32, k: u32 },
+    /// Cooperative matrices: `tiles` of `m` x `n` per subgroup, a grid of
+    /// `subgroups` per workgroup (see [`Distribution::CoopMatrix`]).
+    CoopMatrix(super::coop_matmul::CoopDims),
     /// One point per slice of `slice` invocations, combined with
     /// `combine` within the slice.
     RowSlices { slice: u32, combine: Combine },
@@ -373,13 +374,28 @@ pub fn emit_dispatch(
                 Repeat::Once,
             ));
         }
-        (Distribution::CoopMatrix { m, n, k }, Some(ReductionStrategy::Serial { .. }))
-            if shape.points.len() == 2 =>
-        {
-            let groups = block_grid(shapes, &shape.points, u64::from(m), u64::from(n));
+        (
+            Distribution::CoopMatrix {
+                m,
+                n,
+                k,
+                tiles,
+                subgroups,
+            },
+            Some(ReductionStrategy::Serial { .. }),
+        ) if shape.points.len() == 2 => {
+            let dims = super::coop_matmul::CoopDims {
+                m,
+                n,
+                k,
+                tiles,
+                subgroups,
+            };
+            let [block_rows, block_cols] = dims.block();
+            let groups = block_grid(shapes, &shape.points, block_rows, block_cols);
             plans.push((
                 d.name.clone(),
-                Plan::CoopMatrix { m, n, k },
+                Plan::CoopMatrix(dims),
                 groups,
                 Repeat::Once,
             ));
@@ -670,9 +686,9 @@ fn emit_kernel(
             let wgi = workgroup_index(e);
             super::split_k::emit_sum_slices(e, d, shape, wgi, slices)?;
         }
-        Plan::CoopMatrix { m, n, k } => {
+        Plan::CoopMatrix(dims) => {
             let wgi = workgroup_index(e);
-            super::coop_matmul::emit_coop_matmul(e, d, shape, wgi, *m, *n, *k)?;
+            super::coop_matmul::emit_coop_matmul(e, d, shape, wgi, *dims)?;
         }
         Plan::RowSlices { slice, combine } => {
             let wgi = workgroup_index(e);

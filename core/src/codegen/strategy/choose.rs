@@ -414,6 +414,9 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
     }
     let mut add =
         |workgroup: u32, distribution: Distribution| add_split(workgroup, distribution, None);
+    for (wg, dist) in super::coop_matrix::candidates(target, shape, default) {
+        add(wg, dist);
+    }
     let tileable = serial_whole && register_tile(target, shape, max_inv).is_some();
     if tileable {
         for (wg, rows, cols) in [

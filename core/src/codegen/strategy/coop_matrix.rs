@@ -163,12 +163,17 @@ pub(super) fn strategy(
     if steps > base.loop_budget {
         return None;
     }
+    let tile = [p.m_size, p.n_size];
+    let grids = grids(target, [rows, cols], tile, sg);
+    let (tiles, subgroups) = heuristic_grid(target, [rows, cols], tile, sg, &grids)?;
     let mut s = base.clone();
-    s.workgroup_size = [sg, 1, 1];
+    s.workgroup_size = [sg * subgroups[0] * subgroups[1], 1, 1];
     s.distribution = Distribution::CoopMatrix {
         m: p.m_size,
         n: p.n_size,
         k: p.k_size,
+        tiles,
+        subgroups,
     };
     s.reduction = Some(ReductionStrategy::Serial {
         chunk: depth,
@@ -176,8 +181,114 @@ pub(super) fn strategy(
     });
     s.workgroup_memory = 0;
     s.reason = format!(
-        "{}x{}x{} sizes are multiples of the env's {}x{}x{} {} x {} -> {} cooperative matrix (Subgroup): one subgroup of {sg} per {}x{} output tile, {steps} multiply-adds",
-        rows, depth, cols, p.m_size, p.n_size, p.k_size, input, input, acc, p.m_size, p.n_size
+        "{}x{}x{} sizes are multiples of the env's {}x{}x{} {} x {} -> {} cooperative matrix (Subgroup): {}x{} tiles per subgroup of {sg} ({:.1} multiply-adds per tile loaded), {}x{} subgroups per workgroup, {steps} steps over K",
+        rows,
+        depth,
+        cols,
+        p.m_size,
+        p.n_size,
+        p.k_size,
+        input,
+        input,
+        acc,
+        tiles[0],
+        tiles[1],
+        // Each A tile serves a row of tiles, each B tile a column.
+        (tiles[0] * tiles[1]) as f64 / f64::from(tiles[0] + tiles[1]),
+        subgroups[0],
+        subgroups[1],
     );
     Some(s)
+}
+
+/// Tile grids per subgroup, the most multiply-adds per tile loaded first
+/// (each needs `tiles[0] * tiles[1]` accumulators in registers).
+const TILE_GRIDS: [[u32; 2]; 6] = [[4, 2], [2, 4], [2, 2], [2, 1], [1, 2], [1, 1]];
+
+/// Subgroup grids per workgroup, the most sharing first.
+const SUBGROUP_GRIDS: [[u32; 2]; 3] = [[2, 2], [2, 1], [1, 1]];
+
+/// Every (tile grid, subgroup grid) whose block divides an `out` output of
+/// `tile`-sized tiles, in preference order, within the workgroup limit.
+fn grids(
+    target: &CodegenTarget,
+    out: [u64; 2],
+    tile: [u32; 2],
+    sg: u32,
+) -> Vec<([u32; 2], [u32; 2])> {
+    let mut v = Vec::new();
+    for t in TILE_GRIDS {
+        for g in SUBGROUP_GRIDS {
+            let block = |d: usize| u64::from(tile[d]) * u64::from(t[d]) * u64::from(g[d]);
+            if out[0] % block(0) == 0
+                && out[1] % block(1) == 0
+                && sg * g[0] * g[1] <= target.max_invocations()
+            {
+                v.push((t, g));
+            }
+        }
+    }
+    v
+}
+
+/// The heuristic's grid among `grids`: the largest tile grid that still
+/// leaves enough subgroups to fill the device (an eighth of
+/// [`CodegenTarget::fill_invocations`]; any, where that is unknown), then
+/// the largest subgroup grid that leaves as many workgroups.
+fn heuristic_grid(
+    target: &CodegenTarget,
+    out: [u64; 2],
+    tile: [u32; 2],
+    sg: u32,
+    grids: &[([u32; 2], [u32; 2])],
+) -> Option<([u32; 2], [u32; 2])> {
+    let want = target
+        .fill_invocations()
+        .map_or(1, |f| (f / u64::from(sg) / 8).max(1));
+    let count = |t: [u32; 2], g: [u32; 2]| {
+        (out[0] / (u64::from(tile[0]) * u64::from(t[0]) * u64::from(g[0])))
+            * (out[1] / (u64::from(tile[1]) * u64::from(t[1]) * u64::from(g[1])))
+    };
+    let tiles = grids
+        .iter()
+        .map(|&(t, _)| t)
+        .find(|&t| count(t, [1, 1]) >= want)
+        .or_else(|| grids.last().map(|&(t, _)| t))?;
+    grids
+        .iter()
+        .filter(|&&(t, _)| t == tiles)
+        .find(|&&(_, g)| g == [1, 1] || count(tiles, g) >= want)
+        .copied()
+}
+
+/// The cooperative-matrix choices `kiln tune` may time for `shape` where
+/// the heuristic chose `default` (a cooperative-matrix strategy): every
+/// tile and subgroup grid that divides the output.
+pub(super) fn candidates(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    default: &Strategy,
+) -> Vec<(u32, Distribution)> {
+    let Distribution::CoopMatrix { m, n, k, .. } = default.distribution else {
+        return Vec::new();
+    };
+    let [Size::Static(rows), Size::Static(cols)] = shape.points[..] else {
+        return Vec::new();
+    };
+    let sg = target.subgroup_size();
+    grids(target, [rows, cols], [m, n], sg)
+        .into_iter()
+        .map(|(tiles, subgroups)| {
+            (
+                sg * subgroups[0] * subgroups[1],
+                Distribution::CoopMatrix {
+                    m,
+                    n,
+                    k,
+                    tiles,
+                    subgroups,
+                },
+            )
+        })
+        .collect()
 }

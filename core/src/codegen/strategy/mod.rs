@@ -119,10 +119,13 @@ pub enum Distribution {
         double: bool,
     },
     /// Cooperative matrices (`SPV_KHR_cooperative_matrix`, a plain matmul
-    /// whose sizes are multiples of the tile): each workgroup is one
-    /// subgroup computing one `m` x `n` output tile with `k`-deep
+    /// whose sizes are multiples of the block): each subgroup computes a
+    /// `tiles[0]` x `tiles[1]` grid of `m` x `n` output tiles with `k`-deep
     /// multiply-adds of `Subgroup` cooperative matrices loaded from and
-    /// stored to memory.
+    /// stored to memory (each A tile it loads serves `tiles[1]`
+    /// multiply-adds, each B tile `tiles[0]`); a workgroup is a
+    /// `subgroups[0]` x `subgroups[1]` grid of such subgroups, whose
+    /// neighbours read the same A rows and B columns through the cache.
     CoopMatrix {
         /// Rows of the tile (the env's `m_size`).
         m: u32,
@@ -130,6 +133,10 @@ pub enum Distribution {
         n: u32,
         /// Reduction iterations per multiply-add (`k_size`).
         k: u32,
+        /// Tiles per subgroup: rows x columns.
+        tiles: [u32; 2],
+        /// Subgroups per workgroup: rows x columns.
+        subgroups: [u32; 2],
     },
     /// Matrix x vector ([`DispatchShape::streams_rows`]): the workgroup's
     /// invocations are cut into slices of `slice` consecutive
@@ -311,9 +318,17 @@ impl fmt::Display for Strategy {
                 "  distribution: a {block_rows}x{block_cols} block per workgroup, operands staged in workgroup memory {depth} reduction steps at a time{}, a {rows}x{cols} register tile per invocation",
                 if double { " (double-buffered)" } else { "" }
             )?,
-            Distribution::CoopMatrix { m, n, k } => writeln!(
+            Distribution::CoopMatrix {
+                m,
+                n,
+                k,
+                tiles: [tr, tc],
+                subgroups: [sr, sc],
+            } => writeln!(
                 f,
-                "  distribution: a {m}x{n} output tile per subgroup (one subgroup per workgroup), {m}x{n}x{k} cooperative-matrix multiply-adds"
+                "  distribution: a {}x{} block per workgroup of {sr}x{sc} subgroups, each computing {tr}x{tc} output tiles of {m}x{n} with {m}x{n}x{k} cooperative-matrix multiply-adds",
+                m * tr * sr,
+                n * tc * sc
             )?,
             Distribution::RowSlices { slice } => writeln!(
                 f,

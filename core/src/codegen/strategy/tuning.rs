@@ -59,7 +59,13 @@ impl Choice {
                 "shared {block_rows}x{block_cols}x{depth} {rows}x{cols}{}",
                 if double { " double" } else { "" }
             ),
-            Distribution::CoopMatrix { m, n, k } => format!("coopmatrix {m}x{n}x{k}"),
+            Distribution::CoopMatrix {
+                m,
+                n,
+                k,
+                tiles: [tr, tc],
+                subgroups: [sr, sc],
+            } => format!("coopmatrix {m}x{n}x{k} {tr}x{tc} {sr}x{sc}"),
         };
         match self.split_k {
             Some(n) => format!("wg {} {d} split {n}", self.workgroup),
@@ -122,17 +128,37 @@ impl Choice {
                     double: !rest.is_empty(),
                 }
             }
-            ["coopmatrix", mnk] => {
+            ["coopmatrix", mnk, grids @ ..] => {
+                let expected = || {
+                    format!(
+                        "expected 'coopmatrix MxNxK TRxTC SRxSC', found 'coopmatrix {mnk} {}'",
+                        grids.join(" ")
+                    )
+                };
                 let parts: Vec<&str> = mnk.split('x').collect();
                 let [m, n, k] = parts[..] else {
-                    return Err(format!(
-                        "expected 'coopmatrix MxNxK', found 'coopmatrix {mnk}'"
-                    ));
+                    return Err(expected());
                 };
+                // A choice written before tile grids existed is one tile
+                // per subgroup, one subgroup per workgroup.
+                let grid = |i: usize| -> Result<[u32; 2], String> {
+                    let Some(text) = grids.get(i) else {
+                        return Ok([1, 1]);
+                    };
+                    match text.split('x').collect::<Vec<_>>()[..] {
+                        [r, c] => Ok([num(r)?, num(c)?]),
+                        _ => Err(expected()),
+                    }
+                };
+                if grids.len() > 2 {
+                    return Err(expected());
+                }
                 Distribution::CoopMatrix {
                     m: num(m)?,
                     n: num(n)?,
                     k: num(k)?,
+                    tiles: grid(0)?,
+                    subgroups: grid(1)?,
                 }
             }
             _ => return Err(format!("unknown distribution '{}'", rest.join(" "))),
