@@ -332,5 +332,5 @@ fn benchmark_programs_are_mlir_19() {
             seen += 1;
         }
     }
-    assert_eq!(seen, 9);
+    assert_eq!(seen, 11);
 }

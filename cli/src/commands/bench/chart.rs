@@ -1,24 +1,25 @@
 //! The chart: for each benchmark, each implementation's throughput as a
 //! fraction of the limit measured in the same run (the device's for kiln,
-//! the hand-written GLSL and IREE's Vulkan backend; the host's for IREE's
-//! CPU backend), drawn with plotters' SVG backend (text stays text: no font
-//! files are needed).
+//! the hand-written GLSL, IREE's Vulkan backend and the vendor's BLAS; the
+//! host's for IREE's CPU backend), drawn with plotters' SVG backend (text
+//! stays text: no font files are needed).
 
 use std::path::Path;
 
 use anyhow::{anyhow, Result};
 use plotters::prelude::*;
 
-use super::report::{Report, GLSL, GLSL_TEXEL, IREE_CPU, IREE_VULKAN, KILN, KILN_MEMREF};
+use super::report::{Report, GLSL, GLSL_TEXEL, IREE_CPU, IREE_VULKAN, KILN, KILN_MEMREF, VENDOR};
 
 /// Series, in drawing order, with their colours.
-const SERIES: [(&str, RGBColor); 6] = [
+const SERIES: [(&str, RGBColor); 7] = [
     (KILN, RGBColor(0xd9, 0x5f, 0x02)),
     (KILN_MEMREF, RGBColor(0xfd, 0xb4, 0x62)),
     (GLSL, RGBColor(0x75, 0x70, 0xb3)),
     (GLSL_TEXEL, RGBColor(0xbc, 0xbd, 0xdc)),
     (IREE_VULKAN, RGBColor(0x1b, 0x9e, 0x77)),
     (IREE_CPU, RGBColor(0xa6, 0xd8, 0x54)),
+    (VENDOR, RGBColor(0x66, 0x66, 0x66)),
 ];
 
 fn legend_name(label: &str) -> String {

@@ -13,8 +13,12 @@
 //! add and read-sum on every core, numpy's sgemm when numpy is there),
 //! each program through kiln and through IREE's Vulkan and CPU backends
 //! (when IREE is installed: `ci/setup-iree.sh`), the dispatch overhead and
-//! the compile time of a memref-level kernel. `--quick` runs tiny sizes of
-//! what kiln runs (no IREE, no numpy) in seconds: the CI smoke test.
+//! the compile time of a memref-level kernel. On a GPU it adds matmul
+//! 4096³ (f32, and f16 into f32) and a column for the vendor's BLAS on
+//! every matmul: cuBLAS through PyTorch's CUDA build, when the interpreter
+//! has it ([`vendor`]; fp32 without TF32), with kiln's ratio to it.
+//! `--quick` runs tiny sizes of what kiln runs (no IREE, no numpy, no
+//! vendor BLAS) in seconds: the CI smoke test.
 //!
 //! With FILE it benches the file's functions the same way: a tensor-level
 //! program (`func.func` on tensors) through kiln and IREE with the given
@@ -39,6 +43,7 @@ mod numpy;
 mod reference;
 mod report;
 mod suite;
+mod vendor;
 
 use std::path::{Path, PathBuf};
 
@@ -49,7 +54,7 @@ use kiln_runtime::bench::program::{first_call, time_callable};
 use kiln_runtime::bench::{
     compile, compile_tensor_function, host, overhead, BenchError, Callable, KernelCall,
 };
-use kiln_runtime::{CacheLocation, Device, DeviceOptions, DeviceSelector, KernelSource};
+use kiln_runtime::{CacheLocation, DType, Device, DeviceOptions, DeviceSelector, KernelSource};
 
 use self::array::HostArray;
 use self::iree::{Iree, Target};
@@ -185,7 +190,8 @@ fn compile_iree_modules(args: &BenchArgs, scratch: &Path) -> Result<Outcome> {
             "program".to_owned(),
             file.canonicalize().unwrap_or_else(|_| file.clone()),
         )],
-        None => suite::programs(false)
+        // GPU-only programs too: modules compiled here run on a GPU elsewhere.
+        None => suite::programs(false, true)
             .into_iter()
             .map(|p| {
                 let src = scratch.join(format!("{}.mlir", p.name));
@@ -346,6 +352,18 @@ fn run_suite(
     };
     let mut limit_notes = Vec::new();
     let limits = measure_limits("start of the run", &mut limit_notes);
+    // The vendor's BLAS beside the matmuls, on GPUs (not with --quick).
+    let vendor_blas = (gpu && !quick).then(vendor::find);
+    match &vendor_blas {
+        Some(Ok(t)) => limit_notes.push(format!(
+            "the {} column: torch {} on CUDA device 0, {} (TF32 off)",
+            report::VENDOR,
+            t.version,
+            t.device
+        )),
+        Some(Err(e)) => limit_notes.push(format!("the {} column is empty: {e}", report::VENDOR)),
+        None => {}
+    }
     let mut report = Report {
         mode: if quick { "quick" } else { "suite" },
         device: device_name(device),
@@ -362,7 +380,7 @@ fn run_suite(
         iree_compile: Vec::new(),
         notes: limit_notes,
     };
-    for program in suite::programs(quick) {
+    for program in suite::programs(quick, gpu) {
         let mut impls = Vec::new();
         // Inputs and the reference, made once, only when something runs.
         let mut data: Option<(Vec<HostArray>, Reference)> = None;
@@ -419,18 +437,34 @@ fn run_suite(
                     }),
             });
         }
+        let vendor_here = vendor_blas
+            .as_ref()
+            .filter(|_| matches!(program.kind, Kind::Matmul { .. } | Kind::MatmulF16 { .. }));
+        // The inputs as .npy files, for IREE and the vendor's script.
+        let files = if iree.is_ok() || vendor_here.is_some_and(Result::is_ok) {
+            write_inputs(scratch, program.name, &data_for(&program).0)?
+        } else {
+            Vec::new()
+        };
+        if let Some(torch) = vendor_here {
+            let result = torch.as_ref().map_err(Clone::clone).and_then(|torch| {
+                let (_, reference) = data_for(&program);
+                let out = scratch.join(format!("{}.vendor.out.npy", program.name));
+                // Both matmuls of the set return f32.
+                vendor::matmul(torch, &files, &out, DType::F32, runs, &reference)
+            });
+            impls.push(Impl {
+                label: report::VENDOR,
+                on_host: false,
+                result,
+            });
+        }
         if let Ok(iree) = iree {
-            let (inputs, reference) = data_for(&program);
+            let (_, reference) = data_for(&program);
             let src = scratch.join(format!("{}.mlir", program.name));
             std::fs::write(&src, &program.text)
                 .with_context(|| format!("cannot write {}", src.display()))?;
-            let mut specs = Vec::new();
-            for (k, a) in inputs.iter().enumerate() {
-                let p = scratch.join(format!("{}.in{k}.npy", program.name));
-                std::fs::write(&p, array::write_npy(a))
-                    .with_context(|| format!("cannot write {}", p.display()))?;
-                specs.push(format!("@{}", p.display()));
-            }
+            let specs: Vec<String> = files.iter().map(|p| format!("@{}", p.display())).collect();
             for &target in &iree.targets {
                 let result = iree_row(
                     iree,
@@ -460,9 +494,9 @@ fn run_suite(
                     result: result.measured,
                 });
             }
-            for k in 0..inputs.len() {
-                let _ = std::fs::remove_file(scratch.join(format!("{}.in{k}.npy", program.name)));
-            }
+        }
+        for p in &files {
+            let _ = std::fs::remove_file(p);
         }
         report.benches.push(Bench {
             name: program.name.to_owned(),
@@ -496,6 +530,21 @@ fn run_suite(
             .push("the IREE columns are empty: IREE did not run".to_owned());
     }
     Ok(report)
+}
+
+/// Writes `inputs` into `scratch` as `.npy` files (`NAME.in0.npy`, ...), as
+/// `iree-run-module --input=@FILE` and the vendor's script read them.
+fn write_inputs(scratch: &Path, name: &str, inputs: &[HostArray]) -> Result<Vec<PathBuf>> {
+    inputs
+        .iter()
+        .enumerate()
+        .map(|(k, a)| {
+            let p = scratch.join(format!("{name}.in{k}.npy"));
+            std::fs::write(&p, array::write_npy(a))
+                .with_context(|| format!("cannot write {}", p.display()))?;
+            Ok(p)
+        })
+        .collect()
 }
 
 /// kiln's row for a tensor-level program: compiled through the plug-in

@@ -34,7 +34,7 @@ print(json.dumps({"times": times, "error_max": err, "numpy": np.__version__}))
 /// The interpreter: `KILN_PYTHON`, else the first of `python3` and
 /// `/usr/bin/python3` that has numpy (a pyenv shim on `PATH` may hide the
 /// system's), else `python3`.
-fn python() -> String {
+pub(super) fn python() -> String {
     if let Some(p) = std::env::var_os("KILN_PYTHON").filter(|p| !p.is_empty()) {
         return p.to_string_lossy().into_owned();
     }

@@ -3,6 +3,8 @@
 //! compares an implementation's output with them (before anything is
 //! timed).
 
+use kiln_runtime::bench::host::host_threads;
+
 use super::array::HostArray;
 
 /// What an output must be.
@@ -94,20 +96,40 @@ pub fn add(a: &[f32], b: &[f32]) -> Vec<f64> {
         .collect()
 }
 
-/// `A B` for square `n`×`n` matrices.
+/// `A B` for square `n`×`n` matrices, its rows split over the host's
+/// cores. Each element is summed over `k` in ascending order, as a serial
+/// loop sums it: the result does not depend on the number of threads.
 pub fn matmul(a: &[f32], b: &[f32], n: usize) -> Vec<f64> {
     let (a, b) = (f64s(a), f64s(b));
     let mut c = vec![0f64; n * n];
-    for i in 0..n {
-        let row = &mut c[i * n..(i + 1) * n];
-        for k in 0..n {
-            let x = a[i * n + k];
-            for (r, y) in row.iter_mut().zip(&b[k * n..(k + 1) * n]) {
-                *r += x * y;
+    if n == 0 {
+        return c;
+    }
+    let rows = n.div_ceil(host_threads().clamp(1, n));
+    std::thread::scope(|s| {
+        for (t, chunk) in c.chunks_mut(rows * n).enumerate() {
+            let (a, b) = (&a, &b);
+            s.spawn(move || matmul_rows(a, b, n, t * rows, chunk));
+        }
+    });
+    c
+}
+
+/// Rows `first..` of `A B` into `out` (whole rows, zeroed), eight rows at
+/// a time so that each row of `B` is read once per eight rows of `C`.
+fn matmul_rows(a: &[f64], b: &[f64], n: usize, first: usize, out: &mut [f64]) {
+    const GROUP: usize = 8;
+    for (g, rows) in out.chunks_mut(GROUP * n).enumerate() {
+        let i0 = first + g * GROUP;
+        for (k, brow) in b.chunks_exact(n).enumerate() {
+            for (r, row) in rows.chunks_mut(n).enumerate() {
+                let x = a[(i0 + r) * n + k];
+                for (o, y) in row.iter_mut().zip(brow) {
+                    *o += x * y;
+                }
             }
         }
     }
-    c
 }
 
 /// Softmax over the last dimension of a `rows`×`cols` matrix.
@@ -247,6 +269,32 @@ mod tests {
         };
         assert_eq!(conv2d(&[1.0; 9], &[2.0; 4], shape), vec![8.0; 4]);
         assert_eq!(shape.flops(), 2.0 * 4.0 * 4.0);
+    }
+
+    #[test]
+    fn threaded_matmul_equals_the_serial_loop_bit_for_bit() {
+        // An odd size: the rows split unevenly over threads and groups.
+        let n = 37;
+        let (a, b) = (random(n * n, 11, 1.0), random(n * n, 12, 1.0));
+        let (a64, b64) = (f64s(&a), f64s(&b));
+        let mut serial = vec![0f64; n * n];
+        for i in 0..n {
+            for k in 0..n {
+                for j in 0..n {
+                    serial[i * n + j] += a64[i * n + k] * b64[k * n + j];
+                }
+            }
+        }
+        let threaded = matmul(&a, &b, n);
+        assert!(threaded
+            .iter()
+            .zip(&serial)
+            .all(|(t, s)| t.to_bits() == s.to_bits()));
+        // One thread's share, several groups of eight and a partial one.
+        let mut rows = vec![0f64; 19 * n];
+        matmul_rows(&a64, &b64, n, 5, &mut rows);
+        assert_eq!(rows, serial[5 * n..24 * n]);
+        assert!(matmul(&[], &[], 0).is_empty());
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! Ratios are taken within the run: each implementation's throughput at
 //! its median wall-clock time per call, as a fraction of the measured
 //! device limit (implementations on the device) or host limit (IREE's CPU
-//! backend), and as a speed ratio to each IREE column (`2.0` = twice as
-//! fast as IREE there).
+//! backend), and as a speed ratio to each IREE column and to the vendor's
+//! BLAS where it ran (`2.0` = twice as fast as IREE there).
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -29,6 +29,9 @@ pub const GLSL_TEXEL: &str = "GLSL, texel reads";
 pub const IREE_VULKAN: &str = "IREE vulkan";
 /// IREE's CPU backend.
 pub const IREE_CPU: &str = "IREE llvm-cpu";
+/// The device vendor's BLAS (cuBLAS) called through PyTorch's CUDA build
+/// (`vendor.rs`; GPU devices, matmuls only).
+pub const VENDOR: &str = "cuBLAS (torch)";
 
 /// A measured implementation of a benchmark, or why it has no figures.
 #[derive(Clone, Debug)]
@@ -175,6 +178,7 @@ struct Derived {
     of_host: Option<f64>,
     vs_iree_vulkan: Option<f64>,
     vs_iree_cpu: Option<f64>,
+    vs_vendor: Option<f64>,
 }
 
 impl Report {
@@ -211,6 +215,7 @@ impl Report {
         };
         d.vs_iree_vulkan = ratio(IREE_VULKAN);
         d.vs_iree_cpu = ratio(IREE_CPU);
+        d.vs_vendor = ratio(VENDOR);
         d
     }
 
@@ -331,9 +336,19 @@ impl Report {
             line(&mut out, &l.host_read);
             line(&mut out, &l.host_sgemm);
         }
+        // The vendor's column only where it ran (GPU devices).
+        let vendor = self
+            .benches
+            .iter()
+            .any(|b| b.impls.iter().any(|i| i.label == VENDOR));
+        let vendor_head = if vendor {
+            format!(" {:>8}", "xcuBLAS")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "\n{:<30} {:<19} {:>9} {:>19} {:>9} {:>14} {:>7} {:>7} {:>8} {:>8}  check",
+            "\n{:<30} {:<19} {:>9} {:>19} {:>9} {:>14} {:>7} {:>7} {:>8} {:>8}{vendor_head}  check",
             "benchmark",
             "implementation",
             "median",
@@ -353,9 +368,14 @@ impl Report {
                     Ok(m) => {
                         let d = self.derive(b, imp);
                         let w = m.timing.wall;
+                        let vendor_ratio = if vendor {
+                            format!(" {:>8}", opt(d.vs_vendor, 2))
+                        } else {
+                            String::new()
+                        };
                         let _ = writeln!(
                             out,
-                            "{:<30} {:<19} {:>9.3} {:>9.3}-{:<9.3} {:>9} {:>14} {:>7} {:>7} {:>8} {:>8}  {}",
+                            "{:<30} {:<19} {:>9.3} {:>9.3}-{:<9.3} {:>9} {:>14} {:>7} {:>7} {:>8} {:>8}{vendor_ratio}  {}",
                             title,
                             imp.label,
                             w.median_ms(),
@@ -439,7 +459,8 @@ impl Report {
     /// The JSON document: `benchmarks` holds one object per benchmark or
     /// function with kiln's figures at the top (`name`, `runs`,
     /// `median_ms`, `min_ms`, `max_ms`, `gpu_median_ms`, ...; `error` when
-    /// kiln has none) and every implementation under `implementations`.
+    /// kiln has none) and every implementation under `implementations`;
+    /// `vendor_blas` repeats the vendor's BLAS implementation where it ran.
     pub fn json(&self) -> Value {
         let benches: Vec<Value> = self
             .benches
@@ -464,6 +485,7 @@ impl Report {
                                 v["fraction_of_host_limit"] = json!(d.of_host);
                                 v["vs_iree_vulkan"] = json!(d.vs_iree_vulkan);
                                 v["vs_iree_cpu"] = json!(d.vs_iree_cpu);
+                                v["vs_vendor_blas"] = json!(d.vs_vendor);
                                 v["checked"] = json!(m.checked);
                             }
                             Err(e) => v["error"] = json!(e),
@@ -493,6 +515,7 @@ impl Report {
                         "fraction_of_device_limit",
                         "vs_iree_vulkan",
                         "vs_iree_cpu",
+                        "vs_vendor_blas",
                         "checked",
                         "error",
                     ] {
@@ -500,6 +523,9 @@ impl Report {
                             top[key] = k[key].clone();
                         }
                     }
+                }
+                if let Some(v) = impls.iter().find(|v| v["implementation"] == VENDOR) {
+                    top["vendor_blas"] = v.clone();
                 }
                 top["implementations"] = Value::Array(impls);
                 top
@@ -683,5 +709,39 @@ pub(super) mod tests {
         assert_eq!(top["vs_iree_vulkan"], 4.0);
         assert_eq!(top["implementations"][3]["error"], "not yet: test");
         assert!(r.table().contains("not yet: test"));
+        assert!(
+            !r.table().contains("xcuBLAS"),
+            "no vendor column without it"
+        );
+        assert!(top.get("vendor_blas").is_none());
+    }
+
+    #[test]
+    fn the_vendor_blas_gets_a_column_and_a_ratio() {
+        let mut r = sample();
+        let mut vendor = imp(VENDOR, false, 80);
+        if let Ok(m) = vendor.result.as_mut() {
+            m.timing.gpu = Some(stats(60));
+            m.checked = "max normalised error 1.0e-7; torch.mm(a, b)".to_owned();
+        }
+        r.benches[0].impls.insert(1, vendor);
+        let b = &r.benches[0];
+        let kiln = r.derive(b, &b.impls[0]);
+        assert!((kiln.vs_vendor.unwrap() - 0.8).abs() < 1e-9);
+        assert!(r.derive(b, &b.impls[1]).vs_vendor.is_none());
+        let table = r.table();
+        assert!(table.contains("xcuBLAS"), "{table}");
+        let row = table.lines().find(|l| l.starts_with("add ")).unwrap();
+        assert!(row.contains("0.80"), "{row}");
+        let doc = r.json();
+        let top = &doc["benchmarks"][0];
+        assert!((top["vs_vendor_blas"].as_f64().unwrap() - 0.8).abs() < 1e-9);
+        assert_eq!(top["vendor_blas"]["implementation"], VENDOR);
+        assert_eq!(top["vendor_blas"]["median_ms"], 80.0);
+        assert_eq!(top["vendor_blas"]["gpu_median_ms"], 60.0);
+        assert_eq!(
+            top["vendor_blas"]["checked"],
+            "max normalised error 1.0e-7; torch.mm(a, b)"
+        );
     }
 }

@@ -2,7 +2,8 @@
 //! `func.func @main` on tensors, taken by `iree-compile` as they are), their
 //! inputs, their host references, their work, and which measured limit
 //! each is held against. `--quick` shrinks every shape by rewriting the
-//! program's text ([`substitute`]).
+//! program's text ([`substitute`]). The matmuls at 4096³ run on GPU devices
+//! only (minutes per call on lavapipe).
 
 use kiln_runtime::bench::Work;
 
@@ -68,6 +69,8 @@ struct Spec {
     quick: Option<Kind>,
     /// Text rewrites from the full to the quick sizes.
     rewrite: &'static [(&'static str, &'static str)],
+    /// Only on GPU devices (too slow for a CPU device such as lavapipe).
+    gpu_only: bool,
 }
 
 const CONV_FULL: ConvShape = ConvShape {
@@ -90,6 +93,7 @@ const SPECS: &[Spec] = &[
         function: "main",
         full: Kind::Add { n: 1 << 24 },
         quick: Some(Kind::Add { n: 1 << 14 }),
+        gpu_only: false,
         rewrite: &[("16777216", "16384")],
     },
     Spec {
@@ -104,6 +108,7 @@ const SPECS: &[Spec] = &[
             n: 1 << 14,
             rows: 0,
         }),
+        gpu_only: false,
         rewrite: &[("16777216", "16384")],
     },
     Spec {
@@ -118,6 +123,7 @@ const SPECS: &[Spec] = &[
             n: 1 << 14,
             rows: 128,
         }),
+        gpu_only: false,
         rewrite: &[
             ("16777216", "16384"),
             ("4096x4096", "128x128"),
@@ -131,6 +137,7 @@ const SPECS: &[Spec] = &[
         function: "main",
         full: Kind::Matmul { n: 512 },
         quick: Some(Kind::Matmul { n: 16 }),
+        gpu_only: false,
         rewrite: &[("512", "16")],
     },
     Spec {
@@ -139,7 +146,17 @@ const SPECS: &[Spec] = &[
         function: "main",
         full: Kind::Matmul { n: 1024 },
         quick: Some(Kind::Matmul { n: 32 }),
+        gpu_only: false,
         rewrite: &[("1024", "32")],
+    },
+    Spec {
+        name: "matmul_4096",
+        text: include_str!("../../../../bench/programs/matmul_4096.mlir"),
+        function: "main",
+        full: Kind::Matmul { n: 4096 },
+        quick: None,
+        gpu_only: true,
+        rewrite: &[],
     },
     Spec {
         name: "matmul_512_f16",
@@ -147,7 +164,17 @@ const SPECS: &[Spec] = &[
         function: "main",
         full: Kind::MatmulF16 { n: 512 },
         quick: Some(Kind::MatmulF16 { n: 16 }),
+        gpu_only: false,
         rewrite: &[("512", "16")],
+    },
+    Spec {
+        name: "matmul_4096_f16",
+        text: include_str!("../../../../bench/programs/matmul_4096_f16.mlir"),
+        function: "main",
+        full: Kind::MatmulF16 { n: 4096 },
+        quick: None,
+        gpu_only: true,
+        rewrite: &[],
     },
     Spec {
         name: "softmax_1024x4096",
@@ -158,6 +185,7 @@ const SPECS: &[Spec] = &[
             cols: 4096,
         },
         quick: Some(Kind::Softmax { rows: 8, cols: 64 }),
+        gpu_only: false,
         rewrite: &[("1024x4096", "8x64")],
     },
     Spec {
@@ -166,6 +194,7 @@ const SPECS: &[Spec] = &[
         function: "main",
         full: Kind::Conv(CONV_FULL),
         quick: Some(Kind::Conv(CONV_QUICK)),
+        gpu_only: false,
         rewrite: &[
             ("1x56x56x64", "1x6x6x8"),
             ("3x3x64x64", "3x3x8x8"),
@@ -181,6 +210,7 @@ const SPECS: &[Spec] = &[
             width: 256,
         },
         quick: None,
+        gpu_only: false,
         rewrite: &[],
     },
 ];
@@ -215,10 +245,12 @@ pub fn substitute(text: &str, pairs: &[(&str, &str)]) -> String {
     out
 }
 
-/// The set, at full sizes or `quick` ones.
-pub fn programs(quick: bool) -> Vec<Program> {
+/// The set, at full sizes or `quick` ones; the GPU-only programs
+/// (matmul 4096³) only when `gpu` (the device is a GPU).
+pub fn programs(quick: bool, gpu: bool) -> Vec<Program> {
     SPECS
         .iter()
+        .filter(|s| gpu || !s.gpu_only)
         .filter_map(|s| {
             let kind = if quick { s.quick? } else { s.full };
             Some(Program {
@@ -397,7 +429,8 @@ mod tests {
 
     #[test]
     fn quick_programs_have_quick_shapes_only() {
-        for (p, s) in programs(true).iter().zip(SPECS) {
+        for p in programs(true, true) {
+            let s = SPECS.iter().find(|s| s.name == p.name).unwrap();
             for (from, _) in s.rewrite {
                 assert!(!p.text.contains(from), "{}: {from} left", p.name);
             }
@@ -405,5 +438,28 @@ mod tests {
         let (text, grid) = memref_add(8192);
         assert!(text.contains("memref<8192xf32>") && !text.contains("16777216"));
         assert_eq!(grid, [2, 1, 1]);
+    }
+
+    #[test]
+    fn the_4096_matmuls_are_for_gpus_only_and_not_quick() {
+        let names =
+            |quick, gpu| -> Vec<&str> { programs(quick, gpu).iter().map(|p| p.name).collect() };
+        let cpu = names(false, false);
+        assert!(cpu.contains(&"matmul_1024") && cpu.contains(&"matmul_512_f16"));
+        assert!(!cpu.iter().any(|n| n.starts_with("matmul_4096")), "{cpu:?}");
+        let gpu = names(false, true);
+        assert!(gpu.contains(&"matmul_4096") && gpu.contains(&"matmul_4096_f16"));
+        assert_eq!(gpu.len(), cpu.len() + 2);
+        assert!(!names(true, true)
+            .iter()
+            .any(|n| n.starts_with("matmul_4096")));
+        let p = programs(false, true);
+        let f32 = p.iter().find(|p| p.name == "matmul_4096").unwrap();
+        assert_eq!(f32.kind, Kind::Matmul { n: 4096 });
+        assert!(f32.text.contains("tensor<4096x4096xf32>") && !f32.text.contains("1024"));
+        let f16 = p.iter().find(|p| p.name == "matmul_4096_f16").unwrap();
+        assert_eq!(f16.kind, Kind::MatmulF16 { n: 4096 });
+        assert!(f16.text.contains("tensor<4096x4096xf16>") && !f16.text.contains("512"));
+        assert_eq!(f16.title, "matmul 4096^3 f16 (f32 accumulation)");
     }
 }
