@@ -1115,7 +1115,7 @@ impl Field for Distribution {
                 m.put(w)?;
                 n.put(w)?;
                 k.put(w)?;
-                for x in tiles.into_iter().chain(subgroups) {
+                for x in tiles.iter().chain(subgroups.iter()) {
                     x.put(w)?;
                 }
                 Ok(())

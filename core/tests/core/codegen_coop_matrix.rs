@@ -197,7 +197,10 @@ fn large_outputs_take_tile_and_subgroup_grids() {
         let per_subgroup = tiles[0] * tiles[1];
         assert_eq!(count("spirv.KHR.CooperativeMatrixStore"), per_subgroup);
         assert_eq!(count("spirv.KHR.CooperativeMatrixMulAdd"), per_subgroup);
-        assert_eq!(count("spirv.KHR.CooperativeMatrixLoad"), tiles[0] + tiles[1]);
+        assert_eq!(
+            count("spirv.KHR.CooperativeMatrixLoad"),
+            tiles[0] + tiles[1]
+        );
         assert_eq!(
             text.contains("SubgroupId"),
             subgroups != [1, 1],

@@ -137,9 +137,8 @@ pub(super) fn emit_coop_matmul(
     let mut row0 = e.mul(br, brows);
     let mut col0 = e.mul(bc, bcols);
     if dims.subgroups != [1, 1] {
-        let op = e
-            .b
-            .op(KOpKind::GpuSubgroupId, &[], &[KType::Index], Vec::new());
+        let op =
+            e.b.op(KOpKind::GpuSubgroupId, &[], &[KType::Index], Vec::new());
         let sg = e.b.module().op(op).results[0];
         let scv = e.index(i64::from(sc));
         let (sr_i, sc_i) = (e.div(sg, scv), e.rem(sg, scv));

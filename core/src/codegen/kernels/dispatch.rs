@@ -393,12 +393,7 @@ pub fn emit_dispatch(
             };
             let [block_rows, block_cols] = dims.block();
             let groups = block_grid(shapes, &shape.points, block_rows, block_cols);
-            plans.push((
-                d.name.clone(),
-                Plan::CoopMatrix(dims),
-                groups,
-                Repeat::Once,
-            ));
+            plans.push((d.name.clone(), Plan::CoopMatrix(dims), groups, Repeat::Once));
         }
         (
             Distribution::RowSlices { slice },

@@ -20,7 +20,9 @@ mod types;
 
 use std::fmt;
 
-pub use choose::{candidates, choose, dispatch_shape, double_fills_half, loop_sizes, DispatchShape};
+pub use choose::{
+    candidates, choose, dispatch_shape, double_fills_half, loop_sizes, DispatchShape,
+};
 pub use coop_matrix::{plain_matmul, MatmulTypes};
 pub use split_k::{split_slices, MIN_SLICE};
 pub use tuning::{tuning_key, Choice, Tuning};
