@@ -8,8 +8,8 @@
 //! offers `VK_KHR_portability_enumeration` it is enabled so portability
 //! implementations (MoltenVK) are listed too.
 
-use std::ffi::CStr;
-use std::sync::{Arc, Mutex};
+use std::ffi::{c_char, CStr};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use ash::vk;
 
@@ -45,12 +45,7 @@ pub(crate) struct InstanceShared {
 impl InstanceShared {
     /// Loads Vulkan and creates an instance.
     pub(crate) fn new(validation: bool) -> Result<Arc<Self>> {
-        // SAFETY: loading the system's Vulkan loader runs its initialization
-        // code; that is the documented way to use Vulkan and has no other
-        // preconditions.
-        let entry = unsafe { ash::Entry::load() }.map_err(|e| Error::LoaderMissing {
-            reason: e.to_string(),
-        })?;
+        let entry = loader()?;
         // SAFETY: `entry` is a loaded Vulkan loader.
         let loader_version = unsafe { entry.try_enumerate_instance_version() }
             .map_err(|r| map_enumerate("vkEnumerateInstanceVersion", r))?
@@ -130,6 +125,7 @@ impl InstanceShared {
         // chained messenger info whose user data `messages` is kept alive
         // by the returned struct) are valid for the call.
         let raw = unsafe { entry.create_instance(&info, None) }.map_err(map_create_instance)?;
+        keep_drivers_loaded(&entry, flags, &layers, &enabled_extensions);
 
         let messenger = if validation {
             // SAFETY: debug_utils is enabled on `raw`; `messages` is stored
@@ -155,6 +151,68 @@ impl InstanceShared {
             messenger,
             messages,
         }))
+    }
+}
+
+/// The Vulkan loader, opened once per process and never closed: every
+/// instance shares it.
+fn loader() -> Result<ash::Entry> {
+    static LOADER: Mutex<Option<ash::Entry>> = Mutex::new(None);
+    let mut slot = LOADER.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(entry) = slot.as_ref() {
+        return Ok(entry.clone());
+    }
+    // SAFETY: loading the system's Vulkan loader runs its initialization
+    // code; that is the documented way to use Vulkan and has no other
+    // preconditions.
+    let entry = unsafe { ash::Entry::load() }.map_err(|e| Error::LoaderMissing {
+        reason: e.to_string(),
+    })?;
+    *slot = Some(entry.clone());
+    Ok(entry)
+}
+
+/// Keeps the drivers (and layers) the loader opened loaded for the rest of
+/// the process: after the first instance is created, one more instance
+/// with the same layers and no messenger is created and never destroyed. The loader opens each driver library
+/// when an instance is created and closes it when the instance is
+/// destroyed; on an NVIDIA H200 (driver 580) a GPU test process that
+/// created and destroyed about 30 instances saw every later
+/// `vkCreateInstance` fail with `VK_ERROR_INCOMPATIBLE_DRIVER` (no driver
+/// could be loaded), while processes that create a few never did. A
+/// library still referenced is not reloaded, so the count no longer
+/// matters. Best effort: a failure here is ignored (the instance the
+/// caller asked for exists).
+fn keep_drivers_loaded(
+    entry: &ash::Entry,
+    flags: vk::InstanceCreateFlags,
+    layers: &[*const c_char],
+    extensions: &[*const c_char],
+) {
+    static KEPT: Mutex<bool> = Mutex::new(false);
+    let mut kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
+    if *kept {
+        return;
+    }
+    let portability = ash::khr::portability_enumeration::NAME.as_ptr();
+    let ext: Vec<*const c_char> = extensions
+        .iter()
+        .copied()
+        .filter(|&e| e == portability)
+        .collect();
+    let app = vk::ApplicationInfo::default()
+        .application_name(c"kiln (drivers kept loaded)")
+        .api_version(vk::API_VERSION_1_0);
+    let info = vk::InstanceCreateInfo::default()
+        .flags(flags)
+        .application_info(&app)
+        .enabled_layer_names(layers)
+        .enabled_extension_names(&ext);
+    // SAFETY: `info` and the names it points to are valid for the call; the
+    // instance is deliberately never destroyed (nothing is created from
+    // it, so it holds no other objects).
+    if unsafe { entry.create_instance(&info, None) }.is_ok() {
+        *kept = true;
     }
 }
 
