@@ -15,11 +15,13 @@
 //! Workgroup `w` covers the rows `[r0, r0 + rows)` and the columns
 //! `c0 + t + j * W` (`t` the invocation, `W` the workgroup size, `j <
 //! cols`): its invocations share the rows, so their row loads are
-//! uniform, and neighbours touch neighbouring columns. Where the tile has
-//! 4 columns and the last dimension is a multiple of 4, an invocation's
-//! columns are adjacent instead (`c0 + 4t + j`), a vector group
-//! ([`super::vector`]): what is indexed last by the column (a matmul's B,
-//! its output) moves as vec4. Where the innermost reduction loop's size is
+//! uniform, and neighbours touch neighbouring columns. Where the tile's
+//! columns are a multiple of 4 and so is the last dimension, an
+//! invocation's columns come in groups of 4 adjacent ones instead (group
+//! `g` at `c0 + 4t + 4gW`), each a vector group ([`super::vector`]): what
+//! is indexed last by the column (a matmul's B, its output) moves as
+//! vec4, and a tile of 8 columns reads two B vectors per step where 4
+//! columns read one (fewer loads per multiply-add than a taller tile). Where the innermost reduction loop's size is
 //! a multiple of 4, the loop is unrolled by 4 and its 4 values are a
 //! vector group too (a matmul's A row, a convolution's input channels).
 
@@ -62,11 +64,13 @@ pub(super) fn emit_tile(
     let span = e.index(wg * i64::from(cols));
     let (r0, c_start, batch_coords) = workgroup_block(e, wgi, &domain, rows_v, span);
     let tid = e.b.thread_id("x");
-    // Four adjacent columns per invocation where the last dimension is a
-    // multiple of 4: the tile's columns are one vector group, so tensors
-    // indexed by the column (a matmul's B and C) move as vec4.
-    let vector_cols = cols == 4
+    // Groups of four adjacent columns per invocation where the tile's
+    // columns and the last dimension are multiples of 4: each group is a
+    // vector group, so tensors indexed by the column (a matmul's B and C)
+    // move as vec4.
+    let vector_cols = cols % 4 == 0
         && matches!(shape.points[n - 1], super::super::host::Size::Static(c) if c % 4 == 0);
+    let groups = if vector_cols { cols / 4 } else { 0 };
     let c0 = if vector_cols {
         let four = e.index(4);
         let t4 = e.mul(tid, four);
@@ -87,15 +91,17 @@ pub(super) fn emit_tile(
         row_at.push((clamped, inside));
     }
     let mut col_at = Vec::new();
-    if vector_cols {
+    for g in 0..groups {
         // The group's base clamped so that all 4 columns are inside.
         let four = e.index(4);
         let last_base = e.sub(nc, four);
+        let off = e.index(4 * i64::from(g) * wg);
+        let first = e.add(c0, off);
         let base =
-            e.b.binary(crate::kernel::KOpKind::ArithMinUI, c0, last_base);
-        let inside = e.lt(c0, nc);
+            e.b.binary(crate::kernel::KOpKind::ArithMinUI, first, last_base);
+        let inside = e.lt(first, nc);
         let group = VectorGroup::new(e, base);
-        col_at = (0..4).map(|j| (group.lane(j), inside)).collect();
+        col_at.extend((0..4).map(|j| (group.lane(j), inside)));
         e.vector_groups.push(group);
     }
     for j in 0..if vector_cols { 0 } else { cols } {
@@ -222,23 +228,22 @@ pub(super) fn emit_tile(
                 Ok(())
             })?;
         }
-        if vector_cols {
+        for _ in 0..groups {
             e.vector_groups.pop();
         }
         return Ok(());
     }
     // The epilogue and stores of the points inside the domain.
     if vector_cols {
-        // A row's 4 columns are inside or outside together: one branch
-        // per row, its stores written as one vector.
-        let per_row = points.len() / rows as usize;
-        for (i, row) in points.chunks(per_row).enumerate() {
-            let (r_in, c_in) = (row[0].2, row[0].3);
+        // A group's 4 columns in a row are inside or outside together: one
+        // branch per row and group, its stores written as one vector.
+        for (i, four) in points.chunks(4).enumerate() {
+            let (r_in, c_in) = (four[0].2, four[0].3);
             let inside = e.b.binary(crate::kernel::KOpKind::ArithAndI, r_in, c_in);
-            let row: Vec<(usize, Vec<KValue>)> = row
+            let row: Vec<(usize, Vec<KValue>)> = four
                 .iter()
                 .enumerate()
-                .map(|(j, p)| (i * per_row + j, p.0.clone()))
+                .map(|(j, p)| (i * 4 + j, p.0.clone()))
                 .collect();
             let accs = &accs;
             e.if_then(inside, |e| {
@@ -251,7 +256,9 @@ pub(super) fn emit_tile(
                 Ok(())
             })?;
         }
-        e.vector_groups.pop();
+        for _ in 0..groups {
+            e.vector_groups.pop();
+        }
         return Ok(());
     }
     for (k, (coords, _, r_in, c_in)) in points.into_iter().enumerate() {

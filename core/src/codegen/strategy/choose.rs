@@ -434,6 +434,15 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             (64, 2, 4),
             (64, 1, 4),
             (128, 2, 4),
+            // Wider tiles (groups of 4 columns): what a CPU reading
+            // texels takes (see `cpu_texel_tile`).
+            (64, 16, 8),
+            (32, 16, 8),
+            (64, 32, 8),
+            (64, 16, 16),
+            (32, 16, 16),
+            (64, 12, 16),
+            (64, 8, 16),
         ] {
             add(wg, Distribution::Tile { rows, cols });
         }
@@ -797,11 +806,11 @@ pub(super) fn register_tile(
         .max(1)
         .next_power_of_two()
         .clamp(sg, 64.min(max_inv).max(sg));
+    if let Some(tile) = cpu_texel_tile(target, shape, max_inv) {
+        return Some(tile);
+    }
     let max_rows = (TILE_ACCUMULATORS / tile_cols).clamp(1, 16);
     let mut tile_rows = rows.map_or(max_rows, |r| r.clamp(1, u64::from(max_rows)) as u32);
-    if let Some(tall) = tall_cpu_rows(target, shape, wg, tile_cols) {
-        tile_rows = tall;
-    }
     let mut tile_cols = tile_cols;
     // On a GPU, smaller tiles where the tiles would be too few to fill the
     // device (rows first, then columns), down to an eighth of the fill
@@ -822,24 +831,34 @@ pub(super) fn register_tile(
     (tile_rows * tile_cols > 1).then_some((wg, tile_rows, tile_cols))
 }
 
-/// The most rows of a CPU device's taller register tiles.
+/// The most rows of a CPU device's register tiles.
 const TALL_CPU_ROWS: u32 = 32;
 
-/// Taller register tiles where the device is a CPU that reads operands as
-/// texels (llvmpipe): up to [`TALL_CPU_ROWS`] rows (twice
-/// [`TILE_ACCUMULATORS`]: spilled accumulators cost less there than the
-/// operand fetches a taller tile shares), the count from the upper
-/// quarter of that range that pads the rows least (ties: the taller), and
-/// only where the output still has at least 8 tiles. `kiln tune` on
-/// lavapipe, quiet machine: conv 1x54x54x64 (3x3x64) 5.8 ms with 16x4
-/// tiles, 4.7 with 18x4, 4.4 with 27x4 (54 rows, no padding); matmul
-/// 1024^3 44.2 ms with 16x4, 40.9 with 32x4.
-fn tall_cpu_rows(
+/// The most accumulators of a CPU device's register tiles (4x
+/// [`TILE_ACCUMULATORS`]: llvmpipe spills what does not fit its
+/// registers, which costs less there than the operand fetches a larger
+/// tile shares).
+const CPU_TILE_ACCUMULATORS: u32 = 256;
+
+/// Register tiles where the device is a CPU that reads operands as texels
+/// (llvmpipe), where every operand fetch is an 8-lane gather and a tile's
+/// cost is its fetches: per 4 reduction steps a tile of `r` rows and `c`
+/// columns fetches `r` A vectors and `c` B vectors for `4 r c`
+/// multiply-adds, so the widest columns (16, 8, then 4: groups of 4
+/// adjacent columns, see `kernels/tile.rs`) are taken whose workgroup of
+/// at least 8 invocations (llvmpipe's SIMD width) covers the output's
+/// columns without padding, with as many rows as
+/// [`CPU_TILE_ACCUMULATORS`] allows (at most [`TALL_CPU_ROWS`]), the count
+/// from the upper quarter of that range that pads the rows least (ties:
+/// the taller), and only where the output still has at least 8 tiles.
+/// `kiln tune` on lavapipe, 5 runs: matmul 1024^3 46.1 ms with 32x4
+/// tiles, 36.9 with 16x8, 31.4 with 16x16; 512^3 4.9 ms with 32x4, 3.8
+/// with 16x8; conv 1x54x54x64 (3x3x64) 5.8 ms with 16x4, 4.4 with 27x4.
+fn cpu_texel_tile(
     target: &CodegenTarget,
     shape: &DispatchShape,
-    wg: u32,
-    tile_cols: u32,
-) -> Option<u32> {
+    max_inv: u32,
+) -> Option<(u32, u32, u32)> {
     // lavapipe's queried env leaves the device type unknown; its facts
     // say it runs workgroups on CPU threads.
     let cpu = target.env.device.device_type == crate::target::DeviceType::Cpu
@@ -855,17 +874,31 @@ fn tall_cpu_rows(
     }
     let n = shape.points.len();
     let rows = shape.points[n - 2].fixed()?;
+    let cols = shape.points[n - 1].fixed()?;
     let points = shape.static_points()?;
-    let top = (2 * TILE_ACCUMULATORS / tile_cols).clamp(1, TALL_CPU_ROWS);
     if rows <= 16 {
         return None;
     }
     let pad = |t: u32| rows.div_ceil(u64::from(t)) * u64::from(t) - rows;
-    let best = (top * 3 / 4..=top)
-        .filter(|&t| u64::from(t) <= rows)
-        .min_by_key(|&t| (pad(t), std::cmp::Reverse(t)))?;
-    let tiles = points.div_ceil(u64::from(best) * u64::from(wg * tile_cols));
-    (tiles >= 8).then_some(best)
+    for tile_cols in [16u32, 8, 4] {
+        let per_col = cols / u64::from(tile_cols);
+        let wg = pow2_floor(u32::try_from(per_col.min(64)).unwrap_or(64)).min(max_inv);
+        if wg < 8 || cols % (u64::from(wg) * u64::from(tile_cols)) != 0 {
+            continue;
+        }
+        let top = (CPU_TILE_ACCUMULATORS / tile_cols).clamp(1, TALL_CPU_ROWS);
+        let Some(best) = (top * 3 / 4..=top)
+            .filter(|&t| u64::from(t) <= rows)
+            .min_by_key(|&t| (pad(t), std::cmp::Reverse(t)))
+        else {
+            continue;
+        };
+        let tiles = points.div_ceil(u64::from(best) * u64::from(wg * tile_cols));
+        if tiles >= 8 {
+            return Some((wg, best, tile_cols));
+        }
+    }
+    None
 }
 
 /// Workgroup-memory tiles `(block rows, block cols, depth, rows, cols)`
@@ -1325,7 +1358,7 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn lavapipe_takes_taller_tiles_that_pad_least() {
+    fn lavapipe_takes_wide_tiles_that_pad_least() {
         let mut lavapipe = gpu(1024, 32768);
         lavapipe
             .env
@@ -1334,29 +1367,35 @@ pub(super) mod tests {
             .push(Capability::SampledBuffer);
         lavapipe.env.limits.subgroup_size = 8;
         lavapipe.facts = DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", None);
-        let rows_of =
-            |t: &CodegenTarget, m, k, n| match chosen(t, &matmul_shape(m, k, n)).distribution {
-                Distribution::Tile { rows, .. } => rows,
+        let tile_of = |t: &CodegenTarget, shape: &DispatchShape| {
+            let s = chosen(t, shape);
+            match s.distribution {
+                Distribution::Tile { rows, cols } => (s.workgroup_size[0], rows, cols),
                 other => panic!("{other:?}"),
-            };
-        // 54 rows (a 56x56 convolution's output rows): 2 tiles of 27.
-        assert_eq!(rows_of(&lavapipe, 54, 576, 1024), 27);
-        assert_eq!(rows_of(&lavapipe, 1024, 1024, 1024), 32);
-        // 1000 = 40 x 25.
-        assert_eq!(rows_of(&lavapipe, 1000, 64, 512), 25);
-        // Fewer than 8 tiles of 32 rows: the usual 16.
-        assert_eq!(rows_of(&lavapipe, 128, 256, 256), 16);
-        // Without texel reads, and on a GPU: at most 16 rows.
+            }
+        };
+        let mm = |t: &CodegenTarget, m, k, n| tile_of(t, &matmul_shape(m, k, n));
+        // 16 columns where 64 invocations cover the columns exactly ...
+        assert_eq!(mm(&lavapipe, 1024, 1024, 1024), (64, 16, 16));
+        // ... or 32 do.
+        assert_eq!(mm(&lavapipe, 512, 512, 512), (32, 16, 16));
+        // 1000 rows = 77 x 13 - 1: the least padding among 12..16 rows.
+        assert_eq!(mm(&lavapipe, 1000, 64, 512), (32, 13, 16));
+        // 64 columns (a convolution's filters): 8 columns per invocation
+        // and 8 invocations; 54 x 54 output rows = 108 tiles of 27.
+        assert_eq!(mm(&lavapipe, 2916, 576, 64), (8, 27, 8));
+        // 54 rows: too few tiles of 16 or 8 columns, 27 rows of 4.
+        assert_eq!(mm(&lavapipe, 54, 576, 1024), (64, 27, 4));
+        // Without texel reads, and on a GPU: at most 16 rows of 4.
         let mut plain = lavapipe.clone();
         plain.facts.texel_reads = None;
-        assert_eq!(rows_of(&plain, 1024, 1024, 1024), 16);
-        assert_eq!(rows_of(&gpu(1024, 0), 1024, 1024, 1024), 16);
+        assert_eq!(mm(&plain, 1024, 1024, 1024).1, 16);
+        assert_eq!(mm(&plain, 1024, 1024, 1024).2, 4);
+        assert_eq!(mm(&gpu(1024, 0), 1024, 1024, 1024).1, 16);
         // f16 operands are not texels.
         let mut f16 = matmul_shape(1024, 1024, 1024);
         f16.elems = vec![ElemType::F16, ElemType::F32];
-        match chosen(&lavapipe, &f16).distribution {
-            Distribution::Tile { rows, .. } => assert_eq!(rows, 16),
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(tile_of(&lavapipe, &f16).1, 16);
+        assert_eq!(tile_of(&lavapipe, &f16).2, 4);
     }
 }

@@ -306,7 +306,7 @@ impl fmt::Display for Strategy {
             )?,
             Distribution::Tile { rows, cols } => writeln!(
                 f,
-                "  distribution: a {rows}x{cols} register tile per invocation (columns strided by the workgroup size), one reduction loop for the tile"
+                "  distribution: a {rows}x{cols} register tile per invocation (columns strided by the workgroup size, in groups of 4 adjacent ones where the columns are a multiple of 4), one reduction loop for the tile"
             )?,
             Distribution::SharedTile {
                 block_rows,
