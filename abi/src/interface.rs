@@ -118,6 +118,9 @@ pub enum TexelFormat {
     /// `Rgba32ui`: four 32-bit unsigned integers
     /// (`VK_FORMAT_R32G32B32A32_UINT`).
     Rgba32ui,
+    /// `Rgba16f`: four 16-bit floats (`VK_FORMAT_R16G16B16A16_SFLOAT`),
+    /// fetched as 32-bit floats (exactly: every f16 is an f32).
+    Rgba16f,
     /// `R32f`: one 32-bit float (`VK_FORMAT_R32_SFLOAT`).
     R32f,
     /// `R32i`: one 32-bit signed integer (`VK_FORMAT_R32_SINT`).
@@ -129,11 +132,13 @@ pub enum TexelFormat {
 }
 
 impl TexelFormat {
-    /// The size of one texel in bytes: 16 for the RGBA formats, 4 for the
-    /// R formats, `None` for [`Unknown`](Self::Unknown).
+    /// The size of one texel in bytes: 16 for the RGBA32 formats, 8 for
+    /// `Rgba16f`, 4 for the R formats, `None` for
+    /// [`Unknown`](Self::Unknown).
     pub fn texel_size(self) -> Option<u32> {
         match self {
             Self::Rgba32f | Self::Rgba32i | Self::Rgba32ui => Some(16),
+            Self::Rgba16f => Some(8),
             Self::R32f | Self::R32i | Self::R32ui => Some(4),
             Self::Unknown => None,
         }
@@ -143,7 +148,7 @@ impl TexelFormat {
     /// [`Unknown`](Self::Unknown).
     pub fn components(self) -> Option<u32> {
         match self {
-            Self::Rgba32f | Self::Rgba32i | Self::Rgba32ui => Some(4),
+            Self::Rgba32f | Self::Rgba32i | Self::Rgba32ui | Self::Rgba16f => Some(4),
             Self::R32f | Self::R32i | Self::R32ui => Some(1),
             Self::Unknown => None,
         }
@@ -156,6 +161,7 @@ impl TexelFormat {
             Self::Rgba32f => "Rgba32f",
             Self::Rgba32i => "Rgba32i",
             Self::Rgba32ui => "Rgba32ui",
+            Self::Rgba16f => "Rgba16f",
             Self::R32f => "R32f",
             Self::R32i => "R32i",
             Self::R32ui => "R32ui",

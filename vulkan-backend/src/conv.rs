@@ -29,6 +29,7 @@ pub(crate) fn texel_format(format: TexelFormat) -> Option<vk::Format> {
         TexelFormat::Rgba32f => vk::Format::R32G32B32A32_SFLOAT,
         TexelFormat::Rgba32i => vk::Format::R32G32B32A32_SINT,
         TexelFormat::Rgba32ui => vk::Format::R32G32B32A32_UINT,
+        TexelFormat::Rgba16f => vk::Format::R16G16B16A16_SFLOAT,
         TexelFormat::R32f => vk::Format::R32_SFLOAT,
         TexelFormat::R32i => vk::Format::R32_SINT,
         TexelFormat::R32ui => vk::Format::R32_UINT,

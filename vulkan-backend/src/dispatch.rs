@@ -823,7 +823,7 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "binding 0:1 is a uniform texel buffer of texel format Unknown; kiln needs an \
-             explicit format in the module (Rgba32f, Rgba32i, Rgba32ui, R32f, R32i or R32ui) to \
+             explicit format in the module (Rgba32f, Rgba32i, Rgba32ui, Rgba16f, R32f, R32i or R32ui) to \
              create its buffer view"
         );
     }

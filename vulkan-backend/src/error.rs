@@ -230,7 +230,7 @@ pub enum Error {
     /// cannot create the buffer view without one.
     #[error(
         "binding {set}:{binding} is a {descriptor_type} of texel format Unknown; kiln needs an \
-         explicit format in the module (Rgba32f, Rgba32i, Rgba32ui, R32f, R32i or R32ui) to \
+         explicit format in the module (Rgba32f, Rgba32i, Rgba32ui, Rgba16f, R32f, R32i or R32ui) to \
          create its buffer view"
     )]
     UnknownTexelFormat {

@@ -32,10 +32,11 @@ use crate::fault::CallFamily;
 
 /// The texel formats kiln creates views of (every [`TexelFormat`] but
 /// `Unknown`).
-const FORMATS: [TexelFormat; 6] = [
+const FORMATS: [TexelFormat; 7] = [
     TexelFormat::Rgba32f,
     TexelFormat::Rgba32i,
     TexelFormat::Rgba32ui,
+    TexelFormat::Rgba16f,
     TexelFormat::R32f,
     TexelFormat::R32i,
     TexelFormat::R32ui,

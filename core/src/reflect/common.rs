@@ -82,7 +82,7 @@ pub(crate) fn merge_alias(
 /// `Dim = Buffer`: `Sampled = 1` is a uniform texel buffer, `2` a storage
 /// texel buffer. `format` is the SPIR-V value of its `Image Format` operand.
 /// The error names what is unsupported: `Sampled = 0`, or a format kiln
-/// cannot bind (any but `Unknown`, `Rgba32f/i/ui` and `R32f/i/ui`).
+/// cannot bind (any but `Unknown`, `Rgba32f/i/ui`, `Rgba16f` and `R32f/i/ui`).
 pub(crate) fn texel_buffer(
     sampled: u32,
     format: u32,
@@ -96,6 +96,7 @@ pub(crate) fn texel_buffer(
     let format = match format {
         0 => TexelFormat::Unknown,
         1 => TexelFormat::Rgba32f,
+        2 => TexelFormat::Rgba16f,
         3 => TexelFormat::R32f,
         21 => TexelFormat::Rgba32i,
         24 => TexelFormat::R32i,
@@ -104,7 +105,7 @@ pub(crate) fn texel_buffer(
         other => {
             return Err(format!(
                 "a texel buffer of image format {other} (kiln binds Rgba32f, Rgba32i, \
-                 Rgba32ui, R32f, R32i, R32ui)"
+                 Rgba32ui, Rgba16f, R32f, R32i, R32ui)"
             ))
         }
     };

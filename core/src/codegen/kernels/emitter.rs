@@ -241,8 +241,9 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
     /// Rebinds the vec4 arguments of buffers the kernel only reads as
     /// uniform texel buffers (`memref<?xvector<4xT>,
     /// #spirv.storage_class<UniformConstant>>`, RGBA32 views of the same
-    /// buffer) where the strategy says the driver fetches texels faster:
-    /// 32-bit elements, a static size of whole texels within the view
+    /// buffer, RGBA16F for f16 stored natively) where the strategy says the
+    /// driver fetches texels faster: 32-bit elements or native f16, a
+    /// static size of whole texels within the view
     /// limit ([`Strategy::texel_reads`](super::super::strategy::Strategy::texel_reads)).
     fn bind_texel_reads(&mut self) {
         let Some(max_texels) = self.c.strategy.texel_reads else {
@@ -262,8 +263,11 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
                 .iter()
                 .try_fold(1u64, |acc, s| acc.checked_mul(s.fixed()?));
             let fits = elems.is_some_and(|n| n > 0 && n % 4 == 0 && n / 4 <= max_texels);
+            // f16 stored natively is fetched through an RGBA16F view.
+            let native_f16 = info.elem == ElemType::F16
+                && self.c.strategy.repr(info.elem) == super::super::strategy::TypeRepr::F16Storage;
             if self.written.contains(&id)
-                || !matches!(info.elem, ElemType::F32 | ElemType::Int(32))
+                || !(matches!(info.elem, ElemType::F32 | ElemType::Int(32)) || native_f16)
                 || !fits
             {
                 continue;

@@ -5,7 +5,11 @@
 //! `memref<?xvector<4xf32>, #spirv.storage_class<UniformConstant>>`, is a
 //! read-only buffer bound as a *uniform texel buffer* through an RGBA32
 //! view (`Rgba32f` for floats, `Rgba32ui` for integers, whose bits are the
-//! signless integer's). As a kernel argument it becomes a
+//! signless integer's). One of 4-element `f16` vectors,
+//! `memref<?xvector<4xf16>, #spirv.storage_class<UniformConstant>>`, is
+//! bound through an `Rgba16f` view: its image's sampled type is `f32`, and
+//! each fetched texel is converted (`spv.FConvert`, exact) back to
+//! `vector<4xf16>`. As a kernel argument it becomes a
 //! `!spv.ptr<!spv.image<T, Buffer, NoDepth, NonArrayed, SingleSampled,
 //! NeedSampler, Rgba32f>, UniformConstant>` variable, and
 //! `memref.load %m[%i]` becomes `spv.Load` of the image and
@@ -62,12 +66,13 @@ pub(crate) fn image_type(l: &mut Lowerer, ty: &KType) -> Result<Type, LowerError
         KType::Vector { shape, elem } if shape.as_slice() == [4] => elem.as_ref().clone(),
         _ => return Err(bad(l, "its elements must be vector<4xT>")),
     };
-    let format = match scalar {
-        KType::Float(f) if f.bits() == 32 => ImageFormat::Rgba32f,
-        KType::Int(32) => ImageFormat::Rgba32ui,
-        _ => return Err(bad(l, "T must be a 32-bit float or integer")),
+    let (format, sampled) = match scalar {
+        KType::Float(f) if f.bits() == 32 => (ImageFormat::Rgba32f, scalar),
+        KType::Float(f) if f.bits() == 16 => (ImageFormat::Rgba16f, KType::f32()),
+        KType::Int(32) => (ImageFormat::Rgba32ui, scalar),
+        _ => return Err(bad(l, "T must be f16 or a 32-bit float or integer")),
     };
-    let element = l.convert_type(&scalar)?;
+    let element = l.convert_type(&sampled)?;
     Ok(l.module.types.intern(TypeKind::Image(ImageType {
         element,
         dim: Dim::Buffer,
@@ -86,7 +91,9 @@ pub(crate) fn argument_type(l: &mut Lowerer, ty: &KType) -> Result<Type, LowerEr
 }
 
 /// `memref.load %base[%index]` of a texel buffer: the 4-element texel
-/// (the coordinate narrowed to 32 bits where `index` is 64-bit).
+/// (the coordinate narrowed to 32 bits where `index` is 64-bit), fetched
+/// as `vector<4xf32>` and converted to `vector<4xf16>` from an `Rgba16f`
+/// view.
 pub(crate) fn fetch(l: &mut Lowerer, base: KValue, index: Value) -> Result<Value, LowerError> {
     let kty = l.kernel_type(base).clone();
     let image = image_type(l, &kty)?;
@@ -104,5 +111,14 @@ pub(crate) fn fetch(l: &mut Lowerer, base: KValue, index: Value) -> Result<Value
         _ => return Err(l.malformed("a texel coordinate must be an integer")),
     };
     let img = l.core_op("Load", vec![ptr], image);
-    Ok(l.core_op("ImageFetch", vec![img, coord], texel))
+    let element = match l.module.types.kind(image) {
+        TypeKind::Image(img) => img.element,
+        _ => return Err(l.malformed("a texel buffer's type must be an image")),
+    };
+    let fetched = l.module.types.vector(4, element);
+    let value = l.core_op("ImageFetch", vec![img, coord], fetched);
+    if fetched == texel {
+        return Ok(value);
+    }
+    Ok(l.core_op("FConvert", vec![value], texel))
 }
