@@ -19,8 +19,9 @@ pub struct DriverFacts {
     /// a second dispatch combines them; softmax takes a row per
     /// invocation).
     pub barriers_serialize: bool,
-    /// Whether read-only 32-bit tensors read 128 bits at a time go
-    /// through uniform texel buffers (RGBA32 views of the same buffer),
+    /// Whether read-only 32-bit tensors read 128 bits at a time (and
+    /// natively stored f16 ones read 64 bits at a time) go through uniform
+    /// texel buffers (RGBA32 and RGBA16F views of the same buffer),
     /// and the most texels one view may hold: llvmpipe compiles a
     /// storage-buffer load to a loop over the SIMD lanes with a bounds
     /// check per element and a texel fetch to one gather (measured here:

@@ -863,12 +863,18 @@ fn cpu_texel_tile(
     // say it runs workgroups on CPU threads.
     let cpu = target.env.device.device_type == crate::target::DeviceType::Cpu
         || target.facts.barriers_serialize;
-    // Only where the operands can be texels (32-bit elements): the f16
-    // matmul's storage-buffer tiles ran slower taller (12.2 -> 15.1 ms).
-    let texels = shape
-        .elems
-        .iter()
-        .all(|e| matches!(e, ElemType::F32 | ElemType::Int(32)));
+    // Only where the operands can be texels (32-bit elements, or f16
+    // stored natively, read through RGBA16F views): the f16 matmul's
+    // storage-buffer tiles ran slower taller (12.2 -> 15.1 ms); read as
+    // RGBA16F texels (`kiln tune`, 5 runs, matmul 512^3 f16 -> f32) it
+    // took 7.5 ms with 16x4 tiles, 5.8 with 16x8, 5.1 with 16x16 (f16 ->
+    // f16, bound by its per-step rounding: 76 and 74 ms).
+    let f16_texels = super::types::f16_stored_natively(target);
+    let texels = shape.elems.iter().all(|e| match e {
+        ElemType::F32 | ElemType::Int(32) => true,
+        ElemType::F16 => f16_texels,
+        _ => false,
+    });
     if !cpu || !texels || target.facts.texel_reads.is_none() {
         return None;
     }

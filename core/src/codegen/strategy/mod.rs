@@ -261,8 +261,9 @@ pub struct Strategy {
     pub loop_budget: u64,
     /// How each element type is held.
     pub types: Vec<(ElemType, TypeRepr)>,
-    /// Where read-only 32-bit tensors that the kernel reads as vec4 are
-    /// bound as uniform texel buffers (RGBA32 views) instead of storage
+    /// Where read-only 32-bit (and natively stored f16) tensors that the
+    /// kernel reads as vec4 are bound as uniform texel buffers (RGBA32 and
+    /// RGBA16F views) instead of storage
     /// buffers: the most texels a view may hold (the driver fetches
     /// texels faster, [`DriverFacts::texel_reads`](super::target::DriverFacts::texel_reads)).
     pub texel_reads: Option<u64>,
@@ -341,7 +342,7 @@ impl fmt::Display for Strategy {
         if let Some(texels) = self.texel_reads {
             writeln!(
                 f,
-                "  reads: read-only 32-bit tensors read as vec4 through uniform texel buffers (RGBA32 views, at most {texels} texels)"
+                "  reads: read-only 32-bit and native f16 tensors read as vec4 through uniform texel buffers (RGBA32 and RGBA16F views, at most {texels} texels)"
             )?;
         }
         match self.reduction {

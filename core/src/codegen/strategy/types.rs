@@ -72,9 +72,7 @@ pub fn type_reprs(
         let repr = match e {
             ElemType::F32 | ElemType::Int(32) => TypeRepr::Native,
             ElemType::F16 => {
-                if target.has(Capability::Float16)
-                    && target.has(Capability::StorageBuffer16BitAccess)
-                {
+                if f16_stored_natively(target) {
                     TypeRepr::F16Storage
                 } else {
                     TypeRepr::F16Bits
@@ -132,4 +130,10 @@ pub fn type_reprs(
         out.push((e, repr));
     }
     Ok(out)
+}
+
+/// Whether `target` stores f16 natively ([`TypeRepr::F16Storage`]:
+/// `Float16` and 16-bit storage-buffer access).
+pub fn f16_stored_natively(target: &CodegenTarget) -> bool {
+    target.has(Capability::Float16) && target.has(Capability::StorageBuffer16BitAccess)
 }
