@@ -1,7 +1,8 @@
 //! Texel reads: on lavapipe (its driver facts, an env with
 //! `SampledBuffer`), read-only 32-bit tensors that kernels read as vec4
-//! are bound as uniform texel buffers and fetched with `OpImageFetch`;
-//! written tensors, 16-bit tensors and other drivers keep storage buffers.
+//! are bound as uniform texel buffers and fetched with `OpImageFetch`
+//! (natively stored f16 ones through RGBA16F views); written tensors, f16
+//! held as bits and other drivers keep storage buffers.
 //! Every kernel passes spirv-val.
 
 use kiln_core::codegen::{CodegenTarget, CompiledFunction};
@@ -85,10 +86,78 @@ fn lavapipe_reads_vec4_operands_through_texel_buffers() {
     }
 }
 
+/// A 256x80x128 matmul of f16 inputs accumulated into `acc`.
+fn f16_matmul(acc: &str) -> String {
+    format!(
+        r#"func.func @f(%a: tensor<256x80xf16>, %b: tensor<80x128xf16>) -> tensor<256x128x{acc}> {{
+  %z = arith.constant 0.0 : {acc}
+  %e = tensor.empty() : tensor<256x128x{acc}>
+  %c0 = linalg.fill ins(%z : {acc}) outs(%e : tensor<256x128x{acc}>) -> tensor<256x128x{acc}>
+  %c = linalg.matmul ins(%a, %b : tensor<256x80xf16>, tensor<80x128xf16>) outs(%c0 : tensor<256x128x{acc}>) -> tensor<256x128x{acc}>
+  return %c : tensor<256x128x{acc}>
+}}"#
+    )
+}
+
+/// `target` without native f16 storage (f16 is then held as bits).
+fn without_f16_storage(mut target: CodegenTarget) -> CodegenTarget {
+    target
+        .env
+        .vce
+        .capabilities
+        .retain(|c| !matches!(c, Capability::Float16 | Capability::StorageBuffer16BitAccess));
+    target
+}
+
+#[test]
+fn lavapipe_reads_f16_matmul_operands_through_rgba16f_texel_buffers() {
+    let f16_texel = "memref<?xvector<4xf16>, #spirv.storage_class<UniformConstant>>";
+    for acc in ["f32", "f16"] {
+        let cf = compile(&f16_matmul(acc), &lavapipe(true));
+        let kernels = texel_kernels(&cf);
+        let d = &cf.dispatches[0];
+        assert!(
+            kernels.iter().any(|k| k.matches(f16_texel).count() >= 2),
+            "{acc}: both f16 operands should be texels:\n{kernels:?}"
+        );
+        assert!(d.strategy.texel_reads.is_some(), "{acc}: {}", d.strategy);
+        // The lavapipe texel tile (groups of 16 or 8 columns), which the
+        // f16 operands now take too.
+        assert!(
+            matches!(
+                d.strategy.distribution,
+                kiln_core::codegen::strategy::Distribution::Tile { cols: 8 | 16, .. }
+            ),
+            "{acc}: {}",
+            d.strategy
+        );
+        let k = &d.kernels[0];
+        let iface = kiln_core::reflect::reflect_binary(&k.words, &k.name)
+            .unwrap_or_else(|e| panic!("{acc}: {e}"));
+        let formats: Vec<_> = iface
+            .bindings
+            .iter()
+            .filter_map(|b| b.texel_format)
+            .collect();
+        assert_eq!(
+            formats,
+            [kiln_abi::TexelFormat::Rgba16f; 2],
+            "{acc}: {iface:?}"
+        );
+    }
+}
+
 #[test]
 fn other_drivers_sixteen_bit_tensors_and_envs_without_sampled_buffer_keep_storage_buffers() {
     let f16 = binary("arith.addf", "f16", 4096);
     for (what, text, target) in [
+        ("f16 matmul, no SampledBuffer", f16_matmul("f32"), lavapipe(false)),
+        ("f16 matmul, H200", f16_matmul("f32"), h200()),
+        (
+            "f16 matmul, f16 as bits",
+            f16_matmul("f32"),
+            without_f16_storage(lavapipe(true)),
+        ),
         ("H200 matmul", MATMUL.to_owned(), h200()),
         ("H200 add", binary("arith.addf", "f32", 4096), h200()),
         (
@@ -96,7 +165,7 @@ fn other_drivers_sixteen_bit_tensors_and_envs_without_sampled_buffer_keep_storag
             binary("arith.addf", "f32", 4096),
             lavapipe(false),
         ),
-        ("f16 add", f16, lavapipe(true)),
+        ("f16 add as bits", f16, without_f16_storage(lavapipe(true))),
         // Not a whole number of texels.
         (
             "unaligned add",

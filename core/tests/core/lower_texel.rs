@@ -1,7 +1,8 @@
 //! Uniform texel buffers (kiln's extension): a read-only
 //! `memref<Nxvector<4xT>, #spirv.storage_class<UniformConstant>>` kernel
 //! argument becomes an RGBA32 `Buffer` image variable and `memref.load`
-//! an `OpImageFetch` of one texel.
+//! an `OpImageFetch` of one texel; `vector<4xf16>` elements an RGBA16F
+//! image of f32 texels, converted to f16.
 
 use crate::lower_util as util;
 
@@ -72,6 +73,32 @@ fn texel_buffers_lower_to_rgba32_image_fetches_that_validate() {
     }
 }
 
+/// [`TEXEL_ENV`] plus native f16 in storage buffers.
+const F16_TEXEL_ENV: &str = "#spirv.target_env<#spirv.vce<v1.0, [Shader, SampledBuffer, Float16, StorageBuffer16BitAccess], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_16bit_storage]>, #spirv.resource_limits<>>";
+
+#[test]
+fn f16_texel_buffers_lower_to_rgba16f_fetches_converted_to_f16_that_validate() {
+    let mods = compile(
+        &kernels_from(&fetch_and_store("f16")),
+        &env(F16_TEXEL_ENV),
+    );
+    let m = &mods[0].module;
+    let text = print(m);
+    // The image's sampled type is f32: an RGBA16F view fetches f32 texels.
+    let var = "!spirv.ptr<!spirv.image<f32, Buffer, NoDepth, NonArrayed, SingleSampled, NeedSampler, Rgba16f>, UniformConstant>";
+    assert!(text.contains(var), "missing `{var}` in\n{text}");
+    assert!(has_op(m, "ImageFetch"), "no ImageFetch\n{text}");
+    assert!(
+        text.contains("-> vector<4xf32>") && text.contains("spirv.FConvert"),
+        "the fetch must give vector<4xf32>, converted to f16\n{text}"
+    );
+    assert!(
+        text.contains("vector<4xf32> to vector<4xf16>"),
+        "the texel converted to vector<4xf16>\n{text}"
+    );
+    spirv_val(&mods[0].words, "vulkan1.1", "f16");
+}
+
 #[test]
 fn a_target_without_sampled_buffer_refuses_texel_buffers() {
     let err = lower_err(&kernels_from(&fetch_and_store("f32")), &env(MINIMAL)).to_string();
@@ -103,13 +130,13 @@ fn texel_buffers_are_read_only_rgba32_vectors() {
             "its elements must be vector<4xT>",
         ),
         (
-            // 16-bit lanes.
+            // 16-bit integer lanes (f16 is the only 16-bit T).
             kernel(
                 "f32",
-                "memref<?xvector<4xf16>, #spirv.storage_class<UniformConstant>>",
-                "      %v = memref.load %a[%i] : memref<?xvector<4xf16>, #spirv.storage_class<UniformConstant>>",
+                "memref<?xvector<4xi16>, #spirv.storage_class<UniformConstant>>",
+                "      %v = memref.load %a[%i] : memref<?xvector<4xi16>, #spirv.storage_class<UniformConstant>>",
             ),
-            "T must be a 32-bit float or integer",
+            "T must be f16 or a 32-bit float or integer",
         ),
         (
             // Two dimensions.

@@ -132,3 +132,34 @@ fn conflicting_texel_formats_at_one_binding_are_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn rgba16f_texel_buffers_reflect_alike_from_ir_and_binary() {
+    // `@a` and `@b` as RGBA16F views (f32 texels, as kiln's f16 operands).
+    let src = TEXEL_ADD.replace(
+        "NeedSampler, Rgba32f>",
+        "NeedSampler, Rgba16f>",
+    );
+    let module = text::parse(&src).unwrap_or_else(|e| panic!("parse: {e}"));
+    let from_ir = reflect_module(&module, "main").unwrap_or_else(|e| panic!("reflect IR: {e}"));
+    let words = serialize(&module).unwrap_or_else(|e| panic!("serialize: {e}"));
+    validate(&words, ValidationEnv::Vulkan1_0).unwrap_or_else(|e| panic!("validate: {e}"));
+    let from_binary = reflect_binary(&words, "main").unwrap_or_else(|e| panic!("reflect: {e}"));
+    assert_eq!(from_ir, from_binary);
+    let formats: Vec<_> = from_ir.bindings.iter().map(|b| b.texel_format).collect();
+    assert_eq!(
+        formats,
+        [
+            Some(TexelFormat::Rgba16f),
+            Some(TexelFormat::Rgba16f),
+            None,
+            Some(TexelFormat::R32ui)
+        ]
+    );
+    assert_eq!(
+        from_ir.bindings[0].to_string(),
+        "0:0 (uniform texel buffer, read-only, Rgba16f)"
+    );
+    assert_eq!(TexelFormat::Rgba16f.texel_size(), Some(8));
+    assert_eq!(TexelFormat::Rgba16f.components(), Some(4));
+}
