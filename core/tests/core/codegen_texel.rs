@@ -101,11 +101,12 @@ fn f16_matmul(acc: &str) -> String {
 
 /// `target` without native f16 storage (f16 is then held as bits).
 fn without_f16_storage(mut target: CodegenTarget) -> CodegenTarget {
-    target
-        .env
-        .vce
-        .capabilities
-        .retain(|c| !matches!(c, Capability::Float16 | Capability::StorageBuffer16BitAccess));
+    target.env.vce.capabilities.retain(|c| {
+        !matches!(
+            c,
+            Capability::Float16 | Capability::StorageBuffer16BitAccess
+        )
+    });
     target
 }
 
@@ -151,7 +152,11 @@ fn lavapipe_reads_f16_matmul_operands_through_rgba16f_texel_buffers() {
 fn other_drivers_sixteen_bit_tensors_and_envs_without_sampled_buffer_keep_storage_buffers() {
     let f16 = binary("arith.addf", "f16", 4096);
     for (what, text, target) in [
-        ("f16 matmul, no SampledBuffer", f16_matmul("f32"), lavapipe(false)),
+        (
+            "f16 matmul, no SampledBuffer",
+            f16_matmul("f32"),
+            lavapipe(false),
+        ),
         ("f16 matmul, H200", f16_matmul("f32"), h200()),
         (
             "f16 matmul, f16 as bits",

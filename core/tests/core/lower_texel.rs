@@ -78,10 +78,7 @@ const F16_TEXEL_ENV: &str = "#spirv.target_env<#spirv.vce<v1.0, [Shader, Sampled
 
 #[test]
 fn f16_texel_buffers_lower_to_rgba16f_fetches_converted_to_f16_that_validate() {
-    let mods = compile(
-        &kernels_from(&fetch_and_store("f16")),
-        &env(F16_TEXEL_ENV),
-    );
+    let mods = compile(&kernels_from(&fetch_and_store("f16")), &env(F16_TEXEL_ENV));
     let m = &mods[0].module;
     let text = print(m);
     // The image's sampled type is f32: an RGBA16F view fetches f32 texels.

@@ -136,10 +136,7 @@ fn conflicting_texel_formats_at_one_binding_are_an_error() {
 #[test]
 fn rgba16f_texel_buffers_reflect_alike_from_ir_and_binary() {
     // `@a` and `@b` as RGBA16F views (f32 texels, as kiln's f16 operands).
-    let src = TEXEL_ADD.replace(
-        "NeedSampler, Rgba32f>",
-        "NeedSampler, Rgba16f>",
-    );
+    let src = TEXEL_ADD.replace("NeedSampler, Rgba32f>", "NeedSampler, Rgba16f>");
     let module = text::parse(&src).unwrap_or_else(|e| panic!("parse: {e}"));
     let from_ir = reflect_module(&module, "main").unwrap_or_else(|e| panic!("reflect IR: {e}"));
     let words = serialize(&module).unwrap_or_else(|e| panic!("serialize: {e}"));

@@ -6,7 +6,8 @@
 //! that exercise the edges: one texel, a tail beyond the last whole
 //! group, unaligned matmuls (texels only where a row is whole texels), a
 //! softmax and a layer-norm-like row reduction, a convolution, i32, an
-//! operand read both as texels and element by element.
+//! operand read both as texels and element by element; and f16 matmuls,
+//! whose natively stored operands are read through RGBA16F views.
 
 use kiln_core::codegen::{compile, CodegenTarget, CompiledProgram};
 use kiln_core::tensor::eval::{self, Value};
@@ -262,5 +263,116 @@ fn texel_reads_match_storage_buffer_reads_and_the_reference() {
         }
     }
     assert!(with_texels >= 10, "only {with_texels} programs read texels");
+    assert_no_validation_messages(device.context());
+}
+
+/// The f16 bits of integer `v` (|v| < 2048, exact in f16).
+fn f16_bits_of_int(v: i32) -> u16 {
+    if v == 0 {
+        return 0;
+    }
+    let sign = if v < 0 { 0x8000u16 } else { 0 };
+    let m = v.unsigned_abs();
+    let e = 31 - m.leading_zeros();
+    let mantissa = ((m << (10 - e)) & 0x3ff) as u16;
+    sign | (((e + 15) as u16) << 10) | mantissa
+}
+
+/// [`input`]'s small integers as an f16 tensor.
+fn f16_input(shape: &[usize], seed: u64) -> Value {
+    let Value::Tensor(t) = input(shape, seed) else {
+        unreachable!("inputs are tensors")
+    };
+    let kiln_core::tensor::attr::Elements::F32(d) = &t.data else {
+        unreachable!("inputs are f32")
+    };
+    Value::Tensor(std::rc::Rc::new(kiln_core::tensor::eval::Tensor {
+        elem: kiln_core::tensor::types::ElemType::F16,
+        shape: t.shape.clone(),
+        data: kiln_core::tensor::attr::Elements::F16(
+            d.iter().map(|&x| f16_bits_of_int(x as i32)).collect(),
+        ),
+    }))
+}
+
+/// `m x k` times `k x n` f16 tensors accumulated into `acc` from a zero
+/// fill.
+fn f16_matmul(m: usize, k: usize, n: usize, acc: &str) -> String {
+    let (a, b, c) = (
+        format!("tensor<{m}x{k}xf16>"),
+        format!("tensor<{k}x{n}xf16>"),
+        format!("tensor<{m}x{n}x{acc}>"),
+    );
+    format!(
+        r#"func.func @f(%a: {a}, %b: {b}) -> {c} {{
+  %z = arith.constant 0.0 : {acc}
+  %e = tensor.empty() : {c}
+  %f = linalg.fill ins(%z : {acc}) outs(%e : {c}) -> {c}
+  %r = linalg.matmul ins(%a, %b : {a}, {b}) outs(%f : {c}) -> {c}
+  return %r : {c}
+}}"#
+    )
+}
+
+/// f16 matmuls (f16 stored natively on lavapipe) read their operands
+/// through RGBA16F views, fetched as f32 and converted to f16: the same
+/// bits as storage-buffer reads and the reference evaluator, accumulated
+/// in f32 and in f16 (small integers, every partial sum exact in f16), at
+/// aligned, unaligned and wide-tile sizes.
+#[test]
+fn f16_texel_reads_match_storage_buffer_reads_and_the_reference() {
+    let device = device();
+    let texel = device_target(&device);
+    assert!(
+        texel.facts.texel_reads.is_some(),
+        "the test device is lavapipe, whose facts read texels"
+    );
+    let mut ssbo: CodegenTarget = texel.clone();
+    ssbo.facts.texel_reads = None;
+    // An f16 operand bound as a texel buffer (its kernel argument).
+    let f16_texel =
+        "vector<4xf16>, #spirv.storage_class<UniformConstant>> {spirv.interface_var_abi";
+    let mut with_texels = 0;
+    for acc in ["f32", "f16"] {
+        for (m, k, n) in [
+            (1, 4, 4),
+            (5, 7, 12),
+            (33, 100, 36),
+            (16, 64, 64),
+            (64, 96, 128),
+            (256, 80, 128),
+        ] {
+            let name = format!("f16 matmul {m}x{k}x{n} into {acc}");
+            let src = f16_matmul(m, k, n, acc);
+            let module = kiln_core::tensor::load(&src).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let args = [f16_input(&[m, k], 0), f16_input(&[k, n], 1)];
+            let a = compile(&module, &texel).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let b = compile(&module, &ssbo).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(texel_kernels(&b), 0, "{name}: texels without texel reads");
+            let f16_texels = a.functions[0]
+                .dispatches
+                .iter()
+                .flat_map(|d| &d.kernels)
+                .map(|k| k.kernel_text.matches(f16_texel).count())
+                .max()
+                .unwrap_or(0);
+            if k % 4 == 0 && n % 4 == 0 && m > 1 {
+                assert_eq!(f16_texels, 2, "{name}: both operands should be texels");
+            }
+            if f16_texels > 0 {
+                with_texels += 1;
+            }
+            let got_texel = run(&device, &name, a, &args);
+            let got_ssbo = run(&device, &name, b, &args);
+            assert_eq!(
+                got_texel, got_ssbo,
+                "{name}: texel and storage-buffer reads differ"
+            );
+            let reference =
+                eval::run(&module, "f", &args).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(got_texel, reference, "{name}: differs from the reference");
+        }
+    }
+    assert!(with_texels >= 8, "only {with_texels} programs read texels");
     assert_no_validation_messages(device.context());
 }
