@@ -50,6 +50,24 @@ fn lead(n: u64) -> Vec<(String, KAttr)> {
     )]
 }
 
+/// `gpu.subgroup_mma_load_matrix` of a `ty` tile at element `at` of `mem`,
+/// rows `stride` elements apart.
+fn load_matrix(
+    e: &mut Emitter<'_, '_, '_>,
+    mem: KValue,
+    at: KValue,
+    ty: &KType,
+    stride: u64,
+) -> KValue {
+    let op = e.b.op(
+        KOpKind::GpuSubgroupMmaLoadMatrix,
+        &[mem, at],
+        std::slice::from_ref(ty),
+        lead(stride),
+    );
+    e.b.module().op(op).results[0]
+}
+
 /// The sizes of a cooperative-matrix kernel (the fields of
 /// [`Distribution::CoopMatrix`](super::super::strategy::Distribution::CoopMatrix)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,13 +194,7 @@ pub(super) fn emit_coop_matmul(
             let mem = e.buffer(ibuf);
             let mut accs = Vec::new();
             for &at in &c_at {
-                let op = e.b.op(
-                    KOpKind::GpuSubgroupMmaLoadMatrix,
-                    &[mem, at],
-                    std::slice::from_ref(&c_ty),
-                    lead(cols),
-                );
-                accs.push(e.b.module().op(op).results[0]);
+                accs.push(load_matrix(e, mem, at, &c_ty, cols));
             }
             accs
         }
@@ -222,26 +234,14 @@ pub(super) fn emit_coop_matmul(
         let mut av = Vec::new();
         for &row_off in &a_rows {
             let at = e.add(row_off, k0);
-            let op = e.b.op(
-                KOpKind::GpuSubgroupMmaLoadMatrix,
-                &[amem, at],
-                std::slice::from_ref(&a_ty),
-                lead(depth),
-            );
-            av.push(e.b.module().op(op).results[0]);
+            av.push(load_matrix(e, amem, at, &a_ty, depth));
         }
         let n_all = e.index(big(cols));
         let k_row = e.mul(k0, n_all);
         let mut bv = Vec::new();
         for &c in &tile_cols {
             let at = e.add(k_row, c);
-            let op = e.b.op(
-                KOpKind::GpuSubgroupMmaLoadMatrix,
-                &[bmem, at],
-                std::slice::from_ref(&b_ty),
-                lead(cols),
-            );
-            bv.push(e.b.module().op(op).results[0]);
+            bv.push(load_matrix(e, bmem, at, &b_ty, cols));
         }
         let mut next = Vec::new();
         for (i, &x) in av.iter().enumerate() {
