@@ -17,7 +17,7 @@
 //!   sampled image; `OpTypeSampler` → sampler; `OpTypeSampledImage` →
 //!   combined image-sampler; an `OpTypeImage` with `Dim = Buffer` and
 //!   `Sampled = 1` / `2` → uniform / storage texel buffer, whose `Image
-//!   Format` operand is the binding's `texel_format` (`Rgba32f/i/ui`,
+//!   Format` operand is the binding's `texel_format` (`Rgba32f/i/ui`, `Rgba16f`,
 //!   `R32f/i/ui` or `Unknown`; other formats are unsupported). A variable
 //!   whose type is an `OpTypeArray` of one of these is a descriptor array:
 //!   the binding describes one element and `count` is the array's length.
@@ -1351,7 +1351,7 @@ mod tests {
         assert!(
             err.to_string().ends_with(
                 "(binding 0:3): a texel buffer of image format 6 (kiln binds Rgba32f, Rgba32i, \
-                 Rgba32ui, R32f, R32i, R32ui) is not supported"
+                 Rgba32ui, Rgba16f, R32f, R32i, R32ui) is not supported"
             ),
             "{err}"
         );
