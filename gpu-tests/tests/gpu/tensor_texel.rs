@@ -13,7 +13,7 @@ use kiln_core::codegen::{compile, CodegenTarget, CompiledProgram};
 use kiln_core::tensor::eval::{self, Value};
 use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::e2e::device_target;
-use kiln_runtime::Program;
+use kiln_runtime::{Device, Program};
 
 use crate::tensor_tiles::{conv, device, fill_matmul, input, ty};
 use crate::tensor_vec4::softmax_rows;
@@ -127,16 +127,23 @@ fn run(
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-#[test]
-fn texel_reads_match_storage_buffer_reads_and_the_reference() {
-    let device = device();
-    let texel = device_target(&device);
+/// The device's target (lavapipe: texel reads on) and the same target
+/// with storage-buffer reads.
+fn texel_and_storage_targets(device: &Device) -> (CodegenTarget, CodegenTarget) {
+    let texel = device_target(device);
     assert!(
         texel.facts.texel_reads.is_some(),
         "the test device is lavapipe, whose facts read texels"
     );
-    let mut ssbo: CodegenTarget = texel.clone();
+    let mut ssbo = texel.clone();
     ssbo.facts.texel_reads = None;
+    (texel, ssbo)
+}
+
+#[test]
+fn texel_reads_match_storage_buffer_reads_and_the_reference() {
+    let device = device();
+    let (texel, ssbo) = texel_and_storage_targets(&device);
     let mut cases: Vec<(String, String, Vec<Vec<usize>>, bool)> = vec![
         (
             "add, one texel".into(),
@@ -322,13 +329,7 @@ fn f16_matmul(m: usize, k: usize, n: usize, acc: &str) -> String {
 #[test]
 fn f16_texel_reads_match_storage_buffer_reads_and_the_reference() {
     let device = device();
-    let texel = device_target(&device);
-    assert!(
-        texel.facts.texel_reads.is_some(),
-        "the test device is lavapipe, whose facts read texels"
-    );
-    let mut ssbo: CodegenTarget = texel.clone();
-    ssbo.facts.texel_reads = None;
+    let (texel, ssbo) = texel_and_storage_targets(&device);
     // An f16 operand bound as a texel buffer (its kernel argument).
     let f16_texel =
         "vector<4xf16>, #spirv.storage_class<UniformConstant>> {spirv.interface_var_abi";
