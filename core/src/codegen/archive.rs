@@ -67,7 +67,7 @@ use super::target::{CodegenTarget, DriverFacts};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -600,7 +600,7 @@ record!(Overflow { nsw, nuw });
 record!(Version { major, minor });
 
 unit_enum!(OpFamily [Elementwise, DataMovement, Reduction, Contraction, Convolution, Pooling, Softmax, Scalar]);
-unit_enum!(Combine [Subgroup, WorkgroupTree]);
+unit_enum!(Combine [Subgroup, WorkgroupTree, OneSubgroup]);
 unit_enum!(TypeRepr [Native, Emulated32, F16Storage, F16Bits, BF16Bits, BoolBytes, I64Pair]);
 unit_enum!(SizeOp [Add, Sub, Mul, CeilDiv, Max, Min]);
 unit_enum!(CheckKind [Equal, Less, NonNegative]);

@@ -121,6 +121,20 @@ impl CodegenTarget {
         self.env.limits.subgroup_size.max(1)
     }
 
+    /// Whether a workgroup of `invocations` is always one subgroup: no
+    /// more invocations than the smallest subgroup the device may run a
+    /// compute shader with (`min_subgroup_size`; SPIR-V 1.6 modules may
+    /// get any size from min to max). Without the minimum, only where the
+    /// module's version predates 1.6 and the reported size is then fixed.
+    pub fn is_one_subgroup(&self, invocations: u32) -> bool {
+        let min = match self.env.limits.min_subgroup_size {
+            Some(min) => min,
+            None if self.env.vce.version < crate::grammar::Version::V1_6 => self.subgroup_size(),
+            None => 1,
+        };
+        invocations <= min
+    }
+
     /// The invocations one dispatch needs to keep a GPU busy, by the env's
     /// device type: 65,536 on a discrete GPU (an H200's 132
     /// multiprocessors hold about 270,000; a quarter of that hides memory

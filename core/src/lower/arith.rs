@@ -162,6 +162,16 @@ fn minmaxf(l: &mut Lowerer, name: &str, propagate_nan: bool) -> Result<(), Lower
     let ty = l.result_type(0)?;
     let bt = bool_like(l, ty);
     let m = l.glsl_op(name, vec![a, b], ty);
+    // With `nnan` (or `fast`) the operands are promised not to be NaN:
+    // the GLSL op alone, as MLIR lowers it.
+    let no_nans = matches!(
+        l.kernel_attr("fastmath"),
+        Some(KAttr::Enum(flags))
+            if flags.split(',').any(|f| matches!(f.trim(), "nnan" | "fast"))
+    );
+    if no_nans {
+        return l.set_result(0, m);
+    }
     let a_nan = l.core_op("IsNan", vec![a], bt);
     let b_nan = l.core_op("IsNan", vec![b], bt);
     // maximumf: NaN if either is NaN; maxnumf: the other operand.

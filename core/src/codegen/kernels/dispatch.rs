@@ -45,8 +45,9 @@ enum Plan {
         split: Size,
         partials: Vec<usize>,
     },
-    /// Softmax: a workgroup per row.
-    SoftmaxRows { combine: Combine },
+    /// Softmax: a row per slice of `slice` invocations (a workgroup, or
+    /// one subgroup of it with [`Combine::OneSubgroup`]).
+    SoftmaxRows { combine: Combine, slice: u32 },
     /// A register tile of `rows` x `cols` points per invocation; with
     /// `split`, the first kernel of a split-K (one slice per workgroup).
     Tile {
@@ -424,8 +425,32 @@ pub fn emit_dispatch(
             check_budget(shapes, d, loc, loops, budget, "softmax row share (3 loops)");
             plans.push((
                 d.name.clone(),
-                Plan::SoftmaxRows { combine: c },
+                Plan::SoftmaxRows {
+                    combine: c,
+                    slice: wg,
+                },
                 points,
+                Repeat::Once,
+            ));
+        }
+        (
+            Distribution::RowSlices { slice },
+            Some(ReductionStrategy::SoftmaxRow {
+                combine: Some(c @ Combine::OneSubgroup),
+            }),
+        ) if slice > 0 && wg % slice == 0 => {
+            let n = shape.reduction.unwrap_or(Size::Static(0));
+            let per = shapes
+                .host
+                .arith(SizeOp::CeilDiv, n, Size::Static(u64::from(slice)));
+            let loops = shapes.host.arith(SizeOp::Mul, per, Size::Static(3));
+            check_budget(shapes, d, loc, loops, budget, "softmax row share (3 loops)");
+            let rows = Size::Static(u64::from(wg / slice));
+            let groups = shapes.host.arith(SizeOp::CeilDiv, points, rows);
+            plans.push((
+                d.name.clone(),
+                Plan::SoftmaxRows { combine: c, slice },
+                groups,
                 Repeat::Once,
             ));
         }
@@ -689,11 +714,31 @@ fn emit_kernel(
             let wgi = workgroup_index(e);
             super::matvec::emit_row_slices(e, d, shape, wgi, *slice, *combine)?;
         }
-        Plan::SoftmaxRows { combine } => {
+        Plan::SoftmaxRows { combine, slice } if *slice == wg => {
             let wgi = workgroup_index(e);
             let domain = e.sizes(&shape.points);
             let coords = e.delinearize(wgi, &domain);
-            softmax(e, d, &coords, wg, *combine)?;
+            let tid = e.b.thread_id("x");
+            softmax(e, d, &coords, (wg, tid), *combine)?;
+        }
+        Plan::SoftmaxRows { combine, slice } => {
+            // A row per subgroup: the subgroup's row, skipped by a tail
+            // subgroup past the last (uniform within the subgroup, so
+            // its subgroup operations stay uniform).
+            let wgi = workgroup_index(e);
+            let sgid = e.gpu_index(crate::kernel::KOpKind::GpuSubgroupId);
+            let lane = e.b.lane_id();
+            let per = e.index(i64::from(wg / slice));
+            let first = e.mul(wgi, per);
+            let row = e.add(first, sgid);
+            let domain = e.sizes(&shape.points);
+            let total = e.product(&domain);
+            let inside = e.lt(row, total);
+            let (slice, combine) = (*slice, *combine);
+            e.if_then(inside, |e| {
+                let coords = e.delinearize(row, &domain);
+                softmax(e, d, &coords, (slice, lane), combine)
+            })?;
         }
     }
     Ok(())
@@ -705,7 +750,7 @@ fn softmax(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
     row: &[KValue],
-    wg: u32,
+    share: (u32, KValue),
     how: Combine,
 ) -> Result<(), CodegenError> {
     let m = e.c.info.m;
@@ -721,7 +766,7 @@ fn softmax(
     full.insert(dim, zero);
     let input = m.op(d.op).operands[0];
     let output = m.op(d.op).results[0];
-    e.softmax_row(d.op, input, output, dim, &full, wg, how)
+    e.softmax_row(d.op, input, output, dim, &full, share, how)
 }
 
 /// Computes and stores the dispatch's values at one point (Points plans).
@@ -737,7 +782,8 @@ fn point(
     };
     if matches!(&info.m.op(root).kind, OpKind::Linalg(l) if matches!(l.kind, LinalgKind::Softmax { .. }))
     {
-        return softmax(e, d, coords, 1, Combine::WorkgroupTree);
+        let zero = e.index(0);
+        return softmax(e, d, coords, (1, zero), Combine::WorkgroupTree);
     }
     let s = info.structured[&root].clone();
     let rp = root_point(e, d, coords, root)?;

@@ -51,7 +51,7 @@ pub(super) fn emit_row_slices(
     let tid = e.b.thread_id("x");
     let slice_v = e.index(i64::from(slice));
     let (which, lane) = match combine {
-        Combine::Subgroup => {
+        Combine::Subgroup | Combine::OneSubgroup => {
             let op =
                 e.b.op(KOpKind::GpuSubgroupId, &[], &[KType::Index], Vec::new());
             let sgid = e.b.module().op(op).results[0];
@@ -87,7 +87,7 @@ pub(super) fn emit_row_slices(
     let totals = match combine {
         // A row per invocation: nothing to combine.
         _ if slice == 1 => accs,
-        Combine::Subgroup => cs
+        Combine::Subgroup | Combine::OneSubgroup => cs
             .iter()
             .zip(&accs)
             .map(|(c, &a)| e.b.subgroup_reduce(c.subgroup_kind(), a, false))

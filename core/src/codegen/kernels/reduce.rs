@@ -26,6 +26,10 @@ use super::PushValue;
 /// below f32's range).
 const SOFTMAX_SLACK: f64 = 16.0;
 
+/// The most vec4 groups of a softmax row one invocation holds in
+/// registers (512 floats: a 4,096-long row split over 8 invocations).
+const SOFTMAX_RESIDENT_GROUPS: u64 = 128;
+
 type GroupFold<'f, E> =
     dyn FnMut(&mut E, &[Vec<KValue>], &[KValue]) -> Result<Vec<KValue>, CodegenError> + 'f;
 
@@ -365,7 +369,7 @@ impl Emitter<'_, '_, '_> {
         Ok(bufs)
     }
 
-    fn gpu_index(&mut self, kind: KOpKind) -> KValue {
+    pub(super) fn gpu_index(&mut self, kind: KOpKind) -> KValue {
         let op = self.b.op(kind, &[], &[KType::Index], Vec::new());
         self.b.module().op(op).results[0]
     }
@@ -385,6 +389,11 @@ impl Emitter<'_, '_, '_> {
         let tid = self.b.thread_id("x");
         let mut out = Vec::new();
         match how {
+            Combine::OneSubgroup => {
+                for (k, c) in cs.iter().enumerate() {
+                    out.push(self.b.subgroup_reduce(c.subgroup_kind(), accs[k], false));
+                }
+            }
             Combine::Subgroup => {
                 let lane = self.b.lane_id();
                 let sgid = self.gpu_index(KOpKind::GpuSubgroupId);
@@ -465,10 +474,21 @@ impl Emitter<'_, '_, '_> {
 
     // ---- softmax ----------------------------------------------------------
 
+    /// The larger of `a` and `b` for a softmax row's maximum: `maxnumf`
+    /// marked `nnan`, which lowers to the bare GLSL `FMax` (one
+    /// instruction, not three with the NaN checks). NaN handling cannot
+    /// change a softmax: a NaN anywhere in the row makes its sum of
+    /// exponentials, and so every output of the row, NaN either way.
+    fn softmax_max(&mut self, a: KValue, b: KValue) -> KValue {
+        let m = self.combine(ArithOp::MaxNumF, a, b, ElemType::F32);
+        self.b.fastmath(m, "nnan");
+        m
+    }
+
     /// One softmax row: `input` and `output` are the op's operand and
     /// result; `coords` the row's coordinates with `dim` left at 0; the
-    /// row is split over `wg` invocations (`tid`'s share) combined with
-    /// `how` (`wg == 1`: serial).
+    /// row is split over `wg` invocations (`lane`'s share, `lane` in
+    /// `0..wg`) combined with `how` (`wg == 1`: serial, `lane` unused).
     #[allow(clippy::too_many_arguments, reason = "one call site per strategy")]
     pub fn softmax_row(
         &mut self,
@@ -477,7 +497,7 @@ impl Emitter<'_, '_, '_> {
         output: crate::tensor::TValue,
         dim: usize,
         coords: &[KValue],
-        wg: u32,
+        (wg, lane): (u32, KValue),
         how: Combine,
     ) -> Result<(), CodegenError> {
         let m = self.c.info.m;
@@ -488,14 +508,13 @@ impl Emitter<'_, '_, '_> {
             && elem == ElemType::F32
             && matches!(row, Size::Static(k) if k % 4 == 0)
         {
-            return self.softmax_row_vec4(op, input, output, coords, wg, how);
+            return self.softmax_row_vec4(op, input, output, coords, (wg, lane), how);
         }
         let n = self.size(row);
         let (base, stride) = if wg == 1 {
             (self.index(0), self.index(1))
         } else {
-            let tid = self.b.thread_id("x");
-            (tid, self.index(i64::from(wg)))
+            (lane, self.index(i64::from(wg)))
         };
         let lowest = match elem {
             ElemType::F16 => -65504.0,
@@ -602,7 +621,11 @@ impl Emitter<'_, '_, '_> {
     /// row that rises slowly is not rescaled at every group, which would
     /// add an exponential's rounding each time. Split over a workgroup,
     /// the invocations' maxima combine first and each invocation's sum is
-    /// rescaled to the row's maximum before the sums combine.
+    /// rescaled to the row's maximum before the sums combine. The
+    /// quotients multiply by the sum's reciprocal (one division per row).
+    /// Where the invocation's share is at most
+    /// [`SOFTMAX_RESIDENT_GROUPS`] groups with no tail, it is held in
+    /// registers instead ([`softmax_row_resident`](Self::softmax_row_resident)).
     #[allow(clippy::too_many_arguments, reason = "the row's description")]
     fn softmax_row_vec4(
         &mut self,
@@ -610,7 +633,7 @@ impl Emitter<'_, '_, '_> {
         input: crate::tensor::TValue,
         output: crate::tensor::TValue,
         coords: &[KValue],
-        wg: u32,
+        (wg, lane): (u32, KValue),
         how: Combine,
     ) -> Result<(), CodegenError> {
         let elem = ElemType::F32;
@@ -625,9 +648,8 @@ impl Emitter<'_, '_, '_> {
         let base = if wg == 1 {
             self.index(0)
         } else {
-            let tid = self.b.thread_id("x");
             let four = self.index(4);
-            self.mul(tid, four)
+            self.mul(lane, four)
         };
         let stride = self.index(span as i64);
         let t_end = self.index(len.div_ceil(span) as i64);
@@ -679,6 +701,11 @@ impl Emitter<'_, '_, '_> {
         };
         let low = self.konst(Scalar::Float(f64::from(f32::MIN)), elem);
         let z = self.konst(Scalar::Float(0.0), elem);
+        let per_lane = len / span;
+        if !checked && per_lane <= SOFTMAX_RESIDENT_GROUPS {
+            let share = (base, span, per_lane);
+            return self.softmax_row_resident(op, (input, output), coords, share, wg, how);
+        }
         let slack = self.konst(Scalar::Float(SOFTMAX_SLACK), elem);
         // Pass 1: a running reference point (within `slack` below the
         // maximum so far) and the sum of exponentials relative to it.
@@ -690,7 +717,7 @@ impl Emitter<'_, '_, '_> {
             }
             let mut gmax = xs[0];
             for &x in &xs[1..] {
-                gmax = e.combine(ArithOp::MaxNumF, x, gmax, elem);
+                gmax = e.softmax_max(x, gmax);
             }
             // The reference point moves only when the group's maximum
             // passes it by more than the slack: each rescale costs an
@@ -708,7 +735,7 @@ impl Emitter<'_, '_, '_> {
                 let ex = exp(e, d);
                 s_new = e.combine(ArithOp::AddF, ex, s_new, elem);
             }
-            let true_max = e.combine(ArithOp::MaxNumF, gmax, true_max, elem);
+            let true_max = e.softmax_max(gmax, true_max);
             Ok(vec![m_new, s_new, true_max])
         })?;
         let (m_own, s_own, max_own) = (ms[0], ms[1], ms[2]);
@@ -721,17 +748,104 @@ impl Emitter<'_, '_, '_> {
         let s_own = self.combine(ArithOp::MulF, s_own, scale, elem);
         let sum = self.workgroup_reduce(&[combiner(ArithOp::AddF)], &[s_own], how, wg)?[0];
         // Pass 2: the normalised exponentials.
+        let one_f = self.konst(Scalar::Float(1.0), elem);
+        let inv = self.combine(ArithOp::DivF, one_f, sum, elem);
         fold(self, &[], &mut |e, lanes, _| {
             for c in lanes {
                 let x = e.elem(input, c)?;
                 let d = e.combine(ArithOp::SubF, x, mx, elem);
                 let ex = exp(e, d);
-                let q = e.combine(ArithOp::DivF, ex, sum, elem);
+                let q = e.combine(ArithOp::MulF, ex, inv, elem);
                 e.store(output, c, q)?;
             }
             e.flush_vector_stores();
             Ok(Vec::new())
         })?;
+        Ok(())
+    }
+
+    /// [`softmax_row_vec4`](Self::softmax_row_vec4) where this
+    /// invocation's share of the row is `groups` vec4 groups at `base +
+    /// t * span` (no tail): the share is loaded once and held in
+    /// registers (the row is read from memory once, each exponential
+    /// computed once). Three steps: the maximum, then the exponentials
+    /// and their sum, then the stores of `exp(x - max) * (1 / sum)`. The
+    /// maximum and the sum keep one chain per vector lane, so the folds
+    /// do not wait on each other.
+    fn softmax_row_resident(
+        &mut self,
+        op: TOp,
+        (input, output): (crate::tensor::TValue, crate::tensor::TValue),
+        coords: &[KValue],
+        (base, span, groups): (KValue, u64, u64),
+        wg: u32,
+        how: Combine,
+    ) -> Result<(), CodegenError> {
+        let elem = ElemType::F32;
+        let dim = coords.len() - 1;
+        let combiner = |op_: ArithOp| Combiner {
+            op: op_,
+            combine_op: op,
+            x: input,
+            elem,
+        };
+        // The group at `base + t * span`, its 4 elements' coordinates.
+        let group_at = |e: &mut Self, t: u64| -> (super::vector::VectorGroup, Vec<Vec<KValue>>) {
+            let off = e.index((t * span) as i64);
+            let r4 = e.add(base, off);
+            let group = super::vector::VectorGroup::new(e, r4);
+            let lanes = (0..4)
+                .map(|j| {
+                    let mut c = coords.to_vec();
+                    c[dim] = group.lane(j);
+                    c
+                })
+                .collect();
+            (group, lanes)
+        };
+        let low = self.konst(Scalar::Float(f64::from(f32::MIN)), elem);
+        let mut maxes = [low; 4];
+        let mut xs = Vec::with_capacity(groups as usize * 4);
+        for t in 0..groups {
+            let (group, lanes) = group_at(self, t);
+            self.vector_groups.push(group);
+            for (j, c) in lanes.iter().enumerate() {
+                let x = self.elem(input, c)?;
+                maxes[j] = self.softmax_max(x, maxes[j]);
+                xs.push(x);
+            }
+            self.vector_groups.pop();
+        }
+        let m01 = self.softmax_max(maxes[0], maxes[1]);
+        let m23 = self.softmax_max(maxes[2], maxes[3]);
+        let own = self.softmax_max(m01, m23);
+        let mx = self.workgroup_reduce(&[combiner(ArithOp::MaxNumF)], &[own], how, wg)?[0];
+        let z = self.konst(Scalar::Float(0.0), elem);
+        let mut sums = [z; 4];
+        let mut exs = Vec::with_capacity(xs.len());
+        for (i, &x) in xs.iter().enumerate() {
+            let d = self.combine(ArithOp::SubF, x, mx, elem);
+            let ex = self.b.op(KOpKind::MathExp, &[d], &[KType::f32()], Vec::new());
+            let ex = self.b.module().op(ex).results[0];
+            sums[i % 4] = self.combine(ArithOp::AddF, ex, sums[i % 4], elem);
+            exs.push(ex);
+        }
+        let s01 = self.combine(ArithOp::AddF, sums[0], sums[1], elem);
+        let s23 = self.combine(ArithOp::AddF, sums[2], sums[3], elem);
+        let own = self.combine(ArithOp::AddF, s01, s23, elem);
+        let sum = self.workgroup_reduce(&[combiner(ArithOp::AddF)], &[own], how, wg)?[0];
+        let one = self.konst(Scalar::Float(1.0), elem);
+        let inv = self.combine(ArithOp::DivF, one, sum, elem);
+        for t in 0..groups {
+            let (group, lanes) = group_at(self, t);
+            self.vector_groups.push(group);
+            for (j, c) in lanes.iter().enumerate() {
+                let q = self.combine(ArithOp::MulF, exs[t as usize * 4 + j], inv, elem);
+                self.store(output, c, q)?;
+            }
+            self.flush_vector_stores();
+            self.vector_groups.pop();
+        }
         Ok(())
     }
 }

@@ -153,7 +153,7 @@ pub(super) fn set_row_slices(
     });
     s.workgroup_memory = match combine {
         _ if slice == 1 => 0,
-        Combine::Subgroup => 0,
+        Combine::Subgroup | Combine::OneSubgroup => 0,
         // One widened (at most 64-bit) partial per invocation and output.
         Combine::WorkgroupTree => wg * 8 * shape.elems.len().max(1) as u32,
     };
@@ -234,7 +234,7 @@ pub(super) fn choose_row_slices(
             "{what} ({rows_text} rows of {k}, nothing shared between rows): one row per slice of {slice} invocations, {} rows per workgroup, combined by {}",
             s.invocations() / slice,
             match combine {
-                Combine::Subgroup => "subgroup arithmetic",
+                Combine::Subgroup | Combine::OneSubgroup => "subgroup arithmetic",
                 Combine::WorkgroupTree => "a workgroup-memory tree",
             }
         )

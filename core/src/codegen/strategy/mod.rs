@@ -40,6 +40,10 @@ pub enum Combine {
     /// A tree in workgroup memory, halving the active invocations each
     /// step (no subgroup operations).
     WorkgroupTree,
+    /// `gpu.subgroup_reduce` alone: the workgroup is one subgroup (no
+    /// more invocations than the device's smallest subgroup), so no
+    /// workgroup memory and no barrier.
+    OneSubgroup,
 }
 
 impl Combine {
@@ -47,6 +51,7 @@ impl Combine {
         match self {
             Combine::Subgroup => "subgroup reduce (GroupNonUniformArithmetic) + workgroup memory",
             Combine::WorkgroupTree => "workgroup-memory tree",
+            Combine::OneSubgroup => "subgroup reduce (GroupNonUniformArithmetic) alone, no workgroup memory",
         }
     }
 
@@ -54,6 +59,7 @@ impl Combine {
         match self {
             Combine::Subgroup => "subgroup reduce (GroupNonUniformArithmetic)",
             Combine::WorkgroupTree => "a workgroup-memory tree",
+            Combine::OneSubgroup => "subgroup reduce (GroupNonUniformArithmetic), no workgroup memory",
         }
     }
 }
@@ -235,9 +241,11 @@ pub enum ReductionStrategy {
         /// Reduction iterations per slice (a multiple of 16).
         slice: u64,
     },
-    /// Softmax along a row: max, sum of exponentials, normalisation (three
-    /// loops over the row), by one invocation per row or, with `combine`,
-    /// by a workgroup per row.
+    /// Softmax along a row: max, sum of exponentials, normalisation, by
+    /// one invocation per row or, with `combine`, by a workgroup per row
+    /// ([`Distribution::WorkgroupPerPoint`]) or a subgroup per row
+    /// ([`Distribution::RowSlices`] of the subgroup size, combined by
+    /// [`Combine::OneSubgroup`]).
     SoftmaxRow {
         /// `None`: one invocation per row.
         combine: Option<Combine>,
@@ -405,7 +413,11 @@ impl fmt::Display for Strategy {
                 )?,
                 Some(c) => writeln!(
                     f,
-                    "  reduction: softmax, one workgroup per row, combined by {}",
+                    "  reduction: softmax, one {} per row, combined by {}",
+                    match self.distribution {
+                        Distribution::RowSlices { .. } => "subgroup",
+                        _ => "workgroup",
+                    },
                     c.name()
                 )?,
             },
