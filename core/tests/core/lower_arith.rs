@@ -168,3 +168,46 @@ fn module_target_env_applies_without_an_explicit_one() {
     assert!(text.contains("!spirv.array<16 x i32, stride=4>"), "{text}");
     assert_eq!(capabilities(m), ["Shader"]);
 }
+
+/// `maxnumf`/`maximumf`/`minnumf`/`minimumf` lower to the GLSL op plus
+/// two `IsNan` checks and selects, except under `fastmath<nnan>` or
+/// `fastmath<fast>`, where the operands are promised not to be NaN and
+/// the GLSL op stands alone (as MLIR 19's arith-to-spirv lowers them).
+#[test]
+fn nnan_min_max_lower_to_the_bare_glsl_op() {
+    let src = |flags: &str| {
+        format!(
+            r#"
+gpu.module @k {{
+  gpu.func @f(%a: memref<8xf32>, %out: memref<8xf32>) kernel
+      attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [8, 1, 1]>}} {{
+    %i = gpu.thread_id x
+    %x = memref.load %a[%i] : memref<8xf32>
+    %y = memref.load %out[%i] : memref<8xf32>
+    %0 = arith.maxnumf %x, %y{flags} : f32
+    %1 = arith.minimumf %0, %x{flags} : f32
+    memref.store %1, %out[%i] : memref<8xf32>
+    gpu.return
+  }}
+}}"#
+        )
+    };
+    for flags in [
+        " fastmath<nnan>",
+        " fastmath<fast>",
+        " fastmath<nnan,ninf>",
+        "",
+    ] {
+        let km = kernels_from(&src(flags));
+        let m = &compile(&km, &lavapipe())[0].module;
+        let text = print(m);
+        assert!(text.contains("spirv.GL.FMax"), "{flags:?}: no FMax\n{text}");
+        assert!(text.contains("spirv.GL.FMin"), "{flags:?}: no FMin\n{text}");
+        let checked = flags.is_empty();
+        assert_eq!(
+            has_op(m, "IsNan"),
+            checked,
+            "{flags:?}: IsNan present should be {checked}\n{text}"
+        );
+    }
+}

@@ -115,14 +115,18 @@ fn vec4_groups_are_exact_at_their_edges() {
 /// way — within 1e-6 of
 /// the reference (the sum's order differs from the reference's serial
 /// one). Workgroup rows combine through subgroup operations and, on a
-/// target without them, through a workgroup-memory tree.
+/// target without them, through a workgroup-memory tree. On lavapipe,
+/// long rows take a row per subgroup (8 rows per workgroup, a tail
+/// workgroup with fewer), held in registers up to 128 vec4 groups per
+/// invocation (a 4,096-long row) and looped over beyond (4,128); a row
+/// with a NaN is NaN throughout, as in the reference.
 #[test]
 fn vec4_softmax_rows_match_the_reference() {
     let device = device();
     let lavapipe = device_target(&device);
     let no_subgroups = crate::tensor_programs::minimal_target(&device);
-    for target in [lavapipe, no_subgroups] {
-        vec4_softmax_on(&device, &target);
+    for (target, subgroups) in [(lavapipe, true), (no_subgroups, false)] {
+        vec4_softmax_on(&device, &target, subgroups);
     }
     assert_no_validation_messages(device.context());
 }
@@ -139,7 +143,12 @@ pub(crate) fn softmax_rows(shape: &[usize]) -> String {
     )
 }
 
-fn vec4_softmax_on(device: &kiln_runtime::Device, target: &kiln_core::codegen::CodegenTarget) {
+fn vec4_softmax_on(
+    device: &kiln_runtime::Device,
+    target: &kiln_core::codegen::CodegenTarget,
+    subgroups: bool,
+) {
+    use kiln_core::codegen::strategy::Distribution;
     use kiln_core::tensor::eval::{self, Value};
     // Rows rising by `step` per element (0: the seeded small integers).
     let rising = |shape: &[usize], step: f32| {
@@ -161,14 +170,32 @@ fn vec4_softmax_on(device: &kiln_runtime::Device, target: &kiln_core::codegen::C
         // Rows spanning 80: the reference point moves a few times.
         ([66, 800], 0.1),
         ([2, 2048], 0.04),
+        ([70, 4096], 0.001),
+        ([67, 4128], 0.0),
+        ([9, 256], 0.5),
     ] {
         let module = kiln_core::tensor::load(&softmax_rows(&shape)).unwrap();
         let compiled = compile(&module, target).unwrap();
-        let args = [if step != 0.0 {
+        let s = &compiled.functions[0].dispatches[0].strategy;
+        let per_subgroup = subgroups && shape[0] >= 64 && shape[1] > 256 && shape[1] % 32 == 0;
+        assert_eq!(
+            matches!(s.distribution, Distribution::RowSlices { slice: 8 }),
+            per_subgroup,
+            "{shape:?}: {s}"
+        );
+        let mut arg = if step != 0.0 {
             rising(&shape, step)
         } else {
             input(&shape, 7)
-        }];
+        };
+        // A NaN in the middle of the second row.
+        if let Value::Tensor(t) = &mut arg {
+            let t = std::rc::Rc::make_mut(t);
+            if let kiln_core::tensor::attr::Elements::F32(d) = &mut t.data {
+                d[shape[1] + shape[1] / 2] = f32::NAN;
+            }
+        }
+        let args = [arg];
         let reference = eval::run(&module, "f", &args).unwrap();
         let program = kiln_runtime::Program::load(device, compiled).unwrap();
         let got = program.run("f", &args).unwrap();
@@ -176,10 +203,17 @@ fn vec4_softmax_on(device: &kiln_runtime::Device, target: &kiln_core::codegen::C
             panic!("expected tensors");
         };
         assert_eq!(g.shape, r.shape);
+        // Rows of more than 2,048: an f32 sum of 4,000 exponentials is
+        // further from the reference's (measured: 1e-6 held in registers
+        // in 4 chains per invocation, 1e-5 looped over by a subgroup,
+        // 3e-5 serially by one invocation).
+        let tol = if shape[1] > 2048 { 5e-5 } else { 1e-6 };
         for i in 0..g.len() {
             let (x, y) = (g.get(i).float(), r.get(i).float());
+            let nan_row = i / shape[1] == 1;
+            assert_eq!(y.is_nan(), nan_row, "{shape:?}[{i}]: reference {y}");
             assert!(
-                (x - y).abs() <= 1e-6 * y.abs().max(1e-3),
+                (x.is_nan() && y.is_nan()) || (x - y).abs() <= tol * y.abs().max(1e-3),
                 "{shape:?}[{i}]: {x} vs {y}"
             );
         }
@@ -261,7 +295,8 @@ fn vec4_sums_on(device: &kiln_runtime::Device, target: &kiln_core::codegen::Code
 }
 
 /// Every softmax candidate `kiln tune` may time (a row per invocation,
-/// a workgroup per row of one subgroup up to 256 invocations), forced
+/// a workgroup per row of one subgroup up to 256 invocations, a row per
+/// subgroup in workgroups of 64 and 256), forced
 /// through a tuned choice, matches the reference within 1e-5 (a row's
 /// thousand exponentials are summed in another order and relative to
 /// another reference point than the reference evaluator's), on rows a
@@ -293,7 +328,10 @@ fn softmax_candidates_match_the_reference() {
             );
             assert_eq!(
                 split,
-                choice.distribution == Distribution::WorkgroupPerPoint,
+                matches!(
+                    choice.distribution,
+                    Distribution::WorkgroupPerPoint | Distribution::RowSlices { .. }
+                ),
                 "{shape:?}"
             );
             let program = kiln_runtime::Program::load(&device, compiled).unwrap();

@@ -825,7 +825,9 @@ impl Emitter<'_, '_, '_> {
         let mut exs = Vec::with_capacity(xs.len());
         for (i, &x) in xs.iter().enumerate() {
             let d = self.combine(ArithOp::SubF, x, mx, elem);
-            let ex = self.b.op(KOpKind::MathExp, &[d], &[KType::f32()], Vec::new());
+            let ex = self
+                .b
+                .op(KOpKind::MathExp, &[d], &[KType::f32()], Vec::new());
             let ex = self.b.module().op(ex).results[0];
             sums[i % 4] = self.combine(ArithOp::AddF, ex, sums[i % 4], elem);
             exs.push(ex);

@@ -1421,6 +1421,78 @@ pub(super) mod tests {
         );
     }
 
+    /// An f32 softmax over rows of `len`, `rows` of them.
+    fn softmax_shape(rows: u64, len: u64) -> DispatchShape {
+        DispatchShape {
+            family: OpFamily::Softmax,
+            points: vec![Size::Static(rows)],
+            reduction: Some(Size::Static(len)),
+            combinable: false,
+            tile_shares_loads: false,
+            reduction_innermost: true,
+            stages_operands: false,
+            ..matmul_shape(1, 1, 1)
+        }
+    }
+
+    /// Long f32 softmax rows take a row per subgroup where barriers
+    /// serialize (lavapipe) and subgroup arithmetic is there, combined by
+    /// the subgroup alone; only where the smallest subgroup the device
+    /// may run is the slice. Without subgroup arithmetic, a row per
+    /// invocation as before; on a GPU, a workgroup per row.
+    #[test]
+    fn long_softmax_rows_take_a_subgroup_each_on_lavapipe() {
+        let mut lavapipe = gpu(1024, 32768);
+        lavapipe.facts = DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", None);
+        lavapipe.env.limits.subgroup_size = 8;
+        lavapipe.env.limits.min_subgroup_size = Some(8);
+        let mut plain = lavapipe.clone();
+        for cap in [
+            Capability::GroupNonUniform,
+            Capability::GroupNonUniformArithmetic,
+        ] {
+            lavapipe.env.vce.capabilities.push(cap);
+        }
+        let s = chosen(&lavapipe, &softmax_shape(1024, 4096));
+        assert_eq!(s.distribution, Distribution::RowSlices { slice: 8 }, "{s}");
+        assert_eq!(
+            s.reduction,
+            Some(ReductionStrategy::SoftmaxRow {
+                combine: Some(Combine::OneSubgroup)
+            })
+        );
+        assert_eq!((s.workgroup_size[0], s.workgroup_memory), (64, 0));
+        // Short rows stay one per invocation; so do rows the subgroup's
+        // vec4 groups do not divide.
+        for len in [256, 1000] {
+            let s = chosen(&lavapipe, &softmax_shape(1024, len));
+            assert_eq!(
+                s.distribution,
+                Distribution::Points { per_invocation: 1 },
+                "{len}: {s}"
+            );
+        }
+        // Subgroups that may be smaller than the reported size: no slice.
+        let mut varying = lavapipe.clone();
+        varying.env.limits.min_subgroup_size = Some(4);
+        assert!(!varying.is_one_subgroup(8));
+        let s = chosen(&varying, &softmax_shape(1024, 4096));
+        assert_eq!(
+            s.distribution,
+            Distribution::Points { per_invocation: 1 },
+            "{s}"
+        );
+        let s = chosen(&plain, &softmax_shape(1024, 4096));
+        assert_eq!(
+            s.distribution,
+            Distribution::Points { per_invocation: 1 },
+            "{s}"
+        );
+        plain.facts.barriers_serialize = false;
+        let s = chosen(&plain, &softmax_shape(1024, 4096));
+        assert_eq!(s.distribution, Distribution::WorkgroupPerPoint, "{s}");
+    }
+
     #[test]
     fn lavapipe_takes_wide_tiles_that_pad_least() {
         let mut lavapipe = gpu(1024, 32768);

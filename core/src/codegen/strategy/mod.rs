@@ -51,7 +51,9 @@ impl Combine {
         match self {
             Combine::Subgroup => "subgroup reduce (GroupNonUniformArithmetic) + workgroup memory",
             Combine::WorkgroupTree => "workgroup-memory tree",
-            Combine::OneSubgroup => "subgroup reduce (GroupNonUniformArithmetic) alone, no workgroup memory",
+            Combine::OneSubgroup => {
+                "subgroup reduce (GroupNonUniformArithmetic) alone, no workgroup memory"
+            }
         }
     }
 
@@ -59,7 +61,9 @@ impl Combine {
         match self {
             Combine::Subgroup => "subgroup reduce (GroupNonUniformArithmetic)",
             Combine::WorkgroupTree => "a workgroup-memory tree",
-            Combine::OneSubgroup => "subgroup reduce (GroupNonUniformArithmetic), no workgroup memory",
+            Combine::OneSubgroup => {
+                "subgroup reduce (GroupNonUniformArithmetic), no workgroup memory"
+            }
         }
     }
 }
