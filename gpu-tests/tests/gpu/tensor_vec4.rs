@@ -116,8 +116,8 @@ fn vec4_groups_are_exact_at_their_edges() {
 /// the reference (the sum's order differs from the reference's serial
 /// one). Workgroup rows combine through subgroup operations and, on a
 /// target without them, through a workgroup-memory tree. On lavapipe,
-/// long rows take a row per subgroup (8 rows per workgroup, a tail
-/// workgroup with fewer), held in registers up to 128 vec4 groups per
+/// long rows take a row per subgroup (8 or 32 rows per workgroup, a
+/// tail workgroup with fewer), held in registers up to 128 vec4 groups per
 /// invocation (a 4,096-long row) and looped over beyond (4,128); a row
 /// with a NaN is NaN throughout, as in the reference.
 #[test]
@@ -173,6 +173,8 @@ fn vec4_softmax_on(
         ([70, 4096], 0.001),
         ([67, 4128], 0.0),
         ([9, 256], 0.5),
+        // 32 rows per workgroup of 256, the last with 4.
+        ([260, 512], 0.02),
     ] {
         let module = kiln_core::tensor::load(&softmax_rows(&shape)).unwrap();
         let compiled = compile(&module, target).unwrap();

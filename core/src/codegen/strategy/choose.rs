@@ -1203,18 +1203,25 @@ fn choose_softmax(
     // available and the row is long and f32, read as vec4 with no tail:
     // the subgroup's neighbouring lanes read neighbouring vectors, its
     // share of the row stays in registers, and the subgroup's operations
-    // combine it without a barrier (lavapipe, 1024 rows of 4096: 3.5 ms
-    // against 4.9 for a row per invocation).
+    // combine it without a barrier (lavapipe, 1024 rows of 4096: 3.4 ms
+    // against 4.9 for a row per invocation). Workgroups of 256 (32 rows)
+    // where that leaves 8 of them or more, else 64: 256 measured a few
+    // percent faster than 64 and 1024 there.
     let sg = target.subgroup_size();
+    let wg = if rows.is_some_and(|r| r >= 256) {
+        256
+    } else {
+        64
+    }
+    .min(max_inv);
     let subgroup_rows = lone_row
         && !short_row
         && shape.elems == [ElemType::F32]
         && row.fixed().is_some_and(|r| r % (4 * u64::from(sg)) == 0)
         && combine_for(target, shape) == Combine::Subgroup
         && target.is_one_subgroup(sg)
-        && 64.min(max_inv) % sg == 0;
+        && wg % sg == 0;
     if subgroup_rows {
-        let wg = 64.min(max_inv);
         softmax_rows(target, shape, s, wg, Distribution::RowSlices { slice: sg });
         s.reason = "long f32 rows, barriers serialize workgroups here and subgroup arithmetic is available: a row per subgroup".into();
         return;
@@ -1461,7 +1468,9 @@ pub(super) mod tests {
                 combine: Some(Combine::OneSubgroup)
             })
         );
-        assert_eq!((s.workgroup_size[0], s.workgroup_memory), (64, 0));
+        assert_eq!((s.workgroup_size[0], s.workgroup_memory), (256, 0));
+        let s = chosen(&lavapipe, &softmax_shape(100, 4096));
+        assert_eq!(s.workgroup_size[0], 64, "{s}");
         // Short rows stay one per invocation; so do rows the subgroup's
         // vec4 groups do not divide.
         for len in [256, 1000] {
