@@ -414,31 +414,11 @@ pub fn emit_dispatch(
             ));
         }
         (
-            Distribution::WorkgroupPerPoint,
+            dist @ (Distribution::WorkgroupPerPoint | Distribution::RowSlices { .. }),
             Some(ReductionStrategy::SoftmaxRow { combine: Some(c) }),
-        ) => {
-            let n = shape.reduction.unwrap_or(Size::Static(0));
-            let per = shapes
-                .host
-                .arith(SizeOp::CeilDiv, n, Size::Static(u64::from(wg)));
-            let loops = shapes.host.arith(SizeOp::Mul, per, Size::Static(3));
-            check_budget(shapes, d, loc, loops, budget, "softmax row share (3 loops)");
-            plans.push((
-                d.name.clone(),
-                Plan::SoftmaxRows {
-                    combine: c,
-                    slice: wg,
-                },
-                points,
-                Repeat::Once,
-            ));
-        }
-        (
-            Distribution::RowSlices { slice },
-            Some(ReductionStrategy::SoftmaxRow {
-                combine: Some(c @ Combine::OneSubgroup),
-            }),
-        ) if slice > 0 && wg % slice == 0 => {
+        ) if softmax_slice(dist, c, wg).is_some() => {
+            // A row per workgroup, or per subgroup-sized slice of one.
+            let slice = softmax_slice(dist, c, wg).unwrap_or(wg);
             let n = shape.reduction.unwrap_or(Size::Static(0));
             let per = shapes
                 .host
@@ -742,6 +722,21 @@ fn emit_kernel(
         }
     }
     Ok(())
+}
+
+/// The invocations per softmax row of distribution `dist` on workgroups
+/// of `wg`: the workgroup, or a slice of it that is one subgroup
+/// (combined by [`Combine::OneSubgroup`]); `None` for anything else.
+fn softmax_slice(dist: Distribution, combine: Combine, wg: u32) -> Option<u32> {
+    match dist {
+        Distribution::WorkgroupPerPoint => Some(wg),
+        Distribution::RowSlices { slice }
+            if combine == Combine::OneSubgroup && slice > 0 && wg % slice == 0 =>
+        {
+            Some(slice)
+        }
+        _ => None,
+    }
 }
 
 /// The softmax dispatch's row at `row` (coordinates without the
