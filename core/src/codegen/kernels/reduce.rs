@@ -485,6 +485,14 @@ impl Emitter<'_, '_, '_> {
         m
     }
 
+    /// `math.exp` of an f32 value.
+    fn exp_f32(&mut self, d: KValue) -> KValue {
+        let ex = self
+            .b
+            .op(KOpKind::MathExp, &[d], &[KType::f32()], Vec::new());
+        self.b.module().op(ex).results[0]
+    }
+
     /// One softmax row: `input` and `output` are the op's operand and
     /// result; `coords` the row's coordinates with `dim` left at 0; the
     /// row is split over `wg` invocations (`lane`'s share, `lane` in
@@ -695,10 +703,7 @@ impl Emitter<'_, '_, '_> {
                 }
             })
         };
-        let exp = |e: &mut Self, d: KValue| -> KValue {
-            let ex = e.b.op(KOpKind::MathExp, &[d], &[KType::f32()], Vec::new());
-            e.b.module().op(ex).results[0]
-        };
+        let exp = |e: &mut Self, d: KValue| e.exp_f32(d);
         let low = self.konst(Scalar::Float(f64::from(f32::MIN)), elem);
         let z = self.konst(Scalar::Float(0.0), elem);
         let per_lane = len / span;
@@ -825,10 +830,7 @@ impl Emitter<'_, '_, '_> {
         let mut exs = Vec::with_capacity(xs.len());
         for (i, &x) in xs.iter().enumerate() {
             let d = self.combine(ArithOp::SubF, x, mx, elem);
-            let ex = self
-                .b
-                .op(KOpKind::MathExp, &[d], &[KType::f32()], Vec::new());
-            let ex = self.b.module().op(ex).results[0];
+            let ex = self.exp_f32(d);
             sums[i % 4] = self.combine(ArithOp::AddF, ex, sums[i % 4], elem);
             exs.push(ex);
         }
