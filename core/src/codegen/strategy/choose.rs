@@ -1199,7 +1199,7 @@ fn choose_softmax(
     let rows_fill = target.fill_invocations().is_none_or(|fill| {
         rows.is_none_or(|r| r.saturating_mul(u64::from(target.subgroup_size())) > fill)
     });
-    // Rather a row per subgroup there where subgroup arithmetic is
+    // There, rather a row per subgroup where subgroup arithmetic is
     // available and the row is long and f32, read as vec4 with no tail:
     // the subgroup's neighbouring lanes read neighbouring vectors, its
     // share of the row stays in registers, and the subgroup's operations
