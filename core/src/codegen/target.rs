@@ -17,6 +17,7 @@ pub struct DriverFacts {
     /// as SIMD lanes): strategies without barriers are preferred where
     /// one exists (reductions write each invocation's partial result and
     /// a second dispatch combines them; softmax takes a row per
+    /// subgroup, combined by subgroup operations, or a row per
     /// invocation).
     pub barriers_serialize: bool,
     /// Whether read-only 32-bit tensors read 128 bits at a time (and
