@@ -485,6 +485,23 @@ impl Emitter<'_, '_, '_> {
         m
     }
 
+    /// Pushes the vector group of 4 adjacent elements of a row whose
+    /// last coordinate starts at `r4` (the caller pops it) and returns
+    /// the 4 elements' coordinates: `coords` with the last one replaced.
+    fn push_row_group(&mut self, r4: KValue, coords: &[KValue]) -> Vec<Vec<KValue>> {
+        let group = super::vector::VectorGroup::new(self, r4);
+        let dim = coords.len() - 1;
+        let lanes = (0..4)
+            .map(|j| {
+                let mut c = coords.to_vec();
+                c[dim] = group.lane(j);
+                c
+            })
+            .collect();
+        self.vector_groups.push(group);
+        lanes
+    }
+
     /// `math.exp` of an f32 value.
     fn exp_f32(&mut self, d: KValue) -> KValue {
         let ex = self
@@ -681,15 +698,7 @@ impl Emitter<'_, '_, '_> {
                 let keep = acc.to_vec();
                 let tys: Vec<KType> = keep.iter().map(|&v| e.b.type_of(v)).collect();
                 let mut body = |e: &mut Self| -> Result<Vec<KValue>, CodegenError> {
-                    let group = super::vector::VectorGroup::new(e, r4);
-                    let lanes: Vec<Vec<KValue>> = (0..4)
-                        .map(|j| {
-                            let mut c = coords.to_vec();
-                            c[dim] = group.lane(j);
-                            c
-                        })
-                        .collect();
-                    e.vector_groups.push(group);
+                    let lanes = e.push_row_group(r4, coords);
                     let out = f(e, &lanes, &keep);
                     e.vector_groups.pop();
                     out
@@ -703,14 +712,14 @@ impl Emitter<'_, '_, '_> {
                 }
             })
         };
-        let exp = |e: &mut Self, d: KValue| e.exp_f32(d);
-        let low = self.konst(Scalar::Float(f64::from(f32::MIN)), elem);
-        let z = self.konst(Scalar::Float(0.0), elem);
         let per_lane = len / span;
         if !checked && per_lane <= SOFTMAX_RESIDENT_GROUPS {
             let share = (base, span, per_lane);
             return self.softmax_row_resident(op, (input, output), coords, share, wg, how);
         }
+        let exp = |e: &mut Self, d: KValue| e.exp_f32(d);
+        let low = self.konst(Scalar::Float(f64::from(f32::MIN)), elem);
+        let z = self.konst(Scalar::Float(0.0), elem);
         let slack = self.konst(Scalar::Float(SOFTMAX_SLACK), elem);
         // Pass 1: a running reference point (within `slack` below the
         // maximum so far) and the sum of exponentials relative to it.
@@ -787,33 +796,24 @@ impl Emitter<'_, '_, '_> {
         how: Combine,
     ) -> Result<(), CodegenError> {
         let elem = ElemType::F32;
-        let dim = coords.len() - 1;
         let combiner = |op_: ArithOp| Combiner {
             op: op_,
             combine_op: op,
             x: input,
             elem,
         };
-        // The group at `base + t * span`, its 4 elements' coordinates.
-        let group_at = |e: &mut Self, t: u64| -> (super::vector::VectorGroup, Vec<Vec<KValue>>) {
+        // The group at `base + t * span`, pushed; its 4 elements'
+        // coordinates.
+        let group_at = |e: &mut Self, t: u64| -> Vec<Vec<KValue>> {
             let off = e.index((t * span) as i64);
             let r4 = e.add(base, off);
-            let group = super::vector::VectorGroup::new(e, r4);
-            let lanes = (0..4)
-                .map(|j| {
-                    let mut c = coords.to_vec();
-                    c[dim] = group.lane(j);
-                    c
-                })
-                .collect();
-            (group, lanes)
+            e.push_row_group(r4, coords)
         };
         let low = self.konst(Scalar::Float(f64::from(f32::MIN)), elem);
         let mut maxes = [low; 4];
         let mut xs = Vec::with_capacity(groups as usize * 4);
         for t in 0..groups {
-            let (group, lanes) = group_at(self, t);
-            self.vector_groups.push(group);
+            let lanes = group_at(self, t);
             for (j, c) in lanes.iter().enumerate() {
                 let x = self.elem(input, c)?;
                 maxes[j] = self.softmax_max(x, maxes[j]);
@@ -841,8 +841,7 @@ impl Emitter<'_, '_, '_> {
         let one = self.konst(Scalar::Float(1.0), elem);
         let inv = self.combine(ArithOp::DivF, one, sum, elem);
         for t in 0..groups {
-            let (group, lanes) = group_at(self, t);
-            self.vector_groups.push(group);
+            let lanes = group_at(self, t);
             for (j, c) in lanes.iter().enumerate() {
                 let q = self.combine(ArithOp::MulF, exs[t as usize * 4 + j], inv, elem);
                 self.store(output, c, q)?;
