@@ -67,7 +67,7 @@ use super::target::{CodegenTarget, DriverFacts};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -599,7 +599,7 @@ record!(Location { line, col });
 record!(Overflow { nsw, nuw });
 record!(Version { major, minor });
 
-unit_enum!(OpFamily [Elementwise, DataMovement, Reduction, Contraction, Convolution, Pooling, Softmax, Scalar]);
+unit_enum!(OpFamily [Elementwise, DataMovement, Reduction, Contraction, Convolution, Pooling, Softmax, Scalar, Normalization]);
 unit_enum!(Combine [Subgroup, WorkgroupTree, OneSubgroup]);
 unit_enum!(TypeRepr [Native, Emulated32, F16Storage, F16Bits, BF16Bits, BoolBytes, I64Pair]);
 unit_enum!(SizeOp [Add, Sub, Mul, CeilDiv, Max, Min]);
@@ -1182,7 +1182,7 @@ impl Field for ReductionStrategy {
                 split.put(w)?;
                 per_invocation.put(w)
             }
-            ReductionStrategy::SoftmaxRow { combine } => {
+            ReductionStrategy::Rows { combine } => {
                 2u8.put(w)?;
                 combine.put(w)
             }
@@ -1205,7 +1205,7 @@ impl Field for ReductionStrategy {
                 split: Field::get(r)?,
                 per_invocation: Field::get(r)?,
             },
-            (_, 2) => ReductionStrategy::SoftmaxRow {
+            (_, 2) => ReductionStrategy::Rows {
                 combine: Field::get(r)?,
             },
             (_, 3) => ReductionStrategy::SplitK {

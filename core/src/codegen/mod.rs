@@ -48,6 +48,7 @@ pub mod inline;
 pub mod kernels;
 pub mod program;
 pub mod regions;
+pub mod row_group;
 pub mod shapes;
 pub mod strategy;
 pub mod target;

@@ -28,6 +28,12 @@
 //!   elementwise op reading it through a permutation: then it becomes that
 //!   consumer's prologue (the consumer is the root's epilogue), at most one
 //!   root per dispatch;
+//! * a reduction whose every reader is computed in one all-parallel
+//!   dispatch, and whose value is the same along that dispatch's rows
+//!   (its last loop), joins it as a row root, computed once per row (a
+//!   layer norm's sum and sum of squares); elementwise ops between row
+//!   roots and the dispatch are recomputed where read (see
+//!   [`super::row_group`]);
 //! * returned values and tensors captured inside op regions are always in
 //!   memory.
 //!
@@ -43,6 +49,7 @@ use crate::tensor::ops::{ConvKind, LinalgKind, OpKind, TensorOp};
 use crate::tensor::{TFunc, TOp, TValue, TensorModule};
 
 use super::analysis::{FuncInfo, OpClass, UseKind};
+use super::row_group::{self, RowRoot};
 
 /// What becomes of a top-level value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +87,9 @@ pub enum OpFamily {
     Pooling,
     /// `linalg.softmax`.
     Softmax,
+    /// Per-row reductions and the row-wise op that reads them, one
+    /// dispatch (layer norm, RMS norm; see [`super::row_group`]).
+    Normalization,
     /// One scalar written to memory.
     Scalar,
 }
@@ -95,6 +105,7 @@ impl OpFamily {
             OpFamily::Convolution => "convolution",
             OpFamily::Pooling => "pooling",
             OpFamily::Softmax => "softmax",
+            OpFamily::Normalization => "normalization",
             OpFamily::Scalar => "scalar",
         }
     }
@@ -108,6 +119,7 @@ impl OpFamily {
                 | OpFamily::Convolution
                 | OpFamily::Pooling
                 | OpFamily::Softmax
+                | OpFamily::Normalization
         )
     }
 }
@@ -129,6 +141,9 @@ pub struct DispatchRegion {
     pub root: Option<TOp>,
     /// The op family.
     pub family: OpFamily,
+    /// Reductions computed once per row before the row's points, in
+    /// program order ([`OpFamily::Normalization`]; empty otherwise).
+    pub row_roots: Vec<RowRoot>,
 }
 
 /// The dispatch regions of one function.
@@ -197,6 +212,13 @@ struct Former<'a, 'm> {
     stored_ops: Vec<(TOp, Option<TOp>)>,
     /// Root attached to an owner op as its prologue.
     attached: HashMap<TOp, TOp>,
+    /// Loop sources of the ops computed in a dispatch whose op may hold
+    /// a row group (see [`super::row_group`]).
+    sources: HashMap<TOp, Vec<Option<usize>>>,
+    /// Row roots joined to each dispatch op, in reverse program order.
+    row_roots: HashMap<TOp, Vec<RowRoot>>,
+    /// Elementwise ops that depend on a reduction.
+    reaching_roots: HashSet<TOp>,
 }
 
 /// Forms the dispatch regions of the analysed function.
@@ -211,6 +233,9 @@ pub fn form_dispatch_regions(info: &FuncInfo<'_>) -> FuncRegions {
         has_root: HashSet::new(),
         stored_ops: Vec::new(),
         attached: HashMap::new(),
+        sources: HashMap::new(),
+        row_roots: HashMap::new(),
+        reaching_roots: row_group::reaching_roots(info),
     };
     let m = info.m;
     for (&v, uses) in &info.uses {
@@ -254,13 +279,21 @@ pub fn form_dispatch_regions(info: &FuncInfo<'_>) -> FuncRegions {
             f.fates.insert(r, ValueFate::Stored(index));
         }
         let root = root.or_else(|| f.attached.get(&op).copied());
+        let mut row_roots = f.row_roots.remove(&op).unwrap_or_default();
+        row_roots.reverse();
+        let family = if row_roots.is_empty() {
+            family(info, op, root)
+        } else {
+            OpFamily::Normalization
+        };
         dispatches.push(DispatchRegion {
             index,
             name: format!("{fname}_dispatch_{index}"),
             op,
             stored,
             root,
-            family: family(info, op, root),
+            family,
+            row_roots,
         });
     }
     FuncRegions {
@@ -401,19 +434,30 @@ impl Former<'_, '_> {
         }
         let mut stored = d.results.len() > 1 || self.forced.contains(&d.results[0]);
         let mut attach_to = None;
+        let mut row_host = None;
         if !stored {
             let r = d.results[0];
             let reader = self.single_once_reader(r);
             match class {
                 OpClass::Free => {}
-                OpClass::Compute => stored = reader.is_none(),
+                OpClass::Compute => {
+                    stored = reader.is_none();
+                    if stored && self.reaching_roots.contains(&op) {
+                        row_host = self.row_host(op);
+                        stored = row_host.is_none();
+                    }
+                }
                 _ => {
                     // A root: the prologue of its one elementwise consumer?
                     attach_to = reader
                         .filter(|&c| self.is_epilogue(r, c))
                         .and_then(|c| self.owner_of(c))
-                        .filter(|o| !self.has_root.contains(o));
-                    stored = attach_to.is_none();
+                        .filter(|o| !self.has_root.contains(o) && !self.row_roots.contains_key(o));
+                    if attach_to.is_none() {
+                        // Or a row root of the dispatch that reads it?
+                        row_host = self.row_host(op);
+                    }
+                    stored = attach_to.is_none() && row_host.is_none();
                 }
             }
         }
@@ -432,7 +476,22 @@ impl Former<'_, '_> {
             self.owner.insert(op, Some(op));
             if root.is_some() {
                 self.has_root.insert(op);
+            } else if row_group::can_host(info, op) {
+                let loops = info.structured[&op].num_loops();
+                self.sources.insert(op, (0..loops).map(Some).collect());
             }
+        } else if let Some((host, src)) = row_host {
+            let r = d.results[0];
+            self.fates.insert(r, ValueFate::Inlined);
+            self.once.insert(op, false);
+            self.owner.insert(op, Some(host));
+            if class == OpClass::Root {
+                self.row_roots.entry(host).or_default().push(RowRoot {
+                    op,
+                    loops: src.clone(),
+                });
+            }
+            self.sources.insert(op, src);
         } else {
             let r = d.results[0];
             self.fates.insert(r, ValueFate::Inlined);
@@ -444,8 +503,60 @@ impl Former<'_, '_> {
                 self.has_root.insert(o);
                 self.attached.insert(o, op);
             }
+            if let (Some(c), Some(_)) = (reader, owner) {
+                if let Some(src) = self
+                    .sources
+                    .get(&c)
+                    .and_then(|cs| row_group::sources_from_reader(info, c, cs, r, op))
+                {
+                    self.sources.insert(op, src);
+                }
+            }
         }
         self.record_operand_reads(op);
+    }
+
+    /// The dispatch op that `op` (an unforced reduction or elementwise
+    /// op with one result) joins as part of a row group, with `op`'s loop
+    /// sources: every reader of its result is computed in that one
+    /// dispatch, which may hold a row group and has no prologue root, the
+    /// readers agree on where `op`'s loops come from, and a reduction is
+    /// a row root there ([`row_group::is_row_root`]).
+    fn row_host(&self, op: TOp) -> Option<(TOp, Vec<Option<usize>>)> {
+        let info = self.info;
+        let d = info.m.op(op);
+        let [r] = d.results[..] else {
+            return None;
+        };
+        let readers = self.reads.get(&r)?;
+        let host = self.owner_of(readers.first()?.0)?;
+        if host == op
+            || self.attached.contains_key(&host)
+            || !row_group::can_host(info, host)
+            || self.owner_of(host) != Some(host)
+        {
+            return None;
+        }
+        let mut src: Option<Vec<Option<usize>>> = None;
+        for &(c, _) in readers {
+            if self.owner_of(c) != Some(host) {
+                return None;
+            }
+            let cs = self.sources.get(&c)?;
+            let s = row_group::sources_from_reader(info, c, cs, r, op)?;
+            match &src {
+                Some(x) if *x != s => return None,
+                _ => src = Some(s),
+            }
+        }
+        let src = src?;
+        let host_loops = info.structured[&host].num_loops();
+        if info.class.get(&op) == Some(&OpClass::Root)
+            && !row_group::is_row_root(info, op, &src, host_loops)
+        {
+            return None;
+        }
+        Some((host, src))
     }
 
     /// Whether root result `r` can be the prologue of consumer `c`: `c` is
@@ -542,6 +653,10 @@ pub fn print_regions(m: &TensorModule, info: &FuncInfo<'_>, r: &FuncRegions) -> 
         let _ = writeln!(out, "  writes {} : {}", describe(d.op), tys.join(", "));
         if let Some(root) = d.root.filter(|&x| x != d.op) {
             let _ = writeln!(out, "  prologue root {}", describe(root));
+        }
+        if !d.row_roots.is_empty() {
+            let list: Vec<String> = d.row_roots.iter().map(|r| describe(r.op)).collect();
+            let _ = writeln!(out, "  row roots {}", list.join(", "));
         }
         let fused = fused_ops(info, r, d.op);
         if !fused.is_empty() {

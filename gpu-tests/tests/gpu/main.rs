@@ -39,6 +39,7 @@ mod tensor_cpu_differential;
 mod tensor_dynamic;
 mod tensor_matvec;
 mod tensor_programs;
+mod tensor_row_groups;
 mod tensor_shared_tiles;
 mod tensor_split_k;
 mod tensor_strategies;

@@ -326,7 +326,7 @@ fn softmax_candidates_match_the_reference() {
             assert_eq!(s.workgroup_size[0], choice.workgroup, "{shape:?}");
             let split = matches!(
                 s.reduction,
-                Some(ReductionStrategy::SoftmaxRow { combine: Some(_) })
+                Some(ReductionStrategy::Rows { combine: Some(_) })
             );
             assert_eq!(
                 split,

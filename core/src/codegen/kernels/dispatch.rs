@@ -15,7 +15,7 @@ use super::super::bufferize::{BufferInfo, BufferOrigin, BufferPlan};
 use super::super::combine::combiners;
 use super::super::error::CodegenError;
 use super::super::host::{CheckKind, RuntimeCheck, Size, SizeOp};
-use super::super::regions::{DispatchRegion, FuncRegions, ValueFate};
+use super::super::regions::{DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::super::shapes::Shapes;
 use super::super::strategy::{
     loop_sizes, Combine, DispatchShape, Distribution, ReductionStrategy, Strategy,
@@ -47,7 +47,7 @@ enum Plan {
     },
     /// Softmax: a row per slice of `slice` invocations (a workgroup, or
     /// one subgroup of it with [`Combine::OneSubgroup`]).
-    SoftmaxRows { combine: Combine, slice: u32 },
+    Rows { combine: Combine, slice: u32 },
     /// A register tile of `rows` x `cols` points per invocation; with
     /// `split`, the first kernel of a split-K (one slice per workgroup).
     Tile {
@@ -146,10 +146,11 @@ pub fn emit_dispatch(
                 }
                 _ => (Range::Whole, Repeat::Once),
             };
-            if let Some(ReductionStrategy::SoftmaxRow { .. }) = red {
+            if let Some(ReductionStrategy::Rows { .. }) = red {
                 let n = shape.reduction.unwrap_or(Size::Static(0));
-                let loops = shapes.host.arith(SizeOp::Mul, n, Size::Static(3));
-                check_budget(shapes, d, loc, loops, budget, "softmax row (3 loops)");
+                let passes = Size::Static(shape.row_passes);
+                let loops = shapes.host.arith(SizeOp::Mul, n, passes);
+                check_budget(shapes, d, loc, loops, budget, "the row's passes");
             }
             let per_wg = Size::Static(u64::from(wg) * u64::from(per));
             let groups = shapes.host.arith(SizeOp::CeilDiv, points, per_wg);
@@ -415,7 +416,7 @@ pub fn emit_dispatch(
         }
         (
             dist @ (Distribution::WorkgroupPerPoint | Distribution::RowSlices { .. }),
-            Some(ReductionStrategy::SoftmaxRow { combine: Some(c) }),
+            Some(ReductionStrategy::Rows { combine: Some(c) }),
         ) if softmax_slice(dist, c, wg).is_some() => {
             // A row per workgroup, or per subgroup-sized slice of one.
             let slice = softmax_slice(dist, c, wg).unwrap_or(wg);
@@ -423,13 +424,14 @@ pub fn emit_dispatch(
             let per = shapes
                 .host
                 .arith(SizeOp::CeilDiv, n, Size::Static(u64::from(slice)));
-            let loops = shapes.host.arith(SizeOp::Mul, per, Size::Static(3));
-            check_budget(shapes, d, loc, loops, budget, "softmax row share (3 loops)");
+            let passes = Size::Static(shape.row_passes);
+            let loops = shapes.host.arith(SizeOp::Mul, per, passes);
+            check_budget(shapes, d, loc, loops, budget, "the row share's passes");
             let rows = Size::Static(u64::from(wg / slice));
             let groups = shapes.host.arith(SizeOp::CeilDiv, points, rows);
             plans.push((
                 d.name.clone(),
-                Plan::SoftmaxRows { combine: c, slice },
+                Plan::Rows { combine: c, slice },
                 groups,
                 Repeat::Once,
             ));
@@ -694,14 +696,14 @@ fn emit_kernel(
             let wgi = workgroup_index(e);
             super::matvec::emit_row_slices(e, d, shape, wgi, *slice, *combine)?;
         }
-        Plan::SoftmaxRows { combine, slice } if *slice == wg => {
+        Plan::Rows { combine, slice } if *slice == wg => {
             let wgi = workgroup_index(e);
             let domain = e.sizes(&shape.points);
             let coords = e.delinearize(wgi, &domain);
             let tid = e.b.thread_id("x");
-            softmax(e, d, &coords, (wg, tid), *combine)?;
+            rows(e, d, &coords, (wg, tid), *combine)?;
         }
-        Plan::SoftmaxRows { combine, slice } => {
+        Plan::Rows { combine, slice } => {
             // A row per subgroup: the subgroup's row, skipped by a tail
             // subgroup past the last (uniform within the subgroup, so
             // its subgroup operations stay uniform).
@@ -717,7 +719,7 @@ fn emit_kernel(
             let (slice, combine) = (*slice, *combine);
             e.if_then(inside, |e| {
                 let coords = e.delinearize(row, &domain);
-                softmax(e, d, &coords, (slice, lane), combine)
+                rows(e, d, &coords, (slice, lane), combine)
             })?;
         }
     }
@@ -736,6 +738,21 @@ fn softmax_slice(dist: Distribution, combine: Combine, wg: u32) -> Option<u32> {
             Some(slice)
         }
         _ => None,
+    }
+}
+
+/// The row at `row` of a softmax or row-group dispatch.
+fn rows(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    row: &[KValue],
+    share: (u32, KValue),
+    how: Combine,
+) -> Result<(), CodegenError> {
+    if d.family == OpFamily::Normalization {
+        super::row_group::emit_row(e, d, row, share, how)
+    } else {
+        softmax(e, d, row, share, how)
     }
 }
 
@@ -772,6 +789,10 @@ fn point(
     range: &Range,
 ) -> Result<(), CodegenError> {
     let info = e.c.info;
+    if d.family == OpFamily::Normalization {
+        let zero = e.index(0);
+        return rows(e, d, coords, (1, zero), Combine::WorkgroupTree);
+    }
     let Some(root) = d.root else {
         return stores(e, d, coords);
     };

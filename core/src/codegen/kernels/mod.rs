@@ -26,6 +26,7 @@ mod emitter;
 mod int64;
 mod matvec;
 mod reduce;
+mod row_group;
 mod shared_tile;
 mod split_k;
 mod tile;

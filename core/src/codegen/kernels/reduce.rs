@@ -278,7 +278,12 @@ impl Emitter<'_, '_, '_> {
 
     /// Folds `xs` (unwidened values, one per combiner) into the widened
     /// `accs`.
-    fn fold_xs(&mut self, cs: &[Combiner], accs: &[KValue], xs: &[KValue]) -> Vec<KValue> {
+    pub(super) fn fold_xs(
+        &mut self,
+        cs: &[Combiner],
+        accs: &[KValue],
+        xs: &[KValue],
+    ) -> Vec<KValue> {
         cs.iter()
             .enumerate()
             .map(|(k, c)| {

@@ -59,6 +59,10 @@ pub struct DispatchShape {
     /// one input read along the reduction streams rows (a row sum, a
     /// row maximum). Row slices take it where the device is a CPU.
     pub sums_rows: bool,
+    /// Passes over each row of a row-wise dispatch: 3 for softmax (max,
+    /// sum of exponentials, normalisation), a row group's row roots plus
+    /// one (a layer norm: 3); 0 for other families.
+    pub row_passes: u64,
 }
 
 impl DispatchShape {
@@ -94,7 +98,7 @@ pub fn dispatch_shape(
 ) -> DispatchShape {
     let m = info.m;
     let op = d.op;
-    let points: Vec<Size> = match (&m.op(op).kind, info.structured.get(&op)) {
+    let mut points: Vec<Size> = match (&m.op(op).kind, info.structured.get(&op)) {
         (OpKind::Linalg(l), _) if matches!(l.kind, LinalgKind::Softmax { .. }) => {
             let LinalgKind::Softmax { dimension } = l.kind else {
                 unreachable!()
@@ -124,6 +128,13 @@ pub fn dispatch_shape(
     };
     let mut reduction = None;
     let mut combinable = false;
+    let mut row_passes = 0;
+    if d.family == OpFamily::Normalization {
+        // Rows: the points without the last loop, which each row runs.
+        reduction = points.pop();
+        combinable = true;
+        row_passes = d.row_roots.len() as u64 + 1;
+    }
     let mut tile_shares_loads = false;
     let mut stages_operands = false;
     let mut reduction_innermost = false;
@@ -192,6 +203,7 @@ pub fn dispatch_shape(
                     .of(m.op(root).results[0])
                     .get(dimension as usize)
                     .copied();
+                row_passes = 3;
             }
             _ => {
                 if let Some(s) = info.structured.get(&root) {
@@ -220,7 +232,8 @@ pub fn dispatch_shape(
     for &v in &d.stored {
         add(m.value_kind(v).elem());
     }
-    for op in [Some(d.op), d.root].into_iter().flatten() {
+    let row_roots = d.row_roots.iter().map(|r| Some(r.op));
+    for op in [Some(d.op), d.root].into_iter().chain(row_roots).flatten() {
         for &v in &m.op(op).operands {
             if m.value_kind(v).is_tensor() {
                 add(m.value_kind(v).elem());
@@ -246,6 +259,7 @@ pub fn dispatch_shape(
         coop_matmul: super::plain_matmul(info, regions, d),
         streams_rows,
         sums_rows,
+        row_passes,
     }
 }
 
@@ -340,7 +354,7 @@ pub fn choose(
         _ => {}
     }
     super::matvec::retarget_reduction(target, shape, &mut s);
-    if shape.family == OpFamily::Softmax {
+    if matches!(shape.family, OpFamily::Softmax | OpFamily::Normalization) {
         softmax_rows(target, shape, &mut s, choice.workgroup, choice.distribution);
     }
     s.reason = format!(
@@ -457,7 +471,7 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
     for c in super::matvec::row_slice_candidates(target, shape) {
         add(c.workgroup, c.distribution);
     }
-    if shape.family == OpFamily::Softmax {
+    if matches!(shape.family, OpFamily::Softmax | OpFamily::Normalization) {
         for (wg, dist) in softmax_candidates(target, shape, default.loop_budget) {
             add(wg, dist);
         }
@@ -561,7 +575,9 @@ fn choose_default(
             s.workgroup_size = [1, 1, 1];
             s.reason = "one value: one invocation".into();
         }
-        OpFamily::Softmax => choose_softmax(target, shape, &mut s, budget, max_inv),
+        OpFamily::Softmax | OpFamily::Normalization => {
+            choose_softmax(target, shape, &mut s, budget, max_inv)
+        }
         OpFamily::Reduction | OpFamily::Contraction | OpFamily::Convolution | OpFamily::Pooling => {
             choose_reduction(target, shape, &mut s, budget, max_inv)
         }
@@ -1115,7 +1131,7 @@ fn softmax_rows(
     match dist {
         Distribution::Points { .. } => {
             s.distribution = Distribution::Points { per_invocation: 1 };
-            s.reduction = Some(ReductionStrategy::SoftmaxRow { combine: None });
+            s.reduction = Some(ReductionStrategy::Rows { combine: None });
             return;
         }
         Distribution::RowSlices { slice }
@@ -1125,7 +1141,7 @@ fn softmax_rows(
                 && wg % slice == 0 =>
         {
             s.distribution = dist;
-            s.reduction = Some(ReductionStrategy::SoftmaxRow {
+            s.reduction = Some(ReductionStrategy::Rows {
                 combine: Some(Combine::OneSubgroup),
             });
             return;
@@ -1137,7 +1153,7 @@ fn softmax_rows(
         c => c,
     };
     s.distribution = Distribution::WorkgroupPerPoint;
-    s.reduction = Some(ReductionStrategy::SoftmaxRow {
+    s.reduction = Some(ReductionStrategy::Rows {
         combine: Some(combine),
     });
     s.workgroup_memory = match combine {
@@ -1159,7 +1175,7 @@ fn softmax_candidates(
     if shape
         .reduction
         .and_then(|r| r.fixed())
-        .is_some_and(|r| r * 3 <= budget)
+        .is_some_and(|r| r * shape.row_passes <= budget)
     {
         out.push((64, Distribution::Points { per_invocation: 1 }));
     }
@@ -1186,13 +1202,16 @@ fn choose_softmax(
 ) {
     let row = shape.reduction.unwrap_or(Size::Static(0));
     let rows = shape.static_points();
-    let short_row = row.fixed().is_some_and(|r| r * 3 <= budget && r <= 256);
+    let passes = shape.row_passes.max(1);
+    let short_row = row
+        .fixed()
+        .is_some_and(|r| r * passes <= budget && r <= 256);
     // Where barriers serialize a workgroup (lavapipe), any row whose three
     // loops fit the budget goes to one invocation, if there are rows
     // enough to keep the device busy: each invocation then reads its row
     // sequentially, without the workgroup's barriers.
     let lone_row = target.facts.barriers_serialize
-        && row.fixed().is_some_and(|r| r * 3 <= budget)
+        && row.fixed().is_some_and(|r| r * passes <= budget)
         && rows.is_some_and(|r| r >= 64);
     // On a GPU, a row per invocation only where the rows fill the device
     // (an attention's 512 rows of 128 are 512 invocations).
@@ -1273,6 +1292,7 @@ pub(super) mod tests {
             coop_matmul: None,
             streams_rows: false,
             sums_rows: false,
+            row_passes: 0,
         }
     }
 
@@ -1438,6 +1458,7 @@ pub(super) mod tests {
             tile_shares_loads: false,
             reduction_innermost: true,
             stages_operands: false,
+            row_passes: 3,
             ..matmul_shape(1, 1, 1)
         }
     }
@@ -1464,7 +1485,7 @@ pub(super) mod tests {
         assert_eq!(s.distribution, Distribution::RowSlices { slice: 8 }, "{s}");
         assert_eq!(
             s.reduction,
-            Some(ReductionStrategy::SoftmaxRow {
+            Some(ReductionStrategy::Rows {
                 combine: Some(Combine::OneSubgroup)
             })
         );

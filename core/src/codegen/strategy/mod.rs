@@ -245,12 +245,14 @@ pub enum ReductionStrategy {
         /// Reduction iterations per slice (a multiple of 16).
         slice: u64,
     },
-    /// Softmax along a row: max, sum of exponentials, normalisation, by
+    /// Row by row: softmax (max, sum of exponentials, normalisation) or
+    /// a row group (its row roots, then the row's points; see
+    /// [`OpFamily::Normalization`]), by
     /// one invocation per row or, with `combine`, by a workgroup per row
     /// ([`Distribution::WorkgroupPerPoint`]) or a subgroup per row
     /// ([`Distribution::RowSlices`] of the subgroup size, combined by
     /// [`Combine::OneSubgroup`]).
-    SoftmaxRow {
+    Rows {
         /// `None`: one invocation per row.
         combine: Option<Combine>,
     },
@@ -410,21 +412,25 @@ impl fmt::Display for Strategy {
                 f,
                 "  reduction: split-K into {slices} slices of {slice} iterations (the last takes the rest), each tile's partial sums written to scratch [{slices}][points]; a second dispatch sums the slices and applies the epilogue"
             )?,
-            Some(ReductionStrategy::SoftmaxRow { combine }) => match combine {
-                None => writeln!(
-                    f,
-                    "  reduction: softmax, one invocation per row (max, sum, normalise)"
-                )?,
-                Some(c) => writeln!(
-                    f,
-                    "  reduction: softmax, one {} per row, combined by {}",
-                    match self.distribution {
-                        Distribution::RowSlices { .. } => "subgroup",
-                        _ => "workgroup",
-                    },
-                    c.name()
-                )?,
-            },
+            Some(ReductionStrategy::Rows { combine }) => {
+                let what = if self.family == OpFamily::Normalization {
+                    "row reductions then the row's points, fused (no intermediate in memory)"
+                } else {
+                    "softmax (max, sum, normalise)"
+                };
+                match combine {
+                    None => writeln!(f, "  reduction: {what}, one invocation per row")?,
+                    Some(c) => writeln!(
+                        f,
+                        "  reduction: {what}, one {} per row, combined by {}",
+                        match self.distribution {
+                            Distribution::RowSlices { .. } => "subgroup",
+                            _ => "workgroup",
+                        },
+                        c.name()
+                    )?,
+                }
+            }
         }
         writeln!(f, "  workgroup memory: {} bytes", self.workgroup_memory)?;
         writeln!(

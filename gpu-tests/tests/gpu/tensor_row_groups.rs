@@ -1,0 +1,328 @@
+//! Row groups (`OpFamily::Normalization`): per-row reductions written as
+//! `linalg.generic`s and the row-wise op reading them run as one dispatch
+//! — layer norm (a mean, then a variance that reads it), RMS norm,
+//! `x - max(x)` (a maximum, not a sum) and `x / sum(x)` — against the
+//! reference evaluator, at sizes that exercise the kernel's edges: a
+//! tiny row, rows not a multiple of 4, rows an invocation holds in
+//! registers up to the cap and one past it, a tail workgroup of rows,
+//! rank 3 (two row loops), dynamic rows; on lavapipe's env and one
+//! without subgroup arithmetic (a workgroup-memory tree), with every
+//! `kiln tune` candidate forced in turn.
+
+use kiln_core::codegen::compile;
+use kiln_core::codegen::regions::OpFamily;
+use kiln_core::codegen::strategy::Tuning;
+use kiln_core::tensor::eval::{self, Value};
+use kiln_gpu_tests::assert_no_validation_messages;
+use kiln_runtime::e2e::device_target;
+
+use crate::tensor_tiles::{device, input};
+
+/// Which row program.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    LayerNorm,
+    RmsNorm,
+    MinusMax,
+    OverSum,
+}
+
+/// `@f` of `kind` over an f32 tensor of `dims` (`None`: a dynamic size;
+/// the last, the row, static), normalizing along the last dimension;
+/// layer norm and RMS norm also take the `[D]` scale (and shift).
+fn program(kind: Kind, dims: &[Option<usize>]) -> String {
+    let n = dims.len();
+    let size = |d: &Option<usize>| d.map_or("?".to_string(), |v| v.to_string());
+    let all: Vec<String> = dims.iter().map(size).collect();
+    let x = format!("tensor<{}xf32>", all.join("x"));
+    let r = if n == 1 {
+        "tensor<f32>".to_string()
+    } else {
+        format!("tensor<{}xf32>", all[..n - 1].join("x"))
+    };
+    let d = dims[n - 1].expect("a static row");
+    let v = format!("tensor<{d}xf32>");
+    let loops: Vec<String> = (0..n).map(|i| format!("d{i}")).collect();
+    let ls = loops.join(", ");
+    let id = format!("affine_map<({ls}) -> ({ls})>");
+    let row = format!("affine_map<({ls}) -> ({})>", loops[..n - 1].join(", "));
+    let last = format!("affine_map<({ls}) -> (d{})>", n - 1);
+    let par = vec!["\"parallel\""; n].join(", ");
+    let mut red = vec!["\"parallel\""; n - 1];
+    red.push("\"reduction\"");
+    let red = red.join(", ");
+    // Dynamic sizes of the empty tensors.
+    let mut text = String::new();
+    let mut dyn_dims = Vec::new();
+    for (i, s) in dims[..n - 1].iter().enumerate() {
+        if s.is_none() {
+            text += &format!(
+                "  %c{i} = arith.constant {i} : index\n  %n{i} = tensor.dim %x, %c{i} : {x}\n"
+            );
+            dyn_dims.push(format!("%n{i}"));
+        }
+    }
+    let dd = dyn_dims.join(", ");
+    let inv = 1.0 / d as f64;
+    let (identity, fold) = match kind {
+        Kind::MinusMax => ("-3.40282347e+38", "arith.maximumf"),
+        _ => ("0.0", "arith.addf"),
+    };
+    text += &format!(
+        "  %z = arith.constant {identity} : f32
+  %zero = arith.constant 0.0 : f32
+  %inv = arith.constant {inv:e} : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %re = tensor.empty({dd}) : {r}
+  %acc = linalg.fill ins(%z : f32) outs(%re : {r}) -> {r}
+  %xe = tensor.empty({dd}) : {x}
+"
+    );
+    // A reduction over the row of `term(v)` (`extra`: a row value).
+    let reduce = |name: &str, extra: Option<&str>, term: &str| {
+        let (ins, tys, maps, args) = match extra {
+            Some(e) => (
+                format!("%x, {e}"),
+                format!("{x}, {r}"),
+                format!("{id}, {row}, {row}"),
+                "%v: f32, %m: f32, %a: f32",
+            ),
+            None => (
+                "%x".to_string(),
+                x.clone(),
+                format!("{id}, {row}"),
+                "%v: f32, %a: f32",
+            ),
+        };
+        format!(
+            "  {name} = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{red}]}} ins({ins} : {tys}) outs(%acc : {r}) {{
+  ^bb0({args}):
+{term}    %s = {fold} %t, %a : f32
+    linalg.yield %s : f32
+  }} -> {r}
+"
+        )
+    };
+    let (params, body) = match kind {
+        Kind::LayerNorm => {
+            text += &reduce("%sum", None, "    %t = arith.addf %v, %zero : f32\n");
+            text += &format!(
+                "  %mean = linalg.generic {{indexing_maps = [{rid}, {rid}], iterator_types = [{rpar}]}} ins(%sum : {r}) outs(%re : {r}) {{
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %inv : f32
+    linalg.yield %m : f32
+  }} -> {r}
+",
+                rid = format!(
+                    "affine_map<({0}) -> ({0})>",
+                    loops[..n - 1].join(", ")
+                ),
+                rpar = vec!["\"parallel\""; n - 1].join(", "),
+            );
+            text += &reduce(
+                "%sq",
+                Some("%mean"),
+                "    %c = arith.subf %v, %m : f32\n    %t = arith.mulf %c, %c : f32\n",
+            );
+            (
+                format!(", %g: {v}, %b: {v}"),
+                format!(
+                    "  %y = linalg.generic {{indexing_maps = [{id}, {row}, {row}, {last}, {last}, {id}], iterator_types = [{par}]}} ins(%x, %mean, %sq, %g, %b : {x}, {r}, {r}, {v}, {v}) outs(%xe : {x}) {{
+  ^bb0(%v: f32, %m: f32, %q: f32, %gv: f32, %bv: f32, %o: f32):
+    %var = arith.mulf %q, %inv : f32
+    %ve = arith.addf %var, %eps : f32
+    %k = math.rsqrt %ve : f32
+    %c = arith.subf %v, %m : f32
+    %nn = arith.mulf %c, %k : f32
+    %sc = arith.mulf %nn, %gv : f32
+    %t = arith.addf %sc, %bv : f32
+    linalg.yield %t : f32
+  }} -> {x}
+"
+                ),
+            )
+        }
+        Kind::RmsNorm => {
+            text += &reduce("%sq", None, "    %t = arith.mulf %v, %v : f32\n");
+            (
+                format!(", %g: {v}"),
+                format!(
+                    "  %y = linalg.generic {{indexing_maps = [{id}, {row}, {last}, {id}], iterator_types = [{par}]}} ins(%x, %sq, %g : {x}, {r}, {v}) outs(%xe : {x}) {{
+  ^bb0(%v: f32, %q: f32, %gv: f32, %o: f32):
+    %ms = arith.mulf %q, %inv : f32
+    %me = arith.addf %ms, %eps : f32
+    %k = math.rsqrt %me : f32
+    %nn = arith.mulf %v, %k : f32
+    %t = arith.mulf %nn, %gv : f32
+    linalg.yield %t : f32
+  }} -> {x}
+"
+                ),
+            )
+        }
+        Kind::MinusMax | Kind::OverSum => {
+            text += &reduce("%red", None, "    %t = arith.addf %v, %zero : f32\n");
+            let op = match kind {
+                Kind::MinusMax => "arith.subf",
+                _ => "arith.divf",
+            };
+            (
+                String::new(),
+                format!(
+                    "  %y = linalg.generic {{indexing_maps = [{id}, {row}, {id}], iterator_types = [{par}]}} ins(%x, %red : {x}, {r}) outs(%xe : {x}) {{
+  ^bb0(%v: f32, %q: f32, %o: f32):
+    %t = {op} %v, %q : f32
+    linalg.yield %t : f32
+  }} -> {x}
+"
+                ),
+            )
+        }
+    };
+    format!("func.func @f(%x: {x}{params}) -> {x} {{\n{text}{body}  return %y : {x}\n}}\n")
+}
+
+/// The arguments of `kind` over `shape`: small integers for x (seed 3),
+/// and a scale and shift that differ per column.
+fn args(kind: Kind, shape: &[usize]) -> Vec<Value> {
+    let d = shape[shape.len() - 1];
+    let mut out = vec![input(shape, 3)];
+    let params = match kind {
+        Kind::LayerNorm => 2,
+        Kind::RmsNorm => 1,
+        _ => 0,
+    };
+    for p in 0..params {
+        out.push(input(&[d], 11 + p));
+    }
+    out
+}
+
+/// The values of `args[0]` as f64.
+fn floats(v: &Value) -> Vec<f64> {
+    let Value::Tensor(t) = v else {
+        panic!("expected a tensor");
+    };
+    (0..t.len()).map(|i| t.get(i).float()).collect()
+}
+
+/// `kind` of `args` computed in f64 on the host, row by row (rows of
+/// `d`): closer to the exact result than the reference evaluator, whose
+/// f32 variance summed serially over 4,096 elements is off by 1e-5
+/// relative.
+fn expected(kind: Kind, args: &[Value], d: usize) -> Vec<f64> {
+    let x = floats(&args[0]);
+    let p: Vec<Vec<f64>> = args[1..].iter().map(floats).collect();
+    let mut out = Vec::with_capacity(x.len());
+    for row in x.chunks(d) {
+        let n = d as f64;
+        match kind {
+            Kind::LayerNorm => {
+                let mean = row.iter().sum::<f64>() / n;
+                let var = row.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+                let k = 1.0 / (var + 1e-5).sqrt();
+                out.extend((0..d).map(|j| (row[j] - mean) * k * p[0][j] + p[1][j]));
+            }
+            Kind::RmsNorm => {
+                let ms = row.iter().map(|v| v * v).sum::<f64>() / n;
+                let k = 1.0 / (ms + 1e-5).sqrt();
+                out.extend((0..d).map(|j| row[j] * k * p[0][j]));
+            }
+            Kind::MinusMax => {
+                let max = row.iter().copied().fold(f64::MIN, f64::max);
+                out.extend(row.iter().map(|v| v - max));
+            }
+            Kind::OverSum => {
+                let sum = row.iter().sum::<f64>();
+                out.extend(row.iter().map(|v| v / sum));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `got` matches `want` within `tol` relative (absolute below 1).
+fn assert_close(name: &str, got: &Value, want: &[f64], tol: f64) {
+    let g = floats(got);
+    assert_eq!(g.len(), want.len(), "{name}");
+    for (i, (&x, &y)) in g.iter().zip(want).enumerate() {
+        assert!(
+            (x - y).abs() <= tol * y.abs().max(1.0),
+            "{name}[{i}]: {x} vs {y}"
+        );
+    }
+}
+
+#[test]
+fn row_groups_match_the_reference() {
+    let device = device();
+    let lavapipe = device_target(&device);
+    let no_subgroups = crate::tensor_programs::minimal_target(&device);
+    let cases: Vec<(Kind, Vec<Option<usize>>, Vec<usize>)> = vec![
+        (Kind::LayerNorm, vec![Some(1), Some(4)], vec![1, 4]),
+        (Kind::LayerNorm, vec![Some(5), Some(7)], vec![5, 7]),
+        (Kind::LayerNorm, vec![Some(128), Some(256)], vec![128, 256]),
+        // 4,096 over a subgroup of 8: 128 groups of 4 held per lane;
+        // 4,128: one past, looped.
+        (Kind::LayerNorm, vec![Some(70), Some(4096)], vec![70, 4096]),
+        (Kind::LayerNorm, vec![Some(67), Some(4128)], vec![67, 4128]),
+        // 32 rows per workgroup of 256, the last workgroup with 4.
+        (Kind::LayerNorm, vec![Some(260), Some(512)], vec![260, 512]),
+        (
+            Kind::LayerNorm,
+            vec![Some(3), Some(5), Some(36)],
+            vec![3, 5, 36],
+        ),
+        (Kind::LayerNorm, vec![None, Some(64)], vec![9, 64]),
+        (Kind::RmsNorm, vec![Some(66), Some(600)], vec![66, 600]),
+        (Kind::RmsNorm, vec![Some(7), Some(33)], vec![7, 33]),
+        (Kind::MinusMax, vec![Some(65), Some(1028)], vec![65, 1028]),
+        (Kind::OverSum, vec![None, Some(12)], vec![2, 12]),
+        (Kind::OverSum, vec![Some(6)], vec![6]),
+    ];
+    for (kind, dims, shape) in cases {
+        let src = program(kind, &dims);
+        let module = kiln_core::tensor::load(&src).unwrap_or_else(|e| panic!("{src}\n{e}"));
+        let args = args(kind, &shape);
+        let want = expected(kind, &args, shape[shape.len() - 1]);
+        // The reference evaluator agrees where its f32 sums are accurate.
+        if shape.iter().product::<usize>() <= 4096 {
+            let reference = eval::run(&module, "f", &args).unwrap();
+            assert_close("reference", &reference[0], &want, 1e-5);
+        }
+        for target in [&lavapipe, &no_subgroups] {
+            let compiled = compile(&module, target).unwrap();
+            let f = &compiled.functions[0];
+            let name = format!("{kind:?} {dims:?}");
+            assert_eq!(f.dispatches.len(), 1, "{name}: one dispatch");
+            let d = &f.dispatches[0];
+            assert_eq!(d.family, OpFamily::Normalization, "{name}");
+            let mut choices = d.candidates.clone();
+            choices.truncate(8);
+            for choice in choices {
+                let mut tuning = Tuning::new();
+                tuning.insert(&d.tuning_key, choice, "test");
+                let tuned = target.clone().with_tuning(tuning);
+                let compiled = compile(&module, &tuned).unwrap();
+                let s = &compiled.functions[0].dispatches[0].strategy;
+                assert_eq!(s.distribution, choice.distribution, "{name}");
+                let program = kiln_runtime::Program::load(&device, compiled).unwrap();
+                let got = program.run("f", &args).unwrap();
+                let tag = format!("{name} {}", choice.to_text());
+                // Row sums of up to 4,128 small integers are exact in
+                // any order; the variance's squares of (x - mean) are
+                // not: summed serially by one invocation over 4,096 they
+                // are off by 2e-5 relative (as the reference evaluator's),
+                // and a layer norm's output near 0 is a difference of
+                // terms near 6, so long rows get 5e-5 absolute.
+                let tol = if shape[shape.len() - 1] > 1024 {
+                    5e-5
+                } else {
+                    1e-5
+                };
+                assert_close(&tag, &got[0], &want, tol);
+            }
+        }
+    }
+    assert_no_validation_messages(device.context());
+}
