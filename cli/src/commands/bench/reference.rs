@@ -145,6 +145,22 @@ pub fn softmax(x: &[f32], rows: usize, cols: usize) -> Vec<f64> {
     out
 }
 
+/// Layer norm over the rows of `cols` of `x` (`eps` 1e-5, the biased
+/// variance) with scale `g` and shift `b`.
+pub fn layer_norm(x: &[f32], g: &[f32], b: &[f32], cols: usize) -> Vec<f64> {
+    let (g, b) = (f64s(g), f64s(b));
+    let mut out = Vec::with_capacity(x.len());
+    for row in x.chunks(cols) {
+        let row = f64s(row);
+        let n = cols as f64;
+        let mean = row.iter().sum::<f64>() / n;
+        let var = row.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+        let k = 1.0 / (var + 1e-5).sqrt();
+        out.extend((0..cols).map(|j| (row[j] - mean) * k * g[j] + b[j]));
+    }
+    out
+}
+
 /// The sizes of a stride-1, unpadded NHWC × HWCF convolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ConvShape {
@@ -260,6 +276,11 @@ mod tests {
         );
         let s = softmax(&[0.0, 0.0, 1.0, 1.0], 2, 2);
         assert_eq!(s, vec![0.5; 4]);
+        // Rows [1, 3] and [5, 5]: mean 2, variance 1; mean 5, variance 0.
+        // Scales 2 and 1, shifts 0 and 10.
+        let l = layer_norm(&[1.0, 3.0, 5.0, 5.0], &[2.0, 1.0], &[0.0, 10.0], 2);
+        let k = 1.0 / (1.0f64 + 1e-5).sqrt();
+        assert_eq!(l, vec![-2.0 * k, k + 10.0, 0.0, 10.0]);
         // A 3x3 input of ones, a 2x2 filter of twos, one channel: 8 each.
         let shape = ConvShape {
             hw: 3,

@@ -39,6 +39,9 @@ pub enum Kind {
     Transformer { seq: usize, width: usize },
     /// Softmax over the last dimension of `rows`×`cols` f32.
     Softmax { rows: usize, cols: usize },
+    /// Layer norm over the last dimension of `rows`×`cols` f32, written
+    /// as `linalg.generic`s (row sums, sums of squares, normalisation).
+    LayerNorm { rows: usize, cols: usize },
     /// NHWC × HWCF convolution.
     Conv(ConvShape),
 }
@@ -189,6 +192,23 @@ const SPECS: &[Spec] = &[
         rewrite: &[("1024x4096", "8x64")],
     },
     Spec {
+        name: "layer_norm_1024x4096",
+        text: include_str!("../../../../bench/programs/layer_norm_1024x4096.mlir"),
+        function: "main",
+        full: Kind::LayerNorm {
+            rows: 1024,
+            cols: 4096,
+        },
+        quick: Some(Kind::LayerNorm { rows: 8, cols: 64 }),
+        gpu_only: false,
+        rewrite: &[
+            ("1024x4096", "8x64"),
+            ("tensor<1024xf32>", "tensor<8xf32>"),
+            ("tensor<4096xf32>", "tensor<64xf32>"),
+            ("4096.0", "64.0"),
+        ],
+    },
+    Spec {
         name: "conv2d_56x56x64_3x3x64",
         text: include_str!("../../../../bench/programs/conv2d_56x56x64_3x3x64.mlir"),
         function: "main",
@@ -305,6 +325,7 @@ impl Kind {
             Self::MatmulF16 { n } => format!("matmul {n}^3 f16"),
             Self::Transformer { seq, width } => format!("transformer block {seq}x{width}"),
             Self::Softmax { rows, cols } => format!("softmax {rows}x{cols}"),
+            Self::LayerNorm { rows, cols } => format!("layer norm {rows}x{cols}"),
             Self::Conv(s) => format!("conv2d {0}x{0}x{1} * {2}x{2}x{1}x{3}", s.hw, s.c, s.k, s.f),
         }
     }
@@ -321,13 +342,15 @@ impl Kind {
                 let (s, w) = (seq as f64, width as f64);
                 Work::flops(24.0 * s * w * w + 4.0 * s * s * w)
             }
-            Self::Softmax { rows, cols } => Work::elements((rows * cols) as f64),
+            Self::Softmax { rows, cols } | Self::LayerNorm { rows, cols } => {
+                Work::elements((rows * cols) as f64)
+            }
             Self::Conv(s) => Work::flops(s.flops()),
         }
     }
 
     /// The limit it is held against and its work counted in that limit's
-    /// unit (softmax: 8 bytes moved per element).
+    /// unit (softmax, layer norm: 8 bytes moved per element).
     pub fn limit(&self) -> (LimitKind, Work) {
         match *self {
             Self::Add { .. } => (LimitKind::Stream, self.work()),
@@ -336,7 +359,7 @@ impl Kind {
             | Self::MatmulF16 { .. }
             | Self::Conv(_)
             | Self::Transformer { .. } => (LimitKind::Fma, self.work()),
-            Self::Softmax { rows, cols } => {
+            Self::Softmax { rows, cols } | Self::LayerNorm { rows, cols } => {
                 (LimitKind::Stream, Work::bytes(8.0 * (rows * cols) as f64))
             }
         }
@@ -396,6 +419,20 @@ impl Kind {
                 let x = reference::random(rows * cols, 5, 4.0);
                 let r = approx(reference::softmax(&x, rows, cols));
                 (vec![HostArray::f32(&[rows, cols], &x)], r)
+            }
+            Self::LayerNorm { rows, cols } => {
+                let x = reference::random(rows * cols, 8, 4.0);
+                let g = reference::random(cols, 9, 1.0);
+                let b = reference::random(cols, 10, 1.0);
+                let r = approx(reference::layer_norm(&x, &g, &b, cols));
+                (
+                    vec![
+                        HostArray::f32(&[rows, cols], &x),
+                        HostArray::f32(&[cols], &g),
+                        HostArray::f32(&[cols], &b),
+                    ],
+                    r,
+                )
             }
             Self::Conv(s) => {
                 let x = reference::random(s.hw * s.hw * s.c, 6, 1.0);
