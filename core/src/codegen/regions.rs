@@ -519,9 +519,9 @@ impl Former<'_, '_> {
     /// The dispatch op that `op` (an unforced reduction or elementwise
     /// op with one result) joins as part of a row group, with `op`'s loop
     /// sources: every reader of its result is computed in that one
-    /// dispatch, which may hold a row group and has no prologue root, the
-    /// readers agree on where `op`'s loops come from, and a reduction is
-    /// a row root there ([`row_group::is_row_root`]).
+    /// dispatch, which may hold a row group and has no prologue root, and
+    /// a reduction is a row root there ([`row_group::is_row_root`]) by
+    /// the loop sources its readers agree on.
     fn row_host(&self, op: TOp) -> Option<(TOp, Vec<Option<usize>>)> {
         let info = self.info;
         let d = info.m.op(op);
@@ -537,6 +537,8 @@ impl Former<'_, '_> {
         {
             return None;
         }
+        // Where readers disagree on a loop's source (an elementwise op
+        // read at a row's points and along a reduction), it is unknown.
         let mut src: Option<Vec<Option<usize>>> = None;
         for &(c, _) in readers {
             if self.owner_of(c) != Some(host) {
@@ -544,10 +546,10 @@ impl Former<'_, '_> {
             }
             let cs = self.sources.get(&c)?;
             let s = row_group::sources_from_reader(info, c, cs, r, op)?;
-            match &src {
-                Some(x) if *x != s => return None,
-                _ => src = Some(s),
-            }
+            src = Some(match src {
+                Some(x) => row_group::merge_sources(&x, &s),
+                None => s,
+            });
         }
         let src = src?;
         let host_loops = info.structured[&host].num_loops();

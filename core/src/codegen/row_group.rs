@@ -77,8 +77,8 @@ pub(super) fn can_host(info: &FuncInfo<'_>, op: TOp) -> bool {
 /// `reader` (whose own sources are `reader_src`) reading `v`, one of the
 /// producer's results: the reader's maps give `v`'s coordinates, the
 /// producer's output map its loops. `None` when the reader is not
-/// structured, or reads `v` at different coordinates through different
-/// operands.
+/// structured; a loop read at different coordinates through different
+/// operands has no source.
 pub(super) fn sources_from_reader(
     info: &FuncInfo<'_>,
     reader: TOp,
@@ -110,12 +110,21 @@ pub(super) fn sources_from_reader(
                 src[l as usize] = c;
             }
         }
-        match &found {
-            Some(f) if *f != src => return None,
-            _ => found = Some(src),
-        }
+        found = Some(match found {
+            Some(f) => merge_sources(&f, &src),
+            None => src,
+        });
     }
     found
+}
+
+/// Loop sources seen from two readers: each loop's where they agree,
+/// `None` where they do not.
+pub(super) fn merge_sources(a: &[Option<usize>], b: &[Option<usize>]) -> Vec<Option<usize>> {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| if x == y { x } else { None })
+        .collect()
 }
 
 /// Whether reduction `op`, with loop sources `src` in a dispatch of

@@ -1,7 +1,9 @@
 //! Row groups (`OpFamily::Normalization`): per-row reductions written as
 //! `linalg.generic`s and the row-wise op reading them run as one dispatch
 //! — layer norm (a mean, then a variance that reads it), RMS norm,
-//! `x - max(x)` (a maximum, not a sum) and `x / sum(x)` — against the
+//! `x - max(x)` (a maximum, not a sum), `x / sum(x)` and a softmax as
+//! torch-mlir decomposes it (`exp(x - max)` read by a sum and by the
+//! quotient, computed once per element) — against the
 //! reference evaluator, at sizes that exercise the kernel's edges: a
 //! tiny row, rows not a multiple of 4, rows an invocation holds in
 //! registers up to the cap and one past it, a tail workgroup of rows,
@@ -25,6 +27,7 @@ enum Kind {
     RmsNorm,
     MinusMax,
     OverSum,
+    Softmax,
 }
 
 /// `@f` of `kind` over an f32 tensor of `dims` (`None`: a dynamic size;
@@ -64,38 +67,41 @@ fn program(kind: Kind, dims: &[Option<usize>]) -> String {
     }
     let dd = dyn_dims.join(", ");
     let inv = 1.0 / d as f64;
-    let (identity, fold) = match kind {
-        Kind::MinusMax => ("-3.40282347e+38", "arith.maximumf"),
-        _ => ("0.0", "arith.addf"),
-    };
     text += &format!(
-        "  %z = arith.constant {identity} : f32
+        "  %low = arith.constant -3.40282347e+38 : f32
   %zero = arith.constant 0.0 : f32
   %inv = arith.constant {inv:e} : f32
   %eps = arith.constant 1.0e-5 : f32
   %re = tensor.empty({dd}) : {r}
-  %acc = linalg.fill ins(%z : f32) outs(%re : {r}) -> {r}
+  %acc = linalg.fill ins(%zero : f32) outs(%re : {r}) -> {r}
+  %accmax = linalg.fill ins(%low : f32) outs(%re : {r}) -> {r}
   %xe = tensor.empty({dd}) : {x}
 "
     );
-    // A reduction over the row of `term(v)` (`extra`: a row value).
-    let reduce = |name: &str, extra: Option<&str>, term: &str| {
+    // A reduction of `input` along the row by `fold` into `acc`, of
+    // `term(v)` (`extra`: a row value, `%m` in `term`).
+    let reduce = |name: &str,
+                  input: &str,
+                  extra: Option<&str>,
+                  term: &str,
+                  fold: &str,
+                  acc: &str| {
         let (ins, tys, maps, args) = match extra {
             Some(e) => (
-                format!("%x, {e}"),
+                format!("{input}, {e}"),
                 format!("{x}, {r}"),
                 format!("{id}, {row}, {row}"),
                 "%v: f32, %m: f32, %a: f32",
             ),
             None => (
-                "%x".to_string(),
+                input.to_string(),
                 x.clone(),
                 format!("{id}, {row}"),
                 "%v: f32, %a: f32",
             ),
         };
         format!(
-            "  {name} = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{red}]}} ins({ins} : {tys}) outs(%acc : {r}) {{
+            "  {name} = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{red}]}} ins({ins} : {tys}) outs({acc} : {r}) {{
   ^bb0({args}):
 {term}    %s = {fold} %t, %a : f32
     linalg.yield %s : f32
@@ -103,9 +109,13 @@ fn program(kind: Kind, dims: &[Option<usize>]) -> String {
 "
         )
     };
+    let sum = |name: &str, input: &str, extra: Option<&str>, term: &str| {
+        reduce(name, input, extra, term, "arith.addf", "%acc")
+    };
+    let plain = "    %t = arith.addf %v, %zero : f32\n";
     let (params, body) = match kind {
         Kind::LayerNorm => {
-            text += &reduce("%sum", None, "    %t = arith.addf %v, %zero : f32\n");
+            text += &sum("%sum", "%x", None, plain);
             text += &format!(
                 "  %mean = linalg.generic {{indexing_maps = [{rid}, {rid}], iterator_types = [{rpar}]}} ins(%sum : {r}) outs(%re : {r}) {{
   ^bb0(%v: f32, %o: f32):
@@ -119,8 +129,9 @@ fn program(kind: Kind, dims: &[Option<usize>]) -> String {
                 ),
                 rpar = vec!["\"parallel\""; n - 1].join(", "),
             );
-            text += &reduce(
+            text += &sum(
                 "%sq",
+                "%x",
                 Some("%mean"),
                 "    %c = arith.subf %v, %m : f32\n    %t = arith.mulf %c, %c : f32\n",
             );
@@ -143,7 +154,7 @@ fn program(kind: Kind, dims: &[Option<usize>]) -> String {
             )
         }
         Kind::RmsNorm => {
-            text += &reduce("%sq", None, "    %t = arith.mulf %v, %v : f32\n");
+            text += &sum("%sq", "%x", None, "    %t = arith.mulf %v, %v : f32\n");
             (
                 format!(", %g: {v}"),
                 format!(
@@ -160,16 +171,38 @@ fn program(kind: Kind, dims: &[Option<usize>]) -> String {
                 ),
             )
         }
-        Kind::MinusMax | Kind::OverSum => {
-            text += &reduce("%red", None, "    %t = arith.addf %v, %zero : f32\n");
-            let op = match kind {
-                Kind::MinusMax => "arith.subf",
-                _ => "arith.divf",
+        Kind::MinusMax | Kind::OverSum | Kind::Softmax => {
+            // `%in` over its row's `%red`, by `op`.
+            let (input, op) = match kind {
+                Kind::MinusMax => {
+                    text += &reduce("%red", "%x", None, plain, "arith.maximumf", "%accmax");
+                    ("%x", "arith.subf")
+                }
+                Kind::OverSum => {
+                    text += &sum("%red", "%x", None, plain);
+                    ("%x", "arith.divf")
+                }
+                _ => {
+                    // As torch-mlir decomposes a softmax: the maximum,
+                    // exp(x - max), its sum, the quotient.
+                    text += &reduce("%max", "%x", None, plain, "arith.maximumf", "%accmax");
+                    text += &format!(
+                        "  %ex = linalg.generic {{indexing_maps = [{id}, {row}, {id}], iterator_types = [{par}]}} ins(%x, %max : {x}, {r}) outs(%xe : {x}) {{
+  ^bb0(%v: f32, %m: f32, %o: f32):
+    %d = arith.subf %v, %m : f32
+    %t = math.exp %d : f32
+    linalg.yield %t : f32
+  }} -> {x}
+"
+                    );
+                    text += &sum("%red", "%ex", None, plain);
+                    ("%ex", "arith.divf")
+                }
             };
             (
                 String::new(),
                 format!(
-                    "  %y = linalg.generic {{indexing_maps = [{id}, {row}, {id}], iterator_types = [{par}]}} ins(%x, %red : {x}, {r}) outs(%xe : {x}) {{
+                    "  %y = linalg.generic {{indexing_maps = [{id}, {row}, {id}], iterator_types = [{par}]}} ins({input}, %red : {x}, {r}) outs(%xe : {x}) {{
   ^bb0(%v: f32, %q: f32, %o: f32):
     %t = {op} %v, %q : f32
     linalg.yield %t : f32
@@ -236,6 +269,12 @@ fn expected(kind: Kind, args: &[Value], d: usize) -> Vec<f64> {
                 let sum = row.iter().sum::<f64>();
                 out.extend(row.iter().map(|v| v / sum));
             }
+            Kind::Softmax => {
+                let max = row.iter().copied().fold(f64::MIN, f64::max);
+                let e: Vec<f64> = row.iter().map(|v| (v - max).exp()).collect();
+                let sum = e.iter().sum::<f64>();
+                out.extend(e.iter().map(|v| v / sum));
+            }
         }
     }
     out
@@ -279,6 +318,13 @@ fn row_groups_match_the_reference() {
         (Kind::MinusMax, vec![Some(65), Some(1028)], vec![65, 1028]),
         (Kind::OverSum, vec![None, Some(12)], vec![2, 12]),
         (Kind::OverSum, vec![Some(6)], vec![6]),
+        (Kind::Softmax, vec![Some(70), Some(4096)], vec![70, 4096]),
+        (Kind::Softmax, vec![Some(9), Some(37)], vec![9, 37]),
+        (
+            Kind::Softmax,
+            vec![Some(4), Some(3), Some(64)],
+            vec![4, 3, 64],
+        ),
     ];
     for (kind, dims, shape) in cases {
         let src = program(kind, &dims);
