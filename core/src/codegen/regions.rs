@@ -32,8 +32,8 @@
 //!   dispatch, and whose value is the same along that dispatch's rows
 //!   (its last loop), joins it as a row root, computed once per row (a
 //!   layer norm's sum and sum of squares); elementwise ops between row
-//!   roots and the dispatch are recomputed where read (see
-//!   [`super::row_group`]);
+//!   roots and the dispatch, and those read only inside a dispatch with
+//!   row roots, are recomputed where read (see [`super::row_group`]);
 //! * returned values and tensors captured inside op regions are always in
 //!   memory.
 //!
@@ -442,7 +442,7 @@ impl Former<'_, '_> {
                 OpClass::Free => {}
                 OpClass::Compute => {
                     stored = reader.is_none();
-                    if stored && self.reaching_roots.contains(&op) {
+                    if stored {
                         row_host = self.row_host(op);
                         stored = row_host.is_none();
                     }
@@ -552,6 +552,16 @@ impl Former<'_, '_> {
             });
         }
         let src = src?;
+        // An elementwise op joins where it depends on a reduction (a
+        // per-row value), or where the dispatch already holds row roots
+        // that read it (a layer norm's input computed from two tensors
+        // is recomputed by each pass rather than written and read back).
+        if info.class.get(&op) == Some(&OpClass::Compute)
+            && !self.reaching_roots.contains(&op)
+            && !self.row_roots.contains_key(&host)
+        {
+            return None;
+        }
         let host_loops = info.structured[&host].num_loops();
         if info.class.get(&op) == Some(&OpClass::Root)
             && !row_group::is_row_root(info, op, &src, host_loops)

@@ -8,10 +8,13 @@
 //! read of its result is computed inside that dispatch and its value is
 //! the same across a row: its parallel loops equal the dispatch's first
 //! `n - 1` loops, each once, so each row computes each root once and no
-//! work is repeated. Elementwise ops between such roots and the dispatch
-//! (a layer norm's `mean = sum / D`) are recomputed where read instead of
-//! stored, when they depend on a reduction: they are then cheap per-row
-//! values, not a tensor worth a dispatch. The kernel computes the row
+//! work is repeated. Elementwise ops read several times inside such a
+//! dispatch are recomputed where read instead of stored when they depend
+//! on a reduction (a layer norm's `mean = sum / D`: a per-row value, not
+//! a tensor worth a dispatch), or when row roots read them (a layer
+//! norm's input computed from two tensors, or widened from f16: each
+//! pass recomputes it rather than the dispatch before writing it and
+//! every pass reading it back). The kernel computes the row
 //! roots in program order, cooperatively over the row's invocations,
 //! then the row's points (`kernels::row_group`).
 //!

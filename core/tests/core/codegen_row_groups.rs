@@ -51,7 +51,7 @@ fn head(r: usize, d: usize, args: &str, results: &str) -> String {
     format!(
         r#"func.func @f(%x: tensor<{r}x{d}xf32>{args}) -> ({results}) {{
   %zero = arith.constant 0.0 : f32
-  %inv = arith.constant {inv:e} : f32
+  %inv = arith.constant {inv:.9e} : f32
   %eps = arith.constant 1.0e-5 : f32
   %re = tensor.empty() : tensor<{r}xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%re : tensor<{r}xf32>) -> tensor<{r}xf32>
