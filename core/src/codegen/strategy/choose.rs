@@ -1156,9 +1156,11 @@ fn softmax_rows(
     s.reduction = Some(ReductionStrategy::Rows {
         combine: Some(combine),
     });
+    // Each combine (a softmax's maximum and sum, a row group's roots)
+    // takes an entry per invocation (`workgroup_reduce`).
+    let combines = shape.row_passes.saturating_sub(1).max(1) as u32;
     s.workgroup_memory = match combine {
-        Combine::Subgroup => (wg / target.subgroup_size().max(1)).max(1) * 4 + 4,
-        Combine::WorkgroupTree => wg * 4,
+        Combine::Subgroup | Combine::WorkgroupTree => wg * 4 * combines,
         Combine::OneSubgroup => 0,
     };
 }
