@@ -6,7 +6,8 @@
 //! quotient, computed once per element) — against the
 //! reference evaluator, at sizes that exercise the kernel's edges: a
 //! tiny row, rows not a multiple of 4, rows an invocation holds in
-//! registers up to the cap and one past it, a tail workgroup of rows,
+//! registers up to the cap and one past it, long rows, a tail workgroup
+//! of rows,
 //! rank 3 (two row loops), dynamic rows; on lavapipe's env and one
 //! without subgroup arithmetic (a workgroup-memory tree), with every
 //! `kiln tune` candidate forced in turn.
@@ -327,11 +328,15 @@ fn row_groups_match_the_reference() {
         (Kind::LayerNorm, vec![Some(1), Some(4)], vec![1, 4]),
         (Kind::LayerNorm, vec![Some(5), Some(7)], vec![5, 7]),
         (Kind::LayerNorm, vec![Some(128), Some(256)], vec![128, 256]),
-        // 4,096 over a subgroup of 8: 128 groups of 4 held per lane;
-        // 4,128: one past, looped.
+        // Long rows, a subgroup of 8 each on lavapipe: each pass reads
+        // the lane's 128 groups of 4 again; 4,128 is no multiple of 32.
         (Kind::LayerNorm, vec![Some(70), Some(4096)], vec![70, 4096]),
         (Kind::LayerNorm, vec![Some(67), Some(4128)], vec![67, 4128]),
-        // 32 rows per workgroup of 256, the last workgroup with 4.
+        // 544 over a subgroup of 8: 17 groups per lane, one past what a
+        // lane holds in registers (the next case holds 16).
+        (Kind::LayerNorm, vec![Some(66), Some(544)], vec![66, 544]),
+        // 32 rows per workgroup of 256, the last workgroup with 4; 512
+        // over a subgroup: 16 groups per lane, held in registers.
         (Kind::LayerNorm, vec![Some(260), Some(512)], vec![260, 512]),
         (
             Kind::LayerNorm,
