@@ -1,16 +1,16 @@
 //! Row groups (`OpFamily::Normalization`): per-row reductions written as
 //! `linalg.generic`s and the row-wise op reading them run as one dispatch
-//! — layer norm (a mean, then a variance that reads it), RMS norm,
-//! `x - max(x)` (a maximum, not a sum), `x / sum(x)` and a softmax as
-//! torch-mlir decomposes it (`exp(x - max)` read by a sum and by the
-//! quotient, computed once per element) — against the
-//! reference evaluator, at sizes that exercise the kernel's edges: a
+//! — layer norm (a mean, then a variance that reads it; also of a sum of
+//! two inputs, recomputed by each pass), RMS norm, `x - max(x)` (a
+//! maximum, not a sum), `x / sum(x)` and a softmax as torch-mlir
+//! decomposes it (`exp(x - max)` read by a sum and by the quotient) —
+//! against an f64 host reference (and the reference evaluator where its
+//! f32 sums are accurate), at sizes that exercise the kernel's edges: a
 //! tiny row, rows not a multiple of 4, rows an invocation holds in
 //! registers up to the cap and one past it, long rows, a tail workgroup
-//! of rows,
-//! rank 3 (two row loops), dynamic rows; on lavapipe's env and one
-//! without subgroup arithmetic (a workgroup-memory tree), with every
-//! `kiln tune` candidate forced in turn.
+//! of rows, rank 1 and 3, dynamic rows; on lavapipe's env and one without
+//! subgroup arithmetic (a workgroup-memory tree), with every `kiln tune`
+//! candidate forced in turn.
 
 use kiln_core::codegen::compile;
 use kiln_core::codegen::regions::OpFamily;
