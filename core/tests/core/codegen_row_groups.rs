@@ -4,7 +4,7 @@
 //! strategies for lavapipe's env (short rows: a row per invocation; long
 //! rows: a row per subgroup) and an H200's (a workgroup per row); what
 //! must not join does not — a whole-tensor sum, a column sum, a reduction
-//! that is also returned.
+//! that is also returned; a kept dimension of one (`[r, 1]` sums) joins.
 
 use kiln_core::codegen::regions::OpFamily;
 use kiln_core::codegen::strategy::{Distribution, ReductionStrategy};
@@ -214,6 +214,24 @@ fn an_rms_norm_is_one_dispatch() {
         assert_eq!(f.dispatches[0].family, OpFamily::Normalization);
         validates(&f);
     }
+}
+
+#[test]
+fn a_kept_dimension_of_one_still_joins_the_row() {
+    // torch's `x / x.sum(-1, keepdim=True)`: the sums are `[r, 1]`, read
+    // at column 0 of each row.
+    let src = divided(
+        16,
+        32,
+        "tensor<16x1xf32>",
+        &format!("{ROW}, affine_map<(d0, d1) -> (d0, 0)>"),
+        r#""parallel", "reduction""#,
+        "affine_map<(d0, d1) -> (d0, 0)>",
+    );
+    let f = compile_first(&src, &lavapipe_target());
+    assert_eq!(f.dispatches.len(), 1);
+    assert_eq!(f.dispatches[0].family, OpFamily::Normalization);
+    validates(&f);
 }
 
 #[test]
