@@ -579,12 +579,7 @@ fn emit_kernel(
             let base = e.add(gw, tid);
             let stride = e.mul(gk, wgv);
             let x_at = |e: &mut Emitter<'_, '_, '_>, r| {
-                let rc = e.delinearize(r, &red);
-                let mut p = rp.clone();
-                for (i, &l) in loops.iter().enumerate() {
-                    p[l] = rc[i];
-                }
-                e.combinable_xs(root, &s, &cs, &p)
+                e.combinable_xs_at(root, &s, &cs, &rp, (&loops, &red), r)
             };
             // One reduction loop of a static length that is a multiple of
             // 4: groups of 4 iterations, read as vec4 where the input is

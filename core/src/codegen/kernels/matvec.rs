@@ -77,12 +77,7 @@ pub(super) fn emit_row_slices(
     // A static row a multiple of 4 long: groups of 4 read as vec4.
     let groups = red.len() == 1 && e.const_of(length).is_some_and(|k| k > 0 && k % 4 == 0);
     let accs = e.coop_loop(&cs, length, lane, slice_v, groups, |e, r| {
-        let rc = e.delinearize(r, &red);
-        let mut point = rp.clone();
-        for (i, &l) in loops.iter().enumerate() {
-            point[l] = rc[i];
-        }
-        e.combinable_xs(root, &s, &cs, &point)
+        e.combinable_xs_at(root, &s, &cs, &rp, (&loops, &red), r)
     })?;
     let totals = match combine {
         // A row per invocation: nothing to combine.

@@ -477,6 +477,26 @@ impl Emitter<'_, '_, '_> {
         self.body_values(op, s, point, Some(&dummies), &skip, &want)
     }
 
+    /// [`combinable_xs`](Self::combinable_xs) of `op` at iteration `r` of
+    /// its reduction: `rp` the parallel point, `loops` the reduction
+    /// loops and `red` their sizes (`r` linear over them).
+    pub fn combinable_xs_at(
+        &mut self,
+        op: TOp,
+        s: &Structured,
+        cs: &[Combiner],
+        rp: &[KValue],
+        (loops, red): (&[usize], &[KValue]),
+        r: KValue,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let rc = self.delinearize(r, red);
+        let mut p = rp.to_vec();
+        for (i, &l) in loops.iter().enumerate() {
+            p[l] = rc[i];
+        }
+        self.combinable_xs(op, s, cs, &p)
+    }
+
     // ---- softmax ----------------------------------------------------------
 
     /// The larger of `a` and `b` for a softmax row's maximum: `maxnumf`

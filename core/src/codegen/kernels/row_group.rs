@@ -89,12 +89,7 @@ fn row_root(
     let (loops, red) = e.reduction_loops(op, &s);
     let total = e.product(&red);
     let x_at = |e: &mut Emitter<'_, '_, '_>, r: KValue| {
-        let rc = e.delinearize(r, &red);
-        let mut p = rp.clone();
-        for (i, &l) in loops.iter().enumerate() {
-            p[l] = rc[i];
-        }
-        e.combinable_xs(op, &s, &cs, &p)
+        e.combinable_xs_at(op, &s, &cs, &rp, (&loops, &red), r)
     };
     let groups = red.len() == 1 && e.const_of(total).is_some_and(|t| t > 0 && t % 4 == 0);
     let accs = match resident_groups(e, total, slice).filter(|_| red.len() == 1) {
