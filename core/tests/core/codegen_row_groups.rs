@@ -4,7 +4,9 @@
 //! strategies for lavapipe's env (short rows: a row per invocation; long
 //! rows: a row per subgroup) and an H200's (a workgroup per row); what
 //! must not join does not — a whole-tensor sum, a column sum, a reduction
-//! that is also returned; a kept dimension of one (`[r, 1]` sums) joins.
+//! that is also returned; a kept dimension of one (`[r, 1]` sums) and
+//! the named-op form (`linalg.reduce`, `linalg.broadcast`, `linalg.map`)
+//! join.
 
 use kiln_core::codegen::regions::OpFamily;
 use kiln_core::codegen::strategy::{Distribution, ReductionStrategy};
@@ -232,6 +234,33 @@ fn a_kept_dimension_of_one_still_joins_the_row() {
     assert_eq!(f.dispatches.len(), 1);
     assert_eq!(f.dispatches[0].family, OpFamily::Normalization);
     validates(&f);
+}
+
+#[test]
+fn named_reduce_broadcast_and_map_form_a_row_group() {
+    // As StableHLO lowers `x / sum(x)`: `linalg.reduce`, `linalg.broadcast`
+    // back to the rows, `linalg.map`.
+    let src = r#"func.func @f(%x: tensor<64x512xf32>) -> tensor<64x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r0 = tensor.empty() : tensor<64xf32>
+  %zi = linalg.fill ins(%zero : f32) outs(%r0 : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.reduce ins(%x : tensor<64x512xf32>) outs(%zi : tensor<64xf32>) dimensions = [1]
+    (%a: f32, %acc: f32) {
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+  %e0 = tensor.empty() : tensor<64x512xf32>
+  %b = linalg.broadcast ins(%sum : tensor<64xf32>) outs(%e0 : tensor<64x512xf32>) dimensions = [1]
+  %e1 = tensor.empty() : tensor<64x512xf32>
+  %y = linalg.map { arith.divf } ins(%x, %b : tensor<64x512xf32>, tensor<64x512xf32>) outs(%e1 : tensor<64x512xf32>)
+  return %y : tensor<64x512xf32>
+}"#;
+    for target in [lavapipe_target(), h200_target()] {
+        let f = compile_first(src, &target);
+        assert_eq!(f.dispatches.len(), 1);
+        assert_eq!(f.dispatches[0].family, OpFamily::Normalization);
+        validates(&f);
+    }
 }
 
 #[test]
