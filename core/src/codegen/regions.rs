@@ -528,8 +528,7 @@ impl Former<'_, '_> {
         let [r] = d.results[..] else {
             return None;
         };
-        let readers = self.reads.get(&r)?;
-        let host = self.owner_of(readers.first()?.0)?;
+        let (host, src) = self.placement_of_result(r, op, 0)?;
         if host == op
             || self.attached.contains_key(&host)
             || !row_group::can_host(info, host)
@@ -537,21 +536,6 @@ impl Former<'_, '_> {
         {
             return None;
         }
-        // Where readers disagree on a loop's source (an elementwise op
-        // read at a row's points and along a reduction), it is unknown.
-        let mut src: Option<Vec<Option<usize>>> = None;
-        for &(c, _) in readers {
-            if self.owner_of(c) != Some(host) {
-                return None;
-            }
-            let cs = self.sources.get(&c)?;
-            let s = row_group::sources_from_reader(info, c, cs, r, op)?;
-            src = Some(match src {
-                Some(x) => row_group::merge_sources(&x, &s),
-                None => s,
-            });
-        }
-        let src = src?;
         // An elementwise op joins where it depends on a reduction (a
         // per-row value), or where the dispatch already holds row roots
         // that read it (a layer norm's input computed from two tensors
@@ -569,6 +553,50 @@ impl Former<'_, '_> {
             return None;
         }
         Some((host, src))
+    }
+
+    /// The dispatch op that computes `c` and `c`'s loop sources there:
+    /// its owner, or for an inlined data-movement op read by several ops
+    /// (a broadcast of a row value, recomputed by each reader) the one
+    /// dispatch all its readers are computed in.
+    fn placement(&self, c: TOp, depth: usize) -> Option<(TOp, Vec<Option<usize>>)> {
+        if let Some(o) = self.owner_of(c) {
+            return Some((o, self.sources.get(&c)?.clone()));
+        }
+        let info = self.info;
+        if info.class.get(&c) != Some(&OpClass::Free) || depth > 8 {
+            return None;
+        }
+        let [r] = info.m.op(c).results[..] else {
+            return None;
+        };
+        if self.fates.get(&r) != Some(&ValueFate::Inlined) {
+            return None;
+        }
+        self.placement_of_result(r, c, depth + 1)
+    }
+
+    /// The one dispatch op computing every reader of `r` (a result of
+    /// `producer`), and the producer's loop sources there. Where readers
+    /// disagree on a loop's source (an elementwise op read at a row's
+    /// points and along a reduction), it is unknown.
+    fn placement_of_result(
+        &self,
+        r: TValue,
+        producer: TOp,
+        depth: usize,
+    ) -> Option<(TOp, Vec<Option<usize>>)> {
+        let mut out: Option<(TOp, Vec<Option<usize>>)> = None;
+        for &(c, _) in self.reads.get(&r)? {
+            let (host, cs) = self.placement(c, depth)?;
+            let s = row_group::sources_from_reader(self.info, c, &cs, r, producer)?;
+            out = Some(match out {
+                None => (host, s),
+                Some((h, x)) if h == host => (h, row_group::merge_sources(&x, &s)),
+                Some(_) => return None,
+            });
+        }
+        out
     }
 
     /// Whether root result `r` can be the prologue of consumer `c`: `c` is

@@ -21,7 +21,11 @@
 //! Which loop of the dispatch each loop of an op computed inside it
 //! equals is tracked as "loop sources": `Some(i)` for loop `i` of the
 //! dispatch's op, `None` where unknown (a reduction loop, or a coordinate
-//! that is not a bare loop).
+//! that is not a bare loop). They pass through the indexing maps of
+//! every op in between, structured data movement included: a
+//! `linalg.broadcast` of a row value read by several ops (the named-op
+//! form StableHLO lowers a layer norm to) is placed where its readers
+//! are.
 
 use std::collections::HashSet;
 
@@ -41,13 +45,17 @@ pub struct RowRoot {
     pub loops: Vec<Option<usize>>,
 }
 
-/// The elementwise ops that depend on a reduction through elementwise
-/// ops: the ones a row group may recompute instead of storing.
+/// The elementwise (and structured data-movement) ops that depend on a
+/// reduction through such ops: the elementwise ones are what a row group
+/// may recompute instead of storing.
 pub(super) fn reaching_roots(info: &FuncInfo<'_>) -> HashSet<TOp> {
     let m = info.m;
     let mut out = HashSet::new();
     for &op in &info.ops {
-        if info.class.get(&op) != Some(&OpClass::Compute) || !info.structured.contains_key(&op) {
+        let class = info.class.get(&op);
+        if !matches!(class, Some(OpClass::Compute | OpClass::Free))
+            || !info.structured.contains_key(&op)
+        {
             continue;
         }
         let reaches = m.op(op).operands.iter().any(|&v| {

@@ -410,3 +410,73 @@ fn row_groups_match_the_reference() {
     }
     assert_no_validation_messages(device.context());
 }
+
+/// A layer norm (no scale, no eps) of `[r, d]` in named ops, as
+/// StableHLO lowers one: `linalg.reduce`, `linalg.map` divisions by a
+/// dense constant, `linalg.broadcast` back to the rows, the centred
+/// values read by the squares and by the output.
+fn named_layer_norm(r: usize, d: usize) -> String {
+    format!(
+        r#"func.func @f(%x: tensor<{r}x{d}xf32>) -> tensor<{r}x{d}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %r0 = tensor.empty() : tensor<{r}xf32>
+  %zi = linalg.fill ins(%zero : f32) outs(%r0 : tensor<{r}xf32>) -> tensor<{r}xf32>
+  %sum = linalg.reduce ins(%x : tensor<{r}x{d}xf32>) outs(%zi : tensor<{r}xf32>) dimensions = [1]
+    (%a: f32, %acc: f32) {{
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }}
+  %nf = arith.constant dense<{d}.0> : tensor<{r}xf32>
+  %e2 = tensor.empty() : tensor<{r}xf32>
+  %mean = linalg.map {{ arith.divf }} ins(%sum, %nf : tensor<{r}xf32>, tensor<{r}xf32>) outs(%e2 : tensor<{r}xf32>)
+  %e0 = tensor.empty() : tensor<{r}x{d}xf32>
+  %bm = linalg.broadcast ins(%mean : tensor<{r}xf32>) outs(%e0 : tensor<{r}x{d}xf32>) dimensions = [1]
+  %e1 = tensor.empty() : tensor<{r}x{d}xf32>
+  %c = linalg.map {{ arith.subf }} ins(%x, %bm : tensor<{r}x{d}xf32>, tensor<{r}x{d}xf32>) outs(%e1 : tensor<{r}x{d}xf32>)
+  %e3 = tensor.empty() : tensor<{r}x{d}xf32>
+  %c2 = linalg.map {{ arith.mulf }} ins(%c, %c : tensor<{r}x{d}xf32>, tensor<{r}x{d}xf32>) outs(%e3 : tensor<{r}x{d}xf32>)
+  %sq = linalg.reduce ins(%c2 : tensor<{r}x{d}xf32>) outs(%zi : tensor<{r}xf32>) dimensions = [1]
+    (%a: f32, %acc: f32) {{
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }}
+  %e4 = tensor.empty() : tensor<{r}xf32>
+  %var = linalg.map {{ arith.divf }} ins(%sq, %nf : tensor<{r}xf32>, tensor<{r}xf32>) outs(%e4 : tensor<{r}xf32>)
+  %e5 = tensor.empty() : tensor<{r}xf32>
+  %rs = linalg.map {{ math.rsqrt }} ins(%var : tensor<{r}xf32>) outs(%e5 : tensor<{r}xf32>)
+  %e6 = tensor.empty() : tensor<{r}x{d}xf32>
+  %brs = linalg.broadcast ins(%rs : tensor<{r}xf32>) outs(%e6 : tensor<{r}x{d}xf32>) dimensions = [1]
+  %e7 = tensor.empty() : tensor<{r}x{d}xf32>
+  %y = linalg.map {{ arith.mulf }} ins(%c, %brs : tensor<{r}x{d}xf32>, tensor<{r}x{d}xf32>) outs(%e7 : tensor<{r}x{d}xf32>)
+  return %y : tensor<{r}x{d}xf32>
+}}
+"#
+    )
+}
+
+#[test]
+fn a_named_op_layer_norm_is_one_dispatch_that_matches() {
+    let device = device();
+    let target = device_target(&device);
+    for (r, d) in [(64, 512), (7, 36)] {
+        let src = named_layer_norm(r, d);
+        let module = kiln_core::tensor::load(&src).unwrap();
+        let compiled = compile(&module, &target).unwrap();
+        let f = &compiled.functions[0];
+        assert_eq!(f.dispatches.len(), 1, "{r}x{d}");
+        assert_eq!(f.dispatches[0].family, OpFamily::Normalization);
+        let args = [input(&[r, d], 2)];
+        let x = floats(&args[0]);
+        let mut want = Vec::new();
+        for row in x.chunks(d) {
+            let n = d as f64;
+            let mean = row.iter().sum::<f64>() / n;
+            let var = row.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+            want.extend(row.iter().map(|v| (v - mean) / var.sqrt()));
+        }
+        let program = kiln_runtime::Program::load(&device, compiled).unwrap();
+        let got = program.run("f", &args).unwrap();
+        assert_close(&format!("named {r}x{d}"), &got[0], &want, 1e-5);
+    }
+    assert_no_validation_messages(device.context());
+}
