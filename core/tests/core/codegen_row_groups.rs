@@ -6,7 +6,7 @@
 //! must not join does not — a whole-tensor sum, a column sum, a reduction
 //! that is also returned; a kept dimension of one (`[r, 1]` sums) and
 //! the named-op form (`linalg.reduce`, `linalg.broadcast`, `linalg.map`)
-//! join.
+//! join; a row root longer than the row sizes the loop budget.
 
 use kiln_core::codegen::regions::OpFamily;
 use kiln_core::codegen::strategy::{Distribution, ReductionStrategy};
@@ -261,6 +261,38 @@ fn named_reduce_broadcast_and_map_form_a_row_group() {
         assert_eq!(f.dispatches[0].family, OpFamily::Normalization);
         validates(&f);
     }
+}
+
+#[test]
+fn a_row_root_longer_than_the_row_sizes_the_loop_budget() {
+    // Rows of 4 divided by sums over rows of 70,000 of another tensor:
+    // one invocation per row would run past lavapipe's 65,535 loop
+    // iterations, so the rows go to workgroups.
+    let src = r#"func.func @f(%x: tensor<128x4xf32>, %z: tensor<128x70000xf32>) -> tensor<128x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r0 = tensor.empty() : tensor<128xf32>
+  %zi = linalg.fill ins(%zero : f32) outs(%r0 : tensor<128xf32>) -> tensor<128xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%z : tensor<128x70000xf32>) outs(%zi : tensor<128xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<128xf32>
+  %e0 = tensor.empty() : tensor<128x4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %sum : tensor<128x4xf32>, tensor<128xf32>) outs(%e0 : tensor<128x4xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %q = arith.divf %a, %s : f32
+    linalg.yield %q : f32
+  } -> tensor<128x4xf32>
+  return %y : tensor<128x4xf32>
+}
+"#;
+    let f = compile_first(src, &lavapipe_target());
+    let [d] = &f.dispatches[..] else {
+        panic!("{} dispatches", f.dispatches.len())
+    };
+    assert_eq!(d.family, OpFamily::Normalization);
+    assert_eq!(d.strategy.distribution, Distribution::WorkgroupPerPoint);
+    validates(&f);
 }
 
 #[test]

@@ -147,9 +147,7 @@ pub fn emit_dispatch(
                 _ => (Range::Whole, Repeat::Once),
             };
             if let Some(ReductionStrategy::Rows { .. }) = red {
-                let n = shape.reduction.unwrap_or(Size::Static(0));
-                let passes = Size::Static(shape.row_passes);
-                let loops = shapes.host.arith(SizeOp::Mul, n, passes);
+                let loops = row_loops(info, shapes, d, shape, 1);
                 check_budget(shapes, d, loc, loops, budget, "the row's passes");
             }
             let per_wg = Size::Static(u64::from(wg) * u64::from(per));
@@ -420,12 +418,7 @@ pub fn emit_dispatch(
         ) if softmax_slice(dist, c, wg).is_some() => {
             // A row per workgroup, or per subgroup-sized slice of one.
             let slice = softmax_slice(dist, c, wg).unwrap_or(wg);
-            let n = shape.reduction.unwrap_or(Size::Static(0));
-            let per = shapes
-                .host
-                .arith(SizeOp::CeilDiv, n, Size::Static(u64::from(slice)));
-            let passes = Size::Static(shape.row_passes);
-            let loops = shapes.host.arith(SizeOp::Mul, per, passes);
+            let loops = row_loops(info, shapes, d, shape, slice);
             check_budget(shapes, d, loc, loops, budget, "the row share's passes");
             let rows = Size::Static(u64::from(wg / slice));
             let groups = shapes.host.arith(SizeOp::CeilDiv, points, rows);
@@ -470,6 +463,41 @@ pub fn emit_dispatch(
         });
     }
     Ok(kernels)
+}
+
+/// The loop iterations of one of a row's `slice` invocations: a
+/// softmax's three passes over its row; a row group's pass over each row
+/// root's reduction (which need not be the row's length) and over the
+/// row.
+fn row_loops(
+    info: &FuncInfo<'_>,
+    shapes: &mut Shapes,
+    d: &DispatchRegion,
+    shape: &DispatchShape,
+    slice: u32,
+) -> Size {
+    let slice = Size::Static(u64::from(slice));
+    let n = shape.reduction.unwrap_or(Size::Static(0));
+    let per = shapes.host.arith(SizeOp::CeilDiv, n, slice);
+    if d.row_roots.is_empty() {
+        let passes = Size::Static(shape.row_passes);
+        return shapes.host.arith(SizeOp::Mul, per, passes);
+    }
+    let mut loops = per;
+    for rr in &d.row_roots {
+        let s = &info.structured[&rr.op];
+        let red: Vec<Size> = s
+            .iterator_types
+            .iter()
+            .zip(loop_sizes(info, shapes, rr.op))
+            .filter(|(t, _)| **t == IteratorType::Reduction)
+            .map(|(_, s)| s)
+            .collect();
+        let total = shapes.host.product(&red);
+        let share = shapes.host.arith(SizeOp::CeilDiv, total, slice);
+        loops = shapes.host.arith(SizeOp::Add, loops, share);
+    }
+    loops
 }
 
 /// The workgroups of a tiled dispatch over `points` (at least two): one

@@ -130,8 +130,25 @@ pub fn dispatch_shape(
     let mut combinable = false;
     let mut row_passes = 0;
     if d.family == OpFamily::Normalization {
-        // Rows: the points without the last loop, which each row runs.
+        // Rows: the points without the last loop, which each row runs,
+        // as long as the longest of the row and the row roots'
+        // reductions (for the loop budget; they are the row's length in a
+        // layer norm).
         reduction = points.pop();
+        for rr in &d.row_roots {
+            let s = &info.structured[&rr.op];
+            let red: Vec<Size> = s
+                .iterator_types
+                .iter()
+                .zip(loop_sizes(info, shapes, rr.op))
+                .filter(|(t, _)| **t == crate::tensor::attr::IteratorType::Reduction)
+                .map(|(_, s)| s)
+                .collect();
+            let total = shapes.host.product(&red);
+            if let (Some(Size::Static(a)), Size::Static(b)) = (reduction, total) {
+                reduction = Some(Size::Static(a.max(b)));
+            }
+        }
         combinable = true;
         row_passes = d.row_roots.len() as u64 + 1;
     }
