@@ -991,8 +991,9 @@ fn compare_outputs(want: &[HostArray], got: &[HostArray]) -> Result<String, Stri
                 g.shape, w.shape
             ));
         }
-        detail =
-            reference::compare(&g.to_f64(), &w.to_f64()).map_err(|e| format!("output {k}: {e}"))?;
+        let tolerance = reference::tolerance(w.dtype);
+        detail = reference::compare(&g.to_f64(), &w.to_f64(), tolerance)
+            .map_err(|e| format!("output {k}: {e}"))?;
     }
     Ok(detail)
 }
