@@ -33,7 +33,9 @@
 //!   (its last loop), joins it as a row root, computed once per row (a
 //!   layer norm's sum and sum of squares); elementwise ops between row
 //!   roots and the dispatch, and those read only inside a dispatch with
-//!   row roots, are recomputed where read (see [`super::row_group`]);
+//!   row roots, are recomputed where read; a returned per-row value read
+//!   inside the group is written by it once per row (see
+//!   [`super::row_group`]);
 //! * returned values and tensors captured inside op regions are always in
 //!   memory.
 //!
@@ -49,7 +51,7 @@ use crate::tensor::ops::{ConvKind, LinalgKind, OpKind, TensorOp};
 use crate::tensor::{TFunc, TOp, TValue, TensorModule};
 
 use super::analysis::{FuncInfo, OpClass, UseKind};
-use super::row_group::{self, RowRoot};
+use super::row_group::{self, RowOutput, RowRoot};
 
 /// What becomes of a top-level value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,6 +146,10 @@ pub struct DispatchRegion {
     /// Reductions computed once per row before the row's points, in
     /// program order ([`OpFamily::Normalization`]; empty otherwise).
     pub row_roots: Vec<RowRoot>,
+    /// Per-row values of the row group that live in memory too (returned,
+    /// as `native_layer_norm` returns its mean): written once per row,
+    /// and computed, not loaded, inside this dispatch.
+    pub row_outputs: Vec<RowOutput>,
 }
 
 /// The dispatch regions of one function.
@@ -217,6 +223,8 @@ struct Former<'a, 'm> {
     sources: HashMap<TOp, Vec<Option<usize>>>,
     /// Row roots joined to each dispatch op, in reverse program order.
     row_roots: HashMap<TOp, Vec<RowRoot>>,
+    /// Row outputs of each dispatch op, in reverse program order.
+    row_outputs: HashMap<TOp, Vec<RowOutput>>,
     /// Elementwise ops that depend on a reduction.
     reaching_roots: HashSet<TOp>,
 }
@@ -235,6 +243,7 @@ pub fn form_dispatch_regions(info: &FuncInfo<'_>) -> FuncRegions {
         attached: HashMap::new(),
         sources: HashMap::new(),
         row_roots: HashMap::new(),
+        row_outputs: HashMap::new(),
         reaching_roots: row_group::reaching_roots(info),
     };
     let m = info.m;
@@ -281,6 +290,11 @@ pub fn form_dispatch_regions(info: &FuncInfo<'_>) -> FuncRegions {
         let root = root.or_else(|| f.attached.get(&op).copied());
         let mut row_roots = f.row_roots.remove(&op).unwrap_or_default();
         row_roots.reverse();
+        let mut row_outputs = f.row_outputs.remove(&op).unwrap_or_default();
+        row_outputs.reverse();
+        for o in &row_outputs {
+            f.fates.insert(o.value, ValueFate::Stored(index));
+        }
         let family = if row_roots.is_empty() {
             family(info, op, root)
         } else {
@@ -294,6 +308,7 @@ pub fn form_dispatch_regions(info: &FuncInfo<'_>) -> FuncRegions {
             root,
             family,
             row_roots,
+            row_outputs,
         });
     }
     FuncRegions {
@@ -435,6 +450,35 @@ impl Former<'_, '_> {
         let mut stored = d.results.len() > 1 || self.forced.contains(&d.results[0]);
         let mut attach_to = None;
         let mut row_host = None;
+        if d.results.len() == 1
+            && self.forced.contains(&d.results[0])
+            && matches!(class, OpClass::Compute | OpClass::Root)
+        {
+            // A returned per-row value read inside a row group: the group
+            // writes it (once per row) instead of a dispatch of its own.
+            if let Some((host, src)) = self.row_host(op) {
+                let host_loops = info.structured[&host].num_loops();
+                if row_group::is_row_value(info, op, &src, host_loops) {
+                    let r = d.results[0];
+                    self.fates.insert(r, ValueFate::Stored(usize::MAX));
+                    self.once.insert(op, false);
+                    self.owner.insert(op, Some(host));
+                    if class == OpClass::Root {
+                        self.row_roots.entry(host).or_default().push(RowRoot {
+                            op,
+                            loops: src.clone(),
+                        });
+                    }
+                    self.row_outputs.entry(host).or_default().push(RowOutput {
+                        value: r,
+                        loops: src.clone(),
+                    });
+                    self.sources.insert(op, src);
+                    self.record_operand_reads(op);
+                    return;
+                }
+            }
+        }
         if !stored {
             let r = d.results[0];
             let reader = self.single_once_reader(r);
@@ -698,6 +742,12 @@ pub fn print_regions(m: &TensorModule, info: &FuncInfo<'_>, r: &FuncRegions) -> 
             let list: Vec<String> = d.row_roots.iter().map(|r| describe(r.op)).collect();
             let _ = writeln!(out, "  row roots {}", list.join(", "));
         }
+        for o in &d.row_outputs {
+            if let Some(op) = info.def_op(o.value) {
+                let ty = m.types.text(m.value_type(o.value));
+                let _ = writeln!(out, "  writes per row {} : {ty}", describe(op));
+            }
+        }
         let fused = fused_ops(info, r, d.op);
         if !fused.is_empty() {
             let list: Vec<String> = fused.iter().map(|&o| describe(o)).collect();
@@ -723,13 +773,19 @@ pub fn print_regions(m: &TensorModule, info: &FuncInfo<'_>, r: &FuncRegions) -> 
     out
 }
 
-/// The inlined ops computed inside the dispatch writing `op`'s results,
-/// in program order.
+/// The inlined ops computed inside the dispatch writing `op`'s results
+/// (a row group's per-row outputs included), in program order.
 pub fn fused_ops(info: &FuncInfo<'_>, r: &FuncRegions, op: TOp) -> Vec<TOp> {
     let m = info.m;
     let mut seen = HashSet::new();
     let mut stack = vec![op];
     let mut out = Vec::new();
+    let row_outputs = r
+        .dispatches
+        .iter()
+        .filter(|d| d.op == op)
+        .flat_map(|d| d.row_outputs.iter().map(|o| o.value))
+        .collect::<Vec<_>>();
     while let Some(o) = stack.pop() {
         let mut operands: Vec<TValue> = m.op(o).operands.clone();
         for &reg in &m.op(o).regions {
@@ -741,7 +797,8 @@ pub fn fused_ops(info: &FuncInfo<'_>, r: &FuncRegions, op: TOp) -> Vec<TOp> {
             if !info.is_top_level(v) {
                 continue;
             }
-            let inline = matches!(r.fate(v), ValueFate::Inlined | ValueFate::DeviceScalar);
+            let inline = matches!(r.fate(v), ValueFate::Inlined | ValueFate::DeviceScalar)
+                || row_outputs.contains(&v);
             if let (true, Some(def)) = (inline, info.def_op(v)) {
                 if seen.insert(def) {
                     out.push(def);

@@ -45,6 +45,44 @@ pub struct RowRoot {
     pub loops: Vec<Option<usize>>,
 }
 
+/// A per-row value a row group also writes to memory (a layer norm's
+/// mean, returned beside the normalised rows): one element per row,
+/// written by the row's first invocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowOutput {
+    /// The value (the one result of a row root or of an elementwise op
+    /// in the group).
+    pub value: TValue,
+    /// Its op's loop sources (see [`RowRoot::loops`]).
+    pub loops: Vec<Option<usize>>,
+}
+
+/// Whether the one result of structured op `op`, with loop sources `src`
+/// in a dispatch of `host_loops` loops, is a per-row value the row group
+/// can write: every coordinate of it is a constant or a loop that is one
+/// of the dispatch's row loops (all but the last).
+pub(super) fn is_row_value(
+    info: &FuncInfo<'_>,
+    op: TOp,
+    src: &[Option<usize>],
+    host_loops: usize,
+) -> bool {
+    let Some(s) = info.structured.get(&op) else {
+        return false;
+    };
+    if s.outputs.len() != 1 {
+        return false;
+    }
+    let Some(map) = s.indexing_maps.get(s.inputs.len()) else {
+        return false;
+    };
+    map.results.iter().all(|e| {
+        e.as_const().is_some()
+            || e.as_dim()
+                .is_some_and(|d| matches!(src.get(d as usize), Some(Some(i)) if i + 1 < host_loops))
+    })
+}
+
 /// The elementwise (and structured data-movement) ops that depend on a
 /// reduction through such ops: the elementwise ones are what a row group
 /// may recompute instead of storing.

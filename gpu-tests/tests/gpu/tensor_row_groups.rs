@@ -10,7 +10,9 @@
 //! registers up to the cap and one past it, long rows, a tail workgroup
 //! of rows, rank 1 and 3, dynamic rows; on lavapipe's env and one without
 //! subgroup arithmetic (a workgroup-memory tree), with every `kiln tune`
-//! candidate forced in turn.
+//! candidate forced in turn. A layer norm in named ops (as StableHLO
+//! lowers one) and one that also returns its per-row mean and reciprocal
+//! standard deviation (as `native_layer_norm`) are one dispatch too.
 
 use kiln_core::codegen::compile;
 use kiln_core::codegen::regions::OpFamily;
@@ -477,6 +479,98 @@ fn a_named_op_layer_norm_is_one_dispatch_that_matches() {
         let program = kiln_runtime::Program::load(&device, compiled).unwrap();
         let got = program.run("f", &args).unwrap();
         assert_close(&format!("named {r}x{d}"), &got[0], &want, 1e-5);
+    }
+    assert_no_validation_messages(device.context());
+}
+
+/// A layer norm of `[r, d]` that also returns its per-row mean and
+/// reciprocal standard deviation, as `native_layer_norm` does.
+fn native_layer_norm(r: usize, d: usize) -> String {
+    let inv = 1.0 / d as f64;
+    format!(
+        r#"#row = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d0)>
+#vec = affine_map<(d0, d1) -> (d1)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @f(%x: tensor<{r}x{d}xf32>, %g: tensor<{d}xf32>, %b: tensor<{d}xf32>) -> (tensor<{r}x{d}xf32>, tensor<{r}xf32>, tensor<{r}xf32>) {{
+  %zero = arith.constant 0.0 : f32
+  %inv = arith.constant {inv:.9e} : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e = tensor.empty() : tensor<{r}xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<{r}xf32>) -> tensor<{r}xf32>
+  %sum = linalg.generic {{indexing_maps = [#row, #col], iterator_types = ["parallel", "reduction"]}} ins(%x : tensor<{r}x{d}xf32>) outs(%acc : tensor<{r}xf32>) {{
+  ^bb0(%v: f32, %a: f32):
+    %s = arith.addf %v, %a : f32
+    linalg.yield %s : f32
+  }} -> tensor<{r}xf32>
+  %me = tensor.empty() : tensor<{r}xf32>
+  %mean = linalg.generic {{indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}} ins(%sum : tensor<{r}xf32>) outs(%me : tensor<{r}xf32>) {{
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %inv : f32
+    linalg.yield %m : f32
+  }} -> tensor<{r}xf32>
+  %sq = linalg.generic {{indexing_maps = [#row, #col, #col], iterator_types = ["parallel", "reduction"]}} ins(%x, %mean : tensor<{r}x{d}xf32>, tensor<{r}xf32>) outs(%acc : tensor<{r}xf32>) {{
+  ^bb0(%v: f32, %m: f32, %a: f32):
+    %c = arith.subf %v, %m : f32
+    %c2 = arith.mulf %c, %c : f32
+    %s = arith.addf %c2, %a : f32
+    linalg.yield %s : f32
+  }} -> tensor<{r}xf32>
+  %rse = tensor.empty() : tensor<{r}xf32>
+  %rstd = linalg.generic {{indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}} ins(%sq : tensor<{r}xf32>) outs(%rse : tensor<{r}xf32>) {{
+  ^bb0(%q: f32, %o: f32):
+    %var = arith.mulf %q, %inv : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    linalg.yield %r : f32
+  }} -> tensor<{r}xf32>
+  %ye = tensor.empty() : tensor<{r}x{d}xf32>
+  %y = linalg.generic {{indexing_maps = [#row, #col, #col, #vec, #vec, #row], iterator_types = ["parallel", "parallel"]}} ins(%x, %mean, %rstd, %g, %b : tensor<{r}x{d}xf32>, tensor<{r}xf32>, tensor<{r}xf32>, tensor<{d}xf32>, tensor<{d}xf32>) outs(%ye : tensor<{r}x{d}xf32>) {{
+  ^bb0(%v: f32, %m: f32, %q: f32, %gv: f32, %bv: f32, %o: f32):
+    %c = arith.subf %v, %m : f32
+    %n = arith.mulf %c, %q : f32
+    %s = arith.mulf %n, %gv : f32
+    %t = arith.addf %s, %bv : f32
+    linalg.yield %t : f32
+  }} -> tensor<{r}x{d}xf32>
+  return %y, %mean, %rstd : tensor<{r}x{d}xf32>, tensor<{r}xf32>, tensor<{r}xf32>
+}}
+"#
+    )
+}
+
+#[test]
+fn returned_row_values_are_written_by_the_row_group() {
+    let device = device();
+    let lavapipe = device_target(&device);
+    let no_subgroups = crate::tensor_programs::minimal_target(&device);
+    for (r, d) in [(70, 4096), (9, 36), (65, 260)] {
+        let src = native_layer_norm(r, d);
+        let module = kiln_core::tensor::load(&src).unwrap_or_else(|e| panic!("{src}\n{e}"));
+        let args = args(Kind::LayerNorm, &[r, d]);
+        let x = floats(&args[0]);
+        let (g, b) = (floats(&args[1]), floats(&args[2]));
+        let (mut y, mut means, mut rstds) = (Vec::new(), Vec::new(), Vec::new());
+        for row in x.chunks(d) {
+            let n = d as f64;
+            let mean = row.iter().sum::<f64>() / n;
+            let var = row.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+            let k = 1.0 / (var + 1e-5).sqrt();
+            y.extend((0..d).map(|j| (row[j] - mean) * k * g[j] + b[j]));
+            means.push(mean);
+            rstds.push(k);
+        }
+        for target in [&lavapipe, &no_subgroups] {
+            let compiled = compile(&module, target).unwrap();
+            let f = &compiled.functions[0];
+            assert_eq!(f.dispatches.len(), 1, "{r}x{d}");
+            let program = kiln_runtime::Program::load(&device, compiled).unwrap();
+            let got = program.run("f", &args).unwrap();
+            let tol = if d > 256 { 5e-5 } else { 1e-5 };
+            assert_close(&format!("y {r}x{d}"), &got[0], &y, tol);
+            assert_close(&format!("mean {r}x{d}"), &got[1], &means, 1e-6);
+            assert_close(&format!("rstd {r}x{d}"), &got[2], &rstds, tol);
+        }
     }
     assert_no_validation_messages(device.context());
 }

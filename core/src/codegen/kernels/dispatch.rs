@@ -449,6 +449,7 @@ pub fn emit_dispatch(
         };
         let mut e = Emitter::new(&mut km, c, &name, strategy.workgroup_size);
         e.loc = loc;
+        e.computed_here = d.row_outputs.iter().map(|o| o.value).collect();
         emit_kernel(&mut e, d, shape, &plan)?;
         let (bindings, writes, push) = e.finish();
         kernels.push(Kernel {

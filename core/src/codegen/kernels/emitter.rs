@@ -91,6 +91,9 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     /// plans, register tiles' columns and unrolled reductions).
     pub vector_groups: Vec<super::vector::VectorGroup>,
     buffer_vec4_args: HashMap<BufferId, KValue>,
+    /// Values in memory that this kernel writes and so computes where it
+    /// reads them (a row group's per-row outputs).
+    pub computed_here: Vec<TValue>,
 }
 
 impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
@@ -120,6 +123,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             loc: Location::UNKNOWN,
             vector_groups: Vec::new(),
             buffer_vec4_args: HashMap::new(),
+            computed_here: Vec::new(),
         }
     }
 

@@ -8,7 +8,8 @@
 //! the reduction is a static multiple of 4), the shares combine within
 //! the row's invocations, and every invocation keeps the totals (later
 //! roots and the row's points read them, as a layer norm's variance reads
-//! its mean). Then each invocation computes and stores its share of the
+//! its mean); per-row values the program also returns are written by the
+//! row's first invocation. Then each invocation computes and stores its share of the
 //! row's points, 4 adjacent columns at a time where the row is a static
 //! multiple of 4 (moved as vec4).
 //!
@@ -24,7 +25,7 @@ use crate::kernel::KValue;
 use super::super::combine::{combiners, Combiner};
 use super::super::error::CodegenError;
 use super::super::regions::DispatchRegion;
-use super::super::row_group::RowRoot;
+use super::super::row_group::{RowOutput, RowRoot};
 use super::super::strategy::Combine;
 use super::dispatch::stores;
 use super::emitter::Emitter;
@@ -52,6 +53,9 @@ pub(super) fn emit_row(
     for rr in &d.row_roots {
         row_root(e, rr, row, (slice, lane), how)?;
     }
+    for o in &d.row_outputs {
+        row_output(e, o, row, lane)?;
+    }
     let sizes = e.loop_sizes(d.op);
     let last = sizes
         .last()
@@ -64,6 +68,35 @@ pub(super) fn emit_row(
         p.push(c);
         stores(e, d, &p)
     })
+}
+
+/// Writes per-row value `o` at `row` from the row's first invocation.
+fn row_output(
+    e: &mut Emitter<'_, '_, '_>,
+    o: &RowOutput,
+    row: &[KValue],
+    lane: KValue,
+) -> Result<(), CodegenError> {
+    let info = e.c.info;
+    let op = info
+        .def_op(o.value)
+        .ok_or_else(|| e.unsupported(info.ops[0], "internal: a row output without an op"))?;
+    let s = info.structured[&op].clone();
+    let zero = e.index(0);
+    let point: Vec<KValue> = o
+        .loops
+        .iter()
+        .map(|src| src.and_then(|i| row.get(i).copied()).unwrap_or(zero))
+        .collect();
+    let map = s.indexing_maps[s.inputs.len()].clone();
+    let coords = map
+        .results
+        .iter()
+        .map(|x| e.affine(op, x, &point))
+        .collect::<Result<Vec<_>, _>>()?;
+    let x = e.elem(o.value, &coords)?;
+    let first = e.b.cmpi("eq", lane, zero);
+    e.if_then(first, |e| e.store(o.value, &coords, x))
 }
 
 /// Computes row root `rr` at `row` and leaves its values in the

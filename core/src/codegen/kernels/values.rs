@@ -36,8 +36,8 @@ impl Emitter<'_, '_, '_> {
             return Ok(x[0]);
         }
         let x = match self.c.buffers.buffer(v) {
-            Some(buf) => self.load(v, buf, coords),
-            None => self.compute_elem(v, coords)?,
+            Some(buf) if !self.computed_here.contains(&v) => self.load(v, buf, coords),
+            _ => self.compute_elem(v, coords)?,
         };
         self.remember(key, vec![x]);
         Ok(x)

@@ -246,8 +246,12 @@ pub fn dispatch_shape(
             elems.push(e);
         }
     };
-    for &v in &d.stored {
-        add(m.value_kind(v).elem());
+    for v in d
+        .stored
+        .iter()
+        .chain(d.row_outputs.iter().map(|o| &o.value))
+    {
+        add(m.value_kind(*v).elem());
     }
     let row_roots = d.row_roots.iter().map(|r| Some(r.op));
     for op in [Some(d.op), d.root].into_iter().chain(row_roots).flatten() {
