@@ -460,20 +460,11 @@ impl Former<'_, '_> {
                 let host_loops = info.structured[&host].num_loops();
                 if row_group::is_row_value(info, op, &src, host_loops) {
                     let r = d.results[0];
-                    self.fates.insert(r, ValueFate::Stored(usize::MAX));
-                    self.once.insert(op, false);
-                    self.owner.insert(op, Some(host));
-                    if class == OpClass::Root {
-                        self.row_roots.entry(host).or_default().push(RowRoot {
-                            op,
-                            loops: src.clone(),
-                        });
-                    }
                     self.row_outputs.entry(host).or_default().push(RowOutput {
                         value: r,
                         loops: src.clone(),
                     });
-                    self.sources.insert(op, src);
+                    self.join_row_group(op, host, src, ValueFate::Stored(usize::MAX));
                     self.record_operand_reads(op);
                     return;
                 }
@@ -525,17 +516,7 @@ impl Former<'_, '_> {
                 self.sources.insert(op, (0..loops).map(Some).collect());
             }
         } else if let Some((host, src)) = row_host {
-            let r = d.results[0];
-            self.fates.insert(r, ValueFate::Inlined);
-            self.once.insert(op, false);
-            self.owner.insert(op, Some(host));
-            if class == OpClass::Root {
-                self.row_roots.entry(host).or_default().push(RowRoot {
-                    op,
-                    loops: src.clone(),
-                });
-            }
-            self.sources.insert(op, src);
+            self.join_row_group(op, host, src, ValueFate::Inlined);
         } else {
             let r = d.results[0];
             self.fates.insert(r, ValueFate::Inlined);
@@ -597,6 +578,23 @@ impl Former<'_, '_> {
             return None;
         }
         Some((host, src))
+    }
+
+    /// Makes `op` (one result, of fate `fate`) a member of the row group
+    /// of dispatch op `host` with loop sources `src`: a row root if it
+    /// is a reduction.
+    fn join_row_group(&mut self, op: TOp, host: TOp, src: Vec<Option<usize>>, fate: ValueFate) {
+        let r = self.info.m.op(op).results[0];
+        self.fates.insert(r, fate);
+        self.once.insert(op, false);
+        self.owner.insert(op, Some(host));
+        if self.info.class.get(&op) == Some(&OpClass::Root) {
+            self.row_roots.entry(host).or_default().push(RowRoot {
+                op,
+                loops: src.clone(),
+            });
+        }
+        self.sources.insert(op, src);
     }
 
     /// The dispatch op that computes `c` and `c`'s loop sources there:

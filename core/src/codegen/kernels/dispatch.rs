@@ -18,7 +18,7 @@ use super::super::host::{CheckKind, RuntimeCheck, Size, SizeOp};
 use super::super::regions::{DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::super::shapes::Shapes;
 use super::super::strategy::{
-    loop_sizes, Combine, DispatchShape, Distribution, ReductionStrategy, Strategy,
+    reduction_total, Combine, DispatchShape, Distribution, ReductionStrategy, Strategy,
 };
 use super::emitter::{Ctx, Emitter};
 use super::reduce::SerialRange;
@@ -96,17 +96,7 @@ pub fn emit_dispatch(
     let points = shapes.host.product(&shape.points);
     let root_struct = d.root.and_then(|r| info.structured.get(&r).cloned());
     let red_total = match (d.root, &root_struct) {
-        (Some(r), Some(s)) => {
-            let sizes = loop_sizes(info, shapes, r);
-            let red: Vec<Size> = s
-                .iterator_types
-                .iter()
-                .zip(sizes)
-                .filter(|(t, _)| **t == IteratorType::Reduction)
-                .map(|(_, s)| s)
-                .collect();
-            shapes.host.product(&red)
-        }
+        (Some(r), Some(_)) => reduction_total(info, shapes, r),
         _ => shape.reduction.unwrap_or(Size::Static(0)),
     };
     let budget = strategy.loop_budget;
@@ -486,15 +476,7 @@ fn row_loops(
     }
     let mut loops = per;
     for rr in &d.row_roots {
-        let s = &info.structured[&rr.op];
-        let red: Vec<Size> = s
-            .iterator_types
-            .iter()
-            .zip(loop_sizes(info, shapes, rr.op))
-            .filter(|(t, _)| **t == IteratorType::Reduction)
-            .map(|(_, s)| s)
-            .collect();
-        let total = shapes.host.product(&red);
+        let total = reduction_total(info, shapes, rr.op);
         let share = shapes.host.arith(SizeOp::CeilDiv, total, slice);
         loops = shapes.host.arith(SizeOp::Add, loops, share);
     }

@@ -89,6 +89,22 @@ pub fn loop_sizes(info: &FuncInfo<'_>, shapes: &Shapes, op: TOp) -> Vec<Size> {
         .collect()
 }
 
+/// The iterations of `op`'s reduction: the product of its reduction
+/// loops' sizes (1 for none).
+pub fn reduction_total(info: &FuncInfo<'_>, shapes: &mut Shapes, op: TOp) -> Size {
+    let Some(s) = info.structured.get(&op) else {
+        return Size::Static(1);
+    };
+    let red: Vec<Size> = s
+        .iterator_types
+        .iter()
+        .zip(loop_sizes(info, shapes, op))
+        .filter(|(t, _)| **t == crate::tensor::attr::IteratorType::Reduction)
+        .map(|(_, s)| s)
+        .collect();
+    shapes.host.product(&red)
+}
+
 /// The shape of dispatch `d`.
 pub fn dispatch_shape(
     info: &FuncInfo<'_>,
@@ -136,15 +152,7 @@ pub fn dispatch_shape(
         // layer norm).
         reduction = points.pop();
         for rr in &d.row_roots {
-            let s = &info.structured[&rr.op];
-            let red: Vec<Size> = s
-                .iterator_types
-                .iter()
-                .zip(loop_sizes(info, shapes, rr.op))
-                .filter(|(t, _)| **t == crate::tensor::attr::IteratorType::Reduction)
-                .map(|(_, s)| s)
-                .collect();
-            let total = shapes.host.product(&red);
+            let total = reduction_total(info, shapes, rr.op);
             if let (Some(Size::Static(a)), Size::Static(b)) = (reduction, total) {
                 reduction = Some(Size::Static(a.max(b)));
             }
@@ -224,15 +232,7 @@ pub fn dispatch_shape(
             }
             _ => {
                 if let Some(s) = info.structured.get(&root) {
-                    let sizes = loop_sizes(info, shapes, root);
-                    let red: Vec<Size> = s
-                        .iterator_types
-                        .iter()
-                        .zip(sizes)
-                        .filter(|(t, _)| **t == crate::tensor::attr::IteratorType::Reduction)
-                        .map(|(_, s)| s)
-                        .collect();
-                    reduction = Some(shapes.host.product(&red));
+                    reduction = Some(reduction_total(info, shapes, root));
                     combinable = combiners(m, s).is_some();
                 }
             }

@@ -21,7 +21,8 @@ mod types;
 use std::fmt;
 
 pub use choose::{
-    candidates, choose, dispatch_shape, double_fills_half, loop_sizes, DispatchShape,
+    candidates, choose, dispatch_shape, double_fills_half, loop_sizes, reduction_total,
+    DispatchShape,
 };
 pub use coop_matrix::{plain_matmul, MatmulTypes};
 pub use split_k::{split_slices, MIN_SLICE};
