@@ -16,7 +16,9 @@ use crate::tensor::{TOp, TValue, TensorModule, ValueDef};
 /// How one output of a combinable reduction folds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Combiner {
-    /// The folding op.
+    /// The folding op (for an arg-reduction's value, the extremum it
+    /// keeps: `maximumf`/`maxsi`/`maxui` or their minimum forms; for its
+    /// index, `minsi`: ties keep the smallest index).
     pub op: ArithOp,
     /// The body op applying it (its result is yielded).
     pub combine_op: TOp,
@@ -24,9 +26,43 @@ pub struct Combiner {
     pub x: TValue,
     /// The output's element type.
     pub elem: ElemType,
+    /// For the two outputs of an arg-reduction (argmax, argmin), which
+    /// part this is and where the other is in the combiner list.
+    pub arg: Option<ArgPart>,
+}
+
+/// A part of an arg-reduction: `(v, i) = x > v ? (x, k) : (v, i)` (or
+/// `<` for argmin), folded as pairs: a partial result replaces another
+/// where its value is better, or equal with a smaller index — which is
+/// what the sequential fold gives over any split of the iterations (the
+/// first index of the extremum; a value that never compares better, a
+/// NaN, never enters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgPart {
+    /// The extremum; `index` is the position of its index's combiner.
+    Value {
+        /// Where the index part is.
+        index: usize,
+    },
+    /// The index; `value` is the position of its value's combiner.
+    Index {
+        /// Where the value part is.
+        value: usize,
+    },
 }
 
 impl Combiner {
+    /// A combiner folding with `op` alone.
+    pub fn plain(op: ArithOp, combine_op: TOp, x: TValue, elem: ElemType) -> Combiner {
+        Combiner {
+            op,
+            combine_op,
+            x,
+            elem,
+            arg: None,
+        }
+    }
+
     /// The identity of the op in `elem` (`-0.0` for `addf`: `-0 + x = x`
     /// for every `x`).
     pub fn identity(&self) -> Scalar {
@@ -100,8 +136,13 @@ fn is_combining(op: ArithOp) -> bool {
 }
 
 /// The combiners of structured op `s` (one per output), when every output
-/// folds with one associative op; `None` otherwise.
+/// folds with one associative op, or its two outputs are an
+/// arg-reduction ([`ArgPart`]); `None` otherwise.
 pub fn combiners(m: &TensorModule, s: &Structured) -> Option<Vec<Combiner>> {
+    single_op_combiners(m, s).or_else(|| arg_combiners(m, s))
+}
+
+fn single_op_combiners(m: &TensorModule, s: &Structured) -> Option<Vec<Combiner>> {
     let block = m.block(s.body);
     let n_in = s.inputs.len();
     let accs: Vec<TValue> = block.args[n_in..].to_vec();
@@ -141,12 +182,7 @@ pub fn combiners(m: &TensorModule, s: &Structured) -> Option<Vec<Combiner>> {
         if elem == ElemType::I1 || elem == ElemType::Index {
             return None;
         }
-        out.push(Combiner {
-            op,
-            combine_op: c,
-            x,
-            elem,
-        });
+        out.push(Combiner::plain(op, c, x, elem));
     }
     // No x may depend on an accumulator.
     for c in &out {
@@ -167,4 +203,155 @@ fn depends_on(m: &TensorModule, s: &Structured, v: TValue, accs: &[TValue]) -> b
         }
         _ => false,
     }
+}
+
+/// An arg-reduction's combiners: two outputs `(v, i)` whose body yields
+/// `select(p, x, v)` and `select(p, k, i)` for `p = cmpf ogt(x, v)`
+/// (`cmpi sgt`/`ugt`; `olt`/`slt`/`ult` for argmin, or the comparison
+/// written the other way round), with `v` read only by the comparison
+/// and its select, `i` only by its select, and neither `x` nor `k`
+/// depending on them. The value is f32 or a 32-bit integer, the index a
+/// 32- or 64-bit integer.
+fn arg_combiners(m: &TensorModule, s: &Structured) -> Option<Vec<Combiner>> {
+    use crate::tensor::attr::{CmpFPred, CmpIPred};
+    let block = m.block(s.body);
+    let n_in = s.inputs.len();
+    let accs: Vec<TValue> = block.args[n_in..].to_vec();
+    let [acc_a, acc_b] = accs[..] else {
+        return None;
+    };
+    let yield_op = *block.ops.last()?;
+    let yields = m.op(yield_op).operands.clone();
+    let [y_a, y_b] = yields[..] else {
+        return None;
+    };
+    // (select op, condition, taken value, kept accumulator)
+    let select = |y: TValue| -> Option<(TOp, TValue, TValue, TValue)> {
+        let ValueDef::Result { op, .. } = m.value(y).def else {
+            return None;
+        };
+        match (&m.op(op).kind, m.op(op).operands.as_slice()) {
+            (
+                OpKind::Arith {
+                    op: ArithOp::Select,
+                    ..
+                },
+                [c, t, f],
+            ) => Some((op, *c, *t, *f)),
+            _ => None,
+        }
+    };
+    let (sel_a, p_a, x_a, keep_a) = select(y_a)?;
+    let (sel_b, p_b, x_b, keep_b) = select(y_b)?;
+    if p_a != p_b || keep_a != acc_a || keep_b != acc_b {
+        return None;
+    }
+    let ValueDef::Result { op: cmp, .. } = m.value(p_a).def else {
+        return None;
+    };
+    let [l, r] = m.op(cmp).operands[..] else {
+        return None;
+    };
+    // Which output is the value: the one compared against its own
+    // accumulator; `greater` when the new element must be larger.
+    let greater_of = |kind: &OpKind| -> Option<(bool, bool)> {
+        // (x on the left, greater)
+        match kind {
+            OpKind::Arith {
+                op: ArithOp::CmpF(CmpFPred::Ogt),
+                ..
+            }
+            | OpKind::Arith {
+                op: ArithOp::CmpI(CmpIPred::Sgt | CmpIPred::Ugt),
+                ..
+            } => Some((true, true)),
+            OpKind::Arith {
+                op: ArithOp::CmpF(CmpFPred::Olt),
+                ..
+            }
+            | OpKind::Arith {
+                op: ArithOp::CmpI(CmpIPred::Slt | CmpIPred::Ult),
+                ..
+            } => Some((true, false)),
+            _ => None,
+        }
+    };
+    let (_, greater_if_left) = greater_of(&m.op(cmp).kind)?;
+    let unsigned = matches!(
+        m.op(cmp).kind,
+        OpKind::Arith {
+            op: ArithOp::CmpI(CmpIPred::Ugt | CmpIPred::Ult),
+            ..
+        }
+    );
+    let (value, index, x, k, sel_v, sel_i, greater) = if (l, r) == (x_a, acc_a) {
+        (0, 1, x_a, x_b, sel_a, sel_b, greater_if_left)
+    } else if (l, r) == (acc_a, x_a) {
+        (0, 1, x_a, x_b, sel_a, sel_b, !greater_if_left)
+    } else if (l, r) == (x_b, acc_b) {
+        (1, 0, x_b, x_a, sel_b, sel_a, greater_if_left)
+    } else if (l, r) == (acc_b, x_b) {
+        (1, 0, x_b, x_a, sel_b, sel_a, !greater_if_left)
+    } else {
+        return None;
+    };
+    let v_elem = m.value_kind(accs[value]).elem();
+    let i_elem = m.value_kind(accs[index]).elem();
+    let float = v_elem == ElemType::F32;
+    if !(float || v_elem == ElemType::I32) || !matches!(i_elem, ElemType::Int(32 | 64)) {
+        return None;
+    }
+    if float
+        == matches!(
+            m.op(cmp).kind,
+            OpKind::Arith {
+                op: ArithOp::CmpI(_),
+                ..
+            }
+        )
+    {
+        return None;
+    }
+    // The accumulators read only where the pattern reads them.
+    let mut uses = [0usize; 2];
+    for &o in &block.ops {
+        for &v in &m.op(o).operands {
+            for (j, &a) in accs.iter().enumerate() {
+                uses[j] += usize::from(v == a);
+            }
+        }
+    }
+    if uses[value] != 2 || uses[index] != 1 {
+        return None;
+    }
+    if depends_on(m, s, x, &accs) || depends_on(m, s, k, &accs) {
+        return None;
+    }
+    let value_op = match (float, greater, unsigned) {
+        (true, true, _) => ArithOp::MaximumF,
+        (true, false, _) => ArithOp::MinimumF,
+        (false, true, false) => ArithOp::MaxSI,
+        (false, false, false) => ArithOp::MinSI,
+        (false, true, true) => ArithOp::MaxUI,
+        (false, false, true) => ArithOp::MinUI,
+    };
+    let mut out = vec![
+        Combiner::plain(ArithOp::AddF, sel_v, x, v_elem),
+        Combiner::plain(ArithOp::AddF, sel_i, k, i_elem),
+    ];
+    out[value] = Combiner {
+        op: value_op,
+        combine_op: sel_v,
+        x,
+        elem: v_elem,
+        arg: Some(ArgPart::Value { index }),
+    };
+    out[index] = Combiner {
+        op: ArithOp::MinSI,
+        combine_op: sel_i,
+        x: k,
+        elem: i_elem,
+        arg: Some(ArgPart::Index { value }),
+    };
+    Some(out)
 }

@@ -6,6 +6,7 @@ mod availability;
 mod binary_mutation;
 mod block_layout;
 mod codegen_archive;
+mod codegen_arg_reductions;
 mod codegen_coop_matrix;
 mod codegen_gpu_env;
 mod codegen_matvec;

@@ -35,6 +35,7 @@ mod runtime_transfer;
 mod spv_text_kernels;
 mod stream_blocks;
 mod target_env_query;
+mod tensor_arg_reductions;
 mod tensor_cpu_differential;
 mod tensor_dynamic;
 mod tensor_matvec;

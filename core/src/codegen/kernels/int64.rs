@@ -107,14 +107,14 @@ impl Emitter<'_, '_, '_> {
         self.pair(lo, hi)
     }
 
-    fn pair_select(&mut self, c: KValue, a: KValue, b: KValue) -> KValue {
+    pub(super) fn pair_select(&mut self, c: KValue, a: KValue, b: KValue) -> KValue {
         let (al, ah, bl, bh) = (self.lo(a), self.hi(a), self.lo(b), self.hi(b));
         let lo = self.b.select(c, al, bl);
         let hi = self.b.select(c, ah, bh);
         self.pair(lo, hi)
     }
 
-    fn pair_cmp(&mut self, p: CmpIPred, a: KValue, b: KValue) -> KValue {
+    pub(super) fn pair_cmp(&mut self, p: CmpIPred, a: KValue, b: KValue) -> KValue {
         let (al, ah, bl, bh) = (self.lo(a), self.hi(a), self.lo(b), self.hi(b));
         let heq = self.b.cmpi("eq", ah, bh);
         let leq = self.b.cmpi("eq", al, bl);

@@ -82,11 +82,7 @@ pub(super) fn emit_row_slices(
     let totals = match combine {
         // A row per invocation: nothing to combine.
         _ if slice == 1 => accs,
-        Combine::Subgroup | Combine::OneSubgroup => cs
-            .iter()
-            .zip(&accs)
-            .map(|(c, &a)| e.b.subgroup_reduce(c.subgroup_kind(), a, false))
-            .collect(),
+        Combine::Subgroup | Combine::OneSubgroup => e.subgroup_all(&cs, &accs),
         Combine::WorkgroupTree => {
             let bufs = e.slice_tree(&cs, &accs, tid, lane, wg, slice)?;
             bufs.iter().map(|&buf| e.b.load(buf, &[tid])).collect()

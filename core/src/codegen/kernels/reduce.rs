@@ -12,7 +12,7 @@ use crate::tensor::structured::Structured;
 use crate::tensor::types::ElemType;
 use crate::tensor::TOp;
 
-use super::super::combine::Combiner;
+use super::super::combine::{ArgPart, Combiner};
 use super::super::error::CodegenError;
 use super::super::host::Size;
 use super::super::strategy::Combine;
@@ -176,12 +176,6 @@ impl Emitter<'_, '_, '_> {
             .collect()
     }
 
-    /// Folds widened `x` into widened `acc`.
-    pub(super) fn fold(&mut self, c: &Combiner, acc: KValue, x: KValue) -> KValue {
-        let e = Self::widened_elem(c);
-        self.combine(c.op, acc, x, e)
-    }
-
     /// A strided cooperative fold: invocation iterations `r = base + t *
     /// stride` below `total` (`base < stride`), folding what `x_at(r)`
     /// gives (unwidened). With `groups` (`total` a multiple of 4), each
@@ -284,13 +278,112 @@ impl Emitter<'_, '_, '_> {
         accs: &[KValue],
         xs: &[KValue],
     ) -> Vec<KValue> {
-        cs.iter()
+        let w: Vec<KValue> = cs
+            .iter()
             .enumerate()
-            .map(|(k, c)| {
-                let w = self.widen(xs[k], c);
-                self.fold(c, accs[k], w)
-            })
-            .collect()
+            .map(|(k, c)| self.widen(xs[k], c))
+            .collect();
+        self.fold_all(cs, accs, &w, true)
+    }
+
+    /// Folds the results `b` into `a`, one per combiner (widened values
+    /// with `widened`), an arg-reduction's two together: `b`'s pair
+    /// replaces `a`'s where its value is better, or equal with a smaller
+    /// index ([`ArgPart`]).
+    pub(super) fn fold_all(
+        &mut self,
+        cs: &[Combiner],
+        a: &[KValue],
+        b: &[KValue],
+        widened: bool,
+    ) -> Vec<KValue> {
+        let mut out = a.to_vec();
+        for (k, c) in cs.iter().enumerate() {
+            match c.arg {
+                None => {
+                    let elem = if widened {
+                        Self::widened_elem(c)
+                    } else {
+                        c.elem
+                    };
+                    out[k] = self.combine(c.op, a[k], b[k], elem);
+                }
+                Some(ArgPart::Value { index: j }) => {
+                    let better = self.arg_better(c, b[k], a[k]);
+                    let eq = self.arg_equal(c, b[k], a[k]);
+                    let smaller = self.index_less(&cs[j], b[j], a[j]);
+                    let tie = self.b.binary(KOpKind::ArithAndI, eq, smaller);
+                    let take = self.b.binary(KOpKind::ArithOrI, better, tie);
+                    out[k] = self.b.select(take, b[k], a[k]);
+                    out[j] = self.index_select(&cs[j], take, b[j], a[j]);
+                }
+                Some(ArgPart::Index { .. }) => {}
+            }
+        }
+        out
+    }
+
+    /// Whether arg-reduction value `x` is better than `y` (larger for an
+    /// argmax, smaller for an argmin; false for a NaN).
+    fn arg_better(&mut self, c: &Combiner, x: KValue, y: KValue) -> KValue {
+        match c.op {
+            ArithOp::MaximumF => self.b.cmpf("ogt", x, y),
+            ArithOp::MinimumF => self.b.cmpf("olt", x, y),
+            ArithOp::MaxSI => self.b.cmpi("sgt", x, y),
+            ArithOp::MinSI => self.b.cmpi("slt", x, y),
+            ArithOp::MaxUI => self.b.cmpi("ugt", x, y),
+            _ => self.b.cmpi("ult", x, y),
+        }
+    }
+
+    /// Whether arg-reduction values `x` and `y` are equal.
+    fn arg_equal(&mut self, c: &Combiner, x: KValue, y: KValue) -> KValue {
+        if c.elem == ElemType::F32 {
+            self.b.cmpf("oeq", x, y)
+        } else {
+            self.b.cmpi("eq", x, y)
+        }
+    }
+
+    /// Whether index `x` of index combiner `c` is below `y`.
+    fn index_less(&mut self, c: &Combiner, x: KValue, y: KValue) -> KValue {
+        if self.is_pair(c.elem) {
+            self.pair_cmp(crate::tensor::attr::CmpIPred::Slt, x, y)
+        } else {
+            self.b.cmpi("slt", x, y)
+        }
+    }
+
+    /// `cond ? x : y` for indices of index combiner `c`.
+    fn index_select(&mut self, c: &Combiner, cond: KValue, x: KValue, y: KValue) -> KValue {
+        if self.is_pair(c.elem) {
+            self.pair_select(cond, x, y)
+        } else {
+            self.b.select(cond, x, y)
+        }
+    }
+
+    /// Each combiner's result over the subgroup (every lane gets it): one
+    /// `gpu.subgroup_reduce` each; an arg-reduction's value by its
+    /// extremum, then its index as the smallest among the lanes holding
+    /// that value.
+    pub(super) fn subgroup_all(&mut self, cs: &[Combiner], accs: &[KValue]) -> Vec<KValue> {
+        let mut out = accs.to_vec();
+        for (k, c) in cs.iter().enumerate() {
+            match c.arg {
+                None => out[k] = self.b.subgroup_reduce(c.subgroup_kind(), accs[k], false),
+                Some(ArgPart::Value { index: j }) => {
+                    let v = self.b.subgroup_reduce(c.subgroup_kind(), accs[k], false);
+                    let holds = self.arg_equal(c, accs[k], v);
+                    let none = self.konst(cs[j].identity(), cs[j].elem);
+                    let cand = self.b.select(holds, accs[j], none);
+                    out[k] = v;
+                    out[j] = self.b.subgroup_reduce("minsi", cand, false);
+                }
+                Some(ArgPart::Index { .. }) => {}
+            }
+        }
+        out
     }
 
     /// Folds `x_at(r)` for the 4 iterations `r4 + j` into `accs`, in
@@ -360,11 +453,11 @@ impl Emitter<'_, '_, '_> {
             let bufs2 = bufs.clone();
             self.if_then(active, |e| {
                 let other = e.add(tid, sv);
-                for (k, c) in cs.iter().enumerate() {
-                    let a = e.b.load(bufs2[k], &[tid]);
-                    let b = e.b.load(bufs2[k], &[other]);
-                    let r = e.fold(c, a, b);
-                    e.b.store(r, bufs2[k], &[tid]);
+                let a: Vec<KValue> = bufs2.iter().map(|&b| e.b.load(b, &[tid])).collect();
+                let b: Vec<KValue> = bufs2.iter().map(|&b| e.b.load(b, &[other])).collect();
+                let r = e.fold_all(cs, &a, &b, true);
+                for (k, &x) in r.iter().enumerate() {
+                    e.b.store(x, bufs2[k], &[tid]);
                 }
                 Ok(())
             })?;
@@ -394,18 +487,14 @@ impl Emitter<'_, '_, '_> {
         let tid = self.b.thread_id("x");
         let mut out = Vec::new();
         match how {
-            Combine::OneSubgroup => {
-                for (k, c) in cs.iter().enumerate() {
-                    out.push(self.b.subgroup_reduce(c.subgroup_kind(), accs[k], false));
-                }
-            }
+            Combine::OneSubgroup => out = self.subgroup_all(cs, accs),
             Combine::Subgroup => {
                 let lane = self.b.lane_id();
                 let sgid = self.gpu_index(KOpKind::GpuSubgroupId);
                 let nsg = self.gpu_index(KOpKind::GpuNumSubgroups);
+                let sums = self.subgroup_all(cs, accs);
                 let mut bufs = Vec::new();
-                for (k, c) in cs.iter().enumerate() {
-                    let s = self.b.subgroup_reduce(c.subgroup_kind(), accs[k], false);
+                for &s in &sums {
                     let ty = self.b.type_of(s);
                     let buf = self.shared(wg, ty);
                     bufs.push(buf);
@@ -417,17 +506,13 @@ impl Emitter<'_, '_, '_> {
                     })?;
                 }
                 self.b.barrier();
-                for (k, c) in cs.iter().enumerate() {
-                    let zero = self.index(0);
-                    let one = self.index(1);
-                    let first = self.b.load(bufs[k], &[zero]);
-                    let buf = bufs[k];
-                    let r = self.for_(one, nsg, one, &[first], |e, i, acc| {
-                        let x = e.b.load(buf, &[i]);
-                        Ok(vec![e.fold(c, acc[0], x)])
-                    })?;
-                    out.push(r[0]);
-                }
+                let zero = self.index(0);
+                let one = self.index(1);
+                let firsts: Vec<KValue> = bufs.iter().map(|&b| self.b.load(b, &[zero])).collect();
+                out = self.for_(one, nsg, one, &firsts, |e, i, acc| {
+                    let xs: Vec<KValue> = bufs.iter().map(|&b| e.b.load(b, &[i])).collect();
+                    Ok(e.fold_all(cs, acc, &xs, true))
+                })?;
                 self.b.barrier();
             }
             Combine::WorkgroupTree => {
@@ -450,13 +535,12 @@ impl Emitter<'_, '_, '_> {
         inits: &[KValue],
         totals: &[KValue],
     ) -> Vec<KValue> {
-        cs.iter()
+        let t: Vec<KValue> = cs
+            .iter()
             .enumerate()
-            .map(|(k, c)| {
-                let t = self.narrow(totals[k], c);
-                self.combine(c.op, inits[k], t, c.elem)
-            })
-            .collect()
+            .map(|(k, c)| self.narrow(totals[k], c))
+            .collect();
+        self.fold_all(cs, inits, &t, false)
     }
 
     /// The x values (unwidened) of a combinable reduction of `op` at
@@ -577,18 +661,8 @@ impl Emitter<'_, '_, '_> {
             c[dim] = r;
             e.elem(input, &c)
         };
-        let max_c = Combiner {
-            op: ArithOp::MaxNumF,
-            combine_op: op,
-            x: input,
-            elem,
-        };
-        let sum_c = Combiner {
-            op: ArithOp::AddF,
-            combine_op: op,
-            x: input,
-            elem,
-        };
+        let max_c = Combiner::plain(ArithOp::MaxNumF, op, input, elem);
+        let sum_c = Combiner::plain(ArithOp::AddF, op, input, elem);
         // Strided loop helper: fold f(r) over this invocation's share.
         let one = self.index(1);
         let sm1 = self.sub(stride, one);
@@ -705,12 +779,7 @@ impl Emitter<'_, '_, '_> {
         let t_end = self.index(len.div_ceil(span) as i64);
         let zero = self.index(0);
         let one = self.index(1);
-        let combiner = |op_: ArithOp| Combiner {
-            op: op_,
-            combine_op: op,
-            x: input,
-            elem,
-        };
+        let combiner = |op_: ArithOp| Combiner::plain(op_, op, input, elem);
         // Folds `f` over this invocation's groups: `f` gets the group's 4
         // elements' coordinates with the group in place.
         let fold = |e: &mut Self,
@@ -821,12 +890,7 @@ impl Emitter<'_, '_, '_> {
         how: Combine,
     ) -> Result<(), CodegenError> {
         let elem = ElemType::F32;
-        let combiner = |op_: ArithOp| Combiner {
-            op: op_,
-            combine_op: op,
-            x: input,
-            elem,
-        };
+        let combiner = |op_: ArithOp| Combiner::plain(op_, op, input, elem);
         // The group at `base + t * span`, pushed; its 4 elements'
         // coordinates.
         let group_at = |e: &mut Self, t: u64| -> Vec<Vec<KValue>> {

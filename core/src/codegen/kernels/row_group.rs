@@ -200,11 +200,7 @@ fn resident_fold(
     }
     let mut accs = chains[0].clone();
     for chain in &chains[1..] {
-        accs = cs
-            .iter()
-            .enumerate()
-            .map(|(k, c)| e.fold(c, accs[k], chain[k]))
-            .collect();
+        accs = e.fold_all(cs, &accs, chain, true);
     }
     Ok(accs)
 }

@@ -168,21 +168,15 @@ pub(super) fn emit_sum_slices(
         let totals = e.for_(zero, count, one, &acc0, |e, k, accs| {
             let base = e.mul(k, points);
             let at = e.add(base, p);
-            Ok(cs
+            let xs: Vec<KValue> = cs
                 .iter()
                 .enumerate()
-                .map(|(j, c)| {
-                    let x = e.load_at(slices.partials[j], at, c.elem);
-                    e.combine(c.op, accs[j], x, c.elem)
-                })
-                .collect())
+                .map(|(j, c)| e.load_at(slices.partials[j], at, c.elem))
+                .collect();
+            Ok(e.fold_all(&cs, accs, &xs, false))
         })?;
         let inits = e.inits(root, &s, &rp)?;
-        let finals = cs
-            .iter()
-            .enumerate()
-            .map(|(j, c)| e.combine(c.op, inits[j], totals[j], c.elem))
-            .collect();
+        let finals = e.fold_all(&cs, &inits, &totals, false);
         e.prepared_roots.insert(root, finals);
         stores(e, d, &coords)
     })

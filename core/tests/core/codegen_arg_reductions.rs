@@ -1,0 +1,67 @@
+//! Arg-reductions (a value and its index folded together, as an argmax
+//! is written) are combinable: a long row takes a cooperative strategy on
+//! an H200's env and lavapipe's, whose kernels pass spirv-val (the index
+//! combined by `OpGroupNonUniformSMin` on the lanes holding the maximum);
+//! an `oge` comparison (the last index of the maximum) is not recognised
+//! and stays serial.
+
+use kiln_core::codegen::strategy::{Distribution, ReductionStrategy};
+use kiln_core::codegen::CompiledFunction;
+
+use crate::common::{compile_first, h200_target, lavapipe_target};
+
+const ARGMAX: &str = r#"func.func @f(%x: tensor<1x100000xf32>) -> (tensor<1xf32>, tensor<1xi64>) {
+  %low = arith.constant 0xFF800000 : f32
+  %z = arith.constant 0 : i64
+  %e0 = tensor.empty() : tensor<1xf32>
+  %e1 = tensor.empty() : tensor<1xi64>
+  %v0 = linalg.fill ins(%low : f32) outs(%e0 : tensor<1xf32>) -> tensor<1xf32>
+  %i0 = linalg.fill ins(%z : i64) outs(%e1 : tensor<1xi64>) -> tensor<1xi64>
+  %res:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<1x100000xf32>) outs(%v0, %i0 : tensor<1xf32>, tensor<1xi64>) {
+  ^bb0(%a: f32, %m: f32, %i: i64):
+    %k = linalg.index 1 : index
+    %ki = arith.index_cast %k : index to i64
+    %p = arith.cmpf ogt, %a, %m : f32
+    %nm = arith.select %p, %a, %m : f32
+    %ni = arith.select %p, %ki, %i : i64
+    linalg.yield %nm, %ni : f32, i64
+  } -> (tensor<1xf32>, tensor<1xi64>)
+  return %res#0, %res#1 : tensor<1xf32>, tensor<1xi64>
+}
+"#;
+
+/// Every kernel of `f` passes spirv-val.
+fn validates(f: &CompiledFunction) {
+    for d in &f.dispatches {
+        for k in &d.kernels {
+            kiln_core::validate::validate(&k.words, k.validation_env)
+                .unwrap_or_else(|e| panic!("{}: {e}", k.name));
+        }
+    }
+}
+
+#[test]
+fn a_long_argmax_row_is_split_and_validates() {
+    for target in [h200_target(), lavapipe_target()] {
+        let f = compile_first(ARGMAX, &target);
+        validates(&f);
+        let s = &f.dispatches[0].strategy;
+        assert_eq!(s.distribution, Distribution::WorkgroupPerPoint, "{s}");
+        assert!(
+            matches!(s.reduction, Some(ReductionStrategy::Cooperative { .. })),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn a_last_index_argmax_stays_serial() {
+    let src = ARGMAX.replace("arith.cmpf ogt", "arith.cmpf oge");
+    let f = compile_first(&src, &h200_target());
+    validates(&f);
+    let s = &f.dispatches[0].strategy;
+    assert!(
+        matches!(s.reduction, Some(ReductionStrategy::Serial { .. })),
+        "{s}"
+    );
+}
