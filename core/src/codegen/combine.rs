@@ -1,7 +1,8 @@
 //! Reductions whose body folds each output with one associative op
 //! ("combinable"): `yield combine(acc, x)` where `acc` is the output's
 //! argument, read nowhere else, and `x` does not depend on any
-//! accumulator. Their iterations can be split across invocations,
+//! accumulator — or an arg-reduction, a value and its index folded by
+//! one comparison ([`ArgPart`]). Their iterations can be split across invocations,
 //! workgroups and dispatches and the partial results combined with the
 //! same op (in another order than the reference's sequential fold: exact
 //! for integers and for floats whose partial sums are representable,
