@@ -6,9 +6,8 @@
 //! and stays serial.
 
 use kiln_core::codegen::strategy::{Distribution, ReductionStrategy};
-use kiln_core::codegen::CompiledFunction;
 
-use crate::common::{compile_first, h200_target, lavapipe_target};
+use crate::common::{compile_first, h200_target, kernels_validate, lavapipe_target};
 
 const ARGMAX: &str = r#"func.func @f(%x: tensor<1x100000xf32>) -> (tensor<1xf32>, tensor<1xi64>) {
   %low = arith.constant 0xFF800000 : f32
@@ -30,21 +29,11 @@ const ARGMAX: &str = r#"func.func @f(%x: tensor<1x100000xf32>) -> (tensor<1xf32>
 }
 "#;
 
-/// Every kernel of `f` passes spirv-val.
-fn validates(f: &CompiledFunction) {
-    for d in &f.dispatches {
-        for k in &d.kernels {
-            kiln_core::validate::validate(&k.words, k.validation_env)
-                .unwrap_or_else(|e| panic!("{}: {e}", k.name));
-        }
-    }
-}
-
 #[test]
 fn a_long_argmax_row_is_split_and_validates() {
     for target in [h200_target(), lavapipe_target()] {
         let f = compile_first(ARGMAX, &target);
-        validates(&f);
+        kernels_validate(&f);
         let s = &f.dispatches[0].strategy;
         assert_eq!(s.distribution, Distribution::WorkgroupPerPoint, "{s}");
         assert!(
@@ -58,7 +47,7 @@ fn a_long_argmax_row_is_split_and_validates() {
 fn a_last_index_argmax_stays_serial() {
     let src = ARGMAX.replace("arith.cmpf ogt", "arith.cmpf oge");
     let f = compile_first(&src, &h200_target());
-    validates(&f);
+    kernels_validate(&f);
     let s = &f.dispatches[0].strategy;
     assert!(
         matches!(s.reduction, Some(ReductionStrategy::Serial { .. })),

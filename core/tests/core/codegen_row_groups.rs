@@ -11,9 +11,8 @@
 
 use kiln_core::codegen::regions::OpFamily;
 use kiln_core::codegen::strategy::{Distribution, ReductionStrategy};
-use kiln_core::codegen::CompiledFunction;
 
-use crate::common::{compile_first, h200_target, lavapipe_target};
+use crate::common::{compile_first, h200_target, kernels_validate, lavapipe_target};
 
 const ROW: &str = "affine_map<(d0, d1) -> (d0, d1)>";
 const COL: &str = "affine_map<(d0, d1) -> (d0)>";
@@ -140,16 +139,6 @@ fn divided(r: usize, d: usize, acc_ty: &str, reduce_maps: &str, iters: &str, rea
     )
 }
 
-/// Every kernel of `f` passes spirv-val.
-fn validates(f: &CompiledFunction) {
-    for d in &f.dispatches {
-        for k in &d.kernels {
-            kiln_core::validate::validate(&k.words, k.validation_env)
-                .unwrap_or_else(|e| panic!("{}: {e}", k.name));
-        }
-    }
-}
-
 #[test]
 fn a_layer_norm_is_one_dispatch_with_a_strategy_per_env() {
     let lavapipe = lavapipe_target();
@@ -177,7 +166,7 @@ fn a_layer_norm_is_one_dispatch_with_a_strategy_per_env() {
                 "{}",
                 dispatch.strategy
             );
-            validates(&f);
+            kernels_validate(&f);
             strategies.push(dispatch.strategy.distribution);
         }
         assert_ne!(strategies[0], strategies[1], "{r}x{d}");
@@ -215,7 +204,7 @@ fn an_rms_norm_is_one_dispatch() {
         let f = compile_first(&src, &target);
         assert_eq!(f.dispatches.len(), 1);
         assert_eq!(f.dispatches[0].family, OpFamily::Normalization);
-        validates(&f);
+        kernels_validate(&f);
     }
 }
 
@@ -234,7 +223,7 @@ fn a_kept_dimension_of_one_still_joins_the_row() {
     let f = compile_first(&src, &lavapipe_target());
     assert_eq!(f.dispatches.len(), 1);
     assert_eq!(f.dispatches[0].family, OpFamily::Normalization);
-    validates(&f);
+    kernels_validate(&f);
 }
 
 #[test]
@@ -260,7 +249,7 @@ fn named_reduce_broadcast_and_map_form_a_row_group() {
         let f = compile_first(src, &target);
         assert_eq!(f.dispatches.len(), 1);
         assert_eq!(f.dispatches[0].family, OpFamily::Normalization);
-        validates(&f);
+        kernels_validate(&f);
     }
 }
 
@@ -293,7 +282,7 @@ fn a_row_root_longer_than_the_row_sizes_the_loop_budget() {
     };
     assert_eq!(d.family, OpFamily::Normalization);
     assert_eq!(d.strategy.distribution, Distribution::WorkgroupPerPoint);
-    validates(&f);
+    kernels_validate(&f);
 }
 
 #[test]
@@ -301,7 +290,7 @@ fn reductions_that_are_not_per_row_stay_dispatches_of_their_own() {
     let target = lavapipe_target();
     let families = |src: &str| -> Vec<OpFamily> {
         let f = compile_first(src, &target);
-        validates(&f);
+        kernels_validate(&f);
         f.dispatches.iter().map(|d| d.family).collect()
     };
     // A whole-tensor sum: every row would recompute it.
@@ -342,6 +331,6 @@ fn a_returned_mean_is_written_by_its_row_group() {
             panic!("{} dispatches", f.dispatches.len())
         };
         assert_eq!(d.family, OpFamily::Normalization);
-        validates(&f);
+        kernels_validate(&f);
     }
 }

@@ -185,3 +185,13 @@ pub fn compile_first(
     let f = prepared.funcs()[0];
     kiln_core::codegen::compile_function(&prepared, f, target).expect("compiles")
 }
+
+/// Panics unless every kernel of `f` passes spirv-val for its env.
+pub fn kernels_validate(f: &kiln_core::codegen::CompiledFunction) {
+    for d in &f.dispatches {
+        for k in &d.kernels {
+            kiln_core::validate::validate(&k.words, k.validation_env)
+                .unwrap_or_else(|e| panic!("{}: {e}", k.name));
+        }
+    }
+}
