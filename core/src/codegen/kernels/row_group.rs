@@ -54,7 +54,7 @@ pub(super) fn emit_row(
         row_root(e, rr, row, (slice, lane), how)?;
     }
     for o in &d.row_outputs {
-        row_output(e, o, row, lane)?;
+        row_output(e, d, o, row, lane)?;
     }
     let sizes = e.loop_sizes(d.op);
     let last = sizes
@@ -70,9 +70,21 @@ pub(super) fn emit_row(
     })
 }
 
-/// Writes per-row value `o` at `row` from the row's first invocation.
+/// The loop point of an op of the group whose loops come from `loops`
+/// (see [`RowRoot::loops`]) at `row` (loops of no row loop at 0).
+fn row_point(e: &mut Emitter<'_, '_, '_>, loops: &[Option<usize>], row: &[KValue]) -> Vec<KValue> {
+    let zero = e.index(0);
+    loops
+        .iter()
+        .map(|src| src.and_then(|i| row.get(i).copied()).unwrap_or(zero))
+        .collect()
+}
+
+/// Writes per-row value `o` of dispatch `d` at `row` from the row's
+/// first invocation.
 fn row_output(
     e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
     o: &RowOutput,
     row: &[KValue],
     lane: KValue,
@@ -80,14 +92,10 @@ fn row_output(
     let info = e.c.info;
     let op = info
         .def_op(o.value)
-        .ok_or_else(|| e.unsupported(info.ops[0], "internal: a row output without an op"))?;
+        .ok_or_else(|| e.unsupported(d.op, "internal: a row output without an op"))?;
     let s = info.structured[&op].clone();
     let zero = e.index(0);
-    let point: Vec<KValue> = o
-        .loops
-        .iter()
-        .map(|src| src.and_then(|i| row.get(i).copied()).unwrap_or(zero))
-        .collect();
+    let point = row_point(e, &o.loops, row);
     let map = s.indexing_maps[s.inputs.len()].clone();
     let coords = map
         .results
@@ -113,12 +121,7 @@ fn row_root(
     let s = info.structured[&op].clone();
     let cs = combiners(info.m, &s)
         .ok_or_else(|| e.unsupported(op, "internal: a row root that is not combinable"))?;
-    let zero = e.index(0);
-    let rp: Vec<KValue> = rr
-        .loops
-        .iter()
-        .map(|src| src.and_then(|i| row.get(i).copied()).unwrap_or(zero))
-        .collect();
+    let rp = row_point(e, &rr.loops, row);
     let (loops, red) = e.reduction_loops(op, &s);
     let total = e.product(&red);
     let x_at = |e: &mut Emitter<'_, '_, '_>, r: KValue| {
