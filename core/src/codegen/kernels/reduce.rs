@@ -376,7 +376,7 @@ impl Emitter<'_, '_, '_> {
                     let v = self.b.subgroup_reduce(c.subgroup_kind(), accs[k], false);
                     let holds = self.arg_equal(c, accs[k], v);
                     let none = self.konst(cs[j].identity(), cs[j].elem);
-                    let cand = self.b.select(holds, accs[j], none);
+                    let cand = self.index_select(&cs[j], holds, accs[j], none);
                     out[k] = v;
                     out[j] = self.b.subgroup_reduce("minsi", cand, false);
                 }
