@@ -28,6 +28,7 @@ mod matvec;
 mod reduce;
 mod row_group;
 mod shared_tile;
+mod softmax;
 mod split_k;
 mod tile;
 mod types;
