@@ -67,7 +67,7 @@ use super::target::{CodegenTarget, DriverFacts};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -1191,6 +1191,11 @@ impl Field for ReductionStrategy {
                 slices.put(w)?;
                 slice.put(w)
             }
+            ReductionStrategy::SplitRows { combine, slices } => {
+                4u8.put(w)?;
+                combine.put(w)?;
+                slices.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -1211,6 +1216,10 @@ impl Field for ReductionStrategy {
             (_, 3) => ReductionStrategy::SplitK {
                 slices: Field::get(r)?,
                 slice: Field::get(r)?,
+            },
+            (_, 4) => ReductionStrategy::SplitRows {
+                combine: Field::get(r)?,
+                slices: Field::get(r)?,
             },
             (at, t) => return Err(r.invalid(at, "reduction strategy", format!("tag {t}"))),
         })

@@ -11,6 +11,7 @@ mod codegen_coop_matrix;
 mod codegen_gpu_env;
 mod codegen_matvec;
 mod codegen_row_groups;
+mod codegen_split_rows;
 mod codegen_texel;
 pub mod common;
 mod coop_matrix;

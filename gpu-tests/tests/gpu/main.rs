@@ -43,6 +43,7 @@ mod tensor_programs;
 mod tensor_row_groups;
 mod tensor_shared_tiles;
 mod tensor_split_k;
+mod tensor_split_rows;
 mod tensor_strategies;
 mod tensor_texel;
 mod tensor_tiles;

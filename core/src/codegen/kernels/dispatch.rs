@@ -22,6 +22,7 @@ use super::super::strategy::{
 };
 use super::emitter::{Ctx, Emitter};
 use super::reduce::SerialRange;
+use super::softmax::{RowPart, SoftmaxRow};
 use super::split_k::Slices;
 use super::{Kernel, PushValue, Repeat};
 
@@ -48,6 +49,15 @@ enum Plan {
     /// Softmax: a row per slice of `slice` invocations (a workgroup, or
     /// one subgroup of it with [`Combine::OneSubgroup`]).
     Rows { combine: Combine, slice: u32 },
+    /// Softmax rows split over `slices` workgroups each: the first kernel
+    /// (the slices' partial maxima and sums into `partials`) or, with
+    /// `second`, the second (combine them, write the quotients).
+    SplitRows {
+        combine: Combine,
+        slices: u32,
+        partials: [usize; 2],
+        second: bool,
+    },
     /// A register tile of `rows` x `cols` points per invocation; with
     /// `split`, the first kernel of a split-K (one slice per workgroup).
     Tile {
@@ -419,6 +429,48 @@ pub fn emit_dispatch(
                 Repeat::Once,
             ));
         }
+        (
+            Distribution::WorkgroupPerPoint,
+            Some(ReductionStrategy::SplitRows { combine, slices }),
+        ) if d.family == OpFamily::Softmax && slices >= 2 => {
+            let per_row = Size::Static(u64::from(slices));
+            let groups = shapes.host.arith(SizeOp::Mul, points, per_row);
+            let partials = [0, 1].map(|_| {
+                buffers.add(BufferInfo {
+                    elem: crate::tensor::types::ElemType::F32,
+                    shape: vec![groups],
+                    origin: BufferOrigin::Scratch(d.index),
+                })
+            });
+            // An invocation's passes over its slice, and the second
+            // kernel's two over the row's partials.
+            let slice_len = shapes.host.arith(SizeOp::CeilDiv, red_total, per_row);
+            let loops = shapes
+                .host
+                .arith(SizeOp::CeilDiv, slice_len, Size::Static(u64::from(wg)));
+            let loops = shapes.host.arith(SizeOp::Mul, loops, Size::Static(2));
+            let loops = shapes
+                .host
+                .arith(SizeOp::Add, loops, Size::Static(2 * u64::from(slices)));
+            check_budget(shapes, d, loc, loops, budget, "a split row's passes");
+            for second in [false, true] {
+                plans.push((
+                    if second {
+                        format!("{}_combine", d.name)
+                    } else {
+                        d.name.clone()
+                    },
+                    Plan::SplitRows {
+                        combine,
+                        slices,
+                        partials,
+                        second,
+                    },
+                    groups,
+                    Repeat::Once,
+                ));
+            }
+        }
         (dist, red) => {
             return Err(CodegenError::unsupported(
                 m,
@@ -702,6 +754,28 @@ fn emit_kernel(
             let wgi = workgroup_index(e);
             super::matvec::emit_row_slices(e, d, shape, wgi, *slice, *combine)?;
         }
+        Plan::SplitRows {
+            combine,
+            slices,
+            partials,
+            second,
+        } => {
+            let wgi = workgroup_index(e);
+            let per_row = e.index(i64::from(*slices));
+            let row = e.div(wgi, per_row);
+            let slice = e.rem(wgi, per_row);
+            let domain = e.sizes(&shape.points);
+            let coords = e.delinearize(row, &domain);
+            let tid = e.b.thread_id("x");
+            let part = RowPart {
+                row,
+                slice,
+                slices: *slices,
+                partials: *partials,
+                second: *second,
+            };
+            softmax(e, d, &coords, (wg, tid), *combine, Some(part))?;
+        }
         Plan::Rows { combine, slice } if *slice == wg => {
             let wgi = workgroup_index(e);
             let domain = e.sizes(&shape.points);
@@ -758,18 +832,19 @@ fn rows(
     if d.family == OpFamily::Normalization {
         super::row_group::emit_row(e, d, row, share, how)
     } else {
-        softmax(e, d, row, share, how)
+        softmax(e, d, row, share, how, None)
     }
 }
 
 /// The softmax dispatch's row at `row` (coordinates without the
-/// normalized dimension).
+/// normalized dimension); with `part`, one kernel of a split row.
 fn softmax(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
     row: &[KValue],
     share: (u32, KValue),
     how: Combine,
+    part: Option<RowPart>,
 ) -> Result<(), CodegenError> {
     let m = e.c.info.m;
     let OpKind::Linalg(l) = &m.op(d.op).kind else {
@@ -782,9 +857,17 @@ fn softmax(
     let mut full = row.to_vec();
     let zero = e.index(0);
     full.insert(dim, zero);
-    let input = m.op(d.op).operands[0];
-    let output = m.op(d.op).results[0];
-    e.softmax_row(d.op, input, output, dim, &full, share, how)
+    let row = SoftmaxRow {
+        op: d.op,
+        input: m.op(d.op).operands[0],
+        output: m.op(d.op).results[0],
+        dim,
+        coords: &full,
+    };
+    match part {
+        Some(part) => e.softmax_row_part(&row, share, how, part),
+        None => e.softmax_row(&row, share, how),
+    }
 }
 
 /// Computes and stores the dispatch's values at one point (Points plans).
@@ -805,7 +888,7 @@ fn point(
     if matches!(&info.m.op(root).kind, OpKind::Linalg(l) if matches!(l.kind, LinalgKind::Softmax { .. }))
     {
         let zero = e.index(0);
-        return softmax(e, d, coords, (1, zero), Combine::WorkgroupTree);
+        return softmax(e, d, coords, (1, zero), Combine::WorkgroupTree, None);
     }
     let s = info.structured[&root].clone();
     let rp = root_point(e, d, coords, root)?;

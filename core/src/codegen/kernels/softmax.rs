@@ -16,8 +16,6 @@ use super::super::host::Size;
 use super::super::strategy::Combine;
 use super::emitter::Emitter;
 
-/// What a vec4 softmax loop folds per group: the group's 4 elements'
-/// coordinates and the accumulator to the new accumulator.
 /// How far a softmax row's elements may pass the reference point of the
 /// two-pass normaliser before it moves (`e^16` times 2^32 terms stays far
 /// below f32's range).
@@ -27,8 +25,66 @@ const SOFTMAX_SLACK: f64 = 16.0;
 /// registers (512 floats: a 4,096-long row split over 8 invocations).
 const SOFTMAX_RESIDENT_GROUPS: u64 = 128;
 
+/// What a vec4 softmax loop folds per group: the group's 4 elements'
+/// coordinates and the accumulator to the new accumulator.
 type GroupFold<'f, E> =
     dyn FnMut(&mut E, &[Vec<KValue>], &[KValue]) -> Result<Vec<KValue>, CodegenError> + 'f;
+
+/// What a strided loop folds per index: the index and the accumulator
+/// to the new accumulator.
+type IndexFold<'f, E> =
+    dyn FnMut(&mut E, KValue, &[KValue]) -> Result<Vec<KValue>, CodegenError> + 'f;
+
+/// What an element-by-element softmax loop folds per element: its
+/// coordinates and the accumulator to the new accumulator.
+type ElemFold<'f, E> =
+    dyn FnMut(&mut E, &[KValue], &[KValue]) -> Result<Vec<KValue>, CodegenError> + 'f;
+
+/// The operands of a softmax row kernel: the op, its input and result,
+/// the normalized dimension and the row's coordinates (that dimension
+/// left at 0).
+#[derive(Clone, Copy)]
+pub(super) struct SoftmaxRow<'a> {
+    /// The `linalg.softmax` op.
+    pub op: TOp,
+    /// Its input.
+    pub input: crate::tensor::TValue,
+    /// Its result.
+    pub output: crate::tensor::TValue,
+    /// The normalized dimension.
+    pub dim: usize,
+    /// The row's coordinates.
+    pub coords: &'a [KValue],
+}
+
+/// One kernel of a row split over several workgroups
+/// ([`ReductionStrategy::SplitRows`](super::super::strategy::ReductionStrategy::SplitRows)).
+#[derive(Clone, Copy)]
+pub(super) struct RowPart {
+    /// The row's linear index.
+    pub row: KValue,
+    /// This workgroup's slice of the row (`0..slices`).
+    pub slice: KValue,
+    /// Slices per row.
+    pub slices: u32,
+    /// The partial maxima and sums, `[rows][slices]` each.
+    pub partials: [usize; 2],
+    /// The second kernel (combine the partials, write the quotients)
+    /// rather than the first (write the slice's partials).
+    pub second: bool,
+}
+
+/// An invocation's share of a row: elements (or vec4 groups) at `base +
+/// t * stride` for `t` in `0..steps`, those at or past `n` skipped where
+/// `checked`.
+#[derive(Clone, Copy)]
+struct Share {
+    base: KValue,
+    stride: KValue,
+    steps: KValue,
+    n: KValue,
+    checked: bool,
+}
 
 impl Emitter<'_, '_, '_> {
     /// The larger of `a` and `b` for a softmax row's maximum: `maxnumf`
@@ -67,205 +123,253 @@ impl Emitter<'_, '_, '_> {
         self.b.module().op(ex).results[0]
     }
 
-    /// One softmax row: `input` and `output` are the op's operand and
-    /// result; `coords` the row's coordinates with `dim` left at 0; the
-    /// row is split over `wg` invocations (`lane`'s share, `lane` in
-    /// `0..wg`) combined with `how` (`wg == 1`: serial, `lane` unused).
-    #[allow(clippy::too_many_arguments, reason = "one call site per strategy")]
-    pub fn softmax_row(
+    /// Whether `row`'s rows are read as vec4: f32, along the last
+    /// dimension, a static multiple of 4 long.
+    fn softmax_vec4(&self, row: &SoftmaxRow<'_>) -> Option<u64> {
+        let m = self.c.info.m;
+        let elem = m.value_kind(row.input).elem();
+        match self.c.shapes.of(row.input)[row.dim] {
+            Size::Static(k) if k % 4 == 0 && elem == ElemType::F32 => {
+                (row.dim + 1 == row.coords.len()).then_some(k)
+            }
+            _ => None,
+        }
+    }
+
+    /// One softmax row, split over `wg` invocations (`lane`'s share,
+    /// `lane` in `0..wg`) combined with `how` (`wg == 1`: serial, `lane`
+    /// unused).
+    pub(super) fn softmax_row(
         &mut self,
-        op: TOp,
-        input: crate::tensor::TValue,
-        output: crate::tensor::TValue,
-        dim: usize,
-        coords: &[KValue],
+        row: &SoftmaxRow<'_>,
         (wg, lane): (u32, KValue),
         how: Combine,
     ) -> Result<(), CodegenError> {
-        let m = self.c.info.m;
-        let elem = m.value_kind(input).elem();
-        let shapes = self.c.shapes;
-        let row = shapes.of(input)[dim];
-        if dim + 1 == coords.len()
-            && elem == ElemType::F32
-            && matches!(row, Size::Static(k) if k % 4 == 0)
-        {
-            return self.softmax_row_vec4(op, input, output, coords, (wg, lane), how);
+        if let Some(len) = self.softmax_vec4(row) {
+            return self.softmax_row_vec4(row, len, (wg, lane), how);
         }
-        let n = self.size(row);
+        let n = self.size(self.c.shapes.of(row.input)[row.dim]);
         let (base, stride) = if wg == 1 {
             (self.index(0), self.index(1))
         } else {
             (lane, self.index(i64::from(wg)))
         };
+        let one = self.index(1);
+        let sm1 = self.sub(stride, one);
+        let steps = self.add(n, sm1);
+        let steps = self.div(steps, stride);
+        let share = Share {
+            base,
+            stride,
+            steps,
+            n,
+            checked: true,
+        };
+        let (mx, sum) = self.softmax_stats(row, share, wg, how)?;
+        self.softmax_write(row, share, mx, sum)
+    }
+
+    /// Folds `f` over `share`'s indices (a strided loop, each index
+    /// checked against `share.n`): `f` gets the index.
+    fn fold_indices(
+        &mut self,
+        share: Share,
+        inits: &[KValue],
+        f: &mut IndexFold<'_, Self>,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let (zero, one) = (self.index(0), self.index(1));
+        self.for_(zero, share.steps, one, inits, |e, t, acc| {
+            let off = e.mul(t, share.stride);
+            let r = e.add(share.base, off);
+            let inside = e.lt(r, share.n);
+            let keep = acc.to_vec();
+            let tys: Vec<KType> = keep.iter().map(|&v| e.b.type_of(v)).collect();
+            e.if_else(inside, &tys, |e| f(e, r, &keep), |_| Ok(keep.clone()))
+        })
+    }
+
+    /// Folds `f` over `share`'s elements of the row: `f` gets an
+    /// element's coordinates.
+    fn fold_share(
+        &mut self,
+        row: &SoftmaxRow<'_>,
+        share: Share,
+        inits: &[KValue],
+        f: &mut ElemFold<'_, Self>,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        self.fold_indices(share, inits, &mut |e, r, acc| {
+            let mut c = row.coords.to_vec();
+            c[row.dim] = r;
+            f(e, &c, acc)
+        })
+    }
+
+    /// The row's maximum and sum of `exp(x - max)` over `share` (element
+    /// by element), combined over the `wg` invocations with `how`.
+    fn softmax_stats(
+        &mut self,
+        row: &SoftmaxRow<'_>,
+        share: Share,
+        wg: u32,
+        how: Combine,
+    ) -> Result<(KValue, KValue), CodegenError> {
+        let elem = self.c.info.m.value_kind(row.input).elem();
         let lowest = match elem {
             ElemType::F16 => -65504.0,
             ElemType::BF16 => -3.389_531_389_251_535_5e38,
             ElemType::F64 => f64::MIN,
             _ => f64::from(f32::MIN),
         };
-        let x_at = |e: &mut Self, r: KValue| -> Result<KValue, CodegenError> {
-            let mut c = coords.to_vec();
-            c[dim] = r;
-            e.elem(input, &c)
-        };
-        let max_c = Combiner::plain(ArithOp::MaxNumF, op, input, elem);
-        let sum_c = Combiner::plain(ArithOp::AddF, op, input, elem);
-        // Strided loop helper: fold f(r) over this invocation's share.
-        let one = self.index(1);
-        let sm1 = self.sub(stride, one);
-        let t_end = self.add(n, sm1);
-        let t_end = self.div(t_end, stride);
-        let zero = self.index(0);
-        // max
+        let input = row.input;
+        let max_c = Combiner::plain(ArithOp::MaxNumF, row.op, input, elem);
+        let sum_c = Combiner::plain(ArithOp::AddF, row.op, input, elem);
         let low = self.konst(Scalar::Float(lowest), elem);
-        let mx = self.for_(zero, t_end, one, &[low], |e, t, acc| {
-            let off = e.mul(t, stride);
-            let r = e.add(base, off);
-            let inside = e.lt(r, n);
-            let keep = acc[0];
-            let ty = e.b.type_of(keep);
-            e.if_else(
-                inside,
-                &[ty],
-                |e| {
-                    let x = x_at(e, r)?;
-                    Ok(vec![e.combine(ArithOp::MaxNumF, x, keep, elem)])
-                },
-                |_| Ok(vec![keep]),
-            )
+        let mx = self.fold_share(row, share, &[low], &mut |e, c, acc| {
+            let x = e.elem(input, c)?;
+            Ok(vec![e.combine(ArithOp::MaxNumF, x, acc[0], elem)])
         })?;
         let mx = self.workgroup_reduce(std::slice::from_ref(&max_c), &mx, how, wg)?[0];
-        let exp_at = |e: &mut Self, r: KValue| -> Result<KValue, CodegenError> {
-            let x = x_at(e, r)?;
-            let d = e.combine(ArithOp::SubF, x, mx, elem);
-            let ty = e.compute_type(elem);
-            let ex = e.b.op(KOpKind::MathExp, &[d], &[ty], Vec::new());
-            let ex = e.b.module().op(ex).results[0];
-            Ok(e.round(ex, elem))
-        };
         let z = self.konst(Scalar::Float(0.0), elem);
-        let sum = self.for_(zero, t_end, one, &[z], |e, t, acc| {
-            let off = e.mul(t, stride);
-            let r = e.add(base, off);
-            let inside = e.lt(r, n);
-            let keep = acc[0];
-            let ty = e.b.type_of(keep);
-            e.if_else(
-                inside,
-                &[ty],
-                |e| {
-                    let x = exp_at(e, r)?;
-                    Ok(vec![e.combine(ArithOp::AddF, x, keep, elem)])
-                },
-                |_| Ok(vec![keep]),
-            )
+        let sum = self.fold_share(row, share, &[z], &mut |e, c, acc| {
+            let x = e.softmax_exp(input, c, mx)?;
+            Ok(vec![e.combine(ArithOp::AddF, x, acc[0], elem)])
         })?;
         let sum = self.workgroup_reduce(std::slice::from_ref(&sum_c), &sum, how, wg)?[0];
-        self.for_(zero, t_end, one, &[], |e, t, _| {
-            let off = e.mul(t, stride);
-            let r = e.add(base, off);
-            let inside = e.lt(r, n);
-            e.if_then(inside, |e| {
-                let x = exp_at(e, r)?;
-                let q = e.combine(ArithOp::DivF, x, sum, elem);
-                let mut c = coords.to_vec();
-                c[dim] = r;
-                e.store(output, &c, q)
-            })?;
+        Ok((mx, sum))
+    }
+
+    /// `exp(x - mx)` of `input`'s element at `c`, rounded to its type.
+    fn softmax_exp(
+        &mut self,
+        input: crate::tensor::TValue,
+        c: &[KValue],
+        mx: KValue,
+    ) -> Result<KValue, CodegenError> {
+        let elem = self.c.info.m.value_kind(input).elem();
+        let x = self.elem(input, c)?;
+        let d = self.combine(ArithOp::SubF, x, mx, elem);
+        let ty = self.compute_type(elem);
+        let ex = self.b.op(KOpKind::MathExp, &[d], &[ty], Vec::new());
+        let ex = self.b.module().op(ex).results[0];
+        Ok(self.round(ex, elem))
+    }
+
+    /// Stores `exp(x - mx) / sum` over `share` (element by element).
+    fn softmax_write(
+        &mut self,
+        row: &SoftmaxRow<'_>,
+        share: Share,
+        mx: KValue,
+        sum: KValue,
+    ) -> Result<(), CodegenError> {
+        let elem = self.c.info.m.value_kind(row.input).elem();
+        self.fold_share(row, share, &[], &mut |e, c, _| {
+            let x = e.softmax_exp(row.input, c, mx)?;
+            let q = e.combine(ArithOp::DivF, x, sum, elem);
+            e.store(row.output, c, q)?;
             Ok(Vec::new())
         })?;
         Ok(())
     }
 
     /// [`softmax_row`](Self::softmax_row) along the last dimension of an
-    /// f32 tensor whose rows are a multiple of 4 long: each invocation
-    /// takes groups of 4 adjacent elements (a vector group: the row is
-    /// read and written as vec4), strided by 4 x the workgroup size, with
-    /// no bounds check where the row is a multiple of that.
-    ///
-    /// Two passes over the row instead of three: the first keeps a
-    /// running reference point `m` and the sum `s` of `exp(x - m)`
-    /// (the "online" softmax normaliser); the second writes
-    /// `exp(x - max) / s`, `s` rescaled once to the row's maximum.
-    /// `m` moves to a group's maximum only when that passes it by more
-    /// than [`SOFTMAX_SLACK`], rescaling `s` by `exp(m_old - m_new)`: a
-    /// row that rises slowly is not rescaled at every group, which would
-    /// add an exponential's rounding each time. Split over a workgroup,
-    /// the invocations' maxima combine first and each invocation's sum is
-    /// rescaled to the row's maximum before the sums combine. The
-    /// quotients multiply by the sum's reciprocal (one division per row).
-    /// Where the invocation's share is at most
+    /// f32 tensor whose rows are `len` long, a multiple of 4: each
+    /// invocation takes groups of 4 adjacent elements (a vector group:
+    /// the row is read and written as vec4), strided by 4 x the
+    /// workgroup size, with no bounds check where the row is a multiple
+    /// of that. Where the invocation's share is at most
     /// [`SOFTMAX_RESIDENT_GROUPS`] groups with no tail, it is held in
-    /// registers instead ([`softmax_row_resident`](Self::softmax_row_resident)).
-    #[allow(clippy::too_many_arguments, reason = "the row's description")]
+    /// registers ([`softmax_row_resident`](Self::softmax_row_resident));
+    /// else two passes ([`softmax_stats_vec4`](Self::softmax_stats_vec4),
+    /// [`softmax_write_vec4`](Self::softmax_write_vec4)).
     fn softmax_row_vec4(
         &mut self,
-        op: TOp,
-        input: crate::tensor::TValue,
-        output: crate::tensor::TValue,
-        coords: &[KValue],
+        row: &SoftmaxRow<'_>,
+        len: u64,
         (wg, lane): (u32, KValue),
         how: Combine,
     ) -> Result<(), CodegenError> {
-        let elem = ElemType::F32;
-        let dim = coords.len() - 1;
-        let shapes = self.c.shapes;
-        let Size::Static(len) = shapes.of(input)[dim] else {
-            return Err(self.unsupported(op, "internal: a dynamic row in the vec4 softmax"));
-        };
-        let n = self.index(len as i64);
         let span = 4 * u64::from(wg.max(1));
-        let checked = len % span != 0;
         let base = if wg == 1 {
             self.index(0)
         } else {
             let four = self.index(4);
             self.mul(lane, four)
         };
-        let stride = self.index(span as i64);
-        let t_end = self.index(len.div_ceil(span) as i64);
-        let zero = self.index(0);
-        let one = self.index(1);
-        let combiner = |op_: ArithOp| Combiner::plain(op_, op, input, elem);
-        // Folds `f` over this invocation's groups: `f` gets the group's 4
-        // elements' coordinates with the group in place.
-        let fold = |e: &mut Self,
-                    inits: &[KValue],
-                    f: &mut GroupFold<'_, Self>|
-         -> Result<Vec<KValue>, CodegenError> {
-            e.for_(zero, t_end, one, inits, |e, t, acc| {
-                let off = e.mul(t, stride);
-                let r4 = e.add(base, off);
-                let keep = acc.to_vec();
-                let tys: Vec<KType> = keep.iter().map(|&v| e.b.type_of(v)).collect();
-                let mut body = |e: &mut Self| -> Result<Vec<KValue>, CodegenError> {
-                    let lanes = e.push_row_group(r4, coords);
-                    let out = f(e, &lanes, &keep);
-                    e.vector_groups.pop();
-                    out
-                };
-                if checked {
-                    let inside = e.lt(r4, n);
-                    let kept = keep.clone();
-                    e.if_else(inside, &tys, &mut body, |_| Ok(kept))
-                } else {
-                    body(e)
-                }
-            })
-        };
-        let per_lane = len / span;
+        let per_lane = len.div_ceil(span);
+        let checked = len % span != 0;
         if !checked && per_lane <= SOFTMAX_RESIDENT_GROUPS {
             let share = (base, span, per_lane);
-            return self.softmax_row_resident(op, (input, output), coords, share, wg, how);
+            let io = (row.input, row.output);
+            return self.softmax_row_resident(row.op, io, row.coords, share, wg, how);
         }
-        let exp = |e: &mut Self, d: KValue| e.exp_f32(d);
+        let share = Share {
+            base,
+            stride: self.index(span as i64),
+            steps: self.index(per_lane as i64),
+            n: self.index(len as i64),
+            checked,
+        };
+        let (mx, sum) = self.softmax_stats_vec4(row, share, wg, how)?;
+        self.softmax_write_vec4(row, share, mx, sum)
+    }
+
+    /// Folds `f` over `share`'s vec4 groups of the row: `f` gets the
+    /// group's 4 elements' coordinates with the group in place.
+    fn fold_groups(
+        &mut self,
+        coords: &[KValue],
+        share: Share,
+        inits: &[KValue],
+        f: &mut GroupFold<'_, Self>,
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let (zero, one) = (self.index(0), self.index(1));
+        self.for_(zero, share.steps, one, inits, |e, t, acc| {
+            let off = e.mul(t, share.stride);
+            let r4 = e.add(share.base, off);
+            let keep = acc.to_vec();
+            let tys: Vec<KType> = keep.iter().map(|&v| e.b.type_of(v)).collect();
+            let mut body = |e: &mut Self| -> Result<Vec<KValue>, CodegenError> {
+                let lanes = e.push_row_group(r4, coords);
+                let out = f(e, &lanes, &keep);
+                e.vector_groups.pop();
+                out
+            };
+            if share.checked {
+                let inside = e.lt(r4, share.n);
+                let kept = keep.clone();
+                e.if_else(inside, &tys, &mut body, |_| Ok(kept))
+            } else {
+                body(e)
+            }
+        })
+    }
+
+    /// The row's maximum and sum of `exp(x - max)` over `share`'s vec4
+    /// groups, combined over the `wg` invocations with `how`.
+    ///
+    /// One pass: a running reference point `m` and the sum `s` of
+    /// `exp(x - m)` (the "online" softmax normaliser). `m` moves to a
+    /// group's maximum only when that passes it by more than
+    /// [`SOFTMAX_SLACK`], rescaling `s` by `exp(m_old - m_new)`: a row
+    /// that rises slowly is not rescaled at every group, which would add
+    /// an exponential's rounding each time. The invocations' maxima
+    /// combine first and each invocation's sum is rescaled to the
+    /// combined maximum before the sums combine.
+    fn softmax_stats_vec4(
+        &mut self,
+        row: &SoftmaxRow<'_>,
+        share: Share,
+        wg: u32,
+        how: Combine,
+    ) -> Result<(KValue, KValue), CodegenError> {
+        let elem = ElemType::F32;
+        let input = row.input;
+        let combiner = |op_: ArithOp| Combiner::plain(op_, row.op, input, elem);
         let low = self.konst(Scalar::Float(f64::from(f32::MIN)), elem);
         let z = self.konst(Scalar::Float(0.0), elem);
         let slack = self.konst(Scalar::Float(SOFTMAX_SLACK), elem);
-        // Pass 1: a running reference point (within `slack` below the
-        // maximum so far) and the sum of exponentials relative to it.
-        let ms = fold(self, &[low, z, low], &mut |e, lanes, acc| {
+        let ms = self.fold_groups(row.coords, share, &[low, z, low], &mut |e, lanes, acc| {
             let (m, s, true_max) = (acc[0], acc[1], acc[2]);
             let mut xs = Vec::with_capacity(lanes.len());
             for c in lanes {
@@ -283,12 +387,12 @@ impl Emitter<'_, '_, '_> {
             let raised = e.b.cmpf("ogt", gmax, top);
             let m_new = e.b.select(raised, gmax, m);
             let d = e.combine(ArithOp::SubF, m, m_new, elem);
-            let scale = exp(e, d);
+            let scale = e.exp_f32(d);
             let rescaled = e.combine(ArithOp::MulF, s, scale, elem);
             let mut s_new = e.b.select(raised, rescaled, s);
             for &x in &xs {
                 let d = e.combine(ArithOp::SubF, x, m_new, elem);
-                let ex = exp(e, d);
+                let ex = e.exp_f32(d);
                 s_new = e.combine(ArithOp::AddF, ex, s_new, elem);
             }
             let true_max = e.softmax_max(gmax, true_max);
@@ -300,24 +404,156 @@ impl Emitter<'_, '_, '_> {
         // each sum is rescaled to it once.
         let mx = self.workgroup_reduce(&[combiner(ArithOp::MaxNumF)], &[max_own], how, wg)?[0];
         let d = self.combine(ArithOp::SubF, m_own, mx, elem);
-        let scale = exp(self, d);
+        let scale = self.exp_f32(d);
         let s_own = self.combine(ArithOp::MulF, s_own, scale, elem);
         let sum = self.workgroup_reduce(&[combiner(ArithOp::AddF)], &[s_own], how, wg)?[0];
-        // Pass 2: the normalised exponentials.
+        Ok((mx, sum))
+    }
+
+    /// Stores `exp(x - mx) * (1 / sum)` over `share`'s vec4 groups (one
+    /// division per row).
+    fn softmax_write_vec4(
+        &mut self,
+        row: &SoftmaxRow<'_>,
+        share: Share,
+        mx: KValue,
+        sum: KValue,
+    ) -> Result<(), CodegenError> {
+        let elem = ElemType::F32;
         let one_f = self.konst(Scalar::Float(1.0), elem);
         let inv = self.combine(ArithOp::DivF, one_f, sum, elem);
-        fold(self, &[], &mut |e, lanes, _| {
+        self.fold_groups(row.coords, share, &[], &mut |e, lanes, _| {
             for c in lanes {
-                let x = e.elem(input, c)?;
+                let x = e.elem(row.input, c)?;
                 let d = e.combine(ArithOp::SubF, x, mx, elem);
-                let ex = exp(e, d);
+                let ex = e.exp_f32(d);
                 let q = e.combine(ArithOp::MulF, ex, inv, elem);
-                e.store(output, c, q)?;
+                e.store(row.output, c, q)?;
             }
             e.flush_vector_stores();
             Ok(Vec::new())
         })?;
         Ok(())
+    }
+
+    /// One kernel of a softmax row split over `part.slices` workgroups,
+    /// this one taking slice `part.slice` with `wg` invocations (`lane`'s
+    /// share) combined with `how`. Slices are whole rounds of the
+    /// workgroup (`4 * wg` elements for vec4 rows, `wg` otherwise), the
+    /// last possibly shorter, slices past the row empty. The first kernel
+    /// writes the slice's maximum and sum of `exp(x - max)` to the
+    /// partials; the second combines the row's partials — the row's
+    /// maximum `M`, then `sum_g s_g * exp(m_g - M)`, split over the
+    /// workgroup like a row — and writes the slice's quotients.
+    pub(super) fn softmax_row_part(
+        &mut self,
+        row: &SoftmaxRow<'_>,
+        (wg, lane): (u32, KValue),
+        how: Combine,
+        part: RowPart,
+    ) -> Result<(), CodegenError> {
+        let elem = self.c.info.m.value_kind(row.input).elem();
+        if elem != ElemType::F32 {
+            return Err(self.unsupported(row.op, "internal: split softmax rows of non-f32"));
+        }
+        let slices = u64::from(part.slices.max(1));
+        let vec4 = self.softmax_vec4(row);
+        let share = match vec4 {
+            Some(len) => {
+                let span = 4 * u64::from(wg);
+                let slice_len = len.div_ceil(slices).div_ceil(span) * span;
+                let start = self.index(slice_len as i64);
+                let start = self.mul(part.slice, start);
+                let four = self.index(4);
+                let lane4 = self.mul(lane, four);
+                Share {
+                    base: self.add(start, lane4),
+                    stride: self.index(span as i64),
+                    steps: self.index((slice_len / span) as i64),
+                    n: self.index(len as i64),
+                    checked: slice_len * slices != len,
+                }
+            }
+            None => {
+                let n = self.size(self.c.shapes.of(row.input)[row.dim]);
+                let (one, sl, w) = (
+                    self.index(1),
+                    self.index(slices as i64),
+                    self.index(i64::from(wg)),
+                );
+                let per = self.ceil_div(n, sl, one);
+                let steps = self.ceil_div(per, w, one);
+                let slice_len = self.mul(steps, w);
+                let start = self.mul(part.slice, slice_len);
+                Share {
+                    base: self.add(start, lane),
+                    stride: w,
+                    steps,
+                    n,
+                    checked: true,
+                }
+            }
+        };
+        let sl = self.index(slices as i64);
+        let first = self.mul(part.row, sl);
+        let [maxes, sums] = part.partials;
+        if !part.second {
+            let (mx, sum) = match vec4 {
+                Some(_) => self.softmax_stats_vec4(row, share, wg, how)?,
+                None => self.softmax_stats(row, share, wg, how)?,
+            };
+            let zero = self.index(0);
+            let lead = self.b.cmpi("eq", lane, zero);
+            let at = self.add(first, part.slice);
+            return self.if_then(lead, |e| {
+                e.store_at(maxes, at, mx, elem);
+                e.store_at(sums, at, sum, elem);
+                Ok(())
+            });
+        }
+        // The row's partials, split over the workgroup like a row (most
+        // slices are one per invocation): their maximum, then their sums
+        // rescaled to it.
+        let w = self.index(i64::from(wg));
+        let one = self.index(1);
+        let steps = self.ceil_div(sl, w, one);
+        let partials = Share {
+            base: lane,
+            stride: w,
+            steps,
+            n: sl,
+            checked: true,
+        };
+        let combiner = |op_: ArithOp| Combiner::plain(op_, row.op, row.input, elem);
+        let low = self.konst(Scalar::Float(f64::from(f32::MIN)), elem);
+        let mx = self.fold_indices(partials, &[low], &mut |e, g, acc| {
+            let at = e.add(first, g);
+            let m = e.load_at(maxes, at, elem);
+            Ok(vec![e.softmax_max(m, acc[0])])
+        })?;
+        let mx = self.workgroup_reduce(&[combiner(ArithOp::MaxNumF)], &mx, how, wg)?[0];
+        let z = self.konst(Scalar::Float(0.0), elem);
+        let sum = self.fold_indices(partials, &[z], &mut |e, g, acc| {
+            let at = e.add(first, g);
+            let m = e.load_at(maxes, at, elem);
+            let s = e.load_at(sums, at, elem);
+            let d = e.combine(ArithOp::SubF, m, mx, elem);
+            let scale = e.exp_f32(d);
+            let s = e.combine(ArithOp::MulF, s, scale, elem);
+            Ok(vec![e.combine(ArithOp::AddF, s, acc[0], elem)])
+        })?;
+        let sum = self.workgroup_reduce(&[combiner(ArithOp::AddF)], &sum, how, wg)?[0];
+        match vec4 {
+            Some(_) => self.softmax_write_vec4(row, share, mx, sum),
+            None => self.softmax_write(row, share, mx, sum),
+        }
+    }
+
+    /// `ceil(a / b)` of indices (`one` the index 1).
+    fn ceil_div(&mut self, a: KValue, b: KValue, one: KValue) -> KValue {
+        let bm1 = self.sub(b, one);
+        let t = self.add(a, bm1);
+        self.div(t, b)
     }
 
     /// [`softmax_row_vec4`](Self::softmax_row_vec4) where this

@@ -13,7 +13,7 @@ use super::super::host::Size;
 use super::super::regions::{DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::super::shapes::Shapes;
 use super::super::target::CodegenTarget;
-use super::split_k;
+use super::{row_split, split_k};
 use super::{tuning_key, type_reprs, Choice, Combine, Distribution, ReductionStrategy, Strategy};
 
 /// What a strategy is chosen from: the dispatch's iteration space and
@@ -364,7 +364,9 @@ pub fn choose(
     }
     s.distribution = choice.distribution;
     let total = shape.reduction.and_then(|r| r.fixed());
+    let rows = matches!(shape.family, OpFamily::Softmax | OpFamily::Normalization);
     match (choice.split_k, total) {
+        _ if rows => {}
         (Some(n), Some(total)) => s.reduction = Some(split_k::reduction(total, n)),
         (None, Some(total)) if mine.split_k.is_some() => {
             s.reduction = Some(ReductionStrategy::Serial {
@@ -375,8 +377,11 @@ pub fn choose(
         _ => {}
     }
     super::matvec::retarget_reduction(target, shape, &mut s);
-    if matches!(shape.family, OpFamily::Softmax | OpFamily::Normalization) {
+    if rows {
         softmax_rows(target, shape, &mut s, choice.workgroup, choice.distribution);
+        if let Some(n) = choice.split_k {
+            row_split::apply(&mut s, n);
+        }
     }
     s.reason = format!(
         "tuned by kiln tune on this device: {} (the heuristic's: {}, {})",
@@ -444,6 +449,12 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             for n in split_k::tuned_slices(total, split_k::slices_of(default)) {
                 add_split(wg, dist, Some(n));
             }
+        }
+    }
+    // A softmax's few long rows split over several workgroups each.
+    for wg in [target.subgroup_size(), 64, 256] {
+        for n in row_split::candidates(shape, wg) {
+            add_split(wg, Distribution::WorkgroupPerPoint, Some(n));
         }
     }
     let mut add =
@@ -1225,6 +1236,18 @@ fn choose_softmax(
 ) {
     let row = shape.reduction.unwrap_or(Size::Static(0));
     let rows = shape.static_points();
+    // Few long rows on a GPU: each split over several workgroups.
+    let wg = coop_workgroup(target, row, max_inv);
+    if let Some(slices) = row_split::pick(target, shape, wg) {
+        softmax_rows(target, shape, s, wg, Distribution::WorkgroupPerPoint);
+        row_split::apply(s, slices);
+        s.reason = format!(
+            "few rows ({}) of {}: each split over {slices} workgroups, a second dispatch combining their partials",
+            rows.unwrap_or(0),
+            row.fixed().unwrap_or(0)
+        );
+        return;
+    }
     let passes = shape.row_passes.max(1);
     let short_row = row
         .fixed()

@@ -14,6 +14,7 @@
 mod choose;
 mod coop_matrix;
 mod matvec;
+mod row_split;
 mod split_k;
 mod tuning;
 mod types;
@@ -257,6 +258,22 @@ pub enum ReductionStrategy {
         /// `None`: one invocation per row.
         combine: Option<Combine>,
     },
+    /// A softmax's few long rows, each split over `slices` workgroups
+    /// ([`Distribution::WorkgroupPerPoint`], a workgroup per slice of a
+    /// row): a first dispatch writes each slice's maximum and its sum of
+    /// exponentials relative to it (combined in the workgroup by
+    /// `combine`) to scratch `[rows][slices]`; a second combines the
+    /// row's partials in every workgroup (the sums rescaled to the row's
+    /// maximum) and writes its slice's quotients. The row is read twice,
+    /// as by the one-dispatch form's two passes; what changes is that a
+    /// row's passes run on `slices` workgroups instead of one (an LLM's
+    /// last softmax over a vocabulary of 128,256 is one row).
+    SplitRows {
+        /// How a slice's invocations combine.
+        combine: Combine,
+        /// Workgroups per row (at least 2).
+        slices: u32,
+    },
 }
 
 /// The strategy of one dispatch.
@@ -412,6 +429,11 @@ impl fmt::Display for Strategy {
             Some(ReductionStrategy::SplitK { slices, slice }) => writeln!(
                 f,
                 "  reduction: split-K into {slices} slices of {slice} iterations (the last takes the rest), each tile's partial sums written to scratch [{slices}][points]; a second dispatch sums the slices and applies the epilogue"
+            )?,
+            Some(ReductionStrategy::SplitRows { combine, slices }) => writeln!(
+                f,
+                "  reduction: softmax split into {slices} slices per row: each slice's maximum and sum of exponentials, combined by {}, written as partials; a second dispatch combines the row's partials and writes the quotients",
+                combine.name()
             )?,
             Some(ReductionStrategy::Rows { combine }) => {
                 let what = if self.family == OpFamily::Normalization {

@@ -152,10 +152,12 @@ pub(super) fn tuned_slices(total: u64, also: Option<u32>) -> Vec<u32> {
     out
 }
 
-/// The slices of a strategy's split-K reduction, if it has one.
+/// The slices of a strategy's split-K reduction or split softmax rows,
+/// if it has them (a [`Choice`](super::Choice)'s `split_k`).
 pub(super) fn slices_of(s: &Strategy) -> Option<u32> {
     match s.reduction {
-        Some(ReductionStrategy::SplitK { slices, .. }) => Some(slices),
+        Some(ReductionStrategy::SplitK { slices, .. })
+        | Some(ReductionStrategy::SplitRows { slices, .. }) => Some(slices),
         _ => None,
     }
 }

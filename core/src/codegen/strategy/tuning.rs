@@ -35,7 +35,9 @@ pub struct Choice {
     /// How points map to invocations.
     pub distribution: Distribution,
     /// Split-K: the reduction cut into this many slices
-    /// ([`ReductionStrategy::SplitK`](super::ReductionStrategy::SplitK)).
+    /// ([`ReductionStrategy::SplitK`](super::ReductionStrategy::SplitK));
+    /// for a softmax, each row split over this many workgroups
+    /// ([`ReductionStrategy::SplitRows`](super::ReductionStrategy::SplitRows)).
     pub split_k: Option<u32>,
 }
 
