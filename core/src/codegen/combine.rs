@@ -212,7 +212,12 @@ fn depends_on(m: &TensorModule, s: &Structured, v: TValue, accs: &[TValue]) -> b
 /// written the other way round), with `v` read only by the comparison
 /// and its select, `i` only by its select, and neither `x` nor `k`
 /// depending on them. The value is f32 or a 32-bit integer, the index a
-/// 32- or 64-bit integer.
+/// 32- or 64-bit integer. An integer value may be yielded by the
+/// matching extremum op instead of its select (`maxsi(x, v)` with `sgt`,
+/// as torch-mlir lowers an integer argmax). torch-mlir's float argmax
+/// (`maximumf(x, v)` with `ogt`) is not recognised: `maximumf` carries a
+/// NaN into the value while the index stops at the last maximum before
+/// it, which a split would need a third partial result to reproduce.
 fn arg_combiners(m: &TensorModule, s: &Structured) -> Option<Vec<Combiner>> {
     use crate::tensor::attr::{CmpFPred, CmpIPred};
     let block = m.block(s.body);
@@ -242,9 +247,45 @@ fn arg_combiners(m: &TensorModule, s: &Structured) -> Option<Vec<Combiner>> {
             _ => None,
         }
     };
-    let (sel_a, p_a, x_a, keep_a) = select(y_a)?;
-    let (sel_b, p_b, x_b, keep_b) = select(y_b)?;
-    if p_a != p_b || keep_a != acc_a || keep_b != acc_b {
+    // An integer value may instead be folded by its extremum op, as
+    // torch-mlir writes an integer argmax (`maxsi(x, v)` beside
+    // `select(x > v, k, i)`): the same values. (op, x, accumulator)
+    let extremum = |y: TValue| -> Option<(TOp, ArithOp, TValue, TValue)> {
+        let ValueDef::Result { op, .. } = m.value(y).def else {
+            return None;
+        };
+        let OpKind::Arith { op: kind, .. } = m.op(op).kind else {
+            return None;
+        };
+        if !matches!(
+            kind,
+            ArithOp::MaxSI | ArithOp::MinSI | ArithOp::MaxUI | ArithOp::MinUI
+        ) {
+            return None;
+        }
+        match m.op(op).operands[..] {
+            [a, b] if b == acc_a || b == acc_b => Some((op, kind, a, b)),
+            [a, b] if a == acc_a || a == acc_b => Some((op, kind, b, a)),
+            _ => None,
+        }
+    };
+    // The extremum op, where the value is folded by one: (output, op).
+    let (sel_a, p_a, x_a, keep_a, sel_b, x_b, keep_b, by_extremum) =
+        match (select(y_a), select(y_b)) {
+            (Some((sa, pa, xa, ka)), Some((sb, pb, xb, kb))) if pa == pb => {
+                (sa, pa, xa, ka, sb, xb, kb, None)
+            }
+            (Some((sa, pa, xa, ka)), None) => {
+                let (sb, kind, xb, kb) = extremum(y_b)?;
+                (sa, pa, xa, ka, sb, xb, kb, Some((1, kind)))
+            }
+            (None, Some((sb, pb, xb, kb))) => {
+                let (sa, kind, xa, ka) = extremum(y_a)?;
+                (sa, pb, xa, ka, sb, xb, kb, Some((0, kind)))
+            }
+            _ => return None,
+        };
+    if keep_a != acc_a || keep_b != acc_b {
         return None;
     }
     let ValueDef::Result { op: cmp, .. } = m.value(p_a).def else {
@@ -336,6 +377,10 @@ fn arg_combiners(m: &TensorModule, s: &Structured) -> Option<Vec<Combiner>> {
         (false, true, true) => ArithOp::MaxUI,
         (false, false, true) => ArithOp::MinUI,
     };
+    // An extremum op must fold the value, the way the comparison does.
+    if by_extremum.is_some_and(|(j, kind)| j != value || kind != value_op) {
+        return None;
+    }
     let mut out = vec![
         Combiner::plain(ArithOp::AddF, sel_v, x, v_elem),
         Combiner::plain(ArithOp::AddF, sel_i, k, i_elem),

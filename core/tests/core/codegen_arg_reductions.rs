@@ -3,7 +3,10 @@
 //! an H200's env and lavapipe's, whose kernels pass spirv-val (the index
 //! combined by `OpGroupNonUniformSMin` on the lanes holding the maximum);
 //! an `oge` comparison (the last index of the maximum) is not recognised
-//! and stays serial.
+//! and stays serial. torch-mlir's integer form (`maxsi(x, v)` yielding
+//! the value beside `select(x > v, k, i)`) is split the same way; its
+//! float form (`maximumf`, NaN-propagating) and an extremum that does
+//! not match the comparison stay serial.
 
 use kiln_core::codegen::strategy::{Distribution, ReductionStrategy};
 
@@ -48,6 +51,63 @@ fn a_last_index_argmax_stays_serial() {
     let src = ARGMAX.replace("arith.cmpf ogt", "arith.cmpf oge");
     let f = compile_first(&src, &h200_target());
     kernels_validate(&f);
+    let s = &f.dispatches[0].strategy;
+    assert!(
+        matches!(s.reduction, Some(ReductionStrategy::Serial { .. })),
+        "{s}"
+    );
+}
+
+/// `ARGMAX` over i32 values written as torch-mlir writes it: the value
+/// yielded by `value_op` (operands in `order`), the index selected by the
+/// `pred` comparison.
+fn torch_argmax(value_op: &str, order: &str, pred: &str) -> String {
+    ARGMAX
+        .replace(
+            "arith.cmpf ogt, %a, %m : f32",
+            &format!("arith.cmpi {pred}, %a, %m : f32"),
+        )
+        .replace(
+            "arith.select %p, %a, %m : f32",
+            &format!("arith.{value_op} {order} : f32"),
+        )
+        .replace("0xFF800000", "-2147483648")
+        .replace("f32", "i32")
+}
+
+#[test]
+fn torch_mlirs_integer_argmax_is_split_and_its_float_form_is_not() {
+    for order in ["%a, %m", "%m, %a"] {
+        let src = torch_argmax("maxsi", order, "sgt");
+        assert!(src.contains("arith.maxsi"), "{src}");
+        let f = compile_first(&src, &h200_target());
+        kernels_validate(&f);
+        let s = &f.dispatches[0].strategy;
+        assert!(
+            matches!(s.reduction, Some(ReductionStrategy::Cooperative { .. })),
+            "{order}: {s}"
+        );
+    }
+    let argmin = torch_argmax("minsi", "%a, %m", "slt");
+    let f = compile_first(&argmin, &h200_target());
+    assert!(matches!(
+        f.dispatches[0].strategy.reduction,
+        Some(ReductionStrategy::Cooperative { .. })
+    ));
+    // The extremum disagrees with the comparison: serial.
+    for (op, pred) in [("maxsi", "slt"), ("maxui", "sgt")] {
+        let f = compile_first(&torch_argmax(op, "%a, %m", pred), &h200_target());
+        let s = &f.dispatches[0].strategy;
+        assert!(
+            matches!(s.reduction, Some(ReductionStrategy::Serial { .. })),
+            "{op} with {pred}: {s}"
+        );
+    }
+    let float = ARGMAX.replace(
+        "arith.select %p, %a, %m : f32",
+        "arith.maximumf %a, %m : f32",
+    );
+    let f = compile_first(&float, &h200_target());
     let s = &f.dispatches[0].strategy;
     assert!(
         matches!(s.reduction, Some(ReductionStrategy::Serial { .. })),

@@ -4,8 +4,9 @@
 //! never taken — against the reference evaluator: rows full of ties
 //! (small integers), a NaN and infinities in them, one long row (split
 //! across workgroups), many short ones, i32 and i64 indices, f32 and i32
-//! values; on lavapipe's env and one without subgroup arithmetic, with
-//! every `kiln tune` candidate forced in turn.
+//! values (also yielded by `maxsi`/`minsi`, as torch-mlir writes an
+//! integer argmax); on lavapipe's env and one without subgroup
+//! arithmetic, with every `kiln tune` candidate forced in turn.
 
 use kiln_core::codegen::compile;
 use kiln_core::codegen::strategy::Tuning;
@@ -121,12 +122,24 @@ fn arg_reductions_split_anywhere_match_the_sequential_fold() {
         (3, 5000, "i32", "i32", false, false),
         (40, 4096, "i32", "i64", true, false),
     ];
-    for (r, n, elem, index, greater, acc_left) in cases {
-        let src = program(r, n, elem, index, greater, acc_left);
+    // Integer values also as torch-mlir writes them: the value yielded
+    // by `maxsi`/`minsi` instead of its select.
+    let forms = cases.into_iter().flat_map(|c| {
+        let torch = (c.2 == "i32").then_some((c, true));
+        [(c, false)].into_iter().chain(torch)
+    });
+    for ((r, n, elem, index, greater, acc_left), torch) in forms {
+        let mut src = program(r, n, elem, index, greater, acc_left);
+        if torch {
+            let op = if greater { "maxsi" } else { "minsi" };
+            let sel = format!("arith.select %p, %a, %m : {elem}");
+            assert!(src.contains(&sel));
+            src = src.replace(&sel, &format!("arith.{op} %m, %a : {elem}"));
+        }
         let module = kiln_core::tensor::load(&src).unwrap_or_else(|e| panic!("{src}\n{e}"));
         let args = [input(r, n, elem)];
         let want = eval::run(&module, "f", &args).unwrap();
-        let name = format!("{r}x{n} {elem}/{index} greater {greater}");
+        let name = format!("{r}x{n} {elem}/{index} greater {greater} torch-mlir form {torch}");
         for target in [&lavapipe, &no_subgroups] {
             let compiled = compile(&module, target).unwrap();
             let d = &compiled.functions[0].dispatches[0];
