@@ -30,12 +30,15 @@
 //! Every time is wall-clock per call as `iree-benchmark-module` measures it
 //! (inputs on the device; the call allocates its outputs, records, submits,
 //! waits), after one warm-up call, plus the GPU time of the call's
-//! dispatches from timestamps; each output is checked before timing. kiln
-//! cannot compile tensor-level programs yet: their kiln rows say so (see
-//! [`kiln_runtime::bench::compile_tensor_function`], the one function the
-//! tensor compiler fills in). Exit status 1 when a FILE's kiln row could
-//! not be measured.
+//! dispatches from timestamps; each output is checked before timing:
+//! against the set's host reference, else against IREE's outputs, and
+//! where kiln and IREE differ, against kiln's reference evaluator (the
+//! [`arbiter`]). Tensor-level programs compile through
+//! [`kiln_runtime::bench::compile_tensor_function`], the runtime's plug-in
+//! point for the tensor compiler. Exit status 1 when a FILE's kiln row
+//! could not be measured.
 
+mod arbiter;
 pub(crate) mod array;
 mod chart;
 mod iree;
@@ -566,9 +569,23 @@ fn kiln_tensor(
                 reference::check(out, &r).map_err(|e| format!("wrong result: {e}"))
             }
             (Expected::Reference(_), None) => Err("the call returned no output".to_owned()),
-            (Expected::Outputs(label, want), _) => {
-                compare_outputs(&want, outs).map(|d| format!("agrees with {label} ({d})"))
-            }
+            (Expected::Outputs(label, want), _) => match compare_outputs(&want, outs) {
+                Ok(d) => Ok(format!("agrees with {label} ({d})")),
+                // The two differ: the reference evaluator says which is off.
+                Err(differ) => {
+                    eprintln!(
+                        "kiln bench: @{function}: kiln and {label} differ ({differ}); running kiln's reference evaluator"
+                    );
+                    match arbiter::check(text, function, &inputs, outs) {
+                        Ok(d) => Ok(format!(
+                            "agrees with kiln's reference evaluator ({d}); {label} differs: {differ}"
+                        )),
+                        Err(e) => Err(format!(
+                            "{differ}; kiln's reference evaluator: {e}"
+                        )),
+                    }
+                }
+            },
             (Expected::Nothing, _) => {
                 Ok("not checked: no reference and no IREE output for this program".to_owned())
             }
