@@ -2,8 +2,12 @@
 //! the implementation they are checked against (IREE's, for a file with
 //! no host reference), kiln's reference evaluator runs the program on the
 //! same inputs, so the report says which of the two is off instead of
-//! failing kiln for the other's error (IREE's CPU softmax over a row of
-//! 128,256 was 1.9e-4 off an f64 softmax where kiln was 2e-7 off).
+//! failing kiln for the other's error. It runs the program widened to
+//! f64 where the text allows (every `f32` made `f64`, f32 inputs
+//! widened): a serial f32 fold is no arbiter of a long sum (IREE's CPU
+//! softmax over a row of 128,256 and the f32 evaluator's were both
+//! 1.9e-4 off an f64 softmax, where kiln was 2e-7 off). Programs the
+//! widening breaks (bitcasts, hex-encoded dense f32 data) run as written.
 
 use kiln_core::tensor::attr::Elements;
 use kiln_core::tensor::eval::{self, Tensor, Value};
@@ -14,15 +18,51 @@ use kiln_runtime::DType;
 use super::array::HostArray;
 use super::reference;
 
-/// `inputs` as the reference evaluator's values; `None` for element
-/// types it is not given here (unsigned and bool arrays).
-fn values(inputs: &[HostArray]) -> Option<Vec<Value>> {
+/// `text` with every `f32` made `f64` (names too, consistently) and
+/// every f32 hex literal (`0x7F800000 : f32`) rewritten as the same value
+/// in f64 bits.
+fn widened(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("0x") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 2..];
+        let digits = tail.bytes().take_while(u8::is_ascii_hexdigit).count();
+        let after = tail[digits..].trim_start();
+        let bits = (digits == 8)
+            .then(|| u32::from_str_radix(&tail[..8], 16).ok())
+            .flatten();
+        match (bits, after.strip_prefix(':').map(str::trim_start)) {
+            (Some(b), Some(ty)) if ty.starts_with("f32") => {
+                let wide = f64::from(f32::from_bits(b)).to_bits();
+                out.push_str(&format!("0x{wide:016X}"));
+            }
+            _ => out.push_str(&rest[at..at + 2 + digits]),
+        }
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    out.replace("f32", "f64")
+}
+
+/// `inputs` as the reference evaluator's values, f32 arrays widened to
+/// f64 where `wide`; `None` for element types it is not given here
+/// (unsigned and bool arrays).
+fn values(inputs: &[HostArray], wide: bool) -> Option<Vec<Value>> {
     inputs
         .iter()
         .map(|a| {
             let size = a.dtype.size();
             let chunks = a.bytes.chunks_exact(size);
             let (elem, data) = match a.dtype {
+                DType::F32 if wide => (
+                    ElemType::F64,
+                    Elements::F64(
+                        chunks
+                            .map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                            .collect(),
+                    ),
+                ),
                 DType::F32 => (
                     ElemType::F32,
                     Elements::F32(
@@ -86,9 +126,22 @@ pub fn check(
     inputs: &[HostArray],
     got: &[HostArray],
 ) -> Result<String, String> {
-    let module = kiln_core::tensor::load(text).map_err(|e| e.to_string())?;
-    let args = values(inputs).ok_or("an input type the evaluator is not given here")?;
-    let want = eval::run(&module, function, &args).map_err(|e| e.to_string())?;
+    // In f64 where the widened program parses and runs, else as written.
+    let wide = || -> Option<Vec<Value>> {
+        let module = kiln_core::tensor::load(&widened(text)).ok()?;
+        let args = values(inputs, true)?;
+        eval::run(&module, &function.replace("f32", "f64"), &args).ok()
+    };
+    let (want, how) = match wide() {
+        Some(w) => (w, "in f64"),
+        None => {
+            let module = kiln_core::tensor::load(text).map_err(|e| e.to_string())?;
+            let args =
+                values(inputs, false).ok_or("an input type the evaluator is not given here")?;
+            let w = eval::run(&module, function, &args).map_err(|e| e.to_string())?;
+            (w, "as written")
+        }
+    };
     if want.len() != got.len() {
         return Err(format!(
             "{} outputs, the evaluator {}",
@@ -103,9 +156,9 @@ pub fn check(
         };
         let w: Vec<f64> = (0..t.len()).map(|i| t.get(i).float()).collect();
         detail = reference::compare(&g.to_f64(), &w, reference::tolerance(g.dtype))
-            .map_err(|e| format!("output {k}: {e}"))?;
+            .map_err(|e| format!("output {k} ({how}): {e}"))?;
     }
-    Ok(detail)
+    Ok(format!("{how}: {detail}"))
 }
 
 #[cfg(test)]
@@ -138,5 +191,23 @@ mod tests {
         let bad = HostArray::f32(&[2, 3], &wrong);
         let e = check(SOFTMAX, "f", std::slice::from_ref(&x), &[bad]).unwrap_err();
         assert!(e.contains("element 4"), "{e}");
+    }
+
+    /// Widening keeps f32 hex literals' values and leaves other hex
+    /// numbers alone; the widened softmax runs in f64.
+    #[test]
+    fn widening_rewrites_types_and_f32_hex_literals() {
+        let text = "%a = arith.constant 0xFF800000 : f32\n%b = arith.constant 0x10 : i32\n%t = tensor.empty() : tensor<4xf32>";
+        assert_eq!(
+            widened(text),
+            "%a = arith.constant 0xFFF0000000000000 : f64\n%b = arith.constant 0x10 : i32\n%t = tensor.empty() : tensor<4xf64>"
+        );
+        let m = kiln_core::tensor::load(&widened(SOFTMAX)).unwrap();
+        let x = HostArray::f32(&[2, 3], &[0.0; 6]);
+        let out = eval::run(&m, "f", &values(&[x], true).unwrap()).unwrap();
+        let Value::Tensor(t) = &out[0] else {
+            panic!("a tensor");
+        };
+        assert_eq!(t.elem, ElemType::F64);
     }
 }
