@@ -123,13 +123,20 @@ impl Emitter<'_, '_, '_> {
         self.b.module().op(ex).results[0]
     }
 
-    /// Whether `row`'s rows are read as vec4: f32, along the last
-    /// dimension, a static multiple of 4 long.
+    /// The length of `row`'s rows where they are read as vec4: along the
+    /// last dimension, a static multiple of 4 long, f32 or f16 stored
+    /// natively. An f16 row is then computed in f32 — its maximum, its
+    /// exponentials and their sum — and rounded to f16 once, at the
+    /// store (as PyTorch accumulates an f16 softmax in f32; rounding the
+    /// running sum of a long row to f16 at every step, as the reference
+    /// evaluator's element-by-element form does, loses most of it).
     fn softmax_vec4(&self, row: &SoftmaxRow<'_>) -> Option<u64> {
         let m = self.c.info.m;
         let elem = m.value_kind(row.input).elem();
+        let f16 = elem == ElemType::F16
+            && self.c.strategy.repr(elem) == super::super::strategy::TypeRepr::F16Storage;
         match self.c.shapes.of(row.input)[row.dim] {
-            Size::Static(k) if k % 4 == 0 && elem == ElemType::F32 => {
+            Size::Static(k) if k % 4 == 0 && (elem == ElemType::F32 || f16) => {
                 (row.dim + 1 == row.coords.len()).then_some(k)
             }
             _ => None,
@@ -452,12 +459,17 @@ impl Emitter<'_, '_, '_> {
         how: Combine,
         part: RowPart,
     ) -> Result<(), CodegenError> {
-        let elem = self.c.info.m.value_kind(row.input).elem();
-        if elem != ElemType::F32 {
-            return Err(self.unsupported(row.op, "internal: split softmax rows of non-f32"));
-        }
-        let slices = u64::from(part.slices.max(1));
         let vec4 = self.softmax_vec4(row);
+        if vec4.is_none() && self.c.info.m.value_kind(row.input).elem() != ElemType::F32 {
+            return Err(self.unsupported(
+                row.op,
+                "internal: split softmax rows neither f32 nor read as vec4",
+            ));
+        }
+        // The partials and their combination in f32 (an f16 row read as
+        // vec4 is computed in f32).
+        let elem = ElemType::F32;
+        let slices = u64::from(part.slices.max(1));
         let share = match vec4 {
             Some(len) => {
                 let span = 4 * u64::from(wg);

@@ -6,7 +6,8 @@
 //! slice's maximum and sum of exponentials, a second combines the row's
 //! partials and writes the slice's quotients.
 //!
-//! The heuristic takes it for `linalg.softmax` over static f32 rows on a
+//! The heuristic takes it for `linalg.softmax` over static f32 rows (or
+//! f16 rows read as vec4) on a
 //! GPU whose fill is known ([`CodegenTarget::fill_invocations`]) where
 //! the rows alone run fewer workgroups than twice the fill wants: enough
 //! slices to reach it, each leaving every invocation at least
@@ -30,20 +31,25 @@ const MIN_SLICE_GROUPS: u64 = 4;
 /// The slice counts `kiln tune` tries besides the heuristic's.
 const TUNED_SLICES: [u32; 5] = [2, 4, 8, 16, 64];
 
-/// Whether a dispatch of `shape` may split its rows: a softmax
-/// (`OpFamily::Softmax`; row groups are not split) of f32 rows with a
-/// static number of rows.
-fn splittable(shape: &DispatchShape) -> Option<(u64, u64)> {
-    if shape.family != OpFamily::Softmax || shape.elems != [ElemType::F32] {
+/// Whether a dispatch of `shape` may split its rows on `target`: a
+/// softmax (`OpFamily::Softmax`; row groups are not split) of f32 rows,
+/// or of f16 rows a multiple of 4 long where `target` stores f16
+/// natively (read as vec4 and computed in f32), with a static number of
+/// rows.
+fn splittable(target: &CodegenTarget, shape: &DispatchShape) -> Option<(u64, u64)> {
+    let row = shape.reduction?.fixed()?;
+    let f16 =
+        shape.elems == [ElemType::F16] && row % 4 == 0 && super::types::f16_stored_natively(target);
+    if shape.family != OpFamily::Softmax || !(shape.elems == [ElemType::F32] || f16) {
         return None;
     }
-    Some((shape.static_points()?, shape.reduction?.fixed()?))
+    Some((shape.static_points()?, row))
 }
 
 /// The heuristic's split of `shape`'s rows on `target` with workgroups of
 /// `wg`: the slices per row, or `None` to keep a workgroup per row.
 pub(super) fn pick(target: &CodegenTarget, shape: &DispatchShape, wg: u32) -> Option<u32> {
-    let (rows, row) = splittable(shape)?;
+    let (rows, row) = splittable(target, shape)?;
     let rows = rows.max(1);
     let fill = target.fill_invocations()?;
     let wanted = (2 * fill).div_ceil(u64::from(wg) * rows);
@@ -60,8 +66,8 @@ pub(super) fn pick(target: &CodegenTarget, shape: &DispatchShape, wg: u32) -> Op
 /// The slice counts `kiln tune` may time for `shape` (besides the
 /// heuristic's): those leaving every slice at least 4 elements per
 /// invocation of a workgroup of `wg`, for fewer than 64 rows.
-pub(super) fn candidates(shape: &DispatchShape, wg: u32) -> Vec<u32> {
-    let Some((rows, row)) = splittable(shape) else {
+pub(super) fn candidates(target: &CodegenTarget, shape: &DispatchShape, wg: u32) -> Vec<u32> {
+    let Some((rows, row)) = splittable(target, shape) else {
         return Vec::new();
     };
     if rows >= 64 {
@@ -151,13 +157,24 @@ mod tests {
                 "{rows}x{len}: {s}"
             );
         }
+        // f16 rows split only where f16 is stored natively.
         let mut f16 = softmax(1, 128_256);
         f16.elems = vec![ElemType::F16];
         assert!(pick(&t, &f16, 256).is_none());
+        let mut native = t.clone();
+        native
+            .env
+            .vce
+            .capabilities
+            .extend([Capability::Float16, Capability::StorageBuffer16BitAccess]);
+        assert!(pick(&native, &f16, 256).is_some());
+        let mut bf16 = f16.clone();
+        bf16.elems = vec![ElemType::BF16];
+        assert!(pick(&native, &bf16, 256).is_none());
         let mut group = softmax(1, 128_256);
         group.family = OpFamily::Normalization;
         assert!(pick(&t, &group, 256).is_none());
-        assert!(candidates(&group, 64).is_empty());
+        assert!(candidates(&t, &group, 64).is_empty());
     }
 
     /// lavapipe keeps a row per workgroup (the split measured slower
@@ -174,8 +191,8 @@ mod tests {
             matches!(s.reduction, Some(ReductionStrategy::Rows { .. })),
             "{s}"
         );
-        assert_eq!(candidates(&shape, 8), TUNED_SLICES.to_vec());
-        assert_eq!(candidates(&softmax(1, 5000), 256), vec![2, 4]);
-        assert!(candidates(&softmax(64, 128_256), 8).is_empty());
+        assert_eq!(candidates(&lavapipe, &shape, 8), TUNED_SLICES.to_vec());
+        assert_eq!(candidates(&lavapipe, &softmax(1, 5000), 256), vec![2, 4]);
+        assert!(candidates(&lavapipe, &softmax(64, 128_256), 8).is_empty());
     }
 }
