@@ -1291,7 +1291,10 @@ fn choose_softmax(
         && wg % sg == 0;
     if subgroup_rows {
         softmax_rows(target, shape, s, wg, Distribution::RowSlices { slice: sg });
-        s.reason = "long f32 rows, barriers serialize workgroups here and subgroup arithmetic is available: a row per subgroup".into();
+        s.reason = format!(
+            "long {} rows, barriers serialize workgroups here and subgroup arithmetic is available: a row per subgroup",
+            shape.elems[0]
+        );
         return;
     }
     if lone_row || (short_row && rows.is_none_or(|r| r >= 64) && rows_fill) {
