@@ -177,7 +177,8 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// Folds `f` over `share`'s indices (a strided loop, each index
-    /// checked against `share.n`): `f` gets the index.
+    /// checked against `share.n` where `share.checked`): `f` gets the
+    /// index.
     fn fold_indices(
         &mut self,
         share: Share,
@@ -188,6 +189,9 @@ impl Emitter<'_, '_, '_> {
         self.for_(zero, share.steps, one, inits, |e, t, acc| {
             let off = e.mul(t, share.stride);
             let r = e.add(share.base, off);
+            if !share.checked {
+                return f(e, r, acc);
+            }
             let inside = e.lt(r, share.n);
             let keep = acc.to_vec();
             let tys: Vec<KType> = keep.iter().map(|&v| e.b.type_of(v)).collect();
@@ -330,25 +334,11 @@ impl Emitter<'_, '_, '_> {
         inits: &[KValue],
         f: &mut GroupFold<'_, Self>,
     ) -> Result<Vec<KValue>, CodegenError> {
-        let (zero, one) = (self.index(0), self.index(1));
-        self.for_(zero, share.steps, one, inits, |e, t, acc| {
-            let off = e.mul(t, share.stride);
-            let r4 = e.add(share.base, off);
-            let keep = acc.to_vec();
-            let tys: Vec<KType> = keep.iter().map(|&v| e.b.type_of(v)).collect();
-            let mut body = |e: &mut Self| -> Result<Vec<KValue>, CodegenError> {
-                let lanes = e.push_row_group(r4, coords);
-                let out = f(e, &lanes, &keep);
-                e.vector_groups.pop();
-                out
-            };
-            if share.checked {
-                let inside = e.lt(r4, share.n);
-                let kept = keep.clone();
-                e.if_else(inside, &tys, &mut body, |_| Ok(kept))
-            } else {
-                body(e)
-            }
+        self.fold_indices(share, inits, &mut |e, r4, acc| {
+            let lanes = e.push_row_group(r4, coords);
+            let out = f(e, &lanes, acc);
+            e.vector_groups.pop();
+            out
         })
     }
 

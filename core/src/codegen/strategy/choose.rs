@@ -1515,7 +1515,7 @@ pub(super) mod tests {
     }
 
     /// An f32 softmax over rows of `len`, `rows` of them.
-    fn softmax_shape(rows: u64, len: u64) -> DispatchShape {
+    pub(in crate::codegen::strategy) fn softmax_shape(rows: u64, len: u64) -> DispatchShape {
         DispatchShape {
             family: OpFamily::Softmax,
             points: vec![Size::Static(rows)],

@@ -89,27 +89,12 @@ pub(super) fn apply(s: &mut Strategy, slices: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::choose::tests::{chosen, gpu, matmul_shape};
+    use super::super::choose::tests::{chosen, gpu, softmax_shape as softmax};
     use super::super::{Combine, Distribution, ReductionStrategy};
     use super::*;
-    use crate::codegen::host::Size;
     use crate::codegen::target::DriverFacts;
     use crate::grammar::Capability;
     use crate::target::DeviceType;
-
-    fn softmax(rows: u64, len: u64) -> DispatchShape {
-        DispatchShape {
-            family: OpFamily::Softmax,
-            points: vec![Size::Static(rows)],
-            reduction: Some(Size::Static(len)),
-            combinable: false,
-            tile_shares_loads: false,
-            reduction_innermost: true,
-            stages_operands: false,
-            row_passes: 3,
-            ..matmul_shape(1, 1, 1)
-        }
-    }
 
     fn discrete() -> CodegenTarget {
         let mut t = gpu(1024, 49152);
