@@ -1,7 +1,10 @@
 // glslang: -V
 // run: grid=2
 // Functions taking in/out/inout parameters, recursion-free call chains,
-// a function with a loop and an early return.
+// a function with a loop and an early return. Reads data[0..64), writes
+// data[64..128): no invocation reads what another writes (the two
+// workgroups run concurrently on lavapipe's threads; writing in place
+// made the result depend on their timing).
 #version 450
 layout(local_size_x = 32) in;
 layout(set = 0, binding = 0) buffer Data { int data[]; };
@@ -23,5 +26,5 @@ void main() {
     for (int k = 0; k < 4; k++) accumulate(acc, data[(int(gid) + k) & 63]);
     bool c;
     int s = clampedSum(acc, findFirst(data[gid & 63u] & 7), c);
-    data[gid & 63u] = c ? -s : s;
+    data[64u + (gid & 63u)] = c ? -s : s;
 }
