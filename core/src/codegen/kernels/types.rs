@@ -116,75 +116,61 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// f32 `v` rounded to f16 precision and range, as an f32 (integer
-    /// operations only: no Float16 needed).
+    /// operations only: no Float16 needed), nearest even.
+    ///
+    /// The f32 bit pattern is rounded in place: clearing its low `drop`
+    /// bits rounds the value to a multiple of `2^(e - 150 + drop)` within
+    /// its binade (a carry moves it to the next one), and the bit above
+    /// them is the kept multiple's parity. f16 keeps 10 of f32's 23
+    /// mantissa bits (`drop = 13`); below 2^-14 its values are multiples
+    /// of 2^-24 (`drop = 126 - e`, up to 23 at 2^-24); below 2^-24 the
+    /// result is 2^-24 above 2^-25, else zero (2^-25 itself ties to the
+    /// even zero). One path for every range, about 30 operations.
     fn round_f16(&mut self, v: KValue) -> KValue {
         let bits = self.b.cast(KOpKind::ArithBitcast, v, KType::i32());
         let sign_mask = self.i32c(0x8000_0000_u32 as i32 as i64);
         let sign = self.b.andi(bits, sign_mask);
         let abs_mask = self.i32c(0x7fff_ffff);
         let a = self.b.andi(bits, abs_mask);
-        // Normal f16 range: keep 10 mantissa bits, nearest even.
+        let c23 = self.i32c(23);
+        let e = self.b.shrui(a, c23);
+        let c126 = self.i32c(126);
+        let drop = self.b.subi(c126, e);
         let c13 = self.i32c(13);
+        let drop = self.b.maxsi(drop, c13);
+        // Shifts stay below 32 (only the tiny range, decided below, has
+        // more to drop).
+        let c31 = self.i32c(31);
+        let drop = self.b.minsi(drop, c31);
         let one = self.i32c(1);
-        let lsb = self.b.shrui(a, c13);
+        let lsb = self.b.shrui(a, drop);
         let lsb = self.b.andi(lsb, one);
-        let bias = self.i32c(0x0fff);
+        let dm1 = self.b.subi(drop, one);
+        let half = self.b.shli(one, dm1);
+        let bias = self.b.subi(half, one);
         let r = self.b.addi(a, bias);
         let r = self.b.addi(r, lsb);
-        let keep = self.i32c(0xffff_e000_u32 as i32 as i64);
+        let unit = self.b.shli(one, drop);
+        let low = self.b.subi(unit, one);
+        let all = self.i32c(-1);
+        let keep = self.b.xori(low, all);
         let r = self.b.andi(r, keep);
         let max_finite = self.i32c(0x477f_e000);
         let inf = self.i32c(0x7f80_0000);
         let over = self.b.cmpi("ugt", r, max_finite);
-        let normal = self.b.select(over, inf, r);
-        // Subnormal f16 range (|v| < 2^-14): multiples of 2^-24.
-        let sub = self.subnormal_f16_bits(a);
-        let min_normal = self.i32c(0x3880_0000);
-        let is_sub = self.b.cmpi("ult", a, min_normal);
-        let r = self.b.select(is_sub, sub, normal);
+        let r = self.b.select(over, inf, r);
+        // Below 2^-24: 2^-24 above 2^-25, else zero.
+        let smallest = self.i32c(0x3380_0000);
+        let tiny = self.b.cmpi("ult", a, smallest);
+        let quarter = self.i32c(0x3300_0000);
+        let up = self.b.cmpi("ugt", a, quarter);
+        let zero = self_zero(self);
+        let t = self.b.select(up, smallest, zero);
+        let r = self.b.select(tiny, t, r);
         let is_special = self.b.cmpi("uge", a, inf);
         let r = self.b.select(is_special, a, r);
         let r = self.b.ori(r, sign);
         self.b.cast(KOpKind::ArithBitcast, r, KType::f32())
-    }
-
-    /// The f32 bits of `a` (non-negative f32 bits below 2^-14) rounded to a
-    /// multiple of 2^-24 (nearest even).
-    fn subnormal_f16_bits(&mut self, a: KValue) -> KValue {
-        let c23 = self.i32c(23);
-        let e = self.b.shrui(a, c23);
-        let mmask = self.i32c(0x007f_ffff);
-        let mant = self.b.andi(a, mmask);
-        let implicit = self.i32c(0x0080_0000);
-        let mant = self.b.ori(mant, implicit);
-        // q = mant * 2^(e - 126 - 24 + 24) = mant >> (126 - e).
-        let c126 = self.i32c(126);
-        let shift = self.b.subi(c126, e);
-        let c31 = self.i32c(31);
-        let shift = self.b.minui(shift, c31);
-        let q = self.b.shrui(mant, shift);
-        let one = self.i32c(1);
-        let low_mask = self.b.shli(one, shift);
-        let low_mask = self.b.subi(low_mask, one);
-        let rem = self.b.andi(mant, low_mask);
-        let sm1 = self.b.subi(shift, one);
-        let half = self.b.shli(one, sm1);
-        let gt = self.b.cmpi("ugt", rem, half);
-        let eq = self.b.cmpi("eq", rem, half);
-        let odd = self.b.andi(q, one);
-        let zero = self_zero(self);
-        let odd = self.b.cmpi("ne", odd, zero);
-        let tie_up = self.b.andi(eq, odd);
-        let up = self.b.ori(gt, tie_up);
-        let up32 = self.b.cast(KOpKind::ArithExtUI, up, KType::i32());
-        let q = self.b.addi(q, up32);
-        // Zero and f32 subnormals (e == 0) round to zero.
-        let is_zero_exp = self.b.cmpi("eq", e, zero);
-        let q = self.b.select(is_zero_exp, zero, q);
-        let qf = self.b.cast(KOpKind::ArithUIToFP, q, KType::f32());
-        let scale = self.b.const_float(2f64.powi(-24), KType::f32());
-        let v = self.b.mulf(qf, scale);
-        self.b.cast(KOpKind::ArithBitcast, v, KType::i32())
     }
 
     /// f16 bits (`i16`) to the f32 of the same value.

@@ -511,7 +511,7 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
     if matches!(shape.family, OpFamily::Elementwise | OpFamily::DataMovement)
         && default.reduction.is_none()
     {
-        if vector4(shape, max_inv).is_some() {
+        if vector4(target, shape, max_inv).is_some() {
             for wg in [64, 256, 1024] {
                 for per in [1, 2, 4, 8] {
                     add(
@@ -575,7 +575,7 @@ fn choose_default(
             // per-workgroup cost (measured on the 16M add: about 1.5x
             // faster than 64 x 4); a space of fewer than 64 such
             // workgroups keeps the smaller ones, so both cores get work.
-            if let Some((wg, per)) = vector4(shape, max_inv) {
+            if let Some((wg, per)) = vector4(target, shape, max_inv) {
                 s.workgroup_size = [wg, 1, 1];
                 s.distribution = Distribution::Vector4 {
                     per_invocation: per,
@@ -786,16 +786,17 @@ fn choose_reduction(
 /// invocations per workgroup on spaces large enough to keep 64 such
 /// workgroups (the shape of the fastest hand-written add on lavapipe,
 /// DRIVERS.md), else 256, else (small spaces) 64 and one vec4.
-fn vector4(shape: &DispatchShape, max_inv: u32) -> Option<(u32, u32)> {
+fn vector4(target: &CodegenTarget, shape: &DispatchShape, max_inv: u32) -> Option<(u32, u32)> {
     let last = shape.points.last()?.fixed()?;
     if last % 4 != 0 || shape.elems.is_empty() {
         return None;
     }
-    if !shape
-        .elems
-        .iter()
-        .all(|e| matches!(e, ElemType::F32 | ElemType::Int(32)))
-    {
+    let native_f16 = super::types::f16_stored_natively(target);
+    if !shape.elems.iter().all(|e| match e {
+        ElemType::F32 | ElemType::Int(32) => true,
+        ElemType::F16 => native_f16,
+        _ => false,
+    }) {
         return None;
     }
     let groups = shape.static_points()? / 4;
