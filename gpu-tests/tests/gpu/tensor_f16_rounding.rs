@@ -7,7 +7,8 @@
 //! to infinity, the f32 just below it to 65,504), infinities and NaN, in
 //! both signs; against the host's conversion (`half`) and the reference
 //! evaluator. With f16 stored natively (lavapipe's env) and as i16 bits
-//! (an env without Float16).
+//! (an env without Float16). Elementwise f16 and bf16 are bit-exact
+//! against the evaluator, f16 moving as vec4 groups.
 
 use std::rc::Rc;
 
@@ -122,6 +123,75 @@ fn f16_rounding_is_nearest_even_at_every_boundary() {
                 xs[i],
                 xs[i].to_bits()
             );
+        }
+    }
+    assert_no_validation_messages(device.context());
+}
+
+/// `(a + b) * a` over 16-bit floats of `shape`.
+fn fused16(shape: &[usize], elem: &str) -> String {
+    let t = crate::tensor_tiles::ty(shape).replace("f32", elem);
+    format!(
+        r#"func.func @f(%a: {t}, %b: {t}) -> {t} {{
+  %s = arith.addf %a, %b : {t}
+  %p = arith.mulf %s, %a : {t}
+  return %p : {t}
+}}"#
+    )
+}
+
+/// A tensor of `shape` with values spread over ±300 in steps that
+/// exercise f16's rounding, as `elem` (`F16` or `BF16`) bits.
+fn input16(shape: &[usize], seed: u64, elem: ElemType) -> Value {
+    let n: usize = shape.iter().product();
+    let xs = (0..n as u64).map(|i| {
+        let h = (i * 2_654_435_761 + seed * 97) % 60_001;
+        (h as f32 - 30_000.0) / 97.0
+    });
+    let data = match elem {
+        ElemType::F16 => Elements::F16(xs.map(|x| f16::from_f32(x).to_bits()).collect()),
+        _ => Elements::BF16(
+            xs.map(|x| kiln_runtime::half::bf16::from_f32(x).to_bits())
+                .collect(),
+        ),
+    };
+    Value::Tensor(Rc::new(Tensor {
+        elem,
+        shape: shape.to_vec(),
+        data,
+    }))
+}
+
+/// Elementwise f16 stored natively moves as vec4 groups (f16x4 loads and
+/// stores) on lavapipe; bf16 (i16 bits) element by element; both bit-exact
+/// against the reference evaluator (every op rounded as it rounds), with
+/// a last group cut by the workgroup grid.
+#[test]
+fn sixteen_bit_elementwise_is_exact_and_f16_moves_as_vec4() {
+    use kiln_core::codegen::strategy::Distribution;
+    let device = device();
+    let target = device_target(&device);
+    for (elem, name, vec4) in [
+        (ElemType::F16, "f16", true),
+        (ElemType::BF16, "bf16", false),
+    ] {
+        for shape in [vec![3usize, 1028], vec![64 * 1024 + 4]] {
+            let module = kiln_core::tensor::load(&fused16(&shape, name)).unwrap();
+            let compiled = compile(&module, &target).unwrap();
+            let s = &compiled.functions[0].dispatches[0].strategy;
+            assert_eq!(
+                matches!(s.distribution, Distribution::Vector4 { .. }),
+                vec4,
+                "{name} {shape:?}: {s}"
+            );
+            let args = [input16(&shape, 1, elem), input16(&shape, 2, elem)];
+            let want = eval::run(&module, "f", &args).unwrap();
+            let program = kiln_runtime::Program::load(&device, compiled).unwrap();
+            let got = program.run("f", &args).unwrap();
+            let (Value::Tensor(g), Value::Tensor(w)) = (&got[0], &want[0]) else {
+                panic!("tensors");
+            };
+            assert_eq!(g.data, w.data, "{name} {shape:?}");
         }
     }
     assert_no_validation_messages(device.context());

@@ -1,6 +1,7 @@
 //! Groups of 4 points ([`Distribution::Vector4`](super::super::strategy::Distribution::Vector4)):
 //! an invocation emits 4 consecutive points of the last dimension at a
-//! time, and every 32-bit tensor that spans the whole iteration space and
+//! time, and every 32-bit tensor (or f16 tensor stored natively: 64-bit
+//! vectors) that spans the whole iteration space and
 //! is read or written at exactly those 4 points moves as one
 //! `vector<4xT>` through a second binding of its buffer typed
 //! `memref<?xvector<4xT>>` — the 128-bit loads and stores that make a
