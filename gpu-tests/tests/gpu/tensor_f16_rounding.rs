@@ -130,14 +130,7 @@ fn f16_rounding_is_nearest_even_at_every_boundary() {
 
 /// `(a + b) * a` over 16-bit floats of `shape`.
 fn fused16(shape: &[usize], elem: &str) -> String {
-    let t = crate::tensor_tiles::ty(shape).replace("f32", elem);
-    format!(
-        r#"func.func @f(%a: {t}, %b: {t}) -> {t} {{
-  %s = arith.addf %a, %b : {t}
-  %p = arith.mulf %s, %a : {t}
-  return %p : {t}
-}}"#
-    )
+    crate::tensor_vec4::fused(shape).replace("f32", elem)
 }
 
 /// A tensor of `shape` with values spread over ±300 in steps that

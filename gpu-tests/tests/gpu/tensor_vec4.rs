@@ -22,7 +22,7 @@ fn vec4_of(p: &CompiledProgram) -> bool {
 }
 
 /// `@f(a, b) = (a + b) * a` over `shape`.
-fn fused(shape: &[usize]) -> String {
+pub(crate) fn fused(shape: &[usize]) -> String {
     let t = ty(shape);
     format!(
         r#"func.func @f(%a: {t}, %b: {t}) -> {t} {{
