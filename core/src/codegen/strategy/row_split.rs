@@ -65,7 +65,8 @@ pub(super) fn pick(target: &CodegenTarget, shape: &DispatchShape, wg: u32) -> Op
 
 /// The slice counts `kiln tune` may time for `shape` (besides the
 /// heuristic's): those leaving every slice at least 4 elements per
-/// invocation of a workgroup of `wg`, for fewer than 64 rows.
+/// invocation of a workgroup of `wg` and within `target`'s loop budget,
+/// for fewer than 64 rows.
 pub(super) fn candidates(target: &CodegenTarget, shape: &DispatchShape, wg: u32) -> Vec<u32> {
     let Some((rows, row)) = splittable(target, shape) else {
         return Vec::new();
@@ -73,9 +74,16 @@ pub(super) fn candidates(target: &CodegenTarget, shape: &DispatchShape, wg: u32)
     if rows >= 64 {
         return Vec::new();
     }
+    // Within the loop budget as the dispatch counts it (two passes of
+    // the slice element by element, two over the partials).
+    let budget = target.loop_budget();
     TUNED_SLICES
         .into_iter()
         .filter(|&n| row >= u64::from(n) * 4 * u64::from(wg))
+        .filter(|&n| {
+            let slice = row.div_ceil(u64::from(n));
+            slice.div_ceil(u64::from(wg)) * 2 + 2 * u64::from(n) <= budget
+        })
         .collect()
 }
 
@@ -179,5 +187,11 @@ mod tests {
         assert_eq!(candidates(&lavapipe, &shape, 8), TUNED_SLICES.to_vec());
         assert_eq!(candidates(&lavapipe, &softmax(1, 5000), 256), vec![2, 4]);
         assert!(candidates(&lavapipe, &softmax(64, 128_256), 8).is_empty());
+        // A row of 2^20 split 2 or 4 ways over 8 invocations would pass
+        // lavapipe's 65,535 iterations: from 8 ways on.
+        assert_eq!(
+            candidates(&lavapipe, &softmax(1, 1 << 20), 8),
+            vec![8, 16, 64]
+        );
     }
 }
