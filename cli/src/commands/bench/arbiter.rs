@@ -47,61 +47,38 @@ fn widened(text: &str) -> String {
 
 /// `inputs` as the reference evaluator's values, f32 arrays widened to
 /// f64 where `wide`; `None` for element types it is not given here
-/// (unsigned and bool arrays).
+/// (unsigned and bool arrays). Elements come through
+/// [`HostArray::to_f64`] (exact for every type here but i64, read from
+/// its bytes).
 fn values(inputs: &[HostArray], wide: bool) -> Option<Vec<Value>> {
     inputs
         .iter()
         .map(|a| {
-            let size = a.dtype.size();
-            let chunks = a.bytes.chunks_exact(size);
+            let v = a.to_f64();
             let (elem, data) = match a.dtype {
-                DType::F32 if wide => (
-                    ElemType::F64,
-                    Elements::F64(
-                        chunks
-                            .map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-                            .collect(),
-                    ),
-                ),
+                DType::F32 if wide => (ElemType::F64, Elements::F64(v)),
                 DType::F32 => (
                     ElemType::F32,
-                    Elements::F32(
-                        chunks
-                            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                            .collect(),
-                    ),
+                    Elements::F32(v.iter().map(|&x| x as f32).collect()),
                 ),
                 DType::F16 => (
                     ElemType::F16,
-                    Elements::F16(
-                        chunks
-                            .map(|c| f16::from_le_bytes([c[0], c[1]]).to_bits())
-                            .collect(),
-                    ),
+                    Elements::F16(v.iter().map(|&x| f16::from_f64(x).to_bits()).collect()),
                 ),
                 DType::BF16 => (
                     ElemType::BF16,
-                    Elements::BF16(
-                        chunks
-                            .map(|c| bf16::from_le_bytes([c[0], c[1]]).to_bits())
-                            .collect(),
-                    ),
+                    Elements::BF16(v.iter().map(|&x| bf16::from_f64(x).to_bits()).collect()),
                 ),
                 DType::I32 => (
                     ElemType::Int(32),
-                    Elements::I32(
-                        chunks
-                            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                            .collect(),
-                    ),
+                    Elements::I32(v.iter().map(|&x| x as i32).collect()),
                 ),
                 DType::I64 => (
                     ElemType::Int(64),
                     Elements::I64(
-                        chunks
-                            .map(|c| {
-                                i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
-                            })
+                        a.bytes
+                            .chunks_exact(8)
+                            .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))
                             .collect(),
                     ),
                 ),

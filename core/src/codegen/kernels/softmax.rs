@@ -15,6 +15,7 @@ use super::super::error::CodegenError;
 use super::super::host::Size;
 use super::super::strategy::Combine;
 use super::emitter::Emitter;
+use super::tile::ceil_div;
 
 /// How far a softmax row's elements may pass the reference point of the
 /// two-pass normaliser before it moves (`e^16` times 2^32 terms stays far
@@ -161,10 +162,7 @@ impl Emitter<'_, '_, '_> {
         } else {
             (lane, self.index(i64::from(wg)))
         };
-        let one = self.index(1);
-        let sm1 = self.sub(stride, one);
-        let steps = self.add(n, sm1);
-        let steps = self.div(steps, stride);
+        let steps = ceil_div(self, n, stride);
         let share = Share {
             base,
             stride,
@@ -478,13 +476,9 @@ impl Emitter<'_, '_, '_> {
             }
             None => {
                 let n = self.size(self.c.shapes.of(row.input)[row.dim]);
-                let (one, sl, w) = (
-                    self.index(1),
-                    self.index(slices as i64),
-                    self.index(i64::from(wg)),
-                );
-                let per = self.ceil_div(n, sl, one);
-                let steps = self.ceil_div(per, w, one);
+                let (sl, w) = (self.index(slices as i64), self.index(i64::from(wg)));
+                let per = ceil_div(self, n, sl);
+                let steps = ceil_div(self, per, w);
                 let slice_len = self.mul(steps, w);
                 let start = self.mul(part.slice, slice_len);
                 Share {
@@ -517,8 +511,7 @@ impl Emitter<'_, '_, '_> {
         // slices are one per invocation): their maximum, then their sums
         // rescaled to it.
         let w = self.index(i64::from(wg));
-        let one = self.index(1);
-        let steps = self.ceil_div(sl, w, one);
+        let steps = ceil_div(self, sl, w);
         let partials = Share {
             base: lane,
             stride: w,
@@ -549,13 +542,6 @@ impl Emitter<'_, '_, '_> {
             Some(_) => self.softmax_write_vec4(row, share, mx, sum),
             None => self.softmax_write(row, share, mx, sum),
         }
-    }
-
-    /// `ceil(a / b)` of indices (`one` the index 1).
-    fn ceil_div(&mut self, a: KValue, b: KValue, one: KValue) -> KValue {
-        let bm1 = self.sub(b, one);
-        let t = self.add(a, bm1);
-        self.div(t, b)
     }
 
     /// [`softmax_row_vec4`](Self::softmax_row_vec4) where this

@@ -1238,9 +1238,9 @@ fn choose_softmax(
     let row = shape.reduction.unwrap_or(Size::Static(0));
     let rows = shape.static_points();
     // Few long rows on a GPU: each split over several workgroups.
-    let wg = coop_workgroup(target, row, max_inv);
-    if let Some(slices) = row_split::pick(target, shape, wg) {
-        softmax_rows(target, shape, s, wg, Distribution::WorkgroupPerPoint);
+    let coop_wg = coop_workgroup(target, row, max_inv);
+    if let Some(slices) = row_split::pick(target, shape, coop_wg) {
+        softmax_rows(target, shape, s, coop_wg, Distribution::WorkgroupPerPoint);
         row_split::apply(s, slices);
         s.reason = format!(
             "few rows ({}) of {}: each split over {slices} workgroups, a second dispatch combining their partials",
@@ -1323,11 +1323,7 @@ fn choose_softmax(
         && row
             .fixed()
             .is_some_and(|r| r.div_ceil(u64::from(sg)) * passes <= budget);
-    let wg = if one_subgroup {
-        sg
-    } else {
-        coop_workgroup(target, row, max_inv)
-    };
+    let wg = if one_subgroup { sg } else { coop_wg };
     softmax_rows(target, shape, s, wg, Distribution::WorkgroupPerPoint);
     s.reason = format!(
         "rows of {}: a workgroup per row ({} iterations per invocation at most)",
