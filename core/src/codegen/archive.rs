@@ -67,7 +67,7 @@ use super::target::{CodegenTarget, DriverFacts};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 9;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -1083,10 +1083,11 @@ impl Field for Distribution {
                 2u8.put(w)?;
                 per_invocation.put(w)
             }
-            Distribution::Tile { rows, cols } => {
+            Distribution::Tile { rows, cols, depth } => {
                 3u8.put(w)?;
                 rows.put(w)?;
-                cols.put(w)
+                cols.put(w)?;
+                depth.put(w)
             }
             Distribution::SharedTile {
                 block_rows,
@@ -1138,6 +1139,7 @@ impl Field for Distribution {
             (_, 3) => Distribution::Tile {
                 rows: Field::get(r)?,
                 cols: Field::get(r)?,
+                depth: Field::get(r)?,
             },
             (_, 4) => Distribution::SharedTile {
                 block_rows: Field::get(r)?,

@@ -119,8 +119,8 @@ fn the_transformer_block_fills_a_discrete_gpu() {
             (other, r) => panic!("{}: {other:?} {r:?} with {n} invocations", d.name),
         }
     }
-    // lavapipe keeps its measured heuristic: 16x16 tiles (groups of 4
-    // columns read as texels) on the projections.
+    // lavapipe keeps its measured heuristic: 16x32 tiles 8 steps deep
+    // (groups of 4 columns read as texels) on the projections.
     let on_cpu = compile_file(&path, &lavapipe());
     let cpu_block = on_cpu
         .iter()
@@ -129,10 +129,12 @@ fn the_transformer_block_fills_a_discrete_gpu() {
         .1
         .as_ref()
         .unwrap();
-    assert!(cpu_block
-        .dispatches
-        .iter()
-        .any(|d| d.strategy.distribution == Distribution::Tile { rows: 16, cols: 16 }));
+    assert!(cpu_block.dispatches.iter().any(|d| d.strategy.distribution
+        == Distribution::Tile {
+            rows: 16,
+            cols: 32,
+            depth: 8
+        }));
 }
 
 /// The first dispatch's strategy of `@f` in `text`, compiled for the H200.

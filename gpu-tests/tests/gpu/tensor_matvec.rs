@@ -481,7 +481,17 @@ fn vector_x_matrix_keeps_vec4_column_tiles() {
     let module = kiln_core::tensor::load(&src).unwrap();
     let compiled = compile(&module, &target).unwrap();
     let (dist, _, _) = reducing(&compiled);
-    assert_eq!(dist, Distribution::Tile { rows: 1, cols: 4 });
+    assert!(
+        matches!(
+            dist,
+            Distribution::Tile {
+                rows: 1,
+                cols: 4,
+                ..
+            }
+        ),
+        "{dist:?}"
+    );
     let d = &compiled.functions[0].dispatches[0];
     assert!(!d
         .candidates

@@ -3,7 +3,8 @@
 //! element, fewer rows or columns than a tile, one more than a tile,
 //! unaligned sizes in every dimension, batches, transposed operands, fused
 //! epilogues, columns and reductions a multiple of 4 (vec4 columns, the
-//! reduction unrolled by 4) — each checked exactly against the reference evaluator on
+//! reduction unrolled by 4), tiles 8 steps deep over reductions a
+//! multiple of 8, of 4 only, or neither — each checked exactly against the reference evaluator on
 //! small-integer data (every sum is exact in f32, so a wrong or missed
 //! point cannot hide in a tolerance). And two target envs with different
 //! workgroup limits choose different tiles that both validate and give the
@@ -240,6 +241,72 @@ fn register_tiles_are_exact_at_their_edges() {
             .map(|(s, sh)| input(sh, s as u64))
             .collect();
         check(&device, &name, compiled, &src, &args);
+    }
+    assert_no_validation_messages(device.context());
+}
+
+/// Tiles 8 steps deep (what a CPU device reading texels takes): every
+/// such `kiln tune` candidate, exact against the reference, where the
+/// innermost reduction is a multiple of 8 (two vec4 groups per step), a
+/// multiple of 4 only (4 steps per iteration), or neither (one); with
+/// rows, columns and batches that leave partial tiles, and convolutions
+/// whose input channels are the unrolled loop inside the filter window's.
+#[test]
+fn deep_tiles_are_exact_at_their_edges() {
+    let device = device();
+    let mut target = device_target(&device);
+    // Off a CPU device the heuristic offers no deep tiles: take
+    // llvmpipe's driver facts so that the same candidates are run.
+    if !target.facts.barriers_serialize {
+        target.facts =
+            kiln_core::codegen::DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", None);
+    }
+    let mut cases = Vec::new();
+    for (m, k, n) in [(100, 24, 64), (100, 20, 64), (100, 13, 64), (61, 40, 128)] {
+        cases.push((
+            format!("matmul {m}x{k}x{n}"),
+            matmul(m, k, n),
+            vec![vec![m, k], vec![k, n]],
+        ));
+    }
+    cases.push((
+        "batch_matmul 2x40x16x64".into(),
+        fill_matmul("batch_matmul", &[2, 40, 16], &[2, 16, 64], &[2, 40, 64]),
+        vec![vec![2, 40, 16], vec![2, 16, 64]],
+    ));
+    for c in [8, 12] {
+        cases.push((
+            format!("conv_2d_nhwc_hwcf 1x5x30x{c} * 3x3x{c}x64"),
+            conv(&[1, 5, 30, c], &[3, 3, c, 64], &[1, 3, 28, 64], 1),
+            vec![vec![1, 5, 30, c], vec![3, 3, c, 64]],
+        ));
+    }
+    for (name, src, shapes) in cases {
+        let module = kiln_core::tensor::load(&src).unwrap();
+        let compiled = compile(&module, &target).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let d = &compiled.functions[0].dispatches[0];
+        let deep: Vec<_> = d
+            .candidates
+            .iter()
+            .filter(|c| matches!(c.distribution, Distribution::Tile { depth: 8, .. }))
+            .cloned()
+            .collect();
+        assert!(deep.len() >= 4, "{name}: {:?}", d.candidates);
+        let args: Vec<Value> = shapes
+            .iter()
+            .enumerate()
+            .map(|(s, sh)| input(sh, s as u64))
+            .collect();
+        for choice in deep {
+            let mut tuning = kiln_core::codegen::strategy::Tuning::new();
+            tuning.insert(&d.tuning_key, choice, "test");
+            let tuned = target.clone().with_tuning(tuning);
+            let compiled = compile(&module, &tuned).unwrap();
+            let got = compiled.functions[0].dispatches[0].strategy.distribution;
+            assert_eq!(got, choice.distribution, "{name}");
+            let label = format!("{name} with {}", choice.to_text());
+            check(&device, &label, compiled, &src, &args);
+        }
     }
     assert_no_validation_messages(device.context());
 }

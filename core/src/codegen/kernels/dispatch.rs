@@ -58,11 +58,10 @@ enum Plan {
         partials: [usize; 2],
         second: bool,
     },
-    /// A register tile of `rows` x `cols` points per invocation; with
-    /// `split`, the first kernel of a split-K (one slice per workgroup).
+    /// A register tile per invocation; with `split`, the first kernel of
+    /// a split-K (one slice per workgroup).
     Tile {
-        rows: u32,
-        cols: u32,
+        dims: super::tile::TileDims,
         split: Option<Slices>,
     },
     /// `per` groups of 4 points per invocation, moved as vectors.
@@ -244,7 +243,7 @@ pub fn emit_dispatch(
             ));
         }
         (
-            Distribution::Tile { rows, cols },
+            Distribution::Tile { rows, cols, depth },
             Some(ReductionStrategy::Serial { chunked: false, .. }),
         ) if root_struct.is_some() && shape.points.len() >= 2 => {
             let groups = block_grid(
@@ -256,8 +255,7 @@ pub fn emit_dispatch(
             plans.push((
                 d.name.clone(),
                 Plan::Tile {
-                    rows,
-                    cols,
+                    dims: super::tile::TileDims { rows, cols, depth },
                     split: None,
                 },
                 groups,
@@ -293,10 +291,9 @@ pub fn emit_dispatch(
                 partials: scratch_for(buffers, shapes, Some(count)),
             };
             let (plan, rows, cols) = match dist {
-                Distribution::Tile { rows, cols } => (
+                Distribution::Tile { rows, cols, depth } => (
                     Plan::Tile {
-                        rows,
-                        cols,
+                        dims: super::tile::TileDims { rows, cols, depth },
                         split: Some(sl.clone()),
                     },
                     u64::from(rows),
@@ -734,9 +731,9 @@ fn emit_kernel(
             let wgi = workgroup_index(e);
             super::vector::emit_vector4(e, d, shape, wgi, *per)?;
         }
-        Plan::Tile { rows, cols, split } => {
+        Plan::Tile { dims, split } => {
             let wgi = workgroup_index(e);
-            super::tile::emit_tile(e, d, shape, wgi, *rows, *cols, split.as_ref())?;
+            super::tile::emit_tile(e, d, shape, wgi, *dims, split.as_ref())?;
         }
         Plan::SharedTile(dims, split) => {
             let wgi = workgroup_index(e);

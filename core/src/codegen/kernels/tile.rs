@@ -21,9 +21,11 @@
 //! `g` at `c0 + 4t + 4gW`), each a vector group ([`super::vector`]): what
 //! is indexed last by the column (a matmul's B, its output) moves as
 //! vec4, and a tile of 8 columns reads two B vectors per step where 4
-//! columns read one (fewer loads per multiply-add than a taller tile). Where the innermost reduction loop's size is
-//! a multiple of 4, the loop is unrolled by 4 and its 4 values are a
-//! vector group too (a matmul's A row, a convolution's input channels).
+//! columns read one (fewer loads per multiply-add than a taller tile).
+//! Where the innermost reduction loop's size is a multiple of the tile's
+//! depth (else of 4), the loop is unrolled by it and each 4 of its values
+//! are a vector group too (a matmul's A row, a convolution's input
+//! channels); the points fold their steps one point after another.
 
 use crate::kernel::KValue;
 
@@ -35,16 +37,28 @@ use super::emitter::Emitter;
 use super::split_k::Slices;
 use super::vector::VectorGroup;
 
+/// A register tile's shape (see
+/// [`Distribution::Tile`](super::super::strategy::Distribution::Tile)).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct TileDims {
+    /// Rows of the tile.
+    pub rows: u32,
+    /// Columns of the tile.
+    pub cols: u32,
+    /// Reduction steps per iteration (a multiple of 4).
+    pub depth: u32,
+}
+
 /// Emits the tile of the invocation in workgroup `wgi`.
 pub(super) fn emit_tile(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
     shape: &DispatchShape,
     wgi: KValue,
-    rows: u32,
-    cols: u32,
+    dims: TileDims,
     split: Option<&Slices>,
 ) -> Result<(), CodegenError> {
+    let TileDims { rows, cols, depth } = dims;
     let root = d
         .root
         .ok_or_else(|| e.unsupported(d.op, "internal: a register tile without a root"))?;
@@ -141,45 +155,57 @@ pub(super) fn emit_tile(
         None => (e.index(0), total),
     };
     let root_points: Vec<Vec<KValue>> = points.iter().map(|(_, rp, _, _)| rp.clone()).collect();
-    // Unrolled by 4 where the innermost reduction loop's size is a
-    // multiple of 4: its 4 values are a vector group, so an operand
-    // indexed last by it (a matmul's A row, a convolution's input
-    // channels) is read as vec4. The points still fold their iterations
-    // in order: the same results as one step at a time.
-    let unroll = sizes
-        .last()
-        .and_then(|&k| e.const_of(k))
-        .is_some_and(|k| k > 0 && k % 4 == 0);
-    let step = e.index(if unroll { 4 } else { 1 });
+    // Unrolled by `depth` where the innermost reduction loop's size is a
+    // multiple of it, else by 4 where a multiple of 4: each 4 of its
+    // values are a vector group, so an operand indexed last by it (a
+    // matmul's A row, a convolution's input channels) is read as vec4.
+    // The points still fold their iterations in order: the same results
+    // as one step at a time.
+    let inner = sizes.last().and_then(|&k| e.const_of(k)).unwrap_or(0);
+    let unroll = [depth, 4]
+        .into_iter()
+        .find(|&u| u % 4 == 0 && inner > 0 && inner % i64::from(u) == 0)
+        .unwrap_or(1);
+    let step = e.index(i64::from(unroll));
     // One step of the reduction at reduction coordinates `rc`: every
-    // point folds the step's (up to 4) iterations.
+    // point folds the step's `unroll` iterations.
     let fold = |e: &mut Emitter<'_, '_, '_>, rc: Vec<KValue>, accs: &[KValue]| {
         let mut lane_coords = vec![rc.clone()];
-        if unroll {
-            let group = VectorGroup::new(e, rc[rc.len() - 1]);
-            lane_coords = (0..4)
-                .map(|u| {
+        let groups = unroll / 4;
+        if groups > 0 {
+            lane_coords.clear();
+            let n = rc.len();
+            for g in 0..groups {
+                let off = e.index(4 * i64::from(g));
+                let base = e.add(rc[n - 1], off);
+                let group = VectorGroup::new(e, base);
+                lane_coords.extend((0..4).map(|u| {
                     let mut c = rc.clone();
-                    let n = c.len();
                     c[n - 1] = group.lane(u);
                     c
-                })
-                .collect();
-            e.vector_groups.push(group);
+                }));
+                e.vector_groups.push(group);
+            }
         }
-        let mut cur = accs.to_vec();
-        for rc in &lane_coords {
-            let mut next = Vec::with_capacity(cur.len());
-            for (k, rp) in root_points.iter().enumerate() {
+        // Point by point, each folding the step's iterations in turn: an
+        // accumulator is live across its own multiply-adds only, not
+        // across the whole tile's (on a CPU device, whose registers do
+        // not hold a large tile's accumulators, one reload and one store
+        // per point and step instead of per multiply-add: matmul 1024^3
+        // on lavapipe 30.6 -> 29.9 ms with 16x16 tiles 4 steps deep).
+        let mut cur = Vec::with_capacity(accs.len());
+        for (k, rp) in root_points.iter().enumerate() {
+            let mut acc = accs[k * outs..(k + 1) * outs].to_vec();
+            for rc in &lane_coords {
                 let mut p = rp.clone();
                 for (i, &l) in loops.iter().enumerate() {
                     p[l] = rc[i];
                 }
-                next.extend(e.body(root, &s, &p, Some(&cur[k * outs..(k + 1) * outs]))?);
+                acc = e.body(root, &s, &p, Some(&acc))?;
             }
-            cur = next;
+            cur.extend(acc);
         }
-        if unroll {
+        for _ in 0..groups {
             e.vector_groups.pop();
         }
         Ok(cur)
@@ -191,7 +217,7 @@ pub(super) fn emit_tile(
     // an operand's address takes from them is fixed across the inner
     // loop. The same iterations in the same order (and fewer back-edges
     // than the flat loop without unrolling, which the loop budget counts).
-    let nested = unroll
+    let nested = unroll > 1
         && slice.is_none()
         && sizes.len() > 1
         && sizes.iter().all(|&z| e.const_of(z).is_some());

@@ -14,7 +14,9 @@ use super::super::regions::{DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::super::shapes::Shapes;
 use super::super::target::CodegenTarget;
 use super::{row_split, split_k};
-use super::{tuning_key, type_reprs, Choice, Combine, Distribution, ReductionStrategy, Strategy};
+use super::{
+    tuning_key, type_reprs, Choice, Combine, Distribution, ReductionStrategy, Strategy, TILE_DEPTH,
+};
 
 /// What a strategy is chosen from: the dispatch's iteration space and
 /// reduction, and the element types it touches.
@@ -441,8 +443,8 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
         ) {
             tiles.push((default.workgroup_size[0], default.distribution));
         }
-        if let Some((wg, rows, cols)) = register_tile(target, shape, max_inv) {
-            tiles.push((wg, Distribution::Tile { rows, cols }));
+        if let Some(t) = register_tile(target, shape, max_inv) {
+            tiles.push((t.workgroup, t.distribution()));
         }
         tiles.extend(shared_tiles(target, shape, max_inv).into_iter().take(1));
         for (wg, dist) in tiles {
@@ -489,7 +491,37 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             (64, 12, 16),
             (64, 8, 16),
         ] {
-            add(wg, Distribution::Tile { rows, cols });
+            add(
+                wg,
+                Distribution::Tile {
+                    rows,
+                    cols,
+                    depth: TILE_DEPTH,
+                },
+            );
+        }
+        // Deeper steps and larger tiles where the device is a CPU reading
+        // texels (see `cpu_texel_tile`).
+        if cpu_texel_tile(target, shape, max_inv).is_some() {
+            for (wg, rows, cols) in [
+                (32, 32, 32),
+                (32, 16, 32),
+                (64, 32, 16),
+                (64, 16, 16),
+                (32, 16, 16),
+                (64, 32, 8),
+                (8, 27, 8),
+                (8, 18, 8),
+            ] {
+                add(
+                    wg,
+                    Distribution::Tile {
+                        rows,
+                        cols,
+                        depth: CPU_TILE_DEPTH,
+                    },
+                );
+            }
         }
         add(64, Distribution::Points { per_invocation: 1 });
     }
@@ -747,9 +779,15 @@ fn choose_reduction(
         }
     }
     if !long {
-        if let Some((wg, rows, cols)) = register_tile(target, shape, max_inv) {
+        if let Some(tile) = register_tile(target, shape, max_inv) {
+            let RegisterTile {
+                workgroup: wg,
+                rows,
+                cols,
+                ..
+            } = tile;
             s.workgroup_size = [wg, 1, 1];
-            s.distribution = Distribution::Tile { rows, cols };
+            s.distribution = tile.distribution();
             s.reduction = Some(ReductionStrategy::Serial {
                 chunk: red.fixed().unwrap_or(budget).max(1),
                 chunked: false,
@@ -835,7 +873,7 @@ pub(super) fn register_tile(
     target: &CodegenTarget,
     shape: &DispatchShape,
     max_inv: u32,
-) -> Option<(u32, u32, u32)> {
+) -> Option<RegisterTile> {
     if !shape.tile_shares_loads {
         return None;
     }
@@ -877,37 +915,77 @@ pub(super) fn register_tile(
             tile_cols /= 2;
         }
     }
-    (tile_rows * tile_cols > 1).then_some((wg, tile_rows, tile_cols))
+    (tile_rows * tile_cols > 1).then_some(RegisterTile {
+        workgroup: wg,
+        rows: tile_rows,
+        cols: tile_cols,
+        depth: TILE_DEPTH,
+    })
+}
+
+/// A register tile ([`Distribution::Tile`]) and its workgroup size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct RegisterTile {
+    /// Invocations per workgroup.
+    pub workgroup: u32,
+    /// The tile's rows.
+    pub rows: u32,
+    /// The tile's columns.
+    pub cols: u32,
+    /// Reduction steps per iteration.
+    pub depth: u32,
+}
+
+impl RegisterTile {
+    /// The tile as a distribution.
+    pub fn distribution(self) -> Distribution {
+        Distribution::Tile {
+            rows: self.rows,
+            cols: self.cols,
+            depth: self.depth,
+        }
+    }
 }
 
 /// The most rows of a CPU device's register tiles.
 const TALL_CPU_ROWS: u32 = 32;
 
-/// The most accumulators of a CPU device's register tiles (4x
+/// The most accumulators of a CPU device's register tiles (16x
 /// [`TILE_ACCUMULATORS`]: llvmpipe spills what does not fit its
 /// registers, which costs less there than the operand fetches a larger
 /// tile shares).
-const CPU_TILE_ACCUMULATORS: u32 = 256;
+const CPU_TILE_ACCUMULATORS: u32 = 1024;
+
+/// The reduction steps per iteration of a CPU device's register tiles:
+/// each accumulator, spilled, is reloaded and stored once per 8
+/// multiply-adds instead of per 4.
+const CPU_TILE_DEPTH: u32 = 8;
 
 /// Register tiles where the device is a CPU that reads operands as texels
 /// (llvmpipe), where every operand fetch is an 8-lane gather and a tile's
 /// cost is its fetches: per 4 reduction steps a tile of `r` rows and `c`
 /// columns fetches `r` A vectors and `c` B vectors for `4 r c`
-/// multiply-adds, so the widest columns (16, 8, then 4: groups of 4
+/// multiply-adds, so the widest columns (32, 16, 8, then 4: groups of 4
 /// adjacent columns, see `kernels/tile.rs`) are taken whose workgroup of
 /// at least 8 invocations (llvmpipe's SIMD width) covers the output's
 /// columns without padding, with as many rows as
 /// [`CPU_TILE_ACCUMULATORS`] allows (at most [`TALL_CPU_ROWS`]), the count
 /// from the upper quarter of that range that pads the rows least (ties:
-/// the taller), and only where the output still has at least 8 tiles.
+/// the taller), and only where the output still has at least 8 tiles
+/// (else the range half as high, while its top is at least 8 rows).
 /// `kiln tune` on lavapipe, 5 runs: matmul 1024^3 46.1 ms with 32x4
 /// tiles, 36.9 with 16x8, 31.4 with 16x16; 512^3 4.9 ms with 32x4, 3.8
 /// with 16x8; conv 1x54x54x64 (3x3x64) 5.8 ms with 16x4, 4.4 with 27x4.
+/// Since the tile folds [`CPU_TILE_DEPTH`] steps per iteration, point by
+/// point (medians of 4 interleaved `kiln bench` runs, GPU ms): matmul
+/// 1024^3 30.6 with the earlier 16x16 tiles 4 steps deep, 29.2 with
+/// 8x32 tiles 8 deep, 25.2 with 16x32, 23.5 with 32x32; 512^3 3.88,
+/// 3.66, 3.15, 3.11; conv (27x8 either way) 3.33 -> 3.21.
 fn cpu_texel_tile(
     target: &CodegenTarget,
     shape: &DispatchShape,
     max_inv: u32,
-) -> Option<(u32, u32, u32)> {
+) -> Option<RegisterTile> {
     // lavapipe's queried env leaves the device type unknown; its facts
     // say it runs workgroups on CPU threads.
     let cpu = target.env.device.device_type == crate::target::DeviceType::Cpu
@@ -935,22 +1013,27 @@ fn cpu_texel_tile(
         return None;
     }
     let pad = |t: u32| rows.div_ceil(u64::from(t)) * u64::from(t) - rows;
-    for tile_cols in [16u32, 8, 4] {
+    for tile_cols in [32u32, 16, 8, 4] {
         let per_col = cols / u64::from(tile_cols);
         let wg = pow2_floor(u32::try_from(per_col.min(64)).unwrap_or(64)).min(max_inv);
         if wg < 8 || cols % (u64::from(wg) * u64::from(tile_cols)) != 0 {
             continue;
         }
-        let top = (CPU_TILE_ACCUMULATORS / tile_cols).clamp(1, TALL_CPU_ROWS);
-        let Some(best) = (top * 3 / 4..=top)
-            .filter(|&t| u64::from(t) <= rows)
-            .min_by_key(|&t| (pad(t), std::cmp::Reverse(t)))
-        else {
-            continue;
-        };
-        let tiles = points.div_ceil(u64::from(best) * u64::from(wg * tile_cols));
-        if tiles >= 8 {
-            return Some((wg, best, tile_cols));
+        let tiles = |r: u32| points.div_ceil(u64::from(r) * u64::from(wg * tile_cols));
+        let mut top = (CPU_TILE_ACCUMULATORS / tile_cols).clamp(1, TALL_CPU_ROWS);
+        while top >= 8 {
+            let best = (top * 3 / 4..=top)
+                .filter(|&t| u64::from(t) <= rows && tiles(t) >= 8)
+                .min_by_key(|&t| (pad(t), std::cmp::Reverse(t)));
+            if let Some(best) = best {
+                return Some(RegisterTile {
+                    workgroup: wg,
+                    rows: best,
+                    cols: tile_cols,
+                    depth: CPU_TILE_DEPTH,
+                });
+            }
+            top /= 2;
         }
     }
     None
@@ -1599,28 +1682,39 @@ pub(super) mod tests {
         let tile_of = |t: &CodegenTarget, shape: &DispatchShape| {
             let s = chosen(t, shape);
             match s.distribution {
-                Distribution::Tile { rows, cols } => (s.workgroup_size[0], rows, cols),
+                Distribution::Tile { rows, cols, .. } => (s.workgroup_size[0], rows, cols),
                 other => panic!("{other:?}"),
             }
         };
         let mm = |t: &CodegenTarget, m, k, n| tile_of(t, &matmul_shape(m, k, n));
-        // 16 columns where 64 invocations cover the columns exactly ...
-        assert_eq!(mm(&lavapipe, 1024, 1024, 1024), (64, 16, 16));
-        // ... or 32 do.
-        assert_eq!(mm(&lavapipe, 512, 512, 512), (32, 16, 16));
-        // 1000 rows = 77 x 13 - 1: the least padding among 12..16 rows.
-        assert_eq!(mm(&lavapipe, 1000, 64, 512), (32, 13, 16));
+        // 32 columns where 32 invocations cover the columns exactly ...
+        assert_eq!(mm(&lavapipe, 1024, 1024, 1024), (32, 32, 32));
+        // ... or 16 do.
+        assert_eq!(mm(&lavapipe, 512, 512, 512), (16, 32, 32));
+        // 1000 rows = 40 x 25: the least padding among 24..32 rows.
+        assert_eq!(mm(&lavapipe, 1000, 64, 512), (16, 25, 32));
         // 64 columns (a convolution's filters): 8 columns per invocation
         // and 8 invocations; 54 x 54 output rows = 108 tiles of 27.
         assert_eq!(mm(&lavapipe, 2916, 576, 64), (8, 27, 8));
-        // 54 rows: too few tiles of 16 or 8 columns, 27 rows of 4.
-        assert_eq!(mm(&lavapipe, 54, 576, 1024), (64, 27, 4));
+        // 128 x 256 outputs: 32 rows would leave 4 tiles; 16 leave 8.
+        assert_eq!(mm(&lavapipe, 128, 256, 256), (8, 16, 32));
+        // 54 rows: 6 rows of 32 columns leave 9 tiles and pad nothing.
+        assert_eq!(mm(&lavapipe, 54, 576, 1024), (32, 6, 32));
+        // 8 reduction steps per iteration on lavapipe, 4 elsewhere.
+        let depth =
+            |t: &CodegenTarget| match chosen(t, &matmul_shape(1024, 1024, 1024)).distribution {
+                Distribution::Tile { depth, .. } => depth,
+                other => panic!("{other:?}"),
+            };
+        assert_eq!(depth(&lavapipe), 8);
         // Without texel reads, and on a GPU: at most 16 rows of 4.
         let mut plain = lavapipe.clone();
         plain.facts.texel_reads = None;
         assert_eq!(mm(&plain, 1024, 1024, 1024).1, 16);
         assert_eq!(mm(&plain, 1024, 1024, 1024).2, 4);
         assert_eq!(mm(&gpu(1024, 0), 1024, 1024, 1024).1, 16);
+        assert_eq!(depth(&plain), 4);
+        assert_eq!(depth(&gpu(1024, 0)), 4);
         // f16 operands are not texels.
         let mut f16 = matmul_shape(1024, 1024, 1024);
         f16.elems = vec![ElemType::F16, ElemType::F32];

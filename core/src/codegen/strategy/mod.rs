@@ -70,6 +70,10 @@ impl Combine {
     }
 }
 
+/// The reduction steps per iteration of a register tile's loop on GPUs
+/// (one vector group of 4; see [`Distribution::Tile`]'s `depth`).
+pub const TILE_DEPTH: u32 = 4;
+
 /// How the dispatch's points (its parallel iteration space, linearized)
 /// map to invocations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,6 +110,16 @@ pub enum Distribution {
         rows: u32,
         /// Columns of the tile (the last point dimension).
         cols: u32,
+        /// Reduction steps each point folds per iteration of the loop
+        /// ([`TILE_DEPTH`] or a multiple of it): the innermost reduction
+        /// loop is unrolled by `depth` where its size is a multiple of
+        /// it, else by [`TILE_DEPTH`] where a multiple of that, else not
+        /// at all. Each group of 4 steps is a vector group (an operand
+        /// indexed last by the reduction, a matmul's A row, is read as
+        /// vec4); a deeper step folds more multiply-adds per accumulator
+        /// between the loop's back-edges, which a CPU device that spills
+        /// a large tile's accumulators pays a reload and a store for.
+        depth: u32,
     },
     /// Workgroup-memory tiles (GPUs): a workgroup computes a
     /// `block_rows` x `block_cols` block of the last two point dimensions,
@@ -337,9 +351,9 @@ impl fmt::Display for Strategy {
                 "  distribution: {per_invocation} group{} of 4 points per invocation, 32-bit tensors over the whole space loaded and stored as vec4",
                 if per_invocation == 1 { "" } else { "s" }
             )?,
-            Distribution::Tile { rows, cols } => writeln!(
+            Distribution::Tile { rows, cols, depth } => writeln!(
                 f,
-                "  distribution: a {rows}x{cols} register tile per invocation (columns strided by the workgroup size, in groups of 4 adjacent ones where the columns are a multiple of 4), one reduction loop for the tile"
+                "  distribution: a {rows}x{cols} register tile per invocation (columns strided by the workgroup size, in groups of 4 adjacent ones where the columns are a multiple of 4), one reduction loop for the tile, {depth} reduction steps per iteration where the innermost reduction's size is a multiple of {depth}"
             )?,
             Distribution::SharedTile {
                 block_rows,

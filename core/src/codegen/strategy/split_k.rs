@@ -78,7 +78,7 @@ fn tile_invocations(shape: &DispatchShape, wg: u32, d: &Distribution) -> Option<
         .try_fold(1u64, |acc, s| acc.checked_mul(s.fixed()?))?;
     let (rows, cols) = (shape.points[n - 2].fixed()?, shape.points[n - 1].fixed()?);
     let (br, bc) = match *d {
-        Distribution::Tile { rows, cols } => (u64::from(rows), u64::from(wg) * u64::from(cols)),
+        Distribution::Tile { rows, cols, .. } => (u64::from(rows), u64::from(wg) * u64::from(cols)),
         Distribution::SharedTile {
             block_rows,
             block_cols,
@@ -107,8 +107,7 @@ pub(super) fn pick(
     let fill = target.fill_invocations()?;
     let total = splittable(shape)?;
     let points = shape.static_points()?;
-    let register = register_tile(target, shape, max_inv)
-        .map(|(wg, rows, cols)| (wg, Distribution::Tile { rows, cols }));
+    let register = register_tile(target, shape, max_inv).map(|t| (t.workgroup, t.distribution()));
     let unsplit = shared_tile_pick(target, shape, max_inv)
         .or(register)
         .and_then(|(wg, d)| tile_invocations(shape, wg, &d))

@@ -48,7 +48,12 @@ impl Choice {
             Distribution::Points { per_invocation } => format!("points {per_invocation}"),
             Distribution::WorkgroupPerPoint => "workgroup-per-point".to_string(),
             Distribution::Vector4 { per_invocation } => format!("vec4 {per_invocation}"),
-            Distribution::Tile { rows, cols } => format!("tile {rows}x{cols}"),
+            Distribution::Tile {
+                rows,
+                cols,
+                depth: super::TILE_DEPTH,
+            } => format!("tile {rows}x{cols}"),
+            Distribution::Tile { rows, cols, depth } => format!("tile {rows}x{cols} depth {depth}"),
             Distribution::RowSlices { slice } => format!("rows {slice}"),
             Distribution::SharedTile {
                 block_rows,
@@ -101,13 +106,24 @@ impl Choice {
                 per_invocation: num(n)?,
             },
             ["rows", n] => Distribution::RowSlices { slice: num(n)? },
-            ["tile", rc] => {
+            ["tile", rc, depth @ ..] if matches!(depth, [] | ["depth", _]) => {
                 let (r, c) = rc
                     .split_once('x')
                     .ok_or_else(|| format!("expected 'tile RxC', found 'tile {rc}'"))?;
+                let depth = match depth {
+                    ["depth", d] => num(d)?,
+                    _ => super::TILE_DEPTH,
+                };
+                if depth == 0 || depth % super::TILE_DEPTH != 0 {
+                    return Err(format!(
+                        "a tile's depth must be a multiple of {}, found {depth}",
+                        super::TILE_DEPTH
+                    ));
+                }
                 Distribution::Tile {
                     rows: num(r)?,
                     cols: num(c)?,
+                    depth,
                 }
             }
             ["shared", block, tile, rest @ ..] if rest.is_empty() || rest == ["double"] => {
@@ -281,7 +297,11 @@ mod tests {
         let mut t = Tuning::new();
         let tile = Choice {
             workgroup: 32,
-            distribution: Distribution::Tile { rows: 8, cols: 4 },
+            distribution: Distribution::Tile {
+                rows: 8,
+                cols: 4,
+                depth: 4,
+            },
             split_k: None,
         };
         let vec4 = Choice {
@@ -304,6 +324,20 @@ mod tests {
             split_k: None,
         };
         assert_eq!(shared.to_text(), "wg 256 shared 64x128x16 4x8");
+        // A tile's depth is written only where it is not the default.
+        let deep = Choice::parse("wg 32 tile 32x32 depth 8").unwrap();
+        assert_eq!(
+            deep.distribution,
+            Distribution::Tile {
+                rows: 32,
+                cols: 32,
+                depth: 8
+            }
+        );
+        assert_eq!(deep.to_text(), "wg 32 tile 32x32 depth 8");
+        assert_eq!(tile.to_text(), "wg 32 tile 8x4");
+        assert!(Choice::parse("wg 32 tile 32x32 depth 6").is_err());
+        assert!(Choice::parse("wg 32 tile 32x32 depth").is_err());
         let split = Choice::parse("wg 256 shared 64x128x16 4x8 double split 16").unwrap();
         assert_eq!(split.split_k, Some(16));
         assert_eq!(
