@@ -185,3 +185,35 @@ fn other_drivers_sixteen_bit_tensors_and_envs_without_sampled_buffer_keep_storag
         );
     }
 }
+
+/// A convolution's deep tile on lavapipe unrolls the window column (kw)
+/// into each step of the channel loop, and its rows share the input
+/// pixels their taps read: a 27-row tile over 3 taps reads 27 + 2 pixels
+/// per step (as two vec4 each, 8 channels deep), not 3 x 27.
+#[test]
+fn deep_conv_tiles_load_each_input_pixel_once_per_step() {
+    let text = include_str!("../../../bench/programs/conv2d_56x56x64_3x3x64.mlir");
+    let cf = compile(text, &lavapipe(true));
+    let d = &cf.dispatches[0];
+    assert_eq!(
+        d.strategy.distribution,
+        kiln_core::codegen::strategy::Distribution::Tile {
+            rows: 27,
+            cols: 8,
+            depth: 8
+        },
+        "{}",
+        d.strategy
+    );
+    let kernels = texel_kernels(&cf);
+    let k = &kernels[0];
+    let loads = |arg: &str| {
+        k.lines()
+            .filter(|l| l.contains(&format!("memref.load {arg}[")))
+            .count()
+    };
+    // Input pixels: (27 rows + 2 taps) x 2 vec4 of channels.
+    assert_eq!(loads("%arg0"), (27 + 2) * 2, "{k}");
+    // Filters: 3 taps x 8 channels x 2 vec4 of the tile's 8 columns.
+    assert_eq!(loads("%arg1"), 3 * 8 * 2, "{k}");
+}

@@ -82,6 +82,11 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     written: Vec<BufferId>,
     scopes: Vec<HashMap<Key, Vec<KValue>>>,
     consts: HashMap<KValue, i64>,
+    /// Index values made as `base + offset` (constant offset), so that a
+    /// sum of offsets folds: `(x + 1) + 2` is `x + 3`, the same value as
+    /// `(x + 2) + 1` (a convolution tile's row `r` at window tap `k` reads
+    /// the pixel that row `r + 1` reads at tap `k - 1`, one load).
+    offsets: HashMap<KValue, (KValue, i64)>,
     /// Root results computed before the point loop (cooperative
     /// reductions), by root op.
     pub prepared_roots: HashMap<TOp, Vec<KValue>>,
@@ -119,6 +124,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             written: Vec::new(),
             scopes: vec![HashMap::new()],
             consts: HashMap::new(),
+            offsets: HashMap::new(),
             prepared_roots: HashMap::new(),
             loc: Location::UNKNOWN,
             vector_groups: Vec::new(),
@@ -424,8 +430,25 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             (Some(x), Some(y)) => self.index(x + y),
             (Some(0), _) => b,
             (_, Some(0)) => a,
+            (Some(c), None) => self.add_const(b, c),
+            (None, Some(c)) => self.add_const(a, c),
             _ => self.reuse(IndexOp::Add, a, b, |b, x, y| b.addi(x, y)),
         }
+    }
+
+    /// `x + c`, folded into `base + (c0 + c)` where `x` is `base + c0`.
+    fn add_const(&mut self, x: KValue, c: i64) -> KValue {
+        let (base, total) = match self.offsets.get(&x) {
+            Some(&(base, c0)) if c0.checked_add(c).is_some() => (base, c0 + c),
+            _ => (x, c),
+        };
+        if total == 0 {
+            return base;
+        }
+        let k = self.index(total);
+        let v = self.reuse(IndexOp::Add, base, k, |b, x, y| b.addi(x, y));
+        self.offsets.insert(v, (base, total));
+        v
     }
 
     /// `a <op> b`, built by `build` unless this scope or an enclosing one

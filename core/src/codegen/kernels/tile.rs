@@ -49,6 +49,10 @@ pub(super) struct TileDims {
     pub depth: u32,
 }
 
+/// The longest loop outside the innermost reduction loop that a deep tile
+/// unrolls into it (a convolution's window column).
+const MAX_UNROLLED_TAPS: i64 = 4;
+
 /// Emits the tile of the invocation in workgroup `wgi`.
 pub(super) fn emit_tile(
     e: &mut Emitter<'_, '_, '_>,
@@ -96,11 +100,18 @@ pub(super) fn emit_tile(
     let one = e.index(1);
     let last_row = e.sub(nr, one);
     let last_col = e.sub(nc, one);
+    // Rows that tiles cover exactly need no clamp (and stay `r0 + i`, so
+    // a convolution's pixel coordinates fold; see `add` of the emitter).
+    let exact_rows = e.const_of(nr).is_some_and(|r| r % i64::from(rows) == 0);
     let mut row_at = Vec::new();
     for i in 0..rows {
         let off = e.index(i64::from(i));
         let r = e.add(r0, off);
-        let clamped = e.b.binary(crate::kernel::KOpKind::ArithMinUI, r, last_row);
+        let clamped = if exact_rows {
+            r
+        } else {
+            e.b.binary(crate::kernel::KOpKind::ArithMinUI, r, last_row)
+        };
         let inside = e.lt(r, nr);
         row_at.push((clamped, inside));
     }
@@ -167,49 +178,56 @@ pub(super) fn emit_tile(
         .find(|&u| u % 4 == 0 && inner > 0 && inner % i64::from(u) == 0)
         .unwrap_or(1);
     let step = e.index(i64::from(unroll));
-    // One step of the reduction at reduction coordinates `rc`: every
-    // point folds the step's `unroll` iterations.
-    let fold = |e: &mut Emitter<'_, '_, '_>, rc: Vec<KValue>, accs: &[KValue]| {
-        let mut lane_coords = vec![rc.clone()];
-        let groups = unroll / 4;
-        if groups > 0 {
-            lane_coords.clear();
-            let n = rc.len();
-            for g in 0..groups {
-                let off = e.index(4 * i64::from(g));
-                let base = e.add(rc[n - 1], off);
-                let group = VectorGroup::new(e, base);
-                lane_coords.extend((0..4).map(|u| {
-                    let mut c = rc.clone();
-                    c[n - 1] = group.lane(u);
-                    c
-                }));
-                e.vector_groups.push(group);
-            }
-        }
-        // Point by point, each folding the step's iterations in turn: an
-        // accumulator is live across its own multiply-adds only, not
-        // across the whole tile's (on a CPU device, whose registers do
-        // not hold a large tile's accumulators, one reload and one store
-        // per point and step instead of per multiply-add: matmul 1024^3
-        // on lavapipe 30.6 -> 29.9 ms with 16x16 tiles 4 steps deep).
-        let mut cur = Vec::with_capacity(accs.len());
-        for (k, rp) in root_points.iter().enumerate() {
-            let mut acc = accs[k * outs..(k + 1) * outs].to_vec();
-            for rc in &lane_coords {
-                let mut p = rp.clone();
-                for (i, &l) in loops.iter().enumerate() {
-                    p[l] = rc[i];
+    // One step of the reduction: at each of the outer reduction
+    // coordinates `heads` (one, or a convolution's window taps, below),
+    // every point folds the step's `unroll` iterations of the innermost
+    // loop from `last`.
+    let fold =
+        |e: &mut Emitter<'_, '_, '_>, heads: &[Vec<KValue>], last: KValue, accs: &[KValue]| {
+            let with_last = |head: &[KValue], l: KValue| {
+                let mut c = head.to_vec();
+                c.push(l);
+                c
+            };
+            let mut lanes = vec![last];
+            let groups = unroll / 4;
+            if groups > 0 {
+                lanes.clear();
+                for g in 0..groups {
+                    let off = e.index(4 * i64::from(g));
+                    let base = e.add(last, off);
+                    let group = VectorGroup::new(e, base);
+                    lanes.extend((0..4).map(|u| group.lane(u)));
+                    e.vector_groups.push(group);
                 }
-                acc = e.body(root, &s, &p, Some(&acc))?;
             }
-            cur.extend(acc);
-        }
-        for _ in 0..groups {
-            e.vector_groups.pop();
-        }
-        Ok(cur)
-    };
+            let lane_coords: Vec<Vec<KValue>> = heads
+                .iter()
+                .flat_map(|h| lanes.iter().map(move |&l| with_last(h, l)))
+                .collect();
+            // Point by point, each folding the step's iterations in turn: an
+            // accumulator is live across its own multiply-adds only, not
+            // across the whole tile's (on a CPU device, whose registers do
+            // not hold a large tile's accumulators, one reload and one store
+            // per point and step instead of per multiply-add: matmul 1024^3
+            // on lavapipe 30.6 -> 29.9 ms with 16x16 tiles 4 steps deep).
+            let mut cur = Vec::with_capacity(accs.len());
+            for (k, rp) in root_points.iter().enumerate() {
+                let mut acc = accs[k * outs..(k + 1) * outs].to_vec();
+                for rc in &lane_coords {
+                    let mut p = rp.clone();
+                    for (i, &l) in loops.iter().enumerate() {
+                        p[l] = rc[i];
+                    }
+                    acc = e.body(root, &s, &p, Some(&acc))?;
+                }
+                cur.extend(acc);
+            }
+            for _ in 0..groups {
+                e.vector_groups.pop();
+            }
+            Ok(cur)
+        };
     // Several static reduction loops (a convolution's kh, kw, c) whose
     // innermost is unrolled: an outer loop over the others and an inner
     // one over the innermost, so the outer coordinates are split out of
@@ -221,25 +239,51 @@ pub(super) fn emit_tile(
         && slice.is_none()
         && sizes.len() > 1
         && sizes.iter().all(|&z| e.const_of(z).is_some());
+    // In a tile deeper than a GPU's, a small loop just outside the
+    // innermost (a convolution's window column kw, up to
+    // [`MAX_UNROLLED_TAPS`]) is unrolled into the inner loop too: the
+    // tile's row `r` at tap `k` reads the input pixel that row `r + 1`
+    // reads at tap `k - 1`, and the emitter's memo table (the pixel
+    // coordinates fold to the same value) loads it once for all of them.
+    // This folds the taps inside each innermost step, so a point's sum
+    // runs in another order than the serial one (as split-K's does).
+    let taps = match sizes.len() {
+        n if nested && n > 2 && depth > super::super::strategy::TILE_DEPTH => e
+            .const_of(sizes[n - 2])
+            .filter(|&w| (2..=MAX_UNROLLED_TAPS).contains(&w))
+            .unwrap_or(1),
+        _ => 1,
+    };
     let accs = if nested {
         let n = sizes.len();
         let zero = e.index(0);
         let one = e.index(1);
-        let outer_total = e.product(&sizes[..n - 1]);
+        let unrolled = if taps > 1 { 2 } else { 1 };
+        let outer_total = e.product(&sizes[..n - unrolled]);
         let inner = sizes[n - 1];
-        let outer_sizes = sizes[..n - 1].to_vec();
+        let outer_sizes = sizes[..n - unrolled].to_vec();
         e.for_(zero, outer_total, one, &inits, |e, o, accs| {
             let oc = e.delinearize(o, &outer_sizes);
+            let heads: Vec<Vec<KValue>> = if taps > 1 {
+                (0..taps)
+                    .map(|t| {
+                        let mut h = oc.clone();
+                        h.push(e.index(t));
+                        h
+                    })
+                    .collect()
+            } else {
+                vec![oc]
+            };
             e.for_(zero, inner, step, accs, |e, r, accs| {
-                let mut rc = oc.clone();
-                rc.push(r);
-                fold(e, rc, accs)
+                fold(e, &heads, r, accs)
             })
         })?
     } else {
         e.for_(begin, end, step, &inits, |e, r, accs| {
-            let rc = e.delinearize(r, &sizes);
-            fold(e, rc, accs)
+            let mut rc = e.delinearize(r, &sizes);
+            let last = rc.pop().expect("a reduction loop");
+            fold(e, &[rc], last, accs)
         })?
     };
 

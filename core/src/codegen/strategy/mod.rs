@@ -119,6 +119,10 @@ pub enum Distribution {
         /// vec4); a deeper step folds more multiply-adds per accumulator
         /// between the loop's back-edges, which a CPU device that spills
         /// a large tile's accumulators pays a reload and a store for.
+        /// Deeper than [`TILE_DEPTH`], a loop of at most 4 iterations just
+        /// outside the innermost (a convolution's window column) is
+        /// unrolled into each step too, so that the tile's rows share the
+        /// input pixels their taps read.
         depth: u32,
     },
     /// Workgroup-memory tiles (GPUs): a workgroup computes a
@@ -353,7 +357,12 @@ impl fmt::Display for Strategy {
             )?,
             Distribution::Tile { rows, cols, depth } => writeln!(
                 f,
-                "  distribution: a {rows}x{cols} register tile per invocation (columns strided by the workgroup size, in groups of 4 adjacent ones where the columns are a multiple of 4), one reduction loop for the tile, {depth} reduction steps per iteration where the innermost reduction's size is a multiple of {depth}"
+                "  distribution: a {rows}x{cols} register tile per invocation (columns strided by the workgroup size, in groups of 4 adjacent ones where the columns are a multiple of 4), one reduction loop for the tile, {depth} reduction steps per iteration where the innermost reduction's size is a multiple of {depth}{}",
+                if depth > TILE_DEPTH {
+                    ", a loop of at most 4 just outside it (a window) unrolled too"
+                } else {
+                    ""
+                }
             )?,
             Distribution::SharedTile {
                 block_rows,
