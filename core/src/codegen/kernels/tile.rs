@@ -25,13 +25,14 @@
 //! Where the innermost reduction loop's size is a multiple of the tile's
 //! depth (else of 4), the loop is unrolled by it and each 4 of its values
 //! are a vector group too (a matmul's A row, a convolution's input
-//! channels); the points fold their steps one point after another.
+//! channels); in a tile deeper than [`TILE_DEPTH`] the points fold their
+//! steps one point after another.
 
 use crate::kernel::KValue;
 
 use super::super::error::CodegenError;
 use super::super::regions::DispatchRegion;
-use super::super::strategy::DispatchShape;
+use super::super::strategy::{DispatchShape, TILE_DEPTH};
 use super::dispatch::{root_point, stores};
 use super::emitter::Emitter;
 use super::split_k::Slices;
@@ -205,24 +206,40 @@ pub(super) fn emit_tile(
                 .iter()
                 .flat_map(|h| lanes.iter().map(move |&l| with_last(h, l)))
                 .collect();
-            // Point by point, each folding the step's iterations in turn: an
-            // accumulator is live across its own multiply-adds only, not
-            // across the whole tile's (on a CPU device, whose registers do
-            // not hold a large tile's accumulators, one reload and one store
-            // per point and step instead of per multiply-add: matmul 1024^3
-            // on lavapipe 30.6 -> 29.9 ms with 16x16 tiles 4 steps deep).
-            let mut cur = Vec::with_capacity(accs.len());
-            for (k, rp) in root_points.iter().enumerate() {
-                let mut acc = accs[k * outs..(k + 1) * outs].to_vec();
-                for rc in &lane_coords {
-                    let mut p = rp.clone();
-                    for (i, &l) in loops.iter().enumerate() {
-                        p[l] = rc[i];
-                    }
-                    acc = e.body(root, &s, &p, Some(&acc))?;
+            // In a deep tile, point by point, each folding the step's
+            // iterations in turn: an accumulator is live across its own
+            // multiply-adds only, not across the whole tile's (on a CPU
+            // device, whose registers do not hold a large tile's
+            // accumulators, one reload and one store per point and step
+            // instead of per multiply-add). Otherwise iteration by
+            // iteration across the tile, each operand value live across
+            // one iteration only, as on GPUs: on lavapipe with 4 steps
+            // that measured better (conv 3.33 ms against 3.74 point by
+            // point, an f16 -> f16 matmul 512^3 50 against 56; matmul
+            // 1024^3 with 16x16 tiles 30.6 against 29.9).
+            let mut cur: Vec<Vec<KValue>> =
+                accs.chunks(outs.max(1)).map(<[KValue]>::to_vec).collect();
+            let at = |rp: &[KValue], rc: &[KValue]| {
+                let mut p = rp.to_vec();
+                for (i, &l) in loops.iter().enumerate() {
+                    p[l] = rc[i];
                 }
-                cur.extend(acc);
+                p
+            };
+            if depth > TILE_DEPTH {
+                for (k, rp) in root_points.iter().enumerate() {
+                    for rc in &lane_coords {
+                        cur[k] = e.body(root, &s, &at(rp, rc), Some(&cur[k]))?;
+                    }
+                }
+            } else {
+                for rc in &lane_coords {
+                    for (k, rp) in root_points.iter().enumerate() {
+                        cur[k] = e.body(root, &s, &at(rp, rc), Some(&cur[k]))?;
+                    }
+                }
             }
+            let cur: Vec<KValue> = cur.concat();
             for _ in 0..groups {
                 e.vector_groups.pop();
             }
@@ -248,7 +265,7 @@ pub(super) fn emit_tile(
     // This folds the taps inside each innermost step, so a point's sum
     // runs in another order than the serial one (as split-K's does).
     let taps = match sizes.len() {
-        n if nested && n > 2 && depth > super::super::strategy::TILE_DEPTH => e
+        n if nested && n > 2 && depth > TILE_DEPTH => e
             .const_of(sizes[n - 2])
             .filter(|&w| (2..=MAX_UNROLLED_TAPS).contains(&w))
             .unwrap_or(1),

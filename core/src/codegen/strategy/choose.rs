@@ -33,6 +33,9 @@ pub struct DispatchShape {
     pub combinable: bool,
     /// The element types the dispatch reads and writes.
     pub elems: Vec<ElemType>,
+    /// The element types of the root's results: what its reduction
+    /// accumulates in (a 16-bit float rounds at every step).
+    pub acc_elems: Vec<ElemType>,
     /// Whether a tensor the root reads is the same for several points of
     /// a register tile: its indexing map leaves out one of the root's last
     /// two parallel loops (a matmul's A and B, a convolution's input and
@@ -270,12 +273,23 @@ pub fn dispatch_shape(
             }
         }
     }
+    let acc_elems = d
+        .root
+        .map(|r| {
+            m.op(r)
+                .results
+                .iter()
+                .map(|&v| m.value_kind(v).elem())
+                .collect()
+        })
+        .unwrap_or_default();
     DispatchShape {
         family: d.family,
         points,
         reduction,
         combinable,
         elems,
+        acc_elems,
         tile_shares_loads,
         reduction_innermost,
         stages_operands,
@@ -956,6 +970,10 @@ const TALL_CPU_ROWS: u32 = 32;
 /// tile shares).
 const CPU_TILE_ACCUMULATORS: u32 = 1024;
 
+/// The most accumulators of a CPU device's register tiles whose
+/// accumulators are 16-bit floats (see `cpu_texel_tile`).
+const SHALLOW_CPU_TILE_ACCUMULATORS: u32 = 256;
+
 /// The reduction steps per iteration of a CPU device's register tiles:
 /// each accumulator, spilled, is reloaded and stored once per 8
 /// multiply-adds instead of per 4.
@@ -1013,14 +1031,28 @@ fn cpu_texel_tile(
         return None;
     }
     let pad = |t: u32| rows.div_ceil(u64::from(t)) * u64::from(t) - rows;
-    for tile_cols in [32u32, 16, 8, 4] {
+    // A 16-bit float accumulator rounds at every step (about 30 integer
+    // operations each): there the loop body of a deep, large tile grows
+    // past what its shared fetches save (matmul 512^3 f16 -> f16 on
+    // lavapipe: 52 ms with 16x16 tiles 4 deep, 94 with 32x32 tiles 8
+    // deep), so such tiles stay at most 256 points, 4 steps deep.
+    let rounds = shape
+        .acc_elems
+        .iter()
+        .any(|e| matches!(e, ElemType::F16 | ElemType::BF16));
+    let (most, depth, widest) = if rounds {
+        (SHALLOW_CPU_TILE_ACCUMULATORS, TILE_DEPTH, 16)
+    } else {
+        (CPU_TILE_ACCUMULATORS, CPU_TILE_DEPTH, 32)
+    };
+    for tile_cols in [32u32, 16, 8, 4].into_iter().filter(|&c| c <= widest) {
         let per_col = cols / u64::from(tile_cols);
         let wg = pow2_floor(u32::try_from(per_col.min(64)).unwrap_or(64)).min(max_inv);
         if wg < 8 || cols % (u64::from(wg) * u64::from(tile_cols)) != 0 {
             continue;
         }
         let tiles = |r: u32| points.div_ceil(u64::from(r) * u64::from(wg * tile_cols));
-        let mut top = (CPU_TILE_ACCUMULATORS / tile_cols).clamp(1, TALL_CPU_ROWS);
+        let mut top = (most / tile_cols).clamp(1, TALL_CPU_ROWS);
         while top >= 8 {
             let best = (top * 3 / 4..=top)
                 .filter(|&t| u64::from(t) <= rows && tiles(t) >= 8)
@@ -1030,7 +1062,7 @@ fn cpu_texel_tile(
                     workgroup: wg,
                     rows: best,
                     cols: tile_cols,
-                    depth: CPU_TILE_DEPTH,
+                    depth,
                 });
             }
             top /= 2;
@@ -1432,6 +1464,7 @@ pub(super) mod tests {
             reduction: Some(Size::Static(k)),
             combinable: true,
             elems: vec![ElemType::F32],
+            acc_elems: vec![ElemType::F32],
             tile_shares_loads: true,
             reduction_innermost: true,
             stages_operands: true,
@@ -1720,5 +1753,26 @@ pub(super) mod tests {
         f16.elems = vec![ElemType::F16, ElemType::F32];
         assert_eq!(tile_of(&lavapipe, &f16).1, 16);
         assert_eq!(tile_of(&lavapipe, &f16).2, 4);
+        // Stored natively (read through RGBA16F views), f16 operands take
+        // the deep tile where they accumulate in f32, and at most 256
+        // points 4 steps deep where the accumulator is f16 (rounded at
+        // every step).
+        let mut native = lavapipe.clone();
+        native
+            .env
+            .vce
+            .capabilities
+            .extend([Capability::Float16, Capability::StorageBuffer16BitAccess]);
+        let tile = |acc: ElemType| {
+            let mut sh = matmul_shape(512, 512, 512);
+            sh.elems = vec![ElemType::F16, acc];
+            sh.acc_elems = vec![acc];
+            match chosen(&native, &sh).distribution {
+                Distribution::Tile { rows, cols, depth } => (rows, cols, depth),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(tile(ElemType::F32), (32, 32, 8));
+        assert_eq!(tile(ElemType::F16), (16, 16, 4));
     }
 }
