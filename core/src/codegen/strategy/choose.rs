@@ -480,7 +480,7 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
     }
     let tileable = serial_whole && register_tile(target, shape, max_inv).is_some();
     if tileable {
-        for (wg, rows, cols) in [
+        let shallow = [
             (64, 8, 4),
             (64, 4, 4),
             (32, 8, 4),
@@ -504,20 +504,11 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             (32, 16, 16),
             (64, 12, 16),
             (64, 8, 16),
-        ] {
-            add(
-                wg,
-                Distribution::Tile {
-                    rows,
-                    cols,
-                    depth: TILE_DEPTH,
-                },
-            );
-        }
+        ];
         // Deeper steps and larger tiles where the device is a CPU reading
-        // texels (see `cpu_texel_tile`).
-        if cpu_texel_tile(target, shape, max_inv).is_some() {
-            for (wg, rows, cols) in [
+        // texels that takes deep tiles (see `cpu_texel_tile`).
+        let deep: &[(u32, u32, u32)] = match cpu_texel_tile(target, shape, max_inv) {
+            Some(t) if t.depth > TILE_DEPTH => &[
                 (32, 32, 32),
                 (32, 16, 32),
                 (64, 32, 16),
@@ -526,16 +517,19 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
                 (64, 32, 8),
                 (8, 27, 8),
                 (8, 18, 8),
-            ] {
-                add(
-                    wg,
-                    Distribution::Tile {
-                        rows,
-                        cols,
-                        depth: CPU_TILE_DEPTH,
-                    },
-                );
-            }
+            ],
+            _ => &[],
+        };
+        let with_depth = |list: &[(u32, u32, u32)], depth: u32| {
+            list.iter()
+                .map(move |&(wg, rows, cols)| (wg, Distribution::Tile { rows, cols, depth }))
+                .collect::<Vec<_>>()
+        };
+        for (wg, dist) in with_depth(&shallow, TILE_DEPTH)
+            .into_iter()
+            .chain(with_depth(deep, CPU_TILE_DEPTH))
+        {
+            add(wg, dist);
         }
         add(64, Distribution::Points { per_invocation: 1 });
     }
