@@ -4,9 +4,9 @@
 //! unaligned sizes in every dimension, batches, transposed operands, fused
 //! epilogues, columns and reductions a multiple of 4 (vec4 columns, the
 //! reduction unrolled by 4), tiles 8 steps deep over reductions a
-//! multiple of 8, of 4 only, or neither — each checked exactly against the reference evaluator on
-//! small-integer data (every sum is exact in f32, so a wrong or missed
-//! point cannot hide in a tolerance). And two target envs with different
+//! multiple of 8, of 4 only, or neither — each checked exactly against
+//! the reference evaluator on small-integer data (every sum is exact in
+//! f32, so a wrong or missed point cannot hide in a tolerance). And two target envs with different
 //! workgroup limits choose different tiles that both validate and give the
 //! same results.
 

@@ -176,7 +176,7 @@ pub(super) fn emit_tile(
     let inner = sizes.last().and_then(|&k| e.const_of(k)).unwrap_or(0);
     let unroll = [depth, 4]
         .into_iter()
-        .find(|&u| u % 4 == 0 && inner > 0 && inner % i64::from(u) == 0)
+        .find(|&u| u > 0 && u % 4 == 0 && inner > 0 && inner % i64::from(u) == 0)
         .unwrap_or(1);
     let step = e.index(i64::from(unroll));
     // One step of the reduction: at each of the outer reduction
@@ -214,9 +214,10 @@ pub(super) fn emit_tile(
             // instead of per multiply-add). Otherwise iteration by
             // iteration across the tile, each operand value live across
             // one iteration only, as on GPUs: on lavapipe with 4 steps
-            // that measured better (conv 3.33 ms against 3.74 point by
-            // point, an f16 -> f16 matmul 512^3 50 against 56; matmul
-            // 1024^3 with 16x16 tiles 30.6 against 29.9).
+            // that measured better for a convolution (3.33 ms against 3.74
+            // point by point) and an f16 -> f16 matmul 512^3 (50 against
+            // 56); only an f32 matmul 1024^3 with 16x16 tiles gained from
+            // point by point there (29.9 against 30.6).
             let mut cur: Vec<Vec<KValue>> =
                 accs.chunks(outs.max(1)).map(<[KValue]>::to_vec).collect();
             let at = |rp: &[KValue], rc: &[KValue]| {

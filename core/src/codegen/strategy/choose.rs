@@ -496,7 +496,8 @@ fn candidates_of(target: &CodegenTarget, shape: &DispatchShape, default: &Strate
             (64, 1, 4),
             (128, 2, 4),
             // Wider tiles (groups of 4 columns): what a CPU reading
-            // texels takes (see `cpu_texel_tile`).
+            // texels takes for 16-bit float accumulators (see
+            // `cpu_texel_tile`).
             (64, 16, 8),
             (32, 16, 8),
             (64, 32, 8),

@@ -70,8 +70,9 @@ impl Combine {
     }
 }
 
-/// The reduction steps per iteration of a register tile's loop on GPUs
-/// (one vector group of 4; see [`Distribution::Tile`]'s `depth`).
+/// The reduction steps per iteration of a register tile's loop: one
+/// vector group of 4, what GPUs take (CPU devices take deeper tiles; see
+/// [`Distribution::Tile`]'s `depth`).
 pub const TILE_DEPTH: u32 = 4;
 
 /// How the dispatch's points (its parallel iteration space, linearized)
