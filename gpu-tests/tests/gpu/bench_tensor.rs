@@ -91,3 +91,43 @@ fn tensor_add_and_matmul_on_device_tensors() {
     drop(stream);
     assert_no_validation_messages(device.context());
 }
+
+/// `time_calls` times the wall clock on calls that write no timestamps
+/// (lavapipe flushes its queue at each one), then takes the GPU time from
+/// as many profiled calls: a warm-up and `runs` calls leave no profile
+/// records, the next `runs` leave one per call, and the stream is left
+/// profiling.
+#[test]
+fn wall_clock_calls_write_no_timestamps() {
+    use kiln_runtime::bench::stats::time_calls;
+    let device = device();
+    let stream = device.stream();
+    let n = 1024;
+    let add = format!(
+        "func.func @main(%a: tensor<{n}xf32>, %b: tensor<{n}xf32>) -> tensor<{n}xf32> {{
+  %c = arith.addf %a, %b : tensor<{n}xf32>
+  return %c : tensor<{n}xf32>
+}}"
+    );
+    let f = compile_tensor_function(&device, &add, "main").unwrap();
+    let args = [
+        Tensor::from_slice(&device, &data(n, 1), &[n]).unwrap(),
+        Tensor::from_slice(&device, &data(n, 2), &[n]).unwrap(),
+    ];
+    let runs = 5;
+    let mut records = Vec::new();
+    let timing = time_calls(&device, &stream, runs, || {
+        f.call(&stream, &args)?;
+        records.push(device.profile().len());
+        Ok::<(), kiln_runtime::Error>(())
+    })
+    .unwrap();
+    assert_eq!(records.len(), 1 + 2 * runs, "{records:?}");
+    assert!(records[..=runs].iter().all(|&r| r == 0), "{records:?}");
+    assert_eq!(timing.wall.runs, runs);
+    if device.info().timestamps {
+        assert!(records[runs + 1..].iter().all(|&r| r == 1), "{records:?}");
+        assert_eq!(timing.gpu.expect("GPU times").runs, runs);
+    }
+    assert_no_validation_messages(device.context());
+}

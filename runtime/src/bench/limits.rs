@@ -236,7 +236,7 @@ impl HandWritten {
         };
         let out = call().map_err(rt)?;
         first_mismatch(&name, &out.to_vec::<f32>().map_err(rt)?, &data)?;
-        let timing = time_calls(device, runs, || call().map(drop)).map_err(rt)?;
+        let timing = time_calls(device, &stream, runs, || call().map(drop)).map_err(rt)?;
         Ok(Measurement {
             name,
             work: Work::bytes(8.0 * n as f64),
@@ -288,7 +288,7 @@ impl HandWritten {
                 format!("sum {got}, expected {expected}"),
             ));
         }
-        let timing = time_calls(device, runs, || call().map(drop)).map_err(rt)?;
+        let timing = time_calls(device, &stream, runs, || call().map(drop)).map_err(rt)?;
         Ok(Measurement {
             name,
             work: Work::bytes(4.0 * n as f64),
@@ -328,7 +328,7 @@ impl HandWritten {
         };
         let c = call().map_err(rt)?;
         first_mismatch(&name, &c.to_vec::<f32>().map_err(rt)?, &want)?;
-        let timing = time_calls(device, runs, || call().map(drop)).map_err(rt)?;
+        let timing = time_calls(device, &stream, runs, || call().map(drop)).map_err(rt)?;
         Ok(Measurement {
             name,
             work: Work::bytes(12.0 * n as f64),
@@ -381,7 +381,7 @@ impl HandWritten {
             })
             .collect();
         first_mismatch(&name, &got, &want)?;
-        let timing = time_calls(device, runs, || call().map(drop)).map_err(rt)?;
+        let timing = time_calls(device, &stream, runs, || call().map(drop)).map_err(rt)?;
         let flops = invocations as f64 * f64::from(iters) * (FMA_CHAINS * 4 * 2) as f64;
         Ok(Measurement {
             name,

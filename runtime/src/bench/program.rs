@@ -141,8 +141,8 @@ pub fn first_call(
         .map_err(|e| BenchError::runtime(&format!("@{}", f.name()), e))
 }
 
-/// Times `runs` calls of `f` after a warm-up ([`time_calls`]), GPU time
-/// from per-dispatch timestamps.
+/// Times `runs` calls of `f` after a warm-up, then GPU time from
+/// per-dispatch timestamps in `runs` more ([`time_calls`]).
 pub fn time_callable(
     device: &Device,
     f: &dyn Callable,
@@ -150,7 +150,6 @@ pub fn time_callable(
     runs: usize,
 ) -> Result<Timing, BenchError> {
     let stream = device.stream();
-    stream.profile(true);
-    time_calls(device, runs, || f.call(&stream, inputs).map(drop))
+    time_calls(device, &stream, runs, || f.call(&stream, inputs).map(drop))
         .map_err(|e| BenchError::runtime(&format!("@{}", f.name()), e))
 }

@@ -29,8 +29,9 @@
 //!
 //! Every time is wall-clock per call as `iree-benchmark-module` measures it
 //! (inputs on the device; the call allocates its outputs, records, submits,
-//! waits), after one warm-up call, plus the GPU time of the call's
-//! dispatches from timestamps; each output is checked before timing:
+//! waits), after one warm-up call, plus the GPU time of the dispatches of
+//! as many calls again, from timestamps (the timed calls write none:
+//! see [`kiln_runtime::bench::stats`]); each output is checked before timing:
 //! against the set's host reference, else against IREE's outputs, and
 //! where kiln and IREE differ, against kiln's reference evaluator (the
 //! [`arbiter`]). Tensor-level programs compile through
