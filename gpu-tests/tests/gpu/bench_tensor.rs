@@ -17,6 +17,16 @@ fn data(n: usize, seed: usize) -> Vec<f32> {
     (0..n).map(|i| ((i * 7 + seed) % 13) as f32 - 6.0).collect()
 }
 
+/// `@main(a, b) = a + b` over `n` f32.
+fn add_program(n: usize) -> String {
+    format!(
+        "func.func @main(%a: tensor<{n}xf32>, %b: tensor<{n}xf32>) -> tensor<{n}xf32> {{
+  %c = arith.addf %a, %b : tensor<{n}xf32>
+  return %c : tensor<{n}xf32>
+}}"
+    )
+}
+
 #[test]
 fn tensor_add_and_matmul_on_device_tensors() {
     let device = device();
@@ -24,12 +34,7 @@ fn tensor_add_and_matmul_on_device_tensors() {
     // add with a tail: 300,007 elements (large enough for the 256 x 8
     // elementwise strategy, not a multiple of its 2,048 per workgroup).
     let n = 300_007;
-    let add = format!(
-        "func.func @main(%a: tensor<{n}xf32>, %b: tensor<{n}xf32>) -> tensor<{n}xf32> {{
-  %c = arith.addf %a, %b : tensor<{n}xf32>
-  return %c : tensor<{n}xf32>
-}}"
-    );
+    let add = add_program(n);
     let f = compile_tensor_function(&device, &add, "main").unwrap();
     let (a, b) = (data(n, 1), data(n, 5));
     let args = [
@@ -103,12 +108,7 @@ fn wall_clock_calls_write_no_timestamps() {
     let device = device();
     let stream = device.stream();
     let n = 1024;
-    let add = format!(
-        "func.func @main(%a: tensor<{n}xf32>, %b: tensor<{n}xf32>) -> tensor<{n}xf32> {{
-  %c = arith.addf %a, %b : tensor<{n}xf32>
-  return %c : tensor<{n}xf32>
-}}"
-    );
+    let add = add_program(n);
     let f = compile_tensor_function(&device, &add, "main").unwrap();
     let args = [
         Tensor::from_slice(&device, &data(n, 1), &[n]).unwrap(),

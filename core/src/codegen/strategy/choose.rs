@@ -1470,6 +1470,17 @@ pub(super) mod tests {
         }
     }
 
+    /// `t` with f16 stored natively (`Float16` and 16-bit storage access).
+    pub(in crate::codegen::strategy) fn with_native_f16(t: &CodegenTarget) -> CodegenTarget {
+        let mut native = t.clone();
+        native
+            .env
+            .vce
+            .capabilities
+            .extend([Capability::Float16, Capability::StorageBuffer16BitAccess]);
+        native
+    }
+
     /// A target with `invocations` per workgroup and `memory` bytes of
     /// workgroup memory, no driver quirks.
     pub(in crate::codegen::strategy) fn gpu(invocations: u32, memory: u32) -> CodegenTarget {
@@ -1752,12 +1763,7 @@ pub(super) mod tests {
         // the deep tile where they accumulate in f32, and at most 256
         // points 4 steps deep where the accumulator is f16 (rounded at
         // every step).
-        let mut native = lavapipe.clone();
-        native
-            .env
-            .vce
-            .capabilities
-            .extend([Capability::Float16, Capability::StorageBuffer16BitAccess]);
+        let native = with_native_f16(&lavapipe);
         let tile = |acc: ElemType| {
             let mut sh = matmul_shape(512, 512, 512);
             sh.elems = vec![ElemType::F16, acc];

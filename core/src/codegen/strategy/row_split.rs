@@ -97,7 +97,7 @@ pub(super) fn apply(s: &mut Strategy, slices: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::choose::tests::{chosen, gpu, softmax_shape as softmax};
+    use super::super::choose::tests::{chosen, gpu, softmax_shape as softmax, with_native_f16};
     use super::super::{Combine, Distribution, ReductionStrategy};
     use super::*;
     use crate::codegen::target::DriverFacts;
@@ -154,12 +154,7 @@ mod tests {
         let mut f16 = softmax(1, 128_256);
         f16.elems = vec![ElemType::F16];
         assert!(pick(&t, &f16, 256).is_none());
-        let mut native = t.clone();
-        native
-            .env
-            .vce
-            .capabilities
-            .extend([Capability::Float16, Capability::StorageBuffer16BitAccess]);
+        let native = with_native_f16(&t);
         assert!(pick(&native, &f16, 256).is_some());
         let mut bf16 = f16.clone();
         bf16.elems = vec![ElemType::BF16];
