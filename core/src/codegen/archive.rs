@@ -67,7 +67,7 @@ use super::target::{CodegenTarget, DriverFacts};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 9;
+pub const VERSION: u32 = 10;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -568,12 +568,14 @@ record!(Strategy {
     loop_budget,
     types,
     texel_reads,
+    word_stores,
     reason,
 });
 record!(DriverFacts {
     loop_iteration_cap,
     barriers_serialize,
-    texel_reads
+    texel_reads,
+    word_stores
 });
 record!(CodegenTarget { env, facts, tuning });
 record!(Choice {

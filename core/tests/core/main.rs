@@ -13,6 +13,7 @@ mod codegen_matvec;
 mod codegen_row_groups;
 mod codegen_split_rows;
 mod codegen_texel;
+mod codegen_word_stores;
 pub mod common;
 mod coop_matrix;
 mod crate_docs;

@@ -49,4 +49,5 @@ mod tensor_strategies;
 mod tensor_texel;
 mod tensor_tiles;
 mod tensor_vec4;
+mod tensor_word_stores;
 mod texel_buffers;

@@ -30,7 +30,7 @@ fn texel_kernels(p: &CompiledProgram) -> usize {
         .count()
 }
 
-fn binary(op: &str, shape: &[usize], elem: &str) -> String {
+pub(crate) fn binary(op: &str, shape: &[usize], elem: &str) -> String {
     let t = ty(shape).replace("f32", elem);
     format!(
         r#"func.func @f(%a: {t}, %b: {t}) -> {t} {{
@@ -99,7 +99,7 @@ fn heads_matmul(heads: usize, rows: usize, dim: usize, n: usize) -> String {
     )
 }
 
-fn i32_input(v: &Value) -> Value {
+pub(crate) fn i32_input(v: &Value) -> Value {
     let Value::Tensor(t) = v else {
         unreachable!("inputs are tensors")
     };
@@ -115,7 +115,7 @@ fn i32_input(v: &Value) -> Value {
     }))
 }
 
-fn run(
+pub(crate) fn run(
     device: &kiln_runtime::Device,
     name: &str,
     p: CompiledProgram,
@@ -286,7 +286,7 @@ fn f16_bits_of_int(v: i32) -> u16 {
 }
 
 /// [`input`]'s small integers as an f16 tensor.
-fn f16_input(shape: &[usize], seed: u64) -> Value {
+pub(crate) fn f16_input(shape: &[usize], seed: u64) -> Value {
     let Value::Tensor(t) = input(shape, seed) else {
         unreachable!("inputs are tensors")
     };

@@ -96,6 +96,7 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     /// plans, register tiles' columns and unrolled reductions).
     pub vector_groups: Vec<super::vector::VectorGroup>,
     buffer_vec4_args: HashMap<BufferId, KValue>,
+    buffer_word_args: HashMap<BufferId, KValue>,
     /// Values in memory that this kernel writes and so computes where it
     /// reads them (a row group's per-row outputs).
     pub computed_here: Vec<TValue>,
@@ -129,6 +130,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             loc: Location::UNKNOWN,
             vector_groups: Vec::new(),
             buffer_vec4_args: HashMap::new(),
+            buffer_word_args: HashMap::new(),
             computed_here: Vec::new(),
         }
     }
@@ -177,6 +179,27 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         let v = self.b.module().add_block_arg(self.entry, ty);
         self.args.push(Arg::Buffer(id));
         self.buffer_vec4_args.insert(id, v);
+        v
+    }
+
+    /// A third argument for buffer `id`, as 64-bit words: `memref<?x
+    /// vector<2xi64>>` for 32-bit elements, `memref<?xvector<1xi64>>`
+    /// (an `i64` array) for natively stored f16 — one vec4 group per
+    /// element, at the same index as in [`buffer_vec4`](Self::buffer_vec4)
+    /// ([`Strategy::word_stores`](super::super::strategy::Strategy::word_stores)).
+    pub fn buffer_words(&mut self, id: BufferId, words: u64) -> KValue {
+        if let Some(&v) = self.buffer_word_args.get(&id) {
+            return v;
+        }
+        let ty = KType::MemRef {
+            shape: vec![None],
+            elem: Box::new(KType::vector(words, KType::Int(64))),
+            layout: Default::default(),
+            space: MemorySpace::Default,
+        };
+        let v = self.b.module().add_block_arg(self.entry, ty);
+        self.args.push(Arg::Buffer(id));
+        self.buffer_word_args.insert(id, v);
         v
     }
 

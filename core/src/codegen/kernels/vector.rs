@@ -14,7 +14,7 @@
 //! 4 lanes are known, then written as one vector. Any other access (a
 //! broadcast operand, a transposed read) stays an element access.
 
-use crate::kernel::{KType, KValue};
+use crate::kernel::{KOpKind, KType, KValue};
 use crate::tensor::types::ElemType;
 use crate::tensor::TValue;
 
@@ -213,6 +213,35 @@ impl Emitter<'_, '_, '_> {
 
     /// Emits the held stores of every group: one vector store where all 4
     /// lanes were stored, element stores otherwise.
+    /// Stores the vec4 `vec` as group `q` of buffer `buf`: as 64-bit
+    /// words where the strategy says so and the group is 128 or 64 bits
+    /// (32-bit or 16-bit elements), else as the vector.
+    fn store_group(&mut self, buf: BufferId, q: KValue, vec: KValue) {
+        let bits = match self.b.type_of(vec) {
+            KType::Vector { elem, .. } => match *elem {
+                KType::Int(n) => n,
+                KType::Float(f) => f.bits(),
+                _ => 0,
+            },
+            _ => 0,
+        };
+        let words = match bits {
+            32 => 2,
+            16 => 1,
+            _ => 0,
+        };
+        if self.c.strategy.word_stores && words > 0 {
+            let ty = KType::vector(words, KType::Int(64));
+            let cast = self.b.op(KOpKind::VectorBitcast, &[vec], &[ty], Vec::new());
+            let cast = self.b.module().op(cast).results[0];
+            let mem = self.buffer_words(buf, words);
+            self.b.store(cast, mem, &[q]);
+        } else {
+            let mem = self.buffer_vec4(buf);
+            self.b.store(vec, mem, &[q]);
+        }
+    }
+
     pub(super) fn flush_vector_stores(&mut self) {
         for group in 0..self.vector_groups.len() {
             let pending = std::mem::take(&mut self.vector_groups[group].pending);
@@ -228,8 +257,7 @@ impl Emitter<'_, '_, '_> {
                     for (j, &l) in [b, c, x].iter().enumerate() {
                         vec = self.b.insert(l, vec, j as i64 + 1);
                     }
-                    let mem = self.buffer_vec4(p.buf);
-                    self.b.store(vec, mem, &[q]);
+                    self.store_group(p.buf, q, vec);
                 } else {
                     let shapes = self.c.shapes;
                     let sizes = self.sizes(shapes.of(p.v));

@@ -603,6 +603,7 @@ fn choose_default(
             .facts
             .texel_reads
             .filter(|_| target.has(Capability::SampledBuffer)),
+        word_stores: target.facts.word_stores && target.has(Capability::Int64),
         reason: String::new(),
     };
     if let Some(coop) = super::coop_matrix::strategy(target, shape, &s) {
@@ -1494,6 +1495,7 @@ pub(super) mod tests {
                 loop_iteration_cap: None,
                 barriers_serialize: false,
                 texel_reads: None,
+                word_stores: false,
             },
         )
     }

@@ -318,6 +318,13 @@ pub struct Strategy {
     /// buffers: the most texels a view may hold (the driver fetches
     /// texels faster, [`DriverFacts::texel_reads`](super::target::DriverFacts::texel_reads)).
     pub texel_reads: Option<u64>,
+    /// Whether vec4 groups of 32-bit elements (and of natively stored
+    /// f16) are stored as 64-bit words — two `i64` (one for f16) through
+    /// a view of the buffer as `vector<2xi64>` (`i64`) — rather than as
+    /// their elements: where the driver stores per component
+    /// ([`DriverFacts::word_stores`](super::target::DriverFacts::word_stores))
+    /// and the env has `Int64`.
+    pub word_stores: bool,
     /// Why this strategy (one line).
     pub reason: String,
 }
@@ -399,6 +406,12 @@ impl fmt::Display for Strategy {
             writeln!(
                 f,
                 "  reads: read-only 32-bit and native f16 tensors read as vec4 through uniform texel buffers (RGBA32 and RGBA16F views, at most {texels} texels)"
+            )?;
+        }
+        if self.word_stores {
+            writeln!(
+                f,
+                "  stores: vec4 groups of 32-bit and native f16 elements stored as 64-bit words (a second view of the buffer as i64 vectors)"
             )?;
         }
         match self.reduction {
