@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use kiln_gpu_tests::{assert_no_validation_messages, scratch_dir, words_from_bytes};
-use kiln_runtime::bench::limits::{faster, spirv, HandWritten, Reads};
+use kiln_runtime::bench::limits::{fastest, spirv, Access, HandWritten};
 use kiln_runtime::bench::{host, overhead, BenchError, Unit};
 use kiln_runtime::DeviceOptions;
 
@@ -16,8 +16,8 @@ use crate::runtime_support::{device, test_device};
 
 const SHADERS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/src/bench/shaders");
 
-/// Compiles `shaders/NAME.comp` as `shaders/regen.sh` does (the texel
-/// kernels' `Unknown` buffer-image format set to `Rgba32f`).
+/// Compiles `shaders/NAME.comp` as `shaders/regen.sh` does (the texel and
+/// word kernels' `Unknown` buffer-image format set to `Rgba32f`).
 fn glslang(name: &str) -> Vec<u32> {
     let dir = scratch_dir();
     let out = dir.join(format!("{name}.spv"));
@@ -30,7 +30,7 @@ fn glslang(name: &str) -> Vec<u32> {
     assert!(status.status.success(), "{name}: {status:?}");
     let mut words = words_from_bytes(&std::fs::read(&out).unwrap());
     let _ = std::fs::remove_dir_all(&dir);
-    if name.ends_with("_texel") {
+    if name.ends_with("_texel") || name.ends_with("_words") {
         assert_eq!(set_buffer_image_format(&mut words), 1, "{name}");
     }
     words
@@ -103,22 +103,57 @@ fn limit_kernels_check_then_time() {
         .read_sum(&device, 2 * 4 * 1024 * 16 + 12, 2)
         .expect("read");
     let fma = k.fma(&device, 2, 5, 2).expect("fma");
-    // The texel-buffer variants check the same results.
+    // The texel-buffer and word-store variants check the same results.
     let copy_texel = k
-        .copy_with(Reads::TexelBuffer, &device, n, 2)
+        .copy_with(Access::TexelBuffer, &device, n, 2)
         .expect("copy");
-    let add_texel = k.add_with(Reads::TexelBuffer, &device, n, 2).expect("add");
+    let add_texel = k.add_with(Access::TexelBuffer, &device, n, 2).expect("add");
     let read_texel = k
-        .read_sum_with(Reads::TexelBuffer, &device, 2 * 4 * 1024 * 16 + 12, 2)
+        .read_sum_with(Access::TexelBuffer, &device, 2 * 4 * 1024 * 16 + 12, 2)
         .expect("read");
+    let copy_words = k
+        .copy_with(Access::TexelWords, &device, n, 2)
+        .expect("copy");
+    let add_words = k.add_with(Access::TexelWords, &device, n, 2).expect("add");
     assert!(copy_texel.name.contains("texel-buffer reads"));
-    let (best, note) = faster("copy", Ok(copy.clone()), Ok(copy_texel.clone()));
-    let best = best.expect("both measured");
-    assert!(best.rate() >= copy.rate() && best.rate() >= copy_texel.rate());
+    assert!(copy_words.name.contains("64-bit word stores"));
+    let (best, note) = fastest(
+        "copy",
+        vec![
+            Ok(copy.clone()),
+            Ok(copy_texel.clone()),
+            Ok(copy_words.clone()),
+        ],
+    );
+    let best = best.expect("all measured");
+    for m in [&copy, &copy_texel, &copy_words] {
+        assert!(
+            best.rate() >= m.rate(),
+            "{} is faster than the best",
+            m.name
+        );
+    }
     assert!(
-        note.starts_with("copy: ") && note.contains("texel-buffer reads"),
+        note.starts_with("copy: ")
+            && note.contains("texel-buffer reads)")
+            && note.contains("word stores"),
         "{note}"
     );
+    // A failed variant gives way to the others; all failing, the first
+    // error.
+    let failed = || -> Result<kiln_runtime::bench::Measurement, BenchError> {
+        Err(BenchError::Invalid {
+            what: "x".into(),
+            message: "failed on purpose".into(),
+        })
+    };
+    let (best, note) = fastest("copy", vec![failed(), Ok(copy.clone())]);
+    assert_eq!(best.expect("one measured").name, copy.name);
+    assert!(
+        note.contains("failed: ") && note.contains("failed on purpose"),
+        "{note}"
+    );
+    assert!(fastest("copy", vec![failed(), failed()]).0.is_err());
     for m in [
         &copy,
         &add,
@@ -127,6 +162,8 @@ fn limit_kernels_check_then_time() {
         &copy_texel,
         &add_texel,
         &read_texel,
+        &copy_words,
+        &add_words,
     ] {
         assert_eq!(m.timing.wall.runs, 2, "{}", m.name);
         assert!(m.timing.wall.min <= m.timing.wall.max, "{}", m.name);

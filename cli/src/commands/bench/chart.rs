@@ -9,14 +9,17 @@ use std::path::Path;
 use anyhow::{anyhow, Result};
 use plotters::prelude::*;
 
-use super::report::{Report, GLSL, GLSL_TEXEL, IREE_CPU, IREE_VULKAN, KILN, KILN_MEMREF, VENDOR};
+use super::report::{
+    Report, GLSL, GLSL_TEXEL, GLSL_WORDS, IREE_CPU, IREE_VULKAN, KILN, KILN_MEMREF, VENDOR,
+};
 
 /// Series, in drawing order, with their colours.
-const SERIES: [(&str, RGBColor); 7] = [
+const SERIES: [(&str, RGBColor); 8] = [
     (KILN, RGBColor(0xd9, 0x5f, 0x02)),
     (KILN_MEMREF, RGBColor(0xfd, 0xb4, 0x62)),
     (GLSL, RGBColor(0x75, 0x70, 0xb3)),
     (GLSL_TEXEL, RGBColor(0xbc, 0xbd, 0xdc)),
+    (GLSL_WORDS, RGBColor(0xde, 0xde, 0xee)),
     (IREE_VULKAN, RGBColor(0x1b, 0x9e, 0x77)),
     (IREE_CPU, RGBColor(0xa6, 0xd8, 0x54)),
     (VENDOR, RGBColor(0x66, 0x66, 0x66)),

@@ -25,6 +25,9 @@ pub const KILN_MEMREF: &str = "kiln memref kernel";
 pub const GLSL: &str = "hand-written GLSL";
 /// The hand-written GLSL reference reading uniform texel buffers.
 pub const GLSL_TEXEL: &str = "GLSL, texel reads";
+/// The hand-written GLSL reference reading uniform texel buffers and
+/// storing 64-bit words.
+pub const GLSL_WORDS: &str = "GLSL, texel reads, u64 stores";
 /// IREE's Vulkan backend.
 pub const IREE_VULKAN: &str = "IREE vulkan";
 /// IREE's CPU backend.
