@@ -244,6 +244,15 @@ impl CpuProgram {
 
     /// One dispatch of `kernel` with buffer `bindings[i]` at set 0,
     /// binding `i`.
+    ///
+    /// A buffer bound at several bindings (kiln binds a tensor a second
+    /// time as vec4s, or as 64-bit words, where a kernel moves some of
+    /// its elements as vectors and others one by one) is given to each as
+    /// its own copy, and the copies' writes are merged back byte by byte:
+    /// each byte one of them changed takes that value. kiln's kernels
+    /// write each element through one binding and never read through one
+    /// what they wrote through another, so the merge is their result; two
+    /// bindings that change one byte to different values are refused.
     #[allow(clippy::too_many_arguments)]
     fn dispatch(
         &self,
@@ -255,27 +264,13 @@ impl CpuProgram {
         push: &[u8],
         grid: [u32; 3],
     ) -> Result<DispatchReport, CpuError> {
-        for (i, b) in bindings.iter().enumerate() {
-            if bindings[..i].contains(b) {
-                return Err(program_error(
-                    function,
-                    format!(
-                        "kernel @{kernel_name}: buffer {b} is bound twice; the CPU runner binds each buffer once"
-                    ),
-                ));
-            }
-            if *b >= buffers.len() {
-                return Err(program_error(
-                    function,
-                    format!("kernel @{kernel_name}: no buffer {b}"),
-                ));
-            }
+        if let Some(b) = bindings.iter().find(|&&b| b >= buffers.len()) {
+            return Err(program_error(
+                function,
+                format!("kernel @{kernel_name}: no buffer {b}"),
+            ));
         }
-        // Take the bound buffers out, bind them, put them back.
-        let mut taken: Vec<Vec<u8>> = bindings
-            .iter()
-            .map(|&b| std::mem::take(&mut buffers[b]))
-            .collect();
+        let mut taken: Vec<Vec<u8>> = bindings.iter().map(|&b| buffers[b].clone()).collect();
         let result = {
             let mut bound: Vec<BufferBinding<'_>> = taken
                 .iter_mut()
@@ -288,11 +283,53 @@ impl CpuProgram {
                 .collect();
             kernel.dispatch(&mut bound, push, grid, &self.options)
         };
-        for (&b, bytes) in bindings.iter().zip(taken) {
-            buffers[b] = bytes;
+        let result =
+            result.map_err(|e| program_error(function, format!("kernel @{kernel_name}: {e}")))?;
+        for (i, &b) in bindings.iter().enumerate() {
+            let copies: Vec<usize> = (0..bindings.len()).filter(|&j| bindings[j] == b).collect();
+            if copies[0] != i {
+                continue;
+            }
+            if let [only] = copies[..] {
+                buffers[b] = std::mem::take(&mut taken[only]);
+                continue;
+            }
+            let merged = merge_writes(&buffers[b], copies.iter().map(|&j| &taken[j][..]))
+                .map_err(|at| {
+                    program_error(
+                        function,
+                        format!(
+                            "kernel @{kernel_name}: buffer {b}, bound at bindings {copies:?}, has byte {at} written differently through two of them"
+                        ),
+                    )
+                })?;
+            buffers[b] = merged;
         }
-        result.map_err(|e| program_error(function, format!("kernel @{kernel_name}: {e}")))
+        Ok(result)
     }
+}
+
+/// `original` with every byte that one of `copies` changed taken from it;
+/// `Err(offset)` where two copies changed a byte to different values.
+fn merge_writes<'a>(
+    original: &[u8],
+    copies: impl Iterator<Item = &'a [u8]>,
+) -> Result<Vec<u8>, usize> {
+    let mut out = original.to_vec();
+    let mut written = vec![false; original.len()];
+    for copy in copies {
+        for (at, (&o, &c)) in original.iter().zip(copy).enumerate() {
+            if c == o {
+                continue;
+            }
+            if written[at] && out[at] != c {
+                return Err(at);
+            }
+            out[at] = c;
+            written[at] = true;
+        }
+    }
+    Ok(out)
 }
 
 /// Runs e2e test functions with their kernels on the CPU.
@@ -388,5 +425,33 @@ impl Backend for TensorBackend {
             self.errors.push(e.clone());
             BackendError(e)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_writes;
+
+    #[test]
+    fn merged_copies_keep_every_byte_one_of_them_changed() {
+        let original = [0u8, 1, 2, 3, 4, 5];
+        let vectors = [9u8, 9, 2, 3, 4, 5];
+        let points = [0u8, 1, 2, 3, 7, 5];
+        let merged = merge_writes(&original, [&vectors[..], &points[..]].into_iter());
+        assert_eq!(merged, Ok(vec![9, 9, 2, 3, 7, 5]));
+        // Both writing the same value is no conflict.
+        let again = merge_writes(&original, [&vectors[..], &vectors[..]].into_iter());
+        assert_eq!(again, Ok(vectors.to_vec()));
+    }
+
+    #[test]
+    fn copies_that_write_one_byte_differently_conflict() {
+        let original = [0u8; 4];
+        let a = [0u8, 5, 0, 0];
+        let b = [0u8, 6, 0, 0];
+        assert_eq!(
+            merge_writes(&original, [&a[..], &b[..]].into_iter()),
+            Err(1)
+        );
     }
 }

@@ -186,7 +186,7 @@ impl Stream {
             .zip(args)
             .map(|(b, t)| {
                 let (offset, len) = t.byte_range();
-                let bound = len.next_multiple_of(4).min(t.storage.slice.size() - offset);
+                let bound = bound_range(len, b).min(t.storage.slice.size() - offset);
                 SliceBinding::new(b.set, b.binding, &t.storage.slice).range(offset, Some(bound))
             })
             .collect();
@@ -330,6 +330,24 @@ impl Stream {
         }
         flushed?;
         self.inner.device.wait(value)
+    }
+}
+
+/// The bytes bound for a tensor of `len` bytes at binding `b`: `len`
+/// rounded up to whole 32-bit words and, for a block ending in a runtime
+/// array, to whole array elements (the caller caps it at the tensor's
+/// storage, which tensors allocate in whole 16-byte units). A kernel that
+/// reads a tensor as vec4 (or stores it as 64-bit words) through a second
+/// binding of it sees its last partial vector as an element, which it
+/// never touches (a dynamic or odd-length space checks each group), while
+/// the backend requires whole elements.
+fn bound_range(len: u64, b: &kiln_abi::ResourceBinding) -> u64 {
+    let len = len.next_multiple_of(4);
+    match b.element_stride {
+        Some(stride) if stride > 0 && len > b.min_size => {
+            b.min_size + (len - b.min_size).next_multiple_of(u64::from(stride))
+        }
+        _ => len,
     }
 }
 

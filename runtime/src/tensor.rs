@@ -112,7 +112,9 @@ impl Tensor {
     fn alloc(device: &Arc<DeviceInner>, dtype: DType, shape: &[usize]) -> Result<Self> {
         let layout = Layout::contiguous(shape);
         let bytes = (layout.numel() * dtype.size()) as u64;
-        let slice = device.allocate(&device.tensors, bytes.next_multiple_of(4))?;
+        // Whole 16-byte units: a kernel binding the tensor as vec4s (or
+        // 64-bit word pairs) binds its last partial vector whole.
+        let slice = device.allocate(&device.tensors, bytes.next_multiple_of(16))?;
         Ok(Self {
             storage: Arc::new(Storage {
                 device: Arc::clone(device),

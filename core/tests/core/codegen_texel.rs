@@ -59,6 +59,11 @@ const MATMUL: &str = r#"func.func @f(%a: tensor<64x96xf32>, %b: tensor<96x128xf3
   return %c : tensor<64x128xf32>
 }"#;
 
+const ADD_2D_UNALIGNED: &str = r#"func.func @f(%a: tensor<64x35xf32>, %b: tensor<64x35xf32>) -> tensor<64x35xf32> {
+  %c = arith.addf %a, %b : tensor<64x35xf32>
+  return %c : tensor<64x35xf32>
+}"#;
+
 #[test]
 fn lavapipe_reads_vec4_operands_through_texel_buffers() {
     let cpu = lavapipe(true);
@@ -66,6 +71,9 @@ fn lavapipe_reads_vec4_operands_through_texel_buffers() {
         ("f32 add", binary("arith.addf", "f32", 4096)),
         ("i32 add", binary("arith.addi", "i32", 4096)),
         ("matmul", MATMUL.to_owned()),
+        // A 1-D space of 4,099: its 1,024 whole texels (the last 3
+        // points one by one).
+        ("unaligned 1-D add", binary("arith.addf", "f32", 4099)),
     ] {
         let cf = compile(&text, &cpu);
         let kernels = texel_kernels(&cf);
@@ -171,10 +179,11 @@ fn other_drivers_sixteen_bit_tensors_and_envs_without_sampled_buffer_keep_storag
             lavapipe(false),
         ),
         ("f16 add as bits", f16, without_f16_storage(lavapipe(true))),
-        // Not a whole number of texels.
+        // Rows that are not a whole number of texels (a 1-D space of any
+        // length reads its whole texels: the test above).
         (
-            "unaligned add",
-            binary("arith.addf", "f32", 4099),
+            "unaligned 2-D add",
+            ADD_2D_UNALIGNED.to_owned(),
             lavapipe(true),
         ),
     ] {

@@ -49,5 +49,6 @@ mod tensor_strategies;
 mod tensor_texel;
 mod tensor_tiles;
 mod tensor_vec4;
+mod tensor_vec4_tails;
 mod tensor_word_stores;
 mod texel_buffers;

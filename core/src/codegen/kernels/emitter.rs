@@ -95,6 +95,12 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     /// The groups of 4 consecutive coordinates being emitted (`Vector4`
     /// plans, register tiles' columns and unrolled reductions).
     pub vector_groups: Vec<super::vector::VectorGroup>,
+    /// The last dimension of the space of a `Vector4` group being
+    /// emitted on the vector path where that dimension is not a static
+    /// multiple of 4: the kernel checked at run time that the group is
+    /// whole and in one row, so tensors whose last dimension is this one
+    /// move as vectors too.
+    pub runtime_fours: Option<Size>,
     buffer_vec4_args: HashMap<BufferId, KValue>,
     buffer_word_args: HashMap<BufferId, KValue>,
     /// Values in memory that this kernel writes and so computes where it
@@ -129,6 +135,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             prepared_roots: HashMap::new(),
             loc: Location::UNKNOWN,
             vector_groups: Vec::new(),
+            runtime_fours: None,
             buffer_vec4_args: HashMap::new(),
             buffer_word_args: HashMap::new(),
             computed_here: Vec::new(),
@@ -276,7 +283,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
     /// #spirv.storage_class<UniformConstant>>`, RGBA32 views of the same
     /// buffer, RGBA16F for f16 stored natively) where the strategy says the
     /// driver fetches texels faster: 32-bit elements or native f16, a
-    /// static size of whole texels within the view
+    /// static size of at least one texel within the view
     /// limit ([`Strategy::texel_reads`](super::super::strategy::Strategy::texel_reads)).
     fn bind_texel_reads(&mut self) {
         let Some(max_texels) = self.c.strategy.texel_reads else {
@@ -295,7 +302,9 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
                 .shape
                 .iter()
                 .try_fold(1u64, |acc, s| acc.checked_mul(s.fixed()?));
-            let fits = elems.is_some_and(|n| n > 0 && n % 4 == 0 && n / 4 <= max_texels);
+            // A length that is not a multiple of 4 (a 1-D space's tail is
+            // emitted point by point) binds its whole texels.
+            let fits = elems.is_some_and(|n| n >= 4 && n / 4 <= max_texels);
             // f16 stored natively is fetched through an RGBA16F view.
             let native_f16 = info.elem == ElemType::F16
                 && self.c.strategy.repr(info.elem) == super::super::strategy::TypeRepr::F16Storage;

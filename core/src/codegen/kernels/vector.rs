@@ -69,8 +69,9 @@ impl VectorGroup {
 impl Emitter<'_, '_, '_> {
     /// The group and lane that element `coords` of `v` is, where `v`
     /// moves as vectors: 32-bit elements (or f16 stored natively), a
-    /// static last dimension that is a multiple of 4, read at a lane's
-    /// last coordinate.
+    /// static last dimension that is a multiple of 4 (or, under
+    /// [`runtime_fours`](Emitter::runtime_fours), the space's last
+    /// dimension), read at a lane's last coordinate.
     fn vector_lane(&self, v: TValue, coords: &[KValue]) -> Option<(usize, usize)> {
         let elem = self.c.info.m.value_kind(v).elem();
         let native_f16 = elem == ElemType::F16
@@ -80,6 +81,7 @@ impl Emitter<'_, '_, '_> {
         }
         match self.c.shapes.of(v).last() {
             Some(Size::Static(n)) if n % 4 == 0 => {}
+            Some(&last) if self.runtime_fours == Some(last) => {}
             _ => return None,
         }
         self.lane_of(*coords.last()?)
@@ -278,6 +280,19 @@ impl Emitter<'_, '_, '_> {
 
 /// Emits the groups of the invocation in workgroup `wgi`: `per` groups
 /// strided by the workgroup size.
+///
+/// Where the last dimension is not a static multiple of 4 (dynamic, or a
+/// 1-D space of any length), only whole groups in one row take the
+/// vector path:
+/// - a 1-D space: the groups before the last partial one; the first
+///   invocation then emits the 0 to 3 points after them one by one;
+/// - an N-D space: every group where the last dimension is a multiple of
+///   4 at run time; where it is not, every point one by one.
+///
+/// The points go through loops whose trip count is 0 where they have no
+/// work: llvmpipe runs both sides of an `scf.if` under a lane mask but
+/// leaves a loop as soon as no lane iterates, so whole groups pay
+/// nothing for the point path.
 pub(super) fn emit_vector4(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
@@ -289,7 +304,24 @@ pub(super) fn emit_vector4(
     let domain = e.sizes(&shape.points);
     let total = e.product(&domain);
     let four = e.index(4);
-    let groups = e.div(total, four);
+    let zero = e.index(0);
+    let static_fours = matches!(shape.points.last(), Some(Size::Static(n)) if n % 4 == 0);
+    // The whole groups in one row and, where there can be others, the
+    // space's last dimension (tensors of that last dimension move as
+    // vectors in those groups too) and whether its rows are a multiple of
+    // 4 long (N-D).
+    let whole = e.div(total, four);
+    let (groups, runtime_fours, rows_of_fours) = if static_fours {
+        (whole, None, None)
+    } else if domain.len() == 1 {
+        (whole, shape.points.last().copied(), None)
+    } else {
+        let n = domain.len();
+        let r = e.rem(domain[n - 1], four);
+        let fours = e.b.cmpi("eq", r, zero);
+        let groups = super::tile::ceil_div(e, total, four);
+        (groups, shape.points.last().copied(), Some(fours))
+    };
     let tid = e.b.thread_id("x");
     let block = e.index(wg * i64::from(per));
     let start = e.mul(wgi, block);
@@ -298,28 +330,82 @@ pub(super) fn emit_vector4(
         let off = e.index(i64::from(k) * wg);
         let q = e.add(base, off);
         let inside = e.lt(q, groups);
-        let domain = domain.clone();
         e.if_then(inside, |e| {
             let p0 = e.mul(q, four);
-            let first = e.delinearize(p0, &domain);
-            let n = first.len();
-            let group = VectorGroup::new(e, first[n - 1]);
-            let lanes: Vec<Vec<KValue>> = (0..4)
-                .map(|j| {
-                    let mut c = first.clone();
-                    c[n - 1] = group.lane(j);
-                    c
-                })
-                .collect();
-            e.vector_groups.push(group);
-            let emitted = lanes.iter().try_for_each(|c| stores(e, d, c));
-            if emitted.is_ok() {
-                e.flush_vector_stores();
-            }
-            e.vector_groups.pop();
-            emitted?;
-            Ok(())
+            let Some(fours) = rows_of_fours else {
+                let outer = std::mem::replace(&mut e.runtime_fours, runtime_fours);
+                let out = vector_group(e, d, &domain, p0);
+                e.runtime_fours = outer;
+                return out;
+            };
+            e.if_then(fours, |e| {
+                let outer = std::mem::replace(&mut e.runtime_fours, runtime_fours);
+                let out = vector_group(e, d, &domain, p0);
+                e.runtime_fours = outer;
+                out
+            })?;
+            // Rows that are not a multiple of 4: the group's points one
+            // by one (those inside the space).
+            let left = e.sub(total, p0);
+            let short = e.lt(left, four);
+            let left = e.b.select(short, left, four);
+            let count = e.b.select(fours, zero, left);
+            points(e, d, &domain, p0, count)
         })?;
     }
+    if !static_fours && rows_of_fours.is_none() {
+        // A 1-D space's last 0 to 3 points, by the first invocation.
+        let first = e.b.cmpi("eq", base, zero);
+        let p0 = e.mul(whole, four);
+        let left = e.sub(total, p0);
+        let count = e.b.select(first, left, zero);
+        points(e, d, &domain, p0, count)?;
+    }
     Ok(())
+}
+
+/// Emits the `count` points of `domain` from linear index `p0` one by
+/// one (a loop: no iteration where `count` is 0).
+fn points(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    domain: &[KValue],
+    p0: KValue,
+    count: KValue,
+) -> Result<(), CodegenError> {
+    let (zero, one) = (e.index(0), e.index(1));
+    e.for_(zero, count, one, &[], |e, j, _| {
+        let p = e.add(p0, j);
+        let coords = e.delinearize(p, domain);
+        stores(e, d, &coords)?;
+        Ok(Vec::new())
+    })?;
+    Ok(())
+}
+
+/// Emits the group of 4 points starting at linear index `p0` of
+/// `domain` as vectors (its points in one row).
+fn vector_group(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    domain: &[KValue],
+    p0: KValue,
+) -> Result<(), CodegenError> {
+    let first = e.delinearize(p0, domain);
+    let n = first.len();
+    let group = VectorGroup::new(e, first[n - 1]);
+    let lanes: Vec<Vec<KValue>> = (0..4)
+        .map(|j| {
+            let mut c = first.clone();
+            c[n - 1] = group.lane(j);
+            c
+        })
+        .collect();
+    e.vector_groups.push(group);
+    let emitted = lanes.iter().try_for_each(|c| stores(e, d, c));
+    if emitted.is_ok() {
+        e.flush_vector_stores();
+    }
+    e.vector_groups.pop();
+    emitted
 }
