@@ -335,14 +335,20 @@ impl Stream {
 
 /// The bytes bound for a tensor of `len` bytes at binding `b`: `len`
 /// rounded up to whole 32-bit words and, for a block ending in a runtime
-/// array, to whole array elements (the caller caps it at the tensor's
-/// storage, which tensors allocate in whole 16-byte units). A kernel that
+/// array, to whole array elements, for a texel buffer to whole texels
+/// (the caller caps it at the tensor's storage, which tensors allocate in
+/// whole 16-byte units). A kernel that
 /// reads a tensor as vec4 (or stores it as 64-bit words) through a second
 /// binding of it sees its last partial vector as an element, which it
 /// never touches (a dynamic or odd-length space checks each group), while
 /// the backend requires whole elements.
 fn bound_range(len: u64, b: &kiln_abi::ResourceBinding) -> u64 {
     let len = len.next_multiple_of(4);
+    if let Some(texel) = b.texel_format.and_then(|f| f.texel_size()) {
+        // A view holds whole texels: a tensor of fewer elements than a
+        // texel (a dynamic one) still binds one.
+        return len.next_multiple_of(u64::from(texel));
+    }
     match b.element_stride {
         Some(stride) if stride > 0 && len > b.min_size => {
             b.min_size + (len - b.min_size).next_multiple_of(u64::from(stride))

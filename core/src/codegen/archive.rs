@@ -568,6 +568,7 @@ record!(Strategy {
     loop_budget,
     types,
     texel_reads,
+    dynamic_texels,
     word_stores,
     reason,
 });

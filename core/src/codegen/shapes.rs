@@ -34,6 +34,41 @@ impl Shapes {
     pub fn of(&self, v: TValue) -> &[Size] {
         self.shape.get(&v).map_or(&[], Vec::as_slice)
     }
+
+    /// Whether sizes `a` and `b` are equal whenever the function runs:
+    /// the same size, or linked by the host program's equality checks
+    /// (which refuse the call before any dispatch where they differ; an
+    /// elementwise op's operands' dynamic dimensions).
+    pub fn same_size(&self, a: Size, b: Size) -> bool {
+        if a == b {
+            return true;
+        }
+        let mut reached = vec![a];
+        let mut at = 0;
+        while at < reached.len() {
+            let x = reached[at];
+            at += 1;
+            for (_, c) in &self.host.checks {
+                if c.kind != CheckKind::Equal {
+                    continue;
+                }
+                let other = if c.a == x {
+                    c.b
+                } else if c.b == x {
+                    c.a
+                } else {
+                    continue;
+                };
+                if other == b {
+                    return true;
+                }
+                if !reached.contains(&other) {
+                    reached.push(other);
+                }
+            }
+        }
+        false
+    }
 }
 
 /// The slice dims kept in a (possibly rank-reducing) slice of `sizes`

@@ -226,3 +226,42 @@ fn deep_conv_tiles_load_each_input_pixel_once_per_step() {
     // Filters: 3 taps x 8 channels x 2 vec4 of the tile's 8 columns.
     assert_eq!(loads("%arg1"), 3 * 8 * 2, "{k}");
 }
+
+/// A dynamically sized add on lavapipe: a vec4 distribution whose groups
+/// are checked at run time, both operands read as texels (the host's
+/// equality check makes `%b`'s length the space's), the result stored as
+/// 64-bit words; on a target whose storage buffers may be larger than
+/// its views, dynamic tensors keep storage buffers.
+#[test]
+fn dynamic_operands_read_texels_where_any_storage_range_fits_a_view() {
+    const DYNAMIC_ADD: &str = r#"func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %c = arith.addf %a, %b : tensor<?xf32>
+  return %c : tensor<?xf32>
+}"#;
+    let cpu = lavapipe(true);
+    let cf = compile(DYNAMIC_ADD, &cpu);
+    let d = &cf.dispatches[0];
+    assert!(
+        matches!(
+            d.strategy.distribution,
+            kiln_core::codegen::strategy::Distribution::Vector4 { .. }
+        ) && d.strategy.dynamic_texels,
+        "{}",
+        d.strategy
+    );
+    let kernels = texel_kernels(&cf);
+    assert_eq!(kernels.len(), 1);
+    assert_eq!(
+        kernels[0]
+            .matches("UniformConstant>> {spirv.interface_var_abi")
+            .count(),
+        2,
+        "both operands as texels:\n{}",
+        kernels[0]
+    );
+    let mut small_views = lavapipe(true);
+    small_views.facts.texel_reads = Some(1 << 16);
+    let cf = compile(DYNAMIC_ADD, &small_views);
+    assert!(!cf.dispatches[0].strategy.dynamic_texels);
+    assert!(texel_kernels(&cf).is_empty(), "texels past the view limit");
+}

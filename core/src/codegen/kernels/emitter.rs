@@ -303,8 +303,13 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
                 .iter()
                 .try_fold(1u64, |acc, s| acc.checked_mul(s.fixed()?));
             // A length that is not a multiple of 4 (a 1-D space's tail is
-            // emitted point by point) binds its whole texels.
-            let fits = elems.is_some_and(|n| n >= 4 && n / 4 <= max_texels);
+            // emitted point by point) binds its whole texels; a dynamic
+            // one where any storage-buffer range fits a view.
+            let dynamic = info.shape.iter().any(|s| s.fixed().is_none());
+            let fits = match elems {
+                Some(n) => n >= 4 && n / 4 <= max_texels,
+                None => dynamic && self.c.strategy.dynamic_texels,
+            };
             // f16 stored natively is fetched through an RGBA16F view.
             let native_f16 = info.elem == ElemType::F16
                 && self.c.strategy.repr(info.elem) == super::super::strategy::TypeRepr::F16Storage;

@@ -81,7 +81,10 @@ impl Emitter<'_, '_, '_> {
         }
         match self.c.shapes.of(v).last() {
             Some(Size::Static(n)) if n % 4 == 0 => {}
-            Some(&last) if self.runtime_fours == Some(last) => {}
+            Some(&last)
+                if self
+                    .runtime_fours
+                    .is_some_and(|space| self.c.shapes.same_size(last, space)) => {}
             _ => return None,
         }
         self.lane_of(*coords.last()?)

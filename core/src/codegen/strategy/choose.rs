@@ -603,6 +603,9 @@ fn choose_default(
             .facts
             .texel_reads
             .filter(|_| target.has(Capability::SampledBuffer)),
+        dynamic_texels: target.facts.texel_reads.is_some_and(|texels| {
+            u64::from(target.env.limits.max_storage_buffer_range) <= texels.saturating_mul(16)
+        }),
         word_stores: target.facts.word_stores && target.has(Capability::Int64),
         reason: String::new(),
     };
@@ -862,7 +865,7 @@ fn vector4(target: &CodegenTarget, shape: &DispatchShape, max_inv: u32) -> Optio
         return None;
     }
     let Some(points) = shape.static_points() else {
-        return Some((256.min(max_inv), 4));
+        return Some((1024.min(max_inv), 4));
     };
     let groups = points / 4;
     if groups < 64 {

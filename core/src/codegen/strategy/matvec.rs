@@ -262,6 +262,7 @@ pub(super) fn row_slice_candidates(target: &CodegenTarget, shape: &DispatchShape
         loop_budget: target.loop_budget(),
         types: Vec::new(),
         texel_reads: None,
+        dynamic_texels: false,
         word_stores: false,
         reason: String::new(),
     };

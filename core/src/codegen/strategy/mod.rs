@@ -318,6 +318,12 @@ pub struct Strategy {
     /// buffers: the most texels a view may hold (the driver fetches
     /// texels faster, [`DriverFacts::texel_reads`](super::target::DriverFacts::texel_reads)).
     pub texel_reads: Option<u64>,
+    /// Whether dynamically sized tensors are read as texels too (under
+    /// [`texel_reads`](Self::texel_reads)): where every range the device
+    /// binds as a storage buffer fits a view (`maxStorageBufferRange` at
+    /// most 16 bytes times the view limit), so no tensor a kernel could
+    /// bind otherwise is refused for its size.
+    pub dynamic_texels: bool,
     /// Whether vec4 groups of 32-bit elements (and of natively stored
     /// f16) are stored as 64-bit words — two `i64` (one for f16) through
     /// a view of the buffer as `vector<2xi64>` (`i64`) — rather than as
