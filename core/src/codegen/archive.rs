@@ -570,6 +570,7 @@ record!(Strategy {
     texel_reads,
     dynamic_texels,
     word_stores,
+    i16_vectors,
     reason,
 });
 record!(DriverFacts {

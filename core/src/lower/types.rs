@@ -319,10 +319,13 @@ impl TypeConverter {
                 packed_bits = Some(w);
             }
         } else if let KType::Vector { elem: e, .. } = &**elem {
-            if matches!(**e, KType::Int(1 | 8 | 16)) || self.emulated_bits(e).is_some() {
+            // Vectors of native 8/16-bit integers are stored as they are
+            // (the storage-class check below asks for 8/16-bit storage);
+            // emulated ones and bools would need packing.
+            if matches!(**e, KType::Int(1)) || self.emulated_bits(e).is_some() {
                 return Err(TypeError::Unsupported {
                     ty: type_to_string(ty),
-                    reason: "memrefs of vectors of bool or 8/16-bit integers are not supported"
+                    reason: "memrefs of vectors of bool or of 8/16-bit integers without Int8/Int16 are not supported"
                         .into(),
                 });
             }

@@ -89,11 +89,13 @@ fn lavapipe_stores_vec4_groups_as_64_bit_words() {
                 k.contains("vector.bitcast"),
                 "{what}: the words are not bitcast from the group:\n{k}"
             );
-            // The words are only stored through: every group load still
-            // reads the element vector (or its texel).
+            // 32-bit groups are only stored through the words: every
+            // group load still reads the element vector (or its texel).
             assert!(
-                !k.lines()
-                    .any(|l| l.contains("memref.load") && l.contains("xi64>")),
+                view == WORDS1
+                    || !k
+                        .lines()
+                        .any(|l| l.contains("memref.load") && l.contains("xi64>")),
                 "{what}: a load through the word view:\n{k}"
             );
         }
@@ -120,4 +122,47 @@ fn without_int64_or_on_a_gpu_groups_store_as_vectors() {
             }
         }
     }
+}
+
+/// bf16 tensors (held as `i16` bits) move as vec4 groups where 16-bit
+/// integers are stored natively, loaded and stored as one 64-bit word
+/// each on lavapipe; without `Int16` they stay point by point.
+#[test]
+fn bf16_groups_move_as_words_where_16_bit_integers_are_native() {
+    let text = binary("arith.addf", "bf16", 4096);
+    let cf = compile(&text, &lavapipe_target());
+    let d = &cf.dispatches[0];
+    assert!(
+        matches!(
+            d.strategy.distribution,
+            kiln_core::codegen::strategy::Distribution::Vector4 { .. }
+        ) && d.strategy.i16_vectors,
+        "{}",
+        d.strategy
+    );
+    let texts = kernel_texts(&cf);
+    assert!(
+        texts[0]
+            .lines()
+            .any(|l| l.contains("memref.load") && l.contains(WORDS1)),
+        "bf16 groups not loaded as words:\n{}",
+        texts[0]
+    );
+    assert!(texts[0].contains("vector<4xi16>"), "{}", texts[0]);
+    let mut no_i16 = lavapipe_target();
+    no_i16
+        .env
+        .vce
+        .capabilities
+        .retain(|c| *c != Capability::Int16);
+    let cf = compile(&text, &no_i16);
+    assert!(
+        !matches!(
+            cf.dispatches[0].strategy.distribution,
+            kiln_core::codegen::strategy::Distribution::Vector4 { .. }
+        ),
+        "{}",
+        cf.dispatches[0].strategy
+    );
+    kernel_texts(&cf);
 }

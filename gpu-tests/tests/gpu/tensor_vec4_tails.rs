@@ -5,7 +5,8 @@
 //! program compiles once and runs, at sizes that exercise the edges —
 //! empty, fewer than 4 points, one past a group, rows of 7 and of 8, a
 //! broadcast operand, many workgroups — exactly as the reference
-//! evaluator does (small integers), in f32, i32 and f16 stored natively;
+//! evaluator does (small integers), in f32, i32, f16 stored natively and
+//! bf16 (`i16` bits);
 //! and every such dispatch takes the vec4 distribution.
 
 use std::rc::Rc;
@@ -84,6 +85,7 @@ fn data(elem: &str, shape: &[usize], seed: usize) -> Value {
     let v = |i: usize| ((i * 7 + seed * 5 + i / 3) % 11) as i32 - 5;
     match elem {
         "f16" => f16_input(shape, seed as u64),
+        "bf16" => crate::tensor_word_stores::bf16_input(shape, seed as u64),
         "i32" => Value::Tensor(Rc::new(Tensor {
             elem: ElemType::Int(32),
             shape: shape.to_vec(),
@@ -149,6 +151,14 @@ fn groups_with_tails_and_dynamic_rows_match_the_reference() {
             "tensor<?xf16>".into(),
             1,
             "f16",
+            [3, 1030, big].iter().map(|&n| (vec![n], vec![n])).collect(),
+        ),
+        (
+            "1-D dynamic bf16",
+            "tensor<?xbf16>".into(),
+            "tensor<?xbf16>".into(),
+            1,
+            "bf16",
             [3, 1030, big].iter().map(|&n| (vec![n], vec![n])).collect(),
         ),
         (

@@ -5,7 +5,8 @@
 //! vector stores and as the reference evaluator (small-integer data:
 //! every sum is exact; softmax against vector stores only), at sizes that
 //! exercise the edges: one group, a group past the last whole workgroup's, 2-D,
-//! i32 and f16 elementwise, softmax rows held in registers and rows
+//! i32, f16 and bf16 elementwise (bf16 groups, `i16` bits, also load as
+//! one word), softmax rows held in registers and rows
 //! streamed twice, register-tiled matmuls with clamped columns, a
 //! convolution.
 
@@ -34,6 +35,25 @@ enum Data {
     F32,
     I32,
     F16,
+    BF16,
+}
+
+/// [`input`]'s small integers as a bf16 tensor (their f32 bits' high
+/// half: exact).
+pub(crate) fn bf16_input(shape: &[usize], seed: u64) -> Value {
+    let Value::Tensor(t) = input(shape, seed) else {
+        unreachable!("inputs are tensors")
+    };
+    let kiln_core::tensor::attr::Elements::F32(d) = &t.data else {
+        unreachable!("inputs are f32")
+    };
+    Value::Tensor(std::rc::Rc::new(kiln_core::tensor::eval::Tensor {
+        elem: kiln_core::tensor::types::ElemType::BF16,
+        shape: t.shape.clone(),
+        data: kiln_core::tensor::attr::Elements::BF16(
+            d.iter().map(|&x| (x.to_bits() >> 16) as u16).collect(),
+        ),
+    }))
 }
 
 #[test]
@@ -84,6 +104,18 @@ fn word_stores_match_vector_stores_and_the_reference() {
             Data::F16,
         ),
         (
+            "bf16 add".into(),
+            binary("arith.addf", &[4 * 1024 * 2 + 4], "bf16"),
+            vec![vec![4 * 1024 * 2 + 4]; 2],
+            Data::BF16,
+        ),
+        (
+            "bf16 mul 2-D".into(),
+            binary("arith.mulf", &[33, 44], "bf16"),
+            vec![vec![33, 44]; 2],
+            Data::BF16,
+        ),
+        (
             "softmax 3x8".into(),
             softmax_rows(&[3, 8]),
             vec![vec![3, 8]],
@@ -126,6 +158,7 @@ fn word_stores_match_vector_stores_and_the_reference() {
                 Data::F32 => input(sh, s as u64),
                 Data::I32 => i32_input(&input(sh, s as u64)),
                 Data::F16 => f16_input(sh, s as u64),
+                Data::BF16 => bf16_input(sh, s as u64),
             })
             .collect();
         let a = compile(&module, &words).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -151,6 +184,6 @@ fn word_stores_match_vector_stores_and_the_reference() {
             assert_eq!(got_words, reference, "{name}: differs from the reference");
         }
     }
-    assert!(with_words >= 9, "only {with_words} programs store words");
+    assert!(with_words >= 11, "only {with_words} programs store words");
     assert_no_validation_messages(device.context());
 }

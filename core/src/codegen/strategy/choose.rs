@@ -607,6 +607,7 @@ fn choose_default(
             u64::from(target.env.limits.max_storage_buffer_range) <= texels.saturating_mul(16)
         }),
         word_stores: target.facts.word_stores && target.has(Capability::Int64),
+        i16_vectors: super::types::i16_stored_natively(target),
         reason: String::new(),
     };
     if let Some(coop) = super::coop_matrix::strategy(target, shape, &s) {
@@ -857,9 +858,11 @@ fn vector4(target: &CodegenTarget, shape: &DispatchShape, max_inv: u32) -> Optio
         return None;
     }
     let native_f16 = super::types::f16_stored_natively(target);
+    let native_i16 = super::types::i16_stored_natively(target);
     if !shape.elems.iter().all(|e| match e {
         ElemType::F32 | ElemType::Int(32) => true,
-        ElemType::F16 => native_f16,
+        ElemType::F16 => native_f16 || native_i16,
+        ElemType::BF16 => native_i16,
         _ => false,
     }) {
         return None;

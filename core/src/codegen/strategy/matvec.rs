@@ -264,6 +264,7 @@ pub(super) fn row_slice_candidates(target: &CodegenTarget, shape: &DispatchShape
         texel_reads: None,
         dynamic_texels: false,
         word_stores: false,
+        i16_vectors: false,
         reason: String::new(),
     };
     for slice in [1, 4, 8, 16, 32, 64] {

@@ -331,6 +331,10 @@ pub struct Strategy {
     /// ([`DriverFacts::word_stores`](super::target::DriverFacts::word_stores))
     /// and the env has `Int64`.
     pub word_stores: bool,
+    /// Whether 16-bit integers are stored natively (`Int16` and 16-bit
+    /// storage): bf16 tensors (and f16 ones held as bits) then move as
+    /// vec4 groups of `i16` like 32-bit ones.
+    pub i16_vectors: bool,
     /// Why this strategy (one line).
     pub reason: String,
 }

@@ -137,3 +137,9 @@ pub fn type_reprs(
 pub fn f16_stored_natively(target: &CodegenTarget) -> bool {
     target.has(Capability::Float16) && target.has(Capability::StorageBuffer16BitAccess)
 }
+
+/// Whether `target` stores 16-bit integers natively (`Int16` and 16-bit
+/// storage), so bf16 bits (and f16 bits) load and store as `i16`.
+pub fn i16_stored_natively(target: &CodegenTarget) -> bool {
+    target.has(Capability::Int16) && target.has(Capability::StorageBuffer16BitAccess)
+}
