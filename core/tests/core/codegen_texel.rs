@@ -8,7 +8,10 @@
 use kiln_core::codegen::{CodegenTarget, CompiledFunction};
 use kiln_core::grammar::Capability;
 
-use crate::common::{compile_first as compile, h200_target as h200, lavapipe_target, spirv_val};
+use crate::common::{
+    binary_program as binary, compile_first as compile, h200_target as h200, lavapipe_target,
+    spirv_val,
+};
 
 /// `target` with its env's texel-buffer capabilities as `sampled_buffer`
 /// says (`ImageBuffer` implies `SampledBuffer`, so both go).
@@ -40,15 +43,6 @@ fn texel_kernels(cf: &CompiledFunction) -> Vec<String> {
         }
     }
     out
-}
-
-fn binary(op: &str, ty: &str, n: u64) -> String {
-    format!(
-        r#"func.func @f(%a: tensor<{n}x{ty}>, %b: tensor<{n}x{ty}>) -> tensor<{n}x{ty}> {{
-  %c = {op} %a, %b : tensor<{n}x{ty}>
-  return %c : tensor<{n}x{ty}>
-}}"#
-    )
 }
 
 const MATMUL: &str = r#"func.func @f(%a: tensor<64x96xf32>, %b: tensor<96x128xf32>) -> tensor<64x128xf32> {

@@ -9,7 +9,10 @@
 use kiln_core::codegen::{CodegenTarget, CompiledFunction};
 use kiln_core::grammar::Capability;
 
-use crate::common::{compile_first as compile, h200_target as h200, lavapipe_target, spirv_val};
+use crate::common::{
+    binary_program as binary, compile_first as compile, h200_target as h200, lavapipe_target,
+    spirv_val,
+};
 
 /// The kernel argument of a 128-bit word view, and of a 64-bit one.
 const WORDS2: &str = "memref<?xvector<2xi64>>";
@@ -25,15 +28,6 @@ fn kernel_texts(cf: &CompiledFunction) -> Vec<String> {
         }
     }
     out
-}
-
-fn binary(op: &str, ty: &str, n: u64) -> String {
-    format!(
-        r#"func.func @f(%a: tensor<{n}x{ty}>, %b: tensor<{n}x{ty}>) -> tensor<{n}x{ty}> {{
-  %c = {op} %a, %b : tensor<{n}x{ty}>
-  return %c : tensor<{n}x{ty}>
-}}"#
-    )
 }
 
 const SOFTMAX: &str = r#"func.func @f(%x: tensor<64x1024xf32>) -> tensor<64x1024xf32> {

@@ -195,3 +195,13 @@ pub fn kernels_validate(f: &kiln_core::codegen::CompiledFunction) {
         }
     }
 }
+
+/// `@f(a, b) = op(a, b)` over two 1-D tensors of `n` elements of `ty`.
+pub fn binary_program(op: &str, ty: &str, n: u64) -> String {
+    format!(
+        r#"func.func @f(%a: tensor<{n}x{ty}>, %b: tensor<{n}x{ty}>) -> tensor<{n}x{ty}> {{
+  %c = {op} %a, %b : tensor<{n}x{ty}>
+  return %c : tensor<{n}x{ty}>
+}}"#
+    )
+}
