@@ -239,8 +239,6 @@ impl Emitter<'_, '_, '_> {
         true
     }
 
-    /// Emits the held stores of every group: one vector store where all 4
-    /// lanes were stored, element stores otherwise.
     /// Stores the vec4 `vec` as group `q` of buffer `buf`: as 64-bit
     /// words where the strategy says so and the group is 128 or 64 bits
     /// (32-bit or 16-bit elements), else as the vector.
@@ -270,6 +268,8 @@ impl Emitter<'_, '_, '_> {
         }
     }
 
+    /// Emits the held stores of every group: one vector store where all 4
+    /// lanes were stored, element stores otherwise.
     pub(super) fn flush_vector_stores(&mut self) {
         for group in 0..self.vector_groups.len() {
             let pending = std::mem::take(&mut self.vector_groups[group].pending);
@@ -359,17 +359,9 @@ pub(super) fn emit_vector4(
         e.if_then(inside, |e| {
             let p0 = e.mul(q, four);
             let Some(fours) = rows_of_fours else {
-                let outer = std::mem::replace(&mut e.runtime_fours, runtime_fours);
-                let out = vector_group(e, d, &domain, p0);
-                e.runtime_fours = outer;
-                return out;
+                return vector_group(e, d, &domain, p0, runtime_fours);
             };
-            e.if_then(fours, |e| {
-                let outer = std::mem::replace(&mut e.runtime_fours, runtime_fours);
-                let out = vector_group(e, d, &domain, p0);
-                e.runtime_fours = outer;
-                out
-            })?;
+            e.if_then(fours, |e| vector_group(e, d, &domain, p0, runtime_fours))?;
             // Rows that are not a multiple of 4: the group's points one
             // by one (those inside the space).
             let left = e.sub(total, p0);
@@ -410,8 +402,23 @@ fn points(
 }
 
 /// Emits the group of 4 points starting at linear index `p0` of
-/// `domain` as vectors (its points in one row).
+/// `domain` as vectors (its points in one row), with
+/// [`runtime_fours`](Emitter::runtime_fours) set to `runtime_fours`.
 fn vector_group(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    domain: &[KValue],
+    p0: KValue,
+    runtime_fours: Option<Size>,
+) -> Result<(), CodegenError> {
+    let outer = std::mem::replace(&mut e.runtime_fours, runtime_fours);
+    let out = vector_group_here(e, d, domain, p0);
+    e.runtime_fours = outer;
+    out
+}
+
+/// [`vector_group`] with the emitter's `runtime_fours` as it is.
+fn vector_group_here(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
     domain: &[KValue],
