@@ -632,7 +632,7 @@ fn choose_default(
                     _ => "a dynamic space (groups checked at run time)",
                 };
                 s.reason = format!(
-                    "no reduction, {last} and 32-bit elements: {per} vec4 per invocation, {wg} invocations per workgroup"
+                    "no reduction, {last} and 32- or 16-bit elements: {per} vec4 per invocation, {wg} invocations per workgroup"
                 );
                 return Ok(s);
             }

@@ -370,7 +370,7 @@ impl fmt::Display for Strategy {
             }
             Distribution::Vector4 { per_invocation } => writeln!(
                 f,
-                "  distribution: {per_invocation} group{} of 4 points per invocation, 32-bit tensors over the whole space loaded and stored as vec4",
+                "  distribution: {per_invocation} group{} of 4 points per invocation, 32-bit and 16-bit tensors over the whole space loaded and stored 4 elements at a time",
                 if per_invocation == 1 { "" } else { "s" }
             )?,
             Distribution::Tile { rows, cols, depth } => writeln!(
