@@ -156,6 +156,19 @@ impl Emitter<'_, '_, '_> {
         if let Some(len) = self.softmax_vec4(row) {
             return self.softmax_row_vec4(row, len, (wg, lane), how);
         }
+        if let Some(len) = self.softmax_vec4_dynamic(row) {
+            return self.softmax_row_dynamic(row, len, (wg, lane), how);
+        }
+        self.softmax_row_scalar(row, (wg, lane), how)
+    }
+
+    /// [`softmax_row`](Self::softmax_row) element by element.
+    fn softmax_row_scalar(
+        &mut self,
+        row: &SoftmaxRow<'_>,
+        (wg, lane): (u32, KValue),
+        how: Combine,
+    ) -> Result<(), CodegenError> {
         let n = self.size(self.c.shapes.of(row.input)[row.dim]);
         let (base, stride) = if wg == 1 {
             (self.index(0), self.index(1))
@@ -172,6 +185,75 @@ impl Emitter<'_, '_, '_> {
         };
         let (mx, sum) = self.softmax_stats(row, share, wg, how)?;
         self.softmax_write(row, share, mx, sum)
+    }
+
+    /// The length of `row`'s rows where they are along the last
+    /// dimension, of dynamic length, f32 or f16 stored natively: read as
+    /// vec4 where that length is a multiple of 4 at run time
+    /// ([`softmax_row_dynamic`](Self::softmax_row_dynamic)).
+    fn softmax_vec4_dynamic(&self, row: &SoftmaxRow<'_>) -> Option<Size> {
+        let elem = self.c.info.m.value_kind(row.input).elem();
+        let f16 = elem == ElemType::F16
+            && self.c.strategy.repr(elem) == super::super::strategy::TypeRepr::F16Storage;
+        let len = self.c.shapes.of(row.input)[row.dim];
+        (matches!(len, Size::Slot(_))
+            && (elem == ElemType::F32 || f16)
+            && row.dim + 1 == row.coords.len())
+        .then_some(len)
+    }
+
+    /// One softmax row of dynamic length `len`: as vec4 groups (two
+    /// passes: the online maximum and sum, then the quotients) where the
+    /// length is a multiple of 4 at run time, else element by element.
+    /// Both are emitted under a uniform condition; llvmpipe runs both
+    /// under a lane mask, the other's loops stopping after one masked
+    /// iteration.
+    fn softmax_row_dynamic(
+        &mut self,
+        row: &SoftmaxRow<'_>,
+        len: Size,
+        (wg, lane): (u32, KValue),
+        how: Combine,
+    ) -> Result<(), CodegenError> {
+        let n = self.size(len);
+        let four = self.index(4);
+        let r = self.rem(n, four);
+        let zero = self.index(0);
+        let fours = self.b.cmpi("eq", r, zero);
+        self.if_else(
+            fours,
+            &[],
+            |e| {
+                let span = 4 * i64::from(wg.max(1));
+                let base = if wg == 1 {
+                    e.index(0)
+                } else {
+                    let four = e.index(4);
+                    e.mul(lane, four)
+                };
+                let stride = e.index(span);
+                let share = Share {
+                    base,
+                    stride,
+                    steps: ceil_div(e, n, stride),
+                    n,
+                    checked: true,
+                };
+                // The row's groups are whole: its tensors, of this length,
+                // move as vectors.
+                let outer = e.runtime_fours.replace(len);
+                let out = e
+                    .softmax_stats_vec4(row, share, wg, how)
+                    .and_then(|(mx, sum)| e.softmax_write_vec4(row, share, mx, sum));
+                e.runtime_fours = outer;
+                out.map(|()| Vec::new())
+            },
+            |e| {
+                e.softmax_row_scalar(row, (wg, lane), how)?;
+                Ok(Vec::new())
+            },
+        )?;
+        Ok(())
     }
 
     /// Folds `f` over `share`'s indices (a strided loop, each index
