@@ -225,12 +225,7 @@ impl Emitter<'_, '_, '_> {
             &[],
             |e| {
                 let span = 4 * i64::from(wg.max(1));
-                let base = if wg == 1 {
-                    e.index(0)
-                } else {
-                    let four = e.index(4);
-                    e.mul(lane, four)
-                };
+                let base = e.vec4_lane_base(wg, lane);
                 let stride = e.index(span);
                 let share = Share {
                     base,
@@ -254,6 +249,17 @@ impl Emitter<'_, '_, '_> {
             },
         )?;
         Ok(())
+    }
+
+    /// The first element of `lane`'s first vec4 group of a row split
+    /// over `wg` invocations (0 for one invocation, else `4 * lane`).
+    fn vec4_lane_base(&mut self, wg: u32, lane: KValue) -> KValue {
+        if wg == 1 {
+            self.index(0)
+        } else {
+            let four = self.index(4);
+            self.mul(lane, four)
+        }
     }
 
     /// Folds `f` over `share`'s indices (a strided loop, each index
@@ -381,12 +387,7 @@ impl Emitter<'_, '_, '_> {
         how: Combine,
     ) -> Result<(), CodegenError> {
         let span = 4 * u64::from(wg.max(1));
-        let base = if wg == 1 {
-            self.index(0)
-        } else {
-            let four = self.index(4);
-            self.mul(lane, four)
-        };
+        let base = self.vec4_lane_base(wg, lane);
         let per_lane = len.div_ceil(span);
         let checked = len % span != 0;
         if !checked && per_lane <= SOFTMAX_RESIDENT_GROUPS {
