@@ -270,7 +270,19 @@ impl CpuProgram {
                 format!("kernel @{kernel_name}: no buffer {b}"),
             ));
         }
-        let mut taken: Vec<Vec<u8>> = bindings.iter().map(|&b| buffers[b].clone()).collect();
+        // A buffer bound once is moved out and back; one bound at several
+        // bindings is copied for each, its original kept for the merge.
+        let shared = |b: usize| bindings.iter().filter(|&&x| x == b).count() > 1;
+        let mut taken: Vec<Vec<u8>> = bindings
+            .iter()
+            .map(|&b| {
+                if shared(b) {
+                    buffers[b].clone()
+                } else {
+                    std::mem::take(&mut buffers[b])
+                }
+            })
+            .collect();
         let result = {
             let mut bound: Vec<BufferBinding<'_>> = taken
                 .iter_mut()
@@ -283,28 +295,31 @@ impl CpuProgram {
                 .collect();
             kernel.dispatch(&mut bound, push, grid, &self.options)
         };
-        let result =
-            result.map_err(|e| program_error(function, format!("kernel @{kernel_name}: {e}")))?;
+        let mut merged = Ok(());
         for (i, &b) in bindings.iter().enumerate() {
+            if !shared(b) {
+                buffers[b] = std::mem::take(&mut taken[i]);
+                continue;
+            }
             let copies: Vec<usize> = (0..bindings.len()).filter(|&j| bindings[j] == b).collect();
-            if copies[0] != i {
+            if copies[0] != i || result.is_err() || merged.is_err() {
                 continue;
             }
-            if let [only] = copies[..] {
-                buffers[b] = std::mem::take(&mut taken[only]);
-                continue;
-            }
-            let merged = merge_writes(&buffers[b], copies.iter().map(|&j| &taken[j][..]))
-                .map_err(|at| {
-                    program_error(
+            match merge_writes(&buffers[b], copies.iter().map(|&j| &taken[j][..])) {
+                Ok(bytes) => buffers[b] = bytes,
+                Err(at) => {
+                    merged = Err(program_error(
                         function,
                         format!(
                             "kernel @{kernel_name}: buffer {b}, bound at bindings {copies:?}, has byte {at} written differently through two of them"
                         ),
-                    )
-                })?;
-            buffers[b] = merged;
+                    ))
+                }
+            }
         }
+        let result =
+            result.map_err(|e| program_error(function, format!("kernel @{kernel_name}: {e}")))?;
+        merged?;
         Ok(result)
     }
 }

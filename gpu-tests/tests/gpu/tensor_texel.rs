@@ -127,6 +127,27 @@ pub(crate) fn run(
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// Runs program `f` of `module` compiled two ways (`a`, `b`) on `args`:
+/// both must give the same values (`differ` names the two ways in the
+/// message) and, but for softmaxes (rounded differently), the reference
+/// evaluator's.
+pub(crate) fn agree_with_reference(
+    device: &kiln_runtime::Device,
+    name: &str,
+    module: &kiln_core::tensor::TensorModule,
+    (a, b): (CompiledProgram, CompiledProgram),
+    args: &[Value],
+    differ: &str,
+) {
+    let got_a = run(device, name, a, args);
+    let got_b = run(device, name, b, args);
+    assert_eq!(got_a, got_b, "{name}: {differ} differ");
+    if !name.starts_with("softmax") {
+        let reference = eval::run(module, "f", args).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(got_a, reference, "{name}: differs from the reference");
+    }
+}
+
 /// The device's target (lavapipe: texel reads on) and the same target
 /// with storage-buffer reads.
 fn texel_and_storage_targets(device: &Device) -> (CodegenTarget, CodegenTarget) {
@@ -257,17 +278,15 @@ fn texel_reads_match_storage_buffer_reads_and_the_reference() {
         } else {
             assert!(!name.contains("reshaped"), "{name}: no texel reads");
         }
-        let got_texel = run(&device, &name, a, &args);
-        let got_ssbo = run(&device, &name, b, &args);
-        assert_eq!(
-            got_texel, got_ssbo,
-            "{name}: texel and storage-buffer reads differ"
+        let both = (a, b);
+        agree_with_reference(
+            &device,
+            &name,
+            &module,
+            both,
+            &args,
+            "texel and storage-buffer reads",
         );
-        if !name.starts_with("softmax") {
-            let reference =
-                eval::run(&module, "f", &args).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(got_texel, reference, "{name}: differs from the reference");
-        }
     }
     assert!(with_texels >= 10, "only {with_texels} programs read texels");
     assert_no_validation_messages(device.context());

@@ -20,8 +20,8 @@ use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::e2e::device_target;
 use kiln_runtime::Program;
 
-use crate::tensor_texel::f16_input;
-use crate::tensor_tiles::device;
+use crate::tensor_texel::{f16_input, i32_input};
+use crate::tensor_tiles::{device, input};
 
 /// `(a + b) * a` over tensors of type `t`, `b` of type `bt` broadcast
 /// along the rows where it is 1-D and `t` 2-D.
@@ -81,21 +81,12 @@ fn program(t: &str, bt: &str, rank: usize, elem: &str) -> String {
 }
 
 fn data(elem: &str, shape: &[usize], seed: usize) -> Value {
-    let n: usize = shape.iter().product();
-    let v = |i: usize| ((i * 7 + seed * 5 + i / 3) % 11) as i32 - 5;
+    let seed = seed as u64;
     match elem {
-        "f16" => f16_input(shape, seed as u64),
-        "bf16" => crate::tensor_word_stores::bf16_input(shape, seed as u64),
-        "i32" => Value::Tensor(Rc::new(Tensor {
-            elem: ElemType::Int(32),
-            shape: shape.to_vec(),
-            data: Elements::I32((0..n).map(v).collect()),
-        })),
-        _ => Value::Tensor(Rc::new(Tensor {
-            elem: ElemType::F32,
-            shape: shape.to_vec(),
-            data: Elements::F32((0..n).map(|i| v(i) as f32).collect()),
-        })),
+        "f16" => f16_input(shape, seed),
+        "bf16" => crate::tensor_word_stores::bf16_input(shape, seed),
+        "i32" => i32_input(&input(shape, seed)),
+        _ => input(shape, seed),
     }
 }
 

@@ -11,11 +11,11 @@
 //! convolution.
 
 use kiln_core::codegen::{compile, CodegenTarget, CompiledProgram};
-use kiln_core::tensor::eval::{self, Value};
+use kiln_core::tensor::eval::Value;
 use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::e2e::device_target;
 
-use crate::tensor_texel::{binary, f16_input, i32_input, run};
+use crate::tensor_texel::{agree_with_reference, binary, f16_input, i32_input};
 use crate::tensor_tiles::{conv, device, fill_matmul, input};
 use crate::tensor_vec4::softmax_rows;
 
@@ -172,17 +172,14 @@ fn word_stores_match_vector_stores_and_the_reference() {
                 "{name}: no kernel stores words"
             );
         }
-        let got_words = run(&device, &name, a, &args);
-        let got_vectors = run(&device, &name, b, &args);
-        assert_eq!(
-            got_words, got_vectors,
-            "{name}: word and vector stores differ"
+        agree_with_reference(
+            &device,
+            &name,
+            &module,
+            (a, b),
+            &args,
+            "word and vector stores",
         );
-        if !name.starts_with("softmax") {
-            let reference =
-                eval::run(&module, "f", &args).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(got_words, reference, "{name}: differs from the reference");
-        }
     }
     assert!(with_words >= 11, "only {with_words} programs store words");
     assert_no_validation_messages(device.context());
