@@ -35,8 +35,8 @@ enum Kind {
     LayerNormOfSum,
 }
 
-/// `@f` of `kind` over an f32 tensor of `dims` (`None`: a dynamic size;
-/// the last, the row, static), normalizing along the last dimension;
+/// `@f` of `kind` over an f32 tensor of `dims` (`None`: a dynamic size),
+/// normalizing along the last dimension;
 /// layer norm and RMS norm also take the `[D]` scale (and shift).
 fn program(kind: Kind, dims: &[Option<usize>]) -> String {
     if let Kind::LayerNormOfSum = kind {
@@ -57,8 +57,7 @@ fn program(kind: Kind, dims: &[Option<usize>]) -> String {
     } else {
         format!("tensor<{}xf32>", all[..n - 1].join("x"))
     };
-    let d = dims[n - 1].expect("a static row");
-    let v = format!("tensor<{d}xf32>");
+    let v = format!("tensor<{}xf32>", size(&dims[n - 1]));
     let loops: Vec<String> = (0..n).map(|i| format!("d{i}")).collect();
     let ls = loops.join(", ");
     let id = format!("affine_map<({ls}) -> ({ls})>");
@@ -80,16 +79,32 @@ fn program(kind: Kind, dims: &[Option<usize>]) -> String {
         }
     }
     let dd = dyn_dims.join(", ");
-    let inv = 1.0 / d as f64;
+    // 1 / the row's length: a constant, or from the length at run time.
+    let inv = match dims[n - 1] {
+        Some(d) => format!("  %inv = arith.constant {:.9e} : f32\n", 1.0 / d as f64),
+        None => {
+            let l = n - 1;
+            dyn_dims.push(format!("%n{l}"));
+            format!(
+                "  %c{l} = arith.constant {l} : index
+  %n{l} = tensor.dim %x, %c{l} : {x}
+  %ni = arith.index_cast %n{l} : index to i32
+  %nf = arith.sitofp %ni : i32 to f32
+  %one = arith.constant 1.0 : f32
+  %inv = arith.divf %one, %nf : f32
+"
+            )
+        }
+    };
+    let xd = dyn_dims.join(", ");
     text += &format!(
         "  %low = arith.constant -3.40282347e+38 : f32
   %zero = arith.constant 0.0 : f32
-  %inv = arith.constant {inv:.9e} : f32
-  %eps = arith.constant 1.0e-5 : f32
+{inv}  %eps = arith.constant 1.0e-5 : f32
   %re = tensor.empty({dd}) : {r}
   %acc = linalg.fill ins(%zero : f32) outs(%re : {r}) -> {r}
   %accmax = linalg.fill ins(%low : f32) outs(%re : {r}) -> {r}
-  %xe = tensor.empty({dd}) : {x}
+  %xe = tensor.empty({xd}) : {x}
 "
     );
     // A reduction of `input` along the row by `fold` into `acc`, of
@@ -571,6 +586,64 @@ fn returned_row_values_are_written_by_the_row_group() {
             assert_close(&format!("mean {r}x{d}"), &got[1], &means, 1e-6);
             assert_close(&format!("rstd {r}x{d}"), &got[2], &rstds, tol);
         }
+    }
+    assert_no_validation_messages(device.context());
+}
+
+/// Rows of dynamic length on lavapipe: two kernels, a row per subgroup
+/// and a row per workgroup, of which the host launches one by the run's
+/// row length — the subgroup's up to the longest row whose passes fit
+/// its loop budget (174,072 elements for three passes over 8 lanes), the
+/// workgroup's past it — and both match the f64 reference.
+#[test]
+fn dynamic_rows_take_a_subgroup_or_a_workgroup_by_their_length() {
+    let device = device();
+    let lavapipe = device_target(&device);
+    // (kind, shape, whether the workgroup's kernel runs).
+    let cases = [
+        (Kind::LayerNorm, vec![9, 100], false),
+        (Kind::LayerNorm, vec![40, 4096], false),
+        (Kind::LayerNorm, vec![3, 4099], false),
+        (Kind::LayerNorm, vec![2, 174_072], false),
+        (Kind::LayerNorm, vec![2, 174_073], true),
+        (Kind::RmsNorm, vec![2, 300_001], true),
+        (Kind::Softmax, vec![33, 37], false),
+        (Kind::Softmax, vec![2, 200_000], true),
+    ];
+    for (kind, shape, long) in cases {
+        let src = program(kind, &[None, None]);
+        let name = format!("{kind:?} {shape:?}");
+        let module = kiln_core::tensor::load(&src).unwrap_or_else(|e| panic!("{src}\n{e}"));
+        let compiled = compile(&module, &lavapipe).unwrap();
+        let f = &compiled.functions[0];
+        let d = &f.dispatches[0];
+        assert_eq!(d.kernels.len(), 2, "{name}: {}", d.strategy);
+        let vals = f
+            .evaluate_host(
+                // x is [rows, len]; a scale or shift is [len].
+                &|arg, dim| match arg {
+                    0 => shape.get(dim).map(|&n| n as u64),
+                    _ => (dim == 0).then_some(shape[1] as u64),
+                },
+                &|_| None,
+            )
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let launched: Vec<bool> = d
+            .kernels
+            .iter()
+            .map(|k| !k.launches(&f.host, &vals).is_empty())
+            .collect();
+        assert_eq!(launched, [!long, long], "{name}: {}", d.strategy);
+        let args = args(kind, &shape);
+        let want = expected(kind, &args, shape[1]);
+        let program = kiln_runtime::Program::load(&device, compiled).unwrap();
+        let got = program
+            .run("f", &args)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        // The variance's squares summed over 174,073 elements by 256
+        // invocations (or 8): f32 sums of that many terms.
+        let tol = if shape[1] > 4096 { 2e-4 } else { 5e-5 };
+        assert_close(&name, &got[0], &want, tol);
     }
     assert_no_validation_messages(device.context());
 }

@@ -242,6 +242,10 @@ fn dynamic_softmax_rows_match_the_reference() {
         (4, 1027),
         (65, 4096),
         (3, 4099),
+        // A workgroup of 256 per row past the subgroup's loop budget
+        // (174,072 elements for three passes over 8 lanes).
+        (2, 180_000),
+        (2, 180_003),
     ] {
         let n = rows * len;
         let mut data: Vec<f32> = (0..n)
@@ -265,7 +269,13 @@ fn dynamic_softmax_rows_match_the_reference() {
         assert_eq!(g.shape, w.shape);
         // The online normaliser over a workgroup's lanes (a rescale's
         // rounding per reference-point move): 2.2e-6 measured at 1,028.
-        let tol = if len > 2048 { 5e-5 } else { 1e-5 };
+        let tol = if len > 100_000 {
+            2e-4
+        } else if len > 2048 {
+            5e-5
+        } else {
+            1e-5
+        };
         for i in 0..g.len() {
             let (x, y) = (g.get(i).float(), w.get(i).float());
             assert_eq!(x.is_nan(), y.is_nan(), "{rows}x{len}[{i}]: {x} vs {y}");

@@ -415,16 +415,28 @@ pub fn emit_dispatch(
         ) if softmax_slice(dist, c, wg).is_some() => {
             // A row per workgroup, or per subgroup-sized slice of one.
             let slice = softmax_slice(dist, c, wg).unwrap_or(wg);
-            let loops = row_loops(info, shapes, d, shape, slice);
-            check_budget(shapes, d, loc, loops, budget, "the row share's passes");
-            let rows = Size::Static(u64::from(wg / slice));
-            let groups = shapes.host.arith(SizeOp::CeilDiv, points, rows);
-            plans.push((
-                d.name.clone(),
-                Plan::Rows { combine: c, slice },
-                groups,
-                Repeat::Once,
-            ));
+            let dynamic = shape.reduction.is_some_and(|r| r.fixed().is_none());
+            if slice < wg && dynamic {
+                plans.extend(row_slice_kernels(
+                    info,
+                    shapes,
+                    d,
+                    shape,
+                    (slice, wg),
+                    budget,
+                ));
+            } else {
+                let loops = row_loops(info, shapes, d, shape, slice);
+                check_budget(shapes, d, loc, loops, budget, "the row share's passes");
+                let rows = Size::Static(u64::from(wg / slice));
+                let groups = shapes.host.arith(SizeOp::CeilDiv, points, rows);
+                plans.push((
+                    d.name.clone(),
+                    Plan::Rows { combine: c, slice },
+                    groups,
+                    Repeat::Once,
+                ));
+            }
         }
         (
             Distribution::WorkgroupPerPoint,
@@ -503,6 +515,55 @@ pub fn emit_dispatch(
         });
     }
     Ok(kernels)
+}
+
+/// The kernels of rows of dynamic length on slices of `slice` invocations
+/// (one subgroup) of a workgroup of `wg`: a row per slice where the
+/// slice's loops over the row fit `budget`, else a row per workgroup
+/// (its subgroups combined through workgroup memory). Both kernels are
+/// compiled; the host gives the one the run's row length calls for its
+/// workgroups and the other none, so only one is launched.
+fn row_slice_kernels(
+    info: &FuncInfo<'_>,
+    shapes: &mut Shapes,
+    d: &DispatchRegion,
+    shape: &DispatchShape,
+    (slice, wg): (u32, u32),
+    budget: u64,
+) -> [(String, Plan, Size, Repeat); 2] {
+    let loc = info.m.op(d.op).loc;
+    let points = shapes.host.product(&shape.points);
+    let narrow = row_loops(info, shapes, d, shape, slice);
+    let wide = row_loops(info, shapes, d, shape, wg);
+    check_budget(shapes, d, loc, wide, budget, "the row share's passes");
+    // 1 where a slice's loops exceed the budget (sizes read below 0 as 0).
+    let long = shapes.host.arith(SizeOp::Sub, narrow, Size::Static(budget));
+    let long = shapes.host.arith(SizeOp::Min, long, Size::Static(1));
+    let short = shapes.host.arith(SizeOp::Sub, Size::Static(1), long);
+    let per_wg = Size::Static(u64::from(wg / slice));
+    let sliced = shapes.host.arith(SizeOp::CeilDiv, points, per_wg);
+    let sliced = shapes.host.arith(SizeOp::Mul, sliced, short);
+    let whole = shapes.host.arith(SizeOp::Mul, points, long);
+    [
+        (
+            d.name.clone(),
+            Plan::Rows {
+                combine: Combine::OneSubgroup,
+                slice,
+            },
+            sliced,
+            Repeat::Once,
+        ),
+        (
+            format!("{}_long_rows", d.name),
+            Plan::Rows {
+                combine: Combine::Subgroup,
+                slice: wg,
+            },
+            whole,
+            Repeat::Once,
+        ),
+    ]
 }
 
 /// The loop iterations of one of a row's `slice` invocations: a

@@ -500,6 +500,17 @@ impl fmt::Display for Strategy {
                         c.name()
                     )?,
                 }
+                // Rows of dynamic length on subgroups keep workgroup
+                // memory for those too long for a subgroup's budget.
+                if matches!(self.distribution, Distribution::RowSlices { .. })
+                    && self.workgroup_memory > 0
+                {
+                    writeln!(
+                        f,
+                        "  long rows: those whose passes exceed a subgroup's loop budget at run time take a workgroup each (a second kernel), combined by {}",
+                        Combine::Subgroup.name()
+                    )?;
+                }
             }
         }
         writeln!(f, "  workgroup memory: {} bytes", self.workgroup_memory)?;
