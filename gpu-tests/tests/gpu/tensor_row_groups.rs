@@ -594,7 +594,9 @@ fn returned_row_values_are_written_by_the_row_group() {
 /// and a row per workgroup, of which the host launches one by the run's
 /// row length — the subgroup's up to the longest row whose passes fit
 /// its loop budget (174,072 elements for three passes over 8 lanes), the
-/// workgroup's past it — and both match the f64 reference.
+/// workgroup's past it — each moving the row as vec4 groups where its
+/// length is a multiple of 4 at run time and element by element where
+/// not; all match the f64 reference.
 #[test]
 fn dynamic_rows_take_a_subgroup_or_a_workgroup_by_their_length() {
     let device = device();
@@ -606,6 +608,7 @@ fn dynamic_rows_take_a_subgroup_or_a_workgroup_by_their_length() {
         (Kind::LayerNorm, vec![3, 4099], false),
         (Kind::LayerNorm, vec![2, 174_072], false),
         (Kind::LayerNorm, vec![2, 174_073], true),
+        (Kind::LayerNorm, vec![2, 180_000], true),
         (Kind::RmsNorm, vec![2, 300_001], true),
         (Kind::Softmax, vec![33, 37], false),
         (Kind::Softmax, vec![2, 200_000], true),
@@ -618,6 +621,14 @@ fn dynamic_rows_take_a_subgroup_or_a_workgroup_by_their_length() {
         let f = &compiled.functions[0];
         let d = &f.dispatches[0];
         assert_eq!(d.kernels.len(), 2, "{name}: {}", d.strategy);
+        // Rows whose length is a multiple of 4 at run time move as vec4.
+        for k in &d.kernels {
+            assert!(
+                k.kernel_text.contains("vector<4xf32>"),
+                "{name}: no vec4 path in {}",
+                k.name
+            );
+        }
         let vals = f
             .evaluate_host(
                 // x is [rows, len]; a scale or shift is [len].

@@ -5,13 +5,15 @@
 //! A row's invocations (one, a subgroup, or the workgroup) compute each
 //! row root in program order: each folds its share of the root's
 //! iterations (neighbouring lanes reading neighbouring vec4 groups where
-//! the reduction is a static multiple of 4), the shares combine within
+//! the reduction is a static multiple of 4, or the row's dynamic length
+//! and a multiple of 4 at run time), the shares combine within
 //! the row's invocations, and every invocation keeps the totals (later
 //! roots and the row's points read them, as a layer norm's variance reads
 //! its mean); per-row values the program also returns are written by the
 //! row's first invocation. Then each invocation computes and stores its share of the
-//! row's points, 4 adjacent columns at a time where the row is a static
-//! multiple of 4 (moved as vec4).
+//! row's points, 4 adjacent columns at a time where the row is a
+//! multiple of 4 (moved as vec4; for a row of dynamic length both ways
+//! are emitted under a uniform condition on its length).
 //!
 //! Where an invocation's share of the row is static, has no tail and is
 //! at most [`RESIDENT_GROUPS`] groups of 4, the passes are unrolled over
@@ -20,6 +22,7 @@
 //! root folds into 4 independent chains; longer shares are read again by
 //! each pass. No intermediate per-row value goes to memory.
 
+use crate::codegen::host::Size;
 use crate::kernel::KValue;
 
 use super::super::combine::{combiners, Combiner};
@@ -50,8 +53,56 @@ pub(super) fn emit_row(
     how: Combine,
 ) -> Result<(), CodegenError> {
     let lane = if slice == 1 { e.index(0) } else { lane };
+    let sizes = e.loop_sizes(d.op);
+    let last = sizes
+        .last()
+        .copied()
+        .ok_or_else(|| e.unsupported(d.op, "internal: a row group without loops"))?;
+    if last.fixed().is_some() {
+        return row_passes(e, d, row, (slice, lane), how, None);
+    }
+    // A row of dynamic length: as vec4 groups where it is a multiple of 4
+    // at run time, element by element otherwise, under one uniform
+    // condition (llvmpipe runs both under a lane mask, the other's loops
+    // stopping after one masked round).
+    let n = e.size(last);
+    let four = e.index(4);
+    let r = e.rem(n, four);
+    let zero = e.index(0);
+    let fours = e.b.cmpi("eq", r, zero);
+    e.if_else(
+        fours,
+        &[],
+        |e| {
+            // The row's groups are whole: its tensors, of this length,
+            // move as vectors.
+            let outer = e.runtime_fours.replace(last);
+            let out = row_passes(e, d, row, (slice, lane), how, Some(last));
+            e.runtime_fours = outer;
+            out.map(|()| Vec::new())
+        },
+        |e| {
+            row_passes(e, d, row, (slice, lane), how, None)?;
+            Ok(Vec::new())
+        },
+    )?;
+    Ok(())
+}
+
+/// The row's passes: each row root, the per-row values it returns, then
+/// the row's points; with `fours`, the row's dynamic length, known at
+/// this point to be a multiple of 4 (reductions of that length and the
+/// points move as vec4 groups).
+fn row_passes(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    row: &[KValue],
+    (slice, lane): (u32, KValue),
+    how: Combine,
+    fours: Option<Size>,
+) -> Result<(), CodegenError> {
     for rr in &d.row_roots {
-        row_root(e, rr, row, (slice, lane), how)?;
+        row_root(e, rr, row, (slice, lane), how, fours)?;
     }
     for o in &d.row_outputs {
         row_output(e, d, o, row, lane)?;
@@ -62,7 +113,7 @@ pub(super) fn emit_row(
         .copied()
         .ok_or_else(|| e.unsupported(d.op, "internal: a row group without loops"))?;
     let n = e.size(last);
-    let groups = e.const_of(n).is_some_and(|k| k > 0 && k % 4 == 0);
+    let groups = fours.is_some() || e.const_of(n).is_some_and(|k| k > 0 && k % 4 == 0);
     share(e, n, (slice, lane), groups, &mut |e, c| {
         let mut p = row.to_vec();
         p.push(c);
@@ -115,6 +166,7 @@ fn row_root(
     row: &[KValue],
     (slice, lane): (u32, KValue),
     how: Combine,
+    fours: Option<Size>,
 ) -> Result<(), CodegenError> {
     let info = e.c.info;
     let op = rr.op;
@@ -127,7 +179,12 @@ fn row_root(
     let x_at = |e: &mut Emitter<'_, '_, '_>, r: KValue| {
         e.combinable_xs_at(op, &s, &cs, &rp, (&loops, &red), r)
     };
-    let groups = red.len() == 1 && e.const_of(total).is_some_and(|t| t > 0 && t % 4 == 0);
+    let groups = red.len() == 1
+        && (e.const_of(total).is_some_and(|t| t > 0 && t % 4 == 0)
+            || fours.is_some_and(|len| {
+                let sizes = e.loop_sizes(op);
+                loops.len() == 1 && e.c.shapes.same_size(sizes[loops[0]], len)
+            }));
     let accs = match resident_groups(e, total, slice).filter(|_| red.len() == 1) {
         Some(count) => resident_fold(e, &cs, count, (slice, lane), x_at)?,
         None => {
