@@ -8,7 +8,7 @@ mod block_layout;
 mod codegen_archive;
 mod codegen_arg_reductions;
 mod codegen_coop_matrix;
-mod codegen_dynamic_rows;
+mod codegen_dynamic_sizes;
 mod codegen_gpu_env;
 mod codegen_matvec;
 mod codegen_row_groups;

@@ -38,6 +38,7 @@ mod target_env_query;
 mod tensor_arg_reductions;
 mod tensor_cpu_differential;
 mod tensor_dynamic;
+mod tensor_dynamic_matmul;
 mod tensor_f16_rounding;
 mod tensor_matvec;
 mod tensor_programs;

@@ -246,21 +246,49 @@ pub fn emit_dispatch(
             Distribution::Tile { rows, cols, depth },
             Some(ReductionStrategy::Serial { chunked: false, .. }),
         ) if root_struct.is_some() && shape.points.len() >= 2 => {
-            let groups = block_grid(
+            let blocks = block_grid(
                 shapes,
                 &shape.points,
                 u64::from(rows),
                 u64::from(wg) * u64::from(cols),
             );
-            plans.push((
-                d.name.clone(),
-                Plan::Tile {
-                    dims: super::tile::TileDims { rows, cols, depth },
-                    split: None,
-                },
-                groups,
-                Repeat::Once,
-            ));
+            let tile = Plan::Tile {
+                dims: super::tile::TileDims { rows, cols, depth },
+                split: None,
+            };
+            if red_total.fixed().is_some() {
+                plans.push((d.name.clone(), tile, blocks, Repeat::Once));
+            } else {
+                // A reduction of dynamic length: the tiles where one
+                // invocation's loop over it (step by step at most) fits
+                // the budget at run time; past it, one output per
+                // invocation and a dispatch per chunk of the reduction
+                // (a second kernel; the host gives workgroups to one).
+                let long = shapes
+                    .host
+                    .arith(SizeOp::Sub, red_total, Size::Static(budget));
+                let long = shapes.host.arith(SizeOp::Min, long, Size::Static(1));
+                let short = shapes.host.arith(SizeOp::Sub, Size::Static(1), long);
+                let tiles = shapes.host.arith(SizeOp::Mul, blocks, short);
+                let per_wg = Size::Static(u64::from(wg));
+                let outputs = shapes.host.arith(SizeOp::CeilDiv, points, per_wg);
+                let outputs = shapes.host.arith(SizeOp::Mul, outputs, long);
+                let count = shapes.host.arith(SizeOp::Mul, points, long);
+                let scratch = scratch_for(buffers, shapes, Some(count));
+                plans.push((d.name.clone(), tile, tiles, Repeat::Once));
+                plans.push((
+                    format!("{}_long_reduction", d.name),
+                    Plan::Points {
+                        per: 1,
+                        range: Range::Chunk(scratch),
+                    },
+                    outputs,
+                    Repeat::Chunks {
+                        total: red_total,
+                        chunk: budget,
+                    },
+                ));
+            }
         }
         (
             dist @ (Distribution::Tile { .. } | Distribution::SharedTile { .. }),

@@ -183,69 +183,71 @@ pub(super) fn emit_tile(
     // coordinates `heads` (one, or a convolution's window taps, below),
     // every point folds the step's `unroll` iterations of the innermost
     // loop from `last`.
-    let fold =
-        |e: &mut Emitter<'_, '_, '_>, heads: &[Vec<KValue>], last: KValue, accs: &[KValue]| {
-            let with_last = |head: &[KValue], l: KValue| {
-                let mut c = head.to_vec();
-                c.push(l);
-                c
-            };
-            let mut lanes = vec![last];
-            let groups = unroll / 4;
-            if groups > 0 {
-                lanes.clear();
-                for g in 0..groups {
-                    let off = e.index(4 * i64::from(g));
-                    let base = e.add(last, off);
-                    let group = VectorGroup::new(e, base);
-                    lanes.extend((0..4).map(|u| group.lane(u)));
-                    e.vector_groups.push(group);
-                }
-            }
-            let lane_coords: Vec<Vec<KValue>> = heads
-                .iter()
-                .flat_map(|h| lanes.iter().map(move |&l| with_last(h, l)))
-                .collect();
-            // In a deep tile, point by point, each folding the step's
-            // iterations in turn: an accumulator is live across its own
-            // multiply-adds only, not across the whole tile's (on a CPU
-            // device, whose registers do not hold a large tile's
-            // accumulators, one reload and one store per point and step
-            // instead of per multiply-add). Otherwise iteration by
-            // iteration across the tile, each operand value live across
-            // one iteration only, as on GPUs: on lavapipe with 4 steps
-            // that measured better for a convolution (3.33 ms against 3.74
-            // point by point) and an f16 -> f16 matmul 512^3 (50 against
-            // 56); only an f32 matmul 1024^3 with 16x16 tiles gained from
-            // point by point there (29.9 against 30.6).
-            let mut cur: Vec<Vec<KValue>> =
-                accs.chunks(outs.max(1)).map(<[KValue]>::to_vec).collect();
-            let at = |rp: &[KValue], rc: &[KValue]| {
-                let mut p = rp.to_vec();
-                for (i, &l) in loops.iter().enumerate() {
-                    p[l] = rc[i];
-                }
-                p
-            };
-            if depth > TILE_DEPTH {
-                for (k, rp) in root_points.iter().enumerate() {
-                    for rc in &lane_coords {
-                        cur[k] = e.body(root, &s, &at(rp, rc), Some(&cur[k]))?;
-                    }
-                }
-            } else {
-                for rc in &lane_coords {
-                    for (k, rp) in root_points.iter().enumerate() {
-                        cur[k] = e.body(root, &s, &at(rp, rc), Some(&cur[k]))?;
-                    }
-                }
-            }
-            let cur: Vec<KValue> = cur.concat();
-            for _ in 0..groups {
-                e.vector_groups.pop();
-            }
-            Ok(cur)
+    let fold = |e: &mut Emitter<'_, '_, '_>,
+                unroll: u32,
+                heads: &[Vec<KValue>],
+                last: KValue,
+                accs: &[KValue]| {
+        let with_last = |head: &[KValue], l: KValue| {
+            let mut c = head.to_vec();
+            c.push(l);
+            c
         };
+        let mut lanes = vec![last];
+        let groups = unroll / 4;
+        if groups > 0 {
+            lanes.clear();
+            for g in 0..groups {
+                let off = e.index(4 * i64::from(g));
+                let base = e.add(last, off);
+                let group = VectorGroup::new(e, base);
+                lanes.extend((0..4).map(|u| group.lane(u)));
+                e.vector_groups.push(group);
+            }
+        }
+        let lane_coords: Vec<Vec<KValue>> = heads
+            .iter()
+            .flat_map(|h| lanes.iter().map(move |&l| with_last(h, l)))
+            .collect();
+        // In a deep tile, point by point, each folding the step's
+        // iterations in turn: an accumulator is live across its own
+        // multiply-adds only, not across the whole tile's (on a CPU
+        // device, whose registers do not hold a large tile's
+        // accumulators, one reload and one store per point and step
+        // instead of per multiply-add). Otherwise iteration by
+        // iteration across the tile, each operand value live across
+        // one iteration only, as on GPUs: on lavapipe with 4 steps
+        // that measured better for a convolution (3.33 ms against 3.74
+        // point by point) and an f16 -> f16 matmul 512^3 (50 against
+        // 56); only an f32 matmul 1024^3 with 16x16 tiles gained from
+        // point by point there (29.9 against 30.6).
+        let mut cur: Vec<Vec<KValue>> = accs.chunks(outs.max(1)).map(<[KValue]>::to_vec).collect();
+        let at = |rp: &[KValue], rc: &[KValue]| {
+            let mut p = rp.to_vec();
+            for (i, &l) in loops.iter().enumerate() {
+                p[l] = rc[i];
+            }
+            p
+        };
+        if depth > TILE_DEPTH {
+            for (k, rp) in root_points.iter().enumerate() {
+                for rc in &lane_coords {
+                    cur[k] = e.body(root, &s, &at(rp, rc), Some(&cur[k]))?;
+                }
+            }
+        } else {
+            for rc in &lane_coords {
+                for (k, rp) in root_points.iter().enumerate() {
+                    cur[k] = e.body(root, &s, &at(rp, rc), Some(&cur[k]))?;
+                }
+            }
+        }
+        let cur: Vec<KValue> = cur.concat();
+        for _ in 0..groups {
+            e.vector_groups.pop();
+        }
+        Ok(cur)
+    };
     // Several static reduction loops (a convolution's kh, kw, c) whose
     // innermost is unrolled: an outer loop over the others and an inner
     // one over the innermost, so the outer coordinates are split out of
@@ -253,6 +255,12 @@ pub(super) fn emit_tile(
     // an operand's address takes from them is fixed across the inner
     // loop. The same iterations in the same order (and fewer back-edges
     // than the flat loop without unrolling, which the loop budget counts).
+    // A single reduction loop of dynamic length, the whole of it (not a
+    // split-K slice), in a tile whose depth is whole groups of 4.
+    let dynamic_inner = match e.loop_sizes(root)[..] {
+        _ if sizes.len() != 1 || slice.is_some() || depth % 4 != 0 => None,
+        ref all => Some(all[loops[0]]).filter(|k| k.fixed().is_none()),
+    };
     let nested = unroll > 1
         && slice.is_none()
         && sizes.len() > 1
@@ -294,14 +302,46 @@ pub(super) fn emit_tile(
                 vec![oc]
             };
             e.for_(zero, inner, step, accs, |e, r, accs| {
-                fold(e, &heads, r, accs)
+                fold(e, unroll, &heads, r, accs)
             })
         })?
+    } else if let Some(k) = dynamic_inner {
+        // One reduction loop of dynamic length: unrolled by `depth` (its
+        // groups of 4 vector groups) where the length is a multiple of it
+        // at run time, step by step otherwise, under one uniform
+        // condition.
+        let len = sizes[0];
+        let dv = e.index(i64::from(depth));
+        let rem = e.rem(len, dv);
+        let zero = e.index(0);
+        let one = e.index(1);
+        let aligned = e.b.cmpi("eq", rem, zero);
+        let tys: Vec<_> = inits.iter().map(|&v| e.b.type_of(v)).collect();
+        let inits_else = inits.clone();
+        e.if_else(
+            aligned,
+            &tys,
+            |e| {
+                // The reduction's groups are whole: operands indexed last
+                // by it, of this length, move as vectors.
+                let outer = e.runtime_fours.replace(k);
+                let out = e.for_(zero, len, dv, &inits, |e, r, accs| {
+                    fold(e, depth, &[Vec::new()], r, accs)
+                });
+                e.runtime_fours = outer;
+                out
+            },
+            |e| {
+                e.for_(zero, len, one, &inits_else, |e, r, accs| {
+                    fold(e, 1, &[Vec::new()], r, accs)
+                })
+            },
+        )?
     } else {
         e.for_(begin, end, step, &inits, |e, r, accs| {
             let mut rc = e.delinearize(r, &sizes);
             let last = rc.pop().expect("a reduction loop");
-            fold(e, &[rc], last, accs)
+            fold(e, unroll, &[rc], last, accs)
         })?
     };
 

@@ -797,7 +797,11 @@ fn choose_reduction(
             return;
         }
     }
-    if !long {
+    // A reduction of dynamic length takes a register tile too: the
+    // kernels check its length at run time (the tile where its loop fits
+    // the budget, else a dispatch per chunk of it, one output per
+    // invocation).
+    if !long || red.fixed().is_none() {
         if let Some(tile) = register_tile(target, shape, max_inv) {
             let RegisterTile {
                 workgroup: wg,
@@ -812,9 +816,14 @@ fn choose_reduction(
                 chunked: false,
             });
             s.reason = format!(
-                "operands shared across {} x {} outputs: a {rows}x{cols} register tile per invocation, {wg} invocations sharing the tile's rows",
+                "operands shared across {} x {} outputs: a {rows}x{cols} register tile per invocation, {wg} invocations sharing the tile's rows{}",
                 size_text(shape.points[shape.points.len() - 2]),
                 size_text(shape.points[shape.points.len() - 1]),
+                if long {
+                    "; its reduction of dynamic length, where longer than the loop budget at run time, one output per invocation and a dispatch per chunk instead"
+                } else {
+                    ""
+                }
             );
             return;
         }

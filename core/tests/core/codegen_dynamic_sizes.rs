@@ -1,8 +1,11 @@
-//! Softmax rows of dynamic length: on lavapipe's env (barriers serialize
-//! a workgroup there) two validated kernels, a row per subgroup and a row
+//! Dynamic sizes that decide between two kernels at run time. Softmax
+//! rows of dynamic length: on lavapipe's env (barriers serialize a
+//! workgroup there) two validated kernels, a row per subgroup and a row
 //! per workgroup, of which a run's host values give workgroups to the one
 //! its row length calls for; on an H200's env one kernel, a workgroup per
-//! row. The strategy survives a program archive.
+//! row. A matmul's reduction of dynamic length: on both envs a register
+//! tile, and a chunked kernel for reductions past the loop budget. The
+//! strategies survive a program archive.
 
 use kiln_core::codegen::strategy::Distribution;
 use kiln_core::codegen::{archive, explain, CompiledFunction, CompiledProgram};
@@ -84,4 +87,56 @@ fn dynamic_rows_pick_a_subgroup_or_a_workgroup_per_row_at_run_time() {
     let d = &f.dispatches[0];
     assert_eq!(d.kernels.len(), 1, "{}", d.strategy);
     assert_eq!(d.strategy.distribution, Distribution::WorkgroupPerPoint);
+}
+
+#[test]
+fn a_dynamic_reduction_takes_a_tile_within_the_budget_and_chunks_past_it() {
+    let src = r#"func.func @f(%a: tensor<64x?xf32>, %b: tensor<?x256xf32>) -> tensor<64x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x?xf32>, tensor<?x256xf32>) outs(%f : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}"#;
+    for target in [lavapipe_target(), h200_target()] {
+        let f = compile_first(src, &target);
+        let d = &f.dispatches[0];
+        assert!(
+            matches!(d.strategy.distribution, Distribution::Tile { .. }),
+            "{}",
+            d.strategy
+        );
+        let names: Vec<&str> = d.kernels.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(names, ["f_dispatch_0", "f_dispatch_0_long_reduction"]);
+        kernels_validate(&f);
+        let on = |k: u64| -> Vec<bool> {
+            let vals = f
+                .evaluate_host(&|arg, d| [[64, k], [k, 256]][arg].get(d).copied(), &|_| {
+                    None
+                })
+                .expect("host values");
+            d.kernels
+                .iter()
+                .map(|x| !x.launches(&f.host, &vals).is_empty())
+                .collect()
+        };
+        let budget = d.strategy.loop_budget;
+        assert_eq!(on(1024), [true, false]);
+        assert_eq!(on(budget), [true, false]);
+        assert_eq!(on(budget + 1), [false, true]);
+        // The chunked kernel: a dispatch per budget's worth of iterations.
+        let vals = f
+            .evaluate_host(
+                &|arg, x| [[64, 3 * budget], [3 * budget, 256]][arg].get(x).copied(),
+                &|_| None,
+            )
+            .expect("host values");
+        assert_eq!(d.kernels[1].launches(&f.host, &vals).len(), 3);
+        let program = CompiledProgram {
+            target,
+            functions: vec![f],
+        };
+        let back = archive::decode(&archive::encode(&program).unwrap()).unwrap();
+        assert_eq!(back.functions[0].dispatches[0].kernels.len(), 2);
+    }
 }
