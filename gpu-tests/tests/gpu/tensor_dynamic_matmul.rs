@@ -6,7 +6,10 @@
 //! groups of 4 read as vectors where its length is a multiple of 8 at run
 //! time, step by step where not — and past the loop budget a second
 //! kernel (one output per invocation, a dispatch per chunk of the
-//! reduction) runs instead, the host giving workgroups to one of the two.
+//! reduction) runs instead; columns of dynamic length take those tiles
+//! too, as vec4 in a kernel for columns a multiple of 4 and one at a time
+//! in another for the rest. The host gives workgroups to one kernel of
+//! each dispatch by the run's sizes.
 
 use kiln_core::codegen::strategy::Distribution;
 use kiln_core::codegen::{compile, CompiledFunction};
@@ -48,8 +51,8 @@ fn matmul(m: Option<usize>, k: Option<usize>, n: Option<usize>) -> String {
     )
 }
 
-/// Which of `f`'s kernels get workgroups at `m x k x n`.
-fn launched(f: &CompiledFunction, (m, k, n): (usize, usize, usize)) -> Vec<bool> {
+/// The names of `f`'s kernels that get workgroups at `m x k x n`.
+fn launched(f: &CompiledFunction, (m, k, n): (usize, usize, usize)) -> Vec<String> {
     let vals = f
         .evaluate_host(
             &|arg, dim| {
@@ -62,7 +65,8 @@ fn launched(f: &CompiledFunction, (m, k, n): (usize, usize, usize)) -> Vec<bool>
     f.dispatches[0]
         .kernels
         .iter()
-        .map(|k| !k.launches(&f.host, &vals).is_empty())
+        .filter(|k| !k.launches(&f.host, &vals).is_empty())
+        .map(|k| k.name.clone())
         .collect()
 }
 
@@ -100,6 +104,19 @@ fn dynamic_matmuls_are_exact() {
             (Some(40), None, Some(36)),
             vec![(40, 3, 36), (40, 4, 36), (40, 66, 36), (40, 68, 36)],
         ),
+        // Columns of dynamic length: vec4 where a multiple of 4.
+        (
+            (Some(64), Some(24), None),
+            vec![
+                (64, 24, 1),
+                (64, 24, 3),
+                (64, 24, 4),
+                (64, 24, 255),
+                (64, 24, 256),
+                (64, 24, 260),
+                (64, 24, 517),
+            ],
+        ),
         (
             (None, None, None),
             vec![
@@ -125,17 +142,20 @@ fn dynamic_matmuls_are_exact() {
         if n == Some(256) {
             assert_eq!((rows, depth), (32, 8), "{name}: {}", d.strategy);
         }
-        let chunked = k.is_none();
-        assert_eq!(d.kernels.len(), if chunked { 2 } else { 1 }, "{name}");
-        let sizes: Vec<_> = runs.clone();
-        let launches: Vec<Vec<bool>> = sizes.iter().map(|&s| launched(f, s)).collect();
+        let kernels = 1 + usize::from(k.is_none()) + usize::from(n.is_none());
+        assert_eq!(d.kernels.len(), kernels, "{name}");
+        let launches: Vec<Vec<String>> = runs.iter().map(|&s| launched(f, s)).collect();
         let program = Program::load(&device, compiled.clone()).unwrap();
         for ((mm, kk, nn), on) in runs.into_iter().zip(launches) {
             let tag = format!("{name} at {mm}x{kk}x{nn}");
-            if chunked {
-                let long = kk > 65_279;
-                assert_eq!(on, [!long, long], "{tag}");
-            }
+            let want = if kk > 65_279 {
+                "f_dispatch_0_long_reduction"
+            } else if n.is_none() && nn % 4 != 0 {
+                "f_dispatch_0_ragged_columns"
+            } else {
+                "f_dispatch_0"
+            };
+            assert_eq!(on, [want], "{tag}");
             let args = [input(&[mm, kk], 1), input(&[kk, nn], 2)];
             let want = eval::run(&module, "f", &args).unwrap_or_else(|e| panic!("{tag}: {e}"));
             let got = program

@@ -63,6 +63,9 @@ enum Plan {
     Tile {
         dims: super::tile::TileDims,
         split: Option<Slices>,
+        /// The output's columns, of dynamic length, where this kernel
+        /// runs only when they are a multiple of 4 (vector columns).
+        fours: Option<Size>,
     },
     /// `per` groups of 4 points per invocation, moved as vectors.
     Vector4 { per: u32 },
@@ -252,30 +255,55 @@ pub fn emit_dispatch(
                 u64::from(rows),
                 u64::from(wg) * u64::from(cols),
             );
-            let tile = Plan::Tile {
-                dims: super::tile::TileDims { rows, cols, depth },
+            let dims = super::tile::TileDims { rows, cols, depth };
+            let plain = Plan::Tile {
+                dims,
                 split: None,
+                fours: None,
             };
+            // The kernels the host chooses between at run time, each with
+            // the condition (a size of 0 or 1) under which it runs.
+            let mut tiles = Vec::new();
+            // Columns of dynamic length in groups of 4: a kernel moving
+            // them as vec4 where they are a multiple of 4, one column at
+            // a time otherwise.
+            match shape.points[shape.points.len() - 1] {
+                n @ Size::Slot(_) if cols % 4 == 0 => {
+                    let ragged = not_multiple(shapes, n, 4);
+                    let whole = not(shapes, ragged);
+                    let fours = Plan::Tile {
+                        dims,
+                        split: None,
+                        fours: Some(n),
+                    };
+                    tiles.push((d.name.clone(), fours, whole));
+                    tiles.push((format!("{}_ragged_columns", d.name), plain, ragged));
+                }
+                _ => tiles.push((d.name.clone(), plain, Size::Static(1))),
+            }
             if red_total.fixed().is_some() {
-                plans.push((d.name.clone(), tile, blocks, Repeat::Once));
+                for (name, plan, when) in tiles {
+                    let groups = shapes.host.arith(SizeOp::Mul, blocks, when);
+                    plans.push((name, plan, groups, Repeat::Once));
+                }
             } else {
                 // A reduction of dynamic length: the tiles where one
                 // invocation's loop over it (step by step at most) fits
                 // the budget at run time; past it, one output per
                 // invocation and a dispatch per chunk of the reduction
-                // (a second kernel; the host gives workgroups to one).
-                let long = shapes
-                    .host
-                    .arith(SizeOp::Sub, red_total, Size::Static(budget));
-                let long = shapes.host.arith(SizeOp::Min, long, Size::Static(1));
-                let short = shapes.host.arith(SizeOp::Sub, Size::Static(1), long);
-                let tiles = shapes.host.arith(SizeOp::Mul, blocks, short);
+                // (another kernel; the host gives workgroups to one).
+                let long = exceeds(shapes, red_total, budget);
+                let short = not(shapes, long);
+                for (name, plan, when) in tiles {
+                    let when = shapes.host.arith(SizeOp::Mul, when, short);
+                    let groups = shapes.host.arith(SizeOp::Mul, blocks, when);
+                    plans.push((name, plan, groups, Repeat::Once));
+                }
                 let per_wg = Size::Static(u64::from(wg));
                 let outputs = shapes.host.arith(SizeOp::CeilDiv, points, per_wg);
                 let outputs = shapes.host.arith(SizeOp::Mul, outputs, long);
                 let count = shapes.host.arith(SizeOp::Mul, points, long);
                 let scratch = scratch_for(buffers, shapes, Some(count));
-                plans.push((d.name.clone(), tile, tiles, Repeat::Once));
                 plans.push((
                     format!("{}_long_reduction", d.name),
                     Plan::Points {
@@ -323,6 +351,7 @@ pub fn emit_dispatch(
                     Plan::Tile {
                         dims: super::tile::TileDims { rows, cols, depth },
                         split: Some(sl.clone()),
+                        fours: None,
                     },
                     u64::from(rows),
                     u64::from(wg) * u64::from(cols),
@@ -564,10 +593,8 @@ fn row_slice_kernels(
     let narrow = row_loops(info, shapes, d, shape, slice);
     let wide = row_loops(info, shapes, d, shape, wg);
     check_budget(shapes, d, loc, wide, budget, "the row share's passes");
-    // 1 where a slice's loops exceed the budget (sizes read below 0 as 0).
-    let long = shapes.host.arith(SizeOp::Sub, narrow, Size::Static(budget));
-    let long = shapes.host.arith(SizeOp::Min, long, Size::Static(1));
-    let short = shapes.host.arith(SizeOp::Sub, Size::Static(1), long);
+    let long = exceeds(shapes, narrow, budget);
+    let short = not(shapes, long);
     let per_wg = Size::Static(u64::from(wg / slice));
     let sliced = shapes.host.arith(SizeOp::CeilDiv, points, per_wg);
     let sliced = shapes.host.arith(SizeOp::Mul, sliced, short);
@@ -592,6 +619,26 @@ fn row_slice_kernels(
             Repeat::Once,
         ),
     ]
+}
+
+/// 1 where `a` exceeds `limit` at run time, else 0 (a host size of 0 or
+/// 1 that gates a kernel's workgroups; sizes read below 0 as 0).
+fn exceeds(shapes: &mut Shapes, a: Size, limit: u64) -> Size {
+    let over = shapes.host.arith(SizeOp::Sub, a, Size::Static(limit));
+    shapes.host.arith(SizeOp::Min, over, Size::Static(1))
+}
+
+/// 1 where `a` is not a multiple of `k` at run time, else 0.
+fn not_multiple(shapes: &mut Shapes, a: Size, k: u64) -> Size {
+    let up = shapes.host.arith(SizeOp::CeilDiv, a, Size::Static(k));
+    let up = shapes.host.arith(SizeOp::Mul, up, Size::Static(k));
+    let pad = shapes.host.arith(SizeOp::Sub, up, a);
+    shapes.host.arith(SizeOp::Min, pad, Size::Static(1))
+}
+
+/// 1 - `flag` (a flag of 0 or 1).
+fn not(shapes: &mut Shapes, flag: Size) -> Size {
+    shapes.host.arith(SizeOp::Sub, Size::Static(1), flag)
 }
 
 /// The loop iterations of one of a row's `slice` invocations: a
@@ -820,9 +867,11 @@ fn emit_kernel(
             let wgi = workgroup_index(e);
             super::vector::emit_vector4(e, d, shape, wgi, *per)?;
         }
-        Plan::Tile { dims, split } => {
+        Plan::Tile { dims, split, fours } => {
             let wgi = workgroup_index(e);
-            super::tile::emit_tile(e, d, shape, wgi, *dims, split.as_ref())?;
+            e.with_fours(*fours, |e| {
+                super::tile::emit_tile(e, d, shape, wgi, *dims, split.as_ref())
+            })?;
         }
         Plan::SharedTile(dims, split) => {
             let wgi = workgroup_index(e);

@@ -95,12 +95,12 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     /// The groups of 4 consecutive coordinates being emitted (`Vector4`
     /// plans, register tiles' columns and unrolled reductions).
     pub vector_groups: Vec<super::vector::VectorGroup>,
-    /// The last dimension of the space of a `Vector4` group being
-    /// emitted on the vector path where that dimension is not a static
-    /// multiple of 4: the kernel checked at run time that the group is
-    /// whole and in one row, so tensors whose last dimension is this one
-    /// move as vectors too.
-    pub runtime_fours: Option<Size>,
+    /// Dynamic sizes the code being emitted knows to be multiples of 4
+    /// (the kernel checked them at run time, [`Emitter::with_fours`]): a
+    /// `Vector4` space's last dimension on its vector path, a row's
+    /// length, a tile's reduction or columns. Tensors whose last
+    /// dimension is one of them move as vectors in vector groups.
+    pub runtime_fours: Vec<Size>,
     buffer_vec4_args: HashMap<BufferId, KValue>,
     buffer_word_args: HashMap<BufferId, KValue>,
     /// Values in memory that this kernel writes and so computes where it
@@ -135,7 +135,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             prepared_roots: HashMap::new(),
             loc: Location::UNKNOWN,
             vector_groups: Vec::new(),
-            runtime_fours: None,
+            runtime_fours: Vec::new(),
             buffer_vec4_args: HashMap::new(),
             buffer_word_args: HashMap::new(),
             computed_here: Vec::new(),
@@ -375,6 +375,29 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         self.b.op(terminator, &out, &[], Vec::new());
         self.b.set_insertion(saved);
         Ok(())
+    }
+
+    /// Whether `size` is a multiple of 4 statically, or one of the
+    /// [`runtime_fours`](Self::runtime_fours) (a 1-D space of static
+    /// length too, whose groups the kernel checked whole).
+    pub fn known_fours(&self, size: Size) -> bool {
+        matches!(size, Size::Static(n) if n % 4 == 0)
+            || self
+                .runtime_fours
+                .iter()
+                .any(|&s| self.c.shapes.same_size(size, s))
+    }
+
+    /// Runs `f` knowing `size` (where given) to be a multiple of 4 at run
+    /// time (see [`runtime_fours`](Self::runtime_fours)).
+    pub fn with_fours<T>(&mut self, size: Option<Size>, f: impl FnOnce(&mut Self) -> T) -> T {
+        let pushed = size.is_some();
+        self.runtime_fours.extend(size);
+        let out = f(self);
+        if pushed {
+            self.runtime_fours.pop();
+        }
+        out
     }
 
     /// `scf.if cond -> results { then } else { else_ }`.

@@ -76,10 +76,10 @@ pub(super) fn emit_row(
         |e| {
             // The row's groups are whole: its tensors, of this length,
             // move as vectors.
-            let outer = e.runtime_fours.replace(last);
-            let out = row_passes(e, d, row, (slice, lane), how, Some(last));
-            e.runtime_fours = outer;
-            out.map(|()| Vec::new())
+            e.with_fours(Some(last), |e| {
+                row_passes(e, d, row, (slice, lane), how, Some(last))
+            })
+            .map(|()| Vec::new())
         },
         |e| {
             row_passes(e, d, row, (slice, lane), how, None)?;

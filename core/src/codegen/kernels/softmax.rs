@@ -236,12 +236,11 @@ impl Emitter<'_, '_, '_> {
                 };
                 // The row's groups are whole: its tensors, of this length,
                 // move as vectors.
-                let outer = e.runtime_fours.replace(len);
-                let out = e
-                    .softmax_stats_vec4(row, share, wg, how)
-                    .and_then(|(mx, sum)| e.softmax_write_vec4(row, share, mx, sum));
-                e.runtime_fours = outer;
-                out.map(|()| Vec::new())
+                e.with_fours(Some(len), |e| {
+                    e.softmax_stats_vec4(row, share, wg, how)
+                        .and_then(|(mx, sum)| e.softmax_write_vec4(row, share, mx, sum))
+                })
+                .map(|()| Vec::new())
             },
             |e| {
                 e.softmax_row_scalar(row, (wg, lane), how)?;

@@ -87,8 +87,7 @@ pub(super) fn emit_tile(
     // columns and the last dimension are multiples of 4: each group is a
     // vector group, so tensors indexed by the column (a matmul's B and C)
     // move as vec4.
-    let vector_cols = cols % 4 == 0
-        && matches!(shape.points[n - 1], super::super::host::Size::Static(c) if c % 4 == 0);
+    let vector_cols = cols % 4 == 0 && e.known_fours(shape.points[n - 1]);
     let groups = if vector_cols { cols / 4 } else { 0 };
     let c0 = if vector_cols {
         let four = e.index(4);
@@ -324,12 +323,11 @@ pub(super) fn emit_tile(
             |e| {
                 // The reduction's groups are whole: operands indexed last
                 // by it, of this length, move as vectors.
-                let outer = e.runtime_fours.replace(k);
-                let out = e.for_(zero, len, dv, &inits, |e, r, accs| {
-                    fold(e, depth, &[Vec::new()], r, accs)
-                });
-                e.runtime_fours = outer;
-                out
+                e.with_fours(Some(k), |e| {
+                    e.for_(zero, len, dv, &inits, |e, r, accs| {
+                        fold(e, depth, &[Vec::new()], r, accs)
+                    })
+                })
             },
             |e| {
                 e.for_(zero, len, one, &inits_else, |e, r, accs| {

@@ -81,13 +81,8 @@ impl Emitter<'_, '_, '_> {
         if !matches!(elem, ElemType::F32 | ElemType::Int(32)) && !native_f16 && !bits16 {
             return None;
         }
-        match self.c.shapes.of(v).last() {
-            Some(Size::Static(n)) if n % 4 == 0 => {}
-            Some(&last)
-                if self
-                    .runtime_fours
-                    .is_some_and(|space| self.c.shapes.same_size(last, space)) => {}
-            _ => return None,
+        if !self.known_fours(*self.c.shapes.of(v).last()?) {
+            return None;
         }
         self.lane_of(*coords.last()?)
     }
@@ -403,7 +398,7 @@ fn points(
 
 /// Emits the group of 4 points starting at linear index `p0` of
 /// `domain` as vectors (its points in one row), with
-/// [`runtime_fours`](Emitter::runtime_fours) set to `runtime_fours`.
+/// `runtime_fours` (where given) known to be a multiple of 4.
 fn vector_group(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
@@ -411,10 +406,7 @@ fn vector_group(
     p0: KValue,
     runtime_fours: Option<Size>,
 ) -> Result<(), CodegenError> {
-    let outer = std::mem::replace(&mut e.runtime_fours, runtime_fours);
-    let out = vector_group_here(e, d, domain, p0);
-    e.runtime_fours = outer;
-    out
+    e.with_fours(runtime_fours, |e| vector_group_here(e, d, domain, p0))
 }
 
 /// [`vector_group`] with the emitter's `runtime_fours` as it is.

@@ -1054,10 +1054,11 @@ fn cpu_texel_tile(
     // Rows of dynamic length (a batch or a sequence) take the tallest
     // tile, as a large static output would (lavapipe, ? x 1024 by 1024 x
     // 1024: 45 -> 23 ms at 1,024 rows, 4.8 -> 3.0 at 100, 0.75 -> 0.78
-    // at 1, against 16x4 tiles).
+    // at 1, against 16x4 tiles); columns of dynamic length the widest
+    // (the kernels move them as vec4 where a multiple of 4 at run time).
     let n = shape.points.len();
     let rows = shape.points[n - 2].fixed();
-    let cols = shape.points[n - 1].fixed()?;
+    let cols = shape.points[n - 1].fixed();
     let points = shape.static_points();
     if rows.is_some_and(|r| r <= 16) {
         return None;
@@ -1078,16 +1079,16 @@ fn cpu_texel_tile(
         (CPU_TILE_ACCUMULATORS, CPU_TILE_DEPTH, 32)
     };
     for tile_cols in [32u32, 16, 8, 4].into_iter().filter(|&c| c <= widest) {
-        let per_col = cols / u64::from(tile_cols);
+        let per_col = cols.map_or(u64::MAX, |c| c / u64::from(tile_cols));
         let mut wg = pow2_floor(u32::try_from(per_col.min(64)).unwrap_or(64)).min(max_inv);
-        // Rows of dynamic length: workgroups of one SIMD row (8), so
-        // that few rows still make several workgroups (lavapipe, ? x 1024
-        // by 1024 x 1024: 1 row 1.39 -> 0.78 ms, 1,024 rows 24.8 -> 23.3
-        // against workgroups of 32).
-        if rows.is_none() {
+        // Rows or columns of dynamic length: workgroups of one SIMD row
+        // (8), so that few rows still make several workgroups (lavapipe,
+        // ? x 1024 by 1024 x 1024: 1 row 1.39 -> 0.78 ms, 1,024 rows
+        // 24.8 -> 23.3 against workgroups of 32).
+        if rows.is_none() || cols.is_none() {
             wg = wg.min(8);
         }
-        if wg < 8 || cols % (u64::from(wg) * u64::from(tile_cols)) != 0 {
+        if wg < 8 || cols.is_some_and(|c| c % (u64::from(wg) * u64::from(tile_cols)) != 0) {
             continue;
         }
         let tiles = |r: u32| {
