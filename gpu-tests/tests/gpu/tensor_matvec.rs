@@ -11,8 +11,10 @@
 //! cheap: a subgroup per row), each with and without
 //! `GroupNonUniformArithmetic` (the tree fallback), and with the slice
 //! choices `kiln tune` may try. Also: rows beyond one invocation's loop
-//! budget take subgroup slices, then a strategy that splits them, and a
-//! vector x matrix keeps its vec4 register tile.
+//! budget take subgroup slices, then a strategy that splits them; rows of
+//! dynamic length take row slices where they fit the budget at run time
+//! and chunked dispatches past it; and a vector x matrix keeps its vec4
+//! register tile.
 
 use std::rc::Rc;
 
@@ -573,6 +575,93 @@ fn row_reductions_take_a_row_per_invocation_on_lavapipe() {
             "{name}: {dist:?} on a GPU"
         );
         check(&device, &name, gpu, &src, &[arg]);
+    }
+    assert_no_validation_messages(device.context());
+}
+
+/// Row sums and matvecs over rows of dynamic length take row slices too:
+/// on lavapipe a row per invocation, read as vec4 where the length is a
+/// multiple of 4 at run time, and past the loop budget (here cut to 256
+/// iterations) a second kernel of chunked dispatches; the host gives
+/// workgroups to the one the run's row length calls for, and both are
+/// exact.
+#[test]
+fn dynamic_rows_take_row_slices_within_the_budget_and_chunks_past_it() {
+    let device = device();
+    let real = device_target(&device);
+    let mut small = real.clone();
+    small.facts.loop_iteration_cap = Some(512);
+    assert_eq!(small.loop_budget(), 256);
+    let sums = r#"func.func @f(%a: tensor<?x?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty(%m) : tensor<?xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %r = linalg.reduce ins(%a : tensor<?x?xf32>) outs(%i : tensor<?xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<?xf32>
+}"#;
+    let matvec = r#"func.func @f(%a: tensor<?x?xf32>, %x: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty(%m) : tensor<?xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %r = linalg.matvec ins(%a, %x : tensor<?x?xf32>, tensor<?xf32>) outs(%i : tensor<?xf32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}"#;
+    // (target, budget, row shapes).
+    type Runs<'a> = (&'a CodegenTarget, u64, &'a [(usize, usize)]);
+    let runs: [Runs<'_>; 2] = [
+        (
+            &small,
+            256,
+            &[(65, 256), (65, 255), (65, 257), (3, 1000), (2, 4)],
+        ),
+        (&real, 65_279, &[(70, 4096), (70, 4099), (1, 1), (9, 3)]),
+    ];
+    for (src, with_vector) in [(sums, false), (matvec, true)] {
+        let module = kiln_core::tensor::load(src).unwrap();
+        for (target, budget, shapes) in runs {
+            let compiled = compile(&module, target).unwrap();
+            let (dist, _, _) = reducing(&compiled);
+            assert_eq!(dist, Distribution::RowSlices { slice: 1 }, "{src}");
+            let f = &compiled.functions[0];
+            let kernels = &f.dispatches[0].kernels;
+            assert_eq!(kernels.len(), 2, "{src}");
+            assert!(
+                kernels[0].kernel_text.contains("vector<4xf32>"),
+                "no vec4 path"
+            );
+            for &(m, k) in shapes {
+                let name = format!("{m}x{k} with a budget of {budget}");
+                let vals = f
+                    .evaluate_host(
+                        &|arg, d| {
+                            (if arg == 0 { vec![m, k] } else { vec![k] })
+                                .get(d)
+                                .map(|&s| s as u64)
+                        },
+                        &|_| None,
+                    )
+                    .unwrap();
+                let on: Vec<bool> = kernels
+                    .iter()
+                    .map(|x| !x.launches(&f.host, &vals).is_empty())
+                    .collect();
+                let long = k as u64 > budget;
+                assert_eq!(on, [!long, long], "{name}");
+                let mut args = vec![input(&[m, k], 1)];
+                if with_vector {
+                    args.push(input(&[k], 2));
+                }
+                check(&device, &name, compiled.clone(), src, &args);
+            }
+        }
     }
     assert_no_validation_messages(device.context());
 }

@@ -299,22 +299,16 @@ pub fn emit_dispatch(
                     let groups = shapes.host.arith(SizeOp::Mul, blocks, when);
                     plans.push((name, plan, groups, Repeat::Once));
                 }
-                let per_wg = Size::Static(u64::from(wg));
-                let outputs = shapes.host.arith(SizeOp::CeilDiv, points, per_wg);
-                let outputs = shapes.host.arith(SizeOp::Mul, outputs, long);
                 let count = shapes.host.arith(SizeOp::Mul, points, long);
                 let scratch = scratch_for(buffers, shapes, Some(count));
-                plans.push((
-                    format!("{}_long_reduction", d.name),
-                    Plan::Points {
-                        per: 1,
-                        range: Range::Chunk(scratch),
-                    },
-                    outputs,
-                    Repeat::Chunks {
-                        total: red_total,
-                        chunk: budget,
-                    },
+                plans.push(chunked_points(
+                    d,
+                    shapes,
+                    (points, wg),
+                    red_total,
+                    budget,
+                    long,
+                    scratch,
                 ));
             }
         }
@@ -459,12 +453,31 @@ pub fn emit_dispatch(
         ) if root_struct.is_some() && slice > 0 && wg % slice == 0 => {
             let rows = Size::Static(u64::from(wg / slice));
             let groups = shapes.host.arith(SizeOp::CeilDiv, points, rows);
-            plans.push((
-                d.name.clone(),
-                Plan::RowSlices { slice, combine },
-                groups,
-                Repeat::Once,
-            ));
+            let plan = Plan::RowSlices { slice, combine };
+            if red_total.fixed().is_some() {
+                plans.push((d.name.clone(), plan, groups, Repeat::Once));
+            } else {
+                // Rows of dynamic length: the slices where a lane's loop
+                // over its row (element by element at most) fits the
+                // budget at run time, else a dispatch per chunk.
+                let lanes = Size::Static(u64::from(slice));
+                let loops = shapes.host.arith(SizeOp::CeilDiv, red_total, lanes);
+                let long = exceeds(shapes, loops, budget);
+                let short = not(shapes, long);
+                let groups = shapes.host.arith(SizeOp::Mul, groups, short);
+                plans.push((d.name.clone(), plan, groups, Repeat::Once));
+                let count = shapes.host.arith(SizeOp::Mul, points, long);
+                let scratch = scratch_for(buffers, shapes, Some(count));
+                plans.push(chunked_points(
+                    d,
+                    shapes,
+                    (points, wg),
+                    red_total,
+                    budget,
+                    long,
+                    scratch,
+                ));
+            }
         }
         (
             dist @ (Distribution::WorkgroupPerPoint | Distribution::RowSlices { .. }),
@@ -619,6 +632,37 @@ fn row_slice_kernels(
             Repeat::Once,
         ),
     ]
+}
+
+/// The kernel for reductions of dynamic length past the loop budget: one
+/// output per invocation (`points` of them on workgroups of `wg`), a
+/// dispatch per `budget` iterations of the `total`, the accumulators kept
+/// in `scratch` between dispatches; workgroups only where `long` (0 or
+/// 1) is 1.
+fn chunked_points(
+    d: &DispatchRegion,
+    shapes: &mut Shapes,
+    (points, wg): (Size, u32),
+    total: Size,
+    budget: u64,
+    long: Size,
+    scratch: Vec<usize>,
+) -> (String, Plan, Size, Repeat) {
+    let per_wg = Size::Static(u64::from(wg));
+    let outputs = shapes.host.arith(SizeOp::CeilDiv, points, per_wg);
+    let outputs = shapes.host.arith(SizeOp::Mul, outputs, long);
+    (
+        format!("{}_long_reduction", d.name),
+        Plan::Points {
+            per: 1,
+            range: Range::Chunk(scratch),
+        },
+        outputs,
+        Repeat::Chunks {
+            total,
+            chunk: budget,
+        },
+    )
 }
 
 /// 1 where `a` exceeds `limit` at run time, else 0 (a host size of 0 or

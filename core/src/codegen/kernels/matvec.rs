@@ -6,8 +6,10 @@
 //! `j` the slice: the subgroup id where the slice combines by subgroup
 //! arithmetic, else `t / slice`). A slice's invocations stride over the
 //! point's reduction (lane `l` takes iterations `l, l + slice, ...`, or
-//! groups of 4 read as vec4 where the reduction is a static multiple of
-//! 4), only the last round bounds-checked; the partial results then
+//! groups of 4 read as vec4 where the reduction is a multiple of 4:
+//! statically, or at run time for a reduction of dynamic length, both
+//! ways emitted under a uniform condition), only the last round
+//! bounds-checked; the partial results then
 //! combine within the slice — `gpu.subgroup_reduce` (every lane gets the
 //! total, no barrier), or a workgroup-memory tree over the slice's
 //! entries, run by the whole workgroup in step so its barriers are
@@ -74,11 +76,45 @@ pub(super) fn emit_row_slices(
     let rp = root_point(e, d, &coords, root)?;
     let (loops, red) = e.reduction_loops(root, &s);
     let length = e.product(&red);
-    // A static row a multiple of 4 long: groups of 4 read as vec4.
-    let groups = red.len() == 1 && e.const_of(length).is_some_and(|k| k > 0 && k % 4 == 0);
-    let accs = e.coop_loop(&cs, length, lane, slice_v, groups, |e, r| {
-        e.combinable_xs_at(root, &s, &cs, &rp, (&loops, &red), r)
-    })?;
+    let dynamic = match e.loop_sizes(root)[..] {
+        ref sizes if red.len() == 1 && e.const_of(length).is_none() => Some(sizes[loops[0]]),
+        _ => None,
+    };
+    let accs = match dynamic {
+        // A row of dynamic length: groups of 4 read as vec4 where it is a
+        // multiple of 4 at run time, element by element otherwise, under
+        // one uniform condition.
+        Some(len) => {
+            let four = e.index(4);
+            let rem = e.rem(length, four);
+            let zero = e.index(0);
+            let fours = e.b.cmpi("eq", rem, zero);
+            let tys: Vec<KType> = e.identities(&cs).iter().map(|&v| e.b.type_of(v)).collect();
+            e.if_else(
+                fours,
+                &tys,
+                |e| {
+                    e.with_fours(Some(len), |e| {
+                        e.coop_loop(&cs, length, lane, slice_v, true, |e, r| {
+                            e.combinable_xs_at(root, &s, &cs, &rp, (&loops, &red), r)
+                        })
+                    })
+                },
+                |e| {
+                    e.coop_loop(&cs, length, lane, slice_v, false, |e, r| {
+                        e.combinable_xs_at(root, &s, &cs, &rp, (&loops, &red), r)
+                    })
+                },
+            )?
+        }
+        // A static row a multiple of 4 long: groups of 4 read as vec4.
+        None => {
+            let groups = red.len() == 1 && e.const_of(length).is_some_and(|k| k > 0 && k % 4 == 0);
+            e.coop_loop(&cs, length, lane, slice_v, groups, |e, r| {
+                e.combinable_xs_at(root, &s, &cs, &rp, (&loops, &red), r)
+            })?
+        }
+    };
     let totals = match combine {
         // A row per invocation: nothing to combine.
         _ if slice == 1 => accs,

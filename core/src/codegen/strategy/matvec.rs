@@ -103,19 +103,25 @@ fn combine_of(target: &CodegenTarget, shape: &DispatchShape, slice: u32) -> Comb
     }
 }
 
-/// The static reduction length of a dispatch that may take row slices,
-/// or `None`: a combinable contraction (named, or a generic reduction)
-/// that streams rows, its reduction static and not empty.
-fn row_length(shape: &DispatchShape) -> Option<u64> {
+/// The reduction length of a dispatch that may take row slices, or
+/// `None`: a combinable contraction (named, or a generic reduction) that
+/// streams rows, its reduction static and not empty, or dynamic (the
+/// kernels check it against the loop budget at run time).
+fn row_length(shape: &DispatchShape) -> Option<Size> {
     let family = matches!(shape.family, OpFamily::Contraction | OpFamily::Reduction);
     let rows = shape.streams_rows || shape.sums_rows;
     (family && shape.combinable && rows).then_some(())?;
-    shape.reduction?.fixed().filter(|&k| k > 0)
+    shape.reduction.filter(|&k| k != Size::Static(0))
 }
 
 /// The loop iterations of one invocation of a slice of `slice` over a row
-/// of `k` (vec4 groups where `k` is a multiple of 4).
-fn iterations(k: u64, slice: u32) -> u64 {
+/// of `k` (vec4 groups where `k` is a multiple of 4); for a row of
+/// dynamic length, the budget (rows past it take a chunked kernel at run
+/// time).
+fn iterations(k: Size, slice: u32, budget: u64) -> u64 {
+    let Size::Static(k) = k else {
+        return budget;
+    };
     let unit = if k % 4 == 0 { 4 } else { 1 };
     k.div_ceil(unit * u64::from(slice.max(1)))
 }
@@ -134,7 +140,7 @@ pub(super) fn set_row_slices(
     let Some(k) = row_length(shape) else {
         return false;
     };
-    let chunk = iterations(k, slice);
+    let chunk = iterations(k, slice, target.loop_budget());
     if !slice.is_power_of_two()
         || wg % slice != 0
         || wg > pow2_floor(target.max_invocations())
@@ -206,7 +212,7 @@ pub(super) fn choose_row_slices(
     let wg_of = |slice: u32| (4 * slice).clamp(64, 256).min(max_inv).max(slice);
     let slice = if cpu_like && set_row_slices(target, shape, s, wg_of(1), 1) {
         1
-    } else if k >= u64::from(subgroup)
+    } else if k.fixed().is_none_or(|k| k >= u64::from(subgroup))
         && set_row_slices(target, shape, s, wg_of(subgroup), subgroup)
     {
         subgroup
@@ -218,6 +224,13 @@ pub(super) fn choose_row_slices(
         _ => Combine::WorkgroupTree,
     };
     let rows_text = rows.map_or("?".into(), |m| m.to_string());
+    let (k_text, vec4) = match k {
+        Size::Static(k) => (k.to_string(), if k % 4 == 0 { ", read as vec4" } else { "" }),
+        Size::Slot(_) => (
+            "dynamic length".to_string(),
+            ", read as vec4 where a multiple of 4 at run time (past the loop budget, a dispatch per chunk)",
+        ),
+    };
     let what = if shape.sums_rows {
         "row reduction"
     } else {
@@ -225,13 +238,12 @@ pub(super) fn choose_row_slices(
     };
     s.reason = if slice == 1 {
         format!(
-            "{what} ({rows_text} rows of {k}) where barriers serialize or the device is a CPU: a row per invocation{}{}",
-            if k % 4 == 0 { ", read as vec4" } else { "" },
+            "{what} ({rows_text} rows of {k_text}) where barriers serialize or the device is a CPU: a row per invocation{vec4}{}",
             if shape.sums_rows { "" } else { ", the vector's loads uniform" }
         )
     } else {
         format!(
-            "{what} ({rows_text} rows of {k}, nothing shared between rows): one row per slice of {slice} invocations, {} rows per workgroup, combined by {}",
+            "{what} ({rows_text} rows of {k_text}, nothing shared between rows): one row per slice of {slice} invocations, {} rows per workgroup, combined by {}",
             s.invocations() / slice,
             match combine {
                 Combine::Subgroup | Combine::OneSubgroup => "subgroup arithmetic",
@@ -278,7 +290,7 @@ pub(super) fn row_slice_candidates(target: &CodegenTarget, shape: &DispatchShape
             }
         }
     }
-    if k <= target.loop_budget() {
+    if k.fixed().is_some_and(|k| k <= target.loop_budget()) {
         out.push(Choice {
             workgroup: 64.min(pow2_floor(target.max_invocations())),
             distribution: Distribution::Points { per_invocation: 1 },
@@ -299,7 +311,7 @@ pub(super) fn retarget_reduction(target: &CodegenTarget, shape: &DispatchShape, 
         }
         Distribution::WorkgroupPerPoint => {}
         _ => {
-            if let (Some(ReductionStrategy::Cooperative { .. }), Some(k)) =
+            if let (Some(ReductionStrategy::Cooperative { .. }), Some(Size::Static(k))) =
                 (s.reduction, row_length(shape))
             {
                 s.reduction = Some(ReductionStrategy::Serial {
