@@ -140,3 +140,25 @@ fn a_dynamic_reduction_takes_a_tile_within_the_budget_and_chunks_past_it() {
         assert_eq!(back.functions[0].dispatches[0].kernels.len(), 2);
     }
 }
+
+/// The dynamic-shape programs in `bench/programs/dynamic/` compile for
+/// lavapipe's env and an H200's, every kernel passing spirv-val.
+#[test]
+fn the_dynamic_bench_programs_compile_to_valid_kernels() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/programs/dynamic");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("bench/programs/dynamic") {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("mlir") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for target in [lavapipe_target(), h200_target()] {
+            let f = compile_first(&text, &target);
+            assert!(!f.dispatches.is_empty(), "{}", path.display());
+            kernels_validate(&f);
+        }
+        seen += 1;
+    }
+    assert!(seen >= 5, "{seen} programs in {}", dir.display());
+}
