@@ -128,6 +128,13 @@ pub fn emit_dispatch(
             })
             .collect::<Vec<_>>()
     };
+    // The kernel for a run whose reduction of dynamic length exceeds the
+    // loop budget, with workgroups where `long` (0 or 1) is 1.
+    let chunked = |buffers: &mut BufferPlan, shapes: &mut Shapes, long: Size| {
+        let count = shapes.host.arith(SizeOp::Mul, points, long);
+        let scratch = scratch_for(buffers, shapes, Some(count));
+        chunked_points(d, shapes, (points, wg), red_total, budget, long, scratch)
+    };
     let mut plans: Vec<(String, Plan, Size, Repeat)> = Vec::new();
     match (strategy.distribution, strategy.reduction) {
         (Distribution::Points { per_invocation }, red) => {
@@ -299,17 +306,7 @@ pub fn emit_dispatch(
                     let groups = shapes.host.arith(SizeOp::Mul, blocks, when);
                     plans.push((name, plan, groups, Repeat::Once));
                 }
-                let count = shapes.host.arith(SizeOp::Mul, points, long);
-                let scratch = scratch_for(buffers, shapes, Some(count));
-                plans.push(chunked_points(
-                    d,
-                    shapes,
-                    (points, wg),
-                    red_total,
-                    budget,
-                    long,
-                    scratch,
-                ));
+                plans.push(chunked(buffers, shapes, long));
             }
         }
         (
@@ -466,17 +463,7 @@ pub fn emit_dispatch(
                 let short = not(shapes, long);
                 let groups = shapes.host.arith(SizeOp::Mul, groups, short);
                 plans.push((d.name.clone(), plan, groups, Repeat::Once));
-                let count = shapes.host.arith(SizeOp::Mul, points, long);
-                let scratch = scratch_for(buffers, shapes, Some(count));
-                plans.push(chunked_points(
-                    d,
-                    shapes,
-                    (points, wg),
-                    red_total,
-                    budget,
-                    long,
-                    scratch,
-                ));
+                plans.push(chunked(buffers, shapes, long));
             }
         }
         (

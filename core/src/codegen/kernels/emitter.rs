@@ -559,6 +559,14 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
     }
 
     /// `a % b` (unsigned) on indices.
+    /// Whether index `n` is a multiple of `k` (an `i1`).
+    pub fn multiple_of(&mut self, n: KValue, k: i64) -> KValue {
+        let kv = self.index(k);
+        let r = self.rem(n, kv);
+        let zero = self.index(0);
+        self.b.cmpi("eq", r, zero)
+    }
+
     pub fn rem(&mut self, a: KValue, b: KValue) -> KValue {
         match (self.const_of(a), self.const_of(b)) {
             (Some(x), Some(y)) if y != 0 => self.index(x % y),

@@ -85,10 +85,7 @@ pub(super) fn emit_row_slices(
         // multiple of 4 at run time, element by element otherwise, under
         // one uniform condition.
         Some(len) => {
-            let four = e.index(4);
-            let rem = e.rem(length, four);
-            let zero = e.index(0);
-            let fours = e.b.cmpi("eq", rem, zero);
+            let fours = e.multiple_of(length, 4);
             let tys: Vec<KType> = e.identities(&cs).iter().map(|&v| e.b.type_of(v)).collect();
             e.if_else(
                 fours,

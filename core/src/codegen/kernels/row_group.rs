@@ -66,10 +66,7 @@ pub(super) fn emit_row(
     // condition (llvmpipe runs both under a lane mask, the other's loops
     // stopping after one masked round).
     let n = e.size(last);
-    let four = e.index(4);
-    let r = e.rem(n, four);
-    let zero = e.index(0);
-    let fours = e.b.cmpi("eq", r, zero);
+    let fours = e.multiple_of(n, 4);
     e.if_else(
         fours,
         &[],

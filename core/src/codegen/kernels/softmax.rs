@@ -216,10 +216,7 @@ impl Emitter<'_, '_, '_> {
         how: Combine,
     ) -> Result<(), CodegenError> {
         let n = self.size(len);
-        let four = self.index(4);
-        let r = self.rem(n, four);
-        let zero = self.index(0);
-        let fours = self.b.cmpi("eq", r, zero);
+        let fours = self.multiple_of(n, 4);
         self.if_else(
             fours,
             &[],

@@ -311,10 +311,9 @@ pub(super) fn emit_tile(
         // condition.
         let len = sizes[0];
         let dv = e.index(i64::from(depth));
-        let rem = e.rem(len, dv);
         let zero = e.index(0);
         let one = e.index(1);
-        let aligned = e.b.cmpi("eq", rem, zero);
+        let aligned = e.multiple_of(len, i64::from(depth));
         let tys: Vec<_> = inits.iter().map(|&v| e.b.type_of(v)).collect();
         let inits_else = inits.clone();
         e.if_else(

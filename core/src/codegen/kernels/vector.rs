@@ -338,8 +338,7 @@ pub(super) fn emit_vector4(
         (whole, shape.points.last().copied(), None)
     } else {
         let n = domain.len();
-        let r = e.rem(domain[n - 1], four);
-        let fours = e.b.cmpi("eq", r, zero);
+        let fours = e.multiple_of(domain[n - 1], 4);
         let groups = super::tile::ceil_div(e, total, four);
         (groups, shape.points.last().copied(), Some(fours))
     };
