@@ -12,15 +12,8 @@ use kiln_core::codegen::{archive, explain, CompiledFunction, CompiledProgram};
 
 use crate::common::{compile_first, h200_target, kernels_validate, lavapipe_target};
 
-const SOFTMAX: &str = r#"func.func @f(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %m = tensor.dim %x, %c0 : tensor<?x?xf32>
-  %n = tensor.dim %x, %c1 : tensor<?x?xf32>
-  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
-  %y = linalg.softmax dimension(1) ins(%x : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
-  return %y : tensor<?x?xf32>
-}"#;
+/// The softmax of `tensor<?x?xf32>` rows the bench times.
+const SOFTMAX: &str = include_str!("../../../bench/programs/dynamic/softmax.mlir");
 
 /// The workgroups each kernel of `f`'s only dispatch gets for an input
 /// of `rows` x `len`.
@@ -52,7 +45,7 @@ fn dynamic_rows_pick_a_subgroup_or_a_workgroup_per_row_at_run_time() {
     );
     assert_eq!(d.strategy.workgroup_size, [256, 1, 1]);
     let names: Vec<&str> = d.kernels.iter().map(|k| k.name.as_str()).collect();
-    assert_eq!(names, ["f_dispatch_0", "f_dispatch_0_long_rows"]);
+    assert_eq!(names, ["main_dispatch_0", "main_dispatch_0_long_rows"]);
     kernels_validate(&f);
     // 32 rows per workgroup while three passes of ceil(len / 8) fit
     // 65,279 iterations; a workgroup per row past that.
