@@ -16,6 +16,10 @@ pub const MLP: &str = include_str!("../models/mlp.mlir");
 /// 4 heads, MLP width 1024.
 pub const TRANSFORMER: &str = include_str!("../models/transformer.mlir");
 
+/// The transformer block with the sequence length dynamic
+/// (`models/transformer_dynamic.mlir`): `@block` over `tensor<?x256xf32>`.
+pub const TRANSFORMER_DYNAMIC: &str = include_str!("../models/transformer_dynamic.mlir");
+
 /// A seeded generator of uniform floats (xorshift64*; examples need
 /// repeatable data, not statistical quality).
 pub struct Rng(u64);
@@ -100,8 +104,14 @@ pub fn mlp_weights(seed: u64) -> Vec<Value> {
 /// The transformer block's arguments (seeded): `x` then the weights, in
 /// `@block`'s order.
 pub fn transformer_args(seed: u64) -> Vec<Value> {
+    transformer_args_of(seed, 128)
+}
+
+/// [`transformer_args`] for a sequence of `s` tokens (the dynamic block's
+/// `x` is `s x 256`).
+pub fn transformer_args_of(seed: u64, s: usize) -> Vec<Value> {
     let mut rng = Rng::new(seed);
-    let (s, d, f) = (128, 256, 1024);
+    let (d, f) = (256, 1024);
     let w = |fan_in: usize| (1.0f32 / fan_in as f32).sqrt();
     let gain = |n: usize, rng: &mut Rng| {
         let data: Vec<f32> = (0..n).map(|_| 1.0 + 0.1 * rng.next()).collect();

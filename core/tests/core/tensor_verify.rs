@@ -223,3 +223,38 @@ fn all_errors_are_collected() {
         ]
     );
 }
+
+/// A region's values cannot take a name an enclosing region binds (as
+/// `mlir-opt-19` says); sibling regions and functions may reuse names.
+#[test]
+fn a_nested_region_cannot_rebind_an_outer_name() {
+    rejects(
+        "func.func @f(%a: tensor<4xf32>, %c: tensor<f32>) -> tensor<f32> {
+  %s = arith.constant 1.0 : f32
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = [\"reduction\"]} ins(%a : tensor<4xf32>) outs(%c : tensor<f32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}",
+        "5:5: redefinition of SSA value '%s'",
+    );
+    let siblings = "func.func @f(%a: tensor<4xf32>, %c: tensor<f32>) -> tensor<f32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = [\"reduction\"]} ins(%a : tensor<4xf32>) outs(%c : tensor<f32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = [\"reduction\"]} ins(%a : tensor<4xf32>) outs(%r : tensor<f32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.mulf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %t : tensor<f32>
+}
+func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}";
+    tensor::load(siblings).unwrap_or_else(|e| panic!("{e}"));
+}

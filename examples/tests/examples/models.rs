@@ -6,7 +6,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use kiln_examples::{flat_after_first, mlp_loop, reference, relative_error, transformer_args};
+use kiln_examples::{
+    flat_after_first, mlp_loop, reference, relative_error, transformer_args, transformer_args_of,
+};
 use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::{CacheLocation, Device, DeviceOptions};
 
@@ -24,7 +26,7 @@ fn device() -> Device {
 #[test]
 fn models_are_mlir_19() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
-    for file in ["mlp.mlir", "transformer.mlir"] {
+    for file in ["mlp.mlir", "transformer.mlir", "transformer_dynamic.mlir"] {
         let out = Command::new("mlir-opt-19")
             .arg(dir.join(file))
             .output()
@@ -99,5 +101,37 @@ fn transformer_block_matches_reference() {
     // the input.
     assert!(relative_error(&out[0], &args[0]) > 0.1);
     assert!(!device.profile_report().kernels.is_empty());
+    assert_no_validation_messages(device.context());
+}
+
+/// The block with the sequence length dynamic, compiled once: at 128
+/// tokens it gives the static block's result, and at 37 and 1 it matches
+/// the reference evaluator.
+#[test]
+fn dynamic_transformer_block_matches_at_any_sequence_length() {
+    let device = device();
+    let module = kiln_core::tensor::load(kiln_examples::TRANSFORMER_DYNAMIC).unwrap();
+    let program = device.compile(&module).unwrap();
+    let args = transformer_args(7);
+    let out = program.run("block", &args).unwrap();
+    let static_module = kiln_core::tensor::load(kiln_examples::TRANSFORMER).unwrap();
+    let static_out = device
+        .compile(&static_module)
+        .unwrap()
+        .run("block", &args)
+        .unwrap();
+    let err = relative_error(&out[0], &static_out[0]);
+    assert!(
+        err <= 1e-5,
+        "relative error {err:e} against the static block"
+    );
+    for s in [37, 1] {
+        let args = transformer_args_of(11, s);
+        let out = program.run("block", &args).unwrap();
+        assert_eq!(out[0].tensor().unwrap().shape, vec![s, 256]);
+        let want = reference(&module, "block", &args).unwrap();
+        let err = relative_error(&out[0], &want[0]);
+        assert!(err <= 1e-4, "{s} tokens: relative error {err:e}");
+    }
     assert_no_validation_messages(device.context());
 }

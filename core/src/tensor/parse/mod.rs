@@ -122,14 +122,18 @@ impl<'a> Parser<'a> {
         self.scopes.pop();
     }
 
-    /// Binds `%name` to `values` (one, or an op's result group).
+    /// Binds `%name` to `values` (one, or an op's result group). A name
+    /// visible here — bound in this region or an enclosing one up to the
+    /// nearest isolated from above — cannot be bound again (MLIR's rule:
+    /// a region's values do not shadow those of the regions around it).
     pub(crate) fn define(&mut self, name: &str, values: Vec<TValue>, loc: Location) -> PResult<()> {
+        if self.lookup(name).is_some() {
+            return self.err_at(loc, format!("redefinition of SSA value '%{name}'"));
+        }
         let Some(scope) = self.scopes.last_mut() else {
             return self.err_at(loc, "value defined outside any region");
         };
-        if scope.names.insert(name.to_owned(), values).is_some() {
-            return self.err_at(loc, format!("redefinition of SSA value '%{name}'"));
-        }
+        scope.names.insert(name.to_owned(), values);
         Ok(())
     }
 
