@@ -8,7 +8,8 @@
 //! kernel (one output per invocation, a dispatch per chunk of the
 //! reduction) runs instead; columns of dynamic length take those tiles
 //! too, as vec4 in a kernel for columns a multiple of 4 and one at a time
-//! in another for the rest. The host gives workgroups to one kernel of
+//! in another for the rest; a run of one row (dynamic rows) takes tiles
+//! of one row. The host gives workgroups to one kernel of
 //! each dispatch by the run's sizes.
 
 use kiln_core::codegen::strategy::Distribution;
@@ -121,6 +122,9 @@ fn dynamic_matmuls_are_exact() {
             (None, None, None),
             vec![
                 (1, 1, 1),
+                (1, 64, 36),
+                (1, 9, 7),
+                (2, 8, 8),
                 (5, 7, 3),
                 (33, 64, 36),
                 (17, 68, 260),
@@ -136,24 +140,31 @@ fn dynamic_matmuls_are_exact() {
         let f = &compiled.functions[0];
         let d = &f.dispatches[0];
         let name = format!("matmul {m:?}x{k:?}x{n:?}");
-        let Distribution::Tile { rows, depth, .. } = d.strategy.distribution else {
+        let Distribution::Tile { rows, cols, depth } = d.strategy.distribution else {
             panic!("{name}: {}", d.strategy);
         };
         if n == Some(256) {
             assert_eq!((rows, depth), (32, 8), "{name}: {}", d.strategy);
         }
-        let kernels = 1 + usize::from(k.is_none()) + usize::from(n.is_none());
+        // Dynamic rows in a tall tile: a kernel of one-row tiles too.
+        let one_row = m.is_none() && rows > 1 && cols % 4 == 0;
+        let kernels =
+            (1 + usize::from(one_row)) * (1 + usize::from(n.is_none())) + usize::from(k.is_none());
         assert_eq!(d.kernels.len(), kernels, "{name}");
         let launches: Vec<Vec<String>> = runs.iter().map(|&s| launched(f, s)).collect();
         let program = Program::load(&device, compiled.clone()).unwrap();
         for ((mm, kk, nn), on) in runs.into_iter().zip(launches) {
             let tag = format!("{name} at {mm}x{kk}x{nn}");
             let want = if kk > 65_279 {
-                "f_dispatch_0_long_reduction"
-            } else if n.is_none() && nn % 4 != 0 {
-                "f_dispatch_0_ragged_columns"
+                "f_dispatch_0_long_reduction".to_string()
             } else {
-                "f_dispatch_0"
+                let rows = if one_row && mm == 1 { "_one_row" } else { "" };
+                let cols = if n.is_none() && nn % 4 != 0 {
+                    "_ragged_columns"
+                } else {
+                    ""
+                };
+                format!("f_dispatch_0{rows}{cols}")
             };
             assert_eq!(on, [want], "{tag}");
             let args = [input(&[mm, kk], 1), input(&[kk, nn], 2)];

@@ -256,41 +256,61 @@ pub fn emit_dispatch(
             Distribution::Tile { rows, cols, depth },
             Some(ReductionStrategy::Serial { chunked: false, .. }),
         ) if root_struct.is_some() && shape.points.len() >= 2 => {
-            let blocks = block_grid(
-                shapes,
-                &shape.points,
-                u64::from(rows),
-                u64::from(wg) * u64::from(cols),
-            );
             let dims = super::tile::TileDims { rows, cols, depth };
-            let plain = Plan::Tile {
-                dims,
-                split: None,
-                fours: None,
-            };
-            // The kernels the host chooses between at run time, each with
-            // the condition (a size of 0 or 1) under which it runs.
+            let n = shape.points.len();
+            // The tiles the host chooses between at run time, each with
+            // the condition (a size of 0 or 1) under which it runs. Rows
+            // of dynamic length in a tall tile: a run of one row (a
+            // decoding step) takes a tile of one row, which the tall one
+            // would compute `rows` times over.
+            let mut shapes_of_rows = vec![(String::new(), dims, Size::Static(1))];
+            if let (m @ Size::Slot(_), true) = (shape.points[n - 2], rows > 1 && cols % 4 == 0) {
+                let many = exceeds(shapes, m, 1);
+                let one = not(shapes, many);
+                let row = super::tile::TileDims {
+                    rows: 1,
+                    cols: 4,
+                    depth,
+                };
+                shapes_of_rows = vec![(String::new(), dims, many), ("_one_row".into(), row, one)];
+            }
             let mut tiles = Vec::new();
-            // Columns of dynamic length in groups of 4: a kernel moving
-            // them as vec4 where they are a multiple of 4, one column at
-            // a time otherwise.
-            match shape.points[shape.points.len() - 1] {
-                n @ Size::Slot(_) if cols % 4 == 0 => {
-                    let ragged = not_multiple(shapes, n, 4);
-                    let whole = not(shapes, ragged);
-                    let fours = Plan::Tile {
-                        dims,
-                        split: None,
-                        fours: Some(n),
-                    };
-                    tiles.push((d.name.clone(), fours, whole));
-                    tiles.push((format!("{}_ragged_columns", d.name), plain, ragged));
+            for (suffix, dims, when) in shapes_of_rows {
+                let name = format!("{}{suffix}", d.name);
+                let blocks = block_grid(
+                    shapes,
+                    &shape.points,
+                    u64::from(dims.rows),
+                    u64::from(wg) * u64::from(dims.cols),
+                );
+                let groups = shapes.host.arith(SizeOp::Mul, blocks, when);
+                let plain = Plan::Tile {
+                    dims,
+                    split: None,
+                    fours: None,
+                };
+                // Columns of dynamic length in groups of 4: a kernel
+                // moving them as vec4 where they are a multiple of 4, one
+                // column at a time otherwise.
+                match shape.points[n - 1] {
+                    cols @ Size::Slot(_) if dims.cols % 4 == 0 => {
+                        let ragged = not_multiple(shapes, cols, 4);
+                        let whole = not(shapes, ragged);
+                        let fours = Plan::Tile {
+                            dims,
+                            split: None,
+                            fours: Some(cols),
+                        };
+                        let vec4 = shapes.host.arith(SizeOp::Mul, groups, whole);
+                        let one_by_one = shapes.host.arith(SizeOp::Mul, groups, ragged);
+                        tiles.push((name.clone(), fours, vec4));
+                        tiles.push((format!("{name}_ragged_columns"), plain, one_by_one));
+                    }
+                    _ => tiles.push((name, plain, groups)),
                 }
-                _ => tiles.push((d.name.clone(), plain, Size::Static(1))),
             }
             if red_total.fixed().is_some() {
-                for (name, plan, when) in tiles {
-                    let groups = shapes.host.arith(SizeOp::Mul, blocks, when);
+                for (name, plan, groups) in tiles {
                     plans.push((name, plan, groups, Repeat::Once));
                 }
             } else {
@@ -301,9 +321,8 @@ pub fn emit_dispatch(
                 // (another kernel; the host gives workgroups to one).
                 let long = exceeds(shapes, red_total, budget);
                 let short = not(shapes, long);
-                for (name, plan, when) in tiles {
-                    let when = shapes.host.arith(SizeOp::Mul, when, short);
-                    let groups = shapes.host.arith(SizeOp::Mul, blocks, when);
+                for (name, plan, groups) in tiles {
+                    let groups = shapes.host.arith(SizeOp::Mul, groups, short);
                     plans.push((name, plan, groups, Repeat::Once));
                 }
                 plans.push(chunked(buffers, shapes, long));
