@@ -76,10 +76,8 @@ pub(super) fn emit_row_slices(
     let rp = root_point(e, d, &coords, root)?;
     let (loops, red) = e.reduction_loops(root, &s);
     let length = e.product(&red);
-    let dynamic = match e.loop_sizes(root)[..] {
-        ref sizes if red.len() == 1 && e.const_of(length).is_none() => Some(sizes[loops[0]]),
-        _ => None,
-    };
+    let dynamic =
+        (red.len() == 1 && e.const_of(length).is_none()).then(|| e.loop_sizes(root)[loops[0]]);
     let accs = match dynamic {
         // A row of dynamic length: groups of 4 read as vec4 where it is a
         // multiple of 4 at run time, element by element otherwise, under

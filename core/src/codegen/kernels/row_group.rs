@@ -59,7 +59,7 @@ pub(super) fn emit_row(
         .copied()
         .ok_or_else(|| e.unsupported(d.op, "internal: a row group without loops"))?;
     if last.fixed().is_some() {
-        return row_passes(e, d, row, (slice, lane), how, None);
+        return row_passes(e, d, row, (slice, lane), how, last);
     }
     // A row of dynamic length: as vec4 groups where it is a multiple of 4
     // at run time, element by element otherwise, under one uniform
@@ -74,43 +74,38 @@ pub(super) fn emit_row(
             // The row's groups are whole: its tensors, of this length,
             // move as vectors.
             e.with_fours(Some(last), |e| {
-                row_passes(e, d, row, (slice, lane), how, Some(last))
+                row_passes(e, d, row, (slice, lane), how, last)
             })
             .map(|()| Vec::new())
         },
         |e| {
-            row_passes(e, d, row, (slice, lane), how, None)?;
+            row_passes(e, d, row, (slice, lane), how, last)?;
             Ok(Vec::new())
         },
     )?;
     Ok(())
 }
 
-/// The row's passes: each row root, the per-row values it returns, then
-/// the row's points; with `fours`, the row's dynamic length, known at
-/// this point to be a multiple of 4 (reductions of that length and the
-/// points move as vec4 groups).
+/// The row's passes over rows of length `last`: each row root, the
+/// per-row values it returns, then the row's points (as vec4 groups where
+/// the length is a static multiple of 4, or dynamic and known here to be
+/// a multiple of 4, [`Emitter::known_fours`]).
 fn row_passes(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
     row: &[KValue],
     (slice, lane): (u32, KValue),
     how: Combine,
-    fours: Option<Size>,
+    last: Size,
 ) -> Result<(), CodegenError> {
     for rr in &d.row_roots {
-        row_root(e, rr, row, (slice, lane), how, fours)?;
+        row_root(e, rr, row, (slice, lane), how)?;
     }
     for o in &d.row_outputs {
         row_output(e, d, o, row, lane)?;
     }
-    let sizes = e.loop_sizes(d.op);
-    let last = sizes
-        .last()
-        .copied()
-        .ok_or_else(|| e.unsupported(d.op, "internal: a row group without loops"))?;
     let n = e.size(last);
-    let groups = fours.is_some() || e.const_of(n).is_some_and(|k| k > 0 && k % 4 == 0);
+    let groups = dynamic_fours(e, last) || e.const_of(n).is_some_and(|k| k > 0 && k % 4 == 0);
     share(e, n, (slice, lane), groups, &mut |e, c| {
         let mut p = row.to_vec();
         p.push(c);
@@ -163,7 +158,6 @@ fn row_root(
     row: &[KValue],
     (slice, lane): (u32, KValue),
     how: Combine,
-    fours: Option<Size>,
 ) -> Result<(), CodegenError> {
     let info = e.c.info;
     let op = rr.op;
@@ -178,10 +172,10 @@ fn row_root(
     };
     let groups = red.len() == 1
         && (e.const_of(total).is_some_and(|t| t > 0 && t % 4 == 0)
-            || fours.is_some_and(|len| {
-                let sizes = e.loop_sizes(op);
-                loops.len() == 1 && e.c.shapes.same_size(sizes[loops[0]], len)
-            }));
+            || loops.len() == 1 && {
+                let size = e.loop_sizes(op)[loops[0]];
+                dynamic_fours(e, size)
+            });
     let accs = match resident_groups(e, total, slice).filter(|_| red.len() == 1) {
         Some(count) => resident_fold(e, &cs, count, (slice, lane), x_at)?,
         None => {
@@ -204,6 +198,11 @@ fn row_root(
     let finals = e.finish_combine(&cs, &inits, &totals);
     e.prepared_roots.insert(op, finals);
     Ok(())
+}
+
+/// Whether `size` is dynamic and known here to be a multiple of 4.
+fn dynamic_fours(e: &Emitter<'_, '_, '_>, size: Size) -> bool {
+    size.fixed().is_none() && e.known_fours(size)
 }
 
 /// The groups of 4 an invocation holds when `total` iterations split over

@@ -256,10 +256,9 @@ pub(super) fn emit_tile(
     // than the flat loop without unrolling, which the loop budget counts).
     // A single reduction loop of dynamic length, the whole of it (not a
     // split-K slice), in a tile whose depth is whole groups of 4.
-    let dynamic_inner = match e.loop_sizes(root)[..] {
-        _ if sizes.len() != 1 || slice.is_some() || depth % 4 != 0 => None,
-        ref all => Some(all[loops[0]]).filter(|k| k.fixed().is_none()),
-    };
+    let dynamic_inner = (sizes.len() == 1 && slice.is_none() && depth % 4 == 0)
+        .then(|| e.loop_sizes(root)[loops[0]])
+        .filter(|k| k.fixed().is_none());
     let nested = unroll > 1
         && slice.is_none()
         && sizes.len() > 1
