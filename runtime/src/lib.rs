@@ -26,7 +26,7 @@
 //! - Profiling: `KILN_PROFILE=1` or [`Stream::profile`]: per-dispatch GPU
 //!   time, and [`Counters`].
 //! - [`runner`]: the MLIR Vulkan-runner launcher behind `kiln run`.
-//! - [`bench`]: the measuring half of `kiln bench` (device and host limits,
+//! - [`mod@bench`]: the measuring half of `kiln bench` (device and host limits,
 //!   dispatch overhead, compile time, and the plug-in point for compiled
 //!   tensor programs).
 //!

@@ -5,8 +5,8 @@
 //! from them must be tested. Every call of the stream building blocks
 //! (memory allocation, object creation, descriptor allocation, queue
 //! submission, waits, pipeline-cache calls) goes through
-//! [`DeviceShared::call`](crate::context::DeviceShared::call), which first
-//! asks the context's [`FaultInjector`] whether a fault is armed for the
+//! `DeviceShared::call`, which first
+//! asks the context's `FaultInjector` whether a fault is armed for the
 //! call's [`CallFamily`]; if one is, the real call is **not made** and the
 //! family's `VkResult` mapper gets the injected code instead, so the caller
 //! sees exactly the typed error a real failure would give (and the context

@@ -412,7 +412,7 @@ impl HandWritten {
     }
 
     /// `workgroups` workgroups of 1,024 invocations, each running
-    /// [`FMA_CHAINS`] vec4 FMA chains for `iters` iterations (below
+    /// `FMA_CHAINS` vec4 FMA chains for `iters` iterations (below
     /// lavapipe's 65,535 cap).
     pub fn fma(
         &self,

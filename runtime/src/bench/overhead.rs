@@ -16,7 +16,7 @@ use crate::bench::stats::{time_host, Stats};
 use crate::bench::BenchError;
 use crate::{DType, Device, KernelSource, Tensor};
 
-/// y[i] = x[i] + 1 over 64 floats, one workgroup.
+/// `y[i] = x[i] + 1` over 64 floats, one workgroup.
 pub const INCREMENT: &str = r#"
 gpu.module @m {
   gpu.func @increment(%x: memref<64xf32>, %y: memref<64xf32>) kernel

@@ -13,7 +13,7 @@
 //!
 //! Candidates compute the same values (most by the same operations in
 //! the same order per output); the tuner checks it before timing: a
-//! candidate whose results do not [`agree`](agree::agree) with the
+//! candidate whose results do not agree with the
 //! heuristic strategy's (bit for bit, except for float reductions split
 //! another way) is rejected, not timed.
 
