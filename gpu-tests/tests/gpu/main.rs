@@ -24,6 +24,7 @@ mod runner_mlir_compare;
 mod runtime_cache;
 mod runtime_faults;
 mod runtime_glsl;
+mod runtime_hazards;
 mod runtime_ops;
 mod runtime_program_cache;
 mod runtime_program_load;
