@@ -77,6 +77,7 @@ mod device;
 mod dtype;
 pub mod e2e;
 mod error;
+mod hazard;
 mod inner;
 mod kernel;
 mod layout;

@@ -24,6 +24,7 @@ use kiln_vulkan::{Slice, Timeline};
 
 use crate::dtype::Element;
 use crate::error::{Error, Result};
+use crate::hazard::HostRead;
 use crate::inner::{lock, DeviceInner};
 use crate::layout::Layout;
 use crate::tensor::Storage;
@@ -145,8 +146,13 @@ pub(crate) struct StagedChunk {
 
 /// Where a read's bytes are.
 pub(crate) enum ReadSource {
-    /// The tensor's own (unified) memory, once `value` completed.
-    Direct { storage: Arc<Storage>, value: u64 },
+    /// The tensor's own (unified) memory, once the work the read waits
+    /// for completed (or a snapshot taken before a later write; see
+    /// `hazard`).
+    Direct {
+        storage: Arc<Storage>,
+        read: Arc<HostRead>,
+    },
     /// Readback staging slices holding the view's span, chunk by chunk
     /// (ascending `start` and `value`; see `transfer`).
     Staged(Vec<StagedChunk>),
@@ -163,10 +169,7 @@ impl ReadSource {
             return Ok(());
         }
         match self {
-            Self::Direct { storage, value } => {
-                device.wait(*value)?;
-                storage.slice.read(offset, out).map_err(|e| device.vk(e))
-            }
+            Self::Direct { storage, read } => read.read(device, &storage.slice, offset, out),
             Self::Staged(chunks) => {
                 let end = offset + out.len() as u64;
                 for c in chunks {

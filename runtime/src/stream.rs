@@ -29,10 +29,11 @@ use kiln_vulkan::{CommandBatch, CopyRegion, SliceBinding};
 
 use crate::dtype::Element;
 use crate::error::{Error, Result};
+use crate::hazard::Use;
 use crate::inner::{lock, DeviceInner, DispatchInfo};
 use crate::kernel::Kernel;
 use crate::profile::AtomicCounters;
-use crate::tensor::{Storage, Tensor};
+use crate::tensor::Tensor;
 
 /// Which batch of which stream last wrote a buffer: its timeline value once
 /// submitted.
@@ -177,7 +178,6 @@ impl Stream {
         }
         for t in args {
             inner.check_tensor(t, "dispatch")?;
-            inner.order_after_foreign_writer(&t.storage)?;
         }
         let pipeline = &kernel.inner.pipeline;
         let bindings: Vec<SliceBinding<'_>> = iface
@@ -195,14 +195,21 @@ impl Stream {
             label: Arc::clone(&kernel.inner.label),
             grid,
         };
-        let writes: Vec<&Arc<Storage>> = iface
-            .bindings
+        // Each binding's bytes, as its reflected access uses them.
+        let uses: Vec<Use<'_>> = bindings
             .iter()
-            .zip(args)
-            .filter(|(b, _)| b.access.writes())
-            .map(|(_, t)| &t.storage)
+            .zip(iface.bindings.iter().zip(args))
+            .map(|(bound, (b, t))| {
+                let len = bound.size.unwrap_or(t.storage.slice.size() - bound.offset);
+                Use {
+                    storage: &t.storage,
+                    start: bound.offset,
+                    end: bound.offset + len,
+                    write: b.access.writes(),
+                }
+            })
             .collect();
-        inner.record(Some(info), 0, &writes, |batch| {
+        inner.record(Some(info), 0, &uses, |batch| {
             batch
                 .dispatch(pipeline, &bindings, push_constants, grid)
                 .map(|_| ())
@@ -228,7 +235,6 @@ impl Stream {
                 ),
             });
         }
-        inner.order_after_foreign_writer(&src.storage)?;
         let size = src.dtype().size() as u64;
         let mut at = dst.byte_range().0;
         let regions: Vec<CopyRegion> = src
@@ -245,8 +251,17 @@ impl Stream {
                 r
             })
             .collect();
-        let bytes = dst.byte_range().1;
-        inner.record(None, bytes, &[&dst.storage], |batch| {
+        let (dst_offset, bytes) = dst.byte_range();
+        let span = src.layout.span();
+        let uses = [
+            Use::read(
+                &src.storage,
+                span.start as u64 * size,
+                (span.end - span.start) as u64 * size,
+            ),
+            Use::write(&dst.storage, dst_offset, bytes),
+        ];
+        inner.record(None, bytes, &uses, |batch| {
             batch.copy_regions(&src.storage.slice, &dst.storage.slice, &regions)
         })
     }
@@ -265,7 +280,8 @@ impl Stream {
                 *b = pattern[i % pattern.len()];
             }
             let word = u32::from_le_bytes(word);
-            return inner.record(None, len, &[&dst.storage], |batch| {
+            let uses = [Use::write(&dst.storage, offset, len)];
+            return inner.record(None, len, &uses, |batch| {
                 batch.fill(&dst.storage.slice, offset, len, word)
             });
         }
@@ -305,7 +321,8 @@ impl Stream {
         staging.write(0, bytes).map_err(|e| device.vk(e))?;
         AtomicCounters::add(&device.counters.bytes_staged, bytes.len() as u64);
         let offset = dst.byte_range().0;
-        inner.record(None, bytes.len() as u64, &[&dst.storage], |batch| {
+        let uses = [Use::write(&dst.storage, offset, bytes.len() as u64)];
+        inner.record(None, bytes.len() as u64, &uses, |batch| {
             batch.copy(&staging, 0, &dst.storage.slice, offset, bytes.len() as u64)
         })
     }
@@ -390,32 +407,19 @@ impl StreamInner {
         Ok(())
     }
 
-    /// Submits the batch of another stream that last wrote `storage` and
-    /// is not submitted yet, so this stream's work is ordered after it.
-    pub(crate) fn order_after_foreign_writer(&self, storage: &Storage) -> Result<()> {
-        let Some(ticket) = storage.writer() else {
-            return Ok(());
-        };
-        if ticket.value.load(Ordering::Acquire) != 0 || ticket.stream.ptr_eq(&self.this) {
-            return Ok(());
-        }
-        match ticket.stream.upgrade() {
-            Some(other) => other.flush_ticket(&ticket).map(|_| ()),
-            None => Ok(()),
-        }
-    }
-
     /// Records one command with `record` into the current batch (made on
-    /// first use), notes the buffers it writes, and submits when a limit
-    /// is reached (a failure of that submit is kept for `sync`).
+    /// first use), after submitting the other streams' batches whose
+    /// accesses conflict with its `uses` (see `hazard`); notes its uses,
+    /// and submits when a limit is reached (a failure of that submit is
+    /// kept for `sync`).
     pub(crate) fn record(
         &self,
         info: Option<DispatchInfo>,
         bytes: u64,
-        writes: &[&Arc<Storage>],
+        uses: &[Use<'_>],
         record: impl FnOnce(&mut CommandBatch) -> kiln_vulkan::Result<()>,
     ) -> Result<()> {
-        self.record_ticket(info, bytes, writes, record).map(|_| ())
+        self.record_ticket(info, bytes, uses, record).map(|_| ())
     }
 
     /// [`record`](Self::record), returning the ticket of the batch the
@@ -424,10 +428,11 @@ impl StreamInner {
         &self,
         info: Option<DispatchInfo>,
         bytes: u64,
-        writes: &[&Arc<Storage>],
+        uses: &[Use<'_>],
         record: impl FnOnce(&mut CommandBatch) -> kiln_vulkan::Result<()>,
     ) -> Result<Arc<Ticket>> {
         let device = &self.device;
+        crate::hazard::order(&self.this, uses)?;
         let mut st = lock(&self.state);
         if st.batch.is_none() {
             let mut batch = device.batch()?;
@@ -437,9 +442,7 @@ impl StreamInner {
         let batch = st.batch.as_mut().expect("made above");
         record(batch).map_err(|e| device.vk(e))?;
         let ticket = Arc::clone(&st.ticket);
-        for s in writes {
-            s.set_writer(&ticket);
-        }
+        crate::hazard::note(&ticket, uses);
         match info {
             Some(mut info) => {
                 info.index = device.next_dispatch_index();

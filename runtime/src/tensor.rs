@@ -27,47 +27,19 @@ use kiln_vulkan::{MemoryKind, Slice};
 use crate::device::Device;
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
-use crate::inner::{lock, DeviceInner};
+use crate::hazard::Hazards;
+use crate::inner::DeviceInner;
 use crate::layout::Layout;
 use crate::profile::AtomicCounters;
 use crate::read::{gather, ReadFuture, ReadSource};
-use crate::stream::{ticket_value, Stream, Ticket};
+use crate::stream::Stream;
 
-/// A pooled device buffer and the batch that last wrote it.
+/// A pooled device buffer and the accesses of it queued work makes (see
+/// `hazard`).
 pub(crate) struct Storage {
     pub(crate) device: Arc<DeviceInner>,
     pub(crate) slice: Slice,
-    last_write: Mutex<Option<Arc<Ticket>>>,
-}
-
-impl Storage {
-    pub(crate) fn writer(&self) -> Option<Arc<Ticket>> {
-        lock(&self.last_write).clone()
-    }
-
-    pub(crate) fn set_writer(&self, ticket: &Arc<Ticket>) {
-        let mut w = lock(&self.last_write);
-        if !w.as_ref().is_some_and(|t| Arc::ptr_eq(t, ticket)) {
-            *w = Some(Arc::clone(ticket));
-        }
-    }
-
-    /// The timeline value after which the buffer holds its last write (0:
-    /// none pending), submitting the writer's batch if needed.
-    pub(crate) fn completion(&self) -> Result<u64> {
-        let Some(ticket) = self.writer() else {
-            return Ok(0);
-        };
-        let value = ticket_value(&ticket, &self.device)?;
-        if value != 0 {
-            return Ok(value);
-        }
-        match ticket.stream.upgrade() {
-            Some(stream) => stream.flush_ticket(&ticket),
-            // A dropped stream submitted its batch on drop.
-            None => ticket_value(&ticket, &self.device),
-        }
-    }
+    pub(crate) hazards: Mutex<Hazards>,
 }
 
 /// A device tensor. Cheap to clone (clones and views share the buffer).
@@ -119,7 +91,7 @@ impl Tensor {
             storage: Arc::new(Storage {
                 device: Arc::clone(device),
                 slice,
-                last_write: Mutex::new(None),
+                hazards: Mutex::new(Hazards::default()),
             }),
             dtype,
             layout,
@@ -406,15 +378,17 @@ impl Tensor {
                 host: T::DTYPE,
             });
         }
-        let written = self.storage.completion()?;
         let size = self.dtype.size() as u64;
         let span = self.layout.span();
         let bytes = (span.end - span.start) as u64 * size;
+        let start = span.start as u64 * size;
         if self.storage.slice.kind() == MemoryKind::Unified || bytes == 0 {
+            let written = crate::hazard::written(&self.storage, start, start + bytes)?;
             AtomicCounters::add(&device.counters.bytes_direct, bytes);
+            let read = crate::hazard::host_read(&self.storage, start, start + bytes, written);
             let source = ReadSource::Direct {
                 storage: Arc::clone(&self.storage),
-                value: written,
+                read,
             };
             return Ok((written, source));
         }
@@ -426,7 +400,7 @@ impl Tensor {
         });
         let chunk = crate::transfer::chunk_size(&device.options);
         let chunks = crate::transfer::stage_out(&Stream::new(device).inner, &src, chunk)?;
-        let value = chunks.last().map_or(written, |c| c.value);
+        let value = chunks.last().map_or(0, |c| c.value);
         Ok((value, ReadSource::Staged(chunks)))
     }
 }

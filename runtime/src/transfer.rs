@@ -30,6 +30,7 @@
 use std::collections::VecDeque;
 
 use crate::error::Result;
+use crate::hazard::Use;
 use crate::profile::AtomicCounters;
 use crate::read::StagedChunk;
 use crate::stream::StreamInner;
@@ -67,7 +68,8 @@ pub(crate) fn upload_chunked(
         staging.write(0, part).map_err(|e| device.vk(e))?;
         AtomicCounters::add(&device.counters.bytes_staged, len);
         let at = base + i as u64 * chunk;
-        let ticket = stream.record_ticket(None, len, &[&dst.storage], |batch| {
+        let uses = [Use::write(&dst.storage, at, len)];
+        let ticket = stream.record_ticket(None, len, &uses, |batch| {
             batch.copy(&staging, 0, &dst.storage.slice, at, len)
         })?;
         queued.push_back(stream.flush_ticket(&ticket)?);
@@ -85,7 +87,6 @@ pub(crate) fn stage_out(
     chunk: u64,
 ) -> Result<Vec<StagedChunk>> {
     let device = &stream.device;
-    stream.order_after_foreign_writer(&src.storage)?;
     let (offset, len) = src.byte_range();
     // At most half the submissions the device queues: staging a read never
     // waits for its own chunks (a `read()` future is returned at once).
@@ -96,7 +97,8 @@ pub(crate) fn stage_out(
     while start < len {
         let n = chunk.min(len - start);
         let slice = device.allocate(&device.readback, n)?;
-        let ticket = stream.record_ticket(None, n, &[], |batch| {
+        let uses = [Use::read(&src.storage, offset + start, n)];
+        let ticket = stream.record_ticket(None, n, &uses, |batch| {
             batch.copy(&src.storage.slice, offset + start, &slice, 0, n)
         })?;
         let value = stream.flush_ticket(&ticket)?;

@@ -167,9 +167,7 @@ fn run(unified: bool, seed: u64, ops: usize) {
                 let Some(dst) = View::disjoint(&mut rng, to, src.len, &src) else {
                     continue;
                 };
-                stream
-                    .copy(&src.tensor(&bufs), &dst.tensor(&bufs))
-                    .unwrap();
+                stream.copy(&src.tensor(&bufs), &dst.tensor(&bufs)).unwrap();
                 let data = model[src.buf][src.range()].to_vec();
                 model[dst.buf][dst.range()].copy_from_slice(&data);
                 format!("stream {s}: copy {src:?} -> {dst:?}")
@@ -222,7 +220,8 @@ fn run(unified: bool, seed: u64, ops: usize) {
                     .unwrap()
                     .transpose(0, 1)
                     .unwrap();
-                let what = format!("to_vec of buffer {buf} [{start}..] as {rows}x{cols}, transposed");
+                let what =
+                    format!("to_vec of buffer {buf} [{start}..] as {rows}x{cols}, transposed");
                 log.push(what.clone());
                 let got = t.to_vec::<f32>().unwrap();
                 let m = &model[buf];

@@ -31,6 +31,37 @@ pub(crate) struct OpCache {
     programs: Mutex<HashMap<String, Arc<CompiledProgram>>>,
     compiled: AtomicU64,
     hits: AtomicU64,
+    /// The runs recorded while tracing is on (see [`trace`]).
+    trace: Mutex<Option<Vec<OpRun>>>,
+}
+
+/// One run of an op's program, recorded while tracing is on ([`trace`]):
+/// enough to run the same program on the same inputs with another
+/// evaluator (kiln-core's reference evaluator) and compare.
+#[derive(Clone, Debug)]
+pub struct OpRun {
+    /// The op (`ops::softmax`).
+    pub op: &'static str,
+    /// The program's function the op ran (`softmax`).
+    pub function: &'static str,
+    /// The program's text.
+    pub program: String,
+    /// The tensors bound to the function's arguments, in order.
+    pub inputs: Vec<Tensor>,
+    /// The function's results, in order.
+    pub outputs: Vec<Tensor>,
+}
+
+/// Turns recording of op runs on `device` on or off, and returns the runs
+/// recorded since the last call (for checking ops against a reference).
+/// Recorded runs keep their tensors alive.
+pub fn trace(device: &Device, on: bool) -> Vec<OpRun> {
+    let mut trace = lock(&device.inner.ops.trace);
+    let runs = trace.take().unwrap_or_default();
+    if on {
+        *trace = Some(Vec::new());
+    }
+    runs
 }
 
 /// What the op cache of a device did (see [`cache_stats`]).
@@ -92,7 +123,7 @@ pub(crate) fn run(
         None => {
             let c = Arc::new(compile(&device, op, &text)?);
             inner.ops.compiled.fetch_add(1, Ordering::Relaxed);
-            lock(&inner.ops.programs).insert(text, Arc::clone(&c));
+            lock(&inner.ops.programs).insert(text.clone(), Arc::clone(&c));
             c
         }
     };
@@ -101,7 +132,18 @@ pub(crate) fn run(
         .iter()
         .map(|&t| bindable(stream, t))
         .collect::<Result<Vec<Tensor>>>()?;
-    program.enqueue(stream, super::elementwise::fname(op), &args)
+    let function = super::elementwise::fname(op);
+    let outputs = program.enqueue(stream, function, &args)?;
+    if let Some(runs) = lock(&inner.ops.trace).as_mut() {
+        runs.push(OpRun {
+            op,
+            function,
+            program: text,
+            inputs: args,
+            outputs: outputs.clone(),
+        });
+    }
+    Ok(outputs)
 }
 
 /// `t` as a kernel can bind it: itself when contiguous from the start of

@@ -72,7 +72,7 @@ mod text;
 pub(crate) use cache::OpCache;
 
 pub use broadcast::broadcast_shapes;
-pub use cache::{cache_stats, clear_cache, OpCacheStats};
+pub use cache::{cache_stats, clear_cache, trace, OpCacheStats, OpRun};
 pub use cast::cast;
 pub use conv::{avg_pool2d, conv2d, max_pool2d, Conv2d, Pool2d};
 pub use elementwise::{
