@@ -7,10 +7,12 @@
 //! read/write access comes from the kernel's reflected interface). It is
 //! submitted
 //! - when asked ([`Stream::flush`], [`Stream::sync`]);
-//! - when a read needs it: reading a tensor whose last writer is still in a
-//!   stream's unsubmitted batch submits that batch first (and a dispatch
-//!   that reads a tensor written by another stream's unsubmitted batch
-//!   submits that one first, so the timeline orders them);
+//! - when a read needs it: reading a tensor submits the batches that write
+//!   its bytes; and any command on one stream first submits the batches of
+//!   other streams whose accesses conflict with its own (read after write,
+//!   write after read, write after write, on overlapping bytes of one
+//!   buffer, through any view), so the timeline orders them (see
+//!   `hazard`);
 //! - after [`DeviceOptions::max_dispatches_per_submit`](crate::DeviceOptions::max_dispatches_per_submit)
 //!   dispatches or [`max_bytes_per_submit`](crate::DeviceOptions::max_bytes_per_submit)
 //!   transferred bytes.

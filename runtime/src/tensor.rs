@@ -14,10 +14,12 @@
 //! chunks of [`DeviceOptions::staging_chunk_size`](crate::DeviceOptions::staging_chunk_size)
 //! so that the host's and the device's copies overlap (see `transfer`).
 //!
-//! Reads wait only for the work that wrote the tensor: its writer's batch is
-//! submitted if it was not yet ("a read needs it"), then
-//! [`Tensor::to_vec`] blocks on the timeline and [`Tensor::read`] returns a
-//! future.
+//! Reads wait only for the work that writes the bytes they read, on any
+//! stream and through any view: those batches are submitted if they were
+//! not yet ("a read needs it"), then [`Tensor::to_vec`] blocks on the
+//! timeline and [`Tensor::read`] returns a future. A read future sees the
+//! tensor as it was when the read was issued, also when work enqueued
+//! later overwrites it (see `hazard`).
 
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
@@ -182,8 +184,8 @@ impl Tensor {
     }
 
     /// Writes `data` into this (contiguous) tensor, ordered after the work
-    /// already enqueued on the device's streams that wrote it; submitted at
-    /// once.
+    /// already enqueued on the device's streams that reads or writes its
+    /// bytes (those batches are submitted first); submitted at once.
     pub fn upload<T: Element>(&self, data: &[T]) -> Result<()> {
         let stream = Stream::new(&self.storage.device);
         stream.upload(self, data)?;

@@ -379,11 +379,24 @@ pub fn compare(stream: &Stream, cmp: Compare, a: &Tensor, b: &Tensor) -> Result<
     let dtype = super::text::same_dtype(what, &[a, b])?;
     let cls = class(what, dtype)?;
     let pred = cmp.predicate(cls);
-    let elem = super::text::compute(dtype);
+    // Bools are ordered as 0 / 1 in i32 (the codegen has no ordered
+    // comparison of i1).
+    let ordered_bool = cls == Class::Bool && !matches!(cmp, Compare::Eq | Compare::Ne);
+    let elem = if ordered_bool {
+        "i32"
+    } else {
+        super::text::compute(dtype)
+    };
     let op = if cls == Class::Float { "cmpf" } else { "cmpi" };
     broadcast_generic(stream, what, &[a, b], DType::Bool, |f, args| {
-        let x = f.widen(&args[0], dtype);
-        let y = f.widen(&args[1], dtype);
+        let (x, y) = if ordered_bool {
+            (
+                f.let_(&format!("arith.extui {} : i1 to i32", args[0])),
+                f.let_(&format!("arith.extui {} : i1 to i32", args[1])),
+            )
+        } else {
+            (f.widen(&args[0], dtype), f.widen(&args[1], dtype))
+        };
         f.let_(&format!("arith.{op} {pred}, {x}, {y} : {elem}"))
     })
 }

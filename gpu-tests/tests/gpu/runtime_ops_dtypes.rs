@@ -1,0 +1,433 @@
+//! Every op of kiln-runtime's `ops` runs for every element type its docs
+//! name, and each program it runs computes what kiln-core's reference
+//! evaluator computes for the same program and inputs: ops x element types
+//! generated from one table, the programs and the tensors they bound
+//! recorded with `ops::trace`.
+
+use std::rc::Rc;
+
+use kiln_core::tensor::attr::Elements;
+use kiln_core::tensor::eval::{self, Scalar, Value};
+use kiln_core::tensor::ElemType;
+use kiln_gpu_tests::assert_no_validation_messages;
+use kiln_runtime::half::{bf16, f16};
+use kiln_runtime::ops::{self, Compare, Conv2d, Pool2d};
+use kiln_runtime::{DType, Device, Error, Stream, Tensor};
+
+use crate::runtime_support::device;
+
+const FLOATS: &[DType] = &[DType::F32, DType::F16, DType::BF16];
+const NUMBERS: &[DType] = &[
+    DType::F32,
+    DType::F16,
+    DType::BF16,
+    DType::I8,
+    DType::I16,
+    DType::I32,
+    DType::I64,
+];
+const ALL: &[DType] = &[
+    DType::F32,
+    DType::F16,
+    DType::BF16,
+    DType::I8,
+    DType::I16,
+    DType::I32,
+    DType::I64,
+    DType::Bool,
+];
+
+/// A deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `[-2, 2)`, or `[0.25, 2.25)` when `positive`.
+    fn float(&mut self, positive: bool) -> f32 {
+        let u = (self.next() >> 40) as f32 / (1u64 << 24) as f32;
+        if positive {
+            0.25 + 2.0 * u
+        } else {
+            4.0 * u - 2.0
+        }
+    }
+
+    /// In `[-9, 9]`, or `[1, 9]` when `positive`.
+    fn int(&mut self, positive: bool) -> i64 {
+        let v = (self.next() % 9) as i64 + 1;
+        if positive || self.next() % 3 == 0 {
+            v
+        } else {
+            -v + (self.next() % 2) as i64
+        }
+    }
+}
+
+/// A tensor of `dtype` and `shape` with random elements (non-zero and
+/// positive when `positive`: divisors, logarithms).
+fn random(device: &Device, rng: &mut Rng, dtype: DType, shape: &[usize], positive: bool) -> Tensor {
+    let n: usize = shape.iter().product();
+    let floats: Vec<f32> = (0..n).map(|_| rng.float(positive)).collect();
+    let ints: Vec<i64> = (0..n).map(|_| rng.int(positive)).collect();
+    let t = match dtype {
+        DType::F32 => Tensor::from_slice(device, &floats, shape),
+        DType::F16 => Tensor::from_slice(
+            device,
+            &floats.iter().map(|&v| f16::from_f32(v)).collect::<Vec<_>>(),
+            shape,
+        ),
+        DType::BF16 => Tensor::from_slice(
+            device,
+            &floats
+                .iter()
+                .map(|&v| bf16::from_f32(v))
+                .collect::<Vec<_>>(),
+            shape,
+        ),
+        DType::I8 => Tensor::from_slice(
+            device,
+            &ints.iter().map(|&v| v as i8).collect::<Vec<_>>(),
+            shape,
+        ),
+        DType::I16 => Tensor::from_slice(
+            device,
+            &ints.iter().map(|&v| v as i16).collect::<Vec<_>>(),
+            shape,
+        ),
+        DType::I32 => Tensor::from_slice(
+            device,
+            &ints.iter().map(|&v| v as i32).collect::<Vec<_>>(),
+            shape,
+        ),
+        DType::I64 => Tensor::from_slice(device, &ints, shape),
+        DType::Bool => Tensor::from_slice(
+            device,
+            &ints.iter().map(|&v| positive || v > 0).collect::<Vec<_>>(),
+            shape,
+        ),
+        other => panic!("no random {other} tensors"),
+    };
+    t.unwrap()
+}
+
+/// The tensor's elements as the reference evaluator's value.
+fn value(t: &Tensor) -> eval::Tensor {
+    let (elem, data) = match t.dtype() {
+        DType::F32 => (ElemType::F32, Elements::F32(t.to_vec().unwrap())),
+        DType::F16 => (
+            ElemType::F16,
+            Elements::F16(
+                t.to_vec::<f16>()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.to_bits())
+                    .collect(),
+            ),
+        ),
+        DType::BF16 => (
+            ElemType::BF16,
+            Elements::BF16(
+                t.to_vec::<bf16>()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.to_bits())
+                    .collect(),
+            ),
+        ),
+        DType::I8 => (ElemType::I8, Elements::I8(t.to_vec().unwrap())),
+        DType::I16 => (ElemType::Int(16), Elements::I16(t.to_vec().unwrap())),
+        DType::I32 => (ElemType::Int(32), Elements::I32(t.to_vec().unwrap())),
+        DType::I64 => (ElemType::Int(64), Elements::I64(t.to_vec().unwrap())),
+        DType::Bool => (ElemType::I1, Elements::I1(t.to_vec().unwrap())),
+        other => panic!("no {other} values"),
+    };
+    eval::Tensor {
+        elem,
+        shape: t.shape().to_vec(),
+        data,
+    }
+}
+
+/// Within a few units in the last place of the element type (the device
+/// computes f16 and bf16 in f32 like the evaluator, but its f32 math may
+/// differ in the last bits, which can round either way).
+fn close(elem: ElemType, got: f64, want: f64) -> bool {
+    if got.is_nan() || want.is_nan() {
+        return got.is_nan() && want.is_nan();
+    }
+    let (atol, rtol) = match elem {
+        ElemType::F16 => (2e-3, 2e-3),
+        ElemType::BF16 => (1.6e-2, 1.6e-2),
+        _ => (1e-5, 1e-4),
+    };
+    got == want || (got - want).abs() <= atol + rtol * want.abs()
+}
+
+/// Checks every program run `device` recorded since tracing started
+/// against the reference evaluator; returns how many there were.
+fn check_runs(device: &Device, what: &str) -> usize {
+    let runs = ops::trace(device, true);
+    for run in &runs {
+        let module = kiln_core::tensor::load(&run.program)
+            .unwrap_or_else(|e| panic!("{what}: the program does not load: {e}"));
+        let args: Vec<Value> = run
+            .inputs
+            .iter()
+            .map(|t| Value::Tensor(Rc::new(value(t))))
+            .collect();
+        let want = eval::run(&module, run.function, &args)
+            .unwrap_or_else(|e| panic!("{what}: the reference fails: {e}\n{}", run.program));
+        assert_eq!(want.len(), run.outputs.len(), "{what}: results");
+        for (k, (w, g)) in want.iter().zip(&run.outputs).enumerate() {
+            let w = w.tensor().expect("tensor results");
+            let g = value(g);
+            assert_eq!(g.elem, w.elem, "{what}: result {k}'s type");
+            assert_eq!(g.shape, w.shape, "{what}: result {k}'s shape");
+            for i in 0..w.len() {
+                let ok = match (g.get(i), w.get(i)) {
+                    (Scalar::Float(a), Scalar::Float(b)) => close(w.elem, a, b),
+                    (a, b) => a == b,
+                };
+                assert!(
+                    ok,
+                    "{what}: result {k} element {i}: device {:?}, reference {:?}\n{}",
+                    g.get(i),
+                    w.get(i),
+                    run.program
+                );
+            }
+        }
+    }
+    runs.len()
+}
+
+/// An op called on tensors made for one element type.
+type Call = fn(&Stream, &[Tensor]) -> Result<Tensor, Error>;
+
+/// One row of the table: the op, its operands' shapes (and which must be
+/// positive), the element types its docs name, and the call.
+struct Case {
+    name: &'static str,
+    operands: &'static [(&'static [usize], bool)],
+    /// Operands that are `bool` whatever the element type (`where_`'s
+    /// condition).
+    bool_operands: &'static [usize],
+    documented: &'static [DType],
+    call: Call,
+}
+
+const M: &[usize] = &[3, 5];
+const ROW: &[usize] = &[5];
+const NHWC: &[usize] = &[1, 4, 5, 2];
+
+fn case(
+    name: &'static str,
+    operands: &'static [(&'static [usize], bool)],
+    documented: &'static [DType],
+    call: Call,
+) -> Case {
+    Case {
+        name,
+        operands,
+        bool_operands: &[],
+        documented,
+        call,
+    }
+}
+
+/// Runs every case for every element type in `ALL`: the documented ones
+/// must run, and every run (documented or not) must match the reference.
+fn run_table(cases: &[Case]) {
+    let device = device();
+    let stream = device.stream();
+    let mut rng = Rng(0x5DEE_CE66_D1CE_4E5B);
+    ops::trace(&device, true);
+    let mut failures: Vec<String> = Vec::new();
+    for c in cases {
+        for &dtype in ALL {
+            let args: Vec<Tensor> = c
+                .operands
+                .iter()
+                .enumerate()
+                .map(|(i, &(shape, positive))| {
+                    let t = if c.bool_operands.contains(&i) {
+                        DType::Bool
+                    } else {
+                        dtype
+                    };
+                    random(&device, &mut rng, t, shape, positive)
+                })
+                .collect();
+            let what = format!("{} {dtype}", c.name);
+            match (c.call)(&stream, &args) {
+                Ok(_) => {
+                    let runs = check_runs(&device, &what);
+                    assert!(runs > 0, "{what}: no program ran");
+                }
+                Err(e) => {
+                    ops::trace(&device, true);
+                    if c.documented.contains(&dtype) {
+                        failures.push(format!("{what}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "ops refused element types their docs name:\n{}",
+        failures.join("\n")
+    );
+    ops::trace(&device, false);
+    assert_no_validation_messages(device.context());
+}
+
+#[test]
+fn element_wise_ops_run_for_their_element_types_like_the_reference() {
+    let mut cases = vec![
+        case("add", &[(M, false), (ROW, false)], NUMBERS, |s, a| {
+            ops::add(s, &a[0], &a[1])
+        }),
+        case("sub", &[(M, false), (M, false)], NUMBERS, |s, a| {
+            ops::sub(s, &a[0], &a[1])
+        }),
+        case("mul", &[(M, false), (ROW, false)], ALL, |s, a| {
+            ops::mul(s, &a[0], &a[1])
+        }),
+        case("div", &[(M, false), (ROW, true)], NUMBERS, |s, a| {
+            ops::div(s, &a[0], &a[1])
+        }),
+        case("maximum", &[(M, false), (M, false)], ALL, |s, a| {
+            ops::maximum(s, &a[0], &a[1])
+        }),
+        case("minimum", &[(ROW, false), (M, false)], ALL, |s, a| {
+            ops::minimum(s, &a[0], &a[1])
+        }),
+        case("pow", &[(M, true), (ROW, false)], FLOATS, |s, a| {
+            ops::pow(s, &a[0], &a[1])
+        }),
+        case("compare lt", &[(M, false), (ROW, false)], ALL, |s, a| {
+            ops::compare(s, Compare::Lt, &a[0], &a[1])
+        }),
+        case("compare eq", &[(M, false), (M, false)], ALL, |s, a| {
+            ops::compare(s, Compare::Eq, &a[0], &a[1])
+        }),
+        case("neg", &[(M, false)], NUMBERS, |s, a| ops::neg(s, &a[0])),
+        case("abs", &[(M, false)], NUMBERS, |s, a| ops::abs(s, &a[0])),
+        case("relu", &[(M, false)], NUMBERS, |s, a| ops::relu(s, &a[0])),
+        case("exp", &[(M, false)], FLOATS, |s, a| ops::exp(s, &a[0])),
+        case("log", &[(M, true)], FLOATS, |s, a| ops::log(s, &a[0])),
+        case("sqrt", &[(M, true)], FLOATS, |s, a| ops::sqrt(s, &a[0])),
+        case("rsqrt", &[(M, true)], FLOATS, |s, a| ops::rsqrt(s, &a[0])),
+        case("tanh", &[(M, false)], FLOATS, |s, a| ops::tanh(s, &a[0])),
+        case("erf", &[(M, false)], FLOATS, |s, a| ops::erf(s, &a[0])),
+        case("sin", &[(M, false)], FLOATS, |s, a| ops::sin(s, &a[0])),
+        case("cos", &[(M, false)], FLOATS, |s, a| ops::cos(s, &a[0])),
+        case("sigmoid", &[(M, false)], FLOATS, |s, a| {
+            ops::sigmoid(s, &a[0])
+        }),
+        case("gelu", &[(M, false)], FLOATS, |s, a| ops::gelu(s, &a[0])),
+        case("gelu_tanh", &[(M, false)], FLOATS, |s, a| {
+            ops::gelu_tanh(s, &a[0])
+        }),
+        case("silu", &[(M, false)], FLOATS, |s, a| ops::silu(s, &a[0])),
+    ];
+    cases.push(Case {
+        name: "where_",
+        operands: &[(M, false), (M, false), (ROW, false)],
+        bool_operands: &[0],
+        documented: ALL,
+        call: |s, a| ops::where_(s, &a[0], &a[1], &a[2]),
+    });
+    run_table(&cases);
+}
+
+#[test]
+fn reductions_and_contractions_run_for_their_element_types_like_the_reference() {
+    run_table(&[
+        case("sum", &[(M, false)], NUMBERS, |s, a| {
+            ops::sum(s, &a[0], &[1], false)
+        }),
+        case("max", &[(M, false)], NUMBERS, |s, a| {
+            ops::max(s, &a[0], &[0], true)
+        }),
+        case("min", &[(M, false)], NUMBERS, |s, a| {
+            ops::min(s, &a[0], &[], false)
+        }),
+        case("mean", &[(M, false)], FLOATS, |s, a| {
+            ops::mean(s, &a[0], &[1], false)
+        }),
+        case(
+            "matmul",
+            &[(&[2, 3, 4], false), (&[4, 5], false)],
+            NUMBERS,
+            |s, a| ops::matmul(s, &a[0], &a[1]),
+        ),
+        case(
+            "batch_matmul",
+            &[(&[2, 3, 4], false), (&[2, 4, 5], false)],
+            NUMBERS,
+            |s, a| ops::batch_matmul(s, &a[0], &a[1]),
+        ),
+        case(
+            "conv2d",
+            &[(NHWC, false), (&[2, 2, 2, 3], false)],
+            NUMBERS,
+            |s, a| ops::conv2d(s, &a[0], &a[1], &Conv2d::default()),
+        ),
+        case("max_pool2d", &[(NHWC, false)], NUMBERS, |s, a| {
+            ops::max_pool2d(s, &a[0], &Pool2d::new([2, 2]))
+        }),
+        case("avg_pool2d", &[(NHWC, false)], FLOATS, |s, a| {
+            ops::avg_pool2d(s, &a[0], &Pool2d::new([2, 2]))
+        }),
+    ]);
+}
+
+#[test]
+fn normalizations_and_data_movement_run_for_their_element_types_like_the_reference() {
+    run_table(&[
+        case("softmax", &[(M, false)], FLOATS, |s, a| {
+            ops::softmax(s, &a[0], 1)
+        }),
+        case("softmax axis 0", &[(M, false)], FLOATS, |s, a| {
+            ops::softmax(s, &a[0], 0)
+        }),
+        case(
+            "layer_norm",
+            &[(M, false), (ROW, false), (ROW, false)],
+            FLOATS,
+            |s, a| ops::layer_norm(s, &a[0], &a[1], &a[2], 1e-5),
+        ),
+        case("rms_norm", &[(M, false), (ROW, false)], FLOATS, |s, a| {
+            ops::rms_norm(s, &a[0], &a[1], 1e-5)
+        }),
+        case("transpose", &[(M, false)], ALL, |s, a| {
+            ops::transpose(s, &a[0], &[1, 0])
+        }),
+        case("concat", &[(M, false), (M, false)], ALL, |s, a| {
+            ops::concat(s, &[&a[0], &a[1]], 1)
+        }),
+        case("slice", &[(M, false)], ALL, |s, a| {
+            ops::slice(s, &a[0], &[0, 1], &[3, 5], &[2, 3])
+        }),
+        case("cast to f32", &[(M, false)], ALL, |s, a| {
+            ops::cast(s, &a[0], DType::F32)
+        }),
+        case("cast to bf16", &[(M, false)], ALL, |s, a| {
+            ops::cast(s, &a[0], DType::BF16)
+        }),
+        case("cast to i16", &[(M, false)], ALL, |s, a| {
+            ops::cast(s, &a[0], DType::I16)
+        }),
+        case("cast to bool", &[(M, false)], ALL, |s, a| {
+            ops::cast(s, &a[0], DType::Bool)
+        }),
+    ]);
+}
