@@ -20,6 +20,13 @@
 //!   transfers in chunks of `DeviceOptions::staging_chunk_size`, host and
 //!   device copies overlapping). Target ≥ 0.7×.
 //!
+//! - Eager op overhead: the host time of enqueueing `ops::add` of two
+//!   `[64]` f32 tensors on a stream (a cache hit: the program compiled on
+//!   the first call), beside a raw `Stream::dispatch` of a memref kernel of
+//!   the same size, each the median over runs of the mean of 50 enqueues
+//!   (the stream synced between runs, outside the timing). Target: an op
+//!   call <= 10 us.
+//!
 //! `KILN_BENCH_RUNS` sets the number of timed runs (default 41);
 //! `KILN_BENCH_CHUNK_KIB` the staging chunk size (default: the device
 //! default, `DeviceOptions::staging_chunk_size`).
@@ -201,9 +208,68 @@ fn bandwidth(runs: usize, mib: usize) {
     }
 }
 
+/// The median over `runs` of the mean host time of `ENQUEUES` calls of
+/// `f` on `stream` (synced after each run, outside the timing).
+fn enqueue_time(runs: usize, stream: &kiln_runtime::Stream, mut f: impl FnMut()) -> Duration {
+    const ENQUEUES: u32 = 50;
+    f();
+    stream.sync().unwrap();
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..ENQUEUES {
+                f();
+            }
+            let d = t.elapsed() / ENQUEUES;
+            stream.sync().unwrap();
+            d
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+fn op_overhead(runs: usize) {
+    use kiln_runtime::{ops, KernelSource};
+    let device = open(true);
+    let stream = device.stream();
+    let kernel = device
+        .load_kernel(KernelSource::memref(
+            kiln_runtime::bench::overhead::INCREMENT,
+            "increment",
+        ))
+        .unwrap();
+    let a = Tensor::from_slice(&device, &[1.0f32; 64], &[64]).unwrap();
+    let b = Tensor::from_slice(&device, &[2.0f32; 64], &[64]).unwrap();
+    let y = Tensor::zeros(&device, kiln_runtime::DType::F32, &[64]).unwrap();
+    let sum = ops::add(&stream, &a, &b).unwrap();
+    assert_eq!(sum.to_vec::<f32>().unwrap(), vec![3.0; 64]);
+    let raw = enqueue_time(runs, &stream, || {
+        stream.dispatch(&kernel, &[&a, &y], [1, 1, 1]).unwrap();
+    });
+    let op = enqueue_time(runs, &stream, || {
+        black_box(ops::add(&stream, &a, &b).unwrap());
+    });
+    println!("\neager op overhead (host time per enqueue, median of {runs} runs of 50):");
+    println!(
+        "{:<44} {:>8.2}us",
+        "raw Stream::dispatch, [64] f32",
+        us(raw)
+    );
+    println!(
+        "{:<44} {:>8.2}us   (target <= 10 us)",
+        "ops::add, [64] f32, a cache hit",
+        us(op)
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; nothing else is taken.
     let runs = env_usize("KILN_BENCH_RUNS", 41).max(1);
+    op_overhead(runs);
+    if std::env::var_os("KILN_BENCH_OPS_ONLY").is_some() {
+        return;
+    }
     dispatch_overhead(runs);
     bandwidth(runs.min(15), env_usize("KILN_BENCH_MIB", 64).max(1));
 }

@@ -54,7 +54,7 @@ use crate::tensor::Tensor;
 pub struct Program {
     device: Device,
     compiled: Arc<CompiledProgram>,
-    kernels: HashMap<String, Kernel>,
+    kernels: Arc<HashMap<String, Kernel>>,
     /// Constant buffers, uploaded on a function's first run: by
     /// (function, buffer).
     constants: Mutex<HashMap<(usize, usize), Tensor>>,
@@ -138,13 +138,34 @@ impl Program {
             .flat_map(|d| &d.kernels)
             .map(|k| (k.name.as_str(), k.words.as_slice()))
             .collect();
-        let kernels = load::load_kernels(device, &sources)?;
-        Ok(Program {
+        let kernels = Arc::new(load::load_kernels(device, &sources)?);
+        Ok(Self::from_loaded(device, compiled, kernels))
+    }
+
+    /// A program of `compiled` whose kernels `kernels` were loaded on
+    /// `device` by [`load`](Self::load) (see [`loaded_kernels`](Self::loaded_kernels)):
+    /// no checks, no lookups.
+    pub(crate) fn from_loaded(
+        device: &Device,
+        compiled: Arc<CompiledProgram>,
+        kernels: Arc<HashMap<String, Kernel>>,
+    ) -> Program {
+        Program {
             device: device.clone(),
             compiled,
             kernels,
             constants: Mutex::new(HashMap::new()),
-        })
+        }
+    }
+
+    /// The loaded kernels, by name (shared).
+    pub(crate) fn loaded_kernels(&self) -> Arc<HashMap<String, Kernel>> {
+        Arc::clone(&self.kernels)
+    }
+
+    /// The compiled program (shared).
+    pub(crate) fn compiled_shared(&self) -> Arc<CompiledProgram> {
+        Arc::clone(&self.compiled)
     }
 
     /// The compiled program.

@@ -384,8 +384,10 @@ impl Tensor {
         let span = self.layout.span();
         let bytes = (span.end - span.start) as u64 * size;
         let start = span.start as u64 * size;
+        // Submits the work writing the bytes read (and fails if a batch of
+        // it failed to submit).
+        let written = crate::hazard::written(&self.storage, start, start + bytes)?;
         if self.storage.slice.kind() == MemoryKind::Unified || bytes == 0 {
-            let written = crate::hazard::written(&self.storage, start, start + bytes)?;
             AtomicCounters::add(&device.counters.bytes_direct, bytes);
             let read = crate::hazard::host_read(&self.storage, start, start + bytes, written);
             let source = ReadSource::Direct {
@@ -402,7 +404,7 @@ impl Tensor {
         });
         let chunk = crate::transfer::chunk_size(&device.options);
         let chunks = crate::transfer::stage_out(&Stream::new(device).inner, &src, chunk)?;
-        let value = chunks.last().map_or(0, |c| c.value);
+        let value = chunks.last().map_or(written, |c| c.value);
         Ok((value, ReadSource::Staged(chunks)))
     }
 }

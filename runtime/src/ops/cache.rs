@@ -1,16 +1,20 @@
 //! The per-device cache of compiled ops, and running an op through it.
 //!
-//! The key is the op's generated program text: it names the op, every
-//! operand's shape and element type and every parameter (strides, axes,
-//! epsilon as its bits), so two calls share a program exactly when they
-//! would generate the same one. The cache lives in the device's shared
-//! state, so the target env is fixed by the device.
+//! Two layers. Compiled programs are keyed by the op's generated program
+//! text: it names the op, every operand's shape and element type and
+//! every parameter (strides, axes, epsilon as its bits), so two calls share
+//! a program exactly when they would generate the same one. In front of
+//! them, loaded programs (the compiled program and its kernels, whose
+//! pipelines are made once) are keyed by a compact key the op builds
+//! without writing any text — the op, its parameters, its inputs' element
+//! types and ranks ([`run_keyed`]) — or, for the ops that build none yet,
+//! by the text ([`run`]). A call whose key is cached writes no text and
+//! loads nothing: it enqueues the program. The caches live in the
+//! device's shared state, so the target env is fixed by the device.
 //!
-//! The cache keeps the [`CompiledProgram`], not a loaded
-//! [`Program`]: a `Program` holds its [`Device`], and a device that held
-//! its own programs would never be dropped (nor save its pipeline cache).
-//! Loading a cached program again shares it (an `Arc`) and costs one
-//! memory-cache hit per kernel; the pipelines are made once.
+//! The caches keep no [`Program`]: a `Program` holds its [`Device`], and a
+//! device that held its own programs would never be dropped (nor save its
+//! pipeline cache); a call makes a `Program` of the shared parts.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,6 +33,8 @@ use crate::tensor::Tensor;
 #[derive(Debug, Default)]
 pub(crate) struct OpCache {
     programs: Mutex<HashMap<String, Arc<CompiledProgram>>>,
+    /// Loaded programs by op key (see [`run_keyed`]).
+    loaded: Mutex<HashMap<Key, Arc<Loaded>>>,
     compiled: AtomicU64,
     hits: AtomicU64,
     /// The runs recorded while tracing is on (see [`trace`]).
@@ -90,10 +96,46 @@ pub fn cache_stats(device: &Device) -> OpCacheStats {
 /// shapes it will not see again); later calls compile again. Returns how
 /// many were dropped. The statistics keep counting.
 pub fn clear_cache(device: &Device) -> usize {
+    lock(&device.inner.ops.loaded).clear();
     let mut programs = lock(&device.inner.ops.programs);
     let n = programs.len();
     programs.clear();
     n
+}
+
+/// What identifies an op call's program without its text: the op, its
+/// parameters (as the op encodes them) and each program input's element
+/// type and rank ([`Key::Compact`]); or, for the ops that do not build one,
+/// the program's text ([`Key::Text`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    /// The op, then its parameters, then per input: its element type and
+    /// rank.
+    Compact(&'static str, Vec<u64>),
+    /// The program text.
+    Text(String),
+}
+
+impl Key {
+    fn compact(op: &'static str, params: &[u64], inputs: &[&Tensor]) -> Self {
+        let mut words = Vec::with_capacity(params.len() + inputs.len() * 4);
+        words.extend_from_slice(params);
+        for t in inputs {
+            words.push(t.dtype() as u64);
+            words.push(t.shape().len() as u64);
+        }
+        Self::Compact(op, words)
+    }
+}
+
+/// A program loaded for a key: what an op call needs to enqueue it.
+#[derive(Debug)]
+pub(crate) struct Loaded {
+    compiled: Arc<CompiledProgram>,
+    kernels: Arc<HashMap<String, crate::kernel::Kernel>>,
+    /// The program's text (checked against the key in debug builds, and
+    /// what [`trace`] records).
+    text: String,
 }
 
 /// Runs function `@op` of program `text` (compiled on first use, cached by
@@ -103,6 +145,44 @@ pub(crate) fn run(
     op: &'static str,
     text: String,
     inputs: &[&Tensor],
+) -> Result<Vec<Tensor>> {
+    let key = Key::Text(text);
+    run_key(stream, op, key, inputs, |key| match key {
+        Key::Text(text) => Ok(text.clone()),
+        Key::Compact(..) => unreachable_text(op),
+    })
+}
+
+/// Runs op `op` on `stream` with `inputs`: its program is looked up by
+/// `op`, `params` and the inputs' element types and ranks (no text is
+/// built on a hit); `text` writes it on the first call. `params` must
+/// hold everything else the text depends on (the sizes of a program
+/// specialized for them); debug builds check on every hit that `text`
+/// gives the cached program.
+pub(crate) fn run_keyed(
+    stream: &Stream,
+    op: &'static str,
+    params: &[u64],
+    inputs: &[&Tensor],
+    text: impl FnOnce() -> Result<String>,
+) -> Result<Vec<Tensor>> {
+    let key = Key::compact(op, params, inputs);
+    run_key(stream, op, key, inputs, |_| text())
+}
+
+fn unreachable_text(op: &'static str) -> Result<String> {
+    Err(Error::Compile {
+        kernel: format!("ops::{op}"),
+        message: "internal: a text key without its text".to_owned(),
+    })
+}
+
+fn run_key(
+    stream: &Stream,
+    op: &'static str,
+    key: Key,
+    inputs: &[&Tensor],
+    text: impl FnOnce(&Key) -> Result<String>,
 ) -> Result<Vec<Tensor>> {
     let inner = &stream.inner.device;
     inner.alive()?;
@@ -114,20 +194,55 @@ pub(crate) fn run(
         }
     }
     let device = Device::from_inner(Arc::clone(inner));
-    let cached = lock(&inner.ops.programs).get(&text).cloned();
-    let compiled = match cached {
-        Some(c) => {
+    let hit = lock(&inner.ops.loaded).get(&key).cloned();
+    let loaded = match hit {
+        Some(loaded) => {
             inner.ops.hits.fetch_add(1, Ordering::Relaxed);
-            c
+            if cfg!(debug_assertions) && matches!(key, Key::Compact(..)) {
+                // The key must determine the program.
+                let text = text(&key)?;
+                if text != loaded.text {
+                    return Err(Error::Compile {
+                        kernel: format!("ops::{op}"),
+                        message: format!(
+                            "internal: two programs for one cache key {key:?}:\n{}\n{text}",
+                            loaded.text
+                        ),
+                    });
+                }
+            }
+            loaded
         }
         None => {
-            let c = Arc::new(compile(&device, op, &text)?);
-            inner.ops.compiled.fetch_add(1, Ordering::Relaxed);
-            lock(&inner.ops.programs).insert(text.clone(), Arc::clone(&c));
-            c
+            let text = text(&key)?;
+            let cached = lock(&inner.ops.programs).get(&text).cloned();
+            let compiled = match cached {
+                Some(c) => {
+                    inner.ops.hits.fetch_add(1, Ordering::Relaxed);
+                    c
+                }
+                None => {
+                    let c = Arc::new(compile(&device, op, &text)?);
+                    inner.ops.compiled.fetch_add(1, Ordering::Relaxed);
+                    lock(&inner.ops.programs).insert(text.clone(), Arc::clone(&c));
+                    c
+                }
+            };
+            let program = Program::load(&device, compiled)?;
+            let loaded = Arc::new(Loaded {
+                compiled: program.compiled_shared(),
+                kernels: program.loaded_kernels(),
+                text,
+            });
+            lock(&inner.ops.loaded).insert(key, Arc::clone(&loaded));
+            loaded
         }
     };
-    let program = Program::load(&device, Arc::clone(&compiled))?;
+    let program = Program::from_loaded(
+        &device,
+        Arc::clone(&loaded.compiled),
+        Arc::clone(&loaded.kernels),
+    );
     let args = inputs
         .iter()
         .map(|&t| bindable(stream, t))
@@ -138,7 +253,7 @@ pub(crate) fn run(
         runs.push(OpRun {
             op,
             function,
-            program: text,
+            program: loaded.text.clone(),
             inputs: args,
             outputs: outputs.clone(),
         });

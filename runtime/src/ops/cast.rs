@@ -63,7 +63,7 @@ pub fn cast(stream: &Stream, x: &Tensor, dtype: DType) -> Result<Tensor> {
     let what = "ops::cast";
     let from = x.dtype();
     let (fc, tc) = (class(what, from)?, class(what, dtype)?);
-    broadcast_generic(stream, what, &[x], dtype, |f, args| {
+    broadcast_generic(stream, what, &[dtype as u64], &[x], dtype, |f, args| {
         convert(f, &args[0], from, dtype, fc, tc)
     })
 }

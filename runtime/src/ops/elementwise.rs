@@ -271,6 +271,7 @@ pub(crate) fn fname(what: &'static str) -> &'static str {
 pub(crate) fn broadcast_generic(
     stream: &Stream,
     what: &'static str,
+    params: &[u64],
     tensors: &[&Tensor],
     out_dtype: DType,
     body: impl FnOnce(&mut Func, &[String]) -> String,
@@ -279,6 +280,29 @@ pub(crate) fn broadcast_generic(
     if plan.shape.contains(&0) {
         return Tensor::empty(&tensors[0].device(), out_dtype, &plan.shape);
     }
+    let views: Vec<&Tensor> = plan.views.iter().collect();
+    // The program depends on `what`, `params` (the body's parameters), the
+    // views' element types and ranks, the result's rank and which result
+    // dimension each view dimension is (views drop broadcast dimensions);
+    // the output's element type follows from them.
+    let mut key = params.to_vec();
+    key.push(plan.shape.len() as u64);
+    for dims in &plan.dims {
+        key.push(dims.len() as u64);
+        key.extend(dims.iter().map(|&d| d as u64));
+    }
+    let text = || broadcast_text(what, &plan, out_dtype, body);
+    single(cache::run_keyed(stream, what, &key, &views, text)?)
+}
+
+/// The program of [`broadcast_generic`].
+fn broadcast_text(
+    what: &'static str,
+    plan: &Plan,
+    out_dtype: DType,
+    body: impl FnOnce(&mut Func, &[String]) -> String,
+) -> Result<String> {
+    let tensors = &plan.views;
     let mut f = Func::new(fname(what));
     let args: Vec<String> = (0..tensors.len()).map(|i| f.arg(&plan.ty(i))).collect();
     let rank = plan.shape.len();
@@ -304,9 +328,7 @@ pub(crate) fn broadcast_generic(
         map: identity(rank),
     };
     let y = f.generic(&ins, &out, &vec!["parallel"; rank], body);
-    let text = f.finish(&[(y, out_ty)]);
-    let views: Vec<&Tensor> = plan.views.iter().collect();
-    single(cache::run(stream, what, text, &views)?)
+    Ok(f.finish(&[(y, out_ty)]))
 }
 
 /// The one result of an op.
@@ -330,7 +352,7 @@ pub fn binary(stream: &Stream, op: Binary, a: &Tensor, b: &Tensor) -> Result<Ten
         .op(cls)
         .ok_or_else(|| shape_error(what, format!("is not defined on {dtype} tensors")))?;
     let elem = super::text::compute(dtype);
-    broadcast_generic(stream, what, &[a, b], dtype, |f, args| {
+    broadcast_generic(stream, what, &[op as u64], &[a, b], dtype, |f, args| {
         let x = f.widen(&args[0], dtype);
         let y = f.widen(&args[1], dtype);
         let r = f.let_(&format!("{name} {x}, {y} : {elem}"));
@@ -388,17 +410,24 @@ pub fn compare(stream: &Stream, cmp: Compare, a: &Tensor, b: &Tensor) -> Result<
         super::text::compute(dtype)
     };
     let op = if cls == Class::Float { "cmpf" } else { "cmpi" };
-    broadcast_generic(stream, what, &[a, b], DType::Bool, |f, args| {
-        let (x, y) = if ordered_bool {
-            (
-                f.let_(&format!("arith.extui {} : i1 to i32", args[0])),
-                f.let_(&format!("arith.extui {} : i1 to i32", args[1])),
-            )
-        } else {
-            (f.widen(&args[0], dtype), f.widen(&args[1], dtype))
-        };
-        f.let_(&format!("arith.{op} {pred}, {x}, {y} : {elem}"))
-    })
+    broadcast_generic(
+        stream,
+        what,
+        &[cmp as u64],
+        &[a, b],
+        DType::Bool,
+        |f, args| {
+            let (x, y) = if ordered_bool {
+                (
+                    f.let_(&format!("arith.extui {} : i1 to i32", args[0])),
+                    f.let_(&format!("arith.extui {} : i1 to i32", args[1])),
+                )
+            } else {
+                (f.widen(&args[0], dtype), f.widen(&args[1], dtype))
+            };
+            f.let_(&format!("arith.{op} {pred}, {x}, {y} : {elem}"))
+        },
+    )
 }
 
 /// `cond ? a : b` element by element, the three broadcast together;
@@ -414,7 +443,7 @@ pub fn where_(stream: &Stream, cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<
     let dtype = super::text::same_dtype(what, &[a, b])?;
     class(what, dtype)?;
     let elem = dtype.name();
-    broadcast_generic(stream, what, &[cond, a, b], dtype, |f, args| {
+    broadcast_generic(stream, what, &[], &[cond, a, b], dtype, |f, args| {
         f.let_(&format!(
             "arith.select {}, {}, {} : {elem}",
             args[0], args[1], args[2]
@@ -434,7 +463,7 @@ pub fn unary(stream: &Stream, op: Unary, x: &Tensor) -> Result<Tensor> {
             format!("is not defined on {dtype} tensors"),
         ));
     }
-    broadcast_generic(stream, what, &[x], dtype, |f, args| {
+    broadcast_generic(stream, what, &[op as u64], &[x], dtype, |f, args| {
         let v = f.widen(&args[0], dtype);
         let r = op.emit(f, &v, cls, elem).unwrap_or(v);
         f.narrow(&r, dtype)

@@ -38,18 +38,20 @@ pub fn softmax(stream: &Stream, x: &Tensor, axis: usize) -> Result<Tensor> {
         let y = softmax(stream, &wide, axis)?;
         return super::cast(stream, &y, dtype);
     }
-    // The shape class: the rank (every size dynamic).
-    let mut f = Func::new("softmax");
-    let ty = dyn_ty(shape.len(), "f32");
-    let a = f.arg(&ty);
-    let dims: Vec<Dim> = (0..shape.len()).map(|d| f.dim(&a, &ty, d)).collect();
-    let init = f.empty_dims(&dims, "f32", None);
-    let ty = dims_ty(&dims, "f32");
-    let y = f.let_(&format!(
-        "linalg.softmax dimension({axis}) ins({a} : {ty}) outs({init} : {ty}) -> {ty}"
-    ));
-    let text = f.finish(&[(y, ty)]);
-    single(cache::run(stream, what, text, &[x])?)
+    // The shape class: the rank (every size dynamic) and the axis.
+    let text = || {
+        let mut f = Func::new("softmax");
+        let ty = dyn_ty(shape.len(), "f32");
+        let a = f.arg(&ty);
+        let dims: Vec<Dim> = (0..shape.len()).map(|d| f.dim(&a, &ty, d)).collect();
+        let init = f.empty_dims(&dims, "f32", None);
+        let ty = dims_ty(&dims, "f32");
+        let y = f.let_(&format!(
+            "linalg.softmax dimension({axis}) ins({a} : {ty}) outs({init} : {ty}) -> {ty}"
+        ));
+        Ok(f.finish(&[(y, ty)]))
+    };
+    single(cache::run_keyed(stream, what, &[axis as u64], &[x], text)?)
 }
 
 /// `x` as rows `[R, D]` (D its last dimension), checked with the `[D]`
