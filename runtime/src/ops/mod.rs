@@ -26,10 +26,14 @@
 //! or windows are [`Error::Shape`](crate::Error::Shape) errors naming the
 //! op; nothing panics.
 //!
-//! The cache key is the generated program's text: it names the op, the
-//! operands' shape class and element types, and every parameter; the
-//! device fixes the target env. Sizes that vary from call to call in a
-//! model are dynamic (`?`) in the program, so one compile serves them all:
+//! Compiled programs are cached by the generated program's text: it names
+//! the op, the operands' shape class and element types, and every
+//! parameter; the device fixes the target env. Element-wise ops, [`cast`]
+//! and [`softmax`] also find their loaded program by a compact key (op,
+//! parameters, element types, ranks) without writing the text, so a call
+//! of a cached shape class only enqueues. Sizes that vary from call to
+//! call in a model are dynamic (`?`) in the program, so one compile serves
+//! them all:
 //!
 //! | ops | shape class |
 //! |---|---|
