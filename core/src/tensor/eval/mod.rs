@@ -85,6 +85,8 @@ pub fn run(m: &TensorModule, name: &str, args: &[Value]) -> Result<Vec<Value>, E
     let f = m
         .func_by_name(name)
         .ok_or_else(|| EvalError::new(format!("no function '@{name}'")))?;
+    // The size checks every backend shares: one verdict on the call.
+    crate::codegen::call_check::check_call(m, name, args).map_err(EvalError::new)?;
     Interp { m, depth: 0 }.call(f, args)
 }
 
