@@ -34,8 +34,12 @@ pub fn check_call(m: &TensorModule, name: &str, args: &[Value]) -> Result<(), St
     let Ok(info) = FuncInfo::new(&prepared, f) else {
         return Ok(());
     };
-    let Ok(shapes) = infer_shapes(&info) else {
-        return Ok(());
+    let shapes = match infer_shapes(&info) {
+        Ok(s) => s,
+        // A check that fails whatever the run (static sizes): the compiler
+        // refuses the program with this message on the other backends.
+        Err(e @ super::CodegenError::Limit { .. }) => return Err(e.to_string()),
+        Err(_) => return Ok(()),
     };
     let source_dim = |s: SourceRef, d: usize| -> Option<u64> {
         match s {

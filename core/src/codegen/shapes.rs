@@ -164,9 +164,14 @@ impl Builder<'_, '_> {
                 CheckKind::NonNegative => false,
             };
             if fails {
+                // The error names the location once.
+                let bare = RuntimeCheck {
+                    loc: crate::ir::Location::UNKNOWN,
+                    ..c
+                };
                 return Err(CodegenError::Limit {
                     loc: d.loc,
-                    message: c.message(x as i64, y as i64),
+                    message: bare.message(x as i64, y as i64),
                 });
             }
         }
@@ -227,8 +232,7 @@ impl Builder<'_, '_> {
                         return Err(CodegenError::Limit {
                             loc: d.loc,
                             message: format!(
-                                "{}'{}' op index out of bounds: {what} is {i}, outside a dimension of size {size}",
-                                if d.loc.is_known() { format!("{}: ", d.loc) } else { String::new() },
+                                "'{}' op index out of bounds: {what} is {i}, outside a dimension of size {size}",
                                 d.kind.name()
                             ),
                         });
