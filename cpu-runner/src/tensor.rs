@@ -197,7 +197,9 @@ impl CpuProgram {
                         .ok_or_else(|| program_error(name, "a constant without data"))?;
                     elements_to_bytes(&c.data, n)
                 }
-                BufferOrigin::Dispatch(_) | BufferOrigin::Scratch(_) => Vec::new(),
+                BufferOrigin::Dispatch(_) | BufferOrigin::Scratch(_) | BufferOrigin::Fault => {
+                    Vec::new()
+                }
             };
             let words = (n * element_bytes(b.elem)).div_ceil(4).max(1);
             bytes.resize(words * 4, 0);
@@ -233,6 +235,15 @@ impl CpuProgram {
                         .push((k.name.clone(), report));
                 }
             }
+        }
+        let mut read = |b: usize| {
+            buffers
+                .get(b)
+                .cloned()
+                .ok_or_else(|| program_error(name, format!("no buffer {b}")))
+        };
+        if let Some(fault) = f.fault(&mut read)? {
+            return Err(program_error(name, fault));
         }
         f.result_values(&vals, &mut |b| {
             buffers

@@ -192,8 +192,17 @@ impl Program {
         name: &str,
         args: &[Tensor],
     ) -> Result<Vec<Tensor>> {
-        let out = self.enqueue(stream, name, args)?;
+        let (f, out, fault) = self.enqueue_with_fault(stream, name, args)?;
         stream.sync()?;
+        if let Some(t) = fault {
+            let mut read = |_| -> Result<Vec<u8>> {
+                let words = t.to_vec::<u32>()?;
+                Ok(bytemuck::cast_slice(&words).to_vec())
+            };
+            if let Some(fault) = f.fault(&mut read)? {
+                return Err(program_error(&f.name, fault));
+            }
+        }
         Ok(out)
     }
 
@@ -202,7 +211,25 @@ impl Program {
     /// decides) and the result tensors returned at once. Reading a result
     /// waits for the work that writes it; a failure of that work is
     /// reported by [`Stream::sync`] (or the read).
+    /// An index out of bounds that a kernel found at run time (see
+    /// [`FaultSite`](kiln_core::codegen::program::FaultSite)) is reported
+    /// by [`run`](Self::run) and [`run_on_device`](Self::run_on_device),
+    /// which read the fault word once the work completed; the tensors
+    /// `enqueue` returns hold what the kernels computed with the index
+    /// clamped in bounds.
     pub fn enqueue(&self, stream: &Stream, name: &str, args: &[Tensor]) -> Result<Vec<Tensor>> {
+        Ok(self.enqueue_with_fault(stream, name, args)?.1)
+    }
+
+    /// [`enqueue`](Self::enqueue), also returning the function and its
+    /// fault word's tensor (where its kernels check run-time indices), to
+    /// be read once the work completed.
+    fn enqueue_with_fault(
+        &self,
+        stream: &Stream,
+        name: &str,
+        args: &[Tensor],
+    ) -> Result<(&CompiledFunction, Vec<Tensor>, Option<Tensor>)> {
         let (fi, f) = self.function(name)?;
         let args: Vec<Arg<'_>> = args.iter().map(Arg::Device).collect();
         let (tensors, vals) = self.dispatch_function(stream, fi, f, &args, true)?;
@@ -234,7 +261,8 @@ impl Program {
                 }
             }
         }
-        Ok(out)
+        let fault = f.fault_buffer().map(|b| tensors[b].clone());
+        Ok((f, out, fault))
     }
 
     fn function(&self, name: &str) -> Result<(usize, &CompiledFunction)> {
@@ -251,6 +279,13 @@ impl Program {
         let stream = self.device.stream();
         let (tensors, vals) = self.dispatch_function(&stream, fi, f, &args, false)?;
         stream.sync()?;
+        let mut read = |buffer: usize| -> Result<Vec<u8>> {
+            let words = tensors[buffer].to_vec::<u32>()?;
+            Ok(bytemuck::cast_slice(&words).to_vec())
+        };
+        if let Some(fault) = f.fault(&mut read)? {
+            return Err(program_error(&f.name, fault));
+        }
         f.result_values(&vals, &mut |buffer| {
             let words = tensors[buffer].to_vec::<u32>()?;
             Ok(bytemuck::cast_slice(&words).to_vec())
@@ -338,6 +373,9 @@ impl Program {
                 }
                 BufferOrigin::Constant(_) => {
                     tensors[i] = Some(self.constant(fi, f, i, counts[i])?);
+                }
+                BufferOrigin::Fault => {
+                    tensors[i] = Some(Tensor::from_slice(&self.device, &[0u32], &[1])?);
                 }
                 _ => {}
             }

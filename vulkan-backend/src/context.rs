@@ -318,6 +318,11 @@ impl Context {
             extensions.push(ash::khr::cooperative_matrix::NAME.as_ptr());
         }
         enable.enable_timeline_semaphore();
+        // SAFETY: `physical` was enumerated from the live instance.
+        let core_features = unsafe { instance.raw.get_physical_device_features(physical) };
+        if core_features.robust_buffer_access == vk::TRUE {
+            enable.enable_robust_buffer_access();
+        }
         let mut timeline_features =
             vk::PhysicalDeviceTimelineSemaphoreFeatures::default().timeline_semaphore(true);
         let priorities = [1.0f32];

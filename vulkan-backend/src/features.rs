@@ -239,6 +239,15 @@ impl FeatureChain {
         }
     }
 
+    /// Turns on `robustBufferAccess` (Vulkan 1.0 core): a buffer access
+    /// out of its binding's range stays inside the buffer's memory. A
+    /// second line of defence only: kiln's compiled programs check every
+    /// run-time index and size themselves (on the host, or in the kernel
+    /// with a fault word), so a correct program never relies on it.
+    pub(crate) fn enable_robust_buffer_access(&mut self) {
+        self.core.robust_buffer_access = vk::TRUE;
+    }
+
     /// Clears the `p_next` pointers a previous chaining left behind.
     fn unlink(&mut self) {
         self.v11.p_next = std::ptr::null_mut();

@@ -239,6 +239,7 @@ pub fn manifest(p: &CompiledProgram) -> Value {
                         BufferOrigin::Constant(_) => json!("constant"),
                         BufferOrigin::Dispatch(d) => json!({"dispatch": d}),
                         BufferOrigin::Scratch(d) => json!({"scratch_of_dispatch": d}),
+                        BufferOrigin::Fault => json!("fault"),
                     };
                     json!({
                         "id": i,

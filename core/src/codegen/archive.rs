@@ -54,8 +54,8 @@ use super::host::{
 };
 use super::kernels::{PushValue, Repeat};
 use super::program::{
-    CompiledDispatch, CompiledFunction, CompiledKernel, CompiledProgram, ConstantData, Param,
-    ResultRef,
+    CompiledDispatch, CompiledFunction, CompiledKernel, CompiledProgram, ConstantData, FaultSite,
+    Param, ResultRef,
 };
 use super::regions::OpFamily;
 use super::strategy::{
@@ -67,7 +67,7 @@ use super::target::{CodegenTarget, DriverFacts};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 10;
+pub const VERSION: u32 = 11;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -214,7 +214,7 @@ fn check_refs(f: &CompiledFunction) -> Result<(), String> {
             BufferOrigin::Dispatch(d) | BufferOrigin::Scratch(d) => {
                 in_range("dispatch", d, dispatches)?
             }
-            BufferOrigin::Constant(_) => {}
+            BufferOrigin::Constant(_) | BufferOrigin::Fault => {}
         }
     }
     for c in &f.constants {
@@ -509,7 +509,9 @@ record!(CompiledFunction {
     constants,
     dispatches,
     results,
+    faults,
 });
+record!(FaultSite { op, loc, what });
 record!(Param { elem, shape });
 record!(CompiledDispatch {
     name,
@@ -607,7 +609,7 @@ unit_enum!(OpFamily [Elementwise, DataMovement, Reduction, Contraction, Convolut
 unit_enum!(Combine [Subgroup, WorkgroupTree, OneSubgroup]);
 unit_enum!(TypeRepr [Native, Emulated32, F16Storage, F16Bits, BF16Bits, BoolBytes, I64Pair]);
 unit_enum!(SizeOp [Add, Sub, Mul, CeilDiv, Max, Min]);
-unit_enum!(CheckKind [Equal, Less, NonNegative]);
+unit_enum!(CheckKind [Equal, Less, NonNegative, Index]);
 
 impl Field for ValidationEnv {
     fn put(&self, w: &mut Writer) -> Result<(), ArchiveError> {
@@ -975,6 +977,7 @@ impl Field for BufferOrigin {
                 3u8.put(w)?;
                 i.put(w)
             }
+            BufferOrigin::Fault => 4u8.put(w),
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -983,6 +986,7 @@ impl Field for BufferOrigin {
             (_, 1) => BufferOrigin::Constant(TOp::get(r)?),
             (_, 2) => BufferOrigin::Dispatch(usize::get(r)?),
             (_, 3) => BufferOrigin::Scratch(usize::get(r)?),
+            (_, 4) => BufferOrigin::Fault,
             (at, t) => return Err(r.invalid(at, "buffer origin", format!("tag {t}"))),
         })
     }

@@ -32,6 +32,11 @@ pub enum BufferOrigin {
     /// Scratch space of dispatch `i` (partial results between its
     /// kernels).
     Scratch(usize),
+    /// The function's fault word (one `i32`, zero before the call): a
+    /// kernel that finds a run-time index out of bounds stores the number
+    /// of the fault site plus one (see
+    /// [`FaultSite`](super::program::FaultSite)).
+    Fault,
 }
 
 /// One buffer.
@@ -54,6 +59,11 @@ pub struct BufferPlan {
     pub of_value: HashMap<TValue, BufferId>,
     /// `(stored value, outs value)` pairs written in place.
     pub in_place: Vec<(TValue, TValue)>,
+    /// The fault word's buffer, where the function has fault sites.
+    pub fault: Option<BufferId>,
+    /// The ops whose run-time indices kernels check (fault site `i` is
+    /// `fault_sites[i]`).
+    pub fault_sites: Vec<TOp>,
 }
 
 impl BufferPlan {
@@ -171,6 +181,7 @@ pub fn print_buffers(
             }
             BufferOrigin::Dispatch(d) => format!("written by dispatch {d}"),
             BufferOrigin::Scratch(d) => format!("scratch of dispatch {d}"),
+            BufferOrigin::Fault => "the fault word".to_string(),
         };
         let mut values: Vec<(usize, String)> = plan
             .of_value

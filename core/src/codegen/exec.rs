@@ -217,6 +217,38 @@ impl CompiledFunction {
         Ok(counts)
     }
 
+    /// The buffer of the function's fault word, if its kernels check
+    /// run-time indices ([`FaultSite`](super::program::FaultSite)); an
+    /// executor fills it with zeros before the call.
+    pub fn fault_buffer(&self) -> Option<BufferId> {
+        self.buffers
+            .iter()
+            .position(|b| b.origin == super::bufferize::BufferOrigin::Fault)
+    }
+
+    /// After a call: the error of the fault its kernels recorded, if any
+    /// (the op and its line), reading the fault word's bytes with `read`.
+    /// `Ok(None)` when no kernel found an index out of bounds.
+    pub fn fault<E>(
+        &self,
+        read: &mut dyn FnMut(BufferId) -> Result<Vec<u8>, E>,
+    ) -> Result<Option<String>, E> {
+        let Some(b) = self.fault_buffer() else {
+            return Ok(None);
+        };
+        let bytes = read(b)?;
+        let word = bytes
+            .get(..4)
+            .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+        if word == 0 {
+            return Ok(None);
+        }
+        Ok(Some(self.faults.get(word as usize - 1).map_or_else(
+            || format!("fault {word} recorded by a kernel"),
+            |s| s.message(),
+        )))
+    }
+
     /// The function's results for host values `vals`, reading a result
     /// buffer's bytes with `read`.
     pub fn result_values<E>(

@@ -163,6 +163,8 @@ pub enum CheckKind {
     Less,
     /// `a >= 0`.
     NonNegative,
+    /// `0 <= a < b` (an index into a dimension of size `b`).
+    Index,
 }
 
 /// A check that the run's dynamic sizes fit the program.
@@ -202,6 +204,10 @@ impl RuntimeCheck {
             ),
             CheckKind::NonNegative => format!(
                 "{loc}'{}' op size {} is {a} at run time; a size cannot be negative",
+                self.op, self.what
+            ),
+            CheckKind::Index => format!(
+                "{loc}'{}' op index out of bounds: {} is {a} at run time, outside a dimension of size {b}",
                 self.op, self.what
             ),
         }
@@ -267,7 +273,7 @@ impl HostProgram {
         if let (Size::Static(a), Size::Static(b)) = (c.a, c.b) {
             let ok = match c.kind {
                 CheckKind::Equal => a == b,
-                CheckKind::Less => a < b,
+                CheckKind::Less | CheckKind::Index => a < b,
                 CheckKind::NonNegative => true,
             };
             if ok {
@@ -374,6 +380,7 @@ impl HostProgram {
                 CheckKind::Equal => a == b,
                 CheckKind::Less => a < b,
                 CheckKind::NonNegative => a >= 0,
+                CheckKind::Index => a >= 0 && a < b,
             };
             if !ok {
                 return Err(c.message(a, b));

@@ -39,6 +39,7 @@
 pub mod analysis;
 pub mod archive;
 pub mod bufferize;
+pub mod call_check;
 pub mod combine;
 pub mod elementwise;
 pub mod error;

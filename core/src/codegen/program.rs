@@ -8,19 +8,19 @@ use std::fmt::Write as _;
 use crate::ir::{AttrKind, Location, Vce};
 use crate::lower::{self, LowerOptions};
 use crate::tensor::attr::{ConstAttr, Elements};
-use crate::tensor::ops::OpKind;
+use crate::tensor::ops::{OpKind, TensorOp};
 use crate::tensor::types::ElemType;
 use crate::tensor::{TFunc, TensorModule};
 use crate::validate::ValidationEnv;
 
 use super::analysis::FuncInfo;
-use super::bufferize::{bufferize, BufferId, BufferInfo, BufferOrigin};
+use super::bufferize::{bufferize, BufferId, BufferInfo, BufferOrigin, BufferPlan};
 use super::elementwise::elementwise_to_generic;
 use super::error::CodegenError;
 use super::host::{HostProgram, HostVal, Size};
 use super::kernels::{emit_dispatch, PushValue, Repeat};
 use super::regions::{form_dispatch_regions, OpFamily, ValueFate};
-use super::shapes::infer_shapes;
+use super::shapes::{infer_shapes, Shapes};
 use super::strategy::{choose, dispatch_shape, Strategy};
 use super::target::CodegenTarget;
 
@@ -126,6 +126,37 @@ pub struct Param {
     pub shape: Option<Vec<Option<u64>>>,
 }
 
+/// An op whose run-time indices a kernel checks (a `tensor.extract` or
+/// `tensor.insert` whose index is computed on the device, from tensor data
+/// or in a structured op's body): where the index is out of bounds, the
+/// kernel reads or writes in bounds instead (the index clamped to 0) and
+/// stores the site's number plus one in the function's fault word; the
+/// executor reports it after the call ([`CompiledFunction::fault`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaultSite {
+    /// The op's name.
+    pub op: String,
+    /// Where the op is.
+    pub loc: Location,
+    /// What is checked.
+    pub what: String,
+}
+
+impl FaultSite {
+    /// The error message of this site's fault.
+    pub fn message(&self) -> String {
+        let loc = if self.loc.is_known() {
+            format!("{}: ", self.loc)
+        } else {
+            String::new()
+        };
+        format!(
+            "{loc}'{}' op index out of bounds: {} is outside its dimension at run time (checked on the device)",
+            self.op, self.what
+        )
+    }
+}
+
 /// One compiled function.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompiledFunction {
@@ -143,6 +174,11 @@ pub struct CompiledFunction {
     pub dispatches: Vec<CompiledDispatch>,
     /// What it returns.
     pub results: Vec<ResultRef>,
+    /// The ops whose run-time indices its kernels check, by fault number
+    /// minus one (the buffer of origin
+    /// [`BufferOrigin::Fault`](super::bufferize::BufferOrigin::Fault)
+    /// holds the number).
+    pub faults: Vec<FaultSite>,
 }
 
 /// A compiled tensor program.
@@ -258,6 +294,7 @@ pub fn compile_function(
     let regions = form_dispatch_regions(&info);
     let mut shapes = infer_shapes(&info)?;
     let mut buffers = bufferize(&info, &regions, &shapes);
+    add_fault_sites(&info, &shapes, &mut buffers);
     let mut dispatches = Vec::new();
     for d in &regions.dispatches {
         let shape = dispatch_shape(&info, &regions, &mut shapes, d);
@@ -370,6 +407,18 @@ pub fn compile_function(
             }
         })
         .collect();
+    let faults = buffers
+        .fault_sites
+        .iter()
+        .map(|&op| {
+            let d = m.op(op);
+            FaultSite {
+                op: d.kind.name(),
+                loc: d.loc,
+                what: "an index computed on the device".into(),
+            }
+        })
+        .collect();
     Ok(CompiledFunction {
         name: m.func(f).name.clone(),
         params,
@@ -378,7 +427,46 @@ pub fn compile_function(
         constants,
         dispatches,
         results,
+        faults,
     })
+}
+
+/// The fault sites of a function: every `tensor.extract` / `tensor.insert`
+/// with an index the host does not know (computed on the device from
+/// tensor data, or inside a structured op's body, where the host checks
+/// nothing); with any, a fault word buffer.
+fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPlan) {
+    let m = info.m;
+    let mut sites = Vec::new();
+    for &op in &info.ops {
+        let d = m.op(op);
+        if let OpKind::Tensor(t @ (TensorOp::Extract | TensorOp::Insert)) = &d.kind {
+            let first = 1 + usize::from(*t == TensorOp::Insert);
+            let device = d.operands[first.min(d.operands.len())..]
+                .iter()
+                .any(|v| !shapes.scalar.contains_key(v));
+            if device {
+                sites.push(op);
+            }
+        }
+        for &r in &d.regions {
+            m.walk(r, &mut |inner| {
+                if let OpKind::Tensor(TensorOp::Extract) = m.op(inner).kind {
+                    if m.op(inner).operands.len() > 1 {
+                        sites.push(inner);
+                    }
+                }
+            });
+        }
+    }
+    if !sites.is_empty() {
+        buffers.fault = Some(buffers.add(BufferInfo {
+            elem: ElemType::Int(32),
+            shape: vec![Size::Static(1)],
+            origin: BufferOrigin::Fault,
+        }));
+        buffers.fault_sites = sites;
+    }
 }
 
 fn lower_kernel(

@@ -160,13 +160,18 @@ impl Builder<'_, '_> {
         if let (Size::Static(x), Size::Static(y)) = (a, b) {
             let fails = match kind {
                 CheckKind::Equal => x != y,
-                CheckKind::Less => x >= y,
+                CheckKind::Less | CheckKind::Index => x >= y,
                 CheckKind::NonNegative => false,
             };
             if fails {
+                // The error names the location once.
+                let bare = RuntimeCheck {
+                    loc: crate::ir::Location::UNKNOWN,
+                    ..c
+                };
                 return Err(CodegenError::Limit {
                     loc: d.loc,
-                    message: c.message(x as i64, y as i64),
+                    message: bare.message(x as i64, y as i64),
                 });
             }
         }
@@ -200,6 +205,47 @@ impl Builder<'_, '_> {
                 "uses a size computed from tensor data; only sizes known to the host are supported",
             )),
         }
+    }
+
+    /// Checks the indices of a `tensor.extract` / `tensor.insert` into a
+    /// tensor of `dims` that the host knows (constants and host scalars):
+    /// a constant one at compile time, a run-time one by a host check.
+    /// An index computed on the device from tensor data is checked by the
+    /// kernel that reads it (a fault site, see
+    /// [`FaultSite`](super::program::FaultSite)).
+    fn host_indices(
+        &mut self,
+        op: TOp,
+        dims: &[Size],
+        indices: &[TValue],
+    ) -> Result<(), CodegenError> {
+        for (k, (&v, &dim)) in indices.iter().zip(dims).enumerate() {
+            let what = format!("index {k}");
+            match self.s.scalar.get(&v).copied() {
+                Some(HostVal::Const(c)) => {
+                    let i = c.int();
+                    if i < 0 {
+                        let d = self.info.m.op(op);
+                        let size = dim
+                            .fixed()
+                            .map_or_else(|| "?".to_string(), |n| n.to_string());
+                        return Err(CodegenError::Limit {
+                            loc: d.loc,
+                            message: format!(
+                                "'{}' op index out of bounds: {what} is {i}, outside a dimension of size {size}",
+                                d.kind.name()
+                            ),
+                        });
+                    }
+                    self.check(op, CheckKind::Index, Size::Static(i as u64), dim, what)?;
+                }
+                Some(HostVal::Slot(s)) => {
+                    self.check(op, CheckKind::Index, Size::Slot(s), dim, what)?;
+                }
+                None => {}
+            }
+        }
+        Ok(())
     }
 
     /// Sizes of a mixed static/dynamic list, taking dynamic entries from
@@ -512,7 +558,10 @@ impl Builder<'_, '_> {
                 };
                 self.s.scalar.insert(r, v);
             }
-            TensorOp::Extract => {}
+            TensorOp::Extract => {
+                let src = self.shape(d.operands[0]);
+                self.host_indices(op, &src, &d.operands[1..])?;
+            }
             TensorOp::Empty | TensorOp::Splat => {
                 let r = r.ok_or_else(|| self.err(op, "expects a result"))?;
                 let ty = m.value_kind(r).tensor_shape().unwrap_or(&[]).to_vec();
@@ -610,6 +659,24 @@ impl Builder<'_, '_> {
                 }
                 let r = d.results[0];
                 if insert {
+                    // The source fills the slice exactly: its dimensions
+                    // are the slice's kept sizes.
+                    let want = m
+                        .value_kind(d.operands[0])
+                        .tensor_shape()
+                        .unwrap_or(&[])
+                        .to_vec();
+                    let kept = kept_slice_dims(sizes, &want);
+                    let source = self.shape(d.operands[0]);
+                    for (k, (&i, &have)) in kept.iter().zip(&source).enumerate() {
+                        self.check(
+                            op,
+                            CheckKind::Equal,
+                            have,
+                            sz[i],
+                            format!("dimension {k} of the source (slice dimension {i})"),
+                        )?;
+                    }
                     self.s.shape.insert(r, full);
                 } else {
                     let want = m.value_kind(r).tensor_shape().unwrap_or(&[]).to_vec();
@@ -659,6 +726,7 @@ impl Builder<'_, '_> {
             TensorOp::Insert => {
                 let r = d.results[0];
                 let sh = self.shape(d.operands[1]);
+                self.host_indices(op, &sh, &d.operands[2..])?;
                 self.s.shape.insert(r, sh);
             }
         }

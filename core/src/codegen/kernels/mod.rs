@@ -20,6 +20,7 @@
 //! ([`types`]).
 
 mod body;
+mod bounds;
 mod coop_matmul;
 mod dispatch;
 mod emitter;

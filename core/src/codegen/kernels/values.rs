@@ -367,6 +367,8 @@ impl Emitter<'_, '_, '_> {
                     .iter()
                     .map(|&v| self.local(v, env))
                     .collect::<Result<Vec<_>, _>>()?;
+                // The host checks nothing inside a body.
+                let idx = self.checked_indices(o, t, &idx, &[])?;
                 self.elem(t, &idx)?
             }
             other => {
@@ -437,6 +439,11 @@ impl Emitter<'_, '_, '_> {
                     .iter()
                     .map(|&i| self.scalar(i))
                     .collect::<Result<Vec<_>, _>>()?;
+                let host: Vec<bool> = d.operands[1..]
+                    .iter()
+                    .map(|i| self.c.shapes.scalar.contains_key(i))
+                    .collect();
+                let idx = self.checked_indices(op, d.operands[0], &idx, &host)?;
                 self.elem(d.operands[0], &idx)
             }
             OpKind::OptimizationBarrier => {
@@ -528,8 +535,16 @@ impl Emitter<'_, '_, '_> {
             TensorOp::Insert => {
                 let (x, dest) = (d.operands[0], d.operands[1]);
                 let mut hit = None;
-                for (i, &iv) in d.operands[2..].iter().enumerate() {
-                    let want = self.scalar(iv)?;
+                let wants = d.operands[2..]
+                    .iter()
+                    .map(|&i| self.scalar(i))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let host: Vec<bool> = d.operands[2..]
+                    .iter()
+                    .map(|i| self.c.shapes.scalar.contains_key(i))
+                    .collect();
+                let wants = self.checked_indices(op, dest, &wants, &host)?;
+                for (i, &want) in wants.iter().enumerate() {
                     let eq = self.b.cmpi("eq", coords[i], want);
                     hit = Some(match hit {
                         None => eq,

@@ -271,7 +271,7 @@ impl Body {
                                 m,
                                 *at,
                                 format!(
-                                    "index {i} is out of bounds for dimension {k} of size {}",
+                                    "index out of bounds: index {k} is {i}, outside a dimension of size {}",
                                     t.shape[k]
                                 ),
                             ));

@@ -19,6 +19,12 @@
 //!   not computed (the [e2e runner](crate::tensor::e2e) checks), and are
 //!   an error here.
 //!
+//! * before anything runs, a call's run-time sizes and host-known indices
+//!   are checked by the same host program the device and the CPU runner
+//!   evaluate ([`crate::codegen::call_check`]), so a call that one backend
+//!   refuses (a matmul whose reduction sizes differ, an index past the
+//!   end) is refused by all three with one message.
+//!
 //! Errors ([`EvalError`]) name the op and its location; nothing panics on
 //! a verified program.
 
@@ -85,6 +91,8 @@ pub fn run(m: &TensorModule, name: &str, args: &[Value]) -> Result<Vec<Value>, E
     let f = m
         .func_by_name(name)
         .ok_or_else(|| EvalError::new(format!("no function '@{name}'")))?;
+    // The size checks every backend shares: one verdict on the call.
+    crate::codegen::call_check::check_call(m, name, args).map_err(EvalError::new)?;
     Interp { m, depth: 0 }.call(f, args)
 }
 

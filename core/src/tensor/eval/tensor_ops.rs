@@ -356,7 +356,7 @@ impl Interp<'_> {
                             m,
                             op,
                             format!(
-                                "index {i} is out of bounds for dimension {d} of size {}",
+                                "index out of bounds: index {d} is {i}, outside a dimension of size {}",
                                 src.shape[d]
                             ),
                         ));

@@ -1,0 +1,192 @@
+// Out-of-range indices and sizes over every op that takes them, one function
+// each (the faulty op marked `// BAD`), and in-bounds controls: read by
+// oob_sweep_cli.rs, which runs the file on lavapipe, the CPU runner and the
+// reference evaluator and wants one verdict from all three.
+#map = affine_map<(d0) -> (d0)>
+func.func @extract_index_past_end() {
+  %a = flow.tensor.dynamic_constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32> -> tensor<?xf32>
+  %i = util.unfoldable_constant 4 : index
+  %v = tensor.extract %a[%i] : tensor<?xf32> // BAD
+  %e = tensor.empty() : tensor<1xf32>
+  %s = linalg.fill ins(%v : f32) outs(%e : tensor<1xf32>) -> tensor<1xf32>
+  check.expect_eq_const(%s, dense<0.0> : tensor<1xf32>) : tensor<1xf32>
+  return
+}
+func.func @extract_index_negative() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %i = util.unfoldable_constant -1 : index
+  %v = tensor.extract %a[%i] : tensor<4xf32> // BAD
+  %e = tensor.empty() : tensor<1xf32>
+  %s = linalg.fill ins(%v : f32) outs(%e : tensor<1xf32>) -> tensor<1xf32>
+  check.expect_eq_const(%s, dense<0.0> : tensor<1xf32>) : tensor<1xf32>
+  return
+}
+func.func @extract_device_index_past_end() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %ix = util.unfoldable_constant dense<[5]> : tensor<1xi32>
+  %c0 = arith.constant 0 : index
+  %i32 = tensor.extract %ix[%c0] : tensor<1xi32>
+  %i = arith.index_cast %i32 : i32 to index
+  %v = tensor.extract %a[%i] : tensor<4xf32> // BAD
+  %e = tensor.empty() : tensor<1xf32>
+  %s = linalg.fill ins(%v : f32) outs(%e : tensor<1xf32>) -> tensor<1xf32>
+  check.expect_eq_const(%s, dense<0.0> : tensor<1xf32>) : tensor<1xf32>
+  return
+}
+func.func @insert_index_past_end() {
+  %a = flow.tensor.dynamic_constant dense<[1, 2, 3]> : tensor<3xi32> -> tensor<?xi32>
+  %i = util.unfoldable_constant 3 : index
+  %x = arith.constant 9 : i32
+  %r = tensor.insert %x into %a[%i] : tensor<?xi32> // BAD
+  %s = tensor.cast %r : tensor<?xi32> to tensor<3xi32>
+  check.expect_eq_const(%s, dense<[1, 2, 3]> : tensor<3xi32>) : tensor<3xi32>
+  return
+}
+func.func @insert_device_index_past_end() {
+  %a = util.unfoldable_constant dense<[1, 2, 3]> : tensor<3xi32>
+  %ix = util.unfoldable_constant dense<[7]> : tensor<1xi32>
+  %c0 = arith.constant 0 : index
+  %i32 = tensor.extract %ix[%c0] : tensor<1xi32>
+  %i = arith.index_cast %i32 : i32 to index
+  %x = arith.constant 9 : i32
+  %r = tensor.insert %x into %a[%i] : tensor<3xi32> // BAD
+  check.expect_eq_const(%r, dense<[1, 2, 3]> : tensor<3xi32>) : tensor<3xi32>
+  return
+}
+func.func @extract_slice_offset_past_end() {
+  %a = flow.tensor.dynamic_constant dense<[1, 2, 3, 4, 5, 6]> : tensor<6xi32> -> tensor<?xi32>
+  %o = util.unfoldable_constant 4 : index
+  %r = tensor.extract_slice %a[%o] [3] [1] : tensor<?xi32> to tensor<3xi32> // BAD
+  check.expect_eq_const(%r, dense<[5, 6, 0]> : tensor<3xi32>) : tensor<3xi32>
+  return
+}
+func.func @extract_slice_size_past_end() {
+  %a = util.unfoldable_constant dense<[1, 2, 3, 4, 5, 6]> : tensor<6xi32>
+  %n = util.unfoldable_constant 8 : index
+  %r = tensor.extract_slice %a[1] [%n] [1] : tensor<6xi32> to tensor<?xi32> // BAD
+  %s = tensor.cast %r : tensor<?xi32> to tensor<8xi32>
+  check.expect_eq_const(%s, dense<0> : tensor<8xi32>) : tensor<8xi32>
+  return
+}
+func.func @insert_slice_source_shorter() {
+  %src = flow.tensor.dynamic_constant dense<[1.0, 2.0]> : tensor<2xf32> -> tensor<?xf32>
+  %dst = util.unfoldable_constant dense<0.0> : tensor<8xf32>
+  %n = util.unfoldable_constant 4 : index
+  %r = tensor.insert_slice %src into %dst[0] [%n] [1] : tensor<?xf32> into tensor<8xf32> // BAD
+  check.expect_eq_const(%r, dense<0.0> : tensor<8xf32>) : tensor<8xf32>
+  return
+}
+func.func @insert_slice_source_longer() {
+  %src = flow.tensor.dynamic_constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]> : tensor<6xf32> -> tensor<?xf32>
+  %dst = util.unfoldable_constant dense<0.0> : tensor<8xf32>
+  %n = util.unfoldable_constant 4 : index
+  %r = tensor.insert_slice %src into %dst[0] [%n] [1] : tensor<?xf32> into tensor<8xf32> // BAD
+  check.expect_eq_const(%r, dense<0.0> : tensor<8xf32>) : tensor<8xf32>
+  return
+}
+func.func @insert_slice_offset_past_end() {
+  %src = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %dst = util.unfoldable_constant dense<0.0> : tensor<8xf32>
+  %o = util.unfoldable_constant 6 : index
+  %r = tensor.insert_slice %src into %dst[%o] [3] [1] : tensor<3xf32> into tensor<8xf32> // BAD
+  check.expect_eq_const(%r, dense<0.0> : tensor<8xf32>) : tensor<8xf32>
+  return
+}
+func.func @pad_negative_amount() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %lo = util.unfoldable_constant -2 : index
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %a low[%lo] high[0] { // BAD
+  ^bb0(%i: index):
+    tensor.yield %z : f32
+  } : tensor<3xf32> to tensor<?xf32>
+  %s = tensor.cast %p : tensor<?xf32> to tensor<1xf32>
+  check.expect_eq_const(%s, dense<0.0> : tensor<1xf32>) : tensor<1xf32>
+  return
+}
+func.func @concat_other_dim_mismatch() {
+  %a = flow.tensor.dynamic_constant dense<1> : tensor<2x3xi32> -> tensor<?x?xi32>
+  %b = flow.tensor.dynamic_constant dense<2> : tensor<2x4xi32> -> tensor<?x?xi32>
+  %r = tensor.concat dim(0) %a, %b : (tensor<?x?xi32>, tensor<?x?xi32>) -> tensor<?x?xi32> // BAD
+  %s = tensor.cast %r : tensor<?x?xi32> to tensor<4x3xi32>
+  check.expect_eq_const(%s, dense<0> : tensor<4x3xi32>) : tensor<4x3xi32>
+  return
+}
+func.func @gather_index_past_end() {
+  %table = flow.tensor.dynamic_constant dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32> -> tensor<?xf32>
+  %idx = util.unfoldable_constant dense<[0, 3, 9]> : tensor<3xi32>
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %ii = arith.index_cast %i : i32 to index
+    %v = tensor.extract %table[%ii] : tensor<?xf32> // BAD
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  check.expect_eq_const(%r, dense<0.0> : tensor<3xf32>) : tensor<3xf32>
+  return
+}
+func.func @matmul_reduction_mismatch() {
+  %a = flow.tensor.dynamic_constant dense<1.0> : tensor<3x4xf32> -> tensor<?x?xf32>
+  %b = flow.tensor.dynamic_constant dense<1.0> : tensor<5x2xf32> -> tensor<?x?xf32>
+  %c = util.unfoldable_constant dense<0.0> : tensor<3x2xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<3x2xf32>) -> tensor<3x2xf32> // BAD
+  check.expect_eq_const(%r, dense<0.0> : tensor<3x2xf32>) : tensor<3x2xf32>
+  return
+}
+func.func @batch_matmul_reduction_mismatch() {
+  %a = flow.tensor.dynamic_constant dense<1.0> : tensor<2x3x4xf32> -> tensor<?x?x?xf32>
+  %b = flow.tensor.dynamic_constant dense<1.0> : tensor<2x5x2xf32> -> tensor<?x?x?xf32>
+  %c = util.unfoldable_constant dense<0.0> : tensor<2x3x2xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<?x?x?xf32>, tensor<?x?x?xf32>) outs(%c : tensor<2x3x2xf32>) -> tensor<2x3x2xf32> // BAD
+  check.expect_eq_const(%r, dense<0.0> : tensor<2x3x2xf32>) : tensor<2x3x2xf32>
+  return
+}
+func.func @dot_reduction_mismatch() {
+  %a = flow.tensor.dynamic_constant dense<1.0> : tensor<4xf32> -> tensor<?xf32>
+  %b = flow.tensor.dynamic_constant dense<1.0> : tensor<5xf32> -> tensor<?xf32>
+  %c = util.unfoldable_constant dense<0.0> : tensor<f32>
+  %r = linalg.dot ins(%a, %b : tensor<?xf32>, tensor<?xf32>) outs(%c : tensor<f32>) -> tensor<f32> // BAD
+  check.expect_eq_const(%r, dense<0.0> : tensor<f32>) : tensor<f32>
+  return
+}
+func.func @matvec_reduction_mismatch() {
+  %a = flow.tensor.dynamic_constant dense<1.0> : tensor<3x4xf32> -> tensor<?x?xf32>
+  %b = flow.tensor.dynamic_constant dense<1.0> : tensor<5xf32> -> tensor<?xf32>
+  %c = util.unfoldable_constant dense<0.0> : tensor<3xf32>
+  %r = linalg.matvec ins(%a, %b : tensor<?x?xf32>, tensor<?xf32>) outs(%c : tensor<3xf32>) -> tensor<3xf32> // BAD
+  check.expect_eq_const(%r, dense<0.0> : tensor<3xf32>) : tensor<3xf32>
+  return
+}
+func.func @transpose_shape_mismatch() {
+  %a = flow.tensor.dynamic_constant dense<1> : tensor<2x3xi32> -> tensor<?x?xi32>
+  %o = flow.tensor.dynamic_constant dense<0> : tensor<2x3xi32> -> tensor<?x?xi32>
+  %r = linalg.transpose ins(%a : tensor<?x?xi32>) outs(%o : tensor<?x?xi32>) permutation = [1, 0] // BAD
+  %s = tensor.cast %r : tensor<?x?xi32> to tensor<2x3xi32>
+  check.expect_eq_const(%s, dense<0> : tensor<2x3xi32>) : tensor<2x3xi32>
+  return
+}
+func.func @gather_in_bounds() {
+  %table = flow.tensor.dynamic_constant dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32> -> tensor<?xf32>
+  %idx = util.unfoldable_constant dense<[0, 3, 1]> : tensor<3xi32>
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %ii = arith.index_cast %i : i32 to index
+    %v = tensor.extract %table[%ii] : tensor<?xf32>
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  check.expect_eq_const(%r, dense<[10.0, 40.0, 20.0]> : tensor<3xf32>) : tensor<3xf32>
+  return
+}
+func.func @extract_device_index_in_bounds() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %ix = util.unfoldable_constant dense<[3]> : tensor<1xi32>
+  %c0 = arith.constant 0 : index
+  %i32 = tensor.extract %ix[%c0] : tensor<1xi32>
+  %i = arith.index_cast %i32 : i32 to index
+  %v = tensor.extract %a[%i] : tensor<4xf32>
+  %e = tensor.empty() : tensor<1xf32>
+  %s = linalg.fill ins(%v : f32) outs(%e : tensor<1xf32>) -> tensor<1xf32>
+  check.expect_eq_const(%s, dense<4.0> : tensor<1xf32>) : tensor<1xf32>
+  return
+}
