@@ -3,6 +3,7 @@
 //! supported ops ([`supported_ops`]) and the "unsupported node" check are
 //! generated from it.
 
+pub mod conv;
 pub mod elementwise;
 pub mod matmul;
 pub mod reduce;
@@ -80,7 +81,12 @@ table! {
     "Ceil" 6..max => ew::ceil;
     "Celu" 12..max => ew::celu;
     "Clip" 6..max => ew::clip;
+    "AveragePool" 7..max => conv::average_pool;
     "Concat" 4..max => shape::concat;
+    "Conv" 1..max => conv::conv;
+    "GlobalAveragePool" 1..max => conv::global_average_pool;
+    "GlobalMaxPool" 1..max => conv::global_max_pool;
+    "MaxPool" 8..max => conv::max_pool;
     "Constant" 1..max => shape::constant;
     "ConstantOfShape" 9..max => shape::constant_of_shape;
     "Cos" 7..max => ew::cos;
