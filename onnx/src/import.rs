@@ -164,6 +164,15 @@ pub fn check_supported(model: &ModelProto) -> Result<Vec<&'static OpDef>, OnnxEr
     }
 }
 
+/// Checks that every graph input and output is a tensor of a type kiln has.
+pub fn check_signature(model: &ModelProto) -> Result<(), OnnxError> {
+    let graph = model.graph.as_ref().ok_or_else(|| OnnxError::Model("no graph".into()))?;
+    for vi in graph.input.iter().chain(&graph.output) {
+        value_info_type(vi)?;
+    }
+    Ok(())
+}
+
 /// The type and shape of a graph input or output.
 fn value_info_type(vi: &ValueInfoProto) -> Result<(DataType, Vec<Dim>), OnnxError> {
     let name = vi.name.clone().unwrap_or_default();
@@ -194,6 +203,7 @@ fn value_info_type(vi: &ValueInfoProto) -> Result<(DataType, Vec<Dim>), OnnxErro
 pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, OnnxError> {
     let opset = model_opset(model)?;
     let defs = check_supported(model)?;
+    check_signature(model)?;
     let graph = model.graph.as_ref().ok_or_else(|| OnnxError::Model("no graph".into()))?;
     // Initializers.
     let mut inits: HashMap<String, HostTensor> = HashMap::new();

@@ -36,7 +36,11 @@ def write_case(out_dir, case):
 
 
 def write_value(path, value, name):
-    if isinstance(value, list):
+    if isinstance(value, onnx.TensorProto):
+        proto = onnx.TensorProto()
+        proto.CopyFrom(value)
+        proto.name = name
+    elif isinstance(value, list):
         proto = numpy_helper.from_list(value, name)
     elif isinstance(value, dict):
         proto = numpy_helper.from_dict(value, name)

@@ -89,7 +89,7 @@ fn vec2(c: &mut Ctx<'_>, v: [u64; 2]) -> DenseElements {
 
 /// `tensor.pad` of `v` (static shape `shape`) with `low`/`high` per dim and
 /// the constant `value`.
-fn pad(c: &mut Ctx<'_>, v: TValue, shape: &[u64], low: &[u64], high: &[u64], value: ScalarBits) -> (TValue, Vec<u64>) {
+pub(crate) fn pad(c: &mut Ctx<'_>, v: TValue, shape: &[u64], low: &[u64], high: &[u64], value: ScalarBits) -> (TValue, Vec<u64>) {
     if low.iter().chain(high).all(|&p| p == 0) {
         return (v, shape.to_vec());
     }

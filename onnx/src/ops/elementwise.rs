@@ -565,6 +565,9 @@ pub fn clip(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
 /// `Identity`, `Dropout` (inference: the input, and an all-true mask).
 pub fn identity(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let a = n.input(0)?.clone();
+    if n.op() == "Dropout" && n.opset >= 12 && n.opt_input(2).is_some() && n.known(2)?.int(0) != 0 {
+        return Err(n.err("training_mode=true is not supported (inference only)"));
+    }
     let mut out = vec![a.clone()];
     if n.op() == "Dropout" && n.wants_output(1) {
         let shape = a

@@ -122,6 +122,16 @@ fn reduce_op(c: &mut Ctx<'_>, n: &Node<'_>, red: Red) -> OpResult {
     Ok(vec![out])
 }
 
+/// The lowest value of `dt` (-inf for floats).
+pub fn lowest_of(dt: DataType) -> ScalarBits {
+    lowest(dt)
+}
+
+/// The highest value of `dt` (+inf for floats).
+pub fn highest_of(dt: DataType) -> ScalarBits {
+    highest(dt)
+}
+
 fn lowest(dt: DataType) -> ScalarBits {
     if dt.is_float() {
         ScalarBits::Float(f64::NEG_INFINITY)

@@ -111,7 +111,9 @@ fn run_one(dir: &Path, engine: &Engine, args: &OnnxTestArgs) -> Status {
         Ok(m) => m,
         Err(e) => return Status::Fail(e.to_string()),
     };
-    if let Err(e) = kiln_onnx::import::check_supported(&model).and_then(|_| kiln_onnx::import::model_opset(&model)) {
+    if let Err(e) = kiln_onnx::import::model_opset(&model)
+        .and_then(|_| kiln_onnx::import::check_supported(&model))
+        .and_then(|_| kiln_onnx::import::check_signature(&model)) {
         return Status::Skip(one_line(&e.to_string()));
     }
     let graph = model.graph.as_ref().expect("decode_model checks");
