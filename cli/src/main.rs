@@ -50,6 +50,8 @@ enum Command {
     Tune(commands::tune::TuneArgs),
     /// Run ONNX backend test folders (model.onnx + test_data_set_N) and compare with ONNX's tolerances.
     OnnxTest(commands::onnx::test::OnnxTestArgs),
+    /// Print the tensor program an ONNX model imports as.
+    OnnxImport(commands::onnx::import::OnnxImportArgs),
 }
 
 /// What a command asks `main` to exit with, beyond plain success.
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => commands::tune::run(args),
         Command::Profile(args) => commands::profile::run(args),
         Command::OnnxTest(args) => commands::onnx::test::run(args),
+        Command::OnnxImport(args) => commands::onnx::import::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

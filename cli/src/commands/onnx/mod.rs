@@ -4,6 +4,7 @@
 //! (`--cpu`) or the reference evaluator (`--reference`) ([`exec`]).
 
 pub mod exec;
+pub mod import;
 pub mod inputs;
 pub mod run;
 pub mod test;
