@@ -21,6 +21,52 @@ pub struct Ctx<'m> {
     pub b: FuncBuilder<'m>,
 }
 
+/// How the dims of `big` group into those of `small` (consecutive dims
+/// whose product is each of `small`'s; unit dims join a neighbour), or
+/// `None`. Rank 0 `small` takes an empty grouping of all-unit `big`.
+fn reassociation(big: &[u64], small: &[u64]) -> Option<Vec<Vec<u64>>> {
+    if small.is_empty() {
+        return big.iter().all(|&d| d == 1).then(Vec::new);
+    }
+    if big.len() < small.len() {
+        return None;
+    }
+    let mut groups: Vec<Vec<u64>> = Vec::with_capacity(small.len());
+    let mut i = 0usize;
+    for (k, &want) in small.iter().enumerate() {
+        let mut g = Vec::new();
+        let mut prod = 1u64;
+        // Take dims until the product matches; a unit target takes one dim.
+        while i < big.len() {
+            if prod == want && !g.is_empty() && (big[i] != 1 || want != 1) {
+                break;
+            }
+            if prod == want && !g.is_empty() && k + 1 < small.len() {
+                break;
+            }
+            prod = prod.checked_mul(big[i])?;
+            g.push(i as u64);
+            i += 1;
+            if prod > want && want != 0 {
+                return None;
+            }
+        }
+        if prod != want || g.is_empty() {
+            return None;
+        }
+        groups.push(g);
+    }
+    // Trailing unit dims join the last group.
+    while i < big.len() {
+        if big[i] != 1 {
+            return None;
+        }
+        groups.last_mut()?.push(i as u64);
+        i += 1;
+    }
+    Some(groups)
+}
+
 fn dims_text(shape: &[Dim]) -> String {
     let parts: Vec<String> = shape
         .iter()
@@ -100,7 +146,11 @@ impl<'m> Ctx<'m> {
                     (Dim::Static(a), Dim::Static(b)) => {
                         return Err(format!(
                             "shapes {} cannot be broadcast ({a} against {b})",
-                            shapes.iter().map(|s| dims_text(s)).collect::<Vec<_>>().join(" and ")
+                            shapes
+                                .iter()
+                                .map(|s| dims_text(s))
+                                .collect::<Vec<_>>()
+                                .join(" and ")
                         ))
                     }
                     (Dim::Dynamic, _) | (_, Dim::Dynamic) => Dim::Dynamic,
@@ -120,8 +170,8 @@ impl<'m> Ctx<'m> {
         let mut groups: Vec<Vec<u64>> = kept.iter().map(|_| Vec::new()).collect();
         let mut pending: Vec<u64> = Vec::new();
         let mut g = 0usize;
-        for i in 0..shape.len() {
-            if drop[i] {
+        for (i, &d) in drop.iter().enumerate() {
+            if d {
                 pending.push(i as u64);
             } else {
                 groups[g].append(&mut pending);
@@ -227,56 +277,59 @@ impl<'m> Ctx<'m> {
             }
         }
         let elem = v.dtype.elem();
-        let mut s = self.ssa(v);
-        // Flatten to rank 1.
-        let flat = match src_shape.len() {
-            1 => s,
-            0 => {
-                let ty = self.b.module().types.static_tensor(&[1], elem);
-                self.b.tensor_op(
-                    TensorOp::ExpandShape {
-                        reassociation: vec![],
-                        output_shape: vec![Mixed::Static(1)],
-                    },
-                    &[s],
-                    ty,
-                )
-            }
-            r => {
+        let src = self.ssa(v);
+        // One collapse or expand when the shapes group into each other
+        // (unit dims added or removed, dims merged or split), else both
+        // through rank 1.
+        if let Some(groups) = reassociation(&src_shape, shape) {
+            let ty = self.b.module().types.static_tensor(shape, elem);
+            let s = self.b.tensor_op(
+                TensorOp::CollapseShape {
+                    reassociation: groups,
+                },
+                &[src],
+                ty,
+            );
+            return Ok(Value::computed(s, v.dtype, new_dims));
+        }
+        if let Some(groups) = reassociation(shape, &src_shape) {
+            let ty = self.b.module().types.static_tensor(shape, elem);
+            let s = self.b.tensor_op(
+                TensorOp::ExpandShape {
+                    reassociation: groups,
+                    output_shape: shape.iter().map(|&d| Mixed::Static(d as i64)).collect(),
+                },
+                &[src],
+                ty,
+            );
+            return Ok(Value::computed(s, v.dtype, new_dims));
+        }
+        let flat = Value::computed(
+            {
                 let ty = self.b.module().types.static_tensor(&[n], elem);
+                let groups = vec![(0..src_shape.len() as u64).collect()];
                 self.b.tensor_op(
                     TensorOp::CollapseShape {
-                        reassociation: vec![(0..r as u64).collect()],
+                        reassociation: groups,
                     },
-                    &[s],
+                    &[src],
                     ty,
                 )
-            }
-        };
-        s = match shape.len() {
-            1 => flat,
-            0 => {
-                let ty = self.b.module().types.static_tensor(&[], elem);
-                self.b.tensor_op(
-                    TensorOp::CollapseShape {
-                        reassociation: vec![],
-                    },
-                    &[flat],
-                    ty,
-                )
-            }
-            r => {
-                let ty = self.b.module().types.static_tensor(shape, elem);
-                self.b.tensor_op(
-                    TensorOp::ExpandShape {
-                        reassociation: vec![(0..r as u64).collect()],
-                        output_shape: shape.iter().map(|&d| Mixed::Static(d as i64)).collect(),
-                    },
-                    &[flat],
-                    ty,
-                )
-            }
-        };
+            },
+            v.dtype,
+            vec![Dim::Static(n)],
+        );
+        let fs = self.ssa(&flat);
+        let ty = self.b.module().types.static_tensor(shape, elem);
+        let groups = vec![(0..shape.len() as u64).collect()];
+        let s = self.b.tensor_op(
+            TensorOp::ExpandShape {
+                reassociation: groups,
+                output_shape: shape.iter().map(|&d| Mixed::Static(d as i64)).collect(),
+            },
+            &[fs],
+            ty,
+        );
         Ok(Value::computed(s, v.dtype, new_dims))
     }
 
@@ -336,9 +389,9 @@ impl<'m> Ctx<'m> {
         };
         let acc = self.b.fill(c, e);
         let dims: Vec<u64> = axes.iter().map(|&a| a as u64).collect();
-        let r = self
-            .b
-            .reduce(&[s], &[acc], &dims, |body, args| vec![f(body, args[0], args[1])]);
+        let r = self.b.reduce(&[s], &[acc], &dims, |body, args| {
+            vec![f(body, args[0], args[1])]
+        });
         Ok(Value::computed(r[0], out_dtype, out_shape))
     }
 

@@ -8,7 +8,10 @@ use crate::error::OnnxError;
 
 /// An ONNX element type kiln supports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs, reason = "each variant is ONNX's TensorProto.DataType of the same name")]
+#[allow(
+    missing_docs,
+    reason = "each variant is ONNX's TensorProto.DataType of the same name"
+)]
 pub enum DataType {
     Float,
     Uint8,

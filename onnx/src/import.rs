@@ -22,7 +22,9 @@ use crate::dtype::DataType;
 use crate::error::OnnxError;
 use crate::node::Node;
 use crate::ops::{self, OpDef, MAX_OPSET};
-use crate::proto::{type_proto, tensor_shape_proto::dimension, ModelProto, NodeProto, ValueInfoProto};
+use crate::proto::{
+    tensor_shape_proto::dimension, type_proto, ModelProto, NodeProto, ValueInfoProto,
+};
 use crate::tensor::HostTensor;
 use crate::value::Value;
 
@@ -133,7 +135,10 @@ fn domain_opset(model: &ModelProto, domain: &str) -> i64 {
 /// The op-table row of every node, or one error listing every node
 /// without one.
 pub fn check_supported(model: &ModelProto) -> Result<Vec<&'static OpDef>, OnnxError> {
-    let graph = model.graph.as_ref().ok_or_else(|| OnnxError::Model("no graph".into()))?;
+    let graph = model
+        .graph
+        .as_ref()
+        .ok_or_else(|| OnnxError::Model("no graph".into()))?;
     let mut defs = Vec::new();
     let mut missing = Vec::new();
     for (i, n) in graph.node.iter().enumerate() {
@@ -145,7 +150,10 @@ pub fn check_supported(model: &ModelProto) -> Result<Vec<&'static OpDef>, OnnxEr
             None => {
                 let name = match n.name.as_deref() {
                     Some(s) if !s.is_empty() => s.to_owned(),
-                    _ => format!("#{i} (output {})", n.output.first().map_or("", String::as_str)),
+                    _ => format!(
+                        "#{i} (output {})",
+                        n.output.first().map_or("", String::as_str)
+                    ),
                 };
                 let dom = if domain.is_empty() { "ai.onnx" } else { domain };
                 let why = if ops::TABLE.iter().any(|d| d.op == op && d.domain == domain) {
@@ -153,7 +161,9 @@ pub fn check_supported(model: &ModelProto) -> Result<Vec<&'static OpDef>, OnnxEr
                 } else {
                     "unknown op"
                 };
-                missing.push(format!("  {op} (domain {dom}, opset {version}) node {name}: {why}"));
+                missing.push(format!(
+                    "  {op} (domain {dom}, opset {version}) node {name}: {why}"
+                ));
             }
         }
     }
@@ -166,7 +176,10 @@ pub fn check_supported(model: &ModelProto) -> Result<Vec<&'static OpDef>, OnnxEr
 
 /// Checks that every graph input and output is a tensor of a type kiln has.
 pub fn check_signature(model: &ModelProto) -> Result<(), OnnxError> {
-    let graph = model.graph.as_ref().ok_or_else(|| OnnxError::Model("no graph".into()))?;
+    let graph = model
+        .graph
+        .as_ref()
+        .ok_or_else(|| OnnxError::Model("no graph".into()))?;
     for vi in graph.input.iter().chain(&graph.output) {
         value_info_type(vi)?;
     }
@@ -176,7 +189,8 @@ pub fn check_signature(model: &ModelProto) -> Result<(), OnnxError> {
 /// The type and shape of a graph input or output.
 fn value_info_type(vi: &ValueInfoProto) -> Result<(DataType, Vec<Dim>), OnnxError> {
     let name = vi.name.clone().unwrap_or_default();
-    let Some(type_proto::Value::TensorType(t)) = vi.r#type.as_ref().and_then(|t| t.value.as_ref()) else {
+    let Some(type_proto::Value::TensorType(t)) = vi.r#type.as_ref().and_then(|t| t.value.as_ref())
+    else {
         return Err(OnnxError::UnsupportedType {
             what: format!("graph value {name}"),
             ty: "a non-tensor type (sequence, map, optional)".into(),
@@ -204,7 +218,10 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
     let opset = model_opset(model)?;
     let defs = check_supported(model)?;
     check_signature(model)?;
-    let graph = model.graph.as_ref().ok_or_else(|| OnnxError::Model("no graph".into()))?;
+    let graph = model
+        .graph
+        .as_ref()
+        .ok_or_else(|| OnnxError::Model("no graph".into()))?;
     // Initializers.
     let mut inits: HashMap<String, HostTensor> = HashMap::new();
     for t in &graph.initializer {
@@ -239,7 +256,12 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
             }
             shape = s.iter().map(|&d| Dim::Static(d)).collect();
         }
-        args.push(Arg { name, dtype, shape, source: ArgSource::Input });
+        args.push(Arg {
+            name,
+            dtype,
+            shape,
+            source: ArgSource::Input,
+        });
     }
     let mut used: Vec<&str> = Vec::new();
     for n in &graph.node {
@@ -313,7 +335,11 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
             inputs.push(Some(v));
         }
         let version = domain_opset(model, n.domain.as_deref().unwrap_or(""));
-        let node = Node { proto: n, inputs, opset: version };
+        let node = Node {
+            proto: n,
+            inputs,
+            opset: version,
+        };
         let outs = match fold(def, &node) {
             Some(v) => v,
             None => (def.run)(&mut c, &node)?,
@@ -339,16 +365,29 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
             .ok_or_else(|| OnnxError::Model(format!("graph output {name} is never defined")))?;
         let s = c.ssa(&v);
         results.push(s);
-        outputs.push(Output { name, dtype: v.dtype, shape: v.shape.clone() });
+        outputs.push(Output {
+            name,
+            dtype: v.dtype,
+            shape: v.shape.clone(),
+        });
     }
     c.b.ret(&results);
     let f = c.b.finish();
     let result_types: Vec<_> = results.iter().map(|&r| m.value_type(r)).collect();
     m.func_mut(f).results = result_types;
     kiln_core::tensor::verify(&m).map_err(|e| {
-        OnnxError::Model(format!("the imported program does not verify (an importer bug): {}", e.0.first().map(|x| x.to_string()).unwrap_or_default()))
+        OnnxError::Model(format!(
+            "the imported program does not verify (an importer bug): {}",
+            e.0.first().map(|x| x.to_string()).unwrap_or_default()
+        ))
     })?;
-    Ok(Imported { module: m, func: FUNC_NAME.into(), args, outputs, opset })
+    Ok(Imported {
+        module: m,
+        func: FUNC_NAME.into(),
+        args,
+        outputs,
+        opset,
+    })
 }
 
 /// Folds `node` when every input is known, foldable and small: converts
@@ -367,7 +406,11 @@ fn fold(def: &OpDef, node: &Node<'_>) -> Option<Vec<Value>> {
     let types: Vec<_> = given
         .iter()
         .map(|v| {
-            let s: Vec<u64> = v.known.as_ref().map(|k| k.shape().iter().map(|&d| d as u64).collect()).unwrap_or_default();
+            let s: Vec<u64> = v
+                .known
+                .as_ref()
+                .map(|k| k.shape().iter().map(|&d| d as u64).collect())
+                .unwrap_or_default();
             m.types.static_tensor(&s, v.dtype.elem())
         })
         .collect();
@@ -386,13 +429,20 @@ fn fold(def: &OpDef, node: &Node<'_>) -> Option<Vec<Value>> {
             })
         })
         .collect();
-    let scratch = Node { proto: node.proto, inputs, opset: node.opset };
+    let scratch = Node {
+        proto: node.proto,
+        inputs,
+        opset: node.opset,
+    };
     let outs = (def.run)(&mut c, &scratch).ok()?;
     let results: Vec<_> = outs.iter().map(|v| c.ssa(v)).collect();
     c.b.ret(&results);
     let f = c.b.finish();
     let rt: Vec<_> = results.iter().map(|&r| m.value_type(r)).collect();
-    if rt.iter().any(|&t| !matches!(m.ty(t), TypeKind::Tensor { .. })) {
+    if rt
+        .iter()
+        .any(|&t| !matches!(m.ty(t), TypeKind::Tensor { .. }))
+    {
         return None;
     }
     m.func_mut(f).results = rt;
@@ -405,7 +455,10 @@ fn fold(def: &OpDef, node: &Node<'_>) -> Option<Vec<Value>> {
     let mut out = Vec::new();
     for (v, o) in vals.iter().zip(&outs) {
         let t = v.tensor()?;
-        out.push(Value::constant(HostTensor { dtype: o.dtype, tensor: (**t).clone() }));
+        out.push(Value::constant(HostTensor {
+            dtype: o.dtype,
+            tensor: (**t).clone(),
+        }));
     }
     Some(out)
 }

@@ -48,7 +48,9 @@ pub fn decode_model(bytes: &[u8], what: &str) -> Result<proto::ModelProto, OnnxE
         source,
     })?;
     if m.graph.is_none() {
-        return Err(OnnxError::Model(format!("{what}: the model has no graph (not an ONNX model?)")));
+        return Err(OnnxError::Model(format!(
+            "{what}: the model has no graph (not an ONNX model?)"
+        )));
     }
     Ok(m)
 }

@@ -97,9 +97,10 @@ impl Node<'_> {
 
     /// String attribute `name`, or `default`.
     pub fn string(&self, name: &str, default: &str) -> String {
-        self.attr(name)
-            .and_then(|a| a.s.as_ref())
-            .map_or_else(|| default.to_owned(), |s| String::from_utf8_lossy(s).into_owned())
+        self.attr(name).and_then(|a| a.s.as_ref()).map_or_else(
+            || default.to_owned(),
+            |s| String::from_utf8_lossy(s).into_owned(),
+        )
     }
 
     /// Tensor attribute `name`, decoded.

@@ -16,7 +16,10 @@ fn bad(what: &str, message: impl Into<String>) -> OnnxError {
 /// The value of `'key': VALUE` in a header dictionary.
 fn field<'a>(header: &'a str, key: &str) -> Option<&'a str> {
     let at = header.find(&format!("'{key}'"))?;
-    let rest = header[at + key.len() + 2..].trim_start().strip_prefix(':')?.trim_start();
+    let rest = header[at + key.len() + 2..]
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start();
     if let Some(r) = rest.strip_prefix('(') {
         return r.find(')').map(|e| &r[..e]);
     }
@@ -40,7 +43,8 @@ pub fn read_npy(bytes: &[u8], what: &str) -> Result<HostTensor, OnnxError> {
     let header = bytes
         .get(start..start + len)
         .ok_or_else(|| bad(what, "the .npy header is cut short"))?;
-    let header = std::str::from_utf8(header).map_err(|_| bad(what, "the .npy header is not text"))?;
+    let header =
+        std::str::from_utf8(header).map_err(|_| bad(what, "the .npy header is not text"))?;
     let descr = field(header, "descr").ok_or_else(|| bad(what, "no descr"))?;
     let dtype = DataType::from_npy_descr(descr)
         .filter(|_| !descr.starts_with('>'))
@@ -53,7 +57,10 @@ pub fn read_npy(bytes: &[u8], what: &str) -> Result<HostTensor, OnnxError> {
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<usize>().map_err(|_| bad(what, format!("bad shape ({shape_text})"))))
+        .map(|s| {
+            s.parse::<usize>()
+                .map_err(|_| bad(what, format!("bad shape ({shape_text})")))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     HostTensor::from_bytes(dtype, &shape, &bytes[start + len..], what)
 }
@@ -63,7 +70,11 @@ pub fn write_npy(t: &HostTensor) -> Vec<u8> {
     let shape = match t.shape() {
         [] => String::new(),
         [d] => format!("{d},"),
-        s => s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+        s => s
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
     };
     let mut header = format!(
         "{{'descr': '{}', 'fortran_order': False, 'shape': ({shape}), }}",

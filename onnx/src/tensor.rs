@@ -112,7 +112,9 @@ impl HostTensor {
             Elements::I16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             Elements::I32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             Elements::I64(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            Elements::F16(v) | Elements::BF16(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            Elements::F16(v) | Elements::BF16(v) => {
+                v.iter().flat_map(|x| x.to_le_bytes()).collect()
+            }
             Elements::F32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             Elements::F64(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
         }
@@ -144,8 +146,12 @@ impl HostTensor {
                 .collect()
         }
         let data = match dtype.elem() {
-            kiln_core::tensor::ElemType::Int(1) => Elements::I1(bytes.iter().map(|&b| b != 0).collect()),
-            kiln_core::tensor::ElemType::Int(8) => Elements::I8(bytes.iter().map(|&b| b as i8).collect()),
+            kiln_core::tensor::ElemType::Int(1) => {
+                Elements::I1(bytes.iter().map(|&b| b != 0).collect())
+            }
+            kiln_core::tensor::ElemType::Int(8) => {
+                Elements::I8(bytes.iter().map(|&b| b as i8).collect())
+            }
             kiln_core::tensor::ElemType::Int(16) => Elements::I16(le(bytes, i16::from_le_bytes)),
             kiln_core::tensor::ElemType::Int(32) => Elements::I32(le(bytes, i32::from_le_bytes)),
             kiln_core::tensor::ElemType::Int(64) => Elements::I64(le(bytes, i64::from_le_bytes)),
@@ -192,7 +198,9 @@ impl HostTensor {
             if len == n {
                 Ok(())
             } else {
-                Err(bad(format!("{len} values in {field}, shape {shape:?} has {n}")))
+                Err(bad(format!(
+                    "{len} values in {field}, shape {shape:?} has {n}"
+                )))
             }
         };
         use DataType::*;
@@ -246,7 +254,11 @@ impl HostTensor {
 }
 
 /// The bytes of an external-data tensor (`location`, `offset`, `length`).
-fn read_external(t: &TensorProto, base_dir: Option<&Path>, name: &str) -> Result<Vec<u8>, OnnxError> {
+fn read_external(
+    t: &TensorProto,
+    base_dir: Option<&Path>,
+    name: &str,
+) -> Result<Vec<u8>, OnnxError> {
     let bad = |message: String| OnnxError::BadTensor {
         name: name.to_owned(),
         message,
@@ -260,15 +272,24 @@ fn read_external(t: &TensorProto, base_dir: Option<&Path>, name: &str) -> Result
             Some("location") => location = Some(v),
             Some("offset") => offset = v.parse().map_err(|_| bad(format!("bad offset {v:?}")))?,
             Some("length") => {
-                length = Some(v.parse::<u64>().map_err(|_| bad(format!("bad length {v:?}")))?)
+                length = Some(
+                    v.parse::<u64>()
+                        .map_err(|_| bad(format!("bad length {v:?}")))?,
+                )
             }
             _ => {}
         }
     }
     let location = location.ok_or_else(|| bad("external data without a location".into()))?;
     let rel = Path::new(&location);
-    if rel.is_absolute() || rel.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
-        return Err(bad(format!("external data location {location:?} leaves the model's folder")));
+    if rel.is_absolute()
+        || rel
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        return Err(bad(format!(
+            "external data location {location:?} leaves the model's folder"
+        )));
     }
     let path = base_dir.unwrap_or(Path::new(".")).join(rel);
     let all = std::fs::read(&path).map_err(|source| OnnxError::Io {

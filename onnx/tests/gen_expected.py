@@ -11,7 +11,8 @@ import numpy as np
 
 
 def arr(name, a, ty="f32"):
-    flat = ", ".join(repr(float(x)) if ty.startswith("f") else str(int(x)) for x in a.ravel())
+    # float32's shortest round-trip text (what clippy accepts for f32).
+    flat = ", ".join(np.format_float_positional(np.float32(x), unique=True, trim="0") if ty.startswith("f") else str(int(x)) for x in a.ravel())
     return f"pub const {name}: &[{ty}] = &[{flat}];\n"
 
 

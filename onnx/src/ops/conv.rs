@@ -28,16 +28,24 @@ struct Window {
 
 fn pair(n: &Node<'_>, name: &str, default: u64, spatial: usize) -> Result<[u64; 2], OnnxError> {
     match n.ints(name) {
-        Some(v) if v.len() == spatial && v.iter().all(|&x| x > 0) => {
-            Ok(if spatial == 1 { [1, v[0] as u64] } else { [v[0] as u64, v[1] as u64] })
-        }
+        Some(v) if v.len() == spatial && v.iter().all(|&x| x > 0) => Ok(if spatial == 1 {
+            [1, v[0] as u64]
+        } else {
+            [v[0] as u64, v[1] as u64]
+        }),
         Some(v) => Err(n.err(format!("{name} {v:?} does not fit {spatial} spatial dims"))),
         None => Ok([default; 2]),
     }
 }
 
 /// The window of node `n` over spatial sizes `hw` (1-D ops as `[1, L]`).
-fn window(n: &Node<'_>, hw: [u64; 2], kernel: [u64; 2], spatial: usize, ceil: bool) -> Result<Window, OnnxError> {
+fn window(
+    n: &Node<'_>,
+    hw: [u64; 2],
+    kernel: [u64; 2],
+    spatial: usize,
+    ceil: bool,
+) -> Result<Window, OnnxError> {
     let strides = pair(n, "strides", 1, spatial)?;
     let dilations = pair(n, "dilations", 1, spatial)?;
     let mut pads = [[0u64; 2]; 2];
@@ -61,7 +69,11 @@ fn window(n: &Node<'_>, hw: [u64; 2], kernel: [u64; 2], spatial: usize, ceil: bo
                 let eff = dilations[d] * (kernel[d] - 1) + 1;
                 let total = ((out - 1) * strides[d] + eff).saturating_sub(hw[d]);
                 let small = total / 2;
-                pads[d] = if auto_pad == "SAME_UPPER" { [small, total - small] } else { [total - small, small] };
+                pads[d] = if auto_pad == "SAME_UPPER" {
+                    [small, total - small]
+                } else {
+                    [total - small, small]
+                };
             }
         }
         other => return Err(n.err(format!("auto_pad {other} is not supported"))),
@@ -74,27 +86,52 @@ fn window(n: &Node<'_>, hw: [u64; 2], kernel: [u64; 2], spatial: usize, ceil: bo
             return Err(n.err("the window is larger than the padded input"));
         }
         let num = span - eff;
-        out[d] = if ceil { num.div_ceil(strides[d]) + 1 } else { num / strides[d] + 1 };
+        out[d] = if ceil {
+            num.div_ceil(strides[d]) + 1
+        } else {
+            num / strides[d] + 1
+        };
         if ceil && (out[d] - 1) * strides[d] >= hw[d] + pads[d][0] {
             out[d] -= 1;
         }
     }
-    Ok(Window { strides, dilations, pads, out })
+    Ok(Window {
+        strides,
+        dilations,
+        pads,
+        out,
+    })
 }
 
 fn vec2(c: &mut Ctx<'_>, v: [u64; 2]) -> DenseElements {
-    let ty = c.b.module().types.intern(TypeKind::Vector { shape: vec![2], elem: ElemType::I64 });
-    DenseElements { ty, data: Elements::I64(vec![v[0] as i64, v[1] as i64]), splat: false }
+    let ty = c.b.module().types.intern(TypeKind::Vector {
+        shape: vec![2],
+        elem: ElemType::I64,
+    });
+    DenseElements {
+        ty,
+        data: Elements::I64(vec![v[0] as i64, v[1] as i64]),
+        splat: false,
+    }
 }
 
 /// `tensor.pad` of `v` (static shape `shape`) with `low`/`high` per dim and
 /// the constant `value`.
-pub(crate) fn pad(c: &mut Ctx<'_>, v: TValue, shape: &[u64], low: &[u64], high: &[u64], value: ScalarBits) -> (TValue, Vec<u64>) {
+pub(crate) fn pad(
+    c: &mut Ctx<'_>,
+    v: TValue,
+    shape: &[u64],
+    low: &[u64],
+    high: &[u64],
+    value: ScalarBits,
+) -> (TValue, Vec<u64>) {
     if low.iter().chain(high).all(|&p| p == 0) {
         return (v, shape.to_vec());
     }
     let elem = c.b.module().value_kind(v).elem();
-    let out: Vec<u64> = (0..shape.len()).map(|i| shape[i] + low[i] + high[i]).collect();
+    let out: Vec<u64> = (0..shape.len())
+        .map(|i| shape[i] + low[i] + high[i])
+        .collect();
     let m = c.b.module();
     let index = m.types.scalar(ElemType::Index);
     let block = m.create_block(&vec![index; shape.len()]);
@@ -103,10 +140,22 @@ pub(crate) fn pad(c: &mut Ctx<'_>, v: TValue, shape: &[u64], low: &[u64], high: 
         ScalarBits::Float(f) => ConstAttr::Float { value: f, ty: sty },
         ScalarBits::Int(i) => ConstAttr::Int { value: i, ty: sty },
     };
-    let k = m.create_op(OpKind::Constant(attr), vec![], &[sty], vec![], kiln_core::ir::Location::UNKNOWN);
+    let k = m.create_op(
+        OpKind::Constant(attr),
+        vec![],
+        &[sty],
+        vec![],
+        kiln_core::ir::Location::UNKNOWN,
+    );
     m.append_op(block, k);
     let kv = m.op(k).results[0];
-    let y = m.create_op(OpKind::TensorYield, vec![kv], &[], vec![], kiln_core::ir::Location::UNKNOWN);
+    let y = m.create_op(
+        OpKind::TensorYield,
+        vec![kv],
+        &[],
+        vec![],
+        kiln_core::ir::Location::UNKNOWN,
+    );
     m.append_op(block, y);
     let ty = m.types.static_tensor(&out, elem);
     let op = c.b.op(
@@ -128,14 +177,18 @@ fn dims(s: &[u64]) -> Vec<Dim> {
 
 /// The input as 4-D (1-D ops get a unit height), and the spatial rank.
 fn as_4d(c: &mut Ctx<'_>, n: &Node<'_>, x: &Value) -> Result<(Value, Vec<u64>, usize), OnnxError> {
-    let s = x.static_shape().ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
+    let s = x
+        .static_shape()
+        .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
     match s.len() {
         4 => Ok((x.clone(), s, 2)),
         3 => {
             let s4 = vec![s[0], s[1], 1, s[2]];
             Ok((c.reshape(x, &s4).map_err(|e| n.err(e))?, s4, 1))
         }
-        r => Err(n.err(format!("{r}-D input: only 1-D and 2-D spatial ops are supported"))),
+        r => Err(n.err(format!(
+            "{r}-D input: only 1-D and 2-D spatial ops are supported"
+        ))),
     }
 }
 
@@ -155,9 +208,12 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         return Err(n.err("Conv of integers"));
     }
     let (x4, xs, spatial) = as_4d(c, n, x)?;
-    let ws = w.static_shape().ok_or_else(|| n.err("dynamic weights are not supported"))?;
+    let ws = w
+        .static_shape()
+        .ok_or_else(|| n.err("dynamic weights are not supported"))?;
     let w4 = if spatial == 1 {
-        c.reshape(w, &[ws[0], ws[1], 1, ws[2]]).map_err(|e| n.err(e))?
+        c.reshape(w, &[ws[0], ws[1], 1, ws[2]])
+            .map_err(|e| n.err(e))?
     } else {
         w.clone()
     };
@@ -165,7 +221,9 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let group = n.int("group", 1).max(1) as u64;
     let (nb, cin, m) = (xs[0], xs[1], ws[0]);
     if cin % group != 0 || m % group != 0 || ws[1] * group != cin {
-        return Err(n.err(format!("{cin} input channels, {m} filters and group {group} do not fit weights {ws:?}")));
+        return Err(n.err(format!(
+            "{cin} input channels, {m} filters and group {group} do not fit weights {ws:?}"
+        )));
     }
     let win = window(n, [xs[2], xs[3]], [ws[2], ws[3]], spatial, false)?;
     let xv = c.ssa(&x4);
@@ -178,28 +236,41 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         ScalarBits::Float(0.0),
     );
     let wv = c.ssa(&w4);
-    let attrs = ConvAttrs { strides: Some(vec2(c, win.strides)), dilations: Some(vec2(c, win.dilations)) };
+    let attrs = ConvAttrs {
+        strides: Some(vec2(c, win.strides)),
+        dilations: Some(vec2(c, win.dilations)),
+    };
     let (cg, mg) = (cin / group, m / group);
     let mut parts = Vec::new();
     for g in 0..group {
         let (xi, wi) = if group == 1 {
             (xp, wv)
         } else {
-            let xty = c.b.module().types.static_tensor(&[nb, cg, ps[2], ps[3]], dt.elem());
+            let xty =
+                c.b.module()
+                    .types
+                    .static_tensor(&[nb, cg, ps[2], ps[3]], dt.elem());
             let xi = c.b.tensor_op(
                 TensorOp::ExtractSlice {
                     offsets: [0, (g * cg) as i64, 0, 0].map(Mixed::Static).to_vec(),
-                    sizes: [nb, cg, ps[2], ps[3]].map(|d| Mixed::Static(d as i64)).to_vec(),
+                    sizes: [nb, cg, ps[2], ps[3]]
+                        .map(|d| Mixed::Static(d as i64))
+                        .to_vec(),
                     strides: vec![Mixed::Static(1); 4],
                 },
                 &[xp],
                 xty,
             );
-            let wty = c.b.module().types.static_tensor(&[mg, cg, ws[2], ws[3]], dt.elem());
+            let wty =
+                c.b.module()
+                    .types
+                    .static_tensor(&[mg, cg, ws[2], ws[3]], dt.elem());
             let wi = c.b.tensor_op(
                 TensorOp::ExtractSlice {
                     offsets: [(g * mg) as i64, 0, 0, 0].map(Mixed::Static).to_vec(),
-                    sizes: [mg, cg, ws[2], ws[3]].map(|d| Mixed::Static(d as i64)).to_vec(),
+                    sizes: [mg, cg, ws[2], ws[3]]
+                        .map(|d| Mixed::Static(d as i64))
+                        .to_vec(),
                     strides: vec![Mixed::Static(1); 4],
                 },
                 &[wv],
@@ -207,10 +278,17 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             );
             (xi, wi)
         };
-        let acc = c.full(&[nb, mg, win.out[0], win.out[1]], dt, ScalarBits::Float(0.0));
-        let r = c
-            .b
-            .linalg(LinalgKind::Conv(ConvKind::Conv2dNchwFchw, attrs.clone()), &[xi, wi], &[acc])
+        let acc = c.full(
+            &[nb, mg, win.out[0], win.out[1]],
+            dt,
+            ScalarBits::Float(0.0),
+        );
+        let r =
+            c.b.linalg(
+                LinalgKind::Conv(ConvKind::Conv2dNchwFchw, attrs.clone()),
+                &[xi, wi],
+                &[acc],
+            )
             .map_err(|e| n.err(format!("linalg.conv_2d_nchw_fchw: {e}")))?;
         parts.push(r[0]);
     }
@@ -225,7 +303,9 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     if let Some(b) = n.opt_input(2) {
         let b3 = c.reshape(b, &[m, 1, 1]).map_err(|e| n.err(e))?;
         out = c
-            .elementwise(&[&out, &b3], dt, |bb, v| arith(bb, dt, Bin::Add, v[0], v[1]))
+            .elementwise(&[&out, &b3], dt, |bb, v| {
+                arith(bb, dt, Bin::Add, v[0], v[1])
+            })
             .map_err(|e| n.err(e))?;
     }
     Ok(vec![back(c, n, out, spatial)?])
@@ -256,7 +336,11 @@ fn pool(c: &mut Ctx<'_>, n: &Node<'_>, max: bool) -> OpResult {
         let have = hs[1 + d] + win.pads[d][0] + win.pads[d][1];
         extra[d] = need.saturating_sub(have);
     }
-    let fill = if max { ScalarBits::Float(f64::NEG_INFINITY) } else { ScalarBits::Float(0.0) };
+    let fill = if max {
+        ScalarBits::Float(f64::NEG_INFINITY)
+    } else {
+        ScalarBits::Float(0.0)
+    };
     let hv = c.ssa(&nhwc);
     let (xp, _) = pad(
         c,
@@ -268,12 +352,18 @@ fn pool(c: &mut Ctx<'_>, n: &Node<'_>, max: bool) -> OpResult {
     );
     let shape_w = c.empty_static(&kernel, dt.elem());
     let acc = c.full(&[hs[0], win.out[0], win.out[1], hs[3]], dt, fill);
-    let kind = if max { ConvKind::PoolingNhwcMax } else { ConvKind::PoolingNhwcSum };
-    let attrs = ConvAttrs { strides: Some(vec2(c, win.strides)), dilations: Some(vec2(c, win.dilations)) };
-    let r = c
-        .b
-        .linalg(LinalgKind::Conv(kind, attrs), &[xp, shape_w], &[acc])
-        .map_err(|e| n.err(format!("{}: {e}", kind.name())))?;
+    let kind = if max {
+        ConvKind::PoolingNhwcMax
+    } else {
+        ConvKind::PoolingNhwcSum
+    };
+    let attrs = ConvAttrs {
+        strides: Some(vec2(c, win.strides)),
+        dilations: Some(vec2(c, win.dilations)),
+    };
+    let r =
+        c.b.linalg(LinalgKind::Conv(kind, attrs), &[xp, shape_w], &[acc])
+            .map_err(|e| n.err(format!("{}: {e}", kind.name())))?;
     let out_s = [hs[0], win.out[0], win.out[1], hs[3]];
     let mut out = Value::computed(r[0], dt, dims(&out_s));
     if !max {
@@ -287,11 +377,14 @@ fn pool(c: &mut Ctx<'_>, n: &Node<'_>, max: bool) -> OpResult {
                 let mut k = 0u64;
                 for kh in 0..kernel[0] {
                     for kw in 0..kernel[1] {
-                        let h = (oh * win.strides[0] + kh * win.dilations[0]) as i64 - win.pads[0][0] as i64;
-                        let w = (ow * win.strides[1] + kw * win.dilations[1]) as i64 - win.pads[1][0] as i64;
+                        let h = (oh * win.strides[0] + kh * win.dilations[0]) as i64
+                            - win.pads[0][0] as i64;
+                        let w = (ow * win.strides[1] + kw * win.dilations[1]) as i64
+                            - win.pads[1][0] as i64;
                         let inside = |p: i64, d: usize| {
                             if include {
-                                p >= -(win.pads[d][0] as i64) && p < (hs[1 + d] + win.pads[d][1]) as i64
+                                p >= -(win.pads[d][0] as i64)
+                                    && p < (hs[1 + d] + win.pads[d][1]) as i64
                             } else {
                                 p >= 0 && p < hs[1 + d] as i64
                             }
@@ -310,7 +403,9 @@ fn pool(c: &mut Ctx<'_>, n: &Node<'_>, max: bool) -> OpResult {
             &counts,
         ));
         out = c
-            .elementwise(&[&out, &cnt], dt, |bb, v| arith(bb, dt, Bin::Div, v[0], v[1]))
+            .elementwise(&[&out, &cnt], dt, |bb, v| {
+                arith(bb, dt, Bin::Div, v[0], v[1])
+            })
             .map_err(|e| n.err(e))?;
     }
     let nchw = c.transpose(&out, &[0, 3, 1, 2]).map_err(|e| n.err(e))?;
@@ -335,8 +430,15 @@ fn global(c: &mut Ctx<'_>, n: &Node<'_>, max: bool) -> OpResult {
         return Err(n.err("expected a float input with spatial dims"));
     }
     let axes: Vec<usize> = (2..r).collect();
-    let count: u64 = axes.iter().map(|&i| x.shape[i].fixed().unwrap_or(1)).product();
-    let init = if max { ScalarBits::Float(f64::NEG_INFINITY) } else { ScalarBits::Float(0.0) };
+    let count: u64 = axes
+        .iter()
+        .map(|&i| x.shape[i].fixed().unwrap_or(1))
+        .product();
+    let init = if max {
+        ScalarBits::Float(f64::NEG_INFINITY)
+    } else {
+        ScalarBits::Float(0.0)
+    };
     let op = if max { Bin::Max } else { Bin::Add };
     let mut v = c
         .reduce(x, &axes, dt, init, |bb, a, acc| arith(bb, dt, op, a, acc))

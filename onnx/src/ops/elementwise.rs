@@ -38,7 +38,9 @@ pub fn div(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
 }
 
 fn variadic(c: &mut Ctx<'_>, n: &Node<'_>, op: Bin, mean: bool) -> OpResult {
-    let ins: Vec<&crate::value::Value> = (0..n.inputs.len()).map(|i| n.input(i)).collect::<Result<_, _>>()?;
+    let ins: Vec<&crate::value::Value> = (0..n.inputs.len())
+        .map(|i| n.input(i))
+        .collect::<Result<_, _>>()?;
     let dt = ins[0].dtype;
     let count = ins.len() as f64;
     let v = c
@@ -127,7 +129,9 @@ fn logic(c: &mut Ctx<'_>, n: &Node<'_>, op: ArithOp) -> OpResult {
         return Err(n.err(format!("{} of {} is not defined", n.op(), dt.name())));
     }
     let v = c
-        .elementwise(&[a, b], dt, |bb, x| bb.arith(op, vec![x[0], x[1]], dt.elem()))
+        .elementwise(&[a, b], dt, |bb, x| {
+            bb.arith(op, vec![x[0], x[1]], dt.elem())
+        })
         .map_err(|e| n.err(e))?;
     Ok(vec![v])
 }
@@ -363,7 +367,13 @@ pub fn hard_sigmoid(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     unary_float(c, n, |bb, dt, x| hard_sigmoid_of(bb, dt, x, alpha, beta))
 }
 
-fn hard_sigmoid_of(bb: &mut BodyBuilder<'_>, dt: DataType, x: TValue, alpha: f64, beta: f64) -> TValue {
+fn hard_sigmoid_of(
+    bb: &mut BodyBuilder<'_>,
+    dt: DataType,
+    x: TValue,
+    alpha: f64,
+    beta: f64,
+) -> TValue {
     let a = cst(bb, dt, alpha);
     let b = cst(bb, dt, beta);
     let z = cst(bb, dt, 0.0);
@@ -511,7 +521,10 @@ pub fn is_nan(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
 pub fn is_inf(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let a = n.input(0)?;
     let dt = a.dtype;
-    let (neg, pos) = (n.int("detect_negative", 1) != 0, n.int("detect_positive", 1) != 0);
+    let (neg, pos) = (
+        n.int("detect_negative", 1) != 0,
+        n.int("detect_positive", 1) != 0,
+    );
     let v = c
         .elementwise(&[a], DataType::Bool, |bb, x| {
             let pinf = cst(bb, dt, f64::INFINITY);
@@ -573,7 +586,11 @@ pub fn identity(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         let shape = a
             .static_shape()
             .ok_or_else(|| n.err("the mask of a dynamic shape is not supported"))?;
-        let m = c.full(&shape, DataType::Bool, kiln_core::tensor::ScalarBits::Int(1));
+        let m = c.full(
+            &shape,
+            DataType::Bool,
+            kiln_core::tensor::ScalarBits::Int(1),
+        );
         out.push(c.tensor(m, DataType::Bool, a.shape.clone()));
     }
     Ok(out)

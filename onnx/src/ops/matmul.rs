@@ -40,14 +40,26 @@ fn dims(s: &[u64]) -> Vec<Dim> {
 pub fn matmul(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let (a, b) = (n.input(0)?, n.input(1)?);
     let dt = a.dtype;
-    let sa = a.static_shape().ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
-    let sb = b.static_shape().ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
+    let sa = a
+        .static_shape()
+        .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
+    let sb = b
+        .static_shape()
+        .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
     if sa.is_empty() || sb.is_empty() {
         return Err(n.err("MatMul of a scalar"));
     }
     // 1-D operands become matrices, their unit dim dropped at the end.
-    let a2 = if sa.len() == 1 { vec![1, sa[0]] } else { sa.clone() };
-    let b2 = if sb.len() == 1 { vec![sb[0], 1] } else { sb.clone() };
+    let a2 = if sa.len() == 1 {
+        vec![1, sa[0]]
+    } else {
+        sa.clone()
+    };
+    let b2 = if sb.len() == 1 {
+        vec![sb[0], 1]
+    } else {
+        sb.clone()
+    };
     let av = c.reshape(a, &a2).map_err(|e| n.err(e))?;
     let bv = c.reshape(b, &b2).map_err(|e| n.err(e))?;
     let (m, k) = (a2[a2.len() - 2], a2[a2.len() - 1]);
@@ -67,7 +79,8 @@ pub fn matmul(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         let rows = p * m;
         let af = c.reshape(&av, &[rows, k]).map_err(|e| n.err(e))?;
         let (x, y) = (c.ssa(&af), c.ssa(&bv));
-        let r = contraction(c, ContractionKind::Matmul, x, y, &[rows, nn], dt).map_err(|e| n.err(e))?;
+        let r =
+            contraction(c, ContractionKind::Matmul, x, y, &[rows, nn], dt).map_err(|e| n.err(e))?;
         Value::computed(r, dt, dims(&[rows, nn]))
     } else {
         let mut ea = batch.clone();
@@ -107,8 +120,12 @@ fn broadcast_to(c: &mut Ctx<'_>, v: &Value, shape: &[u64]) -> Result<Value, Stri
 pub fn gemm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let (a, b) = (n.input(0)?, n.input(1)?);
     let dt = a.dtype;
-    let sa = a.static_shape().ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
-    let sb = b.static_shape().ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
+    let sa = a
+        .static_shape()
+        .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
+    let sb = b
+        .static_shape()
+        .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
     if sa.len() != 2 || sb.len() != 2 {
         return Err(n.err("Gemm takes matrices"));
     }

@@ -30,7 +30,11 @@ pub fn split(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let axis = n.axis(n.int("axis", 0), s.len())?;
     let dim = s[axis];
     let parts = n.num_outputs() as u64;
-    let sizes: Vec<u64> = match if n.opset < 13 { n.ints("split") } else { n.opt_ints(1)? } {
+    let sizes: Vec<u64> = match if n.opset < 13 {
+        n.ints("split")
+    } else {
+        n.opt_ints(1)?
+    } {
         Some(v) if !v.is_empty() => v.iter().map(|&x| x.max(0) as u64).collect(),
         _ => {
             let k = if n.opset >= 18 && n.has("num_outputs") {
@@ -39,7 +43,9 @@ pub fn split(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
                 parts
             };
             let each = dim.div_ceil(k.max(1));
-            (0..k).map(|i| each.min(dim.saturating_sub(i * each))).collect()
+            (0..k)
+                .map(|i| each.min(dim.saturating_sub(i * each)))
+                .collect()
         }
     };
     if sizes.iter().sum::<u64>() != dim {
@@ -80,7 +86,10 @@ pub fn pad(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         return Err(n.err(format!("mode {mode} is not supported (only constant)")));
     }
     let (pads, value) = if n.opset < 11 {
-        (n.ints("pads").unwrap_or_default(), f64::from(n.float("value", 0.0)))
+        (
+            n.ints("pads").unwrap_or_default(),
+            f64::from(n.float("value", 0.0)),
+        )
     } else {
         let v = match n.opt_input(2) {
             Some(_) => n.known(2)?.float(0),
@@ -103,7 +112,11 @@ pub fn pad(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         low[ax] = pads[k] as u64;
         high[ax] = pads[k + axes.len()] as u64;
     }
-    let v = if a.dtype.is_float() { ScalarBits::Float(value) } else { ScalarBits::Int(value as i64) };
+    let v = if a.dtype.is_float() {
+        ScalarBits::Float(value)
+    } else {
+        ScalarBits::Int(value as i64)
+    };
     let src = c.ssa(a);
     let (y, shape) = super::conv::pad(c, src, &s, &low, &high, v);
     Ok(vec![Value::computed(y, a.dtype, dims(&shape))])
@@ -125,7 +138,8 @@ pub fn tile(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         s[ax] *= k as u64;
         let ty = c.b.module().types.static_tensor(&s, a.dtype.elem());
         let copies = vec![v; k as usize];
-        v = c.b.tensor_op(TensorOp::Concat { dim: ax as u64 }, &copies, ty);
+        v =
+            c.b.tensor_op(TensorOp::Concat { dim: ax as u64 }, &copies, ty);
     }
     Ok(vec![Value::computed(v, a.dtype, dims(&s))])
 }
@@ -178,11 +192,21 @@ fn arg_reduce(c: &mut Ctx<'_>, n: &Node<'_>, max: bool) -> OpResult {
     let sel = AffineMap::select(r as u32, &kept);
     let maps = vec![AffineMap::identity(r as u32), sel.clone(), sel];
     let iters: Vec<IteratorType> = (0..r)
-        .map(|d| if d == axis { IteratorType::Reduction } else { IteratorType::Parallel })
+        .map(|d| {
+            if d == axis {
+                IteratorType::Reduction
+            } else {
+                IteratorType::Parallel
+            }
+        })
         .collect();
     let res = c.b.generic(maps, iters, &[x, bv], &[init], |bb, v| {
         let i = bb
-            .push(OpKind::LinalgIndex { dim: axis as u32 }, vec![], Some(ElemType::Index))
+            .push(
+                OpKind::LinalgIndex { dim: axis as u32 },
+                vec![],
+                Some(ElemType::Index),
+            )
             .expect("one result");
         let i = bb.arith(ArithOp::IndexCast, vec![i], ElemType::I64);
         let hit = cmp(bb, dt, Cmp::Eq, v[0], v[1]);
@@ -224,16 +248,34 @@ pub fn trilu(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let v = c
         .elementwise(&[a], dt, |bb, x| {
             let i = bb
-                .push(OpKind::LinalgIndex { dim: (r - 2) as u32 }, vec![], Some(ElemType::Index))
+                .push(
+                    OpKind::LinalgIndex {
+                        dim: (r - 2) as u32,
+                    },
+                    vec![],
+                    Some(ElemType::Index),
+                )
                 .expect("one result");
             let j = bb
-                .push(OpKind::LinalgIndex { dim: (r - 1) as u32 }, vec![], Some(ElemType::Index))
+                .push(
+                    OpKind::LinalgIndex {
+                        dim: (r - 1) as u32,
+                    },
+                    vec![],
+                    Some(ElemType::Index),
+                )
                 .expect("one result");
             let i = bb.arith(ArithOp::IndexCast, vec![i], ElemType::I64);
             let j = bb.arith(ArithOp::IndexCast, vec![j], ElemType::I64);
             let d = bb.arith(ArithOp::SubI, vec![j, i], ElemType::I64);
             let kk = bb.constant(ScalarBits::Int(k), ElemType::I64);
-            let keep = cmp(bb, DataType::Int64, if upper { Cmp::Ge } else { Cmp::Le }, d, kk);
+            let keep = cmp(
+                bb,
+                DataType::Int64,
+                if upper { Cmp::Ge } else { Cmp::Le },
+                d,
+                kk,
+            );
             let z = cst(bb, dt, 0.0);
             select(bb, keep, x[0], z)
         })

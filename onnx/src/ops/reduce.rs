@@ -30,11 +30,22 @@ enum Red {
 
 /// The reduced axes of a `Reduce*` node (axes an input from opset 13 for
 /// ReduceSum, 18 for the others), sorted.
-fn axes(n: &Node<'_>, rank: usize, input_from: i64) -> Result<Option<Vec<usize>>, crate::error::OnnxError> {
-    let raw = if n.opset >= input_from { n.opt_ints(1)? } else { n.ints("axes") };
+fn axes(
+    n: &Node<'_>,
+    rank: usize,
+    input_from: i64,
+) -> Result<Option<Vec<usize>>, crate::error::OnnxError> {
+    let raw = if n.opset >= input_from {
+        n.opt_ints(1)?
+    } else {
+        n.ints("axes")
+    };
     let noop = n.int("noop_with_empty_axes", 0) != 0;
     let mut ax: Vec<usize> = match raw {
-        Some(a) if !a.is_empty() => a.iter().map(|&x| n.axis(x, rank)).collect::<Result<_, _>>()?,
+        Some(a) if !a.is_empty() => a
+            .iter()
+            .map(|&x| n.axis(x, rank))
+            .collect::<Result<_, _>>()?,
         _ if noop => return Ok(None),
         _ => (0..rank).collect(),
     };
@@ -80,7 +91,9 @@ fn reduce_op(c: &mut Ctx<'_>, n: &Node<'_>, red: Red) -> OpResult {
     let mut out = if red == Red::LogSumExp {
         // max-shifted: log(sum(exp(x - m))) + m.
         let m = c
-            .reduce(&src, &ax, dt, lowest(dt), |bb, x, acc| arith(bb, dt, Bin::Max, x, acc))
+            .reduce(&src, &ax, dt, lowest(dt), |bb, x, acc| {
+                arith(bb, dt, Bin::Max, x, acc)
+            })
             .map_err(|e| n.err(e))?;
         let mk = c.keep_dims(&m, &ax, a.rank()).map_err(|e| n.err(e))?;
         let e = c
@@ -90,7 +103,9 @@ fn reduce_op(c: &mut Ctx<'_>, n: &Node<'_>, red: Red) -> OpResult {
             })
             .map_err(|e| n.err(e))?;
         let s = c
-            .reduce(&e, &ax, dt, ScalarBits::Float(0.0), |bb, x, acc| arith(bb, dt, Bin::Add, x, acc))
+            .reduce(&e, &ax, dt, ScalarBits::Float(0.0), |bb, x, acc| {
+                arith(bb, dt, Bin::Add, x, acc)
+            })
             .map_err(|e| n.err(e))?;
         c.elementwise(&[&s, &m], dt, |bb, x| {
             let l = math(bb, MathOp::Log, x[0]);
@@ -177,7 +192,10 @@ reductions! {
 /// The shape to normalise over for `Softmax`/`LogSoftmax`: before opset
 /// 13 the input is flattened to 2-D at `axis` (default 1); from 13 one
 /// axis (default -1).
-fn softmax_frame(n: &Node<'_>, a: &Value) -> Result<(Value, usize, Vec<u64>), crate::error::OnnxError> {
+fn softmax_frame(
+    n: &Node<'_>,
+    a: &Value,
+) -> Result<(Value, usize, Vec<u64>), crate::error::OnnxError> {
     let shape = a
         .static_shape()
         .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
@@ -226,7 +244,9 @@ pub fn log_softmax(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let fs: Vec<u64> = frame.shape.iter().map(|d| d.fixed().unwrap_or(0)).collect();
     let x = c.reshape(a, &fs).map_err(|e| n.err(e))?;
     let m = c
-        .reduce(&x, &[ax], dt, lowest(dt), |bb, v, acc| arith(bb, dt, Bin::Max, v, acc))
+        .reduce(&x, &[ax], dt, lowest(dt), |bb, v, acc| {
+            arith(bb, dt, Bin::Max, v, acc)
+        })
         .map_err(|e| n.err(e))?;
     let mk = c.keep_dims(&m, &[ax], fs.len()).map_err(|e| n.err(e))?;
     let sh = c
@@ -236,7 +256,9 @@ pub fn log_softmax(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         .elementwise(&[&sh], dt, |bb, v| math(bb, MathOp::Exp, v[0]))
         .map_err(|e| n.err(e))?;
     let s = c
-        .reduce(&e, &[ax], dt, ScalarBits::Float(0.0), |bb, v, acc| arith(bb, dt, Bin::Add, v, acc))
+        .reduce(&e, &[ax], dt, ScalarBits::Float(0.0), |bb, v, acc| {
+            arith(bb, dt, Bin::Add, v, acc)
+        })
         .map_err(|e| n.err(e))?;
     let sk = c.keep_dims(&s, &[ax], fs.len()).map_err(|e| n.err(e))?;
     let out = c
@@ -261,7 +283,9 @@ pub fn layer_norm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let axes: Vec<usize> = (ax0..r).collect();
     let count: u64 = shape[ax0..].iter().product();
     let sum = c
-        .reduce(x, &axes, dt, ScalarBits::Float(0.0), |bb, v, acc| arith(bb, dt, Bin::Add, v, acc))
+        .reduce(x, &axes, dt, ScalarBits::Float(0.0), |bb, v, acc| {
+            arith(bb, dt, Bin::Add, v, acc)
+        })
         .map_err(|e| n.err(e))?;
     let mean = c
         .elementwise(&[&sum], dt, |bb, v| {
@@ -271,7 +295,9 @@ pub fn layer_norm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         .map_err(|e| n.err(e))?;
     let mean_k = c.keep_dims(&mean, &axes, r).map_err(|e| n.err(e))?;
     let d = c
-        .elementwise(&[x, &mean_k], dt, |bb, v| arith(bb, dt, Bin::Sub, v[0], v[1]))
+        .elementwise(&[x, &mean_k], dt, |bb, v| {
+            arith(bb, dt, Bin::Sub, v[0], v[1])
+        })
         .map_err(|e| n.err(e))?;
     let sq = c
         .reduce(&d, &axes, dt, ScalarBits::Float(0.0), |bb, v, acc| {
@@ -333,15 +359,19 @@ pub fn batch_norm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         params.push(c.reshape(p, &shape).map_err(|e| n.err(e))?);
     }
     let y = c
-        .elementwise(&[x, &params[0], &params[1], &params[2], &params[3]], dt, |bb, v| {
-            let e = cst(bb, dt, eps);
-            let ve = arith(bb, dt, Bin::Add, v[4], e);
-            let inv = math(bb, MathOp::Rsqrt, ve);
-            let d = arith(bb, dt, Bin::Sub, v[0], v[3]);
-            let t = arith(bb, dt, Bin::Mul, d, inv);
-            let t = arith(bb, dt, Bin::Mul, t, v[1]);
-            arith(bb, dt, Bin::Add, t, v[2])
-        })
+        .elementwise(
+            &[x, &params[0], &params[1], &params[2], &params[3]],
+            dt,
+            |bb, v| {
+                let e = cst(bb, dt, eps);
+                let ve = arith(bb, dt, Bin::Add, v[4], e);
+                let inv = math(bb, MathOp::Rsqrt, ve);
+                let d = arith(bb, dt, Bin::Sub, v[0], v[3]);
+                let t = arith(bb, dt, Bin::Mul, d, inv);
+                let t = arith(bb, dt, Bin::Mul, t, v[1]);
+                arith(bb, dt, Bin::Add, t, v[2])
+            },
+        )
         .map_err(|e| n.err(e))?;
     Ok(vec![y])
 }

@@ -31,7 +31,8 @@ pub fn reshape(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let mut out: Vec<i64> = Vec::with_capacity(spec.len());
     for (i, &d) in spec.iter().enumerate() {
         out.push(if d == 0 && !allowzero {
-            *src.get(i).ok_or_else(|| n.err("0 in the shape past the input's rank"))? as i64
+            *src.get(i)
+                .ok_or_else(|| n.err("0 in the shape past the input's rank"))? as i64
         } else {
             d
         });
@@ -63,7 +64,11 @@ pub fn flatten(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let a = n.input(0)?;
     let src = static_shape(n, a)?;
     let axis = n.int("axis", 1);
-    let axis = if axis < 0 { axis + src.len() as i64 } else { axis };
+    let axis = if axis < 0 {
+        axis + src.len() as i64
+    } else {
+        axis
+    };
     if axis < 0 || axis as usize > src.len() {
         return Err(n.err(format!("axis {axis} out of range")));
     }
@@ -76,12 +81,22 @@ pub fn flatten(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
 pub fn squeeze(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let a = n.input(0)?;
     let src = static_shape(n, a)?;
-    let axes = if n.opset < 13 { n.ints("axes") } else { n.opt_ints(1)? };
+    let axes = if n.opset < 13 {
+        n.ints("axes")
+    } else {
+        n.opt_ints(1)?
+    };
     let axes: Vec<usize> = match axes {
-        Some(ax) => ax.iter().map(|&x| n.axis(x, src.len())).collect::<Result<_, _>>()?,
+        Some(ax) => ax
+            .iter()
+            .map(|&x| n.axis(x, src.len()))
+            .collect::<Result<_, _>>()?,
         None => (0..src.len()).filter(|&i| src[i] == 1).collect(),
     };
-    let shape: Vec<u64> = (0..src.len()).filter(|i| !axes.contains(i)).map(|i| src[i]).collect();
+    let shape: Vec<u64> = (0..src.len())
+        .filter(|i| !axes.contains(i))
+        .map(|i| src[i])
+        .collect();
     Ok(vec![c.reshape(a, &shape).map_err(|e| n.err(e))?])
 }
 
@@ -95,10 +110,19 @@ pub fn unsqueeze(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         n.known(1)?.ints()
     };
     let r = src.len() + axes.len();
-    let axes: Vec<usize> = axes.iter().map(|&x| n.axis(x, r)).collect::<Result<_, _>>()?;
+    let axes: Vec<usize> = axes
+        .iter()
+        .map(|&x| n.axis(x, r))
+        .collect::<Result<_, _>>()?;
     let mut it = src.iter();
     let shape: Vec<u64> = (0..r)
-        .map(|i| if axes.contains(&i) { 1 } else { *it.next().unwrap_or(&1) })
+        .map(|i| {
+            if axes.contains(&i) {
+                1
+            } else {
+                *it.next().unwrap_or(&1)
+            }
+        })
         .collect();
     Ok(vec![c.reshape(a, &shape).map_err(|e| n.err(e))?])
 }
@@ -139,8 +163,13 @@ pub fn concat(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     }
     let ssa: Vec<_> = parts.iter().map(|v| c.ssa(v)).collect();
     let ty = c.b.module().types.static_tensor(&shape, first.dtype.elem());
-    let out = c.b.tensor_op(TensorOp::Concat { dim: axis as u64 }, &ssa, ty);
-    Ok(vec![c.tensor(out, first.dtype, shape.iter().map(|&d| Dim::Static(d)).collect())])
+    let out =
+        c.b.tensor_op(TensorOp::Concat { dim: axis as u64 }, &ssa, ty);
+    Ok(vec![c.tensor(
+        out,
+        first.dtype,
+        shape.iter().map(|&d| Dim::Static(d)).collect(),
+    )])
 }
 
 /// `Shape(start, end)`: known at import time when the shape is static.
@@ -164,7 +193,11 @@ pub fn size(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let a = n.input(0)?;
     let s = static_shape(n, a)?;
     let total: u64 = s.iter().product();
-    Ok(vec![Value::constant(HostTensor::from_ints(DataType::Int64, &[], &[total as i64]))])
+    Ok(vec![Value::constant(HostTensor::from_ints(
+        DataType::Int64,
+        &[],
+        &[total as i64],
+    ))])
 }
 
 /// `Constant`.
@@ -177,7 +210,11 @@ pub fn constant(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     } else if let Some(i) = n.ints("value_ints") {
         HostTensor::from_ints(DataType::Int64, &[i.len()], &i)
     } else if n.has("value_float") {
-        HostTensor::from_floats(DataType::Float, &[], &[f64::from(n.float("value_float", 0.0))])
+        HostTensor::from_floats(
+            DataType::Float,
+            &[],
+            &[f64::from(n.float("value_float", 0.0))],
+        )
     } else if n.has("value_int") {
         HostTensor::from_ints(DataType::Int64, &[], &[n.int("value_int", 0)])
     } else {
@@ -188,13 +225,22 @@ pub fn constant(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
 
 /// `ConstantOfShape(value)`.
 pub fn constant_of_shape(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
-    let shape: Vec<u64> = n.known(0)?.ints().iter().map(|&d| d.max(0) as u64).collect();
+    let shape: Vec<u64> = n
+        .known(0)?
+        .ints()
+        .iter()
+        .map(|&d| d.max(0) as u64)
+        .collect();
     let (dtype, value) = match n.tensor("value")? {
         Some(t) => (t.dtype, t.tensor.data.get(0)),
         None => (DataType::Float, ScalarBits::Float(0.0)),
     };
     let v = c.full(&shape, dtype, value);
-    Ok(vec![c.tensor(v, dtype, shape.iter().map(|&d| Dim::Static(d)).collect())])
+    Ok(vec![c.tensor(
+        v,
+        dtype,
+        shape.iter().map(|&d| Dim::Static(d)).collect(),
+    )])
 }
 
 /// `Expand(x, shape)`: numpy broadcast to `shape`.
@@ -207,7 +253,9 @@ pub fn expand(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let dims: Vec<u64> = out_shape.iter().map(|d| d.fixed().unwrap_or(1)).collect();
     let t = c.full(&dims, DataType::Bool, ScalarBits::Int(0));
     let tv = c.tensor(t, DataType::Bool, out_shape);
-    let v = c.elementwise(&[a, &tv], a.dtype, |_, x| x[0]).map_err(|e| n.err(e))?;
+    let v = c
+        .elementwise(&[a, &tv], a.dtype, |_, x| x[0])
+        .map_err(|e| n.err(e))?;
     Ok(vec![v])
 }
 
@@ -224,7 +272,12 @@ pub fn slice(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             None,
         )
     } else {
-        (n.known(1)?.ints(), n.known(2)?.ints(), n.opt_ints(3)?, n.opt_ints(4)?)
+        (
+            n.known(1)?.ints(),
+            n.known(2)?.ints(),
+            n.opt_ints(3)?,
+            n.opt_ints(4)?,
+        )
     };
     let axes: Vec<usize> = match axes {
         Some(ax) => ax.iter().map(|&x| n.axis(x, r)).collect::<Result<_, _>>()?,
@@ -261,7 +314,11 @@ pub fn slice(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         &[s],
         ty,
     );
-    Ok(vec![c.tensor(out, a.dtype, shape.iter().map(|&d| Dim::Static(d)).collect())])
+    Ok(vec![c.tensor(
+        out,
+        a.dtype,
+        shape.iter().map(|&d| Dim::Static(d)).collect(),
+    )])
 }
 
 /// `Gather(axis)` with indices known at import time: one slice per index,
@@ -284,16 +341,24 @@ pub fn gather(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         }
         let mut off = vec![0i64; r];
         off[axis] = k;
-        let ty = c.b.module().types.static_tensor(&slice_shape, a.dtype.elem());
-        parts.push(c.b.tensor_op(
-            TensorOp::ExtractSlice {
-                offsets: off.iter().map(|&x| Mixed::Static(x)).collect(),
-                sizes: slice_shape.iter().map(|&x| Mixed::Static(x as i64)).collect(),
-                strides: vec![Mixed::Static(1); r],
-            },
-            &[s],
-            ty,
-        ));
+        let ty =
+            c.b.module()
+                .types
+                .static_tensor(&slice_shape, a.dtype.elem());
+        parts.push(
+            c.b.tensor_op(
+                TensorOp::ExtractSlice {
+                    offsets: off.iter().map(|&x| Mixed::Static(x)).collect(),
+                    sizes: slice_shape
+                        .iter()
+                        .map(|&x| Mixed::Static(x as i64))
+                        .collect(),
+                    strides: vec![Mixed::Static(1); r],
+                },
+                &[s],
+                ty,
+            ),
+        );
     }
     let mut cat_shape = src.clone();
     cat_shape[axis] = parts.len() as u64;
@@ -305,7 +370,11 @@ pub fn gather(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         let ty = c.b.module().types.static_tensor(&cat_shape, a.dtype.elem());
         c.b.tensor_op(TensorOp::Concat { dim: axis as u64 }, &parts, ty)
     };
-    let cat_v = c.tensor(cat, a.dtype, cat_shape.iter().map(|&d| Dim::Static(d)).collect());
+    let cat_v = c.tensor(
+        cat,
+        a.dtype,
+        cat_shape.iter().map(|&d| Dim::Static(d)).collect(),
+    );
     let mut out: Vec<u64> = src[..axis].to_vec();
     out.extend(idx.shape().iter().map(|&d| d as u64));
     out.extend(&src[axis + 1..]);

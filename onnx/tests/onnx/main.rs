@@ -27,10 +27,7 @@ fn vi(name: &str, elem: i32, dims: &[i64]) -> ValueInfoProto {
             value: Some(type_proto::Value::TensorType(type_proto::Tensor {
                 elem_type: Some(elem),
                 shape: Some(TensorShapeProto {
-                    dim: dims
-                        .iter()
-                        .map(|&d| tensor_shape_proto_dim(d))
-                        .collect(),
+                    dim: dims.iter().map(|&d| tensor_shape_proto_dim(d)).collect(),
                 }),
             })),
             ..Default::default()
@@ -189,11 +186,18 @@ fn gemm_with_transposed_weight_is_a_parameter() {
             "Gemm",
             &["a", "w", "c"],
             &["y"],
-            vec![attr_i("transB", 1), attr_f("alpha", 0.5), attr_f("beta", 2.0)],
+            vec![
+                attr_i("transB", 1),
+                attr_f("alpha", 0.5),
+                attr_f("beta", 2.0),
+            ],
         )],
         vec![vi("a", FLOAT, &[2, 4])],
         vec![vi("y", FLOAT, &[2, 3])],
-        vec![tensor_f32("w", &[3, 4], GEMM_B), tensor_f32("c", &[3], GEMM_C)],
+        vec![
+            tensor_f32("w", &[3, 4], GEMM_B),
+            tensor_f32("c", &[3], GEMM_C),
+        ],
         13,
     );
     let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
@@ -206,7 +210,10 @@ fn gemm_with_transposed_weight_is_a_parameter() {
     assert_eq!(params, ["w", "c"]);
     let text = kiln_core::tensor::print(&imp.module);
     assert!(text.contains("linalg.matmul_transpose_b"), "{text}");
-    assert!(!text.contains("dense<"), "weights must not be inlined:\n{text}");
+    assert!(
+        !text.contains("dense<"),
+        "weights must not be inlined:\n{text}"
+    );
     let out = run(&m, &[f32_tensor(&[2, 4], GEMM_A)]);
     assert_close(&out[0], GEMM_OUT, &[2, 3]);
 }
@@ -236,7 +243,12 @@ fn shape_subgraph_folds_into_a_static_reshape() {
             node("Shape", &["x"], &["s"], vec![]),
             node("Gather", &["s", "zero"], &["b"], vec![attr_i("axis", 0)]),
             node("Unsqueeze", &["b", "zero1"], &["b1"], vec![]),
-            node("Concat", &["b1", "minus1"], &["shape"], vec![attr_i("axis", 0)]),
+            node(
+                "Concat",
+                &["b1", "minus1"],
+                &["shape"],
+                vec![attr_i("axis", 0)],
+            ),
             node("Reshape", &["x", "shape"], &["r"], vec![]),
             node("MatMul", &["r", "w"], &["y"], vec![]),
         ],
@@ -267,7 +279,12 @@ fn shape_subgraph_folds_into_a_static_reshape() {
 fn reduce_mean_takes_axes_as_an_input_from_opset_18() {
     use expected::*;
     let m = model(
-        vec![node("ReduceMean", &["x", "axes"], &["y"], vec![attr_i("keepdims", 1)])],
+        vec![node(
+            "ReduceMean",
+            &["x", "axes"],
+            &["y"],
+            vec![attr_i("keepdims", 1)],
+        )],
         vec![vi("x", FLOAT, &[2, 3, 2])],
         vec![vi("y", FLOAT, &[2, 1, 2])],
         vec![tensor_i64("axes", &[1])],
@@ -301,7 +318,12 @@ fn reduce_mean_takes_axes_as_an_input_from_opset_18() {
 fn layer_normalization() {
     use expected::*;
     let m = model(
-        vec![node("LayerNormalization", &["x", "g", "b"], &["y"], vec![attr_f("epsilon", 1e-5)])],
+        vec![node(
+            "LayerNormalization",
+            &["x", "g", "b"],
+            &["y"],
+            vec![attr_f("epsilon", 1e-5)],
+        )],
         vec![vi("x", FLOAT, &[2, 4])],
         vec![vi("y", FLOAT, &[2, 4])],
         vec![tensor_f32("g", &[4], LN_G), tensor_f32("b", &[4], LN_B)],
@@ -350,8 +372,14 @@ fn every_unsupported_node_is_named_at_once() {
     };
     assert_eq!(list.len(), 2, "{err}");
     let text = err.to_string();
-    assert!(text.contains("Frobnicate (domain ai.onnx, opset 13) node Frobnicate_a: unknown op"), "{text}");
-    assert!(text.contains("Loop (domain ai.onnx, opset 13) node Loop_y"), "{text}");
+    assert!(
+        text.contains("Frobnicate (domain ai.onnx, opset 13) node Frobnicate_a: unknown op"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Loop (domain ai.onnx, opset 13) node Loop_y"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -366,7 +394,11 @@ fn corrupt_and_truncated_files_are_refused() {
     let bytes = m.encode_to_vec();
     let err = kiln_onnx::decode_model(&bytes[..bytes.len() - 3], "cut.onnx").unwrap_err();
     assert!(matches!(err, OnnxError::Decode { .. }), "{err}");
-    assert!(err.to_string().starts_with("cut.onnx: not a valid ONNX protobuf"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("cut.onnx: not a valid ONNX protobuf"),
+        "{err}"
+    );
     let err = kiln_onnx::decode_model(b"hello, world", "text.onnx").unwrap_err();
     assert!(err.to_string().starts_with("text.onnx:"), "{err}");
 }
@@ -393,7 +425,11 @@ fn too_new_opsets_and_unsupported_types_are_refused_by_name() {
         13,
     );
     let err = kiln_onnx::import(&m, &ImportOptions::default()).unwrap_err();
-    assert!(err.to_string().contains("element type STRING is not supported"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("element type STRING is not supported"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -413,21 +449,31 @@ fn external_data_is_read_relative_to_the_model() {
         dims: vec![3],
         data_type: Some(FLOAT),
         data_location: Some(1),
-        external_data: vec![kv("location", "w.bin"), kv("offset", "4"), kv("length", "12")],
+        external_data: vec![
+            kv("location", "w.bin"),
+            kv("offset", "4"),
+            kv("length", "12"),
+        ],
         ..Default::default()
     };
     let h = HostTensor::from_proto(&t, Some(&dir)).unwrap();
     assert_eq!((0..3).map(|i| h.float(i) as f32).collect::<Vec<_>>(), vals);
     std::fs::remove_file(dir.join("w.bin")).unwrap();
     let err = HostTensor::from_proto(&t, Some(&dir)).unwrap_err();
-    assert!(err.to_string().contains("external data of tensor w"), "{err}");
+    assert!(
+        err.to_string().contains("external data of tensor w"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir(&dir);
 }
 
 #[test]
 fn supported_ops_come_from_the_table() {
     let ops = kiln_onnx::ops::supported_ops();
-    assert!(ops.iter().any(|o| o.starts_with("MatMul [opset 1-28]")), "{ops:?}");
+    assert!(
+        ops.iter().any(|o| o.starts_with("MatMul [opset 1-28]")),
+        "{ops:?}"
+    );
     assert_eq!(ops.len(), kiln_onnx::ops::TABLE.len());
 }
 

@@ -48,7 +48,12 @@ pub fn arguments(imp: &Imported, inputs: &HashMap<String, HostTensor>) -> Result
             ArgSource::Param(t) => (**t).clone(),
             ArgSource::Input => {
                 let Some(t) = inputs.get(&a.name) else {
-                    missing.push(format!("{} ({}x{})", a.name, shape_text(&a.shape), a.dtype.name()));
+                    missing.push(format!(
+                        "{} ({}x{})",
+                        a.name,
+                        shape_text(&a.shape),
+                        a.dtype.name()
+                    ));
                     continue;
                 };
                 if t.dtype != a.dtype {
@@ -78,13 +83,20 @@ pub fn arguments(imp: &Imported, inputs: &HashMap<String, HostTensor>) -> Result
         args.push(Value::Tensor(Rc::new(t.tensor)));
     }
     if !missing.is_empty() {
-        bail!("missing input(s): {} (give them with --input NAME=...)", missing.join(", "));
+        bail!(
+            "missing input(s): {} (give them with --input NAME=...)",
+            missing.join(", ")
+        );
     }
     Ok(args)
 }
 
 /// Runs the imported model on `engine`.
-pub fn run(engine: &Engine, imp: &Imported, inputs: &HashMap<String, HostTensor>) -> Result<Vec<HostTensor>> {
+pub fn run(
+    engine: &Engine,
+    imp: &Imported,
+    inputs: &HashMap<String, HostTensor>,
+) -> Result<Vec<HostTensor>> {
     let args = arguments(imp, inputs)?;
     let values = match engine {
         Engine::Reference => eval::run(&imp.module, &imp.func, &args)
@@ -98,7 +110,9 @@ pub fn run(engine: &Engine, imp: &Imported, inputs: &HashMap<String, HostTensor>
                 .map_err(|e| anyhow!("compile: {e}"))?;
             let program = kiln_cpu::CpuProgram::load(compiled, options.clone())
                 .map_err(|e| anyhow!("cpu: {e}"))?;
-            program.run(&imp.func, &args).map_err(|e| anyhow!("cpu: {e}"))?
+            program
+                .run(&imp.func, &args)
+                .map_err(|e| anyhow!("cpu: {e}"))?
         }
         Engine::Device(device) => {
             let program = kiln_runtime::Program::compile(device, &imp.module).context("compile")?;
@@ -111,7 +125,10 @@ pub fn run(engine: &Engine, imp: &Imported, inputs: &HashMap<String, HostTensor>
             Value::Tensor(t) => (**t).clone(),
             Value::Scalar(_) => bail!("output {} came back as a scalar", o.name),
         };
-        out.push(HostTensor { dtype: o.dtype, tensor: t });
+        out.push(HostTensor {
+            dtype: o.dtype,
+            tensor: t,
+        });
     }
     Ok(out)
 }

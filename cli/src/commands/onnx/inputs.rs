@@ -22,7 +22,8 @@ pub fn parse(spec: &str) -> Result<(String, HostTensor)> {
         .ok_or_else(|| err("expected NAME=SHAPExTYPE=VALUE or NAME=@FILE.npy".into()))?;
     let mut parts: Vec<&str> = ty.split('x').collect();
     let elem = parts.pop().unwrap_or_default();
-    let dtype = DataType::from_short_name(elem).ok_or_else(|| err(format!("unknown element type {elem:?}")))?;
+    let dtype = DataType::from_short_name(elem)
+        .ok_or_else(|| err(format!("unknown element type {elem:?}")))?;
     let shape = parts
         .iter()
         .map(|d| d.parse::<usize>())

@@ -11,5 +11,6 @@ pub mod test;
 
 /// Whether `path` names an ONNX model (by its extension).
 pub fn is_onnx_path(path: &std::path::Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("onnx"))
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("onnx"))
 }

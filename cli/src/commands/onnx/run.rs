@@ -66,7 +66,16 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
     }
     for (o, t) in imported.outputs.iter().zip(&outputs) {
         let shape: Vec<String> = t.shape().iter().map(|d| d.to_string()).collect();
-        let mut line = format!("{}: {}", o.name, shape.iter().chain([&t.dtype.name()]).cloned().collect::<Vec<_>>().join("x"));
+        let mut line = format!(
+            "{}: {}",
+            o.name,
+            shape
+                .iter()
+                .chain([&t.dtype.name()])
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("x")
+        );
         if let Some(dir) = &args.output_dir {
             let file = dir.join(format!("{}.npy", file_name(&o.name)));
             std::fs::write(&file, kiln_onnx::npy::write_npy(t))
@@ -74,7 +83,13 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
             line.push_str(&format!(" -> {}", file.display()));
         } else if t.len() <= PRINT_LIMIT {
             let vals: Vec<String> = (0..t.len())
-                .map(|i| if t.dtype.is_float() { format!("{}", t.float(i)) } else { t.int(i).to_string() })
+                .map(|i| {
+                    if t.dtype.is_float() {
+                        format!("{}", t.float(i))
+                    } else {
+                        t.int(i).to_string()
+                    }
+                })
                 .collect();
             line.push_str(&format!(" = [{}]", vals.join(", ")));
         }
@@ -87,7 +102,13 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
 fn file_name(name: &str) -> String {
     let s: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if s.is_empty() || s.starts_with('.') {
         format!("output{s}")

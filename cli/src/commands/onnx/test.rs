@@ -113,11 +113,16 @@ fn run_one(dir: &Path, engine: &Engine, args: &OnnxTestArgs) -> Status {
     };
     if let Err(e) = kiln_onnx::import::model_opset(&model)
         .and_then(|_| kiln_onnx::import::check_supported(&model))
-        .and_then(|_| kiln_onnx::import::check_signature(&model)) {
+        .and_then(|_| kiln_onnx::import::check_signature(&model))
+    {
         return Status::Skip(one_line(&e.to_string()));
     }
     let graph = model.graph.as_ref().expect("decode_model checks");
-    let inits: Vec<&str> = graph.initializer.iter().filter_map(|t| t.name.as_deref()).collect();
+    let inits: Vec<&str> = graph
+        .initializer
+        .iter()
+        .filter_map(|t| t.name.as_deref())
+        .collect();
     let input_names: Vec<String> = graph
         .input
         .iter()
@@ -125,7 +130,11 @@ fn run_one(dir: &Path, engine: &Engine, args: &OnnxTestArgs) -> Status {
         .filter(|n| !inits.contains(&n.as_str()))
         .collect();
     let mut sets: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect())
+        .map(|r| {
+            r.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_dir())
+                .collect()
+        })
         .unwrap_or_default();
     sets.sort();
     if sets.is_empty() {
@@ -173,7 +182,11 @@ fn run_one(dir: &Path, engine: &Engine, args: &OnnxTestArgs) -> Status {
             }
         }
         if got.len() != expected.len() {
-            return Status::Fail(format!("{} outputs, {} expected", got.len(), expected.len()));
+            return Status::Fail(format!(
+                "{} outputs, {} expected",
+                got.len(),
+                expected.len()
+            ));
         }
         for (k, (g, e)) in got.iter().zip(&expected).enumerate() {
             if let Err(m) = compare(g, e, args.rtol, args.atol) {
@@ -187,12 +200,24 @@ fn run_one(dir: &Path, engine: &Engine, args: &OnnxTestArgs) -> Status {
 /// ONNX's rule (module docs).
 pub fn compare(got: &HostTensor, want: &HostTensor, rtol: f64, atol: f64) -> Result<(), String> {
     if got.dtype != want.dtype {
-        return Err(format!("type {} , expected {}", got.dtype.name(), want.dtype.name()));
+        return Err(format!(
+            "type {} , expected {}",
+            got.dtype.name(),
+            want.dtype.name()
+        ));
     }
     if got.shape() != want.shape() {
-        return Err(format!("shape {:?}, expected {:?}", got.shape(), want.shape()));
+        return Err(format!(
+            "shape {:?}, expected {:?}",
+            got.shape(),
+            want.shape()
+        ));
     }
-    let rtol = if want.dtype == kiln_onnx::DataType::Bfloat16 { rtol.max(2f64.powi(-6)) } else { rtol };
+    let rtol = if want.dtype == kiln_onnx::DataType::Bfloat16 {
+        rtol.max(2f64.powi(-6))
+    } else {
+        rtol
+    };
     let mut bad = 0usize;
     let mut first = None;
     for i in 0..want.len() {
@@ -234,12 +259,18 @@ pub fn run(args: &OnnxTestArgs) -> Result<Outcome> {
     } else if args.cpu.cpu {
         Engine::Cpu(args.cpu.options())
     } else {
-        Engine::Device(crate::commands::run_tensor::open_device(args.device.as_deref(), args.validation)?)
+        Engine::Device(crate::commands::run_tensor::open_device(
+            args.device.as_deref(),
+            args.validation,
+        )?)
     };
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     let mut records = Vec::new();
     for t in &tests {
-        let name = t.file_name().map_or_else(|| t.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = t.file_name().map_or_else(
+            || t.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         let status = run_one(t, &engine, args);
         let (word, reason) = match &status {
             Status::Pass => {
@@ -275,5 +306,9 @@ pub fn run(args: &OnnxTestArgs) -> Result<Outcome> {
     } else {
         println!("{passed} passed, {failed} failed, {skipped} skipped");
     }
-    Ok(if failed > 0 { Outcome::Exit(1) } else { Outcome::Success })
+    Ok(if failed > 0 {
+        Outcome::Exit(1)
+    } else {
+        Outcome::Success
+    })
 }
