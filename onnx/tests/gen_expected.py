@@ -63,6 +63,18 @@ def main():
     ub = np.array([100, 4, 127, 255], dtype=np.uint8)
     out += [arr("U8_A", ua, "u8"), arr("U8_B", ub, "u8"), arr("U8_LESS", (ua < ub).astype(np.uint8), "u8")]
 
+    # Depthwise Conv: x (1,3,5,5), w (3,1,3,3), bias (3,), pads 1, group 3.
+    dx = rng.standard_normal((1, 3, 5, 5)).astype(np.float32)
+    dw = rng.standard_normal((3, 1, 3, 3)).astype(np.float32)
+    db = rng.standard_normal((3,)).astype(np.float32)
+    xp = np.pad(dx.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    dy = np.zeros((1, 3, 5, 5))
+    for ch in range(3):
+        for i in range(5):
+            for j in range(5):
+                dy[0, ch, i, j] = (xp[0, ch, i:i + 3, j:j + 3] * dw[ch, 0]).sum() + db[ch]
+    out += [arr("DW_X", dx), arr("DW_W", dw), arr("DW_B", db), arr("DW_OUT", dy.astype(np.float32))]
+
     print("".join(out), end="")
 
 

@@ -1,6 +1,7 @@
 //! `Conv` (2-D, and 1-D as 2-D with a unit height) on
 //! `linalg.conv_2d_nchw_fchw` with explicit padding as `tensor.pad`
-//! (groups as one convolution per group, concatenated); `MaxPool` and
+//! (depthwise groups on `linalg.depthwise_conv_2d_nhwc_hwc` between
+//! transposes, other groups as one convolution per group, concatenated); `MaxPool` and
 //! `AveragePool` on `linalg.pooling_nhwc_max/sum` between transposes
 //! (kiln has no NCHW pooling), the average's divisor a constant computed
 //! at import; `GlobalAveragePool` / `GlobalMaxPool` as reductions.
@@ -241,6 +242,33 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         dilations: Some(vec2(c, win.dilations)),
     };
     let (cg, mg) = (cin / group, m / group);
+    if group > 1 && cg == 1 && mg == 1 {
+        // Depthwise: one linalg.depthwise_conv_2d_nhwc_hwc on NHWC.
+        let xpv = Value::computed(xp, dt, dims(&ps));
+        let xh = c.transpose(&xpv, &[0, 2, 3, 1]).map_err(|e| n.err(e))?;
+        let w3 = c.reshape(&w4, &[m, ws[2], ws[3]]).map_err(|e| n.err(e))?;
+        let wh = c.transpose(&w3, &[1, 2, 0]).map_err(|e| n.err(e))?;
+        let acc = c.full(&[nb, win.out[0], win.out[1], m], dt, ScalarBits::Float(0.0));
+        let (xs_, ws_) = (c.ssa(&xh), c.ssa(&wh));
+        let r =
+            c.b.linalg(
+                LinalgKind::Conv(ConvKind::DepthwiseConv2dNhwcHwc, attrs),
+                &[xs_, ws_],
+                &[acc],
+            )
+            .map_err(|e| n.err(format!("linalg.depthwise_conv_2d_nhwc_hwc: {e}")))?;
+        let yh = Value::computed(r[0], dt, dims(&[nb, win.out[0], win.out[1], m]));
+        let mut out = c.transpose(&yh, &[0, 3, 1, 2]).map_err(|e| n.err(e))?;
+        if let Some(b) = n.opt_input(2) {
+            let b3 = c.reshape(b, &[m, 1, 1]).map_err(|e| n.err(e))?;
+            out = c
+                .elementwise(&[&out, &b3], dt, |bb, v| {
+                    arith(bb, dt, Bin::Add, v[0], v[1])
+                })
+                .map_err(|e| n.err(e))?;
+        }
+        return Ok(vec![back(c, n, out, spatial)?]);
+    }
     let mut parts = Vec::new();
     for g in 0..group {
         let (xi, wi) = if group == 1 {

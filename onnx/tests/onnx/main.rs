@@ -334,6 +334,45 @@ fn layer_normalization() {
 }
 
 #[test]
+fn depthwise_conv_is_one_linalg_op() {
+    use expected::*;
+    let ints = |name: &str, v: &[i64]| AttributeProto {
+        name: Some(name.into()),
+        ints: v.to_vec(),
+        r#type: Some(AttributeType::Ints as i32),
+        ..Default::default()
+    };
+    let m = model(
+        vec![node(
+            "Conv",
+            &["x", "w", "b"],
+            &["y"],
+            vec![
+                attr_i("group", 3),
+                ints("pads", &[1, 1, 1, 1]),
+                ints("kernel_shape", &[3, 3]),
+            ],
+        )],
+        vec![vi("x", FLOAT, &[1, 3, 5, 5])],
+        vec![vi("y", FLOAT, &[1, 3, 5, 5])],
+        vec![
+            tensor_f32("w", &[3, 1, 3, 3], DW_W),
+            tensor_f32("b", &[3], DW_B),
+        ],
+        11,
+    );
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
+    let text = kiln_core::tensor::print(&imp.module);
+    assert_eq!(
+        text.matches("linalg.depthwise_conv_2d_nhwc_hwc").count(),
+        1,
+        "{text}"
+    );
+    let out = run(&m, &[f32_tensor(&[1, 3, 5, 5], DW_X)]);
+    assert_close(&out[0], DW_OUT, &[1, 3, 5, 5]);
+}
+
+#[test]
 fn uint8_comparisons_are_unsigned() {
     use expected::*;
     let m = model(
