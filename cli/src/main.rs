@@ -48,6 +48,10 @@ enum Command {
     Profile(commands::profile::ProfileArgs),
     /// Time each dispatch's candidate strategies on the device; keep the fastest for later compilations.
     Tune(commands::tune::TuneArgs),
+    /// Run ONNX backend test folders (model.onnx + test_data_set_N) and compare with ONNX's tolerances.
+    OnnxTest(commands::onnx::test::OnnxTestArgs),
+    /// Print the tensor program an ONNX model imports as.
+    OnnxImport(commands::onnx::import::OnnxImportArgs),
 }
 
 /// What a command asks `main` to exit with, beyond plain success.
@@ -98,6 +102,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::Tune(args) => commands::tune::run(args),
         Command::Profile(args) => commands::profile::run(args),
+        Command::OnnxTest(args) => commands::onnx::test::run(args),
+        Command::OnnxImport(args) => commands::onnx::import::run(args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -9,6 +9,7 @@ pub mod compile;
 pub mod devices;
 pub mod layout;
 pub mod llvm;
+pub mod onnx;
 pub mod opt;
 pub mod profile;
 pub mod reflect;

@@ -64,6 +64,12 @@ pub struct RunArgs {
     /// Tensor programs: run only this test function.
     #[arg(long, value_name = "NAME")]
     pub function: Option<String>,
+    /// ONNX models: an input, `NAME=SHAPExTYPE=VALUE` or `NAME=@FILE.npy`.
+    #[arg(long = "input", value_name = "NAME=SPEC")]
+    pub inputs: Vec<String>,
+    /// ONNX models: write each output as DIR/NAME.npy.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
     /// Run the kernels on the CPU (LLVM 19) instead of a Vulkan device.
     #[command(flatten)]
     pub cpu: CpuArgs,
@@ -103,6 +109,9 @@ impl CpuArgs {
 
 /// Runs `kiln run`.
 pub fn run(args: &RunArgs) -> Result<Outcome> {
+    if super::onnx::is_onnx_path(&args.file) {
+        return super::onnx::run::run(args);
+    }
     let name = super::display_name(&args.file);
     let text = crate::input::read_text(&args.file)?;
     // A tensor program in IREE's end-to-end test format.

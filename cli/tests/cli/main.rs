@@ -14,6 +14,7 @@ mod layout_cli;
 mod llvm_cli;
 mod lower_abi_cli;
 mod mlir_compare;
+mod onnx_cli;
 mod oob_sweep_cli;
 mod reflect_cli;
 mod run_cli;

@@ -1,0 +1,62 @@
+//! `--input NAME=SHAPExTYPE=VALUE` and `--input NAME=@FILE.npy` for ONNX
+//! models: TYPE is f32, f64, f16, bf16, bool, i8..i64, u8..u64; VALUE is
+//! one value (filling the tensor) or every value, row-major, separated by
+//! commas or spaces (optionally in brackets); a 0-d tensor is `f32=1`.
+
+use anyhow::{anyhow, bail, Result};
+use kiln_onnx::{DataType, HostTensor};
+
+/// Parses one `--input` into its name and tensor.
+pub fn parse(spec: &str) -> Result<(String, HostTensor)> {
+    let err = |m: String| anyhow!("--input {spec}: {m}");
+    let (name, rest) = spec
+        .split_once('=')
+        .ok_or_else(|| err("expected NAME=SHAPExTYPE=VALUE or NAME=@FILE.npy".into()))?;
+    if let Some(path) = rest.strip_prefix('@') {
+        let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read {path}: {e}")))?;
+        let t = kiln_onnx::npy::read_npy(&bytes, path).map_err(|e| err(e.to_string()))?;
+        return Ok((name.to_owned(), t));
+    }
+    let (ty, values) = rest
+        .split_once('=')
+        .ok_or_else(|| err("expected NAME=SHAPExTYPE=VALUE or NAME=@FILE.npy".into()))?;
+    let mut parts: Vec<&str> = ty.split('x').collect();
+    let elem = parts.pop().unwrap_or_default();
+    let dtype = DataType::from_short_name(elem)
+        .ok_or_else(|| err(format!("unknown element type {elem:?}")))?;
+    let shape = parts
+        .iter()
+        .map(|d| d.parse::<usize>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| err(format!("bad shape {:?}", parts.join("x"))))?;
+    let numel: usize = shape.iter().product();
+    let inner = values.trim().trim_start_matches('[').trim_end_matches(']');
+    let items: Vec<&str> = inner
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut vals = Vec::with_capacity(items.len());
+    for it in &items {
+        let v: f64 = match *it {
+            "true" => 1.0,
+            "false" => 0.0,
+            s => s.parse().map_err(|_| err(format!("bad value {s:?}")))?,
+        };
+        if !dtype.is_float() && v.fract() != 0.0 {
+            bail!("--input {spec}: {it} is not an integer");
+        }
+        vals.push(v);
+    }
+    let vals = match vals.len() {
+        1 => vec![vals[0]; numel],
+        n if n == numel => vals,
+        n => bail!("--input {spec}: {n} values for {numel} elements (give 1 to fill, or all)"),
+    };
+    let t = if dtype.is_float() {
+        HostTensor::from_floats(dtype, &shape, &vals)
+    } else {
+        let ints: Vec<i64> = vals.iter().map(|&v| v as i64).collect();
+        HostTensor::from_ints(dtype, &shape, &ints)
+    };
+    Ok((name.to_owned(), t))
+}

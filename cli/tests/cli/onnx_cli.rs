@@ -1,0 +1,217 @@
+//! `kiln run MODEL.onnx`, `kiln onnx-import` and `kiln onnx-test` on small
+//! models built here (kiln-onnx's prost messages): outputs, `.npy` files,
+//! and the refusals, each one `error:` and exit status 1.
+
+use std::path::Path;
+
+use kiln_onnx::proto::{
+    tensor_shape_proto::{dimension, Dimension},
+    type_proto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto,
+    TensorShapeProto, TypeProto, ValueInfoProto,
+};
+use prost::Message as _;
+
+use crate::common;
+
+fn vi(name: &str, dims: &[i64]) -> ValueInfoProto {
+    ValueInfoProto {
+        name: Some(name.into()),
+        r#type: Some(TypeProto {
+            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+                elem_type: Some(1),
+                shape: Some(TensorShapeProto {
+                    dim: dims
+                        .iter()
+                        .map(|&d| Dimension {
+                            value: Some(dimension::Value::DimValue(d)),
+                            ..Default::default()
+                        })
+                        .collect(),
+                }),
+            })),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+fn node(op: &str, ins: &[&str], out: &str) -> NodeProto {
+    NodeProto {
+        op_type: Some(op.into()),
+        name: Some(format!("{op}_{out}")),
+        input: ins.iter().map(|s| s.to_string()).collect(),
+        output: vec![out.into()],
+        ..Default::default()
+    }
+}
+
+/// `y = Relu(x + b)` with `b` an initializer, or `nodes` if given.
+fn write_model(dir: &Path, nodes: Option<Vec<NodeProto>>) -> String {
+    let m = ModelProto {
+        ir_version: Some(8),
+        opset_import: vec![OperatorSetIdProto {
+            domain: Some(String::new()),
+            version: Some(14),
+        }],
+        graph: Some(GraphProto {
+            node: nodes
+                .unwrap_or_else(|| vec![node("Add", &["x", "b"], "s"), node("Relu", &["s"], "y")]),
+            name: Some("g".into()),
+            initializer: vec![TensorProto {
+                name: Some("b".into()),
+                dims: vec![4],
+                data_type: Some(1),
+                float_data: vec![0.5, -0.5, 1.0, -4.0],
+                ..Default::default()
+            }],
+            input: vec![vi("x", &[4])],
+            output: vec![vi("y", &[4])],
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let path = dir.join("model.onnx");
+    std::fs::write(&path, m.encode_to_vec()).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn run_prints_outputs_and_writes_npy() {
+    let dir = common::scratch("onnx-run");
+    let model = write_model(&dir, None);
+    // relu(x + b) by IEEE arithmetic: [1+0.5, 2-0.5, -3+1 -> 0, 3-4 -> 0].
+    let (code, out, err) = common::kiln(
+        &["run", &model, "--reference", "--input", "x=4xf32=1,2,-3,3"],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "y: 4xFLOAT = [1.5, 1.5, 0, 0]\n");
+    let npy_dir = dir.join("out");
+    let (code, out, err) = common::kiln(
+        &[
+            "run",
+            &model,
+            "--reference",
+            "--input",
+            "x=4xf32=1,2,-3,3",
+            "--output-dir",
+            npy_dir.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("y: 4xFLOAT -> "), "{out}");
+    let bytes = std::fs::read(npy_dir.join("y.npy")).unwrap();
+    let t = kiln_onnx::npy::read_npy(&bytes, "y.npy").unwrap();
+    assert_eq!(
+        (0..4).map(|i| t.float(i)).collect::<Vec<_>>(),
+        [1.5, 1.5, 0.0, 0.0]
+    );
+}
+
+#[test]
+fn import_prints_the_program_with_the_weights_as_parameters() {
+    let dir = common::scratch("onnx-import");
+    let model = write_model(&dir, None);
+    let (code, out, err) = common::kiln(&["onnx-import", &model], b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("// %arg1: parameter (initializer) b"), "{out}");
+    assert!(
+        out.contains(
+            "func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> tensor<4xf32>"
+        ),
+        "{out}"
+    );
+    // The text is a tensor program kiln reads back.
+    let path = dir.join("model.mlir");
+    std::fs::write(&path, &out).unwrap();
+    let (code, _, err) = common::kiln(&["opt", path.to_str().unwrap()], b"");
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn refusals_are_one_error_each() {
+    let dir = common::scratch("onnx-bad");
+    let model = write_model(
+        &dir,
+        Some(vec![
+            node("Frobnicate", &["x"], "a"),
+            node("Relu", &["a"], "c"),
+            node("Unique", &["c"], "y"),
+        ]),
+    );
+    let (code, _, err) = common::kiln(&["run", &model, "--reference", "--input", "x=4xf32=1"], b"");
+    assert_eq!(code, 1);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("2 unsupported node(s)"), "{err}");
+    assert!(
+        err.contains("Frobnicate (domain ai.onnx, opset 14) node Frobnicate_a: unknown op"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Unique (domain ai.onnx, opset 14) node Unique_y: unknown op"),
+        "{err}"
+    );
+
+    let good = write_model(&dir, None);
+    let (code, _, err) = common::kiln(&["run", &good, "--reference"], b"");
+    assert_eq!(code, 1);
+    assert!(err.contains("missing input(s): x (4xFLOAT)"), "{err}");
+    let (code, _, err) = common::kiln(&["run", &good, "--reference", "--input", "x=5xf32=1"], b"");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("input x: dimension 0 is 5, the model's is 4"),
+        "{err}"
+    );
+    let (code, _, err) = common::kiln(&["run", &good, "--reference", "--input", "x=4xi32=1"], b"");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("input x: INT32 given, the model takes FLOAT"),
+        "{err}"
+    );
+
+    let cut = dir.join("cut.onnx");
+    let bytes = std::fs::read(&good).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let (code, _, err) = common::kiln(&["run", cut.to_str().unwrap(), "--reference"], b"");
+    assert_eq!(code, 1);
+    assert!(err.contains("not a valid ONNX protobuf"), "{err}");
+}
+
+#[test]
+fn onnx_test_compares_with_onnx_tolerances() {
+    let dir = common::scratch("onnx-test");
+    let case = dir.join("test_relu_add");
+    std::fs::create_dir_all(case.join("test_data_set_0")).unwrap();
+    write_model(&case, None);
+    let t = |name: &str, v: &[f32]| TensorProto {
+        name: Some(name.into()),
+        dims: vec![v.len() as i64],
+        data_type: Some(1),
+        float_data: v.to_vec(),
+        ..Default::default()
+    };
+    let set = case.join("test_data_set_0");
+    std::fs::write(
+        set.join("input_0.pb"),
+        t("x", &[1.0, 2.0, -3.0, 3.0]).encode_to_vec(),
+    )
+    .unwrap();
+    std::fs::write(
+        set.join("output_0.pb"),
+        t("y", &[1.5, 1.5, 0.0, 0.0]).encode_to_vec(),
+    )
+    .unwrap();
+    let (code, out, err) = common::kiln(&["onnx-test", "--reference", dir.to_str().unwrap()], b"");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out, "PASS test_relu_add\n1 passed, 0 failed, 0 skipped\n");
+    // 1.5 against 1.502: |d| = 2e-3 > 1e-7 + 1e-3 * 1.502.
+    std::fs::write(
+        set.join("output_0.pb"),
+        t("y", &[1.502, 1.5, 0.0, 0.0]).encode_to_vec(),
+    )
+    .unwrap();
+    let (code, out, _) = common::kiln(&["onnx-test", "--reference", dir.to_str().unwrap()], b"");
+    assert_eq!(code, 1);
+    assert!(out.starts_with("FAIL test_relu_add: output 0: 1 of 4 elements differ; element 0: 1.5, expected 1.50199"), "{out}");
+}

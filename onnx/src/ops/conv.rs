@@ -1,0 +1,493 @@
+//! `Conv` (2-D, and 1-D as 2-D with a unit height) on
+//! `linalg.conv_2d_nchw_fchw` with explicit padding as `tensor.pad`
+//! (depthwise groups on `linalg.depthwise_conv_2d_nhwc_hwc` between
+//! transposes, other groups as one convolution per group, concatenated); `MaxPool` and
+//! `AveragePool` on `linalg.pooling_nhwc_max/sum` between transposes
+//! (kiln has no NCHW pooling), the average's divisor a constant computed
+//! at import; `GlobalAveragePool` / `GlobalMaxPool` as reductions.
+
+use kiln_core::tensor::attr::{ConstAttr, DenseElements, Elements, Mixed, ScalarBits};
+use kiln_core::tensor::ops::{ConvAttrs, ConvKind, LinalgKind, OpKind, TensorOp};
+use kiln_core::tensor::{Dim, ElemType, TValue, TypeKind};
+
+use super::scalar::{arith, Bin};
+use super::OpResult;
+use crate::ctx::Ctx;
+use crate::error::OnnxError;
+use crate::node::Node;
+use crate::tensor::HostTensor;
+use crate::value::Value;
+
+/// The spatial geometry of a convolution or pooling window.
+struct Window {
+    strides: [u64; 2],
+    dilations: [u64; 2],
+    /// Low and high padding per spatial dim.
+    pads: [[u64; 2]; 2],
+    out: [u64; 2],
+}
+
+fn pair(n: &Node<'_>, name: &str, default: u64, spatial: usize) -> Result<[u64; 2], OnnxError> {
+    match n.ints(name) {
+        Some(v) if v.len() == spatial && v.iter().all(|&x| x > 0) => Ok(if spatial == 1 {
+            [1, v[0] as u64]
+        } else {
+            [v[0] as u64, v[1] as u64]
+        }),
+        Some(v) => Err(n.err(format!("{name} {v:?} does not fit {spatial} spatial dims"))),
+        None => Ok([default; 2]),
+    }
+}
+
+/// The window of node `n` over spatial sizes `hw` (1-D ops as `[1, L]`).
+fn window(
+    n: &Node<'_>,
+    hw: [u64; 2],
+    kernel: [u64; 2],
+    spatial: usize,
+    ceil: bool,
+) -> Result<Window, OnnxError> {
+    let strides = pair(n, "strides", 1, spatial)?;
+    let dilations = pair(n, "dilations", 1, spatial)?;
+    let mut pads = [[0u64; 2]; 2];
+    let auto_pad = n.string("auto_pad", "NOTSET");
+    match auto_pad.as_str() {
+        "NOTSET" => {
+            if let Some(p) = n.ints("pads") {
+                if p.len() != 2 * spatial || p.iter().any(|&x| x < 0) {
+                    return Err(n.err(format!("pads {p:?} do not fit {spatial} spatial dims")));
+                }
+                for d in 0..spatial {
+                    let k = if spatial == 1 { 1 } else { d };
+                    pads[k] = [p[d] as u64, p[d + spatial] as u64];
+                }
+            }
+        }
+        "VALID" => {}
+        "SAME_UPPER" | "SAME_LOWER" => {
+            for d in 0..2 {
+                let out = hw[d].div_ceil(strides[d]);
+                let eff = dilations[d] * (kernel[d] - 1) + 1;
+                let total = ((out - 1) * strides[d] + eff).saturating_sub(hw[d]);
+                let small = total / 2;
+                pads[d] = if auto_pad == "SAME_UPPER" {
+                    [small, total - small]
+                } else {
+                    [total - small, small]
+                };
+            }
+        }
+        other => return Err(n.err(format!("auto_pad {other} is not supported"))),
+    }
+    let mut out = [0u64; 2];
+    for d in 0..2 {
+        let eff = dilations[d] * (kernel[d] - 1) + 1;
+        let span = hw[d] + pads[d][0] + pads[d][1];
+        if span < eff {
+            return Err(n.err("the window is larger than the padded input"));
+        }
+        let num = span - eff;
+        out[d] = if ceil {
+            num.div_ceil(strides[d]) + 1
+        } else {
+            num / strides[d] + 1
+        };
+        if ceil && (out[d] - 1) * strides[d] >= hw[d] + pads[d][0] {
+            out[d] -= 1;
+        }
+    }
+    Ok(Window {
+        strides,
+        dilations,
+        pads,
+        out,
+    })
+}
+
+fn vec2(c: &mut Ctx<'_>, v: [u64; 2]) -> DenseElements {
+    let ty = c.b.module().types.intern(TypeKind::Vector {
+        shape: vec![2],
+        elem: ElemType::I64,
+    });
+    DenseElements {
+        ty,
+        data: Elements::I64(vec![v[0] as i64, v[1] as i64]),
+        splat: false,
+    }
+}
+
+/// `tensor.pad` of `v` (static shape `shape`) with `low`/`high` per dim and
+/// the constant `value`.
+pub(crate) fn pad(
+    c: &mut Ctx<'_>,
+    v: TValue,
+    shape: &[u64],
+    low: &[u64],
+    high: &[u64],
+    value: ScalarBits,
+) -> (TValue, Vec<u64>) {
+    if low.iter().chain(high).all(|&p| p == 0) {
+        return (v, shape.to_vec());
+    }
+    let elem = c.b.module().value_kind(v).elem();
+    let out: Vec<u64> = (0..shape.len())
+        .map(|i| shape[i] + low[i] + high[i])
+        .collect();
+    let m = c.b.module();
+    let index = m.types.scalar(ElemType::Index);
+    let block = m.create_block(&vec![index; shape.len()]);
+    let sty = m.types.scalar(elem);
+    let attr = match value {
+        ScalarBits::Float(f) => ConstAttr::Float { value: f, ty: sty },
+        ScalarBits::Int(i) => ConstAttr::Int { value: i, ty: sty },
+    };
+    let k = m.create_op(
+        OpKind::Constant(attr),
+        vec![],
+        &[sty],
+        vec![],
+        kiln_core::ir::Location::UNKNOWN,
+    );
+    m.append_op(block, k);
+    let kv = m.op(k).results[0];
+    let y = m.create_op(
+        OpKind::TensorYield,
+        vec![kv],
+        &[],
+        vec![],
+        kiln_core::ir::Location::UNKNOWN,
+    );
+    m.append_op(block, y);
+    let ty = m.types.static_tensor(&out, elem);
+    let op = c.b.op(
+        OpKind::Tensor(TensorOp::Pad {
+            low: low.iter().map(|&x| Mixed::Static(x as i64)).collect(),
+            high: high.iter().map(|&x| Mixed::Static(x as i64)).collect(),
+            nofold: false,
+        }),
+        vec![v],
+        &[ty],
+        vec![block],
+    );
+    (c.b.module().op(op).results[0], out)
+}
+
+fn dims(s: &[u64]) -> Vec<Dim> {
+    s.iter().map(|&d| Dim::Static(d)).collect()
+}
+
+/// The input as 4-D (1-D ops get a unit height), and the spatial rank.
+fn as_4d(c: &mut Ctx<'_>, n: &Node<'_>, x: &Value) -> Result<(Value, Vec<u64>, usize), OnnxError> {
+    let s = x
+        .static_shape()
+        .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
+    match s.len() {
+        4 => Ok((x.clone(), s, 2)),
+        3 => {
+            let s4 = vec![s[0], s[1], 1, s[2]];
+            Ok((c.reshape(x, &s4).map_err(|e| n.err(e))?, s4, 1))
+        }
+        r => Err(n.err(format!(
+            "{r}-D input: only 1-D and 2-D spatial ops are supported"
+        ))),
+    }
+}
+
+fn back(c: &mut Ctx<'_>, n: &Node<'_>, v: Value, spatial: usize) -> Result<Value, OnnxError> {
+    if spatial == 2 {
+        return Ok(v);
+    }
+    let s = v.static_shape().unwrap_or_default();
+    c.reshape(&v, &[s[0], s[1], s[3]]).map_err(|e| n.err(e))
+}
+
+/// `Conv`.
+pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let (x, w) = (n.input(0)?, n.input(1)?);
+    let dt = x.dtype;
+    if !dt.is_float() {
+        return Err(n.err("Conv of integers"));
+    }
+    let (x4, xs, spatial) = as_4d(c, n, x)?;
+    let ws = w
+        .static_shape()
+        .ok_or_else(|| n.err("dynamic weights are not supported"))?;
+    let w4 = if spatial == 1 {
+        c.reshape(w, &[ws[0], ws[1], 1, ws[2]])
+            .map_err(|e| n.err(e))?
+    } else {
+        w.clone()
+    };
+    let ws = w4.static_shape().unwrap_or_default();
+    let group = n.int("group", 1).max(1) as u64;
+    let (nb, cin, m) = (xs[0], xs[1], ws[0]);
+    if cin % group != 0 || m % group != 0 || ws[1] * group != cin {
+        return Err(n.err(format!(
+            "{cin} input channels, {m} filters and group {group} do not fit weights {ws:?}"
+        )));
+    }
+    let win = window(n, [xs[2], xs[3]], [ws[2], ws[3]], spatial, false)?;
+    let xv = c.ssa(&x4);
+    let (xp, ps) = pad(
+        c,
+        xv,
+        &xs,
+        &[0, 0, win.pads[0][0], win.pads[1][0]],
+        &[0, 0, win.pads[0][1], win.pads[1][1]],
+        ScalarBits::Float(0.0),
+    );
+    let wv = c.ssa(&w4);
+    let attrs = ConvAttrs {
+        strides: Some(vec2(c, win.strides)),
+        dilations: Some(vec2(c, win.dilations)),
+    };
+    let (cg, mg) = (cin / group, m / group);
+    if group > 1 && cg == 1 && mg == 1 {
+        // Depthwise: one linalg.depthwise_conv_2d_nhwc_hwc on NHWC.
+        let xpv = Value::computed(xp, dt, dims(&ps));
+        let xh = c.transpose(&xpv, &[0, 2, 3, 1]).map_err(|e| n.err(e))?;
+        let w3 = c.reshape(&w4, &[m, ws[2], ws[3]]).map_err(|e| n.err(e))?;
+        let wh = c.transpose(&w3, &[1, 2, 0]).map_err(|e| n.err(e))?;
+        let acc = c.full(&[nb, win.out[0], win.out[1], m], dt, ScalarBits::Float(0.0));
+        let (xs_, ws_) = (c.ssa(&xh), c.ssa(&wh));
+        let r =
+            c.b.linalg(
+                LinalgKind::Conv(ConvKind::DepthwiseConv2dNhwcHwc, attrs),
+                &[xs_, ws_],
+                &[acc],
+            )
+            .map_err(|e| n.err(format!("linalg.depthwise_conv_2d_nhwc_hwc: {e}")))?;
+        let yh = Value::computed(r[0], dt, dims(&[nb, win.out[0], win.out[1], m]));
+        let mut out = c.transpose(&yh, &[0, 3, 1, 2]).map_err(|e| n.err(e))?;
+        if let Some(b) = n.opt_input(2) {
+            let b3 = c.reshape(b, &[m, 1, 1]).map_err(|e| n.err(e))?;
+            out = c
+                .elementwise(&[&out, &b3], dt, |bb, v| {
+                    arith(bb, dt, Bin::Add, v[0], v[1])
+                })
+                .map_err(|e| n.err(e))?;
+        }
+        return Ok(vec![back(c, n, out, spatial)?]);
+    }
+    let mut parts = Vec::new();
+    for g in 0..group {
+        let (xi, wi) = if group == 1 {
+            (xp, wv)
+        } else {
+            let xty =
+                c.b.module()
+                    .types
+                    .static_tensor(&[nb, cg, ps[2], ps[3]], dt.elem());
+            let xi = c.b.tensor_op(
+                TensorOp::ExtractSlice {
+                    offsets: [0, (g * cg) as i64, 0, 0].map(Mixed::Static).to_vec(),
+                    sizes: [nb, cg, ps[2], ps[3]]
+                        .map(|d| Mixed::Static(d as i64))
+                        .to_vec(),
+                    strides: vec![Mixed::Static(1); 4],
+                },
+                &[xp],
+                xty,
+            );
+            let wty =
+                c.b.module()
+                    .types
+                    .static_tensor(&[mg, cg, ws[2], ws[3]], dt.elem());
+            let wi = c.b.tensor_op(
+                TensorOp::ExtractSlice {
+                    offsets: [(g * mg) as i64, 0, 0, 0].map(Mixed::Static).to_vec(),
+                    sizes: [mg, cg, ws[2], ws[3]]
+                        .map(|d| Mixed::Static(d as i64))
+                        .to_vec(),
+                    strides: vec![Mixed::Static(1); 4],
+                },
+                &[wv],
+                wty,
+            );
+            (xi, wi)
+        };
+        let acc = c.full(
+            &[nb, mg, win.out[0], win.out[1]],
+            dt,
+            ScalarBits::Float(0.0),
+        );
+        let r =
+            c.b.linalg(
+                LinalgKind::Conv(ConvKind::Conv2dNchwFchw, attrs.clone()),
+                &[xi, wi],
+                &[acc],
+            )
+            .map_err(|e| n.err(format!("linalg.conv_2d_nchw_fchw: {e}")))?;
+        parts.push(r[0]);
+    }
+    let out_shape = [nb, m, win.out[0], win.out[1]];
+    let y = if parts.len() == 1 {
+        parts[0]
+    } else {
+        let ty = c.b.module().types.static_tensor(&out_shape, dt.elem());
+        c.b.tensor_op(TensorOp::Concat { dim: 1 }, &parts, ty)
+    };
+    let mut out = Value::computed(y, dt, dims(&out_shape));
+    if let Some(b) = n.opt_input(2) {
+        let b3 = c.reshape(b, &[m, 1, 1]).map_err(|e| n.err(e))?;
+        out = c
+            .elementwise(&[&out, &b3], dt, |bb, v| {
+                arith(bb, dt, Bin::Add, v[0], v[1])
+            })
+            .map_err(|e| n.err(e))?;
+    }
+    Ok(vec![back(c, n, out, spatial)?])
+}
+
+fn pool(c: &mut Ctx<'_>, n: &Node<'_>, max: bool) -> OpResult {
+    let x = n.input(0)?;
+    let dt = x.dtype;
+    if !dt.is_float() {
+        return Err(n.err("pooling of integers is not supported"));
+    }
+    if max && n.wants_output(1) {
+        return Err(n.err("the Indices output of MaxPool is not supported"));
+    }
+    let (x4, xs, spatial) = as_4d(c, n, x)?;
+    let kernel = pair(n, "kernel_shape", 0, spatial)?;
+    if kernel.contains(&0) {
+        return Err(n.err("kernel_shape is required"));
+    }
+    let ceil = n.int("ceil_mode", 0) != 0;
+    let win = window(n, [xs[2], xs[3]], kernel, spatial, ceil)?;
+    let nhwc = c.transpose(&x4, &[0, 2, 3, 1]).map_err(|e| n.err(e))?;
+    let hs = [xs[0], xs[2], xs[3], xs[1]];
+    // Padding beyond the explicit pads that ceil_mode's last window needs.
+    let mut extra = [0u64; 2];
+    for d in 0..2 {
+        let need = (win.out[d] - 1) * win.strides[d] + win.dilations[d] * (kernel[d] - 1) + 1;
+        let have = hs[1 + d] + win.pads[d][0] + win.pads[d][1];
+        extra[d] = need.saturating_sub(have);
+    }
+    let fill = if max {
+        ScalarBits::Float(f64::NEG_INFINITY)
+    } else {
+        ScalarBits::Float(0.0)
+    };
+    let hv = c.ssa(&nhwc);
+    let (xp, _) = pad(
+        c,
+        hv,
+        &hs,
+        &[0, win.pads[0][0], win.pads[1][0], 0],
+        &[0, win.pads[0][1] + extra[0], win.pads[1][1] + extra[1], 0],
+        fill,
+    );
+    let shape_w = c.empty_static(&kernel, dt.elem());
+    let acc = c.full(&[hs[0], win.out[0], win.out[1], hs[3]], dt, fill);
+    let kind = if max {
+        ConvKind::PoolingNhwcMax
+    } else {
+        ConvKind::PoolingNhwcSum
+    };
+    let attrs = ConvAttrs {
+        strides: Some(vec2(c, win.strides)),
+        dilations: Some(vec2(c, win.dilations)),
+    };
+    let r =
+        c.b.linalg(LinalgKind::Conv(kind, attrs), &[xp, shape_w], &[acc])
+            .map_err(|e| n.err(format!("{}: {e}", kind.name())))?;
+    let out_s = [hs[0], win.out[0], win.out[1], hs[3]];
+    let mut out = Value::computed(r[0], dt, dims(&out_s));
+    if !max {
+        // The divisor per output position, computed here: the window's
+        // positions inside the input (and the explicit pads when
+        // count_include_pad), never ceil_mode's extra ones.
+        let include = n.int("count_include_pad", 0) != 0;
+        let mut counts = Vec::with_capacity((win.out[0] * win.out[1]) as usize);
+        for oh in 0..win.out[0] {
+            for ow in 0..win.out[1] {
+                let mut k = 0u64;
+                for kh in 0..kernel[0] {
+                    for kw in 0..kernel[1] {
+                        let h = (oh * win.strides[0] + kh * win.dilations[0]) as i64
+                            - win.pads[0][0] as i64;
+                        let w = (ow * win.strides[1] + kw * win.dilations[1]) as i64
+                            - win.pads[1][0] as i64;
+                        let inside = |p: i64, d: usize| {
+                            if include {
+                                p >= -(win.pads[d][0] as i64)
+                                    && p < (hs[1 + d] + win.pads[d][1]) as i64
+                            } else {
+                                p >= 0 && p < hs[1 + d] as i64
+                            }
+                        };
+                        if inside(h, 0) && inside(w, 1) {
+                            k += 1;
+                        }
+                    }
+                }
+                counts.push(k.max(1) as f64);
+            }
+        }
+        let cnt = Value::constant(HostTensor::from_floats(
+            dt,
+            &[win.out[0] as usize, win.out[1] as usize, 1],
+            &counts,
+        ));
+        out = c
+            .elementwise(&[&out, &cnt], dt, |bb, v| {
+                arith(bb, dt, Bin::Div, v[0], v[1])
+            })
+            .map_err(|e| n.err(e))?;
+    }
+    let nchw = c.transpose(&out, &[0, 3, 1, 2]).map_err(|e| n.err(e))?;
+    Ok(vec![back(c, n, nchw, spatial)?])
+}
+
+/// `MaxPool` (2-D and 1-D; no Indices output).
+pub fn max_pool(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    pool(c, n, true)
+}
+
+/// `AveragePool` (2-D and 1-D).
+pub fn average_pool(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    pool(c, n, false)
+}
+
+fn global(c: &mut Ctx<'_>, n: &Node<'_>, max: bool) -> OpResult {
+    let x = n.input(0)?;
+    let dt = x.dtype;
+    let r = x.rank();
+    if r < 3 || !dt.is_float() {
+        return Err(n.err("expected a float input with spatial dims"));
+    }
+    let axes: Vec<usize> = (2..r).collect();
+    let count: u64 = axes
+        .iter()
+        .map(|&i| x.shape[i].fixed().unwrap_or(1))
+        .product();
+    let init = if max {
+        ScalarBits::Float(f64::NEG_INFINITY)
+    } else {
+        ScalarBits::Float(0.0)
+    };
+    let op = if max { Bin::Max } else { Bin::Add };
+    let mut v = c
+        .reduce(x, &axes, dt, init, |bb, a, acc| arith(bb, dt, op, a, acc))
+        .map_err(|e| n.err(e))?;
+    if !max {
+        v = c
+            .elementwise(&[&v], dt, |bb, a| {
+                let k = super::scalar::cst(bb, dt, count as f64);
+                arith(bb, dt, Bin::Div, a[0], k)
+            })
+            .map_err(|e| n.err(e))?;
+    }
+    Ok(vec![c.keep_dims(&v, &axes, r).map_err(|e| n.err(e))?])
+}
+
+/// `GlobalAveragePool`.
+pub fn global_average_pool(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    global(c, n, false)
+}
+
+/// `GlobalMaxPool`.
+pub fn global_max_pool(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    global(c, n, true)
+}

@@ -1,0 +1,195 @@
+//! The op table: `(domain, op type, opset range) -> function`, one small
+//! function per op (tract's and onnxruntime's registry shape). The list of
+//! supported ops ([`supported_ops`]) and the "unsupported node" check are
+//! generated from it.
+
+pub mod conv;
+pub mod elementwise;
+pub mod matmul;
+pub mod more;
+pub mod reduce;
+pub mod scalar;
+pub mod shape;
+
+use crate::ctx::Ctx;
+use crate::error::OnnxError;
+use crate::node::Node;
+use crate::value::Value;
+
+/// What an op function returns: one value per output.
+pub type OpResult = Result<Vec<Value>, OnnxError>;
+
+/// An op function.
+pub type OpFn = fn(&mut Ctx<'_>, &Node<'_>) -> OpResult;
+
+/// The newest ai.onnx opset the importer reads (onnx 1.23.2's). Where an
+/// op changed after its entry's `since` only by allowing more element
+/// types, one entry covers the versions through this one.
+pub const MAX_OPSET: i64 = 28;
+
+/// The oldest ai.onnx opset the importer reads.
+pub const MIN_OPSET: i64 = 7;
+
+/// One row of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct OpDef {
+    /// The domain (`""` is ai.onnx).
+    pub domain: &'static str,
+    /// The op type.
+    pub op: &'static str,
+    /// The first opset version this function implements.
+    pub since: i64,
+    /// The last (inclusive).
+    pub until: i64,
+    /// The function.
+    pub run: OpFn,
+}
+
+macro_rules! table {
+    ($($op:literal $since:literal..$until:tt => $f:path;)*) => {
+        /// The op table.
+        pub static TABLE: &[OpDef] = &[$(OpDef {
+            domain: "",
+            op: $op,
+            since: $since,
+            until: table!(@until $until),
+            run: $f,
+        }),*];
+    };
+    (@until max) => { MAX_OPSET };
+    (@until $n:literal) => { $n };
+}
+
+use elementwise as ew;
+
+table! {
+    "Abs" 6..max => ew::abs;
+    "Acos" 7..max => ew::acos;
+    "Acosh" 9..max => ew::acosh;
+    "Add" 7..max => ew::add;
+    "And" 7..max => ew::and;
+    "ArgMax" 1..max => more::arg_max;
+    "ArgMin" 1..max => more::arg_min;
+    "Asin" 7..max => ew::asin;
+    "Asinh" 9..max => ew::asinh;
+    "Atan" 7..max => ew::atan;
+    "Atanh" 9..max => ew::atanh;
+    "BatchNormalization" 7..max => reduce::batch_norm;
+    "BitShift" 11..max => more::bit_shift;
+    "BitwiseAnd" 18..max => ew::and;
+    "BitwiseOr" 18..max => ew::or;
+    "BitwiseXor" 18..max => ew::xor;
+    "BitwiseNot" 18..max => ew::not;
+    "Cast" 6..max => ew::cast;
+    "CastLike" 15..max => ew::cast_like;
+    "Ceil" 6..max => ew::ceil;
+    "Celu" 12..max => ew::celu;
+    "Clip" 6..max => ew::clip;
+    "AveragePool" 7..max => conv::average_pool;
+    "Concat" 4..max => shape::concat;
+    "Conv" 1..max => conv::conv;
+    "GlobalAveragePool" 1..max => conv::global_average_pool;
+    "GlobalMaxPool" 1..max => conv::global_max_pool;
+    "MaxPool" 8..max => conv::max_pool;
+    "Constant" 1..max => shape::constant;
+    "ConstantOfShape" 9..max => shape::constant_of_shape;
+    "Cos" 7..max => ew::cos;
+    "Cosh" 9..max => ew::cosh;
+    "Div" 7..max => ew::div;
+    "Dropout" 7..max => ew::identity;
+    "Elu" 6..max => ew::elu;
+    "Equal" 7..max => ew::equal;
+    "Erf" 9..max => ew::erf;
+    "Exp" 6..max => ew::exp;
+    "Expand" 8..max => shape::expand;
+    "Flatten" 1..max => shape::flatten;
+    "Floor" 6..max => ew::floor;
+    "Gather" 1..max => shape::gather;
+    "Gelu" 20..max => ew::gelu;
+    "Gemm" 7..max => matmul::gemm;
+    "Greater" 7..max => ew::greater;
+    "GreaterOrEqual" 12..max => ew::greater_or_equal;
+    "HardSigmoid" 6..max => ew::hard_sigmoid;
+    "HardSwish" 14..max => ew::hard_swish;
+    "Identity" 1..max => ew::identity;
+    "IsInf" 10..max => ew::is_inf;
+    "IsNaN" 9..max => ew::is_nan;
+    "LayerNormalization" 17..max => reduce::layer_norm;
+    "LeakyRelu" 6..max => ew::leaky_relu;
+    "Less" 7..max => ew::less;
+    "LessOrEqual" 12..max => ew::less_or_equal;
+    "Log" 6..max => ew::log;
+    "LogSoftmax" 1..max => reduce::log_softmax;
+    "MatMul" 1..max => matmul::matmul;
+    "Max" 8..max => ew::max;
+    "Mean" 8..max => ew::mean;
+    "Min" 8..max => ew::min;
+    "Mish" 18..max => ew::mish;
+    "Mod" 10..max => more::modulo;
+    "Mul" 7..max => ew::mul;
+    "Neg" 6..max => ew::neg;
+    "Not" 1..max => ew::not;
+    "Or" 7..max => ew::or;
+    "Pad" 2..max => more::pad;
+    "Pow" 7..max => ew::pow;
+    "PRelu" 7..max => ew::prelu;
+    "Range" 11..max => more::range;
+    "Reciprocal" 6..max => ew::reciprocal;
+    "ReduceL1" 1..max => reduce::reduce_l1;
+    "ReduceL2" 1..max => reduce::reduce_l2;
+    "ReduceLogSum" 1..max => reduce::reduce_log_sum;
+    "ReduceLogSumExp" 1..max => reduce::reduce_log_sum_exp;
+    "ReduceMax" 1..max => reduce::reduce_max;
+    "ReduceMean" 1..max => reduce::reduce_mean;
+    "ReduceMin" 1..max => reduce::reduce_min;
+    "ReduceProd" 1..max => reduce::reduce_prod;
+    "ReduceSum" 1..max => reduce::reduce_sum;
+    "ReduceSumSquare" 1..max => reduce::reduce_sum_square;
+    "Relu" 6..max => ew::relu;
+    "Reshape" 5..max => shape::reshape;
+    "Round" 11..max => ew::round;
+    "Selu" 6..max => ew::selu;
+    "Shape" 1..max => shape::shape;
+    "Sigmoid" 6..max => ew::sigmoid;
+    "Sign" 9..max => ew::sign;
+    "Sin" 7..max => ew::sin;
+    "Sinh" 9..max => ew::sinh;
+    "Size" 1..max => shape::size;
+    "Slice" 1..max => shape::slice;
+    "Softmax" 1..max => reduce::softmax;
+    "Softplus" 1..max => ew::softplus;
+    "Softsign" 1..max => ew::softsign;
+    "Split" 2..max => more::split;
+    "Sqrt" 6..max => ew::sqrt;
+    "Squeeze" 1..max => shape::squeeze;
+    "Sub" 7..max => ew::sub;
+    "Sum" 8..max => ew::sum;
+    "Tan" 7..max => ew::tan;
+    "Tanh" 6..max => ew::tanh;
+    "Tile" 6..max => more::tile;
+    "Trilu" 14..max => more::trilu;
+    "ThresholdedRelu" 10..max => ew::thresholded_relu;
+    "Transpose" 1..max => shape::transpose;
+    "Unsqueeze" 1..max => shape::unsqueeze;
+    "Where" 9..max => ew::where_;
+    "Xor" 7..max => ew::xor;
+}
+
+/// The row for `op` of `domain` at opset `version`.
+pub fn lookup(domain: &str, op: &str, version: i64) -> Option<&'static OpDef> {
+    let domain = if domain == "ai.onnx" { "" } else { domain };
+    TABLE
+        .iter()
+        .find(|d| d.domain == domain && d.op == op && (d.since..=d.until).contains(&version))
+}
+
+/// Every supported op as `op [since-until]`, sorted (for the coverage
+/// page and error messages).
+pub fn supported_ops() -> Vec<String> {
+    let mut v: Vec<String> = TABLE
+        .iter()
+        .map(|d| format!("{} [opset {}-{}]", d.op, d.since, d.until))
+        .collect();
+    v.sort();
+    v
+}

@@ -1,0 +1,360 @@
+//! More shape and index ops: `Split`, `Pad` (constant mode), `Tile`,
+//! `Range` (known inputs), `ArgMax`/`ArgMin`, `Trilu`, `Mod`, `BitShift`.
+
+use kiln_core::tensor::attr::{IteratorType, Mixed, ScalarBits};
+use kiln_core::tensor::ops::{ArithOp, OpKind, TensorOp};
+use kiln_core::tensor::{AffineMap, Dim, ElemType};
+
+use super::scalar::{arith, cmp, cst, select, Bin, Cmp};
+use super::OpResult;
+use crate::ctx::Ctx;
+use crate::dtype::DataType;
+use crate::node::Node;
+use crate::tensor::HostTensor;
+use crate::value::Value;
+
+fn dims(s: &[u64]) -> Vec<Dim> {
+    s.iter().map(|&d| Dim::Static(d)).collect()
+}
+
+fn shape_of(n: &Node<'_>, v: &Value) -> Result<Vec<u64>, crate::error::OnnxError> {
+    v.static_shape()
+        .ok_or_else(|| n.err("inputs of dynamic shape are not supported by this op yet"))
+}
+
+/// `Split(axis)`: sizes from the `split` attribute (< 13), the split
+/// input (13+), or `num_outputs` (18+), else equal parts.
+pub fn split(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let a = n.input(0)?;
+    let s = shape_of(n, a)?;
+    let axis = n.axis(n.int("axis", 0), s.len())?;
+    let dim = s[axis];
+    let parts = n.num_outputs() as u64;
+    let sizes: Vec<u64> = match if n.opset < 13 {
+        n.ints("split")
+    } else {
+        n.opt_ints(1)?
+    } {
+        Some(v) if !v.is_empty() => v.iter().map(|&x| x.max(0) as u64).collect(),
+        _ => {
+            let k = if n.opset >= 18 && n.has("num_outputs") {
+                n.int("num_outputs", 1) as u64
+            } else {
+                parts
+            };
+            let each = dim.div_ceil(k.max(1));
+            (0..k)
+                .map(|i| each.min(dim.saturating_sub(i * each)))
+                .collect()
+        }
+    };
+    if sizes.iter().sum::<u64>() != dim {
+        return Err(n.err(format!("split sizes {sizes:?} do not add up to {dim}")));
+    }
+    let src = c.ssa(a);
+    let mut out = Vec::new();
+    let mut off = 0u64;
+    for &sz in &sizes {
+        let mut shape = s.clone();
+        shape[axis] = sz;
+        let mut offs = vec![0i64; s.len()];
+        offs[axis] = off as i64;
+        let ty = c.b.module().types.static_tensor(&shape, a.dtype.elem());
+        let v = c.b.tensor_op(
+            TensorOp::ExtractSlice {
+                offsets: offs.into_iter().map(Mixed::Static).collect(),
+                sizes: shape.iter().map(|&d| Mixed::Static(d as i64)).collect(),
+                strides: vec![Mixed::Static(1); s.len()],
+            },
+            &[src],
+            ty,
+        );
+        out.push(Value::computed(v, a.dtype, dims(&shape)));
+        off += sz;
+    }
+    Ok(out)
+}
+
+/// `Pad` in constant mode (pads an attribute before opset 11, inputs
+/// after; axes an input from 18).
+pub fn pad(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let a = n.input(0)?;
+    let s = shape_of(n, a)?;
+    let r = s.len();
+    let mode = n.string("mode", "constant");
+    if mode != "constant" {
+        return Err(n.err(format!("mode {mode} is not supported (only constant)")));
+    }
+    let (pads, value) = if n.opset < 11 {
+        (
+            n.ints("pads").unwrap_or_default(),
+            f64::from(n.float("value", 0.0)),
+        )
+    } else {
+        let v = match n.opt_input(2) {
+            Some(_) => n.known(2)?.float(0),
+            None => 0.0,
+        };
+        (n.known(1)?.ints(), v)
+    };
+    let axes: Vec<usize> = match n.opt_ints(3).ok().flatten() {
+        Some(ax) if n.opset >= 18 => ax.iter().map(|&x| n.axis(x, r)).collect::<Result<_, _>>()?,
+        _ => (0..r).collect(),
+    };
+    if pads.len() != 2 * axes.len() {
+        return Err(n.err(format!("{} pads for {} axes", pads.len(), axes.len())));
+    }
+    if pads.iter().any(|&p| p < 0) {
+        return Err(n.err("negative pads are not supported"));
+    }
+    let (mut low, mut high) = (vec![0u64; r], vec![0u64; r]);
+    for (k, &ax) in axes.iter().enumerate() {
+        low[ax] = pads[k] as u64;
+        high[ax] = pads[k + axes.len()] as u64;
+    }
+    let v = if a.dtype.is_float() {
+        ScalarBits::Float(value)
+    } else {
+        ScalarBits::Int(value as i64)
+    };
+    let src = c.ssa(a);
+    let (y, shape) = super::conv::pad(c, src, &s, &low, &high, v);
+    Ok(vec![Value::computed(y, a.dtype, dims(&shape))])
+}
+
+/// `Tile(repeats)`: copies concatenated along each axis.
+pub fn tile(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let a = n.input(0)?;
+    let mut s = shape_of(n, a)?;
+    let reps = n.known(1)?.ints();
+    if reps.len() != s.len() || reps.iter().any(|&x| x < 1) {
+        return Err(n.err(format!("repeats {reps:?} do not fit rank {}", s.len())));
+    }
+    let mut v = c.ssa(a);
+    for (ax, &k) in reps.iter().enumerate() {
+        if k == 1 {
+            continue;
+        }
+        s[ax] *= k as u64;
+        let ty = c.b.module().types.static_tensor(&s, a.dtype.elem());
+        let copies = vec![v; k as usize];
+        v =
+            c.b.tensor_op(TensorOp::Concat { dim: ax as u64 }, &copies, ty);
+    }
+    Ok(vec![Value::computed(v, a.dtype, dims(&s))])
+}
+
+/// `Range(start, limit, delta)` of known scalars: a constant.
+pub fn range(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let (s, l, d) = (n.known(0)?, n.known(1)?, n.known(2)?);
+    let dt = s.dtype;
+    let (start, limit, delta) = (s.float(0), l.float(0), d.float(0));
+    if delta == 0.0 {
+        return Err(n.err("delta is 0"));
+    }
+    let count = ((limit - start) / delta).ceil().max(0.0) as usize;
+    let t = if dt.is_float() {
+        let v: Vec<f64> = (0..count).map(|i| start + i as f64 * delta).collect();
+        HostTensor::from_floats(dt, &[count], &v)
+    } else {
+        let (s0, d0) = (s.int(0), d.int(0));
+        let v: Vec<i64> = (0..count as i64).map(|i| s0 + i * d0).collect();
+        HostTensor::from_ints(dt, &[count], &v)
+    };
+    let mut v = Value::constant(t);
+    v.foldable = n.inputs.iter().flatten().all(|x| x.foldable);
+    Ok(vec![v])
+}
+
+fn arg_reduce(c: &mut Ctx<'_>, n: &Node<'_>, max: bool) -> OpResult {
+    let a = n.input(0)?;
+    let s = shape_of(n, a)?;
+    let r = s.len();
+    let axis = n.axis(n.int("axis", 0), r)?;
+    let keep = n.int("keepdims", 1) != 0;
+    let last = n.int("select_last_index", 0) != 0;
+    let dt = a.dtype;
+    let extreme = if max {
+        super::reduce::lowest_of(dt)
+    } else {
+        super::reduce::highest_of(dt)
+    };
+    let best = c
+        .reduce(a, &[axis], dt, extreme, |bb, x, acc| {
+            arith(bb, dt, if max { Bin::Max } else { Bin::Min }, x, acc)
+        })
+        .map_err(|e| n.err(e))?;
+    let kept: Vec<u32> = (0..r as u32).filter(|&d| d != axis as u32).collect();
+    let out_shape: Vec<u64> = (0..r).filter(|&d| d != axis).map(|d| s[d]).collect();
+    let init_v = if last { -1 } else { i64::MAX };
+    let init = c.full(&out_shape, DataType::Int64, ScalarBits::Int(init_v));
+    let (x, bv) = (c.ssa(a), c.ssa(&best));
+    let sel = AffineMap::select(r as u32, &kept);
+    let maps = vec![AffineMap::identity(r as u32), sel.clone(), sel];
+    let iters: Vec<IteratorType> = (0..r)
+        .map(|d| {
+            if d == axis {
+                IteratorType::Reduction
+            } else {
+                IteratorType::Parallel
+            }
+        })
+        .collect();
+    let res = c.b.generic(maps, iters, &[x, bv], &[init], |bb, v| {
+        let i = bb
+            .push(
+                OpKind::LinalgIndex { dim: axis as u32 },
+                vec![],
+                Some(ElemType::Index),
+            )
+            .expect("one result");
+        let i = bb.arith(ArithOp::IndexCast, vec![i], ElemType::I64);
+        let hit = cmp(bb, dt, Cmp::Eq, v[0], v[1]);
+        let other = bb.constant(ScalarBits::Int(init_v), ElemType::I64);
+        let cand = select(bb, hit, i, other);
+        let op = if last { ArithOp::MaxSI } else { ArithOp::MinSI };
+        vec![bb.arith(op, vec![cand, v[2]], ElemType::I64)]
+    });
+    let mut out = Value::computed(res[0], DataType::Int64, dims(&out_shape));
+    if keep {
+        out = c.keep_dims(&out, &[axis], r).map_err(|e| n.err(e))?;
+    }
+    Ok(vec![out])
+}
+
+/// `ArgMax`.
+pub fn arg_max(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    arg_reduce(c, n, true)
+}
+
+/// `ArgMin`.
+pub fn arg_min(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    arg_reduce(c, n, false)
+}
+
+/// `Trilu(upper, k)`.
+pub fn trilu(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let a = n.input(0)?;
+    let r = a.rank();
+    if r < 2 {
+        return Err(n.err("Trilu needs a matrix"));
+    }
+    let k = match n.opt_input(1) {
+        Some(_) => n.known(1)?.int(0),
+        None => 0,
+    };
+    let upper = n.int("upper", 1) != 0;
+    let dt = a.dtype;
+    let v = c
+        .elementwise(&[a], dt, |bb, x| {
+            let i = bb
+                .push(
+                    OpKind::LinalgIndex {
+                        dim: (r - 2) as u32,
+                    },
+                    vec![],
+                    Some(ElemType::Index),
+                )
+                .expect("one result");
+            let j = bb
+                .push(
+                    OpKind::LinalgIndex {
+                        dim: (r - 1) as u32,
+                    },
+                    vec![],
+                    Some(ElemType::Index),
+                )
+                .expect("one result");
+            let i = bb.arith(ArithOp::IndexCast, vec![i], ElemType::I64);
+            let j = bb.arith(ArithOp::IndexCast, vec![j], ElemType::I64);
+            let d = bb.arith(ArithOp::SubI, vec![j, i], ElemType::I64);
+            let kk = bb.constant(ScalarBits::Int(k), ElemType::I64);
+            let keep = cmp(
+                bb,
+                DataType::Int64,
+                if upper { Cmp::Ge } else { Cmp::Le },
+                d,
+                kk,
+            );
+            let z = cst(bb, dt, 0.0);
+            select(bb, keep, x[0], z)
+        })
+        .map_err(|e| n.err(e))?;
+    Ok(vec![v])
+}
+
+/// `Mod(fmod)`: `fmod=1` is C's fmod (the dividend's sign); integer
+/// `fmod=0` takes the divisor's sign (Python's %).
+pub fn modulo(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let (a, b) = (n.input(0)?, n.input(1)?);
+    let dt = a.dtype;
+    let fmod = n.int("fmod", 0) != 0;
+    if dt.is_float() && !fmod {
+        return Err(n.err("float Mod needs fmod=1"));
+    }
+    let v = c
+        .elementwise(&[a, b], dt, |bb, x| {
+            let e = dt.elem();
+            if dt.is_float() {
+                return bb.arith(ArithOp::RemF, vec![x[0], x[1]], e);
+            }
+            if dt.is_unsigned() {
+                return bb.arith(ArithOp::RemUI, vec![x[0], x[1]], e);
+            }
+            let rem = bb.arith(ArithOp::RemSI, vec![x[0], x[1]], e);
+            if fmod {
+                return rem;
+            }
+            let z = cst(bb, dt, 0.0);
+            let nz = cmp(bb, dt, Cmp::Ne, rem, z);
+            let rn = cmp(bb, dt, Cmp::Lt, rem, z);
+            let bn = cmp(bb, dt, Cmp::Lt, x[1], z);
+            let differ = bb.arith(ArithOp::XOrI, vec![rn, bn], ElemType::I1);
+            let fix = bb.arith(ArithOp::AndI, vec![nz, differ], ElemType::I1);
+            let adj = arith(bb, dt, Bin::Add, rem, x[1]);
+            select(bb, fix, adj, rem)
+        })
+        .map_err(|e| n.err(e))?;
+    Ok(vec![v])
+}
+
+/// `BitShift(direction)`: unsigned shifts; signed integers (opset 28)
+/// shift right arithmetically. A shift amount outside `[0, width)` gives
+/// 0 (left, unsigned right) or the sign fill (signed right).
+pub fn bit_shift(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let (a, b) = (n.input(0)?, n.input(1)?);
+    let dt = a.dtype;
+    let left = match n.string("direction", "").as_str() {
+        "LEFT" => true,
+        "RIGHT" => false,
+        d => return Err(n.err(format!("direction {d:?}"))),
+    };
+    let signed = !dt.is_unsigned();
+    let width = dt.elem().bits();
+    let v = c
+        .elementwise(&[a, b], dt, |bb, x| {
+            let e = dt.elem();
+            let w = bb.constant(ScalarBits::Int(i64::from(width)), e);
+            // Unsigned compare: negative amounts are out of range too.
+            let inside = bb.arith(
+                ArithOp::CmpI(kiln_core::tensor::attr::CmpIPred::Ult),
+                vec![x[1], w],
+                ElemType::I1,
+            );
+            let zero = bb.constant(ScalarBits::Int(0), e);
+            let amt = select(bb, inside, x[1], zero);
+            let (op, fill) = if left {
+                (ArithOp::ShLI, zero)
+            } else if signed {
+                let top = bb.constant(ScalarBits::Int(i64::from(width) - 1), e);
+                let f = bb.arith(ArithOp::ShRSI, vec![x[0], top], e);
+                (ArithOp::ShRSI, f)
+            } else {
+                (ArithOp::ShRUI, zero)
+            };
+            let y = bb.arith(op, vec![x[0], amt], e);
+            select(bb, inside, y, fill)
+        })
+        .map_err(|e| n.err(e))?;
+    Ok(vec![v])
+}

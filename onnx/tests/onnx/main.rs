@@ -1,0 +1,525 @@
+//! kiln-onnx tests: small `ModelProto`s built in code, imported, run on
+//! kiln-core's reference evaluator and compared with numpy's results
+//! (`expected.rs`, written by `onnx/tests/gen_expected.py`); and the
+//! importer's refusals, each with its message.
+
+mod expected;
+
+use std::rc::Rc;
+
+use kiln_core::tensor::eval::{self, Value};
+use kiln_onnx::proto::{
+    attribute_proto::AttributeType, tensor_shape_proto::dimension, type_proto, AttributeProto,
+    GraphProto, ModelProto, NodeProto, OperatorSetIdProto, StringStringEntryProto, TensorProto,
+    TensorShapeProto, TypeProto, ValueInfoProto,
+};
+use kiln_onnx::{ArgSource, DataType, HostTensor, ImportOptions, OnnxError};
+use prost::Message as _;
+
+const FLOAT: i32 = 1;
+const UINT8: i32 = 2;
+const INT64: i32 = 7;
+
+fn vi(name: &str, elem: i32, dims: &[i64]) -> ValueInfoProto {
+    ValueInfoProto {
+        name: Some(name.into()),
+        r#type: Some(TypeProto {
+            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+                elem_type: Some(elem),
+                shape: Some(TensorShapeProto {
+                    dim: dims.iter().map(|&d| tensor_shape_proto_dim(d)).collect(),
+                }),
+            })),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+fn tensor_shape_proto_dim(d: i64) -> kiln_onnx::proto::tensor_shape_proto::Dimension {
+    kiln_onnx::proto::tensor_shape_proto::Dimension {
+        value: Some(if d < 0 {
+            dimension::Value::DimParam("n".into())
+        } else {
+            dimension::Value::DimValue(d)
+        }),
+        ..Default::default()
+    }
+}
+
+fn node(op: &str, ins: &[&str], outs: &[&str], attrs: Vec<AttributeProto>) -> NodeProto {
+    NodeProto {
+        op_type: Some(op.into()),
+        name: Some(format!("{op}_{}", outs[0])),
+        input: ins.iter().map(|s| s.to_string()).collect(),
+        output: outs.iter().map(|s| s.to_string()).collect(),
+        attribute: attrs,
+        ..Default::default()
+    }
+}
+
+fn attr_i(name: &str, v: i64) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.into()),
+        i: Some(v),
+        r#type: Some(AttributeType::Int as i32),
+        ..Default::default()
+    }
+}
+
+fn attr_f(name: &str, v: f32) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.into()),
+        f: Some(v),
+        r#type: Some(AttributeType::Float as i32),
+        ..Default::default()
+    }
+}
+
+fn tensor_f32(name: &str, dims: &[i64], v: &[f32]) -> TensorProto {
+    TensorProto {
+        name: Some(name.into()),
+        dims: dims.to_vec(),
+        data_type: Some(FLOAT),
+        float_data: v.to_vec(),
+        ..Default::default()
+    }
+}
+
+fn tensor_i64(name: &str, v: &[i64]) -> TensorProto {
+    TensorProto {
+        name: Some(name.into()),
+        dims: vec![v.len() as i64],
+        data_type: Some(INT64),
+        int64_data: v.to_vec(),
+        ..Default::default()
+    }
+}
+
+fn model(
+    nodes: Vec<NodeProto>,
+    inputs: Vec<ValueInfoProto>,
+    outputs: Vec<ValueInfoProto>,
+    inits: Vec<TensorProto>,
+    opset: i64,
+) -> ModelProto {
+    ModelProto {
+        ir_version: Some(8),
+        opset_import: vec![OperatorSetIdProto {
+            domain: Some(String::new()),
+            version: Some(opset),
+        }],
+        graph: Some(GraphProto {
+            node: nodes,
+            name: Some("g".into()),
+            initializer: inits,
+            input: inputs,
+            output: outputs,
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+fn f32_tensor(shape: &[usize], v: &[f32]) -> HostTensor {
+    let vals: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();
+    HostTensor::from_floats(DataType::Float, shape, &vals)
+}
+
+/// Imports `m` and runs it on the reference evaluator with `inputs` (by
+/// graph-input order).
+fn run(m: &ModelProto, inputs: &[HostTensor]) -> Vec<HostTensor> {
+    let bytes = m.encode_to_vec();
+    let m = kiln_onnx::decode_model(&bytes, "test").expect("decodes");
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).expect("imports");
+    let mut it = inputs.iter();
+    let args: Vec<Value> = imp
+        .args
+        .iter()
+        .map(|a| match &a.source {
+            ArgSource::Input => Value::Tensor(Rc::new(it.next().expect("an input").tensor.clone())),
+            ArgSource::Param(t) => Value::Tensor(Rc::new(t.tensor.clone())),
+        })
+        .collect();
+    let out = eval::run(&imp.module, &imp.func, &args).expect("runs");
+    out.iter()
+        .zip(&imp.outputs)
+        .map(|(v, o)| HostTensor {
+            dtype: o.dtype,
+            tensor: (**v.tensor().expect("a tensor")).clone(),
+        })
+        .collect()
+}
+
+fn assert_close(got: &HostTensor, want: &[f32], shape: &[usize]) {
+    assert_eq!(got.shape(), shape);
+    assert_eq!(got.len(), want.len());
+    for (i, &w) in want.iter().enumerate() {
+        let g = got.float(i);
+        let w = f64::from(w);
+        assert!(
+            (g - w).abs() <= 1e-6 + 1e-5 * w.abs(),
+            "element {i}: {g}, expected {w}"
+        );
+    }
+}
+
+#[test]
+fn add_broadcasts_like_numpy() {
+    use expected::*;
+    let m = model(
+        vec![node("Add", &["a", "b"], &["y"], vec![])],
+        vec![vi("a", FLOAT, &[2, 3]), vi("b", FLOAT, &[3])],
+        vec![vi("y", FLOAT, &[2, 3])],
+        vec![],
+        14,
+    );
+    let out = run(&m, &[f32_tensor(&[2, 3], ADD_A), f32_tensor(&[3], ADD_B)]);
+    assert_close(&out[0], ADD_OUT, &[2, 3]);
+}
+
+#[test]
+fn gemm_with_transposed_weight_is_a_parameter() {
+    use expected::*;
+    let m = model(
+        vec![node(
+            "Gemm",
+            &["a", "w", "c"],
+            &["y"],
+            vec![
+                attr_i("transB", 1),
+                attr_f("alpha", 0.5),
+                attr_f("beta", 2.0),
+            ],
+        )],
+        vec![vi("a", FLOAT, &[2, 4])],
+        vec![vi("y", FLOAT, &[2, 3])],
+        vec![
+            tensor_f32("w", &[3, 4], GEMM_B),
+            tensor_f32("c", &[3], GEMM_C),
+        ],
+        13,
+    );
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
+    let params: Vec<&str> = imp
+        .args
+        .iter()
+        .filter(|a| matches!(a.source, ArgSource::Param(_)))
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(params, ["w", "c"]);
+    let text = kiln_core::tensor::print(&imp.module);
+    assert!(text.contains("linalg.matmul_transpose_b"), "{text}");
+    assert!(
+        !text.contains("dense<"),
+        "weights must not be inlined:\n{text}"
+    );
+    let out = run(&m, &[f32_tensor(&[2, 4], GEMM_A)]);
+    assert_close(&out[0], GEMM_OUT, &[2, 3]);
+}
+
+#[test]
+fn softmax_is_linalg_softmax() {
+    use expected::*;
+    let m = model(
+        vec![node("Softmax", &["x"], &["y"], vec![attr_i("axis", 1)])],
+        vec![vi("x", FLOAT, &[2, 5])],
+        vec![vi("y", FLOAT, &[2, 5])],
+        vec![],
+        13,
+    );
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
+    assert!(kiln_core::tensor::print(&imp.module).contains("linalg.softmax"));
+    let out = run(&m, &[f32_tensor(&[2, 5], SOFTMAX_X)]);
+    assert_close(&out[0], SOFTMAX_OUT, &[2, 5]);
+}
+
+#[test]
+fn shape_subgraph_folds_into_a_static_reshape() {
+    use expected::*;
+    // Shape(x) -> Gather(0) -> Concat([b], [-1]) -> Reshape(x) -> MatMul(w).
+    let m = model(
+        vec![
+            node("Shape", &["x"], &["s"], vec![]),
+            node("Gather", &["s", "zero"], &["b"], vec![attr_i("axis", 0)]),
+            node("Unsqueeze", &["b", "zero1"], &["b1"], vec![]),
+            node(
+                "Concat",
+                &["b1", "minus1"],
+                &["shape"],
+                vec![attr_i("axis", 0)],
+            ),
+            node("Reshape", &["x", "shape"], &["r"], vec![]),
+            node("MatMul", &["r", "w"], &["y"], vec![]),
+        ],
+        vec![vi("x", FLOAT, &[2, 3, 4])],
+        vec![vi("y", FLOAT, &[2, 2])],
+        vec![
+            TensorProto {
+                name: Some("zero".into()),
+                data_type: Some(INT64),
+                int64_data: vec![0],
+                ..Default::default()
+            },
+            tensor_i64("zero1", &[0]),
+            tensor_i64("minus1", &[-1]),
+            tensor_f32("w", &[12, 2], RESHAPE_W),
+        ],
+        13,
+    );
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
+    let text = kiln_core::tensor::print(&imp.module);
+    assert!(!text.contains("tensor.dim"), "{text}");
+    assert!(text.contains("tensor.collapse_shape"), "{text}");
+    let out = run(&m, &[f32_tensor(&[2, 3, 4], RESHAPE_X)]);
+    assert_close(&out[0], RESHAPE_OUT, &[2, 2]);
+}
+
+#[test]
+fn reduce_mean_takes_axes_as_an_input_from_opset_18() {
+    use expected::*;
+    let m = model(
+        vec![node(
+            "ReduceMean",
+            &["x", "axes"],
+            &["y"],
+            vec![attr_i("keepdims", 1)],
+        )],
+        vec![vi("x", FLOAT, &[2, 3, 2])],
+        vec![vi("y", FLOAT, &[2, 1, 2])],
+        vec![tensor_i64("axes", &[1])],
+        18,
+    );
+    let out = run(&m, &[f32_tensor(&[2, 3, 2], REDUCE_X)]);
+    assert_close(&out[0], REDUCE_OUT, &[2, 1, 2]);
+    // Before opset 18 the axes are an attribute.
+    let m13 = model(
+        vec![node(
+            "ReduceMean",
+            &["x"],
+            &["y"],
+            vec![AttributeProto {
+                name: Some("axes".into()),
+                ints: vec![1],
+                r#type: Some(AttributeType::Ints as i32),
+                ..Default::default()
+            }],
+        )],
+        vec![vi("x", FLOAT, &[2, 3, 2])],
+        vec![vi("y", FLOAT, &[2, 1, 2])],
+        vec![],
+        13,
+    );
+    let out = run(&m13, &[f32_tensor(&[2, 3, 2], REDUCE_X)]);
+    assert_close(&out[0], REDUCE_OUT, &[2, 1, 2]);
+}
+
+#[test]
+fn layer_normalization() {
+    use expected::*;
+    let m = model(
+        vec![node(
+            "LayerNormalization",
+            &["x", "g", "b"],
+            &["y"],
+            vec![attr_f("epsilon", 1e-5)],
+        )],
+        vec![vi("x", FLOAT, &[2, 4])],
+        vec![vi("y", FLOAT, &[2, 4])],
+        vec![tensor_f32("g", &[4], LN_G), tensor_f32("b", &[4], LN_B)],
+        17,
+    );
+    let out = run(&m, &[f32_tensor(&[2, 4], LN_X)]);
+    assert_close(&out[0], LN_OUT, &[2, 4]);
+}
+
+#[test]
+fn depthwise_conv_is_one_linalg_op() {
+    use expected::*;
+    let ints = |name: &str, v: &[i64]| AttributeProto {
+        name: Some(name.into()),
+        ints: v.to_vec(),
+        r#type: Some(AttributeType::Ints as i32),
+        ..Default::default()
+    };
+    let m = model(
+        vec![node(
+            "Conv",
+            &["x", "w", "b"],
+            &["y"],
+            vec![
+                attr_i("group", 3),
+                ints("pads", &[1, 1, 1, 1]),
+                ints("kernel_shape", &[3, 3]),
+            ],
+        )],
+        vec![vi("x", FLOAT, &[1, 3, 5, 5])],
+        vec![vi("y", FLOAT, &[1, 3, 5, 5])],
+        vec![
+            tensor_f32("w", &[3, 1, 3, 3], DW_W),
+            tensor_f32("b", &[3], DW_B),
+        ],
+        11,
+    );
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
+    let text = kiln_core::tensor::print(&imp.module);
+    assert_eq!(
+        text.matches("linalg.depthwise_conv_2d_nhwc_hwc").count(),
+        1,
+        "{text}"
+    );
+    let out = run(&m, &[f32_tensor(&[1, 3, 5, 5], DW_X)]);
+    assert_close(&out[0], DW_OUT, &[1, 3, 5, 5]);
+}
+
+#[test]
+fn uint8_comparisons_are_unsigned() {
+    use expected::*;
+    let m = model(
+        vec![node("Less", &["a", "b"], &["y"], vec![])],
+        vec![vi("a", UINT8, &[4]), vi("b", UINT8, &[4])],
+        vec![vi("y", 9, &[4])],
+        vec![],
+        13,
+    );
+    let t = |v: &[u8]| {
+        let ints: Vec<i64> = v.iter().map(|&x| i64::from(x)).collect();
+        HostTensor::from_ints(DataType::Uint8, &[4], &ints)
+    };
+    let out = run(&m, &[t(U8_A), t(U8_B)]);
+    let want: Vec<i64> = U8_LESS.iter().map(|&x| i64::from(x)).collect();
+    assert_eq!(out[0].dtype, DataType::Bool);
+    assert_eq!(out[0].ints(), want);
+}
+
+#[test]
+fn every_unsupported_node_is_named_at_once() {
+    let m = model(
+        vec![
+            node("Frobnicate", &["x"], &["a"], vec![]),
+            node("Relu", &["a"], &["b"], vec![]),
+            node("Loop", &["b"], &["y"], vec![]),
+        ],
+        vec![vi("x", FLOAT, &[2])],
+        vec![vi("y", FLOAT, &[2])],
+        vec![],
+        13,
+    );
+    let err = kiln_onnx::import(&m, &ImportOptions::default()).unwrap_err();
+    let OnnxError::Unsupported(list) = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(list.len(), 2, "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("Frobnicate (domain ai.onnx, opset 13) node Frobnicate_a: unknown op"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Loop (domain ai.onnx, opset 13) node Loop_y"),
+        "{text}"
+    );
+}
+
+#[test]
+fn corrupt_and_truncated_files_are_refused() {
+    let m = model(
+        vec![node("Relu", &["x"], &["y"], vec![])],
+        vec![vi("x", FLOAT, &[2])],
+        vec![vi("y", FLOAT, &[2])],
+        vec![],
+        13,
+    );
+    let bytes = m.encode_to_vec();
+    let err = kiln_onnx::decode_model(&bytes[..bytes.len() - 3], "cut.onnx").unwrap_err();
+    assert!(matches!(err, OnnxError::Decode { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("cut.onnx: not a valid ONNX protobuf"),
+        "{err}"
+    );
+    let err = kiln_onnx::decode_model(b"hello, world", "text.onnx").unwrap_err();
+    assert!(err.to_string().starts_with("text.onnx:"), "{err}");
+}
+
+#[test]
+fn too_new_opsets_and_unsupported_types_are_refused_by_name() {
+    let m = model(
+        vec![node("Relu", &["x"], &["y"], vec![])],
+        vec![vi("x", FLOAT, &[2])],
+        vec![vi("y", FLOAT, &[2])],
+        vec![],
+        99,
+    );
+    let err = kiln_onnx::import(&m, &ImportOptions::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "opset 99 of domain \"ai.onnx\" is newer than kiln supports (up to 28)"
+    );
+    let m = model(
+        vec![node("Identity", &["x"], &["y"], vec![])],
+        vec![vi("x", 8, &[2])],
+        vec![vi("y", 8, &[2])],
+        vec![],
+        13,
+    );
+    let err = kiln_onnx::import(&m, &ImportOptions::default()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("element type STRING is not supported"),
+        "{err}"
+    );
+}
+
+#[test]
+fn external_data_is_read_relative_to_the_model() {
+    let dir = std::env::temp_dir().join(format!("kiln-onnx-ext-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let vals = [1.5f32, -2.0, 0.25];
+    let mut bytes = vec![0u8; 4];
+    bytes.extend(vals.iter().flat_map(|x| x.to_le_bytes()));
+    std::fs::write(dir.join("w.bin"), &bytes).unwrap();
+    let kv = |k: &str, v: &str| StringStringEntryProto {
+        key: Some(k.into()),
+        value: Some(v.into()),
+    };
+    let t = TensorProto {
+        name: Some("w".into()),
+        dims: vec![3],
+        data_type: Some(FLOAT),
+        data_location: Some(1),
+        external_data: vec![
+            kv("location", "w.bin"),
+            kv("offset", "4"),
+            kv("length", "12"),
+        ],
+        ..Default::default()
+    };
+    let h = HostTensor::from_proto(&t, Some(&dir)).unwrap();
+    assert_eq!((0..3).map(|i| h.float(i) as f32).collect::<Vec<_>>(), vals);
+    std::fs::remove_file(dir.join("w.bin")).unwrap();
+    let err = HostTensor::from_proto(&t, Some(&dir)).unwrap_err();
+    assert!(
+        err.to_string().contains("external data of tensor w"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir(&dir);
+}
+
+#[test]
+fn supported_ops_come_from_the_table() {
+    let ops = kiln_onnx::ops::supported_ops();
+    assert!(
+        ops.iter().any(|o| o.starts_with("MatMul [opset 1-28]")),
+        "{ops:?}"
+    );
+    assert_eq!(ops.len(), kiln_onnx::ops::TABLE.len());
+}
+
+#[test]
+fn npy_round_trip() {
+    let t = HostTensor::from_ints(DataType::Uint16, &[2, 2], &[1, 65535, 3, 4]);
+    let back = kiln_onnx::npy::read_npy(&kiln_onnx::npy::write_npy(&t), "t.npy").unwrap();
+    assert_eq!(back, t);
+    assert_eq!(back.ints(), [1, 65535, 3, 4]);
+}
