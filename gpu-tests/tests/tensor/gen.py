@@ -2346,6 +2346,134 @@ def _(F):
     f.expect_eq_const(r, store('i64', sum(int(v) for v in x.reshape(-1))))
 
 
+@testfile('generic_keepdims.mlir', '''
+Reductions that keep the reduced dims as unit dims, as torch-mlir writes
+LayerNorm, GroupNorm, ReduceMean and ReduceL2 with keepdims: the output map
+holds a constant 0 where a reduced dim was (`(d0, d1) -> (d0, 0)`,
+`(d0, d1) -> (0, 0)`), an elementwise op works on the kept tensor (the
+mean: the sum divided by the count), and the next ops read it back through
+the same map, so the reduction and its consumers fuse.''')
+def _(F):
+    def kept(f, src, init, keep, iters, body):
+        # a reduction of `src` into the unit-dim tensor `init` through map `keep`
+        return f.generic([src], [init], [ident(len(src.shape)), keep], iters, body)
+
+    def on_kept(f, v, body):
+        # an elementwise op on the kept tensor itself (identity maps)
+        sizes = f.sizes_of(v) if v.dyn else None
+        out = f.empty(v.shape, v.et, v.dyn, sizes)
+        return f.generic([v], [out], [ident(len(v.shape))] * 2, 'p' * len(v.shape), body)
+
+    def broadcast(f, a, k, keep, body):
+        # an elementwise op on `a` and the kept tensor `k` read through `keep`
+        sizes = f.sizes_of(a) if a.dyn else None
+        out = f.empty(a.shape, a.et, a.dyn, sizes)
+        r = len(a.shape)
+        return f.generic([a, k], [out], [ident(r), keep, ident(r)], 'p' * r, body)
+
+    add = '''
+^bb0(%x: f32, %acc: f32):
+  %s = arith.addf %x, %acc : f32
+  linalg.yield %s : f32'''
+    f = F.fn('layer_norm_rows_f32_5x37')
+    x = f.rng.floats((5, 37), 'f32', -2, 2)
+    X = f.const(x, 'f32')
+    row = '(d0, d1) -> (d0, 0)'
+    s = kept(f, X, f.full(0.0, (5, 1), 'f32'), row, 'pr', add)
+    mean = on_kept(f, s, '''
+^bb0(%s: f32, %o: f32):
+  %n = arith.constant 37.0 : f32
+  %m = arith.divf %s, %n : f32
+  linalg.yield %m : f32''')
+    c = broadcast(f, X, mean, row, '''
+^bb0(%x: f32, %m: f32, %o: f32):
+  %c = arith.subf %x, %m : f32
+  linalg.yield %c : f32''')
+    q = kept(f, c, f.full(0.0, (5, 1), 'f32'), row, 'pr', '''
+^bb0(%c: f32, %acc: f32):
+  %p = arith.mulf %c, %c : f32
+  %s = arith.addf %p, %acc : f32
+  linalg.yield %s : f32''')
+    rs = on_kept(f, q, '''
+^bb0(%q: f32, %o: f32):
+  %n = arith.constant 37.0 : f32
+  %eps = arith.constant 1.0e-05 : f32
+  %v = arith.divf %q, %n : f32
+  %w = arith.addf %v, %eps : f32
+  %r = math.rsqrt %w : f32
+  linalg.yield %r : f32''')
+    y = broadcast(f, c, rs, row, '''
+^bb0(%c: f32, %r: f32, %o: f32):
+  %y = arith.mulf %c, %r : f32
+  linalg.yield %y : f32''')
+    xd = f64(x)
+    mu = xd.mean(axis=1, keepdims=True)
+    var = ((xd - mu) ** 2).mean(axis=1, keepdims=True)
+    f.expect_almost_eq_const(mean, mu, atol=1e-6, rtol=1e-5)
+    f.expect_almost_eq_const(y, (xd - mu) / np.sqrt(var + 1e-5), atol=1e-5, rtol=1e-4)
+
+    f = F.fn('whole_tensor_keepdims_f32_3x4')
+    x = f.rng.dyadic((3, 4), 'f32', -100, 100, 16)
+    X = f.const(x, 'f32')
+    whole = '(d0, d1) -> (0, 0)'
+    s = kept(f, X, f.full(0.0, (1, 1), 'f32'), whole, 'rr', add)
+    h = on_kept(f, s, '''
+^bb0(%s: f32, %o: f32):
+  %k = arith.constant 0.25 : f32
+  %h = arith.mulf %s, %k : f32
+  linalg.yield %h : f32''')
+    d = broadcast(f, X, h, whole, '''
+^bb0(%x: f32, %h: f32, %o: f32):
+  %d = arith.subf %x, %h : f32
+  linalg.yield %d : f32''')
+    assert order_free('ij->', 'f32', x)
+    total = f64(x).sum()
+    f.expect_eq_const(h, np.full((1, 1), total / 4))
+    f.expect_eq_const(d, f64(x) - total / 4)
+
+    f = F.fn('middle_axis_keepdims_i32_4x30x3')
+    x = f.rng.ints((4, 30, 3), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32')
+    mid = '(d0, d1, d2) -> (d0, 0, d2)'
+    s = kept(f, X, f.full(0, (4, 1, 3), 'i32'), mid, 'prp', '''
+^bb0(%x: i32, %acc: i32):
+  %s = arith.addi %x, %acc : i32
+  linalg.yield %s : i32''')
+    t = on_kept(f, s, '''
+^bb0(%s: i32, %o: i32):
+  %k = arith.constant 3 : i32
+  %t = arith.muli %s, %k : i32
+  linalg.yield %t : i32''')
+    d = broadcast(f, X, t, mid, '''
+^bb0(%x: i32, %t: i32, %o: i32):
+  %d = arith.subi %t, %x : i32
+  linalg.yield %d : i32''')
+    sums = x.astype(np.int64).sum(axis=1, keepdims=True)
+    f.expect_eq_const(t, 3 * sums)
+    f.expect_eq_const(d, 3 * sums - x)
+
+    f = F.fn('dynamic_rows_keepdims_f32_7x9')
+    x = f.rng.dyadic((7, 9), 'f32', -100, 100, 16)
+    X = f.const(x, 'f32', 'dynamic', dyn=(0,))
+    sizes = f.sizes_of(X)
+    m = kept(f, X, f.full(-math.inf, (7, 1), 'f32', (0,), sizes), row, 'pr', '''
+^bb0(%x: f32, %acc: f32):
+  %m = arith.maximumf %x, %acc : f32
+  linalg.yield %m : f32''')
+    h = on_kept(f, m, '''
+^bb0(%m: f32, %o: f32):
+  %k = arith.constant 0.5 : f32
+  %h = arith.mulf %m, %k : f32
+  linalg.yield %h : f32''')
+    d = broadcast(f, X, h, row, '''
+^bb0(%x: f32, %h: f32, %o: f32):
+  %d = arith.subf %x, %h : f32
+  linalg.yield %d : f32''')
+    mx = f64(x).max(axis=1, keepdims=True)
+    f.expect_eq_const(h, mx / 2)
+    f.expect_eq_const(d, f64(x) - mx / 2)
+
+
 @testfile('linalg_map.mlir', '''
 linalg.map: the short form (`linalg.map { arith.addf }`), the region form
 with math and captured values, a map with no inputs, several element types
