@@ -163,6 +163,8 @@ pub enum CheckKind {
     Less,
     /// `a >= 0`.
     NonNegative,
+    /// `a != 0`: a `cf.assert` on a host value; `what` is its message.
+    Assert,
 }
 
 /// A check that the run's dynamic sizes fit the program.
@@ -204,6 +206,7 @@ impl RuntimeCheck {
                 "{loc}'{}' op size {} is {a} at run time; a size cannot be negative",
                 self.op, self.what
             ),
+            CheckKind::Assert => format!("{loc}'{}' op assertion failed: {}", self.op, self.what),
         }
     }
 }
@@ -269,6 +272,7 @@ impl HostProgram {
                 CheckKind::Equal => a == b,
                 CheckKind::Less => a < b,
                 CheckKind::NonNegative => true,
+                CheckKind::Assert => a != 0,
             };
             if ok {
                 return;
@@ -374,6 +378,7 @@ impl HostProgram {
                 CheckKind::Equal => a == b,
                 CheckKind::Less => a < b,
                 CheckKind::NonNegative => a >= 0,
+                CheckKind::Assert => a != 0,
             };
             if !ok {
                 return Err(c.message(a, b));

@@ -2474,6 +2474,45 @@ def _(F):
     f.expect_eq_const(d, f64(x) - mx / 2)
 
 
+@testfile('cf_assert.mlir', '''
+cf.assert as torch-mlir writes it: run-time checks on sizes (`arith.cmpi eq`
+of two tensor.dim values before a broadcast, `sge` / `slt` bounds on an
+index computed from sizes) and on a constant condition, all holding, in
+front of the computation they guard (errors/runtime_assert.mlir is one that
+fails).''')
+def _(F):
+    f = F.fn('broadcast_sizes_checked_f32_dynamic_6')
+    a, b = f.rng.dyadic((6,), 'f32', -100, 100, 16), f.rng.dyadic((6,), 'f32', -100, 100, 16)
+    A, B = f.const(a, 'f32', 'dynamic'), f.const(b, 'f32', 'dynamic')
+    n, m = f.dim(A, 0), f.dim(B, 0)
+    ok = f.op('arith.cmpi eq, %s, %s : index' % (n, m), 'i1', hint='ok')
+    f.emit('cf.assert %s, "mismatched size for broadcast"' % ok)
+    r = f.elementwise([A, B], 'f32', '''
+^bb0(%x: f32, %y: f32, %o: f32):
+  %s = arith.addf %x, %y : f32
+  linalg.yield %s : f32''')
+    f.expect_eq_const(r, f64(a) + f64(b))
+
+    f = F.fn('bounds_and_constant_checked_i32_4x5')
+    x = f.rng.ints((4, 5), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32', 'dynamic')
+    d0, d1 = f.dim(X, 0), f.dim(X, 1)
+    last = f.op('arith.subi %s, %s : index' % (d1, f.idx(1)), 'index', hint='k')
+    ge = f.op('arith.cmpi sge, %s, %s : index' % (last, f.idx(0)), 'i1', hint='ok')
+    f.emit('cf.assert %s, "dim must be greater or equal to zero"' % ge)
+    lt = f.op('arith.cmpi slt, %s, %s : index' % (last, d1), 'i1', hint='ok')
+    f.emit('cf.assert %s, "dim must be smaller than inputRank"' % lt)
+    t = f.scalar(1, 'i1')
+    f.emit('cf.assert %s, "always holds"' % t)
+    r = f.elementwise([X], 'i32', '''
+^bb0(%x: i32, %o: i32):
+  %k = arith.constant 7 : i32
+  %s = arith.muli %x, %k : i32
+  linalg.yield %s : i32''')
+    f.expect_eq_const(r, x.astype(np.int64) * 7)
+    f.expect_index(d0, 4)
+
+
 @testfile('linalg_map.mlir', '''
 linalg.map: the short form (`linalg.map { arith.addf }`), the region form
 with math and captured values, a map with no inputs, several element types
