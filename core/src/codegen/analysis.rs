@@ -292,6 +292,17 @@ impl<'m> FuncInfo<'m> {
                     "is checked by the e2e runner, not compiled",
                 ))
             }
+            OpKind::Assert { .. } => {
+                match self.scalar_operands_class(op) {
+                    OpClass::HostScalar => OpClass::HostScalar,
+                    _ => return Err(CodegenError::unsupported(
+                        m,
+                        op,
+                        "has a condition computed from tensor data; the device compiler checks \
+                         asserts on sizes and other host values only",
+                    )),
+                }
+            }
             OpKind::Return => OpClass::Return,
             OpKind::LinalgYield | OpKind::LinalgIndex { .. } | OpKind::TensorYield => {
                 return Err(CodegenError::unsupported(m, op, "at function level"))

@@ -609,7 +609,7 @@ unit_enum!(OpFamily [Elementwise, DataMovement, Reduction, Contraction, Convolut
 unit_enum!(Combine [Subgroup, WorkgroupTree, OneSubgroup]);
 unit_enum!(TypeRepr [Native, Emulated32, F16Storage, F16Bits, BF16Bits, BoolBytes, I64Pair]);
 unit_enum!(SizeOp [Add, Sub, Mul, CeilDiv, Max, Min]);
-unit_enum!(CheckKind [Equal, Less, NonNegative, Index]);
+unit_enum!(CheckKind [Equal, Less, NonNegative, Index, Assert]);
 
 impl Field for ValidationEnv {
     fn put(&self, w: &mut Writer) -> Result<(), ArchiveError> {

@@ -165,6 +165,8 @@ pub enum CheckKind {
     NonNegative,
     /// `0 <= a < b` (an index into a dimension of size `b`).
     Index,
+    /// `a != 0`: a `cf.assert` on a host value; `what` is its message.
+    Assert,
 }
 
 /// A check that the run's dynamic sizes fit the program.
@@ -210,6 +212,7 @@ impl RuntimeCheck {
                 "{loc}'{}' op index out of bounds: {} is {a} at run time, outside a dimension of size {b}",
                 self.op, self.what
             ),
+            CheckKind::Assert => format!("{loc}'{}' op assertion failed: {}", self.op, self.what),
         }
     }
 }
@@ -275,6 +278,7 @@ impl HostProgram {
                 CheckKind::Equal => a == b,
                 CheckKind::Less | CheckKind::Index => a < b,
                 CheckKind::NonNegative => true,
+                CheckKind::Assert => a != 0,
             };
             if ok {
                 return;
@@ -381,6 +385,7 @@ impl HostProgram {
                 CheckKind::Less => a < b,
                 CheckKind::NonNegative => a >= 0,
                 CheckKind::Index => a >= 0 && a < b,
+                CheckKind::Assert => a != 0,
             };
             if !ok {
                 return Err(c.message(a, b));

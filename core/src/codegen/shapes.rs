@@ -162,6 +162,7 @@ impl Builder<'_, '_> {
                 CheckKind::Equal => x != y,
                 CheckKind::Less | CheckKind::Index => x >= y,
                 CheckKind::NonNegative => false,
+                CheckKind::Assert => x == 0,
             };
             if fails {
                 // The error names the location once.
@@ -380,6 +381,20 @@ impl Builder<'_, '_> {
                 }
             }
             OpKind::Tensor(t) => self.tensor_op(op, t)?,
+            OpKind::Assert { message } => {
+                let cond = match self.s.scalar.get(&d.operands[0]).copied() {
+                    Some(HostVal::Const(c)) => Size::Static(u64::from(c.int() != 0)),
+                    Some(HostVal::Slot(s)) => Size::Slot(s),
+                    None => return Err(self.err(op, "has a condition the host does not know")),
+                };
+                self.check(
+                    op,
+                    CheckKind::Assert,
+                    cond,
+                    Size::Static(1),
+                    message.clone(),
+                )?;
+            }
             _ => {}
         }
         Ok(())

@@ -62,6 +62,12 @@ pub enum OpKind {
     DynamicConstant(DenseElements),
     /// A `check` op (IREE's end-to-end test assertions).
     Check(CheckOp),
+    /// `cf.assert %cond, "message"`: a run-time check; the call fails with
+    /// the message when the `i1` condition is false.
+    Assert {
+        /// The message.
+        message: String,
+    },
 }
 
 /// `arith` ops.
@@ -873,6 +879,7 @@ impl OpKind {
             OpKind::OptimizationBarrier => "util.optimization_barrier".into(),
             OpKind::DynamicConstant(_) => "flow.tensor.dynamic_constant".into(),
             OpKind::Check(c) => c.name().into(),
+            OpKind::Assert { .. } => "cf.assert".into(),
         }
     }
 

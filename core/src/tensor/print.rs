@@ -401,6 +401,11 @@ impl Printer<'_> {
             OpKind::Linalg(l) => self.linalg(op, l, indent),
             OpKind::Tensor(t) => self.tensor_op(&data, t, indent),
             OpKind::Check(c) => self.check(ops, c),
+            OpKind::Assert { message } => format!(
+                "cf.assert {}, {}",
+                self.names(ops),
+                crate::kernel::print::quote(message)
+            ),
         }
     }
 

@@ -188,7 +188,7 @@ fn unknown_ops_name_the_supported_ones() {
     let e = error_of("func.func @f() {\n  scf.yield\n}");
     assert_eq!(
         e,
-        "2:3: unsupported op 'scf.yield': tensor programs use the dialects func, arith, math, linalg, tensor, util, flow, check"
+        "2:3: unsupported op 'scf.yield': tensor programs use the dialects func, arith, math, linalg, tensor, util, flow, check, cf (assert)"
     );
 }
 

@@ -2346,6 +2346,235 @@ def _(F):
     f.expect_eq_const(r, store('i64', sum(int(v) for v in x.reshape(-1))))
 
 
+@testfile('generic_keepdims.mlir', '''
+Reductions that keep the reduced dims as unit dims, as torch-mlir writes
+LayerNorm, GroupNorm, ReduceMean and ReduceL2 with keepdims: the output map
+holds a constant 0 where a reduced dim was (`(d0, d1) -> (d0, 0)`,
+`(d0, d1) -> (0, 0)`), an elementwise op works on the kept tensor (the
+mean: the sum divided by the count), and the next ops read it back through
+the same map, so the reduction and its consumers fuse.''')
+def _(F):
+    def kept(f, src, init, keep, iters, body):
+        # a reduction of `src` into the unit-dim tensor `init` through map `keep`
+        return f.generic([src], [init], [ident(len(src.shape)), keep], iters, body)
+
+    def on_kept(f, v, body):
+        # an elementwise op on the kept tensor itself (identity maps)
+        sizes = f.sizes_of(v) if v.dyn else None
+        out = f.empty(v.shape, v.et, v.dyn, sizes)
+        return f.generic([v], [out], [ident(len(v.shape))] * 2, 'p' * len(v.shape), body)
+
+    def broadcast(f, a, k, keep, body):
+        # an elementwise op on `a` and the kept tensor `k` read through `keep`
+        sizes = f.sizes_of(a) if a.dyn else None
+        out = f.empty(a.shape, a.et, a.dyn, sizes)
+        r = len(a.shape)
+        return f.generic([a, k], [out], [ident(r), keep, ident(r)], 'p' * r, body)
+
+    add = '''
+^bb0(%x: f32, %acc: f32):
+  %s = arith.addf %x, %acc : f32
+  linalg.yield %s : f32'''
+    f = F.fn('layer_norm_rows_f32_5x37')
+    x = f.rng.floats((5, 37), 'f32', -2, 2)
+    X = f.const(x, 'f32')
+    row = '(d0, d1) -> (d0, 0)'
+    s = kept(f, X, f.full(0.0, (5, 1), 'f32'), row, 'pr', add)
+    mean = on_kept(f, s, '''
+^bb0(%s: f32, %o: f32):
+  %n = arith.constant 37.0 : f32
+  %m = arith.divf %s, %n : f32
+  linalg.yield %m : f32''')
+    c = broadcast(f, X, mean, row, '''
+^bb0(%x: f32, %m: f32, %o: f32):
+  %c = arith.subf %x, %m : f32
+  linalg.yield %c : f32''')
+    q = kept(f, c, f.full(0.0, (5, 1), 'f32'), row, 'pr', '''
+^bb0(%c: f32, %acc: f32):
+  %p = arith.mulf %c, %c : f32
+  %s = arith.addf %p, %acc : f32
+  linalg.yield %s : f32''')
+    rs = on_kept(f, q, '''
+^bb0(%q: f32, %o: f32):
+  %n = arith.constant 37.0 : f32
+  %eps = arith.constant 1.0e-05 : f32
+  %v = arith.divf %q, %n : f32
+  %w = arith.addf %v, %eps : f32
+  %r = math.rsqrt %w : f32
+  linalg.yield %r : f32''')
+    y = broadcast(f, c, rs, row, '''
+^bb0(%c: f32, %r: f32, %o: f32):
+  %y = arith.mulf %c, %r : f32
+  linalg.yield %y : f32''')
+    xd = f64(x)
+    mu = xd.mean(axis=1, keepdims=True)
+    var = ((xd - mu) ** 2).mean(axis=1, keepdims=True)
+    f.expect_almost_eq_const(mean, mu, atol=1e-6, rtol=1e-5)
+    f.expect_almost_eq_const(y, (xd - mu) / np.sqrt(var + 1e-5), atol=1e-5, rtol=1e-4)
+
+    f = F.fn('whole_tensor_keepdims_f32_3x4')
+    x = f.rng.dyadic((3, 4), 'f32', -100, 100, 16)
+    X = f.const(x, 'f32')
+    whole = '(d0, d1) -> (0, 0)'
+    s = kept(f, X, f.full(0.0, (1, 1), 'f32'), whole, 'rr', add)
+    h = on_kept(f, s, '''
+^bb0(%s: f32, %o: f32):
+  %k = arith.constant 0.25 : f32
+  %h = arith.mulf %s, %k : f32
+  linalg.yield %h : f32''')
+    d = broadcast(f, X, h, whole, '''
+^bb0(%x: f32, %h: f32, %o: f32):
+  %d = arith.subf %x, %h : f32
+  linalg.yield %d : f32''')
+    assert order_free('ij->', 'f32', x)
+    total = f64(x).sum()
+    f.expect_eq_const(h, np.full((1, 1), total / 4))
+    f.expect_eq_const(d, f64(x) - total / 4)
+
+    f = F.fn('middle_axis_keepdims_i32_4x30x3')
+    x = f.rng.ints((4, 30, 3), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32')
+    mid = '(d0, d1, d2) -> (d0, 0, d2)'
+    s = kept(f, X, f.full(0, (4, 1, 3), 'i32'), mid, 'prp', '''
+^bb0(%x: i32, %acc: i32):
+  %s = arith.addi %x, %acc : i32
+  linalg.yield %s : i32''')
+    t = on_kept(f, s, '''
+^bb0(%s: i32, %o: i32):
+  %k = arith.constant 3 : i32
+  %t = arith.muli %s, %k : i32
+  linalg.yield %t : i32''')
+    d = broadcast(f, X, t, mid, '''
+^bb0(%x: i32, %t: i32, %o: i32):
+  %d = arith.subi %t, %x : i32
+  linalg.yield %d : i32''')
+    sums = x.astype(np.int64).sum(axis=1, keepdims=True)
+    f.expect_eq_const(t, 3 * sums)
+    f.expect_eq_const(d, 3 * sums - x)
+
+    f = F.fn('dynamic_rows_keepdims_f32_7x9')
+    x = f.rng.dyadic((7, 9), 'f32', -100, 100, 16)
+    X = f.const(x, 'f32', 'dynamic', dyn=(0,))
+    sizes = f.sizes_of(X)
+    m = kept(f, X, f.full(-math.inf, (7, 1), 'f32', (0,), sizes), row, 'pr', '''
+^bb0(%x: f32, %acc: f32):
+  %m = arith.maximumf %x, %acc : f32
+  linalg.yield %m : f32''')
+    h = on_kept(f, m, '''
+^bb0(%m: f32, %o: f32):
+  %k = arith.constant 0.5 : f32
+  %h = arith.mulf %m, %k : f32
+  linalg.yield %h : f32''')
+    d = broadcast(f, X, h, row, '''
+^bb0(%x: f32, %h: f32, %o: f32):
+  %d = arith.subf %x, %h : f32
+  linalg.yield %d : f32''')
+    mx = f64(x).max(axis=1, keepdims=True)
+    f.expect_eq_const(h, mx / 2)
+    f.expect_eq_const(d, f64(x) - mx / 2)
+
+
+@testfile('cf_assert.mlir', '''
+cf.assert as torch-mlir writes it: run-time checks on sizes (`arith.cmpi eq`
+of two tensor.dim values before a broadcast, `sge` / `slt` bounds on an
+index computed from sizes) and on a constant condition, all holding, in
+front of the computation they guard (errors/runtime_assert.mlir is one that
+fails).''')
+def _(F):
+    f = F.fn('broadcast_sizes_checked_f32_dynamic_6')
+    a, b = f.rng.dyadic((6,), 'f32', -100, 100, 16), f.rng.dyadic((6,), 'f32', -100, 100, 16)
+    A, B = f.const(a, 'f32', 'dynamic'), f.const(b, 'f32', 'dynamic')
+    n, m = f.dim(A, 0), f.dim(B, 0)
+    ok = f.op('arith.cmpi eq, %s, %s : index' % (n, m), 'i1', hint='ok')
+    f.emit('cf.assert %s, "mismatched size for broadcast"' % ok)
+    r = f.elementwise([A, B], 'f32', '''
+^bb0(%x: f32, %y: f32, %o: f32):
+  %s = arith.addf %x, %y : f32
+  linalg.yield %s : f32''')
+    f.expect_eq_const(r, f64(a) + f64(b))
+
+    f = F.fn('bounds_and_constant_checked_i32_4x5')
+    x = f.rng.ints((4, 5), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32', 'dynamic')
+    d0, d1 = f.dim(X, 0), f.dim(X, 1)
+    last = f.op('arith.subi %s, %s : index' % (d1, f.idx(1)), 'index', hint='k')
+    ge = f.op('arith.cmpi sge, %s, %s : index' % (last, f.idx(0)), 'i1', hint='ok')
+    f.emit('cf.assert %s, "dim must be greater or equal to zero"' % ge)
+    lt = f.op('arith.cmpi slt, %s, %s : index' % (last, d1), 'i1', hint='ok')
+    f.emit('cf.assert %s, "dim must be smaller than inputRank"' % lt)
+    t = f.scalar(1, 'i1')
+    f.emit('cf.assert %s, "always holds"' % t)
+    r = f.elementwise([X], 'i32', '''
+^bb0(%x: i32, %o: i32):
+  %k = arith.constant 7 : i32
+  %s = arith.muli %x, %k : i32
+  linalg.yield %s : i32''')
+    f.expect_eq_const(r, x.astype(np.int64) * 7)
+    f.expect_index(d0, 4)
+
+
+@testfile('attention_reshapes.mlir', '''
+A batch_matmul inside the reshapes torch-mlir writes for attention (ONNX
+Attention, expanded): f16 operands, a transposed key collapsed from 2x3
+heads into a batch of 6, an f32 result truncated to f16, expanded back to
+2x3 heads (expand_shape), a mask added through a broadcasting map, extended
+to f32, a max with its index over the last dim and the scores minus
+their max (softmax's first step), so a reduction's dispatch reaches the
+matmul through an expand_shape. Small dyadic data:
+every partial sum is exact in f16, any order gives the same bits.''')
+def _(F):
+    f = F.fn('scores_through_expand_shape_f16_2x3x4x8x6')
+    q = f.rng.dyadic((2, 3, 4, 8), 'f16', -2, 2, 2)
+    k = f.rng.dyadic((2, 3, 6, 8), 'f16', -2, 2, 2)
+    mask = f.rng.dyadic((4, 6), 'f16', -2, 2, 2)
+    Q, K, M = f.const(q, 'f16'), f.const(k, 'f16'), f.const(mask, 'f16')
+    kt = f.op('linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [0, 1, 3, 2]'
+              % (K, K.ty, f.empty((2, 3, 8, 6), 'f16'), ttype((2, 3, 8, 6), 'f16')),
+              'f16', (2, 3, 8, 6), hint='kt')
+    q6 = f.op('tensor.collapse_shape %s [[0, 1], [2], [3]] : %s into %s'
+              % (Q, Q.ty, ttype((6, 4, 8), 'f16')), 'f16', (6, 4, 8), hint='q')
+    k6 = f.op('tensor.collapse_shape %s [[0, 1], [2], [3]] : %s into %s'
+              % (kt, kt.ty, ttype((6, 8, 6), 'f16')), 'f16', (6, 8, 6), hint='k')
+    acc = f.full(0.0, (6, 4, 6), 'f32')
+    s6 = f.op('linalg.batch_matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s'
+              % (q6, k6, q6.ty, k6.ty, acc, acc.ty, acc.ty), 'f32', (6, 4, 6), hint='s')
+    h6 = f.elementwise([s6], 'f16', '''
+^bb0(%x: f32, %o: f16):
+  %h = arith.truncf %x : f32 to f16
+  linalg.yield %h : f16''')
+    h = f.op('tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 3, 4, 6] : %s into %s'
+             % (h6, h6.ty, ttype((2, 3, 4, 6), 'f16')), 'f16', (2, 3, 4, 6), hint='h')
+    masked = f.generic([h, M], [f.empty((2, 3, 4, 6), 'f16')],
+                       [ident(4), '(d0, d1, d2, d3) -> (d2, d3)', ident(4)], 'pppp', '''
+^bb0(%x: f16, %m: f16, %o: f16):
+  %a = arith.addf %x, %m : f16
+  linalg.yield %a : f16''')
+    wide = f.elementwise([masked], 'f32', '''
+^bb0(%x: f16, %o: f32):
+  %w = arith.extf %x : f16 to f32
+  linalg.yield %w : f32''')
+    mx, at = f.generic([wide], [f.full(-math.inf, (2, 3, 4), 'f32'), f.full(0, (2, 3, 4), 'i64')],
+                       [ident(4), '(d0, d1, d2, d3) -> (d0, d1, d2)',
+                        '(d0, d1, d2, d3) -> (d0, d1, d2)'], 'pppr', '''
+^bb0(%x: f32, %acc: f32, %i: i64):
+  %j = linalg.index 3 : index
+  %jj = arith.index_cast %j : index to i64
+  %m = arith.maximumf %x, %acc : f32
+  %gt = arith.cmpf ogt, %x, %acc : f32
+  %n = arith.select %gt, %jj, %i : i64
+  linalg.yield %m, %n : f32, i64''')
+    centered = f.generic([wide, mx], [f.empty((2, 3, 4, 6), 'f32')],
+                         [ident(4), '(d0, d1, d2, d3) -> (d0, d1, d2)', ident(4)], 'pppp', '''
+^bb0(%x: f32, %m: f32, %o: f32):
+  %c = arith.subf %x, %m : f32
+  linalg.yield %c : f32''')
+    assert order_free('bhmk,bhnk->bhmn', 'f16', q, k)
+    scores = np.einsum('bhmk,bhnk->bhmn', f64(q), f64(k)) + f64(mask)
+    f.expect_eq_const(mx, scores.max(axis=3))
+    f.expect_eq_const(at, scores.argmax(axis=3))
+    f.expect_eq_const(centered, scores - scores.max(axis=3, keepdims=True))
+
+
 @testfile('linalg_map.mlir', '''
 linalg.map: the short form (`linalg.map { arith.addf }`), the region form
 with math and captured values, a map with no inputs, several element types

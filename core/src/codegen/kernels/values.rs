@@ -153,7 +153,8 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// The iteration point of all-parallel structured op `op` that writes
-    /// output `j` at `coords` (loops not in the output map stay 0).
+    /// output `j` at `coords` (loops not in the output map stay 0;
+    /// constant results of the map are skipped).
     pub fn point_from_output(
         &mut self,
         op: TOp,
@@ -166,6 +167,12 @@ impl Emitter<'_, '_, '_> {
         let mut point = vec![zero; s.num_loops()];
         let mut seen = vec![false; s.num_loops()];
         for (i, e) in map.results.iter().enumerate() {
+            // A constant result (a reduction kept as a unit dim, `(d0, d1)
+            // -> (d0, 0)`) names no loop: the only coordinate it is read
+            // at is that constant.
+            if e.as_const().is_some() {
+                continue;
+            }
             let d = e.as_dim().ok_or_else(|| {
                 self.unsupported(op, "an output map that is not a projected permutation")
             })?;

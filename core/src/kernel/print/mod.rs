@@ -22,7 +22,7 @@ mod vector;
 
 use std::collections::HashMap;
 
-pub use attrs::{attr_to_string, dict_to_string, results_to_string, type_to_string};
+pub use attrs::{attr_to_string, dict_to_string, quote, results_to_string, type_to_string};
 
 use super::module::{KAttr, KernelModule};
 use super::ops::KOpKind;

@@ -239,6 +239,13 @@ impl Interp<'_> {
             OpKind::Arith { .. } | OpKind::Math { .. } => self.elementwise(op, env),
             OpKind::Linalg(_) => self.structured_op(op, env),
             OpKind::Tensor(_) => self.tensor_op(op, env),
+            OpKind::Assert { message } => match arg(0)? {
+                Value::Scalar(c) if c.int() & 1 != 0 => Ok(vec![]),
+                Value::Scalar(_) => {
+                    Err(EvalError::at(m, op, format!("assertion failed: {message}")))
+                }
+                Value::Tensor(_) => Err(EvalError::at(m, op, "expects a scalar condition")),
+            },
             OpKind::Check(c) => Err(EvalError::at(
                 m,
                 op,

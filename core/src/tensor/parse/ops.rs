@@ -10,7 +10,7 @@ use crate::tensor::types::{ElemType, TypeKind};
 use crate::text::cursor::TokenParser;
 
 /// The dialects of the tensor IR.
-const DIALECTS: &str = "func, arith, math, linalg, tensor, util, flow, check";
+const DIALECTS: &str = "func, arith, math, linalg, tensor, util, flow, check, cf (assert)";
 
 impl Parser<'_> {
     /// The rest of an op after its name.
@@ -62,6 +62,7 @@ impl Parser<'_> {
                 ))
             }
             ("check", _) => self.parse_check(name, short, loc),
+            ("cf", "assert") => self.parse_assert(),
             ("util" | "flow" | "func", _) => self.unknown_op(name, dialect, loc),
             _ => self.err_at(
                 loc,
@@ -101,6 +102,22 @@ impl Parser<'_> {
             self.check_type(v, t, loc)?;
         }
         Ok(())
+    }
+
+    /// `cf.assert %cond, "message"`.
+    fn parse_assert(&mut self) -> PResult<ParsedOp> {
+        let cond = self.value_use()?;
+        self.expect_punct(",")?;
+        let message = match self.peek() {
+            crate::text::lexer::TokKind::Str(s) => s.to_string(),
+            _ => return self.expected("the assert's message (a string)"),
+        };
+        self.bump()?;
+        Ok(ParsedOp::new(
+            OpKind::Assert { message },
+            vec![cond],
+            vec![],
+        ))
     }
 
     fn parse_return(&mut self) -> PResult<ParsedOp> {

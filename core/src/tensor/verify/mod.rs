@@ -300,6 +300,14 @@ impl Verifier<'_> {
                 }
             }
             OpKind::Check(c) => self.check(op, c),
+            OpKind::Assert { .. } => {
+                let is_i1 = data.operands.len() == 1
+                    && *self.m.ty(self.m.value_type(data.operands[0]))
+                        == TypeKind::Scalar(ElemType::I1);
+                if !is_i1 || !data.results.is_empty() {
+                    self.error(op, "expects one i1 operand and no results");
+                }
+            }
         }
     }
 
