@@ -11,7 +11,7 @@ use crate::kernel::{KAttr, KOpKind, KType};
 
 use super::context::Lowerer;
 use super::error::LowerError;
-use super::helpers::ints::{bool_like, compare_int, normalize, zext_emulated};
+use super::helpers::ints::{bool_like, compare_int, normalize, signed_compare, zext_emulated};
 use super::types::IndexBits;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
@@ -190,7 +190,7 @@ fn remsi(l: &mut Lowerer) -> Result<(), LowerError> {
     let abs_b = l.glsl_op("SAbs", vec![b], ty);
     let r = l.core_op("UMod", vec![abs_a, abs_b], ty);
     let zero = l.const_int(ty, 0);
-    let neg = l.core_op("SLessThan", vec![a, zero], bt);
+    let neg = signed_compare(l, "SLessThan", a, zero, bt);
     let nr = l.core_op("SNegate", vec![r], ty);
     let v = l.core_op("Select", vec![neg, nr, r], ty);
     l.set_result(0, v)
@@ -227,8 +227,8 @@ fn signed_div_round(l: &mut Lowerer, ceil: bool) -> Result<(), LowerError> {
     let q = l.core_op("SDiv", vec![a, b], ty);
     let p = l.core_op("IMul", vec![q, b], ty);
     let inexact = l.core_op("INotEqual", vec![p, a], bt);
-    let a_neg = l.core_op("SLessThan", vec![a, zero], bt);
-    let b_neg = l.core_op("SLessThan", vec![b, zero], bt);
+    let a_neg = signed_compare(l, "SLessThan", a, zero, bt);
+    let b_neg = signed_compare(l, "SLessThan", b, zero, bt);
     let signs = if ceil {
         l.core_op("LogicalEqual", vec![a_neg, b_neg], bt)
     } else {

@@ -1616,6 +1616,70 @@ def _(F):
         r = f.op('arith.cmpi %s, %s, %s : %s' % (p, A, B, A.ty), 'i1', a.shape)
         f.expect_eq_const(r, ref)
 
+    f = F.fn('cmpi_predicates_i1', """
+Every integer predicate on i1: as an integer of one bit, true is 1 unsigned
+and -1 signed (so true <u false is false and true <s false is true).""")
+    a = np.array([False, False, True, True])
+    b = np.array([False, True, False, True])
+    A, B = f.const(a, 'i1'), f.const(b, 'i1')
+    ua, ub = a.astype(np.uint8), b.astype(np.uint8)
+    sa, sb = -a.astype(np.int8), -b.astype(np.int8)
+    refs = {'eq': a == b, 'ne': a != b, 'slt': sa < sb, 'sle': sa <= sb, 'sgt': sa > sb,
+            'sge': sa >= sb, 'ult': ua < ub, 'ule': ua <= ub, 'ugt': ua > ub, 'uge': ua >= ub}
+    for p, ref in refs.items():
+        r = f.op('arith.cmpi %s, %s, %s : %s' % (p, A, B, A.ty), 'i1', a.shape)
+        f.expect_eq_const(r, ref)
+
+    f = F.fn('cmpi_i64_of_sign_extended_i32', """
+Signed and unsigned comparisons of an i32 sign-extended to i64 with i64
+constants inside a region (Mesa's NIR rewrites such a comparison using
+-2^31 read as +2^31: on lavapipe extsi(x) > 0 was true for every x).""")
+    x = np.array([0, 1, -1, 2, -2, 7, 2147483647, -2147483648], dtype=np.int32)
+    X = f.const(x, 'i32')
+    xs = x.astype(np.int64)
+    for k in [0, 1, -1, 2147483647, -2147483648, 4294967296]:
+        for p in ['slt', 'sle', 'sgt', 'sge', 'ult', 'uge']:
+            op = {'slt': np.less, 'sle': np.less_equal, 'sgt': np.greater,
+                  'sge': np.greater_equal, 'ult': np.less, 'uge': np.greater_equal}[p]
+            if p.startswith('u'):
+                ref = op(xs.astype(np.uint64), np.array(k).astype(np.int64).astype(np.uint64))
+            else:
+                ref = op(xs, np.int64(k))
+            body = """
+^bb0(%%a: i32, %%o: i1):
+  %%e = arith.extsi %%a : i32 to i64
+  %%k = arith.constant %d : i64
+  %%c = arith.cmpi %s, %%e, %%k : i64
+  linalg.yield %%c : i1""" % (k, p)
+            r = f.elementwise([X], 'i1', body)
+            f.expect_eq_const(r, ref)
+
+    f = F.fn('trilu_i64_as_torch_mlir_lowers_it', """
+ONNX Trilu through torch-mlir: a linalg.generic keeping x where
+col - row <= k (tril) or col - row >= k (triu), the indices cast to i64
+(ONNX's test_tril_one_row_neg and test_triu_one_row among them).""")
+    for shape, k, upper in [((3, 1, 5), 0, False), ((3, 1, 5), 1, True),
+                            ((4, 6), -1, False), ((4, 6), 2, True), ((4, 6), -7, True)]:
+        x = f.rng.ints(shape, 1, 9).astype(np.int64)
+        X = f.const(x, 'i64')
+        r0, r1 = len(shape) - 2, len(shape) - 1
+        rows, cols = np.indices(shape[-2:])
+        keep = (cols - rows >= k) if upper else (cols - rows <= k)
+        body = """
+^bb0(%%a: i64, %%o: i64):
+  %%r = linalg.index %d : index
+  %%c = linalg.index %d : index
+  %%ri = arith.index_cast %%r : index to i64
+  %%ci = arith.index_cast %%c : index to i64
+  %%k = arith.constant %d : i64
+  %%z = arith.constant 0 : i64
+  %%rk = arith.addi %%ri, %%k : i64
+  %%p = arith.cmpi %s, %%ci, %%rk : i64
+  %%s = arith.select %%p, %%a, %%z : i64
+  linalg.yield %%s : i64""" % (r0, r1, k, 'sge' if upper else 'sle')
+        r = f.elementwise([X], 'i64', body)
+        f.expect_eq_const(r, np.where(np.broadcast_to(keep, shape), x, 0))
+
     f = F.fn('select_tensor_condition_f32_and_i64')
     a = f.rng.floats((2, 7), 'f32', -5, 5)
     b = f.rng.floats((2, 7), 'f32', -5, 5)
