@@ -254,7 +254,7 @@ def exactly(et, x):
     generator's claim behind an exact float check)."""
     s = store(et, x)
     if is_float(et):
-        assert np.array_equal(f64(s), f64(x)), 'value not exact in ' + et
+        assert np.array_equal(f64(s), f64(x), equal_nan=True), 'value not exact in ' + et
     return s
 
 
@@ -292,7 +292,11 @@ def fmt_float(et, v):
     if hit is not None:
         return hit
     if math.isnan(v):
-        raise ValueError('NaN literals are not used')
+        # the quiet NaN (sign clear, top mantissa bit set), as hex bits
+        bits, nd = INF_BITS[et]
+        s = '0x%0*X' % (nd, bits | (bits & -bits) >> 1)
+        _FMT_CACHE[key] = s
+        return s
     if math.isinf(v):
         bits, nd = INF_BITS[et]
         if v < 0:
@@ -1708,6 +1712,124 @@ col - row <= k (tril) or col - row >= k (triu), the indices cast to i64
     r = f.op('arith.select %s, %s, %s : %s, %s' % (c, A, zero, c.ty, A.ty), 'f32', a.shape,
              A.dyn)
     f.expect_eq_const(r, np.where(a > 0, a, np.float32(0)))
+
+
+def ieee_max(a, b, num):
+    """maximumf (num=False: NaN wins) / maxnumf (num=True: the number
+    wins), -0 below +0."""
+    if math.isnan(a) or math.isnan(b):
+        if num:
+            return b if math.isnan(a) else a
+        return math.nan
+    if a == b == 0:
+        return a if math.copysign(1, a) > 0 else b
+    return max(a, b)
+
+
+def ieee_min(a, b, num):
+    if math.isnan(a) or math.isnan(b):
+        if num:
+            return b if math.isnan(a) else a
+        return math.nan
+    if a == b == 0:
+        return a if math.copysign(1, a) < 0 else b
+    return min(a, b)
+
+
+FLOAT_EDGE_OPS = ['addf', 'subf', 'mulf', 'divf', 'remf', 'maximumf', 'minimumf', 'maxnumf',
+                  'minnumf']
+
+
+def float_edge_values(et):
+    m, emin, emax = FLOAT_FORMATS[et]
+    tiny = 2.0 ** (emin - m + 1)         # the smallest denormal
+    big = (2 - 2.0 ** (1 - m)) * 2.0 ** emax
+    return [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 1.5, -3.0, 2.0 ** emin,
+            -tiny, big, -big]
+
+
+def float_edge_expected(op, et, x, y):
+    """float64 results of `op` on the pairs, rounded once to `et` (exact
+    for + - * / of f32 and f16: float64 has more than twice their bits)."""
+    out = []
+    for a, b in zip(x.tolist(), y.tolist()):
+        if op == 'remf':
+            r = math.nan if (math.isinf(a) or b == 0 or math.isnan(a) or math.isnan(b)) \
+                else math.fmod(a, b)
+        elif op in ('maximumf', 'maxnumf'):
+            r = ieee_max(a, b, op == 'maxnumf')
+        elif op in ('minimumf', 'minnumf'):
+            r = ieee_min(a, b, op == 'minnumf')
+        else:
+            with np.errstate(all='ignore'):
+                r = float({'addf': np.add, 'subf': np.subtract, 'mulf': np.multiply,
+                           'divf': np.divide}[op](np.float64(a), np.float64(b)))
+        out.append(r)
+    return store(et, np.array(out))
+
+
+INT_EDGE_OPS = ['addi', 'subi', 'muli', 'divsi', 'divui', 'remsi', 'remui', 'floordivsi',
+                'ceildivsi', 'andi', 'ori', 'xori', 'shli', 'shrsi', 'shrui', 'maxsi',
+                'minsi', 'maxui', 'minui']
+
+
+def int_edge_defined(op, a, b, bits):
+    """Whether MLIR defines `op` on (a, b): no division by zero, no
+    MIN / -1 in signed division, no shift by the width or more (poison)."""
+    if op in ('divsi', 'remsi', 'floordivsi', 'ceildivsi', 'divui', 'remui') and b == 0:
+        return False
+    if op in ('divsi', 'remsi', 'floordivsi', 'ceildivsi') and a == -(1 << (bits - 1)) \
+            and b == -1:
+        return False
+    if op in ('shli', 'shrsi', 'shrui') and not 0 <= b < bits:
+        return False
+    return True
+
+
+@testfile('edge_values.mlir', """
+Every binary arith op on every element type at the edge values: for floats
+±0, ±inf, NaN, denormals, the largest finite values (IEEE results; remf is
+C's fmod: an infinite divisor gives the dividend, a zero result the
+dividend's sign; maximumf/minimumf propagate NaN and order -0 below +0,
+maxnumf/minnumf return the number); for integers 0, ±1, the minimum and
+maximum and shift counts up to width - 1 (MLIR's wrap-around). Only pairs
+MLIR defines are compared (no integer division by zero or MIN / -1, no
+shift by the width or more, no maxnumf of -0 and +0). NaN results are
+compared as NaN, whatever their bits: the region replaces them by one
+quiet NaN.""")
+def _(F):
+    for et in ['f32', 'f16']:
+        vals = float_edge_values(et)
+        for op in FLOAT_EDGE_OPS:
+            f = F.fn('%s_%s_edges' % (op, et))
+            pairs = [(a, b) for a in vals for b in vals
+                     if not (op in ('maxnumf', 'minnumf') and a == b == 0
+                             and math.copysign(1, a) != math.copysign(1, b))]
+            x = store(et, np.array([p[0] for p in pairs]))
+            y = store(et, np.array([p[1] for p in pairs]))
+            X, Y = f.const(x, et), f.const(y, et)
+            body = """
+^bb0(%%a: %s, %%b: %s, %%o: %s):
+  %%r = arith.%s %%a, %%b : %s
+  %%u = arith.cmpf uno, %%r, %%r : %s
+  %%q = arith.constant %s : %s
+  %%s = arith.select %%u, %%q, %%r : %s
+  linalg.yield %%s : %s""" % (et, et, et, op, et, et, fmt_float(et, math.nan), et, et, et)
+            r = f.elementwise([X, Y], et, body)
+            e = float_edge_expected(op, et, f64(x), f64(y))
+            f.expect_eq_const(r, e)
+    for et in ['i8', 'i16', 'i32', 'i64']:
+        bits = INT_BITS[et]
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        vals = [0, 1, -1, 2, -2, 7, lo, hi, lo + 1, hi - 1, bits - 1]
+        for op in INT_EDGE_OPS:
+            f = F.fn('%s_%s_edges' % (op, et))
+            pairs = [(a, b) for a in vals for b in vals if int_edge_defined(op, a, b, bits)]
+            x = store(et, np.array([p[0] for p in pairs], dtype=object))
+            y = store(et, np.array([p[1] for p in pairs], dtype=object))
+            X, Y = f.const(x, et), f.const(y, et)
+            r = f.elementwise([X, Y], et, binary_body('arith.' + op, et))
+            f.expect_eq_const(r, int_apply(op, x, y, et))
 
 
 @testfile('casts.mlir', '''
