@@ -9,7 +9,7 @@
 //! Abramowitz-Stegun 7.1.26 approximation (|error| < 1.5e-7).
 
 use crate::ir::{Type, Value};
-use crate::kernel::{KOpKind, KType};
+use crate::kernel::{FloatTy, KOpKind, KType};
 
 use super::context::Lowerer;
 use super::error::LowerError;
@@ -17,6 +17,37 @@ use super::helpers::ints::{bool_like, normalize};
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     use KOpKind::*;
+    let glsl_32bit_only = matches!(
+        kind,
+        MathExp
+            | MathExp2
+            | MathExpM1
+            | MathLog
+            | MathLog2
+            | MathLog10
+            | MathLog1p
+            | MathPowF
+            | MathTanh
+            | MathSin
+            | MathCos
+            | MathTan
+            | MathAsin
+            | MathAcos
+            | MathAtan
+            | MathAtan2
+            | MathSinh
+            | MathCosh
+            | MathAsinh
+            | MathAcosh
+            | MathAtanh
+            | MathErf
+    );
+    if glsl_32bit_only && l.result_kernel_type(0)?.scalar() == &KType::Float(FloatTy::F64) {
+        return Err(l.unsupported(
+            "on f64 is refused: GLSL.std.450 defines it for 16- and 32-bit floats only, \
+             and kiln has no f64-accurate lowering",
+        ));
+    }
     let direct = match kind {
         MathExp => Some("Exp"),
         MathExp2 => Some("Exp2"),
@@ -34,6 +65,9 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         MathAtan2 => Some("Atan2"),
         MathSinh => Some("Sinh"),
         MathCosh => Some("Cosh"),
+        MathAsinh => Some("Asinh"),
+        MathAcosh => Some("Acosh"),
+        MathAtanh => Some("Atanh"),
         MathFma => Some("Fma"),
         MathAbsF => Some("FAbs"),
         MathFloor => Some("Floor"),

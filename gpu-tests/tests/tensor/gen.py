@@ -1911,8 +1911,8 @@ def unary(f, op, X, et=None):
 
 @testfile('math_f32.mlir', '''
 math on f32 tensors, each against float64 numpy with the tolerance Vulkan's
-precision rules allow: exp/exp2/log/log2 (atol 1e-6, rtol 1e-5), tanh/erf
-(atol 1e-5, rtol 1e-4), sqrt/rsqrt (rtol 1e-5), sin/cos (atol 5e-4), powf
+precision rules allow: exp/exp2/log/log2 (atol 1e-6, rtol 1e-5), tanh/erf and
+asinh/acosh/atanh (atol 1e-5, rtol 1e-4), sqrt/rsqrt (rtol 1e-5), sin/cos (atol 5e-4), powf
 (rtol 1e-4), fma (default); exact rounding functions (floor, ceil, trunc,
 round, roundeven), absf, copysign, absi.''')
 def _(F):
@@ -1932,6 +1932,23 @@ def _(F):
     f.expect_almost_eq_const(unary(f, 'math.tanh', X), np.tanh(f64(x)), atol=1e-5, rtol=1e-4)
     erf = np.vectorize(math.erf)
     f.expect_almost_eq_const(unary(f, 'math.erf', X), erf(f64(x)), atol=1e-5, rtol=1e-4)
+
+    f = F.fn('asinh_acosh_atanh_37', '''
+The inverse hyperbolic functions (GLSL.std.450 Asinh, Acosh, Atanh; Vulkan
+inherits their precision from log, hence tanh's tolerance).''')
+    x = f.rng.floats((37,), 'f32', -20, 20)
+    x[:3] = [0.0, 1e-3, -0.5]
+    c = f.rng.floats((37,), 'f32', 1, 30)
+    c[0] = 1.0
+    t = f.rng.floats((37,), 'f32', -0.99, 0.99)
+    t[:2] = [0.0, -0.25]
+    X, C, T = f.const(x, 'f32'), f.const(c, 'f32'), f.const(t, 'f32')
+    f.expect_almost_eq_const(unary(f, 'math.asinh', X), np.arcsinh(f64(x)), atol=1e-5,
+                             rtol=1e-4)
+    f.expect_almost_eq_const(unary(f, 'math.acosh', C), np.arccosh(f64(c)), atol=1e-5,
+                             rtol=1e-4)
+    f.expect_almost_eq_const(unary(f, 'math.atanh', T), np.arctanh(f64(t)), atol=1e-5,
+                             rtol=1e-4)
 
     f = F.fn('sqrt_rsqrt_13')
     x = f.rng.floats((13,), 'f32', 0.001, 1000)
@@ -2659,6 +2676,26 @@ def _(F):
                       x.any(axis=1))
     f.expect_eq_const(reduce_short(f, 'arith.andi', X, f.full(True, (3,), 'i1'), [1]),
                       x.all(axis=1))
+
+    f = F.fn('reduce_f16_bf16_accumulate_once_rounded', '''
+A sum in f16 (bf16) accumulates in f32 and rounds once (IREE's
+large_reduction regression test: 4,096 x f16(0.001) is 4.098, where an f16
+accumulator gives 4.109). Every partial sum of these inputs is exact in f32
+(k x a value of 11 (8) significant bits stays below 2^24), so any order
+gives the once-rounded sum.''')
+    for et, shape, dims, how in [('f16', (4096,), [0], 'unfoldable'),
+                                 ('f16', (3, 2048), [1], 'unfoldable'),
+                                 ('bf16', (4096,), [0], 'unfoldable'),
+                                 ('f16', (5, 1000), [1], 'dynamic')]:
+        one = store(et, [0.001])[0]
+        x = np.full(shape, one)
+        X = f.const(x, et, how)
+        out = tuple(n for i, n in enumerate(shape) if i not in dims)
+        odyn = tuple(range(len(out))) if how == 'dynamic' else ()
+        sizes = {0: f.sizes_of(X)[0]} if how == 'dynamic' else None
+        init = f.fill(f.scalar(0.0, et), f.empty(out, et, odyn, sizes))
+        r = reduce_short(f, 'arith.addf', X, init, dims)
+        f.expect_eq_const(r, store(et, f64(x).sum(axis=tuple(dims))))
 
     f = F.fn('reduce_f16_bf16_in_f32_dynamic')
     h = f.rng.dyadic((7, 40), 'f16', -50, 50, 4)

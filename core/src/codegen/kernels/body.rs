@@ -259,15 +259,54 @@ impl Emitter<'_, '_, '_> {
             Tan => KOpKind::MathTan,
             Tanh => KOpKind::MathTanh,
             Trunc => KOpKind::MathTrunc,
-            Acosh | Asinh | Atanh | Cbrt | IPowI => {
-                return Err(self.unsupported(op, "has no GPU lowering in kiln yet"))
-            }
+            Acosh => KOpKind::MathAcosh,
+            Asinh => KOpKind::MathAsinh,
+            Atanh => KOpKind::MathAtanh,
+            Cbrt | IPowI => return Err(self.unsupported(op, "has no GPU lowering in kiln yet")),
         };
+        if res_elem == ElemType::F64 && glsl_32bit_only(m) {
+            return Err(self.unsupported(op, F64_REFUSAL));
+        }
         let ty = self.compute_type(res_elem);
         let v = self.b.op(k, args, &[ty], Vec::new());
         let v = self.b.module().op(v).results[0];
         Ok(self.round(v, res_elem))
     }
+}
+
+/// Why f64 transcendental functions are refused.
+const F64_REFUSAL: &str = "on f64 is refused: GLSL.std.450 defines it for 16- and 32-bit floats \
+     only, and kiln has no f64-accurate lowering (computing it in f32 would give f32 accuracy)";
+
+/// Whether `m` lowers through a GLSL.std.450 instruction defined for 16-
+/// and 32-bit floats only (Exp, Log, Pow, the trigonometric and hyperbolic
+/// functions; `erf`, `expm1`, `log1p` and `log10` use Exp, Log and Log2).
+fn glsl_32bit_only(m: MathOp) -> bool {
+    use MathOp::*;
+    matches!(
+        m,
+        Exp | Exp2
+            | ExpM1
+            | Log
+            | Log2
+            | Log10
+            | Log1p
+            | PowF
+            | Tanh
+            | Sin
+            | Cos
+            | Tan
+            | Asin
+            | Acos
+            | Atan
+            | Atan2
+            | Sinh
+            | Cosh
+            | Asinh
+            | Acosh
+            | Atanh
+            | Erf
+    )
 }
 
 fn arith_kop(a: ArithOp) -> Option<KOpKind> {
