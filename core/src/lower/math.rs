@@ -258,5 +258,10 @@ fn erf(l: &mut Lowerer, ty: Type) -> Result<Value, LowerError> {
     let pe = l.core_op("FMul", vec![poly, e], ty);
     let y = l.core_op("FSub", vec![one, pe], ty);
     let sign = l.glsl_op("FSign", vec![x], ty);
-    Ok(l.core_op("FMul", vec![y, sign], ty))
+    let r = l.core_op("FMul", vec![y, sign], ty);
+    // erf(+-0) = +-0: FSign(-0) may be +0 (lavapipe's is).
+    let bt = bool_like(l, ty);
+    let zero = l.const_float(ty, 0.0);
+    let is_zero = l.core_op("FOrdEqual", vec![x, zero], bt);
+    Ok(l.core_op("Select", vec![is_zero, x, r], ty))
 }

@@ -180,15 +180,15 @@ def round_fraction(q, et):
 
 def bf16_from_f64(x):
     """float64 array -> float32 array of bf16 values, rounded once (ties to
-    even). Normal range only (asserted): the tests stay away from bf16
-    subnormals."""
+    even), subnormals, overflow to infinity, signed zeros and NaN included."""
     x = np.asarray(x, dtype=np.float64)
-    m, e = np.frexp(x)
-    r = np.round(m * 256.0)  # numpy rounds halves to even
-    out = np.ldexp(r, e - 8)
-    bad = (out != 0) & ((np.abs(out) < 2.0 ** -126) | (np.abs(out) >= 2.0 ** 128))
-    assert not bad.any(), 'bf16 value out of the normal range'
-    return out.astype(np.float32)
+
+    def one(v):
+        if math.isnan(v) or math.isinf(v) or v == 0:
+            return v
+        return round_fraction(Fraction(v), 'bf16')
+    out = np.array([one(v) for v in x.reshape(-1).tolist()], dtype=np.float64)
+    return out.reshape(x.shape).astype(np.float32)
 
 
 def bf16_from_f32(x):
@@ -1787,7 +1787,9 @@ def int_edge_defined(op, a, b, bits):
 
 
 @testfile('edge_values.mlir', """
-Every binary arith op on every element type at the edge values: for floats
+Every binary arith op on every element type at the edge values (f32, f16,
+bf16, i8, i16, i32, i64), every float predicate, the exactly rounded unary
+float ops, and the special values of the transcendental functions: for floats
 ±0, ±inf, NaN, denormals, the largest finite values (IEEE results; remf is
 C's fmod: an infinite divisor gives the dividend, a zero result the
 dividend's sign; maximumf/minimumf propagate NaN and order -0 below +0,
@@ -1798,7 +1800,7 @@ shift by the width or more, no maxnumf of -0 and +0). NaN results are
 compared as NaN, whatever their bits: the region replaces them by one
 quiet NaN.""")
 def _(F):
-    for et in ['f32', 'f16']:
+    for et in ['f32', 'f16', 'bf16']:
         vals = float_edge_values(et)
         for op in FLOAT_EDGE_OPS:
             f = F.fn('%s_%s_edges' % (op, et))
@@ -1818,6 +1820,81 @@ def _(F):
             r = f.elementwise([X, Y], et, body)
             e = float_edge_expected(op, et, f64(x), f64(y))
             f.expect_eq_const(r, e)
+    for et in ['f32', 'f16', 'bf16']:
+        vals = float_edge_values(et) + [2.5, -0.5, {'f32': 0.49999997, 'f16': 0.4998,
+                                                    'bf16': 0.498046875}[et]]
+        x = store(et, np.array(vals))
+        X = f = None
+        f = F.fn('exact_unary_math_%s_edges' % et, """
+Unary float ops whose results are exact: negf, absf, floor, ceil, trunc,
+round (half away from zero), roundeven, sqrt (correctly rounded in IEEE and
+Vulkan), at the edge values.""")
+        X = f.const(x, et)
+        xf = f64(x)
+        with np.errstate(all='ignore'):
+            refs = {'arith.negf': -xf, 'math.absf': np.abs(xf), 'math.floor': np.floor(xf),
+                    'math.ceil': np.ceil(xf), 'math.trunc': np.trunc(xf),
+                    'math.round': np.array([math.copysign(math.floor(abs(v) + 0.5), v)
+                                            if math.isfinite(v) else v for v in xf]),
+                    'math.roundeven': np.round(xf), 'math.sqrt': np.sqrt(xf)}
+        for op, ref in refs.items():
+            body = """
+^bb0(%%a: %s, %%o: %s):
+  %%r = %s %%a : %s
+  %%u = arith.cmpf uno, %%r, %%r : %s
+  %%q = arith.constant %s : %s
+  %%s = arith.select %%u, %%q, %%r : %s
+  linalg.yield %%s : %s""" % (et, et, op, et, et, fmt_float(et, math.nan), et, et, et)
+            f.expect_eq_const(f.elementwise([X], et, body), store(et, ref))
+
+        f = F.fn('cmpf_%s_edges' % et, """
+Every float predicate at every pair of edge values (NaN unordered).""")
+        pairs = [(a, b) for a in float_edge_values(et) for b in float_edge_values(et)]
+        x = store(et, np.array([p[0] for p in pairs]))
+        y = store(et, np.array([p[1] for p in pairs]))
+        X, Y = f.const(x, et), f.const(y, et)
+        a, b = f64(x), f64(y)
+        uno = np.isnan(a) | np.isnan(b)
+        with np.errstate(invalid='ignore'):
+            refs = {'oeq': a == b, 'one': (a != b) & ~uno, 'olt': a < b, 'ole': a <= b,
+                    'ogt': a > b, 'oge': a >= b, 'ord': ~uno, 'ueq': (a == b) | uno,
+                    'une': a != b, 'ult': (a < b) | uno, 'ule': (a <= b) | uno,
+                    'ugt': (a > b) | uno, 'uge': (a >= b) | uno, 'uno': uno}
+        for p, ref in refs.items():
+            r = f.op('arith.cmpf %s, %s, %s : %s' % (p, X, Y, X.ty), 'i1', x.shape)
+            f.expect_eq_const(r, ref)
+
+    specials = {
+        'math.exp': ([-math.inf, math.inf, 0.0, -0.0, math.nan], np.exp),
+        'math.exp2': ([-math.inf, math.inf, 0.0, -0.0, math.nan], np.exp2),
+        'math.log': ([0.0, -0.0, math.inf, 1.0, -1.0, -math.inf, math.nan], np.log),
+        'math.log2': ([0.0, -0.0, math.inf, 1.0, -1.0, math.nan], np.log2),
+        'math.tanh': ([math.inf, -math.inf, 0.0, -0.0, math.nan], np.tanh),
+        'math.erf': ([math.inf, -math.inf, 0.0, -0.0, math.nan], np.vectorize(math.erf)),
+        'math.rsqrt': ([0.0, math.inf, 1.0, -1.0, math.nan], lambda v: 1 / np.sqrt(v)),
+        'math.sin': ([math.inf, -math.inf, math.nan, 0.0, -0.0], np.sin),
+        'math.cos': ([math.inf, -math.inf, math.nan, 0.0], np.cos),
+    }
+    for op, (vals, fn) in specials.items():
+        f = F.fn('%s_f32_special_values' % op.split('.')[1], """
+The values IEEE and C fix exactly at the special inputs: exp(-inf) = 0,
+exp(inf) = inf, exp(+-0) = 1, log(+-0) = -inf, log(inf) = inf, log(1) = 0,
+log(x < 0) = NaN, tanh(+-inf) = +-1, tanh(+-0) = +-0, erf(+-inf) = +-1,
+rsqrt(+0) = inf, rsqrt(inf) = 0, sin/cos(+-inf) = NaN, NaN in NaN out.""")
+        x = store('f32', np.array(vals))
+        X = f.const(x, 'f32')
+        with np.errstate(all='ignore'):
+            ref = np.array([float(fn(np.float64(v))) if not (op == 'math.erf' and math.isnan(v))
+                            else math.nan for v in f64(x)])
+        body = """
+^bb0(%%a: f32, %%o: f32):
+  %%r = %s %%a : f32
+  %%u = arith.cmpf uno, %%r, %%r : f32
+  %%q = arith.constant %s : f32
+  %%s = arith.select %%u, %%q, %%r : f32
+  linalg.yield %%s : f32""" % (op, fmt_float('f32', math.nan))
+        f.expect_eq_const(f.elementwise([X], 'f32', body), store('f32', ref))
+
     for et in ['i8', 'i16', 'i32', 'i64']:
         bits = INT_BITS[et]
         lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
