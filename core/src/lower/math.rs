@@ -7,6 +7,11 @@
 //! integer exponent keeps the sign, a non-integer one gives NaN),
 //! `math.copysign` works on the bits, `math.erf` uses the
 //! Abramowitz-Stegun 7.1.26 approximation (|error| < 1.5e-7).
+//!
+//! GLSL.std.450 defines Exp, Exp2, Log, Log2, Pow and the trigonometric
+//! and hyperbolic functions for 16- and 32-bit floats only: on f64 they
+//! (and the expansions built on them) are refused, naming the op, rather
+//! than emitted as a module spirv-val rejects or computed in f32.
 
 use crate::ir::{Type, Value};
 use crate::kernel::{FloatTy, KOpKind, KType};
