@@ -426,12 +426,14 @@ impl Backend for TensorBackend {
         if let Some(declared) = declared_env(module).map_err(BackendError)? {
             self.target.env = bounded_env(&self.target.env, &declared);
         }
-        let compiled =
-            compile_each_function(module, &self.target).map_err(|e| BackendError(e.to_string()))?;
+        let compiled = compile_each_function(module, &self.target)
+            .map_err(|e| BackendError(BackendError::chain(&e)))?;
         for (name, program) in compiled {
-            let result = program.map_err(|e| e.to_string()).and_then(|program| {
-                CpuProgram::load(program, self.options.clone()).map_err(|e| e.to_string())
-            });
+            let result = program
+                .map_err(|e| BackendError::chain(&e))
+                .and_then(|program| {
+                    CpuProgram::load(program, self.options.clone()).map_err(|e| e.to_string())
+                });
             self.programs.insert(name, result);
         }
         Ok(())

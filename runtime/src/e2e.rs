@@ -95,17 +95,19 @@ impl Backend for DeviceBackend {
         if let Some(declared) = declared_env(module).map_err(BackendError)? {
             self.target.env = bounded_env(&self.target.env, &declared);
         }
-        let compiled =
-            compile_each_function(module, &self.target).map_err(|e| BackendError(e.to_string()))?;
+        let compiled = compile_each_function(module, &self.target)
+            .map_err(|e| BackendError(BackendError::chain(&e)))?;
         for (name, program) in compiled {
-            let result = program.map_err(|e| e.to_string()).and_then(|program| {
-                if self.explain {
-                    for f in &program.functions {
-                        self.explanations.push(kiln_core::codegen::explain(f));
+            let result = program
+                .map_err(|e| BackendError::chain(&e))
+                .and_then(|program| {
+                    if self.explain {
+                        for f in &program.functions {
+                            self.explanations.push(kiln_core::codegen::explain(f));
+                        }
                     }
-                }
-                Program::load(&self.device, program).map_err(|e| e.to_string())
-            });
+                    Program::load(&self.device, program).map_err(|e| e.to_string())
+                });
             self.programs.insert(name, result);
         }
         Ok(())

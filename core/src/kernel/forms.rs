@@ -123,6 +123,9 @@ macro_rules! unary_ops {
             | $crate::kernel::ops::KOpKind::MathAtan
             | $crate::kernel::ops::KOpKind::MathSinh
             | $crate::kernel::ops::KOpKind::MathCosh
+            | $crate::kernel::ops::KOpKind::MathAsinh
+            | $crate::kernel::ops::KOpKind::MathAcosh
+            | $crate::kernel::ops::KOpKind::MathAtanh
             | $crate::kernel::ops::KOpKind::MathAbsF
             | $crate::kernel::ops::KOpKind::MathAbsI
             | $crate::kernel::ops::KOpKind::MathFloor

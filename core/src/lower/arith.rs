@@ -11,7 +11,7 @@ use crate::kernel::{KAttr, KOpKind, KType};
 
 use super::context::Lowerer;
 use super::error::LowerError;
-use super::helpers::ints::{bool_like, compare_int, normalize, zext_emulated};
+use super::helpers::ints::{bool_like, compare_int, normalize, signed_compare, zext_emulated};
 use super::types::IndexBits;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
@@ -45,7 +45,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         ArithSubF => float_bin(l, "FSub"),
         ArithMulF => float_bin(l, "FMul"),
         ArithDivF => float_bin(l, "FDiv"),
-        ArithRemF => float_bin(l, "FRem"),
+        ArithRemF => remf(l),
         ArithNegF => {
             let a = l.operand(0)?;
             let ty = l.result_type(0)?;
@@ -161,7 +161,26 @@ fn minmaxf(l: &mut Lowerer, name: &str, propagate_nan: bool) -> Result<(), Lower
     let (a, b) = (l.operand(0)?, l.operand(1)?);
     let ty = l.result_type(0)?;
     let bt = bool_like(l, ty);
-    let m = l.glsl_op(name, vec![a, b], ty);
+    let mut m = l.glsl_op(name, vec![a, b], ty);
+    if propagate_nan {
+        // maximumf / minimumf order -0 below +0; FMax / FMin leave the
+        // sign of a zero result undefined. For two zeros the sum is the
+        // maximum (+0 unless both are -0) and the negated sum of the
+        // negations the minimum.
+        let zero = l.const_float(ty, 0.0);
+        let a0 = l.core_op("FOrdEqual", vec![a, zero], bt);
+        let b0 = l.core_op("FOrdEqual", vec![b, zero], bt);
+        let zeros = l.core_op("LogicalAnd", vec![a0, b0], bt);
+        let z = if name == "FMax" {
+            l.core_op("FAdd", vec![a, b], ty)
+        } else {
+            let na = l.core_op("FNegate", vec![a], ty);
+            let nb = l.core_op("FNegate", vec![b], ty);
+            let s = l.core_op("FAdd", vec![na, nb], ty);
+            l.core_op("FNegate", vec![s], ty)
+        };
+        m = l.core_op("Select", vec![zeros, z, m], ty);
+    }
     // With `nnan` (or `fast`) the operands are promised not to be NaN:
     // the GLSL op alone, as MLIR lowers it.
     let no_nans = matches!(
@@ -181,6 +200,40 @@ fn minmaxf(l: &mut Lowerer, name: &str, propagate_nan: bool) -> Result<(), Lower
     l.set_result(0, v)
 }
 
+/// `arith.remf`, C's `fmod`, in memref-level kernels: `OpFRem` with its
+/// edges fixed: `|a| < |b|` (an infinite divisor too; FRem's result is
+/// undefined there, lavapipe gives NaN) gives the dividend, a zero divisor,
+/// an infinite dividend or a NaN gives NaN, and a zero result has the
+/// dividend's sign. FRem itself is `a - b * trunc(a / b)` within Vulkan's
+/// precision, inexact for large quotients: the tensor compiler emits an
+/// exact long division instead (`codegen::kernels::body`).
+fn remf(l: &mut Lowerer) -> Result<(), LowerError> {
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
+    let ty = l.result_type(0)?;
+    let bt = bool_like(l, ty);
+    let r = l.core_op("FRem", vec![a, b], ty);
+    let zero = l.const_float(ty, 0.0);
+    let neg_zero = l.const_float(ty, -0.0);
+    let r_zero = l.core_op("FOrdEqual", vec![r, zero], bt);
+    let a_neg = l.core_op("FOrdLessThan", vec![a, zero], bt);
+    let signed_zero = l.core_op("Select", vec![a_neg, neg_zero, zero], ty);
+    let r = l.core_op("Select", vec![r_zero, signed_zero, r], ty);
+    let abs_a = l.glsl_op("FAbs", vec![a], ty);
+    let abs_b = l.glsl_op("FAbs", vec![b], ty);
+    let small = l.core_op("FOrdLessThan", vec![abs_a, abs_b], bt);
+    let r = l.core_op("Select", vec![small, a, r], ty);
+    let a_inf = l.core_op("IsInf", vec![a], bt);
+    let b_zero = l.core_op("FOrdEqual", vec![b, zero], bt);
+    let a_nan = l.core_op("IsNan", vec![a], bt);
+    let b_nan = l.core_op("IsNan", vec![b], bt);
+    let bad = l.core_op("LogicalOr", vec![a_inf, b_zero], bt);
+    let bad = l.core_op("LogicalOr", vec![bad, a_nan], bt);
+    let bad = l.core_op("LogicalOr", vec![bad, b_nan], bt);
+    let nan = l.const_float(ty, f64::NAN);
+    let v = l.core_op("Select", vec![bad, nan, r], ty);
+    l.set_result(0, v)
+}
+
 /// `arith.remsi` as MLIR emulates it: `|a| umod |b|` with `a`'s sign.
 fn remsi(l: &mut Lowerer) -> Result<(), LowerError> {
     let (a, b) = (l.operand(0)?, l.operand(1)?);
@@ -190,7 +243,7 @@ fn remsi(l: &mut Lowerer) -> Result<(), LowerError> {
     let abs_b = l.glsl_op("SAbs", vec![b], ty);
     let r = l.core_op("UMod", vec![abs_a, abs_b], ty);
     let zero = l.const_int(ty, 0);
-    let neg = l.core_op("SLessThan", vec![a, zero], bt);
+    let neg = signed_compare(l, "SLessThan", a, zero, bt);
     let nr = l.core_op("SNegate", vec![r], ty);
     let v = l.core_op("Select", vec![neg, nr, r], ty);
     l.set_result(0, v)
@@ -227,8 +280,8 @@ fn signed_div_round(l: &mut Lowerer, ceil: bool) -> Result<(), LowerError> {
     let q = l.core_op("SDiv", vec![a, b], ty);
     let p = l.core_op("IMul", vec![q, b], ty);
     let inexact = l.core_op("INotEqual", vec![p, a], bt);
-    let a_neg = l.core_op("SLessThan", vec![a, zero], bt);
-    let b_neg = l.core_op("SLessThan", vec![b, zero], bt);
+    let a_neg = signed_compare(l, "SLessThan", a, zero, bt);
+    let b_neg = signed_compare(l, "SLessThan", b, zero, bt);
     let signs = if ceil {
         l.core_op("LogicalEqual", vec![a_neg, b_neg], bt)
     } else {

@@ -7,9 +7,14 @@
 //! integer exponent keeps the sign, a non-integer one gives NaN),
 //! `math.copysign` works on the bits, `math.erf` uses the
 //! Abramowitz-Stegun 7.1.26 approximation (|error| < 1.5e-7).
+//!
+//! GLSL.std.450 defines Exp, Exp2, Log, Log2, Pow and the trigonometric
+//! and hyperbolic functions for 16- and 32-bit floats only: on f64 they
+//! (and the expansions built on them) are refused, naming the op, rather
+//! than emitted as a module spirv-val rejects or computed in f32.
 
 use crate::ir::{Type, Value};
-use crate::kernel::{KOpKind, KType};
+use crate::kernel::{FloatTy, KOpKind, KType};
 
 use super::context::Lowerer;
 use super::error::LowerError;
@@ -17,6 +22,37 @@ use super::helpers::ints::{bool_like, normalize};
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     use KOpKind::*;
+    let glsl_32bit_only = matches!(
+        kind,
+        MathExp
+            | MathExp2
+            | MathExpM1
+            | MathLog
+            | MathLog2
+            | MathLog10
+            | MathLog1p
+            | MathPowF
+            | MathTanh
+            | MathSin
+            | MathCos
+            | MathTan
+            | MathAsin
+            | MathAcos
+            | MathAtan
+            | MathAtan2
+            | MathSinh
+            | MathCosh
+            | MathAsinh
+            | MathAcosh
+            | MathAtanh
+            | MathErf
+    );
+    if glsl_32bit_only && l.result_kernel_type(0)?.scalar() == &KType::Float(FloatTy::F64) {
+        return Err(l.unsupported(
+            "on f64 is refused: GLSL.std.450 defines it for 16- and 32-bit floats only, \
+             and kiln has no f64-accurate lowering",
+        ));
+    }
     let direct = match kind {
         MathExp => Some("Exp"),
         MathExp2 => Some("Exp2"),
@@ -34,6 +70,9 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         MathAtan2 => Some("Atan2"),
         MathSinh => Some("Sinh"),
         MathCosh => Some("Cosh"),
+        MathAsinh => Some("Asinh"),
+        MathAcosh => Some("Acosh"),
+        MathAtanh => Some("Atanh"),
         MathFma => Some("Fma"),
         MathAbsF => Some("FAbs"),
         MathFloor => Some("Floor"),
@@ -224,5 +263,10 @@ fn erf(l: &mut Lowerer, ty: Type) -> Result<Value, LowerError> {
     let pe = l.core_op("FMul", vec![poly, e], ty);
     let y = l.core_op("FSub", vec![one, pe], ty);
     let sign = l.glsl_op("FSign", vec![x], ty);
-    Ok(l.core_op("FMul", vec![y, sign], ty))
+    let r = l.core_op("FMul", vec![y, sign], ty);
+    // erf(+-0) = +-0: FSign(-0) may be +0 (lavapipe's is).
+    let bt = bool_like(l, ty);
+    let zero = l.const_float(ty, 0.0);
+    let is_zero = l.core_op("FOrdEqual", vec![x, zero], bt);
+    Ok(l.core_op("Select", vec![is_zero, x, r], ty))
 }

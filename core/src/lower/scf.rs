@@ -17,6 +17,7 @@ use crate::kernel::{KOp, KOpKind};
 
 use super::context::Lowerer;
 use super::error::LowerError;
+use super::helpers::ints::signed_compare;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
@@ -149,7 +150,7 @@ fn lower_for(l: &mut Lowerer) -> Result<(), LowerError> {
     for (&var, &a) in vars.iter().zip(&hargs[1..]) {
         l.store(var, a);
     }
-    let c = l.core_op("SLessThan", vec![hargs[0], ub], bt);
+    let c = signed_compare(l, "SLessThan", hargs[0], ub, bt);
     l.conditional_branch(c, body, merge);
 
     let kr = l.kernels.op(op).regions[0];

@@ -9,6 +9,7 @@ mod codegen_archive;
 mod codegen_arg_reductions;
 mod codegen_coop_matrix;
 mod codegen_dynamic_sizes;
+mod codegen_float_math;
 mod codegen_gpu_env;
 mod codegen_matvec;
 mod codegen_row_groups;

@@ -24,7 +24,10 @@ module attributes {gpu.container_module} {
       %16 = math.atan2 %15, %x : f32
       %17 = math.sinh %16 : f32
       %18 = math.cosh %17 : f32
-      %19 = math.powf %18, %x : f32
+      %as = math.asinh %18 : f32
+      %ac = math.acosh %as : f32
+      %at = math.atanh %ac : f32
+      %19 = math.powf %at, %x : f32
       %20 = math.fma %19, %x, %18 : f32
       %21 = math.absf %20 : f32
       %22 = math.floor %21 : f32

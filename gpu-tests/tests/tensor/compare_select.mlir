@@ -81,6 +81,479 @@ func.func @cmpi_predicates_i8_3x11() {
   return
 }
 
+// Every integer predicate on i1: as an integer of one bit, true is 1 unsigned
+// and -1 signed (so true <u false is false and true <s false is true).
+func.func @cmpi_predicates_i1() {
+  %in1 = util.unfoldable_constant dense<[false, false, true, true]> : tensor<4xi1>
+  %in2 = util.unfoldable_constant dense<[false, true, false, true]> : tensor<4xi1>
+  %t1 = arith.cmpi eq, %in1, %in2 : tensor<4xi1>
+  check.expect_eq_const(%t1, dense<[true, false, false, true]> : tensor<4xi1>) : tensor<4xi1>
+  %t2 = arith.cmpi ne, %in1, %in2 : tensor<4xi1>
+  check.expect_eq_const(%t2, dense<[false, true, true, false]> : tensor<4xi1>) : tensor<4xi1>
+  %t3 = arith.cmpi slt, %in1, %in2 : tensor<4xi1>
+  check.expect_eq_const(%t3, dense<[false, false, true, false]> : tensor<4xi1>) : tensor<4xi1>
+  %t4 = arith.cmpi sle, %in1, %in2 : tensor<4xi1>
+  check.expect_eq_const(%t4, dense<[true, false, true, true]> : tensor<4xi1>) : tensor<4xi1>
+  %t5 = arith.cmpi sgt, %in1, %in2 : tensor<4xi1>
+  check.expect_eq_const(%t5, dense<[false, true, false, false]> : tensor<4xi1>) : tensor<4xi1>
+  %t6 = arith.cmpi sge, %in1, %in2 : tensor<4xi1>
+  check.expect_eq_const(%t6, dense<[true, true, false, true]> : tensor<4xi1>) : tensor<4xi1>
+  %t7 = arith.cmpi ult, %in1, %in2 : tensor<4xi1>
+  check.expect_eq_const(%t7, dense<[false, true, false, false]> : tensor<4xi1>) : tensor<4xi1>
+  %t8 = arith.cmpi ule, %in1, %in2 : tensor<4xi1>
+  check.expect_eq_const(%t8, dense<[true, true, false, true]> : tensor<4xi1>) : tensor<4xi1>
+  %t9 = arith.cmpi ugt, %in1, %in2 : tensor<4xi1>
+  check.expect_eq_const(%t9, dense<[false, false, true, false]> : tensor<4xi1>) : tensor<4xi1>
+  %t10 = arith.cmpi uge, %in1, %in2 : tensor<4xi1>
+  check.expect_eq_const(%t10, dense<[true, false, true, true]> : tensor<4xi1>) : tensor<4xi1>
+  return
+}
+
+// Signed and unsigned comparisons of an i32 sign-extended to i64 with i64
+// constants inside a region (Mesa's NIR rewrites such a comparison using
+// -2^31 read as +2^31: on lavapipe extsi(x) > 0 was true for every x).
+func.func @cmpi_i64_of_sign_extended_i32() {
+  %in1 = util.unfoldable_constant dense<[0, 1, -1, 2, -2, 7, 2147483647, -2147483648]> : tensor<8xi32>
+  %e1 = tensor.empty() : tensor<8xi1>
+  %g1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e1 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 0 : i64
+    %c = arith.cmpi slt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g1, dense<[false, false, true, false, true, false, false, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e2 = tensor.empty() : tensor<8xi1>
+  %g2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e2 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 0 : i64
+    %c = arith.cmpi sle, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g2, dense<[true, false, true, false, true, false, false, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e3 = tensor.empty() : tensor<8xi1>
+  %g3 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e3 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 0 : i64
+    %c = arith.cmpi sgt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g3, dense<[false, true, false, true, false, true, true, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e4 = tensor.empty() : tensor<8xi1>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e4 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 0 : i64
+    %c = arith.cmpi sge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g4, dense<[true, true, false, true, false, true, true, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e5 = tensor.empty() : tensor<8xi1>
+  %g5 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e5 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 0 : i64
+    %c = arith.cmpi ult, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g5, dense<false> : tensor<8xi1>) : tensor<8xi1>
+  %e6 = tensor.empty() : tensor<8xi1>
+  %g6 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e6 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 0 : i64
+    %c = arith.cmpi uge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g6, dense<true> : tensor<8xi1>) : tensor<8xi1>
+  %e7 = tensor.empty() : tensor<8xi1>
+  %g7 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e7 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 1 : i64
+    %c = arith.cmpi slt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g7, dense<[true, false, true, false, true, false, false, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e8 = tensor.empty() : tensor<8xi1>
+  %g8 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e8 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 1 : i64
+    %c = arith.cmpi sle, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g8, dense<[true, true, true, false, true, false, false, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e9 = tensor.empty() : tensor<8xi1>
+  %g9 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e9 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 1 : i64
+    %c = arith.cmpi sgt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g9, dense<[false, false, false, true, false, true, true, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e10 = tensor.empty() : tensor<8xi1>
+  %g10 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e10 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 1 : i64
+    %c = arith.cmpi sge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g10, dense<[false, true, false, true, false, true, true, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e11 = tensor.empty() : tensor<8xi1>
+  %g11 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e11 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 1 : i64
+    %c = arith.cmpi ult, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g11, dense<[true, false, false, false, false, false, false, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e12 = tensor.empty() : tensor<8xi1>
+  %g12 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e12 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 1 : i64
+    %c = arith.cmpi uge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g12, dense<[false, true, true, true, true, true, true, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e13 = tensor.empty() : tensor<8xi1>
+  %g13 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e13 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -1 : i64
+    %c = arith.cmpi slt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g13, dense<[false, false, false, false, true, false, false, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e14 = tensor.empty() : tensor<8xi1>
+  %g14 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e14 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -1 : i64
+    %c = arith.cmpi sle, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g14, dense<[false, false, true, false, true, false, false, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e15 = tensor.empty() : tensor<8xi1>
+  %g15 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e15 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -1 : i64
+    %c = arith.cmpi sgt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g15, dense<[true, true, false, true, false, true, true, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e16 = tensor.empty() : tensor<8xi1>
+  %g16 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e16 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -1 : i64
+    %c = arith.cmpi sge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g16, dense<[true, true, true, true, false, true, true, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e17 = tensor.empty() : tensor<8xi1>
+  %g17 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e17 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -1 : i64
+    %c = arith.cmpi ult, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g17, dense<[true, true, false, true, true, true, true, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e18 = tensor.empty() : tensor<8xi1>
+  %g18 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e18 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -1 : i64
+    %c = arith.cmpi uge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g18, dense<[false, false, true, false, false, false, false, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e19 = tensor.empty() : tensor<8xi1>
+  %g19 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e19 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 2147483647 : i64
+    %c = arith.cmpi slt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g19, dense<[true, true, true, true, true, true, false, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e20 = tensor.empty() : tensor<8xi1>
+  %g20 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e20 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 2147483647 : i64
+    %c = arith.cmpi sle, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g20, dense<true> : tensor<8xi1>) : tensor<8xi1>
+  %e21 = tensor.empty() : tensor<8xi1>
+  %g21 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e21 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 2147483647 : i64
+    %c = arith.cmpi sgt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g21, dense<false> : tensor<8xi1>) : tensor<8xi1>
+  %e22 = tensor.empty() : tensor<8xi1>
+  %g22 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e22 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 2147483647 : i64
+    %c = arith.cmpi sge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g22, dense<[false, false, false, false, false, false, true, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e23 = tensor.empty() : tensor<8xi1>
+  %g23 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e23 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 2147483647 : i64
+    %c = arith.cmpi ult, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g23, dense<[true, true, false, true, false, true, false, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e24 = tensor.empty() : tensor<8xi1>
+  %g24 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e24 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 2147483647 : i64
+    %c = arith.cmpi uge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g24, dense<[false, false, true, false, true, false, true, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e25 = tensor.empty() : tensor<8xi1>
+  %g25 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e25 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -2147483648 : i64
+    %c = arith.cmpi slt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g25, dense<false> : tensor<8xi1>) : tensor<8xi1>
+  %e26 = tensor.empty() : tensor<8xi1>
+  %g26 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e26 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -2147483648 : i64
+    %c = arith.cmpi sle, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g26, dense<[false, false, false, false, false, false, false, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e27 = tensor.empty() : tensor<8xi1>
+  %g27 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e27 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -2147483648 : i64
+    %c = arith.cmpi sgt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g27, dense<[true, true, true, true, true, true, true, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e28 = tensor.empty() : tensor<8xi1>
+  %g28 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e28 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -2147483648 : i64
+    %c = arith.cmpi sge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g28, dense<true> : tensor<8xi1>) : tensor<8xi1>
+  %e29 = tensor.empty() : tensor<8xi1>
+  %g29 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e29 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -2147483648 : i64
+    %c = arith.cmpi ult, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g29, dense<[true, true, false, true, false, true, true, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e30 = tensor.empty() : tensor<8xi1>
+  %g30 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e30 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant -2147483648 : i64
+    %c = arith.cmpi uge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g30, dense<[false, false, true, false, true, false, false, true]> : tensor<8xi1>) : tensor<8xi1>
+  %e31 = tensor.empty() : tensor<8xi1>
+  %g31 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e31 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 4294967296 : i64
+    %c = arith.cmpi slt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g31, dense<true> : tensor<8xi1>) : tensor<8xi1>
+  %e32 = tensor.empty() : tensor<8xi1>
+  %g32 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e32 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 4294967296 : i64
+    %c = arith.cmpi sle, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g32, dense<true> : tensor<8xi1>) : tensor<8xi1>
+  %e33 = tensor.empty() : tensor<8xi1>
+  %g33 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e33 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 4294967296 : i64
+    %c = arith.cmpi sgt, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g33, dense<false> : tensor<8xi1>) : tensor<8xi1>
+  %e34 = tensor.empty() : tensor<8xi1>
+  %g34 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e34 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 4294967296 : i64
+    %c = arith.cmpi sge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g34, dense<false> : tensor<8xi1>) : tensor<8xi1>
+  %e35 = tensor.empty() : tensor<8xi1>
+  %g35 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e35 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 4294967296 : i64
+    %c = arith.cmpi ult, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g35, dense<[true, true, false, true, false, true, true, false]> : tensor<8xi1>) : tensor<8xi1>
+  %e36 = tensor.empty() : tensor<8xi1>
+  %g36 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<8xi32>) outs(%e36 : tensor<8xi1>) {
+  ^bb0(%a: i32, %o: i1):
+    %e = arith.extsi %a : i32 to i64
+    %k = arith.constant 4294967296 : i64
+    %c = arith.cmpi uge, %e, %k : i64
+    linalg.yield %c : i1
+  } -> tensor<8xi1>
+  check.expect_eq_const(%g36, dense<[false, false, true, false, true, false, false, true]> : tensor<8xi1>) : tensor<8xi1>
+  return
+}
+
+// ONNX Trilu through torch-mlir: a linalg.generic keeping x where
+// col - row <= k (tril) or col - row >= k (triu), the indices cast to i64
+// (ONNX's test_tril_one_row_neg and test_triu_one_row among them).
+func.func @trilu_i64_as_torch_mlir_lowers_it() {
+  %in1 = util.unfoldable_constant dense<[[[9, 6, 4, 1, 6]],
+      [[9, 2, 7, 2, 8]],
+      [[3, 6, 4, 5, 2]]]> : tensor<3x1x5xi64>
+  %e1 = tensor.empty() : tensor<3x1x5xi64>
+  %g1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%in1 : tensor<3x1x5xi64>) outs(%e1 : tensor<3x1x5xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    %r = linalg.index 1 : index
+    %c = linalg.index 2 : index
+    %ri = arith.index_cast %r : index to i64
+    %ci = arith.index_cast %c : index to i64
+    %k = arith.constant 0 : i64
+    %z = arith.constant 0 : i64
+    %rk = arith.addi %ri, %k : i64
+    %p = arith.cmpi sle, %ci, %rk : i64
+    %s = arith.select %p, %a, %z : i64
+    linalg.yield %s : i64
+  } -> tensor<3x1x5xi64>
+  check.expect_eq_const(%g1, dense<[[[9, 0, 0, 0, 0]],
+      [[9, 0, 0, 0, 0]],
+      [[3, 0, 0, 0, 0]]]> : tensor<3x1x5xi64>) : tensor<3x1x5xi64>
+  %in2 = util.unfoldable_constant dense<[[[7, 6, 1, 8, 8]],
+      [[4, 4, 1, 4, 8]],
+      [[2, 6, 7, 2, 1]]]> : tensor<3x1x5xi64>
+  %e2 = tensor.empty() : tensor<3x1x5xi64>
+  %g2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%in2 : tensor<3x1x5xi64>) outs(%e2 : tensor<3x1x5xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    %r = linalg.index 1 : index
+    %c = linalg.index 2 : index
+    %ri = arith.index_cast %r : index to i64
+    %ci = arith.index_cast %c : index to i64
+    %k = arith.constant 1 : i64
+    %z = arith.constant 0 : i64
+    %rk = arith.addi %ri, %k : i64
+    %p = arith.cmpi sge, %ci, %rk : i64
+    %s = arith.select %p, %a, %z : i64
+    linalg.yield %s : i64
+  } -> tensor<3x1x5xi64>
+  check.expect_eq_const(%g2, dense<[[[0, 6, 1, 8, 8]],
+      [[0, 4, 1, 4, 8]],
+      [[0, 6, 7, 2, 1]]]> : tensor<3x1x5xi64>) : tensor<3x1x5xi64>
+  %in3 = util.unfoldable_constant dense<[[7, 9, 6, 9, 1, 1],
+      [9, 1, 6, 9, 7, 3],
+      [3, 4, 2, 4, 7, 5],
+      [9, 5, 4, 4, 8, 9]]> : tensor<4x6xi64>
+  %e3 = tensor.empty() : tensor<4x6xi64>
+  %g3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%in3 : tensor<4x6xi64>) outs(%e3 : tensor<4x6xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    %r = linalg.index 0 : index
+    %c = linalg.index 1 : index
+    %ri = arith.index_cast %r : index to i64
+    %ci = arith.index_cast %c : index to i64
+    %k = arith.constant -1 : i64
+    %z = arith.constant 0 : i64
+    %rk = arith.addi %ri, %k : i64
+    %p = arith.cmpi sle, %ci, %rk : i64
+    %s = arith.select %p, %a, %z : i64
+    linalg.yield %s : i64
+  } -> tensor<4x6xi64>
+  check.expect_eq_const(%g3, dense<[[0, 0, 0, 0, 0, 0],
+      [9, 0, 0, 0, 0, 0],
+      [3, 4, 0, 0, 0, 0],
+      [9, 5, 4, 0, 0, 0]]> : tensor<4x6xi64>) : tensor<4x6xi64>
+  %in4 = util.unfoldable_constant dense<[[5, 7, 5, 5, 4, 6],
+      [2, 7, 3, 8, 5, 3],
+      [8, 5, 8, 9, 5, 4],
+      [6, 7, 8, 7, 9, 5]]> : tensor<4x6xi64>
+  %e4 = tensor.empty() : tensor<4x6xi64>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%in4 : tensor<4x6xi64>) outs(%e4 : tensor<4x6xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    %r = linalg.index 0 : index
+    %c = linalg.index 1 : index
+    %ri = arith.index_cast %r : index to i64
+    %ci = arith.index_cast %c : index to i64
+    %k = arith.constant 2 : i64
+    %z = arith.constant 0 : i64
+    %rk = arith.addi %ri, %k : i64
+    %p = arith.cmpi sge, %ci, %rk : i64
+    %s = arith.select %p, %a, %z : i64
+    linalg.yield %s : i64
+  } -> tensor<4x6xi64>
+  check.expect_eq_const(%g4, dense<[[0, 0, 5, 5, 4, 6],
+      [0, 0, 0, 8, 5, 3],
+      [0, 0, 0, 0, 5, 4],
+      [0, 0, 0, 0, 0, 5]]> : tensor<4x6xi64>) : tensor<4x6xi64>
+  %in5 = util.unfoldable_constant dense<[[8, 7, 6, 3, 3, 4],
+      [1, 3, 3, 7, 3, 9],
+      [1, 1, 8, 1, 7, 6],
+      [6, 7, 1, 7, 7, 2]]> : tensor<4x6xi64>
+  %e5 = tensor.empty() : tensor<4x6xi64>
+  %g5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%in5 : tensor<4x6xi64>) outs(%e5 : tensor<4x6xi64>) {
+  ^bb0(%a: i64, %o: i64):
+    %r = linalg.index 0 : index
+    %c = linalg.index 1 : index
+    %ri = arith.index_cast %r : index to i64
+    %ci = arith.index_cast %c : index to i64
+    %k = arith.constant -7 : i64
+    %z = arith.constant 0 : i64
+    %rk = arith.addi %ri, %k : i64
+    %p = arith.cmpi sge, %ci, %rk : i64
+    %s = arith.select %p, %a, %z : i64
+    linalg.yield %s : i64
+  } -> tensor<4x6xi64>
+  check.expect_eq_const(%g5, dense<[[8, 7, 6, 3, 3, 4],
+      [1, 3, 3, 7, 3, 9],
+      [1, 1, 8, 1, 7, 6],
+      [6, 7, 1, 7, 7, 2]]> : tensor<4x6xi64>) : tensor<4x6xi64>
+  return
+}
+
 func.func @select_tensor_condition_f32_and_i64() {
   %in1 = util.unfoldable_constant dense<[[-0.9874448, 3.6912549, 4.5016265, 3.1484156, 3.99559, -2.284618, -1.1758815],
       [4.605975, 0.13380343, -3.907602, 2.4148054, -4.0025654, -3.7296147, -4.9692407]]> : tensor<2x7xf32>

@@ -143,6 +143,43 @@ func.func @reduce_i1_any_all_3x10() {
   return
 }
 
+// A sum in f16 (bf16) accumulates in f32 and rounds once (IREE's
+// large_reduction regression test: 4,096 x f16(0.001) is 4.098, where an f16
+// accumulator gives 4.109). Every partial sum of these inputs is exact in f32
+// (k x a value of 11 (8) significant bits stays below 2^24), so any order
+// gives the once-rounded sum.
+func.func @reduce_f16_bf16_accumulate_once_rounded() {
+  %in1 = util.unfoldable_constant dense<0.001> : tensor<4096xf16>
+  %cst1 = arith.constant 0.0 : f16
+  %e1 = tensor.empty() : tensor<f16>
+  %f1 = linalg.fill ins(%cst1 : f16) outs(%e1 : tensor<f16>) -> tensor<f16>
+  %red1 = linalg.reduce { arith.addf } ins(%in1 : tensor<4096xf16>) outs(%f1 : tensor<f16>) dimensions = [0]
+  check.expect_eq_const(%red1, dense<4.098> : tensor<f16>) : tensor<f16>
+  %in2 = util.unfoldable_constant dense<0.001> : tensor<3x2048xf16>
+  %e2 = tensor.empty() : tensor<3xf16>
+  %f2 = linalg.fill ins(%cst1 : f16) outs(%e2 : tensor<3xf16>) -> tensor<3xf16>
+  %red2 = linalg.reduce { arith.addf } ins(%in2 : tensor<3x2048xf16>) outs(%f2 : tensor<3xf16>) dimensions = [1]
+  check.expect_eq_const(%red2, dense<2.049> : tensor<3xf16>) : tensor<3xf16>
+  %in3 = util.unfoldable_constant dense<0.001> : tensor<4096xbf16>
+  %cst2 = arith.constant 0.0 : bf16
+  %e3 = tensor.empty() : tensor<bf16>
+  %f3 = linalg.fill ins(%cst2 : bf16) outs(%e3 : tensor<bf16>) -> tensor<bf16>
+  %red3 = linalg.reduce { arith.addf } ins(%in3 : tensor<4096xbf16>) outs(%f3 : tensor<bf16>) dimensions = [0]
+  check.expect_eq_const(%red3, dense<4.1> : tensor<bf16>) : tensor<bf16>
+  %in4 = flow.tensor.dynamic_constant dense<0.001> : tensor<5x1000xf16> -> tensor<?x?xf16>
+  %c1 = arith.constant 0 : index
+  %d1 = tensor.dim %in4, %c1 : tensor<?x?xf16>
+  %c2 = arith.constant 1 : index
+  %d2 = tensor.dim %in4, %c2 : tensor<?x?xf16>
+  %e4 = tensor.empty(%d1) : tensor<?xf16>
+  %f4 = linalg.fill ins(%cst1 : f16) outs(%e4 : tensor<?xf16>) -> tensor<?xf16>
+  %red4 = linalg.reduce { arith.addf } ins(%in4 : tensor<?x?xf16>) outs(%f4 : tensor<?xf16>) dimensions = [1]
+  %b1 = util.optimization_barrier %red4 : tensor<?xf16>
+  %cast1 = tensor.cast %b1 : tensor<?xf16> to tensor<5xf16>
+  check.expect_eq_const(%cast1, dense<1.0> : tensor<5xf16>) : tensor<5xf16>
+  return
+}
+
 func.func @reduce_f16_bf16_in_f32_dynamic() {
   %in1 = flow.tensor.dynamic_constant dense<[[4.75, 7.0, 7.0, -1.0e+01, -6.0, 8.0, -3.75, -9.25, -0.75, 2.0, -0.75, 6.0, 11.0, 3.5, -10.5,
         5.0, -10.5, 7.25, 3.25, -0.25, 1.25, -5.5, 11.75, -1.0, 12.25, -4.25, 12.5, -3.75, 9.75, 3.5,

@@ -107,6 +107,10 @@ impl Emitter<'_, '_, '_> {
                 self.b.cast(k, args[0], res_ty)
             }
             Bitcast => self.bitcast(args[0], arg_elem, res_elem),
+            RemF => {
+                let v = self.fmod(args[0], args[1], res_elem)?;
+                self.round(v, res_elem)
+            }
             _ => {
                 let k = arith_kop(a).ok_or_else(|| {
                     self.unsupported(op, format!("no kernel form of {}", a.name()))
@@ -119,6 +123,59 @@ impl Emitter<'_, '_, '_> {
                 }
             }
         })
+    }
+
+    /// `arith.remf`, C's `fmod`, exactly: SPIR-V's `OpFRem` is
+    /// `x - y * trunc(x / y)` within Vulkan's precision (lavapipe gives
+    /// -inf for fmod(FLT_MAX, 1.5)) and undefined for an infinite divisor.
+    /// Binary long division on the magnitudes, every step exact: double
+    /// `t = |y|` while `2t <= |x|` (at most the exponent range of `elem`
+    /// times), then for each `t` down to `|y|` subtract it when it fits
+    /// (Sterbenz: `t <= r < 2t` makes `r - t` exact) and halve it. The
+    /// remainder takes the sign of `x`; `|x| < |y|` (an infinite `y`
+    /// too) gives `x` itself; an infinite `x`, a zero `y` or a NaN give NaN.
+    fn fmod(&mut self, x: KValue, y: KValue, elem: ElemType) -> Result<KValue, CodegenError> {
+        // Exponent range in steps: largest exponent - smallest denormal's.
+        let steps = match elem {
+            ElemType::F16 => 15 + 24 + 2,
+            ElemType::F64 => 1023 + 1074 + 2,
+            _ => 127 + 149 + 2,
+        };
+        let ty = self.b.type_of(x);
+        let ax = self.b.unary(KOpKind::MathAbsF, x);
+        let ay = self.b.unary(KOpKind::MathAbsF, y);
+        let (lb, ub, step) = (self.index(0), self.index(steps), self.index(1));
+        let two = self.b.const_float(2.0, ty.clone());
+        let half = self.b.const_float(0.5, ty.clone());
+        let t = self.for_(lb, ub, step, &[ay], |e, _, v| {
+            let t2 = e.b.binary(KOpKind::ArithMulF, v[0], two);
+            let fits = e.b.cmpf("ole", t2, ax);
+            Ok(vec![e.b.select(fits, t2, v[0])])
+        })?[0];
+        let r = self.for_(lb, ub, step, &[ax, t], |e, _, v| {
+            let (r, t) = (v[0], v[1]);
+            let fits = e.b.cmpf("oge", r, t);
+            let d = e.b.binary(KOpKind::ArithSubF, r, t);
+            let r = e.b.select(fits, d, r);
+            let above = e.b.cmpf("ogt", t, ay);
+            let th = e.b.binary(KOpKind::ArithMulF, t, half);
+            let t = e.b.select(above, th, t);
+            Ok(vec![r, t])
+        })?[0];
+        let zero = self.b.const_float(0.0, ty.clone());
+        let neg = self.b.cmpf("olt", x, zero);
+        let nr = self.b.negf(r);
+        let r = self.b.select(neg, nr, r);
+        let small = self.b.cmpf("olt", ax, ay);
+        let r = self.b.select(small, x, r);
+        let inf = self.b.const_float(f64::INFINITY, ty.clone());
+        let x_inf = self.b.cmpf("oeq", ax, inf);
+        let y_zero = self.b.cmpf("oeq", ay, zero);
+        let nan_in = self.b.cmpf("uno", x, y);
+        let bad = self.b.ori(x_inf, y_zero);
+        let bad = self.b.ori(bad, nan_in);
+        let nan = self.b.const_float(f64::NAN, ty);
+        Ok(self.b.select(bad, nan, r))
     }
 
     fn bitcast(&mut self, x: KValue, from: ElemType, to: ElemType) -> KValue {
@@ -202,15 +259,54 @@ impl Emitter<'_, '_, '_> {
             Tan => KOpKind::MathTan,
             Tanh => KOpKind::MathTanh,
             Trunc => KOpKind::MathTrunc,
-            Acosh | Asinh | Atanh | Cbrt | IPowI => {
-                return Err(self.unsupported(op, "has no GPU lowering in kiln yet"))
-            }
+            Acosh => KOpKind::MathAcosh,
+            Asinh => KOpKind::MathAsinh,
+            Atanh => KOpKind::MathAtanh,
+            Cbrt | IPowI => return Err(self.unsupported(op, "has no GPU lowering in kiln yet")),
         };
+        if res_elem == ElemType::F64 && glsl_32bit_only(m) {
+            return Err(self.unsupported(op, F64_REFUSAL));
+        }
         let ty = self.compute_type(res_elem);
         let v = self.b.op(k, args, &[ty], Vec::new());
         let v = self.b.module().op(v).results[0];
         Ok(self.round(v, res_elem))
     }
+}
+
+/// Why f64 transcendental functions are refused.
+const F64_REFUSAL: &str = "on f64 is refused: GLSL.std.450 defines it for 16- and 32-bit floats \
+     only, and kiln has no f64-accurate lowering (computing it in f32 would give f32 accuracy)";
+
+/// Whether `m` lowers through a GLSL.std.450 instruction defined for 16-
+/// and 32-bit floats only (Exp, Log, Pow, the trigonometric and hyperbolic
+/// functions; `erf`, `expm1`, `log1p` and `log10` use Exp, Log and Log2).
+fn glsl_32bit_only(m: MathOp) -> bool {
+    use MathOp::*;
+    matches!(
+        m,
+        Exp | Exp2
+            | ExpM1
+            | Log
+            | Log2
+            | Log10
+            | Log1p
+            | PowF
+            | Tanh
+            | Sin
+            | Cos
+            | Tan
+            | Asin
+            | Acos
+            | Atan
+            | Atan2
+            | Sinh
+            | Cosh
+            | Asinh
+            | Acosh
+            | Atanh
+            | Erf
+    )
 }
 
 fn arith_kop(a: ArithOp) -> Option<KOpKind> {

@@ -115,6 +115,24 @@ impl Emitter<'_, '_, '_> {
         };
         let one = self.index(1);
         let point = point.to_vec();
+        if let (SerialRange::Whole, Some(cs)) = (range, wide_combiners(self.c.info.m, s)) {
+            // f16/bf16 folded by one float op: accumulate in f32 from the
+            // inits (exact in f32), round once.
+            let accs = self.for_(begin, end, one, &acc0, |e, r, accs| {
+                let rc = e.delinearize(r, &sizes);
+                let mut p = point.clone();
+                for (i, &l) in loops.iter().enumerate() {
+                    p[l] = rc[i];
+                }
+                let xs = e.combinable_xs(op, s, &cs, &p)?;
+                Ok(e.fold_xs(&cs, accs, &xs))
+            })?;
+            return Ok(cs
+                .iter()
+                .zip(accs)
+                .map(|(c, v)| self.narrow(v, c))
+                .collect());
+        }
         self.for_(begin, end, one, &acc0, |e, r, accs| {
             let rc = e.delinearize(r, &sizes);
             let mut p = point.clone();
@@ -140,17 +158,22 @@ impl Emitter<'_, '_, '_> {
         }
     }
 
-    /// Narrows a widened accumulator back.
+    /// Narrows a widened accumulator back (f16/bf16: rounds it, once).
     pub fn narrow(&mut self, v: KValue, c: &Combiner) -> KValue {
         match c.elem {
             ElemType::Int(w) if w < 32 => self.b.cast(KOpKind::ArithTruncI, v, KType::Int(w)),
+            ElemType::F16 | ElemType::BF16 if accumulates_in_f32(c) => self.round(v, c.elem),
             _ => v,
         }
     }
 
+    /// The type a combiner accumulates in: i32 for narrower integers, f32
+    /// (unrounded: f16/bf16 compute in f32) for f16/bf16 folded by a float
+    /// op, so the sum of 4,096 f16 values rounds once, not 4,096 times.
     fn widened_elem(c: &Combiner) -> ElemType {
         match c.elem {
             ElemType::Int(w) if w < 32 => ElemType::I32,
+            ElemType::F16 | ElemType::BF16 if accumulates_in_f32(c) => ElemType::F32,
             e => e,
         }
     }
@@ -521,6 +544,11 @@ impl Emitter<'_, '_, '_> {
         inits: &[KValue],
         totals: &[KValue],
     ) -> Vec<KValue> {
+        if cs.iter().all(accumulates_in_f32) {
+            // init (op) total in f32, rounded once.
+            let out = self.fold_all(cs, inits, totals, true);
+            return cs.iter().zip(out).map(|(c, v)| self.narrow(v, c)).collect();
+        }
         let t: Vec<KValue> = cs
             .iter()
             .enumerate()
@@ -566,4 +594,26 @@ impl Emitter<'_, '_, '_> {
         }
         self.combinable_xs(op, s, cs, &p)
     }
+}
+
+/// Whether `c` folds f16/bf16 with one float op (not an arg-reduction):
+/// such a reduction accumulates in f32 and rounds once at the end.
+pub(crate) fn accumulates_in_f32(c: &Combiner) -> bool {
+    matches!(c.elem, ElemType::F16 | ElemType::BF16)
+        && c.arg.is_none()
+        && matches!(
+            c.op,
+            ArithOp::AddF
+                | ArithOp::MulF
+                | ArithOp::MaximumF
+                | ArithOp::MinimumF
+                | ArithOp::MaxNumF
+                | ArithOp::MinNumF
+        )
+}
+
+/// The combiners of `s` when every one accumulates in f32
+/// ([`accumulates_in_f32`]).
+fn wide_combiners(m: &crate::tensor::TensorModule, s: &Structured) -> Option<Vec<Combiner>> {
+    crate::codegen::combine::combiners(m, s).filter(|cs| cs.iter().all(accumulates_in_f32))
 }

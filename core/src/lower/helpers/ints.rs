@@ -69,17 +69,60 @@ pub(crate) fn compare_int(
     };
     let at = l.module.value_type(a);
     if l.module.types.is_bool(l.module.types.scalar_of(at)) {
-        let name = match pred {
-            "eq" => "LogicalEqual",
-            "ne" => "LogicalNotEqual",
-            _ => return Err(l.unsupported(format!("predicate '{pred}' on i1"))),
-        };
-        return Ok(l.core_op(name, vec![a, b], bt));
+        return Ok(compare_bool(l, pred, a, b, bt));
     }
     let (a, b) = if pred.starts_with('u') {
         (zext_emulated(l, a, kty), zext_emulated(l, b, kty))
     } else {
         (a, b)
     };
+    if pred.starts_with('s') {
+        return Ok(signed_compare(l, name, a, b, bt));
+    }
     Ok(l.core_op(name, vec![a, b], bt))
+}
+
+/// A comparison of two `i1` values. As integers of one bit, true is 1
+/// unsigned and -1 signed, so `ult` is `!a & b` and `slt` is `a & !b`.
+fn compare_bool(l: &mut Lowerer, pred: &str, a: Value, b: Value, bt: Type) -> Value {
+    match pred {
+        "eq" => l.core_op("LogicalEqual", vec![a, b], bt),
+        "ne" => l.core_op("LogicalNotEqual", vec![a, b], bt),
+        _ => {
+            // Put the predicate in the form x < y or x <= y.
+            let (x, y, or_equal) = match pred {
+                "ult" | "sgt" => (a, b, false),
+                "ule" | "sge" => (a, b, true),
+                "ugt" | "slt" => (b, a, false),
+                _ => (b, a, true), // "uge" | "sle"
+            };
+            // As unsigned: x < y is !x & y; x <= y is !x | y.
+            let nx = l.core_op("LogicalNot", vec![x], bt);
+            let name = if or_equal { "LogicalOr" } else { "LogicalAnd" };
+            l.core_op(name, vec![nx, y], bt)
+        }
+    }
+}
+
+/// A signed integer comparison `name` (`SLessThan`, ...). On 64-bit
+/// integers it is emitted as the unsigned comparison of the operands with
+/// their sign bits flipped (`a <s b` iff `a ^ MIN <u b ^ MIN`): Mesa's NIR
+/// (lavapipe 22.3 here) rewrites a signed comparison of a sign-extended
+/// 32-bit value with a 64-bit constant using -2^31 read as +2^31, so
+/// `extsi(x) > 0` is true for every x (issue 30: the ONNX `Trilu` tests).
+pub(crate) fn signed_compare(l: &mut Lowerer, name: &str, a: Value, b: Value, bt: Type) -> Value {
+    let ty = l.module.value_type(a);
+    if l.module.types.bit_width(ty) != Some(64) {
+        return l.core_op(name, vec![a, b], bt);
+    }
+    let min = l.const_int(ty, i128::from(i64::MIN));
+    let fa = l.core_op("BitwiseXor", vec![a, min], ty);
+    let fb = l.core_op("BitwiseXor", vec![b, min], ty);
+    let unsigned = match name {
+        "SLessThan" => "ULessThan",
+        "SLessThanEqual" => "ULessThanEqual",
+        "SGreaterThan" => "UGreaterThan",
+        _ => "UGreaterThanEqual",
+    };
+    l.core_op(unsigned, vec![fa, fb], bt)
 }

@@ -60,6 +60,26 @@ use crate::ir::Location;
 #[error("{0}")]
 pub struct BackendError(pub String);
 
+impl BackendError {
+    /// `e` and its causes on one line, `outer: inner: innermost`, a cause
+    /// left out when the text before already holds it (an error whose
+    /// message includes its source's): what a backend reports, so a
+    /// validator's or a driver's own words reach the user.
+    pub fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+        let mut text = e.to_string();
+        let mut cause = e.source();
+        while let Some(c) = cause {
+            let message = c.to_string();
+            if !text.contains(&message) {
+                text.push_str(": ");
+                text.push_str(&message);
+            }
+            cause = c.source();
+        }
+        text
+    }
+}
+
 /// What computes the test functions of an e2e file.
 ///
 /// A backend sees the *compute module*: the e2e module with every `check`

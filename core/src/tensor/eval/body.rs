@@ -59,6 +59,8 @@ pub(crate) struct Body {
     tensors: Vec<Rc<Tensor>>,
     /// The number of block arguments (registers `0..num_args`).
     pub(crate) num_args: usize,
+    /// The register of each value of the block.
+    slots: std::collections::HashMap<TValue, usize>,
 }
 
 /// The registers of a running body.
@@ -84,6 +86,7 @@ impl Body {
             yields: Vec::new(),
             tensors: Vec::new(),
             num_args: data.args.len(),
+            slots: std::collections::HashMap::new(),
         };
         let mut tensor_slot: std::collections::HashMap<TValue, usize> =
             std::collections::HashMap::new();
@@ -206,7 +209,13 @@ impl Body {
         if body.yields.iter().any(|&r| r > usize::MAX / 2) {
             return Err(EvalError::new("a region yields a tensor"));
         }
+        body.slots = slot;
         Ok(body)
+    }
+
+    /// The register holding `v` (a block argument or an op's result).
+    pub(crate) fn reg_of(&self, v: TValue) -> Option<usize> {
+        self.slots.get(&v).copied()
     }
 
     /// Fresh registers.

@@ -7,10 +7,12 @@ use super::body::Body;
 use super::scalar;
 use super::value::{strides, Scalar, Tensor, Value};
 use super::{EvalError, Interp};
+use crate::tensor::attr::IteratorType;
 use crate::tensor::entity::{TOp, TValue};
 use crate::tensor::ops::{ArithOp, LinalgKind, MathOp, OpKind};
-use crate::tensor::structured::structured;
+use crate::tensor::structured::{structured, Structured};
 use crate::tensor::types::ElemType;
+use crate::tensor::TensorModule;
 
 /// How an operand is addressed at a point.
 enum Access {
@@ -123,6 +125,18 @@ impl Interp<'_> {
         if body.num_args != operands.len() || body.yields.len() != outs.len() {
             return Err(EvalError::at(m, op, "the body does not match the operands"));
         }
+        // f16/bf16 outputs folded by one float op accumulate in f32 and
+        // round once at the end (as IREE does, and kiln's kernels): the
+        // register of the value folded in, and the f32 accumulators.
+        let wide = wide_accumulators(m, &s, &body, &outs);
+        let mut acc32: Vec<Vec<f64>> = wide
+            .iter()
+            .enumerate()
+            .map(|(j, w)| match w {
+                Some(_) => (0..outs[j].len()).map(|i| outs[j].get(i).float()).collect(),
+                None => Vec::new(),
+            })
+            .collect();
         if !empty_space {
             let mut regs = body.regs();
             let mut point = vec![0usize; ranges.len()];
@@ -168,8 +182,16 @@ impl Interp<'_> {
                 }
                 body.run(m, &mut regs, &point)?;
                 for (j, &y) in body.yields.iter().enumerate() {
+                    let at = offs[n_in + j] as usize;
+                    if let Some((op32, x)) = wide[j] {
+                        let args = [Scalar::Float(acc32[j][at]), regs.0[x]];
+                        let v = scalar::arith(op32, &args, ElemType::F32, ElemType::F32)
+                            .map_err(|e| EvalError::at(m, op, e))?;
+                        acc32[j][at] = v.float();
+                        continue;
+                    }
                     let v = regs.0[y];
-                    outs[j].set(offs[n_in + j] as usize, v);
+                    outs[j].set(at, v);
                 }
                 // Next point, row-major (the last loop fastest).
                 let mut d = ranges.len();
@@ -196,6 +218,14 @@ impl Interp<'_> {
                 };
                 if done {
                     break;
+                }
+            }
+        }
+        for (j, acc) in acc32.iter().enumerate() {
+            if wide[j].is_some() {
+                let elem = outs[j].elem;
+                for (i, &v) in acc.iter().enumerate() {
+                    outs[j].set(i, Scalar::Float(scalar::round(elem, v)));
                 }
             }
         }
@@ -280,4 +310,43 @@ impl Interp<'_> {
         }
         Ok(vec![Value::Tensor(Rc::new(out))])
     }
+}
+
+/// For each output of `s`: when it is an f16/bf16 reduction folded by one
+/// float op (`addf`, `mulf`, the max/min forms), that op and the register
+/// of the value folded in; `None` otherwise.
+fn wide_accumulators(
+    m: &TensorModule,
+    s: &Structured,
+    body: &Body,
+    outs: &[Tensor],
+) -> Vec<Option<(ArithOp, usize)>> {
+    let none = vec![None; outs.len()];
+    if !s.iterator_types.contains(&IteratorType::Reduction) {
+        return none;
+    }
+    let Some(cs) = crate::codegen::combine::combiners(m, s) else {
+        return none;
+    };
+    if cs.len() != outs.len() {
+        return none;
+    }
+    cs.iter()
+        .map(|c| {
+            let narrow = matches!(c.elem, ElemType::F16 | ElemType::BF16);
+            let float_op = matches!(
+                c.op,
+                ArithOp::AddF
+                    | ArithOp::MulF
+                    | ArithOp::MaximumF
+                    | ArithOp::MinimumF
+                    | ArithOp::MaxNumF
+                    | ArithOp::MinNumF
+            );
+            if !narrow || !float_op || c.arg.is_some() {
+                return None;
+            }
+            body.reg_of(c.x).map(|r| (c.op, r))
+        })
+        .collect()
 }
