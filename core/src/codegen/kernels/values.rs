@@ -37,7 +37,26 @@ impl Emitter<'_, '_, '_> {
         }
         let x = match self.c.buffers.buffer(v) {
             Some(buf) if !self.computed_here.contains(&v) => self.load(v, buf, coords),
-            _ => self.compute_elem(v, coords)?,
+            _ => {
+                if self.compute_depth >= super::emitter::MAX_COMPUTE_DEPTH {
+                    let message = format!(
+                        "too many ops fused into one dispatch (a chain deeper than {})",
+                        super::emitter::MAX_COMPUTE_DEPTH
+                    );
+                    return Err(match self.c.info.def_op(v) {
+                        Some(op) => self.unsupported(op, message),
+                        None => CodegenError::Unsupported {
+                            loc: self.loc,
+                            op: "func.func".into(),
+                            message,
+                        },
+                    });
+                }
+                self.compute_depth += 1;
+                let x = self.compute_elem(v, coords);
+                self.compute_depth -= 1;
+                x?
+            }
         };
         self.remember(key, vec![x]);
         Ok(x)
