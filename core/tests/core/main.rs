@@ -18,6 +18,7 @@ mod codegen_word_stores;
 pub mod common;
 mod coop_matrix;
 mod crate_docs;
+mod deep_programs;
 mod deserialize_corpus;
 mod deserialize_errors;
 mod deserialize_golden;
