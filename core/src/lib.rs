@@ -33,6 +33,8 @@
 //! * [`validate`]: SPIRV-Tools' validator, in process.
 //! * [`reflect`]: the pipeline interface of an entry point, from the spv IR
 //!   or from a binary, and the device limits of a target environment.
+//! * [`host_memory`]: overflow-free sizes and fallible host allocations
+//!   for data sized by user input.
 //! * [`host`]: the host side of an MLIR Vulkan-runner program, interpreted on
 //!   the CPU around each kernel launch.
 //! * [`fuzz`]: entry points of the fuzz targets (`fuzz/`) and of the CI
@@ -48,6 +50,7 @@ pub mod codegen;
 pub mod fuzz;
 pub mod grammar;
 pub mod host;
+pub mod host_memory;
 pub mod ir;
 pub mod kernel;
 pub mod layout;

@@ -27,6 +27,7 @@ mod fuzz_replay;
 mod golden;
 mod golden_binary;
 mod grammar_tables;
+mod huge_sizes;
 mod kernel_text;
 mod layout;
 mod llvm_lit;

@@ -137,7 +137,7 @@ impl Emitter<'_, '_, '_> {
         let d = m.op(op);
         match &d.kind {
             OpKind::Constant(ConstAttr::Dense(dense)) if dense.splat => {
-                let t = Tensor::from_dense(m, dense, &[1]);
+                let t = Tensor::from_dense(m, dense, &[1]).map_err(|e| self.unsupported(op, e))?;
                 Ok(self.konst(t.get(0), elem))
             }
             OpKind::OptimizationBarrier => {
