@@ -10,6 +10,7 @@ mod compile_cli;
 mod devices_cli;
 #[path = "../../../gpu-tests/tests/gpu/filecheck.rs"]
 mod filecheck;
+mod huge_sizes_cli;
 mod layout_cli;
 mod llvm_cli;
 mod lower_abi_cli;
