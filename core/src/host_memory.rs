@@ -39,7 +39,20 @@ pub fn element_count(dims: impl IntoIterator<Item = u64>) -> Option<u64> {
 /// (Linux; unlimited where neither can be read).
 pub fn limit_bytes() -> u64 {
     static LIMIT: OnceLock<u64> = OnceLock::new();
-    *LIMIT.get_or_init(|| address_space_limit().min(physical_memory()))
+    let host = *LIMIT.get_or_init(|| address_space_limit().min(physical_memory()));
+    host.min(THREAD_LIMIT.with(std::cell::Cell::get))
+}
+
+thread_local! {
+    /// A tighter limit for the current thread ([`limit_this_thread`]).
+    static THREAD_LIMIT: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+}
+
+/// Caps one allocation on the current thread at `bytes` (a fuzzer, or an
+/// embedder that gives kiln a budget); [`limit_bytes`] is the smaller of
+/// this and the host's limit.
+pub fn limit_this_thread(bytes: u64) {
+    THREAD_LIMIT.with(|l| l.set(bytes));
 }
 
 /// The soft `Max address space` of `/proc/self/limits`, in bytes.

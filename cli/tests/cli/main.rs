@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod amber_cli;
+mod atomic_output_cli;
 mod bad_input;
 mod bench_cli;
 mod common;
@@ -26,3 +27,4 @@ mod translate_cli;
 mod tune_cli;
 mod tune_matvec;
 mod update_vce_cli;
+mod user_binaries_cli;

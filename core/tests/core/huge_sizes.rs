@@ -98,3 +98,48 @@ fn host_sizes_are_checked_without_overflow() {
     ));
     assert_eq!(filled(7u16, 3), Ok(vec![7, 7, 7]));
 }
+
+/// A module with `n` `spirv.IAdd`s (one result id each) in its function.
+fn module_with_adds(n: usize) -> kiln_core::ir::Module {
+    let text = r#"spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.func @main() "None" {
+    %c = spirv.Constant 1 : i32
+    %s = spirv.IAdd %c, %c : i32
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @main
+  spirv.ExecutionMode @main "LocalSize", 1, 1, 1
+}
+"#;
+    let mut m = kiln_core::text::parse(text).expect("parses");
+    let add = (0..m.op_count())
+        .map(kiln_core::ir::Op::from_index)
+        .find(|&o| m.op(o).kind.name() == "IAdd")
+        .expect("an IAdd");
+    let block = m.op(add).parent.expect("placed");
+    let data = m.op(add).clone();
+    let ty = m.value_type(data.results[0]);
+    let ret = m.block_mut(block).ops.pop().expect("the return");
+    for _ in 0..n {
+        let op = m.create_op(
+            kiln_core::ir::OpSpec::new(data.kind.clone())
+                .operands(data.operands.clone())
+                .results(vec![ty]),
+        );
+        m.append_op(block, op);
+    }
+    m.block_mut(block).ops.push(ret);
+    m
+}
+
+#[test]
+fn the_serializer_refuses_more_ids_than_spirv_allows() {
+    // Ids: the adds, plus the module's own (types, constant, function,
+    // label, ...): past 4,194,303 (the deserializer's bound).
+    let err = kiln_core::binary::serialize(&module_with_adds(4_194_304)).expect_err("too many ids");
+    assert!(
+        err.to_string()
+            .contains("result ids, more than SPIR-V's limit of 4,194,303 on spv.module"),
+        "{err}"
+    );
+}

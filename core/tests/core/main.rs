@@ -2,6 +2,7 @@
 //! (each links SPIRV-Tools once instead of once per file).
 #![forbid(unsafe_code)]
 
+mod atomic_file;
 mod availability;
 mod binary_mutation;
 mod block_layout;
@@ -45,6 +46,7 @@ mod lower_util;
 mod lower_vector;
 mod pipeline;
 mod reflect_texel;
+mod reflect_user_binaries;
 mod serialize;
 mod target_env;
 mod tensor_builder;

@@ -258,9 +258,8 @@ pub fn parse_input(spec: &str) -> Result<HostArray> {
                 .map_err(|e| err(e.to_string()))?;
             match encoded.len() {
                 1 => {
-                    let mut out = kiln_core::host_memory::with_capacity(size).map_err(|e| {
-                        err(format!("cannot hold {numel} x {}: {e}", dtype.name()))
-                    })?;
+                    let mut out = kiln_core::host_memory::with_capacity(size)
+                        .map_err(|e| err(format!("cannot hold {numel} x {}: {e}", dtype.name())))?;
                     for _ in 0..numel {
                         out.extend_from_slice(&encoded[0]);
                     }
