@@ -25,7 +25,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use kiln_core::validate::{LayoutRules, ValidationEnv};
 use kiln_vulkan::Context;
 use spirv_tools::assembler::Assembler as _;
 use spirv_tools::opt::{Optimizer as _, Passes};
@@ -363,14 +362,9 @@ pub(crate) fn optimize(
     }
 }
 
-/// The environment every shader is validated for on `ctx`'s device: the
-/// Vulkan environment of its SPIR-V version, with the block layouts its
-/// enabled features allow.
-pub(crate) fn device_validation(ctx: &Context) -> (ValidationEnv, LayoutRules) {
-    ctx.validation_rules()
-}
-
-/// Validates `words` for the device (the validator's message on failure).
+/// Validates `words` for the device (the validator's message on failure):
+/// the Vulkan environment of its SPIR-V version, with the block layouts
+/// its enabled features allow (`Context::validate_binary`).
 pub(crate) fn validate(ctx: &Context, words: &[u32]) -> Result<(), String> {
     ctx.validate_binary(words).map_err(|e| e.to_string())
 }
