@@ -10,14 +10,14 @@ use std::process::Command;
 use crate::common::{run, scratch};
 
 /// Runs `kiln ARGS` under `ulimit -v 1048576` (KiB): exit code (-1 when
-/// killed by a signal) and stderr.
+/// killed by a signal), stderr after stdout.
 fn kiln_limited(args: &[&str]) -> (i32, String) {
     let mut line = format!("ulimit -v 1048576; exec '{}'", env!("CARGO_BIN_EXE_kiln"));
     for a in args {
         line.push_str(&format!(" '{a}'"));
     }
-    let (code, _out, err) = run(Command::new("sh").args(["-c", &line]), b"");
-    (code, err)
+    let (code, out, err) = run(Command::new("sh").args(["-c", &line]), b"");
+    (code, out + &err)
 }
 
 const PROGRAM: &str = "func.func @f(%a: tensor<?x1xf32>) -> tensor<?x1xf32> {
@@ -44,6 +44,7 @@ fn huge_inputs_are_error_lines_under_a_1_gib_limit() {
             assert_eq!(code, 1, "kiln {verb} --input {input}:\n{err}");
             assert!(!err.contains("panicked"), "{err}");
             let first = err.lines().next().unwrap_or("");
+            // (nothing on stdout: the error line is the first line)
             assert!(first.starts_with("error: --input"), "{err}");
             assert!(err.contains(says), "kiln {verb} --input {input}:\n{err}");
         }
