@@ -78,3 +78,36 @@ fn a_400_gb_tensor_is_a_failure_line_under_a_1_gib_limit() {
         "{err}"
     );
 }
+
+#[test]
+fn a_400_gb_memref_alloc_is_an_error_line_under_a_1_gib_limit() {
+    let dir = scratch("huge-alloc");
+    let file = dir.join("alloc.mlir");
+    std::fs::write(
+        &file,
+        "module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%out : memref<100000x1000000xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %out = memref.alloc() : memref<100000x1000000xf32>
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%out : memref<100000x1000000xf32>)
+    return
+  }
+}
+",
+    )
+    .expect("writes");
+    let (code, err) = kiln_limited(&["run", "--no-timing", file.to_str().expect("utf-8")]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        err.contains(
+            "is too large: it needs 400000000000 bytes of host memory, more than the 1073741824"
+        ),
+        "{err}"
+    );
+}
