@@ -27,8 +27,8 @@ MAX_TIME=${MAX_TIME:-0}
 if [ $# -gt 0 ]; then
     targets=("$@")
 else
-    targets=(spv_text kernel_text tensor_text amber_script target_env run_spv_bufspec
-        binary_reflect binary_deserialize)
+    targets=(spv_text kernel_text tensor_text tensor_compile tensor_eval amber_script
+        target_env run_spv_bufspec binary_reflect binary_deserialize)
 fi
 mkdir -p logs
 nice -n 19 cargo +nightly fuzz build -s none >logs/build.log 2>&1 || {
@@ -38,7 +38,7 @@ nice -n 19 cargo +nightly fuzz build -s none >logs/build.log 2>&1 || {
 for t in "${targets[@]}"; do
     case "$t" in
         binary_*) max_len=131072 ;;
-        tensor_text) max_len=32768 ;;
+        tensor_*) max_len=32768 ;;
         *) max_len=16384 ;;
     esac
     mkdir -p "logs/corpus/$t" "artifacts/$t"

@@ -25,7 +25,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use kiln_core::validate::{validate_with, LayoutRules, ValidationEnv};
 use kiln_vulkan::Context;
 use spirv_tools::assembler::Assembler as _;
 use spirv_tools::opt::{Optimizer as _, Passes};
@@ -363,22 +362,11 @@ pub(crate) fn optimize(
     }
 }
 
-/// The environment every shader is validated for on `ctx`'s device: the
-/// Vulkan environment of its SPIR-V version, with the block layouts its
-/// enabled features allow.
-pub(crate) fn device_validation(ctx: &Context) -> (ValidationEnv, LayoutRules) {
-    let env = ValidationEnv::for_vulkan_module(ctx.target_env().vce.version);
-    let rules = LayoutRules {
-        scalar_block_layout: ctx.features().scalar_block_layout,
-        uniform_buffer_standard_layout: false,
-    };
-    (env, rules)
-}
-
-/// Validates `words` for the device (the validator's message on failure).
+/// Validates `words` for the device (the validator's message on failure):
+/// the Vulkan environment of its SPIR-V version, with the block layouts
+/// its enabled features allow (`Context::validate_binary`).
 pub(crate) fn validate(ctx: &Context, words: &[u32]) -> Result<(), String> {
-    let (env, rules) = device_validation(ctx);
-    validate_with(words, env, rules).map_err(|e| e.to_string())
+    ctx.validate_binary(words).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -54,6 +54,8 @@ pub fn write_output(path: &Path, data: &[u8]) -> Result<()> {
         out.write_all(data).context("cannot write stdout")?;
         out.flush().context("cannot write stdout")
     } else {
-        std::fs::write(path, data).with_context(|| format!("cannot write {}", path.display()))
+        // Whole or not at all: a failed write leaves the old file.
+        kiln_core::atomic_file::write_atomic(path, data)
+            .with_context(|| format!("cannot write {}", path.display()))
     }
 }

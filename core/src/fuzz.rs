@@ -14,7 +14,12 @@
 //! * [`binary_reflect`]: what `kiln reflect` and `kiln run-spv` do with a
 //!   binary (bytes to words, entry points, reflection);
 //! * [`target_env`]: the `#spirv.target_env<...>` parser and printer;
-//! * [`tensor_text`]: the tensor-program parser, verifier and printer.
+//! * [`tensor_text`]: the tensor-program parser, verifier and printer;
+//! * [`tensor_compile`]: the tensor compiler (dispatch regions, strategies,
+//!   kernels, lowering, serialization) on every function of a program the
+//!   parser accepts;
+//! * [`tensor_eval`]: the reference evaluator running a program's e2e
+//!   tests, with host memory capped at [`EVAL_MEMORY`] bytes.
 //!
 //! [`mutate_binary`] is the structure-aware mutation the binary targets
 //! use (instructions deleted, duplicated, moved, retargeted), also used by
@@ -105,6 +110,51 @@ pub fn tensor_text(data: &[u8]) {
     let _ = crate::tensor::verify(&module);
     let printed = crate::tensor::print(&module);
     let _ = crate::tensor::parse(&printed);
+}
+
+/// The tensor compiler on a program the parser accepts: each function
+/// compiled for the default target env (an e2e program's compute module,
+/// as `kiln compile` compiles it).
+pub fn tensor_compile(data: &[u8]) {
+    let Some(text) = text_of(data) else { return };
+    let Ok(module) = crate::tensor::load(text) else {
+        return;
+    };
+    let module = if crate::tensor::e2e::is_e2e(&module) {
+        match crate::tensor::e2e::compute_module(&module) {
+            Ok(m) => m,
+            Err(_) => return,
+        }
+    } else {
+        module
+    };
+    let target = crate::codegen::CodegenTarget::new(
+        crate::target::TargetEnv::default(),
+        crate::codegen::DriverFacts::for_driver("", None),
+    );
+    let _ = crate::codegen::compile(&module, &target);
+}
+
+/// The most host memory [`tensor_eval`] lets the evaluator take (a fuzzer
+/// input may ask for any size; past this it is an error).
+pub const EVAL_MEMORY: u64 = 16 << 20;
+
+/// The reference evaluator on a program the parser accepts: its e2e tests
+/// run (checks included), each tensor at most [`EVAL_MEMORY`] bytes.
+pub fn tensor_eval(data: &[u8]) {
+    let Some(text) = text_of(data) else { return };
+    let Ok(module) = crate::tensor::load(text) else {
+        return;
+    };
+    if !crate::tensor::e2e::is_e2e(&module) {
+        return;
+    }
+    crate::host_memory::limit_this_thread(EVAL_MEMORY);
+    let _ = crate::tensor::e2e::run(
+        &module,
+        &mut crate::tensor::e2e::ReferenceBackend,
+        &crate::tensor::e2e::RunOptions::default(),
+    );
 }
 
 fn text_of(data: &[u8]) -> Option<&str> {

@@ -33,6 +33,10 @@
 //! * [`validate`]: SPIRV-Tools' validator, in process.
 //! * [`reflect`]: the pipeline interface of an entry point, from the spv IR
 //!   or from a binary, and the device limits of a target environment.
+//! * [`atomic_file`]: files written whole or not at all (temporary file,
+//!   then rename).
+//! * [`host_memory`]: overflow-free sizes and fallible host allocations
+//!   for data sized by user input.
 //! * [`host`]: the host side of an MLIR Vulkan-runner program, interpreted on
 //!   the CPU around each kernel launch.
 //! * [`fuzz`]: entry points of the fuzz targets (`fuzz/`) and of the CI
@@ -42,12 +46,14 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod atomic_file;
 pub mod availability;
 pub mod binary;
 pub mod codegen;
 pub mod fuzz;
 pub mod grammar;
 pub mod host;
+pub mod host_memory;
 pub mod ir;
 pub mod kernel;
 pub mod layout;

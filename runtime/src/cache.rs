@@ -31,7 +31,6 @@
 //! `~/Library/Caches/kiln` on macOS, `%LOCALAPPDATA%\kiln` on Windows).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use kiln_vulkan::PipelineCacheIdentity;
 
@@ -74,23 +73,9 @@ pub fn default_cache_dir() -> Option<PathBuf> {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}-{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("cache"),
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
+/// Writes `bytes` to `path` through a temporary file and a rename (the
+/// one helper every file kiln writes goes through).
+pub(crate) use kiln_core::atomic_file::write_atomic;
 
 /// A little reader over a cache file's bytes.
 struct Reader<'a>(&'a [u8]);

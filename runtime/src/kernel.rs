@@ -153,7 +153,18 @@ pub(crate) fn load(device: &Arc<DeviceInner>, source: KernelSource<'_>) -> Resul
     }
     let entry = source.entry();
     let words = match source {
-        KernelSource::Spirv { words, .. } => words.to_vec(),
+        KernelSource::Spirv { words, .. } => {
+            // A binary kiln did not produce: spirv-val before the driver
+            // sees it (drivers need not survive invalid modules).
+            device
+                .ctx
+                .validate_binary(words)
+                .map_err(|e| Error::Compile {
+                    kernel: entry.to_owned(),
+                    message: e.to_string(),
+                })?;
+            words.to_vec()
+        }
         KernelSource::Memref { text, kernel } => memref_binary(device, text, kernel, &key)?,
     };
     let interface =

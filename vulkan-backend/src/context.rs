@@ -431,6 +431,38 @@ impl Context {
         &self.shared.features
     }
 
+    /// Checks a SPIR-V binary kiln did not produce itself (a user's file,
+    /// a test's shader) with spirv-val for this device: the Vulkan
+    /// environment of the device's SPIR-V version, with the block layouts
+    /// its enabled features allow. Drivers are not required to survive
+    /// invalid modules (lavapipe crashes on some), so such a binary must
+    /// pass this before any `vkCreate*` call takes it.
+    pub fn validate_binary(
+        &self,
+        words: &[u32],
+    ) -> Result<(), kiln_core::validate::ValidationError> {
+        let (env, rules) = self.validation_rules();
+        kiln_core::validate::validate_with(words, env, rules)
+    }
+
+    /// The spirv-val environment and layout rules of this device (see
+    /// [`validate_binary`](Self::validate_binary)).
+    pub fn validation_rules(
+        &self,
+    ) -> (
+        kiln_core::validate::ValidationEnv,
+        kiln_core::validate::LayoutRules,
+    ) {
+        let env = kiln_core::validate::ValidationEnv::for_vulkan_module(
+            self.shared.target_env.vce.version,
+        );
+        let rules = kiln_core::validate::LayoutRules {
+            scalar_block_layout: self.shared.features.scalar_block_layout,
+            uniform_buffer_standard_layout: false,
+        };
+        (env, rules)
+    }
+
     /// The device limits dispatch checks against.
     pub fn limits(&self) -> &Limits {
         &self.shared.limits

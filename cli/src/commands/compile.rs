@@ -121,7 +121,8 @@ pub fn run(args: &CompileArgs) -> Result<Outcome> {
     for c in &compiled {
         let path = output_path(&args.output, &c.name, count);
         let bytes: Vec<u8> = c.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        kiln_core::atomic_file::write_atomic(&path, &bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(Outcome::Success)
 }

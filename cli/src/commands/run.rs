@@ -139,6 +139,17 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
         return run_cpu(&module, &name, args, given);
     }
     let ctx = super::vulkan_context(args.device.as_deref(), args.validation)?;
+    // Binaries kiln did not produce pass spirv-val before the driver sees
+    // them (drivers need not survive invalid modules).
+    for (module_name, words) in &given {
+        ctx.validate_binary(words).map_err(|e| {
+            anyhow::anyhow!(
+                "--kernel-binary {module_name}: spirv-val rejects the module for {}: {}",
+                e.env.name(),
+                e.full_message()
+            )
+        })?;
+    }
     let mut launcher = VulkanLauncher::new(&ctx, &module).with_timing(!args.no_timing);
     for (module_name, words) in given {
         launcher = launcher.with_binary(&module_name, words);

@@ -103,6 +103,16 @@ pub fn run(args: &RunSpvArgs) -> Result<Outcome> {
     let plan = request.plan(&specialized, &args.module)?;
 
     let ctx = crate::commands::vulkan_context(args.device.as_deref(), args.validation)?;
+    // The driver need not survive an invalid module (lavapipe crashes on
+    // an access chain with one index too many): spirv-val first.
+    ctx.validate_binary(&words).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: spirv-val rejects the module for {}: {}",
+            crate::commands::display_name(&args.module),
+            e.env.name(),
+            e.full_message()
+        )
+    })?;
     let result = dispatch(&ctx, &words, &iface, &spec, &plan, &request);
     report_validation(&ctx)?;
     let buffers = result?;

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod amber_cli;
+mod atomic_output_cli;
 mod bad_input;
 mod bench_cli;
 mod common;
@@ -10,6 +11,7 @@ mod compile_cli;
 mod devices_cli;
 #[path = "../../../gpu-tests/tests/gpu/filecheck.rs"]
 mod filecheck;
+mod huge_sizes_cli;
 mod layout_cli;
 mod llvm_cli;
 mod lower_abi_cli;
@@ -25,3 +27,4 @@ mod translate_cli;
 mod tune_cli;
 mod tune_matvec;
 mod update_vce_cli;
+mod user_binaries_cli;

@@ -18,6 +18,8 @@
 //! from the first tensor operand. Named linalg ops are left as they are:
 //! a strategy chooses by op family.
 
+use std::collections::HashMap;
+
 use crate::tensor::affine::AffineMap;
 use crate::tensor::attr::{ConstAttr, IteratorType};
 use crate::tensor::ops::{LinalgKind, LinalgOp, OpKind, TensorOp};
@@ -30,13 +32,28 @@ pub fn elementwise_to_generic(m: &mut TensorModule) -> usize {
     let mut count = 0;
     for f in m.funcs().to_vec() {
         let Some(body) = m.func(f).body else { continue };
-        let ops = m.block(body).ops.clone();
-        for op in ops {
-            if is_tensor_elementwise(m, op) {
-                rewrite(m, body, op);
-                count += 1;
-            }
+        if !m
+            .block(body)
+            .ops
+            .iter()
+            .any(|&op| is_tensor_elementwise(m, op))
+        {
+            continue;
         }
+        // One pass over the block and one over the uses (a chain of
+        // 100,000 ops must not cost 100,000 passes over the module).
+        let mut replaced = HashMap::new();
+        for op in m.take_ops(body) {
+            if is_tensor_elementwise(m, op) {
+                count += 1;
+                if let Some((from, to)) = rewrite(m, body, op) {
+                    replaced.insert(from, to);
+                    continue;
+                }
+            }
+            m.append_op(body, op);
+        }
+        m.replace_uses(&replaced);
     }
     count
 }
@@ -49,27 +66,18 @@ fn is_tensor_elementwise(m: &TensorModule, op: TOp) -> bool {
             .is_some_and(|&r| m.value_kind(r).is_tensor())
 }
 
-/// Inserts `op` before position `*at` of `block` and advances `*at`.
-fn insert(m: &mut TensorModule, block: TBlock, at: &mut usize, op: TOp) {
-    m.insert_op(block, *at, op);
-    *at += 1;
-}
-
-fn rewrite(m: &mut TensorModule, block: TBlock, op: TOp) {
+/// Appends the generic that replaces `op` (and the ops computing its
+/// init) to `block`; returns `op`'s result and the generic's, or `None`
+/// (nothing appended) when the result is not a ranked tensor.
+fn rewrite(m: &mut TensorModule, block: TBlock, op: TOp) -> Option<(TValue, TValue)> {
     let d = m.op(op).clone();
     let loc = d.loc;
     let result = d.results[0];
     let result_ty = m.value_type(result);
     let TypeKind::Tensor { shape, elem } = m.ty(result_ty).clone() else {
-        return;
+        return None;
     };
     let rank = shape.len() as u32;
-    let mut at = m
-        .block(block)
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(0);
     // tensor.empty with the dynamic sizes of the first tensor operand.
     let first_tensor = d
         .operands
@@ -93,7 +101,7 @@ fn rewrite(m: &mut TensorModule, block: TBlock, op: TOp) {
             vec![],
             loc,
         );
-        insert(m, block, &mut at, c);
+        m.append_op(block, c);
         let cv = m.op(c).results[0];
         let dim_op = m.create_op(
             OpKind::Tensor(TensorOp::Dim),
@@ -102,7 +110,7 @@ fn rewrite(m: &mut TensorModule, block: TBlock, op: TOp) {
             vec![],
             loc,
         );
-        insert(m, block, &mut at, dim_op);
+        m.append_op(block, dim_op);
         dyn_sizes.push(m.op(dim_op).results[0]);
     }
     let empty = m.create_op(
@@ -112,7 +120,7 @@ fn rewrite(m: &mut TensorModule, block: TBlock, op: TOp) {
         vec![],
         loc,
     );
-    insert(m, block, &mut at, empty);
+    m.append_op(block, empty);
     let init = m.op(empty).results[0];
 
     // The body: one argument per operand's element type, then the output's.
@@ -159,8 +167,6 @@ fn rewrite(m: &mut TensorModule, block: TBlock, op: TOp) {
         vec![body],
         loc,
     );
-    insert(m, block, &mut at, generic);
-    let new_result = m.op(generic).results[0];
-    m.detach_op(op);
-    m.replace_all_uses(result, new_result);
+    m.append_op(block, generic);
+    Some((result, m.op(generic).results[0]))
 }

@@ -37,7 +37,12 @@
 //!   inside the group is written by it once per row (see
 //!   [`super::row_group`]);
 //! * returned values and tensors captured inside op regions are always in
-//!   memory.
+//!   memory;
+//! * a chain of ops computed inside one dispatch is at most
+//!   [`MAX_FUSED_CHAIN`] ops deep (the kernel emitter computes a fused
+//!   value by walking back through its producers): the op that would
+//!   make it deeper is a dispatch of its own, so a chain of any length
+//!   compiles to dispatches of bounded depth.
 //!
 //! A dispatch writes all results of its op ([`DispatchRegion::stored`]),
 //! runs at the op's place in program order, and iterates over the op's
@@ -205,8 +210,16 @@ pub fn reads_output(info: &FuncInfo<'_>, op: TOp, j: usize) -> bool {
     read
 }
 
+/// The most ops a chain of producers fused into one dispatch may hold
+/// (see the module docs): it bounds the kernel emitter's recursion (a few
+/// stack frames per op) and the size of one kernel.
+pub const MAX_FUSED_CHAIN: usize = 256;
+
 struct Former<'a, 'm> {
     info: &'a FuncInfo<'m>,
+    /// How deep each op computed inside a dispatch sits in its chain of
+    /// readers (the dispatch op is 0).
+    depth: HashMap<TOp, usize>,
     fates: HashMap<TValue, ValueFate>,
     forced: HashSet<TValue>,
     /// Who reads each value, and whether once per element written.
@@ -233,6 +246,7 @@ struct Former<'a, 'm> {
 pub fn form_dispatch_regions(info: &FuncInfo<'_>) -> FuncRegions {
     let mut f = Former {
         info,
+        depth: HashMap::new(),
         fates: HashMap::new(),
         forced: HashSet::new(),
         reads: HashMap::new(),
@@ -361,6 +375,21 @@ impl Former<'_, '_> {
         }
     }
 
+    /// One more than the deepest reader of `op`'s results (the depth `op`
+    /// has when computed inside its readers' dispatch).
+    fn reader_depth(&self, op: TOp) -> usize {
+        let m = self.info.m;
+        m.op(op)
+            .results
+            .iter()
+            .filter_map(|r| self.reads.get(r))
+            .flatten()
+            .map(|(c, _)| self.depth.get(c).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0)
+            + 1
+    }
+
     fn owner_of(&self, op: TOp) -> Option<TOp> {
         self.owner.get(&op).copied().flatten()
     }
@@ -421,6 +450,8 @@ impl Former<'_, '_> {
                         self.forced.insert(src);
                     } else if self.live(r) {
                         self.fates.insert(r, ValueFate::Inlined);
+                        let depth = self.reader_depth(op);
+                        self.depth.insert(op, depth);
                         let reader = self.single_once_reader(r);
                         let once = reader.is_some();
                         self.once.insert(op, once);
@@ -496,6 +527,13 @@ impl Former<'_, '_> {
                 }
             }
         }
+        if !stored && row_host.is_none() && self.reader_depth(op) > MAX_FUSED_CHAIN {
+            // Too deep a chain inside one dispatch: this op starts a new one.
+            stored = true;
+            attach_to = None;
+        }
+        let depth = if stored { 0 } else { self.reader_depth(op) };
+        self.depth.insert(op, depth);
         if stored {
             for &r in &d.results {
                 let fate = if self.live(r) {

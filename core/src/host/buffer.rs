@@ -72,15 +72,22 @@ pub struct HostBuffer {
 }
 
 impl HostBuffer {
-    /// A zero-filled buffer of `shape` (None when its byte size overflows).
-    pub fn zeroed(elem: ElemType, shape: &[u64]) -> Option<HostBuffer> {
-        let count = shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d))?;
-        let bytes = count.checked_mul(elem.size() as u64)?;
-        let bytes = usize::try_from(bytes).ok()?;
-        Some(HostBuffer {
+    /// A zero-filled buffer of `shape`; an error when its byte size
+    /// overflows or the host cannot hold it (checked against the host's
+    /// limit, then allocated fallibly: a 400 GB `memref.alloc` is an
+    /// error, not an abort).
+    pub fn zeroed(
+        elem: ElemType,
+        shape: &[u64],
+    ) -> Result<HostBuffer, crate::host_memory::HostAllocError> {
+        use crate::host_memory::{check, element_count, filled, HostAllocError};
+        let count = element_count(shape.iter().copied()).ok_or(HostAllocError::Overflow)?;
+        let bytes = check(count, elem.size() as u64)?;
+        let bytes = usize::try_from(bytes).map_err(|_| HostAllocError::Overflow)?;
+        Ok(HostBuffer {
             elem,
             shape: shape.to_vec(),
-            data: vec![0; bytes],
+            data: filled(0, bytes)?,
         })
     }
 

@@ -458,7 +458,7 @@ impl Interp<'_> {
             }
         }
         let buf = HostBuffer::zeroed(elem_ty, &dims)
-            .ok_or_else(|| bad(self.m, op, format!("shape {dims:?} is too large")))?;
+            .map_err(|e| bad(self.m, op, format!("shape {dims:?} is too large: {e}")))?;
         self.buffers.push(buf);
         let id = self.buffers.len() - 1;
         self.set_results(op, vec![HostValue::MemRef(id)])

@@ -58,6 +58,47 @@ impl Elements {
         })
     }
 
+    /// `n` zeros of `elem`, allocated fallibly (`Ok(None)` for unsupported
+    /// element types; an error when the host cannot hold them).
+    pub fn try_zeros(
+        elem: ElemType,
+        n: usize,
+    ) -> Result<Option<Elements>, crate::host_memory::HostAllocError> {
+        use crate::host_memory::filled;
+        Ok(Some(match elem {
+            ElemType::Int(1) => Elements::I1(filled(false, n)?),
+            ElemType::Int(8) => Elements::I8(filled(0, n)?),
+            ElemType::Int(16) => Elements::I16(filled(0, n)?),
+            ElemType::Int(32) => Elements::I32(filled(0, n)?),
+            ElemType::Int(64) | ElemType::Index => Elements::I64(filled(0, n)?),
+            ElemType::F16 => Elements::F16(filled(0, n)?),
+            ElemType::BF16 => Elements::BF16(filled(0, n)?),
+            ElemType::F32 => Elements::F32(filled(0.0, n)?),
+            ElemType::F64 => Elements::F64(filled(0.0, n)?),
+            ElemType::Int(_) => return Ok(None),
+        }))
+    }
+
+    /// `n` copies of element `i`, allocated fallibly.
+    pub fn try_repeat(
+        &self,
+        i: usize,
+        n: usize,
+    ) -> Result<Elements, crate::host_memory::HostAllocError> {
+        use crate::host_memory::filled;
+        Ok(match self {
+            Elements::I1(v) => Elements::I1(filled(v[i], n)?),
+            Elements::I8(v) => Elements::I8(filled(v[i], n)?),
+            Elements::I16(v) => Elements::I16(filled(v[i], n)?),
+            Elements::I32(v) => Elements::I32(filled(v[i], n)?),
+            Elements::I64(v) => Elements::I64(filled(v[i], n)?),
+            Elements::F16(v) => Elements::F16(filled(v[i], n)?),
+            Elements::BF16(v) => Elements::BF16(filled(v[i], n)?),
+            Elements::F32(v) => Elements::F32(filled(v[i], n)?),
+            Elements::F64(v) => Elements::F64(filled(v[i], n)?),
+        })
+    }
+
     /// The number of elements.
     pub fn len(&self) -> usize {
         match self {

@@ -301,6 +301,31 @@ impl TensorModule {
         }
     }
 
+    /// Removes every op from `block` and returns them in order (they stay
+    /// in the arena, detached).
+    pub fn take_ops(&mut self, block: TBlock) -> Vec<TOp> {
+        let ops = std::mem::take(&mut self.blocks[block].ops);
+        for &op in &ops {
+            self.ops[op].parent = None;
+        }
+        ops
+    }
+
+    /// Replaces every use of a key of `map` by its value in every op of
+    /// the module, in one pass.
+    pub fn replace_uses(&mut self, map: &std::collections::HashMap<TValue, TValue>) {
+        if map.is_empty() {
+            return;
+        }
+        for i in 0..self.ops.len() {
+            for v in &mut self.ops[TOp::from_index(i)].operands {
+                if let Some(&to) = map.get(v) {
+                    *v = to;
+                }
+            }
+        }
+    }
+
     /// Replaces every use of `from` by `to` in every op of the module.
     pub fn replace_all_uses(&mut self, from: TValue, to: TValue) {
         for i in 0..self.ops.len() {

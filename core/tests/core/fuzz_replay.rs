@@ -59,6 +59,16 @@ fn tensor_text_corpus() {
 }
 
 #[test]
+fn tensor_compile_corpus() {
+    replay("tensor_compile", kiln_core::fuzz::tensor_compile);
+}
+
+#[test]
+fn tensor_eval_corpus() {
+    replay("tensor_eval", kiln_core::fuzz::tensor_eval);
+}
+
+#[test]
 #[ignore = "open: fuzz/open/binary_deserialize holds inputs the deserializer does not yet \
             import stably (fuzz/RESULTS.md); move each to fuzz/regressions once fixed"]
 fn binary_deserialize_open_findings() {

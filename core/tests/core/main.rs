@@ -2,6 +2,7 @@
 //! (each links SPIRV-Tools once instead of once per file).
 #![forbid(unsafe_code)]
 
+mod atomic_file;
 mod availability;
 mod binary_mutation;
 mod block_layout;
@@ -19,6 +20,7 @@ mod codegen_word_stores;
 pub mod common;
 mod coop_matrix;
 mod crate_docs;
+mod deep_programs;
 mod deserialize_corpus;
 mod deserialize_errors;
 mod deserialize_golden;
@@ -27,6 +29,7 @@ mod fuzz_replay;
 mod golden;
 mod golden_binary;
 mod grammar_tables;
+mod huge_sizes;
 mod kernel_text;
 mod layout;
 mod llvm_lit;
@@ -44,6 +47,7 @@ mod lower_util;
 mod lower_vector;
 mod pipeline;
 mod reflect_texel;
+mod reflect_user_binaries;
 mod serialize;
 mod target_env;
 mod tensor_builder;

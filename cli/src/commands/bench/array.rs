@@ -225,16 +225,22 @@ pub fn parse_input(spec: &str) -> Result<HostArray> {
         .map(|d| d.parse::<usize>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|_| err(format!("bad shape {:?}", parts.join("x"))))?;
-    let numel: usize = shape.iter().product();
+    // Sizes come from the user: counted without overflow and checked
+    // against the host's memory before anything is allocated.
+    let numel = kiln_core::host_memory::element_count(shape.iter().map(|&d| d as u64))
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| err(format!("{} has more elements than 2^64", parts.join("x"))))?;
+    let size = kiln_core::host_memory::check(numel as u64, dtype.size() as u64)
+        .map_err(|e| err(format!("cannot hold {numel} x {}: {e}", dtype.name())))?
+        as usize;
     let bytes = match values.trim().strip_prefix('@') {
         Some(path) => {
             let raw = std::fs::read(path).map_err(|e| err(format!("cannot read {path}: {e}")))?;
-            if raw.len() != numel * dtype.size() {
+            if raw.len() != size {
                 return Err(err(format!(
-                    "{path} has {} bytes, {numel} x {} needs {}",
+                    "{path} has {} bytes, {numel} x {} needs {size}",
                     raw.len(),
                     dtype.name(),
-                    numel * dtype.size()
                 )));
             }
             raw
@@ -251,7 +257,14 @@ pub fn parse_input(spec: &str) -> Result<HostArray> {
                 .collect::<Result<Vec<_>>>()
                 .map_err(|e| err(e.to_string()))?;
             match encoded.len() {
-                1 => encoded[0].repeat(numel),
+                1 => {
+                    let mut out = kiln_core::host_memory::with_capacity(size)
+                        .map_err(|e| err(format!("cannot hold {numel} x {}: {e}", dtype.name())))?;
+                    for _ in 0..numel {
+                        out.extend_from_slice(&encoded[0]);
+                    }
+                    out
+                }
                 n if n == numel => encoded.concat(),
                 n => {
                     return Err(err(format!(
@@ -348,8 +361,10 @@ pub fn read_npy(bytes: &[u8]) -> Result<HostArray> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(|_| anyhow!("bad shape {shape_text}"))?;
     let data = &bytes[start + header_len..];
-    let want = shape.iter().product::<usize>() * dtype.size();
-    if data.len() != want {
+    let want = kiln_core::host_memory::element_count(shape.iter().map(|&d| d as u64))
+        .and_then(|n| n.checked_mul(dtype.size() as u64))
+        .ok_or_else(|| anyhow!("shape {shape:?} has more bytes than 2^64"))?;
+    if data.len() as u64 != want {
         bail!(
             "{} data bytes, shape {shape:?} of {} needs {want}",
             data.len(),

@@ -48,6 +48,13 @@ impl SerializeError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum OpProblem {
+    /// The module needs more result ids than SPIR-V allows (reported on
+    /// the module op).
+    #[error("the module needs {ids} result ids, more than SPIR-V's limit of 4,194,303")]
+    TooManyIds {
+        /// The ids the module needs.
+        ids: u64,
+    },
     /// A symbol reference names nothing in the module.
     #[error("unknown symbol '@{0}'")]
     UnknownSymbol(String),

@@ -81,6 +81,17 @@ pub fn serialize(module: &Module) -> Result<Vec<u32>, SerializeError> {
 pub fn serialize_to_dr(module: &Module) -> Result<dr::Module, SerializeError> {
     let mut s = Serializer::new(module);
     s.process_module()?;
+    // SPIR-V's universal limit on result ids (what the deserializer, and
+    // every consumer, accepts): refuse rather than write a binary nobody
+    // reads.
+    if s.next_id > crate::binary::deserialize::reader::MAX_BOUND {
+        return Err(s.err(
+            module.top(),
+            OpProblem::TooManyIds {
+                ids: u64::from(s.next_id) - 1,
+            },
+        ));
+    }
     Ok(s.finish())
 }
 

@@ -106,7 +106,17 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     /// Values in memory that this kernel writes and so computes where it
     /// reads them (a row group's per-row outputs).
     pub computed_here: Vec<TValue>,
+    /// How many values are being computed from their producers, one
+    /// inside the other (bounded by [`MAX_COMPUTE_DEPTH`]).
+    pub compute_depth: usize,
 }
+
+/// The deepest nesting of values computed from their producers that one
+/// kernel may need: dispatch-region formation keeps fused chains within
+/// [`crate::codegen::regions::MAX_FUSED_CHAIN`] ops, so this is a guard
+/// against stack overflow, reported as an error, never reached by the
+/// regions kiln forms.
+pub(crate) const MAX_COMPUTE_DEPTH: usize = 2 * crate::codegen::regions::MAX_FUSED_CHAIN;
 
 impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
     /// An emitter of kernel `name` with `workgroup_size` into `km`.
@@ -139,6 +149,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             buffer_vec4_args: HashMap::new(),
             buffer_word_args: HashMap::new(),
             computed_here: Vec::new(),
+            compute_depth: 0,
         }
     }
 

@@ -37,7 +37,26 @@ impl Emitter<'_, '_, '_> {
         }
         let x = match self.c.buffers.buffer(v) {
             Some(buf) if !self.computed_here.contains(&v) => self.load(v, buf, coords),
-            _ => self.compute_elem(v, coords)?,
+            _ => {
+                if self.compute_depth >= super::emitter::MAX_COMPUTE_DEPTH {
+                    let message = format!(
+                        "too many ops fused into one dispatch (a chain deeper than {})",
+                        super::emitter::MAX_COMPUTE_DEPTH
+                    );
+                    return Err(match self.c.info.def_op(v) {
+                        Some(op) => self.unsupported(op, message),
+                        None => CodegenError::Unsupported {
+                            loc: self.loc,
+                            op: "func.func".into(),
+                            message,
+                        },
+                    });
+                }
+                self.compute_depth += 1;
+                let x = self.compute_elem(v, coords);
+                self.compute_depth -= 1;
+                x?
+            }
         };
         self.remember(key, vec![x]);
         Ok(x)
@@ -118,7 +137,7 @@ impl Emitter<'_, '_, '_> {
         let d = m.op(op);
         match &d.kind {
             OpKind::Constant(ConstAttr::Dense(dense)) if dense.splat => {
-                let t = Tensor::from_dense(m, dense, &[1]);
+                let t = Tensor::from_dense(m, dense, &[1]).map_err(|e| self.unsupported(op, e))?;
                 Ok(self.konst(t.get(0), elem))
             }
             OpKind::OptimizationBarrier => {

@@ -79,6 +79,13 @@ pub(super) fn extras(
 /// The queries [`extras`] needs beyond the binding rules of
 /// [`super`], on its module index.
 impl ModuleIndex<'_> {
+    /// Whether `id` is decorated `BuiltIn` (any built-in).
+    pub(super) fn has_builtin(&self, id: Word) -> bool {
+        self.decorations
+            .get(&id)
+            .is_some_and(|ds| ds.iter().any(|(d, _)| *d == Decoration::BuiltIn))
+    }
+
     fn is_builtin(&self, id: Word, builtin: spirv::BuiltIn) -> bool {
         self.decorations.get(&id).is_some_and(|ds| {
             ds.iter().any(|(d, rest)| {

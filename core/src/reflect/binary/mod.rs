@@ -108,6 +108,18 @@ pub fn reflect_binary(words: &[u32], entry_point: &str) -> Result<PipelineInterf
                 }
                 push = Some((range, desc));
             }
+            // Vulkan gives a compute shader no inputs or outputs but
+            // built-ins; spirv-val 2023.1 does not check it, and lavapipe
+            // crashes on an `Input` variable without one.
+            StorageClass::Input | StorageClass::Output if !index.has_builtin(var) => {
+                return Err(index.malformed(
+                    var,
+                    format!(
+                        "an {class:?} variable without a BuiltIn decoration (a compute \
+                         shader's only inputs and outputs are built-ins)"
+                    ),
+                ));
+            }
             _ => {}
         }
     }

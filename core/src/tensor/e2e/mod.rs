@@ -467,7 +467,7 @@ fn evaluate(m: &TensorModule, pc: &PlannedCheck, values: &[Value]) -> Option<Str
             _ => Err("expected an integer result".to_string()),
         },
         CheckOp::ExpectEq => tensor(0).and_then(|a| Ok(check::equal(&a, &tensor(1)?))),
-        CheckOp::ExpectEqConst(d) => tensor(0).map(|a| check::equal(&a, &expected(d))),
+        CheckOp::ExpectEqConst(d) => tensor(0).and_then(|a| Ok(check::equal(&a, &expected(d)?))),
         CheckOp::ExpectAlmostEq { atol, rtol } => tensor(0).and_then(|a| {
             Ok(check::almost_equal(
                 &a,
@@ -476,13 +476,13 @@ fn evaluate(m: &TensorModule, pc: &PlannedCheck, values: &[Value]) -> Option<Str
                 rtol.unwrap_or(DEFAULT_RTOL),
             ))
         }),
-        CheckOp::ExpectAlmostEqConst { value, atol, rtol } => tensor(0).map(|a| {
-            check::almost_equal(
+        CheckOp::ExpectAlmostEqConst { value, atol, rtol } => tensor(0).and_then(|a| {
+            Ok(check::almost_equal(
                 &a,
-                &expected(value),
+                &expected(value)?,
                 atol.unwrap_or(DEFAULT_ATOL),
                 rtol.unwrap_or(DEFAULT_RTOL),
-            )
+            ))
         }),
     };
     r.unwrap_or_else(Some)

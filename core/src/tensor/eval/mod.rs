@@ -198,7 +198,9 @@ impl Interp<'_> {
                         .iter()
                         .map(|d| d.fixed().unwrap_or(0) as usize)
                         .collect();
-                    Value::Tensor(Rc::new(Tensor::from_dense(m, d, &shape)))
+                    Value::Tensor(Rc::new(
+                        Tensor::from_dense(m, d, &shape).map_err(|e| EvalError::at(m, op, e))?,
+                    ))
                 }
                 other => Value::Scalar(constant_scalar(other).unwrap_or(Scalar::Int(0))),
             }]),
@@ -210,9 +212,9 @@ impl Interp<'_> {
                     .iter()
                     .map(|d| d.fixed().unwrap_or(0) as usize)
                     .collect();
-                Ok(vec![Value::Tensor(Rc::new(Tensor::from_dense(
-                    m, d, &shape,
-                )))])
+                Ok(vec![Value::Tensor(Rc::new(
+                    Tensor::from_dense(m, d, &shape).map_err(|e| EvalError::at(m, op, e))?,
+                ))])
             }
             OpKind::OptimizationBarrier => (0..data.operands.len()).map(arg).collect(),
             OpKind::Call { callee } => {
@@ -314,8 +316,7 @@ impl Interp<'_> {
                 }
             }
         }
-        let mut out = Tensor::zeros(res_elem, &shape)
-            .ok_or_else(|| EvalError::at(m, op, "unsupported element type"))?;
+        let mut out = Tensor::zeros(res_elem, &shape).map_err(|e| EvalError::at(m, op, e))?;
         let mut xs = vec![Scalar::Int(0); args.len()];
         for i in 0..out.len() {
             for (k, a) in args.iter().enumerate() {

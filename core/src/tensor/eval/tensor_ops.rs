@@ -148,7 +148,7 @@ impl Interp<'_> {
                     .collect::<Result<_, _>>()?;
                 let shape = self.result_shape(op, &sizes)?;
                 let t = Tensor::zeros(elem.unwrap_or(crate::tensor::types::ElemType::F32), &shape)
-                    .ok_or_else(|| EvalError::at(m, op, "unsupported element type"))?;
+                    .map_err(|e| EvalError::at(m, op, e))?;
                 new(t)
             }
             TensorOp::ExtractSlice {
@@ -293,8 +293,8 @@ impl Interp<'_> {
                     .ok_or_else(|| EvalError::at(m, op, "expects a region"))?;
                 let body = Body::compile(m, region, &|v| env[v.index()].clone())?;
                 let mut regs = body.regs();
-                let mut out = Tensor::zeros(src.elem, &shape)
-                    .ok_or_else(|| EvalError::at(m, op, "unsupported element type"))?;
+                let mut out =
+                    Tensor::zeros(src.elem, &shape).map_err(|e| EvalError::at(m, op, e))?;
                 let (sst, ost) = (src.strides(), out.strides());
                 for_each_index(&shape, |idx| {
                     let inside = (0..idx.len()).all(|d| {
@@ -401,8 +401,8 @@ impl Interp<'_> {
                     }
                     shape[dim] += p.shape[dim];
                 }
-                let mut out = Tensor::zeros(first.elem, &shape)
-                    .ok_or_else(|| EvalError::at(m, op, "unsupported element type"))?;
+                let mut out =
+                    Tensor::zeros(first.elem, &shape).map_err(|e| EvalError::at(m, op, e))?;
                 let ost = out.strides();
                 let mut at = 0usize;
                 for p in &parts {
@@ -435,7 +435,7 @@ impl Interp<'_> {
                     elem.unwrap_or(crate::tensor::types::ElemType::F32),
                     &shape[..],
                 )
-                .ok_or_else(|| EvalError::at(m, op, "unsupported element type"))?;
+                .map_err(|e| EvalError::at(m, op, e))?;
                 for i in 0..out.len() {
                     out.set(i, x);
                 }
@@ -445,7 +445,7 @@ impl Interp<'_> {
                 let shape = self.result_shape(op, &[])?;
                 let mut out =
                     Tensor::zeros(elem.unwrap_or(crate::tensor::types::ElemType::F32), &shape)
-                        .ok_or_else(|| EvalError::at(m, op, "unsupported element type"))?;
+                        .map_err(|e| EvalError::at(m, op, e))?;
                 for (i, &v) in ops.iter().enumerate() {
                     let x = env[v.index()]
                         .as_ref()

@@ -19,13 +19,18 @@ pub struct Tensor {
 }
 
 impl Tensor {
-    /// A tensor of zeros (`None` for unsupported element types).
-    pub fn zeros(elem: ElemType, shape: &[usize]) -> Option<Tensor> {
-        let n = shape.iter().product();
-        Some(Tensor {
+    /// A tensor of zeros; an error for unsupported element types and for
+    /// shapes the host cannot hold (sizes checked without overflow, the
+    /// memory allocated fallibly).
+    pub fn zeros(elem: ElemType, shape: &[usize]) -> Result<Tensor, String> {
+        let n = element_count(shape)?;
+        let data = Elements::try_zeros(elem, n)
+            .map_err(|e| too_large(elem, shape, &e))?
+            .ok_or_else(|| "unsupported element type".to_string())?;
+        Ok(Tensor {
             elem,
             shape: shape.to_vec(),
-            data: Elements::zeros(elem, n)?,
+            data,
         })
     }
 
@@ -56,19 +61,39 @@ impl Tensor {
 
     /// The tensor a dense attribute holds, with `shape` (a splat is
     /// repeated).
-    pub fn from_dense(m: &TensorModule, d: &DenseElements, shape: &[usize]) -> Tensor {
-        let n: usize = shape.iter().product();
+    pub fn from_dense(
+        m: &TensorModule,
+        d: &DenseElements,
+        shape: &[usize],
+    ) -> Result<Tensor, String> {
+        let elem = m.ty(d.ty).elem();
+        let n = element_count(shape)?;
         let data = if d.splat && n != d.data.len() {
-            d.data.repeat(0, n)
+            d.data
+                .try_repeat(0, n)
+                .map_err(|e| too_large(elem, shape, &e))?
         } else {
             d.data.clone()
         };
-        Tensor {
-            elem: m.ty(d.ty).elem(),
+        Ok(Tensor {
+            elem,
             shape: shape.to_vec(),
             data,
-        }
+        })
     }
+}
+
+/// The element count of `shape`, an error when it overflows.
+fn element_count(shape: &[usize]) -> Result<usize, String> {
+    crate::host_memory::element_count(shape.iter().map(|&d| d as u64))
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| format!("a tensor of shape {shape:?} has more elements than 2^64"))
+}
+
+/// The error for a tensor the host cannot hold.
+fn too_large(elem: ElemType, shape: &[usize], e: &crate::host_memory::HostAllocError) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    format!("cannot hold a tensor<{}x{elem}>: {e}", dims.join("x"))
 }
 
 /// Row-major strides of `shape`.

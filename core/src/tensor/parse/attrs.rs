@@ -391,7 +391,7 @@ impl Parser<'_> {
         if !elem.is_supported() {
             return self.err_at(ty_loc, format!("unsupported element type {elem}"));
         }
-        let n: u64 = shape.iter().product();
+        let n = crate::host_memory::element_count(shape.iter().copied()).unwrap_or(u64::MAX);
         let n = usize::try_from(n)
             .ok()
             .filter(|&n| n <= 1 << 31)
