@@ -2236,6 +2236,81 @@ def _(F):
     f.expect_almost_eq_const(y, ref, atol=1e-5, rtol=1e-4)
 
 
+@testfile('reduce_mean_used_twice.mlir', '''
+A mean (a reduction, then a division) both returned, through a
+tensor.expand_shape that keeps the reduced dims as 1s, and read by a
+broadcasting consumer (x - mean): the shapes ONNX ReduceMean and
+LayerNormalization importers produce. A whole-tensor and a 1-D mean (0-d),
+a mean over the last two dims of a 3-D tensor, and a row mean (keepdims).
+Inputs are small integers, so every sum is exact; the mean is one division
+(IEEE: correctly rounded in f32) and the tolerance is the default.''')
+def _(F):
+    def mean_used_twice(f, x, dims, keep_shape):
+        # sum over `dims` with linalg.reduce, mean = sum / n in a generic,
+        # the mean expanded to `keep_shape` and read by x - mean.
+        X = f.const(x, 'f32')
+        rank = x.ndim
+        kept = [d for d in range(rank) if d not in dims]
+        rshape = tuple(x.shape[d] for d in kept)
+        init = f.full(0.0, rshape, 'f32')
+        s = f.op('''linalg.reduce ins(%s : %s) outs(%s : %s) dimensions = [%s]
+  (%%a: f32, %%b: f32) {
+    %%t = arith.addf %%a, %%b : f32
+    linalg.yield %%t : f32
+  }''' % (X, X.ty, init, init.ty, ', '.join(map(str, dims))), 'f32', rshape, (), 'sum')
+        n = int(np.prod([x.shape[d] for d in dims]))
+        rr = len(rshape)
+        mean = f.generic([s], [f.empty(rshape, 'f32')], [ident(rr)] * 2, 'p' * rr, '''
+^bb0(%%a: f32, %%o: f32):
+  %%n = arith.constant %s : f32
+  %%d = arith.divf %%a, %%n : f32
+  linalg.yield %%d : f32''' % fmt_float('f32', float(n)), 'mean')
+        if rr == 0:
+            groups = '[]'
+        else:
+            # Each kept dim with the reduced 1s that follow it; reduced dims
+            # before the first kept one go with it.
+            gs, cur = [], []
+            for d in range(rank):
+                cur.append(d)
+                if d in kept and (len(gs) < len(kept) - 1):
+                    gs.append(cur)
+                    cur = []
+            gs.append(cur)
+            groups = '[%s]' % ', '.join('[%s]' % ', '.join(map(str, g)) for g in gs)
+        mk = f.op('tensor.expand_shape %s %s output_shape [%s] : %s into %s'
+                  % (mean, groups, ', '.join(map(str, keep_shape)), mean.ty,
+                     ttype(keep_shape, 'f32')), 'f32', tuple(keep_shape), (), 'keep')
+        dims_txt = ', '.join('d%d' % d for d in range(rank))
+        kept_txt = ', '.join('d%d' % d for d in kept)
+        c = f.generic([X, mean], [f.empty(x.shape, 'f32')],
+                      ['(%s) -> (%s)' % (dims_txt, dims_txt), '(%s) -> (%s)' % (dims_txt, kept_txt),
+                       '(%s) -> (%s)' % (dims_txt, dims_txt)], 'p' * rank, '''
+^bb0(%a: f32, %m: f32, %o: f32):
+  %d = arith.subf %a, %m : f32
+  linalg.yield %d : f32''', 'cen')
+        sums = x.astype(np.float64).sum(axis=tuple(dims), keepdims=True)
+        m32 = (sums.astype(np.float32) / np.float32(n)).astype(np.float32)
+        f.expect_almost_eq_const(mk, m32.reshape(keep_shape))
+        f.expect_almost_eq_const(c, x - m32)
+
+    f = F.fn('mean_all_3x4_kept_1x1', 'The case an ONNX LayerNormalization import hit.')
+    x = np.array([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 13]], np.float32)
+    mean_used_twice(f, x, [0, 1], (1, 1))
+
+    f = F.fn('mean_1d_37_kept_1')
+    x = f.rng.ints((37,), -20, 20).astype(np.float32)
+    mean_used_twice(f, x, [0], (1,))
+
+    f = F.fn('mean_last_two_2x3x4_kept_2x1x1')
+    x = f.rng.ints((2, 3, 4), -20, 20).astype(np.float32)
+    mean_used_twice(f, x, [1, 2], (2, 1, 1))
+
+    f = F.fn('mean_rows_5x7_kept_5x1')
+    x = f.rng.ints((5, 7), -20, 20).astype(np.float32)
+    mean_used_twice(f, x, [1], (5, 1))
+
+
 @testfile('fill.mlir', '''
 linalg.fill of every element type, of a 0-d tensor, of a dynamic tensor
 (sizes from tensor.dim), with a value that is only known at run time
