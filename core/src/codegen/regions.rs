@@ -309,7 +309,10 @@ pub fn form_dispatch_regions(info: &FuncInfo<'_>) -> FuncRegions {
         for o in &row_outputs {
             f.fates.insert(o.value, ValueFate::Stored(index));
         }
-        let family = if row_roots.is_empty() {
+        // A dispatch that writes per-row values runs as rows even without
+        // row roots (a returned `mean = sum / n` whose sum is a dispatch
+        // of its own): only the row-group kernel writes them.
+        let family = if row_roots.is_empty() && row_outputs.is_empty() {
             family(info, op, root)
         } else {
             OpFamily::Normalization

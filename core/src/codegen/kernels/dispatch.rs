@@ -103,6 +103,18 @@ pub fn emit_dispatch(
     shape: &DispatchShape,
 ) -> Result<Vec<Kernel>, CodegenError> {
     let m = info.m;
+    if !d.row_outputs.is_empty() && d.family != OpFamily::Normalization {
+        // Only the row-group kernel writes per-row values; any other
+        // would leave their buffers unwritten.
+        return Err(CodegenError::unsupported(
+            m,
+            d.op,
+            format!(
+                "internal: per-row outputs in a {} dispatch",
+                d.family.name()
+            ),
+        ));
+    }
     let loc = m.op(d.op).loc;
     let wg = strategy.invocations();
     let points = shapes.host.product(&shape.points);
