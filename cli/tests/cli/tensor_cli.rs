@@ -126,7 +126,7 @@ fn bad_tensor_input_is_one_located_error_line() {
         cases[3].0.as_bytes(),
     );
     assert_eq!(status, 1, "{err}");
-    assert!(out.contains("<stdin>:1:1: Failure\nreference backend: 3:8: 'tensor.cast' op run-time shape [5] does not fit tensor<4xf32>\n[  FAILED  ] module.f, where GetParam() = 0\n"), "{out}");
+    assert!(out.contains("<stdin>:1:1: Failure\nreference backend: 3:8: 'tensor.cast' op size mismatch: result dimension 0 is 5 at run time, but the program needs 4\n[  FAILED  ] module.f, where GetParam() = 0\n"), "{out}");
 }
 
 #[test]

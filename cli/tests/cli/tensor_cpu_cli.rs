@@ -150,7 +150,7 @@ fn reductions_pass_with_any_subgroup_size() {
         );
         assert_eq!(status, 0, "subgroup size {sg}: {out}{err}");
         assert!(
-            out.contains("[  PASSED  ] 5 tests."),
+            out.contains("[  PASSED  ] 6 tests."),
             "subgroup size {sg}: {out}"
         );
     }
