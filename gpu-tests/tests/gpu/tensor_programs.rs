@@ -234,6 +234,20 @@ pub fn check_file_for(
     failures
 }
 
+/// Functions the emulated-types env refuses with a clear error instead of
+/// running them: without Int64 kiln emulates i64 tensors in memory, not i64
+/// values computed inside a region (an `arith.extsi` to i64 there).
+const REFUSED_WITHOUT_INT64: &[&str] = &["cmpi_i64_of_sign_extended_i32"];
+
+/// Whether `failure` is one of those refusals and nothing else: it names
+/// the missing capability and one of the functions above, and reports at
+/// most one failing check.
+fn refused_without_int64(failure: &str) -> bool {
+    failure.contains("needs capability Int64")
+        && REFUSED_WITHOUT_INT64.iter().any(|f| failure.contains(f))
+        && failure.matches(": Failure").count() <= 1
+}
+
 /// Checks the corpus files whose index is `part` modulo `parts` (the
 /// corpus is split over several tests so they run in parallel).
 fn check_part(part: usize, parts: usize) {
@@ -256,7 +270,11 @@ fn check_part_for(part: usize, parts: usize, minimal: bool) {
         } else {
             device_target(&device)
         };
-        failures.extend(check_file_for(&device, f, target));
+        let mut found = check_file_for(&device, f, target);
+        if minimal {
+            found.retain(|failure| !refused_without_int64(failure));
+        }
+        failures.extend(found);
     }
     assert_no_validation_messages(device.context());
     assert!(
