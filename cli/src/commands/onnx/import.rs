@@ -4,12 +4,11 @@
 //! origins as comments; the given inputs fix shapes and static operands
 //! as they do for `kiln run`.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use kiln_onnx::{ArgSource, HostTensor, ImportOptions};
+use kiln_onnx::ArgSource;
 
 use crate::Outcome;
 
@@ -27,19 +26,7 @@ pub struct OnnxImportArgs {
 pub fn run(args: &OnnxImportArgs) -> Result<Outcome> {
     let name = args.file.display().to_string();
     let model = kiln_onnx::load_model(&args.file)?;
-    let mut inputs: HashMap<String, HostTensor> = HashMap::new();
-    for spec in &args.inputs {
-        let (n, t) = super::inputs::parse(spec)?;
-        inputs.insert(n, t);
-    }
-    let opts = ImportOptions {
-        input_shapes: inputs
-            .iter()
-            .map(|(n, t)| (n.clone(), t.shape().iter().map(|&d| d as u64).collect()))
-            .collect(),
-        input_values: inputs,
-        base_dir: args.file.parent().map(std::path::Path::to_path_buf),
-    };
+    let opts = super::inputs::import_options(&args.file, &args.inputs)?;
     let imp = kiln_onnx::import(&model, &opts).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let mut text = format!("// {name}: ai.onnx opset {}\n", imp.opset);
     for (i, a) in imp.args.iter().enumerate() {

@@ -60,3 +60,27 @@ pub fn parse(spec: &str) -> Result<(String, HostTensor)> {
     };
     Ok((name.to_owned(), t))
 }
+
+/// The import options `--input` specs give a model at `path`: each input's
+/// shape and value, external data read beside the model. (`kiln run` and
+/// `kiln onnx-import` read their inputs alike.)
+pub fn import_options(
+    path: &std::path::Path,
+    specs: &[String],
+) -> Result<kiln_onnx::ImportOptions> {
+    let mut inputs = std::collections::HashMap::new();
+    for spec in specs {
+        let (n, t) = parse(spec)?;
+        inputs.insert(n, t);
+    }
+    Ok(kiln_onnx::ImportOptions {
+        input_shapes: inputs
+            .iter()
+            .map(|(n, t): (&String, &HostTensor)| {
+                (n.clone(), t.shape().iter().map(|&d| d as u64).collect())
+            })
+            .collect(),
+        input_values: inputs,
+        base_dir: path.parent().map(std::path::Path::to_path_buf),
+    })
+}

@@ -4,10 +4,7 @@
 //! prints each output's name, shape and type; with `--output-dir` each
 //! output is written as `DIR/NAME.npy`, else small outputs are printed.
 
-use std::collections::HashMap;
-
 use anyhow::{bail, Context as _, Result};
-use kiln_onnx::{HostTensor, ImportOptions};
 
 use super::exec::{self, Engine};
 use crate::commands::run::RunArgs;
@@ -24,19 +21,7 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
         bail!("{name}: --function applies to tensor programs");
     }
     let model = kiln_onnx::load_model(path)?;
-    let mut inputs: HashMap<String, HostTensor> = HashMap::new();
-    for spec in &args.inputs {
-        let (n, t) = super::inputs::parse(spec)?;
-        inputs.insert(n, t);
-    }
-    let opts = ImportOptions {
-        input_shapes: inputs
-            .iter()
-            .map(|(n, t)| (n.clone(), t.shape().iter().map(|&d| d as u64).collect()))
-            .collect(),
-        input_values: inputs.clone(),
-        base_dir: path.parent().map(std::path::Path::to_path_buf),
-    };
+    let opts = super::inputs::import_options(path, &args.inputs)?;
     let imported = kiln_onnx::import(&model, &opts).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let engine = if args.reference {
         if args.cpu.cpu {
@@ -51,7 +36,8 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
             args.validation,
         )?)
     };
-    let outputs = exec::run(&engine, &imported, &inputs).with_context(|| name.clone())?;
+    let outputs =
+        exec::run(&engine, &imported, &opts.input_values).with_context(|| name.clone())?;
     if let Engine::Device(d) = &engine {
         let messages = d.context().take_validation_messages();
         for m in &messages {
