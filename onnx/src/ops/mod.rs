@@ -3,8 +3,11 @@
 //! supported ops ([`supported_ops`]) and the "unsupported node" check are
 //! generated from it.
 
+pub mod attention;
 pub mod conv;
 pub mod elementwise;
+pub mod gather;
+pub mod loss;
 pub mod matmul;
 pub mod more;
 pub mod reduce;
@@ -68,6 +71,7 @@ table! {
     "Acosh" 9..max => ew::acosh;
     "Add" 7..max => ew::add;
     "And" 7..max => ew::and;
+    "Attention" 23..max => attention::attention;
     "ArgMax" 1..max => more::arg_max;
     "ArgMin" 1..max => more::arg_min;
     "Asin" 7..max => ew::asin;
@@ -94,6 +98,7 @@ table! {
     "Constant" 1..max => shape::constant;
     "ConstantOfShape" 9..max => shape::constant_of_shape;
     "Cos" 7..max => ew::cos;
+    "CumSum" 11..max => gather::cum_sum;
     "Cosh" 9..max => ew::cosh;
     "Div" 7..max => ew::div;
     "Dropout" 7..max => ew::identity;
@@ -105,6 +110,8 @@ table! {
     "Flatten" 1..max => shape::flatten;
     "Floor" 6..max => ew::floor;
     "Gather" 1..max => shape::gather;
+    "GatherElements" 11..max => gather::gather_elements;
+    "GatherND" 11..max => gather::gather_nd;
     "Gelu" 20..max => ew::gelu;
     "Gemm" 7..max => matmul::gemm;
     "Greater" 7..max => ew::greater;
@@ -127,6 +134,7 @@ table! {
     "Mish" 18..max => ew::mish;
     "Mod" 10..max => more::modulo;
     "Mul" 7..max => ew::mul;
+    "NegativeLogLikelihoodLoss" 12..max => loss::nll_loss;
     "Neg" 6..max => ew::neg;
     "Not" 1..max => ew::not;
     "Or" 7..max => ew::or;
@@ -135,6 +143,7 @@ table! {
     "PRelu" 7..max => ew::prelu;
     "Range" 11..max => more::range;
     "Reciprocal" 6..max => ew::reciprocal;
+    "RMSNormalization" 23..max => reduce::rms_norm;
     "ReduceL1" 1..max => reduce::reduce_l1;
     "ReduceL2" 1..max => reduce::reduce_l2;
     "ReduceLogSum" 1..max => reduce::reduce_log_sum;
@@ -157,6 +166,7 @@ table! {
     "Size" 1..max => shape::size;
     "Slice" 1..max => shape::slice;
     "Softmax" 1..max => reduce::softmax;
+    "SoftmaxCrossEntropyLoss" 12..max => loss::softmax_cross_entropy;
     "Softplus" 1..max => ew::softplus;
     "Softsign" 1..max => ew::softsign;
     "Split" 2..max => more::split;

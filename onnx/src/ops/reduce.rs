@@ -375,3 +375,45 @@ pub fn batch_norm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         .map_err(|e| n.err(e))?;
     Ok(vec![y])
 }
+
+/// `RMSNormalization` (opset 23): `x / sqrt(mean(x², axes axis..) +
+/// epsilon) * scale`, scale broadcast against `x`.
+pub fn rms_norm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let x = n.input(0)?;
+    let dt = x.dtype;
+    if !dt.is_float() {
+        return Err(n.err("RMSNormalization of integers"));
+    }
+    let shape = x
+        .static_shape()
+        .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
+    let r = shape.len();
+    let ax0 = n.axis(n.int("axis", -1), r)?;
+    let eps = f64::from(n.float("epsilon", 1e-5));
+    let axes: Vec<usize> = (ax0..r).collect();
+    let count: u64 = shape[ax0..].iter().product();
+    let sq = c
+        .reduce(x, &axes, dt, ScalarBits::Float(0.0), |bb, v, acc| {
+            let s = arith(bb, dt, Bin::Mul, v, v);
+            arith(bb, dt, Bin::Add, s, acc)
+        })
+        .map_err(|e| n.err(e))?;
+    let inv = c
+        .elementwise(&[&sq], dt, |bb, v| {
+            let k = cst(bb, dt, count as f64);
+            let ms = arith(bb, dt, Bin::Div, v[0], k);
+            let e = cst(bb, dt, eps);
+            let me = arith(bb, dt, Bin::Add, ms, e);
+            math(bb, MathOp::Rsqrt, me)
+        })
+        .map_err(|e| n.err(e))?;
+    let inv_k = c.keep_dims(&inv, &axes, r).map_err(|e| n.err(e))?;
+    let scale = n.input(1)?;
+    let y = c
+        .elementwise(&[x, &inv_k, scale], dt, |bb, v| {
+            let t = arith(bb, dt, Bin::Mul, v[0], v[1]);
+            arith(bb, dt, Bin::Mul, t, v[2])
+        })
+        .map_err(|e| n.err(e))?;
+    Ok(vec![y])
+}

@@ -328,6 +328,9 @@ pub fn gather(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let src = static_shape(n, a)?;
     let r = src.len();
     let axis = n.axis(n.int("axis", 0), r)?;
+    if n.input(1)?.known.is_none() {
+        return super::gather::gather_runtime(c, n);
+    }
     let idx = n.known(1)?;
     let dim = src[axis] as i64;
     let s = c.ssa(a);
