@@ -72,4 +72,12 @@ pub enum OnnxError {
     /// The model is malformed (a value used before it is defined, ...).
     #[error("invalid model: {0}")]
     Model(String),
+    /// Compiling or running the imported program on a device failed.
+    #[error("{what}: {message}")]
+    Run {
+        /// The step (`compile`, `upload`, `device run`).
+        what: &'static str,
+        /// The runtime's error.
+        message: String,
+    },
 }

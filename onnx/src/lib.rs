@@ -23,6 +23,7 @@ pub mod import;
 pub mod node;
 pub mod npy;
 pub mod ops;
+pub mod session;
 pub mod tensor;
 pub mod value;
 
@@ -39,6 +40,7 @@ use prost::Message as _;
 pub use dtype::DataType;
 pub use error::OnnxError;
 pub use import::{import, Arg, ArgSource, ImportOptions, Imported, Output};
+pub use session::Session;
 pub use tensor::HostTensor;
 
 /// Decodes a `ModelProto` from `bytes` (`what` names them in errors).

@@ -75,6 +75,11 @@ def main():
                 dy[0, ch, i, j] = (xp[0, ch, i:i + 3, j:j + 3] * dw[ch, 0]).sum() + db[ch]
     out += [arr("DW_X", dx), arr("DW_W", dw), arr("DW_B", db), arr("DW_OUT", dy.astype(np.float32))]
 
+    # The same Gemm on a second input (a session runs again, weights kept).
+    ga2 = rng.standard_normal((2, 4)).astype(np.float32)
+    gout2 = (0.5 * (ga2.astype(np.float64) @ gb.T.astype(np.float64)) + 2.0 * gc).astype(np.float32)
+    out += [arr("GEMM_A2", ga2), arr("GEMM_OUT2", gout2)]
+
     print("".join(out), end="")
 
 

@@ -101,7 +101,7 @@ pub use kernel::{Kernel, KernelSource};
 pub use kiln_vulkan::DeviceSelector;
 pub use layout::Layout;
 pub use profile::{Counters, ProfileRecord, ProfileReport, ENV_PROFILE};
-pub use program::Program;
+pub use program::{Program, RunArg};
 pub use read::ReadFuture;
 pub use stream::Stream;
 pub use tensor::Tensor;

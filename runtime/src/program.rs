@@ -274,10 +274,54 @@ impl Program {
             .ok_or_else(|| program_error(name, "no such function in the program"))
     }
 
+    /// Runs function `name` with each argument either a host value or a
+    /// tensor already on the device (weights uploaded once with
+    /// [`upload_value`](Self::upload_value)), and returns its results on
+    /// the host, as [`run`](Self::run) does.
+    pub fn run_args(&self, name: &str, args: &[RunArg<'_>]) -> Result<Vec<Value>> {
+        let (fi, f) = self.function(name)?;
+        let args: Vec<Arg<'_>> = args
+            .iter()
+            .map(|a| match *a {
+                RunArg::Host(v) => Arg::Host(v),
+                RunArg::Device(t) => Arg::Device(t),
+            })
+            .collect();
+        self.run_function_args(fi, f, &args)
+    }
+
+    /// Host tensor `value` as a device tensor of its dtype and shape that
+    /// [`run_args`](Self::run_args) takes as a [`RunArg::Device`]; `None`
+    /// for a scalar, or an element type whose device bytes are not the
+    /// host's (f64, i1): give those as [`RunArg::Host`].
+    pub fn upload_value(&self, value: &Value) -> Result<Option<Tensor>> {
+        let Value::Tensor(t) = value else {
+            return Ok(None);
+        };
+        let Some(dtype) = dtype_of(t.elem) else {
+            return Ok(None);
+        };
+        let n: usize = t.shape.iter().product();
+        if t.elem == ElemType::Int(1) || elements_to_bytes(&t.data, n).len() != n * dtype.size() {
+            return Ok(None);
+        }
+        let words = self.upload(&t.data, n, t.elem)?;
+        Ok(Some(words.reinterpret(dtype, &t.shape)))
+    }
+
     fn run_function(&self, fi: usize, f: &CompiledFunction, args: &[Value]) -> Result<Vec<Value>> {
         let args: Vec<Arg<'_>> = args.iter().map(Arg::Host).collect();
+        self.run_function_args(fi, f, &args)
+    }
+
+    fn run_function_args(
+        &self,
+        fi: usize,
+        f: &CompiledFunction,
+        args: &[Arg<'_>],
+    ) -> Result<Vec<Value>> {
         let stream = self.device.stream();
-        let (tensors, vals) = self.dispatch_function(&stream, fi, f, &args, false)?;
+        let (tensors, vals) = self.dispatch_function(&stream, fi, f, args, false)?;
         stream.sync()?;
         let mut read = |buffer: usize| -> Result<Vec<u8>> {
             let words = tensors[buffer].to_vec::<u32>()?;
@@ -455,6 +499,16 @@ impl Program {
         cache.insert((fi, b), t.clone());
         Ok(t)
     }
+}
+
+/// An argument of [`Program::run_args`]: a host value, uploaded for the
+/// run, or a tensor already on the device.
+#[derive(Clone, Copy, Debug)]
+pub enum RunArg<'a> {
+    /// A host tensor or scalar.
+    Host(&'a Value),
+    /// A device tensor of the parameter's dtype and shape.
+    Device(&'a Tensor),
 }
 
 /// An argument of a run: a host value or a tensor on the device.

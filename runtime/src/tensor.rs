@@ -173,6 +173,16 @@ impl Tensor {
         Ok(())
     }
 
+    /// The first `shape` elements of this contiguous tensor's buffer,
+    /// seen as `dtype` (the bytes are taken as they are).
+    pub(crate) fn reinterpret(&self, dtype: DType, shape: &[usize]) -> Tensor {
+        Tensor {
+            storage: Arc::clone(&self.storage),
+            dtype,
+            layout: Layout::contiguous(shape),
+        }
+    }
+
     /// The same buffer seen as whole `u32` words (for fills).
     fn as_u32_words(&self) -> Tensor {
         let words = self.storage.slice.size() as usize / 4;

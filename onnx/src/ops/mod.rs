@@ -5,6 +5,7 @@
 
 pub mod attention;
 pub mod conv;
+pub mod einsum;
 pub mod elementwise;
 pub mod gather;
 pub mod loss;
@@ -13,6 +14,7 @@ pub mod more;
 pub mod reduce;
 pub mod scalar;
 pub mod shape;
+pub mod topk;
 
 use crate::ctx::Ctx;
 use crate::error::OnnxError;
@@ -102,6 +104,7 @@ table! {
     "Cosh" 9..max => ew::cosh;
     "Div" 7..max => ew::div;
     "Dropout" 7..max => ew::identity;
+    "Einsum" 12..max => einsum::einsum;
     "Elu" 6..max => ew::elu;
     "Equal" 7..max => ew::equal;
     "Erf" 9..max => ew::erf;
@@ -177,6 +180,7 @@ table! {
     "Tan" 7..max => ew::tan;
     "Tanh" 6..max => ew::tanh;
     "Tile" 6..max => more::tile;
+    "TopK" 1..max => topk::top_k;
     "Trilu" 14..max => more::trilu;
     "ThresholdedRelu" 10..max => ew::thresholded_relu;
     "Transpose" 1..max => shape::transpose;

@@ -523,3 +523,52 @@ fn npy_round_trip() {
     assert_eq!(back, t);
     assert_eq!(back.ints(), [1, 65535, 3, 4]);
 }
+
+/// A session keeps its weights on the device: a second run with a new
+/// input uploads only that input (4 x 2 x 4 bytes), not the weights again.
+/// Runs on the first Vulkan device (lavapipe in CI).
+#[test]
+fn session_runs_again_without_uploading_weights() {
+    use expected::*;
+    let m = model(
+        vec![node(
+            "Gemm",
+            &["a", "w", "c"],
+            &["y"],
+            vec![
+                attr_i("transB", 1),
+                attr_f("alpha", 0.5),
+                attr_f("beta", 2.0),
+            ],
+        )],
+        vec![vi("a", FLOAT, &[2, 4])],
+        vec![vi("y", FLOAT, &[2, 3])],
+        vec![
+            tensor_f32("w", &[3, 4], GEMM_B),
+            tensor_f32("c", &[3], GEMM_C),
+        ],
+        13,
+    );
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
+    let device = kiln_runtime::Device::new(&Default::default()).expect("a Vulkan device");
+    let session = kiln_onnx::Session::new(&device, &imp).expect("compiles");
+    let mut inputs = std::collections::HashMap::new();
+    inputs.insert("a".to_owned(), f32_tensor(&[2, 4], GEMM_A));
+    let out = session.run(&inputs).expect("runs");
+    assert_close(&out[0], GEMM_OUT, &[2, 3]);
+    let before = device.counters();
+    inputs.insert("a".to_owned(), f32_tensor(&[2, 4], GEMM_A2));
+    let out = session.run(&inputs).expect("runs again");
+    assert_close(&out[0], GEMM_OUT2, &[2, 3]);
+    let after = device.counters();
+    let uploaded =
+        (after.bytes_staged + after.bytes_direct) - (before.bytes_staged + before.bytes_direct);
+    // The input (32 bytes) and the result read back (24 bytes, in words);
+    // the weights (60 bytes) are not uploaded again.
+    assert!(
+        uploaded < 32 + 24 + 60,
+        "{uploaded} bytes moved on the second run"
+    );
+    let missing = session.run(&std::collections::HashMap::new());
+    assert!(matches!(missing, Err(kiln_onnx::OnnxError::Input { .. })));
+}

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use anyhow::{anyhow, bail, Context as _, Result};
+use anyhow::{anyhow, bail, Result};
 use kiln_core::tensor::eval::{self, Value};
 use kiln_core::tensor::Dim;
 use kiln_onnx::{ArgSource, HostTensor, Imported};
@@ -115,8 +115,9 @@ pub fn run(
                 .map_err(|e| anyhow!("cpu: {e}"))?
         }
         Engine::Device(device) => {
-            let program = kiln_runtime::Program::compile(device, &imp.module).context("compile")?;
-            program.run(&imp.func, &args).context("device run")?
+            // Through a session: weights uploaded once, as embedders run it.
+            let session = kiln_onnx::Session::new(device, imp)?;
+            return Ok(session.run(inputs)?);
         }
     };
     let mut out = Vec::with_capacity(values.len());
