@@ -12,6 +12,7 @@ pub mod loss;
 pub mod matmul;
 pub mod more;
 pub mod reduce;
+pub mod rotary;
 pub mod scalar;
 pub mod shape;
 pub mod topk;
@@ -159,6 +160,7 @@ table! {
     "ReduceSumSquare" 1..max => reduce::reduce_sum_square;
     "Relu" 6..max => ew::relu;
     "Reshape" 5..max => shape::reshape;
+    "RotaryEmbedding" 23..max => rotary::rotary_embedding;
     "Round" 11..max => ew::round;
     "Selu" 6..max => ew::selu;
     "Shape" 1..max => shape::shape;
