@@ -14,6 +14,7 @@ pub mod more;
 pub mod reduce;
 pub mod rotary;
 pub mod scalar;
+pub mod scatter;
 pub mod shape;
 pub mod topk;
 
@@ -162,6 +163,9 @@ table! {
     "Reshape" 5..max => shape::reshape;
     "RotaryEmbedding" 23..max => rotary::rotary_embedding;
     "Round" 11..max => ew::round;
+    "Scatter" 9..10 => scatter::scatter_elements;
+    "ScatterElements" 11..max => scatter::scatter_elements;
+    "ScatterND" 11..max => scatter::scatter_nd;
     "Selu" 6..max => ew::selu;
     "Shape" 1..max => shape::shape;
     "Sigmoid" 6..max => ew::sigmoid;
