@@ -194,6 +194,15 @@ pub fn gather_nd(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
 /// reduction loop `j` over the axis, adding `x[.., j, ..]` where `j` is
 /// before (after, when reversed) the output's position.
 pub fn cum_sum(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    cumulative(c, n, super::scalar::Bin::Add, 0)
+}
+
+/// `CumProd` (opset 26): [`cum_sum`] multiplying.
+pub fn cum_prod(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    cumulative(c, n, super::scalar::Bin::Mul, 1)
+}
+
+fn cumulative(c: &mut Ctx<'_>, n: &Node<'_>, op: super::scalar::Bin, unit: i64) -> OpResult {
     use kiln_core::tensor::attr::CmpIPred;
     let a = n.input(0)?;
     let s = static_shape(n, a)?;
@@ -203,9 +212,9 @@ pub fn cum_sum(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let reverse = n.int("reverse", 0) != 0;
     let dt = a.dtype;
     let zero = if dt.is_float() {
-        ScalarBits::Float(0.0)
+        ScalarBits::Float(unit as f64)
     } else {
-        ScalarBits::Int(0)
+        ScalarBits::Int(unit)
     };
     let acc = c.full(&s, dt, zero);
     let src = c.ssa(a);
@@ -234,7 +243,7 @@ pub fn cum_sum(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             let i = loop_index(bb, axis);
             let j = loop_index(bb, r);
             let take = bb.arith(ArithOp::CmpI(pred), vec![j, i], ElemType::Int(1));
-            let sum = super::scalar::arith(bb, dt, super::scalar::Bin::Add, args[0], args[1]);
+            let sum = super::scalar::arith(bb, dt, op, args[0], args[1]);
             vec![select(bb, take, sum, args[1])]
         });
     Ok(vec![Value::computed(res[0], dt, dims(&s))])

@@ -102,6 +102,7 @@ table! {
     "Constant" 1..max => shape::constant;
     "ConstantOfShape" 9..max => shape::constant_of_shape;
     "Cos" 7..max => ew::cos;
+    "CumProd" 26..max => gather::cum_prod;
     "CumSum" 11..max => gather::cum_sum;
     "Cosh" 9..max => ew::cosh;
     "Div" 7..max => ew::div;
@@ -121,6 +122,7 @@ table! {
     "Gemm" 7..max => matmul::gemm;
     "Greater" 7..max => ew::greater;
     "GreaterOrEqual" 12..max => ew::greater_or_equal;
+    "Hardmax" 13..max => topk::hardmax;
     "HardSigmoid" 6..max => ew::hard_sigmoid;
     "HardSwish" 14..max => ew::hard_swish;
     "Identity" 1..max => ew::identity;

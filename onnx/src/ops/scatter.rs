@@ -33,10 +33,12 @@ fn combine(
         "min" => Some(Bin::Min),
         r => return Err(n.err(format!("reduction {r:?} is not defined"))),
     };
-    Ok(move |bb: &mut BodyBuilder<'_>, old: TValue, upd: TValue| match op {
-        None => upd,
-        Some(b) => arith(bb, dt, b, old, upd),
-    })
+    Ok(
+        move |bb: &mut BodyBuilder<'_>, old: TValue, upd: TValue| match op {
+            None => upd,
+            Some(b) => arith(bb, dt, b, old, upd),
+        },
+    )
 }
 
 fn eq(bb: &mut BodyBuilder<'_>, a: TValue, b: TValue, all: TValue) -> TValue {
@@ -83,7 +85,10 @@ pub fn scatter_elements(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         |bb, a| {
             let (i, u, acc) = (a[0], a[1], a[2]);
             let t = wrap_index(bb, it, i, size);
-            let mut hit = bb.constant(kiln_core::tensor::attr::ScalarBits::Int(1), ElemType::Int(1));
+            let mut hit = bb.constant(
+                kiln_core::tensor::attr::ScalarBits::Int(1),
+                ElemType::Int(1),
+            );
             for k in 0..r {
                 let p = loop_index(bb, k);
                 let q = if k == axis { t } else { loop_index(bb, r + k) };
@@ -106,7 +111,10 @@ pub fn scatter_nd(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let s = shapes(n, &[d, ind, upd])?;
     let (ds, is, us) = (&s[0], &s[1], &s[2]);
     let r = ds.len();
-    let m = is.len().checked_sub(1).ok_or_else(|| n.err("indices of rank 0"))?;
+    let m = is
+        .len()
+        .checked_sub(1)
+        .ok_or_else(|| n.err("indices of rank 0"))?;
     let k = is[m] as usize;
     let mut want: Vec<u64> = is[..m].to_vec();
     if k > r {
@@ -136,7 +144,10 @@ pub fn scatter_nd(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         &[dv],
         |bb, a| {
             let (u, acc) = (a[0], a[1]);
-            let mut hit = bb.constant(kiln_core::tensor::attr::ScalarBits::Int(1), ElemType::Int(1));
+            let mut hit = bb.constant(
+                kiln_core::tensor::attr::ScalarBits::Int(1),
+                ElemType::Int(1),
+            );
             let prefix: Vec<TValue> = (0..m).map(|j| loop_index(bb, r + j)).collect();
             for j in 0..k {
                 let mut at = prefix.clone();

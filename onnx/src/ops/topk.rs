@@ -126,3 +126,49 @@ pub fn top_k(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let indices = pick(c, false);
     Ok(vec![values, indices])
 }
+
+/// `Hardmax(axis)` (opset 13 semantics): 1 at the first largest element
+/// along the axis (`ArgMax`), 0 elsewhere.
+pub fn hardmax(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let x = n.input(0)?;
+    let s = x
+        .static_shape()
+        .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
+    let r = s.len();
+    let axis = n.axis(n.int("axis", -1), r)?;
+    let am = super::attention::sub(
+        c,
+        n,
+        super::more::arg_max,
+        "ArgMax",
+        vec![x.clone()],
+        &[("axis", vec![axis as i64]), ("keepdims", vec![1])],
+    )?;
+    let av = c.ssa(&am);
+    let map = AffineMap::new(
+        r as u32,
+        0,
+        (0..r)
+            .map(|d| {
+                if d == axis {
+                    AffineExpr::Const(0)
+                } else {
+                    AffineExpr::Dim(d as u32)
+                }
+            })
+            .collect(),
+    );
+    let dt = x.dtype;
+    let v = super::gather::indexed_generic(c, &s, dt, &[(av, map)], |bb, li, ins| {
+        let i = bb.arith(ArithOp::IndexCast, vec![li[axis]], ElemType::Int(64));
+        let hit = bb.arith(
+            ArithOp::CmpI(kiln_core::tensor::attr::CmpIPred::Eq),
+            vec![i, ins[0]],
+            ElemType::Int(1),
+        );
+        let one = super::scalar::cst(bb, dt, 1.0);
+        let zero = super::scalar::cst(bb, dt, 0.0);
+        select(bb, hit, one, zero)
+    });
+    Ok(vec![v])
+}
