@@ -248,3 +248,57 @@ fn cumulative(c: &mut Ctx<'_>, n: &Node<'_>, op: super::scalar::Bin, unit: i64) 
         });
     Ok(vec![Value::computed(res[0], dt, dims(&s))])
 }
+
+/// `OneHot(indices, depth, values; axis)`: `values[1]` where the
+/// (wrapped) index is the position along the new axis, else `values[0]`;
+/// an index outside `[-depth, depth)` matches nowhere.
+pub fn one_hot(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let ind = n.input(0)?;
+    let is = static_shape(n, ind)?;
+    let depth = n.known(1)?;
+    let depth = if depth.dtype.is_float() {
+        depth.float(0) as i64
+    } else {
+        depth.int(0)
+    };
+    if depth <= 0 {
+        return Err(n.err(format!("depth {depth}")));
+    }
+    let vals = n.input(2)?;
+    let r = is.len() + 1;
+    let axis = n.axis(n.int("axis", -1), r)?;
+    let mut out = is.clone();
+    out.insert(axis, depth as u64);
+    let map = AffineMap::new(
+        r as u32,
+        0,
+        (0..r)
+            .filter(|&d| d != axis)
+            .map(|d| AffineExpr::Dim(d as u32))
+            .collect(),
+    );
+    let iv = c.ssa(ind);
+    let vv = c.ssa(vals);
+    let (it, ve) = (ind.dtype, vals.dtype.elem());
+    let i64t = ElemType::Int(64);
+    let v = indexed_generic(c, &out, vals.dtype, &[(iv, map)], |bb, li, ins| {
+        let i = if it.is_float() {
+            bb.arith(ArithOp::FPToSI, vec![ins[0]], i64t)
+        } else {
+            super::scalar::convert(bb, it, DataType::Int64, ins[0])
+        };
+        let zero = bb.constant(ScalarBits::Int(0), i64t);
+        let d = bb.constant(ScalarBits::Int(depth), i64t);
+        let neg = cmp(bb, DataType::Int64, Cmp::Lt, i, zero);
+        let up = bb.arith(ArithOp::AddI, vec![i, d], i64t);
+        let w = select(bb, neg, up, i);
+        let p = bb.arith(ArithOp::IndexCast, vec![li[axis]], i64t);
+        let hit = cmp(bb, DataType::Int64, Cmp::Eq, w, p);
+        let k0 = index_const(bb, 0);
+        let k1 = index_const(bb, 1);
+        let off = extract(bb, vv, &[k0], ve);
+        let on = extract(bb, vv, &[k1], ve);
+        select(bb, hit, on, off)
+    });
+    Ok(vec![v])
+}

@@ -144,6 +144,7 @@ table! {
     "NegativeLogLikelihoodLoss" 12..max => loss::nll_loss;
     "Neg" 6..max => ew::neg;
     "Not" 1..max => ew::not;
+    "OneHot" 9..max => gather::one_hot;
     "Or" 7..max => ew::or;
     "Pad" 2..max => more::pad;
     "Pow" 7..max => ew::pow;
