@@ -12,6 +12,7 @@ pub mod loss;
 pub mod matmul;
 pub mod more;
 pub mod reduce;
+pub mod resize;
 pub mod rotary;
 pub mod scalar;
 pub mod scatter;
@@ -165,6 +166,7 @@ table! {
     "Relu" 6..max => ew::relu;
     "Reshape" 5..max => shape::reshape;
     "RotaryEmbedding" 23..max => rotary::rotary_embedding;
+    "Resize" 11..max => resize::resize;
     "Round" 11..max => ew::round;
     "Scatter" 9..10 => scatter::scatter_elements;
     "ScatterElements" 11..max => scatter::scatter_elements;
