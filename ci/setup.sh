@@ -17,12 +17,13 @@
 #   cmake, python3, g++     build the SPIRV-Tools C++ sources of the spirv-tools crate;
 #                           gcc (with g++) also builds the CPU runner's C harness
 #   python3-numpy           gpu-tests/tests/tensor/gen.py computes the tensor tests' expected values
+#   python3-venv            ci/onnx_node_tests.sh installs the onnx wheel in a venv
 set -euo pipefail
 
 packages=(
   mesa-vulkan-drivers libvulkan1 vulkan-validationlayers vulkan-tools
   spirv-tools spirv-headers glslang-tools mlir-19-tools llvm-19 llvm-19-tools
-  cmake python3 g++ pkg-config python3-numpy
+  cmake python3 g++ pkg-config python3-numpy python3-venv
 )
 
 missing=()

@@ -45,10 +45,7 @@ fn nll(
     let (tt, te) = (target.dtype, target.dtype.elem());
     let src = c.ssa(input);
     let tv = c.ssa(target);
-    let wv = match weight {
-        Some(w) => Some(c.ssa(w)),
-        None => None,
-    };
+    let wv = weight.map(|w| c.ssa(w));
     let tmap = AffineMap::identity(ts.len() as u32);
     // The target, with ignored ones as class 0 (kept in range), and the
     // weight each element gets.

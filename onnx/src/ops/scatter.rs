@@ -149,11 +149,11 @@ pub fn scatter_nd(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
                 ElemType::Int(1),
             );
             let prefix: Vec<TValue> = (0..m).map(|j| loop_index(bb, r + j)).collect();
-            for j in 0..k {
+            for (j, &size) in dims.iter().enumerate().take(k) {
                 let mut at = prefix.clone();
                 at.push(index_const(bb, j as i64));
                 let raw = extract(bb, iv, &at, ie);
-                let t = wrap_index(bb, it, raw, dims[j]);
+                let t = wrap_index(bb, it, raw, size);
                 let p = loop_index(bb, j);
                 hit = eq(bb, p, t, hit);
             }
