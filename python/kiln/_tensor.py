@@ -1,0 +1,79 @@
+"""numpy <-> kiln data: arrays cross as their C-contiguous bytes."""
+
+import numpy as np
+
+from . import _kiln
+
+
+def to_wire(value, what):
+    """``(bytes, dtype name, shape)`` of an array-like (a non-contiguous
+    array is copied into C order first; a kiln.Tensor is returned as is)."""
+    if isinstance(value, _kiln.Tensor):
+        return value
+    a = np.asarray(value)
+    if a.dtype == object or a.dtype.kind in "USVOc":
+        raise _kiln.InvalidArgument(
+            f"{what}: numpy dtype {a.dtype} is not supported (kiln has float16, "
+            "bfloat16, float32, float64, bool, int8..int64, uint8..uint64)"
+        )
+    if not a.flags.c_contiguous:
+        a = np.ascontiguousarray(a)
+    if a.dtype.byteorder == ">":
+        a = a.astype(a.dtype.newbyteorder("<"))
+    return (a.tobytes(), a.dtype.name, list(a.shape))
+
+
+def from_wire(result):
+    """A numpy array over the ``(bytearray, dtype name, shape)`` kiln returned."""
+    data, dtype, shape = result
+    if dtype == "bfloat16":
+        import ml_dtypes  # numpy has no bfloat16; ml_dtypes (onnx's dependency) does
+
+        dt = np.dtype(ml_dtypes.bfloat16)
+    else:
+        dt = np.dtype(dtype)
+    return np.frombuffer(data, dtype=dt).reshape(shape)
+
+
+def asarray(a, device=None):
+    """A ``kiln.Tensor`` holding ``a`` (anything numpy.asarray takes, or a
+    kiln.Tensor, returned as is) on ``device`` (default: the default device)."""
+    if isinstance(a, _kiln.Tensor):
+        return a
+    data, dtype, shape = to_wire(a, "asarray")
+    return _kiln._upload(data, dtype, shape, device)
+
+
+def _tensor_array(self, dtype=None, copy=None):
+    a = from_wire(self._download())
+    return a if dtype is None else a.astype(dtype)
+
+
+def _tensor_numpy(self):
+    """The elements as a new numpy array (a host copy)."""
+    return from_wire(self._download())
+
+
+def _tensor_dlpack(self, stream=None, max_version=None, dl_device=None, copy=None):
+    # A device tensor is exported as a host copy (kDLCPU): numpy's capsule.
+    a = from_wire(self._download())
+    if max_version is None:
+        return a.__dlpack__()
+    return a.__dlpack__(max_version=max_version)
+
+
+def _tensor_dlpack_device(self):
+    return (1, 0)  # kDLCPU: what __dlpack__ hands out
+
+
+_kiln.Tensor.__array__ = _tensor_array
+_kiln.Tensor.numpy = _tensor_numpy
+_kiln.Tensor.__dlpack__ = _tensor_dlpack
+_kiln.Tensor.__dlpack_device__ = _tensor_dlpack_device
+
+
+def from_dlpack(x, device=None):
+    """A ``kiln.Tensor`` from any DLPack producer on the CPU (numpy, torch,
+    JAX): read through numpy's ``from_dlpack`` (no copy on the host side)
+    and uploaded to the device."""
+    return asarray(np.from_dlpack(x), device=device)

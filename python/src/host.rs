@@ -1,0 +1,203 @@
+//! Host data crossing the Python boundary: element types by numpy's and
+//! onnxruntime's names, and tensors as `(bytes, dtype, shape)`.
+//!
+//! numpy arrays arrive from the Python layer as their C-contiguous bytes
+//! (the Python layer copies a non-contiguous array first) with numpy's
+//! dtype name and the shape; results go back the same way into a
+//! `bytearray` numpy wraps without another copy.
+
+use kiln_core::tensor::ElemType;
+use kiln_onnx::{DataType, HostTensor};
+use kiln_runtime::{DType, Element, Tensor};
+use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
+
+use crate::errors::{invalid, runtime_error};
+
+/// numpy's name of `dtype` (`bfloat16` is ml_dtypes' name).
+pub fn numpy_name(dtype: DataType) -> &'static str {
+    use DataType::*;
+    match dtype {
+        Float => "float32",
+        Double => "float64",
+        Float16 => "float16",
+        Bfloat16 => "bfloat16",
+        Bool => "bool",
+        Int8 => "int8",
+        Uint8 => "uint8",
+        Int16 => "int16",
+        Uint16 => "uint16",
+        Int32 => "int32",
+        Uint32 => "uint32",
+        Int64 => "int64",
+        Uint64 => "uint64",
+    }
+}
+
+/// The type numpy names `name`, or an `InvalidArgument` naming it.
+pub fn from_numpy_name(name: &str, what: &str) -> PyResult<DataType> {
+    use DataType::*;
+    Ok(match name {
+        "float32" => Float,
+        "float64" => Double,
+        "float16" => Float16,
+        "bfloat16" => Bfloat16,
+        "bool" => Bool,
+        "int8" => Int8,
+        "uint8" => Uint8,
+        "int16" => Int16,
+        "uint16" => Uint16,
+        "int32" => Int32,
+        "uint32" => Uint32,
+        "int64" => Int64,
+        "uint64" => Uint64,
+        other => {
+            return Err(invalid(format!(
+                "{what}: numpy dtype {other} is not supported (kiln has float16, bfloat16, \
+                 float32, float64, bool, int8..int64, uint8..uint64)"
+            )))
+        }
+    })
+}
+
+/// onnxruntime's spelling of ONNX type code `code` (`tensor(float)`).
+pub fn ort_type(code: i32) -> String {
+    format!(
+        "tensor({})",
+        kiln_onnx::dtype::onnx_type_name(code).to_ascii_lowercase()
+    )
+}
+
+/// The ONNX type of a tensor-IR element type (signless integers as
+/// signed ones; `index` as int64).
+pub fn data_type_of(elem: ElemType) -> Option<DataType> {
+    use DataType::*;
+    Some(match elem {
+        ElemType::F32 => Float,
+        ElemType::F64 => Double,
+        ElemType::F16 => Float16,
+        ElemType::BF16 => Bfloat16,
+        ElemType::Int(1) => Bool,
+        ElemType::Int(8) => Int8,
+        ElemType::Int(16) => Int16,
+        ElemType::Int(32) => Int32,
+        ElemType::Int(64) | ElemType::Index => Int64,
+        _ => return None,
+    })
+}
+
+/// The device dtype holding `dtype` (unsigned types in the signed dtype of
+/// their width, as kiln's tensor IR holds them; f64 has none).
+pub fn device_dtype(dtype: DataType) -> Option<DType> {
+    kiln_runtime::program::dtype_of(dtype.elem())
+}
+
+/// Host data given from Python: bytes, dtype and shape.
+pub struct HostData {
+    /// Its element type.
+    pub dtype: DataType,
+    /// Its shape.
+    pub shape: Vec<usize>,
+    /// Its bytes, row-major, little-endian.
+    pub bytes: Vec<u8>,
+}
+
+impl HostData {
+    /// Checks that the bytes fit the shape.
+    pub fn new(dtype: DataType, shape: Vec<usize>, bytes: Vec<u8>, what: &str) -> PyResult<Self> {
+        let n: usize = shape.iter().product();
+        if bytes.len() != n * dtype.size() {
+            return Err(invalid(format!(
+                "{what}: {} bytes for shape {shape:?} of {} ({} needed)",
+                bytes.len(),
+                numpy_name(dtype),
+                n * dtype.size()
+            )));
+        }
+        Ok(Self {
+            dtype,
+            shape,
+            bytes,
+        })
+    }
+
+    /// As an ONNX host tensor.
+    pub fn to_host(&self, what: &str) -> PyResult<HostTensor> {
+        HostTensor::from_bytes(self.dtype, &self.shape, &self.bytes, what)
+            .map_err(|e| invalid(e.to_string()))
+    }
+}
+
+fn upload_as<T: Element>(
+    device: &kiln_runtime::Device,
+    bytes: &[u8],
+    shape: &[usize],
+) -> kiln_runtime::Result<Tensor> {
+    Tensor::from_slice(device, &T::from_bytes(bytes), shape)
+}
+
+/// A device tensor of `dtype` (`device_dtype`) holding `bytes`.
+pub fn upload(
+    device: &kiln_runtime::Device,
+    dtype: DType,
+    shape: &[usize],
+    bytes: &[u8],
+) -> kiln_runtime::Result<Tensor> {
+    use kiln_runtime::half::{bf16, f16};
+    match dtype {
+        DType::F32 => upload_as::<f32>(device, bytes, shape),
+        DType::F16 => upload_as::<f16>(device, bytes, shape),
+        DType::BF16 => upload_as::<bf16>(device, bytes, shape),
+        DType::I8 => upload_as::<i8>(device, bytes, shape),
+        DType::I16 => upload_as::<i16>(device, bytes, shape),
+        DType::I32 => upload_as::<i32>(device, bytes, shape),
+        DType::I64 => upload_as::<i64>(device, bytes, shape),
+        DType::U8 => upload_as::<u8>(device, bytes, shape),
+        DType::U32 => upload_as::<u32>(device, bytes, shape),
+        DType::Bool => upload_as::<bool>(device, bytes, shape),
+    }
+}
+
+fn read_as<T: Element>(t: &Tensor) -> kiln_runtime::Result<Vec<u8>> {
+    Ok(T::as_bytes(&t.to_vec::<T>()?).to_vec())
+}
+
+/// The elements of device tensor `t` as bytes, row-major (waits for the
+/// work that writes it).
+pub fn download(t: &Tensor) -> kiln_runtime::Result<Vec<u8>> {
+    use kiln_runtime::half::{bf16, f16};
+    match t.dtype() {
+        DType::F32 => read_as::<f32>(t),
+        DType::F16 => read_as::<f16>(t),
+        DType::BF16 => read_as::<bf16>(t),
+        DType::I8 => read_as::<i8>(t),
+        DType::I16 => read_as::<i16>(t),
+        DType::I32 => read_as::<i32>(t),
+        DType::I64 => read_as::<i64>(t),
+        DType::U8 => read_as::<u8>(t),
+        DType::U32 => read_as::<u32>(t),
+        DType::Bool => read_as::<bool>(t),
+    }
+}
+
+/// A result as the Python layer takes it: `(bytearray, dtype name, shape)`.
+pub type PyHost<'py> = (Bound<'py, PyByteArray>, &'static str, Vec<usize>);
+
+/// `data` handed to Python.
+pub fn to_python<'py>(py: Python<'py>, data: &HostData) -> PyHost<'py> {
+    (
+        PyByteArray::new(py, &data.bytes),
+        numpy_name(data.dtype),
+        data.shape.clone(),
+    )
+}
+
+/// A device tensor's bytes, as [`HostData`] of `dtype`.
+pub fn read_device(t: &Tensor, dtype: DataType, what: &str) -> PyResult<HostData> {
+    let bytes = download(t).map_err(|e| runtime_error(what, &e))?;
+    Ok(HostData {
+        dtype,
+        shape: t.shape().to_vec(),
+        bytes,
+    })
+}

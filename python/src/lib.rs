@@ -1,0 +1,60 @@
+//! kiln's Python extension module `kiln._kiln` (PyO3, abi3): the native
+//! half of the `kiln` package. The Python half (`python/kiln/`) turns
+//! numpy arrays into `(bytes, dtype, shape)` and back and gives the
+//! onnxruntime-shaped API; everything that compiles or touches the device
+//! is here, built on `kiln-runtime` and `kiln-onnx`.
+//!
+//! - [`device`]: `devices()`, `Device`.
+//! - [`tensor`]: `Tensor` (device-resident) and its upload.
+//! - [`session`]: `Session`, behind `kiln.InferenceSession`.
+//! - [`program`]: `Program`, behind `kiln.compile`.
+//! - [`errors`]: the exception hierarchy under `kiln.Error`.
+//!
+//! No `unsafe` here: numpy data crosses as bytes, DLPack goes through
+//! numpy in the Python layer.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod device;
+pub mod errors;
+pub mod host;
+pub mod program;
+pub mod session;
+pub mod tensor;
+
+use pyo3::prelude::*;
+
+/// The `kiln._kiln` module.
+#[pymodule]
+fn _kiln(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(device::devices, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::_upload, m)?)?;
+    m.add_function(wrap_pyfunction!(program::_compile, m)?)?;
+    m.add_function(wrap_pyfunction!(check_model, m)?)?;
+    m.add_class::<device::PyDevice>()?;
+    m.add_class::<tensor::PyTensor>()?;
+    m.add_class::<session::PySession>()?;
+    m.add_class::<program::PyProgram>()?;
+    m.add("Error", py.get_type::<errors::Error>())?;
+    m.add("InvalidArgument", py.get_type::<errors::InvalidArgument>())?;
+    m.add("InvalidGraph", py.get_type::<errors::InvalidGraph>())?;
+    m.add("Unsupported", py.get_type::<errors::Unsupported>())?;
+    m.add("DeviceError", py.get_type::<errors::DeviceError>())?;
+    m.add("SessionClosed", py.get_type::<errors::SessionClosed>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
+
+/// Raises what kiln refuses in `model` (ONNX bytes) before importing it:
+/// an opset too new, nodes without a row in the op table (all of them),
+/// a signature of types kiln lacks. `kiln onnx-test` skips these models.
+#[pyfunction]
+fn check_model(model: &[u8]) -> PyResult<()> {
+    let m = kiln_onnx::decode_model(model, "model").map_err(|e| errors::onnx_error(&e))?;
+    kiln_onnx::import::model_opset(&m)
+        .and_then(|_| kiln_onnx::import::check_supported(&m))
+        .and_then(|_| kiln_onnx::import::check_signature(&m))
+        .map(|_| ())
+        .map_err(|e| errors::onnx_error(&e))
+}

@@ -1,0 +1,124 @@
+//! `kiln.Tensor`: a tensor in device memory (pooled by the runtime) with
+//! its element type, made from host data and read back to numpy.
+
+use kiln_onnx::DataType;
+use kiln_runtime::Tensor;
+use pyo3::prelude::*;
+
+use crate::device::{resolve, PyDevice};
+use crate::errors::{invalid, runtime_error};
+use crate::host::{self, HostData, PyHost};
+
+/// A tensor on a kiln device. Made by `kiln.asarray`; read back by
+/// `numpy.asarray(t)` (or `t.numpy()`).
+#[pyclass(name = "Tensor", module = "kiln", frozen)]
+pub struct PyTensor {
+    pub(crate) tensor: Tensor,
+    /// The element type (the device holds unsigned types in the signed
+    /// dtype of their width).
+    pub(crate) dtype: DataType,
+}
+
+/// Uploads `(bytes, dtype, shape)` to `device` (the default one if `None`).
+#[pyfunction]
+#[pyo3(signature = (data, dtype, shape, device=None))]
+pub fn _upload(
+    py: Python<'_>,
+    data: Vec<u8>,
+    dtype: &str,
+    shape: Vec<usize>,
+    device: Option<&Bound<'_, PyDevice>>,
+) -> PyResult<PyTensor> {
+    let dtype = host::from_numpy_name(dtype, "asarray")?;
+    let h = HostData::new(dtype, shape, data, "asarray")?;
+    let dt = host::device_dtype(dtype).ok_or_else(|| {
+        invalid(format!(
+            "asarray: kiln's device tensors have no {} (they hold float16, bfloat16, float32, \
+             bool, int8..int64, uint8..uint64)",
+            host::numpy_name(dtype)
+        ))
+    })?;
+    let device = resolve(py, device)?;
+    let tensor = py
+        .detach(|| host::upload(&device, dt, &h.shape, &h.bytes))
+        .map_err(|e| runtime_error("asarray", &e))?;
+    Ok(PyTensor { tensor, dtype })
+}
+
+#[pymethods]
+impl PyTensor {
+    /// The shape.
+    #[getter]
+    fn shape(&self) -> Vec<usize> {
+        self.tensor.shape().to_vec()
+    }
+
+    /// numpy's name of the element type (`float32`).
+    #[getter]
+    fn dtype(&self) -> &'static str {
+        host::numpy_name(self.dtype)
+    }
+
+    /// Strides in elements (numpy's are in bytes: multiply by `itemsize`).
+    #[getter]
+    fn strides(&self) -> Vec<usize> {
+        self.tensor.strides().to_vec()
+    }
+
+    /// Bytes per element.
+    #[getter]
+    fn itemsize(&self) -> usize {
+        self.dtype.size()
+    }
+
+    /// The number of elements.
+    #[getter]
+    fn size(&self) -> usize {
+        self.tensor.numel()
+    }
+
+    /// The number of dimensions.
+    #[getter]
+    fn ndim(&self) -> usize {
+        self.tensor.shape().len()
+    }
+
+    /// The device it lives on.
+    #[getter]
+    fn device(&self) -> PyDevice {
+        PyDevice {
+            device: self.tensor.device(),
+        }
+    }
+
+    /// `(bytearray, dtype name, shape)`: the elements, row-major (waits for
+    /// the work that writes the tensor).
+    fn _download<'py>(&self, py: Python<'py>) -> PyResult<PyHost<'py>> {
+        let t = &self.tensor;
+        let bytes = py
+            .detach(|| host::download(t))
+            .map_err(|e| runtime_error("reading a kiln.Tensor", &e))?;
+        let data = HostData {
+            dtype: self.dtype,
+            shape: t.shape().to_vec(),
+            bytes,
+        };
+        Ok(host::to_python(py, &data))
+    }
+
+    fn __len__(&self) -> PyResult<usize> {
+        self.tensor
+            .shape()
+            .first()
+            .copied()
+            .ok_or_else(|| pyo3::exceptions::PyTypeError::new_err("len() of a 0-d tensor"))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "kiln.Tensor(shape={:?}, dtype={})",
+            self.tensor.shape(),
+            host::numpy_name(self.dtype)
+        )
+    }
+}
