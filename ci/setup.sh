@@ -17,7 +17,7 @@
 #   cmake, python3, g++     build the SPIRV-Tools C++ sources of the spirv-tools crate;
 #                           gcc (with g++) also builds the CPU runner's C harness
 #   python3-numpy           gpu-tests/tests/tensor/gen.py computes the tensor tests' expected values
-#   python3-venv            ci/onnx_node_tests.sh installs the onnx wheel in a venv
+#   python3-venv            ci/onnx_node_tests.sh and ci/python.sh make their venvs
 set -euo pipefail
 
 packages=(

@@ -40,3 +40,10 @@ cargo test -p kiln-gpu-tests -p kiln-examples -- --test-threads=1
 # the ones listed in onnx/tests/node_tests_lavapipe.txt must pass on lavapipe.
 step "ONNX node tests on lavapipe"
 bash ci/onnx_node_tests.sh target/debug/kiln
+
+# The Python package: the wheel built with the dev profile (equal settings
+# to the test profile's, so only kiln-python compiles), installed in a venv
+# with pinned numpy/onnx/onnxruntime, and pytest against it (onnxruntime
+# is the oracle). See ci/python.sh.
+step "Python package (wheel + pytest)"
+bash ci/python.sh

@@ -35,11 +35,14 @@ def from_wire(result):
     return np.frombuffer(data, dtype=dt).reshape(shape)
 
 
-def asarray(a, device=None):
+def asarray(a, dtype=None, device=None):
     """A ``kiln.Tensor`` holding ``a`` (anything numpy.asarray takes, or a
-    kiln.Tensor, returned as is) on ``device`` (default: the default device)."""
-    if isinstance(a, _kiln.Tensor):
+    kiln.Tensor, returned as is) as ``dtype`` (numpy's rules when ``None``)
+    on ``device`` (default: the default device)."""
+    if isinstance(a, _kiln.Tensor) and dtype is None:
         return a
+    if dtype is not None:
+        a = np.asarray(a, dtype=dtype)
     data, dtype, shape = to_wire(a, "asarray")
     return _kiln._upload(data, dtype, shape, device)
 

@@ -1,0 +1,98 @@
+"""kiln.InferenceSession against onnxruntime (the oracle), in one process."""
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+import kiln
+import models
+
+
+def _both(model, feed, names=None):
+    data = model.SerializeToString()
+    k = kiln.InferenceSession(data)
+    o = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
+    return k.run(names, feed), o.run(names, feed), k, o
+
+
+def test_devices_lists_lavapipe():
+    devs = kiln.devices()
+    assert devs, "no Vulkan device"
+    assert any("llvmpipe" in d["name"] or d["device_type"] == "CPU" for d in devs), devs
+    d = kiln.Device()
+    assert d.name == devs[0]["name"] or d.name in [x["name"] for x in devs]
+    assert "#spirv.target_env" in d.target_env or "#spv.target_env" in d.target_env
+
+
+def test_inputs_and_outputs_as_onnxruntime_describes_them(model_dir):
+    path = str(model_dir / "mlp.onnx")
+    k = kiln.InferenceSession(path)
+    o = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    for a, b in [(k.get_inputs(), o.get_inputs()), (k.get_outputs(), o.get_outputs())]:
+        assert [(x.name, x.shape, x.type) for x in a] == [(x.name, x.shape, x.type) for x in b]
+    assert k.get_inputs()[0].shape == ["batch", 784]
+    assert k.get_providers() == ["KilnVulkanExecutionProvider"]
+
+
+@pytest.mark.parametrize("batch", [1, 5])
+def test_mlp_matches_onnxruntime(batch):
+    rng = np.random.default_rng(batch)
+    x = rng.random((batch, 784), dtype=np.float32)
+    got, want, _, _ = _both(models.mlp(), {"x": x})
+    assert len(got) == 2
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
+
+
+def test_output_names_select_and_order():
+    x = np.random.default_rng(0).random((2, 784), dtype=np.float32)
+    got, want, _, _ = _both(models.mlp(), {"x": x}, ["logits"])
+    assert len(got) == 1
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-5)
+
+
+def test_cnn_matches_onnxruntime(model_dir):
+    img = np.random.default_rng(3).random((1, 3, 16, 16), dtype=np.float32)
+    path = str(model_dir / "cnn.onnx")
+    got = kiln.InferenceSession(path).run(None, {"img": img})
+    want = ort.InferenceSession(path, providers=["CPUExecutionProvider"]).run(None, {"img": img})
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-5)
+
+
+def test_int64_inputs_and_broadcast():
+    x = np.arange(6, dtype=np.int64).reshape(2, 3) - 2
+    y = np.array([3, -1, 7], dtype=np.int64)
+    got, want, _, _ = _both(models.two_inputs(), {"x": x, "y": y})
+    assert got[0].dtype == np.int64
+    np.testing.assert_array_equal(got[0], want[0])
+
+
+def test_compiled_once_for_static_inputs_once_per_shape_for_symbolic():
+    k = kiln.InferenceSession(models.cnn().SerializeToString())
+    assert k._sess.compiled_count() == 1  # at construction
+    img = np.zeros((1, 3, 16, 16), np.float32)
+    for _ in range(3):
+        k.run(None, {"img": img})
+    assert k._sess.compiled_count() == 1
+    m = kiln.InferenceSession(models.mlp().SerializeToString())
+    assert m._sess.compiled_count() == 0  # symbolic batch: on first run
+    for b in (2, 2, 3, 2):
+        m.run(None, {"x": np.zeros((b, 784), np.float32)})
+    assert m._sess.compiled_count() == 2
+
+
+def test_kiln_tensor_inputs_stay_on_device():
+    x = np.random.default_rng(7).random((3, 784), dtype=np.float32)
+    k = kiln.InferenceSession(models.mlp().SerializeToString())
+    t = kiln.asarray(x)
+    a = k.run(["probs"], {"x": t})[0]
+    b = k.run(["probs"], {"x": x})[0]
+    np.testing.assert_array_equal(a, b)
+
+
+def test_model_proto_and_path_like(model_dir):
+    k1 = kiln.InferenceSession(models.cnn())
+    k2 = kiln.InferenceSession(model_dir / "cnn.onnx")
+    img = np.ones((1, 3, 16, 16), np.float32)
+    np.testing.assert_array_equal(k1.run(None, {"img": img})[0], k2.run(None, {"img": img})[0])
