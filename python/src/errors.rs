@@ -56,12 +56,14 @@ pub fn onnx_error(e: &kiln_onnx::OnnxError) -> PyErr {
     let m = e.to_string();
     match e {
         E::Decode { .. } | E::Model(_) => InvalidGraph::new_err(m),
-        E::Unsupported(_) | E::UnsupportedType { .. } | E::OpsetTooNew { .. } => {
+        // A node that could not be converted is a refusal too (`kiln
+        // onnx-test` skips such models).
+        E::Unsupported(_) | E::UnsupportedType { .. } | E::OpsetTooNew { .. } | E::Node { .. } => {
             Unsupported::new_err(m)
         }
         E::Input { .. } => InvalidArgument::new_err(m),
         E::Io { .. } => pyo3::exceptions::PyFileNotFoundError::new_err(m),
-        E::Node { .. } | E::BadTensor { .. } => Error::new_err(m),
+        E::BadTensor { .. } => Error::new_err(m),
     }
 }
 

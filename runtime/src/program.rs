@@ -257,7 +257,10 @@ impl Program {
                         ));
                     }
                     let n: usize = dims.iter().product();
-                    out.push(t.narrow(0, 0, n)?.reshape(&dims)?);
+                    // An argument's buffer (a result that is an input,
+                    // reshaped) keeps the argument's shape: flatten first.
+                    let flat = t.reshape(&[t.numel()])?;
+                    out.push(flat.narrow(0, 0, n)?.reshape(&dims)?);
                 }
             }
         }
