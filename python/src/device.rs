@@ -22,7 +22,11 @@ pub struct PyDevice {
 }
 
 /// Opens the device `selector` chooses (the default one is shared).
-pub fn open(py: Python<'_>, selector: Option<&str>, validation: bool) -> PyResult<kiln_runtime::Device> {
+pub fn open(
+    py: Python<'_>,
+    selector: Option<&str>,
+    validation: bool,
+) -> PyResult<kiln_runtime::Device> {
     let shared = selector.is_none() && !validation;
     if shared {
         let guard = DEFAULT.lock().unwrap_or_else(|e| e.into_inner());
@@ -47,7 +51,10 @@ pub fn open(py: Python<'_>, selector: Option<&str>, validation: bool) -> PyResul
 }
 
 /// The device `device` names (a `kiln.Device`), or the default one.
-pub fn resolve(py: Python<'_>, device: Option<&Bound<'_, PyDevice>>) -> PyResult<kiln_runtime::Device> {
+pub fn resolve(
+    py: Python<'_>,
+    device: Option<&Bound<'_, PyDevice>>,
+) -> PyResult<kiln_runtime::Device> {
     match device {
         Some(d) => Ok(d.get().device.clone()),
         None => open(py, None, false),
@@ -58,7 +65,11 @@ pub fn resolve(py: Python<'_>, device: Option<&Bound<'_, PyDevice>>) -> PyResult
 impl PyDevice {
     #[new]
     #[pyo3(signature = (selector=None, validation=false))]
-    fn new(py: Python<'_>, selector: Option<&Bound<'_, PyAny>>, validation: bool) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        selector: Option<&Bound<'_, PyAny>>,
+        validation: bool,
+    ) -> PyResult<Self> {
         let sel = match selector {
             None => None,
             Some(s) => Some(s.str()?.to_string()),
@@ -129,7 +140,8 @@ impl PyDevice {
     /// Returns free pooled memory to the driver; the bytes released.
     fn trim(&self, py: Python<'_>) -> PyResult<u64> {
         let d = &self.device;
-        py.detach(|| d.trim()).map_err(|e| runtime_error("trim", &e))
+        py.detach(|| d.trim())
+            .map_err(|e| runtime_error("trim", &e))
     }
 
     fn __repr__(&self) -> String {

@@ -27,7 +27,11 @@ pub struct PyProgram {
 /// `device`.
 #[pyfunction]
 #[pyo3(signature = (text, device=None))]
-pub fn _compile(py: Python<'_>, text: &str, device: Option<&Bound<'_, PyDevice>>) -> PyResult<PyProgram> {
+pub fn _compile(
+    py: Python<'_>,
+    text: &str,
+    device: Option<&Bound<'_, PyDevice>>,
+) -> PyResult<PyProgram> {
     let module = kiln_core::tensor::load(text).map_err(|e| invalid(e.to_string()))?;
     let device = resolve(py, device)?;
     let program = py
@@ -88,7 +92,12 @@ impl PyProgram {
     /// Runs `function` with `args` (`(bytes, dtype, shape)` tuples,
     /// kiln.Tensors or numbers); results as `(bytearray, dtype, shape)`.
     #[pyo3(signature = (function, args))]
-    fn _run<'py>(&self, py: Python<'py>, function: &str, args: &Bound<'py, PyTuple>) -> PyResult<Vec<PyHost<'py>>> {
+    fn _run<'py>(
+        &self,
+        py: Python<'py>,
+        function: &str,
+        args: &Bound<'py, PyTuple>,
+    ) -> PyResult<Vec<PyHost<'py>>> {
         let guard = self.program.lock().unwrap_or_else(|e| e.into_inner());
         let program = guard
             .as_ref()
@@ -122,8 +131,11 @@ impl PyProgram {
                         (t.elem, t.shape, t.data)
                     }
                 };
-                let dtype = host::data_type_of(elem)
-                    .ok_or_else(|| invalid(format!("result {i}: element type {elem} has no numpy dtype")))?;
+                let dtype = host::data_type_of(elem).ok_or_else(|| {
+                    invalid(format!(
+                        "result {i}: element type {elem} has no numpy dtype"
+                    ))
+                })?;
                 let h = HostTensor {
                     dtype,
                     tensor: kiln_core::tensor::eval::Tensor { elem, shape, data },

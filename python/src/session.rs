@@ -521,9 +521,9 @@ impl PySession {
             .and_then(|_| kiln_onnx::import::check_signature(&decoded))
             .map_err(|e| {
                 let e = match e {
-                    OnnxError::Unsupported(v) => {
-                        OnnxError::Unsupported(v.into_iter().map(|l| format!("{what}: {l}")).collect())
-                    }
+                    OnnxError::Unsupported(v) => OnnxError::Unsupported(
+                        v.into_iter().map(|l| format!("{what}: {l}")).collect(),
+                    ),
                     e => e,
                 };
                 onnx_error(&e)
@@ -557,7 +557,12 @@ impl PySession {
             let shapes: Vec<Vec<usize>> = session
                 .inputs
                 .iter()
-                .map(|a| a.dims.iter().map(|d| *d.as_ref().unwrap_or(&0) as usize).collect())
+                .map(|a| {
+                    a.dims
+                        .iter()
+                        .map(|d| *d.as_ref().unwrap_or(&0) as usize)
+                        .collect()
+                })
                 .collect();
             match py.detach(|| session.build(&shapes, None)) {
                 Ok(plan) => {
@@ -615,32 +620,45 @@ impl PySession {
             Some(names) => names
                 .iter()
                 .map(|n| {
-                    self.outputs.iter().position(|o| &o.name == n).ok_or_else(|| {
-                        invalid(format!(
-                            "{}: {n:?} is not an output of the model (its outputs: {})",
-                            self.what,
-                            self.outputs
-                                .iter()
-                                .map(|o| o.name.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ))
-                    })
+                    self.outputs
+                        .iter()
+                        .position(|o| &o.name == n)
+                        .ok_or_else(|| {
+                            invalid(format!(
+                                "{}: {n:?} is not an output of the model (its outputs: {})",
+                                self.what,
+                                self.outputs
+                                    .iter()
+                                    .map(|o| o.name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ))
+                        })
                 })
                 .collect::<PyResult<_>>()?,
         };
         let mut map = HashMap::new();
         for (k, v) in feed.iter() {
-            let name: String = k.extract().map_err(|_| invalid("input names must be strings"))?;
+            let name: String = k
+                .extract()
+                .map_err(|_| invalid("input names must be strings"))?;
             let f = if let Ok(t) = v.cast::<PyTensor>() {
                 let t = t.get();
                 Feed::Device(t.tensor.clone(), t.dtype)
             } else {
-                let (bytes, dtype, shape): (Vec<u8>, String, Vec<usize>) = v.extract().map_err(|_| {
-                    invalid(format!("input {name}: expected a numpy array or a kiln.Tensor"))
-                })?;
+                let (bytes, dtype, shape): (Vec<u8>, String, Vec<usize>) =
+                    v.extract().map_err(|_| {
+                        invalid(format!(
+                            "input {name}: expected a numpy array or a kiln.Tensor"
+                        ))
+                    })?;
                 let dtype = host::from_numpy_name(&dtype, &format!("input {name}"))?;
-                Feed::Host(HostData::new(dtype, shape, bytes, &format!("input {name}"))?)
+                Feed::Host(HostData::new(
+                    dtype,
+                    shape,
+                    bytes,
+                    &format!("input {name}"),
+                )?)
             };
             map.insert(name, f);
         }
@@ -652,7 +670,10 @@ impl PySession {
                 PyErrText::Runtime(w, e) => runtime_error(&format!("{}: {w}", self.what), &e),
                 e => e.into_py(),
             })?;
-        Ok(wanted.iter().map(|&i| host::to_python(py, &outs[i])).collect())
+        Ok(wanted
+            .iter()
+            .map(|&i| host::to_python(py, &outs[i]))
+            .collect())
     }
 
     /// Frees the compiled programs and weights; later calls raise
