@@ -2,7 +2,7 @@
 
 CI runs a subset of the node tests (a few seconds);
 KILN_ONNX_BACKEND_ALL=1 runs every node test of the installed onnx
-(1,884 x 2 devices; the CUDA half skips).
+(1,884 on the CPU device).
 """
 
 import os
@@ -14,14 +14,18 @@ import kiln
 import kiln.onnx_backend
 
 backend_test = onnx.backend.test.BackendTest(kiln.onnx_backend, __name__)
-if not os.environ.get("KILN_ONNX_BACKEND_ALL"):
+if os.environ.get("KILN_ONNX_BACKEND_ALL"):
+    backend_test.include(r"_cpu$")
+else:
     backend_test.include(
         r"^test_(abs|add|add_bcast|relu|sigmoid|tanh|matmul_2d|matmul_3d|softmax_axis_1"
         r"|transpose_default|reshape_reduced_dims|concat_2d_axis_0|gemm_default_single_elem_vector_bias"
         r"|where_example|equal|clip|reduce_sum_keepdims_example|conv_with_strides_padding"
         r"|maxpool_2d_default|cast_FLOAT_to_FLOAT16|not_2d|string_concat_broadcasting)_cpu$"
     )
-globals().update(backend_test.test_cases)
+# The node tests only: the "real" ones generate expected outputs of large
+# models with onnx's reference evaluator (minutes each).
+globals()["OnnxBackendNodeModelTest"] = backend_test.test_cases["OnnxBackendNodeModelTest"]
 
 
 def test_run_node():
