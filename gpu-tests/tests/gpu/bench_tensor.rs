@@ -131,3 +131,25 @@ fn wall_clock_calls_write_no_timestamps() {
     }
     assert_no_validation_messages(device.context());
 }
+
+/// A result that is an argument reshaped lives in the argument's buffer,
+/// which keeps the argument's shape: it is flattened before the result is
+/// cut from it (this failed with "narrow: 0..0+6 is outside dimension 0 of
+/// extent 2", as ONNX's `test_reshape_reduced_dims` did through the Python
+/// package).
+#[test]
+fn a_result_that_is_an_argument_reshaped_comes_back_on_the_device() {
+    let device = device();
+    let stream = device.stream();
+    let src = "func.func @main(%x: tensor<2x3xf32>) -> tensor<6xf32> {
+  %y = tensor.collapse_shape %x [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+  return %y : tensor<6xf32>
+}";
+    let f = compile_tensor_function(&device, src, "main").unwrap();
+    let x = data(6, 3);
+    let args = [Tensor::from_slice(&device, &x, &[2, 3]).unwrap()];
+    let out = f.call(&stream, &args).unwrap();
+    assert_eq!(out[0].shape(), &[6]);
+    assert_eq!(out[0].to_vec::<f32>().unwrap(), x);
+    assert_no_validation_messages(device.context());
+}
