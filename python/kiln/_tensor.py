@@ -11,7 +11,7 @@ def to_wire(value, what):
     if isinstance(value, _kiln.Tensor):
         return value
     a = np.asarray(value)
-    if a.dtype == object or a.dtype.kind in "USVOc":
+    if a.dtype == object or (a.dtype.kind in "USVOc" and a.dtype.name != "bfloat16"):
         raise _kiln.InvalidArgument(
             f"{what}: numpy dtype {a.dtype} is not supported (kiln has float16, "
             "bfloat16, float32, float64, bool, int8..int64, uint8..uint64)"

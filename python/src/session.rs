@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
+use kiln_core::codegen::bufferize::BufferOrigin;
 use kiln_core::codegen::ResultRef;
 use kiln_core::tensor::eval::Value;
 use kiln_onnx::proto::{tensor_shape_proto::dimension, type_proto, ModelProto, ValueInfoProto};
@@ -236,11 +237,23 @@ impl PySession {
             .compiled()
             .function(&imported.func)
             .ok_or_else(|| PyErrText::Other(format!("no function @{}", imported.func)))?;
-        let mut on_device = f
-            .results
-            .iter()
-            .all(|r| matches!(r, ResultRef::Buffer { elem, .. } if kiln_runtime::program::dtype_of(*elem).is_some()))
-            && imported.args.iter().all(|a| host::device_dtype(a.dtype).is_some());
+        // Device results need a device dtype and a typed buffer: not one
+        // computed on the host, not a constant's (uploaded as words).
+        let typed = |r: &ResultRef| match r {
+            ResultRef::Buffer { elem, buffer, .. } => {
+                kiln_runtime::program::dtype_of(*elem).is_some()
+                    && !matches!(
+                        f.buffers.get(*buffer).map(|b| &b.origin),
+                        Some(BufferOrigin::Constant(_)) | None
+                    )
+            }
+            _ => false,
+        };
+        let mut on_device = f.results.iter().all(typed)
+            && imported
+                .args
+                .iter()
+                .all(|a| host::device_dtype(a.dtype).is_some());
         let mut slots = Vec::with_capacity(imported.args.len());
         for a in &imported.args {
             slots.push(match &a.source {
@@ -407,7 +420,9 @@ impl PySession {
 
     /// Runs `plan` on `feeds` (without the GIL): every output, on the host.
     fn execute(&self, plan: &Plan, feeds: &[Feed]) -> Result<Vec<HostData>, PyErrText> {
-        if plan.on_device {
+        // An empty input has no device buffer to bind: the host path pads.
+        let empty = feeds.iter().any(|f| f.shape().contains(&0));
+        if plan.on_device && !empty {
             let mut args = Vec::with_capacity(plan.slots.len());
             for s in &plan.slots {
                 args.push(match s {

@@ -96,3 +96,45 @@ def test_model_proto_and_path_like(model_dir):
     k2 = kiln.InferenceSession(model_dir / "cnn.onnx")
     img = np.ones((1, 3, 16, 16), np.float32)
     np.testing.assert_array_equal(k1.run(None, {"img": img})[0], k2.run(None, {"img": img})[0])
+
+
+def _model(nodes, ins, outs, inits=()):
+    from onnx import helper
+
+    g = helper.make_graph(nodes, "g", ins, outs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    return m
+
+
+def test_results_computed_at_import_and_empty_inputs():
+    # Shape's result is a constant of the program (no device buffer of its
+    # own dtype); an empty input has no device buffer to bind.
+    from onnx import TensorProto, helper
+
+    m = _model(
+        [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Add", ["x", "x"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3])],
+        [helper.make_tensor_value_info("s", TensorProto.INT64, [2]),
+         helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 3])],
+    )
+    for n in (2, 0):
+        x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
+        got, want, _, _ = _both(m, {"x": x})
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            np.testing.assert_array_equal(g, w)
+
+
+def test_bfloat16_inputs():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    from onnx import TensorProto, helper
+
+    m = _model(
+        [helper.make_node("Cast", ["x"], ["y"], to=TensorProto.FLOAT)],
+        [helper.make_tensor_value_info("x", TensorProto.BFLOAT16, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])],
+    )
+    x = np.array([1.5, -2.25, 3.0e10, 0.1], dtype=ml_dtypes.bfloat16)
+    (y,) = kiln.InferenceSession(m.SerializeToString()).run(None, {"x": x})
+    np.testing.assert_array_equal(y, x.astype(np.float32))
