@@ -249,7 +249,14 @@ impl PySession {
             }
             _ => false,
         };
+        // An empty result has no typed buffer either (the runtime gives it
+        // a placeholder word).
+        let empty_result = imported
+            .outputs
+            .iter()
+            .any(|o| o.shape.iter().any(|d| d.fixed() == Some(0)));
         let mut on_device = f.results.iter().all(typed)
+            && !empty_result
             && imported
                 .args
                 .iter()

@@ -138,3 +138,18 @@ def test_bfloat16_inputs():
     x = np.array([1.5, -2.25, 3.0e10, 0.1], dtype=ml_dtypes.bfloat16)
     (y,) = kiln.InferenceSession(m.SerializeToString()).run(None, {"x": x})
     np.testing.assert_array_equal(y, x.astype(np.float32))
+
+
+def test_empty_results():
+    from onnx import TensorProto, helper
+
+    m = _model(
+        [helper.make_node("Slice", ["x", "st", "en"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [0, 3])],
+        [helper.make_tensor("st", TensorProto.INT64, [1], [2]),
+         helper.make_tensor("en", TensorProto.INT64, [1], [2])],
+    )
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    got, want, _, _ = _both(m, {"x": x})
+    assert got[0].shape == want[0].shape == (0, 3) and got[0].dtype == want[0].dtype
