@@ -63,7 +63,7 @@ pub fn onnx_error(e: &kiln_onnx::OnnxError) -> PyErr {
         }
         E::Input { .. } => InvalidArgument::new_err(m),
         E::Io { .. } => pyo3::exceptions::PyFileNotFoundError::new_err(m),
-        E::BadTensor { .. } => Error::new_err(m),
+        E::BadTensor { .. } | E::Run { .. } => Error::new_err(m),
     }
 }
 
