@@ -133,6 +133,10 @@ pub enum Signature {
     Select,
     /// A cast `op %a : T to U`.
     Cast,
+    /// `math.fpowi %x, %n : F, I`: a float and an integer operand (or
+    /// tensors of one shape with those elements); the result has the
+    /// float operand's type.
+    FloatInt,
 }
 
 /// Which element types an op accepts.
@@ -385,6 +389,7 @@ pub enum MathOp {
     Tan,
     Tanh,
     Trunc,
+    FPowI,
 }
 
 op_table!(MathOp, "math" {
@@ -426,6 +431,7 @@ op_table!(MathOp, "math" {
     Tan => "tan", Same(1), Float;
     Tanh => "tanh", Same(1), Float;
     Trunc => "trunc", Same(1), Float;
+    FPowI => "fpowi", FloatInt, Float;
 });
 
 impl MathOp {
@@ -472,6 +478,15 @@ pub enum ConvKind {
     PoolingNhwcSum,
     /// `linalg.pooling_nhwc_min`.
     PoolingNhwcMin,
+    /// `linalg.pooling_nchw_max`: input NCHW, window HW (shape only),
+    /// output NCHW (torch-mlir's max pooling).
+    PoolingNchwMax,
+    /// `linalg.pooling_nchw_sum` (torch-mlir's average pooling, before the
+    /// division).
+    PoolingNchwSum,
+    /// `linalg.depthwise_conv_2d_nchw_chw`: input NCHW, filter CHW, output
+    /// NCHW (torch-mlir's grouped convolution with one channel per group).
+    DepthwiseConv2dNchwChw,
 }
 
 /// The contraction ops (`out += lhs * rhs` summed over a reduction loop).
@@ -584,6 +599,9 @@ impl ConvKind {
             ConvKind::PoolingNhwcMax => "linalg.pooling_nhwc_max",
             ConvKind::PoolingNhwcSum => "linalg.pooling_nhwc_sum",
             ConvKind::PoolingNhwcMin => "linalg.pooling_nhwc_min",
+            ConvKind::PoolingNchwMax => "linalg.pooling_nchw_max",
+            ConvKind::PoolingNchwSum => "linalg.pooling_nchw_sum",
+            ConvKind::DepthwiseConv2dNchwChw => "linalg.depthwise_conv_2d_nchw_chw",
         }
     }
 
@@ -592,18 +610,25 @@ impl ConvKind {
     pub fn is_pooling(self) -> bool {
         matches!(
             self,
-            ConvKind::PoolingNhwcMax | ConvKind::PoolingNhwcSum | ConvKind::PoolingNhwcMin
+            ConvKind::PoolingNhwcMax
+                | ConvKind::PoolingNhwcSum
+                | ConvKind::PoolingNhwcMin
+                | ConvKind::PoolingNchwMax
+                | ConvKind::PoolingNchwSum
         )
     }
 
     /// Every convolution and pooling op.
-    pub const ALL: [ConvKind; 6] = [
+    pub const ALL: [ConvKind; 9] = [
         ConvKind::Conv2dNhwcHwcf,
         ConvKind::Conv2dNchwFchw,
         ConvKind::DepthwiseConv2dNhwcHwc,
         ConvKind::PoolingNhwcMax,
         ConvKind::PoolingNhwcSum,
         ConvKind::PoolingNhwcMin,
+        ConvKind::PoolingNchwMax,
+        ConvKind::PoolingNchwSum,
+        ConvKind::DepthwiseConv2dNchwChw,
     ];
 }
 
@@ -910,6 +935,8 @@ pub fn supported_ops(dialect: &str) -> Vec<String> {
                 "linalg.transpose",
                 "linalg.broadcast",
                 "linalg.softmax",
+                "linalg.quantized_matmul",
+                "linalg.quantized_batch_matmul",
                 "linalg.yield",
                 "linalg.index",
             ]

@@ -50,6 +50,9 @@ impl Parser<'_> {
             "generic" => return self.parse_generic(),
             "map" => return self.parse_map_or_reduce(false, loc),
             "reduce" => return self.parse_map_or_reduce(true, loc),
+            "quantized_matmul" | "quantized_batch_matmul" => {
+                return self.parse_quantized_matmul(short == "quantized_batch_matmul", loc)
+            }
             _ => {}
         }
         let full = format!("linalg.{short}");
@@ -119,6 +122,45 @@ impl Parser<'_> {
             .collect();
         let body = build_named_body(&mut self.m, &kind, &in_elems, &out_elems)
             .or_else(|e| self.err_at(loc, format!("'{}' op {e}", kind.name())))?;
+        let num_inputs = ops.inputs.len();
+        let operands = ops.inputs.into_iter().chain(ops.outputs).collect();
+        let mut p = ParsedOp::new(
+            OpKind::Linalg(LinalgOp { kind, num_inputs }),
+            operands,
+            results,
+        );
+        p.regions.push(body);
+        Ok(p)
+    }
+
+    /// `linalg.quantized_matmul` / `linalg.quantized_batch_matmul`, read as
+    /// the `linalg.generic` MLIR generalizes them to (a rewrite at import:
+    /// the generic's contraction is what kiln compiles; the program prints
+    /// back as that generic).
+    fn parse_quantized_matmul(&mut self, batch: bool, loc: Location) -> PResult<ParsedOp> {
+        let ops = self.parse_ins_outs()?;
+        let results = self.parse_arrow_results()?;
+        let name = if batch {
+            "linalg.quantized_batch_matmul"
+        } else {
+            "linalg.quantized_matmul"
+        };
+        let in_elems: Vec<ElemType> = ops
+            .inputs
+            .iter()
+            .map(|&v| operand_elem(&self.m, v))
+            .collect();
+        let [out] = ops.outputs[..] else {
+            return self.err_at(loc, format!("'{name}' op expected one output"));
+        };
+        let out_elem = operand_elem(&self.m, out);
+        let (kind, body) = crate::tensor::structured::quantized_matmul_generic(
+            &mut self.m,
+            batch,
+            &in_elems,
+            out_elem,
+        )
+        .or_else(|e| self.err_at(loc, format!("'{name}' op {e}")))?;
         let num_inputs = ops.inputs.len();
         let operands = ops.inputs.into_iter().chain(ops.outputs).collect();
         let mut p = ParsedOp::new(

@@ -212,7 +212,7 @@ impl Verifier<'_> {
             LinalgKind::Conv(c, _) => {
                 let filter_rank = match c {
                     ConvKind::Conv2dNhwcHwcf | ConvKind::Conv2dNchwFchw => 4,
-                    ConvKind::DepthwiseConv2dNhwcHwc => 3,
+                    ConvKind::DepthwiseConv2dNhwcHwc | ConvKind::DepthwiseConv2dNchwChw => 3,
                     _ => 2,
                 };
                 if self.rank(ins[0]) != 4
