@@ -347,7 +347,9 @@ fn family(info: &FuncInfo<'_>, op: TOp, root: Option<TOp>) -> OpFamily {
                 LinalgKind::Conv(ConvKind::Conv2dNhwcHwcf, _)
                 | LinalgKind::Conv(ConvKind::Conv2dNchwFchw, _)
                 | LinalgKind::Conv(ConvKind::DepthwiseConv2dNhwcHwc, _)
-                | LinalgKind::Conv(ConvKind::DepthwiseConv2dNchwChw, _) => OpFamily::Convolution,
+                | LinalgKind::Conv(ConvKind::DepthwiseConv2dNchwChw, _)
+                | LinalgKind::Conv(ConvKind::Conv1dNcwFcw, _)
+                | LinalgKind::Conv(ConvKind::Conv3dNcdhwFcdhw, _) => OpFamily::Convolution,
                 _ => OpFamily::Reduction,
             };
         }

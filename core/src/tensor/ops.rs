@@ -452,7 +452,7 @@ pub struct LinalgOp {
     pub num_inputs: usize,
 }
 
-/// The two-element `strides`/`dilations` attributes of convolutions and
+/// The `strides`/`dilations` attributes (one value per spatial dimension) of convolutions and
 /// poolings, kept as written (`dense<2> : tensor<2xi64>` or
 /// `vector<2xi64>`); absent means all ones.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -487,6 +487,19 @@ pub enum ConvKind {
     /// `linalg.depthwise_conv_2d_nchw_chw`: input NCHW, filter CHW, output
     /// NCHW (torch-mlir's grouped convolution with one channel per group).
     DepthwiseConv2dNchwChw,
+    /// `linalg.conv_1d_ncw_fcw`: input NCW, filter FCW, output NFW.
+    Conv1dNcwFcw,
+    /// `linalg.conv_3d_ncdhw_fcdhw`: input NCDHW, filter FCDHW, output NFDHW.
+    Conv3dNcdhwFcdhw,
+    /// `linalg.pooling_ncw_max`: input NCW, window W (shape only), output NCW.
+    PoolingNcwMax,
+    /// `linalg.pooling_ncw_sum`.
+    PoolingNcwSum,
+    /// `linalg.pooling_ndhwc_max`: input NDHWC, window DHW (shape only),
+    /// output NDHWC.
+    PoolingNdhwcMax,
+    /// `linalg.pooling_ndhwc_sum`.
+    PoolingNdhwcSum,
 }
 
 /// The contraction ops (`out += lhs * rhs` summed over a reduction loop).
@@ -602,6 +615,31 @@ impl ConvKind {
             ConvKind::PoolingNchwMax => "linalg.pooling_nchw_max",
             ConvKind::PoolingNchwSum => "linalg.pooling_nchw_sum",
             ConvKind::DepthwiseConv2dNchwChw => "linalg.depthwise_conv_2d_nchw_chw",
+            ConvKind::Conv1dNcwFcw => "linalg.conv_1d_ncw_fcw",
+            ConvKind::Conv3dNcdhwFcdhw => "linalg.conv_3d_ncdhw_fcdhw",
+            ConvKind::PoolingNcwMax => "linalg.pooling_ncw_max",
+            ConvKind::PoolingNcwSum => "linalg.pooling_ncw_sum",
+            ConvKind::PoolingNdhwcMax => "linalg.pooling_ndhwc_max",
+            ConvKind::PoolingNdhwcSum => "linalg.pooling_ndhwc_sum",
+        }
+    }
+
+    /// How many spatial dimensions the op slides its window over (the
+    /// length of its `strides` and `dilations`).
+    pub fn spatial_rank(self) -> usize {
+        match self {
+            ConvKind::Conv1dNcwFcw | ConvKind::PoolingNcwMax | ConvKind::PoolingNcwSum => 1,
+            ConvKind::Conv3dNcdhwFcdhw | ConvKind::PoolingNdhwcMax | ConvKind::PoolingNdhwcSum => 3,
+            _ => 2,
+        }
+    }
+
+    /// The rank of the filter (the window's for poolings).
+    pub fn filter_rank(self) -> usize {
+        match self {
+            ConvKind::DepthwiseConv2dNhwcHwc | ConvKind::DepthwiseConv2dNchwChw => 3,
+            k if k.is_pooling() => k.spatial_rank(),
+            k => k.spatial_rank() + 2,
         }
     }
 
@@ -615,11 +653,15 @@ impl ConvKind {
                 | ConvKind::PoolingNhwcMin
                 | ConvKind::PoolingNchwMax
                 | ConvKind::PoolingNchwSum
+                | ConvKind::PoolingNcwMax
+                | ConvKind::PoolingNcwSum
+                | ConvKind::PoolingNdhwcMax
+                | ConvKind::PoolingNdhwcSum
         )
     }
 
     /// Every convolution and pooling op.
-    pub const ALL: [ConvKind; 9] = [
+    pub const ALL: [ConvKind; 15] = [
         ConvKind::Conv2dNhwcHwcf,
         ConvKind::Conv2dNchwFchw,
         ConvKind::DepthwiseConv2dNhwcHwc,
@@ -629,6 +671,12 @@ impl ConvKind {
         ConvKind::PoolingNchwMax,
         ConvKind::PoolingNchwSum,
         ConvKind::DepthwiseConv2dNchwChw,
+        ConvKind::Conv1dNcwFcw,
+        ConvKind::Conv3dNcdhwFcdhw,
+        ConvKind::PoolingNcwMax,
+        ConvKind::PoolingNcwSum,
+        ConvKind::PoolingNdhwcMax,
+        ConvKind::PoolingNdhwcSum,
     ];
 }
 

@@ -256,22 +256,24 @@ fn contraction_indexing(c: ContractionKind) -> (Vec<AffineMap>, Vec<IteratorType
 
 /// A two-element `strides`/`dilations` attribute's values (default 1, 1).
 pub fn conv_pair(attr: &Option<super::attr::DenseElements>) -> [i64; 2] {
+    let v = conv_values(attr, 2);
+    [v[0], v[1]]
+}
+
+/// An `n`-element `strides`/`dilations` attribute's values (default all
+/// ones; a splat repeats its value).
+pub fn conv_values(attr: &Option<super::attr::DenseElements>, n: usize) -> Vec<i64> {
     match attr {
-        None => [1, 1],
-        Some(d) => {
-            let get = |i: usize| match d.data.get(if d.splat { 0 } else { i }) {
-                ScalarBits::Int(v) => v,
-                ScalarBits::Float(f) => f as i64,
-            };
-            if d.data.is_empty() {
-                [1, 1]
-            } else {
-                [
-                    get(0),
-                    get(if d.splat { 0 } else { 1.min(d.data.len() - 1) }),
-                ]
-            }
-        }
+        Some(d) if !d.data.is_empty() => (0..n)
+            .map(|i| {
+                let k = if d.splat { 0 } else { i.min(d.data.len() - 1) };
+                match d.data.get(k) {
+                    ScalarBits::Int(v) => v,
+                    ScalarBits::Float(f) => f as i64,
+                }
+            })
+            .collect(),
+        _ => vec![1; n],
     }
 }
 
@@ -288,6 +290,7 @@ fn conv_indexing(c: ConvKind, attrs: &ConvAttrs) -> (Vec<AffineMap>, Vec<Iterato
         )
     };
     let m = |n: u32, r: Vec<AffineExpr>| AffineMap::new(n, 0, r);
+    let one = |a: &Option<super::attr::DenseElements>| conv_values(a, 1)[0];
     match c {
         // (n, oh, ow, f, kh, kw, c)
         ConvKind::Conv2dNhwcHwcf => (
@@ -348,6 +351,74 @@ fn conv_indexing(c: ConvKind, attrs: &ConvAttrs) -> (Vec<AffineMap>, Vec<Iterato
             ],
             vec![P, P, P, P, R, R],
         ),
+        // (n, f, ow, c, kw)
+        ConvKind::Conv1dNcwFcw => {
+            let (s, l) = (one(&attrs.strides), one(&attrs.dilations));
+            (
+                vec![
+                    m(5, vec![Dim(0), Dim(3), win(2, 4, s, l)]),
+                    AffineMap::select(5, &[1, 3, 4]),
+                    AffineMap::select(5, &[0, 1, 2]),
+                ],
+                vec![P, P, P, R, R],
+            )
+        }
+        // (n, c, ow, kw)
+        ConvKind::PoolingNcwMax | ConvKind::PoolingNcwSum => {
+            let (s, l) = (one(&attrs.strides), one(&attrs.dilations));
+            (
+                vec![
+                    m(4, vec![Dim(0), Dim(1), win(2, 3, s, l)]),
+                    AffineMap::select(4, &[3]),
+                    AffineMap::select(4, &[0, 1, 2]),
+                ],
+                vec![P, P, P, R],
+            )
+        }
+        // (n, od, oh, ow, f, kd, kh, kw, c)
+        ConvKind::Conv3dNcdhwFcdhw => {
+            let s = conv_values(&attrs.strides, 3);
+            let l = conv_values(&attrs.dilations, 3);
+            (
+                vec![
+                    m(
+                        9,
+                        vec![
+                            Dim(0),
+                            Dim(8),
+                            win(1, 5, s[0], l[0]),
+                            win(2, 6, s[1], l[1]),
+                            win(3, 7, s[2], l[2]),
+                        ],
+                    ),
+                    AffineMap::select(9, &[4, 8, 5, 6, 7]),
+                    AffineMap::select(9, &[0, 4, 1, 2, 3]),
+                ],
+                vec![P, P, P, P, P, R, R, R, R],
+            )
+        }
+        // (n, od, oh, ow, c, kd, kh, kw)
+        ConvKind::PoolingNdhwcMax | ConvKind::PoolingNdhwcSum => {
+            let s = conv_values(&attrs.strides, 3);
+            let l = conv_values(&attrs.dilations, 3);
+            (
+                vec![
+                    m(
+                        8,
+                        vec![
+                            Dim(0),
+                            win(1, 5, s[0], l[0]),
+                            win(2, 6, s[1], l[1]),
+                            win(3, 7, s[2], l[2]),
+                            Dim(4),
+                        ],
+                    ),
+                    AffineMap::select(8, &[5, 6, 7]),
+                    AffineMap::select(8, &[0, 1, 2, 3, 4]),
+                ],
+                vec![P, P, P, P, P, R, R, R],
+            )
+        }
         // (n, oh, ow, c, kh, kw), as MLIR orders them
         ConvKind::DepthwiseConv2dNchwChw => (
             vec![
@@ -605,7 +676,9 @@ pub fn build_named_body(
             ConvKind::Conv2dNhwcHwcf
             | ConvKind::Conv2dNchwFchw
             | ConvKind::DepthwiseConv2dNhwcHwc
-            | ConvKind::DepthwiseConv2dNchwChw,
+            | ConvKind::DepthwiseConv2dNchwChw
+            | ConvKind::Conv1dNcwFcw
+            | ConvKind::Conv3dNcdhwFcdhw,
             _,
         ) => {
             let (a, c) = (input(0)?, input(1)?);
@@ -618,7 +691,10 @@ pub fn build_named_body(
             let a = input(0)?;
             let a = b.cast_signed(a, out_ty);
             let f = match pool {
-                ConvKind::PoolingNhwcMax | ConvKind::PoolingNchwMax => BinaryFn::MaxSigned,
+                ConvKind::PoolingNhwcMax
+                | ConvKind::PoolingNchwMax
+                | ConvKind::PoolingNcwMax
+                | ConvKind::PoolingNdhwcMax => BinaryFn::MaxSigned,
                 ConvKind::PoolingNhwcMin => BinaryFn::MinSigned,
                 _ => BinaryFn::Add,
             };

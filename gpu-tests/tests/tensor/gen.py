@@ -112,6 +112,7 @@ requires every check to pass.
 """
 import argparse
 import collections
+import itertools
 import math
 import os
 import re
@@ -1151,9 +1152,9 @@ def named(f, op, ins, outs, attrs='', hint='r'):
 
 def conv_attrs(strides, dilations):
     def vec(v):
-        if v[0] == v[1]:
-            return 'dense<%d> : tensor<2xi64>' % v[0]
-        return 'dense<[%d, %d]> : tensor<2xi64>' % tuple(v)
+        if all(x == v[0] for x in v):
+            return 'dense<%d> : tensor<%dxi64>' % (v[0], len(v))
+        return 'dense<[%s]> : tensor<%dxi64>' % (', '.join('%d' % x for x in v), len(v))
     return '{dilations = %s, strides = %s}' % (vec(dilations), vec(strides))
 
 
@@ -3955,6 +3956,80 @@ def _(F):
     f = F.fn('depthwise_nchw_i32_1x2x7x7_2x2_stride_3')
     case(f, 1, 2, 7, 7, 2, 2, (3, 3), (1, 1), et='i32',
          data=lambda s: f.rng.ints(s, -1000, 1000).astype(np.int32))
+
+
+def windows_nd(x, ks, outs, strides, dilations):
+    """[N, O1..Od, K1..Kd, C] windows of a channels-last array with d
+    spatial dims: x[n, o1*s1 + k1*l1, ..., c]."""
+    d = len(ks)
+    n, c = x.shape[0], x.shape[-1]
+    w = np.empty((n,) + tuple(outs) + tuple(ks) + (c,), dtype=x.dtype)
+    for kk in itertools.product(*[range(k) for k in ks]):
+        sl = tuple(slice(kk[i] * dilations[i], kk[i] * dilations[i]
+                         + strides[i] * (outs[i] - 1) + 1, strides[i]) for i in range(d))
+        w[(slice(None),) * (d + 1) + kk] = x[(slice(None),) + sl]
+    return w
+
+
+@testfile('conv_pool_1d_3d.mlir', '''
+The 1-D and 3-D convolutions and poolings torch-mlir emits (ONNX Conv and
+AveragePool / MaxPool on 3-D and 5-D tensors): linalg.conv_1d_ncw_fcw,
+linalg.pooling_ncw_max / _sum, linalg.conv_3d_ncdhw_fcdhw and
+linalg.pooling_ndhwc_max / _sum, with strides and dilations, on exact
+dyadic data (every summation order gives the same bits), against numpy
+sliding windows.''')
+def _(F):
+    def conv(f, n, c, sp, fo, ks, strides, dilations):
+        d = len(sp)
+        outs = [out_size(sp[i], ks[i], strides[i], dilations[i]) for i in range(d)]
+        x = f.rng.dyadic((n, c) + tuple(sp), 'f32', -16, 16, 8)
+        k = f.rng.dyadic((fo, c) + tuple(ks), 'f32', -16, 16, 8)
+        X, K = f.const(x, 'f32'), f.const(k, 'f32')
+        op = 'linalg.conv_1d_ncw_fcw' if d == 1 else 'linalg.conv_3d_ncdhw_fcdhw'
+        r = named(f, op, [X, K], [f.full(0.0, (n, fo) + tuple(outs), 'f32')],
+                  conv_attrs(strides, dilations), 'conv')
+        last = np.moveaxis(x, 1, -1)
+        win = windows_nd(last, ks, outs, strides, dilations)
+        sp_letters = 'xyz'[:d]
+        k_letters = 'ijk'[:d]
+        spec = 'n%s%sc,fc%s->nf%s' % (sp_letters, k_letters, k_letters, sp_letters)
+        assert order_free(spec, 'f32', win, k)
+        f.expect_eq_const(r, contract(spec, 'f32', win, k))
+
+    def pool(f, kind, n, c, sp, ks, strides, dilations):
+        d = len(sp)
+        outs = [out_size(sp[i], ks[i], strides[i], dilations[i]) for i in range(d)]
+        channels_first = d == 1  # ncw; the 3-D pooling is ndhwc
+        shape = (n, c) + tuple(sp) if channels_first else (n,) + tuple(sp) + (c,)
+        x = f.rng.dyadic(shape, 'f32', -64, 64, 8)
+        X = f.const(x, 'f32')
+        oshape = (n, c) + tuple(outs) if channels_first else (n,) + tuple(outs) + (c,)
+        init = 0.0 if kind == 'sum' else -math.inf
+        op = 'linalg.pooling_%s_%s' % ('ncw' if d == 1 else 'ndhwc', kind)
+        r = named(f, op, [X, f.empty(tuple(ks), 'f32')], [f.full(init, oshape, 'f32')],
+                  conv_attrs(strides, dilations), 'pool')
+        last = np.moveaxis(x, 1, -1) if channels_first else x
+        win = windows_nd(last, ks, outs, strides, dilations)
+        axes = tuple(range(d + 1, 2 * d + 1))
+        if kind == 'sum':
+            want = win.astype(np.float64).sum(axis=axes)
+            assert np.array_equal(want, want.astype(np.float32)), 'sum not exact'
+        else:
+            want = win.max(axis=axes)
+        if channels_first:
+            want = np.moveaxis(want, -1, 1)
+        f.expect_eq_const(r, want.astype(np.float32))
+
+    conv(F.fn('conv_1d_ncw_2x3x17_4x3x3_stride_2_dilation_2'), 2, 3, (17,), 4, (3,), (2,),
+         (2,))
+    pool(F.fn('pooling_ncw_max_2x3x11_3_stride_2'), 'max', 2, 3, (11,), (3,), (2,), (1,))
+    pool(F.fn('pooling_ncw_sum_1x4x9_2_dilation_3'), 'sum', 1, 4, (9,), (2,), (1,), (3,))
+    conv(F.fn('conv_3d_ncdhw_1x2x5x6x5_3x2x2x3x2_strides_1_2_1'), 1, 2, (5, 6, 5), 3,
+         (2, 3, 2), (1, 2, 1), (1, 1, 1))
+    pool(F.fn('pooling_ndhwc_sum_1x5x5x6x2_2x2x3_stride_2'), 'sum', 1, 2, (5, 5, 6), (2, 2, 3),
+         (2, 2, 1), (1, 1, 1))
+    pool(F.fn('pooling_ndhwc_max_2x4x5x5x3_2x2x2_dilations_1_2_1'), 'max', 2, 3, (4, 5, 5),
+         (2, 2, 2), (1, 1, 1), (1, 2, 1))
 
 
 @testfile('pooling_nhwc_sum.mlir', '''

@@ -59,7 +59,7 @@ impl Parser<'_> {
         let kind = if let Some(c) = ContractionKind::ALL.iter().find(|c| c.name() == full) {
             LinalgKind::Contraction(*c)
         } else if let Some(c) = ConvKind::ALL.iter().find(|c| c.name() == full) {
-            LinalgKind::Conv(*c, self.parse_conv_attrs()?)
+            LinalgKind::Conv(*c, self.parse_conv_attrs(c.spatial_rank())?)
         } else if let Some(e) = ElementwiseKind::ALL.iter().find(|e| e.name() == full) {
             LinalgKind::Elementwise(*e)
         } else {
@@ -173,7 +173,7 @@ impl Parser<'_> {
     }
 
     /// `{dilations = dense<...> : T, strides = dense<...> : T}` if present.
-    fn parse_conv_attrs(&mut self) -> PResult<ConvAttrs> {
+    fn parse_conv_attrs(&mut self, n: usize) -> PResult<ConvAttrs> {
         let mut attrs = ConvAttrs::default();
         if !self.eat_punct("{")? {
             return Ok(attrs);
@@ -182,10 +182,12 @@ impl Parser<'_> {
             let key = p.ident("'strides' or 'dilations'")?;
             p.expect_punct("=")?;
             let value = p.parse_dense()?;
-            let ok = matches!(p.m.ty(value.ty), TypeKind::Tensor { shape, elem: ElemType::Int(64) } if shape.len() == 1 && shape[0].fixed() == Some(2))
-                || matches!(p.m.ty(value.ty), TypeKind::Vector { shape, elem: ElemType::Int(64) } if shape == &[2]);
+            let len = n as u64;
+            let ok = matches!(p.m.ty(value.ty), TypeKind::Tensor { shape, elem: ElemType::Int(64) } if shape.len() == 1 && shape[0].fixed() == Some(len))
+                || matches!(p.m.ty(value.ty), TypeKind::Vector { shape, elem: ElemType::Int(64) } if shape == &[len]);
             if !ok {
-                return p.err(format!("'{key}' must be a dense attribute of two i64 values"));
+                let count = ["one", "two", "three"].get(n - 1).copied().unwrap_or("N");
+                return p.err(format!("'{key}' must be a dense attribute of {count} i64 values"));
             }
             match key {
                 "strides" => attrs.strides = Some(value),
