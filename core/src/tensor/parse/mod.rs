@@ -36,6 +36,9 @@ use crate::text::lexer::TokKind;
 /// Parse results.
 pub(crate) type PResult<T> = Result<T, TensorParseError>;
 
+/// An attribute dictionary kept as written: (name, value text) pairs.
+type AttrDict = Vec<(String, String)>;
+
 /// Parses a tensor program (see the module documentation). The result is
 /// not verified: call [`verify`](super::verify()) (or use
 /// [`load`](super::load)).
@@ -333,7 +336,7 @@ impl<'a> Parser<'a> {
 
     /// An argument's or result's `{name = value, ...}` if one follows
     /// (empty otherwise).
-    fn opt_attr_dict(&mut self) -> PResult<Vec<(String, String)>> {
+    fn opt_attr_dict(&mut self) -> PResult<AttrDict> {
         if self.is_punct("{") {
             self.raw_attr_dict()
         } else {
@@ -342,7 +345,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A function's results after `->`: `T`, or `(T [{attrs}], ...)`.
-    fn parse_func_results(&mut self) -> PResult<(Vec<TType>, Vec<Vec<(String, String)>>)> {
+    fn parse_func_results(&mut self) -> PResult<(Vec<TType>, Vec<AttrDict>)> {
         let mut types = Vec::new();
         let mut attrs = Vec::new();
         if self.eat_punct("(")? {
