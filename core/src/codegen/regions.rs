@@ -346,7 +346,10 @@ fn family(info: &FuncInfo<'_>, op: TOp, root: Option<TOp>) -> OpFamily {
                 LinalgKind::Conv(c, _) if c.is_pooling() => OpFamily::Pooling,
                 LinalgKind::Conv(ConvKind::Conv2dNhwcHwcf, _)
                 | LinalgKind::Conv(ConvKind::Conv2dNchwFchw, _)
-                | LinalgKind::Conv(ConvKind::DepthwiseConv2dNhwcHwc, _) => OpFamily::Convolution,
+                | LinalgKind::Conv(ConvKind::DepthwiseConv2dNhwcHwc, _)
+                | LinalgKind::Conv(ConvKind::DepthwiseConv2dNchwChw, _)
+                | LinalgKind::Conv(ConvKind::Conv1dNcwFcw, _)
+                | LinalgKind::Conv(ConvKind::Conv3dNcdhwFcdhw, _) => OpFamily::Convolution,
                 _ => OpFamily::Reduction,
             };
         }

@@ -118,7 +118,7 @@ impl<'m> FuncBuilder<'m> {
     pub fn arith(&mut self, op: ArithOp, operands: &[TValue]) -> TValue {
         let first = self.m.value_type(operands[0]);
         let result = match op.signature() {
-            Signature::Same(_) | Signature::Cast => first,
+            Signature::Same(_) | Signature::Cast | Signature::FloatInt => first,
             Signature::Select => self.m.value_type(operands[1]),
             Signature::Compare => self.with_elem(first, ElemType::I1),
         };

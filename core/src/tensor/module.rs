@@ -102,6 +102,16 @@ pub struct FuncData {
     pub body: Option<TBlock>,
     /// Where it was parsed from.
     pub loc: Location,
+    /// `attributes {name = value, ...}` as written (`name`, value text;
+    /// the text is empty for a unit attribute). Importers attach their
+    /// metadata here (`torch.onnx_meta.*`); kiln keeps it for printing and
+    /// gives it no meaning.
+    pub attributes: Vec<(String, String)>,
+    /// Each argument's attribute dictionary as written (empty when none),
+    /// kept like [`attributes`](Self::attributes); empty or one per argument.
+    pub arg_attrs: Vec<Vec<(String, String)>>,
+    /// Each result's attribute dictionary, like [`arg_attrs`](Self::arg_attrs).
+    pub result_attrs: Vec<Vec<(String, String)>>,
 }
 
 /// A tensor program.
@@ -217,6 +227,9 @@ impl TensorModule {
             results,
             body: None,
             loc,
+            attributes: Vec::new(),
+            arg_attrs: Vec::new(),
+            result_attrs: Vec::new(),
         });
         if with_body {
             let b = self.create_block(&inputs);

@@ -133,6 +133,10 @@ pub enum Signature {
     Select,
     /// A cast `op %a : T to U`.
     Cast,
+    /// `math.fpowi %x, %n : F, I`: a float and an integer operand (or
+    /// tensors of one shape with those elements); the result has the
+    /// float operand's type.
+    FloatInt,
 }
 
 /// Which element types an op accepts.
@@ -385,6 +389,7 @@ pub enum MathOp {
     Tan,
     Tanh,
     Trunc,
+    FPowI,
 }
 
 op_table!(MathOp, "math" {
@@ -426,6 +431,7 @@ op_table!(MathOp, "math" {
     Tan => "tan", Same(1), Float;
     Tanh => "tanh", Same(1), Float;
     Trunc => "trunc", Same(1), Float;
+    FPowI => "fpowi", FloatInt, Float;
 });
 
 impl MathOp {
@@ -446,7 +452,7 @@ pub struct LinalgOp {
     pub num_inputs: usize,
 }
 
-/// The two-element `strides`/`dilations` attributes of convolutions and
+/// The `strides`/`dilations` attributes (one value per spatial dimension) of convolutions and
 /// poolings, kept as written (`dense<2> : tensor<2xi64>` or
 /// `vector<2xi64>`); absent means all ones.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -472,6 +478,28 @@ pub enum ConvKind {
     PoolingNhwcSum,
     /// `linalg.pooling_nhwc_min`.
     PoolingNhwcMin,
+    /// `linalg.pooling_nchw_max`: input NCHW, window HW (shape only),
+    /// output NCHW (torch-mlir's max pooling).
+    PoolingNchwMax,
+    /// `linalg.pooling_nchw_sum` (torch-mlir's average pooling, before the
+    /// division).
+    PoolingNchwSum,
+    /// `linalg.depthwise_conv_2d_nchw_chw`: input NCHW, filter CHW, output
+    /// NCHW (torch-mlir's grouped convolution with one channel per group).
+    DepthwiseConv2dNchwChw,
+    /// `linalg.conv_1d_ncw_fcw`: input NCW, filter FCW, output NFW.
+    Conv1dNcwFcw,
+    /// `linalg.conv_3d_ncdhw_fcdhw`: input NCDHW, filter FCDHW, output NFDHW.
+    Conv3dNcdhwFcdhw,
+    /// `linalg.pooling_ncw_max`: input NCW, window W (shape only), output NCW.
+    PoolingNcwMax,
+    /// `linalg.pooling_ncw_sum`.
+    PoolingNcwSum,
+    /// `linalg.pooling_ndhwc_max`: input NDHWC, window DHW (shape only),
+    /// output NDHWC.
+    PoolingNdhwcMax,
+    /// `linalg.pooling_ndhwc_sum`.
+    PoolingNdhwcSum,
 }
 
 /// The contraction ops (`out += lhs * rhs` summed over a reduction loop).
@@ -584,6 +612,34 @@ impl ConvKind {
             ConvKind::PoolingNhwcMax => "linalg.pooling_nhwc_max",
             ConvKind::PoolingNhwcSum => "linalg.pooling_nhwc_sum",
             ConvKind::PoolingNhwcMin => "linalg.pooling_nhwc_min",
+            ConvKind::PoolingNchwMax => "linalg.pooling_nchw_max",
+            ConvKind::PoolingNchwSum => "linalg.pooling_nchw_sum",
+            ConvKind::DepthwiseConv2dNchwChw => "linalg.depthwise_conv_2d_nchw_chw",
+            ConvKind::Conv1dNcwFcw => "linalg.conv_1d_ncw_fcw",
+            ConvKind::Conv3dNcdhwFcdhw => "linalg.conv_3d_ncdhw_fcdhw",
+            ConvKind::PoolingNcwMax => "linalg.pooling_ncw_max",
+            ConvKind::PoolingNcwSum => "linalg.pooling_ncw_sum",
+            ConvKind::PoolingNdhwcMax => "linalg.pooling_ndhwc_max",
+            ConvKind::PoolingNdhwcSum => "linalg.pooling_ndhwc_sum",
+        }
+    }
+
+    /// How many spatial dimensions the op slides its window over (the
+    /// length of its `strides` and `dilations`).
+    pub fn spatial_rank(self) -> usize {
+        match self {
+            ConvKind::Conv1dNcwFcw | ConvKind::PoolingNcwMax | ConvKind::PoolingNcwSum => 1,
+            ConvKind::Conv3dNcdhwFcdhw | ConvKind::PoolingNdhwcMax | ConvKind::PoolingNdhwcSum => 3,
+            _ => 2,
+        }
+    }
+
+    /// The rank of the filter (the window's for poolings).
+    pub fn filter_rank(self) -> usize {
+        match self {
+            ConvKind::DepthwiseConv2dNhwcHwc | ConvKind::DepthwiseConv2dNchwChw => 3,
+            k if k.is_pooling() => k.spatial_rank(),
+            k => k.spatial_rank() + 2,
         }
     }
 
@@ -592,18 +648,35 @@ impl ConvKind {
     pub fn is_pooling(self) -> bool {
         matches!(
             self,
-            ConvKind::PoolingNhwcMax | ConvKind::PoolingNhwcSum | ConvKind::PoolingNhwcMin
+            ConvKind::PoolingNhwcMax
+                | ConvKind::PoolingNhwcSum
+                | ConvKind::PoolingNhwcMin
+                | ConvKind::PoolingNchwMax
+                | ConvKind::PoolingNchwSum
+                | ConvKind::PoolingNcwMax
+                | ConvKind::PoolingNcwSum
+                | ConvKind::PoolingNdhwcMax
+                | ConvKind::PoolingNdhwcSum
         )
     }
 
     /// Every convolution and pooling op.
-    pub const ALL: [ConvKind; 6] = [
+    pub const ALL: [ConvKind; 15] = [
         ConvKind::Conv2dNhwcHwcf,
         ConvKind::Conv2dNchwFchw,
         ConvKind::DepthwiseConv2dNhwcHwc,
         ConvKind::PoolingNhwcMax,
         ConvKind::PoolingNhwcSum,
         ConvKind::PoolingNhwcMin,
+        ConvKind::PoolingNchwMax,
+        ConvKind::PoolingNchwSum,
+        ConvKind::DepthwiseConv2dNchwChw,
+        ConvKind::Conv1dNcwFcw,
+        ConvKind::Conv3dNcdhwFcdhw,
+        ConvKind::PoolingNcwMax,
+        ConvKind::PoolingNcwSum,
+        ConvKind::PoolingNdhwcMax,
+        ConvKind::PoolingNdhwcSum,
     ];
 }
 
@@ -910,6 +983,8 @@ pub fn supported_ops(dialect: &str) -> Vec<String> {
                 "linalg.transpose",
                 "linalg.broadcast",
                 "linalg.softmax",
+                "linalg.quantized_matmul",
+                "linalg.quantized_batch_matmul",
                 "linalg.yield",
                 "linalg.index",
             ]

@@ -37,18 +37,7 @@ pub fn print(m: &TensorModule) -> String {
             let _ = write!(p.out, " @{n}");
         }
         if !m.attributes.is_empty() {
-            let attrs: Vec<String> = m
-                .attributes
-                .iter()
-                .map(|(k, v)| {
-                    if v.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{k} = {v}")
-                    }
-                })
-                .collect();
-            let _ = write!(p.out, " attributes {{{}}}", attrs.join(", "));
+            let _ = write!(p.out, " attributes {}", attr_dict(&m.attributes));
         }
         p.out.push_str(" {\n");
         indent = 1;
@@ -73,6 +62,34 @@ pub fn type_to_string(m: &TensorModule, t: TType) -> String {
 /// Prints a dense attribute with its type (`dense<[1, 2]> : tensor<2xi32>`).
 pub fn dense_to_string(m: &TensorModule, d: &DenseElements) -> String {
     format!("{} : {}", dense_body(m, d), m.types.text(d.ty))
+}
+
+/// `{name = value, unit, ...}` from attributes kept as written; names that
+/// are not bare identifiers are quoted.
+fn attr_dict(attrs: &[(String, String)]) -> String {
+    let items: Vec<String> = attrs
+        .iter()
+        .map(|(k, v)| {
+            let bare = k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && k.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_$.".contains(c));
+            let name = if bare { k.clone() } else { format!("{k:?}") };
+            if v.is_empty() {
+                name
+            } else {
+                format!("{name} = {v}")
+            }
+        })
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+/// ` {attrs}` after an argument's or result's type, or nothing.
+fn attrs_suffix(attrs: Option<&Vec<(String, String)>>) -> String {
+    match attrs {
+        Some(a) if !a.is_empty() => format!(" {}", attr_dict(a)),
+        _ => String::new(),
+    }
 }
 
 /// A scalar element as MLIR prints it in attributes.
@@ -227,25 +244,48 @@ impl Printer<'_> {
                     .block(body)
                     .args
                     .iter()
-                    .map(|&a| format!("{}: {}", self.name(a), self.vty(a)))
+                    .enumerate()
+                    .map(|(i, &a)| {
+                        format!(
+                            "{}: {}{}",
+                            self.name(a),
+                            self.vty(a),
+                            attrs_suffix(data.arg_attrs.get(i))
+                        )
+                    })
                     .collect();
                 self.out.push_str(&args.join(", "));
             }
             None => {
-                let args: Vec<String> = data.inputs.iter().map(|&t| self.ty(t)).collect();
+                let args: Vec<String> = data
+                    .inputs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &t)| format!("{}{}", self.ty(t), attrs_suffix(data.arg_attrs.get(i))))
+                    .collect();
                 self.out.push_str(&args.join(", "));
             }
         }
         self.out.push(')');
         match data.results.len() {
             0 => {}
-            1 => {
+            1 if data.result_attrs.is_empty() => {
                 let _ = write!(self.out, " -> {}", self.ty(data.results[0]));
             }
             _ => {
-                let r: Vec<String> = data.results.iter().map(|&t| self.ty(t)).collect();
+                let r: Vec<String> = data
+                    .results
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &t)| {
+                        format!("{}{}", self.ty(t), attrs_suffix(data.result_attrs.get(i)))
+                    })
+                    .collect();
                 let _ = write!(self.out, " -> ({})", r.join(", "));
             }
+        }
+        if !data.attributes.is_empty() {
+            let _ = write!(self.out, " attributes {}", attr_dict(&data.attributes));
         }
         if let Some(body) = data.body {
             self.out.push_str(" {\n");
@@ -378,6 +418,9 @@ impl Printer<'_> {
                     Signature::Cast => {
                         let _ = write!(s, " : {} to {}", self.vty(ops[0]), res_ty(self));
                     }
+                    Signature::FloatInt => {
+                        let _ = write!(s, " : {}, {}", self.vty(ops[0]), self.vty(ops[1]));
+                    }
                 }
                 s
             }
@@ -387,6 +430,9 @@ impl Printer<'_> {
                     let _ = write!(s, " fastmath<{}>", fastmath.text());
                 }
                 let _ = write!(s, " : {}", self.vty(ops[0]));
+                if op.signature() == super::ops::Signature::FloatInt {
+                    let _ = write!(s, ", {}", self.vty(ops[1]));
+                }
                 s
             }
             OpKind::LinalgYield | OpKind::TensorYield => {

@@ -256,22 +256,24 @@ fn contraction_indexing(c: ContractionKind) -> (Vec<AffineMap>, Vec<IteratorType
 
 /// A two-element `strides`/`dilations` attribute's values (default 1, 1).
 pub fn conv_pair(attr: &Option<super::attr::DenseElements>) -> [i64; 2] {
+    let v = conv_values(attr, 2);
+    [v[0], v[1]]
+}
+
+/// An `n`-element `strides`/`dilations` attribute's values (default all
+/// ones; a splat repeats its value).
+pub fn conv_values(attr: &Option<super::attr::DenseElements>, n: usize) -> Vec<i64> {
     match attr {
-        None => [1, 1],
-        Some(d) => {
-            let get = |i: usize| match d.data.get(if d.splat { 0 } else { i }) {
-                ScalarBits::Int(v) => v,
-                ScalarBits::Float(f) => f as i64,
-            };
-            if d.data.is_empty() {
-                [1, 1]
-            } else {
-                [
-                    get(0),
-                    get(if d.splat { 0 } else { 1.min(d.data.len() - 1) }),
-                ]
-            }
-        }
+        Some(d) if !d.data.is_empty() => (0..n)
+            .map(|i| {
+                let k = if d.splat { 0 } else { i.min(d.data.len() - 1) };
+                match d.data.get(k) {
+                    ScalarBits::Int(v) => v,
+                    ScalarBits::Float(f) => f as i64,
+                }
+            })
+            .collect(),
+        _ => vec![1; n],
     }
 }
 
@@ -288,6 +290,7 @@ fn conv_indexing(c: ConvKind, attrs: &ConvAttrs) -> (Vec<AffineMap>, Vec<Iterato
         )
     };
     let m = |n: u32, r: Vec<AffineExpr>| AffineMap::new(n, 0, r);
+    let one = |a: &Option<super::attr::DenseElements>| conv_values(a, 1)[0];
     match c {
         // (n, oh, ow, f, kh, kw, c)
         ConvKind::Conv2dNhwcHwcf => (
@@ -333,6 +336,98 @@ fn conv_indexing(c: ConvKind, attrs: &ConvAttrs) -> (Vec<AffineMap>, Vec<Iterato
                 ),
                 AffineMap::select(6, &[4, 5]),
                 AffineMap::select(6, &[0, 1, 2, 3]),
+            ],
+            vec![P, P, P, P, R, R],
+        ),
+        // (n, c, oh, ow, kh, kw)
+        ConvKind::PoolingNchwMax | ConvKind::PoolingNchwSum => (
+            vec![
+                m(
+                    6,
+                    vec![Dim(0), Dim(1), win(2, 4, s0, l0), win(3, 5, s1, l1)],
+                ),
+                AffineMap::select(6, &[4, 5]),
+                AffineMap::select(6, &[0, 1, 2, 3]),
+            ],
+            vec![P, P, P, P, R, R],
+        ),
+        // (n, f, ow, c, kw)
+        ConvKind::Conv1dNcwFcw => {
+            let (s, l) = (one(&attrs.strides), one(&attrs.dilations));
+            (
+                vec![
+                    m(5, vec![Dim(0), Dim(3), win(2, 4, s, l)]),
+                    AffineMap::select(5, &[1, 3, 4]),
+                    AffineMap::select(5, &[0, 1, 2]),
+                ],
+                vec![P, P, P, R, R],
+            )
+        }
+        // (n, c, ow, kw)
+        ConvKind::PoolingNcwMax | ConvKind::PoolingNcwSum => {
+            let (s, l) = (one(&attrs.strides), one(&attrs.dilations));
+            (
+                vec![
+                    m(4, vec![Dim(0), Dim(1), win(2, 3, s, l)]),
+                    AffineMap::select(4, &[3]),
+                    AffineMap::select(4, &[0, 1, 2]),
+                ],
+                vec![P, P, P, R],
+            )
+        }
+        // (n, od, oh, ow, f, kd, kh, kw, c)
+        ConvKind::Conv3dNcdhwFcdhw => {
+            let s = conv_values(&attrs.strides, 3);
+            let l = conv_values(&attrs.dilations, 3);
+            (
+                vec![
+                    m(
+                        9,
+                        vec![
+                            Dim(0),
+                            Dim(8),
+                            win(1, 5, s[0], l[0]),
+                            win(2, 6, s[1], l[1]),
+                            win(3, 7, s[2], l[2]),
+                        ],
+                    ),
+                    AffineMap::select(9, &[4, 8, 5, 6, 7]),
+                    AffineMap::select(9, &[0, 4, 1, 2, 3]),
+                ],
+                vec![P, P, P, P, P, R, R, R, R],
+            )
+        }
+        // (n, od, oh, ow, c, kd, kh, kw)
+        ConvKind::PoolingNdhwcMax | ConvKind::PoolingNdhwcSum => {
+            let s = conv_values(&attrs.strides, 3);
+            let l = conv_values(&attrs.dilations, 3);
+            (
+                vec![
+                    m(
+                        8,
+                        vec![
+                            Dim(0),
+                            win(1, 5, s[0], l[0]),
+                            win(2, 6, s[1], l[1]),
+                            win(3, 7, s[2], l[2]),
+                            Dim(4),
+                        ],
+                    ),
+                    AffineMap::select(8, &[5, 6, 7]),
+                    AffineMap::select(8, &[0, 1, 2, 3, 4]),
+                ],
+                vec![P, P, P, P, P, R, R, R],
+            )
+        }
+        // (n, oh, ow, c, kh, kw), as MLIR orders them
+        ConvKind::DepthwiseConv2dNchwChw => (
+            vec![
+                m(
+                    6,
+                    vec![Dim(0), Dim(3), win(1, 4, s0, l0), win(2, 5, s1, l1)],
+                ),
+                AffineMap::select(6, &[3, 4, 5]),
+                AffineMap::select(6, &[0, 3, 1, 2]),
             ],
             vec![P, P, P, P, R, R],
         ),
@@ -456,6 +551,78 @@ impl<'m> BodyBuilder<'m> {
     }
 }
 
+/// `linalg.quantized_matmul` (`batch`: `linalg.quantized_batch_matmul`)
+/// as the `linalg.generic` MLIR 19 generalizes it to: inputs A, B and the
+/// scalar zero points of A and B, one output C;
+/// `C += (cast_signed(A) - cast_signed(azp)) * (cast_signed(B) - cast_signed(bzp))`
+/// in C's element type. Returns the kind and the (detached) body.
+pub fn quantized_matmul_generic(
+    m: &mut TensorModule,
+    batch: bool,
+    in_elems: &[ElemType],
+    out_elem: ElemType,
+) -> Result<(LinalgKind, TBlock), String> {
+    use IteratorType::{Parallel as P, Reduction as R};
+    if in_elems.len() != 4 {
+        return Err(format!(
+            "expected 4 inputs (A, B and their zero points), got {}",
+            in_elems.len()
+        ));
+    }
+    let (indexing_maps, iterator_types) = if batch {
+        // (b, m, n, k)
+        (
+            vec![
+                AffineMap::select(4, &[0, 1, 3]),
+                AffineMap::select(4, &[0, 3, 2]),
+                AffineMap::new(4, 0, vec![]),
+                AffineMap::new(4, 0, vec![]),
+                AffineMap::select(4, &[0, 1, 2]),
+            ],
+            vec![P, P, P, R],
+        )
+    } else {
+        // (m, n, k)
+        (
+            vec![
+                AffineMap::select(3, &[0, 2]),
+                AffineMap::select(3, &[2, 1]),
+                AffineMap::new(3, 0, vec![]),
+                AffineMap::new(3, 0, vec![]),
+                AffineMap::select(3, &[0, 1]),
+            ],
+            vec![P, P, R],
+        )
+    };
+    let arg_types: Vec<_> = in_elems
+        .iter()
+        .chain(std::iter::once(&out_elem))
+        .map(|&e| m.types.scalar(e))
+        .collect();
+    let block = m.create_block(&arg_types);
+    let args = m.block(block).args.clone();
+    let mut b = BodyBuilder::new(m, block);
+    let [a, bv, azp, bzp, out] = args[..] else {
+        return Err("expected 4 inputs and one output".into());
+    };
+    let a = b.cast_signed(a, out_elem);
+    let azp = b.cast_signed(azp, out_elem);
+    let a = b.binary(BinaryFn::Sub, a, azp);
+    let bv = b.cast_signed(bv, out_elem);
+    let bzp = b.cast_signed(bzp, out_elem);
+    let bv = b.binary(BinaryFn::Sub, bv, bzp);
+    let p = b.binary(BinaryFn::Mul, a, bv);
+    let r = b.binary(BinaryFn::Add, out, p);
+    b.yield_(vec![r]);
+    Ok((
+        LinalgKind::Generic {
+            indexing_maps,
+            iterator_types,
+        },
+        block,
+    ))
+}
+
 /// The binary functions of MLIR's OpDSL named ops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs, reason = "MLIR's BinaryFn of the same name")]
@@ -506,7 +673,12 @@ pub fn build_named_body(
         LinalgKind::Transpose { .. } | LinalgKind::Broadcast { .. } => input(0)?,
         LinalgKind::Contraction(_)
         | LinalgKind::Conv(
-            ConvKind::Conv2dNhwcHwcf | ConvKind::Conv2dNchwFchw | ConvKind::DepthwiseConv2dNhwcHwc,
+            ConvKind::Conv2dNhwcHwcf
+            | ConvKind::Conv2dNchwFchw
+            | ConvKind::DepthwiseConv2dNhwcHwc
+            | ConvKind::DepthwiseConv2dNchwChw
+            | ConvKind::Conv1dNcwFcw
+            | ConvKind::Conv3dNcdhwFcdhw,
             _,
         ) => {
             let (a, c) = (input(0)?, input(1)?);
@@ -519,7 +691,10 @@ pub fn build_named_body(
             let a = input(0)?;
             let a = b.cast_signed(a, out_ty);
             let f = match pool {
-                ConvKind::PoolingNhwcMax => BinaryFn::MaxSigned,
+                ConvKind::PoolingNhwcMax
+                | ConvKind::PoolingNchwMax
+                | ConvKind::PoolingNcwMax
+                | ConvKind::PoolingNdhwcMax => BinaryFn::MaxSigned,
                 ConvKind::PoolingNhwcMin => BinaryFn::MinSigned,
                 _ => BinaryFn::Add,
             };

@@ -258,3 +258,58 @@ func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {
 }";
     tensor::load(siblings).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// `math.fpowi`'s operand rules, with mlir-opt-19's messages.
+#[test]
+fn fpowi_operands() {
+    rejects(
+        "func.func @f(%a: f32, %b: f32) -> f32 {\n  %r = math.fpowi %a, %b : f32, f32\n  return %r : f32\n}",
+        "2:8: 'math.fpowi' op operand #1 must be signless-integer-like, but got 'f32'",
+    );
+    rejects(
+        "func.func @f(%a: tensor<4xf32>, %b: tensor<3xi32>) -> tensor<4xf32> {\n  %r = math.fpowi %a, %b : tensor<4xf32>, tensor<3xi32>\n  return %r : tensor<4xf32>\n}",
+        "2:8: 'math.fpowi' op requires the same shape for all operands and results",
+    );
+    rejects(
+        "func.func @f(%a: i32, %b: i32) -> i32 {\n  %r = math.fpowi %a, %b : i32, i32\n  return %r : i32\n}",
+        "2:8: 'math.fpowi' op operand #0 must be floating-point-like, but got 'i32'",
+    );
+}
+
+/// A program using several ops kiln does not support is refused with all
+/// of them listed, each with its line, at once — not only the first; the
+/// importers' attributes (dotted names on `func.func`, its arguments and
+/// results) are not taken for ops.
+#[test]
+fn every_unsupported_op_is_listed_at_once() {
+    let src = r#"func.func @f(%a: tensor<1x1x4x4xf32> {torch.arg = 1 : i64}, %s: tensor<1xi64>) -> (tensor<16xf32> {torch.result}) attributes {torch.onnx_meta.ir_version = 8 : si64,
+    torch.onnx_meta.producer_name = "pytorch"} {
+  %c = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x2x2xf32>
+  %k = tensor.empty() : tensor<2x2xf32>
+  %p = linalg.pooling_nchw_min ins(%a, %k : tensor<1x1x4x4xf32>, tensor<2x2xf32>) outs(%e : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %r = tensor.reshape %a(%s) : (tensor<1x1x4x4xf32>, tensor<1xi64>) -> tensor<16xf32>
+  %g = "tensor.cast"(%r) : (tensor<16xf32>) -> tensor<16xf32>
+  return %g : tensor<16xf32>
+}"#;
+    assert_eq!(
+        error_of(src),
+        "6:8: the program uses 3 unsupported ops:
+  6:8: unsupported op 'linalg.pooling_nchw_min'
+  7:8: unsupported op 'tensor.reshape'
+  8:8: unsupported op '\"tensor.cast\" (MLIR's generic op form)'"
+    );
+}
+
+/// Function, argument and result attributes (what the importers attach)
+/// are read and printed back as written.
+#[test]
+fn function_attributes_round_trip() {
+    let src = r#"func.func @f(%arg0: tensor<4xf32> {torch.arg = 1 : i64}, %arg1: tensor<4xf32>) -> (tensor<4xf32> {torch.result}) attributes {torch.onnx_meta.ir_version = 8 : si64, torch.onnx_meta.producer_name = "pytorch"} {
+  %0 = arith.addf %arg0, %arg1 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"#;
+    let m = tensor::load(src).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(tensor::print(&m), src);
+}

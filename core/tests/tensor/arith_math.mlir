@@ -60,3 +60,12 @@ func.func @caller(%v: tensor<2xf32>) -> (tensor<2xf32>, f32, i64, i1) {
   %r:3 = func.call @scalars(%x, %n) : (f32, i64) -> (f32, i64, i1)
   return %c, %r#0, %r#1, %r#2 : tensor<2xf32>, f32, i64, i1
 }
+
+// math.fpowi (a float to an integer power, as torch-mlir emits for pow with
+// an integer exponent) on scalars and tensors, and the attributes importers
+// attach to functions, arguments and results.
+func.func @fpowi(%x: f32, %n: i64, %t: tensor<4xf32> {torch.arg_name = "t"}, %k: tensor<4xi32>) -> (f32, tensor<4xf32> {torch.result}) attributes {torch.onnx_meta.ir_version = 8 : si64, torch.onnx_meta.producer_name = "pytorch"} {
+  %0 = math.fpowi %x, %n : f32, i64
+  %1 = math.fpowi %t, %k fastmath<fast> : tensor<4xf32>, tensor<4xi32>
+  return %0, %1 : f32, tensor<4xf32>
+}

@@ -18,3 +18,10 @@ func.func @constants() -> (tensor<2x2xf32>, tensor<3xi1>, tensor<2xf16>, tensor<
   %15 = arith.constant 6.103520e-05 : f16
   return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15 : tensor<2x2xf32>, tensor<3xi1>, tensor<2xf16>, tensor<2xbf16>, tensor<2xi8>, tensor<2x2xi64>, tensor<0xf32>, tensor<i32>, tensor<4xf32>, tensor<120xf32>, tensor<110xi1>, tensor<2xf64>, tensor<3xindex>, tensor<2xi16>, f32, f16
 }
+
+// Tensors with no elements of any rank: MLIR prints every one as dense<>.
+func.func @empty_constants() -> (tensor<2x4x0xf32>, tensor<0x3xi64>) {
+  %0 = arith.constant dense<> : tensor<2x4x0xf32>
+  %1 = arith.constant dense<> : tensor<0x3xi64>
+  return %0, %1 : tensor<2x4x0xf32>, tensor<0x3xi64>
+}

@@ -59,3 +59,36 @@ func.func @elementwise_named(%x: tensor<4xf32>, %y: tensor<4xf32>, %i: tensor<4x
   %cp = linalg.copy ins(%neg : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   return %add, %exp, %max, %neg, %cp : tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// The NCHW poolings and depthwise convolution torch-mlir emits.
+func.func @nchw_convolutions(%nchw: tensor<1x3x9x9xf32>, %chw: tensor<3x3x3xf32>, %win: tensor<2x2xf32>)
+    -> (tensor<1x3x4x4xf32>, tensor<1x3x8x4xf32>, tensor<1x3x4x5xf32>) {
+  %e1 = tensor.empty() : tensor<1x3x4x4xf32>
+  %p1 = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%nchw, %win : tensor<1x3x9x9xf32>, tensor<2x2xf32>) outs(%e1 : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  %e2 = tensor.empty() : tensor<1x3x8x4xf32>
+  %p2 = linalg.pooling_nchw_sum {dilations = dense<[1, 2]> : vector<2xi64>, strides = dense<[1, 2]> : vector<2xi64>} ins(%nchw, %win : tensor<1x3x9x9xf32>, tensor<2x2xf32>) outs(%e2 : tensor<1x3x8x4xf32>) -> tensor<1x3x8x4xf32>
+  %e3 = tensor.empty() : tensor<1x3x4x5xf32>
+  %c1 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>} ins(%nchw, %chw : tensor<1x3x9x9xf32>, tensor<3x3x3xf32>) outs(%e3 : tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
+  return %p1, %p2, %c1 : tensor<1x3x4x4xf32>, tensor<1x3x8x4xf32>, tensor<1x3x4x5xf32>
+}
+
+// 1-D and 3-D convolutions and poolings (strides and dilations of one and
+// three values).
+func.func @convolutions_1d_3d(%a: tensor<1x2x9xf32>, %f1: tensor<4x2x3xf32>, %w1: tensor<3xf32>,
+                              %b: tensor<1x2x5x5x5xf32>, %f3: tensor<4x2x2x2x2xf32>,
+                              %c: tensor<1x5x5x5x2xf32>, %w3: tensor<2x2x2xf32>)
+    -> (tensor<1x4x3xf32>, tensor<1x2x7xf32>, tensor<1x2x5xf32>, tensor<1x4x4x4x2xf32>, tensor<1x4x4x4x2xf32>, tensor<1x4x3x4x2xf32>) {
+  %o1 = tensor.empty() : tensor<1x4x3xf32>
+  %0 = linalg.conv_1d_ncw_fcw {dilations = dense<2> : vector<1xi64>, strides = dense<2> : vector<1xi64>} ins(%a, %f1 : tensor<1x2x9xf32>, tensor<4x2x3xf32>) outs(%o1 : tensor<1x4x3xf32>) -> tensor<1x4x3xf32>
+  %po1 = tensor.empty() : tensor<1x2x7xf32>
+  %1 = linalg.pooling_ncw_max {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>} ins(%a, %w1 : tensor<1x2x9xf32>, tensor<3xf32>) outs(%po1 : tensor<1x2x7xf32>) -> tensor<1x2x7xf32>
+  %po2 = tensor.empty() : tensor<1x2x5xf32>
+  %2 = linalg.pooling_ncw_sum {dilations = dense<2> : tensor<1xi64>} ins(%a, %w1 : tensor<1x2x9xf32>, tensor<3xf32>) outs(%po2 : tensor<1x2x5xf32>) -> tensor<1x2x5xf32>
+  %o3 = tensor.empty() : tensor<1x4x4x4x2xf32>
+  %3 = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : vector<3xi64>, strides = dense<[1, 1, 2]> : vector<3xi64>} ins(%b, %f3 : tensor<1x2x5x5x5xf32>, tensor<4x2x2x2x2xf32>) outs(%o3 : tensor<1x4x4x4x2xf32>) -> tensor<1x4x4x4x2xf32>
+  %po3 = tensor.empty() : tensor<1x4x4x4x2xf32>
+  %4 = linalg.pooling_ndhwc_sum {dilations = dense<1> : vector<3xi64>, strides = dense<1> : vector<3xi64>} ins(%c, %w3 : tensor<1x5x5x5x2xf32>, tensor<2x2x2xf32>) outs(%po3 : tensor<1x4x4x4x2xf32>) -> tensor<1x4x4x4x2xf32>
+  %po4 = tensor.empty() : tensor<1x4x3x4x2xf32>
+  %5 = linalg.pooling_ndhwc_max {dilations = dense<[1, 2, 1]> : vector<3xi64>, strides = dense<1> : vector<3xi64>} ins(%c, %w3 : tensor<1x5x5x5x2xf32>, tensor<2x2x2xf32>) outs(%po4 : tensor<1x4x3x4x2xf32>) -> tensor<1x4x3x4x2xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<1x4x3xf32>, tensor<1x2x7xf32>, tensor<1x2x5xf32>, tensor<1x4x4x4x2xf32>, tensor<1x4x4x4x2xf32>, tensor<1x4x3x4x2xf32>
+}

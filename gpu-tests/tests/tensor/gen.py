@@ -112,6 +112,7 @@ requires every check to pass.
 """
 import argparse
 import collections
+import itertools
 import math
 import os
 import re
@@ -1151,9 +1152,9 @@ def named(f, op, ins, outs, attrs='', hint='r'):
 
 def conv_attrs(strides, dilations):
     def vec(v):
-        if v[0] == v[1]:
-            return 'dense<%d> : tensor<2xi64>' % v[0]
-        return 'dense<[%d, %d]> : tensor<2xi64>' % tuple(v)
+        if all(x == v[0] for x in v):
+            return 'dense<%d> : tensor<%dxi64>' % (v[0], len(v))
+        return 'dense<[%s]> : tensor<%dxi64>' % (', '.join('%d' % x for x in v), len(v))
     return '{dilations = %s, strides = %s}' % (vec(dilations), vec(strides))
 
 
@@ -2002,7 +2003,7 @@ def unary(f, op, X, et=None):
 math on f32 tensors, each against float64 numpy with the tolerance Vulkan's
 precision rules allow: exp/exp2/log/log2 (atol 1e-6, rtol 1e-5), tanh/erf and
 asinh/acosh/atanh (atol 1e-5, rtol 1e-4), sqrt/rsqrt (rtol 1e-5), sin/cos (atol 5e-4), powf
-(rtol 1e-4), fma (default); exact rounding functions (floor, ceil, trunc,
+and fpowi (rtol 1e-4), fma (default); exact rounding functions (floor, ceil, trunc,
 round, roundeven), absf, copysign, absi.''')
 def _(F):
     f = F.fn('exp_log_31x7')
@@ -2061,6 +2062,29 @@ inherits their precision from log, hence tanh's tolerance).''')
     f.expect_almost_eq_const(r, np.power(f64(a), f64(b)), atol=1e-6, rtol=1e-4)
     r = f.op('math.fma %s, %s, %s : %s' % (A, B, C, A.ty), 'f32', a.shape)
     f.expect_almost_eq_const(r, f64(a) * f64(b) + f64(c))
+
+    f = F.fn('fpowi_tensor_and_region', '''
+math.fpowi (float to a signless integer power; torch-mlir emits it for
+torch.pow with an integer exponent: GPT-2's and Llama's x^2, x^3): on
+tensors with i64 exponents (negative bases, -0, zero exponents and 0 to a
+negative power, odd exponents above 2^24, where a float exponent would lose
+the parity) and in a region with a scalar i32 exponent captured from the
+function, against float64 numpy power (rtol 1e-4, powf's).''')
+    x = f.rng.floats((23,), 'f32', -3, 3)
+    n = f.rng.ints((23,), -5, 6).astype(np.int64)
+    x[:10] = [-2.0, -0.0, -0.0, 0.0, 0.0, -1.0, -1.0, 2.5, -1.5, 7.0]
+    n[:10] = [3, 3, -1, -2, 0, 2 ** 25 + 1, 2 ** 40, -3, 0, 1]
+    X, N = f.const(x, 'f32'), f.const(n, 'i64')
+    r = f.op('math.fpowi %s, %s : %s, %s' % (X, N, X.ty, N.ty), 'f32', x.shape)
+    with np.errstate(divide='ignore'):
+        want = np.power(f64(x), n.astype(np.float64))
+    f.expect_almost_eq_const(r, want, atol=1e-6, rtol=1e-4)
+    k = f.scalar(3, 'i32')
+    y = f.elementwise([X], 'f32', '''
+^bb0(%%x: f32, %%o: f32):
+  %%p = math.fpowi %%x, %s : f32, i32
+  linalg.yield %%p : f32''' % k)
+    f.expect_almost_eq_const(y, np.power(f64(x), 3.0), atol=1e-6, rtol=1e-4)
 
     f = F.fn('rounding_exact_24')
     x = store('f32', [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, -0.49999997, 3.7, -3.7,
@@ -3322,6 +3346,33 @@ def _(F):
     expect_contraction(f, r, 'ik,kj->ij', 'f16', 'exact', [a, b])
 
 
+@testfile('quantized_matmul.mlir', '''
+linalg.quantized_matmul and linalg.quantized_batch_matmul (ONNX's
+MatMulInteger / QLinearMatMul through torch-mlir): C += (A - azp) * (B - bzp)
+with i8 operands sign-extended to the i32 accumulator and i32 zero points
+known only at run time; kiln reads each as the linalg.generic MLIR
+generalizes it to. Expected values: numpy in int64, wrapped to i32.''')
+def _(F):
+    def case(f, shape_a, shape_b, azp, bzp, spec, init=0):
+        a = store('i8', f.rng.ints(shape_a, -128, 127))
+        b = store('i8', f.rng.ints(shape_b, -128, 127))
+        A, B = f.const(a, 'i8'), f.const(b, 'i8')
+        AZ = f.scalar(azp, 'i32', how='unfoldable')
+        BZ = f.scalar(bzp, 'i32', how='unfoldable')
+        batch = len(shape_a) == 3
+        out_shape = shape_a[:-1] + shape_b[-1:]
+        op = 'linalg.quantized_batch_matmul' if batch else 'linalg.quantized_matmul'
+        r = named(f, op, [A, B, AZ, BZ], [f.full(init, out_shape, 'i32')])
+        want = np.einsum(spec, a.astype(np.int64) - azp, b.astype(np.int64) - bzp) + init
+        f.expect_eq_const(r, store('i32', wrap_int(want, 32)))
+
+    case(F.fn('quantized_matmul_7x33x5'), (7, 33), (33, 5), 3, -7, 'ik,kj->ij')
+    case(F.fn('quantized_matmul_zero_points_0_init_5_4x16x9'), (4, 16), (16, 9), 0, 0,
+         'ik,kj->ij', init=5)
+    case(F.fn('quantized_batch_matmul_3x5x8x6'), (3, 5, 8), (3, 8, 6), -128, 127,
+         'bik,bkj->bij')
+
+
 @testfile('matmul_int.mlir', '''
 Integer matmuls with MLIR's semantics: i8 x i8 into i32 (sign-extended),
 i16 and i32 with deliberate wrap-around, i64 beyond 32 bits, an i8
@@ -3655,6 +3706,8 @@ CONV_LAYOUTS = {
     'nchw_fchw': ('linalg.conv_2d_nchw_fchw', 'nchw', 'fcij', 'nfhw', 'nhwijc,fcij->nfhw'),
     'depthwise': ('linalg.depthwise_conv_2d_nhwc_hwc', 'nhwc', 'ijc', 'nhwc',
                   'nhwijc,ijc->nhwc'),
+    'depthwise_nchw': ('linalg.depthwise_conv_2d_nchw_chw', 'nchw', 'cij', 'nchw',
+                       'nhwijc,cij->nchw'),
 }
 
 
@@ -3794,8 +3847,15 @@ def _(F):
     f.expect_eq_const(r, contract('nhwijc,ijc->nhwc', 'f32', win, k))
 
 
-def pooling_file(F, kind):
-    op = 'linalg.pooling_nhwc_' + kind
+def pooling_file(F, kind, layout='nhwc'):
+    """Cases of linalg.pooling_<layout>_<kind>; `case` takes the sizes in
+    NHWC order whatever the layout."""
+    op = 'linalg.pooling_%s_%s' % (layout, kind)
+    nchw = layout == 'nchw'
+
+    def lay(shape):
+        n, h, w, c = shape
+        return (n, c, h, w) if nchw else (n, h, w, c)
     combine = {'max': lambda w: w.max(axis=(3, 4)), 'min': lambda w: w.min(axis=(3, 4)),
                'sum': None}[kind]
 
@@ -3812,25 +3872,29 @@ def pooling_file(F, kind):
         out_et = out_et or et
         oh, ow = out_size(h, kh, strides[0], dilations[0]), out_size(w, kw, strides[1],
                                                                     dilations[1])
-        x = data((n, h, w, c)) if data else f.rng.dyadic((n, h, w, c), et, -64, 64, 8)
+        xs = lay((n, h, w, c))
+        x = data(xs) if data else f.rng.dyadic(xs, et, -64, 64, 8)
         if dyn:
             X = f.const(x, et, 'dynamic', dyn=(0,))
             out = f.fill(f.scalar(init_of(out_et), out_et),
-                         f.empty((n, oh, ow, c), out_et, (0,), {0: f.dim(X, 0)}))
+                         f.empty(lay((n, oh, ow, c)), out_et, (0,), {0: f.dim(X, 0)}))
         else:
             X = f.const(x, et)
-            out = f.full(init_of(out_et), (n, oh, ow, c), out_et)
+            out = f.full(init_of(out_et), lay((n, oh, ow, c)), out_et)
         window = f.empty((kh, kw), et)
         r = named(f, op, [X, window], [out], conv_attrs(strides, dilations), 'pool')
-        win = windows_nhwc(x, kh, kw, oh, ow, strides, dilations)
+        win = windows_nhwc(np.transpose(x, (0, 2, 3, 1)) if nchw else x, kh, kw, oh, ow,
+                           strides, dilations)
+        back = (lambda a: np.transpose(a, (0, 3, 1, 2))) if nchw else (lambda a: a)
         if kind == 'sum':
             if is_float(out_et):
                 assert order_free('nhwijc->nhwc', out_et, win)
-                f.expect_eq_const(r, contract('nhwijc->nhwc', out_et, win))
+                f.expect_eq_const(r, back(contract('nhwijc->nhwc', out_et, win)))
             else:
-                f.expect_eq_const(r, store(out_et, win.astype(np.int64).sum(axis=(3, 4))))
+                f.expect_eq_const(r, back(store(out_et,
+                                                win.astype(np.int64).sum(axis=(3, 4)))))
         else:
-            f.expect_eq_const(r, combine(win))
+            f.expect_eq_const(r, back(combine(win)))
     return case
 
 
@@ -3851,6 +3915,121 @@ def _(F):
          data=lambda s: f.rng.floats(s, 'f16', -100, 100))
     case(F.fn('max_dynamic_batch_3x8x8x2_2x2_stride_2'), 3, 8, 8, 2, 2, 2, (2, 2), (1, 1),
          dyn=True)
+
+
+@testfile('pooling_nchw.mlir', '''
+linalg.pooling_nchw_max and linalg.pooling_nchw_sum, the layout torch-mlir
+emits for every torchvision CNN's pooling (max pooling; average pooling is
+the sum, then a division): strides, dilations, a global pool, i32 and a
+dynamic batch, against numpy sliding windows on the NHWC transpose.''')
+def _(F):
+    mx = pooling_file(F, 'max', 'nchw')
+    sm = pooling_file(F, 'sum', 'nchw')
+    # sizes in NHWC order: n, h, w, c, kh, kw
+    mx(F.fn('max_nchw_2x3x9x9_3x3_stride_2'), 2, 9, 9, 3, 3, 3, (2, 2), (1, 1))
+    mx(F.fn('max_nchw_1x2x7x10_2x2_dilations_1_2'), 1, 7, 10, 2, 2, 2, (1, 1), (1, 2))
+    f = F.fn('max_nchw_i32_1x4x6x6_3x2_strides_3_2')
+    mx(f, 1, 6, 6, 4, 3, 2, (3, 2), (1, 1), et='i32',
+       data=lambda s: f.rng.ints(s, -2 ** 31, 2 ** 31 - 1).astype(np.int32))
+    mx(F.fn('max_nchw_dynamic_batch_3x2x8x8_2x2_stride_2'), 3, 8, 8, 2, 2, 2, (2, 2), (1, 1),
+       dyn=True)
+    sm(F.fn('sum_nchw_2x2x11x9_3x2_strides_2_3_dilations_2_1'), 2, 11, 9, 2, 3, 2, (2, 3),
+       (2, 1))
+    sm(F.fn('sum_nchw_global_1x5x7x7'), 1, 7, 7, 5, 7, 7, (1, 1), (1, 1))
+
+
+@testfile('depthwise_conv_2d_nchw_chw.mlir', '''
+linalg.depthwise_conv_2d_nchw_chw (O[n,c,oh,ow] += I[n, c, oh*sh + kh*dh,
+ow*sw + kw*dw] * K[c,kh,kw]; MLIR orders its loops n, oh, ow, c, kh, kw),
+the layout torch-mlir emits for MobileNet's and EfficientNet's depthwise
+convolutions: strides and dilations, exact dyadic data, random data, i32.''')
+def _(F):
+    def case(f, n, c, h, w, kh, kw, strides, dilations, **kw_):
+        conv_case(f, 'depthwise_nchw', n, c, h, w, c, kh, kw, strides, dilations, **kw_)
+
+    case(F.fn('depthwise_nchw_1x3x10x10_3x3_stride_2'), 1, 3, 10, 10, 3, 3, (2, 2), (1, 1))
+    case(F.fn('depthwise_nchw_2x4x11x13_2x3_strides_1_2_dilations_2_1'), 2, 4, 11, 13, 2, 3,
+         (1, 2), (2, 1))
+    f = F.fn('depthwise_nchw_1x16x8x8_3x3_random')
+    case(f, 1, 16, 8, 8, 3, 3, (1, 1), (1, 1), data=lambda s: f.rng.floats(s, 'f32', -1, 1),
+         how='tol')
+    f = F.fn('depthwise_nchw_i32_1x2x7x7_2x2_stride_3')
+    case(f, 1, 2, 7, 7, 2, 2, (3, 3), (1, 1), et='i32',
+         data=lambda s: f.rng.ints(s, -1000, 1000).astype(np.int32))
+
+
+def windows_nd(x, ks, outs, strides, dilations):
+    """[N, O1..Od, K1..Kd, C] windows of a channels-last array with d
+    spatial dims: x[n, o1*s1 + k1*l1, ..., c]."""
+    d = len(ks)
+    n, c = x.shape[0], x.shape[-1]
+    w = np.empty((n,) + tuple(outs) + tuple(ks) + (c,), dtype=x.dtype)
+    for kk in itertools.product(*[range(k) for k in ks]):
+        sl = tuple(slice(kk[i] * dilations[i], kk[i] * dilations[i]
+                         + strides[i] * (outs[i] - 1) + 1, strides[i]) for i in range(d))
+        w[(slice(None),) * (d + 1) + kk] = x[(slice(None),) + sl]
+    return w
+
+
+@testfile('conv_pool_1d_3d.mlir', '''
+The 1-D and 3-D convolutions and poolings torch-mlir emits (ONNX Conv and
+AveragePool / MaxPool on 3-D and 5-D tensors): linalg.conv_1d_ncw_fcw,
+linalg.pooling_ncw_max / _sum, linalg.conv_3d_ncdhw_fcdhw and
+linalg.pooling_ndhwc_max / _sum, with strides and dilations, on exact
+dyadic data (every summation order gives the same bits), against numpy
+sliding windows.''')
+def _(F):
+    def conv(f, n, c, sp, fo, ks, strides, dilations):
+        d = len(sp)
+        outs = [out_size(sp[i], ks[i], strides[i], dilations[i]) for i in range(d)]
+        x = f.rng.dyadic((n, c) + tuple(sp), 'f32', -16, 16, 8)
+        k = f.rng.dyadic((fo, c) + tuple(ks), 'f32', -16, 16, 8)
+        X, K = f.const(x, 'f32'), f.const(k, 'f32')
+        op = 'linalg.conv_1d_ncw_fcw' if d == 1 else 'linalg.conv_3d_ncdhw_fcdhw'
+        r = named(f, op, [X, K], [f.full(0.0, (n, fo) + tuple(outs), 'f32')],
+                  conv_attrs(strides, dilations), 'conv')
+        last = np.moveaxis(x, 1, -1)
+        win = windows_nd(last, ks, outs, strides, dilations)
+        sp_letters = 'xyz'[:d]
+        k_letters = 'ijk'[:d]
+        spec = 'n%s%sc,fc%s->nf%s' % (sp_letters, k_letters, k_letters, sp_letters)
+        assert order_free(spec, 'f32', win, k)
+        f.expect_eq_const(r, contract(spec, 'f32', win, k))
+
+    def pool(f, kind, n, c, sp, ks, strides, dilations):
+        d = len(sp)
+        outs = [out_size(sp[i], ks[i], strides[i], dilations[i]) for i in range(d)]
+        channels_first = d == 1  # ncw; the 3-D pooling is ndhwc
+        shape = (n, c) + tuple(sp) if channels_first else (n,) + tuple(sp) + (c,)
+        x = f.rng.dyadic(shape, 'f32', -64, 64, 8)
+        X = f.const(x, 'f32')
+        oshape = (n, c) + tuple(outs) if channels_first else (n,) + tuple(outs) + (c,)
+        init = 0.0 if kind == 'sum' else -math.inf
+        op = 'linalg.pooling_%s_%s' % ('ncw' if d == 1 else 'ndhwc', kind)
+        r = named(f, op, [X, f.empty(tuple(ks), 'f32')], [f.full(init, oshape, 'f32')],
+                  conv_attrs(strides, dilations), 'pool')
+        last = np.moveaxis(x, 1, -1) if channels_first else x
+        win = windows_nd(last, ks, outs, strides, dilations)
+        axes = tuple(range(d + 1, 2 * d + 1))
+        if kind == 'sum':
+            want = win.astype(np.float64).sum(axis=axes)
+            assert np.array_equal(want, want.astype(np.float32)), 'sum not exact'
+        else:
+            want = win.max(axis=axes)
+        if channels_first:
+            want = np.moveaxis(want, -1, 1)
+        f.expect_eq_const(r, want.astype(np.float32))
+
+    conv(F.fn('conv_1d_ncw_2x3x17_4x3x3_stride_2_dilation_2'), 2, 3, (17,), 4, (3,), (2,),
+         (2,))
+    pool(F.fn('pooling_ncw_max_2x3x11_3_stride_2'), 'max', 2, 3, (11,), (3,), (2,), (1,))
+    pool(F.fn('pooling_ncw_sum_1x4x9_2_dilation_3'), 'sum', 1, 4, (9,), (2,), (1,), (3,))
+    conv(F.fn('conv_3d_ncdhw_1x2x5x6x5_3x2x2x3x2_strides_1_2_1'), 1, 2, (5, 6, 5), 3,
+         (2, 3, 2), (1, 2, 1), (1, 1, 1))
+    pool(F.fn('pooling_ndhwc_sum_1x5x5x6x2_2x2x3_stride_2'), 'sum', 1, 2, (5, 5, 6), (2, 2, 3),
+         (2, 2, 1), (1, 1, 1))
+    pool(F.fn('pooling_ndhwc_max_2x4x5x5x3_2x2x2_dilations_1_2_1'), 'max', 2, 3, (4, 5, 5),
+         (2, 2, 2), (1, 1, 1), (1, 2, 1))
 
 
 @testfile('pooling_nhwc_sum.mlir', '''

@@ -2,7 +2,7 @@
 // math on f32 tensors, each against float64 numpy with the tolerance Vulkan's
 // precision rules allow: exp/exp2/log/log2 (atol 1e-6, rtol 1e-5), tanh/erf and
 // asinh/acosh/atanh (atol 1e-5, rtol 1e-4), sqrt/rsqrt (rtol 1e-5), sin/cos (atol 5e-4), powf
-// (rtol 1e-4), fma (default); exact rounding functions (floor, ceil, trunc,
+// and fpowi (rtol 1e-4), fma (default); exact rounding functions (floor, ceil, trunc,
 // round, roundeven), absf, copysign, absi.
 
 func.func @exp_log_31x7() {
@@ -365,6 +365,35 @@ func.func @powf_fma_5x5() {
       [0.43165267, 4.3052225, 1.8556155, 3.6296468, -0.56685364],
       [-1.3436052, -4.102065, -0.43122372, 2.8204486, 3.1804776],
       [1.500763, 2.890974, 0.7831848, -1.1654478, -3.9509926]]> : tensor<5x5xf32>) : tensor<5x5xf32>
+  return
+}
+
+// math.fpowi (float to a signless integer power; torch-mlir emits it for
+// torch.pow with an integer exponent: GPT-2's and Llama's x^2, x^3): on
+// tensors with i64 exponents (negative bases, -0, zero exponents and 0 to a
+// negative power, odd exponents above 2^24, where a float exponent would lose
+// the parity) and in a region with a scalar i32 exponent captured from the
+// function, against float64 numpy power (rtol 1e-4, powf's).
+func.func @fpowi_tensor_and_region() {
+  %in1 = util.unfoldable_constant dense<[-2.0, -0.0, -0.0, 0.0, 0.0, -1.0, -1.0, 2.5, -1.5, 7.0, 0.87490094, 0.18255404, -2.7934952,
+      2.3141916, -2.1005545, -2.8284535, 2.904612, 0.10220426, -0.41321355, 0.8136915, -0.9855163,
+      -2.4747975, -2.892021]> : tensor<23xf32>
+  %in2 = util.unfoldable_constant dense<[3, 3, -1, -2, 0, 33554433, 1099511627776, -3, 0, 1, -5, -5, -4, 1, 3, -4, -2, -5, 2, 4, 2, 0,
+      -5]> : tensor<23xi64>
+  %t1 = math.fpowi %in1, %in2 : tensor<23xf32>, tensor<23xi64>
+  check.expect_almost_eq_const(%t1, dense<[-8.0, -0.0, 0xFF800000, 0x7F800000, 1.0, -1.0, 1.0, 0.064, 1.0, 7.0, 1.9507679, 4932.224,
+      0.01642133, 2.3141916, -9.268337, 0.015624416, 0.11852875, 89671.6, 0.17074543, 0.43836826,
+      0.97124237, 1.0, -0.0049430253]> : tensor<23xf32>, atol 1.0e-06, rtol 0.0001) : tensor<23xf32>
+  %cst1 = arith.constant 3 : i32
+  %e1 = tensor.empty() : tensor<23xf32>
+  %g1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<23xf32>) outs(%e1 : tensor<23xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %p = math.fpowi %x, %cst1 : f32, i32
+    linalg.yield %p : f32
+  } -> tensor<23xf32>
+  check.expect_almost_eq_const(%g1, dense<[-8.0, -0.0, -0.0, 0.0, 0.0, -1.0, -1.0, 15.625, -3.375, 343.0, 0.66969436, 0.0060837916,
+      -21.799362, 12.393613, -9.268337, -22.628052, 24.505548, 0.0010675963, -0.07055433, 0.53874016,
+      -0.9571752, -15.157201, -24.188242]> : tensor<23xf32>, atol 1.0e-06, rtol 0.0001) : tensor<23xf32>
   return
 }
 

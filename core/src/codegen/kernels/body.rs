@@ -262,6 +262,7 @@ impl Emitter<'_, '_, '_> {
             Acosh => KOpKind::MathAcosh,
             Asinh => KOpKind::MathAsinh,
             Atanh => KOpKind::MathAtanh,
+            FPowI => return self.fpowi(op, args, res_elem),
             Cbrt | IPowI => return Err(self.unsupported(op, "has no GPU lowering in kiln yet")),
         };
         if res_elem == ElemType::F64 && glsl_32bit_only(m) {
@@ -271,6 +272,71 @@ impl Emitter<'_, '_, '_> {
         let v = self.b.op(k, args, &[ty], Vec::new());
         let v = self.b.module().op(v).results[0];
         Ok(self.round(v, res_elem))
+    }
+}
+
+impl Emitter<'_, '_, '_> {
+    /// `math.fpowi %x, %n`: `powf(|x|, n)` on `n` converted to the float
+    /// type, with `x`'s sign when `n` is odd. The parity is read from the
+    /// integer's low bits, so it is exact for every `n` (a float `n` would
+    /// round odd exponents above 2^24 to even ones); the sign comes from
+    /// `copysign`, so `(-0)^3` is -0 and `(-0)^-1` is -inf; `x^0` is 1 and
+    /// `0^n` for negative `n` is inf whatever GLSL's `Pow` gives.
+    fn fpowi(
+        &mut self,
+        op: TOp,
+        args: &[KValue],
+        res_elem: ElemType,
+    ) -> Result<KValue, CodegenError> {
+        let m = self.c.info.m;
+        let Some(n_elem) = m.op(op).operands.get(1).map(|&v| m.value_kind(v).elem()) else {
+            return Err(self.unsupported(op, "needs two operands"));
+        };
+        let (x, n) = (args[0], args[1]);
+        let nf = self.arith(op, ArithOp::SIToFP, &[n], n_elem, res_elem)?;
+        let ax = self.math(op, MathOp::AbsF, &[x], res_elem)?;
+        let p = self.math(op, MathOp::PowF, &[ax, nf], res_elem)?;
+        // 0^n for n < 0 is inf (GLSL's Pow leaves it undefined; lavapipe
+        // gives 0).
+        let f_ty = self.b.type_of(nf);
+        let fzero = self.b.const_float(0.0, f_ty.clone());
+        let inf = self.b.const_float(f64::INFINITY, f_ty.clone());
+        let cmp = |e: &mut Self, pred: CmpFPred, a: KValue, b: KValue| {
+            e.arith(op, ArithOp::CmpF(pred), &[a, b], res_elem, ElemType::I1)
+        };
+        let zero_base = cmp(self, CmpFPred::Oeq, ax, fzero)?;
+        let neg_n = cmp(self, CmpFPred::Olt, nf, fzero)?;
+        let pole = self.arith(
+            op,
+            ArithOp::AndI,
+            &[zero_base, neg_n],
+            ElemType::I1,
+            ElemType::I1,
+        )?;
+        let p = self.arith(op, ArithOp::Select, &[pole, inf, p], res_elem, res_elem)?;
+        let signed = self.math(op, MathOp::CopySign, &[p, x], res_elem)?;
+        let n32 = match n_elem.bits() {
+            32 => n,
+            b if b > 32 => self.arith(op, ArithOp::TruncI, &[n], n_elem, ElemType::I32)?,
+            _ => self.arith(op, ArithOp::ExtSI, &[n], n_elem, ElemType::I32)?,
+        };
+        let i32_ty = self.compute_type(ElemType::I32);
+        let one = self.b.const_int(1, i32_ty.clone());
+        let zero = self.b.const_int(0, i32_ty);
+        let low = self.arith(op, ArithOp::AndI, &[n32, one], ElemType::I32, ElemType::I32)?;
+        let odd = self.arith(
+            op,
+            ArithOp::CmpI(CmpIPred::Ne),
+            &[low, zero],
+            ElemType::I32,
+            ElemType::I1,
+        )?;
+        let r = self.arith(op, ArithOp::Select, &[odd, signed, p], res_elem, res_elem)?;
+        // x^0 is 1 for every x (NaN too); GLSL's Pow leaves 0^0 and
+        // inf^0 undefined. A nonzero integer converts to a nonzero float.
+        let fone = self.b.const_float(1.0, f_ty);
+        let n_zero = cmp(self, CmpFPred::Oeq, nf, fzero)?;
+        self.arith(op, ArithOp::Select, &[n_zero, fone, r], res_elem, res_elem)
     }
 }
 

@@ -246,6 +246,7 @@ impl Body {
                         crate::tensor::ops::Signature::Compare => 2,
                         crate::tensor::ops::Signature::Select => 3,
                         crate::tensor::ops::Signature::Cast => 1,
+                        crate::tensor::ops::Signature::FloatInt => 2,
                     };
                     let a = [r[args[0]], r[args[1.min(n - 1)]], r[args[2.min(n - 1)]]];
                     r[*dst] = scalar::arith(*op, &a[..n], *arg_elem, *res_elem)

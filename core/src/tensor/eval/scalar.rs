@@ -361,6 +361,33 @@ pub fn math(op: MathOp, args: &[Scalar], elem: ElemType) -> Result<Scalar, Strin
             }
             int(r)
         }
+        FPowI => {
+            // x^n = |x|^n, with x's sign when n is odd (IEEE pow on an
+            // integer exponent; the parity comes from the integer, exact
+            // for every n).
+            let n = args[1].int();
+            let odd = n & 1 != 0;
+            Ok(float_op(
+                elem,
+                &[f(0), n as f64],
+                |a| {
+                    let p = a[0].abs().powf(a[1]);
+                    if odd {
+                        p.copysign(a[0])
+                    } else {
+                        p
+                    }
+                },
+                |a| {
+                    let p = a[0].abs().powf(a[1]);
+                    if odd {
+                        p.copysign(a[0])
+                    } else {
+                        p
+                    }
+                },
+            ))
+        }
         Round => un(f32::round, f64::round),
         RoundEven => un(f32::round_ties_even, f64::round_ties_even),
         Rsqrt => un(|x| 1.0 / x.sqrt(), |x| 1.0 / x.sqrt()),

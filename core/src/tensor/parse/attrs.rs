@@ -363,7 +363,10 @@ impl Parser<'_> {
         let loc = self.loc();
         self.expect_ident("dense")?;
         self.expect_punct("<")?;
-        let lit = if self.is_punct(">") {
+        // `dense<>`: how MLIR prints every tensor with no elements
+        // (`tensor<2x4x0xf32>` too, whatever its rank).
+        let empty_form = self.is_punct(">");
+        let lit = if empty_form {
             Lit::List(Vec::new(), loc)
         } else {
             self.parse_lit()?
@@ -398,6 +401,9 @@ impl Parser<'_> {
             .ok_or_else(|| TensorParseError::new(ty_loc, "dense attribute is too large"))?;
         let data = match &lit {
             Lit::Hex(bytes, hloc) => hex_elements(bytes, elem, n, *hloc)?,
+            Lit::List(..) if empty_form && n == 0 => Elements::zeros(elem, 0).ok_or_else(|| {
+                TensorParseError::new(ty_loc, format!("unsupported element type {elem}"))
+            })?,
             Lit::List(..) => {
                 let mut flat = Vec::new();
                 flatten(&lit, &shape, 0, &mut flat)?;

@@ -50,13 +50,16 @@ impl Parser<'_> {
             "generic" => return self.parse_generic(),
             "map" => return self.parse_map_or_reduce(false, loc),
             "reduce" => return self.parse_map_or_reduce(true, loc),
+            "quantized_matmul" | "quantized_batch_matmul" => {
+                return self.parse_quantized_matmul(short == "quantized_batch_matmul", loc)
+            }
             _ => {}
         }
         let full = format!("linalg.{short}");
         let kind = if let Some(c) = ContractionKind::ALL.iter().find(|c| c.name() == full) {
             LinalgKind::Contraction(*c)
         } else if let Some(c) = ConvKind::ALL.iter().find(|c| c.name() == full) {
-            LinalgKind::Conv(*c, self.parse_conv_attrs()?)
+            LinalgKind::Conv(*c, self.parse_conv_attrs(c.spatial_rank())?)
         } else if let Some(e) = ElementwiseKind::ALL.iter().find(|e| e.name() == full) {
             LinalgKind::Elementwise(*e)
         } else {
@@ -130,8 +133,47 @@ impl Parser<'_> {
         Ok(p)
     }
 
+    /// `linalg.quantized_matmul` / `linalg.quantized_batch_matmul`, read as
+    /// the `linalg.generic` MLIR generalizes them to (a rewrite at import:
+    /// the generic's contraction is what kiln compiles; the program prints
+    /// back as that generic).
+    fn parse_quantized_matmul(&mut self, batch: bool, loc: Location) -> PResult<ParsedOp> {
+        let ops = self.parse_ins_outs()?;
+        let results = self.parse_arrow_results()?;
+        let name = if batch {
+            "linalg.quantized_batch_matmul"
+        } else {
+            "linalg.quantized_matmul"
+        };
+        let in_elems: Vec<ElemType> = ops
+            .inputs
+            .iter()
+            .map(|&v| operand_elem(&self.m, v))
+            .collect();
+        let [out] = ops.outputs[..] else {
+            return self.err_at(loc, format!("'{name}' op expected one output"));
+        };
+        let out_elem = operand_elem(&self.m, out);
+        let (kind, body) = crate::tensor::structured::quantized_matmul_generic(
+            &mut self.m,
+            batch,
+            &in_elems,
+            out_elem,
+        )
+        .or_else(|e| self.err_at(loc, format!("'{name}' op {e}")))?;
+        let num_inputs = ops.inputs.len();
+        let operands = ops.inputs.into_iter().chain(ops.outputs).collect();
+        let mut p = ParsedOp::new(
+            OpKind::Linalg(LinalgOp { kind, num_inputs }),
+            operands,
+            results,
+        );
+        p.regions.push(body);
+        Ok(p)
+    }
+
     /// `{dilations = dense<...> : T, strides = dense<...> : T}` if present.
-    fn parse_conv_attrs(&mut self) -> PResult<ConvAttrs> {
+    fn parse_conv_attrs(&mut self, n: usize) -> PResult<ConvAttrs> {
         let mut attrs = ConvAttrs::default();
         if !self.eat_punct("{")? {
             return Ok(attrs);
@@ -140,10 +182,12 @@ impl Parser<'_> {
             let key = p.ident("'strides' or 'dilations'")?;
             p.expect_punct("=")?;
             let value = p.parse_dense()?;
-            let ok = matches!(p.m.ty(value.ty), TypeKind::Tensor { shape, elem: ElemType::Int(64) } if shape.len() == 1 && shape[0].fixed() == Some(2))
-                || matches!(p.m.ty(value.ty), TypeKind::Vector { shape, elem: ElemType::Int(64) } if shape == &[2]);
+            let len = n as u64;
+            let ok = matches!(p.m.ty(value.ty), TypeKind::Tensor { shape, elem: ElemType::Int(64) } if shape.len() == 1 && shape[0].fixed() == Some(len))
+                || matches!(p.m.ty(value.ty), TypeKind::Vector { shape, elem: ElemType::Int(64) } if shape == &[len]);
             if !ok {
-                return p.err(format!("'{key}' must be a dense attribute of two i64 values"));
+                let count = ["one", "two", "three"].get(n - 1).copied().unwrap_or("N");
+                return p.err(format!("'{key}' must be a dense attribute of {count} i64 values"));
             }
             match key {
                 "strides" => attrs.strides = Some(value),

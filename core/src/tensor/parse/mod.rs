@@ -12,13 +12,15 @@
 //!
 //! The parser never panics; every failure is a [`TensorParseError`] with
 //! the line and column. Unknown ops are errors naming the supported ops of
-//! their dialect.
+//! their dialect; when a program uses several, the error lists every one
+//! with its line ([`unsupported`]).
 
 mod attrs;
 mod linalg;
 mod ops;
 mod tensor_ops;
 mod types;
+mod unsupported;
 
 use std::collections::HashMap;
 
@@ -34,13 +36,18 @@ use crate::text::lexer::TokKind;
 /// Parse results.
 pub(crate) type PResult<T> = Result<T, TensorParseError>;
 
+/// An attribute dictionary kept as written: (name, value text) pairs.
+type AttrDict = Vec<(String, String)>;
+
 /// Parses a tensor program (see the module documentation). The result is
 /// not verified: call [`verify`](super::verify()) (or use
 /// [`load`](super::load)).
 pub fn parse(src: &str) -> Result<TensorModule, TensorParseError> {
     let mut p = Parser::new(src)?;
-    p.parse_top()?;
-    Ok(p.m)
+    match p.parse_top() {
+        Ok(()) => Ok(p.m),
+        Err(e) => Err(unsupported::with_all_unsupported(src, e)),
+    }
 }
 
 /// An attribute alias's value.
@@ -327,6 +334,32 @@ impl<'a> Parser<'a> {
         Ok(out)
     }
 
+    /// An argument's or result's `{name = value, ...}` if one follows
+    /// (empty otherwise).
+    fn opt_attr_dict(&mut self) -> PResult<AttrDict> {
+        if self.is_punct("{") {
+            self.raw_attr_dict()
+        } else {
+            Ok(Vec::new())
+        }
+    }
+
+    /// A function's results after `->`: `T`, or `(T [{attrs}], ...)`.
+    fn parse_func_results(&mut self) -> PResult<(Vec<TType>, Vec<AttrDict>)> {
+        let mut types = Vec::new();
+        let mut attrs = Vec::new();
+        if self.eat_punct("(")? {
+            self.comma_list(")", |p| {
+                types.push(p.parse_type()?);
+                attrs.push(p.opt_attr_dict()?);
+                Ok(())
+            })?;
+        } else {
+            types.push(self.parse_type()?);
+        }
+        Ok((types, attrs))
+    }
+
     /// Skips one attribute value (up to a `,` or closer at depth 0).
     fn skip_attr_value(&mut self) -> PResult<()> {
         let mut depth = 0usize;
@@ -367,18 +400,17 @@ impl<'a> Parser<'a> {
         self.expect_punct("(")?;
         let mut args: Vec<(String, Location, TType)> = Vec::new();
         let mut decl_inputs = Vec::new();
+        let mut arg_attrs = Vec::new();
         self.comma_list(")", |p| {
             if let TokKind::Value(_) = p.peek() {
                 let (n, l) = p.def_name()?;
                 p.expect_punct(":")?;
                 let ty = p.parse_type()?;
-                if p.is_punct("{") {
-                    return p.err("argument attributes are not supported");
-                }
                 args.push((n, l, ty));
             } else {
                 decl_inputs.push(p.parse_type()?);
             }
+            arg_attrs.push(p.opt_attr_dict()?);
             Ok(())
         })?;
         if !args.is_empty() && !decl_inputs.is_empty() {
@@ -387,14 +419,16 @@ impl<'a> Parser<'a> {
                 "expected named arguments for every argument or for none",
             );
         }
-        let results = if self.eat_punct("->")? {
-            self.parse_result_types()?
+        let (results, result_attrs) = if self.eat_punct("->")? {
+            self.parse_func_results()?
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let attributes = if self.eat_ident("attributes")? {
+            self.raw_attr_dict()?
         } else {
             Vec::new()
         };
-        if self.is_ident("attributes") {
-            return self.err("function attributes are not supported");
-        }
         let has_body = self.is_punct("{");
         let inputs: Vec<TType> = if has_body {
             if !decl_inputs.is_empty() {
@@ -405,7 +439,15 @@ impl<'a> Parser<'a> {
             decl_inputs
         };
         let f = self.m.add_func(&name, inputs, results, has_body, loc);
-        self.m.func_mut(f).visibility = visibility;
+        let data = self.m.func_mut(f);
+        data.visibility = visibility;
+        data.attributes = attributes;
+        if arg_attrs.iter().any(|a| !a.is_empty()) {
+            data.arg_attrs = arg_attrs;
+        }
+        if result_attrs.iter().any(|a| !a.is_empty()) {
+            data.result_attrs = result_attrs;
+        }
         if let Some(body) = self.m.func(f).body {
             self.bump()?;
             self.push_scope(true);

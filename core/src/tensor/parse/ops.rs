@@ -256,6 +256,7 @@ impl Parser<'_> {
                 self.check_types(&operands, &[from], tloc)?;
                 vec![to]
             }
+            Signature::FloatInt => return self.err_at(tloc, "unexpected arith op signature"),
         };
         Ok(ParsedOp::new(kind, operands, results))
     }
@@ -291,11 +292,20 @@ impl Parser<'_> {
         self.expect_punct(":")?;
         let tloc = self.loc();
         let ty = self.parse_type()?;
-        let Signature::Same(n) = op.signature() else {
-            return self.err_at(tloc, "unexpected math op signature");
-        };
-        self.expect_count(&operands, n, tloc)?;
-        self.check_types(&operands, &vec![ty; n], tloc)?;
+        match op.signature() {
+            Signature::Same(n) => {
+                self.expect_count(&operands, n, tloc)?;
+                self.check_types(&operands, &vec![ty; n], tloc)?;
+            }
+            Signature::FloatInt => {
+                // `math.fpowi %x, %n : F, I`.
+                self.expect_punct(",")?;
+                let int_ty = self.parse_type()?;
+                self.expect_count(&operands, 2, tloc)?;
+                self.check_types(&operands, &[ty, int_ty], tloc)?;
+            }
+            _ => return self.err_at(tloc, "unexpected math op signature"),
+        }
         Ok(ParsedOp::new(
             OpKind::Math { op, fastmath },
             operands,

@@ -114,6 +114,7 @@ impl Verifier<'_> {
                     self.error(op, format!("expected condition to be i1 or a tensor of i1 of the values' shape, but got {}", self.ty(c)));
                 }
             }
+            Signature::FloatInt => self.error(op, "unexpected arith op signature"),
             Signature::Cast => {
                 let [from] = operand_types[..] else {
                     self.error(op, "expected one operand");
@@ -145,8 +146,13 @@ impl Verifier<'_> {
             return;
         };
         let rt = self.m.value_type(result);
-        let Signature::Same(n) = a.signature() else {
-            return;
+        let n = match a.signature() {
+            Signature::Same(n) => n,
+            Signature::FloatInt => {
+                self.float_int(op, &data.operands, rt);
+                return;
+            }
+            _ => return,
         };
         if data.operands.len() != n || data.operands.iter().any(|&v| self.m.value_type(v) != rt) {
             self.error(
@@ -168,6 +174,50 @@ impl Verifier<'_> {
                     self.ty(rt)
                 ),
             );
+        }
+    }
+}
+
+impl Verifier<'_> {
+    /// `math.fpowi %x, %n : F, I`: `%x` of the result's type (float
+    /// elements), `%n` a signless integer (not `index`) of the same shape;
+    /// the messages are mlir-opt-19's.
+    fn float_int(&mut self, op: TOp, operands: &[crate::tensor::entity::TValue], rt: TType) {
+        let [x, n] = operands[..] else {
+            self.error(op, "expected two operands");
+            return;
+        };
+        let (xt, nt) = (self.m.value_type(x), self.m.value_type(n));
+        if xt != rt {
+            self.error(
+                op,
+                format!(
+                    "requires the first operand and the result to have the same type ({})",
+                    self.ty(rt)
+                ),
+            );
+            return;
+        }
+        if !self.m.ty(rt).elem().is_float() {
+            self.error(
+                op,
+                format!(
+                    "operand #0 must be floating-point-like, but got '{}'",
+                    self.ty(rt)
+                ),
+            );
+        }
+        let ne = self.m.ty(nt).elem();
+        if !matches!(ne, ElemType::Int(_)) {
+            self.error(
+                op,
+                format!(
+                    "operand #1 must be signless-integer-like, but got '{}'",
+                    self.ty(nt)
+                ),
+            );
+        } else if self.shape_of(nt) != self.shape_of(rt) {
+            self.error(op, "requires the same shape for all operands and results");
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::Verifier;
 use crate::tensor::entity::{TOp, TValue};
 use crate::tensor::module::BlockParent;
-use crate::tensor::ops::{ConvKind, LinalgKind, OpKind};
+use crate::tensor::ops::{LinalgKind, OpKind};
 use crate::tensor::structured::{operand_elem, structured};
 use crate::tensor::types::{Dim, TypeKind};
 
@@ -210,17 +210,14 @@ impl Verifier<'_> {
                 }
             }
             LinalgKind::Conv(c, _) => {
-                let filter_rank = match c {
-                    ConvKind::Conv2dNhwcHwcf | ConvKind::Conv2dNchwFchw => 4,
-                    ConvKind::DepthwiseConv2dNhwcHwc => 3,
-                    _ => 2,
-                };
-                if self.rank(ins[0]) != 4
+                let filter_rank = c.filter_rank();
+                let rank = c.spatial_rank() + 2;
+                if self.rank(ins[0]) != rank
                     || self.rank(ins[1]) != filter_rank
-                    || out_shape.len() != 4
+                    || out_shape.len() != rank
                 {
                     self.error(op, format!(
-                        "expected a rank-4 input, a rank-{filter_rank} filter and a rank-4 output, got {}, {} and {}",
+                        "expected a rank-{rank} input, a rank-{filter_rank} filter and a rank-{rank} output, got {}, {} and {}",
                         self.vty(ins[0]),
                         self.vty(ins[1]),
                         self.vty(outs[0])
