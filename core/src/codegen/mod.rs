@@ -56,7 +56,8 @@ pub mod target;
 
 pub use error::CodegenError;
 pub use program::{
-    compile, compile_each_function, compile_function, explain, prepare_module, CompiledDispatch,
-    CompiledFunction, CompiledKernel, CompiledProgram, ConstantData, Param, ResultRef,
+    compile, compile_each_function, compile_function, explain, plan_function, prepare_module,
+    CompiledDispatch, CompiledFunction, CompiledKernel, CompiledProgram, ConstantData, Param,
+    ResultRef,
 };
 pub use target::{CodegenTarget, DriverFacts};
