@@ -176,7 +176,7 @@ pub struct CompiledFunction {
     pub results: Vec<ResultRef>,
     /// The ops whose run-time indices its kernels check, by fault number
     /// minus one (the buffer of origin
-    /// [`BufferOrigin::Fault`](super::bufferize::BufferOrigin::Fault)
+    /// [`BufferOrigin::Fault`]
     /// holds the number).
     pub faults: Vec<FaultSite>,
 }
