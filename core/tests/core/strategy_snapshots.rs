@@ -209,7 +209,12 @@ fn plans_without_lowering_are_the_explain_text_of_the_compiled_function() {
             }
             let compiled = compile_function(&prepared, f, &target).expect("compiles");
             let plans = plan_function(&prepared, f, &target).expect("plans");
-            assert_eq!(plans, explain(&compiled), "{env}: @{}", prepared.func(f).name);
+            assert_eq!(
+                plans,
+                explain(&compiled),
+                "{env}: @{}",
+                prepared.func(f).name
+            );
         }
     }
 }
