@@ -2,6 +2,7 @@
 """Report the cycles in a crate's module graph (default: kiln-core).
 
     python3 ci/module_cycles.py [--src core/src] [--tests] [--quiet]
+    python3 ci/module_cycles.py --check [ci/module_cycles.allow]   # CI
 
 What counts as an edge: module A depends on module B when code in A names
 a path into B: a `use` item (trees expanded: `use crate::{ir::Type, text}`)
@@ -27,6 +28,13 @@ For every strongly connected group of two or more nodes the report prints
 its members and each edge inside it with the places (file:line and the
 path) that make it. The exit status is 0 whatever is found: this is a
 report, not a check.
+
+`--check` is the check CI runs: it analyses every workspace member's `src/`
+and exits 1 when a cycle group is not on the allow-list (default
+`ci/module_cycles.allow`: one group a line, `CRATE_SRC | LEVEL | MEMBERS`,
+each with a comment saying why it is there), printing the report of the
+crates where one is; an allow-list line that no longer matches a cycle is
+reported too (remove it: the list only shrinks).
 """
 
 import argparse
@@ -330,6 +338,7 @@ def report_level(title, nodes, level_edges, quiet):
     for (a, b) in level_edges:
         graph[a].add(b)
     groups = sorted(sccs(nodes, graph))
+    FOUND.extend((title, tuple(g)) for g in groups)
     lines = [f"{title}: {len(groups)} cycle group(s)"]
     for group in groups:
         lines.append("  {" + ", ".join(group) + "}")
@@ -343,15 +352,78 @@ def report_level(title, nodes, level_edges, quiet):
     return lines, len(groups)
 
 
+# The cycle groups the last `report` found: (level title, members).
+FOUND = []
+
+
+def workspace_sources(root):
+    """The `src/` folder of every workspace member (Cargo.toml's `members`)."""
+    with open(os.path.join(root, "Cargo.toml")) as f:
+        text = f.read()
+    m = re.search(r"^members\s*=\s*\[(.*?)\]", text, re.S | re.M)
+    members = re.findall(r'"([^"]+)"', m.group(1)) if m else []
+    return [f"{d}/src" for d in members if os.path.isdir(os.path.join(root, d, "src"))]
+
+
+def check(allow_path):
+    """CI's check: every cycle group of every workspace crate is allowed."""
+    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    allowed = {}
+    with open(allow_path) as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) != 3:
+                print(f"{allow_path}:{n}: expected `CRATE_SRC | LEVEL | MEMBERS`")
+                return 2
+            allowed[(parts[0], parts[1], tuple(sorted(parts[2].split())))] = n
+    bad, seen = [], set()
+    for src in workspace_sources(root):
+        FOUND.clear()
+        text = report(os.path.join(root, src), False, True)
+        new = []
+        for title, group in FOUND:
+            key = (src, title, group)
+            seen.add(key)
+            if key not in allowed:
+                new.append(f"{src} | {title} | {' '.join(group)}")
+        if new:
+            bad.append((src, new, text))
+    stale = [(n, k) for k, n in allowed.items() if k not in seen]
+    for src, new, text in bad:
+        print(text)
+        for line in new:
+            print(f"NEW CYCLE (not on {os.path.relpath(allow_path)}): {line}")
+        print()
+    for n, (src, title, group) in sorted(stale):
+        print(f"{os.path.relpath(allow_path)}:{n}: {src} | {title} | {' '.join(group)}: "
+              "no longer a cycle; remove the line")
+    if bad or stale:
+        return 1
+    print(f"module cycles: {len(seen)} group(s), all on {os.path.relpath(allow_path)}")
+    return 0
+
+
 def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` is fine
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--src", default=os.path.join(os.path.dirname(__file__), "..", "core", "src"))
     ap.add_argument("--tests", action="store_true", help="count code under #[cfg(test)] too")
     ap.add_argument("--quiet", action="store_true", help="edges only, not the places")
+    ap.add_argument("--check", nargs="?", const=os.path.join(os.path.dirname(__file__), "module_cycles.allow"),
+                    metavar="ALLOW", help="CI: fail on a cycle group of any workspace crate not on ALLOW")
     args = ap.parse_args()
-    src = os.path.normpath(args.src)
+    if args.check:
+        return check(args.check)
+    print(report(os.path.normpath(args.src), args.tests, args.quiet))
+    return 0
 
+
+def report(src, tests, quiet):
+    """The report of crate source folder `src` (see the module docs)."""
+    args = argparse.Namespace(tests=tests, quiet=quiet)
     files, children, reexported, edges = analyse(src, args.tests)
     out = [f"module cycles in {os.path.relpath(src)} ({'with' if args.tests else 'without'} #[cfg(test)] code)"]
     total = 0
@@ -385,7 +457,7 @@ def main():
             out += groups_lines
         total += n
     out.append(f"total: {total} cycle group(s)")
-    print("\n".join(out))
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@
 //! which crashed about one parallel run in twenty.
 //!
 //! - [`test_context`]: a [`Context`] with validation on (`KILN_DEVICE`
-//!   still picks the device).
+//!   still picks the device), as a [`TestContext`] that fails the test when
+//!   it is dropped with validation messages nobody took (wgpu's canary): a
+//!   test that never asks still fails on any message.
 //! - [`assert_no_validation_messages`]: fails with every message reported.
 //! - [`compile_glsl`]: GLSL compute source → SPIR-V words, through
 //!   `glslangValidator -V --target-env vulkan1.0`, checked by
@@ -29,17 +31,50 @@ pub use kiln_vulkan::{Buffer, ComputePipeline, Context, ContextOptions, DeviceSe
 
 /// A context with the validation layer on. Panics, saying what is missing,
 /// when there is no Vulkan loader, device or validation layer.
-pub fn test_context() -> Context {
+pub fn test_context() -> TestContext {
     let options = ContextOptions {
         validation: true,
         device: DeviceSelector::Default,
     };
     match Context::new(&options) {
-        Ok(ctx) => ctx,
+        Ok(ctx) => TestContext(ctx),
         Err(e) => panic!(
             "GPU tests need a Vulkan device and the Khronos validation layer \
              (CI uses lavapipe: run ci/setup.sh); creating a context failed: {e}"
         ),
+    }
+}
+
+/// A test's validation context ([`test_context`]): derefs to its
+/// [`Context`]; dropped with validation messages that no one took
+/// ([`assert_no_validation_messages`], [`Context::take_validation_messages`]),
+/// it panics listing them, failing the test (unless the test is already
+/// failing). Clones of the context share its messages: the last one
+/// dropped is checked here only if it is this one.
+#[derive(Debug)]
+pub struct TestContext(Context);
+
+impl std::ops::Deref for TestContext {
+    type Target = Context;
+    fn deref(&self) -> &Context {
+        &self.0
+    }
+}
+
+impl Drop for TestContext {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            return;
+        }
+        let messages = self.0.take_validation_messages();
+        if !messages.is_empty() {
+            let list: Vec<String> = messages.iter().map(|m| format!("  {m}")).collect();
+            panic!(
+                "the validation layer reported {} message(s) that the test never checked:\n{}",
+                messages.len(),
+                list.join("\n")
+            );
+        }
     }
 }
 

@@ -333,7 +333,7 @@ impl<'m> Ctx<'m> {
         Ok(Value::computed(s, v.dtype, new_dims))
     }
 
-    /// `linalg.transpose` of `v` by `perm` (output dim k = input dim perm[k]).
+    /// `linalg.transpose` of `v` by `perm` (output dim k = input dim `perm[k]`).
     pub fn transpose(&mut self, v: &Value, perm: &[usize]) -> BResult<Value> {
         if perm.iter().enumerate().all(|(i, &p)| i == p) {
             return Ok(v.clone());

@@ -431,7 +431,7 @@ impl Device {
         &self,
         module: &kiln_core::tensor::TensorModule,
     ) -> Result<std::sync::Arc<kiln_core::codegen::CompiledProgram>> {
-        let target = crate::e2e::device_target(self);
+        let target = crate::target::device_target(self);
         crate::Program::compiled_for(self, module, &target)
     }
 

@@ -7,13 +7,15 @@ use std::collections::HashMap;
 
 use kiln_core::codegen::target::bounded_env;
 pub use kiln_core::codegen::target::declared_env;
-use kiln_core::codegen::{compile_each_function, CodegenTarget, DriverFacts};
+use kiln_core::codegen::{compile_each_function, CodegenTarget};
 use kiln_core::tensor::e2e::{Backend, BackendError};
 use kiln_core::tensor::eval::Value;
 use kiln_core::tensor::TensorModule;
 
 use crate::device::Device;
 use crate::program::Program;
+/// Moved to [`crate::target`]; kept here for its callers.
+pub use crate::target::device_target;
 
 /// Runs e2e test functions on a [`Device`].
 pub struct DeviceBackend {
@@ -31,15 +33,6 @@ impl std::fmt::Debug for DeviceBackend {
             .field("functions", &self.programs.len())
             .finish_non_exhaustive()
     }
-}
-
-/// The codegen target of `device`: its env, its driver's facts and the
-/// strategies tuned for it (`kiln tune`, [`crate::tune`]).
-pub fn device_target(device: &Device) -> CodegenTarget {
-    let info = device.info();
-    let facts = DriverFacts::for_driver(&info.name, info.driver_name.as_deref())
-        .within_texel_limit(device.limits().max_texel_buffer_elements.into());
-    CodegenTarget::new(device.target_env().clone(), facts).with_tuning(device.tuning())
 }
 
 impl DeviceBackend {

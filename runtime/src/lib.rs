@@ -87,6 +87,7 @@ pub mod program;
 mod read;
 pub mod runner;
 mod stream;
+pub mod target;
 mod tensor;
 mod transfer;
 pub mod tune;

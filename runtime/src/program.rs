@@ -80,7 +80,7 @@ fn program_error(function: &str, message: impl Into<String>) -> Error {
 
 impl Program {
     /// Compiles every function of tensor program `module` (verified) for
-    /// `device` ([`device_target`](crate::e2e::device_target): its env and
+    /// `device` ([`device_target`](crate::target::device_target): its env and
     /// its driver's facts) and loads it.
     ///
     /// The compiled program is cached in layers: in memory per device
@@ -91,7 +91,7 @@ impl Program {
     /// the codegen target; a corrupt or foreign file is ignored with a
     /// warning and the program compiled again.
     pub fn compile(device: &Device, module: &kiln_core::tensor::TensorModule) -> Result<Program> {
-        let target = crate::e2e::device_target(device);
+        let target = crate::target::device_target(device);
         Program::compile_for(device, module, &target)
     }
 

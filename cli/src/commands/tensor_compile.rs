@@ -67,17 +67,15 @@ pub fn target_for(
     if let Some(sel) = device {
         let q = kiln_vulkan::query_device(&kiln_vulkan::DeviceSelector::parse(sel))
             .context("cannot query the Vulkan device")?;
-        let facts = DriverFacts::for_driver(&q.summary.name, q.summary.driver_name.as_deref())
-            .within_texel_limit(q.limits.max_texel_buffer_elements.into());
         let mut env = q.target_env();
         if let Some(declared) =
             kiln_runtime::e2e::declared_env(module).map_err(anyhow::Error::msg)?
         {
             env = kiln_core::codegen::target::bounded_env(&env, &declared);
         }
-        let mut target = CodegenTarget::new(env, facts);
+        let s = &q.summary;
+        let mut tuning = kiln_core::codegen::strategy::Tuning::default();
         if let Some(dir) = kiln_runtime::default_cache_dir() {
-            let s = &q.summary;
             let path = kiln_runtime::tune::tuning_file(
                 &dir,
                 s.vendor_id,
@@ -86,10 +84,17 @@ pub fn target_for(
                 s.driver_name.as_deref(),
             );
             match kiln_runtime::tune::load_tuning(&path) {
-                Ok(t) => target = target.with_tuning(t),
+                Ok(t) => tuning = t,
                 Err(warning) => eprintln!("warning: {warning}"),
             }
         }
+        let target = kiln_runtime::target::target_of(
+            env,
+            &s.name,
+            s.driver_name.as_deref(),
+            q.limits.max_texel_buffer_elements.into(),
+            tuning,
+        );
         return Ok(target);
     }
     let env = match kiln_runtime::e2e::declared_env(module).map_err(anyhow::Error::msg)? {

@@ -28,7 +28,7 @@ pub enum CodegenError {
         /// The element type.
         ty: String,
         /// The capability it needs.
-        capability: String,
+        capability: crate::grammar::Capability,
         /// What needs it.
         what: String,
     },

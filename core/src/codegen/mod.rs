@@ -15,7 +15,7 @@
 //!    legal, no copies ([`shapes`] gives every tensor's sizes, dynamic ones
 //!    computed by the host at run time) (`--bufferize`).
 //! 4. [`strategy`]: a [`Strategy`](strategy::Strategy) per dispatch,
-//!    chosen from its shape and the [`CodegenTarget`](target::CodegenTarget)
+//!    chosen from its shape and the [`CodegenTarget`]
 //!    (`kiln compile --explain`).
 //! 5. [`kernels`]: tiling and distribution into memref-level kernels
 //!    (`--tensor-to-kernels`), then the existing lowering, `lower-abi-attrs`,
@@ -56,7 +56,8 @@ pub mod target;
 
 pub use error::CodegenError;
 pub use program::{
-    compile, compile_each_function, compile_function, explain, prepare_module, CompiledDispatch,
-    CompiledFunction, CompiledKernel, CompiledProgram, ConstantData, Param, ResultRef,
+    compile, compile_each_function, compile_function, explain, plan_function, prepare_module,
+    CompiledDispatch, CompiledFunction, CompiledKernel, CompiledProgram, ConstantData, Param,
+    ResultRef,
 };
 pub use target::{CodegenTarget, DriverFacts};

@@ -18,10 +18,10 @@ use super::bufferize::{bufferize, BufferId, BufferInfo, BufferOrigin, BufferPlan
 use super::elementwise::elementwise_to_generic;
 use super::error::CodegenError;
 use super::host::{HostProgram, HostVal, Size};
-use super::kernels::{emit_dispatch, PushValue, Repeat};
-use super::regions::{form_dispatch_regions, OpFamily, ValueFate};
+use super::kernels::{emit_dispatch, Kernel, PushValue, Repeat};
+use super::regions::{form_dispatch_regions, DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::shapes::{infer_shapes, Shapes};
-use super::strategy::{choose, dispatch_shape, Strategy};
+use super::strategy::{choose, dispatch_shape, DispatchShape, Strategy};
 use super::target::CodegenTarget;
 
 /// One kernel, lowered, serialized and validated.
@@ -176,7 +176,7 @@ pub struct CompiledFunction {
     pub results: Vec<ResultRef>,
     /// The ops whose run-time indices its kernels check, by fault number
     /// minus one (the buffer of origin
-    /// [`BufferOrigin::Fault`](super::bufferize::BufferOrigin::Fault)
+    /// [`BufferOrigin::Fault`]
     /// holds the number).
     pub faults: Vec<FaultSite>,
 }
@@ -290,58 +290,33 @@ pub fn compile_function(
     f: TFunc,
     target: &CodegenTarget,
 ) -> Result<CompiledFunction, CodegenError> {
-    let info = FuncInfo::new(m, f)?;
-    let regions = form_dispatch_regions(&info);
-    let mut shapes = infer_shapes(&info)?;
-    let mut buffers = bufferize(&info, &regions, &shapes);
-    add_fault_sites(&info, &shapes, &mut buffers);
     let mut dispatches = Vec::new();
-    for d in &regions.dispatches {
-        let shape = dispatch_shape(&info, &regions, &mut shapes, d);
-        let loc = m.op(d.op).loc;
-        let strategy = choose(target, &shape, loc)?;
-        let kernels = emit_dispatch(
-            &info,
-            &regions,
-            &mut shapes,
-            &mut buffers,
-            d,
-            &strategy,
-            &shape,
-        )?;
-        let mut compiled = Vec::new();
-        for k in kernels {
-            let push_bytes = k.push.len() as u32 * 4;
-            let limit = target.env.limits.max_push_constants_size;
-            if push_bytes > limit {
-                return Err(CodegenError::Limit {
-                    loc,
-                    message: format!(
-                        "dispatch {} needs {push_bytes} bytes of push constants (its run-time sizes and scalars), more than maxPushConstantsSize = {limit}",
-                        k.name
-                    ),
-                });
+    let (info, regions, shapes, buffers) =
+        emit_function(m, f, target, |d, loc, shape, strategy, kernels| {
+            let mut compiled = Vec::new();
+            for k in kernels {
+                check_push(&k, target, loc)?;
+                compiled.push(lower_kernel(k, target)?);
             }
-            compiled.push(lower_kernel(k, target)?);
-        }
-        dispatches.push(CompiledDispatch {
-            name: d.name.clone(),
-            family: d.family,
-            op: m.op(d.op).kind.name(),
-            loc,
-            points: shape.points.clone(),
-            reduction: shape.reduction,
-            strategy,
-            tuning_key: super::strategy::tuning_key(
-                shape.family,
-                &shape.points,
-                shape.reduction,
-                &shape.elems,
-            ),
-            candidates: super::strategy::candidates(target, &shape, loc)?,
-            kernels: compiled,
-        });
-    }
+            dispatches.push(CompiledDispatch {
+                name: d.name.clone(),
+                family: d.family,
+                op: m.op(d.op).kind.name(),
+                loc,
+                points: shape.points.clone(),
+                reduction: shape.reduction,
+                strategy,
+                tuning_key: super::strategy::tuning_key(
+                    shape.family,
+                    &shape.points,
+                    shape.reduction,
+                    &shape.elems,
+                ),
+                candidates: super::strategy::candidates(target, shape, loc)?,
+                kernels: compiled,
+            });
+            Ok(())
+        })?;
     // Constants.
     let mut constants = Vec::new();
     for (id, b) in buffers.buffers.iter().enumerate() {
@@ -431,6 +406,105 @@ pub fn compile_function(
     })
 }
 
+/// A function analysed, its dispatch regions formed, its buffers planned
+/// and every dispatch's strategy chosen and kernels emitted (`each` gets
+/// them, one dispatch at a time, in order): what [`compile_function`] lowers
+/// and [`plan_function`] prints. Returns the analysis, regions, shapes and
+/// buffers the rest of the function's compile reads.
+fn emit_function<'a>(
+    m: &'a TensorModule,
+    f: TFunc,
+    target: &CodegenTarget,
+    mut each: impl FnMut(
+        &DispatchRegion,
+        Location,
+        &DispatchShape,
+        Strategy,
+        Vec<Kernel>,
+    ) -> Result<(), CodegenError>,
+) -> Result<(FuncInfo<'a>, FuncRegions, Shapes, BufferPlan), CodegenError> {
+    let info = FuncInfo::new(m, f)?;
+    let regions = form_dispatch_regions(&info);
+    let mut shapes = infer_shapes(&info)?;
+    let mut buffers = bufferize(&info, &regions, &shapes);
+    add_fault_sites(&info, &shapes, &mut buffers);
+    for d in &regions.dispatches {
+        let shape = dispatch_shape(&info, &regions, &mut shapes, d);
+        let loc = m.op(d.op).loc;
+        let strategy = choose(target, &shape, loc)?;
+        let kernels = emit_dispatch(
+            &info,
+            &regions,
+            &mut shapes,
+            &mut buffers,
+            d,
+            &strategy,
+            &shape,
+        )?;
+        each(d, loc, &shape, strategy, kernels)?;
+    }
+    Ok((info, regions, shapes, buffers))
+}
+
+/// An error unless `k`'s push constants fit the target's
+/// `maxPushConstantsSize`.
+fn check_push(k: &Kernel, target: &CodegenTarget, loc: Location) -> Result<(), CodegenError> {
+    let push_bytes = k.push.len() as u32 * 4;
+    let limit = target.env.limits.max_push_constants_size;
+    if push_bytes > limit {
+        return Err(CodegenError::Limit {
+            loc,
+            message: format!(
+                "dispatch {} needs {push_bytes} bytes of push constants (its run-time sizes and scalars), more than maxPushConstantsSize = {limit}",
+                k.name
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The `--explain` text of function `f` of prepared module `m` compiled
+/// for `target` — its plans (dispatches, strategies, kernels) — without
+/// lowering the kernels: the same text as [`explain`] of
+/// [`compile_function`]'s result where that compiles, for a fraction of the
+/// work (no lowering, serialization or validation). A kernel that would not
+/// lower for the target's env is not an error here.
+pub fn plan_function(
+    m: &TensorModule,
+    f: TFunc,
+    target: &CodegenTarget,
+) -> Result<String, CodegenError> {
+    let mut dispatches = Vec::new();
+    let (_, _, shapes, _) = emit_function(m, f, target, |d, loc, shape, strategy, kernels| {
+        for k in &kernels {
+            check_push(k, target, loc)?;
+        }
+        super::strategy::candidates(target, shape, loc)?;
+        let kernels = kernels
+            .iter()
+            .map(|k| KernelLine {
+                name: k.name.clone(),
+                workgroups: k.workgroups,
+                workgroup_size: k.workgroup_size,
+                bindings: k.bindings.len(),
+                push: k.push.len(),
+                repeat: k.repeat,
+            })
+            .collect();
+        dispatches.push(DispatchLines {
+            name: d.name.clone(),
+            op: m.op(d.op).kind.name(),
+            loc,
+            points: shape.points.clone(),
+            reduction: shape.reduction,
+            strategy,
+            kernels,
+        });
+        Ok(())
+    })?;
+    Ok(explain_text(&m.func(f).name, &shapes.host, &dispatches))
+}
+
 /// The fault sites of a function: every `tensor.extract` / `tensor.insert`
 /// with an index the host does not know (computed on the device from
 /// tensor data, or inside a structured op's body, where the host checks
@@ -506,34 +580,81 @@ fn lower_kernel(
 /// The `--explain` text of a compiled function: each dispatch, its
 /// iteration space, strategy and kernels.
 pub fn explain(f: &CompiledFunction) -> String {
+    let dispatches: Vec<DispatchLines> = f
+        .dispatches
+        .iter()
+        .map(|d| DispatchLines {
+            name: d.name.clone(),
+            op: d.op.clone(),
+            loc: d.loc,
+            points: d.points.clone(),
+            reduction: d.reduction,
+            strategy: d.strategy.clone(),
+            kernels: d
+                .kernels
+                .iter()
+                .map(|k| KernelLine {
+                    name: k.name.clone(),
+                    workgroups: k.workgroups,
+                    workgroup_size: k.workgroup_size,
+                    bindings: k.bindings.len(),
+                    push: k.push.len(),
+                    repeat: k.repeat,
+                })
+                .collect(),
+        })
+        .collect();
+    explain_text(&f.name, &f.host, &dispatches)
+}
+
+/// What `--explain` prints of a dispatch.
+struct DispatchLines {
+    name: String,
+    op: String,
+    loc: Location,
+    points: Vec<Size>,
+    reduction: Option<Size>,
+    strategy: Strategy,
+    kernels: Vec<KernelLine>,
+}
+
+/// What `--explain` prints of a kernel.
+struct KernelLine {
+    name: String,
+    workgroups: Size,
+    workgroup_size: [u32; 3],
+    bindings: usize,
+    push: usize,
+    repeat: Repeat,
+}
+
+/// The `--explain` text of function `name`'s dispatches.
+fn explain_text(name: &str, host: &HostProgram, dispatches: &[DispatchLines]) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "func @{}: {} dispatch(es)", f.name, f.dispatches.len());
-    for d in &f.dispatches {
-        let pts: Vec<String> = d.points.iter().map(|&s| f.host.text(s)).collect();
+    let _ = writeln!(out, "func @{}: {} dispatch(es)", name, dispatches.len());
+    for d in dispatches {
+        let pts: Vec<String> = d.points.iter().map(|&s| host.text(s)).collect();
         let _ = writeln!(out, "dispatch @{} ({} at {}):", d.name, d.op, d.loc);
         let _ = writeln!(out, "  points: [{}]", pts.join(", "));
         if let Some(r) = d.reduction {
-            let _ = writeln!(out, "  reduction: {} iterations per point", f.host.text(r));
+            let _ = writeln!(out, "  reduction: {} iterations per point", host.text(r));
         }
         let _ = writeln!(out, "{}", d.strategy);
         for k in &d.kernels {
             let repeat = match k.repeat {
                 Repeat::Once => String::new(),
                 Repeat::Chunks { total, chunk } => {
-                    format!(
-                        ", dispatched ceildiv({}, {chunk}) times",
-                        f.host.text(total)
-                    )
+                    format!(", dispatched ceildiv({}, {chunk}) times", host.text(total))
                 }
             };
             let _ = writeln!(
                 out,
                 "  kernel @{}: {} workgroups of {:?}{repeat}; {} bindings, {} push constants",
                 k.name,
-                f.host.text(k.workgroups),
+                host.text(k.workgroups),
                 k.workgroup_size,
-                k.bindings.len(),
-                k.push.len()
+                k.bindings,
+                k.push
             );
         }
     }

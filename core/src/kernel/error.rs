@@ -22,6 +22,12 @@ impl KernelParseError {
     }
 }
 
+impl crate::text::cursor::SyntaxError for KernelParseError {
+    fn at(loc: Location, message: String) -> Self {
+        Self::new(loc, message)
+    }
+}
+
 impl From<crate::text::ParseError> for KernelParseError {
     fn from(e: crate::text::ParseError) -> Self {
         Self {

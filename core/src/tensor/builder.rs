@@ -26,7 +26,7 @@
 //! ```
 //!
 //! Named linalg ops get their structured body (see
-//! [`structured`](super::structured)); result types of `arith`/`math` ops
+//! [`structured`](mod@super::structured)); result types of `arith`/`math` ops
 //! follow from the operands. The builder does not verify: call
 //! [`verify`](super::verify()) on the module.
 

@@ -23,6 +23,12 @@ impl TensorParseError {
     }
 }
 
+impl crate::text::cursor::SyntaxError for TensorParseError {
+    fn at(loc: Location, message: String) -> Self {
+        Self::new(loc, message)
+    }
+}
+
 impl From<crate::text::ParseError> for TensorParseError {
     fn from(e: crate::text::ParseError) -> Self {
         Self {

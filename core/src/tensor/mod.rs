@@ -14,7 +14,7 @@
 //! * [`attr`]: constants ([`DenseElements`], [`ConstAttr`]), iterator
 //!   types, predicates, flags, mixed static/dynamic lists.
 //! * [`ops`]: [`OpKind`] and its families; [`module`]: [`TensorModule`].
-//! * [`structured`]: the structured-op interface every linalg op answers.
+//! * [`structured`](mod@structured): the structured-op interface every linalg op answers.
 //! * [`parse()`] / [`print()`]: the text form; [`verify()`]: the verifier.
 //! * [`builder`]: [`FuncBuilder`](builder::FuncBuilder), to build programs
 //!   without text.

@@ -2,7 +2,7 @@
 //! values and blocks in arenas addressed by typed handles, and the interned
 //! types.
 //!
-//! Invariants (checked by the [verifier](super::verify), relied on by the
+//! Invariants (checked by the [verifier](mod@super::verify), relied on by the
 //! evaluator and the compiler):
 //!
 //! * every region is one block; a function body and every op region end in

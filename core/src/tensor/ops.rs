@@ -40,7 +40,7 @@ pub enum OpKind {
         fastmath: FastMath,
     },
     /// A structured `linalg` op (named or generic); see
-    /// [`structured`](super::structured).
+    /// [`structured`](mod@super::structured).
     Linalg(LinalgOp),
     /// `linalg.yield`: the terminator of a structured op's body.
     LinalgYield,
@@ -595,7 +595,7 @@ pub enum LinalgKind {
     /// An elementwise named op.
     Elementwise(ElementwiseKind),
     /// `linalg.softmax dimension(d)`: not a single structured op (see
-    /// [`structured`](super::structured)).
+    /// [`structured`](mod@super::structured)).
     Softmax {
         /// The normalized dimension.
         dimension: u64,

@@ -41,22 +41,11 @@ impl<'a> Cursor<'a> {
 }
 
 /// A parser's error type: made from a location and a message, and from the
-/// lexer's errors.
+/// lexer's errors. (The kernel and tensor parsers' errors implement it where
+/// they are defined: text depends on neither.)
 pub(crate) trait SyntaxError: From<ParseError> {
     /// An error at `loc`.
     fn at(loc: Location, message: String) -> Self;
-}
-
-impl SyntaxError for crate::kernel::KernelParseError {
-    fn at(loc: Location, message: String) -> Self {
-        Self::new(loc, message)
-    }
-}
-
-impl SyntaxError for crate::tensor::TensorParseError {
-    fn at(loc: Location, message: String) -> Self {
-        Self::new(loc, message)
-    }
 }
 
 /// The token-level helpers of a parser holding a [`Cursor`].

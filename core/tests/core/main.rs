@@ -49,6 +49,7 @@ mod pipeline;
 mod reflect_texel;
 mod reflect_user_binaries;
 mod serialize;
+mod strategy_snapshots;
 mod target_env;
 mod tensor_builder;
 mod tensor_eval;

@@ -94,7 +94,9 @@ fn every_runner_program_gives_the_same_output_on_the_cpu() {
         let text = std::fs::read_to_string(path).unwrap();
         let module = kiln_core::kernel::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let device = run_module(&ctx, &module, &[]).result;
-        let _ = ctx.take_validation_messages();
+        for m in ctx.take_validation_messages() {
+            failures.push(format!("{name}: validation layer: {m}"));
+        }
         let mut launcher = CpuLauncher::new(&module).with_target_env(ctx.target_env().clone());
         let cpu = kiln_core::host::run_main_to_string(&module, &mut launcher)
             .map_err(|e| crate::runner_harness::chain(&e));

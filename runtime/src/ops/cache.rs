@@ -280,6 +280,6 @@ fn compile(device: &Device, op: &'static str, text: &str) -> Result<CompiledProg
         message,
     };
     let module = kiln_core::tensor::load(text).map_err(|e| err(e.to_string()))?;
-    let target = crate::e2e::device_target(device);
+    let target = crate::target::device_target(device);
     kiln_core::codegen::compile(&module, &target).map_err(|e| err(e.to_string()))
 }

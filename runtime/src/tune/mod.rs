@@ -1,7 +1,7 @@
 //! Tuning: the candidate strategies of each dispatch of a tensor program
 //! timed on the device, the fastest correct one kept per dispatch shape in
 //! the cache directory, and used by later compilations for that device
-//! ([`device_target`](crate::e2e::device_target) reads it; `kiln tune`
+//! ([`device_target`](crate::target::device_target) reads it; `kiln tune`
 //! writes it, `kiln compile --explain` shows it).
 //!
 //! The file: `<cache dir>/tuning/<vendor>-<device>-<hash of name and
@@ -173,7 +173,7 @@ pub fn tune_function(
             "tuning needs per-dispatch GPU times: open the device with profiling on",
         ));
     }
-    let mut plain = crate::e2e::device_target(device);
+    let mut plain = crate::target::device_target(device);
     plain.tuning = None;
     let compiled = compile(module, &plain).map_err(|e| Error::Compile {
         kernel: "tensor program".to_owned(),

@@ -1,5 +1,5 @@
 //! ONNX models on the command line: `kiln run MODEL.onnx` ([`run`]) and
-//! `kiln onnx-test DIR...` ([`test`]), both importing through
+//! `kiln onnx-test DIR...` ([`test`](mod@test)), both importing through
 //! [`kiln_onnx`] and running the program on the device, the CPU runner
 //! (`--cpu`) or the reference evaluator (`--reference`) ([`exec`]).
 

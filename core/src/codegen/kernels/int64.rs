@@ -395,7 +395,7 @@ impl Emitter<'_, '_, '_> {
                 return Err(CodegenError::MissingCapability {
                     loc,
                     ty: "i64".into(),
-                    capability: "Int64".into(),
+                    capability: crate::grammar::Capability::Int64,
                     what: format!(
                         "{} is not emulated on i64 ({arg_elem} -> {res_elem})",
                         a.name()

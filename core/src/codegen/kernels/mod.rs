@@ -11,13 +11,13 @@
 //! reads. A kernel computes each point of its dispatch by evaluating the
 //! stored op there: operands that live in memory are loaded; fused
 //! producers, views and data movement are computed at the coordinates
-//! their consumer reads (see [`values`]); the root's reduction runs as its
-//! strategy says ([`reduce`]).
+//! their consumer reads (see `values.rs`); the root's reduction runs as its
+//! strategy says (`reduce.rs`).
 //!
 //! Element types are computed in their compute type (f16 and bf16 in f32,
 //! rounded to their format after every op, as the reference evaluator
 //! does) and converted to their memory type on loads and stores
-//! ([`types`]).
+//! (`types.rs`).
 
 mod body;
 mod bounds;

@@ -66,7 +66,7 @@ pub fn type_reprs(
         let missing = |cap: Capability, what: &str| CodegenError::MissingCapability {
             loc,
             ty: e.name(),
-            capability: cap.name().to_string(),
+            capability: cap,
             what: what.to_string(),
         };
         let repr = match e {

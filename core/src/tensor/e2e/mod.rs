@@ -38,7 +38,7 @@
 //! module once ([`Backend::prepare`], where a GPU backend compiles its
 //! dispatches and uploads constants), then asked to run each test function
 //! ([`Backend::run`]) and return its results on the host as
-//! [`Value`](crate::tensor::eval::Value)s. The runner then evaluates the
+//! [`Value`]s. The runner then evaluates the
 //! checks on the host. [`ReferenceBackend`] (the CPU reference evaluator)
 //! is the first implementation.
 

@@ -7,13 +7,13 @@
 //!   and a run-time shape that does not fit a static type (a `tensor.cast`
 //!   to `tensor<4xf32>` of 5 elements) is an error;
 //! * structured ops run through the
-//!   [structured-op interface](crate::tensor::structured): the outputs start
+//!   [structured-op interface](mod@crate::tensor::structured): the outputs start
 //!   as the `outs` operands, the body runs at every point of the iteration
 //!   space in row-major loop order, so reductions accumulate in that order;
 //!   f16/bf16 elements are stored as such and every op on them computes in
 //!   f32 and rounds back (their IEEE semantics);
 //! * `linalg.softmax` is MLIR 19's decomposition (see
-//!   [`structured`](crate::tensor::structured));
+//!   [`structured`](mod@crate::tensor::structured));
 //! * `util.unfoldable_constant`, `util.optimization_barrier` and
 //!   `flow.tensor.dynamic_constant` are their values; `check.*` ops are
 //!   not computed (the [e2e runner](crate::tensor::e2e) checks), and are

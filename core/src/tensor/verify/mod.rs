@@ -17,14 +17,14 @@
 //!   for elementwise ops, scalars or tensors of one shape; `i1` results of
 //!   comparisons; widening/narrowing rules of casts), element types the op
 //!   accepts;
-//! * `linalg`: see [`linalg`]: one indexing map per operand whose dims are
+//! * `linalg`: see `linalg.rs`: one indexing map per operand whose dims are
 //!   the iteration space and whose results match the operand's rank, one
 //!   iterator type per loop, body arguments and yields of the operands'
 //!   element types, every loop sized by some operand dimension, static
 //!   sizes consistent (MLIR's "inferred input/output operand" checks), and
 //!   each named op's own rules (fill's scalar, transpose permutations,
 //!   broadcast and reduce dimensions, softmax's dimension);
-//! * `tensor`: see [`tensor_ops`]: ranks and list lengths, dynamic operand
+//! * `tensor`: see `tensor_ops.rs`: ranks and list lengths, dynamic operand
 //!   counts, static sizes and bounds;
 //! * IREE ops: `check.*` operand types, constants' types.
 

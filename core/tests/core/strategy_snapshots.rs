@@ -1,0 +1,220 @@
+//! Golden strategy snapshots: the `--explain` plan text of every program of
+//! the tensor corpus (`gpu-tests/tests/tensor`), the bench programs
+//! (`bench/programs`, dynamic ones included) and the example models
+//! (`examples/models`) on four target envs, committed under
+//! `core/tests/strategy/ENV/` (one file per program), as IREE pins its
+//! per-vendor configs (`test/config_*.mlir`): a heuristic change is then a
+//! reviewable diff.
+//!
+//! The envs (`core/tests/lower/envs`), each with the driver facts a compile
+//! on that device (or offline) uses:
+//! * `lavapipe`: `lavapipe.env` with llvmpipe's facts (loop cap, barriers
+//!   serialize, texel reads, word stores);
+//! * `h200`: `nvidia-h200.env` with NVIDIA's (none of those);
+//! * `minimal`: MLIR's default env (Vulkan 1.0 `Shader`, default limits),
+//!   offline (conservative facts);
+//! * `mobile`: `mobile.env` (a hand-written Mali-class env with small
+//!   limits) with an Arm driver's facts.
+//!
+//! The plans come from [`plan_function`], which stops before lowering (a
+//! fifth of the work of compiling): a function whose strategy or kernels
+//! cannot be made for an env is recorded with its error; one whose kernels
+//! would not lower there (a capability the env lacks) shows its plans.
+//! `KILN_BLESS=1 cargo test -p kiln-core --test core strategy_snapshots`
+//! rewrites the snapshots (and removes those of programs that are gone).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use kiln_core::codegen::{compile_function, explain, plan_function, CodegenTarget, DriverFacts};
+
+use crate::common::{env_file, mlir_files, prepared_tensor_module};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn snapshot_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/strategy")
+}
+
+fn bless() -> bool {
+    std::env::var("KILN_BLESS").is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The four targets, by snapshot folder name.
+fn targets() -> Vec<(&'static str, CodegenTarget)> {
+    vec![
+        (
+            "lavapipe",
+            CodegenTarget::new(
+                env_file("lavapipe.env"),
+                DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", Some("llvmpipe"))
+                    .within_texel_limit(DriverFacts::LAVAPIPE_TEXEL_ELEMENTS),
+            ),
+        ),
+        (
+            "h200",
+            CodegenTarget::new(
+                env_file("nvidia-h200.env"),
+                DriverFacts::for_driver("NVIDIA H200", Some("NVIDIA")),
+            ),
+        ),
+        (
+            "minimal",
+            CodegenTarget::new(kiln_core::lower::default_env(), DriverFacts::conservative()),
+        ),
+        (
+            "mobile",
+            CodegenTarget::new(
+                env_file("mobile.env"),
+                DriverFacts::for_driver("Mali-G78", Some("Mali")),
+            ),
+        ),
+    ]
+}
+
+/// The programs, by snapshot file name (`tensor.matmul`, `bench.dynamic.softmax`,
+/// `models.mlp`). Memref-level bench programs are not tensor programs.
+fn programs() -> BTreeMap<String, PathBuf> {
+    let r = root();
+    let mut out = BTreeMap::new();
+    for (prefix, dir) in [
+        ("tensor", r.join("gpu-tests/tests/tensor")),
+        ("bench", r.join("bench/programs")),
+        ("bench.dynamic", r.join("bench/programs/dynamic")),
+        ("models", r.join("examples/models")),
+    ] {
+        for path in mlir_files(&dir) {
+            let stem = path.file_stem().expect("a file name").to_string_lossy();
+            if stem.ends_with(".memref") {
+                continue;
+            }
+            out.insert(format!("{prefix}.{stem}"), path);
+        }
+    }
+    out
+}
+
+/// The plans of every function of `path` for `target`: `explain`'s text
+/// (without lowering the kernels: [`plan_function`]), or the error.
+fn plans(path: &Path, target: &CodegenTarget) -> String {
+    let prepared = prepared_tensor_module(path);
+    let mut text = String::new();
+    for &f in prepared.funcs() {
+        if prepared.func(f).body.is_none() {
+            continue;
+        }
+        match plan_function(&prepared, f, target) {
+            Ok(plans) => text.push_str(&plans),
+            Err(e) => {
+                text.push_str(&format!("func @{}: error: {e}\n", prepared.func(f).name));
+            }
+        }
+    }
+    text
+}
+
+#[test]
+fn strategy_snapshots_match_the_committed_plans() {
+    let programs = programs();
+    assert!(programs.len() >= 80, "corpus files are missing");
+    let targets = targets();
+    // One thread per target env: the compiles are independent.
+    let results: Vec<(&str, Vec<(String, String)>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = targets
+            .iter()
+            .map(|(env, target)| {
+                let programs = &programs;
+                s.spawn(move || {
+                    let texts = programs
+                        .iter()
+                        .map(|(name, path)| (name.clone(), plans(path, target)))
+                        .collect::<Vec<_>>();
+                    (*env, texts)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a snapshot thread panicked"))
+            .collect()
+    });
+    let bless = bless();
+    let mut problems = Vec::new();
+    for (env, texts) in &results {
+        let dir = snapshot_dir().join(env);
+        if bless {
+            std::fs::create_dir_all(&dir).expect("snapshot folder");
+        }
+        let mut expected_files: Vec<String> = Vec::new();
+        for (name, text) in texts {
+            let file = format!("{name}.txt");
+            let path = dir.join(&file);
+            expected_files.push(file);
+            if bless {
+                std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                continue;
+            }
+            match std::fs::read_to_string(&path) {
+                Ok(committed) if committed == *text => {}
+                Ok(committed) => {
+                    let first = committed
+                        .lines()
+                        .zip(text.lines())
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(committed.lines().count().min(text.lines().count()));
+                    problems.push(format!(
+                        "{env}/{name}.txt differs from the plans at line {}: committed {:?}, now {:?}",
+                        first + 1,
+                        committed.lines().nth(first).unwrap_or("<end>"),
+                        text.lines().nth(first).unwrap_or("<end>")
+                    ));
+                }
+                Err(e) => problems.push(format!("{env}/{name}.txt: {e}")),
+            }
+        }
+        // Snapshots of programs that are gone.
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for entry in entries {
+                let entry = entry.expect("a folder entry");
+                let file = entry.file_name().to_string_lossy().into_owned();
+                if !expected_files.contains(&file) {
+                    if bless {
+                        std::fs::remove_file(entry.path()).expect("removable");
+                    } else {
+                        problems.push(format!("{env}/{file}: no such program any more"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} strategy snapshot(s) out of date; if the change is intended, rerun with \
+         KILN_BLESS=1 and review the diff of core/tests/strategy/:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn plans_without_lowering_are_the_explain_text_of_the_compiled_function() {
+    let path = root().join("examples/models/mlp.mlir");
+    let prepared = prepared_tensor_module(&path);
+    for (env, target) in targets() {
+        for &f in prepared.funcs() {
+            if prepared.func(f).body.is_none() {
+                continue;
+            }
+            let compiled = compile_function(&prepared, f, &target).expect("compiles");
+            let plans = plan_function(&prepared, f, &target).expect("plans");
+            assert_eq!(
+                plans,
+                explain(&compiled),
+                "{env}: @{}",
+                prepared.func(f).name
+            );
+        }
+    }
+}
