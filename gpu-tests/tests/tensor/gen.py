@@ -2904,6 +2904,68 @@ def _(F):
     f.expect_index(d0, 4)
 
 
+@testfile('attention_reshapes.mlir', '''
+A batch_matmul inside the reshapes torch-mlir writes for attention (ONNX
+Attention, expanded): f16 operands, a transposed key collapsed from 2x3
+heads into a batch of 6, an f32 result truncated to f16, expanded back to
+2x3 heads (expand_shape), a mask added through a broadcasting map, extended
+to f32, a max with its index over the last dim and the scores minus
+their max (softmax's first step), so a reduction's dispatch reaches the
+matmul through an expand_shape. Small dyadic data:
+every partial sum is exact in f16, any order gives the same bits.''')
+def _(F):
+    f = F.fn('scores_through_expand_shape_f16_2x3x4x8x6')
+    q = f.rng.dyadic((2, 3, 4, 8), 'f16', -2, 2, 2)
+    k = f.rng.dyadic((2, 3, 6, 8), 'f16', -2, 2, 2)
+    mask = f.rng.dyadic((4, 6), 'f16', -2, 2, 2)
+    Q, K, M = f.const(q, 'f16'), f.const(k, 'f16'), f.const(mask, 'f16')
+    kt = f.op('linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [0, 1, 3, 2]'
+              % (K, K.ty, f.empty((2, 3, 8, 6), 'f16'), ttype((2, 3, 8, 6), 'f16')),
+              'f16', (2, 3, 8, 6), hint='kt')
+    q6 = f.op('tensor.collapse_shape %s [[0, 1], [2], [3]] : %s into %s'
+              % (Q, Q.ty, ttype((6, 4, 8), 'f16')), 'f16', (6, 4, 8), hint='q')
+    k6 = f.op('tensor.collapse_shape %s [[0, 1], [2], [3]] : %s into %s'
+              % (kt, kt.ty, ttype((6, 8, 6), 'f16')), 'f16', (6, 8, 6), hint='k')
+    acc = f.full(0.0, (6, 4, 6), 'f32')
+    s6 = f.op('linalg.batch_matmul ins(%s, %s : %s, %s) outs(%s : %s) -> %s'
+              % (q6, k6, q6.ty, k6.ty, acc, acc.ty, acc.ty), 'f32', (6, 4, 6), hint='s')
+    h6 = f.elementwise([s6], 'f16', '''
+^bb0(%x: f32, %o: f16):
+  %h = arith.truncf %x : f32 to f16
+  linalg.yield %h : f16''')
+    h = f.op('tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 3, 4, 6] : %s into %s'
+             % (h6, h6.ty, ttype((2, 3, 4, 6), 'f16')), 'f16', (2, 3, 4, 6), hint='h')
+    masked = f.generic([h, M], [f.empty((2, 3, 4, 6), 'f16')],
+                       [ident(4), '(d0, d1, d2, d3) -> (d2, d3)', ident(4)], 'pppp', '''
+^bb0(%x: f16, %m: f16, %o: f16):
+  %a = arith.addf %x, %m : f16
+  linalg.yield %a : f16''')
+    wide = f.elementwise([masked], 'f32', '''
+^bb0(%x: f16, %o: f32):
+  %w = arith.extf %x : f16 to f32
+  linalg.yield %w : f32''')
+    mx, at = f.generic([wide], [f.full(-math.inf, (2, 3, 4), 'f32'), f.full(0, (2, 3, 4), 'i64')],
+                       [ident(4), '(d0, d1, d2, d3) -> (d0, d1, d2)',
+                        '(d0, d1, d2, d3) -> (d0, d1, d2)'], 'pppr', '''
+^bb0(%x: f32, %acc: f32, %i: i64):
+  %j = linalg.index 3 : index
+  %jj = arith.index_cast %j : index to i64
+  %m = arith.maximumf %x, %acc : f32
+  %gt = arith.cmpf ogt, %x, %acc : f32
+  %n = arith.select %gt, %jj, %i : i64
+  linalg.yield %m, %n : f32, i64''')
+    centered = f.generic([wide, mx], [f.empty((2, 3, 4, 6), 'f32')],
+                         [ident(4), '(d0, d1, d2, d3) -> (d0, d1, d2)', ident(4)], 'pppp', '''
+^bb0(%x: f32, %m: f32, %o: f32):
+  %c = arith.subf %x, %m : f32
+  linalg.yield %c : f32''')
+    assert order_free('bhmk,bhnk->bhmn', 'f16', q, k)
+    scores = np.einsum('bhmk,bhnk->bhmn', f64(q), f64(k)) + f64(mask)
+    f.expect_eq_const(mx, scores.max(axis=3))
+    f.expect_eq_const(at, scores.argmax(axis=3))
+    f.expect_eq_const(centered, scores - scores.max(axis=3, keepdims=True))
+
+
 @testfile('linalg_map.mlir', '''
 linalg.map: the short form (`linalg.map { arith.addf }`), the region form
 with math and captured values, a map with no inputs, several element types

@@ -7,7 +7,7 @@
 use crate::kernel::KValue;
 use crate::kernel::{KType, KernelModule};
 use crate::tensor::attr::IteratorType;
-use crate::tensor::ops::{LinalgKind, OpKind};
+use crate::tensor::ops::{LinalgKind, OpKind, TensorOp};
 use crate::tensor::{TOp, TValue};
 
 use super::super::analysis::{FuncInfo, OpClass};
@@ -1147,8 +1147,52 @@ fn full_point(e: &mut Emitter<'_, '_, '_>, op: TOp, coords: &[KValue]) -> Vec<KV
         .collect()
 }
 
+/// The value an inlined input `v` is a reshaped view of: through
+/// `tensor.cast`, `collapse_shape` and `expand_shape` ops whose results are
+/// computed in the kernel (torch-mlir puts them between the matmuls and
+/// the elementwise ops of attention), down to the first other value.
+fn through_reshapes(info: &FuncInfo<'_>, regions: &FuncRegions, mut v: TValue) -> TValue {
+    while let Some(p) = info.def_op(v) {
+        let reshape = matches!(
+            info.m.op(p).kind,
+            OpKind::Tensor(
+                TensorOp::Cast | TensorOp::CollapseShape { .. } | TensorOp::ExpandShape { .. }
+            )
+        );
+        if !reshape || regions.fate(v) != ValueFate::Inlined {
+            break;
+        }
+        v = info.m.op(p).operands[0];
+    }
+    v
+}
+
+/// The coordinates in `src` (what [`through_reshapes`] returns for `v`)
+/// of the element of `v` at `coords`.
+fn reshaped_coords(
+    e: &mut Emitter<'_, '_, '_>,
+    mut v: TValue,
+    src: TValue,
+    mut coords: Vec<KValue>,
+) -> Vec<KValue> {
+    let info = e.c.info;
+    while v != src {
+        let Some(p) = info.def_op(v) else { break };
+        let u = info.m.op(p).operands[0];
+        if !matches!(info.m.op(p).kind, OpKind::Tensor(TensorOp::Cast)) {
+            let vs = e.sizes(e.c.shapes.of(v));
+            let us = e.sizes(e.c.shapes.of(u));
+            let lin = e.linearize(&coords, &vs);
+            coords = e.delinearize(lin, &us);
+        }
+        v = u;
+    }
+    coords
+}
+
 /// The inlined structured ops from `from` down to `to`: `(consumer,
-/// input index)` pairs.
+/// input index)` pairs (an input may be a reshaped view of the next op's
+/// result).
 fn path_to(
     info: &FuncInfo<'_>,
     regions: &FuncRegions,
@@ -1157,6 +1201,7 @@ fn path_to(
 ) -> Option<Vec<(TOp, usize)>> {
     let s = info.structured.get(&from)?;
     for (k, &v) in s.inputs.iter().enumerate() {
+        let v = through_reshapes(info, regions, v);
         let Some(p) = info.def_op(v) else { continue };
         if regions.fate(v) != ValueFate::Inlined || !info.structured.contains_key(&p) {
             continue;
@@ -1202,7 +1247,8 @@ pub(super) fn root_point(
             .iter()
             .map(|x| e.affine(c, x, &point))
             .collect::<Result<Vec<_>, _>>()?;
-        let v: TValue = s.inputs[k];
+        let v = through_reshapes(info, e.c.regions, s.inputs[k]);
+        let oc = reshaped_coords(e, s.inputs[k], v, oc);
         let p = info.def_op(v).expect("an op result");
         let sp = info.structured[&p].clone();
         point = e.point_from_output(p, &sp, info.result_index(v), &oc)?;
