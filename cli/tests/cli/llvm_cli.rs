@@ -272,3 +272,66 @@ fn run_spv_cpu_runs_and_reports_out_of_bounds_accesses() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim(), "0:0 = [0, 3, 6, 9, 12, 15, 18, 21]");
 }
+
+/// Reads the built-in vectors whole: LocalInvocationId sits at context
+/// offset 68 and WorkgroupId at 80 (4-byte aligned, as the harness lays
+/// them out), and each invocation stores `(local id, 7)` as one vec4.
+const BUILTIN_VECTORS: &str = r#"
+spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]> {
+  spirv.GlobalVariable @lid built_in("LocalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+  spirv.GlobalVariable @wid built_in("WorkgroupId") : !spirv.ptr<vector<3xi32>, Input>
+  spirv.GlobalVariable @buf bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<vector<4xi32>, stride=16> [0])>, StorageBuffer>
+  spirv.func @main() "None" {
+    %l = spirv.mlir.addressof @lid : !spirv.ptr<vector<3xi32>, Input>
+    %v = spirv.Load "Input" %l : vector<3xi32>
+    %w = spirv.mlir.addressof @wid : !spirv.ptr<vector<3xi32>, Input>
+    %g = spirv.Load "Input" %w : vector<3xi32>
+    %gx = spirv.CompositeExtract %g[0 : i32] : vector<3xi32>
+    %x = spirv.CompositeExtract %v[0 : i32] : vector<3xi32>
+    %c4 = spirv.Constant 4 : i32
+    %base = spirv.IMul %gx, %c4 : i32
+    %i = spirv.IAdd %base, %x : i32
+    %c7 = spirv.Constant 7 : i32
+    %v4 = spirv.CompositeConstruct %v, %c7 : (vector<3xi32>, i32) -> vector<4xi32>
+    %c0 = spirv.Constant 0 : i32
+    %b = spirv.mlir.addressof @buf : !spirv.ptr<!spirv.struct<(!spirv.rtarray<vector<4xi32>, stride=16> [0])>, StorageBuffer>
+    %p = spirv.AccessChain %b[%c0, %i] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<vector<4xi32>, stride=16> [0])>, StorageBuffer>, i32, i32
+    spirv.Store "StorageBuffer" %p, %v4 : vector<4xi32>
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @main, @lid, @wid
+  spirv.ExecutionMode @main "LocalSize", 4, 1, 1
+}
+"#;
+
+/// A vector load of a built-in the context holds at a 4-byte offset was
+/// emitted without an alignment, so LLVM assumed 16 (its alignment of
+/// `<3 x i32>`) and used an aligned load: the kernel died with SIGSEGV
+/// (torch-mlir's expanded attention, through the tensor compiler, hit it
+/// first). Loads and stores outside `Function` memory now carry the
+/// alignment SPIR-V's layout guarantees.
+#[test]
+fn run_spv_cpu_reads_vector_builtins_at_unaligned_context_offsets() {
+    let path = write("builtin_vectors.mlir", BUILTIN_VECTORS);
+    let (code, out, err) = common::kiln(
+        &[
+            "run-spv",
+            "--cpu",
+            path.to_str().unwrap(),
+            "--grid",
+            "2",
+            "--buf",
+            "0:0=i32[32]",
+            "--print",
+            "0:0",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    // Element 4 * workgroup + x holds (x, 0, 0, 7).
+    let expected: Vec<String> = (0..2)
+        .flat_map(|_w| (0..4).flat_map(|x| [x, 0, 0, 7]))
+        .map(|v| v.to_string())
+        .collect();
+    assert_eq!(out.trim(), format!("0:0 = [{}]", expected.join(", ")));
+}

@@ -78,6 +78,26 @@ impl LType {
         }
     }
 
+    /// The alignment in bytes of the widest scalar inside the type (a
+    /// vector's element, an array's element, a struct's members; 1 for a
+    /// packed struct): what SPIR-V's scalar block layout guarantees for a
+    /// value of this type, where LLVM's ABI alignment of a vector or
+    /// aggregate may be larger (16 for `<3 x i32>`).
+    pub fn scalar_align(&self) -> u64 {
+        match self {
+            LType::Void => 1,
+            LType::Int(w) => u64::from(w.div_ceil(8)).next_power_of_two(),
+            LType::Half | LType::BFloat => 2,
+            LType::Float => 4,
+            LType::Double | LType::Ptr(_) => 8,
+            LType::Vector(_, e) | LType::Array(_, e) => e.scalar_align(),
+            LType::Struct { packed: true, .. } => 1,
+            LType::Struct { fields, .. } => {
+                fields.iter().map(LType::scalar_align).max().unwrap_or(1)
+            }
+        }
+    }
+
     /// Number of vector lanes (1 for scalars).
     pub fn lanes(&self) -> u32 {
         match self {

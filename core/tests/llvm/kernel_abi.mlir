@@ -60,10 +60,13 @@ spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], [SPV_KHR_storag
 
 // Built-ins are read from the context (GlobalInvocationId at 56,
 // SubgroupSize at 56 + 64 = 120); a constant access chain is not checked.
+// The context holds them at 4-byte offsets: a vector built-in is loaded
+// with the alignment of its element (LLVM's own for <3 x i32> is 16, and
+// an aligned vector load of LocalInvocationId at 68 faulted).
 // CHECK-LABEL: llvm.func internal @builtins(%arg0: !llvm.ptr)
 // CHECK: %[[G:.*]] = llvm.mlir.constant(56 : i64) : i64
 // CHECK: %[[GP:.*]] = llvm.getelementptr %arg0[%[[G]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-// CHECK: llvm.load %[[GP]] : !llvm.ptr -> vector<3xi32>
+// CHECK: llvm.load %[[GP]] {alignment = 4 : i64} : !llvm.ptr -> vector<3xi32>
 // CHECK: %[[S:.*]] = llvm.mlir.constant(120 : i64) : i64
 // CHECK: %[[SP:.*]] = llvm.getelementptr %arg0[%[[S]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK: llvm.load %[[SP]] : !llvm.ptr -> i32

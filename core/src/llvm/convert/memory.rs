@@ -37,8 +37,9 @@ impl Fx<'_, '_> {
             "Load" => {
                 let p = self.arg(op, 0)?;
                 let ty = self.res_ty(op)?;
-                let flags = self.mem_flags(op, "memory_access", "alignment");
+                let mut flags = self.mem_flags(op, "memory_access", "alignment");
                 let sc = self.sc_of(op, 0);
+                self.layout_align(&mut flags, &ty, sc);
                 let bytes = self.res_bytes(op)?;
                 let p = self.guard(p, bytes, false, sc);
                 let v = self.b.load(p, ty, flags);
@@ -47,8 +48,11 @@ impl Fx<'_, '_> {
             "Store" => {
                 let p = self.arg(op, 0)?;
                 let v = self.arg(op, 1)?;
-                let flags = self.mem_flags(op, "memory_access", "alignment");
+                let mut flags = self.mem_flags(op, "memory_access", "alignment");
                 let sc = self.sc_of(op, 0);
+                let spv = self.arg_ty(op, 1)?;
+                let ty = self.cx.tc.convert(spv)?;
+                self.layout_align(&mut flags, &ty, sc);
                 let bytes = self.pointee_bytes(op, 0)?;
                 let p = self.guard(p, bytes, true, sc);
                 self.b.store(v, p, flags);
@@ -63,13 +67,15 @@ impl Fx<'_, '_> {
                     .ok_or_else(|| self.malformed(op, "source is not a pointer"))?;
                 let ty = self.cx.tc.convert(pointee)?;
                 let bytes = self.cx.tc.size(pointee)?;
-                let dflags = self.mem_flags(op, "memory_access", "alignment");
-                let sflags = if self.m().attr(op, "source_memory_access").is_some() {
+                let mut dflags = self.mem_flags(op, "memory_access", "alignment");
+                let mut sflags = if self.m().attr(op, "source_memory_access").is_some() {
                     self.mem_flags(op, "source_memory_access", "source_alignment")
                 } else {
                     dflags
                 };
                 let (ssc, dsc) = (self.sc_of(op, 1), self.sc_of(op, 0));
+                self.layout_align(&mut sflags, &ty, ssc);
+                self.layout_align(&mut dflags, &ty, dsc);
                 let src = self.guard(src, bytes, false, ssc);
                 let v = self.b.load(src, ty, sflags);
                 let dst = self.guard(dst, bytes, true, dsc);
@@ -372,6 +378,29 @@ impl Fx<'_, '_> {
             volatile: bits & MA_VOLATILE != 0,
             nontemporal: bits & MA_NONTEMPORAL != 0,
             atomic: None,
+        }
+    }
+
+    /// Kernel ABI: the alignment a load or store without an `Aligned`
+    /// operand may assume. Outside `Function` memory (an `alloca`, laid
+    /// out by LLVM) the bytes are laid out by SPIR-V's rules or by the
+    /// runner (built-ins in the context at 4-byte offsets, buffers with
+    /// scalar block layout), which guarantee the alignment of the widest
+    /// scalar only: a vector or aggregate access says so, or LLVM assumes
+    /// its ABI alignment (16 for `<3 x i32>`) and may use an aligned
+    /// instruction that faults (`vmovdqa` of LocalInvocationId at context
+    /// offset 68).
+    fn layout_align(&self, flags: &mut MemFlags, ty: &LType, sc: Option<StorageClass>) {
+        let aggregate = matches!(
+            ty,
+            LType::Vector(..) | LType::Array(..) | LType::Struct { .. }
+        );
+        if self.cx.kernel()
+            && flags.align.is_none()
+            && aggregate
+            && sc != Some(StorageClass::Function)
+        {
+            flags.align = Some(ty.scalar_align());
         }
     }
 
