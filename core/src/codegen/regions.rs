@@ -27,7 +27,9 @@
 //!   pooling — or softmax) is a dispatch, unless its one consumer is an
 //!   elementwise op reading it through a permutation: then it becomes that
 //!   consumer's prologue (the consumer is the root's epilogue), at most one
-//!   root per dispatch;
+//!   root per dispatch; a softmax's epilogue must moreover be a dispatch
+//!   of its own reading it and writing through identity maps (the softmax
+//!   kernel hands it each element at the softmax's coordinates);
 //! * a reduction whose every reader is computed in one all-parallel
 //!   dispatch, and whose value is the same along that dispatch's rows
 //!   (its last loop), joins it as a row root, computed once per row (a
@@ -193,6 +195,11 @@ pub fn is_injective(map: &AffineMap) -> bool {
         }
     }
     seen.iter().all(|&s| s)
+}
+
+/// Whether `op` is a `linalg.softmax`.
+fn is_softmax(info: &FuncInfo<'_>, op: TOp) -> bool {
+    matches!(&info.m.op(op).kind, OpKind::Linalg(l) if matches!(l.kind, LinalgKind::Softmax { .. }))
 }
 
 /// Whether the body of structured op `op` reads its output argument `j`.
@@ -523,6 +530,7 @@ impl Former<'_, '_> {
                     // A root: the prologue of its one elementwise consumer?
                     attach_to = reader
                         .filter(|&c| self.is_epilogue(r, c))
+                        .filter(|&c| !is_softmax(info, op) || self.is_softmax_epilogue(r, c))
                         .and_then(|c| self.owner_of(c))
                         .filter(|o| !self.has_root.contains(o) && !self.row_roots.contains_key(o));
                     if attach_to.is_none() {
@@ -706,6 +714,34 @@ impl Former<'_, '_> {
             .all(|(k, _)| is_injective(&s.indexing_maps[k]))
             && s.inputs.contains(&r)
             && !s.outputs.contains(&r)
+    }
+
+    /// Whether consumer `c` can be the epilogue of the softmax whose
+    /// result is `r`: the softmax kernel computes its rows in the
+    /// softmax's own coordinates and hands each element to the epilogue at
+    /// the same point, so `c` must be its dispatch's op (not fused further
+    /// into another), all-parallel, read `r` through identity maps and
+    /// write its results through identity maps (its loops are then the
+    /// softmax's coordinates). Otherwise the softmax is stored and `c`
+    /// reads it from memory.
+    fn is_softmax_epilogue(&self, r: TValue, c: TOp) -> bool {
+        let Some(s) = self.info.structured.get(&c) else {
+            return false;
+        };
+        let rank = self.info.m.value_kind(r).tensor_shape().map(<[_]>::len);
+        self.owner_of(c) == Some(c)
+            && rank == Some(s.num_loops())
+            && s.iterator_types
+                .iter()
+                .all(|t| *t == crate::tensor::attr::IteratorType::Parallel)
+            && s.inputs
+                .iter()
+                .zip(&s.indexing_maps)
+                .filter(|(&v, _)| v == r)
+                .all(|(_, map)| map.is_identity())
+            && s.indexing_maps[s.inputs.len()..]
+                .iter()
+                .all(AffineMap::is_identity)
     }
 
     fn record_operand_reads(&mut self, op: TOp) {

@@ -1044,22 +1044,27 @@ fn softmax(
     part: Option<RowPart>,
 ) -> Result<(), CodegenError> {
     let m = e.c.info.m;
-    let OpKind::Linalg(l) = &m.op(d.op).kind else {
-        return Err(e.unsupported(d.op, "internal: not softmax"));
+    // The softmax is the dispatch's op, or its root with an elementwise
+    // epilogue (regions.rs: the epilogue's loops are the softmax's
+    // coordinates), which then gets each element of the row.
+    let op = d.root.unwrap_or(d.op);
+    let OpKind::Linalg(l) = &m.op(op).kind else {
+        return Err(e.unsupported(op, "internal: not softmax"));
     };
     let LinalgKind::Softmax { dimension } = l.kind else {
-        return Err(e.unsupported(d.op, "internal: not softmax"));
+        return Err(e.unsupported(op, "internal: not softmax"));
     };
     let dim = dimension as usize;
     let mut full = row.to_vec();
     let zero = e.index(0);
     full.insert(dim, zero);
     let row = SoftmaxRow {
-        op: d.op,
-        input: m.op(d.op).operands[0],
-        output: m.op(d.op).results[0],
+        op,
+        input: m.op(op).operands[0],
+        output: m.op(op).results[0],
         dim,
         coords: &full,
+        epilogue: (op != d.op).then_some(d),
     };
     match part {
         Some(part) => e.softmax_row_part(&row, share, how, part),

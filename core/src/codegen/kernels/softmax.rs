@@ -13,8 +13,10 @@ use crate::tensor::TOp;
 use super::super::combine::Combiner;
 use super::super::error::CodegenError;
 use super::super::host::Size;
+use super::super::regions::DispatchRegion;
 use super::super::strategy::Combine;
-use super::emitter::Emitter;
+use super::dispatch::stores;
+use super::emitter::{Emitter, Key};
 use super::tile::ceil_div;
 
 /// How far a softmax row's elements may pass the reference point of the
@@ -56,6 +58,9 @@ pub(super) struct SoftmaxRow<'a> {
     pub dim: usize,
     /// The row's coordinates.
     pub coords: &'a [KValue],
+    /// The dispatch whose op reads the softmax at the same coordinates
+    /// and is stored in its place (an elementwise epilogue), if any.
+    pub epilogue: Option<&'a DispatchRegion>,
 }
 
 /// One kernel of a row split over several workgroups
@@ -122,6 +127,26 @@ impl Emitter<'_, '_, '_> {
             .b
             .op(KOpKind::MathExp, &[d], &[KType::f32()], Vec::new());
         self.b.module().op(ex).results[0]
+    }
+
+    /// Hands softmax element `q` (computed in f32 or the output's compute
+    /// type) at `c` on: stored as `output`'s element, or, with an
+    /// `epilogue` dispatch, remembered as that element (rounded to the
+    /// output's type) and the epilogue's values at `c` stored.
+    fn softmax_put(
+        &mut self,
+        output: crate::tensor::TValue,
+        epilogue: Option<&DispatchRegion>,
+        c: &[KValue],
+        q: KValue,
+    ) -> Result<(), CodegenError> {
+        let Some(d) = epilogue else {
+            return self.store(output, c, q);
+        };
+        let elem = self.c.info.m.value_kind(output).elem();
+        let q = self.round(q, elem);
+        self.remember(Key::Elem(output, c.to_vec()), vec![q]);
+        stores(self, d, c)
     }
 
     /// The length of `row`'s rows where they are read as vec4: along the
@@ -359,7 +384,7 @@ impl Emitter<'_, '_, '_> {
         self.fold_share(row, share, &[], &mut |e, c, _| {
             let x = e.softmax_exp(row.input, c, mx)?;
             let q = e.combine(ArithOp::DivF, x, sum, elem);
-            e.store(row.output, c, q)?;
+            e.softmax_put(row.output, row.epilogue, c, q)?;
             Ok(Vec::new())
         })?;
         Ok(())
@@ -388,7 +413,7 @@ impl Emitter<'_, '_, '_> {
         let checked = len % span != 0;
         if !checked && per_lane <= SOFTMAX_RESIDENT_GROUPS {
             let share = (base, span, per_lane);
-            let io = (row.input, row.output);
+            let io = (row.input, row.output, row.epilogue);
             return self.softmax_row_resident(row.op, io, row.coords, share, wg, how);
         }
         let share = Share {
@@ -502,7 +527,7 @@ impl Emitter<'_, '_, '_> {
                 let d = e.combine(ArithOp::SubF, x, mx, elem);
                 let ex = e.exp_f32(d);
                 let q = e.combine(ArithOp::MulF, ex, inv, elem);
-                e.store(row.output, c, q)?;
+                e.softmax_put(row.output, row.epilogue, c, q)?;
             }
             e.flush_vector_stores();
             Ok(Vec::new())
@@ -634,7 +659,11 @@ impl Emitter<'_, '_, '_> {
     fn softmax_row_resident(
         &mut self,
         op: TOp,
-        (input, output): (crate::tensor::TValue, crate::tensor::TValue),
+        (input, output, epilogue): (
+            crate::tensor::TValue,
+            crate::tensor::TValue,
+            Option<&DispatchRegion>,
+        ),
         coords: &[KValue],
         (base, span, groups): (KValue, u64, u64),
         wg: u32,
@@ -684,7 +713,7 @@ impl Emitter<'_, '_, '_> {
             let lanes = group_at(self, t);
             for (j, c) in lanes.iter().enumerate() {
                 let q = self.combine(ArithOp::MulF, exs[t as usize * 4 + j], inv, elem);
-                self.store(output, c, q)?;
+                self.softmax_put(output, epilogue, c, q)?;
             }
             self.flush_vector_stores();
             self.vector_groups.pop();

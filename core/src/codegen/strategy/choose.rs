@@ -118,7 +118,14 @@ pub fn dispatch_shape(
     d: &DispatchRegion,
 ) -> DispatchShape {
     let m = info.m;
-    let op = d.op;
+    // A softmax root's dispatch runs over the softmax's rows, also where
+    // an elementwise epilogue is the dispatch's op.
+    let op = match d.root {
+        Some(r) if matches!(&m.op(r).kind, OpKind::Linalg(l) if matches!(l.kind, LinalgKind::Softmax { .. })) => {
+            r
+        }
+        _ => d.op,
+    };
     let mut points: Vec<Size> = match (&m.op(op).kind, info.structured.get(&op)) {
         (OpKind::Linalg(l), _) if matches!(l.kind, LinalgKind::Softmax { .. }) => {
             let LinalgKind::Softmax { dimension } = l.kind else {
