@@ -4174,6 +4174,99 @@ def _(F):
     f.expect_almost_eq_const(softmax(f, X, 1), softmax_ref(x, 1), atol=1e-3, rtol=2e-2)
 
 
+@testfile('softmax_epilogue.mlir', '''
+linalg.softmax followed by the elementwise ops kiln's ONNX importer writes
+after it for Attention (expanded): a select that zeroes fully masked query
+rows (the row mask broadcast over batch, heads and keys), a scale and
+shift over long rows and over many short ones, a truncation to f16 of a softmax along a middle
+dimension, a dynamic shape whose consumer also reads the softmax's input,
+an f16 softmax widened to f32, and a consumer that reads the softmax
+transposed (not fusable into the softmax's rows: the softmax is stored
+first). Tolerances as softmax.mlir's (rtol 1e-4, atol 1e-6), plus one f16
+ulp for the truncation; the f16 softmax as softmax.mlir's f16 case.''')
+def _(F):
+    def softmax(f, X, dim):
+        out = f.empty(X.shape, X.et, X.dyn, f.sizes_of(X) if X.dyn else None)
+        return f.op('linalg.softmax dimension(%d) ins(%s : %s) outs(%s : %s) -> %s'
+                    % (dim, X, X.ty, out, out.ty, out.ty), X.et, X.shape, X.dyn, 'sm')
+
+    f = F.fn('softmax_then_select_masked_rows_2x3x4x8')
+    x = f.rng.floats((2, 3, 4, 8), 'f32', -3, 3)
+    rows = np.array([False, True, False, True])
+    X, R = f.const(x, 'f32'), f.const(rows, 'i1')
+    S = softmax(f, X, 3)
+    out = f.generic([R, S], [f.empty((2, 3, 4, 8), 'f32')],
+                    ['(d0, d1, d2, d3) -> (d2)', ident(4), ident(4)], 'pppp', '''
+^bb0(%m: i1, %p: f32, %o: f32):
+  %z = arith.constant 0.0 : f32
+  %r = arith.select %m, %z, %p : f32
+  linalg.yield %r : f32''')
+    ref = softmax_ref(x, 3)
+    ref[:, :, rows, :] = 0.0
+    f.expect_almost_eq_const(out, ref, atol=1e-6, rtol=1e-4)
+
+    f = F.fn('softmax_then_scale_and_shift_5x256')
+    x = f.rng.floats((5, 256), 'f32', -4, 4)
+    S = softmax(f, f.const(x, 'f32'), 1)
+    out = f.elementwise([S], 'f32', '''
+^bb0(%p: f32, %o: f32):
+  %k = arith.constant 3.0 : f32
+  %one = arith.constant 1.0 : f32
+  %a = arith.mulf %p, %k : f32
+  %b = arith.subf %a, %one : f32
+  linalg.yield %b : f32''')
+    # |error| <= 3 * 1e-4 * p + one rounding near 1: atol 1e-5.
+    f.expect_almost_eq_const(out, softmax_ref(x, 1) * 3.0 - 1.0, atol=1e-5, rtol=1e-5)
+
+    f = F.fn('softmax_dim1_then_truncf_3x5x7')
+    x = f.rng.floats((3, 5, 7), 'f32', -3, 3)
+    S = softmax(f, f.const(x, 'f32'), 1)
+    out = f.elementwise([S], 'f16', '''
+^bb0(%p: f32, %o: f16):
+  %h = arith.truncf %p : f32 to f16
+  linalg.yield %h : f16''')
+    f.expect_almost_eq_const(out, softmax_ref(x, 1), atol=1e-6, rtol=1.1e-3)
+
+    f = F.fn('softmax_dynamic_then_add_input_7x36')
+    x = f.rng.floats((7, 36), 'f32', -2, 2)
+    X = f.const(x, 'f32', 'dynamic')
+    S = softmax(f, X, 1)
+    out = f.elementwise([S, X], 'f32', '''
+^bb0(%p: f32, %x: f32, %o: f32):
+  %a = arith.addf %p, %x : f32
+  linalg.yield %a : f32''')
+    f.expect_almost_eq_const(out, softmax_ref(x, 1) + f64(x), atol=1e-6, rtol=1e-4)
+
+    f = F.fn('softmax_f16_then_extf_2x3x16')
+    x = f.rng.floats((2, 3, 16), 'f16', -3, 3)
+    S = softmax(f, f.const(x, 'f16'), 2)
+    out = f.elementwise([S], 'f32', '''
+^bb0(%p: f16, %o: f32):
+  %w = arith.extf %p : f16 to f32
+  linalg.yield %w : f32''')
+    f.expect_almost_eq_const(out, softmax_ref(x, 2), atol=1e-3, rtol=2e-2)
+
+    f = F.fn('softmax_short_rows_then_scale_64x5')
+    x = f.rng.floats((64, 5), 'f32', -3, 3)
+    S = softmax(f, f.const(x, 'f32'), 1)
+    out = f.elementwise([S], 'f32', '''
+^bb0(%p: f32, %o: f32):
+  %k = arith.constant 2.0 : f32
+  %a = arith.mulf %p, %k : f32
+  linalg.yield %a : f32''')
+    f.expect_almost_eq_const(out, softmax_ref(x, 1) * 2.0, atol=1e-6, rtol=1e-4)
+
+    f = F.fn('softmax_then_transposed_read_4x6')
+    x = f.rng.floats((4, 6), 'f32', -3, 3)
+    S = softmax(f, f.const(x, 'f32'), 1)
+    out = f.generic([S], [f.empty((6, 4), 'f32')], ['(d0, d1) -> (d1, d0)', ident(2)], 'pp', '''
+^bb0(%p: f32, %o: f32):
+  %k = arith.constant 2.0 : f32
+  %a = arith.mulf %p, %k : f32
+  linalg.yield %a : f32''')
+    f.expect_almost_eq_const(out, softmax_ref(x, 1).T * 2.0, atol=1e-6, rtol=1e-4)
+
+
 def random_of(f, et, shape, lo=-100, hi=100):
     """Random data of any element type."""
     if et == 'i1':
