@@ -84,6 +84,37 @@ fn cases() -> Vec<(String, String, Vec<Vec<usize>>)> {
             vec![vec![bt, m, k], vec![bt, k, n]],
         ));
     }
+    // Attention's scores as torch-mlir and kiln's ONNX importer write
+    // them: heads collapsed into the batch, the product scaled and
+    // expanded back to 2x3 heads, a mask added through a broadcasting map
+    // (the dispatch's op reads the root through the expand_shape; its rows
+    // and columns must stay the block's).
+    out.push((
+        "batch_matmul 6x33x8x70 read through an expand_shape".into(),
+        r#"func.func @f(%a: tensor<6x33x8xf32>, %b: tensor<6x8x70xf32>, %m: tensor<33x70xf32>) -> tensor<2x3x33x70xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6x33x70xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<6x33x70xf32>) -> tensor<6x33x70xf32>
+  %s = linalg.batch_matmul ins(%a, %b : tensor<6x33x8xf32>, tensor<6x8x70xf32>) outs(%f : tensor<6x33x70xf32>) -> tensor<6x33x70xf32>
+  %e2 = tensor.empty() : tensor<6x33x70xf32>
+  %h = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<6x33x70xf32>) outs(%e2 : tensor<6x33x70xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %k = arith.constant 0.5 : f32
+    %y = arith.mulf %x, %k : f32
+    linalg.yield %y : f32
+  } -> tensor<6x33x70xf32>
+  %x = tensor.expand_shape %h [[0, 1], [2], [3]] output_shape [2, 3, 33, 70] : tensor<6x33x70xf32> into tensor<2x3x33x70xf32>
+  %e3 = tensor.empty() : tensor<2x3x33x70xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %m : tensor<2x3x33x70xf32>, tensor<33x70xf32>) outs(%e3 : tensor<2x3x33x70xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %t = arith.addf %p, %q : f32
+    linalg.yield %t : f32
+  } -> tensor<2x3x33x70xf32>
+  return %r : tensor<2x3x33x70xf32>
+}"#
+        .into(),
+        vec![vec![6, 33, 8], vec![6, 8, 70], vec![33, 70]],
+    ));
     out.push((
         "matmul with transposed A".into(),
         generic("(d2, d0)", "(d2, d1)", &[21, 37], &[21, 66], &[37, 66]),

@@ -1184,15 +1184,69 @@ fn reshaped_coords(
     while v != src {
         let Some(p) = info.def_op(v) else { break };
         let u = info.m.op(p).operands[0];
-        if !matches!(info.m.op(p).kind, OpKind::Tensor(TensorOp::Cast)) {
-            let vs = e.sizes(e.c.shapes.of(v));
-            let us = e.sizes(e.c.shapes.of(u));
-            let lin = e.linearize(&coords, &vs);
-            coords = e.delinearize(lin, &us);
-        }
+        coords = match &info.m.op(p).kind {
+            OpKind::Tensor(TensorOp::Cast) => coords,
+            OpKind::Tensor(TensorOp::CollapseShape { reassociation }) => {
+                regroup(e, &coords, u, reassociation, false)
+            }
+            OpKind::Tensor(TensorOp::ExpandShape { reassociation, .. }) => {
+                regroup(e, &coords, v, reassociation, true)
+            }
+            _ => {
+                let vs = e.sizes(e.c.shapes.of(v));
+                let us = e.sizes(e.c.shapes.of(u));
+                let lin = e.linearize(&coords, &vs);
+                e.delinearize(lin, &us)
+            }
+        };
         v = u;
     }
     coords
+}
+
+/// Coordinates through a reshape's reassociation, group by group, so that
+/// a dim in a group of its own keeps its coordinate (the same value: a
+/// workgroup-memory tile recognizes its rows and columns in the root's
+/// point by it). `expanded` is the expanded tensor; with `expand`,
+/// `coords` are in it and each source dim linearizes its group's
+/// coordinates, else `coords` are in the collapsed tensor and each group
+/// delinearizes its coordinate over the expanded dims (dims of no group,
+/// unit dims, at 0).
+fn regroup(
+    e: &mut Emitter<'_, '_, '_>,
+    coords: &[KValue],
+    expanded: TValue,
+    reassociation: &[Vec<u64>],
+    expand: bool,
+) -> Vec<KValue> {
+    let sizes = e.sizes(e.c.shapes.of(expanded));
+    if expand {
+        return reassociation
+            .iter()
+            .map(|g| match g[..] {
+                [one] => coords[one as usize],
+                _ => {
+                    let cs: Vec<KValue> = g.iter().map(|&d| coords[d as usize]).collect();
+                    let ss: Vec<KValue> = g.iter().map(|&d| sizes[d as usize]).collect();
+                    e.linearize(&cs, &ss)
+                }
+            })
+            .collect();
+    }
+    let zero = e.index(0);
+    let mut out = vec![zero; sizes.len()];
+    for (i, g) in reassociation.iter().enumerate() {
+        match g[..] {
+            [one] => out[one as usize] = coords[i],
+            _ => {
+                let ss: Vec<KValue> = g.iter().map(|&d| sizes[d as usize]).collect();
+                for (&d, c) in g.iter().zip(e.delinearize(coords[i], &ss)) {
+                    out[d as usize] = c;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The inlined structured ops from `from` down to `to`: `(consumer,
