@@ -31,10 +31,13 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         ArithShLI => int_bin(l, "ShiftLeftLogical", Norm::Result),
         ArithShRSI => int_bin(l, "ShiftRightArithmetic", Norm::Result),
         ArithShRUI => int_bin(l, "ShiftRightLogical", Norm::Both),
-        ArithMaxSI => gl_bin(l, "SMax", Norm::None),
-        ArithMinSI => gl_bin(l, "SMin", Norm::None),
-        ArithMaxUI => gl_bin(l, "UMax", Norm::Both),
-        ArithMinUI => gl_bin(l, "UMin", Norm::Both),
+        // On i1 (GLSL's min/max take no booleans): true is 1 unsigned and
+        // -1 signed, so the unsigned maximum and the signed minimum are
+        // `or`, the others `and`.
+        ArithMaxSI => int_minmax(l, "SMax", Norm::None, "LogicalAnd"),
+        ArithMinSI => int_minmax(l, "SMin", Norm::None, "LogicalOr"),
+        ArithMaxUI => int_minmax(l, "UMax", Norm::Both, "LogicalOr"),
+        ArithMinUI => int_minmax(l, "UMin", Norm::Both, "LogicalAnd"),
         ArithCeilDivUI => ceildivui(l),
         ArithCeilDivSI => signed_div_round(l, true),
         ArithFloorDivSI => signed_div_round(l, false),
@@ -140,6 +143,18 @@ fn emulated_bin<'k>(
         v = normalize(l, v, kty);
     }
     l.set_result(0, v)
+}
+
+/// An integer minimum or maximum: GLSL's `name`, or core `logical` on
+/// booleans.
+fn int_minmax(l: &mut Lowerer, name: &str, norm: Norm, logical: &str) -> Result<(), LowerError> {
+    let ty = l.result_type(0)?;
+    if l.module.types.is_bool(l.module.types.scalar_of(ty)) {
+        let (a, b) = (l.operand(0)?, l.operand(1)?);
+        let v = l.core_op(logical, vec![a, b], ty);
+        return l.set_result(0, v);
+    }
+    gl_bin(l, name, norm)
 }
 
 fn logic_bin(l: &mut Lowerer, int: &str, logical: &str) -> Result<(), LowerError> {
