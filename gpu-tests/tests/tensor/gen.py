@@ -3030,11 +3030,36 @@ def _(F):
     f.expect_eq_const(r, f64(h) * 2)
 
 
+@testfile('reduce_i1_minmax.mlir', '''
+ONNX ReduceMax / ReduceMin of bool data as kiln's importer writes them
+(linalg.reduce with arith.maxui / minui on i1), over short and long rows,
+and the signed forms: true is 1 unsigned and -1 signed, so maxui and minsi
+are `or`, minui and maxsi `and` (numpy's any / all).''')
+def _(F):
+    def reduce_short(f, comb, X, init, dims):
+        return f.op('linalg.reduce { %s } ins(%s : %s) outs(%s : %s) dimensions = [%s]'
+                    % (comb, X, X.ty, init, init.ty, ', '.join(map(str, dims))), init.et,
+                    init.shape, init.dyn, 'red')
+
+    f = F.fn('reduce_i1_max_min_4x2_and_3x300')
+    for shape in ((4, 2), (3, 300)):
+        x = f.rng.ints(shape, 0, 1).astype(bool)
+        x[0, :] = True
+        x[1, :] = False
+        X = f.const(x, 'i1')
+        n = shape[0]
+        for comb, init, ref in (('arith.maxui', False, x.any(axis=1)),
+                                ('arith.minui', True, x.all(axis=1)),
+                                ('arith.maxsi', True, x.all(axis=1)),
+                                ('arith.minsi', False, x.any(axis=1))):
+            f.expect_eq_const(reduce_short(f, comb, X, f.full(init, (n,), 'i1'), [1]), ref)
+
+
 @testfile('linalg_reduce.mlir', '''
 linalg.reduce: the short form (`linalg.reduce { arith.addf }`), the region
 form, dims [0], [1], [0, 2] and all dims, max / min / mul / xor combiners,
-two inputs reduced into two outputs, i1 / i16 / f16 / bf16 data (i1 with
-unsigned and signed max / min too), and dynamic shapes.''')
+two inputs reduced into two outputs, i1 / i16 / f16 / bf16 data, and
+dynamic shapes.''')
 def _(F):
     def reduce_short(f, comb, X, init, dims):
         return f.op('linalg.reduce { %s } ins(%s : %s) outs(%s : %s) dimensions = [%s]'
@@ -3093,23 +3118,6 @@ def _(F):
                       x.any(axis=1))
     f.expect_eq_const(reduce_short(f, 'arith.andi', X, f.full(True, (3,), 'i1'), [1]),
                       x.all(axis=1))
-
-    f = F.fn('reduce_i1_max_min_4x2_and_3x300', '''
-ONNX ReduceMax / ReduceMin of bool data as kiln's importer writes them
-(arith.maxui / minui combiners on i1), short and long rows, and the
-signed forms: true is 1 unsigned and -1 signed, so maxui and minsi are
-`or`, minui and maxsi `and`.''')
-    for shape in ((4, 2), (3, 300)):
-        x = f.rng.ints(shape, 0, 1).astype(bool)
-        x[0, :] = True
-        x[1, :] = False
-        X = f.const(x, 'i1')
-        n = shape[0]
-        for comb, init, ref in (('arith.maxui', False, x.any(axis=1)),
-                                ('arith.minui', True, x.all(axis=1)),
-                                ('arith.maxsi', True, x.all(axis=1)),
-                                ('arith.minsi', False, x.any(axis=1))):
-            f.expect_eq_const(reduce_short(f, comb, X, f.full(init, (n,), 'i1'), [1]), ref)
 
     f = F.fn('reduce_f16_bf16_accumulate_once_rounded', '''
 A sum in f16 (bf16) accumulates in f32 and rounds once (IREE's
