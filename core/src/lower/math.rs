@@ -9,9 +9,11 @@
 //! Abramowitz-Stegun 7.1.26 approximation (|error| < 1.5e-7).
 //!
 //! GLSL.std.450 defines Exp, Exp2, Log, Log2, Pow and the trigonometric
-//! and hyperbolic functions for 16- and 32-bit floats only: on f64 they
-//! (and the expansions built on them) are refused, naming the op, rather
-//! than emitted as a module spirv-val rejects or computed in f32.
+//! and hyperbolic functions for 16- and 32-bit floats only: on f64, exp,
+//! exp2, expm1, log, log2, log10, log1p, powf and tanh are expanded by
+//! [`super::libm`] (as are expm1 and log1p on every float type); the
+//! others are refused, naming the op, rather than emitted as a module
+//! spirv-val rejects or computed in f32.
 
 use crate::ir::{Type, Value};
 use crate::kernel::{FloatTy, KOpKind, KType};
@@ -22,6 +24,11 @@ use super::helpers::ints::{bool_like, normalize};
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     use KOpKind::*;
+    if super::libm::expands(kind, l.result_kernel_type(0)?.scalar()) {
+        if let Some(v) = super::libm::lower(l, kind)? {
+            return l.set_result(0, v);
+        }
+    }
     let glsl_32bit_only = matches!(
         kind,
         MathExp
@@ -94,18 +101,6 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
             let v = l.glsl_op("SAbs", vec![a], ty);
             let kty = l.result_kernel_type(0)?;
             normalize(l, v, kty)
-        }
-        MathExpM1 => {
-            let a = l.operand(0)?;
-            let e = l.glsl_op("Exp", vec![a], ty);
-            let one = l.const_float(ty, 1.0);
-            l.core_op("FSub", vec![e, one], ty)
-        }
-        MathLog1p => {
-            let a = l.operand(0)?;
-            let one = l.const_float(ty, 1.0);
-            let s = l.core_op("FAdd", vec![one, a], ty);
-            l.glsl_op("Log", vec![s], ty)
         }
         MathLog10 => {
             let a = l.operand(0)?;

@@ -15,11 +15,12 @@
 //! `Radians`, `Degrees`, the clamps (`min(max(x, lo), hi)`), `FMix` (`x +
 //! a * (y - x)`), `Step`, `SmoothStep`, `Length`, `Distance`, `Normalize`,
 //! `Cross`, `FaceForward`, `Reflect`, `Refract`, `FindILsb` (`cttz`),
-//! `FindSMsb` / `FindUMsb` (`ctlz`; -1 when no bit is found), `ModfStruct`.
+//! `FindSMsb` / `FindUMsb` (`ctlz`; -1 when no bit is found), `ModfStruct`,
+//! `FrexpStruct` (`llvm.frexp`).
 //! `Asin`, `Acos`, `Atan`, `Atan2`, `Sinh`, `Cosh`, `Asinh`, `Acosh`,
 //! `Atanh` and `Ldexp` have no LLVM intrinsic: they call C's libm
 //! (`asinf`/`asin`, ...), lane by lane for vectors, `half` through
-//! `float`. The packing ops, `Frexp`, `Modf` (pointer form), `Determinant`
+//! `float`. The packing ops, `Frexp` (pointer form), `Modf` (pointer form), `Determinant`
 //! and `MatrixInverse` have no conversion.
 
 use super::super::error::ConvertError;
@@ -324,6 +325,13 @@ impl Fx<'_, '_> {
                 let s = self.b.undef(ty);
                 let s = self.b.insert_value(s, fract, vec![0]);
                 self.b.insert_value(s, whole, vec![1])
+            }
+            "FrexpStruct" => {
+                let x = self.arg(op, 0)?;
+                let xty = self.b.ty(x).clone();
+                let ety = xty.with_scalar(LType::I32);
+                let ty = self.res_ty(op)?;
+                self.b.intrinsic("frexp", vec![xty, ety], vec![x], ty)
             }
             "Asin" | "Acos" | "Atan" | "Sinh" | "Cosh" | "Asinh" | "Acosh" | "Atanh" => {
                 let x = self.arg(op, 0)?;
