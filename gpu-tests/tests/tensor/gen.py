@@ -138,11 +138,13 @@ MLIR_RUNNER = 'mlir-cpu-runner-19'
 
 # precision (significand bits, hidden bit included), min normal exponent,
 # max exponent
-FLOAT_FORMATS = {'f32': (24, -126, 127), 'f16': (11, -14, 15), 'bf16': (8, -126, 127)}
+FLOAT_FORMATS = {'f32': (24, -126, 127), 'f16': (11, -14, 15), 'bf16': (8, -126, 127),
+                 'f64': (53, -1022, 1023)}
 INT_BITS = {'i1': 1, 'i8': 8, 'i16': 16, 'i32': 32, 'i64': 64}
 ELEMENT_TYPES = ['f32', 'f16', 'bf16', 'i1', 'i8', 'i16', 'i32', 'i64']
-INF_BITS = {'f32': (0x7F800000, 8), 'f16': (0x7C00, 4), 'bf16': (0x7F80, 4)}
-STORAGE_BITS = {'f32': 32, 'f16': 16, 'bf16': 16, 'i1': 8, 'i8': 8, 'i16': 16, 'i32': 32,
+INF_BITS = {'f32': (0x7F800000, 8), 'f16': (0x7C00, 4), 'bf16': (0x7F80, 4),
+            'f64': (0x7FF0000000000000, 16)}
+STORAGE_BITS = {'f32': 32, 'f16': 16, 'bf16': 16, 'f64': 64, 'i1': 8, 'i8': 8, 'i16': 16, 'i32': 32,
                 'i64': 64}
 
 
@@ -167,10 +169,9 @@ def round_ratio(n, d, et):
     r, rem = divmod(num, den)
     if 2 * rem > den or (2 * rem == den and r & 1):
         r += 1
-    v = math.ldexp(r, sh)
-    if v >= 2.0 ** (emax + 1):
+    if r.bit_length() + sh > emax + 1:  # 2^(emax + 1) or more
         return sign * math.inf
-    return sign * v
+    return sign * math.ldexp(r, sh)
 
 
 def round_fraction(q, et):
@@ -220,6 +221,8 @@ def store(et, x):
     i1 keeps the low bit)."""
     if et == 'f32':
         return f64(x).astype(np.float32)
+    if et == 'f64':
+        return f64(x)
     if et == 'f16':
         return f64(x).astype(np.float16)
     if et == 'bf16':
@@ -307,7 +310,8 @@ def fmt_float(et, v):
         s = '-0.0' if math.copysign(1.0, v) < 0 else '0.0'
     else:
         assert round_fraction(v, et) == v, (et, v)
-        conv = {'f32': np.float32, 'f16': np.float16, 'bf16': lambda x: bf16_from_f64(x)}[et]
+        conv = {'f32': np.float32, 'f16': np.float16, 'bf16': lambda x: bf16_from_f64(x),
+                'f64': np.float64}[et]
         for p in range(1, 18):
             s = mlir_float_text('%.*g' % (p, v))
             # cheap filter first, then the exact test of both reading paths
@@ -343,7 +347,8 @@ def dense(a, et, width=100):
     if flat.size == 0:
         raise ValueError('empty tensors are not used')
     if is_float(et):
-        bits = flat.view(np.uint32 if flat.dtype == np.float32 else np.uint16)
+        bits = flat.view({np.dtype(np.float32): np.uint32,
+                          np.dtype(np.float64): np.uint64}.get(flat.dtype, np.uint16))
         splat = bool((bits == bits[0]).all())
     else:
         splat = bool((flat == flat[0]).all())
@@ -948,13 +953,17 @@ class StdWriter:
                 raise FormatError('almost_eq on non-float type %s' % ty)
             widen = []
             for v in ('x', 'y'):
-                if et == 'f32':
+                if et == 'f64':
+                    widen.append('%%%sd = arith.addf %%%s, %%negzero : f64' % (v, v))
+                elif et == 'f32':
                     widen.append('%%%sd = arith.extf %%%s : f32 to f64' % (v, v))
                 else:
                     widen.append('%%%sw = arith.extf %%%s : %s to f32' % (v, v, et))
                     widen.append('%%%sd = arith.extf %%%sw : f32 to f64' % (v, v))
             a = float(np.float32(atol if atol is not None else 1e-4))
             r = float(np.float32(rtol if rtol is not None else 0.0))
+            if et == 'f64':  # x + -0.0 is x, bit for bit
+                widen.insert(0, '%negzero = arith.constant -0.0 : f64')
             cmp = '\n    '.join(widen + [
                 '%%atol = arith.constant %r : f64' % a,
                 '%%rtol = arith.constant %r : f64' % r,
@@ -2113,6 +2122,224 @@ function, against float64 numpy power (rtol 1e-4, powf's).''')
     x = f.rng.floats((1, 1021), 'f32', -3, 3)
     X = f.const(x, 'f32', 'dynamic')
     f.expect_almost_eq_const(unary(f, 'math.exp', X), np.exp(f64(x)), atol=1e-6, rtol=1e-5)
+
+
+# f64 math: expected values from Python's decimal module at 120 digits (exp,
+# ln, log10 and power are correctly rounded there), rounded once to float64;
+# an oracle independent of numpy's and of any libm.
+DEC = None
+
+
+def dec_ctx():
+    global DEC
+    if DEC is None:
+        import decimal
+        DEC = decimal.Context(prec=120, Emin=-999999, Emax=999999)
+    return DEC
+
+
+def dec_math(op, x, y=None):
+    """The float64 nearest op(x[, y]) (x, y floats where op is finite)."""
+    from decimal import Decimal
+    c = dec_ctx()
+    d = Decimal(x)
+    if op == 'exp':
+        r = c.exp(d)
+    elif op == 'exp2':
+        r = c.power(Decimal(2), d)
+    elif op == 'expm1':
+        r = c.subtract(c.exp(d), 1)
+    elif op == 'log':
+        r = c.ln(d)
+    elif op == 'log2':
+        r = c.divide(c.ln(d), c.ln(Decimal(2)))
+    elif op == 'log10':
+        r = c.log10(d)
+    elif op == 'log1p':
+        r = c.ln(c.add(1, d))
+    elif op == 'tanh':
+        e = c.exp(c.multiply(2, d))
+        r = c.divide(c.subtract(e, 1), c.add(e, 1))
+    elif op == 'powf':
+        r = c.power(d, Decimal(y))
+    else:
+        raise ValueError(op)
+    return float(r)
+
+
+def nan_normalized_body(op, et, arity=1):
+    """A region applying `op`, NaN results replaced by one quiet NaN (so an
+    exact check compares NaN as NaN, whatever its bits)."""
+    args = ', '.join('%%a%d: %s' % (i, et) for i in range(arity))
+    ops = ', '.join('%%a%d' % i for i in range(arity))
+    return """
+^bb0(%s, %%o: %s):
+  %%r = %s %s : %s
+  %%u = arith.cmpf uno, %%r, %%r : %s
+  %%q = arith.constant %s : %s
+  %%s = arith.select %%u, %%q, %%r : %s
+  linalg.yield %%s : %s""" % (args, et, op, ops, et, et, fmt_float(et, math.nan), et, et, et)
+
+
+F64_SPECIALS = {
+    'exp': [0.0, -0.0, math.inf, -math.inf, math.nan, 5e-324, -5e-324, 710.0, -746.0,
+            1.7976931348623157e308, -1.7976931348623157e308, 1.0e-300],
+    'exp2': [0.0, -0.0, math.inf, -math.inf, math.nan, 1024.0, -1075.0, -1074.0, 10.0, -3.0,
+             1023.0, 5e-324],
+    'expm1': [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0e-300, -1.0e-300, 5e-324, -40.0,
+              -1.0e3, 710.0],
+    'log': [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, -5e-324],
+    'log2': [0.0, -0.0, math.inf, math.nan, 1.0, -1.0, 5e-324, 2.0 ** -1022, 1024.0,
+             2.0 ** 1023],
+    'log10': [0.0, -0.0, math.inf, math.nan, 1.0, -1.0, 1000.0, 1.0e-5],
+    'log1p': [0.0, -0.0, math.inf, -math.inf, math.nan, -1.0, -2.0, 1.0e-300, -1.0e-300,
+              5e-324, -1.0e-17],
+    'tanh': [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0e-300, -1.0e-300, 5e-324, 25.0,
+             -25.0, 1.0e300],
+}
+
+# (x, y) pairs whose powf IEEE 754 / C99 Annex F fixes exactly.
+POW_SPECIALS = [
+    (math.nan, 0.0), (math.nan, -0.0), (1.0, math.nan), (1.0, math.inf), (-1.0, math.inf),
+    (-1.0, -math.inf), (0.0, -3.0), (-0.0, -3.0), (0.0, -2.0), (-0.0, -2.5),
+    (0.0, -math.inf), (-0.0, -math.inf), (0.0, 3.0), (-0.0, 3.0), (-0.0, 2.0), (-0.0, 0.5),
+    (0.0, math.inf), (-math.inf, -3.0), (-math.inf, -2.0), (-math.inf, 3.0),
+    (-math.inf, 2.0), (-math.inf, 0.5), (math.inf, -0.5), (math.inf, 2.0), (0.5, -math.inf),
+    (2.0, -math.inf), (0.5, math.inf), (2.0, math.inf), (-0.5, math.inf), (-2.0, -math.inf),
+    (-2.0, 3.0), (-2.0, -3.0), (-2.0, 0.5), (-8.0, 1.0 / 3.0), (2.0, 1024.0), (2.0, -1074.0),
+    (2.0, -1075.0), (10.0, 308.0), (10.0, 309.0), (math.nan, 1.0), (2.0, math.nan),
+    (-3.0, 2.0), (3.0, 0.5), (1.0e300, 2.0), (1.0e-300, 2.0), (-1.0e-300, 3.0),
+    (4.0, 0.5), (2.0, 0.5 ** 60),
+]
+
+
+def np_special(op, x, y=None):
+    """IEEE / C99 values at the special inputs (numpy's float64 functions,
+    which implement C99 Annex F there)."""
+    with np.errstate(all='ignore'):
+        if op == 'powf':
+            return float(np.power(np.float64(x), np.float64(y)))
+        return float({'exp': np.exp, 'exp2': np.exp2, 'expm1': np.expm1, 'log': np.log,
+                      'log2': np.log2, 'log10': np.log10, 'log1p': np.log1p,
+                      'tanh': np.tanh}[op](np.float64(x)))
+
+
+@testfile('math_f64.mlir', """
+math on f64 tensors, which GLSL.std.450 cannot compute (its Exp, Log, Pow
+and hyperbolic functions are 16/32-bit only): exp, exp2, expm1, log, log2,
+log10, log1p, tanh and powf at random arguments over their whole range and
+near the points where they lose digits (log near 1, expm1 and log1p near 0,
+powf of bases near 1 with large exponents), against Python's decimal module
+at 120 digits rounded once to f64, with rtol 2^-52 and atol 0 (at most one
+or two ulp: the value's own spacing is 2^-53 to 2^-52 of it; tanh 2^-51,
+as fdlibm's and glibc's tanh are off by 2 ulp at places); then their
+IEEE / C99 special values (numpy) compared exactly, NaN as NaN: ±0, ±inf,
+NaN, denormals, overflow and underflow thresholds, and powf's table (x^±0 =
+1 even for NaN x, 1^y = 1, (-1)^±inf = 1, signed zeros and infinities of
+±0 and ±inf bases, NaN for a negative base and a non-integer exponent).
+A subnormal result is checked with rtol 2^-6 (one subnormal ulp of it).""")
+def _(F):
+    ulps = 2.0 ** -52
+    ranges = {
+        'exp': [(-700.0, 700.0, False), (-1.0, 1.0, False)],
+        'exp2': [(-1020.0, 1020.0, False), (-1.0, 1.0, False)],
+        'expm1': [(-40.0, 700.0, False), (-1.0, 1.0, False), (-30.0, -1.0, True)],
+        'log': [(-300.0, 300.0, True), (0.7, 1.45, False)],
+        'log2': [(-300.0, 300.0, True), (0.7, 1.45, False)],
+        'log10': [(-300.0, 300.0, True), (0.7, 1.45, False)],
+        'log1p': [(-0.99, 0.99, False), (-30.0, 300.0, True), (-30.0, -1.0, 'signed')],
+        'tanh': [(-20.0, 20.0, False), (-1.0, 1.0, False), (-30.0, -1.0, 'signed')],
+    }
+    for op, rs in ranges.items():
+        f = F.fn('%s_f64' % op)
+        xs = []
+        for i, (lo, hi, kind) in enumerate(rs):
+            u = f.rng.uniform((40,), lo, hi)
+            if kind == 'signed':  # +-10^u: tiny arguments of both signs
+                u = 10.0 ** u * np.where(np.arange(40) % 2 == 0, 1.0, -1.0)
+            elif kind:  # 10^u: positive over many decades
+                u = 10.0 ** u
+            xs.append(u)
+        x = store('f64', np.concatenate(xs))
+        X = f.const(x, 'f64')
+        ref = np.array([dec_math(op, v) for v in x.tolist()])
+        # tanh: fdlibm's formula (glibc's too) is off by up to 2 ulp.
+        rtol = 2 * ulps if op == 'tanh' else ulps
+        f.expect_almost_eq_const(unary(f, 'math.' + op, X), ref, atol=0.0, rtol=rtol)
+
+        vals = F64_SPECIALS[op]
+        x = store('f64', np.array(vals))
+        X = f.const(x, 'f64')
+        ref = np.array([np_special(op, v) for v in vals])
+        sub = [i for i, r in enumerate(ref) if r != 0 and abs(r) < 2.0 ** -1022]
+        exact = [i for i in range(len(vals)) if i not in sub]
+        x = store('f64', np.array([vals[i] for i in exact]))
+        X = f.const(x, 'f64')
+        r = f.elementwise([X], 'f64', nan_normalized_body('math.' + op, 'f64'))
+        f.expect_eq_const(r, store('f64', ref[exact]))
+        if sub:
+            xs = store('f64', np.array([vals[i] for i in sub]))
+            XS = f.const(xs, 'f64')
+            f.expect_almost_eq_const(unary(f, 'math.' + op, XS), ref[sub], atol=0.0,
+                                     rtol=2.0 ** -6)
+
+    f = F.fn('powf_f64')
+    a = np.concatenate([10.0 ** f.rng.uniform((40,), -5, 5), 1 + f.rng.uniform((40,), -0.3, 0.4),
+                        1 + f.rng.uniform((40,), -1e-6, 1e-6)])
+    b = np.concatenate([f.rng.uniform((40,), -60, 60), f.rng.uniform((40,), -1000, 1000),
+                        f.rng.uniform((40,), -1e8, 1e8)])
+    a, b = store('f64', a), store('f64', b)
+    A, B = f.const(a, 'f64'), f.const(b, 'f64')
+    r = f.op('math.powf %s, %s : %s' % (A, B, A.ty), 'f64', a.shape)
+    ref = np.array([dec_math('powf', p, q) for p, q in zip(a.tolist(), b.tolist())])
+    f.expect_almost_eq_const(r, ref, atol=0.0, rtol=ulps)
+    # Negative bases with integral exponents: the sign of odd powers.
+    a = -store('f64', 1 + f.rng.uniform((16,), 0.0, 3.0))
+    b = np.array([float(v) for v in range(-8, 8)])
+    A, B = f.const(a, 'f64'), f.const(b, 'f64')
+    r = f.op('math.powf %s, %s : %s' % (A, B, A.ty), 'f64', a.shape)
+    ref = np.array([(-1.0 if int(q) % 2 else 1.0) * dec_math('powf', -p, q)
+                    for p, q in zip(a.tolist(), b.tolist())])
+    f.expect_almost_eq_const(r, ref, atol=0.0, rtol=ulps)
+    x = store('f64', np.array([p[0] for p in POW_SPECIALS]))
+    y = store('f64', np.array([p[1] for p in POW_SPECIALS]))
+    ref = np.array([np_special('powf', p, q) for p, q in POW_SPECIALS])
+    X, Y = f.const(x, 'f64'), f.const(y, 'f64')
+    r = f.elementwise([X, Y], 'f64', nan_normalized_body('math.powf', 'f64', 2))
+    f.expect_eq_const(r, store('f64', ref))
+
+
+@testfile('math_expm1_log1p.mlir', """
+math.expm1 and math.log1p on f32 and f16, where exp(x) - 1 and log(1 + x)
+lose every digit near 0 (kiln computed them that way before): tiny
+arguments of both signs, moderate and large ones, and ±0, ±inf, NaN, -1
+exactly. Expected: numpy's float64 expm1 / log1p rounded once to the type;
+rtol 2^-22 (two f32 ulp) or 2^-10 (one f16 ulp), atol 0.""")
+def _(F):
+    for et, rtol in (('f32', 2.0 ** -22), ('f16', 2.0 ** -10)):
+        f = F.fn('expm1_log1p_%s' % et)
+        if et == 'f32':
+            tiny = [1e-7, -1e-7, 3e-5, -3e-5, 1e-3, -1e-3, 1e-20, -1e-20, 1e-30, 0.1, -0.1]
+            x = np.concatenate([tiny, f.rng.uniform((40,), -10, 10)])
+            y = np.concatenate([tiny, f.rng.uniform((20,), -0.99, 2), 10.0 ** f.rng.uniform(
+                (20,), -8, 30)])
+        else:
+            tiny = [1e-3, -1e-3, 2e-4, -2e-4, 7e-5, -7e-5, 0.01, -0.01, 0.25]
+            x = np.concatenate([tiny, f.rng.uniform((16,), -5, 5)])
+            y = np.concatenate([tiny, f.rng.uniform((16,), -0.99, 100)])
+        x, y = store(et, x), store(et, y)
+        X, Y = f.const(x, et), f.const(y, et)
+        with np.errstate(all='ignore'):
+            ex = store(et, np.expm1(f64(x)))
+            ly = store(et, np.log1p(f64(y)))
+        f.expect_almost_eq_const(unary(f, 'math.expm1', X), ex, atol=0.0, rtol=rtol)
+        f.expect_almost_eq_const(unary(f, 'math.log1p', Y), ly, atol=0.0, rtol=rtol)
+        sp = store(et, np.array([0.0, -0.0, math.inf, -math.inf, math.nan, -1.0, -2.0]))
+        S = f.const(sp, et)
+        with np.errstate(all='ignore'):
+            for op, fn in (('math.expm1', np.expm1), ('math.log1p', np.log1p)):
+                r = f.elementwise([S], et, nan_normalized_body(op, et))
+                f.expect_eq_const(r, store(et, fn(f64(sp))))
 
 
 @testfile('math_f16_bf16.mlir', '''

@@ -8,6 +8,12 @@ use super::exp::exp_dd;
 use super::log::log_dd;
 use super::Fb;
 
+/// `|x|` is finite (not infinite; NaN counts as finite here).
+fn axinf_not(f: &mut Fb, ax: Value) -> Value {
+    let inf = f.eq_c(ax, f64::INFINITY);
+    f.not(inf)
+}
+
 /// `pow(x, y)`.
 pub(crate) fn pow(f: &mut Fb, x: Value, y: Value) -> Value {
     let ax = f.abs(x);
@@ -52,9 +58,11 @@ pub(crate) fn pow(f: &mut Fb, x: Value, y: Value) -> Value {
     let flip = f.and(neg, odd);
     let nmag = f.neg(mag);
     let r = f.sel(flip, nmag, mag);
-    // NaN: a negative base with a non-integer y, and NaN operands.
+    // NaN: a finite negative base with a non-integer y, and NaN operands.
     let not_int = f.not(is_int);
     let bad = f.and(xlt0, not_int);
+    let finite = axinf_not(f, ax);
+    let bad = f.and(bad, finite);
     let xn = f.is_nan(x);
     let yn = f.is_nan(y);
     let n = f.or(xn, yn);
