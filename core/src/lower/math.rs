@@ -11,9 +11,10 @@
 //! GLSL.std.450 defines Exp, Exp2, Log, Log2, Pow and the trigonometric
 //! and hyperbolic functions for 16- and 32-bit floats only: on f64, exp,
 //! exp2, expm1, log, log2, log10, log1p, powf and tanh are expanded by
-//! [`super::libm`] (as are expm1 and log1p on every float type); the
-//! others are refused, naming the op, rather than emitted as a module
-//! spirv-val rejects or computed in f32.
+//! [`super::libm`] (as are expm1 and log1p on every float type, and f64
+//! trunc and roundeven, which lavapipe gets wrong); the others are
+//! refused, naming the op, rather than emitted as a module spirv-val
+//! rejects or computed in f32.
 
 use crate::ir::{Type, Value};
 use crate::kernel::{FloatTy, KOpKind, KType};
@@ -176,26 +177,32 @@ fn check_i32(l: &Lowerer) -> Result<(), LowerError> {
     }
 }
 
-/// The integer type with the shape and width of float type `ty`.
-fn int_like(l: &mut Lowerer, ty: Type) -> Result<Type, LowerError> {
+/// The integer type with the shape and width of float type `ty`, and
+/// that width.
+fn int_like(l: &mut Lowerer, ty: Type) -> Result<(Type, u32), LowerError> {
     let bits = l.module.types.bit_width(ty).unwrap_or(32);
-    if bits != 32 {
-        return Err(l.unsupported("copysign is lowered for f32 only"));
+    if !matches!(bits, 16 | 32 | 64) {
+        return Err(l.unsupported("copysign is lowered for 16-, 32- and 64-bit floats only"));
     }
-    let i = l.module.types.int(32);
-    Ok(match l.module.types.component_count(ty) {
-        1 => i,
-        n => l.module.types.vector(n, i),
-    })
+    let i = l.module.types.int(bits);
+    Ok((
+        match l.module.types.component_count(ty) {
+            1 => i,
+            n => l.module.types.vector(n, i),
+        },
+        bits,
+    ))
 }
 
-/// `a` with the sign of `b` (bitwise).
+/// `a` with the sign of `b` (bitwise, in an integer of the float's width).
 fn copysign(l: &mut Lowerer, a: Value, b: Value, ty: Type) -> Result<Value, LowerError> {
-    let it = int_like(l, ty)?;
+    let (it, bits) = int_like(l, ty)?;
     let ai = l.core_op("Bitcast", vec![a], it);
     let bi = l.core_op("Bitcast", vec![b], it);
-    let mag = l.const_int(it, 0x7fff_ffff);
-    let sign = l.const_int(it, 0x8000_0000u32 as i32 as i128);
+    let sign_bit = 1i128 << (bits - 1);
+    // Integer constants are written as the signed value of their bits.
+    let mag = l.const_int(it, sign_bit - 1);
+    let sign = l.const_int(it, -sign_bit);
     let am = l.core_op("BitwiseAnd", vec![ai, mag], it);
     let bs = l.core_op("BitwiseAnd", vec![bi, sign], it);
     let r = l.core_op("BitwiseOr", vec![am, bs], it);

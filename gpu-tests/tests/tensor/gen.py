@@ -1758,6 +1758,17 @@ def float_edge_values(et):
             -tiny, big, -big]
 
 
+def round_half_away(v):
+    """math.round: to the nearest integer, halves away from zero, exactly
+    (floor(|v| + 0.5) would round 0.49999999999999994 up: the sum rounds)."""
+    if not math.isfinite(v):
+        return v
+    r = math.floor(abs(v))
+    if abs(v) - r >= 0.5:  # exact: |v| - floor(|v|) is representable
+        r += 1
+    return math.copysign(float(r), v)
+
+
 def float_edge_expected(op, et, x, y):
     """float64 results of `op` on the pairs, rounded once to `et` (exact
     for + - * / of f32 and f16: float64 has more than twice their bits)."""
@@ -1819,7 +1830,8 @@ def edge_functions(F, float_types, int_types, specials_too):
             f.expect_eq_const(r, e)
     for et in float_types:
         vals = float_edge_values(et) + [2.5, -0.5, {'f32': 0.49999997, 'f16': 0.4998,
-                                                    'bf16': 0.498046875}[et]]
+                                                    'bf16': 0.498046875,
+                                                    'f64': 0.49999999999999994}[et]]
         x = store(et, np.array(vals))
         X = f = None
         f = F.fn('exact_unary_math_%s_edges' % et, """
@@ -1831,8 +1843,7 @@ Vulkan), at the edge values.""")
         with np.errstate(all='ignore'):
             refs = {'arith.negf': -xf, 'math.absf': np.abs(xf), 'math.floor': np.floor(xf),
                     'math.ceil': np.ceil(xf), 'math.trunc': np.trunc(xf),
-                    'math.round': np.array([math.copysign(math.floor(abs(v) + 0.5), v)
-                                            if math.isfinite(v) else v for v in xf]),
+                    'math.round': np.array([round_half_away(v) for v in xf]),
                     'math.roundeven': np.round(xf), 'math.sqrt': np.sqrt(xf)}
         for op, ref in refs.items():
             body = """
@@ -1922,6 +1933,16 @@ def _(F):
     edge_functions(F, ['f32', 'f16'], ['i8', 'i16', 'i32', 'i64'], True)
 
 
+@testfile('edge_values_f64.mlir', """
+edge_values.mlir's float cases on f64: every binary arith op at every pair
+of edge values (±0, ±inf, NaN, the smallest denormal, the smallest normal,
+the largest finite value), every float predicate, and the exactly rounded
+unary ops, IEEE results computed by numpy in float64 (exact: one IEEE
+operation each); NaN compared as NaN.""")
+def _(F):
+    edge_functions(F, ['f64'], [], False)
+
+
 @testfile('edge_values_bf16.mlir', """
 edge_values.mlir's float cases on bf16 computed directly (arith on bf16
 values: f32 arithmetic rounded once to bf16). A file of its own: MLIR 19's
@@ -2001,6 +2022,173 @@ def _(F):
     be = f.op('arith.extf %s : %s to %s' % (bb, bb.ty, A.ty), 'f32', a.shape)
     f.expect_eq_const(he, a.astype(np.float16).astype(np.float32))
     f.expect_eq_const(be, bf16_from_f32(a))
+
+
+def sat_float_to_int(v, bits, signed):
+    """arith.fptosi / fptoui as kiln defines them where MLIR leaves the
+    result undefined: truncate toward zero, NaN -> 0, saturate at the
+    type's range (Rust's `as`, LLVM's fptosi.sat)."""
+    if math.isnan(v):
+        return 0
+    lo, hi = ((-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed
+              else (0, (1 << bits) - 1))
+    if math.isinf(v):
+        return hi if v > 0 else lo
+    return min(max(int(math.trunc(v)), lo), hi)
+
+
+def round_to(et, v):
+    """IEEE conversion of a float or integer to `et`, ties to even, NaN and
+    infinities kept, overflow to infinity, subnormals of `et` exact."""
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return v
+    if v == 0:
+        return v  # signed zeros kept (floats); integer 0 -> +0.0
+    return round_fraction(Fraction(v), et)
+
+
+def cast_body(ops, src, dst):
+    """A region applying the cast chain `ops` (op text with %%s for the
+    operand, type pairs), float results with NaN replaced by one quiet NaN."""
+    lines = ['^bb0(%%a: %s, %%o: %s):' % (src, dst)]
+    cur = '%a'
+    for i, op in enumerate(ops):
+        lines.append('  %%c%d = %s' % (i, op % cur))
+        cur = '%%c%d' % i
+    if is_float(dst):
+        lines += ['  %%u = arith.cmpf uno, %s, %s : %s' % (cur, cur, dst),
+                  '  %%q = arith.constant %s : %s' % (fmt_float(dst, math.nan), dst),
+                  '  %%s = arith.select %%u, %%q, %s : %s' % (cur, dst)]
+        cur = '%s'
+    lines.append('  linalg.yield %s : %s' % (cur, dst))
+    return '\n'.join(lines)
+
+
+@testfile('edge_values_casts.mlir', """
+Conversions at their edge values, on every backend alike. fptosi / fptoui
+from f16, f32 and f64 to i1, i8, i16, i32 and i64 at ±0, ±0.5, ±1.5, the
+integer type's bounds and the floats next to them, the largest finite
+float, ±inf, NaN and a denormal: truncation toward zero, and where MLIR
+leaves the result undefined (out of range, NaN) kiln's definition,
+saturation at the type's range with NaN -> 0 (Rust's `as`, LLVM's
+fptosi.sat). sitofp / uitofp from i1, i8, i32 and i64 to f16, f32 and f64
+at the rounding points (ties to even) and the integer extremes. truncf
+f64 -> f32 / f16 and f32 -> f16 / bf16 at ±inf, NaN, overflow, ties and
+denormals of the target; extf of denormals, infinities and NaN. bitcast
+f64 <-> i64 and f16 <-> i16 (bit patterns kept; NaN payloads are compared
+through the integer side only). index_cast / index_castui through index
+(sign- and zero-extension, truncation). Expected values: IEEE rounding
+computed exactly with Python fractions; NaN compared as NaN.""")
+def _(F):
+    ints = ['i1', 'i8', 'i16', 'i32', 'i64']
+    for ft in ('f16', 'f32', 'f64'):
+        f = F.fn('float_to_int_%s_edges' % ft)
+        m, emin, emax = FLOAT_FORMATS[ft]
+        big = (2 - 2.0 ** (1 - m)) * 2.0 ** emax
+        base = [0.0, -0.0, 0.5, -0.5, 1.5, -1.5, -1.0, 0.999, big, -big, math.inf, -math.inf,
+                math.nan, 2.0 ** (emin - m + 1)]
+        for it in ints:
+            bits = INT_BITS[it]
+            edges = []
+            for e in (bits - 1, bits):
+                for d in (-1, 0, 1):
+                    for sgn in (1, -1):
+                        edges.append(sgn * (2 ** e + d))
+            vals = base + [round_to(ft, float(v)) for v in edges]
+            vals = [v for v in vals if not math.isinf(v) or v in (math.inf, -math.inf)]
+            x = store(ft, np.array(vals))
+            X = f.const(x, ft)
+            for op, signed in (('fptosi', True), ('fptoui', False)):
+                r = f.elementwise([X], it, cast_body(['arith.%s %%s : %s to %s' % (op, ft, it)],
+                                                     ft, it))
+                f.expect_eq_const(r, store(it, np.array(
+                    [sat_float_to_int(v, bits, signed) for v in f64(x).tolist()], dtype=object)))
+
+    f = F.fn('int_to_float_edges')
+    for it in ints:
+        bits = INT_BITS[it]
+        vals = [0, 1, -1, 2, 3, -(1 << (bits - 1)), (1 << (bits - 1)) - 1]
+        for k in (11, 12, 24, 25, 53, 54):  # around f16 / f32 / f64 significands
+            if k < bits - 1:
+                vals += [(1 << k) + 1, (1 << k) + 3, -((1 << k) + 1), (1 << k) - 1]
+        vals = sorted(set(wrap_int(v, bits) if bits > 1 else v & 1 for v in vals))
+        a = store(it, np.array(vals, dtype=object))
+        A = f.const(a, it)
+        sv = [int(v) for v in np.asarray(a).astype(np.int64).tolist()]
+        if it == 'i1':
+            sv = [-v for v in sv]  # true is -1 signed
+        uv = [v % (1 << bits) for v in sv]
+        for ft in ('f16', 'f32', 'f64'):
+            for op, vs in (('sitofp', sv), ('uitofp', uv)):
+                r = f.elementwise([A], ft, cast_body(['arith.%s %%s : %s to %s' % (op, it, ft)],
+                                                     it, ft))
+                f.expect_eq_const(r, store(ft, np.array([round_to(ft, v) for v in vs])))
+
+    f = F.fn('truncf_extf_edges')
+    for src, dst in (('f64', 'f32'), ('f64', 'f16'), ('f32', 'f16'), ('f32', 'bf16')):
+        m, emin, emax = FLOAT_FORMATS[dst]
+        dmax = (2 - 2.0 ** (1 - m)) * 2.0 ** emax
+        dtiny = 2.0 ** (emin - m + 1)
+        half_ulp_max = 2.0 ** (emax - m)
+        vals = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, dmax, -dmax,
+                dmax + half_ulp_max, dmax + half_ulp_max / 2, dtiny, -dtiny, dtiny / 2,
+                dtiny * 0.75, dtiny * 1.5, dtiny * 2.5, 2.0 ** emin, 2.0 ** emin * 0.999,
+                1.0 + 2.0 ** -m, 1.0 + 3 * 2.0 ** -m, 1.0 / 3]
+        x = store(src, np.array(vals))
+        X = f.const(x, src)
+        body = cast_body(['arith.truncf %%s : %s to %s' % (src, dst)], src, dst)
+        r = f.elementwise([X], dst, body)
+        f.expect_eq_const(r, store(dst, np.array([round_to(dst, v) for v in f64(x).tolist()])))
+    for src, dst in (('f16', 'f32'), ('f16', 'f64'), ('f32', 'f64'), ('bf16', 'f32')):
+        m, emin, emax = FLOAT_FORMATS[src]
+        vals = [0.0, -0.0, math.inf, -math.inf, math.nan, 2.0 ** (emin - m + 1),
+                -(2.0 ** (emin - m + 1)) * 3, (2 - 2.0 ** (1 - m)) * 2.0 ** emax, 2.0 ** emin]
+        x = store(src, np.array(vals))
+        X = f.const(x, src)
+        r = f.elementwise([X], dst, cast_body(['arith.extf %%s : %s to %s' % (src, dst)],
+                                              src, dst))
+        f.expect_eq_const(r, store(dst, f64(x)))
+
+    f = F.fn('bitcast_edges')
+    w = np.array([0, 1, -1, 0x7FF0000000000000, -0x10000000000000, 0x7FF8000000000001,
+                  0x000FFFFFFFFFFFFF, -(1 << 63), (1 << 63) - 1], dtype=np.int64)
+    W = f.const(w, 'i64')
+    d = f.op('arith.bitcast %s : %s to %s' % (W, W.ty, ttype(w.shape, 'f64')), 'f64', w.shape)
+    back = f.op('arith.bitcast %s : %s to %s' % (d, d.ty, W.ty), 'i64', w.shape)
+    f.expect_eq(back, W)
+    fin = np.array([1.0, -2.5, 5e-324, -0.0, 1.7976931348623157e308])
+    FI = f.const(fin, 'f64')
+    r = f.op('arith.bitcast %s : %s to %s' % (FI, FI.ty, ttype(fin.shape, 'i64')), 'i64',
+             fin.shape)
+    f.expect_eq_const(r, fin.view(np.int64))
+    h = store('i16', np.array([0, 1, -1, 0x7C00, -1024, 0x7E01, 0x03FF, -32768, 32767]))
+    H = f.const(h, 'i16')
+    hf = f.op('arith.bitcast %s : %s to %s' % (H, H.ty, ttype(h.shape, 'f16')), 'f16', h.shape)
+    back = f.op('arith.bitcast %s : %s to %s' % (hf, hf.ty, H.ty), 'i16', h.shape)
+    f.expect_eq(back, H)
+
+    f = F.fn('index_cast_edges')
+    a = np.array([0, 1, -1, 2147483647, -2147483648, 65535, -65536], dtype=np.int32)
+    A = f.const(a, 'i32')
+    r = f.elementwise([A], 'i64', cast_body(['arith.index_cast %s : i32 to index',
+                                             'arith.index_cast %s : index to i64'], 'i32', 'i64'))
+    f.expect_eq_const(r, a.astype(np.int64))
+    r = f.elementwise([A], 'i64', cast_body(['arith.index_castui %s : i32 to index',
+                                             'arith.index_castui %s : index to i64'], 'i32',
+                                            'i64'))
+    f.expect_eq_const(r, a.astype(np.int64) & 0xFFFFFFFF)
+    r = f.elementwise([A], 'i8', cast_body(['arith.index_cast %s : i32 to index',
+                                            'arith.index_cast %s : index to i8'], 'i32', 'i8'))
+    f.expect_eq_const(r, store('i8', a.astype(np.int64)))
+    b = store('i1', np.array([0, 1, 1, 0]))
+    B = f.const(b, 'i1')
+    r = f.elementwise([B], 'i64', cast_body(['arith.index_cast %s : i1 to index',
+                                             'arith.index_cast %s : index to i64'], 'i1', 'i64'))
+    f.expect_eq_const(r, -b.astype(np.int64))
+    r = f.elementwise([B], 'i64', cast_body(['arith.index_castui %s : i1 to index',
+                                             'arith.index_castui %s : index to i64'], 'i1',
+                                            'i64'))
+    f.expect_eq_const(r, b.astype(np.int64))
 
 
 def unary(f, op, X, et=None):
