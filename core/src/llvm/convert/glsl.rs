@@ -327,11 +327,24 @@ impl Fx<'_, '_> {
                 self.b.insert_value(s, whole, vec![1])
             }
             "FrexpStruct" => {
+                // llvm.frexp returns a literal (unpacked) struct; the
+                // SPIR-V struct converts to a packed one: fields moved over.
                 let x = self.arg(op, 0)?;
                 let xty = self.b.ty(x).clone();
                 let ety = xty.with_scalar(LType::I32);
+                let lit = LType::Struct {
+                    packed: false,
+                    fields: vec![xty.clone(), ety.clone()],
+                };
+                let r = self
+                    .b
+                    .intrinsic("frexp", vec![xty.clone(), ety.clone()], vec![x], lit);
+                let m = self.b.extract_value(r, vec![0], xty);
+                let e = self.b.extract_value(r, vec![1], ety);
                 let ty = self.res_ty(op)?;
-                self.b.intrinsic("frexp", vec![xty, ety], vec![x], ty)
+                let s = self.b.undef(ty);
+                let s = self.b.insert_value(s, m, vec![0]);
+                self.b.insert_value(s, e, vec![1])
             }
             "Asin" | "Acos" | "Atan" | "Sinh" | "Cosh" | "Asinh" | "Acosh" | "Atanh" => {
                 let x = self.arg(op, 0)?;
