@@ -11,8 +11,8 @@
 //! GLSL.std.450 defines Exp, Exp2, Log, Log2, Pow and the trigonometric
 //! and hyperbolic functions for 16- and 32-bit floats only: on f64, exp,
 //! exp2, expm1, log, log2, log10, log1p, powf and tanh are expanded by
-//! [`super::libm`] (as are expm1 and log1p on every float type, and f64
-//! trunc and roundeven, which lavapipe gets wrong); the others are
+//! [`super::libm`] (as are expm1, log1p and tanh on every float type, and
+//! f64 trunc and roundeven, which lavapipe gets wrong); the others are
 //! refused, naming the op, rather than emitted as a module spirv-val
 //! rejects or computed in f32.
 

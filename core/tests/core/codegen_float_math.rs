@@ -85,9 +85,9 @@ fn f64_expansions_validate() {
 }
 
 #[test]
-fn expm1_and_log1p_expansions_validate_on_f32_and_f16() {
+fn expm1_log1p_and_tanh_expansions_validate_on_f32_and_f16() {
     for ty in ["f32", "f16"] {
-        for op in ["math.expm1", "math.log1p"] {
+        for op in ["math.expm1", "math.log1p", "math.tanh"] {
             let f = compile(&unary_program(op, ty)).unwrap_or_else(|e| panic!("{op} {ty}: {e}"));
             kernels_validate(&f);
         }

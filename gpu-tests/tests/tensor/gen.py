@@ -2520,11 +2520,12 @@ def _(F):
 
 
 @testfile('math_expm1_log1p.mlir', """
-math.expm1 and math.log1p on f32 and f16, where exp(x) - 1 and log(1 + x)
-lose every digit near 0 (kiln computed them that way before): tiny
+math.expm1, math.log1p and math.tanh on f32 and f16, where exp(x) - 1,
+log(1 + x) and (e^2x - 1) / (e^2x + 1) lose every digit near 0 (kiln
+computed the first two that way, lavapipe's Tanh the third): tiny
 arguments of both signs, moderate and large ones, and ±0, ±inf, NaN, -1
-exactly. Expected: numpy's float64 expm1 / log1p rounded once to the type;
-rtol 2^-22 (two f32 ulp) or 2^-10 (one f16 ulp), atol 0.""")
+exactly. Expected: numpy's float64 expm1 / log1p / tanh rounded once to
+the type; rtol 2^-22 (two f32 ulp) or 2^-10 (one f16 ulp), atol 0.""")
 def _(F):
     for et, rtol in (('f32', 2.0 ** -22), ('f16', 2.0 ** -10)):
         f = F.fn('expm1_log1p_%s' % et)
@@ -2544,6 +2545,9 @@ def _(F):
             ly = store(et, np.log1p(f64(y)))
         f.expect_almost_eq_const(unary(f, 'math.expm1', X), ex, atol=0.0, rtol=rtol)
         f.expect_almost_eq_const(unary(f, 'math.log1p', Y), ly, atol=0.0, rtol=rtol)
+        with np.errstate(all='ignore'):
+            tx = store(et, np.tanh(f64(x)))
+        f.expect_almost_eq_const(unary(f, 'math.tanh', X), tx, atol=0.0, rtol=rtol)
         sp = store(et, np.array([0.0, -0.0, math.inf, -math.inf, math.nan, -1.0, -2.0]))
         S = f.const(sp, et)
         with np.errstate(all='ignore'):

@@ -1,8 +1,10 @@
 //! Accurate expansions of `math` functions GLSL.std.450 lacks or defines
 //! too loosely: every transcendental function on f64 (GLSL.std.450 has
 //! `Exp`, `Log`, `Pow`, trigonometric and hyperbolic functions for 16- and
-//! 32-bit floats only) and `math.expm1` / `math.log1p` on every float type
-//! (`exp(x) - 1` and `log(1 + x)` lose every digit near 0).
+//! 32-bit floats only) and `math.expm1`, `math.log1p` and `math.tanh` on
+//! every float type (`exp(x) - 1` and `log(1 + x)` lose every digit near
+//! 0, and so does lavapipe's `Tanh`, `(e^2x - 1) / (e^2x + 1)`: ONNX's
+//! Mish node test failed on it).
 //!
 //! The algorithms are fdlibm's (Sun's freely distributable libm, the one
 //! behind musl, FreeBSD and Java's `StrictMath`), written with SPIR-V's
@@ -89,7 +91,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<Option<Value>, Low
         };
         return Ok(Some(v));
     }
-    if !matches!(kind, MathExpM1 | MathLog1p) {
+    if !matches!(kind, MathExpM1 | MathLog1p | MathTanh) {
         return Ok(None);
     }
     // f32, and f16 computed in f32 (one rounding back to f16).
@@ -111,6 +113,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<Option<Value>, Low
     let mut f = Fb::new(l, wide, Prec::F32);
     let v = match kind {
         MathExpM1 => exp::expm1(&mut f, xw),
+        MathTanh => exp::tanh(&mut f, xw),
         _ => log::log1p(&mut f, xw),
     };
     Ok(Some(if wide == ty {
@@ -411,7 +414,7 @@ pub(crate) fn expands(kind: KOpKind, elem: &KType) -> bool {
                 | MathTrunc
                 | MathRoundEven
         ),
-        KType::Float(_) => matches!(kind, MathExpM1 | MathLog1p),
+        KType::Float(_) => matches!(kind, MathExpM1 | MathLog1p | MathTanh),
         _ => false,
     }
 }
