@@ -239,10 +239,8 @@ fn huge_inputs_are_error_lines_under_a_1_gib_limit() {
             "ulimit -v 1048576; exec '{}' run '{model}' --input '{input}'",
             env!("CARGO_BIN_EXE_kiln")
         );
-        let (code, out, err) = common::run(
-            std::process::Command::new("sh").args(["-c", &line]),
-            b"",
-        );
+        let (code, out, err) =
+            common::run(std::process::Command::new("sh").args(["-c", &line]), b"");
         assert_eq!(code, 1, "--input {input}:\n{out}{err}");
         assert!(!err.contains("panicked"), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");

@@ -35,8 +35,7 @@ pub fn parse(spec: &str) -> Result<(String, HostTensor)> {
     let numel = kiln_core::host_memory::element_count(shape.iter().map(|&d| d as u64))
         .ok_or_else(|| err(format!("{} elements overflow 64 bits", parts.join("x"))))?;
     // Values are parsed as f64 (8 bytes each) before they become the tensor.
-    kiln_core::host_memory::check(numel, 8)
-        .map_err(|e| err(format!("{numel} elements: {e}")))?;
+    kiln_core::host_memory::check(numel, 8).map_err(|e| err(format!("{numel} elements: {e}")))?;
     let numel = usize::try_from(numel).map_err(|_| err("too many elements".into()))?;
     let inner = values.trim().trim_start_matches('[').trim_end_matches(']');
     let items: Vec<&str> = inner

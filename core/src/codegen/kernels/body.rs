@@ -352,19 +352,7 @@ fn glsl_32bit_only(m: MathOp) -> bool {
     use MathOp::*;
     matches!(
         m,
-        Sin
-            | Cos
-            | Tan
-            | Asin
-            | Acos
-            | Atan
-            | Atan2
-            | Sinh
-            | Cosh
-            | Asinh
-            | Acosh
-            | Atanh
-            | Erf
+        Sin | Cos | Tan | Asin | Acos | Atan | Atan2 | Sinh | Cosh | Asinh | Acosh | Atanh | Erf
     )
 }
 

@@ -69,11 +69,7 @@ pub(crate) fn float_to_int(l: &mut Lowerer, a: Value, signed: bool) -> Result<Va
     let bad = l.core_op("LogicalOr", vec![out, nan], bt);
     let zero_f = l.const_float(src, 0.0);
     let safe = l.core_op("Select", vec![bad, zero_f, a], src);
-    let name = if signed {
-        "ConvertFToS"
-    } else {
-        "ConvertFToU"
-    };
+    let name = if signed { "ConvertFToS" } else { "ConvertFToU" };
     let v = l.core_op(name, vec![safe], ty);
     // The extremes as values of the lowered type (its bits, read signed).
     let as_lowered = |v: i128| -> i128 {

@@ -6,13 +6,13 @@ use crate::ir::Value;
 use super::{Fb, Prec};
 
 /// `1 / ln 2`.
-const INVLN2: f64 = 1.442_695_040_888_963_4;
+const INVLN2: f64 = std::f64::consts::LOG2_E;
 /// `ln 2` rounded to 33 bits (f64: `k * LN2HI` is exact for `|k| < 2^20`).
-const LN2HI_64: f64 = 6.931_471_803_691_238_2e-1;
+const LN2HI_64: f64 = 6.931_471_803_691_238e-1;
 /// `ln 2 - LN2HI_64`.
 const LN2LO_64: f64 = 1.908_214_929_270_587_7e-10;
 /// `ln 2` rounded to 17 bits (fdlibm's `expf`: `0x3f317180`).
-const LN2HI_32: f64 = 6.931_381_225_585_937_5e-1;
+const LN2HI_32: f64 = 6.931_381_225_585_938e-1;
 /// `ln 2 - LN2HI_32` (`0x3717f7d1`).
 const LN2LO_32: f64 = 9.058_000_614_5e-6;
 /// fdlibm's `P1`..`P5`: `R(r^2) = r (exp(r) + 1) / (exp(r) - 1) = 2 + r^2 P(r^2)`
@@ -85,7 +85,7 @@ pub(crate) fn exp_dd(f: &mut Fb, hi: Value, lo: Value) -> Value {
     let b = f.sub(a, rhi);
     let one = f.c(1.0);
     let y = f.sub(one, b);
-    let k = f.to_int(kf);
+    let k = f.f_to_i(kf);
     f.scale(y, k)
 }
 
@@ -139,13 +139,13 @@ pub(crate) fn expm1(f: &mut Fb, x: Value) -> Value {
     // Moderate k: 2^k er + (2^k - 1).
     let kbig = f.gt_c(kf, big_k);
     let kmod = f.sel_c(kbig, 0.0, kf);
-    let km = f.to_int(kmod);
+    let km = f.f_to_i(kmod);
     let p = f.pow2(km);
     let one = f.c(1.0);
     let pm1 = f.sub(p, one);
     let moderate = f.mul_add(p, er, pm1);
     // Large k: exp(x) - 1 = exp(x), scaled in two steps.
-    let k = f.to_int(kf);
+    let k = f.f_to_i(kf);
     let e1 = f.add(one, er);
     let large = f.scale(e1, k);
     let r = f.sel(kbig, large, moderate);

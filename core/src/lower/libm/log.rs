@@ -6,9 +6,9 @@ use crate::ir::Value;
 use super::{Fb, Prec};
 
 /// `ln 2` split as in [`super::exp`] (`k * LN2HI` exact).
-const LN2HI_64: f64 = 6.931_471_803_691_238_2e-1;
+const LN2HI_64: f64 = 6.931_471_803_691_238e-1;
 const LN2LO_64: f64 = 1.908_214_929_270_587_7e-10;
-const LN2HI_32: f64 = 6.931_381_225_585_937_5e-1;
+const LN2HI_32: f64 = 6.931_381_225_585_938e-1;
 const LN2LO_32: f64 = 9.058_000_614_5e-6;
 /// fdlibm's `Lg1`..`Lg7`: `log(1 + f) = f - f^2/2 + s (f^2/2 + R(z))`,
 /// `s = f / (2 + f)`, `R(z) ~ Lg1 s^2 + Lg2 s^4 + ...` (error below 2^-58.45).
@@ -55,7 +55,7 @@ fn reduce(f: &mut Fb, x: Value) -> (Value, Value) {
     let one = f.ci(1);
     let e1 = f.isub(e, one);
     let e = f.sel_i(small, e1, e);
-    let k = f.to_float(e);
+    let k = f.i_to_f(e);
     (m, k)
 }
 

@@ -298,12 +298,12 @@ impl<'a, 'k> Fb<'a, 'k> {
     }
 
     /// An integral float in i32 range to i32.
-    pub fn to_int(&mut self, a: Value) -> Value {
+    pub fn f_to_i(&mut self, a: Value) -> Value {
         self.l.core_op("ConvertFToS", vec![a], self.it)
     }
 
     /// An i32 to float (exact).
-    pub fn to_float(&mut self, a: Value) -> Value {
+    pub fn i_to_f(&mut self, a: Value) -> Value {
         self.l.core_op("ConvertSToF", vec![a], self.ty)
     }
 
