@@ -129,7 +129,18 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
             let bt = bool_like(l, ty);
             let zero = l.const_float(ty, 0.0);
             let is_zero = l.core_op("FOrdEqual", vec![f, zero], bt);
-            let z = copysign(l, zero, a, ty)?;
+            let z = if l.module.types.bit_width(ty) == Some(32) {
+                copysign(l, zero, a, ty)?
+            } else {
+                // f16 / f64: the signed zero by comparisons (a bitcast
+                // would need Int16 / Int64): -0 for a < 0, a for a = ±0.
+                let neg_zero = l.const_float(ty, -0.0);
+                let bt2 = bool_like(l, ty);
+                let neg = l.core_op("FOrdLessThan", vec![a, zero], bt2);
+                let a_zero = l.core_op("FOrdEqual", vec![a, zero], bt2);
+                let z = l.core_op("Select", vec![a_zero, a, zero], ty);
+                l.core_op("Select", vec![neg, neg_zero, z], ty)
+            };
             l.core_op("Select", vec![is_zero, z, r], ty)
         }
         MathPowF => powf(l, ty)?,
