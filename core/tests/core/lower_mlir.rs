@@ -194,7 +194,33 @@ fn vector_matches_mlir() {
 
 #[test]
 fn math_matches_mlir() {
-    compare("mlir_math", MINIMAL);
+    // kiln expands math.tanh itself (fdlibm's expm1 formula, lower/libm:
+    // lavapipe's GL.Tanh loses every digit near 0) where MLIR emits
+    // GL.Tanh: the expansion's ops are left out on both sides.
+    compare_except(
+        "mlir_math",
+        MINIMAL,
+        &[
+            "GL.Tanh",
+            "ConvertFToS",
+            "FAdd",
+            "FDiv",
+            "FMul",
+            "FNegate",
+            "FOrdEqual",
+            "FOrdGreaterThan",
+            "FOrdLessThan",
+            "FSub",
+            "GL.Ldexp",
+            "GL.RoundEven",
+            "ISub",
+            "IsNan",
+            "LogicalNot",
+            "LogicalOr",
+            "SDiv",
+            "Select",
+        ],
+    );
 }
 
 #[test]
