@@ -8,7 +8,7 @@
 //! loop of 64 iterations, well within any loop cap).
 
 use crate::kernel::KValue;
-use crate::kernel::{KOpKind, KType};
+use crate::kernel::{FloatTy, KOpKind, KType};
 use crate::tensor::attr::CmpIPred;
 use crate::tensor::ops::ArithOp;
 use crate::tensor::types::ElemType;
@@ -374,6 +374,12 @@ impl Emitter<'_, '_, '_> {
             }
             FPToSI | FPToUI => {
                 let f = args[0];
+                // f16 cannot hold 2^-32 (the split's scale): widen first.
+                let f = if self.b.type_of(f) == KType::Float(FloatTy::F16) {
+                    self.b.cast(KOpKind::ArithExtF, f, KType::f32())
+                } else {
+                    f
+                };
                 let fty = self.b.type_of(f);
                 let t = self.b.unary(KOpKind::MathTrunc, f);
                 let inv = self.b.const_float(1.0 / 4_294_967_296.0, fty.clone());
