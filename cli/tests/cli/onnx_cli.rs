@@ -215,3 +215,36 @@ fn onnx_test_compares_with_onnx_tolerances() {
     assert_eq!(code, 1);
     assert!(out.starts_with("FAIL test_relu_add: output 0: 1 of 4 elements differ; element 0: 1.5, expected 1.50199"), "{out}");
 }
+
+/// `kiln run MODEL --input` with sizes that overflow or do not fit the host
+/// (under `ulimit -v 1048576`): one error line, exit status 1, never a
+/// panic ("capacity overflow" before the check) or an abort (allocating
+/// 80 GB of parsed values).
+#[test]
+fn huge_inputs_are_error_lines_under_a_1_gib_limit() {
+    let dir = common::scratch("onnx-huge-input");
+    let model = write_model(&dir, None);
+    for (input, says) in [
+        (
+            "x=4611686018427387904x4xf32=1",
+            "4611686018427387904x4 elements overflow 64 bits",
+        ),
+        (
+            "x=100000x100000xf32=1",
+            "10000000000 elements: it needs 80000000000 bytes of host memory, more than the \
+             1073741824",
+        ),
+    ] {
+        let line = format!(
+            "ulimit -v 1048576; exec '{}' run '{model}' --input '{input}'",
+            env!("CARGO_BIN_EXE_kiln")
+        );
+        let (code, out, err) =
+            common::run(std::process::Command::new("sh").args(["-c", &line]), b"");
+        assert_eq!(code, 1, "--input {input}:\n{out}{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: --input"), "{err}");
+        assert!(err.contains(says), "--input {input}:\n{err}");
+    }
+}

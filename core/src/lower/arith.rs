@@ -12,6 +12,7 @@ use crate::kernel::{KAttr, KOpKind, KType};
 use super::context::Lowerer;
 use super::error::LowerError;
 use super::helpers::ints::{bool_like, compare_int, normalize, signed_compare, zext_emulated};
+use super::helpers::saturate::float_to_int;
 use super::types::IndexBits;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
@@ -77,15 +78,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         ArithSIToFP | ArithUIToFP => int_to_float(l, kind == ArithSIToFP),
         ArithFPToSI | ArithFPToUI => {
             let a = l.operand(0)?;
-            let ty = l.result_type(0)?;
-            let name = if kind == ArithFPToSI {
-                "ConvertFToS"
-            } else {
-                "ConvertFToU"
-            };
-            let v = l.core_op(name, vec![a], ty);
-            let dst = l.result_kernel_type(0)?;
-            let v = normalize(l, v, dst);
+            let v = float_to_int(l, a, kind == ArithFPToSI)?;
             l.set_result(0, v)
         }
         ArithBitcast => {
@@ -456,7 +449,22 @@ fn int_to_float(l: &mut Lowerer, signed: bool) -> Result<(), LowerError> {
     let a = l.operand(0)?;
     let src = l.kernel_type(l.kernel_operand(0)?);
     let ty = l.result_type(0)?;
-    let v = if matches!(src.scalar(), KType::Int(1)) {
+    let v = if matches!(src.scalar(), KType::Int(1)) && signed {
+        // i1 true is -1 signed (MLIR: sitofp of true is -1.0). Selected as
+        // an integer and converted: Mesa folds a float select(a, -1.0,
+        // 0.0) to -b2f(a), which is -0 for false.
+        let it = {
+            let i = l.module.types.int(32);
+            match l.module.types.component_count(ty) {
+                1 => i,
+                n => l.module.types.vector(n, i),
+            }
+        };
+        let m1 = l.const_int(it, -1);
+        let zero = l.const_int(it, 0);
+        let i = l.core_op("Select", vec![a, m1, zero], it);
+        l.core_op("ConvertSToF", vec![i], ty)
+    } else if matches!(src.scalar(), KType::Int(1)) {
         let one = l.const_float(ty, 1.0);
         let zero = l.const_float(ty, 0.0);
         l.core_op("Select", vec![a, one, zero], ty)

@@ -9,9 +9,12 @@
 //! Abramowitz-Stegun 7.1.26 approximation (|error| < 1.5e-7).
 //!
 //! GLSL.std.450 defines Exp, Exp2, Log, Log2, Pow and the trigonometric
-//! and hyperbolic functions for 16- and 32-bit floats only: on f64 they
-//! (and the expansions built on them) are refused, naming the op, rather
-//! than emitted as a module spirv-val rejects or computed in f32.
+//! and hyperbolic functions for 16- and 32-bit floats only: on f64, exp,
+//! exp2, expm1, log, log2, log10, log1p, powf and tanh are expanded by
+//! [`super::libm`] (as are expm1, log1p and tanh on every float type, and
+//! f64 trunc and roundeven, which lavapipe gets wrong); the others are
+//! refused, naming the op, rather than emitted as a module spirv-val
+//! rejects or computed in f32.
 
 use crate::ir::{Type, Value};
 use crate::kernel::{FloatTy, KOpKind, KType};
@@ -22,6 +25,11 @@ use super::helpers::ints::{bool_like, normalize};
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     use KOpKind::*;
+    if super::libm::expands(kind, l.result_kernel_type(0)?.scalar()) {
+        if let Some(v) = super::libm::lower(l, kind)? {
+            return l.set_result(0, v);
+        }
+    }
     let glsl_32bit_only = matches!(
         kind,
         MathExp
@@ -95,18 +103,6 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
             let kty = l.result_kernel_type(0)?;
             normalize(l, v, kty)
         }
-        MathExpM1 => {
-            let a = l.operand(0)?;
-            let e = l.glsl_op("Exp", vec![a], ty);
-            let one = l.const_float(ty, 1.0);
-            l.core_op("FSub", vec![e, one], ty)
-        }
-        MathLog1p => {
-            let a = l.operand(0)?;
-            let one = l.const_float(ty, 1.0);
-            let s = l.core_op("FAdd", vec![one, a], ty);
-            l.glsl_op("Log", vec![s], ty)
-        }
         MathLog10 => {
             let a = l.operand(0)?;
             let lg = l.glsl_op("Log2", vec![a], ty);
@@ -133,7 +129,18 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
             let bt = bool_like(l, ty);
             let zero = l.const_float(ty, 0.0);
             let is_zero = l.core_op("FOrdEqual", vec![f, zero], bt);
-            let z = copysign(l, zero, a, ty)?;
+            let z = if l.module.types.bit_width(ty) == Some(32) {
+                copysign(l, zero, a, ty)?
+            } else {
+                // f16 / f64: the signed zero by comparisons (a bitcast
+                // would need Int16 / Int64): -0 for a < 0, a for a = ±0.
+                let neg_zero = l.const_float(ty, -0.0);
+                let bt2 = bool_like(l, ty);
+                let neg = l.core_op("FOrdLessThan", vec![a, zero], bt2);
+                let a_zero = l.core_op("FOrdEqual", vec![a, zero], bt2);
+                let z = l.core_op("Select", vec![a_zero, a, zero], ty);
+                l.core_op("Select", vec![neg, neg_zero, z], ty)
+            };
             l.core_op("Select", vec![is_zero, z, r], ty)
         }
         MathPowF => powf(l, ty)?,
@@ -181,26 +188,32 @@ fn check_i32(l: &Lowerer) -> Result<(), LowerError> {
     }
 }
 
-/// The integer type with the shape and width of float type `ty`.
-fn int_like(l: &mut Lowerer, ty: Type) -> Result<Type, LowerError> {
+/// The integer type with the shape and width of float type `ty`, and
+/// that width.
+fn int_like(l: &mut Lowerer, ty: Type) -> Result<(Type, u32), LowerError> {
     let bits = l.module.types.bit_width(ty).unwrap_or(32);
-    if bits != 32 {
-        return Err(l.unsupported("copysign is lowered for f32 only"));
+    if !matches!(bits, 16 | 32 | 64) {
+        return Err(l.unsupported("copysign is lowered for 16-, 32- and 64-bit floats only"));
     }
-    let i = l.module.types.int(32);
-    Ok(match l.module.types.component_count(ty) {
-        1 => i,
-        n => l.module.types.vector(n, i),
-    })
+    let i = l.module.types.int(bits);
+    Ok((
+        match l.module.types.component_count(ty) {
+            1 => i,
+            n => l.module.types.vector(n, i),
+        },
+        bits,
+    ))
 }
 
-/// `a` with the sign of `b` (bitwise).
+/// `a` with the sign of `b` (bitwise, in an integer of the float's width).
 fn copysign(l: &mut Lowerer, a: Value, b: Value, ty: Type) -> Result<Value, LowerError> {
-    let it = int_like(l, ty)?;
+    let (it, bits) = int_like(l, ty)?;
     let ai = l.core_op("Bitcast", vec![a], it);
     let bi = l.core_op("Bitcast", vec![b], it);
-    let mag = l.const_int(it, 0x7fff_ffff);
-    let sign = l.const_int(it, 0x8000_0000u32 as i32 as i128);
+    let sign_bit = 1i128 << (bits - 1);
+    // Integer constants are written as the signed value of their bits.
+    let mag = l.const_int(it, sign_bit - 1);
+    let sign = l.const_int(it, -sign_bit);
     let am = l.core_op("BitwiseAnd", vec![ai, mag], it);
     let bs = l.core_op("BitwiseAnd", vec![bi, sign], it);
     let r = l.core_op("BitwiseOr", vec![am, bs], it);

@@ -85,6 +85,7 @@ mod func;
 mod gpu;
 mod helpers;
 mod index;
+mod libm;
 mod math;
 mod memref;
 mod module;

@@ -154,11 +154,18 @@ fn compare_except(name: &str, env_text: &str, ignore: &[&str]) {
 fn arith_float_matches_mlir() {
     // kiln fixes what OpFRem and GLSL FMax/FMin leave undefined (remf by
     // an infinite divisor, the sign of a zero remainder and of
-    // maximumf(-0, +0)): the comparisons and tests those fixes add.
+    // maximumf(-0, +0)) and saturates fptosi / fptoui out of range: the
+    // comparisons and tests those fixes add.
     compare_except(
         "arith_float",
         MINIMAL,
-        &["FOrdEqual", "GL.FAbs", "IsInf", "LogicalAnd"],
+        &[
+            "FOrdEqual",
+            "FOrdGreaterThanEqual",
+            "GL.FAbs",
+            "IsInf",
+            "LogicalAnd",
+        ],
     );
 }
 
@@ -187,7 +194,33 @@ fn vector_matches_mlir() {
 
 #[test]
 fn math_matches_mlir() {
-    compare("mlir_math", MINIMAL);
+    // kiln expands math.tanh itself (fdlibm's expm1 formula, lower/libm:
+    // lavapipe's GL.Tanh loses every digit near 0) where MLIR emits
+    // GL.Tanh: the expansion's ops are left out on both sides.
+    compare_except(
+        "mlir_math",
+        MINIMAL,
+        &[
+            "GL.Tanh",
+            "ConvertFToS",
+            "FAdd",
+            "FDiv",
+            "FMul",
+            "FNegate",
+            "FOrdEqual",
+            "FOrdGreaterThan",
+            "FOrdLessThan",
+            "FSub",
+            "GL.Ldexp",
+            "GL.RoundEven",
+            "ISub",
+            "IsNan",
+            "LogicalNot",
+            "LogicalOr",
+            "SDiv",
+            "Select",
+        ],
+    );
 }
 
 #[test]

@@ -25,9 +25,9 @@ spirv.func @sdot(%arg0: vector<4xi8>) "None" {
 
 // -----
 
-// ERROR: 'spirv.GL.FrexpStruct' has no conversion to LLVM
-spirv.func @frexp(%arg0: f32) "None" {
-  %0 = spirv.GL.FrexpStruct %arg0 : f32 -> !spirv.struct<(f32, i32)>
+// ERROR: 'spirv.GL.UnpackHalf2x16' has no conversion to LLVM
+spirv.func @unpack(%arg0: i32) "None" {
+  %0 = spirv.GL.UnpackHalf2x16 %arg0 : i32 -> vector<2xf32>
   spirv.Return
 }
 

@@ -252,6 +252,21 @@ spirv.func @modf(%arg0: f32) "None" {
 
 // -----
 
+// FrexpStruct: llvm.frexp's literal struct, moved into the packed one.
+// CHECK-LABEL: llvm.func @frexp
+// CHECK: %[[R:.*]] = llvm.call_intrinsic "llvm.frexp.f64.i32"(%arg0) : (f64) -> !llvm.struct<(f64, i32)>
+// CHECK: %[[M:.*]] = llvm.extractvalue %[[R]][0] : !llvm.struct<(f64, i32)>
+// CHECK: %[[E:.*]] = llvm.extractvalue %[[R]][1] : !llvm.struct<(f64, i32)>
+// CHECK: %[[U:.*]] = llvm.mlir.undef : !llvm.struct<packed (f64, i32)>
+// CHECK: %[[S:.*]] = llvm.insertvalue %[[M]], %[[U]][0] : !llvm.struct<packed (f64, i32)>
+// CHECK: llvm.insertvalue %[[E]], %[[S]][1] : !llvm.struct<packed (f64, i32)>
+spirv.func @frexp(%arg0: f64) "None" {
+  %0 = spirv.GL.FrexpStruct %arg0 : f64 -> !spirv.struct<(f64, i32)>
+  spirv.Return
+}
+
+// -----
+
 // ERROR: 'spirv.GL.PackHalf2x16' has no conversion to LLVM
 spirv.func @pack(%arg0: vector<2xf32>) "None" {
   %0 = spirv.GL.PackHalf2x16 %arg0 : vector<2xf32> -> i32

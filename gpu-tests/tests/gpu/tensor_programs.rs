@@ -236,8 +236,9 @@ pub fn check_file_for(
 
 /// Functions the emulated-types env refuses with a clear error instead of
 /// running them: without Int64 kiln emulates i64 tensors in memory, not i64
-/// values computed inside a region (an `arith.extsi` to i64 there).
-const REFUSED_WITHOUT_INT64: &[&str] = &["cmpi_i64_of_sign_extended_i32"];
+/// values computed inside a region (an `arith.extsi` to i64 there), nor an
+/// `arith.bitcast` between i64 and f64 (`edge_values_casts.mlir`).
+const REFUSED_WITHOUT_INT64: &[&str] = &["cmpi_i64_of_sign_extended_i32", "bitcast_edges"];
 
 /// Whether `failure` is one of those refusals and nothing else: it names
 /// the missing capability and one of the functions above, and reports at

@@ -29,7 +29,14 @@ pub fn parse(spec: &str) -> Result<(String, HostTensor)> {
         .map(|d| d.parse::<usize>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|_| err(format!("bad shape {:?}", parts.join("x"))))?;
-    let numel: usize = shape.iter().product();
+    // Sizes are checked, without overflow, against the host's memory
+    // before anything is allocated (the device's limits are checked when
+    // the tensor is uploaded).
+    let numel = kiln_core::host_memory::element_count(shape.iter().map(|&d| d as u64))
+        .ok_or_else(|| err(format!("{} elements overflow 64 bits", parts.join("x"))))?;
+    // Values are parsed as f64 (8 bytes each) before they become the tensor.
+    kiln_core::host_memory::check(numel, 8).map_err(|e| err(format!("{numel} elements: {e}")))?;
+    let numel = usize::try_from(numel).map_err(|_| err("too many elements".into()))?;
     let inner = values.trim().trim_start_matches('[').trim_end_matches(']');
     let items: Vec<&str> = inner
         .split(|c: char| c == ',' || c.is_whitespace())
@@ -48,7 +55,8 @@ pub fn parse(spec: &str) -> Result<(String, HostTensor)> {
         vals.push(v);
     }
     let vals = match vals.len() {
-        1 => vec![vals[0]; numel],
+        1 => kiln_core::host_memory::filled(vals[0], numel)
+            .map_err(|e| err(format!("{numel} elements: {e}")))?,
         n if n == numel => vals,
         n => bail!("--input {spec}: {n} values for {numel} elements (give 1 to fill, or all)"),
     };

@@ -345,33 +345,14 @@ const F64_REFUSAL: &str = "on f64 is refused: GLSL.std.450 defines it for 16- an
      only, and kiln has no f64-accurate lowering (computing it in f32 would give f32 accuracy)";
 
 /// Whether `m` lowers through a GLSL.std.450 instruction defined for 16-
-/// and 32-bit floats only (Exp, Log, Pow, the trigonometric and hyperbolic
-/// functions; `erf`, `expm1`, `log1p` and `log10` use Exp, Log and Log2).
+/// and 32-bit floats only (the trigonometric and hyperbolic functions;
+/// `erf` uses Exp). exp, exp2, expm1, log, log2, log10, log1p, powf and
+/// tanh have f64 expansions of their own (`lower::libm`).
 fn glsl_32bit_only(m: MathOp) -> bool {
     use MathOp::*;
     matches!(
         m,
-        Exp | Exp2
-            | ExpM1
-            | Log
-            | Log2
-            | Log10
-            | Log1p
-            | PowF
-            | Tanh
-            | Sin
-            | Cos
-            | Tan
-            | Asin
-            | Acos
-            | Atan
-            | Atan2
-            | Sinh
-            | Cosh
-            | Asinh
-            | Acosh
-            | Atanh
-            | Erf
+        Sin | Cos | Tan | Asin | Acos | Atan | Atan2 | Sinh | Cosh | Asinh | Acosh | Atanh | Erf
     )
 }
 

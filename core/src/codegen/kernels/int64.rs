@@ -8,7 +8,7 @@
 //! loop of 64 iterations, well within any loop cap).
 
 use crate::kernel::KValue;
-use crate::kernel::{KOpKind, KType};
+use crate::kernel::{FloatTy, KOpKind, KType};
 use crate::tensor::attr::CmpIPred;
 use crate::tensor::ops::ArithOp;
 use crate::tensor::types::ElemType;
@@ -374,6 +374,12 @@ impl Emitter<'_, '_, '_> {
             }
             FPToSI | FPToUI => {
                 let f = args[0];
+                // f16 cannot hold 2^-32 (the split's scale): widen first.
+                let f = if self.b.type_of(f) == KType::Float(FloatTy::F16) {
+                    self.b.cast(KOpKind::ArithExtF, f, KType::f32())
+                } else {
+                    f
+                };
                 let fty = self.b.type_of(f);
                 let t = self.b.unary(KOpKind::MathTrunc, f);
                 let inv = self.b.const_float(1.0 / 4_294_967_296.0, fty.clone());
@@ -389,6 +395,43 @@ impl Emitter<'_, '_, '_> {
                 };
                 let hi = self.b.cast(kh, h, KType::i32());
                 let lo = self.b.cast(KOpKind::ArithFPToUI, l, KType::i32());
+                // Out of range saturates at i64's (u64's) range, NaN gives
+                // 0, as everywhere in kiln (lower/helpers/saturate.rs): the
+                // halves alone would saturate separately.
+                let signed = a == FPToSI;
+                let fty = self.b.type_of(t);
+                let (lo_b, hi_b) = if signed {
+                    (-(2f64.powi(63)), 2f64.powi(63))
+                } else {
+                    (-1.0, 2f64.powi(64))
+                };
+                let hi_c = self.b.const_float(hi_b, fty.clone());
+                let lo_c = self.b.const_float(lo_b, fty.clone());
+                // (2^63 is +inf in f16: the infinities are tested apart.)
+                let inf = self.b.const_float(f64::INFINITY, fty.clone());
+                let ninf = self.b.const_float(f64::NEG_INFINITY, fty);
+                let above = self.b.cmpf("oge", t, hi_c);
+                let is_inf = self.b.cmpf("oeq", t, inf);
+                let above = self.b.binary(KOpKind::ArithOrI, above, is_inf);
+                let below = self.b.cmpf(if signed { "olt" } else { "ole" }, t, lo_c);
+                let is_ninf = self.b.cmpf("oeq", t, ninf);
+                let below = self.b.binary(KOpKind::ArithOrI, below, is_ninf);
+                let nan = self.b.cmpf("uno", t, t);
+                let (max_hi, min_hi) = if signed {
+                    (0x7fff_ffff, -0x8000_0000)
+                } else {
+                    (-1, 0)
+                };
+                let ones = self.b.const_int(-1, KType::i32());
+                let zero = self.b.const_int(0, KType::i32());
+                let max_hi = self.b.const_int(max_hi, KType::i32());
+                let min_hi = self.b.const_int(min_hi, KType::i32());
+                let lo = self.b.select(above, ones, lo);
+                let hi = self.b.select(above, max_hi, hi);
+                let lo = self.b.select(below, zero, lo);
+                let hi = self.b.select(below, min_hi, hi);
+                let lo = self.b.select(nan, zero, lo);
+                let hi = self.b.select(nan, zero, hi);
                 self.pair(lo, hi)
             }
             _ => {

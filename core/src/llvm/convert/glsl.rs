@@ -15,11 +15,12 @@
 //! `Radians`, `Degrees`, the clamps (`min(max(x, lo), hi)`), `FMix` (`x +
 //! a * (y - x)`), `Step`, `SmoothStep`, `Length`, `Distance`, `Normalize`,
 //! `Cross`, `FaceForward`, `Reflect`, `Refract`, `FindILsb` (`cttz`),
-//! `FindSMsb` / `FindUMsb` (`ctlz`; -1 when no bit is found), `ModfStruct`.
+//! `FindSMsb` / `FindUMsb` (`ctlz`; -1 when no bit is found), `ModfStruct`,
+//! `FrexpStruct` (`llvm.frexp`).
 //! `Asin`, `Acos`, `Atan`, `Atan2`, `Sinh`, `Cosh`, `Asinh`, `Acosh`,
 //! `Atanh` and `Ldexp` have no LLVM intrinsic: they call C's libm
 //! (`asinf`/`asin`, ...), lane by lane for vectors, `half` through
-//! `float`. The packing ops, `Frexp`, `Modf` (pointer form), `Determinant`
+//! `float`. The packing ops, `Frexp` (pointer form), `Modf` (pointer form), `Determinant`
 //! and `MatrixInverse` have no conversion.
 
 use super::super::error::ConvertError;
@@ -324,6 +325,26 @@ impl Fx<'_, '_> {
                 let s = self.b.undef(ty);
                 let s = self.b.insert_value(s, fract, vec![0]);
                 self.b.insert_value(s, whole, vec![1])
+            }
+            "FrexpStruct" => {
+                // llvm.frexp returns a literal (unpacked) struct; the
+                // SPIR-V struct converts to a packed one: fields moved over.
+                let x = self.arg(op, 0)?;
+                let xty = self.b.ty(x).clone();
+                let ety = xty.with_scalar(LType::I32);
+                let lit = LType::Struct {
+                    packed: false,
+                    fields: vec![xty.clone(), ety.clone()],
+                };
+                let r = self
+                    .b
+                    .intrinsic("frexp", vec![xty.clone(), ety.clone()], vec![x], lit);
+                let m = self.b.extract_value(r, vec![0], xty);
+                let e = self.b.extract_value(r, vec![1], ety);
+                let ty = self.res_ty(op)?;
+                let s = self.b.undef(ty);
+                let s = self.b.insert_value(s, m, vec![0]);
+                self.b.insert_value(s, e, vec![1])
             }
             "Asin" | "Acos" | "Atan" | "Sinh" | "Cosh" | "Asinh" | "Acosh" | "Atanh" => {
                 let x = self.arg(op, 0)?;

@@ -70,7 +70,7 @@ struct Printer {
     nontemporal: Option<usize>,
 }
 
-fn mangle(t: &LType) -> String {
+pub(super) fn mangle(t: &LType) -> String {
     match t {
         LType::Int(w) => format!("i{w}"),
         LType::Half => "f16".into(),

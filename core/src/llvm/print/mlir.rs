@@ -475,6 +475,20 @@ fn instruction(f: &Function, names: &Names, inst: &Inst) -> String {
                     all_types()
                 )
             }
+            // MLIR 19's LLVM dialect has no op for llvm.frexp: the generic
+            // intrinsic call, with the overloads mangled as LLVM does.
+            (None, "frexp") => {
+                let mut full = String::from("llvm.frexp");
+                for o in &intr.overloads {
+                    full.push('.');
+                    full.push_str(&super::llvm_ir::mangle(o));
+                }
+                format!(
+                    "llvm.call_intrinsic \"{full}\"({}) : ({}) -> {rty}",
+                    all(),
+                    all_types()
+                )
+            }
             (None, name) => format!("llvm.intr.{name}({}) : ({}) -> {rty}", all(), all_types()),
         },
         InstKind::AtomicRmw { op, ordering } => format!(

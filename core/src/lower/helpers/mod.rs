@@ -8,6 +8,8 @@
 //! * [`memory`]: element access to a memref (`memref.load`/`store`,
 //!   `vector.load`/`store`) and module variables for workgroup and private
 //!   buffers (kernel attributions, `memref.alloc`).
+//! * [`saturate`]: `fptosi` / `fptoui` defined (saturating) where MLIR
+//!   leaves them undefined (`arith`).
 //! * [`reduce`]: the combiners of reductions (`gpu.subgroup_reduce`,
 //!   `vector.reduction`).
 //! * [`texel`]: read-only memrefs bound as uniform texel buffers
@@ -16,4 +18,5 @@
 pub(crate) mod ints;
 pub(crate) mod memory;
 pub(crate) mod reduce;
+pub(crate) mod saturate;
 pub(crate) mod texel;
