@@ -7,6 +7,8 @@
 #
 #   bash ci/python.sh            # set up, build, install, test
 #   bash ci/python.sh --setup    # only the venv
+#   bash ci/python.sh --install  # the venv, then build and install the wheel
+#   bash ci/python.sh --test     # only pytest against the installed wheel
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,11 +20,17 @@ if ! "$venv/bin/python" -m pip freeze 2>/dev/null | grep -qx "onnxruntime==1.32.
   python3 -m venv "$venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check "${pins[@]}"
 fi
-[ "${1:-}" = "--setup" ] && exit 0
+mode="${1:-all}"
+[ "$mode" = "--setup" ] && exit 0
 
-wheels="$(mktemp -d)"
-trap 'rm -rf "$wheels"' EXIT
-(cd python && "$venv/bin/maturin" build -q --profile dev -i "$venv/bin/python" -o "$wheels")
-"$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheels"/kiln-*.whl
-# From outside python/ so that `import kiln` is the installed wheel.
-(cd "$wheels" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests")
+if [ "$mode" != "--test" ]; then
+  wheels="$(mktemp -d)"
+  trap 'rm -rf "$wheels"' EXIT
+  (cd python && "$venv/bin/maturin" build -q --profile dev -i "$venv/bin/python" -o "$wheels")
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheels"/kiln-*.whl
+fi
+[ "$mode" = "--install" ] && exit 0
+
+# From outside the repo so that `import kiln` is the installed wheel.
+tests="$PWD/python/tests"
+(cd "$(mktemp -d)" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$tests")
