@@ -80,6 +80,13 @@ def main():
     gout2 = (0.5 * (ga2.astype(np.float64) @ gb.T.astype(np.float64)) + 2.0 * gc).astype(np.float32)
     out += [arr("GEMM_A2", ga2), arr("GEMM_OUT2", gout2)]
 
+    # Gather of a table w (5,) at 108 indices t given at import (a model
+    # run with its inputs known): numpy's take. Past 78 operands of one
+    # concat, lavapipe read zeros (selections nested deeper than 80).
+    gw = rng.standard_normal((5,)).astype(np.float32)
+    gt = rng.integers(-5, 5, (108,)).astype(np.int64)
+    out += [arr("GATHER_W", gw), arr("GATHER_T", gt, "i64"), arr("GATHER_OUT", np.take(gw, gt))]
+
     print("".join(out), end="")
 
 

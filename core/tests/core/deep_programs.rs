@@ -3,7 +3,10 @@
 //! dispatch regions; a chain of 5,000 compiles to kernels of bounded
 //! depth that pass spirv-val (it overflowed the stack in the kernel
 //! emitter before dispatches bounded their fused chains); nestings of
-//! 100,000 regions in each text form are errors naming the nesting.
+//! 100,000 regions in each text form are errors naming the nesting;
+//! kernels nesting selections deeper than the serializer's 64 are an
+//! error, not a stack overflow (it recursed once per level) nor a binary
+//! lavapipe runs wrongly (it ignores selections nested deeper than 80).
 
 use kiln_core::codegen::analysis::FuncInfo;
 use kiln_core::codegen::regions::{form_dispatch_regions, MAX_FUSED_CHAIN};
@@ -107,4 +110,41 @@ fn nestings_of_100000_are_errors_in_every_text_form() {
     );
     let err = kiln_core::text::parse(&spv).expect_err("too deep");
     assert!(err.to_string().contains("too deep"), "{err}");
+}
+
+/// A kernel of `depth` `scf.if`s one inside the other, each storing.
+fn nested_ifs(depth: usize) -> String {
+    format!(
+        "gpu.module @k {{ gpu.func @f(%m: memref<4xf32>) kernel attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [1, 1, 1]>}} {{\n\
+         %i = arith.constant 0 : index\n%x = arith.constant 1.0 : f32\n\
+         %t = gpu.thread_id x\n%c = arith.cmpi eq, %t, %i : index\n{}\ngpu.return\n}} }}\n",
+        nest("scf.if %c {\nmemref.store %x, %m[%i] : memref<4xf32>\n", "", "}\n", depth)
+    )
+}
+
+#[test]
+fn selections_nested_deeper_than_64_are_a_serializer_error() {
+    use kiln_core::binary::serialize::MAX_CONSTRUCT_DEPTH;
+    use kiln_core::lower::{compile_to_binaries, LowerOptions};
+    let lower = |depth| {
+        let km = kiln_core::kernel::parse(&nested_ifs(depth)).expect("parses");
+        compile_to_binaries(
+            &km,
+            Some(&crate::lower_util::lavapipe()),
+            &LowerOptions::default(),
+        )
+    };
+    let ok = lower(MAX_CONSTRUCT_DEPTH).expect("64 deep serializes");
+    crate::lower_util::spirv_val(&ok[0].words, ok[0].validation_env.name(), "64 deep");
+    let err = lower(MAX_CONSTRUCT_DEPTH + 1).expect_err("65 deep is refused");
+    let chain = format!(
+        "{err}: {}",
+        std::error::Error::source(&err)
+            .map(ToString::to_string)
+            .unwrap_or_default()
+    );
+    assert!(
+        chain.contains("constructs nested more than 64 deep"),
+        "{chain}"
+    );
 }

@@ -111,3 +111,318 @@ func.func @concat_dynamic_operands() {
       [19213, 18428, -31318, 16925, -10814, 19213, 18428, -31318, 16925, -10814]]> : tensor<2x10xi16>) : tensor<2x10xi16>
   return
 }
+
+func.func @concat_many_operands() {
+  %in1 = util.unfoldable_constant dense<[-0.31334323, 0.6593566, -0.52207214, -0.6734317, -0.8582828]> : tensor<5xf32>
+  %s1 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s2 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s3 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s4 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s5 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s6 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s7 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s8 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s9 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s10 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s11 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s12 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s13 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s14 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s15 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s16 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s17 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s18 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s19 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s20 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s21 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s22 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s23 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s24 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s25 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s26 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s27 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s28 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s29 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s30 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s31 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s32 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s33 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s34 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s35 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s36 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s37 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s38 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s39 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s40 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s41 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s42 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s43 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s44 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s45 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s46 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s47 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s48 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s49 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s50 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s51 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s52 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s53 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s54 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s55 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s56 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s57 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s58 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s59 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s60 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s61 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s62 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s63 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s64 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s65 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s66 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s67 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s68 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s69 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s70 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s71 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s72 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s73 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s74 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s75 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s76 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s77 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s78 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s79 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s80 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s81 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s82 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s83 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s84 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s85 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s86 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s87 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s88 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s89 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s90 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s91 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s92 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s93 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s94 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s95 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s96 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s97 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s98 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s99 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s100 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s101 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s102 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s103 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s104 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s105 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s106 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s107 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s108 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s109 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s110 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s111 = tensor.extract_slice %in1[3] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s112 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s113 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s114 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s115 = tensor.extract_slice %in1[0] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s116 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s117 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s118 = tensor.extract_slice %in1[4] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s119 = tensor.extract_slice %in1[1] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %s120 = tensor.extract_slice %in1[2] [1] [1] : tensor<5xf32> to tensor<1xf32>
+  %cat1 = tensor.concat dim(0) %s1, %s2, %s3, %s4, %s5, %s6, %s7, %s8, %s9, %s10, %s11, %s12, %s13, %s14, %s15, %s16, %s17, %s18, %s19, %s20, %s21, %s22, %s23, %s24, %s25, %s26, %s27, %s28, %s29, %s30, %s31, %s32, %s33, %s34, %s35, %s36, %s37, %s38, %s39, %s40, %s41, %s42, %s43, %s44, %s45, %s46, %s47, %s48, %s49, %s50, %s51, %s52, %s53, %s54, %s55, %s56, %s57, %s58, %s59, %s60, %s61, %s62, %s63, %s64, %s65, %s66, %s67, %s68, %s69, %s70, %s71, %s72, %s73, %s74, %s75, %s76, %s77, %s78, %s79, %s80, %s81, %s82, %s83, %s84, %s85, %s86, %s87, %s88, %s89, %s90, %s91, %s92, %s93, %s94, %s95, %s96, %s97, %s98, %s99, %s100, %s101, %s102, %s103, %s104, %s105, %s106, %s107, %s108, %s109, %s110, %s111, %s112, %s113, %s114, %s115, %s116, %s117, %s118, %s119, %s120 : (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<120xf32>
+  check.expect_eq_const(%cat1, dense<[0.6593566, -0.31334323, -0.31334323, -0.52207214, 0.6593566, -0.52207214, -0.6734317,
+      -0.31334323, 0.6593566, -0.8582828, 0.6593566, -0.8582828, -0.52207214, -0.31334323, -0.6734317,
+      -0.8582828, 0.6593566, -0.6734317, -0.31334323, -0.52207214, -0.6734317, -0.6734317, -0.6734317,
+      -0.8582828, 0.6593566, -0.52207214, -0.8582828, -0.8582828, -0.6734317, -0.6734317, -0.31334323,
+      -0.6734317, -0.31334323, -0.8582828, -0.6734317, -0.6734317, -0.52207214, -0.8582828,
+      -0.52207214, -0.52207214, -0.31334323, -0.31334323, -0.8582828, -0.6734317, -0.31334323,
+      0.6593566, -0.6734317, -0.8582828, -0.6734317, -0.8582828, -0.31334323, -0.8582828, -0.6734317,
+      -0.8582828, -0.6734317, 0.6593566, 0.6593566, 0.6593566, 0.6593566, -0.52207214, -0.31334323,
+      -0.8582828, -0.6734317, -0.8582828, 0.6593566, -0.52207214, -0.31334323, -0.31334323,
+      -0.52207214, -0.31334323, -0.52207214, -0.52207214, -0.52207214, -0.6734317, 0.6593566,
+      -0.8582828, -0.52207214, -0.52207214, -0.8582828, -0.31334323, -0.52207214, -0.52207214,
+      -0.31334323, -0.52207214, -0.8582828, -0.52207214, 0.6593566, -0.52207214, -0.52207214,
+      0.6593566, -0.31334323, 0.6593566, 0.6593566, -0.31334323, -0.6734317, 0.6593566, -0.6734317,
+      0.6593566, -0.52207214, 0.6593566, -0.31334323, -0.6734317, -0.6734317, 0.6593566, -0.8582828,
+      -0.8582828, -0.52207214, -0.8582828, -0.31334323, -0.31334323, -0.6734317, -0.8582828,
+      -0.31334323, 0.6593566, -0.31334323, -0.8582828, -0.8582828, -0.8582828, 0.6593566, -0.52207214]> : tensor<120xf32>) : tensor<120xf32>
+  %in2 = util.unfoldable_constant dense<[[-373, 433, -489, 698, 369, -315, -698, 730, 77, -855, -646, 339, -138, -549, -794, 668,
+        -513, -773, -695, -229, -522, -80, 693, 805, -527, -363, 144, 900, 253, 344, -147, -451, -649,
+        280, 649, 504, 441, -695, 628, -394, 283, 617, -597, 843, 272, 86, 815, -326, 26, 534, 457,
+        601, -993, -906, 147, -537, -312, 646, -242, -382, 203, -412, 520, -557, 846, 302, 189, -810,
+        214, -935, -894, -212, -862, 357, -483, 437, 129, 87, 62, 179, 249, -791, -883, 371, 422,
+        -660, 296, 834, 35, 508, 574, 941, -68, -786, -338, -916, -627, -833, -642, -445, -243, 902,
+        -156, 241, 938, 270, 873, -81, -392, -57, -604, 144, 814, 740, -551, 176, -198, 532, 440,
+        -873, 956, 326, -330, -373, 720, 516, -275, 455, -578, 29, -765, -906, 159, -938, 929, -519,
+        623, -568, 622, -257, 114, -350, -526, 753, 984, -691, -759, -501, 264, 756, 567, 736, 677,
+        -455, 649, -146, 511, 62, 797, -47, 369, 215, 164, 734, -25, 345, 72, 72, -368, -884, 730,
+        744, 224, -517, 244, 365, -936, -87, -438, 89, -774, -338, -328, 597, 651, -915, 248, -593,
+        -226, -271, 427, -564, -440, -443, -232, -432, -886, 971, -274, -603],
+      [371, -670, -589, -477, 271, 852, -937, -202, 605, 480, -955, 323, -426, 519, 951, 648, 776, 11,
+        153, -898, -315, -971, -139, -955, 587, 113, -921, -531, -284, 946, 303, 209, -75, -727, 950,
+        610, -661, 590, 292, 290, 115, 79, 498, -947, 821, -354, -83, 250, -623, 460, 930, -87, -808,
+        528, 227, -572, -666, -278, -705, -161, -588, -539, 521, 161, -146, -552, -58, 597, 641, -962,
+        -855, 199, -260, -366, 479, 424, -684, -802, -211, 514, 954, 922, -807, 822, 901, 652, 886,
+        -98, 818, 774, 767, 998, -213, 601, -913, 709, 845, -402, -507, 806, -478, -245, -962, 201,
+        -335, 385, 973, -943, -47, 21, 713, 282, -186, -331, -591, 51, 189, 58, -783, -982, -957, 469,
+        752, -375, -222, -396, -60, -159, 153, 14, -640, -36, -627, -606, -748, 705, 889, -972, 610,
+        -641, 217, 304, -357, -933, -639, -842, -88, -130, -573, -260, 218, 696, -591, -554, -761,
+        -545, -440, -123, 611, 953, 258, -968, -746, -346, -232, -215, -338, 994, 196, 714, -437, 27,
+        -788, -756, -914, -217, -789, -780, 876, -128, 480, -624, -981, -414, 354, 953, -380, -709,
+        457, 216, 439, 46, -223, -388, 203, -200, 601, -572, 988, 764],
+      [768, -828, 241, -396, 872, 73, -511, 328, 676, 525, 331, -676, 32, -406, -584, -914, -881,
+        -504, -663, -608, 603, -610, 755, 460, -456, -137, -263, -92, 910, -444, -836, -478, -696,
+        -194, -217, 676, -356, 96, 746, -866, -172, -264, -69, 785, 919, -176, -435, -890, 214, -499,
+        856, 769, 533, 147, -170, -547, 866, 449, -32, 281, -703, -834, 271, 166, -15, 850, 996, -489,
+        -532, 301, -842, -19, 658, 897, -619, 878, 426, 411, 612, 454, 736, -965, -129, 615, -719,
+        -179, -917, -696, 833, -772, 62, -784, -115, -796, 72, 190, -300, 761, 585, 391, -236, 781,
+        993, 115, -841, -139, 569, -354, 111, 721, 467, 61, -920, -164, 671, 670, 566, 890, 669, 789,
+        344, -534, 220, 553, 906, 573, -615, 937, -669, -567, -865, -4, -244, -284, 377, 896, -363,
+        -126, 931, -382, 227, 515, 569, -457, 884, -248, 680, 86, -210, -186, 99, 657, 645, 714, 366,
+        -522, -169, -485, 244, 32, -54, 685, -190, -122, 298, 251, 189, -578, -570, -534, 543, -478,
+        846, 536, -457, -223, 745, -452, -94, 185, -267, 266, 434, 215, -868, 959, -277, -379, 75,
+        -201, -617, 743, -380, 540, 799, -735, 195, 214, -645, -629]]> : tensor<3x200xi32>
+  %s121 = tensor.extract_slice %in2[0, 0] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s122 = tensor.extract_slice %in2[0, 2] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s123 = tensor.extract_slice %in2[0, 5] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s124 = tensor.extract_slice %in2[0, 6] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s125 = tensor.extract_slice %in2[0, 8] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s126 = tensor.extract_slice %in2[0, 11] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s127 = tensor.extract_slice %in2[0, 12] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s128 = tensor.extract_slice %in2[0, 14] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s129 = tensor.extract_slice %in2[0, 17] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s130 = tensor.extract_slice %in2[0, 18] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s131 = tensor.extract_slice %in2[0, 20] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s132 = tensor.extract_slice %in2[0, 23] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s133 = tensor.extract_slice %in2[0, 24] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s134 = tensor.extract_slice %in2[0, 26] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s135 = tensor.extract_slice %in2[0, 29] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s136 = tensor.extract_slice %in2[0, 30] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s137 = tensor.extract_slice %in2[0, 32] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s138 = tensor.extract_slice %in2[0, 35] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s139 = tensor.extract_slice %in2[0, 36] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s140 = tensor.extract_slice %in2[0, 38] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s141 = tensor.extract_slice %in2[0, 41] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s142 = tensor.extract_slice %in2[0, 42] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s143 = tensor.extract_slice %in2[0, 44] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s144 = tensor.extract_slice %in2[0, 47] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s145 = tensor.extract_slice %in2[0, 48] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s146 = tensor.extract_slice %in2[0, 50] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s147 = tensor.extract_slice %in2[0, 53] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s148 = tensor.extract_slice %in2[0, 54] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s149 = tensor.extract_slice %in2[0, 56] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s150 = tensor.extract_slice %in2[0, 59] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s151 = tensor.extract_slice %in2[0, 60] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s152 = tensor.extract_slice %in2[0, 62] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s153 = tensor.extract_slice %in2[0, 65] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s154 = tensor.extract_slice %in2[0, 66] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s155 = tensor.extract_slice %in2[0, 68] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s156 = tensor.extract_slice %in2[0, 71] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s157 = tensor.extract_slice %in2[0, 72] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s158 = tensor.extract_slice %in2[0, 74] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s159 = tensor.extract_slice %in2[0, 77] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s160 = tensor.extract_slice %in2[0, 78] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s161 = tensor.extract_slice %in2[0, 80] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s162 = tensor.extract_slice %in2[0, 83] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s163 = tensor.extract_slice %in2[0, 84] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s164 = tensor.extract_slice %in2[0, 86] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s165 = tensor.extract_slice %in2[0, 89] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s166 = tensor.extract_slice %in2[0, 90] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s167 = tensor.extract_slice %in2[0, 92] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s168 = tensor.extract_slice %in2[0, 95] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s169 = tensor.extract_slice %in2[0, 96] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s170 = tensor.extract_slice %in2[0, 98] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s171 = tensor.extract_slice %in2[0, 101] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s172 = tensor.extract_slice %in2[0, 102] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s173 = tensor.extract_slice %in2[0, 104] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s174 = tensor.extract_slice %in2[0, 107] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s175 = tensor.extract_slice %in2[0, 108] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s176 = tensor.extract_slice %in2[0, 110] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s177 = tensor.extract_slice %in2[0, 113] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s178 = tensor.extract_slice %in2[0, 114] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s179 = tensor.extract_slice %in2[0, 116] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s180 = tensor.extract_slice %in2[0, 119] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s181 = tensor.extract_slice %in2[0, 120] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s182 = tensor.extract_slice %in2[0, 122] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s183 = tensor.extract_slice %in2[0, 125] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s184 = tensor.extract_slice %in2[0, 126] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s185 = tensor.extract_slice %in2[0, 128] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s186 = tensor.extract_slice %in2[0, 131] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s187 = tensor.extract_slice %in2[0, 132] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s188 = tensor.extract_slice %in2[0, 134] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s189 = tensor.extract_slice %in2[0, 137] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s190 = tensor.extract_slice %in2[0, 138] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s191 = tensor.extract_slice %in2[0, 140] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s192 = tensor.extract_slice %in2[0, 143] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s193 = tensor.extract_slice %in2[0, 144] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s194 = tensor.extract_slice %in2[0, 146] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s195 = tensor.extract_slice %in2[0, 149] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s196 = tensor.extract_slice %in2[0, 150] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s197 = tensor.extract_slice %in2[0, 152] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s198 = tensor.extract_slice %in2[0, 155] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s199 = tensor.extract_slice %in2[0, 156] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s200 = tensor.extract_slice %in2[0, 158] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s201 = tensor.extract_slice %in2[0, 161] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s202 = tensor.extract_slice %in2[0, 162] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s203 = tensor.extract_slice %in2[0, 164] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s204 = tensor.extract_slice %in2[0, 167] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s205 = tensor.extract_slice %in2[0, 168] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s206 = tensor.extract_slice %in2[0, 170] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s207 = tensor.extract_slice %in2[0, 173] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s208 = tensor.extract_slice %in2[0, 174] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s209 = tensor.extract_slice %in2[0, 176] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s210 = tensor.extract_slice %in2[0, 179] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s211 = tensor.extract_slice %in2[0, 180] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s212 = tensor.extract_slice %in2[0, 182] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s213 = tensor.extract_slice %in2[0, 185] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s214 = tensor.extract_slice %in2[0, 186] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s215 = tensor.extract_slice %in2[0, 188] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s216 = tensor.extract_slice %in2[0, 191] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s217 = tensor.extract_slice %in2[0, 192] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %s218 = tensor.extract_slice %in2[0, 194] [3, 3] [1, 1] : tensor<3x200xi32> to tensor<3x3xi32>
+  %s219 = tensor.extract_slice %in2[0, 197] [3, 1] [1, 1] : tensor<3x200xi32> to tensor<3x1xi32>
+  %s220 = tensor.extract_slice %in2[0, 198] [3, 2] [1, 1] : tensor<3x200xi32> to tensor<3x2xi32>
+  %cat2 = tensor.concat dim(1) %s220, %s219, %s218, %s217, %s216, %s215, %s214, %s213, %s212, %s211, %s210, %s209, %s208, %s207, %s206, %s205, %s204, %s203, %s202, %s201, %s200, %s199, %s198, %s197, %s196, %s195, %s194, %s193, %s192, %s191, %s190, %s189, %s188, %s187, %s186, %s185, %s184, %s183, %s182, %s181, %s180, %s179, %s178, %s177, %s176, %s175, %s174, %s173, %s172, %s171, %s170, %s169, %s168, %s167, %s166, %s165, %s164, %s163, %s162, %s161, %s160, %s159, %s158, %s157, %s156, %s155, %s154, %s153, %s152, %s151, %s150, %s149, %s148, %s147, %s146, %s145, %s144, %s143, %s142, %s141, %s140, %s139, %s138, %s137, %s136, %s135, %s134, %s133, %s132, %s131, %s130, %s129, %s128, %s127, %s126, %s125, %s124, %s123, %s122, %s121 : (tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>, tensor<3x1xi32>, tensor<3x3xi32>, tensor<3x2xi32>) -> tensor<3x200xi32>
+  check.expect_eq_const(%cat2, dense<[[-274, -603, 971, -232, -432, -886, -440, -443, -564, -226, -271, 427, 248, -593, -915, -328,
+        597, 651, -774, -338, 89, -936, -87, -438, 244, 365, -517, 730, 744, 224, -368, -884, 72, -25,
+        345, 72, 164, 734, 215, 797, -47, 369, 511, 62, -146, 677, -455, 649, 567, 736, 756, -759,
+        -501, 264, 984, -691, 753, 114, -350, -526, 622, -257, -568, 929, -519, 623, 159, -938, -906,
+        -578, 29, -765, -275, 455, 516, -330, -373, 720, 956, 326, -873, -198, 532, 440, -551, 176,
+        740, -604, 144, 814, -392, -57, -81, 938, 270, 873, -156, 241, 902, -642, -445, -243, -627,
+        -833, -916, -68, -786, -338, 574, 941, 508, 296, 834, 35, 422, -660, 371, 249, -791, -883, 62,
+        179, 87, -483, 437, 129, -862, 357, -212, 214, -935, -894, 189, -810, 302, 520, -557, 846,
+        203, -412, -382, -312, 646, -242, 147, -537, -906, 457, 601, -993, 26, 534, -326, 272, 86,
+        815, -597, 843, 617, 628, -394, 283, 441, -695, 504, -649, 280, 649, -147, -451, 344, 144,
+        900, 253, -527, -363, 805, -522, -80, 693, -695, -229, -773, -794, 668, -513, -138, -549, 339,
+        77, -855, -646, -698, 730, -315, -489, 698, 369, -373, 433],
+      [988, 764, -572, 203, -200, 601, -223, -388, 46, 457, 216, 439, -380, -709, 953, -981, -414,
+        354, 480, -624, -128, -789, -780, 876, -914, -217, -756, -437, 27, -788, 196, 714, 994, -232,
+        -215, -338, -746, -346, -968, 611, 953, 258, -440, -123, -545, -591, -554, -761, 218, 696,
+        -260, -88, -130, -573, -639, -842, -933, 217, 304, -357, 610, -641, -972, -748, 705, 889,
+        -627, -606, -36, 153, 14, -640, -60, -159, -396, 752, -375, -222, -957, 469, -982, 189, 58,
+        -783, -591, 51, -331, 713, 282, -186, -47, 21, -943, -335, 385, 973, -962, 201, -245, -507,
+        806, -478, 845, -402, 709, -213, 601, -913, 767, 998, 774, 886, -98, 818, 901, 652, 822, 954,
+        922, -807, -211, 514, -802, 479, 424, -684, -260, -366, 199, 641, -962, -855, -58, 597, -552,
+        521, 161, -146, -588, -539, -161, -666, -278, -705, 227, -572, 528, 930, -87, -808, -623, 460,
+        250, 821, -354, -83, 498, -947, 79, 292, 290, 115, -661, 590, 610, -75, -727, 950, 303, 209,
+        946, -921, -531, -284, 587, 113, -955, -315, -971, -139, 153, -898, 11, 951, 648, 776, -426,
+        519, 323, 605, 480, -955, -937, -202, 852, -589, -477, 271, 371, -670],
+      [-645, -629, 214, 799, -735, 195, -380, 540, 743, 75, -201, -617, -277, -379, 959, 434, 215,
+        -868, -267, 266, 185, 745, -452, -94, -457, -223, 536, 543, -478, 846, -570, -534, -578, 298,
+        251, 189, -190, -122, 685, 244, 32, -54, -169, -485, -522, 645, 714, 366, 99, 657, -186, 680,
+        86, -210, 884, -248, -457, 227, 515, 569, 931, -382, -126, 377, 896, -363, -244, -284, -4,
+        -669, -567, -865, -615, 937, 573, 220, 553, 906, 344, -534, 789, 566, 890, 669, 671, 670,
+        -164, 467, 61, -920, 111, 721, -354, -841, -139, 569, 993, 115, 781, 585, 391, -236, -300,
+        761, 190, -115, -796, 72, 62, -784, -772, -917, -696, 833, -719, -179, 615, 736, -965, -129,
+        612, 454, 411, -619, 878, 426, 658, 897, -19, -532, 301, -842, 996, -489, 850, 271, 166, -15,
+        -703, -834, 281, 866, 449, -32, -170, -547, 147, 856, 769, 533, 214, -499, -890, 919, -176,
+        -435, -69, 785, -264, 746, -866, -172, -356, 96, 676, -696, -194, -217, -836, -478, -444,
+        -263, -92, 910, -456, -137, 460, 603, -610, 755, -663, -608, -504, -584, -914, -881, 32, -406,
+        -676, 676, 525, 331, -511, 328, 73, 241, -396, 872, 768, -828]]> : tensor<3x200xi32>) : tensor<3x200xi32>
+  return
+}

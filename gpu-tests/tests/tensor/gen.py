@@ -5153,6 +5153,32 @@ def _(F):
     D = f.const(c, 'i16')
     f.expect_eq_const(concat(f, 1, [C, D], (2, 10), (1,)), np.concatenate([c, c], axis=1))
 
+    # Many operands (an ONNX Gather with indices known at import is a
+    # concat of one slice per index): 120 slices of a table along dim 0,
+    # and 97 unequal slices along dim 1. lavapipe ignores selections nested
+    # deeper than 80 (llvmpipe's LP_MAX_TGSI_NESTING), so one selection per
+    # operand read zeros from element 78 on.
+    f = F.fn('concat_many_operands')
+    w = f.rng.floats((5,), 'f32')
+    W = f.const(w, 'f32')
+    picks = [int(k) for k in f.rng.ints((120,), 0, 4)]
+    parts = [f.op('tensor.extract_slice %s[%d] [1] [1] : %s to %s'
+                  % (W, k, W.ty, ttype((1,), 'f32')), 'f32', (1,), hint='s')
+             for k in picks]
+    f.expect_eq_const(concat(f, 0, parts, (120,)), w[picks])
+    m = f.rng.ints((3, 200), -1000, 1000).astype(np.int32)
+    M = f.const(m, 'i32')
+    cuts = [0]
+    while cuts[-1] < 200:
+        cuts.append(min(200, cuts[-1] + 1 + len(cuts) % 3))
+    cols = []
+    for lo, hi in zip(cuts, cuts[1:]):
+        cols.append(f.op('tensor.extract_slice %s[0, %d] [3, %d] [1, 1] : %s to %s'
+                         % (M, lo, hi - lo, M.ty, ttype((3, hi - lo), 'i32')),
+                         'i32', (3, hi - lo), hint='s'))
+    f.expect_eq_const(concat(f, 1, cols[::-1], (3, 200)),
+                      np.concatenate([m[:, lo:hi] for lo, hi in zip(cuts, cuts[1:])][::-1], axis=1))
+
 
 @testfile('splat.mlir', '''
 tensor.splat of a run-time scalar into static and dynamic shapes (sizes

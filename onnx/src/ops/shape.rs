@@ -321,8 +321,14 @@ pub fn slice(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     )])
 }
 
+/// Most indices known at import a Gather takes as slices; past it, the
+/// run-time gather (one indexed load per element) is the smaller kernel.
+const SLICED_GATHER_LIMIT: usize = 16;
+
 /// `Gather(axis)` with indices known at import time: one slice per index,
-/// concatenated.
+/// concatenated (what shape computations fold through); more than
+/// [`SLICED_GATHER_LIMIT`] indices (a model imported with its inputs'
+/// values) take the run-time gather.
 pub fn gather(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let a = n.input(0)?;
     let src = static_shape(n, a)?;
@@ -336,12 +342,16 @@ pub fn gather(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let s = c.ssa(a);
     let mut slice_shape = src.clone();
     slice_shape[axis] = 1;
+    let ks = idx.ints();
+    if let Some(&k) = ks.iter().find(|&&k| !(-dim..dim).contains(&k)) {
+        return Err(n.err(format!("index {k} out of range for a dimension of {dim}")));
+    }
+    if ks.len() > SLICED_GATHER_LIMIT {
+        return super::gather::gather_runtime(c, n);
+    }
     let mut parts = Vec::new();
-    for k in idx.ints() {
+    for k in ks {
         let k = if k < 0 { k + dim } else { k };
-        if !(0..dim).contains(&k) {
-            return Err(n.err(format!("index {k} out of range for a dimension of {dim}")));
-        }
         let mut off = vec![0i64; r];
         off[axis] = k;
         let ty =

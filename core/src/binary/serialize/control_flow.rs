@@ -36,7 +36,7 @@ use rspirv::dr::{self, Instruction, Operand};
 use rspirv::spirv;
 
 use super::tables::FxHashMap;
-use super::{inst, OpProblem, Result, Serializer};
+use super::{inst, OpProblem, Result, Serializer, MAX_CONSTRUCT_DEPTH};
 use crate::grammar::OperandKind;
 use crate::ir::{AttrKind, Block, Op, OpKind, Value};
 
@@ -60,6 +60,8 @@ pub(super) struct FnState {
     /// Function-local values given an id; forgotten at the end of the
     /// function so that a use from another function is caught.
     pub(super) locals: Vec<Value>,
+    /// Constructs (selections, loops) being emitted around the current op.
+    depth: usize,
 }
 
 /// An `OpPhi` awaiting its operands.
@@ -589,8 +591,25 @@ impl Serializer<'_> {
         })
     }
 
+    /// Enters construct `op`: an error past [`MAX_CONSTRUCT_DEPTH`] (the
+    /// serializer recurses once per level; a bound keeps the stack small).
+    fn enter_construct(&mut self, op: Op) -> Result<()> {
+        if self.func.depth >= MAX_CONSTRUCT_DEPTH {
+            return Err(self.err(op, OpProblem::TooDeep(MAX_CONSTRUCT_DEPTH)));
+        }
+        self.func.depth += 1;
+        Ok(())
+    }
+
     /// `spv.mlir.selection`.
     fn process_selection(&mut self, op: Op) -> Result<()> {
+        self.enter_construct(op)?;
+        self.selection(op)?;
+        self.func.depth -= 1;
+        Ok(())
+    }
+
+    fn selection(&mut self, op: Op) -> Result<()> {
         let c = self.construct_blocks(op)?;
         let control = self
             .enum_attr(op, "selection_control", OperandKind::SelectionControl)?
@@ -614,6 +633,13 @@ impl Serializer<'_> {
 
     /// `spv.mlir.loop`.
     fn process_loop(&mut self, op: Op) -> Result<()> {
+        self.enter_construct(op)?;
+        self.loop_(op)?;
+        self.func.depth -= 1;
+        Ok(())
+    }
+
+    fn loop_(&mut self, op: Op) -> Result<()> {
         let c = self.construct_blocks(op)?;
         let control = self
             .enum_attr(op, "loop_control", OperandKind::LoopControl)?

@@ -142,6 +142,10 @@ pub enum OpProblem {
     /// terminator, an op at the wrong nesting level, ...).
     #[error("{0}")]
     Structure(String),
+    /// Selections and loops nested deeper than the serializer takes
+    /// ([`MAX_CONSTRUCT_DEPTH`](super::MAX_CONSTRUCT_DEPTH)).
+    #[error("constructs nested more than {0} deep (kiln's deserializer takes {0}; lavapipe ignores selections nested deeper than 80)")]
+    TooDeep(usize),
     /// The op's instruction needs more words than a word count holds.
     #[error("needs an instruction of {0} words; SPIR-V's word count allows at most 65,535")]
     TooManyWords(usize),

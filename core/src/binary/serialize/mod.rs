@@ -61,6 +61,12 @@ use self::control_flow::FnState;
 use self::tables::{FxHashMap, IdMap};
 use self::types::TypeKey;
 
+/// The deepest nesting of selections and loops the serializer writes
+/// (deeper is [`OpProblem::TooDeep`]): what kiln's deserializer reads back
+/// ([`MAX_NESTING`](crate::binary::deserialize::MAX_NESTING)), below
+/// lavapipe's 80 (deeper selections it silently ignores).
+pub const MAX_CONSTRUCT_DEPTH: usize = crate::binary::deserialize::MAX_NESTING;
+
 /// Serializes `module` into SPIR-V words.
 ///
 /// The module is expected to have passed the verifier; the serializer checks

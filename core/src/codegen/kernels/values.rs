@@ -715,7 +715,12 @@ impl Emitter<'_, '_, '_> {
         }
     }
 
-    /// The element of the concatenation of `parts` along `dim` at `coords`.
+    /// The element of the concatenation of `parts` along `dim` at `coords`:
+    /// a bisection of the operands, so that selections nest
+    /// `ceil(log2(parts))` deep rather than one per operand (an ONNX Gather
+    /// with indices known at import is a concat of one slice per index;
+    /// lavapipe ignores selections nested deeper than 80, and SPIR-V's
+    /// tools here take 64).
     fn concat_at(
         &mut self,
         parts: &[TValue],
@@ -723,21 +728,24 @@ impl Emitter<'_, '_, '_> {
         coords: Vec<KValue>,
         ty: KType,
     ) -> Result<KValue, CodegenError> {
-        let first = parts[0];
         if parts.len() == 1 {
-            return self.elem(first, &coords);
+            return self.elem(parts[0], &coords);
         }
+        let (left, right) = parts.split_at(parts.len() / 2);
         let shapes = self.c.shapes;
-        let n = self.size(shapes.of(first)[dim]);
+        let mut n = self.index(0);
+        for &p in left {
+            let s = self.size(shapes.of(p)[dim]);
+            n = self.add(n, s);
+        }
         let here = self.lt(coords[dim], n);
-        let rest = parts[1..].to_vec();
         let mut shifted = coords.clone();
         shifted[dim] = self.sub(coords[dim], n);
         let r = self.if_else(
             here,
             std::slice::from_ref(&ty),
-            |e| Ok(vec![e.elem(first, &coords)?]),
-            |e| Ok(vec![e.concat_at(&rest, dim, shifted, ty.clone())?]),
+            |e| Ok(vec![e.concat_at(left, dim, coords, ty.clone())?]),
+            |e| Ok(vec![e.concat_at(right, dim, shifted, ty.clone())?]),
         )?;
         Ok(r[0])
     }
