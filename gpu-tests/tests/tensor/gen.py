@@ -1952,6 +1952,104 @@ def _(F):
     edge_functions(F, ['bf16'], [], False)
 
 
+def c99_pow(x, y):
+    """pow(x, y) where C99 Annex F.9.4.4 (and IEEE 754's pow) fixes the
+    value, else None; written from the standard's list, independently of
+    numpy. pow(-1, y) for a finite integer y is +-1, exactly."""
+    odd = math.isfinite(y) and y == math.floor(y) and math.fmod(y, 2.0) != 0
+    if y == 0 or x == 1:
+        return 1.0                               # even for a NaN operand
+    if math.isnan(x) or math.isnan(y):
+        return math.nan
+    if x == 0:                                   # the sign of an odd power
+        mag = math.inf if y < 0 else 0.0
+        return math.copysign(mag, x) if odd else mag
+    if x == -1 and math.isinf(y):
+        return 1.0
+    if math.isinf(y):                            # |x| != 1
+        return math.inf if (abs(x) < 1) == (y < 0) else 0.0
+    if math.isinf(x):
+        mag = 0.0 if y < 0 else math.inf
+        return math.copysign(mag, x) if odd else mag
+    if x < 0 and y != math.floor(y):
+        return math.nan                          # finite x < 0, non-integer y
+    if x == -1:
+        return -1.0 if odd else 1.0
+    return None
+
+
+def powf_edge_functions(F, et, rtol):
+    """math.powf at every pair of the edge values, plus bases and exponents
+    that tell the C99 cases apart (even and odd integers of both signs, a
+    negative non-integer, |x| < 1)."""
+    vals = float_edge_values(et) + [2.0, -2.0, 3.0, 0.5, -0.5]
+    pairs = [(a, b) for a in vals for b in vals]
+    x = store(et, np.array([p[0] for p in pairs]))
+    y = store(et, np.array([p[1] for p in pairs]))
+    with np.errstate(all='ignore'):
+        ref = np.power(f64(x), f64(y))
+    special = []
+    for i, (a, b) in enumerate(zip(f64(x).tolist(), f64(y).tolist())):
+        c = c99_pow(a, b)
+        if c is None:
+            continue
+        # numpy's float64 power follows C99 at every one of these.
+        n = float(ref[i])
+        assert (math.isnan(c) and math.isnan(n)) or \
+            (c == n and math.copysign(1, c) == math.copysign(1, n)), (a, b, c, n)
+        special.append(i)
+    # Finite results within a factor 2 of overflow are left out: GLSL's Pow
+    # inherits the precision of exp2(y log2 x), and log2 x of f32's largest
+    # value rounds to 128 (lavapipe: pow(FLT_MAX, 1) = inf).
+    m, _, emax = FLOAT_FORMATS[et]
+    top = (2 - 2.0 ** (1 - m)) * 2.0 ** emax
+    regular = [i for i in range(len(pairs)) if i not in special
+               and not top / 2 < abs(float(ref[i])) <= top]
+    body = """
+^bb0(%%a: %s, %%b: %s, %%o: %s):
+  %%r = math.powf %%a, %%b : %s
+  %%u = arith.cmpf uno, %%r, %%r : %s
+  %%q = arith.constant %s : %s
+  %%s = arith.select %%u, %%q, %%r : %s
+  linalg.yield %%s : %s""" % (et, et, et, et, et, fmt_float(et, math.nan), et, et, et)
+    f = F.fn('powf_%s_special_values' % et, """
+The %d pairs of edge values whose power C99 Annex F fixes exactly (exact
+check, signed zeros and infinities included).""" % len(special))
+    X = f.const(x[special], et)
+    Y = f.const(y[special], et)
+    f.expect_eq_const(f.elementwise([X, Y], et, body), store(et, ref[special]))
+    f = F.fn('powf_%s_edges' % et, """
+The other pairs (finite non-zero operands, |x| != 1; %d of them, the
+results within a factor 2 of overflow left out: Vulkan's precision for Pow
+lets them overflow): overflow to inf, underflow to 0, NaN for a negative
+base and a non-integer exponent, the sign of odd powers, denormal bases;
+float64 numpy, rtol %g.""" % (len(regular), rtol))
+    X = f.const(x[regular], et)
+    Y = f.const(y[regular], et)
+    with np.errstate(over='ignore'):  # float64 results beyond the type: inf
+        want = store(et, ref[regular])
+    f.expect_almost_eq_const(f.elementwise([X, Y], et, body), want, atol=1e-6, rtol=rtol)
+
+
+@testfile('edge_values_powf.mlir', """
+math.powf on f32 and f16 at every pair of edge values (±0, ±inf, NaN, ±1,
+denormals, the largest finite values, even and odd integers of both signs,
+non-integers, |x| < 1). The pairs C99 Annex F.9.4.4 fixes are checked
+exactly: pow(x, ±0) = 1 and pow(1, y) = 1 even for NaN, pow(-1, ±inf) = 1,
+pow(±0, y < 0) = inf (±inf for odd y), pow(±0, y > 0) = 0 (±0 for odd y),
+|x| < 1 to -inf is inf, to +inf 0 (and conversely for |x| > 1), pow(-inf, y)
+by y's sign and parity, NaN for a finite negative base and a non-integer
+exponent, NaN in NaN out otherwise (gen.py's own table, which numpy's
+float64 power matches at every pair). The others against float64 numpy
+(rtol 1e-4 on f32, as math_f32.mlir's powf; 2^-9 on f16), except results
+within a factor 2 of overflow (pow(FLT_MAX, 1): Vulkan's Pow precision,
+that of exp2(y log2 x), lets them overflow). GLSL.std.450 leaves Pow
+undefined for x < 0 and for x = 0, y <= 0.""")
+def _(F):
+    powf_edge_functions(F, 'f32', 1e-4)
+    powf_edge_functions(F, 'f16', 2.0 ** -9)
+
+
 @testfile('casts.mlir', '''
 Conversions on tensors: sitofp / uitofp (rounding to nearest even above
 2^24), fptosi / fptoui (toward zero), extsi / extui / trunci between every
