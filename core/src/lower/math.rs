@@ -3,8 +3,8 @@
 //! Direct mappings where GLSL.std.450 has the function; expansions where
 //! it does not or where its semantics differ from `math`'s: `math.round`
 //! rounds half away from zero (GLSL `Round` leaves halves to the
-//! implementation), `math.powf` handles negative bases like MLIR (an odd
-//! integer exponent keeps the sign, a non-integer one gives NaN),
+//! implementation), `math.powf` gives C99's `pow` (GLSL `Pow` leaves
+//! negative and zero bases undefined; see [`powf`]),
 //! `math.copysign` works on the bits, `math.erf` uses the
 //! Abramowitz-Stegun 7.1.26 approximation (|error| < 1.5e-7).
 //!
@@ -220,15 +220,56 @@ fn copysign(l: &mut Lowerer, a: Value, b: Value, ty: Type) -> Result<Value, Lowe
     Ok(l.core_op("Bitcast", vec![r], ty))
 }
 
-/// `pow(x, y)`: `pow(|x|, y)`, negated for a negative base and an odd
-/// integer exponent, NaN for a negative base and a non-integer exponent.
+/// `pow(x, y)` with C99 Annex F.9.4.4's values (MLIR lowers `math.powf`
+/// to libm's `powf`): GLSL.std.450 leaves `Pow` undefined for `x < 0` and
+/// for `x = 0, y <= 0`, and lavapipe gives 0 for `0^-1` and `NaN^y`, NaN
+/// for `1^inf` and `inf^0`. GLSL's `Pow` computes `|x|^y` only where `|x|`
+/// and `y` are finite and non-zero (a denormal `|x|` scaled into the
+/// normal range first, and `2^(-k y)` multiplied back: lavapipe's `Log2`
+/// takes a denormal's exponent for the smallest normal one's); then
+/// - `|x| = 0`, `|x| = inf` or `y = ±inf`: inf where `|x| > 1` and `y > 0`
+///   agree, else 0; `|x| = 1`: 1 (`pow(-1, ±inf) = 1`);
+/// - the sign of `x` (`-0` included) for an odd integer `y`;
+/// - NaN for a finite `x < 0` and a non-integer `y`, and for NaN operands;
+/// - 1 for `y = ±0` and for `x = 1`, even when the other operand is NaN.
 fn powf(l: &mut Lowerer, ty: Type) -> Result<Value, LowerError> {
     let (x, y) = (l.operand(0)?, l.operand(1)?);
     let bt = bool_like(l, ty);
+    // The smallest normal value and the scale bringing a denormal above it.
+    let (min_normal, k) = match l.module.types.bit_width(ty) {
+        Some(16) => (2f64.powi(-14), 11.0),
+        _ => (2f64.powi(-126), 24.0),
+    };
     let ax = l.glsl_op("FAbs", vec![x], ty);
-    let p = l.glsl_op("Pow", vec![ax, y], ty);
+    let tiny = l.const_float(ty, min_normal);
+    let denormal = l.core_op("FOrdLessThan", vec![ax, tiny], bt);
+    let scale = l.const_float(ty, 2f64.powf(k));
+    let scaled = l.core_op("FMul", vec![ax, scale], ty);
+    let base = l.core_op("Select", vec![denormal, scaled, ax], ty);
+    let p = l.glsl_op("Pow", vec![base, y], ty);
+    let neg_k = l.const_float(ty, -k);
+    let ky = l.core_op("FMul", vec![y, neg_k], ty);
+    let unscale = l.glsl_op("Exp2", vec![ky], ty);
+    let pu = l.core_op("FMul", vec![p, unscale], ty);
+    let mag = l.core_op("Select", vec![denormal, pu, p], ty);
+    // |x| = 0, |x| = inf, y = ±inf: 0 or inf; |x| = 1: 1.
     let zero = l.const_float(ty, 0.0);
-    let neg = l.core_op("FOrdLessThan", vec![x, zero], bt);
+    let one = l.const_float(ty, 1.0);
+    let inf = l.const_float(ty, f64::INFINITY);
+    let x0 = l.core_op("FOrdEqual", vec![ax, zero], bt);
+    let xinf = l.core_op("FOrdEqual", vec![ax, inf], bt);
+    let ay = l.glsl_op("FAbs", vec![y], ty);
+    let yinf = l.core_op("FOrdEqual", vec![ay, inf], bt);
+    let extreme = l.core_op("LogicalOr", vec![x0, xinf], bt);
+    let extreme = l.core_op("LogicalOr", vec![extreme, yinf], bt);
+    let above1 = l.core_op("FOrdGreaterThan", vec![ax, one], bt);
+    let ypos = l.core_op("FOrdGreaterThan", vec![y, zero], bt);
+    let grows = l.core_op("LogicalEqual", vec![above1, ypos], bt);
+    let big = l.core_op("Select", vec![grows, inf, zero], ty);
+    let mag = l.core_op("Select", vec![extreme, big, mag], ty);
+    let x1 = l.core_op("FOrdEqual", vec![ax, one], bt);
+    let mag = l.core_op("Select", vec![x1, one, mag], ty);
+    // The sign of x for an odd integer y (infinities are even).
     let yt = l.glsl_op("Trunc", vec![y], ty);
     let is_int = l.core_op("FOrdEqual", vec![y, yt], bt);
     let half = l.const_float(ty, 0.5);
@@ -236,13 +277,30 @@ fn powf(l: &mut Lowerer, ty: Type) -> Result<Value, LowerError> {
     let hyt = l.glsl_op("Trunc", vec![hy], ty);
     let odd = l.core_op("FOrdNotEqual", vec![hy, hyt], bt);
     let odd_int = l.core_op("LogicalAnd", vec![is_int, odd], bt);
-    let flip = l.core_op("LogicalAnd", vec![neg, odd_int], bt);
-    let np = l.core_op("FNegate", vec![p], ty);
-    let r = l.core_op("Select", vec![flip, np, p], ty);
+    let neg = l.core_op("FOrdLessThan", vec![x, zero], bt);
+    // -0 is the zero whose reciprocal is negative.
+    let inv = l.core_op("FDiv", vec![one, x], ty);
+    let inv_neg = l.core_op("FOrdLessThan", vec![inv, zero], bt);
+    let signed = l.core_op("LogicalOr", vec![neg, inv_neg], bt);
+    let flip = l.core_op("LogicalAnd", vec![signed, odd_int], bt);
+    let nmag = l.core_op("FNegate", vec![mag], ty);
+    let r = l.core_op("Select", vec![flip, nmag, mag], ty);
+    // NaN: a finite negative base and a non-integer y; NaN operands.
     let not_int = l.core_op("LogicalNot", vec![is_int], bt);
     let bad = l.core_op("LogicalAnd", vec![neg, not_int], bt);
+    let finite = l.core_op("LogicalNot", vec![xinf], bt);
+    let bad = l.core_op("LogicalAnd", vec![bad, finite], bt);
+    let xn = l.core_op("IsNan", vec![x], bt);
+    let yn = l.core_op("IsNan", vec![y], bt);
+    let nan_in = l.core_op("LogicalOr", vec![xn, yn], bt);
+    let bad = l.core_op("LogicalOr", vec![bad, nan_in], bt);
     let nan = l.const_float(ty, f64::NAN);
-    Ok(l.core_op("Select", vec![bad, nan, r], ty))
+    let r = l.core_op("Select", vec![bad, nan, r], ty);
+    // pow(x, ±0) = pow(1, y) = 1, NaN operands included.
+    let y0 = l.core_op("FOrdEqual", vec![y, zero], bt);
+    let xone = l.core_op("FOrdEqual", vec![x, one], bt);
+    let unit = l.core_op("LogicalOr", vec![y0, xone], bt);
+    Ok(l.core_op("Select", vec![unit, one, r], ty))
 }
 
 /// `erf(x)` by Abramowitz-Stegun 7.1.26.
