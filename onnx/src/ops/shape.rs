@@ -327,7 +327,7 @@ const SLICED_GATHER_LIMIT: usize = 16;
 
 /// `Gather(axis)` with indices known at import time: one slice per index,
 /// concatenated (what shape computations fold through); more than
-/// [`SLICED_GATHER_LIMIT`] indices (a model imported with its inputs'
+/// `SLICED_GATHER_LIMIT` indices (a model imported with its inputs'
 /// values) take the run-time gather.
 pub fn gather(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let a = n.input(0)?;
