@@ -382,19 +382,25 @@ impl Emitter<'_, '_, '_> {
                 };
                 let fty = self.b.type_of(f);
                 let t = self.b.unary(KOpKind::MathTrunc, f);
+                // The magnitude is split into halves, then negated as a
+                // pair: splitting a negative value with floor leaves a low
+                // half of 2^32 - |t|, which needs more bits than f32 has
+                // (-65504 gave -65536). For |t| < 2^64 both halves are exact.
+                let m = self.b.unary(KOpKind::MathAbsF, t);
                 let inv = self.b.const_float(1.0 / 4_294_967_296.0, fty.clone());
-                let scale = self.b.const_float(4_294_967_296.0, fty);
-                let h = self.b.mulf(t, inv);
+                let scale = self.b.const_float(4_294_967_296.0, fty.clone());
+                let h = self.b.mulf(m, inv);
                 let h = self.b.unary(KOpKind::MathFloor, h);
                 let hs = self.b.mulf(h, scale);
-                let l = self.b.subf(t, hs);
-                let kh = if a == FPToSI {
-                    KOpKind::ArithFPToSI
-                } else {
-                    KOpKind::ArithFPToUI
-                };
-                let hi = self.b.cast(kh, h, KType::i32());
+                let l = self.b.subf(m, hs);
+                let hi = self.b.cast(KOpKind::ArithFPToUI, h, KType::i32());
                 let lo = self.b.cast(KOpKind::ArithFPToUI, l, KType::i32());
+                let mag = self.pair(lo, hi);
+                let fzero = self.b.const_float(0.0, fty);
+                let negative = self.b.cmpf("olt", t, fzero);
+                let neg_mag = self.pair_neg(mag);
+                let v = self.pair_select(negative, neg_mag, mag);
+                let (lo, hi) = (self.lo(v), self.hi(v));
                 // Out of range saturates at i64's (u64's) range, NaN gives
                 // 0, as everywhere in kiln (lower/helpers/saturate.rs): the
                 // halves alone would saturate separately.
