@@ -64,15 +64,7 @@ pub(crate) fn exp_dd(f: &mut Fb, hi: Value, lo: Value) -> Value {
     let same = f.cmp("FOrdEqual", xc, hi);
     let zero = f.c(0.0);
     let lo_in = f.sel(same, lo, zero);
-    let inv = f.c(INVLN2);
-    let kx = f.mul(xc, inv);
-    let kf = f.round_even(kx);
-    let (l2h, l2l) = ln2_split(f.prec);
-    let l2h = f.c(l2h);
-    let l2l = f.c(l2l);
-    let khi = f.mul(kf, l2h);
-    let rhi = f.sub(xc, khi);
-    let klo = f.mul(kf, l2l);
+    let (kf, rhi, klo) = reduce_ln2(f, xc);
     let rlo = f.sub(klo, lo_in);
     let r = f.sub(rhi, rlo);
     let c = c_of(f, r);
@@ -118,15 +110,7 @@ pub(crate) fn expm1(f: &mut Fb, x: Value) -> Value {
         Prec::F32 => (-30.0, 89.0, 23.0),
     };
     let xc = clamp(f, x, lo_lim, hi_lim);
-    let inv = f.c(INVLN2);
-    let kx = f.mul(xc, inv);
-    let kf = f.round_even(kx);
-    let (l2h, l2l) = ln2_split(f.prec);
-    let l2h = f.c(l2h);
-    let l2l = f.c(l2l);
-    let khi = f.mul(kf, l2h);
-    let rhi = f.sub(xc, khi);
-    let rlo = f.mul(kf, l2l);
+    let (kf, rhi, rlo) = reduce_ln2(f, xc);
     let r = f.sub(rhi, rlo);
     let c = c_of(f, r);
     // er = rhi - (rlo - r c / (2 - c))
@@ -188,4 +172,20 @@ pub(crate) fn tanh(f: &mut Fb, x: Value) -> Value {
     let nan = f.is_nan(x);
     let keep = f.or(zero, nan);
     f.sel(keep, x, r)
+}
+
+/// The shared argument reduction of exp and expm1: `k = roundeven(x /
+/// ln 2)` and `x - k ln2_hi`, `k ln2_lo` (fdlibm's split of ln 2, so the
+/// high product is exact).
+fn reduce_ln2(f: &mut Fb, xc: Value) -> (Value, Value, Value) {
+    let inv = f.c(INVLN2);
+    let kx = f.mul(xc, inv);
+    let kf = f.round_even(kx);
+    let (l2h, l2l) = ln2_split(f.prec);
+    let l2h = f.c(l2h);
+    let l2l = f.c(l2l);
+    let khi = f.mul(kf, l2h);
+    let rhi = f.sub(xc, khi);
+    let klo = f.mul(kf, l2l);
+    (kf, rhi, klo)
 }
