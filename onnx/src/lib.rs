@@ -40,7 +40,7 @@ use prost::Message as _;
 pub use dtype::DataType;
 pub use error::OnnxError;
 pub use import::{import, Arg, ArgSource, ImportOptions, Imported, Output};
-pub use session::Session;
+pub use session::{Feed, Input, Session};
 pub use tensor::HostTensor;
 
 /// Decodes a `ModelProto` from `bytes` (`what` names them in errors).

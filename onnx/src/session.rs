@@ -2,6 +2,11 @@
 //! (the initializers that are program parameters) uploaded once and kept
 //! there; each [`Session::run`] uploads only the graph inputs.
 //!
+//! A session is `Send + Sync` (it keeps no `Rc`): embedders that share it
+//! between threads (the Python package releases the GIL while it runs)
+//! hold it in an `Arc`. [`Session::run_feeds`] takes the inputs in order,
+//! each host data or a tensor already on the device.
+//!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::collections::HashMap;
@@ -21,25 +26,49 @@ use kiln_core::tensor::eval::Value;
 use kiln_core::tensor::Dim;
 use kiln_runtime::{Device, Program, RunArg, Tensor};
 
+use crate::dtype::DataType;
 use crate::error::OnnxError;
-use crate::import::{Arg, ArgSource, Imported, Output};
+use crate::import::{ArgSource, Imported, Output};
 use crate::tensor::HostTensor;
 
-/// A parameter as the session keeps it.
-enum Param {
-    /// Uploaded once.
+/// A graph input of a session: its name, element type and shape.
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// The ONNX name.
+    pub name: String,
+    /// Its element type.
+    pub dtype: DataType,
+    /// Its shape (a symbolic dim as `Dim` without a fixed size).
+    pub shape: Vec<Dim>,
+}
+
+/// One argument of the compiled function as the session keeps it.
+enum Slot {
+    /// Graph input number `k` (of [`Session::inputs`]).
+    Input(usize),
+    /// A parameter uploaded once.
     Device(Tensor),
-    /// Passed from the host each run (element types whose device bytes
-    /// differ from the host's).
-    Host(Value),
+    /// A parameter passed from the host each run (element types whose
+    /// device bytes differ from the host's).
+    Host(HostTensor),
+}
+
+/// An input of [`Session::run_feeds`].
+#[derive(Debug)]
+pub enum Feed<'a> {
+    /// Host data (moved into the run: no copy on the host).
+    Host(HostTensor),
+    /// A tensor already on the session's device, of the input's element
+    /// type (unsigned types in the signed device type of their width).
+    Device(&'a Tensor),
 }
 
 /// A model ready to run on one device.
 pub struct Session {
     program: Program,
     func: String,
-    args: Vec<Arg>,
-    params: Vec<Option<Param>>,
+    inputs: Vec<Input>,
+    slots: Vec<Slot>,
     outputs: Vec<Output>,
 }
 
@@ -58,37 +87,44 @@ impl Session {
             what: "compile",
             message: e.to_string(),
         })?;
-        let mut params = Vec::with_capacity(imported.args.len());
+        let mut inputs = Vec::new();
+        let mut slots = Vec::with_capacity(imported.args.len());
         for a in &imported.args {
-            params.push(match &a.source {
-                ArgSource::Input => None,
+            slots.push(match &a.source {
+                ArgSource::Input => {
+                    inputs.push(Input {
+                        name: a.name.clone(),
+                        dtype: a.dtype,
+                        shape: a.shape.clone(),
+                    });
+                    Slot::Input(inputs.len() - 1)
+                }
                 ArgSource::Param(t) => {
                     let v = Value::Tensor(Rc::new(t.tensor.clone()));
                     let up = program.upload_value(&v).map_err(|e| OnnxError::Run {
                         what: "upload",
                         message: format!("parameter {}: {e}", a.name),
                     })?;
-                    Some(match up {
-                        Some(t) => Param::Device(t),
-                        None => Param::Host(v),
-                    })
+                    match up {
+                        Some(t) => Slot::Device(t),
+                        None => Slot::Host((**t).clone()),
+                    }
                 }
             });
         }
         Ok(Session {
             program,
             func: imported.func.clone(),
-            args: imported.args.clone(),
-            params,
+            inputs,
+            slots,
             outputs: imported.outputs.clone(),
         })
     }
 
-    /// The graph inputs [`run`](Self::run) takes, in order.
-    pub fn inputs(&self) -> impl Iterator<Item = &Arg> {
-        self.args
-            .iter()
-            .filter(|a| matches!(a.source, ArgSource::Input))
+    /// The graph inputs [`run`](Self::run) takes, in the order
+    /// [`run_feeds`](Self::run_feeds) takes them.
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs
     }
 
     /// The graph outputs [`run`](Self::run) returns, in order.
@@ -99,23 +135,18 @@ impl Session {
     /// Runs the model on `inputs` (by graph input name; each checked
     /// against the model's type and shape); the graph outputs in order.
     pub fn run(&self, inputs: &HashMap<String, HostTensor>) -> Result<Vec<HostTensor>, OnnxError> {
-        let mut host: Vec<Value> = Vec::new();
+        let mut feeds = Vec::with_capacity(self.inputs.len());
         let mut missing = Vec::new();
-        for (a, p) in self.args.iter().zip(&self.params) {
-            if p.is_some() {
-                continue;
-            }
-            let Some(t) = inputs.get(&a.name) else {
-                missing.push(format!(
+        for a in &self.inputs {
+            match inputs.get(&a.name) {
+                Some(t) => feeds.push(Feed::Host(t.clone())),
+                None => missing.push(format!(
                     "{} ({}x{})",
                     a.name,
                     shape_text(&a.shape),
                     a.dtype.name()
-                ));
-                continue;
-            };
-            check_input(a, t)?;
-            host.push(Value::Tensor(Rc::new(t.tensor.clone())));
+                )),
+            }
         }
         if !missing.is_empty() {
             return Err(OnnxError::Input {
@@ -123,14 +154,64 @@ impl Session {
                 message: "missing".into(),
             });
         }
-        let mut it = host.iter();
-        let run_args: Vec<RunArg<'_>> = self
-            .params
+        self.run_feeds(feeds)
+    }
+
+    /// Runs the model on `feeds`, one per [`inputs`](Self::inputs) entry
+    /// in that order (each checked against the model's type and shape);
+    /// the graph outputs in order, on the host.
+    pub fn run_feeds(&self, feeds: Vec<Feed<'_>>) -> Result<Vec<HostTensor>, OnnxError> {
+        if feeds.len() != self.inputs.len() {
+            return Err(OnnxError::Input {
+                name: "(all)".into(),
+                message: format!(
+                    "{} inputs given, the model takes {}",
+                    feeds.len(),
+                    self.inputs.len()
+                ),
+            });
+        }
+        let mut host: Vec<Option<Value>> = Vec::with_capacity(feeds.len());
+        for (a, f) in self.inputs.iter().zip(&feeds) {
+            match f {
+                Feed::Host(t) => check_input(a, t.dtype, t.shape())?,
+                Feed::Device(t) => check_device_input(a, t)?,
+            }
+        }
+        let mut devs: Vec<Option<&Tensor>> = Vec::with_capacity(feeds.len());
+        for f in feeds {
+            match f {
+                Feed::Host(t) => {
+                    host.push(Some(Value::Tensor(Rc::new(t.tensor))));
+                    devs.push(None);
+                }
+                Feed::Device(t) => {
+                    host.push(None);
+                    devs.push(Some(t));
+                }
+            }
+        }
+        let params: Vec<Option<Value>> = self
+            .slots
             .iter()
-            .map(|p| match p {
-                Some(Param::Device(t)) => RunArg::Device(t),
-                Some(Param::Host(v)) => RunArg::Host(v),
-                None => RunArg::Host(it.next().expect("one host value per input")),
+            .map(|s| match s {
+                Slot::Host(t) => Some(Value::Tensor(Rc::new(t.tensor.clone()))),
+                _ => None,
+            })
+            .collect();
+        let run_args: Vec<RunArg<'_>> = self
+            .slots
+            .iter()
+            .zip(&params)
+            .map(|(s, p)| match (s, p) {
+                (Slot::Input(k), _) => match (&host[*k], devs[*k]) {
+                    (_, Some(t)) => RunArg::Device(t),
+                    (Some(v), None) => RunArg::Host(v),
+                    (None, None) => unreachable!("each input is host or device"),
+                },
+                (Slot::Device(t), _) => RunArg::Device(t),
+                (Slot::Host(_), Some(v)) => RunArg::Host(v),
+                (Slot::Host(_), None) => unreachable!("made above"),
             })
             .collect();
         let values = self
@@ -141,7 +222,7 @@ impl Session {
                 message: e.to_string(),
             })?;
         let mut out = Vec::with_capacity(values.len());
-        for (v, o) in values.iter().zip(&self.outputs) {
+        for (v, o) in values.into_iter().zip(&self.outputs) {
             let Value::Tensor(t) = v else {
                 return Err(OnnxError::Run {
                     what: "device run",
@@ -150,27 +231,23 @@ impl Session {
             };
             out.push(HostTensor {
                 dtype: o.dtype,
-                tensor: (**t).clone(),
+                tensor: Rc::try_unwrap(t).unwrap_or_else(|t| (*t).clone()),
             });
         }
         Ok(out)
     }
 }
 
-/// Checks a given input against the model's argument.
-pub fn check_input(a: &Arg, t: &HostTensor) -> Result<(), OnnxError> {
-    if t.dtype != a.dtype {
+/// Checks a given input (its element type and shape) against the model's.
+pub fn check_input(a: &Input, dtype: DataType, shape: &[usize]) -> Result<(), OnnxError> {
+    if dtype != a.dtype {
         return Err(OnnxError::Input {
             name: a.name.clone(),
-            message: format!(
-                "{} given, the model takes {}",
-                t.dtype.name(),
-                a.dtype.name()
-            ),
+            message: format!("{} given, the model takes {}", dtype.name(), a.dtype.name()),
         });
     }
-    let fits = t.shape().len() == a.shape.len()
-        && t.shape()
+    let fits = shape.len() == a.shape.len()
+        && shape
             .iter()
             .zip(&a.shape)
             .all(|(&g, d)| d.fixed().is_none_or(|m| m == g as u64));
@@ -178,11 +255,33 @@ pub fn check_input(a: &Arg, t: &HostTensor) -> Result<(), OnnxError> {
         return Err(OnnxError::Input {
             name: a.name.clone(),
             message: format!(
-                "shape {:?} given, the model takes {}",
-                t.shape(),
+                "shape {shape:?} given, the model takes {}",
                 shape_text(&a.shape)
             ),
         });
     }
     Ok(())
 }
+
+/// Checks a device tensor given for input `a`: the device type that holds
+/// `a`'s element type, and its shape.
+fn check_device_input(a: &Input, t: &Tensor) -> Result<(), OnnxError> {
+    let want = kiln_runtime::program::dtype_of(a.dtype.elem());
+    if want != Some(t.dtype()) {
+        return Err(OnnxError::Input {
+            name: a.name.clone(),
+            message: format!(
+                "a device tensor of {} given, the model takes {}",
+                t.dtype().name(),
+                a.dtype.name()
+            ),
+        });
+    }
+    check_input(a, a.dtype, t.shape())
+}
+
+/// Sessions are shared between threads (behind an `Arc`).
+const _: fn() = || {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Session>();
+};

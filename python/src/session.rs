@@ -11,22 +11,18 @@
 //! whose nodes read an input's *values* at import (a `Reshape` whose shape
 //! is a graph input) is specialised to those values too.
 //!
-//! A run feeds device tensors (inputs uploaded, weights already there) to
-//! the program and reads the results back; a program with an `f64`
-//! argument or a result computed on the host runs through the runtime's
-//! host-value path instead (weights then move with each run). The GIL is
-//! released while kiln imports, compiles and waits on the device.
+//! Each plan is a [`kiln_onnx::Session`] (the one `kiln run` and `kiln
+//! onnx-test` use): weights uploaded once, each run uploading only the
+//! inputs (a `kiln.Tensor` input is used where it is) and reading the
+//! outputs back. The GIL is released while kiln imports, compiles and
+//! waits on the device.
 
 use std::collections::HashMap;
-use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
-use kiln_core::codegen::bufferize::BufferOrigin;
-use kiln_core::codegen::ResultRef;
-use kiln_core::tensor::eval::Value;
 use kiln_onnx::proto::{tensor_shape_proto::dimension, type_proto, ModelProto, ValueInfoProto};
-use kiln_onnx::{ArgSource, DataType, HostTensor, ImportOptions, OnnxError};
-use kiln_runtime::{Device, Program, Tensor};
+use kiln_onnx::{DataType, HostTensor, ImportOptions, OnnxError};
+use kiln_runtime::{Device, Tensor};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -123,27 +119,9 @@ impl NodeArg {
     }
 }
 
-/// One argument slot of a compiled plan.
-enum Slot {
-    /// Graph input number `k` (of the session's inputs).
-    Input(usize),
-    /// A weight: on the device (uploaded once) or on the host.
-    Param {
-        device: Option<Tensor>,
-        host: HostTensor,
-    },
-}
-
-/// The model compiled for one set of input shapes (and values).
-struct Plan {
-    program: Program,
-    func: String,
-    slots: Vec<Slot>,
-    /// The outputs' types, in the graph's order.
-    outputs: Vec<DataType>,
-    /// Whether arguments and results all have device tensors.
-    on_device: bool,
-}
+/// The model compiled for one set of input shapes (and values): a
+/// `kiln_onnx::Session` (weights uploaded once).
+type Plan = kiln_onnx::Session;
 
 /// What a plan is specialised to: each input's shape, and (when the
 /// import read them) its bytes.
@@ -225,71 +203,7 @@ impl PySession {
             }
         }
         let imported = kiln_onnx::import(&self.model, &opts).map_err(PyErrText::Onnx)?;
-        let program = Program::compile(&self.device, &imported.module)
-            .map_err(|e| PyErrText::Runtime("compile", e))?;
-        let index: HashMap<&str, usize> = self
-            .inputs
-            .iter()
-            .enumerate()
-            .map(|(k, a)| (a.name.as_str(), k))
-            .collect();
-        let f = program
-            .compiled()
-            .function(&imported.func)
-            .ok_or_else(|| PyErrText::Other(format!("no function @{}", imported.func)))?;
-        // Device results need a device dtype and a typed buffer: not one
-        // computed on the host, not a constant's (uploaded as words).
-        let typed = |r: &ResultRef| match r {
-            ResultRef::Buffer { elem, buffer, .. } => {
-                kiln_runtime::program::dtype_of(*elem).is_some()
-                    && !matches!(
-                        f.buffers.get(*buffer).map(|b| &b.origin),
-                        Some(BufferOrigin::Constant(_)) | None
-                    )
-            }
-            _ => false,
-        };
-        // An empty result has no typed buffer either (the runtime gives it
-        // a placeholder word).
-        let empty_result = imported
-            .outputs
-            .iter()
-            .any(|o| o.shape.iter().any(|d| d.fixed() == Some(0)));
-        let mut on_device = f.results.iter().all(typed)
-            && !empty_result
-            && imported
-                .args
-                .iter()
-                .all(|a| host::device_dtype(a.dtype).is_some());
-        let mut slots = Vec::with_capacity(imported.args.len());
-        for a in &imported.args {
-            slots.push(match &a.source {
-                ArgSource::Input => Slot::Input(*index.get(a.name.as_str()).ok_or_else(|| {
-                    PyErrText::Other(format!("argument {} is not a graph input", a.name))
-                })?),
-                ArgSource::Param(t) => {
-                    let host: HostTensor = (**t).clone();
-                    let device = match host::device_dtype(host.dtype) {
-                        Some(dt) if on_device => Some(
-                            host::upload(&self.device, dt, host.shape(), &host.to_bytes())
-                                .map_err(|e| PyErrText::Runtime("upload weights", e))?,
-                        ),
-                        _ => {
-                            on_device = false;
-                            None
-                        }
-                    };
-                    Slot::Param { device, host }
-                }
-            });
-        }
-        Ok(Plan {
-            program,
-            func: imported.func.clone(),
-            slots,
-            outputs: imported.outputs.iter().map(|o| o.dtype).collect(),
-            on_device,
-        })
+        kiln_onnx::Session::new(&self.device, &imported).map_err(PyErrText::Onnx)
     }
 
     /// The plan for `feeds` (built, without the GIL, when missing).
@@ -427,79 +341,33 @@ impl PySession {
 
     /// Runs `plan` on `feeds` (without the GIL): every output, on the host.
     fn execute(&self, plan: &Plan, feeds: &[Feed]) -> Result<Vec<HostData>, PyErrText> {
-        // An empty input has no device buffer to bind: the host path pads.
-        let empty = feeds.iter().any(|f| f.shape().contains(&0));
-        if plan.on_device && !empty {
-            let mut args = Vec::with_capacity(plan.slots.len());
-            for s in &plan.slots {
-                args.push(match s {
-                    Slot::Input(k) => match &feeds[*k] {
-                        Feed::Device(t, _) => t.clone(),
-                        Feed::Host(h) => {
-                            let dt = host::device_dtype(h.dtype).expect("on_device checked");
-                            host::upload(&self.device, dt, &h.shape, &h.bytes)
-                                .map_err(|e| PyErrText::Runtime("upload inputs", e))?
-                        }
-                    },
-                    Slot::Param { device, .. } => device.clone().expect("on_device: uploaded"),
-                });
-            }
-            let stream = self.device.stream();
-            let outs = plan
-                .program
-                .run_on_device(&stream, &plan.func, &args)
-                .map_err(|e| PyErrText::Runtime("run", e))?;
-            return outs
+        // The plan's inputs by name: an input the import folded (read for
+        // its values) or left unused is not fed.
+        let mut args = Vec::with_capacity(plan.inputs().len());
+        for pi in plan.inputs() {
+            let k = self
+                .inputs
                 .iter()
-                .zip(&plan.outputs)
-                .map(|(t, &dtype)| {
-                    Ok(HostData {
-                        dtype,
-                        shape: t.shape().to_vec(),
-                        bytes: host::download(t).map_err(|e| PyErrText::Runtime("read", e))?,
-                    })
-                })
-                .collect();
-        }
-        let mut args = Vec::with_capacity(plan.slots.len());
-        for s in &plan.slots {
-            let t = match s {
-                Slot::Input(k) => match &feeds[*k] {
-                    Feed::Host(h) => HostTensor::from_bytes(h.dtype, &h.shape, &h.bytes, "input")
+                .position(|a| a.name == pi.name)
+                .ok_or_else(|| PyErrText::Other(format!("{} is not a graph input", pi.name)))?;
+            let a = &self.inputs[k];
+            args.push(match &feeds[k] {
+                Feed::Host(h) => kiln_onnx::Feed::Host(
+                    HostTensor::from_bytes(h.dtype, &h.shape, &h.bytes, &a.name)
                         .map_err(PyErrText::Onnx)?,
-                    Feed::Device(t, d) => {
-                        let bytes =
-                            host::download(t).map_err(|e| PyErrText::Runtime("read input", e))?;
-                        HostTensor::from_bytes(*d, t.shape(), &bytes, "input")
-                            .map_err(PyErrText::Onnx)?
-                    }
-                },
-                Slot::Param { host, .. } => host.clone(),
-            };
-            args.push(Value::Tensor(Rc::new(t.tensor)));
+                ),
+                Feed::Device(t, _) => kiln_onnx::Feed::Device(t),
+            });
         }
-        let values = plan
-            .program
-            .run(&plan.func, &args)
-            .map_err(|e| PyErrText::Runtime("run", e))?;
-        values
+        let outs = plan.run_feeds(args).map_err(PyErrText::Onnx)?;
+        Ok(outs
             .into_iter()
-            .zip(&plan.outputs)
-            .map(|(v, &dtype)| match v {
-                Value::Tensor(t) => {
-                    let h = HostTensor {
-                        dtype,
-                        tensor: (*t).clone(),
-                    };
-                    Ok(HostData {
-                        dtype,
-                        shape: h.shape().to_vec(),
-                        bytes: h.to_bytes(),
-                    })
-                }
-                Value::Scalar(_) => Err(PyErrText::Other("an output came back as a scalar".into())),
+            .map(|h| HostData {
+                dtype: h.dtype,
+                shape: h.shape().to_vec(),
+                bytes: h.to_bytes(),
             })
-            .collect()
+            .collect())
     }
 }
 
