@@ -1,4 +1,6 @@
-"""numpy <-> kiln data: arrays cross as their C-contiguous bytes."""
+"""numpy <-> kiln data: arrays cross as a C-contiguous uint8 view of their
+memory (read by kiln through the buffer protocol, without a copy); results
+come back as a bytearray numpy wraps without a copy."""
 
 import numpy as np
 
@@ -6,7 +8,7 @@ from . import _kiln
 
 
 def to_wire(value, what):
-    """``(bytes, dtype name, shape)`` of an array-like (a non-contiguous
+    """``(uint8 view, dtype name, shape)`` of an array-like (a non-contiguous
     array is copied into C order first; a kiln.Tensor is returned as is)."""
     if isinstance(value, _kiln.Tensor):
         return value
@@ -20,7 +22,7 @@ def to_wire(value, what):
         a = np.ascontiguousarray(a)
     if a.dtype.byteorder == ">":
         a = a.astype(a.dtype.newbyteorder("<"))
-    return (a.tobytes(), a.dtype.name, list(a.shape))
+    return (a.reshape(-1).view(np.uint8), a.dtype.name, a.shape)
 
 
 def from_wire(result):

@@ -1,14 +1,16 @@
 //! Host data crossing the Python boundary: element types by numpy's and
 //! onnxruntime's names, and tensors as `(bytes, dtype, shape)`.
 //!
-//! numpy arrays arrive from the Python layer as their C-contiguous bytes
-//! (the Python layer copies a non-contiguous array first) with numpy's
-//! dtype name and the shape; results go back the same way into a
-//! `bytearray` numpy wraps without another copy.
+//! numpy arrays arrive from the Python layer as a C-contiguous `uint8`
+//! view of their memory (the Python layer copies a non-contiguous array
+//! first), read through the buffer protocol (in the stable ABI since
+//! CPython 3.11) without a copy, with numpy's dtype name and the shape;
+//! results go back into a `bytearray` numpy wraps without another copy.
 
 use kiln_core::tensor::ElemType;
 use kiln_onnx::{DataType, HostTensor};
-use kiln_runtime::{DType, Element, Tensor};
+use kiln_runtime::{DType, Tensor};
+use pyo3::buffer::PyBuffer;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
@@ -121,6 +123,19 @@ impl HostData {
         })
     }
 
+    /// Host data of `dtype` and `shape` holding the bytes of `obj` (see
+    /// [`buffer`]), copied once.
+    pub fn from_buffer(
+        py: Python<'_>,
+        obj: &Bound<'_, PyAny>,
+        dtype: DataType,
+        shape: Vec<usize>,
+        what: &str,
+    ) -> PyResult<Self> {
+        let bytes = buffer(obj, what)?.to_vec(py)?;
+        Self::new(dtype, shape, bytes, what)
+    }
+
     /// As an ONNX host tensor.
     pub fn to_host(&self, what: &str) -> PyResult<HostTensor> {
         HostTensor::from_bytes(self.dtype, &self.shape, &self.bytes, what)
@@ -128,12 +143,44 @@ impl HostData {
     }
 }
 
-fn upload_as<T: Element>(
+/// The bytes of `obj` (a C-contiguous buffer of bytes: the Python layer
+/// passes `array.reshape(-1).view(numpy.uint8)`), without a copy.
+pub fn buffer(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<PyBuffer<u8>> {
+    let buf = PyBuffer::<u8>::get(obj)
+        .map_err(|e| invalid(format!("{what}: expected a numpy array's bytes ({e})")))?;
+    if !buf.is_c_contiguous() {
+        return Err(invalid(format!("{what}: the bytes are not contiguous")));
+    }
+    Ok(buf)
+}
+
+/// A device tensor of `dtype` (`device_dtype`) holding the bytes of
+/// `buf`, copied once (straight into the tensor on unified memory).
+pub fn upload_buffer(
+    py: Python<'_>,
     device: &kiln_runtime::Device,
-    bytes: &[u8],
+    dtype: DType,
     shape: &[usize],
-) -> kiln_runtime::Result<Tensor> {
-    Tensor::from_slice(device, &T::from_bytes(bytes), shape)
+    buf: &PyBuffer<u8>,
+    what: &str,
+) -> PyResult<Tensor> {
+    let n: usize = shape.iter().product::<usize>() * dtype.size();
+    if buf.len_bytes() != n {
+        return Err(invalid(format!(
+            "{what}: {} bytes for shape {shape:?} of {} ({n} needed)",
+            buf.len_bytes(),
+            dtype.name()
+        )));
+    }
+    // One copy (a memcpy in CPython's PyBuffer_ToContiguous), straight
+    // into the tensor's memory on unified memory.
+    let mut copied = Ok(());
+    let t = Tensor::from_fill(device, dtype, shape, |dst| {
+        copied = buf.copy_to_slice(py, dst);
+    })
+    .map_err(|e| runtime_error(what, &e))?;
+    copied?;
+    Ok(t)
 }
 
 /// A device tensor of `dtype` (`device_dtype`) holding `bytes`.
@@ -143,41 +190,29 @@ pub fn upload(
     shape: &[usize],
     bytes: &[u8],
 ) -> kiln_runtime::Result<Tensor> {
-    use kiln_runtime::half::{bf16, f16};
-    match dtype {
-        DType::F32 => upload_as::<f32>(device, bytes, shape),
-        DType::F16 => upload_as::<f16>(device, bytes, shape),
-        DType::BF16 => upload_as::<bf16>(device, bytes, shape),
-        DType::I8 => upload_as::<i8>(device, bytes, shape),
-        DType::I16 => upload_as::<i16>(device, bytes, shape),
-        DType::I32 => upload_as::<i32>(device, bytes, shape),
-        DType::I64 => upload_as::<i64>(device, bytes, shape),
-        DType::U8 => upload_as::<u8>(device, bytes, shape),
-        DType::U32 => upload_as::<u32>(device, bytes, shape),
-        DType::Bool => upload_as::<bool>(device, bytes, shape),
-    }
-}
-
-fn read_as<T: Element>(t: &Tensor) -> kiln_runtime::Result<Vec<u8>> {
-    Ok(T::as_bytes(&t.to_vec::<T>()?).to_vec())
+    Tensor::from_fill(device, dtype, shape, |dst| dst.copy_from_slice(bytes))
 }
 
 /// The elements of device tensor `t` as bytes, row-major (waits for the
 /// work that writes it).
 pub fn download(t: &Tensor) -> kiln_runtime::Result<Vec<u8>> {
-    use kiln_runtime::half::{bf16, f16};
-    match t.dtype() {
-        DType::F32 => read_as::<f32>(t),
-        DType::F16 => read_as::<f16>(t),
-        DType::BF16 => read_as::<bf16>(t),
-        DType::I8 => read_as::<i8>(t),
-        DType::I16 => read_as::<i16>(t),
-        DType::I32 => read_as::<i32>(t),
-        DType::I64 => read_as::<i64>(t),
-        DType::U8 => read_as::<u8>(t),
-        DType::U32 => read_as::<u32>(t),
-        DType::Bool => read_as::<bool>(t),
-    }
+    let mut out = vec![0u8; t.numel() * t.dtype().size()];
+    t.read_bytes_into(&mut out)?;
+    Ok(out)
+}
+
+/// A `bytearray` holding device tensor `t`'s bytes, read straight into
+/// it (the wait for the work that writes `t` without the GIL).
+pub fn download_py<'py>(
+    py: Python<'py>,
+    t: &Tensor,
+    what: &str,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let n = t.numel() * t.dtype().size();
+    PyByteArray::new_with(py, n, |out| {
+        py.detach(|| t.read_bytes_into(out))
+            .map_err(|e| runtime_error(what, &e))
+    })
 }
 
 /// A result as the Python layer takes it: `(bytearray, dtype name, shape)`.

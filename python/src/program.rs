@@ -62,9 +62,10 @@ fn argument(i: usize, v: &Bound<'_, PyAny>) -> PyResult<Value> {
         let h = HostData::new(t.dtype, t.tensor.shape().to_vec(), bytes, &what)?.to_host(&what)?;
         return Ok(Value::Tensor(Rc::new(h.tensor)));
     }
-    if let Ok((bytes, dtype, shape)) = v.extract::<(Vec<u8>, String, Vec<usize>)>() {
+    if let Ok((data, dtype, shape)) = v.extract::<(Bound<'_, PyAny>, String, Vec<usize>)>() {
         let dtype = host::from_numpy_name(&dtype, &what)?;
-        let h: HostTensor = HostData::new(dtype, shape, bytes, &what)?.to_host(&what)?;
+        let h: HostTensor =
+            HostData::from_buffer(v.py(), &data, dtype, shape, &what)?.to_host(&what)?;
         return Ok(Value::Tensor(Rc::new(h.tensor)));
     }
     if let Ok(b) = v.extract::<bool>() {

@@ -536,19 +536,15 @@ impl PySession {
                 let t = t.get();
                 Feed::Device(t.tensor.clone(), t.dtype)
             } else {
-                let (bytes, dtype, shape): (Vec<u8>, String, Vec<usize>) =
+                let (data, dtype, shape): (Bound<'py, PyAny>, String, Vec<usize>) =
                     v.extract().map_err(|_| {
                         invalid(format!(
                             "input {name}: expected a numpy array or a kiln.Tensor"
                         ))
                     })?;
-                let dtype = host::from_numpy_name(&dtype, &format!("input {name}"))?;
-                Feed::Host(HostData::new(
-                    dtype,
-                    shape,
-                    bytes,
-                    &format!("input {name}"),
-                )?)
+                let what = format!("input {name}");
+                let dtype = host::from_numpy_name(&dtype, &what)?;
+                Feed::Host(HostData::from_buffer(py, &data, dtype, shape, &what)?)
             };
             map.insert(name, f);
         }

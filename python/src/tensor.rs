@@ -6,8 +6,8 @@ use kiln_runtime::Tensor;
 use pyo3::prelude::*;
 
 use crate::device::{resolve, PyDevice};
-use crate::errors::{invalid, runtime_error};
-use crate::host::{self, HostData, PyHost};
+use crate::errors::invalid;
+use crate::host::{self, PyHost};
 
 /// A tensor on a kiln device. Made by `kiln.asarray`; read back by
 /// `numpy.asarray(t)` (or `t.numpy()`).
@@ -19,18 +19,19 @@ pub struct PyTensor {
     pub(crate) dtype: DataType,
 }
 
-/// Uploads `(bytes, dtype, shape)` to `device` (the default one if `None`).
+/// Uploads `(data, dtype, shape)` to `device` (the default one if `None`):
+/// `data` a C-contiguous byte view of the array (`a.reshape(-1).view(
+/// numpy.uint8)`), copied once, straight into the tensor on unified memory.
 #[pyfunction]
 #[pyo3(signature = (data, dtype, shape, device=None))]
 pub fn _upload(
     py: Python<'_>,
-    data: Vec<u8>,
+    data: &Bound<'_, PyAny>,
     dtype: &str,
     shape: Vec<usize>,
     device: Option<&Bound<'_, PyDevice>>,
 ) -> PyResult<PyTensor> {
     let dtype = host::from_numpy_name(dtype, "asarray")?;
-    let h = HostData::new(dtype, shape, data, "asarray")?;
     let dt = host::device_dtype(dtype).ok_or_else(|| {
         invalid(format!(
             "asarray: kiln's device tensors have no {} (they hold float16, bfloat16, float32, \
@@ -38,10 +39,9 @@ pub fn _upload(
             host::numpy_name(dtype)
         ))
     })?;
+    let buf = host::buffer(data, "asarray")?;
     let device = resolve(py, device)?;
-    let tensor = py
-        .detach(|| host::upload(&device, dt, &h.shape, &h.bytes))
-        .map_err(|e| runtime_error("asarray", &e))?;
+    let tensor = host::upload_buffer(py, &device, dt, &shape, &buf, "asarray")?;
     Ok(PyTensor { tensor, dtype })
 }
 
@@ -95,15 +95,11 @@ impl PyTensor {
     /// the work that writes the tensor).
     fn _download<'py>(&self, py: Python<'py>) -> PyResult<PyHost<'py>> {
         let t = &self.tensor;
-        let bytes = py
-            .detach(|| host::download(t))
-            .map_err(|e| runtime_error("reading a kiln.Tensor", &e))?;
-        let data = HostData {
-            dtype: self.dtype,
-            shape: t.shape().to_vec(),
-            bytes,
-        };
-        Ok(host::to_python(py, &data))
+        Ok((
+            host::download_py(py, t, "reading a kiln.Tensor")?,
+            host::numpy_name(self.dtype),
+            t.shape().to_vec(),
+        ))
     }
 
     fn __len__(&self) -> PyResult<usize> {

@@ -126,6 +126,38 @@ impl Tensor {
         Ok(t)
     }
 
+    /// A tensor of `dtype` and `shape` whose bytes (row-major, as the
+    /// tensor stores them: `numel * dtype.size()`) `fill` writes. On
+    /// unified memory `fill` writes the tensor's memory in place (one copy
+    /// from the caller's data, none of kiln's); elsewhere it writes a host
+    /// buffer that is staged to the device.
+    pub fn from_fill(
+        device: &Device,
+        dtype: DType,
+        shape: &[usize],
+        fill: impl FnOnce(&mut [u8]),
+    ) -> Result<Self> {
+        let inner = &device.inner;
+        let mut t = Self::alloc(inner, dtype, shape)?;
+        let n = t.numel() * dtype.size();
+        if n == 0 {
+            return Ok(t);
+        }
+        if t.storage.slice.kind() == MemoryKind::Unified {
+            let storage = Arc::get_mut(&mut t.storage).expect("a fresh tensor is not shared");
+            let (device, slice) = (&storage.device, &mut storage.slice);
+            slice.write_with(0, n, fill).map_err(|e| device.vk(e))?;
+            AtomicCounters::add(&device.counters.bytes_direct, n as u64);
+        } else {
+            let mut bytes = vec![0u8; n];
+            fill(&mut bytes);
+            let stream = Stream::new(inner);
+            stream.upload(&t.reinterpret(DType::U8, &[n]), &bytes)?;
+            stream.flush()?;
+        }
+        Ok(t)
+    }
+
     /// A tensor of `shape` with every element `value`.
     pub fn full<T: Element>(device: &Device, value: T, shape: &[usize]) -> Result<Self> {
         let numel: usize = shape.iter().product();
@@ -355,6 +387,35 @@ impl Tensor {
             source.read(&device, base, bytes)
         })?;
         device.retire()
+    }
+
+    /// Copies the tensor's bytes (row-major, as it stores them:
+    /// `numel * dtype.size()`, which `out.len()` must be) into `out`; blocks
+    /// like [`to_vec`](Self::to_vec). For a contiguous tensor this is one
+    /// copy into memory the caller already has, whatever the element type.
+    pub fn read_bytes_into(&self, out: &mut [u8]) -> Result<()> {
+        let size = self.dtype.size();
+        let n = self.numel() * size;
+        if out.len() != n {
+            return Err(Error::Shape {
+                what: "read_bytes_into",
+                reason: format!("{n} bytes into a buffer of {}", out.len()),
+            });
+        }
+        if !self.is_contiguous() {
+            return self.contiguous()?.read_bytes_into(out);
+        }
+        // The same bytes seen as u8 (the hazards are tracked by byte range).
+        let bytes = Tensor {
+            storage: Arc::clone(&self.storage),
+            dtype: DType::U8,
+            layout: Layout {
+                shape: vec![n],
+                strides: vec![1],
+                offset: self.layout.offset * size,
+            },
+        };
+        bytes.read_into::<u8>(out)
     }
 
     /// A future of the elements in row-major order: the work it needs is

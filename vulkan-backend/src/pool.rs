@@ -533,6 +533,26 @@ impl Slice {
         Ok(())
     }
 
+    /// Calls `fill` on the `len` bytes at byte `offset` of the slice, seen
+    /// through the mapping (host-visible kinds only): the caller writes
+    /// them in place, without a copy of its own (a Python buffer's bytes
+    /// copied straight into a tensor).
+    pub fn write_with<R>(
+        &mut self,
+        offset: u64,
+        len: usize,
+        fill: impl FnOnce(&mut [u8]) -> R,
+    ) -> Result<R> {
+        let (ptr, len) = self.host_range(offset, len)?;
+        // SAFETY: `ptr..ptr+len` lies in the slice's mapped range (checked),
+        // which stays mapped while the slice lives; `&mut self` excludes
+        // other host access to the slice for the borrow's lifetime, which
+        // ends when `fill` returns. Mapped memory is plain bytes (any value
+        // is a valid `u8`).
+        let bytes = unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), len) };
+        Ok(fill(bytes))
+    }
+
     /// Copies `out.len()` bytes at byte `offset` out of the slice through
     /// the mapping (host-visible kinds only).
     pub fn read(&self, offset: u64, out: &mut [u8]) -> Result<()> {

@@ -1,0 +1,99 @@
+"""Per-call overhead of kiln.InferenceSession.run against onnxruntime's, and
+host <-> device copies against a numpy copy of the same bytes, timed in the
+same process (a benchmark, not a test).
+
+    python python/bench/overhead.py [--calls N] [--mib M]
+
+Prints medians (over N calls, kiln and onnxruntime alternating in rounds
+so that both see the same machine load) and the ratios. The tiny model is
+one Add of two float32[1, 16]. Use a release build of the wheel for
+figures (`maturin build --release`).
+"""
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+import kiln
+import onnxruntime as ort
+
+
+def tiny_model():
+    g = helper.make_graph(
+        [helper.make_node("Add", ["a", "b"], ["y"])],
+        "tiny",
+        [
+            helper.make_tensor_value_info("a", TensorProto.FLOAT, [1, 16]),
+            helper.make_tensor_value_info("b", TensorProto.FLOAT, [1, 16]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16])],
+    )
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    return m.SerializeToString()
+
+
+def per_call(fn, calls, rounds=10):
+    """Median seconds of one call of `fn` over `rounds` rounds of calls."""
+    per_round = max(1, calls // rounds)
+    times = []
+    for _ in range(rounds):
+        for _ in range(per_round):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+    return times
+
+
+def interleaved(fns, calls, rounds=10):
+    """Per-call times of each of `fns`, alternating rounds."""
+    out = [[] for _ in fns]
+    for _ in range(rounds):
+        for i, f in enumerate(fns):
+            out[i] += per_call(f, calls // rounds, rounds=1)
+    return [statistics.median(t) for t in out]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--calls", type=int, default=2000)
+    ap.add_argument("--mib", type=int, default=16)
+    ap.add_argument("--copies", type=int, default=30)
+    args = ap.parse_args()
+
+    data = tiny_model()
+    feed = {
+        "a": np.random.rand(1, 16).astype(np.float32),
+        "b": np.random.rand(1, 16).astype(np.float32),
+    }
+    ks = kiln.InferenceSession(data)
+    os_ = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
+    np.testing.assert_allclose(ks.run(None, feed)[0], os_.run(None, feed)[0], rtol=1e-6)
+    for _ in range(50):  # warm up both
+        ks.run(None, feed)
+        os_.run(None, feed)
+    k, o = interleaved([lambda: ks.run(None, feed), lambda: os_.run(None, feed)], args.calls)
+    print(f"InferenceSession.run, Add of 2 x float32[1,16], median of {args.calls} calls:")
+    print(f"  kiln {k * 1e6:8.1f} us   onnxruntime {o * 1e6:8.1f} us   kiln/ort {k / o:5.2f}x")
+
+    n = args.mib * (1 << 20) // 4
+    a = np.random.rand(n).astype(np.float32)
+    t = kiln.asarray(a)
+    assert np.array_equal(np.asarray(t), a)
+    up, down, cp = interleaved(
+        [lambda: kiln.asarray(a), lambda: np.asarray(t), lambda: a.copy()],
+        args.copies,
+        rounds=args.copies,
+    )
+    print(f"{args.mib} MiB float32, median of {args.copies}:")
+    print(f"  numpy copy        {cp * 1e3:7.2f} ms")
+    print(f"  kiln.asarray      {up * 1e3:7.2f} ms   speed {cp / up:4.2f}x numpy's")
+    print(f"  numpy.asarray(t)  {down * 1e3:7.2f} ms   speed {cp / down:4.2f}x numpy's")
+
+
+if __name__ == "__main__":
+    main()
