@@ -5,9 +5,11 @@ same process (a benchmark, not a test).
     python python/bench/overhead.py [--calls N] [--mib M]
 
 Prints medians (over N calls, kiln and onnxruntime alternating in rounds
-so that both see the same machine load) and the ratios. The tiny model is
-one Add of two float32[1, 16]. Use a release build of the wheel for
-figures (`maturin build --release`).
+so that both see the same machine load) and the ratios, of wall-clock time
+and of the process's CPU time (all its threads: lavapipe's included), the
+steadier of the two on a loaded machine. The tiny model is one Add of two
+float32[1, 16]. Use an optimised build of the wheel for figures
+(`maturin build --release`).
 """
 
 import argparse
@@ -37,25 +39,20 @@ def tiny_model():
     return m.SerializeToString()
 
 
-def per_call(fn, calls, rounds=10):
-    """Median seconds of one call of `fn` over `rounds` rounds of calls."""
-    per_round = max(1, calls // rounds)
-    times = []
-    for _ in range(rounds):
-        for _ in range(per_round):
-            t0 = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - t0)
-    return times
-
-
 def interleaved(fns, calls, rounds=10):
-    """Per-call times of each of `fns`, alternating rounds."""
-    out = [[] for _ in fns]
+    """Median wall and CPU seconds per call of each of `fns`, alternating
+    rounds of calls."""
+    wall = [[] for _ in fns]
+    cpu = [[] for _ in fns]
+    per_round = max(1, calls // rounds)
     for _ in range(rounds):
         for i, f in enumerate(fns):
-            out[i] += per_call(f, calls // rounds, rounds=1)
-    return [statistics.median(t) for t in out]
+            for _ in range(per_round):
+                w0, c0 = time.perf_counter(), time.process_time()
+                f()
+                wall[i].append(time.perf_counter() - w0)
+                cpu[i].append(time.process_time() - c0)
+    return [(statistics.median(w), statistics.median(c)) for w, c in zip(wall, cpu)]
 
 
 def main():
@@ -76,24 +73,26 @@ def main():
     for _ in range(50):  # warm up both
         ks.run(None, feed)
         os_.run(None, feed)
-    k, o = interleaved([lambda: ks.run(None, feed), lambda: os_.run(None, feed)], args.calls)
+    (kw, kc), (ow, oc) = interleaved(
+        [lambda: ks.run(None, feed), lambda: os_.run(None, feed)], args.calls
+    )
     print(f"InferenceSession.run, Add of 2 x float32[1,16], median of {args.calls} calls:")
-    print(f"  kiln {k * 1e6:8.1f} us   onnxruntime {o * 1e6:8.1f} us   kiln/ort {k / o:5.2f}x")
+    print(f"  wall: kiln {kw * 1e6:8.1f} us   onnxruntime {ow * 1e6:8.1f} us   kiln/ort {kw / ow:5.2f}x")
+    print(f"  cpu:  kiln {kc * 1e6:8.1f} us   onnxruntime {oc * 1e6:8.1f} us   kiln/ort {kc / oc:5.2f}x")
 
     n = args.mib * (1 << 20) // 4
     a = np.random.rand(n).astype(np.float32)
     t = kiln.asarray(a)
     assert np.array_equal(np.asarray(t), a)
-    up, down, cp = interleaved(
+    (uw, uc), (dw, dc), (cw, cc) = interleaved(
         [lambda: kiln.asarray(a), lambda: np.asarray(t), lambda: a.copy()],
         args.copies,
         rounds=args.copies,
     )
-    print(f"{args.mib} MiB float32, median of {args.copies}:")
-    print(f"  numpy copy        {cp * 1e3:7.2f} ms")
-    print(f"  kiln.asarray      {up * 1e3:7.2f} ms   speed {cp / up:4.2f}x numpy's")
-    print(f"  numpy.asarray(t)  {down * 1e3:7.2f} ms   speed {cp / down:4.2f}x numpy's")
-
+    print(f"{args.mib} MiB float32, median of {args.copies} (wall, cpu):")
+    print(f"  numpy copy        {cw * 1e3:7.2f} ms {cc * 1e3:7.2f} ms")
+    print(f"  kiln.asarray      {uw * 1e3:7.2f} ms {uc * 1e3:7.2f} ms   speed {cw / uw:4.2f}x, {cc / uc:4.2f}x numpy's")
+    print(f"  numpy.asarray(t)  {dw * 1e3:7.2f} ms {dc * 1e3:7.2f} ms   speed {cw / dw:4.2f}x, {cc / dc:4.2f}x numpy's")
 
 if __name__ == "__main__":
     main()

@@ -118,9 +118,7 @@ class InferenceSession:
         of numpy arrays. A non-contiguous array is copied first."""
         if not isinstance(input_feed, dict):
             raise _kiln.InvalidArgument("run: input_feed must be a dict {name: array}")
-        feed = {}
-        for name, value in input_feed.items():
-            feed[name] = to_wire(value, f"input {name}")
+        feed = {name: to_wire(value, f"input {name}") for name, value in input_feed.items()}
         if output_names is not None and isinstance(output_names, str):
             output_names = [output_names]
         outs = self._sess.run(None if output_names is None else list(output_names), feed)

@@ -10,6 +10,11 @@ from . import _kiln
 def to_wire(value, what):
     """``(uint8 view, dtype name, shape)`` of an array-like (a non-contiguous
     array is copied into C order first; a kiln.Tensor is returned as is)."""
+    if type(value) is np.ndarray and value.flags.c_contiguous and value.dtype.kind in "fiub":
+        # The common case, checked in as few steps as possible (a call's
+        # overhead): a C-contiguous native-order array.
+        if value.dtype.isnative:
+            return (value.reshape(-1).view(np.uint8), value.dtype.name, value.shape)
     if isinstance(value, _kiln.Tensor):
         return value
     a = np.asarray(value)
@@ -25,16 +30,18 @@ def to_wire(value, what):
     return (a.reshape(-1).view(np.uint8), a.dtype.name, a.shape)
 
 
+def _np_dtype(name):
+    if name == "bfloat16":
+        import ml_dtypes  # numpy has no bfloat16; ml_dtypes (onnx's dependency) does
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
 def from_wire(result):
     """A numpy array over the ``(bytearray, dtype name, shape)`` kiln returned."""
     data, dtype, shape = result
-    if dtype == "bfloat16":
-        import ml_dtypes  # numpy has no bfloat16; ml_dtypes (onnx's dependency) does
-
-        dt = np.dtype(ml_dtypes.bfloat16)
-    else:
-        dt = np.dtype(dtype)
-    return np.frombuffer(data, dtype=dt).reshape(shape)
+    return np.frombuffer(data, dtype=_np_dtype(dtype)).reshape(shape)
 
 
 def asarray(a, dtype=None, device=None):
@@ -49,19 +56,21 @@ def asarray(a, dtype=None, device=None):
     return _kiln._upload(data, dtype, shape, device)
 
 
-def _tensor_array(self, dtype=None, copy=None):
-    a = from_wire(self._download())
-    return a if dtype is None else a.astype(dtype)
-
-
 def _tensor_numpy(self):
-    """The elements as a new numpy array (a host copy)."""
-    return from_wire(self._download())
+    """The elements as a new numpy array (a host copy, made once)."""
+    out = np.empty(self.shape, _np_dtype(self.dtype))
+    self._read_into(out.reshape(-1).view(np.uint8))
+    return out
+
+
+def _tensor_array(self, dtype=None, copy=None):
+    a = _tensor_numpy(self)
+    return a if dtype is None else a.astype(dtype)
 
 
 def _tensor_dlpack(self, stream=None, max_version=None, dl_device=None, copy=None):
     # A device tensor is exported as a host copy (kDLCPU): numpy's capsule.
-    a = from_wire(self._download())
+    a = _tensor_numpy(self)
     if max_version is None:
         return a.__dlpack__()
     return a.__dlpack__(max_version=max_version)

@@ -201,20 +201,6 @@ pub fn download(t: &Tensor) -> kiln_runtime::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// A `bytearray` holding device tensor `t`'s bytes, read straight into
-/// it (the wait for the work that writes `t` without the GIL).
-pub fn download_py<'py>(
-    py: Python<'py>,
-    t: &Tensor,
-    what: &str,
-) -> PyResult<Bound<'py, PyByteArray>> {
-    let n = t.numel() * t.dtype().size();
-    PyByteArray::new_with(py, n, |out| {
-        py.detach(|| t.read_bytes_into(out))
-            .map_err(|e| runtime_error(what, &e))
-    })
-}
-
 /// A result as the Python layer takes it: `(bytearray, dtype name, shape)`.
 pub type PyHost<'py> = (Bound<'py, PyByteArray>, &'static str, Vec<usize>);
 

@@ -6,8 +6,8 @@ use kiln_runtime::Tensor;
 use pyo3::prelude::*;
 
 use crate::device::{resolve, PyDevice};
-use crate::errors::invalid;
-use crate::host::{self, PyHost};
+use crate::errors::{invalid, runtime_error};
+use crate::host;
 
 /// A tensor on a kiln device. Made by `kiln.asarray`; read back by
 /// `numpy.asarray(t)` (or `t.numpy()`).
@@ -91,15 +91,29 @@ impl PyTensor {
         }
     }
 
-    /// `(bytearray, dtype name, shape)`: the elements, row-major (waits for
-    /// the work that writes the tensor).
-    fn _download<'py>(&self, py: Python<'py>) -> PyResult<PyHost<'py>> {
+    /// Copies the elements (row-major) into `out`, a writable C-contiguous
+    /// byte view of a host array of the tensor's size (`numpy.empty(...)
+    /// .reshape(-1).view(numpy.uint8)`): one copy, straight out of the
+    /// tensor's memory on unified memory. Waits, without the GIL, for the
+    /// work that writes the tensor.
+    fn _read_into(&self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+        let what = "reading a kiln.Tensor";
+        let buf = host::buffer(out, what)?;
+        let n = self.tensor.numel() * self.dtype.size();
+        if buf.len_bytes() != n || buf.readonly() {
+            return Err(invalid(format!(
+                "{what}: the output must be {n} writable bytes (got {}{})",
+                buf.len_bytes(),
+                if buf.readonly() { ", read-only" } else { "" }
+            )));
+        }
         let t = &self.tensor;
-        Ok((
-            host::download_py(py, t, "reading a kiln.Tensor")?,
-            host::numpy_name(self.dtype),
-            t.shape().to_vec(),
-        ))
+        // Wait for the writes first without the GIL; then the copy finds
+        // them done.
+        py.detach(|| t.read_bytes_with(|_| ()))
+            .map_err(|e| runtime_error(what, &e))?;
+        t.read_bytes_with(|src| buf.copy_from_slice(py, src))
+            .map_err(|e| runtime_error(what, &e))?
     }
 
     fn __len__(&self) -> PyResult<usize> {

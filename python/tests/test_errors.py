@@ -31,6 +31,15 @@ def test_wrong_shape(sess):
         sess.run(None, {"img": np.zeros((3, 16, 16), np.float32)})
 
 
+def test_wrong_device_tensor(sess):
+    t = kiln.asarray(np.zeros((1, 3, 16, 16), np.int32))
+    with pytest.raises(kiln.InvalidArgument, match=r"input img: got int32"):
+        sess.run(None, {"img": t})
+    t = kiln.asarray(np.zeros((1, 3, 8, 8), np.float32))
+    with pytest.raises(kiln.InvalidArgument, match="got shape"):
+        sess.run(None, {"img": t})
+
+
 def test_unknown_and_missing_names(sess):
     img = np.zeros((1, 3, 16, 16), np.float32)
     with pytest.raises(kiln.InvalidArgument, match=r"\"nope\" is not an output of the model \(its outputs: out\)"):

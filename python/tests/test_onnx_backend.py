@@ -1,8 +1,9 @@
 """ONNX's own backend test runner against kiln.onnx_backend.
 
 CI runs a subset of the node tests (a few seconds);
-KILN_ONNX_BACKEND_ALL=1 runs every node test of the installed onnx
-(1,884 on the CPU device).
+KILN_ONNX_BACKEND_ALL=1 runs every node test of the installed onnx (1,884
+on the CPU device) and the simple, pytorch-converted and pytorch-operator
+model tests (140): minutes, never in CI.
 """
 
 import os
@@ -23,9 +24,17 @@ else:
         r"|where_example|equal|clip|reduce_sum_keepdims_example|conv_with_strides_padding"
         r"|maxpool_2d_default|cast_FLOAT_to_FLOAT16|not_2d|string_concat_broadcasting)_cpu$"
     )
-# The node tests only: the "real" ones generate expected outputs of large
-# models with onnx's reference evaluator (minutes each).
-globals()["OnnxBackendNodeModelTest"] = backend_test.test_cases["OnnxBackendNodeModelTest"]
+# Not the "real" ones: they generate expected outputs of large models with
+# onnx's reference evaluator (minutes each).
+suites = ["OnnxBackendNodeModelTest"]
+if os.environ.get("KILN_ONNX_BACKEND_ALL"):
+    suites += [
+        "OnnxBackendSimpleModelTest",
+        "OnnxBackendPyTorchConvertedModelTest",
+        "OnnxBackendPyTorchOperatorModelTest",
+    ]
+for suite in suites:
+    globals()[suite] = backend_test.test_cases[suite]
 
 
 def test_run_node():

@@ -25,6 +25,35 @@ def test_asarray_of_a_view_and_a_list():
     np.testing.assert_array_equal(np.asarray(kiln.asarray([[1.5, 2.5]], dtype=np.float32)), [[1.5, 2.5]])
 
 
+@pytest.mark.parametrize(
+    "a",
+    [
+        np.float32(2.5) * np.ones(()),  # 0-d (float64 -> cast below)
+        np.zeros((0, 3)),
+        np.arange(10, dtype=">i4"),  # big-endian: swapped first
+        np.arange(40, dtype=np.int16).reshape(5, 8)[1:4, ::3],  # strided view
+        np.arange(7, dtype=np.uint64) * (2**40),
+    ],
+    ids=["0d", "empty", "big_endian", "strided", "uint64"],
+)
+def test_byte_views_round_trip(a):
+    if a.dtype == np.float64:
+        a = a.astype(np.float32)
+    t = kiln.asarray(a)
+    b = np.asarray(t)
+    assert b.shape == a.shape and b.dtype == a.dtype.newbyteorder("=")
+    np.testing.assert_array_equal(b, a)
+    b[...] = 0  # results are writable host copies, the tensor is unchanged
+    np.testing.assert_array_equal(np.asarray(t), a)
+
+
+def test_asarray_copies_once_and_owns_its_data():
+    a = np.arange(1 << 16, dtype=np.float32)
+    t = kiln.asarray(a)
+    a[:] = -1  # the tensor holds its own copy
+    np.testing.assert_array_equal(np.asarray(t), np.arange(1 << 16, dtype=np.float32))
+
+
 def test_float64_has_no_device_tensor():
     with pytest.raises(kiln.InvalidArgument, match="float64"):
         kiln.asarray(np.zeros(3))

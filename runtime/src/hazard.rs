@@ -87,6 +87,27 @@ impl HostRead {
         slice.read(offset, out).map_err(|e| device.vk(e))
     }
 
+    /// Calls `f` on `len` bytes at byte `offset` of the buffer (within the
+    /// read's range): the snapshot's if a write came first, else the
+    /// buffer's own once the read's value completed (a later device write
+    /// waits: its snapshot needs the lock `f` runs under).
+    pub(crate) fn read_with<R>(
+        &self,
+        device: &DeviceInner,
+        slice: &kiln_vulkan::Slice,
+        offset: u64,
+        len: usize,
+        f: impl FnOnce(&[u8]) -> R,
+    ) -> Result<R> {
+        let snapshot = lock(&self.snapshot);
+        if let Some(bytes) = snapshot.as_ref() {
+            let at = (offset - self.start) as usize;
+            return Ok(f(&bytes[at..at + len]));
+        }
+        device.wait(self.value)?;
+        slice.read_with(offset, len, f).map_err(|e| device.vk(e))
+    }
+
     /// Takes the snapshot (unless taken): waits for the read's value and
     /// copies its bytes out of the buffer.
     fn take_snapshot(&self, device: &DeviceInner, slice: &kiln_vulkan::Slice) -> Result<()> {

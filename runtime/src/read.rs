@@ -190,6 +190,30 @@ impl ReadSource {
     }
 }
 
+impl ReadSource {
+    /// Calls `f` on `len` bytes at byte `offset` of the source (see
+    /// [`read`](Self::read)), in place for a direct source, else after a
+    /// copy out of the staging chunks.
+    pub(crate) fn read_with<R>(
+        &self,
+        device: &DeviceInner,
+        offset: u64,
+        len: usize,
+        f: impl FnOnce(&[u8]) -> R,
+    ) -> Result<R> {
+        match self {
+            Self::Direct { storage, read } if len > 0 => {
+                read.read_with(device, &storage.slice, offset, len, f)
+            }
+            _ => {
+                let mut bytes = vec![0u8; len];
+                self.read(device, offset, &mut bytes)?;
+                Ok(f(&bytes))
+            }
+        }
+    }
+}
+
 /// The future of [`Tensor::read`](crate::Tensor::read): the tensor's
 /// elements in row-major order once the work that produces them completed.
 pub struct ReadFuture<T: Element> {

@@ -394,17 +394,27 @@ impl Tensor {
     /// like [`to_vec`](Self::to_vec). For a contiguous tensor this is one
     /// copy into memory the caller already has, whatever the element type.
     pub fn read_bytes_into(&self, out: &mut [u8]) -> Result<()> {
-        let size = self.dtype.size();
-        let n = self.numel() * size;
+        let n = self.numel() * self.dtype.size();
         if out.len() != n {
             return Err(Error::Shape {
                 what: "read_bytes_into",
                 reason: format!("{n} bytes into a buffer of {}", out.len()),
             });
         }
+        self.read_bytes_with(|bytes| out.copy_from_slice(bytes))
+    }
+
+    /// Calls `f` on the tensor's bytes (row-major, as it stores them:
+    /// `numel * dtype.size()`) once the work that writes them completed
+    /// (blocks like [`to_vec`](Self::to_vec)). On unified memory `f` sees
+    /// a contiguous tensor's own memory (the caller copies it once, into
+    /// memory of its own); elsewhere, or for a strided view, a host copy.
+    pub fn read_bytes_with<R>(&self, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
         if !self.is_contiguous() {
-            return self.contiguous()?.read_bytes_into(out);
+            return self.contiguous()?.read_bytes_with(f);
         }
+        let size = self.dtype.size();
+        let n = self.numel() * size;
         // The same bytes seen as u8 (the hazards are tracked by byte range).
         let bytes = Tensor {
             storage: Arc::clone(&self.storage),
@@ -415,7 +425,21 @@ impl Tensor {
                 offset: self.layout.offset * size,
             },
         };
-        bytes.read_into::<u8>(out)
+        let mut future = bytes.read::<u8>();
+        if let Some(e) = future.early.take() {
+            return Err(e);
+        }
+        let device = Arc::clone(&future.device);
+        let Some(source) = future.source.as_ref() else {
+            return Ok(f(&[]));
+        };
+        let base = match source {
+            ReadSource::Direct { .. } => bytes.layout.offset as u64,
+            ReadSource::Staged(_) => 0,
+        };
+        let out = source.read_with(&device, base, n, f)?;
+        device.retire()?;
+        Ok(out)
     }
 
     /// A future of the elements in row-major order: the work it needs is

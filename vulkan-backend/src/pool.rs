@@ -553,6 +553,20 @@ impl Slice {
         Ok(fill(bytes))
     }
 
+    /// Calls `f` on the `len` bytes at byte `offset` of the slice, seen
+    /// through the mapping (host-visible kinds only): the caller reads them
+    /// in place (copies them straight into memory of its own).
+    pub fn read_with<R>(&self, offset: u64, len: usize, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        let (ptr, len) = self.host_range(offset, len)?;
+        // SAFETY: as in `read`: the range lies in the slice's mapping (checked)
+        // and host writes need `&mut Slice`, which cannot coexist with this
+        // `&self` while `f` borrows the bytes; device writes are ordered by
+        // the caller (kiln-runtime's hazard tracking holds the read's
+        // snapshot lock, which a later device write waits on).
+        let bytes = unsafe { std::slice::from_raw_parts(ptr.as_ptr().cast_const(), len) };
+        Ok(f(bytes))
+    }
+
     /// Copies `out.len()` bytes at byte `offset` out of the slice through
     /// the mapping (host-visible kinds only).
     pub fn read(&self, offset: u64, out: &mut [u8]) -> Result<()> {
