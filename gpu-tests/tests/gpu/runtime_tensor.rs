@@ -175,3 +175,42 @@ fn read_futures_are_awaited_with_pollster() {
         assert_no_validation_messages(device.context());
     }
 }
+
+#[test]
+fn bytes_in_and_out_whatever_the_element_type() {
+    for device in devices() {
+        // from_fill writes the stored bytes (in place on unified memory).
+        let want: Vec<f32> = (0..24).map(|i| i as f32 - 3.5).collect();
+        let bytes: Vec<u8> = want.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let t = Tensor::from_fill(&device, DType::F32, &[4, 6], |dst| {
+            dst.copy_from_slice(&bytes)
+        })
+        .unwrap();
+        assert_eq!(t.to_vec::<f32>().unwrap(), want);
+        // read_bytes_into / read_bytes_with: the same bytes back, of a
+        // view too (an offset narrow, a strided transpose).
+        let mut out = vec![0u8; 96];
+        t.read_bytes_into(&mut out).unwrap();
+        assert_eq!(out, bytes);
+        let row = t.narrow(0, 2, 1).unwrap();
+        let got = row.read_bytes_with(|b| b.to_vec()).unwrap();
+        assert_eq!(got, bytes[48..72]);
+        let tt = t.transpose(0, 1).unwrap();
+        let got = tt.read_bytes_with(|b| b.to_vec()).unwrap();
+        let want_tt: Vec<u8> = (0..6)
+            .flat_map(|c| (0..4).map(move |r| r * 6 + c))
+            .flat_map(|i| want[i].to_le_bytes())
+            .collect();
+        assert_eq!(got, want_tt);
+        // After device work writes the tensor: the read waits for it.
+        let c = tt.contiguous().unwrap();
+        let mut out = vec![0u8; 96];
+        c.read_bytes_into(&mut out).unwrap();
+        assert_eq!(out, want_tt);
+        assert!(t.read_bytes_into(&mut [0u8; 95]).is_err());
+        let e =
+            Tensor::from_fill(&device, DType::I16, &[0, 3], |dst| assert!(dst.is_empty())).unwrap();
+        assert_eq!(e.read_bytes_with(<[u8]>::len).unwrap(), 0);
+        assert_no_validation_messages(device.context());
+    }
+}
