@@ -8,8 +8,14 @@ Prints medians (over N calls, kiln and onnxruntime alternating in rounds
 so that both see the same machine load) and the ratios, of wall-clock time
 and of the process's CPU time (all its threads: lavapipe's included), the
 steadier of the two on a loaded machine. The tiny model is one Add of two
-float32[1, 16]. Use an optimised build of the wheel for figures
-(`maturin build --release`).
+float32[1, 16]. Use an optimised build of the wheel for figures: the
+README's were measured with kiln's crates, PyO3 and ash at opt-level 3 over
+the dev build's dependencies (a full `--release` build of SPIRV-Tools and
+kiln-core did not fit the 2-core machine's time):
+
+    cd python && maturin build --profile dev -o /tmp/w \
+      $(for p in kiln-runtime kiln-vulkan kiln-onnx kiln-python pyo3 ash gpu-allocator; \
+        do echo --config profile.dev.package.$p.opt-level=3; done)
 """
 
 import argparse
