@@ -573,6 +573,60 @@ fn session_runs_again_without_uploading_weights() {
     assert!(matches!(missing, Err(kiln_onnx::OnnxError::Input { .. })));
 }
 
+/// `Session::run_feeds` takes the inputs in order, a device tensor used
+/// where it is (the Python package's `kiln.Tensor` feeds), and checks a
+/// device tensor's type and shape like host data's.
+#[test]
+fn session_run_feeds_takes_device_tensors() {
+    use expected::*;
+    use kiln_onnx::Feed;
+    let m = model(
+        vec![node(
+            "Gemm",
+            &["a", "w", "c"],
+            &["y"],
+            vec![
+                attr_i("transB", 1),
+                attr_f("alpha", 0.5),
+                attr_f("beta", 2.0),
+            ],
+        )],
+        vec![vi("a", FLOAT, &[2, 4])],
+        vec![vi("y", FLOAT, &[2, 3])],
+        vec![
+            tensor_f32("w", &[3, 4], GEMM_B),
+            tensor_f32("c", &[3], GEMM_C),
+        ],
+        13,
+    );
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
+    let device = kiln_runtime::Device::new(&Default::default()).expect("a Vulkan device");
+    let session = kiln_onnx::Session::new(&device, &imp).expect("compiles");
+    assert_eq!(session.inputs().len(), 1);
+    assert_eq!(session.inputs()[0].name, "a");
+    let a = kiln_runtime::Tensor::from_slice(&device, GEMM_A, &[2, 4]).unwrap();
+    let out = session.run_feeds(vec![Feed::Device(&a)]).expect("runs");
+    assert_close(&out[0], GEMM_OUT, &[2, 3]);
+    let out = session
+        .run_feeds(vec![Feed::Host(f32_tensor(&[2, 4], GEMM_A2))])
+        .expect("runs");
+    assert_close(&out[0], GEMM_OUT2, &[2, 3]);
+    let wrong_type = kiln_runtime::Tensor::from_slice(&device, &[0i32; 8], &[2, 4]).unwrap();
+    let e = session
+        .run_feeds(vec![Feed::Device(&wrong_type)])
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("a device tensor of i32 given"),
+        "{e}"
+    );
+    let wrong_shape = a.reshape(&[8]).unwrap();
+    let e = session
+        .run_feeds(vec![Feed::Device(&wrong_shape)])
+        .unwrap_err();
+    assert!(e.to_string().contains("shape [8] given"), "{e}");
+    assert!(session.run_feeds(vec![]).is_err());
+}
+
 /// Gather at 108 indices known at import (as `kiln run` and `kiln
 /// onnx-test` import a model, with its inputs' values) gives numpy's take
 /// on the device: it was a concat of one slice per index, one selection
