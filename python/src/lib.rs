@@ -1,8 +1,8 @@
-//! kiln's Python extension module `kiln._kiln` (PyO3, abi3): the native
-//! half of the `kiln` package. The Python half (`python/kiln/`) turns
-//! numpy arrays into `(bytes, dtype, shape)` and back and gives the
-//! onnxruntime-shaped API; everything that compiles or touches the device
-//! is here, built on `kiln-runtime` and `kiln-onnx`.
+//! kiln's Python extension module `kiln._kiln` (PyO3, abi3 for CPython
+//! 3.11+): the native half of the `kiln` package. The Python half
+//! (`python/kiln/`) hands numpy arrays over as `(uint8 view, dtype, shape)`
+//! and gives the onnxruntime-shaped API; everything that compiles or
+//! touches the device is here, built on `kiln-runtime` and `kiln-onnx`.
 //!
 //! - [`device`]: `devices()`, `Device`.
 //! - [`tensor`]: `Tensor` (device-resident) and its upload.
@@ -10,8 +10,10 @@
 //! - [`program`]: `Program`, behind `kiln.compile`.
 //! - [`errors`]: the exception hierarchy under `kiln.Error`.
 //!
-//! No `unsafe` here: numpy data crosses as bytes, DLPack goes through
-//! numpy in the Python layer.
+//! No `unsafe` here: numpy memory is read and written through PyO3's
+//! buffer-protocol copies (into and out of a tensor's memory in place,
+//! which kiln-runtime lends to a closure); DLPack goes through numpy in
+//! the Python layer.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
