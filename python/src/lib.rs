@@ -9,6 +9,7 @@
 //! - [`session`]: `Session`, behind `kiln.InferenceSession`.
 //! - [`program`]: `Program`, behind `kiln.compile`.
 //! - [`errors`]: the exception hierarchy under `kiln.Error`.
+//! - [`interrupt`]: compiles that Ctrl-C interrupts.
 //!
 //! No `unsafe` here: numpy memory is read and written through PyO3's
 //! buffer-protocol copies (into and out of a tensor's memory in place,
@@ -20,6 +21,7 @@
 pub mod device;
 pub mod errors;
 pub mod host;
+pub mod interrupt;
 pub mod program;
 pub mod session;
 pub mod tensor;
@@ -34,6 +36,7 @@ fn _kiln(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tensor::_upload, m)?)?;
     m.add_function(wrap_pyfunction!(program::_compile, m)?)?;
     m.add_function(wrap_pyfunction!(check_model, m)?)?;
+    m.add_function(wrap_pyfunction!(interrupt::_interruptible_sleep, m)?)?;
     m.add_class::<device::PyDevice>()?;
     m.add_class::<tensor::PyTensor>()?;
     m.add_class::<session::PySession>()?;

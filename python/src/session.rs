@@ -29,6 +29,7 @@ use pyo3::types::PyDict;
 use crate::device::{resolve, PyDevice};
 use crate::errors::{invalid, onnx_error, runtime_error, Error, SessionClosed};
 use crate::host::{self, HostData, PyHost};
+use crate::interrupt::interruptible;
 use crate::tensor::PyTensor;
 
 /// The most compiled shape specialisations a session keeps.
@@ -156,7 +157,7 @@ impl Feed {
 /// The Rust half of `kiln.InferenceSession`.
 #[pyclass(name = "Session", module = "kiln._kiln", frozen)]
 pub struct PySession {
-    model: ModelProto,
+    model: Arc<ModelProto>,
     what: String,
     base_dir: Option<std::path::PathBuf>,
     device: Device,
@@ -183,12 +184,14 @@ impl PySession {
     }
 
     /// Imports and compiles the model for `shapes` (with `values`, if
-    /// given); runs without the GIL.
+    /// given), on a thread of its own without the GIL: Ctrl-C interrupts
+    /// the wait (see [`interruptible`]).
     fn build(
         &self,
+        py: Python<'_>,
         shapes: &[Vec<usize>],
-        values: Option<&[HostTensor]>,
-    ) -> Result<Plan, PyErrText> {
+        values: Option<Vec<HostTensor>>,
+    ) -> PyResult<Result<Plan, PyErrText>> {
         let mut opts = ImportOptions {
             base_dir: self.base_dir.clone(),
             ..ImportOptions::default()
@@ -199,11 +202,15 @@ impl PySession {
         }
         if let Some(vals) = values {
             for (a, v) in self.inputs.iter().zip(vals) {
-                opts.input_values.insert(a.name.clone(), v.clone());
+                opts.input_values.insert(a.name.clone(), v);
             }
         }
-        let imported = kiln_onnx::import(&self.model, &opts).map_err(PyErrText::Onnx)?;
-        kiln_onnx::Session::new(&self.device, &imported).map_err(PyErrText::Onnx)
+        let model = Arc::clone(&self.model);
+        let device = self.device.clone();
+        interruptible(py, &self.what, move || {
+            let imported = kiln_onnx::import(&model, &opts).map_err(PyErrText::Onnx)?;
+            kiln_onnx::Session::new(&device, &imported).map_err(PyErrText::Onnx)
+        })
     }
 
     /// The plan for `feeds` (built, without the GIL, when missing).
@@ -242,13 +249,13 @@ impl PySession {
                 }
             }
         }
-        let (plan, key) = match py.detach(|| self.build(&shapes, None)) {
+        let (plan, key) = match self.build(py, &shapes, None)? {
             Ok(p) => (p, (shapes.clone(), None)),
             Err(PyErrText::Onnx(e)) if needs_values(&e) && !feeds.is_empty() => {
                 let vals = host_bytes()?.unwrap_or_default();
                 let bytes: Vec<Vec<u8>> = vals.iter().map(HostTensor::to_bytes).collect();
-                let p = py
-                    .detach(|| self.build(&shapes, Some(&vals)))
+                let p = self
+                    .build(py, &shapes, Some(vals))?
                     .map_err(PyErrText::into_py)?;
                 (p, (shapes.clone(), Some(bytes)))
             }
@@ -433,7 +440,7 @@ impl PySession {
         let outputs = graph.output.iter().map(NodeArg::from_proto).collect();
         let device = resolve(py, device)?;
         let session = PySession {
-            model: decoded,
+            model: Arc::new(decoded),
             what,
             base_dir,
             device,
@@ -454,7 +461,7 @@ impl PySession {
                         .collect()
                 })
                 .collect();
-            match py.detach(|| session.build(&shapes, None)) {
+            match session.build(py, &shapes, None)? {
                 Ok(plan) => {
                     let mut plans = session.plans.lock().unwrap_or_else(|e| e.into_inner());
                     plans
