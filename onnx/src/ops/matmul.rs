@@ -39,6 +39,16 @@ fn dims(s: &[u64]) -> Vec<Dim> {
 /// `MatMul`.
 pub fn matmul(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let (a, b) = (n.input(0)?, n.input(1)?);
+    Ok(vec![matmul_values(c, n, a, b)?])
+}
+
+/// `a @ b` with numpy's `matmul` semantics (for `n`'s errors).
+pub fn matmul_values(
+    c: &mut Ctx<'_>,
+    n: &Node<'_>,
+    a: &Value,
+    b: &Value,
+) -> Result<Value, crate::error::OnnxError> {
     let dt = a.dtype;
     let sa = a
         .static_shape()
@@ -103,7 +113,7 @@ pub fn matmul(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     if sb.len() != 1 {
         out.push(nn);
     }
-    Ok(vec![c.reshape(&result, &out).map_err(|e| n.err(e))?])
+    c.reshape(&result, &out).map_err(|e| n.err(e))
 }
 
 /// `v` broadcast to the static `shape` (a copy when it differs).

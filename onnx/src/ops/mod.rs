@@ -11,6 +11,7 @@ pub mod gather;
 pub mod loss;
 pub mod matmul;
 pub mod more;
+pub mod quant;
 pub mod reduce;
 pub mod resize;
 pub mod rotary;
@@ -148,6 +149,10 @@ table! {
     "OneHot" 9..max => gather::one_hot;
     "Or" 7..max => ew::or;
     "Pad" 2..max => more::pad;
+    "QuantizeLinear" 10..max => quant::quantize_linear;
+    "DequantizeLinear" 10..max => quant::dequantize_linear;
+    "DynamicQuantizeLinear" 11..max => quant::dynamic_quantize_linear;
+    "QLinearMatMul" 10..max => quant::qlinear_matmul;
     "Pow" 7..max => ew::pow;
     "PRelu" 7..max => ew::prelu;
     "Range" 11..max => more::range;
