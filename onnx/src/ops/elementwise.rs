@@ -1,6 +1,7 @@
 //! Elementwise ops with numpy broadcasting: arithmetic, comparisons,
 //! logic, activations, `Where`, `Cast`.
 
+use kiln_core::tensor::attr::ScalarBits;
 use kiln_core::tensor::ops::{ArithOp, MathOp};
 use kiln_core::tensor::structured::BodyBuilder;
 use kiln_core::tensor::{ElemType, TValue};
@@ -76,12 +77,81 @@ pub fn mean(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     variadic(c, n, Bin::Add, true)
 }
 
-/// `Pow`: float bases (the exponent converted to the base's type).
+/// `base ^ e` for integers of `dt` by squaring over every bit of `e`
+/// (wrapping like numpy's integer power); a negative `e` gives
+/// `1 / base^|e|` truncated: 1 for base 1, ±1 for base -1, else 0.
+fn int_pow(bb: &mut BodyBuilder<'_>, dt: DataType, base: TValue, e: TValue) -> TValue {
+    let ty = dt.elem();
+    let one = cst(bb, dt, 1.0);
+    let zero = cst(bb, dt, 0.0);
+    let mut acc = one;
+    let mut sq = base;
+    for bit in 0..ty.bits() {
+        // Bit `bit` as a signed value of the width (the top bit negative).
+        let w = 64 - ty.bits();
+        let k = (((1u64 << bit) as i64) << w) >> w;
+        let k = bb.constant(ScalarBits::Int(k), ty);
+        let m = bb.arith(ArithOp::AndI, vec![e, k], ty);
+        let set = cmp(bb, dt, Cmp::Ne, m, zero);
+        let next = arith(bb, dt, Bin::Mul, acc, sq);
+        acc = select(bb, set, next, acc);
+        sq = arith(bb, dt, Bin::Mul, sq, sq);
+    }
+    if dt.is_unsigned() {
+        return acc;
+    }
+    let neg = cmp(bb, dt, Cmp::Lt, e, zero);
+    let is_one = cmp(bb, dt, Cmp::Eq, base, one);
+    let m1 = cst(bb, dt, -1.0);
+    let is_m1 = cmp(bb, dt, Cmp::Eq, base, m1);
+    // (-1)^e: the parity of e.
+    let odd = bb.arith(ArithOp::AndI, vec![e, one], ty);
+    let odd = cmp(bb, dt, Cmp::Ne, odd, zero);
+    let pm = select(bb, odd, m1, one);
+    let r = select(bb, is_m1, pm, zero);
+    let r = select(bb, is_one, one, r);
+    select(bb, neg, r, acc)
+}
+
+fn bb_abs(bb: &mut BodyBuilder<'_>, x: TValue) -> TValue {
+    math(bb, MathOp::AbsF, x)
+}
+
+/// `Pow`: float bases (the exponent converted to the base's type);
+/// integer bases with integer exponents exactly ([`int_pow`]), with
+/// float exponents through f32 `pow` truncated toward zero, an integral
+/// exponent taking the exact integer path.
 pub fn pow(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let (a, b) = (n.input(0)?, n.input(1)?);
     let (dt, et) = (a.dtype, b.dtype);
+    if dt == DataType::Bool || et == DataType::Bool {
+        return Err(n.err("Pow of bool is not supported"));
+    }
     if !dt.is_float() {
-        return Err(n.err(format!("Pow of {} bases is not supported", dt.name())));
+        let v = c
+            .elementwise(&[a, b], dt, |bb, x| {
+                if !et.is_float() {
+                    let e = convert(bb, et, dt, x[1]);
+                    return int_pow(bb, dt, x[0], e);
+                }
+                let f = DataType::Float;
+                let ef = convert(bb, et, f, x[1]);
+                let fl = math(bb, MathOp::Floor, ef);
+                let integral = cmp(bb, f, Cmp::Eq, fl, ef);
+                let lim = cst(bb, f, 2147483647.0);
+                let mag = bb_abs(bb, ef);
+                let small = cmp(bb, f, Cmp::Lt, mag, lim);
+                let exact = bb.arith(ArithOp::AndI, vec![integral, small], ElemType::I1);
+                let ei = convert(bb, f, DataType::Int32, fl);
+                let ei = convert(bb, DataType::Int32, dt, ei);
+                let ip = int_pow(bb, dt, x[0], ei);
+                let bf = convert(bb, dt, f, x[0]);
+                let p = bb.math(MathOp::PowF, vec![bf, ef]);
+                let fp = convert(bb, f, dt, p);
+                select(bb, exact, ip, fp)
+            })
+            .map_err(|e| n.err(e))?;
+        return Ok(vec![v]);
     }
     let v = c
         .elementwise(&[a, b], dt, |bb, x| {
@@ -305,7 +375,7 @@ pub fn relu(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     Ok(vec![v])
 }
 
-fn sigmoid_of(bb: &mut BodyBuilder<'_>, dt: DataType, x: TValue) -> TValue {
+pub(crate) fn sigmoid_of(bb: &mut BodyBuilder<'_>, dt: DataType, x: TValue) -> TValue {
     let one = cst(bb, dt, 1.0);
     let nx = bb.arith(ArithOp::NegF, vec![x], dt.elem());
     let e = math(bb, MathOp::Exp, nx);

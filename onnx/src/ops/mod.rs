@@ -4,9 +4,11 @@
 //! generated from it.
 
 pub mod attention;
+pub mod bits;
 pub mod conv;
 pub mod einsum;
 pub mod elementwise;
+pub mod gated;
 pub mod gather;
 pub mod loss;
 pub mod matmul;
@@ -18,6 +20,7 @@ pub mod rotary;
 pub mod scalar;
 pub mod scatter;
 pub mod shape;
+pub mod space;
 pub mod topk;
 
 use crate::ctx::Ctx;
@@ -90,6 +93,7 @@ table! {
     "BitwiseOr" 18..max => ew::or;
     "BitwiseXor" 18..max => ew::xor;
     "BitwiseNot" 18..max => ew::not;
+    "BitCast" 26..max => bits::bit_cast;
     "Cast" 6..max => ew::cast;
     "CastLike" 15..max => ew::cast_like;
     "Ceil" 6..max => ew::ceil;
@@ -107,10 +111,12 @@ table! {
     "CumProd" 26..max => gather::cum_prod;
     "CumSum" 11..max => gather::cum_sum;
     "Cosh" 9..max => ew::cosh;
+    "DepthToSpace" 1..max => space::depth_to_space;
     "Div" 7..max => ew::div;
     "Dropout" 7..max => ew::identity;
     "Einsum" 12..max => einsum::einsum;
     "Elu" 6..max => ew::elu;
+    "EyeLike" 9..max => space::eye_like;
     "Equal" 7..max => ew::equal;
     "Erf" 9..max => ew::erf;
     "Exp" 6..max => ew::exp;
@@ -178,6 +184,7 @@ table! {
     "ScatterND" 11..max => scatter::scatter_nd;
     "Selu" 6..max => ew::selu;
     "Shape" 1..max => shape::shape;
+    "Shrink" 9..max => gated::shrink;
     "Sigmoid" 6..max => ew::sigmoid;
     "Sign" 9..max => ew::sign;
     "Sin" 7..max => ew::sin;
@@ -188,11 +195,14 @@ table! {
     "SoftmaxCrossEntropyLoss" 12..max => loss::softmax_cross_entropy;
     "Softplus" 1..max => ew::softplus;
     "Softsign" 1..max => ew::softsign;
+    "SpaceToDepth" 1..max => space::space_to_depth;
     "Split" 2..max => more::split;
     "Sqrt" 6..max => ew::sqrt;
     "Squeeze" 1..max => shape::squeeze;
     "Sub" 7..max => ew::sub;
     "Sum" 8..max => ew::sum;
+    "SwiGLU" 28..max => gated::swiglu;
+    "Swish" 24..max => gated::swish;
     "Tan" 7..max => ew::tan;
     "Tanh" 6..max => ew::tanh;
     "Tile" 6..max => more::tile;

@@ -283,20 +283,30 @@ pub fn trilu(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     Ok(vec![v])
 }
 
-/// `Mod(fmod)`: `fmod=1` is C's fmod (the dividend's sign); integer
-/// `fmod=0` takes the divisor's sign (Python's %).
+/// `Mod(fmod)`: `fmod=1` is C's fmod (the dividend's sign); `fmod=0`
+/// takes the divisor's sign (Python's %, numpy's `mod` for floats).
 pub fn modulo(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let (a, b) = (n.input(0)?, n.input(1)?);
     let dt = a.dtype;
     let fmod = n.int("fmod", 0) != 0;
-    if dt.is_float() && !fmod {
-        return Err(n.err("float Mod needs fmod=1"));
-    }
     let v = c
         .elementwise(&[a, b], dt, |bb, x| {
             let e = dt.elem();
             if dt.is_float() {
-                return bb.arith(ArithOp::RemF, vec![x[0], x[1]], e);
+                let rem = bb.arith(ArithOp::RemF, vec![x[0], x[1]], e);
+                if fmod {
+                    return rem;
+                }
+                // numpy's mod: a non-zero remainder whose sign differs
+                // from the divisor's moves by one divisor.
+                let z = cst(bb, dt, 0.0);
+                let nz = cmp(bb, dt, Cmp::Ne, rem, z);
+                let rn = cmp(bb, dt, Cmp::Lt, rem, z);
+                let bn = cmp(bb, dt, Cmp::Lt, x[1], z);
+                let differ = bb.arith(ArithOp::XOrI, vec![rn, bn], ElemType::I1);
+                let fix = bb.arith(ArithOp::AndI, vec![nz, differ], ElemType::I1);
+                let adj = arith(bb, dt, Bin::Add, rem, x[1]);
+                return select(bb, fix, adj, rem);
             }
             if dt.is_unsigned() {
                 return bb.arith(ArithOp::RemUI, vec![x[0], x[1]], e);
