@@ -151,19 +151,64 @@ fn position_bias(
     causal: bool,
     window: (i64, i64),
 ) -> Value {
-    indexed_generic(c, &[q, kv], dt, &[], |bb, li, _| {
+    position_bias_of(c, dt, q, kv, Offset::Fixed(offset), causal, window)
+}
+
+/// Where a query's position counts from: a fixed offset (the past
+/// length), or per batch from `nonpad_kv_seqlen` (`lens[b] - q`, the
+/// external cache; keys at or past `lens[b]` are padding, masked too).
+enum Offset {
+    Fixed(i64),
+    PerBatch { lens: Value, batch: u64 },
+}
+
+/// [`position_bias`] with `offset`: `[q, kv]` for a fixed offset,
+/// `[batch, 1, q, kv]` per batch.
+fn position_bias_of(
+    c: &mut Ctx<'_>,
+    dt: DataType,
+    q: u64,
+    kv: u64,
+    offset: Offset,
+    causal: bool,
+    window: (i64, i64),
+) -> Value {
+    let (out, ins, lens_dt) = match &offset {
+        Offset::Fixed(_) => (vec![q, kv], vec![], DataType::Int64),
+        Offset::PerBatch { lens, batch } => {
+            let t = c.ssa(lens);
+            let map = AffineMap::new(4, 0, vec![AffineExpr::Dim(0)]);
+            (vec![*batch, 1, q, kv], vec![(t, map)], lens.dtype)
+        }
+    };
+    let fixed = match offset {
+        Offset::Fixed(o) => Some(o),
+        Offset::PerBatch { .. } => None,
+    };
+    indexed_generic(c, &out, dt, &ins, |bb, li, args| {
         use kiln_core::tensor::attr::CmpIPred;
         use kiln_core::tensor::ops::ArithOp;
         use kiln_core::tensor::ElemType;
         let i64t = ElemType::Int(64);
-        let i = bb.arith(ArithOp::IndexCast, vec![li[0]], i64t);
-        let j = bb.arith(ArithOp::IndexCast, vec![li[1]], i64t);
-        let off = bb.constant(kiln_core::tensor::attr::ScalarBits::Int(offset), i64t);
+        let r = li.len();
+        let i = bb.arith(ArithOp::IndexCast, vec![li[r - 2]], i64t);
+        let j = bb.arith(ArithOp::IndexCast, vec![li[r - 1]], i64t);
+        let i1 = ElemType::Int(1);
+        let mut ok = bb.constant(kiln_core::tensor::attr::ScalarBits::Int(1), i1);
+        let off = match fixed {
+            Some(o) => bb.constant(kiln_core::tensor::attr::ScalarBits::Int(o), i64t),
+            None => {
+                let len = convert(bb, lens_dt, DataType::Int64, args[0]);
+                // Keys at or past the length are padding.
+                let inside = bb.arith(ArithOp::CmpI(CmpIPred::Slt), vec![j, len], i1);
+                ok = bb.arith(ArithOp::AndI, vec![ok, inside], i1);
+                let qn = bb.constant(kiln_core::tensor::attr::ScalarBits::Int(q as i64), i64t);
+                bb.arith(ArithOp::SubI, vec![len, qn], i64t)
+            }
+        };
         let p = bb.arith(ArithOp::AddI, vec![i, off], i64t);
         // diff = (i + offset) - j
         let diff = bb.arith(ArithOp::SubI, vec![p, j], i64t);
-        let i1 = ElemType::Int(1);
-        let mut ok = bb.constant(kiln_core::tensor::attr::ScalarBits::Int(1), i1);
         let zero = bb.constant(kiln_core::tensor::attr::ScalarBits::Int(0), i64t);
         if causal {
             let c0 = bb.arith(ArithOp::CmpI(CmpIPred::Sge), vec![diff, zero], i1);
@@ -202,12 +247,13 @@ pub fn attention(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     if !dt.is_float() {
         return Err(n.err("Attention of integers"));
     }
-    if n.opt_input(6).is_some() {
-        return Err(n.err("nonpad_kv_seqlen is not supported yet"));
-    }
+    let nonpad = n.opt_input(6);
     let (past_k, past_v) = (n.opt_input(4), n.opt_input(5));
     if past_k.is_some() != past_v.is_some() {
         return Err(n.err("past_key and past_value must be given together"));
+    }
+    if nonpad.is_some() && past_k.is_some() {
+        return Err(n.err("nonpad_kv_seqlen cannot be combined with past_key/past_value"));
     }
     let rank = q.rank();
     if rank != k.rank() || rank != v.rank() || !(rank == 3 || rank == 4) {
@@ -293,7 +339,22 @@ pub fn attention(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         Some(m) => Some(mask_bias(c, n, m, dt, kv)?),
         None => None,
     };
-    if causal || window.0 >= 0 || window.1 >= 0 {
+    if let Some(lens) = nonpad {
+        if lens.static_shape().as_deref() != Some(&[batch][..]) || lens.dtype.is_float() {
+            return Err(n.err(format!("nonpad_kv_seqlen must be integers of shape [{batch}]")));
+        }
+        let offset = Offset::PerBatch {
+            lens: lens.clone(),
+            batch,
+        };
+        let p = position_bias_of(c, dt, sq, kv, offset, causal, window);
+        bias = Some(match bias {
+            Some(b) => ew(c, n, &[&b, &p], dt, |bb, x| {
+                arith(bb, dt, Bin::Add, x[0], x[1])
+            })?,
+            None => p,
+        });
+    } else if causal || window.0 >= 0 || window.1 >= 0 {
         let p = position_bias(c, dt, sq, kv, past_len, causal, window);
         bias = Some(match bias {
             Some(b) => ew(c, n, &[&b, &p], dt, |bb, x| {
