@@ -341,7 +341,9 @@ pub fn attention(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     };
     if let Some(lens) = nonpad {
         if lens.static_shape().as_deref() != Some(&[batch][..]) || lens.dtype.is_float() {
-            return Err(n.err(format!("nonpad_kv_seqlen must be integers of shape [{batch}]")));
+            return Err(n.err(format!(
+                "nonpad_kv_seqlen must be integers of shape [{batch}]"
+            )));
         }
         let offset = Offset::PerBatch {
             lens: lens.clone(),

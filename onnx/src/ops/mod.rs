@@ -95,6 +95,7 @@ table! {
     "BitwiseNot" 18..max => ew::not;
     "BitCast" 26..max => bits::bit_cast;
     "Cast" 6..max => ew::cast;
+    "CenterCropPad" 18..max => more::center_crop_pad;
     "CastLike" 15..max => ew::cast_like;
     "Ceil" 6..max => ew::ceil;
     "Celu" 12..max => ew::celu;

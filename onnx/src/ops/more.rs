@@ -1,11 +1,11 @@
-//! More shape and index ops: `Split`, `Pad` (constant mode), `Tile`,
+//! More shape and index ops: `Split`, `Pad` (all modes), `Tile`,
 //! `Range` (known inputs), `ArgMax`/`ArgMin`, `Trilu`, `Mod`, `BitShift`.
 
 use kiln_core::tensor::attr::{IteratorType, Mixed, ScalarBits};
 use kiln_core::tensor::ops::{ArithOp, OpKind, TensorOp};
 use kiln_core::tensor::{AffineMap, Dim, ElemType};
 
-use super::scalar::{arith, cmp, cst, select, Bin, Cmp};
+use super::scalar::{arith, cmp, convert, cst, select, Bin, Cmp};
 use super::OpResult;
 use crate::ctx::Ctx;
 use crate::dtype::DataType;
@@ -75,27 +75,43 @@ pub fn split(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     Ok(out)
 }
 
-/// `Pad` in constant mode (pads an attribute before opset 11, inputs
-/// after; axes an input from 18).
+/// `Pad` (pads an attribute before opset 11, inputs after; axes an
+/// input from 18): constant mode with non-negative pads and a known value
+/// on `tensor.pad`; negative pads (cropping), a computed value and the
+/// `edge`/`reflect`/`wrap` modes on a generic that reads each output
+/// element's source index.
 pub fn pad(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let a = n.input(0)?;
     let s = shape_of(n, a)?;
     let r = s.len();
     let mode = n.string("mode", "constant");
-    if mode != "constant" {
-        return Err(n.err(format!("mode {mode} is not supported (only constant)")));
+    if !matches!(mode.as_str(), "constant" | "edge" | "reflect" | "wrap") {
+        return Err(n.err(format!(
+            "mode {mode:?} is not constant, edge, reflect or wrap"
+        )));
     }
-    let (pads, value) = if n.opset < 11 {
+    // The constant: known, computed (a rank-0 or one-element tensor), or 0.
+    let (pads, value, computed) = if n.opset < 11 {
         (
             n.ints("pads").unwrap_or_default(),
             f64::from(n.float("value", 0.0)),
+            None,
         )
     } else {
-        let v = match n.opt_input(2) {
-            Some(_) => n.known(2)?.float(0),
-            None => 0.0,
+        let (v, comp) = match n.opt_input(2) {
+            Some(cv) => match &cv.known {
+                Some(k) if k.len() == 1 => (k.float(0), None),
+                _ if cv
+                    .static_shape()
+                    .is_some_and(|s| s.iter().product::<u64>() == 1) =>
+                {
+                    (0.0, Some(cv.clone()))
+                }
+                _ => return Err(n.err("constant_value must be a scalar")),
+            },
+            None => (0.0, None),
         };
-        (n.known(1)?.ints(), v)
+        (n.known(1)?.ints(), v, comp)
     };
     let axes: Vec<usize> = match n.opt_ints(3).ok().flatten() {
         Some(ax) if n.opset >= 18 => ax.iter().map(|&x| n.axis(x, r)).collect::<Result<_, _>>()?,
@@ -104,22 +120,105 @@ pub fn pad(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     if pads.len() != 2 * axes.len() {
         return Err(n.err(format!("{} pads for {} axes", pads.len(), axes.len())));
     }
-    if pads.iter().any(|&p| p < 0) {
-        return Err(n.err("negative pads are not supported"));
-    }
-    let (mut low, mut high) = (vec![0u64; r], vec![0u64; r]);
+    let (mut low, mut high) = (vec![0i64; r], vec![0i64; r]);
     for (k, &ax) in axes.iter().enumerate() {
-        low[ax] = pads[k] as u64;
-        high[ax] = pads[k + axes.len()] as u64;
+        low[ax] = pads[k];
+        high[ax] = pads[k + axes.len()];
     }
-    let v = if a.dtype.is_float() {
+    let mut out = Vec::with_capacity(r);
+    for d in 0..r {
+        let o = s[d] as i64 + low[d] + high[d];
+        if o < 0 {
+            return Err(n.err(format!("pads {pads:?} leave axis {d} of size {o}")));
+        }
+        out.push(o as u64);
+    }
+    let plain = mode == "constant" && computed.is_none() && pads.iter().all(|&p| p >= 0);
+    let dt = a.dtype;
+    let v = if dt.is_float() {
         ScalarBits::Float(value)
     } else {
         ScalarBits::Int(value as i64)
     };
+    if plain {
+        let src = c.ssa(a);
+        let low: Vec<u64> = low.iter().map(|&p| p as u64).collect();
+        let high: Vec<u64> = high.iter().map(|&p| p as u64).collect();
+        let (y, shape) = super::conv::pad(c, src, &s, &low, &high, v);
+        return Ok(vec![Value::computed(y, dt, dims(&shape))]);
+    }
+    if mode != "constant" && s.iter().zip(&out).any(|(&d, &o)| d == 0 && o > 0) {
+        return Err(n.err(format!("{mode} padding of an empty axis")));
+    }
+    if mode == "reflect"
+        && (0..r).any(|d| (low[d] > 0 || high[d] > 0) && (low[d].max(high[d]) >= s[d] as i64))
+    {
+        return Err(n.err("reflect pads must be smaller than the axis"));
+    }
     let src = c.ssa(a);
-    let (y, shape) = super::conv::pad(c, src, &s, &low, &high, v);
-    Ok(vec![Value::computed(y, a.dtype, dims(&shape))])
+    let mut ins = Vec::new();
+    if let Some(cv) = &computed {
+        let flat = c.reshape(cv, &[]).map_err(|e| n.err(e))?;
+        ins.push((c.ssa(&flat), AffineMap::new(r as u32, 0, vec![])));
+    }
+    let cdt = computed.as_ref().map(|cv| cv.dtype);
+    let elem = dt.elem();
+    let y = super::gather::indexed_generic(c, &out, dt, &ins, |bb, li, args| {
+        use kiln_core::tensor::attr::CmpIPred;
+        let i64t = ElemType::Int(64);
+        let i1 = ElemType::Int(1);
+        let mut inside = bb.constant(ScalarBits::Int(1), i1);
+        let mut at = Vec::with_capacity(r);
+        for d in 0..r {
+            let o = bb.arith(ArithOp::IndexCast, vec![li[d]], i64t);
+            let lo = bb.constant(ScalarBits::Int(low[d]), i64t);
+            let i = bb.arith(ArithOp::SubI, vec![o, lo], i64t);
+            let size = s[d] as i64;
+            let zero = bb.constant(ScalarBits::Int(0), i64t);
+            let last = bb.constant(ScalarBits::Int((size - 1).max(0)), i64t);
+            let idx = match mode.as_str() {
+                "constant" => {
+                    let n_ = bb.constant(ScalarBits::Int(size), i64t);
+                    let ge = bb.arith(ArithOp::CmpI(CmpIPred::Sge), vec![i, zero], i1);
+                    let lt = bb.arith(ArithOp::CmpI(CmpIPred::Slt), vec![i, n_], i1);
+                    let ok = bb.arith(ArithOp::AndI, vec![ge, lt], i1);
+                    inside = bb.arith(ArithOp::AndI, vec![inside, ok], i1);
+                    let t = bb.arith(ArithOp::MaxSI, vec![i, zero], i64t);
+                    bb.arith(ArithOp::MinSI, vec![t, last], i64t)
+                }
+                "edge" => {
+                    let t = bb.arith(ArithOp::MaxSI, vec![i, zero], i64t);
+                    bb.arith(ArithOp::MinSI, vec![t, last], i64t)
+                }
+                "reflect" => {
+                    // |i| mirrors the front; 2 (n - 1) - i the back.
+                    let ni = bb.arith(ArithOp::SubI, vec![zero, i], i64t);
+                    let t = bb.arith(ArithOp::MaxSI, vec![i, ni], i64t);
+                    let two = bb.arith(ArithOp::AddI, vec![last, last], i64t);
+                    let back = bb.arith(ArithOp::SubI, vec![two, t], i64t);
+                    bb.arith(ArithOp::MinSI, vec![t, back], i64t)
+                }
+                _ => {
+                    // wrap: i mod n, non-negative.
+                    let n_ = bb.constant(ScalarBits::Int(size), i64t);
+                    let m = bb.arith(ArithOp::RemSI, vec![i, n_], i64t);
+                    let m2 = bb.arith(ArithOp::AddI, vec![m, n_], i64t);
+                    bb.arith(ArithOp::RemSI, vec![m2, n_], i64t)
+                }
+            };
+            at.push(bb.arith(ArithOp::IndexCast, vec![idx], ElemType::Index));
+        }
+        let e = super::gather::extract(bb, src, &at, elem);
+        if mode != "constant" {
+            return e;
+        }
+        let k = match cdt {
+            Some(cdt) => convert(bb, cdt, dt, args[0]),
+            None => cst(bb, dt, value),
+        };
+        select(bb, inside, e, k)
+    });
+    Ok(vec![y])
 }
 
 /// `Tile(repeats)`: copies concatenated along each axis.
@@ -367,4 +466,36 @@ pub fn bit_shift(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         })
         .map_err(|e| n.err(e))?;
     Ok(vec![v])
+}
+
+/// `CenterCropPad(shape, axes)`: each listed axis cropped or zero-padded
+/// to its target size around the centre (the extra element of an odd
+/// difference at the end), as a `Pad` with negative pads for crops.
+pub fn center_crop_pad(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let x = n.input(0)?;
+    let s = shape_of(n, x)?;
+    let r = s.len();
+    let target = n.known(1)?.ints();
+    let axes: Vec<usize> = match n.ints("axes") {
+        Some(ax) => ax.iter().map(|&a| n.axis(a, r)).collect::<Result<_, _>>()?,
+        None => (0..r).collect(),
+    };
+    if target.len() != axes.len() {
+        return Err(n.err(format!("{} sizes for {} axes", target.len(), axes.len())));
+    }
+    let (mut low, mut high) = (vec![0i64; r], vec![0i64; r]);
+    for (&a, &t) in axes.iter().zip(&target) {
+        if t < 0 {
+            return Err(n.err(format!("negative target size {t}")));
+        }
+        let d = s[a] as i64;
+        let lo = if t < d { -((d - t) / 2) } else { (t - d) / 2 };
+        low[a] = lo;
+        high[a] = t - d - lo;
+    }
+    let mut pads = low;
+    pads.extend(high);
+    let pv = Value::constant(HostTensor::from_ints(DataType::Int64, &[2 * r], &pads));
+    let y = super::attention::sub(c, n, pad, "Pad", vec![x.clone(), pv], &[])?;
+    Ok(vec![y])
 }

@@ -89,13 +89,21 @@ pub fn eye_like(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let k = n.int("k", 0);
     let shape: Vec<u64> = x.static_shape().unwrap_or_default();
     let init = c.empty_static(&shape, ElemType::I1);
-    let like = Value::computed(init, DataType::Bool, shape.iter().map(|&d| Dim::Static(d)).collect());
+    let like = Value::computed(
+        init,
+        DataType::Bool,
+        shape.iter().map(|&d| Dim::Static(d)).collect(),
+    );
     let y = c
         .elementwise(&[&like], dt, |bb, _| {
             let mut idx = [None, None];
             for (d, slot) in idx.iter_mut().enumerate() {
                 let i = bb
-                    .push(OpKind::LinalgIndex { dim: d as u32 }, vec![], Some(ElemType::Index))
+                    .push(
+                        OpKind::LinalgIndex { dim: d as u32 },
+                        vec![],
+                        Some(ElemType::Index),
+                    )
                     .expect("one result");
                 *slot = Some(bb.arith(ArithOp::IndexCast, vec![i], ElemType::I64));
             }
