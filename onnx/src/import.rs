@@ -142,6 +142,19 @@ pub fn check_supported(model: &ModelProto) -> Result<Vec<&'static OpDef>, OnnxEr
     let mut defs = Vec::new();
     let mut missing = Vec::new();
     for (i, n) in graph.node.iter().enumerate() {
+        for a in &n.attribute {
+            if let Some(g) = &a.g {
+                // A branch's nodes (If): checked like the graph's own.
+                let sub = ModelProto {
+                    graph: Some(g.clone()),
+                    opset_import: model.opset_import.clone(),
+                    ..Default::default()
+                };
+                if let Err(OnnxError::Unsupported(m)) = check_supported(&sub) {
+                    missing.extend(m);
+                }
+            }
+        }
         let domain = n.domain.as_deref().unwrap_or("");
         let op = n.op_type.as_deref().unwrap_or("");
         let version = domain_opset(model, domain);
@@ -318,43 +331,7 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
     for (name, t) in consts {
         env.insert(name, Value::constant(t));
     }
-    for (n, def) in graph.node.iter().zip(defs) {
-        let mut inputs = Vec::with_capacity(n.input.len());
-        for i in &n.input {
-            if i.is_empty() {
-                inputs.push(None);
-                continue;
-            }
-            let v = env.get(i).cloned().ok_or_else(|| {
-                OnnxError::Model(format!(
-                    "node {} ({}) reads {i:?}, which no input, initializer or earlier node defines",
-                    n.name.as_deref().unwrap_or(""),
-                    n.op_type.as_deref().unwrap_or("")
-                ))
-            })?;
-            inputs.push(Some(v));
-        }
-        let version = domain_opset(model, n.domain.as_deref().unwrap_or(""));
-        let node = Node {
-            proto: n,
-            inputs,
-            opset: version,
-        };
-        let outs = match fold(def, &node) {
-            Some(v) => v,
-            None => (def.run)(&mut c, &node)?,
-        };
-        for (k, name) in n.output.iter().enumerate() {
-            if name.is_empty() {
-                continue;
-            }
-            let v = outs
-                .get(k)
-                .cloned()
-                .ok_or_else(|| node.err(format!("output {k} is not supported")))?;
-            env.insert(name.clone(), v);
-        }
-    }
+    convert_nodes(&mut c, model, &graph.node, &defs, &mut env)?;
     let mut outputs = Vec::new();
     let mut results = Vec::new();
     for o in &graph.output {
@@ -388,6 +365,109 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
         outputs,
         opset,
     })
+}
+
+/// Converts `nodes` in order (their op-table rows `defs`), reading and
+/// defining values in `env`. An `If` whose condition is known before
+/// running is replaced by its chosen branch's nodes.
+fn convert_nodes(
+    c: &mut Ctx<'_>,
+    model: &ModelProto,
+    nodes: &[NodeProto],
+    defs: &[&'static OpDef],
+    env: &mut HashMap<String, Value>,
+) -> Result<(), OnnxError> {
+    for (n, def) in nodes.iter().zip(defs) {
+        let mut inputs = Vec::with_capacity(n.input.len());
+        for i in &n.input {
+            if i.is_empty() {
+                inputs.push(None);
+                continue;
+            }
+            let v = env.get(i).cloned().ok_or_else(|| {
+                OnnxError::Model(format!(
+                    "node {} ({}) reads {i:?}, which no input, initializer or earlier node defines",
+                    n.name.as_deref().unwrap_or(""),
+                    n.op_type.as_deref().unwrap_or("")
+                ))
+            })?;
+            inputs.push(Some(v));
+        }
+        let version = domain_opset(model, n.domain.as_deref().unwrap_or(""));
+        let node = Node {
+            proto: n,
+            inputs,
+            opset: version,
+        };
+        let outs = if def.op == "If" && def.domain.is_empty() {
+            if_branch(c, model, &node, env)?
+        } else {
+            match fold(def, &node) {
+                Some(v) => v,
+                None => (def.run)(c, &node)?,
+            }
+        };
+        for (k, name) in n.output.iter().enumerate() {
+            if name.is_empty() {
+                continue;
+            }
+            let v = outs
+                .get(k)
+                .cloned()
+                .ok_or_else(|| node.err(format!("output {k} is not supported")))?;
+            env.insert(name.clone(), v);
+        }
+    }
+    Ok(())
+}
+
+/// `If(cond)` with `cond` known before running (a constant, a folded
+/// value or a graph input given as a value): the chosen branch's nodes
+/// converted in place, outer values visible to them; its outputs.
+fn if_branch(
+    c: &mut Ctx<'_>,
+    model: &ModelProto,
+    node: &Node<'_>,
+    env: &HashMap<String, Value>,
+) -> Result<Vec<Value>, OnnxError> {
+    let cond = node.known(0)?;
+    if cond.len() != 1 {
+        return Err(node.err("the condition must have one element"));
+    }
+    let name = if cond.int(0) != 0 {
+        "then_branch"
+    } else {
+        "else_branch"
+    };
+    let g = node
+        .proto
+        .attribute
+        .iter()
+        .find(|a| a.name.as_deref() == Some(name))
+        .and_then(|a| a.g.as_ref())
+        .ok_or_else(|| node.err(format!("no {name}")))?;
+    let sub = ModelProto {
+        graph: Some(g.clone()),
+        opset_import: model.opset_import.clone(),
+        ..Default::default()
+    };
+    let defs = check_supported(&sub)?;
+    let mut local = env.clone();
+    for t in &g.initializer {
+        let h = HostTensor::from_proto(t, None)?;
+        local.insert(t.name.clone().unwrap_or_default(), Value::constant(h));
+    }
+    convert_nodes(c, model, &g.node, &defs, &mut local)?;
+    g.output
+        .iter()
+        .map(|o| {
+            let on = o.name.clone().unwrap_or_default();
+            local
+                .get(&on)
+                .cloned()
+                .ok_or_else(|| node.err(format!("{name} never defines its output {on}")))
+        })
+        .collect()
 }
 
 /// Folds `node` when every input is known, foldable and small: converts

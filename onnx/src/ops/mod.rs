@@ -137,6 +137,7 @@ table! {
     "HardSigmoid" 6..max => ew::hard_sigmoid;
     "HardSwish" 14..max => ew::hard_swish;
     "Identity" 1..max => ew::identity;
+    "If" 1..max => if_unknown;
     "InstanceNormalization" 6..max => norm::instance_norm;
     "IsInf" 10..max => ew::is_inf;
     "IsNaN" 9..max => ew::is_nan;
@@ -220,6 +221,13 @@ table! {
     "Unsqueeze" 1..max => shape::unsqueeze;
     "Where" 9..max => ew::where_;
     "Xor" 7..max => ew::xor;
+}
+
+/// `If` reaches its op function only when the importer could not choose
+/// a branch before running (see `import::convert_nodes`).
+fn if_unknown(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    n.known(0)?;
+    Err(n.err("If is supported only with a condition known before running"))
 }
 
 /// The row for `op` of `domain` at opset `version`.
