@@ -10,6 +10,7 @@ pub mod einsum;
 pub mod elementwise;
 pub mod gated;
 pub mod gather;
+pub mod grid;
 pub mod loss;
 pub mod matmul;
 pub mod more;
@@ -80,6 +81,7 @@ table! {
     "Acos" 7..max => ew::acos;
     "Acosh" 9..max => ew::acosh;
     "Add" 7..max => ew::add;
+    "AffineGrid" 20..max => grid::affine_grid;
     "And" 7..max => ew::and;
     "Attention" 23..max => attention::attention;
     "ArgMax" 1..max => more::arg_max;
