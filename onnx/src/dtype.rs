@@ -1,6 +1,11 @@
 //! [`DataType`]: the ONNX element types kiln runs, and how each is held in
 //! kiln's tensor IR (unsigned integers as signless integers of the same
-//! width, the importer choosing the unsigned ops).
+//! width, the importer choosing the unsigned ops). The narrow types —
+//! 8-bit floats (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0), FLOAT4E2M1 and
+//! the 4- and 2-bit integers — are held one per byte (`i8`): the floats
+//! as their bit pattern, the integers as their value; Cast, CastLike,
+//! QuantizeLinear/DequantizeLinear and the data-movement ops take them
+//! (`ops::narrow`), arithmetic does not.
 
 use kiln_core::tensor::ElemType;
 
@@ -26,6 +31,37 @@ pub enum DataType {
     Uint32,
     Uint64,
     Bfloat16,
+    Float8e4m3fn,
+    Float8e4m3fnuz,
+    Float8e5m2,
+    Float8e5m2fnuz,
+    Uint4,
+    Int4,
+    Float4e2m1,
+    Float8e8m0,
+    Uint2,
+    Int2,
+}
+
+/// The layout of a narrow float held as its bit pattern: exponent and
+/// mantissa widths, bias, and how it spells the special values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmallFloat {
+    /// Exponent bits.
+    pub exp: u32,
+    /// Mantissa bits.
+    pub man: u32,
+    /// Exponent bias.
+    pub bias: i32,
+    /// Whether the format has infinities (E5M2 only).
+    pub inf: bool,
+    /// Whether NaN is the single code 0x80 and there is no -0 (FNUZ).
+    pub uz: bool,
+    /// Whether all-ones exponent and mantissa is NaN (E4M3FN), the rest of
+    /// the top binade being finite.
+    pub fn_nan: bool,
+    /// Whether it has NaN at all (not FLOAT4E2M1).
+    pub nan: bool,
 }
 
 /// ONNX's names of `TensorProto.DataType` codes (for errors).
@@ -81,6 +117,16 @@ impl DataType {
             12 => Uint32,
             13 => Uint64,
             16 => Bfloat16,
+            17 => Float8e4m3fn,
+            18 => Float8e4m3fnuz,
+            19 => Float8e5m2,
+            20 => Float8e5m2fnuz,
+            21 => Uint4,
+            22 => Int4,
+            23 => Float4e2m1,
+            24 => Float8e8m0,
+            25 => Uint2,
+            26 => Int2,
             _ => {
                 return Err(OnnxError::UnsupportedType {
                     what: what.to_owned(),
@@ -107,6 +153,57 @@ impl DataType {
             Uint32 => 12,
             Uint64 => 13,
             Bfloat16 => 16,
+            Float8e4m3fn => 17,
+            Float8e4m3fnuz => 18,
+            Float8e5m2 => 19,
+            Float8e5m2fnuz => 20,
+            Uint4 => 21,
+            Int4 => 22,
+            Float4e2m1 => 23,
+            Float8e8m0 => 24,
+            Uint2 => 25,
+            Int2 => 26,
+        }
+    }
+
+    /// Whether it is one of the narrow types (see the module docs).
+    pub fn is_narrow(self) -> bool {
+        self.code() >= 17
+    }
+
+    /// The layout of a narrow float (E8M0 excepted: exponent only).
+    pub fn small_float(self) -> Option<SmallFloat> {
+        use DataType::*;
+        let f = |exp, man, bias, inf, uz, fn_nan| SmallFloat {
+            exp,
+            man,
+            bias,
+            inf,
+            uz,
+            fn_nan,
+            nan: true,
+        };
+        Some(match self {
+            Float8e4m3fn => f(4, 3, 7, false, false, true),
+            Float8e4m3fnuz => f(4, 3, 8, false, true, false),
+            Float8e5m2 => f(5, 2, 15, true, false, false),
+            Float8e5m2fnuz => f(5, 2, 16, false, true, false),
+            Float4e2m1 => SmallFloat {
+                nan: false,
+                ..f(2, 1, 1, false, false, false)
+            },
+            _ => return None,
+        })
+    }
+
+    /// The bits one element takes in ONNX's packed layout (raw data).
+    pub fn packed_bits(self) -> u32 {
+        use DataType::*;
+        match self {
+            Uint4 | Int4 | Float4e2m1 => 4,
+            Uint2 | Int2 => 2,
+            Bool => 8,
+            _ => self.elem().bits(),
         }
     }
 
@@ -123,23 +220,37 @@ impl DataType {
             Int16 | Uint16 => ElemType::I16,
             Int32 | Uint32 => ElemType::I32,
             Int64 | Uint64 => ElemType::I64,
+            Float8e4m3fn | Float8e4m3fnuz | Float8e5m2 | Float8e5m2fnuz | Uint4 | Int4
+            | Float4e2m1 | Float8e8m0 | Uint2 | Int2 => ElemType::I8,
         }
     }
 
-    /// Whether it is a float type.
+    /// Whether it is a float type held as a float (not the narrow floats,
+    /// held as bit patterns: see [`Self::is_narrow_float`]).
     pub fn is_float(self) -> bool {
         self.elem().is_float()
     }
 
-    /// Whether it is an unsigned integer type.
+    /// Whether it is a narrow float held as its bit pattern.
+    pub fn is_narrow_float(self) -> bool {
+        self.small_float().is_some() || self == DataType::Float8e8m0
+    }
+
+    /// Whether its values compare as floats (the narrow floats decoded).
+    pub fn compares_as_float(self) -> bool {
+        self.is_float() || self.is_narrow_float()
+    }
+
+    /// Whether it is an unsigned integer type (narrow float bit patterns
+    /// count as unsigned bytes).
     pub fn is_unsigned(self) -> bool {
         use DataType::*;
-        matches!(self, Uint8 | Uint16 | Uint32 | Uint64)
+        matches!(self, Uint8 | Uint16 | Uint32 | Uint64 | Uint4 | Uint2) || self.is_narrow_float()
     }
 
     /// Whether it is a signed or unsigned integer type (not bool).
     pub fn is_int(self) -> bool {
-        !self.is_float() && self != DataType::Bool
+        !self.is_float() && self != DataType::Bool && !self.is_narrow_float()
     }
 
     /// The size of one element in bytes (bool: 1).
@@ -169,6 +280,9 @@ impl DataType {
             Uint32 => "<u4",
             Int64 => "<i8",
             Uint64 => "<u8",
+            Int4 | Int2 => "|i1",
+            Uint4 | Uint2 | Float8e4m3fn | Float8e4m3fnuz | Float8e5m2 | Float8e5m2fnuz
+            | Float4e2m1 | Float8e8m0 => "|u1",
         }
     }
 

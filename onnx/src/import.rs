@@ -399,6 +399,15 @@ fn convert_nodes(
             inputs,
             opset: version,
         };
+        if let Some(v) = node.inputs.iter().flatten().find(|v| v.dtype.is_narrow()) {
+            if !crate::narrow::NARROW_OPS.contains(&def.op) {
+                return Err(node.err(format!(
+                    "{} of {} is not supported (narrow types are only converted and moved)",
+                    def.op,
+                    v.dtype.name()
+                )));
+            }
+        }
         let outs = if def.op == "If" && def.domain.is_empty() {
             if_branch(c, model, &node, env)?
         } else {

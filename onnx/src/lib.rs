@@ -20,6 +20,7 @@ pub mod ctx;
 pub mod dtype;
 pub mod error;
 pub mod import;
+pub mod narrow;
 pub mod node;
 pub mod npy;
 pub mod ops;

@@ -59,8 +59,12 @@ impl HostTensor {
         (0..self.len()).map(|i| self.int(i)).collect()
     }
 
-    /// Element `i` as f64 (unsigned integers by value).
+    /// Element `i` as f64 (unsigned integers by value, narrow floats
+    /// decoded).
     pub fn float(&self, i: usize) -> f64 {
+        if self.dtype.is_narrow_float() {
+            return crate::narrow::decode(self.dtype, self.int(i) as u8);
+        }
         match self.tensor.data.get(i) {
             ScalarBits::Float(f) => f,
             ScalarBits::Int(_) if self.dtype == DataType::Uint64 => self.int(i) as u64 as f64,
@@ -104,8 +108,20 @@ impl HostTensor {
         }
     }
 
-    /// The elements as little-endian bytes (bool: one byte each).
+    /// The elements as little-endian bytes (bool: one byte each; 4- and
+    /// 2-bit types packed, the first element in the low bits).
     pub fn to_bytes(&self) -> Vec<u8> {
+        let bits = self.dtype.packed_bits();
+        if bits < 8 {
+            let per = (8 / bits) as usize;
+            let mask = (1u8 << bits) - 1;
+            let mut out = vec![0u8; self.len().div_ceil(per)];
+            for i in 0..self.len() {
+                let v = (self.int(i) as u8) & mask;
+                out[i / per] |= v << ((i % per) as u32 * bits);
+            }
+            return out;
+        }
         match &self.tensor.data {
             Elements::I1(v) => v.iter().map(|&b| u8::from(b)).collect(),
             Elements::I8(v) => v.iter().map(|&x| x as u8).collect(),
@@ -128,6 +144,35 @@ impl HostTensor {
         name: &str,
     ) -> Result<HostTensor, OnnxError> {
         let n: usize = shape.iter().product();
+        let bits = dtype.packed_bits();
+        if bits < 8 {
+            let per = (8 / bits) as usize;
+            if bytes.len() != n.div_ceil(per) {
+                return Err(OnnxError::BadTensor {
+                    name: name.to_owned(),
+                    message: format!(
+                        "{} bytes of data, shape {:?} of {} needs {}",
+                        bytes.len(),
+                        shape,
+                        dtype.name(),
+                        n.div_ceil(per)
+                    ),
+                });
+            }
+            let mask = (1u8 << bits) - 1;
+            let signed = matches!(dtype, DataType::Int4 | DataType::Int2);
+            let values: Vec<i64> = (0..n)
+                .map(|i| {
+                    let v = (bytes[i / per] >> ((i % per) as u32 * bits)) & mask;
+                    if signed && v >> (bits - 1) != 0 {
+                        i64::from(v) - (1i64 << bits)
+                    } else {
+                        i64::from(v)
+                    }
+                })
+                .collect();
+            return Ok(HostTensor::from_ints(dtype, shape, &values));
+        }
         if bytes.len() != n * dtype.size() {
             return Err(OnnxError::BadTensor {
                 name: name.to_owned(),
@@ -230,6 +275,16 @@ impl HostTensor {
                     .iter()
                     .flat_map(|&x| (x as u16).to_le_bytes())
                     .collect();
+                HostTensor::from_bytes(dtype, &shape, &bytes, &name)?
+            }
+            Uint4 | Int4 | Float4e2m1 | Uint2 | Int2 => {
+                // Packed: each int32 holds one byte of the packed data.
+                let bytes: Vec<u8> = t.int32_data.iter().map(|&x| x as u8).collect();
+                HostTensor::from_bytes(dtype, &shape, &bytes, &name)?
+            }
+            Float8e4m3fn | Float8e4m3fnuz | Float8e5m2 | Float8e5m2fnuz | Float8e8m0 => {
+                count(t.int32_data.len(), "int32_data")?;
+                let bytes: Vec<u8> = t.int32_data.iter().map(|&x| x as u8).collect();
                 HostTensor::from_bytes(dtype, &shape, &bytes, &name)?
             }
             Int32 | Int16 | Int8 | Uint16 | Uint8 | Bool => {

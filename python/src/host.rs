@@ -33,6 +33,16 @@ pub fn numpy_name(dtype: DataType) -> &'static str {
         Uint32 => "uint32",
         Int64 => "int64",
         Uint64 => "uint64",
+        Float8e4m3fn => "float8_e4m3fn",
+        Float8e4m3fnuz => "float8_e4m3fnuz",
+        Float8e5m2 => "float8_e5m2",
+        Float8e5m2fnuz => "float8_e5m2fnuz",
+        Uint4 => "uint4",
+        Int4 => "int4",
+        Float4e2m1 => "float4_e2m1fn",
+        Float8e8m0 => "float8_e8m0fnu",
+        Uint2 => "uint2",
+        Int2 => "int2",
     }
 }
 

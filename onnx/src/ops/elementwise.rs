@@ -242,13 +242,25 @@ pub fn cast_like(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     cast_to(c, n, a, to)
 }
 
+/// Cast's conversion with its `saturate` and `round_mode` attributes.
 fn cast_to(c: &mut Ctx<'_>, n: &Node<'_>, a: &crate::value::Value, to: DataType) -> OpResult {
     let from = a.dtype;
     if from == to {
         return Ok(vec![a.clone()]);
     }
+    let saturate = n.int("saturate", 1) != 0;
+    let round_up = match n.string("round_mode", "up").as_str() {
+        "up" => true,
+        "down" => false,
+        m if to == DataType::Float8e8m0 => {
+            return Err(n.err(format!("round_mode {m:?} is not supported (up, down)")))
+        }
+        _ => true,
+    };
     let v = c
-        .elementwise(&[a], to, |bb, x| convert(bb, from, to, x[0]))
+        .elementwise(&[a], to, |bb, x| {
+            super::scalar::convert_with(bb, from, to, x[0], saturate, round_up)
+        })
         .map_err(|e| n.err(e))?;
     Ok(vec![v])
 }

@@ -132,7 +132,14 @@ pub fn instance_norm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let xw = to_type(c, n, x, wt)?;
     let axes: Vec<usize> = (2..x.rank()).collect();
     let y = standardize(c, n, &xw, &axes, eps)?;
-    Ok(vec![affine_channels(c, n, &y, n.input(1)?, n.input(2)?, x.dtype)?])
+    Ok(vec![affine_channels(
+        c,
+        n,
+        &y,
+        n.input(1)?,
+        n.input(2)?,
+        x.dtype,
+    )?])
 }
 
 /// `GroupNormalization(num_groups, epsilon)`: per sample over each group

@@ -1,6 +1,7 @@
 //! Linear quantization: `QuantizeLinear`, `DequantizeLinear` (per
 //! tensor, per axis and blocked), `DynamicQuantizeLinear` and
-//! `QLinearMatMul`, with the integer quantized types (8- and 16-bit).
+//! `QLinearMatMul`, with the integer quantized types (2- to 16-bit) and
+//! the narrow floats (8-bit, FLOAT4E2M1).
 
 use kiln_core::tensor::attr::ScalarBits;
 use kiln_core::tensor::ops::{ArithOp, MathOp};
@@ -22,6 +23,10 @@ fn quant_range(dt: DataType) -> Option<(f64, f64)> {
         Int8 => (-128.0, 127.0),
         Uint16 => (0.0, 65535.0),
         Int16 => (-32768.0, 32767.0),
+        Uint4 => (0.0, 15.0),
+        Int4 => (-8.0, 7.0),
+        Uint2 => (0.0, 3.0),
+        Int2 => (-2.0, 1.0),
         _ => return None,
     })
 }
@@ -136,12 +141,17 @@ pub fn quantize_linear(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         None if out_attr != 0 => DataType::from_code(out_attr, &format!("node {}", n.name()))?,
         None => DataType::Uint8,
     };
-    if quant_range(to).is_none() {
-        return Err(n.err(format!(
-            "quantizing to {} is not supported (8- and 16-bit integers)",
-            to.name()
-        )));
+    let narrow_float = to.small_float().is_some();
+    if quant_range(to).is_none() && !narrow_float {
+        return Err(n.err(format!("quantizing to {} is not supported", to.name())));
     }
+    let saturate_attr = n.int("saturate", 1) != 0;
+    // Float8 targets ignore the zero point (ONNX's reference); FLOAT4E2M1
+    // adds it before rounding.
+    let add_zp = to != DataType::Float8e4m3fn
+        && to != DataType::Float8e4m3fnuz
+        && to != DataType::Float8e5m2
+        && to != DataType::Float8e5m2fnuz;
     if !x.dtype.is_float() {
         return Err(n.err(format!("quantizing {} is not supported", x.dtype.name())));
     }
@@ -164,7 +174,23 @@ pub fn quantize_linear(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             let s = convert(bb, st, xt, v[1]);
             let q = arith(bb, xt, Bin::Div, v[0], s);
             let q = convert(bb, xt, DataType::Float, q);
-            let z = zt.map(|zt| convert(bb, zt, DataType::Float, v[2]));
+            let z = zt
+                .filter(|_| add_zp)
+                .map(|zt| convert(bb, zt, DataType::Float, v[2]));
+            if narrow_float {
+                let q = match z {
+                    Some(z) => arith(bb, DataType::Float, Bin::Add, q, z),
+                    None => q,
+                };
+                return super::scalar::convert_with(
+                    bb,
+                    DataType::Float,
+                    to,
+                    q,
+                    saturate_attr,
+                    true,
+                );
+            }
             saturate(bb, q, z, to)
         })
         .map_err(|e| n.err(e))?;
@@ -178,11 +204,11 @@ pub fn dequantize_linear(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let x = n.input(0)?;
     let scale = n.input(1)?;
     let zp = n.opt_input(2);
-    if quant_range(x.dtype).is_none() && x.dtype != DataType::Int32 {
-        return Err(n.err(format!(
-            "dequantizing {} is not supported (8-, 16- and 32-bit integers)",
-            x.dtype.name()
-        )));
+    if quant_range(x.dtype).is_none()
+        && x.dtype != DataType::Int32
+        && x.dtype.small_float().is_none()
+    {
+        return Err(n.err(format!("dequantizing {} is not supported", x.dtype.name())));
     }
     let out_attr = n.int("output_dtype", 0) as i32;
     let to = if out_attr != 0 {

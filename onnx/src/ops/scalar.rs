@@ -109,7 +109,45 @@ pub fn math(b: &mut BodyBuilder<'_>, op: MathOp, x: TValue) -> TValue {
 /// Converts `x` of `from` to `to` (ONNX's Cast: floats to integers
 /// truncate, to bool is `!= 0`).
 pub fn convert(b: &mut BodyBuilder<'_>, from: DataType, to: DataType, x: TValue) -> TValue {
-    if from == to || from.elem() == to.elem() {
+    convert_with(b, from, to, x, true, true)
+}
+
+/// [`convert`] with Cast's `saturate` (narrow floats) and `round_mode`
+/// (`up` when `round_up`, else `down`; E8M0).
+pub fn convert_with(
+    b: &mut BodyBuilder<'_>,
+    from: DataType,
+    to: DataType,
+    x: TValue,
+    saturate: bool,
+    round_up: bool,
+) -> TValue {
+    use crate::narrow;
+    if from == to {
+        return x;
+    }
+    if from.is_narrow_float() {
+        let f = narrow::decode_body(b, from, x);
+        return convert_with(b, DataType::Float, to, f, saturate, round_up);
+    }
+    if to.is_narrow_float() {
+        let f = convert_with(b, from, DataType::Float, x, saturate, round_up);
+        return narrow::encode_body(b, to, f, saturate, round_up);
+    }
+    if let Some(s) = narrow::int_standin(from) {
+        return convert_with(b, s, to, x, saturate, round_up);
+    }
+    if let Some(s) = narrow::int_standin(to) {
+        let v = if from.is_float() {
+            // Through i32 so that values past a byte wrap too.
+            let i = convert_with(b, from, DataType::Int32, x, saturate, round_up);
+            b.arith(ArithOp::TruncI, vec![i], ElemType::I8)
+        } else {
+            convert_with(b, from, s, x, saturate, round_up)
+        };
+        return narrow::wrap_int(b, to, v);
+    }
+    if from.elem() == to.elem() {
         return x;
     }
     let (fe, te) = (from.elem(), to.elem());

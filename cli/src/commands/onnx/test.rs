@@ -221,7 +221,7 @@ pub fn compare(got: &HostTensor, want: &HostTensor, rtol: f64, atol: f64) -> Res
     let mut bad = 0usize;
     let mut first = None;
     for i in 0..want.len() {
-        let ok = if want.dtype.is_float() {
+        let ok = if want.dtype.compares_as_float() {
             let (g, w) = (got.float(i), want.float(i));
             if w.is_nan() || g.is_nan() {
                 w.is_nan() && g.is_nan()
@@ -236,7 +236,7 @@ pub fn compare(got: &HostTensor, want: &HostTensor, rtol: f64, atol: f64) -> Res
         if !ok {
             bad += 1;
             if first.is_none() {
-                let (g, w) = if want.dtype.is_float() {
+                let (g, w) = if want.dtype.compares_as_float() {
                     (got.float(i).to_string(), want.float(i).to_string())
                 } else {
                     (got.int(i).to_string(), want.int(i).to_string())
