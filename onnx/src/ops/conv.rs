@@ -341,6 +341,13 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
 
 fn pool(c: &mut Ctx<'_>, n: &Node<'_>, max: bool) -> OpResult {
     let x = n.input(0)?;
+    if !super::pool::named_path(n, x) {
+        return if max {
+            super::pool::max_pool(c, n)
+        } else {
+            super::pool::average_pool(c, n)
+        };
+    }
     let dt = x.dtype;
     if !dt.is_float() {
         return Err(n.err("pooling of integers is not supported"));

@@ -15,6 +15,7 @@ pub mod loss;
 pub mod matmul;
 pub mod more;
 pub mod norm;
+pub mod pool;
 pub mod quant;
 pub mod reduce;
 pub mod resize;
@@ -146,6 +147,7 @@ table! {
     "LayerNormalization" 17..max => reduce::layer_norm;
     "LeakyRelu" 6..max => ew::leaky_relu;
     "LpNormalization" 1..max => norm::lp_norm;
+    "LpPool" 2..max => pool::lp_pool;
     "LRN" 1..max => norm::lrn;
     "Less" 7..max => ew::less;
     "LessOrEqual" 12..max => ew::less_or_equal;
