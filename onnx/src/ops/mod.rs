@@ -23,9 +23,11 @@ pub mod resize;
 pub mod rotary;
 pub mod scalar;
 pub mod scatter;
+pub mod select;
 pub mod shape;
 pub mod space;
 pub mod topk;
+pub mod window;
 
 use crate::ctx::Ctx;
 use crate::error::OnnxError;
@@ -99,6 +101,7 @@ table! {
     "BitwiseXor" 18..max => ew::xor;
     "BitwiseNot" 18..max => ew::not;
     "BitCast" 26..max => bits::bit_cast;
+    "BlackmanWindow" 17..max => window::blackman;
     "Cast" 6..max => ew::cast;
     "CenterCropPad" 18..max => more::center_crop_pad;
     "CastLike" 15..max => ew::cast_like;
@@ -106,6 +109,7 @@ table! {
     "Celu" 12..max => ew::celu;
     "Clip" 6..max => ew::clip;
     "AveragePool" 7..max => conv::average_pool;
+    "Compress" 9..max => select::compress;
     "Concat" 4..max => shape::concat;
     "Conv" 1..max => conv::conv;
     "ConvTranspose" 1..max => conv_transpose::conv_transpose;
@@ -138,6 +142,8 @@ table! {
     "Greater" 7..max => ew::greater;
     "GroupNormalization" 21..max => norm::group_norm;
     "GreaterOrEqual" 12..max => ew::greater_or_equal;
+    "HammingWindow" 17..max => window::hamming;
+    "HannWindow" 17..max => window::hann;
     "Hardmax" 13..max => topk::hardmax;
     "HardSigmoid" 6..max => ew::hard_sigmoid;
     "HardSwish" 14..max => ew::hard_swish;
@@ -192,6 +198,7 @@ table! {
     "Reshape" 5..max => shape::reshape;
     "RotaryEmbedding" 23..max => rotary::rotary_embedding;
     "Resize" 11..max => resize::resize;
+    "ReverseSequence" 10..max => select::reverse_sequence;
     "Round" 11..max => ew::round;
     "Scatter" 9..10 => scatter::scatter_elements;
     "ScatterElements" 11..max => scatter::scatter_elements;
