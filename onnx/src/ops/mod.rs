@@ -140,6 +140,7 @@ table! {
     "Gelu" 20..max => ew::gelu;
     "Gemm" 7..max => matmul::gemm;
     "Greater" 7..max => ew::greater;
+    "GridSample" 16..max => grid::grid_sample;
     "GroupNormalization" 21..max => norm::group_norm;
     "GreaterOrEqual" 12..max => ew::greater_or_equal;
     "HammingWindow" 17..max => window::hamming;
