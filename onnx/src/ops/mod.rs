@@ -20,6 +20,7 @@ pub mod pool;
 pub mod quant;
 pub mod reduce;
 pub mod resize;
+pub mod rnn;
 pub mod rotary;
 pub mod scalar;
 pub mod scatter;
@@ -139,6 +140,7 @@ table! {
     "GatherND" 11..max => gather::gather_nd;
     "Gelu" 20..max => ew::gelu;
     "Gemm" 7..max => matmul::gemm;
+    "GRU" 7..max => rnn::gru;
     "Greater" 7..max => ew::greater;
     "GridSample" 16..max => grid::grid_sample;
     "GroupNormalization" 21..max => norm::group_norm;
@@ -154,6 +156,7 @@ table! {
     "IsInf" 10..max => ew::is_inf;
     "IsNaN" 9..max => ew::is_nan;
     "LayerNormalization" 17..max => reduce::layer_norm;
+    "LSTM" 7..max => rnn::lstm;
     "LeakyRelu" 6..max => ew::leaky_relu;
     "LpNormalization" 1..max => norm::lp_norm;
     "LpPool" 2..max => pool::lp_pool;
@@ -183,6 +186,7 @@ table! {
     "Pow" 7..max => ew::pow;
     "PRelu" 7..max => ew::prelu;
     "Range" 11..max => more::range;
+    "RNN" 7..max => rnn::rnn;
     "Reciprocal" 6..max => ew::reciprocal;
     "RMSNormalization" 23..max => reduce::rms_norm;
     "ReduceL1" 1..max => reduce::reduce_l1;

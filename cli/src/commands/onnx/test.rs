@@ -271,7 +271,17 @@ pub fn run(args: &OnnxTestArgs) -> Result<Outcome> {
             || t.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let status = run_one(t, &engine, args);
+        // A panic in kiln (a bug) fails this test and the run goes on.
+        let status =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(t, &engine, args)))
+                .unwrap_or_else(|p| {
+                    let msg = p
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                        .unwrap_or_default();
+                    Status::Fail(format!("internal error (kiln panicked): {msg}"))
+                });
         let (word, reason) = match &status {
             Status::Pass => {
                 passed += 1;
