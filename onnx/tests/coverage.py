@@ -13,6 +13,7 @@ Softmax, expanded), else its first node's.
 
 import collections
 import json
+import re
 import os
 import sys
 
@@ -21,6 +22,10 @@ import onnx
 
 def op_of(test_dir, name):
     m = onnx.load(os.path.join(test_dir, "model.onnx"), load_external_data=False)
+    # A function's expansion names its nodes `<Op>_<test name>_...`.
+    for n in m.graph.node:
+        if n.name and "_" + name + "_" in n.name:
+            return n.name.split("_" + name + "_")[0]
     squashed = name.lower().replace("_", "")
     best = None
     for n in m.graph.node:
@@ -30,6 +35,59 @@ def op_of(test_dir, name):
     if best is None:
         best = m.graph.node[0].op_type if m.graph.node else "?"
     return best
+
+
+STRING_OPS = {"StringSplit", "StringNormalizer", "StringConcat", "RegexFullMatch",
+              "TfIdfVectorizer", "LabelEncoder"}
+SEQUENCE_OPS = {"SequenceMap", "SequenceLength", "SequenceInsert", "SequenceAt", "SequenceConstruct",
+                "SequenceEmpty", "SequenceErase", "SplitToSequence", "ConcatFromSequence",
+                "Optional", "OptionalHasElement", "OptionalGetElement"}
+TRAINING_OPS = {"Adagrad", "Adam", "Momentum", "Gradient"}
+RANDOM_OPS = {"Bernoulli", "RandomUniformLike", "RandomNormalLike", "RandomUniform", "RandomNormal",
+              "Multinomial"}
+VALUE_SHAPED_OPS = {"NonZero", "Unique", "NonMaxSuppression"}
+
+
+def classify(t, ref):
+    """The class of a test that does not pass: `tolerance`, `kiln bug` or
+    `out of scope` / `not implemented` with the reason."""
+    name, status, reason = t["name"], t["status"], t["reason"]
+    if status == "FAIL":
+        if "kiln panicked" in reason:
+            return "kiln bug: core codegen panic (dispatch.rs full_point: no entry found for key)"
+        if "elements differ" in reason and any(k in name for k in ("fp16", "bf16", "float16")):
+            return "tolerance: 16-bit float result 1-3 ulp past ONNX's rtol 1e-3"
+        if ref.get(name) == "PASS":
+            return "kiln bug: wrong value on this engine, the reference evaluator passes"
+        return "kiln bug: " + short(reason)[:60]
+    m = re.search(r"unsupported node\(s\): (\w+) \(domain ([\w.]+)", reason)
+    if m:
+        op, domain = m.group(1), m.group(2)
+        if op in STRING_OPS:
+            return "out of scope: string tensors (kiln has no string type)"
+        if op in SEQUENCE_OPS:
+            return "out of scope: sequence and optional values (tensors only)"
+        if op in TRAINING_OPS or domain.startswith("ai.onnx.preview.training"):
+            return "out of scope: training ops (inference only)"
+        if op in RANDOM_OPS:
+            return "out of scope: random ops (no reproducible oracle)"
+        if op in VALUE_SHAPED_OPS:
+            return "out of scope: output shape depends on tensor values"
+        if op == "ImageDecoder":
+            return "out of scope: image decoding"
+        if domain == "ai.onnx.ml":
+            return "not implemented: ai.onnx.ml ops"
+        return f"not implemented: {op}"
+    if "non-tensor type" in reason:
+        return "out of scope: sequence and optional values (tensors only)"
+    if "element type STRING" in reason:
+        return "out of scope: string tensors (kiln has no string type)"
+    if "must be known before running" in reason:
+        return ("out of scope: sizes computed from a graph input's values "
+                "(specialised only where an op reads them as sizes)")
+    if "training_mode" in reason:
+        return "out of scope: training ops (inference only)"
+    return "not implemented: " + re.sub(r"^node \S+ \((\w+)\): ", r"\1: ", short(reason))[:70]
 
 
 def short(reason):
@@ -57,12 +115,46 @@ def main():
     for o in others:
         print(f'Engine `{o["engine"]}`: {o["passed"]} passed, {o["failed"]} failed, {o["skipped"]} skipped.')
     print()
+    ref = {}
+    for o in others:
+        if o["engine"] == "reference":
+            ref = {t["name"]: t["status"] for t in o["tests"]}
+    classes = collections.Counter()
+    listed = []
+    for t in data["tests"]:
+        if t["status"] != "PASS":
+            k = classify(t, ref)
+            classes[k] += 1
+            listed.append((k, t["name"], t["status"]))
+    print("## Tests not passing on this engine, by class")
+    print()
+    print("| class | tests |")
+    print("|---|---:|")
+    for k, v in sorted(classes.items(), key=lambda kv: (-kv[1], kv[0])):
+        print(f"| {k} | {v} |")
+    print()
+    for o in others:
+        bad = [t for t in o["tests"] if t["status"] == "FAIL"]
+        if bad:
+            print(f'Failures on `{o["engine"]}`:')
+            for t in bad:
+                print(f'- `{t["name"]}`: {classify(t, {})} ({short(t["reason"])[:80]})')
+            print()
+    print("## By op")
+    print()
     print("| op | tests | passed | failed | skipped | most common reason |")
     print("|---|---:|---:|---:|---:|---|")
     for op in sorted(rows, key=str.lower):
         r = rows[op]
         reason = r["reasons"].most_common(1)[0][0].replace("|", "\\|") if r["reasons"] else ""
         print(f'| {op} | {r["tests"]} | {r["PASS"]} | {r["FAIL"]} | {r["SKIP"]} | {reason} |')
+    print()
+    print("## Every test not passing on this engine")
+    print()
+    print("| test | status | class |")
+    print("|---|---|---|")
+    for k, name, status in sorted(listed, key=lambda x: x[1]):
+        print(f"| {name} | {status} | {k} |")
 
 
 if __name__ == "__main__":

@@ -655,3 +655,49 @@ fn gather_at_many_indices_known_at_import_runs_on_the_device() {
     let out = session.run(&inputs).expect("runs");
     assert_close(&out[0], GATHER_OUT, &[108]);
 }
+
+#[test]
+fn float8_casts_round_to_nearest_even_and_saturate() {
+    // f32 -> FLOAT8E4M3FN -> f32; the expected values from the format
+    // (bias 7, 3 mantissa bits, largest finite 448, no infinities).
+    let m = model(
+        vec![
+            node("Cast", &["x"], &["q"], vec![attr_i("to", 17)]),
+            node("Cast", &["q"], &["y"], vec![attr_i("to", 1)]),
+        ],
+        vec![vi("x", FLOAT, &[7])],
+        vec![vi("y", FLOAT, &[7])],
+        vec![],
+        19,
+    );
+    let x = f32_tensor(
+        &[7],
+        &[0.3, 500.0, f32::NEG_INFINITY, 1e-3, -0.0, 0.28125, 17.0],
+    );
+    let y = run(&m, &[x]);
+    // 0.3 -> 10 * 2^-5; 0.28125 = 9 * 2^-5 is exact; 17 is halfway
+    // between 16 and 18 and goes to the even mantissa (16); 1e-3 -> the
+    // smallest subnormal 2^-9.
+    assert_close(
+        &y[0],
+        &[0.3125, 448.0, -448.0, 0.001953125, 0.0, 0.28125, 16.0],
+        &[7],
+    );
+}
+
+#[test]
+fn arithmetic_on_narrow_types_is_refused_by_name() {
+    let m = model(
+        vec![node("Add", &["a", "b"], &["y"], vec![])],
+        vec![vi("a", 17, &[2]), vi("b", 17, &[2])],
+        vec![vi("y", 17, &[2])],
+        vec![],
+        19,
+    );
+    let err = kiln_onnx::import(&m, &ImportOptions::default()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("Add of FLOAT8E4M3FN is not supported"),
+        "{err}"
+    );
+}
