@@ -132,10 +132,7 @@ pub fn conv_transpose(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     oshape.extend(out.iter().map(|&o| o as u64));
     let xv = c.ssa(x);
     let wv = c.ssa(w);
-    let bias = match n.opt_input(2) {
-        Some(b) => Some(c.ssa(b)),
-        None => None,
-    };
+    let bias = n.opt_input(2).map(|b| c.ssa(b));
     let elem = dt.elem();
     let y = indexed_generic(c, &oshape, dt, &[], |bb, li, _| {
         let i64t = ElemType::I64;

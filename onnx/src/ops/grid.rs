@@ -223,13 +223,13 @@ pub fn grid_sample(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         let i64t = ElemType::I64;
         // Coordinates in (D,) H, W order: the grid's last axis reversed.
         let mut coords = Vec::with_capacity(k);
-        for i in 0..k {
+        for (i, &len) in dims.iter().enumerate() {
             let mut at = vec![li[0]];
             at.extend(&li[2..2 + k]);
             at.push(index_const(bb, (k - 1 - i) as i64));
             let g = extract(bb, gv, &at, ge);
             let g = convert(bb, gdt, f, g);
-            let len = dims[i] as f64;
+            let len = len as f64;
             let one = cst(bb, f, 1.0);
             let g1 = arith(bb, f, Bin::Add, g, one);
             let v = if align {

@@ -366,9 +366,9 @@ fn recurrent(c: &mut Ctx<'_>, n: &Node<'_>, cell: Cell) -> OpResult {
                     // Gates i, o, f, c in that order; peepholes i, o, f.
                     let cprev = cc.clone().expect("an LSTM cell state");
                     let mut pre = Vec::new();
-                    for k in 0..4usize {
+                    for (k, term) in terms.iter().enumerate() {
                         let hk = hr(c, k, &hh)?;
-                        let mut v = terms[k].clone();
+                        let mut v = term.clone();
                         v.push(hk);
                         pre.push(v);
                     }
