@@ -118,7 +118,7 @@ fn bb_abs(bb: &mut BodyBuilder<'_>, x: TValue) -> TValue {
 }
 
 /// `Pow`: float bases (the exponent converted to the base's type);
-/// integer bases with integer exponents exactly ([`int_pow`]), with
+/// integer bases with integer exponents exactly (`int_pow`), with
 /// float exponents through f32 `pow` truncated toward zero, an integral
 /// exponent taking the exact integer path.
 pub fn pow(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {

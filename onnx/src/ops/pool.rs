@@ -272,7 +272,7 @@ pub fn named_path(n: &Node<'_>, x: &Value) -> bool {
     (x.rank() == 3 || x.rank() == 4) && x.dtype.is_float() && !n.wants_output(1)
 }
 
-/// `MaxPool` by [`pool_nd`]: the values, and the Indices when asked for.
+/// `MaxPool` by `pool_nd`: the values, and the Indices when asked for.
 pub fn max_pool(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let x = n.input(0)?;
     if x.dtype == DataType::Bool || x.dtype.is_narrow() {
@@ -287,7 +287,7 @@ pub fn max_pool(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     Ok(vec![y, i])
 }
 
-/// `AveragePool` by [`pool_nd`].
+/// `AveragePool` by `pool_nd`.
 pub fn average_pool(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let x = n.input(0)?;
     if !x.dtype.is_float() {
