@@ -7,6 +7,7 @@ pub mod attention;
 pub mod bits;
 pub mod conv;
 pub mod conv_transpose;
+pub mod dft;
 pub mod einsum;
 pub mod elementwise;
 pub mod gated;
@@ -124,6 +125,7 @@ table! {
     "CumSum" 11..max => gather::cum_sum;
     "Cosh" 9..max => ew::cosh;
     "DepthToSpace" 1..max => space::depth_to_space;
+    "DFT" 17..max => dft::dft;
     "Div" 7..max => ew::div;
     "Dropout" 7..max => ew::identity;
     "Einsum" 12..max => einsum::einsum;
