@@ -286,16 +286,32 @@ pub fn slice(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let mut off = vec![0i64; r];
     let mut size: Vec<i64> = src.iter().map(|&d| d as i64).collect();
     let mut stride = vec![1i64; r];
+    // Axes with a negative step: sliced forward, then reversed.
+    let mut reversed = Vec::new();
     for (k, &ax) in axes.iter().enumerate() {
         let dim = src[ax] as i64;
         let step = steps.as_ref().map_or(1, |s| s[k]);
-        if step <= 0 {
-            return Err(n.err("negative or zero steps are not supported"));
+        if step == 0 {
+            return Err(n.err("a zero step is not defined"));
         }
-        let norm = |x: i64| {
-            let x = if x < 0 { x + dim } else { x };
-            x.clamp(0, dim)
-        };
+        let wrap = |x: i64| if x < 0 { x + dim } else { x };
+        if step < 0 {
+            // numpy's rules: start in [0, dim - 1], end in [-1, dim - 1].
+            let s = wrap(starts[k]).clamp(0, dim - 1);
+            let e = if ends[k] < -dim {
+                -1
+            } else {
+                wrap(ends[k]).clamp(-1, dim - 1)
+            };
+            let k_ = -step;
+            let count = if s > e { (s - e + k_ - 1) / k_ } else { 0 };
+            off[ax] = if count > 0 { s - (count - 1) * k_ } else { 0 };
+            stride[ax] = k_;
+            size[ax] = count;
+            reversed.push(ax);
+            continue;
+        }
+        let norm = |x: i64| wrap(x).clamp(0, dim);
         let s = norm(starts[k]);
         let e = norm(ends[k]);
         off[ax] = s;
@@ -314,11 +330,28 @@ pub fn slice(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         &[s],
         ty,
     );
-    Ok(vec![c.tensor(
+    let mut v = c.tensor(
         out,
         a.dtype,
         shape.iter().map(|&d| Dim::Static(d)).collect(),
-    )])
+    );
+    if !reversed.is_empty() && shape.iter().all(|&d| d > 0) {
+        let src = c.ssa(&v);
+        let elem = a.dtype.elem();
+        v = super::gather::indexed_generic(c, &shape, a.dtype, &[], |bb, li, _| {
+            let mut at = li.to_vec();
+            for &ax in &reversed {
+                let last = super::gather::index_const(bb, shape[ax] as i64 - 1);
+                at[ax] = bb.arith(
+                    kiln_core::tensor::ops::ArithOp::SubI,
+                    vec![last, li[ax]],
+                    kiln_core::tensor::ElemType::Index,
+                );
+            }
+            super::gather::extract(bb, src, &at, elem)
+        });
+    }
+    Ok(vec![v])
 }
 
 /// Most indices known at import a Gather takes as slices; past it, the
