@@ -29,6 +29,7 @@ pub mod select;
 pub mod shape;
 pub mod space;
 pub mod topk;
+pub mod upsample;
 pub mod window;
 
 use crate::ctx::Ctx;
@@ -239,6 +240,7 @@ table! {
     "ThresholdedRelu" 10..max => ew::thresholded_relu;
     "Transpose" 1..max => shape::transpose;
     "Unsqueeze" 1..max => shape::unsqueeze;
+    "Upsample" 7..9 => upsample::upsample;
     "Where" 9..max => ew::where_;
     "Xor" 7..max => ew::xor;
 }
