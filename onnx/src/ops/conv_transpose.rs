@@ -82,15 +82,14 @@ fn geometry(
             if spatial == 1 && d == 0 {
                 continue;
             }
-            if total < 0 {
-                return Err(n.err(format!(
-                    "output_shape {os:?} is larger than the transposed convolution's output"
-                )));
-            }
+            // A negative total (output_shape larger than the full
+            // output) grows the output with zeros, as onnx's reference
+            // does (the halves rounded down).
+            let half = total.div_euclid(2);
             pads[d] = if auto_pad == "SAME_UPPER" {
-                [total / 2, total - total / 2]
+                [half, total - half]
             } else {
-                [total - total / 2, total / 2]
+                [total - half, half]
             };
         }
     } else {
