@@ -8,6 +8,7 @@
 # max error per model and engine; exit 1 on any failure.
 #
 #   ci/real_models.sh [KILN_BINARY] [--engine=device|cpu|reference ...]
+#   ci/real_models.sh --fetch     # only the models and their inputs (no kiln)
 #
 # The venv is the Python package's (ci/python.sh --setup pins onnx and
 # onnxruntime there) unless KILN_ONNX_VENV names another; the models are
@@ -15,11 +16,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-kiln=$(realpath "${1:-target/debug/kiln}")
-shift || true
-engines=("$@")
-if [ "${#engines[@]}" -eq 0 ]; then
-  engines=(--engine=device --engine=cpu)
+fetch_only=0
+if [ "${1:-}" = --fetch ]; then
+  fetch_only=1
+else
+  kiln=$(realpath "${1:-target/debug/kiln}")
+  shift || true
+  engines=("$@")
+  if [ "${#engines[@]}" -eq 0 ]; then
+    engines=(--engine=device --engine=cpu)
+  fi
 fi
 venv=${KILN_ONNX_VENV:-${KILN_PYTHON_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/kiln/python-venv}}
 if ! "$venv/bin/python" -c "import onnxruntime, onnx, numpy" 2>/dev/null; then
@@ -29,4 +35,9 @@ cache=${KILN_MODEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kiln/models}
 
 "$venv/bin/python" onnx/tests/real_models.py fetch "$cache"
 "$venv/bin/python" onnx/tests/real_models.py inputs "$cache"
+if [ "$fetch_only" = 1 ]; then
+  echo "models and inputs in $cache:"
+  ls "$cache"
+  exit 0
+fi
 "$venv/bin/python" onnx/tests/real_models.py check "$kiln" "$cache" "${engines[@]}"

@@ -15,7 +15,8 @@ normalised as rapidocr's config says), and for Magika the first and last
     real_models.py inputs CACHE           # inputs and onnxruntime's outputs
     real_models.py check KILN CACHE [--engine device|cpu|reference]...
                                           # one line of max error per model
-    real_models.py list CACHE             # model, input files (for bench)
+    real_models.py bench KILN CACHE OUT.md [kiln bench flags...]
+                                          # `kiln bench` per model -> a table
 
 `check` runs `KILN run MODEL.onnx --input x=@in.npy --output-dir D` per
 model and engine and compares each output with onnxruntime's, with a
@@ -26,6 +27,7 @@ exits 1 if any model fails on any engine.
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -168,8 +170,11 @@ def check(kiln, cache, engines):
                 if engine != "device":
                     cmd.append(f"--{engine}")
                 t0 = time.monotonic()
+                u0 = resource.getrusage(resource.RUSAGE_CHILDREN)
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 secs = time.monotonic() - t0
+                u1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (u1.ru_utime - u0.ru_utime) + (u1.ru_stime - u0.ru_stime)
                 outs = [f for f in os.listdir(out) if f.endswith(".npy")]
                 if r.returncode != 0 or len(outs) != 1:
                     failed += 1
@@ -192,9 +197,67 @@ def check(kiln, cache, engines):
                 argmax = f", same class {bool(same)}"
             print(f"{'PASS' if ok else 'FAIL'} {name} {engine}: "
                   f"max |kiln - ort| {err:.3g} (scale {scale:.3g}, "
-                  f"tolerance {RTOL * scale:.3g}){argmax}, {secs:.1f} s")
+                  f"tolerance {RTOL * scale:.3g}){argmax}, {secs:.1f} s "
+                  f"({cpu:.1f} s CPU)")
             sys.stdout.flush()
     return failed
+
+
+def bench(kiln, cache, out, flags):
+    """`kiln bench MODEL.onnx --json` per model, written as a markdown table."""
+    rows = []
+    meta = None
+    for name in MODELS:
+        cmd = [kiln, "bench", os.path.join(cache, f"{name}.onnx"),
+               "--input", f"@{cache}/{name}.in.npy", "--json"] + flags
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            rows.append(f"| {name} | failed: {r.stderr.strip().splitlines()[-1:]} | | | | |")
+            continue
+        j = json.loads(r.stdout)
+        meta = j
+        cols = {c["label"].split(" ")[0]: c for c in j["columns"]}
+
+        def cell(key):
+            c = next((v for k, v in cols.items() if k.startswith(key)), None)
+            if c is None:
+                return "?"
+            if "error" in c:
+                return c["error"].splitlines()[0][:60]
+            return f"{c['median_ms']:.2f}"
+
+        k = cols["kiln"].get("median_ms")
+        o = cols["onnxruntime"].get("median_ms")
+        ratio = f"{o / k:.3f}" if k and o else ""
+        diff = j["max_abs_diff_vs_onnxruntime"]
+        diff = f"{diff:.2g}" if isinstance(diff, float) else diff
+        shape = "x".join(map(str, np.load(f"{cache}/{name}.in.npy").shape))
+        rows.append(f"| {name} ({shape}) | {cell('kiln')} | {cell('onnxruntime')} | "
+                    f"{cell('IREE')} | {ratio} | {diff} | {j['compile_ms'] / 1e3:.1f} |")
+        print(rows[-1], flush=True)
+    head = [
+        "# Real ONNX models: kiln beside onnxruntime and IREE",
+        "",
+        "`python3 onnx/tests/real_models.py bench KILN CACHE bench/onnx_models.md` "
+        "(after `ci/real_models.sh --fetch`): `kiln bench MODEL.onnx` per model, "
+        "in one run on one machine. Median wall-clock ms per call after a warm-up, "
+        "inputs from the host and outputs read back; kiln through "
+        "`kiln_onnx::Session` on the device, onnxruntime's CPU provider (default "
+        "threads) in a Python subprocess, IREE's Vulkan backend through "
+        "`iree-import-onnx` (input shapes fixed, opset upgraded to 17), "
+        "`iree-compile` and `iree-benchmark-module`. `ort/kiln` is kiln's speed "
+        "as a fraction of onnxruntime's; the max difference is kiln's first "
+        "output against onnxruntime's.",
+        "",
+    ]
+    if meta:
+        head += [f"Device: {meta['device']}; {meta['runs']} runs; {meta['load']}.", ""]
+    head += [
+        "| model (input) | kiln device ms | onnxruntime CPU ms | IREE Vulkan ms | ort/kiln | max abs diff | kiln compile s |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    with open(out, "w") as f:
+        f.write("\n".join(head + rows) + "\n")
 
 
 def main():
@@ -205,9 +268,8 @@ def main():
         fetch(sys.argv[2])
     elif cmd == "inputs":
         inputs(sys.argv[2])
-    elif cmd == "list":
-        for name in MODELS:
-            print(name, input_name(sys.argv[2], name))
+    elif cmd == "bench":
+        bench(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     elif cmd == "check":
         kiln, cache = sys.argv[2], sys.argv[3]
         engines = [a.split("=", 1)[1] for a in sys.argv[4:] if a.startswith("--engine=")]

@@ -27,7 +27,12 @@ struct Window {
     out: [u64; 2],
 }
 
-pub(crate) fn pair(n: &Node<'_>, name: &str, default: u64, spatial: usize) -> Result<[u64; 2], OnnxError> {
+pub(crate) fn pair(
+    n: &Node<'_>,
+    name: &str,
+    default: u64,
+    spatial: usize,
+) -> Result<[u64; 2], OnnxError> {
     match n.ints(name) {
         Some(v) if v.len() == spatial && v.iter().all(|&x| x > 0) => Ok(if spatial == 1 {
             [1, v[0] as u64]
@@ -177,7 +182,11 @@ pub(crate) fn dims(s: &[u64]) -> Vec<Dim> {
 }
 
 /// The input as 4-D (1-D ops get a unit height), and the spatial rank.
-pub(crate) fn as_4d(c: &mut Ctx<'_>, n: &Node<'_>, x: &Value) -> Result<(Value, Vec<u64>, usize), OnnxError> {
+pub(crate) fn as_4d(
+    c: &mut Ctx<'_>,
+    n: &Node<'_>,
+    x: &Value,
+) -> Result<(Value, Vec<u64>, usize), OnnxError> {
     let s = x
         .static_shape()
         .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
@@ -193,7 +202,12 @@ pub(crate) fn as_4d(c: &mut Ctx<'_>, n: &Node<'_>, x: &Value) -> Result<(Value, 
     }
 }
 
-pub(crate) fn back(c: &mut Ctx<'_>, n: &Node<'_>, v: Value, spatial: usize) -> Result<Value, OnnxError> {
+pub(crate) fn back(
+    c: &mut Ctx<'_>,
+    n: &Node<'_>,
+    v: Value,
+    spatial: usize,
+) -> Result<Value, OnnxError> {
     if spatial == 2 {
         return Ok(v);
     }

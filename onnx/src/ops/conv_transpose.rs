@@ -74,7 +74,9 @@ fn geometry(
             &os[..]
         };
         if os.len() != spatial || os.iter().any(|&x| x <= 0) {
-            return Err(n.err(format!("output_shape {os:?} does not fit {spatial} spatial dims")));
+            return Err(n.err(format!(
+                "output_shape {os:?} does not fit {spatial} spatial dims"
+            )));
         }
         let want = two(os);
         for d in 0..2 {
@@ -264,7 +266,10 @@ pub fn conv_transpose(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         let (xi, wi) = if group == 1 {
             (xp, wfv)
         } else {
-            let xty = c.b.module().types.static_tensor(&[nb, cg, ps[2], ps[3]], elem);
+            let xty =
+                c.b.module()
+                    .types
+                    .static_tensor(&[nb, cg, ps[2], ps[3]], elem);
             let xi = c.b.tensor_op(
                 TensorOp::ExtractSlice {
                     offsets: [0, (gi * cg) as i64, 0, 0].map(Mixed::Static).to_vec(),

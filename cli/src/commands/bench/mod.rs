@@ -244,7 +244,11 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
         let scratch = Scratch::new()?;
         return compile_iree_modules(args, &scratch.0);
     }
-    if let Some(file) = args.file.as_deref().filter(|f| crate::commands::onnx::is_onnx_path(f)) {
+    if let Some(file) = args
+        .file
+        .as_deref()
+        .filter(|f| crate::commands::onnx::is_onnx_path(f))
+    {
         return onnx_model::run(args, file, runs);
     }
     let options = device_options(args);

@@ -12,7 +12,8 @@
 //!   `python3`) with its default thread count; its outputs are kept, and
 //!   kiln's maximum absolute difference from them is printed;
 //! - IREE: `iree-import-onnx` (from the IREE venv of `ci/setup-iree.sh`
-//!   or PATH), `iree-compile` for Vulkan, `iree-benchmark-module` (the
+//!   or PATH) after fixing the input shapes and upgrading opsets
+//!   below 17 (with onnx, in that tool's Python), `iree-compile` for Vulkan, `iree-benchmark-module` (the
 //!   time includes its host-to-device input copies only; its own figure).
 //!
 //! A column that cannot be filled says why ("not installed", the tool's
@@ -56,6 +57,23 @@ for _ in range(runs):
 print(json.dumps({"version": ort.__version__, "times": times}))
 "#;
 
+/// IREE's side, before `iree-import-onnx`: the model with its inputs'
+/// shapes fixed to the given ones and shapes inferred (torch-mlir's ONNX
+/// lowering refuses ops such as BatchNormalization on dynamic shapes).
+const STATIC_SCRIPT: &str = r#"
+import sys
+import numpy as np
+import onnx
+m = onnx.load(sys.argv[1])
+inits = {i.name for i in m.graph.initializer}
+ins = [i for i in m.graph.input if i.name not in inits]
+for i, path in zip(ins, sys.argv[3:]):
+    for d, v in zip(i.type.tensor_type.shape.dim, np.load(path).shape):
+        d.Clear()
+        d.dim_value = v
+onnx.save(onnx.shape_inference.infer_shapes(m, data_prop=True), sys.argv[2])
+"#;
+
 /// One column's result.
 struct Column {
     label: String,
@@ -71,8 +89,7 @@ fn graph_inputs(model: &kiln_onnx::proto::ModelProto) -> Vec<String> {
     let Some(g) = &model.graph else {
         return Vec::new();
     };
-    let inits: std::collections::HashSet<&str> =
-        g.initializer.iter().map(|t| t.name()).collect();
+    let inits: std::collections::HashSet<&str> = g.initializer.iter().map(|t| t.name()).collect();
     g.input
         .iter()
         .map(|i| i.name().to_owned())
@@ -149,11 +166,16 @@ fn onnxruntime(
         let last = err.lines().rev().find(|l| !l.trim().is_empty());
         return Err(format!("onnxruntime failed: {}", last.unwrap_or("?")));
     }
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("onnxruntime's output: {e}"))?;
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("onnxruntime's output: {e}"))?;
     let times: Vec<Duration> = json["times"]
         .as_array()
-        .map(|a| a.iter().filter_map(|t| t.as_f64()).map(Duration::from_secs_f64).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|t| t.as_f64())
+                .map(Duration::from_secs_f64)
+                .collect()
+        })
         .unwrap_or_default();
     let version = json["version"].as_str().unwrap_or("?").to_owned();
     let mut outputs = Vec::new();
@@ -161,18 +183,22 @@ fn onnxruntime(
         let p = scratch.join(format!("ort_{i}.npy"));
         let Ok(bytes) = std::fs::read(&p) else { break };
         outputs.push(
-            kiln_onnx::npy::read_npy(&bytes, &p.display().to_string()).map_err(|e| e.to_string())?,
+            kiln_onnx::npy::read_npy(&bytes, &p.display().to_string())
+                .map_err(|e| e.to_string())?,
         );
     }
     Ok((version, stats(&times)?, outputs))
 }
 
 /// `iree-import-onnx`: beside IREE's other tools, else on PATH.
-fn iree_import_tool() -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = super::iree::default_venv()
-        .map(|v| v.join("bin"))
-        .into_iter()
-        .collect();
+fn iree_import_tool(dir: Option<&Path>) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = match dir {
+        Some(d) => vec![d.join("bin"), d.to_path_buf()],
+        None => super::iree::default_venv()
+            .map(|v| v.join("bin"))
+            .into_iter()
+            .collect(),
+    };
     if let Some(p) = std::env::var_os("PATH") {
         dirs.extend(std::env::split_paths(&p));
     }
@@ -185,6 +211,7 @@ fn iree_import_tool() -> Option<PathBuf> {
 fn iree_vulkan(
     args: &BenchArgs,
     model: &Path,
+    opset: i64,
     feeds: &[(String, PathBuf)],
     runs: usize,
     scratch: &Path,
@@ -193,12 +220,39 @@ fn iree_vulkan(
         return Err("--no-iree".to_owned());
     }
     let iree = super::find_iree(args).map_err(|_| "not installed".to_owned())?;
-    let tool = iree_import_tool().ok_or("not installed (no iree-import-onnx)")?;
-    let mlir = scratch.join("model.mlir");
-    let out = Command::new(&tool)
+    let tool =
+        iree_import_tool(args.iree.as_deref()).ok_or("not installed (no iree-import-onnx)")?;
+    let py = tool
+        .parent()
+        .map(|d| d.join("python"))
+        .filter(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from("python3"));
+    let fixed = scratch.join("static.onnx");
+    let out = Command::new(&py)
+        .arg("-c")
+        .arg(STATIC_SCRIPT)
         .arg(model)
-        .arg("-o")
-        .arg(&mlir)
+        .arg(&fixed)
+        .args(feeds.iter().map(|(_, p)| p))
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", py.display()))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let last = err.lines().rev().find(|l| !l.trim().is_empty());
+        return Err(format!(
+            "fixing the input shapes failed: {}",
+            last.unwrap_or("?")
+        ));
+    }
+    let mlir = scratch.join("model.mlir");
+    let mut cmd = Command::new(&tool);
+    cmd.arg(&fixed).arg("-o").arg(&mlir);
+    // Older opsets are upgraded first (torch-mlir lowers opset-11
+    // BatchNormalization only so).
+    if opset < 17 {
+        cmd.arg("--opset-version=17");
+    }
+    let out = cmd
         .output()
         .map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
     if !out.status.success() {
@@ -255,11 +309,15 @@ pub fn run(args: &BenchArgs, file: &Path, runs: usize) -> Result<Outcome> {
         feeds.push((a.name.clone(), p));
     }
     let load_before = super::loadavg();
-    let first = session.run(&opts.input_values).with_context(|| name.clone())?;
+    let first = session
+        .run(&opts.input_values)
+        .with_context(|| name.clone())?;
     let mut samples = Vec::with_capacity(runs);
     for _ in 0..runs {
         let t = Instant::now();
-        session.run(&opts.input_values).with_context(|| name.clone())?;
+        session
+            .run(&opts.input_values)
+            .with_context(|| name.clone())?;
         samples.push(t.elapsed());
     }
     let kiln = stats(&samples);
@@ -275,7 +333,11 @@ pub fn run(args: &BenchArgs, file: &Path, runs: usize) -> Result<Outcome> {
         let mut max = 0f64;
         for (k, o) in first.iter().zip(outs) {
             if k.shape() != o.shape() {
-                return Err(format!("shape {:?}, onnxruntime {:?}", k.shape(), o.shape()));
+                return Err(format!(
+                    "shape {:?}, onnxruntime {:?}",
+                    k.shape(),
+                    o.shape()
+                ));
             }
             for i in 0..k.len() {
                 let d = (k.float(i) - o.float(i)).abs();
@@ -284,7 +346,7 @@ pub fn run(args: &BenchArgs, file: &Path, runs: usize) -> Result<Outcome> {
         }
         Ok(max)
     });
-    let iree = iree_vulkan(args, file, &feeds, runs, &scratch.0);
+    let iree = iree_vulkan(args, file, imported.opset, &feeds, runs, &scratch.0);
     let columns = [
         Column {
             label: "kiln (device)".to_owned(),
@@ -314,8 +376,10 @@ pub fn run(args: &BenchArgs, file: &Path, runs: usize) -> Result<Outcome> {
     };
     if args.json {
         let col = |c: &Column| match &c.result {
-            Ok(s) => serde_json::json!({"label": c.label, "median_ms": s.median.as_secs_f64() * 1e3,
-                "min_ms": s.min.as_secs_f64() * 1e3, "max_ms": s.max.as_secs_f64() * 1e3}),
+            Ok(s) => {
+                serde_json::json!({"label": c.label, "median_ms": s.median.as_secs_f64() * 1e3,
+                "min_ms": s.min.as_secs_f64() * 1e3, "max_ms": s.max.as_secs_f64() * 1e3})
+            }
             Err(e) => serde_json::json!({"label": c.label, "error": e}),
         };
         let j = serde_json::json!({
@@ -342,19 +406,27 @@ pub fn run(args: &BenchArgs, file: &Path, runs: usize) -> Result<Outcome> {
                 Ok(s) => {
                     let ratio = match kiln_ms {
                         Some(k) if !std::ptr::eq(c, &columns[0]) => format!(
-                            " (kiln {:.2}x)",
+                            " (kiln at {:.2}x its speed)",
                             s.median.as_secs_f64() / k.as_secs_f64()
                         ),
                         _ => String::new(),
                     };
-                    format!("{} ms [{} .. {}]{ratio}", ms(s.median), ms(s.min), ms(s.max))
+                    format!(
+                        "{} ms [{} .. {}]{ratio}",
+                        ms(s.median),
+                        ms(s.min),
+                        ms(s.max)
+                    )
                 }
                 Err(e) => e.clone(),
             };
             println!("  {:<28} {text}", c.label);
         }
         if !load.is_empty() {
-            println!("{load} on {} threads", kiln_runtime::bench::host::host_threads());
+            println!(
+                "{load} on {} threads",
+                kiln_runtime::bench::host::host_threads()
+            );
         }
     }
     let messages = device.context().take_validation_messages();
