@@ -357,7 +357,7 @@ pub fn run(args: &BenchArgs, file: &Path, runs: usize) -> Result<Outcome> {
                 Ok((v, _, _)) => format!("onnxruntime {v} CPU"),
                 Err(_) => "onnxruntime CPU".to_owned(),
             },
-            result: ort.as_ref().map(|o| o.1.clone()).map_err(Clone::clone),
+            result: ort.as_ref().map(|o| o.1).map_err(Clone::clone),
         },
         Column {
             label: "IREE Vulkan".to_owned(),
