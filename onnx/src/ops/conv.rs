@@ -27,12 +27,7 @@ struct Window {
     out: [u64; 2],
 }
 
-pub(crate) fn pair(
-    n: &Node<'_>,
-    name: &str,
-    default: u64,
-    spatial: usize,
-) -> Result<[u64; 2], OnnxError> {
+fn pair(n: &Node<'_>, name: &str, default: u64, spatial: usize) -> Result<[u64; 2], OnnxError> {
     match n.ints(name) {
         Some(v) if v.len() == spatial && v.iter().all(|&x| x > 0) => Ok(if spatial == 1 {
             [1, v[0] as u64]
@@ -109,7 +104,7 @@ fn window(
     })
 }
 
-pub(crate) fn vec2(c: &mut Ctx<'_>, v: [u64; 2]) -> DenseElements {
+fn vec2(c: &mut Ctx<'_>, v: [u64; 2]) -> DenseElements {
     let ty = c.b.module().types.intern(TypeKind::Vector {
         shape: vec![2],
         elem: ElemType::I64,
@@ -177,16 +172,12 @@ pub(crate) fn pad(
     (c.b.module().op(op).results[0], out)
 }
 
-pub(crate) fn dims(s: &[u64]) -> Vec<Dim> {
+fn dims(s: &[u64]) -> Vec<Dim> {
     s.iter().map(|&d| Dim::Static(d)).collect()
 }
 
 /// The input as 4-D (1-D ops get a unit height), and the spatial rank.
-pub(crate) fn as_4d(
-    c: &mut Ctx<'_>,
-    n: &Node<'_>,
-    x: &Value,
-) -> Result<(Value, Vec<u64>, usize), OnnxError> {
+fn as_4d(c: &mut Ctx<'_>, n: &Node<'_>, x: &Value) -> Result<(Value, Vec<u64>, usize), OnnxError> {
     let s = x
         .static_shape()
         .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
@@ -202,12 +193,7 @@ pub(crate) fn as_4d(
     }
 }
 
-pub(crate) fn back(
-    c: &mut Ctx<'_>,
-    n: &Node<'_>,
-    v: Value,
-    spatial: usize,
-) -> Result<Value, OnnxError> {
+fn back(c: &mut Ctx<'_>, n: &Node<'_>, v: Value, spatial: usize) -> Result<Value, OnnxError> {
     if spatial == 2 {
         return Ok(v);
     }

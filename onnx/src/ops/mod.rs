@@ -5,7 +5,6 @@
 
 pub mod attention;
 pub mod conv;
-pub mod conv_transpose;
 pub mod einsum;
 pub mod elementwise;
 pub mod gather;
@@ -98,7 +97,6 @@ table! {
     "AveragePool" 7..max => conv::average_pool;
     "Concat" 4..max => shape::concat;
     "Conv" 1..max => conv::conv;
-    "ConvTranspose" 1..max => conv_transpose::conv_transpose;
     "GlobalAveragePool" 1..max => conv::global_average_pool;
     "GlobalMaxPool" 1..max => conv::global_max_pool;
     "MaxPool" 8..max => conv::max_pool;
