@@ -15,7 +15,7 @@ normalised as rapidocr's config says), and for Magika the first and last
     real_models.py inputs CACHE           # inputs and onnxruntime's outputs
     real_models.py check KILN CACHE [--engine device|cpu|reference]...
                                           # one line of max error per model
-    real_models.py bench KILN CACHE OUT.md [kiln bench flags...]
+    real_models.py bench KILN CACHE OUT.md [--only=M,...] [kiln bench flags...]
                                           # `kiln bench` per model -> a table
 
 `check` runs `KILN run MODEL.onnx --input x=@in.npy --output-dir D` per
@@ -207,7 +207,9 @@ def bench(kiln, cache, out, flags):
     """`kiln bench MODEL.onnx --json` per model, written as a markdown table."""
     rows = []
     meta = None
-    for name in MODELS:
+    only = [f.split("=", 1)[1].split(",") for f in flags if f.startswith("--only=")]
+    flags = [f for f in flags if not f.startswith("--only=")]
+    for name in only[0] if only else MODELS:
         cmd = [kiln, "bench", os.path.join(cache, f"{name}.onnx"),
                "--input", f"@{cache}/{name}.in.npy", "--json"] + flags
         r = subprocess.run(cmd, capture_output=True, text=True)

@@ -286,7 +286,23 @@ fn ms(d: Duration) -> String {
 pub fn run(args: &BenchArgs, file: &Path, runs: usize) -> Result<Outcome> {
     let name = file.display().to_string();
     let model = kiln_onnx::load_model(file)?;
-    let specs = named_specs(&args.inputs, &graph_inputs(&model))?;
+    let names = graph_inputs(&model);
+    let specs = named_specs(&args.inputs, &names)?;
+    let missing: Vec<&str> = names
+        .iter()
+        .filter(|n| {
+            !specs
+                .iter()
+                .any(|s| s.split('=').next() == Some(n.as_str()))
+        })
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "{name}: missing input(s) {} (give each with --input NAME=SHAPExTYPE=VALUE or NAME=@FILE.npy)",
+            missing.join(", ")
+        );
+    }
     let opts = inputs::import_options(file, &specs)?;
     let t = Instant::now();
     let imported = kiln_onnx::import(&model, &opts).map_err(|e| anyhow!("{name}: {e}"))?;
