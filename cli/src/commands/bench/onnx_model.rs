@@ -315,7 +315,7 @@ pub fn run(args: &BenchArgs, file: &Path, runs: usize) -> Result<Outcome> {
     let compile_time = t.elapsed();
     // The inputs as .npy files for the other two.
     let mut feeds = Vec::new();
-    for (i, a) in session.inputs().enumerate() {
+    for (i, a) in session.inputs().iter().enumerate() {
         let Some(t) = opts.input_values.get(&a.name) else {
             continue;
         };
