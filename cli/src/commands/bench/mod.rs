@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! kiln bench [--quick] [--runs N] [--json] [--json-out OUT.json] [--chart OUT.svg] [--no-iree] [--iree DIR] [--device SEL]
+//! kiln bench MODEL.onnx [--input NAME=SPEC ...] [--runs N] [--json]
 //! kiln bench FILE [--function NAME] [--input SHAPExTYPE=VALUE|@FILE.npy ...] [--grid X,Y,Z] [--runs N] [--json]
 //! ```
 //!
@@ -19,6 +20,9 @@
 //! has it ([`vendor`]; fp32 without TF32), with kiln's ratio to it.
 //! `--quick` runs tiny sizes of what kiln runs (no IREE, no numpy, no
 //! vendor BLAS) in seconds: the CI smoke test.
+//!
+//! With an ONNX model it runs the model on the device beside onnxruntime's
+//! CPU provider and IREE's Vulkan backend ([`onnx_model`]).
 //!
 //! With FILE it benches the file's functions the same way: a tensor-level
 //! program (`func.func` on tensors) through kiln and IREE with the given
@@ -44,6 +48,7 @@ pub(crate) mod array;
 mod chart;
 mod iree;
 mod numpy;
+mod onnx_model;
 mod reference;
 mod report;
 mod suite;
@@ -238,6 +243,13 @@ pub fn run(args: &BenchArgs) -> Result<Outcome> {
     if args.iree_compile_only {
         let scratch = Scratch::new()?;
         return compile_iree_modules(args, &scratch.0);
+    }
+    if let Some(file) = args
+        .file
+        .as_deref()
+        .filter(|f| crate::commands::onnx::is_onnx_path(f))
+    {
+        return onnx_model::run(args, file, runs);
     }
     let options = device_options(args);
     let device = Device::new(&options).context("cannot open the Vulkan device")?;
