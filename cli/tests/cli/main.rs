@@ -19,6 +19,7 @@ mod mlir_compare;
 mod onnx_cli;
 mod oob_sweep_cli;
 mod reflect_cli;
+mod spv_mlir19_cli;
 mod run_cli;
 mod tensor_cli;
 mod tensor_cpu_cli;
