@@ -252,9 +252,10 @@ fn process(args: &OptArgs, text: &str, name: &str) -> Result<String> {
     Ok(text)
 }
 
-/// Whether `text` holds spv ops but not exactly one `spirv.module` (and is
-/// no memref-level kernel file): spv ops in `func.func` bodies or at the
-/// top level, or several modules. Comments are not looked at.
+/// Whether `text` holds spv ops, types or attributes but not exactly one
+/// `spirv.module` (and is no memref-level kernel file, linalg or tensor
+/// program): spv ops in `func.func` bodies or at the top level, or several
+/// modules. Comments are not looked at.
 fn is_loose_spv_text(text: &str) -> bool {
     let code: Vec<&str> = text
         .lines()
@@ -266,7 +267,29 @@ fn is_loose_spv_text(text: &str) -> bool {
         .map(|l| l.matches("spirv.module").count() + l.matches("spv.module").count())
         .sum();
     let kernel = has("gpu.module") || has("memref") || has("linalg.") || has("tensor.");
-    !kernel && (has("spirv.") || has("spv.")) && modules != 1
+    if kernel || modules == 1 {
+        return false;
+    }
+    // spv ops; or spv types and attributes only (`func.func` declarations
+    // over `!spirv.array`), unless the text is a tensor program.
+    code.iter().any(|l| names_spv_op(l))
+        || ((has("spirv.") || has("spv.")) && !kiln_core::tensor::is_tensor_text(text))
+}
+
+/// Whether `line` names an spv op (`spirv.FAdd`, `spirv.mlir.loop`,
+/// `spirv.func`), not an attribute or type (`#spirv.`, `!spirv.`,
+/// `spirv.target_env = ...`).
+fn names_spv_op(line: &str) -> bool {
+    ["spirv.", "spv."].iter().any(|prefix| {
+        line.match_indices(prefix).any(|(at, _)| {
+            let before = line[..at].chars().next_back();
+            let after = &line[at + prefix.len()..];
+            let op_start = !matches!(before, Some(c) if c == '#' || c == '!' || c == '_' || c.is_alphanumeric());
+            op_start
+                && (after.starts_with(|c: char| c.is_ascii_uppercase())
+                    || ["mlir.", "module", "func"].iter().any(|w| after.starts_with(w)))
+        })
+    })
 }
 
 /// Parses the modules of a text read by [`is_loose_spv_text`], verifies

@@ -180,7 +180,28 @@ fn func_hosted_op_errors_are_reported() {
     assert!(err.contains("spirv.FAdd"), "{err}");
     let (code, _, err) = kiln(&["opt", "-"], src.as_bytes());
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("2:8") && err.contains("spirv.FAdd"), "{err}");
+    assert!(
+        err.contains("2:8") && err.contains("spirv.FAdd") && err.contains("expected a float"),
+        "{err}"
+    );
+}
+
+/// A non-uniform group op in Device scope: MLIR 19 and kiln refuse it.
+#[test]
+fn non_uniform_group_ops_need_workgroup_or_subgroup_scope() {
+    let src = "func.func @sum(%v: f32) -> f32 {\n  %0 = spirv.GroupNonUniformFAdd \"Device\" \"Reduce\" %v : f32\n  return %0 : f32\n}\n";
+    let (code, _, err) = run(Command::new("mlir-opt-19").arg("-"), src.as_bytes());
+    assert_ne!(code, 0, "mlir-opt-19 accepts the oracle's invalid input");
+    assert!(err.contains("execution scope must be 'Workgroup' or 'Subgroup'"), "{err}");
+    let (code, _, err) = kiln(&["opt", "-"], src.as_bytes());
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("2:8") && err.contains("execution scope must be 'Workgroup' or 'Subgroup'"),
+        "{err}"
+    );
+    let ok = src.replace("Device", "Subgroup");
+    mlir_opt_accepts(&ok);
+    kiln_ok(&["opt", "-"], &ok);
 }
 
 /// A text holding nothing but comments: MLIR prints nothing and succeeds.
