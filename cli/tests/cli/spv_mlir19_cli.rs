@@ -13,21 +13,34 @@ use crate::common::{kiln, run, spirv_val};
 /// The module `mlir-opt-19` reads and verifies.
 fn mlir_opt_accepts(src: &str) {
     let (code, _, err) = run(Command::new("mlir-opt-19").arg("-"), src.as_bytes());
-    assert_eq!(code, 0, "mlir-opt-19 refuses the oracle input:\n{err}\n{src}");
+    assert_eq!(
+        code, 0,
+        "mlir-opt-19 refuses the oracle input:\n{err}\n{src}"
+    );
 }
 
 /// The module `mlir-translate-19 -test-spirv-roundtrip` serializes and reads back.
 fn mlir_roundtrip_accepts(src: &str) {
     let (code, _, err) = run(
-        Command::new("mlir-translate-19").args(["-no-implicit-module", "-test-spirv-roundtrip", "-"]),
+        Command::new("mlir-translate-19").args([
+            "-no-implicit-module",
+            "-test-spirv-roundtrip",
+            "-",
+        ]),
         src.as_bytes(),
     );
-    assert_eq!(code, 0, "mlir-translate-19 refuses the oracle input:\n{err}\n{src}");
+    assert_eq!(
+        code, 0,
+        "mlir-translate-19 refuses the oracle input:\n{err}\n{src}"
+    );
 }
 
 fn kiln_ok(args: &[&str], src: &str) -> String {
     let (code, out, err) = kiln(args, src.as_bytes());
-    assert_eq!(code, 0, "kiln {args:?} refuses what MLIR 19 accepts:\n{err}\n{src}");
+    assert_eq!(
+        code, 0,
+        "kiln {args:?} refuses what MLIR 19 accepts:\n{err}\n{src}"
+    );
     out
 }
 
@@ -85,7 +98,10 @@ fn physical_storage_buffer_chain_with_i64_indices_verifies() {
     mlir_roundtrip_accepts(PSB_I64_INDEX);
     kiln_ok(&["opt", "-"], PSB_I64_INDEX);
     let back = kiln_ok(&["translate", "--test-roundtrip", "-"], PSB_I64_INDEX);
-    assert!(back.contains("spirv.Load \"PhysicalStorageBuffer\""), "{back}");
+    assert!(
+        back.contains("spirv.Load \"PhysicalStorageBuffer\""),
+        "{back}"
+    );
 }
 
 /// Decorations written as MLIR's dialect attributes.
@@ -105,7 +121,10 @@ fn linkage_and_fast_math_decorations_serialize() {
     let dir = crate::common::scratch("spv-mlir19-deco");
     let bin = dir.join("d.spv");
     let bin_s = bin.to_str().expect("utf-8 path");
-    kiln_ok(&["translate", "--serialize", "-", "-o", bin_s], DIALECT_DECORATIONS);
+    kiln_ok(
+        &["translate", "--serialize", "-", "-o", bin_s],
+        DIALECT_DECORATIONS,
+    );
     let (code, dis, err) = run(Command::new("spirv-dis").arg(&bin), b"");
     assert_eq!(code, 0, "{err}");
     // LinkageAttributes has a string among its operands: OpDecorate, not
@@ -120,13 +139,31 @@ fn linkage_and_fast_math_decorations_serialize() {
     // MLIR's binary of the same module, imported and written again by kiln.
     let theirs = dir.join("mlir.spv");
     let (code, _, err) = run(
-        Command::new("mlir-translate-19").args(["-no-implicit-module", "-serialize-spirv", "-", "-o"]).arg(&theirs),
+        Command::new("mlir-translate-19")
+            .args(["-no-implicit-module", "-serialize-spirv", "-", "-o"])
+            .arg(&theirs),
         DIALECT_DECORATIONS.as_bytes(),
     );
     assert_eq!(code, 0, "{err}");
-    let text = kiln_ok(&["translate", "--deserialize", theirs.to_str().expect("utf-8 path")], "");
+    let text = kiln_ok(
+        &[
+            "translate",
+            "--deserialize",
+            theirs.to_str().expect("utf-8 path"),
+        ],
+        "",
+    );
     let again = dir.join("again.spv");
-    kiln_ok(&["translate", "--serialize", "-", "-o", again.to_str().expect("utf-8 path")], &text);
+    kiln_ok(
+        &[
+            "translate",
+            "--serialize",
+            "-",
+            "-o",
+            again.to_str().expect("utf-8 path"),
+        ],
+        &text,
+    );
     let (code, msg) = spirv_val(&again, "spv1.0", &[]);
     assert_eq!(code, 0, "{msg}\n{text}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -174,7 +211,8 @@ fn spv_ops_in_func_func_and_several_modules_verify() {
 /// kiln's verifier refuses it inside `func.func` too.
 #[test]
 fn func_hosted_op_errors_are_reported() {
-    let src = "func.func @bad(%a: i32) -> i32 {\n  %0 = spirv.FAdd %a, %a : i32\n  return %0 : i32\n}\n";
+    let src =
+        "func.func @bad(%a: i32) -> i32 {\n  %0 = spirv.FAdd %a, %a : i32\n  return %0 : i32\n}\n";
     let (code, _, err) = run(Command::new("mlir-opt-19").arg("-"), src.as_bytes());
     assert_ne!(code, 0, "mlir-opt-19 accepts the oracle's invalid input");
     assert!(err.contains("spirv.FAdd"), "{err}");
@@ -192,7 +230,10 @@ fn non_uniform_group_ops_need_workgroup_or_subgroup_scope() {
     let src = "func.func @sum(%v: f32) -> f32 {\n  %0 = spirv.GroupNonUniformFAdd \"Device\" \"Reduce\" %v : f32\n  return %0 : f32\n}\n";
     let (code, _, err) = run(Command::new("mlir-opt-19").arg("-"), src.as_bytes());
     assert_ne!(code, 0, "mlir-opt-19 accepts the oracle's invalid input");
-    assert!(err.contains("execution scope must be 'Workgroup' or 'Subgroup'"), "{err}");
+    assert!(
+        err.contains("execution scope must be 'Workgroup' or 'Subgroup'"),
+        "{err}"
+    );
     let (code, _, err) = kiln(&["opt", "-"], src.as_bytes());
     assert_eq!(code, 1, "{err}");
     assert!(

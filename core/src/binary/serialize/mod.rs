@@ -594,10 +594,8 @@ impl<'m> Serializer<'m> {
         decoration: Decoration,
         extra: Vec<Operand>,
     ) {
-        let all_strings = !extra.is_empty()
-            && extra
-                .iter()
-                .all(|o| matches!(o, Operand::LiteralString(_)));
+        let all_strings =
+            !extra.is_empty() && extra.iter().all(|o| matches!(o, Operand::LiteralString(_)));
         let opcode = if all_strings {
             spirv::Op::DecorateString
         } else {
@@ -784,8 +782,14 @@ fn dialect_decoration_operands(
                 let rest = body[at..].trim_start().strip_prefix('=')?.trim_start();
                 Some(rest)
             };
-            let linkage_name = field("linkage_name")?.strip_prefix('"')?.split('"').next()?;
-            let linkage_type = field("linkage_type")?.strip_prefix('<')?.split('>').next()?;
+            let linkage_name = field("linkage_name")?
+                .strip_prefix('"')?
+                .split('"')
+                .next()?;
+            let linkage_type = field("linkage_type")?
+                .strip_prefix('<')?
+                .split('>')
+                .next()?;
             Some(vec![
                 Operand::LiteralString(linkage_name.to_string()),
                 enum_operand(ty.kind, linkage_type)?,

@@ -615,7 +615,10 @@ impl<'m> Verifier<'m> {
                 crate::ir::AttrKind::Enum { value, .. } => Some(*value),
                 _ => None,
             });
-        let allowed = [grammar::Scope::Workgroup as u32, grammar::Scope::Subgroup as u32];
+        let allowed = [
+            grammar::Scope::Workgroup as u32,
+            grammar::Scope::Subgroup as u32,
+        ];
         if let Some(value) = scope.filter(|v| !allowed.contains(v)) {
             let name = grammar::Scope::from_u32(value).map_or("?", |s| s.name());
             self.error(

@@ -127,7 +127,11 @@ impl Parser<'_> {
             }
         }
         let operands = self.resolve_uses(&uses, &types, tloc)?;
-        let name = if operands.is_empty() { "Return" } else { "ReturnValue" };
+        let name = if operands.is_empty() {
+            "Return"
+        } else {
+            "ReturnValue"
+        };
         let kind = OpKind::from_name(name)
             .ok_or_else(|| self.err_at(loc, format!("unknown op 'spirv.{name}'")))?;
         Ok(self.m.create_op(OpSpec {
