@@ -252,3 +252,39 @@ fn comment_only_text_is_an_empty_program() {
     mlir_opt_accepts(src);
     assert_eq!(kiln_ok(&["opt", "-"], src), "");
 }
+
+/// Types MLIR 19 refuses when it parses them: kiln refuses them with the
+/// same reason; the valid neighbours are accepted by both.
+#[test]
+fn matrix_and_array_stride_types_are_checked_as_mlir_does() {
+    for (ty, why) in [
+        (
+            "!spirv.matrix<1 x vector<3xf32>>",
+            "matrix is expected to have 2, 3, or 4 columns",
+        ),
+        (
+            "!spirv.matrix<4 x i32>",
+            "matrix must be composed using vector type",
+        ),
+        (
+            "!spirv.matrix<4 x vector<3xi32>>",
+            "matrix columns' elements must be of Float type",
+        ),
+        ("!spirv.matrix<4 x vector<8xf32>>", "but found 8"),
+        (
+            "!spirv.array<4 x f32, stride=0>",
+            "ArrayStride must be greater than zero",
+        ),
+    ] {
+        let src = format!("func.func private @f({ty}) -> ()\n");
+        let (code, _, err) = run(Command::new("mlir-opt-19").arg("-"), src.as_bytes());
+        assert_ne!(code, 0, "mlir-opt-19 accepts {ty}");
+        assert!(err.contains(why), "mlir-opt-19 on {ty}: {err}");
+        let (code, _, err) = kiln(&["opt", "-"], src.as_bytes());
+        assert_eq!(code, 1, "kiln accepts {ty}: {err}");
+        assert!(err.contains(why), "kiln on {ty}: {err}");
+    }
+    let ok = "func.func private @f(!spirv.matrix<4 x vector<2xf16>>, !spirv.array<4 x f32, stride=4>) -> ()\n";
+    mlir_opt_accepts(ok);
+    kiln_ok(&["opt", "-"], ok);
+}
