@@ -170,8 +170,15 @@ pub fn run(args: &OptArgs) -> Result<Outcome> {
 /// Parses, verifies, transforms and prints one module (or kernel file, or
 /// tensor program).
 fn process(args: &OptArgs, text: &str, name: &str) -> Result<String> {
+    // A text of nothing but comments and blank lines, as MLIR takes it.
+    if text
+        .lines()
+        .all(|l| l.split("//").next().unwrap_or("").trim().is_empty())
+    {
+        return Ok(String::new());
+    }
     // A tensor-level program (linalg, tensor, arith on tensors).
-    if kiln_core::tensor::is_tensor_text(text) {
+    if kiln_core::tensor::is_tensor_text(text) && !is_loose_spv_text(text) {
         if let Some(stage) = args.tensor_stage() {
             let mut module = kiln_core::tensor::load(text).map_err(|e| super::in_file(name, e))?;
             if kiln_core::tensor::e2e::is_e2e(&module) {
@@ -189,6 +196,17 @@ fn process(args: &OptArgs, text: &str, name: &str) -> Result<String> {
     }
     if args.tensor_stage().is_some() {
         anyhow::bail!("{name}: the tensor-compiler stages apply to tensor programs");
+    }
+    // spv ops outside a single spirv.module (in `func.func` bodies, at the
+    // top level, or in several modules), as MLIR's SPIR-V dialect tests
+    // write them: each module is verified and printed.
+    if is_loose_spv_text(text) {
+        if args.lower_abi_attrs || args.update_vce {
+            anyhow::bail!(
+                "{name}: --lower-abi-attrs and --update-vce work on a text holding one spirv.module"
+            );
+        }
+        return print_loose_modules(args, text, name);
     }
     // A memref-level kernel file (gpu.module / func.func, no spirv.module)
     // is parsed, verified and printed back as a kernel module.
@@ -232,4 +250,64 @@ fn process(args: &OptArgs, text: &str, name: &str) -> Result<String> {
         },
     );
     Ok(text)
+}
+
+/// Whether `text` holds spv ops, types or attributes but not exactly one
+/// `spirv.module` (and is no memref-level kernel file, linalg or tensor
+/// program): spv ops in `func.func` bodies or at the top level, or several
+/// modules. Comments are not looked at.
+fn is_loose_spv_text(text: &str) -> bool {
+    let code: Vec<&str> = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect();
+    let has = |needle: &str| code.iter().any(|l| l.contains(needle));
+    let modules: usize = code
+        .iter()
+        .map(|l| l.matches("spirv.module").count() + l.matches("spv.module").count())
+        .sum();
+    let kernel = has("gpu.module") || has("memref") || has("linalg.") || has("tensor.");
+    if kernel || modules == 1 {
+        return false;
+    }
+    // spv ops; or spv types and attributes only (`func.func` declarations
+    // over `!spirv.array`), unless the text is a tensor program.
+    code.iter().any(|l| names_spv_op(l))
+        || ((has("spirv.") || has("spv.")) && !kiln_core::tensor::is_tensor_text(text))
+}
+
+/// Whether `line` names an spv op (`spirv.FAdd`, `spirv.mlir.loop`,
+/// `spirv.func`), not an attribute or type (`#spirv.`, `!spirv.`,
+/// `spirv.target_env = ...`).
+fn names_spv_op(line: &str) -> bool {
+    ["spirv.", "spv."].iter().any(|prefix| {
+        line.match_indices(prefix).any(|(at, _)| {
+            let before = line[..at].chars().next_back();
+            let after = &line[at + prefix.len()..];
+            let op_start = !matches!(before, Some(c) if c == '#' || c == '!' || c == '_' || c.is_alphanumeric());
+            op_start
+                && (after.starts_with(|c: char| c.is_ascii_uppercase())
+                    || ["mlir.", "module", "func"].iter().any(|w| after.starts_with(w)))
+        })
+    })
+}
+
+/// Parses the modules of a text read by [`is_loose_spv_text`], verifies
+/// each and prints them one after the other.
+fn print_loose_modules(args: &OptArgs, text: &str, name: &str) -> Result<String> {
+    let modules = kiln_core::text::parse_modules(text).map_err(|e| super::in_file(name, e))?;
+    let options = PrintOptions {
+        prefix: args.prefix.into(),
+    };
+    let mut out = String::new();
+    for module in &modules {
+        kiln_core::ir::verify::verify(module).map_err(|errs| {
+            anyhow::anyhow!(
+                "module failed verification: {}",
+                super::prefix_lines(name, &errs.to_string())
+            )
+        })?;
+        out.push_str(&kiln_core::text::print(module, &options));
+    }
+    Ok(out)
 }

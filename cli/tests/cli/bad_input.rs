@@ -82,7 +82,14 @@ fn selection_without_merge_block() {
 
 #[test]
 fn truncated_text_file() {
-    for cut in [10, GOOD.len() / 2, GOOD.len() - 3] {
+    // `spirv.modu` is an op of its own (as mlir-opt-19 reads it: "custom
+    // op 'spirv.modu' is unknown"); the longer cuts end inside the module.
+    assert_rejected(
+        &["opt", "-"],
+        &GOOD.as_bytes()[..10],
+        "unknown op 'spirv.modu'",
+    );
+    for cut in [GOOD.len() / 2, GOOD.len() - 3] {
         assert_rejected(&["opt", "-"], &GOOD.as_bytes()[..cut], "expected");
     }
 }

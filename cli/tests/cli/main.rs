@@ -20,6 +20,7 @@ mod onnx_cli;
 mod oob_sweep_cli;
 mod reflect_cli;
 mod run_cli;
+mod spv_mlir19_cli;
 mod tensor_cli;
 mod tensor_cpu_cli;
 mod tensor_device_cli;

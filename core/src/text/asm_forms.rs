@@ -127,6 +127,9 @@ pub(crate) enum Infer {
     CopyMemory,
     /// `AccessChain`: the result points into operand 0's pointee.
     AccessChain,
+    /// `PtrAccessChain`: as `AccessChain` after the element operand (#1),
+    /// which steps over elements without changing the type.
+    PtrAccessChain,
     /// `CompositeExtract`: the result is the indexed member.
     Extract,
     /// `CompositeInsert`: the result has operand 1's type.
@@ -284,6 +287,11 @@ const FORMS: &[(&str, &str, Infer)] = &[
         "AccessChain",
         "$0 ~[ $1* ] attr-dict : type($0) ctypes($1*)",
         Infer::AccessChain,
+    ),
+    (
+        "PtrAccessChain InBoundsPtrAccessChain",
+        "$0 ~[ $1* ] attr-dict : type($0) ctypes($1*)",
+        Infer::PtrAccessChain,
     ),
     ("Undef", "attr-dict : type($r)", Infer::Explicit),
     // Composites.
@@ -775,9 +783,14 @@ pub(crate) fn infer(
                 sig.set_op(i, ptr);
             }
         }
-        Infer::AccessChain => {
+        Infer::AccessChain | Infer::PtrAccessChain => {
             let (mut ty, sc) = pointee_of(types, sig.op(0)?)?;
-            for i in 1..n {
+            let first = if matches!(rule, Infer::PtrAccessChain) {
+                2
+            } else {
+                1
+            };
+            for i in first..n {
                 ty = index_into(types, ty, sig.consts.get(i).copied().flatten())?;
             }
             let ptr = types

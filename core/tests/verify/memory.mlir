@@ -24,10 +24,10 @@ spirv.module Logical GLSL450 {
     %c0_64 = spirv.Constant 0 : i64
     %0 = "spirv.AccessChain"(%buf, %c0, %i) : (!spirv.ptr<!spirv.struct<(!spirv.array<4 x f32, stride=4> [0], i32 [16])>, StorageBuffer>, i32, i32) -> !spirv.ptr<f32, StorageBuffer>
     %1 = "spirv.AccessChain"(%buf, %c0, %i) : (!spirv.ptr<!spirv.struct<(!spirv.array<4 x f32, stride=4> [0], i32 [16])>, StorageBuffer>, i32, i32) -> !spirv.ptr<f32, Function>  // error: result has type !spirv.ptr<f32, Function>, expected !spirv.ptr<f32, StorageBuffer>
-    %2 = "spirv.AccessChain"(%buf, %i) : (!spirv.ptr<!spirv.struct<(!spirv.array<4 x f32, stride=4> [0], i32 [16])>, StorageBuffer>, i32) -> !spirv.ptr<i32, StorageBuffer>  // error: index #0 indexes into !spirv.struct<(!spirv.array<4 x f32, stride=4> [0], i32 [16])> and must be a 32-bit integer spirv.Constant
+    %2 = "spirv.AccessChain"(%buf, %i) : (!spirv.ptr<!spirv.struct<(!spirv.array<4 x f32, stride=4> [0], i32 [16])>, StorageBuffer>, i32) -> !spirv.ptr<i32, StorageBuffer>  // error: index #0 indexes into !spirv.struct<(!spirv.array<4 x f32, stride=4> [0], i32 [16])> and must be an integer spirv.Constant
     %3 = "spirv.AccessChain"(%buf, %c2) : (!spirv.ptr<!spirv.struct<(!spirv.array<4 x f32, stride=4> [0], i32 [16])>, StorageBuffer>, i32) -> !spirv.ptr<i32, StorageBuffer>  // error: index #0 is 2, out of range for
     %4 = "spirv.AccessChain"(%buf, %c0, %i, %i) : (!spirv.ptr<!spirv.struct<(!spirv.array<4 x f32, stride=4> [0], i32 [16])>, StorageBuffer>, i32, i32, i32) -> !spirv.ptr<f32, StorageBuffer>  // error: index #2 indexes into f32, which is not a composite
-    %5 = "spirv.AccessChain"(%buf, %c0_64) : (!spirv.ptr<!spirv.struct<(!spirv.array<4 x f32, stride=4> [0], i32 [16])>, StorageBuffer>, i64) -> !spirv.ptr<!spirv.array<4 x f32, stride=4>, StorageBuffer>  // error: must be a 32-bit integer spirv.Constant
+    %5 = "spirv.AccessChain"(%buf, %c0_64) : (!spirv.ptr<!spirv.struct<(!spirv.array<4 x f32, stride=4> [0], i32 [16])>, StorageBuffer>, i64) -> !spirv.ptr<!spirv.array<4 x f32, stride=4>, StorageBuffer>
     %6 = "spirv.AccessChain"(%buf, %c0, %f) : (!spirv.ptr<!spirv.struct<(!spirv.array<4 x f32, stride=4> [0], i32 [16])>, StorageBuffer>, i32, f32) -> !spirv.ptr<f32, StorageBuffer>  // error: index #1 has type f32, expected an integer scalar
     %7 = "spirv.AccessChain"(%f, %c0) : (f32, i32) -> !spirv.ptr<f32, StorageBuffer>  // error: operand #0 has type f32, expected a pointer
     spirv.Return

@@ -20,9 +20,9 @@ spirv.module Logical GLSL450 {
 // -----
 
 spirv.module Logical GLSL450 {
-  spirv.GlobalVariable @private bind(0, 0) : !spirv.ptr<f32, Private>  // error: has a descriptor binding but storage class Private
-  spirv.GlobalVariable @pc bind(0, 1) : !spirv.ptr<!spirv.struct<(f32 [0])>, PushConstant>  // error: storage class PushConstant
-  "spirv.GlobalVariable"() <{binding = 0 : i32, sym_name = "z", type = !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>}> : () -> ()  // error: has 'binding' but no 'descriptor_set'
+  spirv.GlobalVariable @private bind(0, 0) : !spirv.ptr<f32, Private>
+  spirv.GlobalVariable @pc bind(0, 1) : !spirv.ptr<!spirv.struct<(f32 [0])>, PushConstant>
+  "spirv.GlobalVariable"() <{binding = 0 : i32, sym_name = "z", type = !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>}> : () -> ()
   "spirv.GlobalVariable"() <{binding = -1 : i32, descriptor_set = 0 : i32, sym_name = "n", type = !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>}> : () -> ()  // error: attribute 'binding' must be non-negative
   spirv.GlobalVariable @ok bind(0, 2) : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>
   spirv.GlobalVariable @uniform bind(1, 0) : !spirv.ptr<!spirv.struct<(f32 [0])>, Uniform>
@@ -98,7 +98,7 @@ spirv.module Logical GLSL450 {
     spirv.Return
   }
   spirv.EntryPoint "GLCompute" @missing  // error: references undefined symbol '@missing'
-  spirv.EntryPoint "GLCompute" @params  // error: entry point function @params must take no parameters and return nothing
+  spirv.EntryPoint "GLCompute" @params
   spirv.EntryPoint "GLCompute" @main, @c  // error: references '@c', which is a spirv.SpecConstant; expected a spirv.GlobalVariable
   spirv.ExecutionMode @missing "LocalSize", 1, 1, 1  // error: references undefined symbol '@missing'
   spirv.ExecutionMode @other "LocalSize", 1, 1, 1  // error: applies to @other, which is not the function of any spirv.EntryPoint

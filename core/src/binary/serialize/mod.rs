@@ -585,14 +585,18 @@ impl<'m> Serializer<'m> {
     // ---- decorations ------------------------------------------------------
 
     /// `OpDecorate %target decoration operands...` (or `OpDecorateString`
-    /// when the operands are strings).
+    /// when the operands are all strings: `UserSemantic`; a decoration with
+    /// a string among other operands, `LinkageAttributes`, is an
+    /// `OpDecorate`, valid in SPIR-V 1.0).
     pub(super) fn emit_decorate(
         &mut self,
         target: u32,
         decoration: Decoration,
         extra: Vec<Operand>,
     ) {
-        let opcode = if extra.iter().any(|o| matches!(o, Operand::LiteralString(_))) {
+        let all_strings =
+            !extra.is_empty() && extra.iter().all(|o| matches!(o, Operand::LiteralString(_)));
+        let opcode = if all_strings {
             spirv::Op::DecorateString
         } else {
             spirv::Op::Decorate
@@ -661,11 +665,22 @@ impl<'m> Serializer<'m> {
         };
         let params = decoration.desc().parameters;
         let kind = self.m.attrs.kind(attr);
-        if let AttrKind::Dialect { name: mnemonic, .. } = kind {
-            return Err(fail(
-                self,
-                format!("#spv.{mnemonic} values are not supported as decoration operands"),
-            ));
+        if let AttrKind::Dialect {
+            name: mnemonic,
+            body,
+        } = kind
+        {
+            return dialect_decoration_operands(params, mnemonic, body)
+                .map(Some)
+                .ok_or_else(|| {
+                    fail(
+                        self,
+                        format!(
+                            "#spv.{mnemonic}<{body}> is not a value of decoration {}",
+                            decoration.name()
+                        ),
+                    )
+                });
         }
         if params.is_empty() {
             return match kind {
@@ -736,6 +751,52 @@ impl<'m> Serializer<'m> {
             }
             _ => Err(format!("expects a {} value", kind.name())),
         }
+    }
+}
+
+/// The operands of a decoration written as MLIR's dialect attribute: a
+/// bit or value enum (`#spirv.fastmath_mode<NotNaN|NSZ>` for
+/// `FPFastMathMode`), or `#spirv.linkage_attributes<linkage_name = "n",
+/// linkage_type = <Import>>` for `LinkageAttributes`; `None` when `body`
+/// does not fit the decoration's parameters.
+fn dialect_decoration_operands(
+    params: &[grammar::OperandDesc],
+    mnemonic: &str,
+    body: &str,
+) -> Option<Vec<Operand>> {
+    let enum_operand = |kind: OperandKind, text: &str| {
+        matches!(
+            kind.category(),
+            OperandCategory::ValueEnum | OperandCategory::BitEnum
+        )
+        .then(|| grammar::parse_bits(kind, text.trim()))
+        .flatten()
+        .map(Operand::LiteralBit32)
+    };
+    match (mnemonic, params) {
+        ("linkage_attributes", [name, ty])
+            if name.kind == OperandKind::LiteralString && ty.kind == OperandKind::LinkageType =>
+        {
+            let field = |key: &str| {
+                let at = body.find(key)? + key.len();
+                let rest = body[at..].trim_start().strip_prefix('=')?.trim_start();
+                Some(rest)
+            };
+            let linkage_name = field("linkage_name")?
+                .strip_prefix('"')?
+                .split('"')
+                .next()?;
+            let linkage_type = field("linkage_type")?
+                .strip_prefix('<')?
+                .split('>')
+                .next()?;
+            Some(vec![
+                Operand::LiteralString(linkage_name.to_string()),
+                enum_operand(ty.kind, linkage_type)?,
+            ])
+        }
+        (_, [param]) => Some(vec![enum_operand(param.kind, body)?]),
+        _ => None,
     }
 }
 

@@ -186,11 +186,13 @@ impl<'m> Verifier<'m> {
             }
             let is_struct = matches!(m.types.kind(cur), TypeKind::Struct(_));
             let constant = self.constant_int(idx);
-            if is_struct && !matches!(constant, Some((_, 32))) {
+            // Any integer width, as MLIR 19 and spirv-val take it (an i64
+            // index into a struct of physical storage buffer pointers).
+            if is_struct && constant.is_none() {
                 return self.fail(
                     op,
                     format!(
-                        "index #{n} indexes into {} and must be a 32-bit integer spirv.Constant",
+                        "index #{n} indexes into {} and must be an integer spirv.Constant",
                         self.ty(cur)
                     ),
                 );

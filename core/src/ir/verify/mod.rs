@@ -108,8 +108,9 @@
 //!   inputs in number and type; it has a result of the callee's result type
 //!   exactly when the callee returns one.
 //! * Y5. `spv.EntryPoint`: `execution_model` is an `ExecutionModel` enum;
-//!   `fn` names a `spv.func` taking no parameters and returning nothing;
-//!   every `interface` entry names a `spv.GlobalVariable`.
+//!   `fn` names a `spv.func` (of any signature, as MLIR 19 takes it:
+//!   spirv-val refuses parameters); every `interface` entry names a
+//!   `spv.GlobalVariable`.
 //! * Y6. `spv.ExecutionMode`: `fn` names a `spv.func` that is the `fn` of
 //!   some `spv.EntryPoint`; `execution_mode` is an `ExecutionMode` enum;
 //!   `values`, when present, is an array of integers.
@@ -117,16 +118,15 @@
 //! ## Global variables and specialization constants (`symbols.rs`)
 //! * G1. `spv.GlobalVariable`: `type` is a pointer type whose storage class is
 //!   not `Function`.
-//! * G2. `descriptor_set` and `binding` are non-negative integers, come
-//!   together, and only on variables of a resource storage class
-//!   (`StorageBuffer`, `Uniform`, `UniformConstant`); never on
-//!   `PushConstant` or any other class.
+//! * G2. `descriptor_set` and `binding` are non-negative integers. As in
+//!   MLIR 19 either may come alone and on any storage class (reflection
+//!   needs both on a resource variable and says so).
 //! * G3. `built_in`, when present, is the name of a `BuiltIn` enumerant (or a
 //!   `BuiltIn` enum), and the variable's storage class is `Input` or
 //!   `Output`.
-//! * G4. `initializer`, when present, names a `spv.GlobalVariable` (whose
-//!   pointer type is the pointee) or a specialization constant (whose type is
-//!   the pointee).
+//! * G4. `initializer`, when present, names a `spv.GlobalVariable` (of any
+//!   pointer type, as MLIR 19 takes it) or a specialization constant (whose
+//!   type is the pointee).
 //! * G5. `spv.SpecConstant`: `default_value` is a scalar bool, integer or
 //!   float attribute; `spec_id`, when present, is a non-negative integer.
 //! * G6. `spv.SpecConstantComposite`: `type` is a composite type;
@@ -188,9 +188,12 @@
 //!   stored value's type is its pointee; a `storage_class` attribute, when
 //!   present, equals the pointer's storage class. `CopyMemory`: both
 //!   pointers have the same pointee.
+//! * T16. Non-uniform group ops (`GroupNonUniform*`): the execution scope
+//!   is `Workgroup` or `Subgroup`.
 //! * T7. `AccessChain` / `InBoundsAccessChain` / `PtrAccessChain`: the base
-//!   is a pointer; indices are integer scalars; indexing a struct needs a
-//!   32-bit integer `spv.Constant` in range; the result is a pointer of the
+//!   is a pointer; indices are integer scalars; indexing a struct needs an
+//!   integer `spv.Constant` (of any width, as MLIR 19 and spirv-val take
+//!   it) in range; the result is a pointer of the
 //!   base's storage class to the type reached by walking the indices through
 //!   struct / array / runtime array / vector / matrix types.
 //! * T8. `CompositeExtract`/`CompositeInsert`: `indices` (at least one) are

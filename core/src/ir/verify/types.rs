@@ -589,8 +589,42 @@ impl<'m> Verifier<'m> {
             Rule::Switch => self.check_switch(op),
             Rule::FunctionCall => self.check_function_call(op),
             rule => {
+                if matches!(
+                    rule,
+                    Rule::GroupValue(_)
+                        | Rule::GroupPredicate
+                        | Rule::GroupAllEqual
+                        | Rule::GroupElect
+                        | Rule::GroupBallot
+                ) {
+                    self.check_group_scope(op);
+                }
                 let _ = self.apply_rule(op, rule);
             }
+        }
+    }
+
+    /// T16: a non-uniform group op's `execution_scope` is `Workgroup` or
+    /// `Subgroup` (SPIR-V's rule for `OpGroupNonUniform*`, which MLIR 19's
+    /// verifier and spirv-val check).
+    fn check_group_scope(&mut self, op: Op) {
+        let scope = self
+            .m
+            .attr(op, "execution_scope")
+            .and_then(|a| match self.m.attrs.kind(a) {
+                crate::ir::AttrKind::Enum { value, .. } => Some(*value),
+                _ => None,
+            });
+        let allowed = [
+            grammar::Scope::Workgroup as u32,
+            grammar::Scope::Subgroup as u32,
+        ];
+        if let Some(value) = scope.filter(|v| !allowed.contains(v)) {
+            let name = grammar::Scope::from_u32(value).map_or("?", |s| s.name());
+            self.error(
+                op,
+                format!("execution scope must be 'Workgroup' or 'Subgroup', found '{name}'"),
+            );
         }
     }
 

@@ -79,6 +79,9 @@ pub(crate) struct Parser<'a> {
     depth: u32,
     /// With [`parse_modules`]: the top-level spv ops and modules, in order.
     items: Option<Vec<TopItem>>,
+    /// Inside a top-level `func.func` read as a `spirv.func`
+    /// ([`parse_modules`]): `return` / `func.return` are spv returns.
+    in_mlir_func: bool,
 }
 
 /// Parses a module text.
@@ -220,6 +223,7 @@ impl<'a> Parser<'a> {
             replacements: HashMap::new(),
             depth: 0,
             items: None,
+            in_mlir_func: false,
         }
     }
 
@@ -858,6 +862,14 @@ impl<'a> Parser<'a> {
                 }
                 TokKind::Str(ref s) if is_spv_module_name(s) => {
                     self.take_module(found, t.start)?;
+                }
+                TokKind::Ident("func.func") if self.items.is_some() => {
+                    self.bump()?;
+                    let loc = self.loc_of(t.start);
+                    let op = self.parse_mlir_func(loc)?;
+                    if let Some(items) = self.items.as_mut() {
+                        items.push(TopItem::Loose(op));
+                    }
                 }
                 TokKind::Ident(name)
                     if self.items.is_some() && crate::text::strip_dialect(name).is_some() =>

@@ -81,6 +81,9 @@ impl Parser<'_> {
         start: usize,
         n_results: usize,
     ) -> PResult<Op> {
+        if self.in_mlir_func && matches!(name, "return" | "func.return") {
+            return self.parse_mlir_return(loc);
+        }
         let Some(relative) = crate::text::strip_dialect(name) else {
             return self.parse_foreign_custom(name, loc, start, n_results);
         };

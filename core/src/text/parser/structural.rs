@@ -88,6 +88,62 @@ impl Parser<'_> {
 
     /// `spirv.func @f(%arg0: i32 {attrs}, ...) -> i32 "Control" attributes {...} {...}`.
     pub(crate) fn parse_func_op(&mut self, loc: Location) -> PResult<Op> {
+        self.parse_func_like(loc, false)
+    }
+
+    /// `func.func [private] @name(%a: T) -> R [attributes {..}] { .. }` at
+    /// the top level of a text read by `parse_modules`, as MLIR's SPIR-V
+    /// dialect tests host spv ops: read as a `spirv.func "None"` whose
+    /// `return` / `func.return` are `spirv.Return` / `spirv.ReturnValue`.
+    pub(crate) fn parse_mlir_func(&mut self, loc: Location) -> PResult<Op> {
+        for visibility in ["private", "public", "nested"] {
+            if self.eat_kw(visibility)? {
+                break;
+            }
+        }
+        let outer = std::mem::replace(&mut self.in_mlir_func, true);
+        let op = self.parse_func_like(loc, true);
+        self.in_mlir_func = outer;
+        op
+    }
+
+    /// `return [%v, .. : T, ..]` inside a `func.func` read by
+    /// [`Self::parse_mlir_func`].
+    pub(crate) fn parse_mlir_return(&mut self, loc: Location) -> PResult<Op> {
+        let uses = if matches!(self.peek()?.kind, TokKind::Value(_)) {
+            self.parse_value_use_list(":")?
+        } else {
+            Vec::new()
+        };
+        let mut types = Vec::new();
+        let tloc = self.loc()?;
+        if !uses.is_empty() {
+            self.expect(":", "after return values")?;
+            loop {
+                types.push(self.parse_type()?);
+                if !self.eat(",")? {
+                    break;
+                }
+            }
+        }
+        let operands = self.resolve_uses(&uses, &types, tloc)?;
+        let name = if operands.is_empty() {
+            "Return"
+        } else {
+            "ReturnValue"
+        };
+        let kind = OpKind::from_name(name)
+            .ok_or_else(|| self.err_at(loc, format!("unknown op 'spirv.{name}'")))?;
+        Ok(self.m.create_op(OpSpec {
+            operands,
+            loc,
+            ..OpSpec::new(kind)
+        }))
+    }
+
+    /// `spirv.func` (`mlir_func` false) or `func.func` (true: no function
+    /// control string).
+    fn parse_func_like(&mut self, loc: Location, mlir_func: bool) -> PResult<Op> {
         let name = self.symbol("function name")?;
         self.expect("(", "to begin function arguments")?;
         let mut args: Vec<(String, Type, Location)> = Vec::new();
@@ -138,10 +194,14 @@ impl Parser<'_> {
                 res_attrs.push(Vec::new());
             }
         }
-        let control = self.enum_string(
-            OperandKind::FunctionControl,
-            "function control string like \"None\"",
-        )?;
+        let control = if mlir_func {
+            0
+        } else {
+            self.enum_string(
+                OperandKind::FunctionControl,
+                "function control string like \"None\"",
+            )?
+        };
         let mut attrs = self.parse_opt_attr_dict_kw()?;
         let fty = self.m.types.function(arg_types.clone(), results);
         let a = self.m.attrs.string(name);

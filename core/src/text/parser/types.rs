@@ -215,8 +215,14 @@ impl Parser<'_> {
             }
             "matrix" => {
                 self.expect("<", "after '!spirv.matrix'")?;
+                let cloc = self.loc()?;
                 let columns = self.dimension("column count")?;
+                if !(2..=4).contains(&columns) {
+                    return Err(self.err_at(cloc, "matrix is expected to have 2, 3, or 4 columns"));
+                }
+                let tloc = self.loc()?;
                 let column = self.parse_type()?;
+                self.check_matrix_column(column, tloc)?;
                 self.expect(">", "to end matrix type")?;
                 Ok(self.m.types.intern(TypeKind::Matrix { columns, column }))
             }
@@ -274,14 +280,45 @@ impl Parser<'_> {
         })))
     }
 
-    /// `, stride=N` or nothing.
+    /// `, stride=N` (N > 0, as MLIR 19 requires) or nothing.
     fn opt_stride(&mut self) -> PResult<Option<u32>> {
         if !self.eat(",")? {
             return Ok(None);
         }
         self.expect_kw("stride", "in array type")?;
         self.expect("=", "after 'stride'")?;
-        Ok(Some(self.u32_lit("stride")?))
+        let loc = self.loc()?;
+        match self.u32_lit("stride")? {
+            0 => Err(self.err_at(loc, "ArrayStride must be greater than zero")),
+            stride => Ok(Some(stride)),
+        }
+    }
+
+    /// A matrix column, as MLIR 19's `!spirv.matrix` takes it: a vector of
+    /// 2 to 4 floats.
+    fn check_matrix_column(&mut self, column: Type, loc: crate::ir::Location) -> PResult<()> {
+        let shown =
+            |p: &Self| crate::text::print_type(&p.m.types, column, crate::text::Prefix::Spirv);
+        let TypeKind::Vector { len, element } = *self.m.types.kind(column) else {
+            let msg = format!(
+                "matrix must be composed using vector type, got '{}'",
+                shown(self)
+            );
+            return Err(self.err_at(loc, msg));
+        };
+        if !self.m.types.is_float(element) {
+            let element =
+                crate::text::print_type(&self.m.types, element, crate::text::Prefix::Spirv);
+            let msg = format!("matrix columns' elements must be of Float type, got '{element}'");
+            return Err(self.err_at(loc, msg));
+        }
+        if !(2..=4).contains(&len) {
+            let msg = format!(
+                "matrix columns size has to be less than or equal to 4 and greater than or equal 2, but found {len}"
+            );
+            return Err(self.err_at(loc, msg));
+        }
+        Ok(())
     }
 
     /// A storage class name.
