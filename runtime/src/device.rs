@@ -215,7 +215,8 @@ impl Device {
     /// another device or driver).
     pub fn new(options: &DeviceOptions) -> Result<Self> {
         let mut options = options.clone();
-        options.profile |= env_flag(ENV_PROFILE);
+        let print_profile = env_flag(ENV_PROFILE);
+        options.profile |= print_profile;
         let ctx = Context::new(&ContextOptions {
             validation: options.validation,
             device: options.device.clone(),
@@ -277,6 +278,7 @@ impl Device {
             log::warn!("kiln-runtime: {w}");
         }
         let inner = DeviceInner::new(ctx, options, cache_dir, pipeline_cache, warnings)?;
+        inner.print_profile.store(print_profile, Ordering::Relaxed);
         inner
             .cache_counters
             .pipeline_cache_loaded

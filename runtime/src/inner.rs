@@ -103,6 +103,9 @@ pub(crate) struct DeviceInner {
     pub(crate) ops: crate::ops::OpCache,
     /// The tuning file's choices, read on first use (see [`crate::tune`]).
     pub(crate) tuning: std::sync::OnceLock<kiln_core::codegen::strategy::Tuning>,
+    /// Print the profile records nobody took when the device is dropped
+    /// (`KILN_PROFILE=1`).
+    pub(crate) print_profile: AtomicBool,
 }
 
 impl DeviceInner {
@@ -145,6 +148,7 @@ impl DeviceInner {
             warnings: Mutex::new(warnings),
             next_dispatch: AtomicU64::new(0),
             ops: crate::ops::OpCache::default(),
+            print_profile: AtomicBool::new(false),
         })
     }
 
@@ -365,6 +369,18 @@ impl Drop for DeviceInner {
         if self.alive().is_ok() {
             let _ = self.wait_all();
             let _ = crate::device::save_pipeline_cache(self);
+        }
+        if self.print_profile.load(Ordering::Relaxed) {
+            let _ = self.retire();
+            let records = self.take_profile();
+            if !records.is_empty() {
+                eprint!(
+                    "{}={}: the device's dispatches by kernel:\n{}",
+                    crate::profile::ENV_PROFILE,
+                    std::env::var(crate::profile::ENV_PROFILE).unwrap_or_default(),
+                    crate::profile::ProfileReport::new(&records)
+                );
+            }
         }
         self.waiter.shutdown();
     }

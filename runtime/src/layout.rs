@@ -149,6 +149,37 @@ impl Layout {
         })
     }
 
+    /// The layout broadcast to `shape` (numpy's rules, as PyTorch's
+    /// `expand`): `shape` has at least this layout's rank; leading new
+    /// dimensions and dimensions of extent 1 grown to `n` get stride 0
+    /// (every index reads the same elements); the others keep their
+    /// extent.
+    pub fn expand(&self, shape: &[usize]) -> Result<Self> {
+        let rank = self.shape.len();
+        let bad = || Error::Shape {
+            what: "expand",
+            reason: format!("a {:?} tensor cannot be expanded to {shape:?}", self.shape),
+        };
+        if shape.len() < rank {
+            return Err(bad());
+        }
+        let lead = shape.len() - rank;
+        let mut strides = vec![0; lead];
+        for (d, (&n, &s)) in self.shape.iter().zip(&self.strides).enumerate() {
+            let want = shape[lead + d];
+            strides.push(match (n, want) {
+                _ if n == want => s,
+                (1, _) => 0,
+                _ => return Err(bad()),
+            });
+        }
+        Ok(Self {
+            shape: shape.to_vec(),
+            strides,
+            offset: self.offset,
+        })
+    }
+
     /// The view's elements as runs of consecutive buffer indices, in
     /// row-major view order: `(first index, length)`. One run for a
     /// contiguous layout.
@@ -253,5 +284,20 @@ mod tests {
             .transpose(0, 1)
             .unwrap()
             .is_contiguous());
+    }
+
+    #[test]
+    fn expand_gives_stride_zero() {
+        let l = Layout::contiguous(&[3, 1]);
+        let e = l.expand(&[2, 3, 4]).unwrap();
+        assert_eq!(e.strides, vec![0, 1, 0]);
+        assert!(!e.is_contiguous());
+        // Row-major view order: each element read 4 times, twice over.
+        let order: Vec<usize> = e.runs().iter().flat_map(|&(at, n)| at..at + n).collect();
+        assert_eq!(order, [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2].repeat(2));
+        assert!(l.expand(&[3, 2]).is_ok());
+        assert!(l.expand(&[4, 2]).is_err());
+        assert!(l.expand(&[2]).is_err());
+        assert_eq!(l.expand(&[3, 1]).unwrap(), l);
     }
 }

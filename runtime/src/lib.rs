@@ -14,17 +14,31 @@
 //!   in batches ordered by a timeline semaphore; [`Stream::sync`] reports
 //!   the first failure of earlier work.
 //! - [`ops`]: tensor operations for frameworks (element-wise with
-//!   broadcasting, matmul, conv2d, pooling, reductions, softmax, layer and
-//!   RMS norm, transpose, concat, slice, cast, GELU / SiLU), each a tensor
-//!   program compiled on first use per shape class, element type and
-//!   parameters and cached per device.
+//!   broadcasting, logical ops, clamp, every unary math function of the
+//!   tensor compiler, matmul, conv2d, pooling, reductions, arg-reductions,
+//!   softmax, layer and RMS norm, index_select / embedding /
+//!   gather, one_hot, arange, transpose, concat, stack, slice, pad, cast,
+//!   GELU / SiLU), each a tensor program compiled on first use per shape
+//!   class, element type and parameters, cached per device and on disk,
+//!   and found again by a compact key (a cache hit writes no text).
+//! - Tensor programs of your own: [`load_tensor_program`] parses MLIR
+//!   text (func, arith, math, linalg and tensor dialects, MLIR 19 syntax:
+//!   `linalg.generic` and the named linalg ops — matmul, batch_matmul,
+//!   convolutions, pooling, softmax, fill, copy, transpose, broadcast,
+//!   reduce, map — `tensor.empty` / `extract` / `extract_slice` /
+//!   `insert_slice` / `concat` / `pad` / `expand_shape` /
+//!   `collapse_shape`, element-wise arith and math on tensors), and
+//!   [`Device::compile`] compiles it into a [`Program`].
+//! - Devices: [`enumerate_devices`] lists what Vulkan offers; a
+//!   [`DeviceSelector`] picks one.
 //! - [`Kernel`]s from a [`KernelSource`] (a SPIR-V binary, or a memref-level
 //!   kernel lowered by kiln-core), cached in memory and on disk, with a
 //!   persistent `VkPipelineCache` ([`cache`]).
 //! - Errors ([`Error`]): device loss is sticky, out-of-memory is retried
 //!   once after trimming and leaves the device usable, nothing aborts.
 //! - Profiling: `KILN_PROFILE=1` or [`Stream::profile`]: per-dispatch GPU
-//!   time, and [`Counters`].
+//!   time, and [`Counters`]; with `KILN_PROFILE=1` a device prints its
+//!   per-kernel table ([`ProfileReport`]) on stderr when dropped.
 //! - [`runner`]: the MLIR Vulkan-runner launcher behind `kiln run`.
 //! - [`mod@bench`]: the measuring half of `kiln bench` (device and host limits,
 //!   dispatch overhead, compile time, and the plug-in point for compiled
@@ -109,3 +123,18 @@ pub use tensor::Tensor;
 
 /// Re-exported for [`half`]-precision host data.
 pub use half;
+
+/// What an embedder needs from kiln-vulkan to pick a device: the physical
+/// devices Vulkan offers ([`enumerate_devices`]) and their summaries.
+pub use kiln_vulkan::{enumerate_devices, ApiVersion, DeviceSummary, DeviceType};
+
+/// The tensor-program loader and what a loaded program's functions take
+/// and return, so that kiln-runtime is the one dependency an embedder
+/// needs: [`load_tensor_program`] parses MLIR text (func / arith / math /
+/// linalg / tensor, MLIR 19 syntax) into a [`TensorModule`] for
+/// [`Device::compile`]; [`Value`] is a host argument or result of
+/// [`Program::run`]; [`CompiledProgram`] is what
+/// [`Device::compile_program`] returns.
+pub use kiln_core::codegen::CompiledProgram;
+pub use kiln_core::tensor::eval::Value;
+pub use kiln_core::tensor::{load as load_tensor_program, TensorError, TensorModule};

@@ -5,7 +5,10 @@
 //! dispatch is bracketed by two timestamp queries; when its submission
 //! completes the runtime records a [`ProfileRecord`] (kernel label, dispatch
 //! number, grid, GPU time). [`ProfileReport`] sums them per kernel and
-//! prints a table sorted by GPU time. The [`Counters`] (submissions,
+//! prints a table sorted by GPU time; with `KILN_PROFILE=1` the device
+//! prints that table of the records nobody took
+//! ([`Device::take_profile`](crate::Device::take_profile)) on stderr when
+//! it is dropped. The [`Counters`] (submissions,
 //! dispatches, transfers, bytes staged) are always kept.
 
 use std::collections::HashMap;

@@ -31,7 +31,7 @@
 //! from each binding's reflected access; the stream submits in batches,
 //! never waiting between dispatches), and reads the results back.
 
-mod cached;
+pub(crate) mod cached;
 mod load;
 
 use std::collections::HashMap;

@@ -127,6 +127,11 @@ impl Stream {
         Self { inner }
     }
 
+    /// The device the stream enqueues on.
+    pub fn device(&self) -> crate::Device {
+        crate::Device::from_inner(Arc::clone(&self.inner.device))
+    }
+
     /// Times every dispatch enqueued from now on with GPU timestamps (on by
     /// default with `KILN_PROFILE=1`); the records appear in
     /// [`Device::profile`](crate::Device::profile) once the work completed.

@@ -324,6 +324,15 @@ impl Tensor {
         Ok(self.view(self.layout.permute(perm)?))
     }
 
+    /// The tensor broadcast to `shape` without copying (PyTorch's
+    /// `expand`): new leading dimensions and dimensions of extent 1 are
+    /// repeated by a stride of 0. Ops read such a view through a
+    /// contiguous copy; write into it only through
+    /// [`contiguous`](Self::contiguous).
+    pub fn expand(&self, shape: &[usize]) -> Result<Tensor> {
+        Ok(self.view(self.layout.expand(shape)?))
+    }
+
     /// This tensor if contiguous, else a contiguous copy made on the GPU
     /// (one copy command with a region per run of consecutive elements).
     pub fn contiguous(&self) -> Result<Tensor> {

@@ -40,7 +40,8 @@ pub fn broadcast_shapes(op: &'static str, shapes: &[&[usize]]) -> Result<Vec<usi
 pub(crate) struct Plan {
     /// The result shape.
     pub(crate) shape: Vec<usize>,
-    /// Each operand without its broadcast dimensions (contiguous).
+    /// Each operand without its broadcast dimensions (contiguous; the
+    /// dimensions of stride 0 of an expanded view count as broadcast).
     pub(crate) views: Vec<Tensor>,
     /// For each operand, the loop index of each of its view's dimensions.
     pub(crate) dims: Vec<Vec<usize>>,
@@ -52,10 +53,27 @@ impl Plan {
         let shapes: Vec<&[usize]> = tensors.iter().map(|t| t.shape()).collect();
         let shape = broadcast_shapes(op, &shapes)?;
         let rank = shape.len();
+        // The result dimensions some operand reads along (not broadcast,
+        // not of stride 0): the program takes their sizes from it.
+        let mut given = vec![false; rank];
+        for t in tensors {
+            let offset = rank - t.shape().len();
+            for (j, (&n, &st)) in t.shape().iter().zip(t.strides()).enumerate() {
+                given[offset + j] |= n == shape[offset + j] && (st != 0 || n == 1);
+            }
+        }
         let mut views = Vec::with_capacity(tensors.len());
         let mut dims = Vec::with_capacity(tensors.len());
         for t in tensors {
+            // A dimension of stride 0 (`Tensor::expand`) another operand
+            // gives is a broadcast one: read once, not copied out.
+            let mut t = (*t).clone();
             let offset = rank - t.shape().len();
+            for j in 0..t.shape().len() {
+                if t.strides()[j] == 0 && t.shape()[j] > 1 && given[offset + j] {
+                    t = t.narrow(j, 0, 1)?;
+                }
+            }
             let mut kept_sizes = Vec::new();
             let mut kept = Vec::new();
             for (j, &n) in t.shape().iter().enumerate() {

@@ -1,16 +1,17 @@
 //! The per-device cache of compiled ops, and running an op through it.
 //!
 //! Two layers. Compiled programs are keyed by the op's generated program
-//! text: it names the op, every operand's shape and element type and
-//! every parameter (strides, axes, epsilon as its bits), so two calls share
-//! a program exactly when they would generate the same one. In front of
-//! them, loaded programs (the compiled program and its kernels, whose
-//! pipelines are made once) are keyed by a compact key the op builds
-//! without writing any text — the op, its parameters, its inputs' element
-//! types and ranks ([`run_keyed`]) — or, for the ops that build none yet,
-//! by the text ([`run`]). A call whose key is cached writes no text and
-//! loads nothing: it enqueues the program. The caches live in the
-//! device's shared state, so the target env is fixed by the device.
+//! text (it names the op, every operand's shape class and element type
+//! and every parameter), and found on a miss in the disk cache before the
+//! compiler runs. In front of them, loaded programs (the compiled program
+//! and its kernels, whose pipelines are made once) are keyed by a compact
+//! key the op builds without writing any text — the op, its parameters
+//! (every size its program is specialized for), its inputs' element types
+//! and ranks ([`run_keyed`], [`run_shaped`]). A call whose key is cached
+//! writes no text and loads nothing: it enqueues the program. Debug builds
+//! check on every hit that the key's program is the one the op would
+//! write. The caches live in the device's shared state, so the target env
+//! is fixed by the device.
 //!
 //! The caches keep no [`Program`]: a `Program` holds its [`Device`], and a
 //! device that held its own programs would never be dropped (nor save its
@@ -104,27 +105,20 @@ pub fn clear_cache(device: &Device) -> usize {
 }
 
 /// What identifies an op call's program without its text: the op, its
-/// parameters (as the op encodes them) and each program input's element
-/// type and rank ([`Key::Compact`]); or, for the ops that do not build one,
-/// the program's text ([`Key::Text`]).
+/// parameters (as the op encodes them: every size the program is
+/// specialized for) and each program input's element type and rank.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    /// The op, then its parameters, then per input: its element type and
-    /// rank.
-    Compact(&'static str, Vec<u64>),
-    /// The program text.
-    Text(String),
-}
+struct Key(&'static str, Vec<u64>);
 
 impl Key {
     fn compact(op: &'static str, params: &[u64], inputs: &[&Tensor]) -> Self {
-        let mut words = Vec::with_capacity(params.len() + inputs.len() * 4);
+        let mut words = Vec::with_capacity(params.len() + inputs.len() * 2);
         words.extend_from_slice(params);
         for t in inputs {
             words.push(t.dtype() as u64);
             words.push(t.shape().len() as u64);
         }
-        Self::Compact(op, words)
+        Self(op, words)
     }
 }
 
@@ -138,19 +132,23 @@ pub(crate) struct Loaded {
     text: String,
 }
 
-/// Runs function `@op` of program `text` (compiled on first use, cached by
-/// its text) on `stream` with `inputs` and returns its results.
-pub(crate) fn run(
+/// Runs op `op` on `stream` with `inputs`, whose program is specialized
+/// for the inputs' exact shapes: [`run_keyed`] with each input's sizes
+/// appended to `params` (no text is built on a hit).
+pub(crate) fn run_shaped(
     stream: &Stream,
     op: &'static str,
-    text: String,
+    params: &[u64],
     inputs: &[&Tensor],
+    text: impl FnOnce() -> Result<String>,
 ) -> Result<Vec<Tensor>> {
-    let key = Key::Text(text);
-    run_key(stream, op, key, inputs, |key| match key {
-        Key::Text(text) => Ok(text.clone()),
-        Key::Compact(..) => unreachable_text(op),
-    })
+    let mut key = Vec::with_capacity(params.len() + inputs.len() * 5 + 1);
+    key.extend_from_slice(params);
+    key.push(inputs.len() as u64);
+    for t in inputs {
+        key.extend(t.shape().iter().map(|&n| n as u64));
+    }
+    run_keyed(stream, op, &key, inputs, text)
 }
 
 /// Runs op `op` on `stream` with `inputs`: its program is looked up by
@@ -168,13 +166,6 @@ pub(crate) fn run_keyed(
 ) -> Result<Vec<Tensor>> {
     let key = Key::compact(op, params, inputs);
     run_key(stream, op, key, inputs, |_| text())
-}
-
-fn unreachable_text(op: &'static str) -> Result<String> {
-    Err(Error::Compile {
-        kernel: format!("ops::{op}"),
-        message: "internal: a text key without its text".to_owned(),
-    })
 }
 
 fn run_key(
@@ -198,7 +189,7 @@ fn run_key(
     let loaded = match hit {
         Some(loaded) => {
             inner.ops.hits.fetch_add(1, Ordering::Relaxed);
-            if cfg!(debug_assertions) && matches!(key, Key::Compact(..)) {
+            if cfg!(debug_assertions) {
                 // The key must determine the program.
                 let text = text(&key)?;
                 if text != loaded.text {
@@ -222,8 +213,13 @@ fn run_key(
                     c
                 }
                 None => {
-                    let c = Arc::new(compile(&device, op, &text)?);
-                    inner.ops.compiled.fetch_add(1, Ordering::Relaxed);
+                    let (c, compiled) = compile(&device, op, &text)?;
+                    let counter = if compiled {
+                        &inner.ops.compiled
+                    } else {
+                        &inner.ops.hits
+                    };
+                    counter.fetch_add(1, Ordering::Relaxed);
                     lock(&inner.ops.programs).insert(text.clone(), Arc::clone(&c));
                     c
                 }
@@ -273,13 +269,20 @@ fn bindable(stream: &Stream, t: &Tensor) -> Result<Tensor> {
     Ok(copy)
 }
 
-/// Parses and compiles an op's program for `device`.
-fn compile(device: &Device, op: &'static str, text: &str) -> Result<CompiledProgram> {
+/// Parses and compiles an op's program for `device`, through the
+/// device's program caches (memory, then disk: a new process finds the op
+/// programs an earlier one compiled); also whether the compiler ran.
+fn compile(device: &Device, op: &'static str, text: &str) -> Result<(Arc<CompiledProgram>, bool)> {
     let err = |message: String| Error::Compile {
         kernel: format!("ops::{op}"),
         message,
     };
     let module = kiln_core::tensor::load(text).map_err(|e| err(e.to_string()))?;
     let target = crate::target::device_target(device);
-    kiln_core::codegen::compile(&module, &target).map_err(|e| err(e.to_string()))
+    crate::program::cached::compiled_program_from(device, &module, &target, false).map_err(|e| {
+        match e {
+            Error::Compile { message, .. } => err(message),
+            other => other,
+        }
+    })
 }

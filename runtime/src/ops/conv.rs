@@ -194,25 +194,33 @@ pub fn conv2d(stream: &Stream, x: &Tensor, w: &Tensor, params: &Conv2d) -> Resul
     if out.contains(&0) || sx[3] == 0 {
         return Tensor::zeros(&x.device(), dtype, &out);
     }
-    let mut f = Func::new("conv2d");
-    let a = f.arg(&tensor_ty(sx, dtype.name()));
-    let b = f.arg(&tensor_ty(sw, dtype.name()));
-    let elem = compute(dtype);
-    let zero = if elem == "f32" { "0.0" } else { "0" };
-    let a = widened(&mut f, &a, sx, dtype);
-    let b = widened(&mut f, &b, sw, dtype);
-    let (a, sp) = pad_hw(&mut f, &a, sx, elem, params.padding, zero);
-    let init = f.empty(&out, elem, Some(zero));
-    let out_ty = tensor_ty(&out, elem);
-    let y = f.let_(&format!(
+    let text = || -> Result<String> {
+        let mut f = Func::new("conv2d");
+        let a = f.arg(&tensor_ty(sx, dtype.name()));
+        let b = f.arg(&tensor_ty(sw, dtype.name()));
+        let elem = compute(dtype);
+        let zero = if elem == "f32" { "0.0" } else { "0" };
+        let a = widened(&mut f, &a, sx, dtype);
+        let b = widened(&mut f, &b, sw, dtype);
+        let (a, sp) = pad_hw(&mut f, &a, sx, elem, params.padding, zero);
+        let init = f.empty(&out, elem, Some(zero));
+        let out_ty = tensor_ty(&out, elem);
+        let y = f.let_(&format!(
         "linalg.conv_2d_nhwc_hwcf {} ins({a}, {b} : {}, {}) outs({init} : {out_ty}) -> {out_ty}",
         attrs(params.stride, params.dilation),
         tensor_ty(&sp, elem),
         tensor_ty(sw, elem)
     ));
-    let y = narrowed(&mut f, &y, &out, dtype);
-    let text = f.finish(&[(y, tensor_ty(&out, dtype.name()))]);
-    single(cache::run(stream, what, text, &[x, w])?)
+        let y = narrowed(&mut f, &y, &out, dtype);
+        Ok(f.finish(&[(y, tensor_ty(&out, dtype.name()))]))
+    };
+    single(cache::run_shaped(
+        stream,
+        what,
+        &conv_key(params.padding, params.stride, params.dilation),
+        &[x, w],
+        text,
+    )?)
 }
 
 /// Which pooling.
@@ -276,35 +284,43 @@ fn pool(stream: &Stream, kind: Pool, x: &Tensor, params: &Pool2d) -> Result<Tens
             _ => i64::MIN.to_string(),
         },
     };
-    let mut f = Func::new(super::elementwise::fname(what));
-    let a = f.arg(&tensor_ty(sx, dtype.name()));
-    let a = widened(&mut f, &a, sx, dtype);
-    let (a, sp) = pad_hw(&mut f, &a, sx, elem, params.padding, &fill);
-    let init = f.empty(&out, elem, Some(&fill));
-    let window = f.empty(&params.kernel, elem, None);
-    let out_ty = tensor_ty(&out, elem);
-    let op = match kind {
-        Pool::Max => "linalg.pooling_nhwc_max",
-        Pool::Avg => "linalg.pooling_nhwc_sum",
+    let text = || -> Result<String> {
+        let mut f = Func::new(super::elementwise::fname(what));
+        let a = f.arg(&tensor_ty(sx, dtype.name()));
+        let a = widened(&mut f, &a, sx, dtype);
+        let (a, sp) = pad_hw(&mut f, &a, sx, elem, params.padding, &fill);
+        let init = f.empty(&out, elem, Some(&fill));
+        let window = f.empty(&params.kernel, elem, None);
+        let out_ty = tensor_ty(&out, elem);
+        let op = match kind {
+            Pool::Max => "linalg.pooling_nhwc_max",
+            Pool::Avg => "linalg.pooling_nhwc_sum",
+        };
+        let mut y = f.let_(&format!(
+            "{op} {} ins({a}, {window} : {}, {}) outs({init} : {out_ty}) -> {out_ty}",
+            attrs(params.stride, [1, 1]),
+            tensor_ty(&sp, elem),
+            tensor_ty(&params.kernel, elem)
+        ));
+        if kind == Pool::Avg {
+            let scale = 1.0 / (kh * kw) as f32;
+            y = map_elements(&mut f, &y, &fixed(&out), "f32", dtype.name(), |f, v| {
+                let s = f.f32(scale);
+                let r = f.let_(&format!("arith.mulf {v}, {s} : f32"));
+                f.narrow(&r, dtype)
+            });
+        } else {
+            y = narrowed(&mut f, &y, &out, dtype);
+        }
+        Ok(f.finish(&[(y, tensor_ty(&out, dtype.name()))]))
     };
-    let mut y = f.let_(&format!(
-        "{op} {} ins({a}, {window} : {}, {}) outs({init} : {out_ty}) -> {out_ty}",
-        attrs(params.stride, [1, 1]),
-        tensor_ty(&sp, elem),
-        tensor_ty(&params.kernel, elem)
-    ));
-    if kind == Pool::Avg {
-        let scale = 1.0 / (kh * kw) as f32;
-        y = map_elements(&mut f, &y, &fixed(&out), "f32", dtype.name(), |f, v| {
-            let s = f.f32(scale);
-            let r = f.let_(&format!("arith.mulf {v}, {s} : f32"));
-            f.narrow(&r, dtype)
-        });
-    } else {
-        y = narrowed(&mut f, &y, &out, dtype);
-    }
-    let text = f.finish(&[(y, tensor_ty(&out, dtype.name()))]);
-    single(cache::run(stream, what, text, &[x])?)
+    single(cache::run_shaped(
+        stream,
+        what,
+        &pool_key(params),
+        &[x],
+        text,
+    )?)
 }
 
 /// The maximum of each window of `x` (NHWC): `[N, OH, OW, C]`.
@@ -316,4 +332,39 @@ pub fn max_pool2d(stream: &Stream, x: &Tensor, params: &Pool2d) -> Result<Tensor
 /// padding counts as zeros.
 pub fn avg_pool2d(stream: &Stream, x: &Tensor, params: &Pool2d) -> Result<Tensor> {
     pool(stream, Pool::Avg, x, params)
+}
+
+/// The parameters a convolution's program depends on beyond its operands'
+/// shapes and element types.
+fn conv_key(padding: [[usize; 2]; 2], stride: [usize; 2], dilation: [usize; 2]) -> [u64; 8] {
+    let p = padding.as_flattened();
+    [
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        stride[0],
+        stride[1],
+        dilation[0],
+        dilation[1],
+    ]
+    .map(|v| v as u64)
+}
+
+/// The parameters a pooling's program depends on beyond its operand's
+/// shape and element type.
+fn pool_key(params: &Pool2d) -> [u64; 10] {
+    let c = conv_key(params.padding, params.stride, [1, 1]);
+    [
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4],
+        c[5],
+        c[6],
+        c[7],
+        params.kernel[0] as u64,
+        params.kernel[1] as u64,
+    ]
 }

@@ -11,40 +11,46 @@ use crate::tensor::Tensor;
 use super::cache;
 use super::elementwise::single;
 use super::text::{
-    class, compute, fixed, map_elements, same_dtype, shape_error, tensor_ty, Class, Func,
+    class, class_ty, compute, dims_ty, map_elements, same_dtype, shape_error, Class, Dim, Func,
 };
 
-/// The program `out = op(a, b)` for a named contraction `op` with
-/// operands of `a_shape`, `b_shape` and result `c_shape`.
+/// The program `out = op(a, b)` for a named contraction `op`: `a` of
+/// `a_dims`, `b` of `b_dims` (`None`: dynamic), the result's dimensions
+/// each a size or `(operand, axis)` that gives it at run time.
 fn contraction(
     name: &'static str,
     op: &str,
     dtype: DType,
-    a_shape: &[usize],
-    b_shape: &[usize],
-    c_shape: &[usize],
+    a_dims: &[Option<usize>],
+    b_dims: &[Option<usize>],
+    c_dims: &[Result<usize, (usize, usize)>],
 ) -> String {
     let mut f = Func::new(name);
     let elem = dtype.name();
     let acc = compute(dtype);
-    let a = f.arg(&tensor_ty(a_shape, elem));
-    let b = f.arg(&tensor_ty(b_shape, elem));
+    let (a_ty, b_ty) = (class_ty(a_dims, elem), class_ty(b_dims, elem));
+    let a = f.arg(&a_ty);
+    let b = f.arg(&b_ty);
+    let dims: Vec<Dim> = c_dims
+        .iter()
+        .map(|d| match *d {
+            Ok(n) => Dim::Fixed(n),
+            Err((0, axis)) => f.dim(&a, &a_ty, axis),
+            Err((_, axis)) => f.dim(&b, &b_ty, axis),
+        })
+        .collect();
     let zero = if acc == "f32" { "0.0" } else { "0" };
-    let init = f.empty(c_shape, acc, Some(zero));
-    let acc_ty = tensor_ty(c_shape, acc);
+    let init = f.empty_dims(&dims, acc, Some(zero));
+    let acc_ty = dims_ty(&dims, acc);
     let c = f.let_(&format!(
-        "{op} ins({a}, {b} : {}, {}) outs({init} : {acc_ty}) -> {acc_ty}",
-        tensor_ty(a_shape, elem),
-        tensor_ty(b_shape, elem)
+        "{op} ins({a}, {b} : {a_ty}, {b_ty}) outs({init} : {acc_ty}) -> {acc_ty}"
     ));
     let c = if acc == elem {
         c
     } else {
-        map_elements(&mut f, &c, &fixed(c_shape), acc, elem, |f, v| {
-            f.narrow(v, dtype)
-        })
+        map_elements(&mut f, &c, &dims, acc, elem, |f, v| f.narrow(v, dtype))
     };
-    f.finish(&[(c, tensor_ty(c_shape, elem))])
+    f.finish(&[(c, dims_ty(&dims, elem))])
 }
 
 fn check_dtype(what: &'static str, a: &Tensor, b: &Tensor) -> Result<DType> {
@@ -83,8 +89,20 @@ pub fn matmul(stream: &Stream, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         return Tensor::zeros(&a.device(), dtype, &out_shape);
     }
     let a2 = a.contiguous()?.reshape(&[m, k])?;
-    let text = contraction("matmul", "linalg.matmul", dtype, &[m, k], &[k, n], &[m, n]);
-    single(cache::run(stream, what, text, &[&a2, b])?)?.reshape(&out_shape)
+    // The shape class: any number of rows (a batch), K and N fixed (the
+    // kernels are specialized for the weights' shape).
+    let text = || {
+        Ok(contraction(
+            "matmul",
+            "linalg.matmul",
+            dtype,
+            &[None, Some(k)],
+            &[Some(k), Some(n)],
+            &[Err((0, 0)), Ok(n)],
+        ))
+    };
+    let key = [k as u64, n as u64];
+    single(cache::run_keyed(stream, what, &key, &[&a2, b], text)?)?.reshape(&out_shape)
 }
 
 /// Batched matrix products: `a` `[B, M, K]` times `b` `[B, K, N]` is
@@ -103,13 +121,18 @@ pub fn batch_matmul(stream: &Stream, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if sa.contains(&0) || sb.contains(&0) {
         return Tensor::zeros(&a.device(), dtype, &c_shape);
     }
-    let text = contraction(
-        "batch_matmul",
-        "linalg.batch_matmul",
-        dtype,
-        sa,
-        sb,
-        &c_shape,
-    );
-    single(cache::run(stream, what, text, &[a, b])?)
+    // The shape class: any batch and number of rows, K and N fixed.
+    let (k, n) = (sa[2], sb[2]);
+    let text = || {
+        Ok(contraction(
+            "batch_matmul",
+            "linalg.batch_matmul",
+            dtype,
+            &[None, None, Some(k)],
+            &[None, Some(k), Some(n)],
+            &[Err((0, 0)), Err((0, 1)), Ok(n)],
+        ))
+    };
+    let key = [k as u64, n as u64];
+    single(cache::run_keyed(stream, what, &key, &[a, b], text)?)
 }

@@ -11,13 +11,15 @@
 //!
 //! | family | ops |
 //! |---|---|
-//! | element-wise, numpy broadcasting | [`add`], [`sub`], [`mul`], [`div`], [`maximum`], [`minimum`], [`pow`], [`compare`] ([`Compare`]), [`where_`] |
-//! | unary | [`neg`], [`abs`], [`relu`], [`exp`], [`log()`], [`sqrt`], [`rsqrt`], [`tanh`], [`erf`], [`sin`], [`cos`], [`sigmoid`], [`gelu`], [`gelu_tanh`], [`silu`] |
+//! | element-wise, numpy broadcasting | [`add`], [`sub`], [`mul`], [`div`], [`maximum`], [`minimum`], [`pow`], [`compare`] ([`Compare`]), [`where_`], [`clamp`] |
+//! | logical (`bool`) | [`logical_and`], [`logical_or`], [`logical_xor`] ([`logical`], [`Logical`]), [`logical_not`] |
+//! | unary | [`neg`], [`abs`], [`relu`], [`square`], [`sign`] (numbers); [`exp`], [`exp2`], [`expm1`], [`log()`], [`log2`], [`log10`], [`log1p`], [`sqrt`], [`rsqrt`], [`reciprocal`], [`floor`], [`ceil`], [`round`], [`trunc`], [`sin`], [`cos`], [`tan`], [`asin`], [`acos`], [`atan`], [`sinh`], [`cosh`], [`tanh`], [`asinh`], [`acosh`], [`atanh`], [`erf`], [`sigmoid`], [`gelu`], [`gelu_tanh`], [`silu`] (floats) |
 //! | contractions | [`matmul`] (`[.., M, K] x [K, N]`), [`batch_matmul`] |
 //! | convolution, pooling (NHWC) | [`conv2d`] (HWCF filter, [`Conv2d`]), [`max_pool2d`], [`avg_pool2d`] ([`Pool2d`]) |
-//! | reductions | [`sum`], [`max`], [`min`], [`mean`] along axes, with `keep_dims` |
+//! | reductions | [`sum`], [`max`], [`min`], [`mean`] along axes, with `keep_dims`; [`argmax`], [`argmin`] along an axis (`i64`) |
 //! | normalization | [`softmax`], [`layer_norm`], [`rms_norm`] |
-//! | data movement | [`transpose`], [`concat()`], [`slice()`], [`cast`] |
+//! | indexing | [`index_select`], [`embedding`], [`gather`], [`one_hot`], [`arange`] |
+//! | data movement | [`transpose`], [`concat()`], [`stack`], [`slice()`], [`pad`], [`cast`]; views: [`Tensor::expand`] (stride 0), [`Tensor::contiguous`] |
 //!
 //! Element types: f32, f16 and bf16 (computed in f32, rounded once), i8,
 //! i16, i32, i64 (signed; arithmetic wraps), bool where an op means
@@ -26,21 +28,25 @@
 //! or windows are [`Error::Shape`](crate::Error::Shape) errors naming the
 //! op; nothing panics.
 //!
-//! Compiled programs are cached by the generated program's text: it names
-//! the op, the operands' shape class and element types, and every
-//! parameter; the device fixes the target env. Element-wise ops, [`cast`]
-//! and [`softmax`] also find their loaded program by a compact key (op,
-//! parameters, element types, ranks) without writing the text, so a call
-//! of a cached shape class only enqueues. Sizes that vary from call to
+//! Every op finds its loaded program by a compact key — the op, its
+//! parameters, its inputs' element types and ranks, and the sizes the
+//! program is specialized for — without writing the program's text: a
+//! call of a cached shape class checks its operands, allocates its
+//! results and enqueues. The first call of a key writes the text, which
+//! is looked up in the device's op programs, then in the disk cache
+//! (`programs/` of the cache directory: a new process compiles nothing it
+//! compiled before), and only then compiled. Sizes that vary from call to
 //! call in a model are dynamic (`?`) in the program, so one compile serves
 //! them all:
 //!
 //! | ops | shape class |
 //! |---|---|
-//! | element-wise, unary, [`cast`], [`softmax`] | the rank and which dimensions broadcast |
+//! | element-wise, unary, logical, [`clamp`], [`cast`], [`softmax`], [`index_select`], [`embedding`], [`gather`], [`argmax`], [`argmin`] | the rank and which dimensions broadcast |
+//! | [`one_hot`] | the number of classes |
 //! | [`sum`], [`max`], [`min`], [`mean`] | the reduced sizes (the other dimensions dynamic) |
 //! | [`layer_norm`], [`rms_norm`] | the width D (any number of rows) |
-//! | [`matmul`], [`batch_matmul`], [`conv2d`], pooling, [`transpose`], [`concat()`], [`slice()`] | the exact shapes (the kernels are specialized for them) |
+//! | [`matmul`], [`batch_matmul`] | K and N (any batch and number of rows: a new batch size compiles nothing) |
+//! | [`conv2d`], pooling, [`transpose`], [`concat()`], [`stack`], [`slice()`], [`pad`] | the exact shapes (the kernels are specialized for them) |
 //!
 //! [`clear_cache`] drops what a framework no longer needs.
 //!
@@ -62,11 +68,13 @@
 //! # }
 //! ```
 
+mod arg;
 mod broadcast;
 mod cache;
 mod cast;
 mod conv;
 mod elementwise;
+mod index;
 mod layout;
 mod matmul;
 mod norm;
@@ -75,16 +83,20 @@ mod text;
 
 pub(crate) use cache::OpCache;
 
+pub use arg::{argmax, argmin};
 pub use broadcast::broadcast_shapes;
 pub use cache::{cache_stats, clear_cache, trace, OpCacheStats, OpRun};
 pub use cast::cast;
 pub use conv::{avg_pool2d, conv2d, max_pool2d, Conv2d, Pool2d};
 pub use elementwise::{
-    abs, add, binary, compare, cos, div, erf, exp, gelu, gelu_tanh, log, maximum, minimum, mul,
-    neg, pow, relu, rsqrt, sigmoid, silu, sin, sqrt, sub, tanh, unary, where_, Binary, Compare,
-    Unary,
+    abs, acos, acosh, add, asin, asinh, atan, atanh, binary, ceil, clamp, compare, cos, cosh, div,
+    erf, exp, exp2, expm1, floor, gelu, gelu_tanh, log, log10, log1p, log2, logical, logical_and,
+    logical_not, logical_or, logical_xor, maximum, minimum, mul, neg, pow, reciprocal, relu, round,
+    rsqrt, sigmoid, sign, silu, sin, sinh, sqrt, square, sub, tan, tanh, trunc, unary, where_,
+    Binary, Compare, Logical, Unary,
 };
-pub use layout::{concat, slice, transpose};
+pub use index::{arange, embedding, gather, index_select, one_hot};
+pub use layout::{concat, pad, slice, stack, transpose};
 pub use matmul::{batch_matmul, matmul};
 pub use norm::{layer_norm, rms_norm, softmax};
 pub use reduce::{max, mean, min, reduce, sum, Reduction};

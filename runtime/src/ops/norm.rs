@@ -185,49 +185,58 @@ pub fn layer_norm(
     }
     let elem = dtype.name();
     let inv_d = 1.0 / d as f32;
-    let mut f = Func::new("layer_norm");
-    let (rows, a, p) = Rows::args(&mut f, d, elem, 2);
-    let sum = row_sum(&mut f, &rows, &a, dtype, None, |_, v, _| v.to_owned());
-    let col = [rows.r.clone()];
-    let mean = map_elements(&mut f, &sum, &col, "f32", "f32", |f, v| {
-        let s = f.f32(inv_d);
-        f.let_(&format!("arith.mulf {v}, {s} : f32"))
-    });
-    let sq = row_sum(&mut f, &rows, &a, dtype, Some(&mean), |f, v, m| {
-        let c = f.let_(&format!("arith.subf {v}, {} : f32", m.unwrap_or(v)));
-        f.let_(&format!("arith.mulf {c}, {c} : f32"))
-    });
-    let out_dims = [rows.r.clone(), Dim::Fixed(d)];
-    let init = f.empty_dims(&out_dims, elem, None);
-    let y = f.generic(
-        &[
-            rows.matrix(&a, elem),
-            rows.column(&mean),
-            rows.column(&sq),
-            rows.row(&p[0], elem),
-            rows.row(&p[1], elem),
-        ],
-        &rows.matrix(&init, elem),
-        &["parallel", "parallel"],
-        |f, args| {
-            let v = f.widen(&args[0], dtype);
-            let gv = f.widen(&args[3], dtype);
-            let bv = f.widen(&args[4], dtype);
+    let text = || -> Result<String> {
+        let mut f = Func::new("layer_norm");
+        let (rows, a, p) = Rows::args(&mut f, d, elem, 2);
+        let sum = row_sum(&mut f, &rows, &a, dtype, None, |_, v, _| v.to_owned());
+        let col = [rows.r.clone()];
+        let mean = map_elements(&mut f, &sum, &col, "f32", "f32", |f, v| {
             let s = f.f32(inv_d);
-            let e = f.f32(eps);
-            let var = f.let_(&format!("arith.mulf {}, {s} : f32", args[2]));
-            let ve = f.let_(&format!("arith.addf {var}, {e} : f32"));
-            let inv = f.let_(&format!("math.rsqrt {ve} : f32"));
-            let c = f.let_(&format!("arith.subf {v}, {} : f32", args[1]));
-            let n = f.let_(&format!("arith.mulf {c}, {inv} : f32"));
-            let sc = f.let_(&format!("arith.mulf {n}, {gv} : f32"));
-            let y = f.let_(&format!("arith.addf {sc}, {bv} : f32"));
-            f.narrow(&y, dtype)
-        },
-    );
-    let text = f.finish(&[(y, dims_ty(&out_dims, elem))]);
+            f.let_(&format!("arith.mulf {v}, {s} : f32"))
+        });
+        let sq = row_sum(&mut f, &rows, &a, dtype, Some(&mean), |f, v, m| {
+            let c = f.let_(&format!("arith.subf {v}, {} : f32", m.unwrap_or(v)));
+            f.let_(&format!("arith.mulf {c}, {c} : f32"))
+        });
+        let out_dims = [rows.r.clone(), Dim::Fixed(d)];
+        let init = f.empty_dims(&out_dims, elem, None);
+        let y = f.generic(
+            &[
+                rows.matrix(&a, elem),
+                rows.column(&mean),
+                rows.column(&sq),
+                rows.row(&p[0], elem),
+                rows.row(&p[1], elem),
+            ],
+            &rows.matrix(&init, elem),
+            &["parallel", "parallel"],
+            |f, args| {
+                let v = f.widen(&args[0], dtype);
+                let gv = f.widen(&args[3], dtype);
+                let bv = f.widen(&args[4], dtype);
+                let s = f.f32(inv_d);
+                let e = f.f32(eps);
+                let var = f.let_(&format!("arith.mulf {}, {s} : f32", args[2]));
+                let ve = f.let_(&format!("arith.addf {var}, {e} : f32"));
+                let inv = f.let_(&format!("math.rsqrt {ve} : f32"));
+                let c = f.let_(&format!("arith.subf {v}, {} : f32", args[1]));
+                let n = f.let_(&format!("arith.mulf {c}, {inv} : f32"));
+                let sc = f.let_(&format!("arith.mulf {n}, {gv} : f32"));
+                let y = f.let_(&format!("arith.addf {sc}, {bv} : f32"));
+                f.narrow(&y, dtype)
+            },
+        );
+        Ok(f.finish(&[(y, dims_ty(&out_dims, elem))]))
+    };
     let x2 = x.contiguous()?.reshape(&[r, d])?;
-    single(cache::run(stream, what, text, &[&x2, gamma, beta])?)?.reshape(x.shape())
+    single(cache::run_keyed(
+        stream,
+        what,
+        &[d as u64, u64::from(eps.to_bits())],
+        &[&x2, gamma, beta],
+        text,
+    )?)?
+    .reshape(x.shape())
 }
 
 /// RMS normalization over the last axis:
@@ -241,35 +250,44 @@ pub fn rms_norm(stream: &Stream, x: &Tensor, gamma: &Tensor, eps: f32) -> Result
     }
     let elem = dtype.name();
     let inv_d = 1.0 / d as f32;
-    let mut f = Func::new("rms_norm");
-    let (rows, a, p) = Rows::args(&mut f, d, elem, 1);
-    let sq = row_sum(&mut f, &rows, &a, dtype, None, |f, v, _| {
-        f.let_(&format!("arith.mulf {v}, {v} : f32"))
-    });
-    let out_dims = [rows.r.clone(), Dim::Fixed(d)];
-    let init = f.empty_dims(&out_dims, elem, None);
-    let y = f.generic(
-        &[
-            rows.matrix(&a, elem),
-            rows.column(&sq),
-            rows.row(&p[0], elem),
-        ],
-        &rows.matrix(&init, elem),
-        &["parallel", "parallel"],
-        |f, args| {
-            let v = f.widen(&args[0], dtype);
-            let gv = f.widen(&args[2], dtype);
-            let s = f.f32(inv_d);
-            let e = f.f32(eps);
-            let ms = f.let_(&format!("arith.mulf {}, {s} : f32", args[1]));
-            let me = f.let_(&format!("arith.addf {ms}, {e} : f32"));
-            let inv = f.let_(&format!("math.rsqrt {me} : f32"));
-            let n = f.let_(&format!("arith.mulf {v}, {inv} : f32"));
-            let y = f.let_(&format!("arith.mulf {n}, {gv} : f32"));
-            f.narrow(&y, dtype)
-        },
-    );
-    let text = f.finish(&[(y, dims_ty(&out_dims, elem))]);
+    let text = || -> Result<String> {
+        let mut f = Func::new("rms_norm");
+        let (rows, a, p) = Rows::args(&mut f, d, elem, 1);
+        let sq = row_sum(&mut f, &rows, &a, dtype, None, |f, v, _| {
+            f.let_(&format!("arith.mulf {v}, {v} : f32"))
+        });
+        let out_dims = [rows.r.clone(), Dim::Fixed(d)];
+        let init = f.empty_dims(&out_dims, elem, None);
+        let y = f.generic(
+            &[
+                rows.matrix(&a, elem),
+                rows.column(&sq),
+                rows.row(&p[0], elem),
+            ],
+            &rows.matrix(&init, elem),
+            &["parallel", "parallel"],
+            |f, args| {
+                let v = f.widen(&args[0], dtype);
+                let gv = f.widen(&args[2], dtype);
+                let s = f.f32(inv_d);
+                let e = f.f32(eps);
+                let ms = f.let_(&format!("arith.mulf {}, {s} : f32", args[1]));
+                let me = f.let_(&format!("arith.addf {ms}, {e} : f32"));
+                let inv = f.let_(&format!("math.rsqrt {me} : f32"));
+                let n = f.let_(&format!("arith.mulf {v}, {inv} : f32"));
+                let y = f.let_(&format!("arith.mulf {n}, {gv} : f32"));
+                f.narrow(&y, dtype)
+            },
+        );
+        Ok(f.finish(&[(y, dims_ty(&out_dims, elem))]))
+    };
     let x2 = x.contiguous()?.reshape(&[r, d])?;
-    single(cache::run(stream, what, text, &[&x2, gamma])?)?.reshape(x.shape())
+    single(cache::run_keyed(
+        stream,
+        what,
+        &[d as u64, u64::from(eps.to_bits())],
+        &[&x2, gamma],
+        text,
+    )?)?
+    .reshape(x.shape())
 }

@@ -116,62 +116,71 @@ pub fn reduce(
     };
     // The shape class: the reduced sizes are fixed (a mean divides by
     // their product), the others dynamic.
-    let mut f = Func::new(fname(what));
-    let class: Vec<Option<usize>> = (0..rank)
-        .map(|d| axes.contains(&d).then_some(shape[d]))
-        .collect();
-    let ty = class_ty(&class, dtype.name());
-    let a = f.arg(&ty);
-    let out_dims: Vec<Dim> = kept.iter().map(|&d| f.dim(&a, &ty, d)).collect();
-    let acc = f.empty_dims(&out_dims, elem, Some(&init));
-    let iters: Vec<&str> = (0..rank)
-        .map(|d| {
-            if axes.contains(&d) {
-                "reduction"
-            } else {
-                "parallel"
-            }
-        })
-        .collect();
-    let r = f.generic(
-        &[Operand {
-            value: a,
-            ty,
-            elem: dtype.name().to_owned(),
-            map: identity(rank),
-        }],
-        &Operand {
-            value: acc,
-            ty: dims_ty(&out_dims, elem),
-            elem: elem.to_owned(),
-            map: map(rank, &kept),
-        },
-        &iters,
-        |f, args| {
-            let v = f.widen(&args[0], dtype);
-            f.let_(&format!("{combine} {v}, {} : {elem}", args[1]))
-        },
-    );
-    let y = if op == Reduction::Mean {
-        let scale = 1.0 / count as f32;
-        map_elements(&mut f, &r, &out_dims, elem, dtype.name(), |f, v| {
-            let s = f.f32(scale);
-            let m = f.let_(&format!("arith.mulf {v}, {s} : f32"));
-            f.narrow(&m, dtype)
-        })
-    } else if elem != dtype.name() {
-        map_elements(&mut f, &r, &out_dims, elem, dtype.name(), |f, v| {
-            f.narrow(v, dtype)
-        })
-    } else {
-        r
+    let text = || -> Result<String> {
+        let mut f = Func::new(fname(what));
+        let class: Vec<Option<usize>> = (0..rank)
+            .map(|d| axes.contains(&d).then_some(shape[d]))
+            .collect();
+        let ty = class_ty(&class, dtype.name());
+        let a = f.arg(&ty);
+        let out_dims: Vec<Dim> = kept.iter().map(|&d| f.dim(&a, &ty, d)).collect();
+        let acc = f.empty_dims(&out_dims, elem, Some(&init));
+        let iters: Vec<&str> = (0..rank)
+            .map(|d| {
+                if axes.contains(&d) {
+                    "reduction"
+                } else {
+                    "parallel"
+                }
+            })
+            .collect();
+        let r = f.generic(
+            &[Operand {
+                value: a,
+                ty,
+                elem: dtype.name().to_owned(),
+                map: identity(rank),
+            }],
+            &Operand {
+                value: acc,
+                ty: dims_ty(&out_dims, elem),
+                elem: elem.to_owned(),
+                map: map(rank, &kept),
+            },
+            &iters,
+            |f, args| {
+                let v = f.widen(&args[0], dtype);
+                f.let_(&format!("{combine} {v}, {} : {elem}", args[1]))
+            },
+        );
+        let y = if op == Reduction::Mean {
+            let scale = 1.0 / count as f32;
+            map_elements(&mut f, &r, &out_dims, elem, dtype.name(), |f, v| {
+                let s = f.f32(scale);
+                let m = f.let_(&format!("arith.mulf {v}, {s} : f32"));
+                f.narrow(&m, dtype)
+            })
+        } else if elem != dtype.name() {
+            map_elements(&mut f, &r, &out_dims, elem, dtype.name(), |f, v| {
+                f.narrow(v, dtype)
+            })
+        } else {
+            r
+        };
+        Ok(f.finish(&[(y, dims_ty(&out_dims, dtype.name()))]))
     };
-    let text = f.finish(&[(y, dims_ty(&out_dims, dtype.name()))]);
-    single(cache::run(stream, what, text, &[x])?)?.reshape(final_shape)
+    single(cache::run_keyed(
+        stream,
+        what,
+        &reduce_key(op, &axes, shape),
+        &[x],
+        text,
+    )?)?
+    .reshape(final_shape)
 }
 
 /// The smallest (`min`) or largest value of an integer type, as MLIR text.
-fn int_bound(dtype: DType, max: bool) -> String {
+pub(crate) fn int_bound(dtype: DType, max: bool) -> String {
     match (dtype, max) {
         (DType::I8, false) => i8::MIN.to_string(),
         (DType::I8, true) => i8::MAX.to_string(),
@@ -202,4 +211,20 @@ pub fn min(stream: &Stream, x: &Tensor, axes: &[usize], keep_dims: bool) -> Resu
 /// The mean along `axes` (empty: all; floats).
 pub fn mean(stream: &Stream, x: &Tensor, axes: &[usize], keep_dims: bool) -> Result<Tensor> {
     reduce(stream, Reduction::Mean, x, axes, keep_dims)
+}
+
+/// The program's key beyond the operand's element type and rank: the op,
+/// and per dimension its size if reduced (fixed in the program) or
+/// `u64::MAX` (dynamic).
+fn reduce_key(op: Reduction, axes: &[usize], shape: &[usize]) -> Vec<u64> {
+    let mut key = Vec::with_capacity(shape.len() + 1);
+    key.push(op as u64);
+    key.extend((0..shape.len()).map(|d| {
+        if axes.contains(&d) {
+            shape[d] as u64
+        } else {
+            u64::MAX
+        }
+    }));
+    key
 }

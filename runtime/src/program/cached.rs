@@ -58,6 +58,19 @@ pub(super) fn compiled_program(
     module: &TensorModule,
     target: &CodegenTarget,
 ) -> Result<Arc<CompiledProgram>> {
+    Ok(compiled_program_from(device, module, target, true)?.0)
+}
+
+/// [`compiled_program`], and whether the tensor compiler ran (not a hit
+/// of the memory or disk cache); without `memory`, the device's memory
+/// layer is neither read nor written (the `ops` cache keeps its own, which
+/// `ops::clear_cache` empties).
+pub(crate) fn compiled_program_from(
+    device: &Device,
+    module: &TensorModule,
+    target: &CodegenTarget,
+    memory: bool,
+) -> Result<(Arc<CompiledProgram>, bool)> {
     let inner = &device.inner;
     inner.alive()?;
     let count = |c: &AtomicU64| {
@@ -65,9 +78,11 @@ pub(super) fn compiled_program(
     };
     let counters = &inner.cache_counters;
     let key = program_key(device, module, target);
-    if let Some(p) = crate::inner::lock(&inner.programs).get(&key) {
-        count(&counters.program_memory_hits);
-        return Ok(Arc::clone(p));
+    if memory {
+        if let Some(p) = crate::inner::lock(&inner.programs).get(&key) {
+            count(&counters.program_memory_hits);
+            return Ok((Arc::clone(p), false));
+        }
     }
     let path = inner
         .cache_dir
@@ -104,6 +119,7 @@ pub(super) fn compiled_program(
             }
         }
     });
+    let ran_compiler = from_disk.is_none();
     let compiled = match from_disk {
         Some(p) => {
             count(&counters.program_disk_hits);
@@ -131,6 +147,8 @@ pub(super) fn compiled_program(
         }
     };
     let compiled = Arc::new(compiled);
-    crate::inner::lock(&inner.programs).insert(key, Arc::clone(&compiled));
-    Ok(compiled)
+    if memory {
+        crate::inner::lock(&inner.programs).insert(key, Arc::clone(&compiled));
+    }
+    Ok((compiled, ran_compiler))
 }

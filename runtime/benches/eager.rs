@@ -1,0 +1,395 @@
+//! `cargo bench -p kiln-runtime --bench eager`: the runtime as an eager
+//! framework backend (not run in CI; medians printed; the table is in
+//! `bench/README.md`).
+//!
+//! - Host time per `ops` call on a cache hit (the program compiled and
+//!   loaded by an earlier call of the same shape class), for several ops,
+//!   beside a raw `Stream::dispatch` of a memref kernel: the median over
+//!   runs of the mean of `ENQUEUES` calls (the stream synced between runs,
+//!   outside the timing). Target: <= 10 µs a call.
+//! - A new batch size: the host time of the first `ops::matmul` call of a
+//!   batch size not seen before (its shape class is compiled: no
+//!   recompile).
+//! - An MLP `softmax(relu(x W1 + b1) W2 + b2)` of `[B, 64]` inputs, 128
+//!   hidden units and 10 classes, per batch (`BATCHES` batches enqueued,
+//!   then one sync): eager (6 `ops` calls a batch), the same MLP as one
+//!   compiled tensor program (`Program::enqueue`), and a plain
+//!   single-threaded CPU loop in Rust; the three results compared.
+//!
+//! `KILN_BENCH_RUNS` sets the number of timed runs (default 21),
+//! `KILN_BENCH_BATCH` the batch size B (default 32).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use kiln_runtime::ops;
+use kiln_runtime::{CacheLocation, DType, Device, DeviceOptions, KernelSource, Stream, Tensor};
+
+const ENQUEUES: u32 = 50;
+const BATCHES: usize = 20;
+const IN: usize = 64;
+const HIDDEN: usize = 128;
+const OUT: usize = 10;
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// The median over `runs` of the mean host time of `ENQUEUES` calls of
+/// `f` (the stream synced after each run, outside the timing).
+fn enqueue_time(runs: usize, stream: &Stream, mut f: impl FnMut()) -> Duration {
+    f();
+    stream.sync().unwrap();
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                for _ in 0..ENQUEUES {
+                    f();
+                }
+                let d = t.elapsed() / ENQUEUES;
+                stream.sync().unwrap();
+                d
+            })
+            .collect(),
+    )
+}
+
+/// Deterministic values in [-1, 1).
+fn values(n: usize, seed: u32) -> Vec<f32> {
+    let mut s = seed.wrapping_mul(2_654_435_761).max(1);
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            (s >> 8) as f32 / (1u32 << 23) as f32 - 1.0
+        })
+        .collect()
+}
+
+fn op_costs(device: &Device, runs: usize) {
+    let stream = device.stream();
+    let kernel = device
+        .load_kernel(KernelSource::memref(
+            kiln_runtime::bench::overhead::INCREMENT,
+            "increment",
+        ))
+        .unwrap();
+    let v64 = Tensor::from_slice(device, &values(64, 1), &[64]).unwrap();
+    let y64 = Tensor::zeros(device, DType::F32, &[64]).unwrap();
+    let x = Tensor::from_slice(device, &values(32 * 64, 2), &[32, 64]).unwrap();
+    let row = Tensor::from_slice(device, &values(64, 3), &[64]).unwrap();
+    let w = Tensor::from_slice(device, &values(64 * 64, 4), &[64, 64]).unwrap();
+    let gamma = Tensor::full(device, 1.0f32, &[64]).unwrap();
+    type Call<'a> = Box<dyn Fn(&Stream) -> Tensor + 'a>;
+    let calls: Vec<(&str, Call<'_>)> = vec![
+        (
+            "ops::add, [64] + [64]",
+            Box::new(|s| ops::add(s, &v64, &v64).unwrap()),
+        ),
+        (
+            "ops::add, [32, 64] + [64] (broadcast)",
+            Box::new(|s| ops::add(s, &x, &row).unwrap()),
+        ),
+        (
+            "ops::relu, [32, 64]",
+            Box::new(|s| ops::relu(s, &x).unwrap()),
+        ),
+        (
+            "ops::matmul, [32, 64] x [64, 64]",
+            Box::new(|s| ops::matmul(s, &x, &w).unwrap()),
+        ),
+        (
+            "ops::softmax, [32, 64] axis 1",
+            Box::new(|s| ops::softmax(s, &x, 1).unwrap()),
+        ),
+        (
+            "ops::sum, [32, 64] axis 1",
+            Box::new(|s| ops::sum(s, &x, &[1], false).unwrap()),
+        ),
+        (
+            "ops::rms_norm, [32, 64]",
+            Box::new(|s| ops::rms_norm(s, &x, &gamma, 1e-5).unwrap()),
+        ),
+        (
+            "ops::transpose, [32, 64]",
+            Box::new(|s| ops::transpose(s, &x, &[1, 0]).unwrap()),
+        ),
+        (
+            "ops::cast, [32, 64] f32 -> f16",
+            Box::new(|s| ops::cast(s, &x, DType::F16).unwrap()),
+        ),
+    ];
+    println!(
+        "host time per call on a cache hit (median of {runs} runs of the mean of {ENQUEUES}):"
+    );
+    let raw = enqueue_time(runs, &stream, || {
+        stream.dispatch(&kernel, &[&v64, &y64], [1, 1, 1]).unwrap();
+    });
+    println!(
+        "{:<44} {:>8.2} us",
+        "raw Stream::dispatch, [64] f32",
+        us(raw)
+    );
+    for (name, call) in &calls {
+        let t = enqueue_time(runs, &stream, || {
+            black_box(call(&stream));
+        });
+        println!(
+            "{name:<44} {:>8.2} us   ({:.1}x the raw dispatch)",
+            us(t),
+            us(t) / us(raw)
+        );
+    }
+    // A new batch size: the matmul's shape class is already compiled.
+    let before = ops::cache_stats(device).compiled;
+    let x2 = Tensor::from_slice(device, &values(48 * 64, 5), &[48, 64]).unwrap();
+    let t = Instant::now();
+    black_box(ops::matmul(&stream, &x2, &w).unwrap());
+    let first = t.elapsed();
+    stream.sync().unwrap();
+    println!(
+        "{:<44} {:>8.2} us   ({} programs compiled)",
+        "ops::matmul, a new batch size (48), 1st call",
+        us(first),
+        ops::cache_stats(device).compiled - before
+    );
+}
+
+/// The MLP's weights on the host and on the device.
+struct Mlp {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+    dev: [Tensor; 4],
+}
+
+impl Mlp {
+    fn new(device: &Device) -> Self {
+        let (w1, b1) = (values(IN * HIDDEN, 11), values(HIDDEN, 12));
+        let (w2, b2) = (values(HIDDEN * OUT, 13), values(OUT, 14));
+        let dev = [
+            Tensor::from_slice(device, &w1, &[IN, HIDDEN]).unwrap(),
+            Tensor::from_slice(device, &b1, &[HIDDEN]).unwrap(),
+            Tensor::from_slice(device, &w2, &[HIDDEN, OUT]).unwrap(),
+            Tensor::from_slice(device, &b2, &[OUT]).unwrap(),
+        ];
+        Self {
+            w1,
+            b1,
+            w2,
+            b2,
+            dev,
+        }
+    }
+
+    /// 6 op calls.
+    fn eager(&self, s: &Stream, x: &Tensor) -> Tensor {
+        let [w1, b1, w2, b2] = &self.dev;
+        let h = ops::matmul(s, x, w1).unwrap();
+        let h = ops::add(s, &h, b1).unwrap();
+        let h = ops::relu(s, &h).unwrap();
+        let y = ops::matmul(s, &h, w2).unwrap();
+        let y = ops::add(s, &y, b2).unwrap();
+        ops::softmax(s, &y, 1).unwrap()
+    }
+
+    /// The plain single-threaded CPU loop.
+    fn cpu(&self, x: &[f32], batch: usize) -> Vec<f32> {
+        let mut h = vec![0f32; batch * HIDDEN];
+        for r in 0..batch {
+            let hr = &mut h[r * HIDDEN..(r + 1) * HIDDEN];
+            hr.copy_from_slice(&self.b1);
+            for k in 0..IN {
+                let a = x[r * IN + k];
+                for (o, w) in hr.iter_mut().zip(&self.w1[k * HIDDEN..(k + 1) * HIDDEN]) {
+                    *o += a * w;
+                }
+            }
+            for v in hr.iter_mut() {
+                *v = v.max(0.0);
+            }
+        }
+        let mut y = vec![0f32; batch * OUT];
+        for r in 0..batch {
+            let yr = &mut y[r * OUT..(r + 1) * OUT];
+            yr.copy_from_slice(&self.b2);
+            for k in 0..HIDDEN {
+                let a = h[r * HIDDEN + k];
+                for (o, w) in yr.iter_mut().zip(&self.w2[k * OUT..(k + 1) * OUT]) {
+                    *o += a * w;
+                }
+            }
+            let m = yr.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let mut sum = 0.0;
+            for v in yr.iter_mut() {
+                *v = (*v - m).exp();
+                sum += *v;
+            }
+            for v in yr.iter_mut() {
+                *v /= sum;
+            }
+        }
+        y
+    }
+}
+
+/// The MLP as one tensor program, for any batch size.
+fn mlp_program() -> String {
+    format!(
+        r#"
+func.func @mlp(%x: tensor<?x{IN}xf32>, %w1: tensor<{IN}x{HIDDEN}xf32>, %b1: tensor<{HIDDEN}xf32>,
+               %w2: tensor<{HIDDEN}x{OUT}xf32>, %b2: tensor<{OUT}xf32>) -> tensor<?x{OUT}xf32> {{
+  %z = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x{IN}xf32>
+  %e1 = tensor.empty(%n) : tensor<?x{HIDDEN}xf32>
+  %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<?x{HIDDEN}xf32>) -> tensor<?x{HIDDEN}xf32>
+  %m1 = linalg.matmul ins(%x, %w1 : tensor<?x{IN}xf32>, tensor<{IN}x{HIDDEN}xf32>) outs(%f1 : tensor<?x{HIDDEN}xf32>) -> tensor<?x{HIDDEN}xf32>
+  %h = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%m1, %b1 : tensor<?x{HIDDEN}xf32>, tensor<{HIDDEN}xf32>) outs(%e1 : tensor<?x{HIDDEN}xf32>) {{
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    %r = arith.maximumf %s, %z : f32
+    linalg.yield %r : f32
+  }} -> tensor<?x{HIDDEN}xf32>
+  %e2 = tensor.empty(%n) : tensor<?x{OUT}xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<?x{OUT}xf32>) -> tensor<?x{OUT}xf32>
+  %m2 = linalg.matmul ins(%h, %w2 : tensor<?x{HIDDEN}xf32>, tensor<{HIDDEN}x{OUT}xf32>) outs(%f2 : tensor<?x{OUT}xf32>) -> tensor<?x{OUT}xf32>
+  %l = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%m2, %b2 : tensor<?x{OUT}xf32>, tensor<{OUT}xf32>) outs(%e2 : tensor<?x{OUT}xf32>) {{
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  }} -> tensor<?x{OUT}xf32>
+  %e3 = tensor.empty(%n) : tensor<?x{OUT}xf32>
+  %y = linalg.softmax dimension(1) ins(%l : tensor<?x{OUT}xf32>) outs(%e3 : tensor<?x{OUT}xf32>) -> tensor<?x{OUT}xf32>
+  return %y : tensor<?x{OUT}xf32>
+}}
+"#
+    )
+}
+
+fn max_diff(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
+}
+
+fn mlp(device: &Device, runs: usize, batch: usize) {
+    let stream = device.stream();
+    let net = Mlp::new(device);
+    let xs: Vec<Vec<f32>> = (0..BATCHES)
+        .map(|i| values(batch * IN, 100 + i as u32))
+        .collect();
+    let xd: Vec<Tensor> = xs
+        .iter()
+        .map(|x| Tensor::from_slice(device, x, &[batch, IN]).unwrap())
+        .collect();
+    let module = kiln_runtime::load_tensor_program(&mlp_program()).unwrap();
+    let program = device.compile(&module).unwrap();
+    let compiled = |x: &Tensor| {
+        let mut args = vec![x.clone()];
+        args.extend(net.dev.iter().cloned());
+        program.enqueue(&stream, "mlp", &args).unwrap().remove(0)
+    };
+    // The three agree.
+    let want = net.cpu(&xs[0], batch);
+    let eager_y = net.eager(&stream, &xd[0]).to_vec::<f32>().unwrap();
+    let compiled_y = compiled(&xd[0]).to_vec::<f32>().unwrap();
+    let (de, dc) = (max_diff(&eager_y, &want), max_diff(&compiled_y, &want));
+    assert!(
+        de < 1e-5 && dc < 1e-5,
+        "eager {de}, compiled {dc} from the CPU loop"
+    );
+    // Per batch: BATCHES batches, then one sync (the device work included).
+    let time = |f: &mut dyn FnMut()| {
+        f();
+        median(
+            (0..runs)
+                .map(|_| {
+                    let t = Instant::now();
+                    f();
+                    t.elapsed() / BATCHES as u32
+                })
+                .collect(),
+        )
+    };
+    let eager = time(&mut || {
+        let ys: Vec<Tensor> = xd.iter().map(|x| net.eager(&stream, x)).collect();
+        stream.sync().unwrap();
+        black_box(ys);
+    });
+    let whole = time(&mut || {
+        let ys: Vec<Tensor> = xd.iter().map(compiled).collect();
+        stream.sync().unwrap();
+        black_box(ys);
+    });
+    let cpu = time(&mut || {
+        for x in &xs {
+            black_box(net.cpu(black_box(x), batch));
+        }
+    });
+    // The host time alone: enqueueing one batch.
+    let eager_host = enqueue_time(runs, &stream, || {
+        black_box(net.eager(&stream, &xd[0]));
+    });
+    let whole_host = enqueue_time(runs, &stream, || {
+        black_box(compiled(&xd[0]));
+    });
+    println!(
+        "\nMLP [{batch}, {IN}] -> {HIDDEN} -> {OUT}, per batch ({BATCHES} batches then a sync, median of {runs}):"
+    );
+    println!(
+        "{:<44} {:>8.1} us   (host enqueue alone {:.1} us)",
+        "eager, 6 ops calls",
+        us(eager),
+        us(eager_host)
+    );
+    println!(
+        "{:<44} {:>8.1} us   (host enqueue alone {:.1} us)",
+        "compiled program (Program::enqueue)",
+        us(whole),
+        us(whole_host)
+    );
+    println!(
+        "{:<44} {:>8.1} us",
+        "plain single-threaded CPU loop",
+        us(cpu)
+    );
+    println!(
+        "eager / compiled: {:.2}x (target <= 1.3x); compiled / CPU: {:.2}x",
+        us(eager) / us(whole),
+        us(whole) / us(cpu)
+    );
+}
+
+fn main() {
+    let runs = env_usize("KILN_BENCH_RUNS", 21).max(1);
+    let batch = env_usize("KILN_BENCH_BATCH", 32).max(1);
+    let device = Device::new(&DeviceOptions {
+        cache: CacheLocation::Disabled,
+        max_dispatches_per_submit: 1000,
+        ..DeviceOptions::default()
+    })
+    .expect("a Vulkan device");
+    println!("on {}", device.info().name);
+    op_costs(&device, runs);
+    mlp(&device, runs, batch);
+}
