@@ -102,8 +102,8 @@ impl<'a, 'm> Facts<'a, 'm> {
 
 /// The kernels of dispatch `d` (one, or two for a split reduction); adds
 /// the scratch buffers and host sizes they need to `buffers` and `shapes`.
-/// Stages: the dispatch's checks, its kernels' plans ([`plan_kernels`]),
-/// each plan's kernel ([`emit_planned`]).
+/// Stages: the dispatch's checks, its kernels' plans (`plan_kernels`),
+/// each plan's kernel (`emit_planned`).
 #[allow(
     clippy::too_many_arguments,
     reason = "the stages' results, each needed"
