@@ -11,7 +11,11 @@
 //! default: the device a context would pick), so that
 //! `kiln devices --target-env-only > dev.env` and then
 //! `kiln opt --update-vce --target-env @dev.env` compiles offline exactly as
-//! next to the device. `--json` prints an array of objects instead (keys:
+//! next to the device. With `--driver-facts` a second line carries the
+//! facts of its driver that no query reports (`#kiln.driver_facts<...>`,
+//! `DriverFacts::to_text`), so that `kiln compile --target-env @dev.env`
+//! chooses the same kernels as `kiln compile --device` there (with no
+//! tuned strategies). `--json` prints an array of objects instead (keys:
 //! `index`, `name`, `device_type`, `driver_name`, `driver_info`,
 //! `api_version`, `vendor_id`, `device_id`, `target_env`, `spirv_version`,
 //! `capabilities`, `extensions`, `limits`).
@@ -38,6 +42,10 @@ pub struct DevicesArgs {
     /// Print only the target env of one device (see `--device`).
     #[arg(long = "target-env-only")]
     pub target_env_only: bool,
+    /// With `--target-env-only`: a second line with the facts of the
+    /// device's driver (what `kiln compile --device` assumes).
+    #[arg(long = "driver-facts", requires = "target_env_only")]
+    pub driver_facts: bool,
     /// The device: an index, a part of its name, or `default` (the device
     /// a context picks; `KILN_DEVICE` applies). Without it, `kiln devices`
     /// lists every device.
@@ -63,6 +71,10 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome> {
         for d in &devices {
             out.push_str(&env_text(&d.target_env(), args.mlir));
             out.push('\n');
+            if args.driver_facts {
+                out.push_str(&driver_facts(d).to_text());
+                out.push('\n');
+            }
         }
         out
     } else if args.json {
@@ -79,6 +91,20 @@ pub fn run(args: &DevicesArgs) -> Result<Outcome> {
     };
     crate::input::write_output(std::path::Path::new("-"), text.as_bytes())?;
     Ok(Outcome::Success)
+}
+
+/// The facts of `d`'s driver, as `kiln compile --device` assumes them
+/// (`kiln_runtime::target::target_of`, the one place they are assembled).
+fn driver_facts(d: &DeviceQuery) -> kiln_core::codegen::DriverFacts {
+    let s = &d.summary;
+    kiln_runtime::target::target_of(
+        d.target_env(),
+        &s.name,
+        s.driver_name.as_deref(),
+        d.limits.max_texel_buffer_elements.into(),
+        kiln_core::codegen::strategy::Tuning::default(),
+    )
+    .facts
 }
 
 /// The env in kiln's lossless syntax (`spirv.` prefix, limits as a

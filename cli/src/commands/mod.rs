@@ -124,8 +124,22 @@ fn prefix_lines(name: &str, text: &str) -> String {
 }
 
 /// A `--target-env` argument: target env text, or `@FILE` to read it from
-/// FILE. Errors name the file or the option.
+/// FILE (a driver-facts line in it left out: see [`parse_target`]).
+/// Errors name the file or the option.
 pub fn parse_target_env(arg: &str) -> Result<kiln_core::target::TargetEnv> {
+    parse_target(arg).map(|(env, _)| env)
+}
+
+/// A `--target-env` argument with the driver facts its text may carry on
+/// a line of its own after the env (`#kiln.driver_facts<...>`, what
+/// `kiln devices --target-env-only --driver-facts` prints); `None` where
+/// it carries none.
+pub fn parse_target(
+    arg: &str,
+) -> Result<(
+    kiln_core::target::TargetEnv,
+    Option<kiln_core::codegen::DriverFacts>,
+)> {
     let (text, origin) = match arg.strip_prefix('@') {
         Some(file) => (
             std::fs::read_to_string(file)
@@ -134,9 +148,25 @@ pub fn parse_target_env(arg: &str) -> Result<kiln_core::target::TargetEnv> {
         ),
         None => (arg.to_string(), "--target-env".to_string()),
     };
-    text.trim()
+    let prefix = kiln_core::codegen::DriverFacts::TEXT_PREFIX;
+    let mut facts = None;
+    let mut env = String::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with(prefix) {
+            if facts.is_some() {
+                anyhow::bail!("{origin}: driver facts given twice");
+            }
+            facts = Some(line.parse().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?);
+        } else {
+            env.push_str(line);
+            env.push('\n');
+        }
+    }
+    let env = env
+        .trim()
         .parse()
-        .map_err(|e| anyhow::anyhow!("{origin}: invalid target env: {e}"))
+        .map_err(|e| anyhow::anyhow!("{origin}: invalid target env: {e}"))?;
+    Ok((env, facts))
 }
 
 /// A Vulkan context on the device `--device` selects (the default device

@@ -15,7 +15,8 @@
 //!   `--form-dispatch-regions`, `--bufferize`, `--explain` (strategies),
 //!   `--tensor-to-kernels` (the memref-level kernels, MLIR text).
 //!
-//! The target: `--target-env`, else `--device`'s env (with its driver's
+//! The target: `--target-env` (with the driver facts its file may carry,
+//! `kiln devices --target-env-only --driver-facts`), else `--device`'s env (with its driver's
 //! facts and the strategies `kiln tune` measured on it), else the file's declared `spirv.target_env`, else MLIR's
 //! default env (Vulkan, SPIR-V 1.0, `Shader`); offline, the loop cap of
 //! lavapipe is assumed.
@@ -59,9 +60,10 @@ pub fn target_for(
     device: Option<&str>,
 ) -> Result<CodegenTarget> {
     if let Some(text) = target_env {
+        let (env, facts) = super::parse_target(text)?;
         return Ok(CodegenTarget::new(
-            super::parse_target_env(text)?,
-            DriverFacts::conservative(),
+            env,
+            facts.unwrap_or_else(DriverFacts::conservative),
         ));
     }
     if let Some(sel) = device {

@@ -279,3 +279,87 @@ fn unknown_device_is_an_error() {
         "{err}"
     );
 }
+
+/// The `.spv` files of `kiln compile PROGRAM -o DIR FLAGS` (no tuned
+/// strategies: an empty cache), by name.
+fn compiled_kernels(
+    program: &std::path::Path,
+    dir: &std::path::Path,
+    flags: &[&str],
+) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let out = dir.join("out");
+    let _ = std::fs::remove_dir_all(&out);
+    let (program, out_arg) = (program.display().to_string(), out.display().to_string());
+    let mut args = vec!["compile", program.as_str(), "-o", out_arg.as_str()];
+    args.extend(flags);
+    let (code, _, err) = common::run(
+        common::kiln_cmd()
+            .args(&args)
+            .env_remove("KILN_DEVICE")
+            .env("KILN_CACHE_DIR", dir.join("cache")),
+        b"",
+    );
+    assert_eq!(code, 0, "kiln {}: {err}", args.join(" "));
+    std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "spv"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect()
+}
+
+/// A target env file saved with `--driver-facts` carries lavapipe's
+/// driver facts, so `kiln compile --target-env @FILE` emits the very
+/// kernels `kiln compile --device 0` does (texel reads, word stores, the
+/// strategies of a device whose barriers serialize); without the facts
+/// line the same env compiles other kernels.
+#[test]
+fn saved_env_with_driver_facts_compiles_the_device_kernels() {
+    let dir = common::scratch("devices-facts");
+    let text = kiln_ok(
+        &[
+            "devices",
+            "--target-env-only",
+            "--driver-facts",
+            "--device",
+            "0",
+        ],
+        "",
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "env and facts: {text}");
+    assert!(lines[1].starts_with("#kiln.driver_facts<"), "{text}");
+    assert!(lines[1].contains("barriers_serialize"), "{text}");
+    let with_facts = dir.join("with-facts.env");
+    std::fs::write(&with_facts, &text).unwrap();
+    let env_only = dir.join("env-only.env");
+    std::fs::write(&env_only, format!("{}\n", lines[0])).unwrap();
+    let (with_facts, env_only) = (
+        format!("@{}", with_facts.display()),
+        format!("@{}", env_only.display()),
+    );
+    let programs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/programs");
+    let mut differ_without = 0;
+    for name in ["add_16m.mlir", "matmul_512.mlir", "softmax_1024x4096.mlir"] {
+        let program = programs.join(name);
+        let device = compiled_kernels(&program, &dir, &["--device", "0"]);
+        let offline = compiled_kernels(&program, &dir, &["--target-env", &with_facts]);
+        assert!(!device.is_empty(), "{name}: no kernels");
+        assert_eq!(
+            device.keys().collect::<Vec<_>>(),
+            offline.keys().collect::<Vec<_>>(),
+            "{name}"
+        );
+        for (kernel, words) in &device {
+            assert!(offline[kernel] == *words, "{name}: {kernel} differs");
+        }
+        if compiled_kernels(&program, &dir, &["--target-env", &env_only]) != device {
+            differ_without += 1;
+        }
+    }
+    assert_eq!(differ_without, 3, "the facts steer every one of them");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -60,4 +60,4 @@ pub use program::{
     CompiledDispatch, CompiledFunction, CompiledKernel, CompiledProgram, ConstantData, Param,
     ResultRef,
 };
-pub use target::{CodegenTarget, DriverFacts};
+pub use target::{CodegenTarget, DriverFacts, DriverFactsError};

@@ -80,6 +80,101 @@ impl DriverFacts {
     }
 }
 
+/// A [`DriverFacts`] text that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid driver facts `{text}`: {why}")]
+pub struct DriverFactsError {
+    /// The text.
+    pub text: String,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+impl DriverFacts {
+    /// The prefix of the text form.
+    pub const TEXT_PREFIX: &'static str = "#kiln.driver_facts<";
+
+    /// The facts as text, one line that [`str::parse`] reads back:
+    /// `#kiln.driver_facts<loop_iteration_cap = 65535, barriers_serialize,
+    /// texel_reads = 134217728, word_stores>` (a flag that is false and a
+    /// limit that is unknown are left out). A target env file may carry
+    /// it on a line of its own after the env, so that a compile offline
+    /// makes the same choices as one next to the device.
+    pub fn to_text(&self) -> String {
+        let mut items = Vec::new();
+        if let Some(cap) = self.loop_iteration_cap {
+            items.push(format!("loop_iteration_cap = {cap}"));
+        }
+        if self.barriers_serialize {
+            items.push("barriers_serialize".to_string());
+        }
+        if let Some(texels) = self.texel_reads {
+            items.push(format!("texel_reads = {texels}"));
+        }
+        if self.word_stores {
+            items.push("word_stores".to_string());
+        }
+        format!("{}{}>", Self::TEXT_PREFIX, items.join(", "))
+    }
+}
+
+impl std::str::FromStr for DriverFacts {
+    type Err = DriverFactsError;
+
+    fn from_str(text: &str) -> Result<DriverFacts, DriverFactsError> {
+        let err = |why: String| DriverFactsError {
+            text: text.to_string(),
+            why,
+        };
+        let body = text
+            .trim()
+            .strip_prefix(Self::TEXT_PREFIX)
+            .and_then(|t| t.strip_suffix('>'))
+            .ok_or_else(|| err(format!("expected {}...>", Self::TEXT_PREFIX)))?;
+        let mut facts = DriverFacts {
+            loop_iteration_cap: None,
+            barriers_serialize: false,
+            texel_reads: None,
+            word_stores: false,
+        };
+        let mut seen = Vec::new();
+        for item in body.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (key, value) = match item.split_once('=') {
+                Some((k, v)) => (k.trim(), Some(v.trim())),
+                None => (item, None),
+            };
+            if seen.contains(&key) {
+                return Err(err(format!("`{key}` given twice")));
+            }
+            seen.push(key);
+            let number = |what: &str| -> Result<u64, DriverFactsError> {
+                value
+                    .ok_or_else(|| err(format!("`{what}` needs a value (`{what} = N`)")))?
+                    .parse::<u64>()
+                    .map_err(|e| err(format!("`{what}`: {e}")))
+            };
+            let flag = |what: &str| match value {
+                None => Ok(true),
+                Some(_) => Err(err(format!("`{what}` is a flag, without a value"))),
+            };
+            match key {
+                "loop_iteration_cap" => {
+                    let cap = number(key)?;
+                    facts.loop_iteration_cap = Some(
+                        u32::try_from(cap)
+                            .map_err(|_| err(format!("`{key}` {cap} exceeds 2^32 - 1")))?,
+                    );
+                }
+                "barriers_serialize" => facts.barriers_serialize = flag(key)?,
+                "texel_reads" => facts.texel_reads = Some(number(key)?),
+                "word_stores" => facts.word_stores = flag(key)?,
+                _ => return Err(err(format!("unknown fact `{key}`"))),
+            }
+        }
+        Ok(facts)
+    }
+}
+
 impl Default for DriverFacts {
     fn default() -> Self {
         Self::conservative()
@@ -227,4 +322,57 @@ pub fn bounded_env(device: &TargetEnv, declared: &TargetEnv) -> TargetEnv {
         .max_compute_shared_memory_size
         .min(d.max_compute_shared_memory_size);
     env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn driver_facts_text_round_trips_and_errors_name_the_fact() {
+        let lavapipe = DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", None);
+        assert_eq!(
+            lavapipe.to_text(),
+            "#kiln.driver_facts<loop_iteration_cap = 65535, barriers_serialize, \
+             texel_reads = 134217728, word_stores>"
+        );
+        let gpu = DriverFacts::for_driver("NVIDIA H200", Some("NVIDIA"));
+        assert_eq!(gpu.to_text(), "#kiln.driver_facts<>");
+        for facts in [lavapipe, gpu, DriverFacts::conservative()] {
+            assert_eq!(facts.to_text().parse::<DriverFacts>(), Ok(facts));
+        }
+        let parsed: DriverFacts = " #kiln.driver_facts< word_stores ,texel_reads=16 > "
+            .parse()
+            .unwrap();
+        assert_eq!(parsed.texel_reads, Some(16));
+        assert!(parsed.word_stores && !parsed.barriers_serialize);
+        assert_eq!(parsed.loop_iteration_cap, None);
+        for (text, why) in [
+            ("word_stores", "expected #kiln.driver_facts<"),
+            ("#kiln.driver_facts<fast>", "unknown fact `fast`"),
+            (
+                "#kiln.driver_facts<texel_reads>",
+                "`texel_reads` needs a value",
+            ),
+            (
+                "#kiln.driver_facts<word_stores = 1>",
+                "`word_stores` is a flag",
+            ),
+            (
+                "#kiln.driver_facts<texel_reads = x>",
+                "`texel_reads`: invalid digit",
+            ),
+            (
+                "#kiln.driver_facts<loop_iteration_cap = 4294967296>",
+                "exceeds 2^32 - 1",
+            ),
+            (
+                "#kiln.driver_facts<word_stores, word_stores>",
+                "`word_stores` given twice",
+            ),
+        ] {
+            let e = text.parse::<DriverFacts>().unwrap_err().to_string();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+    }
 }

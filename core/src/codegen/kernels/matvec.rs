@@ -25,8 +25,8 @@ use super::super::combine::combiners;
 use super::super::error::CodegenError;
 use super::super::regions::DispatchRegion;
 use super::super::strategy::{Combine, DispatchShape};
-use super::dispatch::{root_point, stores};
 use super::emitter::Emitter;
+use super::point::{root_point, stores};
 
 /// Emits the slices of the invocation's workgroup `wgi`.
 pub(super) fn emit_row_slices(

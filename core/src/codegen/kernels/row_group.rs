@@ -30,8 +30,8 @@ use super::super::error::CodegenError;
 use super::super::regions::DispatchRegion;
 use super::super::row_group::{RowOutput, RowRoot};
 use super::super::strategy::Combine;
-use super::dispatch::stores;
 use super::emitter::Emitter;
+use super::point::stores;
 use super::vector::VectorGroup;
 
 /// The most groups of 4 elements of a row one invocation holds in

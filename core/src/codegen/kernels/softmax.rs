@@ -15,8 +15,8 @@ use super::super::error::CodegenError;
 use super::super::host::Size;
 use super::super::regions::DispatchRegion;
 use super::super::strategy::Combine;
-use super::dispatch::stores;
 use super::emitter::{Emitter, Key};
+use super::point::stores;
 use super::tile::ceil_div;
 
 /// How far a softmax row's elements may pass the reference point of the

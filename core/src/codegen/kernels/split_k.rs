@@ -25,8 +25,8 @@ use super::super::combine::{combiners, Combiner};
 use super::super::error::CodegenError;
 use super::super::regions::DispatchRegion;
 use super::super::strategy::DispatchShape;
-use super::dispatch::{root_point, stores};
 use super::emitter::Emitter;
+use super::point::{root_point, stores};
 
 /// The slices of a split tile kernel.
 #[derive(Clone, Debug)]

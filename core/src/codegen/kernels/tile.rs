@@ -33,8 +33,8 @@ use crate::kernel::KValue;
 use super::super::error::CodegenError;
 use super::super::regions::DispatchRegion;
 use super::super::strategy::{DispatchShape, TILE_DEPTH};
-use super::dispatch::{root_point, stores};
 use super::emitter::Emitter;
+use super::point::{root_point, stores};
 use super::split_k::Slices;
 use super::vector::VectorGroup;
 

@@ -23,8 +23,8 @@ use super::super::error::CodegenError;
 use super::super::host::Size;
 use super::super::regions::DispatchRegion;
 use super::super::strategy::DispatchShape;
-use super::dispatch::stores;
 use super::emitter::{Emitter, Key};
+use super::point::stores;
 
 /// The group of 4 points being emitted: points whose coordinates differ
 /// only in the last, which is `base + j` for lane `j` (`base` a multiple

@@ -1,6 +1,6 @@
 //! Matrix x vector: [`Distribution::RowSlices`], one output row per slice
 //! of a workgroup, for contractions that stream rows
-//! ([`DispatchShape::streams_rows`]: `[M,K] x [K]`, `[M,K] x [K,1]`, batch
+//! ([`RowStream::WithVector`](super::RowStream): `[M,K] x [K]`, `[M,K] x [K,1]`, batch
 //! matvecs, a matmul with one output dimension of extent 1 whose reduced
 //! operand is contiguous along the reduction).
 //!
@@ -12,7 +12,7 @@
 //! then one subgroup), else by a workgroup-memory tree within the slice.
 //!
 //! Row reductions with no vector (a row sum or maximum,
-//! [`DispatchShape::sums_rows`]) take a row per invocation read as vec4
+//! [`RowStream::Alone`](super::RowStream)) take a row per invocation read as vec4
 //! where the device is a CPU (lavapipe: the first stage of the two-stage
 //! 16M sum, 4096 rows of 4096, went from 9.9-11.8 to 7.5-9.8 ms of GPU
 //! time, near the read-sum limit); on GPUs they keep a workgroup per row.
@@ -30,7 +30,9 @@ use crate::tensor::types::ElemType;
 use super::super::host::Size;
 use super::super::regions::OpFamily;
 use super::super::target::CodegenTarget;
-use super::{Choice, Combine, DispatchShape, Distribution, ReductionStrategy, Strategy};
+use super::{
+    Choice, Combine, DispatchShape, Distribution, Fold, ReductionStrategy, RowStream, Strategy,
+};
 
 /// Whether structured op `s` (loop extents `sizes`) streams rows: it has
 /// one reduction loop, a tensor input (the matrix; `tensor_input(k)` says
@@ -109,8 +111,8 @@ fn combine_of(target: &CodegenTarget, shape: &DispatchShape, slice: u32) -> Comb
 /// kernels check it against the loop budget at run time).
 fn row_length(shape: &DispatchShape) -> Option<Size> {
     let family = matches!(shape.family, OpFamily::Contraction | OpFamily::Reduction);
-    let rows = shape.streams_rows || shape.sums_rows;
-    (family && shape.combinable && rows).then_some(())?;
+    let rows = shape.row_stream.is_some();
+    (family && shape.fold == Fold::Combinable && rows).then_some(())?;
     shape.reduction.filter(|&k| k != Size::Static(0))
 }
 
@@ -206,7 +208,7 @@ pub(super) fn choose_row_slices(
     let cpu_like = target.facts.barriers_serialize
         || target.env.device.device_type == crate::target::DeviceType::Cpu;
     // Row sums on GPUs keep a workgroup per row (measured on an H200).
-    if shape.sums_rows && !cpu_like {
+    if shape.row_stream == Some(RowStream::Alone) && !cpu_like {
         return false;
     }
     let wg_of = |slice: u32| (4 * slice).clamp(64, 256).min(max_inv).max(slice);
@@ -231,7 +233,7 @@ pub(super) fn choose_row_slices(
             ", read as vec4 where a multiple of 4 at run time (past the loop budget, a dispatch per chunk)",
         ),
     };
-    let what = if shape.sums_rows {
+    let what = if shape.row_stream == Some(RowStream::Alone) {
         "row reduction"
     } else {
         "matrix x vector"
@@ -239,7 +241,7 @@ pub(super) fn choose_row_slices(
     s.reason = if slice == 1 {
         format!(
             "{what} ({rows_text} rows of {k_text}) where barriers serialize or the device is a CPU: a row per invocation{vec4}{}",
-            if shape.sums_rows { "" } else { ", the vector's loads uniform" }
+            if shape.row_stream == Some(RowStream::Alone) { "" } else { ", the vector's loads uniform" }
         )
     } else {
         format!(

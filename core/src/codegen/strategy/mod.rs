@@ -13,20 +13,30 @@
 
 mod choose;
 mod coop_matrix;
+mod elementwise;
 mod matvec;
+mod reduction;
 mod row_split;
+mod rows;
+mod seeds;
+mod shape;
 mod split_k;
+#[cfg(test)]
+mod tests;
+mod tiles;
 mod tuning;
 mod types;
 
 use std::fmt;
 
-pub use choose::{
-    candidates, choose, dispatch_shape, double_fills_half, loop_sizes, reduction_total,
-    DispatchShape,
-};
+pub use choose::{candidates, choose};
 pub use coop_matrix::{plain_matmul, MatmulTypes};
+pub use shape::{
+    dispatch_shape, loop_sizes, reduction_total, DispatchShape, Fold, OperandReuse, ReductionReads,
+    RowStream,
+};
 pub use split_k::{split_slices, MIN_SLICE};
+pub use tiles::double_fills_half;
 pub use tuning::{tuning_key, Choice, Tuning};
 pub use types::{type_reprs, TypeRepr};
 
@@ -171,7 +181,7 @@ pub enum Distribution {
         /// Subgroups per workgroup: rows x columns.
         subgroups: [u32; 2],
     },
-    /// Matrix x vector ([`DispatchShape::streams_rows`]): the workgroup's
+    /// Matrix x vector ([`RowStream::WithVector`]): the workgroup's
     /// invocations are cut into slices of `slice` consecutive
     /// invocations (a subgroup where the reduction combines by subgroup
     /// operations), each slice owns one point: its invocations stride

@@ -97,7 +97,7 @@ pub(super) fn apply(s: &mut Strategy, slices: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::choose::tests::{chosen, gpu, softmax_shape as softmax, with_native_f16};
+    use super::super::tests::{chosen, gpu, softmax_shape as softmax, with_native_f16};
     use super::super::{Combine, Distribution, ReductionStrategy};
     use super::*;
     use crate::codegen::target::DriverFacts;

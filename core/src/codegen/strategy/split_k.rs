@@ -13,8 +13,8 @@
 
 use super::super::host::Size;
 use super::super::target::CodegenTarget;
-use super::choose::{register_tile, shared_tile_pick, shared_tiles};
-use super::{DispatchShape, Distribution, ReductionStrategy, Strategy};
+use super::tiles::{register_tile, shared_tile_pick, shared_tiles};
+use super::{DispatchShape, Distribution, Fold, ReductionStrategy, Strategy};
 
 /// The fewest reduction iterations one slice runs (shorter slices spend
 /// more on the partials' round trip through memory than they save).
@@ -47,7 +47,10 @@ pub fn split_slices(total: u64, requested: u32) -> (u32, u64) {
 /// reduction of a static length over at least two point dimensions whose
 /// operands a tile shares, long enough for two slices.
 pub(super) fn splittable(shape: &DispatchShape) -> Option<u64> {
-    if !shape.combinable || !shape.tile_shares_loads || shape.points.len() < 2 {
+    if shape.fold != Fold::Combinable
+        || !shape.operands.tile_shares_loads()
+        || shape.points.len() < 2
+    {
         return None;
     }
     shape
@@ -184,7 +187,7 @@ mod tests {
     use crate::codegen::target::DriverFacts;
     use crate::target::DeviceType;
 
-    use super::super::choose::tests::{chosen, gpu, matmul_shape as matmul};
+    use super::super::tests::{chosen, gpu, matmul_shape as matmul};
 
     fn discrete() -> CodegenTarget {
         let mut t = gpu(1024, 49152);
@@ -245,7 +248,7 @@ mod tests {
         }
         // Not combinable or a dynamic reduction: no split.
         let mut shape = matmul(64, 16384, 64);
-        shape.combinable = false;
+        shape.fold = Fold::Serial;
         assert!(slices_of(&chosen(&t, &shape)).is_none());
         shape = matmul(64, 16384, 64);
         shape.reduction = Some(Size::Slot(0));

@@ -1,0 +1,363 @@
+//! The shape of a dispatch that its strategy is chosen from
+//! ([`DispatchShape`]): its points, its reduction, the element types it
+//! touches and how its root reads its operands.
+
+use crate::tensor::ops::{LinalgKind, OpKind};
+use crate::tensor::types::ElemType;
+use crate::tensor::{TOp, TValue};
+
+use super::super::analysis::FuncInfo;
+use super::super::combine::combiners;
+use super::super::host::Size;
+use super::super::regions::{DispatchRegion, FuncRegions, OpFamily, ValueFate};
+use super::super::shapes::Shapes;
+
+/// What a strategy is chosen from: the dispatch's iteration space and
+/// reduction, and the element types it touches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DispatchShape {
+    /// The op family.
+    pub family: OpFamily,
+    /// The sizes of the parallel iteration space (the points).
+    pub points: Vec<Size>,
+    /// Iterations of each point's reduction (the product of the root's
+    /// reduction loops; a softmax row's length).
+    pub reduction: Option<Size>,
+    /// How the reduction folds each output.
+    pub fold: Fold,
+    /// The element types the dispatch reads and writes.
+    pub elems: Vec<ElemType>,
+    /// The element types of the root's results: what its reduction
+    /// accumulates in (a 16-bit float rounds at every step).
+    pub acc_elems: Vec<ElemType>,
+    /// What a tile of the root's points shares of its operand loads.
+    pub operands: OperandReuse,
+    /// Where the tensors the root reads along its reduction have it.
+    pub reduction_reads: ReductionReads,
+    /// The element types of a plain matmul (a `linalg.matmul` alone, its
+    /// operands in memory; see [`super::plain_matmul`]), which may use
+    /// cooperative matrices.
+    pub coop_matmul: Option<super::MatmulTypes>,
+    /// How the root streams rows along its one reduction loop, where it
+    /// does (see `matvec::row_stream`).
+    pub row_stream: Option<RowStream>,
+    /// Passes over each row of a row-wise dispatch: 3 for softmax (max,
+    /// sum of exponentials, normalisation), a row group's row roots plus
+    /// one (a layer norm: 3); 0 for other families.
+    pub row_passes: u64,
+}
+
+/// How a reduction folds each output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// With one associative op (see `combine::combiners`): its partial
+    /// results may be combined in any order, across invocations and
+    /// workgroups.
+    Combinable,
+    /// Otherwise (or no reduction): in order, by one invocation.
+    Serial,
+}
+
+/// What the points of a register tile share of the root's operand loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperandReuse {
+    /// Nothing: every tensor the root reads is indexed by both of its
+    /// last two parallel loops (a pooling window, a row sum), or there are
+    /// fewer than two.
+    None,
+    /// A tensor the root reads is the same for several points of a
+    /// register tile: its indexing map leaves out one of the root's last
+    /// two parallel loops (a matmul's A and B, a convolution's input and
+    /// filter).
+    Tile,
+    /// As [`OperandReuse::Tile`], and the root is matmul-like for
+    /// workgroup-memory tiles: it has a reduction, and tensor inputs read
+    /// along it that leave out the last parallel loop (a matmul's A) and
+    /// the one before it (its B).
+    Staged,
+}
+
+impl OperandReuse {
+    /// Whether a register tile's points share loads.
+    pub fn tile_shares_loads(self) -> bool {
+        self != OperandReuse::None
+    }
+
+    /// Whether workgroup-memory tiles may stage both operands.
+    pub fn stages_operands(self) -> bool {
+        self == OperandReuse::Staged
+    }
+}
+
+/// Where the tensors the root reads along its reduction have it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReductionReads {
+    /// Every one in its last (contiguous) dimension: a row sum's rows, a
+    /// layer norm's. Consecutive invocations of one output's workgroup
+    /// then read consecutive elements.
+    Innermost,
+    /// Otherwise (a column sum), or none is read along it.
+    Strided,
+}
+
+/// How a root with one reduction loop streams rows: an input that every
+/// point reads its own row of, contiguous along the reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowStream {
+    /// With a vector read along the reduction (matrix x vector).
+    WithVector,
+    /// Its one input alone (a row sum, a row maximum); row slices take
+    /// it where the device is a CPU.
+    Alone,
+}
+
+impl DispatchShape {
+    /// The number of points, when static.
+    pub fn static_points(&self) -> Option<u64> {
+        self.points
+            .iter()
+            .try_fold(1u64, |acc, s| acc.checked_mul(s.fixed()?))
+    }
+}
+
+/// The sizes of `op`'s loops (structured ops).
+pub fn loop_sizes(info: &FuncInfo<'_>, shapes: &Shapes, op: TOp) -> Vec<Size> {
+    let Some(s) = info.structured.get(&op) else {
+        return Vec::new();
+    };
+    let operands: Vec<TValue> = s.operands().collect();
+    s.loop_sources()
+        .iter()
+        .map(|src| {
+            src.and_then(|(k, r)| shapes.of(operands[k]).get(r).copied())
+                .unwrap_or(Size::Static(0))
+        })
+        .collect()
+}
+
+/// The iterations of `op`'s reduction: the product of its reduction
+/// loops' sizes (1 for none).
+pub fn reduction_total(info: &FuncInfo<'_>, shapes: &mut Shapes, op: TOp) -> Size {
+    let Some(s) = info.structured.get(&op) else {
+        return Size::Static(1);
+    };
+    let red: Vec<Size> = s
+        .iterator_types
+        .iter()
+        .zip(loop_sizes(info, shapes, op))
+        .filter(|(t, _)| **t == crate::tensor::attr::IteratorType::Reduction)
+        .map(|(_, s)| s)
+        .collect();
+    shapes.host.product(&red)
+}
+
+/// The shape of dispatch `d`.
+pub fn dispatch_shape(
+    info: &FuncInfo<'_>,
+    regions: &FuncRegions,
+    shapes: &mut Shapes,
+    d: &DispatchRegion,
+) -> DispatchShape {
+    let m = info.m;
+    // A softmax root's dispatch runs over the softmax's rows, also where
+    // an elementwise epilogue is the dispatch's op.
+    let op = match d.root {
+        Some(r) if matches!(&m.op(r).kind, OpKind::Linalg(l) if matches!(l.kind, LinalgKind::Softmax { .. })) => {
+            r
+        }
+        _ => d.op,
+    };
+    let mut points: Vec<Size> = match (&m.op(op).kind, info.structured.get(&op)) {
+        (OpKind::Linalg(l), _) if matches!(l.kind, LinalgKind::Softmax { .. }) => {
+            let LinalgKind::Softmax { dimension } = l.kind else {
+                unreachable!()
+            };
+            let sh = shapes.of(m.op(op).results[0]);
+            sh.iter()
+                .enumerate()
+                .filter(|(i, _)| *i as u64 != dimension)
+                .map(|(_, &s)| s)
+                .collect()
+        }
+        (_, Some(s)) => {
+            let sizes = loop_sizes(info, shapes, op);
+            s.iterator_types
+                .iter()
+                .zip(sizes)
+                .filter(|(t, _)| **t == crate::tensor::attr::IteratorType::Parallel)
+                .map(|(_, s)| s)
+                .collect()
+        }
+        _ => m
+            .op(op)
+            .results
+            .first()
+            .map(|&r| shapes.of(r).to_vec())
+            .unwrap_or_default(),
+    };
+    let mut reduction = None;
+    let mut combinable = false;
+    let mut row_passes = 0;
+    if d.family == OpFamily::Normalization {
+        // Rows: the points without the last loop, which each row runs,
+        // as long as the longest of the row and the row roots'
+        // reductions (for the loop budget; they are the row's length in a
+        // layer norm).
+        reduction = points.pop();
+        for rr in &d.row_roots {
+            let total = reduction_total(info, shapes, rr.op);
+            if let (Some(Size::Static(a)), Size::Static(b)) = (reduction, total) {
+                reduction = Some(Size::Static(a.max(b)));
+            }
+        }
+        combinable = true;
+        row_passes = d.row_roots.len() as u64 + 1;
+    }
+    let mut tile_shares_loads = false;
+    let mut stages_operands = false;
+    let mut reduction_innermost = false;
+    let mut row_stream = None;
+    if let Some(s) = d.root.and_then(|r| info.structured.get(&r)) {
+        let sizes = d
+            .root
+            .map(|r| loop_sizes(info, shapes, r))
+            .unwrap_or_default();
+        let rows = super::matvec::row_stream(s, |k| m.value_kind(s.inputs[k]).is_tensor(), &sizes);
+        row_stream = rows.map(|with_vector| {
+            if with_vector {
+                RowStream::WithVector
+            } else {
+                RowStream::Alone
+            }
+        });
+        let is_reduction =
+            |l: u32| s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Reduction;
+        let mut reading = s
+            .inputs
+            .iter()
+            .enumerate()
+            .filter(|&(k, &v)| {
+                m.value_kind(v).is_tensor()
+                    && (0..s.num_loops() as u32).any(|l| {
+                        is_reduction(l) && s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l))
+                    })
+            })
+            .map(|(k, _)| k)
+            .peekable();
+        reduction_innermost = reading.peek().is_some()
+            && reading.all(|k| {
+                s.indexing_maps[k].results.last().is_some_and(|e| {
+                    (0..s.num_loops() as u32).any(|l| is_reduction(l) && e.uses_dim(l))
+                })
+            });
+        let parallel: Vec<u32> = (0..s.num_loops() as u32)
+            .filter(|&l| {
+                s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Parallel
+            })
+            .collect();
+        if let [.., rows, cols] = parallel[..] {
+            tile_shares_loads = s.inputs.iter().enumerate().any(|(k, &v)| {
+                let uses = |l| s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l));
+                m.value_kind(v).is_tensor() && (!uses(rows) || !uses(cols))
+            });
+            let reductions: Vec<u32> = (0..s.num_loops() as u32)
+                .filter(|l| !parallel.contains(l))
+                .collect();
+            let side = |leaves_out: u32, keeps: u32| {
+                s.inputs.iter().enumerate().any(|(k, &v)| {
+                    let uses = |l| s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l));
+                    m.value_kind(v).is_tensor()
+                        && uses(keeps)
+                        && !uses(leaves_out)
+                        && reductions.iter().any(|&r| uses(r))
+                })
+            };
+            stages_operands = !reductions.is_empty() && side(cols, rows) && side(rows, cols);
+        }
+    }
+    if let Some(root) = d.root {
+        match &m.op(root).kind {
+            OpKind::Linalg(l) if matches!(l.kind, LinalgKind::Softmax { .. }) => {
+                let LinalgKind::Softmax { dimension } = l.kind else {
+                    unreachable!()
+                };
+                reduction = shapes
+                    .of(m.op(root).results[0])
+                    .get(dimension as usize)
+                    .copied();
+                row_passes = 3;
+            }
+            _ => {
+                if let Some(s) = info.structured.get(&root) {
+                    reduction = Some(reduction_total(info, shapes, root));
+                    combinable = combiners(m, s).is_some();
+                }
+            }
+        }
+    }
+    // Element types touched: the stored values, the root's and the op's
+    // operands (what the kernel reads comes from these).
+    let mut elems = Vec::new();
+    let mut add = |e: ElemType| {
+        if !elems.contains(&e) {
+            elems.push(e);
+        }
+    };
+    for v in d
+        .stored
+        .iter()
+        .chain(d.row_outputs.iter().map(|o| &o.value))
+    {
+        add(m.value_kind(*v).elem());
+    }
+    let row_roots = d.row_roots.iter().map(|r| Some(r.op));
+    for op in [Some(d.op), d.root].into_iter().chain(row_roots).flatten() {
+        for &v in &m.op(op).operands {
+            if m.value_kind(v).is_tensor() {
+                add(m.value_kind(v).elem());
+            }
+        }
+    }
+    for f in super::super::regions::fused_ops(info, regions, d.op) {
+        for &v in m.op(f).operands.iter().chain(&m.op(f).results) {
+            if m.value_kind(v).is_tensor() && !matches!(regions.fate(v), ValueFate::Dead) {
+                add(m.value_kind(v).elem());
+            }
+        }
+    }
+    let acc_elems = d
+        .root
+        .map(|r| {
+            m.op(r)
+                .results
+                .iter()
+                .map(|&v| m.value_kind(v).elem())
+                .collect()
+        })
+        .unwrap_or_default();
+    DispatchShape {
+        family: d.family,
+        points,
+        reduction,
+        fold: if combinable {
+            Fold::Combinable
+        } else {
+            Fold::Serial
+        },
+        elems,
+        acc_elems,
+        operands: match (stages_operands, tile_shares_loads) {
+            (true, _) => OperandReuse::Staged,
+            (false, true) => OperandReuse::Tile,
+            (false, false) => OperandReuse::None,
+        },
+        reduction_reads: if reduction_innermost {
+            ReductionReads::Innermost
+        } else {
+            ReductionReads::Strided
+        },
+        coop_matmul: super::plain_matmul(info, regions, d),
+        row_stream,
+        row_passes,
+    }
+}
