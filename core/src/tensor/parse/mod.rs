@@ -15,9 +15,12 @@
 //! their dialect; when a program uses several, the error lists every one
 //! with its line ([`unsupported`]).
 
+mod affine_ops;
 mod attrs;
 mod linalg;
+mod ml_program;
 mod ops;
+mod rewrite;
 mod tensor_ops;
 mod types;
 mod unsupported;
@@ -25,7 +28,7 @@ mod unsupported;
 use std::collections::HashMap;
 
 use super::affine::AffineMap;
-use super::entity::{TBlock, TType, TValue};
+use super::entity::{TBlock, TOp, TType, TValue};
 use super::error::TensorParseError;
 use super::module::TensorModule;
 use super::ops::OpKind;
@@ -70,6 +73,9 @@ pub(crate) struct ParsedOp {
     pub operands: Vec<TValue>,
     pub results: Vec<TType>,
     pub regions: Vec<TBlock>,
+    /// Ops created for a rewrite at import (detached, in order), placed
+    /// before the op itself; the op may use their results.
+    pub before: Vec<TOp>,
 }
 
 impl ParsedOp {
@@ -79,6 +85,7 @@ impl ParsedOp {
             operands,
             results,
             regions: Vec::new(),
+            before: Vec::new(),
         }
     }
 }
@@ -91,6 +98,8 @@ pub(crate) struct Parser<'a> {
     scopes: Vec<Scope>,
     pub(crate) attr_aliases: HashMap<String, AliasValue>,
     pub(crate) type_aliases: HashMap<String, TType>,
+    /// `ml_program.global` initial values by name.
+    pub(crate) globals: HashMap<String, super::attr::ConstAttr>,
 }
 
 impl<'a> TokenParser<'a> for Parser<'a> {
@@ -113,6 +122,7 @@ impl<'a> Parser<'a> {
             scopes: Vec::new(),
             attr_aliases: HashMap::new(),
             type_aliases: HashMap::new(),
+            globals: HashMap::new(),
         })
     }
 
@@ -265,6 +275,7 @@ impl<'a> Parser<'a> {
     fn parse_top_item(&mut self) -> PResult<()> {
         match self.peek() {
             TokKind::Ident("func.func") => self.parse_func(),
+            TokKind::Ident("ml_program.global") => self.parse_global(),
             TokKind::Ident(name) => {
                 let name = name.to_string();
                 self.err(format!(
@@ -556,6 +567,9 @@ impl<'a> Parser<'a> {
         };
         self.bump()?;
         let parsed = self.parse_op_body(&name, loc)?;
+        for op in parsed.before {
+            self.m.append_op(block, op);
+        }
         let op = self.m.create_op(
             parsed.kind,
             parsed.operands,
