@@ -20,6 +20,7 @@ mod attrs;
 mod linalg;
 mod ml_program;
 mod ops;
+mod resources;
 mod rewrite;
 mod tensor_ops;
 mod types;
@@ -46,7 +47,10 @@ type AttrDict = Vec<(String, String)>;
 /// not verified: call [`verify`](super::verify()) (or use
 /// [`load`](super::load)).
 pub fn parse(src: &str) -> Result<TensorModule, TensorParseError> {
+    let (src, blobs) = resources::split_resources(src)?;
+    let src = src.as_str();
     let mut p = Parser::new(src)?;
+    p.resources = blobs;
     match p.parse_top() {
         Ok(()) => Ok(p.m),
         Err(e) => Err(unsupported::with_all_unsupported(src, e)),
@@ -100,6 +104,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) type_aliases: HashMap<String, TType>,
     /// `ml_program.global` initial values by name.
     pub(crate) globals: HashMap<String, super::attr::ConstAttr>,
+    /// The blobs of the `{-# dialect_resources #-}` section.
+    pub(crate) resources: resources::Blobs,
 }
 
 impl<'a> TokenParser<'a> for Parser<'a> {
@@ -123,6 +129,7 @@ impl<'a> Parser<'a> {
             attr_aliases: HashMap::new(),
             type_aliases: HashMap::new(),
             globals: HashMap::new(),
+            resources: resources::Blobs::new(),
         })
     }
 
