@@ -182,7 +182,7 @@ impl Parser<'_> {
                     // A shape built by tensor.from_elements gives its
                     // element itself (a size the host computes, when it is
                     // one); another shape tensor is read at run time.
-                    let size = match self.from_elements_entry(shape, i) {
+                    let size = match self.shape_entry_of_from_elements(shape, i) {
                         Some(v) => v,
                         None => {
                             let at = self.emit_index(&mut before, i as i64, loc);
@@ -215,7 +215,7 @@ impl Parser<'_> {
     }
 
     /// Operand `i` of the `tensor.from_elements` defining `v`, if it is one.
-    fn from_elements_entry(&self, v: TValue, i: usize) -> Option<TValue> {
+    fn shape_entry_of_from_elements(&self, v: TValue, i: usize) -> Option<TValue> {
         let ValueDef::Result { op, .. } = self.m.value(v).def else {
             return None;
         };
