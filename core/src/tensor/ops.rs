@@ -985,6 +985,8 @@ pub fn supported_ops(dialect: &str) -> Vec<String> {
                 "linalg.softmax",
                 "linalg.quantized_matmul",
                 "linalg.quantized_batch_matmul",
+                "linalg.conv_2d_ngchw_gfchw",
+                "linalg.conv_2d_ngchw_fgchw",
                 "linalg.yield",
                 "linalg.index",
             ]
@@ -1011,6 +1013,8 @@ pub fn supported_ops(dialect: &str) -> Vec<String> {
             "tensor.splat",
             "tensor.from_elements",
             "tensor.yield",
+            "tensor.reshape",
+            "tensor.generate",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -1020,6 +1024,16 @@ pub fn supported_ops(dialect: &str) -> Vec<String> {
             "util.unfoldable_constant".into(),
         ],
         "flow" => vec!["flow.tensor.dynamic_constant".into()],
+        "ml_program" => vec![
+            "ml_program.global".into(),
+            "ml_program.global_load".into(),
+            "ml_program.global_load_const".into(),
+        ],
+        "affine" => vec![
+            "affine.apply".into(),
+            "affine.max".into(),
+            "affine.min".into(),
+        ],
         "check" => [
             "check.expect_almost_eq",
             "check.expect_almost_eq_const",

@@ -623,6 +623,54 @@ pub fn quantized_matmul_generic(
     ))
 }
 
+/// `linalg.conv_2d_ngchw_gfchw` (`fgchw`: `linalg.conv_2d_ngchw_fgchw`),
+/// the grouped convolution torch-mlir writes for `groups > 1`, as the
+/// `linalg.generic` MLIR 19 generalizes it to: input `(N, G, C, H, W)`,
+/// filter `(G, F, C, KH, KW)` (`fgchw`: `(F, G, C, KH, KW)`), output
+/// `(N, G, F, OH, OW)`; loops `(n, g, f, oh, ow, c, kh, kw)`, the input read
+/// at `oh * stride + kh * dilation`; the body is a convolution's
+/// (`out + cast_signed(in) * cast_signed(filter)`). Returns the kind and the
+/// (detached) body.
+pub fn grouped_conv_generic(
+    m: &mut TensorModule,
+    fgchw: bool,
+    attrs: &ConvAttrs,
+    in_elems: &[ElemType],
+    out_elem: ElemType,
+) -> Result<(LinalgKind, TBlock), String> {
+    use AffineExpr::{Const, Dim};
+    use IteratorType::{Parallel as P, Reduction as R};
+    let [s0, s1] = conv_pair(&attrs.strides);
+    let [l0, l1] = conv_pair(&attrs.dilations);
+    let win = |out: u32, w: u32, s: i64, l: i64| {
+        AffineExpr::add(
+            AffineExpr::mul(Dim(out), Const(s)),
+            AffineExpr::mul(Dim(w), Const(l)),
+        )
+    };
+    let input = AffineMap::new(
+        8,
+        0,
+        vec![Dim(0), Dim(1), Dim(5), win(3, 6, s0, l0), win(4, 7, s1, l1)],
+    );
+    let filter = if fgchw {
+        AffineMap::select(8, &[2, 1, 5, 6, 7])
+    } else {
+        AffineMap::select(8, &[1, 2, 5, 6, 7])
+    };
+    let output = AffineMap::select(8, &[0, 1, 2, 3, 4]);
+    // The body of any 2-D convolution: the same element rules.
+    let kind = LinalgKind::Conv(ConvKind::Conv2dNchwFchw, attrs.clone());
+    let body = build_named_body(m, &kind, in_elems, &[out_elem])?;
+    Ok((
+        LinalgKind::Generic {
+            indexing_maps: vec![input, filter, output],
+            iterator_types: vec![P, P, P, P, P, R, R, R],
+        },
+        body,
+    ))
+}
+
 /// The binary functions of MLIR's OpDSL named ops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs, reason = "MLIR's BinaryFn of the same name")]

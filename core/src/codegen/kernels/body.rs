@@ -29,12 +29,17 @@ impl Emitter<'_, '_, '_> {
         arg_elem: ElemType,
         res_elem: ElemType,
     ) -> Result<KValue, CodegenError> {
-        match kind {
+        // The kernel ops carry the body op's location, so that an error of
+        // the lowering to SPIR-V names its line (not `<unknown>`).
+        self.b.set_location(self.c.info.m.op(op).loc);
+        let r = match kind {
             OpKind::Arith { op: a, .. } => self.arith(op, *a, args, arg_elem, res_elem),
             OpKind::Math { op: m, .. } => self.math(op, *m, args, res_elem),
             OpKind::OptimizationBarrier => Ok(args[0]),
             other => Err(self.unsupported(op, format!("'{}' in a kernel body", other.name()))),
-        }
+        };
+        self.b.set_location(self.loc);
+        r
     }
 
     /// A binary arith op the combiners use (`addf`, `maxsi`, ...).

@@ -437,6 +437,9 @@ impl Parser<'_> {
         if self.is_ident("dense") {
             return Ok(ConstAttr::Dense(self.parse_dense()?));
         }
+        if self.is_ident("dense_resource") {
+            return Ok(ConstAttr::Dense(self.parse_dense_resource()?));
+        }
         if let TokKind::Hash(name) = *self.peek() {
             if let Some(AliasValue::Text(pos)) = self.attr_aliases.get(name) {
                 let (pos, back) = (*pos, self.tok_end());
@@ -600,7 +603,12 @@ fn flatten(lit: &Lit, shape: &[u64], depth: usize, out: &mut Vec<Lit>) -> PResul
 
 /// Elements from `"0x..."` bytes: little-endian values of the element
 /// width (`i1`: bit-packed), or one value (a splat).
-fn hex_elements(bytes: &[u8], elem: ElemType, n: usize, loc: Location) -> PResult<Elements> {
+pub(crate) fn hex_elements(
+    bytes: &[u8],
+    elem: ElemType,
+    n: usize,
+    loc: Location,
+) -> PResult<Elements> {
     let Some(mut data) = Elements::zeros(elem, n) else {
         return perr(loc, format!("unsupported element type {elem}"));
     };

@@ -53,6 +53,9 @@ impl Parser<'_> {
             "quantized_matmul" | "quantized_batch_matmul" => {
                 return self.parse_quantized_matmul(short == "quantized_batch_matmul", loc)
             }
+            "conv_2d_ngchw_gfchw" | "conv_2d_ngchw_fgchw" => {
+                return self.parse_grouped_conv(short == "conv_2d_ngchw_fgchw", loc)
+            }
             _ => {}
         }
         let full = format!("linalg.{short}");
@@ -157,6 +160,58 @@ impl Parser<'_> {
         let (kind, body) = crate::tensor::structured::quantized_matmul_generic(
             &mut self.m,
             batch,
+            &in_elems,
+            out_elem,
+        )
+        .or_else(|e| self.err_at(loc, format!("'{name}' op {e}")))?;
+        let num_inputs = ops.inputs.len();
+        let operands = ops.inputs.into_iter().chain(ops.outputs).collect();
+        let mut p = ParsedOp::new(
+            OpKind::Linalg(LinalgOp { kind, num_inputs }),
+            operands,
+            results,
+        );
+        p.regions.push(body);
+        Ok(p)
+    }
+
+    /// `linalg.conv_2d_ngchw_gfchw` / `conv_2d_ngchw_fgchw` (grouped
+    /// convolution), read as the `linalg.generic` MLIR generalizes them to
+    /// (a rewrite at import, as for `quantized_matmul`).
+    fn parse_grouped_conv(&mut self, fgchw: bool, loc: Location) -> PResult<ParsedOp> {
+        let name = if fgchw {
+            "linalg.conv_2d_ngchw_fgchw"
+        } else {
+            "linalg.conv_2d_ngchw_gfchw"
+        };
+        let attrs = self.parse_conv_attrs(2)?;
+        let ops = self.parse_ins_outs()?;
+        let results = self.parse_arrow_results()?;
+        let in_elems: Vec<ElemType> = ops
+            .inputs
+            .iter()
+            .map(|&v| operand_elem(&self.m, v))
+            .collect();
+        let [_, _] = ops.inputs[..] else {
+            return self.err_at(loc, format!("'{name}' op expected two inputs"));
+        };
+        let [out] = ops.outputs[..] else {
+            return self.err_at(loc, format!("'{name}' op expected one output"));
+        };
+        let ranks_ok = ops.inputs.iter().chain(&ops.outputs).all(|&v| {
+            self.m
+                .value_kind(v)
+                .tensor_shape()
+                .is_some_and(|s| s.len() == 5)
+        });
+        if !ranks_ok {
+            return self.err_at(loc, format!("'{name}' op expects rank-5 tensor operands"));
+        }
+        let out_elem = operand_elem(&self.m, out);
+        let (kind, body) = crate::tensor::structured::grouped_conv_generic(
+            &mut self.m,
+            fgchw,
+            &attrs,
             &in_elems,
             out_elem,
         )

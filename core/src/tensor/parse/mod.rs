@@ -15,9 +15,13 @@
 //! their dialect; when a program uses several, the error lists every one
 //! with its line ([`unsupported`]).
 
+mod affine_ops;
 mod attrs;
 mod linalg;
+mod ml_program;
 mod ops;
+mod resources;
+mod rewrite;
 mod tensor_ops;
 mod types;
 mod unsupported;
@@ -25,7 +29,7 @@ mod unsupported;
 use std::collections::HashMap;
 
 use super::affine::AffineMap;
-use super::entity::{TBlock, TType, TValue};
+use super::entity::{TBlock, TOp, TType, TValue};
 use super::error::TensorParseError;
 use super::module::TensorModule;
 use super::ops::OpKind;
@@ -43,7 +47,10 @@ type AttrDict = Vec<(String, String)>;
 /// not verified: call [`verify`](super::verify()) (or use
 /// [`load`](super::load)).
 pub fn parse(src: &str) -> Result<TensorModule, TensorParseError> {
+    let (src, blobs) = resources::split_resources(src)?;
+    let src = src.as_str();
     let mut p = Parser::new(src)?;
+    p.resources = blobs;
     match p.parse_top() {
         Ok(()) => Ok(p.m),
         Err(e) => Err(unsupported::with_all_unsupported(src, e)),
@@ -70,6 +77,9 @@ pub(crate) struct ParsedOp {
     pub operands: Vec<TValue>,
     pub results: Vec<TType>,
     pub regions: Vec<TBlock>,
+    /// Ops created for a rewrite at import (detached, in order), placed
+    /// before the op itself; the op may use their results.
+    pub before: Vec<TOp>,
 }
 
 impl ParsedOp {
@@ -79,6 +89,7 @@ impl ParsedOp {
             operands,
             results,
             regions: Vec::new(),
+            before: Vec::new(),
         }
     }
 }
@@ -91,6 +102,10 @@ pub(crate) struct Parser<'a> {
     scopes: Vec<Scope>,
     pub(crate) attr_aliases: HashMap<String, AliasValue>,
     pub(crate) type_aliases: HashMap<String, TType>,
+    /// `ml_program.global` initial values by name.
+    pub(crate) globals: HashMap<String, super::attr::ConstAttr>,
+    /// The blobs of the `{-# dialect_resources #-}` section.
+    pub(crate) resources: resources::Blobs,
 }
 
 impl<'a> TokenParser<'a> for Parser<'a> {
@@ -113,6 +128,8 @@ impl<'a> Parser<'a> {
             scopes: Vec::new(),
             attr_aliases: HashMap::new(),
             type_aliases: HashMap::new(),
+            globals: HashMap::new(),
+            resources: resources::Blobs::new(),
         })
     }
 
@@ -265,6 +282,7 @@ impl<'a> Parser<'a> {
     fn parse_top_item(&mut self) -> PResult<()> {
         match self.peek() {
             TokKind::Ident("func.func") => self.parse_func(),
+            TokKind::Ident("ml_program.global") => self.parse_global(),
             TokKind::Ident(name) => {
                 let name = name.to_string();
                 self.err(format!(
@@ -556,6 +574,9 @@ impl<'a> Parser<'a> {
         };
         self.bump()?;
         let parsed = self.parse_op_body(&name, loc)?;
+        for op in parsed.before {
+            self.m.append_op(block, op);
+        }
         let op = self.m.create_op(
             parsed.kind,
             parsed.operands,

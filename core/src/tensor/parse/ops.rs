@@ -10,7 +10,8 @@ use crate::tensor::types::{ElemType, TypeKind};
 use crate::text::cursor::TokenParser;
 
 /// The dialects of the tensor IR.
-const DIALECTS: &str = "func, arith, math, linalg, tensor, util, flow, check, cf (assert)";
+const DIALECTS: &str =
+    "func, arith, math, linalg, tensor, util, flow, check, cf (assert), affine (apply, min, max), ml_program (global, global_load, global_load_const)";
 
 impl Parser<'_> {
     /// The rest of an op after its name.
@@ -63,6 +64,8 @@ impl Parser<'_> {
             }
             ("check", _) => self.parse_check(name, short, loc),
             ("cf", "assert") => self.parse_assert(),
+            ("affine", _) => self.parse_affine_op(name, short, loc),
+            ("ml_program", "global_load" | "global_load_const") => self.parse_global_load(name),
             ("util" | "flow" | "func", _) => self.unknown_op(name, dialect, loc),
             _ => self.err_at(
                 loc,

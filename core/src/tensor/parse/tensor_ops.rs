@@ -214,6 +214,8 @@ impl Parser<'_> {
                 self.check_types(&operands, &types, tloc)?;
                 Ok(ParsedOp::new(OpKind::TensorYield, operands, vec![]))
             }
+            "reshape" => self.parse_reshape(loc),
+            "generate" => self.parse_generate(loc),
             _ => self.unknown_op(name, "tensor", loc),
         }
     }

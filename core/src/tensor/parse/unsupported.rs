@@ -18,8 +18,17 @@ use crate::tensor::ops::supported_ops;
 use crate::text::lexer::{Lexer, TokKind};
 
 /// The dialects whose supported ops the scan accepts.
-const DIALECTS: [&str; 8] = [
-    "func", "arith", "math", "linalg", "tensor", "util", "flow", "check",
+const DIALECTS: [&str; 10] = [
+    "func",
+    "arith",
+    "math",
+    "linalg",
+    "tensor",
+    "util",
+    "flow",
+    "check",
+    "affine",
+    "ml_program",
 ];
 
 /// Ops the parser reads that are not in a dialect table.
