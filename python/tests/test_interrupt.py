@@ -4,6 +4,7 @@ compiles and ``_interruptible_sleep``, the tests' stand-in for a compile
 of known length, share the wait)."""
 
 import _thread
+import signal
 import threading
 import time
 
@@ -15,13 +16,20 @@ import models
 
 
 def test_ctrl_c_interrupts_a_long_wait():
-    timer = threading.Timer(0.2, _thread.interrupt_main)  # as Ctrl-C does
-    t0 = time.perf_counter()
-    timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        kiln._kiln._interruptible_sleep(30.0)
-    assert time.perf_counter() - t0 < 5.0
-    timer.join()
+    # A shell starts background jobs with SIGINT ignored (as CI's script
+    # runs pytest), and Python then installs no handler: interrupt_main
+    # would do nothing. Install Python's own, as an interactive run has.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer = threading.Timer(0.2, _thread.interrupt_main)  # as Ctrl-C does
+        t0 = time.perf_counter()
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            kiln._kiln._interruptible_sleep(30.0)
+        assert time.perf_counter() - t0 < 5.0
+        timer.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_the_wait_returns_the_work_and_sessions_still_compile():
