@@ -532,6 +532,10 @@ impl Former<'_, '_> {
                         .filter(|&c| self.is_epilogue(r, c))
                         .filter(|&c| !is_softmax(info, op) || self.is_softmax_epilogue(r, c))
                         .and_then(|c| self.owner_of(c))
+                        // The owner maps the root's point through its own
+                        // loops: a concat's dispatch has none (the root is
+                        // stored instead).
+                        .filter(|o| info.structured.contains_key(o))
                         .filter(|o| !self.has_root.contains(o) && !self.row_roots.contains_key(o));
                     if attach_to.is_none() {
                         // Or a row root of the dispatch that reads it?

@@ -426,3 +426,21 @@ func.func @concat_many_operands() {
         -676, 676, 525, 331, -511, 328, 73, 241, -396, 872, 768, -828]]> : tensor<3x200xi32>) : tensor<3x200xi32>
   return
 }
+
+func.func @concat_of_a_matmul_epilogue() {
+  %in1 = util.unfoldable_constant dense<[[0.1480573, 0.26578316, 0.0764019, 0.31257835]]> : tensor<1x4xf32>
+  %in2 = util.unfoldable_constant dense<[[-0.35720268, 0.7818526, 0.8234705],
+      [0.8406445, -0.64051765, -0.5073983],
+      [0.9227099, -0.5227264, 0.30294612],
+      [-0.83456045, -0.9666784, -0.5128088]]> : tensor<4x3xf32>
+  %in3 = util.unfoldable_constant dense<[[0.791733, -0.59358853, -0.1641475]]> : tensor<1x3xf32>
+  %cst1 = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<1x3xf32>
+  %f1 = linalg.fill ins(%cst1 : f32) outs(%e1 : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %mm1 = linalg.matmul ins(%in1, %in2 : tensor<1x4xf32>, tensor<4x3xf32>) outs(%f1 : tensor<1x3xf32>) -> tensor<1x3xf32>
+  %t1 = math.tanh %mm1 : tensor<1x3xf32>
+  %cat1 = tensor.concat dim(0) %t1, %in3 : (tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  check.expect_almost_eq_const(%cat1, dense<[[-0.019823464, -0.37701875, -0.14896755],
+      [0.791733, -0.59358853, -0.1641475]]> : tensor<2x3xf32>, atol 1.0e-05, rtol 0.0001) : tensor<2x3xf32>
+  return
+}

@@ -5517,6 +5517,19 @@ def _(F):
     f.expect_eq_const(concat(f, 1, cols[::-1], (3, 200)),
                       np.concatenate([m[:, lo:hi] for lo, hi in zip(cuts, cuts[1:])][::-1], axis=1))
 
+    # A concat of a matmul's element-wise epilogue (an LSTM's hidden states
+    # of both directions, as ONNX's bidirectional LSTM gives them): the
+    # matmul cannot be the prologue of a concat's dispatch (a concat has no
+    # loop point to map it through), so it is stored; kiln compile
+    # panicked on it ("no entry found for key").
+    f = F.fn('concat_of_a_matmul_epilogue')
+    a, b, c = f.rng.floats((1, 4), 'f32'), f.rng.floats((4, 3), 'f32'), f.rng.floats((1, 3), 'f32')
+    A, B, C = f.const(a, 'f32'), f.const(b, 'f32'), f.const(c, 'f32')
+    T = unary(f, 'math.tanh', mm(f, 'linalg.matmul', A, B, f.full(0.0, (1, 3), 'f32')))
+    f.expect_almost_eq_const(concat(f, 0, [T, C], (2, 3)),
+                             np.concatenate([np.tanh(f64(a) @ f64(b)), f64(c)]),
+                             atol=1e-5, rtol=1e-4)
+
 
 @testfile('splat.mlir', '''
 tensor.splat of a run-time scalar into static and dynamic shapes (sizes
