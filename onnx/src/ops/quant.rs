@@ -107,6 +107,27 @@ fn layout(n: &Node<'_>, x: &Value, p: &Value, axis: i64, block: i64) -> Result<L
 }
 
 /// `x` viewed as `shape` (unchanged when it already is).
+/// The layout of a (de)quantization's operands (`axis`, `block_size`)
+/// and the views of `x`, the scale and the zero point (if any) that an
+/// element-wise op reads them through, in that order.
+fn operand_views(
+    c: &mut Ctx<'_>,
+    n: &Node<'_>,
+    x: &Value,
+    scale: &Value,
+    zp: Option<&Value>,
+) -> Result<(Layout, Vec<Value>), crate::OnnxError> {
+    let l = layout(n, x, scale, n.int("axis", 1), n.int("block_size", 0)).map_err(|e| n.err(e))?;
+    let mut views = vec![
+        view(c, x, &l.x_view).map_err(|e| n.err(e))?,
+        view(c, scale, &l.p_view).map_err(|e| n.err(e))?,
+    ];
+    if let Some(z) = zp {
+        views.push(view(c, z, &l.p_view).map_err(|e| n.err(e))?);
+    }
+    Ok((l, views))
+}
+
 fn view(c: &mut Ctx<'_>, v: &Value, shape: &[u64]) -> Result<Value, String> {
     if v.static_shape().as_deref() == Some(shape) {
         return Ok(v.clone());
@@ -159,15 +180,8 @@ pub fn quantize_linear(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         return Err(n.err("the precision attribute is not supported"));
     }
     let (xt, st) = (x.dtype, scale.dtype);
-    let l = layout(n, x, scale, n.int("axis", 1), n.int("block_size", 0)).map_err(|e| n.err(e))?;
-    let xv = view(c, x, &l.x_view).map_err(|e| n.err(e))?;
-    let sv = view(c, scale, &l.p_view).map_err(|e| n.err(e))?;
-    let mut ins = vec![&xv, &sv];
-    let zv;
-    if let Some(z) = zp {
-        zv = view(c, z, &l.p_view).map_err(|e| n.err(e))?;
-        ins.push(&zv);
-    }
+    let (l, views) = operand_views(c, n, x, scale, zp)?;
+    let ins: Vec<&Value> = views.iter().collect();
     let zt = zp.map(|z| z.dtype);
     let y = c
         .elementwise(&ins, to, |bb, v| {
@@ -220,15 +234,8 @@ pub fn dequantize_linear(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         return Err(n.err("the scale and result must be floats"));
     }
     let (xt, st) = (x.dtype, scale.dtype);
-    let l = layout(n, x, scale, n.int("axis", 1), n.int("block_size", 0)).map_err(|e| n.err(e))?;
-    let xv = view(c, x, &l.x_view).map_err(|e| n.err(e))?;
-    let sv = view(c, scale, &l.p_view).map_err(|e| n.err(e))?;
-    let mut ins = vec![&xv, &sv];
-    let zv;
-    if let Some(z) = zp {
-        zv = view(c, z, &l.p_view).map_err(|e| n.err(e))?;
-        ins.push(&zv);
-    }
+    let (l, views) = operand_views(c, n, x, scale, zp)?;
+    let ins: Vec<&Value> = views.iter().collect();
     let zt = zp.map(|z| z.dtype);
     let f = DataType::Float;
     let y = c

@@ -178,10 +178,11 @@ fn add_broadcasts_like_numpy() {
     assert_close(&out[0], ADD_OUT, &[2, 3]);
 }
 
-#[test]
-fn gemm_with_transposed_weight_is_a_parameter() {
+/// `y = 0.5 * a @ w^T + 2 * c` with `w` (3x4) and `c` (3) as initializers
+/// and `a` (2x4) the one graph input: the model the weight tests share.
+fn gemm_with_weights() -> ModelProto {
     use expected::*;
-    let m = model(
+    model(
         vec![node(
             "Gemm",
             &["a", "w", "c"],
@@ -199,7 +200,13 @@ fn gemm_with_transposed_weight_is_a_parameter() {
             tensor_f32("c", &[3], GEMM_C),
         ],
         13,
-    );
+    )
+}
+
+#[test]
+fn gemm_with_transposed_weight_is_a_parameter() {
+    use expected::*;
+    let m = gemm_with_weights();
     let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
     let params: Vec<&str> = imp
         .args
@@ -530,25 +537,7 @@ fn npy_round_trip() {
 #[test]
 fn session_runs_again_without_uploading_weights() {
     use expected::*;
-    let m = model(
-        vec![node(
-            "Gemm",
-            &["a", "w", "c"],
-            &["y"],
-            vec![
-                attr_i("transB", 1),
-                attr_f("alpha", 0.5),
-                attr_f("beta", 2.0),
-            ],
-        )],
-        vec![vi("a", FLOAT, &[2, 4])],
-        vec![vi("y", FLOAT, &[2, 3])],
-        vec![
-            tensor_f32("w", &[3, 4], GEMM_B),
-            tensor_f32("c", &[3], GEMM_C),
-        ],
-        13,
-    );
+    let m = gemm_with_weights();
     let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
     let device = kiln_runtime::Device::new(&Default::default()).expect("a Vulkan device");
     let session = kiln_onnx::Session::new(&device, &imp).expect("compiles");
@@ -580,25 +569,7 @@ fn session_runs_again_without_uploading_weights() {
 fn session_run_feeds_takes_device_tensors() {
     use expected::*;
     use kiln_onnx::Feed;
-    let m = model(
-        vec![node(
-            "Gemm",
-            &["a", "w", "c"],
-            &["y"],
-            vec![
-                attr_i("transB", 1),
-                attr_f("alpha", 0.5),
-                attr_f("beta", 2.0),
-            ],
-        )],
-        vec![vi("a", FLOAT, &[2, 4])],
-        vec![vi("y", FLOAT, &[2, 3])],
-        vec![
-            tensor_f32("w", &[3, 4], GEMM_B),
-            tensor_f32("c", &[3], GEMM_C),
-        ],
-        13,
-    );
+    let m = gemm_with_weights();
     let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
     let device = kiln_runtime::Device::new(&Default::default()).expect("a Vulkan device");
     let session = kiln_onnx::Session::new(&device, &imp).expect("compiles");

@@ -4,8 +4,10 @@
 
 use crate::kernel::{KType, KValue};
 use crate::tensor::ops::{LinalgKind, OpKind};
+use crate::tensor::structured::Structured;
+use crate::tensor::TOp;
 
-use super::super::combine::combiners;
+use super::super::combine::{combiners, Combiner};
 use super::super::error::CodegenError;
 use super::super::host::Size;
 use super::super::regions::{DispatchRegion, OpFamily};
@@ -83,6 +85,27 @@ pub(super) enum Range {
 }
 
 /// The linear index of this invocation's workgroup.
+/// The dispatch's root, its structured form and the combiners that fold
+/// its reduction across invocations (an error, not a panic, where the plan
+/// and the dispatch disagree).
+fn combinable_root(
+    e: &Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+) -> Result<(TOp, Structured, Vec<Combiner>), CodegenError> {
+    let Some(root) = d.root else {
+        return Err(e.unsupported(d.op, "internal: a combining plan without a root"));
+    };
+    let info = e.c.info;
+    let s = info
+        .structured
+        .get(&root)
+        .ok_or_else(|| e.unsupported(root, "internal: not combinable"))?
+        .clone();
+    let cs =
+        combiners(info.m, &s).ok_or_else(|| e.unsupported(root, "internal: not combinable"))?;
+    Ok((root, s, cs))
+}
+
 fn workgroup_index(e: &mut Emitter<'_, '_, '_>) -> KValue {
     let bx = e.b.block_id("x");
     let by = e.b.block_id("y");
@@ -126,11 +149,7 @@ pub(super) fn emit_kernel(
             split,
             per_invocation,
         } => {
-            let root = d.root.expect("a root");
-            let info = e.c.info;
-            let s = info.structured[&root].clone();
-            let cs = combiners(info.m, &s)
-                .ok_or_else(|| e.unsupported(root, "internal: not combinable"))?;
+            let (root, s, cs) = combinable_root(e, d)?;
             let tid = e.b.thread_id("x");
             let wgi = workgroup_index(e);
             let (pidx, g, gk) = match split {
@@ -213,11 +232,7 @@ pub(super) fn emit_kernel(
             split,
             partials,
         } => {
-            let root = d.root.expect("a root");
-            let info = e.c.info;
-            let s = info.structured[&root].clone();
-            let cs = combiners(info.m, &s)
-                .ok_or_else(|| e.unsupported(root, "internal: not combinable"))?;
+            let (root, s, cs) = combinable_root(e, d)?;
             let tid = e.b.thread_id("x");
             let pidx = workgroup_index(e);
             let domain = e.sizes(&shape.points);

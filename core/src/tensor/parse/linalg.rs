@@ -6,6 +6,7 @@ use super::{PResult, ParsedOp, Parser};
 use crate::ir::Location;
 use crate::tensor::attr::{FastMath, Overflow};
 use crate::tensor::entity::{TBlock, TType, TValue};
+use crate::tensor::module::TensorModule;
 use crate::tensor::ops::{
     ArithOp, ContractionKind, ConvAttrs, ConvKind, ElementwiseKind, LinalgKind, LinalgOp, MathOp,
     OpKind,
@@ -148,6 +149,25 @@ impl Parser<'_> {
         } else {
             "linalg.quantized_matmul"
         };
+        self.as_generic(name, loc, ops, results, |m, ins, out| {
+            crate::tensor::structured::quantized_matmul_generic(m, batch, ins, out)
+        })
+    }
+
+    /// A named op read as the `linalg.generic` that `build` makes from the
+    /// operands' element types (inputs, then the one output's).
+    fn as_generic(
+        &mut self,
+        name: &str,
+        loc: Location,
+        ops: Operands,
+        results: Vec<TType>,
+        build: impl FnOnce(
+            &mut TensorModule,
+            &[ElemType],
+            ElemType,
+        ) -> Result<(LinalgKind, TBlock), String>,
+    ) -> PResult<ParsedOp> {
         let in_elems: Vec<ElemType> = ops
             .inputs
             .iter()
@@ -157,13 +177,8 @@ impl Parser<'_> {
             return self.err_at(loc, format!("'{name}' op expected one output"));
         };
         let out_elem = operand_elem(&self.m, out);
-        let (kind, body) = crate::tensor::structured::quantized_matmul_generic(
-            &mut self.m,
-            batch,
-            &in_elems,
-            out_elem,
-        )
-        .or_else(|e| self.err_at(loc, format!("'{name}' op {e}")))?;
+        let (kind, body) = build(&mut self.m, &in_elems, out_elem)
+            .or_else(|e| self.err_at(loc, format!("'{name}' op {e}")))?;
         let num_inputs = ops.inputs.len();
         let operands = ops.inputs.into_iter().chain(ops.outputs).collect();
         let mut p = ParsedOp::new(
@@ -187,15 +202,10 @@ impl Parser<'_> {
         let attrs = self.parse_conv_attrs(2)?;
         let ops = self.parse_ins_outs()?;
         let results = self.parse_arrow_results()?;
-        let in_elems: Vec<ElemType> = ops
-            .inputs
-            .iter()
-            .map(|&v| operand_elem(&self.m, v))
-            .collect();
         let [_, _] = ops.inputs[..] else {
             return self.err_at(loc, format!("'{name}' op expected two inputs"));
         };
-        let [out] = ops.outputs[..] else {
+        let [_] = ops.outputs[..] else {
             return self.err_at(loc, format!("'{name}' op expected one output"));
         };
         let ranks_ok = ops.inputs.iter().chain(&ops.outputs).all(|&v| {
@@ -207,24 +217,9 @@ impl Parser<'_> {
         if !ranks_ok {
             return self.err_at(loc, format!("'{name}' op expects rank-5 tensor operands"));
         }
-        let out_elem = operand_elem(&self.m, out);
-        let (kind, body) = crate::tensor::structured::grouped_conv_generic(
-            &mut self.m,
-            fgchw,
-            &attrs,
-            &in_elems,
-            out_elem,
-        )
-        .or_else(|e| self.err_at(loc, format!("'{name}' op {e}")))?;
-        let num_inputs = ops.inputs.len();
-        let operands = ops.inputs.into_iter().chain(ops.outputs).collect();
-        let mut p = ParsedOp::new(
-            OpKind::Linalg(LinalgOp { kind, num_inputs }),
-            operands,
-            results,
-        );
-        p.regions.push(body);
-        Ok(p)
+        self.as_generic(name, loc, ops, results, |m, ins, out| {
+            crate::tensor::structured::grouped_conv_generic(m, fgchw, &attrs, ins, out)
+        })
     }
 
     /// `{dilations = dense<...> : T, strides = dense<...> : T}` if present.
