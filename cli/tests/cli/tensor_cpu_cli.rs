@@ -44,6 +44,38 @@ fn corpus_files_pass_on_the_cpu_with_the_devices_output() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The framework programs (`gpu-tests/tests/frameworks/jax_*.mlir`: JAX
+/// functions lowered through StableHLO and IREE's input conversion by
+/// `gen_jax.py`, JAX's own outputs as the expected values) pass on the
+/// device with the validation layer on, on the CPU and in the reference
+/// evaluator.
+#[test]
+fn framework_programs_pass_on_every_backend() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu-tests/tests/frameworks");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 7, "the framework programs are missing");
+    let mut failures = Vec::new();
+    for f in &files {
+        let path = f.display().to_string();
+        for mode in [&["--validation"][..], &["--cpu"], &["--reference"]] {
+            let mut args = vec!["run", "--no-timing"];
+            args.extend_from_slice(mode);
+            args.push(&path);
+            let (status, out, err) = kiln(&args, b"");
+            if status != 0 || !out.contains("[  PASSED  ]") || out.contains("FAILED") {
+                failures.push(format!("{path} {mode:?}: exit {status}\n{out}\n{err}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 const SUM: &str = r#"func.func @sum() {
   %in = util.unfoldable_constant dense<2> : tensor<1000xi32>
   %z = arith.constant 0 : i32
