@@ -59,7 +59,7 @@ fn framework_programs_pass_on_every_backend() {
         .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
         .collect();
     files.sort();
-    assert!(files.len() >= 7, "the framework programs are missing");
+    assert!(files.len() >= 10, "the framework programs are missing");
     let mut failures = Vec::new();
     for f in &files {
         let path = f.display().to_string();

@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 import numpy as np
 
@@ -153,6 +154,49 @@ def half(rng):
     return f, [rand(rng, 4, 16, dtype=np.float16)], 3e-2
 
 
+def odd_shapes(rng):
+    """A 65x129 by 129x67 matmul, a 10,100-element sum, a row max over
+    101 columns, a mean (sizes no tile divides)."""
+    b = rand(rng, 129, 67, scale=0.2)
+
+    def f(x, y):
+        return x @ b, jnp.sum(y, axis=0), jnp.max(y.reshape(100, 101), axis=1), jnp.mean(y)
+
+    return f, [rand(rng, 65, 129, scale=0.2), rand(rng, 10100)], 1e-4
+
+
+def convs(rng):
+    """Depthwise conv (feature_group_count), dilated conv, transposed conv
+    with stride 2, average pooling with SAME padding."""
+    kdw = rand(rng, 3, 3, 1, 6, scale=0.3)
+    kdil = rand(rng, 3, 3, 6, 5, scale=0.3)
+    kt = rand(rng, 3, 3, 6, 4, scale=0.3)
+    dn = ("NHWC", "HWIO", "NHWC")
+
+    def f(x):
+        dw = jax.lax.conv_general_dilated(x, kdw, (1, 1), "SAME", dimension_numbers=dn,
+                                          feature_group_count=6)
+        dil = jax.lax.conv_general_dilated(x, kdil, (1, 1), "VALID", rhs_dilation=(2, 2),
+                                           dimension_numbers=dn)
+        tr = jax.lax.conv_transpose(x, kt, (2, 2), "SAME", dimension_numbers=dn)
+        avg = jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 3, 3, 1), (1, 2, 2, 1), "SAME") / 9
+        return dw, dil, tr, avg
+
+    return f, [rand(rng, 2, 9, 9, 6)], 1e-4
+
+
+def normalize_and_move(rng):
+    """Batch statistics, reflect padding, concatenation, strided slices,
+    flip, roll."""
+
+    def f(x):
+        y = (x - x.mean((0, 1, 2))) / jnp.sqrt(x.var((0, 1, 2)) + 1e-3)
+        p = jnp.pad(y, ((0, 0), (1, 2), (2, 1), (0, 0)), mode="reflect")
+        return p, jnp.concatenate([y, -y], axis=3)[:, ::2, 1::3, :], jnp.flip(x, 1), jnp.roll(x, 2, axis=2)
+
+    return f, [rand(rng, 2, 5, 7, 3)], 1e-4
+
+
 PROGRAMS = {
     "mlp": mlp,
     "cnn": cnn,
@@ -161,6 +205,9 @@ PROGRAMS = {
     "integers": integers,
     "specials": specials,
     "half": half,
+    "odd_shapes": odd_shapes,
+    "convs": convs,
+    "normalize_and_move": normalize_and_move,
 }
 
 
@@ -170,7 +217,7 @@ def iree_compile():
 
 
 def build(name, work):
-    f, args, tol = PROGRAMS[name](np.random.default_rng(sorted(PROGRAMS).index(name)))
+    f, args, tol = PROGRAMS[name](np.random.default_rng(zlib.crc32(name.encode())))
     hlo = os.path.join(work, name + ".stablehlo.mlir")
     linalg = os.path.join(work, name + ".linalg.mlir")
     with open(hlo, "w") as fh:
