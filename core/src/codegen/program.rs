@@ -126,19 +126,21 @@ pub struct Param {
     pub shape: Option<Vec<Option<u64>>>,
 }
 
-/// An op whose run-time indices a kernel checks (a `tensor.extract` or
-/// `tensor.insert` whose index is computed on the device, from tensor data
-/// or in a structured op's body): where the index is out of bounds, the
-/// kernel reads or writes in bounds instead (the index clamped to 0) and
-/// stores the site's number plus one in the function's fault word; the
-/// executor reports it after the call ([`CompiledFunction::fault`]).
+/// An op a kernel checks at run time: a `tensor.extract` or
+/// `tensor.insert` whose index is computed on the device (from tensor data
+/// or in a structured op's body), or a `cf.assert` in a structured op's
+/// body. Where an index is out of bounds, the kernel reads or writes in
+/// bounds instead (the index clamped to 0); where an index is out of
+/// bounds or an assert's condition is false, it stores the site's number
+/// plus one in the function's fault word; the executor reports it after
+/// the call ([`CompiledFunction::fault`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FaultSite {
     /// The op's name.
     pub op: String,
     /// Where the op is.
     pub loc: Location,
-    /// What is checked.
+    /// What is checked (for a `cf.assert`, its message).
     pub what: String,
 }
 
@@ -150,6 +152,12 @@ impl FaultSite {
         } else {
             String::new()
         };
+        if self.op == "cf.assert" {
+            return format!(
+                "{loc}'cf.assert' op assertion failed: {} (checked on the device)",
+                self.what
+            );
+        }
         format!(
             "{loc}'{}' op index out of bounds: {} is outside its dimension at run time (checked on the device)",
             self.op, self.what
@@ -390,7 +398,10 @@ pub fn compile_function(
             FaultSite {
                 op: d.kind.name(),
                 loc: d.loc,
-                what: "an index computed on the device".into(),
+                what: match &d.kind {
+                    OpKind::Assert { message } => message.clone(),
+                    _ => "an index computed on the device".into(),
+                },
             }
         })
         .collect();
@@ -508,7 +519,8 @@ pub fn plan_function(
 /// The fault sites of a function: every `tensor.extract` / `tensor.insert`
 /// with an index the host does not know (computed on the device from
 /// tensor data, or inside a structured op's body, where the host checks
-/// nothing); with any, a fault word buffer.
+/// nothing) and every `cf.assert` inside a structured op's body; with any,
+/// a fault word buffer.
 fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPlan) {
     let m = info.m;
     let mut sites = Vec::new();
@@ -524,12 +536,12 @@ fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPla
             }
         }
         for &r in &d.regions {
-            m.walk(r, &mut |inner| {
-                if let OpKind::Tensor(TensorOp::Extract) = m.op(inner).kind {
-                    if m.op(inner).operands.len() > 1 {
-                        sites.push(inner);
-                    }
+            m.walk(r, &mut |inner| match m.op(inner).kind {
+                OpKind::Tensor(TensorOp::Extract) if m.op(inner).operands.len() > 1 => {
+                    sites.push(inner)
                 }
+                OpKind::Assert { .. } => sites.push(inner),
+                _ => {}
             });
         }
     }

@@ -3414,7 +3414,9 @@ cf.assert as torch-mlir writes it: run-time checks on sizes (`arith.cmpi eq`
 of two tensor.dim values before a broadcast, `sge` / `slt` bounds on an
 index computed from sizes) and on a constant condition, all holding, in
 front of the computation they guard (errors/runtime_assert.mlir is one that
-fails).''')
+fails); and inside structured op bodies, where only the device can check them
+(torch-mlir's reciprocal; a matmul epilogue and a reduction at odd sizes;
+errors/runtime_assert_in_body.mlir is one that fails).''')
 def _(F):
     f = F.fn('broadcast_sizes_checked_f32_dynamic_6')
     a, b = f.rng.dyadic((6,), 'f32', -100, 100, 16), f.rng.dyadic((6,), 'f32', -100, 100, 16)
@@ -3446,6 +3448,51 @@ def _(F):
   linalg.yield %s : i32''')
     f.expect_eq_const(r, x.astype(np.int64) * 7)
     f.expect_index(d0, 4)
+
+    # torch-mlir's reciprocal: `cf.assert` of `x != 0` inside the generic's
+    # body (a check only the device can make); sizes no tile divides.
+    f = F.fn('reciprocal_checked_in_body_f32_37x5')
+    x = (f.rng.ints((37, 5), 1, 64) * np.where(f.rng.ints((37, 5), 0, 2) == 0, -1, 1)
+         / 8.0).astype(np.float32)
+    X = f.const(x, 'f32')
+    r = f.elementwise([X], 'f32', '''
+^bb0(%x: f32, %o: f32):
+  %z = arith.constant 0.0 : f32
+  %nz = arith.cmpf one, %x, %z : f32
+  cf.assert %nz, "unimplemented: tensor with zero element"
+  %one = arith.constant 1.0 : f32
+  %q = arith.divf %one, %x : f32
+  linalg.yield %q : f32''')
+    f.expect_eq_const(r, (np.float32(1) / x).astype(np.float64))
+
+    # A body assert in a matmul's epilogue and one in a reduction's body,
+    # odd sizes: the results are all positive, so an assert evaluated on a
+    # lane past the edge (had the kernel computed one from zeros) would
+    # fire and fail the test.
+    f = F.fn('asserts_in_matmul_epilogue_and_reduction_f32_13x7x9')
+    a = f.rng.ints((13, 7), 1, 5).astype(np.float32)
+    b = f.rng.ints((7, 9), 1, 5).astype(np.float32)
+    A, B = f.const(a, 'f32'), f.const(b, 'f32')
+    m = mm(f, 'linalg.matmul', A, B, f.full(0.0, (13, 9), 'f32'))
+    e = f.elementwise([m], 'f32', '''
+^bb0(%x: f32, %o: f32):
+  %z = arith.constant 0.0 : f32
+  %pos = arith.cmpf ogt, %x, %z : f32
+  cf.assert %pos, "matmul result must be positive"
+  %h = arith.constant 0.5 : f32
+  %y = arith.mulf %x, %h : f32
+  linalg.yield %y : f32''')
+    acc = f.full(0.0, (13,), 'f32')
+    s = f.generic([e], [acc], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0)'], 'pr', '''
+^bb0(%x: f32, %acc: f32):
+  %z = arith.constant 0.0 : f32
+  %nz = arith.cmpf one, %x, %z : f32
+  cf.assert %nz, "summand must be non-zero"
+  %t = arith.addf %x, %acc : f32
+  linalg.yield %t : f32''')
+    prod = a.astype(np.float64) @ b.astype(np.float64)
+    f.expect_eq_const(e, prod * 0.5)
+    f.expect_eq_const(s, (prod * 0.5).sum(axis=1))
 
 
 @testfile('attention_reshapes.mlir', '''

@@ -10,6 +10,10 @@
 //! ([`shapes`](super::super::shapes)); constant indices into static
 //! dimensions at compile time. A kernel with no such index carries no
 //! check.
+//!
+//! A `cf.assert` inside a structured op's body is a fault site too: the
+//! kernel records it where the condition is false, and the executor
+//! reports the assert's message.
 
 use crate::kernel::{KType, KValue};
 use crate::tensor::{TOp, TValue};
@@ -61,16 +65,42 @@ impl Emitter<'_, '_, '_> {
             });
         }
         if let Some(bad) = any_bad {
-            let code = i128::from(site as u32) + 1;
-            self.if_then(bad, |e| {
-                let mem = e.buffer(fault);
-                e.mark_written(fault);
-                let word = e.b.const_int(code, KType::i32());
-                let at = e.index(0);
-                e.b.store(word, mem, &[at]);
-                Ok(())
-            })?;
+            self.record_fault(site, fault, bad)?;
         }
         Ok(out)
+    }
+
+    /// A `cf.assert` (op `op`) in a structured op's body: where `cond` is
+    /// false, the kernel records the op's fault site.
+    pub fn checked_assert(&mut self, op: TOp, cond: KValue) -> Result<(), CodegenError> {
+        let site = self.c.buffers.fault_sites.iter().position(|&o| o == op);
+        let (Some(site), Some(fault)) = (site, self.c.buffers.fault) else {
+            return Err(self.unsupported(op, "has no fault site (internal: a body assert)"));
+        };
+        if self.const_of(cond).is_some_and(|c| c & 1 != 0) {
+            return Ok(());
+        }
+        let t = self.b.const_int(1, KType::bool());
+        let bad = self.b.binary(crate::kernel::KOpKind::ArithXOrI, cond, t);
+        self.record_fault(site, fault, bad)
+    }
+
+    /// Stores fault site `site`'s number plus one in the fault word where
+    /// `bad` holds.
+    fn record_fault(
+        &mut self,
+        site: usize,
+        fault: super::super::bufferize::BufferId,
+        bad: KValue,
+    ) -> Result<(), CodegenError> {
+        let code = i128::from(site as u32) + 1;
+        self.if_then(bad, |e| {
+            let mem = e.buffer(fault);
+            e.mark_written(fault);
+            let word = e.b.const_int(code, KType::i32());
+            let at = e.index(0);
+            e.b.store(word, mem, &[at]);
+            Ok(())
+        })
     }
 }

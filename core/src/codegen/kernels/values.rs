@@ -397,6 +397,10 @@ impl Emitter<'_, '_, '_> {
                 let idx = self.checked_indices(o, t, &idx, &[])?;
                 self.elem(t, &idx)?
             }
+            OpKind::Assert { .. } => {
+                let cond = self.local(d.operands[0], env)?;
+                return self.checked_assert(o, cond);
+            }
             other => {
                 return Err(
                     self.unsupported(o, format!("'{}' inside a structured op body", other.name()))

@@ -45,6 +45,13 @@ enum Step {
         dst: usize,
         at: TOp,
     },
+    /// `cf.assert`: the call fails with the message where the condition
+    /// is false.
+    Assert {
+        cond: usize,
+        message: String,
+        at: TOp,
+    },
 }
 
 /// A compiled body.
@@ -190,6 +197,17 @@ impl Body {
                         at: op,
                     });
                 }
+                OpKind::Assert { message } => {
+                    let Some(&cond) = regs.first().filter(|&&r| r < usize::MAX / 2) else {
+                        return Err(EvalError::at(m, op, "expects a scalar condition"));
+                    };
+                    body.steps.push(Step::Assert {
+                        cond,
+                        message: message.clone(),
+                        at: op,
+                    });
+                    continue;
+                }
                 OpKind::LinalgYield | OpKind::TensorYield => {
                     body.yields = regs;
                     continue;
@@ -289,6 +307,15 @@ impl Body {
                         off += i as usize * strides[k];
                     }
                     r[*dst] = t.get(off);
+                }
+                Step::Assert { cond, message, at } => {
+                    if r[*cond].int() & 1 == 0 {
+                        return Err(EvalError::at(
+                            m,
+                            *at,
+                            format!("assertion failed: {message}"),
+                        ));
+                    }
                 }
             }
         }
