@@ -123,6 +123,17 @@ pub enum Error {
         /// The host type.
         host: DType,
     },
+    /// An index out of range: found on the host before anything was
+    /// enqueued, or by a kernel on the device (reported by
+    /// [`Stream::sync`](crate::Stream::sync) and by reads of what the
+    /// call wrote, see `fault`), naming the op.
+    #[error("{what}: {reason}")]
+    Index {
+        /// The op (`ops::gather`) or the program's function.
+        what: String,
+        /// Which index, and the range it is outside of.
+        reason: String,
+    },
     /// A tensor or kernel of another device.
     #[error("{what} belongs to another device")]
     ForeignDevice {

@@ -296,6 +296,15 @@ pub(crate) fn written(storage: &crate::tensor::Storage, start: u64, end: u64) ->
     Ok(value)
 }
 
+/// Whether queued work may still write bytes `start .. end` of `storage`
+/// (submits nothing, waits for nothing).
+pub(crate) fn writes_pending(storage: &crate::tensor::Storage, start: u64, end: u64) -> bool {
+    let completed = storage.device.timeline.known_completed();
+    !lock(&storage.hazards)
+        .writes(completed, start, end)
+        .is_empty()
+}
+
 /// Registers a host read of bytes `start .. end` of `storage` that copies
 /// them once `value` completed.
 pub(crate) fn host_read(

@@ -91,6 +91,7 @@ mod device;
 mod dtype;
 pub mod e2e;
 mod error;
+mod fault;
 mod hazard;
 mod inner;
 mod kernel;

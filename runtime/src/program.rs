@@ -213,12 +213,38 @@ impl Program {
     /// reported by [`Stream::sync`] (or the read).
     /// An index out of bounds that a kernel found at run time (see
     /// [`FaultSite`](kiln_core::codegen::program::FaultSite)) is reported
-    /// by [`run`](Self::run) and [`run_on_device`](Self::run_on_device),
-    /// which read the fault word once the work completed; the tensors
-    /// `enqueue` returns hold what the kernels computed with the index
-    /// clamped in bounds.
+    /// as [`Error::Index`] by the next [`Stream::sync`] and by every read
+    /// of the tensors `enqueue` returns (and of the results of ops that
+    /// read them), which read the fault word once the work completed.
     pub fn enqueue(&self, stream: &Stream, name: &str, args: &[Tensor]) -> Result<Vec<Tensor>> {
-        Ok(self.enqueue_with_fault(stream, name, args)?.1)
+        self.enqueue_checked(stream, name, args, || format!("function @{name}"))
+    }
+
+    /// [`enqueue`](Self::enqueue), naming the caller `what()` in the error
+    /// of an index a kernel finds out of range: the results inherit the
+    /// index checks of `args` and gain the call's own (see `fault`).
+    pub(crate) fn enqueue_checked(
+        &self,
+        stream: &Stream,
+        name: &str,
+        args: &[Tensor],
+        what: impl FnOnce() -> String,
+    ) -> Result<Vec<Tensor>> {
+        let mut checks = crate::fault::inherited(args.iter().map(|t| &*t.storage));
+        let (f, out, fault) = self.enqueue_with_fault(stream, name, args)?;
+        if let Some(word) = fault {
+            let fi = self
+                .compiled
+                .functions
+                .iter()
+                .position(|g| std::ptr::eq(g, f))
+                .unwrap_or_default();
+            let check = crate::fault::FaultCheck::new(what(), Arc::clone(&self.compiled), fi, word);
+            stream.note_fault(&check);
+            checks.push(check);
+        }
+        crate::fault::attach(&out, &checks);
+        Ok(out)
     }
 
     /// [`enqueue`](Self::enqueue), also returning the function and its

@@ -71,6 +71,8 @@ struct StreamState {
     error: Option<Error>,
     /// The timeline value of the last submission.
     last_value: u64,
+    /// Run-time index checks of enqueued work, read by the next sync.
+    faults: Vec<Arc<crate::fault::FaultCheck>>,
 }
 
 pub(crate) struct StreamInner {
@@ -121,6 +123,7 @@ impl Stream {
                 max_bytes: options.max_bytes_per_submit,
                 error: None,
                 last_value: 0,
+                faults: Vec::new(),
             }),
             this: this.clone(),
         });
@@ -270,7 +273,10 @@ impl Stream {
         ];
         inner.record(None, bytes, &uses, |batch| {
             batch.copy_regions(&src.storage.slice, &dst.storage.slice, &regions)
-        })
+        })?;
+        let checks = crate::fault::inherited([&*src.storage]);
+        crate::fault::attach(std::slice::from_ref(dst), &checks);
+        Ok(())
     }
 
     /// Enqueues setting every element of the contiguous `dst` to `value`.
@@ -342,18 +348,35 @@ impl Stream {
 
     /// Submits what is enqueued and blocks until all of the stream's
     /// submitted work completed; returns the first error of earlier work
-    /// (naming the dispatch and kernel) if any failed.
+    /// (naming the dispatch and kernel) if any failed, then the first
+    /// index out of range a kernel of it found ([`Error::Index`], naming
+    /// the op; see `fault`).
     pub fn sync(&self) -> Result<()> {
-        let (flushed, value, error) = {
+        let (flushed, value, error, faults) = {
             let mut st = lock(&self.inner.state);
             let flushed = self.inner.flush_locked(&mut st);
-            (flushed, st.last_value, st.error.take())
+            (
+                flushed,
+                st.last_value,
+                st.error.take(),
+                std::mem::take(&mut st.faults),
+            )
         };
         if let Some(e) = error {
             return Err(e);
         }
         flushed?;
-        self.inner.device.wait(value)
+        self.inner.device.wait(value)?;
+        for c in &faults {
+            c.result()?;
+        }
+        Ok(())
+    }
+
+    /// Notes a run-time index check of work just enqueued, for the next
+    /// [`sync`](Self::sync).
+    pub(crate) fn note_fault(&self, check: &Arc<crate::fault::FaultCheck>) {
+        lock(&self.inner.state).faults.push(Arc::clone(check));
     }
 }
 

@@ -42,6 +42,9 @@ pub(crate) struct Storage {
     pub(crate) device: Arc<DeviceInner>,
     pub(crate) slice: Slice,
     pub(crate) hazards: Mutex<Hazards>,
+    /// Run-time index checks of the work that wrote this buffer (or its
+    /// inputs), read before the buffer is (see `fault`).
+    pub(crate) faults: Mutex<Vec<Arc<crate::fault::FaultCheck>>>,
 }
 
 /// A device tensor. Cheap to clone (clones and views share the buffer).
@@ -94,6 +97,7 @@ impl Tensor {
                 device: Arc::clone(device),
                 slice,
                 hazards: Mutex::new(Hazards::default()),
+                faults: Mutex::new(Vec::new()),
             }),
             dtype,
             layout,
@@ -477,6 +481,7 @@ impl Tensor {
     fn prepare_read<T: Element>(&self) -> Result<(u64, ReadSource)> {
         let device = &self.storage.device;
         device.alive()?;
+        crate::fault::check_storage(&self.storage)?;
         if T::DTYPE != self.dtype {
             return Err(Error::DType {
                 what: "read",

@@ -244,7 +244,7 @@ fn run_key(
         .map(|&t| bindable(stream, t))
         .collect::<Result<Vec<Tensor>>>()?;
     let function = super::elementwise::fname(op);
-    let outputs = program.enqueue(stream, function, &args)?;
+    let outputs = program.enqueue_checked(stream, function, &args, || op.to_owned())?;
     if let Some(runs) = lock(&inner.ops.trace).as_mut() {
         runs.push(OpRun {
             op,

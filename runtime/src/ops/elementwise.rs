@@ -33,7 +33,7 @@ pub enum Binary {
 }
 
 impl Binary {
-    fn what(self) -> &'static str {
+    pub(crate) fn what(self) -> &'static str {
         match self {
             Self::Add => "ops::add",
             Self::Sub => "ops::sub",
@@ -189,7 +189,7 @@ pub enum Unary {
 }
 
 impl Unary {
-    fn what(self) -> &'static str {
+    pub(crate) fn what(self) -> &'static str {
         match self {
             Self::Neg => "ops::neg",
             Self::Abs => "ops::abs",

@@ -5,11 +5,15 @@
 //! one program serves every shape of a rank.
 //!
 //! Indices are `i32` or `i64` tensors, each in `0..n` for the dimension
-//! `n` it indexes. They are not checked on the host (that would wait for
-//! the device): an index out of range reads an element clamped into range.
+//! `n` it indexes. An index out of range is an [`Error::Index`] naming the
+//! op, never a value read elsewhere: indices the host can read without
+//! waiting (in host-visible memory, no queued work writing them, at most
+//! [`HOST_CHECK_MAX`] of them) are checked at the call, before anything is
+//! enqueued; others are checked by the kernel, which reports through
+//! [`Stream::sync`] and every read of the result (see `fault`).
 
 use crate::dtype::{DType, Element};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::stream::Stream;
 use crate::tensor::Tensor;
 
@@ -18,13 +22,56 @@ use super::elementwise::single;
 use super::text::{class, dims_ty, dyn_ty, map, shape_error, Dim, Func, Operand};
 
 /// `indices` must be an integer index tensor.
-fn check_indices(what: &'static str, indices: &Tensor) -> Result<()> {
+pub(crate) fn check_indices(what: &'static str, indices: &Tensor) -> Result<()> {
     match indices.dtype() {
         DType::I32 | DType::I64 => Ok(()),
         other => Err(shape_error(
             what,
             format!("the indices must be i32 or i64, not {other}"),
         )),
+    }
+}
+
+/// The most indices an op reads on the host to check them at the call
+/// (more are checked on the device only).
+pub const HOST_CHECK_MAX: usize = 1 << 16;
+
+/// Checks `indices` against `0..n` on the host when it can read them
+/// without waiting (see the module docs), returning whether it did;
+/// otherwise leaves them to the kernel's check.
+pub(crate) fn check_host_indices(
+    what: &'static str,
+    operand: &str,
+    indices: &Tensor,
+    n: usize,
+) -> Result<bool> {
+    let storage = &indices.storage;
+    let (start, len) = indices.byte_range();
+    if !indices.is_contiguous()
+        || indices.numel() > HOST_CHECK_MAX
+        || storage.slice.kind() != kiln_vulkan::MemoryKind::Unified
+        || crate::hazard::writes_pending(storage, start, start + len)
+    {
+        return Ok(false);
+    }
+    let values: Vec<i64> = match indices.dtype() {
+        DType::I32 => indices
+            .to_vec::<i32>()?
+            .into_iter()
+            .map(i64::from)
+            .collect(),
+        _ => indices.to_vec::<i64>()?,
+    };
+    match values
+        .iter()
+        .enumerate()
+        .find(|&(_, &i)| i < 0 || i as u64 >= n as u64)
+    {
+        Some((at, i)) => Err(Error::Index {
+            what: what.to_owned(),
+            reason: format!("{operand}[{at}] is {i}, outside 0..{n} (checked on the host)"),
+        }),
+        None => Ok(true),
     }
 }
 
@@ -98,7 +145,17 @@ fn lookup_text(
 /// tensor), in their order: `x`'s shape with dimension `axis` replaced by
 /// the number of indices (PyTorch's `index_select`). Any element type.
 pub fn index_select(stream: &Stream, x: &Tensor, axis: usize, indices: &Tensor) -> Result<Tensor> {
-    let what = "ops::index_select";
+    select(stream, "ops::index_select", x, axis, indices)
+}
+
+/// [`index_select`] as op `what` (its errors and program name it).
+fn select(
+    stream: &Stream,
+    what: &'static str,
+    x: &Tensor,
+    axis: usize,
+    indices: &Tensor,
+) -> Result<Tensor> {
     class(what, x.dtype())?;
     check_indices(what, indices)?;
     let shape = x.shape();
@@ -125,6 +182,8 @@ pub fn index_select(stream: &Stream, x: &Tensor, axis: usize, indices: &Tensor) 
         }
         return Tensor::empty(&x.device(), x.dtype(), &out);
     }
+    // Indices the host cannot read now are checked by the kernel.
+    check_host_indices(what, "indices", indices, shape[axis])?;
     let rank = shape.len();
     let x_dims: Vec<usize> = (0..rank).collect();
     let sizes: Vec<(usize, usize)> = (0..rank)
@@ -132,7 +191,7 @@ pub fn index_select(stream: &Stream, x: &Tensor, axis: usize, indices: &Tensor) 
         .collect();
     let text = || {
         Ok(lookup_text(
-            "index_select",
+            super::elementwise::fname(what),
             x,
             indices,
             axis,
@@ -162,7 +221,7 @@ pub fn embedding(stream: &Stream, table: &Tensor, ids: &Tensor) -> Result<Tensor
         ));
     }
     let flat = ids.contiguous()?.reshape(&[ids.numel()])?;
-    let rows = index_select(stream, table, 0, &flat)?;
+    let rows = select(stream, what, table, 0, &flat)?;
     let mut shape = ids.shape().to_vec();
     shape.push(table.shape()[1]);
     rows.reshape(&shape)
@@ -173,7 +232,17 @@ pub fn embedding(stream: &Stream, table: &Tensor, ids: &Tensor) -> Result<Tensor
 /// `out[.., i, ..] = x[.., index[.., i, ..], ..]` (`i` at `axis`); along the
 /// other dimensions `index` is no larger than `x`.
 pub fn gather(stream: &Stream, x: &Tensor, axis: usize, index: &Tensor) -> Result<Tensor> {
-    let what = "ops::gather";
+    gather_as(stream, "ops::gather", x, axis, index)
+}
+
+/// [`gather`] as op `what` (its errors and program name it).
+pub(crate) fn gather_as(
+    stream: &Stream,
+    what: &'static str,
+    x: &Tensor,
+    axis: usize,
+    index: &Tensor,
+) -> Result<Tensor> {
     class(what, x.dtype())?;
     check_indices(what, index)?;
     let (sx, si) = (x.shape(), index.shape());
@@ -204,10 +273,13 @@ pub fn gather(stream: &Stream, x: &Tensor, axis: usize, index: &Tensor) -> Resul
             format!("gathers from an empty dimension {axis} of {sx:?}"),
         ));
     }
+    // An index the host cannot read now is checked by the kernel.
+    check_host_indices(what, "index", index, sx[axis])?;
     let rank = sx.len();
     let all: Vec<usize> = (0..rank).collect();
     let sizes: Vec<(usize, usize)> = (0..rank).map(|d| (1, d)).collect();
-    let text = || Ok(lookup_text("gather", x, index, axis, &all, &all, &sizes));
+    let name = super::elementwise::fname(what);
+    let text = || Ok(lookup_text(name, x, index, axis, &all, &all, &sizes));
     single(cache::run_keyed(
         stream,
         what,

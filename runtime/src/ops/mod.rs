@@ -17,8 +17,12 @@
 //! | contractions | [`matmul`] (`[.., M, K] x [K, N]`), [`batch_matmul`] |
 //! | convolution, pooling (NHWC) | [`conv2d`] (HWCF filter, [`Conv2d`]), [`max_pool2d`], [`avg_pool2d`] ([`Pool2d`]) |
 //! | reductions | [`sum`], [`max`], [`min`], [`mean`] along axes, with `keep_dims`; [`argmax`], [`argmin`] along an axis (`i64`) |
+//! | scans, sorting | [`cumsum`], [`cumprod`] (log-step scans); [`sort`], [`argsort`], [`topk`] (by rank, stable) |
 //! | normalization | [`softmax`], [`layer_norm`], [`rms_norm`] |
-//! | indexing | [`index_select`], [`embedding`], [`gather`], [`one_hot`], [`arange`] |
+//! | indexing | [`index_select`], [`embedding`], [`gather`], [`scatter`], [`scatter_add`], [`one_hot`], [`arange`] (an index out of range is an [`Error::Index`](crate::Error::Index), never a clamped read) |
+//! | images (NHWC) | [`interpolate`] ([`Interpolation`]: nearest, bilinear) |
+//! | random (Philox4x32-10, counter-based, [`Philox`]) | [`random_bits`], [`rand`], [`dropout`] |
+//! | `out=` and in-place forms | [`binary_out`], [`unary_out`] |
 //! | data movement | [`transpose`], [`concat()`], [`stack`], [`slice()`], [`pad`], [`cast`]; views: [`Tensor::expand`] (stride 0), [`Tensor::contiguous`] |
 //!
 //! Element types: f32, f16 and bf16 (computed in f32, rounded once), i8,
@@ -41,7 +45,10 @@
 //!
 //! | ops | shape class |
 //! |---|---|
-//! | element-wise, unary, logical, [`clamp`], [`cast`], [`softmax`], [`index_select`], [`embedding`], [`gather`], [`argmax`], [`argmin`] | the rank and which dimensions broadcast |
+//! | element-wise, unary, logical, [`clamp`], [`cast`], [`softmax`], [`index_select`], [`embedding`], [`gather`], [`scatter`], [`scatter_add`], [`argmax`], [`argmin`], [`sort`], [`argsort`], random | the rank and which dimensions broadcast |
+//! | [`topk`] | k |
+//! | [`cumsum`], [`cumprod`] | `ceil(log2(n))` of the scanned length |
+//! | [`interpolate`] | the input and output heights and widths |
 //! | [`one_hot`] | the number of classes |
 //! | [`sum`], [`max`], [`min`], [`mean`] | the reduced sizes (the other dimensions dynamic) |
 //! | [`layer_norm`], [`rms_norm`] | the width D (any number of rows) |
@@ -78,7 +85,13 @@ mod index;
 mod layout;
 mod matmul;
 mod norm;
+mod out;
+mod random;
 mod reduce;
+mod resize;
+mod scan;
+mod scatter;
+mod sort;
 mod text;
 
 pub(crate) use cache::OpCache;
@@ -95,11 +108,17 @@ pub use elementwise::{
     rsqrt, sigmoid, sign, silu, sin, sinh, sqrt, square, sub, tan, tanh, trunc, unary, where_,
     Binary, Compare, Logical, Unary,
 };
-pub use index::{arange, embedding, gather, index_select, one_hot};
+pub use index::{arange, embedding, gather, index_select, one_hot, HOST_CHECK_MAX};
 pub use layout::{concat, pad, slice, stack, transpose};
 pub use matmul::{batch_matmul, matmul};
 pub use norm::{layer_norm, rms_norm, softmax};
+pub use out::{binary_out, unary_out};
+pub use random::{dropout, rand, random_bits, Philox};
 pub use reduce::{max, mean, min, reduce, sum, Reduction};
+pub use resize::{interpolate, Interpolation};
+pub use scan::{cumprod, cumsum};
+pub use scatter::{scatter, scatter_add};
+pub use sort::{argsort, sort, topk};
 
 #[cfg(doc)]
 use crate::{Stream, Tensor};
