@@ -4,6 +4,8 @@
 //! syntax), seeded random weights, the MLP's inference loop, and the
 //! comparison with kiln-core's CPU reference evaluator.
 
+pub mod eager;
+
 use std::rc::Rc;
 
 use kiln_core::tensor::attr::Elements;

@@ -135,3 +135,35 @@ fn dynamic_transformer_block_matches_at_any_sequence_length() {
     }
     assert_no_validation_messages(device.context());
 }
+
+#[test]
+fn eager_classifier_matches_the_host_model() {
+    use kiln_examples::eager::{host_forward, Model, Weights, CLASSES, VOCAB};
+    let device = device();
+    let weights = Weights::random(3);
+    let model = Model::upload(&device, &weights).unwrap();
+    let stream = device.stream();
+    // Two batch sizes and sequence lengths through the same op programs.
+    for (batch, seq) in [(4, 6), (7, 3)] {
+        let tokens: Vec<i64> = (0..batch * seq).map(|k| ((k * 13 + 5) % VOCAB) as i64).collect();
+        let t = kiln_runtime::Tensor::from_slice(&device, &tokens, &[batch, seq]).unwrap();
+        let (probs, top) = model.forward(&stream, &t).unwrap();
+        let got = probs.to_vec::<f32>().unwrap();
+        let top = top.to_vec::<i64>().unwrap();
+        let want = host_forward(&weights, &tokens, batch);
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!((f64::from(*g) - w).abs() < 1e-5, "prob {k}: {g} vs {w}");
+        }
+        for b in 0..batch {
+            let row = &want[b * CLASSES..(b + 1) * CLASSES];
+            let mut order: Vec<usize> = (0..CLASSES).collect();
+            order.sort_by(|&i, &j| row[j].total_cmp(&row[i]));
+            assert_eq!(&top[b * 2..b * 2 + 2], &[order[0] as i64, order[1] as i64]);
+        }
+    }
+    // A token out of the vocabulary is an error naming the op.
+    let bad = kiln_runtime::Tensor::from_slice(&device, &[1i64, VOCAB as i64], &[1, 2]).unwrap();
+    let e = model.forward(&stream, &bad).unwrap_err().to_string();
+    assert!(e.contains("ops::embedding"), "{e}");
+    assert_no_validation_messages(device.context());
+}

@@ -29,6 +29,7 @@ mod runtime_ops;
 mod runtime_ops_bounds;
 mod runtime_ops_dtypes;
 mod runtime_ops_eager;
+mod runtime_ops_more;
 mod runtime_program_cache;
 mod runtime_program_load;
 mod runtime_stream;

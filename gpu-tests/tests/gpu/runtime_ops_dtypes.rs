@@ -608,3 +608,52 @@ fn arange_expand_and_contiguous_give_numpys_values() {
     assert!(col.expand(&[3, 2, 2]).is_err());
     assert_no_validation_messages(device.context());
 }
+
+#[test]
+fn scans_sorting_scatter_resize_and_random_run_for_their_element_types_like_the_reference() {
+    let cases = vec![
+        case("cumsum", &[(M, false)], NUMBERS, |s, a| ops::cumsum(s, &a[0], 1)),
+        case("cumprod", &[(M, false)], NUMBERS, |s, a| {
+            ops::cumprod(s, &a[0], 0)
+        }),
+        case("sort", &[(M, false)], NUMBERS, |s, a| {
+            Ok(ops::sort(s, &a[0], 1, false)?.0)
+        }),
+        case("argsort descending", &[(M, false)], NUMBERS, |s, a| {
+            ops::argsort(s, &a[0], 0, true)
+        }),
+        case("topk", &[(M, false)], NUMBERS, |s, a| {
+            Ok(ops::topk(s, &a[0], 2, 1, true)?.1)
+        }),
+        case("scatter", &[(M, false), (&[3, 2], false)], ALL, |s, a| {
+            let i = indices(s, &[4, 0, 1, 1, 0, 2], &[3, 2]);
+            ops::scatter(s, &a[0], 1, &i, &a[1])
+        }),
+        case("scatter_add", &[(M, false), (&[2, 5], false)], NUMBERS, |s, a| {
+            let i = indices(s, &[2, 0, 0, 1, 2, 2, 0, 1, 1, 2], &[2, 5]);
+            ops::scatter_add(s, &a[0], 0, &i, &a[1])
+        }),
+        case("interpolate nearest", &[(NHWC, false)], ALL, |s, a| {
+            ops::interpolate(s, &a[0], [3, 7], ops::Interpolation::Nearest)
+        }),
+        case("interpolate bilinear", &[(NHWC, false)], FLOATS, |s, a| {
+            ops::interpolate(s, &a[0], [6, 3], ops::Interpolation::Bilinear)
+        }),
+        case("rand", &[(M, false)], FLOATS, |s, a| {
+            ops::rand(s, &[4, 3], a[0].dtype(), ops::Philox::new(7))
+        }),
+        case("dropout", &[(M, false)], FLOATS, |s, a| {
+            ops::dropout(s, &a[0], 0.3, ops::Philox::new(11).advance(5))
+        }),
+        case("random_bits", &[(M, false)], &[DType::I32], |s, a| {
+            if a[0].dtype() != DType::I32 {
+                return Err(Error::Shape {
+                    what: "test",
+                    reason: "one element type".into(),
+                });
+            }
+            ops::random_bits(s, &[9], ops::Philox::new(u64::MAX))
+        }),
+    ];
+    run_table(&cases);
+}
