@@ -72,7 +72,11 @@ impl Model {
     /// (`i64`) of `tokens` (`[B, T]`, `i64` in `0..VOCAB`), enqueued on
     /// `stream`. A token out of range is an error naming
     /// `ops::embedding`.
-    pub fn forward(&self, stream: &Stream, tokens: &Tensor) -> kiln_runtime::Result<(Tensor, Tensor)> {
+    pub fn forward(
+        &self,
+        stream: &Stream,
+        tokens: &Tensor,
+    ) -> kiln_runtime::Result<(Tensor, Tensor)> {
         let e = ops::embedding(stream, &self.table, tokens)?; // [B, T, DIM]
         let pooled = ops::mean(stream, &e, &[1], false)?; // [B, DIM]
         let h = ops::add(stream, &ops::matmul(stream, &pooled, &self.w1)?, &self.b1)?;
@@ -106,7 +110,10 @@ pub fn host_forward(w: &Weights, tokens: &[i64], batch: usize) -> Vec<f64> {
         }
         let mut logits = [0f64; CLASSES];
         for (k, l) in logits.iter_mut().enumerate() {
-            *l = f64::from(w.b2[k]) + (0..HIDDEN).map(|j| h[j] * f64::from(w.w2[j * CLASSES + k])).sum::<f64>();
+            *l = f64::from(w.b2[k])
+                + (0..HIDDEN)
+                    .map(|j| h[j] * f64::from(w.w2[j * CLASSES + k]))
+                    .sum::<f64>();
         }
         let m = logits.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let z: f64 = logits.iter().map(|l| (l - m).exp()).sum();

@@ -49,6 +49,9 @@ fn main() -> anyhow::Result<()> {
         "{batches} batches of {batch} in {:.1} ms; largest difference from the host model {worst:.2e}",
         start.elapsed().as_secs_f64() * 1e3
     );
-    anyhow::ensure!(worst < 1e-5, "the device differs from the host model by {worst}");
+    anyhow::ensure!(
+        worst < 1e-5,
+        "the device differs from the host model by {worst}"
+    );
     Ok(())
 }

@@ -145,7 +145,9 @@ fn eager_classifier_matches_the_host_model() {
     let stream = device.stream();
     // Two batch sizes and sequence lengths through the same op programs.
     for (batch, seq) in [(4, 6), (7, 3)] {
-        let tokens: Vec<i64> = (0..batch * seq).map(|k| ((k * 13 + 5) % VOCAB) as i64).collect();
+        let tokens: Vec<i64> = (0..batch * seq)
+            .map(|k| ((k * 13 + 5) % VOCAB) as i64)
+            .collect();
         let t = kiln_runtime::Tensor::from_slice(&device, &tokens, &[batch, seq]).unwrap();
         let (probs, top) = model.forward(&stream, &t).unwrap();
         let got = probs.to_vec::<f32>().unwrap();

@@ -17,7 +17,6 @@ use crate::stream::Stream;
 use crate::tensor::Tensor;
 
 use super::cache;
-use super::elementwise::fname;
 use super::text::{class, dims_ty, dyn_ty, map, shape_error, Class, Dim, Func};
 
 /// `x` sorted along `axis` (ascending, or descending), and the `i64`
@@ -97,7 +96,7 @@ fn ranked(
     let full = what != "ops::topk";
     let elem = dtype.name();
     let text = || {
-        let mut f = Func::new(fname(what));
+        let mut f = Func::new(if full { "sort" } else { "topk" });
         let ty = dyn_ty(rank, elem);
         let a = f.arg(&ty);
         let dims: Vec<Dim> = (0..rank).map(|d| f.dim(&a, &ty, d)).collect();
@@ -199,7 +198,9 @@ fn ranked(
         u64::from(descending),
         if full { 0 } else { k as u64 + 1 },
     ];
-    let mut results = cache::run_keyed(stream, what, &params, &[x], text)?;
+    // sort and argsort share one program (the values and the indices).
+    let op = if full { "ops::sort" } else { "ops::topk" };
+    let mut results = cache::run_keyed(stream, op, &params, &[x], text)?;
     match (results.pop(), results.pop(), results.is_empty()) {
         (Some(indices), Some(values), true) => Ok((values, indices)),
         _ => Err(shape_error(
