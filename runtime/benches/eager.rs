@@ -14,7 +14,8 @@
 //!   hidden units and 10 classes, per batch (`BATCHES` batches enqueued,
 //!   then one sync): eager (6 `ops` calls a batch), the same MLP as one
 //!   compiled tensor program (`Program::enqueue`), and a plain
-//!   single-threaded CPU loop in Rust; the three results compared.
+//!   single-threaded CPU loop in Rust, and the eager calls captured once
+//!   (`ops::capture`) and replayed (`Graph::run`); the results compared.
 //!
 //! `KILN_BENCH_RUNS` sets the number of timed runs (default 21),
 //! `KILN_BENCH_BATCH` the batch size B (default 32).
@@ -309,14 +310,19 @@ fn mlp(device: &Device, runs: usize, batch: usize) {
         args.extend(net.dev.iter().cloned());
         program.enqueue(&stream, "mlp", &args).unwrap().remove(0)
     };
-    // The three agree.
+    // The eager calls captured once as a graph (ops::capture), replayed.
+    let (_, graph) = ops::capture(&stream, &[&xd[0]], |s, x| Ok(vec![net.eager(s, x[0])])).unwrap();
+    let replay = |x: &Tensor| graph.run(&stream, &[x]).unwrap().remove(0);
+    // The four agree.
     let want = net.cpu(&xs[0], batch);
     let eager_y = net.eager(&stream, &xd[0]).to_vec::<f32>().unwrap();
     let compiled_y = compiled(&xd[0]).to_vec::<f32>().unwrap();
+    let replay_y = replay(&xd[1]).to_vec::<f32>().unwrap();
     let (de, dc) = (max_diff(&eager_y, &want), max_diff(&compiled_y, &want));
+    let dr = max_diff(&replay_y, &net.cpu(&xs[1], batch));
     assert!(
-        de < 1e-5 && dc < 1e-5,
-        "eager {de}, compiled {dc} from the CPU loop"
+        de < 1e-5 && dc < 1e-5 && dr < 1e-5,
+        "eager {de}, compiled {dc}, replayed {dr} from the CPU loop"
     );
     // Per batch: BATCHES batches, then one sync (the device work included).
     let time = |f: &mut dyn FnMut()| {
@@ -341,6 +347,11 @@ fn mlp(device: &Device, runs: usize, batch: usize) {
         stream.sync().unwrap();
         black_box(ys);
     });
+    let replayed = time(&mut || {
+        let ys: Vec<Tensor> = xd.iter().map(replay).collect();
+        stream.sync().unwrap();
+        black_box(ys);
+    });
     let cpu = time(&mut || {
         for x in &xs {
             black_box(net.cpu(black_box(x), batch));
@@ -352,6 +363,9 @@ fn mlp(device: &Device, runs: usize, batch: usize) {
     });
     let whole_host = enqueue_time(runs, &stream, || {
         black_box(compiled(&xd[0]));
+    });
+    let replay_host = enqueue_time(runs, &stream, || {
+        black_box(replay(&xd[0]));
     });
     println!(
         "\nMLP [{batch}, {IN}] -> {HIDDEN} -> {OUT}, per batch ({BATCHES} batches then a sync, median of {runs}):"
@@ -369,13 +383,21 @@ fn mlp(device: &Device, runs: usize, batch: usize) {
         us(whole_host)
     );
     println!(
+        "{:<44} {:>8.1} us   (host enqueue alone {:.1} us, {} dispatches)",
+        "eager calls captured, replayed (Graph::run)",
+        us(replayed),
+        us(replay_host),
+        graph.dispatches()
+    );
+    println!(
         "{:<44} {:>8.1} us",
         "plain single-threaded CPU loop",
         us(cpu)
     );
     println!(
-        "eager / compiled: {:.2}x (target <= 1.3x); compiled / CPU: {:.2}x",
+        "eager / compiled: {:.2}x, replayed / compiled: {:.2}x (target <= 1.3x); compiled / CPU: {:.2}x",
         us(eager) / us(whole),
+        us(replayed) / us(whole),
         us(whole) / us(cpu)
     );
 }

@@ -27,6 +27,7 @@ mod runtime_glsl;
 mod runtime_hazards;
 mod runtime_ops;
 mod runtime_ops_bounds;
+mod runtime_ops_capture;
 mod runtime_ops_dtypes;
 mod runtime_ops_eager;
 mod runtime_ops_more;

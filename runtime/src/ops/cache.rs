@@ -40,6 +40,19 @@ pub(crate) struct OpCache {
     hits: AtomicU64,
     /// The runs recorded while tracing is on (see [`trace`]).
     trace: Mutex<Option<Vec<OpRun>>>,
+    /// The runs recorded while a capture is on (see `capture`).
+    pub(crate) capture: Mutex<Option<Vec<CapturedRun>>>,
+}
+
+/// One op call recorded by a capture: the program, and the op's operands
+/// as the caller gave them (before any contiguous copy) and its results
+/// (see `capture`).
+#[derive(Clone, Debug)]
+pub(crate) struct CapturedRun {
+    pub(crate) op: &'static str,
+    pub(crate) program: String,
+    pub(crate) operands: Vec<Tensor>,
+    pub(crate) outputs: Vec<Tensor>,
 }
 
 /// One run of an op's program, recorded while tracing is on ([`trace`]):
@@ -245,6 +258,14 @@ fn run_key(
         .collect::<Result<Vec<Tensor>>>()?;
     let function = super::elementwise::fname(op);
     let outputs = program.enqueue_checked(stream, function, &args, || op.to_owned())?;
+    if let Some(runs) = lock(&inner.ops.capture).as_mut() {
+        runs.push(CapturedRun {
+            op,
+            program: loaded.text.clone(),
+            operands: inputs.iter().map(|&t| t.clone()).collect(),
+            outputs: outputs.clone(),
+        });
+    }
     if let Some(runs) = lock(&inner.ops.trace).as_mut() {
         runs.push(OpRun {
             op,

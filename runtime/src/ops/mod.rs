@@ -23,6 +23,7 @@
 //! | images (NHWC) | [`interpolate`] ([`Interpolation`]: nearest, bilinear) |
 //! | random (Philox4x32-10, counter-based, [`Philox`]) | [`random_bits`], [`rand`], [`dropout`] |
 //! | `out=` and in-place forms | [`binary_out`], [`unary_out`] |
+//! | graphs | [`capture`] a sequence of op calls as one compiled program, [`Graph::run`] it again with new inputs |
 //! | data movement | [`transpose`], [`concat()`], [`stack`], [`slice()`], [`pad`], [`cast`]; views: [`Tensor::expand`] (stride 0), [`Tensor::contiguous`] |
 //!
 //! Element types: f32, f16 and bf16 (computed in f32, rounded once), i8,
@@ -45,8 +46,7 @@
 //!
 //! | ops | shape class |
 //! |---|---|
-//! | element-wise, unary, logical, [`clamp`], [`cast`], [`softmax`], [`index_select`], [`embedding`], [`gather`], [`scatter`], [`scatter_add`], [`argmax`], [`argmin`], [`sort`], [`argsort`], random | the rank and which dimensions broadcast |
-//! | [`topk`] | k |
+//! | element-wise, unary, logical, [`clamp`], [`cast`], [`softmax`], [`index_select`], [`embedding`], [`gather`], [`scatter`], [`scatter_add`], [`argmax`], [`argmin`], [`sort`], [`argsort`], [`topk`], random | the rank and which dimensions broadcast |
 //! | [`cumsum`], [`cumprod`] | `ceil(log2(n))` of the scanned length |
 //! | [`interpolate`] | the input and output heights and widths |
 //! | [`one_hot`] | the number of classes |
@@ -78,6 +78,7 @@
 mod arg;
 mod broadcast;
 mod cache;
+mod capture;
 mod cast;
 mod conv;
 mod elementwise;
@@ -99,6 +100,7 @@ pub(crate) use cache::OpCache;
 pub use arg::{argmax, argmin};
 pub use broadcast::broadcast_shapes;
 pub use cache::{cache_stats, clear_cache, trace, OpCacheStats, OpRun};
+pub use capture::{capture, Graph};
 pub use cast::cast;
 pub use conv::{avg_pool2d, conv2d, max_pool2d, Conv2d, Pool2d};
 pub use elementwise::{

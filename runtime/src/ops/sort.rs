@@ -52,6 +52,11 @@ pub fn topk(
     ranked(stream, "ops::topk", x, axis, k, largest)
 }
 
+/// The first `k` along `axis` of `t`, contiguous.
+fn first(t: &Tensor, axis: usize, k: usize) -> Result<Tensor> {
+    t.narrow(axis, 0, k)?.contiguous()
+}
+
 /// The first `k` elements along `axis` of `x` sorted (descending when
 /// `descending`) and their indices.
 fn ranked(
@@ -93,10 +98,9 @@ fn ranked(
             Tensor::empty(&device, DType::I64, &out_shape)?,
         ));
     }
-    let full = what != "ops::topk";
     let elem = dtype.name();
     let text = || {
-        let mut f = Func::new(if full { "sort" } else { "topk" });
+        let mut f = Func::new("sort");
         let ty = dyn_ty(rank, elem);
         let a = f.arg(&ty);
         let dims: Vec<Dim> = (0..rank).map(|d| f.dim(&a, &ty, d)).collect();
@@ -154,17 +158,7 @@ fn ranked(
         f.line(&format!("  linalg.yield {sum} : i64"));
         f.line(&format!("}} -> {r_ty}"));
         // Output position r takes the element of rank r.
-        let out_dims: Vec<Dim> = dims
-            .iter()
-            .enumerate()
-            .map(|(d, dim)| {
-                if d == axis && !full {
-                    Dim::Fixed(k)
-                } else {
-                    dim.clone()
-                }
-            })
-            .collect();
+        let out_dims: Vec<Dim> = dims.clone();
         let zero = if cls == Class::Float { "0.0" } else { "0" };
         let vals0 = f.empty_dims(&out_dims, elem, Some(zero));
         let idx0 = f.empty_dims(&out_dims, "i64", Some("0"));
@@ -193,16 +187,16 @@ fn ranked(
         f.line(&format!("}} -> ({v_ty}, {i_ty})"));
         Ok(f.finish(&[(format!("{res}#0"), v_ty), (format!("{res}#1"), i_ty)]))
     };
-    let params = [
-        axis as u64,
-        u64::from(descending),
-        if full { 0 } else { k as u64 + 1 },
-    ];
-    // sort and argsort share one program (the values and the indices).
-    let op = if full { "ops::sort" } else { "ops::topk" };
-    let mut results = cache::run_keyed(stream, op, &params, &[x], text)?;
+    let params = [axis as u64, u64::from(descending)];
+    // One program (values and indices) sorts the whole axis for sort,
+    // argsort and topk (which takes its first k): a sort program takes
+    // lavapipe seconds to compile.
+    let mut results = cache::run_keyed(stream, "ops::sort", &params, &[x], text)?;
     match (results.pop(), results.pop(), results.is_empty()) {
-        (Some(indices), Some(values), true) => Ok((values, indices)),
+        (Some(indices), Some(values), true) if k == shape[axis] => Ok((values, indices)),
+        (Some(indices), Some(values), true) => {
+            Ok((first(&values, axis, k)?, first(&indices, axis, k)?))
+        }
         _ => Err(shape_error(
             what,
             "an op program did not return two results",
