@@ -45,7 +45,13 @@ pub(crate) struct Storage {
     /// Run-time index checks of the work that wrote this buffer (or its
     /// inputs), read before the buffer is (see `fault`).
     pub(crate) faults: Mutex<Vec<Arc<crate::fault::FaultCheck>>>,
+    /// The buffer's number in the process, in allocation order (a capture
+    /// tells the tensors made while it recorded by it; see `ops::capture`).
+    pub(crate) serial: u64,
 }
+
+/// The next [`Storage::serial`].
+pub(crate) static NEXT_SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// A device tensor. Cheap to clone (clones and views share the buffer).
 ///
@@ -98,6 +104,7 @@ impl Tensor {
                 slice,
                 hazards: Mutex::new(Hazards::default()),
                 faults: Mutex::new(Vec::new()),
+                serial: NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             }),
             dtype,
             layout,

@@ -25,7 +25,10 @@
 //! What a capture refuses (an [`Error::Shape`](crate::Error::Shape)
 //! naming `ops::capture`): an op reading a view of a captured input or of
 //! an earlier op's result that is not that tensor itself (reshape or
-//! slice through the op instead); a result that no recorded op returned
+//! slice through the op instead); an operand made during the capture but
+//! not by an op (a copy an op made of a strided view before its program
+//! ran, a tensor uploaded from the host: a replay would read it as it was
+//! at the capture); a result that no recorded op returned
 //! (a closure result made on the host, or an op answered without a
 //! program, such as an empty tensor); a capture started while another is
 //! recording on the device. Work the closure enqueues other than through
@@ -148,10 +151,11 @@ pub fn capture(
         }
         *slot = Some(Vec::new());
     }
+    let first = crate::tensor::NEXT_SERIAL.load(std::sync::atomic::Ordering::Relaxed);
     let outputs = f(stream, inputs);
     let runs = lock(&device.inner.ops.capture).take().unwrap_or_default();
     let outputs = outputs?;
-    let (text, constants) = assemble(inputs, &runs, &outputs)?;
+    let (text, constants) = assemble(inputs, &runs, &outputs, first)?;
     let module = kiln_core::tensor::load(&text)
         .map_err(|e| refuse(format!("internal: the graph does not load: {e}\n{text}")))?;
     let target = crate::target::device_target(&device);
@@ -275,6 +279,7 @@ fn assemble(
     inputs: &[&Tensor],
     runs: &[CapturedRun],
     outputs: &[Tensor],
+    first: u64,
 ) -> Result<(String, Vec<Tensor>)> {
     if runs.is_empty() {
         return Err(refuse("the closure called no op"));
@@ -311,6 +316,12 @@ fn assemble(
                     run.op,
                     t.shape(),
                     t.strides()
+                )));
+            } else if t.storage.serial >= first {
+                return Err(refuse(format!(
+                    "operand {i} of {} (shape {:?}) was made during the capture but not by an op (a copy of a strided view, or a tensor from the host); make it with ops or pass it as an input",
+                    run.op,
+                    t.shape()
                 )));
             } else {
                 let pos = match constants.iter().position(|c| same(c, t).0) {
