@@ -312,6 +312,9 @@ fn mlp(device: &Device, runs: usize, batch: usize) {
     };
     // The eager calls captured once as a graph (ops::capture), replayed.
     let (_, graph) = ops::capture(&stream, &[&xd[0]], |s, x| Ok(vec![net.eager(s, x[0])])).unwrap();
+    if std::env::var_os("KILN_BENCH_GRAPH").is_some() {
+        println!("{}", graph.text());
+    }
     let replay = |x: &Tensor| graph.run(&stream, &[x]).unwrap().remove(0);
     // The four agree.
     let want = net.cpu(&xs[0], batch);
