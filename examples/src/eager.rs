@@ -1,12 +1,15 @@
 //! A framework-shaped use of kiln-runtime's `ops`: a tiny text classifier
 //! (token embedding, mean over the sequence, two dense layers with a tanh
-//! GELU, softmax, top-2) run op by op on device tensors, the way a
+//! GELU, softmax, the predicted class) run op by op on device tensors, the way a
 //! framework's eager mode calls a backend. Weights are uploaded once;
 //! each batch is a handful of op calls enqueued on one stream, with no
-//! host round trip until the results are read. Its twin, [`host_forward`],
-//! computes the same model in f64 on the host as the oracle.
+//! host round trip until the results are read. The dense head (two
+//! layers and the softmax: 6 op calls) can be captured once
+//! ([`Model::capture_head`], `ops::capture`) and replayed per batch as one
+//! compiled program. Its twin, [`host_forward`], computes the same model
+//! in f64 on the host as the oracle.
 
-use kiln_runtime::ops;
+use kiln_runtime::ops::{self, Graph};
 use kiln_runtime::{Device, Stream, Tensor};
 
 /// The model's sizes.
@@ -54,6 +57,8 @@ pub struct Model {
     b1: Tensor,
     w2: Tensor,
     b2: Tensor,
+    /// The dense head captured as a graph, once [`capture_head`](Self::capture_head) ran.
+    head: Option<Graph>,
 }
 
 impl Model {
@@ -65,10 +70,11 @@ impl Model {
             b1: Tensor::from_slice(device, &w.b1, &[HIDDEN])?,
             w2: Tensor::from_slice(device, &w.w2, &[HIDDEN, CLASSES])?,
             b2: Tensor::from_slice(device, &w.b2, &[CLASSES])?,
+            head: None,
         })
     }
 
-    /// Class probabilities `[B, CLASSES]` and the top-2 classes `[B, 2]`
+    /// Class probabilities `[B, CLASSES]` and the predicted class `[B]`
     /// (`i64`) of `tokens` (`[B, T]`, `i64` in `0..VOCAB`), enqueued on
     /// `stream`. A token out of range is an error naming
     /// `ops::embedding`.
@@ -79,12 +85,35 @@ impl Model {
     ) -> kiln_runtime::Result<(Tensor, Tensor)> {
         let e = ops::embedding(stream, &self.table, tokens)?; // [B, T, DIM]
         let pooled = ops::mean(stream, &e, &[1], false)?; // [B, DIM]
-        let h = ops::add(stream, &ops::matmul(stream, &pooled, &self.w1)?, &self.b1)?;
+        let probs = match &self.head {
+            Some(graph) => graph.run(stream, &[&pooled])?.remove(0),
+            None => self.head(stream, &pooled)?,
+        };
+        let class = ops::argmax(stream, &probs, 1, false)?;
+        Ok((probs, class))
+    }
+
+    /// The dense head, eagerly: `softmax(gelu(p W1 + b1) W2 + b2)`.
+    fn head(&self, stream: &Stream, pooled: &Tensor) -> kiln_runtime::Result<Tensor> {
+        let h = ops::add(stream, &ops::matmul(stream, pooled, &self.w1)?, &self.b1)?;
         let h = ops::gelu_tanh(stream, &h)?;
         let logits = ops::add(stream, &ops::matmul(stream, &h, &self.w2)?, &self.b2)?;
-        let probs = ops::softmax(stream, &logits, 1)?;
-        let (_, top) = ops::topk(stream, &probs, 2, 1, true)?;
-        Ok((probs, top))
+        ops::softmax(stream, &logits, 1)
+    }
+
+    /// Captures the dense head's op calls on an example input (`[B, DIM]`
+    /// f32; any batch size replays) as one program that
+    /// [`forward`](Self::forward) replays from now on; returns how many
+    /// dispatches a replay enqueues.
+    pub fn capture_head(
+        &mut self,
+        stream: &Stream,
+        example: &Tensor,
+    ) -> kiln_runtime::Result<usize> {
+        let (_, graph) = ops::capture(stream, &[example], |s, x| Ok(vec![self.head(s, x[0])?]))?;
+        let n = graph.dispatches();
+        self.head = Some(graph);
+        Ok(n)
     }
 }
 
