@@ -120,7 +120,7 @@ fn a_captured_block_replays_like_its_eager_calls() {
         }
     }
     // Weights are bound by reference: a replay reads their contents now.
-    s.upload(&block.b2, &vec![5.0f32; D]).unwrap();
+    s.upload(&block.b2, &[5.0f32; D]).unwrap();
     let replayed = graph.run(&s, &[&inputs[1]]).unwrap();
     let eager_now = block.forward(&s, &inputs[1]).unwrap();
     assert!(close(
