@@ -638,7 +638,9 @@ fn scans_resize_and_random_run_for_their_element_types_like_the_reference() {
             ops::dropout(s, &a[0], 0.3, ops::Philox::new(11).advance(5))
         }),
     ];
-    run_table_for(&cases, &[DType::F32, DType::BF16, DType::I32, DType::Bool]);
+    // f32: runtime_ops_more.rs against host loops and Philox's known
+    // answers.
+    run_table_for(&cases, &[DType::BF16, DType::I32, DType::Bool]);
 }
 
 #[test]
@@ -646,9 +648,6 @@ fn sorting_and_scatter_run_for_their_element_types_like_the_reference() {
     let cases = vec![
         case("sort", &[(M, false)], NUMBERS, |s, a| {
             Ok(ops::sort(s, &a[0], 1, false)?.0)
-        }),
-        case("topk", &[(M, false)], NUMBERS, |s, a| {
-            Ok(ops::topk(s, &a[0], 2, 1, true)?.1)
         }),
         case("scatter", &[(M, false), (&[3, 2], false)], ALL, |s, a| {
             let i = indices(s, &[4, 0, 1, 1, 0, 2], &[3, 2]);
@@ -664,6 +663,7 @@ fn sorting_and_scatter_run_for_their_element_types_like_the_reference() {
             },
         ),
     ];
-    // f32 sorting: runtime_ops_more.rs against a host sort.
+    // f32 sorting and topk (the descending sort): runtime_ops_more.rs
+    // against a host sort.
     run_table_for(&cases, &[DType::I32]);
 }

@@ -32,9 +32,11 @@
 //! (a closure result made on the host, or an op answered without a
 //! program, such as an empty tensor); a capture started while another is
 //! recording on the device. Work the closure enqueues other than through
-//! `ops` (uploads, copies, raw dispatches) is not part of the graph.
-//! Random ops replay the [`Philox`](super::Philox) key they were captured
-//! with.
+//! `ops` (uploads, copies, raw dispatches) is not part of the graph. Ops
+//! that upload a small argument of their own for each call (the
+//! [`Philox`](super::Philox) key of the random ops, the direction of
+//! [`sort`](super::sort)) are refused by that rule: a replay would reuse
+//! the captured argument.
 
 use std::fmt::Write;
 use std::sync::Arc;

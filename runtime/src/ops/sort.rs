@@ -103,6 +103,8 @@ fn ranked(
         let mut f = Func::new("sort");
         let ty = dyn_ty(rank, elem);
         let a = f.arg(&ty);
+        // The direction, an argument: one program sorts both ways.
+        let flag = f.arg("tensor<1xi32>");
         let dims: Vec<Dim> = (0..rank).map(|d| f.dim(&a, &ty, d)).collect();
         // Ranks: over (x's dims, j), count x[.., j, ..] sorting before x.
         let ranks0 = f.empty_dims(&dims, "i64", Some("0"));
@@ -126,20 +128,25 @@ fn ranked(
         let i = f.let_(&format!("linalg.index {axis} : index"));
         let j = f.let_(&format!("linalg.index {rank} : index"));
         let earlier = f.let_(&format!("arith.cmpi ult, {j}, {i} : index"));
+        let c0 = f.constant("0", "index");
+        let fv = f.let_(&format!("tensor.extract {flag}[{c0}] : tensor<1xi32>"));
+        let z = f.constant("0", "i32");
+        let desc = f.let_(&format!("arith.cmpi ne, {fv}, {z} : i32"));
         let before = if cls == Class::Float {
             // (xj, xi) ordered: xj < xi (> descending), NaN above numbers.
-            let pred = if descending { "ogt" } else { "olt" };
-            let less = f.let_(&format!("arith.cmpf {pred}, {xj}, {xi} : {elem}"));
+            let lt = f.let_(&format!("arith.cmpf olt, {xj}, {xi} : {elem}"));
+            let gt = f.let_(&format!("arith.cmpf ogt, {xj}, {xi} : {elem}"));
+            let less = f.let_(&format!("arith.select {desc}, {gt}, {lt} : i1"));
             let nan_i = f.let_(&format!("arith.cmpf uno, {xi}, {xi} : {elem}"));
             let nan_j = f.let_(&format!("arith.cmpf uno, {xj}, {xj} : {elem}"));
             let t = f.constant("true", "i1");
             let num_j = f.let_(&format!("arith.xori {nan_j}, {t} : i1"));
             let num_i = f.let_(&format!("arith.xori {nan_i}, {t} : i1"));
-            let nan_first = if descending {
-                f.let_(&format!("arith.andi {nan_j}, {num_i} : i1"))
-            } else {
-                f.let_(&format!("arith.andi {nan_i}, {num_j} : i1"))
-            };
+            let nan_j_first = f.let_(&format!("arith.andi {nan_j}, {num_i} : i1"));
+            let nan_i_first = f.let_(&format!("arith.andi {nan_i}, {num_j} : i1"));
+            let nan_first = f.let_(&format!(
+                "arith.select {desc}, {nan_j_first}, {nan_i_first} : i1"
+            ));
             let eq = f.let_(&format!("arith.cmpf oeq, {xj}, {xi} : {elem}"));
             let both = f.let_(&format!("arith.andi {nan_i}, {nan_j} : i1"));
             let same = f.let_(&format!("arith.ori {eq}, {both} : i1"));
@@ -147,8 +154,9 @@ fn ranked(
             let o = f.let_(&format!("arith.ori {less}, {nan_first} : i1"));
             f.let_(&format!("arith.ori {o}, {tie} : i1"))
         } else {
-            let pred = if descending { "sgt" } else { "slt" };
-            let less = f.let_(&format!("arith.cmpi {pred}, {xj}, {xi} : {elem}"));
+            let lt = f.let_(&format!("arith.cmpi slt, {xj}, {xi} : {elem}"));
+            let gt = f.let_(&format!("arith.cmpi sgt, {xj}, {xi} : {elem}"));
+            let less = f.let_(&format!("arith.select {desc}, {gt}, {lt} : i1"));
             let eq = f.let_(&format!("arith.cmpi eq, {xj}, {xi} : {elem}"));
             let tie = f.let_(&format!("arith.andi {eq}, {earlier} : i1"));
             f.let_(&format!("arith.ori {less}, {tie} : i1"))
@@ -187,11 +195,12 @@ fn ranked(
         f.line(&format!("}} -> ({v_ty}, {i_ty})"));
         Ok(f.finish(&[(format!("{res}#0"), v_ty), (format!("{res}#1"), i_ty)]))
     };
-    let params = [axis as u64, u64::from(descending)];
+    let params = [axis as u64];
+    let flag = Tensor::from_slice(&x.device(), &[i32::from(descending)], &[1])?;
     // One program (values and indices) sorts the whole axis for sort,
     // argsort and topk (which takes its first k): a sort program takes
     // lavapipe seconds to compile.
-    let mut results = cache::run_keyed(stream, "ops::sort", &params, &[x], text)?;
+    let mut results = cache::run_keyed(stream, "ops::sort", &params, &[x, &flag], text)?;
     match (results.pop(), results.pop(), results.is_empty()) {
         (Some(indices), Some(values), true) if k == shape[axis] => Ok((values, indices)),
         (Some(indices), Some(values), true) => {
