@@ -1,9 +1,10 @@
 //! Writing along an axis at indices: [`scatter`] and [`scatter_add`]
 //! (PyTorch's `scatter` and `scatter_add` with a `src` tensor).
 //!
-//! One `linalg.generic` over the result's elements and the indexed axis
-//! of `index`: each result element starts as `x`'s and takes (or adds)
-//! every `src` element whose index points at it. No kernel writes at a
+//! Row reductions over the result's elements and the indexed axis of
+//! `index` (element-wise generics the compiler fuses into them): each
+//! result element starts as `x`'s and takes the last, or adds every,
+//! `src` element whose index points at it. No kernel writes at a
 //! data-dependent address, so duplicates are defined: [`scatter`] keeps
 //! the last (highest position along the axis), [`scatter_add`] sums them
 //! all (in position order). The work is the result's size times the
@@ -19,8 +20,8 @@ use crate::tensor::Tensor;
 use super::cache;
 use super::elementwise::{fname, single};
 use super::index::{check_host_indices, check_indices, gather_as};
-use super::text::{class, compute, dims_ty, dyn_ty, map, map_elements, shape_error, Class};
-use super::text::{Dim, Func};
+use super::text::{class, compute, dims_ty, dyn_ty, identity, map, map_elements, shape_error};
+use super::text::{Class, Dim, Func, Operand};
 
 /// `x` with `x[.., index[.., i, ..], ..] = src[.., i, ..]` along `axis`
 /// (`i` at `axis`; PyTorch's `scatter(x, axis, index, src)`). `index`
@@ -109,49 +110,121 @@ fn write_at(
         let ia = f.arg(&i_ty);
         let sa = f.arg(&x_ty);
         let dims: Vec<Dim> = (0..rank).map(|d| f.dim(&xa, &x_ty, d)).collect();
-        let acc = map_elements(&mut f, &xa, &dims, dtype.name(), elem, |f, v| {
-            f.widen(v, dtype)
-        });
-        let a_ty = dims_ty(&dims, elem);
+        // Over (x's dims, r), r along index's axis: element-wise generics
+        // the compiler fuses into row reductions over r (see `sort`).
+        let mut ext = dims.clone();
+        ext.push(f.dim(&ia, &i_ty, axis));
         let lead: Vec<usize> = (0..rank).collect();
         let other: Vec<usize> = (0..rank)
             .map(|d| if d == axis { rank } else { d })
             .collect();
-        let mut iters = vec!["\"parallel\""; rank];
-        iters.push("\"reduction\"");
-        let y = f.fresh();
-        f.line(&format!(
-            "{y} = linalg.generic {{indexing_maps = [{}, {}, {}], iterator_types = [{}]}} ins({ia}, {sa} : {i_ty}, {x_ty}) outs({acc} : {a_ty}) {{",
-            map(rank + 1, &other),
-            map(rank + 1, &other),
-            map(rank + 1, &lead),
-            iters.join(", ")
-        ));
-        let (iv, sv, av) = (f.fresh(), f.fresh(), f.fresh());
-        f.line(&format!(
-            "^bb0({iv}: {ielem}, {sv}: {}, {av}: {elem}):",
-            dtype.name()
-        ));
-        let k = f.let_(&format!("linalg.index {axis} : index"));
-        let ki = f.let_(&format!("arith.index_cast {k} : index to {ielem}"));
-        let hit = f.let_(&format!("arith.cmpi eq, {iv}, {ki} : {ielem}"));
-        let w = f.widen(&sv, dtype);
-        let new = if add {
+        let all = identity(rank + 1);
+        let operand = |value: &str, ty: &str, elem: &str, m: &str| Operand {
+            value: value.to_owned(),
+            ty: ty.to_owned(),
+            elem: elem.to_owned(),
+            map: m.to_owned(),
+        };
+        let par = vec!["parallel"; rank + 1];
+        let mut red = vec!["parallel"; rank];
+        red.push("reduction");
+        let hit = |f: &mut Func, iv: &str| {
+            let k = f.let_(&format!("linalg.index {axis} : index"));
+            let ki = f.let_(&format!("arith.index_cast {k} : index to {ielem}"));
+            f.let_(&format!("arith.cmpi eq, {iv}, {ki} : {ielem}"))
+        };
+        let out = if add {
+            // x + the sum of the src elements that hit (zeros elsewhere:
+            // -0.0 for floats, which leaves every sum exact).
+            let zero = if cls == Class::Float { "-0.0" } else { "0" };
+            let c_ty = dims_ty(&ext, elem);
+            let c0 = f.empty_dims(&ext, elem, None);
+            let contrib = f.generic(
+                &[
+                    operand(&ia, &i_ty, ielem, &map(rank + 1, &other)),
+                    operand(&sa, &x_ty, dtype.name(), &map(rank + 1, &other)),
+                ],
+                &operand(&c0, &c_ty, elem, &all),
+                &par,
+                |f, args| {
+                    let h = hit(f, &args[0]);
+                    let w = f.widen(&args[1], dtype);
+                    let z = f.constant(zero, elem);
+                    f.let_(&format!("arith.select {h}, {w}, {z} : {elem}"))
+                },
+            );
+            let acc = map_elements(&mut f, &xa, &dims, dtype.name(), elem, |f, v| {
+                f.widen(v, dtype)
+            });
+            let a_ty = dims_ty(&dims, elem);
             let op = if cls == Class::Float {
                 "arith.addf"
             } else {
                 "arith.addi"
             };
-            f.let_(&format!("{op} {av}, {w} : {elem}"))
+            let y = f.generic(
+                &[operand(&contrib, &c_ty, elem, &all)],
+                &operand(&acc, &a_ty, elem, &map(rank + 1, &lead)),
+                &red,
+                |f, args| f.let_(&format!("{op} {}, {} : {elem}", args[1], args[0])),
+            );
+            map_elements(&mut f, &y, &dims, elem, dtype.name(), |f, v| {
+                f.narrow(v, dtype)
+            })
         } else {
-            w
+            // The last r that hits each element (-1: none), then the src
+            // element there, or x's.
+            let l_ty = dims_ty(&ext, "i64");
+            let l0 = f.empty_dims(&ext, "i64", None);
+            let hits = f.generic(
+                &[operand(&ia, &i_ty, ielem, &map(rank + 1, &other))],
+                &operand(&l0, &l_ty, "i64", &all),
+                &par,
+                |f, args| {
+                    let h = hit(f, &args[0]);
+                    let r = f.let_(&format!("linalg.index {rank} : index"));
+                    let ri = f.let_(&format!("arith.index_cast {r} : index to i64"));
+                    let none = f.constant("-1", "i64");
+                    f.let_(&format!("arith.select {h}, {ri}, {none} : i64"))
+                },
+            );
+            let d_ty = dims_ty(&dims, "i64");
+            let last0 = f.empty_dims(&dims, "i64", Some("-1"));
+            let last = f.generic(
+                &[operand(&hits, &l_ty, "i64", &all)],
+                &operand(&last0, &d_ty, "i64", &map(rank + 1, &lead)),
+                &red,
+                |f, args| f.let_(&format!("arith.maxsi {}, {} : i64", args[1], args[0])),
+            );
+            let e = dtype.name();
+            let o_ty = dims_ty(&dims, e);
+            let o0 = f.empty_dims(&dims, e, None);
+            f.generic(
+                &[
+                    operand(&xa, &x_ty, e, &identity(rank)),
+                    operand(&last, &d_ty, "i64", &identity(rank)),
+                ],
+                &operand(&o0, &o_ty, e, &identity(rank)),
+                &vec!["parallel"; rank],
+                |f, args| {
+                    let zero = f.constant("0", "i64");
+                    let has = f.let_(&format!("arith.cmpi sge, {}, {zero} : i64", args[1]));
+                    let r = f.let_(&format!("arith.select {has}, {}, {zero} : i64", args[1]));
+                    let r = f.let_(&format!("arith.index_cast {r} : i64 to index"));
+                    let at: Vec<String> = (0..rank)
+                        .map(|d| {
+                            if d == axis {
+                                r.clone()
+                            } else {
+                                f.let_(&format!("linalg.index {d} : index"))
+                            }
+                        })
+                        .collect();
+                    let v = f.let_(&format!("tensor.extract {sa}[{}] : {x_ty}", at.join(", ")));
+                    f.let_(&format!("arith.select {has}, {v}, {} : {e}", args[0]))
+                },
+            )
         };
-        let r = f.let_(&format!("arith.select {hit}, {new}, {av} : {elem}"));
-        f.line(&format!("  linalg.yield {r} : {elem}"));
-        f.line(&format!("}} -> {a_ty}"));
-        let out = map_elements(&mut f, &y, &dims, elem, dtype.name(), |f, v| {
-            f.narrow(v, dtype)
-        });
         Ok(f.finish(&[(out, dims_ty(&dims, dtype.name()))]))
     };
     let out = single(cache::run_keyed(
