@@ -649,6 +649,12 @@ fn sorting_and_scatter_run_for_their_element_types_like_the_reference() {
         case("sort", &[(M, false)], NUMBERS, |s, a| {
             Ok(ops::sort(s, &a[0], 1, false)?.0)
         }),
+        case("topk", &[(M, false)], NUMBERS, |s, a| {
+            Ok(ops::topk(s, &a[0], 2, 1, true)?.1)
+        }),
+        case("argsort axis 0", &[(M, false)], NUMBERS, |s, a| {
+            ops::argsort(s, &a[0], 0, false)
+        }),
         case("scatter", &[(M, false), (&[3, 2], false)], ALL, |s, a| {
             let i = indices(s, &[4, 0, 1, 1, 0, 2], &[3, 2]);
             ops::scatter(s, &a[0], 1, &i, &a[1])
@@ -663,7 +669,6 @@ fn sorting_and_scatter_run_for_their_element_types_like_the_reference() {
             },
         ),
     ];
-    // f32 sorting and topk (the descending sort): runtime_ops_more.rs
-    // against a host sort.
-    run_table_for(&cases, &[DType::I32]);
+    // f32: runtime_ops_more.rs against a host sort and scatter.
+    run_table_for(&cases, &[DType::BF16, DType::I64, DType::Bool]);
 }
