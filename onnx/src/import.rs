@@ -17,6 +17,7 @@ use kiln_core::tensor::builder::FuncBuilder;
 use kiln_core::tensor::eval;
 use kiln_core::tensor::{Dim, TensorModule, TypeKind};
 
+use crate::control;
 use crate::ctx::Ctx;
 use crate::dtype::DataType;
 use crate::error::OnnxError;
@@ -368,9 +369,9 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
 }
 
 /// Converts `nodes` in order (their op-table rows `defs`), reading and
-/// defining values in `env`. An `If` whose condition is known before
-/// running is replaced by its chosen branch's nodes.
-fn convert_nodes(
+/// defining values in `env`. Control flow (`If`, `Loop`, `Scan`) is
+/// unrolled in place ([`control`]).
+pub(crate) fn convert_nodes(
     c: &mut Ctx<'_>,
     model: &ModelProto,
     nodes: &[NodeProto],
@@ -408,8 +409,12 @@ fn convert_nodes(
                 )));
             }
         }
-        let outs = if def.op == "If" && def.domain.is_empty() {
-            if_branch(c, model, &node, env)?
+        let outs = if def.domain.is_empty() && ["If", "Loop", "Scan"].contains(&def.op) {
+            match def.op {
+                "If" => control::if_branch(c, model, &node, env)?,
+                "Loop" => control::loop_unrolled(c, model, &node, env)?,
+                _ => control::scan_unrolled(c, model, &node, env)?,
+            }
         } else {
             match fold(def, &node) {
                 Some(v) => v,
@@ -428,55 +433,6 @@ fn convert_nodes(
         }
     }
     Ok(())
-}
-
-/// `If(cond)` with `cond` known before running (a constant, a folded
-/// value or a graph input given as a value): the chosen branch's nodes
-/// converted in place, outer values visible to them; its outputs.
-fn if_branch(
-    c: &mut Ctx<'_>,
-    model: &ModelProto,
-    node: &Node<'_>,
-    env: &HashMap<String, Value>,
-) -> Result<Vec<Value>, OnnxError> {
-    let cond = node.known(0)?;
-    if cond.len() != 1 {
-        return Err(node.err("the condition must have one element"));
-    }
-    let name = if cond.int(0) != 0 {
-        "then_branch"
-    } else {
-        "else_branch"
-    };
-    let g = node
-        .proto
-        .attribute
-        .iter()
-        .find(|a| a.name.as_deref() == Some(name))
-        .and_then(|a| a.g.as_ref())
-        .ok_or_else(|| node.err(format!("no {name}")))?;
-    let sub = ModelProto {
-        graph: Some(g.clone()),
-        opset_import: model.opset_import.clone(),
-        ..Default::default()
-    };
-    let defs = check_supported(&sub)?;
-    let mut local = env.clone();
-    for t in &g.initializer {
-        let h = HostTensor::from_proto(t, None)?;
-        local.insert(t.name.clone().unwrap_or_default(), Value::constant(h));
-    }
-    convert_nodes(c, model, &g.node, &defs, &mut local)?;
-    g.output
-        .iter()
-        .map(|o| {
-            let on = o.name.clone().unwrap_or_default();
-            local
-                .get(&on)
-                .cloned()
-                .ok_or_else(|| node.err(format!("{name} never defines its output {on}")))
-        })
-        .collect()
 }
 
 /// Folds `node` when every input is known, foldable and small: converts

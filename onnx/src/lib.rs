@@ -16,6 +16,7 @@
 
 #![deny(missing_docs)]
 
+pub mod control;
 pub mod ctx;
 pub mod dtype;
 pub mod error;

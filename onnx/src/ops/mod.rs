@@ -160,6 +160,7 @@ table! {
     "IsNaN" 9..max => ew::is_nan;
     "LayerNormalization" 17..max => reduce::layer_norm;
     "LSTM" 7..max => rnn::lstm;
+    "Loop" 1..max => not_unrolled;
     "LeakyRelu" 6..max => ew::leaky_relu;
     "LpNormalization" 1..max => norm::lp_norm;
     "LpPool" 2..max => pool::lp_pool;
@@ -208,6 +209,7 @@ table! {
     "Resize" 11..max => resize::resize;
     "ReverseSequence" 10..max => select::reverse_sequence;
     "Round" 11..max => ew::round;
+    "Scan" 8..max => not_unrolled;
     "Scatter" 9..10 => scatter::scatter_elements;
     "ScatterElements" 11..max => scatter::scatter_elements;
     "ScatterND" 11..max => scatter::scatter_nd;
@@ -250,6 +252,13 @@ table! {
 fn if_unknown(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     n.known(0)?;
     Err(n.err("If is supported only with a condition known before running"))
+}
+
+/// `Loop` and `Scan` are unrolled by the importer (`control`); their op
+/// function is reached only when one is converted outside a graph (a
+/// fold of a single node), which never applies.
+fn not_unrolled(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    Err(n.err(format!("{} is supported only unrolled at import", n.op())))
 }
 
 /// The row for `op` of `domain` at opset `version`.
