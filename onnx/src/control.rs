@@ -147,13 +147,17 @@ pub fn loop_unrolled(
     let mut carried: Vec<Value> = (2..node.inputs.len())
         .map(|i| node.input(i).cloned())
         .collect::<Result<_, _>>()?;
-    let n_scan = g.output.len().checked_sub(1 + carried.len()).ok_or_else(|| {
-        node.err(format!(
-            "the body has {} outputs, fewer than the condition and {} carried values",
-            g.output.len(),
-            carried.len()
-        ))
-    })?;
+    let n_scan = g
+        .output
+        .len()
+        .checked_sub(1 + carried.len())
+        .ok_or_else(|| {
+            node.err(format!(
+                "the body has {} outputs, fewer than the condition and {} carried values",
+                g.output.len(),
+                carried.len()
+            ))
+        })?;
     let limit = trip.unwrap_or(MAX_ITERATIONS);
     let mut scans: Vec<Vec<Value>> = vec![Vec::new(); n_scan];
     let mut i = 0usize;
@@ -334,7 +338,7 @@ fn scan_core(
 }
 
 /// Element `i` of `v` along `axis`, that axis dropped.
-fn take(
+pub fn take(
     c: &mut Ctx<'_>,
     node: &Node<'_>,
     v: &Value,
@@ -359,14 +363,18 @@ fn take(
         &[s],
         ty,
     );
-    let sv = c.tensor(sliced, v.dtype, one.iter().map(|&d| Dim::Static(d)).collect());
+    let sv = c.tensor(
+        sliced,
+        v.dtype,
+        one.iter().map(|&d| Dim::Static(d)).collect(),
+    );
     let mut out = src;
     out.remove(axis);
     c.reshape(&sv, &out).map_err(|e| node.err(e))
 }
 
 /// `parts` (of one shape) stacked along a new axis `axis`.
-fn stack(
+pub fn stack(
     c: &mut Ctx<'_>,
     node: &Node<'_>,
     parts: &[Value],
@@ -395,6 +403,7 @@ fn stack(
         return Ok(c.tensor(ssa[0], first.dtype, dims));
     }
     let ty = c.b.module().types.static_tensor(&all, first.dtype.elem());
-    let cat = c.b.tensor_op(TensorOp::Concat { dim: axis as u64 }, &ssa, ty);
+    let cat =
+        c.b.tensor_op(TensorOp::Concat { dim: axis as u64 }, &ssa, ty);
     Ok(c.tensor(cat, first.dtype, dims))
 }

@@ -5,6 +5,7 @@
 
 pub mod attention;
 pub mod bits;
+pub mod causal_conv;
 pub mod conv;
 pub mod conv_transpose;
 pub mod dft;
@@ -13,6 +14,7 @@ pub mod elementwise;
 pub mod gated;
 pub mod gather;
 pub mod grid;
+pub mod linear_attention;
 pub mod loss;
 pub mod matmul;
 pub mod more;
@@ -106,6 +108,7 @@ table! {
     "BitCast" 26..max => bits::bit_cast;
     "BlackmanWindow" 17..max => window::blackman;
     "Cast" 6..max => ew::cast;
+    "CausalConvWithState" 27..max => causal_conv::causal_conv_with_state;
     "CenterCropPad" 18..max => more::center_crop_pad;
     "CastLike" 15..max => ew::cast_like;
     "Ceil" 6..max => ew::ceil;
@@ -160,6 +163,7 @@ table! {
     "IsNaN" 9..max => ew::is_nan;
     "LayerNormalization" 17..max => reduce::layer_norm;
     "LSTM" 7..max => rnn::lstm;
+    "LinearAttention" 27..max => linear_attention::linear_attention;
     "Loop" 1..max => not_unrolled;
     "LeakyRelu" 6..max => ew::leaky_relu;
     "LpNormalization" 1..max => norm::lp_norm;
