@@ -1,7 +1,8 @@
 //! Control flow unrolled at import: `If` with a condition known before
 //! running (its chosen branch inlined), `Loop` with a trip count and
 //! condition known at every iteration, and `Scan` over static dimensions
-//! (one copy of the body per iteration, each reading outer values).
+//! (one copy of the body per iteration, each reading outer values); and
+//! `FlexAttention`'s score and probability subgraphs inlined.
 
 use std::collections::HashMap;
 
@@ -14,6 +15,8 @@ use crate::dtype::DataType;
 use crate::error::OnnxError;
 use crate::import::{check_supported, convert_nodes};
 use crate::node::Node;
+use crate::ops::flex_attention::flex_attention;
+use crate::ops::OpDef;
 use crate::proto::{GraphProto, ModelProto};
 use crate::tensor::HostTensor;
 use crate::value::Value;
@@ -74,6 +77,36 @@ fn inline(
                 .ok_or_else(|| node.err(format!("the body never defines its output {on}")))
         })
         .collect()
+}
+
+/// The outputs of `node` when it holds subgraphs the importer inlines
+/// (`If`, `Loop`, `Scan`, `FlexAttention`), else `None`.
+pub fn convert(
+    c: &mut Ctx<'_>,
+    model: &ModelProto,
+    def: &OpDef,
+    node: &Node<'_>,
+    env: &HashMap<String, Value>,
+) -> Result<Option<Vec<Value>>, OnnxError> {
+    Ok(Some(match (def.domain, def.op) {
+        ("", "If") => if_branch(c, model, node, env)?,
+        ("", "Loop") => loop_unrolled(c, model, node, env)?,
+        ("", "Scan") => scan_unrolled(c, model, node, env)?,
+        ("ai.onnx.preview", "FlexAttention") => {
+            let mut modify = |c: &mut Ctx<'_>, name: &str, x: Value| -> Result<Value, OnnxError> {
+                if !node.has(name) {
+                    return Ok(x);
+                }
+                let g = body(node, name)?;
+                let out = inline(c, model, node, g, env, vec![x])?;
+                out.into_iter()
+                    .next()
+                    .ok_or_else(|| node.err(format!("{name} has no output")))
+            };
+            flex_attention(c, node, &mut modify)?
+        }
+        _ => return Ok(None),
+    }))
 }
 
 /// `If(cond)` with `cond` known before running (a constant, a folded

@@ -170,7 +170,7 @@ pub fn check_supported(model: &ModelProto) -> Result<Vec<&'static OpDef>, OnnxEr
                     ),
                 };
                 let dom = if domain.is_empty() { "ai.onnx" } else { domain };
-                let why = if ops::TABLE.iter().any(|d| d.op == op && d.domain == domain) {
+                let why = if ops::all().any(|d| d.op == op && d.domain == domain) {
                     "not at this opset"
                 } else {
                     "unknown op"
@@ -409,12 +409,8 @@ pub(crate) fn convert_nodes(
                 )));
             }
         }
-        let outs = if def.domain.is_empty() && ["If", "Loop", "Scan"].contains(&def.op) {
-            match def.op {
-                "If" => control::if_branch(c, model, &node, env)?,
-                "Loop" => control::loop_unrolled(c, model, &node, env)?,
-                _ => control::scan_unrolled(c, model, &node, env)?,
-            }
+        let outs = if let Some(v) = control::convert(c, model, def, &node, env)? {
+            v
         } else {
             match fold(def, &node) {
                 Some(v) => v,

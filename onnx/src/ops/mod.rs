@@ -11,6 +11,7 @@ pub mod conv_transpose;
 pub mod dft;
 pub mod einsum;
 pub mod elementwise;
+pub mod flex_attention;
 pub mod gated;
 pub mod gather;
 pub mod grid;
@@ -258,26 +259,39 @@ fn if_unknown(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     Err(n.err("If is supported only with a condition known before running"))
 }
 
-/// `Loop` and `Scan` are unrolled by the importer (`control`); their op
-/// function is reached only when one is converted outside a graph (a
-/// fold of a single node), which never applies.
+/// `Loop`, `Scan` and `FlexAttention` are converted by the importer
+/// (`control`: they inline subgraphs); their op function is reached only
+/// when one is converted outside a graph (a fold of a single node), which
+/// never applies.
 fn not_unrolled(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     Err(n.err(format!("{} is supported only unrolled at import", n.op())))
+}
+
+/// Ops of other domains (their versions are the domain's own).
+pub static OTHER_DOMAINS: &[OpDef] = &[OpDef {
+    domain: "ai.onnx.preview",
+    op: "FlexAttention",
+    since: 1,
+    until: 1,
+    // Inlines its subgraphs: converted by the importer (`control`).
+    run: not_unrolled,
+}];
+
+/// Every row, of every domain.
+pub fn all() -> impl Iterator<Item = &'static OpDef> {
+    TABLE.iter().chain(OTHER_DOMAINS)
 }
 
 /// The row for `op` of `domain` at opset `version`.
 pub fn lookup(domain: &str, op: &str, version: i64) -> Option<&'static OpDef> {
     let domain = if domain == "ai.onnx" { "" } else { domain };
-    TABLE
-        .iter()
-        .find(|d| d.domain == domain && d.op == op && (d.since..=d.until).contains(&version))
+    all().find(|d| d.domain == domain && d.op == op && (d.since..=d.until).contains(&version))
 }
 
 /// Every supported op as `op [since-until]`, sorted (for the coverage
 /// page and error messages).
 pub fn supported_ops() -> Vec<String> {
-    let mut v: Vec<String> = TABLE
-        .iter()
+    let mut v: Vec<String> = all()
         .map(|d| format!("{} [opset {}-{}]", d.op, d.since, d.until))
         .collect();
     v.sort();
