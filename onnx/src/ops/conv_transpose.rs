@@ -5,6 +5,7 @@
 
 use kiln_core::tensor::attr::{CmpIPred, ScalarBits};
 use kiln_core::tensor::ops::ArithOp;
+use kiln_core::tensor::structured::BodyBuilder;
 use kiln_core::tensor::{ElemType, TValue};
 
 use super::gather::{extract, index_const, indexed_generic};
@@ -27,6 +28,45 @@ fn list(
         Some(v) => Err(n.err(format!("{name} {v:?} does not fit {k} spatial dims"))),
         None => Ok(vec![default; k]),
     }
+}
+
+/// The input position feeding output position `o` (i64 loop indices) at
+/// kernel position `kk`, for `o = i * stride + k * dilation - lo`: whether
+/// there is one (`o + lo - k * dilation` a non-negative multiple of the
+/// stride, `i` below `size`), and `i` clamped into range as `index`
+/// values (ConvTranspose's and Col2Im's scatter read as a gather).
+pub fn source(
+    bb: &mut BodyBuilder<'_>,
+    o: &[TValue],
+    kk: &[i64],
+    lo: &[i64],
+    dil: &[i64],
+    strides: &[i64],
+    size: &[i64],
+) -> (TValue, Vec<TValue>) {
+    let (i64t, i1) = (ElemType::I64, ElemType::I1);
+    let mut ok = bb.constant(ScalarBits::Int(1), i1);
+    let mut xi: Vec<TValue> = Vec::with_capacity(o.len());
+    for d in 0..o.len() {
+        let off = bb.constant(ScalarBits::Int(lo[d] - kk[d] * dil[d]), i64t);
+        let t = bb.arith(ArithOp::AddI, vec![o[d], off], i64t);
+        let s = bb.constant(ScalarBits::Int(strides[d]), i64t);
+        let z = bb.constant(ScalarBits::Int(0), i64t);
+        let r = bb.arith(ArithOp::RemSI, vec![t, s], i64t);
+        let q = bb.arith(ArithOp::DivSI, vec![t, s], i64t);
+        let l = bb.constant(ScalarBits::Int(size[d]), i64t);
+        let c1 = bb.arith(ArithOp::CmpI(CmpIPred::Sge), vec![t, z], i1);
+        let c2 = bb.arith(ArithOp::CmpI(CmpIPred::Eq), vec![r, z], i1);
+        let c3 = bb.arith(ArithOp::CmpI(CmpIPred::Slt), vec![q, l], i1);
+        for cnd in [c1, c2, c3] {
+            ok = bb.arith(ArithOp::AndI, vec![ok, cnd], i1);
+        }
+        let last = bb.constant(ScalarBits::Int(size[d] - 1), i64t);
+        let qc = bb.arith(ArithOp::MaxSI, vec![q, z], i64t);
+        let qc = bb.arith(ArithOp::MinSI, vec![qc, last], i64t);
+        xi.push(bb.arith(ArithOp::IndexCast, vec![qc], ElemType::Index));
+    }
+    (ok, xi)
 }
 
 /// `ConvTranspose(X, W, B?)`: strides, dilations, pads, `auto_pad`,
@@ -136,7 +176,6 @@ pub fn conv_transpose(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let elem = dt.elem();
     let y = indexed_generic(c, &oshape, dt, &[], |bb, li, _| {
         let i64t = ElemType::I64;
-        let i1 = ElemType::I1;
         let oc = bb.arith(ArithOp::IndexCast, vec![li[1]], i64t);
         let ocg_c = bb.constant(ScalarBits::Int(ocg as i64), i64t);
         let g = bb.arith(ArithOp::DivSI, vec![oc, ocg_c], i64t);
@@ -156,28 +195,7 @@ pub fn conv_transpose(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
                 kk[d] = rem % kernel[d];
                 rem /= kernel[d];
             }
-            // The input position feeding o at this kernel position.
-            let mut ok = bb.constant(ScalarBits::Int(1), i1);
-            let mut xi: Vec<TValue> = Vec::with_capacity(k);
-            for d in 0..k {
-                let off = bb.constant(ScalarBits::Int(lo[d] - kk[d] * dil[d]), i64t);
-                let t = bb.arith(ArithOp::AddI, vec![o[d], off], i64t);
-                let s = bb.constant(ScalarBits::Int(strides[d]), i64t);
-                let z = bb.constant(ScalarBits::Int(0), i64t);
-                let r = bb.arith(ArithOp::RemSI, vec![t, s], i64t);
-                let q = bb.arith(ArithOp::DivSI, vec![t, s], i64t);
-                let l = bb.constant(ScalarBits::Int(size[d]), i64t);
-                let c1 = bb.arith(ArithOp::CmpI(CmpIPred::Sge), vec![t, z], i1);
-                let c2 = bb.arith(ArithOp::CmpI(CmpIPred::Eq), vec![r, z], i1);
-                let c3 = bb.arith(ArithOp::CmpI(CmpIPred::Slt), vec![q, l], i1);
-                for cnd in [c1, c2, c3] {
-                    ok = bb.arith(ArithOp::AndI, vec![ok, cnd], i1);
-                }
-                let last = bb.constant(ScalarBits::Int(size[d] - 1), i64t);
-                let qc = bb.arith(ArithOp::MaxSI, vec![q, z], i64t);
-                let qc = bb.arith(ArithOp::MinSI, vec![qc, last], i64t);
-                xi.push(bb.arith(ArithOp::IndexCast, vec![qc], ElemType::Index));
-            }
+            let (ok, xi) = source(bb, &o, &kk, &lo, &dil, &strides, &size);
             let kidx: Vec<TValue> = kk.iter().map(|&v| index_const(bb, v)).collect();
             for ic in 0..icg {
                 let icc = bb.constant(ScalarBits::Int(ic as i64), i64t);

@@ -137,8 +137,9 @@ pub fn linear_attention(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             )
         }
     };
+    // 0 (the default) means 1/sqrt(d_k).
     let scale = match n.float("scale", 0.0) {
-        s if s == 0.0 => (dk as f32).sqrt().recip(),
+        0.0 => (dk as f32).sqrt().recip(),
         s => s,
     };
     let scale = Value::constant(HostTensor::from_floats(

@@ -6,6 +6,7 @@
 pub mod attention;
 pub mod bits;
 pub mod causal_conv;
+pub mod col2im;
 pub mod conv;
 pub mod conv_transpose;
 pub mod dft;
@@ -116,6 +117,7 @@ table! {
     "Celu" 12..max => ew::celu;
     "Clip" 6..max => ew::clip;
     "AveragePool" 7..max => conv::average_pool;
+    "Col2Im" 18..max => col2im::col2im;
     "Compress" 9..max => select::compress;
     "Concat" 4..max => shape::concat;
     "Conv" 1..max => conv::conv;
