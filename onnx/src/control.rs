@@ -177,9 +177,7 @@ pub fn loop_unrolled(
         Some(v) => cond_of(node, v, "the initial condition")?,
         None => true,
     };
-    let mut carried: Vec<Value> = (2..node.inputs.len())
-        .map(|i| node.input(i).cloned())
-        .collect::<Result<_, _>>()?;
+    let mut carried = inputs_from(node, 2)?;
     let n_scan = g
         .output
         .len()
@@ -217,6 +215,29 @@ pub fn loop_unrolled(
     Ok(outs)
 }
 
+/// Inputs `first..` of `node`, each given.
+fn inputs_from(node: &Node<'_>, first: usize) -> Result<Vec<Value>, OnnxError> {
+    (first..node.inputs.len())
+        .map(|i| node.input(i).cloned())
+        .collect()
+}
+
+/// Scan's inputs from `first` with `m` scan inputs: them, the number of
+/// states before those, and the number of scan outputs of `g`.
+fn scan_inputs(
+    node: &Node<'_>,
+    g: &GraphProto,
+    first: usize,
+    m: usize,
+) -> Result<(Vec<Value>, usize, usize), OnnxError> {
+    let ins = inputs_from(node, first)?;
+    let n = ins
+        .len()
+        .checked_sub(m)
+        .ok_or_else(|| node.err("fewer inputs than num_scan_inputs"))?;
+    Ok((ins, n, g.output.len().saturating_sub(n)))
+}
+
 /// `Scan` unrolled over its scan inputs' (static) scan axis: opset 9's
 /// form directly, opset 8's batched form once per batch row.
 pub fn scan_unrolled(
@@ -229,16 +250,9 @@ pub fn scan_unrolled(
     let m = usize::try_from(node.int("num_scan_inputs", 0))
         .map_err(|_| node.err("num_scan_inputs must not be negative"))?;
     if node.opset >= 9 {
-        let ins: Vec<Value> = (0..node.inputs.len())
-            .map(|i| node.input(i).cloned())
-            .collect::<Result<_, _>>()?;
-        let n = ins
-            .len()
-            .checked_sub(m)
-            .ok_or_else(|| node.err("fewer inputs than num_scan_inputs"))?;
+        let (ins, n, k) = scan_inputs(node, g, 0, m)?;
         let axes = node.ints("scan_input_axes").unwrap_or(vec![0; m]);
         let dirs = node.ints("scan_input_directions").unwrap_or(vec![0; m]);
-        let k = g.output.len().saturating_sub(n);
         let out_axes = node.ints("scan_output_axes").unwrap_or(vec![0; k]);
         let out_dirs = node.ints("scan_output_directions").unwrap_or(vec![0; k]);
         let (states, xs) = ins.split_at(n);
@@ -259,14 +273,7 @@ pub fn scan_unrolled(
             return Err(node.err("sequence_lens shorter than the scan axis are not supported"));
         }
     }
-    let ins: Vec<Value> = (1..node.inputs.len())
-        .map(|i| node.input(i).cloned())
-        .collect::<Result<_, _>>()?;
-    let n = ins
-        .len()
-        .checked_sub(m)
-        .ok_or_else(|| node.err("fewer inputs than num_scan_inputs"))?;
-    let k = g.output.len().saturating_sub(n);
+    let (ins, n, k) = scan_inputs(node, g, 1, m)?;
     let dirs = node.ints("directions").unwrap_or(vec![0; m]);
     let batch = ins
         .first()

@@ -22,6 +22,29 @@ pub struct HostTensor {
     pub tensor: Tensor,
 }
 
+/// An error unless `bytes` holds the `need` bytes of a `shape` tensor of
+/// `dtype`.
+fn byte_count(
+    name: &str,
+    bytes: &[u8],
+    shape: &[usize],
+    dtype: DataType,
+    need: usize,
+) -> Result<(), OnnxError> {
+    if bytes.len() == need {
+        return Ok(());
+    }
+    Err(OnnxError::BadTensor {
+        name: name.to_owned(),
+        message: format!(
+            "{} bytes of data, shape {:?} of {} needs {need}",
+            bytes.len(),
+            shape,
+            dtype.name(),
+        ),
+    })
+}
+
 impl HostTensor {
     /// The shape.
     pub fn shape(&self) -> &[usize] {
@@ -72,12 +95,8 @@ impl HostTensor {
         }
     }
 
-    /// A tensor of `dtype` and `shape` from i64 values (truncated to the width).
-    pub fn from_ints(dtype: DataType, shape: &[usize], values: &[i64]) -> HostTensor {
-        let mut data = Elements::zeros(dtype.elem(), values.len()).expect("supported type");
-        for (i, &v) in values.iter().enumerate() {
-            data.set(i, ScalarBits::Int(v));
-        }
+    /// A tensor of `dtype` and `shape` holding `data`.
+    fn with_data(dtype: DataType, shape: &[usize], data: Elements) -> HostTensor {
         HostTensor {
             dtype,
             tensor: Tensor {
@@ -86,6 +105,15 @@ impl HostTensor {
                 data,
             },
         }
+    }
+
+    /// A tensor of `dtype` and `shape` from i64 values (truncated to the width).
+    pub fn from_ints(dtype: DataType, shape: &[usize], values: &[i64]) -> HostTensor {
+        let mut data = Elements::zeros(dtype.elem(), values.len()).expect("supported type");
+        for (i, &v) in values.iter().enumerate() {
+            data.set(i, ScalarBits::Int(v));
+        }
+        HostTensor::with_data(dtype, shape, data)
     }
 
     /// A tensor of `dtype` and `shape` from f64 values (rounded to the type).
@@ -98,14 +126,7 @@ impl HostTensor {
                 data.set(i, ScalarBits::Int(v as i64));
             }
         }
-        HostTensor {
-            dtype,
-            tensor: Tensor {
-                elem: dtype.elem(),
-                shape: shape.to_vec(),
-                data,
-            },
-        }
+        HostTensor::with_data(dtype, shape, data)
     }
 
     /// The elements as little-endian bytes (bool: one byte each; 4- and
@@ -147,18 +168,7 @@ impl HostTensor {
         let bits = dtype.packed_bits();
         if bits < 8 {
             let per = (8 / bits) as usize;
-            if bytes.len() != n.div_ceil(per) {
-                return Err(OnnxError::BadTensor {
-                    name: name.to_owned(),
-                    message: format!(
-                        "{} bytes of data, shape {:?} of {} needs {}",
-                        bytes.len(),
-                        shape,
-                        dtype.name(),
-                        n.div_ceil(per)
-                    ),
-                });
-            }
+            byte_count(name, bytes, shape, dtype, n.div_ceil(per))?;
             let mask = (1u8 << bits) - 1;
             let signed = matches!(dtype, DataType::Int4 | DataType::Int2);
             let values: Vec<i64> = (0..n)
@@ -173,18 +183,7 @@ impl HostTensor {
                 .collect();
             return Ok(HostTensor::from_ints(dtype, shape, &values));
         }
-        if bytes.len() != n * dtype.size() {
-            return Err(OnnxError::BadTensor {
-                name: name.to_owned(),
-                message: format!(
-                    "{} bytes of data, shape {:?} of {} needs {}",
-                    bytes.len(),
-                    shape,
-                    dtype.name(),
-                    n * dtype.size()
-                ),
-            });
-        }
+        byte_count(name, bytes, shape, dtype, n * dtype.size())?;
         fn le<const N: usize, T>(b: &[u8], f: fn([u8; N]) -> T) -> Vec<T> {
             b.chunks_exact(N)
                 .map(|c| f(c.try_into().expect("chunk of N")))

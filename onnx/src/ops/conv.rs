@@ -13,6 +13,7 @@ use kiln_core::tensor::{Dim, ElemType, TValue, TypeKind};
 use super::scalar::{arith, Bin};
 use super::OpResult;
 use crate::ctx::Ctx;
+use crate::dtype::DataType;
 use crate::error::OnnxError;
 use crate::node::Node;
 use crate::tensor::HostTensor;
@@ -49,52 +50,22 @@ fn window(
 ) -> Result<Window, OnnxError> {
     let strides = pair(n, "strides", 1, spatial)?;
     let dilations = pair(n, "dilations", 1, spatial)?;
+    // The shared pooling/convolution padding over the real spatial dims
+    // (a 1-D op's unit height takes no padding and one output row).
+    let first = 2 - spatial;
+    let (lo, hi, o) = super::pool::padding(
+        n,
+        &hw[first..],
+        &kernel[first..],
+        &strides[first..],
+        &dilations[first..],
+        ceil,
+    )?;
     let mut pads = [[0u64; 2]; 2];
-    let auto_pad = n.string("auto_pad", "NOTSET");
-    match auto_pad.as_str() {
-        "NOTSET" => {
-            if let Some(p) = n.ints("pads") {
-                if p.len() != 2 * spatial || p.iter().any(|&x| x < 0) {
-                    return Err(n.err(format!("pads {p:?} do not fit {spatial} spatial dims")));
-                }
-                for d in 0..spatial {
-                    let k = if spatial == 1 { 1 } else { d };
-                    pads[k] = [p[d] as u64, p[d + spatial] as u64];
-                }
-            }
-        }
-        "VALID" => {}
-        "SAME_UPPER" | "SAME_LOWER" => {
-            for d in 0..2 {
-                let out = hw[d].div_ceil(strides[d]);
-                let eff = dilations[d] * (kernel[d] - 1) + 1;
-                let total = ((out - 1) * strides[d] + eff).saturating_sub(hw[d]);
-                let small = total / 2;
-                pads[d] = if auto_pad == "SAME_UPPER" {
-                    [small, total - small]
-                } else {
-                    [total - small, small]
-                };
-            }
-        }
-        other => return Err(n.err(format!("auto_pad {other} is not supported"))),
-    }
-    let mut out = [0u64; 2];
-    for d in 0..2 {
-        let eff = dilations[d] * (kernel[d] - 1) + 1;
-        let span = hw[d] + pads[d][0] + pads[d][1];
-        if span < eff {
-            return Err(n.err("the window is larger than the padded input"));
-        }
-        let num = span - eff;
-        out[d] = if ceil {
-            num.div_ceil(strides[d]) + 1
-        } else {
-            num / strides[d] + 1
-        };
-        if ceil && (out[d] - 1) * strides[d] >= hw[d] + pads[d][0] {
-            out[d] -= 1;
-        }
+    let mut out = [1u64; 2];
+    for d in 0..spatial {
+        pads[first + d] = [lo[d], hi[d]];
+        out[first + d] = o[d];
     }
     Ok(Window {
         strides,
@@ -201,6 +172,33 @@ fn back(c: &mut Ctx<'_>, n: &Node<'_>, v: Value, spatial: usize) -> Result<Value
     c.reshape(&v, &[s[0], s[1], s[3]]).map_err(|e| n.err(e))
 }
 
+/// `out` (`[N, M, H, W]`) plus the node's bias input 2 (`[M]`), if any.
+fn add_bias(c: &mut Ctx<'_>, n: &Node<'_>, out: Value, m: u64) -> Result<Value, OnnxError> {
+    let Some(b) = n.opt_input(2) else {
+        return Ok(out);
+    };
+    let dt = out.dtype;
+    let b3 = c.reshape(b, &[m, 1, 1]).map_err(|e| n.err(e))?;
+    c.elementwise(&[&out, &b3], dt, |bb, v| {
+        arith(bb, dt, Bin::Add, v[0], v[1])
+    })
+    .map_err(|e| n.err(e))
+}
+
+/// The `sizes` block of 4-D `v` at `offsets` (`tensor.extract_slice`).
+fn slice4(c: &mut Ctx<'_>, v: TValue, offsets: [u64; 4], sizes: [u64; 4], dt: DataType) -> TValue {
+    let ty = c.b.module().types.static_tensor(&sizes, dt.elem());
+    c.b.tensor_op(
+        TensorOp::ExtractSlice {
+            offsets: offsets.map(|d| Mixed::Static(d as i64)).to_vec(),
+            sizes: sizes.map(|d| Mixed::Static(d as i64)).to_vec(),
+            strides: vec![Mixed::Static(1); 4],
+        },
+        &[v],
+        ty,
+    )
+}
+
 /// `Conv`.
 pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let (x, w) = (n.input(0)?, n.input(1)?);
@@ -259,14 +257,7 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             .map_err(|e| n.err(format!("linalg.depthwise_conv_2d_nhwc_hwc: {e}")))?;
         let yh = Value::computed(r[0], dt, dims(&[nb, win.out[0], win.out[1], m]));
         let mut out = c.transpose(&yh, &[0, 3, 1, 2]).map_err(|e| n.err(e))?;
-        if let Some(b) = n.opt_input(2) {
-            let b3 = c.reshape(b, &[m, 1, 1]).map_err(|e| n.err(e))?;
-            out = c
-                .elementwise(&[&out, &b3], dt, |bb, v| {
-                    arith(bb, dt, Bin::Add, v[0], v[1])
-                })
-                .map_err(|e| n.err(e))?;
-        }
+        out = add_bias(c, n, out, m)?;
         return Ok(vec![back(c, n, out, spatial)?]);
     }
     let mut parts = Vec::new();
@@ -274,36 +265,8 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         let (xi, wi) = if group == 1 {
             (xp, wv)
         } else {
-            let xty =
-                c.b.module()
-                    .types
-                    .static_tensor(&[nb, cg, ps[2], ps[3]], dt.elem());
-            let xi = c.b.tensor_op(
-                TensorOp::ExtractSlice {
-                    offsets: [0, (g * cg) as i64, 0, 0].map(Mixed::Static).to_vec(),
-                    sizes: [nb, cg, ps[2], ps[3]]
-                        .map(|d| Mixed::Static(d as i64))
-                        .to_vec(),
-                    strides: vec![Mixed::Static(1); 4],
-                },
-                &[xp],
-                xty,
-            );
-            let wty =
-                c.b.module()
-                    .types
-                    .static_tensor(&[mg, cg, ws[2], ws[3]], dt.elem());
-            let wi = c.b.tensor_op(
-                TensorOp::ExtractSlice {
-                    offsets: [(g * mg) as i64, 0, 0, 0].map(Mixed::Static).to_vec(),
-                    sizes: [mg, cg, ws[2], ws[3]]
-                        .map(|d| Mixed::Static(d as i64))
-                        .to_vec(),
-                    strides: vec![Mixed::Static(1); 4],
-                },
-                &[wv],
-                wty,
-            );
+            let xi = slice4(c, xp, [0, g * cg, 0, 0], [nb, cg, ps[2], ps[3]], dt);
+            let wi = slice4(c, wv, [g * mg, 0, 0, 0], [mg, cg, ws[2], ws[3]], dt);
             (xi, wi)
         };
         let acc = c.full(
@@ -327,15 +290,8 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         let ty = c.b.module().types.static_tensor(&out_shape, dt.elem());
         c.b.tensor_op(TensorOp::Concat { dim: 1 }, &parts, ty)
     };
-    let mut out = Value::computed(y, dt, dims(&out_shape));
-    if let Some(b) = n.opt_input(2) {
-        let b3 = c.reshape(b, &[m, 1, 1]).map_err(|e| n.err(e))?;
-        out = c
-            .elementwise(&[&out, &b3], dt, |bb, v| {
-                arith(bb, dt, Bin::Add, v[0], v[1])
-            })
-            .map_err(|e| n.err(e))?;
-    }
+    let out = Value::computed(y, dt, dims(&out_shape));
+    let out = add_bias(c, n, out, m)?;
     Ok(vec![back(c, n, out, spatial)?])
 }
 

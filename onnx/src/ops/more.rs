@@ -3,7 +3,8 @@
 
 use kiln_core::tensor::attr::{IteratorType, Mixed, ScalarBits};
 use kiln_core::tensor::ops::{ArithOp, OpKind, TensorOp};
-use kiln_core::tensor::{AffineMap, Dim, ElemType};
+use kiln_core::tensor::structured::BodyBuilder;
+use kiln_core::tensor::{AffineMap, Dim, ElemType, TValue};
 
 use super::scalar::{arith, cmp, convert, cst, select, Bin, Cmp};
 use super::OpResult;
@@ -382,6 +383,19 @@ pub fn trilu(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     Ok(vec![v])
 }
 
+/// numpy's mod from a truncated remainder `rem` of `a / b`: a non-zero
+/// remainder whose sign differs from the divisor's moves by one divisor.
+fn divisor_sign(bb: &mut BodyBuilder<'_>, dt: DataType, rem: TValue, b: TValue) -> TValue {
+    let z = cst(bb, dt, 0.0);
+    let nz = cmp(bb, dt, Cmp::Ne, rem, z);
+    let rn = cmp(bb, dt, Cmp::Lt, rem, z);
+    let bn = cmp(bb, dt, Cmp::Lt, b, z);
+    let differ = bb.arith(ArithOp::XOrI, vec![rn, bn], ElemType::I1);
+    let fix = bb.arith(ArithOp::AndI, vec![nz, differ], ElemType::I1);
+    let adj = arith(bb, dt, Bin::Add, rem, b);
+    select(bb, fix, adj, rem)
+}
+
 /// `Mod(fmod)`: `fmod=1` is C's fmod (the dividend's sign); `fmod=0`
 /// takes the divisor's sign (Python's %, numpy's `mod` for floats).
 pub fn modulo(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
@@ -396,16 +410,7 @@ pub fn modulo(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
                 if fmod {
                     return rem;
                 }
-                // numpy's mod: a non-zero remainder whose sign differs
-                // from the divisor's moves by one divisor.
-                let z = cst(bb, dt, 0.0);
-                let nz = cmp(bb, dt, Cmp::Ne, rem, z);
-                let rn = cmp(bb, dt, Cmp::Lt, rem, z);
-                let bn = cmp(bb, dt, Cmp::Lt, x[1], z);
-                let differ = bb.arith(ArithOp::XOrI, vec![rn, bn], ElemType::I1);
-                let fix = bb.arith(ArithOp::AndI, vec![nz, differ], ElemType::I1);
-                let adj = arith(bb, dt, Bin::Add, rem, x[1]);
-                return select(bb, fix, adj, rem);
+                return divisor_sign(bb, dt, rem, x[1]);
             }
             if dt.is_unsigned() {
                 return bb.arith(ArithOp::RemUI, vec![x[0], x[1]], e);
@@ -414,14 +419,7 @@ pub fn modulo(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             if fmod {
                 return rem;
             }
-            let z = cst(bb, dt, 0.0);
-            let nz = cmp(bb, dt, Cmp::Ne, rem, z);
-            let rn = cmp(bb, dt, Cmp::Lt, rem, z);
-            let bn = cmp(bb, dt, Cmp::Lt, x[1], z);
-            let differ = bb.arith(ArithOp::XOrI, vec![rn, bn], ElemType::I1);
-            let fix = bb.arith(ArithOp::AndI, vec![nz, differ], ElemType::I1);
-            let adj = arith(bb, dt, Bin::Add, rem, x[1]);
-            select(bb, fix, adj, rem)
+            divisor_sign(bb, dt, rem, x[1])
         })
         .map_err(|e| n.err(e))?;
     Ok(vec![v])

@@ -43,17 +43,19 @@ fn list(n: &Node<'_>, name: &str, k: usize, default: u64) -> Result<Vec<u64>, On
     }
 }
 
-/// ONNX's pooling geometry (pads, `auto_pad`, `ceil_mode`; a last window
-/// starting in the high padding is dropped).
-pub fn geometry(n: &Node<'_>, size: &[u64]) -> Result<Geometry, OnnxError> {
+/// ONNX's padding and output size of a window (`kernel`, `strides`,
+/// `dilations`) over `size`, from the node's `pads`/`auto_pad` (Conv's
+/// and the pools'): low pads, high pads, output sizes; with `ceil`, a last
+/// window starting in the high padding is dropped.
+pub fn padding(
+    n: &Node<'_>,
+    size: &[u64],
+    kernel: &[u64],
+    strides: &[u64],
+    dilations: &[u64],
+    ceil: bool,
+) -> Result<(Vec<u64>, Vec<u64>, Vec<u64>), OnnxError> {
     let k = size.len();
-    let kernel = list(n, "kernel_shape", k, 0)?;
-    if kernel.contains(&0) {
-        return Err(n.err("kernel_shape is required"));
-    }
-    let strides = list(n, "strides", k, 1)?;
-    let dilations = list(n, "dilations", k, 1)?;
-    let ceil = n.int("ceil_mode", 0) != 0;
     let (mut lo, mut hi) = (vec![0u64; k], vec![0u64; k]);
     let auto_pad = n.string("auto_pad", "NOTSET");
     match auto_pad.as_str() {
@@ -101,6 +103,21 @@ pub fn geometry(n: &Node<'_>, size: &[u64]) -> Result<Geometry, OnnxError> {
             out[d] -= 1;
         }
     }
+    Ok((lo, hi, out))
+}
+
+/// ONNX's pooling geometry (pads, `auto_pad`, `ceil_mode`; a last window
+/// starting in the high padding is dropped).
+pub fn geometry(n: &Node<'_>, size: &[u64]) -> Result<Geometry, OnnxError> {
+    let k = size.len();
+    let kernel = list(n, "kernel_shape", k, 0)?;
+    if kernel.contains(&0) {
+        return Err(n.err("kernel_shape is required"));
+    }
+    let strides = list(n, "strides", k, 1)?;
+    let dilations = list(n, "dilations", k, 1)?;
+    let ceil = n.int("ceil_mode", 0) != 0;
+    let (lo, hi, out) = padding(n, size, &kernel, &strides, &dilations, ceil)?;
     Ok(Geometry {
         kernel,
         strides,
