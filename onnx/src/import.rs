@@ -412,9 +412,9 @@ pub(crate) fn convert_nodes(
         let outs = if let Some(v) = control::convert(c, model, def, &node, env)? {
             v
         } else {
-            match fold(def, &node) {
+            match fold(def, &node, FOLD_LIMIT, true) {
                 Some(v) => v,
-                None => (def.run)(c, &node)?,
+                None => specialise(def, &node, (def.run)(c, &node)?),
             }
         };
         for (k, name) in n.output.iter().enumerate() {
@@ -434,12 +434,15 @@ pub(crate) fn convert_nodes(
 /// Folds `node` when every input is known, foldable and small: converts
 /// it into a scratch program and runs the reference evaluator. `None`
 /// when it does not apply or fails (the node is then converted normally).
-fn fold(def: &OpDef, node: &Node<'_>) -> Option<Vec<Value>> {
+///
+/// With `foldable` false, inputs known without being foldable (graph
+/// inputs given as values) count as well (see [`specialise`]).
+fn fold(def: &OpDef, node: &Node<'_>, limit: usize, foldable: bool) -> Option<Vec<Value>> {
     let given: Vec<&Value> = node.inputs.iter().flatten().collect();
     if given.is_empty()
-        || !given
-            .iter()
-            .all(|v| v.foldable && v.known.as_ref().is_some_and(|k| k.len() <= FOLD_LIMIT))
+        || !given.iter().all(|v| {
+            (v.foldable || !foldable) && v.known.as_ref().is_some_and(|k| k.len() <= limit)
+        })
     {
         return None;
     }
@@ -502,6 +505,26 @@ fn fold(def: &OpDef, node: &Node<'_>) -> Option<Vec<Value>> {
         }));
     }
     Some(out)
+}
+
+/// `outs`, computed by the program, with their contents known as well when
+/// every input of `node` is known and shape-like (at most
+/// `SHAPE_LIKE_LIMIT` elements) though some only as a graph input given as
+/// a value: sizes computed from such inputs (a window's length, a crop's
+/// shape, a Loop's trip count) specialise the program like the input
+/// itself does, while the values stay computed on the device.
+fn specialise(def: &OpDef, node: &Node<'_>, mut outs: Vec<Value>) -> Vec<Value> {
+    if outs.iter().all(|o| o.known.is_some()) {
+        return outs;
+    }
+    if let Some(known) = fold(def, node, SHAPE_LIKE_LIMIT, false) {
+        for (o, k) in outs.iter_mut().zip(known) {
+            if o.known.is_none() && o.dtype == k.dtype && o.static_shape() == k.static_shape() {
+                o.known = k.known;
+            }
+        }
+    }
+    outs
 }
 
 /// The node's position in `graph` (for messages).
