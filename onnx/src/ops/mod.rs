@@ -30,6 +30,7 @@ pub mod rotary;
 pub mod scalar;
 pub mod scatter;
 pub mod select;
+pub mod tensor_scatter;
 pub mod shape;
 pub mod space;
 pub mod topk;
@@ -243,6 +244,7 @@ table! {
     "Swish" 24..max => gated::swish;
     "Tan" 7..max => ew::tan;
     "Tanh" 6..max => ew::tanh;
+    "TensorScatter" 24..max => tensor_scatter::tensor_scatter;
     "Tile" 6..max => more::tile;
     "TopK" 1..max => topk::top_k;
     "Trilu" 14..max => more::trilu;
