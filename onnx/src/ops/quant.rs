@@ -16,7 +16,7 @@ use crate::node::Node;
 use crate::value::Value;
 
 /// The range of quantized type `dt`, or `None` when it is not one.
-fn quant_range(dt: DataType) -> Option<(f64, f64)> {
+pub fn quant_range(dt: DataType) -> Option<(f64, f64)> {
     use DataType::*;
     Some(match dt {
         Uint8 => (0.0, 255.0),
