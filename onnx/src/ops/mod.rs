@@ -9,6 +9,7 @@ pub mod causal_conv;
 pub mod col2im;
 pub mod conv;
 pub mod conv_transpose;
+pub mod deform_conv;
 pub mod dft;
 pub mod einsum;
 pub mod elementwise;
@@ -133,6 +134,7 @@ table! {
     "CumProd" 26..max => gather::cum_prod;
     "CumSum" 11..max => gather::cum_sum;
     "Cosh" 9..max => ew::cosh;
+    "DeformConv" 19..max => deform_conv::deform_conv;
     "DepthToSpace" 1..max => space::depth_to_space;
     "DFT" 17..max => dft::dft;
     "Div" 7..max => ew::div;
