@@ -10,6 +10,7 @@ pub mod col2im;
 pub mod conv;
 pub mod conv_transpose;
 pub mod deform_conv;
+pub mod det;
 pub mod dft;
 pub mod einsum;
 pub mod elementwise;
@@ -20,6 +21,7 @@ pub mod grid;
 pub mod linear_attention;
 pub mod loss;
 pub mod matmul;
+pub mod ml;
 pub mod more;
 pub mod norm;
 pub mod pool;
@@ -36,6 +38,7 @@ pub mod shape;
 pub mod space;
 pub mod tensor_scatter;
 pub mod topk;
+pub mod unpool;
 pub mod upsample;
 pub mod window;
 
@@ -127,6 +130,7 @@ table! {
     "ConvTranspose" 1..max => conv_transpose::conv_transpose;
     "GlobalAveragePool" 1..max => conv::global_average_pool;
     "GlobalMaxPool" 1..max => conv::global_max_pool;
+    "MaxUnpool" 11..max => unpool::max_unpool;
     "MaxPool" 8..max => conv::max_pool;
     "Constant" 1..max => shape::constant;
     "ConstantOfShape" 9..max => shape::constant_of_shape;
@@ -135,6 +139,7 @@ table! {
     "CumSum" 11..max => gather::cum_sum;
     "Cosh" 9..max => ew::cosh;
     "DeformConv" 19..max => deform_conv::deform_conv;
+    "Det" 11..max => det::det;
     "DepthToSpace" 1..max => space::depth_to_space;
     "DFT" 17..max => dft::dft;
     "Div" 7..max => ew::div;
@@ -278,14 +283,30 @@ fn not_unrolled(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
 }
 
 /// Ops of other domains (their versions are the domain's own).
-pub static OTHER_DOMAINS: &[OpDef] = &[OpDef {
-    domain: "ai.onnx.preview",
-    op: "FlexAttention",
-    since: 1,
-    until: 1,
-    // Inlines its subgraphs: converted by the importer (`control`).
-    run: not_unrolled,
-}];
+pub static OTHER_DOMAINS: &[OpDef] = &[
+    OpDef {
+        domain: "ai.onnx.preview",
+        op: "FlexAttention",
+        since: 1,
+        until: 1,
+        // Inlines its subgraphs: converted by the importer (`control`).
+        run: not_unrolled,
+    },
+    OpDef {
+        domain: "ai.onnx.ml",
+        op: "Binarizer",
+        since: 1,
+        until: 5,
+        run: ml::binarizer,
+    },
+    OpDef {
+        domain: "ai.onnx.ml",
+        op: "ArrayFeatureExtractor",
+        since: 1,
+        until: 5,
+        run: ml::array_feature_extractor,
+    },
+];
 
 /// Every row, of every domain.
 pub fn all() -> impl Iterator<Item = &'static OpDef> {
