@@ -36,6 +36,7 @@ pub mod scatter;
 pub mod select;
 pub mod shape;
 pub mod space;
+pub mod stft;
 pub mod tensor_scatter;
 pub mod topk;
 pub mod unpool;
@@ -247,6 +248,7 @@ table! {
     "Softsign" 1..max => ew::softsign;
     "SpaceToDepth" 1..max => space::space_to_depth;
     "Split" 2..max => more::split;
+    "STFT" 17..max => stft::stft;
     "Sqrt" 6..max => ew::sqrt;
     "Squeeze" 1..max => shape::squeeze;
     "Sub" 7..max => ew::sub;
