@@ -21,6 +21,7 @@ pub mod grid;
 pub mod linear_attention;
 pub mod loss;
 pub mod matmul;
+pub mod mel;
 pub mod ml;
 pub mod more;
 pub mod norm;
@@ -190,6 +191,7 @@ table! {
     "Max" 8..max => ew::max;
     "Mean" 8..max => ew::mean;
     "MeanVarianceNormalization" 9..max => norm::mvn;
+    "MelWeightMatrix" 17..max => mel::mel_weight_matrix;
     "Min" 8..max => ew::min;
     "Mish" 18..max => ew::mish;
     "Mod" 10..max => more::modulo;
