@@ -522,7 +522,8 @@ fn supported_ops_come_from_the_table() {
     );
     assert_eq!(ops.len(), kiln_onnx::ops::all().count());
     assert!(
-        ops.iter().any(|o| o.starts_with("FlexAttention [opset 1-1]")),
+        ops.iter()
+            .any(|o| o.starts_with("FlexAttention [opset 1-1]")),
         "{ops:?}"
     );
 }
@@ -687,7 +688,11 @@ fn loop_model(trip: Option<i64>) -> ModelProto {
         ],
         initializer: vec![tensor_f32("one", &[], &[1.0])],
         input: vec![vi("i", INT64, &[]), vi("c", 9, &[]), vi("v", FLOAT, &[2])],
-        output: vec![vi("c2", 9, &[]), vi("v2", FLOAT, &[2]), vi("s", FLOAT, &[2])],
+        output: vec![
+            vi("c2", 9, &[]),
+            vi("v2", FLOAT, &[2]),
+            vi("s", FLOAT, &[2]),
+        ],
         ..Default::default()
     };
     let attr = AttributeProto {
@@ -723,5 +728,8 @@ fn loop_with_a_trip_count_computed_while_running_is_refused() {
     let err = kiln_onnx::import(&loop_model(None), &ImportOptions::default()).unwrap_err();
     let text = err.to_string();
     assert!(text.contains("(Loop)"), "{text}");
-    assert!(text.contains("trip count is computed while running"), "{text}");
+    assert!(
+        text.contains("trip count is computed while running"),
+        "{text}"
+    );
 }
