@@ -144,7 +144,7 @@ pub fn deform_conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             let chi = bb.arith(ArithOp::IndexCast, vec![ch], idx);
             for ki in 0..kh {
                 for kj in 0..kw {
-                    let tap = (ki * kw + kj) as i64;
+                    let tap = ki * kw + kj;
                     // offset channel ((og * kh + ki) * kw + kj) * 2 + d.
                     let kv = bb.constant(ScalarBits::Int(kvol as i64), i64t);
                     let ob = bb.arith(ArithOp::MulI, vec![ogi, kv], i64t);

@@ -43,6 +43,9 @@ fn list(n: &Node<'_>, name: &str, k: usize, default: u64) -> Result<Vec<u64>, On
     }
 }
 
+/// Low pads, high pads and output sizes per spatial dim.
+pub type Padding = (Vec<u64>, Vec<u64>, Vec<u64>);
+
 /// ONNX's padding and output size of a window (`kernel`, `strides`,
 /// `dilations`) over `size`, from the node's `pads`/`auto_pad` (Conv's
 /// and the pools'): low pads, high pads, output sizes; with `ceil`, a last
@@ -54,7 +57,7 @@ pub fn padding(
     strides: &[u64],
     dilations: &[u64],
     ceil: bool,
-) -> Result<(Vec<u64>, Vec<u64>, Vec<u64>), OnnxError> {
+) -> Result<Padding, OnnxError> {
     let k = size.len();
     let (mut lo, mut hi) = (vec![0u64; k], vec![0u64; k]);
     let auto_pad = n.string("auto_pad", "NOTSET");
