@@ -31,6 +31,7 @@ pub mod quant;
 pub mod reduce;
 pub mod resize;
 pub mod rnn;
+pub mod roi_align;
 pub mod rotary;
 pub mod scalar;
 pub mod scatter;
@@ -227,6 +228,7 @@ table! {
     "ReduceSumSquare" 1..max => reduce::reduce_sum_square;
     "Relu" 6..max => ew::relu;
     "Reshape" 5..max => shape::reshape;
+    "RoiAlign" 10..max => roi_align::roi_align;
     "RotaryEmbedding" 23..max => rotary::rotary_embedding;
     "Resize" 11..max => resize::resize;
     "ReverseSequence" 10..max => select::reverse_sequence;
