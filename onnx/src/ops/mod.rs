@@ -41,6 +41,7 @@ pub mod space;
 pub mod stft;
 pub mod tensor_scatter;
 pub mod topk;
+pub mod tree_ensemble;
 pub mod unpool;
 pub mod upsample;
 pub mod window;
@@ -311,6 +312,13 @@ pub static OTHER_DOMAINS: &[OpDef] = &[
         since: 1,
         until: 5,
         run: ml::array_feature_extractor,
+    },
+    OpDef {
+        domain: "ai.onnx.ml",
+        op: "TreeEnsemble",
+        since: 5,
+        until: 5,
+        run: tree_ensemble::tree_ensemble,
     },
 ];
 
