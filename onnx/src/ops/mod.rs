@@ -16,6 +16,7 @@ pub mod grid;
 pub mod loss;
 pub mod matmul;
 pub mod more;
+pub mod nbits;
 pub mod norm;
 pub mod pool;
 pub mod quant;
@@ -245,6 +246,15 @@ table! {
     "Xor" 7..max => ew::xor;
 }
 
+/// The rows of the `com.microsoft` domain (onnxruntime's contrib ops).
+pub static MICROSOFT: &[OpDef] = &[OpDef {
+    domain: "com.microsoft",
+    op: "MatMulNBits",
+    since: 1,
+    until: 1,
+    run: nbits::matmul_nbits,
+}];
+
 /// `If` reaches its op function only when the importer could not choose
 /// a branch before running (see `import::convert_nodes`).
 fn if_unknown(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
@@ -257,6 +267,7 @@ pub fn lookup(domain: &str, op: &str, version: i64) -> Option<&'static OpDef> {
     let domain = if domain == "ai.onnx" { "" } else { domain };
     TABLE
         .iter()
+        .chain(MICROSOFT)
         .find(|d| d.domain == domain && d.op == op && (d.since..=d.until).contains(&version))
 }
 
@@ -265,7 +276,11 @@ pub fn lookup(domain: &str, op: &str, version: i64) -> Option<&'static OpDef> {
 pub fn supported_ops() -> Vec<String> {
     let mut v: Vec<String> = TABLE
         .iter()
-        .map(|d| format!("{} [opset {}-{}]", d.op, d.since, d.until))
+        .chain(MICROSOFT)
+        .map(|d| match d.domain {
+            "" => format!("{} [opset {}-{}]", d.op, d.since, d.until),
+            dom => format!("{dom}.{} [opset {}-{}]", d.op, d.since, d.until),
+        })
         .collect();
     v.sort();
     v

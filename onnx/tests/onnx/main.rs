@@ -520,7 +520,15 @@ fn supported_ops_come_from_the_table() {
         ops.iter().any(|o| o.starts_with("MatMul [opset 1-28]")),
         "{ops:?}"
     );
-    assert_eq!(ops.len(), kiln_onnx::ops::TABLE.len());
+    assert!(
+        ops.iter()
+            .any(|o| o == "com.microsoft.MatMulNBits [opset 1-1]"),
+        "{ops:?}"
+    );
+    assert_eq!(
+        ops.len(),
+        kiln_onnx::ops::TABLE.len() + kiln_onnx::ops::MICROSOFT.len()
+    );
 }
 
 #[test]
