@@ -154,7 +154,9 @@ pub fn matmul_nbits(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         maps.push(blocked(if zp_packed { bs * per_byte } else { bs }));
     }
     maps.push(AffineMap::identity(2));
-    let init = c.empty_static(&[nn, k], dt.elem());
+    // The weights and the sums are f32 whatever A's type (onnxruntime
+    // accumulates FLOAT16 products in f32 and rounds the result once).
+    let init = c.empty_static(&[nn, k], ElemType::F32);
     let f = DataType::Float;
     let w = c.b.generic(
         maps,
@@ -182,23 +184,30 @@ pub fn matmul_nbits(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
                 convert(bb, DataType::Int32, f, d)
             };
             let s = convert(bb, dt, f, args[1]);
-            let wv = arith(bb, f, Bin::Mul, d, s);
-            vec![convert(bb, f, dt, wv)]
+            vec![arith(bb, f, Bin::Mul, d, s)]
         },
     )[0];
     let rows: u64 = sa[..sa.len() - 1].iter().product();
     let a2 = c.reshape(a, &[rows, k]).map_err(err)?;
     let x = c.ssa(&a2);
-    let r = super::matmul::contraction(c, ContractionKind::MatmulTransposeB, x, w, &[rows, nn], dt)
+    let r = super::matmul::contraction(c, ContractionKind::MatmulTransposeB, x, w, &[rows, nn], f)
         .map_err(err)?;
-    let mut y = Value::computed(r, dt, dims(&[rows, nn]));
+    let mut y = Value::computed(r, f, dims(&[rows, nn]));
     if let Some(bias) = bias {
         if count(bias) != Some(nn) || bias.dtype != dt {
             return Err(n.err(format!("bias must hold N = {nn} values of A's type")));
         }
         let bv = c.reshape(bias, &[nn]).map_err(err)?;
         y = c
-            .elementwise(&[&y, &bv], dt, |bb, v| arith(bb, dt, Bin::Add, v[0], v[1]))
+            .elementwise(&[&y, &bv], f, |bb, v| {
+                let b = convert(bb, dt, f, v[1]);
+                arith(bb, f, Bin::Add, v[0], b)
+            })
+            .map_err(err)?;
+    }
+    if dt != f {
+        y = c
+            .elementwise(&[&y], dt, |bb, v| convert(bb, f, dt, v[0]))
             .map_err(err)?;
     }
     let mut out = sa[..sa.len() - 1].to_vec();
