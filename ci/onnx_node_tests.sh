@@ -35,7 +35,8 @@ status=0
 wait $a || status=1
 wait $b || status=1
 grep -h -v '^PASS' "$dir/a.txt" "$dir/b.txt" || true
-# onnxruntime's contrib ops kiln imports (com.microsoft.MatMulNBits), their
+# onnxruntime's contrib ops kiln imports (com.microsoft.MatMulNBits) and an
+# INT4 blocked DequantizeLinear feeding MatMul, their
 # expected outputs from onnxruntime (onnx/tests/gen_contrib_tests.py): all
 # must pass, on lavapipe with the validation layer (about 4 s, most of it
 # onnxruntime's import).

@@ -15,7 +15,8 @@ Nothing it writes is committed. About 2 s on the 2-core machine.
 The cases: com.microsoft.MatMulNBits with 4- and 8-bit weights, without
 zero points, with packed ones and with zero points of A's type, a K that is not a multiple of the block size
 (the last block padded), a bias, A of rank 3 (a prefill) and a single row
-(a decoding step's matvec), FLOAT and FLOAT16.
+(a decoding step's matvec), FLOAT and FLOAT16; and ai.onnx's
+DequantizeLinear of INT4 weights with a block size feeding MatMul.
 """
 
 import os
@@ -137,6 +138,38 @@ def case(out_dir, name, a_shape, n, bits, block, with_zp, bias, dtype, seed):
     err = np.abs(y.astype(np.float64) - ref).max() / max(1.0, np.abs(ref).max())
     if err > tol:
         sys.exit(f"{name}: onnxruntime and numpy differ by {err:.3g} (relative)")
+    write(out_dir, name, model, a, y)
+
+
+def dq_matmul_case(out_dir, name, m, k, n, block, seed):
+    """DequantizeLinear of INT4 weights (K, N) blocked along K, then MatMul:
+    the standard-domain form of a 4-bit linear layer. onnxruntime's default
+    optimizations fuse the pair into an approximate kernel (0.05 off here,
+    onnxruntime 1.32); its unoptimized graph is the oracle, as elsewhere."""
+    rng = np.random.default_rng(seed)
+    q = rng.integers(-8, 8, (k, n)).astype(np.int8)
+    s = (rng.random((k // block, n)) * 0.1 + 0.01).astype(np.float32)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    wq = helper.make_tensor("Wq", TensorProto.INT4, [k, n], q.flatten().tolist())
+    nodes = [helper.make_node("DequantizeLinear", ["Wq", "S"], ["W"], axis=0, block_size=block),
+             helper.make_node("MatMul", ["A", "W"], ["Y"])]
+    graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info("A", TensorProto.FLOAT, [m, k])],
+                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [m, n])],
+                              [wq, numpy_helper.from_array(s, "S")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    model.ir_version = 10
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    y = sess.run(None, {"A": a})[0]
+    ref = a.astype(np.float64) @ (q * np.repeat(s.astype(np.float64), block, axis=0))
+    err = np.abs(y - ref).max() / max(1.0, np.abs(ref).max())
+    if err > 1e-4:
+        sys.exit(f"{name}: onnxruntime and numpy differ by {err:.3g} (relative)")
+    write(out_dir, name, model, a, y)
+
+
+def write(out_dir, name, model, a, y):
     d = os.path.join(out_dir, name)
     os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
     onnx.save(model, os.path.join(d, "model.onnx"))
@@ -162,6 +195,7 @@ def main():
     out_dir = sys.argv[1]
     for i, c in enumerate(CASES):
         case(out_dir, *c, seed=100 + i)
+    dq_matmul_case(out_dir, "test_dequantize_linear_int4_blocked_matmul", 5, 64, 24, 32, seed=200)
 
 
 if __name__ == "__main__":

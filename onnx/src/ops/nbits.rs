@@ -125,7 +125,11 @@ pub fn matmul_nbits(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let zp_bytes = (blocks * bits).div_ceil(8);
     let zp_packed = zp.is_some_and(|z| z.dtype == DataType::Uint8);
     if let Some(z) = zp {
-        let want = if zp_packed { nn * zp_bytes } else { nn * blocks };
+        let want = if zp_packed {
+            nn * zp_bytes
+        } else {
+            nn * blocks
+        };
         if (!zp_packed && z.dtype != dt) || count(z) != Some(want) {
             return Err(n.err(format!(
                 "zero_points of type {} and shape {:?}: expected UINT8 of {} or {} of {} values",
