@@ -16,7 +16,7 @@ venv=${KILN_ONNX_VENV:-target/onnx-venv}
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
-"$venv/bin/pip" install -q --disable-pip-version-check onnx==1.23.2
+"$venv/bin/pip" install -q --disable-pip-version-check onnx==1.23.2 onnxruntime==1.32.0
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -35,4 +35,12 @@ status=0
 wait $a || status=1
 wait $b || status=1
 grep -h -v '^PASS' "$dir/a.txt" "$dir/b.txt" || true
+# onnxruntime's contrib ops kiln imports (com.microsoft.MatMulNBits) and an
+# INT4 blocked DequantizeLinear feeding MatMul, their
+# expected outputs from onnxruntime (onnx/tests/gen_contrib_tests.py): all
+# must pass, on lavapipe with the validation layer (about 4 s, most of it
+# onnxruntime's import).
+"$venv/bin/python" onnx/tests/gen_contrib_tests.py "$dir/contrib"
+"$kiln" onnx-test --validation "$dir/contrib" >"$dir/c.txt" 2>&1 || status=1
+grep -h -v '^PASS' "$dir/c.txt" || true
 exit $status

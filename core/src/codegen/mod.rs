@@ -41,6 +41,7 @@ pub mod archive;
 pub mod bufferize;
 pub mod call_check;
 pub mod combine;
+pub mod dequant;
 pub mod elementwise;
 pub mod error;
 pub mod exec;

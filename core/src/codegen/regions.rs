@@ -22,7 +22,9 @@
 //! * an elementwise op is fused into its consumer when it has one consumer
 //!   that reads each of its elements once (the consumer's map is
 //!   injective, and the consumer itself runs once per element it
-//!   writes); otherwise it is a dispatch of its own;
+//!   writes); otherwise it is a dispatch of its own; the exception is a
+//!   dequantization read by a contraction ([`super::dequant`]), recomputed
+//!   at each of its reads so the weights stay in their stored bytes;
 //! * a root (reduction loops — reductions, contractions, convolutions,
 //!   pooling — or softmax) is a dispatch, unless its one consumer is an
 //!   elementwise op reading it through a permutation: then it becomes that
@@ -58,6 +60,7 @@ use crate::tensor::ops::{ConvKind, LinalgKind, OpKind, TensorOp};
 use crate::tensor::{TFunc, TOp, TValue, TensorModule};
 
 use super::analysis::{FuncInfo, OpClass, UseKind};
+use super::dequant;
 use super::row_group::{self, RowOutput, RowRoot};
 
 /// What becomes of a top-level value.
@@ -761,7 +764,8 @@ impl Former<'_, '_> {
                 let map = &s.indexing_maps[k];
                 if info.is_tensor(v) && !seen.contains(&(v, map)) {
                     seen.push((v, map));
-                    self.record(v, op, once && is_injective(map));
+                    let fused = is_injective(map) || dequant::is_fused_dequantization(info, v, op);
+                    self.record(v, op, once && fused);
                 }
             }
             for (j, &v) in s.outputs.iter().enumerate() {

@@ -9,6 +9,7 @@ mod block_layout;
 mod codegen_archive;
 mod codegen_arg_reductions;
 mod codegen_coop_matrix;
+mod codegen_dequant;
 mod codegen_dynamic_sizes;
 mod codegen_float_math;
 mod codegen_gpu_env;

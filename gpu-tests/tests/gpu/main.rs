@@ -13,6 +13,7 @@ mod amber_files;
 mod bench_limits;
 mod bench_tensor;
 mod cpu_differential;
+mod cpu_integer_dot;
 mod cpu_kernels;
 mod descriptor_arrays;
 mod deserialize_corpus;

@@ -4051,6 +4051,166 @@ def _(F):
          'bik,bkj->bij')
 
 
+@testfile('quantized_weights.mlir', """
+Block-quantized weights read by a contraction, as GGUF and ONNX store them: a
+linalg.generic dequantizes (integer code, minus a zero point, times the
+block's f16 or f32 scale) and linalg.matvec / linalg.matmul_transpose_b
+consumes the result; kiln fuses the dequantization into the contraction's
+loads (one dispatch, no f32 weight tensor). GGUF Q8_0 (i8 codes, one f16
+scale per 32), GGUF Q4_0 (two 4-bit codes per byte, element j of a block of
+32 in the low nibble of byte j and element j + 16 in the high one, code - 8),
+ONNX MatMulNBits (element 2i in the low nibble of byte i, 2i + 1 in the
+high; unsigned 4-bit zero points packed two per byte), prefill (M = 5) and a
+4-bit matvec with f16 activations. Expected values: numpy unpacks the bytes
+with its own bit operations, dequantizes in float64 and contracts; exact
+where every partial sum is representable (dyadic scales and activations).""")
+def _(F):
+    def q8_0(f, n, k, rng_x):
+        q = f.rng.ints((n, k), -127, 127)
+        d = exactly('f16', f.rng.ints((n, k // 32), 1, 31) / 64.0)
+        return q, d
+
+    def dequant_q8(f, Q, D, n, k):
+        return f.generic([Q, D], [f.empty((n, k), 'f32')],
+                         ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d0, d1 floordiv 32)',
+                          '(d0, d1) -> (d0, d1)'], 'pp', """
+^bb0(%q: i8, %d: f16, %o: f32):
+  %qf = arith.sitofp %q : i8 to f32
+  %df = arith.extf %d : f16 to f32
+  %w = arith.mulf %qf, %df : f32
+  linalg.yield %w : f32""", hint='w')
+
+    f = F.fn('q8_0_matvec_64x256_exact')
+    n, k = 64, 256
+    q, d = q8_0(f, n, k, None)
+    x = f.rng.dyadic((k,), 'f32', -4, 4, 4)
+    Q, D, X = f.const(store('i8', q), 'i8'), f.const(d, 'f16'), f.const(x, 'f32')
+    W = dequant_q8(f, Q, D, n, k)
+    r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
+    w = q.astype(np.float64) * np.repeat(f64(d), 32, axis=1)
+    assert order_free('mn,n->m', 'f32', w, x)
+    f.expect_eq_const(r, contract('mn,n->m', 'f32', w, x))
+
+    def gguf_q4_0_pack(codes):
+        """codes: uint 0..15 of shape (n, k); GGUF's Q4_0 byte order."""
+        n, k = codes.shape
+        blocks = codes.reshape(n, k // 32, 32).astype(np.uint8)
+        packed = blocks[:, :, :16] | (blocks[:, :, 16:] << 4)
+        return packed.reshape(n, k // 2).view(np.int8).astype(np.int64)
+
+    def dequant_q4_0(f, P, D, n, k):
+        return f.generic([P, D], [f.empty((n, k), 'f32')],
+                         ['(d0, d1) -> (d0, (d1 floordiv 32) * 16 + d1 mod 16)',
+                          '(d0, d1) -> (d0, d1 floordiv 32)', '(d0, d1) -> (d0, d1)'],
+                         'pp', """
+^bb0(%p: i8, %d: f16, %o: f32):
+  %k = linalg.index 1 : index
+  %c32 = arith.constant 32 : index
+  %c16 = arith.constant 16 : index
+  %c4 = arith.constant 4 : index
+  %in = arith.remui %k, %c32 : index
+  %hi = arith.divui %in, %c16 : index
+  %sh = arith.muli %hi, %c4 : index
+  %shi = arith.index_cast %sh : index to i8
+  %v = arith.shrui %p, %shi : i8
+  %m = arith.constant 15 : i8
+  %c = arith.andi %v, %m : i8
+  %ci = arith.extui %c : i8 to i32
+  %c8 = arith.constant 8 : i32
+  %s = arith.subi %ci, %c8 : i32
+  %sf = arith.sitofp %s : i32 to f32
+  %df = arith.extf %d : f16 to f32
+  %w = arith.mulf %sf, %df : f32
+  linalg.yield %w : f32""", hint='w')
+
+    f = F.fn('q8_0_matmul_transpose_b_65x128x72')
+    m, n, k = 65, 72, 128
+    q, d = q8_0(f, n, k, None)
+    a = f.rng.floats((m, k), 'f32', -1, 1)
+    Q, D, A = f.const(store('i8', q), 'i8'), f.const(d, 'f16'), f.const(a, 'f32')
+    W = dequant_q8(f, Q, D, n, k)
+    r = mm(f, 'linalg.matmul_transpose_b', A, W, f.full(0.0, (m, n), 'f32'))
+    w = q.astype(np.float64) * np.repeat(f64(d), 32, axis=1)
+    f.expect_almost_eq_const(r, store('f32', f64(a) @ w.T), atol=1e-3, rtol=1e-4)
+
+    f = F.fn('q4_0_matvec_gguf_layout_48x512_exact')
+    n, k = 48, 512
+    codes = f.rng.ints((n, k), 0, 15)
+    d = exactly('f16', f.rng.ints((n, k // 32), 1, 31) / 64.0)
+    x = f.rng.dyadic((k,), 'f32', -8, 8, 4)
+    P = f.const(store('i8', gguf_q4_0_pack(codes)), 'i8')
+    D, X = f.const(d, 'f16'), f.const(x, 'f32')
+    W = dequant_q4_0(f, P, D, n, k)
+    r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
+    w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
+    assert order_free('mn,n->m', 'f32', w, x)
+    f.expect_eq_const(r, contract('mn,n->m', 'f32', w, x))
+
+    def nbits_pack(codes):
+        """codes: uint 0..15 of shape (n, k); ONNX MatMulNBits' byte order
+        (element 2i low nibble, 2i + 1 high)."""
+        c = codes.astype(np.uint8)
+        return (c[:, 0::2] | (c[:, 1::2] << 4)).view(np.int8).astype(np.int64)
+
+    def dequant_nbits(f, P, S, Z, n, k, block):
+        return f.generic([P, S, Z], [f.empty((n, k), 'f32')],
+                         ['(d0, d1) -> (d0, d1 floordiv 2)',
+                          '(d0, d1) -> (d0, d1 floordiv %d)' % block,
+                          '(d0, d1) -> (d0, d1 floordiv %d)' % (2 * block),
+                          '(d0, d1) -> (d0, d1)'], 'pp', """
+^bb0(%p: i8, %s: f32, %z: i8, %o: f32):
+  %k = linalg.index 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %cb = arith.constant BLOCK : index
+  %odd = arith.remui %k, %c2 : index
+  %sh = arith.muli %odd, %c4 : index
+  %shi = arith.index_cast %sh : index to i8
+  %v = arith.shrui %p, %shi : i8
+  %m = arith.constant 15 : i8
+  %c = arith.andi %v, %m : i8
+  %blk = arith.divui %k, %cb : index
+  %zodd = arith.remui %blk, %c2 : index
+  %zsh = arith.muli %zodd, %c4 : index
+  %zshi = arith.index_cast %zsh : index to i8
+  %zv = arith.shrui %z, %zshi : i8
+  %zc = arith.andi %zv, %m : i8
+  %ci = arith.extui %c : i8 to i32
+  %zi = arith.extui %zc : i8 to i32
+  %q = arith.subi %ci, %zi : i32
+  %qf = arith.sitofp %q : i32 to f32
+  %w = arith.mulf %qf, %s : f32
+  linalg.yield %w : f32""".replace('BLOCK', str(block)), hint='w')
+
+    f = F.fn('matmul_nbits_4bit_zero_points_prefill_5x64x24')
+    m, n, k, block = 5, 24, 64, 16
+    codes = f.rng.ints((n, k), 0, 15)
+    zp = f.rng.ints((n, k // block), 0, 15)
+    s = store('f32', f.rng.uniform((n, k // block), 0.01, 0.2))
+    a = f.rng.floats((m, k), 'f32', -1, 1)
+    P = f.const(store('i8', nbits_pack(codes)), 'i8')
+    S = f.const(s, 'f32')
+    Z = f.const(store('i8', nbits_pack(zp)), 'i8')
+    A = f.const(a, 'f32')
+    W = dequant_nbits(f, P, S, Z, n, k, block)
+    r = mm(f, 'linalg.matmul_transpose_b', A, W, f.full(0.0, (m, n), 'f32'))
+    w = (codes - np.repeat(zp, block, axis=1)).astype(np.float64) \
+        * np.repeat(f64(s), block, axis=1)
+    f.expect_almost_eq_const(r, store('f32', f64(a) @ w.T))
+
+    f = F.fn('q4_0_matvec_f16_activations_32x256')
+    n, k = 32, 256
+    codes = f.rng.ints((n, k), 0, 15)
+    d = f.rng.floats((n, k // 32), 'f16', 0.01, 0.1)
+    x = f.rng.floats((k,), 'f16', -1, 1)
+    P = f.const(store('i8', gguf_q4_0_pack(codes)), 'i8')
+    D, X = f.const(d, 'f16'), f.const(x, 'f16')
+    W = dequant_q4_0(f, P, D, n, k)
+    r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
+    w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
+    f.expect_almost_eq_const(r, store('f32', w @ f64(x)))
+
+
 @testfile('matmul_int.mlir', '''
 Integer matmuls with MLIR's semantics: i8 x i8 into i32 (sign-extended),
 i16 and i32 with deliberate wrap-around, i64 beyond 32 bits, an i8

@@ -13,7 +13,7 @@ use crate::dtype::DataType;
 use crate::node::Node;
 use crate::value::Value;
 
-fn contraction(
+pub(crate) fn contraction(
     c: &mut Ctx<'_>,
     kind: ContractionKind,
     a: TValue,

@@ -24,6 +24,7 @@ pub mod matmul;
 pub mod mel;
 pub mod ml;
 pub mod more;
+pub mod nbits;
 pub mod norm;
 pub mod pool;
 pub mod qconv;
@@ -289,8 +290,16 @@ fn not_unrolled(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     Err(n.err(format!("{} is supported only unrolled at import", n.op())))
 }
 
-/// Ops of other domains (their versions are the domain's own).
+/// Ops of other domains (their versions are the domain's own), among
+/// them `com.microsoft` (onnxruntime's contrib ops).
 pub static OTHER_DOMAINS: &[OpDef] = &[
+    OpDef {
+        domain: "com.microsoft",
+        op: "MatMulNBits",
+        since: 1,
+        until: 1,
+        run: nbits::matmul_nbits,
+    },
     OpDef {
         domain: "ai.onnx.preview",
         op: "FlexAttention",
@@ -333,11 +342,15 @@ pub fn lookup(domain: &str, op: &str, version: i64) -> Option<&'static OpDef> {
     all().find(|d| d.domain == domain && d.op == op && (d.since..=d.until).contains(&version))
 }
 
-/// Every supported op as `op [since-until]`, sorted (for the coverage
+/// Every supported op as `op [opset since-until]` (`domain.op [...]` outside
+/// the default domain), sorted (for the coverage
 /// page and error messages).
 pub fn supported_ops() -> Vec<String> {
     let mut v: Vec<String> = all()
-        .map(|d| format!("{} [opset {}-{}]", d.op, d.since, d.until))
+        .map(|d| match d.domain {
+            "" => format!("{} [opset {}-{}]", d.op, d.since, d.until),
+            dom => format!("{dom}.{} [opset {}-{}]", d.op, d.since, d.until),
+        })
         .collect();
     v.sort();
     v

@@ -329,6 +329,7 @@ impl<'m> Fx<'_, 'm> {
                 let name = kind.core_desc().map(|d| d.opname).unwrap_or("");
                 let handled = self.control(op, name)?
                     || self.arith(op, name)?
+                    || self.int_dot(op, name)?
                     || self.composite(op, name)?
                     || self.memory(op, name)?
                     || self.group(op, name)?;

@@ -24,6 +24,7 @@ mod constant;
 mod func;
 mod glsl;
 mod group;
+mod int_dot;
 mod memory;
 
 use std::collections::{BTreeSet, HashMap};
