@@ -49,10 +49,10 @@ use crate::text::Prefix;
 use crate::validate::ValidationEnv;
 
 use super::bufferize::{BufferInfo, BufferOrigin};
+use super::guard::{Cond, Guard};
 use super::host::{
     CheckKind, HostProgram, HostVal, RuntimeCheck, Size, SizeOp, Slot, SlotDef, SourceRef,
 };
-use super::guard::{Cond, Guard};
 use super::kernels::{PushValue, Repeat};
 use super::program::{
     CompiledDispatch, CompiledFunction, CompiledKernel, CompiledProgram, ConstantData, FaultSite,

@@ -90,6 +90,10 @@ pub enum Invariant {
     /// A value kept in memory without a buffer (which value).
     #[error("{0} has no buffer")]
     NoBuffer(&'static str),
+    /// A `cf.assert` in a structured op's body that bufferize gave no
+    /// fault site.
+    #[error("a body assert has no fault site")]
+    NoFaultSite,
     /// A value regions.rs marked dead is read.
     #[error("a dead value is read")]
     DeadValueRead,

@@ -142,19 +142,41 @@ mod tests {
         let vals = HostValues(vec![Scalar::Int(5), Scalar::Int(-3)]);
         let five = Size::Slot(0);
         let neg = Size::Slot(1);
-        assert!(Cond::Above { size: five, limit: 4 }.holds(&vals));
-        assert!(!Cond::Above { size: five, limit: 5 }.holds(&vals));
-        assert!(Cond::AtMost { size: five, limit: 5 }.holds(&vals));
-        assert!(Cond::AtMost { size: neg, limit: 0 }.holds(&vals));
+        assert!(Cond::Above {
+            size: five,
+            limit: 4
+        }
+        .holds(&vals));
+        assert!(!Cond::Above {
+            size: five,
+            limit: 5
+        }
+        .holds(&vals));
+        assert!(Cond::AtMost {
+            size: five,
+            limit: 5
+        }
+        .holds(&vals));
+        assert!(Cond::AtMost {
+            size: neg,
+            limit: 0
+        }
+        .holds(&vals));
         assert!(Cond::NotMultipleOf { size: five, k: 4 }.holds(&vals));
         assert!(Cond::MultipleOf { size: neg, k: 4 }.holds(&vals));
         for c in [
-            Cond::Above { size: five, limit: 1 },
+            Cond::Above {
+                size: five,
+                limit: 1,
+            },
             Cond::MultipleOf { size: five, k: 5 },
         ] {
             assert_ne!(c.holds(&vals), c.not().holds(&vals));
         }
-        let g = Guard::always().and(Cond::Above { size: five, limit: 1 });
+        let g = Guard::always().and(Cond::Above {
+            size: five,
+            limit: 1,
+        });
         assert!(g.holds(&vals));
         assert!(!g.and(Cond::MultipleOf { size: five, k: 4 }).holds(&vals));
         assert!(Guard::always().holds(&vals));

@@ -21,8 +21,8 @@ use super::super::strategy::{
     reduction_total, Combine, DispatchShape, Distribution, ReductionStrategy, Strategy,
 };
 use super::emit_plan::emit_kernel;
-use super::plan::{KernelPlan, Plan, Range};
 use super::emitter::{Ctx, Emitter};
+use super::plan::{KernelPlan, Plan, Range};
 use super::split_k::Slices;
 use super::{Kernel, Repeat};
 
@@ -126,7 +126,11 @@ pub fn emit_dispatch(
 }
 
 /// The kernel of plan `p`.
-fn emit_planned(ctx: Ctx<'_, '_>, f: &Facts<'_, '_>, p: KernelPlan) -> Result<Kernel, CodegenError> {
+fn emit_planned(
+    ctx: Ctx<'_, '_>,
+    f: &Facts<'_, '_>,
+    p: KernelPlan,
+) -> Result<Kernel, CodegenError> {
     let workgroup_size = ctx.strategy.workgroup_size;
     let described = p.plan.describe(&ctx.shapes.host);
     let mut km = KernelModule::new();

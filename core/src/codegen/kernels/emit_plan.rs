@@ -34,8 +34,8 @@ fn combinable_root(
         .get(&root)
         .ok_or_else(|| e.internal(root, Invariant::NotCombinable("a combining plan")))?
         .clone();
-    let cs =
-        combiners(info.m, &s).ok_or_else(|| e.internal(root, Invariant::NotCombinable("a combining plan")))?;
+    let cs = combiners(info.m, &s)
+        .ok_or_else(|| e.internal(root, Invariant::NotCombinable("a combining plan")))?;
     Ok((root, s, cs))
 }
 

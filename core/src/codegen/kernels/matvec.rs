@@ -42,9 +42,8 @@ pub(super) fn emit_row_slices(
         .ok_or_else(|| e.internal(d.op, Invariant::NoRoot("row slices")))?;
     let info = e.c.info;
     let s = info.structured[&root].clone();
-    let cs = combiners(info.m, &s).ok_or_else(|| {
-        e.internal(root, Invariant::NotCombinable("row slices"))
-    })?;
+    let cs = combiners(info.m, &s)
+        .ok_or_else(|| e.internal(root, Invariant::NotCombinable("row slices")))?;
     let wg = e.c.strategy.invocations();
     let slices = wg / slice.max(1);
     let tid = e.b.thread_id("x");

@@ -111,7 +111,6 @@ pub(super) enum Range {
     Chunk(Vec<usize>),
 }
 
-
 fn scratch(ids: &[usize]) -> String {
     let ids: Vec<String> = ids.iter().map(|b| format!("#{b}")).collect();
     format!("scratch buffer(s) {}", ids.join(", "))

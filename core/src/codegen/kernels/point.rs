@@ -169,9 +169,8 @@ pub(super) fn root_point(
         return Ok(point);
     }
     let info = e.c.info;
-    let path = path_to(info, e.c.regions, d.op, root).ok_or_else(|| {
-        e.internal(root, Invariant::RootUnreachable)
-    })?;
+    let path = path_to(info, e.c.regions, d.op, root)
+        .ok_or_else(|| e.internal(root, Invariant::RootUnreachable))?;
     for (c, k) in path {
         let s = info.structured[&c].clone();
         let map = s.indexing_maps[k].clone();

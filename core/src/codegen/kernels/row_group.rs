@@ -54,10 +54,15 @@ pub(super) fn emit_row(
 ) -> Result<(), CodegenError> {
     let lane = if slice == 1 { e.index(0) } else { lane };
     let sizes = e.loop_sizes(d.op);
-    let last = sizes
-        .last()
-        .copied()
-        .ok_or_else(|| e.internal(d.op, Invariant::PlanMismatch { kernel: "a row group", what: "no loops" }))?;
+    let last = sizes.last().copied().ok_or_else(|| {
+        e.internal(
+            d.op,
+            Invariant::PlanMismatch {
+                kernel: "a row group",
+                what: "no loops",
+            },
+        )
+    })?;
     if last.fixed().is_some() {
         return row_passes(e, d, row, (slice, lane), how, last);
     }
@@ -133,9 +138,15 @@ fn row_output(
     lane: KValue,
 ) -> Result<(), CodegenError> {
     let info = e.c.info;
-    let op = info
-        .def_op(o.value)
-        .ok_or_else(|| e.internal(d.op, Invariant::PlanMismatch { kernel: "a row output", what: "no op defines it" }))?;
+    let op = info.def_op(o.value).ok_or_else(|| {
+        e.internal(
+            d.op,
+            Invariant::PlanMismatch {
+                kernel: "a row output",
+                what: "no op defines it",
+            },
+        )
+    })?;
     let s = info.structured[&op].clone();
     let zero = e.index(0);
     let point = row_point(e, &o.loops, row);

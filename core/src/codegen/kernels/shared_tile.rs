@@ -186,13 +186,25 @@ pub(super) fn emit_shared_tile(
         .filter(|&l| s.iterator_types[l] == IteratorType::Parallel)
         .collect();
     let [.., lr, lc] = parallel[..] else {
-        return Err(e.internal(root, Invariant::PlanMismatch { kernel: "a workgroup-memory tile", what: "fewer than two parallel loops" }));
+        return Err(e.internal(
+            root,
+            Invariant::PlanMismatch {
+                kernel: "a workgroup-memory tile",
+                what: "fewer than two parallel loops",
+            },
+        ));
     };
     if points
         .iter()
         .any(|(i, j, _, rp, _, _)| rp[lr] != row_at[*i].1 || rp[lc] != col_at[*j].1)
     {
-        return Err(e.internal(root, Invariant::PlanMismatch { kernel: "a workgroup-memory tile", what: "the block's rows and columns are not the root's last parallel loops" }));
+        return Err(e.internal(
+            root,
+            Invariant::PlanMismatch {
+                kernel: "a workgroup-memory tile",
+                what: "the block's rows and columns are not the root's last parallel loops",
+            },
+        ));
     }
 
     // The staged inputs and their workgroup memory.
@@ -251,7 +263,13 @@ pub(super) fn emit_shared_tile(
     }
     if !staged.iter().any(|x| x.side == Side::Rows) || !staged.iter().any(|x| x.side == Side::Cols)
     {
-        return Err(e.internal(root, Invariant::PlanMismatch { kernel: "a workgroup-memory tile", what: "no staged operands on both sides" }));
+        return Err(e.internal(
+            root,
+            Invariant::PlanMismatch {
+                kernel: "a workgroup-memory tile",
+                what: "no staged operands on both sides",
+            },
+        ));
     }
 
     // A slice folds from the identities.

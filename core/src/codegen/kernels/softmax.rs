@@ -553,7 +553,13 @@ impl Emitter<'_, '_, '_> {
     ) -> Result<(), CodegenError> {
         let vec4 = self.softmax_vec4(row);
         if vec4.is_none() && self.c.info.m.value_kind(row.input).elem() != ElemType::F32 {
-            return Err(self.internal(row.op, Invariant::PlanMismatch { kernel: "split softmax rows", what: "neither f32 nor read as vec4" }));
+            return Err(self.internal(
+                row.op,
+                Invariant::PlanMismatch {
+                    kernel: "split softmax rows",
+                    what: "neither f32 nor read as vec4",
+                },
+            ));
         }
         // The partials and their combination in f32 (an f16 row read as
         // vec4 is computed in f32).

@@ -128,9 +128,7 @@ fn root_combiners(
     root: TOp,
     s: &Structured,
 ) -> Result<Vec<Combiner>, CodegenError> {
-    combiners(e.c.info.m, s).ok_or_else(|| {
-        e.internal(root, Invariant::NotCombinable("split-K"))
-    })
+    combiners(e.c.info.m, s).ok_or_else(|| e.internal(root, Invariant::NotCombinable("split-K")))
 }
 
 /// The second kernel: invocation `t` of workgroup `wgi` sums the slices
