@@ -2,10 +2,12 @@
 //! how many workgroups, under which run-time [`Guard`] and how often, as
 //! `dispatch.rs` chooses them from the dispatch's strategy. A plan is data:
 //! `emit_plan.rs` turns it into kernel IR and decides nothing, and
-//! `--explain` prints it ([`KernelPlan::describe`]).
+//! `--explain` prints it ([`Plan::describe`]).
 //!
-//! Each variant carries exactly what its kernel needs, so a plan the
-//! emitter cannot build cannot be written.
+//! Each variant carries the sizes, tiles and scratch buffers its kernel
+//! needs; the dispatch's root and its combiners are still looked up at
+//! emission (an [`Invariant`](super::super::error::Invariant) error where
+//! the plan and the dispatch disagree).
 
 use super::super::guard::Guard;
 use super::super::host::{HostProgram, Size};
