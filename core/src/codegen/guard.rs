@@ -45,9 +45,11 @@ pub enum Cond {
     },
 }
 
-impl Cond {
+impl std::ops::Not for Cond {
+    type Output = Cond;
+
     /// The opposite condition.
-    pub fn not(self) -> Cond {
+    fn not(self) -> Cond {
         match self {
             Cond::Above { size, limit } => Cond::AtMost { size, limit },
             Cond::AtMost { size, limit } => Cond::Above { size, limit },
@@ -55,7 +57,9 @@ impl Cond {
             Cond::NotMultipleOf { size, k } => Cond::MultipleOf { size, k },
         }
     }
+}
 
+impl Cond {
     /// The size the condition is on.
     pub fn size(self) -> Size {
         match self {
@@ -171,7 +175,7 @@ mod tests {
             },
             Cond::MultipleOf { size: five, k: 5 },
         ] {
-            assert_ne!(c.holds(&vals), c.not().holds(&vals));
+            assert_ne!(c.holds(&vals), (!c).holds(&vals));
         }
         let g = Guard::always().and(Cond::Above {
             size: five,

@@ -435,7 +435,7 @@ fn tile_plans(
         };
         shapes_of_rows = vec![
             (String::new(), dims, Guard(vec![many])),
-            ("_one_row".into(), row, Guard(vec![many.not()])),
+            ("_one_row".into(), row, Guard(vec![!many])),
         ];
     }
     let mut tiles = Vec::new();
@@ -466,7 +466,7 @@ fn tile_plans(
                 tiles.push(KernelPlan::once(name.clone(), fours, groups).when(when.and(whole)));
                 tiles.push(
                     KernelPlan::once(format!("{name}_ragged_columns"), plain, groups)
-                        .when(when.and(whole.not())),
+                        .when(when.and(!whole)),
                 );
             }
             _ => tiles.push(KernelPlan::once(name, plain, groups).when(when)),
@@ -483,7 +483,7 @@ fn tile_plans(
     let mut plans: Vec<KernelPlan> = tiles
         .into_iter()
         .map(|p| {
-            let guard = p.guard.and(long.not());
+            let guard = p.guard.and(!long);
             p.when(guard)
         })
         .collect();
@@ -588,7 +588,7 @@ fn row_slices_plans(
     let loops = shapes.host.arith(SizeOp::CeilDiv, f.red_total, lanes);
     let long = over_budget(f, loops);
     vec![
-        KernelPlan::once(f.d.name.clone(), plan, groups).when(Guard(vec![long.not()])),
+        KernelPlan::once(f.d.name.clone(), plan, groups).when(Guard(vec![!long])),
         chunked_points(f, shapes, buffers, loops),
     ]
 }
@@ -664,7 +664,7 @@ fn row_slice_kernels(f: &Facts<'_, '_>, shapes: &mut Shapes, slice: u32) -> [Ker
             },
             sliced,
         )
-        .when(Guard(vec![long.not()])),
+        .when(Guard(vec![!long])),
         KernelPlan::once(
             format!("{}_long_rows", d.name),
             Plan::Rows {
