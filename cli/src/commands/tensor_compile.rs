@@ -290,6 +290,7 @@ pub fn manifest(p: &CompiledProgram) -> Value {
                                 "push_constants": push,
                                 "workgroup_size": k.workgroup_size,
                                 "workgroups": size_text(h, k.workgroups),
+                                "runs_when": k.guard.0.iter().map(|c| c.text(h)).collect::<Vec<_>>(),
                                 "dispatches": repeat,
                             })
                         })

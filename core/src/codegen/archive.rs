@@ -49,6 +49,7 @@ use crate::text::Prefix;
 use crate::validate::ValidationEnv;
 
 use super::bufferize::{BufferInfo, BufferOrigin};
+use super::guard::{Cond, Guard};
 use super::host::{
     CheckKind, HostProgram, HostVal, RuntimeCheck, Size, SizeOp, Slot, SlotDef, SourceRef,
 };
@@ -67,7 +68,7 @@ use super::target::{CodegenTarget, DriverFacts};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 11;
+pub const VERSION: u32 = 12;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -234,6 +235,7 @@ fn check_refs(f: &CompiledFunction) -> Result<(), String> {
                 }
             }
             size(&k.workgroups, slots)?;
+            k.guard.0.iter().try_for_each(|c| size(&c.size(), slots))?;
             if let Repeat::Chunks { total, .. } = &k.repeat {
                 size(total, slots)?;
             }
@@ -535,6 +537,8 @@ record!(CompiledKernel {
     writes,
     push,
     workgroup_size,
+    plan,
+    guard,
     workgroups,
     repeat,
 });
@@ -1052,6 +1056,41 @@ impl Field for PushValue {
             (_, 3) => PushValue::ChunkFirst,
             (_, 4) => PushValue::ChunkLast,
             (at, t) => return Err(r.invalid(at, "push value", format!("tag {t}"))),
+        })
+    }
+}
+
+impl Field for Guard {
+    fn put(&self, w: &mut Writer) -> Result<(), ArchiveError> {
+        self.0.put(w)
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
+        Ok(Guard(Field::get(r)?))
+    }
+}
+
+impl Field for Cond {
+    fn put(&self, w: &mut Writer) -> Result<(), ArchiveError> {
+        let (tag, n) = match *self {
+            Cond::Above { limit, .. } => (0u8, limit),
+            Cond::AtMost { limit, .. } => (1, limit),
+            Cond::MultipleOf { k, .. } => (2, k),
+            Cond::NotMultipleOf { k, .. } => (3, k),
+        };
+        tag.put(w)?;
+        self.size().put(w)?;
+        n.put(w)
+    }
+    fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
+        let (at, t) = r.tag("guard condition")?;
+        let size = Field::get(r)?;
+        let n = u64::get(r)?;
+        Ok(match t {
+            0 => Cond::Above { size, limit: n },
+            1 => Cond::AtMost { size, limit: n },
+            2 => Cond::MultipleOf { size, k: n },
+            3 => Cond::NotMultipleOf { size, k: n },
+            _ => return Err(r.invalid(at, "guard condition", format!("tag {t}"))),
         })
     }
 }

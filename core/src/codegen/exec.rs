@@ -114,9 +114,12 @@ pub struct KernelLaunch {
 
 impl CompiledKernel {
     /// The dispatches of this kernel in a run with host values `vals` of
-    /// `host`: none when it has no workgroup, one per chunk of a chunked
-    /// kernel, else one.
+    /// `host`: none when its guard does not hold or it has no workgroup,
+    /// one per chunk of a chunked kernel, else one.
     pub fn launches(&self, host: &HostProgram, vals: &HostValues) -> Vec<KernelLaunch> {
+        if !self.guard.holds(vals) {
+            return Vec::new();
+        }
         let groups = vals.size(self.workgroups);
         if groups == 0 {
             return Vec::new();
@@ -355,6 +358,8 @@ mod tests {
                 PushValue::ChunkLast,
             ],
             workgroup_size: [64, 1, 1],
+            plan: String::new(),
+            guard: crate::codegen::guard::Guard::always(),
             workgroups: groups,
             repeat: Repeat::Chunks {
                 total: Size::Slot(n),
@@ -378,5 +383,17 @@ mod tests {
         // No workgroup: no launch.
         let empty = host.evaluate(&|_, _| Some(0), &|_| None).unwrap();
         assert!(k.launches(&host, &empty).is_empty());
+        // A guard that does not hold: no launch, whatever the workgroups.
+        let guarded = CompiledKernel {
+            guard: crate::codegen::guard::Guard(vec![crate::codegen::guard::Cond::MultipleOf {
+                size: Size::Slot(n),
+                k: 4,
+            }]),
+            ..k
+        };
+        let ragged = host.evaluate(&|_, _| Some(250), &|_| None).unwrap();
+        assert!(guarded.launches(&host, &ragged).is_empty());
+        let whole = host.evaluate(&|_, _| Some(252), &|_| None).unwrap();
+        assert_eq!(guarded.launches(&host, &whole).len(), 3);
     }
 }

@@ -45,6 +45,7 @@ pub mod dequant;
 pub mod elementwise;
 pub mod error;
 pub mod exec;
+pub mod guard;
 pub mod host;
 pub mod inline;
 pub mod kernels;
@@ -55,7 +56,7 @@ pub mod shapes;
 pub mod strategy;
 pub mod target;
 
-pub use error::CodegenError;
+pub use error::{CodegenError, Invariant};
 pub use program::{
     compile, compile_each_function, compile_function, explain, plan_function, prepare_module,
     CompiledDispatch, CompiledFunction, CompiledKernel, CompiledProgram, ConstantData, Param,

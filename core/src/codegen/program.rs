@@ -17,6 +17,7 @@ use super::analysis::FuncInfo;
 use super::bufferize::{bufferize, BufferId, BufferInfo, BufferOrigin, BufferPlan};
 use super::elementwise::elementwise_to_generic;
 use super::error::CodegenError;
+use super::guard::Guard;
 use super::host::{HostProgram, HostVal, Size};
 use super::kernels::{emit_dispatch, Kernel, PushValue, Repeat};
 use super::regions::{form_dispatch_regions, DispatchRegion, FuncRegions, OpFamily, ValueFate};
@@ -45,7 +46,12 @@ pub struct CompiledKernel {
     pub push: Vec<PushValue>,
     /// Invocations per workgroup.
     pub workgroup_size: [u32; 3],
-    /// Workgroups per dispatch (a function of the run's sizes).
+    /// What it computes, in words (its plan).
+    pub plan: String,
+    /// The run-time condition under which it runs.
+    pub guard: Guard,
+    /// Workgroups per dispatch (a function of the run's sizes) when it
+    /// runs.
     pub workgroups: Size,
     /// How many times it is dispatched.
     pub repeat: Repeat,
@@ -367,10 +373,10 @@ pub fn compile_function(
             },
             (ValueFate::Host, None, Some(&value)) => ResultRef::Host { value, elem },
             _ => {
-                return Err(CodegenError::Unsupported {
+                return Err(CodegenError::Internal {
                     loc: m.op(info.ret).loc,
                     op: "func.return".into(),
-                    message: "internal: a returned value has no buffer".into(),
+                    invariant: super::error::Invariant::NoBuffer("a returned value"),
                 })
             }
         };
@@ -495,6 +501,8 @@ pub fn plan_function(
             .iter()
             .map(|k| KernelLine {
                 name: k.name.clone(),
+                plan: k.plan.clone(),
+                guard: k.guard.clone(),
                 workgroups: k.workgroups,
                 workgroup_size: k.workgroup_size,
                 bindings: k.bindings.len(),
@@ -584,6 +592,8 @@ fn lower_kernel(
         writes: k.writes,
         push: k.push,
         workgroup_size: k.workgroup_size,
+        plan: k.plan,
+        guard: k.guard,
         workgroups: k.workgroups,
         repeat: k.repeat,
     })
@@ -607,6 +617,8 @@ pub fn explain(f: &CompiledFunction) -> String {
                 .iter()
                 .map(|k| KernelLine {
                     name: k.name.clone(),
+                    plan: k.plan.clone(),
+                    guard: k.guard.clone(),
                     workgroups: k.workgroups,
                     workgroup_size: k.workgroup_size,
                     bindings: k.bindings.len(),
@@ -633,6 +645,8 @@ struct DispatchLines {
 /// What `--explain` prints of a kernel.
 struct KernelLine {
     name: String,
+    plan: String,
+    guard: Guard,
     workgroups: Size,
     workgroup_size: [u32; 3],
     bindings: usize,
@@ -668,6 +682,10 @@ fn explain_text(name: &str, host: &HostProgram, dispatches: &[DispatchLines]) ->
                 k.bindings,
                 k.push
             );
+            if !k.guard.is_always() {
+                let _ = writeln!(out, "    runs when: {}", k.guard.text(host));
+            }
+            let _ = writeln!(out, "    computes: {}", k.plan);
         }
     }
     out

@@ -18,7 +18,7 @@
 use crate::kernel::{KType, KValue};
 use crate::tensor::{TOp, TValue};
 
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
 use super::emitter::Emitter;
 
 impl Emitter<'_, '_, '_> {
@@ -75,7 +75,7 @@ impl Emitter<'_, '_, '_> {
     pub fn checked_assert(&mut self, op: TOp, cond: KValue) -> Result<(), CodegenError> {
         let site = self.c.buffers.fault_sites.iter().position(|&o| o == op);
         let (Some(site), Some(fault)) = (site, self.c.buffers.fault) else {
-            return Err(self.unsupported(op, "has no fault site (internal: a body assert)"));
+            return Err(self.internal(op, Invariant::NoFaultSite));
         };
         if self.const_of(cond).is_some_and(|c| c & 1 != 0) {
             return Ok(());

@@ -24,7 +24,7 @@ use crate::kernel::{KAttr, KOpKind, KType, KValue, MmaOperand};
 use crate::tensor::ops::{LinalgKind, OpKind};
 use crate::tensor::types::ElemType;
 
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
 use super::super::host::Size;
 use super::super::regions::DispatchRegion;
 use super::super::strategy::DispatchShape;
@@ -111,8 +111,14 @@ pub(super) fn emit_coop_matmul(
     } = dims;
     let info = e.c.info;
     let tm = info.m;
-    let internal = |e: &Emitter<'_, '_, '_>, what: &str| {
-        e.unsupported(d.op, format!("internal: cooperative-matrix matmul: {what}"))
+    let internal = |e: &Emitter<'_, '_, '_>, what: &'static str| {
+        e.internal(
+            d.op,
+            Invariant::PlanMismatch {
+                kernel: "a cooperative-matrix matmul",
+                what,
+            },
+        )
     };
     let root = d.root.ok_or_else(|| internal(e, "no root"))?;
     let s = info

@@ -1,9 +1,10 @@
 //! A dispatch's kernels: how its points map to invocations and
 //! workgroups (the [`Distribution`]), which kernels its strategy takes
-//! and the host-side facts the executor needs (workgroup counts as sizes,
-//! the run-time guards among them, chunk repeats, scratch buffers). What
-//! each kernel computes is `emit_plan.rs`'s; the per-point helpers every
-//! family shares are `point.rs`'s.
+//! and the host-side facts the executor needs, as [`KernelPlan`]s
+//! (workgroup counts as sizes, the run-time [`Guard`] selecting each
+//! alternative, chunk repeats, scratch buffers). What each kernel computes
+//! is `emit_plan.rs`'s; the per-point helpers every family shares are
+//! `point.rs`'s.
 
 use crate::ir::Location;
 use crate::kernel::KernelModule;
@@ -11,39 +12,19 @@ use crate::tensor::structured::Structured;
 
 use super::super::analysis::FuncInfo;
 use super::super::bufferize::{BufferInfo, BufferOrigin, BufferPlan};
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
+use super::super::guard::{Cond, Guard};
 use super::super::host::{CheckKind, RuntimeCheck, Size, SizeOp};
 use super::super::regions::{DispatchRegion, FuncRegions, OpFamily};
 use super::super::shapes::Shapes;
 use super::super::strategy::{
     reduction_total, Combine, DispatchShape, Distribution, ReductionStrategy, Strategy,
 };
-use super::emit_plan::{emit_kernel, Plan, Range};
+use super::emit_plan::emit_kernel;
 use super::emitter::{Ctx, Emitter};
+use super::plan::{KernelPlan, Plan, Range};
 use super::split_k::Slices;
 use super::{Kernel, Repeat};
-
-/// A kernel of a dispatch as planned: its name, what it computes, its
-/// workgroups (a host size; 0 where a run-time guard leaves it out) and
-/// how often the host dispatches it.
-struct Planned {
-    name: String,
-    plan: Plan,
-    workgroups: Size,
-    repeat: Repeat,
-}
-
-impl Planned {
-    /// A kernel dispatched once.
-    fn once(name: String, plan: Plan, workgroups: Size) -> Planned {
-        Planned {
-            name,
-            plan,
-            workgroups,
-            repeat: Repeat::Once,
-        }
-    }
-}
 
 /// What every planning stage reads: the dispatch, its shape, and the
 /// sizes derived from them and its strategy.
@@ -94,9 +75,9 @@ impl<'a, 'm> Facts<'a, 'm> {
         }
     }
 
-    /// An "internal:" error at the dispatch's op.
-    fn internal(&self, what: String) -> CodegenError {
-        CodegenError::unsupported(self.info.m, self.d.op, format!("internal: {what}"))
+    /// A broken invariant at the dispatch's op.
+    fn internal(&self, invariant: Invariant) -> CodegenError {
+        CodegenError::internal(self.info.m, self.d.op, invariant)
     }
 }
 
@@ -120,13 +101,10 @@ pub fn emit_dispatch(
     if !d.row_outputs.is_empty() && d.family != OpFamily::Normalization {
         // Only the row-group kernel writes per-row values; any other
         // would leave their buffers unwritten.
-        return Err(CodegenError::unsupported(
+        return Err(CodegenError::internal(
             info.m,
             d.op,
-            format!(
-                "internal: per-row outputs in a {} dispatch",
-                d.family.name()
-            ),
+            Invariant::RowOutputsOutsideRowGroup(d.family.name()),
         ));
     }
     let facts = Facts::of(info, shapes, d, strategy, shape);
@@ -148,8 +126,13 @@ pub fn emit_dispatch(
 }
 
 /// The kernel of plan `p`.
-fn emit_planned(ctx: Ctx<'_, '_>, f: &Facts<'_, '_>, p: Planned) -> Result<Kernel, CodegenError> {
+fn emit_planned(
+    ctx: Ctx<'_, '_>,
+    f: &Facts<'_, '_>,
+    p: KernelPlan,
+) -> Result<Kernel, CodegenError> {
     let workgroup_size = ctx.strategy.workgroup_size;
+    let described = p.plan.describe(&ctx.shapes.host);
     let mut km = KernelModule::new();
     let mut e = Emitter::new(&mut km, ctx, &p.name, workgroup_size);
     e.loc = f.loc;
@@ -158,6 +141,8 @@ fn emit_planned(ctx: Ctx<'_, '_>, f: &Facts<'_, '_>, p: Planned) -> Result<Kerne
     let (bindings, writes, push) = e.finish();
     Ok(Kernel {
         name: p.name,
+        plan: described,
+        guard: p.guard,
         module: km,
         bindings,
         writes,
@@ -175,7 +160,7 @@ fn plan_kernels(
     strategy: &Strategy,
     shapes: &mut Shapes,
     buffers: &mut BufferPlan,
-) -> Result<Vec<Planned>, CodegenError> {
+) -> Result<Vec<KernelPlan>, CodegenError> {
     let (d, shape, wg) = (f.d, f.shape, f.wg);
     let has_root = f.root.is_some();
     let tiled = has_root && shape.points.len() >= 2;
@@ -193,7 +178,7 @@ fn plan_kernels(
             }),
         ) => {
             if !has_root {
-                return Err(f.internal("cooperative strategy without a root".into()));
+                return Err(f.internal(Invariant::NoRoot("a cooperative strategy")));
             }
             Ok(if split {
                 split_coop_plans(f, shapes, buffers, combine, chunk, per_invocation)
@@ -203,7 +188,7 @@ fn plan_kernels(
                     split: None,
                     per_invocation: false,
                 };
-                vec![Planned::once(d.name.clone(), plan, f.points)]
+                vec![KernelPlan::once(d.name.clone(), plan, f.points)]
             })
         }
         (Distribution::Vector4 { per_invocation }, None) => {
@@ -212,7 +197,7 @@ fn plan_kernels(
             let plan = Plan::Vector4 {
                 per: per_invocation,
             };
-            Ok(vec![Planned::once(d.name.clone(), plan, groups)])
+            Ok(vec![KernelPlan::once(d.name.clone(), plan, groups)])
         }
         (
             Distribution::Tile { rows, cols, depth },
@@ -234,9 +219,9 @@ fn plan_kernels(
             Some(ReductionStrategy::Serial { chunked: false, .. }),
         ) if tiled => {
             let dims = super::shared_tile::SharedDims::of(dist, wg).ok_or_else(|| {
-                f.internal(format!(
+                f.internal(Invariant::PlanSizes(format!(
                     "workgroup-memory tile {dist:?} with {wg} invocations"
-                ))
+                )))
             })?;
             let groups = block_grid(
                 shapes,
@@ -245,7 +230,7 @@ fn plan_kernels(
                 u64::from(block_cols),
             );
             let plan = Plan::SharedTile(dims, None);
-            Ok(vec![Planned::once(d.name.clone(), plan, groups)])
+            Ok(vec![KernelPlan::once(d.name.clone(), plan, groups)])
         }
         (
             Distribution::CoopMatrix {
@@ -267,7 +252,7 @@ fn plan_kernels(
             let [block_rows, block_cols] = dims.block();
             let groups = block_grid(shapes, &shape.points, block_rows, block_cols);
             let plan = Plan::CoopMatrix(dims);
-            Ok(vec![Planned::once(d.name.clone(), plan, groups)])
+            Ok(vec![KernelPlan::once(d.name.clone(), plan, groups)])
         }
         (
             Distribution::RowSlices { slice },
@@ -294,7 +279,7 @@ fn plan_kernels(
             let rows = Size::Static(u64::from(wg / slice));
             let groups = shapes.host.arith(SizeOp::CeilDiv, f.points, rows);
             let plan = Plan::Rows { combine: c, slice };
-            Ok(vec![Planned::once(d.name.clone(), plan, groups)])
+            Ok(vec![KernelPlan::once(d.name.clone(), plan, groups)])
         }
         (
             Distribution::WorkgroupPerPoint,
@@ -302,9 +287,10 @@ fn plan_kernels(
         ) if d.family == OpFamily::Softmax && slices >= 2 => {
             Ok(split_rows_plans(f, shapes, buffers, combine, slices))
         }
-        (dist, red) => Err(f.internal(format!(
-            "no kernel for distribution {dist:?} with reduction {red:?}"
-        ))),
+        (dist, red) => Err(f.internal(Invariant::NoKernel {
+            distribution: format!("{dist:?}"),
+            reduction: format!("{red:?}"),
+        })),
     }
 }
 
@@ -340,7 +326,7 @@ fn points_plan(
     buffers: &mut BufferPlan,
     per_invocation: u32,
     red: Option<ReductionStrategy>,
-) -> Planned {
+) -> KernelPlan {
     let per = per_invocation.max(1);
     let (range, repeat) = match red {
         Some(ReductionStrategy::Serial {
@@ -364,11 +350,9 @@ fn points_plan(
     }
     let per_wg = Size::Static(u64::from(f.wg) * u64::from(per));
     let groups = shapes.host.arith(SizeOp::CeilDiv, f.points, per_wg);
-    Planned {
-        name: f.d.name.clone(),
-        plan: Plan::Points { per, range },
-        workgroups: groups,
+    KernelPlan {
         repeat,
+        ..KernelPlan::once(f.d.name.clone(), Plan::Points { per, range }, groups)
     }
 }
 
@@ -382,7 +366,7 @@ fn split_coop_plans(
     combine: Combine,
     chunk: u64,
     per_invocation: bool,
-) -> Vec<Planned> {
+) -> Vec<KernelPlan> {
     let (d, wg, points) = (f.d, f.wg, f.points);
     let per = Size::Static(u64::from(wg) * chunk);
     let g = shapes.host.arith(SizeOp::CeilDiv, f.red_total, per);
@@ -421,8 +405,8 @@ fn split_coop_plans(
         partials,
     };
     vec![
-        Planned::once(d.name.clone(), first, n),
-        Planned::once(format!("{}_combine", d.name), second, points),
+        KernelPlan::once(d.name.clone(), first, n),
+        KernelPlan::once(format!("{}_combine", d.name), second, points),
     ]
 }
 
@@ -434,79 +418,76 @@ fn tile_plans(
     shapes: &mut Shapes,
     buffers: &mut BufferPlan,
     dims: super::tile::TileDims,
-) -> Vec<Planned> {
+) -> Vec<KernelPlan> {
     let (d, shape, wg) = (f.d, f.shape, f.wg);
     let n = shape.points.len();
-    // The tiles the host chooses between at run time, each with
-    // the condition (a size of 0 or 1) under which it runs. Rows
-    // of dynamic length in a tall tile: a run of one row (a
-    // decoding step) takes a tile of one row, which the tall one
-    // would compute `rows` times over.
-    let mut shapes_of_rows = vec![(String::new(), dims, Size::Static(1))];
+    // The tiles the host chooses between at run time, each with the
+    // guard under which it runs. Rows of dynamic length in a tall tile:
+    // a run of one row (a decoding step) takes a tile of one row, which
+    // the tall one would compute `rows` times over.
+    let mut shapes_of_rows = vec![(String::new(), dims, Guard::always())];
     if let (m @ Size::Slot(_), true) = (shape.points[n - 2], dims.rows > 1 && dims.cols % 4 == 0) {
-        let many = exceeds(shapes, m, 1);
-        let one = not(shapes, many);
+        let many = Cond::Above { size: m, limit: 1 };
         let row = super::tile::TileDims {
             rows: 1,
             cols: 4,
             depth: dims.depth,
         };
-        shapes_of_rows = vec![(String::new(), dims, many), ("_one_row".into(), row, one)];
+        shapes_of_rows = vec![
+            (String::new(), dims, Guard(vec![many])),
+            ("_one_row".into(), row, Guard(vec![!many])),
+        ];
     }
     let mut tiles = Vec::new();
     for (suffix, dims, when) in shapes_of_rows {
         let name = format!("{}{suffix}", d.name);
-        let blocks = block_grid(
+        let groups = block_grid(
             shapes,
             &shape.points,
             u64::from(dims.rows),
             u64::from(wg) * u64::from(dims.cols),
         );
-        let groups = shapes.host.arith(SizeOp::Mul, blocks, when);
         let plain = Plan::Tile {
             dims,
             split: None,
             fours: None,
         };
-        // Columns of dynamic length in groups of 4: a kernel
-        // moving them as vec4 where they are a multiple of 4, one
-        // column at a time otherwise.
+        // Columns of dynamic length in groups of 4: a kernel moving them
+        // as vec4 where they are a multiple of 4, one column at a time
+        // otherwise.
         match shape.points[n - 1] {
             cols @ Size::Slot(_) if dims.cols % 4 == 0 => {
-                let ragged = not_multiple(shapes, cols, 4);
-                let whole = not(shapes, ragged);
+                let whole = Cond::MultipleOf { size: cols, k: 4 };
                 let fours = Plan::Tile {
                     dims,
                     split: None,
                     fours: Some(cols),
                 };
-                let vec4 = shapes.host.arith(SizeOp::Mul, groups, whole);
-                let one_by_one = shapes.host.arith(SizeOp::Mul, groups, ragged);
-                tiles.push((name.clone(), fours, vec4));
-                tiles.push((format!("{name}_ragged_columns"), plain, one_by_one));
+                tiles.push(KernelPlan::once(name.clone(), fours, groups).when(when.and(whole)));
+                tiles.push(
+                    KernelPlan::once(format!("{name}_ragged_columns"), plain, groups)
+                        .when(when.and(!whole)),
+                );
             }
-            _ => tiles.push((name, plain, groups)),
+            _ => tiles.push(KernelPlan::once(name, plain, groups).when(when)),
         }
     }
     if f.red_total.fixed().is_some() {
-        return tiles
-            .into_iter()
-            .map(|(name, plan, groups)| Planned::once(name, plan, groups))
-            .collect();
+        return tiles;
     }
-    // A reduction of dynamic length: the tiles where one
-    // invocation's loop over it (step by step at most) fits
-    // the budget at run time; past it, one output per
-    // invocation and a dispatch per chunk of the reduction
-    // (another kernel; the host gives workgroups to one).
-    let long = exceeds(shapes, f.red_total, f.budget);
-    let short = not(shapes, long);
-    let mut plans = Vec::new();
-    for (name, plan, groups) in tiles {
-        let groups = shapes.host.arith(SizeOp::Mul, groups, short);
-        plans.push(Planned::once(name, plan, groups));
-    }
-    plans.push(chunked_points(f, shapes, buffers, long));
+    // A reduction of dynamic length: the tiles where one invocation's
+    // loop over it (step by step at most) fits the budget at run time;
+    // past it, one output per invocation and a dispatch per chunk of the
+    // reduction (another kernel).
+    let long = over_budget(f, f.red_total);
+    let mut plans: Vec<KernelPlan> = tiles
+        .into_iter()
+        .map(|p| {
+            let guard = p.guard.and(!long);
+            p.when(guard)
+        })
+        .collect();
+    plans.push(chunked_points(f, shapes, buffers, f.red_total));
     plans
 }
 
@@ -518,10 +499,12 @@ fn split_k_plans(
     buffers: &mut BufferPlan,
     dist: Distribution,
     (slices, slice): (u32, u64),
-) -> Result<Vec<Planned>, CodegenError> {
+) -> Result<Vec<KernelPlan>, CodegenError> {
     let (d, shape, wg, budget) = (f.d, f.shape, f.wg, f.budget);
     if slices == 0 || slice == 0 || slice % 16 != 0 {
-        return Err(f.internal(format!("split-K of {slices} slices of {slice} iterations")));
+        return Err(f.internal(Invariant::PlanSizes(format!(
+            "split-K of {slices} slices of {slice} iterations"
+        ))));
     }
     if slice > budget {
         return Err(CodegenError::unsupported(
@@ -554,9 +537,9 @@ fn split_k_plans(
             ..
         } => {
             let dims = super::shared_tile::SharedDims::of(dist, wg).ok_or_else(|| {
-                f.internal(format!(
+                f.internal(Invariant::PlanSizes(format!(
                     "workgroup-memory tile {dist:?} with {wg} invocations"
-                ))
+                )))
             })?;
             (
                 Plan::SharedTile(dims, Some(sl.clone())),
@@ -564,7 +547,7 @@ fn split_k_plans(
                 u64::from(block_cols),
             )
         }
-        _ => return Err(f.internal(format!("split-K over {dist:?}"))),
+        _ => return Err(f.internal(Invariant::PlanSizes(format!("split-K over {dist:?}")))),
     };
     let blocks = block_grid(shapes, &shape.points, rows, cols);
     let groups = shapes
@@ -574,8 +557,8 @@ fn split_k_plans(
         .host
         .arith(SizeOp::CeilDiv, f.points, Size::Static(u64::from(wg)));
     Ok(vec![
-        Planned::once(d.name.clone(), plan, groups),
-        Planned::once(
+        KernelPlan::once(d.name.clone(), plan, groups),
+        KernelPlan::once(
             format!("{}_sum_slices", d.name),
             Plan::SumSlices(sl),
             sum_groups,
@@ -591,24 +574,22 @@ fn row_slices_plans(
     buffers: &mut BufferPlan,
     slice: u32,
     combine: Combine,
-) -> Vec<Planned> {
+) -> Vec<KernelPlan> {
     let rows = Size::Static(u64::from(f.wg / slice));
     let groups = shapes.host.arith(SizeOp::CeilDiv, f.points, rows);
     let plan = Plan::RowSlices { slice, combine };
     if f.red_total.fixed().is_some() {
-        return vec![Planned::once(f.d.name.clone(), plan, groups)];
+        return vec![KernelPlan::once(f.d.name.clone(), plan, groups)];
     }
     // Rows of dynamic length: the slices where a lane's loop
     // over its row (element by element at most) fits the
     // budget at run time, else a dispatch per chunk.
     let lanes = Size::Static(u64::from(slice));
     let loops = shapes.host.arith(SizeOp::CeilDiv, f.red_total, lanes);
-    let long = exceeds(shapes, loops, f.budget);
-    let short = not(shapes, long);
-    let groups = shapes.host.arith(SizeOp::Mul, groups, short);
+    let long = over_budget(f, loops);
     vec![
-        Planned::once(f.d.name.clone(), plan, groups),
-        chunked_points(f, shapes, buffers, long),
+        KernelPlan::once(f.d.name.clone(), plan, groups).when(Guard(vec![!long])),
+        chunked_points(f, shapes, buffers, loops),
     ]
 }
 
@@ -620,7 +601,7 @@ fn split_rows_plans(
     buffers: &mut BufferPlan,
     combine: Combine,
     slices: u32,
-) -> Vec<Planned> {
+) -> Vec<KernelPlan> {
     let d = f.d;
     let per_row = Size::Static(u64::from(slices));
     let groups = shapes.host.arith(SizeOp::Mul, f.points, per_row);
@@ -655,7 +636,7 @@ fn split_rows_plans(
                 partials,
                 second,
             };
-            Planned::once(name, plan, groups)
+            KernelPlan::once(name, plan, groups)
         })
         .into()
 }
@@ -663,88 +644,80 @@ fn split_rows_plans(
 /// The kernels of rows of dynamic length on slices of `slice` invocations
 /// (one subgroup) of a workgroup: a row per slice where the slice's loops
 /// over the row fit the budget, else a row per workgroup (its subgroups
-/// combined through workgroup memory). Both kernels are compiled; the
-/// host gives the one the run's row length calls for its workgroups and
-/// the other none, so only one is launched.
-fn row_slice_kernels(f: &Facts<'_, '_>, shapes: &mut Shapes, slice: u32) -> [Planned; 2] {
+/// combined through workgroup memory). Both kernels are compiled; their
+/// guards on the run's row length launch exactly one.
+fn row_slice_kernels(f: &Facts<'_, '_>, shapes: &mut Shapes, slice: u32) -> [KernelPlan; 2] {
     let (d, shape, wg) = (f.d, f.shape, f.wg);
     let points = shapes.host.product(&shape.points);
     let narrow = row_loops(f.info, shapes, d, shape, slice);
     let wide = row_loops(f.info, shapes, d, shape, wg);
     check_budget(shapes, d, f.loc, wide, f.budget, "the row share's passes");
-    let long = exceeds(shapes, narrow, f.budget);
-    let short = not(shapes, long);
+    let long = over_budget(f, narrow);
     let per_wg = Size::Static(u64::from(wg / slice));
     let sliced = shapes.host.arith(SizeOp::CeilDiv, points, per_wg);
-    let sliced = shapes.host.arith(SizeOp::Mul, sliced, short);
-    let whole = shapes.host.arith(SizeOp::Mul, points, long);
     [
-        Planned::once(
+        KernelPlan::once(
             d.name.clone(),
             Plan::Rows {
                 combine: Combine::OneSubgroup,
                 slice,
             },
             sliced,
-        ),
-        Planned::once(
+        )
+        .when(Guard(vec![!long])),
+        KernelPlan::once(
             format!("{}_long_rows", d.name),
             Plan::Rows {
                 combine: Combine::Subgroup,
                 slice: wg,
             },
-            whole,
-        ),
+            points,
+        )
+        .when(Guard(vec![long])),
     ]
 }
 
 /// The kernel for reductions of dynamic length past the loop budget: one
 /// output per invocation, a dispatch per budget's iterations of the
-/// reduction, the accumulators kept in scratch between dispatches;
-/// workgroups only where `long` (0 or 1) is 1.
+/// reduction, the accumulators kept in scratch between dispatches; it
+/// runs where one invocation's `loops` exceed the budget (and its scratch
+/// has elements only then).
 fn chunked_points(
     f: &Facts<'_, '_>,
     shapes: &mut Shapes,
     buffers: &mut BufferPlan,
-    long: Size,
-) -> Planned {
+    loops: Size,
+) -> KernelPlan {
+    // 1 where the loops exceed the budget, else 0 (sizes read below 0
+    // as 0).
+    let over = shapes
+        .host
+        .arith(SizeOp::Sub, loops, Size::Static(f.budget));
+    let long = shapes.host.arith(SizeOp::Min, over, Size::Static(1));
     let count = shapes.host.arith(SizeOp::Mul, f.points, long);
     let scratch = scratch_for(f, buffers, shapes, Some(count));
     let per_wg = Size::Static(u64::from(f.wg));
     let outputs = shapes.host.arith(SizeOp::CeilDiv, f.points, per_wg);
-    let outputs = shapes.host.arith(SizeOp::Mul, outputs, long);
-    Planned {
-        name: format!("{}_long_reduction", f.d.name),
-        plan: Plan::Points {
-            per: 1,
-            range: Range::Chunk(scratch),
-        },
-        workgroups: outputs,
+    let plan = Plan::Points {
+        per: 1,
+        range: Range::Chunk(scratch),
+    };
+    KernelPlan {
+        guard: Guard(vec![over_budget(f, loops)]),
         repeat: Repeat::Chunks {
             total: f.red_total,
             chunk: f.budget,
         },
+        ..KernelPlan::once(format!("{}_long_reduction", f.d.name), plan, outputs)
     }
 }
 
-/// 1 where `a` exceeds `limit` at run time, else 0 (a host size of 0 or
-/// 1 that gates a kernel's workgroups; sizes read below 0 as 0).
-fn exceeds(shapes: &mut Shapes, a: Size, limit: u64) -> Size {
-    let over = shapes.host.arith(SizeOp::Sub, a, Size::Static(limit));
-    shapes.host.arith(SizeOp::Min, over, Size::Static(1))
-}
-
-/// 1 where `a` is not a multiple of `k` at run time, else 0.
-fn not_multiple(shapes: &mut Shapes, a: Size, k: u64) -> Size {
-    let up = shapes.host.arith(SizeOp::CeilDiv, a, Size::Static(k));
-    let up = shapes.host.arith(SizeOp::Mul, up, Size::Static(k));
-    let pad = shapes.host.arith(SizeOp::Sub, up, a);
-    shapes.host.arith(SizeOp::Min, pad, Size::Static(1))
-}
-
-/// 1 - `flag` (a flag of 0 or 1).
-fn not(shapes: &mut Shapes, flag: Size) -> Size {
-    shapes.host.arith(SizeOp::Sub, Size::Static(1), flag)
+/// The run-time condition that `loops` exceed the loop budget.
+fn over_budget(f: &Facts<'_, '_>, loops: Size) -> Cond {
+    Cond::Above {
+        size: loops,
+        limit: f.budget,
+    }
 }
 
 /// The loop iterations of one of a row's `slice` invocations: a

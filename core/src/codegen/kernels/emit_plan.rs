@@ -8,83 +8,16 @@ use crate::tensor::structured::Structured;
 use crate::tensor::TOp;
 
 use super::super::combine::{combiners, Combiner};
-use super::super::error::CodegenError;
-use super::super::host::Size;
+use super::super::error::{CodegenError, Invariant};
 use super::super::regions::{DispatchRegion, OpFamily};
 use super::super::strategy::{Combine, DispatchShape};
 use super::emitter::Emitter;
+use super::plan::{Plan, Range};
 use super::point::{root_point, stores};
 use super::reduce::SerialRange;
 use super::softmax::{RowPart, SoftmaxRow};
-use super::split_k::Slices;
 use super::PushValue;
 
-/// How a kernel of a dispatch computes its points.
-#[derive(Clone, Debug)]
-pub(super) enum Plan {
-    /// `per` points per invocation; roots serially.
-    Points { per: u32, range: Range },
-    /// A workgroup per point, the root folded cooperatively; with `split`
-    /// (the split count and the partial buffers) the first of two kernels,
-    /// which with `per_invocation` writes every invocation's partial
-    /// result instead of the workgroup's.
-    Coop {
-        combine: Combine,
-        split: Option<(Size, Vec<usize>)>,
-        per_invocation: bool,
-    },
-    /// The second kernel of a split: combine the partials.
-    CombinePartials {
-        combine: Combine,
-        split: Size,
-        partials: Vec<usize>,
-    },
-    /// Softmax: a row per slice of `slice` invocations (a workgroup, or
-    /// one subgroup of it with [`Combine::OneSubgroup`]).
-    Rows { combine: Combine, slice: u32 },
-    /// Softmax rows split over `slices` workgroups each: the first kernel
-    /// (the slices' partial maxima and sums into `partials`) or, with
-    /// `second`, the second (combine them, write the quotients).
-    SplitRows {
-        combine: Combine,
-        slices: u32,
-        partials: [usize; 2],
-        second: bool,
-    },
-    /// A register tile per invocation; with `split`, the first kernel of
-    /// a split-K (one slice per workgroup).
-    Tile {
-        dims: super::tile::TileDims,
-        split: Option<Slices>,
-        /// The output's columns, of dynamic length, where this kernel
-        /// runs only when they are a multiple of 4 (vector columns).
-        fours: Option<Size>,
-    },
-    /// `per` groups of 4 points per invocation, moved as vectors.
-    Vector4 { per: u32 },
-    /// Workgroup-memory tiles; with split-K slices, the first kernel.
-    SharedTile(super::shared_tile::SharedDims, Option<Slices>),
-    /// The second kernel of a split-K: sum the slices, then the epilogue.
-    SumSlices(Slices),
-    /// Cooperative matrices: `tiles` of `m` x `n` per subgroup, a grid of
-    /// `subgroups` per workgroup (see [`Distribution::CoopMatrix`]).
-    CoopMatrix(super::coop_matmul::CoopDims),
-    /// One point per slice of `slice` invocations, combined with
-    /// `combine` within the slice.
-    RowSlices { slice: u32, combine: Combine },
-}
-
-/// The part of the root's reduction a [`Plan::Points`] kernel folds.
-#[derive(Clone, Debug)]
-pub(super) enum Range {
-    /// The whole reduction in one dispatch.
-    Whole,
-    /// A chunk per dispatch, the accumulators kept between dispatches in
-    /// these scratch buffers (one per root output).
-    Chunk(Vec<usize>),
-}
-
-/// The linear index of this invocation's workgroup.
 /// The dispatch's root, its structured form and the combiners that fold
 /// its reduction across invocations (an error, not a panic, where the plan
 /// and the dispatch disagree).
@@ -93,19 +26,20 @@ fn combinable_root(
     d: &DispatchRegion,
 ) -> Result<(TOp, Structured, Vec<Combiner>), CodegenError> {
     let Some(root) = d.root else {
-        return Err(e.unsupported(d.op, "internal: a combining plan without a root"));
+        return Err(e.internal(d.op, Invariant::NoRoot("a combining plan")));
     };
     let info = e.c.info;
     let s = info
         .structured
         .get(&root)
-        .ok_or_else(|| e.unsupported(root, "internal: not combinable"))?
+        .ok_or_else(|| e.internal(root, Invariant::NotCombinable("a combining plan")))?
         .clone();
-    let cs =
-        combiners(info.m, &s).ok_or_else(|| e.unsupported(root, "internal: not combinable"))?;
+    let cs = combiners(info.m, &s)
+        .ok_or_else(|| e.internal(root, Invariant::NotCombinable("a combining plan")))?;
     Ok((root, s, cs))
 }
 
+/// The linear index of this invocation's workgroup.
 fn workgroup_index(e: &mut Emitter<'_, '_, '_>) -> KValue {
     let bx = e.b.block_id("x");
     let by = e.b.block_id("y");
@@ -368,10 +302,10 @@ fn softmax(
     // coordinates), which then gets each element of the row.
     let op = d.root.unwrap_or(d.op);
     let OpKind::Linalg(l) = &m.op(op).kind else {
-        return Err(e.unsupported(op, "internal: not softmax"));
+        return Err(e.internal(op, Invariant::NotSoftmax));
     };
     let LinalgKind::Softmax { dimension } = l.kind else {
-        return Err(e.unsupported(op, "internal: not softmax"));
+        return Err(e.internal(op, Invariant::NotSoftmax));
     };
     let dim = dimension as usize;
     let mut full = row.to_vec();

@@ -19,7 +19,7 @@ use crate::tensor::{TOp, TValue};
 
 use super::super::analysis::FuncInfo;
 use super::super::bufferize::{BufferId, BufferPlan};
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
 use super::super::host::{Size, SlotId};
 use super::super::regions::FuncRegions;
 use super::super::shapes::Shapes;
@@ -156,6 +156,11 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
     /// The error for op `op`.
     pub fn unsupported(&self, op: TOp, msg: impl Into<String>) -> CodegenError {
         CodegenError::unsupported(self.c.info.m, op, msg)
+    }
+
+    /// A broken invariant at `op`.
+    pub fn internal(&self, op: TOp, invariant: Invariant) -> CodegenError {
+        CodegenError::internal(self.c.info.m, op, invariant)
     }
 
     // ---- arguments --------------------------------------------------------

@@ -22,7 +22,7 @@
 use crate::kernel::{KOpKind, KType, KValue};
 
 use super::super::combine::combiners;
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
 use super::super::strategy::{Combine, DispatchShape};
 use super::emitter::Emitter;
@@ -39,15 +39,11 @@ pub(super) fn emit_row_slices(
 ) -> Result<(), CodegenError> {
     let root = d
         .root
-        .ok_or_else(|| e.unsupported(d.op, "internal: row slices without a root"))?;
+        .ok_or_else(|| e.internal(d.op, Invariant::NoRoot("row slices")))?;
     let info = e.c.info;
     let s = info.structured[&root].clone();
-    let cs = combiners(info.m, &s).ok_or_else(|| {
-        e.unsupported(
-            root,
-            "internal: row slices of a reduction that is not combinable",
-        )
-    })?;
+    let cs = combiners(info.m, &s)
+        .ok_or_else(|| e.internal(root, Invariant::NotCombinable("row slices")))?;
     let wg = e.c.strategy.invocations();
     let slices = wg / slice.max(1);
     let tid = e.b.thread_id("x");

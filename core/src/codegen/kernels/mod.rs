@@ -27,6 +27,7 @@ mod emit_plan;
 mod emitter;
 mod int64;
 mod matvec;
+mod plan;
 mod point;
 mod reduce;
 mod row_group;
@@ -43,6 +44,7 @@ pub use dispatch::emit_dispatch;
 use crate::kernel::KernelModule;
 
 use super::bufferize::BufferId;
+use super::guard::Guard;
 use super::host::{Size, SlotId};
 
 /// A push-constant word of a kernel.
@@ -90,7 +92,12 @@ pub struct Kernel {
     pub push: Vec<PushValue>,
     /// Invocations per workgroup.
     pub workgroup_size: [u32; 3],
-    /// The number of workgroups (spread over x, then y).
+    /// What it computes, in words (its plan, as `--explain` prints it).
+    pub plan: String,
+    /// The run-time condition under which it runs (the dispatch's other
+    /// kernels cover the other runs).
+    pub guard: Guard,
+    /// The number of workgroups (spread over x, then y) when it runs.
     pub workgroups: Size,
     /// How many times it runs.
     pub repeat: Repeat,

@@ -9,7 +9,7 @@ use crate::tensor::ops::{OpKind, TensorOp};
 use crate::tensor::{TOp, TValue};
 
 use super::super::analysis::{FuncInfo, OpClass};
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
 use super::super::regions::{DispatchRegion, FuncRegions, ValueFate};
 use super::emitter::Emitter;
 
@@ -169,12 +169,8 @@ pub(super) fn root_point(
         return Ok(point);
     }
     let info = e.c.info;
-    let path = path_to(info, e.c.regions, d.op, root).ok_or_else(|| {
-        e.unsupported(
-            root,
-            "internal: the root is not reachable from its dispatch",
-        )
-    })?;
+    let path = path_to(info, e.c.regions, d.op, root)
+        .ok_or_else(|| e.internal(root, Invariant::RootUnreachable))?;
     for (c, k) in path {
         let s = info.structured[&c].clone();
         let map = s.indexing_maps[k].clone();
@@ -208,7 +204,7 @@ pub(super) fn stores(
             e.prepared_roots
                 .get(&op)
                 .cloned()
-                .ok_or_else(|| e.unsupported(op, "internal: root not prepared"))?
+                .ok_or_else(|| e.internal(op, Invariant::RootNotPrepared))?
         } else {
             e.body(op, &s, &point, None)?
         };
@@ -233,7 +229,7 @@ pub(super) fn stores(
             let buf =
                 e.c.buffers
                     .buffer(r)
-                    .ok_or_else(|| e.unsupported(op, "internal: no buffer"))?;
+                    .ok_or_else(|| e.internal(op, Invariant::NoBuffer("a stored scalar")))?;
             let zero = e.index(0);
             e.store_at(buf, zero, v, m.value_kind(r).elem());
         }

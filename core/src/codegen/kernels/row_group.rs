@@ -26,7 +26,7 @@ use crate::codegen::host::Size;
 use crate::kernel::KValue;
 
 use super::super::combine::{combiners, Combiner};
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
 use super::super::row_group::{RowOutput, RowRoot};
 use super::super::strategy::Combine;
@@ -54,10 +54,15 @@ pub(super) fn emit_row(
 ) -> Result<(), CodegenError> {
     let lane = if slice == 1 { e.index(0) } else { lane };
     let sizes = e.loop_sizes(d.op);
-    let last = sizes
-        .last()
-        .copied()
-        .ok_or_else(|| e.unsupported(d.op, "internal: a row group without loops"))?;
+    let last = sizes.last().copied().ok_or_else(|| {
+        e.internal(
+            d.op,
+            Invariant::PlanMismatch {
+                kernel: "a row group",
+                what: "no loops",
+            },
+        )
+    })?;
     if last.fixed().is_some() {
         return row_passes(e, d, row, (slice, lane), how, last);
     }
@@ -133,9 +138,15 @@ fn row_output(
     lane: KValue,
 ) -> Result<(), CodegenError> {
     let info = e.c.info;
-    let op = info
-        .def_op(o.value)
-        .ok_or_else(|| e.unsupported(d.op, "internal: a row output without an op"))?;
+    let op = info.def_op(o.value).ok_or_else(|| {
+        e.internal(
+            d.op,
+            Invariant::PlanMismatch {
+                kernel: "a row output",
+                what: "no op defines it",
+            },
+        )
+    })?;
     let s = info.structured[&op].clone();
     let zero = e.index(0);
     let point = row_point(e, &o.loops, row);
@@ -163,7 +174,7 @@ fn row_root(
     let op = rr.op;
     let s = info.structured[&op].clone();
     let cs = combiners(info.m, &s)
-        .ok_or_else(|| e.unsupported(op, "internal: a row root that is not combinable"))?;
+        .ok_or_else(|| e.internal(op, Invariant::NotCombinable("a row root")))?;
     let rp = row_point(e, &rr.loops, row);
     let (loops, red) = e.reduction_loops(op, &s);
     let total = e.product(&red);
@@ -189,9 +200,9 @@ fn row_root(
     } else if slice == wg || how == Combine::OneSubgroup {
         e.workgroup_reduce(&cs, &accs, how, slice)?
     } else {
-        return Err(e.unsupported(
+        return Err(e.internal(
             op,
-            format!("internal: rows of {slice} invocations combined by {how:?}"),
+            Invariant::PlanSizes(format!("rows of {slice} invocations combined by {how:?}")),
         ));
     };
     let inits = e.inits(op, &s, &rp)?;

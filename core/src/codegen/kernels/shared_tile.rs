@@ -32,7 +32,7 @@ use crate::kernel::{KOpKind, KType, KValue, MemRefLayout, MemorySpace};
 use crate::tensor::attr::IteratorType;
 use crate::tensor::{AffineExpr, TValue};
 
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
 use super::super::host::Size;
 use super::super::regions::DispatchRegion;
 use super::super::strategy::{DispatchShape, Distribution};
@@ -90,6 +90,19 @@ impl SharedDims {
             double,
         })
     }
+
+    /// What a workgroup computes, in words (`--explain`).
+    pub(super) fn text(&self) -> String {
+        format!(
+            "a {}x{} block per workgroup staged {} deep in workgroup memory{}, a {}x{} register tile per invocation",
+            self.bm,
+            self.bn,
+            self.bk,
+            if self.double { " (double-buffered)" } else { "" },
+            self.tm,
+            self.tn
+        )
+    }
 }
 
 /// Which side of the block a staged input runs along.
@@ -130,7 +143,7 @@ pub(super) fn emit_shared_tile(
 ) -> Result<(), CodegenError> {
     let root = d
         .root
-        .ok_or_else(|| e.unsupported(d.op, "internal: a workgroup-memory tile without a root"))?;
+        .ok_or_else(|| e.internal(d.op, Invariant::NoRoot("a workgroup-memory tile")))?;
     let s = e.c.info.structured[&root].clone();
     let domain = e.sizes(&shape.points);
     let n = domain.len();
@@ -173,18 +186,24 @@ pub(super) fn emit_shared_tile(
         .filter(|&l| s.iterator_types[l] == IteratorType::Parallel)
         .collect();
     let [.., lr, lc] = parallel[..] else {
-        return Err(e.unsupported(
+        return Err(e.internal(
             root,
-            "internal: a workgroup-memory tile needs two parallel loops",
+            Invariant::PlanMismatch {
+                kernel: "a workgroup-memory tile",
+                what: "fewer than two parallel loops",
+            },
         ));
     };
     if points
         .iter()
         .any(|(i, j, _, rp, _, _)| rp[lr] != row_at[*i].1 || rp[lc] != col_at[*j].1)
     {
-        return Err(e.unsupported(
+        return Err(e.internal(
             root,
-            "internal: the block's rows and columns are not the root's last parallel loops",
+            Invariant::PlanMismatch {
+                kernel: "a workgroup-memory tile",
+                what: "the block's rows and columns are not the root's last parallel loops",
+            },
         ));
     }
 
@@ -244,9 +263,12 @@ pub(super) fn emit_shared_tile(
     }
     if !staged.iter().any(|x| x.side == Side::Rows) || !staged.iter().any(|x| x.side == Side::Cols)
     {
-        return Err(e.unsupported(
+        return Err(e.internal(
             root,
-            "internal: a workgroup-memory tile without staged operands on both sides",
+            Invariant::PlanMismatch {
+                kernel: "a workgroup-memory tile",
+                what: "no staged operands on both sides",
+            },
         ));
     }
 

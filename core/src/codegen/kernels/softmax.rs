@@ -11,7 +11,7 @@ use crate::tensor::types::ElemType;
 use crate::tensor::TOp;
 
 use super::super::combine::Combiner;
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
 use super::super::host::Size;
 use super::super::regions::DispatchRegion;
 use super::super::strategy::Combine;
@@ -553,9 +553,12 @@ impl Emitter<'_, '_, '_> {
     ) -> Result<(), CodegenError> {
         let vec4 = self.softmax_vec4(row);
         if vec4.is_none() && self.c.info.m.value_kind(row.input).elem() != ElemType::F32 {
-            return Err(self.unsupported(
+            return Err(self.internal(
                 row.op,
-                "internal: split softmax rows neither f32 nor read as vec4",
+                Invariant::PlanMismatch {
+                    kernel: "split softmax rows",
+                    what: "neither f32 nor read as vec4",
+                },
             ));
         }
         // The partials and their combination in f32 (an f16 row read as

@@ -22,7 +22,7 @@ use crate::tensor::structured::Structured;
 use crate::tensor::TOp;
 
 use super::super::combine::{combiners, Combiner};
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
 use super::super::strategy::DispatchShape;
 use super::emitter::Emitter;
@@ -128,12 +128,7 @@ fn root_combiners(
     root: TOp,
     s: &Structured,
 ) -> Result<Vec<Combiner>, CodegenError> {
-    combiners(e.c.info.m, s).ok_or_else(|| {
-        e.unsupported(
-            root,
-            "internal: split-K of a reduction that is not combinable",
-        )
-    })
+    combiners(e.c.info.m, s).ok_or_else(|| e.internal(root, Invariant::NotCombinable("split-K")))
 }
 
 /// The second kernel: invocation `t` of workgroup `wgi` sums the slices
@@ -148,7 +143,7 @@ pub(super) fn emit_sum_slices(
 ) -> Result<(), CodegenError> {
     let root = d
         .root
-        .ok_or_else(|| e.unsupported(d.op, "internal: split-K without a root"))?;
+        .ok_or_else(|| e.internal(d.op, Invariant::NoRoot("split-K")))?;
     let s = e.c.info.structured[&root].clone();
     let cs = root_combiners(e, root, &s)?;
     let wg = e.index(i64::from(e.c.strategy.invocations()));

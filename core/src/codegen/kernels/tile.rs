@@ -30,7 +30,7 @@
 
 use crate::kernel::KValue;
 
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
 use super::super::strategy::{DispatchShape, TILE_DEPTH};
 use super::emitter::Emitter;
@@ -66,7 +66,7 @@ pub(super) fn emit_tile(
     let TileDims { rows, cols, depth } = dims;
     let root = d
         .root
-        .ok_or_else(|| e.unsupported(d.op, "internal: a register tile without a root"))?;
+        .ok_or_else(|| e.internal(d.op, Invariant::NoRoot("a register tile")))?;
     let s = e.c.info.structured[&root].clone();
     let wg = i64::from(e.c.strategy.invocations());
     let domain = e.sizes(&shape.points);

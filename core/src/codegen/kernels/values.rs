@@ -22,7 +22,7 @@ use crate::tensor::types::ElemType;
 use crate::tensor::{AffineExpr, TOp, TValue};
 
 use super::super::analysis::OpClass;
-use super::super::error::CodegenError;
+use super::super::error::{CodegenError, Invariant};
 use super::super::host::HostVal;
 use super::super::regions::ValueFate;
 use super::super::shapes::kept_slice_dims;
@@ -81,10 +81,10 @@ impl Emitter<'_, '_, '_> {
             .c
             .buffers
             .buffer(v)
-            .ok_or_else(|| CodegenError::Unsupported {
+            .ok_or_else(|| CodegenError::Internal {
                 loc: self.loc,
                 op: "kernel".into(),
-                message: "internal: a stored value has no buffer".into(),
+                invariant: Invariant::NoBuffer("a stored value"),
             })?;
         if self.vector_lane_store(v, buf, coords, x) {
             return Ok(());
@@ -125,14 +125,14 @@ impl Emitter<'_, '_, '_> {
         let m = info.m;
         let elem = m.value_kind(v).elem();
         let Some(op) = info.def_op(v) else {
-            return Err(CodegenError::Unsupported {
+            return Err(CodegenError::Internal {
                 loc: self.loc,
                 op: "func.func".into(),
-                message: "internal: an argument without a buffer".into(),
+                invariant: Invariant::NoBuffer("an argument"),
             });
         };
         if self.c.regions.fate(v) == ValueFate::Dead {
-            return Err(self.unsupported(op, "internal: a dead value is read"));
+            return Err(self.internal(op, Invariant::DeadValueRead));
         }
         let d = m.op(op);
         match &d.kind {
@@ -146,7 +146,7 @@ impl Emitter<'_, '_, '_> {
             }
             OpKind::Linalg(l) => {
                 if matches!(l.kind, LinalgKind::Softmax { .. }) {
-                    return Err(self.unsupported(op, "internal: softmax read at a coordinate"));
+                    return Err(self.internal(op, Invariant::ReadOutsideItsDispatch("a softmax")));
                 }
                 let s = info
                     .structured
@@ -155,7 +155,7 @@ impl Emitter<'_, '_, '_> {
                 let j = info.result_index(v);
                 if info.class[&op] == OpClass::Root {
                     let vals = self.prepared_roots.get(&op).cloned().ok_or_else(|| {
-                        self.unsupported(op, "internal: a reduction read outside its dispatch")
+                        self.internal(op, Invariant::ReadOutsideItsDispatch("a reduction"))
                     })?;
                     return Ok(vals[j]);
                 }
@@ -457,10 +457,10 @@ impl Emitter<'_, '_, '_> {
     pub fn compute_scalar(&mut self, v: TValue) -> Result<KValue, CodegenError> {
         let info = self.c.info;
         let m = info.m;
-        let op = info.def_op(v).ok_or_else(|| CodegenError::Unsupported {
+        let op = info.def_op(v).ok_or_else(|| CodegenError::Internal {
             loc: self.loc,
             op: "func.func".into(),
-            message: "internal: unknown scalar".into(),
+            invariant: Invariant::UnknownScalar,
         })?;
         let d = m.op(op).clone();
         match &d.kind {
@@ -714,7 +714,7 @@ impl Emitter<'_, '_, '_> {
                 self.concat_at(&d.operands, dim, coords.to_vec(), ty)
             }
             TensorOp::Dim | TensorOp::Extract => {
-                Err(self.unsupported(op, "internal: a scalar op read as a tensor"))
+                Err(self.internal(op, Invariant::ScalarReadAsTensor))
             }
         }
     }

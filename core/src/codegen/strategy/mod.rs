@@ -69,7 +69,7 @@ impl Combine {
         }
     }
 
-    fn slice_name(self) -> &'static str {
+    pub(crate) fn slice_name(self) -> &'static str {
         match self {
             Combine::Subgroup => "subgroup reduce (GroupNonUniformArithmetic)",
             Combine::WorkgroupTree => "a workgroup-memory tree",
