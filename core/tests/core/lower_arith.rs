@@ -265,13 +265,8 @@ fn constant_positive_zero_operands_are_rewritten() {
         });
         found
     };
-    for (env, mods) in [
-        ("lavapipe", compile(&km, &lavapipe())),
-        (
-            "minimal",
-            compile(&km, &kiln_core::target::TargetEnv::default()),
-        ),
-    ] {
+    for (env, target) in all_envs() {
+        let mods = compile(&km, &target);
         let m = &mods[0].module;
         assert!(
             zero_operands(m).is_empty(),
