@@ -6572,6 +6572,13 @@ NO_MLIR_RUN = {
     # down; numpy stays the oracle and lavapipe, the CPU runner and the
     # reference evaluator agree with it on every value).
     'edge_values.mlir': 'mlir-cpu-runner-19 crashes on it (cause not narrowed down)',
+    # MLIR 19's CPU lowering disagrees with numpy (and kiln's three
+    # backends) on maximumf / minimumf / maxnumf / minnumf with a constant
+    # operand at the edge values (maximumf as in edge_values_f64.mlir,
+    # maxnumf(NaN, +0.0) too; open); the other 21 functions pass there
+    # (checked with those four ops' functions removed).
+    'edge_values_constant_operand.mlir': 'MLIR 19 CPU lowering disagrees on its max/min '
+                                         'functions (open)',
 }
 
 
