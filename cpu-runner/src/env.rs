@@ -3,11 +3,14 @@
 
 use kiln_core::grammar::{Capability, Extension, Version};
 use kiln_core::ir::Vce;
-use kiln_core::target::{ClientApi, DeviceInfo, DeviceType, ResourceLimits, TargetEnv};
+use kiln_core::target::{
+    ClientApi, DeviceInfo, DeviceType, ResourceLimits, TargetEnv, FLOAT_CONTROL_WIDTHS,
+};
 
 /// What the CPU runner executes: SPIR-V 1.6 for Vulkan with the integer,
 /// float, 8/16-bit storage, variable-pointer and every non-uniform
-/// subgroup capability the LLVM conversion handles, and lavapipe's limits
+/// subgroup capability the LLVM conversion handles, `SignedZeroInfNanPreserve`
+/// at every width (LLVM's arithmetic is IEEE's), and lavapipe's limits
 /// (1024 invocations, 32 KiB of workgroup memory) with subgroups of
 /// `subgroup_size`.
 pub fn cpu_target_env(subgroup_size: u32) -> TargetEnv {
@@ -33,6 +36,7 @@ pub fn cpu_target_env(subgroup_size: u32) -> TargetEnv {
         C::GroupNonUniformShuffleRelative,
         C::GroupNonUniformClustered,
         C::GroupNonUniformQuad,
+        C::SignedZeroInfNanPreserve,
     ];
     let extensions = vec![
         Extension::SpvKhrStorageBufferStorageClass,
@@ -58,6 +62,8 @@ pub fn cpu_target_env(subgroup_size: u32) -> TargetEnv {
             subgroup_size,
             min_subgroup_size: Some(subgroup_size),
             max_subgroup_size: Some(subgroup_size),
+            // LLVM's float arithmetic is IEEE's unless told otherwise.
+            signed_zero_inf_nan_preserve_widths: FLOAT_CONTROL_WIDTHS.to_vec(),
             ..ResourceLimits::default()
         },
     }

@@ -274,6 +274,16 @@ impl Device {
             }
             Err(e) => return Err(e.into()),
         };
+        let widths = ctx.target_env().unpreserved_float_widths();
+        if !widths.is_empty() {
+            let names: Vec<String> = widths.iter().map(|w| format!("f{w}")).collect();
+            warnings.push(format!(
+                "the device does not preserve IEEE signed zeros, infinities and NaNs of {} \
+                 on request (shaderSignedZeroInfNanPreserveFloat*): its shader compiler may \
+                 fold x * 0.0 to +0 and x + 0.0 to x, so such results may differ from IEEE's",
+                names.join(", ")
+            ));
+        }
         for w in &warnings {
             log::warn!("kiln-runtime: {w}");
         }

@@ -22,7 +22,10 @@
 //! - **limits**: every field of [`ResourceLimits`]; `min_subgroup_size` /
 //!   `max_subgroup_size` from the subgroup-size-control properties when
 //!   usable, else both equal to `subgroup_size` (`None` on a Vulkan 1.0
-//!   device, which has no subgroups);
+//!   device, which has no subgroups); `signed_zero_inf_nan_preserve_widths`
+//!   from `shaderSignedZeroInfNanPreserveFloat{16,32,64}` for the usable
+//!   widths (32, and 16/64 with `shaderFloat16`/`shaderFloat64`) when the
+//!   float-controls properties are usable;
 //! - **device**: `api=Vulkan`, the vendor from its id and the device type
 //!   and id.
 //!
@@ -66,7 +69,7 @@ use kiln_core::grammar::{Capability, Extension};
 use kiln_core::ir::Vce;
 use kiln_core::target::{
     ClientApi, CoopMatrixPropertiesKhr, DeviceInfo, DeviceType, ResourceLimits, TargetEnv, Vendor,
-    DEFAULT_SUBGROUP_SIZE, UNKNOWN_DEVICE_ID,
+    DEFAULT_SUBGROUP_SIZE, FLOAT_CONTROL_WIDTHS, UNKNOWN_DEVICE_ID,
 };
 
 pub(crate) use query::query;
@@ -219,13 +222,26 @@ impl DeviceQuery {
                 }
             }
         }
+        // The float widths a shader may use: 32, and 16/64 with their features.
+        let usable_widths = [
+            features.contains(&Feature::ShaderFloat16),
+            true,
+            features.contains(&Feature::ShaderFloat64),
+        ];
+        let mut preserve_widths = Vec::new();
         if let Some(fc) = &self.float_controls {
             if usable("VK_KHR_shader_float_controls") {
-                let widths = [
-                    features.contains(&Feature::ShaderFloat16),
-                    true,
-                    features.contains(&Feature::ShaderFloat64),
-                ];
+                let widths = usable_widths;
+                for ((&has, usable), width) in fc
+                    .signed_zero_inf_nan_preserve
+                    .iter()
+                    .zip(widths)
+                    .zip(FLOAT_CONTROL_WIDTHS)
+                {
+                    if has && usable {
+                        preserve_widths.push(width);
+                    }
+                }
                 for (get, cap) in tables::FLOAT_CONTROLS {
                     if get(fc)
                         .iter()
@@ -264,10 +280,11 @@ impl DeviceQuery {
             }
         };
 
-        let limits = self.resource_limits(
+        let mut limits = self.resource_limits(
             usable("VK_EXT_subgroup_size_control"),
             caps.contains(&Capability::CooperativeMatrixKHR),
         );
+        limits.signed_zero_inf_nan_preserve_widths = preserve_widths;
         TargetEnv {
             vce: Vce {
                 version: spirv,
@@ -315,6 +332,8 @@ impl DeviceQuery {
             max_bound_descriptor_sets: l.max_bound_descriptor_sets,
             min_storage_buffer_offset_alignment: l.min_storage_buffer_offset_alignment,
             timestamp_period: self.timestamp_period,
+            // Set by `target_env_for`, which knows the usable widths.
+            signed_zero_inf_nan_preserve_widths: Vec::new(),
         }
     }
 

@@ -198,6 +198,7 @@ fn limits_json(l: &ResourceLimits) -> Value {
         "max_bound_descriptor_sets": l.max_bound_descriptor_sets,
         "min_storage_buffer_offset_alignment": l.min_storage_buffer_offset_alignment,
         "timestamp_period": l.timestamp_period,
+        "signed_zero_inf_nan_preserve_widths": l.signed_zero_inf_nan_preserve_widths,
     })
 }
 

@@ -228,6 +228,8 @@ fn process(args: &OptArgs, text: &str, name: &str) -> Result<String> {
             lower_abi_attrs: args.lower_abi_attrs.then_some(LowerAbiOptions {
                 scalar_block_layout: args.scalar_block_layout,
                 workgroup_size_spec_ids: args.workgroup_size_spec_ids,
+                // MLIR's pass declares float modes only for a target_width.
+                signed_zero_inf_nan_preserve: false,
             }),
             update_vce: args.update_vce,
         };

@@ -13,6 +13,7 @@ use super::context::Lowerer;
 use super::error::LowerError;
 use super::helpers::ints::{bool_like, compare_int, normalize, signed_compare, zext_emulated};
 use super::helpers::saturate::float_to_int;
+use super::helpers::signed_zero;
 use super::types::IndexBits;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
@@ -158,10 +159,12 @@ fn logic_bin(l: &mut Lowerer, int: &str, logical: &str) -> Result<(), LowerError
     l.set_result(0, v)
 }
 
+/// `FAdd`, `FSub`, `FMul`, `FDiv`: a constant `+0.0` operand in a form
+/// llvmpipe does not fold ([`signed_zero::float_arith`]).
 fn float_bin(l: &mut Lowerer, name: &str) -> Result<(), LowerError> {
     let (a, b) = (l.operand(0)?, l.operand(1)?);
     let ty = l.result_type(0)?;
-    let v = l.core_op(name, vec![a, b], ty);
+    let v = signed_zero::float_arith(l, name, a, b, ty);
     l.set_result(0, v)
 }
 
@@ -180,11 +183,11 @@ fn minmaxf(l: &mut Lowerer, name: &str, propagate_nan: bool) -> Result<(), Lower
         let b0 = l.core_op("FOrdEqual", vec![b, zero], bt);
         let zeros = l.core_op("LogicalAnd", vec![a0, b0], bt);
         let z = if name == "FMax" {
-            l.core_op("FAdd", vec![a, b], ty)
+            signed_zero::float_arith(l, "FAdd", a, b, ty)
         } else {
-            let na = l.core_op("FNegate", vec![a], ty);
-            let nb = l.core_op("FNegate", vec![b], ty);
-            let s = l.core_op("FAdd", vec![na, nb], ty);
+            let na = signed_zero::negate(l, a, ty);
+            let nb = signed_zero::negate(l, b, ty);
+            let s = signed_zero::float_arith(l, "FAdd", na, nb, ty);
             l.core_op("FNegate", vec![s], ty)
         };
         m = l.core_op("Select", vec![zeros, z, m], ty);

@@ -22,6 +22,7 @@ use crate::kernel::{FloatTy, KOpKind, KType};
 use super::context::Lowerer;
 use super::error::LowerError;
 use super::helpers::ints::{bool_like, normalize};
+use super::helpers::signed_zero;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     use KOpKind::*;
@@ -81,7 +82,6 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         MathAsinh => Some("Asinh"),
         MathAcosh => Some("Acosh"),
         MathAtanh => Some("Atanh"),
-        MathFma => Some("Fma"),
         MathAbsF => Some("FAbs"),
         MathFloor => Some("Floor"),
         MathCeil => Some("Ceil"),
@@ -89,6 +89,15 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         MathTrunc => Some("Trunc"),
         _ => None,
     };
+    if matches!(kind, MathFma) {
+        let args = l.operands()?;
+        let ty = l.result_type(0)?;
+        let [a, b, c] = args[..] else {
+            return Err(l.malformed("math.fma takes three operands"));
+        };
+        let v = signed_zero::fma(l, a, b, c, ty);
+        return l.set_result(0, v);
+    }
     if let Some(name) = direct {
         let args = l.operands()?;
         let ty = l.result_type(0)?;

@@ -10,6 +10,7 @@ use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi, StorageClass as AbiSto
 use crate::grammar::{AddressingModel, MemoryModel, OperandKind, StorageClass};
 use crate::ir::{Attr, AttrKind, Module, OpKind, OpSpec};
 use crate::kernel::{KAttr, KOp, KOpKind, KType, KernelModule};
+use crate::passes::lower_abi_attrs::LowerAbiOptions;
 use crate::passes::{self, PipelineError, PipelineOptions};
 use crate::target::TargetEnv;
 
@@ -66,7 +67,16 @@ pub(crate) fn lower_gpu_module(
     }
     let mut m = l.module;
     use_vulkan_memory_model_for_cooperative_matrices(&mut m);
-    passes::pipeline::run(&mut m, env, &PipelineOptions::default()).map_err(|e| match e {
+    // IEEE's signed zeros, infinities and NaNs wherever the device can keep
+    // them: without the mode lavapipe folds `x * 0.0` to +0 (DRIVERS.md).
+    let options = PipelineOptions {
+        lower_abi_attrs: Some(LowerAbiOptions {
+            signed_zero_inf_nan_preserve: true,
+            ..LowerAbiOptions::default()
+        }),
+        update_vce: true,
+    };
+    passes::pipeline::run(&mut m, env, &options).map_err(|e| match e {
         PipelineError::LowerAbiAttrs(source) => LowerError::Abi {
             module: name,
             source: Box::new(source),

@@ -14,6 +14,7 @@ use super::error::LowerError;
 use super::helpers::ints::normalize;
 use super::helpers::memory::{load_element, store_element};
 use super::helpers::reduce::reduction_ops;
+use super::helpers::signed_zero;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
@@ -103,7 +104,10 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         KOpKind::VectorFma => {
             let args = l.operands()?;
             let ty = l.result_type(0)?;
-            let r = l.glsl_op("Fma", args, ty);
+            let [a, b, c] = args[..] else {
+                return Err(l.malformed("vector.fma takes three operands"));
+            };
+            let r = signed_zero::fma(l, a, b, c, ty);
             l.set_result(0, r)
         }
         _ => Err(l.unsupported("no lowering for this vector op")),

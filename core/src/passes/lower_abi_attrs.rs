@@ -57,7 +57,10 @@
 //!    `workgroup_size` of `spirv.entry_point_abi` (an existing `LocalSize`
 //!    or `LocalSizeId` mode is kept; a function with neither is an error, a
 //!    Vulkan compute shader needs one) and `"SignedZeroInfNanPreserve",
-//!    width` for its `target_width`. With
+//!    width` for its `target_width` and, with
+//!    [`LowerAbiOptions::signed_zero_inf_nan_preserve`], for every float
+//!    width the module computes in that the target env preserves
+//!    ([`TargetEnv::preserves_signed_zero_inf_nan`]). With
 //!    [`LowerAbiOptions::workgroup_size_spec_ids`] the workgroup size is
 //!    also made specializable: three `spv.SpecConstant`s with those
 //!    `spec_id`s (defaults from the ABI) in a `WorkgroupSize` built-in
@@ -96,6 +99,14 @@ pub struct LowerAbiOptions {
     /// overrides the `LocalSize` mode (what glslang emits for
     /// `local_size_x_id`; valid from SPIR-V 1.0).
     pub workgroup_size_spec_ids: Option<[u32; 3]>,
+    /// Declare `ExecutionMode SignedZeroInfNanPreserve <width>` on every
+    /// entry point for each float width (16, 32, 64) that a value of the
+    /// module has and the target env preserves
+    /// ([`TargetEnv::preserves_signed_zero_inf_nan`]): without it a driver
+    /// may fold `x * 0.0` to `+0` and `x + 0.0` to `x` (Mesa's NIR does),
+    /// which IEEE does not allow. kiln's kernel lowering asks for it; MLIR's
+    /// pass has no such option (off by default).
+    pub signed_zero_inf_nan_preserve: bool,
 }
 
 /// Why `lower-abi-attrs` failed. Every variant names the function.
@@ -201,12 +212,50 @@ pub fn run_with(
         .copied()
         .filter(|&op| module.op(op).kind == OpKind::Func)
         .collect();
+    let preserve: Vec<u32> = if options.signed_zero_inf_nan_preserve {
+        float_widths(module)
+            .into_iter()
+            .filter(|&w| env.preserves_signed_zero_inf_nan(w))
+            .collect()
+    } else {
+        Vec::new()
+    };
     for func in funcs {
         if let Some(entry) = EntryFn::read(module, func)? {
-            entry.lower(module, version, options)?;
+            entry.lower(module, version, options, &preserve)?;
         }
     }
     Ok(())
+}
+
+/// The float widths of the module's values (operands, results and block
+/// arguments of every op, vectors by their element), ascending.
+pub fn float_widths(module: &Module) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    let mut add = |ty: Type| {
+        let scalar = module.types.scalar_of(ty);
+        if module.types.is_float(scalar) {
+            if let Some(w) = module.types.bit_width(scalar) {
+                out.insert(w);
+            }
+        }
+    };
+    let mut stack = vec![module.top()];
+    while let Some(op) = stack.pop() {
+        let data = module.op(op);
+        for &v in data.operands.iter().chain(&data.results) {
+            add(module.value_type(v));
+        }
+        for &r in &data.regions {
+            for &b in &module.region(r).blocks {
+                for &arg in &module.block(b).args {
+                    add(module.value_type(arg));
+                }
+                stack.extend_from_slice(&module.block(b).ops);
+            }
+        }
+    }
+    out
 }
 
 /// Recomputes the interface list of every `spv.EntryPoint` for the
@@ -423,13 +472,14 @@ impl EntryFn {
         m: &mut Module,
         version: Version,
         options: &LowerAbiOptions,
+        preserve: &[u32],
     ) -> Result<(), LowerAbiError> {
         let mut plan = self.plan(m, options)?;
         let global_types = self.create_variables(m, &plan);
         self.replace_arguments(m, &plan, &global_types)?;
         self.drop_abi_attrs(m, &plan);
         self.add_entry_point(m, version);
-        self.add_execution_modes(m, options, &mut plan.taken)
+        self.add_execution_modes(m, options, preserve, &mut plan.taken)
     }
 
     /// Step 1: plans the variables: one per argument (or one push-constant block
@@ -882,11 +932,12 @@ impl EntryFn {
 
     /// Step 5b: `LocalSize` from the ABI's workgroup size (with specialization
     /// constants when asked) and `SignedZeroInfNanPreserve` for its target
-    /// width, unless the module has them.
+    /// width and for each width of `preserve`, unless the module has them.
     fn add_execution_modes(
         &self,
         m: &mut Module,
         options: &LowerAbiOptions,
+        preserve: &[u32],
         taken: &mut HashSet<String>,
     ) -> Result<(), LowerAbiError> {
         let i32_ty = m.types.int(32);
@@ -976,6 +1027,29 @@ impl EntryFn {
                     ExecutionMode::SignedZeroInfNanPreserve,
                     &[i128::from(width)],
                 );
+            }
+        }
+        // The widths already declared (by the module or the target width).
+        let declared: Vec<i128> = m
+            .module_ops()
+            .iter()
+            .filter(|&&op| {
+                m.op(op).kind == OpKind::ExecutionMode
+                    && m.attr(op, "fn").and_then(|a| m.attrs.as_symbol(a))
+                        == Some(self.name.as_str())
+                    && m.attr(op, "execution_mode")
+                        .and_then(|a| m.attrs.as_enum(a, OperandKind::ExecutionMode))
+                        == Some(ExecutionMode::SignedZeroInfNanPreserve as u32)
+            })
+            .filter_map(|&op| {
+                let vals = m.attr(op, "values").and_then(|a| m.attrs.as_array(a))?;
+                m.attrs.as_int(*vals.first()?)
+            })
+            .collect();
+        for &width in preserve {
+            let width = i128::from(width);
+            if !declared.contains(&width) {
+                add_mode(m, ExecutionMode::SignedZeroInfNanPreserve, &[width]);
             }
         }
         Ok(())
@@ -1358,6 +1432,61 @@ mod tests {
             text.contains("spirv.ExecutionMode @i \"SignedZeroInfNanPreserve\", 32"),
             "{text}"
         );
+    }
+
+    /// With `signed_zero_inf_nan_preserve`, each float width the module
+    /// computes in and the env preserves gets the mode once (the target
+    /// width's mode counts); other widths and other envs get none.
+    #[test]
+    fn signed_zero_inf_nan_preserve_per_width() {
+        let src = |abi: &str| {
+            format!(
+                r#"spirv.module Logical GLSL450 {VCE} {{
+  spirv.func @k(%a: !spirv.ptr<!spirv.struct<(!spirv.array<4 x f32>)>, StorageBuffer> {{spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>}}) "None"
+  attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [4, 1, 1]{abi}>}} {{
+    %x = spirv.Constant 1.0 : f64
+    %y = spirv.FMul %x, %x : f64
+    %h = spirv.Constant dense<1.0> : vector<2xf16>
+    spirv.Return
+  }}
+}}"#
+            )
+        };
+        let env = |widths: &str| -> TargetEnv {
+            format!(
+                "#spv.target_env<#spv.vce<v1.6, [Shader, Float16, Float64, \
+                 SignedZeroInfNanPreserve], []>, {{signed_zero_inf_nan_preserve_widths = {widths}}}>"
+            )
+            .parse()
+            .unwrap()
+        };
+        let run = |abi: &str, env: &TargetEnv, on: bool| {
+            let mut m = text::parse(&src(abi)).unwrap_or_else(|e| panic!("parse: {e}"));
+            let options = LowerAbiOptions {
+                signed_zero_inf_nan_preserve: on,
+                ..LowerAbiOptions::default()
+            };
+            run_with(&mut m, env, &options).unwrap();
+            print(&m)
+                .lines()
+                .filter(|l| l.contains("SignedZeroInfNanPreserve"))
+                .map(|l| l.trim().to_string())
+                .collect::<Vec<String>>()
+        };
+        let mode = |w: u32| format!("spirv.ExecutionMode @k \"SignedZeroInfNanPreserve\", {w}");
+        // f16 (a vector's element) and f64 are used; f32 only in the buffer
+        // type, which no value has; the env preserves f64 and f32.
+        assert_eq!(run("", &env("[32, 64]"), true), vec![mode(64)]);
+        assert_eq!(
+            run("", &env("[16, 32, 64]"), true),
+            vec![mode(16), mode(64)]
+        );
+        assert_eq!(
+            run(", target_width = 64", &env("[16, 32, 64]"), true),
+            vec![mode(64), mode(16)]
+        );
+        assert!(run("", &env("[16, 32, 64]"), false).is_empty());
+        assert!(run("", &TargetEnv::default(), true).is_empty());
     }
 
     /// A laid-out aggregate passed where its old type is expected is an

@@ -177,6 +177,14 @@ pub struct ResourceLimits {
     pub min_storage_buffer_offset_alignment: u64,
     /// Nanoseconds per timestamp tick (`timestampPeriod`; default 1.0).
     pub timestamp_period: f32,
+    /// The float widths (16, 32, 64; sorted, each once) whose signed
+    /// zeros, infinities and NaNs a shader may ask the driver to preserve
+    /// with `ExecutionMode SignedZeroInfNanPreserve <width>`
+    /// (`shaderSignedZeroInfNanPreserveFloat{16,32,64}` of
+    /// `VkPhysicalDeviceFloatControlsProperties`; default none, which
+    /// Vulkan allows). Without the mode a driver may fold `x * 0.0` to `+0`
+    /// (Mesa's NIR does): [`crate::target::TargetEnv::preserves_signed_zero_inf_nan`].
+    pub signed_zero_inf_nan_preserve_widths: Vec<u32>,
 }
 
 /// MLIR's default `max_compute_shared_memory_size`.
@@ -208,6 +216,7 @@ impl Default for ResourceLimits {
             max_bound_descriptor_sets: 4,
             min_storage_buffer_offset_alignment: 256,
             timestamp_period: 1.0,
+            signed_zero_inf_nan_preserve_widths: Vec::new(),
         }
     }
 }
@@ -228,6 +237,7 @@ impl ResourceLimits {
             && self.max_bound_descriptor_sets == d.max_bound_descriptor_sets
             && self.min_storage_buffer_offset_alignment == d.min_storage_buffer_offset_alignment
             && self.timestamp_period.to_bits() == d.timestamp_period.to_bits()
+            && self.signed_zero_inf_nan_preserve_widths == d.signed_zero_inf_nan_preserve_widths
     }
 }
 
@@ -245,7 +255,7 @@ pub const MLIR_LIMIT_NAMES: [&str; 8] = [
 ];
 
 /// The names of kiln's extra limits, sorted.
-pub const KILN_LIMIT_NAMES: [&str; 9] = [
+pub const KILN_LIMIT_NAMES: [&str; 10] = [
     "max_bound_descriptor_sets",
     "max_compute_workgroup_count",
     "max_per_stage_descriptor_storage_buffers",
@@ -254,5 +264,10 @@ pub const KILN_LIMIT_NAMES: [&str; 9] = [
     "max_storage_buffer_range",
     "max_uniform_buffer_range",
     "min_storage_buffer_offset_alignment",
+    "signed_zero_inf_nan_preserve_widths",
     "timestamp_period",
 ];
+
+/// The float widths [`ResourceLimits::signed_zero_inf_nan_preserve_widths`]
+/// may list.
+pub const FLOAT_CONTROL_WIDTHS: [u32; 3] = [16, 32, 64];

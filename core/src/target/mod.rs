@@ -64,7 +64,8 @@ pub use legality::{ConversionTarget, LegalityError};
 pub use limits::{
     CoopMatrixPropertiesKhr, CoopMatrixPropertiesNv, ResourceLimits, ScalarType,
     DEFAULT_MAX_COMPUTE_SHARED_MEMORY_SIZE, DEFAULT_MAX_COMPUTE_WORKGROUP_INVOCATIONS,
-    DEFAULT_MAX_COMPUTE_WORKGROUP_SIZE, DEFAULT_SUBGROUP_SIZE, KILN_LIMIT_NAMES, MLIR_LIMIT_NAMES,
+    DEFAULT_MAX_COMPUTE_WORKGROUP_SIZE, DEFAULT_SUBGROUP_SIZE, FLOAT_CONTROL_WIDTHS,
+    KILN_LIMIT_NAMES, MLIR_LIMIT_NAMES,
 };
 
 use crate::grammar::{promotions, Capability, Extension, Version};
@@ -365,6 +366,41 @@ impl TargetEnv {
     /// ([`promotions`]).
     pub fn allows_extension(&self, ext: Extension) -> bool {
         self.vce.extensions.contains(&ext) || promotions::is_core_in(ext, self.vce.version)
+    }
+
+    /// Whether a shader may declare `ExecutionMode SignedZeroInfNanPreserve
+    /// <width>` for this target: the device preserves signed zeros,
+    /// infinities and NaNs of that float width on request
+    /// ([`ResourceLimits::signed_zero_inf_nan_preserve_widths`]), the
+    /// target allows the `SignedZeroInfNanPreserve` capability, and the
+    /// mode itself (SPIR-V 1.4, or `SPV_KHR_float_controls`).
+    pub fn preserves_signed_zero_inf_nan(&self, width: u32) -> bool {
+        self.limits
+            .signed_zero_inf_nan_preserve_widths
+            .contains(&width)
+            && self
+                .capability_closure()
+                .contains(&Capability::SignedZeroInfNanPreserve)
+            && (self.vce.version >= Version::V1_4
+                || self.allows_extension(Extension::SpvKhrFloatControls))
+    }
+
+    /// The float widths the target computes in (32, and 16/64 with
+    /// `Float16`/`Float64`) whose signed zeros, infinities and NaNs it does
+    /// not preserve on request ([`TargetEnv::preserves_signed_zero_inf_nan`]):
+    /// there a driver may fold `x * 0.0` to `+0`, which Vulkan allows and
+    /// IEEE does not, and kiln cannot prevent it.
+    pub fn unpreserved_float_widths(&self) -> Vec<u32> {
+        let caps = self.capability_closure();
+        FLOAT_CONTROL_WIDTHS
+            .into_iter()
+            .filter(|&w| match w {
+                16 => caps.contains(&Capability::Float16),
+                64 => caps.contains(&Capability::Float64),
+                _ => true,
+            })
+            .filter(|&w| !self.preserves_signed_zero_inf_nan(w))
+            .collect()
     }
 
     /// A one-line description of what the target offers, for diagnostics:

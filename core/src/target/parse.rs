@@ -11,6 +11,9 @@
 //! * the 3-element arrays: `[128, 128, 64]` (elements may carry `: i32`),
 //!   `dense<[128, 128, 64]> : vector<3xi32>` (or `tensor<3xi32>`), a splat
 //!   `dense<65535> : vector<3xi32>`, and `array<i32: 128, 128, 64>`;
+//! * `signed_zero_inf_nan_preserve_widths`: float widths (16, 32, 64), each
+//!   once, in the same array spellings with any number of elements
+//!   (`array<i32: 16, 32, 64>`, `[32, 64]`, `array<i32>`); kept sorted;
 //! * `timestamp_period`: a float (`1.0`, `1.500000e+00 : f32`) or an integer,
 //!   or MLIR's hexadecimal bits form (`0x3FC00000 : f32`);
 //! * cooperative-matrix lists: `[#spirv.coop_matrix_props_khr<m_size = 8,
@@ -509,6 +512,9 @@ fn limit_value(
                 })?;
         }
         "timestamp_period" => limits.timestamp_period = float_value(c, name)?,
+        "signed_zero_inf_nan_preserve_widths" => {
+            limits.signed_zero_inf_nan_preserve_widths = float_widths(c, name)?
+        }
         _ => {
             return Err(TargetEnvError::Limit {
                 offset: at,
@@ -522,6 +528,56 @@ fn limit_value(
 
 /// A 3-element array of `u32` in any of the accepted spellings.
 fn triple(c: &mut Cursor<'_>, name: &str) -> Result<[u32; 3]> {
+    c.ws();
+    let start = c.pos;
+    let values = int_list(c, name, Some(3))?;
+    if values.len() != 3 {
+        return Err(TargetEnvError::Limit {
+            offset: start,
+            name: name.to_string(),
+            problem: format!("expected 3 values, found {}", values.len()),
+        });
+    }
+    let mut out = [0u32; 3];
+    for (slot, (at, v)) in out.iter_mut().zip(values) {
+        *slot = u32::try_from(v).map_err(|_| TargetEnvError::Limit {
+            offset: at,
+            name: name.to_string(),
+            problem: format!("{v} is not between 0 and 4294967295"),
+        })?;
+    }
+    Ok(out)
+}
+
+/// A list of float widths (16, 32, 64), each once, sorted on return.
+fn float_widths(c: &mut Cursor<'_>, name: &str) -> Result<Vec<u32>> {
+    let mut out = Vec::new();
+    for (at, v) in int_list(c, name, None)? {
+        let w = u32::try_from(v)
+            .ok()
+            .filter(|w| super::FLOAT_CONTROL_WIDTHS.contains(w));
+        match w {
+            Some(w) if !out.contains(&w) => out.push(w),
+            _ => {
+                return Err(TargetEnvError::Limit {
+                    offset: at,
+                    name: name.to_string(),
+                    problem: format!("{v} is not a float width (16, 32 or 64) listed once"),
+                })
+            }
+        }
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// The `(offset, value)` elements of an integer array in any of the
+/// accepted spellings; a splat `dense<v>` stands for `splat_len` values.
+fn int_list(
+    c: &mut Cursor<'_>,
+    name: &str,
+    splat_len: Option<usize>,
+) -> Result<Vec<(usize, i128)>> {
     c.ws();
     let start = c.pos;
     let mut values: Vec<(usize, i128)> = Vec::new();
@@ -558,15 +614,18 @@ fn triple(c: &mut Cursor<'_>, name: &str) -> Result<[u32; 3]> {
         if splat {
             // Checked before replicating: a huge count must not allocate.
             let count = n.unwrap_or(1);
-            if count != 3 {
+            let Some(want) = splat_len.filter(|&w| w == count) else {
                 return Err(TargetEnvError::Limit {
                     offset: start,
                     name: name.to_string(),
-                    problem: format!("expected 3 values, found {count}"),
+                    problem: match splat_len {
+                        Some(w) => format!("expected {w} values, found {count}"),
+                        None => "a splat is not a list of values".to_string(),
+                    },
                 });
-            }
+            };
             let v = values[0];
-            values = vec![v; 3];
+            values = vec![v; want];
         } else if n.is_some_and(|n| n != values.len()) {
             return Err(TargetEnvError::Limit {
                 offset: start,
@@ -591,24 +650,12 @@ fn triple(c: &mut Cursor<'_>, name: &str) -> Result<[u32; 3]> {
         }
         c.expect(">", "to end the array")?;
     } else {
-        return Err(c.error("an array of three integers"));
+        return Err(c.error(match splat_len {
+            Some(3) => "an array of three integers",
+            _ => "an array of integers",
+        }));
     }
-    if values.len() != 3 {
-        return Err(TargetEnvError::Limit {
-            offset: start,
-            name: name.to_string(),
-            problem: format!("expected 3 values, found {}", values.len()),
-        });
-    }
-    let mut out = [0u32; 3];
-    for (slot, (at, v)) in out.iter_mut().zip(values) {
-        *slot = u32::try_from(v).map_err(|_| TargetEnvError::Limit {
-            offset: at,
-            name: name.to_string(),
-            problem: format!("{v} is not between 0 and 4294967295"),
-        })?;
-    }
-    Ok(out)
+    Ok(values)
 }
 
 /// A float value: decimal/exponent literal, integer, or hex bits of an `f32`.

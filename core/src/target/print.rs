@@ -249,8 +249,23 @@ fn dictionary_entries(
     if l.timestamp_period.to_bits() != d.timestamp_period.to_bits() {
         e.push(("timestamp_period", f32_text(l.timestamp_period)));
     }
+    if l.signed_zero_inf_nan_preserve_widths != d.signed_zero_inf_nan_preserve_widths {
+        e.push((
+            "signed_zero_inf_nan_preserve_widths",
+            i32_array_text(&l.signed_zero_inf_nan_preserve_widths),
+        ));
+    }
     e.sort_by(|a, b| a.0.cmp(b.0));
     e
+}
+
+/// MLIR's dense array `array<i32: 16, 32>` (`array<i32>` when empty).
+fn i32_array_text(values: &[u32]) -> String {
+    if values.is_empty() {
+        return "array<i32>".to_string();
+    }
+    let items: Vec<String> = values.iter().map(u32::to_string).collect();
+    format!("array<i32: {}>", items.join(", "))
 }
 
 /// `{name = value, ...}` sorted by name.
@@ -345,6 +360,17 @@ pub(super) fn kiln_extras_attr(l: &ResourceLimits, m: &mut Module) -> Option<Att
     if l.timestamp_period.to_bits() != d.timestamp_period.to_bits() {
         let a = m.attrs.float(f64::from(l.timestamp_period), f32_ty);
         entries.push(("timestamp_period".to_string(), a));
+    }
+    if l.signed_zero_inf_nan_preserve_widths != d.signed_zero_inf_nan_preserve_widths {
+        let a = m.attrs.intern(AttrKind::DenseArray {
+            element: i32_ty,
+            values: l
+                .signed_zero_inf_nan_preserve_widths
+                .iter()
+                .map(|&w| i128::from(w))
+                .collect(),
+        });
+        entries.push(("signed_zero_inf_nan_preserve_widths".to_string(), a));
     }
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     Some(m.attrs.intern(AttrKind::Dict(entries)))

@@ -211,3 +211,74 @@ gpu.module @k {{
         );
     }
 }
+
+/// Float arithmetic with a constant `+0.0` operand is emitted without one
+/// (lavapipe folds `x * 0.0` to `+0` and `x + 0.0` to `x`: DRIVERS.md), and
+/// every kernel declares `SignedZeroInfNanPreserve` for its float width
+/// where the env preserves it (lavapipe), not where it does not (the
+/// minimal env). The values are checked on the device by the corpus file
+/// `edge_values_constant_operand.mlir`.
+#[test]
+fn constant_positive_zero_operands_are_rewritten() {
+    use kiln_core::ir::{AttrKind, Module, OpKind};
+    let km = kernels_from(
+        r#"module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @k(%a: memref<8xf32>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [8, 1, 1]>} {
+      %i = gpu.thread_id x
+      %x = memref.load %a[%i] : memref<8xf32>
+      %z = arith.constant 0.0 : f32
+      %nz = arith.constant -0.0 : f32
+      %m = arith.mulf %x, %z : f32
+      %d = arith.divf %z, %m : f32
+      %s = arith.addf %d, %z : f32
+      %t = arith.subf %s, %nz : f32
+      %u = arith.subf %z, %t : f32
+      %f = math.fma %u, %x, %z : f32
+      %g = arith.maximumf %f, %z : f32
+      memref.store %g, %a[%i] : memref<8xf32>
+      gpu.return
+    }
+  }
+}"#,
+    );
+    let zero_operands = |m: &Module| {
+        let mut found = Vec::new();
+        m.walk(m.top(), &mut |op| {
+            let name = m.op(op).kind.name().into_owned();
+            if !["FAdd", "FSub", "FMul", "FDiv", "GL.Fma"].contains(&name.as_str()) {
+                return;
+            }
+            for &v in &m.op(op).operands {
+                let Some(def) = m.defining_op(v) else {
+                    continue;
+                };
+                let plus_zero = m.op(def).kind == OpKind::Constant
+                    && matches!(
+                        m.attr_kind(def, "value"),
+                        Some(AttrKind::Float { bits: 0, .. })
+                    );
+                if plus_zero {
+                    found.push(name.clone());
+                }
+            }
+        });
+        found
+    };
+    for (env, target) in all_envs() {
+        let mods = compile(&km, &target);
+        let m = &mods[0].module;
+        assert!(
+            zero_operands(m).is_empty(),
+            "{env}: {:?}\n{}",
+            zero_operands(m),
+            print(m)
+        );
+        for op in ["FMul", "FDiv", "FNegate", "GL.Fma", "Select"] {
+            assert!(has_op(m, op), "{env}: no {op}");
+        }
+        let text = print(m);
+        let mode = text.contains("spirv.ExecutionMode @k \"SignedZeroInfNanPreserve\", 32");
+        assert_eq!(mode, env == "lavapipe", "{env}:\n{text}");
+    }
+}

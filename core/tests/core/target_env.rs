@@ -149,6 +149,7 @@ fn full_env() -> TargetEnv {
             max_bound_descriptor_sets: 32,
             min_storage_buffer_offset_alignment: 16,
             timestamp_period: 1.5,
+            signed_zero_inf_nan_preserve_widths: vec![32, 64],
         },
     }
 }
@@ -166,6 +167,7 @@ fn without_extras(env: &TargetEnv) -> TargetEnv {
     e.limits.max_bound_descriptor_sets = d.max_bound_descriptor_sets;
     e.limits.min_storage_buffer_offset_alignment = d.min_storage_buffer_offset_alignment;
     e.limits.timestamp_period = d.timestamp_period;
+    e.limits.signed_zero_inf_nan_preserve_widths = d.signed_zero_inf_nan_preserve_widths;
     e
 }
 
@@ -273,8 +275,66 @@ fn dictionary_form_is_lossless() {
          max_per_stage_descriptor_uniform_buffers = 15 : i32, max_push_constants_size = 256 : \
          i32, max_storage_buffer_range = 4294967295 : i64, max_subgroup_size = 32 : i32, \
          max_uniform_buffer_range = 65536 : i32, min_storage_buffer_offset_alignment = 16 : i64, \
-         min_subgroup_size = 32 : i32, timestamp_period = 1.500000e+00 : f32}>"
+         min_subgroup_size = 32 : i32, signed_zero_inf_nan_preserve_widths = \
+         array<i32: 32, 64>, timestamp_period = 1.500000e+00 : f32}>"
     );
+}
+
+/// `signed_zero_inf_nan_preserve_widths` lists float widths in any array
+/// spelling, sorted; the mode is allowed for a width only with the
+/// capability and SPIR-V 1.4 or `SPV_KHR_float_controls`.
+#[test]
+fn signed_zero_inf_nan_preserve_widths() {
+    let env = |caps: &str, exts: &str, widths: &str| {
+        parse(&format!(
+            "#spv.target_env<#spv.vce<v1.3, [Shader, {caps}], [{exts}]>, \
+             {{signed_zero_inf_nan_preserve_widths = {widths}}}>"
+        ))
+    };
+    let e = env(
+        "Float16, SignedZeroInfNanPreserve",
+        "SPV_KHR_float_controls",
+        "[64, 16]",
+    );
+    assert_eq!(e.limits.signed_zero_inf_nan_preserve_widths, vec![16, 64]);
+    assert!(e.preserves_signed_zero_inf_nan(16));
+    assert!(!e.preserves_signed_zero_inf_nan(32));
+    assert!(e.preserves_signed_zero_inf_nan(64));
+    // f32 is computed in and not preserved; f64 is not computed in (no
+    // Float64), so it is not listed.
+    assert_eq!(e.unpreserved_float_widths(), vec![32]);
+    assert!(e
+        .print(Prefix::Spv)
+        .contains("signed_zero_inf_nan_preserve_widths = array<i32: 16, 64>"));
+    // Without the extension at SPIR-V 1.3, or without the capability: no mode.
+    let e = env("SignedZeroInfNanPreserve", "", "array<i32: 32>");
+    assert!(!e.preserves_signed_zero_inf_nan(32));
+    let e = env(
+        "Int8",
+        "SPV_KHR_float_controls",
+        "dense<[32]> : vector<1xi32>",
+    );
+    assert_eq!(e.limits.signed_zero_inf_nan_preserve_widths, vec![32]);
+    assert!(!e.preserves_signed_zero_inf_nan(32));
+    assert_eq!(e.unpreserved_float_widths(), vec![32]);
+    let e = env("Int8", "", "array<i32>");
+    assert_eq!(e, env("Int8", "", "[]"));
+    assert_eq!(e.limits, ResourceLimits::default());
+    for (bad, at) in [
+        ("[32, 8]", "8"),
+        ("[32, 32]", "32"),
+        ("dense<32> : vector<1xi32>", ""),
+    ] {
+        let text = format!(
+            "#spv.target_env<#spv.vce<v1.0, [], []>, {{signed_zero_inf_nan_preserve_widths = {bad}}}>"
+        );
+        let err = text.parse::<TargetEnv>().unwrap_err().to_string();
+        assert!(
+            err.contains("resource limit 'signed_zero_inf_nan_preserve_widths'")
+                && err.contains(at),
+            "{bad}: {err}"
+        );
+    }
 }
 
 /// kiln's MLIR-form print is exactly what `mlir-opt-19` prints for it, and

@@ -1957,6 +1957,129 @@ def _(F):
     edge_functions(F, ['bf16'], [], False)
 
 
+def const_operand_region(et, op, consts, a_first):
+    """A region computing `op` of the input and each constant in `consts`
+    (an `arith.constant` right there, so the SPIR-V has an OpConstant
+    operand: the one a driver may fold), the constant second (`a_first`) or
+    first, and yielding the result of output row `linalg.index 0`."""
+    nan = fmt_float(et, math.nan)
+    lines = ['^bb0(%%a: %s, %%o: %s):' % (et, et), '%i = linalg.index 0 : index']
+    for k, c in enumerate(consts):
+        lines.append('%%c%dv = arith.constant %s : %s' % (k, fmt_float(et, c), et))
+        x, y = ('%a', '%%c%dv' % k) if a_first else ('%%c%dv' % k, '%a')
+        lines.append('%%r%dv = arith.%s %s, %s : %s' % (k, op, x, y, et))
+    acc = '%r0v'
+    for k in range(1, len(consts)):
+        lines.append('%%k%dv = arith.constant %d : index' % (k, k))
+        lines.append('%%e%dv = arith.cmpi eq, %%i, %%k%dv : index' % (k, k))
+        lines.append('%%s%dv = arith.select %%e%dv, %%r%dv, %s : %s' % (k, k, k, acc, et))
+        acc = '%%s%dv' % k
+    if op in ('maxnumf', 'minnumf'):
+        # the sign of a zero result of maxnumf(-0, +0) is unspecified: zeros
+        # compare as +0 (a compare, which no driver folds away)
+        lines.append('%%z = arith.constant %s : %s' % (fmt_float(et, 0.0), et))
+        lines.append('%%y = arith.cmpf oeq, %s, %%z : %s' % (acc, et))
+        lines.append('%%w = arith.select %%y, %%z, %s : %s' % (acc, et))
+        acc = '%w'
+    lines.append('%%u = arith.cmpf uno, %s, %s : %s' % (acc, acc, et))
+    lines.append('%%q = arith.constant %s : %s' % (nan, et))
+    lines.append('%%n = arith.select %%u, %%q, %s : %s' % (acc, et))
+    lines.append('linalg.yield %%n : %s' % et)
+    return '\n'.join(lines)
+
+
+def const_fma_region(et, consts, fused):
+    """`x * y + c` (two arith ops, or `math.fma` when `fused`) of two inputs
+    and each constant `c` of `consts`, selected by output row."""
+    nan = fmt_float(et, math.nan)
+    lines = ['^bb0(%%a: %s, %%b: %s, %%o: %s):' % (et, et, et),
+             '%i = linalg.index 0 : index']
+    if not fused:
+        lines.append('%%m = arith.mulf %%a, %%b : %s' % et)
+    for k, c in enumerate(consts):
+        lines.append('%%c%dv = arith.constant %s : %s' % (k, fmt_float(et, c), et))
+        if fused:
+            lines.append('%%r%dv = math.fma %%a, %%b, %%c%dv : %s' % (k, k, et))
+        else:
+            lines.append('%%r%dv = arith.addf %%m, %%c%dv : %s' % (k, k, et))
+    acc = '%r0v'
+    for k in range(1, len(consts)):
+        lines.append('%%k%dv = arith.constant %d : index' % (k, k))
+        lines.append('%%e%dv = arith.cmpi eq, %%i, %%k%dv : index' % (k, k))
+        lines.append('%%s%dv = arith.select %%e%dv, %%r%dv, %s : %s' % (k, k, k, acc, et))
+        acc = '%%s%dv' % k
+    lines.append('%%u = arith.cmpf uno, %s, %s : %s' % (acc, acc, et))
+    lines.append('%%q = arith.constant %s : %s' % (nan, et))
+    lines.append('%%n = arith.select %%u, %%q, %s : %s' % (acc, et))
+    lines.append('linalg.yield %%n : %s' % et)
+    return '\n'.join(lines)
+
+
+def exact_sum(p, c, et):
+    """p + c rounded once to `et` (p, c exact values of `et`)."""
+    if not (math.isfinite(p) and math.isfinite(c)) or p + c == 0 or p == 0 or c == 0:
+        with np.errstate(all='ignore'):
+            return float(np.float64(p) + np.float64(c))  # IEEE: exact specials, signed zeros
+    return round_fraction(Fraction(p) + Fraction(c), et)
+
+
+@testfile('edge_values_constant_operand.mlir', """
+Every binary float arith op (addf, subf, mulf, divf, remf, maximumf,
+minimumf, maxnumf, minnumf) on f32, f64 and f16 with one operand an
+arith.constant at an edge value (±0, ±inf, NaN, ±1, 1.5, -3, the smallest
+normal, the smallest denormal, the largest finite value), first and second,
+the other operand an unfoldable edge value; and x * y + c (arith.mulf then
+arith.addf, and math.fma) with a constant addend c. A driver that folds
+x * 0.0 to +0, x + 0.0 to x or 0.0 - x to -x (Mesa's NIR does unless the
+kernel declares SignedZeroInfNanPreserve for the width) gives -1 * 0.0 = +0,
+inf * 0.0 = 0, -0 + 0.0 = -0. Row k of a result holds the op with constant k
+(one result with the constant second, one with it first); expected values are
+numpy's float64 results rounded once to the type (exact: one IEEE operation
+each), x * y + c from exact rationals; NaN compared as NaN, and the sign of a
+zero maxnumf / minnumf result (unspecified for -0 and +0) is not compared.""")
+def _(F):
+    with np.errstate(over='ignore'):
+        constant_operand_functions(F)
+
+
+def constant_operand_functions(F):
+    for et in ['f32', 'f64', 'f16']:
+        vals = float_edge_values(et)
+        x = store(et, np.array(vals))
+        consts = [float(v) for v in f64(x)]
+        for op in FLOAT_EDGE_OPS:
+            f = F.fn('%s_%s_constant_operand' % (op, et))
+            X = f.const(x, et)
+            rows = []
+            for a_first in (True, False):
+                for c in consts:
+                    cs = store(et, np.array([c] * len(consts)))
+                    e = float_edge_expected(op, et, f64(x), f64(cs)) if a_first \
+                        else float_edge_expected(op, et, f64(cs), f64(x))
+                    if op in ('maxnumf', 'minnumf'):
+                        e = np.where(f64(e) == 0, 0.0, f64(e))
+                    rows.append(f64(e))
+            n = len(consts)
+            for half, a_first in enumerate((True, False)):
+                r = f.generic([X], [f.empty((n, n), et)], ['(d0, d1) -> (d1)', ident(2)],
+                              'pp', const_operand_region(et, op, consts, a_first))
+                f.expect_eq_const(r, store(et, np.array(rows[half * n:(half + 1) * n])))
+        small = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, 1.5, -3.0]
+        pairs = [(a, b) for a in small for b in small]
+        xs = store(et, np.array([p[0] for p in pairs]))
+        ys = store(et, np.array([p[1] for p in pairs]))
+        for fused in (False, True):
+            f = F.fn('%s_%s_constant_addend' % ('fma' if fused else 'mul_add', et))
+            X, Y = f.const(xs, et), f.const(ys, et)
+            with np.errstate(all='ignore'):
+                prods = (f64(xs) * f64(ys)).tolist()  # exact: small operands
+            e = [[exact_sum(p, c, et) for p in prods] for c in consts]
+            r = f.generic([X, Y], [f.empty((len(consts), len(pairs)), et)],
+                          ['(d0, d1) -> (d1)', '(d0, d1) -> (d1)', ident(2)], 'pp',
+                          const_fma_region(et, consts, fused))
+            f.expect_eq_const(r, store(et, np.array(e)))
+
+
 def c99_pow(x, y):
     """pow(x, y) where C99 Annex F.9.4.4 (and IEEE 754's pow) fixes the
     value, else None; written from the standard's list, independently of
@@ -6449,6 +6572,13 @@ NO_MLIR_RUN = {
     # down; numpy stays the oracle and lavapipe, the CPU runner and the
     # reference evaluator agree with it on every value).
     'edge_values.mlir': 'mlir-cpu-runner-19 crashes on it (cause not narrowed down)',
+    # MLIR 19's CPU lowering disagrees with numpy (and kiln's three
+    # backends) on maximumf / minimumf / maxnumf / minnumf with a constant
+    # operand at the edge values (maximumf as in edge_values_f64.mlir,
+    # maxnumf(NaN, +0.0) too; open); the other 21 functions pass there
+    # (checked with those four ops' functions removed).
+    'edge_values_constant_operand.mlir': 'MLIR 19 CPU lowering disagrees on its max/min '
+                                         'functions (open)',
 }
 
 

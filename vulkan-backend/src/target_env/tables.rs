@@ -464,8 +464,10 @@ pub(crate) type FloatControlWidths = fn(&FloatControls) -> [bool; 3];
 /// Float-controls properties and the capability each allows (Vulkan 1.2 or
 /// `VK_KHR_shader_float_controls`). The capability is listed when the
 /// property holds for at least one usable width (32-bit, or 16/64-bit with
-/// `Float16`/`Float64`); the execution mode names the width, and which
-/// widths hold is kept in [`FloatControls`], not in the target env.
+/// `Float16`/`Float64`); the execution mode names the width. Which widths
+/// hold is kept in [`FloatControls`]; for `SignedZeroInfNanPreserve` the
+/// target env lists them too (`signed_zero_inf_nan_preserve_widths`), as
+/// kernels declare that mode.
 pub(crate) const FLOAT_CONTROLS: &[(FloatControlWidths, Capability)] = &[
     (|f| f.denorm_preserve, Capability::DenormPreserve),
     (|f| f.denorm_flush_to_zero, Capability::DenormFlushToZero),

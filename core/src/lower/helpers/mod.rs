@@ -12,6 +12,8 @@
 //!   leaves them undefined (`arith`).
 //! * [`reduce`]: the combiners of reductions (`gpu.subgroup_reduce`,
 //!   `vector.reduction`).
+//! * [`signed_zero`]: float arithmetic with a constant `+0.0` operand in
+//!   forms llvmpipe computes as IEEE does (`arith`).
 //! * [`texel`]: read-only memrefs bound as uniform texel buffers
 //!   (kernel arguments, `memref.load`).
 
@@ -19,4 +21,5 @@ pub(crate) mod ints;
 pub(crate) mod memory;
 pub(crate) mod reduce;
 pub(crate) mod saturate;
+pub(crate) mod signed_zero;
 pub(crate) mod texel;
