@@ -13,13 +13,18 @@ use super::super::error::{CodegenError, Invariant};
 use super::super::regions::{DispatchRegion, FuncRegions, ValueFate};
 use super::emitter::Emitter;
 
-/// The full loop point of structured op `op` from its parallel
-/// coordinates (reduction loops at 0).
+/// The full loop point of the dispatch's structured op `op` from its
+/// point `coords` (reduction loops at 0, and the unit parallel loops the
+/// points leave out, [`Emitter::unit_points`]).
 fn full_point(e: &mut Emitter<'_, '_, '_>, op: TOp, coords: &[KValue]) -> Vec<KValue> {
     let s = &e.c.info.structured[&op];
     let types = s.iterator_types.clone();
     let zero = e.index(0);
-    let mut it = coords.iter();
+    let mut parallel = coords.to_vec();
+    for &u in &e.unit_points {
+        parallel.insert(u.min(parallel.len()), zero);
+    }
+    let mut it = parallel.iter();
     types
         .iter()
         .map(|t| match t {

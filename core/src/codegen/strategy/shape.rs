@@ -3,6 +3,7 @@
 //! touches and how its root reads its operands.
 
 use crate::tensor::ops::{LinalgKind, OpKind};
+use crate::tensor::structured::Structured;
 use crate::tensor::types::ElemType;
 use crate::tensor::{TOp, TValue};
 
@@ -18,8 +19,17 @@ use super::super::shapes::Shapes;
 pub struct DispatchShape {
     /// The op family.
     pub family: OpFamily,
-    /// The sizes of the parallel iteration space (the points).
+    /// The sizes of the parallel iteration space (the points), without
+    /// the dimensions [`unit_points`](Self::unit_points) lists.
     pub points: Vec<Size>,
+    /// The positions, among the dispatch op's parallel loops, of unit
+    /// dimensions left out of [`points`](Self::points) (their
+    /// coordinate is always 0; kernels put it back): where a tile's
+    /// points share loads and one of the last two dimensions is a static
+    /// 1, so that the tile runs over the two last dimensions that are
+    /// not (a convolution of width 1, `[1, F, H, 1]`, tiles `F x H`, not
+    /// `H x 1`). Empty otherwise.
+    pub unit_points: Vec<usize>,
     /// Iterations of each point's reduction (the product of the root's
     /// reduction loops; a softmax row's length).
     pub reduction: Option<Size>,
@@ -133,6 +143,21 @@ pub fn loop_sizes(info: &FuncInfo<'_>, shapes: &Shapes, op: TOp) -> Vec<Size> {
                 .unwrap_or(Size::Static(0))
         })
         .collect()
+}
+
+/// The parallel loops of a structured op (of loop sizes `sizes`) that a
+/// tile of its points runs over, in order, the last two its rows and
+/// columns: all of them, without the static unit ones where two others
+/// remain (a tile shares nothing along a unit loop).
+pub fn tile_loops(s: &Structured, sizes: &[Size]) -> Vec<u32> {
+    let mut parallel: Vec<u32> = (0..s.num_loops() as u32)
+        .filter(|&l| s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Parallel)
+        .collect();
+    let unit = |l: &u32| sizes.get(*l as usize) == Some(&Size::Static(1));
+    if parallel.iter().filter(|l| !unit(l)).count() >= 2 {
+        parallel.retain(|l| !unit(l));
+    }
+    parallel
 }
 
 /// The iterations of `op`'s reduction: the product of its reduction
@@ -250,11 +275,7 @@ pub fn dispatch_shape(
                     (0..s.num_loops() as u32).any(|l| is_reduction(l) && e.uses_dim(l))
                 })
             });
-        let parallel: Vec<u32> = (0..s.num_loops() as u32)
-            .filter(|&l| {
-                s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Parallel
-            })
-            .collect();
+        let parallel = tile_loops(s, &sizes);
         if let [.., rows, cols] = parallel[..] {
             tile_shares_loads = s.inputs.iter().enumerate().any(|(k, &v)| {
                 let uses = |l| s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l));
@@ -293,6 +314,27 @@ pub fn dispatch_shape(
                     combinable = combiners(m, s).is_some();
                 }
             }
+        }
+    }
+    let operands = match (stages_operands, tile_shares_loads) {
+        (true, _) => OperandReuse::Staged,
+        (false, true) => OperandReuse::Tile,
+        (false, false) => OperandReuse::None,
+    };
+    // A tile over the last two points that are not unit dimensions: the
+    // unit ones are left out of the points where one of the last two is
+    // one (only for a structured op with a tileable root; the kernels put
+    // their 0 coordinate back, see `kernels/point.rs`).
+    let mut unit_points = Vec::new();
+    let structured_points = info.structured.contains_key(&op)
+        && !matches!(d.family, OpFamily::Normalization | OpFamily::Softmax);
+    if structured_points && d.root.is_some() && operands.tile_shares_loads() {
+        let unit = |s: &Size| *s == Size::Static(1);
+        let n = points.len();
+        let wanted = n >= 2 && points[n - 2..].iter().any(unit);
+        if wanted && points.iter().filter(|s| !unit(s)).count() >= 2 {
+            unit_points = (0..n).filter(|&i| unit(&points[i])).collect();
+            points.retain(|s| !unit(s));
         }
     }
     // Element types touched: the stored values, the root's and the op's
@@ -338,6 +380,7 @@ pub fn dispatch_shape(
     DispatchShape {
         family: d.family,
         points,
+        unit_points,
         reduction,
         fold: if combinable {
             Fold::Combinable
@@ -346,11 +389,7 @@ pub fn dispatch_shape(
         },
         elems,
         acc_elems,
-        operands: match (stages_operands, tile_shares_loads) {
-            (true, _) => OperandReuse::Staged,
-            (false, true) => OperandReuse::Tile,
-            (false, false) => OperandReuse::None,
-        },
+        operands,
         reduction_reads: if reduction_innermost {
             ReductionReads::Innermost
         } else {

@@ -16,6 +16,7 @@ pub(in crate::codegen::strategy) fn matmul_shape(m: u64, k: u64, n: u64) -> Disp
     DispatchShape {
         family: OpFamily::Contraction,
         points: vec![Size::Static(m), Size::Static(n)],
+        unit_points: Vec::new(),
         reduction: Some(Size::Static(k)),
         fold: Fold::Combinable,
         elems: vec![ElemType::F32],
@@ -194,6 +195,7 @@ pub(in crate::codegen::strategy) fn softmax_shape(rows: u64, len: u64) -> Dispat
     DispatchShape {
         family: OpFamily::Softmax,
         points: vec![Size::Static(rows)],
+        unit_points: Vec::new(),
         reduction: Some(Size::Static(len)),
         fold: Fold::Serial,
         operands: OperandReuse::None,
