@@ -109,10 +109,11 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     /// How many values are being computed from their producers, one
     /// inside the other (bounded by [`MAX_COMPUTE_DEPTH`]).
     pub compute_depth: usize,
-    /// The dispatch op's unit parallel loops left out of its points
-    /// ([`DispatchShape::unit_points`](super::super::strategy::DispatchShape::unit_points)):
-    /// their coordinate 0 goes back in at these positions.
-    pub unit_points: Vec<usize>,
+    /// Where the dispatch's points are not its op's parallel loops in
+    /// order, the loop of each
+    /// ([`DispatchShape::point_dims`](super::super::strategy::DispatchShape::point_dims));
+    /// the loops left out are at 0.
+    pub point_dims: Vec<usize>,
 }
 
 /// The deepest nesting of values computed from their producers that one
@@ -154,7 +155,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             buffer_word_args: HashMap::new(),
             computed_here: Vec::new(),
             compute_depth: 0,
-            unit_points: Vec::new(),
+            point_dims: Vec::new(),
         }
     }
 

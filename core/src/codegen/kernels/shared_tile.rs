@@ -183,10 +183,12 @@ pub(super) fn emit_shared_tile(
     // The root's loops of the block's rows and columns (its last two
     // that are not unit loops, as the strategy saw them).
     let root_sizes = loop_sizes(e.c.info, e.c.shapes, root);
-    let parallel: Vec<usize> = tile_loops(&s, &root_sizes)
-        .into_iter()
-        .map(|l| l as usize)
-        .collect();
+    let m = e.c.info.m;
+    let parallel: Vec<usize> =
+        tile_loops(&s, &root_sizes, |k| m.value_kind(s.inputs[k]).is_tensor())
+            .into_iter()
+            .map(|l| l as usize)
+            .collect();
     let [.., lr, lc] = parallel[..] else {
         return Err(e.internal(
             root,
@@ -210,7 +212,6 @@ pub(super) fn emit_shared_tile(
     }
 
     // The staged inputs and their workgroup memory.
-    let m = e.c.info.m;
     let mut staged = Vec::new();
     for (k, &v) in s.inputs.iter().enumerate() {
         if !m.value_kind(v).is_tensor() {
