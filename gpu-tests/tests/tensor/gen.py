@@ -4747,7 +4747,10 @@ def _(F):
 @testfile('conv_2d_nchw_fchw.mlir', '''
 linalg.conv_2d_nchw_fchw (O[n,f,oh,ow] += I[n,c, oh*sh + kh*dh, ow*sw +
 kw*dw] * K[f,c,kh,kw]): exact dyadic data with strides and dilations,
-random data, an odd-sized single-channel case and i32.''')
+random data, an odd-sized single-channel case and i32; unit spatial dims
+(a 1-D convolution as 2-D with a width or a height of 1, as ONNX and
+Keras models write it), whose register tile runs over the filters and
+the other spatial dim, with tails on both, a batch of 2 and random data.''')
 def _(F):
     def case(f, n, c, h, w, fo, kh, kw, strides, dilations, **kw_):
         conv_case(f, 'nchw_fchw', n, c, h, w, fo, kh, kw, strides, dilations, **kw_)
@@ -4762,6 +4765,12 @@ def _(F):
     f = F.fn('conv_nchw_i32_1x2x6x5_3x2x2x2_dilation_2')
     case(f, 1, 2, 6, 5, 3, 2, 2, (1, 1), (2, 2), et='i32',
          data=lambda s: f.rng.ints(s, -100, 100).astype(np.int32))
+    case(F.fn('conv_nchw_width_1_1x4x36x1_24x4x5x1'), 1, 4, 36, 1, 24, 5, 1, (1, 1), (1, 1))
+    case(F.fn('conv_nchw_height_1_2x3x1x30_20x3x1x3_stride_1_2'), 2, 3, 1, 30, 20, 1, 3, (1, 2),
+         (1, 1))
+    f = F.fn('conv_nchw_width_1_1x16x70x1_40x16x5x1_random')
+    case(f, 1, 16, 70, 1, 40, 5, 1, (1, 1), (1, 1), data=lambda s: f.rng.floats(s, 'f32', -1, 1),
+         how='tol')
 
 
 @testfile('conv_2d_grouped.mlir', '''

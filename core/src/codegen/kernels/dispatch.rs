@@ -137,6 +137,7 @@ fn emit_planned(
     let mut e = Emitter::new(&mut km, ctx, &p.name, workgroup_size);
     e.loc = f.loc;
     e.computed_here = f.d.row_outputs.iter().map(|o| o.value).collect();
+    e.point_dims = f.shape.point_dims.clone();
     emit_kernel(&mut e, f.d, f.shape, &p.plan)?;
     let (bindings, writes, push) = e.finish();
     Ok(Kernel {

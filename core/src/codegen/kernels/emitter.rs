@@ -109,6 +109,11 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     /// How many values are being computed from their producers, one
     /// inside the other (bounded by [`MAX_COMPUTE_DEPTH`]).
     pub compute_depth: usize,
+    /// Where the dispatch's points are not its op's parallel loops in
+    /// order, the loop of each
+    /// ([`DispatchShape::point_dims`](super::super::strategy::DispatchShape::point_dims));
+    /// the loops left out are at 0.
+    pub point_dims: Vec<usize>,
 }
 
 /// The deepest nesting of values computed from their producers that one
@@ -150,6 +155,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             buffer_word_args: HashMap::new(),
             computed_here: Vec::new(),
             compute_depth: 0,
+            point_dims: Vec::new(),
         }
     }
 

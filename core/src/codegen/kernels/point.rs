@@ -13,13 +13,28 @@ use super::super::error::{CodegenError, Invariant};
 use super::super::regions::{DispatchRegion, FuncRegions, ValueFate};
 use super::emitter::Emitter;
 
-/// The full loop point of structured op `op` from its parallel
-/// coordinates (reduction loops at 0).
+/// The full loop point of the dispatch's structured op `op` from its
+/// point `coords` (reduction loops at 0; the points in the order of
+/// [`Emitter::point_dims`] where it has one, the loops they leave out
+/// at 0).
 fn full_point(e: &mut Emitter<'_, '_, '_>, op: TOp, coords: &[KValue]) -> Vec<KValue> {
     let s = &e.c.info.structured[&op];
     let types = s.iterator_types.clone();
     let zero = e.index(0);
-    let mut it = coords.iter();
+    let mut parallel = coords.to_vec();
+    if !e.point_dims.is_empty() {
+        let n = types
+            .iter()
+            .filter(|t| **t == IteratorType::Parallel)
+            .count();
+        parallel = vec![zero; n];
+        for (&at, &c) in e.point_dims.iter().zip(coords) {
+            if let Some(p) = parallel.get_mut(at) {
+                *p = c;
+            }
+        }
+    }
+    let mut it = parallel.iter();
     types
         .iter()
         .map(|t| match t {

@@ -29,13 +29,12 @@
 
 use crate::kernel::GpuAddressSpace;
 use crate::kernel::{KOpKind, KType, KValue, MemRefLayout, MemorySpace};
-use crate::tensor::attr::IteratorType;
 use crate::tensor::{AffineExpr, TValue};
 
 use super::super::error::{CodegenError, Invariant};
 use super::super::host::Size;
 use super::super::regions::DispatchRegion;
-use super::super::strategy::{DispatchShape, Distribution};
+use super::super::strategy::{loop_sizes, tile_loops, DispatchShape, Distribution};
 use super::emitter::{Emitter, Key};
 use super::point::{root_point, stores};
 use super::split_k::Slices;
@@ -181,10 +180,15 @@ pub(super) fn emit_shared_tile(
             points.push((i, j, coords, rp, r_in, c_in));
         }
     }
-    // The root's loops of the block's rows and columns.
-    let parallel: Vec<usize> = (0..s.num_loops())
-        .filter(|&l| s.iterator_types[l] == IteratorType::Parallel)
-        .collect();
+    // The root's loops of the block's rows and columns (its last two
+    // that are not unit loops, as the strategy saw them).
+    let root_sizes = loop_sizes(e.c.info, e.c.shapes, root);
+    let m = e.c.info.m;
+    let parallel: Vec<usize> =
+        tile_loops(&s, &root_sizes, |k| m.value_kind(s.inputs[k]).is_tensor())
+            .into_iter()
+            .map(|l| l as usize)
+            .collect();
     let [.., lr, lc] = parallel[..] else {
         return Err(e.internal(
             root,
@@ -208,7 +212,6 @@ pub(super) fn emit_shared_tile(
     }
 
     // The staged inputs and their workgroup memory.
-    let m = e.c.info.m;
     let mut staged = Vec::new();
     for (k, &v) in s.inputs.iter().enumerate() {
         if !m.value_kind(v).is_tensor() {

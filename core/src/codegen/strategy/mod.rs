@@ -32,8 +32,8 @@ use std::fmt;
 pub use choose::{candidates, choose};
 pub use coop_matrix::{plain_matmul, MatmulTypes};
 pub use shape::{
-    dispatch_shape, loop_sizes, reduction_total, DispatchShape, Fold, OperandReuse, ReductionReads,
-    RowStream,
+    dispatch_shape, loop_sizes, reduction_total, tile_loops, DispatchShape, Fold, OperandReuse,
+    ReductionReads, RowStream,
 };
 pub use split_k::{split_slices, MIN_SLICE};
 pub use tiles::double_fills_half;

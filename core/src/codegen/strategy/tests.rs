@@ -16,6 +16,7 @@ pub(in crate::codegen::strategy) fn matmul_shape(m: u64, k: u64, n: u64) -> Disp
     DispatchShape {
         family: OpFamily::Contraction,
         points: vec![Size::Static(m), Size::Static(n)],
+        point_dims: Vec::new(),
         reduction: Some(Size::Static(k)),
         fold: Fold::Combinable,
         elems: vec![ElemType::F32],
@@ -194,6 +195,7 @@ pub(in crate::codegen::strategy) fn softmax_shape(rows: u64, len: u64) -> Dispat
     DispatchShape {
         family: OpFamily::Softmax,
         points: vec![Size::Static(rows)],
+        point_dims: Vec::new(),
         reduction: Some(Size::Static(len)),
         fold: Fold::Serial,
         operands: OperandReuse::None,
@@ -294,6 +296,12 @@ fn lavapipe_takes_wide_tiles_that_pad_least() {
     assert_eq!(mm(&lavapipe, 128, 256, 256), (8, 16, 32));
     // 54 rows: 6 rows of 32 columns leave 9 tiles and pad nothing.
     assert_eq!(mm(&lavapipe, 54, 576, 1024), (32, 6, 32));
+    // 508 columns (Magika's convolution, 512 filters x 508 output
+    // rows): no workgroup covers them exactly; 16 invocations of 32
+    // columns pad 4 of them.
+    assert_eq!(mm(&lavapipe, 512, 1280, 508), (16, 32, 32));
+    // 100 columns: every fit pads more than a sixteenth, no texel tile.
+    assert_ne!(mm(&lavapipe, 512, 512, 100).2, 32);
     // 8 reduction steps per iteration on lavapipe, 4 elsewhere.
     let depth = |t: &CodegenTarget| match chosen(t, &matmul_shape(1024, 1024, 1024)).distribution {
         Distribution::Tile { depth, .. } => depth,
