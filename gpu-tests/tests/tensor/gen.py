@@ -17,6 +17,8 @@ expected value computed here by numpy, independently of kiln.
                                 for the expected values)
     python3 gen.py --only NAME  restrict --check / --run-mlir to files whose
                                 name contains NAME
+    python3 gen.py --standard DIR  write the standard form of every committed
+                                file to DIR (for kiln's generic-form test)
 
 numpy (>= 1.24) and mlir-opt-19 are needed; --check and --run-mlir fail with
 a message saying so when either is missing, never pass silently.
@@ -6589,10 +6591,23 @@ def main():
     ap.add_argument('--check', action='store_true')
     ap.add_argument('--run-mlir', action='store_true')
     ap.add_argument('--only', default=None)
+    ap.add_argument('--standard', metavar='DIR', default=None,
+                    help='write the standard MLIR form of every committed file to DIR and stop')
     args = ap.parse_args()
     if np is None:
         sys.exit('gen.py: numpy is not installed (`pip install numpy`, or apt-get install '
                  'python3-numpy; ci/setup.sh does it); cannot regenerate or check')
+    if args.standard:
+        # The committed files as mlir-opt-19 reads them (kiln's generic-form
+        # test prints them with --mlir-print-op-generic); no regeneration.
+        os.makedirs(args.standard, exist_ok=True)
+        for n in sorted(os.listdir(HERE)):
+            if n.endswith('.mlir'):
+                with open(os.path.join(HERE, n)) as fh:
+                    text, _ = standard_module(n, fh.read())
+                with open(os.path.join(args.standard, n), 'w') as fh:
+                    fh.write(text)
+        return
     files = generate()
     if not (args.check or args.run_mlir):
         for name, text in files.items():

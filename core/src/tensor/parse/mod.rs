@@ -17,6 +17,7 @@
 
 mod affine_ops;
 mod attrs;
+mod generic_form;
 mod linalg;
 mod ml_program;
 mod ops;
@@ -53,6 +54,19 @@ pub fn parse(src: &str) -> Result<TensorModule, TensorParseError> {
     p.resources = blobs;
     match p.parse_top() {
         Ok(()) => Ok(p.m),
+        Err(_) if p.generic_form => {
+            // MLIR's generic op form: read as the custom syntax it stands
+            // for (every op on its own line still).
+            let blobs = std::mem::take(&mut p.resources);
+            let text = generic_form::translate(src)?;
+            let mut p = Parser::new(&text)?;
+            p.resources = blobs;
+            p.translated = true;
+            match p.parse_top() {
+                Ok(()) => Ok(p.m),
+                Err(e) => Err(unsupported::with_all_unsupported(&text, e)),
+            }
+        }
         Err(e) => Err(unsupported::with_all_unsupported(src, e)),
     }
 }
@@ -106,6 +120,11 @@ pub(crate) struct Parser<'a> {
     pub(crate) globals: HashMap<String, super::attr::ConstAttr>,
     /// The blobs of the `{-# dialect_resources #-}` section.
     pub(crate) resources: resources::Blobs,
+    /// Set when the parser meets an op in MLIR's generic form: the program
+    /// is then translated ([`generic_form`]) and parsed again.
+    generic_form: bool,
+    /// Whether the text is such a translation.
+    translated: bool,
 }
 
 impl<'a> TokenParser<'a> for Parser<'a> {
@@ -130,6 +149,8 @@ impl<'a> Parser<'a> {
             type_aliases: HashMap::new(),
             globals: HashMap::new(),
             resources: resources::Blobs::new(),
+            generic_form: false,
+            translated: false,
         })
     }
 
@@ -289,7 +310,10 @@ impl<'a> Parser<'a> {
                     "unsupported top-level op '{name}': a tensor program holds func.func definitions"
                 ))
             }
-            TokKind::Punct("}") => self.expected("'func.func'"),
+            TokKind::Str(_) if !self.translated => {
+                self.generic_form = true;
+                self.err("an op in MLIR's generic form")
+            }
             _ => self.expected("'func.func'"),
         }
     }
@@ -567,8 +591,8 @@ impl<'a> Parser<'a> {
         let name = match self.peek() {
             TokKind::Ident(n) => n.to_string(),
             TokKind::Str(_) => {
-                return self
-                    .err("the generic op form is not supported; write ops in their custom syntax")
+                self.generic_form = !self.translated;
+                return self.err("an op in MLIR's generic form that kiln cannot read");
             }
             _ => return self.expected("an operation name"),
         };
