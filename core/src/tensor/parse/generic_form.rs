@@ -116,7 +116,7 @@ impl GenericOp {
 /// signature) instead of as a `^bb0` label.
 struct Out<'r> {
     head: String,
-    regions: Vec<(&'r Region, bool)>,
+    regions: Vec<(&'r Region, bool, &'static str)>,
     tail: String,
 }
 
@@ -506,8 +506,8 @@ impl<'a> Translator<'a> {
                 self.goto(op.line);
                 self.put(&op.results);
                 self.put(&out.head);
-                for (r, label) in &out.regions {
-                    self.put(" {");
+                for (r, label, open) in &out.regions {
+                    self.put(open);
                     self.emit_region_inside(r, *label)?;
                 }
                 self.goto(op.tail_line);
@@ -597,7 +597,7 @@ impl<'a> Translator<'a> {
                 }
                 Out {
                     head,
-                    regions: vec![(&op.regions[0], true)],
+                    regions: vec![(&op.regions[0], true, " {")],
                     tail: String::new(),
                 }
             }
@@ -701,6 +701,56 @@ impl<'a> Translator<'a> {
                 let dim = op.attr("dim").and_then(|v| v.split(':').next()).unwrap_or("");
                 simple(format!("linalg.index {} : index", dim.trim()))
             }
+            ("scf", "for") => {
+                need_regions(1)?;
+                let r = &op.regions[0];
+                if op.operands.len() < 3 || r.args.len() != op.operands.len() - 2 {
+                    return Err(err("expected bounds, a step and one block argument each for the induction variable and the iter_args".into()));
+                }
+                let (iv, iv_ty) = &r.args[0];
+                let o = &op.operands;
+                let mut head = format!("scf.for {iv} = {} to {} step {}", o[0], o[1], o[2]);
+                if o.len() > 3 {
+                    let pairs: Vec<String> = r.args[1..]
+                        .iter()
+                        .zip(&o[3..])
+                        .map(|((n, _), v)| format!("{n} = {v}"))
+                        .collect();
+                    head.push_str(&format!(" iter_args({}) -> ({outs})", pairs.join(", ")));
+                }
+                if iv_ty != "index" {
+                    head.push_str(&format!(" : {iv_ty}"));
+                }
+                Out {
+                    head,
+                    regions: vec![(r, false, " {")],
+                    tail: String::new(),
+                }
+            }
+            ("scf", "if") => {
+                need_regions(2)?;
+                let mut head = format!("scf.if {ops}");
+                if !op.out_types.is_empty() {
+                    head.push_str(&format!(" -> ({outs})"));
+                }
+                let mut regions = vec![(&op.regions[0], false, " {")];
+                let e = &op.regions[1];
+                if !e.body.is_empty() {
+                    regions.push((e, false, " else {"));
+                }
+                Out {
+                    head,
+                    regions,
+                    tail: String::new(),
+                }
+            }
+            ("scf", "yield") => {
+                if op.operands.is_empty() {
+                    simple(name.into())
+                } else {
+                    simple(format!("{name} {ops} : {ins}"))
+                }
+            }
             ("linalg", _) => return self.render_linalg(op),
             ("tensor", _) => return self.render_tensor(op),
             _ => {
@@ -782,7 +832,7 @@ impl<'a> Translator<'a> {
         }
         Ok(Out {
             head,
-            regions: region.map(|r| vec![(r, false)]).unwrap_or_default(),
+            regions: region.map(|r| vec![(r, false, " {")]).unwrap_or_default(),
             tail: String::new(),
         })
     }
@@ -860,7 +910,7 @@ impl<'a> Translator<'a> {
                 }
                 Out {
                     head: format!("linalg.generic {{{}}} {ins} {outs}", entries.join(", ")),
-                    regions: vec![(region(0)?, true)],
+                    regions: vec![(region(0)?, true, " {")],
                     tail: arrow,
                 }
             }
@@ -876,7 +926,7 @@ impl<'a> Translator<'a> {
                 };
                 Out {
                     head: format!("linalg.{short} {ins} {outs}{dims} {}", block_args(r)),
-                    regions: vec![(r, false)],
+                    regions: vec![(r, false, " {")],
                     tail: String::new(),
                 }
             }
@@ -1069,7 +1119,7 @@ impl<'a> Translator<'a> {
                 };
                 Out {
                     head: format!("tensor.pad {}{nofold} low{low} high{high}", o[0]),
-                    regions: vec![(r, true)],
+                    regions: vec![(r, true, " {")],
                     tail: format!(" : {} to {out1}", t[0]),
                 }
             }
@@ -1079,7 +1129,7 @@ impl<'a> Translator<'a> {
                 };
                 Out {
                     head: format!("tensor.generate {}", o.join(", ")),
-                    regions: vec![(r, true)],
+                    regions: vec![(r, true, " {")],
                     tail: format!(" : {out1}"),
                 }
             }

@@ -23,6 +23,7 @@ mod ml_program;
 mod ops;
 mod resources;
 mod rewrite;
+mod scf;
 mod tensor_ops;
 mod types;
 mod unsupported;
@@ -568,7 +569,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `[%a[:N], ... =] op-name ...`, appended to `block`.
-    fn parse_op_into(&mut self, block: TBlock) -> PResult<()> {
+    pub(crate) fn parse_op_into(&mut self, block: TBlock) -> PResult<()> {
         self.enter()?;
         let mut defs: Vec<(String, usize, Location)> = Vec::new();
         if let TokKind::Value(_) = self.peek() {
@@ -597,6 +598,13 @@ impl<'a> Parser<'a> {
             _ => return self.expected("an operation name"),
         };
         self.bump()?;
+        if let Some(short) = name.strip_prefix("scf.") {
+            // Resolved at import: its results are values of the block.
+            let results = self.parse_scf(block, short, loc)?;
+            self.bind_results(defs, &results, loc)?;
+            self.leave();
+            return Ok(());
+        }
         let parsed = self.parse_op_body(&name, loc)?;
         for op in parsed.before {
             self.m.append_op(block, op);
@@ -610,6 +618,18 @@ impl<'a> Parser<'a> {
         );
         self.m.append_op(block, op);
         let results = self.m.op(op).results.clone();
+        self.bind_results(defs, &results, loc)?;
+        self.leave();
+        Ok(())
+    }
+
+    /// Binds the `%a[:N], ...` of an op to its results.
+    fn bind_results(
+        &mut self,
+        defs: Vec<(String, usize, Location)>,
+        results: &[TValue],
+        loc: Location,
+    ) -> PResult<()> {
         let declared: usize = defs.iter().map(|d| d.1).sum();
         if declared != results.len() {
             return self.err_at(
@@ -625,7 +645,6 @@ impl<'a> Parser<'a> {
             self.define(&name, results[next..next + count].to_vec(), l)?;
             next += count;
         }
-        self.leave();
         Ok(())
     }
 }

@@ -32,7 +32,14 @@ const DIALECTS: [&str; 10] = [
 ];
 
 /// Ops the parser reads that are not in a dialect table.
-const EXTRA: [&str; 3] = ["func.func", "builtin.module", "cf.assert"];
+const EXTRA: [&str; 6] = [
+    "func.func",
+    "builtin.module",
+    "cf.assert",
+    "scf.for",
+    "scf.if",
+    "scf.yield",
+];
 
 /// One op the scan found unsupported.
 #[derive(Clone, Debug, PartialEq, Eq)]
