@@ -3497,6 +3497,51 @@ def _(F):
     f.expect_eq_const(s, (prod * 0.5).sum(axis=1))
 
 
+@testfile('sizes_from_constant_data.mlir', '''
+Sizes and run-time checks computed from the data of a small constant tensor,
+as torch-mlir lowers onnx.Expand / onnx.Tile / onnx.Reshape with a shape
+operand (an input that is a constant here): tensor.extract of an
+extract_slice of the shape, compared in a cf.assert, and cast to an index
+that sizes a tensor.empty and a broadcast. kiln reads such elements on the
+host (the shape is at most 4,096 elements). numpy computes the expected
+values.''')
+def _(F):
+    f = F.fn('expand_checked_by_shape_data_f32_3x1_to_2x3x6')
+    x = f.rng.dyadic((3, 1), 'f32', -100, 100, 16)
+    X = f.const(x, 'f32')
+    S = f.const(np.array([2, 3, 6], dtype=np.int64), 'i64', hint='shape')
+    sl = f.op('tensor.extract_slice %s[1] [1] [1] : %s to %s' % (S, S.ty, ttype((1,), 'i64')),
+              'i64', (1,), hint='sl')
+    e = f.op('tensor.extract %s[%s] : %s' % (sl, f.idx(0), ttype((1,), 'i64')), 'i64', hint='e')
+    three = f.scalar(3, 'i64')
+    ok = f.op('arith.cmpi sle, %s, %s : i64' % (e, three), 'i1', hint='ok')
+    f.emit('cf.assert %s, "onnx.Expand input has a dim that is not statically 1; expected this '
+           'dim >= dim provided shape."' % ok)
+    col = f.op('tensor.collapse_shape %s [[0, 1]] : %s into %s' % (X, X.ty, ttype((3,), 'f32')),
+               'f32', (3,), hint='col')
+    out = f.empty((2, 3, 6), 'f32')
+    r = f.generic([col], [out], ['(d0, d1, d2) -> (d1)', ident(3)], 'ppp', '''
+^bb0(%x: f32, %o: f32):
+  linalg.yield %x : f32''')
+    f.expect_eq_const(r, np.broadcast_to(x.reshape(1, 3, 1), (2, 3, 6)))
+
+    f = F.fn('tile_sized_by_shape_data_i32_4')
+    x = f.rng.ints((4,), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32')
+    R = f.const(np.array([3], dtype=np.int64), 'i64', hint='reps')
+    e = f.op('tensor.extract %s[%s] : %s' % (R, f.idx(0), R.ty), 'i64', hint='e')
+    pos = f.op('arith.cmpi sgt, %s, %s : i64' % (e, f.scalar(0, 'i64')), 'i1', hint='ok')
+    f.emit('cf.assert %s, "repeats must be positive"' % pos)
+    n = f.op('arith.index_cast %s : i64 to index' % e, 'index', hint='n')
+    out = f.op('tensor.empty(%s) : %s' % (n, ttype((3, 4), 'i32', (0,))), 'i32', (3, 4), (0,),
+               hint='e')
+    r = f.generic([X], [out], ['(d0, d1) -> (d1)', ident(2)], 'pp', '''
+^bb0(%x: i32, %o: i32):
+  linalg.yield %x : i32''')
+    f.expect_index(f.dim(r, 0), 3)
+    f.expect_eq_const(f.static(r), np.tile(x, (3, 1)))
+
+
 @testfile('attention_reshapes.mlir', '''
 A batch_matmul inside the reshapes torch-mlir writes for attention (ONNX
 Attention, expanded): f16 operands, a transposed key collapsed from 2x3
