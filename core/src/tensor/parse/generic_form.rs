@@ -82,6 +82,7 @@ enum Stmt {
     /// inside it (the text before each, then the region).
     Custom {
         line: u32,
+        col: u32,
         pieces: Vec<(String, Option<Region>)>,
     },
 }
@@ -89,6 +90,7 @@ enum Stmt {
 /// A generic op as written.
 struct GenericOp {
     line: u32,
+    col: u32,
     /// `%a, %b:2 = ` as written, or empty.
     results: String,
     name: String,
@@ -128,6 +130,17 @@ impl<'a> Translator<'a> {
         while self.out_line < line {
             self.out.push('\n');
             self.out_line += 1;
+        }
+    }
+
+    /// Moves the output to `line`, indented to `col` when the line is
+    /// still empty (so that ops keep their columns too).
+    fn goto_col(&mut self, line: u32, col: u32) {
+        self.goto(line);
+        if self.out.is_empty() || self.out.ends_with('\n') {
+            for _ in 1..col {
+                self.out.push(' ');
+            }
         }
     }
 
@@ -173,7 +186,7 @@ impl<'a> Translator<'a> {
     fn statement(&mut self) -> PResult<Stmt> {
         self.enter()?;
         let start = self.pos();
-        let line = self.line();
+        let (line, col) = (self.line(), self.loc().col);
         if let TokKind::Value(_) = self.peek() {
             loop {
                 self.bump()?;
@@ -194,11 +207,13 @@ impl<'a> Translator<'a> {
             TokKind::Str(name) if self.is_generic_start() => {
                 let name = name.to_string();
                 self.bump()?;
-                Stmt::Generic(Box::new(self.generic_op(line, results, name)?))
+                let mut op = self.generic_op(line, results, name)?;
+                op.col = col;
+                Stmt::Generic(Box::new(op))
             }
             _ => {
                 self.reset_to(start)?;
-                self.custom(line)?
+                self.custom(line, col)?
             }
         };
         self.leave();
@@ -214,7 +229,7 @@ impl<'a> Translator<'a> {
     /// Custom syntax (an op, an alias definition, a block label), copied up
     /// to the first token of a later line at bracket depth 0 (or the `}`
     /// closing the enclosing region). A `{` ending a line opens a region.
-    fn custom(&mut self, line: u32) -> PResult<Stmt> {
+    fn custom(&mut self, line: u32, col: u32) -> PResult<Stmt> {
         let mut pieces = Vec::new();
         let mut start = self.pos();
         let mut depth = 0usize;
@@ -260,7 +275,7 @@ impl<'a> Translator<'a> {
             }
         }
         pieces.push((text, None));
-        Ok(Stmt::Custom { line, pieces })
+        Ok(Stmt::Custom { line, col, pieces })
     }
 
     /// After a region's `{`: `[^bb0(%a: T, ...):]` and statements up to the
@@ -476,6 +491,7 @@ impl<'a> Translator<'a> {
         }
         Ok(GenericOp {
             line,
+            col: 1,
             results,
             name,
             operands,
@@ -491,8 +507,8 @@ impl<'a> Translator<'a> {
 
     fn emit_stmt(&mut self, stmt: &Stmt) -> PResult<()> {
         match stmt {
-            Stmt::Custom { line, pieces } => {
-                self.goto(*line);
+            Stmt::Custom { line, col, pieces } => {
+                self.goto_col(*line, *col);
                 for (text, region) in pieces {
                     self.put(text);
                     if let Some(r) = region {
@@ -503,7 +519,7 @@ impl<'a> Translator<'a> {
             }
             Stmt::Generic(op) => {
                 let out = self.render(op)?;
-                self.goto(op.line);
+                self.goto_col(op.line, op.col);
                 self.put(&op.results);
                 self.put(&out.head);
                 for (r, label, open) in &out.regions {

@@ -5,8 +5,8 @@
 //! The scan is lexical: a dotted identifier (`math.fpowi`) is an op name
 //! when it follows `%results =` or starts a line and is not an attribute
 //! name (followed by `=`); a string followed by `(` in those places is an
-//! op in MLIR's generic form (`"linalg.generic"(...)`), which the parser
-//! does not read. Names are checked against
+//! op in MLIR's generic form (`"linalg.generic"(...)`) left untranslated
+//! (see [`generic_form`](super::generic_form)). Names are checked against
 //! [`supported_ops`](crate::tensor::ops::supported_ops), the table the
 //! parser's own "supported ops" messages come from.
 
