@@ -369,7 +369,10 @@ fn generic_form_errors_keep_their_line() {
 }) : () -> ()"#;
     let e = error_of(src);
     assert!(e.starts_with("5:"), "{e}");
-    assert!(e.contains("'arith.cmpi' (generic form): expected a known 'predicate'"), "{e}");
+    assert!(
+        e.contains("'arith.cmpi' (generic form): expected a known 'predicate'"),
+        "{e}"
+    );
 }
 
 /// scf at the tensor level: a loop whose bounds come from tensor data, a

@@ -591,7 +591,10 @@ impl<'a> Translator<'a> {
         };
         let need_regions = |n: usize| -> PResult<()> {
             if op.regions.len() != n {
-                return Err(err(format!("expected {n} region(s), found {}", op.regions.len())));
+                return Err(err(format!(
+                    "expected {n} region(s), found {}",
+                    op.regions.len()
+                )));
             }
             Ok(())
         };
@@ -629,9 +632,7 @@ impl<'a> Translator<'a> {
                 let Some(callee) = op.attr("callee") else {
                     return Err(err("expected a 'callee'".into()));
                 };
-                simple(format!(
-                    "func.call {callee}({ops}) : ({ins}) -> ({outs})"
-                ))
+                simple(format!("func.call {callee}({ops}) : ({ins}) -> ({outs})"))
             }
             ("arith", "constant") => {
                 let Some(v) = op.attr("value") else {
@@ -670,7 +671,10 @@ impl<'a> Translator<'a> {
                 let Some(map) = op.attr("map") else {
                     return Err(err("expected a 'map'".into()));
                 };
-                let text = self.aliases.get(map.trim_start_matches('#')).map_or(map, |s| s);
+                let text = self
+                    .aliases
+                    .get(map.trim_start_matches('#'))
+                    .map_or(map, |s| s);
                 let dims = map_dims(text);
                 if dims > op.operands.len() {
                     return Err(err("fewer operands than the map's dims".into()));
@@ -714,7 +718,10 @@ impl<'a> Translator<'a> {
                 }
             }
             ("linalg", "index") => {
-                let dim = op.attr("dim").and_then(|v| v.split(':').next()).unwrap_or("");
+                let dim = op
+                    .attr("dim")
+                    .and_then(|v| v.split(':').next())
+                    .unwrap_or("");
                 simple(format!("linalg.index {} : index", dim.trim()))
             }
             ("scf", "for") => {
@@ -804,11 +811,16 @@ impl<'a> Translator<'a> {
             head.push_str(&format!("{} ", v.trim_matches('"')));
         }
         head.push_str(&format!("@{}(", sym.trim_matches('"')));
-        let region = op.regions.first().filter(|r| r.label_line.is_some() || !r.body.is_empty());
+        let region = op
+            .regions
+            .first()
+            .filter(|r| r.label_line.is_some() || !r.body.is_empty());
         let args: Vec<String> = match region {
             Some(r) => {
                 if r.args.len() != inputs.len() {
-                    return Err(err("the entry block's arguments differ from the function type's inputs"));
+                    return Err(err(
+                        "the entry block's arguments differ from the function type's inputs",
+                    ));
                 }
                 r.args
                     .iter()
@@ -880,25 +892,15 @@ impl<'a> Translator<'a> {
                 format!("({} : {})", vals.join(", "), tys.join(", "))
             }
         };
-        let ins = format!(
-            "ins{}",
-            group(&op.operands[..n_in], &op.in_types[..n_in])
-        );
-        let outs = format!(
-            "outs{}",
-            group(&op.operands[n_in..], &op.in_types[n_in..])
-        );
+        let ins = format!("ins{}", group(&op.operands[..n_in], &op.in_types[..n_in]));
+        let outs = format!("outs{}", group(&op.operands[n_in..], &op.in_types[n_in..]));
         let arrow = match op.out_types.len() {
             0 => String::new(),
             1 => format!(" -> {}", op.out_types[0]),
             _ => format!(" -> ({})", op.out_types.join(", ")),
         };
-        let ignored = |n: &str| {
-            matches!(
-                n,
-                "operandSegmentSizes" | "linalg.memoized_indexing_maps"
-            )
-        };
+        let ignored =
+            |n: &str| matches!(n, "operandSegmentSizes" | "linalg.memoized_indexing_maps");
         let region = |i: usize| -> PResult<&'r Region> {
             match op.regions.get(i) {
                 Some(r) => Ok(r),
@@ -962,7 +964,10 @@ impl<'a> Translator<'a> {
                 }
             }
             "softmax" => {
-                let d = op.attr("dimension").and_then(|v| v.split(':').next()).unwrap_or("");
+                let d = op
+                    .attr("dimension")
+                    .and_then(|v| v.split(':').next())
+                    .unwrap_or("");
                 Out {
                     head: format!("linalg.softmax dimension({}) {ins} {outs}{arrow}", d.trim()),
                     regions: Vec::new(),
@@ -1039,7 +1044,12 @@ impl<'a> Translator<'a> {
             "empty" => simple(format!("tensor.empty({}) : {out1}", o.join(", "))),
             "extract" => {
                 first(1)?;
-                simple(format!("tensor.extract {}[{}] : {}", o[0], o[1..].join(", "), t[0]))
+                simple(format!(
+                    "tensor.extract {}[{}] : {}",
+                    o[0],
+                    o[1..].join(", "),
+                    t[0]
+                ))
             }
             "insert" => {
                 first(2)?;
@@ -1070,7 +1080,10 @@ impl<'a> Translator<'a> {
             }
             "from_elements" => simple(format!("tensor.from_elements {} : {out1}", o.join(", "))),
             "concat" => {
-                let d = op.attr("dim").and_then(|v| v.split(':').next()).unwrap_or("");
+                let d = op
+                    .attr("dim")
+                    .and_then(|v| v.split(':').next())
+                    .unwrap_or("");
                 simple(format!(
                     "tensor.concat dim({}) {} : ({}) -> {out1}",
                     d.trim(),

@@ -115,7 +115,9 @@ impl Parser<'_> {
         if trips > i128::from(MAX_UNROLL) {
             return self.err_at(
                 loc,
-                format!("unsupported 'scf.for': {trips} iterations (kiln unrolls at most {MAX_UNROLL})"),
+                format!(
+                    "unsupported 'scf.for': {trips} iterations (kiln unrolls at most {MAX_UNROLL})"
+                ),
             );
         }
         self.expect_punct("{")?;
@@ -239,10 +241,9 @@ impl Parser<'_> {
             None => {
                 for b in [then_block, else_block] {
                     let ops = self.m.take_ops(b);
-                    if ops
-                        .iter()
-                        .any(|&o| matches!(self.m.op(o).kind, OpKind::Assert { .. } | OpKind::Check(_)))
-                    {
+                    if ops.iter().any(|&o| {
+                        matches!(self.m.op(o).kind, OpKind::Assert { .. } | OpKind::Check(_))
+                    }) {
                         return self.err_at(
                             loc,
                             "unsupported 'scf.if': its condition is known only at run time and a branch holds a cf.assert or check op (both branches are computed)",
