@@ -185,11 +185,13 @@ fn unknown_ops_name_the_supported_ones() {
         e.contains("linalg.softmax") && e.contains("linalg.conv_2d_nhwc_hwcf"),
         "{e}"
     );
-    let e = error_of("func.func @f() {\n  scf.yield\n}");
+    let e = error_of("func.func @f() {\n  memref.dealloc\n}");
     assert_eq!(
         e,
-        "2:3: unsupported op 'scf.yield': tensor programs use the dialects func, arith, math, linalg, tensor, util, flow, check, cf (assert), affine (apply, min, max), ml_program (global, global_load, global_load_const)"
+        "2:3: unsupported op 'memref.dealloc': tensor programs use the dialects func, arith, math, linalg, tensor, util, flow, check, cf (assert), affine (apply, min, max), ml_program (global, global_load, global_load_const), scf (for, if, yield)"
     );
+    let e = error_of("func.func @f() {\n  scf.yield\n}");
+    assert_eq!(e, "2:3: 'scf.yield' outside an scf.for or scf.if region");
 }
 
 #[test]
@@ -406,7 +408,12 @@ fn scf_ops_kiln_cannot_resolve_are_refused_with_their_line() {
   return %r : tensor<4xf32>
 }";
     let e = error_of(while_src);
-    assert!(e.starts_with("2:8: unsupported op 'scf.while'"), "{e}");
+    assert!(
+        e.starts_with(
+            "2:8: the program uses 2 unsupported ops:\n  2:8: unsupported op 'scf.while'"
+        ),
+        "{e}"
+    );
     let if_src = r#"func.func @f(%c: i1, %x: tensor<4xf32>) -> tensor<4xf32> {
   %r = scf.if %c -> (tensor<4xf32>) {
     cf.assert %c, "then"

@@ -54,9 +54,14 @@ fn linear_index(shape: &[usize], idx: &[i64]) -> Option<usize> {
     let mut linear = 0usize;
     for (&i, (&n, s)) in idx.iter().zip(shape.iter().zip(strides(shape))) {
         let i = usize::try_from(i).ok().filter(|&i| i < n)?;
-        linear += i * s;
+        linear = linear.checked_add(i.checked_mul(s)?)?;
     }
     Some(linear)
+}
+
+/// The element count of `shape`, if it fits.
+fn count(shape: &[usize]) -> Option<usize> {
+    shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
 }
 
 /// The static shape of tensor value `v`.
@@ -78,9 +83,7 @@ fn constant_tensor(m: &TensorModule, v: TValue, depth: u32) -> Option<Tensor> {
     };
     let d = m.op(op);
     let shape = static_shape(m, v)?;
-    if shape.iter().product::<usize>() > MAX_ELEMENTS {
-        return None;
-    }
+    let n = count(&shape).filter(|&n| n <= MAX_ELEMENTS)?;
     let src = || constant_tensor(m, *d.operands.first()?, depth + 1);
     match &d.kind {
         OpKind::Constant(ConstAttr::Dense(dense))
@@ -92,7 +95,7 @@ fn constant_tensor(m: &TensorModule, v: TValue, depth: u32) -> Option<Tensor> {
         | OpKind::Tensor(TensorOp::CollapseShape { .. })
         | OpKind::Tensor(TensorOp::ExpandShape { .. }) => {
             let mut t = src()?;
-            if t.shape.iter().product::<usize>() != shape.iter().product::<usize>() {
+            if count(&t.shape)? != n {
                 return None;
             }
             t.shape = shape;
@@ -117,17 +120,16 @@ fn constant_tensor(m: &TensorModule, v: TValue, depth: u32) -> Option<Tensor> {
             if offsets.len() != t.shape.len() || sizes.len() != t.shape.len() {
                 return None;
             }
-            let count: usize = sizes
+            let full: Vec<usize> = sizes
                 .iter()
                 .map(|&s| usize::try_from(s).ok())
-                .product::<Option<usize>>()?;
-            if count != shape.iter().product::<usize>() {
+                .collect::<Option<_>>()?;
+            if count(&full)? != n {
                 return None;
             }
             let mut out = Tensor::zeros(t.elem, &shape).ok()?;
-            let full: Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
             let full_strides = strides(&full);
-            for k in 0..count {
+            for k in 0..n {
                 let mut idx = Vec::with_capacity(full.len());
                 for (dim, &st) in full_strides.iter().enumerate() {
                     let i = (k / st % full[dim].max(1)) as i64;

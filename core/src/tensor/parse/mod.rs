@@ -55,7 +55,7 @@ pub fn parse(src: &str) -> Result<TensorModule, TensorParseError> {
     p.resources = blobs;
     match p.parse_top() {
         Ok(()) => Ok(p.m),
-        Err(_) if p.generic_form => {
+        Err(_) if p.generic_form || unsupported::has_generic_ops(src) => {
             // MLIR's generic op form: read as the custom syntax it stands
             // for (every op on its own line still).
             let blobs = std::mem::take(&mut p.resources);

@@ -43,6 +43,7 @@ impl Parser<'_> {
                 loc,
                 "unsupported op 'scf.while': kiln unrolls scf.for loops whose bounds are known at compile time; a while loop's trip count depends on the values it computes",
             ),
+            "yield" => self.err_at(loc, "'scf.yield' outside an scf.for or scf.if region"),
             _ => self.err_at(
                 loc,
                 format!("unsupported op 'scf.{short}'; supported scf ops: for, if, yield"),

@@ -50,6 +50,12 @@ pub(crate) struct Unsupported {
     pub loc: Location,
 }
 
+/// Whether `src` has an op in MLIR's generic form (a string followed by
+/// `(` where an op name goes).
+pub(crate) fn has_generic_ops(src: &str) -> bool {
+    src.contains("\"(") && unsupported_ops(src).iter().any(|o| o.name.starts_with('"'))
+}
+
 /// Every unsupported op of `src`, in text order.
 pub(crate) fn unsupported_ops(src: &str) -> Vec<Unsupported> {
     let known: HashSet<String> = DIALECTS
