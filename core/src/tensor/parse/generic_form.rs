@@ -879,7 +879,9 @@ impl<'a> Translator<'a> {
         let n_in = match op.attr("operandSegmentSizes").map(int_array) {
             Some(Some(v)) if v.len() == 2 && v[0] >= 0 => v[0] as usize,
             Some(_) => return Err(err("cannot read 'operandSegmentSizes'".into())),
-            // map, reduce, transpose, broadcast, softmax: one output.
+            // reduce: one init per input; map, transpose, broadcast,
+            // softmax: one output.
+            None if short == "reduce" => op.operands.len() / 2,
             None => op.operands.len().saturating_sub(1),
         };
         if n_in > op.operands.len() {
