@@ -306,7 +306,7 @@ impl Parser<'_> {
         let bits = match self.m.ty(self.m.value_type(v)) {
             TypeKind::Scalar(ElemType::Index) => 64,
             TypeKind::Scalar(ElemType::I1) => 1,
-            TypeKind::Scalar(ElemType::Int(b)) if *b <= 64 => *b as u32,
+            TypeKind::Scalar(ElemType::Int(b)) if *b <= 64 => *b,
             _ => return None,
         };
         let value = match &d.kind {
