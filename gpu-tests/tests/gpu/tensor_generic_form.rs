@@ -51,8 +51,35 @@ fn generic_form_of_every_corpus_program_gives_the_same_program() {
         .collect();
     files.sort();
     assert!(files.len() >= 50, "only {} standard files", files.len());
+    // Two threads (CI's two cores): mlir-opt-19 and the parses dominate.
+    let half = files.len().div_ceil(2);
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = files
+            .chunks(half)
+            .map(|chunk| scope.spawn(|| check_files(chunk, &dir)))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| vec!["a worker panicked".into()])
+            })
+            .collect()
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        failures.is_empty(),
+        "{} of {} files:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
+
+/// The failures of `files` (standard-form corpus files), scratch in `dir`.
+fn check_files(files: &[std::path::PathBuf], dir: &Path) -> Vec<String> {
     let mut failures = Vec::new();
-    for f in &files {
+    for f in files {
         let name = f.file_name().unwrap_or_default().to_string_lossy();
         let generic = dir.join(format!("{name}.generic.mlir"));
         let printed = run(
@@ -89,12 +116,5 @@ fn generic_form_of_every_corpus_program_gives_the_same_program() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        failures.is_empty(),
-        "{} of {} files:\n{}",
-        failures.len(),
-        files.len(),
-        failures.join("\n")
-    );
+    failures
 }
