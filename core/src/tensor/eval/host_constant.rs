@@ -1,5 +1,5 @@
-//! Elements of small constant tensors read on the host: a `tensor.extract`
-//! at constant indices of data the program holds (a dense constant, also
+//! Elements of small constant integer tensors read on the host: a
+//! `tensor.extract` at constant indices of integer data the program holds (a dense constant, also
 //! `util.unfoldable_constant`, through slices at constant offsets, casts,
 //! reshapes and optimization barriers) is a value the host knows before
 //! anything runs. Importers compute sizes and their checks (`cf.assert`)
@@ -26,7 +26,14 @@ pub fn constant_extract(m: &TensorModule, op: TOp) -> Option<Scalar> {
     if d.kind != OpKind::Tensor(TensorOp::Extract) {
         return None;
     }
-    let t = constant_tensor(m, *d.operands.first()?, 0)?;
+    // Integer data only (shapes, repeat counts, axes): float data stays on
+    // the device, which a program reads it with.
+    let src = *d.operands.first()?;
+    let elem = m.value_kind(src).elem();
+    if !(elem.is_int_or_index() && elem != crate::tensor::types::ElemType::I1) {
+        return None;
+    }
+    let t = constant_tensor(m, src, 0)?;
     let idx: Vec<i64> = d.operands[1..]
         .iter()
         .map(|&v| constant_int(m, v))
