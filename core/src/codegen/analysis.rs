@@ -272,6 +272,12 @@ impl<'m> FuncInfo<'m> {
             },
             OpKind::Tensor(t) => match t {
                 TensorOp::Dim => OpClass::HostScalar,
+                // An element of a small constant tensor: read on the host.
+                TensorOp::Extract
+                    if crate::tensor::eval::host_constant::constant_extract(m, op).is_some() =>
+                {
+                    OpClass::HostScalar
+                }
                 TensorOp::Extract => OpClass::DeviceScalar,
                 TensorOp::Cast | TensorOp::CollapseShape { .. } | TensorOp::ExpandShape { .. } => {
                     OpClass::Alias

@@ -576,6 +576,11 @@ impl Builder<'_, '_> {
             TensorOp::Extract => {
                 let src = self.shape(d.operands[0]);
                 self.host_indices(op, &src, &d.operands[1..])?;
+                if self.info.class[&op] == OpClass::HostScalar {
+                    if let (Some(r), Some(v)) = (r, eval::host_constant::constant_extract(m, op)) {
+                        self.s.scalar.insert(r, HostVal::Const(v));
+                    }
+                }
             }
             TensorOp::Empty | TensorOp::Splat => {
                 let r = r.ok_or_else(|| self.err(op, "expects a result"))?;

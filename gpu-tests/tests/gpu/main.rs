@@ -47,6 +47,7 @@ mod tensor_cpu_differential;
 mod tensor_dynamic;
 mod tensor_dynamic_matmul;
 mod tensor_f16_rounding;
+mod tensor_generic_form;
 mod tensor_matvec;
 mod tensor_programs;
 mod tensor_row_groups;

@@ -17,6 +17,8 @@ expected value computed here by numpy, independently of kiln.
                                 for the expected values)
     python3 gen.py --only NAME  restrict --check / --run-mlir to files whose
                                 name contains NAME
+    python3 gen.py --standard DIR  write the standard form of every committed
+                                file to DIR (for kiln's generic-form test)
 
 numpy (>= 1.24) and mlir-opt-19 are needed; --check and --run-mlir fail with
 a message saying so when either is missing, never pass silently.
@@ -3618,6 +3620,51 @@ def _(F):
     f.expect_eq_const(s, (prod * 0.5).sum(axis=1))
 
 
+@testfile('sizes_from_constant_data.mlir', '''
+Sizes and run-time checks computed from the data of a small constant tensor,
+as torch-mlir lowers onnx.Expand / onnx.Tile / onnx.Reshape with a shape
+operand (an input that is a constant here): tensor.extract of an
+extract_slice of the shape, compared in a cf.assert, and cast to an index
+that sizes a tensor.empty and a broadcast. kiln reads such elements on the
+host (the shape is at most 4,096 elements). numpy computes the expected
+values.''')
+def _(F):
+    f = F.fn('expand_checked_by_shape_data_f32_3x1_to_2x3x6')
+    x = f.rng.dyadic((3, 1), 'f32', -100, 100, 16)
+    X = f.const(x, 'f32')
+    S = f.const(np.array([2, 3, 6], dtype=np.int64), 'i64', hint='shape')
+    sl = f.op('tensor.extract_slice %s[1] [1] [1] : %s to %s' % (S, S.ty, ttype((1,), 'i64')),
+              'i64', (1,), hint='sl')
+    e = f.op('tensor.extract %s[%s] : %s' % (sl, f.idx(0), ttype((1,), 'i64')), 'i64', hint='e')
+    three = f.scalar(3, 'i64')
+    ok = f.op('arith.cmpi sle, %s, %s : i64' % (e, three), 'i1', hint='ok')
+    f.emit('cf.assert %s, "onnx.Expand input has a dim that is not statically 1; expected this '
+           'dim >= dim provided shape."' % ok)
+    col = f.op('tensor.collapse_shape %s [[0, 1]] : %s into %s' % (X, X.ty, ttype((3,), 'f32')),
+               'f32', (3,), hint='col')
+    out = f.empty((2, 3, 6), 'f32')
+    r = f.generic([col], [out], ['(d0, d1, d2) -> (d1)', ident(3)], 'ppp', '''
+^bb0(%x: f32, %o: f32):
+  linalg.yield %x : f32''')
+    f.expect_eq_const(r, np.broadcast_to(x.reshape(1, 3, 1), (2, 3, 6)))
+
+    f = F.fn('tile_sized_by_shape_data_i32_4')
+    x = f.rng.ints((4,), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32')
+    R = f.const(np.array([3], dtype=np.int64), 'i64', hint='reps')
+    e = f.op('tensor.extract %s[%s] : %s' % (R, f.idx(0), R.ty), 'i64', hint='e')
+    pos = f.op('arith.cmpi sgt, %s, %s : i64' % (e, f.scalar(0, 'i64')), 'i1', hint='ok')
+    f.emit('cf.assert %s, "repeats must be positive"' % pos)
+    n = f.op('arith.index_cast %s : i64 to index' % e, 'index', hint='n')
+    out = f.op('tensor.empty(%s) : %s' % (n, ttype((3, 4), 'i32', (0,))), 'i32', (3, 4), (0,),
+               hint='e')
+    r = f.generic([X], [out], ['(d0, d1) -> (d1)', ident(2)], 'pp', '''
+^bb0(%x: i32, %o: i32):
+  linalg.yield %x : i32''')
+    f.expect_index(f.dim(r, 0), 3)
+    f.expect_eq_const(f.static(r), np.tile(x, (3, 1)))
+
+
 @testfile('attention_reshapes.mlir', '''
 A batch_matmul inside the reshapes torch-mlir writes for attention (ONNX
 Attention, expanded): f16 operands, a transposed key collapsed from 2x3
@@ -5601,6 +5648,152 @@ def _(F):
     f.expect_eq_const(S, np.array(7))
 
 
+@testfile('scf_tensor.mlir', """
+scf.for and scf.if on tensors, as torch-mlir writes LSTMs/RNNs and MLIR 19's
+TOSA lowering writes tosa.cond_if (kiln resolves them at import: a loop
+whose bounds are constants or static sizes is unrolled; an if whose
+condition is known takes its branch, one known only at run time computes
+both branches and selects). A loop carrying a tensor (with a non-zero lower
+bound and a step of 2, the induction variable used in the body), a loop over
+the rows of a tensor bounded by tensor.dim, nested loops carrying a scalar,
+an RNN cell (matmul + tanh) over time steps, and if on a constant condition
+and on one read from tensor data. numpy computes every expected value
+(float64, rounded once).""")
+def _(F):
+    m1 = amap(ident(1))
+    m2 = amap(ident(2))
+    f = F.fn('scf_for_carried_tensor_f32_step_2')
+    x = f.rng.dyadic((6,), 'f32', -64, 64, 16)
+    X = f.const(x, 'f32')
+    lb, ub, st = f.idx(1), f.idx(8), f.idx(2)
+    T1 = X.ty
+    body = '\n'.join([
+        'scf.for %%iv = %s to %s step %s iter_args(%%acc = %s) -> (%s) {' % (lb, ub, st, X, T1),
+        '    %bi = arith.index_cast %iv : index to i32',
+        '    %bf = arith.sitofp %bi : i32 to f32',
+        '    %%be = tensor.empty() : %s' % T1,
+        '    %%bn = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = ["parallel"]}'
+        ' ins(%%acc, %s : %s, %s) outs(%%be : %s) {' % (m1, m1, m1, X, T1, T1, T1),
+        '    ^bb0(%a: f32, %b: f32, %o: f32):',
+        '      %h = arith.constant 0.5 : f32',
+        '      %m = arith.mulf %a, %h : f32',
+        '      %s = arith.addf %m, %b : f32',
+        '      %t = arith.addf %s, %bf : f32',
+        '      linalg.yield %t : f32',
+        '    } -> %s' % T1,
+        '    scf.yield %%bn : %s' % T1,
+        '  }'])
+    r = f.op(body, 'f32', (6,), hint='loop')
+    acc = f64(x)
+    for iv in range(1, 8, 2):
+        acc = acc * 0.5 + f64(x) + iv
+    f.expect_eq_const(r, acc)
+
+    f = F.fn('scf_for_rows_by_dim_i32_5x3')
+    x = f.rng.ints((5, 3), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32')
+    n = f.dim(X, 0)
+    z = f.full(0, (3,), 'i32')
+    T3 = z.ty
+    body = '\n'.join([
+        'scf.for %%i = %s to %s step %s iter_args(%%acc = %s) -> (%s) {' % (f.idx(0), n, f.idx(1),
+                                                                          z, T3),
+        '    %%row = tensor.extract_slice %s[%%i, 0] [1, 3] [1, 1] : %s to %s' % (X, X.ty, T3),
+        '    %%be = tensor.empty() : %s' % T3,
+        '    %%bn = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = ["parallel"]}'
+        ' ins(%%acc, %%row : %s, %s) outs(%%be : %s) {' % (m1, m1, m1, T3, T3, T3),
+        '    ^bb0(%a: i32, %b: i32, %o: i32):',
+        '      %s = arith.addi %a, %b : i32',
+        '      linalg.yield %s : i32',
+        '    } -> %s' % T3,
+        '    scf.yield %%bn : %s' % T3,
+        '  }'])
+    r = f.op(body, 'i32', (3,), hint='loop')
+    f.expect_eq_const(r, x.sum(axis=0, dtype=np.int64).astype(np.int32))
+
+    f = F.fn('scf_for_nested_scalar_i32')
+    zero = f.scalar(0, 'i32')
+    body = '\n'.join([
+        'scf.for %%i = %s to %s step %s iter_args(%%acc = %s) -> (i32) {' % (f.idx(0), f.idx(3),
+                                                                           f.idx(1), zero),
+        '    %%inner = scf.for %%j = %s to %s step %s iter_args(%%a = %%acc) -> (i32) {'
+        % (f.idx(1), f.idx(5), f.idx(1)),
+        '      %k = arith.muli %i, %j : index',
+        '      %ki = arith.index_cast %k : index to i32',
+        '      %s = arith.addi %a, %ki : i32',
+        '      scf.yield %s : i32',
+        '    }',
+        '    scf.yield %inner : i32',
+        '  }'])
+    r = f.op(body, 'i32', hint='loop')
+    t = f.op('tensor.from_elements %s : %s' % (r, ttype((1,), 'i32')), 'i32', (1,), hint='t')
+    f.expect_eq_const(t, np.array([sum(i * j for i in range(3) for j in range(1, 5))],
+                                  dtype=np.int32))
+
+    f = F.fn('scf_for_rnn_cell_f32_3_steps')
+    T, D = 3, 4
+    x = f.rng.floats((T, D), 'f32')
+    w = f.rng.floats((D, D), 'f32', -0.5, 0.5)
+    u = f.rng.floats((D, D), 'f32', -0.5, 0.5)
+    X, W, U = f.const(x, 'f32'), f.const(w, 'f32'), f.const(u, 'f32')
+    h0 = f.full(0.0, (1, D), 'f32')
+    ht = ttype((1, D), 'f32')
+    body = '\n'.join([
+        'scf.for %%t = %s to %s step %s iter_args(%%h = %s) -> (%s) {' % (f.idx(0), f.idx(T),
+                                                                        f.idx(1), h0, ht),
+        '    %%xt = tensor.extract_slice %s[%%t, 0] [1, %d] [1, 1] : %s to %s' % (X, D, X.ty, ht),
+        '    %z = arith.constant 0.0 : f32',
+        '    %%e = tensor.empty() : %s' % ht,
+        '    %%f = linalg.fill ins(%%z : f32) outs(%%e : %s) -> %s' % (ht, ht),
+        '    %%xw = linalg.matmul ins(%%xt, %s : %s, %s) outs(%%f : %s) -> %s'
+        % (W, ht, W.ty, ht, ht),
+        '    %%hu = linalg.matmul ins(%%h, %s : %s, %s) outs(%%xw : %s) -> %s'
+        % (U, ht, U.ty, ht, ht),
+        '    %%n = linalg.generic {indexing_maps = [%s, %s], iterator_types = ["parallel", '
+        '"parallel"]} ins(%%hu : %s) outs(%%e : %s) {' % (m2, m2, ht, ht),
+        '    ^bb0(%a: f32, %o: f32):',
+        '      %th = math.tanh %a : f32',
+        '      linalg.yield %th : f32',
+        '    } -> %s' % ht,
+        '    scf.yield %%n : %s' % ht,
+        '  }'])
+    r = f.op(body, 'f32', (1, D), hint='loop')
+    h = np.zeros((1, D))
+    for t in range(T):
+        h = np.tanh(f64(x)[t:t + 1] @ f64(w) + h @ f64(u))
+    f.expect_almost_eq_const(r, h, atol=1e-5, rtol=1e-5)
+
+    f = F.fn('scf_if_known_and_runtime_conditions_i32')
+    a = f.rng.ints((4,), -1000, 1000).astype(np.int32)
+    b = f.rng.ints((4,), -1000, 1000).astype(np.int32)
+    A, B = f.const(a, 'i32'), f.const(b, 'i32')
+    TA = A.ty
+
+    def branch(op, tag):
+        return [
+            '    %%e%s = tensor.empty() : %s' % (tag, TA),
+            '    %%s%s = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = '
+            '["parallel"]} ins(%s, %s : %s, %s) outs(%%e%s : %s) {'
+            % (tag, m1, m1, m1, A, B, TA, TA, tag, TA),
+            '    ^bb0(%x: i32, %y: i32, %o: i32):',
+            '      %%v = %s %%x, %%y : i32' % op,
+            '      linalg.yield %v : i32',
+            '    } -> %s' % TA,
+            '    scf.yield %%s%s : %s' % (tag, TA)]
+
+    def if_op(cond):
+        text = '\n'.join(['scf.if %s -> (%s) {' % (cond, TA)] + branch('arith.addi', '1')
+                         + ['  } else {'] + branch('arith.subi', '2') + ['  }'])
+        return f.op(text, 'i32', (4,), hint='if')
+    known = f.op('arith.cmpi slt, %s, %s : index' % (f.idx(2), f.idx(3)), 'i1', hint='c')
+    f.expect_eq_const(if_op(known), a + b)
+    for flag in (True, False):
+        G = f.op('util.unfoldable_constant dense<%s> : tensor<i1>' % ('true' if flag else 'false'),
+                 'i1', (), hint='flag')
+        c = f.op('tensor.extract %s[] : tensor<i1>' % G, 'i1', hint='c')
+        f.expect_eq_const(if_op(c), a + b if flag else a - b)
+
+
 @testfile('dense_resource.mlir', """
 dense_resource<name> constants with their blobs in the file's
 `{-# dialect_resources: { builtin: { ... } } #-}` section, as torch-mlir's FX
@@ -6478,7 +6671,9 @@ def readme(files):
 # ---------------------------------------------------------------------------
 
 RUN_PIPELINE = [
-    '--convert-elementwise-to-linalg', '--one-shot-bufferize=bufferize-function-boundaries',
+    '--convert-elementwise-to-linalg',
+    # Loops carrying tensors (scf_tensor.mlir) yield new buffers.
+    '--one-shot-bufferize=bufferize-function-boundaries allow-return-allocs-from-loops',
     '--convert-linalg-to-loops', '--convert-scf-to-cf', '--expand-strided-metadata',
     '--lower-affine', '--arith-expand=include-bf16=true', '--convert-math-to-libm',
     '--convert-math-to-llvm', '--finalize-memref-to-llvm', '--convert-arith-to-llvm',
@@ -6728,10 +6923,23 @@ def main():
     ap.add_argument('--check', action='store_true')
     ap.add_argument('--run-mlir', action='store_true')
     ap.add_argument('--only', default=None)
+    ap.add_argument('--standard', metavar='DIR', default=None,
+                    help='write the standard MLIR form of every committed file to DIR and stop')
     args = ap.parse_args()
     if np is None:
         sys.exit('gen.py: numpy is not installed (`pip install numpy`, or apt-get install '
                  'python3-numpy; ci/setup.sh does it); cannot regenerate or check')
+    if args.standard:
+        # The committed files as mlir-opt-19 reads them (kiln's generic-form
+        # test prints them with --mlir-print-op-generic); no regeneration.
+        os.makedirs(args.standard, exist_ok=True)
+        for n in sorted(os.listdir(HERE)):
+            if n.endswith('.mlir'):
+                with open(os.path.join(HERE, n)) as fh:
+                    text, _ = standard_module(n, fh.read())
+                with open(os.path.join(args.standard, n), 'w') as fh:
+                    fh.write(text)
+        return
     files = generate()
     if not (args.check or args.run_mlir):
         for name, text in files.items():

@@ -29,6 +29,7 @@
 //! a verified program.
 
 mod body;
+pub mod host_constant;
 mod linalg;
 pub mod scalar;
 mod tensor_ops;

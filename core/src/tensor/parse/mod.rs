@@ -17,11 +17,13 @@
 
 mod affine_ops;
 mod attrs;
+mod generic_form;
 mod linalg;
 mod ml_program;
 mod ops;
 mod resources;
 mod rewrite;
+mod scf;
 mod tensor_ops;
 mod types;
 mod unsupported;
@@ -53,6 +55,19 @@ pub fn parse(src: &str) -> Result<TensorModule, TensorParseError> {
     p.resources = blobs;
     match p.parse_top() {
         Ok(()) => Ok(p.m),
+        Err(_) if p.generic_form || unsupported::has_generic_ops(src) => {
+            // MLIR's generic op form: read as the custom syntax it stands
+            // for (every op on its own line still).
+            let blobs = std::mem::take(&mut p.resources);
+            let text = generic_form::translate(src)?;
+            let mut p = Parser::new(&text)?;
+            p.resources = blobs;
+            p.translated = true;
+            match p.parse_top() {
+                Ok(()) => Ok(p.m),
+                Err(e) => Err(unsupported::with_all_unsupported(&text, e)),
+            }
+        }
         Err(e) => Err(unsupported::with_all_unsupported(src, e)),
     }
 }
@@ -106,6 +121,11 @@ pub(crate) struct Parser<'a> {
     pub(crate) globals: HashMap<String, super::attr::ConstAttr>,
     /// The blobs of the `{-# dialect_resources #-}` section.
     pub(crate) resources: resources::Blobs,
+    /// Set when the parser meets an op in MLIR's generic form: the program
+    /// is then translated ([`generic_form`]) and parsed again.
+    generic_form: bool,
+    /// Whether the text is such a translation.
+    translated: bool,
 }
 
 impl<'a> TokenParser<'a> for Parser<'a> {
@@ -130,6 +150,8 @@ impl<'a> Parser<'a> {
             type_aliases: HashMap::new(),
             globals: HashMap::new(),
             resources: resources::Blobs::new(),
+            generic_form: false,
+            translated: false,
         })
     }
 
@@ -289,7 +311,10 @@ impl<'a> Parser<'a> {
                     "unsupported top-level op '{name}': a tensor program holds func.func definitions"
                 ))
             }
-            TokKind::Punct("}") => self.expected("'func.func'"),
+            TokKind::Str(_) if !self.translated => {
+                self.generic_form = true;
+                self.err("an op in MLIR's generic form")
+            }
             _ => self.expected("'func.func'"),
         }
     }
@@ -544,7 +569,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `[%a[:N], ... =] op-name ...`, appended to `block`.
-    fn parse_op_into(&mut self, block: TBlock) -> PResult<()> {
+    pub(crate) fn parse_op_into(&mut self, block: TBlock) -> PResult<()> {
         self.enter()?;
         let mut defs: Vec<(String, usize, Location)> = Vec::new();
         if let TokKind::Value(_) = self.peek() {
@@ -567,12 +592,19 @@ impl<'a> Parser<'a> {
         let name = match self.peek() {
             TokKind::Ident(n) => n.to_string(),
             TokKind::Str(_) => {
-                return self
-                    .err("the generic op form is not supported; write ops in their custom syntax")
+                self.generic_form = !self.translated;
+                return self.err("an op in MLIR's generic form that kiln cannot read");
             }
             _ => return self.expected("an operation name"),
         };
         self.bump()?;
+        if let Some(short) = name.strip_prefix("scf.") {
+            // Resolved at import: its results are values of the block.
+            let results = self.parse_scf(block, short, loc)?;
+            self.bind_results(defs, &results, loc)?;
+            self.leave();
+            return Ok(());
+        }
         let parsed = self.parse_op_body(&name, loc)?;
         for op in parsed.before {
             self.m.append_op(block, op);
@@ -586,6 +618,18 @@ impl<'a> Parser<'a> {
         );
         self.m.append_op(block, op);
         let results = self.m.op(op).results.clone();
+        self.bind_results(defs, &results, loc)?;
+        self.leave();
+        Ok(())
+    }
+
+    /// Binds the `%a[:N], ...` of an op to its results.
+    fn bind_results(
+        &mut self,
+        defs: Vec<(String, usize, Location)>,
+        results: &[TValue],
+        loc: Location,
+    ) -> PResult<()> {
         let declared: usize = defs.iter().map(|d| d.1).sum();
         if declared != results.len() {
             return self.err_at(
@@ -601,7 +645,6 @@ impl<'a> Parser<'a> {
             self.define(&name, results[next..next + count].to_vec(), l)?;
             next += count;
         }
-        self.leave();
         Ok(())
     }
 }

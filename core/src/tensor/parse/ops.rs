@@ -11,7 +11,7 @@ use crate::text::cursor::TokenParser;
 
 /// The dialects of the tensor IR.
 const DIALECTS: &str =
-    "func, arith, math, linalg, tensor, util, flow, check, cf (assert), affine (apply, min, max), ml_program (global, global_load, global_load_const)";
+    "func, arith, math, linalg, tensor, util, flow, check, cf (assert), affine (apply, min, max), ml_program (global, global_load, global_load_const), scf (for, if, yield)";
 
 impl Parser<'_> {
     /// The rest of an op after its name.

@@ -5,8 +5,8 @@
 //! The scan is lexical: a dotted identifier (`math.fpowi`) is an op name
 //! when it follows `%results =` or starts a line and is not an attribute
 //! name (followed by `=`); a string followed by `(` in those places is an
-//! op in MLIR's generic form (`"linalg.generic"(...)`), which the parser
-//! does not read. Names are checked against
+//! op in MLIR's generic form (`"linalg.generic"(...)`) left untranslated
+//! (see [`generic_form`](super::generic_form)). Names are checked against
 //! [`supported_ops`](crate::tensor::ops::supported_ops), the table the
 //! parser's own "supported ops" messages come from.
 
@@ -32,7 +32,14 @@ const DIALECTS: [&str; 10] = [
 ];
 
 /// Ops the parser reads that are not in a dialect table.
-const EXTRA: [&str; 3] = ["func.func", "builtin.module", "cf.assert"];
+const EXTRA: [&str; 6] = [
+    "func.func",
+    "builtin.module",
+    "cf.assert",
+    "scf.for",
+    "scf.if",
+    "scf.yield",
+];
 
 /// One op the scan found unsupported.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +48,12 @@ pub(crate) struct Unsupported {
     pub name: String,
     /// Where its name is.
     pub loc: Location,
+}
+
+/// Whether `src` has an op in MLIR's generic form (a string followed by
+/// `(` where an op name goes).
+pub(crate) fn has_generic_ops(src: &str) -> bool {
+    src.contains("\"(") && unsupported_ops(src).iter().any(|o| o.name.starts_with('"'))
 }
 
 /// Every unsupported op of `src`, in text order.

@@ -1,0 +1,388 @@
+//! `scf.for` and `scf.if` at the tensor level, resolved at import (the
+//! tensor IR has no control flow; the program prints back without them):
+//!
+//! - `scf.for` whose bounds and step are known at compile time (constants,
+//!   static sizes through `tensor.dim`, and integer arithmetic on those) is
+//!   unrolled: its body is parsed once per iteration, with the induction
+//!   variable a constant and the `iter_args` the previous iteration's
+//!   yielded values; its results are the last ones. Other bounds (read from
+//!   tensor data) are refused with the op and its line.
+//! - `scf.if` with a known condition is the branch it takes (the other is
+//!   parsed and checked, then dropped); with a condition known only at run
+//!   time, both branches are computed and each result is an `arith.select`
+//!   on the condition (what `tosa.cond_if` lowers to), unless a branch holds
+//!   a `cf.assert` (it would fire on the branch not taken): refused.
+//! - `scf.while` is refused (its trip count depends on values it computes).
+
+use super::{PResult, Parser};
+use crate::ir::Location;
+use crate::tensor::attr::{CmpIPred, ConstAttr};
+use crate::tensor::entity::{TBlock, TType, TValue};
+use crate::tensor::module::ValueDef;
+use crate::tensor::ops::{ArithOp, OpKind, TensorOp};
+use crate::tensor::types::{ElemType, TypeKind};
+use crate::text::cursor::TokenParser;
+use crate::text::lexer::TokKind;
+
+/// The most iterations an `scf.for` is unrolled to.
+const MAX_UNROLL: i64 = 4096;
+
+impl Parser<'_> {
+    /// `scf.for`, `scf.if` (after the name) appended to `block`: the values
+    /// its results are.
+    pub(crate) fn parse_scf(
+        &mut self,
+        block: TBlock,
+        short: &str,
+        loc: Location,
+    ) -> PResult<Vec<TValue>> {
+        match short {
+            "for" => self.parse_scf_for(block, loc),
+            "if" => self.parse_scf_if(block, loc),
+            "while" => self.err_at(
+                loc,
+                "unsupported op 'scf.while': kiln unrolls scf.for loops whose bounds are known at compile time; a while loop's trip count depends on the values it computes",
+            ),
+            "yield" => self.err_at(loc, "'scf.yield' outside an scf.for or scf.if region"),
+            _ => self.err_at(
+                loc,
+                format!("unsupported op 'scf.{short}'; supported scf ops: for, if, yield"),
+            ),
+        }
+    }
+
+    /// `scf.for %iv = %lb to %ub step %s [iter_args(%a = %x, ...) -> (T, ...)]
+    /// [: type] { body; scf.yield ... }`.
+    fn parse_scf_for(&mut self, block: TBlock, loc: Location) -> PResult<Vec<TValue>> {
+        self.eat_ident("unsigned")?;
+        let (iv, iv_loc) = self.def_name()?;
+        self.expect_punct("=")?;
+        let lb = self.value_use()?;
+        self.expect_ident("to")?;
+        let ub = self.value_use()?;
+        self.expect_ident("step")?;
+        let step = self.value_use()?;
+        let mut carried: Vec<(String, Location)> = Vec::new();
+        let mut inits = Vec::new();
+        let mut types = Vec::new();
+        if self.eat_ident("iter_args")? {
+            self.expect_punct("(")?;
+            self.comma_list(")", |p| {
+                carried.push(p.def_name()?);
+                p.expect_punct("=")?;
+                inits.push(p.value_use()?);
+                Ok(())
+            })?;
+            self.expect_punct("->")?;
+            types = self.parse_result_types()?;
+            if types.len() != inits.len() {
+                return self.err_at(
+                    loc,
+                    "'scf.for' op mismatch in number of loop-carried values and defined values",
+                );
+            }
+            let tloc = self.loc();
+            self.check_types(&inits, &types, tloc)?;
+        }
+        let index = self.m.types.scalar(ElemType::Index);
+        let iv_ty = if self.eat_punct(":")? {
+            self.parse_type()?
+        } else {
+            index
+        };
+        for v in [lb, ub, step] {
+            if self.m.value_type(v) != iv_ty {
+                return self.err_at(
+                    loc,
+                    "'scf.for' op expects the bounds and step to have the induction variable's type",
+                );
+            }
+        }
+        let bounds = (self.known_int(lb), self.known_int(ub), self.known_int(step));
+        let (Some(lb), Some(ub), Some(step)) = bounds else {
+            return self.err_at(
+                loc,
+                "unsupported 'scf.for': its bounds are not known at compile time (kiln unrolls loops whose bounds are constants or static sizes)",
+            );
+        };
+        if step <= 0 {
+            return self.err_at(loc, "'scf.for' op constant step operand must be positive");
+        }
+        let trips = if ub > lb {
+            (i128::from(ub) - i128::from(lb) + i128::from(step) - 1) / i128::from(step)
+        } else {
+            0
+        };
+        if trips > i128::from(MAX_UNROLL) {
+            return self.err_at(
+                loc,
+                format!(
+                    "unsupported 'scf.for': {trips} iterations (kiln unrolls at most {MAX_UNROLL})"
+                ),
+            );
+        }
+        self.expect_punct("{")?;
+        let body_start = self.pos();
+        let mut current = inits;
+        // A loop that runs no iteration still has its body checked (into a
+        // block the program does not hold).
+        let runs = trips.max(1) as i64;
+        for i in 0..runs {
+            self.reset_to(body_start)?;
+            let target = if trips == 0 {
+                self.m.create_block(&[])
+            } else {
+                block
+            };
+            self.push_scope(false);
+            let value = lb + i * step;
+            let ivv = self.emit_const_into(target, value, iv_ty, iv_loc);
+            self.define(&iv, vec![ivv], iv_loc)?;
+            for ((n, l), &v) in carried.iter().zip(&current) {
+                self.define(n, vec![v], *l)?;
+            }
+            let yielded = self.parse_scf_body(target, &types);
+            self.pop_scope();
+            let yielded = yielded?;
+            if trips > 0 {
+                current = yielded;
+            }
+        }
+        Ok(current)
+    }
+
+    /// Ops of a region (after its `{`) into `block` up to its
+    /// `scf.yield` and `}`: the yielded values, of `types`.
+    fn parse_scf_body(&mut self, block: TBlock, types: &[TType]) -> PResult<Vec<TValue>> {
+        loop {
+            if self.is_ident("scf.yield") {
+                let loc = self.loc();
+                self.bump()?;
+                let values = self.value_list()?;
+                if !values.is_empty() {
+                    self.expect_punct(":")?;
+                    let tloc = self.loc();
+                    let written = self.parse_type_list()?;
+                    self.check_types(&values, &written, tloc)?;
+                }
+                if values.len() != types.len() {
+                    return self.err_at(
+                        loc,
+                        format!(
+                            "'scf.yield' yields {} values where the op has {} results",
+                            values.len(),
+                            types.len()
+                        ),
+                    );
+                }
+                self.check_types(&values, types, loc)?;
+                self.expect_punct("}")?;
+                return Ok(values);
+            }
+            if self.is_punct("}") {
+                if types.is_empty() {
+                    self.bump()?;
+                    return Ok(Vec::new());
+                }
+                return self.expected("'scf.yield'");
+            }
+            if matches!(self.peek(), TokKind::Eof) {
+                return self.expected("'}'");
+            }
+            self.parse_op_into(block)?;
+        }
+    }
+
+    /// `scf.if %c [-> (T, ...)] { ... } [else { ... }]`.
+    fn parse_scf_if(&mut self, block: TBlock, loc: Location) -> PResult<Vec<TValue>> {
+        let cond = self.value_use()?;
+        let i1 = self.m.types.scalar(ElemType::I1);
+        if self.m.value_type(cond) != i1 {
+            return self.err_at(loc, "'scf.if' op expects an i1 condition");
+        }
+        let types = if self.eat_punct("->")? {
+            self.parse_result_types()?
+        } else {
+            Vec::new()
+        };
+        let known = self.known_int(cond).map(|c| c != 0);
+        // A known condition: the taken branch goes into the block, the other
+        // into a block the program does not hold. Unknown: each into a
+        // block of its own, then both into the program and a select.
+        let then_block = match known {
+            Some(true) => block,
+            _ => self.m.create_block(&[]),
+        };
+        let else_block = match known {
+            Some(false) => block,
+            _ => self.m.create_block(&[]),
+        };
+        self.expect_punct("{")?;
+        self.push_scope(false);
+        let then_vals = self.parse_scf_body(then_block, &types);
+        self.pop_scope();
+        let then_vals = then_vals?;
+        let else_vals = if self.eat_ident("else")? {
+            self.expect_punct("{")?;
+            self.push_scope(false);
+            let v = self.parse_scf_body(else_block, &types);
+            self.pop_scope();
+            v?
+        } else if !types.is_empty() {
+            return self.err_at(
+                loc,
+                "'scf.if' op must have an else block if defining values",
+            );
+        } else {
+            Vec::new()
+        };
+        match known {
+            Some(true) => Ok(then_vals),
+            Some(false) => Ok(else_vals),
+            None => {
+                for b in [then_block, else_block] {
+                    let ops = self.m.take_ops(b);
+                    if ops.iter().any(|&o| {
+                        matches!(self.m.op(o).kind, OpKind::Assert { .. } | OpKind::Check(_))
+                    }) {
+                        return self.err_at(
+                            loc,
+                            "unsupported 'scf.if': its condition is known only at run time and a branch holds a cf.assert or check op (both branches are computed)",
+                        );
+                    }
+                    for o in ops {
+                        self.m.append_op(block, o);
+                    }
+                }
+                let mut out = Vec::new();
+                for ((&t, &e), &ty) in then_vals.iter().zip(&else_vals).zip(&types) {
+                    let kind = OpKind::Arith {
+                        op: ArithOp::Select,
+                        fastmath: Default::default(),
+                        overflow: Default::default(),
+                    };
+                    let op = self.m.create_op(kind, vec![cond, t, e], &[ty], vec![], loc);
+                    self.m.append_op(block, op);
+                    out.push(self.m.op(op).results[0]);
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// `arith.constant value : ty` appended to `block`.
+    fn emit_const_into(&mut self, block: TBlock, value: i64, ty: TType, loc: Location) -> TValue {
+        let op = self.m.create_op(
+            OpKind::Constant(ConstAttr::Int { value, ty }),
+            vec![],
+            &[ty],
+            vec![],
+            loc,
+        );
+        self.m.append_op(block, op);
+        self.m.op(op).results[0]
+    }
+
+    /// The value of an integer, index or i1 scalar known at compile time:
+    /// a constant, a static size (`tensor.dim`), or integer arithmetic on
+    /// those.
+    pub(crate) fn known_int(&self, v: TValue) -> Option<i64> {
+        self.known_int_depth(v, 0)
+    }
+
+    fn known_int_depth(&self, v: TValue, depth: u32) -> Option<i64> {
+        if depth > 64 {
+            return None;
+        }
+        let ValueDef::Result { op, .. } = self.m.value(v).def else {
+            return None;
+        };
+        let d = self.m.op(op);
+        let arg = |i: usize| {
+            d.operands
+                .get(i)
+                .and_then(|&x| self.known_int_depth(x, depth + 1))
+        };
+        let bits = match self.m.ty(self.m.value_type(v)) {
+            TypeKind::Scalar(ElemType::Index) => 64,
+            TypeKind::Scalar(ElemType::I1) => 1,
+            TypeKind::Scalar(ElemType::Int(b)) if *b <= 64 => *b,
+            _ => return None,
+        };
+        let value = match &d.kind {
+            OpKind::Constant(ConstAttr::Int { value, .. }) => *value,
+            OpKind::Tensor(TensorOp::Dim) => {
+                let i = usize::try_from(arg(1)?).ok()?;
+                let src = *d.operands.first()?;
+                let shape = self.m.value_kind(src).tensor_shape()?.to_vec();
+                shape.get(i)?.fixed()? as i64
+            }
+            OpKind::Arith { op, .. } => {
+                let (a, b) = (arg(0), arg(1));
+                match op {
+                    ArithOp::AddI => a?.wrapping_add(b?),
+                    ArithOp::SubI => a?.wrapping_sub(b?),
+                    ArithOp::MulI => a?.wrapping_mul(b?),
+                    ArithOp::DivSI if b? != 0 => a?.checked_div(b?)?,
+                    ArithOp::RemSI if b? != 0 => a?.checked_rem(b?)?,
+                    ArithOp::FloorDivSI if b? != 0 => {
+                        let (a, b) = (a?, b?);
+                        let q = a.checked_div(b)?;
+                        if (a % b != 0) && ((a < 0) != (b < 0)) {
+                            q - 1
+                        } else {
+                            q
+                        }
+                    }
+                    ArithOp::CeilDivSI if b? != 0 => {
+                        let (a, b) = (a?, b?);
+                        let q = a.checked_div(b)?;
+                        if (a % b != 0) && ((a < 0) == (b < 0)) {
+                            q + 1
+                        } else {
+                            q
+                        }
+                    }
+                    ArithOp::MaxSI => a?.max(b?),
+                    ArithOp::MinSI => a?.min(b?),
+                    ArithOp::AndI => a? & b?,
+                    ArithOp::OrI => a? | b?,
+                    ArithOp::XOrI => a? ^ b?,
+                    ArithOp::IndexCast | ArithOp::ExtSI | ArithOp::TruncI => a?,
+                    ArithOp::Select => {
+                        if a? != 0 {
+                            b?
+                        } else {
+                            arg(2)?
+                        }
+                    }
+                    ArithOp::CmpI(p) => {
+                        let (a, b) = (a?, b?);
+                        let (ua, ub) = (a as u64, b as u64);
+                        i64::from(match p {
+                            CmpIPred::Eq => a == b,
+                            CmpIPred::Ne => a != b,
+                            CmpIPred::Slt => a < b,
+                            CmpIPred::Sle => a <= b,
+                            CmpIPred::Sgt => a > b,
+                            CmpIPred::Sge => a >= b,
+                            CmpIPred::Ult => ua < ub,
+                            CmpIPred::Ule => ua <= ub,
+                            CmpIPred::Ugt => ua > ub,
+                            CmpIPred::Uge => ua >= ub,
+                        })
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        // Sign-extend from the value's width (MLIR's wrap-around).
+        Some(if bits >= 64 {
+            value
+        } else {
+            let s = 64 - bits;
+            (value << s) >> s
+        })
+    }
+}
