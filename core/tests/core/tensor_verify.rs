@@ -378,8 +378,10 @@ fn generic_form_errors_keep_their_line() {
 }
 
 /// scf at the tensor level: a loop whose bounds come from tensor data, a
-/// while loop, and an if whose condition only the run knows with an
-/// assert in a branch are refused with the op's line.
+/// while loop, and an if whose condition only the run knows with an op
+/// that can fail in a branch (an assert, at any depth; an extract at a
+/// run-time index) are refused with the op's line: both branches are
+/// computed, and the one not taken must not fail the call.
 #[test]
 fn scf_ops_kiln_cannot_resolve_are_refused_with_their_line() {
     let for_src = "func.func @f(%t: tensor<i64>, %x: tensor<4xf32>) -> tensor<4xf32> {
@@ -425,4 +427,42 @@ fn scf_ops_kiln_cannot_resolve_are_refused_with_their_line() {
 }"#;
     let e = error_of(if_src);
     assert!(e.starts_with("2:8: unsupported 'scf.if'"), "{e}");
+    // Deeper: an assert inside a generic's body, and an extract at an
+    // index only the run knows, in the branch the run may not take.
+    let body_assert = r#"func.func @f(%c: i1, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = scf.if %c -> (tensor<4xf32>) {
+    %e = tensor.empty() : tensor<4xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %z = arith.constant 0.0 : f32
+      %nz = arith.cmpf one, %a, %z : f32
+      cf.assert %nz, "nonzero"
+      linalg.yield %a : f32
+    } -> tensor<4xf32>
+    scf.yield %g : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}"#;
+    let e = error_of(body_assert);
+    assert!(
+        e.starts_with("2:8: unsupported 'scf.if'") && e.contains("'cf.assert'"),
+        "{e}"
+    );
+    let extract = r#"func.func @f(%c: i1, %i: index, %x: tensor<4xf32>) -> f32 {
+  %r = scf.if %c -> (f32) {
+    %v = tensor.extract %x[%i] : tensor<4xf32>
+    scf.yield %v : f32
+  } else {
+    %z = arith.constant 0.0 : f32
+    scf.yield %z : f32
+  }
+  return %r : f32
+}"#;
+    let e = error_of(extract);
+    assert!(
+        e.starts_with("2:8: unsupported 'scf.if'") && e.contains("'tensor.extract'"),
+        "{e}"
+    );
 }

@@ -241,15 +241,16 @@ impl Parser<'_> {
             Some(false) => Ok(else_vals),
             None => {
                 for b in [then_block, else_block] {
-                    let ops = self.m.take_ops(b);
-                    if ops.iter().any(|&o| {
-                        matches!(self.m.op(o).kind, OpKind::Assert { .. } | OpKind::Check(_))
-                    }) {
+                    if let Some(o) = self.may_fail(b) {
+                        let what = self.m.op(o).kind.name();
                         return self.err_at(
                             loc,
-                            "unsupported 'scf.if': its condition is known only at run time and a branch holds a cf.assert or check op (both branches are computed)",
+                            format!(
+                                "unsupported 'scf.if': its condition is known only at run time and a branch holds a '{what}' that can fail (both branches are computed)"
+                            ),
                         );
                     }
+                    let ops = self.m.take_ops(b);
                     for o in ops {
                         self.m.append_op(block, o);
                     }
@@ -384,5 +385,41 @@ impl Parser<'_> {
             let s = 64 - bits;
             (value << s) >> s
         })
+    }
+}
+
+impl Parser<'_> {
+    /// An op in `block` (at any depth) that can fail the call when it runs:
+    /// a `cf.assert` or check op, or a `tensor.extract` / `insert` /
+    /// `extract_slice` / `insert_slice` with an index, offset or size not
+    /// known when the program is read. Computing both branches of a
+    /// run-time `scf.if` would run it on the branch not taken.
+    fn may_fail(&self, block: TBlock) -> Option<crate::tensor::TOp> {
+        let m = &self.m;
+        let constant = |v: TValue| match m.value(v).def {
+            ValueDef::Result { op, .. } => matches!(m.op(op).kind, OpKind::Constant(_)),
+            _ => false,
+        };
+        let mut found = None;
+        m.walk(block, &mut |o| {
+            if found.is_some() {
+                return;
+            }
+            let d = m.op(o);
+            let fails = match &d.kind {
+                OpKind::Assert { .. } | OpKind::Check(_) => true,
+                OpKind::Tensor(TensorOp::Extract | TensorOp::ExtractSlice { .. }) => {
+                    d.operands.iter().skip(1).any(|&v| !constant(v))
+                }
+                OpKind::Tensor(TensorOp::Insert | TensorOp::InsertSlice { .. }) => {
+                    d.operands.iter().skip(2).any(|&v| !constant(v))
+                }
+                _ => false,
+            };
+            if fails {
+                found = Some(o);
+            }
+        });
+        found
     }
 }
