@@ -9,6 +9,8 @@
 //! program and run by the reference evaluator), so shape subgraphs
 //! (`Shape -> Gather -> Concat -> Reshape`) become constants.
 
+pub mod control;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -17,7 +19,6 @@ use kiln_core::tensor::builder::FuncBuilder;
 use kiln_core::tensor::eval;
 use kiln_core::tensor::{Dim, TensorModule, TypeKind};
 
-use crate::control;
 use crate::ctx::Ctx;
 use crate::dtype::DataType;
 use crate::error::OnnxError;

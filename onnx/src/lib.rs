@@ -16,7 +16,6 @@
 
 #![deny(missing_docs)]
 
-pub mod control;
 pub mod ctx;
 pub mod dtype;
 pub mod error;

@@ -15,8 +15,8 @@ use kiln_core::tensor::Dim;
 
 use super::attention::sub;
 use super::elementwise as ew;
+use super::stack::{stack, take};
 use super::{matmul, shape, OpResult};
-use crate::control::{stack, take};
 use crate::ctx::Ctx;
 use crate::dtype::DataType;
 use crate::error::OnnxError;

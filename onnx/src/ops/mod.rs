@@ -39,6 +39,7 @@ pub mod scatter;
 pub mod select;
 pub mod shape;
 pub mod space;
+pub mod stack;
 pub mod stft;
 pub mod tensor_scatter;
 pub mod topk;
@@ -283,7 +284,7 @@ fn if_unknown(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
 }
 
 /// `Loop`, `Scan` and `FlexAttention` are converted by the importer
-/// (`control`: they inline subgraphs); their op function is reached only
+/// (`import::control`: they inline subgraphs); their op function is reached only
 /// when one is converted outside a graph (a fold of a single node), which
 /// never applies.
 fn not_unrolled(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
@@ -305,7 +306,7 @@ pub static OTHER_DOMAINS: &[OpDef] = &[
         op: "FlexAttention",
         since: 1,
         until: 1,
-        // Inlines its subgraphs: converted by the importer (`control`).
+        // Inlines its subgraphs: converted by the importer (`import::control`).
         run: not_unrolled,
     },
     OpDef {

@@ -4,8 +4,8 @@
 
 use super::attention::sub;
 use super::elementwise as ew;
+use super::stack::stack;
 use super::{dft, shape, OpResult};
-use crate::control::stack;
 use crate::ctx::Ctx;
 use crate::dtype::DataType;
 use crate::node::Node;
