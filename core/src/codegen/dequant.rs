@@ -28,7 +28,7 @@ const MAX_CODE_BITS: u32 = 8;
 /// that the contraction's kernel should compute at each load instead of
 /// reading them from memory: `v` is the one result of an all-parallel
 /// (elementwise) structured op with a float result, at least one tensor
-/// input of integer codes of at most [`MAX_CODE_BITS`] bits, and every
+/// input of integer codes of at most 8 bits (`MAX_CODE_BITS`), and every
 /// tensor input data from outside the kernels (an argument, a constant, or
 /// a reshape of one); `reader` is a named contraction (matmul family,
 /// matvec, vecmat).
