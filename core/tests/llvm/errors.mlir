@@ -17,14 +17,6 @@ spirv.func @khr_ballot(%arg0: i1) "None" {
 
 // -----
 
-// ERROR: 'spirv.SDot' has no conversion to LLVM
-spirv.func @sdot(%arg0: vector<4xi8>) "None" {
-  %0 = spirv.SDot %arg0, %arg0 : vector<4xi8> -> i32
-  spirv.Return
-}
-
-// -----
-
 // ERROR: 'spirv.GL.UnpackHalf2x16' has no conversion to LLVM
 spirv.func @unpack(%arg0: i32) "None" {
   %0 = spirv.GL.UnpackHalf2x16 %arg0 : i32 -> vector<2xf32>
