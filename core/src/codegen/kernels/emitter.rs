@@ -103,6 +103,10 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     pub runtime_fours: Vec<Size>,
     buffer_vec4_args: HashMap<BufferId, KValue>,
     buffer_word_args: HashMap<BufferId, KValue>,
+    buffer_vec4_i32_args: HashMap<BufferId, KValue>,
+    /// Whether element loads read their 16-byte group and pick the
+    /// element out of it (a matvec's fused dequantization, `wide.rs`).
+    pub wide_reads: bool,
     /// Values in memory that this kernel writes and so computes where it
     /// reads them (a row group's per-row outputs).
     pub computed_here: Vec<TValue>,
@@ -153,6 +157,8 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             runtime_fours: Vec::new(),
             buffer_vec4_args: HashMap::new(),
             buffer_word_args: HashMap::new(),
+            buffer_vec4_i32_args: HashMap::new(),
+            wide_reads: false,
             computed_here: Vec::new(),
             compute_depth: 0,
             point_dims: Vec::new(),
@@ -229,6 +235,24 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         let v = self.b.module().add_block_arg(self.entry, ty);
         self.args.push(Arg::Buffer(id));
         self.buffer_word_args.insert(id, v);
+        v
+    }
+
+    /// A further argument for buffer `id`, as `memref<?xvector<4xi32>>`
+    /// (16-byte groups of a byte buffer, read as 32-bit words).
+    pub fn buffer_vec4_i32(&mut self, id: BufferId) -> KValue {
+        if let Some(&v) = self.buffer_vec4_i32_args.get(&id) {
+            return v;
+        }
+        let ty = KType::MemRef {
+            shape: vec![None],
+            elem: Box::new(KType::vector(4, KType::i32())),
+            layout: Default::default(),
+            space: MemorySpace::Default,
+        };
+        let v = self.b.module().add_block_arg(self.entry, ty);
+        self.args.push(Arg::Buffer(id));
+        self.buffer_vec4_i32_args.insert(id, v);
         v
     }
 
@@ -318,6 +342,26 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             .map(|(&id, &v)| (id, v))
             .collect();
         args.sort_unstable();
+        // 16-byte views of byte buffers (`wide.rs`): whole groups only.
+        let mut words: Vec<(BufferId, KValue)> = self
+            .buffer_vec4_i32_args
+            .iter()
+            .map(|(&id, &v)| (id, v))
+            .collect();
+        words.sort_unstable();
+        for (id, v) in words {
+            let info = &buffers.buffers[id];
+            let bytes = info
+                .shape
+                .iter()
+                .try_fold(u64::from(info.elem.bits() / 8), |acc, s| {
+                    acc.checked_mul(s.fixed()?)
+                });
+            let fits = bytes.is_some_and(|n| n >= 16 && n % 16 == 0 && n / 16 <= max_texels);
+            if !self.written.contains(&id) && fits {
+                self.rebind_as_texels(v);
+            }
+        }
         for (id, v) in args {
             let info = &buffers.buffers[id];
             let elems = info
@@ -341,22 +385,27 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             {
                 continue;
             }
-            let km = self.b.module();
-            if let KType::MemRef {
+            self.rebind_as_texels(v);
+        }
+    }
+
+    /// Retypes buffer argument `v` as a uniform texel buffer.
+    fn rebind_as_texels(&mut self, v: KValue) {
+        let km = self.b.module();
+        if let KType::MemRef {
+            shape,
+            elem,
+            layout,
+            ..
+        } = km.value_type(v).clone()
+        {
+            let texel = KType::MemRef {
                 shape,
                 elem,
                 layout,
-                ..
-            } = km.value_type(v).clone()
-            {
-                let texel = KType::MemRef {
-                    shape,
-                    elem,
-                    layout,
-                    space: MemorySpace::StorageClass(StorageClass::UniformConstant),
-                };
-                km.set_value_type(v, texel);
-            }
+                space: MemorySpace::StorageClass(StorageClass::UniformConstant),
+            };
+            km.set_value_type(v, texel);
         }
     }
 

@@ -71,6 +71,9 @@ impl Emitter<'_, '_, '_> {
         let sizes = self.sizes(shapes.of(v));
         let idx = self.linearize(coords, &sizes);
         let elem = self.c.info.m.value_kind(v).elem();
+        if let Some(x) = self.wide_load(buf, idx, elem) {
+            return x;
+        }
         self.load_at(buf, idx, elem)
     }
 
