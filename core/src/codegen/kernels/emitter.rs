@@ -53,6 +53,9 @@ pub(crate) enum Key {
     /// of a tile (a convolution's `ow + kw`) are the same value, so the
     /// element memo finds their loads.
     Arith(IndexOp, KValue, KValue),
+    /// A 16-byte group (or, of a byte buffer, a 32-bit word) of a buffer
+    /// read by wide reads (`wide.rs`), by its index.
+    Wide(BufferId, KValue),
 }
 
 /// The index operations the emitter folds and reuses.
@@ -87,6 +90,10 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     /// `(x + 2) + 1` (a convolution tile's row `r` at window tap `k` reads
     /// the pixel that row `r + 1` reads at tap `k - 1`, one load).
     offsets: HashMap<KValue, (KValue, i64)>,
+    /// Index values known to be multiples of a constant (products by a
+    /// constant, sums of such): what [`wide_reads`](Self::wide_reads)
+    /// folds coordinates with.
+    multiples: HashMap<KValue, i64>,
     /// Root results computed before the point loop (cooperative
     /// reductions), by root op.
     pub prepared_roots: HashMap<TOp, Vec<KValue>>,
@@ -151,6 +158,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             scopes: vec![HashMap::new()],
             consts: HashMap::new(),
             offsets: HashMap::new(),
+            multiples: HashMap::new(),
             prepared_roots: HashMap::new(),
             loc: Location::UNKNOWN,
             vector_groups: Vec::new(),
@@ -563,12 +571,44 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             (_, Some(0)) => a,
             (Some(c), None) => self.add_const(b, c),
             (None, Some(c)) => self.add_const(a, c),
-            _ => self.reuse(IndexOp::Add, a, b, |b, x, y| b.addi(x, y)),
+            _ => {
+                // Under wide reads, constant offsets stay outside the sum
+                // (`(x + 1) + y` is `(x + y) + 1`), so elements of one
+                // 16-byte group share their group's index.
+                let ((xa, ca, ma), (xb, cb, mb)) = (self.split_index(a), self.split_index(b));
+                if self.wide_reads && (ca != 0 || cb != 0) {
+                    let sum = self.add(xa, xb);
+                    return self.add_const(sum, ca + cb);
+                }
+                let v = self.reuse(IndexOp::Add, a, b, |b, x, y| b.addi(x, y));
+                if ca == 0 && cb == 0 {
+                    self.note_multiple(v, gcd(ma, mb));
+                }
+                v
+            }
+        }
+    }
+
+    /// Index `x` as `base + offset` (a non-negative constant offset, 0 if
+    /// none) and the constant `base` is known to be a multiple of (1 if
+    /// none).
+    pub(super) fn split_index(&self, x: KValue) -> (KValue, i64, i64) {
+        let (base, c) = match self.offsets.get(&x) {
+            Some(&(base, c)) if c >= 0 => (base, c),
+            _ => (x, 0),
+        };
+        (base, c, self.multiples.get(&base).copied().unwrap_or(1))
+    }
+
+    /// Notes that index `x` is a multiple of `m`.
+    pub(super) fn note_multiple(&mut self, x: KValue, m: i64) {
+        if m > 1 {
+            self.multiples.insert(x, m);
         }
     }
 
     /// `x + c`, folded into `base + (c0 + c)` where `x` is `base + c0`.
-    fn add_const(&mut self, x: KValue, c: i64) -> KValue {
+    pub(super) fn add_const(&mut self, x: KValue, c: i64) -> KValue {
         let (base, total) = match self.offsets.get(&x) {
             Some(&(base, c0)) if c0.checked_add(c).is_some() => (base, c0 + c),
             _ => (x, c),
@@ -616,6 +656,21 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             (Some(1), _) => b,
             (_, Some(1)) => a,
             (Some(0), _) | (_, Some(0)) => self.index(0),
+            (Some(k), None) | (None, Some(k)) if k > 0 => {
+                let x = if self.const_of(a).is_some() { b } else { a };
+                let (base, c, m) = self.split_index(x);
+                // Under wide reads, `(x + c) * k` is `x * k + c * k`.
+                if self.wide_reads && c != 0 {
+                    let kv = self.index(k);
+                    let p = self.mul(base, kv);
+                    return self.add_const(p, c * k);
+                }
+                let v = self.reuse(IndexOp::Mul, a, b, |b, x, y| b.muli(x, y));
+                if c == 0 {
+                    self.note_multiple(v, m.saturating_mul(k).min(1 << 40));
+                }
+                v
+            }
             _ => self.reuse(IndexOp::Mul, a, b, |b, x, y| b.muli(x, y)),
         }
     }
@@ -746,5 +801,14 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             (Scalar::Int(i), KType::Index) => self.index(i),
             (Scalar::Int(i), _) => self.b.const_int(i128::from(i), ty),
         }
+    }
+}
+
+/// The greatest common divisor of two positive factors.
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }

@@ -21,13 +21,59 @@ use crate::tensor::types::ElemType;
 
 use super::super::bufferize::BufferId;
 use super::super::strategy::TypeRepr;
-use super::emitter::Emitter;
+use super::emitter::{Emitter, Key};
 
 impl Emitter<'_, '_, '_> {
+    /// `floordiv(x, y)` under wide reads where `x` is `base + c` (`base`
+    /// a multiple of `m`, `0 <= c`) and `y` a constant `d > 0`: `base / d
+    /// + c / d` where `m` is a multiple of `d`, `base / d` where `d` is a
+    /// multiple of `m` and `c < m` (no multiple of `d` lies in `(base,
+    /// base + c]`) — the same value for the lanes of a vector group.
+    pub(super) fn wide_floordiv(&mut self, x: KValue, y: KValue) -> Option<KValue> {
+        let d = self.const_of(y).filter(|&d| d > 0 && self.wide_reads)?;
+        self.const_of(x).is_none().then_some(())?;
+        let (base, c, m) = self.split_index(x);
+        if m % d == 0 {
+            let q = self.div(base, y);
+            self.note_multiple(q, m / d);
+            Some(self.add_const(q, c / d))
+        } else if d % m == 0 && c < m {
+            Some(self.div(base, y))
+        } else {
+            None
+        }
+    }
+
+    /// `x mod y` under wide reads, as [`wide_floordiv`](Self::wide_floordiv):
+    /// `c mod d` where `m` is a multiple of `d`, `(base mod d) + c` where
+    /// `d` is a multiple of `m` and `c < m`.
+    pub(super) fn wide_mod(&mut self, x: KValue, y: KValue) -> Option<KValue> {
+        let d = self.const_of(y).filter(|&d| d > 0 && self.wide_reads)?;
+        self.const_of(x).is_none().then_some(())?;
+        let (base, c, m) = self.split_index(x);
+        if m % d == 0 {
+            Some(self.index(c % d))
+        } else if d % m == 0 && c < m {
+            let r = self.rem(base, y);
+            self.note_multiple(r, m);
+            Some(self.add_const(r, c))
+        } else {
+            None
+        }
+    }
+
     /// Element `idx` of `buf` (holding `elem`s) in its compute type, read
     /// as its 16-byte group, where [`wide_reads`](Emitter::wide_reads) is
-    /// on and the buffer qualifies; `None` otherwise.
-    pub(super) fn wide_load(&mut self, buf: BufferId, idx: KValue, elem: ElemType) -> Option<KValue> {
+    /// on and the buffer qualifies; `None` otherwise. Where `idx` is
+    /// `base + c` with `base` a multiple of 4, the element's word (or
+    /// lane) is `base / 4 + c / 4` and its place in it the constant
+    /// `c mod 4`: the 4 lanes of a vector group read one group, once.
+    pub(super) fn wide_load(
+        &mut self,
+        buf: BufferId,
+        idx: KValue,
+        elem: ElemType,
+    ) -> Option<KValue> {
         if !self.wide_reads {
             return None;
         }
@@ -39,7 +85,8 @@ impl Emitter<'_, '_, '_> {
             .shape
             .iter()
             .try_fold(1u64, |acc, s| acc.checked_mul(s.fixed()?))?;
-        let native_f16 = elem == ElemType::F16 && self.c.strategy.repr(elem) == TypeRepr::F16Storage;
+        let native_f16 =
+            elem == ElemType::F16 && self.c.strategy.repr(elem) == TypeRepr::F16Storage;
         let bytes: u64 = match elem {
             ElemType::F32 | ElemType::Int(32) => 4,
             ElemType::F16 if native_f16 => 2,
@@ -50,30 +97,64 @@ impl Emitter<'_, '_, '_> {
             return None;
         }
         let four = self.index(4);
+        // Element `idx` as position `at` (constant where known) of 4-group
+        // `w`: a 32-bit word of bytes, or a vec4 of elements.
+        let (base, c, m) = self.split_index(idx);
+        let (w, at) = if m % 4 == 0 {
+            let q = self.div(base, four);
+            (self.add_const(q, c / 4), Err(c % 4))
+        } else {
+            (self.div(idx, four), Ok(self.rem(idx, four)))
+        };
         if bytes == 1 {
-            // Byte `idx`: byte `idx % 4` of 32-bit word `idx / 4`, lane
-            // `(idx / 4) % 4` of 16-byte group `idx / 16`.
-            let sixteen = self.index(16);
-            let q = self.div(idx, sixteen);
-            let mem = self.buffer_vec4_i32(buf);
-            let vec = self.b.load(mem, &[q]);
-            let w = self.div(idx, four);
-            let lane = self.rem(w, four);
-            let word = self.pick_lane(vec, lane);
-            let b = self.rem(idx, four);
-            let eight = self.index(8);
-            let bits = self.mul(b, eight);
-            let bits = self.b.index_cast(bits, KType::i32());
+            // Word `w`: lane `w mod 4` of 16-byte group `w / 4`.
+            let word = self.wide_word(buf, w);
+            let bits = match at {
+                Err(b) => self.b.const_int(i128::from(b * 8), KType::i32()),
+                Ok(b) => {
+                    let eight = self.index(8);
+                    let bits = self.mul(b, eight);
+                    self.b.index_cast(bits, KType::i32())
+                }
+            };
             let shifted = self.b.binary(KOpKind::ArithShRUI, word, bits);
             let raw = self.b.cast(KOpKind::ArithTruncI, shifted, KType::Int(8));
             return Some(self.load_conv(raw, elem));
         }
-        let q = self.div(idx, four);
-        let mem = self.buffer_vec4(buf);
-        let vec = self.b.load(mem, &[q]);
-        let lane = self.rem(idx, four);
-        let raw = self.pick_lane(vec, lane);
+        let key = Key::Wide(buf, w);
+        let vec = match self.memo(&key) {
+            Some(x) => x[0],
+            None => {
+                let mem = self.buffer_vec4(buf);
+                let x = self.b.load(mem, &[w]);
+                self.remember(key, vec![x]);
+                x
+            }
+        };
+        let raw = match at {
+            Err(lane) => self.b.extract(vec, lane),
+            Ok(lane) => self.pick_lane(vec, lane),
+        };
         Some(self.load_conv(raw, elem))
+    }
+
+    /// 32-bit word `w` of byte buffer `buf`, read once per scope.
+    fn wide_word(&mut self, buf: BufferId, w: KValue) -> KValue {
+        let key = Key::Wide(buf, w);
+        if let Some(x) = self.memo(&key) {
+            return x[0];
+        }
+        let four = self.index(4);
+        let q = self.div(w, four);
+        let mem = self.buffer_vec4_i32(buf);
+        let vec = self.b.load(mem, &[q]);
+        let lane = self.rem(w, four);
+        let word = match self.const_of(lane) {
+            Some(l) => self.b.extract(vec, l),
+            None => self.pick_lane(vec, lane),
+        };
+        self.remember(key, vec![word]);
+        word
     }
 
     /// Lane `lane` (an index below 4) of the 4-vector `vec`: a select
