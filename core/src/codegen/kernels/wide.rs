@@ -25,10 +25,11 @@ use super::emitter::{Emitter, Key};
 
 impl Emitter<'_, '_, '_> {
     /// `floordiv(x, y)` under wide reads where `x` is `base + c` (`base`
-    /// a multiple of `m`, `0 <= c`) and `y` a constant `d > 0`: `base / d
-    /// + c / d` where `m` is a multiple of `d`, `base / d` where `d` is a
-    /// multiple of `m` and `c < m` (no multiple of `d` lies in `(base,
-    /// base + c]`) — the same value for the lanes of a vector group.
+    /// a multiple of `m`, `0 <= c`) and `y` a constant `d > 0`:
+    /// `base / d + c / d` where `m` is a multiple of `d`, `base / d` where
+    /// `d` is a multiple of `m` and `c < m` (no multiple of `d` lies in
+    /// `(base, base + c]`) — the same value for the lanes of a vector
+    /// group.
     pub(super) fn wide_floordiv(&mut self, x: KValue, y: KValue) -> Option<KValue> {
         let d = self.const_of(y).filter(|&d| d > 0 && self.wide_reads)?;
         self.const_of(x).is_none().then_some(())?;
