@@ -4,19 +4,29 @@
 # interleaved, three rounds; GPU median ms of 10 calls each (the GPU time is
 # the driver's, so a debug kiln measures the same kernels as a release one).
 #   KILN=target/release/kiln bash bench/quant/run.sh
+#   KILN_BEFORE=/path/to/older/kiln bash bench/quant/run.sh   # also an older
+#     kiln's matvecs, interleaved with this one's (a before/after pair)
 cd "$(dirname "$0")"
 K=${KILN:-../../target/debug/kiln}
 P=matvec_q4_0_4096x4096.mlir
 BYTES=9437184
+kilns="$K"
+[ -n "$KILN_BEFORE" ] && kilns="$KILN_BEFORE $K"
 for round in 1 2 3; do
   for f in "q4_0_matvec --input 4096x2048xi8=17 --input 4096x128xf16=0.01 --input 4096xf32=1" \
            "q4_words_matvec --input 4096x512xi32=286331153 --input 4096x128xf16=0.01 --input 4096xf32=1" \
            "read_sum_same_bytes --input 2359296xf32=1"; do
     set -- $f
     name=$1; shift
-    ms=$($K bench $P --function "$name" "$@" --no-iree --runs 10 --json 2>/dev/null |
-      python3 -c "import json,sys; d=json.load(sys.stdin)['benchmarks'][0]; print(d['gpu_median_ms'])")
-    python3 -c "print('$round', '$name', 'GPU median %.2f ms' % $ms, '%.2f GB/s of stored bytes' % ($BYTES / $ms / 1e6))"
+    list=$kilns
+    [ "$name" = read_sum_same_bytes ] && list=$K
+    for k in $list; do
+      label=
+      [ "$list" != "$K" ] && { [ "$k" = "$KILN_BEFORE" ] && label=' (before)' || label=' (after)'; }
+      ms=$($k bench $P --function "$name" "$@" --no-iree --runs 10 --json 2>/dev/null |
+        python3 -c "import json,sys; d=json.load(sys.stdin)['benchmarks'][0]; print(d['gpu_median_ms'])")
+      python3 -c "print('$round', '$name$label', 'GPU median %.2f ms' % $ms, '%.2f GB/s of stored bytes' % ($BYTES / $ms / 1e6))"
+    done
   done
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -33,12 +33,21 @@ const MAX_CODE_BITS: u32 = 8;
 /// a reshape of one); `reader` is a named contraction (matmul family,
 /// matvec, vecmat).
 pub fn is_fused_dequantization(info: &FuncInfo<'_>, v: TValue, reader: TOp) -> bool {
-    let m = info.m;
-    let is_contraction = matches!(&m.op(reader).kind,
+    let is_contraction = matches!(&info.m.op(reader).kind,
         OpKind::Linalg(l) if matches!(l.kind, LinalgKind::Contraction(_)));
-    if !is_contraction {
-        return false;
-    }
+    is_contraction && decodes(info, v, MAX_CODE_BITS)
+}
+
+/// Whether `v` decodes integer codes of at most `bits` bits into floats:
+/// the one result of an all-parallel (elementwise) structured op with a
+/// float result, at least one tensor input of such codes, and every
+/// tensor input data from outside the kernels. A matvec's kernel reads
+/// the inputs of such a producer of its matrix (which it computes at each
+/// element, as it reads each once) as 16-byte groups
+/// (`kernels/wide.rs`): 8-bit codes, or 4-bit codes packed in 32-bit
+/// words.
+pub fn decodes(info: &FuncInfo<'_>, v: TValue, bits: u32) -> bool {
+    let m = info.m;
     let ValueDef::Result { op, .. } = m.value(v).def else {
         return false;
     };
@@ -59,7 +68,7 @@ pub fn is_fused_dequantization(info: &FuncInfo<'_>, v: TValue, reader: TOp) -> b
         .collect();
     let has_codes = tensors.iter().any(|&x| {
         let e = m.value_kind(x).elem();
-        e.is_int_or_index() && e.bits() <= MAX_CODE_BITS
+        e.is_int_or_index() && e.bits() <= bits
     });
     has_codes && tensors.iter().all(|&x| is_outside_data(info, x))
 }

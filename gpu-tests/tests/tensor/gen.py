@@ -4231,7 +4231,9 @@ scale per 32), GGUF Q4_0 (two 4-bit codes per byte, element j of a block of
 32 in the low nibble of byte j and element j + 16 in the high one, code - 8),
 ONNX MatMulNBits (element 2i in the low nibble of byte i, 2i + 1 in the
 high; unsigned 4-bit zero points packed two per byte), prefill (M = 5) and a
-4-bit matvec with f16 activations. Expected values: numpy unpacks the bytes
+4-bit matvec with f16 activations, and Q4_0 codes as bytes and as 32-bit
+words in matvecs of 96 rows (row slices, reading codes and scales as 16-byte
+groups). Expected values: numpy unpacks the bytes
 with its own bit operations, dequantizes in float64 and contracts; exact
 where every partial sum is representable (dyadic scales and activations).""")
 def _(F):
@@ -4379,6 +4381,57 @@ def _(F):
     r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
     w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
     f.expect_almost_eq_const(r, store('f32', w @ f64(x)))
+
+    # Enough rows for a row-slice matvec, whose kernel reads the codes and
+    # scales as 16-byte groups (kernels/wide.rs); 96 rows: the last
+    # workgroup's slices past the end compute a row again and store nothing.
+    f = F.fn('q4_0_matvec_gguf_layout_96x512_row_slices_exact')
+    n, k = 96, 512
+    codes = f.rng.ints((n, k), 0, 15)
+    d = exactly('f16', f.rng.ints((n, k // 32), 1, 31) / 64.0)
+    x = f.rng.dyadic((k,), 'f32', -8, 8, 4)
+    P = f.const(store('i8', gguf_q4_0_pack(codes)), 'i8')
+    D, X = f.const(d, 'f16'), f.const(x, 'f32')
+    W = dequant_q4_0(f, P, D, n, k)
+    r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
+    w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
+    assert order_free('mn,n->m', 'f32', w, x)
+    f.expect_eq_const(r, contract('mn,n->m', 'f32', w, x))
+
+    # The same 4-bit codes packed eight per 32-bit word (element k of a row
+    # in bits 4 (k mod 8) .. 4 (k mod 8) + 3 of word k / 8).
+    f = F.fn('q4_words_matvec_96x256_row_slices_exact')
+    n, k = 96, 256
+    codes = f.rng.ints((n, k), 0, 15)
+    d = exactly('f16', f.rng.ints((n, k // 32), 1, 31) / 64.0)
+    x = f.rng.dyadic((k,), 'f32', -8, 8, 4)
+    c8 = codes.reshape(n, k // 8, 8).astype(np.uint64)
+    words = (c8 << (4 * np.arange(8, dtype=np.uint64))).sum(axis=2)
+    P = f.const(store('i32', words.astype(np.uint32).view(np.int32).astype(np.int64)), 'i32')
+    D, X = f.const(d, 'f16'), f.const(x, 'f32')
+    W = f.generic([P, D], [f.empty((n, k), 'f32')],
+                  ['(d0, d1) -> (d0, d1 floordiv 8)', '(d0, d1) -> (d0, d1 floordiv 32)',
+                   '(d0, d1) -> (d0, d1)'], 'pp', """
+^bb0(%p: i32, %d: f16, %o: f32):
+  %k = linalg.index 1 : index
+  %c8 = arith.constant 8 : index
+  %c4 = arith.constant 4 : index
+  %in = arith.remui %k, %c8 : index
+  %sh = arith.muli %in, %c4 : index
+  %shi = arith.index_cast %sh : index to i32
+  %v = arith.shrui %p, %shi : i32
+  %m = arith.constant 15 : i32
+  %c = arith.andi %v, %m : i32
+  %eight = arith.constant 8 : i32
+  %s = arith.subi %c, %eight : i32
+  %sf = arith.sitofp %s : i32 to f32
+  %df = arith.extf %d : f16 to f32
+  %w = arith.mulf %sf, %df : f32
+  linalg.yield %w : f32""", hint='w')
+    r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
+    w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
+    assert order_free('mn,n->m', 'f32', w, x)
+    f.expect_eq_const(r, contract('mn,n->m', 'f32', w, x))
 
 
 @testfile('matmul_int.mlir', '''

@@ -53,6 +53,9 @@ pub(crate) enum Key {
     /// of a tile (a convolution's `ow + kw`) are the same value, so the
     /// element memo finds their loads.
     Arith(IndexOp, KValue, KValue),
+    /// A 16-byte group (or, of a byte buffer, a 32-bit word) of a buffer
+    /// read by wide reads (`wide.rs`), by its index.
+    Wide(BufferId, KValue),
 }
 
 /// The index operations the emitter folds and reuses.
@@ -87,6 +90,10 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     /// `(x + 2) + 1` (a convolution tile's row `r` at window tap `k` reads
     /// the pixel that row `r + 1` reads at tap `k - 1`, one load).
     offsets: HashMap<KValue, (KValue, i64)>,
+    /// Index values known to be multiples of a constant (products by a
+    /// constant, sums of such): what [`wide_reads`](Self::wide_reads)
+    /// folds coordinates with.
+    multiples: HashMap<KValue, i64>,
     /// Root results computed before the point loop (cooperative
     /// reductions), by root op.
     pub prepared_roots: HashMap<TOp, Vec<KValue>>,
@@ -103,6 +110,10 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     pub runtime_fours: Vec<Size>,
     buffer_vec4_args: HashMap<BufferId, KValue>,
     buffer_word_args: HashMap<BufferId, KValue>,
+    buffer_vec4_i32_args: HashMap<BufferId, KValue>,
+    /// Whether element loads read their 16-byte group and pick the
+    /// element out of it (a matvec's fused dequantization, `wide.rs`).
+    pub wide_reads: bool,
     /// Values in memory that this kernel writes and so computes where it
     /// reads them (a row group's per-row outputs).
     pub computed_here: Vec<TValue>,
@@ -147,12 +158,15 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             scopes: vec![HashMap::new()],
             consts: HashMap::new(),
             offsets: HashMap::new(),
+            multiples: HashMap::new(),
             prepared_roots: HashMap::new(),
             loc: Location::UNKNOWN,
             vector_groups: Vec::new(),
             runtime_fours: Vec::new(),
             buffer_vec4_args: HashMap::new(),
             buffer_word_args: HashMap::new(),
+            buffer_vec4_i32_args: HashMap::new(),
+            wide_reads: false,
             computed_here: Vec::new(),
             compute_depth: 0,
             point_dims: Vec::new(),
@@ -229,6 +243,24 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         let v = self.b.module().add_block_arg(self.entry, ty);
         self.args.push(Arg::Buffer(id));
         self.buffer_word_args.insert(id, v);
+        v
+    }
+
+    /// A further argument for buffer `id`, as `memref<?xvector<4xi32>>`
+    /// (16-byte groups of a byte buffer, read as 32-bit words).
+    pub fn buffer_vec4_i32(&mut self, id: BufferId) -> KValue {
+        if let Some(&v) = self.buffer_vec4_i32_args.get(&id) {
+            return v;
+        }
+        let ty = KType::MemRef {
+            shape: vec![None],
+            elem: Box::new(KType::vector(4, KType::i32())),
+            layout: Default::default(),
+            space: MemorySpace::Default,
+        };
+        let v = self.b.module().add_block_arg(self.entry, ty);
+        self.args.push(Arg::Buffer(id));
+        self.buffer_vec4_i32_args.insert(id, v);
         v
     }
 
@@ -318,6 +350,26 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             .map(|(&id, &v)| (id, v))
             .collect();
         args.sort_unstable();
+        // 16-byte views of byte buffers (`wide.rs`): whole groups only.
+        let mut words: Vec<(BufferId, KValue)> = self
+            .buffer_vec4_i32_args
+            .iter()
+            .map(|(&id, &v)| (id, v))
+            .collect();
+        words.sort_unstable();
+        for (id, v) in words {
+            let info = &buffers.buffers[id];
+            let bytes = info
+                .shape
+                .iter()
+                .try_fold(u64::from(info.elem.bits() / 8), |acc, s| {
+                    acc.checked_mul(s.fixed()?)
+                });
+            let fits = bytes.is_some_and(|n| n >= 16 && n % 16 == 0 && n / 16 <= max_texels);
+            if !self.written.contains(&id) && fits {
+                self.rebind_as_texels(v);
+            }
+        }
         for (id, v) in args {
             let info = &buffers.buffers[id];
             let elems = info
@@ -341,22 +393,27 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             {
                 continue;
             }
-            let km = self.b.module();
-            if let KType::MemRef {
+            self.rebind_as_texels(v);
+        }
+    }
+
+    /// Retypes buffer argument `v` as a uniform texel buffer.
+    fn rebind_as_texels(&mut self, v: KValue) {
+        let km = self.b.module();
+        if let KType::MemRef {
+            shape,
+            elem,
+            layout,
+            ..
+        } = km.value_type(v).clone()
+        {
+            let texel = KType::MemRef {
                 shape,
                 elem,
                 layout,
-                ..
-            } = km.value_type(v).clone()
-            {
-                let texel = KType::MemRef {
-                    shape,
-                    elem,
-                    layout,
-                    space: MemorySpace::StorageClass(StorageClass::UniformConstant),
-                };
-                km.set_value_type(v, texel);
-            }
+                space: MemorySpace::StorageClass(StorageClass::UniformConstant),
+            };
+            km.set_value_type(v, texel);
         }
     }
 
@@ -514,12 +571,44 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             (_, Some(0)) => a,
             (Some(c), None) => self.add_const(b, c),
             (None, Some(c)) => self.add_const(a, c),
-            _ => self.reuse(IndexOp::Add, a, b, |b, x, y| b.addi(x, y)),
+            _ => {
+                // Under wide reads, constant offsets stay outside the sum
+                // (`(x + 1) + y` is `(x + y) + 1`), so elements of one
+                // 16-byte group share their group's index.
+                let ((xa, ca, ma), (xb, cb, mb)) = (self.split_index(a), self.split_index(b));
+                if self.wide_reads && (ca != 0 || cb != 0) {
+                    let sum = self.add(xa, xb);
+                    return self.add_const(sum, ca + cb);
+                }
+                let v = self.reuse(IndexOp::Add, a, b, |b, x, y| b.addi(x, y));
+                if ca == 0 && cb == 0 {
+                    self.note_multiple(v, gcd(ma, mb));
+                }
+                v
+            }
+        }
+    }
+
+    /// Index `x` as `base + offset` (a non-negative constant offset, 0 if
+    /// none) and the constant `base` is known to be a multiple of (1 if
+    /// none).
+    pub(super) fn split_index(&self, x: KValue) -> (KValue, i64, i64) {
+        let (base, c) = match self.offsets.get(&x) {
+            Some(&(base, c)) if c >= 0 => (base, c),
+            _ => (x, 0),
+        };
+        (base, c, self.multiples.get(&base).copied().unwrap_or(1))
+    }
+
+    /// Notes that index `x` is a multiple of `m`.
+    pub(super) fn note_multiple(&mut self, x: KValue, m: i64) {
+        if m > 1 {
+            self.multiples.insert(x, m);
         }
     }
 
     /// `x + c`, folded into `base + (c0 + c)` where `x` is `base + c0`.
-    fn add_const(&mut self, x: KValue, c: i64) -> KValue {
+    pub(super) fn add_const(&mut self, x: KValue, c: i64) -> KValue {
         let (base, total) = match self.offsets.get(&x) {
             Some(&(base, c0)) if c0.checked_add(c).is_some() => (base, c0 + c),
             _ => (x, c),
@@ -567,6 +656,21 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             (Some(1), _) => b,
             (_, Some(1)) => a,
             (Some(0), _) | (_, Some(0)) => self.index(0),
+            (Some(k), None) | (None, Some(k)) if k > 0 => {
+                let x = if self.const_of(a).is_some() { b } else { a };
+                let (base, c, m) = self.split_index(x);
+                // Under wide reads, `(x + c) * k` is `x * k + c * k`.
+                if self.wide_reads && c != 0 {
+                    let kv = self.index(k);
+                    let p = self.mul(base, kv);
+                    return self.add_const(p, c * k);
+                }
+                let v = self.reuse(IndexOp::Mul, a, b, |b, x, y| b.muli(x, y));
+                if c == 0 {
+                    self.note_multiple(v, m.saturating_mul(k).min(1 << 40));
+                }
+                v
+            }
             _ => self.reuse(IndexOp::Mul, a, b, |b, x, y| b.muli(x, y)),
         }
     }
@@ -697,5 +801,14 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             (Scalar::Int(i), KType::Index) => self.index(i),
             (Scalar::Int(i), _) => self.b.const_int(i128::from(i), ty),
         }
+    }
+}
+
+/// The greatest common divisor of two positive factors.
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }

@@ -22,6 +22,7 @@
 use crate::kernel::{KOpKind, KType, KValue};
 
 use super::super::combine::combiners;
+use super::super::dequant::decodes;
 use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
 use super::super::strategy::{Combine, DispatchShape};
@@ -70,6 +71,9 @@ pub(super) fn emit_row_slices(
     let pc = e.b.binary(KOpKind::ArithMinUI, p, last);
     let coords = e.delinearize(pc, &domain);
     let rp = root_point(e, d, &coords, root)?;
+    // A fused decoding of 8- or 32-bit codes: its codes and scales read
+    // as 16-byte groups (`wide.rs`), within the row loop only.
+    e.wide_reads = s.inputs.iter().any(|&v| decodes(info, v, 32));
     let (loops, red) = e.reduction_loops(root, &s);
     let length = e.product(&red);
     let dynamic =
@@ -106,6 +110,7 @@ pub(super) fn emit_row_slices(
             })?
         }
     };
+    e.wide_reads = false;
     let totals = match combine {
         // A row per invocation: nothing to combine.
         _ if slice == 1 => accs,

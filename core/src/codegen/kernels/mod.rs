@@ -38,6 +38,7 @@ mod tile;
 mod types;
 mod values;
 mod vector;
+mod wide;
 
 pub use dispatch::emit_dispatch;
 

@@ -71,6 +71,9 @@ impl Emitter<'_, '_, '_> {
         let sizes = self.sizes(shapes.of(v));
         let idx = self.linearize(coords, &sizes);
         let elem = self.c.info.m.value_kind(v).elem();
+        if let Some(x) = self.wide_load(buf, idx, elem) {
+            return x;
+        }
         self.load_at(buf, idx, elem)
     }
 
@@ -229,6 +232,9 @@ impl Emitter<'_, '_, '_> {
             }
             AffineExpr::FloorDiv(a, b) => {
                 let (x, y) = (self.affine(op, a, point)?, self.affine(op, b, point)?);
+                if let Some(q) = self.wide_floordiv(x, y) {
+                    return Ok(q);
+                }
                 self.b.binary(crate::kernel::KOpKind::ArithFloorDivSI, x, y)
             }
             AffineExpr::CeilDiv(a, b) => {
@@ -237,6 +243,9 @@ impl Emitter<'_, '_, '_> {
             }
             AffineExpr::Mod(a, b) => {
                 let (x, y) = (self.affine(op, a, point)?, self.affine(op, b, point)?);
+                if let Some(r) = self.wide_mod(x, y) {
+                    return Ok(r);
+                }
                 // a mod b = a - floordiv(a, b) * b (non-negative for b > 0).
                 let q = self.b.binary(crate::kernel::KOpKind::ArithFloorDivSI, x, y);
                 let p = self.b.muli(q, y);
