@@ -11,19 +11,25 @@ fn tensor_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu-tests/tests/tensor")
 }
 
-/// Every file of the tensor corpus (`gpu-tests/tests/tensor/*.mlir`: all
-/// element types, every op family and strategy, dynamic shapes) passes on
-/// the CPU, and prints exactly what `kiln run` prints on the Vulkan device
-/// (lavapipe in CI): the same iree-check-module text.
-#[test]
-fn corpus_files_pass_on_the_cpu_with_the_devices_output() {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(tensor_dir())
+/// The `.mlir` files of `dir`, sorted.
+fn mlir_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
         .collect();
     files.sort();
+    files
+}
+
+/// Every file of the tensor corpus (`gpu-tests/tests/tensor/*.mlir`: all
+/// element types, every op family and strategy, dynamic shapes) passes on
+/// the CPU, and prints exactly what `kiln run` prints on the Vulkan device
+/// (lavapipe in CI): the same iree-check-module text.
+#[test]
+fn corpus_files_pass_on_the_cpu_with_the_devices_output() {
+    let files = mlir_files(&tensor_dir());
     assert!(files.len() >= 50, "the tensor corpus is missing");
     let mut failures = Vec::new();
     for f in &files {
@@ -52,13 +58,7 @@ fn corpus_files_pass_on_the_cpu_with_the_devices_output() {
 #[test]
 fn framework_programs_pass_on_every_backend() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu-tests/tests/frameworks");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .collect();
-    files.sort();
+    let files = mlir_files(&dir);
     assert!(files.len() >= 10, "the framework programs are missing");
     let mut failures = Vec::new();
     for f in &files {
