@@ -39,14 +39,16 @@ fn models_are_mlir_19() {
     }
 }
 
-/// Iterations of the MLP loop: `KILN_MLP_ITERATIONS`, else 2,000 (about
-/// 50 ms each on lavapipe in the test profile: 10,000 take about 8
-/// minutes, run with `KILN_MLP_ITERATIONS=10000`).
+/// Iterations of the MLP loop: `KILN_MLP_ITERATIONS`, else 500 (about
+/// 20 ms each on lavapipe in the test profile; run with
+/// `KILN_MLP_ITERATIONS=10000` for a long soak). The memory report's
+/// bytes in use would change at the first batch that leaked anything, so a
+/// leak shows long before the 500th batch.
 fn iterations() -> usize {
     std::env::var("KILN_MLP_ITERATIONS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(2_000)
+        .unwrap_or(500)
 }
 
 #[test]
