@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs cargo test binaries one test per process, several processes at once.
 
-    python3 ci/parallel_tests.py [--jobs N] [--log DIR] -- CARGO_TEST_ARGS...
+    python3 ci/parallel_tests.py [--jobs N] [--log DIR] [--filter RE] -- CARGO_TEST_ARGS...
 
 The GPU tests cannot run on several threads of one process: the Khronos
 validation layer Debian 12 ships keeps per-handle state in a process-wide
@@ -88,6 +88,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--log", help="folder for each failed test's output")
+    parser.add_argument("--filter", help="run only tests whose `binary test::path` matches")
     parser.add_argument("cargo_args", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     cargo_args = [a for a in args.cargo_args if a != "--"]
@@ -95,6 +96,8 @@ def main():
     jobs = []
     for name, path, folder in test_binaries(cargo_args):
         for test in list_tests(path, folder):
+            if args.filter and not re.search(args.filter, f"{name} {test}"):
+                continue
             jobs.append((name, path, folder, test))
     queue = ordered(jobs)
     total = len(queue)

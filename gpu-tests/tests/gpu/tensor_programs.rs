@@ -249,20 +249,33 @@ fn refused_without_int64(failure: &str) -> bool {
         && failure.matches(": Failure").count() <= 1
 }
 
-/// Checks the corpus files whose index is `part` modulo `parts` (the
-/// corpus is split over several tests so they run in parallel).
+/// Splits the corpus into `parts` shares of about equal size in bytes (a
+/// file's size stands for its cost: its functions and their data), the
+/// largest files first each to the lightest share, and returns share
+/// `part`. The shares are separate tests so that they run side by side.
+fn corpus_share(part: usize, parts: usize) -> Vec<PathBuf> {
+    let mut files: Vec<(u64, PathBuf)> = corpus()
+        .into_iter()
+        .map(|p| (std::fs::metadata(&p).map_or(0, |m| m.len()), p))
+        .collect();
+    files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let mut shares: Vec<(u64, Vec<PathBuf>)> = vec![(0, Vec::new()); parts];
+    for (size, path) in files {
+        let lightest = (0..parts).min_by_key(|&i| shares[i].0).unwrap();
+        shares[lightest].0 += size;
+        shares[lightest].1.push(path);
+    }
+    std::mem::take(&mut shares[part].1)
+}
+
+/// Checks one share of the corpus (see [`corpus_share`]).
 fn check_part(part: usize, parts: usize) {
     check_part_for(part, parts, false);
 }
 
 fn check_part_for(part: usize, parts: usize, minimal: bool) {
     let device = device();
-    let files: Vec<PathBuf> = corpus()
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| i % parts == part)
-        .map(|(_, p)| p)
-        .collect();
+    let files = corpus_share(part, parts);
     assert!(!files.is_empty());
     let mut failures = Vec::new();
     for f in &files {
@@ -296,30 +309,50 @@ fn corpus_matches_its_generator() {
 
 #[test]
 fn corpus_part_0() {
-    check_part(0, 4);
+    check_part(0, 6);
 }
 
 #[test]
 fn corpus_part_1() {
-    check_part(1, 4);
+    check_part(1, 6);
 }
 
 #[test]
 fn corpus_part_2() {
-    check_part(2, 4);
+    check_part(2, 6);
 }
 
 #[test]
 fn corpus_part_3() {
-    check_part(3, 4);
+    check_part(3, 6);
+}
+
+#[test]
+fn corpus_part_4() {
+    check_part(4, 6);
+}
+
+#[test]
+fn corpus_part_5() {
+    check_part(5, 6);
 }
 
 #[test]
 fn corpus_emulated_types_part_0() {
-    check_part_for(0, 2, true);
+    check_part_for(0, 4, true);
 }
 
 #[test]
 fn corpus_emulated_types_part_1() {
-    check_part_for(1, 2, true);
+    check_part_for(1, 4, true);
+}
+
+#[test]
+fn corpus_emulated_types_part_2() {
+    check_part_for(2, 4, true);
+}
+
+#[test]
+fn corpus_emulated_types_part_3() {
+    check_part_for(3, 4, true);
 }
