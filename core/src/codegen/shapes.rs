@@ -73,9 +73,26 @@ impl Shapes {
 
 /// The slice dims kept in a (possibly rank-reducing) slice of `sizes`
 /// whose result has `want` dims: for each result dim, its slice dim.
+///
+/// MLIR's rule (`ExtractSliceOp::getDroppedDims`): left to right, a slice
+/// dim of static size 1 is dropped unless the next result dim is a static
+/// 1 too; every other slice dim is kept. So `[1, 2, 1, 2]` sliced to
+/// `1x2x2` keeps dims 0, 1 and 3. Where that rule does not give the
+/// result's rank (a type MLIR's verifier would refuse), the unit dims are
+/// dropped from the left while enough dims remain.
 pub fn kept_slice_dims(sizes: &[Mixed], want: &[Dim]) -> Vec<usize> {
     if sizes.len() == want.len() {
         return (0..sizes.len()).collect();
+    }
+    let mut mlir = Vec::with_capacity(want.len());
+    for (i, s) in sizes.iter().enumerate() {
+        let unit = *s == Mixed::Static(1);
+        if !unit || want.get(mlir.len()) == Some(&Dim::Static(1)) {
+            mlir.push(i);
+        }
+    }
+    if mlir.len() == want.len() {
+        return mlir;
     }
     let mut out = Vec::with_capacity(want.len());
     let mut j = 0;

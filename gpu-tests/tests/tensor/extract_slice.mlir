@@ -160,3 +160,18 @@ func.func @slice_of_dynamic_tensor_i64_bf16_i1() {
       [false, true, false, true, true, true, false]]> : tensor<2x7xi1>) : tensor<2x7xi1>
   return
 }
+
+func.func @slice_rank_reducing_keeps_a_leading_unit_dim() {
+  %in1 = util.unfoldable_constant dense<[[[[0.7816545, -0.21265496, 0.37228614, 0.40890294],
+      [-0.7764864, 0.13557999, -0.42199185, -0.47923413],
+      [-0.34290138, -0.93601847, -0.92256635, 0.8319885]],
+      [[-0.26706067, -0.09571564, -0.31241456, 0.7858666],
+      [-0.2702315, -0.4873328, -0.07287853, 0.2648431],
+      [0.58893245, -0.57530564, -0.6284308, -0.857774]]]]> : tensor<1x2x3x4xf32>
+  %sl1 = tensor.extract_slice %in1[0, 0, 1, 0] [1, 2, 1, 4] [1, 1, 1, 1] : tensor<1x2x3x4xf32> to tensor<1x2x4xf32>
+  check.expect_eq_const(%sl1, dense<[[[-0.7764864, 0.13557999, -0.42199185, -0.47923413],
+      [-0.2702315, -0.4873328, -0.07287853, 0.2648431]]]> : tensor<1x2x4xf32>) : tensor<1x2x4xf32>
+  %sl2 = tensor.extract_slice %in1[0, 1, 2, 1] [1, 1, 1, 3] [1, 1, 1, 1] : tensor<1x2x3x4xf32> to tensor<1x3xf32>
+  check.expect_eq_const(%sl2, dense<[[-0.57530564, -0.6284308, -0.857774]]> : tensor<1x3xf32>) : tensor<1x3xf32>
+  return
+}

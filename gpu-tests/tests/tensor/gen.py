@@ -5427,6 +5427,17 @@ def _(F):
     B = f.const(b, 'i1')
     f.expect_eq_const(slice_(f, B, (1, 0), (2, 7), (1, 1), (2, 7)), b[1:3])
 
+    # MLIR drops a unit slice dim only where the result's next dim is not
+    # a static 1: [1, 2, 1, 2] to 1x2x2 keeps dims 0, 1 and 3 (kiln dropped
+    # dim 0 and refused the program on every backend).
+    f = F.fn('slice_rank_reducing_keeps_a_leading_unit_dim')
+    x = f.rng.floats((1, 2, 3, 4), 'f32')
+    X = f.const(x, 'f32')
+    f.expect_eq_const(slice_(f, X, (0, 0, 1, 0), (1, 2, 1, 4), (1, 1, 1, 1), (1, 2, 4)),
+                      x[0:1, :, 1, :])
+    f.expect_eq_const(slice_(f, X, (0, 1, 2, 1), (1, 1, 1, 3), (1, 1, 1, 1), (1, 3)),
+                      x[0:1, 1, 2, 1:4])
+
 
 @testfile('insert_slice.mlir', '''
 tensor.insert_slice: into zeros, strided, a 1-D row into a 2-D tensor
@@ -5450,6 +5461,16 @@ def _(F):
     ref2 = np.zeros((5, 7), np.float32)
     ref2[0:4:3, 0:7:3] = s
     f.expect_eq_const(insert(f, S, D, (0, 0), (2, 3), (3, 3)), ref2)
+
+    # The rank-expanding insert keeps the source's leading unit dim, as
+    # MLIR does: a 1x2x4 source fills [1, 2, 1, 4] at [0, 0, 2, 0].
+    f = F.fn('insert_rank_expanding_keeps_a_leading_unit_dim')
+    src = f.rng.floats((1, 2, 4), 'f32')
+    Sr = f.const(src, 'f32')
+    Dz = f.full(0.0, (1, 2, 3, 4), 'f32')
+    ref = np.zeros((1, 2, 3, 4), np.float32)
+    ref[:, :, 2, :] = src
+    f.expect_eq_const(insert(f, Sr, Dz, (0, 0, 2, 0), (1, 2, 1, 4), (1, 1, 1, 1)), ref)
 
     f = F.fn('insert_row_rank_expanding_i32')
     row = f.rng.ints((4,), -99, 99).astype(np.int32)

@@ -24,6 +24,22 @@ func.func @insert_static_and_strided_f32() {
   return
 }
 
+func.func @insert_rank_expanding_keeps_a_leading_unit_dim() {
+  %in1 = util.unfoldable_constant dense<[[[-0.27384403, 0.11589641, -0.4797648, -0.13250166],
+      [0.5376316, 0.12686874, 0.82155144, -0.17333888]]]> : tensor<1x2x4xf32>
+  %cst1 = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<1x2x3x4xf32>
+  %f1 = linalg.fill ins(%cst1 : f32) outs(%e1 : tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %ins1 = tensor.insert_slice %in1 into %f1[0, 0, 2, 0] [1, 2, 1, 4] [1, 1, 1, 1] : tensor<1x2x4xf32> into tensor<1x2x3x4xf32>
+  check.expect_eq_const(%ins1, dense<[[[[0.0, 0.0, 0.0, 0.0],
+      [0.0, 0.0, 0.0, 0.0],
+      [-0.27384403, 0.11589641, -0.4797648, -0.13250166]],
+      [[0.0, 0.0, 0.0, 0.0],
+      [0.0, 0.0, 0.0, 0.0],
+      [0.5376316, 0.12686874, 0.82155144, -0.17333888]]]]> : tensor<1x2x3x4xf32>) : tensor<1x2x3x4xf32>
+  return
+}
+
 func.func @insert_row_rank_expanding_i32() {
   %in1 = util.unfoldable_constant dense<[55, 48, -55, -16]> : tensor<4xi32>
   %in2 = util.unfoldable_constant dense<[[-29, -3, -87, 2],
