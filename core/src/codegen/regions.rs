@@ -538,8 +538,7 @@ impl Former<'_, '_> {
                     attach_to = reader
                         .filter(|&c| self.is_epilogue(seen, c))
                         .filter(|&c| {
-                            !is_softmax(info, op)
-                                || (seen == r && self.is_softmax_epilogue(r, c))
+                            !is_softmax(info, op) || (seen == r && self.is_softmax_epilogue(r, c))
                         })
                         .and_then(|c| self.owner_of(c))
                         // The owner maps the root's point through its own
