@@ -27,7 +27,8 @@
 //!   at each of its reads so the weights stay in their stored bytes;
 //! * a root (reduction loops — reductions, contractions, convolutions,
 //!   pooling — or softmax) is a dispatch, unless its one consumer is an
-//!   elementwise op reading it through a permutation: then it becomes that
+//!   elementwise op reading it through a permutation (a reduction's
+//!   directly or through `tensor.cast`s): then it becomes that
 //!   consumer's prologue (the consumer is the root's epilogue), at most one
 //!   root per dispatch; a softmax's epilogue must moreover be a dispatch
 //!   of its own reading it and writing through identity maps (the softmax
@@ -530,10 +531,15 @@ impl Former<'_, '_> {
                     }
                 }
                 _ => {
-                    // A root: the prologue of its one elementwise consumer?
+                    // A root: the prologue of its one elementwise consumer
+                    // (seen through `tensor.cast`s, which change only what
+                    // is known statically of the shape)?
+                    let (seen, reader) = self.through_casts(r, reader);
                     attach_to = reader
-                        .filter(|&c| self.is_epilogue(r, c))
-                        .filter(|&c| !is_softmax(info, op) || self.is_softmax_epilogue(r, c))
+                        .filter(|&c| self.is_epilogue(seen, c))
+                        .filter(|&c| {
+                            !is_softmax(info, op) || (seen == r && self.is_softmax_epilogue(r, c))
+                        })
                         .and_then(|c| self.owner_of(c))
                         // The owner maps the root's point through its own
                         // loops: a concat's dispatch has none (the root is
@@ -698,6 +704,32 @@ impl Former<'_, '_> {
             });
         }
         out
+    }
+
+    /// The value a reader of `r` reads it as, and that value's reader,
+    /// seen through `tensor.cast`s computed inside their one reader (a
+    /// cast changes only the static shape info, not the data or its
+    /// coordinates: the kernels follow it, `kernels/point.rs`): `r` and
+    /// `reader` where `reader` is not such a cast. A captured graph
+    /// (runtime `ops::capture`) joins op programs of different shape
+    /// classes with casts; its roots join their epilogues through them as
+    /// in the same program written without casts.
+    fn through_casts(&self, mut r: TValue, mut reader: Option<TOp>) -> (TValue, Option<TOp>) {
+        let m = self.info.m;
+        while let Some(c) = reader {
+            let d = m.op(c);
+            let &[cast] = d.results.as_slice() else {
+                break;
+            };
+            if d.kind != OpKind::Tensor(TensorOp::Cast)
+                || self.fates.get(&cast) != Some(&ValueFate::Inlined)
+            {
+                break;
+            }
+            r = cast;
+            reader = self.single_once_reader(cast);
+        }
+        (r, reader)
     }
 
     /// Whether root result `r` can be the prologue of consumer `c`: `c` is

@@ -8,6 +8,7 @@ mod binary_mutation;
 mod block_layout;
 mod codegen_archive;
 mod codegen_arg_reductions;
+mod codegen_cast_fusion;
 mod codegen_coop_matrix;
 mod codegen_dequant;
 mod codegen_dynamic_sizes;

@@ -1,7 +1,8 @@
 //! `ops::capture` records op calls as one compiled program and
 //! `Graph::run` replays it: the same results as the eager calls, for new
 //! inputs and batch sizes, weights read at replay time, fewer dispatches
-//! than ops (fused), and refusals of what a graph cannot hold.
+//! than ops (fused: a captured MLP runs in the dispatches of the same MLP
+//! written as one program), and refusals of what a graph cannot hold.
 
 use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::ops;
@@ -132,7 +133,119 @@ fn a_captured_block_replays_like_its_eager_calls() {
     let bad = Tensor::from_slice(&device, &values(D, 1), &[D]).unwrap();
     assert!(graph.run(&s, &[&bad]).is_err());
     assert!(graph.run(&s, &[]).is_err());
+    // On the same device (some op programs compiled already): an MLP.
+    a_captured_mlp_runs_in_the_dispatches_of_the_compiled_mlp(&device, &s);
     assert_no_validation_messages(device.context());
+}
+
+/// `softmax(relu(x W1 + b1) W2 + b2)` of `[?, D]` inputs, `H` hidden,
+/// `O` classes, as one tensor program.
+fn mlp_program() -> String {
+    format!(
+        r#"
+func.func @mlp(%x: tensor<?x{D}xf32>, %w1: tensor<{D}x{H}xf32>, %b1: tensor<{H}xf32>,
+               %w2: tensor<{H}x{O}xf32>, %b2: tensor<{O}xf32>) -> tensor<?x{O}xf32> {{
+  %z = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x{D}xf32>
+  %e1 = tensor.empty(%n) : tensor<?x{H}xf32>
+  %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<?x{H}xf32>) -> tensor<?x{H}xf32>
+  %m1 = linalg.matmul ins(%x, %w1 : tensor<?x{D}xf32>, tensor<{D}x{H}xf32>) outs(%f1 : tensor<?x{H}xf32>) -> tensor<?x{H}xf32>
+  %h = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%m1, %b1 : tensor<?x{H}xf32>, tensor<{H}xf32>) outs(%e1 : tensor<?x{H}xf32>) {{
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    %r = arith.maximumf %s, %z : f32
+    linalg.yield %r : f32
+  }} -> tensor<?x{H}xf32>
+  %e2 = tensor.empty(%n) : tensor<?x{O}xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<?x{O}xf32>) -> tensor<?x{O}xf32>
+  %m2 = linalg.matmul ins(%h, %w2 : tensor<?x{H}xf32>, tensor<{H}x{O}xf32>) outs(%f2 : tensor<?x{O}xf32>) -> tensor<?x{O}xf32>
+  %l = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%m2, %b2 : tensor<?x{O}xf32>, tensor<{O}xf32>) outs(%e2 : tensor<?x{O}xf32>) {{
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  }} -> tensor<?x{O}xf32>
+  %e3 = tensor.empty(%n) : tensor<?x{O}xf32>
+  %y = linalg.softmax dimension(1) ins(%l : tensor<?x{O}xf32>) outs(%e3 : tensor<?x{O}xf32>) -> tensor<?x{O}xf32>
+  return %y : tensor<?x{O}xf32>
+}}
+"#
+    )
+}
+
+const O: usize = 10;
+
+/// The MLP in f64 on the host, for `rows` rows of `x`.
+fn mlp_reference(x: &[f32], rows: usize, w: [&[f32]; 4]) -> Vec<f32> {
+    let [w1, b1, w2, b2] = w;
+    let mut out = Vec::with_capacity(rows * O);
+    for r in 0..rows {
+        let h: Vec<f64> = (0..H)
+            .map(|j| {
+                let s: f64 = (0..D)
+                    .map(|k| f64::from(x[r * D + k]) * f64::from(w1[k * H + j]))
+                    .sum();
+                (s + f64::from(b1[j])).max(0.0)
+            })
+            .collect();
+        let l: Vec<f64> = (0..O)
+            .map(|j| {
+                (0..H).map(|k| h[k] * f64::from(w2[k * O + j])).sum::<f64>() + f64::from(b2[j])
+            })
+            .collect();
+        let m = l.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = l.iter().map(|v| (v - m).exp()).collect();
+        let sum: f64 = e.iter().sum();
+        out.extend(e.iter().map(|v| (v / sum) as f32));
+    }
+    out
+}
+
+/// The MLP's 6 op calls, captured: their graph compiles to the dispatches
+/// of the MLP written as one program (3: each matmul with its bias and
+/// activation, the softmax; 5 while the `tensor.cast`s joining the op
+/// programs' shape classes kept each matmul from its bias add), and the
+/// replay, the compiled program and a host reference agree.
+fn a_captured_mlp_runs_in_the_dispatches_of_the_compiled_mlp(device: &Device, s: &Stream) {
+    let (w1v, b1v) = (values(D * H, 31), values(H, 32));
+    let (w2v, b2v) = (values(H * O, 33), values(O, 34));
+    let t = |v: &[f32], shape: &[usize]| Tensor::from_slice(device, v, shape).unwrap();
+    let (w1, b1, w2, b2) = (
+        t(&w1v, &[D, H]),
+        t(&b1v, &[H]),
+        t(&w2v, &[H, O]),
+        t(&b2v, &[O]),
+    );
+    let eager = |s: &Stream, x: &Tensor| -> Result<Vec<Tensor>, Error> {
+        let h = ops::relu(s, &ops::add(s, &ops::matmul(s, x, &w1)?, &b1)?)?;
+        let y = ops::add(s, &ops::matmul(s, &h, &w2)?, &b2)?;
+        Ok(vec![ops::softmax(s, &y, 1)?])
+    };
+    let x0 = t(&values(4 * D, 35), &[4, D]);
+    let (_, graph) = ops::capture(s, &[&x0], |s, x| eager(s, x[0])).unwrap();
+    let module = kiln_runtime::load_tensor_program(&mlp_program()).unwrap();
+    let program = device.compile(&module).unwrap();
+    let compiled: usize = program
+        .compiled()
+        .functions
+        .iter()
+        .map(|f| f.dispatches.len())
+        .sum();
+    assert_eq!(compiled, 3);
+    assert_eq!(graph.dispatches(), compiled, "{}", graph.text());
+    let rows = 7;
+    let xv = values(rows * D, 36);
+    let x = t(&xv, &[rows, D]);
+    let want = mlp_reference(&xv, rows, [&w1v, &b1v, &w2v, &b2v]);
+    let replayed = graph.run(s, &[&x]).unwrap()[0].to_vec::<f32>().unwrap();
+    let args = [x, w1.clone(), b1.clone(), w2.clone(), b2.clone()];
+    let whole = program.enqueue(s, "mlp", &args).unwrap()[0]
+        .to_vec::<f32>()
+        .unwrap();
+    assert!(close(&replayed, &want), "{replayed:?}\n{want:?}");
+    assert!(close(&whole, &want), "{whole:?}\n{want:?}");
 }
 
 #[test]

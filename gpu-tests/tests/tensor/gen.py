@@ -6333,8 +6333,9 @@ def _(F):
 @testfile('matmul_epilogue.mlir', '''
 Matmuls with the elementwise epilogues a compiler fuses into them: relu, a
 bias added through a broadcasting map then GELU (tanh and erf forms), relu
-on dynamic shapes, and an int8 matmul requantized to i8 (scale, shift,
-clamp).''')
+on dynamic shapes, a bias and relu read through tensor.casts (static to
+dynamic and back, as a captured graph joins op programs), and an int8
+matmul requantized to i8 (scale, shift, clamp).''')
 def _(F):
     def bias_add(f, M, bias_v, body_extra, yield_name):
         out = f.empty(M.shape, 'f32', M.dyn, f.sizes_of(M) if M.dyn else None)
@@ -6408,6 +6409,20 @@ def _(F):
   %y = arith.maximumf %x, %z : f32
   linalg.yield %y : f32''')
     f.expect_eq_const(r, np.maximum(contract('ik,kj->ij', 'f32', a, b), 0))
+
+    f = F.fn('matmul_cast_bias_relu_6x20x12')
+    a = f.rng.dyadic((6, 20), 'f32', -32, 32, 8)
+    b = f.rng.dyadic((20, 12), 'f32', -32, 32, 8)
+    bias = f.rng.dyadic((12,), 'f32', -32, 32, 8)
+    A, B, Bi = f.const(a, 'f32'), f.const(b, 'f32'), f.const(bias, 'f32')
+    M = mm(f, 'linalg.matmul', A, B, f.full(0.0, (6, 12), 'f32'))
+    # Static to dynamic, then partially static: the bias add reads the
+    # matmul through two casts.
+    C = f.cast(f.cast(M, (0, 1)), (0,))
+    r = bias_add(f, C, f.cast(Bi, (0,)), '''  %z = arith.constant 0.0 : f32
+  %y = arith.maximumf %x, %z : f32''', '%y')
+    f.expect_eq_const(f.cast(r, ()),
+                      np.maximum(contract('ik,kj->ij', 'f32', a, b) + f64(bias)[None, :], 0))
 
     f = F.fn('matmul_i8_requantize_9x32x6')
     a = store('i8', f.rng.ints((9, 32), -128, 127))
