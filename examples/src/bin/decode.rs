@@ -7,13 +7,16 @@
 //! `examples/decode/expected_tokens.txt`).
 //!
 //! ```text
-//! cargo run --release -p kiln-examples --bin decode              # the check
+//! cargo run --release -p kiln-examples --bin decode [f16|q4_0]    # the check (both formats, or one)
 //! cargo run --release -p kiln-examples --bin decode -- --bench   # tokens/s beside their limits
 //! cargo run --release -p kiln-examples --bin decode -- --mlir q4_0   # the program's text
+//! ... --dynamic       # decode steps through the dynamic-row forms, not the matvec ones
+//! ... --decode-only   # the prompt too through the one-row matvec forms, a token at a time
 //! ```
 
 use kiln_examples::decode::model::Model;
-use kiln_examples::decode::{expected_tokens, program, Config, Format, Weights, EXPECTED_TOKENS};
+use kiln_examples::decode::program::{self, Forms};
+use kiln_examples::decode::{expected_tokens, Config, Format, Weights, EXPECTED_TOKENS};
 use kiln_runtime::bench::limits::{Access, HandWritten};
 use kiln_runtime::{Device, DeviceOptions};
 
@@ -30,29 +33,58 @@ fn format_named(name: &str) -> anyhow::Result<Format> {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `--dynamic`: decode steps through the dynamic forms, not matvecs;
+    // `--decode-only`: the prompt too through the matvec forms, a token at
+    // a time.
+    let mut forms = Forms::MatvecDecode;
+    for (flag, f) in [
+        ("--dynamic", Forms::Dynamic),
+        ("--decode-only", Forms::DecodeOnly),
+    ] {
+        if let Some(k) = args.iter().position(|a| a == flag) {
+            args.remove(k);
+            forms = f;
+        }
+    }
     match args.first().map(String::as_str) {
         Some("--mlir") => {
             let f = format_named(args.get(1).map_or("f16", String::as_str))?;
-            print!("{}", program::text(&Config::TINY, f));
+            print!("{}", program::text(&Config::TINY, f, forms));
             Ok(())
         }
-        Some("--bench") => bench(),
-        None => check(),
-        Some(a) => anyhow::bail!("unknown argument {a:?} (--bench, --mlir FORMAT)"),
+        Some("--bench") => bench(forms),
+        Some("--explain") => {
+            let f = format_named(args.get(1).map_or("f16", String::as_str))?;
+            let device = Device::new(&DeviceOptions::default())?;
+            let module =
+                kiln_runtime::load_tensor_program(&program::text(&Config::TINY, f, forms))?;
+            for func in &device.compile_program(&module)?.functions {
+                println!("{}", kiln_core::codegen::program::explain(func));
+            }
+            Ok(())
+        }
+        None => check(None, forms),
+        Some(f) if !f.starts_with('-') => check(Some(format_named(f)?), forms),
+        Some(a) => anyhow::bail!("unknown argument {a:?} (--bench, --mlir FORMAT, --explain FORMAT, --dynamic, --decode-only)"),
     }
 }
 
-/// Each format's greedy tokens against the reference's.
-fn check() -> anyhow::Result<()> {
+/// Each format's (or `only`'s) greedy tokens against the reference's.
+fn check(only: Option<Format>, forms: Forms) -> anyhow::Result<()> {
     let device = Device::new(&DeviceOptions::default())?;
     println!("device: {}", device.info().name);
     let weights = Weights::random(Config::TINY, SEED);
     let stream = device.stream();
     for (name, prompt, want) in expected_tokens(EXPECTED_TOKENS)? {
         let format = format_named(&name)?;
+        if only.is_some_and(|f| f != format) {
+            continue;
+        }
         anyhow::ensure!(want.len() == TOKENS, "{name}: {} expected tokens, not {TOKENS}", want.len());
-        let model = Model::new(&device, &weights, format)?;
+        let start = std::time::Instant::now();
+        let model = Model::new(&device, &weights, format, forms)?;
+        let compiled = start.elapsed();
         let (got, t) = model.generate(&stream, &prompt, want.len())?;
         println!("{name}: {got:?}");
         if let Some(k) = (0..want.len()).find(|&k| got.get(k) != want.get(k)) {
@@ -63,8 +95,9 @@ fn check() -> anyhow::Result<()> {
             );
         }
         println!(
-            "{name}: {} tokens match the numpy reference token for token (prefill of {} tokens {:.1} ms, {:.1} decode tokens/s)",
+            "{name}: {} tokens match the numpy reference token for token (compiled and uploaded in {:.1} ms, prefill of {} tokens {:.1} ms, {:.1} decode tokens/s)",
             want.len(),
+            compiled.as_secs_f64() * 1e3,
             prompt.len(),
             t.prefill.as_secs_f64() * 1e3,
             t.decode_steps as f64 / t.decode.as_secs_f64()
@@ -77,7 +110,7 @@ fn check() -> anyhow::Result<()> {
 /// 67 M projection weights) beside their limits: decode, the weights'
 /// stored bytes per token ÷ the device's measured read bandwidth; prefill,
 /// the projections' FLOPs per token ÷ its measured FMA rate.
-fn bench() -> anyhow::Result<()> {
+fn bench(forms: Forms) -> anyhow::Result<()> {
     let device = Device::new(&DeviceOptions::default())?;
     println!("device: {}", device.info().name);
     let config = Config {
@@ -111,9 +144,12 @@ fn bench() -> anyhow::Result<()> {
     let stream = device.stream();
     let prompt: Vec<i64> = (0..64).map(|k| (k * 37 % config.vocab) as i64).collect();
     let decode = 16;
-    println!("{config:?}, prompt {} tokens, {decode} decoded", prompt.len());
+    println!(
+        "{config:?}, prompt {} tokens, {decode} decoded, {forms:?} forms",
+        prompt.len()
+    );
     for format in [Format::F16, Format::Q4_0] {
-        let model = Model::new(&device, &weights, format)?;
+        let model = Model::new(&device, &weights, format, forms)?;
         model.generate(&stream, &prompt[..4], 2)?; // first use: pipelines
         let (_, t) = model.generate(&stream, &prompt, decode)?;
         let bytes = model.weight_bytes_per_token() as f64;

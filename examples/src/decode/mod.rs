@@ -5,24 +5,24 @@
 //! greedy decoding one token per step.
 //!
 //! How it is built, and why this way: the model is a handful of tensor
-//! programs (MLIR text that [`program::text`] writes for a [`Config`] and
-//! a [`Format`]: one layer's norm + projections + RoPE, one layer's
-//! attention + MLP, the output head, each in a prefill form whose row count
-//! is dynamic and a decode form of one row) compiled once by
-//! `Device::compile` and run on device tensors with `Program::enqueue`.
-//! The KV cache is two preallocated device tensors per layer; each step
-//! copies its new keys and values into a row range of them
-//! (`Stream::copy` into a `narrow` view) and the attention reads the
+//! programs (MLIR text that [`program::text`] writes for a [`Config`], a
+//! [`Format`] and the [`program::Forms`] wanted: one layer's norm +
+//! projections + RoPE, one layer's attention + MLP, the output head; the
+//! layer's functions in a form whose row count is dynamic, for a prompt,
+//! and a one-row form whose projections are matvecs, for a decode step)
+//! compiled once by `Device::compile` and run on device tensors with
+//! `Program::enqueue`. The KV cache is two preallocated device tensors per
+//! layer; each pass copies its new keys and values into a row range of
+//! them (`Stream::copy` into a `narrow` view) and the attention reads the
 //! filled prefix as a tensor whose length is dynamic, so one compiled
 //! program serves every position. Token embedding and the greedy choice
-//! are kiln-runtime's eager `ops::embedding` and `ops::argmax`. Nothing
+//! are kiln-runtime's eager `ops::embedding` and `ops::argmax`; nothing
 //! but the chosen token id comes back to the host per step. A framework
-//! author would copy this rather than the eager ops alone because the
-//! 4-bit weights must stay packed: kiln fuses a dequantizing
-//! `linalg.generic` into the matvec or matmul that reads it
-//! (`core/src/codegen/dequant.rs`), which only a compiled program shows
-//! it; and one program per layer half enqueues a few dispatches instead
-//! of one per op.
+//! author would copy this rather than the eager ops alone: the 4-bit
+//! weights stay packed only in a compiled program, where kiln fuses the
+//! dequantizing `linalg.generic` into the matvec or matmul that reads it
+//! (`core/src/codegen/dequant.rs`), and one program per half layer
+//! enqueues its dispatches in one call instead of one per op.
 //!
 //! The weights are seeded ([`Weights::random`], `crate::Rng`), so that
 //! `reference.py` in `examples/decode/` rebuilds them bit for bit and runs

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use kiln_runtime::half::f16;
 use kiln_runtime::{ops, DType, Device, Program, Stream, Tensor};
 
+use super::program::Forms;
 use super::{quantize_q4_0, Config, Format, Weights, ROPE_THETA};
 
 /// One layer's device tensors: weights (one tensor per f16 weight, codes
@@ -29,6 +30,7 @@ struct DeviceLayer {
 pub struct Model {
     config: Config,
     format: Format,
+    forms: Forms,
     program: Program,
     embedding: Tensor,
     layers: Vec<DeviceLayer>,
@@ -74,12 +76,17 @@ fn upload_weight(
 }
 
 impl Model {
-    /// Compiles the programs for `weights.config` and `format` on
-    /// `device` and uploads the weights, stored as `format`.
-    pub fn new(device: &Device, weights: &Weights, format: Format) -> anyhow::Result<Model> {
+    /// Compiles the programs for `weights.config`, `format` and `forms`
+    /// on `device` and uploads the weights, stored as `format`.
+    pub fn new(
+        device: &Device,
+        weights: &Weights,
+        format: Format,
+        forms: Forms,
+    ) -> anyhow::Result<Model> {
         let c = weights.config;
         c.check()?;
-        let module = kiln_runtime::load_tensor_program(&super::program::text(&c, format))?;
+        let module = kiln_runtime::load_tensor_program(&super::program::text(&c, format, forms))?;
         let program = device.compile(&module)?;
         let (d, hd, f) = (c.dim, c.head_dim(), c.hidden);
         let (nq, nkv) = (c.heads * hd, c.kv_heads * hd);
@@ -112,6 +119,7 @@ impl Model {
         Ok(Model {
             config: c,
             format,
+            forms,
             program,
             embedding: Tensor::from_slice(device, &weights.embedding, &[c.vocab, d])?,
             layers,
@@ -146,22 +154,30 @@ impl Model {
     /// `pos..pos + rows`, the keys and values written into the caches.
     fn layers(&self, stream: &Stream, mut x: Tensor, pos: usize) -> anyhow::Result<Tensor> {
         let rows = x.shape()[0];
-        let mode = if rows == 1 && pos > 0 { "decode" } else { "prefill" };
-        anyhow::ensure!(
-            mode == "decode" || pos == 0,
-            "a prompt is prefilled at the sequence's start (position {pos})"
-        );
+        let matvec = match self.forms {
+            Forms::Dynamic => false,
+            Forms::MatvecDecode => rows == 1,
+            Forms::DecodeOnly => {
+                anyhow::ensure!(rows == 1, "DecodeOnly forms take one row a pass");
+                true
+            }
+        };
+        let (qkv, attn) = if matvec {
+            ("qkv_decode", "attn_decode")
+        } else {
+            ("qkv", "attn")
+        };
         let cos = self.cos.narrow(0, pos, rows)?;
         let sin = self.sin.narrow(0, pos, rows)?;
         for l in &self.layers {
             let mut args = vec![x.clone(), l.attn_norm.clone()];
             args.extend(l.wq.iter().chain(&l.wk).chain(&l.wv).cloned());
             args.extend([cos.clone(), sin.clone()]);
-            let qkv = self
+            let out = self
                 .program
-                .enqueue(stream, &format!("qkv_{mode}"), &args)?;
-            let [q, k, v] = <[Tensor; 3]>::try_from(qkv)
-                .map_err(|r| anyhow::anyhow!("@qkv_{mode} returned {} results", r.len()))?;
+                .enqueue(stream, qkv, &args)?;
+            let [q, k, v] = <[Tensor; 3]>::try_from(out)
+                .map_err(|r| anyhow::anyhow!("@{qkv} returned {} results", r.len()))?;
             stream.copy(&k, &l.k_cache.narrow(0, pos, rows)?)?;
             stream.copy(&v, &l.v_cache.narrow(0, pos, rows)?)?;
             let keys = l.k_cache.narrow(0, 0, pos + rows)?;
@@ -172,7 +188,7 @@ impl Model {
             args.extend(l.w_gate.iter().chain(&l.w_up).chain(&l.w_down).cloned());
             x = self
                 .program
-                .enqueue(stream, &format!("attn_{mode}"), &args)?
+                .enqueue(stream, attn, &args)?
                 .remove(0);
         }
         Ok(x)
@@ -208,7 +224,16 @@ impl Model {
         let start = Instant::now();
         let ids = Tensor::from_slice(&device, prompt, &[prompt.len()])?;
         let x = ops::embedding(stream, &self.embedding, &ids)?;
-        let x = self.layers(stream, x, 0)?;
+        let x = if self.forms == Forms::DecodeOnly {
+            // One token a pass.
+            let mut last = None;
+            for p in 0..prompt.len() {
+                last = Some(self.layers(stream, x.narrow(0, p, 1)?, p)?);
+            }
+            last.ok_or_else(|| anyhow::anyhow!("an empty prompt"))?
+        } else {
+            self.layers(stream, x, 0)?
+        };
         let mut token = self.next_token(stream, &x)?;
         let mut out = vec![token.to_vec::<i64>()?[0]];
         let prefill = start.elapsed();

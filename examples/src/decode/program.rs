@@ -1,24 +1,27 @@
 //! The decoder's tensor programs as MLIR text (MLIR 19 syntax), written
-//! for a [`Config`] and a weight [`Format`]:
+//! for a [`Config`], a weight [`Format`] and the [`Forms`] wanted:
 //!
-//! - `@qkv_prefill` / `@qkv_decode`: RMSNorm, the q/k/v projections and
-//!   RoPE of one layer: `x [R, dim]`, the gain, the three weights, the
+//! - `@qkv`: RMSNorm, the q/k/v projections and RoPE of one layer over
+//!   `R` rows (dynamic): `x [R, dim]`, the gain, the three weights, the
 //!   rows' `cos`/`sin [R, head_dim/2]` → `q [R, heads, hd]`,
 //!   `k, v [R, kv_heads, hd]`.
-//! - `@attn_prefill` / `@attn_decode`: the rest of the layer: `x`, `q`, the
-//!   keys and values `[T, kv_heads, hd]` (T dynamic: the cache's filled
-//!   prefix), the output projection, the MLP's gain and weights → the
-//!   layer's output `[R, dim]`. The prefill form is causal (query `i`
-//!   attends keys `0..=i`, the prompt being the sequence's start); the
-//!   decode form's one query attends every key.
+//! - `@attn`: the rest of the layer: `x`, `q`, the keys and values
+//!   `[T, kv_heads, hd]` (T dynamic: the cache's filled prefix, the `R`
+//!   rows last), the output projection, the MLP's gain and weights → the
+//!   layer's output `[R, dim]`. Causal: query `i` (position `T - R + i`)
+//!   attends keys `0..=T - R + i`; so one form serves a prompt's prefill
+//!   (`T = R`), a decode step (`R = 1`) and a prompt in chunks.
+//! - `@qkv_decode` / `@attn_decode` ([`Forms::MatvecDecode`],
+//!   [`Forms::DecodeOnly`]): the same for
+//!   one row, whose projections are `linalg.matvec`s (kiln's matvec
+//!   kernel, which reads the weights' stored bytes once) where the dynamic
+//!   forms' are `linalg.matmul_transpose_b`s.
 //! - `@head`: the final RMSNorm and the output projection of one row →
 //!   logits `[1, vocab]`.
 //!
-//! R is `?` in the prefill forms and 1 in the decode ones, whose
-//! projections are `linalg.matvec`s (kiln's matvec kernel), the prefill's
-//! `linalg.matmul_transpose_b`s. A weight is one f16 tensor `[n, k]`, or
-//! (Q4_0) its codes `[n, k/2] i8` and scales `[n, k/32] f16` dequantized by
-//! a `linalg.generic` that kiln fuses into the contraction's loads.
+//! A weight is one f16 tensor `[n, k]`, or (Q4_0) its codes `[n, k/2] i8`
+//! and scales `[n, k/32] f16` dequantized by a `linalg.generic` that kiln
+//! fuses into the contraction's loads.
 
 use std::fmt::Write;
 
@@ -338,12 +341,26 @@ impl WeightArg {
     }
 }
 
-/// The program's text for `config` and `format`.
-pub fn text(config: &Config, format: Format) -> String {
+/// Which functions a program has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forms {
+    /// `@qkv`, `@attn` and `@head`: every step through the dynamic forms
+    /// (half the kernels to compile).
+    Dynamic,
+    /// Those and `@qkv_decode`, `@attn_decode`: decode steps through
+    /// matvecs.
+    MatvecDecode,
+    /// `@qkv_decode`, `@attn_decode` and `@head` alone: a prompt is fed one
+    /// token at a time (a third of the kernels to compile: what CI runs).
+    DecodeOnly,
+}
+
+/// The program's text for `config`, `format` and `forms`.
+pub fn text(config: &Config, format: Format, forms: Forms) -> String {
     let mut out = String::new();
     writeln!(
         out,
-        "// A Llama-style decoder layer, prefill and decode forms, {} weights\n\
+        "// A Llama-style decoder, {} weights, {forms:?} forms\n\
          // (written by kiln-examples' decode/program.rs for {config:?}).\n",
         format.name()
     )
@@ -366,7 +383,12 @@ pub fn text(config: &Config, format: Format) -> String {
     ] {
         writeln!(out, "{m}").unwrap();
     }
-    for (suffix, one_row) in [("prefill", false), ("decode", true)] {
+    let kinds: &[(&str, bool)] = match forms {
+        Forms::Dynamic => &[("", false)],
+        Forms::MatvecDecode => &[("", false), ("_decode", true)],
+        Forms::DecodeOnly => &[("_decode", true)],
+    };
+    for &(suffix, one_row) in kinds {
         out.push('\n');
         out.push_str(&qkv(config, format, suffix, one_row));
         out.push('\n');
@@ -414,7 +436,7 @@ fn qkv(c: &Config, format: Format, suffix: &str, one_row: bool) -> String {
     let tq = ty(&[rows_ty, Dim::S(c.heads), Dim::S(hd)], "f32");
     let tkv = ty(&[rows_ty, Dim::S(c.kv_heads), Dim::S(hd)], "f32");
     let mut s = format!(
-        "func.func @qkv_{suffix}(%x: {tx}, %g: tensor<{d}xf32>, {}, {}, {}, %cos: {tcs}, %sin: {tcs}) -> ({tq}, {tkv}, {tkv}) {{\n{PRELUDE}",
+        "func.func @qkv{suffix}(%x: {tx}, %g: tensor<{d}xf32>, {}, {}, {}, %cos: {tcs}, %sin: {tcs}) -> ({tq}, {tkv}, {tkv}) {{\n{PRELUDE}",
         wq.params(format, nq, d),
         wk.params(format, nkv, d),
         wv.params(format, nkv, d),
@@ -455,7 +477,7 @@ fn attn(c: &Config, format: Format, suffix: &str, one_row: bool) -> String {
         WeightArg::new("wdown"),
     );
     let mut s = format!(
-        "func.func @attn_{suffix}(%x: {tx}, %q: {tq}, %k: {tkv}, %v: {tkv}, {}, %g: tensor<{d}xf32>, {}, {}, {}) -> {tx} {{\n{PRELUDE}",
+        "func.func @attn{suffix}(%x: {tx}, %q: {tq}, %k: {tkv}, %v: {tkv}, {}, %g: tensor<{d}xf32>, {}, {}, {}) -> {tx} {{\n{PRELUDE}",
         wo.params(format, d, d),
         wg.params(format, f, d),
         wu.params(format, f, d),
@@ -464,6 +486,9 @@ fn attn(c: &Config, format: Format, suffix: &str, one_row: bool) -> String {
     let (rows, def) = rows_of(one_row, "%x", &tx);
     s.push_str(&def);
     s.push_str(&format!("  %t = tensor.dim %k, %c0 : {tkv}\n"));
+    if !one_row {
+        s.push_str("  %past = arith.subi %t, %rows : index\n");
+    }
     let t = Dim::D("%t");
     let mut b = body(format, one_row);
     // Scores [kvh, g, rows, t] = q·k / sqrt(hd), queries grouped per key head.
@@ -500,10 +525,11 @@ fn attn(c: &Config, format: Format, suffix: &str, one_row: bool) -> String {
     if one_row {
         b.line("  linalg.yield %y0 : f32");
     } else {
-        // Causal: key j > query i is masked out.
+        // Causal: key j after query i's position (T - R + i) is masked out.
         b.line("  %i = linalg.index 2 : index");
         b.line("  %j = linalg.index 3 : index");
-        b.line("  %later = arith.cmpi ugt, %j, %i : index");
+        b.line("  %pos = arith.addi %i, %past : index");
+        b.line("  %later = arith.cmpi ugt, %j, %pos : index");
         b.line("  %ninf = arith.constant 0xFF800000 : f32");
         b.line("  %y = arith.select %later, %ninf, %y0 : f32");
         b.line("  linalg.yield %y : f32");
