@@ -235,9 +235,7 @@ pub fn quantize_q4_0(w: &[f32], k: usize) -> (Vec<i8>, Vec<f16>) {
 /// `FORMAT prompt=T,T,... tokens=T,T,...`.
 pub fn expected_tokens(text: &str) -> anyhow::Result<Vec<(String, Vec<i64>, Vec<i64>)>> {
     let list = |s: &str| -> anyhow::Result<Vec<i64>> {
-        s.split(',')
-            .map(|t| Ok(t.trim().parse::<i64>()?))
-            .collect()
+        s.split(',').map(|t| Ok(t.trim().parse::<i64>()?)).collect()
     };
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -250,11 +248,14 @@ pub fn expected_tokens(text: &str) -> anyhow::Result<Vec<(String, Vec<i64>, Vec<
         else {
             anyhow::bail!("line {}: want `FORMAT prompt=... tokens=...`", n + 1);
         };
-        let (Some(p), Some(t)) = (prompt.strip_prefix("prompt="), tokens.strip_prefix("tokens="))
-        else {
+        let (Some(p), Some(t)) = (
+            prompt.strip_prefix("prompt="),
+            tokens.strip_prefix("tokens="),
+        ) else {
             anyhow::bail!("line {}: want `FORMAT prompt=... tokens=...`", n + 1);
         };
-        out.push((fmt.to_owned(), list(p)?, list(t)?));
+        let at = |e: anyhow::Error| anyhow::anyhow!("line {}: {e}", n + 1);
+        out.push((fmt.to_owned(), list(p).map_err(at)?, list(t).map_err(at)?));
     }
     Ok(out)
 }

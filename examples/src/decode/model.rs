@@ -173,9 +173,7 @@ impl Model {
             let mut args = vec![x.clone(), l.attn_norm.clone()];
             args.extend(l.wq.iter().chain(&l.wk).chain(&l.wv).cloned());
             args.extend([cos.clone(), sin.clone()]);
-            let out = self
-                .program
-                .enqueue(stream, qkv, &args)?;
+            let out = self.program.enqueue(stream, qkv, &args)?;
             let [q, k, v] = <[Tensor; 3]>::try_from(out)
                 .map_err(|r| anyhow::anyhow!("@{qkv} returned {} results", r.len()))?;
             stream.copy(&k, &l.k_cache.narrow(0, pos, rows)?)?;
@@ -186,10 +184,7 @@ impl Model {
             args.extend(l.wo.iter().cloned());
             args.push(l.ffn_norm.clone());
             args.extend(l.w_gate.iter().chain(&l.w_up).chain(&l.w_down).cloned());
-            x = self
-                .program
-                .enqueue(stream, attn, &args)?
-                .remove(0);
+            x = self.program.enqueue(stream, attn, &args)?.remove(0);
         }
         Ok(x)
     }
@@ -215,8 +210,8 @@ impl Model {
     ) -> anyhow::Result<(Vec<i64>, Timings)> {
         let c = &self.config;
         anyhow::ensure!(
-            !prompt.is_empty() && prompt.len() + n <= c.max_seq,
-            "a prompt of {} tokens and {n} more must fit the cache of {}",
+            !prompt.is_empty() && n > 0 && prompt.len() + n <= c.max_seq,
+            "a prompt of {} tokens and {n} more (at least one of each) must fit the cache of {}",
             prompt.len(),
             c.max_seq
         );

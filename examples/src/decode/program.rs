@@ -556,12 +556,7 @@ fn attn(c: &Config, format: Format, suffix: &str, one_row: bool) -> String {
         "{oc} = tensor.collapse_shape {o} [[0], [1, 2, 3]] : {t5} into {tr}"
     ));
     let ao = b.proj(&oc, &wo, rows, d, d);
-    let h = b.map2(
-        &["%x", &ao],
-        rows,
-        d,
-        &["%y = arith.addf %a, %b : f32"],
-    );
+    let h = b.map2(&["%x", &ao], rows, d, &["%y = arith.addf %a, %b : f32"]);
     let y = b.rms_norm(&h, "%g", rows, d);
     let gate = b.proj(&y, &wg, rows, f, d);
     let up = b.proj(&y, &wu, rows, f, d);
