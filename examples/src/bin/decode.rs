@@ -76,7 +76,8 @@ fn check(only: Option<Format>, forms: Forms) -> anyhow::Result<()> {
     println!("device: {}", device.info().name);
     let weights = Weights::random(Config::TINY, SEED);
     let stream = device.stream();
-    for (name, prompt, want) in expected_tokens(EXPECTED_TOKENS)? {
+    for e in expected_tokens(EXPECTED_TOKENS)? {
+        let (name, prompt, want) = (e.format, e.prompt, e.tokens);
         let format = format_named(&name)?;
         if only.is_some_and(|f| f != format) {
             continue;

@@ -230,10 +230,21 @@ pub fn quantize_q4_0(w: &[f32], k: usize) -> (Vec<i8>, Vec<f16>) {
     (codes, scales)
 }
 
-/// The expected greedy tokens of `expected_tokens.txt` (written by
-/// `reference.py`): `(format name, prompt, generated tokens)` per line
+/// One line of `expected_tokens.txt` (written by `reference.py`):
 /// `FORMAT prompt=T,T,... tokens=T,T,...`.
-pub fn expected_tokens(text: &str) -> anyhow::Result<Vec<(String, Vec<i64>, Vec<i64>)>> {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    /// The weights' [`Format::name`].
+    pub format: String,
+    /// The prompt's token ids.
+    pub prompt: Vec<i64>,
+    /// The greedy tokens after it.
+    pub tokens: Vec<i64>,
+}
+
+/// The lines of `expected_tokens.txt` (`#` comments and blank lines
+/// skipped).
+pub fn expected_tokens(text: &str) -> anyhow::Result<Vec<Expected>> {
     let list = |s: &str| -> anyhow::Result<Vec<i64>> {
         s.split(',').map(|t| Ok(t.trim().parse::<i64>()?)).collect()
     };
@@ -255,7 +266,11 @@ pub fn expected_tokens(text: &str) -> anyhow::Result<Vec<(String, Vec<i64>, Vec<
             anyhow::bail!("line {}: want `FORMAT prompt=... tokens=...`", n + 1);
         };
         let at = |e: anyhow::Error| anyhow::anyhow!("line {}: {e}", n + 1);
-        out.push((fmt.to_owned(), list(p).map_err(at)?, list(t).map_err(at)?));
+        out.push(Expected {
+            format: fmt.to_owned(),
+            prompt: list(p).map_err(at)?,
+            tokens: list(t).map_err(at)?,
+        });
     }
     Ok(out)
 }

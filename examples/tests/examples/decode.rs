@@ -35,9 +35,10 @@ fn decode_matches_numpy_token_for_token() {
     let weights = Weights::random(Config::TINY, SEED);
     let stream = device.stream();
     let expected = expected_tokens(EXPECTED_TOKENS).unwrap();
-    let formats: Vec<&str> = expected.iter().map(|e| e.0.as_str()).collect();
+    let formats: Vec<&str> = expected.iter().map(|e| e.format.as_str()).collect();
     assert_eq!(formats, ["f16", "q4_0", "f16", "q4_0"]);
-    for (name, prompt, want) in expected {
+    for e in expected {
+        let (name, prompt, want) = (e.format, e.prompt, e.tokens);
         let format = if name == "f16" {
             Format::F16
         } else {
