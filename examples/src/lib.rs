@@ -4,6 +4,7 @@
 //! syntax), seeded random weights, the MLP's inference loop, and the
 //! comparison with kiln-core's CPU reference evaluator.
 
+pub mod decode;
 pub mod eager;
 
 use std::rc::Rc;

@@ -3,5 +3,6 @@
 //! checked against kiln-core's CPU reference evaluator and MLIR 19, and
 //! the README's demo command.
 
+mod decode;
 mod demo;
 mod models;
