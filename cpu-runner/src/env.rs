@@ -1,7 +1,9 @@
 //! The target env kernels are lowered for when they run on the CPU and
-//! neither the program nor the caller gives one.
+//! neither the program nor the caller gives one ([`cpu_target_env`]), and
+//! the env for running a device's kernels on the CPU ([`cpu_env_like`]).
 
-use kiln_core::grammar::{Capability, Extension, Version};
+use kiln_core::codegen::target::bounded_env;
+use kiln_core::grammar::{Capability, Extension, Scope, Version};
 use kiln_core::ir::Vce;
 use kiln_core::target::{
     ClientApi, DeviceInfo, DeviceType, ResourceLimits, TargetEnv, FLOAT_CONTROL_WIDTHS,
@@ -67,4 +69,37 @@ pub fn cpu_target_env(subgroup_size: u32) -> TargetEnv {
             ..ResourceLimits::default()
         },
     }
+}
+
+/// The env a device's kernels run on the CPU with: `device`'s env (its
+/// limits, subgroup size and cooperative-matrix configurations, so the
+/// tensor compiler chooses the kernels it would choose for that device)
+/// restricted, as [`bounded_env`] restricts, to what the CPU runner
+/// executes: [`cpu_target_env`]'s capabilities and extensions, plus
+/// `CooperativeMatrixKHR` with the Vulkan memory model when `device` lists
+/// it (`Subgroup` configurations only; their matrices are spread over the
+/// subgroup as kiln_core's `llvm/convert/coop.rs` describes). Kernels
+/// compiled for it must run with subgroups of its `subgroup_size`.
+pub fn cpu_env_like(device: &TargetEnv) -> TargetEnv {
+    let mut cpu = cpu_target_env(device.limits.subgroup_size);
+    let coop = device
+        .capability_closure()
+        .contains(&Capability::CooperativeMatrixKHR);
+    if coop {
+        cpu.vce.capabilities.extend([
+            Capability::CooperativeMatrixKHR,
+            Capability::VulkanMemoryModel,
+            Capability::VulkanMemoryModelDeviceScope,
+        ]);
+        cpu.vce.extensions.extend([
+            Extension::SpvKhrCooperativeMatrix,
+            Extension::SpvKhrVulkanMemoryModel,
+        ]);
+    }
+    let mut env = bounded_env(device, &cpu);
+    env.limits
+        .cooperative_matrix_properties_khr
+        .retain(|p| coop && p.scope == Scope::Subgroup);
+    env.limits.cooperative_matrix_properties_nv.clear();
+    env
 }

@@ -47,7 +47,7 @@ mod launcher;
 mod tensor;
 pub mod toolchain;
 
-pub use env::cpu_target_env;
+pub use env::{cpu_env_like, cpu_target_env};
 pub use error::CpuError;
 pub use kernel::{
     BufferBinding, CpuKernel, DispatchOptions, DispatchReport, DEFAULT_SUBGROUP_SIZE,

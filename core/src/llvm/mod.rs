@@ -69,6 +69,11 @@ pub struct ConvertOptions {
     /// Values of specialization constants by `spec_id`, as raw bits in the
     /// constant's type (booleans 0 or 1); the others keep their defaults.
     pub spec_values: HashMap<u32, u64>,
+    /// Invocations per subgroup the code will run with (kernel ABI):
+    /// needed by cooperative matrices, whose components are spread over a
+    /// subgroup's invocations (`convert/coop.rs`); code without them does
+    /// not depend on it.
+    pub subgroup_size: Option<u32>,
 }
 
 /// A converted module.
