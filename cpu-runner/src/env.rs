@@ -103,3 +103,97 @@ pub fn cpu_env_like(device: &TargetEnv) -> TargetEnv {
     env.limits.cooperative_matrix_properties_nv.clear();
     env
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    use kiln_core::codegen::strategy::Distribution;
+    use kiln_core::codegen::{compile_each_function, CodegenTarget, DriverFacts};
+    use kiln_core::ir::FloatKind;
+    use kiln_core::target::{ScalarType, TargetEnv};
+
+    use super::*;
+
+    fn repo(path: &str) -> String {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+        std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    }
+
+    /// The cooperative-matrix envs the CPU runner is checked with (the CLI
+    /// test `cooperative_matrix_kernels_pass_on_the_cpu` runs them): for
+    /// each, the env `kiln run --cpu --target-env` compiles for keeps the
+    /// device's subgroup size and configurations, and every matmul of the
+    /// corpus's `matmul_f16_tiles.mlir` becomes a cooperative-matrix kernel,
+    /// the matmuls together using every f16 configuration of the env.
+    #[test]
+    fn device_envs_with_cooperative_matrices_keep_them_on_the_cpu() {
+        let file =
+            kiln_core::tensor::load(&repo("gpu-tests/tests/tensor/matmul_f16_tiles.mlir")).unwrap();
+        // The programs the e2e runner compiles (checked values returned).
+        let module = kiln_core::tensor::e2e::compute_module(&file).unwrap();
+        for (file, subgroup) in [("nvidia-h200-coop.env", 32), ("coop-sg16.env", 16)] {
+            let device: TargetEnv = repo(&format!("core/tests/lower/envs/{file}"))
+                .parse()
+                .unwrap();
+            let env = cpu_env_like(&device);
+            assert_eq!(env.limits.subgroup_size, subgroup, "{file}");
+            assert!(env
+                .vce
+                .capabilities
+                .contains(&Capability::CooperativeMatrixKHR));
+            let f16 = ScalarType::Float(FloatKind::F16);
+            let want: BTreeSet<(u32, u32, u32, String)> = device
+                .limits
+                .cooperative_matrix_properties_khr
+                .iter()
+                .filter(|p| p.a_type == f16)
+                .map(|p| (p.m_size, p.n_size, p.k_size, p.c_type.to_string()))
+                .collect();
+            assert!(want.len() >= 3, "{file}");
+            let target = CodegenTarget::new(env, DriverFacts::conservative());
+            let mut used = BTreeSet::new();
+            for (name, program) in compile_each_function(&module, &target).unwrap() {
+                let program = program.unwrap();
+                let f = &program.functions[0];
+                let matmuls: Vec<_> = f
+                    .dispatches
+                    .iter()
+                    .filter(|d| d.op.contains("matmul"))
+                    .collect();
+                assert_eq!(matmuls.len(), 1, "{file} @{name}");
+                let d = matmuls[0];
+                let Distribution::CoopMatrix { m, n, k, .. } = d.strategy.distribution else {
+                    panic!("{file} @{name}: {:?}", d.strategy.distribution);
+                };
+                let acc = if name.contains("f32_acc") {
+                    "f32"
+                } else {
+                    "f16"
+                };
+                used.insert((m, n, k, acc.to_owned()));
+            }
+            assert_eq!(used, want, "{file}");
+        }
+    }
+
+    /// An env without cooperative matrices gets none, and the CPU runner's
+    /// own env is unchanged apart from the device's limits.
+    #[test]
+    fn envs_without_cooperative_matrices_get_none() {
+        let device: TargetEnv = repo("core/tests/lower/envs/nvidia-h200.env")
+            .parse()
+            .unwrap();
+        let env = cpu_env_like(&device);
+        assert!(!env
+            .vce
+            .capabilities
+            .contains(&Capability::CooperativeMatrixKHR));
+        assert!(env.limits.cooperative_matrix_properties_khr.is_empty());
+        assert!(!env
+            .vce
+            .extensions
+            .contains(&Extension::SpvKhrCooperativeMatrix));
+    }
+}
