@@ -167,6 +167,10 @@ mod tests {
                 let Distribution::CoopMatrix { m, n, k, .. } = d.strategy.distribution else {
                     panic!("{file} @{name}: {:?}", d.strategy.distribution);
                 };
+                for k in &d.kernels {
+                    kiln_core::validate::validate(&k.words, k.validation_env)
+                        .unwrap_or_else(|e| panic!("{file} @{name}: {e}"));
+                }
                 let acc = if name.contains("f32_acc") {
                     "f32"
                 } else {

@@ -28,6 +28,11 @@
  *     each and they resume;
  *   - else, when every unfinished invocation waits at a barrier, all of
  *     them are released.
+ * A cooperative-matrix multiply-add (__kiln_coop_mul_add) is one more
+ * subgroup operation, which every invocation of a full subgroup must reach
+ * (the harness stops otherwise): its operands' components are gathered
+ * from the invocations' chunks and the result scattered back (see
+ * "cooperative matrices" below).
  * This is correct for barriers in loops and branches that are uniform per
  * workgroup, as Vulkan requires.
  */
