@@ -17,7 +17,10 @@ fn list(values: impl IntoIterator<Item = i64>) -> String {
 }
 
 /// The printed values of buffer `name` (`0:1 = [..]`).
-fn printed(out: &str, name: &str) -> Vec<i64> {
+fn printed<T: std::str::FromStr>(out: &str, name: &str) -> Vec<T>
+where
+    T::Err: std::fmt::Debug,
+{
     let line = out
         .lines()
         .find_map(|l| l.strip_prefix(&format!("{name} = [")))
@@ -50,8 +53,9 @@ fn cooperative_matrices_follow_the_documented_distribution_and_muladd_rules() {
             format!("0:2=i8[32]={}", list(a.clone())),
             format!("0:3=u8[32]={}", list(b.clone())),
             format!("0:4=i32[48]={}", list(c.iter().copied().chain([0; 32]))),
+            "0:5=f32[16]=[1, -2, 3.5, 4, 5, 6, 7, 0.25, 0, 0, 0, 0, 0, 0, 0, 0]".to_owned(),
         ],
-        ["0:1", "0:4"],
+        ["0:1", "0:4", "0:5"],
     );
     let mut args = vec![
         "run-spv".to_owned(),
@@ -86,7 +90,7 @@ fn cooperative_matrices_follow_the_documented_distribution_and_muladd_rules() {
             want.push(2 * input[r * 5 + c]);
         }
     }
-    assert_eq!(printed(&out, "0:1"), want, "{out}");
+    assert_eq!(printed::<i64>(&out, "0:1"), want, "{out}");
 
     let mut sat = Vec::new();
     let mut wrap = Vec::new();
@@ -102,10 +106,18 @@ fn cooperative_matrices_follow_the_documented_distribution_and_muladd_rules() {
         sat.iter().zip(&wrap).any(|(s, w)| s != w),
         "the data must saturate somewhere"
     );
-    let got = printed(&out, "0:4");
+    let got = printed::<i64>(&out, "0:4");
     assert_eq!(&got[..16], &c[..], "C is left as it was");
     assert_eq!(&got[16..32], &sat[..], "SaturatingAccumulation");
     assert_eq!(&got[32..48], &wrap[..], "wrapping");
+    // -(0.5 * x), exact in f32, over a 2x4 matrix (one component per
+    // invocation).
+    let f: Vec<f64> = printed(&out, "0:5");
+    assert_eq!(
+        f[8..],
+        [-0.5, 1.0, -1.75, -2.0, -2.5, -3.0, -3.5, -0.125],
+        "{out}"
+    );
 
     // With subgroups of 4 (8 components per invocation; two subgroups per
     // workgroup, each computing the same products) the results are the same.
@@ -115,7 +127,7 @@ fn cooperative_matrices_follow_the_documented_distribution_and_muladd_rules() {
     let (status, out4, err) = kiln(&args4, b"");
     assert_eq!(status, 0, "{out4}{err}");
     assert_eq!(
-        printed(&out4, "0:4"),
+        printed::<i64>(&out4, "0:4"),
         got,
         "the multiply-add is the same with 4 lanes"
     );

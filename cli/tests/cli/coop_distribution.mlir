@@ -6,7 +6,9 @@
 //   the matrix doubled and stored column-major at out[40..65];
 // * OpCooperativeMatrixMulAddKHR on integers: signed i8 A (4x8), B (8x4)
 //   read as unsigned, signed i32 C (4x4) at qc[0..16]; the result with
-//   SaturatingAccumulation stored at qc[16..32], without it at qc[32..48].
+//   SaturatingAccumulation stored at qc[16..32], without it at qc[32..48];
+// * OpMatrixTimesScalar and OpFNegate on a 2x4 f32 matrix from f[0..8],
+//   stored at f[8..16].
 spirv.module Logical Vulkan requires #spirv.vce<v1.6, [Shader, Int8, StorageBuffer8BitAccess, VulkanMemoryModel, CooperativeMatrixKHR, GroupNonUniform], [SPV_KHR_cooperative_matrix]> {
   spirv.GlobalVariable @lane_id built_in("SubgroupLocalInvocationId") : !spirv.ptr<i32, Input>
   spirv.GlobalVariable @in bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, StorageBuffer>
@@ -14,6 +16,7 @@ spirv.module Logical Vulkan requires #spirv.vce<v1.6, [Shader, Int8, StorageBuff
   spirv.GlobalVariable @qa bind(0, 2) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<i8, stride=1> [0])>, StorageBuffer>
   spirv.GlobalVariable @qb bind(0, 3) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<i8, stride=1> [0])>, StorageBuffer>
   spirv.GlobalVariable @qc bind(0, 4) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, StorageBuffer>
+  spirv.GlobalVariable @f bind(0, 5) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
   spirv.func @main() "None" {
     %c0 = spirv.Constant 0 : i32
     %c1 = spirv.Constant 1 : i32
@@ -70,8 +73,16 @@ spirv.module Logical Vulkan requires #spirv.vce<v1.6, [Shader, Int8, StorageBuff
     %r2 = spirv.KHR.CooperativeMatrixMulAdd %a, %b, %c, <ASigned|CSigned> : !spirv.coopmatrix<4x8xi8, Subgroup, MatrixA>, !spirv.coopmatrix<8x4xi8, Subgroup, MatrixB> -> !spirv.coopmatrix<4x4xi32, Subgroup, MatrixAcc>
     spirv.KHR.CooperativeMatrixStore %r1p, %r1, %c4, <RowMajor> : !spirv.ptr<i32, StorageBuffer>, !spirv.coopmatrix<4x4xi32, Subgroup, MatrixAcc>, i32
     spirv.KHR.CooperativeMatrixStore %r2p, %r2, %c4, <RowMajor> : !spirv.ptr<i32, StorageBuffer>, !spirv.coopmatrix<4x4xi32, Subgroup, MatrixAcc>, i32
+    %f = spirv.mlir.addressof @f : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+    %fp = spirv.AccessChain %f[%c0, %c0] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32
+    %f8p = spirv.AccessChain %f[%c0, %c8] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32
+    %half = spirv.Constant 0.5 : f32
+    %fm = spirv.KHR.CooperativeMatrixLoad %fp, %c4, <RowMajor> : !spirv.ptr<f32, StorageBuffer>, i32 -> !spirv.coopmatrix<2x4xf32, Subgroup, MatrixAcc>
+    %fs = spirv.MatrixTimesScalar %fm, %half : !spirv.coopmatrix<2x4xf32, Subgroup, MatrixAcc>, f32
+    %fn = spirv.FNegate %fs : !spirv.coopmatrix<2x4xf32, Subgroup, MatrixAcc>
+    spirv.KHR.CooperativeMatrixStore %f8p, %fn, %c4, <RowMajor> : !spirv.ptr<f32, StorageBuffer>, !spirv.coopmatrix<2x4xf32, Subgroup, MatrixAcc>, i32
     spirv.Return
   }
-  spirv.EntryPoint "GLCompute" @main, @lane_id, @in, @out, @qa, @qb, @qc
+  spirv.EntryPoint "GLCompute" @main, @lane_id, @in, @out, @qa, @qb, @qc, @f
   spirv.ExecutionMode @main "LocalSize", 8, 1, 1
 }
