@@ -20,6 +20,10 @@
 //!   and built-in variables live where the context says, accesses are
 //!   bounds-checked, and each entry point gets a wrapper and a
 //!   [`KernelInfo`] ([`abi`] has the contract).
+//!   Cooperative matrices (`SPV_KHR_cooperative_matrix`, `Subgroup`
+//!   scope) exist only here: their components are spread over a subgroup
+//!   of [`ConvertOptions::subgroup_size`] invocations and the multiply-add
+//!   is a harness collective (`convert/coop.rs` defines the distribution).
 //!
 //! Everything else is shared: [`types`] for the type mapping (storage
 //! classes dropped: one address space), `convert/` for the ops, one file
