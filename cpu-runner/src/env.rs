@@ -1,7 +1,9 @@
 //! The target env kernels are lowered for when they run on the CPU and
-//! neither the program nor the caller gives one.
+//! neither the program nor the caller gives one ([`cpu_target_env`]), and
+//! the env for running a device's kernels on the CPU ([`cpu_env_like`]).
 
-use kiln_core::grammar::{Capability, Extension, Version};
+use kiln_core::codegen::target::bounded_env;
+use kiln_core::grammar::{Capability, Extension, Scope, Version};
 use kiln_core::ir::Vce;
 use kiln_core::target::{
     ClientApi, DeviceInfo, DeviceType, ResourceLimits, TargetEnv, FLOAT_CONTROL_WIDTHS,
@@ -66,5 +68,136 @@ pub fn cpu_target_env(subgroup_size: u32) -> TargetEnv {
             signed_zero_inf_nan_preserve_widths: FLOAT_CONTROL_WIDTHS.to_vec(),
             ..ResourceLimits::default()
         },
+    }
+}
+
+/// The env a device's kernels run on the CPU with: `device`'s env (its
+/// limits, subgroup size and cooperative-matrix configurations, so the
+/// tensor compiler chooses the kernels it would choose for that device)
+/// restricted, as [`bounded_env`] restricts, to what the CPU runner
+/// executes: [`cpu_target_env`]'s capabilities and extensions, plus
+/// `CooperativeMatrixKHR` with the Vulkan memory model when `device` lists
+/// it (`Subgroup` configurations only; their matrices are spread over the
+/// subgroup as kiln_core's `llvm/convert/coop.rs` describes). Kernels
+/// compiled for it must run with subgroups of its `subgroup_size`.
+pub fn cpu_env_like(device: &TargetEnv) -> TargetEnv {
+    let mut cpu = cpu_target_env(device.limits.subgroup_size);
+    let coop = device
+        .capability_closure()
+        .contains(&Capability::CooperativeMatrixKHR);
+    if coop {
+        cpu.vce.capabilities.extend([
+            Capability::CooperativeMatrixKHR,
+            Capability::VulkanMemoryModel,
+            Capability::VulkanMemoryModelDeviceScope,
+        ]);
+        cpu.vce.extensions.extend([
+            Extension::SpvKhrCooperativeMatrix,
+            Extension::SpvKhrVulkanMemoryModel,
+        ]);
+    }
+    let mut env = bounded_env(device, &cpu);
+    env.limits
+        .cooperative_matrix_properties_khr
+        .retain(|p| coop && p.scope == Scope::Subgroup);
+    env.limits.cooperative_matrix_properties_nv.clear();
+    env
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    use kiln_core::codegen::strategy::Distribution;
+    use kiln_core::codegen::{compile_each_function, CodegenTarget, DriverFacts};
+    use kiln_core::ir::FloatKind;
+    use kiln_core::target::{ScalarType, TargetEnv};
+
+    use super::*;
+
+    fn repo(path: &str) -> String {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+        std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    }
+
+    /// The cooperative-matrix envs the CPU runner is checked with (the CLI
+    /// test `cooperative_matrix_kernels_pass_on_the_cpu` runs them): for
+    /// each, the env `kiln run --cpu --target-env` compiles for keeps the
+    /// device's subgroup size and configurations, and every matmul of the
+    /// corpus's `matmul_f16_tiles.mlir` becomes a cooperative-matrix kernel,
+    /// the matmuls together using every f16 configuration of the env.
+    #[test]
+    fn device_envs_with_cooperative_matrices_keep_them_on_the_cpu() {
+        let file =
+            kiln_core::tensor::load(&repo("gpu-tests/tests/tensor/matmul_f16_tiles.mlir")).unwrap();
+        // The programs the e2e runner compiles (checked values returned).
+        let module = kiln_core::tensor::e2e::compute_module(&file).unwrap();
+        for (file, subgroup) in [("nvidia-h200-coop.env", 32), ("coop-sg16.env", 16)] {
+            let device: TargetEnv = repo(&format!("core/tests/lower/envs/{file}"))
+                .parse()
+                .unwrap();
+            let env = cpu_env_like(&device);
+            assert_eq!(env.limits.subgroup_size, subgroup, "{file}");
+            assert!(env
+                .vce
+                .capabilities
+                .contains(&Capability::CooperativeMatrixKHR));
+            let f16 = ScalarType::Float(FloatKind::F16);
+            let want: BTreeSet<(u32, u32, u32, String)> = device
+                .limits
+                .cooperative_matrix_properties_khr
+                .iter()
+                .filter(|p| p.a_type == f16)
+                .map(|p| (p.m_size, p.n_size, p.k_size, p.c_type.to_string()))
+                .collect();
+            assert!(want.len() >= 3, "{file}");
+            let target = CodegenTarget::new(env, DriverFacts::conservative());
+            let mut used = BTreeSet::new();
+            for (name, program) in compile_each_function(&module, &target).unwrap() {
+                let program = program.unwrap();
+                let f = &program.functions[0];
+                let matmuls: Vec<_> = f
+                    .dispatches
+                    .iter()
+                    .filter(|d| d.op.contains("matmul"))
+                    .collect();
+                assert_eq!(matmuls.len(), 1, "{file} @{name}");
+                let d = matmuls[0];
+                let Distribution::CoopMatrix { m, n, k, .. } = d.strategy.distribution else {
+                    panic!("{file} @{name}: {:?}", d.strategy.distribution);
+                };
+                for k in &d.kernels {
+                    kiln_core::validate::validate(&k.words, k.validation_env)
+                        .unwrap_or_else(|e| panic!("{file} @{name}: {e}"));
+                }
+                let acc = if name.contains("f32_acc") {
+                    "f32"
+                } else {
+                    "f16"
+                };
+                used.insert((m, n, k, acc.to_owned()));
+            }
+            assert_eq!(used, want, "{file}");
+        }
+    }
+
+    /// An env without cooperative matrices gets none, and the CPU runner's
+    /// own env is unchanged apart from the device's limits.
+    #[test]
+    fn envs_without_cooperative_matrices_get_none() {
+        let device: TargetEnv = repo("core/tests/lower/envs/nvidia-h200.env")
+            .parse()
+            .unwrap();
+        let env = cpu_env_like(&device);
+        assert!(!env
+            .vce
+            .capabilities
+            .contains(&Capability::CooperativeMatrixKHR));
+        assert!(env.limits.cooperative_matrix_properties_khr.is_empty());
+        assert!(!env
+            .vce
+            .extensions
+            .contains(&Extension::SpvKhrCooperativeMatrix));
     }
 }

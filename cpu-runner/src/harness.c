@@ -28,6 +28,11 @@
  *     each and they resume;
  *   - else, when every unfinished invocation waits at a barrier, all of
  *     them are released.
+ * A cooperative-matrix multiply-add (__kiln_coop_mul_add) is one more
+ * subgroup operation, which every invocation of a full subgroup must reach
+ * (the harness stops otherwise): its operands' components are gathered
+ * from the invocations' chunks and the result scattered back (see
+ * "cooperative matrices" below).
  * This is correct for barriers in loops and branches that are uniform per
  * workgroup, as Vulkan requires.
  */
@@ -89,6 +94,10 @@ struct inv {
   int32_t site, op, group_op, cluster, elem, lanes, arg;
   const uint8_t *in;
   uint8_t *out;
+  /* OpCooperativeMatrixMulAddKHR: M, N, K, the element codes of A, B, C
+   * and the result, the operand bits, and this invocation's components. */
+  int32_t cm, cn, ck, ce[4], cflags;
+  const uint8_t *ca, *cb, *cc;
 };
 
 struct worker {
@@ -208,7 +217,8 @@ static size_t esize(int e) {
   case KILN_ELEM_BOOL:
   case KILN_ELEM_I8: return 1;
   case KILN_ELEM_I16:
-  case KILN_ELEM_F16: return 2;
+  case KILN_ELEM_F16:
+  case KILN_ELEM_BF16: return 2;
   case KILN_ELEM_I32:
   case KILN_ELEM_F32: return 4;
   default: return 8;
@@ -364,13 +374,166 @@ static int64_t source_lane(int32_t op, uint32_t lane, int32_t arg) {
   }
 }
 
+/* ---- cooperative matrices ----------------------------------------------
+ *
+ * A Subgroup-scope R x C matrix is spread over the S = sg_size invocations
+ * of a subgroup in row-major chunks of L = ceil(R * C / S) components:
+ * invocation (lane) l holds elements l * L .. l * L + L - 1 of the matrix
+ * in row-major order (kiln_core's llvm/convert/coop.rs, which loads,
+ * stores and indexes them, documents the same). */
+
+static double coop_get_f(const uint8_t *p, int e, size_t i) {
+  switch (e) {
+  case KILN_ELEM_F16: {
+    _Float16 h;
+    memcpy(&h, p + 2 * i, 2);
+    return (double)h;
+  }
+  case KILN_ELEM_BF16: {
+    uint16_t b;
+    uint32_t u;
+    float f;
+    memcpy(&b, p + 2 * i, 2);
+    u = (uint32_t)b << 16;
+    memcpy(&f, &u, 4);
+    return (double)f;
+  }
+  case KILN_ELEM_F32: {
+    float f;
+    memcpy(&f, p + 4 * i, 4);
+    return (double)f;
+  }
+  default: {
+    double d;
+    memcpy(&d, p + 8 * i, 8);
+    return d;
+  }
+  }
+}
+
+/* bfloat16 nearest to v (ties to even): v is first narrowed to float with
+ * round-to-odd (exact for the second rounding, float having more than
+ * 8 + 2 significand bits), then rounded to 8 significand bits. */
+static uint16_t bf16_bits(double v) {
+  float f = (float)v;
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  if (v != v) return (uint16_t)((u >> 16) | 0x40);
+  if ((double)f != v && !isinf(f)) {
+    /* Truncate toward zero, then make the last bit odd. */
+    if (fabs((double)f) > fabs(v)) u -= 1;
+    u |= 1;
+  }
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return (uint16_t)(u >> 16);
+}
+
+static void coop_put_f(uint8_t *p, int e, size_t i, double v) {
+  switch (e) {
+  case KILN_ELEM_F16: {
+    _Float16 h = (_Float16)v;
+    memcpy(p + 2 * i, &h, 2);
+    break;
+  }
+  case KILN_ELEM_BF16: {
+    uint16_t b = bf16_bits(v);
+    memcpy(p + 2 * i, &b, 2);
+    break;
+  }
+  case KILN_ELEM_F32: {
+    float f = (float)v;
+    memcpy(p + 4 * i, &f, 4);
+    break;
+  }
+  default: memcpy(p + 8 * i, &v, 8); break;
+  }
+}
+
+/* Component i of an integer matrix, sign- or zero-extended. */
+static __int128 coop_get_i(const uint8_t *p, int e, size_t i, int is_signed) {
+  uint64_t v = get(p, e, (int)i);
+  if (is_signed) return (__int128)sext(v, e);
+  return (__int128)mask_width(v, e);
+}
+
+/* Stores v as component i: its low bits, or clamped to the type's signed
+ * or unsigned range when saturating. */
+static void coop_put_i(uint8_t *p, int e, size_t i, __int128 v, int saturate, int is_signed) {
+  unsigned bits = (unsigned)esize(e) * 8;
+  if (saturate) {
+    __int128 lo, hi;
+    if (is_signed) {
+      hi = ((__int128)1 << (bits - 1)) - 1;
+      lo = -hi - 1;
+    } else {
+      hi = ((__int128)1 << bits) - 1;
+      lo = 0;
+    }
+    if (v < lo) v = lo;
+    if (v > hi) v = hi;
+  }
+  put(p, e, (int)i, mask_width((uint64_t)v, e));
+}
+
+/* OpCooperativeMatrixMulAddKHR for the subgroup whose invocations are
+ * `act` (all of them, in lane order): gathers A (M x K), B (K x N) and
+ * C (M x N) from their chunks, computes A x B + C and scatters the result.
+ * Floats: products and sums in double, C first then k = 0 .. K - 1, one
+ * rounding to the result type. Integers: A, B, C sign-extended where the
+ * operands say Matrix{A,B,C}SignedComponents, else zero-extended; the
+ * exact sum wrapped to the result's width, or clamped to its range (signed
+ * with MatrixResultSignedComponents) with SaturatingAccumulation. */
+static void coop_mul_add(struct worker *w, const uint32_t *act) {
+  struct inv *iv = w->inv;
+  const struct inv *p0 = &iv[act[0]];
+  size_t m = (size_t)p0->cm, n = (size_t)p0->cn, k = (size_t)p0->ck;
+  size_t la = (m * k + sg_size - 1) / sg_size, lb = (k * n + sg_size - 1) / sg_size,
+         lc = (m * n + sg_size - 1) / sg_size;
+  int ea = p0->ce[0], eb = p0->ce[1], ec = p0->ce[2], er = p0->ce[3], fl = p0->cflags;
+  if (is_float(er) || er == KILN_ELEM_BF16) {
+    for (size_t r = 0; r < m; r++)
+      for (size_t c = 0; c < n; c++) {
+        size_t ic = r * n + c;
+        double sum = coop_get_f(iv[act[ic / lc]].cc, ec, ic % lc);
+        for (size_t q = 0; q < k; q++) {
+          size_t ia = r * k + q, ib = q * n + c;
+          sum += coop_get_f(iv[act[ia / la]].ca, ea, ia % la) *
+                 coop_get_f(iv[act[ib / lb]].cb, eb, ib % lb);
+        }
+        coop_put_f(iv[act[ic / lc]].out, er, ic % lc, sum);
+      }
+  } else {
+    for (size_t r = 0; r < m; r++)
+      for (size_t c = 0; c < n; c++) {
+        size_t ic = r * n + c;
+        __int128 sum = 0;
+        for (size_t q = 0; q < k; q++) {
+          size_t ia = r * k + q, ib = q * n + c;
+          sum += coop_get_i(iv[act[ia / la]].ca, ea, ia % la, fl & 0x1) *
+                 coop_get_i(iv[act[ib / lb]].cb, eb, ib % lb, fl & 0x2);
+        }
+        sum += coop_get_i(iv[act[ic / lc]].cc, ec, ic % lc, fl & 0x4);
+        coop_put_i(iv[act[ic / lc]].out, er, ic % lc, sum, fl & 0x10, fl & 0x8);
+      }
+  }
+}
+
 /* Computes one subgroup operation for its participants `act` (indices into
  * the worker's invocations, ascending); `first` is the subgroup's first
- * invocation. */
-static void compute(struct worker *w, uint32_t first, const uint32_t *act, uint32_t na) {
+ * invocation and `count` its number of invocations. */
+static void compute(struct worker *w, uint32_t first, uint32_t count, const uint32_t *act,
+                    uint32_t na) {
   struct inv *iv = w->inv;
   const struct inv *p0 = &iv[act[0]];
   int32_t op = p0->op, e = p0->elem, lanes = p0->lanes;
+  if (op == KILN_SG_COOP_MUL_ADD) {
+    if (count != sg_size)
+      die("a cooperative matrix in a subgroup with fewer invocations than the subgroup size");
+    if (na != count)
+      die("OpCooperativeMatrixMulAddKHR reached by only some invocations of a subgroup");
+    coop_mul_add(w, act);
+    return;
+  }
   for (uint32_t j = 0; j < na; j++) {
     struct inv *me = &iv[act[j]];
     uint32_t lane = act[j] - first;
@@ -479,6 +642,29 @@ void __kiln_subgroup(struct kiln_ctx *c, int32_t site, int32_t op, int32_t group
   fctx_jump(&v->ctx, &self_worker->sched);
 }
 
+void __kiln_coop_mul_add(struct kiln_ctx *c, int32_t site, int32_t m, int32_t n, int32_t k,
+                         int32_t ea, int32_t eb, int32_t ec, int32_t er, int32_t flags,
+                         const uint8_t *a, const uint8_t *b, const uint8_t *cm, uint8_t *out) {
+  struct inv *v = c->rt;
+  if (!v) die("a cooperative-matrix multiply-add ran outside a fiber");
+  v->site = site;
+  v->op = KILN_SG_COOP_MUL_ADD;
+  v->cm = m;
+  v->cn = n;
+  v->ck = k;
+  v->ce[0] = ea;
+  v->ce[1] = eb;
+  v->ce[2] = ec;
+  v->ce[3] = er;
+  v->cflags = flags;
+  v->ca = a;
+  v->cb = b;
+  v->cc = cm;
+  v->out = out;
+  v->state = ST_SG;
+  fctx_jump(&v->ctx, &self_worker->sched);
+}
+
 static void report(struct kiln_ctx *c, uint32_t region, uint64_t offset, uint64_t size) {
   pthread_mutex_lock(&report_lock);
   oob_count++;
@@ -576,7 +762,7 @@ static void resolve_subgroups(struct worker *w) {
     uint32_t na = 0;
     for (uint32_t i = first; i < end; i++)
       if (w->inv[i].state == ST_SG && w->inv[i].site == site) act[na++] = i;
-    compute(w, first, act, na);
+    compute(w, first, end - first, act, na);
     for (uint32_t t = 0; t < na; t++) {
       w->inv[act[t]].state = ST_RUN;
       w->inv[act[t]].sg_count++;

@@ -78,17 +78,33 @@ pub struct CpuKernel {
 
 impl CpuKernel {
     /// Converts `module` (kernel ABI, spec constants from `spec_values` by
-    /// SpecId, raw bits) and compiles entry point `entry`.
+    /// SpecId, raw bits) and compiles entry point `entry`. A module with
+    /// cooperative matrices needs [`CpuKernel::compile_for_subgroup_size`].
     pub fn compile(
         module: &Module,
         entry: &str,
         spec_values: &HashMap<u32, u64>,
+    ) -> Result<CpuKernel, CpuError> {
+        Self::compile_for_subgroup_size(module, entry, spec_values, None)
+    }
+
+    /// [`CpuKernel::compile`] for dispatches with subgroups of
+    /// `subgroup_size` invocations: cooperative matrices are spread over
+    /// them (kiln_core's `llvm/convert/coop.rs`), and such a kernel then
+    /// refuses a dispatch with another subgroup size
+    /// ([`KernelInfo::fixed_subgroup_size`]).
+    pub fn compile_for_subgroup_size(
+        module: &Module,
+        entry: &str,
+        spec_values: &HashMap<u32, u64>,
+        subgroup_size: Option<u32>,
     ) -> Result<CpuKernel, CpuError> {
         let converted = llvm::convert(
             module,
             &ConvertOptions {
                 abi: Abi::Kernel,
                 spec_values: spec_values.clone(),
+                subgroup_size,
             },
         )?;
         let Some(info) = converted.kernels.iter().find(|k| k.name == entry).cloned() else {
@@ -146,6 +162,15 @@ impl CpuKernel {
                 "subgroup size {} is not in 1..=128",
                 options.subgroup_size
             )));
+        }
+        if let Some(fixed) = self.info.fixed_subgroup_size {
+            if fixed != options.subgroup_size {
+                return Err(CpuError::Launch(format!(
+                    "the kernel's cooperative matrices were spread over subgroups of {fixed} \
+                     invocations, the dispatch has subgroups of {}",
+                    options.subgroup_size
+                )));
+            }
         }
         // Slot index → (buffer index, or none for push constants).
         let mut slot_src: Vec<Option<usize>> = Vec::new();

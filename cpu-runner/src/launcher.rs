@@ -133,8 +133,13 @@ impl<'a> CpuLauncher<'a> {
         if !self.compiled.contains_key(&key) {
             self.lower(module)?;
             let spv = &self.modules[module];
-            let k = CpuKernel::compile(spv, kernel, &HashMap::new())
-                .map_err(|e| CpuError::Launch(format!("gpu.module @{module}: {e}")))?;
+            let k = CpuKernel::compile_for_subgroup_size(
+                spv,
+                kernel,
+                &HashMap::new(),
+                Some(self.options.subgroup_size),
+            )
+            .map_err(|e| CpuError::Launch(format!("gpu.module @{module}: {e}")))?;
             self.compiled.insert(key.clone(), k);
         }
         Ok(&self.compiled[&key])

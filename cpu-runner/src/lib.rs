@@ -21,7 +21,9 @@
 //! (taken by worker threads from a shared counter), every invocation of
 //! each workgroup with its built-ins set, workgroup memory shared by the
 //! invocations of a workgroup, barriers and subgroup operations through
-//! coroutines (see `harness.c`), atomics as LLVM atomics (so workgroups on
+//! coroutines (see `harness.c`), cooperative matrices (`Subgroup` scope,
+//! spread over the subgroup as kiln_core's `llvm/convert/coop.rs` says;
+//! the multiply-add a subgroup collective in the harness), atomics as LLVM atomics (so workgroups on
 //! different threads can contend), out-of-bounds accesses reported with the
 //! buffer and index ([`CpuError::OutOfBounds`]) or, with robust access,
 //! read as zero and dropped.
@@ -47,7 +49,7 @@ mod launcher;
 mod tensor;
 pub mod toolchain;
 
-pub use env::cpu_target_env;
+pub use env::{cpu_env_like, cpu_target_env};
 pub use error::CpuError;
 pub use kernel::{
     BufferBinding, CpuKernel, DispatchOptions, DispatchReport, DEFAULT_SUBGROUP_SIZE,

@@ -89,8 +89,13 @@ impl CpuProgram {
                 let err = |m: String| program_error(&f.name, format!("kernel @{}: {m}", k.name));
                 let module = kiln_core::binary::deserialize(&k.words)
                     .map_err(|e| err(format!("cannot read its SPIR-V binary: {e}")))?;
-                let kernel = CpuKernel::compile(&module, &k.name, &HashMap::new())
-                    .map_err(|e| err(e.to_string()))?;
+                let kernel = CpuKernel::compile_for_subgroup_size(
+                    &module,
+                    &k.name,
+                    &HashMap::new(),
+                    Some(options.subgroup_size),
+                )
+                .map_err(|e| err(e.to_string()))?;
                 if kernel.info().local_size != k.workgroup_size {
                     return Err(err(format!(
                         "compiled with workgroup size {:?}, the program launches {:?}",

@@ -109,6 +109,7 @@ pub(crate) fn abi_header() -> String {
         ("F16", ElemCode::F16),
         ("F32", ElemCode::F32),
         ("F64", ElemCode::F64),
+        ("BF16", ElemCode::BF16),
     ] {
         def(&format!("ELEM_{name}"), code as u64);
     }

@@ -4,6 +4,7 @@
 //! ```text
 //! kiln run addf.mlir [--device SEL] [--validation] [--no-timing] [--kernel-binary kernels=k.spv]
 //! kiln run addf.mlir --cpu [--subgroup-size 8] [--threads N] [--robust] [--no-timing]
+//! kiln run tensor.mlir --cpu --target-env @device.env
 //! ```
 //!
 //! The file is a `gpu.container_module` (the form of MLIR's
@@ -26,7 +27,11 @@
 //! giving the kernel's CPU time as its shader time. Tensor programs run
 //! with `--cpu` too ([`kiln_cpu::TensorBackend`]: the tensor compiler's
 //! kernels, compiled for [`kiln_cpu::cpu_target_env`], on the CPU), with
-//! the output and exit status of their device run.
+//! the output and exit status of their device run; `--target-env ENV`
+//! compiles them for a device's env instead ([`kiln_cpu::cpu_env_like`]:
+//! what the CPU runner executes of it, cooperative matrices included), so
+//! a device's kernels run, with its subgroup size, where the device is
+//! absent.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -73,6 +78,12 @@ pub struct RunArgs {
     /// Run the kernels on the CPU (LLVM 19) instead of a Vulkan device.
     #[command(flatten)]
     pub cpu: CpuArgs,
+    /// With --cpu, tensor programs: compile the kernels for this device
+    /// env (text, or @FILE as `kiln devices --target-env-only` prints it)
+    /// restricted to what the CPU runner executes, cooperative matrices
+    /// included, and run them with the env's subgroup size.
+    #[arg(long = "target-env", requires = "cpu", value_name = "ENV|@FILE")]
+    pub target_env: Option<String>,
 }
 
 /// The CPU runner's options (`kiln run --cpu`, `kiln run-spv --cpu`).
@@ -118,8 +129,8 @@ pub fn run(args: &RunArgs) -> Result<Outcome> {
     if kiln_core::tensor::is_tensor_text(&text) {
         return super::tensor::run(args, &text);
     }
-    if args.reference || args.function.is_some() {
-        anyhow::bail!("{name}: --reference and --function apply to tensor programs (IREE's end-to-end test format)");
+    if args.reference || args.function.is_some() || args.target_env.is_some() {
+        anyhow::bail!("{name}: --reference, --function and --target-env apply to tensor programs (IREE's end-to-end test format)");
     }
     let module = kiln_core::kernel::parse(&text).map_err(|e| super::in_file(&name, e))?;
     // Like mlir-vulkan-runner, refuse an invalid program before running any

@@ -175,8 +175,13 @@ fn run_cpu(args: &RunSpvArgs, request: &Request) -> Result<Outcome> {
             (v.id, u64::from_le_bytes(b))
         })
         .collect();
-    let kernel = kiln_cpu::CpuKernel::compile(&module, &args.entry, &spec_bits)
-        .with_context(|| format!("cannot compile {name} for the CPU"))?;
+    let kernel = kiln_cpu::CpuKernel::compile_for_subgroup_size(
+        &module,
+        &args.entry,
+        &spec_bits,
+        Some(args.cpu.options().subgroup_size),
+    )
+    .with_context(|| format!("cannot compile {name} for the CPU"))?;
     let mut bindings: Vec<kiln_cpu::BufferBinding<'_>> = request
         .bufs
         .iter()

@@ -68,7 +68,24 @@ pub fn run_cpu(
     name: &str,
     opts: &RunOptions,
 ) -> Result<Outcome> {
-    let mut backend = kiln_cpu::TensorBackend::new(args.cpu.options());
+    let mut options = args.cpu.options();
+    let mut backend = match &args.target_env {
+        Some(text) => {
+            let (device, facts) = super::parse_target(text)?;
+            let env = kiln_cpu::cpu_env_like(&device);
+            let size = env.limits.subgroup_size;
+            if args.cpu.subgroup_size.is_some_and(|n| n != size) {
+                bail!("--subgroup-size differs from the target env's subgroup size {size}");
+            }
+            options.subgroup_size = size;
+            let facts = facts.unwrap_or_else(kiln_core::codegen::DriverFacts::conservative);
+            kiln_cpu::TensorBackend::with_target(
+                kiln_core::codegen::CodegenTarget::new(env, facts),
+                options,
+            )
+        }
+        None => kiln_cpu::TensorBackend::new(options),
+    };
     let report = e2e::run(module, &mut backend as &mut dyn Backend, opts)
         .map_err(|e| super::in_file(name, e))?;
     let mut stdout = std::io::stdout().lock();

@@ -8,6 +8,7 @@ mod bad_input;
 mod bench_cli;
 mod common;
 mod compile_cli;
+mod coop_cpu_cli;
 mod devices_cli;
 #[path = "../../../gpu-tests/tests/gpu/filecheck.rs"]
 mod filecheck;

@@ -50,6 +50,15 @@
 //!   value (`lanes` elements, booleans as bytes), `out` receives the result;
 //!   `site` numbers the call sites of the module, so the harness knows which
 //!   invocations meet at the same operation;
+//! * [`RT_COOP_MUL_ADD`]`(ctx, i32 site, i32 m, i32 n, i32 k, i32 a_elem,
+//!   i32 b_elem, i32 c_elem, i32 result_elem, i32 operands, ptr a, ptr b,
+//!   ptr c, ptr out)`: an `OpCooperativeMatrixMulAddKHR` at subgroup scope,
+//!   a subgroup collective like [`RT_SUBGROUP`] ([`SubgroupOp::CoopMulAdd`]):
+//!   `a`, `b`, `c` hold this invocation's components of the `m` x `k`,
+//!   `k` x `n` and `m` x `n` operands ([`ElemCode`]s, `operands` the
+//!   `Cooperative Matrix Operands` bits), `out` receives its components of
+//!   the result; the components are spread over the subgroup as
+//!   `convert/coop.rs` describes;
 //! * [`RT_OOB`]`(ctx, i32 region, i64 offset, i64 size)`;
 //! * [`RT_CHECK_PTR`]`(ctx, ptr p, i64 size, i32 store) -> ptr`: `p` when
 //!   it lies inside a bound buffer or the workgroup block, else a scratch
@@ -87,6 +96,8 @@ pub const RT_BARRIER: &str = "__kiln_barrier";
 pub const RT_SUBGROUP: &str = "__kiln_subgroup";
 /// Out-of-bounds report.
 pub const RT_OOB: &str = "__kiln_oob";
+/// The runtime's cooperative-matrix multiply-add (see the module docs).
+pub const RT_COOP_MUL_ADD: &str = "__kiln_coop_mul_add";
 /// Run-time pointer check.
 pub const RT_CHECK_PTR: &str = "__kiln_check_ptr";
 /// Prefix of the entry wrappers: `__kiln_entry_<function>`.
@@ -178,11 +189,13 @@ pub enum SubgroupOp {
     QuadSwap = 41,
     /// A subgroup-scope `OpControlBarrier`.
     Barrier = 50,
+    /// `OpCooperativeMatrixMulAddKHR` ([`RT_COOP_MUL_ADD`]).
+    CoopMulAdd = 60,
 }
 
 impl SubgroupOp {
     /// Every code, for the harness's table.
-    pub const ALL: [SubgroupOp; 35] = [
+    pub const ALL: [SubgroupOp; 36] = [
         SubgroupOp::Elect,
         SubgroupOp::All,
         SubgroupOp::Any,
@@ -218,6 +231,7 @@ impl SubgroupOp {
         SubgroupOp::QuadBroadcast,
         SubgroupOp::QuadSwap,
         SubgroupOp::Barrier,
+        SubgroupOp::CoopMulAdd,
     ];
 }
 
@@ -235,6 +249,8 @@ pub enum ElemCode {
     F16 = 6,
     F32 = 7,
     F64 = 8,
+    /// bfloat16 (cooperative matrices only).
+    BF16 = 9,
 }
 
 /// `OpGroupOperation` codes passed to [`RT_SUBGROUP`] (the SPIR-V values).
@@ -300,6 +316,9 @@ pub struct KernelInfo {
     pub uses_subgroups: bool,
     /// The largest single access, in bytes (the scratch must hold it).
     pub max_access_bytes: u64,
+    /// The subgroup size the code was converted for, when it depends on
+    /// it (cooperative matrices): it must run with exactly that size.
+    pub fixed_subgroup_size: Option<u32>,
 }
 
 impl KernelInfo {

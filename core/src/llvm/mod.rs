@@ -20,6 +20,10 @@
 //!   and built-in variables live where the context says, accesses are
 //!   bounds-checked, and each entry point gets a wrapper and a
 //!   [`KernelInfo`] ([`abi`] has the contract).
+//!   Cooperative matrices (`SPV_KHR_cooperative_matrix`, `Subgroup`
+//!   scope) exist only here: their components are spread over a subgroup
+//!   of [`ConvertOptions::subgroup_size`] invocations and the multiply-add
+//!   is a harness collective (`convert/coop.rs` defines the distribution).
 //!
 //! Everything else is shared: [`types`] for the type mapping (storage
 //! classes dropped: one address space), `convert/` for the ops, one file
@@ -69,6 +73,11 @@ pub struct ConvertOptions {
     /// Values of specialization constants by `spec_id`, as raw bits in the
     /// constant's type (booleans 0 or 1); the others keep their defaults.
     pub spec_values: HashMap<u32, u64>,
+    /// Invocations per subgroup the code will run with (kernel ABI):
+    /// needed by cooperative matrices, whose components are spread over a
+    /// subgroup's invocations (`convert/coop.rs`); code without them does
+    /// not depend on it.
+    pub subgroup_size: Option<u32>,
 }
 
 /// A converted module.

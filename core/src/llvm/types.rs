@@ -18,6 +18,11 @@
 //!   rounded up to its ABI alignment) → a plain struct; with offsets equal
 //!   to the packed ones (`(i8 [0], i32 [1])`) → a packed struct; anything
 //!   else is [`ConvertError::UnnaturalOffset`] naming the member.
+//! * `!spv.coopmatrix<RxCxT, Subgroup, Use>` → `<L x T>` with
+//!   `L = ceil(R * C / S)`, the components one invocation holds when the
+//!   subgroup has `S` invocations ([`TypeConv::with_subgroup_size`]; the
+//!   distribution is described in `convert/coop.rs`); without a subgroup
+//!   size, or at another scope, [`ConvertError::UnsupportedType`].
 //! * Matrices, images, samplers: [`ConvertError::UnsupportedType`].
 //!
 //! The data layout is kiln's [`DataLayout`]: MLIR's defaults for the MLIR
@@ -39,6 +44,7 @@ pub struct TypeConv<'a> {
     types: &'a TypeStore,
     layout: DataLayout,
     cache: HashMap<Type, LType>,
+    subgroup_size: Option<u32>,
 }
 
 impl<'a> TypeConv<'a> {
@@ -48,7 +54,48 @@ impl<'a> TypeConv<'a> {
             types,
             layout,
             cache: HashMap::new(),
+            subgroup_size: None,
         }
+    }
+
+    /// The converter for code that runs in subgroups of `size`
+    /// invocations: cooperative matrices are then spread over them.
+    pub fn with_subgroup_size(mut self, size: Option<u32>) -> Self {
+        self.subgroup_size = size;
+        self.cache.clear();
+        self
+    }
+
+    /// The subgroup size given to [`Self::with_subgroup_size`].
+    pub fn subgroup_size(&self) -> Option<u32> {
+        self.subgroup_size
+    }
+
+    /// Components of a cooperative matrix of type `ty` each invocation
+    /// holds (`ceil(rows * columns / subgroup size)`), or why there is no
+    /// answer.
+    pub fn coop_length(&self, ty: Type) -> Result<u32, ConvertError> {
+        let TypeKind::CoopMatrix(c) = self.types.kind(ty) else {
+            return Err(self.unsupported(ty, "not a cooperative matrix type"));
+        };
+        if c.scope != crate::grammar::Scope::Subgroup {
+            return Err(self.unsupported(
+                ty,
+                "the CPU runner spreads cooperative matrices over subgroups only",
+            ));
+        }
+        let s = self.subgroup_size.filter(|&s| s > 0).ok_or_else(|| {
+            self.unsupported(
+                ty,
+                "cooperative matrices need the subgroup size the code runs with \
+                 (the kernel ABI with ConvertOptions::subgroup_size)",
+            )
+        })?;
+        let n = u64::from(c.rows) * u64::from(c.columns);
+        u32::try_from(n.div_ceil(u64::from(s)))
+            .ok()
+            .filter(|&l| l > 0)
+            .ok_or_else(|| self.unsupported(ty, "an empty or oversized cooperative matrix"))
     }
 
     /// The spv type store.
@@ -78,6 +125,11 @@ impl<'a> TypeConv<'a> {
 
     /// Size in bytes of `ty` (as stored: the layout's size).
     pub fn size(&self, ty: Type) -> Result<u64, ConvertError> {
+        if let TypeKind::CoopMatrix(c) = self.types.kind(ty) {
+            // One invocation's components (a `Function` or `Private`
+            // variable holds those).
+            return Ok(u64::from(self.coop_length(ty)?) * self.size(c.element)?);
+        }
         self.layout
             .size(self.types, ty)
             .map_err(|e| self.layout_err(ty, e))
@@ -85,6 +137,9 @@ impl<'a> TypeConv<'a> {
 
     /// ABI alignment in bytes of `ty`.
     pub fn align(&self, ty: Type) -> Result<u64, ConvertError> {
+        if let TypeKind::CoopMatrix(c) = self.types.kind(ty) {
+            return self.align(c.element);
+        }
         self.layout
             .abi_alignment(self.types, ty)
             .map_err(|e| self.layout_err(ty, e))
@@ -146,8 +201,10 @@ impl<'a> TypeConv<'a> {
             TypeKind::Matrix { .. } => {
                 return Err(self.unsupported(ty, "matrix types have no LLVM conversion"))
             }
-            TypeKind::CoopMatrix(_) => {
-                return Err(self.unsupported(ty, "cooperative matrix types have no LLVM conversion"))
+            TypeKind::CoopMatrix(c) => {
+                let element = c.element;
+                let len = self.coop_length(ty)?;
+                LType::vector(len, self.convert(element)?)
             }
             TypeKind::Image(_) | TypeKind::SampledImage(_) | TypeKind::Sampler => {
                 return Err(self.unsupported(ty, "image and sampler types have no LLVM conversion"))

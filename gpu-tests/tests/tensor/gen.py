@@ -4172,11 +4172,15 @@ def _(F):
 
 
 @testfile('matmul_f16_tiles.mlir', '''
-f16 matmuls whose sizes are multiples of 16, the shapes a device with
+f16 matmuls whose sizes are multiples of 8 or 16, the shapes a device with
 cooperative matrices (SPV_KHR_cooperative_matrix) runs on its matrix units
-(one subgroup per 16x16 output tile): f32 accumulators on random inputs, a
-single 16x16x16 tile, and an f16 accumulator on small integers (every
-partial sum exact in f16). Other devices run them with their usual tiles.''')
+(one subgroup per output tile): f32 accumulators on random inputs, a single
+16x16x16 tile, and f16 accumulators on small integers (every partial sum
+exact in f16). The last three pick the smaller configurations of the
+committed cooperative-matrix envs (core/tests/lower/envs: 16x8x8 and 16x8x16
+of nvidia-h200-coop.env, 8x8x8 of coop-sg16.env), which the CPU runner
+checks (cli/tests/cli/tensor_cpu_cli.rs). Other devices run them with their
+usual tiles.''')
 def _(F):
     for m, k, n in ((16, 16, 16), (32, 64, 48), (64, 128, 32)):
         f = F.fn('matmul_f16_f32_acc_%dx%dx%d' % (m, k, n))
@@ -4185,13 +4189,24 @@ def _(F):
         r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), 'f32'))
         f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
 
-    m, k, n = 48, 32, 64
-    f = F.fn('matmul_f16_acc_f16_exact_%dx%dx%d' % (m, k, n))
-    a = store('f16', f.rng.ints((m, k), -4, 4))
-    b = store('f16', f.rng.ints((k, n), -4, 4))
-    A, B = f.const(a, 'f16'), f.const(b, 'f16')
-    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), 'f16'))
-    expect_contraction(f, r, 'ik,kj->ij', 'f16', 'exact', [a, b])
+    def exact_f16(m, k, n):
+        f = F.fn('matmul_f16_acc_f16_exact_%dx%dx%d' % (m, k, n))
+        a = store('f16', f.rng.ints((m, k), -4, 4))
+        b = store('f16', f.rng.ints((k, n), -4, 4))
+        A, B = f.const(a, 'f16'), f.const(b, 'f16')
+        r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), 'f16'))
+        expect_contraction(f, r, 'ik,kj->ij', 'f16', 'exact', [a, b])
+
+    exact_f16(48, 32, 64)
+    # K = 8 (16x8x8 / 8x8x8 f32), N = 8 (16x8x16 / 8x8x8 f32), N = 24 with
+    # an f16 accumulator (16x8x16 / 8x8x8 f16).
+    for m, k, n in ((16, 8, 24), (32, 16, 8)):
+        f = F.fn('matmul_f16_f32_acc_%dx%dx%d' % (m, k, n))
+        a, b = f.rng.floats((m, k), 'f16', -1, 1), f.rng.floats((k, n), 'f16', -1, 1)
+        A, B = f.const(a, 'f16'), f.const(b, 'f16')
+        r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), 'f32'))
+        f.expect_almost_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+    exact_f16(16, 32, 24)
 
 
 @testfile('quantized_matmul.mlir', '''

@@ -17,8 +17,8 @@ const PRINT_LIMIT: usize = 64;
 pub fn run(args: &RunArgs) -> Result<Outcome> {
     let path = &args.file;
     let name = path.display().to_string();
-    if args.function.is_some() {
-        bail!("{name}: --function applies to tensor programs");
+    if args.function.is_some() || args.target_env.is_some() {
+        bail!("{name}: --function and --target-env apply to tensor programs");
     }
     let model = kiln_onnx::load_model(path)?;
     let opts = super::inputs::import_options(path, &args.inputs)?;

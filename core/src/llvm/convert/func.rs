@@ -328,6 +328,7 @@ impl<'m> Fx<'_, 'm> {
             OpKind::Core(_) => {
                 let name = kind.core_desc().map(|d| d.opname).unwrap_or("");
                 let handled = self.control(op, name)?
+                    || self.coop(op, name)?
                     || self.arith(op, name)?
                     || self.int_dot(op, name)?
                     || self.composite(op, name)?

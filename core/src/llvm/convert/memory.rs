@@ -237,7 +237,7 @@ impl Fx<'_, '_> {
     }
 
     /// Loads the pointer field of the context at `offset`.
-    fn ctx_ptr(&mut self, ctx: LValue, offset: u64) -> LValue {
+    pub(crate) fn ctx_ptr(&mut self, ctx: LValue, offset: u64) -> LValue {
         let at = self.b.byte_gep_const(ctx, offset);
         self.b.load(at, LType::PTR, MemFlags::default())
     }
@@ -341,6 +341,14 @@ impl Fx<'_, '_> {
                     operands.push(self.val(op, iv)?);
                     indices.push(GepIndex::Operand(operands.len() - 1));
                     ty = element;
+                }
+                TypeKind::CoopMatrix(cm) => {
+                    // This invocation's components (`convert/coop.rs`).
+                    let len = self.cx.tc.coop_length(ty)?;
+                    dynamic |= !c.is_some_and(|i| (0..i128::from(len)).contains(&i));
+                    operands.push(self.val(op, iv)?);
+                    indices.push(GepIndex::Operand(operands.len() - 1));
+                    ty = cm.element;
                 }
                 TypeKind::Matrix { .. } => {
                     return Err(self.unsupported(op, Some("matrix types".into())))

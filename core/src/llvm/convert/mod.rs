@@ -21,6 +21,7 @@
 mod arith;
 mod composite;
 mod constant;
+mod coop;
 mod func;
 mod glsl;
 mod group;
@@ -74,6 +75,9 @@ pub(crate) struct Cx<'m> {
     pub sites: u32,
     pub uses_barriers: bool,
     pub uses_subgroups: bool,
+    /// Whether cooperative matrices were converted (the code then depends
+    /// on the subgroup size).
+    pub uses_coop: bool,
     pub max_access: u64,
     pub slots: Vec<SlotInfo>,
     pub workgroup_vars: Vec<VarPlace>,
@@ -119,7 +123,7 @@ pub(crate) fn convert(module: &Module, opts: &ConvertOptions) -> Result<Converte
     };
     let mut cx = Cx {
         m: module,
-        tc: TypeConv::new(&module.types, layout),
+        tc: TypeConv::new(&module.types, layout).with_subgroup_size(opts.subgroup_size),
         opts,
         out: LlvmModule {
             name: module.symbol_name(module.top()).map(str::to_owned),
@@ -132,6 +136,7 @@ pub(crate) fn convert(module: &Module, opts: &ConvertOptions) -> Result<Converte
         sites: 0,
         uses_barriers: false,
         uses_subgroups: false,
+        uses_coop: false,
         max_access: 16,
         slots: Vec::new(),
         workgroup_vars: Vec::new(),
@@ -527,6 +532,11 @@ impl<'m> Cx<'m> {
             uses_barriers: self.uses_barriers,
             uses_subgroups: self.uses_subgroups,
             max_access_bytes: self.max_access,
+            fixed_subgroup_size: if self.uses_coop {
+                self.opts.subgroup_size
+            } else {
+                None
+            },
         })
     }
 
@@ -621,6 +631,12 @@ impl<'m> Cx<'m> {
                     vec![LType::PTR, LType::I32, LType::I64, LType::I64],
                     LType::Void,
                 ),
+                abi::RT_COOP_MUL_ADD => {
+                    let mut params = vec![LType::PTR];
+                    params.extend([LType::I32; 9]);
+                    params.extend([LType::PTR; 4]);
+                    (params, LType::Void)
+                }
                 abi::RT_CHECK_PTR => (
                     vec![LType::PTR, LType::PTR, LType::I64, LType::I32],
                     LType::PTR,
