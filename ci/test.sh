@@ -72,8 +72,9 @@ KILN_ONNX_VENV="${KILN_PYTHON_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/kiln/python-
 onnx_pid=$!
 timed bash ci/python.sh --test >"$logs/pytest.txt" 2>&1 &
 pytest_pid=$!
-# Real pretrained models (PP-OCR's three, Magika's) against onnxruntime on
-# lavapipe and --cpu: two wheels from PyPI, cached (ci/real_models.sh).
+# Real pretrained models (PP-OCR's three, Magika's, Silero VAD) against
+# onnxruntime on lavapipe and --cpu: three wheels from PyPI, cached
+# (ci/real_models.sh).
 timed bash ci/real_models.sh target/debug/kiln >"$logs/real-models.txt" 2>&1 &
 models_pid=$!
 gpu_status=0
