@@ -1,7 +1,8 @@
 //! `kiln compile IN.mlir -o OUT.spv`: lower every `gpu.module` of a
-//! memref-level kernel file (tensor programs: [`super::tensor_compile`]) to SPIR-V for a target env, validate it, and
-//! write the binaries; and `kiln opt --convert-to-spirv`, which prints the
-//! lowered spv modules instead.
+//! memref-level kernel file (tensor programs and ONNX models, imported
+//! first: [`super::tensor_compile`]) to SPIR-V for a target env, validate
+//! it, and write the binaries; and `kiln opt --convert-to-spirv`, which
+//! prints the lowered spv modules instead.
 //!
 //! The target env is `--target-env ENV` (text or `@FILE`), or the env of
 //! the Vulkan device `--device SEL` (index, part of its name, `default`),
@@ -25,7 +26,8 @@ use crate::Outcome;
 /// Arguments of `kiln compile`.
 #[derive(Args, Debug)]
 pub struct CompileArgs {
-    /// Kernel file (MLIR syntax; `-` for stdin).
+    /// Kernel file (MLIR syntax; `-` for stdin), or an ONNX model
+    /// (`.onnx`).
     pub input: PathBuf,
     /// Output binary (with several gpu.modules: `OUT.<module>.spv`).
     #[arg(short = 'o', long = "output")]
@@ -43,6 +45,11 @@ pub struct CompileArgs {
     /// Tensor programs: print each dispatch's strategy and why.
     #[arg(long)]
     pub explain: bool,
+    /// ONNX models: fix an input's shape (and value), `NAME=SHAPExTYPE=VALUE`
+    /// or `NAME=@FILE.npy`, as `kiln run` takes it; inputs not given keep
+    /// their symbolic dimensions as dynamic sizes.
+    #[arg(long = "input", value_name = "NAME=SPEC")]
+    pub inputs: Vec<String>,
 }
 
 /// The explicit target env of a command, if any.
@@ -87,6 +94,12 @@ pub fn output_path(out: &Path, name: &str, count: usize) -> PathBuf {
 
 /// Runs `kiln compile`.
 pub fn run(args: &CompileArgs) -> Result<Outcome> {
+    if super::onnx::is_onnx_path(&args.input) {
+        return compile_onnx(args);
+    }
+    if !args.inputs.is_empty() {
+        anyhow::bail!("--input applies to ONNX models");
+    }
     let text = crate::input::read_text(&args.input)?;
     if kiln_core::tensor::is_tensor_text(&text) {
         let name = super::display_name(&args.input);
@@ -125,6 +138,34 @@ pub fn run(args: &CompileArgs) -> Result<Outcome> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(Outcome::Success)
+}
+
+/// `kiln compile MODEL.onnx -o DIR`: the model's tensor program (as `kiln
+/// onnx-import` prints it), compiled like a tensor program.
+fn compile_onnx(args: &CompileArgs) -> Result<Outcome> {
+    let name = args.input.display().to_string();
+    let model = kiln_onnx::load_model(&args.input)?;
+    let opts = super::onnx::inputs::import_options(&args.input, &args.inputs)?;
+    let imported = kiln_onnx::import(&model, &opts).map_err(|e| {
+        let hint = if args.inputs.is_empty() {
+            " (an input's symbolic dimensions can be fixed with --input NAME=SHAPExTYPE)"
+        } else {
+            ""
+        };
+        anyhow::anyhow!("{name}: {e}{hint}")
+    })?;
+    let target = super::tensor_compile::target_for(
+        &imported.module,
+        args.target_env.as_deref(),
+        args.device.as_deref(),
+    )?;
+    super::tensor_compile::compile_to_dir(
+        &imported.module,
+        &name,
+        &target,
+        &args.output,
+        args.explain,
+    )
 }
 
 /// `kiln opt --convert-to-spirv`: prints the lowered spv module(s).

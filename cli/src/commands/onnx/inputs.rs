@@ -2,6 +2,8 @@
 //! models: TYPE is f32, f64, f16, bf16, bool, i8..i64, u8..u64; VALUE is
 //! one value (filling the tensor) or every value, row-major, separated by
 //! commas or spaces (optionally in brackets); a 0-d tensor is `f32=1`.
+//! Where no value is needed (`kiln compile`, `kiln onnx-import`),
+//! `NAME=SHAPExTYPE` fixes only the input's shape.
 
 use anyhow::{anyhow, bail, Result};
 use kiln_onnx::{DataType, HostTensor};
@@ -20,15 +22,9 @@ pub fn parse(spec: &str) -> Result<(String, HostTensor)> {
     let (ty, values) = rest
         .split_once('=')
         .ok_or_else(|| err("expected NAME=SHAPExTYPE=VALUE or NAME=@FILE.npy".into()))?;
-    let mut parts: Vec<&str> = ty.split('x').collect();
-    let elem = parts.pop().unwrap_or_default();
-    let dtype = DataType::from_short_name(elem)
-        .ok_or_else(|| err(format!("unknown element type {elem:?}")))?;
-    let shape = parts
-        .iter()
-        .map(|d| d.parse::<usize>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| err(format!("bad shape {:?}", parts.join("x"))))?;
+    let (shape, dtype) = shape_and_type(ty).map_err(err)?;
+    let parts: Vec<&str> = ty.split('x').collect();
+    let parts = &parts[..parts.len() - 1];
     // Sizes are checked, without overflow, against the host's memory
     // before anything is allocated (the device's limits are checked when
     // the tensor is uploaded).
@@ -69,6 +65,20 @@ pub fn parse(spec: &str) -> Result<(String, HostTensor)> {
     Ok((name.to_owned(), t))
 }
 
+/// The shape and element type of `SHAPExTYPE` (`2x3xf32`; `f32` is 0-d).
+fn shape_and_type(ty: &str) -> Result<(Vec<usize>, DataType), String> {
+    let mut parts: Vec<&str> = ty.split('x').collect();
+    let elem = parts.pop().unwrap_or_default();
+    let dtype =
+        DataType::from_short_name(elem).ok_or_else(|| format!("unknown element type {elem:?}"))?;
+    let shape = parts
+        .iter()
+        .map(|d| d.parse::<usize>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| format!("bad shape {:?}", parts.join("x")))?;
+    Ok((shape, dtype))
+}
+
 /// The import options `--input` specs give a model at `path`: each input's
 /// shape and value, external data read beside the model. (`kiln run` and
 /// `kiln onnx-import` read their inputs alike.)
@@ -77,17 +87,23 @@ pub fn import_options(
     specs: &[String],
 ) -> Result<kiln_onnx::ImportOptions> {
     let mut inputs = std::collections::HashMap::new();
+    let mut shapes = std::collections::HashMap::new();
     for spec in specs {
+        // `NAME=SHAPExTYPE`: the shape alone.
+        if let Some((name, ty)) = spec.split_once('=') {
+            if !ty.starts_with('@') && !ty.contains('=') {
+                let (shape, _) = shape_and_type(ty).map_err(|m| anyhow!("--input {spec}: {m}"))?;
+                shapes.insert(name.to_owned(), shape.iter().map(|&d| d as u64).collect());
+                continue;
+            }
+        }
         let (n, t) = parse(spec)?;
+        let shape: Vec<u64> = t.shape().iter().map(|&d| d as u64).collect();
+        shapes.insert(n.clone(), shape);
         inputs.insert(n, t);
     }
     Ok(kiln_onnx::ImportOptions {
-        input_shapes: inputs
-            .iter()
-            .map(|(n, t): (&String, &HostTensor)| {
-                (n.clone(), t.shape().iter().map(|&d| d as u64).collect())
-            })
-            .collect(),
+        input_shapes: shapes,
         input_values: inputs,
         base_dir: path.parent().map(std::path::Path::to_path_buf),
     })
