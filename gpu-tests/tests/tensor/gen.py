@@ -3541,7 +3541,12 @@ index computed from sizes) and on a constant condition, all holding, in
 front of the computation they guard (errors/runtime_assert.mlir is one that
 fails); and inside structured op bodies, where only the device can check them
 (torch-mlir's reciprocal; a matmul epilogue and a reduction at odd sizes;
-errors/runtime_assert_in_body.mlir is one that fails).''')
+errors/runtime_assert_in_body.mlir is one that fails); and at function level
+on a condition computed from tensor data, which a one-invocation kernel of its
+own checks: torch-mlir's NonMaxSuppression (a threshold against the minimum
+of the scores, a reduction), its onnx.Expand in expanded attention (an
+element of a computed shape), and an element read at an index taken from
+the data (errors/runtime_assert_on_data.mlir is one that fails).''')
 def _(F):
     f = F.fn('broadcast_sizes_checked_f32_dynamic_6')
     a, b = f.rng.dyadic((6,), 'f32', -100, 100, 16), f.rng.dyadic((6,), 'f32', -100, 100, 16)
@@ -3618,6 +3623,55 @@ def _(F):
     prod = a.astype(np.float64) @ b.astype(np.float64)
     f.expect_eq_const(e, prod * 0.5)
     f.expect_eq_const(s, (prod * 0.5).sum(axis=1))
+
+    # torch-mlir's NonMaxSuppression: `min(scores) >= score_threshold`,
+    # both read from tensors (the minimum is a reduction's result), in f64,
+    # asserted at function level: only the device knows the condition.
+    f = F.fn('threshold_checked_on_data_f32_7')
+    sc = f.rng.dyadic((7,), 'f32', 1, 100, 16)
+    th = np.array([np.float32(sc.min())], dtype=np.float32)
+    S, T = f.const(sc, 'f32'), f.const(th, 'f32')
+    mn = f.generic([S], [f.full(np.inf, (), 'f32')], ['(d0) -> (d0)', '(d0) -> ()'], 'r', '''
+^bb0(%x: f32, %acc: f32):
+  %m = arith.minimumf %x, %acc : f32
+  linalg.yield %m : f32''')
+    lo = f.op('tensor.extract %s[] : %s' % (mn, mn.ty), 'f32', hint='lo')
+    t = f.op('tensor.extract %s[%s] : %s' % (T, f.idx(0), T.ty), 'f32', hint='th')
+    lo64 = f.op('arith.extf %s : f32 to f64' % lo, 'f64', hint='w')
+    t64 = f.op('arith.extf %s : f32 to f64' % t, 'f64', hint='w')
+    ok = f.op('arith.cmpf uge, %s, %s : f64' % (lo64, t64), 'i1', hint='ok')
+    f.emit('cf.assert %s, "unimplemented: score_threshold should be <= min(scores)"' % ok)
+    r = f.elementwise([S], 'f32', '''
+^bb0(%x: f32, %o: f32):
+  %s = arith.addf %x, %x : f32
+  linalg.yield %s : f32''')
+    f.expect_eq_const(r, f64(sc) * 2)
+
+    # onnx.Expand inside expanded attention: the target shape is a tensor
+    # computed on the device (here a sum of two shapes), each element
+    # asserted against the input's size; and an element read at an index
+    # taken from the data (a fault site of its own), compared in i32.
+    f = F.fn('shape_checked_on_computed_data_i64_5')
+    a = np.array([2, 3, 1, 6, 8], dtype=np.int64)
+    b = np.array([0, 0, 2, 0, -4], dtype=np.int64)
+    A, B = f.const(a, 'i64'), f.const(b, 'i64')
+    sh = f.elementwise([A, B], 'i64', '''
+^bb0(%x: i64, %y: i64, %o: i64):
+  %s = arith.addi %x, %y : i64
+  linalg.yield %s : i64''')
+    for k, bound in [(0, 2), (2, 3), (4, 4)]:
+        e = f.op('tensor.extract %s[%s] : %s' % (sh, f.idx(k), sh.ty), 'i64', hint='e')
+        ok = f.op('arith.cmpi sle, %s, %s : i64' % (e, f.scalar(bound, 'i64')), 'i1', hint='ok')
+        f.emit('cf.assert %s, "onnx.Expand input has a dim that is not statically 1; '
+               'expected this dim >= dim provided shape."' % ok)
+    x = f.rng.ints((6,), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32')
+    e = f.op('tensor.extract %s[%s] : %s' % (sh, f.idx(1), sh.ty), 'i64', hint='e')
+    i = f.op('arith.index_cast %s : i64 to index' % e, 'index', hint='i')
+    xi = f.op('tensor.extract %s[%s] : %s' % (X, i, X.ty), 'i32', hint='xi')
+    ok = f.op('arith.cmpi eq, %s, %s : i32' % (xi, f.scalar(int(x[3]), 'i32')), 'i1', hint='ok')
+    f.emit('cf.assert %s, "element 3 read at a computed index"' % ok)
+    f.expect_eq_const(sh, a + b)
 
 
 @testfile('sizes_from_constant_data.mlir', '''
