@@ -3680,7 +3680,10 @@ as torch-mlir lowers onnx.Expand / onnx.Tile / onnx.Reshape with a shape
 operand (an input that is a constant here): tensor.extract of an
 extract_slice of the shape, compared in a cf.assert, and cast to an index
 that sizes a tensor.empty and a broadcast. kiln reads such elements on the
-host (the shape is at most 4,096 elements). numpy computes the expected
+host (the shape is at most 4,096 elements). Also a shape computed from
+arith.constant data, as torch-mlir writes onnx.Expand in expanded grouped-
+query attention (linalg.generic on i1 and i64 constants, a tensor.concat):
+the host computes it at compile time. numpy computes the expected
 values.''')
 def _(F):
     f = F.fn('expand_checked_by_shape_data_f32_3x1_to_2x3x6')
@@ -3717,6 +3720,49 @@ def _(F):
   linalg.yield %x : i32''')
     f.expect_index(f.dim(r, 0), 3)
     f.expect_eq_const(f.static(r), np.tile(x, (3, 1)))
+
+    # Expanded GQA's key expansion: the repeat count is select(!false &
+    # true, 3, 1), computed by generics on constants, concatenated into
+    # the target shape [2, 3, n, 4], asserted and used as a size.
+    f = F.fn('expand_sized_by_computed_shape_f32_2x3x4')
+    x = f.rng.dyadic((2, 3, 4), 'f32', -100, 100, 16)
+    X = f.const(x, 'f32')
+    F1 = f.const(np.array([False]), 'i1', 'arith', hint='cst')
+    T1 = f.const(np.array([True]), 'i1', 'arith', hint='cst')
+    K3 = f.const(np.array([3], dtype=np.int64), 'i64', 'arith', hint='cst')
+    K1 = f.const(np.array([1], dtype=np.int64), 'i64', 'arith', hint='cst')
+    K2 = f.const(np.array([2], dtype=np.int64), 'i64', 'arith', hint='cst')
+    K4 = f.const(np.array([4], dtype=np.int64), 'i64', 'arith', hint='cst')
+    tr = f.scalar(1, 'i1')
+    nf = f.elementwise([F1], 'i1', '''
+^bb0(%x: i1, %o: i1):
+  %n = arith.xori %x, %s : i1
+  linalg.yield %n : i1'''.replace('%s', tr.name))
+    both = f.elementwise([nf, T1], 'i1', '''
+^bb0(%x: i1, %y: i1, %o: i1):
+  %a = arith.andi %x, %y : i1
+  linalg.yield %a : i1''')
+    rep = f.elementwise([both, K3, K1], 'i64', '''
+^bb0(%c: i1, %x: i64, %y: i64, %o: i64):
+  %s = arith.select %c, %x, %y : i64
+  linalg.yield %s : i64''')
+    shp = f.op('tensor.concat dim(0) %s, %s, %s, %s : (%s) -> %s'
+               % (K2, K3, rep, K4, ', '.join([ttype((1,), 'i64')] * 4), ttype((4,), 'i64')),
+               'i64', (4,), hint='shape')
+    sl = f.op('tensor.extract_slice %s[2] [1] [1] : %s to %s' % (shp, shp.ty, ttype((1,), 'i64')),
+              'i64', (1,), hint='sl')
+    e = f.op('tensor.extract %s[%s] : %s' % (sl, f.idx(0), sl.ty), 'i64', hint='e')
+    ok = f.op('arith.cmpi sle, %s, %s : i64' % (e, f.scalar(4, 'i64')), 'i1', hint='ok')
+    f.emit('cf.assert %s, "onnx.Expand input has a dim that is not statically 1; expected this '
+           'dim >= dim provided shape."' % ok)
+    n = f.op('arith.index_cast %s : i64 to index' % e, 'index', hint='n')
+    out = f.op('tensor.empty(%s) : %s' % (n, ttype((2, 3, 3, 4), 'f32', (2,))), 'f32',
+               (2, 3, 3, 4), (2,), hint='e')
+    r = f.generic([X], [out], ['(d0, d1, d2, d3) -> (d0, d1, d3)', ident(4)], 'pppp', '''
+^bb0(%x: f32, %o: f32):
+  linalg.yield %x : f32''')
+    f.expect_index(f.dim(r, 2), 3)
+    f.expect_eq_const(f.static(r), np.broadcast_to(x.reshape(2, 3, 1, 4), (2, 3, 3, 4)))
 
 
 @testfile('attention_reshapes.mlir', '''
