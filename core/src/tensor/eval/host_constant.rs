@@ -178,7 +178,10 @@ fn constant_tensor(m: &TensorModule, v: TValue, depth: u32, computed: bool) -> O
 /// computing op, or a scalar `arith.constant`).
 fn computed_tensor(m: &TensorModule, v: TValue, op: TOp, depth: u32) -> Option<Tensor> {
     if let Some(s) = crate::tensor::structured::structured(m, op) {
-        if s.iterator_types.iter().any(|t| *t != IteratorType::Parallel) {
+        if s.iterator_types
+            .iter()
+            .any(|t| *t != IteratorType::Parallel)
+        {
             return None;
         }
     }
