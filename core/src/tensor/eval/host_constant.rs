@@ -177,11 +177,11 @@ fn constant_tensor(m: &TensorModule, v: TValue, depth: u32, computed: bool) -> O
 /// value its regions capture is a constant ([`constant_tensor`] below a
 /// computing op, or a scalar `arith.constant`).
 fn computed_tensor(m: &TensorModule, v: TValue, op: TOp, depth: u32) -> Option<Tensor> {
+    // Every loop of an all-parallel op indexes its output: the evaluator
+    // runs at most `MAX_ELEMENTS` points.
     if let Some(s) = crate::tensor::structured::structured(m, op) {
-        if s.iterator_types
-            .iter()
-            .any(|t| *t != IteratorType::Parallel)
-        {
+        let iterators = crate::codegen::analysis::effective_iterators(&s);
+        if iterators.iter().any(|t| *t != IteratorType::Parallel) {
             return None;
         }
     }
