@@ -42,7 +42,9 @@ pub enum OpClass {
     /// arithmetic on those).
     HostScalar,
     /// A scalar that depends on tensor data (`tensor.extract`, arithmetic
-    /// on such scalars): computed inside the kernels that read it.
+    /// on such scalars): computed inside the kernels that read it. A
+    /// `cf.assert` on such a scalar is of this class too: a dispatch of
+    /// its own checks it.
     DeviceScalar,
     /// Data from outside the kernels: dense constants, dynamic constants.
     Source,
@@ -298,17 +300,10 @@ impl<'m> FuncInfo<'m> {
                     "is checked by the e2e runner, not compiled",
                 ))
             }
-            OpKind::Assert { .. } => {
-                match self.scalar_operands_class(op) {
-                    OpClass::HostScalar => OpClass::HostScalar,
-                    _ => return Err(CodegenError::unsupported(
-                        m,
-                        op,
-                        "has a condition computed from tensor data; the device compiler checks \
-                         asserts on sizes and other host values only",
-                    )),
-                }
-            }
+            // A condition the host knows is a host check; one computed
+            // from tensor data is checked by a one-invocation kernel of
+            // its own (a fault site, see `program::FaultSite`).
+            OpKind::Assert { .. } => self.scalar_operands_class(op),
             OpKind::Return => OpClass::Return,
             OpKind::LinalgYield | OpKind::LinalgIndex { .. } | OpKind::TensorYield => {
                 return Err(CodegenError::unsupported(m, op, "at function level"))

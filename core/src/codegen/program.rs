@@ -135,7 +135,7 @@ pub struct Param {
 /// An op a kernel checks at run time: a `tensor.extract` or
 /// `tensor.insert` whose index is computed on the device (from tensor data
 /// or in a structured op's body), or a `cf.assert` in a structured op's
-/// body. Where an index is out of bounds, the kernel reads or writes in
+/// body or on a condition computed from tensor data. Where an index is out of bounds, the kernel reads or writes in
 /// bounds instead (the index clamped to 0); where an index is out of
 /// bounds or an assert's condition is false, it stores the site's number
 /// plus one in the function's fault word; the executor reports it after
@@ -527,13 +527,20 @@ pub fn plan_function(
 /// The fault sites of a function: every `tensor.extract` / `tensor.insert`
 /// with an index the host does not know (computed on the device from
 /// tensor data, or inside a structured op's body, where the host checks
-/// nothing) and every `cf.assert` inside a structured op's body; with any,
-/// a fault word buffer.
+/// nothing), every `cf.assert` inside a structured op's body and every
+/// top-level `cf.assert` whose condition is computed from tensor data
+/// (checked by a one-invocation dispatch of its own); with any, a fault
+/// word buffer.
 fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPlan) {
     let m = info.m;
     let mut sites = Vec::new();
     for &op in &info.ops {
         let d = m.op(op);
+        if matches!(d.kind, OpKind::Assert { .. })
+            && info.class.get(&op) == Some(&super::analysis::OpClass::DeviceScalar)
+        {
+            sites.push(op);
+        }
         if let OpKind::Tensor(t @ (TensorOp::Extract | TensorOp::Insert)) = &d.kind {
             let first = 1 + usize::from(*t == TensorOp::Insert);
             let device = d.operands[first.min(d.operands.len())..]

@@ -9,7 +9,8 @@
 //!   `tensor.dim`, arithmetic on those) or, when they depend on tensor
 //!   data (`tensor.extract`), inside the kernels that read them
 //!   ([`ValueFate::DeviceScalar`]; a returned one gets a dispatch of its
-//!   own);
+//!   own, and so does a `cf.assert` on one: a one-invocation kernel that
+//!   records the assert's fault where its condition is false);
 //! * constants with data, dynamic constants and arguments are
 //!   [`ValueFate::Source`]s: buffers filled from the host;
 //! * reshapes of contiguous data (`tensor.cast`, `collapse_shape`,
@@ -421,6 +422,12 @@ impl Former<'_, '_> {
                 for &r in &d.results {
                     self.fates.insert(r, ValueFate::Host);
                 }
+            }
+            OpClass::DeviceScalar if d.results.is_empty() => {
+                // A `cf.assert` on a device scalar: a one-invocation
+                // dispatch of its own, at its place in program order.
+                self.stored_ops.push((op, None));
+                self.owner.insert(op, Some(op));
             }
             OpClass::DeviceScalar => {
                 let r = d.results[0];

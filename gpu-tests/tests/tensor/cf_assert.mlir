@@ -5,7 +5,12 @@
 // front of the computation they guard (errors/runtime_assert.mlir is one that
 // fails); and inside structured op bodies, where only the device can check them
 // (torch-mlir's reciprocal; a matmul epilogue and a reduction at odd sizes;
-// errors/runtime_assert_in_body.mlir is one that fails).
+// errors/runtime_assert_in_body.mlir is one that fails); and at function level
+// on a condition computed from tensor data, which a one-invocation kernel of its
+// own checks: torch-mlir's NonMaxSuppression (a threshold against the minimum
+// of the scores, a reduction), its onnx.Expand in expanded attention (an
+// element of a computed shape), and an element read at an index taken from
+// the data (errors/runtime_assert_on_data.mlir is one that fails).
 
 func.func @broadcast_sizes_checked_f32_dynamic_6() {
   %in1 = flow.tensor.dynamic_constant dense<[5.3125, 6.125, 1.9375, -3.3125, 5.1875, -0.25]> : tensor<6xf32> -> tensor<?xf32>
@@ -212,5 +217,69 @@ func.func @asserts_in_matmul_epilogue_and_reduction_f32_13x7x9() {
       [16.5, 26.0, 24.5, 21.5, 16.0, 23.5, 19.0, 27.5, 18.0],
       [25.0, 36.5, 39.5, 32.5, 31.0, 34.0, 37.0, 43.5, 33.0]]> : tensor<13x9xf32>) : tensor<13x9xf32>
   check.expect_eq_const(%g2, dense<[399.5, 337.5, 224.5, 294.5, 179.5, 227.5, 388.0, 313.5, 3.7e+02, 346.0, 276.5, 192.5, 312.0]> : tensor<13xf32>) : tensor<13xf32>
+  return
+}
+
+func.func @threshold_checked_on_data_f32_7() {
+  %in1 = util.unfoldable_constant dense<[1.375, 1.375, 3.9375, 5.375, 1.9375, 0.75, 1.25]> : tensor<7xf32>
+  %in2 = util.unfoldable_constant dense<0.75> : tensor<1xf32>
+  %cst1 = arith.constant 0x7F800000 : f32
+  %e1 = tensor.empty() : tensor<f32>
+  %f1 = linalg.fill ins(%cst1 : f32) outs(%e1 : tensor<f32>) -> tensor<f32>
+  %g1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%in1 : tensor<7xf32>) outs(%f1 : tensor<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.minimumf %x, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  %lo1 = tensor.extract %g1[] : tensor<f32>
+  %c1 = arith.constant 0 : index
+  %th1 = tensor.extract %in2[%c1] : tensor<1xf32>
+  %w1 = arith.extf %lo1 : f32 to f64
+  %w2 = arith.extf %th1 : f32 to f64
+  %ok1 = arith.cmpf uge, %w1, %w2 : f64
+  cf.assert %ok1, "unimplemented: score_threshold should be <= min(scores)"
+  %e2 = tensor.empty() : tensor<7xf32>
+  %g2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1 : tensor<7xf32>) outs(%e2 : tensor<7xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<7xf32>
+  check.expect_eq_const(%g2, dense<[2.75, 2.75, 7.875, 10.75, 3.875, 1.5, 2.5]> : tensor<7xf32>) : tensor<7xf32>
+  return
+}
+
+func.func @shape_checked_on_computed_data_i64_5() {
+  %in1 = util.unfoldable_constant dense<[2, 3, 1, 6, 8]> : tensor<5xi64>
+  %in2 = util.unfoldable_constant dense<[0, 0, 2, 0, -4]> : tensor<5xi64>
+  %e1 = tensor.empty() : tensor<5xi64>
+  %g1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%in1, %in2 : tensor<5xi64>, tensor<5xi64>) outs(%e1 : tensor<5xi64>) {
+  ^bb0(%x: i64, %y: i64, %o: i64):
+    %s = arith.addi %x, %y : i64
+    linalg.yield %s : i64
+  } -> tensor<5xi64>
+  %c1 = arith.constant 0 : index
+  %e2 = tensor.extract %g1[%c1] : tensor<5xi64>
+  %cst1 = arith.constant 2 : i64
+  %ok1 = arith.cmpi sle, %e2, %cst1 : i64
+  cf.assert %ok1, "onnx.Expand input has a dim that is not statically 1; expected this dim >= dim provided shape."
+  %c2 = arith.constant 2 : index
+  %e3 = tensor.extract %g1[%c2] : tensor<5xi64>
+  %cst2 = arith.constant 3 : i64
+  %ok2 = arith.cmpi sle, %e3, %cst2 : i64
+  cf.assert %ok2, "onnx.Expand input has a dim that is not statically 1; expected this dim >= dim provided shape."
+  %c3 = arith.constant 4 : index
+  %e4 = tensor.extract %g1[%c3] : tensor<5xi64>
+  %cst3 = arith.constant 4 : i64
+  %ok3 = arith.cmpi sle, %e4, %cst3 : i64
+  cf.assert %ok3, "onnx.Expand input has a dim that is not statically 1; expected this dim >= dim provided shape."
+  %in3 = util.unfoldable_constant dense<[-583, -1, 679, -810, -728, 326]> : tensor<6xi32>
+  %c4 = arith.constant 1 : index
+  %e5 = tensor.extract %g1[%c4] : tensor<5xi64>
+  %i1 = arith.index_cast %e5 : i64 to index
+  %xi1 = tensor.extract %in3[%i1] : tensor<6xi32>
+  %cst4 = arith.constant -810 : i32
+  %ok4 = arith.cmpi eq, %xi1, %cst4 : i32
+  cf.assert %ok4, "element 3 read at a computed index"
+  check.expect_eq_const(%g1, dense<[2, 3, 3, 6, 4]> : tensor<5xi64>) : tensor<5xi64>
   return
 }

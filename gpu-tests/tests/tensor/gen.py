@@ -3541,7 +3541,12 @@ index computed from sizes) and on a constant condition, all holding, in
 front of the computation they guard (errors/runtime_assert.mlir is one that
 fails); and inside structured op bodies, where only the device can check them
 (torch-mlir's reciprocal; a matmul epilogue and a reduction at odd sizes;
-errors/runtime_assert_in_body.mlir is one that fails).''')
+errors/runtime_assert_in_body.mlir is one that fails); and at function level
+on a condition computed from tensor data, which a one-invocation kernel of its
+own checks: torch-mlir's NonMaxSuppression (a threshold against the minimum
+of the scores, a reduction), its onnx.Expand in expanded attention (an
+element of a computed shape), and an element read at an index taken from
+the data (errors/runtime_assert_on_data.mlir is one that fails).''')
 def _(F):
     f = F.fn('broadcast_sizes_checked_f32_dynamic_6')
     a, b = f.rng.dyadic((6,), 'f32', -100, 100, 16), f.rng.dyadic((6,), 'f32', -100, 100, 16)
@@ -3619,6 +3624,55 @@ def _(F):
     f.expect_eq_const(e, prod * 0.5)
     f.expect_eq_const(s, (prod * 0.5).sum(axis=1))
 
+    # torch-mlir's NonMaxSuppression: `min(scores) >= score_threshold`,
+    # both read from tensors (the minimum is a reduction's result), in f64,
+    # asserted at function level: only the device knows the condition.
+    f = F.fn('threshold_checked_on_data_f32_7')
+    sc = f.rng.dyadic((7,), 'f32', 1, 100, 16)
+    th = np.array([np.float32(sc.min())], dtype=np.float32)
+    S, T = f.const(sc, 'f32'), f.const(th, 'f32')
+    mn = f.generic([S], [f.full(np.inf, (), 'f32')], ['(d0) -> (d0)', '(d0) -> ()'], 'r', '''
+^bb0(%x: f32, %acc: f32):
+  %m = arith.minimumf %x, %acc : f32
+  linalg.yield %m : f32''')
+    lo = f.op('tensor.extract %s[] : %s' % (mn, mn.ty), 'f32', hint='lo')
+    t = f.op('tensor.extract %s[%s] : %s' % (T, f.idx(0), T.ty), 'f32', hint='th')
+    lo64 = f.op('arith.extf %s : f32 to f64' % lo, 'f64', hint='w')
+    t64 = f.op('arith.extf %s : f32 to f64' % t, 'f64', hint='w')
+    ok = f.op('arith.cmpf uge, %s, %s : f64' % (lo64, t64), 'i1', hint='ok')
+    f.emit('cf.assert %s, "unimplemented: score_threshold should be <= min(scores)"' % ok)
+    r = f.elementwise([S], 'f32', '''
+^bb0(%x: f32, %o: f32):
+  %s = arith.addf %x, %x : f32
+  linalg.yield %s : f32''')
+    f.expect_eq_const(r, f64(sc) * 2)
+
+    # onnx.Expand inside expanded attention: the target shape is a tensor
+    # computed on the device (here a sum of two shapes), each element
+    # asserted against the input's size; and an element read at an index
+    # taken from the data (a fault site of its own), compared in i32.
+    f = F.fn('shape_checked_on_computed_data_i64_5')
+    a = np.array([2, 3, 1, 6, 8], dtype=np.int64)
+    b = np.array([0, 0, 2, 0, -4], dtype=np.int64)
+    A, B = f.const(a, 'i64'), f.const(b, 'i64')
+    sh = f.elementwise([A, B], 'i64', '''
+^bb0(%x: i64, %y: i64, %o: i64):
+  %s = arith.addi %x, %y : i64
+  linalg.yield %s : i64''')
+    for k, bound in [(0, 2), (2, 3), (4, 4)]:
+        e = f.op('tensor.extract %s[%s] : %s' % (sh, f.idx(k), sh.ty), 'i64', hint='e')
+        ok = f.op('arith.cmpi sle, %s, %s : i64' % (e, f.scalar(bound, 'i64')), 'i1', hint='ok')
+        f.emit('cf.assert %s, "onnx.Expand input has a dim that is not statically 1; '
+               'expected this dim >= dim provided shape."' % ok)
+    x = f.rng.ints((6,), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32')
+    e = f.op('tensor.extract %s[%s] : %s' % (sh, f.idx(1), sh.ty), 'i64', hint='e')
+    i = f.op('arith.index_cast %s : i64 to index' % e, 'index', hint='i')
+    xi = f.op('tensor.extract %s[%s] : %s' % (X, i, X.ty), 'i32', hint='xi')
+    ok = f.op('arith.cmpi eq, %s, %s : i32' % (xi, f.scalar(int(x[3]), 'i32')), 'i1', hint='ok')
+    f.emit('cf.assert %s, "element 3 read at a computed index"' % ok)
+    f.expect_eq_const(sh, a + b)
+
 
 @testfile('sizes_from_constant_data.mlir', '''
 Sizes and run-time checks computed from the data of a small constant tensor,
@@ -3626,7 +3680,10 @@ as torch-mlir lowers onnx.Expand / onnx.Tile / onnx.Reshape with a shape
 operand (an input that is a constant here): tensor.extract of an
 extract_slice of the shape, compared in a cf.assert, and cast to an index
 that sizes a tensor.empty and a broadcast. kiln reads such elements on the
-host (the shape is at most 4,096 elements). numpy computes the expected
+host (the shape is at most 4,096 elements). Also a shape computed from
+arith.constant data, as torch-mlir writes onnx.Expand in expanded grouped-
+query attention (linalg.generic on i1 and i64 constants, a tensor.concat):
+the host computes it at compile time. numpy computes the expected
 values.''')
 def _(F):
     f = F.fn('expand_checked_by_shape_data_f32_3x1_to_2x3x6')
@@ -3663,6 +3720,49 @@ def _(F):
   linalg.yield %x : i32''')
     f.expect_index(f.dim(r, 0), 3)
     f.expect_eq_const(f.static(r), np.tile(x, (3, 1)))
+
+    # Expanded GQA's key expansion: the repeat count is select(!false &
+    # true, 3, 1), computed by generics on constants, concatenated into
+    # the target shape [2, 3, n, 4], asserted and used as a size.
+    f = F.fn('expand_sized_by_computed_shape_f32_2x3x4')
+    x = f.rng.dyadic((2, 3, 4), 'f32', -100, 100, 16)
+    X = f.const(x, 'f32')
+    F1 = f.const(np.array([False]), 'i1', 'arith', hint='cst')
+    T1 = f.const(np.array([True]), 'i1', 'arith', hint='cst')
+    K3 = f.const(np.array([3], dtype=np.int64), 'i64', 'arith', hint='cst')
+    K1 = f.const(np.array([1], dtype=np.int64), 'i64', 'arith', hint='cst')
+    K2 = f.const(np.array([2], dtype=np.int64), 'i64', 'arith', hint='cst')
+    K4 = f.const(np.array([4], dtype=np.int64), 'i64', 'arith', hint='cst')
+    tr = f.scalar(1, 'i1')
+    nf = f.elementwise([F1], 'i1', '''
+^bb0(%x: i1, %o: i1):
+  %n = arith.xori %x, %s : i1
+  linalg.yield %n : i1'''.replace('%s', tr.name))
+    both = f.elementwise([nf, T1], 'i1', '''
+^bb0(%x: i1, %y: i1, %o: i1):
+  %a = arith.andi %x, %y : i1
+  linalg.yield %a : i1''')
+    rep = f.elementwise([both, K3, K1], 'i64', '''
+^bb0(%c: i1, %x: i64, %y: i64, %o: i64):
+  %s = arith.select %c, %x, %y : i64
+  linalg.yield %s : i64''')
+    shp = f.op('tensor.concat dim(0) %s, %s, %s, %s : (%s) -> %s'
+               % (K2, K3, rep, K4, ', '.join([ttype((1,), 'i64')] * 4), ttype((4,), 'i64')),
+               'i64', (4,), hint='shape')
+    sl = f.op('tensor.extract_slice %s[2] [1] [1] : %s to %s' % (shp, shp.ty, ttype((1,), 'i64')),
+              'i64', (1,), hint='sl')
+    e = f.op('tensor.extract %s[%s] : %s' % (sl, f.idx(0), sl.ty), 'i64', hint='e')
+    ok = f.op('arith.cmpi sle, %s, %s : i64' % (e, f.scalar(4, 'i64')), 'i1', hint='ok')
+    f.emit('cf.assert %s, "onnx.Expand input has a dim that is not statically 1; expected this '
+           'dim >= dim provided shape."' % ok)
+    n = f.op('arith.index_cast %s : i64 to index' % e, 'index', hint='n')
+    out = f.op('tensor.empty(%s) : %s' % (n, ttype((2, 3, 3, 4), 'f32', (2,))), 'f32',
+               (2, 3, 3, 4), (2,), hint='e')
+    r = f.generic([X], [out], ['(d0, d1, d2, d3) -> (d0, d1, d3)', ident(4)], 'pppp', '''
+^bb0(%x: f32, %o: f32):
+  linalg.yield %x : f32''')
+    f.expect_index(f.dim(r, 2), 3)
+    f.expect_eq_const(f.static(r), np.broadcast_to(x.reshape(2, 3, 1, 4), (2, 3, 3, 4)))
 
 
 @testfile('attention_reshapes.mlir', '''

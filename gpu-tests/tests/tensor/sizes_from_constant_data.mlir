@@ -4,7 +4,10 @@
 // operand (an input that is a constant here): tensor.extract of an
 // extract_slice of the shape, compared in a cf.assert, and cast to an index
 // that sizes a tensor.empty and a broadcast. kiln reads such elements on the
-// host (the shape is at most 4,096 elements). numpy computes the expected
+// host (the shape is at most 4,096 elements). Also a shape computed from
+// arith.constant data, as torch-mlir writes onnx.Expand in expanded grouped-
+// query attention (linalg.generic on i1 and i64 constants, a tensor.concat):
+// the host computes it at compile time. numpy computes the expected
 // values.
 
 func.func @expand_checked_by_shape_data_f32_3x1_to_2x3x6() {
@@ -56,5 +59,78 @@ func.func @tile_sized_by_shape_data_i32_4() {
   check.expect_eq_const(%cast1, dense<[[-473, -606, -740, -389],
       [-473, -606, -740, -389],
       [-473, -606, -740, -389]]> : tensor<3x4xi32>) : tensor<3x4xi32>
+  return
+}
+
+func.func @expand_sized_by_computed_shape_f32_2x3x4() {
+  %in1 = util.unfoldable_constant dense<[[[1.5625, -3.5, -1.0, -1.0625],
+      [-5.75, 3.6875, 3.0, 2.375],
+      [0.3125, -3.375, 2.125, 2.125]],
+      [[-2.25, 5.3125, -5.5, -1.0625],
+      [-3.5625, -2.125, 2.5, 5.375],
+      [-0.75, 0.4375, -1.4375, 5.1875]]]> : tensor<2x3x4xf32>
+  %cst1 = arith.constant dense<false> : tensor<1xi1>
+  %cst2 = arith.constant dense<true> : tensor<1xi1>
+  %cst3 = arith.constant dense<3> : tensor<1xi64>
+  %cst4 = arith.constant dense<1> : tensor<1xi64>
+  %cst5 = arith.constant dense<2> : tensor<1xi64>
+  %cst6 = arith.constant dense<4> : tensor<1xi64>
+  %cst7 = arith.constant true
+  %e1 = tensor.empty() : tensor<1xi1>
+  %g1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%cst1 : tensor<1xi1>) outs(%e1 : tensor<1xi1>) {
+  ^bb0(%x: i1, %o: i1):
+    %n = arith.xori %x, %cst7 : i1
+    linalg.yield %n : i1
+  } -> tensor<1xi1>
+  %e2 = tensor.empty() : tensor<1xi1>
+  %g2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%g1, %cst2 : tensor<1xi1>, tensor<1xi1>) outs(%e2 : tensor<1xi1>) {
+  ^bb0(%x: i1, %y: i1, %o: i1):
+    %a = arith.andi %x, %y : i1
+    linalg.yield %a : i1
+  } -> tensor<1xi1>
+  %e3 = tensor.empty() : tensor<1xi64>
+  %g3 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%g2, %cst3, %cst4 : tensor<1xi1>, tensor<1xi64>, tensor<1xi64>) outs(%e3 : tensor<1xi64>) {
+  ^bb0(%c: i1, %x: i64, %y: i64, %o: i64):
+    %s = arith.select %c, %x, %y : i64
+    linalg.yield %s : i64
+  } -> tensor<1xi64>
+  %shape1 = tensor.concat dim(0) %cst5, %cst3, %g3, %cst6 : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4xi64>
+  %sl1 = tensor.extract_slice %shape1[2] [1] [1] : tensor<4xi64> to tensor<1xi64>
+  %c1 = arith.constant 0 : index
+  %e4 = tensor.extract %sl1[%c1] : tensor<1xi64>
+  %cst8 = arith.constant 4 : i64
+  %ok1 = arith.cmpi sle, %e4, %cst8 : i64
+  cf.assert %ok1, "onnx.Expand input has a dim that is not statically 1; expected this dim >= dim provided shape."
+  %n1 = arith.index_cast %e4 : i64 to index
+  %e5 = tensor.empty(%n1) : tensor<2x3x?x4xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%in1 : tensor<2x3x4xf32>) outs(%e5 : tensor<2x3x?x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<2x3x?x4xf32>
+  %c2 = arith.constant 2 : index
+  %d1 = tensor.dim %g4, %c2 : tensor<2x3x?x4xf32>
+  %c3 = arith.constant 3 : index
+  %ok2 = arith.cmpi eq, %d1, %c3 : index
+  check.expect_true(%ok2) : i1
+  %b1 = util.optimization_barrier %g4 : tensor<2x3x?x4xf32>
+  %cast1 = tensor.cast %b1 : tensor<2x3x?x4xf32> to tensor<2x3x3x4xf32>
+  check.expect_eq_const(%cast1, dense<[[[[1.5625, -3.5, -1.0, -1.0625],
+      [1.5625, -3.5, -1.0, -1.0625],
+      [1.5625, -3.5, -1.0, -1.0625]],
+      [[-5.75, 3.6875, 3.0, 2.375],
+      [-5.75, 3.6875, 3.0, 2.375],
+      [-5.75, 3.6875, 3.0, 2.375]],
+      [[0.3125, -3.375, 2.125, 2.125],
+      [0.3125, -3.375, 2.125, 2.125],
+      [0.3125, -3.375, 2.125, 2.125]]],
+      [[[-2.25, 5.3125, -5.5, -1.0625],
+      [-2.25, 5.3125, -5.5, -1.0625],
+      [-2.25, 5.3125, -5.5, -1.0625]],
+      [[-3.5625, -2.125, 2.5, 5.375],
+      [-3.5625, -2.125, 2.5, 5.375],
+      [-3.5625, -2.125, 2.5, 5.375]],
+      [[-0.75, 0.4375, -1.4375, 5.1875],
+      [-0.75, 0.4375, -1.4375, 5.1875],
+      [-0.75, 0.4375, -1.4375, 5.1875]]]]> : tensor<2x3x3x4xf32>) : tensor<2x3x3x4xf32>
   return
 }

@@ -235,6 +235,11 @@ pub(super) fn stores(
         }
         return Ok(());
     }
+    if matches!(m.op(op).kind, OpKind::Assert { .. }) {
+        // A `cf.assert` on a device scalar: one invocation checks it.
+        let cond = e.scalar(m.op(op).operands[0])?;
+        return e.checked_assert(op, cond);
+    }
     for &r in &d.stored {
         if m.value_kind(r).is_tensor() {
             let v = e.compute_elem(r, coords)?;

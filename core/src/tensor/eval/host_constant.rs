@@ -5,9 +5,22 @@
 //! anything runs. Importers compute sizes and their checks (`cf.assert`)
 //! from such tensors (torch-mlir's `onnx.Expand`, `onnx.Tile` with a shape
 //! operand); the device compiler then evaluates them on the host.
+//!
+//! Small tensors computed at compile time count too: the result of an
+//! all-parallel structured op (`linalg.generic`, `linalg.fill`, ...) or of
+//! a tensor op (`tensor.concat`, `tensor.pad`, `tensor.empty`, ...) whose
+//! operands and captured values are all such constants, evaluated by the
+//! reference evaluator (torch-mlir computes the target shape of the
+//! `onnx.Expand` inside expanded attention this way). Below such an op
+//! only `arith.constant` data folds: a `util.unfoldable_constant` stands for
+//! data a program receives at run time, which the host reads only where
+//! it is the data itself.
 
-use super::value::{strides, Scalar, Tensor};
-use crate::tensor::attr::{ConstAttr, Mixed};
+use std::rc::Rc;
+
+use super::value::{strides, Scalar, Tensor, Value};
+use super::Interp;
+use crate::tensor::attr::{ConstAttr, IteratorType, Mixed};
 use crate::tensor::entity::{TOp, TValue};
 use crate::tensor::module::{TensorModule, ValueDef};
 use crate::tensor::ops::{OpKind, TensorOp};
@@ -33,7 +46,7 @@ pub fn constant_extract(m: &TensorModule, op: TOp) -> Option<Scalar> {
     if !(elem.is_int_or_index() && elem != crate::tensor::types::ElemType::I1) {
         return None;
     }
-    let t = constant_tensor(m, src, 0)?;
+    let t = constant_tensor(m, src, 0, false)?;
     let idx: Vec<i64> = d.operands[1..]
         .iter()
         .map(|&v| constant_int(m, v))
@@ -80,8 +93,9 @@ fn static_shape(m: &TensorModule, v: TValue) -> Option<Vec<usize>> {
         .collect()
 }
 
-/// Tensor value `v` when it is a small constant the host can compute.
-fn constant_tensor(m: &TensorModule, v: TValue, depth: u32) -> Option<Tensor> {
+/// Tensor value `v` when it is a small constant the host can compute;
+/// `computed`: below an op that computes (only `arith.constant` data).
+fn constant_tensor(m: &TensorModule, v: TValue, depth: u32, computed: bool) -> Option<Tensor> {
     if depth > MAX_DEPTH {
         return None;
     }
@@ -91,10 +105,10 @@ fn constant_tensor(m: &TensorModule, v: TValue, depth: u32) -> Option<Tensor> {
     let d = m.op(op);
     let shape = static_shape(m, v)?;
     let n = count(&shape).filter(|&n| n <= MAX_ELEMENTS)?;
-    let src = || constant_tensor(m, *d.operands.first()?, depth + 1);
+    let src = || constant_tensor(m, *d.operands.first()?, depth + 1, computed);
     match &d.kind {
-        OpKind::Constant(ConstAttr::Dense(dense))
-        | OpKind::UnfoldableConstant(ConstAttr::Dense(dense)) => {
+        OpKind::Constant(ConstAttr::Dense(dense)) => Tensor::from_dense(m, dense, &shape).ok(),
+        OpKind::UnfoldableConstant(ConstAttr::Dense(dense)) if !computed => {
             Tensor::from_dense(m, dense, &shape).ok()
         }
         OpKind::OptimizationBarrier
@@ -146,6 +160,79 @@ fn constant_tensor(m: &TensorModule, v: TValue, depth: u32) -> Option<Tensor> {
             }
             Some(out)
         }
+        OpKind::Linalg(_)
+        | OpKind::Tensor(
+            TensorOp::Concat { .. }
+            | TensorOp::Pad { .. }
+            | TensorOp::Empty
+            | TensorOp::Splat
+            | TensorOp::InsertSlice { .. },
+        ) => computed_tensor(m, v, op, depth),
         _ => None,
+    }
+}
+
+/// Result `v` of op `op` (an all-parallel structured op or a tensor op)
+/// evaluated by the reference evaluator, when every operand and every
+/// value its regions capture is a constant ([`constant_tensor`] below a
+/// computing op, or a scalar `arith.constant`).
+fn computed_tensor(m: &TensorModule, v: TValue, op: TOp, depth: u32) -> Option<Tensor> {
+    // Every loop of an all-parallel op indexes its output: the evaluator
+    // runs at most `MAX_ELEMENTS` points.
+    if let Some(s) = crate::tensor::structured::structured(m, op) {
+        let iterators = crate::codegen::analysis::effective_iterators(&s);
+        if iterators.iter().any(|t| *t != IteratorType::Parallel) {
+            return None;
+        }
+    }
+    let d = m.op(op);
+    // The values read: operands, then values the regions capture (read
+    // inside, defined outside).
+    let mut inside = std::collections::HashSet::new();
+    let mut read = d.operands.clone();
+    for &r in &d.regions {
+        inside.extend(m.block(r).args.iter().copied());
+        m.walk(r, &mut |o| {
+            for &rb in &m.op(o).regions {
+                inside.extend(m.block(rb).args.iter().copied());
+            }
+            inside.extend(m.op(o).results.iter().copied());
+        });
+    }
+    for &r in &d.regions {
+        m.walk(r, &mut |o| {
+            for &x in &m.op(o).operands {
+                if !inside.contains(&x) && !read.contains(&x) {
+                    read.push(x);
+                }
+            }
+        });
+    }
+    let mut values = Vec::with_capacity(read.len());
+    for &x in &read {
+        let value = if m.value_kind(x).is_tensor() {
+            Value::Tensor(Rc::new(constant_tensor(m, x, depth + 1, true)?))
+        } else {
+            let ValueDef::Result { op: def, .. } = m.value(x).def else {
+                return None;
+            };
+            match &m.op(def).kind {
+                OpKind::Constant(c) => Value::Scalar(super::constant_scalar(c)?),
+                _ => return None,
+            }
+        };
+        values.push((x, value));
+    }
+    let mut env: Vec<Option<Value>> = vec![None; m.num_values()];
+    for (x, value) in values {
+        env[x.index()] = Some(value);
+    }
+    let results = Interp { m, depth: 0 }.exec(op, &env).ok()?;
+    let ValueDef::Result { index, .. } = m.value(v).def else {
+        return None;
+    };
+    match results.into_iter().nth(index as usize)? {
+        Value::Tensor(t) => Some(Rc::unwrap_or_clone(t)),
+        Value::Scalar(_) => None,
     }
 }
