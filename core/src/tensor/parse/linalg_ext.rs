@@ -17,7 +17,11 @@
 //!   runtime's sort strategy): each element's rank is the number of
 //!   elements of its row the comparator puts before it, ties by position;
 //!   output position `r` takes the element of rank `r`, for every operand.
-//!   The comparator must be a strict weak ordering (as MLIR's sort assumes).
+//!   `j` goes before `i` when the comparator orders them one way only;
+//!   when it orders them both ways or neither (equal keys under a strict
+//!   `<`, as StableHLO writes comparators, or a non-strict `<=`, as
+//!   torch-mlir writes them) their positions decide. The comparator must
+//!   be a strict or non-strict weak ordering on the values sorted.
 //! - `scatter dimension_map = [...] ins(%updates, %indices) outs(%original)`:
 //!   a reduction over the updates in order: each original element folds
 //!   in, with the region, every update whose index row points at it (so
@@ -678,10 +682,7 @@ impl Parser<'_> {
                 let i_first = p.ext_apply(region, dialect, b, &ij)?;
                 let i = p.put_loop_index(b, axis);
                 let j = p.put_loop_index(b, rank);
-                let unordered = p.put_not(b, i_first);
-                let t = tie(p, b, i, j)?;
-                let tie_j = p.put_bool(b, ArithOp::AndI, unordered, t);
-                let bef = p.put_bool(b, ArithOp::OrI, j_first, tie_j);
+                let bef = p.put_before(b, j_first, i_first, |p, b| tie(p, b, i, j))?;
                 let i64t = p.m.types.scalar(ElemType::Int(64));
                 Ok(vec![p.put_arith(b, ArithOp::ExtUI, vec![bef], i64t)])
             },
@@ -705,6 +706,25 @@ impl Parser<'_> {
             },
         )?[0];
         Ok(ranks)
+    }
+
+    /// Whether `j` goes before `i`: the comparator orders them one way only
+    /// (`j_first` and not `i_first`), or it orders them both ways or
+    /// neither (equal under a strict `<` as StableHLO writes it, or under
+    /// a non-strict `<=` as torch-mlir writes it) and `tie` says so.
+    fn put_before(
+        &mut self,
+        b: TBlock,
+        j_first: TValue,
+        i_first: TValue,
+        tie: impl FnOnce(&mut Self, TBlock) -> PResult<TValue>,
+    ) -> PResult<TValue> {
+        let not_i = self.put_not(b, i_first);
+        let ordered = self.put_bool(b, ArithOp::AndI, j_first, not_i);
+        let equal = self.put_cmpi(b, CmpIPred::Eq, j_first, i_first);
+        let t = tie(self, b)?;
+        let tied = self.put_bool(b, ArithOp::AndI, equal, t);
+        Ok(self.put_bool(b, ArithOp::OrI, ordered, tied))
     }
 
     /// Position `r` along `axis` of the result (of `init`'s shape, which
@@ -1058,11 +1078,7 @@ impl Parser<'_> {
                 let earlier = p.put_cmpi(b, CmpIPred::Ult, j, i);
                 let pos_tie = p.put_bool(b, ArithOp::AndI, same, earlier);
                 let t = p.put_bool(b, ArithOp::OrI, lower, pos_tie);
-                let unordered_a = p.put_not(b, i_first);
-                let unordered_b = p.put_not(b, j_first);
-                let unordered = p.put_bool(b, ArithOp::AndI, unordered_a, unordered_b);
-                let tie_j = p.put_bool(b, ArithOp::AndI, unordered, t);
-                let bef = p.put_bool(b, ArithOp::OrI, j_first, tie_j);
+                let bef = p.put_before(b, j_first, i_first, |_, _| Ok(t))?;
                 let i64t = p.m.types.scalar(ElemType::Int(64));
                 Ok(vec![p.put_arith(b, ArithOp::ExtUI, vec![bef], i64t)])
             },
