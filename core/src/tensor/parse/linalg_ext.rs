@@ -47,6 +47,10 @@ use crate::text::lexer::TokKind;
 /// The most elements a sort, scan or top-k row may have at import.
 const MAX_ROW: u64 = 1 << 20;
 
+/// A region parsed into a block: its argument types, the values bound to
+/// its arguments, the values it yields.
+type Inlined = (Vec<TType>, Vec<TValue>, Vec<TValue>);
+
 /// A region kept as text, parsed again at each use.
 struct Region {
     /// The byte offset of its `{`.
@@ -55,6 +59,8 @@ struct Region {
     args: Vec<TType>,
     /// The types it yields.
     yields: Vec<TType>,
+    /// Whether each argument is used (an unused one need not be read).
+    used: Vec<bool>,
 }
 
 impl Parser<'_> {
@@ -147,8 +153,13 @@ impl Parser<'_> {
     ) -> PResult<Region> {
         let at = self.pos();
         let scratch = self.m.create_block(&[]);
-        let (args, yielded) = self.ext_inline(at, dialect, scratch, None)?;
+        let (args, bound, yielded) = self.ext_inline(at, dialect, scratch, None)?;
         let yields = yielded.iter().map(|&v| self.m.value_type(v)).collect();
+        let mut read: std::collections::HashSet<TValue> = yielded.iter().copied().collect();
+        self.m.walk(scratch, &mut |o| {
+            read.extend(self.m.op(o).operands.iter().copied())
+        });
+        let used = bound.iter().map(|a| read.contains(a)).collect();
         let results = if self.eat_punct("->")? {
             if self.is_punct("(") {
                 self.parse_result_types()?
@@ -165,20 +176,26 @@ impl Parser<'_> {
                 format!("'{what}' op expects its result types to be its outputs' types"),
             );
         }
-        Ok(Region { at, args, yields })
+        Ok(Region {
+            at,
+            args,
+            yields,
+            used,
+        })
     }
 
     /// Parses the region at `at` into `block` with its arguments bound to
     /// `args` (or to new values when `None`), ending at its
-    /// `dialect.yield`: the argument types and the yielded values. The
-    /// cursor is left after the region's `}`.
+    /// `dialect.yield`: the argument types, the values bound to the
+    /// arguments and the yielded values. The cursor is left after the
+    /// region's `}`.
     fn ext_inline(
         &mut self,
         at: usize,
         dialect: &str,
         block: TBlock,
         args: Option<&[TValue]>,
-    ) -> PResult<(Vec<TType>, Vec<TValue>)> {
+    ) -> PResult<Inlined> {
         self.reset_to(at)?;
         self.expect_punct("{")?;
         self.push_scope(false);
@@ -192,7 +209,7 @@ impl Parser<'_> {
         dialect: &str,
         block: TBlock,
         args: Option<&[TValue]>,
-    ) -> PResult<(Vec<TType>, Vec<TValue>)> {
+    ) -> PResult<Inlined> {
         let mut named = Vec::new();
         if let TokKind::Block(_) = self.peek() {
             self.bump()?;
@@ -202,14 +219,14 @@ impl Parser<'_> {
             self.expect_punct(":")?;
         }
         let types: Vec<TType> = named.iter().map(|a| a.2).collect();
-        let values = match args {
+        let bound = match args {
             Some(a) => a.to_vec(),
             None => {
                 let b = self.m.create_block(&types);
                 self.m.block(b).args.clone()
             }
         };
-        for ((n, l, ty), &v) in named.iter().zip(&values) {
+        for ((n, l, ty), &v) in named.iter().zip(&bound) {
             if self.m.value_type(v) != *ty {
                 return self.err_at(
                     *l,
@@ -230,7 +247,7 @@ impl Parser<'_> {
                     self.check_types(&values, &written, tloc)?;
                 }
                 self.expect_punct("}")?;
-                return Ok((types, values));
+                return Ok((types, bound, values));
             }
             if self.is_punct("}") {
                 return self.expected(&format!("'{yield_name}'"));
@@ -250,7 +267,7 @@ impl Parser<'_> {
         block: TBlock,
         args: &[TValue],
     ) -> PResult<TValue> {
-        let (_, y) = self.ext_inline(region.at, dialect, block, Some(args))?;
+        let (_, _, y) = self.ext_inline(region.at, dialect, block, Some(args))?;
         Ok(y[0])
     }
 
@@ -609,10 +626,7 @@ impl Parser<'_> {
             // Ties keep their order: j before i when j < i.
             Ok(p.put_cmpi(b, CmpIPred::Ult, j, i))
         })?;
-        let mut results = Vec::new();
-        for &o in &outs {
-            results.push(self.put_pick(block, ranks, o, o, axis)?);
-        }
+        let results = self.put_picks(block, ranks, &outs, outs[0], axis)?;
         self.reset_to(end)?;
         Ok(results)
     }
@@ -662,20 +676,40 @@ impl Parser<'_> {
         }
         let ext_ty = self.m.types.tensor(&ext, ElemType::Int(64));
         let e = self.put(block, OpKind::Tensor(TensorOp::Empty), sizes, ext_ty);
+        // Operands the comparator does not read (the indices of an argsort)
+        // are not inputs: their arguments are bound to zeros.
+        let read: Vec<bool> = (0..operands.len())
+            .map(|k| region.used[2 * k] || region.used[2 * k + 1])
+            .collect();
         let mut ins = Vec::new();
-        for &o in operands {
-            ins.push((o, lead.clone()));
-            ins.push((o, other.clone()));
+        for (&o, &r) in operands.iter().zip(&read) {
+            if r {
+                ins.push((o, lead.clone()));
+                ins.push((o, other.clone()));
+            }
         }
         let m = operands.len();
+        let elems: Vec<ElemType> = operands.iter().map(|&o| self.elem_of(o)).collect();
         let before = self.put_generic(
             block,
             &ins,
             &[(e, AffineMap::identity(n))],
             vec![IteratorType::Parallel; n as usize],
             |p, b, args| {
-                let xi: Vec<TValue> = (0..m).map(|k| args[2 * k]).collect();
-                let xj: Vec<TValue> = (0..m).map(|k| args[2 * k + 1]).collect();
+                let mut xi = Vec::new();
+                let mut xj = Vec::new();
+                let mut next = 0;
+                for k in 0..m {
+                    if read[k] {
+                        xi.push(args[next]);
+                        xj.push(args[next + 1]);
+                        next += 2;
+                    } else {
+                        let z = p.put_zero(b, elems[k]);
+                        xi.push(z);
+                        xj.push(z);
+                    }
+                }
                 let ji: Vec<TValue> = (0..m).flat_map(|k| [xj[k], xi[k]]).collect();
                 let ij: Vec<TValue> = (0..m).flat_map(|k| [xi[k], xj[k]]).collect();
                 let j_first = p.ext_apply(region, dialect, b, &ji)?;
@@ -727,18 +761,21 @@ impl Parser<'_> {
         Ok(self.put_bool(b, ArithOp::OrI, ordered, tied))
     }
 
-    /// Position `r` along `axis` of the result (of `init`'s shape, which
-    /// it starts as) takes the element of `x` whose rank is `r`: a
-    /// reduction over (the result's dims, j).
-    fn put_pick(
+    /// Position `r` along `axis` of each result (of `like`'s shape) takes
+    /// the element of its `xs` operand whose rank is `r`: per operand an
+    /// element-wise generic over (the result's dims, j) keeping the one hit
+    /// (zeros elsewhere: -0.0 for floats, which leaves every value, -0.0
+    /// and NaN included, exact), and one sum over j for all of them (a
+    /// reduction the compiler splits; the runtime's sort did the same).
+    fn put_picks(
         &mut self,
         block: TBlock,
         ranks: TValue,
-        x: TValue,
-        init: TValue,
+        xs: &[TValue],
+        like: TValue,
         axis: usize,
-    ) -> PResult<TValue> {
-        let rank = self.shape_of(x).len();
+    ) -> PResult<Vec<TValue>> {
+        let rank = self.shape_of(like).len();
         let n = rank as u32 + 1;
         let lead = AffineMap::select(n, &(0..rank as u32).collect::<Vec<_>>());
         let other = AffineMap::select(
@@ -747,22 +784,82 @@ impl Parser<'_> {
                 .map(|d| if d as usize == axis { rank as u32 } else { d })
                 .collect::<Vec<_>>(),
         );
+        let mut ext = self.shape_of(like);
+        ext.push(self.shape_of(xs[0])[axis]);
+        let mut sizes = Vec::new();
+        for (d, s) in ext.iter().enumerate() {
+            if *s == Dim::Dynamic {
+                let (src, sd) = if d == rank { (xs[0], axis) } else { (like, d) };
+                let i = self.put_int(block, sd as i64, ElemType::Index);
+                let index = self.m.types.scalar(ElemType::Index);
+                sizes.push(self.put(block, OpKind::Tensor(TensorOp::Dim), vec![src, i], index));
+            }
+        }
+        let mut picked = Vec::new();
+        let mut zeros = Vec::new();
+        for &x in xs {
+            let elem = self.elem_of(x);
+            let ty = self.m.types.tensor(&ext, elem);
+            let e = self.put(block, OpKind::Tensor(TensorOp::Empty), sizes.clone(), ty);
+            let p = self.put_generic(
+                block,
+                &[(ranks, other.clone()), (x, other.clone())],
+                &[(e, AffineMap::identity(n))],
+                vec![IteratorType::Parallel; n as usize],
+                |p, b, args| {
+                    let r = p.put_loop_index(b, axis);
+                    let i64t = p.m.types.scalar(ElemType::Int(64));
+                    let ri = p.put_arith(b, ArithOp::IndexCast, vec![r], i64t);
+                    let hit = p.put_cmpi(b, CmpIPred::Eq, args[0], ri);
+                    let z = p.put_zero(b, elem);
+                    Ok(vec![p.put_select(b, hit, args[1], z)])
+                },
+            )?[0];
+            picked.push((p, AffineMap::identity(n)));
+            let ez = self.put_empty_like(block, like, elem);
+            let rid = AffineMap::identity(rank as u32);
+            let z = self.put_generic(
+                block,
+                &[],
+                &[(ez, rid)],
+                vec![IteratorType::Parallel; rank],
+                |p, b, _| Ok(vec![p.put_zero(b, elem)]),
+            )?[0];
+            zeros.push((z, lead.clone()));
+        }
         let mut red = vec![IteratorType::Parallel; rank];
         red.push(IteratorType::Reduction);
-        let r = self.put_generic(
-            block,
-            &[(ranks, other.clone()), (x, other)],
-            &[(init, lead)],
-            red,
-            |p, b, args| {
-                let r = p.put_loop_index(b, axis);
-                let i64t = p.m.types.scalar(ElemType::Int(64));
-                let ri = p.put_arith(b, ArithOp::IndexCast, vec![r], i64t);
-                let hit = p.put_cmpi(b, CmpIPred::Eq, args[0], ri);
-                Ok(vec![p.put_select(b, hit, args[1], args[2])])
-            },
-        )?;
-        Ok(r[0])
+        let m = xs.len();
+        self.put_generic(block, &picked, &zeros, red, |p, b, args| {
+            let mut out = Vec::new();
+            for k in 0..m {
+                let (v, acc) = (args[k], args[m + k]);
+                let ty = p.m.value_type(v);
+                let op = if p.elem_of(v).is_float() {
+                    ArithOp::AddF
+                } else {
+                    ArithOp::AddI
+                };
+                out.push(p.put_arith(b, op, vec![acc, v], ty));
+            }
+            Ok(out)
+        })
+    }
+
+    /// The additive zero of `elem` that leaves every value exact: -0.0 for
+    /// floats, 0 for integers.
+    fn put_zero(&mut self, block: TBlock, elem: ElemType) -> TValue {
+        if elem.is_float() {
+            let ty = self.m.types.scalar(elem);
+            self.put(
+                block,
+                OpKind::Constant(ConstAttr::Float { value: -0.0, ty }),
+                vec![],
+                ty,
+            )
+        } else {
+            self.put_int(block, 0, elem)
+        }
     }
 
     // ---- scatter -----------------------------------------------------------
@@ -992,10 +1089,9 @@ impl Parser<'_> {
         // Rank by the comparator on values, ties by the smaller index, then
         // by position; the comparator sees the values only.
         let ranks = self.put_ranks_topk(block, dialect, &region, cv, ci, axis)?;
-        let vals = self.put_pick(block, ranks, cv, ov, axis)?;
-        let idxs = self.put_pick(block, ranks, ci, oi, axis)?;
+        let results = self.put_picks(block, ranks, &[cv, ci], ov, axis)?;
         self.reset_to(end)?;
-        Ok(vec![vals, idxs])
+        Ok(results)
     }
 
     /// `a` then `b` along `axis` (a `tensor.insert_slice` of each into an
