@@ -50,9 +50,11 @@ fn corpus_files_pass_on_the_cpu_with_the_devices_output() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The framework programs (`gpu-tests/tests/frameworks/jax_*.mlir`: JAX
+/// The framework programs (`gpu-tests/tests/frameworks/*.mlir`: JAX
 /// functions lowered through StableHLO and IREE's input conversion by
-/// `gen_jax.py`, JAX's own outputs as the expected values) pass on the
+/// `gen_jax.py`, JAX's own outputs as the expected values; ONNX graphs
+/// lowered by torch-mlir's passes by `gen_onnx_torch.py`, ONNX's reference
+/// outputs expected) pass on the
 /// device with the validation layer on, on the CPU and in the reference
 /// evaluator.
 #[test]

@@ -180,3 +180,93 @@ fn large_sum_is_exact() {
     let report = e2e::run(&m, &mut ReferenceBackend, &RunOptions::default()).unwrap();
     assert!(report.success(), "{}", report.output);
 }
+
+/// torch-mlir's `tm_tensor.scan` and IREE's `iree_linalg_ext.scan`
+/// (rewritten at import into log-step generics) give what the ops'
+/// reference definition gives, written out here as its sequential loop:
+/// inclusive `y[0] = x[0]`, `y[i] = f(y[i-1], x[i])`; exclusive `y[0] =
+/// acc`, `y[i] = f(y[i-1], x[i-1])`; the accumulator result `y[n-1]` when
+/// `n >= 2`, else the accumulator given. Wrapping sums, max, and "keep
+/// the first" (associative, not commutative: it pins the argument order),
+/// for lengths around the powers of two.
+#[test]
+fn linalg_ext_scans_match_their_sequential_definition() {
+    type Combine = fn(i32, i32) -> i32;
+    let combiners: [(&str, Combine); 3] = [
+        ("%v = arith.addi %a, %b : i32", i32::wrapping_add),
+        ("%v = arith.maxsi %a, %b : i32", i32::max),
+        (
+            "%v = arith.addi %a, %a : i32\n    %w = arith.subi %v, %a : i32",
+            |a, _| a,
+        ),
+    ];
+    for dialect in ["tm_tensor", "iree_linalg_ext"] {
+        for inclusive in [true, false] {
+            for (body, f) in combiners {
+                for n in [1usize, 2, 3, 5, 8, 13] {
+                    let yielded = if body.contains("%w") { "%w" } else { "%v" };
+                    let t = format!("tensor<2x{n}xi32>");
+                    let src = format!(
+                        "func.func @f(%x: {t}, %acc: tensor<2xi32>) -> ({t}, tensor<2xi32>) {{
+  %e = tensor.empty() : {t}
+  %r:2 = {dialect}.scan dimension(1) inclusive({inclusive}) ins(%x : {t}) outs(%e, %acc : {t}, tensor<2xi32>) {{
+  ^bb0(%a: i32, %b: i32):
+    {body}
+    {dialect}.yield {yielded} : i32
+  }} -> {t}, tensor<2xi32>
+  return %r#0, %r#1 : {t}, tensor<2xi32>
+}}"
+                    );
+                    let m = tensor::load(&src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+                    let x: Vec<i32> = (0..2 * n)
+                        .map(|i| {
+                            ((i as i32 * 7919 + 13) % 97 - 40)
+                                .wrapping_add((i as i32 % 3) * 0x3fff_ffff)
+                        })
+                        .collect();
+                    let acc = [5i32, -9];
+                    let int = |shape: Vec<usize>, data: Vec<i32>| {
+                        Value::Tensor(
+                            eval::Tensor {
+                                elem: tensor::ElemType::Int(32),
+                                shape,
+                                data: tensor::Elements::I32(data),
+                            }
+                            .into(),
+                        )
+                    };
+                    let out = eval::run(
+                        &m,
+                        "f",
+                        &[int(vec![2, n], x.clone()), int(vec![2], acc.to_vec())],
+                    )
+                    .unwrap_or_else(|e| panic!("{e}\n{src}"));
+                    let mut want = vec![0i32; 2 * n];
+                    let mut want_acc = acc;
+                    for r in 0..2 {
+                        let row = &x[r * n..(r + 1) * n];
+                        let y = &mut want[r * n..(r + 1) * n];
+                        y[0] = if inclusive { row[0] } else { acc[r] };
+                        for i in 1..n {
+                            y[i] = f(y[i - 1], if inclusive { row[i] } else { row[i - 1] });
+                        }
+                        if n >= 2 {
+                            want_acc[r] = y[n - 1];
+                        }
+                    }
+                    let what = format!("{dialect} inclusive({inclusive}) n={n}: {body}");
+                    assert_eq!(
+                        out[0].tensor().unwrap().data,
+                        tensor::Elements::I32(want),
+                        "{what}"
+                    );
+                    assert_eq!(
+                        out[1].tensor().unwrap().data,
+                        tensor::Elements::I32(want_acc.to_vec()),
+                        "{what}"
+                    );
+                }
+            }
+        }
+    }
+}

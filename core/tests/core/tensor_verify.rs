@@ -399,10 +399,16 @@ fn scf_ops_kiln_cannot_resolve_are_refused_with_their_line() {
         e.starts_with("6:8: unsupported 'scf.for': its bounds are not known at compile time"),
         "{e}"
     );
+    // A while loop whose condition reads tensor data is refused with its
+    // line; one whose condition is known on every trip is unrolled, up to
+    // the unroll limit (this one never ends).
     let while_src = "func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = scf.while (%a = %x) : (tensor<4xf32>) -> tensor<4xf32> {
-    %true = arith.constant true
-    scf.condition(%true) %a : tensor<4xf32>
+    %c0 = arith.constant 0 : index
+    %v = tensor.extract %a[%c0] : tensor<4xf32>
+    %z = arith.constant 0.0 : f32
+    %go = arith.cmpf olt, %v, %z : f32
+    scf.condition(%go) %a : tensor<4xf32>
   } do {
   ^bb0(%b: tensor<4xf32>):
     scf.yield %b : tensor<4xf32>
@@ -411,9 +417,16 @@ fn scf_ops_kiln_cannot_resolve_are_refused_with_their_line() {
 }";
     let e = error_of(while_src);
     assert!(
-        e.starts_with(
-            "2:8: the program uses 2 unsupported ops:\n  2:8: unsupported op 'scf.while'"
-        ),
+        e.starts_with("2:8: unsupported 'scf.while': its condition is not known at compile time"),
+        "{e}"
+    );
+    let forever = while_src.replace(
+        "%go = arith.cmpf olt, %v, %z : f32",
+        "%go = arith.constant true",
+    );
+    let e = error_of(&forever);
+    assert!(
+        e.starts_with("2:8: unsupported 'scf.while': more than 4096 iterations"),
         "{e}"
     );
     let if_src = r#"func.func @f(%c: i1, %x: tensor<4xf32>) -> tensor<4xf32> {

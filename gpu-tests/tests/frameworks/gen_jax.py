@@ -197,6 +197,25 @@ def normalize_and_move(rng):
     return f, [rand(rng, 2, 5, 7, 3)], 1e-4
 
 
+def scan_sort_scatter(rng):
+    """Cumulative sums (f32 along rows, i32 along columns), a sort with
+    ties, -0.0 and NaN, a stable argsort, top_k, index updates with
+    .at[].set (unique indices, one negative) and .at[].add (duplicates add
+    up): IREE's iree_linalg_ext scan, sort, topk and scatter."""
+
+    def f(x, s, n, i, j, u):
+        return (jnp.cumsum(x, axis=1), jnp.cumsum(n, axis=0), jnp.sort(s, axis=1),
+                jnp.argsort(s, axis=1), *jax.lax.top_k(x, 3), x.at[i].set(u), x.at[j].add(u))
+
+    x = rand(rng, 4, 9)
+    s = np.round(rand(rng, 3, 8), 0).astype(np.float32)
+    s[0, 1], s[0, 5], s[1, 2], s[2, 0] = -0.0, np.nan, 0.0, np.nan
+    n = rng.integers(-50, 50, (6, 5)).astype(np.int32)
+    i = np.array([2, 0, -1, 1], np.int32)
+    j = np.array([1, 3, 1, 1], np.int32)
+    return f, [x, s, n, i, j, rand(rng, 4, 9)], 1e-5
+
+
 PROGRAMS = {
     "mlp": mlp,
     "cnn": cnn,
@@ -208,6 +227,7 @@ PROGRAMS = {
     "odd_shapes": odd_shapes,
     "convs": convs,
     "normalize_and_move": normalize_and_move,
+    "scan_sort_scatter": scan_sort_scatter,
 }
 
 

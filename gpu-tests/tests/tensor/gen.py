@@ -5845,9 +5845,10 @@ condition is known takes its branch, one known only at run time computes
 both branches and selects). A loop carrying a tensor (with a non-zero lower
 bound and a step of 2, the induction variable used in the body), a loop over
 the rows of a tensor bounded by tensor.dim, nested loops carrying a scalar,
-an RNN cell (matmul + tanh) over time steps, and if on a constant condition
-and on one read from tensor data. numpy computes every expected value
-(float64, rounded once).""")
+an RNN cell (matmul + tanh) over time steps, if on a constant condition
+and on one read from tensor data, and scf.while loops whose condition
+follows from a counter and a static size (unrolled at import; one runs no
+trip). numpy computes every expected value (float64, rounded once).""")
 def _(F):
     m1 = amap(ident(1))
     m2 = amap(ident(2))
@@ -5981,6 +5982,47 @@ def _(F):
                  'i1', (), hint='flag')
         c = f.op('tensor.extract %s[] : tensor<i1>' % G, 'i1', hint='c')
         f.expect_eq_const(if_op(c), a + b if flag else a - b)
+
+
+    for trips in (4, 0):
+        f = F.fn('scf_while_counter_carried_tensor_f32_%d_trips' % trips)
+        x = f.rng.dyadic((6,), 'f32', -64, 64, 16)
+        X = f.const(x, 'f32')
+        T1 = X.ty
+        zero = f.scalar(0, 'i32')
+        n = f.dim(X, 0)
+        body = '\n'.join([
+            'scf.while (%%i = %s, %%acc = %s) : (i32, %s) -> (i32, %s) {' % (zero, X, T1, T1),
+            '    %ii = arith.index_cast %i : i32 to index',
+            '    %%lim = arith.subi %s, %s : index' % (n, f.idx(6 - trips)),
+            '    %go = arith.cmpi slt, %ii, %lim : index',
+            '    scf.condition(%%go) %%i, %%acc : i32, %s' % T1,
+            '  } do {',
+            '  ^bb0(%%j: i32, %%a: %s):' % T1,
+            '    %bf = arith.sitofp %j : i32 to f32',
+            '    %%be = tensor.empty() : %s' % T1,
+            '    %%bn = linalg.generic {indexing_maps = [%s, %s, %s], iterator_types = ["parallel"]}'
+            ' ins(%%a, %s : %s, %s) outs(%%be : %s) {' % (m1, m1, m1, X, T1, T1, T1),
+            '    ^bb0(%p: f32, %q: f32, %o: f32):',
+            '      %h = arith.constant 0.5 : f32',
+            '      %m = arith.mulf %p, %h : f32',
+            '      %s = arith.addf %m, %q : f32',
+            '      %t = arith.addf %s, %bf : f32',
+            '      linalg.yield %t : f32',
+            '    } -> %s' % T1,
+            '    %one = arith.constant 1 : i32',
+            '    %next = arith.addi %j, %one : i32',
+            '    scf.yield %%next, %%bn : i32, %s' % T1,
+            '  }'])
+        w = f.fresh('while')
+        f.emit('%s:2 = %s' % (w, body))
+        acc = f64(x)
+        for i in range(trips):
+            acc = acc * 0.5 + f64(x) + i
+        f.expect_eq_const(V(w + '#1', 'f32', (6,), ()), acc)
+        cnt = f.op('tensor.from_elements %s#0 : %s' % (w, ttype((1,), 'i32')), 'i32', (1,),
+                   hint='t')
+        f.expect_eq_const(cnt, np.array([trips], dtype=np.int32))
 
 
 @testfile('dense_resource.mlir', """

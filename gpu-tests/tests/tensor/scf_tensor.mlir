@@ -6,9 +6,10 @@
 // both branches and selects). A loop carrying a tensor (with a non-zero lower
 // bound and a step of 2, the induction variable used in the body), a loop over
 // the rows of a tensor bounded by tensor.dim, nested loops carrying a scalar,
-// an RNN cell (matmul + tanh) over time steps, and if on a constant condition
-// and on one read from tensor data. numpy computes every expected value
-// (float64, rounded once).
+// an RNN cell (matmul + tanh) over time steps, if on a constant condition
+// and on one read from tensor data, and scf.while loops whose condition
+// follows from a counter and a static size (unrolled at import; one runs no
+// trip). numpy computes every expected value (float64, rounded once).
 
 func.func @scf_for_carried_tensor_f32_step_2() {
   %in1 = util.unfoldable_constant dense<[-3.8125, -0.6875, -3.625, 2.3125, 0.375, -1.9375]> : tensor<6xf32>
@@ -179,5 +180,71 @@ func.func @scf_if_known_and_runtime_conditions_i32() {
       scf.yield %s2 : tensor<4xi32>
     }
   check.expect_eq_const(%if3, dense<[-1359, 1005, -358, 656]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}
+
+func.func @scf_while_counter_carried_tensor_f32_4_trips() {
+  %in1 = util.unfoldable_constant dense<[4.0, -3.8125, 2.9375, -1.1875, -3.0, 3.5625]> : tensor<6xf32>
+  %cst1 = arith.constant 0 : i32
+  %c1 = arith.constant 0 : index
+  %d1 = tensor.dim %in1, %c1 : tensor<6xf32>
+  %c2 = arith.constant 2 : index
+  %while1:2 = scf.while (%i = %cst1, %acc = %in1) : (i32, tensor<6xf32>) -> (i32, tensor<6xf32>) {
+      %ii = arith.index_cast %i : i32 to index
+      %lim = arith.subi %d1, %c2 : index
+      %go = arith.cmpi slt, %ii, %lim : index
+      scf.condition(%go) %i, %acc : i32, tensor<6xf32>
+    } do {
+    ^bb0(%j: i32, %a: tensor<6xf32>):
+      %bf = arith.sitofp %j : i32 to f32
+      %be = tensor.empty() : tensor<6xf32>
+      %bn = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a, %in1 : tensor<6xf32>, tensor<6xf32>) outs(%be : tensor<6xf32>) {
+      ^bb0(%p: f32, %q: f32, %o: f32):
+        %h = arith.constant 0.5 : f32
+        %m = arith.mulf %p, %h : f32
+        %s = arith.addf %m, %q : f32
+        %t = arith.addf %s, %bf : f32
+        linalg.yield %t : f32
+      } -> tensor<6xf32>
+      %one = arith.constant 1 : i32
+      %next = arith.addi %j, %one : i32
+      scf.yield %next, %bn : i32, tensor<6xf32>
+    }
+  check.expect_eq_const(%while1#1, dense<[12.0, -3.1367188, 9.941406, 1.9492188, -1.5625, 11.152344]> : tensor<6xf32>) : tensor<6xf32>
+  %t1 = tensor.from_elements %while1#0 : tensor<1xi32>
+  check.expect_eq_const(%t1, dense<4> : tensor<1xi32>) : tensor<1xi32>
+  return
+}
+
+func.func @scf_while_counter_carried_tensor_f32_0_trips() {
+  %in1 = util.unfoldable_constant dense<[2.5, -3.3125, -3.0, -2.9375, 2.125, 0.1875]> : tensor<6xf32>
+  %cst1 = arith.constant 0 : i32
+  %c1 = arith.constant 0 : index
+  %d1 = tensor.dim %in1, %c1 : tensor<6xf32>
+  %c2 = arith.constant 6 : index
+  %while1:2 = scf.while (%i = %cst1, %acc = %in1) : (i32, tensor<6xf32>) -> (i32, tensor<6xf32>) {
+      %ii = arith.index_cast %i : i32 to index
+      %lim = arith.subi %d1, %c2 : index
+      %go = arith.cmpi slt, %ii, %lim : index
+      scf.condition(%go) %i, %acc : i32, tensor<6xf32>
+    } do {
+    ^bb0(%j: i32, %a: tensor<6xf32>):
+      %bf = arith.sitofp %j : i32 to f32
+      %be = tensor.empty() : tensor<6xf32>
+      %bn = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a, %in1 : tensor<6xf32>, tensor<6xf32>) outs(%be : tensor<6xf32>) {
+      ^bb0(%p: f32, %q: f32, %o: f32):
+        %h = arith.constant 0.5 : f32
+        %m = arith.mulf %p, %h : f32
+        %s = arith.addf %m, %q : f32
+        %t = arith.addf %s, %bf : f32
+        linalg.yield %t : f32
+      } -> tensor<6xf32>
+      %one = arith.constant 1 : i32
+      %next = arith.addi %j, %one : i32
+      scf.yield %next, %bn : i32, tensor<6xf32>
+    }
+  check.expect_eq_const(%while1#1, dense<[2.5, -3.3125, -3.0, -2.9375, 2.125, 0.1875]> : tensor<6xf32>) : tensor<6xf32>
+  %t1 = tensor.from_elements %while1#0 : tensor<1xi32>
+  check.expect_eq_const(%t1, dense<0> : tensor<1xi32>) : tensor<1xi32>
   return
 }

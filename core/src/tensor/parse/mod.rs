@@ -19,6 +19,7 @@ mod affine_ops;
 mod attrs;
 mod generic_form;
 mod linalg;
+mod linalg_ext;
 mod ml_program;
 mod ops;
 mod resources;
@@ -601,6 +602,13 @@ impl<'a> Parser<'a> {
         if let Some(short) = name.strip_prefix("scf.") {
             // Resolved at import: its results are values of the block.
             let results = self.parse_scf(block, short, loc)?;
+            self.bind_results(defs, &results, loc)?;
+            self.leave();
+            return Ok(());
+        }
+        if name.starts_with("iree_linalg_ext.") || name.starts_with("tm_tensor.") {
+            // Rewritten at import into linalg ops of the block.
+            let results = self.parse_linalg_ext(block, &name, loc)?;
             self.bind_results(defs, &results, loc)?;
             self.leave();
             return Ok(());

@@ -12,7 +12,11 @@
 //!   time, both branches are computed and each result is an `arith.select`
 //!   on the condition (what `tosa.cond_if` lowers to), unless a branch holds
 //!   a `cf.assert` (it would fire on the branch not taken): refused.
-//! - `scf.while` is refused (its trip count depends on values it computes).
+//! - `scf.while` whose condition is known at compile time on every trip
+//!   (a counter from constants and static sizes) is unrolled: the `before`
+//!   region is parsed with the carried values, its `scf.condition` decides
+//!   whether the `do` region runs once more. A condition read from tensor
+//!   data is refused with the op and its line.
 
 use super::{PResult, Parser};
 use crate::ir::Location;
@@ -39,14 +43,11 @@ impl Parser<'_> {
         match short {
             "for" => self.parse_scf_for(block, loc),
             "if" => self.parse_scf_if(block, loc),
-            "while" => self.err_at(
-                loc,
-                "unsupported op 'scf.while': kiln unrolls scf.for loops whose bounds are known at compile time; a while loop's trip count depends on the values it computes",
-            ),
+            "while" => self.parse_scf_while(block, loc),
             "yield" => self.err_at(loc, "'scf.yield' outside an scf.for or scf.if region"),
             _ => self.err_at(
                 loc,
-                format!("unsupported op 'scf.{short}'; supported scf ops: for, if, yield"),
+                format!("unsupported op 'scf.{short}'; supported scf ops: for, if, while, yield"),
             ),
         }
     }
@@ -149,6 +150,173 @@ impl Parser<'_> {
             }
         }
         Ok(current)
+    }
+
+    /// `scf.while (%a = %x, ...) : (T, ...) -> (R, ...) { before;
+    /// scf.condition(%c) %v, ... : R, ... } do { ^bb0(%r: R, ...): after;
+    /// scf.yield ... }`.
+    fn parse_scf_while(&mut self, block: TBlock, loc: Location) -> PResult<Vec<TValue>> {
+        let mut carried: Vec<(String, Location)> = Vec::new();
+        let mut current = Vec::new();
+        self.expect_punct("(")?;
+        self.comma_list(")", |p| {
+            carried.push(p.def_name()?);
+            p.expect_punct("=")?;
+            current.push(p.value_use()?);
+            Ok(())
+        })?;
+        self.expect_punct(":")?;
+        self.expect_punct("(")?;
+        let mut arg_types = Vec::new();
+        self.comma_list(")", |p| {
+            arg_types.push(p.parse_type()?);
+            Ok(())
+        })?;
+        self.expect_punct("->")?;
+        let types = self.parse_result_types()?;
+        if arg_types.len() != current.len() {
+            return self.err_at(
+                loc,
+                "'scf.while' op expects as many operand types as operands",
+            );
+        }
+        let tloc = self.loc();
+        self.check_types(&current, &arg_types, tloc)?;
+        let before_at = self.pos();
+        let mut trips = 0i64;
+        loop {
+            self.reset_to(before_at)?;
+            self.expect_punct("{")?;
+            self.push_scope(false);
+            let r = self.parse_scf_before(block, &carried, &current, &types);
+            self.pop_scope();
+            let (cond, forwarded) = r?;
+            self.expect_ident("do")?;
+            let go = match self.known_int(cond) {
+                Some(c) => c != 0,
+                None => {
+                    return self.err_at(
+                        loc,
+                        "unsupported 'scf.while': its condition is not known at compile time (kiln unrolls while loops whose condition follows from constants and static sizes; this one depends on tensor data)",
+                    )
+                }
+            };
+            // The `do` region: into the program while the loop goes on,
+            // else checked into a block the program does not hold.
+            let target = if go { block } else { self.m.create_block(&[]) };
+            self.expect_punct("{")?;
+            self.push_scope(false);
+            let r = self.parse_scf_after(target, &forwarded, &arg_types);
+            self.pop_scope();
+            let next = r?;
+            if !go {
+                return Ok(forwarded);
+            }
+            trips += 1;
+            if trips > MAX_UNROLL {
+                return self.err_at(
+                    loc,
+                    format!("unsupported 'scf.while': more than {MAX_UNROLL} iterations (kiln unrolls at most {MAX_UNROLL})"),
+                );
+            }
+            // Known scalars are carried as constants (the next trip's
+            // condition folds from them without a chain of ops).
+            current = next
+                .into_iter()
+                .map(|v| match self.known_int(v) {
+                    Some(c) if matches!(self.m.value_kind(v), TypeKind::Scalar(_)) => {
+                        let ty = self.m.value_type(v);
+                        self.emit_const_into(block, c, ty, loc)
+                    }
+                    _ => v,
+                })
+                .collect();
+        }
+    }
+
+    /// The `before` region of an `scf.while` (after its `{`), its arguments
+    /// bound to `values`: the condition and the values it forwards.
+    fn parse_scf_before(
+        &mut self,
+        block: TBlock,
+        names: &[(String, Location)],
+        values: &[TValue],
+        types: &[TType],
+    ) -> PResult<(TValue, Vec<TValue>)> {
+        if let TokKind::Block(_) = self.peek() {
+            // An explicit `^bb0(%a: T, ...):` names the arguments instead.
+            self.bump()?;
+            let args = self.parse_block_args()?;
+            self.expect_punct(":")?;
+            if args.len() != values.len() {
+                return self.expected("one block argument per loop operand");
+            }
+            for ((n, l, _), &v) in args.iter().zip(values) {
+                self.define(n, vec![v], *l)?;
+            }
+        } else {
+            for ((n, l), &v) in names.iter().zip(values) {
+                self.define(n, vec![v], *l)?;
+            }
+        }
+        loop {
+            if self.is_ident("scf.condition") {
+                let cloc = self.loc();
+                self.bump()?;
+                self.expect_punct("(")?;
+                let cond = self.value_use()?;
+                self.expect_punct(")")?;
+                let forwarded = self.value_list()?;
+                if !forwarded.is_empty() {
+                    self.expect_punct(":")?;
+                    let tloc = self.loc();
+                    let written = self.parse_type_list()?;
+                    self.check_types(&forwarded, &written, tloc)?;
+                }
+                let i1 = self.m.types.scalar(ElemType::I1);
+                if self.m.value_type(cond) != i1 {
+                    return self.err_at(cloc, "'scf.condition' op expects an i1 condition");
+                }
+                self.check_types(&forwarded, types, cloc)?;
+                self.expect_punct("}")?;
+                return Ok((cond, forwarded));
+            }
+            if self.is_punct("}") {
+                return self.expected("'scf.condition'");
+            }
+            if matches!(self.peek(), TokKind::Eof) {
+                return self.expected("'}'");
+            }
+            self.parse_op_into(block)?;
+        }
+    }
+
+    /// The `do` region of an `scf.while` (after its `{`), its block
+    /// arguments bound to `values`: the values it yields, of `types`.
+    fn parse_scf_after(
+        &mut self,
+        block: TBlock,
+        values: &[TValue],
+        types: &[TType],
+    ) -> PResult<Vec<TValue>> {
+        if let TokKind::Block(_) = self.peek() {
+            self.bump()?;
+            let args = if self.is_punct("(") {
+                self.parse_block_args()?
+            } else {
+                Vec::new()
+            };
+            self.expect_punct(":")?;
+            if args.len() != values.len() {
+                return self.expected("one block argument per value 'scf.condition' forwards");
+            }
+            for ((n, l, _), &v) in args.iter().zip(values) {
+                self.define(n, vec![v], *l)?;
+            }
+        } else if !values.is_empty() {
+            return self.expected("the 'do' region's block arguments '^bb0(...)'");
+        }
+        self.parse_scf_body(block, types)
     }
 
     /// Ops of a region (after its `{`) into `block` up to its

@@ -32,13 +32,24 @@ const DIALECTS: [&str; 10] = [
 ];
 
 /// Ops the parser reads that are not in a dialect table.
-const EXTRA: [&str; 6] = [
+const EXTRA: [&str; 17] = [
     "func.func",
     "builtin.module",
     "cf.assert",
     "scf.for",
     "scf.if",
+    "scf.while",
+    "scf.condition",
     "scf.yield",
+    "iree_linalg_ext.scan",
+    "iree_linalg_ext.sort",
+    "iree_linalg_ext.scatter",
+    "iree_linalg_ext.topk",
+    "iree_linalg_ext.yield",
+    "tm_tensor.scan",
+    "tm_tensor.sort",
+    "tm_tensor.scatter",
+    "tm_tensor.yield",
 ];
 
 /// One op the scan found unsupported.
