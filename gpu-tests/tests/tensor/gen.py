@@ -4320,18 +4320,22 @@ def _(F):
     w = q.astype(np.float64) * np.repeat(f64(d), 32, axis=1)
     f.expect_almost_eq_const(r, store('f32', f64(a) @ w.T), atol=1e-3, rtol=1e-4)
 
-    f = F.fn('q4_0_matvec_gguf_layout_48x512_exact')
-    n, k = 48, 512
-    codes = f.rng.ints((n, k), 0, 15)
-    d = exactly('f16', f.rng.ints((n, k // 32), 1, 31) / 64.0)
-    x = f.rng.dyadic((k,), 'f32', -8, 8, 4)
-    P = f.const(store('i8', gguf_q4_0_pack(codes)), 'i8')
-    D, X = f.const(d, 'f16'), f.const(x, 'f32')
-    W = dequant_q4_0(f, P, D, n, k)
-    r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
-    w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
-    assert order_free('mn,n->m', 'f32', w, x)
-    f.expect_eq_const(r, contract('mn,n->m', 'f32', w, x))
+    def q4_0_matvec_exact(name, n, k):
+        """GGUF Q4_0 weights (n, k) times an f32 vector, checked exactly:
+        dyadic inputs and scales, every summation order the same bits."""
+        f = F.fn(name)
+        codes = f.rng.ints((n, k), 0, 15)
+        d = exactly('f16', f.rng.ints((n, k // 32), 1, 31) / 64.0)
+        x = f.rng.dyadic((k,), 'f32', -8, 8, 4)
+        P = f.const(store('i8', gguf_q4_0_pack(codes)), 'i8')
+        D, X = f.const(d, 'f16'), f.const(x, 'f32')
+        W = dequant_q4_0(f, P, D, n, k)
+        r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
+        w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
+        assert order_free('mn,n->m', 'f32', w, x)
+        f.expect_eq_const(r, contract('mn,n->m', 'f32', w, x))
+
+    q4_0_matvec_exact('q4_0_matvec_gguf_layout_48x512_exact', 48, 512)
 
     def nbits_pack(codes):
         """codes: uint 0..15 of shape (n, k); ONNX MatMulNBits' byte order
@@ -4400,18 +4404,7 @@ def _(F):
     # Enough rows for a row-slice matvec, whose kernel reads the codes and
     # scales as 16-byte groups (kernels/wide.rs); 96 rows: the last
     # workgroup's slices past the end compute a row again and store nothing.
-    f = F.fn('q4_0_matvec_gguf_layout_96x512_row_slices_exact')
-    n, k = 96, 512
-    codes = f.rng.ints((n, k), 0, 15)
-    d = exactly('f16', f.rng.ints((n, k // 32), 1, 31) / 64.0)
-    x = f.rng.dyadic((k,), 'f32', -8, 8, 4)
-    P = f.const(store('i8', gguf_q4_0_pack(codes)), 'i8')
-    D, X = f.const(d, 'f16'), f.const(x, 'f32')
-    W = dequant_q4_0(f, P, D, n, k)
-    r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
-    w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
-    assert order_free('mn,n->m', 'f32', w, x)
-    f.expect_eq_const(r, contract('mn,n->m', 'f32', w, x))
+    q4_0_matvec_exact('q4_0_matvec_gguf_layout_96x512_row_slices_exact', 96, 512)
 
     # The same 4-bit codes packed eight per 32-bit word (element k of a row
     # in bits 4 (k mod 8) .. 4 (k mod 8) + 3 of word k / 8).
