@@ -1959,30 +1959,22 @@ def _(F):
     edge_functions(F, ['bf16'], [], False)
 
 
-def const_operand_region(et, op, consts, a_first):
-    """A region computing `op` of the input and each constant in `consts`
-    (an `arith.constant` right there, so the SPIR-V has an OpConstant
-    operand: the one a driver may fold), the constant second (`a_first`) or
-    first, and yielding the result of output row `linalg.index 0`."""
-    nan = fmt_float(et, math.nan)
-    lines = ['^bb0(%%a: %s, %%o: %s):' % (et, et), '%i = linalg.index 0 : index']
-    for k, c in enumerate(consts):
-        lines.append('%%c%dv = arith.constant %s : %s' % (k, fmt_float(et, c), et))
-        x, y = ('%a', '%%c%dv' % k) if a_first else ('%%c%dv' % k, '%a')
-        lines.append('%%r%dv = arith.%s %s, %s : %s' % (k, op, x, y, et))
+def row_select(lines, et, n):
+    """Appends the choice among `%r0v` .. `%r{n-1}v` by output row `%i`
+    (`%r{k}v` for row k) to a region's `lines`; the value chosen."""
     acc = '%r0v'
-    for k in range(1, len(consts)):
+    for k in range(1, n):
         lines.append('%%k%dv = arith.constant %d : index' % (k, k))
         lines.append('%%e%dv = arith.cmpi eq, %%i, %%k%dv : index' % (k, k))
         lines.append('%%s%dv = arith.select %%e%dv, %%r%dv, %s : %s' % (k, k, k, acc, et))
         acc = '%%s%dv' % k
-    if op in ('maxnumf', 'minnumf'):
-        # the sign of a zero result of maxnumf(-0, +0) is unspecified: zeros
-        # compare as +0 (a compare, which no driver folds away)
-        lines.append('%%z = arith.constant %s : %s' % (fmt_float(et, 0.0), et))
-        lines.append('%%y = arith.cmpf oeq, %s, %%z : %s' % (acc, et))
-        lines.append('%%w = arith.select %%y, %%z, %s : %s' % (acc, et))
-        acc = '%w'
+    return acc
+
+
+def yield_nan_canonical(lines, et, acc):
+    """A region's `lines` ended by yielding `acc` with any NaN made the
+    canonical one; the region's text."""
+    nan = fmt_float(et, math.nan)
     lines.append('%%u = arith.cmpf uno, %s, %s : %s' % (acc, acc, et))
     lines.append('%%q = arith.constant %s : %s' % (nan, et))
     lines.append('%%n = arith.select %%u, %%q, %s : %s' % (acc, et))
@@ -1990,10 +1982,30 @@ def const_operand_region(et, op, consts, a_first):
     return '\n'.join(lines)
 
 
+def const_operand_region(et, op, consts, a_first):
+    """A region computing `op` of the input and each constant in `consts`
+    (an `arith.constant` right there, so the SPIR-V has an OpConstant
+    operand: the one a driver may fold), the constant second (`a_first`) or
+    first, and yielding the result of output row `linalg.index 0`."""
+    lines = ['^bb0(%%a: %s, %%o: %s):' % (et, et), '%i = linalg.index 0 : index']
+    for k, c in enumerate(consts):
+        lines.append('%%c%dv = arith.constant %s : %s' % (k, fmt_float(et, c), et))
+        x, y = ('%a', '%%c%dv' % k) if a_first else ('%%c%dv' % k, '%a')
+        lines.append('%%r%dv = arith.%s %s, %s : %s' % (k, op, x, y, et))
+    acc = row_select(lines, et, len(consts))
+    if op in ('maxnumf', 'minnumf'):
+        # the sign of a zero result of maxnumf(-0, +0) is unspecified: zeros
+        # compare as +0 (a compare, which no driver folds away)
+        lines.append('%%z = arith.constant %s : %s' % (fmt_float(et, 0.0), et))
+        lines.append('%%y = arith.cmpf oeq, %s, %%z : %s' % (acc, et))
+        lines.append('%%w = arith.select %%y, %%z, %s : %s' % (acc, et))
+        acc = '%w'
+    return yield_nan_canonical(lines, et, acc)
+
+
 def const_fma_region(et, consts, fused):
     """`x * y + c` (two arith ops, or `math.fma` when `fused`) of two inputs
     and each constant `c` of `consts`, selected by output row."""
-    nan = fmt_float(et, math.nan)
     lines = ['^bb0(%%a: %s, %%b: %s, %%o: %s):' % (et, et, et),
              '%i = linalg.index 0 : index']
     if not fused:
@@ -2004,17 +2016,8 @@ def const_fma_region(et, consts, fused):
             lines.append('%%r%dv = math.fma %%a, %%b, %%c%dv : %s' % (k, k, et))
         else:
             lines.append('%%r%dv = arith.addf %%m, %%c%dv : %s' % (k, k, et))
-    acc = '%r0v'
-    for k in range(1, len(consts)):
-        lines.append('%%k%dv = arith.constant %d : index' % (k, k))
-        lines.append('%%e%dv = arith.cmpi eq, %%i, %%k%dv : index' % (k, k))
-        lines.append('%%s%dv = arith.select %%e%dv, %%r%dv, %s : %s' % (k, k, k, acc, et))
-        acc = '%%s%dv' % k
-    lines.append('%%u = arith.cmpf uno, %s, %s : %s' % (acc, acc, et))
-    lines.append('%%q = arith.constant %s : %s' % (nan, et))
-    lines.append('%%n = arith.select %%u, %%q, %s : %s' % (acc, et))
-    lines.append('linalg.yield %%n : %s' % et)
-    return '\n'.join(lines)
+    acc = row_select(lines, et, len(consts))
+    return yield_nan_canonical(lines, et, acc)
 
 
 def exact_sum(p, c, et):
@@ -4420,18 +4423,22 @@ def _(F):
     w = q.astype(np.float64) * np.repeat(f64(d), 32, axis=1)
     f.expect_almost_eq_const(r, store('f32', f64(a) @ w.T), atol=1e-3, rtol=1e-4)
 
-    f = F.fn('q4_0_matvec_gguf_layout_48x512_exact')
-    n, k = 48, 512
-    codes = f.rng.ints((n, k), 0, 15)
-    d = exactly('f16', f.rng.ints((n, k // 32), 1, 31) / 64.0)
-    x = f.rng.dyadic((k,), 'f32', -8, 8, 4)
-    P = f.const(store('i8', gguf_q4_0_pack(codes)), 'i8')
-    D, X = f.const(d, 'f16'), f.const(x, 'f32')
-    W = dequant_q4_0(f, P, D, n, k)
-    r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
-    w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
-    assert order_free('mn,n->m', 'f32', w, x)
-    f.expect_eq_const(r, contract('mn,n->m', 'f32', w, x))
+    def q4_0_matvec_exact(name, n, k):
+        """GGUF Q4_0 weights (n, k) times an f32 vector, checked exactly:
+        dyadic inputs and scales, every summation order the same bits."""
+        f = F.fn(name)
+        codes = f.rng.ints((n, k), 0, 15)
+        d = exactly('f16', f.rng.ints((n, k // 32), 1, 31) / 64.0)
+        x = f.rng.dyadic((k,), 'f32', -8, 8, 4)
+        P = f.const(store('i8', gguf_q4_0_pack(codes)), 'i8')
+        D, X = f.const(d, 'f16'), f.const(x, 'f32')
+        W = dequant_q4_0(f, P, D, n, k)
+        r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
+        w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
+        assert order_free('mn,n->m', 'f32', w, x)
+        f.expect_eq_const(r, contract('mn,n->m', 'f32', w, x))
+
+    q4_0_matvec_exact('q4_0_matvec_gguf_layout_48x512_exact', 48, 512)
 
     def nbits_pack(codes):
         """codes: uint 0..15 of shape (n, k); ONNX MatMulNBits' byte order
@@ -4500,18 +4507,7 @@ def _(F):
     # Enough rows for a row-slice matvec, whose kernel reads the codes and
     # scales as 16-byte groups (kernels/wide.rs); 96 rows: the last
     # workgroup's slices past the end compute a row again and store nothing.
-    f = F.fn('q4_0_matvec_gguf_layout_96x512_row_slices_exact')
-    n, k = 96, 512
-    codes = f.rng.ints((n, k), 0, 15)
-    d = exactly('f16', f.rng.ints((n, k // 32), 1, 31) / 64.0)
-    x = f.rng.dyadic((k,), 'f32', -8, 8, 4)
-    P = f.const(store('i8', gguf_q4_0_pack(codes)), 'i8')
-    D, X = f.const(d, 'f16'), f.const(x, 'f32')
-    W = dequant_q4_0(f, P, D, n, k)
-    r = mm(f, 'linalg.matvec', W, X, f.full(0.0, (n,), 'f32'))
-    w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
-    assert order_free('mn,n->m', 'f32', w, x)
-    f.expect_eq_const(r, contract('mn,n->m', 'f32', w, x))
+    q4_0_matvec_exact('q4_0_matvec_gguf_layout_96x512_row_slices_exact', 96, 512)
 
     # The same 4-bit codes packed eight per 32-bit word (element k of a row
     # in bits 4 (k mod 8) .. 4 (k mod 8) + 3 of word k / 8).

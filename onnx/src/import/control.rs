@@ -194,10 +194,7 @@ pub fn loop_unrolled(
         bind.extend(carried.iter().cloned());
         let outs = inline(c, model, node, g, env, bind)?;
         cond = cond_of(node, &outs[0], "the body's condition")?;
-        carried = outs[1..1 + carried.len()].to_vec();
-        for (k, v) in outs[1 + carried.len()..].iter().enumerate() {
-            scans[k].push(v.clone());
-        }
+        carried = thread(&outs[1..], carried.len(), &mut scans);
         i += 1;
     }
     if cond && trip.is_none() {
@@ -210,6 +207,16 @@ pub fn loop_unrolled(
         outs.push(stack(c, node, &parts, 0)?);
     }
     Ok(outs)
+}
+
+/// One unrolled iteration's body outputs `outs`: the first `n` are the
+/// values carried to the next iteration (returned), each of the others is
+/// appended to its scan output in `scans`.
+fn thread(outs: &[Value], n: usize, scans: &mut [Vec<Value>]) -> Vec<Value> {
+    for (s, v) in scans.iter_mut().zip(&outs[n..]) {
+        s.push(v.clone());
+    }
+    outs[..n].to_vec()
 }
 
 /// Inputs `first..` of `node`, each given.
@@ -357,10 +364,7 @@ fn scan_core(
             bind.push(take(c, node, x, a, i)?);
         }
         let outs = inline(c, model, node, g, env, bind)?;
-        states = outs[..states.len()].to_vec();
-        for (s, v) in scans.iter_mut().zip(&outs[states.len()..]) {
-            s.push(v.clone());
-        }
+        states = thread(&outs, states.len(), &mut scans);
     }
     let mut outs = states;
     for ((mut parts, &a), &d) in scans.into_iter().zip(out_axes).zip(out_dirs) {

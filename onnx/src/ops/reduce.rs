@@ -10,6 +10,7 @@ use super::scalar::{arith, cst, math, Bin};
 use super::OpResult;
 use crate::ctx::Ctx;
 use crate::dtype::DataType;
+use crate::error::OnnxError;
 use crate::node::Node;
 use crate::value::Value;
 
@@ -270,10 +271,10 @@ pub fn log_softmax(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     Ok(vec![c.reshape(&out, &orig).map_err(|e| n.err(e))?])
 }
 
-/// `LayerNormalization(axis, epsilon)`: outputs Y, Mean, InvStdDev.
-pub fn layer_norm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
-    let x = n.input(0)?;
-    let dt = x.dtype;
+/// The axes a layer or RMS normalization of `x` (static shape) normalizes
+/// over (attribute `axis` to the last), `x`'s rank, how many elements
+/// they hold and the `epsilon` attribute.
+fn norm_axes(n: &Node<'_>, x: &Value) -> Result<(Vec<usize>, usize, u64, f64), OnnxError> {
     let shape = x
         .static_shape()
         .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
@@ -282,6 +283,46 @@ pub fn layer_norm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let eps = f64::from(n.float("epsilon", 1e-5));
     let axes: Vec<usize> = (ax0..r).collect();
     let count: u64 = shape[ax0..].iter().product();
+    Ok((axes, r, count, eps))
+}
+
+/// `1 / sqrt(sum(v²) / count + eps)` over `axes` of `v` (rank `r`), those
+/// axes kept with size 1: the inverse standard deviation of layer
+/// normalization (`v` centered) and the inverse root mean square of RMS
+/// normalization.
+fn inv_rms(
+    c: &mut Ctx<'_>,
+    n: &Node<'_>,
+    v: &Value,
+    axes: &[usize],
+    r: usize,
+    count: u64,
+    eps: f64,
+) -> Result<Value, OnnxError> {
+    let dt = v.dtype;
+    let sq = c
+        .reduce(v, axes, dt, ScalarBits::Float(0.0), |bb, v, acc| {
+            let s = arith(bb, dt, Bin::Mul, v, v);
+            arith(bb, dt, Bin::Add, s, acc)
+        })
+        .map_err(|e| n.err(e))?;
+    let inv = c
+        .elementwise(&[&sq], dt, |bb, v| {
+            let k = cst(bb, dt, count as f64);
+            let ms = arith(bb, dt, Bin::Div, v[0], k);
+            let e = cst(bb, dt, eps);
+            let me = arith(bb, dt, Bin::Add, ms, e);
+            math(bb, MathOp::Rsqrt, me)
+        })
+        .map_err(|e| n.err(e))?;
+    c.keep_dims(&inv, axes, r).map_err(|e| n.err(e))
+}
+
+/// `LayerNormalization(axis, epsilon)`: outputs Y, Mean, InvStdDev.
+pub fn layer_norm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
+    let x = n.input(0)?;
+    let dt = x.dtype;
+    let (axes, r, count, eps) = norm_axes(n, x)?;
     let sum = c
         .reduce(x, &axes, dt, ScalarBits::Float(0.0), |bb, v, acc| {
             arith(bb, dt, Bin::Add, v, acc)
@@ -299,22 +340,7 @@ pub fn layer_norm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             arith(bb, dt, Bin::Sub, v[0], v[1])
         })
         .map_err(|e| n.err(e))?;
-    let sq = c
-        .reduce(&d, &axes, dt, ScalarBits::Float(0.0), |bb, v, acc| {
-            let s = arith(bb, dt, Bin::Mul, v, v);
-            arith(bb, dt, Bin::Add, s, acc)
-        })
-        .map_err(|e| n.err(e))?;
-    let inv = c
-        .elementwise(&[&sq], dt, |bb, v| {
-            let k = cst(bb, dt, count as f64);
-            let var = arith(bb, dt, Bin::Div, v[0], k);
-            let e = cst(bb, dt, eps);
-            let ve = arith(bb, dt, Bin::Add, var, e);
-            math(bb, MathOp::Rsqrt, ve)
-        })
-        .map_err(|e| n.err(e))?;
-    let inv_k = c.keep_dims(&inv, &axes, r).map_err(|e| n.err(e))?;
+    let inv_k = inv_rms(c, n, &d, &axes, r, count, eps)?;
     let scale = n.input(1)?;
     let mut ins = vec![&d, &inv_k, scale];
     if let Some(b) = n.opt_input(2) {
@@ -384,30 +410,8 @@ pub fn rms_norm(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     if !dt.is_float() {
         return Err(n.err("RMSNormalization of integers"));
     }
-    let shape = x
-        .static_shape()
-        .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
-    let r = shape.len();
-    let ax0 = n.axis(n.int("axis", -1), r)?;
-    let eps = f64::from(n.float("epsilon", 1e-5));
-    let axes: Vec<usize> = (ax0..r).collect();
-    let count: u64 = shape[ax0..].iter().product();
-    let sq = c
-        .reduce(x, &axes, dt, ScalarBits::Float(0.0), |bb, v, acc| {
-            let s = arith(bb, dt, Bin::Mul, v, v);
-            arith(bb, dt, Bin::Add, s, acc)
-        })
-        .map_err(|e| n.err(e))?;
-    let inv = c
-        .elementwise(&[&sq], dt, |bb, v| {
-            let k = cst(bb, dt, count as f64);
-            let ms = arith(bb, dt, Bin::Div, v[0], k);
-            let e = cst(bb, dt, eps);
-            let me = arith(bb, dt, Bin::Add, ms, e);
-            math(bb, MathOp::Rsqrt, me)
-        })
-        .map_err(|e| n.err(e))?;
-    let inv_k = c.keep_dims(&inv, &axes, r).map_err(|e| n.err(e))?;
+    let (axes, r, count, eps) = norm_axes(n, x)?;
+    let inv_k = inv_rms(c, n, x, &axes, r, count, eps)?;
     let scale = n.input(1)?;
     let y = c
         .elementwise(&[x, &inv_k, scale], dt, |bb, v| {

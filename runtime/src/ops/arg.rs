@@ -9,7 +9,7 @@ use crate::tensor::Tensor;
 
 use super::cache;
 use super::text::{
-    class, compute, dims_ty, dyn_ty, f32_lit, identity, map, shape_error, Class, Dim, Func,
+    compute, dims_ty, dyn_ty, f32_lit, identity, map, numeric_along, shape_error, Class, Dim, Func,
 };
 
 /// The index (`i64`) of the largest (`greatest`) or smallest element of
@@ -28,18 +28,9 @@ fn arg(
         "ops::argmin"
     };
     let dtype = x.dtype();
-    let cls = class(what, dtype)?;
-    if cls == Class::Bool {
-        return Err(shape_error(what, "is not defined on bool tensors"));
-    }
+    let cls = numeric_along(what, x, axis)?;
     let shape = x.shape();
     let rank = shape.len();
-    if axis >= rank {
-        return Err(shape_error(
-            what,
-            format!("axis {axis} is out of range for shape {shape:?}"),
-        ));
-    }
     if shape[axis] == 0 {
         return Err(shape_error(
             what,

@@ -168,6 +168,17 @@ fn row_sum(
     )
 }
 
+/// `1 / sqrt(sum_sq * inv_d + eps)` in f32: the inverse standard deviation
+/// (layer norm) or root mean square (RMS norm) of a row of `1 / inv_d`
+/// elements whose (centered) squares sum to `sum_sq`.
+fn inv_rms(f: &mut Func, sum_sq: &str, inv_d: f32, eps: f32) -> String {
+    let s = f.f32(inv_d);
+    let e = f.f32(eps);
+    let ms = f.let_(&format!("arith.mulf {sum_sq}, {s} : f32"));
+    let me = f.let_(&format!("arith.addf {ms}, {e} : f32"));
+    f.let_(&format!("math.rsqrt {me} : f32"))
+}
+
 /// Layer normalization over the last axis:
 /// `(x - mean) / sqrt(var + eps) * gamma + beta` with the biased variance;
 /// `gamma` and `beta` have the shape `[D]` of x's last dimension.
@@ -214,11 +225,7 @@ pub fn layer_norm(
                 let v = f.widen(&args[0], dtype);
                 let gv = f.widen(&args[3], dtype);
                 let bv = f.widen(&args[4], dtype);
-                let s = f.f32(inv_d);
-                let e = f.f32(eps);
-                let var = f.let_(&format!("arith.mulf {}, {s} : f32", args[2]));
-                let ve = f.let_(&format!("arith.addf {var}, {e} : f32"));
-                let inv = f.let_(&format!("math.rsqrt {ve} : f32"));
+                let inv = inv_rms(f, &args[2], inv_d, eps);
                 let c = f.let_(&format!("arith.subf {v}, {} : f32", args[1]));
                 let n = f.let_(&format!("arith.mulf {c}, {inv} : f32"));
                 let sc = f.let_(&format!("arith.mulf {n}, {gv} : f32"));
@@ -269,11 +276,7 @@ pub fn rms_norm(stream: &Stream, x: &Tensor, gamma: &Tensor, eps: f32) -> Result
             |f, args| {
                 let v = f.widen(&args[0], dtype);
                 let gv = f.widen(&args[2], dtype);
-                let s = f.f32(inv_d);
-                let e = f.f32(eps);
-                let ms = f.let_(&format!("arith.mulf {}, {s} : f32", args[1]));
-                let me = f.let_(&format!("arith.addf {ms}, {e} : f32"));
-                let inv = f.let_(&format!("math.rsqrt {me} : f32"));
+                let inv = inv_rms(f, &args[1], inv_d, eps);
                 let n = f.let_(&format!("arith.mulf {v}, {inv} : f32"));
                 let y = f.let_(&format!("arith.mulf {n}, {gv} : f32"));
                 f.narrow(&y, dtype)

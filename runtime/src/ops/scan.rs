@@ -17,7 +17,7 @@ use crate::tensor::Tensor;
 
 use super::cache;
 use super::elementwise::{fname, single};
-use super::text::{class, compute, dims_ty, dyn_ty, identity, map_elements, shape_error, Class};
+use super::text::{compute, dims_ty, dyn_ty, identity, map_elements, numeric_along, Class};
 use super::text::{Dim, Func, Operand};
 
 /// The inclusive sum of `x` along `axis` (numpy's `cumsum`; the result
@@ -40,18 +40,9 @@ fn scan(
     product: bool,
 ) -> Result<Tensor> {
     let dtype = x.dtype();
-    let cls = class(what, dtype)?;
-    if cls == Class::Bool {
-        return Err(shape_error(what, "is not defined on bool tensors"));
-    }
+    let cls = numeric_along(what, x, axis)?;
     let shape = x.shape();
     let rank = shape.len();
-    if axis >= rank {
-        return Err(shape_error(
-            what,
-            format!("axis {axis} is out of range for shape {shape:?}"),
-        ));
-    }
     let n = shape[axis];
     if x.numel() == 0 || n == 1 {
         return x.contiguous();

@@ -18,7 +18,9 @@ use crate::stream::Stream;
 use crate::tensor::Tensor;
 
 use super::cache;
-use super::text::{class, dims_ty, dyn_ty, identity, shape_error, Class, Dim, Func, Operand};
+use super::text::{
+    dims_ty, dyn_ty, identity, numeric_along, shape_error, Class, Dim, Func, Operand,
+};
 
 /// `x` sorted along `axis` (ascending, or descending), and the `i64`
 /// index along `axis` each value came from (PyTorch's `sort` with
@@ -69,18 +71,9 @@ fn ranked(
     descending: bool,
 ) -> Result<(Tensor, Tensor)> {
     let dtype = x.dtype();
-    let cls = class(what, dtype)?;
-    if cls == Class::Bool {
-        return Err(shape_error(what, "is not defined on bool tensors"));
-    }
+    let cls = numeric_along(what, x, axis)?;
     let shape = x.shape();
     let rank = shape.len();
-    if axis >= rank {
-        return Err(shape_error(
-            what,
-            format!("axis {axis} is out of range for shape {shape:?}"),
-        ));
-    }
     if k > shape[axis] {
         return Err(shape_error(
             what,

@@ -44,6 +44,23 @@ pub(crate) fn class(op: &'static str, dtype: DType) -> Result<Class> {
     })
 }
 
+/// The class of `x`'s element type, which must be a number (not `bool`),
+/// with `axis` one of `x`'s dimensions: the checks of an op along an axis.
+pub(crate) fn numeric_along(op: &'static str, x: &Tensor, axis: usize) -> Result<Class> {
+    let cls = class(op, x.dtype())?;
+    if cls == Class::Bool {
+        return Err(shape_error(op, "is not defined on bool tensors"));
+    }
+    let shape = x.shape();
+    if axis >= shape.len() {
+        return Err(shape_error(
+            op,
+            format!("axis {axis} is out of range for shape {shape:?}"),
+        ));
+    }
+    Ok(cls)
+}
+
 /// `dtype` must be a float type.
 pub(crate) fn need_float(op: &'static str, dtype: DType) -> Result<()> {
     match class(op, dtype)? {

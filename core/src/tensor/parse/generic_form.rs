@@ -105,6 +105,17 @@ struct GenericOp {
 }
 
 impl GenericOp {
+    /// An error at the op's line, naming it as written in generic form.
+    fn err(&self, msg: impl std::fmt::Display) -> TensorParseError {
+        TensorParseError::new(
+            crate::ir::Location {
+                line: self.line,
+                col: 1,
+            },
+            format!("'{}' (generic form): {msg}", self.name),
+        )
+    }
+
     fn attr(&self, name: &str) -> Option<&str> {
         self.attrs
             .iter()
@@ -120,6 +131,17 @@ struct Out<'r> {
     head: String,
     regions: Vec<(&'r Region, bool, &'static str)>,
     tail: String,
+}
+
+impl Out<'_> {
+    /// An op without regions: its whole text is `head`.
+    fn simple(head: String) -> Self {
+        Out {
+            head,
+            regions: Vec::new(),
+            tail: String::new(),
+        }
+    }
 }
 
 impl<'a> Translator<'a> {
@@ -552,15 +574,6 @@ impl<'a> Translator<'a> {
 
     /// The custom syntax of a generic op.
     fn render<'r>(&self, op: &'r GenericOp) -> PResult<Out<'r>> {
-        let err = |msg: String| {
-            TensorParseError::new(
-                crate::ir::Location {
-                    line: op.line,
-                    col: 1,
-                },
-                format!("'{}' (generic form): {msg}", op.name),
-            )
-        };
         let name = op.name.as_str();
         let (dialect, short) = name.split_once('.').unwrap_or(("", name));
         let ops = op.operands.join(", ");
@@ -568,11 +581,7 @@ impl<'a> Translator<'a> {
         let outs = op.out_types.join(", ");
         let out1 = op.out_types.first().cloned().unwrap_or_default();
         let in1 = op.in_types.first().cloned().unwrap_or_default();
-        let simple = |head: String| Out {
-            head,
-            regions: Vec::new(),
-            tail: String::new(),
-        };
+        let simple = Out::simple;
         let flags = || {
             let mut s = String::new();
             if let Some(v) = op.attr("overflowFlags") {
@@ -591,7 +600,7 @@ impl<'a> Translator<'a> {
         };
         let need_regions = |n: usize| -> PResult<()> {
             if op.regions.len() != n {
-                return Err(err(format!(
+                return Err(op.err(format!(
                     "expected {n} region(s), found {}",
                     op.regions.len()
                 )));
@@ -630,13 +639,13 @@ impl<'a> Translator<'a> {
             }
             ("func", "call") => {
                 let Some(callee) = op.attr("callee") else {
-                    return Err(err("expected a 'callee'".into()));
+                    return Err(op.err("expected a 'callee'"));
                 };
                 simple(format!("func.call {callee}({ops}) : ({ins}) -> ({outs})"))
             }
             ("arith", "constant") => {
                 let Some(v) = op.attr("value") else {
-                    return Err(err("expected a 'value'".into()));
+                    return Err(op.err("expected a 'value'"));
                 };
                 simple(format!("arith.constant {}", typed_value(v, &out1)))
             }
@@ -648,7 +657,7 @@ impl<'a> Translator<'a> {
                     .and_then(|n| n.trim().parse::<usize>().ok())
                     .and_then(|n| table.get(n));
                 let Some(pred) = pred else {
-                    return Err(err("expected a known 'predicate'".into()));
+                    return Err(op.err("expected a known 'predicate'"));
                 };
                 simple(format!("{name} {pred}, {ops}{} : {in1}", flags()))
             }
@@ -663,13 +672,13 @@ impl<'a> Translator<'a> {
             ("arith" | "math", _) => simple(format!("{name} {ops}{} : {out1}", flags())),
             ("cf", "assert") => {
                 let Some(msg) = op.attr("msg") else {
-                    return Err(err("expected a 'msg'".into()));
+                    return Err(op.err("expected a 'msg'"));
                 };
                 simple(format!("cf.assert {ops}, {msg}"))
             }
             ("affine", _) => {
                 let Some(map) = op.attr("map") else {
-                    return Err(err("expected a 'map'".into()));
+                    return Err(op.err("expected a 'map'"));
                 };
                 let text = self
                     .aliases
@@ -677,7 +686,7 @@ impl<'a> Translator<'a> {
                     .map_or(map, |s| s);
                 let dims = map_dims(text);
                 if dims > op.operands.len() {
-                    return Err(err("fewer operands than the map's dims".into()));
+                    return Err(op.err("fewer operands than the map's dims"));
                 }
                 let (d, s) = op.operands.split_at(dims);
                 let mut head = format!("{name} {map}({})", d.join(", "));
@@ -688,13 +697,13 @@ impl<'a> Translator<'a> {
             }
             ("ml_program", "global_load" | "global_load_const") => {
                 let Some(g) = op.attr("global") else {
-                    return Err(err("expected a 'global'".into()));
+                    return Err(op.err("expected a 'global'"));
                 };
                 simple(format!("{name} {g} : {out1}"))
             }
             ("ml_program", "global") => {
                 let (Some(sym), Some(ty)) = (op.attr("sym_name"), op.attr("type")) else {
-                    return Err(err("expected 'sym_name' and 'type'".into()));
+                    return Err(op.err("expected 'sym_name' and 'type'"));
                 };
                 let mut head = "ml_program.global".to_string();
                 if let Some(v) = op.attr("sym_visibility") {
@@ -728,7 +737,7 @@ impl<'a> Translator<'a> {
                 need_regions(1)?;
                 let r = &op.regions[0];
                 if op.operands.len() < 3 || r.args.len() != op.operands.len() - 2 {
-                    return Err(err("expected bounds, a step and one block argument each for the induction variable and the iter_args".into()));
+                    return Err(op.err("expected bounds, a step and one block argument each for the induction variable and the iter_args"));
                 }
                 let (iv, iv_ty) = &r.args[0];
                 let o = &op.operands;
@@ -785,20 +794,11 @@ impl<'a> Translator<'a> {
     }
 
     fn render_func<'r>(&self, op: &'r GenericOp) -> PResult<Out<'r>> {
-        let err = |msg: &str| {
-            TensorParseError::new(
-                crate::ir::Location {
-                    line: op.line,
-                    col: 1,
-                },
-                format!("'func.func' (generic form): {msg}"),
-            )
-        };
         let (Some(sym), Some(fty)) = (op.attr("sym_name"), op.attr("function_type")) else {
-            return Err(err("expected 'sym_name' and 'function_type'"));
+            return Err(op.err("expected 'sym_name' and 'function_type'"));
         };
         let Some((inputs, results)) = split_function_type(fty) else {
-            return Err(err("cannot read 'function_type'"));
+            return Err(op.err("cannot read 'function_type'"));
         };
         let arg_attrs = op.attr("arg_attrs").map(dict_list).unwrap_or_default();
         let res_attrs = op.attr("res_attrs").map(dict_list).unwrap_or_default();
@@ -818,7 +818,7 @@ impl<'a> Translator<'a> {
         let args: Vec<String> = match region {
             Some(r) => {
                 if r.args.len() != inputs.len() {
-                    return Err(err(
+                    return Err(op.err(
                         "the entry block's arguments differ from the function type's inputs",
                     ));
                 }
@@ -866,26 +866,17 @@ impl<'a> Translator<'a> {
     }
 
     fn render_linalg<'r>(&self, op: &'r GenericOp) -> PResult<Out<'r>> {
-        let err = |msg: String| {
-            TensorParseError::new(
-                crate::ir::Location {
-                    line: op.line,
-                    col: 1,
-                },
-                format!("'{}' (generic form): {msg}", op.name),
-            )
-        };
         let short = &op.name["linalg.".len()..];
         let n_in = match op.attr("operandSegmentSizes").map(int_array) {
             Some(Some(v)) if v.len() == 2 && v[0] >= 0 => v[0] as usize,
-            Some(_) => return Err(err("cannot read 'operandSegmentSizes'".into())),
+            Some(_) => return Err(op.err("cannot read 'operandSegmentSizes'")),
             // reduce: one init per input; map, transpose, broadcast,
             // softmax: one output.
             None if short == "reduce" => op.operands.len() / 2,
             None => op.operands.len().saturating_sub(1),
         };
         if n_in > op.operands.len() {
-            return Err(err("'operandSegmentSizes' exceeds the operands".into()));
+            return Err(op.err("'operandSegmentSizes' exceeds the operands"));
         }
         let group = |vals: &[String], tys: &[String]| {
             if vals.is_empty() {
@@ -906,7 +897,7 @@ impl<'a> Translator<'a> {
         let region = |i: usize| -> PResult<&'r Region> {
             match op.regions.get(i) {
                 Some(r) => Ok(r),
-                None => Err(err("expected a region".into())),
+                None => Err(op.err("expected a region")),
             }
         };
         let block_args = |r: &Region| {
@@ -938,7 +929,7 @@ impl<'a> Translator<'a> {
                 let r = region(0)?;
                 let dims = if short == "reduce" {
                     let Some(Some(d)) = op.attr("dimensions").map(int_array) else {
-                        return Err(err("expected 'dimensions'".into()));
+                        return Err(op.err("expected 'dimensions'"));
                     };
                     format!(" dimensions = [{}]", join_ints(&d))
                 } else {
@@ -957,24 +948,22 @@ impl<'a> Translator<'a> {
                     "dimensions"
                 };
                 let Some(Some(d)) = op.attr(key).map(int_array) else {
-                    return Err(err(format!("expected '{key}'")));
+                    return Err(op.err(format!("expected '{key}'")));
                 };
-                Out {
-                    head: format!("linalg.{short} {ins} {outs} {key} = [{}]", join_ints(&d)),
-                    regions: Vec::new(),
-                    tail: String::new(),
-                }
+                Out::simple(format!(
+                    "linalg.{short} {ins} {outs} {key} = [{}]",
+                    join_ints(&d)
+                ))
             }
             "softmax" => {
                 let d = op
                     .attr("dimension")
                     .and_then(|v| v.split(':').next())
                     .unwrap_or("");
-                Out {
-                    head: format!("linalg.softmax dimension({}) {ins} {outs}{arrow}", d.trim()),
-                    regions: Vec::new(),
-                    tail: String::new(),
-                }
+                Out::simple(format!(
+                    "linalg.softmax dimension({}) {ins} {outs}{arrow}",
+                    d.trim()
+                ))
             }
             _ => {
                 // A named op: its body is implied by its name.
@@ -989,52 +978,35 @@ impl<'a> Translator<'a> {
                 } else {
                     format!(" {{{}}}", entries.join(", "))
                 };
-                Out {
-                    head: format!("{}{attrs} {ins} {outs}{arrow}", op.name),
-                    regions: Vec::new(),
-                    tail: String::new(),
-                }
+                Out::simple(format!("{}{attrs} {ins} {outs}{arrow}", op.name))
             }
         })
     }
 
     fn render_tensor<'r>(&self, op: &'r GenericOp) -> PResult<Out<'r>> {
-        let err = |msg: String| {
-            TensorParseError::new(
-                crate::ir::Location {
-                    line: op.line,
-                    col: 1,
-                },
-                format!("'{}' (generic form): {msg}", op.name),
-            )
-        };
         let name = op.name.as_str();
         let short = &name["tensor.".len()..];
         let o = &op.operands;
         let t = &op.in_types;
         let out1 = op.out_types.first().cloned().unwrap_or_default();
-        let simple = |head: String| Out {
-            head,
-            regions: Vec::new(),
-            tail: String::new(),
-        };
+        let simple = Out::simple;
         let first = |n: usize| -> PResult<()> {
             if o.len() < n {
-                return Err(err(format!("expected at least {n} operands")));
+                return Err(op.err(format!("expected at least {n} operands")));
             }
             Ok(())
         };
         // `[a, %d, b]` from a static array and the dynamic operands.
         let mixed = |key: &str, dynamic: &mut std::slice::Iter<'_, String>| -> PResult<String> {
             let Some(Some(v)) = op.attr(key).map(int_array) else {
-                return Err(err(format!("expected '{key}'")));
+                return Err(op.err(format!("expected '{key}'")));
             };
             let mut parts = Vec::new();
             for x in v {
                 if x == DYNAMIC {
                     match dynamic.next() {
                         Some(d) => parts.push(d.clone()),
-                        None => return Err(err(format!("too few dynamic operands for '{key}'"))),
+                        None => return Err(op.err(format!("too few dynamic operands for '{key}'"))),
                     }
                 } else {
                     parts.push(x.to_string());
@@ -1103,7 +1075,7 @@ impl<'a> Translator<'a> {
             "collapse_shape" | "expand_shape" => {
                 first(1)?;
                 let Some(re) = op.attr("reassociation") else {
-                    return Err(err("expected 'reassociation'".into()));
+                    return Err(op.err("expected 'reassociation'"));
                 };
                 let mut head = format!("{name} {} {re}", o[0]);
                 if short == "expand_shape" {
@@ -1146,7 +1118,7 @@ impl<'a> Translator<'a> {
                     ""
                 };
                 let Some(r) = op.regions.first() else {
-                    return Err(err("expected a region".into()));
+                    return Err(op.err("expected a region"));
                 };
                 Out {
                     head: format!("tensor.pad {}{nofold} low{low} high{high}", o[0]),
@@ -1156,7 +1128,7 @@ impl<'a> Translator<'a> {
             }
             "generate" => {
                 let Some(r) = op.regions.first() else {
-                    return Err(err("expected a region".into()));
+                    return Err(op.err("expected a region"));
                 };
                 Out {
                     head: format!("tensor.generate {}", o.join(", ")),

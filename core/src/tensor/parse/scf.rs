@@ -20,8 +20,9 @@
 
 use super::{PResult, Parser};
 use crate::ir::Location;
-use crate::tensor::attr::{CmpIPred, ConstAttr};
+use crate::tensor::attr::ConstAttr;
 use crate::tensor::entity::{TBlock, TType, TValue};
+use crate::tensor::eval::{scalar, Scalar};
 use crate::tensor::module::ValueDef;
 use crate::tensor::ops::{ArithOp, OpKind, TensorOp};
 use crate::tensor::types::{ElemType, TypeKind};
@@ -486,63 +487,30 @@ impl Parser<'_> {
                 let shape = self.m.value_kind(src).tensor_shape()?.to_vec();
                 shape.get(i)?.fixed()? as i64
             }
-            OpKind::Arith { op, .. } => {
-                let (a, b) = (arg(0), arg(1));
-                match op {
-                    ArithOp::AddI => a?.wrapping_add(b?),
-                    ArithOp::SubI => a?.wrapping_sub(b?),
-                    ArithOp::MulI => a?.wrapping_mul(b?),
-                    ArithOp::DivSI if b? != 0 => a?.checked_div(b?)?,
-                    ArithOp::RemSI if b? != 0 => a?.checked_rem(b?)?,
-                    ArithOp::FloorDivSI if b? != 0 => {
-                        let (a, b) = (a?, b?);
-                        let q = a.checked_div(b)?;
-                        if (a % b != 0) && ((a < 0) != (b < 0)) {
-                            q - 1
-                        } else {
-                            q
-                        }
-                    }
-                    ArithOp::CeilDivSI if b? != 0 => {
-                        let (a, b) = (a?, b?);
-                        let q = a.checked_div(b)?;
-                        if (a % b != 0) && ((a < 0) == (b < 0)) {
-                            q + 1
-                        } else {
-                            q
-                        }
-                    }
-                    ArithOp::MaxSI => a?.max(b?),
-                    ArithOp::MinSI => a?.min(b?),
-                    ArithOp::AndI => a? & b?,
-                    ArithOp::OrI => a? | b?,
-                    ArithOp::XOrI => a? ^ b?,
-                    ArithOp::IndexCast | ArithOp::ExtSI | ArithOp::TruncI => a?,
-                    ArithOp::Select => {
-                        if a? != 0 {
-                            b?
-                        } else {
-                            arg(2)?
-                        }
-                    }
-                    ArithOp::CmpI(p) => {
-                        let (a, b) = (a?, b?);
-                        let (ua, ub) = (a as u64, b as u64);
-                        i64::from(match p {
-                            CmpIPred::Eq => a == b,
-                            CmpIPred::Ne => a != b,
-                            CmpIPred::Slt => a < b,
-                            CmpIPred::Sle => a <= b,
-                            CmpIPred::Sgt => a > b,
-                            CmpIPred::Sge => a >= b,
-                            CmpIPred::Ult => ua < ub,
-                            CmpIPred::Ule => ua <= ub,
-                            CmpIPred::Ugt => ua > ub,
-                            CmpIPred::Uge => ua >= ub,
-                        })
-                    }
-                    _ => return None,
+            // A known condition picks its operand; the other may stay unknown.
+            OpKind::Arith {
+                op: ArithOp::Select,
+                ..
+            } => {
+                if arg(0)? != 0 {
+                    arg(1)?
+                } else {
+                    arg(2)?
                 }
+            }
+            OpKind::Arith { op, .. } => {
+                let arity = folded_arity(*op)?;
+                if d.operands.len() != arity {
+                    return None;
+                }
+                let args = (0..arity)
+                    .map(|i| arg(i).map(Scalar::Int))
+                    .collect::<Option<Vec<_>>>()?;
+                let arg_elem = self.m.value_kind(d.operands[0]).elem();
+                let res_elem = self.m.value_kind(v).elem();
+                // What MLIR leaves undefined (division by zero, signed
+                // overflow) is an error there: not known.
+                scalar::arith(*op, &args, arg_elem, res_elem).ok()?.int()
             }
             _ => return None,
         };
@@ -553,6 +521,18 @@ impl Parser<'_> {
             let s = 64 - bits;
             (value << s) >> s
         })
+    }
+}
+
+/// How many operands an integer `arith` op that bounds fold through takes
+/// (`None`: not folded; `select` is folded on its own).
+fn folded_arity(op: ArithOp) -> Option<usize> {
+    use ArithOp::*;
+    match op {
+        IndexCast | ExtSI | TruncI => Some(1),
+        AddI | SubI | MulI | DivSI | RemSI | FloorDivSI | CeilDivSI | MaxSI | MinSI | AndI
+        | OrI | XOrI | CmpI(_) => Some(2),
+        _ => None,
     }
 }
 
