@@ -348,7 +348,13 @@ fn scan_core(
         len = Some(d);
     }
     let len = len.ok_or_else(|| node.err("no scan input"))? as usize;
-    let k = g.output.len().saturating_sub(states.len());
+    let k = g.output.len().checked_sub(states.len()).ok_or_else(|| {
+        node.err(format!(
+            "the body has {} outputs, fewer than its {} state values",
+            g.output.len(),
+            states.len()
+        ))
+    })?;
     if out_axes.len() != k || out_dirs.len() != k {
         return Err(node.err("scan_output_axes/directions do not match the body's outputs"));
     }

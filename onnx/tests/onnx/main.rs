@@ -738,3 +738,47 @@ fn loop_with_a_trip_count_computed_while_running_is_refused() {
         "{text}"
     );
 }
+
+/// A Scan (opset 16) with two state values whose body gives only one
+/// output is one error naming the node; it panicked (a slice past the
+/// body's outputs).
+#[test]
+fn scan_body_with_fewer_outputs_than_states_is_an_error() {
+    let body = GraphProto {
+        node: vec![node("Add", &["s", "x"], &["s2"], vec![])],
+        input: vec![
+            vi("s", FLOAT, &[2]),
+            vi("t", FLOAT, &[2]),
+            vi("x", FLOAT, &[2]),
+        ],
+        output: vec![vi("s2", FLOAT, &[2])],
+        ..Default::default()
+    };
+    let attrs = vec![
+        AttributeProto {
+            name: Some("body".into()),
+            g: Some(body),
+            r#type: Some(AttributeType::Graph as i32),
+            ..Default::default()
+        },
+        attr_i("num_scan_inputs", 1),
+    ];
+    let m = model(
+        vec![node("Scan", &["a", "b", "xs"], &["sa", "sb"], attrs)],
+        vec![
+            vi("a", FLOAT, &[2]),
+            vi("b", FLOAT, &[2]),
+            vi("xs", FLOAT, &[3, 2]),
+        ],
+        vec![vi("sa", FLOAT, &[2]), vi("sb", FLOAT, &[2])],
+        Vec::new(),
+        16,
+    );
+    let err = kiln_onnx::import(&m, &ImportOptions::default()).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("(Scan)"), "{text}");
+    assert!(
+        text.contains("the body has 1 outputs, fewer than its 2 state values"),
+        "{text}"
+    );
+}
