@@ -776,6 +776,40 @@ impl<'a> Translator<'a> {
                     tail: String::new(),
                 }
             }
+            ("scf", "while") => {
+                need_regions(2)?;
+                let before = &op.regions[0];
+                if before.args.len() != op.operands.len() {
+                    return Err(
+                        op.err("expected one block argument of the 'before' region per operand")
+                    );
+                }
+                let pairs: Vec<String> = before
+                    .args
+                    .iter()
+                    .zip(&op.operands)
+                    .map(|((n, _), v)| format!("{n} = {v}"))
+                    .collect();
+                Out {
+                    head: format!("scf.while ({}) : ({ins}) -> ({outs})", pairs.join(", ")),
+                    regions: vec![(before, false, " {"), (&op.regions[1], true, " do {")],
+                    tail: String::new(),
+                }
+            }
+            ("scf", "condition") => {
+                let Some((cond, forwarded)) = op.operands.split_first() else {
+                    return Err(op.err("expected a condition"));
+                };
+                if forwarded.is_empty() {
+                    simple(format!("scf.condition({cond})"))
+                } else {
+                    let types = op.in_types.get(1..).unwrap_or(&[]).join(", ");
+                    simple(format!(
+                        "scf.condition({cond}) {} : {types}",
+                        forwarded.join(", ")
+                    ))
+                }
+            }
             ("scf", "yield") => {
                 if op.operands.is_empty() {
                     simple(name.into())
