@@ -36,6 +36,9 @@ LONG_FIRST = [
     r"tensor_dynamic_matmul::",
     r"tensor_generic_form::",
     r"tensor_arg_reductions::",
+    r"tensor_tiles::",
+    r"tensor_split_rows::",
+    r"tensor_texel::",
     r"models::",
 ]
 
