@@ -721,25 +721,7 @@ impl Parser<'_> {
                 Ok(vec![p.put_arith(b, ArithOp::ExtUI, vec![bef], i64t)])
             },
         )?[0];
-        let zeros = self.put_filled(block, operands[0], 0, ElemType::Int(64))?;
-        let mut red = vec![IteratorType::Parallel; rank];
-        red.push(IteratorType::Reduction);
-        let ranks = self.put_generic(
-            block,
-            &[(before, AffineMap::identity(n))],
-            &[(zeros, lead)],
-            red,
-            |p, b, args| {
-                let i64t = p.m.types.scalar(ElemType::Int(64));
-                Ok(vec![p.put_arith(
-                    b,
-                    ArithOp::AddI,
-                    vec![args[1], args[0]],
-                    i64t,
-                )])
-            },
-        )?[0];
-        Ok(ranks)
+        self.count_before(block, before, operands[0], rank)
     }
 
     /// Whether `j` goes before `i`: the comparator orders them one way only
@@ -1179,10 +1161,25 @@ impl Parser<'_> {
                 Ok(vec![p.put_arith(b, ArithOp::ExtUI, vec![bef], i64t)])
             },
         )?[0];
-        let zeros = self.put_filled(block, values, 0, ElemType::Int(64))?;
+        self.count_before(block, before, values, rank)
+    }
+
+    /// Each element's rank: how many `j` go before it, summed along the
+    /// last dim of `before` (an `i64` 0/1 tensor of the `rank` dims of
+    /// `like` and one more), into `like`'s shape.
+    fn count_before(
+        &mut self,
+        block: TBlock,
+        before: TValue,
+        like: TValue,
+        rank: usize,
+    ) -> PResult<TValue> {
+        let n = rank as u32 + 1;
+        let lead = AffineMap::select(n, &(0..rank as u32).collect::<Vec<_>>());
+        let zeros = self.put_filled(block, like, 0, ElemType::Int(64))?;
         let mut red = vec![IteratorType::Parallel; rank];
         red.push(IteratorType::Reduction);
-        let ranks = self.put_generic(
+        Ok(self.put_generic(
             block,
             &[(before, AffineMap::identity(n))],
             &[(zeros, lead)],
@@ -1196,7 +1193,6 @@ impl Parser<'_> {
                     i64t,
                 )])
             },
-        )?[0];
-        Ok(ranks)
+        )?[0])
     }
 }
