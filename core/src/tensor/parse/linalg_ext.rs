@@ -121,13 +121,7 @@ impl Parser<'_> {
     fn ext_ins_outs(&mut self) -> PResult<(Vec<TValue>, Vec<TValue>)> {
         let group = |p: &mut Self| -> PResult<Vec<TValue>> {
             p.expect_punct("(")?;
-            let values = p.value_list()?;
-            if !values.is_empty() {
-                p.expect_punct(":")?;
-                let loc = p.loc();
-                let types = p.parse_type_list()?;
-                p.check_types(&values, &types, loc)?;
-            }
+            let values = p.typed_value_list()?;
             p.expect_punct(")")?;
             Ok(values)
         };
@@ -239,13 +233,7 @@ impl Parser<'_> {
         loop {
             if self.is_ident(&yield_name) {
                 self.bump()?;
-                let values = self.value_list()?;
-                if !values.is_empty() {
-                    self.expect_punct(":")?;
-                    let tloc = self.loc();
-                    let written = self.parse_type_list()?;
-                    self.check_types(&values, &written, tloc)?;
-                }
+                let values = self.typed_value_list()?;
                 self.expect_punct("}")?;
                 return Ok((types, bound, values));
             }

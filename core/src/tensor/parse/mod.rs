@@ -225,6 +225,19 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `%a, %b : T, U` (nothing when the next token is not a value): the
+    /// values, checked against the written types.
+    pub(crate) fn typed_value_list(&mut self) -> PResult<Vec<TValue>> {
+        let values = self.value_list()?;
+        if !values.is_empty() {
+            self.expect_punct(":")?;
+            let loc = self.loc();
+            let written = self.parse_type_list()?;
+            self.check_types(&values, &written, loc)?;
+        }
+        Ok(values)
+    }
+
     /// `%a, %b, ...` (empty when the next token is not a value).
     pub(crate) fn value_list(&mut self) -> PResult<Vec<TValue>> {
         let mut out = Vec::new();

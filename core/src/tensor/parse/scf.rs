@@ -267,13 +267,7 @@ impl Parser<'_> {
                 self.expect_punct("(")?;
                 let cond = self.value_use()?;
                 self.expect_punct(")")?;
-                let forwarded = self.value_list()?;
-                if !forwarded.is_empty() {
-                    self.expect_punct(":")?;
-                    let tloc = self.loc();
-                    let written = self.parse_type_list()?;
-                    self.check_types(&forwarded, &written, tloc)?;
-                }
+                let forwarded = self.typed_value_list()?;
                 let i1 = self.m.types.scalar(ElemType::I1);
                 if self.m.value_type(cond) != i1 {
                     return self.err_at(cloc, "'scf.condition' op expects an i1 condition");
@@ -327,13 +321,7 @@ impl Parser<'_> {
             if self.is_ident("scf.yield") {
                 let loc = self.loc();
                 self.bump()?;
-                let values = self.value_list()?;
-                if !values.is_empty() {
-                    self.expect_punct(":")?;
-                    let tloc = self.loc();
-                    let written = self.parse_type_list()?;
-                    self.check_types(&values, &written, tloc)?;
-                }
+                let values = self.typed_value_list()?;
                 if values.len() != types.len() {
                     return self.err_at(
                         loc,
