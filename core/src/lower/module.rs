@@ -95,7 +95,10 @@ pub(crate) fn lower_gpu_module(
 
 /// SPIR-V requires the `VulkanMemoryModel` capability, and with it the
 /// `Vulkan` memory model, in a shader that uses cooperative matrices (the
-/// lowered MMA ops); other modules keep `GLSL450`.
+/// lowered MMA ops); other modules keep `GLSL450`. Under that model a
+/// barrier orders only non-private accesses, so every access to
+/// workgroup memory (which barriers separate between invocations: a
+/// cooperative-matrix kernel's staged tiles) gets `NonPrivatePointer`.
 fn use_vulkan_memory_model_for_cooperative_matrices(m: &mut Module) {
     let types = &m.types;
     let any = (0..types.len()).any(|i| {
@@ -111,6 +114,44 @@ fn use_vulkan_memory_model_for_cooperative_matrices(m: &mut Module) {
         );
         let top = m.top();
         m.set_attr(top, "memory_model", mm);
+        mark_workgroup_accesses_non_private(m);
+    }
+}
+
+/// Adds `NonPrivatePointer` to the memory operands of every load and
+/// store (plain or of a cooperative matrix) through a `Workgroup`
+/// pointer.
+fn mark_workgroup_accesses_non_private(m: &mut Module) {
+    const NON_PRIVATE_POINTER: u32 = 0x20;
+    let mut ops = Vec::new();
+    let top = m.top();
+    m.walk(top, &mut |op| ops.push(op));
+    for op in ops {
+        let kind = &m.op(op).kind;
+        let access = ["Load", "Store", "CooperativeMatrixLoadKHR", "CooperativeMatrixStoreKHR"]
+            .iter()
+            .any(|name| kind.is_core(name));
+        let Some(&ptr) = m.op(op).operands.first() else {
+            continue;
+        };
+        let workgroup = matches!(
+            m.types.kind(m.value_type(ptr)),
+            crate::ir::TypeKind::Pointer {
+                storage_class: StorageClass::Workgroup,
+                ..
+            }
+        );
+        if !access || !workgroup {
+            continue;
+        }
+        let bits = match m.attr_kind(op, "memory_access") {
+            Some(AttrKind::Enum { value, .. }) => *value,
+            _ => 0,
+        };
+        let attr = m
+            .attrs
+            .enumerant(OperandKind::MemoryAccess, bits | NON_PRIVATE_POINTER);
+        m.set_attr(op, "memory_access", attr);
     }
 }
 

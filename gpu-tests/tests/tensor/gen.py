@@ -4312,6 +4312,109 @@ def _(F):
     exact_f16(16, 32, 24)
 
 
+@testfile('matmul_f16_coop.mlir', '''
+f16 matmuls beyond whole cooperative-matrix tiles, as a device with
+SPV_KHR_cooperative_matrix runs them on its matrix units: sizes that are not
+multiples of any tile (M, N and K ragged; K alone ragged), fused epilogues
+after the matmul (a bias through a broadcasting map, ReLU, GELU, a cast of the
+f32 accumulator to f16: what torch-mlir emits for a linear layer), and
+linalg.matmul_transpose_b, linalg.matmul_transpose_a and linalg.batch_matmul,
+aligned and ragged. The CPU runner checks them with the committed
+cooperative-matrix envs (cli/tests/cli/tensor_cpu_cli.rs); other devices run
+them with their usual strategies. Data are dyadic (every partial sum exact in
+the accumulator, so any summation order gives the same bits) except for GELU,
+checked with a tolerance.''')
+def _(F):
+    def operands(f, sa, sb, lim=16, denom=8):
+        a = f.rng.dyadic(sa, 'f16', -lim, lim, denom)
+        b = f.rng.dyadic(sb, 'f16', -lim, lim, denom)
+        return a, b, f.const(a, 'f16'), f.const(b, 'f16')
+
+    def f32_case(name, op, sa, sb, spec, out):
+        f = F.fn(name)
+        a, b, A, B = operands(f, sa, sb)
+        r = mm(f, op, A, B, f.full(0.0, out, 'f32'))
+        expect_contraction(f, r, spec, 'f32', 'exact', [a, b])
+
+    # M, N and K ragged for every committed tile; K alone ragged.
+    f32_case('matmul_f16_f32_acc_ragged_33x40x17', 'linalg.matmul', (33, 40), (40, 17),
+             'ik,kj->ij', (33, 17))
+    f32_case('matmul_f16_f32_acc_ragged_k_32x20x16', 'linalg.matmul', (32, 20), (20, 16),
+             'ik,kj->ij', (32, 16))
+    f = F.fn('matmul_f16_acc_f16_ragged_exact_20x24x12')
+    a = store('f16', f.rng.ints((20, 24), -4, 4))
+    b = store('f16', f.rng.ints((24, 12), -4, 4))
+    A, B = f.const(a, 'f16'), f.const(b, 'f16')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (20, 12), 'f16'))
+    expect_contraction(f, r, 'ik,kj->ij', 'f16', 'exact', [a, b])
+
+    # Transposed and batched operands, aligned (16) and ragged.
+    f32_case('matmul_transpose_b_f16_f32_acc_32x32x16', 'linalg.matmul_transpose_b',
+             (32, 32), (16, 32), 'ik,jk->ij', (32, 16))
+    f32_case('matmul_transpose_b_f16_f32_acc_ragged_24x40x20', 'linalg.matmul_transpose_b',
+             (24, 40), (20, 40), 'ik,jk->ij', (24, 20))
+    f32_case('matmul_transpose_a_f16_f32_acc_ragged_16x24x20', 'linalg.matmul_transpose_a',
+             (24, 16), (24, 20), 'ki,kj->ij', (16, 20))
+    f32_case('batch_matmul_f16_f32_acc_2x16x32x16', 'linalg.batch_matmul',
+             (2, 16, 32), (2, 32, 16), 'bik,bkj->bij', (2, 16, 16))
+    f32_case('batch_matmul_f16_f32_acc_ragged_3x17x24x10', 'linalg.batch_matmul',
+             (3, 17, 24), (3, 24, 10), 'bik,bkj->bij', (3, 17, 10))
+
+    # Epilogues: bias + ReLU on whole tiles; bias + ReLU, then a cast to
+    # f16, on ragged sizes; bias + GELU (tanh form) on ragged sizes.
+    def linear(f, m, k, n, body, out_et):
+        a, b, A, B = operands(f, (m, k), (k, n))
+        bias = f.rng.dyadic((n,), 'f32', -64, 64, 8)
+        Bi = f.const(bias, 'f32')
+        M = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), 'f32'))
+        out = f.empty((m, n), out_et)
+        r = f.generic([M, Bi], [out], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d1)',
+                                      '(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%%m: f32, %%b: f32, %%o: %s):
+  %%x = arith.addf %%m, %%b : f32
+%s''' % (out_et, body))
+        assert order_free('ik,kj->ij', 'f32', a, b)
+        return r, f64(contract('ik,kj->ij', 'f32', a, b)) + f64(bias)[None, :]
+
+    relu = '''  %z = arith.constant 0.0 : f32
+  %y = arith.maximumf %x, %z : f32'''
+    f = F.fn('matmul_f16_bias_relu_48x32x40')
+    r, x = linear(f, 48, 32, 40, relu + '\n  linalg.yield %y : f32', 'f32')
+    f.expect_eq_const(r, exactly('f32', np.maximum(x, 0)))
+    # With subgroups of 16 (coop-sg16.env) a 64x64 block of 2x2 subgroups,
+    # 4x2 tiles each, over a 60x61 output: edges inside a subgroup's tiles.
+    f = F.fn('matmul_f16_bias_relu_ragged_60x36x61')
+    r, x = linear(f, 60, 36, 61, relu + '\n  linalg.yield %y : f32', 'f32')
+    f.expect_eq_const(r, exactly('f32', np.maximum(x, 0)))
+    f = F.fn('matmul_f16_bias_relu_to_f16_ragged_33x24x20')
+    r, x = linear(f, 33, 24, 20, relu + '''
+  %h = arith.truncf %y : f32 to f16
+  linalg.yield %h : f16''', 'f16')
+    # The f32 value is exact; truncf rounds it once to nearest even, as
+    # numpy's float32 -> float16 conversion does.
+    f.expect_eq_const(r, store('f16', exactly('f32', np.maximum(x, 0)).astype(np.float32)))
+    gelu = '''  %x3 = arith.mulf %x, %x : f32
+  %x4 = arith.mulf %x3, %x : f32
+  %c = arith.constant 0.044715 : f32
+  %t1 = arith.mulf %x4, %c : f32
+  %t2 = arith.addf %x, %t1 : f32
+  %s = arith.constant 0.7978846 : f32
+  %t3 = arith.mulf %t2, %s : f32
+  %th = math.tanh %t3 : f32
+  %one = arith.constant 1.0 : f32
+  %t4 = arith.addf %th, %one : f32
+  %half = arith.constant 0.5 : f32
+  %t5 = arith.mulf %x, %half : f32
+  %g = arith.mulf %t5, %t4 : f32
+  linalg.yield %g : f32'''
+    f = F.fn('matmul_f16_bias_gelu_tanh_ragged_20x40x24')
+    r, x = linear(f, 20, 40, 24, gelu, 'f32')
+    # Scale the data down so that GELU is not just x or 0.
+    ref = 0.5 * x * (1 + np.tanh(float(np.float32(0.7978846))
+                                 * (x + float(np.float32(0.044715)) * x ** 3)))
+    f.expect_almost_eq_const(r, ref, atol=1e-4, rtol=1e-4)
+
+
 @testfile('quantized_matmul.mlir', '''
 linalg.quantized_matmul and linalg.quantized_batch_matmul (ONNX's
 MatMulInteger / QLinearMatMul through torch-mlir): C += (A - azp) * (B - bzp)

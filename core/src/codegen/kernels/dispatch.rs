@@ -242,13 +242,30 @@ fn plan_kernels(
                 subgroups,
             },
             Some(ReductionStrategy::Serial { .. }),
-        ) if shape.points.len() == 2 => {
+        ) if matches!(shape.points.len(), 2 | 3) => {
+            let [block_rows, block_cols] = [
+                u64::from(m * tiles[0] * subgroups[0]),
+                u64::from(n * tiles[1] * subgroups[1]),
+            ];
+            let staging = shape
+                .coop_matmul
+                .zip(crate::codegen::strategy::coop_sizes(shape))
+                .map(|(types, sizes)| {
+                    crate::codegen::strategy::coop_staging(&types, sizes, [block_rows, block_cols], k)
+                })
+                .ok_or_else(|| {
+                    f.internal(Invariant::PlanMismatch {
+                        kernel: "a cooperative-matrix matmul",
+                        what: "not a static cooperative-matrix matmul",
+                    })
+                })?;
             let dims = super::coop_matmul::CoopDims {
                 m,
                 n,
                 k,
                 tiles,
                 subgroups,
+                staging,
             };
             let [block_rows, block_cols] = dims.block();
             let groups = block_grid(shapes, &shape.points, block_rows, block_cols);

@@ -227,8 +227,24 @@ impl Plan {
                 scratch(&s.partials)
             ),
             Plan::CoopMatrix(d) => format!(
-                "cooperative matrices of {}x{}x{}, {}x{} tiles per subgroup, {}x{} subgroups per workgroup",
-                d.m, d.n, d.k, d.tiles[0], d.tiles[1], d.subgroups[0], d.subgroups[1]
+                "cooperative matrices of {}x{}x{}, {}x{} tiles per subgroup, {}x{} subgroups per workgroup{}{}",
+                d.m,
+                d.n,
+                d.k,
+                d.tiles[0],
+                d.tiles[1],
+                d.subgroups[0],
+                d.subgroups[1],
+                if d.staging.operands {
+                    ", edge steps staged through workgroup memory with zero padding"
+                } else {
+                    ""
+                },
+                if d.staging.results {
+                    ", tiles read back through workgroup memory for the epilogue and guarded stores"
+                } else {
+                    ""
+                }
             ),
             Plan::RowSlices { slice, combine } => format!(
                 "a point per {slice} invocations, combined by {}",

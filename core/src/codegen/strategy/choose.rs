@@ -98,6 +98,9 @@ pub fn choose(
     if tiles(s.distribution) || tiles(choice.distribution) {
         s.workgroup_memory = choice.distribution.shared_tile_bytes();
     }
+    if matches!(choice.distribution, Distribution::CoopMatrix { .. }) {
+        s.workgroup_memory = super::coop_matrix::workgroup_bytes(shape, &choice.distribution);
+    }
     s.distribution = choice.distribution;
     let total = shape.reduction.and_then(|r| r.fixed());
     let rows = matches!(shape.family, OpFamily::Softmax | OpFamily::Normalization);

@@ -1,22 +1,36 @@
 //! The cooperative-matrix matmul strategy ([`Distribution::CoopMatrix`]):
 //! where the target env lists `SPV_KHR_cooperative_matrix` configurations
 //! (`cooperative_matrix_properties_khr`) for a dispatch's types at
-//! `Subgroup` scope, a plain f16 x f16 -> f32 (or f16) matmul whose sizes
-//! are multiples of a configuration's tile runs as one subgroup per
-//! workgroup, each computing one `m_size` x `n_size` tile of the output
+//! `Subgroup` scope, an f16 x f16 -> f32 (or f16) matmul runs as one
+//! subgroup per `tiles` grid of `m_size` x `n_size` output tiles, each
 //! with `k_size`-deep multiply-adds (the kernel is
 //! `kernels/coop_matmul.rs`). Anything else keeps the other strategies.
 //!
-//! "Plain" ([`plain_matmul`]): the dispatch is a `linalg.matmul` (2-D, no
-//! fused epilogue) whose A and B are read from memory as they are (an
-//! argument, a constant or another dispatch's result, not a view) and
-//! whose output init is in memory too or a `linalg.fill`.
+//! What qualifies ([`plain_matmul`]): a `linalg.matmul`,
+//! `linalg.matmul_transpose_a`, `linalg.matmul_transpose_b` or
+//! `linalg.batch_matmul` whose A and B are read from memory as they are
+//! (an argument, a constant or another dispatch's result, not a view),
+//! whose output init is in memory or a `linalg.fill`, and whose dispatch
+//! may go on with element-wise ops on its result (an epilogue: a bias
+//! added through a broadcasting map, an activation, a cast), all-parallel
+//! structured ops over the matmul's output space that read the matmul
+//! (and each other) through identity maps, so the value at an output
+//! point is the accumulator's element there.
+//!
+//! Sizes need not be multiples of a tile: a block that reaches past M or
+//! N, or a K that is not a multiple of `k_size`, is staged through
+//! workgroup memory with zero padding (exact: a zero product adds
+//! nothing), and its stores are guarded; an epilogue reads the
+//! accumulator tiles back from workgroup memory. Only an in-memory init
+//! needs the sizes to be multiples of the block.
 
 use crate::grammar::{Capability, Scope};
 use crate::ir::FloatKind;
 use crate::target::ScalarType;
-use crate::tensor::ops::{ContractionKind, LinalgKind, OpKind};
+use crate::tensor::attr::IteratorType;
+use crate::tensor::ops::{ContractionKind, LinalgKind, OpKind, TensorOp};
 use crate::tensor::types::ElemType;
+use crate::tensor::{TOp, TValue};
 
 use super::super::analysis::FuncInfo;
 use super::super::host::Size;
@@ -24,17 +38,94 @@ use super::super::regions::{fused_ops, DispatchRegion, FuncRegions, ValueFate};
 use super::super::target::CodegenTarget;
 use super::{DispatchShape, Distribution, ReductionStrategy, Strategy, TypeRepr};
 
-/// The element types of a plain matmul dispatch.
+/// How a cooperative-matrix matmul reads A and B (the contraction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatmulLayout {
+    /// `linalg.matmul`: A is M x K, B is K x N, row-major.
+    Plain,
+    /// `linalg.matmul_transpose_a`: A is stored K x M.
+    TransposeA,
+    /// `linalg.matmul_transpose_b`: B is stored N x K (a linear layer's
+    /// weight, attention's keys).
+    TransposeB,
+    /// `linalg.batch_matmul`: B x M x K times B x K x N.
+    Batch,
+}
+
+/// The element types and form of a matmul dispatch that may use
+/// cooperative matrices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatmulTypes {
     /// A's and B's element type.
     pub input: ElemType,
-    /// The output's (and accumulator's) element type.
+    /// The matmul's result (and accumulator's) element type.
     pub acc: ElemType,
+    /// How A and B are laid out.
+    pub layout: MatmulLayout,
+    /// Element-wise ops fused after the matmul, applied to the
+    /// accumulator before the store.
+    pub epilogue: usize,
+    /// Whether the init is read from memory (else a `linalg.fill`).
+    pub init_in_memory: bool,
 }
 
-/// The types of dispatch `d` when it is a plain matmul (see the module
-/// documentation), else `None`.
+/// The value `v` is a view of through `tensor.cast`s computed in the
+/// dispatch.
+fn through_casts(info: &FuncInfo<'_>, regions: &FuncRegions, mut v: TValue) -> TValue {
+    while let Some(p) = info.def_op(v) {
+        if !matches!(info.m.op(p).kind, OpKind::Tensor(TensorOp::Cast))
+            || regions.fate(v) != ValueFate::Inlined
+        {
+            break;
+        }
+        v = info.m.op(p).operands[0];
+    }
+    v
+}
+
+/// Whether the fused ops `ops` (not the root or its fill) form an
+/// epilogue of `root`: all-parallel structured ops (or casts) over the
+/// root's `rank`-D output space with identity output maps, reading the
+/// root's result and each other's through identity maps.
+fn is_epilogue(
+    info: &FuncInfo<'_>,
+    regions: &FuncRegions,
+    root: TOp,
+    ops: &[TOp],
+    rank: usize,
+) -> bool {
+    let m = info.m;
+    ops.iter().all(|&op| {
+        if matches!(m.op(op).kind, OpKind::Tensor(TensorOp::Cast)) {
+            return true;
+        }
+        if !matches!(m.op(op).kind, OpKind::Linalg(_)) {
+            return false;
+        }
+        let Some(s) = info.structured.get(&op) else {
+            return false;
+        };
+        if s.num_loops() != rank
+            || s.iterator_types.iter().any(|t| *t != IteratorType::Parallel)
+            || s.indexing_maps[s.inputs.len()..]
+                .iter()
+                .any(|map| !map.is_identity())
+        {
+            return false;
+        }
+        s.inputs.iter().zip(&s.indexing_maps).all(|(&v, map)| {
+            let src = through_casts(info, regions, v);
+            let chained = info
+                .def_op(src)
+                .is_some_and(|p| p == root || ops.contains(&p));
+            !chained || map.is_identity()
+        })
+    })
+}
+
+/// The types and form of dispatch `d` when it is a matmul that
+/// cooperative matrices may compute (see the module documentation), else
+/// `None`.
 pub fn plain_matmul(
     info: &FuncInfo<'_>,
     regions: &FuncRegions,
@@ -42,43 +133,56 @@ pub fn plain_matmul(
 ) -> Option<MatmulTypes> {
     let m = info.m;
     let root = d.root?;
-    if root != d.op {
-        return None;
-    }
     let OpKind::Linalg(l) = &m.op(root).kind else {
         return None;
     };
-    if !matches!(l.kind, LinalgKind::Contraction(ContractionKind::Matmul)) {
-        return None;
-    }
+    let layout = match l.kind {
+        LinalgKind::Contraction(ContractionKind::Matmul) => MatmulLayout::Plain,
+        LinalgKind::Contraction(ContractionKind::MatmulTransposeA) => MatmulLayout::TransposeA,
+        LinalgKind::Contraction(ContractionKind::MatmulTransposeB) => MatmulLayout::TransposeB,
+        LinalgKind::Contraction(ContractionKind::BatchMatmul) => MatmulLayout::Batch,
+        _ => return None,
+    };
     let s = info.structured.get(&root)?;
     let (&[a, b], &[init]) = (s.inputs.as_slice(), s.outputs.as_slice()) else {
         return None;
     };
     let result = *m.op(root).results.first()?;
-    if d.stored != [result] {
-        return None;
-    }
+    let rank = m.value_kind(result).tensor_shape()?.len();
     let in_memory = |v| matches!(regions.fate(v), ValueFate::Source | ValueFate::Stored(_));
     if !in_memory(a) || !in_memory(b) {
         return None;
     }
-    let fused = fused_ops(info, regions, d.op);
+    // What the dispatch computes besides the root: the init's fill (and
+    // what it is computed from), then the epilogue.
+    let mut prologue = vec![root];
     if !in_memory(init) {
-        // A fill (and what it is computed from) is the only fused work.
         let fill = info.def_op(init)?;
         let is_fill =
             matches!(&m.op(fill).kind, OpKind::Linalg(f) if matches!(f.kind, LinalgKind::Fill));
         if !is_fill {
             return None;
         }
-        let mut allowed = fused_ops(info, regions, fill);
-        allowed.push(fill);
-        if fused.iter().any(|f| !allowed.contains(f)) {
+        prologue.extend(fused_ops(info, regions, fill));
+        prologue.push(fill);
+    }
+    let mut epilogue: Vec<TOp> = fused_ops(info, regions, d.op)
+        .into_iter()
+        .filter(|f| !prologue.contains(f))
+        .collect();
+    if d.op == root {
+        if !epilogue.is_empty() || d.stored != [result] {
             return None;
         }
-    } else if !fused.is_empty() {
-        return None;
+    } else {
+        epilogue.push(d.op);
+        let ours = &m.op(d.op).results;
+        if d.stored.is_empty()
+            || d.stored.iter().any(|v| !ours.contains(v))
+            || !is_epilogue(info, regions, root, &epilogue, rank)
+        {
+            return None;
+        }
     }
     let input = m.value_kind(a).elem();
     if m.value_kind(b).elem() != input {
@@ -87,6 +191,9 @@ pub fn plain_matmul(
     Some(MatmulTypes {
         input,
         acc: m.value_kind(result).elem(),
+        layout,
+        epilogue: epilogue.len(),
+        init_in_memory: in_memory(init),
     })
 }
 
@@ -97,6 +204,82 @@ fn scalar(e: ElemType) -> Option<ScalarType> {
         ElemType::F32 => Some(ScalarType::Float(FloatKind::F32)),
         _ => None,
     }
+}
+
+/// Bytes of `e` in a buffer.
+fn bytes(e: ElemType) -> u32 {
+    e.bits().div_ceil(8)
+}
+
+/// The static sizes of a cooperative-matrix dispatch: its batch (1 for a
+/// 2-D matmul), rows, columns and depth.
+pub(crate) fn coop_sizes(shape: &DispatchShape) -> Option<[u64; 4]> {
+    let Some(Size::Static(depth)) = shape.reduction else {
+        return None;
+    };
+    match shape.points[..] {
+        [Size::Static(rows), Size::Static(cols)] => Some([1, rows, cols, depth]),
+        [Size::Static(batch), Size::Static(rows), Size::Static(cols)] => {
+            Some([batch, rows, cols, depth])
+        }
+        _ => None,
+    }
+}
+
+/// What a cooperative-matrix dispatch stages through workgroup memory
+/// (see `kernels/coop_matmul.rs`): its A and B blocks where the block
+/// does not divide the output or `k` does not divide K, its accumulator
+/// tiles where an epilogue or guarded stores (the block does not divide
+/// the output) read them back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoopStaging {
+    /// The A and B blocks go through workgroup memory, zero-padded.
+    pub operands: bool,
+    /// The accumulator tiles go through workgroup memory before the
+    /// epilogue and the (guarded) stores.
+    pub results: bool,
+}
+
+/// The staging of a `tile` x `k` cooperative-matrix `types` dispatch of
+/// `sizes` whose workgroup computes a `block`.
+pub(crate) fn coop_staging(types: &MatmulTypes, sizes: [u64; 4], block: [u64; 2], k: u32) -> CoopStaging {
+    let [_, rows, cols, depth] = sizes;
+    let edges = rows % block[0] != 0 || cols % block[1] != 0;
+    CoopStaging {
+        operands: edges || depth % u64::from(k) != 0,
+        results: edges || types.epilogue > 0,
+    }
+}
+
+/// The workgroup memory of a cooperative-matrix `dist` for `shape`, in
+/// bytes (0 when nothing is staged).
+pub(super) fn workgroup_bytes(shape: &DispatchShape, dist: &Distribution) -> u32 {
+    let (Some(types), Some(sizes)) = (shape.coop_matmul, coop_sizes(shape)) else {
+        return 0;
+    };
+    let Distribution::CoopMatrix {
+        m,
+        n,
+        k,
+        tiles,
+        subgroups,
+    } = *dist
+    else {
+        return 0;
+    };
+    let block = [
+        m * tiles[0] * subgroups[0],
+        n * tiles[1] * subgroups[1],
+    ];
+    let st = coop_staging(&types, sizes, block.map(u64::from), k);
+    let mut total = 0;
+    if st.operands {
+        total += (block[0] * k + k * block[1]) * bytes(types.input);
+    }
+    if st.results {
+        total += subgroups[0] * subgroups[1] * m * n * bytes(types.acc);
+    }
+    total
 }
 
 /// The cooperative-matrix strategy of `shape` on `target`, when it
@@ -123,6 +306,11 @@ pub(super) fn strategy(
             return None;
         }
     }
+    // The points must be the root's output space in order (the kernel
+    // maps its tiles' elements to them).
+    if !shape.point_dims.is_empty() {
+        return None;
+    }
     // One subgroup per workgroup: the subgroup size must be fixed.
     let limits = &target.env.limits;
     let sg = target.subgroup_size();
@@ -133,12 +321,7 @@ pub(super) fn strategy(
     {
         return None;
     }
-    let [Size::Static(rows), Size::Static(cols)] = shape.points[..] else {
-        return None;
-    };
-    let Some(Size::Static(depth)) = shape.reduction else {
-        return None;
-    };
+    let sizes @ [_, rows, cols, depth] = coop_sizes(shape)?;
     let (input, acc) = (scalar(types.input)?, scalar(types.acc)?);
     let fits = |p: &crate::target::CoopMatrixPropertiesKhr| {
         p.scope == Scope::Subgroup
@@ -149,48 +332,75 @@ pub(super) fn strategy(
             && p.m_size > 0
             && p.n_size > 0
             && p.k_size > 0
-            && rows % u64::from(p.m_size) == 0
+    };
+    let divides = |p: &&crate::target::CoopMatrixPropertiesKhr| {
+        rows % u64::from(p.m_size) == 0
             && cols % u64::from(p.n_size) == 0
             && depth % u64::from(p.k_size) == 0
     };
-    // The largest tile that fits (more work per multiply-add).
-    let p = limits
-        .cooperative_matrix_properties_khr
-        .iter()
-        .filter(|p| fits(p))
-        .max_by_key(|p| u64::from(p.m_size) * u64::from(p.n_size) * u64::from(p.k_size))?;
-    let steps = depth / u64::from(p.k_size);
+    let volume =
+        |p: &&crate::target::CoopMatrixPropertiesKhr| u64::from(p.m_size) * u64::from(p.n_size) * u64::from(p.k_size);
+    // The largest tile that divides the sizes (more work per
+    // multiply-add), else the largest tile, its edges padded.
+    let configs = || limits.cooperative_matrix_properties_khr.iter().filter(|p| fits(p));
+    let p = configs()
+        .filter(divides)
+        .max_by_key(volume)
+        .or_else(|| configs().max_by_key(volume))?;
+    let steps = depth.div_ceil(u64::from(p.k_size));
     if steps > base.loop_budget {
         return None;
     }
     let tile = [p.m_size, p.n_size];
-    let grids = grids(target, [rows, cols], tile, sg);
+    let grids = grids(target, shape, [rows, cols], tile, p.k_size, sg);
     let (tiles, subgroups) = heuristic_grid(target, [rows, cols], tile, sg, &grids)?;
-    let mut s = base.clone();
-    s.workgroup_size = [sg * subgroups[0] * subgroups[1], 1, 1];
-    s.distribution = Distribution::CoopMatrix {
+    let dist = Distribution::CoopMatrix {
         m: p.m_size,
         n: p.n_size,
         k: p.k_size,
         tiles,
         subgroups,
     };
+    let block = [
+        u64::from(p.m_size * tiles[0] * subgroups[0]),
+        u64::from(p.n_size * tiles[1] * subgroups[1]),
+    ];
+    let st = coop_staging(&types, sizes, block, p.k_size);
+    let mut s = base.clone();
+    s.workgroup_size = [sg * subgroups[0] * subgroups[1], 1, 1];
+    s.distribution = dist;
     s.reduction = Some(ReductionStrategy::Serial {
         chunk: depth,
         chunked: false,
     });
-    s.workgroup_memory = 0;
+    s.workgroup_memory = workgroup_bytes(shape, &dist);
+    let form = match types.layout {
+        MatmulLayout::Plain => String::new(),
+        MatmulLayout::TransposeA => " (A transposed: column-major A tiles)".to_owned(),
+        MatmulLayout::TransposeB => " (B transposed: column-major B tiles)".to_owned(),
+        MatmulLayout::Batch => format!(" ({} batches)", sizes[0]),
+    };
+    let sized = if st.operands {
+        format!(
+            "{rows}x{depth}x{cols}{form} padded to the env's {}x{}x{} {input} x {input} -> {acc} cooperative matrix (Subgroup): blocks past M or N and the K tail staged through workgroup memory with zeros, stores guarded",
+            p.m_size, p.n_size, p.k_size,
+        )
+    } else {
+        format!(
+            "{rows}x{depth}x{cols}{form} sizes are multiples of the env's {}x{}x{} {input} x {input} -> {acc} cooperative matrix (Subgroup)",
+            p.m_size, p.n_size, p.k_size,
+        )
+    };
+    let epilogue = if types.epilogue > 0 {
+        format!(
+            "; an epilogue of {} fused op(s) applied to the accumulator tiles (read back through workgroup memory) before the store",
+            types.epilogue
+        )
+    } else {
+        String::new()
+    };
     s.reason = format!(
-        "{}x{}x{} sizes are multiples of the env's {}x{}x{} {} x {} -> {} cooperative matrix (Subgroup): {}x{} tiles per subgroup of {sg} ({:.1} multiply-adds per tile loaded), {}x{} subgroups per workgroup, {steps} steps over K",
-        rows,
-        depth,
-        cols,
-        p.m_size,
-        p.n_size,
-        p.k_size,
-        input,
-        input,
-        acc,
+        "{sized}: {}x{} tiles per subgroup of {sg} ({:.1} multiply-adds per tile loaded), {}x{} subgroups per workgroup, {steps} steps over K{epilogue}",
         tiles[0],
         tiles[1],
         // Each A tile serves a row of tiles, each B tile a column.
@@ -208,21 +418,41 @@ const TILE_GRIDS: [[u32; 2]; 6] = [[4, 2], [2, 4], [2, 2], [2, 1], [1, 2], [1, 1
 /// Subgroup grids per workgroup, the most sharing first.
 const SUBGROUP_GRIDS: [[u32; 2]; 3] = [[2, 2], [2, 1], [1, 1]];
 
-/// Every (tile grid, subgroup grid) whose block divides an `out` output of
-/// `tile`-sized tiles, in preference order, within the workgroup limit.
+/// Every (tile grid, subgroup grid) whose block divides an `out` output
+/// of `tile`-sized tiles (padded to whole tiles), in preference order,
+/// within the workgroup's invocation and memory limits.
 fn grids(
     target: &CodegenTarget,
+    shape: &DispatchShape,
     out: [u64; 2],
     tile: [u32; 2],
+    k: u32,
     sg: u32,
 ) -> Vec<([u32; 2], [u32; 2])> {
+    let padded = [
+        out[0].next_multiple_of(u64::from(tile[0])),
+        out[1].next_multiple_of(u64::from(tile[1])),
+    ];
+    let memory = target.env.limits.max_compute_shared_memory_size;
+    let in_memory = shape.coop_matmul.is_some_and(|t| t.init_in_memory);
     let mut v = Vec::new();
     for t in TILE_GRIDS {
         for g in SUBGROUP_GRIDS {
             let block = |d: usize| u64::from(tile[d]) * u64::from(t[d]) * u64::from(g[d]);
-            if out[0] % block(0) == 0
-                && out[1] % block(1) == 0
+            let dist = Distribution::CoopMatrix {
+                m: tile[0],
+                n: tile[1],
+                k,
+                tiles: t,
+                subgroups: g,
+            };
+            // An init read from memory is read as whole tiles.
+            let exact = out[0] % block(0) == 0 && out[1] % block(1) == 0;
+            if padded[0] % block(0) == 0
+                && padded[1] % block(1) == 0
+                && (exact || !in_memory)
                 && sg * g[0] * g[1] <= target.max_invocations()
+                && workgroup_bytes(shape, &dist) <= memory
             {
                 v.push((t, g));
             }
@@ -246,8 +476,8 @@ fn heuristic_grid(
         .fill_invocations()
         .map_or(1, |f| (f / u64::from(sg) / 8).max(1));
     let count = |t: [u32; 2], g: [u32; 2]| {
-        (out[0] / (u64::from(tile[0]) * u64::from(t[0]) * u64::from(g[0])))
-            * (out[1] / (u64::from(tile[1]) * u64::from(t[1]) * u64::from(g[1])))
+        out[0].div_ceil(u64::from(tile[0]) * u64::from(t[0]) * u64::from(g[0]))
+            * out[1].div_ceil(u64::from(tile[1]) * u64::from(t[1]) * u64::from(g[1]))
     };
     let tiles = grids
         .iter()
@@ -263,7 +493,8 @@ fn heuristic_grid(
 
 /// The cooperative-matrix choices `kiln tune` may time for `shape` where
 /// the heuristic chose `default` (a cooperative-matrix strategy): every
-/// tile and subgroup grid that divides the output.
+/// tile and subgroup grid that divides the output (padded to whole
+/// tiles).
 pub(super) fn candidates(
     target: &CodegenTarget,
     shape: &DispatchShape,
@@ -272,11 +503,11 @@ pub(super) fn candidates(
     let Distribution::CoopMatrix { m, n, k, .. } = default.distribution else {
         return Vec::new();
     };
-    let [Size::Static(rows), Size::Static(cols)] = shape.points[..] else {
+    let Some([_, rows, cols, _]) = coop_sizes(shape) else {
         return Vec::new();
     };
     let sg = target.subgroup_size();
-    grids(target, [rows, cols], [m, n], sg)
+    grids(target, shape, [rows, cols], [m, n], k, sg)
         .into_iter()
         .map(|(tiles, subgroups)| {
             (
