@@ -126,13 +126,18 @@ mod tests {
     /// each, the env `kiln run --cpu --target-env` compiles for keeps the
     /// device's subgroup size and configurations, and every matmul of the
     /// corpus's `matmul_f16_tiles.mlir` becomes a cooperative-matrix kernel,
-    /// the matmuls together using every f16 configuration of the env.
+    /// the matmuls together using every f16 configuration of the env, as
+    /// does every dispatch of `matmul_f16_coop.mlir` (ragged sizes, fused
+    /// epilogues, transposed and batched operands).
     #[test]
     fn device_envs_with_cooperative_matrices_keep_them_on_the_cpu() {
         let file =
             kiln_core::tensor::load(&repo("gpu-tests/tests/tensor/matmul_f16_tiles.mlir")).unwrap();
         // The programs the e2e runner compiles (checked values returned).
         let module = kiln_core::tensor::e2e::compute_module(&file).unwrap();
+        let coop_file =
+            kiln_core::tensor::load(&repo("gpu-tests/tests/tensor/matmul_f16_coop.mlir")).unwrap();
+        let coop_module = kiln_core::tensor::e2e::compute_module(&coop_file).unwrap();
         for (file, subgroup) in [("nvidia-h200-coop.env", 32), ("coop-sg16.env", 16)] {
             let device: TargetEnv = repo(&format!("core/tests/lower/envs/{file}"))
                 .parse()
@@ -179,6 +184,22 @@ mod tests {
                 used.insert((m, n, k, acc.to_owned()));
             }
             assert_eq!(used, want, "{file}");
+            // The corpus's ragged, transposed, batched and epilogue
+            // matmuls are cooperative-matrix kernels too, all validated.
+            for (name, program) in compile_each_function(&coop_module, &target).unwrap() {
+                let program = program.unwrap();
+                let d = &program.functions[0].dispatches;
+                assert_eq!(d.len(), 1, "{file} @{name}");
+                assert!(
+                    matches!(d[0].strategy.distribution, Distribution::CoopMatrix { .. }),
+                    "{file} @{name}: {:?}",
+                    d[0].strategy.distribution
+                );
+                for k in &d[0].kernels {
+                    kiln_core::validate::validate(&k.words, k.validation_env)
+                        .unwrap_or_else(|e| panic!("{file} @{name}: {e}"));
+                }
+            }
         }
     }
 

@@ -37,6 +37,11 @@ pub struct LlvmArgs {
     /// (in the constant's type; others keep their defaults).
     #[arg(long = "spec", value_name = "ID=VALUE")]
     pub spec: Vec<String>,
+    /// With an LLVM output: invocations per subgroup the code runs with,
+    /// which a module with cooperative matrices needs (their components
+    /// are spread over a subgroup's invocations).
+    #[arg(long = "subgroup-size", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub subgroup_size: Option<u32>,
 }
 
 /// Which printer.
@@ -82,6 +87,7 @@ fn options(args: &LlvmArgs) -> Result<ConvertOptions> {
             AbiArg::Mlir => Abi::Mlir,
             AbiArg::Kernel => Abi::Kernel,
         },
+        subgroup_size: args.subgroup_size,
         ..ConvertOptions::default()
     };
     for s in &args.spec {

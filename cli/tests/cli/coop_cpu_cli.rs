@@ -132,3 +132,40 @@ fn cooperative_matrices_follow_the_documented_distribution_and_muladd_rules() {
         "the multiply-add is the same with 4 lanes"
     );
 }
+
+/// `kiln translate --spirv-to-llvmir` and `kiln opt
+/// --convert-spirv-to-llvm` convert a module with cooperative matrices
+/// given `--subgroup-size` (a matrix value is a vector of its
+/// `ceil(R * C / S)` components: 25 over 8 invocations, 4 each; over 4
+/// invocations, 7), and refuse it, naming the need, without.
+#[test]
+fn llvm_conversions_take_the_subgroup_size_of_cooperative_matrices() {
+    let module = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/coop_distribution.mlir");
+    let path = module.display().to_string();
+    for verb in [
+        ["translate", "--spirv-to-llvmir"],
+        ["opt", "--convert-spirv-to-llvm"],
+    ] {
+        let base = [verb[0], verb[1], "--llvm-abi", "kernel", &path];
+        let (status, _, err) = kiln(&base, b"");
+        assert_eq!(status, 1, "{verb:?}: {err}");
+        assert!(
+            err.contains("cooperative matrices need the subgroup size"),
+            "{verb:?}: {err}"
+        );
+        for (size, lanes) in [("8", "4"), ("4", "7")] {
+            let mut args = base.to_vec();
+            args.extend(["--subgroup-size", size]);
+            let (status, out, err) = kiln(&args, b"");
+            assert_eq!(status, 0, "{verb:?} {size}: {err}");
+            assert!(
+                out.contains(&format!("<{lanes} x i32>")),
+                "{verb:?} {size}: {out}"
+            );
+        }
+        let mut zero = base.to_vec();
+        zero.extend(["--subgroup-size", "0"]);
+        let (status, _, err) = kiln(&zero, b"");
+        assert_eq!(status, 2, "{verb:?}: {err}");
+    }
+}

@@ -190,36 +190,45 @@ fn reductions_pass_with_any_subgroup_size() {
     }
 }
 
-/// The corpus's cooperative-matrix programs (`matmul_f16_tiles.mlir`: f16
-/// matmuls with f32 and f16 accumulators whose shapes reach every f16
-/// configuration of both envs) compiled for the two committed envs with
-/// `SPV_KHR_cooperative_matrix` (`nvidia-h200-coop.env`, subgroups of 32;
-/// `coop-sg16.env`, subgroups of 16 and other tile shapes) run on the CPU
-/// runner, which executes the cooperative-matrix ops (kiln_core's
-/// `llvm/convert/coop.rs`), and pass the same numpy checks as the
-/// reference evaluator, with the same output. That the kernels are
+/// The corpus's cooperative-matrix programs compiled for the two
+/// committed envs with `SPV_KHR_cooperative_matrix`
+/// (`nvidia-h200-coop.env`, subgroups of 32; `coop-sg16.env`, subgroups of
+/// 16, other tile shapes, and a device type that leaves the heuristic the
+/// largest tile and subgroup grids) run on the CPU runner, which executes
+/// the cooperative-matrix ops (kiln_core's `llvm/convert/coop.rs`), and
+/// pass the same numpy checks as the reference evaluator, with the same
+/// output: `matmul_f16_tiles.mlir` (f16 matmuls with f32 and f16
+/// accumulators whose shapes reach every f16 configuration of both envs)
+/// and `matmul_f16_coop.mlir` (ragged sizes staged with zero padding, fused
+/// epilogues, transposed and batched operands). That the kernels are
 /// cooperative-matrix kernels for every configuration is checked by
 /// kiln-cpu's `device_envs_with_cooperative_matrices_keep_them_on_the_cpu`.
 #[test]
 fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
+    let envs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/lower/envs");
+    for (file, count) in [("matmul_f16_tiles.mlir", 7), ("matmul_f16_coop.mlir", 12)] {
+        let path = tensor_dir().join(file).display().to_string();
+        let (status, reference, err) = kiln(&["run", "--reference", "--no-timing", &path], b"");
+        assert_eq!(status, 0, "{reference}{err}");
+        assert!(
+            reference.contains(&format!("[  PASSED  ] {count} tests.")),
+            "{reference}"
+        );
+        for env in ["nvidia-h200-coop.env", "coop-sg16.env"] {
+            let arg = format!("@{}", envs.join(env).display());
+            let (status, out, err) = kiln(
+                &["run", "--cpu", "--no-timing", "--target-env", &arg, &path],
+                b"",
+            );
+            assert_eq!(status, 0, "{file} {env}: {out}{err}");
+            assert!(err.is_empty(), "{file} {env}: {err}");
+            assert_eq!(out, reference, "{file} {env}");
+        }
+    }
     let path = tensor_dir()
         .join("matmul_f16_tiles.mlir")
         .display()
         .to_string();
-    let envs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/lower/envs");
-    let (status, reference, err) = kiln(&["run", "--reference", "--no-timing", &path], b"");
-    assert_eq!(status, 0, "{reference}{err}");
-    assert!(reference.contains("[  PASSED  ] 7 tests."), "{reference}");
-    for env in ["nvidia-h200-coop.env", "coop-sg16.env"] {
-        let arg = format!("@{}", envs.join(env).display());
-        let (status, out, err) = kiln(
-            &["run", "--cpu", "--no-timing", "--target-env", &arg, &path],
-            b"",
-        );
-        assert_eq!(status, 0, "{env}: {out}{err}");
-        assert!(err.is_empty(), "{env}: {err}");
-        assert_eq!(out, reference, "{env}");
-    }
     // A subgroup size other than the env's is refused, not run wrongly.
     let arg = format!("@{}", envs.join("coop-sg16.env").display());
     let (status, _, err) = kiln(

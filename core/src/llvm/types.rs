@@ -88,7 +88,8 @@ impl<'a> TypeConv<'a> {
             self.unsupported(
                 ty,
                 "cooperative matrices need the subgroup size the code runs with \
-                 (the kernel ABI with ConvertOptions::subgroup_size)",
+                 (the kernel ABI with ConvertOptions::subgroup_size; --subgroup-size N \
+                 in kiln's LLVM conversions)",
             )
         })?;
         let n = u64::from(c.rows) * u64::from(c.columns);

@@ -128,9 +128,16 @@ fn mark_workgroup_accesses_non_private(m: &mut Module) {
     m.walk(top, &mut |op| ops.push(op));
     for op in ops {
         let kind = &m.op(op).kind;
-        let access = ["Load", "Store", "CooperativeMatrixLoadKHR", "CooperativeMatrixStoreKHR"]
-            .iter()
-            .any(|name| kind.is_core(name));
+        // The attribute of the memory operands (MLIR's names).
+        let attr = if kind.is_core("Load") || kind.is_core("Store") {
+            "memory_access"
+        } else if kind.is_core("CooperativeMatrixLoadKHR")
+            || kind.is_core("CooperativeMatrixStoreKHR")
+        {
+            "memory_operand"
+        } else {
+            continue;
+        };
         let Some(&ptr) = m.op(op).operands.first() else {
             continue;
         };
@@ -141,17 +148,17 @@ fn mark_workgroup_accesses_non_private(m: &mut Module) {
                 ..
             }
         );
-        if !access || !workgroup {
+        if !workgroup {
             continue;
         }
-        let bits = match m.attr_kind(op, "memory_access") {
+        let bits = match m.attr_kind(op, attr) {
             Some(AttrKind::Enum { value, .. }) => *value,
             _ => 0,
         };
-        let attr = m
+        let value = m
             .attrs
             .enumerant(OperandKind::MemoryAccess, bits | NON_PRIVATE_POINTER);
-        m.set_attr(op, "memory_access", attr);
+        m.set_attr(op, attr, value);
     }
 }
 

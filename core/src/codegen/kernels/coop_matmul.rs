@@ -190,7 +190,13 @@ fn big(x: u64) -> i64 {
 
 impl Kernel {
     /// The multiply-adds of every A tile by every B tile into `accs`.
-    fn fold(&self, e: &mut Emitter<'_, '_, '_>, av: &[KValue], bv: &[KValue], accs: &[KValue]) -> Vec<KValue> {
+    fn fold(
+        &self,
+        e: &mut Emitter<'_, '_, '_>,
+        av: &[KValue],
+        bv: &[KValue],
+        accs: &[KValue],
+    ) -> Vec<KValue> {
         let mut next = Vec::new();
         for (i, &x) in av.iter().enumerate() {
             for (j, &y) in bv.iter().enumerate() {
@@ -342,7 +348,11 @@ impl Kernel {
         // A's slice, `[i][kk]` in the stage; read along A's rows (along M
         // where A is stored K x M).
         let a_source = move |e: &mut Emitter<'_, '_, '_>, outer: KValue, inner: KValue| {
-            let (i, kk) = if transpose_a { (inner, outer) } else { (outer, inner) };
+            let (i, kk) = if transpose_a {
+                (inner, outer)
+            } else {
+                (outer, inner)
+            };
             let (r, kc, inside) = a_at(e, i, kk);
             let k_v = e.index(big(k64));
             let at = e.mul(i, k_v);
@@ -364,7 +374,11 @@ impl Kernel {
         // B's slice, `[kk][j]` in the stage; read along B's rows (along K
         // where B is stored N x K).
         let b_source = move |e: &mut Emitter<'_, '_, '_>, outer: KValue, inner: KValue| {
-            let (kk, j) = if transpose_b { (inner, outer) } else { (outer, inner) };
+            let (kk, j) = if transpose_b {
+                (inner, outer)
+            } else {
+                (outer, inner)
+            };
             let (c, kc, inside) = b_at(e, kk, j);
             let bn_v = e.index(big(bn));
             let at = e.mul(kk, bn_v);
@@ -493,7 +507,8 @@ pub(super) fn emit_coop_matmul(
     let block_row = e.mul(br, brows);
     let block_col = e.mul(bc, bcols);
     let (sub_row, sub_col, sgid) = if dims.subgroups != [1, 1] {
-        let op = e.b.op(KOpKind::GpuSubgroupId, &[], &[KType::Index], Vec::new());
+        let op =
+            e.b.op(KOpKind::GpuSubgroupId, &[], &[KType::Index], Vec::new());
         let sgid = e.b.module().op(op).results[0];
         let scv = e.index(i64::from(sc));
         let (sr_i, sc_i) = (e.div(sgid, scv), e.rem(sgid, scv));
@@ -622,6 +637,12 @@ pub(super) fn emit_coop_matmul(
         inside_steps(e)?
     } else if rows % block_rows == 0 && cols % block_cols == 0 {
         inside_steps(e)?
+    } else if rows < block_rows || cols < block_cols {
+        // No block is inside M x N: every step is staged.
+        let end = e.index(big(depth.div_ceil(k64) * k64));
+        e.for_(zero, end, step, &acc0, |e, k0, accs| {
+            kern.staged_step(e, k0, accs)
+        })?
     } else {
         // Blocks inside M x N load directly; edge blocks stage every step.
         let rows_v = e.index(big(rows));
@@ -637,7 +658,9 @@ pub(super) fn emit_coop_matmul(
         let tys = vec![c_ty.clone(); acc0.len()];
         let end = e.index(big(depth.div_ceil(k64) * k64));
         e.if_else(inside, &tys, inside_steps, |e| {
-            e.for_(zero, end, step, &acc0, |e, k0, accs| kern.staged_step(e, k0, accs))
+            e.for_(zero, end, step, &acc0, |e, k0, accs| {
+                kern.staged_step(e, k0, accs)
+            })
         })?
     };
 
@@ -661,7 +684,10 @@ pub(super) fn emit_coop_matmul(
     let rows_v = e.index(big(rows));
     let cols_v = e.index(big(cols));
     for (t, &acc) in done.iter().enumerate() {
-        let (r0, c0) = (kern.tile_rows[t / tc as usize], kern.tile_cols[t % tc as usize]);
+        let (r0, c0) = (
+            kern.tile_rows[t / tc as usize],
+            kern.tile_cols[t % tc as usize],
+        );
         e.b.barrier();
         store_matrix(e, acc, c_stage, slot, u64::from(n));
         e.b.barrier();

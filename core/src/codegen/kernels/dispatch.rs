@@ -251,7 +251,12 @@ fn plan_kernels(
                 .coop_matmul
                 .zip(crate::codegen::strategy::coop_sizes(shape))
                 .map(|(types, sizes)| {
-                    crate::codegen::strategy::coop_staging(&types, sizes, [block_rows, block_cols], k)
+                    crate::codegen::strategy::coop_staging(
+                        &types,
+                        sizes,
+                        [block_rows, block_cols],
+                        k,
+                    )
                 })
                 .ok_or_else(|| {
                     f.internal(Invariant::PlanMismatch {

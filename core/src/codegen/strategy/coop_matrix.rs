@@ -106,7 +106,9 @@ fn is_epilogue(
             return false;
         };
         if s.num_loops() != rank
-            || s.iterator_types.iter().any(|t| *t != IteratorType::Parallel)
+            || s.iterator_types
+                .iter()
+                .any(|t| *t != IteratorType::Parallel)
             || s.indexing_maps[s.inputs.len()..]
                 .iter()
                 .any(|map| !map.is_identity())
@@ -242,7 +244,12 @@ pub struct CoopStaging {
 
 /// The staging of a `tile` x `k` cooperative-matrix `types` dispatch of
 /// `sizes` whose workgroup computes a `block`.
-pub(crate) fn coop_staging(types: &MatmulTypes, sizes: [u64; 4], block: [u64; 2], k: u32) -> CoopStaging {
+pub(crate) fn coop_staging(
+    types: &MatmulTypes,
+    sizes: [u64; 4],
+    block: [u64; 2],
+    k: u32,
+) -> CoopStaging {
     let [_, rows, cols, depth] = sizes;
     let edges = rows % block[0] != 0 || cols % block[1] != 0;
     CoopStaging {
@@ -267,10 +274,7 @@ pub(super) fn workgroup_bytes(shape: &DispatchShape, dist: &Distribution) -> u32
     else {
         return 0;
     };
-    let block = [
-        m * tiles[0] * subgroups[0],
-        n * tiles[1] * subgroups[1],
-    ];
+    let block = [m * tiles[0] * subgroups[0], n * tiles[1] * subgroups[1]];
     let st = coop_staging(&types, sizes, block.map(u64::from), k);
     let mut total = 0;
     if st.operands {
@@ -338,11 +342,17 @@ pub(super) fn strategy(
             && cols % u64::from(p.n_size) == 0
             && depth % u64::from(p.k_size) == 0
     };
-    let volume =
-        |p: &&crate::target::CoopMatrixPropertiesKhr| u64::from(p.m_size) * u64::from(p.n_size) * u64::from(p.k_size);
+    let volume = |p: &&crate::target::CoopMatrixPropertiesKhr| {
+        u64::from(p.m_size) * u64::from(p.n_size) * u64::from(p.k_size)
+    };
     // The largest tile that divides the sizes (more work per
     // multiply-add), else the largest tile, its edges padded.
-    let configs = || limits.cooperative_matrix_properties_khr.iter().filter(|p| fits(p));
+    let configs = || {
+        limits
+            .cooperative_matrix_properties_khr
+            .iter()
+            .filter(|p| fits(p))
+    };
     let p = configs()
         .filter(divides)
         .max_by_key(volume)
@@ -381,9 +391,19 @@ pub(super) fn strategy(
         MatmulLayout::Batch => format!(" ({} batches)", sizes[0]),
     };
     let sized = if st.operands {
+        let edges = rows % block[0] != 0 || cols % block[1] != 0;
+        let tail = depth % u64::from(p.k_size) != 0;
         format!(
-            "{rows}x{depth}x{cols}{form} padded to the env's {}x{}x{} {input} x {input} -> {acc} cooperative matrix (Subgroup): blocks past M or N and the K tail staged through workgroup memory with zeros, stores guarded",
-            p.m_size, p.n_size, p.k_size,
+            "{rows}x{depth}x{cols}{form} padded to the env's {}x{}x{} {input} x {input} -> {acc} cooperative matrix (Subgroup): {} staged through workgroup memory with zeros{}",
+            p.m_size,
+            p.n_size,
+            p.k_size,
+            match (edges, tail) {
+                (true, true) => "the blocks past M or N and the K tail",
+                (true, false) => "the blocks past M or N",
+                _ => "the K tail",
+            },
+            if edges { ", their stores guarded" } else { "" },
         )
     } else {
         format!(

@@ -30,8 +30,8 @@ mod types;
 use std::fmt;
 
 pub use choose::{candidates, choose};
-pub use coop_matrix::{plain_matmul, CoopStaging, MatmulLayout, MatmulTypes};
 pub(crate) use coop_matrix::{coop_sizes, coop_staging};
+pub use coop_matrix::{plain_matmul, CoopStaging, MatmulLayout, MatmulTypes};
 pub use shape::{
     dispatch_shape, loop_sizes, reduction_total, tile_loops, DispatchShape, Fold, OperandReuse,
     ReductionReads, RowStream,
