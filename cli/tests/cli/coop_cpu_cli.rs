@@ -171,6 +171,9 @@ fn llvm_conversions_take_the_subgroup_size_of_cooperative_matrices() {
         zero.extend(["--subgroup-size", "0"]);
         let (status, _, err) = kiln(&zero, b"");
         assert_eq!(status, 1, "{verb:?}: {err}");
-        assert!(err.contains("invalid value '0' for '--subgroup-size"), "{err}");
+        assert!(
+            err.contains("invalid value '0' for '--subgroup-size"),
+            "{err}"
+        );
     }
 }
