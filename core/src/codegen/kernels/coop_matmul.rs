@@ -455,8 +455,7 @@ pub(super) fn emit_coop_matmul(
     let types = shape
         .coop_matmul
         .ok_or_else(|| internal(e, "not a cooperative-matrix matmul"))?;
-    let [batches, rows, cols, depth] =
-        coop_sizes(shape).ok_or_else(|| internal(e, "dynamic sizes"))?;
+    let [_, rows, cols, depth] = coop_sizes(shape).ok_or_else(|| internal(e, "dynamic sizes"))?;
     let batched = shape.points.len() == 3;
     let result = tm.op(root).results[0];
     let buffer = |e: &Emitter<'_, '_, '_>, v| {
@@ -541,7 +540,6 @@ pub(super) fn emit_coop_matmul(
         let zero = e.index(0);
         (zero, zero, zero)
     };
-    let _ = batches;
     let n_all = e.index(big(cols));
     let mut c_at = Vec::new();
     for &r in &tile_rows {
