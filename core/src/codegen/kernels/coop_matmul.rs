@@ -184,6 +184,11 @@ struct Kernel {
     invocations: u64,
 }
 
+/// Where a staged element comes from: given its (outer, inner)
+/// coordinates in the copy, its index in the stage, whether it is inside
+/// the operand, and its (clamped) index in the operand.
+type Source<'s> = dyn Fn(&mut Emitter<'_, '_, '_>, KValue, KValue) -> (KValue, KValue, KValue) + 's;
+
 fn big(x: u64) -> i64 {
     i64::try_from(x).unwrap_or(i64::MAX)
 }
@@ -265,7 +270,7 @@ impl Kernel {
         mem: KValue,
         count: u64,
         inner_n: u64,
-        source: &dyn Fn(&mut Emitter<'_, '_, '_>, KValue, KValue) -> (KValue, KValue, KValue),
+        source: &Source<'_>,
     ) -> Result<(), CodegenError> {
         let tid = e.b.thread_id("x");
         let end = e.index(big(count));
@@ -631,9 +636,8 @@ pub(super) fn emit_coop_matmul(
         }
         Ok(accs)
     };
-    let done = if !staging.operands {
-        inside_steps(e)?
-    } else if rows % block_rows == 0 && cols % block_cols == 0 {
+    let whole_blocks = rows % block_rows == 0 && cols % block_cols == 0;
+    let done = if !staging.operands || whole_blocks {
         inside_steps(e)?
     } else if rows < block_rows || cols < block_cols {
         // No block is inside M x N: every step is staged.
