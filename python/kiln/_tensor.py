@@ -44,16 +44,52 @@ def from_wire(result):
     return np.frombuffer(data, dtype=_np_dtype(dtype)).reshape(shape)
 
 
-def asarray(a, dtype=None, device=None):
+def _no_copy_array(a, dtype):
+    """``a`` as a numpy array without a copy, or InvalidArgument."""
+    try:
+        arr = np.asarray(a, dtype=dtype, copy=False)
+    except TypeError:  # numpy 1.x: no copy= in asarray; best effort
+        arr = np.array(a, dtype=dtype, copy=False)
+    except ValueError as e:
+        raise _kiln.InvalidArgument(f"asarray(copy=False): {e}") from None
+    if not arr.flags.c_contiguous or not arr.dtype.isnative:
+        raise _kiln.InvalidArgument(
+            "asarray(copy=False): the array is not C-contiguous in native byte order "
+            "(a copy would be needed)"
+        )
+    return arr
+
+
+def asarray(a, dtype=None, device=None, copy=None, _source=None):
     """A ``kiln.Tensor`` holding ``a`` (anything numpy.asarray takes, or a
     kiln.Tensor, returned as is) as ``dtype`` (numpy's rules when ``None``)
-    on ``device`` (default: the default device)."""
-    if isinstance(a, _kiln.Tensor) and dtype is None:
+    on ``device`` (default: the default device).
+
+    ``copy`` follows numpy's ``asarray``: with ``None`` the tensor shares
+    the array's memory where the device can import it (lavapipe and other
+    devices with unified memory and ``VK_EXT_external_memory_host``), the
+    array is C-contiguous, its address and size are multiples of 16 bytes,
+    and it is at least 64 KiB, and holds a copy otherwise; ``True`` always
+    copies; ``False`` shares or raises ``kiln.InvalidArgument`` saying why
+    it cannot. A tensor that shares an array keeps it alive and sees the
+    writes made to it (``Tensor.host_pointer`` is then its address)."""
+    if isinstance(a, _kiln.Tensor) and dtype is None and copy is not True:
         return a
-    if dtype is not None:
+    if copy is False:
+        a = _no_copy_array(a, dtype)
+    elif dtype is not None:
         a = np.asarray(a, dtype=dtype)
-    data, dtype, shape = to_wire(a, "asarray")
-    return _kiln._upload(data, dtype, shape, device)
+    wire = to_wire(a, "asarray")
+    if isinstance(wire, _kiln.Tensor):  # a kiln.Tensor with copy=True
+        a = _tensor_numpy(wire)
+        wire = to_wire(a, "asarray")
+    data, dtype, shape = wire
+    source = _source
+    if source is None:
+        # The array `data` views, kept with a tensor that shares it.
+        same = isinstance(a, np.ndarray) and a.dtype.name == dtype and a.flags.c_contiguous
+        source = a if same and a.dtype.isnative else data.view(_np_dtype(dtype)).reshape(shape)
+    return _kiln._upload(data, dtype, shape, device, copy, source)
 
 
 def _tensor_numpy(self):
@@ -63,13 +99,39 @@ def _tensor_numpy(self):
     return out
 
 
+def _shared(self):
+    """The numpy array over the host memory the tensor shares, or None."""
+    src = self._source
+    if src is None:
+        return None
+    a = src if isinstance(src, np.ndarray) else np.from_dlpack(src)
+    return a.reshape(self.shape)
+
+
 def _tensor_array(self, dtype=None, copy=None):
-    a = _tensor_numpy(self)
-    return a if dtype is None else a.astype(dtype)
+    # A tensor sharing an array's memory gives that memory back unless a
+    # copy is asked for (numpy's __array__ protocol); others a host copy.
+    a = _shared(self) if copy is not True else None
+    if a is None:
+        a = _tensor_numpy(self)
+    elif copy is False and dtype is not None and np.dtype(dtype) != a.dtype:
+        raise ValueError("kiln.Tensor.__array__: a dtype change needs a copy")
+    return a if dtype is None else a.astype(dtype, copy=False)
 
 
 def _tensor_dlpack(self, stream=None, max_version=None, dl_device=None, copy=None):
-    # A device tensor is exported as a host copy (kDLCPU): numpy's capsule.
+    # A tensor sharing a producer's memory re-exports the producer's own
+    # capsule (no copy; a read-only numpy array needs a versioned
+    # consumer, else it is copied); others are exported as a host copy
+    # (kDLCPU): numpy's capsule.
+    src = self._source if copy is not True else None
+    if src is not None:
+        try:
+            if max_version is None:
+                return src.__dlpack__(stream=stream) if stream is not None else src.__dlpack__()
+            return src.__dlpack__(stream=stream, max_version=max_version)
+        except (BufferError, TypeError):
+            pass
     a = _tensor_numpy(self)
     if max_version is None:
         return a.__dlpack__()
@@ -86,8 +148,11 @@ _kiln.Tensor.__dlpack__ = _tensor_dlpack
 _kiln.Tensor.__dlpack_device__ = _tensor_dlpack_device
 
 
-def from_dlpack(x, device=None):
+def from_dlpack(x, device=None, copy=None):
     """A ``kiln.Tensor`` from any DLPack producer on the CPU (numpy, torch,
-    JAX): read through numpy's ``from_dlpack`` (no copy on the host side)
-    and uploaded to the device."""
-    return asarray(np.from_dlpack(x), device=device)
+    JAX): read through numpy's ``from_dlpack`` (no copy on the host side),
+    then shared with the device or copied as ``kiln.asarray`` does
+    (``copy`` likewise). A shared tensor keeps ``x`` alive and hands its
+    memory back through ``__dlpack__`` (``jax.dlpack.from_dlpack(t)``
+    sees the same buffer)."""
+    return asarray(np.from_dlpack(x), device=device, copy=copy, _source=x)

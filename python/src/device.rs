@@ -130,6 +130,17 @@ impl PyDevice {
         Ok(d)
     }
 
+    /// The validation layer's messages so far (a device opened with
+    /// `validation=True`), taken: a list of strings.
+    fn _validation_messages(&self) -> Vec<String> {
+        self.device
+            .context()
+            .take_validation_messages()
+            .iter()
+            .map(|m| format!("{m:?}"))
+            .collect()
+    }
+
     /// Waits for every submitted work; raises the first failure.
     fn sync(&self, py: Python<'_>) -> PyResult<()> {
         let d = &self.device;

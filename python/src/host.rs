@@ -193,6 +193,91 @@ pub fn upload_buffer(
     Ok(t)
 }
 
+/// The smallest array `kiln.asarray` shares rather than copies when the
+/// caller lets it choose (`copy=None`): below it a copy costs less than
+/// an import (a buffer, an allocation and a bind per tensor, and one of
+/// the device's `maxMemoryAllocationCount` allocations while it lives).
+pub const SHARE_MIN_BYTES: usize = 1 << 16;
+
+/// A Python buffer's memory lent to a tensor: a `memoryview` of the
+/// object, made here and never handed out, holds the buffer export (the
+/// exporter keeps the memory allocated until it is released, which only
+/// the view's deallocation does: nobody else can call its `release()`).
+/// Dropped where Python is not attached, the view's reference is given
+/// back later by PyO3 (no wait for the interpreter, so a tensor dropped
+/// by the runtime's own threads never blocks on it).
+struct Lent {
+    _view: Py<PyAny>,
+    addr: usize,
+    len: usize,
+    writable: bool,
+}
+
+// SAFETY: `addr .. addr + len` is the C-contiguous buffer the memoryview
+// `_view` exported (read once, in `lend`), which stays allocated, with
+// the same address and length, while the view lives (the buffer
+// protocol's contract), and the view lives as long as this value; it is
+// written only if the export was writable. The address carries the
+// exposed provenance of the exporter's pointer.
+#[allow(unsafe_code)]
+unsafe impl kiln_vulkan::HostMemory for Lent {
+    fn host_ptr(&self) -> *mut u8 {
+        std::ptr::with_exposed_provenance_mut(self.addr)
+    }
+
+    fn host_len(&self) -> usize {
+        self.len
+    }
+
+    fn host_writable(&self) -> bool {
+        self.writable
+    }
+}
+
+/// Why `buf`'s bytes cannot be shared with `device` (`None`: they can).
+pub fn why_not_shared(device: &kiln_runtime::Device, buf: &PyBuffer<u8>) -> Option<String> {
+    let (addr, len) = (buf.buf_ptr() as usize, buf.len_bytes());
+    if device.can_import_host(addr, len) {
+        return None;
+    }
+    let align = device.context().slice_alignment();
+    Some(match device.context().host_import_alignment() {
+        None => format!(
+            "{} cannot import host memory (no VK_EXT_external_memory_host on unified memory)",
+            device.info().name
+        ),
+        Some(_) if len == 0 => "the array is empty".to_owned(),
+        Some(_) => format!(
+            "its address ({addr:#x}) and its size ({len} bytes) must be multiples of {align}"
+        ),
+    })
+}
+
+/// A device tensor of `dtype` and `shape` over the memory of `obj` (a
+/// C-contiguous buffer of bytes), without a copy: the caller checked
+/// [`why_not_shared`]. The memory is kept (through a memoryview of `obj`)
+/// while the tensor lives.
+pub fn share(
+    py: Python<'_>,
+    device: &kiln_runtime::Device,
+    dtype: DType,
+    shape: &[usize],
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<Tensor> {
+    let view = pyo3::types::PyMemoryView::from(obj)?;
+    let buf = buffer(view.as_any(), what)?;
+    let lent = Lent {
+        addr: buf.buf_ptr().cast::<u8>().expose_provenance(),
+        len: buf.len_bytes(),
+        writable: !buf.readonly(),
+        _view: view.into_any().unbind(),
+    };
+    drop(buf);
+    let t = py.detach(|| Tensor::from_host_memory(device, dtype, shape, Box::new(lent)));
+    t.map_err(|e| runtime_error(what, &e))
+}
+
 /// A device tensor of `dtype` (`device_dtype`) holding `bytes`.
 pub fn upload(
     device: &kiln_runtime::Device,

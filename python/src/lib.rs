@@ -11,11 +11,15 @@
 //! - [`errors`]: the exception hierarchy under `kiln.Error`.
 //! - [`interrupt`]: compiles that Ctrl-C interrupts.
 //!
-//! No `unsafe` here: numpy memory is read and written through PyO3's
-//! buffer-protocol copies (into and out of a tensor's memory in place,
-//! which kiln-runtime lends to a closure); DLPack goes through numpy in
-//! the Python layer.
-#![forbid(unsafe_code)]
+//! One `unsafe` item here, no `unsafe` block: `host`'s implementation of
+//! kiln-vulkan's `HostMemory` contract (that a Python buffer's memory
+//! stays allocated while a memoryview of it lives), which only code that
+//! knows Python can vouch for; the import itself, and every other
+//! pointer use, is kiln-vulkan's. Otherwise numpy memory is read and
+//! written through PyO3's buffer-protocol copies (into and out of a
+//! tensor's memory in place, which kiln-runtime lends to a closure);
+//! DLPack goes through numpy in the Python layer.
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod device;

@@ -17,19 +17,30 @@ pub struct PyTensor {
     /// The element type (the device holds unsigned types in the signed
     /// dtype of their width).
     pub(crate) dtype: DataType,
+    /// The object whose memory the tensor shares (made without a copy),
+    /// re-exported by `__dlpack__` and `__array__`.
+    pub(crate) source: Option<Py<PyAny>>,
 }
 
-/// Uploads `(data, dtype, shape)` to `device` (the default one if `None`):
-/// `data` a C-contiguous byte view of the array (`a.reshape(-1).view(
-/// numpy.uint8)`), copied once, straight into the tensor on unified memory.
+/// A tensor of `(data, dtype, shape)` on `device` (the default one if
+/// `None`): `data` a C-contiguous byte view of the array (`a.reshape(-1)
+/// .view(numpy.uint8)`). `copy=None`: the tensor shares `data`'s memory
+/// where the device can import it and the array is at least
+/// [`host::SHARE_MIN_BYTES`], else holds a copy (made once, straight into
+/// the tensor on unified memory); `copy=True`: always a copy;
+/// `copy=False`: shares or raises `InvalidArgument` saying why it cannot.
+/// `source` (the array `data` views, or its DLPack producer) is kept with
+/// a tensor that shares its memory.
 #[pyfunction]
-#[pyo3(signature = (data, dtype, shape, device=None))]
+#[pyo3(signature = (data, dtype, shape, device=None, copy=None, source=None))]
 pub fn _upload(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     dtype: &str,
     shape: Vec<usize>,
     device: Option<&Bound<'_, PyDevice>>,
+    copy: Option<bool>,
+    source: Option<Py<PyAny>>,
 ) -> PyResult<PyTensor> {
     let dtype = host::from_numpy_name(dtype, "asarray")?;
     let dt = host::device_dtype(dtype).ok_or_else(|| {
@@ -41,8 +52,34 @@ pub fn _upload(
     })?;
     let buf = host::buffer(data, "asarray")?;
     let device = resolve(py, device)?;
+    if copy != Some(true) {
+        let why = host::why_not_shared(&device, &buf);
+        let big = buf.len_bytes() >= host::SHARE_MIN_BYTES;
+        match why {
+            None if copy == Some(false) || big => {
+                drop(buf);
+                let tensor = host::share(py, &device, dt, &shape, data, "asarray")?;
+                return Ok(PyTensor {
+                    tensor,
+                    dtype,
+                    source,
+                });
+            }
+            Some(why) if copy == Some(false) => {
+                return Err(invalid(format!(
+                    "asarray(copy=False): the array's memory cannot be shared with the \
+                     device: {why}"
+                )))
+            }
+            _ => {}
+        }
+    }
     let tensor = host::upload_buffer(py, &device, dt, &shape, &buf, "asarray")?;
-    Ok(PyTensor { tensor, dtype })
+    Ok(PyTensor {
+        tensor,
+        dtype,
+        source: None,
+    })
 }
 
 #[pymethods]
@@ -81,6 +118,20 @@ impl PyTensor {
     #[getter]
     fn ndim(&self) -> usize {
         self.tensor.shape().len()
+    }
+
+    /// The address of the host memory the tensor shares (made by
+    /// `kiln.asarray` or `kiln.from_dlpack` without a copy): the array's
+    /// data pointer. `None` when the tensor has memory of its own.
+    #[getter]
+    fn host_pointer(&self) -> Option<usize> {
+        self.tensor.host_address()
+    }
+
+    /// The object whose memory the tensor shares (`None`: its own).
+    #[getter]
+    fn _source(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.source.as_ref().map(|s| s.clone_ref(py))
     }
 
     /// The device it lives on.

@@ -511,6 +511,15 @@ impl Device {
         ProfileReport::new(&self.profile())
     }
 
+    /// Whether the `len` bytes at address `addr` can become a tensor
+    /// without a copy ([`Tensor::from_host_memory`](crate::Tensor::from_host_memory)):
+    /// the device imports host memory (`VK_EXT_external_memory_host` on
+    /// unified memory) and the address and the length are non-zero
+    /// multiples of the slice alignment (16 bytes on lavapipe).
+    pub fn can_import_host(&self, addr: usize, len: usize) -> bool {
+        self.inner.ctx.can_import_host(addr, len)
+    }
+
     /// The kiln-vulkan context underneath, for what the runtime does not
     /// wrap (validation messages, [`Context::inject_fault`] in tests).
     pub fn context(&self) -> &Context {

@@ -24,7 +24,7 @@
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
-use kiln_vulkan::{MemoryKind, Slice};
+use kiln_vulkan::{HostMemory, MemoryKind, Slice};
 
 use crate::device::Device;
 use crate::dtype::{DType, Element};
@@ -109,6 +109,62 @@ impl Tensor {
             dtype,
             layout,
         })
+    }
+
+    /// A contiguous tensor of `dtype` and `shape` over the caller's host
+    /// memory, without a copy (`VK_EXT_external_memory_host`): kernels
+    /// read `memory`'s bytes in place, and writes to them on either side
+    /// are seen by the other (the host's once the work that writes
+    /// completed; the device's by work enqueued after the host wrote).
+    /// `memory` is kept until the tensor, its views and the work using
+    /// them are gone. Read-only memory makes a tensor every write into
+    /// which fails. Where the device cannot import host memory, or these
+    /// bytes (see [`Device::can_import_host`]), this is an error: copy
+    /// instead ([`from_fill`](Self::from_fill)).
+    pub fn from_host_memory(
+        device: &Device,
+        dtype: DType,
+        shape: &[usize],
+        memory: Box<dyn HostMemory>,
+    ) -> Result<Self> {
+        let layout = Layout::contiguous(shape);
+        let bytes = layout.numel() * dtype.size();
+        if memory.host_len() != bytes {
+            return Err(Error::Shape {
+                what: "from_host_memory",
+                reason: format!(
+                    "{} bytes for shape {shape:?} of {} ({bytes})",
+                    memory.host_len(),
+                    dtype.name()
+                ),
+            });
+        }
+        let inner = &device.inner;
+        inner.alive()?;
+        let slice = inner.ctx.import_host(memory).map_err(|e| inner.vk(e))?;
+        Ok(Self {
+            storage: Arc::new(Storage {
+                device: Arc::clone(inner),
+                slice,
+                hazards: Mutex::new(Hazards::default()),
+                faults: Mutex::new(Vec::new()),
+                serial: NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            }),
+            dtype,
+            layout,
+        })
+    }
+
+    /// Whether the tensor's buffer is the caller's host memory
+    /// ([`from_host_memory`](Self::from_host_memory)); then the address of
+    /// its first element.
+    pub fn host_address(&self) -> Option<usize> {
+        let slice = &self.storage.slice;
+        if !slice.is_imported() {
+            return None;
+        }
+        let at = self.layout.offset * self.dtype.size();
+        slice.host_address().map(|a| a + at)
     }
 
     /// A tensor of `shape` holding a copy of `data` (row-major; `data.len()`

@@ -473,6 +473,11 @@ impl CommandBatch {
                 continue;
             };
             need.count(decl.descriptor_type);
+            if decl.access.writes() {
+                b.slice.check_writable(|| {
+                    format!("a dispatch's writable binding {}:{}", b.set, b.binding)
+                })?;
+            }
             // A write conflicts with any access, so a read-write binding
             // needs only its write noted.
             let start = b.slice.offset() + b.offset;
@@ -725,6 +730,7 @@ impl CommandBatch {
         const CMD: &str = "vkCmdCopyBuffer";
         self.check_slice(src, "a copy source")?;
         self.check_slice(dst, "a copy destination")?;
+        dst.check_writable(|| format!("{CMD} (its destination)"))?;
         if regions.is_empty() {
             return Ok(());
         }
@@ -797,6 +803,7 @@ impl CommandBatch {
     pub fn fill(&mut self, dst: &Slice, offset: u64, size: u64, word: u32) -> Result<()> {
         const CMD: &str = "vkCmdFillBuffer";
         self.check_slice(dst, "a fill destination")?;
+        dst.check_writable(|| CMD.to_owned())?;
         if offset % 4 != 0 {
             return Err(Error::InvalidTransfer {
                 command: CMD,
@@ -833,6 +840,7 @@ impl CommandBatch {
     pub fn update(&mut self, dst: &Slice, offset: u64, data: &[u8]) -> Result<()> {
         const CMD: &str = "vkCmdUpdateBuffer";
         self.check_slice(dst, "an update destination")?;
+        dst.check_writable(|| CMD.to_owned())?;
         if offset % 4 != 0 || data.len() % 4 != 0 || data.len() > 65536 {
             return Err(Error::InvalidTransfer {
                 command: CMD,

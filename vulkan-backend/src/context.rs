@@ -91,6 +91,9 @@ pub(crate) struct DeviceShared {
     pub(crate) unified_memory: bool,
     /// Which texel formats buffers can be viewed as, read once.
     pub(crate) texel_support: crate::texel::TexelSupport,
+    /// Importing host memory (`VK_EXT_external_memory_host`), where the
+    /// device offers it (see [`Context::import_host`]).
+    pub(crate) host_import: Option<crate::host_import::HostImport>,
     /// Dropped after the device (fields drop after `Drop::drop`).
     pub(crate) instance: Arc<InstanceShared>,
 }
@@ -317,6 +320,21 @@ impl Context {
         if enable.enables_cooperative_matrix() {
             extensions.push(ash::khr::cooperative_matrix::NAME.as_ptr());
         }
+        // Host memory import: where the device offers it on unified memory
+        // (its dependency, VK_KHR_external_memory, is core from 1.1).
+        // SAFETY: `physical` was enumerated from the live instance.
+        let memory = unsafe { instance.raw.get_physical_device_memory_properties(physical) };
+        let unified_memory = crate::conv::unified_memory(&memory);
+        let host_page = crate::host_import::HostImport::query(
+            &instance.raw,
+            physical,
+            query.has_extension("VK_EXT_external_memory_host"),
+            version,
+            unified_memory,
+        );
+        if host_page.is_some() {
+            extensions.push(ash::ext::external_memory_host::NAME.as_ptr());
+        }
         enable.enable_timeline_semaphore();
         // SAFETY: `physical` was enumerated from the live instance.
         let core_features = unsafe { instance.raw.get_physical_device_features(physical) };
@@ -390,9 +408,8 @@ impl Context {
             driver_version: props.driver_version,
             uuid: props.pipeline_cache_uuid,
         };
-        // SAFETY: `physical` was enumerated from the live instance.
-        let memory = unsafe { instance.raw.get_physical_device_memory_properties(physical) };
-        let unified_memory = crate::conv::unified_memory(&memory);
+        let host_import =
+            host_page.map(|page| crate::host_import::HostImport::new(&instance.raw, &raw, page));
         let texel_support = crate::texel::TexelSupport::query(&instance.raw, physical);
 
         Ok(Self {
@@ -416,6 +433,7 @@ impl Context {
                 cache_identity,
                 unified_memory,
                 texel_support,
+                host_import,
                 instance,
             }),
         })

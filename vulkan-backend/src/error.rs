@@ -389,6 +389,20 @@ pub enum Error {
         /// What is missing, e.g. `timeline semaphores (Vulkan 1.2 or VK_KHR_timeline_semaphore)`.
         what: &'static str,
     },
+    /// Host memory that cannot be imported as a buffer (see
+    /// [`Context::import_host`](crate::Context::import_host)).
+    #[error("cannot import host memory: {reason}")]
+    HostImport {
+        /// Why, with the offending values.
+        reason: String,
+    },
+    /// A host write or a recorded command that would write a slice over
+    /// read-only imported host memory.
+    #[error("{what} writes a buffer over read-only host memory")]
+    ReadOnlyMemory {
+        /// The write: `a host write`, `vkCmdCopyBuffer`, a dispatch's binding.
+        what: String,
+    },
     /// A pool slice or block used with a batch of another context.
     #[error("a command batch was given {what} of another Context")]
     ForeignBatchObject {

@@ -12,7 +12,9 @@
 //!    target env ([`Context::target_env`]; without a context:
 //!    [`query_devices`], [`query_target_env`]).
 //! 2. [`Buffer`]s are host-visible storage buffers the host writes and reads
-//!    directly.
+//!    directly; [`BlockPool`]s hand out [`Slice`]s of pooled blocks, and
+//!    [`Context::import_host`] makes a slice over memory the caller lends
+//!    ([`HostMemory`]) without a copy, where the device can import it.
 //! 3. [`ComputePipeline::new`] turns a SPIR-V module and its
 //!    [`kiln_abi::PipelineInterface`] into descriptor-set layouts (one per set
 //!    number up to the highest used; unused numbers get empty layouts), a
@@ -57,6 +59,7 @@ mod dispatch;
 mod error;
 pub mod fault;
 mod features;
+mod host_import;
 mod instance;
 mod limits;
 mod memory;
@@ -75,6 +78,7 @@ pub use dispatch::{BufferBinding, DispatchTiming};
 pub use error::{Error, Result};
 pub use fault::{CallFamily, FaultTimes, InjectedFault};
 pub use features::DeviceFeatures;
+pub use host_import::HostMemory;
 pub use limits::limits_from_vk;
 pub use memory::{Buffer, MemoryUsage};
 pub use pipeline::ComputePipeline;

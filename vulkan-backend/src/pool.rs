@@ -104,16 +104,35 @@ pub struct PoolStats {
 pub(crate) struct Block {
     pub(crate) device: Arc<DeviceShared>,
     pub(crate) raw: vk::Buffer,
-    allocation: Mutex<Option<Allocation>>,
+    pub(crate) allocation: Mutex<Option<Allocation>>,
     pub(crate) size: u64,
-    mapped: Option<MappedPtr>,
+    pub(crate) mapped: Option<MappedPtr>,
     /// Unique among the blocks of a process (for hazard tracking).
     pub(crate) id: u64,
+    /// The kind of memory.
+    pub(crate) kind: MemoryKind,
+    /// Where the memory comes from.
+    pub(crate) memory: BlockMemory,
 }
 
-/// The persistent mapping of a block.
+/// Where a block's memory comes from.
+pub(crate) enum BlockMemory {
+    /// gpu-allocator's (the block's `allocation`).
+    Allocated,
+    /// Host memory imported by [`Context::import_host`] (`memory` is null
+    /// until the import succeeded); `_owner` lends it and is dropped after
+    /// the block's buffer and memory are destroyed.
+    Imported {
+        memory: vk::DeviceMemory,
+        read_only: bool,
+        _owner: Box<dyn crate::host_import::HostMemory>,
+    },
+}
+
+/// The persistent mapping of a block (for an imported one: the host
+/// pointer of its first page).
 #[derive(Clone, Copy)]
-struct MappedPtr(NonNull<u8>);
+pub(crate) struct MappedPtr(pub(crate) NonNull<u8>);
 
 // SAFETY: the pointer is the base of a persistent mapping owned by the
 // block's allocation, valid until the block is dropped; it is only used for
@@ -123,7 +142,7 @@ unsafe impl Send for MappedPtr {}
 // SAFETY: as above.
 unsafe impl Sync for MappedPtr {}
 
-static NEXT_BLOCK_ID: AtomicU64 = AtomicU64::new(1);
+pub(crate) static NEXT_BLOCK_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Block {
     /// A block of `size` bytes of `kind` memory.
@@ -141,6 +160,8 @@ impl Block {
             size,
             mapped: None,
             id: NEXT_BLOCK_ID.fetch_add(1, Ordering::Relaxed),
+            kind,
+            memory: BlockMemory::Allocated,
         };
         // The allocation is the Memory family's call: an armed fault
         // replaces it.
@@ -197,6 +218,13 @@ impl Drop for Block {
             // A failure only means the allocator's bookkeeping is off; the
             // device frees all memory when it is destroyed.
             let _ = self.device.allocator().free(allocation);
+        }
+        if let BlockMemory::Imported { memory, .. } = self.memory {
+            // SAFETY: the buffer bound to the memory is gone (above) and
+            // no work uses it; freeing a null handle (an import that
+            // failed) is a no-op. The host memory's owner is dropped after
+            // this (fields drop after `drop`).
+            unsafe { self.device.raw.free_memory(memory, None) };
         }
     }
 }
@@ -319,13 +347,7 @@ impl BlockPool {
                 what: "unified (device-local and host-visible) memory",
             });
         }
-        let limits = ctx.limits();
-        let align = limits
-            .min_storage_buffer_offset_alignment
-            .max(limits.min_uniform_buffer_offset_alignment)
-            .max(limits.min_texel_buffer_offset_alignment)
-            .max(16)
-            .next_power_of_two();
+        let align = ctx.slice_alignment();
         Ok(Self {
             shared: Arc::new(PoolShared {
                 device: Arc::clone(&ctx.shared),
@@ -396,7 +418,7 @@ impl BlockPool {
         drop(state);
         Ok(Slice {
             shared: Arc::new(SliceShared {
-                pool: Arc::clone(p),
+                pool: Some(Arc::clone(p)),
                 block,
                 offset,
                 size,
@@ -423,13 +445,31 @@ impl BlockPool {
     }
 }
 
+impl Context {
+    /// The alignment of every pool slice's offset (and of imported host
+    /// memory's address and length): the device's storage, uniform and
+    /// texel buffer offset alignments and 16 bytes, whichever is largest,
+    /// as a power of two.
+    pub fn slice_alignment(&self) -> u64 {
+        let limits = self.limits();
+        limits
+            .min_storage_buffer_offset_alignment
+            .max(limits.min_uniform_buffer_offset_alignment)
+            .max(limits.min_texel_buffer_offset_alignment)
+            .max(16)
+            .next_power_of_two()
+    }
+}
+
 /// What a slice shares with the batches that use it.
 pub(crate) struct SliceShared {
-    pool: Arc<PoolShared>,
+    /// The pool it came from; `None` for imported host memory (its block
+    /// is its own and goes with it).
+    pub(crate) pool: Option<Arc<PoolShared>>,
     pub(crate) block: Arc<Block>,
     pub(crate) offset: u64,
     pub(crate) size: u64,
-    reserved: u64,
+    pub(crate) reserved: u64,
 }
 
 impl SliceShared {
@@ -441,7 +481,9 @@ impl SliceShared {
 
 impl Drop for SliceShared {
     fn drop(&mut self) {
-        self.pool.release(self.block.id, self.offset, self.reserved);
+        if let Some(pool) = &self.pool {
+            pool.release(self.block.id, self.offset, self.reserved);
+        }
     }
 }
 
@@ -480,9 +522,43 @@ impl Slice {
         self.shared.block.id
     }
 
-    /// The memory kind of its pool.
+    /// The memory kind of its pool (imported host memory is
+    /// [`MemoryKind::Unified`]).
     pub fn kind(&self) -> MemoryKind {
-        self.shared.pool.kind
+        self.shared.block.kind
+    }
+
+    /// The address at which the host sees the slice's first byte
+    /// (host-visible kinds; for imported host memory, the caller's
+    /// pointer).
+    pub fn host_address(&self) -> Option<usize> {
+        let s = &self.shared;
+        s.block.mapped.map(|m| m.0.as_ptr() as usize + s.offset as usize)
+    }
+
+    /// Whether the slice is over host memory imported by
+    /// [`Context::import_host`].
+    pub fn is_imported(&self) -> bool {
+        matches!(self.shared.block.memory, BlockMemory::Imported { .. })
+    }
+
+    /// Whether the slice refuses writes (imported read-only host memory).
+    pub fn is_read_only(&self) -> bool {
+        matches!(
+            self.shared.block.memory,
+            BlockMemory::Imported {
+                read_only: true,
+                ..
+            }
+        )
+    }
+
+    /// [`Error::ReadOnlyMemory`] naming `what` if the slice is read-only.
+    pub(crate) fn check_writable(&self, what: impl FnOnce() -> String) -> Result<()> {
+        if self.is_read_only() {
+            return Err(Error::ReadOnlyMemory { what: what() });
+        }
+        Ok(())
     }
 
     /// The raw buffer the slice is a range of.
@@ -525,6 +601,7 @@ impl Slice {
     /// Copies `data` into the slice at byte `offset` through the mapping
     /// (host-visible kinds only).
     pub fn write(&mut self, offset: u64, data: &[u8]) -> Result<()> {
+        self.check_writable(|| "a host write".to_owned())?;
         let (ptr, len) = self.host_range(offset, data.len())?;
         // SAFETY: `ptr..ptr+len` lies in the slice's mapped range (checked);
         // `&mut self` excludes other host access to the slice; `data` is a
@@ -543,6 +620,7 @@ impl Slice {
         len: usize,
         fill: impl FnOnce(&mut [u8]) -> R,
     ) -> Result<R> {
+        self.check_writable(|| "a host write".to_owned())?;
         let (ptr, len) = self.host_range(offset, len)?;
         // SAFETY: `ptr..ptr+len` lies in the slice's mapped range (checked),
         // which stays mapped while the slice lives; `&mut self` excludes
