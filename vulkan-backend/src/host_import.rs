@@ -87,11 +87,7 @@ impl HostImport {
         // SAFETY: as above; `info` names a handle type of the offered
         // extension.
         unsafe {
-            instance.get_physical_device_external_buffer_properties(
-                physical,
-                &info,
-                &mut external,
-            )
+            instance.get_physical_device_external_buffer_properties(physical, &info, &mut external)
         };
         let importable = external
             .external_memory_properties
@@ -209,9 +205,10 @@ impl Context {
         };
         // SAFETY: `raw` is a live buffer of this device.
         let requirements = unsafe { shared.raw.get_buffer_memory_requirements(raw) };
-        let Some(type_index) =
-            memory_type(shared, requirements.memory_type_bits & host_props.memory_type_bits)
-        else {
+        let Some(type_index) = memory_type(
+            shared,
+            requirements.memory_type_bits & host_props.memory_type_bits,
+        ) else {
             return Err(Error::HostImport {
                 reason: format!(
                     "no memory type both a buffer ({:#x}) and the host pointer ({:#x}) allow",
@@ -242,9 +239,8 @@ impl Context {
         // caller's allocation (aligned to minImportedHostPointerAlignment,
         // a multiple of it long), which stays allocated while the block
         // holds `memory`; the memory type is one the host pointer allows.
-        let device_memory = unsafe { shared.raw.allocate_memory(&alloc, None) }.map_err(|r| {
-            crate::error::map_family(CallFamily::Memory, "vkAllocateMemory", r)
-        })?;
+        let device_memory = unsafe { shared.raw.allocate_memory(&alloc, None) }
+            .map_err(|r| crate::error::map_family(CallFamily::Memory, "vkAllocateMemory", r))?;
         if let BlockMemory::Imported { memory, .. } = &mut block.memory {
             *memory = device_memory;
         }

@@ -533,7 +533,9 @@ impl Slice {
     /// pointer).
     pub fn host_address(&self) -> Option<usize> {
         let s = &self.shared;
-        s.block.mapped.map(|m| m.0.as_ptr() as usize + s.offset as usize)
+        s.block
+            .mapped
+            .map(|m| m.0.as_ptr() as usize + s.offset as usize)
     }
 
     /// Whether the slice is over host memory imported by
