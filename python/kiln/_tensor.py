@@ -94,6 +94,9 @@ def asarray(a, dtype=None, device=None, copy=None, _source=None):
 
 def _tensor_numpy(self):
     """The elements as a new numpy array (a host copy, made once)."""
+    shared = _shared(self)
+    if shared is not None:  # numpy copies the memory the tensor shares
+        return np.array(shared, copy=True)
     out = np.empty(self.shape, _np_dtype(self.dtype))
     self._read_into(out.reshape(-1).view(np.uint8))
     return out

@@ -39,8 +39,11 @@ use crate::pool::{Block, BlockMemory, MappedPtr, MemoryKind, Slice, SliceShared,
 /// ordinary (not device-mapped) host memory that stays allocated and
 /// readable, and, when [`host_writable`](Self::host_writable) is true,
 /// writable. Nothing else may free or unmap it before the value is
-/// dropped. (The contents may change: the device sees the bytes as they
-/// are when its work reads them.)
+/// dropped. The owner may change the contents (the device sees the bytes
+/// as they are when its work reads them), but not while kiln's host code
+/// reads or writes them through the slice ([`Slice::read`],
+/// [`Slice::write`]): the owner orders its writes with those (Python's
+/// GIL, held around kiln's calls, does).
 pub unsafe trait HostMemory: Send + Sync + 'static {
     /// The first byte.
     fn host_ptr(&self) -> *mut u8;
@@ -160,7 +163,6 @@ impl Context {
         let base_ptr = ptr.wrapping_sub(addr - base);
         let handle = vk::ExternalMemoryHandleTypeFlags::HOST_ALLOCATION_EXT;
         let mut host_props = vk::MemoryHostPointerPropertiesEXT::default();
-        shared.note_call();
         // SAFETY: the function was loaded from the device, which enabled
         // the extension; `base_ptr` points into host memory the caller
         // lends (`HostMemory`'s contract), aligned to
@@ -280,4 +282,95 @@ fn memory_type(shared: &DeviceShared, bits: u32) -> Option<u32> {
         .find(|&i| types[i].property_flags.contains(want))
         .or_else(|| (0..types.len()).find(allowed))
         .map(|i| i as u32)
+}
+
+/// Zeroed, page-aligned host memory of kiln's own, importable with
+/// [`Context::import_host`]: the host fills it (or reads it back) through
+/// [`as_mut_slice`](Self::as_mut_slice) before lending it, then through
+/// the slice ([`Slice::write`], [`Slice::read`]).
+pub struct HostPages {
+    ptr: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+    len: usize,
+    writable: bool,
+}
+
+impl std::fmt::Debug for HostPages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostPages")
+            .field("len", &self.len)
+            .field("writable", &self.writable)
+            .finish_non_exhaustive()
+    }
+}
+
+// SAFETY: the allocation is owned by the value alone; `&self` gives only
+// shared (read) access to it, `&mut self` exclusive access.
+unsafe impl Send for HostPages {}
+// SAFETY: as above.
+unsafe impl Sync for HostPages {}
+
+impl HostPages {
+    /// `len` zero bytes (at least one) starting on a multiple of `align`
+    /// (a power of two: 4096 covers the usual
+    /// `minImportedHostPointerAlignment`), writable by the device.
+    /// `None` for a zero length, an alignment that is not a power of two,
+    /// or a failed allocation.
+    pub fn new(len: usize, align: usize) -> Option<Self> {
+        let size = len.checked_next_multiple_of(align.max(1))?;
+        let layout = std::alloc::Layout::from_size_align(size, align).ok()?;
+        if len == 0 {
+            return None;
+        }
+        // SAFETY: `layout` has a non-zero size.
+        let ptr = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+        Some(Self {
+            ptr,
+            layout,
+            len,
+            writable: true,
+        })
+    }
+
+    /// The same memory lent read-only: a slice over it refuses every write.
+    pub fn read_only(mut self) -> Self {
+        self.writable = false;
+        self
+    }
+
+    /// The bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        // SAFETY: `ptr` holds `len` initialized (zeroed) bytes owned by
+        // `self`, borrowed shared for the reference's lifetime.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// The bytes, to write.
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        // SAFETY: as in `as_slice`, borrowed exclusively.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for HostPages {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout, freed once.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+    }
+}
+
+// SAFETY: the range is the value's own allocation, freed only by its drop;
+// its address and length never change; it is writable memory.
+unsafe impl HostMemory for HostPages {
+    fn host_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    fn host_len(&self) -> usize {
+        self.len
+    }
+
+    fn host_writable(&self) -> bool {
+        self.writable
+    }
 }

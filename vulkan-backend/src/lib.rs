@@ -78,7 +78,7 @@ pub use dispatch::{BufferBinding, DispatchTiming};
 pub use error::{Error, Result};
 pub use fault::{CallFamily, FaultTimes, InjectedFault};
 pub use features::DeviceFeatures;
-pub use host_import::HostMemory;
+pub use host_import::{HostMemory, HostPages};
 pub use limits::limits_from_vk;
 pub use memory::{Buffer, MemoryUsage};
 pub use pipeline::ComputePipeline;

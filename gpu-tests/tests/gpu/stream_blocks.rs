@@ -10,7 +10,7 @@ use kiln_gpu_tests::{assert_no_validation_messages, compile_glsl, test_context};
 
 use crate::runtime_support::INCREMENT;
 use kiln_vulkan::{
-    BlockPool, CallFamily, CommandBatch, ComputePipeline, Context, Error, FaultTimes,
+    BlockPool, CallFamily, CommandBatch, ComputePipeline, Context, Error, FaultTimes, HostPages,
     InjectedFault, MemoryKind, PipelineCache, Slice, SliceBinding, Timeline,
 };
 
@@ -95,6 +95,100 @@ fn a_chain_of_dependent_dispatches_gets_a_barrier_per_step() {
     let want: Vec<f32> = want.iter().map(|x| x + 1.0).collect();
     assert_eq!(read_f32(&c, n), want);
     assert_eq!(read_f32(&d, n), want);
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn imported_host_memory_is_read_and_written_in_place() {
+    let ctx = test_context();
+    let Some(page) = ctx.host_import_alignment() else {
+        eprintln!("skipped: the device cannot import host memory");
+        return;
+    };
+    assert!(!ctx.can_import_host(4096 + 4, 64), "a misaligned address");
+    assert!(
+        !ctx.can_import_host(4096, 60),
+        "a length not a multiple of 16"
+    );
+    let pipeline = increment(&ctx);
+    let n = 1000usize;
+    // The bytes start 16 bytes into a page: the import covers whole pages,
+    // the slice only the bytes.
+    let mut pages = HostPages::new(16 + n * 4, page as usize).unwrap();
+    let base = pages.as_slice().as_ptr() as usize;
+    for (i, c) in pages.as_mut_slice()[16..].chunks_exact_mut(4).enumerate() {
+        c.copy_from_slice(&(i as f32).to_le_bytes());
+    }
+    let whole = ctx.import_host(Box::new(pages)).unwrap();
+    assert_eq!(whole.host_address(), Some(base));
+    assert!(whole.is_imported() && whole.kind() == MemoryKind::Unified);
+    let pool = BlockPool::new(&ctx, host_kind(&ctx), 1 << 20).unwrap();
+    let out = pool.allocate((n * 4) as u64).unwrap();
+    let timeline = Timeline::new(&ctx).unwrap();
+    let mut batch = CommandBatch::new(&ctx).unwrap();
+    let groups = [(n as u32).div_ceil(64), 1, 1];
+    let x = SliceBinding::new(0, 0, &whole).range(16, None);
+    batch
+        .dispatch(&pipeline, &[x, SliceBinding::new(0, 1, &out)], &[], groups)
+        .unwrap();
+    // Back into the imported memory: the host sees the device's write.
+    batch
+        .dispatch(
+            &pipeline,
+            &[
+                SliceBinding::new(0, 0, &out),
+                SliceBinding { binding: 1, ..x },
+            ],
+            &[],
+            groups,
+        )
+        .unwrap();
+    batch.submit(&timeline).unwrap().wait().unwrap();
+    let mut bytes = vec![0u8; n * 4];
+    whole.read(16, &mut bytes).unwrap();
+    let got: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, (0..n).map(|i| i as f32 + 2.0).collect::<Vec<_>>());
+
+    // Read-only memory: read by a dispatch, refused as a destination.
+    let mut ro = HostPages::new(n * 4, page as usize).unwrap();
+    ro.as_mut_slice()[..4].copy_from_slice(&5f32.to_le_bytes());
+    let mut ro = ctx.import_host(Box::new(ro.read_only())).unwrap();
+    assert!(ro.is_read_only());
+    let mut batch = CommandBatch::new(&ctx).unwrap();
+    batch
+        .dispatch(
+            &pipeline,
+            &[SliceBinding::new(0, 0, &ro), SliceBinding::new(0, 1, &out)],
+            &[],
+            groups,
+        )
+        .unwrap();
+    let err = batch
+        .dispatch(
+            &pipeline,
+            &[SliceBinding::new(0, 0, &out), SliceBinding::new(0, 1, &ro)],
+            &[],
+            groups,
+        )
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a dispatch's writable binding 0:1 writes a buffer over read-only host memory"
+    );
+    let err = batch.fill(&ro, 0, 4, 0).unwrap_err();
+    assert!(matches!(err, Error::ReadOnlyMemory { .. }), "{err}");
+    let err = batch.copy(&out, 0, &ro, 0, 4).unwrap_err();
+    assert!(matches!(err, Error::ReadOnlyMemory { .. }), "{err}");
+    assert!(matches!(
+        ro.write(0, &[0; 4]),
+        Err(Error::ReadOnlyMemory { .. })
+    ));
+    batch.submit(&timeline).unwrap().wait().unwrap();
+    assert_eq!(read_f32(&out, 2), vec![6.0, 1.0]);
+    drop((whole, ro));
     assert_no_validation_messages(&ctx);
 }
 
