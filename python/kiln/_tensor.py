@@ -6,6 +6,13 @@ import numpy as np
 
 from . import _kiln
 
+# ml_dtypes' types (onnx's dependency; numpy has none of them) kiln reads
+# and writes: one byte per element (4- and 2-bit values in the low bits).
+ML_DTYPES = frozenset([
+    "bfloat16", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+    "float8_e8m0fnu", "float4_e2m1fn", "int4", "uint4", "int2", "uint2",
+])
+
 
 def to_wire(value, what):
     """``(uint8 view, dtype name, shape)`` of an array-like (a non-contiguous
@@ -18,10 +25,11 @@ def to_wire(value, what):
     if isinstance(value, _kiln.Tensor):
         return value
     a = np.asarray(value)
-    if a.dtype == object or (a.dtype.kind in "USVOc" and a.dtype.name != "bfloat16"):
+    if a.dtype == object or (a.dtype.kind in "USVOc" and a.dtype.name not in ML_DTYPES):
         raise _kiln.InvalidArgument(
             f"{what}: numpy dtype {a.dtype} is not supported (kiln has float16, "
-            "bfloat16, float32, float64, bool, int8..int64, uint8..uint64)"
+            "bfloat16, float32, float64, bool, int8..int64, uint8..uint64, and ml_dtypes' "
+            "float8, float4, int4, uint4, int2, uint2)"
         )
     if not a.flags.c_contiguous:
         a = np.ascontiguousarray(a)
@@ -31,10 +39,10 @@ def to_wire(value, what):
 
 
 def _np_dtype(name):
-    if name == "bfloat16":
-        import ml_dtypes  # numpy has no bfloat16; ml_dtypes (onnx's dependency) does
+    if name in ML_DTYPES:
+        import ml_dtypes  # numpy has none of these; ml_dtypes (onnx's dependency) does
 
-        return np.dtype(ml_dtypes.bfloat16)
+        return np.dtype(getattr(ml_dtypes, name))
     return np.dtype(name)
 
 

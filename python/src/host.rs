@@ -63,10 +63,22 @@ pub fn from_numpy_name(name: &str, what: &str) -> PyResult<DataType> {
         "uint32" => Uint32,
         "int64" => Int64,
         "uint64" => Uint64,
+        // ml_dtypes' (onnx's dependency) names of ONNX's small types.
+        "float8_e4m3fn" => Float8e4m3fn,
+        "float8_e4m3fnuz" => Float8e4m3fnuz,
+        "float8_e5m2" => Float8e5m2,
+        "float8_e5m2fnuz" => Float8e5m2fnuz,
+        "float8_e8m0fnu" => Float8e8m0,
+        "float4_e2m1fn" => Float4e2m1,
+        "int4" => Int4,
+        "uint4" => Uint4,
+        "int2" => Int2,
+        "uint2" => Uint2,
         other => {
             return Err(invalid(format!(
                 "{what}: numpy dtype {other} is not supported (kiln has float16, bfloat16, \
-                 float32, float64, bool, int8..int64, uint8..uint64)"
+                 float32, float64, bool, int8..int64, uint8..uint64, and ml_dtypes' float8, \
+                 float4, int4, uint4, int2, uint2)"
             )))
         }
     })
@@ -146,11 +158,61 @@ impl HostData {
         Self::new(dtype, shape, bytes, what)
     }
 
-    /// As an ONNX host tensor.
+    /// As an ONNX host tensor (sub-byte types packed as ONNX packs them).
     pub fn to_host(&self, what: &str) -> PyResult<HostTensor> {
-        HostTensor::from_bytes(self.dtype, &self.shape, &self.bytes, what)
-            .map_err(|e| invalid(e.to_string()))
+        self.host_tensor(what).map_err(|e| invalid(e.to_string()))
     }
+
+    /// As an ONNX host tensor, with the importer's error.
+    pub fn host_tensor(&self, what: &str) -> Result<HostTensor, kiln_onnx::OnnxError> {
+        let bits = self.dtype.packed_bits();
+        let packed;
+        let bytes = if bits < 8 {
+            packed = pack_bits(&self.bytes, bits);
+            &packed
+        } else {
+            &self.bytes
+        };
+        HostTensor::from_bytes(self.dtype, &self.shape, bytes, what)
+    }
+
+    /// An ONNX host tensor's bytes as numpy holds them.
+    pub fn from_host(h: &HostTensor) -> Self {
+        let bits = h.dtype.packed_bits();
+        let bytes = h.to_bytes();
+        Self {
+            dtype: h.dtype,
+            shape: h.shape().to_vec(),
+            bytes: if bits < 8 {
+                unpack_bits(&bytes, h.len(), bits)
+            } else {
+                bytes
+            },
+        }
+    }
+}
+
+/// One byte per element (ml_dtypes' layout of int4, uint4, int2, uint2
+/// and float4_e2m1fn: the value in the low bits, the others ignored) to
+/// ONNX's packing, `8 / bits` elements a byte, the first in the low bits.
+pub fn pack_bits(bytes: &[u8], bits: u32) -> Vec<u8> {
+    let per = (8 / bits) as usize;
+    let mask = (1u8 << bits) - 1;
+    let mut out = vec![0u8; bytes.len().div_ceil(per)];
+    for (i, b) in bytes.iter().enumerate() {
+        out[i / per] |= (b & mask) << ((i % per) as u32 * bits);
+    }
+    out
+}
+
+/// ONNX's packing of `n` elements of `bits` bits back to one byte each
+/// (the value in the low bits, as ml_dtypes holds it).
+pub fn unpack_bits(bytes: &[u8], n: usize, bits: u32) -> Vec<u8> {
+    let per = (8 / bits) as usize;
+    let mask = (1u8 << bits) - 1;
+    (0..n)
+        .map(|i| (bytes[i / per] >> ((i % per) as u32 * bits)) & mask)
+        .collect()
 }
 
 /// The bytes of `obj` (a C-contiguous buffer of bytes: the Python layer

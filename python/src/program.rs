@@ -141,11 +141,7 @@ impl PyProgram {
                     dtype,
                     tensor: kiln_core::tensor::eval::Tensor { elem, shape, data },
                 };
-                let data = HostData {
-                    dtype,
-                    shape: h.shape().to_vec(),
-                    bytes: h.to_bytes(),
-                };
+                let data = HostData::from_host(&h);
                 Ok(host::to_python(py, &data))
             })
             .collect()

@@ -359,22 +359,14 @@ impl PySession {
                 .ok_or_else(|| PyErrText::Other(format!("{} is not a graph input", pi.name)))?;
             let a = &self.inputs[k];
             args.push(match &feeds[k] {
-                Feed::Host(h) => kiln_onnx::Feed::Host(
-                    HostTensor::from_bytes(h.dtype, &h.shape, &h.bytes, &a.name)
-                        .map_err(PyErrText::Onnx)?,
-                ),
+                Feed::Host(h) => {
+                    kiln_onnx::Feed::Host(h.host_tensor(&a.name).map_err(PyErrText::Onnx)?)
+                }
                 Feed::Device(t, _) => kiln_onnx::Feed::Device(t),
             });
         }
         let outs = plan.run_feeds(args).map_err(PyErrText::Onnx)?;
-        Ok(outs
-            .into_iter()
-            .map(|h| HostData {
-                dtype: h.dtype,
-                shape: h.shape().to_vec(),
-                bytes: h.to_bytes(),
-            })
-            .collect())
+        Ok(outs.into_iter().map(|h| HostData::from_host(&h)).collect())
     }
 }
 

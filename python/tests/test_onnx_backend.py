@@ -22,7 +22,10 @@ else:
         r"^test_(abs|add|add_bcast|relu|sigmoid|tanh|matmul_2d|matmul_3d|softmax_axis_1"
         r"|transpose_default|reshape_reduced_dims|concat_2d_axis_0|gemm_default_single_elem_vector_bias"
         r"|where_example|equal|clip|reduce_sum_keepdims_example|conv_with_strides_padding"
-        r"|maxpool_2d_default|cast_FLOAT_to_FLOAT16|not_2d|string_concat_broadcasting)_cpu$"
+        r"|maxpool_2d_default|cast_FLOAT_to_FLOAT16|not_2d|string_concat_broadcasting"
+        # ml_dtypes' types in and out: 4-bit (packed by ONNX, a byte each in
+        # numpy), 2-bit, float8.
+        r"|cast_FLOAT_to_INT4|dequantizelinear_uint2|quantizelinear_e4m3fn)_cpu$"
     )
 # Not the "real" ones: they generate expected outputs of large models with
 # onnx's reference evaluator (minutes each).
