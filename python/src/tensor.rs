@@ -57,13 +57,18 @@ pub fn _upload(
         let big = buf.len_bytes() >= host::SHARE_MIN_BYTES;
         match why {
             None if copy == Some(false) || big => {
-                drop(buf);
-                let tensor = host::share(py, &device, dt, &shape, data, "asarray")?;
-                return Ok(PyTensor {
-                    tensor,
-                    dtype,
-                    source,
-                });
+                match host::share(py, &device, dt, &shape, data, "asarray") {
+                    Ok(tensor) => {
+                        return Ok(PyTensor {
+                            tensor,
+                            dtype,
+                            source,
+                        })
+                    }
+                    // The driver refused the pointer: copy, unless told not to.
+                    Err(e) if copy == Some(false) => return Err(e),
+                    Err(_) => {}
+                }
             }
             Some(why) if copy == Some(false) => {
                 return Err(invalid(format!(
