@@ -77,7 +77,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi};
 
 use crate::grammar::{
-    Decoration, ExecutionMode, ExecutionModel, OperandKind, StorageClass, Version,
+    Decoration, ExecutionMode, ExecutionModel, Opcode, OperandKind, StorageClass, Version,
 };
 use crate::ir::{
     AttrKind, Block, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, UseMap, Value,
@@ -1255,7 +1255,7 @@ fn interface_of(m: &Module, func: Op, version: Version) -> Vec<String> {
                         names.push(name.to_owned());
                     }
                 }
-            } else if d.kind.is_core("FunctionCall") {
+            } else if d.kind.is_core(Opcode::FunctionCall) {
                 if let Some(callee) = m
                     .attr(op, "callee")
                     .and_then(|a| m.attrs.as_symbol(a))
