@@ -792,9 +792,8 @@ impl EntryFn {
             }
             m.op(op).results[0]
         };
-        let access_chain =
-            OpKind::from_name("AccessChain").expect("core grammar has OpAccessChain");
-        let load = OpKind::from_name("Load").expect("core grammar has OpLoad");
+        let access_chain = OpKind::from(Opcode::AccessChain);
+        let load = OpKind::from(Opcode::Load);
         // No arguments, nothing to replace: skip the walk.
         let mut uses = if plan.args.is_empty() {
             UseMap::default()

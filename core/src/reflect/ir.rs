@@ -125,7 +125,7 @@ pub fn reflect_module(m: &Module, entry_point: &str) -> Result<PipelineInterface
                 let (size, _) = natural_size(&m.types, pointee).map_err(|reason| {
                     ReflectError::Unsupported {
                         resource: desc.clone(),
-                        what: reason,
+                        what: reason.to_string(),
                     }
                 })?;
                 workgroup_memory += size;
