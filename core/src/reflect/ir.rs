@@ -348,7 +348,7 @@ fn resource_binding(
                     ImageSamplerUse::NoSampler => 2,
                 };
                 let (descriptor_type, format) = common::texel_buffer(sampled, img.format as u32)
-                    .map_err(|what| unsupported(&what))?;
+                    .map_err(|what| unsupported(&what.to_string()))?;
                 texel_format = Some(format);
                 let access = if descriptor_type == DescriptorType::UniformTexelBuffer {
                     Access::ReadOnly
