@@ -129,10 +129,10 @@ fn mark_workgroup_accesses_non_private(m: &mut Module) {
     for op in ops {
         let kind = &m.op(op).kind;
         // The attribute of the memory operands (MLIR's names).
-        let attr = if kind.is_core("Load") || kind.is_core("Store") {
+        let attr = if kind.is_core(Opcode::Load) || kind.is_core(Opcode::Store) {
             "memory_access"
-        } else if kind.is_core("CooperativeMatrixLoadKHR")
-            || kind.is_core("CooperativeMatrixStoreKHR")
+        } else if kind.is_core(Opcode::CooperativeMatrixLoadKHR)
+            || kind.is_core(Opcode::CooperativeMatrixStoreKHR)
         {
             "memory_operand"
         } else {
