@@ -12,8 +12,97 @@ use kiln_core::tensor::{AffineExpr, AffineMap, Dim, ElemType, TValue};
 use crate::dtype::DataType;
 use crate::value::Value;
 
-/// The result of a building block: a message for the node's error.
-pub type BResult<T> = Result<T, String>;
+/// Why a building block cannot build its part of a node (the node's error
+/// message).
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// Static shapes that do not broadcast: all the shapes (as text) and
+    /// the two sizes that clash.
+    #[error("shapes {shapes} cannot be broadcast ({a} against {b})")]
+    Broadcast {
+        /// The shapes, `2x3 and 4x3`.
+        shapes: String,
+        /// One clashing size.
+        a: u64,
+        /// The other.
+        b: u64,
+    },
+    /// A reshape of a dynamic shape.
+    #[error("reshaping a tensor of dynamic shape is not supported")]
+    DynamicReshape,
+    /// A reshape to another number of elements.
+    #[error("cannot reshape {from:?} ({from_count} elements) to {to:?} ({to_count} elements)")]
+    ReshapeCount {
+        /// The source shape.
+        from: Vec<u64>,
+        /// Its element count.
+        from_count: u64,
+        /// The target shape.
+        to: Vec<u64>,
+        /// Its element count.
+        to_count: u64,
+    },
+    /// `keepdims` of a dynamic shape.
+    #[error("keepdims of a dynamic shape is not supported")]
+    DynamicKeepDims,
+    /// A named linalg op whose body cannot be built (its name).
+    #[error("{op}: {error}")]
+    Linalg {
+        /// The op's name.
+        op: &'static str,
+        /// Why.
+        error: kiln_core::tensor::structured::StructuredError,
+    },
+    /// A quantization input of dynamic shape.
+    #[error("a dynamic input shape is not supported")]
+    DynamicQuantInput,
+    /// A quantization scale of dynamic shape.
+    #[error("a dynamic scale shape is not supported")]
+    DynamicScale,
+    /// An invalid axis (the node's error).
+    #[error(transparent)]
+    Axis(Box<crate::OnnxError>),
+    /// A per-axis scale of the wrong shape.
+    #[error("scale of shape {scale:?} is neither a scalar nor of {len} elements (axis {axis} of {input:?})")]
+    ScaleShape {
+        /// The scale's shape.
+        scale: Vec<u64>,
+        /// The axis's length.
+        len: u64,
+        /// The axis.
+        axis: usize,
+        /// The input's shape.
+        input: Vec<u64>,
+    },
+    /// A blocked scale whose axis does not match the blocks.
+    #[error(
+        "blocked scale of shape {scale:?} does not match input {input:?} with block_size {block} on axis {axis} \
+         (the axis must be a multiple of the block)"
+    )]
+    BlockedScaleAxis {
+        /// The scale's shape.
+        scale: Vec<u64>,
+        /// The input's shape.
+        input: Vec<u64>,
+        /// The block size.
+        block: u64,
+        /// The axis.
+        axis: usize,
+    },
+    /// A blocked scale that differs from the input off the axis.
+    #[error("blocked scale of shape {scale:?} differs from input {input:?} off axis {axis}")]
+    BlockedScaleShape {
+        /// The scale's shape.
+        scale: Vec<u64>,
+        /// The input's shape.
+        input: Vec<u64>,
+        /// The axis.
+        axis: usize,
+    },
+}
+
+/// The result of a building block: a [`BuildError`] for the node's error.
+pub type BResult<T> = Result<T, BuildError>;
 
 /// The function being built.
 pub struct Ctx<'m> {
@@ -144,14 +233,15 @@ impl<'m> Ctx<'m> {
                     (x, Dim::Static(1)) => x,
                     (Dim::Static(a), Dim::Static(b)) if a == b => Dim::Static(a),
                     (Dim::Static(a), Dim::Static(b)) => {
-                        return Err(format!(
-                            "shapes {} cannot be broadcast ({a} against {b})",
-                            shapes
+                        return Err(BuildError::Broadcast {
+                            shapes: shapes
                                 .iter()
                                 .map(|s| dims_text(s))
                                 .collect::<Vec<_>>()
-                                .join(" and ")
-                        ))
+                                .join(" and "),
+                            a,
+                            b,
+                        })
                     }
                     (Dim::Dynamic, _) | (_, Dim::Dynamic) => Dim::Dynamic,
                 };
@@ -251,15 +341,16 @@ impl<'m> Ctx<'m> {
 
     /// `v` reshaped to the static `shape` (same number of elements).
     pub fn reshape(&mut self, v: &Value, shape: &[u64]) -> BResult<Value> {
-        let src_shape = v
-            .static_shape()
-            .ok_or_else(|| "reshaping a tensor of dynamic shape is not supported".to_string())?;
+        let src_shape = v.static_shape().ok_or(BuildError::DynamicReshape)?;
         let n: u64 = src_shape.iter().product();
         let m: u64 = shape.iter().product();
         if n != m {
-            return Err(format!(
-                "cannot reshape {src_shape:?} ({n} elements) to {shape:?} ({m} elements)"
-            ));
+            return Err(BuildError::ReshapeCount {
+                from: src_shape,
+                from_count: n,
+                to: shape.to_vec(),
+                to_count: m,
+            });
         }
         let new_dims: Vec<Dim> = shape.iter().map(|&d| Dim::Static(d)).collect();
         if src_shape == shape {
@@ -355,7 +446,10 @@ impl<'m> Ctx<'m> {
                 &[s],
                 &[init],
             )
-            .map_err(|e| format!("linalg.transpose: {e}"))?;
+            .map_err(|error| BuildError::Linalg {
+                op: "linalg.transpose",
+                error,
+            })?;
         Ok(Value::computed(r[0], v.dtype, out_shape))
     }
 
@@ -397,9 +491,7 @@ impl<'m> Ctx<'m> {
 
     /// `v` (its `axes` reduced away) with unit dims put back at `axes`.
     pub fn keep_dims(&mut self, v: &Value, axes: &[usize], rank: usize) -> BResult<Value> {
-        let shape = v
-            .static_shape()
-            .ok_or_else(|| "keepdims of a dynamic shape is not supported".to_string())?;
+        let shape = v.static_shape().ok_or(BuildError::DynamicKeepDims)?;
         let mut out = Vec::with_capacity(rank);
         let mut it = shape.iter();
         for i in 0..rank {

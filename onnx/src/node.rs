@@ -32,11 +32,11 @@ impl Node<'_> {
     }
 
     /// An error about this node.
-    pub fn err(&self, message: impl Into<String>) -> OnnxError {
+    pub fn err(&self, message: impl std::fmt::Display) -> OnnxError {
         OnnxError::Node {
             node: self.name(),
             op: self.op().to_owned(),
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 

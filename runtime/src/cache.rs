@@ -209,50 +209,83 @@ pub(crate) fn encode_pipeline_cache(id: &PipelineCacheIdentity, blob: &[u8]) -> 
     out
 }
 
+/// Why a pipeline-cache file is not usable.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum PipelineCacheRejected {
+    /// Not this format (or another format version).
+    #[error("not a kiln pipeline-cache file (bad magic or format version)")]
+    BadMagic,
+    /// The header ends early.
+    #[error("truncated header")]
+    TruncatedHeader,
+    /// Made under another identity than this device's.
+    #[error(
+        "made by another device or driver (vendor {:#x}, device {:#x}, driver version {:#x}, \
+         pipelineCacheUUID {}; this device: vendor {:#x}, device {:#x}, driver version {:#x}, \
+         pipelineCacheUUID {})",
+        .file.vendor_id, .file.device_id, .file.driver_version, hex(&.file.uuid),
+        .device.vendor_id, .device.device_id, .device.driver_version, hex(&.device.uuid)
+    )]
+    OtherDevice {
+        /// The file's identity.
+        file: PipelineCacheIdentity,
+        /// This device's.
+        device: PipelineCacheIdentity,
+    },
+    /// The blob ends early.
+    #[error("truncated")]
+    Truncated,
+    /// Bytes after the blob.
+    #[error("trailing bytes")]
+    TrailingBytes,
+    /// The blob's checksum does not match.
+    #[error("checksum mismatch (corrupt)")]
+    Checksum,
+}
+
 /// The driver blob of a pipeline-cache file made under `id`, or why it is
 /// not usable.
 pub(crate) fn decode_pipeline_cache<'a>(
     file: &'a [u8],
     id: &PipelineCacheIdentity,
-) -> Result<&'a [u8], String> {
+) -> Result<&'a [u8], PipelineCacheRejected> {
+    use PipelineCacheRejected as Bad;
     let mut r = Reader(file);
-    let bad = |what: &str| what.to_owned();
     if r.take(8) != Some(&PCB_MAGIC[..]) {
-        return Err(bad(
-            "not a kiln pipeline-cache file (bad magic or format version)",
-        ));
+        return Err(Bad::BadMagic);
     }
     let (vendor, device, driver) = (
-        r.u32().ok_or("truncated header")?,
-        r.u32().ok_or("truncated header")?,
-        r.u32().ok_or("truncated header")?,
+        r.u32().ok_or(Bad::TruncatedHeader)?,
+        r.u32().ok_or(Bad::TruncatedHeader)?,
+        r.u32().ok_or(Bad::TruncatedHeader)?,
     );
-    let uuid = r.take(16).ok_or("truncated header")?;
+    let uuid = r.take(16).ok_or(Bad::TruncatedHeader)?;
     if (vendor, device, driver) != (id.vendor_id, id.device_id, id.driver_version)
         || uuid != id.uuid
     {
-        return Err(format!(
-            "made by another device or driver (vendor {vendor:#x}, device {device:#x}, driver \
-             version {driver:#x}, pipelineCacheUUID {}; this device: vendor {:#x}, device {:#x}, \
-             driver version {:#x}, pipelineCacheUUID {})",
-            hex(uuid),
-            id.vendor_id,
-            id.device_id,
-            id.driver_version,
-            hex(&id.uuid)
-        ));
+        let mut file_uuid = [0u8; 16];
+        file_uuid.copy_from_slice(uuid);
+        return Err(Bad::OtherDevice {
+            file: PipelineCacheIdentity {
+                vendor_id: vendor,
+                device_id: device,
+                driver_version: driver,
+                uuid: file_uuid,
+            },
+            device: *id,
+        });
     }
-    let len = r.u64().ok_or("truncated header")?;
-    let checksum = r.u64().ok_or("truncated header")?;
+    let len = r.u64().ok_or(Bad::TruncatedHeader)?;
+    let checksum = r.u64().ok_or(Bad::TruncatedHeader)?;
     let blob = usize::try_from(len)
         .ok()
         .and_then(|n| r.take(n))
-        .ok_or("truncated")?;
+        .ok_or(Bad::Truncated)?;
     if !r.0.is_empty() {
-        return Err(bad("trailing bytes"));
+        return Err(Bad::TrailingBytes);
     }
     if fnv1a(blob) != checksum {
-        return Err(bad("checksum mismatch (corrupt)"));
+        return Err(Bad::Checksum);
     }
     Ok(blob)
 }
@@ -309,7 +342,9 @@ mod tests {
         assert_eq!(decode_pipeline_cache(&file, &id()).unwrap(), &blob);
         let mut other = id();
         other.uuid[0] = 8;
-        let err = decode_pipeline_cache(&file, &other).unwrap_err();
+        let err = decode_pipeline_cache(&file, &other)
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("made by another device or driver"), "{err}");
         assert!(decode_pipeline_cache(b"garbage", &id()).is_err());
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);

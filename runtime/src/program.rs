@@ -416,12 +416,12 @@ impl Program {
         };
         let vals = f
             .evaluate_host(&arg_dim, &argument)
-            .map_err(|m| program_error(name, m))?;
+            .map_err(|m| program_error(name, m.to_string()))?;
         // Buffers.
         let limit = u64::from(self.device.limits().max_storage_buffer_range);
         let counts: Vec<usize> = f
             .buffer_elements(&vals, limit)
-            .map_err(|m| program_error(name, m))?
+            .map_err(|m| program_error(name, m.to_string()))?
             .into_iter()
             .map(|n| n as usize)
             .collect();

@@ -52,7 +52,7 @@ pub enum RunnerError {
         /// The module.
         module: String,
         /// What the device lacks, e.g. `SPIR-V v1.6 (device: v1.3), capability Float64`.
-        missing: String,
+        missing: Missing,
         /// The device env's summary.
         device: String,
     },
@@ -330,31 +330,64 @@ impl Launcher for VulkanLauncher<'_> {
     }
 }
 
+/// One thing a device lacks for a module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MissingFeature {
+    /// A newer SPIR-V version than the device's.
+    Version {
+        /// The module's.
+        wanted: kiln_core::grammar::Version,
+        /// The device's.
+        device: kiln_core::grammar::Version,
+    },
+    /// A capability.
+    Capability(kiln_core::grammar::Capability),
+    /// An extension.
+    Extension(kiln_core::grammar::Extension),
+}
+
+impl std::fmt::Display for MissingFeature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MissingFeature::Version { wanted, device } => {
+                write!(f, "SPIR-V {wanted} (device: {device})")
+            }
+            MissingFeature::Capability(cap) => write!(f, "capability {}", cap.name()),
+            MissingFeature::Extension(ext) => write!(f, "extension {}", ext.name()),
+        }
+    }
+}
+
+/// What a device lacks for a module (at least one thing); displayed
+/// comma-separated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", .0.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", "))]
+pub struct Missing(pub Vec<MissingFeature>);
+
 /// Whether `device` offers everything `wanted` asks for; else what it
-/// lacks, comma-separated.
-pub fn check_supported(wanted: &TargetEnv, device: &TargetEnv) -> Result<(), String> {
+/// lacks.
+pub fn check_supported(wanted: &TargetEnv, device: &TargetEnv) -> Result<(), Missing> {
     let mut missing = Vec::new();
     if wanted.version() > device.version() {
-        missing.push(format!(
-            "SPIR-V {} (device: {})",
-            wanted.version(),
-            device.version()
-        ));
+        missing.push(MissingFeature::Version {
+            wanted: wanted.version(),
+            device: device.version(),
+        });
     }
     let caps = device.capability_closure();
     for cap in &wanted.vce.capabilities {
         if !caps.contains(cap) {
-            missing.push(format!("capability {}", cap.name()));
+            missing.push(MissingFeature::Capability(*cap));
         }
     }
     for ext in &wanted.vce.extensions {
         if !device.allows_extension(*ext) {
-            missing.push(format!("extension {}", ext.name()));
+            missing.push(MissingFeature::Extension(*ext));
         }
     }
     if missing.is_empty() {
         Ok(())
     } else {
-        Err(missing.join(", "))
+        Err(Missing(missing))
     }
 }

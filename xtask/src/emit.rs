@@ -606,6 +606,46 @@ fn instructions_rs(core: &CoreGrammar) -> Result<String> {
          pub(crate) static INSTRUCTION_NAMES: &[(&str, u16)] = &[\n{}];\n",
         pack(&index, "    ")
     );
+    out.push('\n');
+    out.push_str(&opcode_enum(
+        "Opcode",
+        "A core SPIR-V instruction by opcode, one variant per instruction (aliases\n\
+         resolve through `core_inst_by_name`); the discriminant is the opcode. Its\n\
+         methods are in `grammar/mod.rs`.",
+        core.instructions.iter().map(|i| {
+            (
+                i.opname.as_str(),
+                i.opcode,
+                format!("`Op{}` = {}.", i.opname, i.opcode),
+            )
+        }),
+    )?);
+    Ok(out)
+}
+
+/// A `#[repr(u16)]` enum of instructions: `(opname, opcode, doc)` rows.
+fn opcode_enum<'a>(
+    name: &str,
+    doc: &str,
+    rows: impl Iterator<Item = (&'a str, u16, String)>,
+) -> Result<String> {
+    let mut out = String::new();
+    for line in doc.lines() {
+        let _ = writeln!(out, "/// {line}");
+    }
+    let _ = writeln!(
+        out,
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\n\
+         #[repr(u16)]\n\
+         pub enum {name} {{"
+    );
+    let mut seen = BTreeSet::new();
+    for (opname, opcode, doc) in rows {
+        check_ident(opname)?;
+        ensure!(seen.insert(opname), "{name}: duplicate variant {opname}");
+        let _ = writeln!(out, "/// {doc}\n{opname} = {opcode},");
+    }
+    out.push_str("}\n");
     Ok(out)
 }
 
@@ -641,8 +681,20 @@ fn glsl_rs(glsl: &ExtGrammar) -> Result<String> {
         out,
         "/// `(opname, index into GLSL_INSTRUCTIONS)`, sorted by name.\n\
          #[rustfmt::skip]\n\
-         pub(crate) static GLSL_INSTRUCTION_NAMES: &[(&str, u16)] = &[\n{}];\n",
+         pub(crate) static GLSL_INSTRUCTION_NAMES: &[(&str, u16)] = &[\n{}];\n\n",
         pack(&index, "    ")
     );
+    out.push_str(&opcode_enum(
+        "GlslOp",
+        "A `GLSL.std.450` extended instruction, one variant per instruction; the\n\
+         discriminant is its number. Its methods are in `grammar/mod.rs`.",
+        glsl.instructions.iter().map(|i| {
+            (
+                i.opname.as_str(),
+                i.opcode,
+                format!("`{}` = {}.", i.opname, i.opcode),
+            )
+        }),
+    )?);
     Ok(out)
 }

@@ -602,7 +602,7 @@ impl Field for Arc<Tuning> {
         let text = String::get(r)?;
         Tuning::parse(&text)
             .map(Arc::new)
-            .map_err(|e| r.invalid(at, "tuning", e))
+            .map_err(|e| r.invalid(at, "tuning", e.to_string()))
     }
 }
 record!(Location { line, col });

@@ -17,14 +17,31 @@ use crate::tensor::module::TensorModule;
 use crate::tensor::ops::OpKind;
 
 use super::analysis::FuncInfo;
-use super::host::SourceRef;
+use super::host::{HostError, SourceRef};
 use super::program::prepare_module;
 use super::shapes::infer_shapes;
+
+/// Why a call is refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CallRefused {
+    /// A check that fails whatever the run (static sizes): the compiler's
+    /// [`CodegenError::Limit`](super::CodegenError::Limit).
+    #[error("{}{message}", if loc.is_known() { format!("{loc}: ") } else { String::new() })]
+    Limit {
+        /// Where the op is.
+        loc: crate::ir::Location,
+        /// Which limit, its value and what exceeds it.
+        message: String,
+    },
+    /// A failing check of the run's sizes.
+    #[error(transparent)]
+    Host(#[from] HostError),
+}
 
 /// Checks a call of function `name` of `m` with `args` against the
 /// program's size checks; the error is the first failing check's message
 /// (the op, its location, the sizes).
-pub fn check_call(m: &TensorModule, name: &str, args: &[Value]) -> Result<(), String> {
+pub fn check_call(m: &TensorModule, name: &str, args: &[Value]) -> Result<(), CallRefused> {
     let Ok(prepared) = prepare_module(m) else {
         return Ok(());
     };
@@ -38,7 +55,9 @@ pub fn check_call(m: &TensorModule, name: &str, args: &[Value]) -> Result<(), St
         Ok(s) => s,
         // A check that fails whatever the run (static sizes): the compiler
         // refuses the program with this message on the other backends.
-        Err(e @ super::CodegenError::Limit { .. }) => return Err(e.to_string()),
+        Err(super::CodegenError::Limit { loc, message }) => {
+            return Err(CallRefused::Limit { loc, message })
+        }
         Err(_) => return Ok(()),
     };
     let source_dim = |s: SourceRef, d: usize| -> Option<u64> {
@@ -59,7 +78,8 @@ pub fn check_call(m: &TensorModule, name: &str, args: &[Value]) -> Result<(), St
         }
     };
     let argument = |i: usize| args.get(i)?.scalar();
-    shapes.host.evaluate(&source_dim, &argument).map(|_| ())
+    shapes.host.evaluate(&source_dim, &argument)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -85,7 +105,9 @@ mod tests {
             ))
         };
         assert_eq!(check_call(&m, "mm", &[t(3, 4), t(4, 2), t(3, 2)]), Ok(()));
-        let err = check_call(&m, "mm", &[t(3, 4), t(5, 2), t(3, 2)]).unwrap_err();
+        let err = check_call(&m, "mm", &[t(3, 4), t(5, 2), t(3, 2)])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("'linalg.matmul' op size mismatch"), "{err}");
         assert!(
             err.contains("is 5 at run time, but the program needs 4"),

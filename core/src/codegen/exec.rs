@@ -17,7 +17,7 @@ use crate::tensor::eval::{Scalar, Tensor, Value};
 use crate::tensor::types::ElemType;
 
 use super::bufferize::BufferId;
-use super::host::{HostProgram, HostVal, HostValues, SourceRef};
+use super::host::{HostError, HostProgram, HostVal, HostValues, SourceRef};
 use super::kernels::{PushValue, Repeat};
 use super::program::{CompiledFunction, CompiledKernel, ResultRef};
 
@@ -163,6 +163,38 @@ impl CompiledKernel {
     }
 }
 
+/// A buffer a run cannot have.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BufferSizeError {
+    /// An element count past `u64`.
+    #[error("a buffer size overflows")]
+    Overflow,
+    /// More bytes than the device's `maxStorageBufferRange`.
+    #[error(
+        "buffer {buffer} ({elements} x {elem}) needs {bytes} bytes, more than the device's maxStorageBufferRange of {max_bytes} bytes"
+    )]
+    TooLarge {
+        /// The buffer's index.
+        buffer: usize,
+        /// Its element count.
+        elements: u64,
+        /// Its element type.
+        elem: ElemType,
+        /// Its bytes.
+        bytes: u64,
+        /// The device's limit.
+        max_bytes: u64,
+    },
+    /// More elements than 32-bit indices reach.
+    #[error("buffer {buffer} has {elements} elements; kernels index with 32-bit integers")]
+    TooManyElements {
+        /// The buffer's index.
+        buffer: usize,
+        /// Its element count.
+        elements: u64,
+    },
+}
+
 impl CompiledFunction {
     /// Evaluates the host program for a run: `arg_dim(i, d)` is dimension
     /// `d` of tensor argument `i`, `arg_scalar(i)` scalar argument `i`;
@@ -172,7 +204,7 @@ impl CompiledFunction {
         &self,
         arg_dim: &dyn Fn(usize, usize) -> Option<u64>,
         arg_scalar: &dyn Fn(usize) -> Option<Scalar>,
-    ) -> Result<HostValues, String> {
+    ) -> Result<HostValues, HostError> {
         let const_shapes: HashMap<BufferId, &[u64]> = self
             .constants
             .iter()
@@ -194,7 +226,11 @@ impl CompiledFunction {
     /// when a count overflows, a buffer is larger than `max_bytes` (the
     /// device's `maxStorageBufferRange`), or has more elements than
     /// kernels index with 32-bit integers.
-    pub fn buffer_elements(&self, vals: &HostValues, max_bytes: u64) -> Result<Vec<u64>, String> {
+    pub fn buffer_elements(
+        &self,
+        vals: &HostValues,
+        max_bytes: u64,
+    ) -> Result<Vec<u64>, BufferSizeError> {
         let mut counts = Vec::with_capacity(self.buffers.len());
         for (i, b) in self.buffers.iter().enumerate() {
             let n: u64 = b
@@ -202,18 +238,22 @@ impl CompiledFunction {
                 .iter()
                 .map(|&s| vals.size(s))
                 .try_fold(1u64, |acc, x| acc.checked_mul(x))
-                .ok_or("a buffer size overflows")?;
+                .ok_or(BufferSizeError::Overflow)?;
             let bytes = n.saturating_mul(element_bytes(b.elem) as u64);
             if bytes > max_bytes {
-                return Err(format!(
-                    "buffer {i} ({n} x {}) needs {bytes} bytes, more than the device's maxStorageBufferRange of {max_bytes} bytes",
-                    b.elem
-                ));
+                return Err(BufferSizeError::TooLarge {
+                    buffer: i,
+                    elements: n,
+                    elem: b.elem,
+                    bytes,
+                    max_bytes,
+                });
             }
             if n > i32::MAX as u64 {
-                return Err(format!(
-                    "buffer {i} has {n} elements; kernels index with 32-bit integers"
-                ));
+                return Err(BufferSizeError::TooManyElements {
+                    buffer: i,
+                    elements: n,
+                });
             }
             counts.push(n);
         }

@@ -169,6 +169,39 @@ pub enum CheckKind {
     Assert,
 }
 
+/// Why a run's sizes do not fit the program, or a host slot cannot be
+/// computed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum HostError {
+    /// No size for a source dimension (the slot's text).
+    #[error("no size for {0}")]
+    NoSize(String),
+    /// A scalar argument the call does not give.
+    #[error("missing scalar argument {0}")]
+    MissingArgument(usize),
+    /// A scalar slot whose op has no defined result (the slot's text).
+    #[error("{slot}: {error}")]
+    Scalar {
+        /// The slot's text.
+        slot: String,
+        /// Why.
+        error: super::shapes::ScalarEvalError,
+    },
+    /// A `tensor.dim` index past the rank.
+    #[error("tensor.dim index {0} is out of range")]
+    DimIndex(i64),
+    /// A failing check and the run's values of its two sides.
+    #[error("{}", .check.message(*.a, *.b))]
+    Check {
+        /// The check.
+        check: RuntimeCheck,
+        /// The left side's value.
+        a: i64,
+        /// The right side's value.
+        b: i64,
+    },
+}
+
 /// A check that the run's dynamic sizes fit the program.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuntimeCheck {
@@ -340,32 +373,34 @@ impl HostProgram {
         &self,
         source_dim: &dyn Fn(SourceRef, usize) -> Option<u64>,
         argument: &dyn Fn(usize) -> Option<Scalar>,
-    ) -> Result<HostValues, String> {
+    ) -> Result<HostValues, HostError> {
         let mut vals = HostValues(Vec::with_capacity(self.slots.len()));
         for slot in &self.slots {
             let v = match &slot.def {
                 SlotDef::SourceDim { source, dim } => Scalar::Int(
-                    source_dim(*source, *dim).ok_or_else(|| format!("no size for {}", slot.text))?
+                    source_dim(*source, *dim).ok_or_else(|| HostError::NoSize(slot.text.clone()))?
                         as i64,
                 ),
-                SlotDef::Argument(i) => {
-                    argument(*i).ok_or_else(|| format!("missing scalar argument {i}"))?
-                }
+                SlotDef::Argument(i) => argument(*i).ok_or(HostError::MissingArgument(*i))?,
                 SlotDef::Scalar {
                     kind,
                     args,
                     arg_elem,
                 } => {
                     let xs: Vec<Scalar> = args.iter().map(|&a| vals.value(a)).collect();
-                    super::shapes::eval_scalar(kind, &xs, *arg_elem, slot.elem)
-                        .map_err(|e| format!("{}: {e}", slot.text))?
+                    super::shapes::eval_scalar(kind, &xs, *arg_elem, slot.elem).map_err(
+                        |error| HostError::Scalar {
+                            slot: slot.text.clone(),
+                            error,
+                        },
+                    )?
                 }
                 SlotDef::SelectDim { dims, index } => {
                     let i = vals.value(*index).int();
                     let d = usize::try_from(i)
                         .ok()
                         .and_then(|i| dims.get(i))
-                        .ok_or_else(|| format!("tensor.dim index {i} is out of range"))?;
+                        .ok_or(HostError::DimIndex(i))?;
                     Scalar::Int(vals.size(*d) as i64)
                 }
                 SlotDef::Arith { op, a, b } => {
@@ -388,7 +423,11 @@ impl HostProgram {
                 CheckKind::Assert => a != 0,
             };
             if !ok {
-                return Err(c.message(a, b));
+                return Err(HostError::Check {
+                    check: c.clone(),
+                    a,
+                    b,
+                });
             }
         }
         Ok(vals)

@@ -452,7 +452,8 @@ impl Builder<'_, '_> {
                     HostVal::Slot(_) => Scalar::Int(0),
                 })
                 .collect();
-            let v = eval_scalar(&d.kind, &xs, arg_elem, res_elem).map_err(|e| self.err(op, e))?;
+            let v = eval_scalar(&d.kind, &xs, arg_elem, res_elem)
+                .map_err(|e| self.err(op, e.to_string()))?;
             self.s.scalar.insert(r, HostVal::Const(v));
             return Ok(());
         }
@@ -774,17 +775,31 @@ impl Builder<'_, '_> {
     }
 }
 
+/// Why a scalar op cannot be evaluated on the host.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScalarEvalError {
+    /// The op has no defined result for its operands.
+    #[error(transparent)]
+    Scalar(#[from] eval::scalar::ScalarError),
+    /// An `optimization_barrier` without operand.
+    #[error("no operand")]
+    NoOperand,
+    /// An op that is not a scalar `arith`/`math` op (its name).
+    #[error("'{0}' is not a scalar op")]
+    NotScalar(String),
+}
+
 /// Evaluates a scalar `arith`/`math` op with the reference semantics.
 pub fn eval_scalar(
     kind: &OpKind,
     args: &[Scalar],
     arg_elem: ElemType,
     res_elem: ElemType,
-) -> Result<Scalar, String> {
-    match kind {
-        OpKind::Arith { op, .. } => eval::scalar::arith(*op, args, arg_elem, res_elem),
-        OpKind::Math { op, .. } => eval::scalar::math(*op, args, res_elem),
-        OpKind::OptimizationBarrier => args.first().copied().ok_or_else(|| "no operand".into()),
-        other => Err(format!("'{}' is not a scalar op", other.name())),
-    }
+) -> Result<Scalar, ScalarEvalError> {
+    Ok(match kind {
+        OpKind::Arith { op, .. } => eval::scalar::arith(*op, args, arg_elem, res_elem)?,
+        OpKind::Math { op, .. } => eval::scalar::math(*op, args, res_elem)?,
+        OpKind::OptimizationBarrier => args.first().copied().ok_or(ScalarEvalError::NoOperand)?,
+        other => return Err(ScalarEvalError::NotScalar(other.name())),
+    })
 }

@@ -11,6 +11,9 @@
 //!   (opnames without the `Op` prefix: `"IAdd"`).
 //! * `GLSL.std.450` extended instructions: [`glsl_instructions`],
 //!   [`glsl_inst`], [`glsl_inst_by_name`].
+//! * Typed `#[repr(u16)]` instruction enums: [`Opcode`] (every core
+//!   instruction) and [`GlslOp`] (every `GLSL.std.450` one), so code that
+//!   emits an instruction names it at compile time, not by a string.
 //! * Operand kinds: [`OperandKind`] (every kind of the grammar) with its
 //!   enumerants ([`OperandKind::enumerants`], [`enumerant`],
 //!   [`enumerant_by_name`]); bit enums print and parse MLIR-style with
@@ -100,6 +103,8 @@ pub use generated::enums::{
     AddressingModel, BuiltIn, Capability, Decoration, Dim, ExecutionMode, ExecutionModel,
     Extension, GroupOperation, ImageFormat, MemoryModel, Scope, StorageClass,
 };
+pub use generated::glsl::GlslOp;
+pub use generated::instructions::Opcode;
 pub use generated::operand_kinds::OperandKind;
 pub use generated::{GLSL_STD_450_REVISION, GRAMMAR_REVISION, GRAMMAR_VERSION};
 
@@ -411,6 +416,52 @@ pub fn core_inst_by_name(opname: &str) -> Option<&'static InstDesc> {
     let names = generated::instructions::INSTRUCTION_NAMES;
     let i = names.binary_search_by(|(n, _)| (*n).cmp(opname)).ok()?;
     Some(&core_instructions()[usize::from(names[i].1)])
+}
+
+impl Opcode {
+    /// The opcode number.
+    pub const fn opcode(self) -> u16 {
+        self as u16
+    }
+
+    /// The grammar's description of this instruction.
+    pub fn desc(self) -> &'static InstDesc {
+        core_inst(self as u16).expect("generated opcode enum matches its instruction table")
+    }
+
+    /// The instruction's canonical name without `Op` (`"IAdd"`).
+    pub fn name(self) -> &'static str {
+        self.desc().opname
+    }
+}
+
+impl fmt::Display for Opcode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl GlslOp {
+    /// The instruction's number in `GLSL.std.450`.
+    pub const fn opcode(self) -> u16 {
+        self as u16
+    }
+
+    /// The grammar's description of this instruction.
+    pub fn desc(self) -> &'static ExtInstDesc {
+        glsl_inst(self as u16).expect("generated GLSL.std.450 enum matches its table")
+    }
+
+    /// The instruction's name (`"Sqrt"`).
+    pub fn name(self) -> &'static str {
+        self.desc().opname
+    }
+}
+
+impl fmt::Display for GlslOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// Every `GLSL.std.450` extended instruction, sorted by number.

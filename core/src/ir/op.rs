@@ -92,6 +92,18 @@ pub enum OpKind {
     Foreign(String),
 }
 
+impl From<grammar::Opcode> for OpKind {
+    fn from(op: grammar::Opcode) -> OpKind {
+        OpKind::Core(op.opcode())
+    }
+}
+
+impl From<grammar::GlslOp> for OpKind {
+    fn from(op: grammar::GlslOp) -> OpKind {
+        OpKind::Glsl(op.opcode())
+    }
+}
+
 /// Vendor suffixes MLIR turns into a name prefix (`OpSubgroupBallotKHR` ->
 /// `KHR.SubgroupBallot`).
 const VENDORS: [&str; 6] = ["KHR", "EXT", "NV", "INTEL", "AMD", "ARM"];
@@ -210,9 +222,9 @@ impl OpKind {
         }
     }
 
-    /// Whether this is the core instruction named `opname` (no `Op` prefix).
-    pub fn is_core(&self, opname: &str) -> bool {
-        self.core_desc().is_some_and(|d| d.opname == opname)
+    /// Whether this is the core instruction `op`.
+    pub fn is_core(&self, op: grammar::Opcode) -> bool {
+        *self == OpKind::Core(op.opcode())
     }
 
     /// Whether the op ends a block (branches, returns, merge, kill, ...).

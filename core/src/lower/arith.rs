@@ -6,6 +6,7 @@
 //! mask their operands first. `arith.remsi` avoids `OpSRem` on negative
 //! operands (undefined in Vulkan) as MLIR does.
 
+use crate::grammar::{GlslOp, Opcode};
 use crate::ir::{AttrKind, DenseValues, Type, TypeKind, Value};
 use crate::kernel::{KAttr, KOpKind, KType};
 
@@ -20,47 +21,47 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     use KOpKind::*;
     match kind {
         ArithConstant => constant(l),
-        ArithAddI => int_bin(l, "IAdd", Norm::Result),
-        ArithSubI => int_bin(l, "ISub", Norm::Result),
-        ArithMulI => int_bin(l, "IMul", Norm::Result),
-        ArithDivSI => int_bin(l, "SDiv", Norm::Result),
-        ArithDivUI => int_bin(l, "UDiv", Norm::Both),
-        ArithRemUI => int_bin(l, "UMod", Norm::Both),
+        ArithAddI => int_bin(l, Opcode::IAdd, Norm::Result),
+        ArithSubI => int_bin(l, Opcode::ISub, Norm::Result),
+        ArithMulI => int_bin(l, Opcode::IMul, Norm::Result),
+        ArithDivSI => int_bin(l, Opcode::SDiv, Norm::Result),
+        ArithDivUI => int_bin(l, Opcode::UDiv, Norm::Both),
+        ArithRemUI => int_bin(l, Opcode::UMod, Norm::Both),
         ArithRemSI => remsi(l),
-        ArithAndI => logic_bin(l, "BitwiseAnd", "LogicalAnd"),
-        ArithOrI => logic_bin(l, "BitwiseOr", "LogicalOr"),
-        ArithXOrI => logic_bin(l, "BitwiseXor", "LogicalNotEqual"),
-        ArithShLI => int_bin(l, "ShiftLeftLogical", Norm::Result),
-        ArithShRSI => int_bin(l, "ShiftRightArithmetic", Norm::Result),
-        ArithShRUI => int_bin(l, "ShiftRightLogical", Norm::Both),
+        ArithAndI => logic_bin(l, Opcode::BitwiseAnd, Opcode::LogicalAnd),
+        ArithOrI => logic_bin(l, Opcode::BitwiseOr, Opcode::LogicalOr),
+        ArithXOrI => logic_bin(l, Opcode::BitwiseXor, Opcode::LogicalNotEqual),
+        ArithShLI => int_bin(l, Opcode::ShiftLeftLogical, Norm::Result),
+        ArithShRSI => int_bin(l, Opcode::ShiftRightArithmetic, Norm::Result),
+        ArithShRUI => int_bin(l, Opcode::ShiftRightLogical, Norm::Both),
         // On i1 (GLSL's min/max take no booleans): true is 1 unsigned and
         // -1 signed, so the unsigned maximum and the signed minimum are
         // `or`, the others `and`.
-        ArithMaxSI => int_minmax(l, "SMax", Norm::None, "LogicalAnd"),
-        ArithMinSI => int_minmax(l, "SMin", Norm::None, "LogicalOr"),
-        ArithMaxUI => int_minmax(l, "UMax", Norm::Both, "LogicalOr"),
-        ArithMinUI => int_minmax(l, "UMin", Norm::Both, "LogicalAnd"),
+        ArithMaxSI => int_minmax(l, GlslOp::SMax, Norm::None, Opcode::LogicalAnd),
+        ArithMinSI => int_minmax(l, GlslOp::SMin, Norm::None, Opcode::LogicalOr),
+        ArithMaxUI => int_minmax(l, GlslOp::UMax, Norm::Both, Opcode::LogicalOr),
+        ArithMinUI => int_minmax(l, GlslOp::UMin, Norm::Both, Opcode::LogicalAnd),
         ArithCeilDivUI => ceildivui(l),
         ArithCeilDivSI => signed_div_round(l, true),
         ArithFloorDivSI => signed_div_round(l, false),
-        ArithAddUIExtended => extended(l, "IAddCarry", true),
-        ArithMulUIExtended => extended(l, "UMulExtended", false),
-        ArithMulSIExtended => extended(l, "SMulExtended", false),
-        ArithAddF => float_bin(l, "FAdd"),
-        ArithSubF => float_bin(l, "FSub"),
-        ArithMulF => float_bin(l, "FMul"),
-        ArithDivF => float_bin(l, "FDiv"),
+        ArithAddUIExtended => extended(l, Opcode::IAddCarry, true),
+        ArithMulUIExtended => extended(l, Opcode::UMulExtended, false),
+        ArithMulSIExtended => extended(l, Opcode::SMulExtended, false),
+        ArithAddF => float_bin(l, Opcode::FAdd),
+        ArithSubF => float_bin(l, Opcode::FSub),
+        ArithMulF => float_bin(l, Opcode::FMul),
+        ArithDivF => float_bin(l, Opcode::FDiv),
         ArithRemF => remf(l),
         ArithNegF => {
             let a = l.operand(0)?;
             let ty = l.result_type(0)?;
-            let v = l.core_op("FNegate", vec![a], ty);
+            let v = l.core_op(Opcode::FNegate, vec![a], ty);
             l.set_result(0, v)
         }
-        ArithMaximumF => minmaxf(l, "FMax", true),
-        ArithMinimumF => minmaxf(l, "FMin", true),
-        ArithMaxNumF => minmaxf(l, "FMax", false),
-        ArithMinNumF => minmaxf(l, "FMin", false),
+        ArithMaximumF => minmaxf(l, GlslOp::FMax, true),
+        ArithMinimumF => minmaxf(l, GlslOp::FMin, true),
+        ArithMaxNumF => minmaxf(l, GlslOp::FMax, false),
+        ArithMinNumF => minmaxf(l, GlslOp::FMin, false),
         ArithCmpI => cmpi(l),
         ArithCmpF => cmpf(l),
         ArithSelect => select(l),
@@ -72,7 +73,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
             let v = if l.module.value_type(a) == ty {
                 a
             } else {
-                l.core_op("FConvert", vec![a], ty)
+                l.core_op(Opcode::FConvert, vec![a], ty)
             };
             l.set_result(0, v)
         }
@@ -88,7 +89,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
             let v = if l.module.value_type(a) == ty {
                 a
             } else {
-                l.core_op("Bitcast", vec![a], ty)
+                l.core_op(Opcode::Bitcast, vec![a], ty)
             };
             l.set_result(0, v)
         }
@@ -108,21 +109,21 @@ enum Norm {
 }
 
 /// A binary integer op with emulation fix-ups.
-fn int_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
+fn int_bin(l: &mut Lowerer, name: Opcode, norm: Norm) -> Result<(), LowerError> {
     emulated_bin(l, Lowerer::core_op, name, norm)
 }
 
 /// A binary GLSL.std.450 integer op with emulation fix-ups.
-fn gl_bin(l: &mut Lowerer, name: &str, norm: Norm) -> Result<(), LowerError> {
+fn gl_bin(l: &mut Lowerer, name: GlslOp, norm: Norm) -> Result<(), LowerError> {
     emulated_bin(l, Lowerer::glsl_op, name, norm)
 }
 
 /// Emits `name` through `emit` on the two operands, zero-extending them
 /// first (`Norm::Both`) and normalizing the result (unless `Norm::None`).
-fn emulated_bin<'k>(
+fn emulated_bin<'k, O>(
     l: &mut Lowerer<'k>,
-    emit: fn(&mut Lowerer<'k>, &str, Vec<Value>, Type) -> Value,
-    name: &str,
+    emit: fn(&mut Lowerer<'k>, O, Vec<Value>, Type) -> Value,
+    name: O,
     norm: Norm,
 ) -> Result<(), LowerError> {
     let (mut a, mut b) = (l.operand(0)?, l.operand(1)?);
@@ -141,7 +142,12 @@ fn emulated_bin<'k>(
 
 /// An integer minimum or maximum: GLSL's `name`, or core `logical` on
 /// booleans.
-fn int_minmax(l: &mut Lowerer, name: &str, norm: Norm, logical: &str) -> Result<(), LowerError> {
+fn int_minmax(
+    l: &mut Lowerer,
+    name: GlslOp,
+    norm: Norm,
+    logical: Opcode,
+) -> Result<(), LowerError> {
     let ty = l.result_type(0)?;
     if l.module.types.is_bool(l.module.types.scalar_of(ty)) {
         let (a, b) = (l.operand(0)?, l.operand(1)?);
@@ -151,7 +157,7 @@ fn int_minmax(l: &mut Lowerer, name: &str, norm: Norm, logical: &str) -> Result<
     gl_bin(l, name, norm)
 }
 
-fn logic_bin(l: &mut Lowerer, int: &str, logical: &str) -> Result<(), LowerError> {
+fn logic_bin(l: &mut Lowerer, int: Opcode, logical: Opcode) -> Result<(), LowerError> {
     let ty = l.result_type(0)?;
     let is_bool = l.module.types.is_bool(l.module.types.scalar_of(ty));
     let (a, b) = (l.operand(0)?, l.operand(1)?);
@@ -161,14 +167,14 @@ fn logic_bin(l: &mut Lowerer, int: &str, logical: &str) -> Result<(), LowerError
 
 /// `FAdd`, `FSub`, `FMul`, `FDiv`: a constant `+0.0` operand in a form
 /// llvmpipe does not fold ([`signed_zero::float_arith`]).
-fn float_bin(l: &mut Lowerer, name: &str) -> Result<(), LowerError> {
+fn float_bin(l: &mut Lowerer, name: Opcode) -> Result<(), LowerError> {
     let (a, b) = (l.operand(0)?, l.operand(1)?);
     let ty = l.result_type(0)?;
     let v = signed_zero::float_arith(l, name, a, b, ty);
     l.set_result(0, v)
 }
 
-fn minmaxf(l: &mut Lowerer, name: &str, propagate_nan: bool) -> Result<(), LowerError> {
+fn minmaxf(l: &mut Lowerer, name: GlslOp, propagate_nan: bool) -> Result<(), LowerError> {
     let (a, b) = (l.operand(0)?, l.operand(1)?);
     let ty = l.result_type(0)?;
     let bt = bool_like(l, ty);
@@ -179,18 +185,18 @@ fn minmaxf(l: &mut Lowerer, name: &str, propagate_nan: bool) -> Result<(), Lower
         // maximum (+0 unless both are -0) and the negated sum of the
         // negations the minimum.
         let zero = l.const_float(ty, 0.0);
-        let a0 = l.core_op("FOrdEqual", vec![a, zero], bt);
-        let b0 = l.core_op("FOrdEqual", vec![b, zero], bt);
-        let zeros = l.core_op("LogicalAnd", vec![a0, b0], bt);
-        let z = if name == "FMax" {
-            signed_zero::float_arith(l, "FAdd", a, b, ty)
+        let a0 = l.core_op(Opcode::FOrdEqual, vec![a, zero], bt);
+        let b0 = l.core_op(Opcode::FOrdEqual, vec![b, zero], bt);
+        let zeros = l.core_op(Opcode::LogicalAnd, vec![a0, b0], bt);
+        let z = if name == GlslOp::FMax {
+            signed_zero::float_arith(l, Opcode::FAdd, a, b, ty)
         } else {
             let na = signed_zero::negate(l, a, ty);
             let nb = signed_zero::negate(l, b, ty);
-            let s = signed_zero::float_arith(l, "FAdd", na, nb, ty);
-            l.core_op("FNegate", vec![s], ty)
+            let s = signed_zero::float_arith(l, Opcode::FAdd, na, nb, ty);
+            l.core_op(Opcode::FNegate, vec![s], ty)
         };
-        m = l.core_op("Select", vec![zeros, z, m], ty);
+        m = l.core_op(Opcode::Select, vec![zeros, z, m], ty);
     }
     // With `nnan` (or `fast`) the operands are promised not to be NaN:
     // the GLSL op alone, as MLIR lowers it.
@@ -202,12 +208,12 @@ fn minmaxf(l: &mut Lowerer, name: &str, propagate_nan: bool) -> Result<(), Lower
     if no_nans {
         return l.set_result(0, m);
     }
-    let a_nan = l.core_op("IsNan", vec![a], bt);
-    let b_nan = l.core_op("IsNan", vec![b], bt);
+    let a_nan = l.core_op(Opcode::IsNan, vec![a], bt);
+    let b_nan = l.core_op(Opcode::IsNan, vec![b], bt);
     // maximumf: NaN if either is NaN; maxnumf: the other operand.
     let (on_a_nan, on_b_nan) = if propagate_nan { (a, b) } else { (b, a) };
-    let x = l.core_op("Select", vec![b_nan, on_b_nan, m], ty);
-    let v = l.core_op("Select", vec![a_nan, on_a_nan, x], ty);
+    let x = l.core_op(Opcode::Select, vec![b_nan, on_b_nan, m], ty);
+    let v = l.core_op(Opcode::Select, vec![a_nan, on_a_nan, x], ty);
     l.set_result(0, v)
 }
 
@@ -222,26 +228,26 @@ fn remf(l: &mut Lowerer) -> Result<(), LowerError> {
     let (a, b) = (l.operand(0)?, l.operand(1)?);
     let ty = l.result_type(0)?;
     let bt = bool_like(l, ty);
-    let r = l.core_op("FRem", vec![a, b], ty);
+    let r = l.core_op(Opcode::FRem, vec![a, b], ty);
     let zero = l.const_float(ty, 0.0);
     let neg_zero = l.const_float(ty, -0.0);
-    let r_zero = l.core_op("FOrdEqual", vec![r, zero], bt);
-    let a_neg = l.core_op("FOrdLessThan", vec![a, zero], bt);
-    let signed_zero = l.core_op("Select", vec![a_neg, neg_zero, zero], ty);
-    let r = l.core_op("Select", vec![r_zero, signed_zero, r], ty);
-    let abs_a = l.glsl_op("FAbs", vec![a], ty);
-    let abs_b = l.glsl_op("FAbs", vec![b], ty);
-    let small = l.core_op("FOrdLessThan", vec![abs_a, abs_b], bt);
-    let r = l.core_op("Select", vec![small, a, r], ty);
-    let a_inf = l.core_op("IsInf", vec![a], bt);
-    let b_zero = l.core_op("FOrdEqual", vec![b, zero], bt);
-    let a_nan = l.core_op("IsNan", vec![a], bt);
-    let b_nan = l.core_op("IsNan", vec![b], bt);
-    let bad = l.core_op("LogicalOr", vec![a_inf, b_zero], bt);
-    let bad = l.core_op("LogicalOr", vec![bad, a_nan], bt);
-    let bad = l.core_op("LogicalOr", vec![bad, b_nan], bt);
+    let r_zero = l.core_op(Opcode::FOrdEqual, vec![r, zero], bt);
+    let a_neg = l.core_op(Opcode::FOrdLessThan, vec![a, zero], bt);
+    let signed_zero = l.core_op(Opcode::Select, vec![a_neg, neg_zero, zero], ty);
+    let r = l.core_op(Opcode::Select, vec![r_zero, signed_zero, r], ty);
+    let abs_a = l.glsl_op(GlslOp::FAbs, vec![a], ty);
+    let abs_b = l.glsl_op(GlslOp::FAbs, vec![b], ty);
+    let small = l.core_op(Opcode::FOrdLessThan, vec![abs_a, abs_b], bt);
+    let r = l.core_op(Opcode::Select, vec![small, a, r], ty);
+    let a_inf = l.core_op(Opcode::IsInf, vec![a], bt);
+    let b_zero = l.core_op(Opcode::FOrdEqual, vec![b, zero], bt);
+    let a_nan = l.core_op(Opcode::IsNan, vec![a], bt);
+    let b_nan = l.core_op(Opcode::IsNan, vec![b], bt);
+    let bad = l.core_op(Opcode::LogicalOr, vec![a_inf, b_zero], bt);
+    let bad = l.core_op(Opcode::LogicalOr, vec![bad, a_nan], bt);
+    let bad = l.core_op(Opcode::LogicalOr, vec![bad, b_nan], bt);
     let nan = l.const_float(ty, f64::NAN);
-    let v = l.core_op("Select", vec![bad, nan, r], ty);
+    let v = l.core_op(Opcode::Select, vec![bad, nan, r], ty);
     l.set_result(0, v)
 }
 
@@ -250,13 +256,13 @@ fn remsi(l: &mut Lowerer) -> Result<(), LowerError> {
     let (a, b) = (l.operand(0)?, l.operand(1)?);
     let ty = l.result_type(0)?;
     let bt = bool_like(l, ty);
-    let abs_a = l.glsl_op("SAbs", vec![a], ty);
-    let abs_b = l.glsl_op("SAbs", vec![b], ty);
-    let r = l.core_op("UMod", vec![abs_a, abs_b], ty);
+    let abs_a = l.glsl_op(GlslOp::SAbs, vec![a], ty);
+    let abs_b = l.glsl_op(GlslOp::SAbs, vec![b], ty);
+    let r = l.core_op(Opcode::UMod, vec![abs_a, abs_b], ty);
     let zero = l.const_int(ty, 0);
-    let neg = signed_compare(l, "SLessThan", a, zero, bt);
-    let nr = l.core_op("SNegate", vec![r], ty);
-    let v = l.core_op("Select", vec![neg, nr, r], ty);
+    let neg = signed_compare(l, Opcode::SLessThan, a, zero, bt);
+    let nr = l.core_op(Opcode::SNegate, vec![r], ty);
+    let v = l.core_op(Opcode::Select, vec![neg, nr, r], ty);
     l.set_result(0, v)
 }
 
@@ -270,11 +276,11 @@ fn ceildivui(l: &mut Lowerer) -> Result<(), LowerError> {
     let bt = bool_like(l, ty);
     let zero = l.const_int(ty, 0);
     let one = l.const_int(ty, 1);
-    let is_zero = l.core_op("IEqual", vec![a, zero], bt);
-    let am1 = l.core_op("ISub", vec![a, one], ty);
-    let q = l.core_op("UDiv", vec![am1, b], ty);
-    let q1 = l.core_op("IAdd", vec![q, one], ty);
-    let v = l.core_op("Select", vec![is_zero, zero, q1], ty);
+    let is_zero = l.core_op(Opcode::IEqual, vec![a, zero], bt);
+    let am1 = l.core_op(Opcode::ISub, vec![a, one], ty);
+    let q = l.core_op(Opcode::UDiv, vec![am1, b], ty);
+    let q1 = l.core_op(Opcode::IAdd, vec![q, one], ty);
+    let v = l.core_op(Opcode::Select, vec![is_zero, zero, q1], ty);
     let v = normalize(l, v, kty);
     l.set_result(0, v)
 }
@@ -288,28 +294,28 @@ fn signed_div_round(l: &mut Lowerer, ceil: bool) -> Result<(), LowerError> {
     let bt = bool_like(l, ty);
     let zero = l.const_int(ty, 0);
     let one = l.const_int(ty, 1);
-    let q = l.core_op("SDiv", vec![a, b], ty);
-    let p = l.core_op("IMul", vec![q, b], ty);
-    let inexact = l.core_op("INotEqual", vec![p, a], bt);
-    let a_neg = signed_compare(l, "SLessThan", a, zero, bt);
-    let b_neg = signed_compare(l, "SLessThan", b, zero, bt);
+    let q = l.core_op(Opcode::SDiv, vec![a, b], ty);
+    let p = l.core_op(Opcode::IMul, vec![q, b], ty);
+    let inexact = l.core_op(Opcode::INotEqual, vec![p, a], bt);
+    let a_neg = signed_compare(l, Opcode::SLessThan, a, zero, bt);
+    let b_neg = signed_compare(l, Opcode::SLessThan, b, zero, bt);
     let signs = if ceil {
-        l.core_op("LogicalEqual", vec![a_neg, b_neg], bt)
+        l.core_op(Opcode::LogicalEqual, vec![a_neg, b_neg], bt)
     } else {
-        l.core_op("LogicalNotEqual", vec![a_neg, b_neg], bt)
+        l.core_op(Opcode::LogicalNotEqual, vec![a_neg, b_neg], bt)
     };
-    let adjust = l.core_op("LogicalAnd", vec![inexact, signs], bt);
+    let adjust = l.core_op(Opcode::LogicalAnd, vec![inexact, signs], bt);
     let q2 = if ceil {
-        l.core_op("IAdd", vec![q, one], ty)
+        l.core_op(Opcode::IAdd, vec![q, one], ty)
     } else {
-        l.core_op("ISub", vec![q, one], ty)
+        l.core_op(Opcode::ISub, vec![q, one], ty)
     };
-    let v = l.core_op("Select", vec![adjust, q2, q], ty);
+    let v = l.core_op(Opcode::Select, vec![adjust, q2, q], ty);
     let v = normalize(l, v, kty);
     l.set_result(0, v)
 }
 
-fn extended(l: &mut Lowerer, name: &str, carry: bool) -> Result<(), LowerError> {
+fn extended(l: &mut Lowerer, name: Opcode, carry: bool) -> Result<(), LowerError> {
     let kty = l.result_kernel_type(0)?;
     if l.type_converter.emulated_bits(kty).is_some() {
         return Err(l.unsupported("extended arithmetic on emulated narrow integers"));
@@ -324,7 +330,7 @@ fn extended(l: &mut Lowerer, name: &str, carry: bool) -> Result<(), LowerError> 
     if carry {
         let bt = l.result_type(1)?;
         let zero = l.const_int(ty, 0);
-        let c = l.core_op("INotEqual", vec![hi, zero], bt);
+        let c = l.core_op(Opcode::INotEqual, vec![hi, zero], bt);
         l.set_result(1, c)
     } else {
         l.set_result(1, hi)
@@ -345,30 +351,30 @@ fn cmpf(l: &mut Lowerer) -> Result<(), LowerError> {
     let (a, b) = (l.operand(0)?, l.operand(1)?);
     let bt = l.result_type(0)?;
     let name = match pred {
-        "oeq" => "FOrdEqual",
-        "ogt" => "FOrdGreaterThan",
-        "oge" => "FOrdGreaterThanEqual",
-        "olt" => "FOrdLessThan",
-        "ole" => "FOrdLessThanEqual",
-        "one" => "FOrdNotEqual",
-        "ueq" => "FUnordEqual",
-        "ugt" => "FUnordGreaterThan",
-        "uge" => "FUnordGreaterThanEqual",
-        "ult" => "FUnordLessThan",
-        "ule" => "FUnordLessThanEqual",
-        "une" => "FUnordNotEqual",
+        "oeq" => Opcode::FOrdEqual,
+        "ogt" => Opcode::FOrdGreaterThan,
+        "oge" => Opcode::FOrdGreaterThanEqual,
+        "olt" => Opcode::FOrdLessThan,
+        "ole" => Opcode::FOrdLessThanEqual,
+        "one" => Opcode::FOrdNotEqual,
+        "ueq" => Opcode::FUnordEqual,
+        "ugt" => Opcode::FUnordGreaterThan,
+        "uge" => Opcode::FUnordGreaterThanEqual,
+        "ult" => Opcode::FUnordLessThan,
+        "ule" => Opcode::FUnordLessThanEqual,
+        "une" => Opcode::FUnordNotEqual,
         "false" | "true" => {
             let v = l.const_int(bt, (pred == "true") as i128);
             return l.set_result(0, v);
         }
         "ord" | "uno" => {
-            let an = l.core_op("IsNan", vec![a], bt);
-            let bn = l.core_op("IsNan", vec![b], bt);
-            let any = l.core_op("LogicalOr", vec![an, bn], bt);
+            let an = l.core_op(Opcode::IsNan, vec![a], bt);
+            let bn = l.core_op(Opcode::IsNan, vec![b], bt);
+            let any = l.core_op(Opcode::LogicalOr, vec![an, bn], bt);
             let v = if pred == "uno" {
                 any
             } else {
-                l.core_op("LogicalNot", vec![any], bt)
+                l.core_op(Opcode::LogicalNot, vec![any], bt)
             };
             return l.set_result(0, v);
         }
@@ -387,7 +393,7 @@ fn select(l: &mut Lowerer) -> Result<(), LowerError> {
         let bt = bool_like(l, ty);
         c = l.splat(c, bt);
     }
-    let v = l.core_op("Select", vec![c, t, f], ty);
+    let v = l.core_op(Opcode::Select, vec![c, t, f], ty);
     l.set_result(0, v)
 }
 
@@ -422,20 +428,28 @@ fn int_cast(
     if src_bits == 1 {
         let on = l.const_int(dty, if signed { -1 } else { 1 });
         let off = l.const_int(dty, 0);
-        return Ok(l.core_op("Select", vec![v, on, off], dty));
+        return Ok(l.core_op(Opcode::Select, vec![v, on, off], dty));
     }
     if dst_bits == 1 {
         let one = l.const_int(sty, 1);
         let zero = l.const_int(sty, 0);
-        let low = l.core_op("BitwiseAnd", vec![v, one], sty);
-        return Ok(l.core_op("INotEqual", vec![low, zero], dty));
+        let low = l.core_op(Opcode::BitwiseAnd, vec![v, one], sty);
+        return Ok(l.core_op(Opcode::INotEqual, vec![low, zero], dty));
     }
     let mut x = v;
     if !signed && src_bits < dst_bits {
         x = zext_emulated(l, x, src);
     }
     if sty != dty {
-        x = l.core_op(if signed { "SConvert" } else { "UConvert" }, vec![x], dty);
+        x = l.core_op(
+            if signed {
+                Opcode::SConvert
+            } else {
+                Opcode::UConvert
+            },
+            vec![x],
+            dty,
+        );
     }
     Ok(normalize(l, x, dst))
 }
@@ -465,17 +479,17 @@ fn int_to_float(l: &mut Lowerer, signed: bool) -> Result<(), LowerError> {
         };
         let m1 = l.const_int(it, -1);
         let zero = l.const_int(it, 0);
-        let i = l.core_op("Select", vec![a, m1, zero], it);
-        l.core_op("ConvertSToF", vec![i], ty)
+        let i = l.core_op(Opcode::Select, vec![a, m1, zero], it);
+        l.core_op(Opcode::ConvertSToF, vec![i], ty)
     } else if matches!(src.scalar(), KType::Int(1)) {
         let one = l.const_float(ty, 1.0);
         let zero = l.const_float(ty, 0.0);
-        l.core_op("Select", vec![a, one, zero], ty)
+        l.core_op(Opcode::Select, vec![a, one, zero], ty)
     } else if signed {
-        l.core_op("ConvertSToF", vec![a], ty)
+        l.core_op(Opcode::ConvertSToF, vec![a], ty)
     } else {
         let a = zext_emulated(l, a, src);
-        l.core_op("ConvertUToF", vec![a], ty)
+        l.core_op(Opcode::ConvertUToF, vec![a], ty)
     };
     l.set_result(0, v)
 }

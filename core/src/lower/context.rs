@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::grammar::{self, BuiltIn, OperandKind, StorageClass};
+use crate::grammar::{BuiltIn, GlslOp, Opcode, OperandKind, StorageClass};
 use crate::ir::{
     Attr, AttrKind, Block, DenseValues, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, Value,
 };
@@ -14,22 +14,6 @@ use crate::kernel::{KAttr, KOp, KType, KValue, KernelModule};
 use super::error::{LowerError, TypeError};
 use super::types::{MemRefRepr, TypeConverter};
 use super::LowerOptions;
-
-/// The spv op kind of a core instruction named `name` (no `Op` prefix).
-pub(crate) fn core_kind(name: &str) -> OpKind {
-    match grammar::core_inst_by_name(name) {
-        Some(d) => OpKind::Core(d.opcode),
-        None => unreachable!("'{name}' is a core SPIR-V instruction"),
-    }
-}
-
-/// The spv op kind of a GLSL.std.450 instruction.
-pub(crate) fn glsl_kind(name: &str) -> OpKind {
-    match grammar::glsl_inst_by_name(name) {
-        Some(d) => OpKind::Glsl(d.opcode),
-        None => unreachable!("'{name}' is a GLSL.std.450 instruction"),
-    }
-}
 
 /// State of lowering one `gpu.module`.
 pub(crate) struct Lowerer<'k> {
@@ -253,9 +237,9 @@ impl<'k> Lowerer<'k> {
     }
 
     /// Appends a core op with one result of type `ty`.
-    pub fn core_op(&mut self, name: &str, operands: Vec<Value>, ty: Type) -> Value {
+    pub fn core_op(&mut self, opcode: Opcode, operands: Vec<Value>, ty: Type) -> Value {
         let op = self.emit(
-            OpSpec::new(core_kind(name))
+            OpSpec::new(opcode.into())
                 .operands(operands)
                 .results(vec![ty]),
         );
@@ -265,11 +249,11 @@ impl<'k> Lowerer<'k> {
     /// Appends a core op without result.
     pub fn core_op_without_result(
         &mut self,
-        name: &str,
+        opcode: Opcode,
         operands: Vec<Value>,
         attrs: Vec<(&str, Attr)>,
     ) -> Op {
-        let mut spec = OpSpec::new(core_kind(name)).operands(operands);
+        let mut spec = OpSpec::new(opcode.into()).operands(operands);
         for (n, a) in attrs {
             spec = spec.attr(n, a);
         }
@@ -279,12 +263,12 @@ impl<'k> Lowerer<'k> {
     /// Appends a core op with a result and attributes.
     pub fn core_op_with_attrs(
         &mut self,
-        name: &str,
+        opcode: Opcode,
         operands: Vec<Value>,
         ty: Type,
         attrs: Vec<(&str, Attr)>,
     ) -> Value {
-        let mut spec = OpSpec::new(core_kind(name))
+        let mut spec = OpSpec::new(opcode.into())
             .operands(operands)
             .results(vec![ty]);
         for (n, a) in attrs {
@@ -295,12 +279,8 @@ impl<'k> Lowerer<'k> {
     }
 
     /// Appends a GLSL.std.450 op.
-    pub fn glsl_op(&mut self, name: &str, operands: Vec<Value>, ty: Type) -> Value {
-        let op = self.emit(
-            OpSpec::new(glsl_kind(name))
-                .operands(operands)
-                .results(vec![ty]),
-        );
+    pub fn glsl_op(&mut self, op: GlslOp, operands: Vec<Value>, ty: Type) -> Value {
+        let op = self.emit(OpSpec::new(op.into()).operands(operands).results(vec![ty]));
         self.module.op(op).results[0]
     }
 
@@ -375,7 +355,7 @@ impl<'k> Lowerer<'k> {
     /// `spv.CompositeExtract %v[i]`.
     pub fn extract(&mut self, v: Value, i: u32, ty: Type) -> Value {
         let a = self.indices_attr(&[i]);
-        self.core_op_with_attrs("CompositeExtract", vec![v], ty, vec![("indices", a)])
+        self.core_op_with_attrs(Opcode::CompositeExtract, vec![v], ty, vec![("indices", a)])
     }
 
     /// A `vector<NxT>` (or the scalar for N = 1) with every lane `v`.
@@ -384,7 +364,7 @@ impl<'k> Lowerer<'k> {
         if n == 1 {
             return v;
         }
-        self.core_op("CompositeConstruct", vec![v; n as usize], ty)
+        self.core_op(Opcode::CompositeConstruct, vec![v; n as usize], ty)
     }
 
     /// A module-level global variable named `name` of pointer type `ptr`,
@@ -438,7 +418,7 @@ impl<'k> Lowerer<'k> {
             }
         };
         let addr = self.address_of(&name, ptr);
-        self.core_op("Load", vec![addr], ty)
+        self.core_op(Opcode::Load, vec![addr], ty)
     }
 
     /// A function-storage variable of pointee `pointee`, placed at the top
@@ -447,7 +427,7 @@ impl<'k> Lowerer<'k> {
         let ptr = self.module.types.pointer(pointee, StorageClass::Function);
         let sc = self.enum_attr(OperandKind::StorageClass, StorageClass::Function as u32);
         let op = self.module.create_op(
-            OpSpec::new(core_kind("Variable"))
+            OpSpec::new(Opcode::Variable.into())
                 .attr("storage_class", sc)
                 .results(vec![ptr]),
         );
@@ -465,12 +445,12 @@ impl<'k> Lowerer<'k> {
             .types
             .pointer_parts(pty)
             .unwrap_or((pty, StorageClass::Function));
-        self.core_op("Load", vec![ptr], pointee)
+        self.core_op(Opcode::Load, vec![ptr], pointee)
     }
 
     /// `spv.Store %ptr, %v`.
     pub fn store(&mut self, ptr: Value, v: Value) {
-        self.core_op_without_result("Store", vec![ptr, v], vec![]);
+        self.core_op_without_result(Opcode::Store, vec![ptr, v], vec![]);
     }
 
     /// Creates a structured construct (`kind` is selection or loop) at the
@@ -494,13 +474,13 @@ impl<'k> Lowerer<'k> {
 
     /// `spv.Branch ^target(args)` at the end of the insertion block.
     pub fn branch(&mut self, target: Block, args: Vec<Value>) {
-        self.emit(OpSpec::new(core_kind("Branch")).successor(target, args));
+        self.emit(OpSpec::new(Opcode::Branch.into()).successor(target, args));
     }
 
     /// `spv.BranchConditional %c, ^t, ^f`.
     pub fn conditional_branch(&mut self, c: Value, t: Block, f: Block) {
         self.emit(
-            OpSpec::new(core_kind("BranchConditional"))
+            OpSpec::new(Opcode::BranchConditional.into())
                 .operands(vec![c])
                 .successor(t, vec![])
                 .successor(f, vec![]),
@@ -592,7 +572,7 @@ mod tests {
         let scope = l.enum_attr(OperandKind::Scope, Scope::Subgroup as u32);
         let gop = l.enum_attr(OperandKind::GroupOperation, GroupOperation::Reduce as u32);
         l.core_op_with_attrs(
-            "GroupNonUniformFAdd",
+            Opcode::GroupNonUniformFAdd,
             vec![x],
             f32t,
             vec![("execution_scope", scope), ("group_operation", gop)],

@@ -2,10 +2,11 @@
 //! `spv.FunctionCall` (MLIR's `CallOpPattern`). Functions themselves are
 //! lowered with their `gpu.module` ([`super::module`]).
 
+use crate::grammar::Opcode;
 use crate::ir::OpSpec;
 use crate::kernel::{KAttr, KOpKind};
 
-use super::context::{core_kind, Lowerer};
+use super::context::Lowerer;
 use super::error::LowerError;
 
 /// Lowers the current `func` op.
@@ -27,7 +28,7 @@ fn call(l: &mut Lowerer) -> Result<(), LowerError> {
     if n > 1 {
         return Err(l.unsupported("calls with several results"));
     }
-    let mut spec = OpSpec::new(core_kind("FunctionCall")).operands(args);
+    let mut spec = OpSpec::new(Opcode::FunctionCall.into()).operands(args);
     let a = l.module.attrs.symbol(callee);
     spec = spec.attr("callee", a);
     if n == 1 {

@@ -29,7 +29,9 @@
 //!   -> `spv.CompositeConstruct` of the one scalar.
 
 use crate::availability::{enumerant_requirements, Requirement};
-use crate::grammar::{self, BuiltIn, Capability, GroupOperation, OperandKind, Scope, StorageClass};
+use crate::grammar::{
+    BuiltIn, Capability, GroupOperation, Opcode, OperandKind, Scope, StorageClass,
+};
 use crate::ir::{Type, Value};
 use crate::kernel::{KOpKind, KType};
 
@@ -67,13 +69,13 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         KOpKind::GpuSubgroupMmaCompute => {
             let ops = l.operands()?;
             let ty = l.result_type(0)?;
-            let v = l.core_op("CooperativeMatrixMulAddKHR", ops, ty);
+            let v = l.core_op(Opcode::CooperativeMatrixMulAddKHR, ops, ty);
             l.set_result(0, v)
         }
         KOpKind::GpuSubgroupMmaConstantMatrix => {
             let ops = l.operands()?;
             let ty = l.result_type(0)?;
-            let v = l.core_op("CompositeConstruct", ops, ty);
+            let v = l.core_op(Opcode::CompositeConstruct, ops, ty);
             l.set_result(0, v)
         }
         _ => Err(l.unsupported("no lowering for this gpu op")),
@@ -93,7 +95,7 @@ fn dim(l: &Lowerer) -> Result<u32, LowerError> {
 fn to_index(l: &mut Lowerer, v: Value) -> Result<Value, LowerError> {
     let ty = l.result_type(0)?;
     Ok(if l.module.value_type(v) != ty {
-        l.core_op("UConvert", vec![v], ty)
+        l.core_op(Opcode::UConvert, vec![v], ty)
     } else {
         v
     })
@@ -146,7 +148,7 @@ pub(crate) fn barrier(l: &mut Lowerer) {
     // AcquireRelease (0x8) | WorkgroupMemory (0x100).
     let sem = l.enum_attr(OperandKind::MemorySemantics, 0x108);
     l.core_op_without_result(
-        "ControlBarrier",
+        Opcode::ControlBarrier,
         vec![],
         vec![
             ("execution_scope", wg),
@@ -156,14 +158,12 @@ pub(crate) fn barrier(l: &mut Lowerer) {
     );
 }
 
-/// Whether the env allows core instruction `name`.
-fn allows_inst(l: &Lowerer, name: &str) -> bool {
-    grammar::core_inst_by_name(name).is_some_and(|d| {
-        l.type_converter
-            .target()
-            .check_requirement(&Requirement::for_instruction(d))
-            .is_ok()
-    })
+/// Whether the env allows core instruction `inst`.
+fn allows_inst(l: &Lowerer, inst: Opcode) -> bool {
+    l.type_converter
+        .target()
+        .check_requirement(&Requirement::for_instruction(inst.desc()))
+        .is_ok()
 }
 
 fn subgroup_reduce(l: &mut Lowerer) -> Result<(), LowerError> {
@@ -175,15 +175,14 @@ fn subgroup_reduce(l: &mut Lowerer) -> Result<(), LowerError> {
     let kty = l.kernel_type(l.kernel_operand(0)?);
     let ty = l.result_type(0)?;
     let float = matches!(kty.scalar(), KType::Float(_));
-    let (suffix, combine) = reduction_ops(kind, float)
+    let (inst, combine) = reduction_ops(kind, float)
         .ok_or_else(|| l.unsupported(format!("reduction '{kind}' on this type")))?;
-    let inst = format!("GroupNonUniform{suffix}");
     // Best pattern first: the subgroup instruction, when the env allows it.
-    if allows_inst(l, &inst) {
+    if allows_inst(l, inst) {
         let scope = l.enum_attr(OperandKind::Scope, Scope::Subgroup as u32);
         let gop = l.enum_attr(OperandKind::GroupOperation, GroupOperation::Reduce as u32);
         let v = l.core_op_with_attrs(
-            &inst,
+            inst,
             vec![x],
             ty,
             vec![("execution_scope", scope), ("group_operation", gop)],
@@ -202,7 +201,7 @@ fn subgroup_reduce(l: &mut Lowerer) -> Result<(), LowerError> {
             let e = l.extract(x, k, st);
             parts.push(tree_reduce(l, e, st, combine)?);
         }
-        l.core_op("CompositeConstruct", parts, ty)
+        l.core_op(Opcode::CompositeConstruct, parts, ty)
     };
     let v = normalize(l, v, kty);
     l.set_result(0, v)
@@ -223,7 +222,7 @@ fn scratch(l: &mut Lowerer, n: u32, ty: Type) -> Value {
 fn slot(l: &mut Lowerer, base: Value, i: Value, ty: Type) -> Value {
     let zero = l.const_i32(0);
     let p = l.module.types.pointer(ty, StorageClass::Workgroup);
-    l.core_op("AccessChain", vec![base, zero, i], p)
+    l.core_op(Opcode::AccessChain, vec![base, zero, i], p)
 }
 
 /// Invocations per workgroup of the current function. The kernels' sizes
@@ -253,10 +252,10 @@ fn tree_reduce(l: &mut Lowerer, x: Value, ty: Type, combine: Combine) -> Result<
     while s >= 1 {
         let sv = l.const_i32(s as i64);
         let tv = l.const_i32(total as i64);
-        let other = l.core_op("IAdd", vec![lid, sv], i32t);
-        let c1 = l.core_op("ULessThan", vec![lid, sv], bt);
-        let c2 = l.core_op("ULessThan", vec![other, tv], bt);
-        let c = l.core_op("LogicalAnd", vec![c1, c2], bt);
+        let other = l.core_op(Opcode::IAdd, vec![lid, sv], i32t);
+        let c1 = l.core_op(Opcode::ULessThan, vec![lid, sv], bt);
+        let c2 = l.core_op(Opcode::ULessThan, vec![other, tv], bt);
+        let c = l.core_op(Opcode::LogicalAnd, vec![c1, c2], bt);
         l.emit_if(c, |l| {
             let pa = slot(l, buf, lid, ty);
             let pb = slot(l, buf, other, ty);
@@ -285,16 +284,16 @@ fn shuffle(l: &mut Lowerer) -> Result<(), LowerError> {
     let ty = l.result_type(0)?;
     let bt = l.result_type(1)?;
     let inst = match mode {
-        "xor" => "GroupNonUniformShuffleXor",
-        "idx" => "GroupNonUniformShuffle",
-        "up" => "GroupNonUniformShuffleUp",
-        "down" => "GroupNonUniformShuffleDown",
+        "xor" => Opcode::GroupNonUniformShuffleXor,
+        "idx" => Opcode::GroupNonUniformShuffle,
+        "up" => Opcode::GroupNonUniformShuffleUp,
+        "down" => Opcode::GroupNonUniformShuffleDown,
         other => return Err(l.malformed(format!("unknown shuffle mode '{other}'"))),
     };
     let i32t = l.i32_type();
     let to32 = |l: &mut Lowerer, v: Value| {
         if l.module.value_type(v) != i32t {
-            l.core_op("UConvert", vec![v], i32t)
+            l.core_op(Opcode::UConvert, vec![v], i32t)
         } else {
             v
         }
@@ -317,20 +316,20 @@ fn shuffle(l: &mut Lowerer) -> Result<(), LowerError> {
     l.store(mine, x);
     barrier(l);
     let src = match mode {
-        "xor" => l.core_op("BitwiseXor", vec![lid, offset], i32t),
+        "xor" => l.core_op(Opcode::BitwiseXor, vec![lid, offset], i32t),
         "idx" => offset,
-        "up" => l.core_op("ISub", vec![lid, offset], i32t),
-        _ => l.core_op("IAdd", vec![lid, offset], i32t),
+        "up" => l.core_op(Opcode::ISub, vec![lid, offset], i32t),
+        _ => l.core_op(Opcode::IAdd, vec![lid, offset], i32t),
     };
     let valid = shuffle_valid(l, mode, lid, offset, width);
     let tv = l.const_i32(total as i64);
-    let in_range = l.core_op("ULessThan", vec![src, tv], bt);
-    let ok = l.core_op("LogicalAnd", vec![valid, in_range], bt);
+    let in_range = l.core_op(Opcode::ULessThan, vec![src, tv], bt);
+    let ok = l.core_op(Opcode::LogicalAnd, vec![valid, in_range], bt);
     let zero = l.const_i32(0);
-    let safe = l.core_op("Select", vec![ok, src, zero], i32t);
+    let safe = l.core_op(Opcode::Select, vec![ok, src, zero], i32t);
     let p = slot(l, buf, safe, ty);
     let v = l.load(p);
-    let r = l.core_op("Select", vec![ok, v, x], ty);
+    let r = l.core_op(Opcode::Select, vec![ok, v, x], ty);
     barrier(l);
     l.set_result(0, r)?;
     l.set_result(1, valid)
@@ -342,14 +341,14 @@ fn shuffle_valid(l: &mut Lowerer, mode: &str, lane: Value, offset: Value, width:
     let bt = l.bool_type();
     match mode {
         "xor" => {
-            let s = l.core_op("BitwiseXor", vec![lane, offset], i32t);
-            l.core_op("ULessThan", vec![s, width], bt)
+            let s = l.core_op(Opcode::BitwiseXor, vec![lane, offset], i32t);
+            l.core_op(Opcode::ULessThan, vec![s, width], bt)
         }
-        "idx" => l.core_op("ULessThan", vec![offset, width], bt),
-        "up" => l.core_op("UGreaterThanEqual", vec![lane, offset], bt),
+        "idx" => l.core_op(Opcode::ULessThan, vec![offset, width], bt),
+        "up" => l.core_op(Opcode::UGreaterThanEqual, vec![lane, offset], bt),
         _ => {
-            let s = l.core_op("IAdd", vec![lane, offset], i32t);
-            l.core_op("ULessThan", vec![s, width], bt)
+            let s = l.core_op(Opcode::IAdd, vec![lane, offset], i32t);
+            l.core_op(Opcode::ULessThan, vec![s, width], bt)
         }
     }
 }
@@ -377,7 +376,7 @@ fn mma_access(l: &mut Lowerer, store: bool) -> Result<(), LowerError> {
     if store {
         let value = l.operand(0)?;
         l.core_op_without_result(
-            "CooperativeMatrixStoreKHR",
+            Opcode::CooperativeMatrixStoreKHR,
             vec![ptr, value, stride],
             vec![("matrix_layout", layout)],
         );
@@ -385,7 +384,7 @@ fn mma_access(l: &mut Lowerer, store: bool) -> Result<(), LowerError> {
     } else {
         let ty = l.result_type(0)?;
         let v = l.core_op_with_attrs(
-            "CooperativeMatrixLoadKHR",
+            Opcode::CooperativeMatrixLoadKHR,
             vec![ptr, stride],
             ty,
             vec![("matrix_layout", layout)],

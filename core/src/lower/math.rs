@@ -16,6 +16,7 @@
 //! refused, naming the op, rather than emitted as a module spirv-val
 //! rejects or computed in f32.
 
+use crate::grammar::{GlslOp, Opcode};
 use crate::ir::{Type, Value};
 use crate::kernel::{FloatTy, KOpKind, KType};
 
@@ -63,30 +64,30 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         ));
     }
     let direct = match kind {
-        MathExp => Some("Exp"),
-        MathExp2 => Some("Exp2"),
-        MathLog => Some("Log"),
-        MathLog2 => Some("Log2"),
-        MathSqrt => Some("Sqrt"),
-        MathRsqrt => Some("InverseSqrt"),
-        MathTanh => Some("Tanh"),
-        MathSin => Some("Sin"),
-        MathCos => Some("Cos"),
-        MathTan => Some("Tan"),
-        MathAsin => Some("Asin"),
-        MathAcos => Some("Acos"),
-        MathAtan => Some("Atan"),
-        MathAtan2 => Some("Atan2"),
-        MathSinh => Some("Sinh"),
-        MathCosh => Some("Cosh"),
-        MathAsinh => Some("Asinh"),
-        MathAcosh => Some("Acosh"),
-        MathAtanh => Some("Atanh"),
-        MathAbsF => Some("FAbs"),
-        MathFloor => Some("Floor"),
-        MathCeil => Some("Ceil"),
-        MathRoundEven => Some("RoundEven"),
-        MathTrunc => Some("Trunc"),
+        MathExp => Some(GlslOp::Exp),
+        MathExp2 => Some(GlslOp::Exp2),
+        MathLog => Some(GlslOp::Log),
+        MathLog2 => Some(GlslOp::Log2),
+        MathSqrt => Some(GlslOp::Sqrt),
+        MathRsqrt => Some(GlslOp::InverseSqrt),
+        MathTanh => Some(GlslOp::Tanh),
+        MathSin => Some(GlslOp::Sin),
+        MathCos => Some(GlslOp::Cos),
+        MathTan => Some(GlslOp::Tan),
+        MathAsin => Some(GlslOp::Asin),
+        MathAcos => Some(GlslOp::Acos),
+        MathAtan => Some(GlslOp::Atan),
+        MathAtan2 => Some(GlslOp::Atan2),
+        MathSinh => Some(GlslOp::Sinh),
+        MathCosh => Some(GlslOp::Cosh),
+        MathAsinh => Some(GlslOp::Asinh),
+        MathAcosh => Some(GlslOp::Acosh),
+        MathAtanh => Some(GlslOp::Atanh),
+        MathAbsF => Some(GlslOp::FAbs),
+        MathFloor => Some(GlslOp::Floor),
+        MathCeil => Some(GlslOp::Ceil),
+        MathRoundEven => Some(GlslOp::RoundEven),
+        MathTrunc => Some(GlslOp::Trunc),
         _ => None,
     };
     if matches!(kind, MathFma) {
@@ -108,36 +109,36 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     let v = match kind {
         MathAbsI => {
             let a = l.operand(0)?;
-            let v = l.glsl_op("SAbs", vec![a], ty);
+            let v = l.glsl_op(GlslOp::SAbs, vec![a], ty);
             let kty = l.result_kernel_type(0)?;
             normalize(l, v, kty)
         }
         MathLog10 => {
             let a = l.operand(0)?;
-            let lg = l.glsl_op("Log2", vec![a], ty);
+            let lg = l.glsl_op(GlslOp::Log2, vec![a], ty);
             let k = l.const_float(ty, std::f64::consts::LOG10_2);
-            l.core_op("FMul", vec![lg, k], ty)
+            l.core_op(Opcode::FMul, vec![lg, k], ty)
         }
         MathRound => {
             let a = l.operand(0)?;
-            let abs = l.glsl_op("FAbs", vec![a], ty);
+            let abs = l.glsl_op(GlslOp::FAbs, vec![a], ty);
             // trunc(|a|) + (frac >= 0.5): floor(|a| + 0.5) would round
             // 0.49999997 and 2^23 + 1 wrongly (the sum rounds first).
-            let t = l.glsl_op("Trunc", vec![abs], ty);
-            let frac = l.core_op("FSub", vec![abs, t], ty);
+            let t = l.glsl_op(GlslOp::Trunc, vec![abs], ty);
+            let frac = l.core_op(Opcode::FSub, vec![abs, t], ty);
             let half = l.const_float(ty, 0.5);
             let bt0 = bool_like(l, ty);
-            let up = l.core_op("FOrdGreaterThanEqual", vec![frac, half], bt0);
+            let up = l.core_op(Opcode::FOrdGreaterThanEqual, vec![frac, half], bt0);
             let one = l.const_float(ty, 1.0);
             let nil = l.const_float(ty, 0.0);
-            let inc = l.core_op("Select", vec![up, one, nil], ty);
-            let f = l.core_op("FAdd", vec![t, inc], ty);
-            let sign = l.glsl_op("FSign", vec![a], ty);
+            let inc = l.core_op(Opcode::Select, vec![up, one, nil], ty);
+            let f = l.core_op(Opcode::FAdd, vec![t, inc], ty);
+            let sign = l.glsl_op(GlslOp::FSign, vec![a], ty);
             // Keep -0.0 and NaN: copy the sign bit instead of multiplying.
-            let r = l.core_op("FMul", vec![f, sign], ty);
+            let r = l.core_op(Opcode::FMul, vec![f, sign], ty);
             let bt = bool_like(l, ty);
             let zero = l.const_float(ty, 0.0);
-            let is_zero = l.core_op("FOrdEqual", vec![f, zero], bt);
+            let is_zero = l.core_op(Opcode::FOrdEqual, vec![f, zero], bt);
             let z = if l.module.types.bit_width(ty) == Some(32) {
                 copysign(l, zero, a, ty)?
             } else {
@@ -145,12 +146,12 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
                 // would need Int16 / Int64): -0 for a < 0, a for a = ±0.
                 let neg_zero = l.const_float(ty, -0.0);
                 let bt2 = bool_like(l, ty);
-                let neg = l.core_op("FOrdLessThan", vec![a, zero], bt2);
-                let a_zero = l.core_op("FOrdEqual", vec![a, zero], bt2);
-                let z = l.core_op("Select", vec![a_zero, a, zero], ty);
-                l.core_op("Select", vec![neg, neg_zero, z], ty)
+                let neg = l.core_op(Opcode::FOrdLessThan, vec![a, zero], bt2);
+                let a_zero = l.core_op(Opcode::FOrdEqual, vec![a, zero], bt2);
+                let z = l.core_op(Opcode::Select, vec![a_zero, a, zero], ty);
+                l.core_op(Opcode::Select, vec![neg, neg_zero, z], ty)
             };
-            l.core_op("Select", vec![is_zero, z, r], ty)
+            l.core_op(Opcode::Select, vec![is_zero, z, r], ty)
         }
         MathPowF => powf(l, ty)?,
         MathCopySign => {
@@ -160,29 +161,29 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         MathCtlz => {
             let a = l.operand(0)?;
             check_i32(l)?;
-            let msb = l.glsl_op("FindUMsb", vec![a], ty);
+            let msb = l.glsl_op(GlslOp::FindUMsb, vec![a], ty);
             let c31 = l.const_int(ty, 31);
-            let r = l.core_op("ISub", vec![c31, msb], ty);
+            let r = l.core_op(Opcode::ISub, vec![c31, msb], ty);
             let bt = bool_like(l, ty);
             let zero = l.const_int(ty, 0);
-            let is_zero = l.core_op("IEqual", vec![a, zero], bt);
+            let is_zero = l.core_op(Opcode::IEqual, vec![a, zero], bt);
             let c32 = l.const_int(ty, 32);
-            l.core_op("Select", vec![is_zero, c32, r], ty)
+            l.core_op(Opcode::Select, vec![is_zero, c32, r], ty)
         }
         MathCttz => {
             let a = l.operand(0)?;
             check_i32(l)?;
-            let lsb = l.glsl_op("FindILsb", vec![a], ty);
+            let lsb = l.glsl_op(GlslOp::FindILsb, vec![a], ty);
             let bt = bool_like(l, ty);
             let zero = l.const_int(ty, 0);
-            let is_zero = l.core_op("IEqual", vec![a, zero], bt);
+            let is_zero = l.core_op(Opcode::IEqual, vec![a, zero], bt);
             let c32 = l.const_int(ty, 32);
-            l.core_op("Select", vec![is_zero, c32, lsb], ty)
+            l.core_op(Opcode::Select, vec![is_zero, c32, lsb], ty)
         }
         MathCtpop => {
             let a = l.operand(0)?;
             check_i32(l)?;
-            l.core_op("BitCount", vec![a], ty)
+            l.core_op(Opcode::BitCount, vec![a], ty)
         }
         MathErf => erf(l, ty)?,
         _ => return Err(l.unsupported("no lowering for this math op")),
@@ -217,16 +218,16 @@ fn int_like(l: &mut Lowerer, ty: Type) -> Result<(Type, u32), LowerError> {
 /// `a` with the sign of `b` (bitwise, in an integer of the float's width).
 fn copysign(l: &mut Lowerer, a: Value, b: Value, ty: Type) -> Result<Value, LowerError> {
     let (it, bits) = int_like(l, ty)?;
-    let ai = l.core_op("Bitcast", vec![a], it);
-    let bi = l.core_op("Bitcast", vec![b], it);
+    let ai = l.core_op(Opcode::Bitcast, vec![a], it);
+    let bi = l.core_op(Opcode::Bitcast, vec![b], it);
     let sign_bit = 1i128 << (bits - 1);
     // Integer constants are written as the signed value of their bits.
     let mag = l.const_int(it, sign_bit - 1);
     let sign = l.const_int(it, -sign_bit);
-    let am = l.core_op("BitwiseAnd", vec![ai, mag], it);
-    let bs = l.core_op("BitwiseAnd", vec![bi, sign], it);
-    let r = l.core_op("BitwiseOr", vec![am, bs], it);
-    Ok(l.core_op("Bitcast", vec![r], ty))
+    let am = l.core_op(Opcode::BitwiseAnd, vec![ai, mag], it);
+    let bs = l.core_op(Opcode::BitwiseAnd, vec![bi, sign], it);
+    let r = l.core_op(Opcode::BitwiseOr, vec![am, bs], it);
+    Ok(l.core_op(Opcode::Bitcast, vec![r], ty))
 }
 
 /// `pow(x, y)` with C99 Annex F.9.4.4's values (MLIR lowers `math.powf`
@@ -249,67 +250,67 @@ fn powf(l: &mut Lowerer, ty: Type) -> Result<Value, LowerError> {
         Some(16) => (2f64.powi(-14), 11.0),
         _ => (2f64.powi(-126), 24.0),
     };
-    let ax = l.glsl_op("FAbs", vec![x], ty);
+    let ax = l.glsl_op(GlslOp::FAbs, vec![x], ty);
     let tiny = l.const_float(ty, min_normal);
-    let denormal = l.core_op("FOrdLessThan", vec![ax, tiny], bt);
+    let denormal = l.core_op(Opcode::FOrdLessThan, vec![ax, tiny], bt);
     let scale = l.const_float(ty, 2f64.powf(k));
-    let scaled = l.core_op("FMul", vec![ax, scale], ty);
-    let base = l.core_op("Select", vec![denormal, scaled, ax], ty);
-    let p = l.glsl_op("Pow", vec![base, y], ty);
+    let scaled = l.core_op(Opcode::FMul, vec![ax, scale], ty);
+    let base = l.core_op(Opcode::Select, vec![denormal, scaled, ax], ty);
+    let p = l.glsl_op(GlslOp::Pow, vec![base, y], ty);
     let neg_k = l.const_float(ty, -k);
-    let ky = l.core_op("FMul", vec![y, neg_k], ty);
-    let unscale = l.glsl_op("Exp2", vec![ky], ty);
-    let pu = l.core_op("FMul", vec![p, unscale], ty);
-    let mag = l.core_op("Select", vec![denormal, pu, p], ty);
+    let ky = l.core_op(Opcode::FMul, vec![y, neg_k], ty);
+    let unscale = l.glsl_op(GlslOp::Exp2, vec![ky], ty);
+    let pu = l.core_op(Opcode::FMul, vec![p, unscale], ty);
+    let mag = l.core_op(Opcode::Select, vec![denormal, pu, p], ty);
     // |x| = 0, |x| = inf, y = ±inf: 0 or inf; |x| = 1: 1.
     let zero = l.const_float(ty, 0.0);
     let one = l.const_float(ty, 1.0);
     let inf = l.const_float(ty, f64::INFINITY);
-    let x0 = l.core_op("FOrdEqual", vec![ax, zero], bt);
-    let xinf = l.core_op("FOrdEqual", vec![ax, inf], bt);
-    let ay = l.glsl_op("FAbs", vec![y], ty);
-    let yinf = l.core_op("FOrdEqual", vec![ay, inf], bt);
-    let extreme = l.core_op("LogicalOr", vec![x0, xinf], bt);
-    let extreme = l.core_op("LogicalOr", vec![extreme, yinf], bt);
-    let above1 = l.core_op("FOrdGreaterThan", vec![ax, one], bt);
-    let ypos = l.core_op("FOrdGreaterThan", vec![y, zero], bt);
-    let grows = l.core_op("LogicalEqual", vec![above1, ypos], bt);
-    let big = l.core_op("Select", vec![grows, inf, zero], ty);
-    let mag = l.core_op("Select", vec![extreme, big, mag], ty);
-    let x1 = l.core_op("FOrdEqual", vec![ax, one], bt);
-    let mag = l.core_op("Select", vec![x1, one, mag], ty);
+    let x0 = l.core_op(Opcode::FOrdEqual, vec![ax, zero], bt);
+    let xinf = l.core_op(Opcode::FOrdEqual, vec![ax, inf], bt);
+    let ay = l.glsl_op(GlslOp::FAbs, vec![y], ty);
+    let yinf = l.core_op(Opcode::FOrdEqual, vec![ay, inf], bt);
+    let extreme = l.core_op(Opcode::LogicalOr, vec![x0, xinf], bt);
+    let extreme = l.core_op(Opcode::LogicalOr, vec![extreme, yinf], bt);
+    let above1 = l.core_op(Opcode::FOrdGreaterThan, vec![ax, one], bt);
+    let ypos = l.core_op(Opcode::FOrdGreaterThan, vec![y, zero], bt);
+    let grows = l.core_op(Opcode::LogicalEqual, vec![above1, ypos], bt);
+    let big = l.core_op(Opcode::Select, vec![grows, inf, zero], ty);
+    let mag = l.core_op(Opcode::Select, vec![extreme, big, mag], ty);
+    let x1 = l.core_op(Opcode::FOrdEqual, vec![ax, one], bt);
+    let mag = l.core_op(Opcode::Select, vec![x1, one, mag], ty);
     // The sign of x for an odd integer y (infinities are even).
-    let yt = l.glsl_op("Trunc", vec![y], ty);
-    let is_int = l.core_op("FOrdEqual", vec![y, yt], bt);
+    let yt = l.glsl_op(GlslOp::Trunc, vec![y], ty);
+    let is_int = l.core_op(Opcode::FOrdEqual, vec![y, yt], bt);
     let half = l.const_float(ty, 0.5);
-    let hy = l.core_op("FMul", vec![y, half], ty);
-    let hyt = l.glsl_op("Trunc", vec![hy], ty);
-    let odd = l.core_op("FOrdNotEqual", vec![hy, hyt], bt);
-    let odd_int = l.core_op("LogicalAnd", vec![is_int, odd], bt);
-    let neg = l.core_op("FOrdLessThan", vec![x, zero], bt);
+    let hy = l.core_op(Opcode::FMul, vec![y, half], ty);
+    let hyt = l.glsl_op(GlslOp::Trunc, vec![hy], ty);
+    let odd = l.core_op(Opcode::FOrdNotEqual, vec![hy, hyt], bt);
+    let odd_int = l.core_op(Opcode::LogicalAnd, vec![is_int, odd], bt);
+    let neg = l.core_op(Opcode::FOrdLessThan, vec![x, zero], bt);
     // -0 is the zero whose reciprocal is negative.
-    let inv = l.core_op("FDiv", vec![one, x], ty);
-    let inv_neg = l.core_op("FOrdLessThan", vec![inv, zero], bt);
-    let signed = l.core_op("LogicalOr", vec![neg, inv_neg], bt);
-    let flip = l.core_op("LogicalAnd", vec![signed, odd_int], bt);
-    let nmag = l.core_op("FNegate", vec![mag], ty);
-    let r = l.core_op("Select", vec![flip, nmag, mag], ty);
+    let inv = l.core_op(Opcode::FDiv, vec![one, x], ty);
+    let inv_neg = l.core_op(Opcode::FOrdLessThan, vec![inv, zero], bt);
+    let signed = l.core_op(Opcode::LogicalOr, vec![neg, inv_neg], bt);
+    let flip = l.core_op(Opcode::LogicalAnd, vec![signed, odd_int], bt);
+    let nmag = l.core_op(Opcode::FNegate, vec![mag], ty);
+    let r = l.core_op(Opcode::Select, vec![flip, nmag, mag], ty);
     // NaN: a finite negative base and a non-integer y; NaN operands.
-    let not_int = l.core_op("LogicalNot", vec![is_int], bt);
-    let bad = l.core_op("LogicalAnd", vec![neg, not_int], bt);
-    let finite = l.core_op("LogicalNot", vec![xinf], bt);
-    let bad = l.core_op("LogicalAnd", vec![bad, finite], bt);
-    let xn = l.core_op("IsNan", vec![x], bt);
-    let yn = l.core_op("IsNan", vec![y], bt);
-    let nan_in = l.core_op("LogicalOr", vec![xn, yn], bt);
-    let bad = l.core_op("LogicalOr", vec![bad, nan_in], bt);
+    let not_int = l.core_op(Opcode::LogicalNot, vec![is_int], bt);
+    let bad = l.core_op(Opcode::LogicalAnd, vec![neg, not_int], bt);
+    let finite = l.core_op(Opcode::LogicalNot, vec![xinf], bt);
+    let bad = l.core_op(Opcode::LogicalAnd, vec![bad, finite], bt);
+    let xn = l.core_op(Opcode::IsNan, vec![x], bt);
+    let yn = l.core_op(Opcode::IsNan, vec![y], bt);
+    let nan_in = l.core_op(Opcode::LogicalOr, vec![xn, yn], bt);
+    let bad = l.core_op(Opcode::LogicalOr, vec![bad, nan_in], bt);
     let nan = l.const_float(ty, f64::NAN);
-    let r = l.core_op("Select", vec![bad, nan, r], ty);
+    let r = l.core_op(Opcode::Select, vec![bad, nan, r], ty);
     // pow(x, ±0) = pow(1, y) = 1, NaN operands included.
-    let y0 = l.core_op("FOrdEqual", vec![y, zero], bt);
-    let xone = l.core_op("FOrdEqual", vec![x, one], bt);
-    let unit = l.core_op("LogicalOr", vec![y0, xone], bt);
-    Ok(l.core_op("Select", vec![unit, one, r], ty))
+    let y0 = l.core_op(Opcode::FOrdEqual, vec![y, zero], bt);
+    let xone = l.core_op(Opcode::FOrdEqual, vec![x, one], bt);
+    let unit = l.core_op(Opcode::LogicalOr, vec![y0, xone], bt);
+    Ok(l.core_op(Opcode::Select, vec![unit, one, r], ty))
 }
 
 /// `erf(x)` by Abramowitz-Stegun 7.1.26.
@@ -323,30 +324,30 @@ fn erf(l: &mut Lowerer, ty: Type) -> Result<Value, LowerError> {
         1.061_405_429,
     ];
     let x = l.operand(0)?;
-    let ax = l.glsl_op("FAbs", vec![x], ty);
+    let ax = l.glsl_op(GlslOp::FAbs, vec![x], ty);
     let one = l.const_float(ty, 1.0);
     let p = l.const_float(ty, P);
-    let px = l.core_op("FMul", vec![p, ax], ty);
-    let d = l.core_op("FAdd", vec![one, px], ty);
-    let t = l.core_op("FDiv", vec![one, d], ty);
+    let px = l.core_op(Opcode::FMul, vec![p, ax], ty);
+    let d = l.core_op(Opcode::FAdd, vec![one, px], ty);
+    let t = l.core_op(Opcode::FDiv, vec![one, d], ty);
     // Horner: ((((a5 t + a4) t + a3) t + a2) t + a1) t
     let mut acc = l.const_float(ty, A[4]);
     for &a in A[..4].iter().rev() {
-        let m = l.core_op("FMul", vec![acc, t], ty);
+        let m = l.core_op(Opcode::FMul, vec![acc, t], ty);
         let c = l.const_float(ty, a);
-        acc = l.core_op("FAdd", vec![m, c], ty);
+        acc = l.core_op(Opcode::FAdd, vec![m, c], ty);
     }
-    let poly = l.core_op("FMul", vec![acc, t], ty);
-    let x2 = l.core_op("FMul", vec![ax, ax], ty);
-    let nx2 = l.core_op("FNegate", vec![x2], ty);
-    let e = l.glsl_op("Exp", vec![nx2], ty);
-    let pe = l.core_op("FMul", vec![poly, e], ty);
-    let y = l.core_op("FSub", vec![one, pe], ty);
-    let sign = l.glsl_op("FSign", vec![x], ty);
-    let r = l.core_op("FMul", vec![y, sign], ty);
+    let poly = l.core_op(Opcode::FMul, vec![acc, t], ty);
+    let x2 = l.core_op(Opcode::FMul, vec![ax, ax], ty);
+    let nx2 = l.core_op(Opcode::FNegate, vec![x2], ty);
+    let e = l.glsl_op(GlslOp::Exp, vec![nx2], ty);
+    let pe = l.core_op(Opcode::FMul, vec![poly, e], ty);
+    let y = l.core_op(Opcode::FSub, vec![one, pe], ty);
+    let sign = l.glsl_op(GlslOp::FSign, vec![x], ty);
+    let r = l.core_op(Opcode::FMul, vec![y, sign], ty);
     // erf(+-0) = +-0: FSign(-0) may be +0 (lavapipe's is).
     let bt = bool_like(l, ty);
     let zero = l.const_float(ty, 0.0);
-    let is_zero = l.core_op("FOrdEqual", vec![x, zero], bt);
-    Ok(l.core_op("Select", vec![is_zero, x, r], ty))
+    let is_zero = l.core_op(Opcode::FOrdEqual, vec![x, zero], bt);
+    Ok(l.core_op(Opcode::Select, vec![is_zero, x, r], ty))
 }

@@ -9,7 +9,7 @@
 //! `spv.AtomicAnd` + `spv.AtomicOr` on their 32-bit word (a plain
 //! read-modify-write in private and function memory), as MLIR does.
 
-use crate::grammar::StorageClass;
+use crate::grammar::{Opcode, StorageClass};
 use crate::kernel::{KOpKind, KType, MemorySpace};
 
 use super::context::Lowerer;
@@ -136,16 +136,21 @@ fn dim(l: &mut Lowerer) -> Result<(), LowerError> {
             let (repr, ptr) = memref_base(l, base)?;
             let i32t = l.i32_type();
             let a = l.module.attrs.int(0, i32t);
-            let n = l.core_op_with_attrs("ArrayLength", vec![ptr], i32t, vec![("array_member", a)]);
+            let n = l.core_op_with_attrs(
+                Opcode::ArrayLength,
+                vec![ptr],
+                i32t,
+                vec![("array_member", a)],
+            );
             let n = match repr.packed_bits {
                 Some(bits) => {
                     let c = l.const_i32((32 / bits) as i64);
-                    l.core_op("IMul", vec![n, c], i32t)
+                    l.core_op(Opcode::IMul, vec![n, c], i32t)
                 }
                 None => n,
             };
             let n = if it != i32t {
-                l.core_op("UConvert", vec![n], it)
+                l.core_op(Opcode::UConvert, vec![n], it)
             } else {
                 n
             };

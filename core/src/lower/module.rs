@@ -7,14 +7,14 @@
 
 use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi, StorageClass as AbiStorageClass};
 
-use crate::grammar::{AddressingModel, MemoryModel, OperandKind, StorageClass};
+use crate::grammar::{AddressingModel, MemoryModel, Opcode, OperandKind, StorageClass};
 use crate::ir::{Attr, AttrKind, Module, OpKind, OpSpec};
 use crate::kernel::{KAttr, KOp, KOpKind, KType, KernelModule};
 use crate::passes::lower_abi_attrs::LowerAbiOptions;
 use crate::passes::{self, PipelineError, PipelineOptions};
 use crate::target::TargetEnv;
 
-use super::context::{core_kind, Lowerer};
+use super::context::Lowerer;
 use super::error::LowerError;
 use super::helpers::memory::attribution_var;
 use super::helpers::texel;
@@ -129,10 +129,10 @@ fn mark_workgroup_accesses_non_private(m: &mut Module) {
     for op in ops {
         let kind = &m.op(op).kind;
         // The attribute of the memory operands (MLIR's names).
-        let attr = if kind.is_core("Load") || kind.is_core("Store") {
+        let attr = if kind.is_core(Opcode::Load) || kind.is_core(Opcode::Store) {
             "memory_access"
-        } else if kind.is_core("CooperativeMatrixLoadKHR")
-            || kind.is_core("CooperativeMatrixStoreKHR")
+        } else if kind.is_core(Opcode::CooperativeMatrixLoadKHR)
+            || kind.is_core(Opcode::CooperativeMatrixStoreKHR)
         {
             "memory_operand"
         } else {
@@ -340,7 +340,7 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
     let term = l.lower_block(kentry)?;
     match term.map(|t| km.op(t).kind) {
         Some(KOpKind::GpuReturn) | None => {
-            l.emit(OpSpec::new(core_kind("Return")));
+            l.emit(OpSpec::new(Opcode::Return.into()));
         }
         Some(_) => {
             l.current_op = op;
@@ -519,10 +519,10 @@ fn lower_helper_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
         .collect::<Result<_, _>>()?;
     match vals.as_slice() {
         [] => {
-            l.emit(OpSpec::new(core_kind("Return")));
+            l.emit(OpSpec::new(Opcode::Return.into()));
         }
         [v] => {
-            l.emit(OpSpec::new(core_kind("ReturnValue")).operands(vec![*v]));
+            l.emit(OpSpec::new(Opcode::ReturnValue.into()).operands(vec![*v]));
         }
         _ => return Err(l.malformed("return value count differs from the signature")),
     }

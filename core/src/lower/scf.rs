@@ -12,6 +12,7 @@
 //!   `scf.condition` stores the forwarded values and branches to the body
 //!   (the `after` region, whose arguments are those values) or the merge.
 
+use crate::grammar::Opcode;
 use crate::ir::{OpKind, Type, Value};
 use crate::kernel::{KOp, KOpKind};
 
@@ -150,7 +151,7 @@ fn lower_for(l: &mut Lowerer) -> Result<(), LowerError> {
     for (&var, &a) in vars.iter().zip(&hargs[1..]) {
         l.store(var, a);
     }
-    let c = signed_compare(l, "SLessThan", hargs[0], ub, bt);
+    let c = signed_compare(l, Opcode::SLessThan, hargs[0], ub, bt);
     l.conditional_branch(c, body, merge);
 
     let kr = l.kernels.op(op).regions[0];
@@ -170,7 +171,7 @@ fn lower_for(l: &mut Lowerer) -> Result<(), LowerError> {
     if yields.len() != types.len() {
         return Err(l.malformed("scf.yield operand count differs from the iter_args"));
     }
-    let next = l.core_op("IAdd", vec![hargs[0], step], it);
+    let next = l.core_op(Opcode::IAdd, vec![hargs[0], step], it);
     let mut back = vec![next];
     back.extend(yields);
     l.branch(header, back);

@@ -6,6 +6,7 @@
 //! `spv.VectorShuffle`, other lane permutations extract and rebuild.
 //! Reductions combine the lanes in order, then the accumulator.
 
+use crate::grammar::Opcode;
 use crate::ir::{Type, Value};
 use crate::kernel::{KOpKind, KType, KValue};
 
@@ -39,13 +40,15 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
                     Lane::Static(i) => {
                         let a = l.indices_attr(&[i]);
                         l.core_op_with_attrs(
-                            "CompositeInsert",
+                            Opcode::CompositeInsert,
                             vec![x, dest],
                             ty,
                             vec![("indices", a)],
                         )
                     }
-                    Lane::Dynamic(i) => l.core_op("VectorInsertDynamic", vec![dest, x, i], ty),
+                    Lane::Dynamic(i) => {
+                        l.core_op(Opcode::VectorInsertDynamic, vec![dest, x, i], ty)
+                    }
                 }
             };
             l.set_result(0, r)
@@ -97,7 +100,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
             let r = if l.module.value_type(a) == ty {
                 a
             } else {
-                l.core_op("Bitcast", vec![a], ty)
+                l.core_op(Opcode::Bitcast, vec![a], ty)
             };
             l.set_result(0, r)
         }
@@ -145,7 +148,7 @@ fn extract_lane(l: &mut Lowerer, v: Value, pos: Lane, ty: Type) -> Value {
     }
     match pos {
         Lane::Static(i) => l.extract(v, i, ty),
-        Lane::Dynamic(i) => l.core_op("VectorExtractDynamic", vec![v, i], ty),
+        Lane::Dynamic(i) => l.core_op(Opcode::VectorExtractDynamic, vec![v, i], ty),
     }
 }
 
@@ -180,7 +183,7 @@ fn shuffle(
             .collect();
         let comps = l.module.attrs.array(items);
         return Ok(l.core_op_with_attrs(
-            "VectorShuffle",
+            Opcode::VectorShuffle,
             vec![a, b],
             ty,
             vec![("components", comps)],
@@ -199,7 +202,7 @@ fn shuffle(
     Ok(if n == 1 {
         lanes[0]
     } else {
-        l.core_op("CompositeConstruct", lanes, ty)
+        l.core_op(Opcode::CompositeConstruct, lanes, ty)
     })
 }
 
@@ -216,7 +219,7 @@ fn lane_indices(l: &mut Lowerer, first_index: usize, k: u32) -> Result<Vec<Value
         };
         let it = l.module.value_type(*last);
         let c = l.const_int(it, k as i128);
-        *last = l.core_op("IAdd", vec![*last, c], it);
+        *last = l.core_op(Opcode::IAdd, vec![*last, c], it);
     }
     Ok(idx)
 }
@@ -234,7 +237,7 @@ fn vload(l: &mut Lowerer) -> Result<(), LowerError> {
     let r = if n == 1 {
         lanes[0]
     } else {
-        l.core_op("CompositeConstruct", lanes, ty)
+        l.core_op(Opcode::CompositeConstruct, lanes, ty)
     };
     l.set_result(0, r)
 }

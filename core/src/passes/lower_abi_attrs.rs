@@ -77,7 +77,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi};
 
 use crate::grammar::{
-    Decoration, ExecutionMode, ExecutionModel, OperandKind, StorageClass, Version,
+    Decoration, ExecutionMode, ExecutionModel, Opcode, OperandKind, StorageClass, Version,
 };
 use crate::ir::{
     AttrKind, Block, Location, Module, Op, OpKind, OpSpec, Type, TypeKind, UseMap, Value,
@@ -792,9 +792,8 @@ impl EntryFn {
             }
             m.op(op).results[0]
         };
-        let access_chain =
-            OpKind::from_name("AccessChain").expect("core grammar has OpAccessChain");
-        let load = OpKind::from_name("Load").expect("core grammar has OpLoad");
+        let access_chain = OpKind::from(Opcode::AccessChain);
+        let load = OpKind::from(Opcode::Load);
         // No arguments, nothing to replace: skip the walk.
         let mut uses = if plan.args.is_empty() {
             UseMap::default()
@@ -1255,7 +1254,7 @@ fn interface_of(m: &Module, func: Op, version: Version) -> Vec<String> {
                         names.push(name.to_owned());
                     }
                 }
-            } else if d.kind.is_core("FunctionCall") {
+            } else if d.kind.is_core(Opcode::FunctionCall) {
                 if let Some(callee) = m
                     .attr(op, "callee")
                     .and_then(|a| m.attrs.as_symbol(a))

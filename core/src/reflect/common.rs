@@ -78,6 +78,20 @@ pub(crate) fn merge_alias(
     Ok(())
 }
 
+/// A texel buffer kiln cannot bind.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum TexelBufferError {
+    /// `Sampled = 0`.
+    #[error("a texel buffer with Sampled = 0 (unknown use)")]
+    UnknownUse,
+    /// An image format kiln does not bind (its SPIR-V value).
+    #[error(
+        "a texel buffer of image format {0} (kiln binds Rgba32f, Rgba32i, Rgba32ui, Rgba16f, R32f, \
+         R32i, R32ui)"
+    )]
+    Format(u32),
+}
+
 /// The descriptor type and texel format of an `OpTypeImage` with
 /// `Dim = Buffer`: `Sampled = 1` is a uniform texel buffer, `2` a storage
 /// texel buffer. `format` is the SPIR-V value of its `Image Format` operand.
@@ -86,11 +100,11 @@ pub(crate) fn merge_alias(
 pub(crate) fn texel_buffer(
     sampled: u32,
     format: u32,
-) -> Result<(DescriptorType, TexelFormat), String> {
+) -> Result<(DescriptorType, TexelFormat), TexelBufferError> {
     let descriptor_type = match sampled {
         1 => DescriptorType::UniformTexelBuffer,
         2 => DescriptorType::StorageTexelBuffer,
-        _ => return Err("a texel buffer with Sampled = 0 (unknown use)".to_owned()),
+        _ => return Err(TexelBufferError::UnknownUse),
     };
     // The values of SPIR-V's `ImageFormat` enumerants.
     let format = match format {
@@ -102,12 +116,7 @@ pub(crate) fn texel_buffer(
         24 => TexelFormat::R32i,
         30 => TexelFormat::Rgba32ui,
         33 => TexelFormat::R32ui,
-        other => {
-            return Err(format!(
-                "a texel buffer of image format {other} (kiln binds Rgba32f, Rgba32i, \
-                 Rgba32ui, Rgba16f, R32f, R32i, R32ui)"
-            ))
-        }
+        other => return Err(TexelBufferError::Format(other)),
     };
     Ok((descriptor_type, format))
 }

@@ -43,7 +43,9 @@ use kiln_abi::{
 use super::common::{self, access_from, merge_alias, select_entry_point};
 use super::size::{block_extent, natural_size};
 use super::ReflectError;
-use crate::grammar::{Decoration, Dim, ExecutionMode, ExecutionModel, OperandKind, StorageClass};
+use crate::grammar::{
+    Decoration, Dim, ExecutionMode, ExecutionModel, Opcode, OperandKind, StorageClass,
+};
 use crate::ir::{AttrKind, ImageSamplerUse, Module, Op, OpKind, Signedness, Type, TypeKind};
 
 /// The module's entry points as `(name, execution model)`, in order.
@@ -123,7 +125,7 @@ pub fn reflect_module(m: &Module, entry_point: &str) -> Result<PipelineInterface
                 let (size, _) = natural_size(&m.types, pointee).map_err(|reason| {
                     ReflectError::Unsupported {
                         resource: desc.clone(),
-                        what: reason,
+                        what: reason.to_string(),
                     }
                 })?;
                 workgroup_memory += size;
@@ -226,7 +228,7 @@ fn statically_used(m: &Module, func: Op) -> HashSet<String> {
             let attr = match &data.kind {
                 OpKind::AddressOf => "variable",
                 OpKind::ReferenceOf => "spec_const",
-                k if k.is_core("FunctionCall") => "callee",
+                k if k.is_core(Opcode::FunctionCall) => "callee",
                 _ => return,
             };
             if let Some(sym) = m.attr(op, attr).and_then(|a| m.attrs.as_symbol(a)) {
@@ -346,7 +348,7 @@ fn resource_binding(
                     ImageSamplerUse::NoSampler => 2,
                 };
                 let (descriptor_type, format) = common::texel_buffer(sampled, img.format as u32)
-                    .map_err(|what| unsupported(&what))?;
+                    .map_err(|what| unsupported(&what.to_string()))?;
                 texel_format = Some(format);
                 let access = if descriptor_type == DescriptorType::UniformTexelBuffer {
                     Access::ReadOnly

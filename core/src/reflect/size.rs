@@ -14,48 +14,84 @@ pub(crate) struct BlockExtent {
     pub runtime_stride: Option<u32>,
 }
 
+/// Why a type has no size here.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum SizeError {
+    /// The size overflows `u64`.
+    #[error("the type's size does not fit in 64 bits")]
+    TooLarge,
+    /// A block type that is not a struct.
+    #[error("the block type is not a struct")]
+    NotStruct,
+    /// A struct member without `Offset`.
+    #[error("struct member {0} has no Offset")]
+    NoOffset(usize),
+    /// A runtime array before the last member.
+    #[error("struct member {0} is a runtime array but not the last member")]
+    RuntimeArrayNotLast(usize),
+    /// A trailing runtime array without `ArrayStride`.
+    #[error("runtime array of member {0} has no ArrayStride")]
+    RuntimeArrayNoStride(usize),
+    /// A matrix member without `MatrixStride`.
+    #[error("matrix member {0} has no MatrixStride")]
+    NoMatrixStride(usize),
+    /// A bool in an explicitly laid out block.
+    #[error("a bool has no defined size in an externally visible block")]
+    Bool,
+    /// An array without `ArrayStride` in an explicit layout.
+    #[error("an array has no ArrayStride")]
+    NoArrayStride,
+    /// A nested struct ending in a runtime array.
+    #[error("a nested struct ends in a runtime array")]
+    NestedRuntimeArray,
+    /// A matrix outside a struct member (no `MatrixStride` to use).
+    #[error("a matrix outside a struct member has no MatrixStride")]
+    LooseMatrix,
+    /// A type with no size in an explicitly laid out block.
+    #[error("{0:?} has no size in a block")]
+    NoBlockSize(TypeKind),
+    /// A runtime array in workgroup memory.
+    #[error("a runtime array has no size in workgroup memory")]
+    WorkgroupRuntimeArray,
+    /// A type with no size in workgroup memory.
+    #[error("{0:?} has no size in workgroup memory")]
+    NoWorkgroupSize(TypeKind),
+}
+
 /// `a * b`, or the error of a size that does not fit in 64 bits.
-fn mul(a: u64, b: u64) -> Result<u64, String> {
+fn mul(a: u64, b: u64) -> Result<u64, SizeError> {
     a.checked_mul(b).ok_or_else(too_large)
 }
 
 /// `a + b`, or the error of a size that does not fit in 64 bits.
-fn add(a: u64, b: u64) -> Result<u64, String> {
+fn add(a: u64, b: u64) -> Result<u64, SizeError> {
     a.checked_add(b).ok_or_else(too_large)
 }
 
 /// `v` rounded up to a multiple of `a` (at least 1).
-fn round(v: u64, a: u64) -> Result<u64, String> {
+fn round(v: u64, a: u64) -> Result<u64, SizeError> {
     v.checked_next_multiple_of(a.max(1)).ok_or_else(too_large)
 }
 
-fn too_large() -> String {
-    "the type's size does not fit in 64 bits".to_owned()
+fn too_large() -> SizeError {
+    SizeError::TooLarge
 }
 
 /// The extent of struct `ty` from its members' offsets.
-pub(crate) fn block_extent(types: &TypeStore, ty: Type) -> Result<BlockExtent, String> {
+pub(crate) fn block_extent(types: &TypeStore, ty: Type) -> Result<BlockExtent, SizeError> {
     let TypeKind::Struct(st) = types.kind(ty) else {
-        return Err("the block type is not a struct".to_owned());
+        return Err(SizeError::NotStruct);
     };
     let count = st.members.len();
     let mut size = 0u64;
     let mut runtime_stride = None;
     for (i, member) in st.members.iter().enumerate() {
-        let offset = u64::from(
-            member
-                .offset
-                .ok_or_else(|| format!("struct member {i} has no Offset"))?,
-        );
+        let offset = u64::from(member.offset.ok_or(SizeError::NoOffset(i))?);
         if let TypeKind::RuntimeArray { stride, .. } = types.kind(member.ty) {
             if i + 1 != count {
-                return Err(format!(
-                    "struct member {i} is a runtime array but not the last member"
-                ));
+                return Err(SizeError::RuntimeArrayNotLast(i));
             }
-            runtime_stride = Some(
-                stride.ok_or_else(|| format!("runtime array of member {i} has no ArrayStride"))?,
-            );
+            runtime_stride = Some(stride.ok_or(SizeError::RuntimeArrayNoStride(i))?);
             size = size.max(offset);
             continue;
         }
@@ -68,7 +104,7 @@ pub(crate) fn block_extent(types: &TypeStore, ty: Type) -> Result<BlockExtent, S
 }
 
 /// The size of one struct member; matrices use the member's `MatrixStride`.
-fn member_size(types: &TypeStore, member: &StructMember, index: usize) -> Result<u64, String> {
+fn member_size(types: &TypeStore, member: &StructMember, index: usize) -> Result<u64, SizeError> {
     let TypeKind::Matrix { columns, column } = types.kind(member.ty) else {
         return explicit_size(types, member.ty);
     };
@@ -81,7 +117,7 @@ fn member_size(types: &TypeStore, member: &StructMember, index: usize) -> Result
     };
     let stride = deco(Decoration::MatrixStride)
         .flatten()
-        .ok_or_else(|| format!("matrix member {index} has no MatrixStride"))?;
+        .ok_or(SizeError::NoMatrixStride(index))?;
     let lines = if deco(Decoration::RowMajor).is_some() {
         types.component_count(*column)
     } else {
@@ -91,36 +127,32 @@ fn member_size(types: &TypeStore, member: &StructMember, index: usize) -> Result
 }
 
 /// The size of `ty` inside an explicitly laid out block.
-pub(crate) fn explicit_size(types: &TypeStore, ty: Type) -> Result<u64, String> {
+pub(crate) fn explicit_size(types: &TypeStore, ty: Type) -> Result<u64, SizeError> {
     match types.kind(ty) {
-        TypeKind::Int { width: 1, .. } => {
-            Err("a bool has no defined size in an externally visible block".to_owned())
-        }
+        TypeKind::Int { width: 1, .. } => Err(SizeError::Bool),
         TypeKind::Int { width, .. } => Ok(u64::from(*width) / 8),
         TypeKind::Float(f) => Ok(u64::from(f.width()) / 8),
         TypeKind::Vector { len, element } => mul(u64::from(*len), explicit_size(types, *element)?),
         TypeKind::Array { len, stride, .. } => {
-            let stride = stride.ok_or_else(|| "an array has no ArrayStride".to_owned())?;
+            let stride = stride.ok_or(SizeError::NoArrayStride)?;
             mul(u64::from(*len), u64::from(stride))
         }
         TypeKind::Struct(_) => {
             let e = block_extent(types, ty)?;
             if e.runtime_stride.is_some() {
-                return Err("a nested struct ends in a runtime array".to_owned());
+                return Err(SizeError::NestedRuntimeArray);
             }
             Ok(e.size)
         }
         TypeKind::Pointer { .. } => Ok(8),
-        TypeKind::Matrix { .. } => {
-            Err("a matrix outside a struct member has no MatrixStride".to_owned())
-        }
-        other => Err(format!("{other:?} has no size in a block")),
+        TypeKind::Matrix { .. } => Err(SizeError::LooseMatrix),
+        other => Err(SizeError::NoBlockSize(other.clone())),
     }
 }
 
 /// Size and alignment of `ty` under std430 rules, ignoring any explicit
 /// layout (for `Workgroup` variables).
-pub(crate) fn natural_size(types: &TypeStore, ty: Type) -> Result<(u64, u64), String> {
+pub(crate) fn natural_size(types: &TypeStore, ty: Type) -> Result<(u64, u64), SizeError> {
     Ok(match types.kind(ty) {
         TypeKind::Int { width: 1, .. } => (4, 4),
         TypeKind::Int { width, .. } => {
@@ -155,10 +187,8 @@ pub(crate) fn natural_size(types: &TypeStore, ty: Type) -> Result<(u64, u64), St
             (round(offset, align)?, align)
         }
         TypeKind::Pointer { .. } => (8, 8),
-        TypeKind::RuntimeArray { .. } => {
-            return Err("a runtime array has no size in workgroup memory".to_owned())
-        }
-        other => return Err(format!("{other:?} has no size in workgroup memory")),
+        TypeKind::RuntimeArray { .. } => return Err(SizeError::WorkgroupRuntimeArray),
+        other => return Err(SizeError::NoWorkgroupSize(other.clone())),
     })
 }
 

@@ -205,7 +205,7 @@ impl<'m> FuncBuilder<'m> {
         kind: LinalgKind,
         ins: &[TValue],
         outs: &[TValue],
-    ) -> Result<Vec<TValue>, String> {
+    ) -> Result<Vec<TValue>, super::structured::StructuredError> {
         let in_elems: Vec<ElemType> = ins.iter().map(|&v| operand_elem(self.m, v)).collect();
         let out_elems: Vec<ElemType> = outs.iter().map(|&v| operand_elem(self.m, v)).collect();
         let body = build_named_body(self.m, &kind, &in_elems, &out_elems)?;

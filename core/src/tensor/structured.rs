@@ -551,6 +551,50 @@ impl<'m> BodyBuilder<'m> {
     }
 }
 
+/// Why a structured op's body or rewrite cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StructuredError {
+    /// A quantized matmul without four inputs (the count).
+    #[error("expected 4 inputs (A, B and their zero points), got {0}")]
+    QuantizedInputs(usize),
+    /// A quantized matmul body without four inputs and one output.
+    #[error("expected 4 inputs and one output")]
+    QuantizedOperands,
+    /// A named op without output element type.
+    #[error("expected one output")]
+    NoOutputType,
+    /// A named op with fewer inputs than its body reads (the count needed).
+    #[error("expected at least {0} inputs")]
+    TooFewInputs(usize),
+    /// A named op body without output argument.
+    #[error("expected an output")]
+    NoOutput,
+    /// An op whose body is written or absent, not synthesized (its name).
+    #[error("'{0}' has no synthesized body")]
+    NoSynthesizedBody(&'static str),
+    /// `decompose_softmax` of another op (its name).
+    #[error("'{0}' is not linalg.softmax")]
+    NotSoftmax(String),
+    /// The op is in no block.
+    #[error("the op is not in a block")]
+    Detached,
+    /// A softmax without one input and one output.
+    #[error("expected one input and one output")]
+    SoftmaxOperands,
+    /// A softmax without result.
+    #[error("expected a result")]
+    NoResult,
+    /// A softmax of a non-tensor.
+    #[error("expected a tensor input")]
+    NotTensorInput,
+    /// A softmax dimension past the rank.
+    #[error("dimension {0} is out of range")]
+    DimensionOutOfRange(usize),
+    /// The op is not among its parent block's ops.
+    #[error("the op is not in its block")]
+    NotInItsBlock,
+}
+
 /// `linalg.quantized_matmul` (`batch`: `linalg.quantized_batch_matmul`)
 /// as the `linalg.generic` MLIR 19 generalizes it to: inputs A, B and the
 /// scalar zero points of A and B, one output C;
@@ -561,13 +605,10 @@ pub fn quantized_matmul_generic(
     batch: bool,
     in_elems: &[ElemType],
     out_elem: ElemType,
-) -> Result<(LinalgKind, TBlock), String> {
+) -> Result<(LinalgKind, TBlock), StructuredError> {
     use IteratorType::{Parallel as P, Reduction as R};
     if in_elems.len() != 4 {
-        return Err(format!(
-            "expected 4 inputs (A, B and their zero points), got {}",
-            in_elems.len()
-        ));
+        return Err(StructuredError::QuantizedInputs(in_elems.len()));
     }
     let (indexing_maps, iterator_types) = if batch {
         // (b, m, n, k)
@@ -603,7 +644,7 @@ pub fn quantized_matmul_generic(
     let args = m.block(block).args.clone();
     let mut b = BodyBuilder::new(m, block);
     let [a, bv, azp, bzp, out] = args[..] else {
-        return Err("expected 4 inputs and one output".into());
+        return Err(StructuredError::QuantizedOperands);
     };
     let a = b.cast_signed(a, out_elem);
     let azp = b.cast_signed(azp, out_elem);
@@ -637,7 +678,7 @@ pub fn grouped_conv_generic(
     attrs: &ConvAttrs,
     in_elems: &[ElemType],
     out_elem: ElemType,
-) -> Result<(LinalgKind, TBlock), String> {
+) -> Result<(LinalgKind, TBlock), StructuredError> {
     use AffineExpr::{Const, Dim};
     use IteratorType::{Parallel as P, Reduction as R};
     let [s0, s1] = conv_pair(&attrs.strides);
@@ -693,7 +734,7 @@ pub fn build_named_body(
     kind: &LinalgKind,
     in_elems: &[ElemType],
     out_elems: &[ElemType],
-) -> Result<TBlock, String> {
+) -> Result<TBlock, StructuredError> {
     let arg_types: Vec<_> = in_elems
         .iter()
         .chain(out_elems)
@@ -701,18 +742,14 @@ pub fn build_named_body(
         .collect();
     let block = m.create_block(&arg_types);
     let args = m.block(block).args.clone();
-    let out_ty = *out_elems
-        .first()
-        .ok_or_else(|| "expected one output".to_string())?;
+    let out_ty = *out_elems.first().ok_or(StructuredError::NoOutputType)?;
     let mut b = BodyBuilder::new(m, block);
-    let input = |i: usize| -> Result<TValue, String> {
+    let input = |i: usize| -> Result<TValue, StructuredError> {
         args.get(i)
             .copied()
-            .ok_or_else(|| format!("expected at least {} inputs", i + 1))
+            .ok_or(StructuredError::TooFewInputs(i + 1))
     };
-    let out = *args
-        .last()
-        .ok_or_else(|| "expected an output".to_string())?;
+    let out = *args.last().ok_or(StructuredError::NoOutput)?;
     let result = match kind {
         LinalgKind::Fill | LinalgKind::Copy => {
             let v = input(0)?;
@@ -787,7 +824,7 @@ pub fn build_named_body(
         | LinalgKind::Map
         | LinalgKind::Reduce { .. }
         | LinalgKind::Softmax { .. } => {
-            return Err(format!("'{}' has no synthesized body", kind.name()))
+            return Err(StructuredError::NoSynthesizedBody(kind.name()))
         }
     };
     b.yield_(vec![result]);
@@ -849,7 +886,7 @@ impl Inserter {
         empty: TValue,
         value: f64,
         elem: ElemType,
-    ) -> Result<TValue, String> {
+    ) -> Result<TValue, StructuredError> {
         let ty = m.types.scalar(elem);
         let c = self.insert(
             m,
@@ -904,7 +941,7 @@ impl Inserter {
 /// reduction from 0 and a division, as four `linalg.generic`s with their
 /// fills, inserted before `op`; uses of its result then use the last
 /// generic's, and `op` is detached. Returns the new result.
-pub fn decompose_softmax(m: &mut TensorModule, op: TOp) -> Result<TValue, String> {
+pub fn decompose_softmax(m: &mut TensorModule, op: TOp) -> Result<TValue, StructuredError> {
     use super::attr::IteratorType::{Parallel, Reduction};
     use super::types::Dim;
     let data = m.op(op).clone();
@@ -913,28 +950,28 @@ pub fn decompose_softmax(m: &mut TensorModule, op: TOp) -> Result<TValue, String
         ..
     }) = data.kind
     else {
-        return Err(format!("'{}' is not linalg.softmax", data.kind.name()));
+        return Err(StructuredError::NotSoftmax(data.kind.name()));
     };
-    let block = data.parent.ok_or("the op is not in a block")?;
+    let block = data.parent.ok_or(StructuredError::Detached)?;
     let (input, init) = match data.operands[..] {
         [i, o] => (i, o),
-        _ => return Err("expected one input and one output".into()),
+        _ => return Err(StructuredError::SoftmaxOperands),
     };
-    let result = *data.results.first().ok_or("expected a result")?;
+    let result = *data.results.first().ok_or(StructuredError::NoResult)?;
     let TypeKind::Tensor { shape, elem } = m.value_kind(input).clone() else {
-        return Err("expected a tensor input".into());
+        return Err(StructuredError::NotTensorInput);
     };
     let dim = dimension as usize;
     let rank = shape.len() as u32;
     if dim >= shape.len() {
-        return Err(format!("dimension {dim} is out of range"));
+        return Err(StructuredError::DimensionOutOfRange(dim));
     }
     let at = m
         .block(block)
         .ops
         .iter()
         .position(|&o| o == op)
-        .ok_or("the op is not in its block")?;
+        .ok_or(StructuredError::NotInItsBlock)?;
     let mut ins = Inserter {
         block,
         at,

@@ -630,12 +630,12 @@ impl Sig {
         }
     }
 
-    fn op(&self, i: usize) -> Result<Type, String> {
+    fn op(&self, i: usize) -> Result<Type, InferError> {
         self.operands
             .get(i)
             .copied()
             .flatten()
-            .ok_or_else(|| format!("cannot infer the type of operand #{i}"))
+            .ok_or(InferError::Operand(i))
     }
 
     fn set_op(&mut self, i: usize, ty: Type) {
@@ -651,10 +651,10 @@ impl Sig {
     }
 
     /// The single printed type among operands and result.
-    fn any(&self) -> Result<Type, String> {
+    fn any(&self) -> Result<Type, InferError> {
         self.result
             .or_else(|| self.operands.iter().flatten().next().copied())
-            .ok_or_else(|| "missing type".to_string())
+            .ok_or(InferError::MissingType)
     }
 }
 
@@ -669,13 +669,13 @@ fn bool_like(types: &mut dyn TypeCtx, ty: Type) -> Option<Type> {
     }
 }
 
-fn pointee_of(types: &dyn TypeCtx, ty: Type) -> Result<(Type, StorageClass), String> {
+fn pointee_of(types: &dyn TypeCtx, ty: Type) -> Result<(Type, StorageClass), InferError> {
     match types.kind_of(ty) {
         TypeKind::Pointer {
             pointee,
             storage_class,
         } => Ok((*pointee, *storage_class)),
-        _ => Err("expected a pointer type".to_string()),
+        _ => Err(InferError::ExpectedPointer),
     }
 }
 
@@ -685,7 +685,7 @@ pub(crate) fn index_into(
     types: &dyn TypeCtx,
     ty: Type,
     index: Option<i128>,
-) -> Result<Type, String> {
+) -> Result<Type, InferError> {
     match types.kind_of(ty) {
         TypeKind::Vector { element, .. }
         | TypeKind::Array { element, .. }
@@ -694,19 +694,57 @@ pub(crate) fn index_into(
         TypeKind::CoopMatrix(c) => Ok(c.element),
         TypeKind::Struct(s) => {
             let Some(i) = index else {
-                return Err(
-                    "index must be an integer spirv.Constant to access element of spirv.struct"
-                        .to_string(),
-                );
+                return Err(InferError::StructIndexNotConstant);
             };
             usize::try_from(i)
                 .ok()
                 .and_then(|i| s.members.get(i))
                 .map(|m| m.ty)
-                .ok_or_else(|| format!("struct index {i} out of bounds"))
+                .ok_or(InferError::StructIndexOutOfBounds(i))
         }
-        _ => Err("cannot index into a non-composite type".to_string()),
+        _ => Err(InferError::NotComposite),
     }
+}
+
+/// Why the types of a custom form cannot be inferred.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum InferError {
+    /// An operand whose type is neither written nor inferable.
+    #[error("cannot infer the type of operand #{0}")]
+    Operand(usize),
+    /// The result type, neither written nor inferable.
+    #[error("cannot infer the result type")]
+    Result,
+    /// A form printing one type, none given.
+    #[error("missing type")]
+    MissingType,
+    /// A pointer operand of another type.
+    #[error("expected a pointer type")]
+    ExpectedPointer,
+    /// A struct indexed by a non-constant.
+    #[error("index must be an integer spirv.Constant to access element of spirv.struct")]
+    StructIndexNotConstant,
+    /// A struct index past its members.
+    #[error("struct index {0} out of bounds")]
+    StructIndexOutOfBounds(i128),
+    /// Indexing into a scalar.
+    #[error("cannot index into a non-composite type")]
+    NotComposite,
+    /// The inferred type cannot be made (or a needed part is missing).
+    #[error("cannot build the inferred type")]
+    CannotBuild,
+    /// A struct result expected.
+    #[error("expected a struct result type")]
+    ExpectedStructResult,
+    /// No `indices` attribute.
+    #[error("missing 'indices' attribute")]
+    MissingIndices,
+    /// `indices` not an array.
+    #[error("'indices' must be an array attribute")]
+    IndicesNotArray,
+    /// `indices` holding non-integers.
+    #[error("'indices' must hold integers")]
+    IndicesNotIntegers,
 }
 
 /// Fills the types `infer` can recover. Fails with a message when a needed
@@ -717,9 +755,9 @@ pub(crate) fn infer(
     attrs: &[(String, crate::ir::Attr)],
     attr_store: &AttrStore,
     types: &mut dyn TypeCtx,
-) -> Result<(), String> {
+) -> Result<(), InferError> {
     let n = sig.operands.len();
-    let missing = || "cannot build the inferred type".to_string();
+    let missing = || InferError::CannotBuild;
     match rule {
         Infer::Explicit => {}
         Infer::Same => {
@@ -842,7 +880,7 @@ pub(crate) fn infer(
             let r = sig.result.ok_or_else(missing)?;
             let member = match types.kind_of(r) {
                 TypeKind::Struct(s) if !s.members.is_empty() => s.members[0].ty,
-                _ => return Err("expected a struct result type".to_string()),
+                _ => return Err(InferError::ExpectedStructResult),
             };
             for i in 0..n {
                 sig.set_op(i, member);
@@ -891,29 +929,30 @@ pub(crate) fn infer(
         }
     }
     if let Some(i) = sig.operands.iter().position(Option::is_none) {
-        return Err(format!("cannot infer the type of operand #{i}"));
+        return Err(InferError::Operand(i));
     }
     if sig.has_result && sig.result.is_none() {
-        return Err("cannot infer the result type".to_string());
+        return Err(InferError::Result);
     }
     Ok(())
 }
 
 /// The values of the `indices` array attribute.
-fn indices(attrs: &[(String, crate::ir::Attr)], store: &AttrStore) -> Result<Vec<i128>, String> {
+fn indices(
+    attrs: &[(String, crate::ir::Attr)],
+    store: &AttrStore,
+) -> Result<Vec<i128>, InferError> {
     let attr = attrs
         .iter()
         .find(|(n, _)| n == "indices")
         .map(|(_, a)| *a)
-        .ok_or_else(|| "missing 'indices' attribute".to_string())?;
-    let items = store
-        .as_array(attr)
-        .ok_or_else(|| "'indices' must be an array attribute".to_string())?;
+        .ok_or(InferError::MissingIndices)?;
+    let items = store.as_array(attr).ok_or(InferError::IndicesNotArray)?;
     items
         .iter()
         .map(|&a| match store.kind(a) {
             AttrKind::Int { value, .. } => Ok(*value),
-            _ => Err("'indices' must hold integers".to_string()),
+            _ => Err(InferError::IndicesNotIntegers),
         })
         .collect()
 }

@@ -62,7 +62,8 @@ fn dynamic_rows_pick_a_subgroup_or_a_workgroup_per_row_at_run_time() {
     // Past the workgroup's budget too, the run is refused.
     let vals = f.evaluate_host(&|_, d| [2, 6_000_000u64].get(d).copied(), &|_| None);
     assert!(
-        vals.as_ref().is_err_and(|e| e.contains("loop iterations")),
+        vals.as_ref()
+            .is_err_and(|e| e.to_string().contains("loop iterations")),
         "{vals:?}"
     );
     let program = CompiledProgram {

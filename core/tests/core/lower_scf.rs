@@ -49,7 +49,7 @@ fn for_results_are_stored_in_the_header() {
                 m.block(header)
                     .ops
                     .iter()
-                    .any(|&o| m.op(o).kind.is_core("Store")),
+                    .any(|&o| m.op(o).kind.is_core(kiln_core::grammar::Opcode::Store)),
                 "loop header has no store"
             );
             checked = true;

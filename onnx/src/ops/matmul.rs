@@ -8,7 +8,7 @@ use kiln_core::tensor::{Dim, TValue};
 
 use super::scalar::{arith, cst, Bin};
 use super::OpResult;
-use crate::ctx::Ctx;
+use crate::ctx::{BResult, BuildError, Ctx};
 use crate::dtype::DataType;
 use crate::node::Node;
 use crate::value::Value;
@@ -20,7 +20,7 @@ pub(crate) fn contraction(
     b: TValue,
     out: &[u64],
     dt: DataType,
-) -> Result<TValue, String> {
+) -> BResult<TValue> {
     let zero = if dt.is_float() {
         ScalarBits::Float(0.0)
     } else {
@@ -29,7 +29,10 @@ pub(crate) fn contraction(
     let acc = c.full(out, dt, zero);
     c.b.linalg(LinalgKind::Contraction(kind), &[a, b], &[acc])
         .map(|r| r[0])
-        .map_err(|e| format!("{}: {e}", kind.name()))
+        .map_err(|error| BuildError::Linalg {
+            op: kind.name(),
+            error,
+        })
 }
 
 fn dims(s: &[u64]) -> Vec<Dim> {
@@ -117,7 +120,7 @@ pub fn matmul_values(
 }
 
 /// `v` broadcast to the static `shape` (a copy when it differs).
-fn broadcast_to(c: &mut Ctx<'_>, v: &Value, shape: &[u64]) -> Result<Value, String> {
+fn broadcast_to(c: &mut Ctx<'_>, v: &Value, shape: &[u64]) -> BResult<Value> {
     if v.static_shape().as_deref() == Some(shape) {
         return Ok(v.clone());
     }

@@ -26,7 +26,7 @@ use kiln_core::tensor::{Dim, ElemType, TValue};
 use super::gather::{index_const, loop_index};
 use super::scalar::{arith, convert, Bin};
 use super::OpResult;
-use crate::ctx::Ctx;
+use crate::ctx::{BuildError, Ctx};
 use crate::dtype::DataType;
 use crate::node::Node;
 use crate::value::Value;
@@ -141,7 +141,7 @@ pub fn matmul_nbits(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             )));
         }
     }
-    let err = |e: String| n.err(e);
+    let err = |e: BuildError| n.err(e);
     let bv = c.reshape(b, &[nn, blocks * blob]).map_err(err)?;
     let sv = c.reshape(scales, &[nn, blocks]).map_err(err)?;
     let mut ins = vec![c.ssa(&bv), c.ssa(&sv)];

@@ -10,7 +10,7 @@ use kiln_core::tensor::{ElemType, TValue};
 
 use super::scalar::{arith, convert, cst, Bin};
 use super::OpResult;
-use crate::ctx::Ctx;
+use crate::ctx::{BResult, BuildError, Ctx};
 use crate::dtype::DataType;
 use crate::node::Node;
 use crate::value::Value;
@@ -46,13 +46,9 @@ struct Layout {
     x_shape: Vec<u64>,
 }
 
-fn layout(n: &Node<'_>, x: &Value, p: &Value, axis: i64, block: i64) -> Result<Layout, String> {
-    let xs = x
-        .static_shape()
-        .ok_or_else(|| "a dynamic input shape is not supported".to_string())?;
-    let ps = p
-        .static_shape()
-        .ok_or_else(|| "a dynamic scale shape is not supported".to_string())?;
+fn layout(n: &Node<'_>, x: &Value, p: &Value, axis: i64, block: i64) -> BResult<Layout> {
+    let xs = x.static_shape().ok_or(BuildError::DynamicQuantInput)?;
+    let ps = p.static_shape().ok_or(BuildError::DynamicScale)?;
     let np: u64 = ps.iter().product();
     if np == 1 && block <= 0 {
         return Ok(Layout {
@@ -61,13 +57,17 @@ fn layout(n: &Node<'_>, x: &Value, p: &Value, axis: i64, block: i64) -> Result<L
             x_shape: xs,
         });
     }
-    let a = n.axis(axis, xs.len()).map_err(|e| e.to_string())?;
+    let a = n
+        .axis(axis, xs.len())
+        .map_err(|e| BuildError::Axis(Box::new(e)))?;
     if block <= 0 {
         if ps.len() != 1 || ps[0] != xs[a] {
-            return Err(format!(
-                "scale of shape {ps:?} is neither a scalar nor of {} elements (axis {a} of {xs:?})",
-                xs[a]
-            ));
+            return Err(BuildError::ScaleShape {
+                len: xs[a],
+                scale: ps,
+                axis: a,
+                input: xs,
+            });
         }
         let mut pv = vec![1u64; xs.len()];
         pv[a] = xs[a];
@@ -79,16 +79,20 @@ fn layout(n: &Node<'_>, x: &Value, p: &Value, axis: i64, block: i64) -> Result<L
     }
     let b = block as u64;
     if ps.len() != xs.len() || xs[a] % b != 0 || ps[a] != xs[a] / b {
-        return Err(format!(
-            "blocked scale of shape {ps:?} does not match input {xs:?} with block_size {b} on axis {a} \
-             (the axis must be a multiple of the block)"
-        ));
+        return Err(BuildError::BlockedScaleAxis {
+            scale: ps,
+            input: xs,
+            block: b,
+            axis: a,
+        });
     }
     for (i, (&p, &d)) in ps.iter().zip(&xs).enumerate() {
         if i != a && p != d {
-            return Err(format!(
-                "blocked scale of shape {ps:?} differs from input {xs:?} off axis {a}"
-            ));
+            return Err(BuildError::BlockedScaleShape {
+                scale: ps,
+                input: xs,
+                axis: a,
+            });
         }
     }
     let mut xv = xs[..a].to_vec();
@@ -128,7 +132,7 @@ fn operand_views(
     Ok((l, views))
 }
 
-fn view(c: &mut Ctx<'_>, v: &Value, shape: &[u64]) -> Result<Value, String> {
+fn view(c: &mut Ctx<'_>, v: &Value, shape: &[u64]) -> BResult<Value> {
     if v.static_shape().as_deref() == Some(shape) {
         return Ok(v.clone());
     }

@@ -21,6 +21,36 @@ use crate::node::Node;
 /// counted once per use).
 const NODE_LIMIT: usize = 4096;
 
+/// Why the trees of a `TreeEnsemble` cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum TreeError {
+    /// More nodes than [`NODE_LIMIT`] once expanded.
+    #[error("the trees expand past {NODE_LIMIT} nodes")]
+    TooManyNodes,
+    /// A negative node id.
+    #[error("negative node id {0}")]
+    NegativeId(i64),
+    /// A leaf id without target and weight.
+    #[error("leaf {0} is not described")]
+    UndescribedLeaf(i64),
+    /// A node id without mode.
+    #[error("node {0} is not described")]
+    UndescribedNode(i64),
+    /// A node reading a feature past the input's width.
+    #[error("node {node} reads feature {feature} of {width}")]
+    Feature {
+        /// The node id.
+        node: i64,
+        /// The feature it reads.
+        feature: i64,
+        /// The input's width.
+        width: i64,
+    },
+    /// An undefined node mode.
+    #[error("node mode {0} is not defined")]
+    Mode(i64),
+}
+
 /// The trees' description.
 struct Forest {
     splits: Vec<f64>,
@@ -56,12 +86,12 @@ impl Emit<'_> {
     }
 
     /// The value of the subtree at `i` (a leaf when `leaf`).
-    fn tree(&mut self, bb: &mut BodyBuilder<'_>, i: i64, leaf: bool) -> Result<TValue, String> {
+    fn tree(&mut self, bb: &mut BodyBuilder<'_>, i: i64, leaf: bool) -> Result<TValue, TreeError> {
         self.count += 1;
         if self.count > NODE_LIMIT {
-            return Err(format!("the trees expand past {NODE_LIMIT} nodes"));
+            return Err(TreeError::TooManyNodes);
         }
-        let iu = usize::try_from(i).map_err(|_| format!("negative node id {i}"))?;
+        let iu = usize::try_from(i).map_err(|_| TreeError::NegativeId(i))?;
         let dt = self.dt;
         if leaf {
             let (&t, &w) = self
@@ -69,7 +99,7 @@ impl Emit<'_> {
                 .leaf_targets
                 .get(iu)
                 .zip(self.f.leaf_weights.get(iu))
-                .ok_or_else(|| format!("leaf {i} is not described"))?;
+                .ok_or(TreeError::UndescribedLeaf(i))?;
             let tc = bb.constant(ScalarBits::Int(t), ElemType::I64);
             let here = bb.arith(
                 ArithOp::CmpI(CmpIPred::Eq),
@@ -81,11 +111,15 @@ impl Emit<'_> {
         }
         let f = self.f;
         if iu >= f.modes.len() {
-            return Err(format!("node {i} is not described"));
+            return Err(TreeError::UndescribedNode(i));
         }
         let feat = f.features[iu];
         if !(0..self.width).contains(&feat) {
-            return Err(format!("node {i} reads feature {feat} of {}", self.width));
+            return Err(TreeError::Feature {
+                node: i,
+                feature: feat,
+                width: self.width,
+            });
         }
         let x = self.feature(bb, feat);
         let s = cst(bb, dt, f.splits.get(iu).copied().unwrap_or(0.0));
@@ -105,7 +139,7 @@ impl Emit<'_> {
                 }
                 any
             }
-            m => return Err(format!("node mode {m} is not defined")),
+            m => return Err(TreeError::Mode(m)),
         };
         if f.missing_true.get(iu).copied().unwrap_or(0) != 0 {
             let nan = cmp(bb, dt, Cmp::Ne, x, x);

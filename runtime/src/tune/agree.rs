@@ -24,26 +24,75 @@ pub fn tolerance(elem: ElemType) -> f64 {
     }
 }
 
+/// How a candidate's results disagree with the heuristic strategy's.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Disagreement {
+    /// Another number of results.
+    #[error("{got} results, expected {want}")]
+    Count {
+        /// The candidate's.
+        got: usize,
+        /// The heuristic's.
+        want: usize,
+    },
+    /// A float tensor result outside the bound.
+    #[error("result {index}: {reason}")]
+    Tensor {
+        /// The result's index.
+        index: usize,
+        /// How it differs.
+        reason: TensorDisagreement,
+    },
+    /// Another result (compared exactly).
+    #[error("result {0} differs from the heuristic strategy's")]
+    Differs(usize),
+}
+
+/// How a float tensor differs from the heuristic strategy's.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TensorDisagreement {
+    /// Another element type or shape.
+    #[error("another type or shape than the heuristic strategy's")]
+    TypeOrShape,
+    /// An element beyond the bound (or a misplaced NaN or infinity).
+    #[error(
+        "element {index} is {got}, the heuristic strategy's {want} (normalised error above {bound:.0e})"
+    )]
+    Element {
+        /// The element's index.
+        index: usize,
+        /// The candidate's value.
+        got: f64,
+        /// The heuristic's value.
+        want: f64,
+        /// The bound on the normalised error.
+        bound: f64,
+    },
+}
+
 /// `Ok` where `got` agrees with `want`, else why not.
-pub fn agree(got: &[Value], want: &[Value]) -> Result<(), String> {
+pub fn agree(got: &[Value], want: &[Value]) -> Result<(), Disagreement> {
     if got.len() != want.len() {
-        return Err(format!("{} results, expected {}", got.len(), want.len()));
+        return Err(Disagreement::Count {
+            got: got.len(),
+            want: want.len(),
+        });
     }
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         match (g, w) {
             (Value::Tensor(g), Value::Tensor(w)) if w.elem.is_float() => {
-                tensors_agree(g, w).map_err(|e| format!("result {i}: {e}"))?
+                tensors_agree(g, w).map_err(|reason| Disagreement::Tensor { index: i, reason })?
             }
             _ if g == w => {}
-            _ => return Err(format!("result {i} differs from the heuristic strategy's")),
+            _ => return Err(Disagreement::Differs(i)),
         }
     }
     Ok(())
 }
 
-fn tensors_agree(got: &Tensor, want: &Tensor) -> Result<(), String> {
+fn tensors_agree(got: &Tensor, want: &Tensor) -> Result<(), TensorDisagreement> {
     if got.elem != want.elem || got.shape != want.shape {
-        return Err("another type or shape than the heuristic strategy's".to_string());
+        return Err(TensorDisagreement::TypeOrShape);
     }
     let values = |t: &Tensor| (0..t.len()).map(|i| t.get(i).float()).collect::<Vec<f64>>();
     let (g, w) = (values(got), values(want));
@@ -59,9 +108,12 @@ fn tensors_agree(got: &Tensor, want: &Tensor) -> Result<(), String> {
             continue;
         }
         if !a.is_finite() || !b.is_finite() || (a - b).abs() / scale > bound {
-            return Err(format!(
-                "element {k} is {a}, the heuristic strategy's {b} (normalised error above {bound:.0e})"
-            ));
+            return Err(TensorDisagreement::Element {
+                index: k,
+                got: *a,
+                want: *b,
+                bound,
+            });
         }
     }
     Ok(())

@@ -17,12 +17,12 @@
 //! heuristic strategy's (bit for bit, except for float reductions split
 //! another way) is rejected, not timed.
 
-mod agree;
+pub mod agree;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use kiln_core::codegen::strategy::{Choice, Tuning};
+use kiln_core::codegen::strategy::{Choice, Tuning, TuningParseError};
 use kiln_core::codegen::{compile, CodegenTarget};
 use kiln_core::tensor::eval::Value;
 use kiln_core::tensor::TensorModule;
@@ -43,13 +43,40 @@ pub fn tuning_file(
         .join(format!("{vendor_id:04x}-{device_id:04x}-{h:016x}.tune"))
 }
 
+/// A tuning file that is ignored: the warning to report.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadTuningError {
+    /// The file cannot be read.
+    #[error("ignoring {}: {reason}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: std::io::Error,
+    },
+    /// The file does not parse.
+    #[error("ignoring {}: {reason}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: TuningParseError,
+    },
+}
+
 /// The tuning in `path`: empty if there is no file; `Err` (a warning to
 /// report, the file then ignored) if it cannot be read or parsed.
-pub fn load_tuning(path: &Path) -> std::result::Result<Tuning, String> {
+pub fn load_tuning(path: &Path) -> std::result::Result<Tuning, LoadTuningError> {
     match std::fs::read_to_string(path) {
-        Ok(text) => Tuning::parse(&text).map_err(|e| format!("ignoring {}: {e}", path.display())),
+        Ok(text) => Tuning::parse(&text).map_err(|reason| LoadTuningError::Parse {
+            path: path.to_path_buf(),
+            reason,
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Tuning::new()),
-        Err(e) => Err(format!("ignoring {}: {e}", path.display())),
+        Err(reason) => Err(LoadTuningError::Read {
+            path: path.to_path_buf(),
+            reason,
+        }),
     }
 }
 
@@ -88,7 +115,7 @@ impl Device {
                     return Tuning::new();
                 };
                 load_tuning(&path).unwrap_or_else(|w| {
-                    self.inner.warn(w);
+                    self.inner.warn(w.to_string());
                     Tuning::new()
                 })
             })
@@ -201,7 +228,7 @@ pub fn tune_function(
             );
             let (gpu, error) = match r {
                 Ok(d) => (Some(d), None),
-                Err(e) => (None, Some(e)),
+                Err(e) => (None, Some(e.to_string())),
             };
             progress(&format!(
                 "{dispatch}: {} {}",
@@ -230,6 +257,23 @@ pub fn tune_function(
     Ok(out)
 }
 
+/// Why a candidate strategy is rejected, not timed.
+#[derive(Debug, thiserror::Error)]
+pub enum Rejection {
+    /// It does not compile.
+    #[error(transparent)]
+    Compile(#[from] kiln_core::codegen::CodegenError),
+    /// It does not load or run.
+    #[error(transparent)]
+    Run(#[from] Error),
+    /// Its results differ from the heuristic strategy's.
+    #[error(transparent)]
+    Disagrees(#[from] agree::Disagreement),
+    /// The device wrote no timestamps for the dispatch's kernels.
+    #[error("the device wrote no timestamps")]
+    NoTimestamps,
+}
+
 /// The median GPU time per call of `dispatch`'s kernels with `target`, or
 /// why the candidate is rejected.
 #[allow(clippy::too_many_arguments, reason = "one measurement's inputs")]
@@ -242,15 +286,15 @@ fn measure(
     reference: &[Value],
     dispatch: &str,
     runs: usize,
-) -> std::result::Result<Duration, String> {
-    let compiled = compile(module, target).map_err(|e| e.to_string())?;
-    let program = Program::load(device, compiled).map_err(|e| e.to_string())?;
-    let got = program.run(function, args).map_err(|e| e.to_string())?;
+) -> std::result::Result<Duration, Rejection> {
+    let compiled = compile(module, target)?;
+    let program = Program::load(device, compiled)?;
+    let got = program.run(function, args)?;
     agree::agree(&got, reference)?;
     device.take_profile();
     let mut times = Vec::new();
     for _ in 0..runs.max(1) {
-        program.run(function, args).map_err(|e| e.to_string())?;
+        program.run(function, args)?;
         let t: Option<Duration> = device
             .take_profile()
             .iter()
@@ -261,7 +305,7 @@ fn measure(
             })
             .map(|r| r.gpu_time)
             .sum();
-        times.push(t.ok_or("the device wrote no timestamps")?);
+        times.push(t.ok_or(Rejection::NoTimestamps)?);
     }
     times.sort();
     Ok(times[times.len() / 2])

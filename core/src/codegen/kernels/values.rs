@@ -140,7 +140,8 @@ impl Emitter<'_, '_, '_> {
         let d = m.op(op);
         match &d.kind {
             OpKind::Constant(ConstAttr::Dense(dense)) if dense.splat => {
-                let t = Tensor::from_dense(m, dense, &[1]).map_err(|e| self.unsupported(op, e))?;
+                let t = Tensor::from_dense(m, dense, &[1])
+                    .map_err(|e| self.unsupported(op, e.to_string()))?;
                 Ok(self.konst(t.get(0), elem))
             }
             OpKind::OptimizationBarrier => {

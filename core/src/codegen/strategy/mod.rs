@@ -38,7 +38,7 @@ pub use shape::{
 };
 pub use split_k::{split_slices, MIN_SLICE};
 pub use tiles::double_fills_half;
-pub use tuning::{tuning_key, Choice, Tuning};
+pub use tuning::{tuning_key, Choice, ChoiceParseError, Tuning, TuningParseError};
 pub use types::{type_reprs, TypeRepr};
 
 use super::regions::OpFamily;

@@ -81,17 +81,17 @@ impl Choice {
     }
 
     /// Parses [`Choice::to_text`]'s form.
-    pub fn parse(text: &str) -> Result<Choice, String> {
+    pub fn parse(text: &str) -> Result<Choice, ChoiceParseError> {
         let words: Vec<&str> = text.split_whitespace().collect();
         let num = |w: &str| {
             w.parse::<u32>()
                 .ok()
                 .filter(|&n| n > 0)
-                .ok_or_else(|| format!("'{w}' is not a positive integer"))
+                .ok_or_else(|| ChoiceParseError::NotPositive(w.to_string()))
         };
         let (workgroup, rest) = match words.as_slice() {
             ["wg", n, rest @ ..] => (num(n)?, rest),
-            _ => return Err(format!("expected 'wg N ...', found '{text}'")),
+            _ => return Err(ChoiceParseError::ExpectedWorkgroup(text.to_string())),
         };
         let (rest, split_k) = match rest {
             [rest @ .., "split", n] => (rest, Some(num(n)?)),
@@ -109,16 +109,13 @@ impl Choice {
             ["tile", rc, depth @ ..] if matches!(depth, [] | ["depth", _]) => {
                 let (r, c) = rc
                     .split_once('x')
-                    .ok_or_else(|| format!("expected 'tile RxC', found 'tile {rc}'"))?;
+                    .ok_or_else(|| ChoiceParseError::ExpectedTile(rc.to_string()))?;
                 let depth = match depth {
                     ["depth", d] => num(d)?,
                     _ => super::TILE_DEPTH,
                 };
                 if depth == 0 || depth % super::TILE_DEPTH != 0 {
-                    return Err(format!(
-                        "a tile's depth must be a multiple of {}, found {depth}",
-                        super::TILE_DEPTH
-                    ));
+                    return Err(ChoiceParseError::TileDepth(depth));
                 }
                 Distribution::Tile {
                     rows: num(r)?,
@@ -127,12 +124,10 @@ impl Choice {
                 }
             }
             ["shared", block, tile, rest @ ..] if rest.is_empty() || rest == ["double"] => {
-                let dims = |text: &str, n: usize| -> Result<Vec<u32>, String> {
+                let dims = |text: &str, n: usize| -> Result<Vec<u32>, ChoiceParseError> {
                     let parts: Vec<&str> = text.split('x').collect();
                     if parts.len() != n {
-                        return Err(format!(
-                            "expected 'shared BMxBNxBK RxC', found 'shared {block} {tile}'"
-                        ));
+                        return Err(ChoiceParseError::ExpectedShared(format!("{block} {tile}")));
                     }
                     parts.iter().map(|p| num(p)).collect()
                 };
@@ -147,19 +142,15 @@ impl Choice {
                 }
             }
             ["coopmatrix", mnk, grids @ ..] => {
-                let expected = || {
-                    format!(
-                        "expected 'coopmatrix MxNxK TRxTC SRxSC', found 'coopmatrix {mnk} {}'",
-                        grids.join(" ")
-                    )
-                };
+                let expected =
+                    || ChoiceParseError::ExpectedCoopMatrix(format!("{mnk} {}", grids.join(" ")));
                 let parts: Vec<&str> = mnk.split('x').collect();
                 let [m, n, k] = parts[..] else {
                     return Err(expected());
                 };
                 // A choice written before tile grids existed is one tile
                 // per subgroup, one subgroup per workgroup.
-                let grid = |i: usize| -> Result<[u32; 2], String> {
+                let grid = |i: usize| -> Result<[u32; 2], ChoiceParseError> {
                     let Some(text) = grids.get(i) else {
                         return Ok([1, 1]);
                     };
@@ -179,7 +170,7 @@ impl Choice {
                     subgroups: grid(1)?,
                 }
             }
-            _ => return Err(format!("unknown distribution '{}'", rest.join(" "))),
+            _ => return Err(ChoiceParseError::UnknownDistribution(rest.join(" "))),
         };
         Ok(Choice {
             workgroup,
@@ -187,6 +178,53 @@ impl Choice {
             split_k,
         })
     }
+}
+
+/// Why a [`Choice`]'s text form does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ChoiceParseError {
+    /// A count that is not a positive integer.
+    #[error("'{0}' is not a positive integer")]
+    NotPositive(String),
+    /// Text that does not start with `wg N` (the whole text).
+    #[error("expected 'wg N ...', found '{0}'")]
+    ExpectedWorkgroup(String),
+    /// A tile without `RxC` (the word after `tile`).
+    #[error("expected 'tile RxC', found 'tile {0}'")]
+    ExpectedTile(String),
+    /// A tile depth that is not a multiple of the default depth.
+    #[error("a tile's depth must be a multiple of {default}, found {0}", default = super::TILE_DEPTH)]
+    TileDepth(u32),
+    /// A shared tile without `BMxBNxBK RxC` (the words after `shared`).
+    #[error("expected 'shared BMxBNxBK RxC', found 'shared {0}'")]
+    ExpectedShared(String),
+    /// A cooperative-matrix choice in another form (the words after
+    /// `coopmatrix`).
+    #[error("expected 'coopmatrix MxNxK TRxTC SRxSC', found 'coopmatrix {0}'")]
+    ExpectedCoopMatrix(String),
+    /// A distribution of no known form (its words).
+    #[error("unknown distribution '{0}'")]
+    UnknownDistribution(String),
+}
+
+/// Why a [`Tuning`]'s text form does not parse: the line (from 1) and
+/// what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TuningParseError {
+    /// A line without `=`.
+    #[error("line {line}: expected 'KEY = CHOICE'")]
+    NoEquals {
+        /// The line number.
+        line: usize,
+    },
+    /// A line whose choice does not parse.
+    #[error("line {line}: {error}")]
+    Choice {
+        /// The line number.
+        line: usize,
+        /// Why the choice does not parse.
+        error: ChoiceParseError,
+    },
 }
 
 /// The key of a dispatch shape: family, iteration space (`?` for a
@@ -267,7 +305,7 @@ impl Tuning {
     }
 
     /// Parses the text form; an error names the line.
-    pub fn parse(text: &str) -> Result<Tuning, String> {
+    pub fn parse(text: &str) -> Result<Tuning, TuningParseError> {
         let mut t = Tuning::new();
         for (i, line) in text.lines().enumerate() {
             let (body, note) = match line.split_once('#') {
@@ -277,11 +315,12 @@ impl Tuning {
             if body.trim().is_empty() {
                 continue;
             }
+            let line = i + 1;
             let (key, choice) = body
                 .split_once('=')
-                .ok_or_else(|| format!("line {}: expected 'KEY = CHOICE'", i + 1))?;
-            let choice =
-                Choice::parse(choice.trim()).map_err(|e| format!("line {}: {e}", i + 1))?;
+                .ok_or(TuningParseError::NoEquals { line })?;
+            let choice = Choice::parse(choice.trim())
+                .map_err(|error| TuningParseError::Choice { line, error })?;
             t.insert(key.trim(), choice, note);
         }
         Ok(t)
@@ -369,7 +408,9 @@ mod tests {
         let back = Tuning::parse(&t.to_text()).unwrap();
         assert_eq!(back, t);
         assert_eq!(back.get("contraction 512x512 r512 f32"), Some(tile));
-        let e = Tuning::parse("# c\nx = wg 64 tile 8x4\ny = wg 0 points 1\n").unwrap_err();
+        let e = Tuning::parse("# c\nx = wg 64 tile 8x4\ny = wg 0 points 1\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("line 3:"), "{e}");
         assert!(Tuning::parse("z = wg 8 spiral 3").is_err());
         assert!(Tuning::parse("z = wg 256 shared 64x64 4x4").is_err());

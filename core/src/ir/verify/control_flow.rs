@@ -3,7 +3,7 @@
 
 use super::structure::FuncCtx;
 use super::Verifier;
-use crate::grammar::OperandKind;
+use crate::grammar::{Opcode, OperandKind};
 use crate::ir::attr::AttrKind;
 use crate::ir::entity::{Block, Op};
 use crate::ir::op::OpKind;
@@ -145,8 +145,8 @@ impl<'m> Verifier<'m> {
                 return;
             }
             let header_term = m.block(first).ops.last().map(|&t| &m.op(t).kind);
-            let ok =
-                header_term.is_some_and(|k| k.is_core("BranchConditional") || k.is_core("Switch"));
+            let ok = header_term
+                .is_some_and(|k| k.is_core(Opcode::BranchConditional) || k.is_core(Opcode::Switch));
             if !ok && header_term.is_some() {
                 let found = header_term.map(super::op_name).unwrap_or_default();
                 self.error(
@@ -172,7 +172,7 @@ impl<'m> Verifier<'m> {
         let entry_ops = &m.block(entry).ops;
         let entry_ok = entry_ops.len() == 1 && {
             let br = m.op(entry_ops[0]);
-            br.kind.is_core("Branch")
+            br.kind.is_core(Opcode::Branch)
                 && br.successors.len() == 1
                 && br.successors[0].block == header
         };

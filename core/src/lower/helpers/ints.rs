@@ -2,6 +2,7 @@
 //! [`TypeConverter::emulated_bits`](crate::lower::TypeConverter::emulated_bits));
 //! these helpers keep them so, and lower integer comparisons on them.
 
+use crate::grammar::Opcode;
 use crate::ir::{Type, Value};
 use crate::kernel::KType;
 
@@ -14,8 +15,8 @@ pub(crate) fn normalize(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
         Some(bits) => {
             let ty = l.module.value_type(v);
             let s = l.const_int(ty, 32 - bits as i128);
-            let x = l.core_op("ShiftLeftLogical", vec![v, s], ty);
-            l.core_op("ShiftRightArithmetic", vec![x, s], ty)
+            let x = l.core_op(Opcode::ShiftLeftLogical, vec![v, s], ty);
+            l.core_op(Opcode::ShiftRightArithmetic, vec![x, s], ty)
         }
         None => v,
     }
@@ -27,7 +28,7 @@ pub(crate) fn zext_emulated(l: &mut Lowerer, v: Value, kty: &KType) -> Value {
         Some(bits) => {
             let ty = l.module.value_type(v);
             let mask = l.const_int(ty, (1i128 << bits) - 1);
-            l.core_op("BitwiseAnd", vec![v, mask], ty)
+            l.core_op(Opcode::BitwiseAnd, vec![v, mask], ty)
         }
         None => v,
     }
@@ -42,17 +43,17 @@ pub(crate) fn bool_like(l: &mut Lowerer, ty: Type) -> Type {
     }
 }
 
-const CMPI: [(&str, &str); 10] = [
-    ("eq", "IEqual"),
-    ("ne", "INotEqual"),
-    ("slt", "SLessThan"),
-    ("sle", "SLessThanEqual"),
-    ("sgt", "SGreaterThan"),
-    ("sge", "SGreaterThanEqual"),
-    ("ult", "ULessThan"),
-    ("ule", "ULessThanEqual"),
-    ("ugt", "UGreaterThan"),
-    ("uge", "UGreaterThanEqual"),
+const CMPI: [(&str, Opcode); 10] = [
+    ("eq", Opcode::IEqual),
+    ("ne", Opcode::INotEqual),
+    ("slt", Opcode::SLessThan),
+    ("sle", Opcode::SLessThanEqual),
+    ("sgt", Opcode::SGreaterThan),
+    ("sge", Opcode::SGreaterThanEqual),
+    ("ult", Opcode::ULessThan),
+    ("ule", Opcode::ULessThanEqual),
+    ("ugt", Opcode::UGreaterThan),
+    ("uge", Opcode::UGreaterThanEqual),
 ];
 
 /// Lowers an integer comparison `pred` of `a` and `b` (kernel type `kty`).
@@ -86,8 +87,8 @@ pub(crate) fn compare_int(
 /// unsigned and -1 signed, so `ult` is `!a & b` and `slt` is `a & !b`.
 fn compare_bool(l: &mut Lowerer, pred: &str, a: Value, b: Value, bt: Type) -> Value {
     match pred {
-        "eq" => l.core_op("LogicalEqual", vec![a, b], bt),
-        "ne" => l.core_op("LogicalNotEqual", vec![a, b], bt),
+        "eq" => l.core_op(Opcode::LogicalEqual, vec![a, b], bt),
+        "ne" => l.core_op(Opcode::LogicalNotEqual, vec![a, b], bt),
         _ => {
             // Put the predicate in the form x < y or x <= y.
             let (x, y, or_equal) = match pred {
@@ -97,8 +98,12 @@ fn compare_bool(l: &mut Lowerer, pred: &str, a: Value, b: Value, bt: Type) -> Va
                 _ => (b, a, true), // "uge" | "sle"
             };
             // As unsigned: x < y is !x & y; x <= y is !x | y.
-            let nx = l.core_op("LogicalNot", vec![x], bt);
-            let name = if or_equal { "LogicalOr" } else { "LogicalAnd" };
+            let nx = l.core_op(Opcode::LogicalNot, vec![x], bt);
+            let name = if or_equal {
+                Opcode::LogicalOr
+            } else {
+                Opcode::LogicalAnd
+            };
             l.core_op(name, vec![nx, y], bt)
         }
     }
@@ -110,19 +115,19 @@ fn compare_bool(l: &mut Lowerer, pred: &str, a: Value, b: Value, bt: Type) -> Va
 /// (lavapipe 22.3 here) rewrites a signed comparison of a sign-extended
 /// 32-bit value with a 64-bit constant using -2^31 read as +2^31, so
 /// `extsi(x) > 0` is true for every x (issue 30: the ONNX `Trilu` tests).
-pub(crate) fn signed_compare(l: &mut Lowerer, name: &str, a: Value, b: Value, bt: Type) -> Value {
+pub(crate) fn signed_compare(l: &mut Lowerer, name: Opcode, a: Value, b: Value, bt: Type) -> Value {
     let ty = l.module.value_type(a);
     if l.module.types.bit_width(ty) != Some(64) {
         return l.core_op(name, vec![a, b], bt);
     }
     let min = l.const_int(ty, i128::from(i64::MIN));
-    let fa = l.core_op("BitwiseXor", vec![a, min], ty);
-    let fb = l.core_op("BitwiseXor", vec![b, min], ty);
+    let fa = l.core_op(Opcode::BitwiseXor, vec![a, min], ty);
+    let fb = l.core_op(Opcode::BitwiseXor, vec![b, min], ty);
     let unsigned = match name {
-        "SLessThan" => "ULessThan",
-        "SLessThanEqual" => "ULessThanEqual",
-        "SGreaterThan" => "UGreaterThan",
-        _ => "UGreaterThanEqual",
+        Opcode::SLessThan => Opcode::ULessThan,
+        Opcode::SLessThanEqual => Opcode::ULessThanEqual,
+        Opcode::SGreaterThan => Opcode::UGreaterThan,
+        _ => Opcode::UGreaterThanEqual,
     };
     l.core_op(unsigned, vec![fa, fb], bt)
 }

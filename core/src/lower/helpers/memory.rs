@@ -2,7 +2,7 @@
 //! elements in 32-bit words) and module variables for workgroup and
 //! private buffers.
 
-use crate::grammar::{OperandKind, Scope, StorageClass};
+use crate::grammar::{Opcode, OperandKind, Scope, StorageClass};
 use crate::ir::{Type, Value};
 use crate::kernel::{KType, KValue};
 
@@ -53,17 +53,17 @@ fn linearize(l: &mut Lowerer, repr: &MemRefRepr, idx: &[Value]) -> Result<Value,
             i
         } else {
             let s = l.const_int(it, stride as i128);
-            l.core_op("IMul", vec![i, s], it)
+            l.core_op(Opcode::IMul, vec![i, s], it)
         };
         lin = Some(match lin {
-            Some(acc) => l.core_op("IAdd", vec![acc, term], it),
+            Some(acc) => l.core_op(Opcode::IAdd, vec![acc, term], it),
             None => term,
         });
     }
     Ok(match lin {
         Some(v) if konst != 0 => {
             let o = l.const_int(it, konst as i128);
-            l.core_op("IAdd", vec![v, o], it)
+            l.core_op(Opcode::IAdd, vec![v, o], it)
         }
         Some(v) => v,
         None => l.const_int(it, konst as i128),
@@ -88,7 +88,7 @@ fn chain(l: &mut Lowerer, base: Value, i: Value, elem: Type) -> Value {
     let sc = storage_class_of(l, base);
     let zero = l.const_i32(0);
     let pty = l.module.types.pointer(elem, sc);
-    l.core_op("AccessChain", vec![base, zero, i], pty)
+    l.core_op(Opcode::AccessChain, vec![base, zero, i], pty)
 }
 
 fn storage_class_of(l: &Lowerer, ptr: Value) -> StorageClass {
@@ -109,14 +109,14 @@ fn packed_word(
 ) -> (Value, Value) {
     let it = l.module.value_type(lin);
     let per_word = l.const_int(it, (32 / bits) as i128);
-    let word = l.core_op("SDiv", vec![lin, per_word], it);
+    let word = l.core_op(Opcode::SDiv, vec![lin, per_word], it);
     let ptr = chain(l, base, word, repr.stored);
-    let lane = l.core_op("UMod", vec![lin, per_word], it);
+    let lane = l.core_op(Opcode::UMod, vec![lin, per_word], it);
     let width = l.const_int(it, bits as i128);
-    let mut off = l.core_op("IMul", vec![lane, width], it);
+    let mut off = l.core_op(Opcode::IMul, vec![lane, width], it);
     let i32t = l.i32_type();
     if it != i32t {
-        off = l.core_op("UConvert", vec![off], i32t);
+        off = l.core_op(Opcode::UConvert, vec![off], i32t);
     }
     (ptr, off)
 }
@@ -149,28 +149,28 @@ pub(crate) fn load_element(
     if let Some(bits) = repr.packed_bits {
         let (wp, off) = packed_word(l, &repr, ptr, lin, bits);
         let i32t = l.i32_type();
-        let w = l.core_op("Load", vec![wp], i32t);
-        let sh = l.core_op("ShiftRightArithmetic", vec![w, off], i32t);
+        let w = l.core_op(Opcode::Load, vec![wp], i32t);
+        let sh = l.core_op(Opcode::ShiftRightArithmetic, vec![w, off], i32t);
         let mask = l.const_int(i32t, (1i128 << bits) - 1);
-        let v = l.core_op("BitwiseAnd", vec![sh, mask], i32t);
+        let v = l.core_op(Opcode::BitwiseAnd, vec![sh, mask], i32t);
         let s = l.const_int(i32t, 32 - bits as i128);
-        let v = l.core_op("ShiftLeftLogical", vec![v, s], i32t);
-        let v = l.core_op("ShiftRightArithmetic", vec![v, s], i32t);
+        let v = l.core_op(Opcode::ShiftLeftLogical, vec![v, s], i32t);
+        let v = l.core_op(Opcode::ShiftRightArithmetic, vec![v, s], i32t);
         if repr.bool_as_int {
             let zero = l.const_int(i32t, 0);
-            return Ok(l.core_op("INotEqual", vec![v, zero], repr.value));
+            return Ok(l.core_op(Opcode::INotEqual, vec![v, zero], repr.value));
         }
         return Ok(if repr.value != i32t {
-            l.core_op("SConvert", vec![v], repr.value)
+            l.core_op(Opcode::SConvert, vec![v], repr.value)
         } else {
             v
         });
     }
     let ep = chain(l, ptr, lin, repr.stored);
-    let v = l.core_op("Load", vec![ep], repr.stored);
+    let v = l.core_op(Opcode::Load, vec![ep], repr.stored);
     if repr.bool_as_int {
         let zero = l.const_int(repr.stored, 0);
-        return Ok(l.core_op("INotEqual", vec![v, zero], repr.value));
+        return Ok(l.core_op(Opcode::INotEqual, vec![v, zero], repr.value));
     }
     Ok(v)
 }
@@ -190,17 +190,17 @@ pub(crate) fn store_element(
         let v = if repr.bool_as_int {
             let one = l.const_int(i32t, 1);
             let zero = l.const_int(i32t, 0);
-            l.core_op("Select", vec![value, one, zero], i32t)
+            l.core_op(Opcode::Select, vec![value, one, zero], i32t)
         } else if l.module.value_type(value) != i32t {
-            l.core_op("UConvert", vec![value], i32t)
+            l.core_op(Opcode::UConvert, vec![value], i32t)
         } else {
             value
         };
         let mask = l.const_int(i32t, (1i128 << bits) - 1);
-        let mask_sh = l.core_op("ShiftLeftLogical", vec![mask, off], i32t);
-        let clear = l.core_op("Not", vec![mask_sh], i32t);
-        let low = l.core_op("BitwiseAnd", vec![v, mask], i32t);
-        let set = l.core_op("ShiftLeftLogical", vec![low, off], i32t);
+        let mask_sh = l.core_op(Opcode::ShiftLeftLogical, vec![mask, off], i32t);
+        let clear = l.core_op(Opcode::Not, vec![mask_sh], i32t);
+        let low = l.core_op(Opcode::BitwiseAnd, vec![v, mask], i32t);
+        let set = l.core_op(Opcode::ShiftLeftLogical, vec![low, off], i32t);
         let sc = storage_class_of(l, ptr);
         match sc {
             StorageClass::StorageBuffer | StorageClass::Workgroup => {
@@ -213,22 +213,22 @@ pub(crate) fn store_element(
                 // AcquireRelease.
                 let sem = l.enum_attr(OperandKind::MemorySemantics, 0x8);
                 l.core_op_with_attrs(
-                    "AtomicAnd",
+                    Opcode::AtomicAnd,
                     vec![wp, clear],
                     i32t,
                     vec![("memory_scope", sa), ("semantics", sem)],
                 );
                 l.core_op_with_attrs(
-                    "AtomicOr",
+                    Opcode::AtomicOr,
                     vec![wp, set],
                     i32t,
                     vec![("memory_scope", sa), ("semantics", sem)],
                 );
             }
             _ => {
-                let w = l.core_op("Load", vec![wp], i32t);
-                let w = l.core_op("BitwiseAnd", vec![w, clear], i32t);
-                let w = l.core_op("BitwiseOr", vec![w, set], i32t);
+                let w = l.core_op(Opcode::Load, vec![wp], i32t);
+                let w = l.core_op(Opcode::BitwiseAnd, vec![w, clear], i32t);
+                let w = l.core_op(Opcode::BitwiseOr, vec![w, set], i32t);
                 l.store(wp, w);
             }
         }
@@ -238,7 +238,7 @@ pub(crate) fn store_element(
     let v = if repr.bool_as_int {
         let one = l.const_int(repr.stored, 1);
         let zero = l.const_int(repr.stored, 0);
-        l.core_op("Select", vec![value, one, zero], repr.stored)
+        l.core_op(Opcode::Select, vec![value, one, zero], repr.stored)
     } else {
         value
     };

@@ -1,26 +1,41 @@
 //! Reductions: which GroupNonUniform instruction and which combiner a
 //! reduction kind (`add`, `maxsi`, ...) maps to.
 
+use crate::grammar::{GlslOp, Opcode};
 use crate::ir::{Type, Value};
 
 use crate::lower::context::Lowerer;
 
-/// The GroupNonUniform suffix and GLSL/core combiner of a reduction kind.
-pub(crate) fn reduction_ops(kind: &str, float: bool) -> Option<(&'static str, Combine)> {
+/// The GroupNonUniform instruction and GLSL/core combiner of a reduction
+/// kind.
+pub(crate) fn reduction_ops(kind: &str, float: bool) -> Option<(Opcode, Combine)> {
     Some(match (kind, float) {
-        ("add", false) => ("IAdd", Combine::Core("IAdd")),
-        ("add", true) => ("FAdd", Combine::Core("FAdd")),
-        ("mul", false) => ("IMul", Combine::Core("IMul")),
-        ("mul", true) => ("FMul", Combine::Core("FMul")),
-        ("minsi", false) => ("SMin", Combine::Glsl("SMin")),
-        ("minui", false) => ("UMin", Combine::Glsl("UMin")),
-        ("maxsi", false) => ("SMax", Combine::Glsl("SMax")),
-        ("maxui", false) => ("UMax", Combine::Glsl("UMax")),
-        ("minnumf" | "minimumf" | "minf", true) => ("FMin", Combine::Glsl("FMin")),
-        ("maxnumf" | "maximumf" | "maxf", true) => ("FMax", Combine::Glsl("FMax")),
-        ("and", false) => ("BitwiseAnd", Combine::Core("BitwiseAnd")),
-        ("or", false) => ("BitwiseOr", Combine::Core("BitwiseOr")),
-        ("xor", false) => ("BitwiseXor", Combine::Core("BitwiseXor")),
+        ("add", false) => (Opcode::GroupNonUniformIAdd, Combine::Core(Opcode::IAdd)),
+        ("add", true) => (Opcode::GroupNonUniformFAdd, Combine::Core(Opcode::FAdd)),
+        ("mul", false) => (Opcode::GroupNonUniformIMul, Combine::Core(Opcode::IMul)),
+        ("mul", true) => (Opcode::GroupNonUniformFMul, Combine::Core(Opcode::FMul)),
+        ("minsi", false) => (Opcode::GroupNonUniformSMin, Combine::Glsl(GlslOp::SMin)),
+        ("minui", false) => (Opcode::GroupNonUniformUMin, Combine::Glsl(GlslOp::UMin)),
+        ("maxsi", false) => (Opcode::GroupNonUniformSMax, Combine::Glsl(GlslOp::SMax)),
+        ("maxui", false) => (Opcode::GroupNonUniformUMax, Combine::Glsl(GlslOp::UMax)),
+        ("minnumf" | "minimumf" | "minf", true) => {
+            (Opcode::GroupNonUniformFMin, Combine::Glsl(GlslOp::FMin))
+        }
+        ("maxnumf" | "maximumf" | "maxf", true) => {
+            (Opcode::GroupNonUniformFMax, Combine::Glsl(GlslOp::FMax))
+        }
+        ("and", false) => (
+            Opcode::GroupNonUniformBitwiseAnd,
+            Combine::Core(Opcode::BitwiseAnd),
+        ),
+        ("or", false) => (
+            Opcode::GroupNonUniformBitwiseOr,
+            Combine::Core(Opcode::BitwiseOr),
+        ),
+        ("xor", false) => (
+            Opcode::GroupNonUniformBitwiseXor,
+            Combine::Core(Opcode::BitwiseXor),
+        ),
         _ => return None,
     })
 }
@@ -29,9 +44,9 @@ pub(crate) fn reduction_ops(kind: &str, float: bool) -> Option<(&'static str, Co
 #[derive(Clone, Copy)]
 pub(crate) enum Combine {
     /// A core instruction.
-    Core(&'static str),
+    Core(Opcode),
     /// A GLSL.std.450 instruction.
-    Glsl(&'static str),
+    Glsl(GlslOp),
 }
 
 impl Combine {

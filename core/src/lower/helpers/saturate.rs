@@ -12,6 +12,7 @@
 //! Out-of-range inputs are replaced by 0 before the conversion, so the
 //! driver never converts one.
 
+use crate::grammar::Opcode;
 use crate::ir::Value;
 use crate::kernel::KType;
 
@@ -35,9 +36,9 @@ pub(crate) fn float_to_int(l: &mut Lowerer, a: Value, signed: bool) -> Result<Va
         // exactly when the saturated value is -1 (x <= -1) resp. 1 (x >= 1);
         // NaN compares false.
         let (name, k) = if signed {
-            ("FOrdLessThanEqual", -1.0)
+            (Opcode::FOrdLessThanEqual, -1.0)
         } else {
-            ("FOrdGreaterThanEqual", 1.0)
+            (Opcode::FOrdGreaterThanEqual, 1.0)
         };
         let kc = l.const_float(src, k);
         return Ok(l.core_op(name, vec![a, kc], bt));
@@ -52,24 +53,28 @@ pub(crate) fn float_to_int(l: &mut Lowerer, a: Value, signed: bool) -> Result<Va
     let hi_c = l.const_float(src, hi);
     let inf = l.const_float(src, f64::INFINITY);
     let ninf = l.const_float(src, f64::NEG_INFINITY);
-    let above = l.core_op("FOrdGreaterThanEqual", vec![a, hi_c], bt);
-    let is_inf = l.core_op("FOrdEqual", vec![a, inf], bt);
-    let above = l.core_op("LogicalOr", vec![above, is_inf], bt);
+    let above = l.core_op(Opcode::FOrdGreaterThanEqual, vec![a, hi_c], bt);
+    let is_inf = l.core_op(Opcode::FOrdEqual, vec![a, inf], bt);
+    let above = l.core_op(Opcode::LogicalOr, vec![above, is_inf], bt);
     let lo_c = l.const_float(src, lo);
     let below_name = if signed {
-        "FOrdLessThan"
+        Opcode::FOrdLessThan
     } else {
-        "FOrdLessThanEqual"
+        Opcode::FOrdLessThanEqual
     };
     let below = l.core_op(below_name, vec![a, lo_c], bt);
-    let is_ninf = l.core_op("FOrdEqual", vec![a, ninf], bt);
-    let below = l.core_op("LogicalOr", vec![below, is_ninf], bt);
-    let nan = l.core_op("IsNan", vec![a], bt);
-    let out = l.core_op("LogicalOr", vec![above, below], bt);
-    let bad = l.core_op("LogicalOr", vec![out, nan], bt);
+    let is_ninf = l.core_op(Opcode::FOrdEqual, vec![a, ninf], bt);
+    let below = l.core_op(Opcode::LogicalOr, vec![below, is_ninf], bt);
+    let nan = l.core_op(Opcode::IsNan, vec![a], bt);
+    let out = l.core_op(Opcode::LogicalOr, vec![above, below], bt);
+    let bad = l.core_op(Opcode::LogicalOr, vec![out, nan], bt);
     let zero_f = l.const_float(src, 0.0);
-    let safe = l.core_op("Select", vec![bad, zero_f, a], src);
-    let name = if signed { "ConvertFToS" } else { "ConvertFToU" };
+    let safe = l.core_op(Opcode::Select, vec![bad, zero_f, a], src);
+    let name = if signed {
+        Opcode::ConvertFToS
+    } else {
+        Opcode::ConvertFToU
+    };
     let v = l.core_op(name, vec![safe], ty);
     // The extremes as values of the lowered type (its bits, read signed).
     let as_lowered = |v: i128| -> i128 {
@@ -86,7 +91,7 @@ pub(crate) fn float_to_int(l: &mut Lowerer, a: Value, signed: bool) -> Result<Va
     };
     let max_c = l.const_int(ty, as_lowered(max));
     let min_c = l.const_int(ty, as_lowered(min));
-    let v = l.core_op("Select", vec![above, max_c, v], ty);
-    let v = l.core_op("Select", vec![below, min_c, v], ty);
+    let v = l.core_op(Opcode::Select, vec![above, max_c, v], ty);
+    let v = l.core_op(Opcode::Select, vec![below, min_c, v], ty);
     Ok(normalize(l, v, dst))
 }

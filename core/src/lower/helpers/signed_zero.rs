@@ -21,6 +21,7 @@
 //! [`negate`] negates a constant into a constant, so that a `+0.0` made by
 //! negating `-0.0` is seen as one (the driver folds the negation first).
 
+use crate::grammar::{GlslOp, Opcode};
 use crate::ir::{AttrKind, DenseValues, OpKind, Type, Value};
 
 use super::super::context::Lowerer;
@@ -60,8 +61,8 @@ fn is_negative_zero(l: &Lowerer, v: Value) -> bool {
 fn plus_zero(l: &mut Lowerer, x: Value, ty: Type) -> Value {
     let zero = l.const_float(ty, 0.0);
     let bt = bool_like(l, ty);
-    let is_zero = l.core_op("FOrdEqual", vec![x, zero], bt);
-    l.core_op("Select", vec![is_zero, zero, x], ty)
+    let is_zero = l.core_op(Opcode::FOrdEqual, vec![x, zero], bt);
+    l.core_op(Opcode::Select, vec![is_zero, zero, x], ty)
 }
 
 /// GLSL.std.450 `Fma(a, b, c)`; with `c` the constant `+0.0`, `Fma(a, b,
@@ -70,25 +71,25 @@ fn plus_zero(l: &mut Lowerer, x: Value, ty: Type) -> Value {
 /// sign). lavapipe drops a `+0.0` addend, giving `-0` for `-1 * 0 + 0`.
 pub(crate) fn fma(l: &mut Lowerer, a: Value, b: Value, c: Value, ty: Type) -> Value {
     if !is_positive_zero(l, c) {
-        return l.glsl_op("Fma", vec![a, b, c], ty);
+        return l.glsl_op(GlslOp::Fma, vec![a, b, c], ty);
     }
     let neg_zero = l.const_float(ty, -0.0);
-    let r = l.glsl_op("Fma", vec![a, b, neg_zero], ty);
+    let r = l.glsl_op(GlslOp::Fma, vec![a, b, neg_zero], ty);
     let zero = l.const_float(ty, 0.0);
     let bt = bool_like(l, ty);
-    let a0 = l.core_op("FOrdEqual", vec![a, zero], bt);
-    let b0 = l.core_op("FOrdEqual", vec![b, zero], bt);
-    let r0 = l.core_op("FOrdEqual", vec![r, zero], bt);
-    let exact_zero = l.core_op("LogicalOr", vec![a0, b0], bt);
-    let exact_zero = l.core_op("LogicalAnd", vec![exact_zero, r0], bt);
-    l.core_op("Select", vec![exact_zero, zero, r], ty)
+    let a0 = l.core_op(Opcode::FOrdEqual, vec![a, zero], bt);
+    let b0 = l.core_op(Opcode::FOrdEqual, vec![b, zero], bt);
+    let r0 = l.core_op(Opcode::FOrdEqual, vec![r, zero], bt);
+    let exact_zero = l.core_op(Opcode::LogicalOr, vec![a0, b0], bt);
+    let exact_zero = l.core_op(Opcode::LogicalAnd, vec![exact_zero, r0], bt);
+    l.core_op(Opcode::Select, vec![exact_zero, zero, r], ty)
 }
 
 /// The core float op `name` (`FAdd`, `FSub`, `FMul`, `FDiv`) of `a` and
 /// `b`, with a constant `+0.0` operand rewritten (see the module docs).
-pub(crate) fn float_arith(l: &mut Lowerer, name: &str, a: Value, b: Value, ty: Type) -> Value {
+pub(crate) fn float_arith(l: &mut Lowerer, name: Opcode, a: Value, b: Value, ty: Type) -> Value {
     let (a_zero, b_zero) = (is_positive_zero(l, a), is_positive_zero(l, b));
-    if name == "FSub" && is_negative_zero(l, b) {
+    if name == Opcode::FSub && is_negative_zero(l, b) {
         // x - -0 = x + +0, which the driver reads as `x`.
         return plus_zero(l, a, ty);
     }
@@ -96,19 +97,19 @@ pub(crate) fn float_arith(l: &mut Lowerer, name: &str, a: Value, b: Value, ty: T
         return l.core_op(name, vec![a, b], ty);
     }
     match (name, a_zero, b_zero) {
-        ("FMul", ..) | ("FDiv", ..) => {
+        (Opcode::FMul, ..) | (Opcode::FDiv, ..) => {
             let neg_zero = l.const_float(ty, -0.0);
             let (a, b) = if a_zero { (neg_zero, b) } else { (a, neg_zero) };
             let v = l.core_op(name, vec![a, b], ty);
-            l.core_op("FNegate", vec![v], ty)
+            l.core_op(Opcode::FNegate, vec![v], ty)
         }
-        ("FAdd", ..) => plus_zero(l, if a_zero { b } else { a }, ty),
-        ("FSub", true, false) => {
+        (Opcode::FAdd, ..) => plus_zero(l, if a_zero { b } else { a }, ty),
+        (Opcode::FSub, true, false) => {
             // 0 - x: +0 for a zero x, else -x.
-            let neg = l.core_op("FNegate", vec![b], ty);
+            let neg = l.core_op(Opcode::FNegate, vec![b], ty);
             let bt = bool_like(l, ty);
-            let is_zero = l.core_op("FOrdEqual", vec![b, a], bt);
-            l.core_op("Select", vec![is_zero, a, neg], ty)
+            let is_zero = l.core_op(Opcode::FOrdEqual, vec![b, a], bt);
+            l.core_op(Opcode::Select, vec![is_zero, a, neg], ty)
         }
         _ => l.core_op(name, vec![a, b], ty),
     }
@@ -132,6 +133,6 @@ pub(crate) fn negate(l: &mut Lowerer, v: Value, ty: Type) -> Value {
         });
     match constant {
         Some(c) => l.const_float(ty, -c),
-        None => l.core_op("FNegate", vec![v], ty),
+        None => l.core_op(Opcode::FNegate, vec![v], ty),
     }
 }

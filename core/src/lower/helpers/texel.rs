@@ -21,7 +21,7 @@
 //! a storage-buffer load to a loop over the SIMD lanes with a bounds check
 //! per element, a texel fetch to one gather: DRIVERS.md).
 
-use crate::grammar::{Dim, ImageFormat, StorageClass};
+use crate::grammar::{Dim, ImageFormat, Opcode, StorageClass};
 use crate::ir::{
     ImageArrayed, ImageDepth, ImageSamplerUse, ImageSampling, ImageType, Type, TypeKind, Value,
 };
@@ -106,19 +106,19 @@ pub(crate) fn fetch(l: &mut Lowerer, base: KValue, index: Value) -> Result<Value
         TypeKind::Int { width: 32, .. } => index,
         TypeKind::Int { .. } => {
             let i32t = l.i32_type();
-            l.core_op("SConvert", vec![index], i32t)
+            l.core_op(Opcode::SConvert, vec![index], i32t)
         }
         _ => return Err(l.malformed("a texel coordinate must be an integer")),
     };
-    let img = l.core_op("Load", vec![ptr], image);
+    let img = l.core_op(Opcode::Load, vec![ptr], image);
     let element = match l.module.types.kind(image) {
         TypeKind::Image(img) => img.element,
         _ => return Err(l.malformed("a texel buffer's type must be an image")),
     };
     let fetched = l.module.types.vector(4, element);
-    let value = l.core_op("ImageFetch", vec![img, coord], fetched);
+    let value = l.core_op(Opcode::ImageFetch, vec![img, coord], fetched);
     if fetched == texel {
         return Ok(value);
     }
-    Ok(l.core_op("FConvert", vec![value], texel))
+    Ok(l.core_op(Opcode::FConvert, vec![value], texel))
 }

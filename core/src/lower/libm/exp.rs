@@ -1,6 +1,7 @@
 //! `exp`, `exp2`, `expm1` and `tanh` (fdlibm's `e_exp.c`, `s_expm1.c`'s
 //! reduction, `s_tanh.c`).
 
+use crate::grammar::Opcode;
 use crate::ir::Value;
 
 use super::{Fb, Prec};
@@ -61,7 +62,7 @@ pub(crate) fn exp_dd(f: &mut Fb, hi: Value, lo: Value) -> Value {
     };
     let xc = clamp(f, hi, lo_lim, hi_lim);
     // Beyond the range, the low part is meaningless (and may be NaN).
-    let same = f.cmp("FOrdEqual", xc, hi);
+    let same = f.cmp(Opcode::FOrdEqual, xc, hi);
     let zero = f.c(0.0);
     let lo_in = f.sel(same, lo, zero);
     let (kf, rhi, klo) = reduce_ln2(f, xc);

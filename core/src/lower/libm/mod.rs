@@ -44,6 +44,7 @@ pub(crate) mod log;
 pub(crate) mod pow;
 pub(crate) mod round;
 
+use crate::grammar::{GlslOp, Opcode};
 use crate::ir::{Type, Value};
 use crate::kernel::{FloatTy, KOpKind, KType};
 
@@ -108,7 +109,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<Option<Value>, Low
     let xw = if wide == ty {
         x
     } else {
-        l.core_op("FConvert", vec![x], wide)
+        l.core_op(Opcode::FConvert, vec![x], wide)
     };
     let mut f = Fb::new(l, wide, Prec::F32);
     let v = match kind {
@@ -119,7 +120,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<Option<Value>, Low
     Ok(Some(if wide == ty {
         v
     } else {
-        l.core_op("FConvert", vec![v], ty)
+        l.core_op(Opcode::FConvert, vec![v], ty)
     }))
 }
 
@@ -169,40 +170,40 @@ impl<'a, 'k> Fb<'a, 'k> {
     /// with another op nor rewrite it algebraically (Mesa's NIR marks such
     /// ops exact; without it `(1 + x) - 1` becomes `x` and TwoSum's error
     /// term becomes 0 on lavapipe).
-    fn exact(&mut self, name: &str, operands: Vec<Value>) -> Value {
+    fn exact(&mut self, name: Opcode, operands: Vec<Value>) -> Value {
         let unit = self.l.module.attrs.unit();
         let ty = self.ty;
         self.l
             .core_op_with_attrs(name, operands, ty, vec![("no_contraction", unit)])
     }
 
-    fn bin(&mut self, name: &str, a: Value, b: Value) -> Value {
+    fn bin(&mut self, name: Opcode, a: Value, b: Value) -> Value {
         self.exact(name, vec![a, b])
     }
 
     /// `a + b`.
     pub fn add(&mut self, a: Value, b: Value) -> Value {
-        self.bin("FAdd", a, b)
+        self.bin(Opcode::FAdd, a, b)
     }
 
     /// `a - b`.
     pub fn sub(&mut self, a: Value, b: Value) -> Value {
-        self.bin("FSub", a, b)
+        self.bin(Opcode::FSub, a, b)
     }
 
     /// `a * b`.
     pub fn mul(&mut self, a: Value, b: Value) -> Value {
-        self.bin("FMul", a, b)
+        self.bin(Opcode::FMul, a, b)
     }
 
     /// `a / b`.
     pub fn div(&mut self, a: Value, b: Value) -> Value {
-        self.bin("FDiv", a, b)
+        self.bin(Opcode::FDiv, a, b)
     }
 
     /// `-a`.
     pub fn neg(&mut self, a: Value) -> Value {
-        self.exact("FNegate", vec![a])
+        self.exact(Opcode::FNegate, vec![a])
     }
 
     /// `a * b + c`, rounded twice: GLSL.std.450 `Fma` need not be fused
@@ -214,17 +215,17 @@ impl<'a, 'k> Fb<'a, 'k> {
 
     /// `|a|`.
     pub fn abs(&mut self, a: Value) -> Value {
-        self.l.glsl_op("FAbs", vec![a], self.ty)
+        self.l.glsl_op(GlslOp::FAbs, vec![a], self.ty)
     }
 
     /// `a` rounded to an integral value, ties to even.
     pub fn round_even(&mut self, a: Value) -> Value {
-        self.l.glsl_op("RoundEven", vec![a], self.ty)
+        self.l.glsl_op(GlslOp::RoundEven, vec![a], self.ty)
     }
 
     /// `a` truncated toward zero (an integral float).
     pub fn trunc(&mut self, a: Value) -> Value {
-        self.l.glsl_op("Trunc", vec![a], self.ty)
+        self.l.glsl_op(GlslOp::Trunc, vec![a], self.ty)
     }
 
     /// Horner's scheme: `c[0] + t (c[1] + t (c[2] + ...))`.
@@ -239,51 +240,51 @@ impl<'a, 'k> Fb<'a, 'k> {
     }
 
     /// A float comparison (`FOrdLessThan`, ...; NaN compares false).
-    pub fn cmp(&mut self, name: &str, a: Value, b: Value) -> Value {
+    pub fn cmp(&mut self, name: Opcode, a: Value, b: Value) -> Value {
         self.l.core_op(name, vec![a, b], self.bt)
     }
 
     /// `a < k` for a constant `k`.
     pub fn lt_c(&mut self, a: Value, k: f64) -> Value {
         let kc = self.c(k);
-        self.cmp("FOrdLessThan", a, kc)
+        self.cmp(Opcode::FOrdLessThan, a, kc)
     }
 
     /// `a > k` for a constant `k`.
     pub fn gt_c(&mut self, a: Value, k: f64) -> Value {
         let kc = self.c(k);
-        self.cmp("FOrdGreaterThan", a, kc)
+        self.cmp(Opcode::FOrdGreaterThan, a, kc)
     }
 
     /// `a == k` for a constant `k`.
     pub fn eq_c(&mut self, a: Value, k: f64) -> Value {
         let kc = self.c(k);
-        self.cmp("FOrdEqual", a, kc)
+        self.cmp(Opcode::FOrdEqual, a, kc)
     }
 
     /// `a` is NaN.
     pub fn is_nan(&mut self, a: Value) -> Value {
-        self.l.core_op("IsNan", vec![a], self.bt)
+        self.l.core_op(Opcode::IsNan, vec![a], self.bt)
     }
 
     /// `a && b` on bools.
     pub fn and(&mut self, a: Value, b: Value) -> Value {
-        self.l.core_op("LogicalAnd", vec![a, b], self.bt)
+        self.l.core_op(Opcode::LogicalAnd, vec![a, b], self.bt)
     }
 
     /// `a || b` on bools.
     pub fn or(&mut self, a: Value, b: Value) -> Value {
-        self.l.core_op("LogicalOr", vec![a, b], self.bt)
+        self.l.core_op(Opcode::LogicalOr, vec![a, b], self.bt)
     }
 
     /// `!a` on bools.
     pub fn not(&mut self, a: Value) -> Value {
-        self.l.core_op("LogicalNot", vec![a], self.bt)
+        self.l.core_op(Opcode::LogicalNot, vec![a], self.bt)
     }
 
     /// `c ? a : b` (floats).
     pub fn sel(&mut self, c: Value, a: Value, b: Value) -> Value {
-        self.l.core_op("Select", vec![c, a, b], self.ty)
+        self.l.core_op(Opcode::Select, vec![c, a, b], self.ty)
     }
 
     /// `c ? k : b` for a constant `k`.
@@ -294,28 +295,28 @@ impl<'a, 'k> Fb<'a, 'k> {
 
     /// `c ? a : b` (i32s).
     pub fn sel_i(&mut self, c: Value, a: Value, b: Value) -> Value {
-        self.l.core_op("Select", vec![c, a, b], self.it)
+        self.l.core_op(Opcode::Select, vec![c, a, b], self.it)
     }
 
     /// An integral float in i32 range to i32.
     pub fn f_to_i(&mut self, a: Value) -> Value {
-        self.l.core_op("ConvertFToS", vec![a], self.it)
+        self.l.core_op(Opcode::ConvertFToS, vec![a], self.it)
     }
 
     /// An i32 to float (exact).
     pub fn i_to_f(&mut self, a: Value) -> Value {
-        self.l.core_op("ConvertSToF", vec![a], self.ty)
+        self.l.core_op(Opcode::ConvertSToF, vec![a], self.ty)
     }
 
     /// `a - b` on i32s.
     pub fn isub(&mut self, a: Value, b: Value) -> Value {
-        self.l.core_op("ISub", vec![a, b], self.it)
+        self.l.core_op(Opcode::ISub, vec![a, b], self.it)
     }
 
     /// `2^k` for an i32 `k` inside the normal range.
     pub fn pow2(&mut self, k: Value) -> Value {
         let one = self.c(1.0);
-        self.l.glsl_op("Ldexp", vec![one, k], self.ty)
+        self.l.glsl_op(GlslOp::Ldexp, vec![one, k], self.ty)
     }
 
     /// `y * 2^k` for an i32 `k` whose halves keep `2^(k/2)` normal: two
@@ -323,7 +324,7 @@ impl<'a, 'k> Fb<'a, 'k> {
     /// at the ends of the range.
     pub fn scale(&mut self, y: Value, k: Value) -> Value {
         let two = self.ci(2);
-        let k1 = self.l.core_op("SDiv", vec![k, two], self.it);
+        let k1 = self.l.core_op(Opcode::SDiv, vec![k, two], self.it);
         let k2 = self.isub(k, k1);
         let p1 = self.pow2(k1);
         let p2 = self.pow2(k2);
@@ -338,7 +339,7 @@ impl<'a, 'k> Fb<'a, 'k> {
             .module
             .types
             .struct_of(vec![(self.ty, None), (self.it, None)]);
-        let s = self.l.glsl_op("FrexpStruct", vec![a], st);
+        let s = self.l.glsl_op(GlslOp::FrexpStruct, vec![a], st);
         let (ty, it) = (self.ty, self.it);
         (self.l.extract(s, 0, ty), self.l.extract(s, 1, it))
     }

@@ -2,6 +2,7 @@
 //! double-double ([`super::log::log_dd`], [`super::exp::exp_dd`]), the sign
 //! of a negative base for odd integer `y`, and C99 Annex F's special cases.
 
+use crate::grammar::Opcode;
 use crate::ir::Value;
 
 use super::exp::exp_dd;
@@ -36,7 +37,7 @@ pub(crate) fn pow(f: &mut Fb, x: Value, y: Value) -> Value {
     let yinf = f.eq_c(ay, f64::INFINITY);
     let below1 = f.lt_c(ax, 1.0);
     let ygt0 = f.gt_c(y, 0.0);
-    let shrink = f.cmp("LogicalEqual", below1, ygt0);
+    let shrink = f.cmp(Opcode::LogicalEqual, below1, ygt0);
     let y_mag = f.sel(shrink, nil, inf);
     let one = f.c(1.0);
     let ax1 = f.eq_c(ax, 1.0);
@@ -44,11 +45,11 @@ pub(crate) fn pow(f: &mut Fb, x: Value, y: Value) -> Value {
     let mag = f.sel(yinf, y_mag, mag);
     // Sign: negative x (-0 included) and odd integer y.
     let yt = f.trunc(y);
-    let is_int = f.cmp("FOrdEqual", y, yt);
+    let is_int = f.cmp(Opcode::FOrdEqual, y, yt);
     let half = f.c(0.5);
     let hy = f.mul(y, half);
     let hyt = f.trunc(hy);
-    let odd = f.cmp("FOrdNotEqual", hy, hyt);
+    let odd = f.cmp(Opcode::FOrdNotEqual, hy, hyt);
     let odd = f.and(is_int, odd);
     let xlt0 = f.lt_c(x, 0.0);
     let inv = f.div(one, x);

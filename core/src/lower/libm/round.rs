@@ -6,6 +6,7 @@
 //! comparisons and constants, never from arithmetic a driver may fold
 //! (`x * 0` becomes +0 on lavapipe even with `NoContraction`).
 
+use crate::grammar::Opcode;
 use crate::ir::Value;
 
 use super::Fb;
@@ -41,7 +42,7 @@ pub(crate) fn round_even(f: &mut Fb, x: Value) -> Value {
     let half = f.c(0.5);
     let ht = f.mul(t, half);
     let hti = f.trunc(ht);
-    let odd = f.cmp("FOrdNotEqual", ht, hti);
+    let odd = f.cmp(Opcode::FOrdNotEqual, ht, hti);
     let tie_up = f.and(tie, odd);
     let up = f.or(above, tie_up);
     let one = f.c(1.0);

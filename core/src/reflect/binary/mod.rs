@@ -530,7 +530,7 @@ impl<'m> ModuleIndex<'m> {
                         spirv::Dim::DimBuffer => {
                             let (descriptor_type, format) =
                                 common::texel_buffer(sampled, format as u32)
-                                    .map_err(|what| unsupported(&what))?;
+                                    .map_err(|what| unsupported(&what.to_string()))?;
                             texel_format = Some(format);
                             let access = if descriptor_type == DescriptorType::UniformTexelBuffer {
                                 Access::ReadOnly

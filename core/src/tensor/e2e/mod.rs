@@ -459,7 +459,7 @@ fn evaluate(m: &TensorModule, pc: &PlannedCheck, values: &[Value]) -> Option<Str
             .iter()
             .map(|x| x.fixed().unwrap_or(0) as usize)
             .collect();
-        Tensor::from_dense(m, d, &shape)
+        Tensor::from_dense(m, d, &shape).map_err(|e| e.to_string())
     };
     let r = match &pc.check {
         CheckOp::ExpectTrue | CheckOp::ExpectFalse => match get(0) {

@@ -275,7 +275,8 @@ impl Interp<'_> {
         let n = input.shape[dim];
         let outer: usize = input.shape[..dim].iter().product();
         let inner: usize = input.shape[dim + 1..].iter().product();
-        let at = |r: Result<Scalar, String>| r.map_err(|msg| EvalError::at(m, op, msg));
+        let at =
+            |r: Result<Scalar, scalar::ScalarError>| r.map_err(|msg| EvalError::at(m, op, msg));
         for o in 0..outer {
             for i in 0..inner {
                 let base = o * n * inner + i;

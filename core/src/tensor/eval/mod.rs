@@ -37,7 +37,7 @@ mod value;
 
 use std::rc::Rc;
 
-pub use value::{strides, Scalar, Tensor, Value};
+pub use value::{strides, Scalar, Tensor, TensorError, Value};
 
 use super::attr::ConstAttr;
 use super::entity::{TFunc, TOp};
@@ -59,21 +59,21 @@ pub struct EvalError {
 
 impl EvalError {
     /// An error about op `op`.
-    pub fn at(m: &TensorModule, op: TOp, message: impl Into<String>) -> EvalError {
+    pub fn at(m: &TensorModule, op: TOp, message: impl std::fmt::Display) -> EvalError {
         let d = m.op(op);
         EvalError {
             loc: d.loc,
             op: d.kind.name(),
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 
     /// An error about no particular op.
-    pub fn new(message: impl Into<String>) -> EvalError {
+    pub fn new(message: impl std::fmt::Display) -> EvalError {
         EvalError {
             loc: Location::UNKNOWN,
             op: String::new(),
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 }
@@ -291,7 +291,7 @@ impl Interp<'_> {
                     scalar::arith(*a, xs, ae, res_elem)
                 }
                 OpKind::Math { op: a, .. } => scalar::math(*a, xs, res_elem),
-                _ => Err("not an elementwise op".into()),
+                _ => return Err(EvalError::at(m, op, "not an elementwise op")),
             }
             .map_err(|e| EvalError::at(m, op, e))
         };

@@ -131,6 +131,38 @@ fn float_from_bits(elem: ElemType, bits: u64) -> f64 {
     }
 }
 
+/// A scalar op with no defined result for its operands.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScalarError {
+    /// An integer division or remainder by zero.
+    #[error("{}: division by zero", .op.name())]
+    DivisionByZero {
+        /// The op.
+        op: ArithOp,
+    },
+    /// The signed division of the type's minimum by -1.
+    #[error("{}: signed division overflow ({dividend} / -1)", .op.name())]
+    SignedDivisionOverflow {
+        /// The op.
+        op: ArithOp,
+        /// The dividend (the type's minimum).
+        dividend: i64,
+    },
+    /// A shift by the bit width or more.
+    #[error("{}: shift amount {amount} is not below the bit width {bits}", .op.name())]
+    ShiftTooLarge {
+        /// The op.
+        op: ArithOp,
+        /// The shift amount (unsigned).
+        amount: u64,
+        /// The operand's bit width.
+        bits: u32,
+    },
+    /// `math.ipowi` of zero to a negative power.
+    #[error("math.ipowi: zero to a negative power")]
+    ZeroToNegativePower,
+}
+
 /// Evaluates `arith` op `op` on scalar `args` of type `arg_elem` giving a
 /// result of type `res_elem`.
 pub fn arith(
@@ -138,7 +170,7 @@ pub fn arith(
     args: &[Scalar],
     arg_elem: ElemType,
     res_elem: ElemType,
-) -> Result<Scalar, String> {
+) -> Result<Scalar, ScalarError> {
     use ArithOp::*;
     let e = arg_elem;
     let i = |k: usize| args[k].int();
@@ -170,14 +202,11 @@ pub fn arith(
         DivSI | RemSI | FloorDivSI | CeilDivSI => {
             let (a, b) = (i(0), i(1));
             if b == 0 {
-                return Err(format!("{}: division by zero", op.name()));
+                return Err(ScalarError::DivisionByZero { op });
             }
             let min = wrap(e, i64::MIN >> (64 - e.bits().min(64)));
             if a == min && b == -1 && op != RemSI {
-                return Err(format!(
-                    "{}: signed division overflow ({a} / -1)",
-                    op.name()
-                ));
+                return Err(ScalarError::SignedDivisionOverflow { op, dividend: a });
             }
             let q = a.wrapping_div(b);
             let r = a.wrapping_rem(b);
@@ -192,7 +221,7 @@ pub fn arith(
         DivUI | RemUI | CeilDivUI => {
             let (a, b) = (u(0), u(1));
             if b == 0 {
-                return Err(format!("{}: division by zero", op.name()));
+                return Err(ScalarError::DivisionByZero { op });
             }
             int(match op {
                 DivUI => a / b,
@@ -206,11 +235,11 @@ pub fn arith(
         ShLI | ShRSI | ShRUI => {
             let s = u(1);
             if s >= u64::from(e.bits()) {
-                return Err(format!(
-                    "{}: shift amount {s} is not below the bit width {}",
-                    op.name(),
-                    e.bits()
-                ));
+                return Err(ScalarError::ShiftTooLarge {
+                    op,
+                    amount: s,
+                    bits: e.bits(),
+                });
             }
             int(match op {
                 ShLI => i(0).wrapping_shl(s as u32),
@@ -288,7 +317,7 @@ fn cmpf(p: CmpFPred, a: f64, b: f64) -> bool {
 }
 
 /// Evaluates `math` op `op` on scalars of type `elem`.
-pub fn math(op: MathOp, args: &[Scalar], elem: ElemType) -> Result<Scalar, String> {
+pub fn math(op: MathOp, args: &[Scalar], elem: ElemType) -> Result<Scalar, ScalarError> {
     use MathOp::*;
     let f = |k: usize| args[k].float();
     let un = |g32: fn(f32) -> f32, g64: fn(f64) -> f64| {
@@ -343,7 +372,7 @@ pub fn math(op: MathOp, args: &[Scalar], elem: ElemType) -> Result<Scalar, Strin
             let (b, x) = (args[0].int(), args[1].int());
             if x < 0 {
                 return match b {
-                    0 => Err("math.ipowi: zero to a negative power".into()),
+                    0 => Err(ScalarError::ZeroToNegativePower),
                     1 => int(1),
                     -1 => int(if x % 2 == 0 { 1 } else { -1 }),
                     _ => int(0),

@@ -7,6 +7,36 @@ use crate::tensor::attr::{DenseElements, Elements, ScalarBits};
 use crate::tensor::module::TensorModule;
 use crate::tensor::types::ElemType;
 
+/// A tensor the evaluator cannot make.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TensorError {
+    /// The element count overflows.
+    #[error("a tensor of shape {shape:?} has more elements than 2^64")]
+    TooManyElements {
+        /// The shape.
+        shape: Vec<usize>,
+    },
+    /// The host cannot allocate the elements.
+    #[error("cannot hold a tensor<{}x{elem}>: {reason}", dims(.shape))]
+    TooLarge {
+        /// The element type.
+        elem: ElemType,
+        /// The shape.
+        shape: Vec<usize>,
+        /// Why the allocation failed.
+        reason: crate::host_memory::HostAllocError,
+    },
+    /// An element type the evaluator holds no tensors of.
+    #[error("unsupported element type")]
+    UnsupportedElement(ElemType),
+}
+
+/// `2x3` for shape `[2, 3]`.
+fn dims(shape: &[usize]) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    dims.join("x")
+}
+
 /// A tensor with a concrete shape; elements in row-major order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tensor {
@@ -22,11 +52,11 @@ impl Tensor {
     /// A tensor of zeros; an error for unsupported element types and for
     /// shapes the host cannot hold (sizes checked without overflow, the
     /// memory allocated fallibly).
-    pub fn zeros(elem: ElemType, shape: &[usize]) -> Result<Tensor, String> {
+    pub fn zeros(elem: ElemType, shape: &[usize]) -> Result<Tensor, TensorError> {
         let n = element_count(shape)?;
         let data = Elements::try_zeros(elem, n)
-            .map_err(|e| too_large(elem, shape, &e))?
-            .ok_or_else(|| "unsupported element type".to_string())?;
+            .map_err(|e| too_large(elem, shape, e))?
+            .ok_or(TensorError::UnsupportedElement(elem))?;
         Ok(Tensor {
             elem,
             shape: shape.to_vec(),
@@ -65,13 +95,13 @@ impl Tensor {
         m: &TensorModule,
         d: &DenseElements,
         shape: &[usize],
-    ) -> Result<Tensor, String> {
+    ) -> Result<Tensor, TensorError> {
         let elem = m.ty(d.ty).elem();
         let n = element_count(shape)?;
         let data = if d.splat && n != d.data.len() {
             d.data
                 .try_repeat(0, n)
-                .map_err(|e| too_large(elem, shape, &e))?
+                .map_err(|e| too_large(elem, shape, e))?
         } else {
             d.data.clone()
         };
@@ -84,16 +114,25 @@ impl Tensor {
 }
 
 /// The element count of `shape`, an error when it overflows.
-fn element_count(shape: &[usize]) -> Result<usize, String> {
+fn element_count(shape: &[usize]) -> Result<usize, TensorError> {
     crate::host_memory::element_count(shape.iter().map(|&d| d as u64))
         .and_then(|n| usize::try_from(n).ok())
-        .ok_or_else(|| format!("a tensor of shape {shape:?} has more elements than 2^64"))
+        .ok_or_else(|| TensorError::TooManyElements {
+            shape: shape.to_vec(),
+        })
 }
 
 /// The error for a tensor the host cannot hold.
-fn too_large(elem: ElemType, shape: &[usize], e: &crate::host_memory::HostAllocError) -> String {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    format!("cannot hold a tensor<{}x{elem}>: {e}", dims.join("x"))
+fn too_large(
+    elem: ElemType,
+    shape: &[usize],
+    reason: crate::host_memory::HostAllocError,
+) -> TensorError {
+    TensorError::TooLarge {
+        elem,
+        shape: shape.to_vec(),
+        reason,
+    }
 }
 
 /// Row-major strides of `shape`.

@@ -166,7 +166,8 @@ impl Parser<'_> {
             &mut TensorModule,
             &[ElemType],
             ElemType,
-        ) -> Result<(LinalgKind, TBlock), String>,
+        )
+            -> Result<(LinalgKind, TBlock), crate::tensor::structured::StructuredError>,
     ) -> PResult<ParsedOp> {
         let in_elems: Vec<ElemType> = ops
             .inputs

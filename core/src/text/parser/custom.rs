@@ -225,7 +225,7 @@ impl Parser<'_> {
             &self.m.attrs,
             &mut self.m.types,
         )
-        .map_err(|e| self.err_at(loc, e))?;
+        .map_err(|e| self.err_at(loc, e.to_string()))?;
         let mut operands = Vec::with_capacity(n);
         for i in 0..n {
             let v = match values[i] {

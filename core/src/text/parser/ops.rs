@@ -2,7 +2,7 @@
 //! custom forms, and the generic form itself.
 
 use super::{PResult, Parser};
-use crate::grammar::Quantifier;
+use crate::grammar::{Opcode, Quantifier};
 use crate::ir::schema::{core_schema, Role};
 use crate::ir::{Attr, AttrKind, Block, Location, Op, OpKind, OpSpec, Successor, TypeKind, Value};
 use crate::text::asm_forms;
@@ -102,11 +102,11 @@ impl Parser<'_> {
             OpKind::ExecutionMode => self.parse_execution_mode(loc),
             OpKind::Selection | OpKind::Loop => self.parse_structured(kind.clone(), loc),
             OpKind::Merge => self.parse_merge(loc),
-            OpKind::Core(_) if kind.is_core("Branch") => self.parse_branch(kind.clone(), loc),
-            OpKind::Core(_) if kind.is_core("BranchConditional") => self.parse_branch_conditional(kind.clone(), loc),
-            OpKind::Core(_) if kind.is_core("Switch") => self.parse_switch(kind.clone(), loc),
-            OpKind::Core(_) if kind.is_core("FunctionCall") => self.parse_function_call(kind.clone(), loc),
-            OpKind::Core(_) if kind.is_core("Variable") => self.parse_variable(kind.clone(), loc),
+            OpKind::Core(_) if kind.is_core(Opcode::Branch) => self.parse_branch(kind.clone(), loc),
+            OpKind::Core(_) if kind.is_core(Opcode::BranchConditional) => self.parse_branch_conditional(kind.clone(), loc),
+            OpKind::Core(_) if kind.is_core(Opcode::Switch) => self.parse_switch(kind.clone(), loc),
+            OpKind::Core(_) if kind.is_core(Opcode::FunctionCall) => self.parse_function_call(kind.clone(), loc),
+            OpKind::Core(_) if kind.is_core(Opcode::Variable) => self.parse_variable(kind.clone(), loc),
             _ => match asm_forms::form_for(&kind) {
                 Some(form) => self.parse_form(kind.clone(), form, loc),
                 None => Err(self.err_at(

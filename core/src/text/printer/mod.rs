@@ -16,6 +16,7 @@ mod types;
 use std::collections::HashMap;
 
 use super::Prefix;
+use crate::grammar::Opcode;
 use crate::ir::schema::core_schema;
 use crate::ir::{Attr, AttrStore, Block, Module, Op, OpKind, Region, Type, TypeStore, Value};
 
@@ -329,13 +330,13 @@ impl<'m> Printer<'m> {
             OpKind::Selection | OpKind::Loop => self.print_structured(op),
             OpKind::Merge => self.print_merge(op),
             OpKind::Foreign(_) => false,
-            OpKind::Core(_) if kind.is_core("Branch") => self.print_branch(op),
-            OpKind::Core(_) if kind.is_core("BranchConditional") => {
+            OpKind::Core(_) if kind.is_core(Opcode::Branch) => self.print_branch(op),
+            OpKind::Core(_) if kind.is_core(Opcode::BranchConditional) => {
                 self.print_branch_conditional(op)
             }
-            OpKind::Core(_) if kind.is_core("Switch") => self.print_switch(op),
-            OpKind::Core(_) if kind.is_core("FunctionCall") => self.print_function_call(op),
-            OpKind::Core(_) if kind.is_core("Variable") => self.print_variable(op),
+            OpKind::Core(_) if kind.is_core(Opcode::Switch) => self.print_switch(op),
+            OpKind::Core(_) if kind.is_core(Opcode::FunctionCall) => self.print_function_call(op),
+            OpKind::Core(_) if kind.is_core(Opcode::Variable) => self.print_variable(op),
             _ => match super::asm_forms::form_for(&kind) {
                 Some(form) => self.print_form(op, form),
                 None => false,
@@ -426,7 +427,7 @@ impl<'m> Printer<'m> {
                 let parts: Vec<String> = v.iter().map(|x| x.to_string()).collect();
                 format!("array<i32: {}>", parts.join(", "))
             };
-            if data.kind.is_core("Switch") {
+            if data.kind.is_core(Opcode::Switch) {
                 let cases: Vec<usize> = data.successors[1..].iter().map(|s| s.args.len()).collect();
                 let total: usize = cases.iter().sum();
                 extra.push(("case_operand_segments".into(), fmt(&cases)));
