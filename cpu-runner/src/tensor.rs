@@ -37,11 +37,13 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use kiln_core::codegen::bufferize::BufferOrigin;
-use kiln_core::codegen::exec::{element_bytes, elements_to_bytes, split_workgroups};
+use kiln_core::codegen::bufferize::{BufferId, BufferOrigin};
+use kiln_core::codegen::exec::{element_bytes, elements_to_bytes, KernelLaunch};
+use kiln_core::codegen::executor::{Launcher, RunLimits};
 use kiln_core::codegen::target::{bounded_env, declared_env};
 use kiln_core::codegen::{
-    compile_each_function, CodegenTarget, CompiledFunction, CompiledProgram, DriverFacts,
+    compile_each_function, CodegenTarget, CompiledFunction, CompiledKernel, CompiledProgram,
+    DriverFacts,
 };
 use kiln_core::tensor::e2e::{Backend, BackendError};
 use kiln_core::tensor::eval::Value;
@@ -173,74 +175,19 @@ impl CpuProgram {
             }
         };
         let arg_scalar = |i: usize| args.get(i)?.scalar();
-        let vals = f
-            .evaluate_host(&arg_dim, &arg_scalar)
-            .map_err(|m| program_error(name, m))?;
         let limits = &self.compiled.target.env.limits;
-        let counts = f
-            .buffer_elements(&vals, u64::from(limits.max_storage_buffer_range))
-            .map_err(|m| program_error(name, m))?;
-        // Buffers: whole 32-bit words, as on the device.
-        let mut buffers: Vec<Vec<u8>> = Vec::with_capacity(f.buffers.len());
-        for (i, b) in f.buffers.iter().enumerate() {
-            let n = counts[i] as usize;
-            let mut bytes = match b.origin {
-                BufferOrigin::Argument(a) => match args.get(a) {
-                    Some(Value::Tensor(t)) => elements_to_bytes(&t.data, n),
-                    _ => {
-                        return Err(program_error(
-                            name,
-                            format!("argument {a} must be a tensor"),
-                        ))
-                    }
-                },
-                BufferOrigin::Constant(_) => {
-                    let c = f
-                        .constants
-                        .iter()
-                        .find(|c| c.buffer == i)
-                        .ok_or_else(|| program_error(name, "a constant without data"))?;
-                    elements_to_bytes(&c.data, n)
-                }
-                BufferOrigin::Dispatch(_) | BufferOrigin::Scratch(_) | BufferOrigin::Fault => {
-                    Vec::new()
-                }
-            };
-            let words = (n * element_bytes(b.elem)).div_ceil(4).max(1);
-            bytes.resize(words * 4, 0);
-            buffers.push(bytes);
-        }
-        for d in &f.dispatches {
-            for k in &d.kernels {
-                let kernel = &self.kernels[&k.name];
-                for launch in k.launches(&f.host, &vals) {
-                    let groups = launch.workgroups;
-                    let grid = split_workgroups(groups, limits.max_compute_workgroup_count)
-                        .ok_or_else(|| {
-                            program_error(
-                                name,
-                                format!(
-                                    "kernel @{}: {groups} workgroups exceed maxComputeWorkGroupCount",
-                                    k.name
-                                ),
-                            )
-                        })?;
-                    let report = self.dispatch(
-                        name,
-                        &k.name,
-                        kernel,
-                        &k.bindings,
-                        &mut buffers,
-                        &launch.push,
-                        grid,
-                    )?;
-                    self.reports
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((k.name.clone(), report));
-                }
-            }
-        }
+        let limits = RunLimits {
+            max_buffer_bytes: u64::from(limits.max_storage_buffer_range),
+            max_workgroups: limits.max_compute_workgroup_count,
+        };
+        let mut run = CpuRun {
+            program: self,
+            f,
+            args,
+            buffers: vec![Vec::new(); f.buffers.len()],
+        };
+        let vals = f.execute(&mut run, &arg_dim, &arg_scalar, limits)?;
+        let buffers = run.buffers;
         let mut read = |b: usize| {
             buffers
                 .get(b)
@@ -342,6 +289,92 @@ impl CpuProgram {
 
 /// `original` with every byte that one of `copies` changed taken from it;
 /// `Err(offset)` where two copies changed a byte to different values.
+
+/// One run of function `f` on the CPU: its buffers, as whole 32-bit
+/// words (kiln-core's executor drives it).
+struct CpuRun<'a> {
+    program: &'a CpuProgram,
+    f: &'a CompiledFunction,
+    args: &'a [Value],
+    buffers: Vec<Vec<u8>>,
+}
+
+impl Launcher for CpuRun<'_> {
+    type Error = CpuError;
+
+    fn error(&self, message: String) -> CpuError {
+        program_error(&self.f.name, message)
+    }
+
+    fn allocate(&mut self, b: BufferId, elements: u64) -> Result<(), CpuError> {
+        let (f, name) = (self.f, self.f.name.as_str());
+        let n = elements as usize;
+        let info = &f.buffers[b];
+        let mut bytes = match info.origin {
+            BufferOrigin::Argument(a) => match self.args.get(a) {
+                Some(Value::Tensor(t)) => elements_to_bytes(&t.data, n),
+                _ => {
+                    return Err(program_error(
+                        name,
+                        format!("argument {a} must be a tensor"),
+                    ))
+                }
+            },
+            BufferOrigin::Constant(_) => {
+                let c = f
+                    .constants
+                    .iter()
+                    .find(|c| c.buffer == b)
+                    .ok_or_else(|| program_error(name, "a constant without data"))?;
+                elements_to_bytes(&c.data, n)
+            }
+            BufferOrigin::Dispatch(_) | BufferOrigin::Scratch(_) | BufferOrigin::Fault => {
+                Vec::new()
+            }
+        };
+        let words = (n * element_bytes(info.elem)).div_ceil(4).max(1);
+        bytes.resize(words * 4, 0);
+        self.buffers[b] = bytes;
+        Ok(())
+    }
+
+    fn launch(
+        &mut self,
+        k: &CompiledKernel,
+        launch: &KernelLaunch,
+        grid: [u32; 3],
+    ) -> Result<(), CpuError> {
+        let name = self.f.name.as_str();
+        let kernel = self
+            .program
+            .kernels
+            .get(&k.name)
+            .ok_or_else(|| program_error(name, format!("kernel @{} is not loaded", k.name)))?;
+        let report = self.program.dispatch(
+            name,
+            &k.name,
+            kernel,
+            &k.bindings,
+            &mut self.buffers,
+            &launch.push,
+            grid,
+        )?;
+        self.program
+            .reports
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((k.name.clone(), report));
+        Ok(())
+    }
+
+    fn read(&mut self, b: BufferId) -> Result<Vec<u8>, CpuError> {
+        self.buffers
+            .get(b)
+            .cloned()
+            .ok_or_else(|| program_error(&self.f.name, format!("no buffer {b}")))
+    }
+}
+
 fn merge_writes<'a>(
     original: &[u8],
     copies: impl Iterator<Item = &'a [u8]>,

@@ -199,6 +199,16 @@ fn check_refs(f: &CompiledFunction) -> Result<(), String> {
                 size(a, i)?;
                 size(b, i)?;
             }
+            SlotDef::Read {
+                buffer,
+                dims,
+                indices,
+                ..
+            } => {
+                in_range("buffer", *buffer, buffers)?;
+                dims.iter().try_for_each(|d| size(d, i))?;
+                indices.iter().try_for_each(|v| value(v, i))?;
+            }
         }
     }
     for (at, c) in &f.host.checks {
@@ -934,6 +944,18 @@ impl Field for SlotDef {
                 a.put(w)?;
                 b.put(w)
             }
+            SlotDef::Read {
+                tensor,
+                buffer,
+                dims,
+                indices,
+            } => {
+                5u8.put(w)?;
+                tensor.put(w)?;
+                buffer.put(w)?;
+                dims.put(w)?;
+                indices.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -956,6 +978,12 @@ impl Field for SlotDef {
                 op: Field::get(r)?,
                 a: Field::get(r)?,
                 b: Field::get(r)?,
+            },
+            (_, 5) => SlotDef::Read {
+                tensor: Field::get(r)?,
+                buffer: Field::get(r)?,
+                dims: Field::get(r)?,
+                indices: Field::get(r)?,
             },
             (at, t) => return Err(r.invalid(at, "slot", format!("tag {t}"))),
         })
