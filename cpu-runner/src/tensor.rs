@@ -5,13 +5,16 @@
 //! (`kiln run --cpu FILE.mlir`).
 //!
 //! A run does what kiln-runtime's `Program::run` does on a device, through
-//! the same code in [`kiln_core::codegen::exec`]: evaluate the host program
-//! for the run's sizes (a dynamic size that does not fit fails the run with
-//! the failing check's message), allocate each buffer as whole 32-bit
-//! words, copy in the arguments and constants, dispatch every kernel of
-//! every dispatch in order (each chunk of a chunked kernel with its push
-//! constants; the workgroups as an `[x, y, 1]` grid within the env's
-//! `maxComputeWorkGroupCount`, as on the device), and read the results.
+//! the same executor ([`kiln_core::codegen::executor`], this file giving
+//! it the CPU as its [`KernelExecutor`]): evaluate the host program for the run's
+//! sizes (a dynamic size that does not fit fails the run with the failing
+//! check's message), allocate each buffer as whole 32-bit words, copy in
+//! the arguments and constants, dispatch every kernel of every dispatch in
+//! order (each chunk of a chunked kernel with its push constants; the
+//! workgroups as an `[x, y, 1]` grid within the env's
+//! `maxComputeWorkGroupCount`, as on the device), reading back a size the
+//! program computes from tensor data where a later kernel needs it (a host
+//! sync point), and read the results.
 //! Each kernel is compiled once from its SPIR-V binary, deserialized into
 //! the spv IR and converted to LLVM.
 //!
@@ -39,7 +42,7 @@ use std::sync::Mutex;
 
 use kiln_core::codegen::bufferize::{BufferId, BufferOrigin};
 use kiln_core::codegen::exec::{element_bytes, elements_to_bytes, KernelLaunch};
-use kiln_core::codegen::executor::{Launcher, RunLimits};
+use kiln_core::codegen::executor::{KernelExecutor, RunLimits};
 use kiln_core::codegen::target::{bounded_env, declared_env};
 use kiln_core::codegen::{
     compile_each_function, CodegenTarget, CompiledFunction, CompiledKernel, CompiledProgram,
@@ -299,7 +302,7 @@ struct CpuRun<'a> {
     buffers: Vec<Vec<u8>>,
 }
 
-impl Launcher for CpuRun<'_> {
+impl KernelExecutor for CpuRun<'_> {
     type Error = CpuError;
 
     fn error(&self, message: String) -> CpuError {

@@ -29,7 +29,12 @@
 //! the buffers (an error names `maxStorageBufferRange` when one is larger),
 //! records every dispatch of the function into one [`Stream`] (barriers
 //! from each binding's reflected access; the stream submits in batches,
-//! never waiting between dispatches), and reads the results back.
+//! never waiting between dispatches), and reads the results back. This is
+//! kiln-core's executor ([`kiln_core::codegen::executor`]), shared with the
+//! CPU runner, with the device as its `KernelExecutor`: a size the program reads
+//! from tensor data it computes waits for the work before it (the stream
+//! is synced, the element read back: a host sync point); one read from an
+//! argument given on the host or a constant is read from that data.
 
 pub(crate) mod cached;
 mod load;

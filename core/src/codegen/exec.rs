@@ -207,7 +207,12 @@ impl CompiledFunction {
     /// when it overflows, the buffer is larger than `max_bytes` (the
     /// device's `maxStorageBufferRange`), or has more elements than
     /// kernels index with 32-bit integers.
-    pub fn buffer_count(&self, i: BufferId, vals: &HostValues, max_bytes: u64) -> Result<u64, String> {
+    pub fn buffer_count(
+        &self,
+        i: BufferId,
+        vals: &HostValues,
+        max_bytes: u64,
+    ) -> Result<u64, String> {
         let b = &self.buffers[i];
         let n: u64 = b
             .shape

@@ -1,6 +1,6 @@
 //! The one algorithm that runs a [`CompiledFunction`], whatever runs its
 //! kernels: kiln-runtime on a Vulkan device and kiln-cpu on the CPU each
-//! implement [`Launcher`] (make a buffer, launch a kernel, read a buffer
+//! implement [`KernelExecutor`] (make a buffer, launch a kernel, read a buffer
 //! back once the work before completed) and call
 //! [`CompiledFunction::execute`].
 //!
@@ -27,7 +27,7 @@ use super::program::{CompiledFunction, CompiledKernel};
 
 /// What runs the kernels of a [`CompiledFunction`] for
 /// [`CompiledFunction::execute`].
-pub trait Launcher {
+pub trait KernelExecutor {
     /// The backend's error.
     type Error;
 
@@ -68,7 +68,7 @@ impl CompiledFunction {
     /// the run's host values once every dispatch is recorded (the results
     /// are read with [`result_values`](Self::result_values)); every buffer
     /// is made by then.
-    pub fn execute<B: Launcher>(
+    pub fn execute<B: KernelExecutor>(
         &self,
         backend: &mut B,
         arg_dim: &dyn Fn(usize, usize) -> Option<u64>,
@@ -125,7 +125,7 @@ impl CompiledFunction {
     }
 
     /// Makes the buffers of `which` not made yet.
-    fn make_buffers<B: Launcher>(
+    fn make_buffers<B: KernelExecutor>(
         &self,
         backend: &mut B,
         vals: &HostValues,
@@ -148,7 +148,7 @@ impl CompiledFunction {
 
     /// Computes the host values `want` needs, reading elements of tensor
     /// data back where they do (after checking the fault word).
-    fn demand<B: Launcher>(
+    fn demand<B: KernelExecutor>(
         &self,
         backend: &mut B,
         run: &mut HostRun,
@@ -162,7 +162,7 @@ impl CompiledFunction {
                 match found {
                     Ok(Some(message)) => return Err(ReadError::Message(message)),
                     Ok(None) => {}
-                    Err(e) => return Err(ReadError::Launcher(e)),
+                    Err(e) => return Err(ReadError::KernelExecutor(e)),
                 }
             }
             if !made.get(r.buffer).copied().unwrap_or(false) {
@@ -171,7 +171,7 @@ impl CompiledFunction {
                     r.buffer
                 )));
             }
-            let bytes = backend.read(r.buffer).map_err(ReadError::Launcher)?;
+            let bytes = backend.read(r.buffer).map_err(ReadError::KernelExecutor)?;
             let size = element_bytes(r.elem) as u64;
             let at = r.index.saturating_mul(size);
             let Some(one) = usize::try_from(at)
@@ -197,7 +197,7 @@ impl CompiledFunction {
             Err(DemandError::Host(m)) | Err(DemandError::Read(ReadError::Message(m))) => {
                 Err(backend.error(m))
             }
-            Err(DemandError::Read(ReadError::Launcher(e))) => Err(e),
+            Err(DemandError::Read(ReadError::KernelExecutor(e))) => Err(e),
         }
     }
 }
@@ -205,7 +205,7 @@ impl CompiledFunction {
 /// Why an element could not be read back.
 enum ReadError<E> {
     Message(String),
-    Launcher(E),
+    KernelExecutor(E),
 }
 
 fn slot_of(s: &Size) -> Option<SlotId> {

@@ -72,8 +72,8 @@ impl HostProgram {
     pub fn read_dependent(&self) -> Vec<bool> {
         let mut out: Vec<bool> = Vec::with_capacity(self.slots.len());
         for slot in &self.slots {
-            let dep = matches!(slot.def, SlotDef::Read { .. })
-                || slot.def.deps().iter().any(|&d| out[d]);
+            let dep =
+                matches!(slot.def, SlotDef::Read { .. }) || slot.def.deps().iter().any(|&d| out[d]);
             out.push(dep);
         }
         out

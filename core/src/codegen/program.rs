@@ -448,11 +448,13 @@ fn emit_function<'a>(
     // The host reads an element of tensor data from its buffer.
     for slot in &mut shapes.host.slots {
         if let SlotDef::Read { tensor, buffer, .. } = &mut slot.def {
-            *buffer = buffers.buffer(*tensor).ok_or_else(|| CodegenError::Internal {
-                loc: m.func(f).loc,
-                op: "tensor.extract".into(),
-                invariant: super::error::Invariant::NoBuffer("a tensor the host reads"),
-            })?;
+            *buffer = buffers
+                .buffer(*tensor)
+                .ok_or_else(|| CodegenError::Internal {
+                    loc: m.func(f).loc,
+                    op: "tensor.extract".into(),
+                    invariant: super::error::Invariant::NoBuffer("a tensor the host reads"),
+                })?;
         }
     }
     for d in &regions.dispatches {

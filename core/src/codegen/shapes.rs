@@ -209,7 +209,7 @@ impl Builder<'_, '_> {
             }
             Some(HostVal::Slot(s)) => {
                 let size = Size::Slot(s);
-                let what = format!("size {}", self.s.host.text(size));
+                let what = self.s.host.text(size);
                 self.check(op, CheckKind::NonNegative, size, size, what.clone())?;
                 // A size read from tensor data can be anything: one that
                 // no buffer could hold is refused before it is used.
@@ -219,7 +219,7 @@ impl Builder<'_, '_> {
                         CheckKind::Less,
                         size,
                         Size::Static(1 << 31),
-                        what,
+                        format!("size {what}"),
                     )?;
                 }
                 Ok(size)

@@ -1,9 +1,9 @@
 //! A run of a compiled function on the device: kiln-core's executor
-//! ([`CompiledFunction::execute`]) with this device as its [`Launcher`].
+//! ([`CompiledFunction::execute`]) with this device as its [`KernelExecutor`].
 
 use kiln_core::codegen::bufferize::{BufferId, BufferOrigin};
 use kiln_core::codegen::exec::{element_bytes, elements_to_bytes, KernelLaunch};
-use kiln_core::codegen::executor::Launcher;
+use kiln_core::codegen::executor::KernelExecutor;
 use kiln_core::codegen::{CompiledFunction, CompiledKernel};
 use kiln_core::tensor::eval::Value;
 
@@ -38,7 +38,7 @@ impl DeviceRun<'_> {
     }
 }
 
-impl Launcher for DeviceRun<'_> {
+impl KernelExecutor for DeviceRun<'_> {
     type Error = Error;
 
     fn error(&self, message: String) -> Error {
@@ -79,12 +79,7 @@ impl Launcher for DeviceRun<'_> {
         Ok(())
     }
 
-    fn launch(
-        &mut self,
-        k: &CompiledKernel,
-        launch: &KernelLaunch,
-        grid: [u32; 3],
-    ) -> Result<()> {
+    fn launch(&mut self, k: &CompiledKernel, launch: &KernelLaunch, grid: [u32; 3]) -> Result<()> {
         let kernel = self.program.kernels.get(&k.name).ok_or_else(|| {
             program_error(&self.f.name, format!("kernel @{} is not loaded", k.name))
         })?;
@@ -112,7 +107,10 @@ impl Launcher for DeviceRun<'_> {
             }
             BufferOrigin::Constant(_) => {
                 if let Some(c) = self.f.constants.iter().find(|c| c.buffer == b) {
-                    return Ok(elements_to_bytes(&c.data, c.shape.iter().product::<u64>() as usize));
+                    return Ok(elements_to_bytes(
+                        &c.data,
+                        c.shape.iter().product::<u64>() as usize,
+                    ));
                 }
             }
             _ => {}
