@@ -240,7 +240,7 @@ fn check_refs(f: &CompiledFunction) -> Result<(), String> {
                 .chain(&k.writes)
                 .try_for_each(|&b| in_range("buffer", b, buffers))?;
             for p in &k.push {
-                if let PushValue::Slot(s) = p {
+                if let PushValue::Slot(s) | PushValue::SlotHigh(s) = p {
                     in_range("slot", *s, slots)?;
                 }
             }
@@ -1074,6 +1074,10 @@ impl Field for PushValue {
             PushValue::ChunkEnd => 2u8.put(w),
             PushValue::ChunkFirst => 3u8.put(w),
             PushValue::ChunkLast => 4u8.put(w),
+            PushValue::SlotHigh(s) => {
+                5u8.put(w)?;
+                s.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -1083,6 +1087,7 @@ impl Field for PushValue {
             (_, 2) => PushValue::ChunkEnd,
             (_, 3) => PushValue::ChunkFirst,
             (_, 4) => PushValue::ChunkLast,
+            (_, 5) => PushValue::SlotHigh(usize::get(r)?),
             (at, t) => return Err(r.invalid(at, "push value", format!("tag {t}"))),
         })
     }

@@ -226,7 +226,7 @@ fn kernel_slots(k: &CompiledKernel) -> Vec<SlotId> {
         out.extend(slot_of(&total));
     }
     out.extend(k.push.iter().filter_map(|p| match p {
-        PushValue::Slot(s) => Some(*s),
+        PushValue::Slot(s) | PushValue::SlotHigh(s) => Some(*s),
         _ => None,
     }));
     out

@@ -3834,6 +3834,28 @@ def _(F):
     f.expect_index(f.dim(r, 0), 5)
     f.expect_eq_const(f.static(r), x[3:8] + 1)
 
+    # An i64 read back that also reaches a kernel (tensor.from_elements, as
+    # torch-mlir rebuilds a shape tensor): beyond 32 bits, so the kernel
+    # gets both words. (2^33 + 5) * 2 = 2^34 + 10; 2^34 + 10 mod 8 = 2
+    # sizes a tensor.empty.
+    f = F.fn('i64_read_back_sizes_and_feeds_a_kernel')
+    N = f.const(np.array([2 ** 33 + 5], dtype=np.int64), 'i64', hint='n')
+    D = f.elementwise([N], 'i64', """
+^bb0(%n: i64, %o: i64):
+  %two = arith.constant 2 : i64
+  %m = arith.muli %n, %two : i64
+  linalg.yield %m : i64""")
+    v = f.op('tensor.extract %s[%s] : %s' % (D, f.idx(0), D.ty), 'i64', hint='e')
+    r8 = f.op('arith.remsi %s, %s : i64' % (v, f.scalar(8, 'i64')), 'i64', hint='e')
+    n = f.op('arith.index_cast %s : i64 to index' % r8, 'index', hint='n')
+    out = f.empty((2,), 'i64', (0,), {0: n})
+    filled = f.fill(v, out)
+    f.expect_index(f.dim(filled, 0), 2)
+    f.expect_eq_const(f.static(filled), np.full((2,), 2 ** 34 + 10, dtype=np.int64))
+    fe = f.op('tensor.from_elements %s, %s : %s' % (v, r8, ttype((2,), 'i64')), 'i64', (2,),
+              hint='fe')
+    f.expect_eq_const(fe, np.array([2 ** 34 + 10, 2], dtype=np.int64))
+
 
 @testfile('attention_reshapes.mlir', '''
 A batch_matmul inside the reshapes torch-mlir writes for attention (ONNX

@@ -85,3 +85,31 @@ func.func @slice_sized_by_computed_data_i32_8() {
   check.expect_eq_const(%cast1, dense<[-972, -342, 330, 713, -864]> : tensor<5xi32>) : tensor<5xi32>
   return
 }
+
+func.func @i64_read_back_sizes_and_feeds_a_kernel() {
+  %n1 = util.unfoldable_constant dense<8589934597> : tensor<1xi64>
+  %e1 = tensor.empty() : tensor<1xi64>
+  %g1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%n1 : tensor<1xi64>) outs(%e1 : tensor<1xi64>) {
+  ^bb0(%n: i64, %o: i64):
+    %two = arith.constant 2 : i64
+    %m = arith.muli %n, %two : i64
+    linalg.yield %m : i64
+  } -> tensor<1xi64>
+  %c1 = arith.constant 0 : index
+  %e2 = tensor.extract %g1[%c1] : tensor<1xi64>
+  %cst1 = arith.constant 8 : i64
+  %e3 = arith.remsi %e2, %cst1 : i64
+  %n2 = arith.index_cast %e3 : i64 to index
+  %e4 = tensor.empty(%n2) : tensor<?xi64>
+  %f1 = linalg.fill ins(%e2 : i64) outs(%e4 : tensor<?xi64>) -> tensor<?xi64>
+  %d1 = tensor.dim %f1, %c1 : tensor<?xi64>
+  %c2 = arith.constant 2 : index
+  %ok1 = arith.cmpi eq, %d1, %c2 : index
+  check.expect_true(%ok1) : i1
+  %b1 = util.optimization_barrier %f1 : tensor<?xi64>
+  %cast1 = tensor.cast %b1 : tensor<?xi64> to tensor<2xi64>
+  check.expect_eq_const(%cast1, dense<17179869194> : tensor<2xi64>) : tensor<2xi64>
+  %fe1 = tensor.from_elements %e2, %e3 : tensor<2xi64>
+  check.expect_eq_const(%fe1, dense<[17179869194, 2]> : tensor<2xi64>) : tensor<2xi64>
+  return
+}
