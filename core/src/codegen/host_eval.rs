@@ -115,8 +115,8 @@ impl HostProgram {
             checked: vec![false; self.checks.len()],
         };
         let pending = self.read_dependent();
-        for i in 0..n {
-            if pending[i] {
+        for (i, &wait) in pending.iter().enumerate() {
+            if wait {
                 continue;
             }
             run.vals.0[i] = self.eval_slot(i, &run.vals, source_dim, argument)?;
