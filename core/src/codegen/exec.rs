@@ -146,7 +146,9 @@ impl CompiledKernel {
                             let elem = host.slots.get(*s).map_or(ElemType::Index, |s| s.elem);
                             push_word(vals.value(HostVal::Slot(*s)), elem)
                         }
-                        PushValue::SlotHigh(s) => (vals.value(HostVal::Slot(*s)).int() >> 32) as u32,
+                        PushValue::SlotHigh(s) => {
+                            (vals.value(HostVal::Slot(*s)).int() >> 32) as u32
+                        }
                         PushValue::ChunkBegin => begin as u32,
                         PushValue::ChunkEnd => end as u32,
                         PushValue::ChunkFirst => u32::from(first),
