@@ -290,9 +290,6 @@ impl CpuProgram {
     }
 }
 
-/// `original` with every byte that one of `copies` changed taken from it;
-/// `Err(offset)` where two copies changed a byte to different values.
-
 /// One run of function `f` on the CPU: its buffers, as whole 32-bit
 /// words (kiln-core's executor drives it).
 struct CpuRun<'a> {
@@ -378,6 +375,8 @@ impl KernelExecutor for CpuRun<'_> {
     }
 }
 
+/// `original` with every byte that one of `copies` changed taken from it;
+/// `Err(offset)` where two copies changed a byte to different values.
 fn merge_writes<'a>(
     original: &[u8],
     copies: impl Iterator<Item = &'a [u8]>,
