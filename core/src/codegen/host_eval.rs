@@ -191,6 +191,22 @@ impl HostProgram {
             run.vals.0[s] = v;
             run.known[s] = true;
         }
+        // Every other slot the values known now give (no read): the checks
+        // on them (a slice's last index from a size and an offset read
+        // back) run before any kernel uses those values.
+        for s in 0..self.slots.len() {
+            let def = &self.slots[s].def;
+            if run.known[s]
+                || matches!(def, SlotDef::Read { .. })
+                || !def.deps().iter().all(|&d| run.known[d])
+            {
+                continue;
+            }
+            run.vals.0[s] = self
+                .eval_slot(s, &run.vals, &|_, _| None, &|_| None)
+                .map_err(DemandError::Host)?;
+            run.known[s] = true;
+        }
         self.run_checks(run).map_err(DemandError::Host)
     }
 
