@@ -5,13 +5,16 @@
 //! (`kiln run --cpu FILE.mlir`).
 //!
 //! A run does what kiln-runtime's `Program::run` does on a device, through
-//! the same code in [`kiln_core::codegen::exec`]: evaluate the host program
-//! for the run's sizes (a dynamic size that does not fit fails the run with
-//! the failing check's message), allocate each buffer as whole 32-bit
-//! words, copy in the arguments and constants, dispatch every kernel of
-//! every dispatch in order (each chunk of a chunked kernel with its push
-//! constants; the workgroups as an `[x, y, 1]` grid within the env's
-//! `maxComputeWorkGroupCount`, as on the device), and read the results.
+//! the same executor ([`kiln_core::codegen::executor`], this file giving
+//! it the CPU as its [`KernelExecutor`]): evaluate the host program for the run's
+//! sizes (a dynamic size that does not fit fails the run with the failing
+//! check's message), allocate each buffer as whole 32-bit words, copy in
+//! the arguments and constants, dispatch every kernel of every dispatch in
+//! order (each chunk of a chunked kernel with its push constants; the
+//! workgroups as an `[x, y, 1]` grid within the env's
+//! `maxComputeWorkGroupCount`, as on the device), reading back a size the
+//! program computes from tensor data where a later kernel needs it (a host
+//! sync point), and read the results.
 //! Each kernel is compiled once from its SPIR-V binary, deserialized into
 //! the spv IR and converted to LLVM.
 //!
@@ -37,11 +40,13 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use kiln_core::codegen::bufferize::BufferOrigin;
-use kiln_core::codegen::exec::{element_bytes, elements_to_bytes, split_workgroups};
+use kiln_core::codegen::bufferize::{BufferId, BufferOrigin};
+use kiln_core::codegen::exec::{element_bytes, elements_to_bytes, KernelLaunch};
+use kiln_core::codegen::executor::{KernelExecutor, RunLimits};
 use kiln_core::codegen::target::{bounded_env, declared_env};
 use kiln_core::codegen::{
-    compile_each_function, CodegenTarget, CompiledFunction, CompiledProgram, DriverFacts,
+    compile_each_function, CodegenTarget, CompiledFunction, CompiledKernel, CompiledProgram,
+    DriverFacts,
 };
 use kiln_core::tensor::e2e::{Backend, BackendError};
 use kiln_core::tensor::eval::Value;
@@ -173,74 +178,19 @@ impl CpuProgram {
             }
         };
         let arg_scalar = |i: usize| args.get(i)?.scalar();
-        let vals = f
-            .evaluate_host(&arg_dim, &arg_scalar)
-            .map_err(|m| program_error(name, m))?;
         let limits = &self.compiled.target.env.limits;
-        let counts = f
-            .buffer_elements(&vals, u64::from(limits.max_storage_buffer_range))
-            .map_err(|m| program_error(name, m))?;
-        // Buffers: whole 32-bit words, as on the device.
-        let mut buffers: Vec<Vec<u8>> = Vec::with_capacity(f.buffers.len());
-        for (i, b) in f.buffers.iter().enumerate() {
-            let n = counts[i] as usize;
-            let mut bytes = match b.origin {
-                BufferOrigin::Argument(a) => match args.get(a) {
-                    Some(Value::Tensor(t)) => elements_to_bytes(&t.data, n),
-                    _ => {
-                        return Err(program_error(
-                            name,
-                            format!("argument {a} must be a tensor"),
-                        ))
-                    }
-                },
-                BufferOrigin::Constant(_) => {
-                    let c = f
-                        .constants
-                        .iter()
-                        .find(|c| c.buffer == i)
-                        .ok_or_else(|| program_error(name, "a constant without data"))?;
-                    elements_to_bytes(&c.data, n)
-                }
-                BufferOrigin::Dispatch(_) | BufferOrigin::Scratch(_) | BufferOrigin::Fault => {
-                    Vec::new()
-                }
-            };
-            let words = (n * element_bytes(b.elem)).div_ceil(4).max(1);
-            bytes.resize(words * 4, 0);
-            buffers.push(bytes);
-        }
-        for d in &f.dispatches {
-            for k in &d.kernels {
-                let kernel = &self.kernels[&k.name];
-                for launch in k.launches(&f.host, &vals) {
-                    let groups = launch.workgroups;
-                    let grid = split_workgroups(groups, limits.max_compute_workgroup_count)
-                        .ok_or_else(|| {
-                            program_error(
-                                name,
-                                format!(
-                                    "kernel @{}: {groups} workgroups exceed maxComputeWorkGroupCount",
-                                    k.name
-                                ),
-                            )
-                        })?;
-                    let report = self.dispatch(
-                        name,
-                        &k.name,
-                        kernel,
-                        &k.bindings,
-                        &mut buffers,
-                        &launch.push,
-                        grid,
-                    )?;
-                    self.reports
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((k.name.clone(), report));
-                }
-            }
-        }
+        let limits = RunLimits {
+            max_buffer_bytes: u64::from(limits.max_storage_buffer_range),
+            max_workgroups: limits.max_compute_workgroup_count,
+        };
+        let mut run = CpuRun {
+            program: self,
+            f,
+            args,
+            buffers: vec![Vec::new(); f.buffers.len()],
+        };
+        let vals = f.execute(&mut run, &arg_dim, &arg_scalar, limits)?;
+        let buffers = run.buffers;
         let mut read = |b: usize| {
             buffers
                 .get(b)
@@ -337,6 +287,91 @@ impl CpuProgram {
             result.map_err(|e| program_error(function, format!("kernel @{kernel_name}: {e}")))?;
         merged?;
         Ok(result)
+    }
+}
+
+/// One run of function `f` on the CPU: its buffers, as whole 32-bit
+/// words (kiln-core's executor drives it).
+struct CpuRun<'a> {
+    program: &'a CpuProgram,
+    f: &'a CompiledFunction,
+    args: &'a [Value],
+    buffers: Vec<Vec<u8>>,
+}
+
+impl KernelExecutor for CpuRun<'_> {
+    type Error = CpuError;
+
+    fn error(&self, message: String) -> CpuError {
+        program_error(&self.f.name, message)
+    }
+
+    fn allocate(&mut self, b: BufferId, elements: u64) -> Result<(), CpuError> {
+        let (f, name) = (self.f, self.f.name.as_str());
+        let n = elements as usize;
+        let info = &f.buffers[b];
+        let mut bytes = match info.origin {
+            BufferOrigin::Argument(a) => match self.args.get(a) {
+                Some(Value::Tensor(t)) => elements_to_bytes(&t.data, n),
+                _ => {
+                    return Err(program_error(
+                        name,
+                        format!("argument {a} must be a tensor"),
+                    ))
+                }
+            },
+            BufferOrigin::Constant(_) => {
+                let c = f
+                    .constants
+                    .iter()
+                    .find(|c| c.buffer == b)
+                    .ok_or_else(|| program_error(name, "a constant without data"))?;
+                elements_to_bytes(&c.data, n)
+            }
+            BufferOrigin::Dispatch(_) | BufferOrigin::Scratch(_) | BufferOrigin::Fault => {
+                Vec::new()
+            }
+        };
+        let words = (n * element_bytes(info.elem)).div_ceil(4).max(1);
+        bytes.resize(words * 4, 0);
+        self.buffers[b] = bytes;
+        Ok(())
+    }
+
+    fn launch(
+        &mut self,
+        k: &CompiledKernel,
+        launch: &KernelLaunch,
+        grid: [u32; 3],
+    ) -> Result<(), CpuError> {
+        let name = self.f.name.as_str();
+        let kernel = self
+            .program
+            .kernels
+            .get(&k.name)
+            .ok_or_else(|| program_error(name, format!("kernel @{} is not loaded", k.name)))?;
+        let report = self.program.dispatch(
+            name,
+            &k.name,
+            kernel,
+            &k.bindings,
+            &mut self.buffers,
+            &launch.push,
+            grid,
+        )?;
+        self.program
+            .reports
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((k.name.clone(), report));
+        Ok(())
+    }
+
+    fn read(&mut self, b: BufferId) -> Result<Vec<u8>, CpuError> {
+        self.buffers
+            .get(b)
+            .cloned()
+            .ok_or_else(|| program_error(&self.f.name, format!("no buffer {b}")))
     }
 }
 

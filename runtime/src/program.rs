@@ -29,15 +29,21 @@
 //! the buffers (an error names `maxStorageBufferRange` when one is larger),
 //! records every dispatch of the function into one [`Stream`] (barriers
 //! from each binding's reflected access; the stream submits in batches,
-//! never waiting between dispatches), and reads the results back.
+//! never waiting between dispatches), and reads the results back. This is
+//! kiln-core's executor ([`kiln_core::codegen::executor`]), shared with the
+//! CPU runner, with the device as its `KernelExecutor`: a size the program reads
+//! from tensor data it computes waits for the work before it (the stream
+//! is synced, the element read back: a host sync point); one read from an
+//! argument given on the host or a constant is read from that data.
 
 pub(crate) mod cached;
 mod load;
+mod run;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use kiln_core::codegen::exec::split_workgroups;
+use kiln_core::codegen::executor::RunLimits;
 use kiln_core::codegen::{CodegenTarget, CompiledFunction, CompiledProgram, ResultRef};
 use kiln_core::tensor::attr::Elements;
 use kiln_core::tensor::eval::Value;
@@ -414,89 +420,26 @@ impl Program {
             Arg::Host(v) => v.scalar(),
             Arg::Device(_) => None,
         };
-        let vals = f
-            .evaluate_host(&arg_dim, &argument)
-            .map_err(|m| program_error(name, m.to_string()))?;
-        // Buffers.
-        let limit = u64::from(self.device.limits().max_storage_buffer_range);
-        let counts: Vec<usize> = f
-            .buffer_elements(&vals, limit)
-            .map_err(|m| program_error(name, m.to_string()))?
+        let limits = self.device.limits();
+        let limits = RunLimits {
+            max_buffer_bytes: u64::from(limits.max_storage_buffer_range),
+            max_workgroups: limits.max_compute_work_group_count,
+        };
+        let mut run = run::DeviceRun {
+            program: self,
+            stream,
+            fi,
+            f,
+            args,
+            typed,
+            tensors: vec![None; f.buffers.len()],
+        };
+        let vals = f.execute(&mut run, &arg_dim, &argument, limits)?;
+        let tensors = run
+            .tensors
             .into_iter()
-            .map(|n| n as usize)
-            .collect();
-        let mut tensors: Vec<Option<Tensor>> = vec![None; f.buffers.len()];
-        // Arguments and constants.
-        for (i, b) in f.buffers.iter().enumerate() {
-            use kiln_core::codegen::bufferize::BufferOrigin;
-            match b.origin {
-                BufferOrigin::Argument(a) => {
-                    tensors[i] = Some(match args.get(a) {
-                        Some(Arg::Host(Value::Tensor(t))) => {
-                            self.upload(&t.data, counts[i], b.elem)?
-                        }
-                        Some(Arg::Device(t)) => t.contiguous()?,
-                        _ => {
-                            return Err(program_error(
-                                name,
-                                format!("argument {a} must be a tensor"),
-                            ))
-                        }
-                    });
-                }
-                BufferOrigin::Constant(_) => {
-                    tensors[i] = Some(self.constant(fi, f, i, counts[i])?);
-                }
-                BufferOrigin::Fault => {
-                    tensors[i] = Some(Tensor::from_slice(&self.device, &[0u32], &[1])?);
-                }
-                _ => {}
-            }
-        }
-        for (i, b) in f.buffers.iter().enumerate() {
-            if tensors[i].is_none() {
-                let bytes = counts[i] * element_bytes(b.elem);
-                tensors[i] = Some(match dtype_of(b.elem) {
-                    // Whole 32-bit words (kernels store 1- and 2-byte
-                    // elements as parts of words); results are narrowed.
-                    Some(dtype) if typed && bytes > 0 => {
-                        let n = bytes.div_ceil(4) * 4 / dtype.size();
-                        Tensor::empty(&self.device, dtype, &[n])?
-                    }
-                    _ => Tensor::empty(&self.device, DType::U32, &[bytes.div_ceil(4).max(1)])?,
-                });
-            }
-        }
-        let tensors: Vec<Tensor> = tensors
-            .into_iter()
-            .map(|t| t.expect("made above"))
-            .collect();
-        // Dispatches.
-        let max = self.device.limits().max_compute_work_group_count;
-        for d in &f.dispatches {
-            for k in &d.kernels {
-                let kernel = &self.kernels[&k.name];
-                let bound: Vec<&Tensor> = k.bindings.iter().map(|&b| &tensors[b]).collect();
-                for launch in k.launches(&f.host, &vals) {
-                    let groups = launch.workgroups;
-                    let grid = split_workgroups(groups, max).ok_or_else(|| {
-                        program_error(
-                            name,
-                            format!(
-                                "{}: {groups} workgroups exceed the device's maxComputeWorkGroupCount",
-                                k.name
-                            ),
-                        )
-                    })?;
-                    let mut push = launch.push;
-                    // A kernel whose push constants all went unused has
-                    // none in its interface.
-                    let want = kernel.interface().push_constants.map_or(0, |r| r.size) as usize;
-                    push.resize(want, 0);
-                    stream.dispatch_with(kernel, &bound, &push, grid)?;
-                }
-            }
-        }
+            .collect::<Option<Vec<Tensor>>>()
+            .ok_or_else(|| program_error(name, "internal: a buffer was not made"))?;
         Ok((tensors, vals))
     }
 
@@ -542,7 +485,7 @@ pub enum RunArg<'a> {
 
 /// An argument of a run: a host value or a tensor on the device.
 #[derive(Clone, Copy)]
-enum Arg<'a> {
+pub(crate) enum Arg<'a> {
     Host(&'a Value),
     Device(&'a Tensor),
 }

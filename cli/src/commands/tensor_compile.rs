@@ -269,6 +269,9 @@ pub fn manifest(p: &CompiledProgram) -> Value {
                                 .iter()
                                 .map(|p| match p {
                                     PushValue::Slot(s) => h.slots[*s].text.clone(),
+                                    PushValue::SlotHigh(s) => {
+                                        format!("high({})", h.slots[*s].text)
+                                    }
                                     PushValue::ChunkBegin => "chunk_begin".into(),
                                     PushValue::ChunkEnd => "chunk_end".into(),
                                     PushValue::ChunkFirst => "chunk_is_first".into(),

@@ -6,7 +6,7 @@
 //! list of ops (the tensor IR has no control flow); op regions (structured
 //! bodies, `tensor.pad`'s padding) are scalar code that kernels inline.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::tensor::attr::{ConstAttr, IteratorType};
 use crate::tensor::ops::{LinalgKind, OpKind, TensorOp};
@@ -84,6 +84,11 @@ pub struct FuncInfo<'m> {
     pub class: HashMap<TOp, OpClass>,
     /// The structured view of each structured top-level op.
     pub structured: HashMap<TOp, Structured>,
+    /// The `tensor.extract`s of tensor data whose value the host needs (a
+    /// size, directly or through scalar arithmetic): host scalars read
+    /// back from memory once the dispatches before them ran (a host sync
+    /// point; [`SlotDef::Read`](super::host::SlotDef::Read)).
+    pub host_reads: HashSet<TOp>,
 }
 
 impl<'m> FuncInfo<'m> {
@@ -113,8 +118,10 @@ impl<'m> FuncInfo<'m> {
             uses: HashMap::new(),
             class: HashMap::new(),
             structured: HashMap::new(),
+            host_reads: HashSet::new(),
         };
         info.collect_uses();
+        info.host_reads = info.find_host_reads();
         for i in 0..info.ops.len() {
             let op = info.ops[i];
             if let Some(mut s) = structured(m, op) {
@@ -213,6 +220,51 @@ impl<'m> FuncInfo<'m> {
         }
     }
 
+    /// The `tensor.extract`s (of data that is not a small constant) whose
+    /// value the host needs: walking back from the sizes of tensor ops
+    /// (`tensor.empty` and `splat` sizes, slice offsets, sizes and
+    /// strides, pad amounts, `expand_shape`'s output sizes, `tensor.dim`'s
+    /// index) through the scalar ops that compute them.
+    fn find_host_reads(&self) -> HashSet<TOp> {
+        let m = self.m;
+        let mut needed: HashSet<TValue> = HashSet::new();
+        let mut reads = HashSet::new();
+        for &op in self.ops.iter().rev() {
+            let d = m.op(op);
+            let sizes: &[TValue] = match &d.kind {
+                OpKind::Tensor(TensorOp::Empty) => &d.operands,
+                OpKind::Tensor(TensorOp::Dim) => &d.operands[1.min(d.operands.len())..],
+                OpKind::Tensor(
+                    TensorOp::Splat
+                    | TensorOp::ExpandShape { .. }
+                    | TensorOp::ExtractSlice { .. }
+                    | TensorOp::Pad { .. },
+                ) => &d.operands[1.min(d.operands.len())..],
+                OpKind::Tensor(TensorOp::InsertSlice { .. }) => {
+                    &d.operands[2.min(d.operands.len())..]
+                }
+                _ => &[],
+            };
+            needed.extend(sizes.iter().copied().filter(|&v| !self.is_tensor(v)));
+            if !d.results.iter().any(|r| needed.contains(r)) {
+                continue;
+            }
+            match &d.kind {
+                OpKind::Arith { .. } | OpKind::Math { .. } | OpKind::OptimizationBarrier => {
+                    needed.extend(d.operands.iter().copied().filter(|&v| !self.is_tensor(v)));
+                }
+                OpKind::Tensor(TensorOp::Extract)
+                    if crate::tensor::eval::host_constant::constant_extract(m, op).is_none() =>
+                {
+                    reads.insert(op);
+                    needed.extend(d.operands[1..].iter().copied());
+                }
+                _ => {}
+            }
+        }
+        reads
+    }
+
     fn scalar_operands_class(&self, op: TOp) -> OpClass {
         let device = self
             .m
@@ -280,6 +332,8 @@ impl<'m> FuncInfo<'m> {
                 {
                     OpClass::HostScalar
                 }
+                // Read back by the host (a size computed from tensor data).
+                TensorOp::Extract if self.host_reads.contains(&op) => OpClass::HostScalar,
                 TensorOp::Extract => OpClass::DeviceScalar,
                 TensorOp::Cast | TensorOp::CollapseShape { .. } | TensorOp::ExpandShape { .. } => {
                     OpClass::Alias

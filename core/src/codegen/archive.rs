@@ -199,6 +199,16 @@ fn check_refs(f: &CompiledFunction) -> Result<(), String> {
                 size(a, i)?;
                 size(b, i)?;
             }
+            SlotDef::Read {
+                buffer,
+                dims,
+                indices,
+                ..
+            } => {
+                in_range("buffer", *buffer, buffers)?;
+                dims.iter().try_for_each(|d| size(d, i))?;
+                indices.iter().try_for_each(|v| value(v, i))?;
+            }
         }
     }
     for (at, c) in &f.host.checks {
@@ -230,7 +240,7 @@ fn check_refs(f: &CompiledFunction) -> Result<(), String> {
                 .chain(&k.writes)
                 .try_for_each(|&b| in_range("buffer", b, buffers))?;
             for p in &k.push {
-                if let PushValue::Slot(s) = p {
+                if let PushValue::Slot(s) | PushValue::SlotHigh(s) = p {
                     in_range("slot", *s, slots)?;
                 }
             }
@@ -934,6 +944,18 @@ impl Field for SlotDef {
                 a.put(w)?;
                 b.put(w)
             }
+            SlotDef::Read {
+                tensor,
+                buffer,
+                dims,
+                indices,
+            } => {
+                5u8.put(w)?;
+                tensor.put(w)?;
+                buffer.put(w)?;
+                dims.put(w)?;
+                indices.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -956,6 +978,12 @@ impl Field for SlotDef {
                 op: Field::get(r)?,
                 a: Field::get(r)?,
                 b: Field::get(r)?,
+            },
+            (_, 5) => SlotDef::Read {
+                tensor: Field::get(r)?,
+                buffer: Field::get(r)?,
+                dims: Field::get(r)?,
+                indices: Field::get(r)?,
             },
             (at, t) => return Err(r.invalid(at, "slot", format!("tag {t}"))),
         })
@@ -1046,6 +1074,10 @@ impl Field for PushValue {
             PushValue::ChunkEnd => 2u8.put(w),
             PushValue::ChunkFirst => 3u8.put(w),
             PushValue::ChunkLast => 4u8.put(w),
+            PushValue::SlotHigh(s) => {
+                5u8.put(w)?;
+                s.put(w)
+            }
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, ArchiveError> {
@@ -1055,6 +1087,7 @@ impl Field for PushValue {
             (_, 2) => PushValue::ChunkEnd,
             (_, 3) => PushValue::ChunkFirst,
             (_, 4) => PushValue::ChunkLast,
+            (_, 5) => PushValue::SlotHigh(usize::get(r)?),
             (at, t) => return Err(r.invalid(at, "push value", format!("tag {t}"))),
         })
     }

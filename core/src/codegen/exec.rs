@@ -9,7 +9,6 @@
 //! ([`element_bytes`]); executors round them up to whole 32-bit words, as
 //! kernels store 1- and 2-byte elements as parts of words.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::tensor::attr::Elements;
@@ -147,6 +146,9 @@ impl CompiledKernel {
                             let elem = host.slots.get(*s).map_or(ElemType::Index, |s| s.elem);
                             push_word(vals.value(HostVal::Slot(*s)), elem)
                         }
+                        PushValue::SlotHigh(s) => {
+                            (vals.value(HostVal::Slot(*s)).int() >> 32) as u32
+                        }
                         PushValue::ChunkBegin => begin as u32,
                         PushValue::ChunkEnd => end as u32,
                         PushValue::ChunkFirst => u32::from(first),
@@ -199,65 +201,81 @@ impl CompiledFunction {
     /// Evaluates the host program for a run: `arg_dim(i, d)` is dimension
     /// `d` of tensor argument `i`, `arg_scalar(i)` scalar argument `i`;
     /// the sizes of dynamic constants come from their data. The error is
-    /// the first failing check's message.
+    /// the first failing check's message. Values read from tensor data at
+    /// run time (see [`execute`](Self::execute)) read as 0 here.
     pub fn evaluate_host(
         &self,
         arg_dim: &dyn Fn(usize, usize) -> Option<u64>,
         arg_scalar: &dyn Fn(usize) -> Option<Scalar>,
     ) -> Result<HostValues, HostError> {
-        let const_shapes: HashMap<BufferId, &[u64]> = self
-            .constants
-            .iter()
-            .map(|c| (c.buffer, c.shape.as_slice()))
-            .collect();
-        let source_dim = |s: SourceRef, d: usize| -> Option<u64> {
-            match s {
-                SourceRef::Argument(i) => arg_dim(i, d),
-                SourceRef::Constant(v) => {
-                    let b = self.constant_buffer_of(v)?;
-                    const_shapes.get(&b)?.get(d).copied()
-                }
-            }
-        };
+        let source_dim = |s, d| self.source_dim(arg_dim, s, d);
         self.host.evaluate(&source_dim, arg_scalar)
     }
 
-    /// The element count of every buffer for host values `vals`; an error
-    /// when a count overflows, a buffer is larger than `max_bytes` (the
-    /// device's `maxStorageBufferRange`), or has more elements than
-    /// kernels index with 32-bit integers.
+    /// The run's size of dimension `d` of source `s` (an argument's from
+    /// `arg_dim`, a dynamic constant's from its data).
+    pub(crate) fn source_dim(
+        &self,
+        arg_dim: &dyn Fn(usize, usize) -> Option<u64>,
+        s: SourceRef,
+        d: usize,
+    ) -> Option<u64> {
+        match s {
+            SourceRef::Argument(i) => arg_dim(i, d),
+            SourceRef::Constant(v) => {
+                let b = self.constant_buffer_of(v)?;
+                let c = self.constants.iter().find(|c| c.buffer == b)?;
+                c.shape.get(d).copied()
+            }
+        }
+    }
+
+    /// The element count of every buffer for host values `vals` (see
+    /// [`buffer_count`](Self::buffer_count)).
     pub fn buffer_elements(
         &self,
         vals: &HostValues,
         max_bytes: u64,
     ) -> Result<Vec<u64>, BufferSizeError> {
-        let mut counts = Vec::with_capacity(self.buffers.len());
-        for (i, b) in self.buffers.iter().enumerate() {
-            let n: u64 = b
-                .shape
-                .iter()
-                .map(|&s| vals.size(s))
-                .try_fold(1u64, |acc, x| acc.checked_mul(x))
-                .ok_or(BufferSizeError::Overflow)?;
-            let bytes = n.saturating_mul(element_bytes(b.elem) as u64);
-            if bytes > max_bytes {
-                return Err(BufferSizeError::TooLarge {
-                    buffer: i,
-                    elements: n,
-                    elem: b.elem,
-                    bytes,
-                    max_bytes,
-                });
-            }
-            if n > i32::MAX as u64 {
-                return Err(BufferSizeError::TooManyElements {
-                    buffer: i,
-                    elements: n,
-                });
-            }
-            counts.push(n);
+        (0..self.buffers.len())
+            .map(|i| self.buffer_count(i, vals, max_bytes))
+            .collect()
+    }
+
+    /// The element count of buffer `i` for host values `vals`; an error
+    /// when it overflows, the buffer is larger than `max_bytes` (the
+    /// device's `maxStorageBufferRange`), or has more elements than
+    /// kernels index with 32-bit integers.
+    pub fn buffer_count(
+        &self,
+        i: BufferId,
+        vals: &HostValues,
+        max_bytes: u64,
+    ) -> Result<u64, BufferSizeError> {
+        let b = &self.buffers[i];
+        let n: u64 = b
+            .shape
+            .iter()
+            .map(|&s| vals.size(s))
+            .try_fold(1u64, |acc, x| acc.checked_mul(x))
+            .ok_or(BufferSizeError::Overflow)?;
+        let bytes = n.saturating_mul(element_bytes(b.elem) as u64);
+        if bytes > max_bytes {
+            return Err(BufferSizeError::TooLarge {
+                buffer: i,
+                elements: n,
+                elem: b.elem,
+                bytes,
+                max_bytes,
+            });
         }
-        Ok(counts)
+        if n > i32::MAX as u64 {
+            return Err(BufferSizeError::TooManyElements {
+                buffer: i,
+                elements: n,
+            });
+        }
+        Ok(n)
     }
 
     /// The buffer of the function's fault word, if its kernels check

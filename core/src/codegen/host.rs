@@ -14,6 +14,8 @@ use crate::tensor::ops::OpKind;
 use crate::tensor::types::ElemType;
 use crate::tensor::TValue;
 
+use super::bufferize::BufferId;
+
 /// A host scalar's handle.
 pub type SlotId = usize;
 
@@ -140,6 +142,50 @@ pub enum SlotDef {
         /// Right operand.
         b: Size,
     },
+    /// An element of a tensor in memory, read by the host once the
+    /// dispatches before it ran (a host sync point): a `tensor.extract`
+    /// of tensor data whose value the host needs (a size).
+    Read {
+        /// The tensor read.
+        tensor: TValue,
+        /// Its buffer (set once buffers are planned).
+        buffer: BufferId,
+        /// The tensor's dimensions (row-major).
+        dims: Vec<Size>,
+        /// The element's indices.
+        indices: Vec<HostVal>,
+    },
+}
+
+impl SlotDef {
+    /// The slots this one is computed from (all earlier ones).
+    pub fn deps(&self) -> Vec<SlotId> {
+        fn size(s: &Size) -> Option<SlotId> {
+            match s {
+                Size::Slot(i) => Some(*i),
+                Size::Static(_) => None,
+            }
+        }
+        fn val(v: &HostVal) -> Option<SlotId> {
+            match v {
+                HostVal::Slot(i) => Some(*i),
+                HostVal::Const(_) => None,
+            }
+        }
+        match self {
+            SlotDef::SourceDim { .. } | SlotDef::Argument(_) => Vec::new(),
+            SlotDef::Scalar { args, .. } => args.iter().filter_map(val).collect(),
+            SlotDef::SelectDim { dims, index } => {
+                dims.iter().filter_map(size).chain(val(index)).collect()
+            }
+            SlotDef::Arith { a, b, .. } => size(a).into_iter().chain(size(b)).collect(),
+            SlotDef::Read { dims, indices, .. } => dims
+                .iter()
+                .filter_map(size)
+                .chain(indices.iter().filter_map(val))
+                .collect(),
+        }
+    }
 }
 
 /// One host scalar.
@@ -190,6 +236,20 @@ pub enum HostError {
     /// A `tensor.dim` index past the rank.
     #[error("tensor.dim index {0} is out of range")]
     DimIndex(i64),
+    /// An element of tensor data read for a size, at an index outside its
+    /// tensor.
+    #[error("{slot}: index {index} is outside a dimension of size {size}")]
+    ReadIndex {
+        /// The slot's text.
+        slot: String,
+        /// The index.
+        index: i64,
+        /// The dimension's size.
+        size: u64,
+    },
+    /// A slot read from tensor data, asked for before the read.
+    #[error("{0} is read from tensor data at run time")]
+    NotReadYet(String),
     /// A failing check and the run's values of its two sides.
     #[error("{}", .check.message(*.a, *.b))]
     Check {
@@ -361,75 +421,5 @@ impl HostValues {
             HostVal::Const(c) => c,
             HostVal::Slot(i) => self.0.get(i).copied().unwrap_or(Scalar::Int(0)),
         }
-    }
-}
-
-impl HostProgram {
-    /// Evaluates every slot for a run, then every check: `source_dim`
-    /// gives the run's size of a source's dimension, `argument` a scalar
-    /// argument. The error is the first failing check's message (or why a
-    /// slot cannot be computed).
-    pub fn evaluate(
-        &self,
-        source_dim: &dyn Fn(SourceRef, usize) -> Option<u64>,
-        argument: &dyn Fn(usize) -> Option<Scalar>,
-    ) -> Result<HostValues, HostError> {
-        let mut vals = HostValues(Vec::with_capacity(self.slots.len()));
-        for slot in &self.slots {
-            let v = match &slot.def {
-                SlotDef::SourceDim { source, dim } => Scalar::Int(
-                    source_dim(*source, *dim).ok_or_else(|| HostError::NoSize(slot.text.clone()))?
-                        as i64,
-                ),
-                SlotDef::Argument(i) => argument(*i).ok_or(HostError::MissingArgument(*i))?,
-                SlotDef::Scalar {
-                    kind,
-                    args,
-                    arg_elem,
-                } => {
-                    let xs: Vec<Scalar> = args.iter().map(|&a| vals.value(a)).collect();
-                    super::shapes::eval_scalar(kind, &xs, *arg_elem, slot.elem).map_err(
-                        |error| HostError::Scalar {
-                            slot: slot.text.clone(),
-                            error,
-                        },
-                    )?
-                }
-                SlotDef::SelectDim { dims, index } => {
-                    let i = vals.value(*index).int();
-                    let d = usize::try_from(i)
-                        .ok()
-                        .and_then(|i| dims.get(i))
-                        .ok_or(HostError::DimIndex(i))?;
-                    Scalar::Int(vals.size(*d) as i64)
-                }
-                SlotDef::Arith { op, a, b } => {
-                    Scalar::Int(op.apply(vals.size(*a) as i64, vals.size(*b) as i64))
-                }
-            };
-            vals.0.push(v);
-        }
-        for (_, c) in &self.checks {
-            let raw = |s: Size| match s {
-                Size::Static(n) => n as i64,
-                Size::Slot(i) => vals.0[i].int(),
-            };
-            let (a, b) = (raw(c.a), raw(c.b));
-            let ok = match c.kind {
-                CheckKind::Equal => a == b,
-                CheckKind::Less => a < b,
-                CheckKind::NonNegative => a >= 0,
-                CheckKind::Index => a >= 0 && a < b,
-                CheckKind::Assert => a != 0,
-            };
-            if !ok {
-                return Err(HostError::Check {
-                    check: c.clone(),
-                    a,
-                    b,
-                });
-            }
-        }
-        Ok(vals)
     }
 }

@@ -18,7 +18,7 @@ use super::bufferize::{bufferize, BufferId, BufferInfo, BufferOrigin, BufferPlan
 use super::elementwise::elementwise_to_generic;
 use super::error::CodegenError;
 use super::guard::Guard;
-use super::host::{HostProgram, HostVal, Size};
+use super::host::{HostProgram, HostVal, Size, SlotDef};
 use super::kernels::{emit_dispatch, Kernel, PushValue, Repeat};
 use super::regions::{form_dispatch_regions, DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::shapes::{infer_shapes, Shapes};
@@ -445,6 +445,18 @@ fn emit_function<'a>(
     let mut shapes = infer_shapes(&info)?;
     let mut buffers = bufferize(&info, &regions, &shapes);
     add_fault_sites(&info, &shapes, &mut buffers);
+    // The host reads an element of tensor data from its buffer.
+    for slot in &mut shapes.host.slots {
+        if let SlotDef::Read { tensor, buffer, .. } = &mut slot.def {
+            *buffer = buffers
+                .buffer(*tensor)
+                .ok_or_else(|| CodegenError::Internal {
+                    loc: m.func(f).loc,
+                    op: "tensor.extract".into(),
+                    invariant: super::error::Invariant::NoBuffer("a tensor the host reads"),
+                })?;
+        }
+    }
     for d in &regions.dispatches {
         let shape = dispatch_shape(&info, &regions, &mut shapes, d);
         let loc = m.op(d.op).loc;

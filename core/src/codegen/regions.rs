@@ -285,6 +285,10 @@ pub fn form_dispatch_regions(info: &FuncInfo<'_>) -> FuncRegions {
             }
         }
     }
+    // A tensor the host reads an element of is in memory.
+    for &op in &info.host_reads {
+        f.forced.insert(m.op(op).operands[0]);
+    }
     // Arguments.
     for &a in &m.block(info.body).args {
         let fate = if info.is_tensor(a) {

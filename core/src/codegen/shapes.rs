@@ -209,13 +209,19 @@ impl Builder<'_, '_> {
             }
             Some(HostVal::Slot(s)) => {
                 let size = Size::Slot(s);
-                self.check(
-                    op,
-                    CheckKind::NonNegative,
-                    size,
-                    size,
-                    format!("size {}", self.s.host.text(size)),
-                )?;
+                let what = self.s.host.text(size);
+                self.check(op, CheckKind::NonNegative, size, size, what.clone())?;
+                // A size read from tensor data can be anything: one that
+                // no buffer could hold is refused before it is used.
+                if self.s.host.depends_on_read(size) {
+                    self.check(
+                        op,
+                        CheckKind::Less,
+                        size,
+                        Size::Static(1 << 31),
+                        format!("size {what}"),
+                    )?;
+                }
                 Ok(size)
             }
             None => Err(self.err(
@@ -223,6 +229,48 @@ impl Builder<'_, '_> {
                 "uses a size computed from tensor data; only sizes known to the host are supported",
             )),
         }
+    }
+
+    /// A `tensor.extract` of tensor data read back by the host: a
+    /// [`SlotDef::Read`] slot (its buffer is set once buffers are planned).
+    fn host_read(&mut self, op: TOp) -> Result<(), CodegenError> {
+        let m = self.info.m;
+        let d = m.op(op);
+        let (tensor, r) = (d.operands[0], d.results[0]);
+        let indices = d.operands[1..]
+            .iter()
+            .map(|v| {
+                self.s
+                    .scalar
+                    .get(v)
+                    .copied()
+                    .ok_or_else(|| self.err(op, "has an index the host does not know"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let text = format!(
+            "{}[{}]",
+            d.kind.name(),
+            indices
+                .iter()
+                .map(|i| match i {
+                    HostVal::Const(c) => c.int().to_string(),
+                    HostVal::Slot(s) => self.s.host.slots[*s].text.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let slot = self.s.host.add(
+            SlotDef::Read {
+                tensor,
+                buffer: usize::MAX,
+                dims: self.shape(tensor),
+                indices,
+            },
+            m.value_kind(r).elem(),
+            text,
+        );
+        self.s.scalar.insert(r, HostVal::Slot(slot));
+        Ok(())
     }
 
     /// Checks the indices of a `tensor.extract` / `tensor.insert` into a
@@ -597,6 +645,9 @@ impl Builder<'_, '_> {
             TensorOp::Extract => {
                 let src = self.shape(d.operands[0]);
                 self.host_indices(op, &src, &d.operands[1..])?;
+                if self.info.host_reads.contains(&op) {
+                    return self.host_read(op);
+                }
                 if self.info.class[&op] == OpClass::HostScalar {
                     if let (Some(r), Some(v)) = (r, eval::host_constant::constant_extract(m, op)) {
                         self.s.scalar.insert(r, HostVal::Const(v));

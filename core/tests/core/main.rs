@@ -14,6 +14,7 @@ mod codegen_dequant;
 mod codegen_dynamic_sizes;
 mod codegen_float_math;
 mod codegen_gpu_env;
+mod codegen_host_sync;
 mod codegen_matvec;
 mod codegen_row_groups;
 mod codegen_split_rows;

@@ -3776,6 +3776,95 @@ def _(F):
     f.expect_eq_const(f.static(r), np.broadcast_to(x.reshape(2, 3, 1, 4), (2, 3, 3, 4)))
 
 
+@testfile('sizes_from_tensor_data.mlir', """
+Sizes read from tensor data at run time, as torch-mlir lowers
+onnx.CenterCropPad and onnx.Slice with a shape or bounds operand: a
+tensor.extract of the data, arith.index_cast to an index, and that index
+as a tensor.empty size, slice offset and size or pad amount. The data is
+an input the compiler does not see (flow.tensor.dynamic_constant: the host
+reads the given data) or computed by the program itself (a linalg.generic
+on a util.unfoldable_constant: the host waits for the dispatch that writes
+it, reads the element back, then sizes what follows: a host sync point).
+numpy computes the expected values.""")
+def _(F):
+    # CenterCropPad to [4, 7] of a 6x5 input: dim 0 cropped (offset
+    # (6 - 4) / 2), dim 1 padded (low (7 - 5) / 2, high the rest).
+    f = F.fn('center_crop_pad_sized_by_input_data_f32_6x5_to_4x7')
+    x = f.rng.dyadic((6, 5), 'f32', -100, 100, 16)
+    X = f.const(x, 'f32')
+    S = f.const(np.array([4, 7], dtype=np.int64), 'i64', 'dynamic', hint='shape')
+    e0 = f.op('tensor.extract %s[%s] : %s' % (S, f.idx(0), S.ty), 'i64', hint='e')
+    e1 = f.op('tensor.extract %s[%s] : %s' % (S, f.idx(1), S.ty), 'i64', hint='e')
+    t0 = f.op('arith.index_cast %s : i64 to index' % e0, 'index', hint='n')
+    t1 = f.op('arith.index_cast %s : i64 to index' % e1, 'index', hint='n')
+    d0 = f.op('arith.subi %s, %s : index' % (f.idx(6), t0), 'index', hint='n')
+    off = f.op('arith.divui %s, %s : index' % (d0, f.idx(2)), 'index', hint='n')
+    crop = f.op('tensor.extract_slice %s[%s, 0] [%s, 5] [1, 1] : %s to %s'
+                % (X, off, t0, X.ty, ttype((4, 5), 'f32', (0,))), 'f32', (4, 5), (0,),
+                hint='crop')
+    d1 = f.op('arith.subi %s, %s : index' % (t1, f.idx(5)), 'index', hint='n')
+    lo = f.op('arith.divui %s, %s : index' % (d1, f.idx(2)), 'index', hint='n')
+    hi = f.op('arith.subi %s, %s : index' % (d1, lo), 'index', hint='n')
+    zero = f.scalar(0.0, 'f32')
+    padded = f.op('tensor.pad %s low[0, %s] high[0, %s] {\n  ^bb0(%%i: index, %%j: index):\n'
+                  '    tensor.yield %s : f32\n  } : %s to %s'
+                  % (crop, lo, hi, zero, crop.ty, ttype((4, 7), 'f32', (0, 1))),
+                  'f32', (4, 7), (0, 1), hint='pad')
+    f.expect_index(f.dim(padded, 1), 7)
+    f.expect_eq_const(f.static(padded), np.pad(x[1:5, :], [(0, 0), (1, 1)]))
+
+    # Slice bounds computed by the program: [n0 * 2 - 1, n1 * 2 - 1] of
+    # an unfoldable [2, 3] is [3, 5]: x[3 : 3 + 5] (i32 sizes), then an
+    # elementwise op on a tensor.empty of the read size.
+    f = F.fn('slice_sized_by_computed_data_i32_8')
+    x = f.rng.ints((8,), -1000, 1000).astype(np.int32)
+    X = f.const(x, 'i32')
+    N = f.const(np.array([2, 3], dtype=np.int32), 'i32', hint='bounds')
+    B = f.elementwise([N], 'i32', """
+^bb0(%n: i32, %o: i32):
+  %two = arith.constant 2 : i32
+  %one = arith.constant 1 : i32
+  %m = arith.muli %n, %two : i32
+  %r = arith.subi %m, %one : i32
+  linalg.yield %r : i32""")
+    e0 = f.op('tensor.extract %s[%s] : %s' % (B, f.idx(0), B.ty), 'i32', hint='e')
+    e1 = f.op('tensor.extract %s[%s] : %s' % (B, f.idx(1), B.ty), 'i32', hint='e')
+    off = f.op('arith.index_cast %s : i32 to index' % e0, 'index', hint='n')
+    n = f.op('arith.index_cast %s : i32 to index' % e1, 'index', hint='n')
+    sl = f.op('tensor.extract_slice %s[%s] [%s] [1] : %s to %s'
+              % (X, off, n, X.ty, ttype((5,), 'i32', (0,))), 'i32', (5,), (0,), hint='sl')
+    out = f.empty((5,), 'i32', (0,), {0: n})
+    r = f.generic([sl], [out], [ident(1), ident(1)], 'p', """
+^bb0(%x: i32, %o: i32):
+  %one = arith.constant 1 : i32
+  %y = arith.addi %x, %one : i32
+  linalg.yield %y : i32""")
+    f.expect_index(f.dim(r, 0), 5)
+    f.expect_eq_const(f.static(r), x[3:8] + 1)
+
+    # An i64 read back that also reaches a kernel (tensor.from_elements, as
+    # torch-mlir rebuilds a shape tensor): beyond 32 bits, so the kernel
+    # gets both words. (2^33 + 5) * 2 = 2^34 + 10; 2^34 + 10 mod 8 = 2
+    # sizes a tensor.empty.
+    f = F.fn('i64_read_back_sizes_and_feeds_a_kernel')
+    N = f.const(np.array([2 ** 33 + 5], dtype=np.int64), 'i64', hint='n')
+    D = f.elementwise([N], 'i64', """
+^bb0(%n: i64, %o: i64):
+  %two = arith.constant 2 : i64
+  %m = arith.muli %n, %two : i64
+  linalg.yield %m : i64""")
+    v = f.op('tensor.extract %s[%s] : %s' % (D, f.idx(0), D.ty), 'i64', hint='e')
+    r8 = f.op('arith.remsi %s, %s : i64' % (v, f.scalar(8, 'i64')), 'i64', hint='e')
+    n = f.op('arith.index_cast %s : i64 to index' % r8, 'index', hint='n')
+    out = f.empty((2,), 'i64', (0,), {0: n})
+    filled = f.fill(v, out)
+    f.expect_index(f.dim(filled, 0), 2)
+    f.expect_eq_const(f.static(filled), np.full((2,), 2 ** 34 + 10, dtype=np.int64))
+    fe = f.op('tensor.from_elements %s, %s : %s' % (v, r8, ttype((2,), 'i64')), 'i64', (2,),
+              hint='fe')
+    f.expect_eq_const(fe, np.array([2 ** 34 + 10, 2], dtype=np.int64))
+
+
 @testfile('attention_reshapes.mlir', '''
 A batch_matmul inside the reshapes torch-mlir writes for attention (ONNX
 Attention, expanded): f16 operands, a transposed key collapsed from 2x3

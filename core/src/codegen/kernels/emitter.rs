@@ -776,6 +776,19 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             ElemType::F32 | ElemType::F16 | ElemType::BF16 => {
                 self.b.cast(KOpKind::ArithBitcast, w, KType::f32())
             }
+            // Two words: the low one, then the high one.
+            ElemType::Int(64) => {
+                let hi = self.push(PushValue::SlotHigh(slot));
+                if self.is_pair(elem) {
+                    self.pair(w, hi)
+                } else {
+                    let lo = self.b.cast(KOpKind::ArithExtUI, w, KType::Int(64));
+                    let hi = self.b.cast(KOpKind::ArithExtUI, hi, KType::Int(64));
+                    let k32 = self.b.const_int(32, KType::Int(64));
+                    let hi = self.b.binary(KOpKind::ArithShLI, hi, k32);
+                    self.b.binary(KOpKind::ArithOrI, hi, lo)
+                }
+            }
             other => {
                 return Err(CodegenError::Unsupported {
                     loc: self.loc,

@@ -53,6 +53,9 @@ use super::host::{Size, SlotId};
 pub enum PushValue {
     /// A host scalar (a dynamic size or a run-time scalar of the program).
     Slot(SlotId),
+    /// The high 32 bits of a 64-bit host integer (its low word is the
+    /// [`Slot`](Self::Slot) word).
+    SlotHigh(SlotId),
     /// The first reduction iteration of this chunk (chunked dispatches).
     ChunkBegin,
     /// One past the last reduction iteration of this chunk.

@@ -1,0 +1,167 @@
+//! Sizes read from tensor data at run time (a host sync point): the one
+//! executor ([`CompiledFunction::execute`]) reads the element back before
+//! the first kernel that needs it, sizes the buffers and workgroups from
+//! it, and refuses a value no buffer could hold, naming the op, before
+//! anything is made from it. A mock [`KernelExecutor`] records what the
+//! executor asks of it; the elements here come from an argument (a read
+//! of the given data: no dispatch before it). The corpus
+//! (`sizes_from_tensor_data.mlir`) runs sizes a dispatch computes on the
+//! device and the CPU.
+
+use kiln_core::codegen::bufferize::{BufferId, BufferOrigin};
+use kiln_core::codegen::exec::KernelLaunch;
+use kiln_core::codegen::executor::{KernelExecutor, RunLimits};
+use kiln_core::codegen::host::SlotDef;
+use kiln_core::codegen::{archive, CompiledFunction, CompiledKernel, CompiledProgram};
+
+use crate::common::{compile_first, lavapipe_target};
+
+/// `x[n[0] : n[0] + n[1]]`, both bounds read from argument `n`.
+const SLICE: &str = r#"func.func @slice(%n: tensor<2xi64>, %x: tensor<8xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tensor.extract %n[%c0] : tensor<2xi64>
+  %b = tensor.extract %n[%c1] : tensor<2xi64>
+  %o = arith.index_cast %a : i64 to index
+  %s = arith.index_cast %b : i64 to index
+  %r = tensor.extract_slice %x[%o] [%s] [1] : tensor<8xf32> to tensor<?xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%r : tensor<?xf32>) outs(%r : tensor<?xf32>) {
+  ^bb0(%v: f32, %w: f32):
+    %z = arith.mulf %v, %v : f32
+    linalg.yield %z : f32
+  } -> tensor<?xf32>
+  return %y : tensor<?xf32>
+}"#;
+
+/// Records what the executor asks; argument `n` holds `n`.
+struct Mock<'a> {
+    f: &'a CompiledFunction,
+    n: [i64; 2],
+    events: Vec<String>,
+}
+
+impl KernelExecutor for Mock<'_> {
+    type Error = String;
+
+    fn error(&self, message: String) -> String {
+        message
+    }
+
+    fn allocate(&mut self, buffer: BufferId, elements: u64) -> Result<(), String> {
+        self.events.push(format!("allocate {buffer}: {elements}"));
+        Ok(())
+    }
+
+    fn launch(
+        &mut self,
+        kernel: &CompiledKernel,
+        launch: &KernelLaunch,
+        _grid: [u32; 3],
+    ) -> Result<(), String> {
+        self.events
+            .push(format!("launch {} x{}", kernel.name, launch.workgroups));
+        Ok(())
+    }
+
+    fn read(&mut self, buffer: BufferId) -> Result<Vec<u8>, String> {
+        self.events.push(format!("read {buffer}"));
+        match self.f.buffers[buffer].origin {
+            BufferOrigin::Argument(0) => Ok(self.n.iter().flat_map(|v| v.to_le_bytes()).collect()),
+            other => Err(format!("unexpected read of {other:?}")),
+        }
+    }
+}
+
+fn run(f: &CompiledFunction, n: [i64; 2]) -> (Result<Vec<u64>, String>, Vec<String>) {
+    let mut mock = Mock {
+        f,
+        n,
+        events: Vec::new(),
+    };
+    let dims = |i: usize, d: usize| [[2u64], [8u64]].get(i).and_then(|s| s.get(d)).copied();
+    let limits = RunLimits {
+        max_buffer_bytes: 1 << 30,
+        max_workgroups: [65535; 3],
+    };
+    let out = f
+        .execute(&mut mock, &dims, &|_| None, limits)
+        .map(|vals| match &f.results[0] {
+            kiln_core::codegen::ResultRef::Buffer { shape, .. } => {
+                shape.iter().map(|&s| vals.size(s)).collect()
+            }
+            other => panic!("a buffer result, not {other:?}"),
+        });
+    (out, mock.events)
+}
+
+#[test]
+fn sizes_read_from_an_argument_size_the_kernels_after_it() {
+    let f = compile_first(SLICE, &lavapipe_target());
+    let reads = f
+        .host
+        .slots
+        .iter()
+        .filter(|s| matches!(s.def, SlotDef::Read { .. }))
+        .count();
+    assert_eq!(reads, 2, "{:#?}", f.host.slots);
+    let arg = f
+        .buffers
+        .iter()
+        .position(|b| b.origin == BufferOrigin::Argument(0))
+        .expect("argument 0 has a buffer");
+    let (shape, events) = run(&f, [3, 4]);
+    assert_eq!(shape, Ok(vec![4]), "{events:#?}");
+    let first_read = events.iter().position(|e| *e == format!("read {arg}"));
+    let first_launch = events.iter().position(|e| e.starts_with("launch"));
+    assert!(
+        first_read.is_some() && first_launch.is_some() && first_read < first_launch,
+        "the sizes are read before the first kernel: {events:#?}"
+    );
+    // The result's buffer holds the 4 elements read, and is made after
+    // the read.
+    let result = f
+        .buffers
+        .iter()
+        .position(|b| matches!(b.origin, BufferOrigin::Dispatch(_)))
+        .expect("a dispatch writes the result");
+    let made = events
+        .iter()
+        .position(|e| *e == format!("allocate {result}: 4"));
+    assert!(made.is_some() && first_read < made, "{events:#?}");
+    // Another run, other sizes: the same program.
+    assert_eq!(run(&f, [0, 8]).0, Ok(vec![8]));
+}
+
+#[test]
+fn a_bad_size_read_back_fails_naming_the_op_before_anything_uses_it() {
+    let f = compile_first(SLICE, &lavapipe_target());
+    for (n, want) in [
+        ([3, -2], "a size cannot be negative"),
+        ([3, 1 << 40], "not below 2147483648"),
+        ([5, 4], "the last index of the slice along dimension 0"),
+    ] {
+        let (out, events) = run(&f, n);
+        let e = out.expect_err("a size that does not fit");
+        assert!(
+            e.contains("'tensor.extract_slice' op") && e.contains("8:") && e.contains(want),
+            "{n:?}: {e}"
+        );
+        assert!(
+            !events
+                .iter()
+                .any(|e| e.starts_with("launch") || e.starts_with("allocate 2")),
+            "{n:?}: nothing made from it: {events:#?}"
+        );
+    }
+}
+
+#[test]
+fn read_slots_survive_a_program_archive() {
+    let f = compile_first(SLICE, &lavapipe_target());
+    let p = CompiledProgram {
+        target: lavapipe_target(),
+        functions: vec![f],
+    };
+    let back = archive::decode(&archive::encode(&p).expect("encodes")).expect("decodes");
+    assert_eq!(back.functions[0].host, p.functions[0].host);
+}

@@ -1,0 +1,121 @@
+//! A run of a compiled function on the device: kiln-core's executor
+//! ([`CompiledFunction::execute`]) with this device as its [`KernelExecutor`].
+
+use kiln_core::codegen::bufferize::{BufferId, BufferOrigin};
+use kiln_core::codegen::exec::{element_bytes, elements_to_bytes, KernelLaunch};
+use kiln_core::codegen::executor::KernelExecutor;
+use kiln_core::codegen::{CompiledFunction, CompiledKernel};
+use kiln_core::tensor::eval::Value;
+
+use super::{dtype_of, program_error, Arg, Program};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::stream::Stream;
+use crate::tensor::Tensor;
+
+/// The buffers of one run of `f` and the stream its dispatches are
+/// recorded on.
+pub(super) struct DeviceRun<'a> {
+    pub program: &'a Program,
+    pub stream: &'a Stream,
+    /// The function's index in the program (its constants' cache key).
+    pub fi: usize,
+    pub f: &'a CompiledFunction,
+    pub args: &'a [Arg<'a>],
+    /// Whether buffers kiln allocates have their elements' dtype (so
+    /// results can be returned as device tensors); else 32-bit words.
+    pub typed: bool,
+    /// The buffers made so far.
+    pub tensors: Vec<Option<Tensor>>,
+}
+
+impl DeviceRun<'_> {
+    fn tensor(&self, b: BufferId) -> Result<&Tensor> {
+        self.tensors
+            .get(b)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| program_error(&self.f.name, format!("internal: no buffer {b}")))
+    }
+}
+
+impl KernelExecutor for DeviceRun<'_> {
+    type Error = Error;
+
+    fn error(&self, message: String) -> Error {
+        program_error(&self.f.name, message)
+    }
+
+    fn allocate(&mut self, b: BufferId, elements: u64) -> Result<()> {
+        let (f, p) = (self.f, self.program);
+        let n = elements as usize;
+        let info = &f.buffers[b];
+        let t = match info.origin {
+            BufferOrigin::Argument(a) => match self.args.get(a) {
+                Some(Arg::Host(Value::Tensor(t))) => p.upload(&t.data, n, info.elem)?,
+                Some(Arg::Device(t)) => t.contiguous()?,
+                _ => {
+                    return Err(program_error(
+                        &f.name,
+                        format!("argument {a} must be a tensor"),
+                    ))
+                }
+            },
+            BufferOrigin::Constant(_) => p.constant(self.fi, f, b, n)?,
+            BufferOrigin::Fault => Tensor::from_slice(&p.device, &[0u32], &[1])?,
+            BufferOrigin::Dispatch(_) | BufferOrigin::Scratch(_) => {
+                let bytes = n * element_bytes(info.elem);
+                match dtype_of(info.elem) {
+                    // Whole 32-bit words (kernels store 1- and 2-byte
+                    // elements as parts of words); results are narrowed.
+                    Some(dtype) if self.typed && bytes > 0 => {
+                        let n = bytes.div_ceil(4) * 4 / dtype.size();
+                        Tensor::empty(&p.device, dtype, &[n])?
+                    }
+                    _ => Tensor::empty(&p.device, DType::U32, &[bytes.div_ceil(4).max(1)])?,
+                }
+            }
+        };
+        self.tensors[b] = Some(t);
+        Ok(())
+    }
+
+    fn launch(&mut self, k: &CompiledKernel, launch: &KernelLaunch, grid: [u32; 3]) -> Result<()> {
+        let kernel = self.program.kernels.get(&k.name).ok_or_else(|| {
+            program_error(&self.f.name, format!("kernel @{} is not loaded", k.name))
+        })?;
+        let bound = k
+            .bindings
+            .iter()
+            .map(|&b| self.tensor(b))
+            .collect::<Result<Vec<&Tensor>>>()?;
+        // A kernel whose push constants all went unused has none in its
+        // interface.
+        let mut push = launch.push.clone();
+        let want = kernel.interface().push_constants.map_or(0, |r| r.size) as usize;
+        push.resize(want, 0);
+        self.stream.dispatch_with(kernel, &bound, &push, grid)
+    }
+
+    fn read(&mut self, b: BufferId) -> Result<Vec<u8>> {
+        // An argument given on the host, or a constant: its data, no
+        // device work.
+        match self.f.buffers[b].origin {
+            BufferOrigin::Argument(a) => {
+                if let Some(Arg::Host(Value::Tensor(t))) = self.args.get(a) {
+                    return Ok(elements_to_bytes(&t.data, t.shape.iter().product()));
+                }
+            }
+            BufferOrigin::Constant(_) => {
+                if let Some(c) = self.f.constants.iter().find(|c| c.buffer == b) {
+                    return Ok(elements_to_bytes(
+                        &c.data,
+                        c.shape.iter().product::<u64>() as usize,
+                    ));
+                }
+            }
+            _ => {}
+        }
+        self.stream.sync()?;
+        self.tensor(b)?.read_bytes_with(<[u8]>::to_vec)
+    }
+}
