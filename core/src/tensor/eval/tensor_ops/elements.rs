@@ -54,7 +54,7 @@ impl Interp<'_> {
     }
 
     /// `tensor.from_elements`.
-    pub(super) fn from_elements(
+    pub(super) fn tensor_from_elements(
         &self,
         op: TOp,
         env: &[Option<Value>],

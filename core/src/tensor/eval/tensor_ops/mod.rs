@@ -168,7 +168,7 @@ impl Interp<'_> {
             TensorOp::Insert => self.extract_or_insert(op, env, true),
             TensorOp::Concat { dim } => self.concat(op, env, dim),
             TensorOp::Splat => self.splat(op, env),
-            TensorOp::FromElements => self.from_elements(op, env),
+            TensorOp::FromElements => self.tensor_from_elements(op, env),
         }
     }
 }

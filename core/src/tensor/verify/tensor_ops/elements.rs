@@ -51,7 +51,7 @@ impl Verifier<'_> {
     }
 
     /// `tensor.from_elements`.
-    pub(super) fn from_elements(
+    pub(super) fn tensor_from_elements(
         &mut self,
         Parts {
             op,

@@ -106,7 +106,7 @@ impl Verifier<'_> {
             TensorOp::Insert => self.insert(p),
             TensorOp::Concat { dim } => self.concat(p, dim),
             TensorOp::Splat => self.splat(p),
-            TensorOp::FromElements => self.from_elements(p),
+            TensorOp::FromElements => self.tensor_from_elements(p),
         }
     }
 }
