@@ -4,8 +4,8 @@
 //!
 //! A compact binary format (postcard, which the program
 //! [`archive`](crate::codegen::archive) uses) keeps no message with a
-//! custom error: [`refuse`] and [`refuse_to_store`] also leave theirs here
-//! for the caller to [`take_reason`] after the format failed.
+//! custom error: `refuse` and `refuse_to_store` also leave theirs here
+//! for the caller to `take_reason` after the format failed.
 
 use std::cell::RefCell;
 use std::fmt::Display;
