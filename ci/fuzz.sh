@@ -28,7 +28,7 @@ if [ $# -gt 0 ]; then
     targets=("$@")
 else
     targets=(spv_text kernel_text tensor_text tensor_compile tensor_eval amber_script
-        target_env run_spv_bufspec binary_reflect binary_deserialize)
+        target_env run_spv_bufspec binary_reflect binary_deserialize program_archive)
 fi
 mkdir -p logs
 nice -n 19 cargo +nightly fuzz build -s none >logs/build.log 2>&1 || {
@@ -37,7 +37,7 @@ nice -n 19 cargo +nightly fuzz build -s none >logs/build.log 2>&1 || {
 }
 for t in "${targets[@]}"; do
     case "$t" in
-        binary_*) max_len=131072 ;;
+        binary_* | program_archive) max_len=131072 ;;
         tensor_*) max_len=32768 ;;
         *) max_len=16384 ;;
     esac

@@ -19,7 +19,10 @@
 //!   kernels, lowering, serialization) on every function of a program the
 //!   parser accepts;
 //! * [`tensor_eval`]: the reference evaluator running a program's e2e
-//!   tests, with host memory capped at [`EVAL_MEMORY`] bytes.
+//!   tests, with host memory capped at [`EVAL_MEMORY`] bytes;
+//! * [`program_archive`]: the compiled-program archive's decoder, and the
+//!   property that a program it accepts encodes and decodes back to
+//!   itself.
 //!
 //! [`mutate_binary`] is the structure-aware mutation the binary targets
 //! use (instructions deleted, duplicated, moved, retargeted), also used by
@@ -154,6 +157,31 @@ pub fn tensor_eval(data: &[u8]) {
         &module,
         &mut crate::tensor::e2e::ReferenceBackend,
         &crate::tensor::e2e::RunOptions::default(),
+    );
+}
+
+/// The program archive's decoder ([`crate::codegen::archive`]) on `data`,
+/// or on `data` after the archive header when `data` lacks one (so the
+/// fuzzer need not find the magic). A program it accepts must encode, and
+/// decode back to itself (compared through `Debug`: a NaN constant is not
+/// `==` itself): a violation panics.
+pub fn program_archive(data: &[u8]) {
+    use crate::codegen::archive::{decode, encode, MAGIC, VERSION};
+    let framed;
+    let bytes = if data.starts_with(MAGIC) {
+        data
+    } else {
+        framed = [&MAGIC[..], &VERSION.to_le_bytes(), data].concat();
+        &framed
+    };
+    let Ok(program) = decode(bytes) else { return };
+    let again =
+        encode(&program).unwrap_or_else(|e| panic!("a decoded program does not encode: {e}"));
+    let back =
+        decode(&again).unwrap_or_else(|e| panic!("a re-encoded program does not decode: {e}"));
+    assert!(
+        format!("{back:?}") == format!("{program:?}"),
+        "a decoded program changes through encode and decode"
     );
 }
 

@@ -35,6 +35,8 @@
 //!   or from a binary, and the device limits of a target environment.
 //! * [`atomic_file`]: files written whole or not at all (temporary file,
 //!   then rename).
+//! * [`codec`]: what kiln's serde forms share (the grammar's enums as a
+//!   format stores them, the reason a custom form refused a value).
 //! * [`host_memory`]: overflow-free sizes and fallible host allocations
 //!   for data sized by user input.
 //! * [`host`]: the host side of an MLIR Vulkan-runner program, interpreted on
@@ -49,6 +51,7 @@
 pub mod atomic_file;
 pub mod availability;
 pub mod binary;
+pub mod codec;
 pub mod codegen;
 pub mod fuzz;
 pub mod grammar;

@@ -21,7 +21,9 @@ use thiserror::Error;
 use crate::grammar::Version;
 
 /// A target environment of the validator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum ValidationEnv {
     /// SPIR-V 1.0, no environment rules.
     Universal1_0,

@@ -21,7 +21,7 @@ use super::shapes::Shapes;
 pub type BufferId = usize;
 
 /// Where a buffer's contents come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BufferOrigin {
     /// Function argument `i`.
     Argument(usize),
@@ -40,7 +40,7 @@ pub enum BufferOrigin {
 }
 
 /// One buffer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BufferInfo {
     /// Its element type.
     pub elem: ElemType,

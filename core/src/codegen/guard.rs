@@ -13,7 +13,7 @@ use super::host::{HostProgram, HostValues, Size};
 
 /// One condition on a host size (sizes read below 0 as 0, as
 /// [`HostValues::size`] does).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Cond {
     /// `size > limit`.
     Above {
@@ -95,7 +95,7 @@ impl Cond {
 
 /// The conditions, all of which must hold for a kernel to run; none: it
 /// always runs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Guard(pub Vec<Cond>);
 
 impl Guard {

@@ -20,7 +20,7 @@ use super::bufferize::BufferId;
 pub type SlotId = usize;
 
 /// A size (or any `index` value): known at compile time or a slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Size {
     /// Known at compile time.
     Static(u64),
@@ -39,7 +39,7 @@ impl Size {
 }
 
 /// A scalar value of the program on the host.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum HostVal {
     /// Known at compile time.
     Const(Scalar),
@@ -48,7 +48,7 @@ pub enum HostVal {
 }
 
 /// Integer operations on sizes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SizeOp {
     /// `a + b`.
     Add,
@@ -96,7 +96,7 @@ impl SizeOp {
 }
 
 /// Where a source's run-time sizes come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SourceRef {
     /// Function argument `i`.
     Argument(usize),
@@ -105,7 +105,7 @@ pub enum SourceRef {
 }
 
 /// How a slot is computed.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum SlotDef {
     /// Dimension `dim` of a source, known when its data arrives.
     SourceDim {
@@ -119,6 +119,7 @@ pub enum SlotDef {
     /// An `arith`/`math` op of the program on host values.
     Scalar {
         /// The op.
+        #[serde(with = "super::archive::forms::host_op")]
         kind: OpKind,
         /// Its operands.
         args: Vec<HostVal>,
@@ -189,7 +190,7 @@ impl SlotDef {
 }
 
 /// One host scalar.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Slot {
     /// How it is computed.
     pub def: SlotDef,
@@ -201,7 +202,7 @@ pub struct Slot {
 }
 
 /// A comparison the run's sizes must satisfy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum CheckKind {
     /// `a == b`.
     Equal,
@@ -263,7 +264,7 @@ pub enum HostError {
 }
 
 /// A check that the run's dynamic sizes fit the program.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RuntimeCheck {
     /// The comparison.
     pub kind: CheckKind,
@@ -311,7 +312,7 @@ impl RuntimeCheck {
 }
 
 /// The host program of a function: its slots and checks, in order.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HostProgram {
     /// The slots, in evaluation order.
     pub slots: Vec<Slot>,

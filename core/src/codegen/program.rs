@@ -26,7 +26,7 @@ use super::strategy::{choose, dispatch_shape, DispatchShape, Strategy};
 use super::target::CodegenTarget;
 
 /// One kernel, lowered, serialized and validated.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CompiledKernel {
     /// Its entry point name.
     pub name: String,
@@ -58,7 +58,7 @@ pub struct CompiledKernel {
 }
 
 /// One dispatch.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CompiledDispatch {
     /// Its name (`<function>_dispatch_<i>`).
     pub name: String,
@@ -84,7 +84,7 @@ pub struct CompiledDispatch {
 }
 
 /// A constant's data, uploaded into its buffer once.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ConstantData {
     /// Its buffer.
     pub buffer: BufferId,
@@ -101,7 +101,7 @@ pub struct ConstantData {
 }
 
 /// What a function returns.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ResultRef {
     /// A tensor (or a scalar computed on the device) in a buffer.
     Buffer {
@@ -124,7 +124,7 @@ pub enum ResultRef {
 }
 
 /// A function's argument.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Param {
     /// The element type (of the tensor, or the scalar).
     pub elem: ElemType,
@@ -140,7 +140,7 @@ pub struct Param {
 /// bounds or an assert's condition is false, it stores the site's number
 /// plus one in the function's fault word; the executor reports it after
 /// the call ([`CompiledFunction::fault`]).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FaultSite {
     /// The op's name.
     pub op: String,
@@ -172,7 +172,7 @@ impl FaultSite {
 }
 
 /// One compiled function.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CompiledFunction {
     /// Its name.
     pub name: String,
@@ -196,7 +196,7 @@ pub struct CompiledFunction {
 }
 
 /// A compiled tensor program.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CompiledProgram {
     /// The target it was compiled for.
     pub target: CodegenTarget,

@@ -85,7 +85,7 @@ pub enum ValueFate {
 }
 
 /// The op family of a dispatch: what its strategy is chosen for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum OpFamily {
     /// Elementwise arithmetic (fused chains included).
     Elementwise,

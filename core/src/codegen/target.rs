@@ -5,7 +5,7 @@ use crate::grammar::Capability;
 use crate::target::TargetEnv;
 
 /// Facts about a driver that no Vulkan query reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DriverFacts {
     /// The most loop iterations one invocation may run, summed over all
     /// its loops (lavapipe counts every loop back-edge of an invocation in
@@ -182,14 +182,16 @@ impl Default for DriverFacts {
 }
 
 /// The device a program is compiled for.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CodegenTarget {
     /// The target env (version, capabilities, extensions, limits).
+    #[serde(with = "super::archive::forms::target_env")]
     pub env: TargetEnv,
     /// What the driver does that the env cannot say.
     pub facts: DriverFacts,
     /// Strategies `kiln tune` measured fastest on this device (consulted
     /// by [`choose`](super::strategy::choose)).
+    #[serde(with = "super::archive::forms::tuning")]
     pub tuning: Option<std::sync::Arc<super::strategy::Tuning>>,
 }
 

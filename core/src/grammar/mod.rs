@@ -113,7 +113,9 @@ pub use generated::{GLSL_STD_450_REVISION, GRAMMAR_REVISION, GRAMMAR_VERSION};
 /// [`Version::NONE`] (`255.255`) is the sentinel for "in no core version"
 /// (the grammar's `"version": "None"`): it compares greater than every real
 /// version, so `availability.min_version <= target` is false for it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Version {
     /// Major version number.
     pub major: u8,

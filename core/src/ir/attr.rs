@@ -13,7 +13,7 @@ use super::entity::{Attr, Type};
 use crate::grammar::{Capability, Extension, OperandKind, Version};
 
 /// The version / capabilities / extensions triple of `#spv.vce<...>`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Vce {
     /// SPIR-V version.
     pub version: Version,

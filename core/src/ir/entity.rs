@@ -15,6 +15,7 @@ macro_rules! entity {
     ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(serde::Serialize, serde::Deserialize)]
         pub struct $name(::std::num::NonZeroU32);
 
         impl $name {

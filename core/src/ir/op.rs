@@ -20,7 +20,19 @@ use super::entity::{Attr, Block, Op, Region, Type, Value};
 use crate::grammar::{self, ExtInstDesc, InstDesc};
 
 /// A position in the source text: 1-based line and column; 0 when unknown.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Location {
     /// 1-based line, 0 for synthesized ops.
     pub line: u32,

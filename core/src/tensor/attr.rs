@@ -9,7 +9,7 @@ use super::types::ElemType;
 /// (`dense<...>`) and the reference evaluator's tensors use it, so a
 /// constant becomes a tensor without conversion. f16/bf16 are kept as
 /// their bits; `index` as `i64`; `i1` as `bool`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Elements {
     /// `i1`.
     I1(Vec<bool>),
@@ -318,7 +318,7 @@ impl IteratorType {
 }
 
 /// `arith.cmpi` predicates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum CmpIPred {
     /// `eq`.
     Eq,
@@ -344,7 +344,7 @@ pub enum CmpIPred {
 
 /// `arith.cmpf` predicates (`o*`: false if either is NaN; `u*`: true if
 /// either is NaN).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum CmpFPred {
     /// `false`.
     False,
@@ -409,7 +409,9 @@ keywords!(CmpFPred {
 
 /// `fastmath<...>` flags of float ops (kept for printing; the evaluator
 /// computes IEEE results regardless).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct FastMath(pub u8);
 
 impl FastMath {
@@ -451,7 +453,9 @@ impl FastMath {
 }
 
 /// `overflow<...>` flags of integer ops (`nsw`, `nuw`); kept for printing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Overflow {
     /// No signed wrap.
     pub nsw: bool,

@@ -71,7 +71,7 @@ pub enum OpKind {
 }
 
 /// `arith` ops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[allow(missing_docs, reason = "each variant is the MLIR op of the same name")]
 pub enum ArithOp {
     AddF,
@@ -348,7 +348,7 @@ impl ArithOp {
 }
 
 /// `math` ops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[allow(missing_docs, reason = "each variant is the MLIR op of the same name")]
 pub enum MathOp {
     AbsF,

@@ -11,7 +11,9 @@ use crate::ir::entity::Arena;
 use crate::ir::FloatKind;
 
 /// A scalar (element) type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum ElemType {
     /// IEEE binary16 (storage; computed in f32 and rounded after each op).
     F16,

@@ -69,6 +69,11 @@ fn tensor_eval_corpus() {
 }
 
 #[test]
+fn program_archive_corpus() {
+    replay("program_archive", kiln_core::fuzz::program_archive);
+}
+
+#[test]
 #[ignore = "open: fuzz/open/binary_deserialize holds inputs the deserializer does not yet \
             import stably (fuzz/RESULTS.md); move each to fuzz/regressions once fixed"]
 fn binary_deserialize_open_findings() {

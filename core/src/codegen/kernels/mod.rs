@@ -49,7 +49,7 @@ use super::guard::Guard;
 use super::host::{Size, SlotId};
 
 /// A push-constant word of a kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum PushValue {
     /// A host scalar (a dynamic size or a run-time scalar of the program).
     Slot(SlotId),
@@ -67,7 +67,7 @@ pub enum PushValue {
 }
 
 /// How many times a kernel is dispatched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Repeat {
     /// Once.
     Once,

@@ -45,7 +45,7 @@ use super::regions::OpFamily;
 use crate::tensor::types::ElemType;
 
 /// How a reduction's partial results are combined inside a workgroup.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Combine {
     /// `gpu.subgroup_reduce` (GroupNonUniformArithmetic), then the
     /// subgroups' results through workgroup memory.
@@ -88,7 +88,7 @@ pub const TILE_DEPTH: u32 = 4;
 
 /// How the dispatch's points (its parallel iteration space, linearized)
 /// map to invocations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Distribution {
     /// Each invocation computes `per_invocation` points, strided by the
     /// workgroup size within its workgroup's block of points.
@@ -231,7 +231,7 @@ impl Distribution {
 }
 
 /// How each point's reduction runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ReductionStrategy {
     /// The invocation runs the point's reduction loop itself. With
     /// `chunked`, the loop runs as one dispatch per `chunk` iterations
@@ -307,7 +307,7 @@ pub enum ReductionStrategy {
 }
 
 /// The strategy of one dispatch.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Strategy {
     /// The op family it was chosen for.
     pub family: OpFamily,

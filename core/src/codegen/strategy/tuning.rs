@@ -28,7 +28,7 @@ use super::super::regions::OpFamily;
 use super::Distribution;
 
 /// A tuned choice for one dispatch shape.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Choice {
     /// Invocations per workgroup (x; y and z are 1).
     pub workgroup: u32,

@@ -11,7 +11,7 @@ use super::super::error::CodegenError;
 use super::super::target::CodegenTarget;
 
 /// How an element type is held.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TypeRepr {
     /// As itself.
     Native,

@@ -147,7 +147,7 @@ pub fn strides(shape: &[usize]) -> Vec<usize> {
 /// A scalar: integers (and `index`, and `i1`) sign-extended from their
 /// width, floats as the `f64` holding their exact value (an `f32`, `f16`
 /// or `bf16` value for those types).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Scalar {
     /// An integer, sign-extended from its width (`i1` true is -1).
     Int(i64),
