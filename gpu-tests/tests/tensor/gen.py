@@ -4683,6 +4683,11 @@ def _(F):
     # scales as 16-byte groups (kernels/wide.rs); 96 rows: the last
     # workgroup's slices past the end compute a row again and store nothing.
     q4_0_matvec_exact('q4_0_matvec_gguf_layout_96x512_row_slices_exact', 96, 512)
+    # Enough rows (520: at least 4 workgroups of 64 invocations taking 2
+    # rows each) for 2 rows per invocation, which share the vector's reads
+    # of each block of 32 (kernels/matvec.rs); 520 = 4 * 128 + 8, so the
+    # last workgroup computes rows again and stores only 8.
+    q4_0_matvec_exact('q4_0_matvec_gguf_layout_520x64_rows_per_invocation_exact', 520, 64)
 
     # The same 4-bit codes packed eight per 32-bit word (element k of a row
     # in bits 4 (k mod 8) .. 4 (k mod 8) + 3 of word k / 8).

@@ -69,6 +69,9 @@ impl Emitter<'_, '_, '_> {
             let loc = self.c.info.m.op(op).loc;
             return self.pair_arith(loc, a, args, arg_elem, res_elem);
         }
+        if let Some(v) = self.wide_index_arith(a, args, arg_elem, res_elem) {
+            return Ok(v);
+        }
         let res_ty = self.compute_type(res_elem);
         Ok(match a {
             NegF => {

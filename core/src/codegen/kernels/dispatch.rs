@@ -598,9 +598,23 @@ fn row_slices_plans(
     slice: u32,
     combine: Combine,
 ) -> Vec<KernelPlan> {
-    let rows = Size::Static(u64::from(f.wg / slice));
+    let per = match f.root {
+        Some(s) => super::matvec::rows_per_invocation(
+            f.info,
+            s,
+            (slice, f.wg),
+            f.points.fixed(),
+            f.red_total.fixed(),
+        ),
+        None => 1,
+    };
+    let rows = Size::Static(u64::from(f.wg / slice * per));
     let groups = shapes.host.arith(SizeOp::CeilDiv, f.points, rows);
-    let plan = Plan::RowSlices { slice, combine };
+    let plan = Plan::RowSlices {
+        slice,
+        combine,
+        rows: per,
+    };
     if f.red_total.fixed().is_some() {
         return vec![KernelPlan::once(f.d.name.clone(), plan, groups)];
     }

@@ -121,7 +121,7 @@ pub(super) fn emit_kernel(
                 // invocation, what a CPU-backed driver prefetches.
                 e.span_loop(&cs, total, base, stride, groups, x_at)?
             } else {
-                e.coop_loop(&cs, total, base, stride, groups, x_at)?
+                e.coop_loop(&cs, total, base, stride, u32::from(groups), x_at)?
             };
             if let (true, Some((_, partials))) = (*per_invocation, split) {
                 // Every invocation's partial at (point, workgroup, invocation).
@@ -174,7 +174,7 @@ pub(super) fn emit_kernel(
             let rp = root_point(e, d, &coords, root)?;
             let gk = e.size(*split);
             let wgv = e.index(i64::from(wg));
-            let accs = e.coop_loop(&cs, gk, tid, wgv, false, |e, r| {
+            let accs = e.coop_loop(&cs, gk, tid, wgv, 0, |e, r| {
                 let at = e.mul(pidx, gk);
                 let at = e.add(at, r);
                 Ok(cs
@@ -215,9 +215,13 @@ pub(super) fn emit_kernel(
             let wgi = workgroup_index(e);
             super::coop_matmul::emit_coop_matmul(e, d, shape, wgi, *dims)?;
         }
-        Plan::RowSlices { slice, combine } => {
+        Plan::RowSlices {
+            slice,
+            combine,
+            rows,
+        } => {
             let wgi = workgroup_index(e);
-            super::matvec::emit_row_slices(e, d, shape, wgi, *slice, *combine)?;
+            super::matvec::emit_row_slices(e, d, shape, wgi, (*slice, *rows), *combine)?;
         }
         Plan::SplitRows {
             combine,

@@ -56,6 +56,8 @@ pub(crate) enum Key {
     /// A 16-byte group (or, of a byte buffer, a 32-bit word) of a buffer
     /// read by wide reads (`wide.rs`), by its index.
     Wide(BufferId, KValue),
+    /// A 16-byte group of a byte buffer read by wide reads, by its index.
+    WideGroup(BufferId, KValue),
 }
 
 /// The index operations the emitter folds and reuses.

@@ -20,7 +20,9 @@
 //! barrier.
 
 use crate::kernel::{KOpKind, KType, KValue};
+use crate::tensor::structured::Structured;
 
+use super::super::analysis::FuncInfo;
 use super::super::combine::combiners;
 use super::super::dequant::decodes;
 use super::super::error::{CodegenError, Invariant};
@@ -29,13 +31,68 @@ use super::super::strategy::{Combine, DispatchShape};
 use super::emitter::Emitter;
 use super::point::{root_point, stores};
 
-/// Emits the slices of the invocation's workgroup `wgi`.
+/// The iterations a row-slice matvec over a fused decoding of quantized
+/// weights takes per step (where its row is a multiple of it): GGUF's
+/// block of 32 weights (16 bytes of 4-bit codes or 32 of 8-bit codes,
+/// one scale).
+const DECODE_BLOCK: i64 = 32;
+
+/// How many points (rows) each invocation of a row-slice matvec takes,
+/// in workgroups of `wg` invocations over `points` rows (`None`:
+/// dynamic): more than 1 where the slice is one invocation and the
+/// matrix is a fused decoding of quantized codes (`dequant::decodes`)
+/// read a block at a time (a static row, a multiple of
+/// [`DECODE_BLOCK`]), folded by combiners without an index (a sum). The
+/// rows' blocks are then folded beside one read of the vector's 32
+/// elements, which all of them share: on lavapipe a texel fetch is a
+/// call that costs as much whether its lanes read one address or eight,
+/// so a row per invocation fetched the vector 8 times per block beside
+/// one fetch of codes and one of the scale. The most rows (up to
+/// [`DECODE_ROWS`], a power of two) that leave at least
+/// [`DECODE_MIN_GROUPS`] workgroups (lavapipe runs one per worker
+/// thread), [`DECODE_ROWS`] where the row count is dynamic; 1 otherwise.
+pub(super) fn rows_per_invocation(
+    info: &FuncInfo<'_>,
+    s: &Structured,
+    (slice, wg): (u32, u32),
+    points: Option<u64>,
+    row_length: Option<u64>,
+) -> u32 {
+    let blocks = row_length.is_some_and(|k| k > 0 && k % DECODE_BLOCK as u64 == 0);
+    let plain = combiners(info.m, s).is_some_and(|cs| cs.iter().all(|c| c.arg.is_none()));
+    if slice != 1 || !blocks || !plain || !s.inputs.iter().any(|&v| decodes(info, v, 32)) {
+        return 1;
+    }
+    let Some(points) = points else {
+        return DECODE_ROWS;
+    };
+    let mut rows = DECODE_ROWS;
+    while rows > 1 && points < DECODE_MIN_GROUPS * u64::from(wg) * u64::from(rows) {
+        rows /= 2;
+    }
+    rows
+}
+
+/// The most rows per invocation of a row-slice matvec over quantized
+/// weights ([`rows_per_invocation`]): 8 accumulators, and the 8 rows'
+/// code groups and scales beside the vector's 8 vec4 per block. On
+/// lavapipe (callgrind, the JIT code's instructions per call of a
+/// 512 x 4096 Q4_0 matvec) 1 row took 15.6 M, 2 took 11.9 M, 4 took
+/// 10.3 M, 8 took 9.5 M and 16 took 18 M (half its rows computed twice).
+const DECODE_ROWS: u32 = 8;
+
+/// The fewest workgroups [`rows_per_invocation`] leaves a matvec over
+/// quantized weights.
+const DECODE_MIN_GROUPS: u64 = 4;
+
+/// Emits the slices of the invocation's workgroup `wgi`, `rows` points
+/// per slice (more than 1 only as [`rows_per_invocation`] allows).
 pub(super) fn emit_row_slices(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
     shape: &DispatchShape,
     wgi: KValue,
-    slice: u32,
+    (slice, rows): (u32, u32),
     combine: Combine,
 ) -> Result<(), CodegenError> {
     let root = d
@@ -45,6 +102,7 @@ pub(super) fn emit_row_slices(
     let s = info.structured[&root].clone();
     let cs = combiners(info.m, &s)
         .ok_or_else(|| e.internal(root, Invariant::NotCombinable("row slices")))?;
+    let rows = rows.max(1);
     let wg = e.c.strategy.invocations();
     let slices = wg / slice.max(1);
     let tid = e.b.thread_id("x");
@@ -58,19 +116,33 @@ pub(super) fn emit_row_slices(
         }
         Combine::WorkgroupTree => (e.div(tid, slice_v), e.rem(tid, slice_v)),
     };
-    // This slice's point, clamped to the last (tails compute it again and
-    // do not store).
+    // This slice's points `first + i * slices + which` (`i < rows`: a
+    // workgroup's slices take neighbouring rows), each clamped to the
+    // last (tails compute it again and do not store).
     let slices_v = e.index(i64::from(slices));
-    let first_point = e.mul(wgi, slices_v);
-    let p = e.add(first_point, which);
+    let span = e.index(i64::from(slices * rows));
+    let first_point = e.mul(wgi, span);
     let domain = e.sizes(&shape.points);
     let total = e.product(&domain);
     let one = e.index(1);
     let last = e.sub(total, one);
-    let inside = e.lt(p, total);
-    let pc = e.b.binary(KOpKind::ArithMinUI, p, last);
-    let coords = e.delinearize(pc, &domain);
-    let rp = root_point(e, d, &coords, root)?;
+    let mut points = Vec::new();
+    for i in 0..rows {
+        let iv = e.index(i64::from(i));
+        let at = e.mul(iv, slices_v);
+        let p = e.add(first_point, at);
+        let p = e.add(p, which);
+        let inside = e.lt(p, total);
+        let pc = e.b.binary(KOpKind::ArithMinUI, p, last);
+        let coords = e.delinearize(pc, &domain);
+        let rp = root_point(e, d, &coords, root)?;
+        points.push((inside, coords, rp));
+    }
+    // Each row's combiners, one after the other (none of them has an
+    // index part where `rows > 1`).
+    let n = cs.len();
+    let all_cs: Vec<_> = (0..rows).flat_map(|_| cs.iter().cloned()).collect();
+    let rps: Vec<Vec<KValue>> = points.iter().map(|(_, _, rp)| rp.clone()).collect();
     // A fused decoding of 8- or 32-bit codes: its codes and scales read
     // as 16-byte groups (`wide.rs`), within the row loop only.
     e.wide_reads = s.inputs.iter().any(|&v| decodes(info, v, 32));
@@ -78,55 +150,70 @@ pub(super) fn emit_row_slices(
     let length = e.product(&red);
     let dynamic =
         (red.len() == 1 && e.const_of(length).is_none()).then(|| e.loop_sizes(root)[loops[0]]);
+    let x_at = |e: &mut Emitter<'_, '_, '_>, r: KValue| {
+        let mut xs = Vec::with_capacity(n * rps.len());
+        for rp in &rps {
+            xs.extend(e.combinable_xs_at(root, &s, &cs, rp, (&loops, &red), r)?);
+        }
+        Ok(xs)
+    };
     let accs = match dynamic {
         // A row of dynamic length: groups of 4 read as vec4 where it is a
         // multiple of 4 at run time, element by element otherwise, under
         // one uniform condition.
         Some(len) => {
             let fours = e.multiple_of(length, 4);
-            let tys: Vec<KType> = e.identities(&cs).iter().map(|&v| e.b.type_of(v)).collect();
+            let tys: Vec<KType> = e
+                .identities(&all_cs)
+                .iter()
+                .map(|&v| e.b.type_of(v))
+                .collect();
             e.if_else(
                 fours,
                 &tys,
                 |e| {
                     e.with_fours(Some(len), |e| {
-                        e.coop_loop(&cs, length, lane, slice_v, true, |e, r| {
-                            e.combinable_xs_at(root, &s, &cs, &rp, (&loops, &red), r)
-                        })
+                        e.coop_loop(&all_cs, length, lane, slice_v, 1, &x_at)
                     })
                 },
-                |e| {
-                    e.coop_loop(&cs, length, lane, slice_v, false, |e, r| {
-                        e.combinable_xs_at(root, &s, &cs, &rp, (&loops, &red), r)
-                    })
-                },
+                |e| e.coop_loop(&all_cs, length, lane, slice_v, 0, &x_at),
             )?
         }
-        // A static row a multiple of 4 long: groups of 4 read as vec4.
+        // A static row a multiple of 4 long: groups of 4 read as vec4; a
+        // fused decoding's row a multiple of 32 long: a block of 32 (8
+        // groups) per step, whose 16-byte code group and scale are read
+        // once (a GGUF block: 32 weights, one scale).
         None => {
-            let groups = red.len() == 1 && e.const_of(length).is_some_and(|k| k > 0 && k % 4 == 0);
-            e.coop_loop(&cs, length, lane, slice_v, groups, |e, r| {
-                e.combinable_xs_at(root, &s, &cs, &rp, (&loops, &red), r)
-            })?
+            let k = e.const_of(length).filter(|&k| red.len() == 1 && k > 0);
+            let groups = match k {
+                Some(k) if e.wide_reads && k % DECODE_BLOCK == 0 => (DECODE_BLOCK / 4) as u32,
+                Some(k) if k % 4 == 0 => 1,
+                _ => 0,
+            };
+            e.coop_loop(&all_cs, length, lane, slice_v, groups, &x_at)?
         }
     };
     e.wide_reads = false;
-    let totals = match combine {
-        // A row per invocation: nothing to combine.
-        _ if slice == 1 => accs,
-        Combine::Subgroup | Combine::OneSubgroup => e.subgroup_all(&cs, &accs),
-        Combine::WorkgroupTree => {
-            let bufs = e.slice_tree(&cs, &accs, tid, lane, wg, slice)?;
-            bufs.iter().map(|&buf| e.b.load(buf, &[tid])).collect()
-        }
-    };
-    let zero = e.index(0);
-    let lead = e.b.cmpi("eq", lane, zero);
-    let store = e.b.binary(KOpKind::ArithAndI, lead, inside);
-    e.if_then(store, |e| {
-        let inits = e.inits(root, &s, &rp)?;
-        let finals = e.finish_combine(&cs, &inits, &totals);
-        e.prepared_roots.insert(root, finals);
-        stores(e, d, &coords)
-    })
+    for (i, (inside, coords, rp)) in points.into_iter().enumerate() {
+        let accs = &accs[i * n..(i + 1) * n];
+        let totals = match combine {
+            // A row per invocation: nothing to combine.
+            _ if slice == 1 => accs.to_vec(),
+            Combine::Subgroup | Combine::OneSubgroup => e.subgroup_all(&cs, accs),
+            Combine::WorkgroupTree => {
+                let bufs = e.slice_tree(&cs, accs, tid, lane, wg, slice)?;
+                bufs.iter().map(|&buf| e.b.load(buf, &[tid])).collect()
+            }
+        };
+        let zero = e.index(0);
+        let lead = e.b.cmpi("eq", lane, zero);
+        let store = e.b.binary(KOpKind::ArithAndI, lead, inside);
+        e.if_then(store, |e| {
+            let inits = e.inits(root, &s, &rp)?;
+            let finals = e.finish_combine(&cs, &inits, &totals);
+            e.prepared_roots.insert(root, finals);
+            stores(e, d, &coords)
+        })?;
+    }
+    Ok(())
 }

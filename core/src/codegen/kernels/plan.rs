@@ -98,9 +98,15 @@ pub(super) enum Plan {
     /// Cooperative matrices: `tiles` of `m` x `n` per subgroup, a grid of
     /// `subgroups` per workgroup (see [`Distribution::CoopMatrix`]).
     CoopMatrix(super::coop_matmul::CoopDims),
-    /// One point per slice of `slice` invocations, combined with
-    /// `combine` within the slice.
-    RowSlices { slice: u32, combine: Combine },
+    /// `rows` points per slice of `slice` invocations (more than one only
+    /// for a matvec over quantized weights,
+    /// [`super::matvec::rows_per_invocation`]), combined with `combine`
+    /// within the slice.
+    RowSlices {
+        slice: u32,
+        combine: Combine,
+        rows: u32,
+    },
 }
 
 /// The part of the root's reduction a [`Plan::Points`] kernel folds.
@@ -246,9 +252,16 @@ impl Plan {
                     ""
                 }
             ),
-            Plan::RowSlices { slice, combine } => format!(
+            Plan::RowSlices {
+                slice,
+                combine,
+                rows: 1,
+            } => format!(
                 "a point per {slice} invocations, combined by {}",
                 combine.slice_name()
+            ),
+            Plan::RowSlices { slice, rows, .. } => format!(
+                "{rows} points per {slice} invocation(s), each row's quantized blocks (32 weights: one 16-byte code group, one scale) folded beside the vector's 32 elements, which the rows share"
             ),
         }
     }

@@ -187,23 +187,27 @@ impl Emitter<'_, '_, '_> {
 
     /// A strided cooperative fold: invocation iterations `r = base + t *
     /// stride` below `total` (`base < stride`), folding what `x_at(r)`
-    /// gives (unwidened). With `groups` (`total` a multiple of 4), each
-    /// step takes the 4 adjacent iterations `4 * (base + t * stride) + j`
-    /// as a vector group, so a tensor indexed last by the iteration is
-    /// read as vec4. The rounds every invocation runs whole have no bounds
-    /// check; only the last, partial round checks.
+    /// gives (unwidened). With `groups` > 0 (`total` a multiple of
+    /// `4 * groups`), each step takes the `4 * groups` adjacent iterations
+    /// `4 * groups * (base + t * stride) + j` as `groups` vector groups of
+    /// 4 in one scope, so a tensor indexed last by the iteration is read
+    /// as vec4 and what the step's iterations share (a quantized block's
+    /// code group and scale, `wide.rs`) is read once. The rounds every
+    /// invocation runs whole have no bounds check; only the last, partial
+    /// round checks (and is not emitted where it is statically empty).
     pub fn coop_loop(
         &mut self,
         cs: &[Combiner],
         total: KValue,
         base: KValue,
         stride: KValue,
-        groups: bool,
+        groups: u32,
         mut x_at: impl FnMut(&mut Self, KValue) -> Result<Vec<KValue>, CodegenError>,
     ) -> Result<Vec<KValue>, CodegenError> {
         let acc0 = self.identities(cs);
         let one = self.index(1);
-        let unit = self.index(if groups { 4 } else { 1 });
+        let unit_n = if groups > 0 { 4 * i64::from(groups) } else { 1 };
+        let unit = self.index(unit_n);
         let base = self.mul(base, unit);
         let stride = self.mul(stride, unit);
         let sm1 = self.sub(stride, one);
@@ -213,23 +217,39 @@ impl Emitter<'_, '_, '_> {
         // Rounds in which every invocation's step is inside:
         // t < (total + unit - stride) / stride, none if total + unit < stride.
         let lim = self.add(total, unit);
-        let short = self.lt(lim, stride);
-        let rest = self.sub(lim, stride);
-        let full = self.div(rest, stride);
-        let t_full = self.b.select(short, zero, full);
-        let mut step = |e: &mut Self, r: KValue, accs: &[KValue]| {
-            if groups {
-                e.fold_group(cs, accs, r, &mut x_at)
-            } else {
-                let xs = x_at(e, r)?;
-                Ok(e.fold_xs(cs, accs, &xs))
+        let (t_full, tail) = match (self.const_of(lim), self.const_of(stride)) {
+            (Some(l), Some(st)) if st > 0 => {
+                let full = if l < st { 0 } else { (l - st) / st };
+                let t_full = self.index(full);
+                (t_full, self.const_of(t_end) != Some(full))
             }
+            _ => {
+                let short = self.lt(lim, stride);
+                let rest = self.sub(lim, stride);
+                let full = self.div(rest, stride);
+                (self.b.select(short, zero, full), true)
+            }
+        };
+        let mut step = |e: &mut Self, r: KValue, accs: &[KValue]| {
+            if groups == 0 {
+                let xs = x_at(e, r)?;
+                return Ok(e.fold_xs(cs, accs, &xs));
+            }
+            let mut accs = accs.to_vec();
+            for g in 0..groups {
+                let r4 = e.add_const(r, 4 * i64::from(g));
+                accs = e.fold_group(cs, &accs, r4, &mut x_at)?;
+            }
+            Ok(accs)
         };
         let bulk = self.for_(zero, t_full, one, &acc0, |e, t, accs| {
             let off = e.mul(t, stride);
             let r = e.add(base, off);
             step(e, r, accs)
         })?;
+        if !tail {
+            return Ok(bulk);
+        }
         let tys: Vec<KType> = acc0.iter().map(|&v| self.b.type_of(v)).collect();
         self.for_(t_full, t_end, one, &bulk, |e, t, accs| {
             let off = e.mul(t, stride);

@@ -191,7 +191,7 @@ fn row_root(
         Some(count) => resident_fold(e, &cs, count, (slice, lane), x_at)?,
         None => {
             let stride = e.index(i64::from(slice));
-            e.coop_loop(&cs, total, lane, stride, groups, x_at)?
+            e.coop_loop(&cs, total, lane, stride, u32::from(groups), x_at)?
         }
     };
     let wg = e.c.strategy.invocations();

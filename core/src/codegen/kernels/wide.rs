@@ -17,6 +17,8 @@
 //! is a multiple of 16 qualify, so every element lies in a whole group.
 
 use crate::kernel::{KOpKind, KType, KValue};
+use crate::tensor::eval::Scalar;
+use crate::tensor::ops::ArithOp;
 use crate::tensor::types::ElemType;
 
 use super::super::bufferize::BufferId;
@@ -63,6 +65,51 @@ impl Emitter<'_, '_, '_> {
         }
     }
 
+    /// A body's index arithmetic under wide reads, folded where the
+    /// emitter knows its operands: an unsigned division or remainder by a
+    /// constant of a coordinate `base + c` as
+    /// [`wide_floordiv`](Self::wide_floordiv) and
+    /// [`wide_mod`](Self::wide_mod) fold the maps' (a Q4_0 body's
+    /// `k mod 32`, `(k mod 32) / 16`: constants for each weight of a
+    /// block), and `+ - * / mod` and `index_cast` of constants (results in
+    /// `0 .. 2^31`, and that fit the cast's type); `None` otherwise, and
+    /// always without wide reads.
+    pub(super) fn wide_index_arith(
+        &mut self,
+        a: ArithOp,
+        args: &[KValue],
+        arg_elem: ElemType,
+        res_elem: ElemType,
+    ) -> Option<KValue> {
+        if !self.wide_reads || arg_elem != ElemType::Index {
+            return None;
+        }
+        let consts: Vec<Option<i64>> = args.iter().map(|&v| self.const_of(v)).collect();
+        let fits = |v: i64| (0..=i64::from(i32::MAX)).contains(&v);
+        match (a, consts.as_slice()) {
+            (ArithOp::IndexCast | ArithOp::IndexCastUI, &[Some(x)]) => {
+                let bits = res_elem.bits();
+                let fits_res = res_elem.is_int_or_index()
+                    && (bits >= 32 || x < 1i64 << (bits.saturating_sub(1)));
+                (fits(x) && fits_res).then(|| self.konst(Scalar::Int(x), res_elem))
+            }
+            (_, &[Some(x), Some(y)]) => {
+                let v = match a {
+                    ArithOp::AddI => x.checked_add(y),
+                    ArithOp::SubI => x.checked_sub(y),
+                    ArithOp::MulI => x.checked_mul(y),
+                    ArithOp::DivUI if x >= 0 && y > 0 => Some(x / y),
+                    ArithOp::RemUI if x >= 0 && y > 0 => Some(x % y),
+                    _ => None,
+                }?;
+                fits(v).then(|| self.index(v))
+            }
+            (ArithOp::DivUI, &[None, Some(_)]) => self.wide_floordiv(args[0], args[1]),
+            (ArithOp::RemUI, &[None, Some(_)]) => self.wide_mod(args[0], args[1]),
+            _ => None,
+        }
+    }
+
     /// Element `idx` of `buf` (holding `elem`s) in its compute type, read
     /// as its 16-byte group, where [`wide_reads`](Emitter::wide_reads) is
     /// on and the buffer qualifies; `None` otherwise. Where `idx` is
@@ -103,6 +150,7 @@ impl Emitter<'_, '_, '_> {
         let (base, c, m) = self.split_index(idx);
         let (w, at) = if m % 4 == 0 {
             let q = self.div(base, four);
+            self.note_multiple(q, m / 4);
             (self.add_const(q, c / 4), Err(c % 4))
         } else {
             (self.div(idx, four), Ok(self.rem(idx, four)))
@@ -139,20 +187,40 @@ impl Emitter<'_, '_, '_> {
         Some(self.load_conv(raw, elem))
     }
 
-    /// 32-bit word `w` of byte buffer `buf`, read once per scope.
+    /// 32-bit word `w` of byte buffer `buf`, read once per scope, from
+    /// its 16-byte group (read once per scope too: where `w` is `base +
+    /// c` with `base` a multiple of 4, the group is `base / 4 + c / 4`
+    /// and the word its constant lane `c mod 4`, so the words of a
+    /// quantized block share one fetch).
     fn wide_word(&mut self, buf: BufferId, w: KValue) -> KValue {
         let key = Key::Wide(buf, w);
         if let Some(x) = self.memo(&key) {
             return x[0];
         }
         let four = self.index(4);
-        let q = self.div(w, four);
-        let mem = self.buffer_vec4_i32(buf);
-        let vec = self.b.load(mem, &[q]);
-        let lane = self.rem(w, four);
-        let word = match self.const_of(lane) {
-            Some(l) => self.b.extract(vec, l),
-            None => self.pick_lane(vec, lane),
+        let (base, c, m) = self.split_index(w);
+        let (q, lane) = if m % 4 == 0 {
+            let q = self.div(base, four);
+            (self.add_const(q, c / 4), Err(c % 4))
+        } else {
+            (self.div(w, four), Ok(self.rem(w, four)))
+        };
+        let group = Key::WideGroup(buf, q);
+        let vec = match self.memo(&group) {
+            Some(x) => x[0],
+            None => {
+                let mem = self.buffer_vec4_i32(buf);
+                let x = self.b.load(mem, &[q]);
+                self.remember(group, vec![x]);
+                x
+            }
+        };
+        let word = match lane {
+            Err(l) => self.b.extract(vec, l),
+            Ok(lane) => match self.const_of(lane) {
+                Some(l) => self.b.extract(vec, l),
+                None => self.pick_lane(vec, lane),
+            },
         };
         self.remember(key, vec![word]);
         word
