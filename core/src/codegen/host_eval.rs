@@ -16,7 +16,9 @@ use crate::tensor::eval::Scalar;
 use crate::tensor::types::ElemType;
 
 use super::bufferize::BufferId;
-use super::host::{CheckKind, HostError, HostProgram, HostValues, Size, SlotDef, SlotId, SourceRef};
+use super::host::{
+    CheckKind, HostError, HostProgram, HostValues, Size, SlotDef, SlotId, SourceRef,
+};
 
 /// A run's host values as they become known.
 #[derive(Clone, Debug, Default)]
@@ -256,20 +258,19 @@ impl HostProgram {
                 source_dim(*source, *dim).ok_or_else(|| HostError::NoSize(slot.text.clone()))?
                     as i64,
             ),
-            SlotDef::Argument(i) => {
-                argument(*i).ok_or(HostError::MissingArgument(*i))?
-            }
+            SlotDef::Argument(i) => argument(*i).ok_or(HostError::MissingArgument(*i))?,
             SlotDef::Scalar {
                 kind,
                 args,
                 arg_elem,
             } => {
                 let xs: Vec<Scalar> = args.iter().map(|&a| vals.value(a)).collect();
-                super::shapes::eval_scalar(kind, &xs, *arg_elem, slot.elem)
-                    .map_err(|error| HostError::Scalar {
+                super::shapes::eval_scalar(kind, &xs, *arg_elem, slot.elem).map_err(|error| {
+                    HostError::Scalar {
                         slot: slot.text.clone(),
                         error,
-                    })?
+                    }
+                })?
             }
             SlotDef::SelectDim { dims, index } => {
                 let i = vals.value(*index).int();
@@ -282,9 +283,7 @@ impl HostProgram {
             SlotDef::Arith { op, a, b } => {
                 Scalar::Int(op.apply(vals.size(*a) as i64, vals.size(*b) as i64))
             }
-            SlotDef::Read { .. } => {
-                return Err(HostError::NotReadYet(slot.text.clone()))
-            }
+            SlotDef::Read { .. } => return Err(HostError::NotReadYet(slot.text.clone())),
         })
     }
 }
