@@ -98,7 +98,12 @@ impl Tensor {
         // Whole 16-byte units: a kernel binding the tensor as vec4s (or
         // 64-bit word pairs) binds its last partial vector whole.
         let slice = device.allocate(&device.tensors, bytes.next_multiple_of(16))?;
-        Ok(Self {
+        Ok(Self::over(device, slice, dtype, layout))
+    }
+
+    /// A tensor of `dtype` and `layout` over a fresh storage of `slice`.
+    fn over(device: &Arc<DeviceInner>, slice: Slice, dtype: DType, layout: Layout) -> Self {
+        Self {
             storage: Arc::new(Storage {
                 device: Arc::clone(device),
                 slice,
@@ -108,7 +113,7 @@ impl Tensor {
             }),
             dtype,
             layout,
-        })
+        }
     }
 
     /// A contiguous tensor of `dtype` and `shape` over the caller's host
@@ -142,17 +147,7 @@ impl Tensor {
         let inner = &device.inner;
         inner.alive()?;
         let slice = inner.ctx.import_host(memory).map_err(|e| inner.vk(e))?;
-        Ok(Self {
-            storage: Arc::new(Storage {
-                device: Arc::clone(inner),
-                slice,
-                hazards: Mutex::new(Hazards::default()),
-                faults: Mutex::new(Vec::new()),
-                serial: NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            }),
-            dtype,
-            layout,
-        })
+        Ok(Self::over(inner, slice, dtype, layout))
     }
 
     /// Whether the tensor's buffer is the caller's host memory
