@@ -155,9 +155,14 @@ impl CompiledFunction {
         want: Vec<SlotId>,
         made: &[bool],
     ) -> Result<(), B::Error> {
-        let fault = self.fault_buffer().filter(|&b| made[b]);
+        let mut fault = self.fault_buffer().filter(|&b| made[b]);
+        // A buffer's bytes are read back once per sync point, however many
+        // of its elements the sizes need.
+        let mut fetched: Vec<(BufferId, Vec<u8>)> = Vec::new();
         let mut read = |r: ElementRead| -> Result<Scalar, ReadError<B::Error>> {
-            if fault.is_some() {
+            // The fault word once per sync point: no work runs between
+            // the reads of one `demand`.
+            if fault.take().is_some() {
                 let found = self.fault(&mut |b| backend.read(b));
                 match found {
                     Ok(Some(message)) => return Err(ReadError::Message(message)),
@@ -171,12 +176,20 @@ impl CompiledFunction {
                     r.buffer
                 )));
             }
-            let bytes = backend.read(r.buffer).map_err(ReadError::KernelExecutor)?;
+            let at_fetched = match fetched.iter().position(|(b, _)| *b == r.buffer) {
+                Some(i) => i,
+                None => {
+                    let bytes = backend.read(r.buffer).map_err(ReadError::KernelExecutor)?;
+                    fetched.push((r.buffer, bytes));
+                    fetched.len() - 1
+                }
+            };
+            let bytes = &fetched[at_fetched].1;
             let size = element_bytes(r.elem) as u64;
             let at = r.index.saturating_mul(size);
             let Some(one) = usize::try_from(at)
                 .ok()
-                .and_then(|at| bytes.get(at..at + size as usize))
+                .and_then(|at| bytes.get(at..at.checked_add(size as usize)?))
             else {
                 return Err(ReadError::Message(format!(
                     "element {} of buffer {} is beyond its {} bytes",
