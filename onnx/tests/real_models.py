@@ -371,7 +371,7 @@ def bench(kiln, cache, out, flags):
                *input_flags(cache, name), "--json"] + flags
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
-            rows.append(f"| {name} | failed: {r.stderr.strip().splitlines()[-1:]} | | | | |")
+            rows.append(f"| {name} | failed: {r.stderr.strip().splitlines()[-1:]} | | | | | |")
             continue
         j = json.loads(r.stdout)
         meta = j
@@ -382,7 +382,7 @@ def bench(kiln, cache, out, flags):
             if c is None:
                 return "?"
             if "error" in c:
-                return c["error"].splitlines()[0][:60]
+                return c["error"].splitlines()[0][:100].replace("|", "/")
             return f"{c['median_ms']:.2f}"
 
         k = cols["kiln"].get("median_ms")
@@ -393,7 +393,7 @@ def bench(kiln, cache, out, flags):
         shape = "x".join(map(str, np.load(f"{cache}/{name}.in.npy").shape))
         rows.append(f"| {name} ({shape}) | {cell('kiln')} | {cell('onnxruntime')} | "
                     f"{cell('IREE')} | {ratio} | {diff} | {j['compile_ms'] / 1e3:.1f} |")
-        print(rows[-1], flush=True)
+        print(rows[-1], f"({j['load']})", flush=True)
     head = [
         "# Real ONNX models: kiln beside onnxruntime and IREE",
         "",
@@ -410,7 +410,10 @@ def bench(kiln, cache, out, flags):
         "",
     ]
     if meta:
-        head += [f"Device: {meta['device']}; {meta['runs']} runs; {meta['load']}.", ""]
+        iree_runs = meta.get("iree_runs", meta["runs"])
+        runs = (f"{meta['runs']} runs" if iree_runs == meta["runs"]
+                else f"{meta['runs']} runs ({iree_runs} for IREE)")
+        head += [f"Device: {meta['device']}; {runs}; {meta['load']} (the last model's).", ""]
     head += [
         "| model (input) | kiln device ms | onnxruntime CPU ms | IREE Vulkan ms | ort/kiln | max abs diff | kiln compile s |",
         "|---|---|---|---|---|---|---|",

@@ -102,6 +102,9 @@ pub struct Iree {
     pub modules: Option<PathBuf>,
     /// The targets run (`--iree-target`; default both).
     pub targets: Vec<Target>,
+    /// The longest one `iree-benchmark-module` may run before it is
+    /// stopped and its column reports so (`--iree-timeout`; default none).
+    pub timeout: Option<Duration>,
 }
 
 /// The default virtual environment of `ci/setup-iree.sh`.
@@ -158,13 +161,24 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The last few lines of a failed tool's output.
+/// A failed tool's message: its first `error:` line where it has one
+/// (iree-compile prints the IR of the failing op after it, which the
+/// last lines would show instead), else its last few lines.
 fn tail(out: &std::process::Output) -> String {
-    let text = format!(
+    tail_text(&format!(
         "{}{}",
         String::from_utf8_lossy(&out.stderr),
         String::from_utf8_lossy(&out.stdout)
-    );
+    ))
+}
+
+/// [`tail`] of a tool's output text.
+fn tail_text(text: &str) -> String {
+    if let Some(line) = text.lines().find(|l| l.contains("error:")) {
+        // Without the `FILE:LINE:COL: ` prefix of the tool's input file.
+        let msg = line.find("error:").map_or(line, |i| &line[i..]);
+        return msg.trim().to_owned();
+    }
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     lines[lines.len().saturating_sub(3)..].join(" | ")
 }
@@ -215,6 +229,7 @@ impl Iree {
                 flags,
                 modules,
                 targets,
+                timeout: None,
             });
         };
         let out = command(&compile)
@@ -239,6 +254,7 @@ impl Iree {
             flags,
             modules,
             targets,
+            timeout: None,
         })
     }
 
@@ -359,7 +375,20 @@ impl Iree {
             .arg("--benchmark_min_warmup_time=0.000001")
             .arg(format!("--benchmark_out={}", json.display()))
             .arg("--benchmark_out_format=json");
-        let out = cmd.output().context("cannot run iree-benchmark-module")?;
+        let out = match self.timeout {
+            None => cmd.output().context("cannot run iree-benchmark-module")?,
+            Some(limit) => {
+                let Some(out) = output_within(cmd, limit, scratch)? else {
+                    bail!(
+                        "not done in {} s (a warm-up and {} call{}): stopped",
+                        limit.as_secs(),
+                        runs.max(1),
+                        if runs > 1 { "s" } else { "" }
+                    );
+                };
+                out
+            }
+        };
         if !out.status.success() {
             bail!("iree-benchmark-module failed: {}", tail(&out));
         }
@@ -368,6 +397,39 @@ impl Iree {
         let _ = std::fs::remove_file(&json);
         parse_benchmark_json(&text)
     }
+}
+
+/// `cmd`'s output, or `None` where it runs past `limit` (it is then
+/// killed). Its output goes through files in `scratch` (a pipe left
+/// unread would stall it).
+fn output_within(
+    mut cmd: Command,
+    limit: Duration,
+    scratch: &Path,
+) -> Result<Option<std::process::Output>> {
+    let (out_path, err_path) = (scratch.join("tool.stdout"), scratch.join("tool.stderr"));
+    let file = |p: &Path| {
+        std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))
+    };
+    cmd.stdout(file(&out_path)?).stderr(file(&err_path)?);
+    let mut child = cmd.spawn().context("cannot run iree-benchmark-module")?;
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if start.elapsed() >= limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Ok(Some(std::process::Output {
+        status,
+        stdout: std::fs::read(&out_path).unwrap_or_default(),
+        stderr: std::fs::read(&err_path).unwrap_or_default(),
+    }))
 }
 
 /// The per-call times of Google Benchmark's JSON output: the `real_time`
@@ -425,5 +487,38 @@ mod tests {
         assert_eq!(s.max, Duration::from_millis(400));
         assert!(parse_benchmark_json(r#"{"benchmarks": []}"#).is_err());
         assert!(parse_benchmark_json("nope").is_err());
+    }
+
+    #[test]
+    fn a_failure_reads_as_its_first_error_line() {
+        // iree-compile's legalization failure on Silero VAD's `If`: the
+        // IR of the op follows the error.
+        let text = "silero.mlir:91:13: error: failed to legalize operation 'torch.operator'\n  %1 = torch.operator\n}) : (i1) -> f32\n";
+        assert_eq!(
+            tail_text(text),
+            "error: failed to legalize operation 'torch.operator'"
+        );
+        assert_eq!(tail_text("a\n\nb\nc\nd\n"), "b | c | d");
+    }
+
+    #[test]
+    fn a_tool_past_its_limit_is_stopped() {
+        let dir = std::env::temp_dir().join(format!("kiln-iree-limit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut slow = Command::new("sleep");
+        slow.arg("5");
+        let t = Instant::now();
+        assert!(output_within(slow, Duration::from_millis(100), &dir)
+            .unwrap()
+            .is_none());
+        assert!(t.elapsed() < Duration::from_secs(4));
+        let mut quick = Command::new("echo");
+        quick.arg("done");
+        let out = output_within(quick, Duration::from_secs(10), &dir)
+            .unwrap()
+            .unwrap();
+        assert!(out.status.success());
+        assert_eq!(out.stdout, b"done\n");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -131,6 +131,14 @@ pub struct BenchArgs {
     /// The IREE targets run: `vulkan`, `cpu` (repeat; default both).
     #[arg(long = "iree-target", value_name = "TARGET")]
     pub iree_targets: Vec<String>,
+    /// Stop `iree-benchmark-module` after SECS seconds; its column then
+    /// says so (default: no limit).
+    #[arg(long, value_name = "SECS")]
+    pub iree_timeout: Option<u64>,
+    /// ONNX models: IREE's timed calls (default: `--runs`), for models
+    /// whose IREE calls take minutes on a CPU device.
+    #[arg(long, value_name = "N")]
+    pub iree_runs: Option<usize>,
     /// Device: an index from `kiln devices`, or part of a device name.
     #[arg(long, value_name = "SEL")]
     pub device: Option<String>,
@@ -182,12 +190,14 @@ fn find_iree(args: &BenchArgs) -> Result<Iree> {
         .iter()
         .map(|t| Target::parse(t))
         .collect::<Result<Vec<_>>>()?;
-    Iree::find(
+    let mut iree = Iree::find(
         args.iree.as_deref(),
         args.iree_flags.clone(),
         args.iree_modules.clone(),
         targets,
-    )
+    )?;
+    iree.timeout = args.iree_timeout.map(std::time::Duration::from_secs);
+    Ok(iree)
 }
 
 /// `--iree-compile-only`: the modules of the set (or of FILE) compiled

@@ -17,7 +17,8 @@
 //!   time includes its host-to-device input copies only; its own figure).
 //!
 //! A column that cannot be filled says why ("not installed", the tool's
-//! error). Inputs are given as `kiln run` takes them (`NAME=SPEC`) or,
+//! error, or `--iree-timeout`'s limit reached). `--iree-runs` gives IREE
+//! fewer calls than the others where its calls take minutes (lavapipe). Inputs are given as `kiln run` takes them (`NAME=SPEC`) or,
 //! as `iree-benchmark-module` takes them, in the model's input order
 //! without names (`SHAPExTYPE=VALUE`, `@file.npy`).
 
@@ -362,7 +363,8 @@ pub fn run(args: &BenchArgs, file: &Path, runs: usize) -> Result<Outcome> {
         }
         Ok(max)
     });
-    let iree = iree_vulkan(args, file, imported.opset, &feeds, runs, &scratch.0);
+    let iree_runs = args.iree_runs.unwrap_or(runs).max(1);
+    let iree = iree_vulkan(args, file, imported.opset, &feeds, iree_runs, &scratch.0);
     let columns = [
         Column {
             label: "kiln (device)".to_owned(),
@@ -376,7 +378,11 @@ pub fn run(args: &BenchArgs, file: &Path, runs: usize) -> Result<Outcome> {
             result: ort.as_ref().map(|o| o.1).map_err(Clone::clone),
         },
         Column {
-            label: "IREE Vulkan".to_owned(),
+            label: if iree_runs == runs {
+                "IREE Vulkan".to_owned()
+            } else {
+                format!("IREE Vulkan ({iree_runs} calls)")
+            },
             result: iree,
         },
     ];
@@ -402,6 +408,7 @@ pub fn run(args: &BenchArgs, file: &Path, runs: usize) -> Result<Outcome> {
             "model": name,
             "device": device_text,
             "runs": runs,
+            "iree_runs": iree_runs,
             "import_ms": import_time.as_secs_f64() * 1e3,
             "compile_ms": compile_time.as_secs_f64() * 1e3,
             "columns": columns.iter().map(col).collect::<Vec<_>>(),
