@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs cargo test binaries one test per process, several processes at once.
 
-    python3 ci/parallel_tests.py [--jobs N] [--log DIR] [--filter RE] -- CARGO_TEST_ARGS...
+    python3 ci/parallel_tests.py [--jobs N] [--log DIR] [--filter RE]
+        [--build-only PACKAGE]... -- CARGO_TEST_ARGS...
 
 The GPU tests cannot run on several threads of one process: the Khronos
 validation layer Debian 12 ships keeps per-handle state in a process-wide
@@ -14,7 +15,11 @@ machine's CPU count), taking the next test from one queue as a process ends.
 The binaries are built first (`cargo test --no-run` with the given
 arguments; cargo reports their paths), each runs in its package's folder as
 `cargo test` would, and the tests known to be long start first so that no
-long test is left to run alone at the end. A test's output is printed only
+long test is left to run alone at the end. A package named by
+`--build-only` (also given to cargo with `-p`) takes part in the build but
+its tests do not run: cargo resolves features over the packages it is
+given, so naming one there makes the others build with the features (and
+reuse the artifacts) of a wider build. A test's output is printed only
 when it fails; the slowest tests are listed at the end with their times.
 Exit status: 0 when every test passed, 1 otherwise.
 """
@@ -43,8 +48,19 @@ LONG_FIRST = [
 ]
 
 
-def test_binaries(cargo_args):
-    """(name, path, folder) of every test executable cargo builds."""
+def package_name(package_id):
+    """The name in a cargo package id: `path+file:///p/x#NAME@0.1.0` (cargo
+    1.77 on), `path+file:///p/NAME#0.1.0`, or `NAME 0.1.0 (path+...)`."""
+    if " " in package_id:
+        return package_id.split(" ")[0]
+    tail = package_id.rsplit("/", 1)[-1]
+    name, _, version = tail.partition("#")
+    return version.split("@")[0] if "@" in version else name
+
+
+def test_binaries(cargo_args, build_only=()):
+    """(name, path, folder) of every test executable cargo builds, those of
+    the packages in `build_only` left out."""
     out = subprocess.run(
         ["cargo", "test", "--no-run", "--message-format=json", *cargo_args],
         check=True,
@@ -59,6 +75,8 @@ def test_binaries(cargo_args):
         if msg.get("reason") != "compiler-artifact" or not msg.get("executable"):
             continue
         if not msg["profile"]["test"]:
+            continue
+        if package_name(msg["package_id"]) in build_only:
             continue
         folder = os.path.dirname(msg["manifest_path"])
         found.append((msg["target"]["name"], msg["executable"], folder))
@@ -92,12 +110,21 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--log", help="folder for each failed test's output")
     parser.add_argument("--filter", help="run only tests whose `binary test::path` matches")
+    parser.add_argument(
+        "--build-only",
+        action="append",
+        default=[],
+        metavar="PACKAGE",
+        help="a package built with the others (`-p PACKAGE`) whose tests are not run",
+    )
     parser.add_argument("cargo_args", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     cargo_args = [a for a in args.cargo_args if a != "--"]
 
     jobs = []
-    for name, path, folder in test_binaries(cargo_args):
+    for package in args.build_only:
+        cargo_args += ["-p", package]
+    for name, path, folder in test_binaries(cargo_args, args.build_only):
         for test in list_tests(path, folder):
             if args.filter and not re.search(args.filter, f"{name} {test}"):
                 continue

@@ -52,8 +52,13 @@ cargo test --workspace --exclude kiln-gpu-tests --exclude kiln-examples
 # profile's, so only kiln-python compiles; onnxruntime is the oracle), and
 # the real models' check (ci/real_models.sh, the same venv). Everything
 # cargo builds is built first: a running `cargo test` holds the build lock.
+# kiln-python is named in the build (its tests ran above): cargo resolves
+# features over the packages it is given, and without pyo3's macros syn is
+# built with fewer features, so serde_derive, serde and every kiln crate
+# above it would be built a second time (about 2 minutes of both cores);
+# with it, the GPU tests and examples reuse the artifacts built above.
 step "build: GPU tests, examples, the Python wheel"
-cargo test -q -p kiln-gpu-tests -p kiln-examples --no-run
+cargo test -q -p kiln-gpu-tests -p kiln-examples -p kiln-python --no-run
 bash ci/python.sh --install
 
 step "GPU tests (a process per test), ONNX node tests, pytest and real models beside them"
@@ -78,8 +83,8 @@ pytest_pid=$!
 timed bash ci/real_models.sh target/debug/kiln >"$logs/real-models.txt" 2>&1 &
 models_pid=$!
 gpu_status=0
-python3 ci/parallel_tests.py --log "$logs/gpu-failures" -- -p kiln-gpu-tests -p kiln-examples \
-  || gpu_status=$?
+python3 ci/parallel_tests.py --log "$logs/gpu-failures" --build-only kiln-python \
+  -- -p kiln-gpu-tests -p kiln-examples || gpu_status=$?
 
 status=0
 step "ONNX node tests on lavapipe"
