@@ -314,15 +314,17 @@ def fmt_float(et, v):
         assert round_fraction(v, et) == v, (et, v)
         conv = {'f32': np.float32, 'f16': np.float16, 'bf16': lambda x: bf16_from_f64(x),
                 'f64': np.float64}[et]
-        for p in range(1, 18):
-            s = mlir_float_text('%.*g' % (p, v))
-            # cheap filter first, then the exact test of both reading paths
-            with np.errstate(over='ignore'):
+        # One errstate around the search (entering one costs more than
+        # the conversion it guards).
+        with np.errstate(over='ignore'):
+            for p in range(1, 18):
+                s = mlir_float_text('%.*g' % (p, v))
+                # cheap filter first, then the exact test of both reading paths
                 quick = float(conv(float(s))) == v
-            if quick and reads_back(et, s, v):
-                break
-        else:
-            raise AssertionError('no literal for %r' % v)
+                if quick and reads_back(et, s, v):
+                    break
+            else:
+                raise AssertionError('no literal for %r' % v)
     _FMT_CACHE[key] = s
     return s
 
