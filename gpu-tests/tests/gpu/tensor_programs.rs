@@ -5,16 +5,21 @@
 //! function: its checks pass, its results equal the CPU reference
 //! evaluator's within a tolerance of its element type, every kernel binary
 //! passes the `spirv-val` tool for its Vulkan env, and the validation layer
-//! reports nothing.
+//! reports nothing. Each file is checked so a second time compiled for the
+//! device without its native 8/16/64-bit types and subgroup arithmetic
+//! ([`minimal_target`]): the functions whose programs then differ run
+//! again (see [`check_file`]).
 
 use std::path::{Path, PathBuf};
 
-use kiln_core::codegen::{compile_function, prepare_module, CompiledProgram};
-use kiln_core::tensor::e2e::{self, check, Backend, RunOptions};
+use kiln_core::codegen::target::{bounded_env, declared_env};
+use kiln_core::codegen::{compile_each_function, CodegenTarget, CompiledFunction, CompiledProgram};
+use kiln_core::tensor::e2e::{self, check, Backend, BackendError, RunOptions};
 use kiln_core::tensor::eval::{self, Value};
 use kiln_core::tensor::types::ElemType;
+use kiln_core::tensor::TensorModule;
 use kiln_gpu_tests::assert_no_validation_messages;
-use kiln_runtime::e2e::{device_target, DeviceBackend};
+use kiln_runtime::e2e::device_target;
 use kiln_runtime::{CacheLocation, Device, DeviceOptions, Program};
 
 use crate::runtime_support::test_device;
@@ -172,65 +177,277 @@ pub fn minimal_target(device: &Device) -> kiln_core::codegen::CodegenTarget {
     t
 }
 
-/// Checks one corpus file compiled for `target`; returns the failures.
-pub fn check_file_for(
-    device: &Device,
-    path: &Path,
-    target: kiln_core::codegen::CodegenTarget,
-) -> Vec<String> {
+/// Whether two compiled functions do the same on the device: everything
+/// the runtime executes is equal (the host program, buffers, constants,
+/// results, fault sites, and every dispatch's kernels with their words,
+/// needs, bindings, push constants, sizes and guards). Only a dispatch's
+/// strategy, its candidates and tuning key may differ: the runtime reads
+/// none of them to run a program (the strategy records how the kernels
+/// were made, e.g. which element types are emulated, and the tuner alone
+/// reads the candidates).
+fn same_on_device(a: &CompiledFunction, b: &CompiledFunction) -> bool {
+    a.name == b.name
+        && a.params == b.params
+        && a.host == b.host
+        && a.buffers == b.buffers
+        && a.constants == b.constants
+        && a.results == b.results
+        && a.faults == b.faults
+        && a.dispatches.len() == b.dispatches.len()
+        && a.dispatches.iter().zip(&b.dispatches).all(|(x, y)| {
+            x.name == y.name
+                && x.family == y.family
+                && x.op == y.op
+                && x.loc == y.loc
+                && x.points == y.points
+                && x.reduction == y.reduction
+                && x.kernels == y.kernels
+        })
+}
+
+/// Each function of one corpus file compiled once for one target (bounded
+/// by the file's declared env, as `kiln run` bounds it): its compiled
+/// program, or its compile error as a backend reports it.
+struct CompiledFile {
+    functions: Vec<(String, Result<CompiledProgram, String>)>,
+}
+
+impl CompiledFile {
+    fn new(compute: &TensorModule, target: &CodegenTarget) -> Result<CompiledFile, String> {
+        let mut target = target.clone();
+        if let Some(declared) = declared_env(compute)? {
+            target.env = bounded_env(&target.env, &declared);
+        }
+        let functions = compile_each_function(compute, &target)
+            .map_err(|e| BackendError::chain(&e))?
+            .into_iter()
+            .map(|(name, program)| (name, program.map_err(|e| BackendError::chain(&e))))
+            .collect();
+        Ok(CompiledFile { functions })
+    }
+
+    fn program(&self, func: &str) -> Option<&Result<CompiledProgram, String>> {
+        self.functions
+            .iter()
+            .find(|(name, _)| name == func)
+            .map(|(_, p)| p)
+    }
+}
+
+/// The device as an e2e backend that runs programs compiled beforehand
+/// ([`CompiledFile`]) and keeps each function's results, so that one
+/// compile and one device run serve the file's checks, spirv-val and the
+/// comparison with the reference evaluator.
+struct Recorder<'a> {
+    device: &'a Device,
+    compiled: &'a CompiledFile,
+    results: Vec<(String, Result<Vec<Value>, String>)>,
+}
+
+impl Recorder<'_> {
+    /// Runs `func` on the device (its compiled program loaded now and
+    /// dropped after the run, as `DeviceBackend` does) and records the
+    /// outcome.
+    fn run_func(&mut self, func: &str) -> Result<Vec<Value>, String> {
+        let result = match self.compiled.program(func) {
+            None => Err(format!("no compiled function '@{func}'")),
+            Some(Err(e)) => Err(e.clone()),
+            Some(Ok(p)) => Program::load(self.device, p.clone())
+                .and_then(|p| p.run(func, &[]))
+                .map_err(|e| e.to_string()),
+        };
+        self.results.push((func.to_string(), result.clone()));
+        result
+    }
+
+    fn recorded(&self, func: &str) -> Option<&Result<Vec<Value>, String>> {
+        self.results
+            .iter()
+            .find(|(name, _)| name == func)
+            .map(|(_, r)| r)
+    }
+}
+
+impl Backend for Recorder<'_> {
+    fn name(&self) -> &str {
+        "vulkan"
+    }
+
+    fn prepare(&mut self, _module: &TensorModule) -> Result<(), BackendError> {
+        // The programs were compiled from this same compute module
+        // (`e2e::compute_module`) before the run.
+        Ok(())
+    }
+
+    fn run(&mut self, _module: &TensorModule, func: &str) -> Result<Vec<Value>, BackendError> {
+        self.run_func(func).map_err(BackendError)
+    }
+}
+
+/// One corpus file: its e2e module, its compute module, and the reference
+/// evaluator's results of each function (computed once, for every target
+/// the file is checked for).
+struct CorpusFile {
+    name: String,
+    module: TensorModule,
+    compute: TensorModule,
+    reference: Vec<(String, Result<Vec<Value>, String>)>,
+}
+
+impl CorpusFile {
+    fn reference(&mut self, func: &str) -> Result<Vec<Value>, String> {
+        if let Some((_, r)) = self.reference.iter().find(|(n, _)| n == func) {
+            return r.clone();
+        }
+        let r = eval::run(&self.compute, func, &[]).map_err(|e| e.to_string());
+        self.reference.push((func.to_string(), r.clone()));
+        r
+    }
+
+    /// Whether `func` is one `e2e::run` runs (a public function with a
+    /// body, not `__`-prefixed, no `$`).
+    fn is_test(&self, func: &str) -> bool {
+        self.module.funcs().iter().any(|&f| {
+            let d = self.module.func(f);
+            d.name == func
+                && d.body.is_some()
+                && d.visibility.as_deref().is_none_or(|v| v == "public")
+                && !func.starts_with("__")
+                && !func.contains('$')
+        })
+    }
+
+    /// Checks `functions` of `compiled` (all of them when `functions` is
+    /// every compiled function): the file's own checks as `kiln run` runs
+    /// them, spirv-val on every kernel, and the same device results
+    /// against the reference evaluator's. Returns the failures.
+    fn check(
+        &mut self,
+        device: &Device,
+        compiled: &CompiledFile,
+        functions: &[&str],
+    ) -> Vec<String> {
+        let name = self.name.clone();
+        let mut failures = Vec::new();
+        let mut recorder = Recorder {
+            device,
+            compiled,
+            results: Vec::new(),
+        };
+        let runs: Vec<Option<String>> = if functions.len() == compiled.functions.len() {
+            vec![None]
+        } else {
+            functions
+                .iter()
+                .filter(|f| self.is_test(f))
+                .map(|f| Some(f.to_string()))
+                .collect()
+        };
+        for function in runs {
+            let options = RunOptions {
+                function,
+                ..RunOptions::default()
+            };
+            match e2e::run(&self.module, &mut recorder as &mut dyn Backend, &options) {
+                Ok(report) if report.success() => {}
+                Ok(report) => failures.push(format!("{name}: checks failed:\n{}", report.output)),
+                Err(e) => failures.push(format!("{name}: {e}")),
+            }
+        }
+        for &fname in functions {
+            let what = format!("{name}: @{fname}");
+            let cf = match compiled.program(fname) {
+                Some(Ok(p)) => &p.functions[0],
+                Some(Err(e)) => {
+                    failures.push(format!("{what}: {e}"));
+                    continue;
+                }
+                None => unreachable!("a compiled function"),
+            };
+            let n = longest_reduction(cf);
+            for k in cf.dispatches.iter().flat_map(|d| &d.kernels) {
+                if let Err(e) = spirv_val(&k.name, &k.words, k.validation_env) {
+                    failures.push(format!("{what}: {e}"));
+                }
+            }
+            // A function e2e::run did not run (not a test) runs now.
+            let gpu = match recorder.recorded(fname) {
+                Some(r) => r.clone(),
+                None => recorder.run_func(fname),
+            };
+            match (gpu, self.reference(fname)) {
+                (Ok(g), Ok(r)) => {
+                    if let Err(e) = compare(&what, &g, &r, n) {
+                        failures.push(e);
+                    }
+                }
+                (Err(e), _) => failures.push(format!("{what}: device: {e}")),
+                (_, Err(e)) => failures.push(format!("{what}: reference: {e}")),
+            }
+        }
+        failures
+    }
+}
+
+/// Checks one corpus file on the device, compiled for the device's own
+/// target and for [`minimal_target`] (emulated types, workgroup-memory
+/// trees); returns the failures, those of the minimal target prefixed
+/// `emulated types:`.
+///
+/// Each function is compiled once per target, and one device run of it
+/// serves its checks and the comparison with the reference evaluator,
+/// whose results both targets share. For the minimal target only the
+/// functions whose compiled program does something else on the device
+/// ([`same_on_device`]; or fails to compile on either side) are run and
+/// checked again: a program equal to the native one computes exactly what
+/// the native run just checked, so for those the comparison of the two
+/// compiled programs is the check.
+pub fn check_file(device: &Device, path: &Path) -> Vec<String> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let module = match kiln_core::tensor::load(&text) {
         Ok(m) => m,
         Err(e) => return vec![format!("{name}: {e}")],
     };
-    let mut failures = Vec::new();
-    // 1. The file's own checks, as `kiln run` runs them.
-    let mut backend = DeviceBackend::with_target(device, target.clone());
-    match e2e::run(
-        &module,
-        &mut backend as &mut dyn Backend,
-        &RunOptions::default(),
-    ) {
-        Ok(report) if report.success() => {}
-        Ok(report) => failures.push(format!("{name}: checks failed:\n{}", report.output)),
-        Err(e) => failures.push(format!("{name}: {e}")),
-    }
-    // 2. GPU results against the reference, and spirv-val on every kernel.
     let compute = e2e::compute_module(&module).expect("an e2e file");
-    let prepared = prepare_module(&compute).expect("stages 0 and 1");
-    for &f in prepared.funcs() {
-        let fname = prepared.func(f).name.clone();
-        let what = format!("{name}: @{fname}");
-        let cf = match compile_function(&prepared, f, &target) {
-            Ok(cf) => cf,
-            Err(e) => {
-                failures.push(format!("{what}: {e}"));
-                continue;
-            }
-        };
-        let n = longest_reduction(&cf);
-        for k in cf.dispatches.iter().flat_map(|d| &d.kernels) {
-            if let Err(e) = spirv_val(&k.name, &k.words, k.validation_env) {
-                failures.push(format!("{what}: {e}"));
-            }
+    let mut file = CorpusFile {
+        name: name.clone(),
+        module,
+        compute,
+        reference: Vec::new(),
+    };
+    let native = match CompiledFile::new(&file.compute, &device_target(device)) {
+        Ok(c) => c,
+        Err(e) => return vec![format!("{name}: {e}")],
+    };
+    let all: Vec<&str> = native.functions.iter().map(|(n, _)| n.as_str()).collect();
+    let mut failures = file.check(device, &native, &all);
+    let minimal = match CompiledFile::new(&file.compute, &minimal_target(device)) {
+        Ok(c) => c,
+        Err(e) => {
+            failures.push(format!("emulated types: {name}: {e}"));
+            return failures;
         }
-        let program = CompiledProgram {
-            target: target.clone(),
-            functions: vec![cf],
-        };
-        let gpu = Program::load(device, program).and_then(|p| p.run(&fname, &[]));
-        let reference = eval::run(&compute, &fname, &[]);
-        match (gpu, reference) {
-            (Ok(g), Ok(r)) => {
-                if let Err(e) = compare(&what, &g, &r, n) {
-                    failures.push(e);
-                }
+    };
+    let differing: Vec<&str> = minimal
+        .functions
+        .iter()
+        .filter(|(n, p)| match (p, native.program(n)) {
+            (Ok(p), Some(Ok(b))) => {
+                p.functions.len() != b.functions.len()
+                    || !p
+                        .functions
+                        .iter()
+                        .zip(&b.functions)
+                        .all(|(x, y)| same_on_device(x, y))
             }
-            (Err(e), _) => failures.push(format!("{what}: device: {e}")),
-            (_, Err(e)) => failures.push(format!("{what}: reference: {e}")),
-        }
-    }
+            _ => true,
+        })
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let mut found = file.check(device, &minimal, &differing);
+    found.retain(|failure| !refused_without_int64(failure));
+    failures.extend(found.into_iter().map(|f| format!("emulated types: {f}")));
     failures
 }
 
@@ -268,27 +485,15 @@ fn corpus_share(part: usize, parts: usize) -> Vec<PathBuf> {
     std::mem::take(&mut shares[part].1)
 }
 
-/// Checks one share of the corpus (see [`corpus_share`]).
+/// Checks one share of the corpus (see [`corpus_share`]) with
+/// [`check_file`].
 fn check_part(part: usize, parts: usize) {
-    check_part_for(part, parts, false);
-}
-
-fn check_part_for(part: usize, parts: usize, minimal: bool) {
     let device = device();
     let files = corpus_share(part, parts);
     assert!(!files.is_empty());
     let mut failures = Vec::new();
     for f in &files {
-        let target = if minimal {
-            minimal_target(&device)
-        } else {
-            device_target(&device)
-        };
-        let mut found = check_file_for(&device, f, target);
-        if minimal {
-            found.retain(|failure| !refused_without_int64(failure));
-        }
-        failures.extend(found);
+        failures.extend(check_file(&device, f));
     }
     assert_no_validation_messages(device.context());
     assert!(
@@ -309,50 +514,40 @@ fn corpus_matches_its_generator() {
 
 #[test]
 fn corpus_part_0() {
-    check_part(0, 6);
+    check_part(0, 8);
 }
 
 #[test]
 fn corpus_part_1() {
-    check_part(1, 6);
+    check_part(1, 8);
 }
 
 #[test]
 fn corpus_part_2() {
-    check_part(2, 6);
+    check_part(2, 8);
 }
 
 #[test]
 fn corpus_part_3() {
-    check_part(3, 6);
+    check_part(3, 8);
 }
 
 #[test]
 fn corpus_part_4() {
-    check_part(4, 6);
+    check_part(4, 8);
 }
 
 #[test]
 fn corpus_part_5() {
-    check_part(5, 6);
+    check_part(5, 8);
 }
 
 #[test]
-fn corpus_emulated_types_part_0() {
-    check_part_for(0, 4, true);
+fn corpus_part_6() {
+    check_part(6, 8);
 }
 
 #[test]
-fn corpus_emulated_types_part_1() {
-    check_part_for(1, 4, true);
-}
-
-#[test]
-fn corpus_emulated_types_part_2() {
-    check_part_for(2, 4, true);
-}
-
-#[test]
-fn corpus_emulated_types_part_3() {
-    check_part_for(3, 4, true);
+fn corpus_part_7() {
+    check_part(7, 8);
 }
