@@ -16,6 +16,11 @@
 //!   compiled tensor program (`Program::enqueue`), and a plain
 //!   single-threaded CPU loop in Rust, and the eager calls captured once
 //!   (`ops::capture`) and replayed (`Graph::run`); the results compared.
+//! - The replay's host time per dispatch (its host enqueue over the
+//!   graph's dispatches: one copy in, the recorded command buffer, one
+//!   copy out) beside the raw `Stream::dispatch` above and a raw
+//!   `Stream::copy` of one input (the part a replay spends on its input);
+//!   target: <= 1 us per replayed dispatch in a release build.
 //!
 //! `KILN_BENCH_RUNS` sets the number of timed runs (default 21),
 //! `KILN_BENCH_BATCH` the batch size B (default 32).
@@ -81,7 +86,8 @@ fn values(n: usize, seed: u32) -> Vec<f32> {
         .collect()
 }
 
-fn op_costs(device: &Device, runs: usize) {
+/// The host time per call of each op, and of a raw dispatch (returned).
+fn op_costs(device: &Device, runs: usize) -> Duration {
     let stream = device.stream();
     let kernel = device
         .load_kernel(KernelSource::memref(
@@ -168,6 +174,7 @@ fn op_costs(device: &Device, runs: usize) {
         us(first),
         ops::cache_stats(device).compiled - before
     );
+    raw
 }
 
 /// The MLP's weights on the host and on the device.
@@ -293,7 +300,7 @@ fn max_diff(a: &[f32], b: &[f32]) -> f32 {
         .fold(0.0, f32::max)
 }
 
-fn mlp(device: &Device, runs: usize, batch: usize) {
+fn mlp(device: &Device, runs: usize, batch: usize, raw: Duration) {
     let stream = device.stream();
     let net = Mlp::new(device);
     let xs: Vec<Vec<f32>> = (0..BATCHES)
@@ -370,6 +377,20 @@ fn mlp(device: &Device, runs: usize, batch: usize) {
     let replay_host = enqueue_time(runs, &stream, || {
         black_box(replay(&xd[0]));
     });
+    let copy_to = Tensor::empty(device, DType::F32, &[batch, IN]).unwrap();
+    let copy_host = enqueue_time(runs, &stream, || {
+        stream.copy(&xd[0], &copy_to).unwrap();
+    });
+    // 1,000 replays, each result compared with the CPU loop's.
+    let thousand: Vec<(usize, Tensor)> = (0..1000).map(|i| (i, replay(&xd[i % BATCHES]))).collect();
+    let worst = thousand
+        .iter()
+        .map(|(i, y)| {
+            let want = net.cpu(&xs[i % BATCHES], batch);
+            max_diff(&y.to_vec::<f32>().unwrap(), &want)
+        })
+        .fold(0.0, f32::max);
+    assert!(worst < 1e-5, "1,000 replays: {worst} from the CPU loop");
     println!(
         "\nMLP [{batch}, {IN}] -> {HIDDEN} -> {OUT}, per batch ({BATCHES} batches then a sync, median of {runs}):"
     );
@@ -397,6 +418,12 @@ fn mlp(device: &Device, runs: usize, batch: usize) {
         "plain single-threaded CPU loop",
         us(cpu)
     );
+    let per_dispatch = us(replay_host) / graph.dispatches() as f64;
+    println!(
+        "replay host time per dispatch: {per_dispatch:.2} us (target <= 1 us); raw Stream::dispatch {:.2} us; raw Stream::copy of the input {:.2} us; 1,000 replays within {worst:e} of the CPU loop",
+        us(raw),
+        us(copy_host)
+    );
     println!(
         "eager / compiled: {:.2}x, replayed / compiled: {:.2}x (target <= 1.3x); compiled / CPU: {:.2}x",
         us(eager) / us(whole),
@@ -415,6 +442,6 @@ fn main() {
     })
     .expect("a Vulkan device");
     println!("on {}", device.info().name);
-    op_costs(&device, runs);
-    mlp(&device, runs, batch);
+    let raw = op_costs(&device, runs);
+    mlp(&device, runs, batch, raw);
 }

@@ -38,6 +38,7 @@
 
 pub(crate) mod cached;
 mod load;
+pub(crate) mod record;
 mod run;
 
 use std::collections::HashMap;
@@ -264,7 +265,20 @@ impl Program {
     ) -> Result<(&CompiledFunction, Vec<Tensor>, Option<Tensor>)> {
         let (fi, f) = self.function(name)?;
         let args: Vec<Arg<'_>> = args.iter().map(Arg::Device).collect();
-        let (tensors, vals) = self.dispatch_function(stream, fi, f, &args, true)?;
+        let (tensors, vals) =
+            self.dispatch_function(run::Sink::Stream(stream), fi, f, &args, true)?;
+        let out = Self::device_results(f, &tensors, &vals)?;
+        let fault = f.fault_buffer().map(|b| tensors[b].clone());
+        Ok((f, out, fault))
+    }
+
+    /// The results of a run of `f` whose buffers are `tensors` and host
+    /// values `vals`, as device tensors of their dtypes and shapes.
+    fn device_results(
+        f: &CompiledFunction,
+        tensors: &[Tensor],
+        vals: &kiln_core::codegen::host::HostValues,
+    ) -> Result<Vec<Tensor>> {
         let mut out = Vec::with_capacity(f.results.len());
         for r in &f.results {
             match r {
@@ -296,8 +310,7 @@ impl Program {
                 }
             }
         }
-        let fault = f.fault_buffer().map(|b| tensors[b].clone());
-        Ok((f, out, fault))
+        Ok(out)
     }
 
     fn function(&self, name: &str) -> Result<(usize, &CompiledFunction)> {
@@ -356,7 +369,8 @@ impl Program {
         args: &[Arg<'_>],
     ) -> Result<Vec<Value>> {
         let stream = self.device.stream();
-        let (tensors, vals) = self.dispatch_function(&stream, fi, f, args, false)?;
+        let (tensors, vals) =
+            self.dispatch_function(run::Sink::Stream(&stream), fi, f, args, false)?;
         stream.sync()?;
         let mut read = |buffer: usize| -> Result<Vec<u8>> {
             let words = tensors[buffer].to_vec::<u32>()?;
@@ -378,7 +392,7 @@ impl Program {
     /// device tensors); else they are 32-bit words.
     fn dispatch_function(
         &self,
-        stream: &Stream,
+        sink: run::Sink<'_>,
         fi: usize,
         f: &CompiledFunction,
         args: &[Arg<'_>],
@@ -427,7 +441,7 @@ impl Program {
         };
         let mut run = run::DeviceRun {
             program: self,
-            stream,
+            sink,
             fi,
             f,
             args,

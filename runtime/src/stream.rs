@@ -186,39 +186,13 @@ impl Stream {
                 got: args.len(),
             });
         }
-        for t in args {
-            inner.check_tensor(t, "dispatch")?;
-        }
+        let (bindings, uses) = dispatch_parts(device, kernel, args)?;
         let pipeline = &kernel.inner.pipeline;
-        let bindings: Vec<SliceBinding<'_>> = iface
-            .bindings
-            .iter()
-            .zip(args)
-            .map(|(b, t)| {
-                let (offset, len) = t.byte_range();
-                let bound = bound_range(len, b).min(t.storage.slice.size() - offset);
-                SliceBinding::new(b.set, b.binding, &t.storage.slice).range(offset, Some(bound))
-            })
-            .collect();
         let info = DispatchInfo {
             index: 0,
             label: Arc::clone(&kernel.inner.label),
             grid,
         };
-        // Each binding's bytes, as its reflected access uses them.
-        let uses: Vec<Use<'_>> = bindings
-            .iter()
-            .zip(iface.bindings.iter().zip(args))
-            .map(|(bound, (b, t))| {
-                let len = bound.size.unwrap_or(t.storage.slice.size() - bound.offset);
-                Use {
-                    storage: &t.storage,
-                    start: bound.offset,
-                    end: bound.offset + len,
-                    write: b.access.writes(),
-                }
-            })
-            .collect();
         inner.record(Some(info), 0, &uses, |batch| {
             batch
                 .dispatch(pipeline, &bindings, push_constants, grid)
@@ -416,6 +390,64 @@ fn check_dtype<T: Element>(t: &Tensor, what: &'static str) -> Result<()> {
     }
 }
 
+/// The bindings of a dispatch of `kernel` with `args` (each tensor's byte
+/// range, see [`Stream::dispatch`]) and its uses: each binding's bytes, as
+/// its reflected access uses them.
+pub(crate) type DispatchParts<'t> = (Vec<SliceBinding<'t>>, Vec<Use<'t>>);
+
+/// [`DispatchParts`] of `kernel` with `args` on `device` (the argument
+/// count and the kernel's device checked by the caller), after checking
+/// that every tensor is contiguous and on the device.
+pub(crate) fn dispatch_parts<'t>(
+    device: &Arc<DeviceInner>,
+    kernel: &Kernel,
+    args: &[&'t Tensor],
+) -> Result<DispatchParts<'t>> {
+    for t in args {
+        check_tensor_on(device, t, "dispatch")?;
+    }
+    let iface = kernel.interface();
+    let bindings: Vec<SliceBinding<'t>> = iface
+        .bindings
+        .iter()
+        .zip(args)
+        .map(|(b, t)| {
+            let (offset, len) = t.byte_range();
+            let bound = bound_range(len, b).min(t.storage.slice.size() - offset);
+            SliceBinding::new(b.set, b.binding, &t.storage.slice).range(offset, Some(bound))
+        })
+        .collect();
+    let uses: Vec<Use<'t>> = bindings
+        .iter()
+        .zip(iface.bindings.iter().zip(args))
+        .map(|(bound, (b, t))| {
+            let len = bound.size.unwrap_or(t.storage.slice.size() - bound.offset);
+            Use {
+                storage: &t.storage,
+                start: bound.offset,
+                end: bound.offset + len,
+                write: b.access.writes(),
+            }
+        })
+        .collect();
+    Ok((bindings, uses))
+}
+
+/// An error unless `t` is a contiguous tensor of `device`.
+fn check_tensor_on(device: &Arc<DeviceInner>, t: &Tensor, what: &'static str) -> Result<()> {
+    if !Arc::ptr_eq(&t.storage.device, device) {
+        return Err(Error::ForeignDevice { what: "a tensor" });
+    }
+    if !t.is_contiguous() {
+        return Err(Error::NotContiguous {
+            what,
+            shape: t.shape().to_vec(),
+            strides: t.strides().to_vec(),
+        });
+    }
+    Ok(())
+}
+
 impl StreamInner {
     fn check_same_device(&self, t: &Tensor) -> Result<()> {
         if Arc::ptr_eq(&t.storage.device, &self.device) {
@@ -426,15 +458,7 @@ impl StreamInner {
     }
 
     fn check_tensor(&self, t: &Tensor, what: &'static str) -> Result<()> {
-        self.check_same_device(t)?;
-        if !t.is_contiguous() {
-            return Err(Error::NotContiguous {
-                what,
-                shape: t.shape().to_vec(),
-                strides: t.strides().to_vec(),
-            });
-        }
-        Ok(())
+        check_tensor_on(&self.device, t, what)
     }
 
     /// Records one command with `record` into the current batch (made on
@@ -461,6 +485,22 @@ impl StreamInner {
         uses: &[Use<'_>],
         record: impl FnOnce(&mut CommandBatch) -> kiln_vulkan::Result<()>,
     ) -> Result<Arc<Ticket>> {
+        let transfers = u64::from(info.is_none());
+        self.record_commands(info.into_iter(), transfers, bytes, uses, record)
+    }
+
+    /// [`record_ticket`](Self::record_ticket) of commands holding the
+    /// dispatches `infos` (in order) and `transfers` copies, fills or
+    /// updates (a replayed graph: its copies and its recorded
+    /// dispatches).
+    pub(crate) fn record_commands(
+        &self,
+        infos: impl Iterator<Item = DispatchInfo>,
+        transfers: u64,
+        bytes: u64,
+        uses: &[Use<'_>],
+        record: impl FnOnce(&mut CommandBatch) -> kiln_vulkan::Result<()>,
+    ) -> Result<Arc<Ticket>> {
         let device = &self.device;
         crate::hazard::order(&self.this, uses)?;
         let mut st = lock(&self.state);
@@ -473,14 +513,18 @@ impl StreamInner {
         record(batch).map_err(|e| device.vk(e))?;
         let ticket = Arc::clone(&st.ticket);
         crate::hazard::note(&ticket, uses);
-        match info {
-            Some(mut info) => {
-                info.index = device.next_dispatch_index();
-                st.work.push(info);
-                st.dispatches += 1;
-                AtomicCounters::add(&device.counters.dispatches, 1);
-            }
-            None => AtomicCounters::add(&device.counters.transfers, 1),
+        let mut dispatches = 0;
+        for mut info in infos {
+            info.index = device.next_dispatch_index();
+            st.work.push(info);
+            dispatches += 1;
+        }
+        st.dispatches += dispatches;
+        if dispatches > 0 {
+            AtomicCounters::add(&device.counters.dispatches, u64::from(dispatches));
+        }
+        if transfers > 0 {
+            AtomicCounters::add(&device.counters.transfers, transfers);
         }
         st.bytes += bytes;
         if st.dispatches >= st.max_dispatches || st.bytes >= st.max_bytes {

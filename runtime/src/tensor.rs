@@ -92,7 +92,7 @@ impl Tensor {
         Self::alloc(&device.inner, dtype, shape)
     }
 
-    fn alloc(device: &Arc<DeviceInner>, dtype: DType, shape: &[usize]) -> Result<Self> {
+    pub(crate) fn alloc(device: &Arc<DeviceInner>, dtype: DType, shape: &[usize]) -> Result<Self> {
         let layout = Layout::contiguous(shape);
         let bytes = (layout.numel() * dtype.size()) as u64;
         // Whole 16-byte units: a kernel binding the tensor as vec4s (or

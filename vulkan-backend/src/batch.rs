@@ -31,6 +31,18 @@
 //! a submission whose work is still running blocks until it completes (or
 //! the device is lost). [`Submission::recycle`] gives back the batch, reset,
 //! for the next recording.
+//!
+//! **Reusable batches** ([`CommandBatch::reusable`]) record the same
+//! commands into a secondary command buffer (simultaneous use, no
+//! timestamps) that is never submitted itself: [`CommandBatch::finish`]
+//! ends it as a [`Recorded`], which any number of primary batches then run
+//! with [`CommandBatch::execute`] (`vkCmdExecuteCommands`: one command,
+//! however many dispatches it holds), as CUDA graphs and IREE's reusable
+//! command buffers replay work recorded once. Its bindings, push constants
+//! and group counts are fixed at recording. An executing batch declares
+//! every byte range the recorded commands access (a barrier first where
+//! they conflict with its earlier commands, as for its own commands) and
+//! keeps the [`Recorded`] alive until its submission completed.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -218,6 +230,12 @@ pub struct CommandBatch {
     /// Per dispatch: its first timestamp query, when timed.
     dispatch_queries: Vec<Option<u32>>,
     counts: BatchCounts,
+    /// A secondary command buffer recorded for [`execute`](Self::execute).
+    reusable: bool,
+    /// Every access recorded (reusable batches only).
+    all: Vec<Access>,
+    /// The recorded batches executed, kept until the work completed.
+    executed: Vec<Arc<Recorded>>,
 }
 
 impl std::fmt::Debug for CommandBatch {
@@ -233,10 +251,26 @@ impl CommandBatch {
     /// An empty batch on `ctx`'s device: a command pool and its command
     /// buffer (descriptor and query pools are made as recording needs them).
     pub fn new(ctx: &Context) -> Result<Self> {
+        Self::with_level(ctx, false)
+    }
+
+    /// An empty reusable batch (see the module docs): recorded like any
+    /// batch, then [`finish`](Self::finish)ed and run by other batches'
+    /// [`execute`](Self::execute), never submitted itself.
+    pub fn reusable(ctx: &Context) -> Result<Self> {
+        Self::with_level(ctx, true)
+    }
+
+    fn with_level(ctx: &Context, reusable: bool) -> Result<Self> {
         let device = Arc::clone(&ctx.shared);
+        let flags = if reusable {
+            vk::CommandPoolCreateFlags::empty()
+        } else {
+            vk::CommandPoolCreateFlags::TRANSIENT
+        };
         let info = vk::CommandPoolCreateInfo::default()
             .queue_family_index(device.queue_family)
-            .flags(vk::CommandPoolCreateFlags::TRANSIENT);
+            .flags(flags);
         // SAFETY: valid create info for the live device.
         let command_pool = device.call(CallFamily::Create, "vkCreateCommandPool", || unsafe {
             device.raw.create_command_pool(&info, None)
@@ -261,11 +295,25 @@ impl CommandBatch {
             queries: 0,
             dispatch_queries: Vec::new(),
             counts: BatchCounts::default(),
+            reusable,
+            all: Vec::new(),
+            executed: Vec::new(),
         };
-        batch.clock = batch.device.timestamps;
+        // A reusable batch writes no timestamps: its queries would be
+        // shared by every execution.
+        batch.clock = if reusable {
+            None
+        } else {
+            batch.device.timestamps
+        };
+        let level = if reusable {
+            vk::CommandBufferLevel::SECONDARY
+        } else {
+            vk::CommandBufferLevel::PRIMARY
+        };
         let alloc = vk::CommandBufferAllocateInfo::default()
             .command_pool(command_pool)
-            .level(vk::CommandBufferLevel::PRIMARY)
+            .level(level)
             .command_buffer_count(1);
         let d = &batch.device;
         // SAFETY: the pool is this batch's own, used by no other thread.
@@ -302,8 +350,17 @@ impl CommandBatch {
         if self.recording {
             return Ok(());
         }
-        let begin = vk::CommandBufferBeginInfo::default()
-            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // A secondary buffer inherits nothing (no render pass, no
+        // queries) and may be pending in several primaries at once.
+        let inheritance = vk::CommandBufferInheritanceInfo::default();
+        let begin = if self.reusable {
+            vk::CommandBufferBeginInfo::default()
+                .flags(vk::CommandBufferUsageFlags::SIMULTANEOUS_USE)
+                .inheritance_info(&inheritance)
+        } else {
+            vk::CommandBufferBeginInfo::default()
+                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT)
+        };
         let (d, cb) = (&self.device, self.cb);
         // SAFETY: the command buffer is in the initial state (fresh or its
         // pool was reset) and its pool is this batch's own.
@@ -356,6 +413,9 @@ impl CommandBatch {
             self.counts.barriers += 1;
         }
         self.pending.extend_from_slice(accesses);
+        if self.reusable {
+            self.all.extend_from_slice(accesses);
+        }
     }
 
     fn keep_slice(&mut self, slice: &Slice) {
@@ -881,6 +941,12 @@ impl CommandBatch {
         if !Arc::ptr_eq(&timeline.device, &self.device) {
             return Err(Error::ForeignBatchObject { what: "a timeline" });
         }
+        if self.reusable {
+            return Err(Error::BatchKind {
+                call: "vkQueueSubmit",
+                reason: "a reusable batch is finished and executed by other batches, not submitted",
+            });
+        }
         self.begin()?;
         let barrier = [vk::MemoryBarrier::default()
             .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
@@ -974,7 +1040,113 @@ impl CommandBatch {
         self.queries = 0;
         self.dispatch_queries.clear();
         self.counts = BatchCounts::default();
+        self.all.clear();
+        self.executed.clear();
         Ok(())
+    }
+
+    /// Ends a reusable batch ([`reusable`](Self::reusable)) as a
+    /// [`Recorded`] for [`execute`](Self::execute).
+    pub fn finish(mut self) -> Result<Recorded> {
+        if !self.reusable {
+            return Err(Error::BatchKind {
+                call: "vkEndCommandBuffer",
+                reason: "only a reusable batch is finished; submit this one",
+            });
+        }
+        self.begin()?;
+        let (d, cb) = (&self.device, self.cb);
+        // SAFETY: the command buffer is recording.
+        d.call(CallFamily::Create, "vkEndCommandBuffer", || unsafe {
+            d.raw.end_command_buffer(cb)
+        })?;
+        self.recording = false;
+        // One range per block (their union): what an execution declares.
+        let mut accesses: Vec<Access> = Vec::new();
+        for a in std::mem::take(&mut self.all) {
+            match accesses.iter_mut().find(|b| b.block == a.block) {
+                Some(b) => {
+                    b.start = b.start.min(a.start);
+                    b.end = b.end.max(a.end);
+                    b.write |= a.write;
+                }
+                None => accesses.push(a),
+            }
+        }
+        Ok(Recorded {
+            accesses,
+            dispatches: self.counts.dispatches,
+            batch: self,
+        })
+    }
+
+    /// Records the commands of `recorded` (`vkCmdExecuteCommands`), after
+    /// a barrier where their accesses conflict with the batch's earlier
+    /// commands; the batch keeps `recorded` until its work completed.
+    /// Returns the index in the batch of the first of its dispatches.
+    pub fn execute(&mut self, recorded: &Arc<Recorded>) -> Result<u32> {
+        if !Arc::ptr_eq(&recorded.batch.device, &self.device) {
+            return Err(Error::ForeignBatchObject {
+                what: "a recorded batch",
+            });
+        }
+        if self.reusable {
+            return Err(Error::BatchKind {
+                call: "vkCmdExecuteCommands",
+                reason: "a reusable batch cannot execute another",
+            });
+        }
+        self.begin()?;
+        self.track(&recorded.accesses);
+        let cbs = [recorded.batch.cb];
+        self.device.note_call();
+        // SAFETY: recording a primary; the secondary buffer is executable
+        // (ended by `finish`), was begun with SIMULTANEOUS_USE (it may be
+        // pending elsewhere or executed twice here), inherits nothing, and
+        // stays alive with everything it uses until this batch's work
+        // completed (kept in `executed`).
+        unsafe { self.device.raw.cmd_execute_commands(self.cb, &cbs) };
+        // The primary's bound state is undefined after a secondary ran.
+        self.bound = vk::Pipeline::null();
+        if !self
+            .executed
+            .last()
+            .is_some_and(|r| Arc::ptr_eq(r, recorded))
+        {
+            self.executed.push(Arc::clone(recorded));
+        }
+        let first = self.counts.dispatches;
+        let n = recorded.dispatches;
+        self.dispatch_queries
+            .extend(std::iter::repeat_n(None, n as usize));
+        self.counts.dispatches += n;
+        Ok(first)
+    }
+}
+
+/// The commands of a finished reusable batch (see the module docs), for
+/// [`CommandBatch::execute`]: its command buffer, descriptor sets and
+/// buffer views, the slices and pipelines they use, and the byte ranges
+/// they access (one per block).
+pub struct Recorded {
+    batch: CommandBatch,
+    accesses: Vec<Access>,
+    dispatches: u32,
+}
+
+impl std::fmt::Debug for Recorded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Recorded")
+            .field("dispatches", &self.dispatches)
+            .field("blocks", &self.accesses.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Recorded {
+    /// What the batch recorded.
+    pub fn counts(&self) -> BatchCounts {
+        self.batch.counts
     }
 }
 

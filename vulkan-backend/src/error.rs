@@ -418,6 +418,15 @@ pub enum Error {
         /// What is wrong, with the offending values.
         reason: String,
     },
+    /// A call made on a batch of the wrong kind: submitting a reusable
+    /// (secondary) batch, executing one from another reusable batch.
+    #[error("{call}: {reason}")]
+    BatchKind {
+        /// The call refused.
+        call: &'static str,
+        /// Why.
+        reason: &'static str,
+    },
     /// Any other failure of a Vulkan call.
     #[error("{call} failed with {result:?} ({result})")]
     Other {

@@ -70,7 +70,7 @@ mod sync;
 mod target_env;
 mod texel;
 
-pub use batch::{BatchCounts, CommandBatch, CopyRegion, SliceBinding, Submission};
+pub use batch::{BatchCounts, CommandBatch, CopyRegion, Recorded, SliceBinding, Submission};
 pub use context::{Context, ContextOptions, PipelineCacheIdentity};
 pub use debug::{MessageSeverity, ValidationMessage};
 pub use device::{enumerate_devices, ApiVersion, DeviceSelector, DeviceSummary, DeviceType};

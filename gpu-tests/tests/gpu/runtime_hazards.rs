@@ -1,14 +1,16 @@
 //! kiln-runtime's ordering of memory accesses, checked against a
 //! sequential model: thousands of random uploads (on a stream and through
 //! `Tensor::upload`), fills, copies, dispatches (read-only, write-only and
-//! read-write bindings), blocking reads and read futures over overlapping
-//! views of two buffers, issued on two streams. Every read must see what a
+//! read-write bindings), replays of a captured graph (`Graph::run`: its
+//! input a view, its weight a view of a buffer the other operations write,
+//! its result copied into a view), blocking reads and read futures over
+//! overlapping views of two buffers, issued on two streams. Every read must see what a
 //! plain `Vec<f32>` per buffer, updated in issue order on the host, holds
 //! at the time the read was issued (read-after-write, write-after-read and
 //! write-after-write, across streams and views).
 
 use kiln_gpu_tests::assert_no_validation_messages;
-use kiln_runtime::{CacheLocation, DeviceOptions, ReadFuture, Stream, Tensor};
+use kiln_runtime::{ops, CacheLocation, DeviceOptions, ReadFuture, Stream, Tensor};
 
 use crate::runtime_support::{glsl_kernel, test_device, INCREMENT};
 
@@ -82,6 +84,12 @@ impl View {
         None
     }
 
+    /// A view of `len` elements in `buf`.
+    fn of_len(rng: &mut Rng, buf: usize, len: usize) -> Self {
+        let start = rng.below((N - len) / ALIGN + 1) * ALIGN;
+        Self { buf, start, len }
+    }
+
     fn tensor(&self, bufs: &[Tensor]) -> Tensor {
         bufs[self.buf].narrow(0, self.start, self.len).unwrap()
     }
@@ -128,13 +136,21 @@ fn run(unified: bool, seed: u64, ops: usize) {
         .map(|m| Tensor::from_slice(&device, m, &[N]).unwrap())
         .collect();
     let streams: Vec<Stream> = (0..2).map(|_| device.stream()).collect();
+    // y = w - x, w element W of buffer 1 (a weight, read at each replay).
+    const W: usize = 4;
+    let weight = bufs[1].narrow(0, W, 1).unwrap();
+    let example = Tensor::from_slice(&device, &[0f32; 3], &[3]).unwrap();
+    let (_, graph) = ops::capture(&streams[0], &[&example], |s, x| {
+        Ok(vec![ops::add(s, &ops::neg(s, x[0])?, &weight)?])
+    })
+    .unwrap();
     let mut pending: Vec<PendingRead> = Vec::new();
     let mut log: Vec<String> = Vec::new();
     for op in 0..ops {
         let s = rng.below(2);
         let stream = &streams[s];
         let buf = rng.below(2);
-        let kind = rng.below(100);
+        let kind = rng.below(110);
         let what = match kind {
             // Upload on a stream.
             0..=11 => {
@@ -198,6 +214,18 @@ fn run(unified: bool, seed: u64, ops: usize) {
                     *v = 3.0 - *v;
                 }
                 format!("stream {s}: reflect {x:?}")
+            }
+            // A graph replay on a view, its result copied into a view.
+            _ if kind >= 100 => {
+                let x = View::random(&mut rng, buf);
+                let y = graph.run(stream, &[&x.tensor(&bufs)]).unwrap().remove(0);
+                let to = rng.below(2);
+                let dst = View::of_len(&mut rng, to, x.len);
+                stream.copy(&y, &dst.tensor(&bufs)).unwrap();
+                let w = model[1][W];
+                let data: Vec<f32> = model[x.buf][x.range()].iter().map(|v| w - v).collect();
+                model[dst.buf][dst.range()].copy_from_slice(&data);
+                format!("stream {s}: replay w - {x:?} -> {dst:?}")
             }
             // A blocking read of a contiguous view.
             70..=79 => {

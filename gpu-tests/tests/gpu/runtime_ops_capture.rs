@@ -1,6 +1,9 @@
 //! `ops::capture` records op calls as one compiled program and
-//! `Graph::run` replays it: the same results as the eager calls, for new
-//! inputs and batch sizes, weights read at replay time, fewer dispatches
+//! `Graph::run` replays it (from a command buffer recorded once per set of
+//! input shapes): the same results as the eager calls, for new inputs and
+//! batch sizes, every replay of an input bit for bit the same, results
+//! that later replays leave alone, ordering against other work on the
+//! inputs on other streams, weights read at replay time, fewer dispatches
 //! than ops (fused: a captured MLP runs in the dispatches of the same MLP
 //! written as one program), and refusals of what a graph cannot hold.
 
@@ -89,7 +92,10 @@ fn a_captured_block_replays_like_its_eager_calls() {
             &b.to_vec::<f32>().unwrap()
         ));
     }
-    // New inputs and batch sizes: 1,000 replays against eager calls.
+    // New inputs and batch sizes: 1,000 replays against eager calls
+    // (close: the graph's kernels are fused) and against the first replay
+    // of the same input (exactly), each result read after up to 49 later
+    // replays wrote the graph's buffers again.
     let inputs: Vec<Tensor> = [8usize, 3, 17]
         .iter()
         .enumerate()
@@ -109,17 +115,56 @@ fn a_captured_block_replays_like_its_eager_calls() {
         })
         .collect();
     let mut pending = Vec::new();
+    let mut first: Vec<Option<Vec<Vec<u32>>>> = vec![None; inputs.len()];
     for i in 0..1000 {
         let k = i % inputs.len();
-        pending.push((k, graph.run(&s, &[&inputs[k]]).unwrap()));
+        pending.push((i, k, graph.run(&s, &[&inputs[k]]).unwrap()));
         if pending.len() == 50 {
-            for (k, outs) in pending.drain(..) {
-                for (o, want) in outs.iter().zip(&eager[k]) {
-                    assert!(close(&o.to_vec::<f32>().unwrap(), want), "input {k}");
+            for (i, k, outs) in pending.drain(..) {
+                let bits: Vec<Vec<u32>> = outs
+                    .iter()
+                    .map(|o| {
+                        o.to_vec::<f32>()
+                            .unwrap()
+                            .iter()
+                            .map(|v| v.to_bits())
+                            .collect()
+                    })
+                    .collect();
+                for (o, want) in bits.iter().zip(&eager[k]) {
+                    let o: Vec<f32> = o.iter().map(|&b| f32::from_bits(b)).collect();
+                    assert!(close(&o, want), "replay {i}, input {k}");
                 }
+                let first = first[k].get_or_insert_with(|| bits.clone());
+                assert!(
+                    *first == bits,
+                    "replay {i} of input {k} differs from its first"
+                );
             }
         }
     }
+    // Each shape was recorded once, with all the graph's dispatches.
+    for x in &inputs {
+        let recorded = graph.recorded_dispatches(&s, &[x]).unwrap();
+        assert_eq!(recorded, Some(graph.dispatches()));
+    }
+    // A replay reads its input as it is when the replay is enqueued:
+    // after an upload queued on another stream (read after write), before
+    // an upload queued after it on another stream (write after read).
+    let other = device.stream();
+    let x = Tensor::from_slice(&device, &values(3 * D, 40), &[3, D]).unwrap();
+    other.upload(&x, &values(3 * D, 41)).unwrap();
+    let replayed = graph.run(&s, &[&x]).unwrap();
+    other.upload(&x, &values(3 * D, 42)).unwrap();
+    let x41 = Tensor::from_slice(&device, &values(3 * D, 41), &[3, D]).unwrap();
+    let want = block.forward(&s, &x41).unwrap();
+    for (a, b) in replayed.iter().zip(&want) {
+        assert!(close(
+            &a.to_vec::<f32>().unwrap(),
+            &b.to_vec::<f32>().unwrap()
+        ));
+    }
+    other.sync().unwrap();
     // Weights are bound by reference: a replay reads their contents now.
     s.upload(&block.b2, &[5.0f32; D]).unwrap();
     let replayed = graph.run(&s, &[&inputs[1]]).unwrap();

@@ -16,11 +16,17 @@
 //! op boundaries (a matmul's bias and activation join its dispatch).
 //!
 //! A replay checks its inputs' element types and ranks against the
-//! captured ones and enqueues the program: no op's key, text or checks
-//! are built again, and the dispatches are recorded into the stream's
-//! batch as one call. Sizes that are dynamic in the op programs (a batch
-//! size) may differ between replays; sizes an op specialized for must
-//! not (the program checks them and reports a shape error).
+//! captured ones and runs the program: no op's key, text or checks are
+//! built again. The program's dispatches are recorded once per set of
+//! input shapes into a reusable command buffer and each replay with
+//! those shapes copies its inputs into the graph's buffers, runs that
+//! buffer and copies the results out (see `replay`: no recording, one
+//! command for all the dispatches). Sizes that are dynamic in the op
+//! programs (a batch size) may differ between replays (each set of
+//! shapes is recorded on its first replay; the last 8 are kept); sizes an op specialized for must not (the
+//! program checks them and reports a shape error). A program that reads
+//! device data on the host to size its work is not recorded: it is
+//! enqueued anew on each replay.
 //!
 //! What a capture refuses (an [`Error::Shape`](crate::Error::Shape)
 //! naming `ops::capture`): an op reading a view of a captured input or of
@@ -49,6 +55,28 @@ use crate::stream::Stream;
 use crate::tensor::Tensor;
 
 use super::cache::CapturedRun;
+use super::replay::Replay;
+
+/// The sets of input shapes a [`Graph`] keeps a recording for.
+const RECORDINGS: usize = 8;
+
+/// How a graph runs for one set of input shapes.
+enum Slot {
+    /// From its recording.
+    Replay(Replay),
+    /// Enqueued anew (the program cannot be recorded).
+    Enqueue(Vec<Vec<usize>>),
+}
+
+impl Slot {
+    fn fits(&self, inputs: &[&Tensor]) -> bool {
+        let shapes = match self {
+            Slot::Replay(r) => &r.shapes,
+            Slot::Enqueue(s) => s,
+        };
+        shapes.iter().zip(inputs).all(|(s, t)| s == t.shape())
+    }
+}
 
 const WHAT: &str = "ops::capture";
 
@@ -70,6 +98,8 @@ pub struct Graph {
     /// The ops recorded, in order.
     ops: Vec<&'static str>,
     text: String,
+    /// The recordings, newest last.
+    slots: std::sync::Mutex<Vec<Arc<Slot>>>,
 }
 
 impl std::fmt::Debug for Graph {
@@ -105,7 +135,10 @@ impl Graph {
 
     /// Enqueues the graph on `stream` with `inputs` (in the order
     /// [`capture`] was given them, each of the captured element type and
-    /// rank) and returns its results, without waiting.
+    /// rank; any layout) and returns its results (fresh tensors), without
+    /// waiting. The first run with inputs of given shapes records the
+    /// graph for them; later ones replay that recording (see the module
+    /// docs).
     pub fn run(&self, stream: &Stream, inputs: &[&Tensor]) -> Result<Vec<Tensor>> {
         if inputs.len() != self.inputs.len() {
             return Err(refuse(format!(
@@ -123,6 +156,57 @@ impl Graph {
                 )));
             }
         }
+        for t in inputs {
+            if !Arc::ptr_eq(&t.storage.device, &stream.inner.device) {
+                return Err(Error::ForeignDevice { what: "a tensor" });
+            }
+        }
+        let slot = self.slot(stream, inputs)?;
+        match &*slot {
+            Slot::Replay(r) => r.enqueue(stream, inputs),
+            Slot::Enqueue(_) => self.enqueue(stream, inputs),
+        }
+    }
+
+    /// The recording for the shapes of `inputs`, made now if there is
+    /// none.
+    fn slot(&self, stream: &Stream, inputs: &[&Tensor]) -> Result<Arc<Slot>> {
+        let mut slots = lock(&self.slots);
+        if let Some(at) = slots.iter().rposition(|s| s.fits(inputs)) {
+            return Ok(Arc::clone(&slots[at]));
+        }
+        let device = stream.device();
+        let slot = match Replay::record(&device, &self.program, inputs, &self.constants, WHAT) {
+            Ok(r) => Slot::Replay(r),
+            Err(e) if crate::program::record::is_refused_read(&e) => {
+                Slot::Enqueue(inputs.iter().map(|t| t.shape().to_vec()).collect())
+            }
+            Err(e) => return Err(e),
+        };
+        if slots.len() >= RECORDINGS {
+            slots.remove(0);
+        }
+        let slot = Arc::new(slot);
+        slots.push(Arc::clone(&slot));
+        Ok(slot)
+    }
+
+    /// The number of dispatches a replay with inputs of these shapes runs
+    /// from its recording (recording it if needed); `None` where the
+    /// program cannot be recorded and is enqueued anew.
+    pub fn recorded_dispatches(
+        &self,
+        stream: &Stream,
+        inputs: &[&Tensor],
+    ) -> Result<Option<usize>> {
+        Ok(match &*self.slot(stream, inputs)? {
+            Slot::Replay(r) => Some(r.dispatches()),
+            Slot::Enqueue(_) => None,
+        })
+    }
+
+    /// The graph's program enqueued anew (not from a recording).
+    fn enqueue(&self, stream: &Stream, inputs: &[&Tensor]) -> Result<Vec<Tensor>> {
         let mut args: Vec<Tensor> = Vec::with_capacity(inputs.len() + self.constants.len());
         for t in inputs {
             args.push(if t.is_contiguous() && t.offset() == 0 {
@@ -173,6 +257,7 @@ pub fn capture(
         constants,
         ops: runs.iter().map(|r| r.op).collect(),
         text,
+        slots: std::sync::Mutex::new(Vec::new()),
     };
     Ok((outputs, graph))
 }

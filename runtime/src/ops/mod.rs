@@ -89,6 +89,7 @@ mod norm;
 mod out;
 mod random;
 mod reduce;
+mod replay;
 mod resize;
 mod scan;
 mod scatter;

@@ -13,11 +13,19 @@ use crate::error::{Error, Result};
 use crate::stream::Stream;
 use crate::tensor::Tensor;
 
-/// The buffers of one run of `f` and the stream its dispatches are
-/// recorded on.
+/// Where a run's dispatches go.
+pub(super) enum Sink<'a> {
+    /// Enqueued on a stream.
+    Stream(&'a Stream),
+    /// Recorded once for replays (see `record`): a size read from device
+    /// data is refused.
+    Record(&'a mut super::record::Recorder),
+}
+
+/// The buffers of one run of `f` and where its dispatches go.
 pub(super) struct DeviceRun<'a> {
     pub program: &'a Program,
-    pub stream: &'a Stream,
+    pub sink: Sink<'a>,
     /// The function's index in the program (its constants' cache key).
     pub fi: usize,
     pub f: &'a CompiledFunction,
@@ -83,17 +91,26 @@ impl KernelExecutor for DeviceRun<'_> {
         let kernel = self.program.kernels.get(&k.name).ok_or_else(|| {
             program_error(&self.f.name, format!("kernel @{} is not loaded", k.name))
         })?;
+        let (tensors, name) = (&self.tensors, &self.f.name);
         let bound = k
             .bindings
             .iter()
-            .map(|&b| self.tensor(b))
+            .map(|&b| {
+                tensors
+                    .get(b)
+                    .and_then(Option::as_ref)
+                    .ok_or_else(|| program_error(name, format!("internal: no buffer {b}")))
+            })
             .collect::<Result<Vec<&Tensor>>>()?;
         // A kernel whose push constants all went unused has none in its
         // interface.
         let mut push = launch.push.clone();
         let want = kernel.interface().push_constants.map_or(0, |r| r.size) as usize;
         push.resize(want, 0);
-        self.stream.dispatch_with(kernel, &bound, &push, grid)
+        match &mut self.sink {
+            Sink::Stream(stream) => stream.dispatch_with(kernel, &bound, &push, grid),
+            Sink::Record(recorder) => recorder.dispatch(kernel, &bound, &push, grid),
+        }
     }
 
     fn read(&mut self, b: BufferId) -> Result<Vec<u8>> {
@@ -115,7 +132,10 @@ impl KernelExecutor for DeviceRun<'_> {
             }
             _ => {}
         }
-        self.stream.sync()?;
+        match &self.sink {
+            Sink::Stream(stream) => stream.sync()?,
+            Sink::Record(_) => return Err(super::record::refuse_read(&self.f.name)),
+        }
         self.tensor(b)?.read_bytes_with(<[u8]>::to_vec)
     }
 }

@@ -1,0 +1,202 @@
+//! Replays of a captured graph from a command buffer recorded once per
+//! set of input shapes (CUDA graphs, IREE's reusable command buffers).
+//!
+//! The first [`Graph::run`](super::Graph::run) with inputs of given shapes
+//! allocates the graph's own input buffers of those shapes and records
+//! the graph program's dispatches with them bound, push constants and
+//! group counts included ([`Program::record`]), into a reusable batch.
+//! Every run with those shapes then enqueues, into the stream's batch,
+//! in one call: a copy of each input into the graph's input buffer, the
+//! recorded commands (`vkCmdExecuteCommands`), and a copy of each result
+//! into a fresh tensor, which the run returns. Nothing is recorded again
+//! and no descriptor set is written: the host cost is the copies, the
+//! hazard bookkeeping and one command, however many dispatches the graph
+//! has.
+//!
+//! Why copies rather than rewriting the recorded descriptor sets in place:
+//! a descriptor set bound in a recorded command buffer cannot be written
+//! without invalidating that buffer (unless every kernel's layouts were
+//! made update-after-bind), nor while a submission that uses it is
+//! pending, so back-to-back replays would each need their own sets (a
+//! recording per replay in flight) or a host wait for the previous
+//! replay. A copy costs one command on the host and the inputs' bytes on
+//! the device; results are copied out so that a later replay, which
+//! writes the graph's buffers again, never changes a tensor an earlier
+//! one returned.
+//!
+//! Ordering: the run declares every access it makes (its inputs read,
+//! each buffer the recorded commands read or write, the fresh results
+//! written) to the stream like any command (`hazard`), so it is ordered
+//! against other work on the same tensors, on any stream, and later
+//! work against it. A graph whose kernels check indices at run time has
+//! one fault word, written by every replay: once a replay found an index
+//! out of range, the check fails for that replay and every later one.
+
+use std::sync::Arc;
+
+use kiln_vulkan::CopyRegion;
+
+use crate::error::Result;
+use crate::hazard::Use;
+use crate::inner::DispatchInfo;
+use crate::program::record::Recording;
+use crate::program::Program;
+use crate::stream::Stream;
+use crate::tensor::Tensor;
+
+/// A graph recorded for one set of input shapes.
+pub(super) struct Replay {
+    /// The input shapes it was recorded for.
+    pub(super) shapes: Vec<Vec<usize>>,
+    /// The graph's own input buffers, bound by the recording.
+    inputs: Vec<Tensor>,
+    recording: Recording,
+    /// The program, for the fault word's message.
+    program: Arc<kiln_core::codegen::CompiledProgram>,
+    /// What fault checks name.
+    what: &'static str,
+}
+
+impl Replay {
+    /// Records `program`'s function `graph` for inputs of the shapes and
+    /// dtypes of `inputs`, with `constants` bound after them.
+    pub(super) fn record(
+        device: &crate::Device,
+        program: &Program,
+        inputs: &[&Tensor],
+        constants: &[Tensor],
+        what: &'static str,
+    ) -> Result<Replay> {
+        let owned: Vec<Tensor> = inputs
+            .iter()
+            .map(|t| Tensor::empty(device, t.dtype(), t.shape()))
+            .collect::<Result<_>>()?;
+        let mut args = owned.clone();
+        args.extend(constants.iter().cloned());
+        let recording = program.record("graph", &args)?;
+        Ok(Replay {
+            shapes: inputs.iter().map(|t| t.shape().to_vec()).collect(),
+            inputs: owned,
+            recording,
+            program: program.compiled_shared(),
+            what,
+        })
+    }
+
+    /// The number of dispatches a replay runs.
+    pub(super) fn dispatches(&self) -> usize {
+        self.recording.infos.len()
+    }
+
+    /// Enqueues a replay on `stream` with `inputs` (of the recorded shapes
+    /// and the captured dtypes; any layout) and returns fresh results.
+    pub(super) fn enqueue(&self, stream: &Stream, inputs: &[&Tensor]) -> Result<Vec<Tensor>> {
+        let device = &stream.inner.device;
+        device.alive()?;
+        for t in inputs {
+            if !Arc::ptr_eq(&t.storage.device, device) {
+                return Err(crate::Error::ForeignDevice { what: "a tensor" });
+            }
+        }
+        let rec = &self.recording;
+        let outputs: Vec<Tensor> = rec
+            .outputs
+            .iter()
+            .map(|o| Tensor::alloc(device, o.dtype(), o.shape()))
+            .collect::<Result<_>>()?;
+        // Each input's copy into the graph's buffer: the runs of its
+        // layout, in row-major order.
+        let copies: Vec<(Vec<CopyRegion>, u64)> = inputs
+            .iter()
+            .zip(&self.inputs)
+            .map(|(t, own)| {
+                let size = t.dtype().size() as u64;
+                let mut at = own.byte_range().0;
+                let regions = t
+                    .layout
+                    .runs()
+                    .into_iter()
+                    .map(|(start, len)| {
+                        let r = CopyRegion {
+                            src_offset: start as u64 * size,
+                            dst_offset: at,
+                            size: len as u64 * size,
+                        };
+                        at += r.size;
+                        r
+                    })
+                    .filter(|r| r.size > 0)
+                    .collect();
+                (regions, own.byte_range().1)
+            })
+            .collect();
+        let mut uses: Vec<Use<'_>> =
+            Vec::with_capacity(2 * inputs.len() + rec.uses.len() + outputs.len());
+        let mut bytes = 0;
+        for ((t, own), (_, len)) in inputs.iter().zip(&self.inputs).zip(&copies) {
+            let size = t.dtype().size() as u64;
+            let span = t.layout.span();
+            uses.push(Use::read(
+                &t.storage,
+                span.start as u64 * size,
+                (span.end - span.start) as u64 * size,
+            ));
+            uses.push(Use::write(&own.storage, own.byte_range().0, *len));
+            bytes += len;
+        }
+        uses.extend(rec.uses.iter().map(|u| Use {
+            storage: &u.storage,
+            start: u.start,
+            end: u.end,
+            write: u.write,
+        }));
+        for o in &outputs {
+            let (start, len) = o.byte_range();
+            uses.push(Use::write(&o.storage, start, len));
+            bytes += len;
+        }
+        let infos = rec.infos.iter().map(|(label, grid)| DispatchInfo {
+            index: 0,
+            label: Arc::clone(label),
+            grid: *grid,
+        });
+        let transfers = (inputs.len() + outputs.len()) as u64;
+        stream
+            .inner
+            .record_commands(infos, transfers, bytes, &uses, |batch| {
+                for ((t, own), (regions, _)) in inputs.iter().zip(&self.inputs).zip(&copies) {
+                    if !regions.is_empty() {
+                        batch.copy_regions(&t.storage.slice, &own.storage.slice, regions)?;
+                    }
+                }
+                batch.execute(&rec.commands)?;
+                for (own, o) in rec.outputs.iter().zip(&outputs) {
+                    let (from, len) = own.byte_range();
+                    if len > 0 {
+                        batch.copy(&own.storage.slice, from, &o.storage.slice, 0, len)?;
+                    }
+                }
+                Ok(())
+            })?;
+        let mut checks = crate::fault::inherited(
+            inputs
+                .iter()
+                .map(|t| &*t.storage)
+                .chain(rec.uses.iter().filter(|u| !u.write).map(|u| &*u.storage)),
+        );
+        if let Some((fi, word)) = &rec.fault {
+            // A check of its own: one read as clear says nothing of a
+            // later replay.
+            let check = crate::fault::FaultCheck::new(
+                self.what.to_owned(),
+                Arc::clone(&self.program),
+                *fi,
+                word.clone(),
+            );
+            stream.note_fault(&check);
+            checks.push(check);
+        }
+        crate::fault::attach(&outputs, &checks);
+        Ok(outputs)
+    }
+}
