@@ -141,7 +141,7 @@ fn run(unified: bool, seed: u64, ops: usize) {
     let weight = bufs[1].narrow(0, W, 1).unwrap();
     let example = Tensor::from_slice(&device, &[0f32; 3], &[3]).unwrap();
     let (_, graph) = ops::capture(&streams[0], &[&example], |s, x| {
-        Ok(vec![ops::add(s, &ops::neg(s, x[0])?, &weight)?])
+        Ok(vec![ops::sub(s, &weight, x[0])?])
     })
     .unwrap();
     let mut pending: Vec<PendingRead> = Vec::new();

@@ -55,6 +55,9 @@ pub(super) struct Replay {
     program: Arc<kiln_core::codegen::CompiledProgram>,
     /// What fault checks name.
     what: &'static str,
+    /// The graph's constants (weights), whose index checks its results
+    /// inherit.
+    constants: Vec<Tensor>,
 }
 
 impl Replay {
@@ -80,6 +83,7 @@ impl Replay {
             recording,
             program: program.compiled_shared(),
             what,
+            constants: constants.to_vec(),
         })
     }
 
@@ -105,43 +109,50 @@ impl Replay {
             .map(|o| Tensor::alloc(device, o.dtype(), o.shape()))
             .collect::<Result<_>>()?;
         // Each input's copy into the graph's buffer: the runs of its
-        // layout, in row-major order.
-        let copies: Vec<(Vec<CopyRegion>, u64)> = inputs
-            .iter()
-            .zip(&self.inputs)
-            .map(|(t, own)| {
-                let size = t.dtype().size() as u64;
-                let mut at = own.byte_range().0;
-                let regions = t
-                    .layout
-                    .runs()
-                    .into_iter()
-                    .map(|(start, len)| {
-                        let r = CopyRegion {
-                            src_offset: start as u64 * size,
-                            dst_offset: at,
-                            size: len as u64 * size,
-                        };
-                        at += r.size;
-                        r
-                    })
-                    .filter(|r| r.size > 0)
-                    .collect();
-                (regions, own.byte_range().1)
-            })
-            .collect();
+        // layout, in row-major order (one for a contiguous input); input
+        // k's regions are `regions[ends[k - 1]..ends[k]]`.
+        let mut regions: Vec<CopyRegion> = Vec::with_capacity(inputs.len());
+        let mut ends: Vec<usize> = Vec::with_capacity(inputs.len());
+        for t in inputs {
+            let size = t.dtype().size() as u64;
+            let (offset, len) = t.byte_range();
+            if t.is_contiguous() {
+                if len > 0 {
+                    regions.push(CopyRegion {
+                        src_offset: offset,
+                        dst_offset: 0,
+                        size: len,
+                    });
+                }
+            } else {
+                let mut at = 0;
+                for (start, n) in t.layout.runs() {
+                    let r = CopyRegion {
+                        src_offset: start as u64 * size,
+                        dst_offset: at,
+                        size: n as u64 * size,
+                    };
+                    at += r.size;
+                    if r.size > 0 {
+                        regions.push(r);
+                    }
+                }
+            }
+            ends.push(regions.len());
+        }
         let mut uses: Vec<Use<'_>> =
             Vec::with_capacity(2 * inputs.len() + rec.uses.len() + outputs.len());
         let mut bytes = 0;
-        for ((t, own), (_, len)) in inputs.iter().zip(&self.inputs).zip(&copies) {
+        for (t, own) in inputs.iter().zip(&self.inputs) {
             let size = t.dtype().size() as u64;
+            let len = own.byte_range().1;
             let span = t.layout.span();
             uses.push(Use::read(
                 &t.storage,
                 span.start as u64 * size,
                 (span.end - span.start) as u64 * size,
             ));
-            uses.push(Use::write(&own.storage, own.byte_range().0, *len));
+            uses.push(Use::write(&own.storage, own.byte_range().0, len));
             bytes += len;
         }
         uses.extend(rec.uses.iter().map(|u| Use {
@@ -164,10 +175,13 @@ impl Replay {
         stream
             .inner
             .record_commands(infos, transfers, bytes, &uses, |batch| {
-                for ((t, own), (regions, _)) in inputs.iter().zip(&self.inputs).zip(&copies) {
-                    if !regions.is_empty() {
-                        batch.copy_regions(&t.storage.slice, &own.storage.slice, regions)?;
+                let mut from = 0;
+                for ((t, own), &end) in inputs.iter().zip(&self.inputs).zip(&ends) {
+                    if end > from {
+                        let r = &regions[from..end];
+                        batch.copy_regions(&t.storage.slice, &own.storage.slice, r)?;
                     }
+                    from = end;
                 }
                 batch.execute(&rec.commands)?;
                 for (own, o) in rec.outputs.iter().zip(&outputs) {
@@ -182,7 +196,7 @@ impl Replay {
             inputs
                 .iter()
                 .map(|t| &*t.storage)
-                .chain(rec.uses.iter().filter(|u| !u.write).map(|u| &*u.storage)),
+                .chain(self.constants.iter().map(|t| &*t.storage)),
         );
         if let Some((fi, word)) = &rec.fault {
             // A check of its own: one read as clear says nothing of a
