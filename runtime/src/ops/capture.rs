@@ -63,7 +63,7 @@ const RECORDINGS: usize = 8;
 /// How a graph runs for one set of input shapes.
 enum Slot {
     /// From its recording.
-    Replay(Replay),
+    Replay(Box<Replay>),
     /// Enqueued anew (the program cannot be recorded).
     Enqueue(Vec<Vec<usize>>),
 }
@@ -177,7 +177,7 @@ impl Graph {
         }
         let device = stream.device();
         let slot = match Replay::record(&device, &self.program, inputs, &self.constants, WHAT) {
-            Ok(r) => Slot::Replay(r),
+            Ok(r) => Slot::Replay(Box::new(r)),
             Err(e) if crate::program::record::is_refused_read(&e) => {
                 Slot::Enqueue(inputs.iter().map(|t| t.shape().to_vec()).collect())
             }
@@ -479,6 +479,12 @@ fn assemble(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_graph_is_send_and_sync() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Graph>();
+    }
 
     #[test]
     fn renames_arguments_and_values() {
