@@ -24,11 +24,14 @@
 //! writes the graph's buffers again, never changes a tensor an earlier
 //! one returned.
 //!
-//! Ordering: the run declares every access it makes (its inputs read,
-//! each buffer the recorded commands read or write, the fresh results
-//! written) to the stream like any command (`hazard`), so it is ordered
-//! against other work on the same tensors, on any stream, and later
-//! work against it. A graph whose kernels check indices at run time has
+//! Ordering: the run declares its accesses to the stream like any command
+//! (`hazard`): its inputs and the graph's weights read, the fresh results
+//! and the fault word written, so it is ordered against other work on
+//! the same tensors, on any stream, and later work against it. The
+//! graph's own buffers (its inputs, intermediates and results), which
+//! only its replays touch, are declared as one write of a token buffer:
+//! replays on two streams conflict on it and are ordered; within a batch
+//! the batch's barriers order them. A graph whose kernels check indices at run time has
 //! one fault word, written by every replay: once a replay found an index
 //! out of range, the check fails for that replay and every later one.
 
@@ -39,7 +42,7 @@ use kiln_vulkan::CopyRegion;
 use crate::error::Result;
 use crate::hazard::Use;
 use crate::inner::DispatchInfo;
-use crate::program::record::Recording;
+use crate::program::record::{RecordedUse, Recording};
 use crate::program::Program;
 use crate::stream::Stream;
 use crate::tensor::Tensor;
@@ -58,6 +61,10 @@ pub(super) struct Replay {
     /// The graph's constants (weights), whose index checks its results
     /// inherit.
     constants: Vec<Tensor>,
+    /// What each replay declares besides its inputs and results: the
+    /// recording's accesses of the weights and the fault word, and a
+    /// write of `token` for the graph's own buffers.
+    notes: Vec<RecordedUse>,
 }
 
 impl Replay {
@@ -77,6 +84,32 @@ impl Replay {
         let mut args = owned.clone();
         args.extend(constants.iter().cloned());
         let recording = program.record("graph", &args)?;
+        let token = Tensor::empty(device, crate::DType::U32, &[1])?;
+        let mut notes: Vec<RecordedUse> = recording
+            .uses
+            .iter()
+            .filter(|u| {
+                constants
+                    .iter()
+                    .any(|c| Arc::ptr_eq(&c.storage, &u.storage))
+                    || recording
+                        .fault
+                        .as_ref()
+                        .is_some_and(|(_, w)| Arc::ptr_eq(&w.storage, &u.storage))
+            })
+            .map(|u| RecordedUse {
+                storage: Arc::clone(&u.storage),
+                start: u.start,
+                end: u.end,
+                write: u.write,
+            })
+            .collect();
+        notes.push(RecordedUse {
+            storage: Arc::clone(&token.storage),
+            start: 0,
+            end: 4,
+            write: true,
+        });
         Ok(Replay {
             shapes: inputs.iter().map(|t| t.shape().to_vec()).collect(),
             inputs: owned,
@@ -84,6 +117,7 @@ impl Replay {
             program: program.compiled_shared(),
             what,
             constants: constants.to_vec(),
+            notes,
         })
     }
 
@@ -141,7 +175,7 @@ impl Replay {
             ends.push(regions.len());
         }
         let mut uses: Vec<Use<'_>> =
-            Vec::with_capacity(2 * inputs.len() + rec.uses.len() + outputs.len());
+            Vec::with_capacity(inputs.len() + self.notes.len() + outputs.len());
         let mut bytes = 0;
         for (t, own) in inputs.iter().zip(&self.inputs) {
             let size = t.dtype().size() as u64;
@@ -152,10 +186,9 @@ impl Replay {
                 span.start as u64 * size,
                 (span.end - span.start) as u64 * size,
             ));
-            uses.push(Use::write(&own.storage, own.byte_range().0, len));
             bytes += len;
         }
-        uses.extend(rec.uses.iter().map(|u| Use {
+        uses.extend(self.notes.iter().map(|u| Use {
             storage: &u.storage,
             start: u.start,
             end: u.end,
