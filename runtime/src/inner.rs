@@ -399,10 +399,7 @@ impl Drop for DeviceInner {
         if let Some(t) = &self.tracer {
             let _ = self.retire();
             if let Err(e) = t.write() {
-                eprintln!(
-                    "kiln: cannot write the trace {}: {e}",
-                    t.path().display()
-                );
+                eprintln!("kiln: cannot write the trace {}: {e}", t.path().display());
             }
         }
         self.waiter.shutdown();

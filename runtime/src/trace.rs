@@ -39,17 +39,25 @@ static ENV_DEVICES: AtomicU64 = AtomicU64::new(0);
 /// (see the module docs), if the variable is set.
 pub(crate) fn env_path() -> Option<PathBuf> {
     let path = std::env::var_os(ENV_TRACE).filter(|p| !p.is_empty())?;
-    let path = PathBuf::from(path);
-    let n = ENV_DEVICES.fetch_add(1, Ordering::Relaxed);
+    Some(numbered(
+        PathBuf::from(path),
+        ENV_DEVICES.fetch_add(1, Ordering::Relaxed),
+    ))
+}
+
+/// The trace path of the device with number `n` (from 0) of those that
+/// took theirs from `path`: `path` itself for the first, else `path` with
+/// `-{n + 1}` after its stem.
+fn numbered(path: PathBuf, n: u64) -> PathBuf {
     if n == 0 {
-        return Some(path);
+        return path;
     }
     let stem = path.file_stem().unwrap_or_default().to_string_lossy();
     let name = match path.extension() {
         Some(ext) => format!("{stem}-{}.{}", n + 1, ext.to_string_lossy()),
         None => format!("{stem}-{}", n + 1),
     };
-    Some(path.with_file_name(name))
+    path.with_file_name(name)
 }
 
 /// One enqueued command.
@@ -226,7 +234,12 @@ impl Tracer {
             .submitted
             .iter()
             .filter_map(|s| {
-                let first = s.dispatches.iter().filter_map(|(_, t)| *t).map(|t| t.0).min()?;
+                let first = s
+                    .dispatches
+                    .iter()
+                    .filter_map(|(_, t)| *t)
+                    .map(|t| t.0)
+                    .min()?;
                 Some(us(s.at) - first as f64 / 1e3)
             })
             .reduce(f64::max);
@@ -240,7 +253,11 @@ impl Tracer {
                 dur: Some(done - us(s.at)),
                 pid: 1,
                 tid: 0,
-                args: &format!("\"value\":{},\"dispatches\":{}", s.value, s.dispatches.len()),
+                args: &format!(
+                    "\"value\":{},\"dispatches\":{}",
+                    s.value,
+                    s.dispatches.len()
+                ),
             });
             for (d, span) in &s.dispatches {
                 let args = format!(
@@ -301,7 +318,8 @@ struct Events {
 
 impl Events {
     fn push(&mut self, event: &str) {
-        self.json.push_str(if self.count == 0 { "\n" } else { ",\n" });
+        self.json
+            .push_str(if self.count == 0 { "\n" } else { ",\n" });
         self.json.push_str(event);
         self.count += 1;
     }
@@ -363,6 +381,14 @@ mod tests {
     use std::sync::Arc;
 
     #[test]
+    fn later_devices_number_their_traces() {
+        let p = PathBuf::from("/tmp/run/t.json");
+        assert_eq!(numbered(p.clone(), 0), p);
+        assert_eq!(numbered(p, 2), PathBuf::from("/tmp/run/t-3.json"));
+        assert_eq!(numbered(PathBuf::from("t"), 1), PathBuf::from("t-2"));
+    }
+
+    #[test]
     fn escapes_json_strings() {
         assert_eq!(escape("a\"b\\c\n"), "a\\\"b\\\\c\\u000a");
     }
@@ -376,9 +402,15 @@ mod tests {
             grid: [1, 1, 1],
         };
         t.submitted(1, &[d(0), d(1)]);
-        t.completed(1, &[Some((1_000_000, 1_002_000)), Some((1_002_000, 1_005_000))]);
+        t.completed(
+            1,
+            &[Some((1_000_000, 1_002_000)), Some((1_002_000, 1_005_000))],
+        );
         let json = t.to_json();
-        let gpu: Vec<&str> = json.lines().filter(|l| l.contains("\"cat\":\"gpu\"")).collect();
+        let gpu: Vec<&str> = json
+            .lines()
+            .filter(|l| l.contains("\"cat\":\"gpu\""))
+            .collect();
         assert_eq!(gpu.len(), 2, "{json}");
         // The first dispatch starts when its submission was made; the
         // second 2 µs later, and lasts 3 µs.

@@ -66,6 +66,9 @@ pub(crate) struct DeviceShared {
     pub(crate) queue_index: u32,
     /// The effective Vulkan version (the lower of instance and device).
     pub(crate) api_version: u32,
+    /// The queue's handle, for [`Context::raw_handles`] (use it only
+    /// under `queue`'s lock).
+    pub(crate) queue_handle: vk::Queue,
     queue: Mutex<vk::Queue>,
     command_pool: Mutex<vk::CommandPool>,
     allocator: ManuallyDrop<Mutex<Allocator>>,
@@ -357,8 +360,8 @@ impl Context {
         }
         // Memory shared as file descriptors (1.1+, where its dependency
         // VK_KHR_external_memory is core).
-        let external_fd = version >= vk::API_VERSION_1_1
-            && query.has_extension("VK_KHR_external_memory_fd");
+        let external_fd =
+            version >= vk::API_VERSION_1_1 && query.has_extension("VK_KHR_external_memory_fd");
         if external_fd {
             extensions.push(ash::khr::external_memory_fd::NAME.as_ptr());
         }
@@ -504,6 +507,7 @@ impl Context {
                 queue_family,
                 queue_index,
                 api_version: version,
+                queue_handle: queue,
                 queue: Mutex::new(queue),
                 command_pool: Mutex::new(pool),
                 allocator: ManuallyDrop::new(Mutex::new(allocator)),

@@ -197,7 +197,12 @@ impl Context {
             allocation_size: requirements.size,
             dedicated: ext.dedicated_only,
         };
-        bind_and_map(shared, &mut block, memory, types[type_index as usize].property_flags)?;
+        bind_and_map(
+            shared,
+            &mut block,
+            memory,
+            types[type_index as usize].property_flags,
+        )?;
         Ok(own_slice(block, 0, size))
     }
 
@@ -346,7 +351,10 @@ impl Slice {
 
 /// A buffer of `size` bytes whose memory may be external, and its memory
 /// requirements.
-fn external_buffer(shared: &DeviceShared, size: u64) -> Result<(vk::Buffer, vk::MemoryRequirements)> {
+fn external_buffer(
+    shared: &DeviceShared,
+    size: u64,
+) -> Result<(vk::Buffer, vk::MemoryRequirements)> {
     let mut external = vk::ExternalMemoryBufferCreateInfo::default().handle_types(HANDLE);
     let info = crate::conv::buffer_info(size).push_next(&mut external);
     // SAFETY: valid create info (non-zero size, supported usage, a handle
@@ -395,7 +403,8 @@ fn bind_and_map(
     shared.call(CallFamily::Create, "vkBindBufferMemory", || unsafe {
         shared.raw.bind_buffer_memory(raw, memory, 0)
     })?;
-    let mappable = flags.contains(vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT);
+    let mappable = flags
+        .contains(vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT);
     if mappable && shared.unified_memory {
         // SAFETY: the memory is host-visible, not mapped yet; the mapping
         // lives until vkFreeMemory (the block's drop) unmaps it.

@@ -151,7 +151,7 @@ impl Context {
             device: s.raw.handle(),
             queue_family_index: s.queue_family,
             queue_index: s.queue_index,
-            queue: *s.queue(),
+            queue: s.queue_handle,
             api_version: s.api_version,
         }
     }
@@ -274,8 +274,7 @@ impl Context {
         } else {
             None
         };
-        let external_fd =
-            version >= vk::API_VERSION_1_1 && has(ash::khr::external_memory_fd::NAME);
+        let external_fd = version >= vk::API_VERSION_1_1 && has(ash::khr::external_memory_fd::NAME);
         Context::assemble(DeviceParts {
             instance,
             physical: physical_device,

@@ -342,9 +342,8 @@ pub fn fill_with_raw_handles(ctx: &Context, range: &BufferRange<'_>, word: u32) 
             unsafe { device.queue_submit(h.queue, &[submit], fence) }
         };
         // SAFETY: the fence is ours; waiting then destroying it.
-        let waited = submitted.and_then(|()| unsafe {
-            device.wait_for_fences(&[fence], true, u64::MAX)
-        });
+        let waited =
+            submitted.and_then(|()| unsafe { device.wait_for_fences(&[fence], true, u64::MAX) });
         // SAFETY: the work completed (or never started).
         unsafe { device.destroy_fence(fence, None) };
         waited.map_err(|r| crate::error::map_queue("vkQueueSubmit", r))

@@ -125,7 +125,9 @@ fn trace_and_profile_variables_report_every_dispatch() {
         .skip(1)
         .map(|l| {
             let cols: Vec<&str> = l.split_whitespace().collect();
-            cols[cols.len() - 3].parse::<u64>().unwrap_or_else(|e| panic!("{l}: {e}"))
+            cols[cols.len() - 3]
+                .parse::<u64>()
+                .unwrap_or_else(|e| panic!("{l}: {e}"))
         })
         .sum();
     assert!(dispatches >= 1, "{err}");

@@ -131,13 +131,9 @@ fn two_devices_share_memory_and_copy_tensors() {
     assert_eq!(shared.to_vec::<f32>().unwrap(), after);
 
     // Too large a shape for the exported bytes; a pooled tensor.
-    let err = Tensor::from_exported_memory(
-        &db,
-        DType::F32,
-        &[1024],
-        shared.export_memory().unwrap(),
-    )
-    .unwrap_err();
+    let err =
+        Tensor::from_exported_memory(&db, DType::F32, &[1024], shared.export_memory().unwrap())
+            .unwrap_err();
     assert!(matches!(err, Error::Shape { .. }), "{err}");
     let err = tx.export_memory().unwrap_err();
     assert!(
@@ -201,9 +197,6 @@ fn trace_has_one_gpu_event_per_dispatch() {
         assert!(e["ts"].as_f64().is_some_and(f64::is_finite), "{e}");
     }
     assert_eq!(of("dispatch").len() as u64, counters.dispatches, "{text}");
-    assert!(
-        of("transfer").iter().any(|e| e["name"] == "copy"),
-        "{text}"
-    );
+    assert!(of("transfer").iter().any(|e| e["name"] == "copy"), "{text}");
     assert!(!of("submit").is_empty(), "{text}");
 }
