@@ -70,7 +70,10 @@ mod pipeline_cache;
 mod pool;
 mod sync;
 mod target_env;
-#[cfg(feature = "test-support")]
+// Always built, not behind a cargo feature: CI builds the workspace without
+// the GPU tests first, and a feature only they enabled would rebuild this
+// crate and every kiln crate above it a second time.
+#[doc(hidden)]
 pub mod test_support;
 mod texel;
 

@@ -1,7 +1,8 @@
-//! Test support (feature `test-support`): an "application" that creates
-//! its own Vulkan instance and device with ash, as an embedder of kiln
-//! would, so that tests outside this crate (which may not use `unsafe`)
-//! can run kiln on it through [`Context::from_external`].
+//! Test support (hidden from the docs; not an API): an "application"
+//! that creates its own Vulkan instance and device with ash, as an
+//! embedder of kiln would, so that tests outside this crate (which may
+//! not use `unsafe`) can run kiln on it through [`Context::from_external`],
+//! and another Vulkan user writing a buffer through kiln's raw handles.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
