@@ -61,6 +61,11 @@ pub struct DeviceOptions {
     /// Time every dispatch of every stream (`KILN_PROFILE=1` turns it on
     /// too).
     pub profile: bool,
+    /// Write a Chrome / Perfetto trace of the device's submissions,
+    /// dispatches and copies to this file when the device is dropped
+    /// (`KILN_TRACE=FILE.json` sets it when `None`; see [`ENV_TRACE`](crate::ENV_TRACE)).
+    /// Turns [`profile`](Self::profile) on, for the dispatches' GPU times.
+    pub trace: Option<PathBuf>,
     /// Keep tensors in host-visible device memory where the device has
     /// unified memory (default). `false` keeps them device-local and moves
     /// host data through staging copies, as on a discrete GPU.
@@ -80,6 +85,7 @@ impl Default for DeviceOptions {
             max_bytes_per_submit: 64 << 20,
             max_in_flight: 8,
             profile: false,
+            trace: None,
             unified_memory: true,
         }
     }
@@ -214,13 +220,27 @@ impl Device {
     /// directory (ignoring, with a warning, one that is corrupt or of
     /// another device or driver).
     pub fn new(options: &DeviceOptions) -> Result<Self> {
-        let mut options = options.clone();
-        let print_profile = env_flag(ENV_PROFILE);
-        options.profile |= print_profile;
         let ctx = Context::new(&ContextOptions {
             validation: options.validation,
             device: options.device.clone(),
         })?;
+        Self::from_context(ctx, options)
+    }
+
+    /// A device on a kiln-vulkan context made elsewhere: by
+    /// [`Context::from_external`](kiln_vulkan::Context::from_external) on
+    /// an application's own `VkInstance` and `VkDevice` (see the crate
+    /// docs' Interop section), or by [`Context::new`]. `options.device`
+    /// and `options.validation` are the context's business and ignored
+    /// here; the rest applies as in [`Device::new`].
+    pub fn from_context(ctx: Context, options: &DeviceOptions) -> Result<Self> {
+        let mut options = options.clone();
+        let print_profile = env_flag(ENV_PROFILE);
+        options.profile |= print_profile;
+        if options.trace.is_none() {
+            options.trace = crate::trace::env_path();
+        }
+        options.profile |= options.trace.is_some();
         let mut warnings = Vec::new();
         let cache_dir = match &options.cache {
             CacheLocation::Disabled => None,
@@ -521,9 +541,25 @@ impl Device {
     }
 
     /// The kiln-vulkan context underneath, for what the runtime does not
-    /// wrap (validation messages, [`Context::inject_fault`] in tests).
+    /// wrap (validation messages, [`Context::inject_fault`] in tests, the
+    /// raw Vulkan handles: [`Context::raw_handles`]).
     pub fn context(&self) -> &Context {
         &self.inner.ctx
+    }
+
+    /// Whether `other` is a handle on this same device (not merely the
+    /// same physical device).
+    pub fn same_device(&self, other: &Device) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    /// Whether tensors of this device can be shared with another device
+    /// or Vulkan user as file descriptors: `(export, import)` (see
+    /// [`Tensor::empty_exportable`](crate::Tensor::empty_exportable),
+    /// [`Tensor::export_memory`](crate::Tensor::export_memory) and
+    /// [`Tensor::from_exported_memory`](crate::Tensor::from_exported_memory)).
+    pub fn can_share_memory(&self) -> (bool, bool) {
+        self.inner.ctx.can_share_memory_fd()
     }
 }
 

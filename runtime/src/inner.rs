@@ -106,6 +106,8 @@ pub(crate) struct DeviceInner {
     /// Print the profile records nobody took when the device is dropped
     /// (`KILN_PROFILE=1`).
     pub(crate) print_profile: AtomicBool,
+    /// The trace written when the device is dropped (`KILN_TRACE`).
+    pub(crate) tracer: Option<crate::trace::Tracer>,
 }
 
 impl DeviceInner {
@@ -125,6 +127,10 @@ impl DeviceInner {
         let tensors = BlockPool::new(&ctx, tensor_kind, options.tensor_block_size)?;
         let upload = BlockPool::new(&ctx, MemoryKind::Upload, options.staging_block_size)?;
         let readback = BlockPool::new(&ctx, MemoryKind::Readback, options.staging_block_size)?;
+        let tracer = options
+            .trace
+            .clone()
+            .map(|path| crate::trace::Tracer::new(path, ctx.device_summary().name.clone()));
         Ok(Self {
             waiter: Waiter::new(Arc::clone(&timeline)),
             ctx,
@@ -149,6 +155,7 @@ impl DeviceInner {
             next_dispatch: AtomicU64::new(0),
             ops: crate::ops::OpCache::default(),
             print_profile: AtomicBool::new(false),
+            tracer,
         })
     }
 
@@ -244,6 +251,9 @@ impl DeviceInner {
             .map_err(|e| self.failed(e.into(), Some(&work)))?;
         AtomicCounters::add(&self.counters.submits, 1);
         let value = submission.value();
+        if let Some(t) = &self.tracer {
+            t.submitted(value, &work);
+        }
         lock(&self.inflight).push_back(InFlight {
             submission,
             work,
@@ -274,20 +284,24 @@ impl DeviceInner {
     }
 
     fn finish(&self, done: InFlight) -> Result<()> {
+        let mut spans = Vec::new();
         if done.profiled {
-            let times = done
+            spans = done
                 .submission
-                .timestamps()
+                .timestamp_spans()
                 .map_err(|e| self.failed(e.into(), Some(&done.work)))?;
             let mut profile = lock(&self.profile);
-            for (d, t) in done.work.iter().zip(times) {
+            for (d, t) in done.work.iter().zip(&spans) {
                 profile.push(ProfileRecord {
                     kernel: Arc::clone(&d.label),
                     dispatch: d.index,
                     grid: d.grid,
-                    gpu_time: t,
+                    gpu_time: t.map(|(a, b)| std::time::Duration::from_nanos(b.saturating_sub(a))),
                 });
             }
+        }
+        if let Some(t) = &self.tracer {
+            t.completed(done.submission.value(), &spans);
         }
         let batch = done
             .submission
@@ -380,6 +394,12 @@ impl Drop for DeviceInner {
                     std::env::var(crate::profile::ENV_PROFILE).unwrap_or_default(),
                     crate::profile::ProfileReport::new(&records)
                 );
+            }
+        }
+        if let Some(t) = &self.tracer {
+            let _ = self.retire();
+            if let Err(e) = t.write() {
+                eprintln!("kiln: cannot write the trace {}: {e}", t.path().display());
             }
         }
         self.waiter.shutdown();

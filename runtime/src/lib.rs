@@ -39,6 +39,11 @@
 //! - Profiling: `KILN_PROFILE=1` or [`Stream::profile`]: per-dispatch GPU
 //!   time, and [`Counters`]; with `KILN_PROFILE=1` a device prints its
 //!   per-kernel table ([`ProfileReport`]) on stderr when dropped.
+//!   Tracing: `KILN_TRACE=FILE.json` (or [`DeviceOptions::trace`]) writes a
+//!   Chrome / Perfetto trace of the device's submissions, dispatches (with
+//!   their GPU times) and copies when the device is dropped.
+//! - Interop with other Vulkan users and several devices: see
+//!   [Interop](#interop).
 //! - [`runner`]: the MLIR Vulkan-runner launcher behind `kiln run`.
 //! - [`mod@bench`]: the measuring half of `kiln bench` (device and host limits,
 //!   dispatch overhead, compile time, and the plug-in point for compiled
@@ -70,6 +75,40 @@
 //! # }
 //! ```
 //!
+//! # Interop
+//!
+//! - **Raw handles** (`unsafe` accessors, whose docs list what the caller
+//!   must not do): [`Device::context`] then [`Context::raw_handles`]
+//!   gives the `VkInstance`, `VkPhysicalDevice`, `VkDevice`, queue family,
+//!   queue index and `VkQueue` ([`RawHandles`]); submit to that queue only
+//!   under [`Context::lock_queue`]. [`Tensor::vulkan_buffer`] then
+//!   [`BufferRange::raw`] gives a tensor's `VkBuffer`, byte offset and size
+//!   ([`RawBuffer`]). Order access with kiln's work: [`Device::sync`]
+//!   before another user touches a tensor, and that user's work complete
+//!   before kiln's next.
+//! - **A device on an application's own Vulkan objects** (what Kompute's
+//!   `Manager(instance, physicalDevice, device)` does): fill an
+//!   [`ExternalDevice`] (instance, physical device, device, queue, the
+//!   extensions and [`DeviceFeatures`] the application enabled; timeline
+//!   semaphores must be on), call `unsafe` [`Context::from_external`], then
+//!   [`Device::from_context`]. The target env is queried from the physical
+//!   device and limited to the enabled features; kiln destroys only what
+//!   it made, then calls [`ExternalDevice::on_release`].
+//! - **Memory shared as a file descriptor** (`VK_KHR_external_memory_fd`,
+//!   opaque fd; [`Device::can_share_memory`]): a tensor made by
+//!   [`Tensor::empty_exportable`] (memory of its own) is exported by
+//!   [`Tensor::export_memory`] ([`ExportedMemory`]: the fd, allocation
+//!   size, memory type, device and driver UUIDs) and imported, without a
+//!   copy, by [`Tensor::from_exported_memory`] on another device of the
+//!   same physical device, or by another Vulkan user or CUDA. Where the
+//!   device lacks the extension these are a typed error
+//!   (`Unsupported`). Nothing orders work across devices: sync the writer
+//!   before the reader reads.
+//! - **Several devices in one process**: each [`Device::new`] opens its
+//!   own `VkDevice`; [`Tensor::to_device`] copies a tensor to another
+//!   device through the host (one host copy on unified memory, staging
+//!   copies elsewhere; [`Device::same_device`] tells two handles apart).
+//!
 //! # Where the line between kiln-vulkan and this crate is drawn
 //!
 //! kiln-vulkan is the safe layer over the driver: it turns a SPIR-V binary
@@ -94,6 +133,7 @@ mod error;
 mod fault;
 mod hazard;
 mod inner;
+mod interop;
 mod kernel;
 mod layout;
 pub mod ops;
@@ -104,6 +144,7 @@ pub mod runner;
 mod stream;
 pub mod target;
 mod tensor;
+mod trace;
 mod transfer;
 pub mod tune;
 
@@ -121,6 +162,7 @@ pub use program::{Program, RunArg};
 pub use read::ReadFuture;
 pub use stream::Stream;
 pub use tensor::Tensor;
+pub use trace::ENV_TRACE;
 
 /// Re-exported for [`half`]-precision host data.
 pub use half;
@@ -128,6 +170,15 @@ pub use half;
 /// What an embedder needs from kiln-vulkan to pick a device: the physical
 /// devices Vulkan offers ([`enumerate_devices`]) and their summaries.
 pub use kiln_vulkan::{enumerate_devices, ApiVersion, DeviceSummary, DeviceType};
+
+/// What an embedder needs for interop with other Vulkan users (see the
+/// Interop section): the context under a [`Device`] and its raw handles,
+/// a context on an application's own device, a tensor's raw buffer range,
+/// and memory shared as a file descriptor.
+pub use kiln_vulkan::{
+    ash, BufferRange, Context, DeviceFeatures, ExportedMemory, ExternalDevice, RawBuffer,
+    RawHandles,
+};
 
 /// The tensor-program loader and what a loaded program's functions take
 /// and return, so that kiln-runtime is the one dependency an embedder

@@ -77,6 +77,8 @@ struct StreamState {
 
 pub(crate) struct StreamInner {
     pub(crate) device: Arc<DeviceInner>,
+    /// The stream's number in the process (its track in a trace).
+    id: u64,
     state: Mutex<StreamState>,
     this: Weak<StreamInner>,
 }
@@ -110,8 +112,10 @@ impl std::fmt::Debug for Stream {
 impl Stream {
     pub(crate) fn new(device: &Arc<DeviceInner>) -> Self {
         let options = &device.options;
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let inner = Arc::new_cyclic(|this: &Weak<StreamInner>| StreamInner {
             device: Arc::clone(device),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             state: Mutex::new(StreamState {
                 batch: None,
                 ticket: Ticket::new(this.clone()),
@@ -513,9 +517,13 @@ impl StreamInner {
         record(batch).map_err(|e| device.vk(e))?;
         let ticket = Arc::clone(&st.ticket);
         crate::hazard::note(&ticket, uses);
+        let tracer = device.tracer.as_ref();
         let mut dispatches = 0;
         for mut info in infos {
             info.index = device.next_dispatch_index();
+            if let Some(t) = tracer {
+                t.enqueued(self.id, Some(&info), false, bytes);
+            }
             st.work.push(info);
             dispatches += 1;
         }
@@ -524,6 +532,9 @@ impl StreamInner {
             AtomicCounters::add(&device.counters.dispatches, u64::from(dispatches));
         }
         if transfers > 0 {
+            if let Some(t) = tracer {
+                t.enqueued(self.id, None, uses.iter().any(|u| !u.write), bytes);
+            }
             AtomicCounters::add(&device.counters.transfers, transfers);
         }
         st.bytes += bytes;

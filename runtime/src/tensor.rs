@@ -102,7 +102,12 @@ impl Tensor {
     }
 
     /// A tensor of `dtype` and `layout` over a fresh storage of `slice`.
-    fn over(device: &Arc<DeviceInner>, slice: Slice, dtype: DType, layout: Layout) -> Self {
+    pub(crate) fn over(
+        device: &Arc<DeviceInner>,
+        slice: Slice,
+        dtype: DType,
+        layout: Layout,
+    ) -> Self {
         Self {
             storage: Arc::new(Storage {
                 device: Arc::clone(device),

@@ -1228,6 +1228,18 @@ impl Submission {
     /// for dispatches recorded while timing was off). Waits for the work
     /// first.
     pub fn timestamps(&self) -> Result<Vec<Option<Duration>>> {
+        Ok(self
+            .timestamp_spans()?
+            .into_iter()
+            .map(|s| s.map(|(a, b)| Duration::from_nanos(b.saturating_sub(a))))
+            .collect())
+    }
+
+    /// When each dispatch of the batch started and ended, in nanoseconds
+    /// of the queue's timestamp clock (an arbitrary origin, the same for
+    /// every submission of the device), in recording order (`None` for
+    /// dispatches recorded while timing was off). Waits for the work first.
+    pub fn timestamp_spans(&self) -> Result<Vec<Option<(u64, u64)>>> {
         self.wait()?;
         let Some(batch) = &self.batch else {
             return Ok(Vec::new());
@@ -1255,14 +1267,16 @@ impl Submission {
                 )
             })?;
         }
+        let ns = |ticks: u64| (ticks as f64 * clock.period_ns).round() as u64;
         Ok(batch
             .dispatch_queries
             .iter()
             .map(|q| {
                 q.map(|q| {
-                    let (a, b) = (ticks[q as usize], ticks[q as usize + 1]);
-                    let delta = (b & clock.mask).wrapping_sub(a & clock.mask) & clock.mask;
-                    Duration::from_nanos((delta as f64 * clock.period_ns).round() as u64)
+                    let a = ticks[q as usize] & clock.mask;
+                    let delta = (ticks[q as usize + 1] & clock.mask).wrapping_sub(a) & clock.mask;
+                    let start = ns(a);
+                    (start, start + ns(delta))
                 })
             })
             .collect())

@@ -62,6 +62,13 @@ pub(crate) struct DeviceShared {
     pub(crate) raw: ash::Device,
     pub(crate) physical: vk::PhysicalDevice,
     pub(crate) queue_family: u32,
+    /// The queue's index in its family.
+    pub(crate) queue_index: u32,
+    /// The effective Vulkan version (the lower of instance and device).
+    pub(crate) api_version: u32,
+    /// The queue's handle, for [`Context::raw_handles`] (use it only
+    /// under `queue`'s lock).
+    pub(crate) queue_handle: vk::Queue,
     queue: Mutex<vk::Queue>,
     command_pool: Mutex<vk::CommandPool>,
     allocator: ManuallyDrop<Mutex<Allocator>>,
@@ -94,6 +101,16 @@ pub(crate) struct DeviceShared {
     /// Importing host memory (`VK_EXT_external_memory_host`), where the
     /// device offers it (see [`Context::import_host`]).
     pub(crate) host_import: Option<crate::host_import::HostImport>,
+    /// Exporting and importing memory as file descriptors
+    /// (`VK_KHR_external_memory_fd`), where the device has it enabled (see
+    /// `external_fd`).
+    pub(crate) external_fd: Option<crate::external_fd::ExternalFd>,
+    /// Whether kiln created the device (and destroys it); `false` for an
+    /// application's device ([`Context::from_external`]).
+    owns_device: bool,
+    /// Called once kiln destroyed everything it made on an application's
+    /// device ([`crate::ExternalDevice::on_release`]).
+    on_release: Option<Box<dyn FnOnce() + Send + Sync>>,
     /// Dropped after the device (fields drop after `Drop::drop`).
     pub(crate) instance: Arc<InstanceShared>,
 }
@@ -219,6 +236,11 @@ impl DeviceShared {
         let _ = unsafe { self.raw.queue_wait_idle(*queue) };
     }
 
+    /// Whether kiln created the device.
+    pub(crate) fn owns_device(&self) -> bool {
+        self.owns_device
+    }
+
     /// Whether a call reported the device lost.
     pub(crate) fn is_lost(&self) -> bool {
         self.lost.load(Ordering::Acquire)
@@ -245,8 +267,13 @@ impl Drop for DeviceShared {
         // device its memory belongs to; every allocation was freed by its
         // buffer (buffers hold an Arc to this struct).
         unsafe { ManuallyDrop::drop(&mut self.allocator) };
-        // SAFETY: every object created from the device is gone.
-        unsafe { self.raw.destroy_device(None) };
+        if self.owns_device {
+            // SAFETY: every object created from the device is gone.
+            unsafe { self.raw.destroy_device(None) };
+        }
+        if let Some(release) = self.on_release.take() {
+            release();
+        }
     }
 }
 
@@ -296,11 +323,7 @@ impl Context {
         // One query feeds the features to enable, the limits, the
         // extension list and the target env.
         let query = target_env::query(&instance, physical, summary.clone())?;
-        let timestamps =
-            TimestampClock::of(&families[queue_family as usize], query.timestamp_period);
-        let limits = query.limits;
         let features = DeviceFeatures::from_set(&query.enabled_features);
-        let target_env = query.target_env();
         let version = props.api_version.min(instance.api_version);
         let mut enable = FeatureChain::enabling(&features, version);
 
@@ -335,6 +358,13 @@ impl Context {
         if host_page.is_some() {
             extensions.push(ash::ext::external_memory_host::NAME.as_ptr());
         }
+        // Memory shared as file descriptors (1.1+, where its dependency
+        // VK_KHR_external_memory is core).
+        let external_fd =
+            version >= vk::API_VERSION_1_1 && query.has_extension("VK_KHR_external_memory_fd");
+        if external_fd {
+            extensions.push(ash::khr::external_memory_fd::NAME.as_ptr());
+        }
         enable.enable_timeline_semaphore();
         // SAFETY: `physical` was enumerated from the live instance.
         let core_features = unsafe { instance.raw.get_physical_device_features(physical) };
@@ -364,14 +394,69 @@ impl Context {
             unsafe { instance.raw.create_device(physical, &info, None) }
         });
         let raw = raw.map_err(map_create_device)?;
+        Self::assemble(DeviceParts {
+            instance,
+            physical,
+            summary,
+            query,
+            raw,
+            queue_family,
+            queue_index: 0,
+            timeline_ext,
+            host_page,
+            external_fd,
+            owns_device: true,
+            on_release: None,
+        })
+    }
+
+    /// The context over a logical device made by [`Context::new`] or
+    /// given by an application ([`Context::from_external`]): its queue, a
+    /// command pool, an allocator and the entry points of the enabled
+    /// extensions. On failure the device is destroyed if kiln owns it.
+    pub(crate) fn assemble(parts: DeviceParts) -> Result<Self> {
+        let DeviceParts {
+            instance,
+            physical,
+            summary,
+            query,
+            raw,
+            queue_family,
+            queue_index,
+            timeline_ext,
+            host_page,
+            external_fd,
+            owns_device,
+            on_release,
+        } = parts;
+        // SAFETY: `physical` belongs to the live instance.
+        let props = unsafe { instance.raw.get_physical_device_properties(physical) };
+        // SAFETY: as above.
+        let families = unsafe {
+            instance
+                .raw
+                .get_physical_device_queue_family_properties(physical)
+        };
+        let timestamps = families
+            .get(queue_family as usize)
+            .and_then(|f| TimestampClock::of(f, query.timestamp_period));
+        let limits = query.limits;
+        let features = DeviceFeatures::from_set(&query.enabled_features);
+        let target_env = query.target_env();
+        let version = props.api_version.min(instance.api_version);
+        // SAFETY: as above.
+        let memory = unsafe { instance.raw.get_physical_device_memory_properties(physical) };
+        let unified_memory = crate::conv::unified_memory(&memory);
 
         // From here on, `partial` destroys what exists if a step fails.
         let mut partial = PartialDevice {
             raw: &raw,
             pool: vk::CommandPool::null(),
+            owns_device,
         };
-        // SAFETY: the queue family was requested with one queue.
-        let queue = unsafe { raw.get_device_queue(queue_family, 0) };
+        // SAFETY: the queue family was created with a queue at `queue_index`
+        // (kiln's own device: one queue; an application's: its contract).
+        let queue = unsafe { raw.get_device_queue(queue_family, queue_index) };
         let pool_info = vk::CommandPoolCreateInfo::default()
             .queue_family_index(queue_family)
             .flags(vk::CommandPoolCreateFlags::TRANSIENT);
@@ -410,6 +495,9 @@ impl Context {
         };
         let host_import =
             host_page.map(|page| crate::host_import::HostImport::new(&instance.raw, &raw, page));
+        let external_fd = external_fd
+            .then(|| crate::external_fd::ExternalFd::new(&instance.raw, physical, &raw))
+            .flatten();
         let texel_support = crate::texel::TexelSupport::query(&instance.raw, physical);
 
         Ok(Self {
@@ -417,6 +505,9 @@ impl Context {
                 raw,
                 physical,
                 queue_family,
+                queue_index,
+                api_version: version,
+                queue_handle: queue,
                 queue: Mutex::new(queue),
                 command_pool: Mutex::new(pool),
                 allocator: ManuallyDrop::new(Mutex::new(allocator)),
@@ -434,6 +525,9 @@ impl Context {
                 unified_memory,
                 texel_support,
                 host_import,
+                external_fd,
+                owns_device,
+                on_release,
                 instance,
             }),
         })
@@ -613,19 +707,44 @@ impl Context {
     }
 }
 
-/// Destroys a half-built device on early return from [`Context::new`].
+/// What [`Context::assemble`] builds a context from.
+pub(crate) struct DeviceParts {
+    pub(crate) instance: Arc<InstanceShared>,
+    pub(crate) physical: vk::PhysicalDevice,
+    pub(crate) summary: DeviceSummary,
+    /// The device's query, its `enabled_features` those enabled on `raw`.
+    pub(crate) query: target_env::DeviceQuery,
+    pub(crate) raw: ash::Device,
+    pub(crate) queue_family: u32,
+    pub(crate) queue_index: u32,
+    /// `VK_KHR_timeline_semaphore` is enabled (a Vulkan 1.1 device).
+    pub(crate) timeline_ext: bool,
+    /// `VK_EXT_external_memory_host` is enabled, with this alignment.
+    pub(crate) host_page: Option<u64>,
+    /// `VK_KHR_external_memory_fd` is enabled.
+    pub(crate) external_fd: bool,
+    pub(crate) owns_device: bool,
+    pub(crate) on_release: Option<Box<dyn FnOnce() + Send + Sync>>,
+}
+
+/// Destroys a half-built context on early return from
+/// [`Context::assemble`] (the device too when kiln owns it).
 struct PartialDevice<'a> {
     raw: &'a ash::Device,
     pool: vk::CommandPool,
+    owns_device: bool,
 }
 
 impl Drop for PartialDevice<'_> {
     fn drop(&mut self) {
         // SAFETY: nothing else uses the device yet; the pool is null or
-        // created from it (destroying a null handle is a no-op).
+        // created from it (destroying a null handle is a no-op); an
+        // application's device is left alone.
         unsafe {
             self.raw.destroy_command_pool(self.pool, None);
-            self.raw.destroy_device(None);
+            if self.owns_device {
+                self.raw.destroy_device(None);
+            }
         }
     }
 }

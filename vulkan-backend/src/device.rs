@@ -232,7 +232,7 @@ pub(crate) fn supports_extension(
     Ok(exts.iter().any(|e| e.extension_name_as_c_str() == Ok(name)))
 }
 
-fn summarize(
+pub(crate) fn summarize(
     instance: &InstanceShared,
     pd: vk::PhysicalDevice,
     index: usize,

@@ -396,6 +396,20 @@ pub enum Error {
         /// Why, with the offending values.
         reason: String,
     },
+    /// Memory that cannot be exported or imported as a file descriptor
+    /// (see [`Context::import_fd`](crate::Context::import_fd)).
+    #[error("cannot share device memory as a file descriptor: {reason}")]
+    ExternalMemory {
+        /// Why, with the offending values.
+        reason: String,
+    },
+    /// An application's Vulkan objects kiln cannot run on (see
+    /// [`Context::from_external`](crate::Context::from_external)).
+    #[error("cannot use the application's Vulkan device: {reason}")]
+    ExternalDevice {
+        /// Why, with the offending values.
+        reason: String,
+    },
     /// A host write or a recorded command that would write a slice over
     /// read-only imported host memory.
     #[error("{what} writes a buffer over read-only host memory")]

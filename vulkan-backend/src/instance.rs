@@ -40,6 +40,9 @@ pub(crate) struct InstanceShared {
     messenger: Option<DebugMessenger>,
     /// Where the messenger delivers. Must outlive `messenger` and `raw`.
     pub(crate) messages: Arc<MessageSink>,
+    /// Whether kiln created the instance (and destroys it); `false` for an
+    /// application's ([`Context::from_external`](crate::Context::from_external)).
+    owned: bool,
 }
 
 impl InstanceShared {
@@ -150,7 +153,23 @@ impl InstanceShared {
             validation_layer_version,
             messenger,
             messages,
+            owned: true,
         }))
+    }
+
+    /// An application's instance, created with `api_version`: kiln
+    /// neither adds a messenger to it nor destroys it.
+    pub(crate) fn external(entry: ash::Entry, raw: ash::Instance, api_version: u32) -> Arc<Self> {
+        Arc::new(Self {
+            entry,
+            raw,
+            api_version: api_version.min(MAX_API_VERSION),
+            validation: false,
+            validation_layer_version: None,
+            messenger: None,
+            messages: Arc::new(Mutex::new(Vec::new())),
+            owned: false,
+        })
     }
 }
 
@@ -232,9 +251,12 @@ impl Drop for InstanceShared {
             // SAFETY: destroyed once, before the instance.
             unsafe { m.destroy() };
         }
-        // SAFETY: every object created from the instance (devices, the
-        // messenger) was destroyed first: devices hold an Arc to this struct.
-        unsafe { self.raw.destroy_instance(None) };
+        if self.owned {
+            // SAFETY: every object created from the instance (devices, the
+            // messenger) was destroyed first: devices hold an Arc to this
+            // struct.
+            unsafe { self.raw.destroy_instance(None) };
+        }
         let left = std::mem::take(&mut *debug::lock(&self.messages));
         if !left.is_empty() {
             // Nobody collected these (e.g. messages from device or instance

@@ -57,10 +57,12 @@ mod descriptors;
 mod device;
 mod dispatch;
 mod error;
+mod external_fd;
 pub mod fault;
 mod features;
 mod host_import;
 mod instance;
+mod interop;
 mod limits;
 mod memory;
 mod pipeline;
@@ -68,6 +70,11 @@ mod pipeline_cache;
 mod pool;
 mod sync;
 mod target_env;
+// Always built, not behind a cargo feature: CI builds the workspace without
+// the GPU tests first, and a feature only they enabled would rebuild this
+// crate and every kiln crate above it a second time.
+#[doc(hidden)]
+pub mod test_support;
 mod texel;
 
 pub use batch::{BatchCounts, CommandBatch, CopyRegion, Recorded, SliceBinding, Submission};
@@ -76,9 +83,11 @@ pub use debug::{MessageSeverity, ValidationMessage};
 pub use device::{enumerate_devices, ApiVersion, DeviceSelector, DeviceSummary, DeviceType};
 pub use dispatch::{BufferBinding, DispatchTiming};
 pub use error::{Error, Result};
+pub use external_fd::ExportedMemory;
 pub use fault::{CallFamily, FaultTimes, InjectedFault};
 pub use features::DeviceFeatures;
 pub use host_import::{HostMemory, HostPages};
+pub use interop::{BufferRange, ExternalDevice, RawBuffer, RawHandles};
 pub use limits::limits_from_vk;
 pub use memory::{Buffer, MemoryUsage};
 pub use pipeline::ComputePipeline;

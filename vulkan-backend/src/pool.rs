@@ -127,6 +127,17 @@ pub(crate) enum BlockMemory {
         read_only: bool,
         _owner: Box<dyn crate::host_import::HostMemory>,
     },
+    /// Memory of its own shared as a file descriptor (see
+    /// `external_fd`): allocated exportable by
+    /// [`Context::allocate_exportable`], or imported by
+    /// [`Context::import_fd`] (`memory` is null until set).
+    External {
+        memory: vk::DeviceMemory,
+        exportable: bool,
+        memory_type_index: u32,
+        allocation_size: u64,
+        dedicated: bool,
+    },
 }
 
 /// The persistent mapping of a block (for an imported one: the host
@@ -219,11 +230,14 @@ impl Drop for Block {
             // device frees all memory when it is destroyed.
             let _ = self.device.allocator().free(allocation);
         }
-        if let BlockMemory::Imported { memory, .. } = self.memory {
+        if let BlockMemory::Imported { memory, .. } | BlockMemory::External { memory, .. } =
+            self.memory
+        {
             // SAFETY: the buffer bound to the memory is gone (above) and
             // no work uses it; freeing a null handle (an import that
-            // failed) is a no-op. The host memory's owner is dropped after
-            // this (fields drop after `drop`).
+            // failed) is a no-op; freeing unmaps a mapped one. The host
+            // memory's owner is dropped after this (fields drop after
+            // `drop`).
             unsafe { self.device.raw.free_memory(memory, None) };
         }
     }

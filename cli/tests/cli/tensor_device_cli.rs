@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{kiln, scratch, spirv_val};
+use crate::common::{kiln, kiln_cmd, run, scratch, spirv_val};
 
 fn tensor_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu-tests/tests/tensor")
@@ -97,6 +97,45 @@ fn runs_on_the_device_as_iree_check_module_prints() {
         out.contains("The first failure occurs at index 0 as the lhs value 2000 differs from the rhs value 2001."),
         "{out}"
     );
+}
+
+/// `KILN_TRACE=FILE.json` and `KILN_PROFILE=1` on a run: when the device
+/// is dropped, the profile's per-kernel table goes to stderr and the trace
+/// file holds one GPU event per dispatch the table counts.
+#[test]
+fn trace_and_profile_variables_report_every_dispatch() {
+    let dir = scratch("tensor-trace");
+    let path = write(&dir, "sum.mlir", SUM);
+    let trace = dir.join("trace.json");
+    let (status, _out, err) = run(
+        kiln_cmd()
+            .args(["run", "--no-timing", &path])
+            .env("KILN_TRACE", &trace)
+            .env("KILN_PROFILE", "1"),
+        b"",
+    );
+    assert_eq!(status, 0, "{err}");
+    let table = err
+        .split_once("KILN_PROFILE=1: the device's dispatches by kernel:\n")
+        .unwrap_or_else(|| panic!("no profile table on stderr: {err}"))
+        .1;
+    // Rows after the header: kernel, dispatches, GPU time, mean.
+    let dispatches: u64 = table
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            cols[cols.len() - 3]
+                .parse::<u64>()
+                .unwrap_or_else(|e| panic!("{l}: {e}"))
+        })
+        .sum();
+    assert!(dispatches >= 1, "{err}");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let events = json["traceEvents"].as_array().expect("traceEvents");
+    let gpu = events.iter().filter(|e| e["cat"] == "gpu").count() as u64;
+    assert_eq!(gpu, dispatches, "{text}");
 }
 
 const CALLS: &str = r#"func.func private @scale(%x: tensor<?xf32>, %k: f32) -> tensor<?xf32> {

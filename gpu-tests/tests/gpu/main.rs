@@ -26,6 +26,7 @@ mod runtime_cache;
 mod runtime_faults;
 mod runtime_glsl;
 mod runtime_hazards;
+mod runtime_interop;
 mod runtime_ops;
 mod runtime_ops_bounds;
 mod runtime_ops_capture;
