@@ -219,7 +219,11 @@ impl HostProgram {
     /// already with one not yet read would otherwise wait for the second,
     /// after kernels that use the first). `readable(b)` says whether
     /// buffer `b` holds its final data (no kernel still to run writes it).
-    pub fn decidable_checks(&self, run: &HostRun, readable: &dyn Fn(BufferId) -> bool) -> Vec<SlotId> {
+    pub fn decidable_checks(
+        &self,
+        run: &HostRun,
+        readable: &dyn Fn(BufferId) -> bool,
+    ) -> Vec<SlotId> {
         let mut out = Vec::new();
         for (k, (_, c)) in self.checks.iter().enumerate() {
             if run.checked[k] || (run.is_known(c.a) && run.is_known(c.b)) {

@@ -92,11 +92,7 @@ fn run(f: &CompiledFunction, n: [i64; 2]) -> (Result<Vec<u64>, String>, Vec<Stri
     run_dims(f, n, 8)
 }
 
-fn run_dims(
-    f: &CompiledFunction,
-    n: [i64; 2],
-    x: u64,
-) -> (Result<Vec<u64>, String>, Vec<String>) {
+fn run_dims(f: &CompiledFunction, n: [i64; 2], x: u64) -> (Result<Vec<u64>, String>, Vec<String>) {
     let mut mock = Mock {
         f,
         n,
@@ -107,14 +103,14 @@ fn run_dims(
         max_buffer_bytes: 1 << 30,
         max_workgroups: [65535; 3],
     };
-    let out = f
-        .execute(&mut mock, &dims, &|_| None, limits)
-        .map(|vals| match f.results.last().expect("a result") {
+    let out = f.execute(&mut mock, &dims, &|_| None, limits).map(|vals| {
+        match f.results.last().expect("a result") {
             kiln_core::codegen::ResultRef::Buffer { shape, .. } => {
                 shape.iter().map(|&s| vals.size(s)).collect()
             }
             other => panic!("a buffer result, not {other:?}"),
-        });
+        }
+    });
     (out, mock.events)
 }
 

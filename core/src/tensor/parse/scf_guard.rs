@@ -168,8 +168,7 @@ impl Parser<'_> {
                             }
                             Mixed::Dynamic => {
                                 let v = operands[dyn_at];
-                                let (g, req) =
-                                    self.guard_offset(block, br, v, extent);
+                                let (g, req) = self.guard_offset(block, br, v, extent);
                                 if let Some(g) = g {
                                     self.m.op_mut(o).operands[dyn_at] = g;
                                     moved = true;
@@ -217,9 +216,9 @@ impl Parser<'_> {
                     let shape = self.shape_of(dest);
                     if moved
                         && !shape
-                        .iter()
-                        .zip(&need)
-                        .all(|(d, &r)| d.fixed().is_some_and(|n| n >= r))
+                            .iter()
+                            .zip(&need)
+                            .all(|(d, &r)| d.fixed().is_some_and(|n| n >= r))
                     {
                         return self.err_at(
                             loc,
