@@ -165,7 +165,10 @@ impl KernelExecutor for DeviceRun<'_> {
                 .map(<[u8]>::to_vec)
                 .ok_or_else(|| beyond(bytes.len()));
         }
-        self.stream.sync()?;
+        match &self.sink {
+            Sink::Stream(stream) => stream.sync()?,
+            Sink::Record(_) => return Err(super::record::refuse_read(&self.f.name)),
+        }
         // The whole elements of the tensor's dtype that cover the range,
         // and only those, come back.
         let t = self.tensor(b)?.contiguous()?;
