@@ -38,6 +38,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::Mutex;
 
 use kiln_core::codegen::bufferize::{BufferId, BufferOrigin};
@@ -372,6 +373,25 @@ impl KernelExecutor for CpuRun<'_> {
             .get(b)
             .cloned()
             .ok_or_else(|| program_error(&self.f.name, format!("no buffer {b}")))
+    }
+
+    fn read_range(&mut self, b: BufferId, range: Range<u64>) -> Result<Vec<u8>, CpuError> {
+        let bytes = self
+            .buffers
+            .get(b)
+            .ok_or_else(|| program_error(&self.f.name, format!("no buffer {b}")))?;
+        let len = bytes.len();
+        usize::try_from(range.start)
+            .ok()
+            .zip(usize::try_from(range.end).ok())
+            .and_then(|(s, e)| bytes.get(s..e))
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| {
+                program_error(
+                    &self.f.name,
+                    format!("bytes {range:?} of buffer {b} are beyond its {len} bytes"),
+                )
+            })
     }
 }
 

@@ -51,6 +51,16 @@ pub trait KernelExecutor {
     /// The bytes of buffer `buffer` once the work recorded so far
     /// completed.
     fn read(&mut self, buffer: BufferId) -> Result<Vec<u8>, Self::Error>;
+
+    /// Bytes `range` of buffer `buffer` once the work recorded so far
+    /// completed, and only those read back (a host sync point reads one
+    /// element, or the fault word); an error where the range is beyond
+    /// the buffer.
+    fn read_range(
+        &mut self,
+        buffer: BufferId,
+        range: std::ops::Range<u64>,
+    ) -> Result<Vec<u8>, Self::Error>;
 }
 
 /// The limits a run's buffers and launches must fit.
@@ -84,12 +94,31 @@ impl CompiledFunction {
             .filter(|&b| self.buffers[b].shape.iter().all(|&s| run.is_known(s)))
             .collect();
         self.make_buffers(backend, &run.vals, &known, &mut made, limits)?;
+        // The last kernel (in run order) that writes each buffer.
+        let mut last_write: Vec<Option<usize>> = vec![None; self.buffers.len()];
+        let kernels = self.dispatches.iter().flat_map(|d| &d.kernels);
+        for (at, k) in kernels.enumerate() {
+            for &b in &k.writes {
+                if let Some(w) = last_write.get_mut(b) {
+                    *w = Some(at);
+                }
+            }
+        }
+        let mut at = 0usize;
         for d in &self.dispatches {
             for k in &d.kernels {
                 let mut want = kernel_slots(k);
                 for &b in &k.bindings {
                     want.extend(self.buffers[b].shape.iter().filter_map(slot_of));
                 }
+                // Every check whose operands can be read now runs before
+                // this kernel, whether it needs them or not.
+                let readable = |b: BufferId| {
+                    made.get(b).copied().unwrap_or(false)
+                        && last_write.get(b).copied().flatten().is_none_or(|w| w < at)
+                };
+                want.extend(self.host.decidable_checks(&run, &readable));
+                at += 1;
                 self.demand(backend, &mut run, want, &made)?;
                 self.make_buffers(backend, &run.vals, &k.bindings, &mut made, limits)?;
                 for launch in k.launches(&self.host, &run.vals) {
@@ -156,14 +185,11 @@ impl CompiledFunction {
         made: &[bool],
     ) -> Result<(), B::Error> {
         let mut fault = self.fault_buffer().filter(|&b| made[b]);
-        // A buffer's bytes are read back once per sync point, however many
-        // of its elements the sizes need.
-        let mut fetched: Vec<(BufferId, Vec<u8>)> = Vec::new();
         let mut read = |r: ElementRead| -> Result<Scalar, ReadError<B::Error>> {
             // The fault word once per sync point: no work runs between
             // the reads of one `demand`.
             if fault.take().is_some() {
-                let found = self.fault(&mut |b| backend.read(b));
+                let found = self.fault(&mut |b| backend.read_range(b, 0..4));
                 match found {
                     Ok(Some(message)) => return Err(ReadError::Message(message)),
                     Ok(None) => {}
@@ -176,32 +202,33 @@ impl CompiledFunction {
                     r.buffer
                 )));
             }
-            let at_fetched = match fetched.iter().position(|(b, _)| *b == r.buffer) {
-                Some(i) => i,
-                None => {
-                    let bytes = backend.read(r.buffer).map_err(ReadError::KernelExecutor)?;
-                    fetched.push((r.buffer, bytes));
-                    fetched.len() - 1
-                }
-            };
-            let bytes = &fetched[at_fetched].1;
+            // Only the element's bytes come back.
             let size = element_bytes(r.elem) as u64;
-            let at = r.index.saturating_mul(size);
-            let Some(one) = usize::try_from(at)
-                .ok()
-                .and_then(|at| bytes.get(at..at.checked_add(size as usize)?))
+            let Some(range) = r
+                .index
+                .checked_mul(size)
+                .and_then(|at| Some(at..at.checked_add(size)?))
             else {
                 return Err(ReadError::Message(format!(
-                    "element {} of buffer {} is beyond its {} bytes",
-                    r.index,
-                    r.buffer,
-                    bytes.len()
+                    "element {} of buffer {} is beyond any buffer",
+                    r.index, r.buffer
                 )));
             };
+            let one = backend
+                .read_range(r.buffer, range)
+                .map_err(ReadError::KernelExecutor)?;
+            if one.len() as u64 != size {
+                return Err(ReadError::Message(format!(
+                    "internal: {} bytes read back for element {} of buffer {}",
+                    one.len(),
+                    r.index,
+                    r.buffer
+                )));
+            }
             let t = Tensor {
                 elem: r.elem,
                 shape: vec![1],
-                data: bytes_to_elements(r.elem, one, 1),
+                data: bytes_to_elements(r.elem, &one, 1),
             };
             Ok(t.get(0))
         };

@@ -213,6 +213,51 @@ impl HostProgram {
         self.run_checks(run).map_err(DemandError::Host)
     }
 
+    /// The slots of every check not run yet that `readable` lets the host
+    /// compute now: a check runs as soon as its operands can be known,
+    /// not only once a kernel needs them (a check mixing a value read
+    /// already with one not yet read would otherwise wait for the second,
+    /// after kernels that use the first). `readable(b)` says whether
+    /// buffer `b` holds its final data (no kernel still to run writes it).
+    pub fn decidable_checks(
+        &self,
+        run: &HostRun,
+        readable: &dyn Fn(BufferId) -> bool,
+    ) -> Vec<SlotId> {
+        let mut out = Vec::new();
+        for (k, (_, c)) in self.checks.iter().enumerate() {
+            if run.checked[k] || (run.is_known(c.a) && run.is_known(c.b)) {
+                continue;
+            }
+            let roots: Vec<SlotId> = [c.a, c.b]
+                .into_iter()
+                .filter_map(|s| match s {
+                    Size::Slot(i) if !run.is_known(s) => Some(i),
+                    _ => None,
+                })
+                .collect();
+            let mut stack = roots.clone();
+            let mut seen = BTreeSet::new();
+            let mut ok = true;
+            while let Some(s) = stack.pop() {
+                if run.known[s] || !seen.insert(s) {
+                    continue;
+                }
+                if let SlotDef::Read { buffer, .. } = self.slots[s].def {
+                    if !readable(buffer) {
+                        ok = false;
+                        break;
+                    }
+                }
+                stack.extend(self.slots[s].def.deps());
+            }
+            if ok {
+                out.extend(roots);
+            }
+        }
+        out
+    }
+
     /// Runs, in order, the checks not run yet whose sizes are known.
     fn run_checks(&self, run: &mut HostRun) -> Result<(), HostError> {
         for (k, (_, c)) in self.checks.iter().enumerate() {

@@ -6026,7 +6026,11 @@ the rows of a tensor bounded by tensor.dim, nested loops carrying a scalar,
 an RNN cell (matmul + tanh) over time steps, if on a constant condition
 and on one read from tensor data, and scf.while loops whose condition
 follows from a counter and a static size (unrolled at import; one runs no
-trip). numpy computes every expected value (float64, rounded once).""")
+trip). An if on a condition read from tensor data whose branch can fail
+(slices, an element and an insert at an offset read from data, a slice of a
+tensor sized by data, a cf.assert), taken on one input and not on another,
+where the branch not taken would fail if it ran. numpy computes every
+expected value (float64, rounded once).""")
 def _(F):
     m1 = amap(ident(1))
     m2 = amap(ident(2))
@@ -6160,6 +6164,56 @@ def _(F):
                  'i1', (), hint='flag')
         c = f.op('tensor.extract %s[] : tensor<i1>' % G, 'i1', hint='c')
         f.expect_eq_const(if_op(c), a + b if flag else a - b)
+
+    # An if on a condition read from tensor data whose `then` branch can
+    # fail (NonMaxSuppression through torch-mlir): a slice and an element
+    # at an offset read from data, a slice inserted there, a slice of a
+    # tensor whose size is read from data, a cf.assert. The branch not
+    # taken must not fail: on the second input its offset is far out of
+    # bounds and its dynamic tensor too short.
+    for taken in (True, False):
+        f = F.fn('scf_if_runtime_branch_that_can_fail_i32_%s' % ('taken' if taken else 'not_taken'))
+        x = f.rng.ints((8,), -1000, 1000).astype(np.int32)
+        X = f.const(x, 'i32')
+        flag, off, n = (1, 3, 6) if taken else (0, 100, 1)
+        P = f.const(np.array([flag, off, n], dtype=np.int64), 'i64', hint='p')
+        z8 = f.full(0, (8,), 'i32')
+        ps = [f.op('tensor.extract %s[%s] : %s' % (P, f.idx(k), P.ty), 'i64', hint='q')
+              for k in range(3)]
+        c = f.op('arith.cmpi ne, %s, %s : i64' % (ps[0], f.scalar(0, 'i64')), 'i1', hint='c')
+        o = f.op('arith.index_cast %s : i64 to index' % ps[1], 'index', hint='o')
+        m = f.op('arith.index_cast %s : i64 to index' % ps[2], 'index', hint='m')
+        D = f.op('tensor.extract_slice %s[0] [%s] [1] : %s to %s'
+                 % (X, m, X.ty, ttype((8,), 'i32', (0,))), 'i32', (8,), (0,), hint='dyn')
+        T4, T8, T2 = ttype((4,), 'i32'), z8.ty, ttype((2,), 'i32')
+        ok = f.op('arith.cmpi sle, %s, %s : index' % (o, f.idx(4)), 'i1', hint='ok')
+        body = '\n'.join([
+            'scf.if %s -> (%s, %s, i32, %s) {' % (c, T4, T8, T2),
+            '    cf.assert %s, "offset within the tensor"' % ok,
+            '    %%sa = tensor.extract_slice %s[%s] [4] [1] : %s to %s' % (X, o, X.ty, T4),
+            '    %%ia = tensor.insert_slice %%sa into %s[%s] [4] [1] : %s into %s'
+            % (z8, o, T4, T8),
+            '    %%ea = tensor.extract %s[%s] : %s' % (X, o, X.ty),
+            '    %%da = tensor.extract_slice %s[%s] [2] [1] : %s to %s' % (D, o, D.ty, T2),
+            '    scf.yield %%sa, %%ia, %%ea, %%da : %s, %s, i32, %s' % (T4, T8, T2),
+            '  } else {',
+            '    %%sb = tensor.extract_slice %s[0] [4] [1] : %s to %s' % (X, X.ty, T4),
+            '    %%eb = tensor.extract %s[%s] : %s' % (X, f.idx(0), X.ty),
+            '    %%db = tensor.extract_slice %s[0] [2] [1] : %s to %s' % (X, X.ty, T2),
+            '    scf.yield %%sb, %s, %%eb, %%db : %s, %s, i32, %s' % (z8, T4, T8, T2),
+            '  }'])
+        w = f.fresh('if')
+        f.emit('%s:4 = %s' % (w, body))
+        k = off if taken else 0
+        f.expect_eq_const(V(w + '#0', 'i32', (4,), ()), x[k:k + 4])
+        ins = np.zeros(8, dtype=np.int32)
+        if taken:
+            ins[off:off + 4] = x[off:off + 4]
+        f.expect_eq_const(V(w + '#1', 'i32', (8,), ()), ins)
+        e = f.op('tensor.from_elements %s#2 : %s' % (w, ttype((1,), 'i32')), 'i32', (1,),
+                 hint='t')
+        f.expect_eq_const(e, x[k:k + 1])
+        f.expect_eq_const(V(w + '#3', 'i32', (2,), ()), x[k:k + 2])
 
 
     for trips in (4, 0):

@@ -9,7 +9,11 @@
 // an RNN cell (matmul + tanh) over time steps, if on a constant condition
 // and on one read from tensor data, and scf.while loops whose condition
 // follows from a counter and a static size (unrolled at import; one runs no
-// trip). numpy computes every expected value (float64, rounded once).
+// trip). An if on a condition read from tensor data whose branch can fail
+// (slices, an element and an insert at an offset read from data, a slice of a
+// tensor sized by data, a cf.assert), taken on one input and not on another,
+// where the branch not taken would fail if it ran. numpy computes every
+// expected value (float64, rounded once).
 
 func.func @scf_for_carried_tensor_f32_step_2() {
   %in1 = util.unfoldable_constant dense<[-3.8125, -0.6875, -3.625, 2.3125, 0.375, -1.9375]> : tensor<6xf32>
@@ -180,6 +184,86 @@ func.func @scf_if_known_and_runtime_conditions_i32() {
       scf.yield %s2 : tensor<4xi32>
     }
   check.expect_eq_const(%if3, dense<[-1359, 1005, -358, 656]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}
+
+func.func @scf_if_runtime_branch_that_can_fail_i32_taken() {
+  %in1 = util.unfoldable_constant dense<[-814, -240, 582, -801, 117, 445, 905, 102]> : tensor<8xi32>
+  %p1 = util.unfoldable_constant dense<[1, 3, 6]> : tensor<3xi64>
+  %cst1 = arith.constant 0 : i32
+  %e1 = tensor.empty() : tensor<8xi32>
+  %f1 = linalg.fill ins(%cst1 : i32) outs(%e1 : tensor<8xi32>) -> tensor<8xi32>
+  %c1 = arith.constant 0 : index
+  %q1 = tensor.extract %p1[%c1] : tensor<3xi64>
+  %c2 = arith.constant 1 : index
+  %q2 = tensor.extract %p1[%c2] : tensor<3xi64>
+  %c3 = arith.constant 2 : index
+  %q3 = tensor.extract %p1[%c3] : tensor<3xi64>
+  %cst2 = arith.constant 0 : i64
+  %c4 = arith.cmpi ne, %q1, %cst2 : i64
+  %o1 = arith.index_cast %q2 : i64 to index
+  %m1 = arith.index_cast %q3 : i64 to index
+  %dyn1 = tensor.extract_slice %in1[0] [%m1] [1] : tensor<8xi32> to tensor<?xi32>
+  %c5 = arith.constant 4 : index
+  %ok1 = arith.cmpi sle, %o1, %c5 : index
+  %if1:4 = scf.if %c4 -> (tensor<4xi32>, tensor<8xi32>, i32, tensor<2xi32>) {
+      cf.assert %ok1, "offset within the tensor"
+      %sa = tensor.extract_slice %in1[%o1] [4] [1] : tensor<8xi32> to tensor<4xi32>
+      %ia = tensor.insert_slice %sa into %f1[%o1] [4] [1] : tensor<4xi32> into tensor<8xi32>
+      %ea = tensor.extract %in1[%o1] : tensor<8xi32>
+      %da = tensor.extract_slice %dyn1[%o1] [2] [1] : tensor<?xi32> to tensor<2xi32>
+      scf.yield %sa, %ia, %ea, %da : tensor<4xi32>, tensor<8xi32>, i32, tensor<2xi32>
+    } else {
+      %sb = tensor.extract_slice %in1[0] [4] [1] : tensor<8xi32> to tensor<4xi32>
+      %eb = tensor.extract %in1[%c1] : tensor<8xi32>
+      %db = tensor.extract_slice %in1[0] [2] [1] : tensor<8xi32> to tensor<2xi32>
+      scf.yield %sb, %f1, %eb, %db : tensor<4xi32>, tensor<8xi32>, i32, tensor<2xi32>
+    }
+  check.expect_eq_const(%if1#0, dense<[-801, 117, 445, 905]> : tensor<4xi32>) : tensor<4xi32>
+  check.expect_eq_const(%if1#1, dense<[0, 0, 0, -801, 117, 445, 905, 0]> : tensor<8xi32>) : tensor<8xi32>
+  %t1 = tensor.from_elements %if1#2 : tensor<1xi32>
+  check.expect_eq_const(%t1, dense<-801> : tensor<1xi32>) : tensor<1xi32>
+  check.expect_eq_const(%if1#3, dense<[-801, 117]> : tensor<2xi32>) : tensor<2xi32>
+  return
+}
+
+func.func @scf_if_runtime_branch_that_can_fail_i32_not_taken() {
+  %in1 = util.unfoldable_constant dense<[-301, -648, 926, -358, -915, 767, -15, 677]> : tensor<8xi32>
+  %p1 = util.unfoldable_constant dense<[0, 100, 1]> : tensor<3xi64>
+  %cst1 = arith.constant 0 : i32
+  %e1 = tensor.empty() : tensor<8xi32>
+  %f1 = linalg.fill ins(%cst1 : i32) outs(%e1 : tensor<8xi32>) -> tensor<8xi32>
+  %c1 = arith.constant 0 : index
+  %q1 = tensor.extract %p1[%c1] : tensor<3xi64>
+  %c2 = arith.constant 1 : index
+  %q2 = tensor.extract %p1[%c2] : tensor<3xi64>
+  %c3 = arith.constant 2 : index
+  %q3 = tensor.extract %p1[%c3] : tensor<3xi64>
+  %cst2 = arith.constant 0 : i64
+  %c4 = arith.cmpi ne, %q1, %cst2 : i64
+  %o1 = arith.index_cast %q2 : i64 to index
+  %m1 = arith.index_cast %q3 : i64 to index
+  %dyn1 = tensor.extract_slice %in1[0] [%m1] [1] : tensor<8xi32> to tensor<?xi32>
+  %c5 = arith.constant 4 : index
+  %ok1 = arith.cmpi sle, %o1, %c5 : index
+  %if1:4 = scf.if %c4 -> (tensor<4xi32>, tensor<8xi32>, i32, tensor<2xi32>) {
+      cf.assert %ok1, "offset within the tensor"
+      %sa = tensor.extract_slice %in1[%o1] [4] [1] : tensor<8xi32> to tensor<4xi32>
+      %ia = tensor.insert_slice %sa into %f1[%o1] [4] [1] : tensor<4xi32> into tensor<8xi32>
+      %ea = tensor.extract %in1[%o1] : tensor<8xi32>
+      %da = tensor.extract_slice %dyn1[%o1] [2] [1] : tensor<?xi32> to tensor<2xi32>
+      scf.yield %sa, %ia, %ea, %da : tensor<4xi32>, tensor<8xi32>, i32, tensor<2xi32>
+    } else {
+      %sb = tensor.extract_slice %in1[0] [4] [1] : tensor<8xi32> to tensor<4xi32>
+      %eb = tensor.extract %in1[%c1] : tensor<8xi32>
+      %db = tensor.extract_slice %in1[0] [2] [1] : tensor<8xi32> to tensor<2xi32>
+      scf.yield %sb, %f1, %eb, %db : tensor<4xi32>, tensor<8xi32>, i32, tensor<2xi32>
+    }
+  check.expect_eq_const(%if1#0, dense<[-301, -648, 926, -358]> : tensor<4xi32>) : tensor<4xi32>
+  check.expect_eq_const(%if1#1, dense<0> : tensor<8xi32>) : tensor<8xi32>
+  %t1 = tensor.from_elements %if1#2 : tensor<1xi32>
+  check.expect_eq_const(%t1, dense<-301> : tensor<1xi32>) : tensor<1xi32>
+  check.expect_eq_const(%if1#3, dense<[-301, -648]> : tensor<2xi32>) : tensor<2xi32>
   return
 }
 

@@ -138,4 +138,49 @@ impl KernelExecutor for DeviceRun<'_> {
         }
         self.tensor(b)?.read_bytes_with(<[u8]>::to_vec)
     }
+
+    fn read_range(&mut self, b: BufferId, range: std::ops::Range<u64>) -> Result<Vec<u8>> {
+        let beyond = |len: usize| {
+            program_error(
+                &self.f.name,
+                format!("bytes {range:?} of buffer {b} are beyond its {len} bytes"),
+            )
+        };
+        let (Ok(start), Ok(end)) = (usize::try_from(range.start), usize::try_from(range.end))
+        else {
+            return Err(beyond(0));
+        };
+        // An argument given on the host, or a constant: its data.
+        let host = match self.f.buffers[b].origin {
+            BufferOrigin::Argument(a) => {
+                matches!(self.args.get(a), Some(Arg::Host(Value::Tensor(_))))
+            }
+            BufferOrigin::Constant(_) => true,
+            _ => false,
+        };
+        if host {
+            let bytes = self.read(b)?;
+            return bytes
+                .get(start..end)
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| beyond(bytes.len()));
+        }
+        match &self.sink {
+            Sink::Stream(stream) => stream.sync()?,
+            Sink::Record(_) => return Err(super::record::refuse_read(&self.f.name)),
+        }
+        // The whole elements of the tensor's dtype that cover the range,
+        // and only those, come back.
+        let t = self.tensor(b)?.contiguous()?;
+        let size = t.dtype().size();
+        let len = t.numel() * size;
+        if start > end || end > len {
+            return Err(beyond(len));
+        }
+        let first = start / size;
+        let last = end.div_ceil(size);
+        let part = t.reshape(&[t.numel()])?.narrow(0, first, last - first)?;
+        let skip = start - first * size;
+        part.read_bytes_with(|bytes| bytes[skip..skip + (end - start)].to_vec())
+    }
 }

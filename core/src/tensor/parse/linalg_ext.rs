@@ -335,7 +335,8 @@ impl Parser<'_> {
         }
     }
 
-    fn shape_of(&self, t: TValue) -> Vec<Dim> {
+    /// The dimensions of tensor value `t` (none for a scalar).
+    pub(super) fn shape_of(&self, t: TValue) -> Vec<Dim> {
         self.m
             .value_kind(t)
             .tensor_shape()

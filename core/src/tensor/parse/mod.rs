@@ -25,6 +25,7 @@ mod ops;
 mod resources;
 mod rewrite;
 mod scf;
+mod scf_guard;
 mod tensor_ops;
 mod types;
 mod unsupported;

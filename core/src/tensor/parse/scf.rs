@@ -10,8 +10,10 @@
 //! - `scf.if` with a known condition is the branch it takes (the other is
 //!   parsed and checked, then dropped); with a condition known only at run
 //!   time, both branches are computed and each result is an `arith.select`
-//!   on the condition (what `tosa.cond_if` lowers to), unless a branch holds
-//!   a `cf.assert` (it would fire on the branch not taken): refused.
+//!   on the condition (what `tosa.cond_if` lowers to); an op of a branch
+//!   that can fail (a `cf.assert`, an index read from tensor data) is given
+//!   safe operands on the run where its branch is not taken
+//!   (`scf_guard.rs`).
 //! - `scf.while` whose condition is known at compile time on every trip
 //!   (a counter from constants and static sizes) is unrolled: the `before`
 //!   region is parsed with the carried values, its `scf.condition` decides
@@ -397,16 +399,10 @@ impl Parser<'_> {
             Some(true) => Ok(then_vals),
             Some(false) => Ok(else_vals),
             None => {
-                for b in [then_block, else_block] {
-                    if let Some(o) = self.may_fail(b) {
-                        let what = self.m.op(o).kind.name();
-                        return self.err_at(
-                            loc,
-                            format!(
-                                "unsupported 'scf.if': its condition is known only at run time and a branch holds a '{what}' that can fail (both branches are computed)"
-                            ),
-                        );
-                    }
+                for (b, when) in [(then_block, true), (else_block, false)] {
+                    // What can fail gets safe operands on the run where its
+                    // branch is not taken (scf_guard.rs).
+                    self.guard_branch(b, cond, when, loc)?;
                     let ops = self.m.take_ops(b);
                     for o in ops {
                         self.m.append_op(block, o);
@@ -530,7 +526,7 @@ impl Parser<'_> {
     /// `extract_slice` / `insert_slice` with an index, offset or size not
     /// known when the program is read. Computing both branches of a
     /// run-time `scf.if` would run it on the branch not taken.
-    fn may_fail(&self, block: TBlock) -> Option<crate::tensor::TOp> {
+    pub(super) fn may_fail(&self, block: TBlock) -> Option<crate::tensor::TOp> {
         let m = &self.m;
         let constant = |v: TValue| match m.value(v).def {
             ValueDef::Result { op, .. } => matches!(m.op(op).kind, OpKind::Constant(_)),
