@@ -1,0 +1,417 @@
+#!/usr/bin/env python3
+"""Architectures exported from PyTorch with random weights, run by kiln and
+checked against onnxruntime (issue 33 section 3, issue 30 section 4).
+
+AUTHORING ONLY: `export` needs torch 2.15.0, torchvision 0.29.2,
+transformers 5.24.0, onnxscript 0.7.2, onnx 1.23.2 and onnxruntime 1.32.0
+(a 5.8 GB venv, CUDA build, run on the CPU); CI runs none of this and no
+model is committed. `check` needs only numpy (and a kiln binary); `linalg`
+needs IREE's importer (`/work/venvs/onnx`: onnx 1.23.2,
+iree-base-compiler 3.13.0).
+
+    python3 -m venv /work/venvs/torch && /work/venvs/torch/bin/pip install \\
+        torch==2.15.0 torchvision==0.29.2 transformers==5.24.0 \\
+        onnxscript==0.7.2 onnx==1.23.2 onnxruntime==1.32.0
+    /work/venvs/torch/bin/python onnx/tests/export_archs.py export CACHE [--only=a,b]
+    python3 onnx/tests/export_archs.py check KILN CACHE [--engine=device|cpu|reference ...] [--only=a,b]
+    /work/venvs/onnx/bin/python onnx/tests/export_archs.py linalg KILN CACHE [--engine=...] [--only=a,b]
+
+CACHE defaults to ~/.cache/kiln/archs. `export` writes per model
+CACHE/NAME.onnx (torch.onnx.export, the dynamo exporter, opset 18, weights
+inside the file), its inputs CACHE/NAME.in*.npy, onnxruntime's outputs
+CACHE/NAME.ort*.npy and CACHE/NAME.json (input and output files, exporter,
+node count, parameter count, torch's max difference from onnxruntime, the
+output's standard deviation). Weights are random with fixed seeds; the
+CNNs' BatchNorm statistics are recomputed on random images (train-mode pass,
+cumulative average) and their affine parameters re-randomised, so that
+activations keep a unit scale through every layer: torchvision's default
+initialisation makes MobileNet/EfficientNet outputs vanish (std 1e-9), and a
+check of a vanished output means nothing. `export` refuses to write a model
+whose output std is below 1e-2.
+
+`check` runs `KILN compile MODEL.onnx -o D` (timed: import + compile of
+every kernel for the device, cold: KILN_CACHE_DIR and MESA_SHADER_CACHE_DIR
+point at an empty temporary folder) then `KILN run MODEL.onnx --input ...
+--output-dir D [--cpu|--reference]` per engine (timed: wall clock and CPU
+seconds of the whole command: import, compile, upload, run, write), and
+compares every output with onnxruntime's: max |kiln - ort| <= 1e-3 *
+max(1, max |ort|), the rule of `real_models.py`. One line per model and
+engine; `--table FILE` also appends the rows as markdown.
+
+`linalg` is issue 30's path for the small models: the same .onnx through
+`iree-import-onnx` and `iree-opt --torch-onnx-to-torch-backend-pipeline
+--torch-backend-to-linalg-on-tensors-backend-pipeline` (torch-mlir's
+passes) into linalg on tensors, wrapped as a test in IREE's end-to-end
+format (`ci/onnx_node_linalg.py`'s `wrap`: inputs as
+`util.unfoldable_constant`, onnxruntime's outputs as
+`check.expect_almost_eq_const` with atol 1e-3 * scale), run by `KILN run
+TEST.mlir [--cpu|--reference]`.
+"""
+
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RTOL = 1e-3
+OPSET = 18
+IMAGE = (1, 3, 64, 64)
+SEQ = 16
+
+# Name -> (family, builder args). Issue 33's set first, then issue 30's
+# small set (the linalg path runs those).
+MODELS = {
+    # issue 33: real sizes, small inputs
+    "resnet50": ("tv", {"arch": "resnet50"}),
+    "mobilenet_v2": ("tv", {"arch": "mobilenet_v2"}),
+    "efficientnet_b0": ("tv", {"arch": "efficientnet_b0"}),
+    "vit_b_16": ("tv", {"arch": "vit_b_16", "image_size": 64}),
+    "bert_base": ("bert", {"hidden": 768, "layers": 12, "heads": 12, "inter": 3072, "vocab": 30522, "dynamic": True}),
+    "gpt2": ("gpt2", {"hidden": 768, "layers": 12, "heads": 12, "vocab": 50257}),
+    "llama": ("llama", {"hidden": 512, "layers": 4, "heads": 8, "kv_heads": 2, "inter": 1376, "vocab": 8192}),
+    # issue 30: tiny ones
+    "resnet18": ("tv", {"arch": "resnet18"}),
+    "mobilenet_v3_small": ("tv", {"arch": "mobilenet_v3_small"}),
+    "convnext_tiny": ("tv", {"arch": "convnext_tiny"}),
+    "bert_tiny": ("bert", {"hidden": 128, "layers": 2, "heads": 2, "inter": 512, "vocab": 30522, "dynamic": False}),
+    "gpt2_tiny": ("gpt2", {"hidden": 64, "layers": 2, "heads": 2, "vocab": 512}),
+    "llama_tiny": ("llama", {"hidden": 64, "layers": 2, "heads": 4, "kv_heads": 2, "inter": 176, "vocab": 512}),
+}
+LINALG_MODELS = ["resnet18", "mobilenet_v3_small", "efficientnet_b0", "convnext_tiny",
+                 "bert_tiny", "gpt2_tiny", "llama_tiny"]
+
+
+# ---------------------------------------------------------------- export
+
+
+def seed_all(name):
+    import torch
+    import zlib
+
+    torch.manual_seed(zlib.crc32(name.encode()))
+    return np.random.default_rng(zlib.crc32(name.encode()))
+
+
+def recalibrate(model, shape, torch):
+    """BatchNorm statistics from random images and random affine parameters,
+    so that every layer's activations keep a unit scale."""
+    bns = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    for m in model.modules():
+        if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)):
+            torch.nn.init.kaiming_normal_(m.weight, mode="fan_in", nonlinearity="relu")
+            if m.bias is not None:
+                torch.nn.init.normal_(m.bias, 0.0, 0.1)
+    for bn in bns:
+        bn.reset_running_stats()
+        bn.momentum = None  # cumulative average
+        with torch.no_grad():
+            bn.weight.uniform_(0.5, 1.5)
+            bn.bias.normal_(0.0, 0.2)
+    if bns:
+        model.train()
+        with torch.no_grad():
+            for _ in range(2):
+                model(torch.randn(8, *shape[1:]))
+    model.eval()
+
+
+def build(name):
+    """(model, example inputs as a dict, dynamic shapes or None)."""
+    import torch
+
+    family, a = MODELS[name]
+    rng = seed_all(name)
+    if family == "tv":
+        import torchvision
+
+        kw = {"weights": None}
+        if "image_size" in a:
+            kw["image_size"] = a["image_size"]
+        model = getattr(torchvision.models, a["arch"])(**kw)
+        if a["arch"].startswith(("resnet", "mobilenet", "efficientnet")):
+            recalibrate(model, IMAGE, torch)
+        model.eval()
+        x = rng.standard_normal(IMAGE).astype(np.float32)
+        return model, {"x": x}, None
+    import transformers as tf
+
+    ids = rng.integers(0, a["vocab"], (1, SEQ)).astype(np.int64)
+    if family == "bert":
+        cfg = tf.BertConfig(vocab_size=a["vocab"], hidden_size=a["hidden"], num_hidden_layers=a["layers"],
+                            num_attention_heads=a["heads"], intermediate_size=a["inter"])
+        core = tf.BertModel(cfg, add_pooling_layer=True)
+
+        class Wrap(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.m = core
+
+            def forward(self, input_ids, attention_mask):
+                o = self.m(input_ids=input_ids, attention_mask=attention_mask, return_dict=True)
+                return o.last_hidden_state, o.pooler_output
+
+        mask = np.ones((1, SEQ), np.int64)
+        mask[0, SEQ - 3:] = 0  # padding at the end
+        inputs = {"input_ids": ids, "attention_mask": mask}
+        dyn = None
+        if a["dynamic"]:
+            b = torch.export.Dim("batch", min=1, max=64)
+            s = torch.export.Dim("sequence", min=2, max=512)
+            dyn = {"input_ids": {0: b, 1: s}, "attention_mask": {0: b, 1: s}}
+        return Wrap().eval(), inputs, dyn
+    if family == "gpt2":
+        cfg = tf.GPT2Config(vocab_size=a["vocab"], n_embd=a["hidden"], n_layer=a["layers"], n_head=a["heads"],
+                            n_positions=1024, use_cache=False)
+        core = tf.GPT2LMHeadModel(cfg)
+    else:
+        cfg = tf.LlamaConfig(vocab_size=a["vocab"], hidden_size=a["hidden"], num_hidden_layers=a["layers"],
+                             num_attention_heads=a["heads"], num_key_value_heads=a["kv_heads"],
+                             intermediate_size=a["inter"], max_position_embeddings=1024, use_cache=False,
+                             hidden_act="silu", rms_norm_eps=1e-5)
+        core = tf.LlamaForCausalLM(cfg)
+
+    class Lm(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = core
+
+        def forward(self, input_ids):
+            return self.m(input_ids=input_ids, use_cache=False, return_dict=True).logits
+
+    return Lm().eval(), {"input_ids": ids}, None
+
+
+def export(cache, names):
+    import onnx
+    import onnxruntime as ort
+    import torch
+
+    torch.set_num_threads(2)
+    os.makedirs(cache, exist_ok=True)
+    for name in names:
+        t0 = time.monotonic()
+        model, inputs, dyn = build(name)
+        targs = tuple(torch.from_numpy(v) for v in inputs.values())
+        with torch.no_grad():
+            ref = model(*targs)
+        ref = [ref] if isinstance(ref, torch.Tensor) else list(ref)
+        path = os.path.join(cache, name + ".onnx")
+        kw = {"dynamic_shapes": dyn} if dyn else {}
+        torch.onnx.export(model, targs, path, input_names=list(inputs), dynamo=True, opset_version=OPSET,
+                          external_data=False, optimize=True, **kw)
+        m = onnx.load(path)
+        sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+        feeds = {i.name: v for i, v in zip(sess.get_inputs(), inputs.values())}
+        outs = sess.run(None, feeds)
+        meta = {"inputs": {}, "outputs": {}, "exporter": f"torch {torch.__version__} dynamo, opset {OPSET}",
+                "nodes": len(m.graph.node), "params": int(sum(p.numel() for p in model.parameters())),
+                "input_shapes": {k: list(v.shape) for k, v in feeds.items()},
+                "graph_inputs": {i.name: [d.dim_param or d.dim_value for d in i.type.tensor_type.shape.dim]
+                                 for i in m.graph.input}}
+        for k, (iname, x) in enumerate(feeds.items()):
+            f = f"{name}.in.npy" if k == 0 else f"{name}.in{k}.npy"
+            np.save(os.path.join(cache, f), x)
+            meta["inputs"][iname] = f
+        diffs, stds = [], []
+        for k, (o, y, t) in enumerate(zip(sess.get_outputs(), outs, ref)):
+            f = f"{name}.ort.npy" if k == 0 else f"{name}.ort{k}.npy"
+            np.save(os.path.join(cache, f), y)
+            meta["outputs"][o.name] = f
+            diffs.append(float(np.abs(t.numpy().astype(np.float64) - y).max()))
+            stds.append(float(np.std(y)))
+        meta["torch_vs_ort"] = max(diffs)
+        meta["output_std"] = stds
+        if min(stds) < 1e-2:
+            raise SystemExit(f"{name}: output std {stds} vanishes; the check would mean nothing")
+        with open(os.path.join(cache, f"{name}.json"), "w") as f:
+            json.dump(meta, f, indent=1)
+        print(f"{name}: {meta['nodes']} nodes, {meta['params'] / 1e6:.1f}M params, "
+              f"{os.path.getsize(path) / 1e6:.1f} MB, output std {stds}, |torch - ort| {max(diffs):.2g}, "
+              f"{time.monotonic() - t0:.0f} s", flush=True)
+
+
+# ---------------------------------------------------------------- check
+
+
+def out_file(name):
+    """The file `kiln run --output-dir` writes output NAME to."""
+    s = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)
+    return f"output{s}.npy" if not s or s.startswith(".") else f"{s}.npy"
+
+
+def timed(cmd, env=None):
+    t0 = time.monotonic()
+    u0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    u1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (u1.ru_utime - u0.ru_utime) + (u1.ru_stime - u0.ru_stime)
+    return r, time.monotonic() - t0, cpu
+
+
+def last_error(r):
+    lines = [l for l in (r.stderr + r.stdout).strip().splitlines() if l.strip()]
+    errs = [l for l in lines if "error" in l.lower() or "FAILED" in l]
+    return (errs or lines or [""])[-1].strip()[:300]
+
+
+def compare(refs, gots):
+    """(ok, max abs diff, scale) over every output, the worst relative one."""
+    worst, ok = (0.0, 0.0, 1.0), True
+    for o, ref in refs.items():
+        got = gots[o]
+        if got.shape != ref.shape:
+            return False, f"shape {got.shape}, ort {ref.shape}", 1.0
+        scale = max(1.0, float(np.abs(ref).max()))
+        err = float(np.abs(got.astype(np.float64) - ref).max())
+        ok &= bool(np.isfinite(got).all()) and err <= RTOL * scale
+        if err / scale >= worst[0]:
+            worst = (err / scale, err, scale)
+    return ok, worst[1], worst[2]
+
+
+def check(kiln, cache, names, engines, table):
+    failed = 0
+    rows = []
+    for name in names:
+        meta_path = os.path.join(cache, f"{name}.json")
+        if not os.path.exists(meta_path):
+            print(f"SKIP {name}: not exported")
+            continue
+        with open(meta_path) as f:
+            meta = json.load(f)
+        model = os.path.join(cache, name + ".onnx")
+        flags = [a for i, f in meta["inputs"].items() for a in ("--input", f"{i}=@{cache}/{f}")]
+        refs = {o: np.load(os.path.join(cache, f)) for o, f in meta["outputs"].items()}
+        shapes = " ".join("x".join(map(str, s)) for s in meta["input_shapes"].values())
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, KILN_CACHE_DIR=os.path.join(tmp, "kc"),
+                       MESA_SHADER_CACHE_DIR=os.path.join(tmp, "mc"), KILN_CPU_CACHE=os.path.join(tmp, "cc"))
+            r, secs, cpu = timed([kiln, "compile", model, "-o", os.path.join(tmp, "compiled")], env)
+            compile_s = f"{secs:.1f}" if r.returncode == 0 else "fail"
+            if r.returncode:
+                print(f"compile {name}: {last_error(r)}")
+            for engine in engines:
+                out = os.path.join(tmp, engine)
+                cmd = [kiln, "run", model, *flags, "--output-dir", out]
+                if engine != "device":
+                    cmd.append(f"--{engine}")
+                r, secs, cpu = timed(cmd, env)
+                missing = [o for o in refs if not os.path.exists(os.path.join(out, out_file(o)))]
+                if r.returncode or missing:
+                    failed += 1
+                    why = last_error(r) if r.returncode else f"no output {missing}"
+                    line = f"FAIL {name} {engine}: exit {r.returncode}: {why}"
+                    verdict, diff = f"refused: {why}", "-"
+                else:
+                    gots = {o: np.load(os.path.join(out, out_file(o))) for o in refs}
+                    ok, err, scale = compare(refs, gots)
+                    failed += not ok
+                    verdict = "pass" if ok else "WRONG"
+                    diff = f"{err:.2g}" if isinstance(err, float) else err
+                    line = (f"{'PASS' if ok else 'FAIL'} {name} {engine}: max |kiln - ort| {diff} "
+                            f"(scale {scale:.3g}, tolerance {RTOL * scale:.3g})")
+                line += f", {secs:.1f} s ({cpu:.1f} s CPU)"
+                print(line, flush=True)
+                rows.append(f"| {name} | {meta['exporter']} | {meta['nodes']} | {shapes} | {engine} | "
+                            f"{compile_s if engine == 'device' else ''} | {secs:.1f} ({cpu:.1f} CPU) | "
+                            f"{diff} | {verdict} |")
+    if table:
+        with open(table, "a") as f:
+            f.write("\n".join(rows) + "\n")
+    return failed
+
+
+# ---------------------------------------------------------------- linalg
+
+
+def linalg(kiln, cache, names, engines, table):
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "ci"))
+    import onnx_node_linalg as nl  # noqa: E402  (the wrapper of the node tests)
+
+    bindir = os.path.dirname(sys.executable)
+    failed, rows = 0, []
+    for name in names:
+        with open(os.path.join(cache, f"{name}.json")) as f:
+            meta = json.load(f)
+        model = os.path.join(cache, name + ".onnx")
+        tm = os.path.join(cache, name + ".torch.mlir")
+        lin = os.path.join(cache, name + ".linalg.mlir")
+        test = os.path.join(cache, name + ".linalg_test.mlir")
+        t0 = time.monotonic()
+        steps = [[os.path.join(bindir, "iree-import-onnx"), model, "-o", tm],
+                 [os.path.join(bindir, "iree-opt"), *nl.PIPELINE, tm, "-o", lin]]
+        bad = None
+        for cmd in steps:
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode:
+                bad = last_error(r)
+                break
+        if bad:
+            print(f"FAIL {name} linalg: lowering: {bad}")
+            failed += 1
+            rows.append(f"| {name} | iree-import-onnx + torch-mlir | {meta['nodes']} | - | all | | | - | "
+                        f"importer failed: {bad} |")
+            continue
+        text = open(lin).read()
+        import re
+
+        fn = re.search(r"func\.func @([\w$.]+)\(", text).group(1)
+        ins = [np.load(os.path.join(cache, f)) for f in meta["inputs"].values()]
+        outs = [np.load(os.path.join(cache, f)) for f in meta["outputs"].values()]
+        scale = max(max(1.0, float(np.abs(o).max())) for o in outs)
+        prog = nl.wrap(text, fn, ins, outs, 0.0, RTOL * scale)
+        with open(test, "w") as f:
+            f.write(prog)
+        lower_s = time.monotonic() - t0
+        print(f"{name}: lowered in {lower_s:.0f} s, test {os.path.getsize(test) / 1e6:.1f} MB", flush=True)
+        for engine in engines:
+            cmd = [kiln, "run", test, "--no-timing"] + ([] if engine == "device" else [f"--{engine}"])
+            r, secs, cpu = timed(cmd)
+            ok = r.returncode == 0 and "FAILED" not in r.stdout
+            failed += not ok
+            why = "" if ok else last_error(r)
+            verdict = "pass" if ok else ("WRONG: " + why if "FAILED" in r.stdout else "refused: " + why)
+            print(f"{'PASS' if ok else 'FAIL'} {name} linalg {engine}: {why} {secs:.1f} s ({cpu:.1f} s CPU)",
+                  flush=True)
+            rows.append(f"| {name} | iree-import-onnx + torch-mlir linalg | {meta['nodes']} | "
+                        f"{' '.join('x'.join(map(str, s)) for s in meta['input_shapes'].values())} | {engine} | | "
+                        f"{secs:.1f} ({cpu:.1f} CPU) | {'<= ' + format(RTOL * scale, '.2g') if ok else '-'} | "
+                        f"{verdict} |")
+    if table:
+        with open(table, "a") as f:
+            f.write("\n".join(rows) + "\n")
+    return failed
+
+
+def main(argv):
+    if len(argv) < 2:
+        raise SystemExit(__doc__)
+    cmd, rest = argv[1], argv[2:]
+    opts = [a for a in rest if a.startswith("--")]
+    pos = [a for a in rest if not a.startswith("--")]
+    only = [o.split("=", 1)[1].split(",") for o in opts if o.startswith("--only=")]
+    engines = [o.split("=", 1)[1] for o in opts if o.startswith("--engine=")] or ["device", "cpu"]
+    table = next((o.split("=", 1)[1] for o in opts if o.startswith("--table=")), None)
+    default_cache = os.path.join(os.path.expanduser("~"), ".cache", "kiln", "archs")
+    if cmd == "export":
+        cache = pos[0] if pos else default_cache
+        export(cache, only[0] if only else list(MODELS))
+        return 0
+    kiln = os.path.realpath(pos[0])
+    cache = pos[1] if len(pos) > 1 else default_cache
+    if cmd == "check":
+        return 1 if check(kiln, cache, only[0] if only else list(MODELS), engines, table) else 0
+    if cmd == "linalg":
+        return 1 if linalg(kiln, cache, only[0] if only else LINALG_MODELS, engines, table) else 0
+    raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
