@@ -50,8 +50,8 @@ TEST.mlir [--cpu|--reference]`.
 
 import json
 import os
+import re
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -137,6 +137,10 @@ def build(name):
         model = getattr(torchvision.models, a["arch"])(**kw)
         if a["arch"].startswith(("resnet", "mobilenet", "efficientnet")):
             recalibrate(model, IMAGE, torch)
+        if a["arch"].startswith("vit"):
+            # torchvision zeroes the classifier head: every output would be
+            # its bias (0).
+            torch.nn.init.normal_(model.heads.head.weight, 0.0, model.heads.head.in_features ** -0.5)
         model.eval()
         x = rng.standard_normal(IMAGE).astype(np.float32)
         return model, {"x": x}, None
@@ -237,6 +241,38 @@ def export(cache, names):
               f"{time.monotonic() - t0:.0f} s", flush=True)
 
 
+def variant(cache, name, new, batch, seq):
+    """NEW: NAME's model (a text model with dynamic batch and sequence) at
+    BATCH x SEQ tokens, its inputs and onnxruntime's outputs (onnx and
+    onnxruntime only; no torch)."""
+    import onnxruntime as ort
+
+    with open(os.path.join(cache, f"{name}.json")) as f:
+        meta = json.load(f)
+    sess = ort.InferenceSession(os.path.join(cache, name + ".onnx"), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng([batch, seq])
+    vocab = MODELS[name][1]["vocab"]
+    feeds = {}
+    for i in sess.get_inputs():
+        if i.name == "attention_mask":
+            mask = np.ones((batch, seq), np.int64)
+            mask[-1, seq // 2:] = 0  # the last row padded to half length
+            feeds[i.name] = mask
+        else:
+            feeds[i.name] = rng.integers(0, vocab, (batch, seq)).astype(np.int64)
+    meta.update(model=name, inputs={}, outputs={}, input_shapes={k: list(v.shape) for k, v in feeds.items()})
+    for k, (iname, x) in enumerate(feeds.items()):
+        f = f"{new}.in.npy" if k == 0 else f"{new}.in{k}.npy"
+        np.save(os.path.join(cache, f), x)
+        meta["inputs"][iname] = f
+    for k, (o, y) in enumerate(zip(sess.get_outputs(), sess.run(None, feeds))):
+        f = f"{new}.ort.npy" if k == 0 else f"{new}.ort{k}.npy"
+        np.save(os.path.join(cache, f), y)
+        meta["outputs"][o.name] = f
+    with open(os.path.join(cache, f"{new}.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+
+
 # ---------------------------------------------------------------- check
 
 
@@ -286,15 +322,21 @@ def check(kiln, cache, names, engines, table):
             continue
         with open(meta_path) as f:
             meta = json.load(f)
-        model = os.path.join(cache, name + ".onnx")
+        model = os.path.join(cache, meta.get("model", name) + ".onnx")
         flags = [a for i, f in meta["inputs"].items() for a in ("--input", f"{i}=@{cache}/{f}")]
         refs = {o: np.load(os.path.join(cache, f)) for o, f in meta["outputs"].items()}
         shapes = " ".join("x".join(map(str, s)) for s in meta["input_shapes"].values())
         with tempfile.TemporaryDirectory() as tmp:
             env = dict(os.environ, KILN_CACHE_DIR=os.path.join(tmp, "kc"),
                        MESA_SHADER_CACHE_DIR=os.path.join(tmp, "mc"), KILN_CPU_CACHE=os.path.join(tmp, "cc"))
-            r, secs, cpu = timed([kiln, "compile", model, "-o", os.path.join(tmp, "compiled")], env)
-            compile_s = f"{secs:.1f}" if r.returncode == 0 else "fail"
+            # The input shapes fix the symbolic dimensions (batch, sequence).
+            dt = {"float32": "f32", "int64": "i64", "int32": "i32"}
+            specs = [a for i, f in meta["inputs"].items() for a in (
+                "--input", f"{i}={'x'.join(map(str, np.load(os.path.join(cache, f)).shape))}x"
+                f"{dt[str(np.load(os.path.join(cache, f)).dtype)]}")]
+            r, secs, cpu = timed([kiln, "compile", model, *specs, "--device", "default", "-o",
+                                  os.path.join(tmp, "compiled")], env)
+            compile_s = f"{secs:.1f} ({cpu:.1f} CPU)" if r.returncode == 0 else "fail"
             if r.returncode:
                 print(f"compile {name}: {last_error(r)}")
             for engine in engines:
@@ -360,8 +402,6 @@ def linalg(kiln, cache, names, engines, table):
                         f"importer failed: {bad} |")
             continue
         text = open(lin).read()
-        import re
-
         fn = re.search(r"func\.func @([\w$.]+)\(", text).group(1)
         ins = [np.load(os.path.join(cache, f)) for f in meta["inputs"].values()]
         outs = [np.load(os.path.join(cache, f)) for f in meta["outputs"].values()]
@@ -403,6 +443,10 @@ def main(argv):
     if cmd == "export":
         cache = pos[0] if pos else default_cache
         export(cache, only[0] if only else list(MODELS))
+        return 0
+    if cmd == "variant":
+        cache, name, new, batch, seq = pos[0], pos[1], pos[2], int(pos[3]), int(pos[4])
+        variant(cache, name, new, batch, seq)
         return 0
     kiln = os.path.realpath(pos[0])
     cache = pos[1] if len(pos) > 1 else default_cache
