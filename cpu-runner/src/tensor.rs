@@ -422,7 +422,7 @@ fn merge_writes<'a>(
 pub struct TensorBackend {
     target: CodegenTarget,
     options: DispatchOptions,
-    programs: HashMap<String, Result<CpuProgram, String>>,
+    programs: HashMap<String, Result<CpuProgram, BackendError>>,
     errors: Vec<String>,
     reports: Vec<(String, DispatchReport)>,
 }
@@ -483,16 +483,17 @@ impl Backend for TensorBackend {
     }
 
     fn prepare(&mut self, module: &TensorModule) -> Result<(), BackendError> {
-        if let Some(declared) = declared_env(module).map_err(BackendError)? {
+        if let Some(declared) = declared_env(module).map_err(|e| BackendError(e.to_string()))? {
             self.target.env = bounded_env(&self.target.env, &declared);
         }
         let compiled = compile_each_function(module, &self.target)
             .map_err(|e| BackendError(BackendError::chain(&e)))?;
         for (name, program) in compiled {
             let result = program
-                .map_err(|e| BackendError::chain(&e))
+                .map_err(|e| BackendError(BackendError::chain(&e)))
                 .and_then(|program| {
-                    CpuProgram::load(program, self.options.clone()).map_err(|e| e.to_string())
+                    CpuProgram::load(program, self.options.clone())
+                        .map_err(|e| BackendError(e.to_string()))
                 });
             self.programs.insert(name, result);
         }
@@ -501,18 +502,15 @@ impl Backend for TensorBackend {
 
     fn run(&mut self, _module: &TensorModule, func: &str) -> Result<Vec<Value>, BackendError> {
         let result = match self.programs.remove(func) {
-            None => Err(format!("no compiled function '@{func}'")),
+            None => Err(BackendError(format!("no compiled function '@{func}'"))),
             Some(Err(e)) => Err(e),
             Some(Ok(p)) => {
-                let out = p.run(func, &[]).map_err(|e| e.to_string());
+                let out = p.run(func, &[]).map_err(|e| BackendError(e.to_string()));
                 self.reports.extend(p.reports());
                 out
             }
         };
-        result.map_err(|e| {
-            self.errors.push(e.clone());
-            BackendError(e)
-        })
+        result.inspect_err(|e| self.errors.push(e.0.clone()))
     }
 }
 

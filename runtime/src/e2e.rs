@@ -21,7 +21,7 @@ pub use crate::target::device_target;
 pub struct DeviceBackend {
     device: Device,
     target: CodegenTarget,
-    programs: HashMap<String, Result<Program, String>>,
+    programs: HashMap<String, Result<Program, BackendError>>,
     errors: Vec<String>,
     explain: bool,
     explanations: Vec<String>,
@@ -85,21 +85,21 @@ impl Backend for DeviceBackend {
     }
 
     fn prepare(&mut self, module: &TensorModule) -> Result<(), BackendError> {
-        if let Some(declared) = declared_env(module).map_err(BackendError)? {
+        if let Some(declared) = declared_env(module).map_err(|e| BackendError(e.to_string()))? {
             self.target.env = bounded_env(&self.target.env, &declared);
         }
         let compiled = compile_each_function(module, &self.target)
             .map_err(|e| BackendError(BackendError::chain(&e)))?;
         for (name, program) in compiled {
             let result = program
-                .map_err(|e| BackendError::chain(&e))
+                .map_err(|e| BackendError(BackendError::chain(&e)))
                 .and_then(|program| {
                     if self.explain {
                         for f in &program.functions {
                             self.explanations.push(kiln_core::codegen::explain(f));
                         }
                     }
-                    Program::load(&self.device, program).map_err(|e| e.to_string())
+                    Program::load(&self.device, program).map_err(|e| BackendError(e.to_string()))
                 });
             self.programs.insert(name, result);
         }
@@ -110,13 +110,10 @@ impl Backend for DeviceBackend {
         // A test runs once: its program (and its constants' buffers) goes
         // when it has run.
         let result = match self.programs.remove(func) {
-            None => Err(format!("no compiled function '@{func}'")),
+            None => Err(BackendError(format!("no compiled function '@{func}'"))),
             Some(Err(e)) => Err(e),
-            Some(Ok(p)) => p.run(func, &[]).map_err(|e| e.to_string()),
+            Some(Ok(p)) => p.run(func, &[]).map_err(|e| BackendError(e.to_string())),
         };
-        result.map_err(|e| {
-            self.errors.push(e.clone());
-            BackendError(e)
-        })
+        result.inspect_err(|e| self.errors.push(e.0.clone()))
     }
 }

@@ -58,8 +58,10 @@ pub enum Error {
         source: Box<Error>,
     },
     /// A Vulkan failure (checks before Vulkan included: limits, bindings).
-    #[error("{0}")]
-    Vulkan(#[source] kiln_vulkan::Error),
+    /// Transparent: its message is the Vulkan error's, and its source that
+    /// error's source, so a chain printer does not print the message twice.
+    #[error(transparent)]
+    Vulkan(kiln_vulkan::Error),
     /// A memref-level kernel failed to parse, lower or validate.
     #[error("kernel {kernel:?}: {message}")]
     Compile {
@@ -181,5 +183,28 @@ impl Error {
             Error::Work { source, .. } => source.is_out_of_memory(),
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    /// An error and its causes joined by `: `, as anyhow's `{:#}` prints
+    /// them (and as `kiln --split-input-file` and `kiln onnx test` printed
+    /// their errors).
+    fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+        std::iter::successors(Some(e), |e| e.source())
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(": ")
+    }
+
+    #[test]
+    fn a_vulkan_error_prints_once_in_its_chain() {
+        let e = Error::Vulkan(kiln_vulkan::Error::InvalidSpirv {
+            reason: "no magic number".into(),
+        });
+        assert_eq!(chain(&e), "invalid SPIR-V module: no magic number");
     }
 }

@@ -573,7 +573,8 @@ fn enumerants_rs(core: &CoreGrammar) -> Result<String> {
 fn instructions_rs(core: &CoreGrammar) -> Result<String> {
     let mut out = header(
         "The core instruction table (sorted by opcode) and its name index.\n\
-         Row: `inst(opcode, opname, class, aliases, operands, availability)`.",
+         Row: `inst(opcode, opname, class, aliases, operands, availability)`; the opcode\n\
+         is a variant of the [`Opcode`] enum at the end of this file.",
     );
     out.push_str(
         "use crate::grammar::build::*;\nuse crate::grammar::InstDesc;\n\n\
@@ -584,8 +585,8 @@ fn instructions_rs(core: &CoreGrammar) -> Result<String> {
     for inst in &core.instructions {
         let _ = writeln!(
             out,
-            "    inst({}, {}, {}, {}, {}, {}),",
-            inst.opcode,
+            "    inst(Opcode::{}, {}, {}, {}, {}, {}),",
+            inst.opname,
             lit(&inst.opname),
             lit(&inst.class),
             slice(&inst.aliases, |a| lit(a)),

@@ -153,9 +153,9 @@ pub fn decode(bytes: &[u8]) -> Result<CompiledProgram, ArchiveError> {
         return Err(ArchiveError::Trailing { count: left });
     }
     for f in &program.functions {
-        check_refs(f).map_err(|message| ArchiveError::Inconsistent {
+        check_refs(f).map_err(|e| ArchiveError::Inconsistent {
             function: f.name.clone(),
-            message,
+            message: e.to_string(),
         })?;
     }
     Ok(program)
@@ -195,14 +195,27 @@ fn decode_error(e: postcard::Error, offset: usize) -> ArchiveError {
     }
 }
 
+/// An index of a decoded function past the end of what it indexes
+/// (`buffer 7 of 3`).
+#[derive(Debug, thiserror::Error)]
+#[error("{what} {index} of {count}")]
+struct BadRef {
+    /// What the index is of (`slot`, `buffer`, ...).
+    what: &'static str,
+    /// The index.
+    index: usize,
+    /// How many there are.
+    count: usize,
+}
+
 /// Checks that every index in `f` is in range: slots (each defined from
 /// earlier ones), buffers, arguments, dispatches.
-fn check_refs(f: &CompiledFunction) -> Result<(), String> {
-    let in_range = |what: &str, i: usize, n: usize| {
-        if i < n {
+fn check_refs(f: &CompiledFunction) -> Result<(), BadRef> {
+    let in_range = |what: &'static str, index: usize, count: usize| {
+        if index < count {
             Ok(())
         } else {
-            Err(format!("{what} {i} of {n}"))
+            Err(BadRef { what, index, count })
         }
     };
     let size = |s: &Size, slots: usize| match s {
@@ -246,7 +259,11 @@ fn check_refs(f: &CompiledFunction) -> Result<(), String> {
     }
     for (at, c) in &f.host.checks {
         if *at > slots {
-            return Err(format!("a check after slot {at} of {slots}"));
+            return Err(BadRef {
+                what: "a check after slot",
+                index: *at,
+                count: slots,
+            });
         }
         size(&c.a, *at)?;
         size(&c.b, *at)?;

@@ -2,7 +2,7 @@
 //! the [`DriverFacts`] that cannot be queried (DRIVERS.md).
 
 use crate::grammar::Capability;
-use crate::target::TargetEnv;
+use crate::target::{TargetEnv, TargetEnvError};
 
 /// Facts about a driver that no Vulkan query reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -271,14 +271,17 @@ impl CodegenTarget {
 }
 
 /// The `spirv.target_env` (or `spv.target_env`) a tensor module
-/// declares, if any; an error when it does not parse.
-pub fn declared_env(m: &crate::tensor::TensorModule) -> Result<Option<TargetEnv>, String> {
+/// declares, if any; an error naming the attribute when it does not parse.
+pub fn declared_env(m: &crate::tensor::TensorModule) -> Result<Option<TargetEnv>, TargetEnvError> {
     for (name, text) in &m.attributes {
         if name == "spirv.target_env" || name == "spv.target_env" {
             return text
                 .parse::<TargetEnv>()
                 .map(Some)
-                .map_err(|e| format!("module attribute '{name}': {e}"));
+                .map_err(|e| TargetEnvError::InAttribute {
+                    name: name.clone(),
+                    source: Box::new(e),
+                });
         }
     }
     Ok(None)

@@ -249,8 +249,10 @@ impl Availability {
 pub struct InstDesc {
     /// Name without the `Op` prefix (`"IAdd"`).
     pub opname: &'static str,
-    /// The opcode.
+    /// The opcode number (`op as u16`).
     pub opcode: u16,
+    /// The instruction, typed: compare and match on this, not on `opname`.
+    pub op: Opcode,
     /// The grammar's instruction class (`"Arithmetic"`).
     pub class: &'static str,
     /// Other names of the instruction, without `Op` (`"SDotKHR"` for `SDot`).
@@ -435,6 +437,23 @@ impl Opcode {
     pub fn name(self) -> &'static str {
         self.desc().opname
     }
+
+    /// Whether the instruction declares a type: its name starts with
+    /// `Type` (`OpTypeInt`, `OpTypeForwardPointer`: the grammar's
+    /// `Type-Declaration` class, and vendor types it classes elsewhere,
+    /// `OpTypeAvc*INTEL`, `OpTypeNodePayloadArrayAMDX`).
+    pub fn declares_type(self) -> bool {
+        self.name().starts_with("Type")
+    }
+
+    /// Whether the instruction creates a constant or a specialization
+    /// constant: its name starts with `Constant` or `SpecConstant`
+    /// (`OpConstant`, `OpSpecConstantOp`: the grammar's `Constant-Creation`
+    /// class, and `OpConstantPipeStorage`, `OpConstantStringAMDX`, ...).
+    pub fn creates_constant(self) -> bool {
+        let name = self.name();
+        name.starts_with("Constant") || name.starts_with("SpecConstant")
+    }
 }
 
 impl fmt::Display for Opcode {
@@ -574,8 +593,8 @@ pub fn parse_bits(kind: OperandKind, s: &str) -> Option<u32> {
 /// grammar module.
 mod build {
     use super::{
-        Availability, EnumerantDesc, ExtInstDesc, InstDesc, KindInfo, OperandCategory, OperandDesc,
-        OperandKind, Quantifier, Version,
+        Availability, EnumerantDesc, ExtInstDesc, InstDesc, KindInfo, Opcode, OperandCategory,
+        OperandDesc, OperandKind, Quantifier, Version,
     };
 
     pub(crate) use super::{Capability as C, Extension as E, OperandKind as K};
@@ -659,7 +678,7 @@ mod build {
 
     /// A core instruction row.
     pub(crate) const fn inst(
-        opcode: u16,
+        op: Opcode,
         opname: &'static str,
         class: &'static str,
         aliases: &'static [&'static str],
@@ -668,7 +687,8 @@ mod build {
     ) -> InstDesc {
         InstDesc {
             opname,
-            opcode,
+            opcode: op as u16,
+            op,
             class,
             aliases,
             operands,

@@ -245,18 +245,18 @@ impl OpKind {
             OpKind::Merge => true,
             OpKind::Core(_) => self.core_desc().is_some_and(|d| {
                 matches!(
-                    d.opname,
-                    "Branch"
-                        | "BranchConditional"
-                        | "Switch"
-                        | "Return"
-                        | "ReturnValue"
-                        | "Unreachable"
-                        | "Kill"
-                        | "TerminateInvocation"
-                        | "IgnoreIntersectionKHR"
-                        | "TerminateRayKHR"
-                        | "EmitMeshTasksEXT"
+                    d.op,
+                    grammar::Opcode::Branch
+                        | grammar::Opcode::BranchConditional
+                        | grammar::Opcode::Switch
+                        | grammar::Opcode::Return
+                        | grammar::Opcode::ReturnValue
+                        | grammar::Opcode::Unreachable
+                        | grammar::Opcode::Kill
+                        | grammar::Opcode::TerminateInvocation
+                        | grammar::Opcode::IgnoreIntersectionKHR
+                        | grammar::Opcode::TerminateRayKHR
+                        | grammar::Opcode::EmitMeshTasksEXT
                 )
             }),
             _ => false,

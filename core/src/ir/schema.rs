@@ -38,7 +38,7 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use crate::grammar::{self, OperandCategory, OperandKind, Quantifier};
+use crate::grammar::{self, Opcode, OperandCategory, OperandKind, Quantifier};
 
 /// The role of one grammar operand in the dialect's op.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,13 +135,18 @@ fn build(desc: &grammar::InstDesc) -> OpSchema {
                 schema.has_result = true;
                 continue;
             }
-            OperandKind::PairLiteralIntegerIdRef if desc.opname == "Switch" => Role::SwitchTargets,
-            OperandKind::IdRef if desc.opname == "FunctionCall" && operand.name == "Function" => {
+            OperandKind::PairLiteralIntegerIdRef if desc.op == Opcode::Switch => {
+                Role::SwitchTargets
+            }
+            OperandKind::IdRef if desc.op == Opcode::FunctionCall && operand.name == "Function" => {
                 Role::Callee
             }
             OperandKind::IdRef
                 if operand.name == "MemoryLayout"
-                    && desc.opname.starts_with("CooperativeMatrix") =>
+                    && matches!(
+                        desc.op,
+                        Opcode::CooperativeMatrixLoadKHR | Opcode::CooperativeMatrixStoreKHR
+                    ) =>
             {
                 Role::Attr {
                     name: "matrix_layout".into(),
@@ -151,7 +156,7 @@ fn build(desc: &grammar::InstDesc) -> OpSchema {
                 }
             }
             OperandKind::IdRef
-                if operand.name == "Type" && desc.opname == "CooperativeMatrixLengthKHR" =>
+                if operand.name == "Type" && desc.op == Opcode::CooperativeMatrixLengthKHR =>
             {
                 Role::TypeAttr {
                     name: "cooperative_matrix_type".into(),
@@ -161,7 +166,7 @@ fn build(desc: &grammar::InstDesc) -> OpSchema {
                 quantifier: operand.quantifier,
             },
             OperandKind::IdScope | OperandKind::IdMemorySemantics => Role::Attr {
-                name: id_constant_attr_name(desc.opname, operand.kind, operand.name),
+                name: id_constant_attr_name(desc.op, operand.kind, operand.name),
                 kind: if operand.kind == OperandKind::IdScope {
                     OperandKind::Scope
                 } else {
@@ -175,7 +180,13 @@ fn build(desc: &grammar::InstDesc) -> OpSchema {
             },
             kind => {
                 let mut name = attr_name(kind, operand.name);
-                if desc.opname.starts_with("CooperativeMatrix") && desc.opname.ends_with("KHR") {
+                if matches!(
+                    desc.op,
+                    Opcode::CooperativeMatrixLoadKHR
+                        | Opcode::CooperativeMatrixStoreKHR
+                        | Opcode::CooperativeMatrixMulAddKHR
+                        | Opcode::CooperativeMatrixLengthKHR
+                ) {
                     match kind {
                         OperandKind::MemoryAccess => name = "memory_operand".into(),
                         OperandKind::CooperativeMatrixOperands => name = "matrix_operands".into(),
@@ -205,13 +216,13 @@ fn is_label(name: &str) -> bool {
 }
 
 /// MLIR's attribute names for scope / memory-semantics operands.
-fn id_constant_attr_name(opname: &str, kind: OperandKind, name: &str) -> Cow<'static, str> {
+fn id_constant_attr_name(op: Opcode, kind: OperandKind, name: &str) -> Cow<'static, str> {
     match (kind, name) {
         (OperandKind::IdScope, "Execution") => "execution_scope".into(),
         (OperandKind::IdScope, "Memory") => "memory_scope".into(),
         (OperandKind::IdScope, "Scope") => "scope".into(),
         (OperandKind::IdMemorySemantics, "Semantics")
-            if opname == "ControlBarrier" || opname == "MemoryBarrier" =>
+            if matches!(op, Opcode::ControlBarrier | Opcode::MemoryBarrier) =>
         {
             "memory_semantics".into()
         }

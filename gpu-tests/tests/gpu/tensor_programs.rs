@@ -215,7 +215,7 @@ struct CompiledFile {
 impl CompiledFile {
     fn new(compute: &TensorModule, target: &CodegenTarget) -> Result<CompiledFile, String> {
         let mut target = target.clone();
-        if let Some(declared) = declared_env(compute)? {
+        if let Some(declared) = declared_env(compute).map_err(|e| e.to_string())? {
             target.env = bounded_env(&target.env, &declared);
         }
         let functions = compile_each_function(compute, &target)

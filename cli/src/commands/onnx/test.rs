@@ -173,7 +173,7 @@ fn run_one(dir: &Path, engine: &Engine, args: &OnnxTestArgs) -> Status {
         };
         let got = match exec::run(engine, &imported, &named) {
             Ok(g) => g,
-            Err(e) => return Status::Fail(one_line(&format!("{e:#}"))),
+            Err(e) => return Status::Fail(one_line(&crate::commands::join_causes(e.chain()))),
         };
         if let Engine::Device(d) = engine {
             let messages = d.context().take_validation_messages();

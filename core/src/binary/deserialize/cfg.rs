@@ -9,6 +9,7 @@ use super::error::{At, DeserializeError};
 use super::reader::{Inst, Val};
 use super::{FxHashSet, Result};
 use crate::binary::serialize::tables::FxHashMap;
+use crate::grammar::Opcode;
 use crate::ir::Location;
 
 /// One block of the binary: `OpLabel`, phis, body, merge instruction,
@@ -118,28 +119,29 @@ impl Cfg {
         let mut header_of = vec![None; n];
         for (i, b) in blocks.iter().enumerate() {
             let Some(merge) = &b.merge else { continue };
-            let term = b.term.as_ref().map(|(t, _)| t.desc.opname).unwrap_or("");
-            let kind = if merge.desc.opname == "LoopMerge" {
+            let term = b.term.as_ref().map(|(t, _)| t.desc.op);
+            let kind = if merge.desc.op == Opcode::LoopMerge {
                 Kind::Loop
             } else {
                 Kind::Selection
             };
             let ok = match kind {
-                Kind::Selection => matches!(term, "BranchConditional" | "Switch"),
-                Kind::Loop => matches!(term, "Branch" | "BranchConditional"),
+                Kind::Selection => matches!(term, Some(Opcode::BranchConditional | Opcode::Switch)),
+                Kind::Loop => matches!(term, Some(Opcode::Branch | Opcode::BranchConditional)),
             };
             if !ok {
                 return Err(DeserializeError::Unstructurable {
                     at: b.at,
                     block: b.label,
                     reason: format!(
-                        "{} must be followed by {}, found Op{term}",
+                        "{} must be followed by {}, found Op{}",
                         merge.at.opname(),
                         if kind == Kind::Loop {
                             "OpBranch or OpBranchConditional"
                         } else {
                             "OpBranchConditional or OpSwitch"
-                        }
+                        },
+                        term.map_or("", Opcode::name)
                     ),
                 });
             }
@@ -209,10 +211,10 @@ impl Cfg {
 
 /// The labels a terminator branches to, in operand order.
 pub(super) fn successor_labels(term: &Inst) -> Vec<u32> {
-    match term.desc.opname {
-        "Branch" => term.id(0).into_iter().collect(),
-        "BranchConditional" => [term.id(1), term.id(2)].into_iter().flatten().collect(),
-        "Switch" => term.ids_from(1).collect(),
+    match term.desc.op {
+        Opcode::Branch => term.id(0).into_iter().collect(),
+        Opcode::BranchConditional => [term.id(1), term.id(2)].into_iter().flatten().collect(),
+        Opcode::Switch => term.ids_from(1).collect(),
         _ => Vec::new(),
     }
 }

@@ -20,7 +20,7 @@
 use super::error::DeserializeError;
 use super::reader::{Inst, Val};
 use super::{invalid, Def, Deserializer, Result};
-use crate::grammar::{BuiltIn, Decoration};
+use crate::grammar::{BuiltIn, Decoration, Opcode};
 use crate::ir::{Attr, AttrKind, DenseValues, FloatKind, OpKind, OpSpec, Type, TypeKind};
 
 impl Deserializer {
@@ -28,43 +28,43 @@ impl Deserializer {
     pub(super) fn process_constant(&mut self, inst: &Inst) -> Result<()> {
         let ty = self.result_type(inst)?;
         let id = inst.result.unwrap_or(0);
-        match inst.desc.opname {
-            "ConstantTrue" | "ConstantFalse" => {
+        match inst.desc.op {
+            Opcode::ConstantTrue | Opcode::ConstantFalse => {
                 self.expect_bool(inst, ty)?;
                 let value = self
                     .m
                     .attrs
-                    .intern(AttrKind::Bool(inst.desc.opname == "ConstantTrue"));
+                    .intern(AttrKind::Bool(inst.desc.op == Opcode::ConstantTrue));
                 self.normal_constant(inst, ty, value)
             }
-            "Constant" => {
+            Opcode::Constant => {
                 let value = self.scalar_attr(inst, ty, inst.operands.first().map(|o| &o.val))?;
                 self.normal_constant(inst, ty, value)
             }
-            "ConstantComposite" => {
+            Opcode::ConstantComposite => {
                 let value = self.composite_attr(inst, ty)?;
                 let parts = inst.ids_from(0).collect();
                 self.composite_parts.insert(id, parts);
                 self.normal_constant(inst, ty, value)
             }
-            "ConstantNull" => {
+            Opcode::ConstantNull => {
                 let value = self.null_attr(inst, ty)?;
                 self.normal_constant(inst, ty, value)
             }
-            "SpecConstantTrue" | "SpecConstantFalse" => {
+            Opcode::SpecConstantTrue | Opcode::SpecConstantFalse => {
                 self.expect_bool(inst, ty)?;
                 let value = self
                     .m
                     .attrs
-                    .intern(AttrKind::Bool(inst.desc.opname == "SpecConstantTrue"));
+                    .intern(AttrKind::Bool(inst.desc.op == Opcode::SpecConstantTrue));
                 self.spec_constant(inst, id, ty, value)
             }
-            "SpecConstant" => {
+            Opcode::SpecConstant => {
                 let value = self.scalar_attr(inst, ty, inst.operands.first().map(|o| &o.val))?;
                 self.spec_constant(inst, id, ty, value)
             }
-            "SpecConstantComposite" => self.spec_constant_composite(inst, id, ty),
-            "SpecConstantOp" => Err(DeserializeError::Unsupported {
+            Opcode::SpecConstantComposite => self.spec_constant_composite(inst, id, ty),
+            Opcode::SpecConstantOp => Err(DeserializeError::Unsupported {
                 at: inst.at,
                 what: "OpSpecConstantOp: the IR has no specialization constant operations".into(),
             }),

@@ -20,7 +20,7 @@ use super::error::{At, DeserializeError};
 use super::reader::{Inst, Operand, Val};
 use super::{Def, Result};
 use crate::binary::serialize::tables::FxHashMap;
-use crate::grammar::{BuiltIn, Decoration, OperandCategory, OperandKind};
+use crate::grammar::{BuiltIn, Decoration, Opcode, OperandCategory, OperandKind};
 use crate::ir::{Attr, AttrStore, TypeStore};
 
 /// One decoration with its parameters.
@@ -103,20 +103,20 @@ impl Decorations {
                 params: inst.operands[i + 1..].to_vec(),
             })
         };
-        match inst.desc.opname {
-            "Decorate" | "DecorateId" | "DecorateString" => {
+        match inst.desc.op {
+            Opcode::Decorate | Opcode::DecorateId | Opcode::DecorateString => {
                 let target = inst.id(0).unwrap_or(0);
                 let d = deco(1)?;
                 self.on.entry(target).or_default().push(d);
             }
-            "MemberDecorate" | "MemberDecorateString" => {
+            Opcode::MemberDecorate | Opcode::MemberDecorateString => {
                 let target = inst.id(0).unwrap_or(0);
                 let member = inst.word(1).unwrap_or(0);
                 let d = deco(2)?;
                 self.members.entry(target).or_default().push((member, d));
             }
-            "DecorationGroup" => self.groups.extend(inst.result),
-            "GroupDecorate" => {
+            Opcode::DecorationGroup => self.groups.extend(inst.result),
+            Opcode::GroupDecorate => {
                 let group = inst.id(0).unwrap_or(0);
                 let ds = self.on.get(&group).cloned().unwrap_or_default();
                 for target in inst.ids_from(1) {
@@ -126,7 +126,7 @@ impl Decorations {
                         .extend(ds.iter().cloned());
                 }
             }
-            "GroupMemberDecorate" => {
+            Opcode::GroupMemberDecorate => {
                 let group = inst.id(0).unwrap_or(0);
                 let ds = self.on.get(&group).cloned().unwrap_or_default();
                 let rest = &inst.operands[1..];

@@ -13,7 +13,7 @@ use super::decorations::{self, Deco};
 use super::error::{At, DeserializeError};
 use super::reader::Inst;
 use super::{invalid, Def, Deserializer, Result};
-use crate::grammar::OperandKind;
+use crate::grammar::{Opcode, OperandKind};
 use crate::ir::{AttrKind, Op, OpKind, OpSpec, Type, TypeKind};
 
 /// A function being read.
@@ -104,12 +104,12 @@ impl Deserializer {
 
     /// One instruction between `OpFunction` and `OpFunctionEnd`.
     pub(super) fn process_body_instruction(&mut self, f: &mut FnBuilder, inst: Inst) -> Result<()> {
-        match inst.desc.opname {
-            "Function" => Err(DeserializeError::MissingFunctionEnd {
+        match inst.desc.op {
+            Opcode::Function => Err(DeserializeError::MissingFunctionEnd {
                 at: f.at,
                 function: f.id,
             }),
-            "FunctionParameter" => {
+            Opcode::FunctionParameter => {
                 if f.current.is_some() || !f.blocks.is_empty() {
                     return Err(invalid(&inst, "OpFunctionParameter after the first block"));
                 }
@@ -140,7 +140,7 @@ impl Deserializer {
                 f.params.push((id, ty));
                 Ok(())
             }
-            "Label" => {
+            Opcode::Label => {
                 if f.params.len() < f.inputs.len() {
                     return Err(f.missing_parameter(inst.at));
                 }
@@ -170,14 +170,14 @@ impl Deserializer {
                         function: f.id,
                     });
                 };
-                let opname = inst.desc.opname;
+                let op = inst.desc.op;
                 if block.merge.is_some() && !OpKind::Core(inst.opcode()).is_terminator() {
                     return Err(invalid(
                         &inst,
                         "only a branch may follow OpSelectionMerge / OpLoopMerge",
                     ));
                 }
-                if opname == "Phi" {
+                if op == Opcode::Phi {
                     if !block.body.is_empty() {
                         return Err(invalid(
                             &inst,
@@ -185,7 +185,7 @@ impl Deserializer {
                         ));
                     }
                     block.phis.push(inst);
-                } else if opname == "SelectionMerge" || opname == "LoopMerge" {
+                } else if matches!(op, Opcode::SelectionMerge | Opcode::LoopMerge) {
                     block.merge = Some(inst);
                 } else if OpKind::Core(inst.opcode()).is_terminator() {
                     block.term = Some((inst, self.loc()));
@@ -194,24 +194,23 @@ impl Deserializer {
                     }
                     // Line information ends with the block.
                     self.line = crate::ir::Location::UNKNOWN;
-                } else if opname.starts_with("Type")
-                    || opname.starts_with("Constant")
-                    || opname.starts_with("SpecConstant")
+                } else if op.declares_type()
+                    || op.creates_constant()
                     || matches!(
-                        opname,
-                        "Capability"
-                            | "Extension"
-                            | "ExtInstImport"
-                            | "MemoryModel"
-                            | "EntryPoint"
-                            | "ExecutionMode"
-                            | "ExecutionModeId"
-                            | "Name"
-                            | "MemberName"
-                            | "Decorate"
-                            | "MemberDecorate"
-                            | "String"
-                            | "Source"
+                        op,
+                        Opcode::Capability
+                            | Opcode::Extension
+                            | Opcode::ExtInstImport
+                            | Opcode::MemoryModel
+                            | Opcode::EntryPoint
+                            | Opcode::ExecutionMode
+                            | Opcode::ExecutionModeId
+                            | Opcode::Name
+                            | Opcode::MemberName
+                            | Opcode::Decorate
+                            | Opcode::MemberDecorate
+                            | Opcode::String
+                            | Opcode::Source
                     )
                 {
                     return Err(DeserializeError::Layout {

@@ -77,7 +77,9 @@ pub use error::{At, DeserializeError};
 pub use reader::check_words;
 
 use crate::binary::serialize::tables::{FxHashMap, FxHasher};
-use crate::grammar::{AddressingModel, Capability, Extension, MemoryModel, OperandKind, Version};
+use crate::grammar::{
+    AddressingModel, Capability, Extension, MemoryModel, Opcode, OperandKind, Version,
+};
 use crate::ir::{Attr, AttrKind, Location, Module, Op, Type, Vce};
 
 use self::decorations::Decorations;
@@ -558,7 +560,7 @@ impl Deserializer {
 
     /// `OpDecorate*` and the other annotations.
     fn process_annotation(&mut self, inst: &Inst) -> Result<()> {
-        if inst.desc.opname == "DecorationGroup" {
+        if inst.desc.op == Opcode::DecorationGroup {
             self.define(inst, Def::Other)?;
         }
         self.decorations.process(inst)
@@ -592,29 +594,29 @@ impl Deserializer {
         if self.func.is_some() {
             return self.process_function_instruction(inst);
         }
-        let opname = inst.desc.opname;
-        match opname {
-            "Capability" => {
+        let op = inst.desc.op;
+        match op {
+            Opcode::Capability => {
                 self.enter_section(&inst, Section::Capabilities)?;
                 self.process_capability(&inst)
             }
-            "Extension" => {
+            Opcode::Extension => {
                 self.enter_section(&inst, Section::Extensions)?;
                 self.process_extension(&inst)
             }
-            "ExtInstImport" => {
+            Opcode::ExtInstImport => {
                 self.enter_section(&inst, Section::Imports)?;
                 self.process_ext_inst_import(&inst)
             }
-            "MemoryModel" => {
+            Opcode::MemoryModel => {
                 self.enter_section(&inst, Section::MemoryModel)?;
                 self.process_memory_model(&inst)
             }
-            "EntryPoint" => {
+            Opcode::EntryPoint => {
                 self.enter_section(&inst, Section::EntryPoints)?;
                 self.process_entry_point(&inst)
             }
-            "ExecutionMode" | "ExecutionModeId" => {
+            Opcode::ExecutionMode | Opcode::ExecutionModeId => {
                 self.enter_section(&inst, Section::ExecutionModes)?;
                 self.execution_modes.push(ExecModeInfo {
                     at: inst.at,
@@ -624,7 +626,7 @@ impl Deserializer {
                 });
                 Ok(())
             }
-            "String" => {
+            Opcode::String => {
                 self.enter_section(&inst, Section::DebugStrings)?;
                 let s = inst.string(0).unwrap_or_default().to_string();
                 if let Some(id) = inst.result {
@@ -632,35 +634,35 @@ impl Deserializer {
                 }
                 self.define(&inst, Def::Other)
             }
-            "SourceExtension" | "Source" | "SourceContinued" => {
+            Opcode::SourceExtension | Opcode::Source | Opcode::SourceContinued => {
                 self.enter_section(&inst, Section::DebugStrings)
             }
-            "Name" => {
+            Opcode::Name => {
                 self.enter_section(&inst, Section::Names)?;
                 if let (Some(id), Some(name)) = (inst.id(0), inst.string(1)) {
                     self.names.insert(id, name.to_string());
                 }
                 Ok(())
             }
-            "MemberName" => self.enter_section(&inst, Section::Names),
-            "ModuleProcessed" => self.enter_section(&inst, Section::Processed),
-            "Decorate"
-            | "MemberDecorate"
-            | "DecorateId"
-            | "DecorateString"
-            | "MemberDecorateString"
-            | "DecorationGroup"
-            | "GroupDecorate"
-            | "GroupMemberDecorate" => {
+            Opcode::MemberName => self.enter_section(&inst, Section::Names),
+            Opcode::ModuleProcessed => self.enter_section(&inst, Section::Processed),
+            Opcode::Decorate
+            | Opcode::MemberDecorate
+            | Opcode::DecorateId
+            | Opcode::DecorateString
+            | Opcode::MemberDecorateString
+            | Opcode::DecorationGroup
+            | Opcode::GroupDecorate
+            | Opcode::GroupMemberDecorate => {
                 self.enter_section(&inst, Section::Annotations)?;
                 self.process_annotation(&inst)
             }
-            "Line" | "NoLine" => {
+            Opcode::Line | Opcode::NoLine => {
                 self.enter_section(&inst, Section::Globals)?;
                 self.process_line(&inst);
                 Ok(())
             }
-            "ExtInst" => {
+            Opcode::ExtInst => {
                 self.enter_section(&inst, Section::Globals)?;
                 // Module-level extended instructions are non-semantic (debug
                 // info); they define ids only other such instructions use.
@@ -672,24 +674,24 @@ impl Deserializer {
                     }),
                 }
             }
-            "Function" => {
+            Opcode::Function => {
                 self.enter_section(&inst, Section::Functions)?;
                 self.process_function(inst)
             }
-            "Variable" => {
+            Opcode::Variable => {
                 self.enter_section(&inst, Section::Globals)?;
                 self.process_global_variable(&inst)
             }
-            "Undef" => {
+            Opcode::Undef => {
                 self.enter_section(&inst, Section::Globals)?;
                 let ty = self.result_type(&inst)?;
                 self.define(&inst, Def::Undef(ty))
             }
-            _ if opname.starts_with("Type") => {
+            _ if op.declares_type() => {
                 self.enter_section(&inst, Section::Globals)?;
                 self.process_type(&inst)
             }
-            _ if opname.starts_with("Constant") || opname.starts_with("SpecConstant") => {
+            _ if op.creates_constant() => {
                 self.enter_section(&inst, Section::Globals)?;
                 self.process_constant(&inst)
             }
@@ -701,12 +703,12 @@ impl Deserializer {
     }
 
     fn process_function_instruction(&mut self, inst: Inst) -> Result<()> {
-        match inst.desc.opname {
-            "Line" | "NoLine" => {
+        match inst.desc.op {
+            Opcode::Line | Opcode::NoLine => {
                 self.process_line(&inst);
                 Ok(())
             }
-            "FunctionEnd" => {
+            Opcode::FunctionEnd => {
                 let Some(builder) = self.func.take() else {
                     return Ok(());
                 };
@@ -726,7 +728,7 @@ impl Deserializer {
 
     /// `OpLine %file line column` / `OpNoLine`.
     fn process_line(&mut self, inst: &Inst) {
-        if inst.desc.opname == "NoLine" {
+        if inst.desc.op == Opcode::NoLine {
             self.line = Location::UNKNOWN;
         } else {
             let line = inst.word(1).unwrap_or(0);

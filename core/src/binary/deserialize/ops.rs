@@ -21,7 +21,7 @@ use super::emit::{FnEmitter, Sink};
 use super::error::DeserializeError;
 use super::reader::{Inst, Operand, Val};
 use super::{invalid, Def, ExtSet, Result};
-use crate::grammar::{OperandCategory, OperandKind, Quantifier, StorageClass};
+use crate::grammar::{Opcode, OperandCategory, OperandKind, Quantifier, StorageClass};
 use crate::ir::schema::{self, Role};
 use crate::ir::{Attr, Location, OpKind, OpSpec, Type, TypeKind, Value};
 
@@ -34,12 +34,15 @@ impl FnEmitter<'_> {
         loc: Location,
         sink: Sink,
     ) -> Result<Option<(OpSpec, Option<u32>)>> {
-        if inst.desc.opname == "ExtInst" {
+        if inst.desc.op == Opcode::ExtInst {
             return self.decode_ext_inst(inst, loc, sink);
         }
         // Other instructions of an extended instruction set (the IR models
         // only `OpExtInst`'s, as `GL.*` ops).
-        if inst.desc.opname.starts_with("ExtInst") {
+        if matches!(
+            inst.desc.op,
+            Opcode::ExtInstImport | Opcode::ExtInstWithForwardRefsKHR
+        ) {
             return Err(DeserializeError::Unsupported {
                 at: inst.at,
                 what: format!("{} (only OpExtInst is modelled)", inst.at.opname()),
@@ -185,7 +188,7 @@ impl FnEmitter<'_> {
         if schema.has_result {
             let ty = self.d.result_type(inst)?;
             let void = matches!(self.d.m.types.kind(ty), TypeKind::None);
-            if void && inst.desc.opname != "FunctionCall" {
+            if void && inst.desc.op != Opcode::FunctionCall {
                 return Err(invalid(inst, "a result of type void"));
             }
             if !void {

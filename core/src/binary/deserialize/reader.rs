@@ -25,7 +25,7 @@
 use super::error::{At, DeserializeError};
 use crate::binary::serialize::tables::FxHashMap;
 use crate::binary::words::MAGIC;
-use crate::grammar::{self, InstDesc, OperandCategory, OperandKind, Quantifier, Version};
+use crate::grammar::{self, InstDesc, Opcode, OperandCategory, OperandKind, Quantifier, Version};
 
 /// Result of the reader's steps.
 pub(super) type Result<T, E = DeserializeError> = std::result::Result<T, E>;
@@ -308,11 +308,11 @@ impl<'w> Reader<'w> {
 
     /// Records what later literals' widths depend on.
     fn track(&mut self, inst: &Inst) {
-        let (Some(result), opname) = (inst.result, inst.desc.opname) else {
+        let (Some(result), op) = (inst.result, inst.desc.op) else {
             return;
         };
-        match opname {
-            "TypeInt" | "TypeFloat" => {
+        match op {
+            Opcode::TypeInt | Opcode::TypeFloat => {
                 if let Some(w) = inst.word(0) {
                     self.scalar_widths.insert(result, w);
                 }
@@ -341,66 +341,66 @@ struct Decoding<'a> {
 
 /// Opcodes `OpSpecConstantOp` may wrap (SPIR-V 1.6, section 3.56.5, for
 /// the Shader and Kernel capabilities).
-const SPEC_CONSTANT_OPS: &[&str] = &[
-    "SConvert",
-    "UConvert",
-    "FConvert",
-    "SNegate",
-    "Not",
-    "IAdd",
-    "ISub",
-    "IMul",
-    "UDiv",
-    "SDiv",
-    "UMod",
-    "SRem",
-    "SMod",
-    "ShiftRightLogical",
-    "ShiftRightArithmetic",
-    "ShiftLeftLogical",
-    "BitwiseOr",
-    "BitwiseXor",
-    "BitwiseAnd",
-    "VectorShuffle",
-    "CompositeExtract",
-    "CompositeInsert",
-    "LogicalOr",
-    "LogicalAnd",
-    "LogicalNot",
-    "LogicalEqual",
-    "LogicalNotEqual",
-    "Select",
-    "IEqual",
-    "INotEqual",
-    "ULessThan",
-    "SLessThan",
-    "UGreaterThan",
-    "SGreaterThan",
-    "ULessThanEqual",
-    "SLessThanEqual",
-    "UGreaterThanEqual",
-    "SGreaterThanEqual",
-    "QuantizeToF16",
-    "ConvertFToS",
-    "ConvertSToF",
-    "ConvertFToU",
-    "ConvertUToF",
-    "ConvertPtrToU",
-    "ConvertUToPtr",
-    "GenericCastToPtr",
-    "PtrCastToGeneric",
-    "Bitcast",
-    "FNegate",
-    "FAdd",
-    "FSub",
-    "FMul",
-    "FDiv",
-    "FRem",
-    "FMod",
-    "AccessChain",
-    "InBoundsAccessChain",
-    "PtrAccessChain",
-    "InBoundsPtrAccessChain",
+const SPEC_CONSTANT_OPS: &[Opcode] = &[
+    Opcode::SConvert,
+    Opcode::UConvert,
+    Opcode::FConvert,
+    Opcode::SNegate,
+    Opcode::Not,
+    Opcode::IAdd,
+    Opcode::ISub,
+    Opcode::IMul,
+    Opcode::UDiv,
+    Opcode::SDiv,
+    Opcode::UMod,
+    Opcode::SRem,
+    Opcode::SMod,
+    Opcode::ShiftRightLogical,
+    Opcode::ShiftRightArithmetic,
+    Opcode::ShiftLeftLogical,
+    Opcode::BitwiseOr,
+    Opcode::BitwiseXor,
+    Opcode::BitwiseAnd,
+    Opcode::VectorShuffle,
+    Opcode::CompositeExtract,
+    Opcode::CompositeInsert,
+    Opcode::LogicalOr,
+    Opcode::LogicalAnd,
+    Opcode::LogicalNot,
+    Opcode::LogicalEqual,
+    Opcode::LogicalNotEqual,
+    Opcode::Select,
+    Opcode::IEqual,
+    Opcode::INotEqual,
+    Opcode::ULessThan,
+    Opcode::SLessThan,
+    Opcode::UGreaterThan,
+    Opcode::SGreaterThan,
+    Opcode::ULessThanEqual,
+    Opcode::SLessThanEqual,
+    Opcode::UGreaterThanEqual,
+    Opcode::SGreaterThanEqual,
+    Opcode::QuantizeToF16,
+    Opcode::ConvertFToS,
+    Opcode::ConvertSToF,
+    Opcode::ConvertFToU,
+    Opcode::ConvertUToF,
+    Opcode::ConvertPtrToU,
+    Opcode::ConvertUToPtr,
+    Opcode::GenericCastToPtr,
+    Opcode::PtrCastToGeneric,
+    Opcode::Bitcast,
+    Opcode::FNegate,
+    Opcode::FAdd,
+    Opcode::FSub,
+    Opcode::FMul,
+    Opcode::FDiv,
+    Opcode::FRem,
+    Opcode::FMod,
+    Opcode::AccessChain,
+    Opcode::InBoundsAccessChain,
+    Opcode::PtrAccessChain,
+    Opcode::InBoundsPtrAccessChain,
 ];
 
 impl Decoding<'_> {
@@ -448,7 +448,7 @@ impl Decoding<'_> {
                     break;
                 }
                 self.operand(od.kind, slot, false)?;
-                if desc.opname == "SpecConstantOp"
+                if desc.op == Opcode::SpecConstantOp
                     && od.kind == OperandKind::LiteralSpecConstantOpInteger
                 {
                     self.spec_constant_op(slot + 1)?;
@@ -473,7 +473,7 @@ impl Decoding<'_> {
         let inner = u16::try_from(opcode)
             .ok()
             .and_then(grammar::core_inst)
-            .filter(|d| SPEC_CONSTANT_OPS.contains(&d.opname));
+            .filter(|d| SPEC_CONSTANT_OPS.contains(&d.op));
         let Some(inner) = inner else {
             return Err(DeserializeError::Invalid {
                 at: self.at,

@@ -36,6 +36,7 @@
 use super::cfg::{Cfg, Kind};
 use super::error::DeserializeError;
 use super::{FxHashSet, Result};
+use crate::grammar::Opcode;
 
 /// The owner of a region: the function (`None`) or a construct.
 pub(super) type Owner = Option<usize>;
@@ -339,7 +340,7 @@ impl Plan {
                     && block
                         .term
                         .as_ref()
-                        .is_some_and(|(t, _)| t.desc.opname == "Branch");
+                        .is_some_and(|(t, _)| t.desc.op == Opcode::Branch);
                 if let (true, Some(&t)) = (is_branch, succs.first()) {
                     let nested = cfg.header_of[t].filter(|&y| Some(y) != ctx);
                     if let Some(y) = nested {

@@ -31,7 +31,7 @@
 use super::emit::FnEmitter;
 use super::reader::{Inst, Val};
 use super::{Def, FxHashSet, Result};
-use crate::grammar::OperandKind;
+use crate::grammar::{Opcode, OperandKind};
 use crate::ir::{Block, Location};
 
 /// The ids an instruction uses, as the timeline sees them.
@@ -120,7 +120,7 @@ impl FnEmitter<'_> {
             for (inst, loc) in &block.body {
                 if let Some(r) = inst.result {
                     first = first.min(r);
-                    if inst.desc.opname == "Variable" {
+                    if inst.desc.op == Opcode::Variable {
                         variables.push((r, inst.clone(), *loc));
                     }
                 }

@@ -32,7 +32,7 @@ use super::decorations::Deco;
 use super::error::DeserializeError;
 use super::reader::Inst;
 use super::{invalid, Def, Deserializer, Result};
-use crate::grammar::{Decoration, Dim, ImageFormat, Scope, StorageClass};
+use crate::grammar::{Decoration, Dim, ImageFormat, Opcode, Scope, StorageClass};
 use crate::ir::{
     CoopMatrixType, CoopMatrixUse, FloatKind, ImageArrayed, ImageDepth, ImageSamplerUse,
     ImageSampling, ImageType, MemberDecoration, Signedness, StructMember, StructType, Type,
@@ -42,7 +42,7 @@ use crate::ir::{
 impl Deserializer {
     /// One `OpType*` instruction.
     pub(super) fn process_type(&mut self, inst: &Inst) -> Result<()> {
-        if inst.desc.opname == "TypeForwardPointer" {
+        if inst.desc.op == Opcode::TypeForwardPointer {
             let id = inst.id(0).unwrap_or(0);
             let sc = inst.word(1).unwrap_or(0);
             if self.defs.contains_key(&id) {
@@ -61,24 +61,24 @@ impl Deserializer {
     }
 
     fn type_of_inst(&mut self, inst: &Inst, id: u32, decorations: &[Deco]) -> Result<Type> {
-        let opname = inst.desc.opname;
+        let op = inst.desc.op;
         let no_decorations = |ds: &[Deco]| -> Result<()> {
             match ds.first() {
-                Some(d) => Err(unsupported_decoration(d, opname)),
+                Some(d) => Err(unsupported_decoration(d, op)),
                 None => Ok(()),
             }
         };
         let types = &mut self.m.types;
-        let ty = match opname {
-            "TypeVoid" => {
+        let ty = match op {
+            Opcode::TypeVoid => {
                 no_decorations(decorations)?;
                 types.none()
             }
-            "TypeBool" => {
+            Opcode::TypeBool => {
                 no_decorations(decorations)?;
                 types.bool()
             }
-            "TypeInt" => {
+            Opcode::TypeInt => {
                 no_decorations(decorations)?;
                 let width = inst.word(0).unwrap_or(0);
                 if !matches!(width, 8 | 16 | 32 | 64) {
@@ -101,7 +101,7 @@ impl Deserializer {
                 };
                 types.int_with(width, signedness)
             }
-            "TypeFloat" => {
+            Opcode::TypeFloat => {
                 no_decorations(decorations)?;
                 let width = inst.word(0).unwrap_or(0);
                 let kind = match (width, inst.word(1)) {
@@ -119,7 +119,7 @@ impl Deserializer {
                 };
                 types.float(kind)
             }
-            "TypeVector" => {
+            Opcode::TypeVector => {
                 no_decorations(decorations)?;
                 let element = self.type_of_id(inst, inst.id(0).unwrap_or(0))?;
                 let len = inst.word(1).unwrap_or(0);
@@ -133,7 +133,7 @@ impl Deserializer {
                 }
                 self.m.types.vector(len, element)
             }
-            "TypeMatrix" => {
+            Opcode::TypeMatrix => {
                 no_decorations(decorations)?;
                 let column = self.type_of_id(inst, inst.id(0).unwrap_or(0))?;
                 let columns = inst.word(1).unwrap_or(0);
@@ -145,19 +145,19 @@ impl Deserializer {
                 }
                 self.m.types.intern(TypeKind::Matrix { columns, column })
             }
-            "TypeArray" => {
+            Opcode::TypeArray => {
                 let element = self.type_of_id(inst, inst.id(0).unwrap_or(0))?;
                 let len_id = inst.id(1).unwrap_or(0);
                 let len = self.array_length(inst, len_id)?;
-                let stride = self.array_stride(decorations, opname)?;
+                let stride = self.array_stride(decorations, op)?;
                 self.m.types.array(len, element, stride)
             }
-            "TypeRuntimeArray" => {
+            Opcode::TypeRuntimeArray => {
                 let element = self.type_of_id(inst, inst.id(0).unwrap_or(0))?;
-                let stride = self.array_stride(decorations, opname)?;
+                let stride = self.array_stride(decorations, op)?;
                 self.m.types.runtime_array(element, stride)
             }
-            "TypePointer" => {
+            Opcode::TypePointer => {
                 no_decorations(decorations)?;
                 let sc_word = inst.word(0).unwrap_or(0);
                 let mut storage_class = StorageClass::from_u32(sc_word)
@@ -177,7 +177,7 @@ impl Deserializer {
                 }
                 self.m.types.pointer(pointee, storage_class)
             }
-            "TypeFunction" => {
+            Opcode::TypeFunction => {
                 no_decorations(decorations)?;
                 let ret = self.type_of_id(inst, inst.id(0).unwrap_or(0))?;
                 let mut inputs = Vec::with_capacity(inst.operands.len().saturating_sub(1));
@@ -191,16 +191,16 @@ impl Deserializer {
                 };
                 self.m.types.function(inputs, results)
             }
-            "TypeStruct" => self.struct_type(inst, id, decorations)?,
-            "TypeImage" => {
+            Opcode::TypeStruct => self.struct_type(inst, id, decorations)?,
+            Opcode::TypeImage => {
                 no_decorations(decorations)?;
                 self.image_type(inst)?
             }
-            "TypeSampler" => {
+            Opcode::TypeSampler => {
                 no_decorations(decorations)?;
                 types.intern(TypeKind::Sampler)
             }
-            "TypeSampledImage" => {
+            Opcode::TypeSampledImage => {
                 no_decorations(decorations)?;
                 let image = self.type_of_id(inst, inst.id(0).unwrap_or(0))?;
                 if !matches!(self.m.types.kind(image), TypeKind::Image(_)) {
@@ -208,7 +208,7 @@ impl Deserializer {
                 }
                 self.m.types.intern(TypeKind::SampledImage(image))
             }
-            "TypeCooperativeMatrixKHR" => {
+            Opcode::TypeCooperativeMatrixKHR => {
                 no_decorations(decorations)?;
                 self.coop_matrix_type(inst)?
             }
@@ -343,12 +343,12 @@ impl Deserializer {
         }
     }
 
-    fn array_stride(&self, decorations: &[Deco], opname: &str) -> Result<Option<u32>> {
+    fn array_stride(&self, decorations: &[Deco], op: Opcode) -> Result<Option<u32>> {
         let mut stride = None;
         for d in decorations {
             match (d.decoration, d.params.first().map(|p| &p.val)) {
                 (Decoration::ArrayStride, Some(super::reader::Val::Word(s))) => stride = Some(*s),
-                _ => return Err(unsupported_decoration(d, opname)),
+                _ => return Err(unsupported_decoration(d, op)),
             }
         }
         Ok(stride)
@@ -398,7 +398,7 @@ impl Deserializer {
                 Decoration::Block => block = true,
                 Decoration::BufferBlock => buffer_block = true,
                 Decoration::GLSLShared | Decoration::GLSLPacked | Decoration::CPacked => {}
-                _ => return Err(unsupported_decoration(d, inst.desc.opname)),
+                _ => return Err(unsupported_decoration(d, inst.desc.op)),
             }
         }
         let identifier = match self.names.get(&id) {
@@ -474,10 +474,10 @@ impl Deserializer {
     }
 }
 
-fn unsupported_decoration(d: &Deco, opname: &str) -> DeserializeError {
+fn unsupported_decoration(d: &Deco, op: Opcode) -> DeserializeError {
     DeserializeError::Unsupported {
         at: d.at,
-        what: format!("decoration {} on an Op{opname}", d.decoration),
+        what: format!("decoration {} on an Op{op}", d.decoration),
     }
 }
 

@@ -194,7 +194,7 @@ impl Serializer<'_> {
                 match attr_kind {
                     AttrKind::Dense { values, splat, .. } => {
                         let scalars = expand_dense(values, *splat, len as usize)
-                            .map_err(|r| fail(self, r))?;
+                            .map_err(|e| fail(self, e.to_string()))?;
                         let mut ids = Vec::with_capacity(scalars.len());
                         for s in scalars {
                             ids.push(self.scalar_constant(op, element, s)?);
@@ -297,7 +297,8 @@ impl Serializer<'_> {
             };
             return Ok(self.intern_scalar_constant(opcode, ty_id, None));
         }
-        let literal = scalar_words(self.m.types.kind(ty), value).map_err(fail)?;
+        let literal =
+            scalar_words(self.m.types.kind(ty), value).map_err(|e| fail(e.to_string()))?;
         Ok(self.intern_scalar_constant(spirv::Op::Constant, ty_id, Some(literal)))
     }
 
@@ -378,13 +379,13 @@ impl Serializer<'_> {
         let (ty_id, opcode, literal) = match ty {
             Some(ty) if !self.m.types.is_bool(ty) => {
                 let ty_id = self.prepare_type(op, ty)?;
-                let literal = scalar_words(self.m.types.kind(ty), scalar).map_err(|reason| {
+                let literal = scalar_words(self.m.types.kind(ty), scalar).map_err(|e| {
                     self.err(
                         op,
                         OpProblem::Constant {
                             value: scalar.to_string(),
                             ty: describe_type(&self.m.types, ty),
-                            reason,
+                            reason: e.to_string(),
                         },
                     )
                 })?;
@@ -473,12 +474,43 @@ impl Serializer<'_> {
     }
 }
 
+/// Why a constant's value has no encoding in its type.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum LiteralError {
+    /// A dense attribute without elements.
+    #[error("empty dense attribute")]
+    EmptyDense,
+    /// A dense attribute whose element count is not the type's.
+    #[error("{found} elements for a type with {expected}")]
+    DenseCount {
+        /// Elements given.
+        found: usize,
+        /// Elements of the type.
+        expected: usize,
+    },
+    /// An integer outside the range of its type's width.
+    #[error("value does not fit in {width} bits")]
+    DoesNotFit {
+        /// The type's width in bits.
+        width: u32,
+    },
+    /// An integer value for a float type.
+    #[error("expected a float value")]
+    ExpectedFloat,
+    /// A float value for an integer type.
+    #[error("expected an integer value")]
+    ExpectedInteger,
+    /// A value for a type that is not a scalar.
+    #[error("not a scalar type")]
+    NotScalar,
+}
+
 /// The scalars of a dense attribute with `len` elements (a splat repeated).
 fn expand_dense(
     values: &DenseValues,
     splat: bool,
     len: usize,
-) -> std::result::Result<Vec<Scalar>, String> {
+) -> std::result::Result<Vec<Scalar>, LiteralError> {
     let all: Vec<Scalar> = match values {
         DenseValues::Ints(v) => v.iter().map(|&x| Scalar::Int(x)).collect(),
         DenseValues::Floats(v) => v.iter().map(|&x| Scalar::Float(x)).collect(),
@@ -486,17 +518,20 @@ fn expand_dense(
     if splat || all.len() == 1 {
         match all.first() {
             Some(&s) => Ok(vec![s; len]),
-            None => Err("empty dense attribute".into()),
+            None => Err(LiteralError::EmptyDense),
         }
     } else if all.len() == len {
         Ok(all)
     } else {
-        Err(format!("{} elements for a type with {len}", all.len()))
+        Err(LiteralError::DenseCount {
+            found: all.len(),
+            expected: len,
+        })
     }
 }
 
 /// The literal of a scalar of type `kind`.
-fn scalar_words(kind: &TypeKind, value: Scalar) -> std::result::Result<Literal, String> {
+fn scalar_words(kind: &TypeKind, value: Scalar) -> std::result::Result<Literal, LiteralError> {
     match (kind, value) {
         (TypeKind::Int { width, signedness }, Scalar::Int(v)) => {
             let width = *width;
@@ -505,7 +540,7 @@ fn scalar_words(kind: &TypeKind, value: Scalar) -> std::result::Result<Literal, 
             // signed or unsigned, fits.
             let (min, max) = (-(1i128 << (width - 1)), (1i128 << width) - 1);
             if v < min || v > max {
-                return Err(format!("value does not fit in {width} bits"));
+                return Err(LiteralError::DoesNotFit { width });
             }
             let bits = v as u64;
             if width > 32 {
@@ -532,9 +567,9 @@ fn scalar_words(kind: &TypeKind, value: Scalar) -> std::result::Result<Literal, 
                 FloatKind::F64 => Literal::two(bits),
             })
         }
-        (TypeKind::Float(_), Scalar::Int(_)) => Err("expected a float value".into()),
-        (TypeKind::Int { .. }, Scalar::Float(_)) => Err("expected an integer value".into()),
-        _ => Err("not a scalar type".into()),
+        (TypeKind::Float(_), Scalar::Int(_)) => Err(LiteralError::ExpectedFloat),
+        (TypeKind::Int { .. }, Scalar::Float(_)) => Err(LiteralError::ExpectedInteger),
+        _ => Err(LiteralError::NotScalar),
     }
 }
 

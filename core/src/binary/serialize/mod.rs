@@ -709,7 +709,7 @@ impl<'m> Serializer<'m> {
         for (param, &value) in params.iter().zip(values) {
             let operand = self
                 .decoration_operand(param.kind, value)
-                .map_err(|reason| fail(self, reason))?;
+                .map_err(|e| fail(self, e.to_string()))?;
             out.push(operand);
         }
         Ok(Some(out))
@@ -720,12 +720,12 @@ impl<'m> Serializer<'m> {
         &self,
         kind: OperandKind,
         value: Attr,
-    ) -> std::result::Result<Operand, String> {
+    ) -> std::result::Result<Operand, DecorationOperandError> {
         let attrs = &self.m.attrs;
         match (kind.category(), kind, attrs.kind(value)) {
             (_, OperandKind::LiteralInteger, AttrKind::Int { value, .. }) => u32::try_from(*value)
                 .map(Operand::LiteralBit32)
-                .map_err(|_| format!("value {value} does not fit in 32 bits")),
+                .map_err(|_| DecorationOperandError::TooWide(*value)),
             (_, OperandKind::LiteralString, AttrKind::String(s)) => {
                 Ok(Operand::LiteralString(s.clone()))
             }
@@ -737,7 +737,10 @@ impl<'m> Serializer<'m> {
             (OperandCategory::ValueEnum | OperandCategory::BitEnum, _, AttrKind::String(s)) => {
                 grammar::parse_bits(kind, s)
                     .map(Operand::LiteralBit32)
-                    .ok_or_else(|| format!("'{s}' is not a {} enumerant", kind.name()))
+                    .ok_or_else(|| DecorationOperandError::UnknownName {
+                        name: s.clone(),
+                        kind,
+                    })
             }
             (
                 OperandCategory::ValueEnum | OperandCategory::BitEnum,
@@ -745,13 +748,44 @@ impl<'m> Serializer<'m> {
                 AttrKind::Int { value, .. },
             ) => u32::try_from(*value)
                 .map(Operand::LiteralBit32)
-                .map_err(|_| format!("value {value} is not a {} enumerant", kind.name())),
-            (OperandCategory::Id, _, _) => {
-                Err("decorations taking an <id> operand are not supported".into())
-            }
-            _ => Err(format!("expects a {} value", kind.name())),
+                .map_err(|_| DecorationOperandError::UnknownValue {
+                    value: *value,
+                    kind,
+                }),
+            (OperandCategory::Id, _, _) => Err(DecorationOperandError::IdOperand),
+            _ => Err(DecorationOperandError::WrongKind(kind)),
         }
     }
+}
+
+/// Why an attribute is not a decoration parameter of its operand kind.
+#[derive(Debug, thiserror::Error)]
+enum DecorationOperandError {
+    /// An integer literal outside 32 bits.
+    #[error("value {0} does not fit in 32 bits")]
+    TooWide(i128),
+    /// An enumerant name the operand kind does not have.
+    #[error("'{name}' is not a {kind} enumerant")]
+    UnknownName {
+        /// The name given.
+        name: String,
+        /// The operand kind.
+        kind: OperandKind,
+    },
+    /// An enumerant value outside 32 bits.
+    #[error("value {value} is not a {kind} enumerant")]
+    UnknownValue {
+        /// The value given.
+        value: i128,
+        /// The operand kind.
+        kind: OperandKind,
+    },
+    /// An `<id>` parameter (not supported).
+    #[error("decorations taking an <id> operand are not supported")]
+    IdOperand,
+    /// An attribute of another kind.
+    #[error("expects a {0} value")]
+    WrongKind(OperandKind),
 }
 
 /// The operands of a decoration written as MLIR's dialect attribute: a

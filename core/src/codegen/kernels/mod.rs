@@ -17,12 +17,13 @@
 //! Element types are computed in their compute type (f16 and bf16 in f32,
 //! rounded to their format after every op, as the reference evaluator
 //! does) and converted to their memory type on loads and stores
-//! (`types.rs`).
+//! (`elem_convert.rs`).
 
 mod body;
 mod bounds;
 mod coop_matmul;
 mod dispatch;
+mod elem_convert;
 mod emit_plan;
 mod emitter;
 mod int64;
@@ -35,7 +36,6 @@ mod shared_tile;
 mod softmax;
 mod split_k;
 mod tile;
-mod types;
 mod values;
 mod vector;
 mod wide;

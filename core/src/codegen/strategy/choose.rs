@@ -280,7 +280,7 @@ fn choose_default(
             u64::from(target.env.limits.max_storage_buffer_range) <= texels.saturating_mul(16)
         }),
         word_stores: target.facts.word_stores && target.has(Capability::Int64),
-        i16_vectors: super::types::i16_stored_natively(target),
+        i16_vectors: super::type_repr::i16_stored_natively(target),
         reason: String::new(),
     };
     if let Some(coop) = super::coop_matrix::strategy(target, shape, &s) {

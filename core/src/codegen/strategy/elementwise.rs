@@ -32,8 +32,8 @@ pub(super) fn vector4(
     if !aligned || shape.elems.is_empty() {
         return None;
     }
-    let native_f16 = super::types::f16_stored_natively(target);
-    let native_i16 = super::types::i16_stored_natively(target);
+    let native_f16 = super::type_repr::f16_stored_natively(target);
+    let native_i16 = super::type_repr::i16_stored_natively(target);
     if !shape.elems.iter().all(|e| match e {
         ElemType::F32 | ElemType::Int(32) => true,
         ElemType::F16 => native_f16 || native_i16,

@@ -25,7 +25,7 @@ mod split_k;
 mod tests;
 mod tiles;
 mod tuning;
-mod types;
+mod type_repr;
 
 use std::fmt;
 
@@ -39,7 +39,7 @@ pub use shape::{
 pub use split_k::{split_slices, MIN_SLICE};
 pub use tiles::double_fills_half;
 pub use tuning::{tuning_key, Choice, ChoiceParseError, Tuning, TuningParseError};
-pub use types::{type_reprs, TypeRepr};
+pub use type_repr::{type_reprs, TypeRepr};
 
 use super::regions::OpFamily;
 use crate::tensor::types::ElemType;

@@ -38,8 +38,9 @@ const TUNED_SLICES: [u32; 5] = [2, 4, 8, 16, 64];
 /// rows.
 fn splittable(target: &CodegenTarget, shape: &DispatchShape) -> Option<(u64, u64)> {
     let row = shape.reduction?.fixed()?;
-    let f16 =
-        shape.elems == [ElemType::F16] && row % 4 == 0 && super::types::f16_stored_natively(target);
+    let f16 = shape.elems == [ElemType::F16]
+        && row % 4 == 0
+        && super::type_repr::f16_stored_natively(target);
     if shape.family != OpFamily::Softmax || !(shape.elems == [ElemType::F32] || f16) {
         return None;
     }

@@ -164,7 +164,7 @@ pub(super) fn choose_softmax(
     let subgroup_rows = lone_row
         && !short_row
         && (shape.elems == [ElemType::F32]
-            || shape.elems == [ElemType::F16] && super::types::f16_stored_natively(target))
+            || shape.elems == [ElemType::F16] && super::type_repr::f16_stored_natively(target))
         && row.fixed().is_some_and(|r| r % (4 * u64::from(sg)) == 0)
         && combine_for(target, shape) == Combine::Subgroup
         && target.is_one_subgroup(sg)

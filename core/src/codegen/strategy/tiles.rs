@@ -136,7 +136,7 @@ pub(super) fn cpu_texel_tile(
     // RGBA16F texels (`kiln tune`, 5 runs, matmul 512^3 f16 -> f32) it
     // took 7.5 ms with 16x4 tiles, 5.8 with 16x8, 5.1 with 16x16 (f16 ->
     // f16, bound by its per-step rounding: 76 and 74 ms).
-    let f16_texels = super::types::f16_stored_natively(target);
+    let f16_texels = super::type_repr::f16_stored_natively(target);
     let texels = shape.elems.iter().all(|e| match e {
         ElemType::F32 | ElemType::Int(32) => true,
         ElemType::F16 => f16_texels,

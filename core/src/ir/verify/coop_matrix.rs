@@ -4,15 +4,25 @@
 //! plus the shape rules of the SPIR-V extension.
 
 use super::Verifier;
-use crate::grammar::{OperandKind, StorageClass};
+use crate::grammar::{Opcode, OperandKind, StorageClass};
 use crate::ir::entity::{Op, Type};
 use crate::ir::types::{CoopMatrixType, CoopMatrixUse, TypeKind};
 use crate::ir::AttrKind;
 
 /// Elementwise ops the extension allows on cooperative matrices (with one
 /// matrix type for operands and result).
-pub(crate) const ARITHMETIC: &[&str] = &[
-    "SNegate", "FNegate", "IAdd", "FAdd", "ISub", "FSub", "IMul", "FMul", "SDiv", "UDiv", "FDiv",
+pub(crate) const ARITHMETIC: &[Opcode] = &[
+    Opcode::SNegate,
+    Opcode::FNegate,
+    Opcode::IAdd,
+    Opcode::FAdd,
+    Opcode::ISub,
+    Opcode::FSub,
+    Opcode::IMul,
+    Opcode::FMul,
+    Opcode::SDiv,
+    Opcode::UDiv,
+    Opcode::FDiv,
 ];
 
 impl Verifier<'_> {
@@ -192,9 +202,14 @@ impl Verifier<'_> {
     /// Elementwise arithmetic on cooperative matrices (operand #0 is one):
     /// an op the extension allows, the element type in `float` / integer
     /// class, every operand and the result of operand #0's type.
-    pub(crate) fn check_coop_arithmetic(&mut self, op: Op, name: &str, float: bool) -> Option<()> {
+    pub(crate) fn check_coop_arithmetic(
+        &mut self,
+        op: Op,
+        core: Option<Opcode>,
+        float: bool,
+    ) -> Option<()> {
         let (t, c) = self.expect_coop(op, 0, "matrix")?;
-        if !ARITHMETIC.contains(&name) {
+        if !core.is_some_and(|o| ARITHMETIC.contains(&o)) {
             return self.fail(
                 op,
                 format!("is not defined on cooperative matrices ({})", self.ty(t)),

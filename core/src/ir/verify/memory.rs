@@ -2,7 +2,7 @@
 //! access chains (T7), composite ops and vector shuffles (T8), `Variable`
 //! (T10) and atomics (T11).
 
-use super::types::Class;
+use super::type_rules::Class;
 use super::Verifier;
 use crate::grammar::{OperandKind, StorageClass};
 use crate::ir::attr::{AttrKind, DenseValues};

@@ -158,7 +158,7 @@
 //! `spv.Constant` (T9), `spv.mlir.addressof` (Y2), `spv.mlir.referenceof`
 //! (Y3), `spv.mlir.merge` (C4), selection and loop (C1-C3).
 //!
-//! ## Operand and result types (`types.rs`)
+//! ## Operand and result types (`type_rules.rs`)
 //! * T1. Integer arithmetic and bitwise ops (`IAdd` ... `UMod`, `SNegate`,
 //!   `Not`, `Bitwise*`, `BitReverse`): operands and result have the same
 //!   integer scalar/vector type; float arithmetic (`FAdd` ... `FNegate`): the
@@ -257,7 +257,7 @@ mod memory;
 mod operands;
 mod structure;
 mod symbols;
-mod types;
+mod type_rules;
 
 use std::collections::HashMap;
 use std::fmt;

@@ -3,7 +3,7 @@
 
 use super::attrs::describe;
 use super::Verifier;
-use crate::grammar::{self, OperandCategory, OperandKind, Quantifier};
+use crate::grammar::{self, Opcode, OperandCategory, OperandKind, Quantifier};
 use crate::ir::attr::AttrKind;
 use crate::ir::entity::{Attr, Op};
 use crate::ir::op::OpKind;
@@ -158,7 +158,7 @@ impl Verifier<'_> {
             sound = false;
         }
         // O3; FunctionCall's result follows its callee (Y4).
-        if desc.opname != "FunctionCall" {
+        if desc.op != Opcode::FunctionCall {
             let want = usize::from(schema.has_result);
             if data.results.len() != want {
                 self.error(

@@ -8,6 +8,7 @@ use crate::binary::deserialize::error::At;
 use crate::binary::deserialize::reader::{Inst, Val};
 use crate::binary::deserialize::structurize::Owner;
 use crate::binary::deserialize::{invalid, Result};
+use crate::grammar::Opcode;
 use crate::ir::{Block, Op, OpKind, OpSpec, Value};
 use rspirv::spirv::Op as SpvOp;
 
@@ -85,9 +86,12 @@ impl FnEmitter<'_> {
         let Some((term, loc)) = self.cfg.blocks[b].term.clone() else {
             return Err(self.unstructurable(b, "internal: no terminator".into()));
         };
-        let opname = term.desc.opname;
+        let term_op = term.desc.op;
         let succs = self.cfg.succs[b].clone();
-        if !matches!(opname, "Branch" | "BranchConditional" | "Switch") {
+        if !matches!(
+            term_op,
+            Opcode::Branch | Opcode::BranchConditional | Opcode::Switch
+        ) {
             let Some((spec, _)) = self.decode_op(&term, loc, Sink::Content(b, block))? else {
                 return Err(invalid(&term, "a terminator cannot be dropped"));
             };
@@ -105,14 +109,14 @@ impl FnEmitter<'_> {
             if matches!(target, Target::Merge | Target::Exit)
                 && !self.cfg.blocks[t].phis.is_empty()
                 && !stored.contains(&t)
-                && opname != "Switch"
+                && term_op != Opcode::Switch
             {
                 self.store_phis(b, block, t)?;
                 stored.push(t);
             }
         }
-        let mut spec = match opname {
-            "Branch" => {
+        let mut spec = match term_op {
+            Opcode::Branch => {
                 if let (Some(&t), Some(Target::Exit)) = (succs.first(), targets.first()) {
                     let code = self.code(t);
                     let c = self.content_constant(b, code);
@@ -120,7 +124,7 @@ impl FnEmitter<'_> {
                 }
                 OpSpec::new(core(SpvOp::Branch))
             }
-            "BranchConditional" => {
+            Opcode::BranchConditional => {
                 let cond_id = term.id(0).unwrap_or(0);
                 let cond = self.use_value(cond_id, term.at, Sink::Content(b, block))?;
                 let mut spec = OpSpec::new(core(SpvOp::BranchConditional)).operands([cond]);
@@ -167,7 +171,7 @@ impl FnEmitter<'_> {
         };
         // Successors with pending arguments.
         let mut pend: Vec<(usize, Vec<(u32, At)>)> = Vec::new();
-        if opname != "Switch" {
+        if term_op != Opcode::Switch {
             for (s, (&t, target)) in succs.iter().zip(&targets).enumerate() {
                 if let Target::Absorbed = target {
                     return Err(

@@ -9,7 +9,7 @@ use crate::binary::deserialize::reader::Val;
 use crate::binary::deserialize::structurize::{Entry, Owner};
 use crate::binary::deserialize::{invalid, Result};
 use crate::binary::serialize::tables::FxHashMap;
-use crate::grammar::OperandKind;
+use crate::grammar::{Opcode, OperandKind};
 use crate::ir::{Block, Location, OpKind, OpSpec, Region, Value};
 use rspirv::spirv::Op as SpvOp;
 
@@ -26,7 +26,7 @@ impl FnEmitter<'_> {
             }
             for (inst, _) in &self.cfg.blocks[k.header].body {
                 if let Some(r) = inst.result {
-                    if inst.desc.opname != "Variable" {
+                    if inst.desc.op != Opcode::Variable {
                         defined_in.insert(r, y);
                     }
                 }
@@ -409,9 +409,9 @@ impl FnEmitter<'_> {
                     self.home[b] = Some(block);
                     self.term_home[b] = Some(block);
                     self.push_item(block, Item::Content(b));
-                    let term = self.cfg.blocks[b].term.as_ref().map(|(t, _)| t.desc.opname);
+                    let term = self.cfg.blocks[b].term.as_ref().map(|(t, _)| t.desc.op);
                     let target = self.cfg.succs[b].first().copied();
-                    if term == Some("Branch") && self.cfg.blocks[b].merge.is_none() {
+                    if term == Some(Opcode::Branch) && self.cfg.blocks[b].merge.is_none() {
                         let t = target.unwrap_or(0);
                         if let Some(y) = self.cfg.header_of[t] {
                             if self.plan.entry[y] == Entry::Absorbed(b)

@@ -8,7 +8,7 @@ use crate::binary::deserialize::error::{At, DeserializeError};
 use crate::binary::deserialize::reader::Inst;
 use crate::binary::deserialize::timeline::Uses;
 use crate::binary::deserialize::{invalid, Def, Result};
-use crate::grammar::{Decoration, StorageClass};
+use crate::grammar::{Decoration, Opcode, StorageClass};
 use crate::ir::{Block, Location, Op, OpKind, OpSpec, Type, TypeKind, Value};
 use rspirv::spirv::Op as SpvOp;
 
@@ -222,7 +222,7 @@ impl FnEmitter<'_> {
             }
             let body = std::mem::take(&mut self.cfg.blocks[b].body);
             for (inst, loc) in &body {
-                if inst.desc.opname == "Variable" {
+                if inst.desc.op == Opcode::Variable {
                     continue;
                 }
                 let used = Uses::of(inst);
