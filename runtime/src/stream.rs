@@ -178,18 +178,6 @@ impl Stream {
     ) -> Result<()> {
         let inner = &self.inner;
         let device = &inner.device;
-        device.alive()?;
-        if kernel.inner.device != Arc::as_ptr(device) as usize {
-            return Err(Error::ForeignDevice { what: "the kernel" });
-        }
-        let iface = kernel.interface();
-        if args.len() != iface.bindings.len() {
-            return Err(Error::ArgumentCount {
-                kernel: kernel.label().to_owned(),
-                expected: iface.bindings.len(),
-                got: args.len(),
-            });
-        }
         let (bindings, uses) = dispatch_parts(device, kernel, args)?;
         let pipeline = &kernel.inner.pipeline;
         let info = DispatchInfo {
@@ -399,18 +387,30 @@ fn check_dtype<T: Element>(t: &Tensor, what: &'static str) -> Result<()> {
 /// its reflected access uses them.
 pub(crate) type DispatchParts<'t> = (Vec<SliceBinding<'t>>, Vec<Use<'t>>);
 
-/// [`DispatchParts`] of `kernel` with `args` on `device` (the argument
-/// count and the kernel's device checked by the caller), after checking
-/// that every tensor is contiguous and on the device.
+/// [`DispatchParts`] of `kernel` with `args` on `device`, after checking
+/// that the device is alive, the kernel is its own, the argument count is
+/// the kernel's, and every tensor is contiguous and on the device (the
+/// checks a stream dispatch and a recorded one share).
 pub(crate) fn dispatch_parts<'t>(
     device: &Arc<DeviceInner>,
     kernel: &Kernel,
     args: &[&'t Tensor],
 ) -> Result<DispatchParts<'t>> {
+    device.alive()?;
+    if kernel.inner.device != Arc::as_ptr(device) as usize {
+        return Err(Error::ForeignDevice { what: "the kernel" });
+    }
+    let iface = kernel.interface();
+    if args.len() != iface.bindings.len() {
+        return Err(Error::ArgumentCount {
+            kernel: kernel.label().to_owned(),
+            expected: iface.bindings.len(),
+            got: args.len(),
+        });
+    }
     for t in args {
         check_tensor_on(device, t, "dispatch")?;
     }
-    let iface = kernel.interface();
     let bindings: Vec<SliceBinding<'t>> = iface
         .bindings
         .iter()

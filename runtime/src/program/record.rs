@@ -66,18 +66,6 @@ impl Recorder {
         grid: [u32; 3],
     ) -> Result<()> {
         let device = &self.device;
-        device.alive()?;
-        if kernel.inner.device != Arc::as_ptr(device) as usize {
-            return Err(Error::ForeignDevice { what: "the kernel" });
-        }
-        let iface = kernel.interface();
-        if args.len() != iface.bindings.len() {
-            return Err(Error::ArgumentCount {
-                kernel: kernel.label().to_owned(),
-                expected: iface.bindings.len(),
-                got: args.len(),
-            });
-        }
         let (bindings, uses) = crate::stream::dispatch_parts(device, kernel, args)?;
         self.batch
             .dispatch(&kernel.inner.pipeline, &bindings, push_constants, grid)
