@@ -318,6 +318,16 @@ fn function_attributes_round_trip() {
 
 /// MLIR's generic op form (as `mlir-opt-19 --mlir-print-op-generic`
 /// prints it) gives the program its custom syntax gives.
+/// A `}` closing no region in a program read as MLIR's generic op form
+/// was a statement that consumed nothing: the translator looped forever
+/// (found by the `tensor_compile` fuzz target).
+#[test]
+fn generic_form_with_a_stray_closing_brace_is_an_error() {
+    let src = "\"func.func\"() <{function_type = () -> (), sym_name = \"f\"}> ({\n  \"func.return\"() : () -> ()\n}) : () -> ()\n}\n";
+    let e = error_of(src);
+    assert!(e.contains("unexpected '}' closing no region"), "{e}");
+}
+
 #[test]
 fn generic_form_reads_as_the_custom_syntax() {
     let custom = r#"#map = affine_map<(d0) -> (d0)>

@@ -194,6 +194,9 @@ impl<'a> Translator<'a> {
                     return self.expected("'}'");
                 }
                 TokKind::Punct("}") if !top => return Ok(out),
+                // A `}` closing no region: custom syntax would copy
+                // nothing and the loop would never advance.
+                TokKind::Punct("}") => return self.err("unexpected '}' closing no region"),
                 _ => {}
             }
             let stmt = self.statement()?;
