@@ -10,8 +10,8 @@
 #                                           (whichever of RUNS and MAX_TIME
 #                                           comes first)
 #
-# Targets run one at a time at the lowest priority (nice 19): the machines
-# this runs on are shared. Each run starts from the committed seeds
+# Targets run one at a time at the lowest priority (nice 19; NICE=0 ci/fuzz.sh
+# on a machine of your own): the machines this runs on are shared. Each run starts from the committed seeds
 # (fuzz/corpus/TARGET, read only) and grows a scratch corpus in
 # fuzz/logs/corpus/TARGET (ignored by git). A run fails on a panic, a
 # timeout (> 1 s for one input) or more than 2 GiB of memory; the input is
@@ -24,6 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 RUNS=${RUNS:-10000000}
 MAX_TIME=${MAX_TIME:-0}
+NICE=${NICE:-19}
 if [ $# -gt 0 ]; then
     targets=("$@")
 else
@@ -31,7 +32,7 @@ else
         target_env run_spv_bufspec binary_reflect binary_deserialize program_archive)
 fi
 mkdir -p logs
-nice -n 19 cargo +nightly fuzz build -s none >logs/build.log 2>&1 || {
+nice -n "$NICE" cargo +nightly fuzz build -s none >logs/build.log 2>&1 || {
     tail -20 logs/build.log >&2
     exit 1
 }
@@ -44,7 +45,7 @@ for t in "${targets[@]}"; do
     mkdir -p "logs/corpus/$t" "artifacts/$t"
     echo "== $t: up to $RUNS executions${MAX_TIME:+, at most $MAX_TIME s}"
     start=$(date +%s)
-    nice -n 19 cargo +nightly fuzz run -s none "$t" "logs/corpus/$t" "corpus/$t" -- \
+    nice -n "$NICE" cargo +nightly fuzz run -s none "$t" "logs/corpus/$t" "corpus/$t" -- \
         -runs="$RUNS" -max_total_time="$MAX_TIME" -timeout=1 -rss_limit_mb=2048 \
         -malloc_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
         -artifact_prefix="artifacts/$t/" >"logs/$t.log" 2>&1 || {
