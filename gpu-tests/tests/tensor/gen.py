@@ -4352,9 +4352,53 @@ def _(F):
 
 @testfile('matmul_f16_bf16.mlir', '''
 Half-precision matmuls: f16 and bf16 inputs accumulated in f32 (the named
-op extends its inputs to the output type), and f16 / bf16 accumulators on
-small integers, where every partial sum is exact in the half type.''')
+op extends its inputs to the output type), f16 / bf16 accumulators on
+small integers, where every partial sum is exact in the half type, and f16
+/ bf16 results of long contractions and sums, which accumulate in f32 and
+round once (as onnxruntime, PyTorch and IREE do, and kiln's reference
+evaluator): 0.001 in the half type (11 or 8 significant bits) times 1,
+every partial sum below 16 and exact in f32, so any order gives the
+once-rounded exact sum; an f16 accumulator rounds at almost every step
+(IREE's large_reduction: 4,096 terms give 4.109 where 4.098 is right).
+On lavapipe the shapes reach the workgroup-memory and register tile
+kernels (a matmul, a batch matmul, a convolution), which accumulated in
+the output's type before, and a workgroup per output and long rows, whose
+cooperative reductions already accumulated in f32.''')
 def _(F):
+    def splat(f, value, shape, et):
+        """A splat input (compact text) and its array."""
+        return f.splat_const(value, shape, et), np.full(shape, value)
+
+    def unit(et):
+        return float(store(et, [0.001])[0])
+
+    for et, (m, k, n) in (('f16', (64, 1024, 64)), ('f16', (4, 4096, 8)), ('f16', (1, 4096, 32)),
+                          ('bf16', (16, 1024, 16))):
+        f = F.fn('matmul_%s_acc_%s_rounds_once_%dx%dx%d' % (et, et, m, k, n))
+        A, a = splat(f, unit(et), (m, k), et)
+        B, b = splat(f, 1.0, (k, n), et)
+        r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), et))
+        f.expect_eq_const(r, store(et, np.einsum('ik,kj->ij', a, b)))
+    f = F.fn('batch_matmul_f16_acc_f16_rounds_once_3x8x2048x8')
+    A, a = splat(f, unit('f16'), (3, 8, 2048), 'f16')
+    B, b = splat(f, 1.0, (3, 2048, 8), 'f16')
+    r = mm(f, 'linalg.batch_matmul', A, B, f.full(0.0, (3, 8, 8), 'f16'))
+    f.expect_eq_const(r, store('f16', np.einsum('bik,bkj->bij', a, b)))
+    f = F.fn('conv_f16_acc_f16_rounds_once_3x3x256')
+    X, x = splat(f, unit('f16'), (1, 6, 6, 256), 'f16')
+    W, w = splat(f, 1.0, (3, 3, 256, 8), 'f16')
+    r = named(f, 'linalg.conv_2d_nhwc_hwcf', [X, W], [f.full(0.0, (1, 4, 4, 8), 'f16')],
+              conv_attrs([1, 1], [1, 1]), 'conv')
+    win = windows_nhwc(x, 3, 3, 4, 4, [1, 1], [1, 1])
+    f.expect_eq_const(r, store('f16', np.einsum('nhwijc,ijcf->nhwf', win, w)))
+    f = F.fn('reduce_f16_acc_rounds_once_long_rows')
+    for shape in ((2, 15000), (15000,)):
+        X, x = splat(f, unit('f16'), shape, 'f16')
+        out = shape[:-1]
+        init = f.full(0.0, out, 'f16')
+        r = f.op('linalg.reduce { arith.addf } ins(%s : %s) outs(%s : %s) dimensions = [%d]'
+                 % (X, X.ty, init, init.ty, len(shape) - 1), 'f16', out, (), 'red')
+        f.expect_eq_const(r, store('f16', x.sum(axis=-1)))
     for et, rand, small, lim in (('f16', (12, 40, 9), (5, 16, 6), 4),
                                  ('bf16', (8, 33, 3), (4, 7, 2), 3)):
         m, k, n = rand

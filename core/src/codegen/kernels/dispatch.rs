@@ -318,7 +318,8 @@ fn plan_kernels(
 }
 
 /// Scratch buffers for the root's outputs: `sizes` elements each, or
-/// each output's shape.
+/// each output's shape; f32 where an f16/bf16 output accumulates in f32
+/// ([`scratch_elem`](super::reduce::scratch_elem)).
 fn scratch_for(
     f: &Facts<'_, '_>,
     buffers: &mut BufferPlan,
@@ -328,9 +329,10 @@ fn scratch_for(
     let s = f.root.expect("a root");
     s.outputs
         .iter()
-        .map(|&o| {
+        .enumerate()
+        .map(|(j, &o)| {
             buffers.add(BufferInfo {
-                elem: f.info.m.value_kind(o).elem(),
+                elem: super::reduce::scratch_elem(f.info.m, s, j),
                 shape: match sizes {
                     Some(n) => vec![n],
                     None => shapes.of(o).to_vec(),

@@ -14,7 +14,7 @@ use super::super::strategy::{Combine, DispatchShape};
 use super::emitter::Emitter;
 use super::plan::{Plan, Range};
 use super::point::{root_point, stores};
-use super::reduce::SerialRange;
+use super::reduce::{scratch_elem, wide_combiners, SerialRange};
 use super::softmax::{RowPart, SoftmaxRow};
 use super::PushValue;
 
@@ -130,8 +130,8 @@ pub(super) fn emit_kernel(
                 let at = e.mul(at, wgv);
                 let at = e.add(at, tid);
                 for (k, c) in cs.iter().enumerate() {
-                    let t = e.narrow(accs[k], c);
-                    e.store_at(partials[k], at, t, c.elem);
+                    let (t, elem) = e.partial_of(accs[k], c);
+                    e.store_at(partials[k], at, t, elem);
                 }
                 return Ok(());
             }
@@ -145,8 +145,8 @@ pub(super) fn emit_kernel(
                         let at = e.mul(pidx, gk);
                         let at = e.add(at, g);
                         for (k, c) in cs.iter().enumerate() {
-                            let t = e.narrow(totals[k], c);
-                            e.store_at(partials[k], at, t, c.elem);
+                            let (t, elem) = e.partial_of(totals[k], c);
+                            e.store_at(partials[k], at, t, elem);
                         }
                         Ok(())
                     })?;
@@ -180,7 +180,7 @@ pub(super) fn emit_kernel(
                 Ok(cs
                     .iter()
                     .enumerate()
-                    .map(|(k, c)| e.load_at(partials[k], at, c.elem))
+                    .map(|(k, c)| e.load_partial(partials[k], at, c))
                     .collect())
             })?;
             let totals = e.workgroup_reduce(&cs, &accs, *combine, wg)?;
@@ -371,18 +371,25 @@ fn point(
             let last = e.b.cmpi("ne", last, zero);
             let coords = coords.to_vec();
             let accs2 = accs.clone();
+            // f32 accumulators of an f16/bf16 reduction round once, after
+            // the last chunk; the scratch keeps them unrounded.
+            let wide = wide_combiners(info.m, &s);
             e.if_else(
                 last,
                 &[],
                 |e| {
-                    e.prepared_roots.insert(root, accs);
+                    let finals = match &wide {
+                        Some(cs) => e.narrow_all(cs, &accs),
+                        None => accs,
+                    };
+                    e.prepared_roots.insert(root, finals);
                     stores(e, d, &coords)?;
                     Ok(Vec::new())
                 },
                 |e| {
                     for (j, &a) in accs2.iter().enumerate() {
                         let idx = e.output_index(root, &s, j, &rp)?;
-                        let elem = e.c.info.m.value_kind(s.outputs[j]).elem();
+                        let elem = scratch_elem(e.c.info.m, &s, j);
                         e.store_at(scratch[j], idx, a, elem);
                     }
                     Ok(Vec::new())

@@ -82,7 +82,11 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// A serial reduction of `op` at parallel point `point`: its output
-    /// values after the iterations of `range`.
+    /// values after the iterations of `range`. A chunk of an f16/bf16
+    /// reduction that accumulates in f32 ([`wide_combiners`]) returns its
+    /// accumulators unrounded (f32, as its scratch holds them between
+    /// chunks): the caller rounds them once after the last chunk
+    /// ([`narrow_all`](Self::narrow_all)).
     pub fn serial_root(
         &mut self,
         op: TOp,
@@ -93,6 +97,7 @@ impl Emitter<'_, '_, '_> {
         let (loops, sizes) = self.reduction_loops(op, s);
         let total = self.product(&sizes);
         let inits = self.inits(op, s, point)?;
+        let wide = wide_combiners(self.c.info.m, s);
         let (begin, end, acc0) = match range {
             SerialRange::Whole => (self.index(0), total, inits),
             SerialRange::Chunk { scratch } => {
@@ -106,7 +111,7 @@ impl Emitter<'_, '_, '_> {
                 let mut accs = Vec::new();
                 for (j, &init) in inits.iter().enumerate() {
                     let idx = self.output_index(op, s, j, point)?;
-                    let elem = self.c.info.m.value_kind(s.outputs[j]).elem();
+                    let elem = scratch_elem(self.c.info.m, s, j);
                     let t = self.load_at(scratch[j], idx, elem);
                     accs.push(self.b.select(first, init, t));
                 }
@@ -115,7 +120,7 @@ impl Emitter<'_, '_, '_> {
         };
         let one = self.index(1);
         let point = point.to_vec();
-        if let (SerialRange::Whole, Some(cs)) = (range, wide_combiners(self.c.info.m, s)) {
+        if let Some(cs) = wide {
             // f16/bf16 folded by one float op: accumulate in f32 from the
             // inits (exact in f32), round once.
             let accs = self.for_(begin, end, one, &acc0, |e, r, accs| {
@@ -127,11 +132,10 @@ impl Emitter<'_, '_, '_> {
                 let xs = e.combinable_xs(op, s, &cs, &p)?;
                 Ok(e.fold_xs(&cs, accs, &xs))
             })?;
-            return Ok(cs
-                .iter()
-                .zip(accs)
-                .map(|(c, v)| self.narrow(v, c))
-                .collect());
+            return Ok(match range {
+                SerialRange::Whole => self.narrow_all(&cs, &accs),
+                SerialRange::Chunk { .. } => accs,
+            });
         }
         self.for_(begin, end, one, &acc0, |e, r, accs| {
             let rc = e.delinearize(r, &sizes);
@@ -141,6 +145,59 @@ impl Emitter<'_, '_, '_> {
             }
             e.body(op, s, &p, Some(accs))
         })
+    }
+
+    /// The accumulators `accs` (of one point or of several, each with one
+    /// per combiner of `cs`) narrowed back to their element types
+    /// ([`narrow`](Self::narrow)).
+    pub fn narrow_all(&mut self, cs: &[Combiner], accs: &[KValue]) -> Vec<KValue> {
+        accs.iter()
+            .enumerate()
+            .map(|(k, &v)| self.narrow(v, &cs[k % cs.len()]))
+            .collect()
+    }
+
+    /// Folds iteration `p` of `op`'s reduction into the accumulators
+    /// `accs`: widened ones with the combiners `wide` (see
+    /// [`wide_combiners`]), else through the body.
+    pub fn fold_point(
+        &mut self,
+        op: TOp,
+        s: &Structured,
+        wide: Option<&[Combiner]>,
+        p: &[KValue],
+        accs: &[KValue],
+    ) -> Result<Vec<KValue>, CodegenError> {
+        match wide {
+            Some(cs) => {
+                let xs = self.combinable_xs(op, s, cs, p)?;
+                Ok(self.fold_xs(cs, accs, &xs))
+            }
+            None => self.body(op, s, p, Some(accs)),
+        }
+    }
+
+    /// A widened accumulator `v` of combiner `c` as a partial result kept
+    /// in scratch, and the type it is stored as: unrounded f32 where `c`
+    /// accumulates in f32 (see [`scratch_elem`]), else narrowed to `c`'s
+    /// type.
+    pub fn partial_of(&mut self, v: KValue, c: &Combiner) -> (KValue, ElemType) {
+        if accumulates_in_f32(c) {
+            (v, ElemType::F32)
+        } else {
+            (self.narrow(v, c), c.elem)
+        }
+    }
+
+    /// A partial result of combiner `c` stored by
+    /// [`partial_of`](Self::partial_of), from element `at` of `buf`.
+    pub fn load_partial(&mut self, buf: usize, at: KValue, c: &Combiner) -> KValue {
+        let elem = if accumulates_in_f32(c) {
+            ElemType::F32
+        } else {
+            c.elem
+        };
+        self.load_at(buf, at, elem)
     }
 
     /// Widens a narrow integer accumulator to i32 for workgroup combining.
@@ -633,7 +690,25 @@ pub(crate) fn accumulates_in_f32(c: &Combiner) -> bool {
 }
 
 /// The combiners of `s` when every one accumulates in f32
-/// ([`accumulates_in_f32`]).
-fn wide_combiners(m: &crate::tensor::TensorModule, s: &Structured) -> Option<Vec<Combiner>> {
+/// ([`accumulates_in_f32`]): register tiles, serial loops and split
+/// partials then carry f32 accumulators and round once at the end.
+pub(crate) fn wide_combiners(
+    m: &crate::tensor::TensorModule,
+    s: &Structured,
+) -> Option<Vec<Combiner>> {
     crate::codegen::combine::combiners(m, s).filter(|cs| cs.iter().all(accumulates_in_f32))
+}
+
+/// The element type of the scratch buffer that holds output `j` of `s`
+/// between dispatches (chunks, slices, partials): f32 where the reduction
+/// accumulates in f32 ([`accumulates_in_f32`]), so nothing is rounded
+/// before the end; else the output's own type.
+pub(crate) fn scratch_elem(m: &crate::tensor::TensorModule, s: &Structured, j: usize) -> ElemType {
+    let wide = crate::codegen::combine::combiners(m, s)
+        .is_some_and(|cs| cs.get(j).is_some_and(accumulates_in_f32));
+    if wide {
+        ElemType::F32
+    } else {
+        m.value_kind(s.outputs[j]).elem()
+    }
 }

@@ -339,6 +339,9 @@ pub(super) fn emit_shared_tile(
                 e.b.store(v, x.tile, &[at]);
             }
         };
+    // An f16/bf16 output folded by one float op accumulates in f32 and
+    // rounds once, after the loop (split-K partials stay unrounded).
+    let wide = super::reduce::wide_combiners(e.c.info.m, &s);
     // Iteration `kk` of the step starting at `k0`, from buffer `buffer`.
     let fold_at = |e: &mut Emitter<'_, '_, '_>,
                    k0: KValue,
@@ -388,7 +391,8 @@ pub(super) fn emit_shared_tile(
                 };
                 e.remember(Key::Elem(x.v, coords), vec![val]);
             }
-            next.extend(e.body(root, &s, &pt, Some(&accs[p * outs..(p + 1) * outs]))?);
+            let mine = &accs[p * outs..(p + 1) * outs];
+            next.extend(e.fold_point(root, &s, wide.as_deref(), &pt, mine)?);
         }
         Ok(next)
     };
@@ -482,6 +486,10 @@ pub(super) fn emit_shared_tile(
         return Ok(());
     }
     // The epilogue and stores of the points inside the domain.
+    let accs = match &wide {
+        Some(cs) => e.narrow_all(cs, &accs),
+        None => accs,
+    };
     for (p, (_, _, coords, _, r_in, c_in)) in points.into_iter().enumerate() {
         let inside = e.b.binary(KOpKind::ArithAndI, r_in, c_in);
         let mine = accs[p * outs..(p + 1) * outs].to_vec();

@@ -9,7 +9,8 @@
 //! slice's iterations from the combining op's identity and stores each
 //! point's partial result at `slice * P + p` of a scratch buffer per root
 //! output (`P` the dispatch's points, `p` the point's row-major index),
-//! in the output's element type. No epilogue runs there.
+//! in the output's element type (unrounded f32 for an f16/bf16 output
+//! that accumulates in f32, [`scratch_elem`]). No epilogue runs there.
 //!
 //! Second kernel: an invocation per point folds its `S` partials in
 //! slice order, folds the total into the output's initial value (a fill,
@@ -27,6 +28,7 @@ use super::super::regions::DispatchRegion;
 use super::super::strategy::DispatchShape;
 use super::emitter::Emitter;
 use super::point::{root_point, stores};
+use super::reduce::{scratch_elem, wide_combiners};
 
 /// The slices of a split tile kernel.
 #[derive(Clone, Debug)]
@@ -115,9 +117,11 @@ impl Slices {
         let p = e.linearize(coords, &domain);
         let base = e.mul(slice, points);
         let at = e.add(base, p);
-        let outs = e.c.info.structured[&root].outputs.clone();
-        for (j, (&acc, &o)) in accs.iter().zip(&outs).enumerate() {
-            let elem = e.c.info.m.value_kind(o).elem();
+        let s = &e.c.info.structured[&root];
+        let elems: Vec<_> = (0..s.outputs.len())
+            .map(|j| scratch_elem(e.c.info.m, s, j))
+            .collect();
+        for (j, (&acc, elem)) in accs.iter().zip(elems).enumerate() {
             e.store_at(self.partials[j], at, acc, elem);
         }
     }
@@ -146,6 +150,8 @@ pub(super) fn emit_sum_slices(
         .ok_or_else(|| e.internal(d.op, Invariant::NoRoot("split-K")))?;
     let s = e.c.info.structured[&root].clone();
     let cs = root_combiners(e, root, &s)?;
+    // Partials of an f16/bf16 sum are unrounded f32 (see `Slices`).
+    let wide = wide_combiners(e.c.info.m, &s).is_some();
     let wg = e.index(i64::from(e.c.strategy.invocations()));
     let tid = e.b.thread_id("x");
     let start = e.mul(wgi, wg);
@@ -166,12 +172,17 @@ pub(super) fn emit_sum_slices(
             let xs: Vec<KValue> = cs
                 .iter()
                 .enumerate()
-                .map(|(j, c)| e.load_at(slices.partials[j], at, c.elem))
+                .map(|(j, c)| e.load_partial(slices.partials[j], at, c))
                 .collect();
-            Ok(e.fold_all(&cs, accs, &xs, false))
+            Ok(e.fold_all(&cs, accs, &xs, wide))
         })?;
         let inits = e.inits(root, &s, &rp)?;
-        let finals = e.fold_all(&cs, &inits, &totals, false);
+        let finals = if wide {
+            // The f32 total folded into the init, rounded once.
+            e.finish_combine(&cs, &inits, &totals)
+        } else {
+            e.fold_all(&cs, &inits, &totals, false)
+        };
         e.prepared_roots.insert(root, finals);
         stores(e, d, &coords)
     })

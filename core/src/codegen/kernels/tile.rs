@@ -161,6 +161,9 @@ pub(super) fn emit_tile(
         }
     };
     let outs = s.outputs.len();
+    // An f16/bf16 output folded by one float op accumulates in f32 and
+    // rounds once, after the loop (split-K partials stay unrounded).
+    let wide = super::reduce::wide_combiners(e.c.info.m, &s);
     let (begin, end) = match &slice {
         Some(at) => (at.begin, at.end),
         None => (e.index(0), total),
@@ -228,16 +231,17 @@ pub(super) fn emit_tile(
             }
             p
         };
+        let wide = wide.as_deref();
         if depth > TILE_DEPTH {
             for (k, rp) in root_points.iter().enumerate() {
                 for rc in &lane_coords {
-                    cur[k] = e.body(root, &s, &at(rp, rc), Some(&cur[k]))?;
+                    cur[k] = e.fold_point(root, &s, wide, &at(rp, rc), &cur[k])?;
                 }
             }
         } else {
             for rc in &lane_coords {
                 for (k, rp) in root_points.iter().enumerate() {
-                    cur[k] = e.body(root, &s, &at(rp, rc), Some(&cur[k]))?;
+                    cur[k] = e.fold_point(root, &s, wide, &at(rp, rc), &cur[k])?;
                 }
             }
         }
@@ -358,6 +362,10 @@ pub(super) fn emit_tile(
         return Ok(());
     }
     // The epilogue and stores of the points inside the domain.
+    let accs = match &wide {
+        Some(cs) => e.narrow_all(cs, &accs),
+        None => accs,
+    };
     if vector_cols {
         // A group's 4 columns in a row are inside or outside together: one
         // branch per row and group, its stores written as one vector.
