@@ -198,15 +198,22 @@ fn reductions_pass_with_any_subgroup_size() {
 /// the cooperative-matrix ops (kiln_core's `llvm/convert/coop.rs`), and
 /// pass the same numpy checks as the reference evaluator, with the same
 /// output: `matmul_f16_tiles.mlir` (f16 matmuls with f32 and f16
-/// accumulators whose shapes reach every f16 configuration of both envs)
+/// results whose shapes reach every f16 x f16 -> f32 configuration of both
+/// envs; f16 results accumulate in f32 too)
 /// and `matmul_f16_coop.mlir` (ragged sizes staged with zero padding, fused
 /// epilogues, transposed and batched operands). That the kernels are
 /// cooperative-matrix kernels for every configuration is checked by
 /// kiln-cpu's `device_envs_with_cooperative_matrices_keep_them_on_the_cpu`.
+/// `matmul_f16_bf16.mlir` adds f16 results of long sums (K up to 4,096),
+/// which must round once from f32 accumulators on the matrix units too.
 #[test]
 fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
     let envs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/lower/envs");
-    for (file, count) in [("matmul_f16_tiles.mlir", 7), ("matmul_f16_coop.mlir", 9)] {
+    for (file, count) in [
+        ("matmul_f16_tiles.mlir", 7),
+        ("matmul_f16_coop.mlir", 9),
+        ("matmul_f16_bf16.mlir", 12),
+    ] {
         let path = tensor_dir().join(file).display().to_string();
         let (status, reference, err) = kiln(&["run", "--reference", "--no-timing", &path], b"");
         assert_eq!(status, 0, "{reference}{err}");

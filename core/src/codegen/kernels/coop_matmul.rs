@@ -39,6 +39,12 @@
 //! that point and the dispatch's ops after the root (bias, activation,
 //! cast) are computed from it and stored, as every kernel stores a point.
 //!
+//! **f16 results** accumulate in f32 matrices (the env's f16 x f16 -> f32
+//! configurations), as every kernel sums f16: the tiles always go through
+//! workgroup memory, and each point's sum is rounded to f16 once there
+//! (after adding the init, where the init is in memory: its tiles cannot
+//! be loaded into f32 matrices, so those start at -0).
+//!
 //! [`Distribution::CoopMatrix`]: super::super::strategy::Distribution::CoopMatrix
 
 use crate::kernel::{
@@ -52,7 +58,8 @@ use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
 use super::super::strategy::{coop_sizes, CoopStaging, DispatchShape, MatmulLayout};
 use super::emitter::Emitter;
-use super::point::stores;
+use super::point::{root_point, stores};
+use super::reduce::wide_combiners;
 
 /// The `!gpu.mma_matrix` type of an operand.
 fn mma(rows: u32, cols: u32, elem: KType, operand: MmaOperand) -> KType {
@@ -470,7 +477,14 @@ pub(super) fn emit_coop_matmul(
     };
     let (abuf, bbuf) = (buffer(e, a)?, buffer(e, b)?);
     let in_elem = tm.value_kind(a).elem();
-    let acc_elem = tm.value_kind(result).elem();
+    // An f16 result accumulates in f32 (`types.acc`) and is rounded once,
+    // point by point, through the staged results.
+    let result_elem = tm.value_kind(result).elem();
+    let acc_elem = types.acc;
+    let rounds = acc_elem != result_elem;
+    if rounds && !staging.results {
+        return Err(internal(e, "a rounded accumulator without staged results"));
+    }
     let (in_ty, acc_ty) = (e.memory_type(in_elem), e.memory_type(acc_elem));
     let a_ty = mma(m, k, in_ty.clone(), MmaOperand::A);
     let b_ty = mma(k, n, in_ty.clone(), MmaOperand::B);
@@ -555,8 +569,22 @@ pub(super) fn emit_coop_matmul(
         }
     }
 
-    // The accumulators' start: the init's tiles, or the fill value.
+    // The accumulators' start: the init's tiles, or the fill value; zero
+    // where the init (in memory, of the narrower result type) is added to
+    // the f32 sums at the store instead (-0, the identity of a sum).
+    let zero_matrix = |e: &mut Emitter<'_, '_, '_>| {
+        let x = e.konst(crate::tensor::eval::Scalar::Float(-0.0), acc_elem);
+        let op = e.b.op(
+            KOpKind::GpuSubgroupMmaConstantMatrix,
+            &[x],
+            std::slice::from_ref(&c_ty),
+            Vec::new(),
+        );
+        e.b.module().op(op).results[0]
+    };
+    let init_at_store = rounds && e.c.buffers.buffer(init).is_some();
     let acc0: Vec<KValue> = match e.c.buffers.buffer(init) {
+        Some(_) if init_at_store => vec![zero_matrix(e); c_at.len()],
         Some(ibuf) => {
             if rows % block_rows != 0 || cols % block_cols != 0 {
                 return Err(internal(e, "an init in memory with edge blocks"));
@@ -580,8 +608,9 @@ pub(super) fn emit_coop_matmul(
                 .ok_or_else(|| internal(e, "a fill without a value"))?;
             let x = e.scalar(value)?;
             let fill_elem: ElemType = tm.value_kind(value).elem();
-            // The value in the accumulator's element type.
-            let x = if fill_elem == acc_elem {
+            // The value in the accumulator's element type (an f16 fill is
+            // exact in f32, which computes it).
+            let x = if fill_elem == result_elem {
                 e.store_conv(x, acc_elem)
             } else {
                 return Err(internal(e, "a fill of another element type"));
@@ -706,8 +735,20 @@ pub(super) fn emit_coop_matmul(
                 let at = e.add(slot, idx);
                 let raw = e.b.load(c_stage, &[at]);
                 let x = e.load_conv(raw, acc_elem);
-                e.prepared_roots.insert(root, vec![x]);
                 let coords = if batched { vec![bi, r, c] } else { vec![r, c] };
+                let x = if init_at_store {
+                    // init + sum in f32, rounded once.
+                    let rp = root_point(e, d, &coords, root)?;
+                    let inits = e.inits(root, &s, &rp)?;
+                    let cs = wide_combiners(e.c.info.m, &s)
+                        .ok_or_else(|| internal(e, "a rounded accumulator that is not a sum"))?;
+                    e.finish_combine(&cs, &inits, &[x])[0]
+                } else if rounds {
+                    e.round(x, result_elem)
+                } else {
+                    x
+                };
+                e.prepared_roots.insert(root, vec![x]);
                 stores(e, d, &coords)
             })?;
             Ok(Vec::new())

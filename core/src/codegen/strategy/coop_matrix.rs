@@ -58,8 +58,13 @@ pub enum MatmulLayout {
 pub struct MatmulTypes {
     /// A's and B's element type.
     pub input: ElemType,
-    /// The matmul's result (and accumulator's) element type.
+    /// The accumulator's element type: the result's, except that an f16
+    /// result accumulates in f32 and rounds once on the way out (as every
+    /// other kernel and the reference evaluator sum f16: `kernels/reduce.rs`
+    /// `accumulates_in_f32`), through the staged results.
     pub acc: ElemType,
+    /// The matmul's result element type.
+    pub result: ElemType,
     /// How A and B are laid out.
     pub layout: MatmulLayout,
     /// Element-wise ops fused after the matmul, applied to the
@@ -190,9 +195,14 @@ pub fn plain_matmul(
     if m.value_kind(b).elem() != input {
         return None;
     }
+    let result_elem = m.value_kind(result).elem();
     Some(MatmulTypes {
         input,
-        acc: m.value_kind(result).elem(),
+        acc: match result_elem {
+            ElemType::F16 => ElemType::F32,
+            e => e,
+        },
+        result: result_elem,
         layout,
         epilogue: epilogue.len(),
         init_in_memory: in_memory(init),
@@ -231,8 +241,9 @@ pub(crate) fn coop_sizes(shape: &DispatchShape) -> Option<[u64; 4]> {
 /// What a cooperative-matrix dispatch stages through workgroup memory
 /// (see `kernels/coop_matmul.rs`): its A and B blocks where the block
 /// does not divide the output or `k` does not divide K, its accumulator
-/// tiles where an epilogue or guarded stores (the block does not divide
-/// the output) read them back.
+/// tiles where an epilogue, guarded stores (the block does not divide
+/// the output) or the rounding of an f32 accumulator to an f16 result
+/// read them back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CoopStaging {
     /// The A and B blocks go through workgroup memory, zero-padded.
@@ -254,7 +265,7 @@ pub(crate) fn coop_staging(
     let edges = rows % block[0] != 0 || cols % block[1] != 0;
     CoopStaging {
         operands: edges || depth % u64::from(k) != 0,
-        results: edges || types.epilogue > 0,
+        results: edges || types.epilogue > 0 || types.acc != types.result,
     }
 }
 
@@ -294,12 +305,13 @@ pub(super) fn strategy(
     base: &Strategy,
 ) -> Option<Strategy> {
     let types = shape.coop_matmul?;
-    // f16 inputs with an f32 or f16 accumulator, stored natively.
-    if types.input != ElemType::F16 || !matches!(types.acc, ElemType::F32 | ElemType::F16) {
+    // f16 inputs with an f32 accumulator (an f16 result rounded from it),
+    // stored natively.
+    if types.input != ElemType::F16 || types.acc != ElemType::F32 {
         return None;
     }
     let native = |e: ElemType| matches!(base.repr(e), TypeRepr::Native | TypeRepr::F16Storage);
-    if !native(types.input) || !native(types.acc) {
+    if !native(types.input) || !native(types.result) {
         return None;
     }
     for cap in [
