@@ -66,6 +66,7 @@ def main():
     ap.add_argument("--calls", type=int, default=2000)
     ap.add_argument("--mib", type=int, default=16)
     ap.add_argument("--copies", type=int, default=30)
+    ap.add_argument("--floor-runs", type=int, default=200)
     args = ap.parse_args()
 
     data = tiny_model()
@@ -85,6 +86,14 @@ def main():
     print(f"InferenceSession.run, Add of 2 x float32[1,16], median of {args.calls} calls:")
     print(f"  wall: kiln {kw * 1e6:8.1f} us   onnxruntime {ow * 1e6:8.1f} us   kiln/ort {kw / ow:5.2f}x")
     print(f"  cpu:  kiln {kc * 1e6:8.1f} us   onnxruntime {oc * 1e6:8.1f} us   kiln/ort {kc / oc:5.2f}x")
+    if hasattr(kiln._kiln, "_dispatch_floor"):
+        # The device's own floor under a call, measured now: one tiny
+        # dispatch submitted and waited for, through kiln's stream and
+        # through a plain vkQueueSubmit + fence loop with no kiln code.
+        stream_one, direct_one = kiln._kiln._dispatch_floor(args.floor_runs, ks.device)
+        print(f"  floor: one dispatch end to end {stream_one * 1e6:.1f} us (kiln's stream), "
+              f"{direct_one * 1e6:.1f} us (direct vkQueueSubmit loop); "
+              f"kiln/floor {kw / direct_one:4.2f}x")
 
     n = args.mib * (1 << 20) // 4
     a = np.random.rand(n).astype(np.float32)

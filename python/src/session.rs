@@ -350,13 +350,39 @@ impl PySession {
     fn execute(&self, plan: &Plan, feeds: &[Feed]) -> Result<Vec<HostData>, PyErrText> {
         // The plan's inputs by name: an input the import folded (read for
         // its values) or left unused is not fed.
-        let mut args = Vec::with_capacity(plan.inputs().len());
+        let mut order = Vec::with_capacity(plan.inputs().len());
         for pi in plan.inputs() {
             let k = self
                 .inputs
                 .iter()
                 .position(|a| a.name == pi.name)
                 .ok_or_else(|| PyErrText::Other(format!("{} is not a graph input", pi.name)))?;
+            order.push(k);
+        }
+        // Host inputs: the plan's recording, replayed (see
+        // `kiln_onnx::Session::run_bytes`), where the model allows it.
+        let raw: Option<Vec<(&[usize], &[u8])>> = order
+            .iter()
+            .map(|&k| match &feeds[k] {
+                Feed::Host(h) => Some((h.shape.as_slice(), h.bytes.as_slice())),
+                Feed::Device(..) => None,
+            })
+            .collect();
+        if let Some(raw) = raw {
+            if let Some(outs) = plan.run_bytes(&raw).map_err(PyErrText::Onnx)? {
+                return Ok(outs
+                    .into_iter()
+                    .zip(plan.outputs())
+                    .map(|(o, info)| HostData {
+                        dtype: info.dtype,
+                        shape: o.shape,
+                        bytes: o.bytes,
+                    })
+                    .collect());
+            }
+        }
+        let mut args = Vec::with_capacity(order.len());
+        for k in order {
             let a = &self.inputs[k];
             args.push(match &feeds[k] {
                 Feed::Host(h) => {
