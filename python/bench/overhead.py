@@ -8,7 +8,16 @@ Prints medians (over N calls, kiln and onnxruntime alternating in rounds
 so that both see the same machine load) and the ratios, of wall-clock time
 and of the process's CPU time (all its threads: lavapipe's included), the
 steadier of the two on a loaded machine. The tiny model is one Add of two
-float32[1, 16]. Use an optimised build of the wheel for figures: the
+float32[1, 16]; a session replays a recording of its dispatches from the
+second run with the same shapes, so the warm-up leaves every timed call a
+replay. The device's floor is printed too, measured in the same run: one
+tiny dispatch submitted and waited for, through kiln's stream and through
+a plain vkQueueSubmit + fence loop with no kiln code (`kiln bench`'s
+dispatch overhead). On lavapipe that floor (43 us on a quiet 2-core
+machine, 66-131 us on the loaded one, where a call took 115 us against
+onnxruntime's ~10-20 us) is above onnxruntime's whole call: most of it is
+lavapipe handing the work to its queue thread and compute workers and
+back. Use an optimised build of the wheel for figures: the
 README's were measured with kiln's crates, PyO3 and ash at opt-level 3 over
 the dev build's dependencies (a full `--release` build of SPIRV-Tools and
 kiln-core did not fit the 2-core machine's time):

@@ -14,7 +14,10 @@
 //! Each plan is a [`kiln_onnx::Session`] (the one `kiln run` and `kiln
 //! onnx-test` use): weights uploaded once, each run uploading only the
 //! inputs (a `kiln.Tensor` input is used where it is) and reading the
-//! outputs back. The GIL is released while kiln imports, compiles and
+//! outputs back. Host inputs go through `run_bytes`: from the second run
+//! in a row of a plan, a replay of its recorded dispatches (no host
+//! program, descriptor set or element conversion per call) where the
+//! model's types allow it. The GIL is released while kiln imports, compiles and
 //! waits on the device.
 
 use std::collections::HashMap;

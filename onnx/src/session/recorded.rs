@@ -13,7 +13,7 @@
 //! tensor, one enqueue runs the recorded commands (copying the input in
 //! and the results out), and each result's bytes are copied once out of
 //! its tensor. Only models whose inputs and outputs hold the same bytes on
-//! the host and on the device take this path (see [`raw`]).
+//! the host and on the device take this path (see `raw`).
 //!
 //! A replay that fails (an index out of range a kernel found, whose fault
 //! word the recording would keep) drops the recording and returns
