@@ -41,7 +41,7 @@ use prost::Message as _;
 pub use dtype::DataType;
 pub use error::OnnxError;
 pub use import::{import, Arg, ArgSource, ImportOptions, Imported, Output};
-pub use session::{Feed, Input, Session};
+pub use session::{Feed, HostBytes, Input, Session};
 pub use tensor::HostTensor;
 
 /// Decodes a `ModelProto` from `bytes` (`what` names them in errors).

@@ -19,8 +19,11 @@
 //! # let _ = outputs; Ok(()) }
 //! ```
 
+mod recorded;
+
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Mutex;
 
 use kiln_core::tensor::eval::Value;
 use kiln_core::tensor::Dim;
@@ -30,6 +33,8 @@ use crate::dtype::DataType;
 use crate::error::OnnxError;
 use crate::import::{ArgSource, Imported, Output};
 use crate::tensor::HostTensor;
+
+pub use recorded::HostBytes;
 
 /// A graph input of a session: its name, element type and shape.
 #[derive(Clone, Debug)]
@@ -65,11 +70,18 @@ pub enum Feed<'a> {
 
 /// A model ready to run on one device.
 pub struct Session {
+    device: Device,
     program: Program,
     func: String,
     inputs: Vec<Input>,
     slots: Vec<Slot>,
     outputs: Vec<Output>,
+    /// Whether [`run_bytes`](Self::run_bytes) may replay a recording:
+    /// every input and output has the same bytes on the host and the
+    /// device, and no parameter is passed from the host.
+    replayable: bool,
+    /// The recording for the last input shapes `run_bytes` saw.
+    recorded: Mutex<Option<recorded::Recorded>>,
 }
 
 fn shape_text(shape: &[Dim]) -> String {
@@ -112,12 +124,18 @@ impl Session {
                 }
             });
         }
+        let replayable = inputs.iter().all(|a| recorded::raw(a.dtype))
+            && imported.outputs.iter().all(|o| recorded::raw(o.dtype))
+            && !slots.iter().any(|s| matches!(s, Slot::Host(_)));
         Ok(Session {
+            device: device.clone(),
             program,
             func: imported.func.clone(),
             inputs,
             slots,
             outputs: imported.outputs.clone(),
+            replayable,
+            recorded: Mutex::new(None),
         })
     }
 

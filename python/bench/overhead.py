@@ -8,7 +8,16 @@ Prints medians (over N calls, kiln and onnxruntime alternating in rounds
 so that both see the same machine load) and the ratios, of wall-clock time
 and of the process's CPU time (all its threads: lavapipe's included), the
 steadier of the two on a loaded machine. The tiny model is one Add of two
-float32[1, 16]. Use an optimised build of the wheel for figures: the
+float32[1, 16]; a session replays a recording of its dispatches from the
+second run with the same shapes, so the warm-up leaves every timed call a
+replay. The device's floor is printed too, measured in the same run: one
+tiny dispatch submitted and waited for, through kiln's stream and through
+a plain vkQueueSubmit + fence loop with no kiln code (`kiln bench`'s
+dispatch overhead). On lavapipe that floor (43 us on a quiet 2-core
+machine, 66-131 us on the loaded one, where a call took 115 us against
+onnxruntime's ~10-20 us) is above onnxruntime's whole call: most of it is
+lavapipe handing the work to its queue thread and compute workers and
+back. Use an optimised build of the wheel for figures: the
 README's were measured with kiln's crates, PyO3 and ash at opt-level 3 over
 the dev build's dependencies (a full `--release` build of SPIRV-Tools and
 kiln-core did not fit the 2-core machine's time):
@@ -66,6 +75,7 @@ def main():
     ap.add_argument("--calls", type=int, default=2000)
     ap.add_argument("--mib", type=int, default=16)
     ap.add_argument("--copies", type=int, default=30)
+    ap.add_argument("--floor-runs", type=int, default=200)
     args = ap.parse_args()
 
     data = tiny_model()
@@ -85,6 +95,14 @@ def main():
     print(f"InferenceSession.run, Add of 2 x float32[1,16], median of {args.calls} calls:")
     print(f"  wall: kiln {kw * 1e6:8.1f} us   onnxruntime {ow * 1e6:8.1f} us   kiln/ort {kw / ow:5.2f}x")
     print(f"  cpu:  kiln {kc * 1e6:8.1f} us   onnxruntime {oc * 1e6:8.1f} us   kiln/ort {kc / oc:5.2f}x")
+    if hasattr(kiln._kiln, "_dispatch_floor"):
+        # The device's own floor under a call, measured now: one tiny
+        # dispatch submitted and waited for, through kiln's stream and
+        # through a plain vkQueueSubmit + fence loop with no kiln code.
+        stream_one, direct_one = kiln._kiln._dispatch_floor(args.floor_runs, ks.device)
+        print(f"  floor: one dispatch end to end {stream_one * 1e6:.1f} us (kiln's stream), "
+              f"{direct_one * 1e6:.1f} us (direct vkQueueSubmit loop); "
+              f"kiln/floor {kw / direct_one:4.2f}x")
 
     n = args.mib * (1 << 20) // 4
     a = np.random.rand(n).astype(np.float32)

@@ -14,14 +14,31 @@ ML_DTYPES = frozenset([
 ])
 
 
+# numpy's name of each dtype whose arrays cross as they are (a native-order
+# number or bool type), by dtype: numpy 2 computes ``dtype.name`` anew on
+# each access, at ~7 us a call's largest cost on the host.
+_WIRE_NAMES = {}
+
+
+def _wire_name(dt):
+    """numpy's name of ``dt`` if its arrays cross as they are, else ``False``."""
+    name = _WIRE_NAMES.get(dt)
+    if name is None:
+        name = dt.name if dt.kind in "fiub" and dt.isnative else False
+        if name:
+            _WIRE_NAMES[dt] = name
+    return name
+
+
 def to_wire(value, what):
     """``(uint8 view, dtype name, shape)`` of an array-like (a non-contiguous
     array is copied into C order first; a kiln.Tensor is returned as is)."""
-    if type(value) is np.ndarray and value.flags.c_contiguous and value.dtype.kind in "fiub":
+    if type(value) is np.ndarray:
         # The common case, checked in as few steps as possible (a call's
         # overhead): a C-contiguous native-order array.
-        if value.dtype.isnative:
-            return (value.reshape(-1).view(np.uint8), value.dtype.name, value.shape)
+        name = _WIRE_NAMES.get(value.dtype) or _wire_name(value.dtype)
+        if name and value.flags.c_contiguous:
+            return (value.reshape(-1).view(np.uint8), name, value.shape)
     if isinstance(value, _kiln.Tensor):
         return value
     a = np.asarray(value)
@@ -38,12 +55,22 @@ def to_wire(value, what):
     return (a.reshape(-1).view(np.uint8), a.dtype.name, a.shape)
 
 
+# The numpy dtype of each wire name seen (a lookup costs less than np.dtype).
+_NP_DTYPES = {}
+
+
 def _np_dtype(name):
+    dt = _NP_DTYPES.get(name)
+    if dt is not None:
+        return dt
     if name in ML_DTYPES:
         import ml_dtypes  # numpy has none of these; ml_dtypes (onnx's dependency) does
 
-        return np.dtype(getattr(ml_dtypes, name))
-    return np.dtype(name)
+        dt = np.dtype(getattr(ml_dtypes, name))
+    else:
+        dt = np.dtype(name)
+    _NP_DTYPES[name] = dt
+    return dt
 
 
 def from_wire(result):

@@ -40,6 +40,7 @@ fn _kiln(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tensor::_upload, m)?)?;
     m.add_function(wrap_pyfunction!(program::_compile, m)?)?;
     m.add_function(wrap_pyfunction!(check_model, m)?)?;
+    m.add_function(wrap_pyfunction!(_dispatch_floor, m)?)?;
     m.add_function(wrap_pyfunction!(interrupt::_interruptible_sleep, m)?)?;
     m.add_class::<device::PyDevice>()?;
     m.add_class::<tensor::PyTensor>()?;
@@ -53,6 +54,29 @@ fn _kiln(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SessionClosed", py.get_type::<errors::SessionClosed>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
+}
+
+/// The device's floor under a call, for `python/bench/overhead.py`: the
+/// medians, in seconds, of one tiny dispatch end to end (enqueue, submit,
+/// wait) through the runtime's stream and through a plain record +
+/// `vkQueueSubmit` + fence loop written against the driver (`kiln bench`'s
+/// "dispatch overhead"), over `runs` runs each (and as many batches of
+/// 100 dispatches, which that measure also times).
+#[pyfunction]
+#[pyo3(signature = (runs, device=None))]
+fn _dispatch_floor(
+    py: Python<'_>,
+    runs: usize,
+    device: Option<&Bound<'_, device::PyDevice>>,
+) -> PyResult<(f64, f64)> {
+    let device = device::resolve(py, device)?;
+    let o = py
+        .detach(|| kiln_runtime::bench::overhead::dispatch_overhead(&device, runs.max(1)))
+        .map_err(|e| errors::Error::new_err(e.to_string()))?;
+    Ok((
+        o.runtime_one.median.as_secs_f64(),
+        o.direct_one.median.as_secs_f64(),
+    ))
 }
 
 /// Raises what kiln refuses in `model` (ONNX bytes) before importing it:

@@ -153,3 +153,39 @@ def test_empty_results():
     x = np.arange(12, dtype=np.float32).reshape(4, 3)
     got, want, _, _ = _both(m, {"x": x})
     assert got[0].shape == want[0].shape == (0, 3) and got[0].dtype == want[0].dtype
+
+
+def test_repeated_runs_read_their_own_inputs_and_keep_earlier_results():
+    # After its first run with given shapes, a session replays one
+    # recording of the model's dispatches: each run must see its own
+    # inputs, and the arrays earlier runs returned must stay as they were.
+    s = kiln.InferenceSession(models.two_inputs().SerializeToString())
+    rng = np.random.default_rng(11)
+    runs = []
+    for _ in range(30):
+        x = rng.integers(-1000, 1000, (2, 3), dtype=np.int64)
+        y = rng.integers(-1000, 1000, 3, dtype=np.int64)
+        runs.append((x, y, s.run(None, {"x": x, "y": y})[0]))
+    for x, y, z in runs:
+        np.testing.assert_array_equal(z, x * y + 1)
+
+
+def test_an_index_out_of_range_fails_that_run_only():
+    # A kernel that finds an index out of range records it in the run's
+    # fault word; the next run, with indices in range, must not inherit it.
+    from onnx import TensorProto, helper
+
+    data = np.array([10.0, 20.0, 30.0, 40.0, 50.0], np.float32)
+    m = _model(
+        [helper.make_node("Gather", ["data", "i"], ["y"])],
+        [helper.make_tensor_value_info("i", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+        [helper.make_tensor("data", TensorProto.FLOAT, [5], data)],
+    )
+    s = kiln.InferenceSession(m.SerializeToString())
+    for i in ([0, 4], [1, -1]):
+        np.testing.assert_array_equal(s.run(None, {"i": np.array(i)})[0], data[i])
+    with pytest.raises(kiln.Error, match="out of"):
+        s.run(None, {"i": np.array([7, 0])})
+    for i in ([2, 3], [4, 0]):
+        np.testing.assert_array_equal(s.run(None, {"i": np.array(i)})[0], data[i])

@@ -37,6 +37,7 @@
 //! argument given on the host or a constant is read from that data.
 
 pub(crate) mod cached;
+mod call;
 mod load;
 pub(crate) mod record;
 mod run;
@@ -76,6 +77,7 @@ impl std::fmt::Debug for Program {
     }
 }
 
+pub use call::{CallArg, RecordedCall};
 pub use kiln_core::codegen::exec::{bytes_to_elements, element_bytes, elements_to_bytes};
 
 fn program_error(function: &str, message: impl Into<String>) -> Error {

@@ -89,7 +89,7 @@ mod norm;
 mod out;
 mod random;
 mod reduce;
-mod replay;
+pub(crate) mod replay;
 mod resize;
 mod scan;
 mod scatter;

@@ -39,6 +39,7 @@ use std::sync::Arc;
 
 use kiln_vulkan::CopyRegion;
 
+use crate::dtype::DType;
 use crate::error::Result;
 use crate::hazard::Use;
 use crate::inner::DispatchInfo;
@@ -47,10 +48,22 @@ use crate::program::Program;
 use crate::stream::Stream;
 use crate::tensor::Tensor;
 
-/// A graph recorded for one set of input shapes.
-pub(super) struct Replay {
+/// An argument of a recorded function: an input of each replay (its
+/// buffer the recording's own, of this dtype and shape, which each replay
+/// copies its input into), or a tensor bound by reference (a weight: a
+/// replay reads its contents at the time).
+pub(crate) enum Bind<'a> {
+    /// An input of each replay.
+    Input(DType, &'a [usize]),
+    /// A tensor bound by reference.
+    Constant(&'a Tensor),
+}
+
+/// A graph (or any function of a program) recorded for one set of input
+/// shapes.
+pub(crate) struct Replay {
     /// The input shapes it was recorded for.
-    pub(super) shapes: Vec<Vec<usize>>,
+    pub(crate) shapes: Vec<Vec<usize>>,
     /// The graph's own input buffers, bound by the recording.
     inputs: Vec<Tensor>,
     recording: Recording,
@@ -77,13 +90,41 @@ impl Replay {
         constants: &[Tensor],
         what: &'static str,
     ) -> Result<Replay> {
-        let owned: Vec<Tensor> = inputs
+        let mut args: Vec<Bind<'_>> = inputs
             .iter()
-            .map(|t| Tensor::empty(device, t.dtype(), t.shape()))
-            .collect::<Result<_>>()?;
-        let mut args = owned.clone();
-        args.extend(constants.iter().cloned());
-        let recording = program.record("graph", &args)?;
+            .map(|t| Bind::Input(t.dtype(), t.shape()))
+            .collect();
+        args.extend(constants.iter().map(Bind::Constant));
+        Self::record_function(device, program, "graph", &args, what)
+    }
+
+    /// Records `program`'s function `function` with `args` (in its
+    /// parameters' order; the inputs of each replay are the
+    /// [`Bind::Input`]s, in that order).
+    pub(crate) fn record_function(
+        device: &crate::Device,
+        program: &Program,
+        function: &str,
+        args: &[Bind<'_>],
+        what: &'static str,
+    ) -> Result<Replay> {
+        let mut owned: Vec<Tensor> = Vec::new();
+        let mut constants: Vec<Tensor> = Vec::new();
+        let mut bound: Vec<Tensor> = Vec::with_capacity(args.len());
+        for a in args {
+            bound.push(match a {
+                Bind::Input(dtype, shape) => {
+                    let t = Tensor::empty(device, *dtype, shape)?;
+                    owned.push(t.clone());
+                    t
+                }
+                Bind::Constant(t) => {
+                    constants.push((*t).clone());
+                    (*t).clone()
+                }
+            });
+        }
+        let recording = program.record(function, &bound)?;
         let token = Tensor::empty(device, crate::DType::U32, &[1])?;
         let mut notes: Vec<RecordedUse> = recording
             .uses
@@ -111,24 +152,32 @@ impl Replay {
             write: true,
         });
         Ok(Replay {
-            shapes: inputs.iter().map(|t| t.shape().to_vec()).collect(),
+            shapes: owned.iter().map(|t| t.shape().to_vec()).collect(),
             inputs: owned,
             recording,
             program: program.compiled_shared(),
             what,
-            constants: constants.to_vec(),
+            constants,
             notes,
         })
     }
 
+    /// The results a replay returns: their dtypes and shapes, in order.
+    pub(crate) fn outputs(&self) -> impl Iterator<Item = (DType, &[usize])> {
+        self.recording
+            .outputs
+            .iter()
+            .map(|t| (t.dtype(), t.shape()))
+    }
+
     /// The number of dispatches a replay runs.
-    pub(super) fn dispatches(&self) -> usize {
+    pub(crate) fn dispatches(&self) -> usize {
         self.recording.infos.len()
     }
 
     /// Enqueues a replay on `stream` with `inputs` (of the recorded shapes
     /// and the captured dtypes; any layout) and returns fresh results.
-    pub(super) fn enqueue(&self, stream: &Stream, inputs: &[&Tensor]) -> Result<Vec<Tensor>> {
+    pub(crate) fn enqueue(&self, stream: &Stream, inputs: &[&Tensor]) -> Result<Vec<Tensor>> {
         let device = &stream.inner.device;
         device.alive()?;
         for t in inputs {
