@@ -2,16 +2,15 @@
 //! of each of its results in turn.
 //!
 //! On lavapipe a texel fetch is a call into a JIT helper that clobbers
-//! every vector register, so every value live across it is spilled and
-//! reloaded. A quantized matvec's step (8 rows of a block of 32 weights:
-//! 8 code groups, 8 scales, the vector's 8 vec4) emitted in the order the
-//! folds ask for its values had 24 fetches interleaved with the
-//! arithmetic, the accumulators and half-unpacked codes live across
-//! each. Issuing every load of the step first leaves only the fetched
-//! values and the accumulators live across the calls, each saved once;
-//! the arithmetic after them, one result's chain after the other, runs
-//! without a call. The values computed are the same: only the order of
-//! ops without side effects changes, every use after its definition.
+//! every vector register (`bench/quant/README.md`, from the JIT code), so
+//! whatever is live across a fetch is spilled and reloaded around it. A
+//! quantized matvec's step of several blocks (`matvec.rs`) emits its
+//! fetches where the folds first ask for them, between the arithmetic
+//! of the blocks before; this pass moves every load of the step (with
+//! the index arithmetic it needs) before the arithmetic, which then
+//! follows result by result (one row's accumulator after the other).
+//! Only ops without side effects move, every use after its definition:
+//! the values computed are the same. Measured in `bench/quant/README.md`.
 
 use crate::kernel::{KBlock, KOp, KOpKind, KValue};
 
