@@ -42,8 +42,10 @@ const DECODE_BLOCK: i64 = 32;
 /// 4-bit codes are one 16-byte group of their 4 f16 scales, read once
 /// at a constant lane (a step of one block picked its scale out of the
 /// group by a select over the 4 lanes, and fetched the group 4 times).
-/// On lavapipe, `bench/quant/README.md` (2026-11-30, h/q4b): a 4096 x
-/// 4096 Q4_0 matvec's fastest calls went from ~4.3-5 ms to ~2.1-2.8 ms.
+/// On lavapipe (callgrind, the JIT code's instructions per call of a
+/// 4096 x 4096 Q4_0 matvec, `bench/quant/README.md`): 76.1 M with one
+/// block per step, 67.5 M with 4, 58.0 M with 4 and the step's loads
+/// issued first (`schedule.rs`).
 const DECODE_STEP_BLOCKS: u32 = 4;
 
 /// How many quantized blocks of [`DECODE_BLOCK`] weights each step of a
