@@ -335,6 +335,27 @@ impl KernelModule {
         self.blocks[block].ops.push(op);
     }
 
+    /// Reorders the ops of `block` from position `from` on as `order`
+    /// gives them; `false` (and nothing changed) unless `order` is a
+    /// permutation of those ops. Keeping every use after its definition
+    /// is the caller's part.
+    pub fn reorder_block_tail(&mut self, block: KBlock, from: usize, order: Vec<KOp>) -> bool {
+        let ops = &mut self.blocks[block].ops;
+        let Some(tail) = ops.get(from..) else {
+            return false;
+        };
+        let mut a = tail.to_vec();
+        let mut b = order.clone();
+        a.sort_unstable();
+        b.sort_unstable();
+        if a != b {
+            return false;
+        }
+        ops.truncate(from);
+        ops.extend(order);
+        true
+    }
+
     /// The op defining `value`, if it is an op result.
     pub fn defining_op(&self, value: KValue) -> Option<KOp> {
         match self.values[value].def {

@@ -4740,6 +4740,11 @@ def _(F):
     # of each block of 32 (kernels/matvec.rs); 520 = 4 * 128 + 8, so the
     # last workgroup computes rows again and stores only 8.
     q4_0_matvec_exact('q4_0_matvec_gguf_layout_520x64_rows_per_invocation_exact', 520, 64)
+    # The same rows with 256 per row: 2 rows per invocation and 4 blocks
+    # of 32 per step of the row loop (kernels/matvec.rs: one 8-byte group
+    # of the 4 blocks' scales, each step's loads issued first,
+    # kernels/schedule.rs), 2 steps.
+    q4_0_matvec_exact('q4_0_matvec_gguf_layout_520x256_rows_and_blocks_per_step_exact', 520, 256)
 
     # The same 4-bit codes packed eight per 32-bit word (element k of a row
     # in bits 4 (k mod 8) .. 4 (k mod 8) + 3 of word k / 8).

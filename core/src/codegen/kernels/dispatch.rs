@@ -600,15 +600,18 @@ fn row_slices_plans(
     slice: u32,
     combine: Combine,
 ) -> Vec<KernelPlan> {
-    let per = match f.root {
-        Some(s) => super::matvec::rows_per_invocation(
-            f.info,
-            s,
-            (slice, f.wg),
-            f.points.fixed(),
-            f.red_total.fixed(),
+    let (per, blocks) = match f.root {
+        Some(s) => (
+            super::matvec::rows_per_invocation(
+                f.info,
+                s,
+                (slice, f.wg),
+                f.points.fixed(),
+                f.red_total.fixed(),
+            ),
+            super::matvec::blocks_per_step(f.info, s, slice, f.red_total.fixed()),
         ),
-        None => 1,
+        None => (1, 0),
     };
     let rows = Size::Static(u64::from(f.wg / slice * per));
     let groups = shapes.host.arith(SizeOp::CeilDiv, f.points, rows);
@@ -616,6 +619,7 @@ fn row_slices_plans(
         slice,
         combine,
         rows: per,
+        blocks,
     };
     if f.red_total.fixed().is_some() {
         return vec![KernelPlan::once(f.d.name.clone(), plan, groups)];

@@ -219,9 +219,11 @@ pub(super) fn emit_kernel(
             slice,
             combine,
             rows,
+            blocks,
         } => {
             let wgi = workgroup_index(e);
-            super::matvec::emit_row_slices(e, d, shape, wgi, (*slice, *rows), *combine)?;
+            let how = (*slice, *rows, *blocks);
+            super::matvec::emit_row_slices(e, d, shape, wgi, how, *combine)?;
         }
         Plan::SplitRows {
             combine,

@@ -116,6 +116,9 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     /// Whether element loads read their 16-byte group and pick the
     /// element out of it (a matvec's fused dequantization, `wide.rs`).
     pub wide_reads: bool,
+    /// Whether a step of [`coop_loop`](Self::coop_loop) over vector
+    /// groups issues its loads before its arithmetic (`schedule.rs`).
+    pub loads_first: bool,
     /// Values in memory that this kernel writes and so computes where it
     /// reads them (a row group's per-row outputs).
     pub computed_here: Vec<TValue>,
@@ -169,6 +172,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             buffer_word_args: HashMap::new(),
             buffer_vec4_i32_args: HashMap::new(),
             wide_reads: false,
+            loads_first: false,
             computed_here: Vec::new(),
             compute_depth: 0,
             point_dims: Vec::new(),

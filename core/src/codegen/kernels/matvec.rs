@@ -37,6 +37,44 @@ use super::point::{root_point, stores};
 /// one scale).
 const DECODE_BLOCK: i64 = 32;
 
+/// The most quantized blocks ([`DECODE_BLOCK`] weights each) a step of a
+/// row-slice matvec's row loop takes ([`blocks_per_step`]): 4 blocks of
+/// 4-bit codes are one 16-byte group of their 4 f16 scales, read once
+/// at a constant lane (a step of one block picked its scale out of the
+/// group by a select over the 4 lanes, and fetched the group 4 times).
+/// On lavapipe (callgrind, the JIT code's instructions per call of a
+/// 4096 x 4096 Q4_0 matvec, `bench/quant/README.md`): 76.1 M with one
+/// block per step, 67.5 M with 4, 58.0 M with 4 and the step's loads
+/// issued first (`schedule.rs`).
+const DECODE_STEP_BLOCKS: u32 = 4;
+
+/// How many quantized blocks of [`DECODE_BLOCK`] weights each step of a
+/// row-slice matvec's row loop folds: [`DECODE_STEP_BLOCKS`] where the
+/// slice is one invocation (a row per invocation: lavapipe's plan) and
+/// the static row is a multiple of that many blocks, 1 where the row is
+/// a multiple of a block, 0 where the matrix is no fused decoding of 8-
+/// or 32-bit codes (`dequant::decodes`) or the row is dynamic or no
+/// multiple of a block.
+pub(super) fn blocks_per_step(
+    info: &FuncInfo<'_>,
+    s: &Structured,
+    slice: u32,
+    row_length: Option<u64>,
+) -> u32 {
+    let block = DECODE_BLOCK as u64;
+    let Some(k) = row_length.filter(|&k| k > 0 && k % block == 0) else {
+        return 0;
+    };
+    if !s.inputs.iter().any(|&v| decodes(info, v, 32)) {
+        return 0;
+    }
+    if slice == 1 && k % (block * u64::from(DECODE_STEP_BLOCKS)) == 0 {
+        DECODE_STEP_BLOCKS
+    } else {
+        1
+    }
+}
+
 /// How many points (rows) each invocation of a row-slice matvec takes,
 /// in workgroups of `wg` invocations over `points` rows (`None`:
 /// dynamic): more than 1 where the slice is one invocation and the
@@ -86,13 +124,16 @@ const DECODE_ROWS: u32 = 8;
 const DECODE_MIN_GROUPS: u64 = 4;
 
 /// Emits the slices of the invocation's workgroup `wgi`, `rows` points
-/// per slice (more than 1 only as [`rows_per_invocation`] allows).
+/// per slice (more than 1 only as [`rows_per_invocation`] allows), a
+/// fused decoding's row `blocks` quantized blocks per step
+/// ([`blocks_per_step`]; with more than one, each step's loads issued
+/// before its arithmetic, `schedule.rs`).
 pub(super) fn emit_row_slices(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,
     shape: &DispatchShape,
     wgi: KValue,
-    (slice, rows): (u32, u32),
+    (slice, rows, blocks): (u32, u32, u32),
     combine: Combine,
 ) -> Result<(), CodegenError> {
     let root = d
@@ -180,17 +221,21 @@ pub(super) fn emit_row_slices(
             )?
         }
         // A static row a multiple of 4 long: groups of 4 read as vec4; a
-        // fused decoding's row a multiple of 32 long: a block of 32 (8
-        // groups) per step, whose 16-byte code group and scale are read
-        // once (a GGUF block: 32 weights, one scale).
+        // fused decoding's row: `blocks` blocks of 32 (8 groups each) per
+        // step, whose 16-byte code groups and scales are read once (a
+        // GGUF block: 32 weights, one scale).
         None => {
             let k = e.const_of(length).filter(|&k| red.len() == 1 && k > 0);
+            let step = DECODE_BLOCK * i64::from(blocks);
             let groups = match k {
-                Some(k) if e.wide_reads && k % DECODE_BLOCK == 0 => (DECODE_BLOCK / 4) as u32,
+                Some(k) if e.wide_reads && blocks > 0 && k % step == 0 => (step / 4) as u32,
                 Some(k) if k % 4 == 0 => 1,
                 _ => 0,
             };
-            e.coop_loop(&all_cs, length, lane, slice_v, groups, &x_at)?
+            e.loads_first = e.wide_reads && blocks > 1 && groups > 1;
+            let accs = e.coop_loop(&all_cs, length, lane, slice_v, groups, &x_at);
+            e.loads_first = false;
+            accs?
         }
     };
     e.wide_reads = false;

@@ -32,6 +32,7 @@ mod plan;
 mod point;
 mod reduce;
 mod row_group;
+mod schedule;
 mod shared_tile;
 mod softmax;
 mod split_k;

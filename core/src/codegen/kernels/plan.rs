@@ -106,6 +106,9 @@ pub(super) enum Plan {
         slice: u32,
         combine: Combine,
         rows: u32,
+        /// Quantized blocks per step of the row loop
+        /// ([`super::matvec::blocks_per_step`]; 0: not a decoding).
+        blocks: u32,
     },
 }
 
@@ -256,12 +259,28 @@ impl Plan {
                 slice,
                 combine,
                 rows: 1,
+                blocks: 0 | 1,
             } => format!(
                 "a point per {slice} invocations, combined by {}",
                 combine.slice_name()
             ),
-            Plan::RowSlices { slice, rows, .. } => format!(
+            Plan::RowSlices {
+                slice,
+                rows,
+                blocks: 0 | 1,
+                ..
+            } => format!(
                 "{rows} points per {slice} invocation(s), each row's quantized blocks (32 weights: one 16-byte code group, one scale) folded beside the vector's 32 elements, which the rows share"
+            ),
+            Plan::RowSlices {
+                slice,
+                rows,
+                blocks,
+                ..
+            } => format!(
+                "{rows} point(s) per {slice} invocation(s), each row's quantized blocks {blocks} per step ({} weights: {blocks} 16-byte code groups, one group of {blocks} scales) folded beside the vector's {} elements, which the rows share; every load of a step issued before its arithmetic, one row's folds after the other",
+                32 * blocks,
+                32 * blocks
             ),
         }
     }

@@ -252,6 +252,8 @@ impl Emitter<'_, '_, '_> {
     /// code group and scale, `wide.rs`) is read once. The rounds every
     /// invocation runs whole have no bounds check; only the last, partial
     /// round checks (and is not emitted where it is statically empty).
+    /// With [`loads_first`](Self::loads_first) a step's loads come
+    /// before its arithmetic (`schedule.rs`).
     pub fn coop_loop(
         &mut self,
         cs: &[Combiner],
@@ -292,10 +294,15 @@ impl Emitter<'_, '_, '_> {
                 let xs = x_at(e, r)?;
                 return Ok(e.fold_xs(cs, accs, &xs));
             }
+            let block = e.b.insertion_block();
+            let from = e.b.module().block(block).ops.len();
             let mut accs = accs.to_vec();
             for g in 0..groups {
                 let r4 = e.add_const(r, 4 * i64::from(g));
                 accs = e.fold_group(cs, &accs, r4, &mut x_at)?;
+            }
+            if e.loads_first {
+                e.schedule_loads_first(from, &accs);
             }
             Ok(accs)
         };
