@@ -403,6 +403,12 @@ impl CorpusFile {
 /// the native run just checked, so for those the comparison of the two
 /// compiled programs is the check.
 pub fn check_file(device: &Device, path: &Path) -> Vec<String> {
+    check_file_for(device, path, true)
+}
+
+/// [`check_file`] for the device's own target only (`minimal` false) or
+/// also for [`minimal_target`].
+pub fn check_file_for(device: &Device, path: &Path, minimal: bool) -> Vec<String> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let module = match kiln_core::tensor::load(&text) {
@@ -422,6 +428,9 @@ pub fn check_file(device: &Device, path: &Path) -> Vec<String> {
     };
     let all: Vec<&str> = native.functions.iter().map(|(n, _)| n.as_str()).collect();
     let mut failures = file.check(device, &native, &all);
+    if !minimal {
+        return failures;
+    }
     let minimal = match CompiledFile::new(&file.compute, &minimal_target(device)) {
         Ok(c) => c,
         Err(e) => {
