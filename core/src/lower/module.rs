@@ -259,7 +259,12 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
                         repr.storage_class.name()
                     )));
                 }
-                (split_argument(l, &repr)?.unwrap_or(repr.ptr), false)
+                let binding = arg_abi(km, op, i).map_or(i as u32, |a| a.binding);
+                let listed = l.options.split_bindings.get(&binding).copied();
+                (
+                    split_argument(l, &repr, listed)?.unwrap_or(repr.ptr),
+                    false,
+                )
             }
             KType::Int(_) | KType::Float(_) | KType::Index | KType::Vector { .. } => {
                 if l.type_converter.emulated_bits(kty).is_some() || matches!(kty, KType::Int(1)) {
@@ -357,25 +362,34 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
 }
 
 /// The pointer type of a storage-buffer argument of representation
-/// `repr` that is larger than the env's `maxStorageBufferRange`: an array
-/// of `N` blocks of a runtime array, one descriptor per chunk of
+/// `repr` that is split across `listed` descriptors
+/// ([`LowerOptions::split_bindings`]), or that is statically larger than
+/// the env's `maxStorageBufferRange`: an array of `N` blocks of a runtime
+/// array, one descriptor per chunk of
 /// [`storage_chunk_bytes`](crate::target::ResourceLimits::storage_chunk_bytes)
 /// (see [`super::helpers::memory`]); `None` for any other argument, whose
 /// type stays as it is.
-fn split_argument(l: &mut Lowerer, repr: &MemRefRepr) -> Result<Option<Type>, LowerError> {
-    let Some(len) = repr.len else {
-        return Ok(None);
-    };
+fn split_argument(
+    l: &mut Lowerer,
+    repr: &MemRefRepr,
+    listed: Option<u32>,
+) -> Result<Option<Type>, LowerError> {
     let limits = &l.type_converter.target().env().limits;
     let range = u64::from(limits.max_storage_buffer_range);
     let chunk = limits.storage_chunk_bytes();
     let elem_bytes = type_bytes(&l.module.types, repr.stored);
-    let words = match repr.packed_bits {
-        Some(bits) => len.div_ceil(u64::from(32 / bits)),
-        None => len,
+    let bytes = match (listed, repr.len) {
+        (Some(n), _) => u64::from(n).saturating_mul(chunk),
+        (None, Some(len)) => {
+            let words = match repr.packed_bits {
+                Some(bits) => len.div_ceil(u64::from(32 / bits)),
+                None => len,
+            };
+            words.saturating_mul(elem_bytes)
+        }
+        (None, None) => return Ok(None),
     };
-    let bytes = words.saturating_mul(elem_bytes);
-    if bytes <= range {
+    if bytes <= range || listed == Some(1) {
         return Ok(None);
     }
     if elem_bytes == 0 || !elem_bytes.is_power_of_two() || elem_bytes > chunk {
