@@ -159,7 +159,12 @@ impl Stream {
     /// Each binding gets its tensor's byte range, as the descriptor type
     /// the interface declares: a storage or uniform buffer, or a uniform or
     /// storage texel buffer (a view of the range in the binding's texel
-    /// format, rounded down to whole texels). Tensors must be contiguous;
+    /// format, rounded down to whole texels). A binding that is an array
+    /// of `N` storage-buffer descriptors takes one tensor in chunks: element
+    /// `k` binds bytes `k * C ..` of it, at most `C` of them, where `C` is
+    /// the target env's `ResourceLimits::storage_chunk_bytes` (how kiln's
+    /// compiler splits a tensor larger than `maxStorageBufferRange`); an
+    /// error when the tensor ends before chunk `N - 1`. Tensors must be contiguous;
     /// their element offset must meet the device's offset alignment for
     /// that descriptor type (`minTexelBufferOffsetAlignment` for texel
     /// buffers). Checked before anything is recorded.

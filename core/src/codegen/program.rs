@@ -506,36 +506,37 @@ pub fn plan_function(
     target: &CodegenTarget,
 ) -> Result<String, CodegenError> {
     let mut dispatches = Vec::new();
-    let (_, _, shapes, _) = emit_function(m, f, target, |d, loc, shape, strategy, kernels, buffers| {
-        for k in &kernels {
-            check_push(k, target, loc)?;
-        }
-        super::strategy::candidates(target, shape, loc)?;
-        let kernels = kernels
-            .iter()
-            .map(|k| KernelLine {
-                name: k.name.clone(),
-                plan: k.plan.clone(),
-                guard: k.guard.clone(),
-                workgroups: k.workgroups,
-                workgroup_size: k.workgroup_size,
-                bindings: k.bindings.len(),
-                push: k.push.len(),
-                repeat: k.repeat,
-                split: split_plan(k, buffers, target),
-            })
-            .collect();
-        dispatches.push(DispatchLines {
-            name: d.name.clone(),
-            op: m.op(d.op).kind.name(),
-            loc,
-            points: shape.points.clone(),
-            reduction: shape.reduction,
-            strategy,
-            kernels,
-        });
-        Ok(())
-    })?;
+    let (_, _, shapes, _) =
+        emit_function(m, f, target, |d, loc, shape, strategy, kernels, buffers| {
+            for k in &kernels {
+                check_push(k, target, loc)?;
+            }
+            super::strategy::candidates(target, shape, loc)?;
+            let kernels = kernels
+                .iter()
+                .map(|k| KernelLine {
+                    name: k.name.clone(),
+                    plan: k.plan.clone(),
+                    guard: k.guard.clone(),
+                    workgroups: k.workgroups,
+                    workgroup_size: k.workgroup_size,
+                    bindings: k.bindings.len(),
+                    push: k.push.len(),
+                    repeat: k.repeat,
+                    split: split_plan(k, buffers, target),
+                })
+                .collect();
+            dispatches.push(DispatchLines {
+                name: d.name.clone(),
+                op: m.op(d.op).kind.name(),
+                loc,
+                points: shape.points.clone(),
+                reduction: shape.reduction,
+                strategy,
+                kernels,
+            });
+            Ok(())
+        })?;
     Ok(explain_text(&m.func(f).name, &shapes.host, &dispatches))
 }
 
@@ -593,7 +594,11 @@ fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPla
 /// static size: one sized at run time is refused past the range
 /// ([`super::exec::BufferSizeError::TooLarge`]). Texel-buffer bindings are
 /// not split (their views have a limit of their own).
-fn split_plan(k: &Kernel, buffers: &BufferPlan, target: &CodegenTarget) -> Vec<(u32, BufferId, u32)> {
+fn split_plan(
+    k: &Kernel,
+    buffers: &BufferPlan,
+    target: &CodegenTarget,
+) -> Vec<(u32, BufferId, u32)> {
     let limits = &target.env.limits;
     let range = u64::from(limits.max_storage_buffer_range);
     let chunk = limits.storage_chunk_bytes();
@@ -609,9 +614,7 @@ fn split_plan(k: &Kernel, buffers: &BufferPlan, target: &CodegenTarget) -> Vec<(
                 .map(|s| s.fixed())
                 .try_fold(1u64, |acc, d| acc.checked_mul(d?))?;
             let bytes = n.checked_mul(super::exec::element_bytes(info.elem) as u64)?;
-            let texel = args
-                .get(i)
-                .is_none_or(|t| crate::lower::is_texel_memref(t));
+            let texel = args.get(i).is_none_or(crate::lower::is_texel_memref);
             if bytes <= range || texel {
                 return None;
             }

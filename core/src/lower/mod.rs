@@ -97,8 +97,8 @@ mod vector;
 use std::collections::HashMap;
 
 pub use error::{LowerError, TypeError};
-pub use types::{IndexBits, MemRefRepr, TypeConverter};
 pub(crate) use helpers::texel::is_texel_memref;
+pub use types::{IndexBits, MemRefRepr, TypeConverter};
 
 use crate::ir::Module;
 use crate::kernel::{KAttr, KBlock, KOp, KOpKind, KernelModule};

@@ -261,10 +261,7 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
                 }
                 let binding = arg_abi(km, op, i).map_or(i as u32, |a| a.binding);
                 let listed = l.options.split_bindings.get(&binding).copied();
-                (
-                    split_argument(l, &repr, listed)?.unwrap_or(repr.ptr),
-                    false,
-                )
+                (split_argument(l, &repr, listed)?.unwrap_or(repr.ptr), false)
             }
             KType::Int(_) | KType::Float(_) | KType::Index | KType::Vector { .. } => {
                 if l.type_converter.emulated_bits(kty).is_some() || matches!(kty, KType::Int(1)) {
@@ -414,7 +411,9 @@ fn split_argument(
     let rt = l.module.types.runtime_array(repr.stored, stride);
     let block = l.module.types.struct_of(vec![(rt, Some(0))]);
     let array = l.module.types.array(chunks, block, None);
-    Ok(Some(l.module.types.pointer(array, StorageClass::StorageBuffer)))
+    Ok(Some(
+        l.module.types.pointer(array, StorageClass::StorageBuffer),
+    ))
 }
 
 fn limit_error(l: &Lowerer, op: KOp, kernel: &str, message: String) -> LowerError {

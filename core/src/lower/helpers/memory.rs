@@ -6,7 +6,8 @@
 //! kernel argument of type `!spv.ptr<!spv.array<N x block>>`: N
 //! descriptors, chunk `k` bound at byte `k * C` of the buffer, where `C` is
 //! [`storage_chunk_bytes`](crate::target::ResourceLimits::storage_chunk_bytes)
-//! (module `lower` decides it per argument, the runtime binds the chunks).
+//! (the tensor compiler lists such bindings in `LowerOptions::split_bindings`;
+//! the runtime binds the chunks).
 //! An access to element `i` (of `2^e` bytes) of such a buffer splits `i`
 //! into chunk `i >> s` and index `i & (2^s - 1)` in it (`s = log2(C) - e`)
 //! and runs once per chunk, under `if (i >> s) == k`, through the constant
@@ -106,7 +107,10 @@ fn split_of(l: &Lowerer, base: Value, elem: Type) -> Option<(u32, u32)> {
         return None;
     };
     if sc != StorageClass::StorageBuffer
-        || !matches!(l.module.types.kind(*element), crate::ir::TypeKind::Struct(_))
+        || !matches!(
+            l.module.types.kind(*element),
+            crate::ir::TypeKind::Struct(_)
+        )
     {
         return None;
     }
