@@ -93,6 +93,21 @@ impl CpuProgram {
                     continue;
                 }
                 let err = |m: String| program_error(&f.name, format!("kernel @{}: {m}", k.name));
+                // A buffer larger than the env's maxStorageBufferRange is
+                // bound as an array of descriptors, one per chunk; the CPU
+                // runner binds one range per binding, so it refuses such a
+                // kernel rather than run it on the first chunk alone.
+                let iface = kiln_core::reflect::reflect_binary(&k.words, &k.name)
+                    .map_err(|e| err(format!("cannot reflect its SPIR-V binary: {e}")))?;
+                if let Some(b) = iface.bindings.iter().find(|b| b.count > 1) {
+                    return Err(err(format!(
+                        "binding {} is an array of {} descriptors (a buffer split across \
+                         descriptors: larger than the env's maxStorageBufferRange of {} bytes); \
+                         the CPU runner does not bind descriptor arrays: compile for an env \
+                         with a larger range",
+                        b.binding, b.count, compiled.target.env.limits.max_storage_buffer_range
+                    )));
+                }
                 let module = kiln_core::binary::deserialize(&k.words)
                     .map_err(|e| err(format!("cannot read its SPIR-V binary: {e}")))?;
                 let kernel = CpuKernel::compile_for_subgroup_size(

@@ -97,6 +97,25 @@ pub enum Error {
         /// The tensors given.
         got: usize,
     },
+    /// A tensor too small for the descriptor array of chunks its binding
+    /// declares (a buffer larger than `maxStorageBufferRange`, bound chunk
+    /// by chunk).
+    #[error(
+        "kernel {kernel:?}: binding {binding} takes a tensor in {chunks} chunks of {chunk} bytes, \
+         but the tensor has {bytes} bytes"
+    )]
+    ChunkedBinding {
+        /// The kernel.
+        kernel: String,
+        /// The binding.
+        binding: u32,
+        /// The tensor's bytes.
+        bytes: u64,
+        /// The descriptors of the binding.
+        chunks: u32,
+        /// Bytes per chunk.
+        chunk: u64,
+    },
     /// A tensor whose layout a command cannot use as it is.
     #[error("{what}: the tensor (shape {shape:?}, strides {strides:?}) is not contiguous; call contiguous() first")]
     NotContiguous {

@@ -159,7 +159,12 @@ impl Stream {
     /// Each binding gets its tensor's byte range, as the descriptor type
     /// the interface declares: a storage or uniform buffer, or a uniform or
     /// storage texel buffer (a view of the range in the binding's texel
-    /// format, rounded down to whole texels). Tensors must be contiguous;
+    /// format, rounded down to whole texels). A binding that is an array
+    /// of `N` storage-buffer descriptors takes one tensor in chunks: element
+    /// `k` binds bytes `k * C ..` of it, at most `C` of them, where `C` is
+    /// the target env's `ResourceLimits::storage_chunk_bytes` (how kiln's
+    /// compiler splits a tensor larger than `maxStorageBufferRange`); an
+    /// error when the tensor ends before chunk `N - 1`. Tensors must be contiguous;
     /// their element offset must meet the device's offset alignment for
     /// that descriptor type (`minTexelBufferOffsetAlignment` for texel
     /// buffers). Checked before anything is recorded.
@@ -411,29 +416,41 @@ pub(crate) fn dispatch_parts<'t>(
     for t in args {
         check_tensor_on(device, t, "dispatch")?;
     }
-    let bindings: Vec<SliceBinding<'t>> = iface
-        .bindings
-        .iter()
-        .zip(args)
-        .map(|(b, t)| {
-            let (offset, len) = t.byte_range();
-            let bound = bound_range(len, b).min(t.storage.slice.size() - offset);
-            SliceBinding::new(b.set, b.binding, &t.storage.slice).range(offset, Some(bound))
-        })
-        .collect();
-    let uses: Vec<Use<'t>> = bindings
-        .iter()
-        .zip(iface.bindings.iter().zip(args))
-        .map(|(bound, (b, t))| {
-            let len = bound.size.unwrap_or(t.storage.slice.size() - bound.offset);
-            Use {
-                storage: &t.storage,
-                start: bound.offset,
-                end: bound.offset + len,
-                write: b.access.writes(),
+    let chunk = device.ctx.target_env().limits.storage_chunk_bytes();
+    let mut bindings: Vec<SliceBinding<'t>> = Vec::with_capacity(args.len());
+    let mut uses: Vec<Use<'t>> = Vec::with_capacity(args.len());
+    for (b, t) in iface.bindings.iter().zip(args) {
+        let (offset, len) = t.byte_range();
+        let bound = bound_range(len, b).min(t.storage.slice.size() - offset);
+        let whole = SliceBinding::new(b.set, b.binding, &t.storage.slice);
+        if b.count > 1 && b.descriptor_type == kiln_abi::DescriptorType::StorageBuffer {
+            // A tensor larger than maxStorageBufferRange: element `k` of
+            // the descriptor array binds its `k`-th chunk (see
+            // `ResourceLimits::storage_chunk_bytes`).
+            for k in 0..b.count {
+                let start = u64::from(k) * chunk;
+                if start >= bound {
+                    return Err(Error::ChunkedBinding {
+                        kernel: kernel.label().to_owned(),
+                        binding: b.binding,
+                        bytes: len,
+                        chunks: b.count,
+                        chunk,
+                    });
+                }
+                let size = chunk.min(bound - start);
+                bindings.push(whole.range(offset + start, Some(size)).element(k));
             }
-        })
-        .collect();
+        } else {
+            bindings.push(whole.range(offset, Some(bound)));
+        }
+        uses.push(Use {
+            storage: &t.storage,
+            start: offset,
+            end: offset + bound,
+            write: b.access.writes(),
+        });
+    }
     Ok((bindings, uses))
 }
 

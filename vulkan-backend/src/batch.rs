@@ -86,6 +86,9 @@ pub struct SliceBinding<'a> {
     pub offset: u64,
     /// How many bytes are bound; `None`: to the end of the slice.
     pub size: Option<u64>,
+    /// The element of a descriptor array the range is bound to (0 for a
+    /// binding of one descriptor).
+    pub element: u32,
 }
 
 impl<'a> SliceBinding<'a> {
@@ -97,7 +100,13 @@ impl<'a> SliceBinding<'a> {
             slice,
             offset: 0,
             size: None,
+            element: 0,
         }
+    }
+
+    /// The same range bound to element `element` of a descriptor array.
+    pub fn element(self, element: u32) -> Self {
+        Self { element, ..self }
     }
 
     /// The same binding restricted to `size` bytes (`None`: to the end of
@@ -512,7 +521,7 @@ impl CommandBatch {
             views.push(BindingView {
                 set: b.set,
                 binding: b.binding,
-                element: 0,
+                element: b.element,
                 base: b.slice.offset(),
                 offset: b.offset,
                 size: b.bound_size(),
@@ -619,6 +628,7 @@ impl CommandBatch {
                     let write = vk::WriteDescriptorSet::default()
                         .dst_set(sets[b.set as usize])
                         .dst_binding(b.binding)
+                        .dst_array_element(b.element)
                         .descriptor_type(crate::conv::descriptor_type(decl.descriptor_type));
                     Some(if decl.descriptor_type.is_texel_buffer() {
                         write.texel_buffer_view(view)

@@ -575,6 +575,22 @@ impl Context {
         (env, rules)
     }
 
+    /// This context with its `maxStorageBufferRange` lowered to `bytes` (in
+    /// its limits and its target env; never raised): kernels compiled for
+    /// it split larger buffers across descriptors, and dispatches are
+    /// checked against the lower range. For tests of that path on a device
+    /// whose own range is large. An error once the context is shared (a
+    /// buffer, pipeline or clone of it exists).
+    pub fn with_storage_buffer_range(mut self, bytes: u32) -> Result<Self> {
+        let shared = Arc::get_mut(&mut self.shared).ok_or(Error::Unsupported {
+            what: "lowering maxStorageBufferRange of a context already shared",
+        })?;
+        let bytes = bytes.min(shared.limits.max_storage_buffer_range);
+        shared.limits.max_storage_buffer_range = bytes;
+        shared.target_env.limits.max_storage_buffer_range = bytes;
+        Ok(self)
+    }
+
     /// The device limits dispatch checks against.
     pub fn limits(&self) -> &Limits {
         &self.shared.limits

@@ -171,7 +171,9 @@ pub enum BufferSizeError {
     /// An element count past `u64`.
     #[error("a buffer size overflows")]
     Overflow,
-    /// More bytes than the device's `maxStorageBufferRange`.
+    /// More bytes than the device's `maxStorageBufferRange`, in a buffer
+    /// sized at run time (kernels split a buffer of static size across
+    /// descriptors instead).
     #[error(
         "buffer {buffer} ({elements} x {elem}) needs {bytes} bytes, more than the device's maxStorageBufferRange of {max_bytes} bytes"
     )]
@@ -243,8 +245,9 @@ impl CompiledFunction {
     }
 
     /// The element count of buffer `i` for host values `vals`; an error
-    /// when it overflows, the buffer is larger than `max_bytes` (the
-    /// device's `maxStorageBufferRange`), or has more elements than
+    /// when it overflows, the buffer is sized at run time and larger than
+    /// `max_bytes` (the device's `maxStorageBufferRange`), or has more
+    /// elements than
     /// kernels index with 32-bit integers.
     pub fn buffer_count(
         &self,
@@ -260,7 +263,12 @@ impl CompiledFunction {
             .try_fold(1u64, |acc, x| acc.checked_mul(x))
             .ok_or(BufferSizeError::Overflow)?;
         let bytes = n.saturating_mul(element_bytes(b.elem) as u64);
-        if bytes > max_bytes {
+        // A buffer of static size past the range is split across
+        // descriptors by the kernels that bind it (see
+        // `ResourceLimits::storage_chunk_bytes`); one sized at run time is
+        // not.
+        let split = b.shape.iter().all(|s| s.fixed().is_some());
+        if bytes > max_bytes && !split {
             return Err(BufferSizeError::TooLarge {
                 buffer: i,
                 elements: n,

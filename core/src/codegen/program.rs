@@ -306,11 +306,12 @@ pub fn compile_function(
 ) -> Result<CompiledFunction, CodegenError> {
     let mut dispatches = Vec::new();
     let (info, regions, shapes, buffers) =
-        emit_function(m, f, target, |d, loc, shape, strategy, kernels| {
+        emit_function(m, f, target, |d, loc, shape, strategy, kernels, buffers| {
             let mut compiled = Vec::new();
             for k in kernels {
                 check_push(&k, target, loc)?;
-                compiled.push(lower_kernel(k, target)?);
+                let split = split_plan(&k, buffers, target);
+                compiled.push(lower_kernel(k, target, &split)?);
             }
             dispatches.push(CompiledDispatch {
                 name: d.name.clone(),
@@ -438,6 +439,7 @@ fn emit_function<'a>(
         &DispatchShape,
         Strategy,
         Vec<Kernel>,
+        &BufferPlan,
     ) -> Result<(), CodegenError>,
 ) -> Result<(FuncInfo<'a>, FuncRegions, Shapes, BufferPlan), CodegenError> {
     let info = FuncInfo::new(m, f)?;
@@ -470,7 +472,7 @@ fn emit_function<'a>(
             &strategy,
             &shape,
         )?;
-        each(d, loc, &shape, strategy, kernels)?;
+        each(d, loc, &shape, strategy, kernels, &buffers)?;
     }
     Ok((info, regions, shapes, buffers))
 }
@@ -504,35 +506,37 @@ pub fn plan_function(
     target: &CodegenTarget,
 ) -> Result<String, CodegenError> {
     let mut dispatches = Vec::new();
-    let (_, _, shapes, _) = emit_function(m, f, target, |d, loc, shape, strategy, kernels| {
-        for k in &kernels {
-            check_push(k, target, loc)?;
-        }
-        super::strategy::candidates(target, shape, loc)?;
-        let kernels = kernels
-            .iter()
-            .map(|k| KernelLine {
-                name: k.name.clone(),
-                plan: k.plan.clone(),
-                guard: k.guard.clone(),
-                workgroups: k.workgroups,
-                workgroup_size: k.workgroup_size,
-                bindings: k.bindings.len(),
-                push: k.push.len(),
-                repeat: k.repeat,
-            })
-            .collect();
-        dispatches.push(DispatchLines {
-            name: d.name.clone(),
-            op: m.op(d.op).kind.name(),
-            loc,
-            points: shape.points.clone(),
-            reduction: shape.reduction,
-            strategy,
-            kernels,
-        });
-        Ok(())
-    })?;
+    let (_, _, shapes, _) =
+        emit_function(m, f, target, |d, loc, shape, strategy, kernels, buffers| {
+            for k in &kernels {
+                check_push(k, target, loc)?;
+            }
+            super::strategy::candidates(target, shape, loc)?;
+            let kernels = kernels
+                .iter()
+                .map(|k| KernelLine {
+                    name: k.name.clone(),
+                    plan: k.plan.clone(),
+                    guard: k.guard.clone(),
+                    workgroups: k.workgroups,
+                    workgroup_size: k.workgroup_size,
+                    bindings: k.bindings.len(),
+                    push: k.push.len(),
+                    repeat: k.repeat,
+                    split: split_plan(k, buffers, target),
+                })
+                .collect();
+            dispatches.push(DispatchLines {
+                name: d.name.clone(),
+                op: m.op(d.op).kind.name(),
+                loc,
+                points: shape.points.clone(),
+                reduction: shape.reduction,
+                strategy,
+                kernels,
+            });
+            Ok(())
+        })?;
     Ok(explain_text(&m.func(f).name, &shapes.host, &dispatches))
 }
 
@@ -582,17 +586,74 @@ fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPla
     }
 }
 
+/// The storage-buffer bindings of kernel `k` whose buffers are larger than
+/// the target's `maxStorageBufferRange`, as `(binding, buffer, chunks)`:
+/// the kernel binds each as an array of descriptors, one per chunk of
+/// [`storage_chunk_bytes`](crate::target::ResourceLimits::storage_chunk_bytes)
+/// (the runtime binds chunk `k` at byte `k * chunk`). Only buffers of
+/// static size: one sized at run time is refused past the range
+/// ([`super::exec::BufferSizeError::TooLarge`]). Texel-buffer bindings are
+/// not split (their views have a limit of their own).
+fn split_plan(
+    k: &Kernel,
+    buffers: &BufferPlan,
+    target: &CodegenTarget,
+) -> Vec<(u32, BufferId, u32)> {
+    let limits = &target.env.limits;
+    let range = u64::from(limits.max_storage_buffer_range);
+    let chunk = limits.storage_chunk_bytes();
+    let args = kernel_arg_types(k);
+    k.bindings
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &b)| {
+            let info = buffers.buffers.get(b)?;
+            let n = info
+                .shape
+                .iter()
+                .map(|s| s.fixed())
+                .try_fold(1u64, |acc, d| acc.checked_mul(d?))?;
+            let bytes = n.checked_mul(super::exec::element_bytes(info.elem) as u64)?;
+            let texel = args.get(i).is_none_or(crate::lower::is_texel_memref);
+            if bytes <= range || texel {
+                return None;
+            }
+            Some((i as u32, b, u32::try_from(bytes.div_ceil(chunk)).ok()?))
+        })
+        .collect()
+}
+
+/// The argument types of kernel `k`'s entry function.
+fn kernel_arg_types(k: &Kernel) -> Vec<crate::kernel::KType> {
+    use crate::kernel::{KAttr, KType};
+    let km = &k.module;
+    let mut found = Vec::new();
+    km.walk(km.top(), &mut |op| {
+        if km.symbol_name(op) != Some(k.name.as_str()) {
+            return;
+        }
+        if let Some(KAttr::Type(KType::Function { inputs, .. })) = km.attr(op, "function_type") {
+            found = inputs.clone();
+        }
+    });
+    found
+}
+
 fn lower_kernel(
     k: super::kernels::Kernel,
     target: &CodegenTarget,
+    split: &[(u32, BufferId, u32)],
 ) -> Result<CompiledKernel, CodegenError> {
     let err = |source| CodegenError::Lower {
         dispatch: k.name.clone(),
         source: Box::new(source),
     };
+    let options = LowerOptions {
+        split_bindings: split.iter().map(|&(i, _, n)| (i, n)).collect(),
+        ..LowerOptions::default()
+    };
     let compiled =
-        lower::compile_to_binaries(&k.module, Some(&target.env), &LowerOptions::default())
-            .map_err(err)?;
+        lower::compile_to_binaries(&k.module, Some(&target.env), &options).map_err(err)?;
     let c = compiled
         .into_iter()
         .next()
@@ -643,6 +704,7 @@ pub fn explain(f: &CompiledFunction) -> String {
                     bindings: k.bindings.len(),
                     push: k.push.len(),
                     repeat: k.repeat,
+                    split: split_bindings(k),
                 })
                 .collect(),
         })
@@ -671,6 +733,23 @@ struct KernelLine {
     bindings: usize,
     push: usize,
     repeat: Repeat,
+    /// `(binding, buffer, descriptors)` of each buffer bound in chunks.
+    split: Vec<(u32, BufferId, u32)>,
+}
+
+/// The bindings of kernel `k` that bind a buffer in chunks (an array of
+/// descriptors: the buffer is larger than `maxStorageBufferRange`), as
+/// `(binding, buffer, descriptors)`.
+fn split_bindings(k: &CompiledKernel) -> Vec<(u32, BufferId, u32)> {
+    let Ok(iface) = crate::reflect::reflect_binary(&k.words, &k.name) else {
+        return Vec::new();
+    };
+    iface
+        .bindings
+        .iter()
+        .filter(|b| b.count > 1)
+        .filter_map(|b| Some((b.binding, *k.bindings.get(b.binding as usize)?, b.count)))
+        .collect()
 }
 
 /// The `--explain` text of function `name`'s dispatches.
@@ -703,6 +782,13 @@ fn explain_text(name: &str, host: &HostProgram, dispatches: &[DispatchLines]) ->
             );
             if !k.guard.is_always() {
                 let _ = writeln!(out, "    runs when: {}", k.guard.text(host));
+            }
+            for (binding, buffer, n) in &k.split {
+                let _ = writeln!(
+                    out,
+                    "    binding {binding} (buffer {buffer}): {n} descriptors, one per chunk \
+                     (larger than maxStorageBufferRange)"
+                );
             }
             let _ = writeln!(out, "    computes: {}", k.plan);
         }

@@ -97,6 +97,7 @@ mod vector;
 use std::collections::HashMap;
 
 pub use error::{LowerError, TypeError};
+pub(crate) use helpers::texel::is_texel_memref;
 pub use types::{IndexBits, MemRefRepr, TypeConverter};
 
 use crate::ir::Module;
@@ -119,6 +120,13 @@ pub struct LowerOptions {
     /// `gpu.launch_func`'s block size, as a runner knows it), used when the
     /// kernel itself gives none.
     pub workgroup_sizes: HashMap<String, [u32; 3]>,
+    /// Storage-buffer bindings (set 0) bound as an array of this many
+    /// descriptors, one per chunk of
+    /// [`storage_chunk_bytes`](crate::target::ResourceLimits::storage_chunk_bytes):
+    /// the tensor compiler's buffers larger than `maxStorageBufferRange`.
+    /// A statically shaped memref argument larger than the range is split
+    /// without being listed.
+    pub split_bindings: HashMap<u32, u32>,
 }
 
 /// One lowered `gpu.module`.

@@ -8,7 +8,7 @@
 use kiln_abi::{AbiSyntax, EntryPointAbi, InterfaceVarAbi, StorageClass as AbiStorageClass};
 
 use crate::grammar::{AddressingModel, MemoryModel, Opcode, OperandKind, StorageClass};
-use crate::ir::{Attr, AttrKind, Module, OpKind, OpSpec};
+use crate::ir::{Attr, AttrKind, Module, OpKind, OpSpec, Type};
 use crate::kernel::{KAttr, KOp, KOpKind, KType, KernelModule};
 use crate::passes::lower_abi_attrs::LowerAbiOptions;
 use crate::passes::{self, PipelineError, PipelineOptions};
@@ -18,7 +18,7 @@ use super::context::Lowerer;
 use super::error::LowerError;
 use super::helpers::memory::attribution_var;
 use super::helpers::texel;
-use super::types::TypeConverter;
+use super::types::{MemRefRepr, TypeConverter};
 use super::LowerOptions;
 
 /// Lowers one `gpu.module` (see [`super::convert_gpu_module`]), then runs
@@ -259,7 +259,9 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
                         repr.storage_class.name()
                     )));
                 }
-                (repr.ptr, false)
+                let binding = arg_abi(km, op, i).map_or(i as u32, |a| a.binding);
+                let listed = l.options.split_bindings.get(&binding).copied();
+                (split_argument(l, &repr, listed)?.unwrap_or(repr.ptr), false)
             }
             KType::Int(_) | KType::Float(_) | KType::Index | KType::Vector { .. } => {
                 if l.type_converter.emulated_bits(kty).is_some() || matches!(kty, KType::Int(1)) {
@@ -354,6 +356,64 @@ fn lower_gpu_func(l: &mut Lowerer, op: KOp) -> Result<(), LowerError> {
     }
     l.module.append_op(body, func);
     Ok(())
+}
+
+/// The pointer type of a storage-buffer argument of representation
+/// `repr` that is split across `listed` descriptors
+/// ([`LowerOptions::split_bindings`]), or that is statically larger than
+/// the env's `maxStorageBufferRange`: an array of `N` blocks of a runtime
+/// array, one descriptor per chunk of
+/// [`storage_chunk_bytes`](crate::target::ResourceLimits::storage_chunk_bytes)
+/// (see [`super::helpers::memory`]); `None` for any other argument, whose
+/// type stays as it is.
+fn split_argument(
+    l: &mut Lowerer,
+    repr: &MemRefRepr,
+    listed: Option<u32>,
+) -> Result<Option<Type>, LowerError> {
+    let limits = &l.type_converter.target().env().limits;
+    let range = u64::from(limits.max_storage_buffer_range);
+    let chunk = limits.storage_chunk_bytes();
+    let elem_bytes = type_bytes(&l.module.types, repr.stored);
+    let bytes = match (listed, repr.len) {
+        (Some(n), _) => u64::from(n).saturating_mul(chunk),
+        (None, Some(len)) => {
+            let words = match repr.packed_bits {
+                Some(bits) => len.div_ceil(u64::from(32 / bits)),
+                None => len,
+            };
+            words.saturating_mul(elem_bytes)
+        }
+        (None, None) => return Ok(None),
+    };
+    if bytes <= range || listed == Some(1) {
+        return Ok(None);
+    }
+    if elem_bytes == 0 || !elem_bytes.is_power_of_two() || elem_bytes > chunk {
+        return Err(l.unsupported(format!(
+            "a storage buffer of {bytes} bytes (more than maxStorageBufferRange, \
+             {range}) of {elem_bytes}-byte elements cannot be split into chunks of {chunk} bytes"
+        )));
+    }
+    let chunks = bytes.div_ceil(chunk);
+    let max = u64::from(limits.max_per_stage_descriptor_storage_buffers);
+    let chunks = u32::try_from(chunks)
+        .ok()
+        .filter(|&n| u64::from(n) <= max)
+        .ok_or_else(|| {
+            l.unsupported(format!(
+                "a storage buffer of {bytes} bytes needs {chunks} descriptors of \
+                 {chunk} bytes (maxStorageBufferRange {range}), more than \
+                 maxPerStageDescriptorStorageBuffers ({max})"
+            ))
+        })?;
+    let stride = u32::try_from(elem_bytes).ok();
+    let rt = l.module.types.runtime_array(repr.stored, stride);
+    let block = l.module.types.struct_of(vec![(rt, Some(0))]);
+    let array = l.module.types.array(chunks, block, None);
+    Ok(Some(
+        l.module.types.pointer(array, StorageClass::StorageBuffer),
+    ))
 }
 
 fn limit_error(l: &Lowerer, op: KOp, kernel: &str, message: String) -> LowerError {

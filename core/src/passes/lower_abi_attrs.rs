@@ -14,7 +14,9 @@
 //!      serializer adds `Block`), is given an explicit layout
 //!      ([`crate::layout::block::decorate`]): std430 for storage buffers,
 //!      std140 for uniform buffers, scalar layout for both when
-//!      [`LowerAbiOptions::scalar_block_layout`] asks for it;
+//!      [`LowerAbiOptions::scalar_block_layout`] asks for it; a pointee
+//!      that is an array of structs is an array of descriptors: each
+//!      struct is laid out, the array has no stride;
 //!    * a pointer argument in `UniformConstant` storage (images, samplers)
 //!      becomes a variable of the same type, without layout;
 //!    * a scalar or vector argument whose ABI names `StorageBuffer` or
@@ -568,14 +570,32 @@ impl EntryFn {
                     StorageClass::StorageBuffer
                     | StorageClass::Uniform
                     | StorageClass::PushConstant => {
-                        let is_struct = matches!(m.types.kind(pointee), TypeKind::Struct(_));
-                        let block = if is_struct {
-                            pointee
-                        } else {
-                            m.types.struct_of(vec![(pointee, None)])
+                        // An array of blocks is an array of descriptors
+                        // (each block laid out, the array without stride).
+                        let blocks = match m.types.kind(pointee) {
+                            TypeKind::Array { len, element, .. }
+                                if storage_class != StorageClass::PushConstant
+                                    && matches!(m.types.kind(*element), TypeKind::Struct(_)) =>
+                            {
+                                Some((*len, *element))
+                            }
+                            _ => None,
                         };
-                        let block = layout(m, block, storage_class)?;
-                        let var_ty = m.types.pointer(block, storage_class);
+                        let is_struct = blocks.is_some()
+                            || matches!(m.types.kind(pointee), TypeKind::Struct(_));
+                        let var_ty = if let Some((len, element)) = blocks {
+                            let block = layout(m, element, storage_class)?;
+                            let array = m.types.array(len, block, None);
+                            m.types.pointer(array, storage_class)
+                        } else {
+                            let block = if is_struct {
+                                pointee
+                            } else {
+                                m.types.struct_of(vec![(pointee, None)])
+                            };
+                            let block = layout(m, block, storage_class)?;
+                            m.types.pointer(block, storage_class)
+                        };
                         if storage_class == StorageClass::PushConstant {
                             if push.pointer_arg.replace(index).is_some() {
                                 return Err(self.unsupported(

@@ -298,6 +298,19 @@ fn resource_binding(
     let non_writable = has_decoration_attr(m, var, Decoration::NonWritable);
     let non_readable = has_decoration_attr(m, var, Decoration::NonReadable);
     let mut texel_format = None;
+    // An array of blocks is an array of descriptors: the binding describes
+    // one element, `count` is the array's length (as the binary reflection).
+    let mut pointee = pointee;
+    let mut count = 1;
+    if matches!(class, StorageClass::StorageBuffer | StorageClass::Uniform) {
+        if let TypeKind::Array { len, element, .. } = m.types.kind(pointee) {
+            if *len == 0 {
+                return Err(unsupported("an empty array of descriptors"));
+            }
+            count = *len;
+            pointee = *element;
+        }
+    }
     let (descriptor_type, access, min_size, element_stride) = match class {
         StorageClass::StorageBuffer | StorageClass::Uniform => {
             let TypeKind::Struct(st) = m.types.kind(pointee) else {
@@ -388,7 +401,7 @@ fn resource_binding(
         access,
         min_size,
         element_stride,
-        count: 1,
+        count,
         texel_format,
     })
 }

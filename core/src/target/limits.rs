@@ -222,6 +222,21 @@ impl Default for ResourceLimits {
 }
 
 impl ResourceLimits {
+    /// The bytes of one chunk of a storage buffer larger than
+    /// `maxStorageBufferRange`: the largest power of two within the range,
+    /// at least 16 (so a `vec4` never straddles two chunks) and at least
+    /// `minStorageBufferOffsetAlignment` (a power of two, so every chunk
+    /// starts aligned). A kernel binds such a buffer as an array of
+    /// descriptors, chunk `k` at byte `k * chunk`, and splits an element
+    /// index `i` into `i >> s` and `i & (2^s - 1)`; compiler and runtime
+    /// both derive the chunk from here.
+    pub fn storage_chunk_bytes(&self) -> u64 {
+        let range = u64::from(self.max_storage_buffer_range.max(1));
+        let pow2 = 1u64 << (63 - range.leading_zeros());
+        pow2.max(16)
+            .max(self.min_storage_buffer_offset_alignment.next_power_of_two())
+    }
+
     /// Whether every kiln extra has its default value (so the MLIR form
     /// loses nothing).
     pub fn extras_are_default(&self) -> bool {

@@ -53,6 +53,7 @@ mod tensor_matvec;
 mod tensor_programs;
 mod tensor_row_groups;
 mod tensor_shared_tiles;
+mod tensor_split_buffers;
 mod tensor_split_k;
 mod tensor_split_rows;
 mod tensor_strategies;

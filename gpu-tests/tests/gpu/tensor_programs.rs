@@ -403,6 +403,18 @@ impl CorpusFile {
 /// the native run just checked, so for those the comparison of the two
 /// compiled programs is the check.
 pub fn check_file(device: &Device, path: &Path) -> Vec<String> {
+    check_file_for(device, path, &device_target(device), true)
+}
+
+/// [`check_file`] compiled for `target` (for the device's own target:
+/// `device_target(device)`), and also for [`minimal_target`] when
+/// `minimal`.
+pub fn check_file_for(
+    device: &Device,
+    path: &Path,
+    target: &CodegenTarget,
+    minimal: bool,
+) -> Vec<String> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let module = match kiln_core::tensor::load(&text) {
@@ -416,12 +428,15 @@ pub fn check_file(device: &Device, path: &Path) -> Vec<String> {
         compute,
         reference: Vec::new(),
     };
-    let native = match CompiledFile::new(&file.compute, &device_target(device)) {
+    let native = match CompiledFile::new(&file.compute, target) {
         Ok(c) => c,
         Err(e) => return vec![format!("{name}: {e}")],
     };
     let all: Vec<&str> = native.functions.iter().map(|(n, _)| n.as_str()).collect();
     let mut failures = file.check(device, &native, &all);
+    if !minimal {
+        return failures;
+    }
     let minimal = match CompiledFile::new(&file.compute, &minimal_target(device)) {
         Ok(c) => c,
         Err(e) => {

@@ -476,8 +476,15 @@ impl<'m> Serializer<'m> {
         self.types_global_values
             .push(inst(spirv::Op::Variable, Some(ty_id), Some(id), operands));
         if is_interface_storage(storage_class) {
-            if let TypeKind::Struct(_) = self.m.types.kind(pointee) {
-                let struct_id = self.prepare_type(op, pointee)?;
+            // A block, or an array of blocks (an array of descriptors).
+            let block = match self.m.types.kind(pointee) {
+                TypeKind::Array { element, .. } | TypeKind::RuntimeArray { element, .. } => {
+                    *element
+                }
+                _ => pointee,
+            };
+            if let TypeKind::Struct(_) = self.m.types.kind(block) {
+                let struct_id = self.prepare_type(op, block)?;
                 self.decorate_block(struct_id);
             }
         }

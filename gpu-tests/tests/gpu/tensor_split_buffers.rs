@@ -1,0 +1,102 @@
+//! Tensors larger than `maxStorageBufferRange`: a device whose range is
+//! lowered to 4 KiB ([`Context::with_storage_buffer_range`]) runs the
+//! corpus file `split_buffers.mlir`, whose buffers exceed it (element-wise
+//! ops, row and column sums, a matmul, a gather of rows from every chunk of
+//! its table, i8 elements), validation layer on; every result must pass the
+//! file's numpy-computed checks and equal the CPU reference evaluator's,
+//! and every kernel must pass spirv-val ([`check_file_for`]). Kernels bind such a buffer as an array of
+//! descriptors, one per chunk (`ResourceLimits::storage_chunk_bytes`); the
+//! test checks that some do.
+
+use kiln_core::codegen::CodegenTarget;
+use kiln_runtime::e2e::device_target;
+use kiln_runtime::{CacheLocation, Device, DeviceOptions};
+use kiln_vulkan::{Context, ContextOptions, DeviceSelector};
+
+use crate::tensor_programs::{check_file_for, corpus};
+
+/// The lowered range: 4 KiB, so buffers of more than 1,024 f32 are split.
+const RANGE: u32 = 4096;
+
+/// The corpus files run with the lowered range.
+const FILES: &[&str] = &["split_buffers.mlir"];
+
+fn small_range_device() -> Device {
+    let ctx = Context::new(&ContextOptions {
+        validation: true,
+        device: DeviceSelector::Default,
+    })
+    .and_then(|c| c.with_storage_buffer_range(RANGE))
+    .unwrap_or_else(|e| panic!("GPU tests need a Vulkan device and the validation layer: {e}"));
+    Device::from_context(
+        ctx,
+        &DeviceOptions {
+            cache: CacheLocation::Disabled,
+            ..DeviceOptions::default()
+        },
+    )
+    .expect("a device")
+}
+
+/// The bindings of the kernels of file `path`, compiled for `target`,
+/// that are arrays of descriptors (a buffer in chunks).
+fn split_bindings(target: &CodegenTarget, path: &std::path::Path) -> usize {
+    let text = std::fs::read_to_string(path).expect("a corpus file");
+    let module = kiln_core::tensor::load(&text).expect("a tensor module");
+    let compute = kiln_core::tensor::e2e::compute_module(&module).expect("an e2e file");
+    let mut n = 0;
+    for (_, program) in kiln_core::codegen::compile_each_function(&compute, target)
+        .expect("compiles")
+        .into_iter()
+    {
+        let Ok(program) = program else { continue };
+        for k in program
+            .functions
+            .iter()
+            .flat_map(|f| &f.dispatches)
+            .flat_map(|d| &d.kernels)
+        {
+            let iface = kiln_core::reflect::reflect_binary(&k.words, &k.name).expect("reflects");
+            n += iface.bindings.iter().filter(|b| b.count > 1).count();
+        }
+    }
+    n
+}
+
+#[test]
+fn buffers_past_the_storage_range_are_split() {
+    let device = small_range_device();
+    assert_eq!(device.limits().max_storage_buffer_range, RANGE);
+    assert_eq!(device.target_env().limits.max_storage_buffer_range, RANGE);
+    let mut failures = Vec::new();
+    let files: Vec<_> = corpus()
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| FILES.contains(&n))
+        })
+        .collect();
+    assert_eq!(files.len(), FILES.len(), "corpus files missing");
+    // The device's own target reads read-only 32-bit tensors through texel
+    // views (not limited by the range); without them every tensor is a
+    // storage buffer (the matmul's operands too).
+    let own = device_target(&device);
+    let mut storage_only = own.clone();
+    storage_only.facts.texel_reads = None;
+    let mut split = 0;
+    for f in &files {
+        for target in [&own, &storage_only] {
+            failures.extend(check_file_for(&device, f, target, false));
+            split += split_bindings(target, f);
+        }
+    }
+    kiln_gpu_tests::assert_no_validation_messages(device.context());
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(split > 0, "no kernel binds a buffer in chunks");
+}
