@@ -38,6 +38,15 @@ compares every output with onnxruntime's: max |kiln - ort| <= 1e-3 *
 max(1, max |ort|), the rule of `real_models.py`. One line per model and
 engine; `--table FILE` also appends the rows as markdown.
 
+The `_f16` models are the same architectures with f16 weights, inputs and
+outputs (`model.half()`, exported as such; onnxruntime runs them in f16).
+Two correct f16 implementations differ far more than RTOL after dozens of
+layers of f16 rounding (ResNet-50: PyTorch's f16 output is 0.52 from
+onnxruntime's at scale 5.7), so an f16 model passes within
+max(1e-2 * scale, |PyTorch f16 - onnxruntime f16|), and the check line
+also gives kiln's and onnxruntime's errors against the model's exact value
+(`NAME.f32ref*.npy`: the f16 weights and inputs computed in f32).
+
 `linalg` is issue 30's path for the small models: the same .onnx through
 `iree-import-onnx` and `iree-opt --torch-onnx-to-torch-backend-pipeline
 --torch-backend-to-linalg-on-tensors-backend-pipeline` (torch-mlir's
@@ -61,6 +70,10 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RTOL = 1e-3
+# An f16 model's tolerance, relative to the output's scale like RTOL: two
+# f16 implementations (onnxruntime's and torch's, say) differ by a few
+# f16 ulps (2^-11 = 4.9e-4 each) after every layer's rounding.
+RTOL_F16 = 1e-2
 OPSET = 18
 IMAGE = (1, 3, 64, 64)
 SEQ = 16
@@ -76,6 +89,10 @@ MODELS = {
     "bert_base": ("bert", {"hidden": 768, "layers": 12, "heads": 12, "inter": 3072, "vocab": 30522, "dynamic": True}),
     "gpt2": ("gpt2", {"hidden": 768, "layers": 12, "heads": 12, "vocab": 50257}),
     "llama": ("llama", {"hidden": 512, "layers": 4, "heads": 8, "kv_heads": 2, "inter": 1376, "vocab": 8192}),
+    # issue 33: f16 versions (weights, activations and outputs in f16)
+    "resnet50_f16": ("tv", {"arch": "resnet50", "half": True}),
+    "bert_base_f16": ("bert", {"hidden": 768, "layers": 12, "heads": 12, "inter": 3072, "vocab": 30522,
+                               "dynamic": False, "half": True}),
     # issue 30: tiny ones
     "resnet18": ("tv", {"arch": "resnet18"}),
     "mobilenet_v3_small": ("tv", {"arch": "mobilenet_v3_small"}),
@@ -123,10 +140,22 @@ def recalibrate(model, shape, torch):
 
 
 def build(name):
-    """(model, example inputs as a dict, dynamic shapes or None)."""
+    """(model, example inputs as a dict, dynamic shapes or None); a
+    `half` model in f16, its float inputs too."""
     import torch
 
     family, a = MODELS[name]
+    model, inputs, dyn = build_f32(name, family, a)
+    if a.get("half"):
+        model = model.half()
+        inputs = {k: v.astype(np.float16) if v.dtype == np.float32 else v for k, v in inputs.items()}
+    return model, inputs, dyn
+
+
+def build_f32(name, family, a):
+    """`build`'s model in f32."""
+    import torch
+
     rng = seed_all(name)
     if family == "tv":
         import torchvision
@@ -231,6 +260,18 @@ def export(cache, names):
             diffs.append(float(np.abs(t.numpy().astype(np.float64) - y).max()))
             stds.append(float(np.std(y)))
         meta["torch_vs_ort"] = max(diffs)
+        if MODELS[name][1].get("half"):
+            meta["rtol"] = RTOL_F16
+            # The exact value of the f16 model: its f16 weights and inputs
+            # computed in f32, against which both f16 results are judged.
+            meta["f32_reference"] = {}
+            with torch.no_grad():
+                exact = model.float()(*(t.float() if t.is_floating_point() else t for t in targs))
+            exact = [exact] if isinstance(exact, torch.Tensor) else list(exact)
+            for k, (o, t) in enumerate(zip(sess.get_outputs(), exact)):
+                f = f"{name}.f32ref{k}.npy"
+                np.save(os.path.join(cache, f), t.numpy())
+                meta["f32_reference"][o.name] = f
         meta["output_std"] = stds
         if min(stds) < 1e-2:
             raise SystemExit(f"{name}: output std {stds} vanishes; the check would mean nothing")
@@ -297,19 +338,38 @@ def last_error(r):
     return (errs or lines or [""])[-1].strip()[:300]
 
 
-def compare(refs, gots):
-    """(ok, max abs diff, scale) over every output, the worst relative one."""
+def compare(refs, gots, rtol=RTOL, spread=0.0):
+    """(ok, max abs diff, scale) over every output, the worst relative one.
+    An output passes within `rtol` times its scale, or within `spread`
+    (an f16 model: how far PyTorch's f16 result is from onnxruntime's, two
+    independent f16 implementations)."""
     worst, ok = (0.0, 0.0, 1.0), True
     for o, ref in refs.items():
         got = gots[o]
         if got.shape != ref.shape:
             return False, f"shape {got.shape}, ort {ref.shape}", 1.0
         scale = max(1.0, float(np.abs(ref).max()))
-        err = float(np.abs(got.astype(np.float64) - ref).max())
-        ok &= bool(np.isfinite(got).all()) and err <= RTOL * scale
+        if got.dtype != ref.dtype:
+            return False, f"dtype {got.dtype}, ort {ref.dtype}", 1.0
+        err = float(np.abs(got.astype(np.float64) - ref.astype(np.float64)).max())
+        ok &= bool(np.isfinite(got).all()) and err <= max(rtol * scale, spread)
         if err / scale >= worst[0]:
             worst = (err / scale, err, scale)
     return ok, worst[1], worst[2]
+
+
+def f16_errors(cache, meta, refs, gots):
+    """An f16 model's errors against its exact value (f32 arithmetic on the
+    f16 weights and inputs): kiln's and onnxruntime's, max and rms."""
+    parts = []
+    for o, f in meta["f32_reference"].items():
+        exact = np.load(os.path.join(cache, f)).astype(np.float64)
+        errs = []
+        for who, y in (("kiln", gots[o]), ("ort", refs[o])):
+            d = y.astype(np.float64) - exact
+            errs.append(f"{who} {np.abs(d).max():.2g} (rms {np.sqrt((d * d).mean()):.2g})")
+        parts.append(f"{o} vs f32: " + ", ".join(errs))
+    return "; ".join(parts)
 
 
 def check(kiln, cache, names, engines, table):
@@ -330,7 +390,7 @@ def check(kiln, cache, names, engines, table):
             env = dict(os.environ, KILN_CACHE_DIR=os.path.join(tmp, "kc"),
                        MESA_SHADER_CACHE_DIR=os.path.join(tmp, "mc"), KILN_CPU_CACHE=os.path.join(tmp, "cc"))
             # The input shapes fix the symbolic dimensions (batch, sequence).
-            dt = {"float32": "f32", "int64": "i64", "int32": "i32"}
+            dt = {"float32": "f32", "float16": "f16", "int64": "i64", "int32": "i32"}
             specs = [a for i, f in meta["inputs"].items() for a in (
                 "--input", f"{i}={'x'.join(map(str, np.load(os.path.join(cache, f)).shape))}x"
                 f"{dt[str(np.load(os.path.join(cache, f)).dtype)]}")]
@@ -353,12 +413,16 @@ def check(kiln, cache, names, engines, table):
                     verdict, diff = f"refused: {why}", "-"
                 else:
                     gots = {o: np.load(os.path.join(out, out_file(o))) for o in refs}
-                    ok, err, scale = compare(refs, gots)
+                    rtol = meta.get("rtol", RTOL)
+                    ok, err, scale = compare(refs, gots, rtol, meta.get("torch_vs_ort", 0.0)
+                                             if "f32_reference" in meta else 0.0)
                     failed += not ok
                     verdict = "pass" if ok else "WRONG"
                     diff = f"{err:.2g}" if isinstance(err, float) else err
                     line = (f"{'PASS' if ok else 'FAIL'} {name} {engine}: max |kiln - ort| {diff} "
-                            f"(scale {scale:.3g}, tolerance {RTOL * scale:.3g})")
+                            f"(scale {scale:.3g}, tolerance {max(rtol * scale, meta.get('torch_vs_ort', 0.0) if 'f32_reference' in meta else 0.0):.3g})")
+                if "f32_reference" in meta and not r.returncode and not missing:
+                    line += "; " + f16_errors(cache, meta, refs, gots)
                 line += f", {secs:.1f} s ({cpu:.1f} s CPU)"
                 print(line, flush=True)
                 rows.append(f"| {name} | {meta['exporter']} | {meta['nodes']} | {shapes} | {engine} | "
