@@ -1,20 +1,19 @@
 //! A kernel plan turned into kernel IR: the plans of a dispatch
-//! ([`Plan`], chosen in `dispatch.rs`) and the code each runs per
-//! workgroup, per point and per row.
+//! ([`Plan`], made by the strategy stage's planner) and the code each
+//! runs per workgroup, per point and per row.
 
 use crate::kernel::{KType, KValue};
 use crate::tensor::ops::{LinalgKind, OpKind};
 use crate::tensor::structured::Structured;
 use crate::tensor::TOp;
 
-use super::super::combine::{combiners, Combiner};
+use super::super::combine::{combiners, scratch_elem, Combiner};
 use super::super::error::{CodegenError, Invariant};
 use super::super::regions::{DispatchRegion, OpFamily};
-use super::super::strategy::{Combine, DispatchShape};
+use super::super::strategy::{Combine, CoopSplit, DispatchShape, Plan, Range, RowShare};
 use super::emitter::Emitter;
-use super::plan::{Plan, Range};
 use super::point::{root_point, stores};
-use super::reduce::{scratch_elem, wide_combiners, SerialRange};
+use super::reduce::{wide_combiners, SerialRange};
 use super::softmax::{RowPart, SoftmaxRow};
 use super::PushValue;
 
@@ -78,17 +77,14 @@ pub(super) fn emit_kernel(
             }
             let _ = shapes;
         }
-        Plan::Coop {
-            combine,
-            split,
-            per_invocation,
-        } => {
+        Plan::Coop { combine, split } => {
+            let per_invocation = split.as_ref().is_some_and(|s| s.per_invocation);
             let (root, s, cs) = combinable_root(e, d)?;
             let tid = e.b.thread_id("x");
             let wgi = workgroup_index(e);
             let (pidx, g, gk) = match split {
-                Some((gs, _)) => {
-                    let gk = e.size(*gs);
+                Some(CoopSplit { workgroups, .. }) => {
+                    let gk = e.size(*workgroups);
                     let p = e.div(wgi, gk);
                     let g = e.rem(wgi, gk);
                     (p, g, gk)
@@ -115,7 +111,7 @@ pub(super) fn emit_kernel(
             // 4: groups of 4 iterations, read as vec4 where the input is
             // indexed last by it.
             let groups = red.len() == 1 && e.const_of(total).is_some_and(|t| t > 0 && t % 4 == 0);
-            let accs = if *per_invocation {
+            let accs = if per_invocation {
                 // Each invocation folds its own contiguous span (the
                 // invocation `base` of `stride`): sequential reads per
                 // invocation, what a CPU-backed driver prefetches.
@@ -123,7 +119,12 @@ pub(super) fn emit_kernel(
             } else {
                 e.coop_loop(&cs, total, base, stride, u32::from(groups), x_at)?
             };
-            if let (true, Some((_, partials))) = (*per_invocation, split) {
+            if let Some(CoopSplit {
+                partials,
+                per_invocation: true,
+                ..
+            }) = split
+            {
                 // Every invocation's partial at (point, workgroup, invocation).
                 let at = e.mul(pidx, gk);
                 let at = e.add(at, g);
@@ -139,7 +140,7 @@ pub(super) fn emit_kernel(
             let zero = e.index(0);
             let first = e.b.cmpi("eq", tid, zero);
             match split {
-                Some((_, partials)) => {
+                Some(CoopSplit { partials, .. }) => {
                     let partials = partials.clone();
                     e.if_then(first, |e| {
                         let at = e.mul(pidx, gk);
@@ -247,14 +248,20 @@ pub(super) fn emit_kernel(
             };
             softmax(e, d, &coords, (wg, tid), *combine, Some(part))?;
         }
-        Plan::Rows { combine, slice } if *slice == wg => {
+        Plan::Rows {
+            combine,
+            share: RowShare::Workgroup { .. },
+        } => {
             let wgi = workgroup_index(e);
             let domain = e.sizes(&shape.points);
             let coords = e.delinearize(wgi, &domain);
             let tid = e.b.thread_id("x");
             rows(e, d, &coords, (wg, tid), *combine)?;
         }
-        Plan::Rows { combine, slice } => {
+        Plan::Rows {
+            combine,
+            share: RowShare::Subgroup { slice },
+        } => {
             // A row per subgroup: the subgroup's row, skipped by a tail
             // subgroup past the last (uniform within the subgroup, so
             // its subgroup operations stay uniform).

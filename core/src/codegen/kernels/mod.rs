@@ -28,7 +28,6 @@ mod emit_plan;
 mod emitter;
 mod int64;
 mod matvec;
-mod plan;
 mod point;
 mod reduce;
 mod row_group;
@@ -41,7 +40,8 @@ mod values;
 mod vector;
 mod wide;
 
-pub use dispatch::emit_dispatch;
+pub use super::strategy::Repeat;
+pub(crate) use dispatch::emit_dispatch;
 
 use crate::kernel::KernelModule;
 
@@ -65,21 +65,6 @@ pub enum PushValue {
     ChunkFirst,
     /// 1 for the last chunk, else 0.
     ChunkLast,
-}
-
-/// How many times a kernel is dispatched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Repeat {
-    /// Once.
-    Once,
-    /// `ceil(total / chunk)` times (at least once), with the chunk
-    /// push constants of each.
-    Chunks {
-        /// The reduction's iterations.
-        total: Size,
-        /// Iterations per dispatch.
-        chunk: u64,
-    },
 }
 
 /// One kernel of a dispatch.

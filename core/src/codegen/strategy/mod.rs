@@ -15,6 +15,7 @@ mod choose;
 mod coop_matrix;
 mod elementwise;
 mod matvec;
+mod planner;
 mod reduction;
 mod row_split;
 mod rows;
@@ -32,6 +33,11 @@ use std::fmt;
 pub use choose::{candidates, choose};
 pub(crate) use coop_matrix::{coop_sizes, coop_staging};
 pub use coop_matrix::{plain_matmul, CoopStaging, MatmulLayout, MatmulTypes};
+pub use planner::Repeat;
+pub(crate) use planner::{
+    plan_dispatch, CoopDims, CoopSplit, KernelPlan, Plan, Range, RowShare, SharedDims, Slices,
+    TileDims, DECODE_BLOCK,
+};
 pub use shape::{
     dispatch_shape, loop_sizes, reduction_total, tile_loops, DispatchShape, Fold, OperandReuse,
     ReductionReads, RowStream,
