@@ -1,8 +1,11 @@
-//! Stage 5: tiling and distribution — each dispatch becomes one or two
-//! memref-level kernels (a `gpu.module` with one `gpu.func`), built with
-//! the [`KernelBuilder`](crate::kernel::builder::KernelBuilder) from the
-//! dispatch's ops and its [`Strategy`](super::strategy::Strategy), then
-//! lowered by the existing pipeline.
+//! Stage 5: tiling and distribution — each dispatch becomes its
+//! memref-level kernels (a `gpu.module` with one `gpu.func` each), one per
+//! kernel plan that the strategy stage made for it
+//! (`codegen/strategy/planner/`), built with the
+//! [`KernelBuilder`](crate::kernel::builder::KernelBuilder) from the
+//! dispatch's ops and the plan, then lowered by the existing pipeline.
+//! Which kernels exist, their workgroups, guards, repeats and scratch
+//! buffers are the plans'; nothing here chooses them.
 //!
 //! Kernels read and write flat buffers (`memref<?xT>`, runtime arrays):
 //! an element's index is its coordinates linearized row-major with the

@@ -1,8 +1,10 @@
 //! Stage 4: a [`Strategy`] per dispatch — a plain value chosen from the
 //! dispatch's shape ([`DispatchShape`]) and the [`CodegenTarget`](super::CodegenTarget) by one
 //! small function per op family ([`choose`]), with an always-valid
-//! fallback. Kernel generation only reads it; a tuned strategy from a
-//! cache can replace it (the fast-kernels issue).
+//! fallback. A tuned strategy from a cache can replace it (the
+//! fast-kernels issue). The planner (`planner/`) then turns a dispatch's
+//! strategy into its kernel plans (`plan_dispatch`); kernel generation
+//! only reads them.
 //!
 //! Every strategy keeps each invocation's loop iterations (summed over all
 //! its loops, the way lavapipe counts them) within the target's loop
