@@ -401,3 +401,32 @@ fn arg_combiners(m: &TensorModule, s: &Structured) -> Option<Vec<Combiner>> {
     };
     Some(out)
 }
+
+/// Whether `c` folds f16/bf16 with one float op (not an arg-reduction):
+/// such a reduction accumulates in f32 and rounds once at the end.
+pub(crate) fn accumulates_in_f32(c: &Combiner) -> bool {
+    matches!(c.elem, ElemType::F16 | ElemType::BF16)
+        && c.arg.is_none()
+        && matches!(
+            c.op,
+            ArithOp::AddF
+                | ArithOp::MulF
+                | ArithOp::MaximumF
+                | ArithOp::MinimumF
+                | ArithOp::MaxNumF
+                | ArithOp::MinNumF
+        )
+}
+
+/// The element type of the scratch buffer that holds output `j` of `s`
+/// between dispatches (chunks, slices, partials): f32 where the reduction
+/// accumulates in f32 ([`accumulates_in_f32`]), so nothing is rounded
+/// before the end; else the output's own type.
+pub(crate) fn scratch_elem(m: &TensorModule, s: &Structured, j: usize) -> ElemType {
+    let wide = combiners(m, s).is_some_and(|cs| cs.get(j).is_some_and(accumulates_in_f32));
+    if wide {
+        ElemType::F32
+    } else {
+        m.value_kind(s.outputs[j]).elem()
+    }
+}

@@ -22,7 +22,7 @@ use super::host::{HostProgram, HostVal, Size, SlotDef};
 use super::kernels::{emit_dispatch, Kernel, PushValue, Repeat};
 use super::regions::{form_dispatch_regions, DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::shapes::{infer_shapes, Shapes};
-use super::strategy::{choose, dispatch_shape, DispatchShape, Strategy};
+use super::strategy::{choose, dispatch_shape, plan_dispatch, DispatchShape, Strategy};
 use super::target::CodegenTarget;
 
 /// One kernel, lowered, serialized and validated.
@@ -463,14 +463,9 @@ fn emit_function<'a>(
         let shape = dispatch_shape(&info, &regions, &mut shapes, d);
         let loc = m.op(d.op).loc;
         let strategy = choose(target, &shape, loc)?;
+        let plans = plan_dispatch(&info, &mut shapes, &mut buffers, d, &strategy, &shape)?;
         let kernels = emit_dispatch(
-            &info,
-            &regions,
-            &mut shapes,
-            &mut buffers,
-            d,
-            &strategy,
-            &shape,
+            &info, &regions, &shapes, &buffers, d, &strategy, &shape, plans,
         )?;
         each(d, loc, &shape, strategy, kernels, &buffers)?;
     }

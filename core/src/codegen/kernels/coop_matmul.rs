@@ -46,6 +46,8 @@
 //! be loaded into f32 matrices, so those start at -0).
 //!
 //! [`Distribution::CoopMatrix`]: super::super::strategy::Distribution::CoopMatrix
+//! [`CoopStaging::operands`]: super::super::strategy::CoopStaging::operands
+//! [`CoopStaging::results`]: super::super::strategy::CoopStaging::results
 
 use crate::kernel::{
     GpuAddressSpace, KAttr, KOpKind, KType, KValue, MemRefLayout, MemorySpace, MmaOperand,
@@ -56,7 +58,7 @@ use crate::tensor::TOp;
 
 use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
-use super::super::strategy::{coop_sizes, CoopStaging, DispatchShape, MatmulLayout};
+use super::super::strategy::{coop_sizes, CoopDims, DispatchShape, MatmulLayout};
 use super::emitter::Emitter;
 use super::point::{root_point, stores};
 use super::reduce::wide_combiners;
@@ -124,35 +126,6 @@ fn shared(e: &mut Emitter<'_, '_, '_>, n: u64, elem: KType) -> KValue {
         layout: MemRefLayout::Identity,
         space: MemorySpace::Gpu(GpuAddressSpace::Workgroup),
     })
-}
-
-/// The sizes of a cooperative-matrix kernel (the fields of
-/// [`Distribution::CoopMatrix`](super::super::strategy::Distribution::CoopMatrix))
-/// and what it stages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CoopDims {
-    /// Rows of a tile (the env's `m_size`).
-    pub m: u32,
-    /// Columns of a tile (`n_size`).
-    pub n: u32,
-    /// Reduction iterations per multiply-add (`k_size`).
-    pub k: u32,
-    /// Tiles per subgroup: rows x columns.
-    pub tiles: [u32; 2],
-    /// Subgroups per workgroup: rows x columns.
-    pub subgroups: [u32; 2],
-    /// What goes through workgroup memory.
-    pub staging: CoopStaging,
-}
-
-impl CoopDims {
-    /// Rows and columns of the output block a workgroup computes.
-    pub fn block(&self) -> [u64; 2] {
-        [
-            u64::from(self.m) * u64::from(self.tiles[0]) * u64::from(self.subgroups[0]),
-            u64::from(self.n) * u64::from(self.tiles[1]) * u64::from(self.subgroups[1]),
-        ]
-    }
 }
 
 /// What the steps of one kernel share.

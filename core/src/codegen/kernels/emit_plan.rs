@@ -1,20 +1,20 @@
 //! A kernel plan turned into kernel IR: the plans of a dispatch
-//! ([`Plan`], chosen in `dispatch.rs`) and the code each runs per
-//! workgroup, per point and per row.
+//! ([`Plan`], made by the strategy stage's planner) and the code each
+//! runs per workgroup, per point and per row.
 
 use crate::kernel::{KType, KValue};
 use crate::tensor::ops::{LinalgKind, OpKind};
 use crate::tensor::structured::Structured;
 use crate::tensor::TOp;
 
-use super::super::combine::{combiners, Combiner};
+use super::super::combine::{combiners, scratch_elem, Combiner};
 use super::super::error::{CodegenError, Invariant};
+use super::super::host::Size;
 use super::super::regions::{DispatchRegion, OpFamily};
-use super::super::strategy::{Combine, DispatchShape};
+use super::super::strategy::{Combine, CoopSplit, DispatchShape, Plan, Range, RowShare};
 use super::emitter::Emitter;
-use super::plan::{Plan, Range};
 use super::point::{root_point, stores};
-use super::reduce::{scratch_elem, wide_combiners, SerialRange};
+use super::reduce::{wide_combiners, SerialRange};
 use super::softmax::{RowPart, SoftmaxRow};
 use super::PushValue;
 
@@ -55,7 +55,6 @@ pub(super) fn emit_kernel(
     shape: &DispatchShape,
     plan: &Plan,
 ) -> Result<(), CodegenError> {
-    let shapes = e.c.shapes;
     let wg = e.c.strategy.invocations();
     match plan {
         Plan::Points { per, range } => {
@@ -76,123 +75,13 @@ pub(super) fn emit_kernel(
                     point(e, d, &coords, range)
                 })?;
             }
-            let _ = shapes;
         }
-        Plan::Coop {
-            combine,
-            split,
-            per_invocation,
-        } => {
-            let (root, s, cs) = combinable_root(e, d)?;
-            let tid = e.b.thread_id("x");
-            let wgi = workgroup_index(e);
-            let (pidx, g, gk) = match split {
-                Some((gs, _)) => {
-                    let gk = e.size(*gs);
-                    let p = e.div(wgi, gk);
-                    let g = e.rem(wgi, gk);
-                    (p, g, gk)
-                }
-                None => {
-                    let z = e.index(0);
-                    let one = e.index(1);
-                    (wgi, z, one)
-                }
-            };
-            let domain = e.sizes(&shape.points);
-            let coords = e.delinearize(pidx, &domain);
-            let rp = root_point(e, d, &coords, root)?;
-            let (loops, red) = e.reduction_loops(root, &s);
-            let total = e.product(&red);
-            let wgv = e.index(i64::from(wg));
-            let gw = e.mul(g, wgv);
-            let base = e.add(gw, tid);
-            let stride = e.mul(gk, wgv);
-            let x_at = |e: &mut Emitter<'_, '_, '_>, r| {
-                e.combinable_xs_at(root, &s, &cs, &rp, (&loops, &red), r)
-            };
-            // One reduction loop of a static length that is a multiple of
-            // 4: groups of 4 iterations, read as vec4 where the input is
-            // indexed last by it.
-            let groups = red.len() == 1 && e.const_of(total).is_some_and(|t| t > 0 && t % 4 == 0);
-            let accs = if *per_invocation {
-                // Each invocation folds its own contiguous span (the
-                // invocation `base` of `stride`): sequential reads per
-                // invocation, what a CPU-backed driver prefetches.
-                e.span_loop(&cs, total, base, stride, groups, x_at)?
-            } else {
-                e.coop_loop(&cs, total, base, stride, u32::from(groups), x_at)?
-            };
-            if let (true, Some((_, partials))) = (*per_invocation, split) {
-                // Every invocation's partial at (point, workgroup, invocation).
-                let at = e.mul(pidx, gk);
-                let at = e.add(at, g);
-                let at = e.mul(at, wgv);
-                let at = e.add(at, tid);
-                for (k, c) in cs.iter().enumerate() {
-                    let (t, elem) = e.partial_of(accs[k], c);
-                    e.store_at(partials[k], at, t, elem);
-                }
-                return Ok(());
-            }
-            let totals = e.workgroup_reduce(&cs, &accs, *combine, wg)?;
-            let zero = e.index(0);
-            let first = e.b.cmpi("eq", tid, zero);
-            match split {
-                Some((_, partials)) => {
-                    let partials = partials.clone();
-                    e.if_then(first, |e| {
-                        let at = e.mul(pidx, gk);
-                        let at = e.add(at, g);
-                        for (k, c) in cs.iter().enumerate() {
-                            let (t, elem) = e.partial_of(totals[k], c);
-                            e.store_at(partials[k], at, t, elem);
-                        }
-                        Ok(())
-                    })?;
-                }
-                None => {
-                    e.if_then(first, |e| {
-                        let inits = e.inits(root, &s, &rp)?;
-                        let finals = e.finish_combine(&cs, &inits, &totals);
-                        e.prepared_roots.insert(root, finals);
-                        stores(e, d, &coords)
-                    })?;
-                }
-            }
-        }
+        Plan::Coop { combine, split } => coop(e, d, shape, *combine, split.as_ref())?,
         Plan::CombinePartials {
             combine,
             split,
             partials,
-        } => {
-            let (root, s, cs) = combinable_root(e, d)?;
-            let tid = e.b.thread_id("x");
-            let pidx = workgroup_index(e);
-            let domain = e.sizes(&shape.points);
-            let coords = e.delinearize(pidx, &domain);
-            let rp = root_point(e, d, &coords, root)?;
-            let gk = e.size(*split);
-            let wgv = e.index(i64::from(wg));
-            let accs = e.coop_loop(&cs, gk, tid, wgv, 0, |e, r| {
-                let at = e.mul(pidx, gk);
-                let at = e.add(at, r);
-                Ok(cs
-                    .iter()
-                    .enumerate()
-                    .map(|(k, c)| e.load_partial(partials[k], at, c))
-                    .collect())
-            })?;
-            let totals = e.workgroup_reduce(&cs, &accs, *combine, wg)?;
-            let zero = e.index(0);
-            let first = e.b.cmpi("eq", tid, zero);
-            e.if_then(first, |e| {
-                let inits = e.inits(root, &s, &rp)?;
-                let finals = e.finish_combine(&cs, &inits, &totals);
-                e.prepared_roots.insert(root, finals);
-                stores(e, d, &coords)
-            })?;
-        }
+        } => combine_partials(e, d, shape, *combine, *split, partials)?,
         Plan::Vector4 { per } => {
             let wgi = workgroup_index(e);
             super::vector::emit_vector4(e, d, shape, wgi, *per)?;
@@ -247,14 +136,20 @@ pub(super) fn emit_kernel(
             };
             softmax(e, d, &coords, (wg, tid), *combine, Some(part))?;
         }
-        Plan::Rows { combine, slice } if *slice == wg => {
+        Plan::Rows {
+            combine,
+            share: RowShare::Workgroup { .. },
+        } => {
             let wgi = workgroup_index(e);
             let domain = e.sizes(&shape.points);
             let coords = e.delinearize(wgi, &domain);
             let tid = e.b.thread_id("x");
             rows(e, d, &coords, (wg, tid), *combine)?;
         }
-        Plan::Rows { combine, slice } => {
+        Plan::Rows {
+            combine,
+            share: RowShare::Subgroup { slice },
+        } => {
             // A row per subgroup: the subgroup's row, skipped by a tail
             // subgroup past the last (uniform within the subgroup, so
             // its subgroup operations stay uniform).
@@ -274,6 +169,141 @@ pub(super) fn emit_kernel(
             })?;
         }
     }
+    Ok(())
+}
+
+/// A [`Plan::Coop`] kernel: a workgroup per point (or, with `split`, per
+/// share of a point's reduction) folding the root cooperatively.
+fn coop(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    shape: &DispatchShape,
+    combine: Combine,
+    split: Option<&CoopSplit>,
+) -> Result<(), CodegenError> {
+    let wg = e.c.strategy.invocations();
+    let per_invocation = split.is_some_and(|s| s.per_invocation);
+    let (root, s, cs) = combinable_root(e, d)?;
+    let tid = e.b.thread_id("x");
+    let wgi = workgroup_index(e);
+    let (pidx, g, gk) = match split {
+        Some(CoopSplit { workgroups, .. }) => {
+            let gk = e.size(*workgroups);
+            let p = e.div(wgi, gk);
+            let g = e.rem(wgi, gk);
+            (p, g, gk)
+        }
+        None => {
+            let z = e.index(0);
+            let one = e.index(1);
+            (wgi, z, one)
+        }
+    };
+    let domain = e.sizes(&shape.points);
+    let coords = e.delinearize(pidx, &domain);
+    let rp = root_point(e, d, &coords, root)?;
+    let (loops, red) = e.reduction_loops(root, &s);
+    let total = e.product(&red);
+    let wgv = e.index(i64::from(wg));
+    let gw = e.mul(g, wgv);
+    let base = e.add(gw, tid);
+    let stride = e.mul(gk, wgv);
+    let x_at =
+        |e: &mut Emitter<'_, '_, '_>, r| e.combinable_xs_at(root, &s, &cs, &rp, (&loops, &red), r);
+    // One reduction loop of a static length that is a multiple of
+    // 4: groups of 4 iterations, read as vec4 where the input is
+    // indexed last by it.
+    let groups = red.len() == 1 && e.const_of(total).is_some_and(|t| t > 0 && t % 4 == 0);
+    let accs = if per_invocation {
+        // Each invocation folds its own contiguous span (the
+        // invocation `base` of `stride`): sequential reads per
+        // invocation, what a CPU-backed driver prefetches.
+        e.span_loop(&cs, total, base, stride, groups, x_at)?
+    } else {
+        e.coop_loop(&cs, total, base, stride, u32::from(groups), x_at)?
+    };
+    if let Some(CoopSplit {
+        partials,
+        per_invocation: true,
+        ..
+    }) = split
+    {
+        // Every invocation's partial at (point, workgroup, invocation).
+        let at = e.mul(pidx, gk);
+        let at = e.add(at, g);
+        let at = e.mul(at, wgv);
+        let at = e.add(at, tid);
+        for (k, c) in cs.iter().enumerate() {
+            let (t, elem) = e.partial_of(accs[k], c);
+            e.store_at(partials[k], at, t, elem);
+        }
+        return Ok(());
+    }
+    let totals = e.workgroup_reduce(&cs, &accs, combine, wg)?;
+    let zero = e.index(0);
+    let first = e.b.cmpi("eq", tid, zero);
+    match split {
+        Some(CoopSplit { partials, .. }) => {
+            let partials = partials.clone();
+            e.if_then(first, |e| {
+                let at = e.mul(pidx, gk);
+                let at = e.add(at, g);
+                for (k, c) in cs.iter().enumerate() {
+                    let (t, elem) = e.partial_of(totals[k], c);
+                    e.store_at(partials[k], at, t, elem);
+                }
+                Ok(())
+            })?;
+        }
+        None => {
+            e.if_then(first, |e| {
+                let inits = e.inits(root, &s, &rp)?;
+                let finals = e.finish_combine(&cs, &inits, &totals);
+                e.prepared_roots.insert(root, finals);
+                stores(e, d, &coords)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// A [`Plan::CombinePartials`] kernel: a workgroup per point combining
+/// its `split` partial results from `partials`, then the stores.
+fn combine_partials(
+    e: &mut Emitter<'_, '_, '_>,
+    d: &DispatchRegion,
+    shape: &DispatchShape,
+    combine: Combine,
+    split: Size,
+    partials: &[usize],
+) -> Result<(), CodegenError> {
+    let wg = e.c.strategy.invocations();
+    let (root, s, cs) = combinable_root(e, d)?;
+    let tid = e.b.thread_id("x");
+    let pidx = workgroup_index(e);
+    let domain = e.sizes(&shape.points);
+    let coords = e.delinearize(pidx, &domain);
+    let rp = root_point(e, d, &coords, root)?;
+    let gk = e.size(split);
+    let wgv = e.index(i64::from(wg));
+    let accs = e.coop_loop(&cs, gk, tid, wgv, 0, |e, r| {
+        let at = e.mul(pidx, gk);
+        let at = e.add(at, r);
+        Ok(cs
+            .iter()
+            .enumerate()
+            .map(|(k, c)| e.load_partial(partials[k], at, c))
+            .collect())
+    })?;
+    let totals = e.workgroup_reduce(&cs, &accs, combine, wg)?;
+    let zero = e.index(0);
+    let first = e.b.cmpi("eq", tid, zero);
+    e.if_then(first, |e| {
+        let inits = e.inits(root, &s, &rp)?;
+        let finals = e.finish_combine(&cs, &inits, &totals);
+        e.prepared_roots.insert(root, finals);
+        stores(e, d, &coords)
+    })?;
     Ok(())
 }
 

@@ -20,114 +20,20 @@
 //! barrier.
 
 use crate::kernel::{KOpKind, KType, KValue};
-use crate::tensor::structured::Structured;
 
-use super::super::analysis::FuncInfo;
 use super::super::combine::combiners;
 use super::super::dequant::decodes;
 use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
-use super::super::strategy::{Combine, DispatchShape};
+use super::super::strategy::{Combine, DispatchShape, DECODE_BLOCK};
 use super::emitter::Emitter;
 use super::point::{root_point, stores};
 
-/// The iterations a row-slice matvec over a fused decoding of quantized
-/// weights takes per step (where its row is a multiple of it): GGUF's
-/// block of 32 weights (16 bytes of 4-bit codes or 32 of 8-bit codes,
-/// one scale).
-const DECODE_BLOCK: i64 = 32;
-
-/// The most quantized blocks ([`DECODE_BLOCK`] weights each) a step of a
-/// row-slice matvec's row loop takes ([`blocks_per_step`]): 4 blocks of
-/// 4-bit codes are one 16-byte group of their 4 f16 scales, read once
-/// at a constant lane (a step of one block picked its scale out of the
-/// group by a select over the 4 lanes, and fetched the group 4 times).
-/// On lavapipe (callgrind, the JIT code's instructions per call of a
-/// 4096 x 4096 Q4_0 matvec, `bench/quant/README.md`): 76.1 M with one
-/// block per step, 67.5 M with 4, 58.0 M with 4 and the step's loads
-/// issued first (`schedule.rs`).
-const DECODE_STEP_BLOCKS: u32 = 4;
-
-/// How many quantized blocks of [`DECODE_BLOCK`] weights each step of a
-/// row-slice matvec's row loop folds: [`DECODE_STEP_BLOCKS`] where the
-/// slice is one invocation (a row per invocation: lavapipe's plan) and
-/// the static row is a multiple of that many blocks, 1 where the row is
-/// a multiple of a block, 0 where the matrix is no fused decoding of 8-
-/// or 32-bit codes (`dequant::decodes`) or the row is dynamic or no
-/// multiple of a block.
-pub(super) fn blocks_per_step(
-    info: &FuncInfo<'_>,
-    s: &Structured,
-    slice: u32,
-    row_length: Option<u64>,
-) -> u32 {
-    let block = DECODE_BLOCK as u64;
-    let Some(k) = row_length.filter(|&k| k > 0 && k % block == 0) else {
-        return 0;
-    };
-    if !s.inputs.iter().any(|&v| decodes(info, v, 32)) {
-        return 0;
-    }
-    if slice == 1 && k % (block * u64::from(DECODE_STEP_BLOCKS)) == 0 {
-        DECODE_STEP_BLOCKS
-    } else {
-        1
-    }
-}
-
-/// How many points (rows) each invocation of a row-slice matvec takes,
-/// in workgroups of `wg` invocations over `points` rows (`None`:
-/// dynamic): more than 1 where the slice is one invocation and the
-/// matrix is a fused decoding of quantized codes (`dequant::decodes`)
-/// read a block at a time (a static row, a multiple of
-/// [`DECODE_BLOCK`]), folded by combiners without an index (a sum). The
-/// rows' blocks are then folded beside one read of the vector's 32
-/// elements, which all of them share: on lavapipe a texel fetch is a
-/// call that costs as much whether its lanes read one address or eight,
-/// so a row per invocation fetched the vector 8 times per block beside
-/// one fetch of codes and one of the scale. The most rows (up to
-/// [`DECODE_ROWS`], a power of two) that leave at least
-/// [`DECODE_MIN_GROUPS`] workgroups (lavapipe runs one per worker
-/// thread), [`DECODE_ROWS`] where the row count is dynamic; 1 otherwise.
-pub(super) fn rows_per_invocation(
-    info: &FuncInfo<'_>,
-    s: &Structured,
-    (slice, wg): (u32, u32),
-    points: Option<u64>,
-    row_length: Option<u64>,
-) -> u32 {
-    let blocks = row_length.is_some_and(|k| k > 0 && k % DECODE_BLOCK as u64 == 0);
-    let plain = combiners(info.m, s).is_some_and(|cs| cs.iter().all(|c| c.arg.is_none()));
-    if slice != 1 || !blocks || !plain || !s.inputs.iter().any(|&v| decodes(info, v, 32)) {
-        return 1;
-    }
-    let Some(points) = points else {
-        return DECODE_ROWS;
-    };
-    let mut rows = DECODE_ROWS;
-    while rows > 1 && points < DECODE_MIN_GROUPS * u64::from(wg) * u64::from(rows) {
-        rows /= 2;
-    }
-    rows
-}
-
-/// The most rows per invocation of a row-slice matvec over quantized
-/// weights ([`rows_per_invocation`]): 8 accumulators, and the 8 rows'
-/// code groups and scales beside the vector's 8 vec4 per block. On
-/// lavapipe (callgrind, the JIT code's instructions per call of a
-/// 512 x 4096 Q4_0 matvec) 1 row took 15.6 M, 2 took 11.9 M, 4 took
-/// 10.3 M, 8 took 9.5 M and 16 took 18 M (half its rows computed twice).
-const DECODE_ROWS: u32 = 8;
-
-/// The fewest workgroups [`rows_per_invocation`] leaves a matvec over
-/// quantized weights.
-const DECODE_MIN_GROUPS: u64 = 4;
-
 /// Emits the slices of the invocation's workgroup `wgi`, `rows` points
-/// per slice (more than 1 only as [`rows_per_invocation`] allows), a
-/// fused decoding's row `blocks` quantized blocks per step
-/// ([`blocks_per_step`]; with more than one, each step's loads issued
-/// before its arithmetic, `schedule.rs`).
+/// per slice (more than 1 only as the planner's `rows_per_invocation`
+/// allows), a fused decoding's row `blocks` quantized blocks per step
+/// (the planner's `blocks_per_step`; with more than one, each step's
+/// loads issued before its arithmetic, `schedule.rs`).
 pub(super) fn emit_row_slices(
     e: &mut Emitter<'_, '_, '_>,
     d: &DispatchRegion,

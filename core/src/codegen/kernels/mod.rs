@@ -1,8 +1,11 @@
-//! Stage 5: tiling and distribution — each dispatch becomes one or two
-//! memref-level kernels (a `gpu.module` with one `gpu.func`), built with
-//! the [`KernelBuilder`](crate::kernel::builder::KernelBuilder) from the
-//! dispatch's ops and its [`Strategy`](super::strategy::Strategy), then
-//! lowered by the existing pipeline.
+//! Stage 5: tiling and distribution — each dispatch becomes its
+//! memref-level kernels (a `gpu.module` with one `gpu.func` each), one per
+//! kernel plan that the strategy stage made for it
+//! (`codegen/strategy/planner/`), built with the
+//! [`KernelBuilder`](crate::kernel::builder::KernelBuilder) from the
+//! dispatch's ops and the plan, then lowered by the existing pipeline.
+//! Which kernels exist, their workgroups, guards, repeats and scratch
+//! buffers are the plans'; nothing here chooses them.
 //!
 //! Kernels read and write flat buffers (`memref<?xT>`, runtime arrays):
 //! an element's index is its coordinates linearized row-major with the
@@ -28,7 +31,6 @@ mod emit_plan;
 mod emitter;
 mod int64;
 mod matvec;
-mod plan;
 mod point;
 mod reduce;
 mod row_group;
@@ -41,7 +43,8 @@ mod values;
 mod vector;
 mod wide;
 
-pub use dispatch::emit_dispatch;
+pub use super::strategy::Repeat;
+pub(crate) use dispatch::emit_dispatch;
 
 use crate::kernel::KernelModule;
 
@@ -65,21 +68,6 @@ pub enum PushValue {
     ChunkFirst,
     /// 1 for the last chunk, else 0.
     ChunkLast,
-}
-
-/// How many times a kernel is dispatched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Repeat {
-    /// Once.
-    Once,
-    /// `ceil(total / chunk)` times (at least once), with the chunk
-    /// push constants of each.
-    Chunks {
-        /// The reduction's iterations.
-        total: Size,
-        /// Iterations per dispatch.
-        chunk: u64,
-    },
 }
 
 /// One kernel of a dispatch.

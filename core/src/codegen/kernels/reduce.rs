@@ -12,7 +12,7 @@ use crate::tensor::structured::Structured;
 use crate::tensor::types::ElemType;
 use crate::tensor::TOp;
 
-use super::super::combine::{ArgPart, Combiner};
+use super::super::combine::{accumulates_in_f32, scratch_elem, ArgPart, Combiner};
 use super::super::error::CodegenError;
 use super::super::host::Size;
 use super::super::strategy::Combine;
@@ -680,22 +680,6 @@ impl Emitter<'_, '_, '_> {
     }
 }
 
-/// Whether `c` folds f16/bf16 with one float op (not an arg-reduction):
-/// such a reduction accumulates in f32 and rounds once at the end.
-pub(crate) fn accumulates_in_f32(c: &Combiner) -> bool {
-    matches!(c.elem, ElemType::F16 | ElemType::BF16)
-        && c.arg.is_none()
-        && matches!(
-            c.op,
-            ArithOp::AddF
-                | ArithOp::MulF
-                | ArithOp::MaximumF
-                | ArithOp::MinimumF
-                | ArithOp::MaxNumF
-                | ArithOp::MinNumF
-        )
-}
-
 /// The combiners of `s` when every one accumulates in f32
 /// ([`accumulates_in_f32`]): register tiles, serial loops and split
 /// partials then carry f32 accumulators and round once at the end.
@@ -704,18 +688,4 @@ pub(crate) fn wide_combiners(
     s: &Structured,
 ) -> Option<Vec<Combiner>> {
     crate::codegen::combine::combiners(m, s).filter(|cs| cs.iter().all(accumulates_in_f32))
-}
-
-/// The element type of the scratch buffer that holds output `j` of `s`
-/// between dispatches (chunks, slices, partials): f32 where the reduction
-/// accumulates in f32 ([`accumulates_in_f32`]), so nothing is rounded
-/// before the end; else the output's own type.
-pub(crate) fn scratch_elem(m: &crate::tensor::TensorModule, s: &Structured, j: usize) -> ElemType {
-    let wide = crate::codegen::combine::combiners(m, s)
-        .is_some_and(|cs| cs.get(j).is_some_and(accumulates_in_f32));
-    if wide {
-        ElemType::F32
-    } else {
-        m.value_kind(s.outputs[j]).elem()
-    }
 }

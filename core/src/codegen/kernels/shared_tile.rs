@@ -1,4 +1,4 @@
-//! Workgroup-memory tiles ([`Distribution::SharedTile`]): a workgroup
+//! Workgroup-memory tiles ([`Distribution::SharedTile`](super::super::strategy::Distribution::SharedTile)): a workgroup
 //! computes a `BM` x `BN` block of the dispatch's last two point
 //! dimensions, each invocation a `TM` x `TN` register tile of it (rows
 //! `ty + i * BM/TM`, columns `tx + j * BN/TN` of the block, so that
@@ -34,75 +34,15 @@ use crate::tensor::{AffineExpr, TValue};
 use super::super::error::{CodegenError, Invariant};
 use super::super::host::Size;
 use super::super::regions::DispatchRegion;
-use super::super::strategy::{loop_sizes, tile_loops, DispatchShape, Distribution};
+use super::super::strategy::{loop_sizes, tile_loops, DispatchShape, SharedDims, Slices};
 use super::emitter::{Emitter, Key};
 use super::point::{root_point, stores};
-use super::split_k::Slices;
 use super::tile::{ceil_div, workgroup_block};
 use super::vector::VectorGroup;
 
 /// The most multiply-adds (depth x register tile) a step's fold is
 /// unrolled for.
 const UNROLL_FMAS: u32 = 1024;
-
-/// The sizes of a workgroup-memory tile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct SharedDims {
-    bm: u32,
-    bn: u32,
-    bk: u32,
-    tm: u32,
-    tn: u32,
-    wg: u32,
-    double: bool,
-}
-
-impl SharedDims {
-    /// The sizes of `d` run by `wg` invocations, if consistent: the
-    /// block a whole number of register tiles, one per invocation, and
-    /// both staged blocks a whole number of elements per invocation.
-    pub(crate) fn of(d: Distribution, wg: u32) -> Option<SharedDims> {
-        let Distribution::SharedTile {
-            block_rows: bm,
-            block_cols: bn,
-            depth: bk,
-            rows: tm,
-            cols: tn,
-            double,
-        } = d
-        else {
-            return None;
-        };
-        let ok = [bm, bn, bk, tm, tn, wg].iter().all(|&x| x > 0)
-            && bm % tm == 0
-            && bn % tn == 0
-            && (bm / tm) * (bn / tn) == wg
-            && (bm * bk) % wg == 0
-            && (bn * bk) % wg == 0;
-        ok.then_some(SharedDims {
-            bm,
-            bn,
-            bk,
-            tm,
-            tn,
-            wg,
-            double,
-        })
-    }
-
-    /// What a workgroup computes, in words (`--explain`).
-    pub(super) fn text(&self) -> String {
-        format!(
-            "a {}x{} block per workgroup staged {} deep in workgroup memory{}, a {}x{} register tile per invocation",
-            self.bm,
-            self.bn,
-            self.bk,
-            if self.double { " (double-buffered)" } else { "" },
-            self.tm,
-            self.tn
-        )
-    }
-}
 
 /// Which side of the block a staged input runs along.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

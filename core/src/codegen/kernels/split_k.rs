@@ -22,24 +22,13 @@ use crate::kernel::KValue;
 use crate::tensor::structured::Structured;
 use crate::tensor::TOp;
 
-use super::super::combine::{combiners, Combiner};
+use super::super::combine::{combiners, scratch_elem, Combiner};
 use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
-use super::super::strategy::DispatchShape;
+use super::super::strategy::{DispatchShape, Slices};
 use super::emitter::Emitter;
 use super::point::{root_point, stores};
-use super::reduce::{scratch_elem, wide_combiners};
-
-/// The slices of a split tile kernel.
-#[derive(Clone, Debug)]
-pub(super) struct Slices {
-    /// The number of slices.
-    pub count: u32,
-    /// Reduction iterations per slice (the last takes what remains).
-    pub len: u64,
-    /// The partial results' scratch buffers, one per root output.
-    pub partials: Vec<usize>,
-}
+use super::reduce::wide_combiners;
 
 /// The slice a tile kernel's workgroup runs.
 pub(super) struct SliceAt {

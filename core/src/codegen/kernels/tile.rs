@@ -32,23 +32,10 @@ use crate::kernel::KValue;
 
 use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
-use super::super::strategy::{DispatchShape, TILE_DEPTH};
+use super::super::strategy::{DispatchShape, Slices, TileDims, TILE_DEPTH};
 use super::emitter::Emitter;
 use super::point::{root_point, stores};
-use super::split_k::Slices;
 use super::vector::VectorGroup;
-
-/// A register tile's shape (see
-/// [`Distribution::Tile`](super::super::strategy::Distribution::Tile)).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct TileDims {
-    /// Rows of the tile.
-    pub rows: u32,
-    /// Columns of the tile.
-    pub cols: u32,
-    /// Reduction steps per iteration (a multiple of 4).
-    pub depth: u32,
-}
 
 /// The longest loop outside the innermost reduction loop that a deep tile
 /// unrolls into it (a convolution's window column).

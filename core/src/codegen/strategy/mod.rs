@@ -1,8 +1,10 @@
 //! Stage 4: a [`Strategy`] per dispatch — a plain value chosen from the
 //! dispatch's shape ([`DispatchShape`]) and the [`CodegenTarget`](super::CodegenTarget) by one
 //! small function per op family ([`choose`]), with an always-valid
-//! fallback. Kernel generation only reads it; a tuned strategy from a
-//! cache can replace it (the fast-kernels issue).
+//! fallback. A tuned strategy from a cache can replace it (the
+//! fast-kernels issue). The planner (`planner/`) then turns a dispatch's
+//! strategy into its kernel plans (`plan_dispatch`); kernel generation
+//! only reads them.
 //!
 //! Every strategy keeps each invocation's loop iterations (summed over all
 //! its loops, the way lavapipe counts them) within the target's loop
@@ -15,6 +17,7 @@ mod choose;
 mod coop_matrix;
 mod elementwise;
 mod matvec;
+mod planner;
 mod reduction;
 mod row_split;
 mod rows;
@@ -32,6 +35,11 @@ use std::fmt;
 pub use choose::{candidates, choose};
 pub(crate) use coop_matrix::{coop_sizes, coop_staging};
 pub use coop_matrix::{plain_matmul, CoopStaging, MatmulLayout, MatmulTypes};
+pub use planner::Repeat;
+pub(crate) use planner::{
+    plan_dispatch, CoopDims, CoopSplit, KernelPlan, Plan, Range, RowShare, SharedDims, Slices,
+    TileDims, DECODE_BLOCK,
+};
 pub use shape::{
     dispatch_shape, loop_sizes, reduction_total, tile_loops, DispatchShape, Fold, OperandReuse,
     ReductionReads, RowStream,
