@@ -17,6 +17,16 @@ use super::host::Size;
 use super::regions::{FuncRegions, ValueFate};
 use super::shapes::Shapes;
 
+/// Bytes per element of `elem` in a buffer.
+pub fn element_bytes(elem: ElemType) -> usize {
+    match elem {
+        ElemType::Int(1) | ElemType::Int(8) => 1,
+        ElemType::Int(16) | ElemType::F16 | ElemType::BF16 => 2,
+        ElemType::Int(64) | ElemType::F64 | ElemType::Index => 8,
+        _ => 4,
+    }
+}
+
 /// A buffer's handle.
 pub type BufferId = usize;
 

@@ -20,15 +20,7 @@ use super::host::{HostError, HostProgram, HostVal, HostValues, SourceRef};
 use super::kernels::{PushValue, Repeat};
 use super::program::{CompiledFunction, CompiledKernel, ResultRef};
 
-/// Bytes per element of `elem` in a buffer.
-pub fn element_bytes(elem: ElemType) -> usize {
-    match elem {
-        ElemType::Int(1) | ElemType::Int(8) => 1,
-        ElemType::Int(16) | ElemType::F16 | ElemType::BF16 => 2,
-        ElemType::Int(64) | ElemType::F64 | ElemType::Index => 8,
-        _ => 4,
-    }
-}
+pub use super::bufferize::element_bytes;
 
 /// The little-endian bytes of `n` elements of `data` (a splat's one
 /// element repeated).

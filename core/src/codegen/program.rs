@@ -608,7 +608,7 @@ fn split_plan(
                 .iter()
                 .map(|s| s.fixed())
                 .try_fold(1u64, |acc, d| acc.checked_mul(d?))?;
-            let bytes = n.checked_mul(super::exec::element_bytes(info.elem) as u64)?;
+            let bytes = n.checked_mul(super::bufferize::element_bytes(info.elem) as u64)?;
             let texel = args.get(i).is_none_or(crate::lower::is_texel_memref);
             if bytes <= range || texel {
                 return None;
