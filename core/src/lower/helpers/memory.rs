@@ -311,20 +311,7 @@ pub(crate) fn store_element(
     if let Some(bits) = repr.packed_bits {
         let (wp, off) = packed_word(l, &repr, ptr, lin, bits);
         let i32t = l.i32_type();
-        let v = if repr.bool_as_int {
-            let one = l.const_int(i32t, 1);
-            let zero = l.const_int(i32t, 0);
-            l.core_op(Opcode::Select, vec![value, one, zero], i32t)
-        } else if l.module.value_type(value) != i32t {
-            l.core_op(Opcode::UConvert, vec![value], i32t)
-        } else {
-            value
-        };
-        let mask = l.const_int(i32t, (1i128 << bits) - 1);
-        let mask_sh = l.core_op(Opcode::ShiftLeftLogical, vec![mask, off], i32t);
-        let clear = l.core_op(Opcode::Not, vec![mask_sh], i32t);
-        let low = l.core_op(Opcode::BitwiseAnd, vec![v, mask], i32t);
-        let set = l.core_op(Opcode::ShiftLeftLogical, vec![low, off], i32t);
+        let (clear, set) = packed_masks(l, &repr, value, off, bits);
         let sc = storage_class_of(l, ptr);
         match sc {
             StorageClass::StorageBuffer | StorageClass::Workgroup => {
@@ -333,21 +320,7 @@ pub(crate) fn store_element(
                 } else {
                     Scope::Device
                 };
-                let sa = l.enum_attr(OperandKind::Scope, scope as u32);
-                // AcquireRelease.
-                let sem = l.enum_attr(OperandKind::MemorySemantics, 0x8);
-                l.core_op_with_attrs(
-                    Opcode::AtomicAnd,
-                    vec![wp, clear],
-                    i32t,
-                    vec![("memory_scope", sa), ("semantics", sem)],
-                );
-                l.core_op_with_attrs(
-                    Opcode::AtomicOr,
-                    vec![wp, set],
-                    i32t,
-                    vec![("memory_scope", sa), ("semantics", sem)],
-                );
+                merge_atomically(l, wp, (clear, set), scope);
             }
             _ => {
                 let w = l.core_op(Opcode::Load, vec![wp], i32t);
@@ -359,39 +332,31 @@ pub(crate) fn store_element(
         return Ok(());
     }
     let ep = chain(l, ptr, lin, repr.stored);
-    let v = if repr.bool_as_int {
+    let v = stored_value(l, &repr, value);
+    l.store(ep, v);
+    Ok(())
+}
+
+/// `value` as memory of `repr` holds it: an `i1` as an integer 0 or 1.
+fn stored_value(l: &mut Lowerer, repr: &MemRefRepr, value: Value) -> Value {
+    if repr.bool_as_int {
         let one = l.const_int(repr.stored, 1);
         let zero = l.const_int(repr.stored, 0);
         l.core_op(Opcode::Select, vec![value, one, zero], repr.stored)
     } else {
         value
-    };
-    l.store(ep, v);
-    Ok(())
+    }
 }
 
-/// [`store_element`] into a split storage buffer (see the module docs).
-fn store_split(
+/// The masks that store `value` as the `bits`-bit field at bit `off` of a
+/// 32-bit word: `(clear, set)`, to be merged as `(w & clear) | set`.
+fn packed_masks(
     l: &mut Lowerer,
     repr: &MemRefRepr,
-    ptr: Value,
-    lin: Value,
     value: Value,
-) -> Result<(), LowerError> {
-    let Some(bits) = repr.packed_bits else {
-        let v = if repr.bool_as_int {
-            let one = l.const_int(repr.stored, 1);
-            let zero = l.const_int(repr.stored, 0);
-            l.core_op(Opcode::Select, vec![value, one, zero], repr.stored)
-        } else {
-            value
-        };
-        return with_element(l, ptr, lin, repr.stored, &mut |l, p| {
-            l.store(p, v);
-            Ok(())
-        });
-    };
-    let (word, off) = packed_parts(l, lin, bits);
+    off: Value,
+    bits: u32,
+) -> (Value, Value) {
     let i32t = l.i32_type();
     let v = if repr.bool_as_int {
         let one = l.const_int(i32t, 1);
@@ -407,22 +372,50 @@ fn store_split(
     let clear = l.core_op(Opcode::Not, vec![mask_sh], i32t);
     let low = l.core_op(Opcode::BitwiseAnd, vec![v, mask], i32t);
     let set = l.core_op(Opcode::ShiftLeftLogical, vec![low, off], i32t);
-    let sa = l.enum_attr(OperandKind::Scope, Scope::Device as u32);
+    (clear, set)
+}
+
+/// Merges `(w & clear) | set` into the word at `wp` with two atomics of
+/// `scope` (other invocations may store other fields of the same word).
+fn merge_atomically(l: &mut Lowerer, wp: Value, (clear, set): (Value, Value), scope: Scope) {
+    let i32t = l.i32_type();
+    let sa = l.enum_attr(OperandKind::Scope, scope as u32);
     // AcquireRelease.
     let sem = l.enum_attr(OperandKind::MemorySemantics, 0x8);
+    l.core_op_with_attrs(
+        Opcode::AtomicAnd,
+        vec![wp, clear],
+        i32t,
+        vec![("memory_scope", sa), ("semantics", sem)],
+    );
+    l.core_op_with_attrs(
+        Opcode::AtomicOr,
+        vec![wp, set],
+        i32t,
+        vec![("memory_scope", sa), ("semantics", sem)],
+    );
+}
+
+/// [`store_element`] into a split storage buffer (see the module docs).
+fn store_split(
+    l: &mut Lowerer,
+    repr: &MemRefRepr,
+    ptr: Value,
+    lin: Value,
+    value: Value,
+) -> Result<(), LowerError> {
+    let Some(bits) = repr.packed_bits else {
+        let v = stored_value(l, repr, value);
+        return with_element(l, ptr, lin, repr.stored, &mut |l, p| {
+            l.store(p, v);
+            Ok(())
+        });
+    };
+    let (word, off) = packed_parts(l, lin, bits);
+    let i32t = l.i32_type();
+    let masks = packed_masks(l, repr, value, off, bits);
     with_element(l, ptr, word, i32t, &mut |l, wp| {
-        l.core_op_with_attrs(
-            Opcode::AtomicAnd,
-            vec![wp, clear],
-            i32t,
-            vec![("memory_scope", sa), ("semantics", sem)],
-        );
-        l.core_op_with_attrs(
-            Opcode::AtomicOr,
-            vec![wp, set],
-            i32t,
-            vec![("memory_scope", sa), ("semantics", sem)],
-        );
+        merge_atomically(l, wp, masks, Scope::Device);
         Ok(())
     })
 }
