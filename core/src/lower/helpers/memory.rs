@@ -197,18 +197,8 @@ fn packed_word(
     lin: Value,
     bits: u32,
 ) -> (Value, Value) {
-    let it = l.module.value_type(lin);
-    let per_word = l.const_int(it, (32 / bits) as i128);
-    let word = l.core_op(Opcode::SDiv, vec![lin, per_word], it);
-    let ptr = chain(l, base, word, repr.stored);
-    let lane = l.core_op(Opcode::UMod, vec![lin, per_word], it);
-    let width = l.const_int(it, bits as i128);
-    let mut off = l.core_op(Opcode::IMul, vec![lane, width], it);
-    let i32t = l.i32_type();
-    if it != i32t {
-        off = l.core_op(Opcode::UConvert, vec![off], i32t);
-    }
-    (ptr, off)
+    let (word, off) = packed_parts(l, lin, bits);
+    (chain(l, base, word, repr.stored), off)
 }
 
 /// The pointer to element `idx` of kernel memref `base` (an error for

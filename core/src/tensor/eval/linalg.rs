@@ -334,17 +334,7 @@ fn wide_accumulators(
     }
     cs.iter()
         .map(|c| {
-            let narrow = matches!(c.elem, ElemType::F16 | ElemType::BF16);
-            let float_op = matches!(
-                c.op,
-                ArithOp::AddF
-                    | ArithOp::MulF
-                    | ArithOp::MaximumF
-                    | ArithOp::MinimumF
-                    | ArithOp::MaxNumF
-                    | ArithOp::MinNumF
-            );
-            if !narrow || !float_op || c.arg.is_some() {
+            if !crate::codegen::combine::accumulates_in_f32(c) {
                 return None;
             }
             body.reg_of(c.x).map(|r| (c.op, r))
