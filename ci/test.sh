@@ -10,7 +10,12 @@ bash ci/setup.sh
 export CARGO_INCREMENTAL=0
 
 # Each step's heading says how long the run has taken so far.
-step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS" >&2; }
+# Each step's heading also says how much disk is left: a full disk shows
+# up as odd failures (a linker killed by SIGBUS while writing its mapped
+# output, as one CI run saw), and this line tells them apart from bugs.
+free_disk() { df -h --output=avail . 2>/dev/null | tail -n 1 | tr -d ' '; }
+step() { printf '\n== %s (at %d s, %s free on disk)\n' "$*" "$SECONDS" "$(free_disk)" >&2; }
+trap 'echo "ci/test.sh: failed at $SECONDS s with $(free_disk) free on disk" >&2' ERR
 
 step "generated grammar tables are fresh"
 cargo run -q -p xtask -- gen-grammar --check
