@@ -5,7 +5,8 @@
 //! rounds half away from zero (GLSL `Round` leaves halves to the
 //! implementation), `math.powf` gives C99's `pow` (GLSL `Pow` leaves
 //! negative and zero bases undefined; see [`powf`]),
-//! `math.copysign` works on the bits, `math.erf` uses the
+//! `math.copysign` tests the sign bit and selects `±|a|` (see
+//! [`copysign`]), `math.erf` uses the
 //! Abramowitz-Stegun 7.1.26 approximation (|error| < 1.5e-7).
 //!
 //! GLSL.std.450 defines Exp, Exp2, Log, Log2, Pow and the trigonometric
@@ -215,19 +216,25 @@ fn int_like(l: &mut Lowerer, ty: Type) -> Result<(Type, u32), LowerError> {
     ))
 }
 
-/// `a` with the sign of `b` (bitwise, in an integer of the float's width).
+/// `a` with the sign of `b`: `-|a|` where `b`'s sign bit is set (read as
+/// a signed integer of the float's width below zero), else `|a|`.
+///
+/// Not the bit-select `(a & MAG) | (b & SIGN)`: on x86 CPUs with AVX-512,
+/// lavapipe's LLVM 15 compiles that idiom, when a select on it follows,
+/// to a `vpternlog` whose immediate does not match its commuted operands
+/// (llvm/llvm-project#157929): `math.fpowi` of a negative base to an odd
+/// `i64` power gave `|a|` or `a | (b & MAG)` there (8 for `(-2)^3`, NaN for
+/// `(-1.5)^3`). A compare and a select of `FAbs`/`FNegate` give the same
+/// bits, NaN's sign included.
 fn copysign(l: &mut Lowerer, a: Value, b: Value, ty: Type) -> Result<Value, LowerError> {
-    let (it, bits) = int_like(l, ty)?;
-    let ai = l.core_op(Opcode::Bitcast, vec![a], it);
+    let (it, _) = int_like(l, ty)?;
     let bi = l.core_op(Opcode::Bitcast, vec![b], it);
-    let sign_bit = 1i128 << (bits - 1);
-    // Integer constants are written as the signed value of their bits.
-    let mag = l.const_int(it, sign_bit - 1);
-    let sign = l.const_int(it, -sign_bit);
-    let am = l.core_op(Opcode::BitwiseAnd, vec![ai, mag], it);
-    let bs = l.core_op(Opcode::BitwiseAnd, vec![bi, sign], it);
-    let r = l.core_op(Opcode::BitwiseOr, vec![am, bs], it);
-    Ok(l.core_op(Opcode::Bitcast, vec![r], ty))
+    let zero = l.const_int(it, 0);
+    let bt = bool_like(l, ty);
+    let negative = l.core_op(Opcode::SLessThan, vec![bi, zero], bt);
+    let mag = l.glsl_op(GlslOp::FAbs, vec![a], ty);
+    let neg = l.core_op(Opcode::FNegate, vec![mag], ty);
+    Ok(l.core_op(Opcode::Select, vec![negative, neg, mag], ty))
 }
 
 /// `pow(x, y)` with C99 Annex F.9.4.4's values (MLIR lowers `math.powf`
