@@ -22,8 +22,17 @@
 //!   `Stream::copy` of one input (the part a replay spends on its input);
 //!   target: <= 1 us per replayed dispatch in a release build.
 //!
+//! - A deep graph: `DEPTH` layers `relu(h W + b)` of width `IN`
+//!   captured and replayed (one dispatch a layer after fusion), so that
+//!   the replay's host time per dispatch is measured where its fixed cost
+//!   is spread over many dispatches, with its marginal cost per dispatch
+//!   (deep minus MLP over the difference in dispatches); its result
+//!   compared with a CPU loop.
+//!
 //! `KILN_BENCH_RUNS` sets the number of timed runs (default 21),
-//! `KILN_BENCH_BATCH` the batch size B (default 32).
+//! `KILN_BENCH_BATCH` the batch size B (default 32),
+//! `KILN_BENCH_ONLY=replay` runs only the replays (MLP and deep graph, no
+//! per-op table, no eager or compiled rows: for profilers).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -36,6 +45,8 @@ const BATCHES: usize = 20;
 const IN: usize = 64;
 const HIDDEN: usize = 128;
 const OUT: usize = 10;
+/// Layers of the deep graph.
+const DEPTH: usize = 24;
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -300,7 +311,15 @@ fn max_diff(a: &[f32], b: &[f32]) -> f32 {
         .fold(0.0, f32::max)
 }
 
-fn mlp(device: &Device, runs: usize, batch: usize, raw: Duration) {
+/// The MLP's rows (only the replay's with `only_replay`); returns the
+/// replay's host time and its dispatches.
+fn mlp(
+    device: &Device,
+    runs: usize,
+    batch: usize,
+    raw: Option<Duration>,
+    only_replay: bool,
+) -> (Duration, usize) {
     let stream = device.stream();
     let net = Mlp::new(device);
     let xs: Vec<Vec<f32>> = (0..BATCHES)
@@ -334,6 +353,18 @@ fn mlp(device: &Device, runs: usize, batch: usize, raw: Duration) {
         de < 1e-5 && dc < 1e-5 && dr < 1e-5,
         "eager {de}, compiled {dc}, replayed {dr} from the CPU loop"
     );
+    if only_replay {
+        let replay_host = enqueue_time(runs, &stream, || {
+            black_box(replay(&xd[0]));
+        });
+        println!(
+            "MLP replay host time {:.2} us, {} dispatches, {:.3} us per dispatch",
+            us(replay_host),
+            graph.dispatches(),
+            us(replay_host) / graph.dispatches() as f64
+        );
+        return (replay_host, graph.dispatches());
+    }
     // Per batch: BATCHES batches, then one sync (the device work included).
     let time = |f: &mut dyn FnMut()| {
         f();
@@ -421,7 +452,7 @@ fn mlp(device: &Device, runs: usize, batch: usize, raw: Duration) {
     let per_dispatch = us(replay_host) / graph.dispatches() as f64;
     println!(
         "replay host time per dispatch: {per_dispatch:.2} us (target <= 1 us); raw Stream::dispatch {:.2} us; raw Stream::copy of the input {:.2} us; 1,000 replays within {worst:e} of the CPU loop",
-        us(raw),
+        raw.map_or(f64::NAN, us),
         us(copy_host)
     );
     println!(
@@ -430,6 +461,80 @@ fn mlp(device: &Device, runs: usize, batch: usize, raw: Duration) {
         us(replayed) / us(whole),
         us(whole) / us(cpu)
     );
+    (replay_host, graph.dispatches())
+}
+
+/// The deep graph (`DEPTH` layers `relu(h W + b)`, `[batch, IN]`)
+/// captured and replayed: the replay's host time and its dispatches.
+fn deep(device: &Device, runs: usize, batch: usize) -> (Duration, usize) {
+    let stream = device.stream();
+    let ws: Vec<Vec<f32>> = (0..DEPTH)
+        .map(|l| {
+            values(IN * IN, 200 + l as u32)
+                .iter()
+                .map(|v| v * 0.25)
+                .collect()
+        })
+        .collect();
+    let bs: Vec<Vec<f32>> = (0..DEPTH).map(|l| values(IN, 300 + l as u32)).collect();
+    let wd: Vec<Tensor> = ws
+        .iter()
+        .map(|w| Tensor::from_slice(device, w, &[IN, IN]).unwrap())
+        .collect();
+    let bd: Vec<Tensor> = bs
+        .iter()
+        .map(|b| Tensor::from_slice(device, b, &[IN]).unwrap())
+        .collect();
+    let xs: Vec<Vec<f32>> = (0..2).map(|i| values(batch * IN, 400 + i)).collect();
+    let xd: Vec<Tensor> = xs
+        .iter()
+        .map(|x| Tensor::from_slice(device, x, &[batch, IN]).unwrap())
+        .collect();
+    let layers = |s: &Stream, x: &Tensor| -> kiln_runtime::Result<Tensor> {
+        let mut h = x.clone();
+        for (w, b) in wd.iter().zip(&bd) {
+            h = ops::relu(s, &ops::add(s, &ops::matmul(s, &h, w)?, b)?)?;
+        }
+        Ok(h)
+    };
+    let (_, graph) = ops::capture(&stream, &[&xd[0]], |s, x| Ok(vec![layers(s, x[0])?])).unwrap();
+    let replay = |x: &Tensor| graph.run(&stream, &[x]).unwrap().remove(0);
+    // The replay of a new input against a CPU loop.
+    let mut h = xs[1].clone();
+    for (w, b) in ws.iter().zip(&bs) {
+        let mut next = vec![0f32; batch * IN];
+        for r in 0..batch {
+            let o = &mut next[r * IN..(r + 1) * IN];
+            o.copy_from_slice(b);
+            for k in 0..IN {
+                let a = h[r * IN + k];
+                for (o, w) in o.iter_mut().zip(&w[k * IN..(k + 1) * IN]) {
+                    *o += a * w;
+                }
+            }
+            for v in o.iter_mut() {
+                *v = v.max(0.0);
+            }
+        }
+        h = next;
+    }
+    let got = replay(&xd[1]).to_vec::<f32>().unwrap();
+    let scale = h.iter().fold(1f32, |m, v| m.max(v.abs()));
+    let d = max_diff(&got, &h);
+    assert!(
+        d <= 1e-5 * scale,
+        "deep graph replay {d} from the CPU loop (scale {scale})"
+    );
+    let host = enqueue_time(runs, &stream, || {
+        black_box(replay(&xd[0]));
+    });
+    println!(
+        "deep graph, {DEPTH} layers relu(h W + b), [{batch}, {IN}]: replay host time {:.2} us, {} dispatches, {:.3} us per dispatch (within {d:e} of the CPU loop, scale {scale})",
+        us(host),
+        graph.dispatches(),
+        us(host) / graph.dispatches() as f64
+    );
+    (host, graph.dispatches())
 }
 
 fn main() {
@@ -442,6 +547,15 @@ fn main() {
     })
     .expect("a Vulkan device");
     println!("on {}", device.info().name);
-    let raw = op_costs(&device, runs);
-    mlp(&device, runs, batch, raw);
+    let only_replay = std::env::var("KILN_BENCH_ONLY").is_ok_and(|v| v == "replay");
+    let raw = (!only_replay).then(|| op_costs(&device, runs));
+    let (small, small_n) = mlp(&device, runs, batch, raw, only_replay);
+    let (big, big_n) = deep(&device, runs, batch);
+    if big_n > small_n {
+        println!(
+            "replay marginal host time per dispatch: {:.3} us (deep minus MLP over {} more dispatches)",
+            (us(big) - us(small)) / (big_n - small_n) as f64,
+            big_n - small_n
+        );
+    }
 }
