@@ -172,6 +172,38 @@ fn op_costs(device: &Device, runs: usize) -> Duration {
             us(t) / us(raw)
         );
     }
+    // The device's cost of a dispatch on this driver: `FLOOR` trivial
+    // dispatches then a sync, per dispatch, as a dependent chain (each
+    // reads what the one before wrote: a barrier between each two) and
+    // independent (each writes its own buffer: no barrier).
+    const FLOOR: usize = 20;
+    let ys: Vec<Tensor> = (0..FLOOR)
+        .map(|_| Tensor::zeros(device, DType::F32, &[64]).unwrap())
+        .collect();
+    let floor = |dependent: bool| {
+        let run = || {
+            let t = Instant::now();
+            for (k, own) in ys.iter().enumerate() {
+                let (x, y) = match (dependent, k % 2) {
+                    (true, 0) => (&v64, &y64),
+                    (true, _) => (&y64, &v64),
+                    (false, _) => (&v64, own),
+                };
+                stream.dispatch(&kernel, &[x, y], [1, 1, 1]).unwrap();
+            }
+            stream.sync().unwrap();
+            t.elapsed() / FLOOR as u32
+        };
+        run();
+        median((0..runs).map(|_| run()).collect())
+    };
+    let (chain, apart) = (floor(true), floor(false));
+    println!(
+        "{:<44} {:>8.2} us   (independent dispatches: {:.2} us)",
+        "trivial dispatch with device time, chained",
+        us(chain),
+        us(apart)
+    );
     // A new batch size: the matmul's shape class is already compiled.
     let before = ops::cache_stats(device).compiled;
     let x2 = Tensor::from_slice(device, &values(48 * 64, 5), &[48, 64]).unwrap();
@@ -378,11 +410,13 @@ fn mlp(
                 .collect(),
         )
     };
+    let submits = device.counters().submits;
     let eager = time(&mut || {
         let ys: Vec<Tensor> = xd.iter().map(|x| net.eager(&stream, x)).collect();
         stream.sync().unwrap();
         black_box(ys);
     });
+    let eager_submits = (device.counters().submits - submits) as f64 / (runs + 1) as f64;
     let whole = time(&mut || {
         let ys: Vec<Tensor> = xd.iter().map(compiled).collect();
         stream.sync().unwrap();
@@ -431,6 +465,7 @@ fn mlp(
         us(eager),
         us(eager_host)
     );
+    println!("  (submissions per {BATCHES} eager batches and their sync: {eager_submits:.1})");
     println!(
         "{:<44} {:>8.1} us   (host enqueue alone {:.1} us)",
         "compiled program (Program::enqueue)",
@@ -460,6 +495,13 @@ fn mlp(
         us(eager) / us(whole),
         us(replayed) / us(whole),
         us(whole) / us(cpu)
+    );
+    println!(
+        "eager minus compiled per batch: {:.1} us, {:.1} us per extra dispatch ({} against {})",
+        us(eager) - us(whole),
+        (us(eager) - us(whole)) / (6 - graph.dispatches()) as f64,
+        6,
+        graph.dispatches()
     );
     (replay_host, graph.dispatches())
 }
