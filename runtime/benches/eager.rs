@@ -32,7 +32,9 @@
 //! `KILN_BENCH_RUNS` sets the number of timed runs (default 21),
 //! `KILN_BENCH_BATCH` the batch size B (default 32),
 //! `KILN_BENCH_ONLY=replay` runs only the replays (MLP and deep graph, no
-//! per-op table, no eager or compiled rows: for profilers).
+//! per-op table, no eager or compiled rows: for profilers),
+//! `KILN_BENCH_ONLY=mlp` only the MLP's rows (with `KILN_PROFILE=1`: the
+//! device time of its kernels alone).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -397,41 +399,58 @@ fn mlp(
         );
         return (replay_host, graph.dispatches());
     }
-    // Per batch: BATCHES batches, then one sync (the device work included).
-    let time = |f: &mut dyn FnMut()| {
-        f();
-        median(
-            (0..runs)
-                .map(|_| {
-                    let t = Instant::now();
-                    f();
-                    t.elapsed() / BATCHES as u32
-                })
-                .collect(),
-        )
-    };
-    let submits = device.counters().submits;
-    let eager = time(&mut || {
+    // Per batch: BATCHES batches, then one sync (the device work
+    // included). The four alternate run by run, so that a change of the
+    // machine's load meanwhile reaches all of them alike; the ratios are
+    // medians of the runs' own ratios.
+    let mut eager_f = || {
         let ys: Vec<Tensor> = xd.iter().map(|x| net.eager(&stream, x)).collect();
         stream.sync().unwrap();
         black_box(ys);
-    });
-    let eager_submits = (device.counters().submits - submits) as f64 / (runs + 1) as f64;
-    let whole = time(&mut || {
+    };
+    let mut whole_f = || {
         let ys: Vec<Tensor> = xd.iter().map(compiled).collect();
         stream.sync().unwrap();
         black_box(ys);
-    });
-    let replayed = time(&mut || {
+    };
+    let mut replay_f = || {
         let ys: Vec<Tensor> = xd.iter().map(replay).collect();
         stream.sync().unwrap();
         black_box(ys);
-    });
-    let cpu = time(&mut || {
+    };
+    let mut cpu_f = || {
         for x in &xs {
             black_box(net.cpu(black_box(x), batch));
         }
-    });
+    };
+    let before = device.counters();
+    eager_f();
+    let after = device.counters();
+    let eager_submits = (after.submits - before.submits) as f64;
+    let eager_dispatches = (after.dispatches - before.dispatches) as f64 / BATCHES as f64;
+    let mut fs: [&mut dyn FnMut(); 4] = [&mut eager_f, &mut whole_f, &mut replay_f, &mut cpu_f];
+    for f in fs.iter_mut() {
+        f();
+    }
+    let mut times: [Vec<Duration>; 4] = Default::default();
+    for _ in 0..runs {
+        for (f, t) in fs.iter_mut().zip(times.iter_mut()) {
+            let at = Instant::now();
+            f();
+            t.push(at.elapsed() / BATCHES as u32);
+        }
+    }
+    let ratio = |a: usize, b: usize| {
+        let mut r: Vec<f64> = times[a]
+            .iter()
+            .zip(&times[b])
+            .map(|(x, y)| x.as_secs_f64() / y.as_secs_f64())
+            .collect();
+        r.sort_by(f64::total_cmp);
+        r[r.len() / 2]
+    };
+    let (eager_whole, replay_whole) = (ratio(0, 1), ratio(2, 1));
+    let [eager, whole, replayed, cpu] = times.map(median);
     // The host time alone: enqueueing one batch.
     let eager_host = enqueue_time(runs, &stream, || {
         black_box(net.eager(&stream, &xd[0]));
@@ -465,7 +484,9 @@ fn mlp(
         us(eager),
         us(eager_host)
     );
-    println!("  (submissions per {BATCHES} eager batches and their sync: {eager_submits:.1})");
+    println!(
+        "  ({eager_dispatches:.1} dispatches a batch; submissions per {BATCHES} batches and their sync: {eager_submits:.0})"
+    );
     println!(
         "{:<44} {:>8.1} us   (host enqueue alone {:.1} us)",
         "compiled program (Program::enqueue)",
@@ -491,9 +512,7 @@ fn mlp(
         us(copy_host)
     );
     println!(
-        "eager / compiled: {:.2}x, replayed / compiled: {:.2}x (target <= 1.3x); compiled / CPU: {:.2}x",
-        us(eager) / us(whole),
-        us(replayed) / us(whole),
+        "eager / compiled: {eager_whole:.2}x, replayed / compiled: {replay_whole:.2}x (target <= 1.3x; medians of the runs' ratios); compiled / CPU: {:.2}x",
         us(whole) / us(cpu)
     );
     println!(
@@ -589,9 +608,13 @@ fn main() {
     })
     .expect("a Vulkan device");
     println!("on {}", device.info().name);
-    let only_replay = std::env::var("KILN_BENCH_ONLY").is_ok_and(|v| v == "replay");
-    let raw = (!only_replay).then(|| op_costs(&device, runs));
+    let only = std::env::var("KILN_BENCH_ONLY").unwrap_or_default();
+    let only_replay = only == "replay";
+    let raw = only.is_empty().then(|| op_costs(&device, runs));
     let (small, small_n) = mlp(&device, runs, batch, raw, only_replay);
+    if only == "mlp" {
+        return;
+    }
     let (big, big_n) = deep(&device, runs, batch);
     if big_n > small_n {
         println!(
