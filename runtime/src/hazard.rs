@@ -33,7 +33,8 @@
 //!   conflicting access (one noted later would have submitted this batch
 //!   first, one noted earlier was submitted when this one was noted), and
 //!   a host read registered since would have submitted this batch (a host
-//!   read submits the batches that write its bytes). The weights a
+//!   read submits the batches that write its bytes); a write to a buffer
+//!   with host reads registered still takes the full path. The weights a
 //!   replayed graph reads on every replay take this path from the second
 //!   replay of a batch on.
 //!
@@ -201,6 +202,10 @@ impl Hazards {
     fn holds(&self, ticket: &Arc<Ticket>, start: u64, end: u64, write: bool) -> bool {
         ticket.value.load(Ordering::Acquire) == 0
             && !ticket.failed.load(Ordering::Acquire)
+            // A write with host reads registered takes the full path
+            // (their snapshots), even if they registered after the batch
+            // was submitted by another thread's read and a new one began.
+            && (!write || self.host_reads.is_empty())
             && self.accesses.iter().any(|a| {
                 Arc::ptr_eq(&a.ticket, ticket)
                     && a.start <= start
