@@ -22,8 +22,19 @@
 //!   `Stream::copy` of one input (the part a replay spends on its input);
 //!   target: <= 1 us per replayed dispatch in a release build.
 //!
+//! - A deep graph: `DEPTH` layers `relu(h W + b)` of width `IN`
+//!   captured and replayed (one dispatch a layer after fusion), so that
+//!   the replay's host time per dispatch is measured where its fixed cost
+//!   is spread over many dispatches, with its marginal cost per dispatch
+//!   (deep minus MLP over the difference in dispatches); its result
+//!   compared with a CPU loop.
+//!
 //! `KILN_BENCH_RUNS` sets the number of timed runs (default 21),
-//! `KILN_BENCH_BATCH` the batch size B (default 32).
+//! `KILN_BENCH_BATCH` the batch size B (default 32),
+//! `KILN_BENCH_ONLY=replay` runs only the replays (MLP and deep graph, no
+//! per-op table, no eager or compiled rows: for profilers),
+//! `KILN_BENCH_ONLY=mlp` only the MLP's rows (with `KILN_PROFILE=1`: the
+//! device time of its kernels alone).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -36,6 +47,8 @@ const BATCHES: usize = 20;
 const IN: usize = 64;
 const HIDDEN: usize = 128;
 const OUT: usize = 10;
+/// Layers of the deep graph.
+const DEPTH: usize = 24;
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -161,6 +174,38 @@ fn op_costs(device: &Device, runs: usize) -> Duration {
             us(t) / us(raw)
         );
     }
+    // The device's cost of a dispatch on this driver: `FLOOR` trivial
+    // dispatches then a sync, per dispatch, as a dependent chain (each
+    // reads what the one before wrote: a barrier between each two) and
+    // independent (each writes its own buffer: no barrier).
+    const FLOOR: usize = 20;
+    let ys: Vec<Tensor> = (0..FLOOR)
+        .map(|_| Tensor::zeros(device, DType::F32, &[64]).unwrap())
+        .collect();
+    let floor = |dependent: bool| {
+        let run = || {
+            let t = Instant::now();
+            for (k, own) in ys.iter().enumerate() {
+                let (x, y) = match (dependent, k % 2) {
+                    (true, 0) => (&v64, &y64),
+                    (true, _) => (&y64, &v64),
+                    (false, _) => (&v64, own),
+                };
+                stream.dispatch(&kernel, &[x, y], [1, 1, 1]).unwrap();
+            }
+            stream.sync().unwrap();
+            t.elapsed() / FLOOR as u32
+        };
+        run();
+        median((0..runs).map(|_| run()).collect())
+    };
+    let (chain, apart) = (floor(true), floor(false));
+    println!(
+        "{:<44} {:>8.2} us   (independent dispatches: {:.2} us)",
+        "trivial dispatch with device time, chained",
+        us(chain),
+        us(apart)
+    );
     // A new batch size: the matmul's shape class is already compiled.
     let before = ops::cache_stats(device).compiled;
     let x2 = Tensor::from_slice(device, &values(48 * 64, 5), &[48, 64]).unwrap();
@@ -300,7 +345,15 @@ fn max_diff(a: &[f32], b: &[f32]) -> f32 {
         .fold(0.0, f32::max)
 }
 
-fn mlp(device: &Device, runs: usize, batch: usize, raw: Duration) {
+/// The MLP's rows (only the replay's with `only_replay`); returns the
+/// replay's host time and its dispatches.
+fn mlp(
+    device: &Device,
+    runs: usize,
+    batch: usize,
+    raw: Option<Duration>,
+    only_replay: bool,
+) -> (Duration, usize) {
     let stream = device.stream();
     let net = Mlp::new(device);
     let xs: Vec<Vec<f32>> = (0..BATCHES)
@@ -334,39 +387,70 @@ fn mlp(device: &Device, runs: usize, batch: usize, raw: Duration) {
         de < 1e-5 && dc < 1e-5 && dr < 1e-5,
         "eager {de}, compiled {dc}, replayed {dr} from the CPU loop"
     );
-    // Per batch: BATCHES batches, then one sync (the device work included).
-    let time = |f: &mut dyn FnMut()| {
-        f();
-        median(
-            (0..runs)
-                .map(|_| {
-                    let t = Instant::now();
-                    f();
-                    t.elapsed() / BATCHES as u32
-                })
-                .collect(),
-        )
-    };
-    let eager = time(&mut || {
+    if only_replay {
+        let replay_host = enqueue_time(runs, &stream, || {
+            black_box(replay(&xd[0]));
+        });
+        println!(
+            "MLP replay host time {:.2} us, {} dispatches, {:.3} us per dispatch",
+            us(replay_host),
+            graph.dispatches(),
+            us(replay_host) / graph.dispatches() as f64
+        );
+        return (replay_host, graph.dispatches());
+    }
+    // Per batch: BATCHES batches, then one sync (the device work
+    // included). The four alternate run by run, so that a change of the
+    // machine's load meanwhile reaches all of them alike; the ratios are
+    // medians of the runs' own ratios.
+    let mut eager_f = || {
         let ys: Vec<Tensor> = xd.iter().map(|x| net.eager(&stream, x)).collect();
         stream.sync().unwrap();
         black_box(ys);
-    });
-    let whole = time(&mut || {
+    };
+    let mut whole_f = || {
         let ys: Vec<Tensor> = xd.iter().map(compiled).collect();
         stream.sync().unwrap();
         black_box(ys);
-    });
-    let replayed = time(&mut || {
+    };
+    let mut replay_f = || {
         let ys: Vec<Tensor> = xd.iter().map(replay).collect();
         stream.sync().unwrap();
         black_box(ys);
-    });
-    let cpu = time(&mut || {
+    };
+    let mut cpu_f = || {
         for x in &xs {
             black_box(net.cpu(black_box(x), batch));
         }
-    });
+    };
+    let before = device.counters();
+    eager_f();
+    let after = device.counters();
+    let eager_submits = (after.submits - before.submits) as f64;
+    let eager_dispatches = (after.dispatches - before.dispatches) as f64 / BATCHES as f64;
+    let mut fs: [&mut dyn FnMut(); 4] = [&mut eager_f, &mut whole_f, &mut replay_f, &mut cpu_f];
+    for f in fs.iter_mut() {
+        f();
+    }
+    let mut times: [Vec<Duration>; 4] = Default::default();
+    for _ in 0..runs {
+        for (f, t) in fs.iter_mut().zip(times.iter_mut()) {
+            let at = Instant::now();
+            f();
+            t.push(at.elapsed() / BATCHES as u32);
+        }
+    }
+    let ratio = |a: usize, b: usize| {
+        let mut r: Vec<f64> = times[a]
+            .iter()
+            .zip(&times[b])
+            .map(|(x, y)| x.as_secs_f64() / y.as_secs_f64())
+            .collect();
+        r.sort_by(f64::total_cmp);
+        r[r.len() / 2]
+    };
+    let (eager_whole, replay_whole) = (ratio(0, 1), ratio(2, 1));
+    let [eager, whole, replayed, cpu] = times.map(median);
     // The host time alone: enqueueing one batch.
     let eager_host = enqueue_time(runs, &stream, || {
         black_box(net.eager(&stream, &xd[0]));
@@ -401,6 +485,9 @@ fn mlp(device: &Device, runs: usize, batch: usize, raw: Duration) {
         us(eager_host)
     );
     println!(
+        "  ({eager_dispatches:.1} dispatches a batch; submissions per {BATCHES} batches and their sync: {eager_submits:.0})"
+    );
+    println!(
         "{:<44} {:>8.1} us   (host enqueue alone {:.1} us)",
         "compiled program (Program::enqueue)",
         us(whole),
@@ -421,15 +508,94 @@ fn mlp(device: &Device, runs: usize, batch: usize, raw: Duration) {
     let per_dispatch = us(replay_host) / graph.dispatches() as f64;
     println!(
         "replay host time per dispatch: {per_dispatch:.2} us (target <= 1 us); raw Stream::dispatch {:.2} us; raw Stream::copy of the input {:.2} us; 1,000 replays within {worst:e} of the CPU loop",
-        us(raw),
+        raw.map_or(f64::NAN, us),
         us(copy_host)
     );
     println!(
-        "eager / compiled: {:.2}x, replayed / compiled: {:.2}x (target <= 1.3x); compiled / CPU: {:.2}x",
-        us(eager) / us(whole),
-        us(replayed) / us(whole),
+        "eager / compiled: {eager_whole:.2}x, replayed / compiled: {replay_whole:.2}x (target <= 1.3x; medians of the runs' ratios); compiled / CPU: {:.2}x",
         us(whole) / us(cpu)
     );
+    println!(
+        "eager minus compiled per batch: {:.1} us, {:.1} us per extra dispatch ({} against {})",
+        us(eager) - us(whole),
+        (us(eager) - us(whole)) / (6 - graph.dispatches()) as f64,
+        6,
+        graph.dispatches()
+    );
+    (replay_host, graph.dispatches())
+}
+
+/// The deep graph (`DEPTH` layers `relu(h W + b)`, `[batch, IN]`)
+/// captured and replayed: the replay's host time and its dispatches.
+fn deep(device: &Device, runs: usize, batch: usize) -> (Duration, usize) {
+    let stream = device.stream();
+    let ws: Vec<Vec<f32>> = (0..DEPTH)
+        .map(|l| {
+            values(IN * IN, 200 + l as u32)
+                .iter()
+                .map(|v| v * 0.25)
+                .collect()
+        })
+        .collect();
+    let bs: Vec<Vec<f32>> = (0..DEPTH).map(|l| values(IN, 300 + l as u32)).collect();
+    let wd: Vec<Tensor> = ws
+        .iter()
+        .map(|w| Tensor::from_slice(device, w, &[IN, IN]).unwrap())
+        .collect();
+    let bd: Vec<Tensor> = bs
+        .iter()
+        .map(|b| Tensor::from_slice(device, b, &[IN]).unwrap())
+        .collect();
+    let xs: Vec<Vec<f32>> = (0..2).map(|i| values(batch * IN, 400 + i)).collect();
+    let xd: Vec<Tensor> = xs
+        .iter()
+        .map(|x| Tensor::from_slice(device, x, &[batch, IN]).unwrap())
+        .collect();
+    let layers = |s: &Stream, x: &Tensor| -> kiln_runtime::Result<Tensor> {
+        let mut h = x.clone();
+        for (w, b) in wd.iter().zip(&bd) {
+            h = ops::relu(s, &ops::add(s, &ops::matmul(s, &h, w)?, b)?)?;
+        }
+        Ok(h)
+    };
+    let (_, graph) = ops::capture(&stream, &[&xd[0]], |s, x| Ok(vec![layers(s, x[0])?])).unwrap();
+    let replay = |x: &Tensor| graph.run(&stream, &[x]).unwrap().remove(0);
+    // The replay of a new input against a CPU loop.
+    let mut h = xs[1].clone();
+    for (w, b) in ws.iter().zip(&bs) {
+        let mut next = vec![0f32; batch * IN];
+        for r in 0..batch {
+            let o = &mut next[r * IN..(r + 1) * IN];
+            o.copy_from_slice(b);
+            for k in 0..IN {
+                let a = h[r * IN + k];
+                for (o, w) in o.iter_mut().zip(&w[k * IN..(k + 1) * IN]) {
+                    *o += a * w;
+                }
+            }
+            for v in o.iter_mut() {
+                *v = v.max(0.0);
+            }
+        }
+        h = next;
+    }
+    let got = replay(&xd[1]).to_vec::<f32>().unwrap();
+    let scale = h.iter().fold(1f32, |m, v| m.max(v.abs()));
+    let d = max_diff(&got, &h);
+    assert!(
+        d <= 1e-5 * scale,
+        "deep graph replay {d} from the CPU loop (scale {scale})"
+    );
+    let host = enqueue_time(runs, &stream, || {
+        black_box(replay(&xd[0]));
+    });
+    println!(
+        "deep graph, {DEPTH} layers relu(h W + b), [{batch}, {IN}]: replay host time {:.2} us, {} dispatches, {:.3} us per dispatch (within {d:e} of the CPU loop, scale {scale})",
+        us(host),
+        graph.dispatches(),
+        us(host) / graph.dispatches() as f64
+    );
+    (host, graph.dispatches())
 }
 
 fn main() {
@@ -442,6 +608,19 @@ fn main() {
     })
     .expect("a Vulkan device");
     println!("on {}", device.info().name);
-    let raw = op_costs(&device, runs);
-    mlp(&device, runs, batch, raw);
+    let only = std::env::var("KILN_BENCH_ONLY").unwrap_or_default();
+    let only_replay = only == "replay";
+    let raw = only.is_empty().then(|| op_costs(&device, runs));
+    let (small, small_n) = mlp(&device, runs, batch, raw, only_replay);
+    if only == "mlp" {
+        return;
+    }
+    let (big, big_n) = deep(&device, runs, batch);
+    if big_n > small_n {
+        println!(
+            "replay marginal host time per dispatch: {:.3} us (deep minus MLP over {} more dispatches)",
+            (us(big) - us(small)) / (big_n - small_n) as f64,
+            big_n - small_n
+        );
+    }
 }

@@ -19,7 +19,8 @@
 //! and the op of the program that found the index. A check whose word
 //! was read as zero is dropped from what later ops inherit.
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use kiln_core::codegen::CompiledProgram;
 
@@ -92,16 +93,44 @@ impl FaultCheck {
     }
 }
 
+/// The checks on one buffer (those of the work that wrote it), and
+/// whether there may be any, read without the lock: most buffers have
+/// none, and a replay asks every weight it reads.
+#[derive(Default)]
+pub(crate) struct Faults {
+    checks: Mutex<Vec<Arc<FaultCheck>>>,
+    /// False only while `checks` is empty (changed under its lock).
+    any: AtomicBool,
+}
+
+impl Faults {
+    /// The checks, locked, unless there are none.
+    fn checks(&self) -> Option<MutexGuard<'_, Vec<Arc<FaultCheck>>>> {
+        if !self.any.load(Ordering::Acquire) {
+            return None;
+        }
+        let checks = lock(&self.checks);
+        (!checks.is_empty()).then_some(checks)
+    }
+
+    /// Drops the checks that passed.
+    fn prune(&self, checks: &mut Vec<Arc<FaultCheck>>) {
+        checks.retain(|c| !c.passed());
+        if checks.is_empty() {
+            self.any.store(false, Ordering::Release);
+        }
+    }
+}
+
 /// The checks a new result inherits from `inputs`: those not known to
 /// have passed. Empty (no allocation) when none has any.
 pub(crate) fn inherited<'a>(inputs: impl IntoIterator<Item = &'a Storage>) -> Vec<Arc<FaultCheck>> {
     let mut out: Vec<Arc<FaultCheck>> = Vec::new();
     for s in inputs {
-        let mut faults = lock(&s.faults);
-        if faults.is_empty() {
+        let Some(mut faults) = s.faults.checks() else {
             continue;
-        }
-        faults.retain(|c| !c.passed());
+        };
+        s.faults.prune(&mut faults);
         for c in faults.iter() {
             if !out.iter().any(|o| Arc::ptr_eq(o, c)) {
                 out.push(Arc::clone(c));
@@ -117,27 +146,27 @@ pub(crate) fn attach(outputs: &[Tensor], checks: &[Arc<FaultCheck>]) {
         return;
     }
     for t in outputs {
-        let mut faults = lock(&t.storage.faults);
+        let faults = &t.storage.faults;
+        let mut list = lock(&faults.checks);
         for c in checks {
-            if !faults.iter().any(|o| Arc::ptr_eq(o, c)) {
-                faults.push(Arc::clone(c));
+            if !list.iter().any(|o| Arc::ptr_eq(o, c)) {
+                list.push(Arc::clone(c));
             }
         }
+        faults.any.store(true, Ordering::Release);
     }
 }
 
 /// The first fault of the checks on `storage` (reading their words).
 pub(crate) fn check_storage(storage: &Storage) -> Result<()> {
-    let checks: Vec<Arc<FaultCheck>> = {
-        let faults = lock(&storage.faults);
-        if faults.is_empty() {
-            return Ok(());
-        }
-        faults.clone()
+    let checks: Vec<Arc<FaultCheck>> = match storage.faults.checks() {
+        Some(faults) => faults.clone(),
+        None => return Ok(()),
     };
     for c in &checks {
         c.result()?;
     }
-    lock(&storage.faults).retain(|c| !c.passed());
+    let mut faults = lock(&storage.faults.checks);
+    storage.faults.prune(&mut faults);
     Ok(())
 }

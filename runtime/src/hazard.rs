@@ -26,6 +26,18 @@
 //!   before the host copied them first takes a snapshot of them for it (a
 //!   wait for the work the read waits for, never for the write).
 //!
+//! - **Repeated access** ([`Hazards::holds`]): an access already held,
+//!   covering the same bytes with the same or a stronger kind, by the
+//!   stream's own unsubmitted batch has nothing to order and nothing to
+//!   note: by the invariant above no other unsubmitted batch holds a
+//!   conflicting access (one noted later would have submitted this batch
+//!   first, one noted earlier was submitted when this one was noted), and
+//!   a host read registered since would have submitted this batch (a host
+//!   read submits the batches that write its bytes); a write to a buffer
+//!   with host reads registered still takes the full path. The weights a
+//!   replayed graph reads on every replay take this path from the second
+//!   replay of a batch on.
+//!
 //! Accesses leave the list once nothing can conflict with them any more:
 //! reads once their batch is submitted (every later batch comes after it
 //! on the timeline), writes once their batch completed (a host read then
@@ -184,6 +196,24 @@ impl Hazards {
         (tickets, reads)
     }
 
+    /// Whether the unsubmitted batch of `ticket` holds an access of bytes
+    /// `start .. end` of kind `write` or stronger (see the module docs:
+    /// such an access has nothing to order or note).
+    fn holds(&self, ticket: &Arc<Ticket>, start: u64, end: u64, write: bool) -> bool {
+        ticket.value.load(Ordering::Acquire) == 0
+            && !ticket.failed.load(Ordering::Acquire)
+            // A write with host reads registered takes the full path
+            // (their snapshots), even if they registered after the batch
+            // was submitted by another thread's read and a new one began.
+            && (!write || self.host_reads.is_empty())
+            && self.accesses.iter().any(|a| {
+                Arc::ptr_eq(&a.ticket, ticket)
+                    && a.start <= start
+                    && end <= a.end
+                    && a.write >= write
+            })
+    }
+
     /// Notes an access of bytes `start .. end` by the batch of `ticket`.
     fn note(&mut self, ticket: &Arc<Ticket>, start: u64, end: u64, write: bool) {
         if start >= end {
@@ -254,18 +284,49 @@ impl<'a> Use<'a> {
     }
 }
 
+/// The uses (by index, the first 128) that the batch of a ticket already
+/// holds (see [`Hazards::holds`]): [`order`] skipped them, and [`note`]
+/// skips them if the command is recorded into that batch.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Held(u128);
+
+impl Held {
+    /// Whether no use is held.
+    pub(crate) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    fn has(self, k: usize) -> bool {
+        k < 128 && self.0 & (1 << k) != 0
+    }
+}
+
 /// Orders a command of `stream` with `uses` after the conflicting work of
 /// other streams: submits their batches, snapshots the pending host reads
-/// it would overwrite.
-pub(crate) fn order(stream: &Weak<StreamInner>, uses: &[Use<'_>]) -> Result<()> {
-    for u in uses {
+/// it would overwrite. `current` is the ticket of the stream's batch the
+/// command is to be recorded into: the uses that batch already holds need
+/// no ordering while it is unsubmitted (returned; the caller orders them
+/// again, with `current` `None`, if the batch was submitted meanwhile).
+pub(crate) fn order(
+    stream: &Weak<StreamInner>,
+    current: Option<&Arc<Ticket>>,
+    uses: &[Use<'_>],
+) -> Result<Held> {
+    let mut held = Held::default();
+    for (k, u) in uses.iter().enumerate() {
         if u.start >= u.end {
             continue;
         }
         let storage = u.storage;
-        let completed = storage.device.timeline.known_completed();
-        let (tickets, reads) =
-            lock(&storage.hazards).foreign(completed, stream, u.start, u.end, u.write);
+        let (tickets, reads) = {
+            let mut hazards = lock(&storage.hazards);
+            if k < 128 && current.is_some_and(|c| hazards.holds(c, u.start, u.end, u.write)) {
+                held.0 |= 1 << k;
+                continue;
+            }
+            let completed = storage.device.timeline.known_completed();
+            hazards.foreign(completed, stream, u.start, u.end, u.write)
+        };
         for t in tickets {
             submit(&t, &storage.device)?;
         }
@@ -273,13 +334,16 @@ pub(crate) fn order(stream: &Weak<StreamInner>, uses: &[Use<'_>]) -> Result<()> 
             r.take_snapshot(&storage.device, &storage.slice)?;
         }
     }
-    Ok(())
+    Ok(held)
 }
 
-/// Notes `uses` as made by the batch of `ticket`.
-pub(crate) fn note(ticket: &Arc<Ticket>, uses: &[Use<'_>]) {
-    for u in uses {
-        lock(&u.storage.hazards).note(ticket, u.start, u.end, u.write);
+/// Notes `uses` as made by the batch of `ticket`, but for those `held` by
+/// it.
+pub(crate) fn note(ticket: &Arc<Ticket>, uses: &[Use<'_>], held: Held) {
+    for (k, u) in uses.iter().enumerate() {
+        if !held.has(k) {
+            lock(&u.storage.hazards).note(ticket, u.start, u.end, u.write);
+        }
     }
 }
 

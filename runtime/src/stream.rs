@@ -523,8 +523,17 @@ impl StreamInner {
         record: impl FnOnce(&mut CommandBatch) -> kiln_vulkan::Result<()>,
     ) -> Result<Arc<Ticket>> {
         let device = &self.device;
-        crate::hazard::order(&self.this, uses)?;
+        let current = Arc::clone(&lock(&self.state).ticket);
+        let mut held = crate::hazard::order(&self.this, Some(&current), uses)?;
         let mut st = lock(&self.state);
+        if !held.is_empty() && !Arc::ptr_eq(&st.ticket, &current) {
+            // The batch that held some uses was submitted meanwhile: order
+            // them like the others (outside the lock: ordering may submit
+            // other streams' batches).
+            drop(st);
+            held = crate::hazard::order(&self.this, None, uses)?;
+            st = lock(&self.state);
+        }
         if st.batch.is_none() {
             let mut batch = device.batch()?;
             batch.set_timing(st.profile);
@@ -533,7 +542,12 @@ impl StreamInner {
         let batch = st.batch.as_mut().expect("made above");
         record(batch).map_err(|e| device.vk(e))?;
         let ticket = Arc::clone(&st.ticket);
-        crate::hazard::note(&ticket, uses);
+        // A use held by `current` is noted already, unless the batch was
+        // submitted meanwhile (the ticket is a new one).
+        if !Arc::ptr_eq(&ticket, &current) {
+            held = crate::hazard::Held::default();
+        }
+        crate::hazard::note(&ticket, uses, held);
         let tracer = device.tracer.as_ref();
         let mut dispatches = 0;
         for mut info in infos {
@@ -572,7 +586,11 @@ impl StreamInner {
             return Ok(());
         };
         let ticket = std::mem::replace(&mut st.ticket, Ticket::new(self.this.clone()));
-        let work = std::mem::take(&mut st.work);
+        // The next batch's list sized like this one's: one allocation
+        // instead of a reallocation at each doubling (a replay adds one
+        // entry per dispatch it runs).
+        let hint = st.work.len().min(st.max_dispatches as usize);
+        let work = std::mem::replace(&mut st.work, Vec::with_capacity(hint));
         st.dispatches = 0;
         st.bytes = 0;
         let profiled = st.profile && batch.timing_available();

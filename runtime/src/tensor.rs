@@ -44,7 +44,7 @@ pub(crate) struct Storage {
     pub(crate) hazards: Mutex<Hazards>,
     /// Run-time index checks of the work that wrote this buffer (or its
     /// inputs), read before the buffer is (see `fault`).
-    pub(crate) faults: Mutex<Vec<Arc<crate::fault::FaultCheck>>>,
+    pub(crate) faults: crate::fault::Faults,
     /// The buffer's number in the process, in allocation order (a capture
     /// tells the tensors made while it recorded by it; see `ops::capture`).
     pub(crate) serial: u64,
@@ -113,7 +113,7 @@ impl Tensor {
                 device: Arc::clone(device),
                 slice,
                 hazards: Mutex::new(Hazards::default()),
-                faults: Mutex::new(Vec::new()),
+                faults: crate::fault::Faults::default(),
                 serial: NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             }),
             dtype,

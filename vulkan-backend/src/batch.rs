@@ -840,25 +840,30 @@ impl CommandBatch {
                 write: true,
             },
         ]);
-        let vk_regions: Vec<vk::BufferCopy> = regions
-            .iter()
-            .map(|r| vk::BufferCopy {
-                src_offset: src.offset() + r.src_offset,
-                dst_offset: dst.offset() + r.dst_offset,
-                size: r.size,
-            })
-            .collect();
+        let region = |r: &CopyRegion| vk::BufferCopy {
+            src_offset: src.offset() + r.src_offset,
+            dst_offset: dst.offset() + r.dst_offset,
+            size: r.size,
+        };
+        // One region (a contiguous tensor, each copy of a replay) on the
+        // stack; several in a vector.
+        let one: [vk::BufferCopy; 1];
+        let many: Vec<vk::BufferCopy>;
+        let vk_regions: &[vk::BufferCopy] = if let [r] = regions {
+            one = [region(r)];
+            &one
+        } else {
+            many = regions.iter().map(region).collect();
+            &many
+        };
         self.device.note_call();
         // SAFETY: recording; both buffers are live and kept alive by the
         // batch; every region lies inside its slice (checked), and regions
         // of one buffer do not overlap (checked).
         unsafe {
-            self.device.raw.cmd_copy_buffer(
-                self.cb,
-                src.raw_buffer(),
-                dst.raw_buffer(),
-                &vk_regions,
-            )
+            self.device
+                .raw
+                .cmd_copy_buffer(self.cb, src.raw_buffer(), dst.raw_buffer(), vk_regions)
         };
         self.keep_slice(src);
         self.keep_slice(dst);
