@@ -248,8 +248,14 @@ impl<'m> Cx<'m> {
             .attr(op, "initializer")
             .and_then(|a| self.m.attrs.as_symbol(a))
             .map(str::to_owned);
-        if !self.kernel() {
-            let ty = self.tc.convert(pointee)?;
+        // Every variable's type must convert (an image, say, has no LLVM
+        // form), except an array of descriptors, whose elements are slots
+        // of their own.
+        let ty = match self.descriptor_array(pointee, sc) {
+            Some(_) if self.kernel() => None,
+            _ => Some(self.tc.convert(pointee)?),
+        };
+        if let (false, Some(ty)) = (self.kernel(), ty) {
             let init = match &init_sym {
                 Some(sym) => Some(self.symbol_init(op, sym, pointee)?),
                 None => None,
