@@ -53,6 +53,10 @@ pub struct BufferBinding<'a> {
     pub set: u32,
     /// Binding.
     pub binding: u32,
+    /// The element of the binding's array of descriptors (0 for a binding
+    /// of one descriptor): kiln binds a buffer larger than
+    /// `maxStorageBufferRange` as an array, chunk `k` at element `k`.
+    pub element: u32,
     /// Contents.
     pub bytes: &'a mut [u8],
 }
@@ -177,18 +181,23 @@ impl CpuKernel {
         for slot in &self.info.slots {
             let (what, len, src) = match slot.binding {
                 Some((set, binding)) => {
+                    let element = slot.element;
+                    let what = if self.info.is_array(set, binding) {
+                        format!(
+                            "set {set} binding {binding} element {element} (@{})",
+                            slot.name
+                        )
+                    } else {
+                        format!("set {set} binding {binding} (@{})", slot.name)
+                    };
                     let i = buffers
                         .iter()
-                        .position(|b| b.set == set && b.binding == binding)
+                        .position(|b| b.set == set && b.binding == binding && b.element == element)
                         .ok_or_else(|| CpuError::Binding {
-                            what: format!("set {set} binding {binding} (@{})", slot.name),
+                            what: what.clone(),
                             message: "the kernel uses it but no buffer is bound".into(),
                         })?;
-                    (
-                        format!("set {set} binding {binding} (@{})", slot.name),
-                        buffers[i].bytes.len(),
-                        Some(i),
-                    )
+                    (what, buffers[i].bytes.len(), Some(i))
                 }
                 None => ("push constants".to_owned(), push.len(), None),
             };

@@ -181,6 +181,7 @@ impl<'a> CpuLauncher<'a> {
             .map(|(i, bytes)| BufferBinding {
                 set: 0,
                 binding: i as u32,
+                element: 0,
                 bytes,
             })
             .collect();

@@ -10,7 +10,9 @@
 //! sizes (a dynamic size that does not fit fails the run with the failing
 //! check's message), allocate each buffer as whole 32-bit words, copy in
 //! the arguments and constants, dispatch every kernel of every dispatch in
-//! order (each chunk of a chunked kernel with its push constants; the
+//! order (a buffer larger than the env's `maxStorageBufferRange`, which a
+//! kernel binds as an array of descriptors, bound chunk by chunk as on the
+//! device: [`bind_chunks`]; each chunk of a chunked kernel with its push constants; the
 //! workgroups as an `[x, y, 1]` grid within the env's
 //! `maxComputeWorkGroupCount`, as on the device), reading back a size the
 //! program computes from tensor data where a later kernel needs it (a host
@@ -93,21 +95,6 @@ impl CpuProgram {
                     continue;
                 }
                 let err = |m: String| program_error(&f.name, format!("kernel @{}: {m}", k.name));
-                // A buffer larger than the env's maxStorageBufferRange is
-                // bound as an array of descriptors, one per chunk; the CPU
-                // runner binds one range per binding, so it refuses such a
-                // kernel rather than run it on the first chunk alone.
-                let iface = kiln_core::reflect::reflect_binary(&k.words, &k.name)
-                    .map_err(|e| err(format!("cannot reflect its SPIR-V binary: {e}")))?;
-                if let Some(b) = iface.bindings.iter().find(|b| b.count > 1) {
-                    return Err(err(format!(
-                        "binding {} is an array of {} descriptors (a buffer split across \
-                         descriptors: larger than the env's maxStorageBufferRange of {} bytes); \
-                         the CPU runner does not bind descriptor arrays: compile for an env \
-                         with a larger range",
-                        b.binding, b.count, compiled.target.env.limits.max_storage_buffer_range
-                    )));
-                }
                 let module = kiln_core::binary::deserialize(&k.words)
                     .map_err(|e| err(format!("cannot read its SPIR-V binary: {e}")))?;
                 let kernel = CpuKernel::compile_for_subgroup_size(
@@ -225,7 +212,8 @@ impl CpuProgram {
     }
 
     /// One dispatch of `kernel` with buffer `bindings[i]` at set 0,
-    /// binding `i`.
+    /// binding `i` (in chunks where the binding is an array of
+    /// descriptors: [`bind_chunks`]).
     ///
     /// A buffer bound at several bindings (kiln binds a tensor a second
     /// time as vec4s, or as 64-bit words, where a kernel moves some of
@@ -265,18 +253,14 @@ impl CpuProgram {
                 }
             })
             .collect();
-        let result = {
-            let mut bound: Vec<BufferBinding<'_>> = taken
-                .iter_mut()
-                .enumerate()
-                .map(|(i, bytes)| BufferBinding {
-                    set: 0,
-                    binding: i as u32,
-                    bytes,
-                })
-                .collect();
-            kernel.dispatch(&mut bound, push, grid, &self.options)
-        };
+        let chunk = self.compiled.target.env.limits.storage_chunk_bytes();
+        let result = bind_chunks(kernel, &mut taken, chunk)
+            .map_err(|m| program_error(function, format!("kernel @{kernel_name}: {m}")))
+            .and_then(|mut bound| {
+                kernel
+                    .dispatch(&mut bound, push, grid, &self.options)
+                    .map_err(|e| program_error(function, format!("kernel @{kernel_name}: {e}")))
+            });
         let mut merged = Ok(());
         for (i, &b) in bindings.iter().enumerate() {
             if !shared(b) {
@@ -299,11 +283,60 @@ impl CpuProgram {
                 }
             }
         }
-        let result =
-            result.map_err(|e| program_error(function, format!("kernel @{kernel_name}: {e}")))?;
+        let result = result?;
         merged?;
         Ok(result)
     }
+}
+
+/// `buffers[i]` bound at set 0, binding `i`; at a binding that is an array
+/// of `N` descriptors (a buffer larger than the env's
+/// `maxStorageBufferRange`), element `k` binds bytes `k * chunk ..` of it,
+/// at most `chunk` of them, as kiln-runtime's `Stream::dispatch` binds
+/// them on a device (`ResourceLimits::storage_chunk_bytes`); an error when
+/// the buffer ends before chunk `N - 1`.
+fn bind_chunks<'b>(
+    kernel: &CpuKernel,
+    buffers: &'b mut [Vec<u8>],
+    chunk: u64,
+) -> Result<Vec<BufferBinding<'b>>, String> {
+    let slots = &kernel.info().slots;
+    let chunk = usize::try_from(chunk).unwrap_or(usize::MAX);
+    let mut bound = Vec::with_capacity(buffers.len());
+    for (i, bytes) in buffers.iter_mut().enumerate() {
+        let binding = i as u32;
+        let count = slots
+            .iter()
+            .filter(|s| s.binding == Some((0, binding)))
+            .count();
+        if count <= 1 {
+            bound.push(BufferBinding {
+                set: 0,
+                binding,
+                element: 0,
+                bytes,
+            });
+            continue;
+        }
+        let len = bytes.len();
+        let chunks: Vec<&mut [u8]> = bytes.chunks_mut(chunk).take(count).collect();
+        if chunks.len() < count {
+            return Err(format!(
+                "binding {binding} is an array of {count} descriptors of {chunk} bytes, \
+                 its buffer has {len} bytes ({} chunks)",
+                chunks.len()
+            ));
+        }
+        for (element, bytes) in chunks.into_iter().enumerate() {
+            bound.push(BufferBinding {
+                set: 0,
+                binding,
+                element: element as u32,
+                bytes,
+            });
+        }
+    }
+    Ok(bound)
 }
 
 /// One run of function `f` on the CPU: its buffers, as whole 32-bit

@@ -364,6 +364,7 @@ fn bench_kernel(
             .map(|(i, bytes)| BufferBinding {
                 set: 0,
                 binding: i as u32,
+                element: 0,
                 bytes,
             })
             .collect();

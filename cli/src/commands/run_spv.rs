@@ -189,6 +189,7 @@ fn run_cpu(args: &RunSpvArgs, request: &Request) -> Result<Outcome> {
         .map(|(b, bytes)| kiln_cpu::BufferBinding {
             set: b.at.set,
             binding: b.at.binding,
+            element: 0,
             bytes,
         })
         .collect();

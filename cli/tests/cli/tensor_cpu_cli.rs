@@ -253,3 +253,63 @@ fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
     assert_eq!(status, 1, "{err}");
     assert!(err.contains("subgroup size 16"), "{err}");
 }
+
+/// Buffers larger than the target env's `maxStorageBufferRange` (lowered
+/// to 4 KiB here) are bound as arrays of descriptors, one per chunk; the
+/// CPU runner binds each chunk as its own slot and runs
+/// `split_buffers.mlir` (element-wise ops, sums, a matmul, a gather of rows
+/// from every chunk, i8 elements; numpy's values in its checks). On main it
+/// refused these kernels ("binding N is an array of descriptors"). Costs
+/// about a second (ten small kernels compiled by LLVM).
+#[test]
+fn split_buffers_pass_on_the_cpu_under_a_small_storage_range() {
+    let path = tensor_dir()
+        .join("split_buffers.mlir")
+        .display()
+        .to_string();
+    let env = "#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Float16, \
+        StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, \
+        GroupNonUniformArithmetic, GroupNonUniformShuffle], \
+        [SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage, SPV_KHR_16bit_storage]>, \
+        #spirv.resource_limits<max_storage_buffer_range = 4096 : i64, \
+        max_compute_workgroup_invocations = 1024 : i32, \
+        max_compute_shared_memory_size = 32768 : i32, subgroup_size = 8 : i32, \
+        min_subgroup_size = 8 : i32, max_subgroup_size = 8 : i32>>";
+    // The kernels do bind chunks under this env.
+    let dir = scratch("tensor-cpu-split");
+    let add = dir.join("add.mlir");
+    std::fs::write(
+        &add,
+        "func.func @f(%a: tensor<2000xf32>, %b: tensor<2000xf32>) -> tensor<2000xf32> {\n  \
+         %c = arith.addf %a, %b : tensor<2000xf32>\n  return %c : tensor<2000xf32>\n}\n",
+    )
+    .unwrap();
+    let out = dir.join("out").display().to_string();
+    let add = add.display().to_string();
+    let (status, explain, err) = kiln(
+        &[
+            "compile",
+            &add,
+            "-o",
+            &out,
+            "--explain",
+            "--target-env",
+            env,
+        ],
+        b"",
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(
+        explain.contains("binding 2 (buffer 2): 2 descriptors, one per chunk"),
+        "{explain}"
+    );
+    let (status, out, err) = kiln(
+        &["run", "--cpu", "--no-timing", "--target-env", env, &path],
+        b"",
+    );
+    assert_eq!(status, 0, "{out}\n{err}");
+    assert!(
+        out.contains("[  PASSED  ] 5 tests.") && !out.contains("FAILED"),
+        "{out}\n{err}"
+    );
+}

@@ -306,12 +306,11 @@ pub fn compile_function(
 ) -> Result<CompiledFunction, CodegenError> {
     let mut dispatches = Vec::new();
     let (info, regions, shapes, buffers) =
-        emit_function(m, f, target, |d, loc, shape, strategy, kernels, buffers| {
+        emit_function(m, f, target, |d, loc, shape, strategy, kernels| {
             let mut compiled = Vec::new();
             for k in kernels {
                 check_push(&k, target, loc)?;
-                let split = split_plan(&k, buffers, target);
-                compiled.push(lower_kernel(k, target, &split)?);
+                compiled.push(lower_kernel(k, target)?);
             }
             dispatches.push(CompiledDispatch {
                 name: d.name.clone(),
@@ -439,7 +438,6 @@ fn emit_function<'a>(
         &DispatchShape,
         Strategy,
         Vec<Kernel>,
-        &BufferPlan,
     ) -> Result<(), CodegenError>,
 ) -> Result<(FuncInfo<'a>, FuncRegions, Shapes, BufferPlan), CodegenError> {
     let info = FuncInfo::new(m, f)?;
@@ -463,11 +461,19 @@ fn emit_function<'a>(
         let shape = dispatch_shape(&info, &regions, &mut shapes, d);
         let loc = m.op(d.op).loc;
         let strategy = choose(target, &shape, loc)?;
-        let plans = plan_dispatch(&info, &mut shapes, &mut buffers, d, &strategy, &shape)?;
+        let plans = plan_dispatch(
+            &info,
+            &mut shapes,
+            &mut buffers,
+            d,
+            &strategy,
+            &shape,
+            &target.env.limits,
+        )?;
         let kernels = emit_dispatch(
             &info, &regions, &shapes, &buffers, d, &strategy, &shape, plans,
         )?;
-        each(d, loc, &shape, strategy, kernels, &buffers)?;
+        each(d, loc, &shape, strategy, kernels)?;
     }
     Ok((info, regions, shapes, buffers))
 }
@@ -501,37 +507,36 @@ pub fn plan_function(
     target: &CodegenTarget,
 ) -> Result<String, CodegenError> {
     let mut dispatches = Vec::new();
-    let (_, _, shapes, _) =
-        emit_function(m, f, target, |d, loc, shape, strategy, kernels, buffers| {
-            for k in &kernels {
-                check_push(k, target, loc)?;
-            }
-            super::strategy::candidates(target, shape, loc)?;
-            let kernels = kernels
-                .iter()
-                .map(|k| KernelLine {
-                    name: k.name.clone(),
-                    plan: k.plan.clone(),
-                    guard: k.guard.clone(),
-                    workgroups: k.workgroups,
-                    workgroup_size: k.workgroup_size,
-                    bindings: k.bindings.len(),
-                    push: k.push.len(),
-                    repeat: k.repeat,
-                    split: split_plan(k, buffers, target),
-                })
-                .collect();
-            dispatches.push(DispatchLines {
-                name: d.name.clone(),
-                op: m.op(d.op).kind.name(),
-                loc,
-                points: shape.points.clone(),
-                reduction: shape.reduction,
-                strategy,
-                kernels,
-            });
-            Ok(())
-        })?;
+    let (_, _, shapes, _) = emit_function(m, f, target, |d, loc, shape, strategy, kernels| {
+        for k in &kernels {
+            check_push(k, target, loc)?;
+        }
+        super::strategy::candidates(target, shape, loc)?;
+        let kernels = kernels
+            .iter()
+            .map(|k| KernelLine {
+                name: k.name.clone(),
+                plan: k.plan.clone(),
+                guard: k.guard.clone(),
+                workgroups: k.workgroups,
+                workgroup_size: k.workgroup_size,
+                bindings: k.bindings.len(),
+                push: k.push.len(),
+                repeat: k.repeat,
+                split: k.split.clone(),
+            })
+            .collect();
+        dispatches.push(DispatchLines {
+            name: d.name.clone(),
+            op: m.op(d.op).kind.name(),
+            loc,
+            points: shape.points.clone(),
+            reduction: shape.reduction,
+            strategy,
+            kernels,
+        });
+        Ok(())
+    })?;
     Ok(explain_text(&m.func(f).name, &shapes.host, &dispatches))
 }
 
@@ -581,70 +586,16 @@ fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPla
     }
 }
 
-/// The storage-buffer bindings of kernel `k` whose buffers are larger than
-/// the target's `maxStorageBufferRange`, as `(binding, buffer, chunks)`:
-/// the kernel binds each as an array of descriptors, one per chunk of
-/// [`storage_chunk_bytes`](crate::target::ResourceLimits::storage_chunk_bytes)
-/// (the runtime binds chunk `k` at byte `k * chunk`). Only buffers of
-/// static size: one sized at run time is refused past the range
-/// ([`super::exec::BufferSizeError::TooLarge`]). Texel-buffer bindings are
-/// not split (their views have a limit of their own).
-fn split_plan(
-    k: &Kernel,
-    buffers: &BufferPlan,
-    target: &CodegenTarget,
-) -> Vec<(u32, BufferId, u32)> {
-    let limits = &target.env.limits;
-    let range = u64::from(limits.max_storage_buffer_range);
-    let chunk = limits.storage_chunk_bytes();
-    let args = kernel_arg_types(k);
-    k.bindings
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &b)| {
-            let info = buffers.buffers.get(b)?;
-            let n = info
-                .shape
-                .iter()
-                .map(|s| s.fixed())
-                .try_fold(1u64, |acc, d| acc.checked_mul(d?))?;
-            let bytes = n.checked_mul(super::bufferize::element_bytes(info.elem) as u64)?;
-            let texel = args.get(i).is_none_or(crate::lower::is_texel_memref);
-            if bytes <= range || texel {
-                return None;
-            }
-            Some((i as u32, b, u32::try_from(bytes.div_ceil(chunk)).ok()?))
-        })
-        .collect()
-}
-
-/// The argument types of kernel `k`'s entry function.
-fn kernel_arg_types(k: &Kernel) -> Vec<crate::kernel::KType> {
-    use crate::kernel::{KAttr, KType};
-    let km = &k.module;
-    let mut found = Vec::new();
-    km.walk(km.top(), &mut |op| {
-        if km.symbol_name(op) != Some(k.name.as_str()) {
-            return;
-        }
-        if let Some(KAttr::Type(KType::Function { inputs, .. })) = km.attr(op, "function_type") {
-            found = inputs.clone();
-        }
-    });
-    found
-}
-
 fn lower_kernel(
     k: super::kernels::Kernel,
     target: &CodegenTarget,
-    split: &[(u32, BufferId, u32)],
 ) -> Result<CompiledKernel, CodegenError> {
     let err = |source| CodegenError::Lower {
         dispatch: k.name.clone(),
         source: Box::new(source),
     };
     let options = LowerOptions {
-        split_bindings: split.iter().map(|&(i, _, n)| (i, n)).collect(),
+        split_bindings: k.split.iter().map(|&(i, _, n)| (i, n)).collect(),
         ..LowerOptions::default()
     };
     let compiled =

@@ -22,7 +22,12 @@
 //! * `StorageBuffer`, `Uniform`, `PushConstant` variables are **slots**:
 //!   `spirv.mlir.addressof` loads the slot's base pointer from the table;
 //!   the host binds buffers by descriptor set and binding and the push
-//!   constants to their slots.
+//!   constants to their slots. A variable that is an array of `N` blocks
+//!   (an array of descriptors: kiln binds a buffer larger than
+//!   `maxStorageBufferRange` so, one chunk per descriptor) takes `N`
+//!   consecutive slots, element `k` in the `k`-th ([`SlotInfo::element`]);
+//!   an access chain into it must select the element with a constant
+//!   (kiln's split accesses branch per chunk), which picks that slot.
 //! * `Workgroup` variables sit at fixed offsets in the workgroup block
 //!   ([`KernelInfo::workgroup_bytes`]), shared by the invocations of one
 //!   workgroup; `Private` variables at fixed offsets in a per-invocation
@@ -271,6 +276,9 @@ pub struct SlotInfo {
     pub storage_class: StorageClass,
     /// Descriptor set and binding (`None` for push constants).
     pub binding: Option<(u32, u32)>,
+    /// The element of the binding's array of descriptors this slot is
+    /// (0 for a binding of one descriptor).
+    pub element: u32,
     /// Bytes of the fixed part of the block (a trailing runtime array adds
     /// none).
     pub min_bytes: u64,
@@ -322,12 +330,26 @@ pub struct KernelInfo {
 }
 
 impl KernelInfo {
+    /// Whether binding `(set, binding)` is an array of descriptors (it
+    /// has a slot with an element past 0).
+    pub fn is_array(&self, set: u32, binding: u32) -> bool {
+        self.slots
+            .iter()
+            .any(|s| s.binding == Some((set, binding)) && s.element > 0)
+    }
+
     /// A human name for the region of an out-of-bounds report.
     pub fn region_name(&self, region: u32) -> String {
         let index = (region & 0xffff) as usize;
         match region & !0xffff {
             0 => match self.slots.get(index) {
                 Some(s) => match (s.storage_class, s.binding) {
+                    (_, Some((set, binding))) if s.element > 0 || self.is_array(set, binding) => {
+                        format!(
+                            "buffer set {set} binding {binding} element {} (@{})",
+                            s.element, s.name
+                        )
+                    }
                     (_, Some((set, binding))) => {
                         format!("buffer set {set} binding {binding} (@{})", s.name)
                     }

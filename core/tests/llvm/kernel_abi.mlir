@@ -189,6 +189,102 @@ spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader, VariablePointers
 
 // -----
 
+// An array of descriptors (a buffer larger than maxStorageBufferRange,
+// bound in chunks) takes one slot per descriptor: @in's three are slots
+// 0-2, @out is slot 3. An access chain selects a descriptor with a
+// constant (the access chain loads its base pointer; the addressof alone
+// loads nothing): chunk 2's base pointer is slot 2's (table offset 16),
+// and a dynamic index is checked against slot 2's size (sizes table
+// offset 16).
+// CHECK-LABEL: llvm.func internal @chunked(%arg0: !llvm.ptr)
+// CHECK: %[[T2:.*]] = llvm.load %arg0 : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT: %[[OFF24:.*]] = llvm.mlir.constant(24 : i64) : i64
+// CHECK-NEXT: %[[AT2:.*]] = llvm.getelementptr %[[T2]][%[[OFF24]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT: %[[OUT:.*]] = llvm.load %[[AT2]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[T:.*]] = llvm.load %arg0 : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT: %[[OFF16:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK-NEXT: %[[AT:.*]] = llvm.getelementptr %[[T]][%[[OFF16]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT: %[[IN:.*]] = llvm.load %[[AT]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[P:.*]] = llvm.getelementptr %[[IN]][%{{.*}}, 0, %{{.*}}] : (!llvm.ptr, i32, i32) -> !llvm.ptr, !llvm.struct<(array<0 x f32>)>
+// CHECK: %[[SIZES:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT: %[[SOFF:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK-NEXT: %[[SAT:.*]] = llvm.getelementptr %[[SIZES]][%[[SOFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT: %[[SIZE:.*]] = llvm.load %[[SAT]] : !llvm.ptr -> i64
+// CHECK-NEXT: %[[PI:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr to i64
+// CHECK-NEXT: %[[BI:.*]] = llvm.ptrtoint %[[IN]] : !llvm.ptr to i64
+spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]> {
+  spirv.GlobalVariable @gid built_in("GlobalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+  spirv.GlobalVariable @in bind(0, 0) : !spirv.ptr<!spirv.array<3 x !spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>>, StorageBuffer>
+  spirv.GlobalVariable @out bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+  spirv.func @chunked() "None" {
+    %g = spirv.mlir.addressof @gid : !spirv.ptr<vector<3xi32>, Input>
+    %v = spirv.Load "Input" %g : vector<3xi32>
+    %i = spirv.CompositeExtract %v[0 : i32] : vector<3xi32>
+    %c0 = spirv.Constant 0 : i32
+    %c2 = spirv.Constant 2 : i32
+    %a = spirv.mlir.addressof @in : !spirv.ptr<!spirv.array<3 x !spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>>, StorageBuffer>
+    %b = spirv.mlir.addressof @out : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+    %pa = spirv.AccessChain %a[%c2, %c0, %i] : !spirv.ptr<!spirv.array<3 x !spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>>, StorageBuffer>, i32, i32, i32
+    %pb = spirv.AccessChain %b[%c0, %i] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32
+    %x = spirv.Load "StorageBuffer" %pa : f32
+    spirv.Store "StorageBuffer" %pb, %x : f32
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @chunked, @gid
+  spirv.ExecutionMode @chunked "LocalSize", 64, 1, 1
+}
+
+// -----
+
+// ERROR: selects a descriptor of an array of descriptors with a non-constant index
+spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]> {
+  spirv.GlobalVariable @gid built_in("GlobalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+  spirv.GlobalVariable @in bind(0, 0) : !spirv.ptr<!spirv.array<3 x !spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>>, StorageBuffer>
+  spirv.GlobalVariable @out bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+  spirv.func @dynamic() "None" {
+    %g = spirv.mlir.addressof @gid : !spirv.ptr<vector<3xi32>, Input>
+    %v = spirv.Load "Input" %g : vector<3xi32>
+    %i = spirv.CompositeExtract %v[0 : i32] : vector<3xi32>
+    %c0 = spirv.Constant 0 : i32
+    %a = spirv.mlir.addressof @in : !spirv.ptr<!spirv.array<3 x !spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>>, StorageBuffer>
+    %b = spirv.mlir.addressof @out : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+    %pa = spirv.AccessChain %a[%i, %c0, %i] : !spirv.ptr<!spirv.array<3 x !spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>>, StorageBuffer>, i32, i32, i32
+    %pb = spirv.AccessChain %b[%c0, %i] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32
+    %x = spirv.Load "StorageBuffer" %pa : f32
+    spirv.Store "StorageBuffer" %pb, %x : f32
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @dynamic, @gid
+  spirv.ExecutionMode @dynamic "LocalSize", 64, 1, 1
+}
+
+// -----
+
+// ERROR: selects descriptor 3 of an array of 3
+spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]> {
+  spirv.GlobalVariable @gid built_in("GlobalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+  spirv.GlobalVariable @in bind(0, 0) : !spirv.ptr<!spirv.array<3 x !spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>>, StorageBuffer>
+  spirv.GlobalVariable @out bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+  spirv.func @past() "None" {
+    %g = spirv.mlir.addressof @gid : !spirv.ptr<vector<3xi32>, Input>
+    %v = spirv.Load "Input" %g : vector<3xi32>
+    %i = spirv.CompositeExtract %v[0 : i32] : vector<3xi32>
+    %c0 = spirv.Constant 0 : i32
+    %c3 = spirv.Constant 3 : i32
+    %a = spirv.mlir.addressof @in : !spirv.ptr<!spirv.array<3 x !spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>>, StorageBuffer>
+    %b = spirv.mlir.addressof @out : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+    %pa = spirv.AccessChain %a[%c3, %c0, %i] : !spirv.ptr<!spirv.array<3 x !spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>>, StorageBuffer>, i32, i32, i32
+    %pb = spirv.AccessChain %b[%c0, %i] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32
+    %x = spirv.Load "StorageBuffer" %pa : f32
+    spirv.Store "StorageBuffer" %pb, %x : f32
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @past, @gid
+  spirv.ExecutionMode @past "LocalSize", 64, 1, 1
+}
+
+// -----
+
 // ERROR: an Input variable that is not a built-in
 spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
   spirv.GlobalVariable @in : !spirv.ptr<f32, Input>

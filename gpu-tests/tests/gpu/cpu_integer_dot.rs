@@ -193,6 +193,7 @@ fn integer_dot_products_agree_with_the_spec_on_the_device_and_the_cpu() {
         .map(|(i, x)| BufferBinding {
             set: 0,
             binding: i as u32,
+            element: 0,
             bytes: x,
         })
         .collect();

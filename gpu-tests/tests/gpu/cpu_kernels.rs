@@ -83,6 +83,7 @@ fn run_cpu(
         .map(|(i, bytes)| BufferBinding {
             set: 0,
             binding: i as u32,
+            element: 0,
             bytes,
         })
         .collect();

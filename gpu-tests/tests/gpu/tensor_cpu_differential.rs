@@ -144,39 +144,55 @@ fn tensor_programs_give_the_device_results_on_the_cpu() {
     let mut failures = Vec::new();
     let mut functions = 0;
     for path in &files {
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(path).unwrap();
-        let module = kiln_core::tensor::load(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let compute = e2e::compute_module(&module).expect("an e2e file");
-        let prepared = prepare_module(&compute).expect("stages 0 and 1");
-        let mut worst = 0;
-        for &f in prepared.funcs() {
-            let fname = prepared.func(f).name.clone();
-            let what = format!("{name}: @{fname}");
-            let cf =
-                compile_function(&prepared, f, &target).unwrap_or_else(|e| panic!("{what}: {e}"));
-            let program = CompiledProgram {
-                target: target.clone(),
-                functions: vec![cf],
-            };
-            let dev = Program::load(&device, program.clone())
-                .and_then(|p| p.run(&fname, &[]))
-                .unwrap_or_else(|e| panic!("{what}: device: {e}"));
-            let cpu = CpuProgram::load(program, options.clone())
-                .and_then(|p| p.run(&fname, &[]))
-                .unwrap_or_else(|e| panic!("{what}: CPU: {e}"));
-            functions += 1;
-            match compare(&dev, &cpu) {
-                Ok(d) if d <= MAX_ULPS => worst = worst.max(d),
-                Ok(d) => failures.push(format!("{what}: floats differ by {d} ulps")),
-                Err(e) => failures.push(format!("{what}: {e}")),
-            }
-        }
+        let (n, worst, found) = run_file_on_both(&device, &target, &options, path);
+        functions += n;
+        failures.extend(found);
+        let name = path.file_stem().unwrap().to_string_lossy();
         eprintln!("{name}: largest float difference device vs CPU: {worst} ulps");
     }
     kiln_gpu_tests::assert_no_validation_messages(device.context());
     assert!(functions >= 30, "only {functions} functions compared");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Runs every function of corpus file `path`, compiled once for `target`,
+/// on `device` and on the CPU with `options`; returns how many functions
+/// ran, the largest float distance and the disagreements (beyond
+/// [`MAX_ULPS`]). Panics where a backend fails to run one.
+pub(crate) fn run_file_on_both(
+    device: &kiln_runtime::Device,
+    target: &kiln_core::codegen::CodegenTarget,
+    options: &DispatchOptions,
+    path: &std::path::Path,
+) -> (usize, u64, Vec<String>) {
+    let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+    let text = std::fs::read_to_string(path).unwrap();
+    let module = kiln_core::tensor::load(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let compute = e2e::compute_module(&module).expect("an e2e file");
+    let prepared = prepare_module(&compute).expect("stages 0 and 1");
+    let (mut functions, mut worst, mut failures) = (0, 0, Vec::new());
+    for &f in prepared.funcs() {
+        let fname = prepared.func(f).name.clone();
+        let what = format!("{name}: @{fname}");
+        let cf = compile_function(&prepared, f, target).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let program = CompiledProgram {
+            target: target.clone(),
+            functions: vec![cf],
+        };
+        let dev = Program::load(device, program.clone())
+            .and_then(|p| p.run(&fname, &[]))
+            .unwrap_or_else(|e| panic!("{what}: device: {e}"));
+        let cpu = CpuProgram::load(program, options.clone())
+            .and_then(|p| p.run(&fname, &[]))
+            .unwrap_or_else(|e| panic!("{what}: CPU: {e}"));
+        functions += 1;
+        match compare(&dev, &cpu) {
+            Ok(d) if d <= MAX_ULPS => worst = worst.max(d),
+            Ok(d) => failures.push(format!("{what}: floats differ by {d} ulps")),
+            Err(e) => failures.push(format!("{what}: {e}")),
+        }
+    }
+    (functions, worst, failures)
 }
 
 #[test]

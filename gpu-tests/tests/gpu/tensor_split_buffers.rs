@@ -6,13 +6,15 @@
 //! file's numpy-computed checks and equal the CPU reference evaluator's,
 //! and every kernel must pass spirv-val ([`check_file_for`]). Kernels bind such a buffer as an array of
 //! descriptors, one per chunk (`ResourceLimits::storage_chunk_bytes`); the
-//! test checks that some do.
+//! test checks that some do. The CPU runner binds each chunk as a slot of
+//! its own and must give the device's results on the same kernels.
 
 use kiln_core::codegen::CodegenTarget;
 use kiln_runtime::e2e::device_target;
 use kiln_runtime::{CacheLocation, Device, DeviceOptions};
 use kiln_vulkan::{Context, ContextOptions, DeviceSelector};
 
+use crate::tensor_cpu_differential::run_file_on_both;
 use crate::tensor_programs::{check_file_for, corpus};
 
 /// The lowered range: 4 KiB, so buffers of more than 1,024 f32 are split.
@@ -99,4 +101,38 @@ fn buffers_past_the_storage_range_are_split() {
         failures.join("\n")
     );
     assert!(split > 0, "no kernel binds a buffer in chunks");
+}
+
+/// The same kernels (compiled for the small-range device with
+/// storage-buffer reads: the CPU runner has no texel buffers) on lavapipe
+/// and on the CPU (kiln-cpu, each chunk its own slot) agree. On main the
+/// CPU runner refused them ("binding N is an array of descriptors").
+/// Costs about two seconds (ten kernels compiled by LLVM, run twice).
+#[test]
+fn split_buffers_give_the_device_results_on_the_cpu() {
+    let device = small_range_device();
+    let mut target = device_target(&device);
+    target.facts.texel_reads = None;
+    let options = kiln_cpu::DispatchOptions {
+        subgroup_size: target.env.limits.subgroup_size,
+        ..kiln_cpu::DispatchOptions::default()
+    };
+    let mut functions = 0;
+    let mut failures = Vec::new();
+    for f in corpus().iter().filter(|p| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| FILES.contains(&n))
+    }) {
+        assert!(
+            split_bindings(&target, f) > 0,
+            "no kernel binds a buffer in chunks"
+        );
+        let (n, _, found) = run_file_on_both(&device, &target, &options, f);
+        functions += n;
+        failures.extend(found);
+    }
+    kiln_gpu_tests::assert_no_validation_messages(device.context());
+    assert_eq!(functions, 5, "split_buffers.mlir's functions");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -65,7 +65,7 @@ fn emit_planned(
     e.computed_here = d.row_outputs.iter().map(|o| o.value).collect();
     e.point_dims = shape.point_dims.clone();
     emit_kernel(&mut e, d, shape, &p.plan)?;
-    let (bindings, writes, push) = e.finish();
+    let (bindings, writes, push, split) = e.finish(&p.chunked);
     Ok(Kernel {
         name: p.name,
         plan: described,
@@ -77,5 +77,6 @@ fn emit_planned(
         workgroup_size,
         workgroups: p.workgroups,
         repeat: p.repeat,
+        split,
     })
 }

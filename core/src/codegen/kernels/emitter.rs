@@ -289,8 +289,22 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
     }
 
     /// Finishes the function's signature and ABI attributes; returns the
-    /// bindings (buffers in binding order), written buffers and push words.
-    pub fn finish(mut self) -> (Vec<BufferId>, Vec<BufferId>, Vec<PushValue>) {
+    /// bindings (buffers in binding order), written buffers, push words,
+    /// and the bindings of the plan's `chunked` buffers (`(buffer,
+    /// chunks)`) bound as storage buffers, as `(binding, buffer, chunks)`.
+    #[allow(
+        clippy::type_complexity,
+        reason = "the kernel's interface, part by part"
+    )]
+    pub fn finish(
+        mut self,
+        chunked: &[(BufferId, u32)],
+    ) -> (
+        Vec<BufferId>,
+        Vec<BufferId>,
+        Vec<PushValue>,
+        Vec<(u32, BufferId, u32)>,
+    ) {
         self.bind_texel_reads();
         self.b.set_insertion(self.entry);
         self.b.gpu_return(&[]);
@@ -305,18 +319,24 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             self.func,
             "function_type",
             KAttr::Type(KType::Function {
-                inputs,
+                inputs: inputs.clone(),
                 results: Vec::new(),
             }),
         );
         let mut bindings = Vec::new();
         let mut push = Vec::new();
         let mut dicts = Vec::new();
-        for a in &self.args {
+        let mut split = Vec::new();
+        for (a, ty) in self.args.iter().zip(&inputs) {
             let abi = match a {
                 Arg::Buffer(id) => {
                     bindings.push(*id);
-                    InterfaceVarAbi::new(0, (bindings.len() - 1) as u32)
+                    let binding = (bindings.len() - 1) as u32;
+                    let chunks = chunked.iter().find(|(b, _)| b == id);
+                    if let Some(&(_, n)) = chunks.filter(|_| !crate::lower::is_texel_memref(ty)) {
+                        split.push((binding, *id, n));
+                    }
+                    InterfaceVarAbi::new(0, binding)
                 }
                 Arg::Push(p) => {
                     push.push(*p);
@@ -335,7 +355,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         if !dicts.is_empty() {
             km.set_attr(self.func, "arg_attrs", KAttr::Array(dicts));
         }
-        (bindings, self.written, push)
+        (bindings, self.written, push, split)
     }
 
     /// Rebinds the vec4 arguments of buffers the kernel only reads as

@@ -94,4 +94,8 @@ pub struct Kernel {
     pub workgroups: Size,
     /// How many times it runs.
     pub repeat: Repeat,
+    /// The bindings that bind a buffer in chunks, as `(binding, buffer,
+    /// descriptors)`: the plan's chunked buffers the kernel binds as
+    /// storage buffers.
+    pub split: Vec<(u32, BufferId, u32)>,
 }

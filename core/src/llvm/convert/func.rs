@@ -68,6 +68,10 @@ pub(crate) struct Fx<'a, 'm> {
     pub ctx: Option<LValue>,
     /// Provenance of pointer values.
     pub ptrs: HashMap<LValue, PtrInfo>,
+    /// `spirv.mlir.addressof` results that are arrays of descriptors
+    /// (kernel ABI): `(first slot, descriptors, block type)`. They have no
+    /// LLVM value; only an access chain selecting one descriptor uses them.
+    pub descriptor_arrays: HashMap<Value, (u32, u32, Type)>,
 }
 
 /// Converts one `spirv.func`.
@@ -114,6 +118,7 @@ pub(crate) fn convert_func(cx: &mut Cx<'_>, op: Op) -> Result<Function, ConvertE
         merges: Vec::new(),
         ctx,
         ptrs: HashMap::new(),
+        descriptor_arrays: HashMap::new(),
     };
     let skip = usize::from(fx.ctx.is_some());
     let entry_args = m.block(blocks[0]).args.clone();
@@ -156,10 +161,17 @@ impl<'m> Fx<'_, 'm> {
 
     /// The converted value of `v`.
     pub fn val(&self, op: Op, v: Value) -> Result<LValue, ConvertError> {
-        self.vals
-            .get(&v)
-            .copied()
-            .ok_or_else(|| self.malformed(op, "uses a value that was not converted"))
+        self.vals.get(&v).copied().ok_or_else(|| {
+            if self.descriptor_arrays.contains_key(&v) {
+                ConvertError::Kernel(format!(
+                    "{}: uses an array of descriptors other than through an access chain \
+                     selecting one of them with a constant",
+                    self.op_name(op)
+                ))
+            } else {
+                self.malformed(op, "uses a value that was not converted")
+            }
+        })
     }
 
     /// The `i`-th operand of `op`.

@@ -186,12 +186,16 @@ impl Fx<'_, '_> {
                     .inst(InstKind::AddressOf(name), Vec::new(), LType::PTR),
                 Root::Unchecked,
             ),
-            Place::Slot(index) => {
-                let ctx = self.ctx_param();
-                let table = self.ctx_ptr(ctx, abi::CTX_SLOTS);
-                let at = self.b.byte_gep_const(table, u64::from(index) * 8);
-                let base = self.b.load(at, LType::PTR, MemFlags::default());
-                (base, Root::Slot { index, base })
+            Place::Slot(index) => self.slot_base(index),
+            Place::Slots {
+                first,
+                count,
+                block,
+            } => {
+                if let Some(r) = self.m().op(op).result() {
+                    self.descriptor_arrays.insert(r, (first, count, block));
+                }
+                return Ok(());
             }
             Place::Workgroup(index, offset, bytes) | Place::Private(index, offset, bytes) => {
                 let (field, tag) = if matches!(place, Place::Workgroup(..)) {
@@ -226,6 +230,15 @@ impl Fx<'_, '_> {
         );
         self.set(op, p);
         Ok(())
+    }
+
+    /// Slot `index`'s base pointer, loaded from the context's table.
+    fn slot_base(&mut self, index: u32) -> (LValue, Root) {
+        let ctx = self.ctx_param();
+        let table = self.ctx_ptr(ctx, abi::CTX_SLOTS);
+        let at = self.b.byte_gep_const(table, u64::from(index) * 8);
+        let base = self.b.load(at, LType::PTR, MemFlags::default());
+        (base, Root::Slot { index, base })
     }
 
     /// The context parameter (the kernel ABI's places only exist there).
@@ -285,17 +298,29 @@ impl Fx<'_, '_> {
 
     fn access_chain(&mut self, op: Op, ptr_chain: bool) -> Result<(), ConvertError> {
         let m = self.m();
-        let base = self.arg(op, 0)?;
-        let (pointee, _) = m
-            .types
-            .pointer_parts(self.arg_ty(op, 0)?)
-            .ok_or_else(|| self.malformed(op, "base is not a pointer"))?;
+        let mut index_values: &[Value] = &m.op(op).operands[1..];
+        let (base, pointee) = match self.descriptor_array(op, ptr_chain)? {
+            Some((base, block)) => {
+                index_values = &index_values[1..];
+                if index_values.is_empty() {
+                    self.set(op, base);
+                    return Ok(());
+                }
+                (base, block)
+            }
+            None => {
+                let (pointee, _) = m
+                    .types
+                    .pointer_parts(self.arg_ty(op, 0)?)
+                    .ok_or_else(|| self.malformed(op, "base is not a pointer"))?;
+                (self.arg(op, 0)?, pointee)
+            }
+        };
         let elem = self.cx.tc.convert(pointee)?;
-        let index_values: Vec<Value> = m.op(op).operands[1..].to_vec();
         let mut operands = vec![base];
         let mut indices = Vec::new();
         let mut dynamic = false;
-        let mut rest = index_values.as_slice();
+        let mut rest = index_values;
         if ptr_chain {
             let (&first, tail) = rest
                 .split_first()
@@ -370,6 +395,55 @@ impl Fx<'_, '_> {
         }
         self.set(op, p);
         Ok(())
+    }
+
+    /// When the access chain `op` starts from an array of descriptors:
+    /// the base pointer of the descriptor its first index selects (a
+    /// constant within the array, else an error) and that block's type.
+    fn descriptor_array(
+        &mut self,
+        op: Op,
+        ptr_chain: bool,
+    ) -> Result<Option<(LValue, Type)>, ConvertError> {
+        let operands = &self.m().op(op).operands;
+        let Some(&(first, count, block)) =
+            operands.first().and_then(|v| self.descriptor_arrays.get(v))
+        else {
+            return Ok(None);
+        };
+        let name = self.op_name(op);
+        if ptr_chain {
+            return Err(ConvertError::Kernel(format!(
+                "{name}: a pointer access chain into an array of descriptors"
+            )));
+        }
+        let element = operands
+            .get(1)
+            .and_then(|&i| self.const_of(i))
+            .ok_or_else(|| {
+                ConvertError::Kernel(format!(
+                    "{name}: selects a descriptor of an array of descriptors with a \
+                     non-constant index (the CPU runner binds each descriptor as its own slot)"
+                ))
+            })?;
+        let element = u32::try_from(element)
+            .ok()
+            .filter(|&e| e < count)
+            .ok_or_else(|| {
+                self.malformed(
+                    op,
+                    format!("selects descriptor {element} of an array of {count}"),
+                )
+            })?;
+        let (base, root) = self.slot_base(first + element);
+        self.ptrs.insert(
+            base,
+            PtrInfo {
+                root,
+                dynamic: false,
+            },
+        );
+        Ok(Some((base, block)))
     }
 
     /// Load/store flags from a memory-access attribute.

@@ -49,6 +49,9 @@ pub(crate) enum Place {
     Global(String),
     /// A resource slot (kernel ABI).
     Slot(u32),
+    /// An array of descriptors (kernel ABI): `count` consecutive slots
+    /// from `first`, each holding one block of type `block`.
+    Slots { first: u32, count: u32, block: Type },
     /// In the workgroup block: variable index, offset, size.
     Workgroup(u32, u64, u64),
     /// In the private block: variable index, offset, size.
@@ -240,13 +243,19 @@ impl<'m> Cx<'m> {
             .types
             .pointer_parts(ptr_ty)
             .ok_or_else(|| self.malformed(op, "type is not a pointer"))?;
-        let ty = self.tc.convert(pointee)?;
         let init_sym = self
             .m
             .attr(op, "initializer")
             .and_then(|a| self.m.attrs.as_symbol(a))
             .map(str::to_owned);
-        if !self.kernel() {
+        // Every variable's type must convert (an image, say, has no LLVM
+        // form), except an array of descriptors, whose elements are slots
+        // of their own.
+        let ty = match self.descriptor_array(pointee, sc) {
+            Some(_) if self.kernel() => None,
+            _ => Some(self.tc.convert(pointee)?),
+        };
+        if let (false, Some(ty)) = (self.kernel(), ty) {
             let init = match &init_sym {
                 Some(sym) => Some(self.symbol_init(op, sym, pointee)?),
                 None => None,
@@ -298,16 +307,39 @@ impl<'m> Cx<'m> {
                         )))
                     }
                 };
-                let (min_bytes, runtime_stride) = self.block_extent(pointee)?;
-                let index = self.slots.len() as u32;
-                self.slots.push(SlotInfo {
-                    name: name.clone(),
-                    storage_class: sc,
-                    binding,
-                    min_bytes,
-                    runtime_stride,
-                });
-                Place::Slot(index)
+                let first = self.slots.len() as u32;
+                match self.descriptor_array(pointee, sc) {
+                    Some((count, block)) => {
+                        let (min_bytes, runtime_stride) = self.block_extent(block)?;
+                        for element in 0..count {
+                            self.slots.push(SlotInfo {
+                                name: name.clone(),
+                                storage_class: sc,
+                                binding,
+                                element,
+                                min_bytes,
+                                runtime_stride,
+                            });
+                        }
+                        Place::Slots {
+                            first,
+                            count,
+                            block,
+                        }
+                    }
+                    None => {
+                        let (min_bytes, runtime_stride) = self.block_extent(pointee)?;
+                        self.slots.push(SlotInfo {
+                            name: name.clone(),
+                            storage_class: sc,
+                            binding,
+                            element: 0,
+                            min_bytes,
+                            runtime_stride,
+                        });
+                        Place::Slot(first)
+                    }
+                }
             }
             StorageClass::Workgroup | StorageClass::Private => {
                 if init_sym.is_some() && sc == StorageClass::Workgroup {
@@ -363,6 +395,23 @@ impl<'m> Cx<'m> {
         };
         self.places.insert(name, (place, pointee));
         Ok(())
+    }
+
+    /// `(descriptors, block type)` when a `StorageBuffer` or `Uniform`
+    /// variable of type `pointee` is an array of descriptors (an array of
+    /// structs).
+    fn descriptor_array(&self, pointee: Type, sc: StorageClass) -> Option<(u32, Type)> {
+        if !matches!(sc, StorageClass::StorageBuffer | StorageClass::Uniform) {
+            return None;
+        }
+        match self.m.types.kind(pointee) {
+            TypeKind::Array { len, element, .. }
+                if matches!(self.m.types.kind(*element), TypeKind::Struct(_)) =>
+            {
+                Some((*len, *element))
+            }
+            _ => None,
+        }
     }
 
     /// `(fixed bytes, runtime-array stride)` of a block type.

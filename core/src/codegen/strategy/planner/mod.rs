@@ -15,6 +15,7 @@
 //! checks and guards they share.
 
 mod budget;
+mod chunks;
 mod describe;
 mod dims;
 mod plan;
@@ -96,7 +97,8 @@ impl<'a, 'm> Facts<'a, 'm> {
 /// The kernel plans of dispatch `d` under `strategy` (one, two for a
 /// split reduction, or run-time alternatives each with its guard); adds
 /// the scratch buffers and host sizes (workgroup counts, loop-budget
-/// checks) they need to `buffers` and `shapes`.
+/// checks) they need to `buffers` and `shapes`. Each plan carries the
+/// buffers bound in chunks under `limits` (`chunks.rs`).
 pub(crate) fn plan_dispatch(
     info: &FuncInfo<'_>,
     shapes: &mut Shapes,
@@ -104,6 +106,7 @@ pub(crate) fn plan_dispatch(
     d: &DispatchRegion,
     strategy: &Strategy,
     shape: &DispatchShape,
+    limits: &crate::target::ResourceLimits,
 ) -> Result<Vec<KernelPlan>, CodegenError> {
     if !d.row_outputs.is_empty() && d.family != OpFamily::Normalization {
         // Only the row-group kernel writes per-row values; any other
@@ -115,7 +118,13 @@ pub(crate) fn plan_dispatch(
         ));
     }
     let facts = Facts::of(info, shapes, d, strategy, shape);
-    plan_kernels(&facts, strategy, shapes, buffers)
+    let mut plans = plan_kernels(&facts, strategy, shapes, buffers)?;
+    // After the plans: their scratch buffers are in `buffers` now.
+    let chunked = chunks::chunked_buffers(buffers, limits);
+    for p in &mut plans {
+        p.chunked = chunked.clone();
+    }
+    Ok(plans)
 }
 
 /// The kernels of the dispatch as its strategy's distribution and

@@ -9,6 +9,7 @@
 //! emission (an [`Invariant`](super::super::super::error::Invariant) error
 //! where the plan and the dispatch disagree).
 
+use super::super::super::bufferize::BufferId;
 use super::super::super::guard::Guard;
 use super::super::super::host::Size;
 use super::super::Combine;
@@ -42,6 +43,10 @@ pub(crate) struct KernelPlan {
     pub guard: Guard,
     /// How often the host dispatches it.
     pub repeat: Repeat,
+    /// The buffers it binds in chunks, an array of descriptors each,
+    /// where it binds them as storage buffers: `(buffer, chunks)`
+    /// (`chunks.rs`).
+    pub chunked: Vec<(BufferId, u32)>,
 }
 
 impl KernelPlan {
@@ -53,6 +58,7 @@ impl KernelPlan {
             workgroups,
             guard: Guard::always(),
             repeat: Repeat::Once,
+            chunked: Vec::new(),
         }
     }
 
