@@ -243,7 +243,8 @@ impl Gen {
             }
             format!("{v:?}")
         } else if ty == Ty::I1 {
-            (if v != 0.0 { "true" } else { "false" }).into()
+            // `true : i1` is kiln's, not MLIR's spelling.
+            (if v != 0.0 { "1" } else { "0" }).into()
         } else {
             format!("{}", v as i64)
         }
@@ -456,6 +457,25 @@ impl Gen {
         self.push(n, val.ty, val.shape, dynamic, val.num)
     }
 
+    /// A `tensor.cast` of a static value to a type with `?` dims.
+    fn cast_dynamic(&mut self) -> bool {
+        let Some(v) = self.existing(|v| !v.shape.is_empty() && !v.is_dynamic()) else {
+            return false;
+        };
+        let val = self.vals[v].clone();
+        let mut dynamic: Vec<bool> = val.shape.iter().map(|_| self.rng.chance(1, 2)).collect();
+        dynamic[0] = true;
+        let n = self.fresh("dyn");
+        let t = tensor_ty(val.ty, &val.shape, &dynamic);
+        self.line(&format!(
+            "{n} = tensor.cast {} : {} to {t}",
+            val.name,
+            val.ty_str()
+        ));
+        self.push(n, val.ty, val.shape, dynamic, val.num);
+        true
+    }
+
     /// One random op; false when the drawn op did not fit.
     fn step(&mut self) -> bool {
         let ft = self.ft;
@@ -469,13 +489,20 @@ impl Gen {
             2..=4 => self.generic_elementwise(),
             5 | 6 => self.reduce(),
             7 => self.matmul(),
-            8 => self.conv(),
+            8 => {
+                if self.rng.chance(1, 3) {
+                    self.softmax()
+                } else {
+                    self.conv()
+                }
+            }
             9 => self.transpose(),
             10 => self.broadcast(),
             11 => self.extract_slice(),
             12 => self.insert_slice(),
             13 => self.concat(),
             14 => self.pad(),
+            15 if self.dynamic && self.rng.chance(1, 2) => self.cast_dynamic(),
             _ => {
                 if self.rng.chance(1, 2) {
                     self.collapse()
@@ -1085,9 +1112,24 @@ impl Gen {
         } else {
             (self.it, self.it)
         };
+        if self.rng.chance(1, 3) {
+            return self.matvec_like(ity, acc);
+        }
         let batch = self.rng.chance(1, 3);
         let lead = usize::from(batch);
-        let a = self.any(|v| v.shape.len() == 2 + lead && v.ty == ity, ity, 3);
+        let a = if self.rng.chance(1, 4) {
+            // A long reduction: K past any tile.
+            let k = self.rng.pick(&[255, 1000, 1021, 4099]);
+            let mut shape = if batch {
+                vec![self.rng.range(1, 3) as usize]
+            } else {
+                vec![]
+            };
+            shape.extend([self.rng.pick(&[1, 2, 3, 5, 17]), k]);
+            self.input(ity, &shape)
+        } else {
+            self.any(|v| v.shape.len() == 2 + lead && v.ty == ity, ity, 3)
+        };
         if self.vals[a].shape.len() != 2 + lead {
             return false;
         }
@@ -1127,13 +1169,64 @@ impl Gen {
         true
     }
 
-    /// `linalg.conv_2d_nhwc_hwcf` with random strides and dilations.
+    /// `linalg.matvec`, `linalg.vecmat` or `linalg.matmul_transpose_b`.
+    fn matvec_like(&mut self, ity: Ty, acc: Ty) -> bool {
+        let kind = self.rng.below(3);
+        let m = self.size();
+        let k = if self.rng.chance(1, 4) {
+            self.rng.pick(&[1000, 1021, 4099])
+        } else {
+            self.size()
+        };
+        let nn = if kind == 2 { self.size() } else { 1 };
+        let work = m * k * nn;
+        if work > 1 << 21 || self.work + work > 1 << 22 {
+            return false;
+        }
+        self.work += work;
+        let (ashape, bshape, shape, op) = match kind {
+            0 => (vec![m, k], vec![k], vec![m], "matvec"),
+            1 => (vec![k], vec![k, m], vec![m], "vecmat"),
+            _ => (vec![m, k], vec![nn, k], vec![m, nn], "matmul_transpose_b"),
+        };
+        let a = self.operand(ity, &ashape);
+        let b = self.operand(ity, &bshape);
+        let (av, bv) = (self.vals[a].clone(), self.vals[b].clone());
+        let num = Num::sum(Num::mul(av.num, bv.num, acc), k, acc);
+        if acc.is_float() && num.bound > acc.limit() {
+            return false;
+        }
+        let src: Vec<DimSrc> = match kind {
+            0 => vec![av.dynamic[0].then_some((a, 0))],
+            1 => vec![bv.dynamic[1].then_some((b, 1))],
+            _ => vec![
+                av.dynamic[0].then_some((a, 0)),
+                bv.dynamic[0].then_some((b, 0)),
+            ],
+        };
+        let (f, t, dynamic) = self.fill(acc, &shape, &src, 0.0);
+        let n = self.fresh("mv");
+        self.line(&format!(
+            "{n} = linalg.{op} ins({}, {} : {}, {}) outs({f} : {t}) -> {t}",
+            av.name,
+            bv.name,
+            av.ty_str(),
+            bv.ty_str()
+        ));
+        self.push(n, acc, shape, dynamic, num);
+        true
+    }
+
+    /// A sliding-window op with random strides and dilations:
+    /// `linalg.conv_2d_nhwc_hwcf`, `depthwise_conv_2d_nhwc_hwc`,
+    /// `pooling_nhwc_max` / `_sum`.
     fn conv(&mut self) -> bool {
         let ty = if self.rng.chance(2, 3) {
             self.ft
         } else {
             self.it
         };
+        let kind = self.rng.below(4);
         let n = self.rng.range(1, 2) as usize;
         let (h, w) = (
             self.rng.range(1, 12) as usize,
@@ -1143,7 +1236,11 @@ impl Gen {
         let (kh, kw) = (self.rng.range(1, 3) as usize, self.rng.range(1, 3) as usize);
         let (sh, sw) = (self.rng.range(1, 2) as usize, self.rng.range(1, 2) as usize);
         let (dh, dw) = (self.rng.range(1, 2) as usize, self.rng.range(1, 2) as usize);
-        let f = self.rng.range(1, 6) as usize;
+        let f = if kind == 0 {
+            self.rng.range(1, 6) as usize
+        } else {
+            c
+        };
         let (eh, ew) = ((kh - 1) * dh + 1, (kw - 1) * dw + 1);
         if eh > h || ew > w {
             return false;
@@ -1151,24 +1248,88 @@ impl Gen {
         let (oh, ow) = ((h - eh) / sh + 1, (w - ew) / sw + 1);
         let x = self.operand(ty, &[n, h, w, c]);
         let x = self.make_static(x);
-        let k = self.operand(ty, &[kh, kw, c, f]);
-        let k = self.make_static(k);
-        let (xv, kv) = (self.vals[x].clone(), self.vals[k].clone());
-        let num = Num::sum(Num::mul(xv.num, kv.num, ty), kh * kw * c, ty);
+        let xv = self.vals[x].clone();
+        let (op, kname, kty, num, init) = match kind {
+            0 | 1 => {
+                let kshape = if kind == 0 {
+                    vec![kh, kw, c, f]
+                } else {
+                    vec![kh, kw, c]
+                };
+                let k = self.operand(ty, &kshape);
+                let k = self.make_static(k);
+                let kv = self.vals[k].clone();
+                let num = Num::sum(
+                    Num::mul(xv.num, kv.num, ty),
+                    kh * kw * if kind == 0 { c } else { 1 },
+                    ty,
+                );
+                let op = if kind == 0 {
+                    "conv_2d_nhwc_hwcf"
+                } else {
+                    "depthwise_conv_2d_nhwc_hwc"
+                };
+                let kt = kv.ty_str();
+                (op, kv.name, kt, num, 0.0)
+            }
+            _ => {
+                // The window is the shape of an empty tensor.
+                let (e, t, _) = self.empty(ty, &[kh, kw], &[]);
+                if kind == 2 {
+                    let init = if ty.is_float() {
+                        f64::NEG_INFINITY
+                    } else {
+                        -ty.limit()
+                    };
+                    ("pooling_nhwc_max", e, t, xv.num, init)
+                } else {
+                    ("pooling_nhwc_sum", e, t, Num::sum(xv.num, kh * kw, ty), 0.0)
+                }
+            }
+        };
         if ty.is_float() && num.bound > ty.limit() {
             return false;
         }
         let shape = vec![n, oh, ow, f];
-        let (o, t, _) = self.fill(ty, &shape, &[], 0.0);
+        let (o, t, _) = self.fill(ty, &shape, &[], init);
         let name = self.fresh("conv");
         self.line(&format!(
-            "{name} = linalg.conv_2d_nhwc_hwcf {{dilations = dense<[{dh}, {dw}]> : tensor<2xi64>, strides = dense<[{sh}, {sw}]> : tensor<2xi64>}} ins({}, {} : {}, {}) outs({o} : {t}) -> {t}",
+            "{name} = linalg.{op} {{dilations = dense<[{dh}, {dw}]> : tensor<2xi64>, strides = dense<[{sh}, {sw}]> : tensor<2xi64>}} ins({}, {kname} : {}, {kty}) outs({o} : {t}) -> {t}",
             xv.name,
-            kv.name,
             xv.ty_str(),
-            kv.ty_str()
         ));
         self.push(name, ty, shape.clone(), vec![false; 4], num);
+        true
+    }
+
+    /// `linalg.softmax` along a random dim.
+    fn softmax(&mut self) -> bool {
+        let ty = self.ft;
+        let a = self.any(
+            |v| v.ty == ty && !v.shape.is_empty() && v.num.bound <= 64.0,
+            ty,
+            3,
+        );
+        let av = self.vals[a].clone();
+        if av.ty != ty || av.shape.is_empty() || av.num.bound > 64.0 {
+            return false;
+        }
+        let d = self.rng.below(av.shape.len());
+        let src: Vec<DimSrc> = (0..av.shape.len())
+            .map(|i| av.dynamic[i].then_some((a, i)))
+            .collect();
+        let (e, t, dynamic) = self.empty(ty, &av.shape, &src);
+        let n = self.fresh("sm");
+        self.line(&format!(
+            "{n} = linalg.softmax dimension({d}) ins({} : {}) outs({e} : {t}) -> {t}",
+            av.name,
+            av.ty_str()
+        ));
+        // Results in [0, 1]; exp's error (3 + 2|x| ulp for |x| up to twice
+        // the bound) and the row sum's (one ulp per term), relative.
+        let len = av.shape[d] as f64;
+        let err = 2.0 * av.num.err + (8.0 + 4.0 * av.num.bound + len) * Num::ulp(1.0, ty);
+        self.push(n, ty, av.shape, dynamic, Num::inexact(1.0, err));
         true
     }
 
