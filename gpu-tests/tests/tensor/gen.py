@@ -1567,9 +1567,20 @@ def _(F):
 
 @testfile('elementwise_i64.mlir', '''
 i64 arith on tensors (values beyond 32 bits): wrap-around add/sub/mul,
-signed and unsigned division and remainder, bitwise ops and shifts, min/max.''')
+signed and unsigned division and remainder, bitwise ops and shifts, min/max;
+math.absi across both 32-bit words of an i64 emulated without Int64.''')
 def _(F):
     int_file(F, 'i64', (13,))
+
+    f = F.fn('absi_i64', 'Found by gpu tensor_random (seed 1027): '
+             'without Int64, math.absi of a negative i64 took the absolute value of '
+             'each 32-bit word, adding 2^32.')
+    i = np.array([0, 1, -1, 5, -5, 2 ** 32, -2 ** 32, 2 ** 32 + 7, -(2 ** 32) - 7,
+                  2 ** 31, -2 ** 31, -2 ** 31 - 1, 2 ** 63 - 1, -2 ** 63 + 1,
+                  0x00F0000000000000, -0x00F0000000000000, 0x100, -0x100],
+                 dtype=np.int64)
+    I = f.const(i, 'i64')
+    f.expect_eq_const(unary(f, 'math.absi', I), np.abs(i))
 
 
 @testfile('elementwise_i1.mlir', '''

@@ -138,6 +138,8 @@ struct Gen {
     dims: HashMap<(usize, usize), String>,
     /// Multiply-adds of the program (a cost bound).
     work: usize,
+    /// The iteration space of the region being built (for linalg.index).
+    space: Vec<usize>,
 }
 
 /// Generates the program of `seed`.
@@ -163,6 +165,7 @@ pub fn generate(seed: u64) -> Program {
         index_consts: HashMap::new(),
         dims: HashMap::new(),
         work: 0,
+        space: Vec::new(),
     };
     let ops = 2 + g.rng.below(9);
     let mut done = 0;
@@ -487,7 +490,14 @@ impl Gen {
                 self.elementwise_tensor(a)
             }
             2..=4 => self.generic_elementwise(),
-            5 | 6 => self.reduce(),
+            5 => self.reduce(),
+            6 => {
+                if self.rng.chance(1, 2) {
+                    self.argmax()
+                } else {
+                    self.reduce()
+                }
+            }
             7 => self.matmul(),
             8 => {
                 if self.rng.chance(1, 3) {
@@ -669,7 +679,9 @@ impl Gen {
             })
             .collect();
         let steps = 1 + self.rng.below(4);
+        self.space = space.clone();
         let (region, out) = self.region(args, steps);
+        self.space.clear();
         let (e, t, dynamic) = self.empty(out.ty, &space, &src);
         let mut maps: Vec<String> = ins.iter().map(|(_, m)| Gen::affine(m, rank)).collect();
         maps.push(Gen::affine(&(0..rank).map(Some).collect::<Vec<_>>(), rank));
@@ -988,6 +1000,15 @@ impl Gen {
                         r(to, x.num.settle(to))
                     }
                 }
+                8 if !self.space.is_empty() && self.rng.chance(1, 2) => {
+                    // The iteration index along a random dim, plus x.
+                    let d = self.rng.below(self.space.len());
+                    let (i, c) = (self.fresh("r"), self.fresh("r"));
+                    let _ = writeln!(text, "    {i} = linalg.index {d} : index");
+                    let _ = writeln!(text, "    {c} = arith.index_cast {i} : index to {tn}");
+                    emit(text, format!("arith.addi {c}, {a} : {tn}"));
+                    r(ty, Num::add(x.num, Num::exact(self.space[d] as f64, 0), ty))
+                }
                 _ => {
                     emit(text, format!("math.absi {a} : {tn}"));
                     r(ty, x.num)
@@ -1094,6 +1115,88 @@ impl Gen {
             ));
         }
         self.push(n, ty, shape, dynamic, num);
+        true
+    }
+
+    /// Argmax / argmin along one dim as torch-mlir writes it: a generic
+    /// reduction with two outputs, the value and its i64 index (the first
+    /// index wins ties: a strict compare in loop order).
+    fn argmax(&mut self) -> bool {
+        let ty = if self.rng.chance(2, 3) {
+            self.ft
+        } else {
+            self.it
+        };
+        let a = self.any(
+            |v| !v.shape.is_empty() && v.ty != Ty::I1 && v.num.exact,
+            ty,
+            3,
+        );
+        let av = self.vals[a].clone();
+        if av.shape.is_empty() || av.ty == Ty::I1 || !av.num.exact {
+            return false;
+        }
+        let ty = av.ty;
+        let rank = av.shape.len();
+        let d = self.rng.below(rank);
+        let max = self.rng.chance(1, 2);
+        let init = match (ty.is_float(), max) {
+            (true, true) => f64::NEG_INFINITY,
+            (true, false) => f64::INFINITY,
+            (false, true) => -ty.limit(),
+            (false, false) => ty.limit() - 1.0,
+        };
+        let shape: Vec<usize> = (0..rank).filter(|&i| i != d).map(|i| av.shape[i]).collect();
+        let src: Vec<DimSrc> = (0..rank)
+            .filter(|&i| i != d)
+            .map(|i| av.dynamic[i].then_some((a, i)))
+            .collect();
+        let (fv, tv, dynamic) = self.fill(ty, &shape, &src, init);
+        let (fi, ti, _) = self.fill(Ty::I64, &shape, &src, 0.0);
+        let out_map: Vec<Option<usize>> = (0..rank).filter(|&i| i != d).map(Some).collect();
+        let maps = [
+            Gen::affine(&(0..rank).map(Some).collect::<Vec<_>>(), rank),
+            Gen::affine(&out_map, rank),
+            Gen::affine(&out_map, rank),
+        ];
+        let iters: Vec<&str> = (0..rank)
+            .map(|i| {
+                if i == d {
+                    "\"reduction\""
+                } else {
+                    "\"parallel\""
+                }
+            })
+            .collect();
+        let tn = ty.name();
+        let cmp = match (ty.is_float(), max) {
+            (true, true) => format!("arith.cmpf ogt, %x, %acc : {tn}"),
+            (true, false) => format!("arith.cmpf olt, %x, %acc : {tn}"),
+            (false, true) => format!("arith.cmpi sgt, %x, %acc : {tn}"),
+            (false, false) => format!("arith.cmpi slt, %x, %acc : {tn}"),
+        };
+        let n = self.fresh("am");
+        self.line(&format!(
+            "{n}:2 = linalg.generic {{indexing_maps = [{}], iterator_types = [{}]}} ins({} : {}) outs({fv}, {fi} : {tv}, {ti}) {{\n  ^bb0(%x: {tn}, %acc: {tn}, %idx: i64):\n    %i = linalg.index {d} : index\n    %ii = arith.index_cast %i : index to i64\n    %p = {cmp}\n    %v = arith.select %p, %x, %acc : {tn}\n    %j = arith.select %p, %ii, %idx : i64\n    linalg.yield %v, %j : {tn}, i64\n  }} -> ({tv}, {ti})",
+            maps.join(", "),
+            iters.join(", "),
+            av.name,
+            av.ty_str()
+        ));
+        self.push(
+            format!("{n}#0"),
+            ty,
+            shape.clone(),
+            dynamic.clone(),
+            Num::either(av.num, Num::exact(init.abs().min(ty.limit()), 0)),
+        );
+        self.push(
+            format!("{n}#1"),
+            Ty::I64,
+            shape,
+            dynamic,
+            Num::exact(av.shape[d] as f64, 0),
+        );
         true
     }
 
