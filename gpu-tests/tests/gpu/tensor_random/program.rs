@@ -325,8 +325,7 @@ impl Gen {
         self.params.push(format!("{name}: {t}"));
         let n: usize = shape.iter().product();
         let mut tensor = Tensor::zeros(ty.elem(), shape).expect("a small tensor");
-        let num;
-        if ty.is_float() {
+        let num = if ty.is_float() {
             let frac = self.rng.pick(&[0, 0, 1, 2]);
             let edge = self.edge && self.rng.chance(1, 2);
             for i in 0..n {
@@ -342,11 +341,11 @@ impl Gen {
                 };
                 tensor.set(i, Scalar::Float(v));
             }
-            num = if self.noisy {
+            if self.noisy {
                 Num::inexact(2.0, 0.0)
             } else {
                 Num::exact(4.0, frac)
-            };
+            }
         } else {
             let small = self.rng.chance(1, 2);
             for i in 0..n {
@@ -359,8 +358,8 @@ impl Gen {
                 };
                 tensor.set(i, Scalar::Int(wrap(ty, v)));
             }
-            num = Num::exact(if small { 8.0 } else { ty.limit() }, 0).settle(ty);
-        }
+            Num::exact(if small { 8.0 } else { ty.limit() }, 0).settle(ty)
+        };
         self.inputs.push(Value::Tensor(Rc::new(tensor)));
         self.vals.push(Val {
             name,
