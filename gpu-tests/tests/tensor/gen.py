@@ -4081,7 +4081,7 @@ def _(F):
         f.expect_eq_const(r, np.float32(math.nan))
     y = f.rng.dyadic((4, 130), 'f32', -8, 8, 4)
     y[1, 129], y[2, 0], y[3, 7] = math.nan, math.nan, -math.inf
-    Y = f.const(y, 'f32', 'dynamic')
+    Y = f.const(y, 'f32', 'dynamic', dyn=(1,))
     for comb, init, ref in (('arith.maximumf', -math.inf, np.max(y, axis=1)),
                             ('arith.minimumf', math.inf, np.min(y, axis=1))):
         r = reduce_short(f, comb, Y, f.full(init, (4,), 'f32'), [1])

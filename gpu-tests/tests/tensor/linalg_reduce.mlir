@@ -162,10 +162,10 @@ func.func @reduce_max_min_nan_dynamic() {
         0.5, 0.75, -2.0, -1.5, -1.5, -1.5, 1.75, 0.25, -0.25, 0.25, 0.0, -0.5, -1.0, 2.0, 2.0, 0.25,
         -0.75, 1.0, -2.0, 0.5, 0.5, -0.25, -1.5, -1.75, 0.5, 2.0, 1.5, -0.25, -1.5, -1.25, 0.25, -1.0,
         -1.25, 0.75, 1.75, 1.25, -1.5, -1.5, 1.5, -0.75, -1.0, 0.25, 0.25, -2.0, 0.25, 1.75, 1.5, 1.0,
-        0.75, -0.75, 1.75, -0.75, 1.0]]> : tensor<4x130xf32> -> tensor<?x?xf32>
+        0.75, -0.75, 1.75, -0.75, 1.0]]> : tensor<4x130xf32> -> tensor<4x?xf32>
   %e5 = tensor.empty() : tensor<4xf32>
   %f3 = linalg.fill ins(%cst1 : f32) outs(%e5 : tensor<4xf32>) -> tensor<4xf32>
-  %red3 = linalg.reduce { arith.maximumf } ins(%in2 : tensor<?x?xf32>) outs(%f3 : tensor<4xf32>) dimensions = [1]
+  %red3 = linalg.reduce { arith.maximumf } ins(%in2 : tensor<4x?xf32>) outs(%f3 : tensor<4xf32>) dimensions = [1]
   %e6 = tensor.empty() : tensor<4xf32>
   %g3 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%red3, %red3 : tensor<4xf32>, tensor<4xf32>) outs(%e6 : tensor<4xf32>) {
   ^bb0(%a0: f32, %a1: f32, %o: f32):
@@ -178,7 +178,7 @@ func.func @reduce_max_min_nan_dynamic() {
   check.expect_eq_const(%g3, dense<[2.0, 0x7FC00000, 0x7FC00000, 2.0]> : tensor<4xf32>) : tensor<4xf32>
   %e7 = tensor.empty() : tensor<4xf32>
   %f4 = linalg.fill ins(%cst2 : f32) outs(%e7 : tensor<4xf32>) -> tensor<4xf32>
-  %red4 = linalg.reduce { arith.minimumf } ins(%in2 : tensor<?x?xf32>) outs(%f4 : tensor<4xf32>) dimensions = [1]
+  %red4 = linalg.reduce { arith.minimumf } ins(%in2 : tensor<4x?xf32>) outs(%f4 : tensor<4xf32>) dimensions = [1]
   %e8 = tensor.empty() : tensor<4xf32>
   %g4 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%red4, %red4 : tensor<4xf32>, tensor<4xf32>) outs(%e8 : tensor<4xf32>) {
   ^bb0(%a0: f32, %a1: f32, %o: f32):
