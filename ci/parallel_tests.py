@@ -44,6 +44,7 @@ LONG_FIRST = [
     r"tensor_tiles::",
     r"tensor_split_rows::",
     r"tensor_texel::",
+    r"tensor_random::tensor_random_differential",
     r"models::",
 ]
 

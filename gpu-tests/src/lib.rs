@@ -19,6 +19,7 @@
 //!   `spirv-val --target-env vulkan1.0`.
 //! - [`compile_abi_kernel`]: spv text with interface attributes → a
 //!   validated binary and its reflected pipeline interface.
+//! - [`Rng`]: a seeded xorshift64* stream for random programs and data.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -28,6 +29,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kiln_abi::PipelineInterface;
 pub use kiln_vulkan::{Buffer, ComputePipeline, Context, ContextOptions, DeviceSelector};
+
+mod rng;
+pub use rng::Rng;
 
 /// A context with the validation layer on. Panics, saying what is missing,
 /// when there is no Vulkan loader, device or validation layer.

@@ -37,7 +37,7 @@ use crate::kernel::{KOpKind, KType};
 
 use super::context::Lowerer;
 use super::error::LowerError;
-use super::helpers::ints::normalize;
+use super::helpers::ints::{bool_like, normalize};
 use super::helpers::reduce::{reduction_ops, Combine};
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
@@ -181,12 +181,21 @@ fn subgroup_reduce(l: &mut Lowerer) -> Result<(), LowerError> {
     if allows_inst(l, inst) {
         let scope = l.enum_attr(OperandKind::Scope, Scope::Subgroup as u32);
         let gop = l.enum_attr(OperandKind::GroupOperation, GroupOperation::Reduce as u32);
-        let v = l.core_op_with_attrs(
-            inst,
-            vec![x],
-            ty,
-            vec![("execution_scope", scope), ("group_operation", gop)],
-        );
+        let attrs = vec![("execution_scope", scope), ("group_operation", gop)];
+        let mut v = l.core_op_with_attrs(inst, vec![x], ty, attrs.clone());
+        if let Combine::NanPropagating(_) = combine {
+            // GroupNonUniformFMax/FMin leave a NaN lane undefined (lavapipe
+            // skips it): reduce a NaN flag (1.0 or 0.0) with FMax and give
+            // NaN when any lane held one.
+            let bt = bool_like(l, ty);
+            let is_nan = l.core_op(Opcode::IsNan, vec![x], bt);
+            let (one, zero) = (l.const_float(ty, 1.0), l.const_float(ty, 0.0));
+            let flag = l.core_op(Opcode::Select, vec![is_nan, one, zero], ty);
+            let any = l.core_op_with_attrs(Opcode::GroupNonUniformFMax, vec![flag], ty, attrs);
+            let any = l.core_op(Opcode::FOrdNotEqual, vec![any, zero], bt);
+            let nan = l.const_float(ty, f64::NAN);
+            v = l.core_op(Opcode::Select, vec![any, nan, v], ty);
+        }
         let v = normalize(l, v, kty);
         return l.set_result(0, v);
     }

@@ -51,6 +51,7 @@ mod tensor_f16_rounding;
 mod tensor_generic_form;
 mod tensor_matvec;
 mod tensor_programs;
+mod tensor_random;
 mod tensor_row_groups;
 mod tensor_shared_tiles;
 mod tensor_split_buffers;

@@ -1567,9 +1567,20 @@ def _(F):
 
 @testfile('elementwise_i64.mlir', '''
 i64 arith on tensors (values beyond 32 bits): wrap-around add/sub/mul,
-signed and unsigned division and remainder, bitwise ops and shifts, min/max.''')
+signed and unsigned division and remainder, bitwise ops and shifts, min/max;
+math.absi across both 32-bit words of an i64 emulated without Int64.''')
 def _(F):
     int_file(F, 'i64', (13,))
+
+    f = F.fn('absi_i64', 'Found by gpu tensor_random (seed 1027): '
+             'without Int64, math.absi of a negative i64 took the absolute value of '
+             'each 32-bit word, adding 2^32.')
+    i = np.array([0, 1, -1, 5, -5, 2 ** 32, -2 ** 32, 2 ** 32 + 7, -(2 ** 32) - 7,
+                  2 ** 31, -2 ** 31, -2 ** 31 - 1, 2 ** 63 - 1, -2 ** 63 + 1,
+                  0x00F0000000000000, -0x00F0000000000000, 0x100, -0x100],
+                 dtype=np.int64)
+    I = f.const(i, 'i64')
+    f.expect_eq_const(unary(f, 'math.absi', I), np.abs(i))
 
 
 @testfile('elementwise_i1.mlir', '''
@@ -4022,7 +4033,7 @@ def _(F):
 linalg.reduce: the short form (`linalg.reduce { arith.addf }`), the region
 form, dims [0], [1], [0, 2] and all dims, max / min / mul / xor combiners,
 two inputs reduced into two outputs, i1 / i16 / f16 / bf16 data, and
-dynamic shapes.''')
+dynamic shapes; NaN propagated by max / min over dynamic shapes.''')
 def _(F):
     def reduce_short(f, comb, X, init, dims):
         return f.op('linalg.reduce { %s } ins(%s : %s) outs(%s : %s) dimensions = [%s]'
@@ -4056,6 +4067,26 @@ def _(F):
     f.expect_eq_const(r, np.array(prod, np.int16))
     f.expect_eq_const(reduce_short(f, 'arith.xori', X, f.full(0, (9,), 'i16'), [0]),
                       np.bitwise_xor.reduce(x, axis=0))
+
+    f = F.fn('reduce_max_min_nan_dynamic',
+             'Found by gpu tensor_random (seed 1113): maximumf / minimumf propagate NaN, '
+             'but a dynamic-shape reduction (GroupNonUniformFMax/FMin, or the GLSL FMax/FMin '
+             'tree without subgroup arithmetic) returned the largest number instead.')
+    x = f.rng.dyadic((67,), 'f32', -8, 8, 4)
+    x[40], x[3] = math.nan, math.inf
+    X = f.const(x, 'f32', 'dynamic')
+    for comb, init in (('arith.maximumf', -math.inf), ('arith.minimumf', math.inf)):
+        r = reduce_short(f, comb, X, f.full(init, (), 'f32'), [0])
+        r = f.elementwise([r, r], 'f32', nan_normalized_body('arith.maximumf', 'f32', 2))
+        f.expect_eq_const(r, np.float32(math.nan))
+    y = f.rng.dyadic((4, 130), 'f32', -8, 8, 4)
+    y[1, 129], y[2, 0], y[3, 7] = math.nan, math.nan, -math.inf
+    Y = f.const(y, 'f32', 'dynamic', dyn=(1,))
+    for comb, init, ref in (('arith.maximumf', -math.inf, np.max(y, axis=1)),
+                            ('arith.minimumf', math.inf, np.min(y, axis=1))):
+        r = reduce_short(f, comb, Y, f.full(init, (4,), 'f32'), [1])
+        r = f.elementwise([r, r], 'f32', nan_normalized_body('arith.maximumf', 'f32', 2))
+        f.expect_eq_const(r, ref)
 
     f = F.fn('reduce_two_inputs_two_outputs')
     a = f.rng.dyadic((8, 3), 'f32', -8, 8, 4)

@@ -2,7 +2,7 @@
 // linalg.reduce: the short form (`linalg.reduce { arith.addf }`), the region
 // form, dims [0], [1], [0, 2] and all dims, max / min / mul / xor combiners,
 // two inputs reduced into two outputs, i1 / i16 / f16 / bf16 data, and
-// dynamic shapes.
+// dynamic shapes; NaN propagated by max / min over dynamic shapes.
 
 func.func @reduce_dims_f32_5x6x7() {
   %in1 = util.unfoldable_constant dense<[[[0.0, 1.5, 0.90625, -0.25, -0.28125, 1.1875, -1.125],
@@ -89,6 +89,106 @@ func.func @reduce_region_form_i16_mul_xor() {
   %f2 = linalg.fill ins(%cst2 : i16) outs(%e2 : tensor<9xi16>) -> tensor<9xi16>
   %red2 = linalg.reduce { arith.xori } ins(%in1 : tensor<4x9xi16>) outs(%f2 : tensor<9xi16>) dimensions = [0]
   check.expect_eq_const(%red2, dense<[0, 0, -2, -3, -4, 3, 2, -1, -2]> : tensor<9xi16>) : tensor<9xi16>
+  return
+}
+
+// Found by gpu tensor_random (seed 1113): maximumf / minimumf propagate NaN, but a dynamic-shape reduction (GroupNonUniformFMax/FMin, or the GLSL FMax/FMin tree without subgroup arithmetic) returned the largest number instead.
+func.func @reduce_max_min_nan_dynamic() {
+  %in1 = flow.tensor.dynamic_constant dense<[1.25, -0.75, 0.5, 0x7F800000, -0.5, 0.75, -1.0, -0.75, 0.75, -0.75, -0.75, 0.25, 1.75, 1.25,
+      -0.5, 1.0, -1.0, -0.75, -0.75, -1.5, 2.0, 1.0, 1.0, 0.25, 0.75, 2.0, 1.5, 0.5, 2.0, -2.0, -1.75,
+      0.5, -1.25, 2.0, -1.5, 0.75, -1.25, 0.5, 0.75, -1.0, 0x7FC00000, -0.25, -1.25, 0.75, -0.75, 2.0,
+      -2.0, 0.0, -1.5, 1.25, 0.75, 0.75, 0.25, -1.75, 1.25, -0.5, -1.5, 0.75, 0.5, -1.75, -0.75, 2.0,
+      -1.75, 0.0, -1.75, 1.75, -0.75]> : tensor<67xf32> -> tensor<?xf32>
+  %cst1 = arith.constant 0xFF800000 : f32
+  %e1 = tensor.empty() : tensor<f32>
+  %f1 = linalg.fill ins(%cst1 : f32) outs(%e1 : tensor<f32>) -> tensor<f32>
+  %red1 = linalg.reduce { arith.maximumf } ins(%in1 : tensor<?xf32>) outs(%f1 : tensor<f32>) dimensions = [0]
+  %e2 = tensor.empty() : tensor<f32>
+  %g1 = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%red1, %red1 : tensor<f32>, tensor<f32>) outs(%e2 : tensor<f32>) {
+  ^bb0(%a0: f32, %a1: f32, %o: f32):
+    %r = arith.maximumf %a0, %a1 : f32
+    %u = arith.cmpf uno, %r, %r : f32
+    %q = arith.constant 0x7FC00000 : f32
+    %s = arith.select %u, %q, %r : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  check.expect_eq_const(%g1, dense<0x7FC00000> : tensor<f32>) : tensor<f32>
+  %cst2 = arith.constant 0x7F800000 : f32
+  %e3 = tensor.empty() : tensor<f32>
+  %f2 = linalg.fill ins(%cst2 : f32) outs(%e3 : tensor<f32>) -> tensor<f32>
+  %red2 = linalg.reduce { arith.minimumf } ins(%in1 : tensor<?xf32>) outs(%f2 : tensor<f32>) dimensions = [0]
+  %e4 = tensor.empty() : tensor<f32>
+  %g2 = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%red2, %red2 : tensor<f32>, tensor<f32>) outs(%e4 : tensor<f32>) {
+  ^bb0(%a0: f32, %a1: f32, %o: f32):
+    %r = arith.maximumf %a0, %a1 : f32
+    %u = arith.cmpf uno, %r, %r : f32
+    %q = arith.constant 0x7FC00000 : f32
+    %s = arith.select %u, %q, %r : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  check.expect_eq_const(%g2, dense<0x7FC00000> : tensor<f32>) : tensor<f32>
+  %in2 = flow.tensor.dynamic_constant dense<[[1.0, -1.0, -1.0, -0.5, 0.5, 0.25, -1.75, 2.0, 1.0, -2.0, 2.0, 0.75, 1.25, 1.0, 2.0, 0.75,
+        -1.25, 0.25, 1.25, 0.25, -0.25, 0.5, 2.0, -0.75, 1.75, -1.25, -2.0, 1.0, -1.25, 0.25, 0.0,
+        0.25, -1.75, -1.0, 1.5, 0.0, 0.75, -1.5, 1.75, 2.0, 1.25, 1.25, 0.5, 2.0, 1.75, 0.5, 1.25,
+        1.75, -0.5, 0.0, -1.0, -0.75, -0.25, -1.0, -1.25, 1.0, 1.0, -1.25, -0.5, -0.5, -0.5, 0.75,
+        -2.0, 1.75, 0.5, -1.75, 2.0, 1.5, -1.75, 1.25, -1.5, -0.25, -1.75, 1.0, 0.5, 1.25, -1.75, 0.5,
+        1.25, -1.0, 0.75, -0.75, 0.25, 1.75, 1.0, -0.25, -2.0, -1.75, 0.0, -1.25, 1.5, 1.5, 1.0,
+        -0.25, -0.25, 2.0, -0.25, -1.75, 0.25, -1.25, 0.25, -0.25, 0.0, 0.25, 2.0, -0.75, -0.75, 1.75,
+        1.5, 2.0, 1.0, -1.0, 0.5, -1.25, 1.75, 1.0, -2.0, 0.75, 1.5, 1.5, 2.0, -1.0, -1.0, 0.25, 0.0,
+        -1.25, 1.25, 1.25, 2.0, 1.5],
+      [1.5, 0.25, 0.0, -0.75, 2.0, 1.5, 1.75, -0.75, -1.0, 1.25, 1.5, -0.75, -0.25, -1.0, 0.0, 0.5,
+        -0.25, -1.0, 2.0, 1.75, 1.75, -0.25, 0.25, -2.0, 0.5, 1.75, -1.75, 2.0, 0.25, -2.0, 2.0, 1.0,
+        0.5, -1.25, 0.25, -0.25, 1.75, 0.25, -2.0, 0.5, -0.25, -1.25, 1.0, -1.75, -1.25, 0.0, -1.75,
+        2.0, -0.5, 1.25, 0.25, -0.25, -0.75, -0.5, -2.0, -1.75, 1.75, 1.5, 1.25, -0.25, 0.75, -0.75,
+        -0.5, -1.25, -1.75, 0.25, -1.75, 0.75, -2.0, -2.0, 2.0, -0.75, -1.75, -1.5, 1.5, -0.5, 0.0,
+        1.0, 0.0, -1.25, 0.75, -0.5, 2.0, 0.5, -0.25, -1.5, -0.75, -1.0, 1.5, -0.25, 0.0, -1.75,
+        -0.25, -0.5, 1.0, 0.25, -2.0, 1.5, 0.25, 1.5, 0.5, -1.75, 0.0, -1.75, -0.5, 0.5, 0.75, -1.25,
+        -1.5, 0.75, 2.0, -1.0, -0.75, 1.5, 0.0, 1.5, -0.75, -0.75, 2.0, 0.0, 1.75, 0.75, 2.0, 0.75,
+        -1.0, 1.0, -1.5, -0.75, -1.5, 0x7FC00000],
+      [0x7FC00000, -1.25, -0.25, 1.5, 0.5, -0.25, -0.5, 1.5, 1.75, 0.25, 0.0, 0.5, 1.25, 0.25, 0.5,
+        0.75, -1.75, -1.0, -1.25, 1.75, -2.0, -0.25, 0.75, -1.25, -1.5, 0.75, -1.75, -1.25, 0.0,
+        -0.75, -1.25, 0.0, -2.0, 0.0, -0.25, -1.5, -0.5, -1.5, -0.25, -1.25, 0.5, 1.5, 0.25, 1.0, 0.5,
+        0.25, -0.5, -0.5, -1.5, 0.5, -1.0, 0.25, 2.0, 1.0, -2.0, 1.0, -1.0, -0.25, -2.0, -1.0, 0.0,
+        -2.0, -0.75, 1.5, -1.5, -2.0, -1.5, -0.25, 0.0, 0.25, 1.0, 1.0, -1.0, -0.25, -1.0, 1.25, 0.25,
+        0.5, -0.75, 1.25, 2.0, -2.0, -1.5, 1.5, 1.75, 1.25, 1.75, 1.0, 1.5, 1.0, -1.0, 1.25, 1.5,
+        -1.0, -1.5, 0.0, -0.75, 2.0, -1.75, 1.75, 0.75, 1.75, -1.5, -1.0, -1.5, -1.5, 1.0, -1.75,
+        -1.5, 1.75, 0.0, -0.75, -0.75, -1.5, -2.0, -1.5, 1.25, 1.0, 0.75, 0.75, 0.25, -0.25, 1.0,
+        -1.25, 1.0, 1.75, 0.75, -0.5, 0.5, 1.25],
+      [-2.0, -2.0, -1.5, 0.75, -1.75, 0.5, 1.0, 0xFF800000, -1.0, 1.5, -1.0, -1.75, -1.5, 1.0, 1.75,
+        -1.75, -1.75, -1.75, 0.0, 1.75, -0.5, 1.5, 1.0, 2.0, -0.25, 0.25, 1.5, 1.5, 1.75, 0.25, 0.25,
+        1.75, -0.75, 2.0, 1.25, -1.75, 1.0, 1.25, 0.25, -1.25, 2.0, -0.5, -2.0, -1.5, -0.75, 0.75,
+        -0.25, -2.0, -1.25, 0.75, 1.75, -1.5, 1.75, -0.75, 0.0, 1.0, 0.25, 1.75, -0.5, 2.0, 1.75,
+        -1.0, 1.5, -0.5, -0.25, 1.0, 0.0, -1.75, -1.75, -1.25, 0.0, 1.5, 2.0, 1.5, -1.75, -1.5, 1.75,
+        0.5, 0.75, -2.0, -1.5, -1.5, -1.5, 1.75, 0.25, -0.25, 0.25, 0.0, -0.5, -1.0, 2.0, 2.0, 0.25,
+        -0.75, 1.0, -2.0, 0.5, 0.5, -0.25, -1.5, -1.75, 0.5, 2.0, 1.5, -0.25, -1.5, -1.25, 0.25, -1.0,
+        -1.25, 0.75, 1.75, 1.25, -1.5, -1.5, 1.5, -0.75, -1.0, 0.25, 0.25, -2.0, 0.25, 1.75, 1.5, 1.0,
+        0.75, -0.75, 1.75, -0.75, 1.0]]> : tensor<4x130xf32> -> tensor<4x?xf32>
+  %e5 = tensor.empty() : tensor<4xf32>
+  %f3 = linalg.fill ins(%cst1 : f32) outs(%e5 : tensor<4xf32>) -> tensor<4xf32>
+  %red3 = linalg.reduce { arith.maximumf } ins(%in2 : tensor<4x?xf32>) outs(%f3 : tensor<4xf32>) dimensions = [1]
+  %e6 = tensor.empty() : tensor<4xf32>
+  %g3 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%red3, %red3 : tensor<4xf32>, tensor<4xf32>) outs(%e6 : tensor<4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %o: f32):
+    %r = arith.maximumf %a0, %a1 : f32
+    %u = arith.cmpf uno, %r, %r : f32
+    %q = arith.constant 0x7FC00000 : f32
+    %s = arith.select %u, %q, %r : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  check.expect_eq_const(%g3, dense<[2.0, 0x7FC00000, 0x7FC00000, 2.0]> : tensor<4xf32>) : tensor<4xf32>
+  %e7 = tensor.empty() : tensor<4xf32>
+  %f4 = linalg.fill ins(%cst2 : f32) outs(%e7 : tensor<4xf32>) -> tensor<4xf32>
+  %red4 = linalg.reduce { arith.minimumf } ins(%in2 : tensor<4x?xf32>) outs(%f4 : tensor<4xf32>) dimensions = [1]
+  %e8 = tensor.empty() : tensor<4xf32>
+  %g4 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%red4, %red4 : tensor<4xf32>, tensor<4xf32>) outs(%e8 : tensor<4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %o: f32):
+    %r = arith.maximumf %a0, %a1 : f32
+    %u = arith.cmpf uno, %r, %r : f32
+    %q = arith.constant 0x7FC00000 : f32
+    %s = arith.select %u, %q, %r : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  check.expect_eq_const(%g4, dense<[-2.0, 0x7FC00000, 0x7FC00000, 0xFF800000]> : tensor<4xf32>) : tensor<4xf32>
   return
 }
 

@@ -233,6 +233,11 @@ impl Emitter<'_, '_, '_> {
         res_elem: ElemType,
     ) -> Result<KValue, CodegenError> {
         use MathOp::*;
+        if m == AbsI && self.is_pair(res_elem) {
+            // Not the op on the vector of words: |lo| and |hi| apart is
+            // 2^32 too large for a negative value.
+            return Ok(self.pair_abs(args[0]).0);
+        }
         let k = match m {
             AbsF => KOpKind::MathAbsF,
             AbsI => KOpKind::MathAbsI,

@@ -226,7 +226,9 @@ impl Emitter<'_, '_, '_> {
         Ok((r[0], r[1]))
     }
 
-    fn pair_abs(&mut self, a: KValue) -> (KValue, KValue) {
+    /// `|a|` (`math.absi`, wrapping at the minimum) and whether `a` is
+    /// negative.
+    pub(super) fn pair_abs(&mut self, a: KValue) -> (KValue, KValue) {
         let zero = self.pair_const(0);
         let neg = self.pair_cmp(CmpIPred::Slt, a, zero);
         let na = self.pair_neg(a);

@@ -5,6 +5,7 @@ use crate::grammar::{GlslOp, Opcode};
 use crate::ir::{Type, Value};
 
 use crate::lower::context::Lowerer;
+use crate::lower::helpers::ints::bool_like;
 
 /// The GroupNonUniform instruction and GLSL/core combiner of a reduction
 /// kind.
@@ -18,12 +19,16 @@ pub(crate) fn reduction_ops(kind: &str, float: bool) -> Option<(Opcode, Combine)
         ("minui", false) => (Opcode::GroupNonUniformUMin, Combine::Glsl(GlslOp::UMin)),
         ("maxsi", false) => (Opcode::GroupNonUniformSMax, Combine::Glsl(GlslOp::SMax)),
         ("maxui", false) => (Opcode::GroupNonUniformUMax, Combine::Glsl(GlslOp::UMax)),
-        ("minnumf" | "minimumf" | "minf", true) => {
-            (Opcode::GroupNonUniformFMin, Combine::Glsl(GlslOp::FMin))
-        }
-        ("maxnumf" | "maximumf" | "maxf", true) => {
-            (Opcode::GroupNonUniformFMax, Combine::Glsl(GlslOp::FMax))
-        }
+        ("minimumf", true) => (
+            Opcode::GroupNonUniformFMin,
+            Combine::NanPropagating(GlslOp::FMin),
+        ),
+        ("maximumf", true) => (
+            Opcode::GroupNonUniformFMax,
+            Combine::NanPropagating(GlslOp::FMax),
+        ),
+        ("minnumf" | "minf", true) => (Opcode::GroupNonUniformFMin, Combine::Glsl(GlslOp::FMin)),
+        ("maxnumf" | "maxf", true) => (Opcode::GroupNonUniformFMax, Combine::Glsl(GlslOp::FMax)),
         ("and", false) => (
             Opcode::GroupNonUniformBitwiseAnd,
             Combine::Core(Opcode::BitwiseAnd),
@@ -47,6 +52,10 @@ pub(crate) enum Combine {
     Core(Opcode),
     /// A GLSL.std.450 instruction.
     Glsl(GlslOp),
+    /// GLSL `FMax` / `FMin` with a NaN operand giving NaN (`maximumf` /
+    /// `minimumf`; the GLSL ops leave NaN undefined, lavapipe returns the
+    /// other operand).
+    NanPropagating(GlslOp),
 }
 
 impl Combine {
@@ -54,6 +63,14 @@ impl Combine {
         match self {
             Combine::Core(n) => l.core_op(n, vec![a, b], ty),
             Combine::Glsl(n) => l.glsl_op(n, vec![a, b], ty),
+            Combine::NanPropagating(n) => {
+                let m = l.glsl_op(n, vec![a, b], ty);
+                let bt = bool_like(l, ty);
+                let a_nan = l.core_op(Opcode::IsNan, vec![a], bt);
+                let b_nan = l.core_op(Opcode::IsNan, vec![b], bt);
+                let x = l.core_op(Opcode::Select, vec![b_nan, b, m], ty);
+                l.core_op(Opcode::Select, vec![a_nan, a, x], ty)
+            }
         }
     }
 }

@@ -1,0 +1,359 @@
+//! Differential testing with random tensor programs (issues 30 §1, 31):
+//! each seed's program ([`program::generate`]) runs on the reference
+//! evaluator, on the device (lavapipe in CI, compiled for the device's
+//! target as `kiln run` compiles) and on the CPU runner (compiled for
+//! `cpu_target_env`, as `kiln run --cpu`), and the three results must
+//! agree: integers and exact floats bit for bit (NaN equal to NaN), other
+//! floats within the error model of `num.rs`. A program that one engine
+//! refuses and another runs is a failure too (one verdict across
+//! backends), and so is a panic.
+//!
+//! CI runs [`CI_SEEDS`] seeds; `KILN_DIFF_SEEDS=N` runs N seeds from
+//! `KILN_DIFF_START` (default 0) instead, e.g.
+//! `KILN_DIFF_SEEDS=2000 cargo test -p kiln-gpu-tests --test gpu --
+//! tensor_random --nocapture`. On a mismatch it prints the program, its
+//! inputs and the three results, and writes `seed-N.mlir` (inputs as
+//! constants, checks against the reference's results) under
+//! `target/tmp/tensor_random/`: `kiln run seed-N.mlir [--cpu]` reproduces it.
+//! `KILN_DIFF_DUMP=DIR` writes every program's text there (to check them
+//! with `mlir-opt-19`, an independent verifier).
+
+mod compare;
+mod num;
+mod program;
+
+use std::fmt::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Instant;
+
+use kiln_core::codegen::{compile, CodegenTarget, DriverFacts};
+use kiln_core::tensor::eval::{self, Value};
+use kiln_cpu::{cpu_target_env, CpuProgram, DispatchOptions};
+use kiln_runtime::e2e::device_target;
+use kiln_runtime::{CacheLocation, Device, DeviceOptions, Program as DeviceProgram};
+
+use crate::runtime_support::test_device;
+use program::Program;
+
+/// Seeds CI runs: 24 seeds took 52 s at a load of 11-12 on 2 cores
+/// (reference 0.0 s, device 9.9 s, CPU runner 31.7 s: LLVM compiles each
+/// kernel, emulated-types device 10.6 s), about 0.5 s a seed unloaded.
+const CI_SEEDS: u64 = 16;
+
+struct Engines {
+    device: Device,
+    device_target: CodegenTarget,
+    /// The device without native 8/16/64-bit types and subgroup
+    /// arithmetic (emulated types, workgroup-memory trees).
+    minimal_target: CodegenTarget,
+    cpu_target: CodegenTarget,
+    cpu_options: DispatchOptions,
+}
+
+impl Engines {
+    fn new() -> Engines {
+        let device = test_device(DeviceOptions {
+            cache: CacheLocation::Disabled,
+            ..DeviceOptions::default()
+        });
+        let device_target = device_target(&device);
+        let minimal_target = crate::tensor_programs::minimal_target(&device);
+        let cpu_options = DispatchOptions::default();
+        let cpu_target = CodegenTarget::new(
+            cpu_target_env(cpu_options.subgroup_size),
+            DriverFacts::conservative(),
+        );
+        Engines {
+            device,
+            device_target,
+            minimal_target,
+            cpu_target,
+            cpu_options,
+        }
+    }
+}
+
+type Run = Result<Vec<Value>, String>;
+
+/// Runs `f`, a panic becoming an error.
+fn guarded(f: impl FnOnce() -> Run) -> Run {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| {
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        Err(format!("PANIC: {msg}"))
+    })
+}
+
+/// What one program did.
+enum Outcome {
+    Agree,
+    /// Every engine refused it (the same verdict; not a wrong value).
+    Refused(String),
+    Finding(String),
+}
+
+/// Runs `p` on the three engines, adding each one's time to `secs`.
+fn run_program(e: &Engines, p: &Program, secs: &mut [f64; 4]) -> [Run; 4] {
+    let loaded = catch_unwind(AssertUnwindSafe(|| kiln_core::tensor::load(&p.text)));
+    let module = match loaded {
+        Ok(Ok(m)) => m,
+        Ok(Err(err)) => {
+            let err = err.to_string();
+            return [
+                Err(err.clone()),
+                Err(err.clone()),
+                Err(err.clone()),
+                Err(err),
+            ];
+        }
+        Err(_) => {
+            let err = "PANIC while loading".to_string();
+            return [
+                Err(err.clone()),
+                Err(err.clone()),
+                Err(err.clone()),
+                Err(err),
+            ];
+        }
+    };
+    let t = Instant::now();
+    let reference = guarded(|| eval::run(&module, "main", &p.inputs).map_err(|e| e.to_string()));
+    secs[0] += t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let device = guarded(|| {
+        let prog = compile(&module, &e.device_target).map_err(|e| e.to_string())?;
+        DeviceProgram::load(&e.device, prog)
+            .and_then(|d| d.run("main", &p.inputs))
+            .map_err(|e| e.to_string())
+    });
+    secs[1] += t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let cpu = guarded(|| {
+        let prog = compile(&module, &e.cpu_target).map_err(|e| e.to_string())?;
+        CpuProgram::load(prog, e.cpu_options.clone())
+            .and_then(|c| c.run("main", &p.inputs))
+            .map_err(|e| e.to_string())
+    });
+    secs[2] += t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let minimal = guarded(|| {
+        let prog = compile(&module, &e.minimal_target).map_err(|e| e.to_string())?;
+        DeviceProgram::load(&e.device, prog)
+            .and_then(|d| d.run("main", &p.inputs))
+            .map_err(|e| e.to_string())
+    });
+    secs[3] += t.elapsed().as_secs_f64();
+    [reference, device, cpu, minimal]
+}
+
+const ENGINES: [&str; 4] = ["reference", "device", "cpu", "device (emulated types)"];
+
+/// Whether `r`, the emulated-types device's run, is the refusal
+/// `tensor_programs` documents (`REFUSED_WITHOUT_INT64` there): without
+/// Int64, kiln emulates i64 tensors in memory but refuses i64 values
+/// computed inside a region, with this clear error.
+fn refused_without_int64(r: &Run) -> bool {
+    r.as_ref()
+        .err()
+        .is_some_and(|e| e.contains("needs capability Int64") && !e.contains("PANIC"))
+}
+
+fn judge(p: &Program, runs: &[Run; 4]) -> Outcome {
+    let runs: &[Run] = if refused_without_int64(&runs[3]) {
+        &runs[..3]
+    } else {
+        runs
+    };
+    let errors: Vec<&String> = runs.iter().filter_map(|r| r.as_ref().err()).collect();
+    if errors.len() == runs.len() && !errors.iter().any(|e| e.contains("PANIC")) {
+        return Outcome::Refused(errors[0].clone());
+    }
+    let mut found = Vec::new();
+    for (i, r) in runs.iter().enumerate() {
+        if let Err(e) = r {
+            found.push(format!("{} refused or failed: {e}", ENGINES[i]));
+        }
+    }
+    if found.is_empty() {
+        let pairs: &[(usize, usize)] = &[(0, 1), (0, 2), (1, 2), (0, 3)];
+        for &(i, j) in &pairs[..runs.len()] {
+            let (a, b) = (runs[i].as_ref().unwrap(), runs[j].as_ref().unwrap());
+            if a.len() != p.results.len() || b.len() != p.results.len() {
+                found.push(format!(
+                    "{} / {}: result counts differ",
+                    ENGINES[i], ENGINES[j]
+                ));
+                continue;
+            }
+            for (k, &(ty, num)) in p.results.iter().enumerate() {
+                if let Some(d) = compare::differ(&a[k], &b[k], ty, num) {
+                    found.push(format!("result {k}: {} vs {}: {d}", ENGINES[i], ENGINES[j]));
+                }
+            }
+        }
+    }
+    if found.is_empty() {
+        Outcome::Agree
+    } else {
+        Outcome::Finding(found.join("\n"))
+    }
+}
+
+/// The program as an e2e file `kiln run` runs: the inputs as constants
+/// (`flow.tensor.dynamic_constant` for dynamic ones) and a check of each
+/// result against the reference evaluator's.
+fn repro(seed: u64, p: &Program, reference: &Run) -> String {
+    let mut s = format!("// tensor_random seed {seed}: expected values are kiln's reference evaluator's\nfunc.func @seed_{seed}() {{\n");
+    for ((name, ty), v) in p.params.iter().zip(&p.inputs) {
+        let Value::Tensor(t) = v else { continue };
+        let stat = static_ty(ty, &t.shape);
+        if ty.contains('?') {
+            let _ = writeln!(
+                s,
+                "  {name} = flow.tensor.dynamic_constant dense<{}> : {stat} -> {ty}",
+                compare::dense(t)
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "  {name} = util.unfoldable_constant dense<{}> : {ty}",
+                compare::dense(t)
+            );
+        }
+    }
+    s.push_str(&p.body);
+    if let Ok(r) = reference {
+        for (k, ((name, ty), v)) in p.returns.iter().zip(r).enumerate() {
+            let Value::Tensor(t) = v else { continue };
+            let stat = static_ty(ty, &t.shape);
+            let mut n = name.clone();
+            if ty.contains('?') {
+                n = format!("%result{k}");
+                let _ = writeln!(s, "  {n} = tensor.cast {name} : {ty} to {stat}");
+            }
+            let (rty, num) = p.results[k];
+            if num.exact || !rty.is_float() {
+                let _ = writeln!(
+                    s,
+                    "  check.expect_eq_const({n}, dense<{}> : {stat}) : {stat}",
+                    compare::dense(t)
+                );
+            } else {
+                let tol = 8.0 * num.err + 2.0 * num::Num::ulp(num.bound, rty);
+                let _ = writeln!(
+                    s,
+                    "  check.expect_almost_eq_const({n}, dense<{}> : {stat}, atol {tol:e}, rtol 0.0) : {stat}",
+                    compare::dense(t)
+                );
+            }
+        }
+    }
+    s.push_str("  return\n}\n");
+    s
+}
+
+/// `ty` (`tensor<?x4xf32>`) with its `?` dims replaced by `shape`'s.
+fn static_ty(ty: &str, shape: &[usize]) -> String {
+    let elem = ty.trim_end_matches('>').rsplit('x').next().unwrap_or("f32");
+    let elem = elem.trim_start_matches("tensor<");
+    let dims: String = shape.iter().map(|d| format!("{d}x")).collect();
+    format!("tensor<{dims}{elem}>")
+}
+
+fn report(seed: u64, p: &Program, runs: &[Run; 4], what: &str) -> String {
+    let mut s = format!("seed {seed}: {what}\n--- program\n{}--- inputs\n", p.text);
+    for (i, v) in p.inputs.iter().enumerate() {
+        let _ = writeln!(s, "%arg{i} = {}", compare::summary(v));
+    }
+    for (i, r) in runs.iter().enumerate() {
+        let _ = writeln!(s, "--- {}", ENGINES[i]);
+        match r {
+            Ok(vals) => {
+                for v in vals {
+                    let _ = writeln!(s, "{}", compare::summary(v));
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(s, "error: {e}");
+            }
+        }
+    }
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tensor_random");
+    let path = dir.join(format!("seed-{seed}.mlir"));
+    if std::fs::create_dir_all(&dir).is_ok()
+        && std::fs::write(&path, repro(seed, p, &runs[0])).is_ok()
+    {
+        let _ = writeln!(s, "--- reproduce: kiln run {} [--cpu]", path.display());
+    }
+    s
+}
+
+fn seeds_from_env() -> (u64, u64) {
+    let get = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    (
+        get("KILN_DIFF_START").unwrap_or(0),
+        get("KILN_DIFF_SEEDS").unwrap_or(CI_SEEDS),
+    )
+}
+
+#[test]
+fn tensor_random_differential() {
+    let (start, count) = seeds_from_env();
+    let engines = Engines::new();
+    let t0 = Instant::now();
+    let mut findings = Vec::new();
+    let mut refused = Vec::new();
+    let mut secs = [0.0; 4];
+    for seed in start..start + count {
+        if (seed - start) % 100 == 99 {
+            eprintln!(
+                "tensor_random: {} programs, {} findings, {:.0} s",
+                seed - start,
+                findings.len(),
+                t0.elapsed().as_secs_f64()
+            );
+        }
+        let p = program::generate(seed);
+        if let Ok(dir) = std::env::var("KILN_DIFF_DUMP") {
+            let _ = std::fs::write(format!("{dir}/seed-{seed}.mlir"), &p.text);
+        }
+        let runs = run_program(&engines, &p, &mut secs);
+        match judge(&p, &runs) {
+            Outcome::Agree => {}
+            Outcome::Refused(e) => refused.push(format!("seed {seed}: {e}")),
+            Outcome::Finding(f) => {
+                let r = report(seed, &p, &runs, &f);
+                eprintln!("{r}");
+                findings.push(seed);
+            }
+        }
+    }
+    eprintln!(
+        "tensor_random: {count} programs (seeds {start}..{}), {} refused by every engine, {} findings, {:.1} s",
+        start + count,
+        refused.len(),
+        findings.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    eprintln!(
+        "tensor_random: reference {:.1} s, device (compile + run) {:.1} s, cpu (compile + run) {:.1} s, device with emulated types {:.1} s",
+        secs[0], secs[1], secs[2], secs[3]
+    );
+    for r in &refused {
+        eprintln!("refused: {r}");
+    }
+    kiln_gpu_tests::assert_no_validation_messages(engines.device.context());
+    assert!(
+        findings.is_empty(),
+        "engines disagree on seeds {findings:?}"
+    );
+    // The generator must keep producing programs kiln runs.
+    assert!(
+        refused.len() * 10 <= count as usize,
+        "{} of {count} programs refused everywhere",
+        refused.len()
+    );
+}
