@@ -177,16 +177,19 @@ fn reductions_pass_with_any_subgroup_size() {
         .join("linalg_reduce.mlir")
         .display()
         .to_string();
+    // Every function of the file passes, however many it holds.
+    let functions = std::fs::read_to_string(&path)
+        .expect("linalg_reduce.mlir")
+        .matches("func.func @")
+        .count();
+    let passed = format!("[  PASSED  ] {functions} tests.");
     for sg in ["1", "4", "32"] {
         let (status, out, err) = kiln(
             &["run", "--cpu", "--no-timing", "--subgroup-size", sg, &path],
             b"",
         );
         assert_eq!(status, 0, "subgroup size {sg}: {out}{err}");
-        assert!(
-            out.contains("[  PASSED  ] 6 tests."),
-            "subgroup size {sg}: {out}"
-        );
+        assert!(out.contains(&passed), "subgroup size {sg}: {out}");
     }
 }
 
