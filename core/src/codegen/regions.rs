@@ -33,7 +33,13 @@
 //!   consumer's prologue (the consumer is the root's epilogue), at most one
 //!   root per dispatch; a softmax's epilogue must moreover be a dispatch
 //!   of its own reading it and writing through identity maps (the softmax
-//!   kernel hands it each element at the softmax's coordinates);
+//!   kernel hands it each element at the softmax's coordinates); a
+//!   root other than softmax read several times inside one all-parallel
+//!   dispatch (through elementwise ops recomputed where read, as a
+//!   convolution's batch norm is read twice by `x * relu6(x + 3)`) is
+//!   that dispatch's prologue too when every read is at the same point of
+//!   the root and the root's parallel loops are the dispatch's loops one
+//!   to one (so each point computes it once);
 //! * a reduction whose every reader is computed in one all-parallel
 //!   dispatch, and whose value is the same along that dispatch's rows
 //!   (its last loop), joins it as a row root, computed once per row (a
@@ -561,6 +567,13 @@ impl Former<'_, '_> {
                         // Or a row root of the dispatch that reads it?
                         row_host = self.row_host(op);
                     }
+                    if attach_to.is_none() && row_host.is_none() && !is_softmax(info, op) {
+                        // Or the prologue of a dispatch whose elementwise
+                        // chain reads it several times, each at the point
+                        // the dispatch is at (`x * relu6(x + 3)` on a
+                        // convolution's `x`)?
+                        attach_to = self.multi_read_epilogue(op);
+                    }
                     stored = attach_to.is_none() && row_host.is_none();
                 }
             }
@@ -597,12 +610,23 @@ impl Former<'_, '_> {
             let r = d.results[0];
             self.fates.insert(r, ValueFate::Inlined);
             let reader = self.single_once_reader(r);
-            self.once.insert(op, reader.is_some());
-            let owner = reader.and_then(|c| self.owner_of(c));
+            // A prologue runs once per point of its dispatch, which maps
+            // one to one onto its own points (`is_epilogue`,
+            // `multi_read_epilogue`).
+            self.once
+                .insert(op, reader.is_some() || attach_to.is_some());
+            let owner = reader.and_then(|c| self.owner_of(c)).or(attach_to);
             self.owner.insert(op, owner);
             if let Some(o) = attach_to {
                 self.has_root.insert(o);
                 self.attached.insert(o, op);
+            }
+            if let (None, Some(_)) = (reader, attach_to) {
+                // A prologue read several times: its sources where its
+                // readers agree on them (all its parallel loops).
+                if let Some((_, src)) = self.placement_of_result(r, op, 0) {
+                    self.sources.insert(op, src);
+                }
             }
             if let (Some(c), Some(_)) = (reader, owner) {
                 if let Some(src) = self
@@ -654,6 +678,49 @@ impl Former<'_, '_> {
             return None;
         }
         Some((host, src))
+    }
+
+    /// The dispatch op whose prologue root `op` (one result, not a
+    /// softmax) can be when its result is read more than once inside that
+    /// dispatch (an elementwise op between them read twice, as
+    /// `x * relu6(x + 3)` reads `x`): every read of it is computed in that
+    /// one all-parallel dispatch with no root of its own, and every read
+    /// is at the same point of `op`, whose parallel loops are the
+    /// dispatch's loops one to one (the loop sources of all readers agree,
+    /// [`row_group::merge_sources`]). Each dispatch point then computes
+    /// `op` once, at the point the kernel derives along any one of the
+    /// paths ([`super::kernels`]' `root_point`), and every read of the
+    /// result inside the dispatch is that value.
+    fn multi_read_epilogue(&self, op: TOp) -> Option<TOp> {
+        let info = self.info;
+        let s = info.structured.get(&op)?;
+        let [r] = info.m.op(op).results[..] else {
+            return None;
+        };
+        let (host, src) = self.placement_of_result(r, op, 0)?;
+        if host == op
+            || !row_group::can_host(info, host)
+            || self.owner_of(host) != Some(host)
+            || self.has_root.contains(&host)
+            || self.attached.contains_key(&host)
+            || self.row_roots.contains_key(&host)
+            || self.row_outputs.contains_key(&host)
+            || src.len() != s.num_loops()
+        {
+            return None;
+        }
+        let host_loops = info.structured[&host].num_loops();
+        let mut covered = vec![false; host_loops];
+        for (l, t) in s.iterator_types.iter().enumerate() {
+            if *t != crate::tensor::attr::IteratorType::Parallel {
+                continue;
+            }
+            match src[l] {
+                Some(i) if i < host_loops && !covered[i] => covered[i] = true,
+                _ => return None,
+            }
+        }
+        covered.iter().all(|&c| c).then_some(host)
     }
 
     /// Makes `op` (one result, of fate `fate`) a member of the row group
