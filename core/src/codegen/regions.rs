@@ -38,8 +38,9 @@
 //!   dispatch (through elementwise ops recomputed where read, as a
 //!   convolution's batch norm is read twice by `x * relu6(x + 3)`) is
 //!   that dispatch's prologue too when every read is at the same point of
-//!   the root and the root's parallel loops are the dispatch's loops one
-//!   to one (so each point computes it once);
+//!   the root and the root's result coordinates are the dispatch's loops
+//!   one to one and in order (so each point computes it once, and the
+//!   dispatch's tiles are the root's);
 //! * a reduction whose every reader is computed in one all-parallel
 //!   dispatch, and whose value is the same along that dispatch's rows
 //!   (its last loop), joins it as a row root, computed once per row (a
@@ -685,12 +686,12 @@ impl Former<'_, '_> {
     /// dispatch (an elementwise op between them read twice, as
     /// `x * relu6(x + 3)` reads `x`): every read of it is computed in that
     /// one all-parallel dispatch with no root of its own, and every read
-    /// is at the same point of `op`, whose parallel loops are the
-    /// dispatch's loops one to one (the loop sources of all readers agree,
-    /// [`row_group::merge_sources`]). Each dispatch point then computes
-    /// `op` once, at the point the kernel derives along any one of the
-    /// paths ([`super::kernels`]' `root_point`), and every read of the
-    /// result inside the dispatch is that value.
+    /// is at the same point of `op`, whose result coordinates are the
+    /// dispatch's loops one to one and in the same order (the loop sources
+    /// of all readers agree, [`row_group::merge_sources`]). Each dispatch
+    /// point then computes `op` once, at the point the kernel derives
+    /// along any one of the paths ([`super::kernels`]' `root_point`), and
+    /// every read of the result inside the dispatch is that value.
     fn multi_read_epilogue(&self, op: TOp) -> Option<TOp> {
         let info = self.info;
         let s = info.structured.get(&op)?;
@@ -709,18 +710,30 @@ impl Former<'_, '_> {
         {
             return None;
         }
+        // The root's result coordinates, in order, are the dispatch's
+        // loops in order: the dispatch's strategy tiles its own point
+        // space, which is then the root's output space, as when the root
+        // is stored. Through a permutation it would tile the root's output
+        // in another order (an NHWC depthwise convolution read through a
+        // transpose to NCHW, tiled over H x W, reads its input strided:
+        // 15x slower per call in PP-OCR's detector than the convolution
+        // stored and transposed by a second dispatch), so that root stays
+        // a dispatch of its own.
         let host_loops = info.structured[&host].num_loops();
-        let mut covered = vec![false; host_loops];
-        for (l, t) in s.iterator_types.iter().enumerate() {
-            if *t != crate::tensor::attr::IteratorType::Parallel {
-                continue;
-            }
-            match src[l] {
-                Some(i) if i < host_loops && !covered[i] => covered[i] = true,
-                _ => return None,
-            }
-        }
-        covered.iter().all(|&c| c).then_some(host)
+        let out_map = s.indexing_maps.get(s.inputs.len())?;
+        let in_order = s.outputs.len() == 1
+            && out_map.results.len() == host_loops
+            && out_map.results.iter().enumerate().all(|(k, e)| {
+                e.as_dim()
+                    .is_some_and(|l| src.get(l as usize).copied().flatten() == Some(k))
+            });
+        // Every parallel loop of the root is one of those coordinates (so
+        // each dispatch point computes the root at one point of its own).
+        let parallel_covered = s.iterator_types.iter().enumerate().all(|(l, t)| {
+            *t != crate::tensor::attr::IteratorType::Parallel
+                || out_map.results.iter().any(|e| e.as_dim() == Some(l as u32))
+        });
+        (in_order && parallel_covered).then_some(host)
     }
 
     /// Makes `op` (one result, of fate `fate`) a member of the row group

@@ -3,7 +3,9 @@
 //! dispatch (PP-OCR's convolution + batch norm + hard-swish, which reads
 //! the batch norm twice, was two dispatches, the convolution written to
 //! memory and read back). Two reads at different points (a matmul added
-//! to its transpose) keep the root a dispatch of its own. The values are
+//! to its transpose), or reads through a permutation of the root's loops
+//! (an NHWC depthwise convolution transposed to NCHW), keep the root a
+//! dispatch of its own. The values are
 //! checked on lavapipe against numpy by the corpus file
 //! `gpu-tests/tests/tensor/multi_read_epilogue.mlir`; here the dispatch
 //! count per function and the kernels' validity for lavapipe's env.
@@ -21,8 +23,14 @@ fn roots_read_twice_at_their_own_point_join_their_epilogue() {
     let expected = [
         ("conv_nchw_batch_norm_hardswish_1x3x10x12_8x3x3x3", 1),
         (
-            "depthwise_nhwc_transposed_hardswish_1x9x11x6_3x3_stride_2",
+            "depthwise_nchw_batch_norm_hardswish_1x5x9x11_3x3_stride_2",
             1,
+        ),
+        // Read through a transpose: the dispatch's tiles would be the
+        // convolution's in another order, so it is stored.
+        (
+            "depthwise_nhwc_transposed_hardswish_1x9x11x6_3x3_stride_2",
+            2,
         ),
         ("matmul_silu_two_ops_13x21x17", 1),
         ("row_sum_squared_two_reads_7x33", 1),

@@ -6948,9 +6948,10 @@ Roots whose result an epilogue reads more than once, each read at the
 root's own point (kiln makes the root the prologue of that epilogue's
 dispatch): PP-OCR's convolution, batch norm and hard-swish
 (bn * relu6(bn + 3) / 6, the batch norm read twice) on an NCHW
-convolution and on a depthwise NHWC convolution read through a transpose
-to NCHW; a matmul with SiLU written as two ops (m * sigmoid(m)); a row sum
-squared through two reads; and, not fusable, a matmul added to its own
+convolution and on an NCHW depthwise convolution; a matmul with SiLU
+written as two ops (m * sigmoid(m)); a row sum squared through two reads;
+and two kiln keeps apart: a depthwise NHWC convolution read through a
+transpose to NCHW (its loops permuted), and a matmul added to its own
 transpose (two reads at different points).''')
 def _(F):
     def relu6_plus3(f, x):
@@ -7001,6 +7002,20 @@ def _(F):
     r = hardswish(f, batch_norm(f, C, scale, shift, 4, 1))
     win = windows_nhwc(np.transpose(x, (0, 2, 3, 1)), 3, 3, 8, 10, (1, 1), (1, 1))
     y = f64(contract('nhwijc,fcij->nfhw', 'f32', win, k)) * f64(scale)[None, :, None, None] \
+        + f64(shift)[None, :, None, None]
+    f.expect_almost_eq_const(r, hardswish_ref(y), atol=1e-5, rtol=1e-5)
+
+    f = F.fn('depthwise_nchw_batch_norm_hardswish_1x5x9x11_3x3_stride_2')
+    x = f.rng.floats((1, 5, 9, 11), 'f32', -1, 1)
+    k = f.rng.floats((5, 3, 3), 'f32', -1, 1)
+    scale = f.rng.floats((5,), 'f32', 0.5, 2)
+    shift = f.rng.floats((5,), 'f32', -1, 1)
+    X, K = f.const(x, 'f32'), f.const(k, 'f32')
+    D = named(f, 'linalg.depthwise_conv_2d_nchw_chw', [X, K],
+              [f.full(0.0, (1, 5, 4, 5), 'f32')], conv_attrs((2, 2), (1, 1)), 'conv')
+    r = hardswish(f, batch_norm(f, D, scale, shift, 4, 1))
+    win = windows_nhwc(np.transpose(x, (0, 2, 3, 1)), 3, 3, 4, 5, (2, 2), (1, 1))
+    y = f64(contract('nhwijc,cij->nchw', 'f32', win, k)) * f64(scale)[None, :, None, None] \
         + f64(shift)[None, :, None, None]
     f.expect_almost_eq_const(r, hardswish_ref(y), atol=1e-5, rtol=1e-5)
 
