@@ -33,7 +33,14 @@
 //!   consumer's prologue (the consumer is the root's epilogue), at most one
 //!   root per dispatch; a softmax's epilogue must moreover be a dispatch
 //!   of its own reading it and writing through identity maps (the softmax
-//!   kernel hands it each element at the softmax's coordinates);
+//!   kernel hands it each element at the softmax's coordinates); a
+//!   root other than softmax read several times inside one all-parallel
+//!   dispatch (through elementwise ops recomputed where read, as a
+//!   convolution's batch norm is read twice by `x * relu6(x + 3)`) is
+//!   that dispatch's prologue too when every read is at the same point of
+//!   the root and the root's result coordinates are the dispatch's loops
+//!   one to one and in order (so each point computes it once, and the
+//!   dispatch's tiles are the root's);
 //! * a reduction whose every reader is computed in one all-parallel
 //!   dispatch, and whose value is the same along that dispatch's rows
 //!   (its last loop), joins it as a row root, computed once per row (a
@@ -561,6 +568,13 @@ impl Former<'_, '_> {
                         // Or a row root of the dispatch that reads it?
                         row_host = self.row_host(op);
                     }
+                    if attach_to.is_none() && row_host.is_none() && !is_softmax(info, op) {
+                        // Or the prologue of a dispatch whose elementwise
+                        // chain reads it several times, each at the point
+                        // the dispatch is at (`x * relu6(x + 3)` on a
+                        // convolution's `x`)?
+                        attach_to = self.multi_read_epilogue(op);
+                    }
                     stored = attach_to.is_none() && row_host.is_none();
                 }
             }
@@ -597,12 +611,23 @@ impl Former<'_, '_> {
             let r = d.results[0];
             self.fates.insert(r, ValueFate::Inlined);
             let reader = self.single_once_reader(r);
-            self.once.insert(op, reader.is_some());
-            let owner = reader.and_then(|c| self.owner_of(c));
+            // A prologue runs once per point of its dispatch, which maps
+            // one to one onto its own points (`is_epilogue`,
+            // `multi_read_epilogue`).
+            self.once
+                .insert(op, reader.is_some() || attach_to.is_some());
+            let owner = reader.and_then(|c| self.owner_of(c)).or(attach_to);
             self.owner.insert(op, owner);
             if let Some(o) = attach_to {
                 self.has_root.insert(o);
                 self.attached.insert(o, op);
+            }
+            if let (None, Some(_)) = (reader, attach_to) {
+                // A prologue read several times: its sources where its
+                // readers agree on them (all its parallel loops).
+                if let Some((_, src)) = self.placement_of_result(r, op, 0) {
+                    self.sources.insert(op, src);
+                }
             }
             if let (Some(c), Some(_)) = (reader, owner) {
                 if let Some(src) = self
@@ -654,6 +679,61 @@ impl Former<'_, '_> {
             return None;
         }
         Some((host, src))
+    }
+
+    /// The dispatch op whose prologue root `op` (one result, not a
+    /// softmax) can be when its result is read more than once inside that
+    /// dispatch (an elementwise op between them read twice, as
+    /// `x * relu6(x + 3)` reads `x`): every read of it is computed in that
+    /// one all-parallel dispatch with no root of its own, and every read
+    /// is at the same point of `op`, whose result coordinates are the
+    /// dispatch's loops one to one and in the same order (the loop sources
+    /// of all readers agree, [`row_group::merge_sources`]). Each dispatch
+    /// point then computes `op` once, at the point the kernel derives
+    /// along any one of the paths ([`super::kernels`]' `root_point`), and
+    /// every read of the result inside the dispatch is that value.
+    fn multi_read_epilogue(&self, op: TOp) -> Option<TOp> {
+        let info = self.info;
+        let s = info.structured.get(&op)?;
+        let [r] = info.m.op(op).results[..] else {
+            return None;
+        };
+        let (host, src) = self.placement_of_result(r, op, 0)?;
+        if host == op
+            || !row_group::can_host(info, host)
+            || self.owner_of(host) != Some(host)
+            || self.has_root.contains(&host)
+            || self.attached.contains_key(&host)
+            || self.row_roots.contains_key(&host)
+            || self.row_outputs.contains_key(&host)
+            || src.len() != s.num_loops()
+        {
+            return None;
+        }
+        // The root's result coordinates, in order, are the dispatch's
+        // loops in order: the dispatch's strategy tiles its own point
+        // space, which is then the root's output space, as when the root
+        // is stored. Through a permutation it would tile the root's output
+        // in another order (an NHWC depthwise convolution read through a
+        // transpose to NCHW, tiled over H x W, reads its input strided:
+        // 15x slower per call in PP-OCR's detector than the convolution
+        // stored and transposed by a second dispatch), so that root stays
+        // a dispatch of its own.
+        let host_loops = info.structured[&host].num_loops();
+        let out_map = s.indexing_maps.get(s.inputs.len())?;
+        let in_order = s.outputs.len() == 1
+            && out_map.results.len() == host_loops
+            && out_map.results.iter().enumerate().all(|(k, e)| {
+                e.as_dim()
+                    .is_some_and(|l| src.get(l as usize).copied().flatten() == Some(k))
+            });
+        // Every parallel loop of the root is one of those coordinates (so
+        // each dispatch point computes the root at one point of its own).
+        let parallel_covered = s.iterator_types.iter().enumerate().all(|(l, t)| {
+            *t != crate::tensor::attr::IteratorType::Parallel
+                || out_map.results.iter().any(|e| e.as_dim() == Some(l as u32))
+        });
+        (in_order && parallel_covered).then_some(host)
     }
 
     /// Makes `op` (one result, of fate `fate`) a member of the row group

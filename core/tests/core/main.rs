@@ -16,6 +16,7 @@ mod codegen_float_math;
 mod codegen_gpu_env;
 mod codegen_host_sync;
 mod codegen_matvec;
+mod codegen_multi_read_epilogue;
 mod codegen_row_groups;
 mod codegen_split_rows;
 mod codegen_texel;

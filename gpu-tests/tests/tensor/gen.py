@@ -6986,6 +6986,140 @@ def _(F):
     f.expect_eq_const(r, np.clip((acc * 3) >> 9, -128, 127).astype(np.int8))
 
 
+@testfile('multi_read_epilogue.mlir', '''
+Roots whose result an epilogue reads more than once, each read at the
+root's own point (kiln makes the root the prologue of that epilogue's
+dispatch): PP-OCR's convolution, batch norm and hard-swish
+(bn * relu6(bn + 3) / 6, the batch norm read twice) on an NCHW
+convolution and on an NCHW depthwise convolution; a matmul with SiLU
+written as two ops (m * sigmoid(m)); a row sum squared through two reads;
+and two kiln keeps apart: a depthwise NHWC convolution read through a
+transpose to NCHW (its loops permuted), and a matmul added to its own
+transpose (two reads at different points).''')
+def _(F):
+    def relu6_plus3(f, x):
+        return f.elementwise([x], 'f32', '''
+^bb0(%a: f32, %o: f32):
+  %k3 = arith.constant 3.0 : f32
+  %z = arith.constant 0.0 : f32
+  %k6 = arith.constant 6.0 : f32
+  %s = arith.addf %a, %k3 : f32
+  %m = arith.maximumf %s, %z : f32
+  %r = arith.minimumf %m, %k6 : f32
+  linalg.yield %r : f32''')
+
+    def hardswish(f, x):
+        """x * relu6(x + 3) / 6 in three ops, as the ONNX importer writes
+        HardSwish after a batch norm: `x` read by two of them."""
+        t = relu6_plus3(f, x)
+        m = f.elementwise([x, t], 'f32', binary_body('arith.mulf', 'f32'))
+        return f.elementwise([m], 'f32', '''
+^bb0(%a: f32, %o: f32):
+  %k6 = arith.constant 6.0 : f32
+  %r = arith.divf %a, %k6 : f32
+  linalg.yield %r : f32''')
+
+    def hardswish_ref(x):
+        return x * np.minimum(np.maximum(x + 3, 0), 6) / 6
+
+    def batch_norm(f, x, scale, shift, rank, axis):
+        """x * scale[c] + shift[c] along dim `axis` of a rank-`rank` x."""
+        S, B = f.const(scale, 'f32'), f.const(shift, 'f32')
+        out = f.empty(x.shape, 'f32')
+        per = '(%s) -> (d%d)' % (', '.join('d%d' % i for i in range(rank)), axis)
+        return f.generic([x, S, B], [out], [ident(rank), per, per, ident(rank)], 'p' * rank,
+                         '''
+^bb0(%a: f32, %s: f32, %b: f32, %o: f32):
+  %m = arith.mulf %a, %s : f32
+  %r = arith.addf %m, %b : f32
+  linalg.yield %r : f32''')
+
+    f = F.fn('conv_nchw_batch_norm_hardswish_1x3x10x12_8x3x3x3')
+    x = f.rng.floats((1, 3, 10, 12), 'f32', -1, 1)
+    k = f.rng.floats((8, 3, 3, 3), 'f32', -1, 1)
+    scale = f.rng.floats((8,), 'f32', 0.5, 2)
+    shift = f.rng.floats((8,), 'f32', -1, 1)
+    X, K = f.const(x, 'f32'), f.const(k, 'f32')
+    C = named(f, 'linalg.conv_2d_nchw_fchw', [X, K], [f.full(0.0, (1, 8, 8, 10), 'f32')],
+              conv_attrs((1, 1), (1, 1)), 'conv')
+    r = hardswish(f, batch_norm(f, C, scale, shift, 4, 1))
+    win = windows_nhwc(np.transpose(x, (0, 2, 3, 1)), 3, 3, 8, 10, (1, 1), (1, 1))
+    y = f64(contract('nhwijc,fcij->nfhw', 'f32', win, k)) * f64(scale)[None, :, None, None] \
+        + f64(shift)[None, :, None, None]
+    f.expect_almost_eq_const(r, hardswish_ref(y), atol=1e-5, rtol=1e-5)
+
+    f = F.fn('depthwise_nchw_batch_norm_hardswish_1x5x9x11_3x3_stride_2')
+    x = f.rng.floats((1, 5, 9, 11), 'f32', -1, 1)
+    k = f.rng.floats((5, 3, 3), 'f32', -1, 1)
+    scale = f.rng.floats((5,), 'f32', 0.5, 2)
+    shift = f.rng.floats((5,), 'f32', -1, 1)
+    X, K = f.const(x, 'f32'), f.const(k, 'f32')
+    D = named(f, 'linalg.depthwise_conv_2d_nchw_chw', [X, K],
+              [f.full(0.0, (1, 5, 4, 5), 'f32')], conv_attrs((2, 2), (1, 1)), 'conv')
+    r = hardswish(f, batch_norm(f, D, scale, shift, 4, 1))
+    win = windows_nhwc(np.transpose(x, (0, 2, 3, 1)), 3, 3, 4, 5, (2, 2), (1, 1))
+    y = f64(contract('nhwijc,cij->nchw', 'f32', win, k)) * f64(scale)[None, :, None, None] \
+        + f64(shift)[None, :, None, None]
+    f.expect_almost_eq_const(r, hardswish_ref(y), atol=1e-5, rtol=1e-5)
+
+    f = F.fn('depthwise_nhwc_transposed_hardswish_1x9x11x6_3x3_stride_2')
+    x = f.rng.floats((1, 9, 11, 6), 'f32', -1, 1)
+    k = f.rng.floats((3, 3, 6), 'f32', -1, 1)
+    X, K = f.const(x, 'f32'), f.const(k, 'f32')
+    D = named(f, 'linalg.depthwise_conv_2d_nhwc_hwc', [X, K],
+              [f.full(0.0, (1, 4, 5, 6), 'f32')], conv_attrs((2, 2), (1, 1)), 'conv')
+    T = f.op('linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [0, 3, 1, 2]'
+             % (D, D.ty, *(lambda e: (e, e.ty))(f.empty((1, 6, 4, 5), 'f32'))),
+             'f32', (1, 6, 4, 5), hint='tr')
+    r = hardswish(f, T)
+    win = windows_nhwc(x, 3, 3, 4, 5, (2, 2), (1, 1))
+    d = np.transpose(f64(contract('nhwijc,ijc->nhwc', 'f32', win, k)), (0, 3, 1, 2))
+    f.expect_almost_eq_const(r, hardswish_ref(d), atol=1e-5, rtol=1e-5)
+
+    f = F.fn('matmul_silu_two_ops_13x21x17')
+    a = f.rng.floats((13, 21), 'f32', -1, 1)
+    b = f.rng.floats((21, 17), 'f32', -1, 1)
+    M = mm(f, 'linalg.matmul', f.const(a, 'f32'), f.const(b, 'f32'),
+           f.full(0.0, (13, 17), 'f32'))
+    sig = f.elementwise([M], 'f32', '''
+^bb0(%a: f32, %o: f32):
+  %one = arith.constant 1.0 : f32
+  %n = arith.negf %a : f32
+  %e = math.exp %n : f32
+  %d = arith.addf %e, %one : f32
+  %r = arith.divf %one, %d : f32
+  linalg.yield %r : f32''')
+    r = f.elementwise([M, sig], 'f32', binary_body('arith.mulf', 'f32'))
+    m = f64(contract('ik,kj->ij', 'f32', a, b))
+    f.expect_almost_eq_const(r, m / (1 + np.exp(-m)), atol=1e-5, rtol=1e-5)
+
+    f = F.fn('row_sum_squared_two_reads_7x33')
+    x = f.rng.dyadic((7, 33), 'f32', -16, 16, 8)
+    X = f.const(x, 'f32')
+    S = f.op('linalg.reduce { arith.addf } ins(%s : %s) outs(%s : %s) dimensions = [1]'
+             % (X, X.ty, *(lambda e: (e, e.ty))(f.full(0.0, (7,), 'f32'))), 'f32', (7,),
+             hint='red')
+    H = f.elementwise([S], 'f32', '''
+^bb0(%a: f32, %o: f32):
+  %h = arith.constant 0.5 : f32
+  %r = arith.mulf %a, %h : f32
+  linalg.yield %r : f32''')
+    r = f.elementwise([S, H], 'f32', binary_body('arith.mulf', 'f32'))
+    s = f64(x).sum(axis=1)
+    f.expect_eq_const(r, s * (s * 0.5))
+
+    f = F.fn('matmul_plus_its_transpose_9x14x9')
+    a = f.rng.dyadic((9, 14), 'f32', -16, 16, 8)
+    b = f.rng.dyadic((14, 9), 'f32', -16, 16, 8)
+    M = mm(f, 'linalg.matmul', f.const(a, 'f32'), f.const(b, 'f32'),
+           f.full(0.0, (9, 9), 'f32'))
+    r = f.generic([M, M], [f.empty((9, 9), 'f32')],
+                  [ident(2), '(d0, d1) -> (d1, d0)', ident(2)], 'pp',
+                  binary_body('arith.addf', 'f32'))
+    m = f64(contract('ik,kj->ij', 'f32', a, b))
+    f.expect_eq_const(r, m + m.T)
+
+
 @testfile('dynamic_programs.mlir', '''
 One dynamic-shape program run on several sizes: a dense layer (matmul with
 a dynamic batch, bias through a broadcasting map, relu, softmax over the
