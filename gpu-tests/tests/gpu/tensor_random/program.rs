@@ -276,6 +276,15 @@ impl Gen {
         (f, t, dynamic)
     }
 
+    /// The program's float type two times in three, else its integer type.
+    fn float_mostly(&mut self) -> Ty {
+        if self.rng.chance(2, 3) {
+            self.ft
+        } else {
+            self.it
+        }
+    }
+
     fn push(
         &mut self,
         name: String,
@@ -607,11 +616,7 @@ impl Gen {
     /// (possibly read permuted), up to two more inputs through
     /// broadcasting / permuting / constant-0 maps, and a random region.
     fn generic_elementwise(&mut self) -> bool {
-        let ty = if self.rng.chance(2, 3) {
-            self.ft
-        } else {
-            self.it
-        };
+        let ty = self.float_mostly();
         let a = self.any(|_| true, ty, 3);
         let av = self.vals[a].clone();
         let rank = av.shape.len();
@@ -1023,11 +1028,7 @@ impl Gen {
     /// `linalg.reduce` along random dims, or a generic reduction keeping
     /// them as unit dims (a constant-0 output map).
     fn reduce(&mut self) -> bool {
-        let ty = if self.rng.chance(2, 3) {
-            self.ft
-        } else {
-            self.it
-        };
+        let ty = self.float_mostly();
         let a = self.any(|v| !v.shape.is_empty() && v.ty != Ty::I1, ty, 3);
         let av = self.vals[a].clone();
         let ty = av.ty;
@@ -1121,11 +1122,7 @@ impl Gen {
     /// reduction with two outputs, the value and its i64 index (the first
     /// index wins ties: a strict compare in loop order).
     fn argmax(&mut self) -> bool {
-        let ty = if self.rng.chance(2, 3) {
-            self.ft
-        } else {
-            self.it
-        };
+        let ty = self.float_mostly();
         let a = self.any(
             |v| !v.shape.is_empty() && v.ty != Ty::I1 && v.num.exact,
             ty,
@@ -1323,11 +1320,7 @@ impl Gen {
     /// `linalg.conv_2d_nhwc_hwcf`, `depthwise_conv_2d_nhwc_hwc`,
     /// `pooling_nhwc_max` / `_sum`.
     fn conv(&mut self) -> bool {
-        let ty = if self.rng.chance(2, 3) {
-            self.ft
-        } else {
-            self.it
-        };
+        let ty = self.float_mostly();
         let kind = self.rng.below(4);
         let n = self.rng.range(1, 2) as usize;
         let (h, w) = (
