@@ -13,6 +13,7 @@ use crate::kernel::{KAttr, KOpKind, KType};
 use super::context::Lowerer;
 use super::error::LowerError;
 use super::helpers::ints::{bool_like, compare_int, normalize, signed_compare, zext_emulated};
+use super::helpers::reduce::with_nan_operands;
 use super::helpers::saturate::float_to_int;
 use super::helpers::signed_zero;
 use super::types::IndexBits;
@@ -208,12 +209,8 @@ fn minmaxf(l: &mut Lowerer, name: GlslOp, propagate_nan: bool) -> Result<(), Low
     if no_nans {
         return l.set_result(0, m);
     }
-    let a_nan = l.core_op(Opcode::IsNan, vec![a], bt);
-    let b_nan = l.core_op(Opcode::IsNan, vec![b], bt);
     // maximumf: NaN if either is NaN; maxnumf: the other operand.
-    let (on_a_nan, on_b_nan) = if propagate_nan { (a, b) } else { (b, a) };
-    let x = l.core_op(Opcode::Select, vec![b_nan, on_b_nan, m], ty);
-    let v = l.core_op(Opcode::Select, vec![a_nan, on_a_nan, x], ty);
+    let v = with_nan_operands(l, a, b, m, ty, propagate_nan);
     l.set_result(0, v)
 }
 

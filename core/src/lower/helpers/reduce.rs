@@ -65,12 +65,28 @@ impl Combine {
             Combine::Glsl(n) => l.glsl_op(n, vec![a, b], ty),
             Combine::NanPropagating(n) => {
                 let m = l.glsl_op(n, vec![a, b], ty);
-                let bt = bool_like(l, ty);
-                let a_nan = l.core_op(Opcode::IsNan, vec![a], bt);
-                let b_nan = l.core_op(Opcode::IsNan, vec![b], bt);
-                let x = l.core_op(Opcode::Select, vec![b_nan, b, m], ty);
-                l.core_op(Opcode::Select, vec![a_nan, a, x], ty)
+                with_nan_operands(l, a, b, m, ty, true)
             }
         }
     }
+}
+
+/// `m`, GLSL `FMax` / `FMin` of `a` and `b` (which leave a NaN operand
+/// undefined), with NaN operands settled as MLIR defines them: with
+/// `propagate_nan` (`maximumf` / `minimumf`) a NaN operand is the result,
+/// else (`maxnumf` / `minnumf`) the other operand is.
+pub(crate) fn with_nan_operands(
+    l: &mut Lowerer,
+    a: Value,
+    b: Value,
+    m: Value,
+    ty: Type,
+    propagate_nan: bool,
+) -> Value {
+    let bt = bool_like(l, ty);
+    let a_nan = l.core_op(Opcode::IsNan, vec![a], bt);
+    let b_nan = l.core_op(Opcode::IsNan, vec![b], bt);
+    let (on_a_nan, on_b_nan) = if propagate_nan { (a, b) } else { (b, a) };
+    let x = l.core_op(Opcode::Select, vec![b_nan, on_b_nan, m], ty);
+    l.core_op(Opcode::Select, vec![a_nan, on_a_nan, x], ty)
 }
