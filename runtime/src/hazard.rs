@@ -318,6 +318,8 @@ pub(crate) fn order(
             continue;
         }
         let storage = u.storage;
+        // Pending op calls touching the buffer are enqueued first.
+        crate::pending::settle(&storage.pending)?;
         let (tickets, reads) = {
             let mut hazards = lock(&storage.hazards);
             if k < 128 && current.is_some_and(|c| hazards.holds(c, u.start, u.end, u.write)) {
@@ -360,9 +362,13 @@ pub(crate) fn written(storage: &crate::tensor::Storage, start: u64, end: u64) ->
     Ok(value)
 }
 
-/// Whether queued work may still write bytes `start .. end` of `storage`
-/// (submits nothing, waits for nothing).
+/// Whether queued work, or an op call pending on a lazy stream, may still
+/// write bytes `start .. end` of `storage` (submits nothing, waits for
+/// nothing).
 pub(crate) fn writes_pending(storage: &crate::tensor::Storage, start: u64, end: u64) -> bool {
+    if storage.pending.any() {
+        return true;
+    }
     let completed = storage.device.timeline.known_completed();
     !lock(&storage.hazards)
         .writes(completed, start, end)

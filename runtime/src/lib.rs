@@ -137,6 +137,7 @@ mod interop;
 mod kernel;
 mod layout;
 pub mod ops;
+mod pending;
 mod profile;
 pub mod program;
 mod read;

@@ -41,6 +41,7 @@ mod call;
 mod load;
 pub(crate) mod record;
 mod run;
+mod shapes;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -401,33 +402,7 @@ impl Program {
         typed: bool,
     ) -> Result<(Vec<Tensor>, kiln_core::codegen::host::HostValues)> {
         let name = f.name.as_str();
-        if args.len() != f.params.len() {
-            return Err(program_error(
-                name,
-                format!("takes {} arguments, got {}", f.params.len(), args.len()),
-            ));
-        }
-        for (i, (a, p)) in args.iter().zip(&f.params).enumerate() {
-            if let (Some((t_shape, t_elem)), Some(shape)) = (a.shape_and_elem(), &p.shape) {
-                let fits = t_elem == Some(p.elem)
-                    && t_shape.len() == shape.len()
-                    && t_shape
-                        .iter()
-                        .zip(shape)
-                        .all(|(&n, d)| d.is_none_or(|d| d as usize == n));
-                if !fits {
-                    return Err(program_error(
-                        name,
-                        format!(
-                            "argument {i}: a {:?}x{} tensor does not fit {}",
-                            t_shape,
-                            t_elem.map_or_else(|| a.elem_name(), |e| e.to_string()),
-                            param_text(p)
-                        ),
-                    ));
-                }
-            }
-        }
+        check_args(f, args)?;
         // Host values for this run's sizes.
         let arg_dim = |i: usize, d: usize| -> Option<u64> {
             args.get(i)?.shape_and_elem()?.0.get(d).map(|&n| n as u64)
@@ -436,11 +411,7 @@ impl Program {
             Arg::Host(v) => v.scalar(),
             Arg::Device(_) => None,
         };
-        let limits = self.device.limits();
-        let limits = RunLimits {
-            max_buffer_bytes: u64::from(limits.max_storage_buffer_range),
-            max_workgroups: limits.max_compute_work_group_count,
-        };
+        let limits = self.run_limits();
         let mut run = run::DeviceRun {
             program: self,
             sink,
@@ -457,6 +428,15 @@ impl Program {
             .collect::<Option<Vec<Tensor>>>()
             .ok_or_else(|| program_error(name, "internal: a buffer was not made"))?;
         Ok((tensors, vals))
+    }
+
+    /// The limits a run's buffers and launches must fit on the device.
+    fn run_limits(&self) -> RunLimits {
+        let limits = self.device.limits();
+        RunLimits {
+            max_buffer_bytes: u64::from(limits.max_storage_buffer_range),
+            max_workgroups: limits.max_compute_work_group_count,
+        }
     }
 
     /// A device buffer holding `n` elements of `data`.
@@ -487,6 +467,40 @@ impl Program {
         cache.insert((fi, b), t.clone());
         Ok(t)
     }
+}
+
+/// An error unless `args` fit `f`'s parameters (count, element types,
+/// ranks and static sizes).
+fn check_args(f: &CompiledFunction, args: &[Arg<'_>]) -> Result<()> {
+    let name = f.name.as_str();
+    if args.len() != f.params.len() {
+        return Err(program_error(
+            name,
+            format!("takes {} arguments, got {}", f.params.len(), args.len()),
+        ));
+    }
+    for (i, (a, p)) in args.iter().zip(&f.params).enumerate() {
+        if let (Some((t_shape, t_elem)), Some(shape)) = (a.shape_and_elem(), &p.shape) {
+            let fits = t_elem == Some(p.elem)
+                && t_shape.len() == shape.len()
+                && t_shape
+                    .iter()
+                    .zip(shape)
+                    .all(|(&n, d)| d.is_none_or(|d| d as usize == n));
+            if !fits {
+                return Err(program_error(
+                    name,
+                    format!(
+                        "argument {i}: a {:?}x{} tensor does not fit {}",
+                        t_shape,
+                        t_elem.map_or_else(|| a.elem_name(), |e| e.to_string()),
+                        param_text(p)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// An argument of [`Program::run_args`]: a host value, uploaded for the

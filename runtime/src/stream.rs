@@ -81,6 +81,9 @@ pub(crate) struct StreamInner {
     id: u64,
     state: Mutex<StreamState>,
     this: Weak<StreamInner>,
+    /// The pending op calls while the stream is lazy (made when it is
+    /// first turned lazy; see `ops::lazy`).
+    pub(crate) lazy: std::sync::OnceLock<Arc<crate::ops::lazy::Queue>>,
 }
 
 /// A queue of work on a device. Cheap to clone (clones are the same
@@ -130,6 +133,7 @@ impl Stream {
                 faults: Vec::new(),
             }),
             this: this.clone(),
+            lazy: std::sync::OnceLock::new(),
         });
         Self { inner }
     }
@@ -311,8 +315,52 @@ impl Stream {
         })
     }
 
+    /// Makes the stream lazy (`true`) or eager (`false`, the default).
+    /// On a lazy stream, [`ops`](crate::ops) calls check their operands
+    /// and allocate their results at the call but run later, together, as
+    /// one compiled graph: when the stream is synced or flushed, when
+    /// anything else touches a buffer a pending call reads or writes (a
+    /// read of a result, a copy, a dispatch), or when many calls are
+    /// pending (see [`ops::lazy`](crate::ops) in the module docs of
+    /// `ops`). Turning it eager enqueues the pending calls.
+    pub fn set_lazy(&self, on: bool) -> Result<()> {
+        if on {
+            let inner = &self.inner;
+            inner
+                .lazy
+                .get_or_init(|| crate::ops::lazy::Queue::new(inner))
+                .set_on(true)
+        } else {
+            match self.inner.lazy.get() {
+                Some(q) => q.set_on(false),
+                None => Ok(()),
+            }
+        }
+    }
+
+    /// Whether [`ops`](crate::ops) calls on the stream are deferred (see
+    /// [`set_lazy`](Self::set_lazy)); false again once a lazy stream fell
+    /// back to eager.
+    pub fn is_lazy(&self) -> bool {
+        self.inner.lazy.get().is_some_and(|q| q.is_on())
+    }
+
+    /// What the stream's lazy mode did since it was first turned on.
+    pub fn lazy_stats(&self) -> crate::ops::LazyStats {
+        self.inner.lazy.get().map(|q| q.stats()).unwrap_or_default()
+    }
+
+    /// Enqueues the op calls pending on a lazy stream.
+    fn materialise(&self) -> Result<()> {
+        match self.inner.lazy.get() {
+            Some(q) => crate::pending::Materialise::materialise(&**q),
+            None => Ok(()),
+        }
+    }
+
     /// Submits what is enqueued (without waiting).
     pub fn flush(&self) -> Result<()> {
+        self.materialise()?;
         let mut st = lock(&self.inner.state);
         self.inner.flush_locked(&mut st)
     }
@@ -323,6 +371,7 @@ impl Stream {
     /// index out of range a kernel of it found ([`Error::Index`], naming
     /// the op; see `fault`).
     pub fn sync(&self) -> Result<()> {
+        self.materialise()?;
         let (flushed, value, error, faults) = {
             let mut st = lock(&self.inner.state);
             let flushed = self.inner.flush_locked(&mut st);
@@ -645,6 +694,11 @@ impl Drop for StreamInner {
                 Ok(value) => st.ticket.value.store(value, Ordering::Release),
                 Err(_) => st.ticket.failed.store(true, Ordering::Release),
             }
+        }
+        // Pending op calls run on a stream of their own (after this
+        // stream's batch, which they may read).
+        if let Some(q) = self.lazy.get() {
+            let _ = crate::pending::Materialise::materialise(&**q);
         }
     }
 }

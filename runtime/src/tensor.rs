@@ -48,6 +48,9 @@ pub(crate) struct Storage {
     /// The buffer's number in the process, in allocation order (a capture
     /// tells the tensors made while it recorded by it; see `ops::capture`).
     pub(crate) serial: u64,
+    /// The lazy queues whose pending op calls touch this buffer (see
+    /// `pending`).
+    pub(crate) pending: crate::pending::Marks,
 }
 
 /// The next [`Storage::serial`].
@@ -115,6 +118,7 @@ impl Tensor {
                 hazards: Mutex::new(Hazards::default()),
                 faults: crate::fault::Faults::default(),
                 serial: NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+                pending: crate::pending::Marks::default(),
             }),
             dtype,
             layout,
@@ -544,6 +548,8 @@ impl Tensor {
     fn prepare_read<T: Element>(&self) -> Result<(u64, ReadSource)> {
         let device = &self.storage.device;
         device.alive()?;
+        // Pending op calls that write (or read) it run first.
+        crate::pending::settle(&self.storage.pending)?;
         crate::fault::check_storage(&self.storage)?;
         if T::DTYPE != self.dtype {
             return Err(Error::DType {

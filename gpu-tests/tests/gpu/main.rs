@@ -32,6 +32,7 @@ mod runtime_ops_bounds;
 mod runtime_ops_capture;
 mod runtime_ops_dtypes;
 mod runtime_ops_eager;
+mod runtime_ops_lazy;
 mod runtime_ops_more;
 mod runtime_program_cache;
 mod runtime_program_load;

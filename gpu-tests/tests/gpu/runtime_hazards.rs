@@ -8,6 +8,13 @@
 //! plain `Vec<f32>` per buffer, updated in issue order on the host, holds
 //! at the time the read was issued (read-after-write, write-after-read and
 //! write-after-write, across streams and views).
+//!
+//! The same run over two *lazy* streams (`Stream::set_lazy`) also makes
+//! op calls whose work is deferred (`w - x` over a view, `relu` of an
+//! earlier deferred result), keeps their results pending while the other
+//! operations write the buffers they read, and later copies them into a
+//! view (on either stream) or reads them on the host: each must hold what
+//! the model computed when the call was issued.
 
 use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::{ops, CacheLocation, DeviceOptions, ReadFuture, Stream, Tensor};
@@ -117,9 +124,9 @@ fn check(op: usize, what: &str, got: Vec<f32>, want: &[f32], log: &[String]) {
     }
 }
 
-/// Runs `ops` random operations with `seed`; panics at the first read that
-/// differs from the model.
-fn run(unified: bool, seed: u64, ops: usize) {
+/// Runs `ops` random operations with `seed` (on lazy streams with
+/// `lazy`); panics at the first read that differs from the model.
+fn run(unified: bool, lazy: bool, seed: u64, ops: usize) {
     let device = test_device(DeviceOptions {
         cache: CacheLocation::Disabled,
         unified_memory: unified,
@@ -136,6 +143,13 @@ fn run(unified: bool, seed: u64, ops: usize) {
         .map(|m| Tensor::from_slice(&device, m, &[N]).unwrap())
         .collect();
     let streams: Vec<Stream> = (0..2).map(|_| device.stream()).collect();
+    if lazy {
+        for s in &streams {
+            s.set_lazy(true).unwrap();
+        }
+    }
+    // Results of deferred op calls and what the model says they hold.
+    let mut deferred: Vec<(Tensor, Vec<f32>, String)> = Vec::new();
     // y = w - x, w element W of buffer 1 (a weight, read at each replay).
     const W: usize = 4;
     let weight = bufs[1].narrow(0, W, 1).unwrap();
@@ -215,6 +229,44 @@ fn run(unified: bool, seed: u64, ops: usize) {
                 }
                 format!("stream {s}: reflect {x:?}")
             }
+            // A deferred op call: w - x over a view, kept pending.
+            105..=106 if lazy => {
+                let x = View::random(&mut rng, buf);
+                let y = ops::sub(stream, &weight, &x.tensor(&bufs)).unwrap();
+                let w = model[1][W];
+                let want: Vec<f32> = model[x.buf][x.range()].iter().map(|v| w - v).collect();
+                let what = format!("stream {s}: lazy y{} = w - {x:?}", deferred.len());
+                deferred.push((y, want, what.clone()));
+                what
+            }
+            // A deferred relu of an earlier deferred result.
+            107 if lazy && !deferred.is_empty() => {
+                let k = rng.below(deferred.len());
+                let y = ops::relu(stream, &deferred[k].0).unwrap();
+                let want: Vec<f32> = deferred[k].1.iter().map(|v| v.max(0.0)).collect();
+                let what = format!("stream {s}: lazy y{} = relu(y{k})", deferred.len());
+                deferred.push((y, want, what.clone()));
+                what
+            }
+            // A deferred result copied into a view.
+            108 if lazy && !deferred.is_empty() => {
+                let k = rng.below(deferred.len());
+                let (y, want, _) = deferred.swap_remove(k);
+                let to = rng.below(2);
+                let dst = View::of_len(&mut rng, to, want.len());
+                stream.copy(&y, &dst.tensor(&bufs)).unwrap();
+                model[dst.buf][dst.range()].copy_from_slice(&want);
+                format!("stream {s}: copy lazy y{k} -> {dst:?}")
+            }
+            // A deferred result read on the host.
+            109 if lazy && !deferred.is_empty() => {
+                let k = rng.below(deferred.len());
+                let (y, want, made) = deferred.swap_remove(k);
+                let what = format!("to_vec of lazy y{k} ({made})");
+                log.push(what.clone());
+                check(op, &what, y.to_vec::<f32>().unwrap(), &want, &log);
+                continue;
+            }
             // A graph replay on a view, its result copied into a view.
             _ if kind >= 100 => {
                 let x = View::random(&mut rng, buf);
@@ -290,6 +342,15 @@ fn run(unified: bool, seed: u64, ops: usize) {
         let got = pollster::block_on(p.future).unwrap();
         check(p.op, &p.what, got, &p.want, &log);
     }
+    for (y, want, made) in deferred.drain(..) {
+        check(ops, &made, y.to_vec::<f32>().unwrap(), &want, &log);
+    }
+    if lazy {
+        for s in &streams {
+            let stats = s.lazy_stats();
+            assert!(s.is_lazy() && stats.deferred > 0, "{stats:?}");
+        }
+    }
     for s in &streams {
         s.sync().unwrap();
     }
@@ -301,10 +362,20 @@ fn run(unified: bool, seed: u64, ops: usize) {
 
 #[test]
 fn random_accesses_on_two_streams_read_what_a_sequential_model_holds() {
-    run(true, 0x9E37_79B9_7F4A_7C15, 1500);
+    run(true, false, 0x9E37_79B9_7F4A_7C15, 1500);
 }
 
 #[test]
 fn random_accesses_read_what_a_sequential_model_holds_through_staging() {
-    run(false, 0xD1B5_4A32_D192_ED03, 1500);
+    run(false, false, 0xD1B5_4A32_D192_ED03, 1500);
+}
+
+#[test]
+fn random_accesses_with_deferred_op_calls_on_two_lazy_streams() {
+    run(true, true, 0x2545_F491_4F6C_DD1D, 1500);
+}
+
+#[test]
+fn random_accesses_with_deferred_op_calls_through_staging() {
+    run(false, true, 0x27BB_2EE6_87B0_B0FD, 1500);
 }

@@ -30,6 +30,8 @@ use crate::program::Program;
 use crate::stream::Stream;
 use crate::tensor::Tensor;
 
+use super::capture::CapturedRun;
+
 /// Compiled op programs of one device, by program text.
 #[derive(Debug, Default)]
 pub(crate) struct OpCache {
@@ -42,17 +44,6 @@ pub(crate) struct OpCache {
     trace: Mutex<Option<Vec<OpRun>>>,
     /// The runs recorded while a capture is on (see `capture`).
     pub(crate) capture: Mutex<Option<Vec<CapturedRun>>>,
-}
-
-/// One op call recorded by a capture: the program, and the op's operands
-/// as the caller gave them (before any contiguous copy) and its results
-/// (see `capture`).
-#[derive(Clone, Debug)]
-pub(crate) struct CapturedRun {
-    pub(crate) op: &'static str,
-    pub(crate) program: String,
-    pub(crate) operands: Vec<Tensor>,
-    pub(crate) outputs: Vec<Tensor>,
 }
 
 /// One run of an op's program, recorded while tracing is on ([`trace`]):
@@ -142,7 +133,7 @@ pub(crate) struct Loaded {
     kernels: Arc<HashMap<String, crate::kernel::Kernel>>,
     /// The program's text (checked against the key in debug builds, and
     /// what [`trace`] records).
-    text: String,
+    text: Arc<str>,
 }
 
 /// Runs op `op` on `stream` with `inputs`, whose program is specialized
@@ -205,7 +196,7 @@ fn run_key(
             if cfg!(debug_assertions) {
                 // The key must determine the program.
                 let text = text(&key)?;
-                if text != loaded.text {
+                if *text != *loaded.text {
                     return Err(Error::Compile {
                         kernel: format!("ops::{op}"),
                         message: format!(
@@ -241,7 +232,7 @@ fn run_key(
             let loaded = Arc::new(Loaded {
                 compiled: program.compiled_shared(),
                 kernels: program.loaded_kernels(),
-                text,
+                text: text.into(),
             });
             lock(&inner.ops.loaded).insert(key, Arc::clone(&loaded));
             loaded
@@ -252,6 +243,35 @@ fn run_key(
         Arc::clone(&loaded.compiled),
         Arc::clone(&loaded.kernels),
     );
+    let lazy = stream.inner.lazy.get().is_some_and(|q| q.is_on())
+        && lock(&inner.ops.capture).is_none()
+        && lock(&inner.ops.trace).is_none();
+    if lazy {
+        let id: Arc<dyn std::any::Any + Send + Sync> = loaded.clone();
+        let deferred = super::lazy::append(stream, op, program, &loaded.text, id, inputs)?;
+        if let Some(outputs) = deferred {
+            return Ok(outputs);
+        }
+        let program = Program::from_loaded(
+            &device,
+            Arc::clone(&loaded.compiled),
+            Arc::clone(&loaded.kernels),
+        );
+        return enqueue(stream, op, &program, &loaded, inputs);
+    }
+    enqueue(stream, op, &program, &loaded, inputs)
+}
+
+/// Enqueues `loaded`'s program (`program`) for op `op` with `inputs` on
+/// `stream` (eagerly), recording the call for a capture or trace.
+fn enqueue(
+    stream: &Stream,
+    op: &'static str,
+    program: &Program,
+    loaded: &Loaded,
+    inputs: &[&Tensor],
+) -> Result<Vec<Tensor>> {
+    let inner = &stream.inner.device;
     let args = inputs
         .iter()
         .map(|&t| bindable(stream, t))
@@ -261,7 +281,7 @@ fn run_key(
     if let Some(runs) = lock(&inner.ops.capture).as_mut() {
         runs.push(CapturedRun {
             op,
-            program: loaded.text.clone(),
+            program: Arc::clone(&loaded.text),
             operands: inputs.iter().map(|&t| t.clone()).collect(),
             outputs: outputs.clone(),
         });
@@ -270,7 +290,7 @@ fn run_key(
         runs.push(OpRun {
             op,
             function,
-            program: loaded.text.clone(),
+            program: loaded.text.to_string(),
             inputs: args,
             outputs: outputs.clone(),
         });

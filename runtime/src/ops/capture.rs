@@ -54,8 +54,18 @@ use crate::program::Program;
 use crate::stream::Stream;
 use crate::tensor::Tensor;
 
-use super::cache::CapturedRun;
 use super::replay::Replay;
+
+/// One op call recorded by a capture: the program, and the op's operands
+/// as the caller gave them (before any contiguous copy) and its results
+/// (see `capture`).
+#[derive(Clone, Debug)]
+pub(crate) struct CapturedRun {
+    pub(crate) op: &'static str,
+    pub(crate) program: Arc<str>,
+    pub(crate) operands: Vec<Tensor>,
+    pub(crate) outputs: Vec<Tensor>,
+}
 
 /// The sets of input shapes a [`Graph`] keeps a recording for.
 const RECORDINGS: usize = 8;
@@ -264,7 +274,7 @@ pub fn capture(
 
 /// Whether `a` and `b` are the same tensor (buffer, element type and
 /// layout), and whether they share a buffer at all.
-fn same(a: &Tensor, b: &Tensor) -> (bool, bool) {
+pub(super) fn same(a: &Tensor, b: &Tensor) -> (bool, bool) {
     let shared = Arc::ptr_eq(&a.storage, &b.storage);
     (
         shared && a.dtype() == b.dtype() && a.layout() == b.layout(),
@@ -361,8 +371,10 @@ fn rename(line: &str, k: usize, args: &[String]) -> String {
     out
 }
 
-/// The graph's text and its constant arguments.
-fn assemble(
+/// The graph's text and its constant arguments: every operand that is
+/// neither one of `inputs` nor an earlier run's result, in first-use order,
+/// each tensor once.
+pub(super) fn assemble(
     inputs: &[&Tensor],
     runs: &[CapturedRun],
     outputs: &[Tensor],

@@ -23,7 +23,7 @@
 //! | images (NHWC) | [`interpolate`] ([`Interpolation`]: nearest, bilinear) |
 //! | random (Philox4x32-10, counter-based, [`Philox`]) | [`random_bits`], [`rand`], [`dropout`] |
 //! | `out=` and in-place forms | [`binary_out`], [`unary_out`] |
-//! | graphs | [`capture`] a sequence of op calls as one compiled program, [`Graph::run`] it again with new inputs |
+//! | graphs | [`capture`] a sequence of op calls as one compiled program, [`Graph::run`] it again with new inputs; a lazy stream ([`Stream::set_lazy`]) defers its op calls and runs them as one compiled graph (see below) |
 //! | data movement | [`transpose`], [`concat()`], [`stack`], [`slice()`], [`pad`], [`cast`]; views: [`Tensor::expand`] (stride 0), [`Tensor::contiguous`] |
 //!
 //! Element types: f32, f16 and bf16 (computed in f32, rounded once), i8,
@@ -84,6 +84,7 @@ mod conv;
 mod elementwise;
 mod index;
 mod layout;
+pub(crate) mod lazy;
 mod matmul;
 mod norm;
 mod out;
@@ -113,6 +114,7 @@ pub use elementwise::{
 };
 pub use index::{arange, embedding, gather, index_select, one_hot, HOST_CHECK_MAX};
 pub use layout::{concat, pad, slice, stack, transpose};
+pub use lazy::{LazyStats, MAX_MISSES, MAX_PENDING};
 pub use matmul::{batch_matmul, matmul};
 pub use norm::{layer_norm, rms_norm, softmax};
 pub use out::{binary_out, unary_out};

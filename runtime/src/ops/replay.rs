@@ -70,7 +70,7 @@ pub(crate) struct Replay {
     /// The program, for the fault word's message.
     program: Arc<kiln_core::codegen::CompiledProgram>,
     /// What fault checks name.
-    what: &'static str,
+    what: String,
     /// The graph's constants (weights), whose index checks its results
     /// inherit.
     constants: Vec<Tensor>,
@@ -106,7 +106,7 @@ impl Replay {
         program: &Program,
         function: &str,
         args: &[Bind<'_>],
-        what: &'static str,
+        what: &str,
     ) -> Result<Replay> {
         let mut owned: Vec<Tensor> = Vec::new();
         let mut constants: Vec<Tensor> = Vec::new();
@@ -156,7 +156,7 @@ impl Replay {
             inputs: owned,
             recording,
             program: program.compiled_shared(),
-            what,
+            what: what.to_owned(),
             constants,
             notes,
         })
@@ -180,17 +180,43 @@ impl Replay {
     pub(crate) fn enqueue(&self, stream: &Stream, inputs: &[&Tensor]) -> Result<Vec<Tensor>> {
         let device = &stream.inner.device;
         device.alive()?;
-        for t in inputs {
+        let outputs: Vec<Tensor> = self
+            .recording
+            .outputs
+            .iter()
+            .map(|o| Tensor::alloc(device, o.dtype(), o.shape()))
+            .collect::<Result<_>>()?;
+        self.enqueue_into(stream, inputs, &outputs)?;
+        Ok(outputs)
+    }
+
+    /// [`enqueue`](Self::enqueue) writing the results into `outputs`
+    /// (contiguous tensors of the results' dtypes and element counts,
+    /// given by the caller: a lazy stream's results, handed out before).
+    pub(crate) fn enqueue_into(
+        &self,
+        stream: &Stream,
+        inputs: &[&Tensor],
+        outputs: &[Tensor],
+    ) -> Result<()> {
+        let device = &stream.inner.device;
+        device.alive()?;
+        for t in inputs.iter().copied().chain(outputs) {
             if !Arc::ptr_eq(&t.storage.device, device) {
                 return Err(crate::Error::ForeignDevice { what: "a tensor" });
             }
         }
         let rec = &self.recording;
-        let outputs: Vec<Tensor> = rec
-            .outputs
-            .iter()
-            .map(|o| Tensor::alloc(device, o.dtype(), o.shape()))
-            .collect::<Result<_>>()?;
+        if outputs.len() != rec.outputs.len()
+            || outputs.iter().zip(&rec.outputs).any(|(o, r)| {
+                !o.is_contiguous() || o.dtype() != r.dtype() || o.numel() != r.numel()
+            })
+        {
+            return Err(crate::Error::Shape {
+                what: "replay",
+                reason: "internal: the results given do not match the recording's".to_owned(),
+            });
+        }
         // Each input's copy into the graph's buffer: the runs of its
         // layout, in row-major order (one for a contiguous input); input
         // k's regions are `regions[ends[k - 1]..ends[k]]`.
@@ -243,7 +269,7 @@ impl Replay {
             end: u.end,
             write: u.write,
         }));
-        for o in &outputs {
+        for o in outputs {
             let (start, len) = o.byte_range();
             uses.push(Use::write(&o.storage, start, len));
             bytes += len;
@@ -266,10 +292,11 @@ impl Replay {
                     from = end;
                 }
                 batch.execute(&rec.commands)?;
-                for (own, o) in rec.outputs.iter().zip(&outputs) {
+                for (own, o) in rec.outputs.iter().zip(outputs) {
                     let (from, len) = own.byte_range();
                     if len > 0 {
-                        batch.copy(&own.storage.slice, from, &o.storage.slice, 0, len)?;
+                        let to = o.byte_range().0;
+                        batch.copy(&own.storage.slice, from, &o.storage.slice, to, len)?;
                     }
                 }
                 Ok(())
@@ -292,7 +319,7 @@ impl Replay {
             stream.note_fault(&check);
             checks.push(check);
         }
-        crate::fault::attach(&outputs, &checks);
-        Ok(outputs)
+        crate::fault::attach(outputs, &checks);
+        Ok(())
     }
 }
