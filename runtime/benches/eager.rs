@@ -16,6 +16,11 @@
 //!   compiled tensor program (`Program::enqueue`), and a plain
 //!   single-threaded CPU loop in Rust, and the eager calls captured once
 //!   (`ops::capture`) and replayed (`Graph::run`); the results compared.
+//! - The same 6 calls on a lazy stream (`Stream::set_lazy`): deferred,
+//!   materialised as one compiled graph at the sync (or at
+//!   `ops::MAX_PENDING` calls), replayed from the stream's graph cache;
+//!   its results compared too, its host time per batch measured with the
+//!   results held (the materialisations at the limit included).
 //! - The replay's host time per dispatch (its host enqueue over the
 //!   graph's dispatches: one copy in, the recorded command buffer, one
 //!   copy out) beside the raw `Stream::dispatch` above and a raw
@@ -376,16 +381,27 @@ fn mlp(
         println!("{}", graph.text());
     }
     let replay = |x: &Tensor| graph.run(&stream, &[x]).unwrap().remove(0);
-    // The four agree.
+    // The same calls on a lazy stream.
+    let lazy = device.stream();
+    lazy.set_lazy(true).unwrap();
+    // The five agree.
     let want = net.cpu(&xs[0], batch);
     let eager_y = net.eager(&stream, &xd[0]).to_vec::<f32>().unwrap();
     let compiled_y = compiled(&xd[0]).to_vec::<f32>().unwrap();
     let replay_y = replay(&xd[1]).to_vec::<f32>().unwrap();
     let (de, dc) = (max_diff(&eager_y, &want), max_diff(&compiled_y, &want));
     let dr = max_diff(&replay_y, &net.cpu(&xs[1], batch));
+    let lazy_ys: Vec<Tensor> = xd.iter().map(|x| net.eager(&lazy, x)).collect();
+    lazy.sync().unwrap();
+    let dl = lazy_ys
+        .iter()
+        .zip(&xs)
+        .map(|(y, x)| max_diff(&y.to_vec::<f32>().unwrap(), &net.cpu(x, batch)))
+        .fold(0.0, f32::max);
+    drop(lazy_ys);
     assert!(
-        de < 1e-5 && dc < 1e-5 && dr < 1e-5,
-        "eager {de}, compiled {dc}, replayed {dr} from the CPU loop"
+        de < 1e-5 && dc < 1e-5 && dr < 1e-5 && dl < 1e-5,
+        "eager {de}, compiled {dc}, replayed {dr}, lazy {dl} from the CPU loop"
     );
     if only_replay {
         let replay_host = enqueue_time(runs, &stream, || {
@@ -418,6 +434,11 @@ fn mlp(
         stream.sync().unwrap();
         black_box(ys);
     };
+    let mut lazy_f = || {
+        let ys: Vec<Tensor> = xd.iter().map(|x| net.eager(&lazy, x)).collect();
+        lazy.sync().unwrap();
+        black_box(ys);
+    };
     let mut cpu_f = || {
         for x in &xs {
             black_box(net.cpu(black_box(x), batch));
@@ -428,11 +449,22 @@ fn mlp(
     let after = device.counters();
     let eager_submits = (after.submits - before.submits) as f64;
     let eager_dispatches = (after.dispatches - before.dispatches) as f64 / BATCHES as f64;
-    let mut fs: [&mut dyn FnMut(); 4] = [&mut eager_f, &mut whole_f, &mut replay_f, &mut cpu_f];
+    lazy_f();
+    let before = device.counters();
+    lazy_f();
+    let after = device.counters();
+    let lazy_dispatches = (after.dispatches - before.dispatches) as f64 / BATCHES as f64;
+    let mut fs: [&mut dyn FnMut(); 5] = [
+        &mut eager_f,
+        &mut whole_f,
+        &mut replay_f,
+        &mut cpu_f,
+        &mut lazy_f,
+    ];
     for f in fs.iter_mut() {
         f();
     }
-    let mut times: [Vec<Duration>; 4] = Default::default();
+    let mut times: [Vec<Duration>; 5] = Default::default();
     for _ in 0..runs {
         for (f, t) in fs.iter_mut().zip(times.iter_mut()) {
             let at = Instant::now();
@@ -449,8 +481,23 @@ fn mlp(
         r.sort_by(f64::total_cmp);
         r[r.len() / 2]
     };
-    let (eager_whole, replay_whole) = (ratio(0, 1), ratio(2, 1));
-    let [eager, whole, replayed, cpu] = times.map(median);
+    let (eager_whole, replay_whole, lazy_whole) = (ratio(0, 1), ratio(2, 1), ratio(4, 1));
+    let [eager, whole, replayed, cpu, lazy_t] = times.map(median);
+    // The lazy calls' host time per batch, results held (materialisations
+    // at the limit included), the sync outside the timing.
+    let lazy_host = median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                let ys: Vec<Tensor> = xd.iter().map(|x| net.eager(&lazy, x)).collect();
+                let d = t.elapsed() / BATCHES as u32;
+                lazy.sync().unwrap();
+                black_box(ys);
+                d
+            })
+            .collect(),
+    );
+    let lazy_stats = lazy.lazy_stats();
     // The host time alone: enqueueing one batch.
     let eager_host = enqueue_time(runs, &stream, || {
         black_box(net.eager(&stream, &xd[0]));
@@ -501,6 +548,20 @@ fn mlp(
         graph.dispatches()
     );
     println!(
+        "{:<44} {:>8.1} us   (host calls alone {:.1} us, {lazy_dispatches:.1} dispatches a batch)",
+        "lazy stream, the same 6 ops calls",
+        us(lazy_t),
+        us(lazy_host)
+    );
+    println!(
+        "  (lazy stream: {} calls deferred, {} materialisations, {} graphs compiled, {} answered from its cache, fell back: {})",
+        lazy_stats.deferred,
+        lazy_stats.materialised,
+        lazy_stats.compiled,
+        lazy_stats.hits,
+        lazy_stats.fell_back
+    );
+    println!(
         "{:<44} {:>8.1} us",
         "plain single-threaded CPU loop",
         us(cpu)
@@ -512,7 +573,7 @@ fn mlp(
         us(copy_host)
     );
     println!(
-        "eager / compiled: {eager_whole:.2}x, replayed / compiled: {replay_whole:.2}x (target <= 1.3x; medians of the runs' ratios); compiled / CPU: {:.2}x",
+        "eager / compiled: {eager_whole:.2}x, replayed / compiled: {replay_whole:.2}x, lazy / compiled: {lazy_whole:.2}x (target <= 1.3x; medians of the runs' ratios); compiled / CPU: {:.2}x",
         us(whole) / us(cpu)
     );
     println!(
