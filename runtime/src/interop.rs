@@ -23,6 +23,8 @@ impl Tensor {
     /// read of the tensor) before the other user touches the bytes, and
     /// its work completed before kiln's next work on them.
     pub fn vulkan_buffer(&self) -> Result<BufferRange<'_>> {
+        // Op calls pending on a lazy stream that touch it are enqueued.
+        crate::pending::settle(&self.storage.pending)?;
         let size = self.dtype().size() as u64;
         let span = self.layout.span();
         let slice = &self.storage.slice;
@@ -65,6 +67,8 @@ impl Tensor {
     pub fn export_memory(&self) -> Result<ExportedMemory> {
         let device = &self.storage.device;
         device.alive()?;
+        // Op calls pending on a lazy stream that touch it are enqueued.
+        crate::pending::settle(&self.storage.pending)?;
         self.storage.slice.export_fd().map_err(|e| device.vk(e))
     }
 

@@ -248,7 +248,15 @@ fn run_key(
         && lock(&inner.ops.trace).is_none();
     if lazy {
         let id: Arc<dyn std::any::Any + Send + Sync> = loaded.clone();
-        let deferred = super::lazy::append(stream, op, program, &loaded.text, id, inputs)?;
+        let deferred = super::lazy::append(
+            stream,
+            op,
+            super::elementwise::fname(op),
+            program,
+            &loaded.text,
+            id,
+            inputs,
+        )?;
         if let Some(outputs) = deferred {
             return Ok(outputs);
         }

@@ -87,6 +87,13 @@ const VARIANTS: usize = 8;
 /// Graphs kept per stream (beyond, the cache is emptied).
 const GRAPHS: usize = 256;
 
+/// Result shapes kept per stream (beyond, the memo is emptied).
+const SHAPES: usize = 1024;
+
+/// The results (dtypes and shapes) of a loaded op program for operands of
+/// given shapes, and the program's identity (held: see [`Call`]).
+type Shapes = (Arc<[(DType, Vec<usize>)]>, Arc<dyn Any + Send + Sync>);
+
 /// What a lazy stream did ([`Stream::lazy_stats`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LazyStats {
@@ -234,6 +241,9 @@ pub(crate) struct Queue {
     /// Held while materialising (other threads wait for the list to run).
     busy: Mutex<()>,
     graphs: Mutex<HashMap<Vec<u64>, Arc<LazyGraph>>>,
+    /// Result shapes by loaded op program and operand shapes: a call of
+    /// shapes seen before runs no host program.
+    shapes: Mutex<HashMap<Vec<usize>, Shapes>>,
     misses: AtomicU32,
     deferred: AtomicU64,
     materialised: AtomicU64,
@@ -253,6 +263,7 @@ impl Queue {
             state: Mutex::new(State::default()),
             busy: Mutex::new(()),
             graphs: Mutex::new(HashMap::new()),
+            shapes: Mutex::new(HashMap::new()),
             misses: AtomicU32::new(0),
             deferred: AtomicU64::new(0),
             materialised: AtomicU64::new(0),
@@ -528,11 +539,12 @@ impl Materialise for Queue {
 
 /// Defers op `op`'s call with `inputs` on `stream` if the stream is lazy
 /// (see the module docs): its results, allocated, not yet written. `None`
-/// when the call is to run eagerly. `program` is the op's program
-/// (function named after the op), `id` its loaded program's identity.
+/// when the call is to run eagerly. `program` is the op's program (its
+/// function `function`), `id` its loaded program's identity.
 pub(super) fn append(
     stream: &Stream,
     op: &'static str,
+    function: &'static str,
     program: Program,
     text: &Arc<str>,
     id: Arc<dyn Any + Send + Sync>,
@@ -566,11 +578,32 @@ pub(super) fn append(
     if view {
         queue.materialise()?;
     }
-    let function = super::elementwise::fname(op);
-    let shapes = match program.result_shapes(function, inputs) {
-        Ok(s) => s,
-        Err(e) if crate::program::record::is_refused_read(&e) => return Ok(None),
-        Err(e) => return Err(e),
+    // The results' shapes: from the memo (the same program and operand
+    // shapes passed these checks before), else the program's host part.
+    let mut memo_key: Vec<usize> = Vec::with_capacity(1 + inputs.len() * 4);
+    memo_key.push(Arc::as_ptr(&id).cast::<()>() as usize);
+    for t in inputs {
+        memo_key.push(t.shape().len());
+        memo_key.extend_from_slice(t.shape());
+    }
+    let known = lock(&queue.shapes)
+        .get(&memo_key)
+        .map(|(s, _)| Arc::clone(s));
+    let shapes = match known {
+        Some(s) => s,
+        None => {
+            let s: Arc<[(DType, Vec<usize>)]> = match program.result_shapes(function, inputs) {
+                Ok(s) => s.into(),
+                Err(e) if crate::program::record::is_refused_read(&e) => return Ok(None),
+                Err(e) => return Err(e),
+            };
+            let mut memo = lock(&queue.shapes);
+            if memo.len() >= SHAPES {
+                memo.clear();
+            }
+            memo.insert(memo_key, (Arc::clone(&s), Arc::clone(&id)));
+            s
+        }
     };
     if inputs.iter().any(|t| t.numel() == 0)
         || shapes.iter().any(|(_, s)| s.iter().product::<usize>() == 0)
