@@ -38,6 +38,8 @@
 //! `KILN_BENCH_BATCH` the batch size B (default 32),
 //! `KILN_BENCH_ONLY=replay` runs only the replays (MLP and deep graph, no
 //! per-op table, no eager or compiled rows: for profilers),
+//! `KILN_BENCH_ONLY=lazy` only the lazy stream's rows, each split into
+//! its calls, its flush and its wait,
 //! `KILN_BENCH_ONLY=mlp` only the MLP's rows (with `KILN_PROFILE=1`: the
 //! device time of its kernels alone).
 
@@ -403,6 +405,40 @@ fn mlp(
         de < 1e-5 && dc < 1e-5 && dr < 1e-5 && dl < 1e-5,
         "eager {de}, compiled {dc}, replayed {dr}, lazy {dl} from the CPU loop"
     );
+    if std::env::var("KILN_BENCH_ONLY").is_ok_and(|v| v == "lazy") {
+        // The lazy rows alone, split: the calls (with materialisations at
+        // the limit), the flush (materialising the rest, submitting) and
+        // the wait.
+        for (name, per) in [("20 batches, one sync", BATCHES), ("a sync per batch", 1)] {
+            let mut parts: [Vec<Duration>; 3] = Default::default();
+            for _ in 0..runs {
+                let mut t = [Duration::ZERO; 3];
+                for chunk in xd.chunks(per) {
+                    let at = Instant::now();
+                    let ys: Vec<Tensor> = chunk.iter().map(|x| net.eager(&lazy, x)).collect();
+                    let calls = at.elapsed();
+                    lazy.flush().unwrap();
+                    let flushed = at.elapsed();
+                    lazy.sync().unwrap();
+                    t[0] += calls;
+                    t[1] += flushed - calls;
+                    t[2] += at.elapsed() - flushed;
+                    black_box(ys);
+                }
+                for (p, d) in parts.iter_mut().zip(t) {
+                    p.push(d / BATCHES as u32);
+                }
+            }
+            let [c, f, w] = parts.map(median);
+            println!(
+                "lazy, {name}: per batch calls {:.1} us, flush {:.1} us, wait {:.1} us",
+                us(c),
+                us(f),
+                us(w)
+            );
+        }
+        return (Duration::ZERO, 0);
+    }
     if only_replay {
         let replay_host = enqueue_time(runs, &stream, || {
             black_box(replay(&xd[0]));
@@ -688,7 +724,7 @@ fn main() {
     let only_replay = only == "replay";
     let raw = only.is_empty().then(|| op_costs(&device, runs));
     let (small, small_n) = mlp(&device, runs, batch, raw, only_replay);
-    if only == "mlp" {
+    if only == "mlp" || only == "lazy" {
         return;
     }
     let (big, big_n) = deep(&device, runs, batch);
