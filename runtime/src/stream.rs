@@ -321,8 +321,8 @@ impl Stream {
     /// one compiled graph: when the stream is synced or flushed, when
     /// anything else touches a buffer a pending call reads or writes (a
     /// read of a result, a copy, a dispatch), or when many calls are
-    /// pending (see [`ops::lazy`](crate::ops) in the module docs of
-    /// `ops`). Turning it eager enqueues the pending calls.
+    /// pending (see "Lazy streams" in [`ops`](crate::ops)). Turning it
+    /// eager enqueues the pending calls.
     pub fn set_lazy(&self, on: bool) -> Result<()> {
         if on {
             let inner = &self.inner;

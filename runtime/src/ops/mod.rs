@@ -57,6 +57,23 @@
 //!
 //! [`clear_cache`] drops what a framework no longer needs.
 //!
+//! **Lazy streams** ([`Stream::set_lazy`]): an op call on a lazy stream
+//! checks its operands and infers its results' shapes at the call (the
+//! same errors as an eager call), allocates its results and defers its
+//! work. The deferred calls run together, as one program compiled from
+//! their programs (the compiler fuses across calls, as for [`capture`]),
+//! when the stream is synced or flushed, when anything else touches a
+//! buffer one of them reads or writes (a read of a result, a copy, an
+//! upload, a dispatch, an op of another stream), when a call reads a view
+//! of a deferred result, or at [`MAX_PENDING`] calls. Results the caller
+//! dropped are not computed. The compiled programs are kept per stream by
+//! the sequence of calls (ops, shape classes, how results feed operands),
+//! so a loop compiles once and then replays; sizes that are dynamic in the
+//! op programs (a batch size) compile nothing new. After [`MAX_MISSES`]
+//! consecutive compiles the stream turns eager ([`Stream::lazy_stats`]).
+//! An index out of range found by a deferred call is reported by the next
+//! sync and by reads of the results, naming the op.
+//!
 //! ```
 //! # fn main() -> Result<(), kiln_runtime::Error> {
 //! use kiln_runtime::{ops, CacheLocation, Device, DeviceOptions, Tensor};
