@@ -92,6 +92,9 @@ enum Outcome {
     Agree,
     /// Every engine refused it (the same verdict; not a wrong value).
     Refused(String),
+    /// An out-of-bounds program every engine stopped with an error naming
+    /// the op (issue 31: one verdict, no read out of bounds).
+    Faulted,
     Finding(String),
 }
 
@@ -167,6 +170,9 @@ fn judge(p: &Program, runs: &[Run; 4]) -> Outcome {
     } else {
         runs
     };
+    if let Some(op) = p.fault {
+        return judge_fault(op, runs);
+    }
     let errors: Vec<&String> = runs.iter().filter_map(|r| r.as_ref().err()).collect();
     if errors.len() == runs.len() && !errors.iter().any(|e| e.contains("PANIC")) {
         return Outcome::Refused(errors[0].clone());
@@ -197,6 +203,30 @@ fn judge(p: &Program, runs: &[Run; 4]) -> Outcome {
     }
     if found.is_empty() {
         Outcome::Agree
+    } else {
+        Outcome::Finding(found.join("\n"))
+    }
+}
+
+/// A program whose `op` goes out of bounds at run time: every engine must
+/// fail, without a panic, with an error naming `op`.
+fn judge_fault(op: &str, runs: &[Run]) -> Outcome {
+    let mut found = Vec::new();
+    for (i, r) in runs.iter().enumerate() {
+        match r {
+            Ok(_) => found.push(format!(
+                "{} returned values, but the program's {op} is out of bounds",
+                ENGINES[i]
+            )),
+            Err(e) if e.contains("PANIC") || !e.contains(op) => found.push(format!(
+                "{} failed without naming the out-of-bounds {op}: {e}",
+                ENGINES[i]
+            )),
+            Err(_) => {}
+        }
+    }
+    if found.is_empty() {
+        Outcome::Faulted
     } else {
         Outcome::Finding(found.join("\n"))
     }
@@ -306,6 +336,7 @@ fn tensor_random_differential() {
     let t0 = Instant::now();
     let mut findings = Vec::new();
     let mut refused = Vec::new();
+    let mut faulted = 0;
     let mut secs = [0.0; 4];
     for seed in start..start + count {
         if (seed - start) % 100 == 99 {
@@ -323,6 +354,7 @@ fn tensor_random_differential() {
         let runs = run_program(&engines, &p, &mut secs);
         match judge(&p, &runs) {
             Outcome::Agree => {}
+            Outcome::Faulted => faulted += 1,
             Outcome::Refused(e) => refused.push(format!("seed {seed}: {e}")),
             Outcome::Finding(f) => {
                 let r = report(seed, &p, &runs, &f);
@@ -332,7 +364,7 @@ fn tensor_random_differential() {
         }
     }
     eprintln!(
-        "tensor_random: {count} programs (seeds {start}..{}), {} refused by every engine, {} findings, {:.1} s",
+        "tensor_random: {count} programs (seeds {start}..{}), {} refused by every engine, {faulted} out of bounds (every engine stopped, naming the op), {} findings, {:.1} s",
         start + count,
         refused.len(),
         findings.len(),
