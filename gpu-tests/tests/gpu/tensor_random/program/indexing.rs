@@ -70,8 +70,11 @@ impl Gen {
                 } else {
                     Ty::I64
                 };
-                self.params
-                    .push(format!("%arg{}: tensor<?x{}>", self.params.len(), ty.name()));
+                self.params.push(format!(
+                    "%arg{}: tensor<?x{}>",
+                    self.params.len(),
+                    ty.name()
+                ));
                 // The data is written by `write_index_arg`.
                 let empty = Tensor::zeros(ty.elem(), &[0]).expect("an empty tensor");
                 self.inputs.push(Value::Tensor(Rc::new(empty)));
@@ -237,7 +240,11 @@ impl Gen {
             } else {
                 1 + self.rng.below((d - 1) / stride + 1)
             };
-            let span = if size == 0 { 0 } else { (size - 1) * stride + 1 };
+            let span = if size == 0 {
+                0
+            } else {
+                (size - 1) * stride + 1
+            };
             let off = self.rng.below(d - span + 1);
             w.push((off, size, stride));
         }
@@ -269,7 +276,11 @@ impl Gen {
             "{n} = tensor.extract_slice {}[{}] [{}] [{}] : {} to {t}",
             av.name,
             offs.iter().map(Amount::text).collect::<Vec<_>>().join(", "),
-            sizes.iter().map(Amount::text).collect::<Vec<_>>().join(", "),
+            sizes
+                .iter()
+                .map(Amount::text)
+                .collect::<Vec<_>>()
+                .join(", "),
             Gen::list(&st),
             av.ty_str()
         ));
@@ -319,7 +330,11 @@ impl Gen {
             "{n} = tensor.insert_slice {sname} into {}[{}] [{}] [{}] : {sty} into {}",
             dv.name,
             offs.iter().map(Amount::text).collect::<Vec<_>>().join(", "),
-            sizes.iter().map(Amount::text).collect::<Vec<_>>().join(", "),
+            sizes
+                .iter()
+                .map(Amount::text)
+                .collect::<Vec<_>>()
+                .join(", "),
             Gen::list(&st),
             dv.ty_str()
         ));
@@ -389,10 +404,11 @@ impl Gen {
             // Every index of the bad element's position is read: the
             // other output dims are not 0 (len > 0).
             let at = self.rng.below(ilen);
-            data[at] = if negative && self.rng.chance(1, 2) {
-                -(n as i64) - 1
-            } else {
-                self.bad_index(n)
+            // -1 is in bounds when negative indices count from the end.
+            data[at] = match (negative, self.rng.chance(1, 2)) {
+                (true, true) => -(n as i64) - 1 - self.rng.below(2) as i64,
+                (true, false) => (n + self.rng.below(3)) as i64,
+                (false, _) => self.bad_index(n),
             };
         }
         let ity = if self.rng.chance(1, 2) {
@@ -424,7 +440,9 @@ impl Gen {
         let itn = ity.name();
         let mut body = String::new();
         let i = self.fresh("gi");
-        body.push_str(&format!("    {i} = arith.index_cast {x} : {itn} to index\n"));
+        body.push_str(&format!(
+            "    {i} = arith.index_cast {x} : {itn} to index\n"
+        ));
         let j = if negative {
             let (z, nn, lt, w, j) = (
                 self.fresh("gz"),
