@@ -6,7 +6,11 @@
 //! agree: integers and exact floats bit for bit (NaN equal to NaN), other
 //! floats within the error model of `num.rs`. A program that one engine
 //! refuses and another runs is a failure too (one verdict across
-//! backends), and so is a panic.
+//! backends), and so is a panic. A program drawn out of bounds
+//! ([`Program::fault`]: an index, offset or size past its dim, or
+//! concatenated dims apart, known only at run time) must make every engine
+//! stop with an error naming that op (issue 31): an engine that returns
+//! values for it, or fails otherwise, is a finding.
 //!
 //! CI runs [`CI_SEEDS`] seeds; `KILN_DIFF_SEEDS=N` runs N seeds from
 //! `KILN_DIFF_START` (default 0) instead, e.g.

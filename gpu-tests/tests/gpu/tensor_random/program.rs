@@ -10,7 +10,11 @@
 //! `linalg.matmul` / `batch_matmul` / `conv_2d_nhwc_hwcf` at random small
 //! shapes (1, primes, long K), `linalg.transpose` / `broadcast`,
 //! `tensor.extract_slice` / `insert_slice` / `concat` / `pad` /
-//! `collapse_shape` / `expand_shape` / `cast`. Every value carries a
+//! `collapse_shape` / `expand_shape` / `cast`; and ([`indexing`]) indices,
+//! offsets, sizes and pad amounts known only at run time, gathers and
+//! concats of dynamic operands, some out of bounds. Element types
+//! ([`dtypes`]) include bf16, f64 and i16; in one program in eight some
+//! dims are 0. Every value carries a
 //! [`Num`]: ops are chosen so that no float overflows, integer division
 //! never divides by zero or overflows, shifts stay below the width, and a
 //! float compared, floored or converted to an integer is exact (so every
