@@ -741,11 +741,19 @@ impl Builder<'_, '_> {
                     let last = self.s.host.arith(SizeOp::Sub, sz[dim], Size::Static(1));
                     let span = self.s.host.arith(SizeOp::Mul, last, st[dim]);
                     let max = self.s.host.arith(SizeOp::Add, o[dim], span);
+                    // A slice of no elements is in bounds at any offset
+                    // (MLIR bounds only a non-empty one): where the size is
+                    // 0 at run time, the check is 0 < full + 1. A static
+                    // size leaves it `max < full`.
+                    let nonempty = self.s.host.arith(SizeOp::Min, sz[dim], Size::Static(1));
+                    let last = self.s.host.arith(SizeOp::Mul, max, nonempty);
+                    let empty = self.s.host.arith(SizeOp::Sub, Size::Static(1), nonempty);
+                    let bound = self.s.host.arith(SizeOp::Add, full[dim], empty);
                     self.check(
                         op,
                         CheckKind::Less,
-                        max,
-                        full[dim],
+                        last,
+                        bound,
                         format!("the last index of the slice along dimension {dim}"),
                     )?;
                 }

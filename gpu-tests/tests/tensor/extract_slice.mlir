@@ -161,6 +161,40 @@ func.func @slice_of_dynamic_tensor_i64_bf16_i1() {
   return
 }
 
+func.func @slice_runtime_size_zero() {
+  %in1 = util.unfoldable_constant dense<[[-0.93184435, 0.6748847, 0.7107348, -0.75766665, 0.70733905, -0.5830854],
+      [-0.8286848, -0.47054556, 0.38571197, 0.5601459, -0.739708, 0.48239616],
+      [-0.7214097, -0.40652847, -0.40080166, 0.8125404, 0.9900679, -0.95993346],
+      [0.47105774, 0.9131679, -0.19627002, 0.46413735, 0.6463323, 0.39213037]]> : tensor<4x6xf32>
+  %in2 = flow.tensor.dynamic_constant dense<[4, 0]> : tensor<2xi32> -> tensor<?xi32>
+  %c1 = arith.constant 0 : index
+  %ix1 = tensor.extract %in2[%c1] : tensor<?xi32>
+  %off1 = arith.index_cast %ix1 : i32 to index
+  %c2 = arith.constant 1 : index
+  %ix2 = tensor.extract %in2[%c2] : tensor<?xi32>
+  %n1 = arith.index_cast %ix2 : i32 to index
+  %sl1 = tensor.extract_slice %in1[%off1, 1] [%n1, 3] [1, 1] : tensor<4x6xf32> to tensor<?x3xf32>
+  %d1 = tensor.dim %sl1, %c1 : tensor<?x3xf32>
+  %ok1 = arith.cmpi eq, %d1, %c1 : index
+  check.expect_true(%ok1) : i1
+  %sl2 = tensor.extract_slice %in1[0, 0] [0, 5] [1, 1] : tensor<4x6xf32> to tensor<0x5xf32>
+  %dyn1 = tensor.cast %sl2 : tensor<0x5xf32> to tensor<?x5xf32>
+  %sl3 = tensor.extract_slice %dyn1[%n1, 1] [%n1, 2] [1, 1] : tensor<?x5xf32> to tensor<?x2xf32>
+  %d2 = tensor.dim %sl3, %c1 : tensor<?x2xf32>
+  %ok2 = arith.cmpi eq, %d2, %c1 : index
+  check.expect_true(%ok2) : i1
+  %in3 = util.unfoldable_constant dense<[[-0.25523546, -0.45464075, 0.93820673, 0.86778474, 0.5937372, 0.51880854],
+      [-0.6653923, -0.09147838, 0.22844663, 0.4010729, -0.14928034, -0.26138535],
+      [-0.17944479, -0.06831941, 0.4806269, 0.99044013, -0.40141028, 0.16066578],
+      [0.03194833, 0.24331628, 0.83117753, -0.61696887, -0.31336787, 0.12776819]]> : tensor<4x6xf32>
+  %ins1 = tensor.insert_slice %sl1 into %in3[%off1, 2] [%n1, 3] [1, 1] : tensor<?x3xf32> into tensor<4x6xf32>
+  check.expect_eq_const(%ins1, dense<[[-0.25523546, -0.45464075, 0.93820673, 0.86778474, 0.5937372, 0.51880854],
+      [-0.6653923, -0.09147838, 0.22844663, 0.4010729, -0.14928034, -0.26138535],
+      [-0.17944479, -0.06831941, 0.4806269, 0.99044013, -0.40141028, 0.16066578],
+      [0.03194833, 0.24331628, 0.83117753, -0.61696887, -0.31336787, 0.12776819]]> : tensor<4x6xf32>) : tensor<4x6xf32>
+  return
+}
+
 func.func @slice_rank_reducing_keeps_a_leading_unit_dim() {
   %in1 = util.unfoldable_constant dense<[[[[0.7816545, -0.21265496, 0.37228614, 0.40890294],
       [-0.7764864, 0.13557999, -0.42199185, -0.47923413],

@@ -5818,6 +5818,40 @@ def _(F):
     B = f.const(b, 'i1')
     f.expect_eq_const(slice_(f, B, (1, 0), (2, 7), (1, 1), (2, 7)), b[1:3])
 
+    # A slice of no elements is in bounds at any offset (MLIR checks only
+    # that a non-empty slice ends inside): a size of 0 known only at run
+    # time, at the end of a dim and in a dim of size 0. The device and the
+    # CPU runner refused both (the last index of an empty slice counted
+    # as its offset when the size came from tensor data; tensor_random
+    # seed 142 at h/fuzzgen).
+    f = F.fn('slice_runtime_size_zero')
+    x = f.rng.floats((4, 6), 'f32')
+    X = f.const(x, 'f32')
+    # Offset and size read from tensor data, as importers compute them
+    # (an unfoldable scalar took another path that was right).
+    IX = f.const(np.array([4, 0], np.int32), 'i32', 'dynamic')
+
+    def from_data(k, hint):
+        e = f.op('tensor.extract %s[%s] : %s' % (IX, f.idx(k), IX.ty), 'i32', hint='ix')
+        return f.op('arith.index_cast %s : i32 to index' % e, 'index', hint=hint)
+    o = from_data(0, 'off')
+    z = from_data(1, 'n')
+    r = f.op('tensor.extract_slice %s[%s, 1] [%s, 3] [1, 1] : %s to %s'
+             % (X, o, z, X.ty, ttype((0, 3), 'f32', (0,))), 'f32', (0, 3), (0,), 'sl')
+    f.expect_index(f.dim(r, 0), 0)
+    E0 = f.op('tensor.extract_slice %s[0, 0] [0, 5] [1, 1] : %s to %s'
+              % (X, X.ty, ttype((0, 5), 'f32')), 'f32', (0, 5), (), 'sl')
+    E = f.op('tensor.cast %s : %s to %s' % (E0, E0.ty, ttype((0, 5), 'f32', (0,))),
+             'f32', (0, 5), (0,), 'dyn')
+    e = f.op('tensor.extract_slice %s[%s, 1] [%s, 2] [1, 1] : %s to %s'
+             % (E, z, z, E.ty, ttype((0, 2), 'f32', (0,))), 'f32', (0, 2), (0,), 'sl')
+    f.expect_index(f.dim(e, 0), 0)
+    d = f.rng.floats((4, 6), 'f32')
+    D = f.const(d, 'f32')
+    w = f.op('tensor.insert_slice %s into %s[%s, 2] [%s, 3] [1, 1] : %s into %s'
+             % (r, D, o, z, r.ty, D.ty), 'f32', (4, 6), (), 'ins')
+    f.expect_eq_const(w, d)
+
     # MLIR drops a unit slice dim only where the result's next dim is not
     # a static 1: [1, 2, 1, 2] to 1x2x2 keeps dims 0, 1 and 3 (kiln dropped
     # dim 0 and refused the program on every backend).

@@ -69,23 +69,31 @@ fn literal(t: &Tensor, i: usize) -> String {
         kiln_core::tensor::types::ElemType::I1 => {
             (if v.int() != 0 { "true" } else { "false" }).into()
         }
-        e if e.is_float() => {
-            let f = v.float();
-            let f16 = e == kiln_core::tensor::types::ElemType::F16;
-            if f.is_nan() {
-                (if f16 { "0x7E00" } else { "0x7FC00000" }).into()
-            } else if f.is_infinite() {
-                match (f16, f > 0.0) {
-                    (true, true) => "0x7C00".into(),
-                    (true, false) => "0xFC00".into(),
-                    (false, true) => "0x7F800000".into(),
-                    (false, false) => "0xFF800000".into(),
-                }
-            } else {
-                format!("{f:?}")
-            }
-        }
+        e if e.is_float() => float_literal(e, v.float()),
         _ => v.int().to_string(),
+    }
+}
+
+/// A float of element type `e` as an MLIR literal: NaN and the
+/// infinities as the type's bit patterns (hex), others in decimal.
+pub fn float_literal(e: kiln_core::tensor::types::ElemType, f: f64) -> String {
+    use kiln_core::tensor::types::ElemType;
+    let (nan, inf, ninf) = match e {
+        ElemType::F16 => ("0x7E00", "0x7C00", "0xFC00"),
+        ElemType::BF16 => ("0x7FC0", "0x7F80", "0xFF80"),
+        ElemType::F64 => (
+            "0x7FF8000000000000",
+            "0x7FF0000000000000",
+            "0xFFF0000000000000",
+        ),
+        _ => ("0x7FC00000", "0x7F800000", "0xFF800000"),
+    };
+    if f.is_nan() {
+        nan.into()
+    } else if f.is_infinite() {
+        (if f > 0.0 { inf } else { ninf }).into()
+    } else {
+        format!("{f:?}")
     }
 }
 

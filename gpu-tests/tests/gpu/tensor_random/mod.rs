@@ -6,7 +6,11 @@
 //! agree: integers and exact floats bit for bit (NaN equal to NaN), other
 //! floats within the error model of `num.rs`. A program that one engine
 //! refuses and another runs is a failure too (one verdict across
-//! backends), and so is a panic.
+//! backends), and so is a panic. A program drawn out of bounds
+//! ([`Program::fault`]: an index, offset or size past its dim, or
+//! concatenated dims apart, known only at run time) must make every engine
+//! stop with an error naming that op (issue 31): an engine that returns
+//! values for it, or fails otherwise, is a finding.
 //!
 //! CI runs [`CI_SEEDS`] seeds; `KILN_DIFF_SEEDS=N` runs N seeds from
 //! `KILN_DIFF_START` (default 0) instead, e.g.
@@ -92,6 +96,9 @@ enum Outcome {
     Agree,
     /// Every engine refused it (the same verdict; not a wrong value).
     Refused(String),
+    /// An out-of-bounds program every engine stopped with an error naming
+    /// the op (issue 31: one verdict, no read out of bounds).
+    Faulted,
     Finding(String),
 }
 
@@ -167,6 +174,9 @@ fn judge(p: &Program, runs: &[Run; 4]) -> Outcome {
     } else {
         runs
     };
+    if let Some(op) = p.fault {
+        return judge_fault(op, runs);
+    }
     let errors: Vec<&String> = runs.iter().filter_map(|r| r.as_ref().err()).collect();
     if errors.len() == runs.len() && !errors.iter().any(|e| e.contains("PANIC")) {
         return Outcome::Refused(errors[0].clone());
@@ -197,6 +207,30 @@ fn judge(p: &Program, runs: &[Run; 4]) -> Outcome {
     }
     if found.is_empty() {
         Outcome::Agree
+    } else {
+        Outcome::Finding(found.join("\n"))
+    }
+}
+
+/// A program whose `op` goes out of bounds at run time: every engine must
+/// fail, without a panic, with an error naming `op`.
+fn judge_fault(op: &str, runs: &[Run]) -> Outcome {
+    let mut found = Vec::new();
+    for (i, r) in runs.iter().enumerate() {
+        match r {
+            Ok(_) => found.push(format!(
+                "{} returned values, but the program's {op} is out of bounds",
+                ENGINES[i]
+            )),
+            Err(e) if e.contains("PANIC") || !e.contains(op) => found.push(format!(
+                "{} failed without naming the out-of-bounds {op}: {e}",
+                ENGINES[i]
+            )),
+            Err(_) => {}
+        }
+    }
+    if found.is_empty() {
+        Outcome::Faulted
     } else {
         Outcome::Finding(found.join("\n"))
     }
@@ -306,6 +340,7 @@ fn tensor_random_differential() {
     let t0 = Instant::now();
     let mut findings = Vec::new();
     let mut refused = Vec::new();
+    let mut faulted = 0;
     let mut secs = [0.0; 4];
     for seed in start..start + count {
         if (seed - start) % 100 == 99 {
@@ -323,6 +358,7 @@ fn tensor_random_differential() {
         let runs = run_program(&engines, &p, &mut secs);
         match judge(&p, &runs) {
             Outcome::Agree => {}
+            Outcome::Faulted => faulted += 1,
             Outcome::Refused(e) => refused.push(format!("seed {seed}: {e}")),
             Outcome::Finding(f) => {
                 let r = report(seed, &p, &runs, &f);
@@ -332,7 +368,7 @@ fn tensor_random_differential() {
         }
     }
     eprintln!(
-        "tensor_random: {count} programs (seeds {start}..{}), {} refused by every engine, {} findings, {:.1} s",
+        "tensor_random: {count} programs (seeds {start}..{}), {} refused by every engine, {faulted} out of bounds (every engine stopped, naming the op), {} findings, {:.1} s",
         start + count,
         refused.len(),
         findings.len(),

@@ -25,8 +25,11 @@ use kiln_core::tensor::types::ElemType;
 pub enum Ty {
     F32,
     F16,
+    BF16,
+    F64,
     I64,
     I32,
+    I16,
     I8,
     I1,
 }
@@ -37,21 +40,26 @@ impl Ty {
         match self {
             Ty::F32 => "f32",
             Ty::F16 => "f16",
+            Ty::BF16 => "bf16",
+            Ty::F64 => "f64",
             Ty::I64 => "i64",
             Ty::I32 => "i32",
+            Ty::I16 => "i16",
             Ty::I8 => "i8",
             Ty::I1 => "i1",
         }
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F32 | Ty::F16)
+        matches!(self, Ty::F32 | Ty::F16 | Ty::BF16 | Ty::F64)
     }
 
     /// Mantissa bits of a float type.
     pub fn mant(self) -> i32 {
         match self {
             Ty::F16 => 10,
+            Ty::BF16 => 7,
+            Ty::F64 => 52,
             _ => 23,
         }
     }
@@ -59,12 +67,11 @@ impl Ty {
     /// Bit width of an integer type.
     pub fn width(self) -> u32 {
         match self {
-            Ty::I64 => 64,
-            Ty::I32 => 32,
+            Ty::I64 | Ty::F64 => 64,
+            Ty::I32 | Ty::F32 => 32,
+            Ty::I16 | Ty::F16 | Ty::BF16 => 16,
             Ty::I8 => 8,
             Ty::I1 => 1,
-            Ty::F32 => 32,
-            Ty::F16 => 16,
         }
     }
 
@@ -73,7 +80,8 @@ impl Ty {
     /// one engine overflow where another does not).
     pub fn limit(self) -> f64 {
         match self {
-            Ty::F32 => 1e30,
+            Ty::F32 | Ty::BF16 => 1e30,
+            Ty::F64 => 1e200,
             Ty::F16 => 3e4,
             Ty::I1 => 1.0,
             _ => 2f64.powi(self.width() as i32 - 1),
@@ -84,8 +92,11 @@ impl Ty {
         match self {
             Ty::F32 => ElemType::F32,
             Ty::F16 => ElemType::F16,
+            Ty::BF16 => ElemType::BF16,
+            Ty::F64 => ElemType::F64,
             Ty::I64 => ElemType::I64,
             Ty::I32 => ElemType::I32,
+            Ty::I16 => ElemType::I16,
             Ty::I8 => ElemType::I8,
             Ty::I1 => ElemType::I1,
         }

@@ -10,7 +10,11 @@
 //! `linalg.matmul` / `batch_matmul` / `conv_2d_nhwc_hwcf` at random small
 //! shapes (1, primes, long K), `linalg.transpose` / `broadcast`,
 //! `tensor.extract_slice` / `insert_slice` / `concat` / `pad` /
-//! `collapse_shape` / `expand_shape` / `cast`. Every value carries a
+//! `collapse_shape` / `expand_shape` / `cast`; and ([`indexing`]) indices,
+//! offsets, sizes and pad amounts known only at run time, gathers and
+//! concats of dynamic operands, some out of bounds. Element types
+//! ([`dtypes`]) include bf16, f64 and i16; in one program in eight some
+//! dims are 0. Every value carries a
 //! [`Num`]: ops are chosen so that no float overflows, integer division
 //! never divides by zero or overflows, shifts stay below the width, and a
 //! float compared, floored or converted to an integer is exact (so every
@@ -25,6 +29,9 @@ use kiln_gpu_tests::Rng;
 
 use super::num::{Num, Ty};
 
+mod dtypes;
+mod indexing;
+
 /// A generated program: its text, its inputs, and what is known of each
 /// result.
 pub struct Program {
@@ -37,6 +44,10 @@ pub struct Program {
     pub returns: Vec<(String, String)>,
     pub inputs: Vec<Value>,
     pub results: Vec<(Ty, Num)>,
+    /// The op that indexes out of bounds at run time (the last one), whose
+    /// run-time check every engine must report, naming it; `None` for a
+    /// program that runs.
+    pub fault: Option<&'static str>,
 }
 
 /// A tensor value of the program.
@@ -140,16 +151,24 @@ struct Gen {
     work: usize,
     /// The iteration space of the region being built (for linalg.index).
     space: Vec<usize>,
+    /// Some dims are 0 (static, or dynamic and 0 at run time).
+    zero: bool,
+    /// The op drawn out of bounds (generation stops after it).
+    fault: Option<&'static str>,
+    /// The argument holding run-time index values (its parameter's
+    /// position and element type) and the values, written at the end.
+    idx_arg: Option<(usize, Ty)>,
+    idx_vals: Vec<i64>,
 }
 
 /// Generates the program of `seed`.
 pub fn generate(seed: u64) -> Program {
     let mut rng = Rng::new(seed);
-    let ft = if rng.chance(3, 4) { Ty::F32 } else { Ty::F16 };
-    let it = rng.pick(&[Ty::I32, Ty::I32, Ty::I64, Ty::I8]);
+    let (ft, it) = dtypes::draw(&mut rng);
     let noisy = rng.chance(1, 3);
     let edge = rng.chance(1, 5);
     let dynamic = rng.chance(1, 3);
+    let zero = rng.chance(1, 8);
     let mut g = Gen {
         rng,
         body: String::new(),
@@ -166,11 +185,15 @@ pub fn generate(seed: u64) -> Program {
         dims: HashMap::new(),
         work: 0,
         space: Vec::new(),
+        zero,
+        fault: None,
+        idx_arg: None,
+        idx_vals: Vec::new(),
     };
     let ops = 2 + g.rng.below(9);
     let mut done = 0;
     let mut tries = 0;
-    while done < ops && tries < 100 {
+    while done < ops && tries < 100 && g.fault.is_none() {
         tries += 1;
         if g.step() {
             done += 1;
@@ -236,15 +259,7 @@ impl Gen {
     /// A scalar constant's literal.
     fn literal(ty: Ty, v: f64) -> String {
         if ty.is_float() {
-            if v.is_infinite() {
-                return match (ty, v > 0.0) {
-                    (Ty::F16, true) => "0x7C00".into(),
-                    (Ty::F16, false) => "0xFC00".into(),
-                    (_, true) => "0x7F800000".into(),
-                    (_, false) => "0xFF800000".into(),
-                };
-            }
-            format!("{v:?}")
+            super::compare::float_literal(ty.elem(), v)
         } else if ty == Ty::I1 {
             // `true : i1` is kiln's, not MLIR's spelling.
             (if v != 0.0 { "1" } else { "0" }).into()
@@ -305,6 +320,9 @@ impl Gen {
     }
 
     fn size(&mut self) -> usize {
+        if self.zero && self.rng.chance(1, 5) {
+            return 0;
+        }
         if self.rng.chance(1, 2) {
             self.rng.pick(&[1, 2, 3, 4, 5, 7, 8])
         } else {
@@ -491,6 +509,9 @@ impl Gen {
     fn step(&mut self) -> bool {
         let ft = self.ft;
         let it = self.it;
+        if self.rng.chance(1, 6) {
+            return self.indexing();
+        }
         match self.rng.below(16) {
             0 | 1 => {
                 let ty = if self.rng.chance(2, 3) { ft } else { it };
@@ -881,15 +902,16 @@ impl Gen {
                     r(to, Num::exact(x.num.bound.ceil(), 0).settle(to))
                 }
                 13 => {
-                    if ty == Ty::F32 {
-                        if x.num.bound > Ty::F16.limit() {
+                    let to = dtypes::float_partner(ty, self.ft);
+                    if dtypes::narrows(ty, to) {
+                        if x.num.bound > to.limit() {
                             return None;
                         }
-                        emit(text, format!("arith.truncf {a} : f32 to f16"));
-                        r(Ty::F16, x.num.settle(Ty::F16))
+                        emit(text, format!("arith.truncf {a} : {tn} to {}", to.name()));
+                        r(to, x.num.settle(to))
                     } else {
-                        emit(text, format!("arith.extf {a} : f16 to f32"));
-                        r(Ty::F32, x.num)
+                        emit(text, format!("arith.extf {a} : {tn} to {}", to.name()));
+                        r(to, x.num)
                     }
                 }
                 _ => None,
@@ -986,7 +1008,7 @@ impl Gen {
                     r(to, Num::exact(x.num.bound, 0).settle(to))
                 }
                 7 => {
-                    let to = self.rng.pick(&[Ty::I8, Ty::I32, Ty::I64]);
+                    let to = self.rng.pick(&[Ty::I8, Ty::I16, Ty::I32, Ty::I64]);
                     if to.width() == ty.width() {
                         return None;
                     }
@@ -1201,8 +1223,8 @@ impl Gen {
     fn matmul(&mut self) -> bool {
         let float = self.rng.chance(2, 3);
         let (ity, acc) = if float {
-            if self.ft == Ty::F16 && self.rng.chance(1, 2) {
-                (Ty::F16, Ty::F32)
+            if matches!(self.ft, Ty::F16 | Ty::BF16) && self.rng.chance(1, 2) {
+                (self.ft, Ty::F32)
             } else {
                 (self.ft, self.ft)
             }
@@ -1689,6 +1711,9 @@ impl Gen {
         let av = self.vals[a].clone();
         let k = self.rng.below(av.shape.len());
         let s = av.shape[k];
+        if s == 0 {
+            return false;
+        }
         let divisors: Vec<usize> = (1..=s).filter(|d| s % d == 0).collect();
         let p = self.rng.pick(&divisors);
         let mut shape = Vec::new();
@@ -1742,6 +1767,7 @@ impl Gen {
                 results.push(v);
             }
         }
+        self.write_index_arg();
         let names: Vec<String> = results.iter().map(|&v| self.vals[v].name.clone()).collect();
         let tys: Vec<String> = results.iter().map(|&v| self.vals[v].ty_str()).collect();
         let mut text = format!(
@@ -1773,6 +1799,7 @@ impl Gen {
                 .iter()
                 .map(|&v| (self.vals[v].ty, self.vals[v].num))
                 .collect(),
+            fault: self.fault,
         }
     }
 }
