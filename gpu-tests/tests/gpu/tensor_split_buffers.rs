@@ -237,3 +237,41 @@ fn run_time_sizes_run_in_chunks_up_to_the_variant_and_are_refused_past_it() {
     assert!(e.contains(&past), "CPU: {e}");
     kiln_gpu_tests::assert_no_validation_messages(device.context());
 }
+
+/// `ops` on big tables (issue 35 §3): `ops::embedding` and `ops::gather`
+/// on a 300 x 8 f32 table (9,600 bytes: three 4 KiB chunks) on the
+/// small-range device give the rows host indexing gives, from every
+/// chunk. Their programs are sized at run time, so the `_chunked`
+/// variants run; on main the table was refused ("more than the device's
+/// maxStorageBufferRange"). Costs about a second (two ops compiled).
+#[test]
+fn ops_on_tables_past_the_range_give_the_right_rows() {
+    use kiln_runtime::{ops, Tensor};
+    let device = small_range_device();
+    let stream = device.stream();
+    let (v, d) = (300usize, 8usize);
+    let table: Vec<f32> = (0..v * d).map(|i| i as f32 * 0.5 - 7.0).collect();
+    let t = Tensor::from_slice(&device, &table, &[v, d]).expect("a table");
+    let ids: Vec<i64> = vec![299, 0, 257, 128, 127, 280, 255, 256];
+    let it = Tensor::from_slice(&device, &ids, &[2, 4]).expect("ids");
+    let rows = ops::embedding(&stream, &t, &it).expect("ops::embedding");
+    assert_eq!(rows.shape(), [2, 4, d]);
+    let want: Vec<f32> = ids
+        .iter()
+        .flat_map(|&r| table[r as usize * d..][..d].to_vec())
+        .collect();
+    assert_eq!(rows.to_vec::<f32>().expect("read back"), want);
+    // Along axis 0, a row per element: out[i][j] = table[index[i][j]][j].
+    let index: Vec<i64> = (0..3 * d)
+        .map(|e| ((e / d) * 97 + (e % d) * 37 + 13) as i64 % v as i64)
+        .collect();
+    let ix = Tensor::from_slice(&device, &index, &[3, d]).expect("an index");
+    let got = ops::gather(&stream, &t, 0, &ix).expect("ops::gather");
+    let want: Vec<f32> = index
+        .iter()
+        .enumerate()
+        .map(|(e, &r)| table[r as usize * d + e % d])
+        .collect();
+    assert_eq!(got.to_vec::<f32>().expect("read back"), want);
+    kiln_gpu_tests::assert_no_validation_messages(device.context());
+}
