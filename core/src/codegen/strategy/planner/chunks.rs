@@ -151,8 +151,8 @@ pub(crate) fn run_time_variants(
                 others += u64::from(n);
             }
         }
-        if split > 0 {
-            chunks = chunks.min(max.saturating_sub(others) / split);
+        if let Some(each) = max.saturating_sub(others).checked_div(split) {
+            chunks = chunks.min(each);
         }
     }
     let chunks = u32::try_from(chunks).ok().filter(|&n| n >= 2)?;
