@@ -28,6 +28,13 @@
 //! only past what every dispatch binding it can bind: `N` chunks where
 //! it has a variant, the range where it has none
 //! ([`CompiledFunction::chunk_limits`](super::super::super::program::CompiledFunction::chunk_limits)).
+//! The planner decides after the dispatch's plain kernels are emitted:
+//! which buffers they bind, and how, is the emitter's; every other fact
+//! is here. Through a texel view a buffer sized at run time is limited by
+//! the view's texels instead (`program.rs` keeps the least limit).
+//! Every access to a buffer in chunks is one branch per chunk, so a
+//! variant's code grows with `N` (a dynamic matmul's register tiles on
+//! lavapipe: its variants hold twice the words of its plain kernels).
 //! Not done: bounds from `util.assume` (there is no assume analysis yet),
 //! so `N` is the descriptor cap wherever the element bound is past it.
 //!
