@@ -34,7 +34,7 @@
 //! the view's texels instead (`program.rs` keeps the least limit).
 //! Every access to a buffer in chunks is one branch per chunk, so a
 //! variant's code grows with `N` (a dynamic matmul's register tiles on
-//! lavapipe: its variants hold twice the words of its plain kernels).
+//! lavapipe: its variants hold 2.2 times the words of its plain kernels).
 //! Not done: bounds from `util.assume` (there is no assume analysis yet),
 //! so `N` is the descriptor cap wherever the element bound is past it.
 //!
