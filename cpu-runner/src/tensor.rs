@@ -293,8 +293,10 @@ impl CpuProgram {
 /// of `N` descriptors (a buffer larger than the env's
 /// `maxStorageBufferRange`), element `k` binds bytes `k * chunk ..` of it,
 /// at most `chunk` of them, as kiln-runtime's `Stream::dispatch` binds
-/// them on a device (`ResourceLimits::storage_chunk_bytes`); an error when
-/// the buffer ends before chunk `N - 1`.
+/// them on a device (`ResourceLimits::storage_chunk_bytes`); elements
+/// past the buffer's last chunk (a buffer sized at run time bound by a
+/// `_chunked` kernel) bind no bytes; an error when the buffer has more
+/// than `N` chunks.
 fn bind_chunks<'b>(
     kernel: &CpuKernel,
     buffers: &'b mut [Vec<u8>],
@@ -319,15 +321,22 @@ fn bind_chunks<'b>(
             continue;
         }
         let len = bytes.len();
-        let chunks: Vec<&mut [u8]> = bytes.chunks_mut(chunk).take(count).collect();
-        if chunks.len() < count {
+        let has = len.div_ceil(chunk.max(1)).max(1);
+        if has > count {
             return Err(format!(
                 "binding {binding} is an array of {count} descriptors of {chunk} bytes, \
-                 its buffer has {len} bytes ({} chunks)",
-                chunks.len()
+                 its buffer has {len} bytes ({has} chunks)"
             ));
         }
-        for (element, bytes) in chunks.into_iter().enumerate() {
+        // Past the buffer's last chunk (a buffer sized at run time bound
+        // by a `_chunked` kernel): nothing bound there, as the kernel's
+        // per-chunk branches never reach it (the device binds the last
+        // chunk again; a slot here cannot alias another).
+        let chunks = bytes
+            .chunks_mut(chunk.max(1))
+            .chain(std::iter::repeat_with(|| &mut [][..]))
+            .take(count);
+        for (element, bytes) in chunks.enumerate() {
             bound.push(BufferBinding {
                 set: 0,
                 binding,

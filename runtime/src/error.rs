@@ -97,12 +97,12 @@ pub enum Error {
         /// The tensors given.
         got: usize,
     },
-    /// A tensor too small for the descriptor array of chunks its binding
+    /// A tensor too large for the descriptor array of chunks its binding
     /// declares (a buffer larger than `maxStorageBufferRange`, bound chunk
-    /// by chunk).
+    /// by chunk): the kernel cannot reach its last bytes.
     #[error(
-        "kernel {kernel:?}: binding {binding} takes a tensor in {chunks} chunks of {chunk} bytes, \
-         but the tensor has {bytes} bytes"
+        "kernel {kernel:?}: binding {binding} takes a tensor in at most {chunks} chunks of \
+         {chunk} bytes, but the tensor has {bytes} bytes"
     )]
     ChunkedBinding {
         /// The kernel.

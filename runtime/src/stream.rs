@@ -473,20 +473,24 @@ pub(crate) fn dispatch_parts<'t>(
         let bound = bound_range(len, b).min(t.storage.slice.size() - offset);
         let whole = SliceBinding::new(b.set, b.binding, &t.storage.slice);
         if b.count > 1 && b.descriptor_type == kiln_abi::DescriptorType::StorageBuffer {
-            // A tensor larger than maxStorageBufferRange: element `k` of
-            // the descriptor array binds its `k`-th chunk (see
-            // `ResourceLimits::storage_chunk_bytes`).
+            // A tensor larger than maxStorageBufferRange, or one sized at
+            // run time bound by a `_chunked` kernel: element `k` of the
+            // descriptor array binds its `k`-th chunk (see
+            // `ResourceLimits::storage_chunk_bytes`); past its last chunk
+            // the last one again (every descriptor the kernel uses must
+            // be valid; its per-chunk branches never reach those).
+            let has = bound.div_ceil(chunk).max(1);
+            if has > u64::from(b.count) {
+                return Err(Error::ChunkedBinding {
+                    kernel: kernel.label().to_owned(),
+                    binding: b.binding,
+                    bytes: len,
+                    chunks: b.count,
+                    chunk,
+                });
+            }
             for k in 0..b.count {
-                let start = u64::from(k) * chunk;
-                if start >= bound {
-                    return Err(Error::ChunkedBinding {
-                        kernel: kernel.label().to_owned(),
-                        binding: b.binding,
-                        bytes: len,
-                        chunks: b.count,
-                        chunk,
-                    });
-                }
+                let start = u64::from(k).min(has - 1) * chunk;
                 let size = chunk.min(bound - start);
                 bindings.push(whole.range(offset + start, Some(size)).element(k));
             }

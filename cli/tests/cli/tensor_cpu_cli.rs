@@ -262,8 +262,10 @@ fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
 /// CPU runner binds each chunk as its own slot and runs
 /// `split_buffers.mlir` (element-wise ops, sums, a matmul, a gather of rows
 /// from every chunk, i8 elements; numpy's values in its checks). On main it
-/// refused these kernels ("binding N is an array of descriptors"). Costs
-/// about a second (ten small kernels compiled by LLVM).
+/// refused these kernels ("binding N is an array of descriptors"). Then
+/// `split_buffers_dynamic.mlir`, whose sizes are known at run time: their
+/// `_chunked` variants (on main: refused past 4 KiB). Costs about three
+/// seconds (the kernels compiled by LLVM).
 #[test]
 fn split_buffers_pass_on_the_cpu_under_a_small_storage_range() {
     let path = tensor_dir()
@@ -313,6 +315,34 @@ fn split_buffers_pass_on_the_cpu_under_a_small_storage_range() {
     assert_eq!(status, 0, "{out}\n{err}");
     assert!(
         out.contains("[  PASSED  ] 5 tests.") && !out.contains("FAILED"),
+        "{out}\n{err}"
+    );
+    // Sizes known at run time (`split_buffers_dynamic.mlir`): the
+    // `_chunked` variants, their descriptors within lavapipe's 32 per
+    // stage (the default, Vulkan's minimum of 4, leaves too few for any).
+    let dynamic = tensor_dir()
+        .join("split_buffers_dynamic.mlir")
+        .display()
+        .to_string();
+    let env = env.replace(
+        "max_storage_buffer_range = 4096 : i64,",
+        "max_storage_buffer_range = 4096 : i64, \
+         max_per_stage_descriptor_storage_buffers = 32 : i32,",
+    );
+    let (status, out, err) = kiln(
+        &[
+            "run",
+            "--cpu",
+            "--no-timing",
+            "--target-env",
+            &env,
+            &dynamic,
+        ],
+        b"",
+    );
+    assert_eq!(status, 0, "{out}\n{err}");
+    assert!(
+        out.contains("[  PASSED  ] 6 tests.") && !out.contains("FAILED"),
         "{out}\n{err}"
     );
 }

@@ -237,19 +237,22 @@ fn opt_prints_each_stage() {
 #[test]
 fn bad_inputs_of_the_gpu_path() {
     let dir = scratch("tensor-bad");
-    // A buffer sized at run time over maxStorageBufferRange (lavapipe:
-    // 128 MiB) is refused; one of static size is bound as chunks
-    // (`split_buffers.mlir` checks those values).
+    // A buffer sized at run time past what its kernels can bind is
+    // refused before anything runs: lavapipe's 128 MiB storage range, in
+    // chunks of the `_chunked` variant's descriptors (32 per stage over
+    // its three storage bindings: 10 chunks, 1,342,177,280 bytes); one of
+    // static size is bound as chunks (`split_buffers.mlir` checks those
+    // values, `split_buffers_dynamic.mlir` those of run-time sizes).
     let big = write(
         &dir,
         "big.mlir",
-        "func.func @big() {\n  %a = flow.tensor.dynamic_constant dense<1.0> : tensor<40000000xf32> -> tensor<?xf32>\n  %b = arith.addf %a, %a : tensor<?xf32>\n  %c0 = arith.constant 0 : index\n  %x = tensor.extract %b[%c0] : tensor<?xf32>\n  %t = tensor.splat %x : tensor<1xf32>\n  check.expect_eq_const(%t, dense<2.0> : tensor<1xf32>) : tensor<1xf32>\n  return\n}\n",
+        "func.func @big() {\n  %a = flow.tensor.dynamic_constant dense<1.0> : tensor<400000000xf32> -> tensor<?xf32>\n  %b = arith.addf %a, %a : tensor<?xf32>\n  %c0 = arith.constant 0 : index\n  %x = tensor.extract %b[%c0] : tensor<?xf32>\n  %t = tensor.splat %x : tensor<1xf32>\n  check.expect_eq_const(%t, dense<2.0> : tensor<1xf32>) : tensor<1xf32>\n  return\n}\n",
     );
     let (status, _, err) = kiln(&["run", "--no-timing", &big], b"");
     assert_eq!(status, 1, "{err}");
     let line = one_error_line(&err);
     assert!(
-        line.contains("160000000 bytes, more than the device's maxStorageBufferRange"),
+        line.contains("1600000000 bytes, more than the 1342177280 bytes its kernels can bind"),
         "{line}"
     );
     // An element type the target cannot handle, at compile time: nothing

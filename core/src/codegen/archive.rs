@@ -57,7 +57,7 @@ use super::program::{CompiledFunction, CompiledProgram, ResultRef};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 13;
+pub const VERSION: u32 = 14;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -280,6 +280,9 @@ fn check_refs(f: &CompiledFunction) -> Result<(), BadRef> {
     }
     for c in &f.constants {
         in_range("buffer", c.buffer, buffers)?;
+    }
+    for &(b, _) in &f.chunk_limits {
+        in_range("buffer", b, buffers)?;
     }
     for d in &f.dispatches {
         d.points.iter().try_for_each(|s| size(s, slots))?;

@@ -74,6 +74,12 @@ pub struct BufferPlan {
     /// The ops whose run-time indices kernels check (fault site `i` is
     /// `fault_sites[i]`).
     pub fault_sites: Vec<TOp>,
+    /// The most bytes each buffer sized at run time that a kernel binds
+    /// as a storage buffer may have: the least over the dispatches that
+    /// bind it, `N` chunks for one with a `_chunked` variant, the
+    /// `maxStorageBufferRange` for one without
+    /// (`strategy/planner/chunks.rs`).
+    pub run_time_limits: HashMap<BufferId, u64>,
 }
 
 impl BufferPlan {

@@ -163,11 +163,12 @@ pub enum BufferSizeError {
     /// An element count past `u64`.
     #[error("a buffer size overflows")]
     Overflow,
-    /// More bytes than the device's `maxStorageBufferRange`, in a buffer
-    /// sized at run time (kernels split a buffer of static size across
-    /// descriptors instead).
+    /// More bytes than the kernels binding it can bind, in a buffer sized
+    /// at run time: the device's `maxStorageBufferRange`, or the chunks of
+    /// the `_chunked` variants of every dispatch binding it (kernels split
+    /// a buffer of static size across descriptors instead).
     #[error(
-        "buffer {buffer} ({elements} x {elem}) needs {bytes} bytes, more than the device's maxStorageBufferRange of {max_bytes} bytes"
+        "buffer {buffer} ({elements} x {elem}) needs {bytes} bytes, more than the {max_bytes} bytes its kernels can bind (the device's maxStorageBufferRange, or the descriptors of their chunked variants)"
     )]
     TooLarge {
         /// The buffer's index.
@@ -178,7 +179,8 @@ pub enum BufferSizeError {
         elem: ElemType,
         /// Its bytes.
         bytes: u64,
-        /// The device's limit.
+        /// The most bytes its kernels bind: the device's
+        /// `maxStorageBufferRange`, or their chunks.
         max_bytes: u64,
     },
     /// More elements than 32-bit indices reach.
@@ -238,9 +240,10 @@ impl CompiledFunction {
 
     /// The element count of buffer `i` for host values `vals`; an error
     /// when it overflows, the buffer is sized at run time and larger than
-    /// `max_bytes` (the device's `maxStorageBufferRange`), or has more
-    /// elements than
-    /// kernels index with 32-bit integers.
+    /// `max_bytes` (the device's `maxStorageBufferRange`) and than the
+    /// chunks its kernels' `_chunked` variants bind
+    /// ([`chunk_limits`](CompiledFunction::chunk_limits)), or has more
+    /// elements than kernels index with 32-bit integers.
     pub fn buffer_count(
         &self,
         i: BufferId,
@@ -258,8 +261,13 @@ impl CompiledFunction {
         // A buffer of static size past the range is split across
         // descriptors by the kernels that bind it (see
         // `ResourceLimits::storage_chunk_bytes`); one sized at run time is
-        // not.
+        // bound in chunks up to its limit, where it has one.
         let split = b.shape.iter().all(|s| s.fixed().is_some());
+        let max_bytes = self
+            .chunk_limits
+            .iter()
+            .find(|(c, _)| *c == i)
+            .map_or(max_bytes, |&(_, n)| n.max(max_bytes));
         if bytes > max_bytes && !split {
             return Err(BufferSizeError::TooLarge {
                 buffer: i,

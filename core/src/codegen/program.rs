@@ -22,7 +22,9 @@ use super::host::{HostProgram, HostVal, Size, SlotDef};
 use super::kernels::{emit_dispatch, Kernel, PushValue, Repeat};
 use super::regions::{form_dispatch_regions, DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::shapes::{infer_shapes, Shapes};
-use super::strategy::{choose, dispatch_shape, plan_dispatch, DispatchShape, Strategy};
+use super::strategy::{
+    choose, dispatch_shape, plan_dispatch, run_time_variants, Bound, DispatchShape, Strategy,
+};
 use super::target::CodegenTarget;
 
 /// One kernel, lowered, serialized and validated.
@@ -193,6 +195,12 @@ pub struct CompiledFunction {
     /// [`BufferOrigin::Fault`]
     /// holds the number).
     pub faults: Vec<FaultSite>,
+    /// The buffers sized at run time that may be larger than
+    /// `maxStorageBufferRange`, with the most bytes they may have: every
+    /// dispatch binding one has a `_chunked` variant of its kernels that
+    /// binds it in that many bytes' chunks (`strategy/planner/chunks.rs`);
+    /// any other buffer sized at run time is limited by the range.
+    pub chunk_limits: Vec<(BufferId, u64)>,
 }
 
 /// A compiled tensor program.
@@ -411,6 +419,14 @@ pub fn compile_function(
             }
         })
         .collect();
+    let range = u64::from(target.env.limits.max_storage_buffer_range);
+    let mut chunk_limits: Vec<(BufferId, u64)> = buffers
+        .run_time_limits
+        .iter()
+        .filter(|&(_, &n)| n > range)
+        .map(|(&b, &n)| (b, n))
+        .collect();
+    chunk_limits.sort_unstable();
     Ok(CompiledFunction {
         name: m.func(f).name.clone(),
         params,
@@ -420,6 +436,7 @@ pub fn compile_function(
         dispatches,
         results,
         faults,
+        chunk_limits,
     })
 }
 
@@ -470,9 +487,60 @@ fn emit_function<'a>(
             &shape,
             &target.env.limits,
         )?;
-        let kernels = emit_dispatch(
-            &info, &regions, &shapes, &buffers, d, &strategy, &shape, plans,
+        let mut kernels = emit_dispatch(
+            &info,
+            &regions,
+            &shapes,
+            &buffers,
+            d,
+            &strategy,
+            &shape,
+            plans.clone(),
         )?;
+        // Buffers sized at run time past the range: a `_chunked` variant.
+        let bound: Vec<Bound<'_>> = kernels
+            .iter()
+            .map(|k| Bound {
+                bindings: &k.bindings,
+                texel: &k.texel,
+            })
+            .collect();
+        let limits = &target.env.limits;
+        let variant = run_time_variants(&plans, &bound, &buffers, &mut shapes.host, limits);
+        // What each buffer sized at run time may have: `N` chunks where
+        // the variant binds it, else the range; through a texel view, at
+        // most the view's texels (4 elements each).
+        let range = u64::from(limits.max_storage_buffer_range);
+        let chunk = limits.storage_chunk_bytes();
+        for k in &kernels {
+            for (i, &b) in k.bindings.iter().enumerate() {
+                let info = &buffers.buffers[b];
+                if info.shape.iter().all(|s| s.fixed().is_some()) {
+                    continue;
+                }
+                let most = if k.texel.contains(&(i as u32)) {
+                    let texel = 4 * super::bufferize::element_bytes(info.elem) as u64;
+                    strategy
+                        .texel_reads
+                        .map_or(u64::MAX, |t| t.saturating_mul(texel))
+                } else {
+                    match &variant {
+                        Some(v) if v.buffers.contains(&b) => u64::from(v.chunks) * chunk,
+                        _ => range,
+                    }
+                };
+                let at = buffers.run_time_limits.entry(b).or_insert(most);
+                *at = (*at).min(most);
+            }
+        }
+        if let Some(v) = variant {
+            for (k, g) in kernels.iter_mut().zip(v.plain_guards) {
+                k.guard = g;
+            }
+            kernels.extend(emit_dispatch(
+                &info, &regions, &shapes, &buffers, d, &strategy, &shape, v.plans,
+            )?);
+        }
         each(d, loc, &shape, strategy, kernels)?;
     }
     Ok((info, regions, shapes, buffers))

@@ -45,15 +45,26 @@ fn dynamic_rows_pick_a_subgroup_or_a_workgroup_per_row_at_run_time() {
     );
     assert_eq!(d.strategy.workgroup_size, [256, 1, 1]);
     let names: Vec<&str> = d.kernels.iter().map(|k| k.name.as_str()).collect();
-    assert_eq!(names, ["main_dispatch_0", "main_dispatch_0_long_rows"]);
+    // Each with its `_chunked` variant for rows past maxStorageBufferRange.
+    assert_eq!(
+        names,
+        [
+            "main_dispatch_0",
+            "main_dispatch_0_long_rows",
+            "main_dispatch_0_chunked",
+            "main_dispatch_0_long_rows_chunked"
+        ]
+    );
     kernels_validate(&f);
     // 32 rows per workgroup while three passes of ceil(len / 8) fit
     // 65,279 iterations; a workgroup per row past that.
-    assert_eq!(workgroups(&f, 1024, 4096), [32, 0]);
-    assert_eq!(workgroups(&f, 33, 1), [2, 0]);
-    assert_eq!(workgroups(&f, 3, 174_072), [1, 0]);
-    assert_eq!(workgroups(&f, 3, 174_073), [0, 3]);
-    assert_eq!(workgroups(&f, 0, 4096), [0, 0]);
+    assert_eq!(workgroups(&f, 1024, 4096), [32, 0, 0, 0]);
+    assert_eq!(workgroups(&f, 33, 1), [2, 0, 0, 0]);
+    assert_eq!(workgroups(&f, 3, 174_072), [1, 0, 0, 0]);
+    assert_eq!(workgroups(&f, 3, 174_073), [0, 3, 0, 0]);
+    assert_eq!(workgroups(&f, 0, 4096), [0, 0, 0, 0]);
+    // Past 128 MiB (32 Mi f32): the variants.
+    assert_eq!(workgroups(&f, 1025, 32 * 1024), [0, 0, 33, 0]);
     assert!(
         explain(&f).contains("else a workgroup per row"),
         "{}",
@@ -75,11 +86,12 @@ fn dynamic_rows_pick_a_subgroup_or_a_workgroup_per_row_at_run_time() {
         back.functions[0].dispatches[0].strategy,
         program.functions[0].dispatches[0].strategy
     );
-    assert_eq!(back.functions[0].dispatches[0].kernels.len(), 2);
+    assert_eq!(back.functions[0].dispatches[0].kernels.len(), 4);
 
+    // One kernel and its `_chunked` variant.
     let f = compile_first(SOFTMAX, &h200_target());
     let d = &f.dispatches[0];
-    assert_eq!(d.kernels.len(), 1, "{}", d.strategy);
+    assert_eq!(d.kernels.len(), 2, "{}", d.strategy);
     assert_eq!(d.strategy.distribution, Distribution::WorkgroupPerPoint);
 }
 
@@ -101,7 +113,16 @@ fn a_dynamic_reduction_takes_a_tile_within_the_budget_and_chunks_past_it() {
             d.strategy
         );
         let names: Vec<&str> = d.kernels.iter().map(|k| k.name.as_str()).collect();
-        assert_eq!(names, ["f_dispatch_0", "f_dispatch_0_long_reduction"]);
+        // Each with its `_chunked` variant (operands past the range).
+        assert_eq!(
+            names,
+            [
+                "f_dispatch_0",
+                "f_dispatch_0_long_reduction",
+                "f_dispatch_0_chunked",
+                "f_dispatch_0_long_reduction_chunked"
+            ]
+        );
         kernels_validate(&f);
         let on = |k: u64| -> Vec<bool> {
             let vals = f
@@ -115,9 +136,17 @@ fn a_dynamic_reduction_takes_a_tile_within_the_budget_and_chunks_past_it() {
                 .collect()
         };
         let budget = d.strategy.loop_budget;
-        assert_eq!(on(1024), [true, false]);
-        assert_eq!(on(budget), [true, false]);
-        assert_eq!(on(budget + 1), [false, true]);
+        // The tile within the budget, the chunked kernel past it; each
+        // `_chunked` variant (kernels 2 and 3) where the larger operand,
+        // k x 256 f32, is past the range (an H200's budget is).
+        let range = u64::from(target.env.limits.max_storage_buffer_range);
+        let want = |k: u64| -> Vec<bool> {
+            let at = usize::from(k > budget) + 2 * usize::from(k * 256 * 4 > range);
+            (0..4).map(|i| i == at).collect()
+        };
+        for k in [1024, budget, budget + 1] {
+            assert_eq!(on(k), want(k), "k = {k}");
+        }
         // The chunked kernel: a dispatch per budget's worth of iterations.
         let vals = f
             .evaluate_host(
@@ -125,13 +154,23 @@ fn a_dynamic_reduction_takes_a_tile_within_the_budget_and_chunks_past_it() {
                 &|_| None,
             )
             .expect("host values");
-        assert_eq!(d.kernels[1].launches(&f.host, &vals).len(), 3);
+        // Its `_chunked` variant where an operand is past the range
+        // (lavapipe's 128 MiB: 3 * budget x 256 f32 is).
+        let long = if 3 * budget * 256 * 4 > range { 3 } else { 1 };
+        let launched: Vec<usize> = d
+            .kernels
+            .iter()
+            .map(|k| k.launches(&f.host, &vals).len())
+            .collect();
+        let mut want = vec![0; 4];
+        want[long] = 3;
+        assert_eq!(launched, want);
         let program = CompiledProgram {
             target,
             functions: vec![f],
         };
         let back = archive::decode(&archive::encode(&program).unwrap()).unwrap();
-        assert_eq!(back.functions[0].dispatches[0].kernels.len(), 2);
+        assert_eq!(back.functions[0].dispatches[0].kernels.len(), 4);
     }
 }
 

@@ -18,6 +18,7 @@ mod codegen_host_sync;
 mod codegen_matvec;
 mod codegen_multi_read_epilogue;
 mod codegen_row_groups;
+mod codegen_run_time_chunks;
 mod codegen_split_rows;
 mod codegen_texel;
 mod codegen_word_stores;

@@ -219,15 +219,17 @@ fn plans_without_lowering_are_the_explain_text_of_the_compiled_function() {
     }
 }
 
-/// Buffers past `maxStorageBufferRange`: `split_buffers.mlir` planned for
-/// lavapipe with the range lowered to 4 KiB (its tensors span chunks).
-/// The planner decides which buffers are bound in chunks (each plan
-/// carries them; `--explain` prints a `binding N (buffer B): D
-/// descriptors` line per kernel binding), pinned in
-/// `lavapipe-4k/tensor.split_buffers.txt`; the plans equal the `--explain`
-/// text of the compiled kernels, whose lines come from the arrays of
-/// descriptors in their SPIR-V (so what the plan says is what the binary
-/// binds). Costs about a second (five functions compiled).
+/// Buffers past `maxStorageBufferRange`: `split_buffers.mlir` and
+/// `split_buffers_dynamic.mlir` planned for lavapipe with the range
+/// lowered to 4 KiB (their tensors span chunks). The planner decides
+/// which buffers are bound in chunks (each plan carries them; `--explain`
+/// prints a `binding N (buffer B): D descriptors` line per kernel
+/// binding), and for buffers sized at run time adds `_chunked` variants
+/// with their guards, pinned in `lavapipe-4k/tensor.<file>.txt`; the plans
+/// equal the `--explain` text of the compiled kernels, whose lines come
+/// from the arrays of descriptors in their SPIR-V (so what the plan says
+/// is what the binary binds). Costs about three seconds (eleven functions
+/// compiled).
 #[test]
 fn split_buffer_plans_match_their_snapshot_and_the_binaries() {
     let mut env = env_file("lavapipe.env");
@@ -237,32 +239,40 @@ fn split_buffer_plans_match_their_snapshot_and_the_binaries() {
         DriverFacts::for_driver("llvmpipe (LLVM 15.0.6, 256 bits)", Some("llvmpipe"))
             .within_texel_limit(DriverFacts::LAVAPIPE_TEXEL_ELEMENTS),
     );
-    let path = root().join("gpu-tests/tests/tensor/split_buffers.mlir");
-    let text = plans(&path, &target);
-    assert!(
-        text.contains("descriptors, one per chunk"),
-        "no binding in chunks:\n{text}"
-    );
-    let snapshot = snapshot_dir().join("lavapipe-4k/tensor.split_buffers.txt");
-    if bless() {
-        std::fs::create_dir_all(snapshot.parent().expect("a folder")).expect("snapshot folder");
-        std::fs::write(&snapshot, &text).expect("writable");
-    }
-    let committed = std::fs::read_to_string(&snapshot)
-        .unwrap_or_else(|e| panic!("{}: {e}", snapshot.display()));
-    assert_eq!(
-        committed,
-        text,
-        "{} is out of date (KILN_BLESS=1 rewrites it)",
-        snapshot.display()
-    );
-    let prepared = prepared_tensor_module(&path);
-    for &f in prepared.funcs() {
-        if prepared.func(f).body.is_none() {
-            continue;
+    for name in ["split_buffers", "split_buffers_dynamic"] {
+        let path = root().join(format!("gpu-tests/tests/tensor/{name}.mlir"));
+        let text = plans(&path, &target);
+        assert!(
+            text.contains("descriptors, one per chunk"),
+            "{name}: no binding in chunks:\n{text}"
+        );
+        if name == "split_buffers_dynamic" {
+            assert!(
+                text.contains("_chunked: "),
+                "{name}: no chunked variant:\n{text}"
+            );
         }
-        let compiled = compile_function(&prepared, f, &target).expect("compiles");
-        let plans = plan_function(&prepared, f, &target).expect("plans");
-        assert_eq!(plans, explain(&compiled), "@{}", prepared.func(f).name);
+        let snapshot = snapshot_dir().join(format!("lavapipe-4k/tensor.{name}.txt"));
+        if bless() {
+            std::fs::create_dir_all(snapshot.parent().expect("a folder")).expect("snapshot folder");
+            std::fs::write(&snapshot, &text).expect("writable");
+        }
+        let committed = std::fs::read_to_string(&snapshot)
+            .unwrap_or_else(|e| panic!("{}: {e}", snapshot.display()));
+        assert_eq!(
+            committed,
+            text,
+            "{} is out of date (KILN_BLESS=1 rewrites it)",
+            snapshot.display()
+        );
+        let prepared = prepared_tensor_module(&path);
+        for &f in prepared.funcs() {
+            if prepared.func(f).body.is_none() {
+                continue;
+            }
+            let compiled = compile_function(&prepared, f, &target).expect("compiles");
+            let plans = plan_function(&prepared, f, &target).expect("plans");
+            assert_eq!(plans, explain(&compiled), "@{}", prepared.func(f).name);
+        }
     }
 }

@@ -150,7 +150,9 @@ fn dynamic_matmuls_are_exact() {
         let one_row = m.is_none() && rows > 1 && cols % 4 == 0;
         let kernels =
             (1 + usize::from(one_row)) * (1 + usize::from(n.is_none())) + usize::from(k.is_none());
-        assert_eq!(d.kernels.len(), kernels, "{name}");
+        // Each with its `_chunked` variant (operands sized at run time may
+        // exceed maxStorageBufferRange), which these sizes never select.
+        assert_eq!(d.kernels.len(), 2 * kernels, "{name}");
         let launches: Vec<Vec<String>> = runs.iter().map(|&s| launched(f, s)).collect();
         let program = Program::load(&device, compiled.clone()).unwrap();
         for ((mm, kk, nn), on) in runs.into_iter().zip(launches) {

@@ -1,13 +1,17 @@
 //! Tensors larger than `maxStorageBufferRange`: a device whose range is
 //! lowered to 4 KiB ([`Context::with_storage_buffer_range`]) runs the
-//! corpus file `split_buffers.mlir`, whose buffers exceed it (element-wise
+//! corpus files `split_buffers.mlir` (static sizes) and
+//! `split_buffers_dynamic.mlir` (sizes known at run time: the `_chunked`
+//! variants of their dispatches), whose buffers exceed it (element-wise
 //! ops, row and column sums, a matmul, a gather of rows from every chunk of
 //! its table, i8 elements), validation layer on; every result must pass the
 //! file's numpy-computed checks and equal the CPU reference evaluator's,
 //! and every kernel must pass spirv-val ([`check_file_for`]). Kernels bind such a buffer as an array of
 //! descriptors, one per chunk (`ResourceLimits::storage_chunk_bytes`); the
 //! test checks that some do. The CPU runner binds each chunk as a slot of
-//! its own and must give the device's results on the same kernels.
+//! its own and must give the device's results on the same kernels. A
+//! tensor sized at run time past the chunks its kernels bind is refused,
+//! on the device and on the CPU, and one that fills them exactly runs.
 
 use kiln_core::codegen::CodegenTarget;
 use kiln_runtime::e2e::device_target;
@@ -21,7 +25,7 @@ use crate::tensor_programs::{check_file_for, corpus};
 const RANGE: u32 = 4096;
 
 /// The corpus files run with the lowered range.
-const FILES: &[&str] = &["split_buffers.mlir"];
+const FILES: &[&str] = &["split_buffers.mlir", "split_buffers_dynamic.mlir"];
 
 fn small_range_device() -> Device {
     let ctx = Context::new(&ContextOptions {
@@ -107,7 +111,8 @@ fn buffers_past_the_storage_range_are_split() {
 /// storage-buffer reads: the CPU runner has no texel buffers) on lavapipe
 /// and on the CPU (kiln-cpu, each chunk its own slot) agree. On main the
 /// CPU runner refused them ("binding N is an array of descriptors").
-/// Costs about two seconds (ten kernels compiled by LLVM, run twice).
+/// Costs about six seconds (the kernels of eleven functions compiled by
+/// LLVM, run twice).
 #[test]
 fn split_buffers_give_the_device_results_on_the_cpu() {
     let device = small_range_device();
@@ -133,6 +138,140 @@ fn split_buffers_give_the_device_results_on_the_cpu() {
         failures.extend(found);
     }
     kiln_gpu_tests::assert_no_validation_messages(device.context());
-    assert_eq!(functions, 5, "split_buffers.mlir's functions");
+    assert_eq!(functions, 5 + 6, "the files' functions");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `@f(a, b) = a + b` on `tensor<?xf32>`.
+const ADD: &str = r#"func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %c = arith.addf %a, %b : tensor<?xf32>
+  return %c : tensor<?xf32>
+}"#;
+
+/// A tensor sized at run time with as many bytes as the `_chunked`
+/// variant's descriptors bind gives Rust's IEEE sums (an oracle apart from
+/// kiln) on the device and the CPU; one element more is refused
+/// ("needs N bytes, more than the M bytes its kernels can bind") before
+/// anything runs. On main every such tensor past 4 KiB was refused. Costs
+/// about a second (one kernel pair, 40 KiB tensors).
+#[test]
+fn run_time_sizes_run_in_chunks_up_to_the_variant_and_are_refused_past_it() {
+    use kiln_core::codegen::{compile_function, prepare_module, CompiledProgram};
+    use kiln_core::tensor::attr::Elements;
+    use kiln_core::tensor::eval::{Tensor, Value};
+    use kiln_core::tensor::types::ElemType;
+
+    let device = small_range_device();
+    let mut target = device_target(&device);
+    target.facts.texel_reads = None;
+    let m = kiln_core::tensor::load(ADD).expect("parses");
+    let prepared = prepare_module(&m).expect("prepares");
+    let cf = compile_function(&prepared, prepared.funcs()[0], &target).expect("compiles");
+    assert_eq!(
+        cf.dispatches[0].kernels.len(),
+        2,
+        "a plain kernel and its variant"
+    );
+    let most = cf
+        .chunk_limits
+        .first()
+        .map(|&(_, n)| n)
+        .expect("a chunk limit");
+    assert!(most > u64::from(RANGE), "{most}");
+    let program = CompiledProgram {
+        target: target.clone(),
+        functions: vec![cf],
+    };
+    let dev = kiln_runtime::Program::load(&device, program.clone()).expect("loads");
+    let options = kiln_cpu::DispatchOptions {
+        subgroup_size: target.env.limits.subgroup_size,
+        ..kiln_cpu::DispatchOptions::default()
+    };
+    let cpu = kiln_cpu::CpuProgram::load(program, options).expect("loads on the CPU");
+    let input = |n: usize, k: f32| -> Value {
+        Value::Tensor(std::rc::Rc::new(Tensor {
+            elem: ElemType::F32,
+            shape: vec![n],
+            data: Elements::F32((0..n).map(|i| (i % 977) as f32 * k - 3.5).collect()),
+        }))
+    };
+    let n = (most / 4) as usize;
+    let (a, b) = (input(n, 0.25), input(n, -0.125));
+    let want: Vec<f32> = (0..n)
+        .map(|i| ((i % 977) as f32 * 0.25 - 3.5) + ((i % 977) as f32 * -0.125 - 3.5))
+        .collect();
+    for (what, got) in [
+        (
+            "device",
+            dev.run("f", &[a.clone(), b.clone()])
+                .map_err(|e| e.to_string()),
+        ),
+        ("CPU", cpu.run("f", &[a, b]).map_err(|e| e.to_string())),
+    ] {
+        let got = got.unwrap_or_else(|e| panic!("{what}: {e}"));
+        match got.first().map(|v| match v {
+            Value::Tensor(t) => &t.data,
+            Value::Scalar(_) => panic!("{what}: a scalar"),
+        }) {
+            Some(Elements::F32(v)) => {
+                let bad = v
+                    .iter()
+                    .zip(&want)
+                    .position(|(x, y)| x.to_bits() != y.to_bits());
+                assert!(
+                    v.len() == n && bad.is_none(),
+                    "{what}: element {bad:?} differs"
+                );
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+    let (a, b) = (input(n + 1, 0.25), input(n + 1, -0.125));
+    let past = format!("needs {} bytes, more than the {most} bytes", most + 4);
+    let e = dev
+        .run("f", &[a.clone(), b.clone()])
+        .expect_err("refused")
+        .to_string();
+    assert!(e.contains(&past), "device: {e}");
+    let e = cpu.run("f", &[a, b]).expect_err("refused").to_string();
+    assert!(e.contains(&past), "CPU: {e}");
+    kiln_gpu_tests::assert_no_validation_messages(device.context());
+}
+
+/// `ops` on big tables (issue 35 §3): `ops::embedding` and `ops::gather`
+/// on a 300 x 8 f32 table (9,600 bytes: three 4 KiB chunks) on the
+/// small-range device give the rows host indexing gives, from every
+/// chunk. Their programs are sized at run time, so the `_chunked`
+/// variants run; on main the table was refused ("more than the device's
+/// maxStorageBufferRange"). Costs about a second (two ops compiled).
+#[test]
+fn ops_on_tables_past_the_range_give_the_right_rows() {
+    use kiln_runtime::{ops, Tensor};
+    let device = small_range_device();
+    let stream = device.stream();
+    let (v, d) = (300usize, 8usize);
+    let table: Vec<f32> = (0..v * d).map(|i| i as f32 * 0.5 - 7.0).collect();
+    let t = Tensor::from_slice(&device, &table, &[v, d]).expect("a table");
+    let ids: Vec<i64> = vec![299, 0, 257, 128, 127, 280, 255, 256];
+    let it = Tensor::from_slice(&device, &ids, &[2, 4]).expect("ids");
+    let rows = ops::embedding(&stream, &t, &it).expect("ops::embedding");
+    assert_eq!(rows.shape(), [2, 4, d]);
+    let want: Vec<f32> = ids
+        .iter()
+        .flat_map(|&r| table[r as usize * d..][..d].to_vec())
+        .collect();
+    assert_eq!(rows.to_vec::<f32>().expect("read back"), want);
+    // Along axis 0, a row per element: out[i][j] = table[index[i][j]][j].
+    let index: Vec<i64> = (0..3 * d)
+        .map(|e| ((e / d) * 97 + (e % d) * 37 + 13) as i64 % v as i64)
+        .collect();
+    let ix = Tensor::from_slice(&device, &index, &[3, d]).expect("an index");
+    let got = ops::gather(&stream, &t, 0, &ix).expect("ops::gather");
+    let want: Vec<f32> = index
+        .iter()
+        .enumerate()
+        .map(|(e, &r)| table[r as usize * d + e % d])
+        .collect();
+    assert_eq!(got.to_vec::<f32>().expect("read back"), want);
+    kiln_gpu_tests::assert_no_validation_messages(device.context());
 }

@@ -6711,6 +6711,70 @@ def _(F):
     f.expect_eq_const(r, (a.astype(np.int32) + b.astype(np.int32)).astype(np.int8))
 
 
+@testfile('split_buffers_dynamic.mlir', '''
+Tensors sized at run time (flow.tensor.dynamic_constant) of more than 4 KiB:
+a device whose maxStorageBufferRange is lowered to 4 KiB (gpu
+tensor_split_buffers) runs the `_chunked` variant of their dispatches, which
+binds each such tensor as an array of descriptors of 4 KiB chunks, the last
+chunk repeated past the tensor's end; one under 4 KiB runs the plain kernels.
+Element-wise ops, row and column sums, a matmul, a gather of rows from every
+chunk of its table (its small index tensor also sized at run time), i8
+elements.''')
+def _(F):
+    f = F.fn('dyn_split_subf_mulf_40x48', 'Two correctly rounded ops in a row: exact.')
+    a, b = f.rng.floats((40, 48), 'f32', -2, 2), f.rng.floats((40, 48), 'f32', -2, 2)
+    A, B = f.const(a, 'f32', 'dynamic'), f.const(b, 'f32', 'dynamic')
+    s = f.op('arith.subf %s, %s : %s' % (A, B, A.ty), 'f32', A.shape, A.dyn)
+    m = f.op('arith.mulf %s, %s : %s' % (s, B, A.ty), 'f32', A.shape, A.dyn)
+    f.expect_eq_const(m, (a - b) * b)
+
+    f = F.fn('dyn_small_addf_7x9', 'Under 4 KiB: the plain kernel.')
+    a, b = f.rng.floats((7, 9), 'f32', -2, 2), f.rng.floats((7, 9), 'f32', -2, 2)
+    A, B = f.const(a, 'f32', 'dynamic'), f.const(b, 'f32', 'dynamic')
+    r = f.op('arith.addf %s, %s : %s' % (A, B, A.ty), 'f32', A.shape, A.dyn)
+    f.expect_eq_const(r, a + b)
+
+    f = F.fn('dyn_split_sums_24x96', 'Dyadic data: every partial sum is exact.')
+    x = f.rng.dyadic((24, 96), 'f32', -64, 64, 16)
+    X = f.const(x, 'f32', 'dynamic')
+    sizes = f.sizes_of(X)
+    for dim, keep in ((1, 0), (0, 1)):
+        init = f.full(0.0, (x.shape[keep],), 'f32', (0,), {0: sizes[keep]})
+        r = f.op('linalg.reduce { arith.addf } ins(%s : %s) outs(%s : %s) dimensions = [%d]'
+                 % (X, X.ty, init, init.ty, dim), 'f32', init.shape, init.dyn, hint='red')
+        f.expect_eq_const(r, f64(x).sum(axis=dim))
+
+    f = F.fn('dyn_split_matmul_24x64x48_exact',
+             'The reduction of run-time length: operands of 6 and 12 KiB.')
+    a = f.rng.dyadic((24, 64), 'f32', -64, 64, 16)
+    b = f.rng.dyadic((64, 48), 'f32', -64, 64, 16)
+    A, B = f.const(a, 'f32', 'dynamic', dyn=(1,)), f.const(b, 'f32', 'dynamic', dyn=(0,))
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (24, 48), 'f32'))
+    assert order_free('ik,kj->ij', 'f32', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
+
+    f = F.fn('dyn_split_gather_rows_300x8',
+             'Rows 0..127 lie in the first chunk, 128..255 in the second, 256.. in the last.')
+    t = f.rng.floats((300, 8), 'f32', -4, 4)
+    idx = np.array([299, 0, 257, 128, 127, 280], np.int32)
+    T, I = f.const(t, 'f32', 'dynamic'), f.const(idx, 'i32', 'dynamic')
+    init = f.empty((6, 8), 'f32', (0,), {0: f.dim(I, 0)})
+    g = f.op('''linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%s : %s) outs(%s : %s) {
+^bb0(%%i: i32, %%o: f32):
+  %%r = arith.index_cast %%i : i32 to index
+  %%c = linalg.index 1 : index
+  %%v = tensor.extract %s[%%r, %%c] : %s
+  linalg.yield %%v : f32
+} -> %s''' % (I, I.ty, init, init.ty, T, T.ty, init.ty), 'f32', (6, 8), (0,), hint='g')
+    f.expect_eq_const(g, t[idx])
+
+    f = F.fn('dyn_split_addi_i8_5000', 'Wraps around as MLIR does.')
+    a, b = f.rng.ints((5000,), -128, 127).astype(np.int8), f.rng.ints((5000,), -128, 127).astype(np.int8)
+    A, B = f.const(a, 'i8', 'dynamic'), f.const(b, 'i8', 'dynamic')
+    r = f.op('arith.addi %s, %s : %s' % (A, B, A.ty), 'i8', A.shape, A.dyn)
+    f.expect_eq_const(r, (a.astype(np.int32) + b.astype(np.int32)).astype(np.int8))
+
+
 @testfile('splat.mlir', '''
 tensor.splat of a run-time scalar into static and dynamic shapes (sizes
 as operands: `tensor.splat %v[%d0, %d1]`), for f32, i8, i1, bf16, i64.''')

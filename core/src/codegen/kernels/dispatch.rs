@@ -65,7 +65,7 @@ fn emit_planned(
     e.computed_here = d.row_outputs.iter().map(|o| o.value).collect();
     e.point_dims = shape.point_dims.clone();
     emit_kernel(&mut e, d, shape, &p.plan)?;
-    let (bindings, writes, push, split) = e.finish(&p.chunked);
+    let (bindings, writes, push, split, texel) = e.finish(&p.chunked);
     Ok(Kernel {
         name: p.name,
         plan: described,
@@ -78,5 +78,6 @@ fn emit_planned(
         workgroups: p.workgroups,
         repeat: p.repeat,
         split,
+        texel,
     })
 }

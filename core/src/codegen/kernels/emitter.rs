@@ -290,8 +290,9 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
 
     /// Finishes the function's signature and ABI attributes; returns the
     /// bindings (buffers in binding order), written buffers, push words,
-    /// and the bindings of the plan's `chunked` buffers (`(buffer,
-    /// chunks)`) bound as storage buffers, as `(binding, buffer, chunks)`.
+    /// the bindings of the plan's `chunked` buffers (`(buffer, chunks)`)
+    /// bound as storage buffers, as `(binding, buffer, chunks)`, and the
+    /// bindings read through uniform texel views (not storage buffers).
     #[allow(
         clippy::type_complexity,
         reason = "the kernel's interface, part by part"
@@ -304,6 +305,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         Vec<BufferId>,
         Vec<PushValue>,
         Vec<(u32, BufferId, u32)>,
+        Vec<u32>,
     ) {
         self.bind_texel_reads();
         self.b.set_insertion(self.entry);
@@ -327,13 +329,16 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         let mut push = Vec::new();
         let mut dicts = Vec::new();
         let mut split = Vec::new();
+        let mut texel = Vec::new();
         for (a, ty) in self.args.iter().zip(&inputs) {
             let abi = match a {
                 Arg::Buffer(id) => {
                     bindings.push(*id);
                     let binding = (bindings.len() - 1) as u32;
                     let chunks = chunked.iter().find(|(b, _)| b == id);
-                    if let Some(&(_, n)) = chunks.filter(|_| !crate::lower::is_texel_memref(ty)) {
+                    if crate::lower::is_texel_memref(ty) {
+                        texel.push(binding);
+                    } else if let Some(&(_, n)) = chunks {
                         split.push((binding, *id, n));
                     }
                     InterfaceVarAbi::new(0, binding)
@@ -355,7 +360,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         if !dicts.is_empty() {
             km.set_attr(self.func, "arg_attrs", KAttr::Array(dicts));
         }
-        (bindings, self.written, push, split)
+        (bindings, self.written, push, split, texel)
     }
 
     /// Rebinds the vec4 arguments of buffers the kernel only reads as

@@ -98,4 +98,7 @@ pub struct Kernel {
     /// descriptors)`: the plan's chunked buffers the kernel binds as
     /// storage buffers.
     pub split: Vec<(u32, BufferId, u32)>,
+    /// The bindings it reads through uniform texel views (their limit is
+    /// `maxTexelBufferElements`, not the storage-buffer range).
+    pub texel: Vec<u32>,
 }

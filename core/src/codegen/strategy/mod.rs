@@ -37,8 +37,8 @@ pub(crate) use coop_matrix::{coop_sizes, coop_staging};
 pub use coop_matrix::{plain_matmul, CoopStaging, MatmulLayout, MatmulTypes};
 pub use planner::Repeat;
 pub(crate) use planner::{
-    plan_dispatch, CoopDims, CoopSplit, KernelPlan, Plan, Range, RowShare, SharedDims, Slices,
-    TileDims, DECODE_BLOCK,
+    plan_dispatch, run_time_variants, Bound, CoopDims, CoopSplit, KernelPlan, Plan, Range,
+    RowShare, SharedDims, Slices, TileDims, DECODE_BLOCK,
 };
 pub use shape::{
     dispatch_shape, loop_sizes, reduction_total, tile_loops, DispatchShape, Fold, OperandReuse,

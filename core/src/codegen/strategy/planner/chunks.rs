@@ -7,28 +7,45 @@
 //! decides it here, once per dispatch, and every [`KernelPlan`] carries
 //! it; the kernel stage only maps the buffers its kernel binds as storage
 //! buffers (not those it reads through texel views, whose limit is their
-//! own) to their bindings. A buffer sized at run time is not split: it is
-//! refused past the range
-//! ([`BufferSizeError::TooLarge`](super::super::super::exec::BufferSizeError::TooLarge)).
+//! own) to their bindings.
 //!
-//! Not done yet, run-time sizes (issue 32): a descriptor array's length is
-//! static in SPIR-V, so a kernel for a run-time-sized buffer would be a
-//! second variant of the dispatch's kernels, `_chunked`, binding it as
-//! `N` descriptors with `N` from a bound the planner can prove (the
-//! buffer's largest size under the function's `util.assume`s or
-//! `i32::MAX` elements, capped by `maxPerStageDescriptorStorageBuffers`),
-//! selected by a [`Guard`](super::super::super::guard::Guard) on the
-//! buffer's byte size being past the range (the plain kernel taking the
-//! other runs); the runtime would bind the chunks the buffer has and
-//! repeat its last one for the rest (every descriptor a kernel statically
-//! uses must be valid, and the per-chunk branches never reach them), and
-//! `BufferSizeError::TooLarge` would remain only past `N` chunks.
+//! A buffer sized at run time ([`run_time_variants`], issue 32): a
+//! descriptor array's length is static in SPIR-V, so a dispatch whose
+//! kernels bind (as storage buffers) buffers sized at run time that may
+//! exceed the range gets a second variant of its kernels, `_chunked`,
+//! binding each of them as `N` descriptors. `N` comes from a bound the
+//! planner can prove: `i32::MAX` elements (kernels index with 32-bit
+//! integers), in chunks, capped so that every kernel's storage buffers
+//! fit `maxPerStageDescriptorStorageBuffers` (the same `N` for all of
+//! them); no variant where that leaves fewer than 2 descriptors, or where
+//! no such buffer can exceed the range. A [`Guard`] on the largest of
+//! their byte sizes selects the variant (`> range`) or the plain kernels
+//! (`<= range`), on top of the plans' own guards. The runtime binds the
+//! chunks a buffer has and repeats its last one for the rest (every
+//! descriptor a kernel statically uses must be valid; the per-chunk
+//! branches never reach those), and the executor refuses a buffer
+//! ([`BufferSizeError::TooLarge`](super::super::super::exec::BufferSizeError::TooLarge))
+//! only past what every dispatch binding it can bind: `N` chunks where
+//! it has a variant, the range where it has none
+//! ([`CompiledFunction::chunk_limits`](super::super::super::program::CompiledFunction::chunk_limits)).
+//! The planner decides after the dispatch's plain kernels are emitted:
+//! which buffers they bind, and how, is the emitter's; every other fact
+//! is here. Through a texel view a buffer sized at run time is limited by
+//! the view's texels instead (`program.rs` keeps the least limit).
+//! Every access to a buffer in chunks is one branch per chunk, so a
+//! variant's code grows with `N` (a dynamic matmul's register tiles on
+//! lavapipe: its variants hold 2.2 times the words of its plain kernels).
+//! Not done: bounds from `util.assume` (there is no assume analysis yet),
+//! so `N` is the descriptor cap wherever the element bound is past it.
 //!
 //! [`KernelPlan`]: super::KernelPlan
 
 use crate::target::ResourceLimits;
 
 use super::super::super::bufferize::{element_bytes, BufferId, BufferPlan};
+use super::super::super::guard::{Cond, Guard};
+use super::super::super::host::{HostProgram, Size, SizeOp};
+use super::KernelPlan;
 
 /// Every buffer of `buffers` of static size larger than `limits`'
 /// `maxStorageBufferRange`, with its number of chunks, by buffer id.
@@ -55,4 +72,137 @@ pub(crate) fn chunked_buffers(
             Some((b, u32::try_from(bytes.div_ceil(chunk)).ok()?))
         })
         .collect()
+}
+
+/// What one plan's kernel binds, as the emitter made it: the buffer at
+/// each binding and the bindings it reads through texel views (not
+/// storage buffers).
+pub(crate) struct Bound<'a> {
+    /// The buffer at each binding.
+    pub bindings: &'a [BufferId],
+    /// The bindings read through texel views.
+    pub texel: &'a [u32],
+}
+
+/// A dispatch's `_chunked` variant ([`run_time_variants`]).
+pub(crate) struct RunTimeVariant {
+    /// The guard of each plain plan, in order: its own and the buffers'
+    /// largest byte size at most the range.
+    pub plain_guards: Vec<Guard>,
+    /// The variant's plans: each plain plan named `<name>_chunked`, its
+    /// own guard and the largest byte size past the range, the buffers in
+    /// `N` chunks each added to its chunked ones.
+    pub plans: Vec<KernelPlan>,
+    /// The buffers bound in chunks at run time and `N`.
+    pub buffers: Vec<BufferId>,
+    /// `N`: descriptors per buffer.
+    pub chunks: u32,
+}
+
+/// The `_chunked` variant of a dispatch whose plans are `plans` and whose
+/// kernels bind `bound` (one per plan), or `None` when none of the
+/// buffers they bind as storage buffers is sized at run time and may
+/// exceed `limits`' range, or when too few descriptors are left for `N`
+/// (see the module docs). Adds the guard's size to `host`.
+pub(crate) fn run_time_variants(
+    plans: &[KernelPlan],
+    bound: &[Bound<'_>],
+    buffers: &BufferPlan,
+    host: &mut HostProgram,
+    limits: &ResourceLimits,
+) -> Option<RunTimeVariant> {
+    let range = u64::from(limits.max_storage_buffer_range);
+    let chunk = limits.storage_chunk_bytes();
+    // The largest bytes a buffer sized at run time can have.
+    let most_bytes = |b: BufferId| -> Option<u64> {
+        let info = buffers.buffers.get(b)?;
+        if info.shape.iter().all(|s| s.fixed().is_some()) {
+            return None;
+        }
+        Some((i32::MAX as u64).saturating_mul(element_bytes(info.elem) as u64))
+    };
+    let storage = |k: &Bound<'_>| {
+        k.bindings
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !k.texel.contains(&(*i as u32)))
+            .map(|(_, &b)| b)
+            .collect::<Vec<_>>()
+    };
+    let mut run_time: Vec<BufferId> = bound
+        .iter()
+        .flat_map(storage)
+        .filter(|&b| most_bytes(b).is_some_and(|n| n > range))
+        .collect();
+    run_time.sort_unstable();
+    run_time.dedup();
+    if run_time.is_empty() {
+        return None;
+    }
+    let need = run_time
+        .iter()
+        .filter_map(|&b| most_bytes(b))
+        .map(|n| n.div_ceil(chunk))
+        .max()?;
+    // The descriptors each kernel has left for them, per binding of one.
+    let max = u64::from(limits.max_per_stage_descriptor_storage_buffers);
+    let mut chunks = need;
+    for (p, k) in plans.iter().zip(bound) {
+        let mut others = 0u64;
+        let mut split = 0u64;
+        for b in storage(k) {
+            if run_time.contains(&b) {
+                split += 1;
+            } else {
+                let n = p.chunked.iter().find(|(c, _)| *c == b).map_or(1, |c| c.1);
+                others += u64::from(n);
+            }
+        }
+        if let Some(each) = max.saturating_sub(others).checked_div(split) {
+            chunks = chunks.min(each);
+        }
+    }
+    let chunks = u32::try_from(chunks).ok().filter(|&n| n >= 2)?;
+    // The guard's size: the largest of the buffers' bytes.
+    let mut sizes: Vec<Size> = Vec::new();
+    for &b in &run_time {
+        let info = &buffers.buffers[b];
+        let n = host.product(&info.shape);
+        let bytes = host.arith(
+            SizeOp::Mul,
+            n,
+            Size::Static(element_bytes(info.elem) as u64),
+        );
+        if !sizes.contains(&bytes) {
+            sizes.push(bytes);
+        }
+    }
+    let mut largest = sizes[0];
+    for &s in &sizes[1..] {
+        largest = host.arith(SizeOp::Max, largest, s);
+    }
+    let above = Cond::Above {
+        size: largest,
+        limit: range,
+    };
+    let plain_guards = plans.iter().map(|p| p.guard.and(!above)).collect();
+    let plans = plans
+        .iter()
+        .map(|p| {
+            let mut chunked = p.chunked.clone();
+            chunked.extend(run_time.iter().map(|&b| (b, chunks)));
+            KernelPlan {
+                name: format!("{}_chunked", p.name),
+                guard: p.guard.and(above),
+                chunked,
+                ..p.clone()
+            }
+        })
+        .collect();
+    Some(RunTimeVariant {
+        plain_guards,
+        plans,
+        buffers: run_time,
+        chunks,
+    })
 }
