@@ -63,6 +63,9 @@ use crate::kernel::{BufferBinding, CpuKernel, DispatchOptions, DispatchReport};
 pub struct CpuProgram {
     compiled: CompiledProgram,
     kernels: HashMap<String, CpuKernel>,
+    /// The `_chunked` variants compiled at their first launch (they run
+    /// only past the storage range: `CompiledKernel::runs_only_past_the_storage_range`).
+    late: Mutex<HashMap<String, CpuKernel>>,
     options: DispatchOptions,
     reports: Mutex<Vec<(String, DispatchReport)>>,
 }
@@ -76,13 +79,41 @@ impl std::fmt::Debug for CpuProgram {
     }
 }
 
+/// Compiles kernel `k` of function `function` for the CPU from its SPIR-V
+/// binary, checking its workgroup size against the program's.
+fn compile_kernel(
+    function: &str,
+    k: &CompiledKernel,
+    options: &DispatchOptions,
+) -> Result<CpuKernel, CpuError> {
+    let err = |m: String| program_error(function, format!("kernel @{}: {m}", k.name));
+    let module = kiln_core::binary::deserialize(&k.words)
+        .map_err(|e| err(format!("cannot read its SPIR-V binary: {e}")))?;
+    let kernel = CpuKernel::compile_for_subgroup_size(
+        &module,
+        &k.name,
+        &HashMap::new(),
+        Some(options.subgroup_size),
+    )
+    .map_err(|e| err(e.to_string()))?;
+    if kernel.info().local_size != k.workgroup_size {
+        return Err(err(format!(
+            "compiled with workgroup size {:?}, the program launches {:?}",
+            kernel.info().local_size,
+            k.workgroup_size
+        )));
+    }
+    Ok(kernel)
+}
+
 fn program_error(function: &str, message: impl std::fmt::Display) -> CpuError {
     CpuError::Launch(format!("function @{function}: {message}"))
 }
 
 impl CpuProgram {
     /// Compiles every kernel of `compiled` for the CPU (each from its
-    /// SPIR-V binary). `compiled` should target [`cpu_target_env`] with
+    /// SPIR-V binary), except the `_chunked` variants, compiled at their
+    /// first launch. `compiled` should target [`cpu_target_env`] with
     /// `options.subgroup_size` (or an env no larger).
     pub fn load(
         compiled: CompiledProgram,
@@ -91,35 +122,40 @@ impl CpuProgram {
         let mut kernels = HashMap::new();
         for f in &compiled.functions {
             for k in f.dispatches.iter().flat_map(|d| &d.kernels) {
-                if kernels.contains_key(&k.name) {
+                if kernels.contains_key(&k.name) || k.runs_only_past_the_storage_range() {
                     continue;
                 }
-                let err = |m: String| program_error(&f.name, format!("kernel @{}: {m}", k.name));
-                let module = kiln_core::binary::deserialize(&k.words)
-                    .map_err(|e| err(format!("cannot read its SPIR-V binary: {e}")))?;
-                let kernel = CpuKernel::compile_for_subgroup_size(
-                    &module,
-                    &k.name,
-                    &HashMap::new(),
-                    Some(options.subgroup_size),
-                )
-                .map_err(|e| err(e.to_string()))?;
-                if kernel.info().local_size != k.workgroup_size {
-                    return Err(err(format!(
-                        "compiled with workgroup size {:?}, the program launches {:?}",
-                        kernel.info().local_size,
-                        k.workgroup_size
-                    )));
-                }
-                kernels.insert(k.name.clone(), kernel);
+                kernels.insert(k.name.clone(), compile_kernel(&f.name, k, &options)?);
             }
         }
         Ok(CpuProgram {
             compiled,
             kernels,
+            late: Mutex::new(HashMap::new()),
             options,
             reports: Mutex::new(Vec::new()),
         })
+    }
+
+    /// The kernel `k` of function `function`: loaded with the program, or
+    /// (a `_chunked` variant) compiled now or at an earlier launch.
+    fn kernel(&self, function: &str, k: &CompiledKernel) -> Result<CpuKernel, CpuError> {
+        if let Some(kernel) = self.kernels.get(&k.name) {
+            return Ok(kernel.clone());
+        }
+        if !k.runs_only_past_the_storage_range() {
+            return Err(program_error(
+                function,
+                format!("kernel @{} is not loaded", k.name),
+            ));
+        }
+        let mut late = self.late.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(kernel) = late.get(&k.name) {
+            return Ok(kernel.clone());
+        }
+        let kernel = compile_kernel(function, k, &self.options)?;
+        late.insert(k.name.clone(), kernel.clone());
+        Ok(kernel)
     }
 
     /// The compiled program.
@@ -403,15 +439,11 @@ impl KernelExecutor for CpuRun<'_> {
         grid: [u32; 3],
     ) -> Result<(), CpuError> {
         let name = self.f.name.as_str();
-        let kernel = self
-            .program
-            .kernels
-            .get(&k.name)
-            .ok_or_else(|| program_error(name, format!("kernel @{} is not loaded", k.name)))?;
+        let kernel = self.program.kernel(name, k)?;
         let report = self.program.dispatch(
             name,
             &k.name,
-            kernel,
+            &kernel,
             &k.bindings,
             &mut self.buffers,
             &launch.push,

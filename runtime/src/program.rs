@@ -129,7 +129,10 @@ impl Program {
 
     /// Loads `compiled` on `device`: every kernel's pipeline is made now,
     /// on up to `available_parallelism` threads (the error of a failure is
-    /// that of the first failing kernel in program order).
+    /// that of the first failing kernel in program order), except those
+    /// of the `_chunked` variants, which run only past the storage range
+    /// and are made at their first launch
+    /// ([`CompiledKernel::runs_only_past_the_storage_range`](kiln_core::codegen::CompiledKernel::runs_only_past_the_storage_range)).
     /// Refuses a program whose kernels need what the device lacks.
     pub fn load(device: &Device, compiled: impl Into<Arc<CompiledProgram>>) -> Result<Program> {
         let compiled: Arc<CompiledProgram> = compiled.into();
@@ -146,6 +149,7 @@ impl Program {
             .iter()
             .flat_map(|f| &f.dispatches)
             .flat_map(|d| &d.kernels)
+            .filter(|k| !k.runs_only_past_the_storage_range())
             .map(|k| (k.name.as_str(), k.words.as_slice()))
             .collect();
         let kernels = Arc::new(load::load_kernels(device, &sources)?);

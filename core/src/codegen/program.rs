@@ -212,6 +212,18 @@ pub struct CompiledProgram {
     pub functions: Vec<CompiledFunction>,
 }
 
+impl CompiledKernel {
+    /// Whether the kernel is the `_chunked` variant of its dispatch
+    /// (`strategy/planner/chunks.rs`): it runs only when a buffer sized at
+    /// run time is past `maxStorageBufferRange`, which few calls reach, so
+    /// the runtime and the CPU runner make it at its first launch rather
+    /// than when the program loads (on lavapipe such variants made loading
+    /// a fully dynamic matmul ten times slower).
+    pub fn runs_only_past_the_storage_range(&self) -> bool {
+        self.name.ends_with(super::strategy::CHUNKED_SUFFIX)
+    }
+}
+
 impl CompiledFunction {
     /// The buffer of the constant defining `v`.
     pub fn constant_buffer_of(&self, v: crate::tensor::TValue) -> Option<BufferId> {

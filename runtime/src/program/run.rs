@@ -88,9 +88,25 @@ impl KernelExecutor for DeviceRun<'_> {
     }
 
     fn launch(&mut self, k: &CompiledKernel, launch: &KernelLaunch, grid: [u32; 3]) -> Result<()> {
-        let kernel = self.program.kernels.get(&k.name).ok_or_else(|| {
-            program_error(&self.f.name, format!("kernel @{} is not loaded", k.name))
-        })?;
+        let late;
+        let kernel = match self.program.kernels.get(&k.name) {
+            Some(kernel) => kernel,
+            // A `_chunked` variant is made at its first launch (the
+            // device's kernel cache keeps it for the next).
+            None if k.runs_only_past_the_storage_range() => {
+                late = self
+                    .program
+                    .device
+                    .load_kernel(crate::KernelSource::spirv(&k.words, &k.name))?;
+                &late
+            }
+            None => {
+                return Err(program_error(
+                    &self.f.name,
+                    format!("kernel @{} is not loaded", k.name),
+                ))
+            }
+        };
         let (tensors, name) = (&self.tensors, &self.f.name);
         let bound = k
             .bindings

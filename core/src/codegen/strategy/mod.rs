@@ -36,6 +36,7 @@ pub use choose::{candidates, choose};
 pub(crate) use coop_matrix::{coop_sizes, coop_staging};
 pub use coop_matrix::{plain_matmul, CoopStaging, MatmulLayout, MatmulTypes};
 pub use planner::Repeat;
+pub(crate) use planner::CHUNKED_SUFFIX;
 pub(crate) use planner::{
     plan_dispatch, run_time_variants, Bound, CoopDims, CoopSplit, KernelPlan, Plan, Range,
     RowShare, SharedDims, Slices, TileDims, DECODE_BLOCK,

@@ -84,6 +84,12 @@ pub(crate) struct Bound<'a> {
     pub texel: &'a [u32],
 }
 
+/// The suffix of a `_chunked` variant's kernel names: such a kernel runs
+/// only when a buffer sized at run time is past the storage range, so
+/// loaders make its pipeline at its first launch, not with the program's
+/// (see [`CompiledKernel::runs_only_past_the_storage_range`](crate::codegen::CompiledKernel::runs_only_past_the_storage_range)).
+pub(crate) const CHUNKED_SUFFIX: &str = "_chunked";
+
 /// A dispatch's `_chunked` variant ([`run_time_variants`]).
 pub(crate) struct RunTimeVariant {
     /// The guard of each plain plan, in order: its own and the buffers'
@@ -192,7 +198,7 @@ pub(crate) fn run_time_variants(
             let mut chunked = p.chunked.clone();
             chunked.extend(run_time.iter().map(|&b| (b, chunks)));
             KernelPlan {
-                name: format!("{}_chunked", p.name),
+                name: format!("{}{CHUNKED_SUFFIX}", p.name),
                 guard: p.guard.and(above),
                 chunked,
                 ..p.clone()

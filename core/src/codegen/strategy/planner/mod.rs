@@ -23,7 +23,7 @@ mod points;
 mod rows;
 mod tiles;
 
-pub(crate) use chunks::{run_time_variants, Bound};
+pub(crate) use chunks::{run_time_variants, Bound, CHUNKED_SUFFIX};
 pub(crate) use dims::{CoopDims, SharedDims, Slices, TileDims};
 pub use plan::Repeat;
 pub(crate) use plan::{CoopSplit, KernelPlan, Plan, Range, RowShare};
