@@ -70,6 +70,7 @@ use crate::tensor::{TFunc, TOp, TValue, TensorModule};
 
 use super::analysis::{FuncInfo, OpClass, UseKind};
 use super::dequant;
+use super::fused_path;
 use super::row_group::{self, RowOutput, RowRoot};
 
 /// What becomes of a top-level value.
@@ -563,7 +564,12 @@ impl Former<'_, '_> {
                         // loops: a concat's dispatch has none (the root is
                         // stored instead).
                         .filter(|o| info.structured.contains_key(o))
-                        .filter(|o| !self.has_root.contains(o) && !self.row_roots.contains_key(o));
+                        .filter(|o| !self.has_root.contains(o) && !self.row_roots.contains_key(o))
+                        // The kernel maps the owner's point to the root's
+                        // through structured ops only: not through an
+                        // inlined pad, slice or concat between them
+                        // (tensor_random seeds 7432 and 7796).
+                        .filter(|&o| reader.is_some_and(|c| o == c || self.reaches(o, c)));
                     if attach_to.is_none() {
                         // Or a row root of the dispatch that reads it?
                         row_host = self.row_host(op);
@@ -733,7 +739,12 @@ impl Former<'_, '_> {
             *t != crate::tensor::attr::IteratorType::Parallel
                 || out_map.results.iter().any(|e| e.as_dim() == Some(l as u32))
         });
-        (in_order && parallel_covered).then_some(host)
+        // And the kernel reaches every reader through structured ops.
+        let reached = self
+            .reads
+            .get(&r)
+            .is_some_and(|rs| rs.iter().all(|&(c, _)| c == host || self.reaches(host, c)));
+        (in_order && parallel_covered && reached).then_some(host)
     }
 
     /// Makes `op` (one result, of fate `fate`) a member of the row group
@@ -821,6 +832,15 @@ impl Former<'_, '_> {
             reader = self.single_once_reader(cast);
         }
         (r, reader)
+    }
+
+    /// Whether dispatch op `owner`'s kernel reaches `op`, decided to be
+    /// computed inside it, through inlined structured ops and reshapes
+    /// ([`fused_path::path_to`]), as it must to compute a prologue root
+    /// that `op` reads.
+    fn reaches(&self, owner: TOp, op: TOp) -> bool {
+        let inlined = |v| self.fates.get(&v) == Some(&ValueFate::Inlined);
+        fused_path::path_to(self.info, &inlined, owner, op).is_some()
     }
 
     /// Whether root result `r` can be the prologue of consumer `c`: `c` is
