@@ -31,7 +31,10 @@
 //!   elementwise op reading it through a permutation (a reduction's
 //!   directly or through `tensor.cast`s): then it becomes that
 //!   consumer's prologue (the consumer is the root's epilogue), at most one
-//!   root per dispatch; a softmax's epilogue must moreover be a dispatch
+//!   root per dispatch, where the dispatch's kernel reaches that consumer
+//!   through structured ops and reshapes ([`super::fused_path`]; not
+//!   through an inlined pad, slice or concat, which map no point to one
+//!   point of the root); a softmax's epilogue must moreover be a dispatch
 //!   of its own reading it and writing through identity maps (the softmax
 //!   kernel hands it each element at the softmax's coordinates); a
 //!   root other than softmax read several times inside one all-parallel
