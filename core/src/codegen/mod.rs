@@ -46,6 +46,7 @@ pub mod elementwise;
 pub mod error;
 pub mod exec;
 pub mod executor;
+pub mod fused_path;
 pub mod guard;
 pub mod host;
 pub mod host_eval;

@@ -31,7 +31,10 @@
 //!   elementwise op reading it through a permutation (a reduction's
 //!   directly or through `tensor.cast`s): then it becomes that
 //!   consumer's prologue (the consumer is the root's epilogue), at most one
-//!   root per dispatch; a softmax's epilogue must moreover be a dispatch
+//!   root per dispatch, where the dispatch's kernel reaches that consumer
+//!   through structured ops and reshapes ([`super::fused_path`]; not
+//!   through an inlined pad, slice or concat, which map no point to one
+//!   point of the root); a softmax's epilogue must moreover be a dispatch
 //!   of its own reading it and writing through identity maps (the softmax
 //!   kernel hands it each element at the softmax's coordinates); a
 //!   root other than softmax read several times inside one all-parallel
@@ -70,6 +73,7 @@ use crate::tensor::{TFunc, TOp, TValue, TensorModule};
 
 use super::analysis::{FuncInfo, OpClass, UseKind};
 use super::dequant;
+use super::fused_path;
 use super::row_group::{self, RowOutput, RowRoot};
 
 /// What becomes of a top-level value.
@@ -563,7 +567,12 @@ impl Former<'_, '_> {
                         // loops: a concat's dispatch has none (the root is
                         // stored instead).
                         .filter(|o| info.structured.contains_key(o))
-                        .filter(|o| !self.has_root.contains(o) && !self.row_roots.contains_key(o));
+                        .filter(|o| !self.has_root.contains(o) && !self.row_roots.contains_key(o))
+                        // The kernel maps the owner's point to the root's
+                        // through structured ops only: not through an
+                        // inlined pad, slice or concat between them
+                        // (tensor_random seeds 7432 and 7796).
+                        .filter(|&o| reader.is_some_and(|c| o == c || self.reaches(o, c)));
                     if attach_to.is_none() {
                         // Or a row root of the dispatch that reads it?
                         row_host = self.row_host(op);
@@ -733,7 +742,12 @@ impl Former<'_, '_> {
             *t != crate::tensor::attr::IteratorType::Parallel
                 || out_map.results.iter().any(|e| e.as_dim() == Some(l as u32))
         });
-        (in_order && parallel_covered).then_some(host)
+        // And the kernel reaches every reader through structured ops.
+        let reached = self
+            .reads
+            .get(&r)
+            .is_some_and(|rs| rs.iter().all(|&(c, _)| c == host || self.reaches(host, c)));
+        (in_order && parallel_covered && reached).then_some(host)
     }
 
     /// Makes `op` (one result, of fate `fate`) a member of the row group
@@ -821,6 +835,15 @@ impl Former<'_, '_> {
             reader = self.single_once_reader(cast);
         }
         (r, reader)
+    }
+
+    /// Whether dispatch op `owner`'s kernel reaches `op`, decided to be
+    /// computed inside it, through inlined structured ops and reshapes
+    /// ([`fused_path::path_to`]), as it must to compute a prologue root
+    /// that `op` reads.
+    fn reaches(&self, owner: TOp, op: TOp) -> bool {
+        let inlined = |v| self.fates.get(&v) == Some(&ValueFate::Inlined);
+        fused_path::path_to(self.info, &inlined, owner, op).is_some()
     }
 
     /// Whether root result `r` can be the prologue of consumer `c`: `c` is

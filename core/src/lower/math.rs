@@ -7,7 +7,9 @@
 //! negative and zero bases undefined; see [`powf`]),
 //! `math.copysign` tests the sign bit and selects `±|a|` (see
 //! [`copysign`]), `math.erf` uses the
-//! Abramowitz-Stegun 7.1.26 approximation (|error| < 1.5e-7).
+//! Abramowitz-Stegun 7.1.26 approximation (|error| < 1.5e-7), and
+//! `ctlz` / `cttz` / `ctpop` of 8- to 64-bit integers count 32-bit words
+//! (see [`bit_count`]).
 //!
 //! GLSL.std.450 defines Exp, Exp2, Log, Log2, Pow and the trigonometric
 //! and hyperbolic functions for 16- and 32-bit floats only: on f64, exp,
@@ -23,6 +25,7 @@ use crate::kernel::{FloatTy, KOpKind, KType};
 
 use super::context::Lowerer;
 use super::error::LowerError;
+use super::helpers::bit_count;
 use super::helpers::ints::{bool_like, normalize};
 use super::helpers::signed_zero;
 
@@ -159,44 +162,11 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
             let (a, b) = (l.operand(0)?, l.operand(1)?);
             copysign(l, a, b, ty)?
         }
-        MathCtlz => {
-            let a = l.operand(0)?;
-            check_i32(l)?;
-            let msb = l.glsl_op(GlslOp::FindUMsb, vec![a], ty);
-            let c31 = l.const_int(ty, 31);
-            let r = l.core_op(Opcode::ISub, vec![c31, msb], ty);
-            let bt = bool_like(l, ty);
-            let zero = l.const_int(ty, 0);
-            let is_zero = l.core_op(Opcode::IEqual, vec![a, zero], bt);
-            let c32 = l.const_int(ty, 32);
-            l.core_op(Opcode::Select, vec![is_zero, c32, r], ty)
-        }
-        MathCttz => {
-            let a = l.operand(0)?;
-            check_i32(l)?;
-            let lsb = l.glsl_op(GlslOp::FindILsb, vec![a], ty);
-            let bt = bool_like(l, ty);
-            let zero = l.const_int(ty, 0);
-            let is_zero = l.core_op(Opcode::IEqual, vec![a, zero], bt);
-            let c32 = l.const_int(ty, 32);
-            l.core_op(Opcode::Select, vec![is_zero, c32, lsb], ty)
-        }
-        MathCtpop => {
-            let a = l.operand(0)?;
-            check_i32(l)?;
-            l.core_op(Opcode::BitCount, vec![a], ty)
-        }
+        MathCtlz | MathCttz | MathCtpop => bit_count::lower(l, kind, ty)?,
         MathErf => erf(l, ty)?,
         _ => return Err(l.unsupported("no lowering for this math op")),
     };
     l.set_result(0, v)
-}
-
-fn check_i32(l: &Lowerer) -> Result<(), LowerError> {
-    match l.result_kernel_type(0)?.scalar() {
-        KType::Int(32) => Ok(()),
-        _ => Err(l.unsupported("bit counting is lowered for 32-bit integers only")),
-    }
 }
 
 /// The integer type with the shape and width of float type `ty`, and

@@ -238,6 +238,14 @@ impl Emitter<'_, '_, '_> {
             // 2^32 too large for a negative value.
             return Ok(self.pair_abs(args[0]).0);
         }
+        if matches!(m, Ctlz | Cttz | Ctpop) && self.is_pair(res_elem) {
+            let kind = match m {
+                Ctlz => KOpKind::MathCtlz,
+                Cttz => KOpKind::MathCttz,
+                _ => KOpKind::MathCtpop,
+            };
+            return Ok(self.pair_bit_count(kind, args[0]));
+        }
         let k = match m {
             AbsF => KOpKind::MathAbsF,
             AbsI => KOpKind::MathAbsI,

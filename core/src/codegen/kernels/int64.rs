@@ -235,6 +235,36 @@ impl Emitter<'_, '_, '_> {
         (self.pair_select(neg, na, a), neg)
     }
 
+    /// `math.ctlz` / `cttz` / `ctpop` (`kind`) of `a`, counted on its two
+    /// 32-bit words (not the op on the vector of words, which gives each
+    /// word's count: a count of `c_hi * 2^32 + c_lo`): `ctpop` their sum,
+    /// `ctlz` the high word's unless it is zero, then 32 plus the low
+    /// word's, `cttz` likewise from the low word (zero gives 64).
+    pub(super) fn pair_bit_count(&mut self, kind: KOpKind, a: KValue) -> KValue {
+        let (lo, hi) = (self.lo(a), self.hi(a));
+        let count = |e: &mut Self, w: KValue| {
+            let op = e.b.op(kind, &[w], &[KType::i32()], Vec::new());
+            e.b.module().op(op).results[0]
+        };
+        let (cl, ch) = (count(self, lo), count(self, hi));
+        let r = if kind == KOpKind::MathCtpop {
+            self.b.addi(cl, ch)
+        } else {
+            let (first, first_count, second_count) = if kind == KOpKind::MathCtlz {
+                (hi, ch, cl)
+            } else {
+                (lo, cl, ch)
+            };
+            let zero = self.c32(0);
+            let c32 = self.c32(32);
+            let first_zero = self.b.cmpi("eq", first, zero);
+            let both = self.b.addi(c32, second_count);
+            self.b.select(first_zero, both, first_count)
+        };
+        let zero = self.c32(0);
+        self.pair(r, zero)
+    }
+
     /// An `arith` op with an emulated i64 operand or result.
     pub fn pair_arith(
         &mut self,

@@ -8,9 +8,10 @@ use crate::tensor::attr::IteratorType;
 use crate::tensor::ops::{OpKind, TensorOp};
 use crate::tensor::{TOp, TValue};
 
-use super::super::analysis::{FuncInfo, OpClass};
+use super::super::analysis::OpClass;
 use super::super::error::{CodegenError, Invariant};
-use super::super::regions::{DispatchRegion, FuncRegions, ValueFate};
+use super::super::fused_path::{path_to, through_reshapes};
+use super::super::regions::{DispatchRegion, ValueFate};
 use super::emitter::Emitter;
 
 /// The full loop point of the dispatch's structured op `op` from its
@@ -42,26 +43,6 @@ fn full_point(e: &mut Emitter<'_, '_, '_>, op: TOp, coords: &[KValue]) -> Vec<KV
             IteratorType::Reduction => zero,
         })
         .collect()
-}
-
-/// The value an inlined input `v` is a reshaped view of: through
-/// `tensor.cast`, `collapse_shape` and `expand_shape` ops whose results are
-/// computed in the kernel (torch-mlir puts them between the matmuls and
-/// the elementwise ops of attention), down to the first other value.
-fn through_reshapes(info: &FuncInfo<'_>, regions: &FuncRegions, mut v: TValue) -> TValue {
-    while let Some(p) = info.def_op(v) {
-        let reshape = matches!(
-            info.m.op(p).kind,
-            OpKind::Tensor(
-                TensorOp::Cast | TensorOp::CollapseShape { .. } | TensorOp::ExpandShape { .. }
-            )
-        );
-        if !reshape || regions.fate(v) != ValueFate::Inlined {
-            break;
-        }
-        v = info.m.op(p).operands[0];
-    }
-    v
 }
 
 /// The coordinates in `src` (what [`through_reshapes`] returns for `v`)
@@ -141,36 +122,6 @@ fn regroup(
     out
 }
 
-/// The inlined structured ops from `from` down to `to`: `(consumer,
-/// input index)` pairs (an input may be a reshaped view of the next op's
-/// result).
-fn path_to(
-    info: &FuncInfo<'_>,
-    regions: &FuncRegions,
-    from: TOp,
-    to: TOp,
-) -> Option<Vec<(TOp, usize)>> {
-    let s = info.structured.get(&from)?;
-    for (k, &v) in s.inputs.iter().enumerate() {
-        let v = through_reshapes(info, regions, v);
-        let Some(p) = info.def_op(v) else { continue };
-        if regions.fate(v) != ValueFate::Inlined || !info.structured.contains_key(&p) {
-            continue;
-        }
-        if p == to {
-            return Some(vec![(from, k)]);
-        }
-        if info.class.get(&p) == Some(&OpClass::Root) {
-            continue;
-        }
-        if let Some(mut rest) = path_to(info, regions, p, to) {
-            rest.insert(0, (from, k));
-            return Some(rest);
-        }
-    }
-    None
-}
-
 /// The loop point of root `root` that the dispatch's point `coords`
 /// reads.
 pub(super) fn root_point(
@@ -184,7 +135,9 @@ pub(super) fn root_point(
         return Ok(point);
     }
     let info = e.c.info;
-    let path = path_to(info, e.c.regions, d.op, root)
+    let regions = e.c.regions;
+    let inlined = |v| regions.fate(v) == ValueFate::Inlined;
+    let path = path_to(info, &inlined, d.op, root)
         .ok_or_else(|| e.internal(root, Invariant::RootUnreachable))?;
     for (c, k) in path {
         let s = info.structured[&c].clone();
@@ -194,7 +147,7 @@ pub(super) fn root_point(
             .iter()
             .map(|x| e.affine(c, x, &point))
             .collect::<Result<Vec<_>, _>>()?;
-        let v = through_reshapes(info, e.c.regions, s.inputs[k]);
+        let v = through_reshapes(info, &inlined, s.inputs[k]);
         let oc = reshaped_coords(e, s.inputs[k], v, oc);
         let p = info.def_op(v).expect("an op result");
         let sp = info.structured[&p].clone();

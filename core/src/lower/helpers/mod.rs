@@ -2,6 +2,8 @@
 //! the lowering context ([`super::context`]) and these helpers only, never
 //! on another dialect file.
 //!
+//! * [`bit_count`]: `ctlz` / `cttz` / `ctpop` of 8- to 64-bit integers
+//!   on 32-bit words (`math`).
 //! * [`ints`]: emulated narrow integers (re-normalizing, zero-extending),
 //!   integer comparisons, bool types of a shape (`arith`, `index`, `math`,
 //!   `gpu`, `vector`).
@@ -17,6 +19,7 @@
 //! * [`texel`]: read-only memrefs bound as uniform texel buffers
 //!   (kernel arguments, `memref.load`).
 
+pub(crate) mod bit_count;
 pub(crate) mod ints;
 pub(crate) mod memory;
 pub(crate) mod reduce;
