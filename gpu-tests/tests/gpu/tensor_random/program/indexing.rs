@@ -85,7 +85,10 @@ impl Gen {
         let k = self.idx_vals.len();
         self.idx_vals.push(v);
         let c = self.index(k);
-        let (x, i) = (self.fresh("ix"), self.fresh("i"));
+        // Not `%i…`: `tensor.pad`'s region names its block arguments
+        // `%i0`, `%i1`, … and a value of that name above it would be
+        // defined twice (seed 1958 at 009d487).
+        let (x, i) = (self.fresh("ix"), self.fresh("at"));
         let tn = ty.name();
         self.line(&format!(
             "{x} = tensor.extract %arg{pos}[{c}] : tensor<?x{tn}>"
