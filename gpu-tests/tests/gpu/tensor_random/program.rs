@@ -1641,27 +1641,40 @@ impl Gen {
         if shape.iter().product::<usize>() > MAX_ELEMS {
             return false;
         }
-        let v = if av.ty == Ty::I1 {
-            1.0
-        } else {
-            self.rng.pick(&[0.0, 1.0, -3.0])
-        };
         let t = tensor_ty(av.ty, &shape, &[]);
         let n = self.fresh("pad");
-        let idx: Vec<String> = (0..shape.len()).map(|i| format!("%i{i}: index")).collect();
-        let tn = av.ty.name();
+        let region = self.pad_region(av.ty, shape.len());
         self.line(&format!(
-            "{n} = tensor.pad {} low[{}] high[{}] {{\n  ^bb0({}):\n    %pv = arith.constant {} : {tn}\n    tensor.yield %pv : {tn}\n  }} : {} to {t}",
+            "{n} = tensor.pad {} low[{}] high[{}] {region} : {} to {t}",
             av.name,
             Gen::list(&lo),
             Gen::list(&hi),
-            idx.join(", "),
-            Gen::literal(av.ty, v),
             av.ty_str()
         ));
         let num = Num::either(av.num, Num::exact(3.0, 0));
         self.push(n, av.ty, shape.clone(), vec![false; shape.len()], num);
         true
+    }
+
+    /// A `tensor.pad` region of a rank-`rank` tensor of `ty`, yielding a
+    /// drawn constant; its names are fresh (a value defined above the pad
+    /// may not share them).
+    fn pad_region(&mut self, ty: Ty, rank: usize) -> String {
+        let v = if ty == Ty::I1 {
+            1.0
+        } else {
+            self.rng.pick(&[0.0, 1.0, -3.0])
+        };
+        let idx: Vec<String> = (0..rank)
+            .map(|i| format!("{}: index", self.fresh(&format!("p{i}_"))))
+            .collect();
+        let pv = self.fresh("pv");
+        let tn = ty.name();
+        format!(
+            "{{\n  ^bb0({}):\n    {pv} = arith.constant {} : {tn}\n    tensor.yield {pv} : {tn}\n  }}",
+            idx.join(", "),
+            Gen::literal(ty, v)
+        )
     }
 
     fn collapse(&mut self) -> bool {

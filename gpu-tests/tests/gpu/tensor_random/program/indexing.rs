@@ -42,6 +42,15 @@ impl Amount {
 }
 
 impl Gen {
+    /// Ends a draw: where it went out of bounds (`oob`), the program's
+    /// result is that op's, which every engine must refuse naming `op`.
+    fn ends_if(&mut self, oob: bool, op: &'static str) -> bool {
+        if oob {
+            self.fault = Some(op);
+        }
+        true
+    }
+
     /// One draw of this module; false when it did not fit.
     pub(super) fn indexing(&mut self) -> bool {
         match self.rng.below(8) {
@@ -85,10 +94,7 @@ impl Gen {
         let k = self.idx_vals.len();
         self.idx_vals.push(v);
         let c = self.index(k);
-        // Not `%i…`: `tensor.pad`'s region names its block arguments
-        // `%i0`, `%i1`, … and a value of that name above it would be
-        // defined twice (seed 1958 at 009d487).
-        let (x, i) = (self.fresh("ix"), self.fresh("at"));
+        let (x, i) = (self.fresh("ix"), self.fresh("i"));
         let tn = ty.name();
         self.line(&format!(
             "{x} = tensor.extract %arg{pos}[{c}] : tensor<?x{tn}>"
@@ -180,10 +186,7 @@ impl Gen {
             av.ty.name()
         ));
         self.push(f, av.ty, vec![n], vec![false], av.num);
-        if oob {
-            self.fault = Some("tensor.extract");
-        }
-        true
+        self.ends_if(oob, "tensor.extract")
     }
 
     /// `tensor.insert` of a constant at run-time indices.
@@ -216,10 +219,7 @@ impl Gen {
         ));
         let num = Num::either(dv.num, Num::exact(3.0, 1));
         self.push(n, dv.ty, dv.shape.clone(), dv.dynamic.clone(), num);
-        if oob {
-            self.fault = Some("tensor.insert");
-        }
-        true
+        self.ends_if(oob, "tensor.insert")
     }
 
     /// A window of `shape`: per dim an offset, a size (0 possible) and a
@@ -288,10 +288,7 @@ impl Gen {
             av.ty_str()
         ));
         self.push(n, av.ty, shape, dynamic, av.num);
-        if oob {
-            self.fault = Some("tensor.extract_slice");
-        }
-        true
+        self.ends_if(oob, "tensor.extract_slice")
     }
 
     /// `tensor.insert_slice` of a value (cast to `?` where its size is
@@ -348,10 +345,7 @@ impl Gen {
             dv.dynamic.clone(),
             Num::either(dv.num, sv.num),
         );
-        if oob {
-            self.fault = Some("tensor.insert_slice");
-        }
-        true
+        self.ends_if(oob, "tensor.insert_slice")
     }
 
     /// An integer argument of `shape` holding `vals`.
@@ -487,10 +481,7 @@ impl Gen {
             iv.ty_str()
         ));
         self.push(g, tv.ty, shape, dynamic, tv.num);
-        if oob {
-            self.fault = Some("tensor.extract");
-        }
-        true
+        self.ends_if(oob, "tensor.extract")
     }
 
     /// `tensor.pad` with some amounts given at run time (`?` in the
@@ -515,25 +506,14 @@ impl Gen {
         if shape.iter().product::<usize>() > MAX_ELEMS {
             return false;
         }
-        let v = if av.ty == Ty::I1 {
-            1.0
-        } else {
-            self.rng.pick(&[0.0, 1.0, -3.0])
-        };
         let t = tensor_ty(av.ty, &shape, &dynamic);
         let n = self.fresh("dpad");
-        let idx: Vec<String> = (0..shape.len())
-            .map(|i| format!("{}: index", self.fresh(&format!("p{i}_"))))
-            .collect();
-        let pv = self.fresh("pv");
-        let tn = av.ty.name();
+        let region = self.pad_region(av.ty, shape.len());
         self.line(&format!(
-            "{n} = tensor.pad {} low[{}] high[{}] {{\n  ^bb0({}):\n    {pv} = arith.constant {} : {tn}\n    tensor.yield {pv} : {tn}\n  }} : {} to {t}",
+            "{n} = tensor.pad {} low[{}] high[{}] {region} : {} to {t}",
             av.name,
             lo.iter().map(Amount::text).collect::<Vec<_>>().join(", "),
             hi.iter().map(Amount::text).collect::<Vec<_>>().join(", "),
-            idx.join(", "),
-            Gen::literal(av.ty, v),
             av.ty_str()
         ));
         let num = Num::either(av.num, Num::exact(3.0, 0));
@@ -616,9 +596,6 @@ impl Gen {
             "{n} = tensor.concat dim({k}) {an}, {bn} : ({at}, {bt}) -> {t}"
         ));
         self.push(n, av.ty, shape, dynamic, Num::either(av.num, bv.num));
-        if oob {
-            self.fault = Some("tensor.concat");
-        }
-        true
+        self.ends_if(oob, "tensor.concat")
     }
 }
