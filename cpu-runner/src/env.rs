@@ -66,6 +66,7 @@ pub fn cpu_target_env(subgroup_size: u32) -> TargetEnv {
             max_subgroup_size: Some(subgroup_size),
             // LLVM's float arithmetic is IEEE's unless told otherwise.
             signed_zero_inf_nan_preserve_widths: FLOAT_CONTROL_WIDTHS.to_vec(),
+            denorm_preserve_widths: FLOAT_CONTROL_WIDTHS.to_vec(),
             ..ResourceLimits::default()
         },
     }

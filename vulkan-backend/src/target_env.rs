@@ -25,7 +25,8 @@
 //!   device, which has no subgroups); `signed_zero_inf_nan_preserve_widths`
 //!   from `shaderSignedZeroInfNanPreserveFloat{16,32,64}` for the usable
 //!   widths (32, and 16/64 with `shaderFloat16`/`shaderFloat64`) when the
-//!   float-controls properties are usable;
+//!   float-controls properties are usable, `denorm_preserve_widths` from
+//!   `shaderDenormPreserveFloat{16,32,64}` the same way;
 //! - **device**: `api=Vulkan`, the vendor from its id and the device type
 //!   and id.
 //!
@@ -229,19 +230,22 @@ impl DeviceQuery {
             features.contains(&Feature::ShaderFloat64),
         ];
         let mut preserve_widths = Vec::new();
+        let mut denorm_widths = Vec::new();
         if let Some(fc) = &self.float_controls {
             if usable("VK_KHR_shader_float_controls") {
                 let widths = usable_widths;
-                for ((&has, usable), width) in fc
-                    .signed_zero_inf_nan_preserve
-                    .iter()
-                    .zip(widths)
-                    .zip(FLOAT_CONTROL_WIDTHS)
-                {
-                    if has && usable {
-                        preserve_widths.push(width);
-                    }
-                }
+                // The usable widths where a property holds.
+                let holding = |property: [bool; 3]| -> Vec<u32> {
+                    property
+                        .iter()
+                        .zip(widths)
+                        .zip(FLOAT_CONTROL_WIDTHS)
+                        .filter(|((&has, usable), _)| has && *usable)
+                        .map(|(_, width)| width)
+                        .collect()
+                };
+                preserve_widths = holding(fc.signed_zero_inf_nan_preserve);
+                denorm_widths = holding(fc.denorm_preserve);
                 for (get, cap) in tables::FLOAT_CONTROLS {
                     if get(fc)
                         .iter()
@@ -285,6 +289,7 @@ impl DeviceQuery {
             caps.contains(&Capability::CooperativeMatrixKHR),
         );
         limits.signed_zero_inf_nan_preserve_widths = preserve_widths;
+        limits.denorm_preserve_widths = denorm_widths;
         TargetEnv {
             vce: Vce {
                 version: spirv,
@@ -334,6 +339,7 @@ impl DeviceQuery {
             timestamp_period: self.timestamp_period,
             // Set by `target_env_for`, which knows the usable widths.
             signed_zero_inf_nan_preserve_widths: Vec::new(),
+            denorm_preserve_widths: Vec::new(),
         }
     }
 

@@ -199,6 +199,7 @@ fn limits_json(l: &ResourceLimits) -> Value {
         "min_storage_buffer_offset_alignment": l.min_storage_buffer_offset_alignment,
         "timestamp_period": l.timestamp_period,
         "signed_zero_inf_nan_preserve_widths": l.signed_zero_inf_nan_preserve_widths,
+        "denorm_preserve_widths": l.denorm_preserve_widths,
     })
 }
 

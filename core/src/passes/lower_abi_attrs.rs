@@ -62,7 +62,8 @@
 //!    width` for its `target_width` and, with
 //!    [`LowerAbiOptions::signed_zero_inf_nan_preserve`], for every float
 //!    width the module computes in that the target env preserves
-//!    ([`TargetEnv::preserves_signed_zero_inf_nan`]). With
+//!    ([`TargetEnv::preserves_signed_zero_inf_nan`]), and `"DenormPreserve",
+//!    width` likewise ([`TargetEnv::preserves_denormals`]). With
 //!    [`LowerAbiOptions::workgroup_size_spec_ids`] the workgroup size is
 //!    also made specializable: three `spv.SpecConstant`s with those
 //!    `spec_id`s (defaults from the ABI) in a `WorkgroupSize` built-in
@@ -106,8 +107,12 @@ pub struct LowerAbiOptions {
     /// module has and the target env preserves
     /// ([`TargetEnv::preserves_signed_zero_inf_nan`]): without it a driver
     /// may fold `x * 0.0` to `+0` and `x + 0.0` to `x` (Mesa's NIR does),
-    /// which IEEE does not allow. kiln's kernel lowering asks for it; MLIR's
-    /// pass has no such option (off by default).
+    /// which IEEE does not allow. The same option declares `ExecutionMode
+    /// DenormPreserve <width>` for each such width whose denormals the env
+    /// preserves ([`TargetEnv::preserves_denormals`]): without it a driver
+    /// may flush denormals to zero (NVIDIA's does for f32). kiln's kernel
+    /// lowering asks for both; MLIR's pass has no such option (off by
+    /// default).
     pub signed_zero_inf_nan_preserve: bool,
 }
 
@@ -214,14 +219,18 @@ pub fn run_with(
         .copied()
         .filter(|&op| module.op(op).kind == OpKind::Func)
         .collect();
-    let preserve: Vec<u32> = if options.signed_zero_inf_nan_preserve {
-        float_widths(module)
-            .into_iter()
-            .filter(|&w| env.preserves_signed_zero_inf_nan(w))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    // The float-controls modes to declare, each with its width.
+    let mut preserve: Vec<(ExecutionMode, u32)> = Vec::new();
+    if options.signed_zero_inf_nan_preserve {
+        for w in float_widths(module) {
+            if env.preserves_signed_zero_inf_nan(w) {
+                preserve.push((ExecutionMode::SignedZeroInfNanPreserve, w));
+            }
+            if env.preserves_denormals(w) {
+                preserve.push((ExecutionMode::DenormPreserve, w));
+            }
+        }
+    }
     for func in funcs {
         if let Some(entry) = EntryFn::read(module, func)? {
             entry.lower(module, version, options, &preserve)?;
@@ -474,7 +483,7 @@ impl EntryFn {
         m: &mut Module,
         version: Version,
         options: &LowerAbiOptions,
-        preserve: &[u32],
+        preserve: &[(ExecutionMode, u32)],
     ) -> Result<(), LowerAbiError> {
         let mut plan = self.plan(m, options)?;
         let global_types = self.create_variables(m, &plan);
@@ -950,13 +959,14 @@ impl EntryFn {
     }
 
     /// Step 5b: `LocalSize` from the ABI's workgroup size (with specialization
-    /// constants when asked) and `SignedZeroInfNanPreserve` for its target
-    /// width and for each width of `preserve`, unless the module has them.
+    /// constants when asked), `SignedZeroInfNanPreserve` for its target
+    /// width, and each mode and width of `preserve`, unless the module has
+    /// them.
     fn add_execution_modes(
         &self,
         m: &mut Module,
         options: &LowerAbiOptions,
-        preserve: &[u32],
+        preserve: &[(ExecutionMode, u32)],
         taken: &mut HashSet<String>,
     ) -> Result<(), LowerAbiError> {
         let i32_ty = m.types.int(32);
@@ -1048,27 +1058,28 @@ impl EntryFn {
                 );
             }
         }
-        // The widths already declared (by the module or the target width).
-        let declared: Vec<i128> = m
+        // The modes and widths already declared (by the module or the
+        // target width).
+        let declared: Vec<(u32, i128)> = m
             .module_ops()
             .iter()
             .filter(|&&op| {
                 m.op(op).kind == OpKind::ExecutionMode
                     && m.attr(op, "fn").and_then(|a| m.attrs.as_symbol(a))
                         == Some(self.name.as_str())
-                    && m.attr(op, "execution_mode")
-                        .and_then(|a| m.attrs.as_enum(a, OperandKind::ExecutionMode))
-                        == Some(ExecutionMode::SignedZeroInfNanPreserve as u32)
             })
             .filter_map(|&op| {
+                let mode = m
+                    .attr(op, "execution_mode")
+                    .and_then(|a| m.attrs.as_enum(a, OperandKind::ExecutionMode))?;
                 let vals = m.attr(op, "values").and_then(|a| m.attrs.as_array(a))?;
-                m.attrs.as_int(*vals.first()?)
+                Some((mode, m.attrs.as_int(*vals.first()?)?))
             })
             .collect();
-        for &width in preserve {
+        for &(mode, width) in preserve {
             let width = i128::from(width);
-            if !declared.contains(&width) {
-                add_mode(m, ExecutionMode::SignedZeroInfNanPreserve, &[width]);
+            if !declared.contains(&(mode as u32, width)) {
+                add_mode(m, mode, &[width]);
             }
         }
         Ok(())
@@ -1506,6 +1517,53 @@ mod tests {
         );
         assert!(run("", &env("[16, 32, 64]"), false).is_empty());
         assert!(run("", &TargetEnv::default(), true).is_empty());
+    }
+
+    /// With the same option, each float width the module computes in and
+    /// the env lists in `denorm_preserve_widths` (with the `DenormPreserve`
+    /// capability) gets `DenormPreserve` once; an env without the
+    /// capability gets none, whatever it lists.
+    #[test]
+    fn denorm_preserve_per_width() {
+        let src = format!(
+            r#"spirv.module Logical GLSL450 {VCE} {{
+  spirv.func @k(%a: !spirv.ptr<!spirv.struct<(!spirv.array<4 x f32>)>, StorageBuffer> {{spirv.interface_var_abi = #spirv.interface_var_abi<(0, 0)>}}) "None"
+  attributes {{spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [4, 1, 1]>}} {{
+    %x = spirv.Constant 1.0 : f32
+    %y = spirv.FMul %x, %x : f32
+    %h = spirv.Constant dense<1.0> : vector<2xf16>
+    spirv.Return
+  }}
+}}"#
+        );
+        let env = |caps: &str, widths: &str| -> TargetEnv {
+            format!(
+                "#spv.target_env<#spv.vce<v1.6, [Shader, Float16{caps}], []>, \
+                 {{denorm_preserve_widths = {widths}}}>"
+            )
+            .parse()
+            .unwrap()
+        };
+        let run = |env: &TargetEnv| {
+            let mut m = text::parse(&src).unwrap_or_else(|e| panic!("parse: {e}"));
+            let options = LowerAbiOptions {
+                signed_zero_inf_nan_preserve: true,
+                ..LowerAbiOptions::default()
+            };
+            run_with(&mut m, env, &options).unwrap();
+            print(&m)
+                .lines()
+                .filter(|l| l.contains("DenormPreserve"))
+                .map(|l| l.trim().to_string())
+                .collect::<Vec<String>>()
+        };
+        let mode = |w: u32| format!("spirv.ExecutionMode @k \"DenormPreserve\", {w}");
+        assert_eq!(
+            run(&env(", DenormPreserve", "[16, 32, 64]")),
+            vec![mode(16), mode(32)]
+        );
+        assert_eq!(run(&env(", DenormPreserve", "[64, 32]")), vec![mode(32)]);
+        assert!(run(&env("", "[16, 32, 64]")).is_empty());
     }
 
     /// A laid-out aggregate passed where its old type is expected is an

@@ -185,6 +185,15 @@ pub struct ResourceLimits {
     /// Vulkan allows). Without the mode a driver may fold `x * 0.0` to `+0`
     /// (Mesa's NIR does): [`crate::target::TargetEnv::preserves_signed_zero_inf_nan`].
     pub signed_zero_inf_nan_preserve_widths: Vec<u32>,
+    /// The float widths (16, 32, 64; sorted, each once) whose denormals a
+    /// shader may ask the driver to preserve with `ExecutionMode
+    /// DenormPreserve <width>` (`shaderDenormPreserveFloat{16,32,64}` of
+    /// `VkPhysicalDeviceFloatControlsProperties`; default none). Without
+    /// the mode a driver may flush denormal inputs and results to zero
+    /// (NVIDIA's does for f32: `1e-45 * 2` gives 0 and a denormal times
+    /// infinity NaN), which Vulkan allows and IEEE does not:
+    /// [`crate::target::TargetEnv::preserves_denormals`].
+    pub denorm_preserve_widths: Vec<u32>,
 }
 
 /// MLIR's default `max_compute_shared_memory_size`.
@@ -217,6 +226,7 @@ impl Default for ResourceLimits {
             min_storage_buffer_offset_alignment: 256,
             timestamp_period: 1.0,
             signed_zero_inf_nan_preserve_widths: Vec::new(),
+            denorm_preserve_widths: Vec::new(),
         }
     }
 }
@@ -253,6 +263,7 @@ impl ResourceLimits {
             && self.min_storage_buffer_offset_alignment == d.min_storage_buffer_offset_alignment
             && self.timestamp_period.to_bits() == d.timestamp_period.to_bits()
             && self.signed_zero_inf_nan_preserve_widths == d.signed_zero_inf_nan_preserve_widths
+            && self.denorm_preserve_widths == d.denorm_preserve_widths
     }
 }
 
@@ -270,7 +281,8 @@ pub const MLIR_LIMIT_NAMES: [&str; 8] = [
 ];
 
 /// The names of kiln's extra limits, sorted.
-pub const KILN_LIMIT_NAMES: [&str; 10] = [
+pub const KILN_LIMIT_NAMES: [&str; 11] = [
+    "denorm_preserve_widths",
     "max_bound_descriptor_sets",
     "max_compute_workgroup_count",
     "max_per_stage_descriptor_storage_buffers",
@@ -284,5 +296,5 @@ pub const KILN_LIMIT_NAMES: [&str; 10] = [
 ];
 
 /// The float widths [`ResourceLimits::signed_zero_inf_nan_preserve_widths`]
-/// may list.
+/// and [`ResourceLimits::denorm_preserve_widths`] may list.
 pub const FLOAT_CONTROL_WIDTHS: [u32; 3] = [16, 32, 64];

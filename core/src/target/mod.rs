@@ -385,6 +385,20 @@ impl TargetEnv {
                 || self.allows_extension(Extension::SpvKhrFloatControls))
     }
 
+    /// Whether a shader may declare `ExecutionMode DenormPreserve <width>`
+    /// for this target: the device preserves denormals of that float width
+    /// on request ([`ResourceLimits::denorm_preserve_widths`]), the target
+    /// allows the `DenormPreserve` capability, and the mode itself (SPIR-V
+    /// 1.4, or `SPV_KHR_float_controls`).
+    pub fn preserves_denormals(&self, width: u32) -> bool {
+        self.limits.denorm_preserve_widths.contains(&width)
+            && self
+                .capability_closure()
+                .contains(&Capability::DenormPreserve)
+            && (self.vce.version >= Version::V1_4
+                || self.allows_extension(Extension::SpvKhrFloatControls))
+    }
+
     /// The float widths the target computes in (32, and 16/64 with
     /// `Float16`/`Float64`) whose signed zeros, infinities and NaNs it does
     /// not preserve on request ([`TargetEnv::preserves_signed_zero_inf_nan`]):

@@ -515,6 +515,7 @@ fn limit_value(
         "signed_zero_inf_nan_preserve_widths" => {
             limits.signed_zero_inf_nan_preserve_widths = float_widths(c, name)?
         }
+        "denorm_preserve_widths" => limits.denorm_preserve_widths = float_widths(c, name)?,
         _ => {
             return Err(TargetEnvError::Limit {
                 offset: at,

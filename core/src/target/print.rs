@@ -255,6 +255,12 @@ fn dictionary_entries(
             i32_array_text(&l.signed_zero_inf_nan_preserve_widths),
         ));
     }
+    if l.denorm_preserve_widths != d.denorm_preserve_widths {
+        e.push((
+            "denorm_preserve_widths",
+            i32_array_text(&l.denorm_preserve_widths),
+        ));
+    }
     e.sort_by(|a, b| a.0.cmp(b.0));
     e
 }
@@ -371,6 +377,17 @@ pub(super) fn kiln_extras_attr(l: &ResourceLimits, m: &mut Module) -> Option<Att
                 .collect(),
         });
         entries.push(("signed_zero_inf_nan_preserve_widths".to_string(), a));
+    }
+    if l.denorm_preserve_widths != d.denorm_preserve_widths {
+        let a = m.attrs.intern(AttrKind::DenseArray {
+            element: i32_ty,
+            values: l
+                .denorm_preserve_widths
+                .iter()
+                .map(|&w| i128::from(w))
+                .collect(),
+        });
+        entries.push(("denorm_preserve_widths".to_string(), a));
     }
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     Some(m.attrs.intern(AttrKind::Dict(entries)))

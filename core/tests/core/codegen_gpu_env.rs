@@ -258,3 +258,23 @@ fn small_outputs_with_long_reductions_split_k_on_the_h200_not_on_lavapipe() {
         );
     }
 }
+
+/// A softmax over rows of zero length compiles for the H200: its strategy
+/// once split such a row across workgroups and divided by the row's
+/// length (a panic, found by the random tester on an H200, seed 20112).
+#[test]
+fn softmax_rows_of_zero_length_compile() {
+    for (shape, dim) in [("0", 0), ("2x0", 1), ("0x5", 0)] {
+        let text = format!(
+            r#"func.func @f(%a: tensor<{shape}xf32>) -> tensor<{shape}xf32> {{
+  %e = tensor.empty() : tensor<{shape}xf32>
+  %s = linalg.softmax dimension({dim}) ins(%a : tensor<{shape}xf32>) outs(%e : tensor<{shape}xf32>) -> tensor<{shape}xf32>
+  return %s : tensor<{shape}xf32>
+}}"#
+        );
+        let prepared = kiln_core::tensor::load(&text).unwrap();
+        let f = prepared.funcs()[0];
+        compile_function(&prepared, f, &h200())
+            .unwrap_or_else(|e| panic!("softmax of {shape} along {dim}: {e}"));
+    }
+}

@@ -150,6 +150,7 @@ fn full_env() -> TargetEnv {
             min_storage_buffer_offset_alignment: 16,
             timestamp_period: 1.5,
             signed_zero_inf_nan_preserve_widths: vec![32, 64],
+            denorm_preserve_widths: vec![16, 32],
         },
     }
 }
@@ -168,6 +169,7 @@ fn without_extras(env: &TargetEnv) -> TargetEnv {
     e.limits.min_storage_buffer_offset_alignment = d.min_storage_buffer_offset_alignment;
     e.limits.timestamp_period = d.timestamp_period;
     e.limits.signed_zero_inf_nan_preserve_widths = d.signed_zero_inf_nan_preserve_widths;
+    e.limits.denorm_preserve_widths = d.denorm_preserve_widths;
     e
 }
 
@@ -267,7 +269,8 @@ fn dictionary_form_is_lossless() {
          b_type = si8, c_type = i32, result_type = i32, acc_sat = true, scope = <Workgroup>>], \
          cooperative_matrix_properties_nv = [#spv.coop_matrix_props_nv<m_size = 8, n_size = 8, \
          k_size = 32, a_type = i8, b_type = i8, c_type = i32, result_type = i32, \
-         scope = <Subgroup>>], max_bound_descriptor_sets = 32 : i32, \
+         scope = <Subgroup>>], denorm_preserve_widths = array<i32: 16, 32>, \
+         max_bound_descriptor_sets = 32 : i32, \
          max_compute_shared_memory_size = 49152 : i32, max_compute_workgroup_count = \
          dense<[2147483647, 65535, 65535]> : vector<3xi32>, max_compute_workgroup_invocations \
          = 1024 : i32, max_compute_workgroup_size = dense<[1024, 1024, 64]> : vector<3xi32>, \

@@ -38,6 +38,10 @@ const TUNED_SLICES: [u32; 5] = [2, 4, 8, 16, 64];
 /// rows.
 fn splittable(target: &CodegenTarget, shape: &DispatchShape) -> Option<(u64, u64)> {
     let row = shape.reduction?.fixed()?;
+    // An empty row (a softmax over a zero-size dim) has nothing to split.
+    if row == 0 {
+        return None;
+    }
     let f16 = shape.elems == [ElemType::F16]
         && row % 4 == 0
         && super::type_repr::f16_stored_natively(target);
