@@ -308,7 +308,16 @@ impl Builder<'_, '_> {
                 Some(HostVal::Slot(s)) => {
                     self.check(op, CheckKind::Index, Size::Slot(s), dim, what)?;
                 }
-                None => {}
+                // Computed on the device: its kernel checks it, but only
+                // where the dimension is not empty. No index is inside a
+                // dimension of size 0, and a kernel over an empty tensor
+                // may never run, so that case is the host's: at compile
+                // time for a static 0, at run time for a `?`.
+                None if dim != Size::Static(0) && dim.fixed().is_some() => {}
+                None => {
+                    let what = format!("{what} (computed on the device; no index fits)");
+                    self.check(op, CheckKind::Index, Size::Static(0), dim, what)?;
+                }
             }
         }
         Ok(())

@@ -252,3 +252,31 @@ fn a_sync_point_reads_back_only_the_elements_it_needs() {
     );
     assert!(!reads.iter().any(|e| e.ends_with("whole")), "{events:#?}");
 }
+
+/// No index fits a dimension of size 0: a `tensor.insert` into a tensor
+/// with a static empty dim at an index computed on the device is refused
+/// at compile time, naming the op (its kernel, over an empty tensor,
+/// never ran, so every engine returned the empty tensor where the
+/// reference evaluator refused it: random seed 20195).
+#[test]
+fn an_index_into_an_empty_dimension_is_refused() {
+    let text = r#"func.func @main(%arg0: tensor<2x0xi1>, %arg1: tensor<?xi32>) -> tensor<2x0xi1> {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %ix = tensor.extract %arg1[%c0] : tensor<?xi32>
+  %i = arith.index_cast %ix : i32 to index
+  %k = arith.constant 1 : i1
+  %put = tensor.insert %k into %arg0[%c1, %i] : tensor<2x0xi1>
+  return %put : tensor<2x0xi1>
+}"#;
+    let prepared = kiln_core::tensor::load(text).unwrap();
+    let f = prepared.funcs()[0];
+    let e = kiln_core::codegen::compile_function(&prepared, f, &lavapipe_target())
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        e.contains("'tensor.insert' op index out of bounds") && e.contains("size 0"),
+        "{e}"
+    );
+}
