@@ -37,6 +37,7 @@ use kiln_abi::{DescriptorType, Limits, PipelineInterface, ResourceBinding, Texel
 
 use crate::context::{Context, DeviceShared, TimestampClock};
 use crate::error::{map_allocate_descriptor_sets, map_create, map_queue, Error, Result};
+use crate::fault::CallFamily;
 use crate::memory::Buffer;
 use crate::pipeline::ComputePipeline;
 
@@ -690,17 +691,22 @@ impl Transient<'_> {
         let start = Instant::now();
         {
             let queue = self.device.queue();
-            self.device.note_call();
-            // SAFETY: the queue is locked; the command buffer is recorded
-            // and not pending; the fence is unsignaled and unused.
-            unsafe { d.queue_submit(*queue, &submit, self.fence) }
-                .map_err(|r| map_queue("vkQueueSubmit", r))?;
+            // Through `call`: a device loss is remembered by the context
+            // (`Context::is_lost`), and a fault can be injected.
+            self.device.call(CallFamily::Submit, "vkQueueSubmit", || {
+                // SAFETY: the queue is locked; the command buffer is
+                // recorded and not pending; the fence is unsignaled and
+                // unused.
+                unsafe { d.queue_submit(*queue, &submit, self.fence) }
+            })?;
         }
         let submitted = Instant::now();
-        // SAFETY: the fence was submitted above; an infinite timeout makes
-        // this a blocking wait in the driver (no spinning here).
-        unsafe { d.wait_for_fences(&[self.fence], true, u64::MAX) }
-            .map_err(|r| map_queue("vkWaitForFences", r))?;
+        self.device.call(CallFamily::Wait, "vkWaitForFences", || {
+            // SAFETY: the fence was submitted above; an infinite timeout
+            // makes this a blocking wait in the driver (no spinning
+            // here).
+            unsafe { d.wait_for_fences(&[self.fence], true, u64::MAX) }
+        })?;
         Ok((submitted - start, submitted.elapsed()))
     }
 }
@@ -710,8 +716,15 @@ impl Drop for Transient<'_> {
         let d = &self.device.raw;
         if self.fence != vk::Fence::null() {
             // SAFETY: the fence belongs to the device. If it is not
-            // signaled (a failed wait), wait for the device before freeing
-            // what the pending work uses; a lost device returns at once.
+            // signaled (a failed or injected wait), wait for the device
+            // before freeing what the pending work uses; a lost device
+            // returns at once, and the spec then counts the work as
+            // complete (its Lost Device section: `VK_ERROR_DEVICE_LOST`
+            // is as `VK_SUCCESS` for whether a command buffer is pending
+            // or an object in use), though validation layer 1.3.239 still
+            // reports the command buffer and fence freed here as in use
+            // (the H200 run of 2026-11-30, after a shader that never
+            // ended).
             unsafe {
                 if d.get_fence_status(self.fence) != Ok(true) {
                     let _queue = self.device.queue();

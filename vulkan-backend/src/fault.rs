@@ -46,7 +46,8 @@ pub enum CallFamily {
     /// Queue submission (`vkQueueSubmit`).
     Submit,
     /// Host waits and status queries (`vkWaitSemaphores`,
-    /// `vkGetSemaphoreCounterValue`, `vkGetQueryPoolResults`).
+    /// `vkGetSemaphoreCounterValue`, `vkGetQueryPoolResults`, and the
+    /// `vkWaitForFences` of a blocking [`Context::dispatch`](crate::Context::dispatch)).
     Wait,
     /// Pipeline caches (`vkCreatePipelineCache`, `vkGetPipelineCacheData`).
     PipelineCache,

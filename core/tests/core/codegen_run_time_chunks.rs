@@ -104,6 +104,45 @@ fn a_run_time_sized_add_has_a_chunked_variant_chosen_by_its_size() {
     }
 }
 
+/// An H200 (1,048,576 storage descriptors per stage) with the range
+/// lowered to 4 KiB, as the GPU test `tensor_split_buffers` lowers it: the
+/// variant's `N` is capped (64 descriptors per buffer), not the 349,525
+/// the descriptor limit allows, whose per-chunk branches made a kernel of
+/// 15,029,748 ids that could not be serialized (the H200 run of
+/// 2026-11-30; this test fails on main with `TooManyIds`).
+#[test]
+fn a_device_with_a_million_descriptors_gets_a_variant_of_bounded_size() {
+    let mut target = crate::common::h200_target();
+    target.env.limits.max_storage_buffer_range = 4096;
+    let f = compile_first(ADD, &target);
+    kernels_validate(&f);
+    let d = &f.dispatches[0];
+    assert_eq!(d.kernels.len(), 2, "a plain kernel and its variant");
+    let variant = &d.kernels[1];
+    let iface =
+        kiln_core::reflect::reflect_binary(&variant.words, &variant.name).expect("reflects");
+    // Each buffer is bound in 64 chunks (through a vec4 and a scalar
+    // binding here).
+    let counts: Vec<u32> = iface.bindings.iter().map(|b| b.count).collect();
+    assert!(
+        counts.len() >= 3 && counts.iter().all(|&c| c == 64),
+        "{counts:?}"
+    );
+    // One branch per chunk per access: the variant stays small, nowhere
+    // near SPIR-V's id bound (4,194,303).
+    assert!(
+        variant.words.len() < 100_000,
+        "{} words",
+        variant.words.len()
+    );
+    let most = 64 * 4096;
+    assert_eq!(f.chunk_limits, [(0, most), (1, most), (2, most)]);
+    assert!(matches!(
+        count(&f, 0, most / 4 + 1),
+        Err(BufferSizeError::TooLarge { max_bytes, .. }) if max_bytes == most
+    ));
+}
+
 #[test]
 fn static_sizes_get_no_variant_and_a_range_wide_enough_gets_none() {
     // Static sizes: split statically as before, no variant.

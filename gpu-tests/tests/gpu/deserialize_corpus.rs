@@ -9,8 +9,17 @@
 //!
 //! Inputs are deterministic: each binding gets its reflected minimum size
 //! plus 256 elements of its runtime array, filled with small floats or
-//! integers (some with the sign bit set) after the element type the
-//! imported module gives it; push constants likewise.
+//! integers (some with the sign bit set, none zero) after the element type
+//! the imported module gives it; push constants likewise.
+//!
+//! Every loop must end on these inputs: lavapipe gives up on a loop after
+//! 65,535 iterations (gallivm's loop limiter), a real GPU does not. The
+//! H200 run of 2026-11-30 lost its device on `asm-forward_call`, whose
+//! helper multiplies by 3 until past 100 and so never ends from 0, which
+//! the integer fill gave `in[0]`; the teardown after that loss (freeing
+//! the dispatch's command buffer and fence once `vkWaitForFences` returned
+//! `VK_ERROR_DEVICE_LOST`) drew the two validation errors of that run.
+//! The integer fill now has no zeros (`forward_call_ends_on_its_inputs`).
 
 use std::path::{Path, PathBuf};
 
@@ -134,7 +143,7 @@ fn fill(len: usize, float: bool, salt: u32) -> Vec<u8> {
             } else if (i + salt) % 7 == 3 {
                 0xffff_ff00 | i
             } else {
-                (i.wrapping_mul(2_654_435_761).wrapping_add(salt) >> 20) % 1000
+                (i.wrapping_mul(2_654_435_761).wrapping_add(salt) >> 20) % 999 + 1
             };
             w.to_le_bytes()
         })
@@ -224,4 +233,24 @@ fn imported_binaries_compute_what_the_originals_compute() {
         assert_no_validation_messages(&ctx);
     }
     eprintln!("{} imported binaries matched their originals", cases.len());
+}
+
+/// `asm-forward_call`'s helper (`k = a; while k <= 100 { k *= 3 }`, 32-bit)
+/// ends within a few steps on every word the integer fill gives, at every
+/// salt the corpus' bindings use (it never ends from 0; see the module
+/// docs).
+#[test]
+fn forward_call_ends_on_its_inputs() {
+    for salt in 0..16 {
+        for chunk in fill(4 * 1024, false, salt).chunks(4) {
+            let a = u32::from_le_bytes(chunk.try_into().unwrap());
+            let mut k = a;
+            let steps = (0..64).take_while(|_| {
+                let go = k <= 100;
+                k = k.wrapping_mul(3);
+                go
+            });
+            assert!(steps.count() < 64, "salt {salt}: input {a} loops forever");
+        }
+    }
 }

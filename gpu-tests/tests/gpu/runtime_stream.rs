@@ -7,7 +7,11 @@ use kiln_gpu_tests::assert_no_validation_messages;
 use kiln_runtime::{CacheLocation, DType, DeviceOptions, Tensor};
 use kiln_vulkan::{CallFamily, FaultTimes, InjectedFault};
 
-use crate::runtime_support::{device, glsl_kernel, lcg, test_device, INCREMENT, SLOW_LCG};
+use std::time::Duration;
+
+use crate::runtime_support::{
+    device, glsl_kernel, lcg, slow_lcg_iters, test_device, INCREMENT, SLOW_LCG,
+};
 
 #[test]
 fn a_thousand_dependent_dispatches_give_the_right_result() {
@@ -51,7 +55,10 @@ fn a_buffer_dropped_while_queued_work_uses_it_is_not_reused_until_that_work_comp
     let device = device();
     let kernel = glsl_kernel(&device, "slow_lcg", SLOW_LCG);
     let n = 16384usize;
-    let iters = 20000u32;
+    // Busy for at least 0.1 s on any device (the H200 finished a fixed
+    // 20,000 iterations before `c` was allocated, and reusing `a` was then
+    // right); lavapipe keeps 20,000 or more.
+    let iters = slow_lcg_iters(&device, &kernel, n, 20000, Duration::from_millis(100));
     let input: Vec<u32> = (0..n as u32).collect();
     let a = Tensor::from_slice(&device, &input, &[n]).unwrap();
     let b = Tensor::empty(&device, DType::U32, &[n]).unwrap();

@@ -319,6 +319,36 @@ fn pipeline_cache_round_trips_its_blob() {
     assert_no_validation_messages(&ctx);
 }
 
+/// A device loss in a blocking `Context::dispatch` (injected at its fence
+/// wait) is a typed error naming the call, and the context remembers it
+/// (`is_lost`); the dispatch's command buffer and fence are freed only
+/// after the work completed (no validation message). On main the blocking
+/// dispatch bypassed the call hook: a real loss there (the H200's, after
+/// a corpus shader that never ended) left `is_lost` false, and no fault
+/// could be injected (this test got `Ok`). Costs well under a second.
+#[test]
+fn a_device_loss_in_a_blocking_dispatch_is_remembered() {
+    let ctx = test_context();
+    let pipeline = increment(&ctx);
+    let n = 256usize;
+    let ones: Vec<u8> = (0..n).flat_map(|_| 1.0f32.to_le_bytes()).collect();
+    let mut x = kiln_vulkan::Buffer::new(&ctx, ones.len() as u64).unwrap();
+    x.write_slice(&ones).unwrap();
+    let y = kiln_vulkan::Buffer::new(&ctx, ones.len() as u64).unwrap();
+    ctx.inject_fault(
+        CallFamily::Wait,
+        InjectedFault::DeviceLost,
+        FaultTimes::Once,
+    );
+    let err = ctx
+        .dispatch(&pipeline, &[(0, 0, &x), (0, 1, &y)], &[], [4, 1, 1])
+        .unwrap_err();
+    assert!(matches!(err, Error::DeviceLost { .. }), "{err}");
+    assert_eq!(err.to_string(), "vkWaitForFences: device lost");
+    assert!(ctx.is_lost());
+    assert_no_validation_messages(&ctx);
+}
+
 #[test]
 fn injected_faults_are_typed_errors_and_replace_the_call() {
     let ctx = test_context();

@@ -34,7 +34,15 @@
 //! the view's texels instead (`program.rs` keeps the least limit).
 //! Every access to a buffer in chunks is one branch per chunk, so a
 //! variant's code grows with `N` (a dynamic matmul's register tiles on
-//! lavapipe: its variants hold 2.2 times the words of its plain kernels).
+//! lavapipe: its variants hold 2.2 times the words of its plain kernels);
+//! `N` is therefore also capped at [`MAX_RUN_TIME_CHUNKS`]. Without the
+//! cap a device with a million storage descriptors per stage (NVIDIA's
+//! 1,048,576) and a small range gave `N` = 349,525 for a three-buffer add
+//! and a kernel of 15 million ids, past SPIR-V's id bound (the H200 run of
+//! 2026-11-30 with the range lowered to 4 KiB). With a real range the cap
+//! costs nothing where chunks are 2 GiB (a 4 GiB range: `i32::MAX`
+//! elements of 8 bytes need 8 of them); past it a buffer sized at run time
+//! is refused before anything runs, as past any `N`.
 //! Not done: bounds from `util.assume` (there is no assume analysis yet),
 //! so `N` is the descriptor cap wherever the element bound is past it.
 //!
@@ -83,6 +91,11 @@ pub(crate) struct Bound<'a> {
     /// The bindings read through texel views.
     pub texel: &'a [u32],
 }
+
+/// The most descriptors per buffer a `_chunked` variant binds (`N`),
+/// whatever the descriptor limits allow: every access is one branch per
+/// chunk, so this bounds the variant's code (see the module docs).
+pub(crate) const MAX_RUN_TIME_CHUNKS: u64 = 64;
 
 /// The suffix of a `_chunked` variant's kernel names: such a kernel runs
 /// only when a buffer sized at run time is past the storage range, so
@@ -152,7 +165,7 @@ pub(crate) fn run_time_variants(
         .max()?;
     // The descriptors each kernel has left for them, per binding of one.
     let max = u64::from(limits.max_per_stage_descriptor_storage_buffers);
-    let mut chunks = need;
+    let mut chunks = need.min(MAX_RUN_TIME_CHUNKS);
     for (p, k) in plans.iter().zip(bound) {
         let mut others = 0u64;
         let mut split = 0u64;
