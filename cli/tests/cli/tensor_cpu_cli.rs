@@ -220,7 +220,7 @@ fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
         ("matmul_f16_tiles.mlir", 7),
         ("matmul_f16_coop.mlir", 9),
         ("matmul_f16_bf16.mlir", 12),
-        ("matmul_f16_coop_staged.mlir", 14),
+        ("matmul_f16_coop_staged.mlir", 13),
     ] {
         let path = tensor_dir().join(file).display().to_string();
         let (status, reference, err) = kiln(&["run", "--reference", "--no-timing", &path], b"");
