@@ -259,8 +259,8 @@ fn large_outputs_take_tile_and_subgroup_grids() {
         double: true,
     });
     for (size, tiles, subgroups, workgroups, stage) in [
-        // 4096^2 / (128 x 64) blocks.
-        (4096, [4, 2], [2, 2], 32 * 64, stage),
+        // 4096^2 / (128 x 128) blocks.
+        (4096, [4, 4], [2, 2], 32 * 32, stage),
         // 512^2: 4x2 tiles would leave 128 subgroups, fewer than the 256
         // the H200 needs; 2x2 leaves 256, too few for 2x2 subgroups.
         (512, [2, 2], [1, 1], 256, stage),

@@ -300,20 +300,32 @@ fn coop_matrix_plans_match_their_snapshots() {
         ),
     ];
     let programs = [
-        ("tensor.matmul_f16_tiles", "gpu-tests/tests/tensor/matmul_f16_tiles.mlir"),
-        ("tensor.matmul_f16_coop", "gpu-tests/tests/tensor/matmul_f16_coop.mlir"),
+        (
+            "tensor.matmul_f16_tiles",
+            "gpu-tests/tests/tensor/matmul_f16_tiles.mlir",
+        ),
+        (
+            "tensor.matmul_f16_coop",
+            "gpu-tests/tests/tensor/matmul_f16_coop.mlir",
+        ),
         (
             "tensor.matmul_f16_coop_staged",
             "gpu-tests/tests/tensor/matmul_f16_coop_staged.mlir",
         ),
         ("bench.matmul_512_f16", "bench/programs/matmul_512_f16.mlir"),
-        ("bench.matmul_4096_f16", "bench/programs/matmul_4096_f16.mlir"),
+        (
+            "bench.matmul_4096_f16",
+            "bench/programs/matmul_4096_f16.mlir",
+        ),
     ];
     let mut problems = Vec::new();
     for (env, target) in &targets {
         for (name, path) in programs {
             let text = plans(&root().join(path), target);
-            assert!(text.contains("cooperative matrices"), "{env} {name}:\n{text}");
+            assert!(
+                text.contains("cooperative matrices"),
+                "{env} {name}:\n{text}"
+            );
             let snapshot = snapshot_dir().join(format!("{env}/{name}.txt"));
             if bless() {
                 std::fs::create_dir_all(snapshot.parent().expect("a folder"))

@@ -603,11 +603,14 @@ pub(super) fn strategy(
 }
 
 /// Tile grids per subgroup, the most multiply-adds per tile loaded first
-/// (each needs `tiles[0] * tiles[1]` accumulators in registers).
-const TILE_GRIDS: [[u32; 2]; 6] = [[4, 2], [2, 4], [2, 2], [2, 1], [1, 2], [1, 1]];
+/// (each needs `tiles[0] * tiles[1]` accumulators in registers: 16 of
+/// 16x16 f32 tiles are 128 registers per invocation of 32).
+const TILE_GRIDS: [[u32; 2]; 7] = [[4, 4], [4, 2], [2, 4], [2, 2], [2, 1], [1, 2], [1, 1]];
 
-/// Subgroup grids per workgroup, the most sharing first.
-const SUBGROUP_GRIDS: [[u32; 2]; 3] = [[2, 2], [2, 1], [1, 1]];
+/// Subgroup grids per workgroup: 2x2 first (the heuristic's choice where
+/// enough workgroups remain), then 8 subgroups (for `kiln tune`: a
+/// larger block shares each staged slice among more tiles), then fewer.
+const SUBGROUP_GRIDS: [[u32; 2]; 5] = [[2, 2], [2, 4], [4, 2], [2, 1], [1, 1]];
 
 /// Every (tile grid, subgroup grid) whose block divides an `out` output
 /// of `tile`-sized tiles (padded to whole tiles), in preference order,
@@ -656,7 +659,8 @@ fn grids(
 /// The heuristic's grid among `grids`: the largest tile grid that still
 /// leaves enough subgroups to fill the device (an eighth of
 /// [`CodegenTarget::fill_invocations`]; any, where that is unknown), then
-/// the largest subgroup grid that leaves as many workgroups.
+/// the first subgroup grid (in [`SUBGROUP_GRIDS`]' order) that leaves as
+/// many workgroups.
 fn heuristic_grid(
     target: &CodegenTarget,
     out: [u64; 2],
