@@ -20,16 +20,33 @@
 //! index `(b * R + r) * C + c`; the lowering turns the ops into
 //! `Subgroup` cooperative matrices.
 //!
-//! **Edges** ([`CoopStaging::operands`]): where the block does not divide
-//! the output or `k` does not divide K, a step is *staged*: the
-//! workgroup's invocations copy the block's `BM` x `k` A slice and `k` x
-//! `BN` B slice into workgroup memory, reading only elements inside the
-//! operands (addresses clamped into them) and writing zero for the rest,
-//! then (after a barrier) the subgroups load their tiles from there; a
-//! zero A row or B column adds exactly nothing. Workgroups whose block is
-//! inside M x N (a workgroup-uniform test) run the whole steps of K with
-//! direct loads and only the K tail staged; the others stage every step.
-//! Every barrier is reached by the whole workgroup.
+//! **Staged steps** ([`CoopStaging::operands`]): a step of `step`
+//! iterations of K (the [`CoopStage`]'s `k` where whole blocks are
+//! staged, else the tile's `k`) can go through workgroup memory: the
+//! workgroup's invocations copy the block's A and B slices there, each
+//! laid out as its operand is (`BM` rows of `step` for a row-major A,
+//! `step` rows of `BM` where A is stored K x M; `step` rows of `BN` for
+//! B, `BN` rows of `step` where B is stored N x K), every row padded by 8
+//! elements (16 bytes: rows stay 16-byte aligned and start in different
+//! banks), then (after a barrier) the subgroups load their tiles from
+//! there (column-major where the operand is stored transposed), `step /
+//! k` multiply-adds per tile pair.
+//!
+//! - *Whole blocks with a [`CoopStage`]*: each invocation copies its
+//!   share of the slices with 16-byte reads (`vector<4xi32>`: 8 f16 as 4
+//!   words, split into halves; or `vector<4xf16>`, 8 bytes, where the
+//!   rows are only multiples of 4; element by element otherwise), all of
+//!   them issued before the workgroup-memory stores; double-buffered, the
+//!   next step's reads are issued before the current step's
+//!   multiply-adds and stored into the other buffer after them, one
+//!   barrier per step.
+//! - *Edges*: where the block does not divide the output, or `step` does
+//!   not divide K, a step is *guarded*: elements outside the operands are
+//!   written as zero (their addresses clamped into them); a zero A row or
+//!   B column adds exactly nothing. Workgroups whose block is inside M x N
+//!   (a workgroup-uniform test) run the whole steps of K (staged or with
+//!   direct tile loads) and a guarded K tail; the others guard every
+//!   step. Every barrier is reached by the whole workgroup.
 //!
 //! **Stores** ([`CoopStaging::results`]): with neither an epilogue nor
 //! edges the tiles are stored with `gpu.subgroup_mma_store_matrix`.
@@ -47,6 +64,7 @@
 //!
 //! [`Distribution::CoopMatrix`]: super::super::strategy::Distribution::CoopMatrix
 //! [`CoopStaging::operands`]: super::super::strategy::CoopStaging::operands
+//! [`CoopStage`]: super::super::strategy::CoopStage
 //! [`CoopStaging::results`]: super::super::strategy::CoopStaging::results
 
 use crate::kernel::{
