@@ -140,6 +140,10 @@ mod tests {
         let coop_file =
             kiln_core::tensor::load(&repo("gpu-tests/tests/tensor/matmul_f16_coop.mlir")).unwrap();
         let coop_module = kiln_core::tensor::e2e::compute_module(&coop_file).unwrap();
+        let staged_file =
+            kiln_core::tensor::load(&repo("gpu-tests/tests/tensor/matmul_f16_coop_staged.mlir"))
+                .unwrap();
+        let staged_module = kiln_core::tensor::e2e::compute_module(&staged_file).unwrap();
         for (file, subgroup) in [("nvidia-h200-coop.env", 32), ("coop-sg16.env", 16)] {
             let device: TargetEnv = repo(&format!("core/tests/lower/envs/{file}"))
                 .parse()
@@ -200,6 +204,33 @@ mod tests {
                         .unwrap_or_else(|e| panic!("{file} @{name}: {e}"));
                 }
             }
+            // The staged corpus's matmuls are cooperative-matrix kernels,
+            // validated; each env stages whole blocks of some of them
+            // (32 steps of K at a time, double-buffered) and loads
+            // others' tiles directly (K shorter than a step, or blocks of
+            // one tile).
+            let mut stages = BTreeSet::new();
+            for (name, program) in compile_each_function(&staged_module, &target).unwrap() {
+                let program = program.unwrap();
+                let d = &program.functions[0].dispatches;
+                let coop: Vec<_> = d
+                    .iter()
+                    .filter_map(|d| match d.strategy.distribution {
+                        Distribution::CoopMatrix { stage, .. } => Some(stage),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(coop.len(), 1, "{file} @{name}");
+                stages.insert(coop[0].map(|s| (s.k, s.double)));
+                for d in d {
+                    for k in &d.kernels {
+                        kiln_core::validate::validate(&k.words, k.validation_env)
+                            .unwrap_or_else(|e| panic!("{file} @{name}: {e}"));
+                    }
+                }
+            }
+            assert!(stages.contains(&None), "{file}: {stages:?}");
+            assert!(stages.contains(&Some((32, true))), "{file}: {stages:?}");
         }
     }
 

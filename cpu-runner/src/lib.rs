@@ -41,6 +41,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+#[cfg(test)]
+mod coop_staging_tests;
 mod env;
 mod error;
 pub mod job;

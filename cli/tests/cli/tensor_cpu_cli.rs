@@ -208,7 +208,11 @@ fn reductions_pass_with_any_subgroup_size() {
 /// cooperative-matrix kernels for every configuration is checked by
 /// kiln-cpu's `device_envs_with_cooperative_matrices_keep_them_on_the_cpu`.
 /// `matmul_f16_bf16.mlir` adds f16 results of long sums (K up to 4,096),
-/// which must round once from f32 accumulators on the matrix units too.
+/// which must round once from f32 accumulators on the matrix units too;
+/// `matmul_f16_coop_staged.mlir` whole blocks staged in workgroup memory
+/// with wide reads (single- and double-buffered steps, K tails, ragged
+/// edges beside staged blocks, transposed and batched operands, an
+/// epilogue, f16 results).
 #[test]
 fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
     let envs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/lower/envs");
@@ -216,6 +220,7 @@ fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
         ("matmul_f16_tiles.mlir", 7),
         ("matmul_f16_coop.mlir", 9),
         ("matmul_f16_bf16.mlir", 12),
+        ("matmul_f16_coop_staged.mlir", 13),
     ] {
         let path = tensor_dir().join(file).display().to_string();
         let (status, reference, err) = kiln(&["run", "--reference", "--no-timing", &path], b"");

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use kiln_core::codegen::strategy::Distribution;
+use kiln_core::codegen::strategy::{CoopStage, Distribution};
 use kiln_core::codegen::{compile_function, CodegenTarget, CompiledFunction, DriverFacts};
 
 use crate::common::{lavapipe_target as lavapipe, prepared_tensor_module};
@@ -45,14 +45,22 @@ fn distributions(c: &CompiledFunction) -> Vec<Distribution> {
         .collect()
 }
 
-/// A 16x16x16 cooperative-matrix distribution with these grids.
+/// A 16x16x16 cooperative-matrix distribution with these grids, whole
+/// blocks loading their tiles straight from memory.
 fn coop(k: u32, tiles: [u32; 2], subgroups: [u32; 2]) -> Distribution {
+    staged(k, tiles, subgroups, None)
+}
+
+/// A 16x16x16 cooperative-matrix distribution with these grids and
+/// staging.
+fn staged(k: u32, tiles: [u32; 2], subgroups: [u32; 2], stage: Option<CoopStage>) -> Distribution {
     Distribution::CoopMatrix {
         m: 16,
         n: 16,
         k,
         tiles,
         subgroups,
+        stage,
     }
 }
 
@@ -181,11 +189,39 @@ fn coop_matrix_choices_print_and_parse() {
             k: 16,
             tiles: [4, 2],
             subgroups: [2, 2],
+            stage: None,
         },
         split_k: None,
     };
     assert_eq!(c.to_text(), "wg 128 coopmatrix 16x8x16 4x2 2x2");
     assert_eq!(Choice::parse(&c.to_text()), Ok(c));
+    // Whole blocks staged in workgroup memory, single- or double-buffered.
+    for (stage, text) in [
+        (
+            CoopStage {
+                k: 32,
+                double: true,
+            },
+            "wg 128 coopmatrix 16x16x16 4x2 2x2 stage 32 double",
+        ),
+        (
+            CoopStage {
+                k: 64,
+                double: false,
+            },
+            "wg 128 coopmatrix 16x16x16 4x2 2x2 stage 64",
+        ),
+    ] {
+        let c = Choice {
+            workgroup: 128,
+            distribution: staged(16, [4, 2], [2, 2], Some(stage)),
+            split_k: None,
+        };
+        assert_eq!(c.to_text(), text);
+        assert_eq!(Choice::parse(text), Ok(c));
+    }
+    assert!(Choice::parse("wg 128 coopmatrix 16x16x16 4x2 2x2 stage").is_err());
+    assert!(Choice::parse("wg 128 coopmatrix 16x16x16 4x2 2x2 stage 0").is_err());
     // A choice written before tile grids existed: one tile, one subgroup.
     let old = Choice::parse("wg 32 coopmatrix 16x16x16").unwrap();
     assert_eq!(old.distribution, coop(16, [1, 1], [1, 1]));
@@ -216,19 +252,25 @@ fn compile_f16_matmul(target: &CodegenTarget, m: u64, k: u64, n: u64) -> Compile
 #[test]
 fn large_outputs_take_tile_and_subgroup_grids() {
     let target = h200_coop();
-    for (size, tiles, subgroups, workgroups) in [
-        // 4096^2 / (128 x 64) blocks.
-        (4096, [4, 2], [2, 2], 32 * 64),
+    // Blocks of more than one tile stage A and B in workgroup memory, 32
+    // steps of K at a time, double-buffered.
+    let stage = Some(CoopStage {
+        k: 32,
+        double: true,
+    });
+    for (size, tiles, subgroups, workgroups, stage) in [
+        // 4096^2 / (128 x 128) blocks.
+        (4096, [4, 4], [2, 2], 32 * 32, stage),
         // 512^2: 4x2 tiles would leave 128 subgroups, fewer than the 256
         // the H200 needs; 2x2 leaves 256, too few for 2x2 subgroups.
-        (512, [2, 2], [1, 1], 256),
-        (64, [1, 1], [1, 1], 16),
+        (512, [2, 2], [1, 1], 256, stage),
+        (64, [1, 1], [1, 1], 16, None),
     ] {
         let c = compile_f16_matmul(&target, size, size, size);
         let d = &c.dispatches[0];
         assert_eq!(
             d.strategy.distribution,
-            coop(16, tiles, subgroups),
+            staged(16, tiles, subgroups, stage),
             "{size}: {}",
             d.strategy
         );
@@ -245,12 +287,30 @@ fn large_outputs_take_tile_and_subgroup_grids() {
         let text = kiln_core::text::print(&back, &Default::default());
         let count = |needle: &str| text.matches(needle).count() as u32;
         let per_subgroup = tiles[0] * tiles[1];
+        // Staged: two k-steps of 16 per staged step of 32, emitted in the
+        // double-buffered loop and once more for its last step.
+        let folds = if stage.is_some() { 4 } else { 1 };
         assert_eq!(count("spirv.KHR.CooperativeMatrixStore"), per_subgroup);
-        assert_eq!(count("spirv.KHR.CooperativeMatrixMulAdd"), per_subgroup);
+        assert_eq!(
+            count("spirv.KHR.CooperativeMatrixMulAdd"),
+            per_subgroup * folds
+        );
         assert_eq!(
             count("spirv.KHR.CooperativeMatrixLoad"),
-            tiles[0] + tiles[1]
+            (tiles[0] + tiles[1]) * folds
         );
+        // The staged slices are read 16 bytes at a time.
+        assert_eq!(
+            text.contains("vector<4xi32>"),
+            stage.is_some(),
+            "{size}: wide reads"
+        );
+        if stage.is_some() {
+            assert!(
+                text.contains("Workgroup>, i32 -> !spirv.coopmatrix"),
+                "{size}"
+            );
+        }
         assert_eq!(
             text.contains("SubgroupId"),
             subgroups != [1, 1],
@@ -280,4 +340,25 @@ fn tune_candidates_cover_the_grids() {
     for want in [([4, 2], [2, 2]), ([2, 4], [2, 1]), ([1, 1], [1, 1])] {
         assert!(grids.contains(&want), "{want:?} missing from {grids:?}");
     }
+    // Each grid staged (steps of 32 and 64, single- and double-buffered,
+    // where the H200's 48 KiB of workgroup memory hold them) and direct.
+    let stages: Vec<Option<CoopStage>> = d
+        .candidates
+        .iter()
+        .filter_map(|c| match c.distribution {
+            Distribution::CoopMatrix {
+                tiles: [4, 2],
+                subgroups: [2, 2],
+                stage,
+                ..
+            } => Some(stage),
+            _ => None,
+        })
+        .collect();
+    let s = |k, double| Some(CoopStage { k, double });
+    assert_eq!(
+        stages,
+        [s(32, true), s(32, false), s(64, false), None],
+        "4x2 tiles, 2x2 subgroups"
+    );
 }

@@ -276,3 +276,72 @@ fn split_buffer_plans_match_their_snapshot_and_the_binaries() {
         }
     }
 }
+
+/// Cooperative-matrix plans: the corpus's f16 matmul files and the f16
+/// bench matmuls planned for the two committed envs with
+/// `SPV_KHR_cooperative_matrix` (which `targets` leaves out), pinned in
+/// `h200-coop/` and `coop-sg16/`: which tiles, grids and staging
+/// (`--explain`'s distribution line: whole blocks staged in workgroup
+/// memory or loading straight from memory) each matmul gets. Costs well
+/// under a second (plans only).
+#[test]
+fn coop_matrix_plans_match_their_snapshots() {
+    let targets = [
+        (
+            "h200-coop",
+            CodegenTarget::new(
+                env_file("nvidia-h200-coop.env"),
+                DriverFacts::for_driver("NVIDIA H200", Some("NVIDIA")),
+            ),
+        ),
+        (
+            "coop-sg16",
+            CodegenTarget::new(env_file("coop-sg16.env"), DriverFacts::conservative()),
+        ),
+    ];
+    let programs = [
+        (
+            "tensor.matmul_f16_tiles",
+            "gpu-tests/tests/tensor/matmul_f16_tiles.mlir",
+        ),
+        (
+            "tensor.matmul_f16_coop",
+            "gpu-tests/tests/tensor/matmul_f16_coop.mlir",
+        ),
+        (
+            "tensor.matmul_f16_coop_staged",
+            "gpu-tests/tests/tensor/matmul_f16_coop_staged.mlir",
+        ),
+        ("bench.matmul_512_f16", "bench/programs/matmul_512_f16.mlir"),
+        (
+            "bench.matmul_4096_f16",
+            "bench/programs/matmul_4096_f16.mlir",
+        ),
+    ];
+    let mut problems = Vec::new();
+    for (env, target) in &targets {
+        for (name, path) in programs {
+            let text = plans(&root().join(path), target);
+            assert!(
+                text.contains("cooperative matrices"),
+                "{env} {name}:\n{text}"
+            );
+            let snapshot = snapshot_dir().join(format!("{env}/{name}.txt"));
+            if bless() {
+                std::fs::create_dir_all(snapshot.parent().expect("a folder"))
+                    .expect("snapshot folder");
+                std::fs::write(&snapshot, &text).expect("writable");
+            }
+            match std::fs::read_to_string(&snapshot) {
+                Ok(committed) if committed == text => {}
+                Ok(_) => problems.push(format!("{} differs from the plans", snapshot.display())),
+                Err(e) => problems.push(format!("{}: {e}", snapshot.display())),
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} (KILN_BLESS=1 rewrites them)",
+        problems.join("\n")
+    );
+}

@@ -4719,6 +4719,116 @@ def _(F):
     f.expect_eq_const(r, store('f16', exactly('f32', np.maximum(x, 0)).astype(np.float32)))
 
 
+@testfile('matmul_f16_coop_staged.mlir', '''
+f16 matmuls whose whole blocks a device with SPV_KHR_cooperative_matrix
+stages in workgroup memory (A and B slices copied with wide loads a step of
+K at a time, single- or double-buffered, then the tiles loaded from there):
+K a multiple of the step and not (a whole step, then a staged K tail), K
+shorter than a step, linalg.batch_matmul, linalg.matmul_transpose_b and
+linalg.matmul_transpose_a, M and N ragged (edge blocks staged with zeros
+beside staged whole blocks), a bias + ReLU epilogue, f16 results rounded
+once from f32 accumulators. The committed cooperative-matrix envs' heuristic
+stages the blocks of coop-sg16.env's grids (several tiles and subgroups per
+workgroup) and, on nvidia-h200-coop.env, the 256x512 output's (2x1 tiles per
+subgroup; checked through two contractions with distinct weights, which
+keep the file small); the CPU runner checks them
+(cli/tests/cli/tensor_cpu_cli.rs). Data are small integers: every partial
+sum is exact in the accumulator, so any summation order gives the same
+bits.''')
+def _(F):
+    def operands(f, sa, sb, lim=3):
+        a = store('f16', f.rng.ints(sa, -lim, lim))
+        b = store('f16', f.rng.ints(sb, -lim, lim))
+        return a, b, f.const(a, 'f16'), f.const(b, 'f16')
+
+    def f32_case(name, op, sa, sb, spec, out):
+        f = F.fn(name)
+        a, b, A, B = operands(f, sa, sb)
+        r = mm(f, op, A, B, f.full(0.0, out, 'f32'))
+        expect_contraction(f, r, spec, 'f32', 'exact', [a, b])
+
+    # Whole blocks: K a multiple of 32 and 64 (the steps), K = 40 and 72
+    # (a staged tail of 8), K = 16 (shorter than a step: direct loads).
+    for m, k, n in ((64, 64, 64), (128, 128, 64), (64, 40, 64), (64, 72, 128), (64, 16, 64)):
+        f32_case('matmul_f16_staged_%dx%dx%d' % (m, k, n), 'linalg.matmul', (m, k), (k, n),
+                 'ik,kj->ij', (m, n))
+    f32_case('batch_matmul_f16_staged_2x64x48x64', 'linalg.batch_matmul',
+             (2, 64, 48), (2, 48, 64), 'bik,bkj->bij', (2, 64, 64))
+    f32_case('matmul_transpose_b_f16_staged_64x64x64', 'linalg.matmul_transpose_b',
+             (64, 64), (64, 64), 'ik,jk->ij', (64, 64))
+    f32_case('matmul_transpose_a_f16_staged_64x96x64', 'linalg.matmul_transpose_a',
+             (96, 64), (96, 64), 'ki,kj->ij', (64, 64))
+    # M and N ragged (padded to whole 64x64 blocks on coop-sg16.env): a
+    # whole block staged with wide loads beside edge blocks staged with
+    # zeros; K = 36 (a tail of 4; A's rows read 4 elements at a time) and
+    # K = 34 (A's and B's rows read element by element).
+    f32_case('matmul_f16_staged_ragged_124x36x120', 'linalg.matmul', (124, 36), (36, 120),
+             'ik,kj->ij', (124, 120))
+    f32_case('matmul_transpose_b_f16_staged_ragged_120x34x124', 'linalg.matmul_transpose_b',
+             (120, 34), (124, 34), 'ik,jk->ij', (120, 124))
+
+    # An f16 result (f32 accumulators rounded once) on small integers.
+    f = F.fn('matmul_f16_acc_f16_staged_exact_64x96x64')
+    a = store('f16', f.rng.ints((64, 96), -4, 4))
+    b = store('f16', f.rng.ints((96, 64), -4, 4))
+    A, B = f.const(a, 'f16'), f.const(b, 'f16')
+    r = mm(f, 'linalg.matmul', A, B, f.full(0.0, (64, 64), 'f16'))
+    expect_contraction(f, r, 'ik,kj->ij', 'f16', 'exact', [a, b])
+
+    # Bias + ReLU, then a cast to f16, on small integers (staged on
+    # coop-sg16.env).
+    def linear(name, m, k, n):
+        f = F.fn(name)
+        a = store('f16', f.rng.ints((m, k), -3, 3))
+        b = store('f16', f.rng.ints((k, n), -3, 3))
+        A, B = f.const(a, 'f16'), f.const(b, 'f16')
+        bias = store('f32', f.rng.ints((n,), -40, 40))
+        Bi = f.const(bias, 'f32')
+        M = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), 'f32'))
+        out = f.empty((m, n), 'f16')
+        r = f.generic([M, Bi], [out], ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d1)',
+                                      '(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%m: f32, %b: f32, %o: f16):
+  %x = arith.addf %m, %b : f32
+  %z = arith.constant 0.0 : f32
+  %y = arith.maximumf %x, %z : f32
+  %h = arith.truncf %y : f32 to f16
+  linalg.yield %h : f16''')
+        assert order_free('ik,kj->ij', 'f32', a, b)
+        x = f64(contract('ik,kj->ij', 'f32', a, b)) + f64(bias)[None, :]
+        f.expect_eq_const(r, store('f16', exactly('f32', np.maximum(x, 0)).astype(np.float32)))
+
+    linear('matmul_f16_staged_bias_relu_to_f16_64x64x64', 64, 64, 64)
+
+    # 256x40x512 + bias, ReLU: 2x1 tiles per subgroup on
+    # nvidia-h200-coop.env (a whole step of 32, a tail of 8), its 128K
+    # results checked as X @ w and v @ X (weights 1..512 and 1..256,
+    # distinct, so a misplaced element changes a sum): each exact in f32.
+    f = F.fn('matmul_f16_staged_bias_relu_256x40x512_contracted')
+    m, k, n = 256, 40, 512
+    a, b, A, B = operands(f, (m, k), (k, n), lim=2)
+    bias = store('f32', f.rng.ints((n,), -8, 8))
+    Bi = f.const(bias, 'f32')
+    M = mm(f, 'linalg.matmul', A, B, f.full(0.0, (m, n), 'f32'))
+    X = f.generic([M, Bi], [f.empty((m, n), 'f32')],
+                  ['(d0, d1) -> (d0, d1)', '(d0, d1) -> (d1)', '(d0, d1) -> (d0, d1)'], 'pp', '''
+^bb0(%m: f32, %b: f32, %o: f32):
+  %x = arith.addf %m, %b : f32
+  %z = arith.constant 0.0 : f32
+  %y = arith.maximumf %x, %z : f32
+  linalg.yield %y : f32''')
+    w = store('f32', np.arange(1, n + 1, dtype=np.float64))
+    v = store('f32', np.arange(1, m + 1, dtype=np.float64))
+    W, V = f.const(w, 'f32'), f.const(v, 'f32')
+    x = np.maximum(f64(contract('ik,kj->ij', 'f32', a, b)) + f64(bias)[None, :], 0)
+    # Every partial sum an integer below 2^24: exact in f32.
+    assert np.abs(x).max() * n * n < 2 ** 24 and np.abs(x).max() * m * m < 2 ** 24
+    r1 = mm(f, 'linalg.matvec', X, W, f.full(0.0, (m,), 'f32'))
+    r2 = mm(f, 'linalg.vecmat', V, X, f.full(0.0, (n,), 'f32'))
+    f.expect_eq_const(r1, exactly('f32', x @ f64(w)))
+    f.expect_eq_const(r2, exactly('f32', f64(v) @ x))
+
+
 @testfile('quantized_matmul.mlir', '''
 linalg.quantized_matmul and linalg.quantized_batch_matmul (ONNX's
 MatMulInteger / QLinearMatMul through torch-mlir): C += (A - azp) * (B - bzp)

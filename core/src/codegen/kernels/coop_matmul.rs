@@ -20,16 +20,33 @@
 //! index `(b * R + r) * C + c`; the lowering turns the ops into
 //! `Subgroup` cooperative matrices.
 //!
-//! **Edges** ([`CoopStaging::operands`]): where the block does not divide
-//! the output or `k` does not divide K, a step is *staged*: the
-//! workgroup's invocations copy the block's `BM` x `k` A slice and `k` x
-//! `BN` B slice into workgroup memory, reading only elements inside the
-//! operands (addresses clamped into them) and writing zero for the rest,
-//! then (after a barrier) the subgroups load their tiles from there; a
-//! zero A row or B column adds exactly nothing. Workgroups whose block is
-//! inside M x N (a workgroup-uniform test) run the whole steps of K with
-//! direct loads and only the K tail staged; the others stage every step.
-//! Every barrier is reached by the whole workgroup.
+//! **Staged steps** ([`CoopStaging::operands`]): a step of `step`
+//! iterations of K (the [`CoopStage`]'s `k` where whole blocks are
+//! staged, else the tile's `k`) can go through workgroup memory: the
+//! workgroup's invocations copy the block's A and B slices there, each
+//! laid out as its operand is (`BM` rows of `step` for a row-major A,
+//! `step` rows of `BM` where A is stored K x M; `step` rows of `BN` for
+//! B, `BN` rows of `step` where B is stored N x K), every row padded by 8
+//! elements (16 bytes: rows stay 16-byte aligned and start in different
+//! banks), then (after a barrier) the subgroups load their tiles from
+//! there (column-major where the operand is stored transposed), `step /
+//! k` multiply-adds per tile pair.
+//!
+//! - *Whole blocks with a [`CoopStage`]*: each invocation copies its
+//!   share of the slices with 16-byte reads (`vector<4xi32>`: 8 f16 as 4
+//!   words, split into halves; or `vector<4xf16>`, 8 bytes, where the
+//!   rows are only multiples of 4; element by element otherwise), all of
+//!   them issued before the workgroup-memory stores; double-buffered, the
+//!   next step's reads are issued before the current step's
+//!   multiply-adds and stored into the other buffer after them, one
+//!   barrier per step.
+//! - *Edges*: where the block does not divide the output, or `step` does
+//!   not divide K, a step is *guarded*: elements outside the operands are
+//!   written as zero (their addresses clamped into them); a zero A row or
+//!   B column adds exactly nothing. Workgroups whose block is inside M x N
+//!   (a workgroup-uniform test) run the whole steps of K (staged or with
+//!   direct tile loads) and a guarded K tail; the others guard every
+//!   step. Every barrier is reached by the whole workgroup.
 //!
 //! **Stores** ([`CoopStaging::results`]): with neither an epilogue nor
 //! edges the tiles are stored with `gpu.subgroup_mma_store_matrix`.
@@ -47,18 +64,22 @@
 //!
 //! [`Distribution::CoopMatrix`]: super::super::strategy::Distribution::CoopMatrix
 //! [`CoopStaging::operands`]: super::super::strategy::CoopStaging::operands
+//! [`CoopStage`]: super::super::strategy::CoopStage
 //! [`CoopStaging::results`]: super::super::strategy::CoopStaging::results
 
 use crate::kernel::{
-    GpuAddressSpace, KAttr, KOpKind, KType, KValue, MemRefLayout, MemorySpace, MmaOperand,
+    FloatTy, GpuAddressSpace, KAttr, KOpKind, KType, KValue, MemRefLayout, MemorySpace, MmaOperand,
 };
 use crate::tensor::ops::{LinalgKind, OpKind};
 use crate::tensor::types::ElemType;
 use crate::tensor::TOp;
 
+use super::super::bufferize::BufferId;
 use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
-use super::super::strategy::{coop_sizes, CoopDims, DispatchShape, MatmulLayout};
+use super::super::strategy::{
+    coop_sizes, stage_slices, CoopDims, CoopStage, DispatchShape, MatmulLayout, StageSlice,
+};
 use super::emitter::Emitter;
 use super::point::{root_point, stores};
 use super::reduce::wide_combiners;
@@ -128,6 +149,17 @@ fn shared(e: &mut Emitter<'_, '_, '_>, n: u64, elem: KType) -> KValue {
     })
 }
 
+/// The workgroup memory of the staged A and B slices.
+struct Stage {
+    /// The A and B arrays (each `buffers` slices long).
+    a: KValue,
+    b: KValue,
+    /// Their slices' shapes.
+    slices: [StageSlice; 2],
+    /// Reduction iterations per staged step.
+    step: u64,
+}
+
 /// What the steps of one kernel share.
 struct Kernel {
     /// The dispatch's op (for errors).
@@ -138,7 +170,10 @@ struct Kernel {
     rows: u64,
     cols: u64,
     depth: u64,
-    /// A's and B's memrefs and the element offsets of this batch in them.
+    /// A's and B's buffers, memrefs and the element offsets of this
+    /// batch in them.
+    abuf: BufferId,
+    bbuf: BufferId,
     amem: KValue,
     bmem: KValue,
     a_base: KValue,
@@ -157,17 +192,43 @@ struct Kernel {
     c_ty: KType,
     /// A and B's memory type.
     in_ty: KType,
-    /// The staged A (`BM x k`) and B (`k x BN`) slices, where staged.
-    a_stage: Option<KValue>,
-    b_stage: Option<KValue>,
+    /// The staged slices, where staged.
+    stage: Option<Stage>,
     /// Invocations of the workgroup.
     invocations: u64,
 }
 
-/// Where a staged element comes from: given its (outer, inner)
-/// coordinates in the copy, its index in the stage, whether it is inside
-/// the operand, and its (clamped) index in the operand.
-type Source<'s> = dyn Fn(&mut Emitter<'_, '_, '_>, KValue, KValue) -> (KValue, KValue, KValue) + 's;
+/// Which operand a staged slice holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Operand {
+    A,
+    B,
+}
+
+/// An operand as the rows its slice copies: `rows` rows of `len`
+/// contiguous elements from element `base` of `mem` (a batch's A or B),
+/// the slice's first row `outer0` and first element `inner0` in them.
+#[derive(Clone, Copy)]
+struct View {
+    buf: BufferId,
+    mem: KValue,
+    base: KValue,
+    rows: u64,
+    len: u64,
+    outer0: KValue,
+    inner0: KValue,
+    /// A multiple that `inner0` is known to be.
+    inner0_multiple: u64,
+}
+
+/// The elements of one wide read of a whole-block copy: the element
+/// offset in the slice (`outer * stride + inner`), the values, and
+/// whether this invocation's read is one of the copy's (`None`: always).
+struct Read {
+    at: KValue,
+    values: Vec<KValue>,
+    valid: Option<KValue>,
+}
 
 fn big(x: u64) -> i64 {
     i64::try_from(x).unwrap_or(i64::MAX)
@@ -239,165 +300,413 @@ impl Kernel {
         self.fold(e, &av, &bv, accs)
     }
 
-    /// Copies `count` elements into `stage` cooperatively: element `idx`
-    /// is at `(outer, inner) = (idx / inner_n, idx % inner_n)`, and
-    /// `source` gives its stage index, whether it is inside the operand
-    /// and its (clamped, always valid) index in `mem`.
-    fn copy(
+    /// The staged slices, or the plan-mismatch error.
+    fn stage(&self, e: &Emitter<'_, '_, '_>) -> Result<&Stage, CodegenError> {
+        self.stage.as_ref().ok_or_else(|| {
+            e.internal(
+                self.op,
+                Invariant::PlanMismatch {
+                    kernel: "a cooperative-matrix matmul",
+                    what: "a staged step without workgroup memory",
+                },
+            )
+        })
+    }
+
+    /// Operand `which` as rows for the step at `k0` (see [`View`]).
+    fn view(&self, which: Operand, k0: KValue) -> View {
+        let ks = self.stage.as_ref().map_or(1, |s| s.step);
+        let [bm, bn] = self.dims.block();
+        let (rows, cols, depth) = (self.rows, self.cols, self.depth);
+        match (which, self.layout) {
+            // A stored K x M: rows along M.
+            (Operand::A, MatmulLayout::TransposeA) => View {
+                buf: self.abuf,
+                mem: self.amem,
+                base: self.a_base,
+                rows: depth,
+                len: rows,
+                outer0: k0,
+                inner0: self.block_row,
+                inner0_multiple: bm,
+            },
+            (Operand::A, _) => View {
+                buf: self.abuf,
+                mem: self.amem,
+                base: self.a_base,
+                rows,
+                len: depth,
+                outer0: self.block_row,
+                inner0: k0,
+                inner0_multiple: ks,
+            },
+            // B stored N x K: rows along K.
+            (Operand::B, MatmulLayout::TransposeB) => View {
+                buf: self.bbuf,
+                mem: self.bmem,
+                base: self.b_base,
+                rows: cols,
+                len: depth,
+                outer0: self.block_col,
+                inner0: k0,
+                inner0_multiple: ks,
+            },
+            (Operand::B, _) => View {
+                buf: self.bbuf,
+                mem: self.bmem,
+                base: self.b_base,
+                rows: depth,
+                len: cols,
+                outer0: k0,
+                inner0: self.block_col,
+                inner0_multiple: bn,
+            },
+        }
+    }
+
+    /// Copies operand `which`'s slice for the step at `k0` into its stage
+    /// at element `off`, element by element: elements outside the operand
+    /// are zero (their addresses clamped into it).
+    fn guarded_copy(
         &self,
         e: &mut Emitter<'_, '_, '_>,
-        stage: KValue,
-        mem: KValue,
-        count: u64,
-        inner_n: u64,
-        source: &Source<'_>,
+        which: Operand,
+        k0: KValue,
+        off: KValue,
     ) -> Result<(), CodegenError> {
+        let st = self.stage(e)?;
+        let (stage, slice) = match which {
+            Operand::A => (st.a, st.slices[0]),
+            Operand::B => (st.b, st.slices[1]),
+        };
+        let v = self.view(which, k0);
         let tid = e.b.thread_id("x");
-        let end = e.index(big(count));
+        let end = e.index(big(slice.outer * slice.inner));
         let step = e.index(big(self.invocations));
         let in_ty = self.in_ty.clone();
         e.for_(tid, end, step, &[], |e, idx, _| {
-            let inner_v = e.index(big(inner_n));
-            let outer = e.div(idx, inner_v);
-            let inner = e.rem(idx, inner_v);
-            let (at, inside, from) = source(e, outer, inner);
-            let x = e.b.load(mem, &[from]);
+            let inner_v = e.index(big(slice.inner));
+            let o = e.div(idx, inner_v);
+            let i = e.rem(idx, inner_v);
+            let go = e.add(v.outer0, o);
+            let gi = e.add(v.inner0, i);
+            let rows_v = e.index(big(v.rows));
+            let len_v = e.index(big(v.len));
+            let o_in = e.lt(go, rows_v);
+            let i_in = e.lt(gi, len_v);
+            let inside = e.b.binary(KOpKind::ArithAndI, o_in, i_in);
+            let last_o = e.index(big(v.rows.saturating_sub(1)));
+            let last_i = e.index(big(v.len.saturating_sub(1)));
+            let go = e.b.binary(KOpKind::ArithMinUI, go, last_o);
+            let gi = e.b.binary(KOpKind::ArithMinUI, gi, last_i);
+            let from = e.mul(go, len_v);
+            let from = e.add(from, gi);
+            let from = e.add(v.base, from);
+            let x = e.b.load(v.mem, &[from]);
             let zero = match &in_ty {
                 KType::Float(_) => e.b.const_float(0.0, in_ty.clone()),
                 other => e.b.const_int(0, other.clone()),
             };
             let x = e.b.select(inside, x, zero);
+            let stride_v = e.index(big(slice.stride));
+            let at = e.mul(o, stride_v);
+            let at = e.add(at, i);
+            let at = e.add(off, at);
             e.b.store(x, stage, &[at]);
             Ok(Vec::new())
         })?;
         Ok(())
     }
 
-    /// A step at `k0` through workgroup memory: the block's A and B
-    /// slices copied in (zero outside the operands), then the tiles
-    /// loaded from there.
-    fn staged_step(
+    /// Elements per read of a whole block's slice of `which`: 8 (a
+    /// 16-byte `vector<4xi32>` of f16 pairs) or 4 (a `vector<4xf16>`)
+    /// where the slice's rows, the operand's rows and the slice's first
+    /// element are multiples of it, else 1.
+    fn width(&self, which: Operand) -> u64 {
+        let Some(st) = self.stage.as_ref() else {
+            return 1;
+        };
+        let slice = match which {
+            Operand::A => st.slices[0],
+            Operand::B => st.slices[1],
+        };
+        // (The step's start does not change the sizes.)
+        let v = self.view(which, self.block_row);
+        if self.in_ty != KType::Float(FloatTy::F16) {
+            return 1;
+        }
+        [8, 4]
+            .into_iter()
+            .find(|w| slice.inner % w == 0 && v.len % w == 0 && v.inner0_multiple % w == 0)
+            .unwrap_or(1)
+    }
+
+    /// Reads operand `which`'s slice of a whole block for the step at
+    /// `k0` into registers (every element inside the operand), each
+    /// invocation its share of the slice's wide reads.
+    fn wide_reads(
+        &self,
+        e: &mut Emitter<'_, '_, '_>,
+        which: Operand,
+        k0: KValue,
+    ) -> Result<Vec<Read>, CodegenError> {
+        let st = self.stage(e)?;
+        let slice = match which {
+            Operand::A => st.slices[0],
+            Operand::B => st.slices[1],
+        };
+        let v = self.view(which, k0);
+        let w = self.width(which);
+        let per_row = slice.inner / w;
+        let groups = slice.outer * per_row;
+        let inv = self.invocations;
+        let tid = e.b.thread_id("x");
+        let mem = match w {
+            8 => e.buffer_vec4_i32(v.buf),
+            4 => e.buffer_vec4(v.buf),
+            _ => v.mem,
+        };
+        let mut reads = Vec::new();
+        for u in 0..groups.div_ceil(inv) {
+            let du = e.index(big(u * inv));
+            let g = e.add(tid, du);
+            let last = (u + 1) * inv > groups;
+            let (g, valid) = if last {
+                let groups_v = e.index(big(groups));
+                let valid = e.lt(g, groups_v);
+                let top = e.index(big(groups - 1));
+                (e.b.binary(KOpKind::ArithMinUI, g, top), Some(valid))
+            } else {
+                (g, None)
+            };
+            let per_row_v = e.index(big(per_row));
+            let o = e.div(g, per_row_v);
+            let i = e.rem(g, per_row_v);
+            let w_v = e.index(big(w));
+            let i = e.mul(i, w_v);
+            let go = e.add(v.outer0, o);
+            let gi = e.add(v.inner0, i);
+            let len_v = e.index(big(v.len));
+            let from = e.mul(go, len_v);
+            let from = e.add(from, gi);
+            let from = e.add(v.base, from);
+            let stride_v = e.index(big(slice.stride));
+            let at = e.mul(o, stride_v);
+            let at = e.add(at, i);
+            let values = match w {
+                8 => {
+                    let group = e.div(from, w_v);
+                    let x = e.b.load(mem, &[group]);
+                    let mut values = Vec::new();
+                    for j in 0..4 {
+                        let word = e.b.extract(x, j);
+                        let lo = e.b.cast(KOpKind::ArithTruncI, word, KType::Int(16));
+                        let sixteen = e.b.const_int(16, KType::i32());
+                        let high = e.b.binary(KOpKind::ArithShRUI, word, sixteen);
+                        let hi = e.b.cast(KOpKind::ArithTruncI, high, KType::Int(16));
+                        for half in [lo, hi] {
+                            values.push(e.b.cast(KOpKind::ArithBitcast, half, self.in_ty.clone()));
+                        }
+                    }
+                    values
+                }
+                4 => {
+                    let group = e.div(from, w_v);
+                    let x = e.b.load(mem, &[group]);
+                    (0..4).map(|j| e.b.extract(x, j)).collect()
+                }
+                _ => vec![e.b.load(mem, &[from])],
+            };
+            reads.push(Read { at, values, valid });
+        }
+        Ok(reads)
+    }
+
+    /// Stores `reads` into operand `which`'s stage at element `off`.
+    fn stage_reads(
+        &self,
+        e: &mut Emitter<'_, '_, '_>,
+        which: Operand,
+        reads: &[Read],
+        off: KValue,
+    ) -> Result<(), CodegenError> {
+        let st = self.stage(e)?;
+        let stage = match which {
+            Operand::A => st.a,
+            Operand::B => st.b,
+        };
+        for r in reads {
+            let store = |e: &mut Emitter<'_, '_, '_>| {
+                let at = e.add(off, r.at);
+                for (j, &x) in r.values.iter().enumerate() {
+                    let dj = e.index(big(j as u64));
+                    let at = e.add(at, dj);
+                    e.b.store(x, stage, &[at]);
+                }
+                Ok(())
+            };
+            match r.valid {
+                Some(valid) => e.if_then(valid, store)?,
+                None => store(e)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Both operands' whole-block slices for the step at `k0`, read.
+    fn read_both(
+        &self,
+        e: &mut Emitter<'_, '_, '_>,
+        k0: KValue,
+    ) -> Result<[Vec<Read>; 2], CodegenError> {
+        Ok([
+            self.wide_reads(e, Operand::A, k0)?,
+            self.wide_reads(e, Operand::B, k0)?,
+        ])
+    }
+
+    /// Both operands' reads stored at slice offsets `off`.
+    fn stage_both(
+        &self,
+        e: &mut Emitter<'_, '_, '_>,
+        reads: &[Vec<Read>; 2],
+        off: [KValue; 2],
+    ) -> Result<(), CodegenError> {
+        self.stage_reads(e, Operand::A, &reads[0], off[0])?;
+        self.stage_reads(e, Operand::B, &reads[1], off[1])
+    }
+
+    /// The multiply-adds of a staged step from the slices at offsets
+    /// `off`: `step / k` of them per tile pair.
+    fn staged_fold(
+        &self,
+        e: &mut Emitter<'_, '_, '_>,
+        off: [KValue; 2],
+        accs: &[KValue],
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let st = self.stage(e)?;
+        let (sa, sb, [a_sl, b_sl], step) = (st.a, st.b, st.slices, st.step);
+        let CoopDims { m, n, k, tiles, .. } = self.dims;
+        let transpose_a = self.layout == MatmulLayout::TransposeA;
+        let transpose_b = self.layout == MatmulLayout::TransposeB;
+        let mut accs = accs.to_vec();
+        for kk in (0..step).step_by(k as usize) {
+            let kk_v = e.index(big(kk));
+            let mut av = Vec::new();
+            for i in 0..tiles[0] {
+                let di = e.index(i64::from(i * m));
+                let r = e.add(self.sub_row, di);
+                let stride = e.index(big(a_sl.stride));
+                // `[r][kk]`, or `[kk][r]` (column-major) where A is K x M.
+                let at = if transpose_a {
+                    let at = e.mul(kk_v, stride);
+                    e.add(at, r)
+                } else {
+                    let at = e.mul(r, stride);
+                    e.add(at, kk_v)
+                };
+                let at = e.add(off[0], at);
+                av.push(load_matrix(e, sa, at, &self.a_ty, a_sl.stride, transpose_a));
+            }
+            let mut bv = Vec::new();
+            for j in 0..tiles[1] {
+                let dj = e.index(i64::from(j * n));
+                let c = e.add(self.sub_col, dj);
+                let stride = e.index(big(b_sl.stride));
+                // `[kk][c]`, or `[c][kk]` (column-major) where B is N x K.
+                let at = if transpose_b {
+                    let at = e.mul(c, stride);
+                    e.add(at, kk_v)
+                } else {
+                    let at = e.mul(kk_v, stride);
+                    e.add(at, c)
+                };
+                let at = e.add(off[1], at);
+                bv.push(load_matrix(e, sb, at, &self.b_ty, b_sl.stride, transpose_b));
+            }
+            accs = self.fold(e, &av, &bv, &accs);
+        }
+        Ok(accs)
+    }
+
+    /// A step at `k0` through the first stage buffers, copied element by
+    /// element with zeros outside the operands (an edge block's step or
+    /// a K tail); barriers before (the previous step's tile loads are
+    /// done) and after the copy.
+    fn guarded_step(
         &self,
         e: &mut Emitter<'_, '_, '_>,
         k0: KValue,
         accs: &[KValue],
     ) -> Result<Vec<KValue>, CodegenError> {
-        let (Some(sa), Some(sb)) = (self.a_stage, self.b_stage) else {
-            return Err(e.internal(
-                self.op,
-                Invariant::PlanMismatch {
-                    kernel: "a cooperative-matrix matmul",
-                    what: "a staged step without workgroup memory",
-                },
-            ));
-        };
-        let CoopDims { m, n, k, tiles, .. } = self.dims;
-        let [bm, bn] = self.dims.block();
-        let (rows, cols, depth) = (self.rows, self.cols, self.depth);
-        let k64 = u64::from(k);
-        let (amem, bmem, a_base, b_base) = (self.amem, self.bmem, self.a_base, self.b_base);
-        let (block_row, block_col) = (self.block_row, self.block_col);
-        // A's element `(r, kc)` clamped into A, and whether it is inside.
-        let a_at = move |e: &mut Emitter<'_, '_, '_>, i: KValue, kk: KValue| {
-            let r = e.add(block_row, i);
-            let kc = e.add(k0, kk);
-            let rows_v = e.index(big(rows));
-            let depth_v = e.index(big(depth));
-            let r_in = e.lt(r, rows_v);
-            let k_in = e.lt(kc, depth_v);
-            let inside = e.b.binary(KOpKind::ArithAndI, r_in, k_in);
-            let last_r = e.index(big(rows.saturating_sub(1)));
-            let last_k = e.index(big(depth.saturating_sub(1)));
-            let r = e.b.binary(KOpKind::ArithMinUI, r, last_r);
-            let kc = e.b.binary(KOpKind::ArithMinUI, kc, last_k);
-            (r, kc, inside)
-        };
-        let b_at = move |e: &mut Emitter<'_, '_, '_>, kk: KValue, j: KValue| {
-            let c = e.add(block_col, j);
-            let kc = e.add(k0, kk);
-            let cols_v = e.index(big(cols));
-            let depth_v = e.index(big(depth));
-            let c_in = e.lt(c, cols_v);
-            let k_in = e.lt(kc, depth_v);
-            let inside = e.b.binary(KOpKind::ArithAndI, c_in, k_in);
-            let last_c = e.index(big(cols.saturating_sub(1)));
-            let last_k = e.index(big(depth.saturating_sub(1)));
-            let c = e.b.binary(KOpKind::ArithMinUI, c, last_c);
-            let kc = e.b.binary(KOpKind::ArithMinUI, kc, last_k);
-            (c, kc, inside)
-        };
-        let transpose_a = self.layout == MatmulLayout::TransposeA;
-        let transpose_b = self.layout == MatmulLayout::TransposeB;
-        // The previous step's tile loads are done before the slices change.
+        let zero = e.index(0);
         e.b.barrier();
-        // A's slice, `[i][kk]` in the stage; read along A's rows (along M
-        // where A is stored K x M).
-        let a_source = move |e: &mut Emitter<'_, '_, '_>, outer: KValue, inner: KValue| {
-            let (i, kk) = if transpose_a {
-                (inner, outer)
-            } else {
-                (outer, inner)
-            };
-            let (r, kc, inside) = a_at(e, i, kk);
-            let k_v = e.index(big(k64));
-            let at = e.mul(i, k_v);
-            let at = e.add(at, kk);
-            let from = if transpose_a {
-                let rows_v = e.index(big(rows));
-                let off = e.mul(kc, rows_v);
-                e.add(off, r)
-            } else {
-                let depth_v = e.index(big(depth));
-                let off = e.mul(r, depth_v);
-                e.add(off, kc)
-            };
-            let from = e.add(a_base, from);
-            (at, inside, from)
-        };
-        let a_inner = if transpose_a { bm } else { k64 };
-        self.copy(e, sa, amem, bm * k64, a_inner, &a_source)?;
-        // B's slice, `[kk][j]` in the stage; read along B's rows (along K
-        // where B is stored N x K).
-        let b_source = move |e: &mut Emitter<'_, '_, '_>, outer: KValue, inner: KValue| {
-            let (kk, j) = if transpose_b {
-                (inner, outer)
-            } else {
-                (outer, inner)
-            };
-            let (c, kc, inside) = b_at(e, kk, j);
-            let bn_v = e.index(big(bn));
-            let at = e.mul(kk, bn_v);
-            let at = e.add(at, j);
-            let from = if transpose_b {
-                let depth_v = e.index(big(depth));
-                let off = e.mul(c, depth_v);
-                e.add(off, kc)
-            } else {
-                let cols_v = e.index(big(cols));
-                let off = e.mul(kc, cols_v);
-                e.add(off, c)
-            };
-            let from = e.add(b_base, from);
-            (at, inside, from)
-        };
-        let b_inner = if transpose_b { k64 } else { bn };
-        self.copy(e, sb, bmem, k64 * bn, b_inner, &b_source)?;
+        self.guarded_copy(e, Operand::A, k0, zero)?;
+        self.guarded_copy(e, Operand::B, k0, zero)?;
         e.b.barrier();
-        let mut av = Vec::new();
-        for i in 0..tiles[0] {
-            let di = e.index(i64::from(i * m));
-            let r = e.add(self.sub_row, di);
-            let k_v = e.index(big(k64));
-            let at = e.mul(r, k_v);
-            av.push(load_matrix(e, sa, at, &self.a_ty, k64, false));
+        self.staged_fold(e, [zero, zero], accs)
+    }
+
+    /// A whole block's whole steps over `[0, whole)`, staged with wide
+    /// reads: single-buffered (barrier, copy, barrier, fold), or
+    /// double-buffered (the first step copied; then per step the next
+    /// step's reads into registers, the fold from the current buffer, the
+    /// reads stored into the other buffer, one barrier).
+    fn staged_whole_steps(
+        &self,
+        e: &mut Emitter<'_, '_, '_>,
+        whole: u64,
+        double: bool,
+        acc0: &[KValue],
+    ) -> Result<Vec<KValue>, CodegenError> {
+        let st = self.stage(e)?;
+        let (step, [a_sl, b_sl]) = (st.step, st.slices);
+        let zero = e.index(0);
+        let step_v = e.index(big(step));
+        if whole == 0 {
+            return Ok(acc0.to_vec());
         }
-        let mut bv = Vec::new();
-        for j in 0..tiles[1] {
-            let dj = e.index(i64::from(j * n));
-            let at = e.add(self.sub_col, dj);
-            bv.push(load_matrix(e, sb, at, &self.b_ty, bn, false));
+        if !double {
+            let whole_v = e.index(big(whole));
+            return e.for_(zero, whole_v, step_v, acc0, |e, k0, accs| {
+                e.b.barrier();
+                let reads = self.read_both(e, k0)?;
+                self.stage_both(e, &reads, [zero, zero])?;
+                e.b.barrier();
+                self.staged_fold(e, [zero, zero], accs)
+            });
         }
-        Ok(self.fold(e, &av, &bv, accs))
+        let sizes = [a_sl.elems(), b_sl.elems()];
+        let reads = self.read_both(e, zero)?;
+        self.stage_both(e, &reads, [zero, zero])?;
+        e.b.barrier();
+        // Buffer `p` (0 or 1) of each operand.
+        let offsets = |e: &mut Emitter<'_, '_, '_>, p: KValue| {
+            sizes.map(|s| {
+                let s = e.index(big(s));
+                e.mul(p, s)
+            })
+        };
+        let last = whole - step;
+        let last_v = e.index(big(last));
+        let accs = e.for_(zero, last_v, step_v, acc0, |e, k0, accs| {
+            let next = e.add(k0, step_v);
+            let reads = self.read_both(e, next)?;
+            let s = e.div(k0, step_v);
+            let two = e.index(2);
+            let p = e.rem(s, two);
+            let cur = offsets(e, p);
+            let one = e.index(1);
+            let q = e.sub(one, p);
+            let nxt = offsets(e, q);
+            let accs = self.staged_fold(e, cur, accs)?;
+            self.stage_both(e, &reads, nxt)?;
+            e.b.barrier();
+            Ok(accs)
+        })?;
+        let p = e.index(big((last / step) % 2));
+        let cur = offsets(e, p);
+        self.staged_fold(e, cur, &accs)
     }
 }
 
@@ -467,14 +776,18 @@ pub(super) fn emit_coop_matmul(
     let invocations = u64::from(e.c.strategy.workgroup_size[0]);
 
     // Workgroup memory first, at the kernel's top level.
-    let (a_stage, b_stage) = if staging.operands {
-        let k64 = u64::from(k);
-        (
-            Some(shared(e, block_rows * k64, in_ty.clone())),
-            Some(shared(e, k64 * block_cols, in_ty.clone())),
-        )
+    let stage = if staging.operands {
+        let step = u64::from(staging.step);
+        let slices = stage_slices(types.layout, [block_rows, block_cols], step);
+        let buffers = staging.buffers();
+        Some(Stage {
+            a: shared(e, slices[0].elems() * buffers, in_ty.clone()),
+            b: shared(e, slices[1].elems() * buffers, in_ty.clone()),
+            slices,
+            step,
+        })
     } else {
-        (None, None)
+        None
     };
     let tile_elems = u64::from(m) * u64::from(n);
     let c_stage = if staging.results {
@@ -605,6 +918,8 @@ pub(super) fn emit_coop_matmul(
         rows,
         cols,
         depth,
+        abuf,
+        bbuf,
         amem: e.buffer(abuf),
         bmem: e.buffer(bbuf),
         a_base,
@@ -619,36 +934,44 @@ pub(super) fn emit_coop_matmul(
         b_ty,
         c_ty: c_ty.clone(),
         in_ty,
-        a_stage,
-        b_stage,
+        stage,
         invocations,
     };
-    let k64 = u64::from(k);
-    let whole = depth / k64 * k64;
+    // Whole blocks: whole steps of `step` (direct tile loads, or staged
+    // with wide reads), then a guarded K tail; edge blocks: every step
+    // guarded.
+    let step64 = u64::from(staging.step);
+    let whole = depth / step64 * step64;
     let zero = e.index(0);
-    let step = e.index(i64::from(k));
+    let step = e.index(i64::from(staging.step));
     let whole_v = e.index(big(whole));
-    // The whole steps with direct loads, then a staged K tail.
     let inside_steps = |e: &mut Emitter<'_, '_, '_>| -> Result<Vec<KValue>, CodegenError> {
-        let mut accs = e.for_(zero, whole_v, step, &acc0, |e, k0, accs| {
-            Ok(kern.direct_step(e, k0, accs))
-        })?;
+        let mut accs = match staging.whole {
+            Some(CoopStage { double, .. }) => kern.staged_whole_steps(e, whole, double, &acc0)?,
+            None => e.for_(zero, whole_v, step, &acc0, |e, k0, accs| {
+                Ok(kern.direct_step(e, k0, accs))
+            })?,
+        };
         if whole < depth {
-            accs = kern.staged_step(e, whole_v, &accs)?;
+            accs = kern.guarded_step(e, whole_v, &accs)?;
         }
         Ok(accs)
+    };
+    let edge_steps = |e: &mut Emitter<'_, '_, '_>| -> Result<Vec<KValue>, CodegenError> {
+        let end = e.index(big(depth.div_ceil(step64) * step64));
+        e.for_(zero, end, step, &acc0, |e, k0, accs| {
+            kern.guarded_step(e, k0, accs)
+        })
     };
     let whole_blocks = rows % block_rows == 0 && cols % block_cols == 0;
     let done = if !staging.operands || whole_blocks {
         inside_steps(e)?
     } else if rows < block_rows || cols < block_cols {
-        // No block is inside M x N: every step is staged.
-        let end = e.index(big(depth.div_ceil(k64) * k64));
-        e.for_(zero, end, step, &acc0, |e, k0, accs| {
-            kern.staged_step(e, k0, accs)
-        })?
+        // No block is inside M x N: every step is guarded.
+        edge_steps(e)?
     } else {
-        // Blocks inside M x N load directly; edge blocks stage every step.
+        // Blocks inside M x N take the whole steps; edge blocks guard
+        // every step.
         let rows_v = e.index(big(rows));
         let cols_v = e.index(big(cols));
         let row_end = e.add(block_row, brows);
@@ -660,12 +983,7 @@ pub(super) fn emit_coop_matmul(
         let c_in = e.lt(col_end, cols_p1);
         let inside = e.b.binary(KOpKind::ArithAndI, r_in, c_in);
         let tys = vec![c_ty.clone(); acc0.len()];
-        let end = e.index(big(depth.div_ceil(k64) * k64));
-        e.if_else(inside, &tys, inside_steps, |e| {
-            e.for_(zero, end, step, &acc0, |e, k0, accs| {
-                kern.staged_step(e, k0, accs)
-            })
-        })?
+        e.if_else(inside, &tys, inside_steps, edge_steps)?
     };
 
     let Some(c_stage) = c_stage else {

@@ -23,6 +23,14 @@
 //! nothing), and its stores are guarded; an epilogue reads the
 //! accumulator tiles back from workgroup memory. Only an in-memory init
 //! needs the sizes to be multiples of the block.
+//!
+//! Whole blocks either load their tiles straight from memory (through
+//! the cache) or, with a [`CoopStage`], stage the block's A and B slices
+//! in workgroup memory a step of 32 or 64 iterations of K at a time with
+//! 16-byte loads, padded rows, single- or double-buffered: the
+//! heuristic stages blocks of more than one tile where K holds a step
+//! and the workgroup memory fits (the first of [`stages`]), and `kiln
+//! tune` times the others.
 
 use crate::grammar::{Capability, Scope};
 use crate::ir::FloatKind;
@@ -36,7 +44,7 @@ use super::super::analysis::FuncInfo;
 use super::super::host::Size;
 use super::super::regions::{fused_ops, DispatchRegion, FuncRegions, ValueFate};
 use super::super::target::CodegenTarget;
-use super::{DispatchShape, Distribution, ReductionStrategy, Strategy, TypeRepr};
+use super::{CoopStage, DispatchShape, Distribution, ReductionStrategy, Strategy, TypeRepr};
 
 /// How a cooperative-matrix matmul reads A and B (the contraction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,32 +248,104 @@ pub(crate) fn coop_sizes(shape: &DispatchShape) -> Option<[u64; 4]> {
 
 /// What a cooperative-matrix dispatch stages through workgroup memory
 /// (see `kernels/coop_matmul.rs`): its A and B blocks where the block
-/// does not divide the output or `k` does not divide K, its accumulator
+/// does not divide the output, the step does not divide K or the
+/// distribution stages whole blocks too ([`CoopStage`]), its accumulator
 /// tiles where an epilogue, guarded stores (the block does not divide
 /// the output) or the rounding of an f32 accumulator to an f16 result
 /// read them back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CoopStaging {
-    /// The A and B blocks go through workgroup memory, zero-padded.
+    /// Some steps' A and B blocks go through workgroup memory
+    /// (zero-padded outside the operands).
     pub operands: bool,
     /// The accumulator tiles go through workgroup memory before the
     /// epilogue and the (guarded) stores.
     pub results: bool,
+    /// Reduction iterations per staged step: the [`CoopStage`]'s `k`
+    /// where whole blocks are staged, else the tile's `k`.
+    pub step: u32,
+    /// Whole blocks stage their whole steps too (wide copies), with
+    /// two buffers where `double`.
+    pub whole: Option<CoopStage>,
+}
+
+impl CoopStaging {
+    /// The staged buffers of each operand (2 where double-buffered).
+    pub fn buffers(&self) -> u64 {
+        match self.whole {
+            Some(CoopStage { double: true, .. }) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Elements of padding after each row of a staged slice: 16 bytes of
+/// f16, so rows stay 16-byte aligned and consecutive rows start in
+/// different memory banks.
+pub(crate) const STAGE_PAD: u64 = 8;
+
+/// A staged operand slice in workgroup memory: `outer` rows of `inner`
+/// elements that are contiguous in the operand, rows `stride` elements
+/// apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StageSlice {
+    /// Rows of the slice.
+    pub outer: u64,
+    /// Elements per row (contiguous in the operand).
+    pub inner: u64,
+    /// Elements from one row's start to the next's (`inner` padded).
+    pub stride: u64,
+}
+
+impl StageSlice {
+    /// Elements of workgroup memory the slice takes.
+    pub(crate) fn elems(&self) -> u64 {
+        self.outer * self.stride
+    }
+}
+
+/// The staged A and B slices of a `block` (rows, columns) and a step of
+/// `step` reduction iterations, each laid out as its operand is (rows
+/// along the operand's contiguous dimension): A is `BM` rows of `step`
+/// (`step` rows of `BM` where A is stored K x M), B `step` rows of `BN`
+/// (`BN` rows of `step` where B is stored N x K).
+pub(crate) fn stage_slices(layout: MatmulLayout, block: [u64; 2], step: u64) -> [StageSlice; 2] {
+    let row = |outer, inner| StageSlice {
+        outer,
+        inner,
+        stride: inner + STAGE_PAD,
+    };
+    let a = if layout == MatmulLayout::TransposeA {
+        row(step, block[0])
+    } else {
+        row(block[0], step)
+    };
+    let b = if layout == MatmulLayout::TransposeB {
+        row(block[1], step)
+    } else {
+        row(step, block[1])
+    };
+    [a, b]
 }
 
 /// The staging of a `tile` x `k` cooperative-matrix `types` dispatch of
-/// `sizes` whose workgroup computes a `block`.
+/// `sizes` whose workgroup computes a `block`, whole blocks staged as
+/// `stage` says.
 pub(crate) fn coop_staging(
     types: &MatmulTypes,
     sizes: [u64; 4],
     block: [u64; 2],
     k: u32,
+    stage: Option<CoopStage>,
 ) -> CoopStaging {
     let [_, rows, cols, depth] = sizes;
     let edges = rows % block[0] != 0 || cols % block[1] != 0;
+    let step = stage.map_or(k, |s| s.k);
     CoopStaging {
-        operands: edges || depth % u64::from(k) != 0,
+        operands: edges || depth % u64::from(step) != 0 || stage.is_some(),
         results: edges || types.epilogue > 0 || types.acc != types.result,
+        step,
+        whole: stage,
     }
 }
 
@@ -281,20 +361,76 @@ pub(super) fn workgroup_bytes(shape: &DispatchShape, dist: &Distribution) -> u32
         k,
         tiles,
         subgroups,
+        stage,
     } = *dist
     else {
         return 0;
     };
-    let block = [m * tiles[0] * subgroups[0], n * tiles[1] * subgroups[1]];
-    let st = coop_staging(&types, sizes, block.map(u64::from), k);
-    let mut total = 0;
+    let block = [
+        u64::from(m * tiles[0] * subgroups[0]),
+        u64::from(n * tiles[1] * subgroups[1]),
+    ];
+    let st = coop_staging(&types, sizes, block, k, stage);
+    let mut total = 0u64;
     if st.operands {
-        total += (block[0] * k + k * block[1]) * bytes(types.input);
+        let [a, b] = stage_slices(types.layout, block, u64::from(st.step));
+        total += (a.elems() + b.elems()) * st.buffers() * u64::from(bytes(types.input));
     }
     if st.results {
-        total += subgroups[0] * subgroups[1] * m * n * bytes(types.acc);
+        total += u64::from(subgroups[0] * subgroups[1] * m * n * bytes(types.acc));
     }
-    total
+    u32::try_from(total).unwrap_or(u32::MAX)
+}
+
+/// The ways whole blocks of a cooperative-matrix `dist` (its `stage`
+/// ignored) may be staged for `shape` on `target`, the heuristic's
+/// preference first: a step of 32 (or the tile's `k`, where larger)
+/// double-buffered, 64 double-buffered, 32 and 64 single-buffered, each
+/// where K holds at least one such step, the step is a multiple of the
+/// tile's `k` and the workgroup memory fits; then loads straight from
+/// memory (`None`), which always fits where the grid does.
+fn stages(
+    target: &CodegenTarget,
+    shape: &DispatchShape,
+    dist: Distribution,
+) -> Vec<Option<CoopStage>> {
+    let Distribution::CoopMatrix { k, .. } = dist else {
+        return vec![None];
+    };
+    let depth = coop_sizes(shape).map_or(0, |s| s[3]);
+    let memory = target.env.limits.max_compute_shared_memory_size;
+    let mut v = Vec::new();
+    for (step, double) in [(32, true), (64, true), (32, false), (64, false)] {
+        let step = step.max(k);
+        let stage = CoopStage { k: step, double };
+        let with = match dist {
+            Distribution::CoopMatrix {
+                m,
+                n,
+                k,
+                tiles,
+                subgroups,
+                ..
+            } => Distribution::CoopMatrix {
+                m,
+                n,
+                k,
+                tiles,
+                subgroups,
+                stage: Some(stage),
+            },
+            other => other,
+        };
+        if step % k == 0
+            && u64::from(step) <= depth
+            && !v.contains(&Some(stage))
+            && workgroup_bytes(shape, &with) <= memory
+        {
+            v.push(Some(stage));
+        }
+    }
+    v.push(None);
+    v
 }
 
 /// The cooperative-matrix strategy of `shape` on `target`, when it
@@ -376,18 +512,34 @@ pub(super) fn strategy(
     let tile = [p.m_size, p.n_size];
     let grids = grids(target, shape, [rows, cols], tile, p.k_size, sg);
     let (tiles, subgroups) = heuristic_grid(target, [rows, cols], tile, sg, &grids)?;
+    let direct = Distribution::CoopMatrix {
+        m: p.m_size,
+        n: p.n_size,
+        k: p.k_size,
+        tiles,
+        subgroups,
+        stage: None,
+    };
+    // A block of one tile shares no slice between tile loads: staging
+    // it only adds copies.
+    let stage = if tiles == [1, 1] && subgroups == [1, 1] {
+        None
+    } else {
+        stages(target, shape, direct).first().copied().flatten()
+    };
     let dist = Distribution::CoopMatrix {
         m: p.m_size,
         n: p.n_size,
         k: p.k_size,
         tiles,
         subgroups,
+        stage,
     };
     let block = [
         u64::from(p.m_size * tiles[0] * subgroups[0]),
         u64::from(p.n_size * tiles[1] * subgroups[1]),
     ];
-    let st = coop_staging(&types, sizes, block, p.k_size);
+    let st = coop_staging(&types, sizes, block, p.k_size, stage);
     let mut s = base.clone();
     s.workgroup_size = [sg * subgroups[0] * subgroups[1], 1, 1];
     s.distribution = dist;
@@ -402,9 +554,9 @@ pub(super) fn strategy(
         MatmulLayout::TransposeB => " (B transposed: column-major B tiles)".to_owned(),
         MatmulLayout::Batch => format!(" ({} batches)", sizes[0]),
     };
-    let sized = if st.operands {
-        let edges = rows % block[0] != 0 || cols % block[1] != 0;
-        let tail = depth % u64::from(p.k_size) != 0;
+    let edges = rows % block[0] != 0 || cols % block[1] != 0;
+    let tail = depth % u64::from(st.step) != 0;
+    let sized = if edges || tail {
         format!(
             "{rows}x{depth}x{cols}{form} padded to the env's {}x{}x{} {input} x {input} -> {acc} cooperative matrix (Subgroup): {} staged through workgroup memory with zeros{}",
             p.m_size,
@@ -431,8 +583,15 @@ pub(super) fn strategy(
     } else {
         String::new()
     };
+    let staged = match stage {
+        Some(CoopStage { k: ks, double }) => format!(
+            "; whole blocks stage A and B in workgroup memory {ks} steps of K at a time with wide loads{}",
+            if double { ", double-buffered" } else { "" }
+        ),
+        None => "; whole blocks load their tiles straight from memory".to_owned(),
+    };
     s.reason = format!(
-        "{sized}: {}x{} tiles per subgroup of {sg} ({:.1} multiply-adds per tile loaded), {}x{} subgroups per workgroup, {steps} steps over K{epilogue}",
+        "{sized}: {}x{} tiles per subgroup of {sg} ({:.1} multiply-adds per tile loaded), {}x{} subgroups per workgroup, {steps} steps over K{staged}{epilogue}",
         tiles[0],
         tiles[1],
         // Each A tile serves a row of tiles, each B tile a column.
@@ -444,11 +603,14 @@ pub(super) fn strategy(
 }
 
 /// Tile grids per subgroup, the most multiply-adds per tile loaded first
-/// (each needs `tiles[0] * tiles[1]` accumulators in registers).
-const TILE_GRIDS: [[u32; 2]; 6] = [[4, 2], [2, 4], [2, 2], [2, 1], [1, 2], [1, 1]];
+/// (each needs `tiles[0] * tiles[1]` accumulators in registers: 16 of
+/// 16x16 f32 tiles are 128 registers per invocation of 32).
+const TILE_GRIDS: [[u32; 2]; 7] = [[4, 4], [4, 2], [2, 4], [2, 2], [2, 1], [1, 2], [1, 1]];
 
-/// Subgroup grids per workgroup, the most sharing first.
-const SUBGROUP_GRIDS: [[u32; 2]; 3] = [[2, 2], [2, 1], [1, 1]];
+/// Subgroup grids per workgroup: 2x2 first (the heuristic's choice where
+/// enough workgroups remain), then 8 subgroups (for `kiln tune`: a
+/// larger block shares each staged slice among more tiles), then fewer.
+const SUBGROUP_GRIDS: [[u32; 2]; 5] = [[2, 2], [2, 4], [4, 2], [2, 1], [1, 1]];
 
 /// Every (tile grid, subgroup grid) whose block divides an `out` output
 /// of `tile`-sized tiles (padded to whole tiles), in preference order,
@@ -477,6 +639,7 @@ fn grids(
                 k,
                 tiles: t,
                 subgroups: g,
+                stage: None,
             };
             // An init read from memory is read as whole tiles.
             let exact = out[0] % block(0) == 0 && out[1] % block(1) == 0;
@@ -496,7 +659,8 @@ fn grids(
 /// The heuristic's grid among `grids`: the largest tile grid that still
 /// leaves enough subgroups to fill the device (an eighth of
 /// [`CodegenTarget::fill_invocations`]; any, where that is unknown), then
-/// the largest subgroup grid that leaves as many workgroups.
+/// the first subgroup grid (in [`SUBGROUP_GRIDS`]' order) that leaves as
+/// many workgroups.
 fn heuristic_grid(
     target: &CodegenTarget,
     out: [u64; 2],
@@ -526,7 +690,9 @@ fn heuristic_grid(
 /// The cooperative-matrix choices `kiln tune` may time for `shape` where
 /// the heuristic chose `default` (a cooperative-matrix strategy): every
 /// tile and subgroup grid that divides the output (padded to whole
-/// tiles).
+/// tiles), each with every way of staging whole blocks that fits
+/// ([`stages`]: staged steps of 32 or 64, single- or double-buffered,
+/// and direct loads).
 pub(super) fn candidates(
     target: &CodegenTarget,
     shape: &DispatchShape,
@@ -539,19 +705,19 @@ pub(super) fn candidates(
         return Vec::new();
     };
     let sg = target.subgroup_size();
-    grids(target, shape, [rows, cols], [m, n], k, sg)
-        .into_iter()
-        .map(|(tiles, subgroups)| {
-            (
-                sg * subgroups[0] * subgroups[1],
-                Distribution::CoopMatrix {
-                    m,
-                    n,
-                    k,
-                    tiles,
-                    subgroups,
-                },
-            )
-        })
-        .collect()
+    let mut v = Vec::new();
+    for (tiles, subgroups) in grids(target, shape, [rows, cols], [m, n], k, sg) {
+        let dist = |stage| Distribution::CoopMatrix {
+            m,
+            n,
+            k,
+            tiles,
+            subgroups,
+            stage,
+        };
+        for stage in stages(target, shape, dist(None)) {
+            v.push((sg * subgroups[0] * subgroups[1], dist(stage)));
+        }
+    }
+    v
 }

@@ -33,7 +33,7 @@ mod type_repr;
 use std::fmt;
 
 pub use choose::{candidates, choose};
-pub(crate) use coop_matrix::{coop_sizes, coop_staging};
+pub(crate) use coop_matrix::{coop_sizes, coop_staging, stage_slices, StageSlice};
 pub use coop_matrix::{plain_matmul, CoopStaging, MatmulLayout, MatmulTypes};
 pub use planner::Repeat;
 pub(crate) use planner::CHUNKED_SUFFIX;
@@ -190,6 +190,10 @@ pub enum Distribution {
         tiles: [u32; 2],
         /// Subgroups per workgroup: rows x columns.
         subgroups: [u32; 2],
+        /// Whether whole blocks stage their A and B slices in workgroup
+        /// memory (and how), or load their tiles straight from memory
+        /// (`None`; edge blocks and K tails are staged either way).
+        stage: Option<CoopStage>,
     },
     /// Matrix x vector ([`RowStream::WithVector`]): the workgroup's
     /// invocations are cut into slices of `slice` consecutive
@@ -203,6 +207,23 @@ pub enum Distribution {
         /// Invocations per slice (a power of two dividing the workgroup).
         slice: u32,
     },
+}
+
+/// How a cooperative-matrix workgroup stages the A and B slices of a
+/// whole block ([`Distribution::CoopMatrix`]'s `stage`): per step of `k`
+/// reduction iterations (a multiple of the tile's `k`), the workgroup's
+/// invocations copy the block's `BM x k` A slice and `k x BN` B slice
+/// into workgroup memory with wide loads (16 bytes where the alignment
+/// allows), rows padded, and after a barrier its subgroups load their
+/// tiles from there, `k / tile k` multiply-adds per tile pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct CoopStage {
+    /// Reduction iterations per staged step.
+    pub k: u32,
+    /// Two buffers: the next step's slices are loaded into registers
+    /// before the step's multiply-adds and stored into the other buffer
+    /// after them, one barrier per step.
+    pub double: bool,
 }
 
 impl Distribution {
@@ -420,11 +441,19 @@ impl fmt::Display for Strategy {
                 k,
                 tiles: [tr, tc],
                 subgroups: [sr, sc],
+                stage,
             } => writeln!(
                 f,
-                "  distribution: a {}x{} block per workgroup of {sr}x{sc} subgroups, each computing {tr}x{tc} output tiles of {m}x{n} with {m}x{n}x{k} cooperative-matrix multiply-adds",
+                "  distribution: a {}x{} block per workgroup of {sr}x{sc} subgroups, each computing {tr}x{tc} output tiles of {m}x{n} with {m}x{n}x{k} cooperative-matrix multiply-adds, {}",
                 m * tr * sr,
-                n * tc * sc
+                n * tc * sc,
+                match stage {
+                    None => "whole blocks loading their tiles straight from memory".to_owned(),
+                    Some(CoopStage { k: ks, double }) => format!(
+                        "whole blocks staging A and B in workgroup memory {ks} reduction steps at a time{}",
+                        if double { " (double-buffered)" } else { "" }
+                    ),
+                }
             )?,
             Distribution::RowSlices { slice } => writeln!(
                 f,

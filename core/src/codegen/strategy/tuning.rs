@@ -16,6 +16,7 @@
 //! elementwise 16777216 - f32 = wg 1024 vec4 4
 //! contraction 1024x1024 r1024 f32 = wg 256 shared 64x64x16 4x4
 //! contraction 64x64 r16384 f32 = wg 256 shared 32x32x16 2x2 double split 64
+//! contraction 4096x4096 r4096 f16 = wg 128 coopmatrix 16x16x16 4x2 2x2 stage 32 double
 //! ```
 
 use std::collections::BTreeMap;
@@ -72,7 +73,16 @@ impl Choice {
                 k,
                 tiles: [tr, tc],
                 subgroups: [sr, sc],
-            } => format!("coopmatrix {m}x{n}x{k} {tr}x{tc} {sr}x{sc}"),
+                stage,
+            } => {
+                let staged = match stage {
+                    None => String::new(),
+                    Some(super::CoopStage { k, double }) => {
+                        format!(" stage {k}{}", if double { " double" } else { "" })
+                    }
+                };
+                format!("coopmatrix {m}x{n}x{k} {tr}x{tc} {sr}x{sc}{staged}")
+            }
         };
         match self.split_k {
             Some(n) => format!("wg {} {d} split {n}", self.workgroup),
@@ -141,7 +151,17 @@ impl Choice {
                     double: !rest.is_empty(),
                 }
             }
-            ["coopmatrix", mnk, grids @ ..] => {
+            ["coopmatrix", mnk, rest @ ..] => {
+                // Whole blocks staged: `stage K` or `stage K double` last.
+                let (grids, stage) = match rest {
+                    [grids @ .., "stage", k] => (grids, Some((k, false))),
+                    [grids @ .., "stage", k, "double"] => (grids, Some((k, true))),
+                    _ => (rest, None),
+                };
+                let stage = match stage {
+                    Some((k, double)) => Some(super::CoopStage { k: num(k)?, double }),
+                    None => None,
+                };
                 let expected =
                     || ChoiceParseError::ExpectedCoopMatrix(format!("{mnk} {}", grids.join(" ")));
                 let parts: Vec<&str> = mnk.split('x').collect();
@@ -168,6 +188,7 @@ impl Choice {
                     k: num(k)?,
                     tiles: grid(0)?,
                     subgroups: grid(1)?,
+                    stage,
                 }
             }
             _ => return Err(ChoiceParseError::UnknownDistribution(rest.join(" "))),

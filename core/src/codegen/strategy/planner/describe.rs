@@ -127,10 +127,16 @@ impl Plan {
                 d.tiles[1],
                 d.subgroups[0],
                 d.subgroups[1],
-                if d.staging.operands {
-                    ", edge steps staged through workgroup memory with zero padding"
-                } else {
-                    ""
+                match d.staging.whole {
+                    Some(s) => format!(
+                        ", A and B staged through workgroup memory {} steps of K at a time (whole blocks with wide reads{}, edge steps with zero padding)",
+                        s.k,
+                        if s.double { ", double-buffered" } else { "" }
+                    ),
+                    None if d.staging.operands => {
+                        ", edge steps staged through workgroup memory with zero padding".to_owned()
+                    }
+                    None => String::new(),
                 },
                 if d.staging.results {
                     ", tiles read back through workgroup memory for the epilogue and guarded stores"

@@ -138,6 +138,7 @@ pub(super) fn coop_matrix_plan(
         k,
         tiles,
         subgroups,
+        stage,
     } = dist
     else {
         return Err(f.internal(Invariant::PlanSizes(format!(
@@ -152,7 +153,7 @@ pub(super) fn coop_matrix_plan(
     let staging = shape
         .coop_matmul
         .zip(coop_sizes(shape))
-        .map(|(types, sizes)| coop_staging(&types, sizes, [block_rows, block_cols], k))
+        .map(|(types, sizes)| coop_staging(&types, sizes, [block_rows, block_cols], k, stage))
         .ok_or_else(|| {
             f.internal(Invariant::PlanMismatch {
                 kernel: "a cooperative-matrix matmul",
