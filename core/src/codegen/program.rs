@@ -676,6 +676,7 @@ fn lower_kernel(
     };
     let options = LowerOptions {
         split_bindings: k.split.iter().map(|&(i, _, n)| (i, n)).collect(),
+        refine_division: target.facts.inexact_division,
         ..LowerOptions::default()
     };
     let compiled =

@@ -51,7 +51,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         ArithAddF => float_bin(l, Opcode::FAdd),
         ArithSubF => float_bin(l, Opcode::FSub),
         ArithMulF => float_bin(l, Opcode::FMul),
-        ArithDivF => float_bin(l, Opcode::FDiv),
+        ArithDivF => divf(l),
         ArithRemF => remf(l),
         ArithNegF => {
             let a = l.operand(0)?;
@@ -172,6 +172,43 @@ fn float_bin(l: &mut Lowerer, name: Opcode) -> Result<(), LowerError> {
     let (a, b) = (l.operand(0)?, l.operand(1)?);
     let ty = l.result_type(0)?;
     let v = signed_zero::float_arith(l, name, a, b, ty);
+    l.set_result(0, v)
+}
+
+/// `arith.divf`: `OpFDiv`, refined for f32 with
+/// [`LowerOptions::refine_division`](super::LowerOptions::refine_division):
+/// with `q = a / b` off by a few ulp, the residual `r = fma(-q, b, a)` is
+/// exact, and `q + r / b` is the correctly rounded quotient (a tie such as
+/// 51 / 2 comes out exactly). Where `r` is not finite (a or b infinite,
+/// the quotient overflowing) or `q` is zero (whose sign the step would
+/// lose), `q` stands.
+fn divf(l: &mut Lowerer) -> Result<(), LowerError> {
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
+    let ty = l.result_type(0)?;
+    let q = signed_zero::float_arith(l, Opcode::FDiv, a, b, ty);
+    let scalar = match l.module.types.kind(ty) {
+        TypeKind::Vector { element, .. } => *element,
+        _ => ty,
+    };
+    let f32_kind = matches!(
+        l.module.types.kind(scalar),
+        TypeKind::Float(crate::ir::FloatKind::F32)
+    );
+    if !l.options.refine_division || !f32_kind {
+        return l.set_result(0, q);
+    }
+    let bt = bool_like(l, ty);
+    let nq = l.core_op(Opcode::FNegate, vec![q], ty);
+    let r = l.glsl_op(GlslOp::Fma, vec![nq, b, a], ty);
+    let c = l.core_op(Opcode::FDiv, vec![r, b], ty);
+    let refined = l.core_op(Opcode::FAdd, vec![q, c], ty);
+    let r_inf = l.core_op(Opcode::IsInf, vec![r], bt);
+    let r_nan = l.core_op(Opcode::IsNan, vec![r], bt);
+    let zero = l.const_float(ty, 0.0);
+    let q_zero = l.core_op(Opcode::FOrdEqual, vec![q, zero], bt);
+    let keep = l.core_op(Opcode::LogicalOr, vec![r_inf, r_nan], bt);
+    let keep = l.core_op(Opcode::LogicalOr, vec![keep, q_zero], bt);
+    let v = l.core_op(Opcode::Select, vec![keep, q, refined], ty);
     l.set_result(0, v)
 }
 

@@ -127,6 +127,12 @@ pub struct LowerOptions {
     /// A statically shaped memref argument larger than the range is split
     /// without being listed.
     pub split_bindings: HashMap<u32, u32>,
+    /// Refine each f32 `arith.divf` quotient to the correctly rounded one
+    /// (a residual by `fma`, then one correction step): for drivers whose
+    /// `OpFDiv` is only as exact as Vulkan requires (2.5 ulp; NVIDIA's
+    /// gave 25.499998 for ONNX's 25.5 tie, which then rounded to 25), see
+    /// [`DriverFacts::inexact_division`](crate::codegen::DriverFacts::inexact_division).
+    pub refine_division: bool,
 }
 
 /// One lowered `gpu.module`.
