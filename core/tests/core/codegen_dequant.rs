@@ -73,3 +73,104 @@ fn a_float_producer_read_several_times_by_a_matmul_is_still_stored() {
     let f = compile_first(&text, &lavapipe_target());
     assert_eq!(f.dispatches.len(), 2);
 }
+
+/// `@f(codes, scales, x) = matvec(dequant(codes, scales), x)`: GGUF Q4_0
+/// (two 4-bit codes per byte, element `j` of a block of 32 in the low
+/// nibble of byte `j`, `j + 16` in the high one; one f16 scale per block),
+/// `m` rows of `k` (the body of `bench/quant/matvec_q4_0_4096x4096.mlir`).
+fn q4_0_matvec(m: usize, k: usize) -> String {
+    format!(
+        r#"func.func @f(%p: tensor<{m}x{kb}xi8>, %d: tensor<{m}x{nb}xf16>, %x: tensor<{k}xf32>) -> tensor<{m}xf32> {{
+  %e = tensor.empty() : tensor<{m}x{k}xf32>
+  %w = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, (d1 floordiv 32) * 16 + d1 mod 16)>, affine_map<(d0, d1) -> (d0, d1 floordiv 32)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}}
+      ins(%p, %d : tensor<{m}x{kb}xi8>, tensor<{m}x{nb}xf16>) outs(%e : tensor<{m}x{k}xf32>) {{
+  ^bb0(%pv: i8, %dv: f16, %o: f32):
+    %kk = linalg.index 1 : index
+    %c32 = arith.constant 32 : index
+    %c16 = arith.constant 16 : index
+    %c4 = arith.constant 4 : index
+    %in = arith.remui %kk, %c32 : index
+    %hi = arith.divui %in, %c16 : index
+    %sh = arith.muli %hi, %c4 : index
+    %shi = arith.index_cast %sh : index to i8
+    %v = arith.shrui %pv, %shi : i8
+    %mk = arith.constant 15 : i8
+    %c = arith.andi %v, %mk : i8
+    %ci = arith.extui %c : i8 to i32
+    %c8 = arith.constant 8 : i32
+    %s = arith.subi %ci, %c8 : i32
+    %sf = arith.sitofp %s : i32 to f32
+    %df = arith.extf %dv : f16 to f32
+    %r = arith.mulf %sf, %df : f32
+    linalg.yield %r : f32
+  }} -> tensor<{m}x{k}xf32>
+  %z = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<{m}xf32>
+  %acc = linalg.fill ins(%z : f32) outs(%e2 : tensor<{m}xf32>) -> tensor<{m}xf32>
+  %y = linalg.matvec ins(%w, %x : tensor<{m}x{k}xf32>, tensor<{k}xf32>) outs(%acc : tensor<{m}xf32>) -> tensor<{m}xf32>
+  return %y : tensor<{m}xf32>
+}}"#,
+        kb = k / 2,
+        nb = k / 32,
+    )
+}
+
+/// The zero-extensions (`OpUConvert`) of an 8-bit integer to a 32-bit
+/// one in a SPIR-V binary.
+fn bytes_extended(words: &[u32]) -> usize {
+    use rspirv::dr::Operand;
+    use std::collections::HashMap;
+    let module = rspirv::dr::load_words(words).expect("valid SPIR-V");
+    let width: HashMap<u32, u32> = module
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == spirv::Op::TypeInt)
+        .filter_map(|i| match i.operands.first() {
+            Some(Operand::LiteralBit32(w)) => Some((i.result_id?, *w)),
+            _ => None,
+        })
+        .collect();
+    let insts: Vec<_> = module
+        .functions
+        .iter()
+        .flat_map(|f| f.blocks.iter().flat_map(|b| b.instructions.iter()))
+        .collect();
+    let type_of: HashMap<u32, u32> = insts
+        .iter()
+        .filter_map(|i| Some((i.result_id?, i.result_type?)))
+        .collect();
+    let bits = |t: Option<u32>| t.and_then(|t| width.get(&t).copied());
+    insts
+        .iter()
+        .filter(|i| i.class.opcode == spirv::Op::UConvert)
+        .filter(|i| {
+            let from = match i.operands.first() {
+                Some(Operand::IdRef(x)) => bits(type_of.get(x).copied()),
+                _ => None,
+            };
+            bits(i.result_type) == Some(32) && from == Some(8)
+        })
+        .count()
+}
+
+/// A Q4_0 matvec's nibbles are unpacked from their 32-bit words: every
+/// wide-read byte's shift, mask and extension to `i32` is done on the
+/// word it came from (`kernels/narrow.rs`), so the kernel zero-extends no
+/// 8-bit integer (on lavapipe each of those `i8` ops was a pack or
+/// unpack around the SIMD lanes). Values: the corpus's Q4_0 matvecs in
+/// `gpu-tests/tests/tensor/quantized_weights.mlir` (numpy, exact).
+#[test]
+fn q4_0_matvec_unpacks_nibbles_from_32_bit_words() {
+    let text = q4_0_matvec(256, 512);
+    for target in [lavapipe_target(), h200_target()] {
+        let f = compile_first(&text, &target);
+        let [d] = &f.dispatches[..] else {
+            panic!("{} dispatches", f.dispatches.len())
+        };
+        for k in &d.kernels {
+            kiln_core::validate::validate(&k.words, k.validation_env)
+                .unwrap_or_else(|e| panic!("{}: {e}", k.name));
+            assert_eq!(bytes_extended(&k.words), 0, "{}", k.name);
+        }
+    }
+}
