@@ -74,16 +74,15 @@ fn a_float_producer_read_several_times_by_a_matmul_is_still_stored() {
     assert_eq!(f.dispatches.len(), 2);
 }
 
-/// `@f(codes, scales, x) = matvec(dequant(codes, scales), x)`: GGUF Q4_0
-/// (two 4-bit codes per byte, element `j` of a block of 32 in the low
-/// nibble of byte `j`, `j + 16` in the high one; one f16 scale per block),
-/// `m` rows of `k` (the body of `bench/quant/matvec_q4_0_4096x4096.mlir`).
-fn q4_0_matvec(m: usize, k: usize) -> String {
+/// The GGUF Q4_0 dequantization `%w` of `%p` (codes, two 4-bit codes per
+/// byte: element `j` of a block of 32 in the low nibble of byte `j`,
+/// `j + 16` in the high one) and `%d` (one f16 scale per block), `n`
+/// rows of `k` (the body of `bench/quant/matvec_q4_0_4096x4096.mlir`).
+fn q4_0_weights(n: usize, k: usize) -> String {
     format!(
-        r#"func.func @f(%p: tensor<{m}x{kb}xi8>, %d: tensor<{m}x{nb}xf16>, %x: tensor<{k}xf32>) -> tensor<{m}xf32> {{
-  %e = tensor.empty() : tensor<{m}x{k}xf32>
+        r#"  %e = tensor.empty() : tensor<{n}x{k}xf32>
   %w = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, (d1 floordiv 32) * 16 + d1 mod 16)>, affine_map<(d0, d1) -> (d0, d1 floordiv 32)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}}
-      ins(%p, %d : tensor<{m}x{kb}xi8>, tensor<{m}x{nb}xf16>) outs(%e : tensor<{m}x{k}xf32>) {{
+      ins(%p, %d : tensor<{n}x{kb}xi8>, tensor<{n}x{nb}xf16>) outs(%e : tensor<{n}x{k}xf32>) {{
   ^bb0(%pv: i8, %dv: f16, %o: f32):
     %kk = linalg.index 1 : index
     %c32 = arith.constant 32 : index
@@ -103,21 +102,51 @@ fn q4_0_matvec(m: usize, k: usize) -> String {
     %df = arith.extf %dv : f16 to f32
     %r = arith.mulf %sf, %df : f32
     linalg.yield %r : f32
-  }} -> tensor<{m}x{k}xf32>
-  %z = arith.constant 0.0 : f32
-  %e2 = tensor.empty() : tensor<{m}xf32>
-  %acc = linalg.fill ins(%z : f32) outs(%e2 : tensor<{m}xf32>) -> tensor<{m}xf32>
-  %y = linalg.matvec ins(%w, %x : tensor<{m}x{k}xf32>, tensor<{k}xf32>) outs(%acc : tensor<{m}xf32>) -> tensor<{m}xf32>
-  return %y : tensor<{m}xf32>
-}}"#,
+  }} -> tensor<{n}x{k}xf32>
+  %z = arith.constant 0.0 : f32"#,
         kb = k / 2,
         nb = k / 32,
     )
 }
 
-/// The zero-extensions (`OpUConvert`) of an 8-bit integer to a 32-bit
-/// one in a SPIR-V binary.
-fn bytes_extended(words: &[u32]) -> usize {
+/// `@f(codes, scales, x) = matvec(dequant(codes, scales), x)`: Q4_0
+/// weights ([`q4_0_weights`]), `n` rows of `k`.
+fn q4_0_matvec(n: usize, k: usize) -> String {
+    format!(
+        r#"func.func @f(%p: tensor<{n}x{kb}xi8>, %d: tensor<{n}x{nb}xf16>, %x: tensor<{k}xf32>) -> tensor<{n}xf32> {{
+{w}
+  %e2 = tensor.empty() : tensor<{n}xf32>
+  %acc = linalg.fill ins(%z : f32) outs(%e2 : tensor<{n}xf32>) -> tensor<{n}xf32>
+  %y = linalg.matvec ins(%w, %x : tensor<{n}x{k}xf32>, tensor<{k}xf32>) outs(%acc : tensor<{n}xf32>) -> tensor<{n}xf32>
+  return %y : tensor<{n}xf32>
+}}"#,
+        w = q4_0_weights(n, k),
+        kb = k / 2,
+        nb = k / 32,
+    )
+}
+
+/// `@f(a, codes, scales) = a @ dequant(codes, scales)^T`: a prefill's
+/// projection, `m` rows of activations, Q4_0 weights ([`q4_0_weights`])
+/// `n` rows of `k`.
+fn q4_0_matmul_transpose_b(m: usize, n: usize, k: usize) -> String {
+    format!(
+        r#"func.func @f(%a: tensor<{m}x{k}xf32>, %p: tensor<{n}x{kb}xi8>, %d: tensor<{n}x{nb}xf16>) -> tensor<{m}x{n}xf32> {{
+{w}
+  %e2 = tensor.empty() : tensor<{m}x{n}xf32>
+  %acc = linalg.fill ins(%z : f32) outs(%e2 : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  %y = linalg.matmul_transpose_b ins(%a, %w : tensor<{m}x{k}xf32>, tensor<{n}x{k}xf32>) outs(%acc : tensor<{m}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %y : tensor<{m}x{n}xf32>
+}}"#,
+        w = q4_0_weights(n, k),
+        kb = k / 2,
+        nb = k / 32,
+    )
+}
+
+/// The instructions of a SPIR-V binary's functions with an 8-bit integer
+/// operand or result: `(zero-extensions to 32 bits, loads of 8 bits)`.
+fn byte_ops(words: &[u32]) -> (usize, usize) {
     use rspirv::dr::Operand;
     use std::collections::HashMap;
     let module = rspirv::dr::load_words(words).expect("valid SPIR-V");
@@ -140,7 +169,7 @@ fn bytes_extended(words: &[u32]) -> usize {
         .filter_map(|i| Some((i.result_id?, i.result_type?)))
         .collect();
     let bits = |t: Option<u32>| t.and_then(|t| width.get(&t).copied());
-    insts
+    let extended = insts
         .iter()
         .filter(|i| i.class.opcode == spirv::Op::UConvert)
         .filter(|i| {
@@ -150,15 +179,21 @@ fn bytes_extended(words: &[u32]) -> usize {
             };
             bits(i.result_type) == Some(32) && from == Some(8)
         })
-        .count()
+        .count();
+    let loads = insts
+        .iter()
+        .filter(|i| i.class.opcode == spirv::Op::Load && bits(i.result_type) == Some(8))
+        .count();
+    (extended, loads)
 }
 
 /// A Q4_0 matvec's nibbles are unpacked from their 32-bit words: every
 /// wide-read byte's shift, mask and extension to `i32` is done on the
 /// word it came from (`kernels/narrow.rs`), so the kernel zero-extends no
 /// 8-bit integer (on lavapipe each of those `i8` ops was a pack or
-/// unpack around the SIMD lanes). Values: the corpus's Q4_0 matvecs in
-/// `gpu-tests/tests/tensor/quantized_weights.mlir` (numpy, exact).
+/// unpack around the SIMD lanes; 64 of them in this kernel before). Values: the
+/// corpus's Q4_0 matvecs in `gpu-tests/tests/tensor/quantized_weights.mlir`
+/// (numpy, exact).
 #[test]
 fn q4_0_matvec_unpacks_nibbles_from_32_bit_words() {
     let text = q4_0_matvec(256, 512);
@@ -170,7 +205,34 @@ fn q4_0_matvec_unpacks_nibbles_from_32_bit_words() {
         for k in &d.kernels {
             kiln_core::validate::validate(&k.words, k.validation_env)
                 .unwrap_or_else(|e| panic!("{}: {e}", k.name));
-            assert_eq!(bytes_extended(&k.words), 0, "{}", k.name);
+            let device = target.env.device.device_type;
+            assert_eq!(byte_ops(&k.words), (0, 0), "{} on {device:?}", k.name);
+        }
+    }
+}
+
+/// A prefill's Q4_0 matmul (a register tile per invocation) reads its
+/// codes as 16-byte groups of 32-bit words, not byte by byte (on lavapipe
+/// a byte load from a storage buffer is a loop over the SIMD lanes), and
+/// unpacks them there, as the matvec does (`kernels/tile.rs`; before, the
+/// lavapipe kernel loaded bytes one at a time). An H200 computes this
+/// size a point per invocation, whose loads stay byte by byte (not
+/// covered). Values: the corpus's
+/// `q4_0_matmul_transpose_b_gguf_layout_37x256x40_exact` (numpy, exact).
+#[test]
+fn q4_0_matmul_reads_codes_as_words() {
+    let text = q4_0_matmul_transpose_b(37, 40, 256);
+    {
+        let target = lavapipe_target();
+        let f = compile_first(&text, &target);
+        let [d] = &f.dispatches[..] else {
+            panic!("{} dispatches", f.dispatches.len())
+        };
+        for k in &d.kernels {
+            kiln_core::validate::validate(&k.words, k.validation_env)
+                .unwrap_or_else(|e| panic!("{}: {e}", k.name));
+            let device = target.env.device.device_type;
+            assert_eq!(byte_ops(&k.words), (0, 0), "{} on {device:?}", k.name);
         }
     }
 }

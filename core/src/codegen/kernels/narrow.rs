@@ -62,8 +62,11 @@ impl Emitter<'_, '_, '_> {
     /// Records where `r`, the result of narrow op `a` on `args`, lives in
     /// a word, where an operand has a record: `x >> c` (`c` a constant
     /// below the record's bits) is the word shifted by `c`, its low
-    /// `bits - c` bits valid; `x & m` (`m` a constant) is the word masked
-    /// by `m`'s low `bits` bits, exactly. `width` is the ops' bit width.
+    /// `bits - c` bits valid; `x >> s` (`s` a value with a record) is
+    /// `x` zero-extended shifted by `s` zero-extended, exactly (a shift
+    /// by the width or more has no defined value either way); `x & m`
+    /// (`m` a constant) is the word masked by `m`'s low `bits` bits,
+    /// exactly. `width` is the ops' bit width.
     pub(super) fn track_in_word(&mut self, a: ArithOp, args: &[KValue], r: KValue, width: u32) {
         if width >= 32 || args.len() != 2 {
             return;
@@ -71,8 +74,25 @@ impl Emitter<'_, '_, '_> {
         let low = |bits: u32, c: i128| c & ((1i128 << bits) - 1);
         let rec = match a {
             ArithOp::ShRUI => {
-                let x = self.in_word.get(&args[0]).copied();
-                let (Some(x), Some(c)) = (x, self.int_const(args[1])) else {
+                let Some(x) = self.in_word.get(&args[0]).copied() else {
+                    return;
+                };
+                let Some(c) = self.int_const(args[1]) else {
+                    // A shift by a value: the zero-extended operand
+                    // shifted by the zero-extended amount, where that
+                    // has a record too (an `index_cast` of an index).
+                    let i32t = KType::i32();
+                    let Some(s) = self.ext_from_word(args[1], &i32t) else {
+                        return;
+                    };
+                    let base = self.ext_from_word(args[0], &i32t).unwrap_or(x.word);
+                    let word = self.b.shrui(base, s);
+                    let rec = InWord {
+                        word,
+                        bits: width,
+                        exact: true,
+                    };
+                    self.in_word.insert(r, rec);
                     return;
                 };
                 // A shift by the width or more has no defined value.
