@@ -5071,6 +5071,25 @@ def _(F):
     assert order_free('mn,n->m', 'f32', w, x)
     f.expect_eq_const(r, contract('mn,n->m', 'f32', w, x))
 
+    # A prefill's projection (linalg.matmul_transpose_b) with GGUF Q4_0
+    # weights, checked exactly: a register tile per invocation whose
+    # reduction reads the codes and scales as 16-byte groups
+    # (kernels/tile.rs, kernels/wide.rs) and unpacks the nibbles from their
+    # 32-bit words (kernels/narrow.rs); 37 rows (a tile past the last row),
+    # 40 columns.
+    f = F.fn('q4_0_matmul_transpose_b_gguf_layout_37x256x40_exact')
+    m, n, k = 37, 40, 256
+    codes = f.rng.ints((n, k), 0, 15)
+    d = exactly('f16', f.rng.ints((n, k // 32), 1, 31) / 64.0)
+    a = f.rng.dyadic((m, k), 'f32', -8, 8, 4)
+    P = f.const(store('i8', gguf_q4_0_pack(codes)), 'i8')
+    D, A = f.const(d, 'f16'), f.const(a, 'f32')
+    W = dequant_q4_0(f, P, D, n, k)
+    r = mm(f, 'linalg.matmul_transpose_b', A, W, f.full(0.0, (m, n), 'f32'))
+    w = (codes - 8).astype(np.float64) * np.repeat(f64(d), 32, axis=1)
+    assert order_free('mk,nk->mn', 'f32', a, w)
+    f.expect_eq_const(r, contract('mk,nk->mn', 'f32', a, w))
+
 
 @testfile('matmul_int.mlir', '''
 Integer matmuls with MLIR's semantics: i8 x i8 into i32 (sign-extended),

@@ -82,10 +82,29 @@ impl Emitter<'_, '_, '_> {
             CmpF(p) => self.b.cmpf(cmpf_name(p), args[0], args[1]),
             Select => self.b.select(args[0], args[1], args[2]),
             ExtSI => self.b.cast(KOpKind::ArithExtSI, args[0], res_ty),
-            ExtUI => self.b.cast(KOpKind::ArithExtUI, args[0], res_ty),
+            ExtUI => match self.ext_from_word(args[0], &res_ty) {
+                Some(v) => v,
+                None => self.b.cast(KOpKind::ArithExtUI, args[0], res_ty),
+            },
             TruncI => self.b.cast(KOpKind::ArithTruncI, args[0], res_ty),
-            IndexCast => self.b.cast(KOpKind::ArithIndexCast, args[0], res_ty),
-            IndexCastUI => self.b.cast(KOpKind::ArithIndexCastUI, args[0], res_ty),
+            IndexCast | IndexCastUI => {
+                let k = if a == IndexCast {
+                    KOpKind::ArithIndexCast
+                } else {
+                    KOpKind::ArithIndexCastUI
+                };
+                let v = self.b.cast(k, args[0], res_ty.clone());
+                // A narrow integer from an index (a shift amount of a
+                // body's unpacking): its bits are the low ones of the
+                // index's 32-bit form (`narrow.rs`).
+                if let KType::Int(w @ 1..=31) = res_ty {
+                    if self.wide_reads {
+                        let word = self.b.cast(k, args[0], KType::i32());
+                        self.note_in_word(v, word, w);
+                    }
+                }
+                v
+            }
             ExtF | TruncF => {
                 let from = self.compute_type(arg_elem);
                 let v = if from == res_ty {
@@ -124,6 +143,9 @@ impl Emitter<'_, '_, '_> {
                     self.unsupported(op, format!("no kernel form of {}", a.name()))
                 })?;
                 let v = self.b.binary(k, args[0], args[1]);
+                if let KType::Int(w) = res_ty {
+                    self.track_in_word(a, args, v, w);
+                }
                 if is_half(res_elem) {
                     self.round(v, res_elem)
                 } else {

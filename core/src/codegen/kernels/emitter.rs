@@ -119,6 +119,9 @@ pub(crate) struct Emitter<'a, 'm, 'k> {
     /// Whether a step of [`coop_loop`](Self::coop_loop) over vector
     /// groups issues its loads before its arithmetic (`schedule.rs`).
     pub loads_first: bool,
+    /// Narrow integers computed from bytes of wide reads, by the 32-bit
+    /// word each lives in (`narrow.rs`).
+    pub(super) in_word: HashMap<KValue, super::narrow::InWord>,
     /// Values in memory that this kernel writes and so computes where it
     /// reads them (a row group's per-row outputs).
     pub computed_here: Vec<TValue>,
@@ -173,6 +176,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             buffer_vec4_i32_args: HashMap::new(),
             wide_reads: false,
             loads_first: false,
+            in_word: HashMap::new(),
             computed_here: Vec::new(),
             compute_depth: 0,
             point_dims: Vec::new(),

@@ -31,6 +31,7 @@ mod emit_plan;
 mod emitter;
 mod int64;
 mod matvec;
+mod narrow;
 mod point;
 mod reduce;
 mod row_group;

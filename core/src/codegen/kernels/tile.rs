@@ -30,6 +30,7 @@
 
 use crate::kernel::KValue;
 
+use super::super::dequant::decodes;
 use super::super::error::{CodegenError, Invariant};
 use super::super::regions::DispatchRegion;
 use super::super::strategy::{DispatchShape, Slices, TileDims, TILE_DEPTH};
@@ -269,6 +270,10 @@ pub(super) fn emit_tile(
             .unwrap_or(1),
         _ => 1,
     };
+    // A fused decoding of 8- or 32-bit codes (a matmul over quantized
+    // weights): its codes and scales read as 16-byte groups (`wide.rs`),
+    // within the reduction loops only, as a row-slice matvec reads them.
+    e.wide_reads = s.inputs.iter().any(|&v| decodes(e.c.info, v, 32));
     let accs = if nested {
         let n = sizes.len();
         let zero = e.index(0);
@@ -325,12 +330,18 @@ pub(super) fn emit_tile(
             },
         )?
     } else {
+        let aligned = slice.is_none() && unroll > 1;
         e.for_(begin, end, step, &inits, |e, r, accs| {
+            if aligned {
+                // From 0 by `unroll`: the wide reads' coordinates fold.
+                e.note_multiple(r, i64::from(unroll));
+            }
             let mut rc = e.delinearize(r, &sizes);
             let last = rc.pop().expect("a reduction loop");
             fold(e, unroll, &[rc], last, accs)
         })?
     };
+    e.wide_reads = false;
 
     // Split-K: the partial results of the points inside the domain, no
     // epilogue.

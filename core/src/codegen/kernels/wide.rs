@@ -168,6 +168,7 @@ impl Emitter<'_, '_, '_> {
             };
             let shifted = self.b.binary(KOpKind::ArithShRUI, word, bits);
             let raw = self.b.cast(KOpKind::ArithTruncI, shifted, KType::Int(8));
+            self.note_in_word(raw, shifted, 8);
             return Some(self.load_conv(raw, elem));
         }
         let key = Key::Wide(buf, w);
