@@ -1,8 +1,9 @@
 //! Repetitions and their statistics, and the quantities throughput is
 //! counted in.
 //!
-//! [`time_calls`] times a call the way `iree-benchmark-module` does: one
-//! untimed warm-up call, then `runs` timed calls, each timed from the host
+//! [`time_calls`] times a call the way `iree-benchmark-module` does:
+//! untimed warm-up calls (repeated for [`WARM_UP`], at least one), then
+//! `runs` timed calls, each timed from the host
 //! (wall clock, the call allocating its outputs, recording, submitting and
 //! waiting); then, where the device writes timestamps, `runs` more calls
 //! timed by the GPU time of their dispatches (the sum of their
@@ -15,6 +16,18 @@
 use std::time::{Duration, Instant};
 
 use crate::{Device, Stream};
+
+/// How long [`time_calls`] repeats its untimed warm-up call (at least once)
+/// before timing: a GPU's clock governor lowers the clock while the device
+/// idles and raises it only after some busy time. On an H200 the SM clock
+/// sat at 345 MHz between the set's rows (1980 MHz at boost), and with a
+/// single warm-up call the 4096^3 f32 matmul's calls took 3.9 ms or 22.1
+/// ms (the clock ratio, 5.7x) and the f16 one 10.5 ms by the wall clock
+/// for 1.87 ms of GPU time measured a moment later at boost.
+pub const WARM_UP: Duration = Duration::from_millis(250);
+
+/// The most warm-up calls [`time_calls`] makes (for calls of microseconds).
+const MAX_WARM_UP_CALLS: usize = 10_000;
 
 /// Median, minimum and maximum of a set of repetitions.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -176,7 +189,8 @@ impl Measurement {
 }
 
 /// Times `call`, which runs its work on `stream`, as
-/// `iree-benchmark-module` does (module docs): one warm-up call, then
+/// `iree-benchmark-module` does (module docs): warm-up calls for
+/// [`WARM_UP`] (at least one), then
 /// `runs` timed calls (at least 1) with `stream` not profiling; then as
 /// many calls with `stream` profiling, whose GPU times come from the
 /// device's profile records of each call (records of anything else
@@ -189,7 +203,13 @@ pub fn time_calls<E>(
     mut call: impl FnMut() -> Result<(), E>,
 ) -> Result<Timing, E> {
     stream.profile(false);
-    call()?;
+    let warm = Instant::now();
+    for _ in 0..MAX_WARM_UP_CALLS {
+        call()?;
+        if warm.elapsed() >= WARM_UP {
+            break;
+        }
+    }
     let mut wall = Vec::with_capacity(runs.max(1));
     for _ in 0..runs.max(1) {
         let t = Instant::now();
