@@ -12,8 +12,6 @@ use crate::tensor::ops::{OpKind, TensorOp};
 use crate::tensor::{AffineExpr, TOp, TValue};
 
 use super::analysis::{FuncInfo, OpClass};
-use super::host::Size;
-use super::shapes::Shapes;
 
 /// The value an inlined input `v` is a reshaped view of: through
 /// `tensor.cast`, `collapse_shape` and `expand_shape` ops whose results are
@@ -85,11 +83,9 @@ enum Coord {
 }
 
 impl Coord {
-    fn size(s: Size) -> Coord {
-        match s {
-            Size::Static(n) => i64::try_from(n).map_or(Coord::Other, Coord::Const),
-            Size::Slot(_) => Coord::Other,
-        }
+    fn size(s: Option<u64>) -> Coord {
+        s.and_then(|n| i64::try_from(n).ok())
+            .map_or(Coord::Other, Coord::Const)
     }
 
     fn add(a: Coord, b: Coord) -> Coord {
@@ -150,10 +146,12 @@ impl Coord {
 /// its block's rows and columns to be the root's (a matmul read through
 /// a transpose has them swapped); this is how the strategy knows
 /// (`strategy/shape.rs`). Reshapes between the ops keep a coordinate in
-/// a group of one non-unit dimension (as the kernels' `regroup` does).
+/// a group of one non-unit dimension (as the kernels' `regroup` does);
+/// `static_size(v, d)` is dimension `d` of tensor `v` where it is static
+/// (the dispatch's shapes; `None` where dynamic).
 pub fn root_loops_of(
     info: &FuncInfo<'_>,
-    shapes: &Shapes,
+    static_size: &dyn Fn(TValue, usize) -> Option<u64>,
     inlined: &dyn Fn(TValue) -> bool,
     from: TOp,
     to: TOp,
@@ -179,7 +177,7 @@ pub fn root_loops_of(
                 .map(|x| Coord::affine(x, &point))
                 .collect();
             let v = through_reshapes(info, inlined, s.inputs[k]);
-            let coords = reshaped(info, shapes, s.inputs[k], v, coords);
+            let coords = reshaped(info, static_size, s.inputs[k], v, coords);
             let p = info.def_op(v)?;
             let sp = info.structured.get(&p)?;
             let map = sp
@@ -210,17 +208,13 @@ pub fn root_loops_of(
 /// computes them.
 fn reshaped(
     info: &FuncInfo<'_>,
-    shapes: &Shapes,
+    static_size: &dyn Fn(TValue, usize) -> Option<u64>,
     mut v: TValue,
     src: TValue,
     mut coords: Vec<Coord>,
 ) -> Vec<Coord> {
-    let size = |v: TValue, d: u64| {
-        shapes
-            .of(v)
-            .get(d as usize)
-            .map_or(Coord::Other, |&s| Coord::size(s))
-    };
+    let size = |v: TValue, d: u64| Coord::size(static_size(v, d as usize));
+    let rank = |v: TValue| info.m.value_kind(v).tensor_shape().map_or(0, <[_]>::len);
     while v != src {
         let Some(p) = info.def_op(v) else { break };
         let u = info.m.op(p).operands[0];
@@ -229,7 +223,7 @@ fn reshaped(
             // `coords` in the collapsed `v`: each group delinearizes its
             // coordinate over the expanded dims of `u`.
             OpKind::Tensor(TensorOp::CollapseShape { reassociation }) => {
-                let mut out = vec![Coord::Const(0); shapes.of(u).len()];
+                let mut out = vec![Coord::Const(0); rank(u)];
                 for (i, g) in reassociation.iter().enumerate() {
                     let mut rest = coords.get(i).copied().unwrap_or(Coord::Other);
                     for (j, &d) in g.iter().enumerate().rev() {
@@ -267,7 +261,7 @@ fn reshaped(
                     idx
                 })
                 .collect(),
-            _ => vec![Coord::Other; shapes.of(u).len()],
+            _ => vec![Coord::Other; rank(u)],
         };
         v = u;
     }

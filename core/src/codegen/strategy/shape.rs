@@ -371,7 +371,11 @@ pub fn dispatch_shape(
     // position of that loop among the op's parallel loops.
     let root_at: Option<Vec<Option<usize>>> = d.root.and_then(|root| {
         let inlined = |v| regions.fate(v) == ValueFate::Inlined;
-        let loops = root_loops_of(info, shapes, &inlined, d.op, root)?;
+        let static_size = |v, i: usize| match shapes.of(v).get(i) {
+            Some(&Size::Static(n)) => Some(n),
+            _ => None,
+        };
+        let loops = root_loops_of(info, &static_size, &inlined, d.op, root)?;
         let s = info.structured.get(&d.op)?;
         let dpar: Vec<u32> = (0..s.num_loops() as u32)
             .filter(|&l| {
