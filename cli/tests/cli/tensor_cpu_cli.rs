@@ -262,6 +262,36 @@ fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
     assert!(err.contains("subgroup size 16"), "{err}");
 }
 
+/// `matmul_read_transposed.mlir` (matmuls and batch_matmuls read through
+/// a transpose in the same dispatch, then an elementwise op; numpy's
+/// values) compiled for the offline envs whose strategy stages the
+/// operands in workgroup memory (`lavapipe.env`, `mobile.env`,
+/// `coop-sg16.env`, without the device's driver facts) runs on the CPU
+/// runner with the reference's output. On main six of its eight
+/// functions were refused on each ("the block's rows and columns are not
+/// the root's last parallel loops"). Costs about three seconds.
+#[test]
+fn matmuls_read_through_a_transpose_pass_on_the_cpu_for_the_offline_envs() {
+    let envs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/lower/envs");
+    let path = tensor_dir()
+        .join("matmul_read_transposed.mlir")
+        .display()
+        .to_string();
+    let (status, reference, err) = kiln(&["run", "--reference", "--no-timing", &path], b"");
+    assert_eq!(status, 0, "{reference}{err}");
+    assert!(reference.contains("[  PASSED  ] 8 tests."), "{reference}");
+    for env in ["lavapipe.env", "mobile.env", "coop-sg16.env"] {
+        let arg = format!("@{}", envs.join(env).display());
+        let (status, out, err) = kiln(
+            &["run", "--cpu", "--no-timing", "--target-env", &arg, &path],
+            b"",
+        );
+        assert_eq!(status, 0, "{env}: {out}{err}");
+        assert!(err.is_empty(), "{env}: {err}");
+        assert_eq!(out, reference, "{env}");
+    }
+}
+
 /// Buffers larger than the target env's `maxStorageBufferRange` (lowered
 /// to 4 KiB here) are bound as arrays of descriptors, one per chunk; the
 /// CPU runner binds each chunk as its own slot and runs

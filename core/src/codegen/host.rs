@@ -214,6 +214,10 @@ pub enum CheckKind {
     Index,
     /// `a != 0`: a `cf.assert` on a host value; `what` is its message.
     Assert,
+    /// `a > 0`: a dimension that an index known only on the device reads
+    /// (every index into an empty dimension is out of bounds, and a kernel
+    /// over no element checks none).
+    NonEmpty,
 }
 
 /// Why a run's sizes do not fit the program, or a host slot cannot be
@@ -270,7 +274,8 @@ pub struct RuntimeCheck {
     pub kind: CheckKind,
     /// Left side.
     pub a: Size,
-    /// Right side (ignored by [`CheckKind::NonNegative`]).
+    /// Right side (ignored by [`CheckKind::NonNegative`] and
+    /// [`CheckKind::NonEmpty`]).
     pub b: Size,
     /// The op it is about.
     pub op: String,
@@ -307,6 +312,10 @@ impl RuntimeCheck {
                 self.op, self.what
             ),
             CheckKind::Assert => format!("{loc}'{}' op assertion failed: {}", self.op, self.what),
+            CheckKind::NonEmpty => format!(
+                "{loc}'{}' op index out of bounds: {} is into a dimension of size {a} at run time",
+                self.op, self.what
+            ),
         }
     }
 }
@@ -372,7 +381,7 @@ impl HostProgram {
                 CheckKind::Equal => a == b,
                 CheckKind::Less | CheckKind::Index => a < b,
                 CheckKind::NonNegative => true,
-                CheckKind::Assert => a != 0,
+                CheckKind::Assert | CheckKind::NonEmpty => a != 0,
             };
             if ok {
                 return;

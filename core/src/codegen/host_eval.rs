@@ -276,6 +276,7 @@ impl HostProgram {
                 CheckKind::NonNegative => a >= 0,
                 CheckKind::Index => a >= 0 && a < b,
                 CheckKind::Assert => a != 0,
+                CheckKind::NonEmpty => a > 0,
             };
             if !ok {
                 return Err(HostError::Check {

@@ -5216,6 +5216,78 @@ def _(F):
     f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b))
 
 
+@testfile('matmul_read_transposed.mlir', '''
+A matmul or batch_matmul whose one consumer reads it through a permutation
+in the same dispatch (the matmul is that consumer's prologue): a
+linalg.transpose of it, of a batch_matmul with the batch moved, a transpose
+then an elementwise op, and a generic reading it through (d0, d1) -> (d1,
+d0) beside another input (the random-program tester's seeds 1749, 10099 and
+10130, reduced). Targets whose strategy picks a workgroup-memory tile
+(every env whose driver facts kiln does not know) refused them ("the
+block's rows and columns are not the root's last parallel loops"): the
+dispatch's points now follow the root's loops through the transpose.
+Small-integer data: every sum is exact, any order gives the same bits.''')
+def _(F):
+    def transpose(f, X, perm):
+        shape = tuple(X.shape[p] for p in perm)
+        out = f.empty(shape, X.et)
+        return f.op('linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [%s]'
+                    % (X, X.ty, out, out.ty, ', '.join(map(str, perm))), X.et, shape, (),
+                    'tr')
+
+    def ints(f, shape, et, lo=-4, hi=4):
+        return store(et, f.rng.ints(shape, lo, hi))
+
+    def matmul(f, op, a, b, et, acc_shape):
+        A, B = f.const(a, et), f.const(b, et)
+        return mm(f, op, A, B, f.full(0 if et[0] == 'i' else 0.0, acc_shape, et))
+
+    # The refused program of FINDINGS.md, and a square one (the transpose
+    # has the matmul's sizes, but not its rows and columns).
+    for m, k, n in ((67, 8, 64), (64, 8, 64), (3, 2, 2)):
+        f = F.fn('matmul_transposed_f32_%dx%dx%d' % (m, k, n))
+        a, b = ints(f, (m, k), 'f32'), ints(f, (k, n), 'f32')
+        r = transpose(f, matmul(f, 'linalg.matmul', a, b, 'f32', (m, n)), (1, 0))
+        assert order_free('ik,kj->ij', 'f32', a, b)
+        f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b).T)
+
+    # A batch_matmul with the batch moved inside, and to the end.
+    for perm in ((1, 0, 2), (2, 0, 1), (0, 2, 1)):
+        f = F.fn('batch_matmul_transposed_%s_f32_3x20x16x24' % ''.join(map(str, perm)))
+        a, b = ints(f, (3, 20, 16), 'f32'), ints(f, (3, 16, 24), 'f32')
+        r = transpose(f, matmul(f, 'linalg.batch_matmul', a, b, 'f32', (3, 20, 24)), perm)
+        assert order_free('bik,bkj->bij', 'f32', a, b)
+        f.expect_eq_const(r, contract('bik,bkj->bij', 'f32', a, b).transpose(perm))
+
+    # A transpose, then an elementwise op on it (its dispatch's op): the
+    # path from the dispatch to the matmul crosses two ops.
+    f = F.fn('matmul_transposed_then_addf_f32_33x12x40')
+    a, b, c = ints(f, (33, 12), 'f32'), ints(f, (12, 40), 'f32'), ints(f, (40, 33), 'f32')
+    t = transpose(f, matmul(f, 'linalg.matmul', a, b, 'f32', (33, 40)), (1, 0))
+    C = f.const(c, 'f32')
+    r = f.elementwise([t, C], 'f32', '''
+^bb0(%x: f32, %y: f32, %o: f32):
+  %s = arith.addf %x, %y : f32
+  linalg.yield %s : f32''', hint='add')
+    assert order_free('ik,kj->ij', 'f32', a, b)
+    f.expect_eq_const(r, contract('ik,kj->ij', 'f32', a, b).T + f64(c))
+
+    # A generic reading an i32 matmul through a transposed map beside
+    # another input read directly (seed 10130's shape, in i32).
+    f = F.fn('matmul_read_through_transposed_map_i32_67x8x64')
+    a, b = ints(f, (67, 8), 'i32', -100, 100), ints(f, (8, 64), 'i32', -100, 100)
+    y = ints(f, (64, 67), 'i32', -1000, 1000)
+    p = matmul(f, 'linalg.matmul', a, b, 'i32', (67, 64))
+    Y = f.const(y, 'i32')
+    r = f.generic([p, Y], [f.empty((64, 67), 'i32')],
+                  ['(d0, d1) -> (d1, d0)', ident(2), ident(2)], 'pp', '''
+^bb0(%x: i32, %y: i32, %o: i32):
+  %s = arith.subi %x, %y : i32
+  linalg.yield %s : i32''', hint='sub')
+    f.expect_eq_const(r, store('i32', np.asarray(
+        int_contract('ik,kj->ij', 'i32', a, b), dtype=object).T - y.astype(object)))
+
+
 @testfile('matmul_dynamic.mlir', '''
 linalg.matmul on dynamic shapes (tensor<?x?xf32>, sizes from tensor.dim):
 all dims dynamic, only M dynamic, 1x1x1, and the same program text on two

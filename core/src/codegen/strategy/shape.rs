@@ -9,6 +9,7 @@ use crate::tensor::{TOp, TValue};
 
 use super::super::analysis::FuncInfo;
 use super::super::combine::combiners;
+use super::super::fused_path::root_loops_of;
 use super::super::host::Size;
 use super::super::regions::{DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::super::shapes::Shapes;
@@ -283,7 +284,7 @@ pub fn dispatch_shape(
     let mut stages_operands = false;
     let mut reduction_innermost = false;
     let mut row_stream = None;
-    // The root's loop sizes and its tile loops (`tile_loops`).
+    // The root's tile loops (`tile_loops`).
     let mut root_tile = None;
     if let Some(s) = d.root.and_then(|r| info.structured.get(&r)) {
         let sizes = d
@@ -319,7 +320,7 @@ pub fn dispatch_shape(
                 })
             });
         let parallel = tile_loops(s, &sizes, |k| m.value_kind(s.inputs[k]).is_tensor());
-        root_tile = Some((sizes.clone(), parallel.clone()));
+        root_tile = Some(parallel.clone());
         if let [.., rows, cols] = parallel[..] {
             tile_shares_loads = s.inputs.iter().enumerate().any(|(k, &v)| {
                 let uses = |l| s.indexing_maps[k].results.iter().any(|e| e.uses_dim(l));
@@ -360,45 +361,64 @@ pub fn dispatch_shape(
             }
         }
     }
-    let operands = match (stages_operands, tile_shares_loads) {
+    let mut operands = match (stages_operands, tile_shares_loads) {
         (true, _) => OperandReuse::Staged,
         (false, true) => OperandReuse::Tile,
         (false, false) => OperandReuse::None,
     };
+    // Where each of the root's loops is one of the dispatch op's parallel
+    // loops, at a dispatch point (`fused_path::root_loops_of`): the
+    // position of that loop among the op's parallel loops.
+    let root_at: Option<Vec<Option<usize>>> = d.root.and_then(|root| {
+        let inlined = |v| regions.fate(v) == ValueFate::Inlined;
+        let static_size = |v, i: usize| match shapes.of(v).get(i) {
+            Some(&Size::Static(n)) => Some(n),
+            _ => None,
+        };
+        let loops = root_loops_of(info, &static_size, &inlined, d.op, root)?;
+        let s = info.structured.get(&d.op)?;
+        let dpar: Vec<u32> = (0..s.num_loops() as u32)
+            .filter(|&l| {
+                s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Parallel
+            })
+            .collect();
+        Some(
+            loops
+                .into_iter()
+                .map(|l| l.and_then(|l| dpar.iter().position(|&x| x == l)))
+                .collect(),
+        )
+    });
     // A tile over the root's tile loops (`tile_loops`): the points follow
-    // them where the dispatch's op has the root's parallel loops (the
-    // root itself, or an elementwise epilogue of the same sizes) and
+    // them where each is one of the dispatch op's loops at a point (the
+    // root itself, an elementwise epilogue, a transpose of the root: its
+    // loops in another order) and the op's other loops are unit ones, and
     // they differ from the points in order, or the last two points hold
     // a unit dimension; otherwise the points only leave out unit
     // dimensions where the last two hold one. The kernels map the points
     // back (`kernels/point.rs`).
     let mut point_dims = Vec::new();
-    let structured_points = info.structured.contains_key(&op)
-        && !matches!(d.family, OpFamily::Normalization | OpFamily::Softmax);
+    let structured_points =
+        op == d.op && !matches!(d.family, OpFamily::Normalization | OpFamily::Softmax);
     let unit = |s: &Size| *s == Size::Static(1);
     let n = points.len();
     let unit_last = n >= 2 && points[n - 2..].iter().any(unit);
-    if let (true, true, Some((sizes, order)), Some(s)) = (
-        structured_points,
+    if let (true, true, Some(order), Some(at)) = (
+        structured_points && info.structured.contains_key(&op),
         operands.tile_shares_loads(),
-        root_tile,
-        d.root.and_then(|r| info.structured.get(&r)),
+        &root_tile,
+        &root_at,
     ) {
-        let rpar: Vec<u32> = (0..s.num_loops() as u32)
-            .filter(|&l| {
-                s.iterator_types[l as usize] == crate::tensor::attr::IteratorType::Parallel
-            })
+        let dims: Option<Vec<usize>> = order
+            .iter()
+            .map(|&l| at.get(l as usize).copied().flatten())
             .collect();
-        let same = rpar.len() == n
-            && rpar
-                .iter()
-                .zip(&points)
-                .all(|(&l, p)| sizes.get(l as usize) == Some(p));
-        if same {
-            let dims: Vec<usize> = order
-                .iter()
-                .filter_map(|l| rpar.iter().position(|x| x == l))
-                .collect();
+        let follows = dims.filter(|dims| {
+            let distinct = dims.iter().enumerate().all(|(i, x)| !dims[..i].contains(x));
+            let rest_unit = (0..n).all(|i| dims.contains(&i) || unit(&points[i]));
+            distinct && rest_unit
+        });
+        if let Some(dims) = follows {
             if unit_last || !dims.windows(2).all(|w| w[0] < w[1]) {
                 point_dims = dims;
             }
@@ -408,6 +428,23 @@ pub fn dispatch_shape(
     }
     if !point_dims.is_empty() {
         points = point_dims.iter().map(|&i| points[i]).collect();
+    }
+    // A workgroup-memory tile's block runs over the last two points, which
+    // must then be the root's last two tile loops (a matmul's rows and
+    // columns); where they are not, the register tile shares the loads.
+    if operands == OperandReuse::Staged {
+        let at_point = |i: usize| point_dims.get(i).copied().unwrap_or(i);
+        let follows = match (&root_tile, &root_at, points.len()) {
+            (Some(order), Some(at), n) if n >= 2 && order.len() >= 2 => {
+                let (lr, lc) = (order[order.len() - 2], order[order.len() - 1]);
+                at.get(lr as usize) == Some(&Some(at_point(n - 2)))
+                    && at.get(lc as usize) == Some(&Some(at_point(n - 1)))
+            }
+            _ => false,
+        };
+        if !follows {
+            operands = OperandReuse::Tile;
+        }
     }
     // Element types touched: the stored values, the root's and the op's
     // operands (what the kernel reads comes from these).
