@@ -202,10 +202,18 @@ pub fn encode_body(
     let zero = i32c(b, 0);
     let is_neg = icmp(b, CmpIPred::Slt, bits, zero);
     let isnan = b.arith(ArithOp::CmpF(CmpFPred::Uno), vec![x, x], ElemType::I1);
-    // The grid of a's binade (the subnormal one below emin).
+    // The grid of a's binade (the subnormal one below emin), at most the
+    // binade above the largest finite value: everything from there on
+    // overflows alike, and a grid step of 2^(127 - man) (for infinities)
+    // would make a / q divide by a value whose reciprocal is an f32
+    // denormal, which NVIDIA's driver flushes to zero (+inf cast to
+    // FLOAT4E2M1 gave -4 there, not 6).
     let e = ilog2(b, a);
     let lo = i32c(b, emin);
     let e = op(b, ArithOp::MaxSI, vec![e, lo], ElemType::I32);
+    let top = decode(dt, max_code(f) as u8).log2().floor() as i64 + 1;
+    let hi = i32c(b, top);
+    let e = op(b, ArithOp::MinSI, vec![e, hi], ElemType::I32);
     let mk = i32c(b, man);
     let eq = op(b, ArithOp::SubI, vec![e, mk], ElemType::I32);
     let q = pow2(b, eq);

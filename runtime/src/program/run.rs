@@ -108,10 +108,23 @@ impl KernelExecutor for DeviceRun<'_> {
             }
         };
         let (tensors, name) = (&self.tensors, &self.f.name);
+        // Argument `i` of a kernel is binding `i` of set 0. A binding its
+        // entry point never uses is not in its interface (a staged
+        // cooperative-matrix kernel reads A and B only through their wide
+        // views): it gets no buffer.
+        let used: Vec<u32> = kernel
+            .interface()
+            .bindings
+            .iter()
+            .filter(|r| r.set == 0)
+            .map(|r| r.binding)
+            .collect();
         let bound = k
             .bindings
             .iter()
-            .map(|&b| {
+            .enumerate()
+            .filter(|&(i, _)| u32::try_from(i).is_ok_and(|i| used.contains(&i)))
+            .map(|(_, &b)| {
                 tensors
                     .get(b)
                     .and_then(Option::as_ref)
