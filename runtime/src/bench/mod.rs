@@ -3,7 +3,7 @@
 //! benchmark programs, their host references, IREE, numpy, the table, the
 //! JSON and the chart).
 //!
-//! - [`stats`]: repetitions (warm-up calls for 250 ms, then ≥ 1 timed calls), median,
+//! - [`stats`]: repetitions (warm-up calls, then ≥ 1 timed calls), median,
 //!   min, max; wall-clock per call measured as `iree-benchmark-module`
 //!   measures it, and GPU time per call from per-dispatch timestamps;
 //!   [`Work`] and its throughput units (GB/s, GFLOP/s, Melem/s).

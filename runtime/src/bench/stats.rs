@@ -2,7 +2,8 @@
 //! counted in.
 //!
 //! [`time_calls`] times a call the way `iree-benchmark-module` does:
-//! untimed warm-up calls (repeated for [`WARM_UP`], at least one), then
+//! untimed warm-up calls (repeated for [`WARM_UP`], [`GPU_WARM_UP`] on a
+//! GPU, at least one), then
 //! `runs` timed calls, each timed from the host
 //! (wall clock, the call allocating its outputs, recording, submitting and
 //! waiting); then, where the device writes timestamps, `runs` more calls
@@ -18,16 +19,22 @@ use std::time::{Duration, Instant};
 use crate::{Device, Stream};
 
 /// How long [`time_calls`] repeats its untimed warm-up call (at least once)
-/// before timing: a GPU's clock governor lowers the clock while the device
-/// idles and raises it only after some busy time. On an H200 the SM clock
-/// sat at 345 MHz between the set's rows (1980 MHz at boost), and with a
-/// single warm-up call the 4096^3 f32 matmul's calls took 3.9 ms or 22.1
-/// ms (the clock ratio, 5.7x) and the f16 one 10.5 ms by the wall clock
-/// for 1.87 ms of GPU time measured a moment later at boost.
+/// before timing, on a CPU device (lavapipe: no clock to ramp).
 pub const WARM_UP: Duration = Duration::from_millis(250);
 
+/// The warm-up on a GPU: its clock governor lowers the clock while the
+/// device idles and raises it only after some busy time. On an H200 the
+/// SM clock sat at 345 MHz between the set's rows (1980 MHz at boost):
+/// with a single warm-up call the 4096^3 f32 matmul's calls took 3.9 ms or
+/// 22.1 ms (the clock ratio, 5.7x), and the f16 one 10.5 ms by the wall
+/// clock for 1.87 ms of GPU time measured a moment later at boost; with
+/// 250 ms of warm-up the f32 row was steady, but the clock took about 2.4
+/// s of busy time to climb from 345 to 1980 MHz (510, 735, 1110, 1620,
+/// 1890 MHz on the way; `bench/h200/s3-run3-clocks.csv`).
+pub const GPU_WARM_UP: Duration = Duration::from_millis(3000);
+
 /// The most warm-up calls [`time_calls`] makes (for calls of microseconds).
-const MAX_WARM_UP_CALLS: usize = 10_000;
+const MAX_WARM_UP_CALLS: usize = 100_000;
 
 /// Median, minimum and maximum of a set of repetitions.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -190,7 +197,8 @@ impl Measurement {
 
 /// Times `call`, which runs its work on `stream`, as
 /// `iree-benchmark-module` does (module docs): warm-up calls for
-/// [`WARM_UP`] (at least one), then
+/// [`WARM_UP`] on a CPU device, [`GPU_WARM_UP`] on others (at least one),
+/// then
 /// `runs` timed calls (at least 1) with `stream` not profiling; then as
 /// many calls with `stream` profiling, whose GPU times come from the
 /// device's profile records of each call (records of anything else
@@ -203,10 +211,15 @@ pub fn time_calls<E>(
     mut call: impl FnMut() -> Result<(), E>,
 ) -> Result<Timing, E> {
     stream.profile(false);
+    let warm_up = if device.info().device_type == crate::DeviceType::Cpu {
+        WARM_UP
+    } else {
+        GPU_WARM_UP
+    };
     let warm = Instant::now();
     for _ in 0..MAX_WARM_UP_CALLS {
         call()?;
-        if warm.elapsed() >= WARM_UP {
+        if warm.elapsed() >= warm_up {
             break;
         }
     }

@@ -33,8 +33,8 @@
 //!
 //! Every time is wall-clock per call as `iree-benchmark-module` measures it
 //! (inputs on the device; the call allocates its outputs, records, submits,
-//! waits), after warm-up calls (250 ms, at least one: a GPU clock that
-//! idled must ramp up), plus the GPU time of the dispatches of as many
+//! waits), after warm-up calls (250 ms; 3 s on a GPU, whose clock must
+//! ramp up after idling), plus the GPU time of the dispatches of as many
 //! calls again, from timestamps (the timed calls write none:
 //! see [`kiln_runtime::bench::stats`]); each output is checked before timing:
 //! against the set's host reference, else against IREE's outputs, and
@@ -92,7 +92,7 @@ pub struct BenchArgs {
     /// Workgroups of a memref or SPIR-V kernel.
     #[arg(long, value_name = "X,Y,Z")]
     pub grid: Option<String>,
-    /// Timed calls per row, after warm-up calls for 250 ms (default 10; 3 with --quick).
+    /// Timed calls per row, after warm-up calls (250 ms; 3 s on a GPU, whose clock must ramp up) (default 10; 3 with --quick).
     #[arg(long, value_name = "N")]
     pub runs: Option<usize>,
     /// Print JSON instead of the table.

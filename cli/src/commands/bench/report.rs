@@ -151,7 +151,7 @@ pub struct Report {
     pub device: String,
     /// Threads of the host measurements.
     pub host_threads: usize,
-    /// Timed runs per row (after warm-up calls for 250 ms).
+    /// Timed runs per row (after warm-up calls: 250 ms, 3 s on a GPU).
     pub runs: usize,
     /// IREE's version, or why it did not run.
     pub iree: Result<String, String>,
@@ -306,7 +306,7 @@ impl Report {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "kiln bench ({}) on {}; host measurements on {} threads; {} timed runs per row after 250 ms of warm-up calls",
+            "kiln bench ({}) on {}; host measurements on {} threads; {} timed runs per row after warm-up calls (250 ms; 3 s on a GPU)",
             self.mode, self.device, self.host_threads, self.runs
         );
         let _ = writeln!(
