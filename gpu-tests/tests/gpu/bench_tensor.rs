@@ -99,9 +99,9 @@ fn tensor_add_and_matmul_on_device_tensors() {
 
 /// `time_calls` times the wall clock on calls that write no timestamps
 /// (lavapipe flushes its queue at each one), then takes the GPU time from
-/// as many profiled calls: a warm-up and `runs` calls leave no profile
-/// records, the next `runs` leave one per call, and the stream is left
-/// profiling.
+/// as many profiled calls: the warm-up calls (at least one, repeated for
+/// `WARM_UP`) and `runs` calls leave no profile records, the next `runs`
+/// leave one per call, and the stream is left profiling.
 #[test]
 fn wall_clock_calls_write_no_timestamps() {
     use kiln_runtime::bench::stats::time_calls;
@@ -122,11 +122,12 @@ fn wall_clock_calls_write_no_timestamps() {
         Ok::<(), kiln_runtime::Error>(())
     })
     .unwrap();
-    assert_eq!(records.len(), 1 + 2 * runs, "{records:?}");
-    assert!(records[..=runs].iter().all(|&r| r == 0), "{records:?}");
+    assert!(records.len() > 2 * runs, "{records:?}");
+    let warm = records.len() - 2 * runs;
+    assert!(records[..warm + runs].iter().all(|&r| r == 0), "{records:?}");
     assert_eq!(timing.wall.runs, runs);
     if device.info().timestamps {
-        assert!(records[runs + 1..].iter().all(|&r| r == 1), "{records:?}");
+        assert!(records[warm + runs..].iter().all(|&r| r == 1), "{records:?}");
         assert_eq!(timing.gpu.expect("GPU times").runs, runs);
     }
     assert_no_validation_messages(device.context());
