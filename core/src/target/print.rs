@@ -367,27 +367,27 @@ pub(super) fn kiln_extras_attr(l: &ResourceLimits, m: &mut Module) -> Option<Att
         let a = m.attrs.float(f64::from(l.timestamp_period), f32_ty);
         entries.push(("timestamp_period".to_string(), a));
     }
-    if l.signed_zero_inf_nan_preserve_widths != d.signed_zero_inf_nan_preserve_widths {
-        let a = m.attrs.intern(AttrKind::DenseArray {
-            element: i32_ty,
-            values: l
-                .signed_zero_inf_nan_preserve_widths
-                .iter()
-                .map(|&w| i128::from(w))
-                .collect(),
-        });
-        entries.push(("signed_zero_inf_nan_preserve_widths".to_string(), a));
-    }
-    if l.denorm_preserve_widths != d.denorm_preserve_widths {
-        let a = m.attrs.intern(AttrKind::DenseArray {
-            element: i32_ty,
-            values: l
-                .denorm_preserve_widths
-                .iter()
-                .map(|&w| i128::from(w))
-                .collect(),
-        });
-        entries.push(("denorm_preserve_widths".to_string(), a));
+    // Float widths as a `array<i32: ...>`.
+    let widths = [
+        (
+            "signed_zero_inf_nan_preserve_widths",
+            &l.signed_zero_inf_nan_preserve_widths,
+            &d.signed_zero_inf_nan_preserve_widths,
+        ),
+        (
+            "denorm_preserve_widths",
+            &l.denorm_preserve_widths,
+            &d.denorm_preserve_widths,
+        ),
+    ];
+    for (name, have, default) in widths {
+        if have != default {
+            let a = m.attrs.intern(AttrKind::DenseArray {
+                element: i32_ty,
+                values: have.iter().map(|&w| i128::from(w)).collect(),
+            });
+            entries.push((name.to_string(), a));
+        }
     }
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     Some(m.attrs.intern(AttrKind::Dict(entries)))

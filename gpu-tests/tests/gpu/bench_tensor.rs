@@ -124,10 +124,16 @@ fn wall_clock_calls_write_no_timestamps() {
     .unwrap();
     assert!(records.len() > 2 * runs, "{records:?}");
     let warm = records.len() - 2 * runs;
-    assert!(records[..warm + runs].iter().all(|&r| r == 0), "{records:?}");
+    assert!(
+        records[..warm + runs].iter().all(|&r| r == 0),
+        "{records:?}"
+    );
     assert_eq!(timing.wall.runs, runs);
     if device.info().timestamps {
-        assert!(records[warm + runs..].iter().all(|&r| r == 1), "{records:?}");
+        assert!(
+            records[warm + runs..].iter().all(|&r| r == 1),
+            "{records:?}"
+        );
         assert_eq!(timing.gpu.expect("GPU times").runs, runs);
     }
     assert_no_validation_messages(device.context());
