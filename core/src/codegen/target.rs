@@ -357,7 +357,7 @@ mod tests {
              texel_reads = 134217728, word_stores>"
         );
         let gpu = DriverFacts::for_driver("NVIDIA H200", Some("NVIDIA"));
-        assert_eq!(gpu.to_text(), "#kiln.driver_facts<>");
+        assert_eq!(gpu.to_text(), "#kiln.driver_facts<inexact_division>");
         for facts in [lavapipe, gpu, DriverFacts::conservative()] {
             assert_eq!(facts.to_text().parse::<DriverFacts>(), Ok(facts));
         }
