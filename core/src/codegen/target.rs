@@ -44,7 +44,10 @@ pub struct DriverFacts {
     /// each f32 quotient ([`LowerOptions::refine_division`](crate::lower::LowerOptions::refine_division)):
     /// on an H200, ONNX's `DynamicQuantizeLinear` test quantized a 25.5
     /// tie to 25 instead of 26, and `1 / x` differed from numpy's in the
-    /// last bit.
+    /// last bit. Not stored in program archives (their binary layout is
+    /// positional; the fact only changes how kernels are lowered, which an
+    /// archive holds already lowered): a decoded target reads it as false.
+    #[serde(skip)]
     pub inexact_division: bool,
 }
 
