@@ -676,7 +676,9 @@ fn lower_kernel(
     };
     let options = LowerOptions {
         split_bindings: k.split.iter().map(|&(i, _, n)| (i, n)).collect(),
-        refine_division: target.facts.inexact_division,
+        // Every device but a CPU one (llvmpipe, the CPU runner: LLVM's
+        // `fdiv` is IEEE's) may divide within Vulkan's 2.5 ulp.
+        refine_division: target.env.device.device_type != crate::target::DeviceType::Cpu,
         ..LowerOptions::default()
     };
     let compiled =

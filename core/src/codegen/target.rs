@@ -38,17 +38,6 @@ pub struct DriverFacts {
     /// four 32-bit floats (a texel-read copy of 4M f32 here: 1.70 -> 1.45
     /// ms, 16M: 7.8 -> 6.7 ms; the softmax of 1024x4096: 3.3 -> 2.9 ms).
     pub word_stores: bool,
-    /// Whether the driver's f32 `OpFDiv` may be off by the 2.5 ulp Vulkan
-    /// allows rather than rounded correctly: every GPU driver but the
-    /// LLVM-based ones (llvmpipe's `fdiv` is IEEE's). Kernels then refine
-    /// each f32 quotient ([`LowerOptions::refine_division`](crate::lower::LowerOptions::refine_division)):
-    /// on an H200, ONNX's `DynamicQuantizeLinear` test quantized a 25.5
-    /// tie to 25 instead of 26, and `1 / x` differed from numpy's in the
-    /// last bit. Not stored in program archives (their binary layout is
-    /// positional; the fact only changes how kernels are lowered, which an
-    /// archive holds already lowered): a decoded target reads it as false.
-    #[serde(skip)]
-    pub inexact_division: bool,
 }
 
 impl DriverFacts {
@@ -69,7 +58,6 @@ impl DriverFacts {
             barriers_serialize: lavapipe,
             texel_reads: lavapipe.then_some(Self::LAVAPIPE_TEXEL_ELEMENTS),
             word_stores: lavapipe,
-            inexact_division: !lavapipe,
         }
     }
 
@@ -88,7 +76,6 @@ impl DriverFacts {
             barriers_serialize: false,
             texel_reads: None,
             word_stores: false,
-            inexact_division: false,
         }
     }
 }
@@ -127,9 +114,6 @@ impl DriverFacts {
         if self.word_stores {
             items.push("word_stores".to_string());
         }
-        if self.inexact_division {
-            items.push("inexact_division".to_string());
-        }
         format!("{}{}>", Self::TEXT_PREFIX, items.join(", "))
     }
 }
@@ -152,7 +136,6 @@ impl std::str::FromStr for DriverFacts {
             barriers_serialize: false,
             texel_reads: None,
             word_stores: false,
-            inexact_division: false,
         };
         let mut seen = Vec::new();
         for item in body.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -185,7 +168,6 @@ impl std::str::FromStr for DriverFacts {
                 "barriers_serialize" => facts.barriers_serialize = flag(key)?,
                 "texel_reads" => facts.texel_reads = Some(number(key)?),
                 "word_stores" => facts.word_stores = flag(key)?,
-                "inexact_division" => facts.inexact_division = flag(key)?,
                 _ => return Err(err(format!("unknown fact `{key}`"))),
             }
         }
@@ -360,7 +342,7 @@ mod tests {
              texel_reads = 134217728, word_stores>"
         );
         let gpu = DriverFacts::for_driver("NVIDIA H200", Some("NVIDIA"));
-        assert_eq!(gpu.to_text(), "#kiln.driver_facts<inexact_division>");
+        assert_eq!(gpu.to_text(), "#kiln.driver_facts<>");
         for facts in [lavapipe, gpu, DriverFacts::conservative()] {
             assert_eq!(facts.to_text().parse::<DriverFacts>(), Ok(facts));
         }

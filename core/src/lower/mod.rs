@@ -131,7 +131,7 @@ pub struct LowerOptions {
     /// (a residual by `fma`, then one correction step): for drivers whose
     /// `OpFDiv` is only as exact as Vulkan requires (2.5 ulp; NVIDIA's
     /// gave 25.499998 for ONNX's 25.5 tie, which then rounded to 25), see
-    /// [`DriverFacts::inexact_division`](crate::codegen::DriverFacts::inexact_division).
+    /// The tensor compiler asks for it on every device but a CPU one.
     pub refine_division: bool,
 }
 

@@ -54,7 +54,6 @@ pub(in crate::codegen::strategy) fn gpu(invocations: u32, memory: u32) -> Codege
             barriers_serialize: false,
             texel_reads: None,
             word_stores: false,
-            inexact_division: false,
         },
     )
 }
