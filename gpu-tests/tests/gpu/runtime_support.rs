@@ -148,3 +148,10 @@ fn lcg_composition_matches_the_loop() {
         assert_eq!(lcg(x, iters), want, "x = {x}, {iters} iterations");
     }
 }
+
+/// Whether `KILN_DIFF_NO_CPU=1` leaves the CPU runner out (a machine
+/// without LLVM 19's tools, such as a GPU machine the tests are carried
+/// to).
+pub fn cpu_runner_left_out() -> bool {
+    std::env::var("KILN_DIFF_NO_CPU").is_ok_and(|v| v == "1")
+}

@@ -191,7 +191,7 @@ fn run_time_sizes_run_in_chunks_up_to_the_variant_and_are_refused_past_it() {
     };
     // `KILN_DIFF_NO_CPU=1` leaves the CPU runner out (a machine without
     // LLVM 19's tools, as the H200 device machine is; see tensor_random).
-    let no_cpu = std::env::var("KILN_DIFF_NO_CPU").is_ok_and(|v| v == "1");
+    let no_cpu = crate::runtime_support::cpu_runner_left_out();
     let cpu = if no_cpu {
         eprintln!("KILN_DIFF_NO_CPU=1: the CPU runner is left out");
         None

@@ -98,7 +98,7 @@ impl Engines {
             cpu_target,
             cpu_options,
             emulated_cpu,
-            no_cpu: std::env::var("KILN_DIFF_NO_CPU").is_ok_and(|v| v == "1"),
+            no_cpu: crate::runtime_support::cpu_runner_left_out(),
         }
     }
 }
