@@ -666,6 +666,22 @@ fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPla
     }
 }
 
+/// Whether f32 quotients are refined on `device`: on a GPU (discrete or
+/// integrated), whose `OpFDiv` may be as loose as Vulkan's 2.5 ulp and
+/// whose `Fma` is fused. Nowhere else: the step needs a fused `Fma`,
+/// which Vulkan does not promise (it may be a multiply then an add), and
+/// llvmpipe's is not — refined there, `(a + b) * a / b` came out one ulp
+/// off numpy where the plain `OpFDiv` is exact. llvmpipe's env has an
+/// unknown vendor and so an unknown device type; the CPU runner divides
+/// as LLVM's `fdiv` does, exactly.
+fn refines_division(device: &crate::target::DeviceInfo) -> bool {
+    use crate::target::DeviceType;
+    matches!(
+        device.device_type,
+        DeviceType::DiscreteGpu | DeviceType::IntegratedGpu
+    )
+}
+
 fn lower_kernel(
     k: super::kernels::Kernel,
     target: &CodegenTarget,
@@ -676,9 +692,7 @@ fn lower_kernel(
     };
     let options = LowerOptions {
         split_bindings: k.split.iter().map(|&(i, _, n)| (i, n)).collect(),
-        // Every device but a CPU one (llvmpipe, the CPU runner: LLVM's
-        // `fdiv` is IEEE's) may divide within Vulkan's 2.5 ulp.
-        refine_division: target.env.device.device_type != crate::target::DeviceType::Cpu,
+        refine_division: refines_division(&target.env.device),
         ..LowerOptions::default()
     };
     let compiled =

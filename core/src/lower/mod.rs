@@ -131,7 +131,8 @@ pub struct LowerOptions {
     /// (a residual by `fma`, then one correction step): for drivers whose
     /// `OpFDiv` is only as exact as Vulkan requires (2.5 ulp; NVIDIA's
     /// gave 25.499998 for ONNX's 25.5 tie, which then rounded to 25), see
-    /// The tensor compiler asks for it on every device but a CPU one.
+    /// The tensor compiler asks for it on discrete and integrated GPUs:
+    /// the step needs a fused `Fma`, which Vulkan does not promise.
     pub refine_division: bool,
 }
 
