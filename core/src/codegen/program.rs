@@ -666,15 +666,16 @@ fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPla
     }
 }
 
-/// Whether f32 quotients are refined on `device`: on a GPU (discrete or
-/// integrated), whose `OpFDiv` may be as loose as Vulkan's 2.5 ulp and
-/// whose `Fma` is fused. Nowhere else: the step needs a fused `Fma`,
-/// which Vulkan does not promise (it may be a multiply then an add), and
-/// llvmpipe's is not — refined there, `(a + b) * a / b` came out one ulp
-/// off numpy where the plain `OpFDiv` is exact. llvmpipe's env has an
-/// unknown vendor and so an unknown device type; the CPU runner divides
-/// as LLVM's `fdiv` does, exactly.
-fn refines_division(device: &crate::target::DeviceInfo) -> bool {
+/// Whether `device`'s GLSL.std.450 `Fma` is taken to be fused: on a GPU
+/// (discrete or integrated; NVIDIA's, AMD's and Intel's are). Vulkan does
+/// not promise it, and llvmpipe's is a multiply then an add (its env has
+/// an unknown vendor, so an unknown device type). A GPU's f32 `OpFDiv`
+/// may be as loose as Vulkan's 2.5 ulp, so there the quotients are
+/// refined (a step that needs the fused `Fma`: on llvmpipe it made exact
+/// quotients one ulp off); elsewhere `math.fma` is computed exactly in
+/// f64 instead, and division is left to the driver (llvmpipe and the CPU
+/// runner divide as LLVM's `fdiv` does, exactly).
+fn fuses_fma(device: &crate::target::DeviceInfo) -> bool {
     use crate::target::DeviceType;
     matches!(
         device.device_type,
@@ -692,7 +693,8 @@ fn lower_kernel(
     };
     let options = LowerOptions {
         split_bindings: k.split.iter().map(|&(i, _, n)| (i, n)).collect(),
-        refine_division: refines_division(&target.env.device),
+        refine_division: fuses_fma(&target.env.device),
+        exact_fma: !fuses_fma(&target.env.device),
         ..LowerOptions::default()
     };
     let compiled =

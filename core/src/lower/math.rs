@@ -27,7 +27,6 @@ use super::context::Lowerer;
 use super::error::LowerError;
 use super::helpers::bit_count;
 use super::helpers::ints::{bool_like, normalize};
-use super::helpers::signed_zero;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     use KOpKind::*;
@@ -100,7 +99,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         let [a, b, c] = args[..] else {
             return Err(l.malformed("math.fma takes three operands"));
         };
-        let v = signed_zero::fma(l, a, b, c, ty);
+        let v = super::libm::fma::fma(l, a, b, c, ty);
         return l.set_result(0, v);
     }
     if let Some(name) = direct {

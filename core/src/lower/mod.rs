@@ -130,10 +130,16 @@ pub struct LowerOptions {
     /// Refine each f32 `arith.divf` quotient to the correctly rounded one
     /// (a residual by `fma`, then one correction step): for drivers whose
     /// `OpFDiv` is only as exact as Vulkan requires (2.5 ulp; NVIDIA's
-    /// gave 25.499998 for ONNX's 25.5 tie, which then rounded to 25), see
-    /// The tensor compiler asks for it on discrete and integrated GPUs:
-    /// the step needs a fused `Fma`, which Vulkan does not promise.
+    /// gave 25.499998 for ONNX's 25.5 tie, which then rounded to 25). The
+    /// tensor compiler asks for it on discrete and integrated GPUs: the
+    /// step needs a fused `Fma`, which Vulkan does not promise.
     pub refine_division: bool,
+    /// Compute each f32 `math.fma` / `vector.fma` rounded once, in f64
+    /// (see `lower/libm/fma.rs`), for drivers whose `Fma` is a multiply then an
+    /// add (llvmpipe's). Needs `Float64` and `Int64`; without them, and on
+    /// other widths, the driver's `Fma` stands. The tensor compiler asks
+    /// for it wherever it does not refine division.
+    pub exact_fma: bool,
 }
 
 /// One lowered `gpu.module`.

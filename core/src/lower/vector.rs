@@ -15,7 +15,6 @@ use super::error::LowerError;
 use super::helpers::ints::normalize;
 use super::helpers::memory::{load_element, store_element};
 use super::helpers::reduce::reduction_ops;
-use super::helpers::signed_zero;
 
 pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
     match kind {
@@ -110,7 +109,7 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
             let [a, b, c] = args[..] else {
                 return Err(l.malformed("vector.fma takes three operands"));
             };
-            let r = signed_zero::fma(l, a, b, c, ty);
+            let r = super::libm::fma::fma(l, a, b, c, ty);
             l.set_result(0, r)
         }
         _ => Err(l.unsupported("no lowering for this vector op")),

@@ -2576,6 +2576,46 @@ inherits their precision from log, hence tanh's tolerance).''')
     r = f.op('math.fma %s, %s, %s : %s' % (A, B, C, A.ty), 'f32', a.shape)
     f.expect_almost_eq_const(r, f64(a) * f64(b) + f64(c))
 
+    f = F.fn('fma_rounds_once', '''
+math.fma is one rounding of the exact a * b + c (MLIR, IEEE 754's
+fusedMultiplyAdd); Vulkan lets GLSL.std.450 Fma round twice, and
+llvmpipe's does. Cancellations where the product's low half is the whole
+result, products a hair off an f32 tie (c = +-2^-60 decides the
+rounding; an f64 sum rounded again to f32 would tie to even), an
+intermediate product past FLT_MAX that the addend brings back, and
+infinities (no NaN: its sign bit is not specified); exact rationals
+rounded once (Python fractions).''')
+    e12, e11 = 2.0 ** -12, 2.0 ** -11
+    rows = [
+        (1 + e12, 1 + e12, -(1 + e11)),
+        (1 - e12, 1 + e12, -1.0),
+        (1 + e12, 1 + e12, 2.0 ** -60),
+        (1 + e12, 1 + e12, -2.0 ** -60),
+        (-(1 + e12), 1 + e12, 2.0 ** -60),
+        (3.0 * 2.0 ** 126, 2.0, -(3.0 * 2.0 ** 126)),
+        (math.inf, 2.0, 1.0),
+        (math.inf, -2.0, 1.0),
+        (-1.0, 0.0, 0.0),
+        (1e30, 1e30, -math.inf),
+    ]
+    rng = np.random.default_rng(2026_11_30)
+    for _ in range(22):
+        a, b = (float(np.float32(v)) for v in rng.uniform(-4, 4, 2))
+        # c cancels most of the product: the product's low bits decide.
+        c = -float(np.float32(a * b))
+        rows.append((a, b, c))
+    abc = np.array(rows, dtype=np.float32).T
+    A, B, C = (f.const(abc[i], 'f32') for i in range(3))
+    r = f.op('math.fma %s, %s, %s : %s' % (A, B, C, A.ty), 'f32', abc[0].shape)
+
+    def once(a, b, c):
+        if not all(math.isfinite(v) for v in (a, b, c)):
+            with np.errstate(invalid='ignore'):
+                return float(np.float64(a) * np.float64(b) + np.float64(c))
+        return round_fraction(Fraction(a) * Fraction(b) + Fraction(c), 'f32')
+    want = np.array([once(*(float(v) for v in t)) for t in zip(*abc)])
+    f.expect_eq_const(r, want)
+
     f = F.fn('fpowi_tensor_and_region', '''
 math.fpowi (float to a signless integer power; torch-mlir emits it for
 torch.pow with an integer exponent: GPT-2's and Llama's x^2, x^3): on

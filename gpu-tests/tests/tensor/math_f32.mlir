@@ -368,6 +368,36 @@ func.func @powf_fma_5x5() {
   return
 }
 
+// math.fma is one rounding of the exact a * b + c (MLIR, IEEE 754's
+// fusedMultiplyAdd); Vulkan lets GLSL.std.450 Fma round twice, and
+// llvmpipe's does. Cancellations where the product's low half is the whole
+// result, products a hair off an f32 tie (c = +-2^-60 decides the
+// rounding; an f64 sum rounded again to f32 would tie to even), an
+// intermediate product past FLT_MAX that the addend brings back, and
+// infinities (no NaN: its sign bit is not specified); exact rationals
+// rounded once (Python fractions).
+func.func @fma_rounds_once() {
+  %in1 = util.unfoldable_constant dense<[1.0002441, 0.99975586, 1.0002441, 1.0002441, -1.0002441, 2.5521178e+38, 0x7F800000,
+      0x7F800000, -1.0, 1.0e+30, 1.2412616, -0.14605086, -0.5101962, 0.05744525, 2.4308853, 3.2090313,
+      1.9075385, 1.4067484, -1.12483, -3.1878667, -3.5160894, 0.59285665, -3.3290994, -0.87513816,
+      2.7985187, 2.459593, -1.064853, 3.3752785, -2.4824393, -2.3937495, -1.9404855, -2.485428]> : tensor<32xf32>
+  %in2 = util.unfoldable_constant dense<[1.0002441, 1.0002441, 1.0002441, 1.0002441, 1.0002441, 2.0, 2.0, -2.0, 0.0, 1.0e+30,
+      -1.4174554, -3.960491, -0.306577, 1.4528683, 3.2963045, 0.7986704, -0.94535357, 1.8244312,
+      1.631662, -0.70021266, 2.8346398, -2.0527666, -2.6942787, 1.7122293, 0.25802276, 2.7445097,
+      3.1582484, -1.8391364, 0.92810196, 3.4530833, 1.9665384, -0.22915109]> : tensor<32xf32>
+  %in3 = util.unfoldable_constant dense<[-1.0004883, -1.0, 8.6736174e-19, -8.6736174e-19, 8.6736174e-19, -2.5521178e+38, 1.0, 1.0,
+      0.0, 0xFF800000, 1.759433, -0.5784331, -0.15641442, -0.08346038, -8.0129385, -2.5629585,
+      1.8032984, -2.5665157, 1.8353424, -2.2321846, 9.966847, 1.2169963, -8.9695215, 1.4984372,
+      -0.7220815, -6.750377, 3.3630702, 6.2075973, 2.3039567, 8.265817, 3.8160393, -0.56953853]> : tensor<32xf32>
+  %t1 = math.fma %in1, %in2, %in3 : tensor<32xf32>
+  check.expect_eq_const(%t1, dense<[5.9604645e-08, -5.9604645e-08, 1.0004884, 1.0004883, -1.0004883, 2.5521178e+38, 0x7F800000,
+      0xFF800000, 0.0, 0xFF800000, 2.810205e-08, -6.0606844e-09, 2.2305215e-09, 2.6850957e-09,
+      -3.8351027e-07, -9.6581715e-08, -3.5568704e-09, -1.3796381e-08, 1.4904487e-08, -4.3465576e-08,
+      3.9781776e-07, 1.4318459e-08, 1.8289484e-07, 3.1348577e-09, 1.2640058e-08, -1.8094329e-07,
+      8.8524416e-08, -1.1593602e-07, -6.048353e-09, 4.0603476e-07, 6.09848e-08, 1.0987453e-08]> : tensor<32xf32>) : tensor<32xf32>
+  return
+}
+
 // math.fpowi (float to a signless integer power; torch-mlir emits it for
 // torch.pow with an integer exponent: GPT-2's and Llama's x^2, x^3): on
 // tensors with i64 exponents (negative bases, -0, zero exponents and 0 to a

@@ -57,6 +57,11 @@ fn is_negative_zero(l: &Lowerer, v: Value) -> bool {
     is_constant_bits(l, v, (-0.0f64).to_bits())
 }
 
+/// Whether `v` is a constant zero of either sign.
+pub(crate) fn is_zero_constant(l: &Lowerer, v: Value) -> bool {
+    is_positive_zero(l, v) || is_negative_zero(l, v)
+}
+
 /// `x + +0`: `+0` for a zero `x`, else `x` (exact).
 fn plus_zero(l: &mut Lowerer, x: Value, ty: Type) -> Value {
     let zero = l.const_float(ty, 0.0);

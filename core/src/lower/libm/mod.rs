@@ -26,6 +26,8 @@
 //!   2^-63 relative).
 //! * [`pow`]: `pow(x, y) = exp(y log|x|)` in double-double, with C99's
 //!   (IEEE 754's `pow`) special cases.
+//! * [`fma`]: f32 `fma` rounded once where the device's `Fma` may round
+//!   twice (computed in f64 and rounded to odd first).
 //! * [`round`]: f64 `trunc` and `roundeven` with IEEE's results where
 //!   lavapipe's `Trunc` / `RoundEven` on doubles are wrong (`trunc(-0.25)`
 //!   is +0 there, `roundeven(1.5)` is 1).
@@ -40,6 +42,7 @@
 //! NaN out otherwise.
 
 pub(crate) mod exp;
+pub(crate) mod fma;
 pub(crate) mod log;
 pub(crate) mod pow;
 pub(crate) mod round;
