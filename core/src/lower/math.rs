@@ -136,24 +136,31 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
             let nil = l.const_float(ty, 0.0);
             let inc = l.core_op(Opcode::Select, vec![up, one, nil], ty);
             let f = l.core_op(Opcode::FAdd, vec![t, inc], ty);
+            if l.module.types.bit_width(ty) == Some(32) {
+                // `f` is +0, positive or NaN: OR in `a`'s sign bit (-0.3
+                // gives -0, 0.3 +0; no float compare or select to fold).
+                let (it, _) = int_like(l, ty)?;
+                let fi = l.core_op(Opcode::Bitcast, vec![f], it);
+                let ai = l.core_op(Opcode::Bitcast, vec![a], it);
+                let sign_bit = l.const_int(it, i128::from(i32::MIN));
+                let sign = l.core_op(Opcode::BitwiseAnd, vec![ai, sign_bit], it);
+                let r = l.core_op(Opcode::BitwiseOr, vec![fi, sign], it);
+                let v = l.core_op(Opcode::Bitcast, vec![r], ty);
+                return l.set_result(0, v);
+            }
             let sign = l.glsl_op(GlslOp::FSign, vec![a], ty);
             // Keep -0.0 and NaN: copy the sign bit instead of multiplying.
             let r = l.core_op(Opcode::FMul, vec![f, sign], ty);
             let bt = bool_like(l, ty);
             let zero = l.const_float(ty, 0.0);
             let is_zero = l.core_op(Opcode::FOrdEqual, vec![f, zero], bt);
-            let z = if l.module.types.bit_width(ty) == Some(32) {
-                copysign(l, zero, a, ty)?
-            } else {
-                // f16 / f64: the signed zero by comparisons (a bitcast
-                // would need Int16 / Int64): -0 for a < 0, a for a = ±0.
-                let neg_zero = l.const_float(ty, -0.0);
-                let bt2 = bool_like(l, ty);
-                let neg = l.core_op(Opcode::FOrdLessThan, vec![a, zero], bt2);
-                let a_zero = l.core_op(Opcode::FOrdEqual, vec![a, zero], bt2);
-                let z = l.core_op(Opcode::Select, vec![a_zero, a, zero], ty);
-                l.core_op(Opcode::Select, vec![neg, neg_zero, z], ty)
-            };
+            // f16 / f64: the signed zero by comparisons (a bitcast would
+            // need Int16 / Int64): -0 for a < 0, a for a = ±0.
+            let neg_zero = l.const_float(ty, -0.0);
+            let neg = l.core_op(Opcode::FOrdLessThan, vec![a, zero], bt);
+            let a_zero = l.core_op(Opcode::FOrdEqual, vec![a, zero], bt);
+            let z = l.core_op(Opcode::Select, vec![a_zero, a, zero], ty);
+            let z = l.core_op(Opcode::Select, vec![neg, neg_zero, z], ty);
             l.core_op(Opcode::Select, vec![is_zero, z, r], ty)
         }
         MathPowF => powf(l, ty)?,
