@@ -2,7 +2,11 @@
 //!
 //! * `expect_true` / `expect_false`: the integer is nonzero / zero.
 //! * `expect_eq` / `expect_eq_const`: same shape and bitwise-equal
-//!   elements (IREE compares the bytes: `-0.0 != 0.0`, equal NaNs are equal).
+//!   elements (IREE compares the bytes: `-0.0 != 0.0`), except that any
+//!   two NaNs are equal: IEEE 754 leaves the sign and payload of a NaN
+//!   result unspecified and devices differ (an H200 gives f16 `0x7FFF`
+//!   where lavapipe gives `0x7E00`), so IREE's byte compare would make a
+//!   test's verdict depend on the device.
 //! * `expect_almost_eq` / `expect_almost_eq_const`: same shape, and for
 //!   every element, with `lhs` the computed and `rhs` the expected value
 //!   (f16/bf16 read as f32, then compared in f64):
@@ -42,7 +46,9 @@ pub fn equal(lhs: &Tensor, rhs: &Tensor) -> Option<String> {
         msg.push_str(" Shapes do not match.");
     }
     let first = if lhs.elem == rhs.elem && lhs.shape == rhs.shape {
-        (0..lhs.len()).find(|&i| lhs.data.element_bytes(i) != rhs.data.element_bytes(i))
+        (0..lhs.len()).find(|&i| {
+            lhs.data.element_bytes(i) != rhs.data.element_bytes(i) && !both_nan(lhs, rhs, i)
+        })
     } else {
         None
     };
@@ -58,6 +64,12 @@ pub fn equal(lhs: &Tensor, rhs: &Tensor) -> Option<String> {
     }
     msg.push_str(&views(lhs, rhs));
     Some(msg)
+}
+
+/// Whether element `i` of both tensors is a NaN (of any sign and payload).
+fn both_nan(lhs: &Tensor, rhs: &Tensor, i: usize) -> bool {
+    let nan = |t: &Tensor| matches!(t.get(i), Scalar::Float(f) if f.is_nan());
+    nan(lhs) && nan(rhs)
 }
 
 /// IREE's fuzzy comparison.
@@ -113,4 +125,33 @@ pub fn almost_equal(lhs: &Tensor, rhs: &Tensor, atol: f32, rtol: f32) -> Option<
     }
     msg.push_str(&views(lhs, rhs));
     Some(msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::attr::Elements;
+    use crate::tensor::ElemType;
+
+    fn f16s(bits: &[u16]) -> Tensor {
+        Tensor {
+            elem: ElemType::F16,
+            shape: vec![bits.len()],
+            data: Elements::F16(bits.to_vec()),
+        }
+    }
+
+    #[test]
+    fn nans_of_any_payload_are_equal_and_signed_zeros_are_not() {
+        // lavapipe's f16 NaN against an H200's and a negative one.
+        assert_eq!(
+            equal(&f16s(&[0x7E00, 0x3C00]), &f16s(&[0x7FFF, 0x3C00])),
+            None
+        );
+        assert_eq!(equal(&f16s(&[0xFE00]), &f16s(&[0x7E00])), None);
+        let zeros = equal(&f16s(&[0x8000]), &f16s(&[0x0000])).expect("-0 is not +0");
+        assert!(zeros.contains("index 0"), "{zeros}");
+        let nan_one = equal(&f16s(&[0x7E00]), &f16s(&[0x3C00])).expect("NaN is not 1");
+        assert!(nan_one.contains("index 0"), "{nan_one}");
+    }
 }
