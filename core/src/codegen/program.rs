@@ -666,9 +666,9 @@ fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPla
     }
 }
 
-/// Whether `device`'s GLSL.std.450 `Fma` is taken to be fused: on a GPU
-/// (discrete or integrated; NVIDIA's, AMD's and Intel's are). Vulkan does
-/// not promise it, and llvmpipe's is a multiply then an add (its env has
+/// Whether `device`'s GLSL.std.450 `Fma` is taken to be fused: on a GPU,
+/// discrete or integrated (measured on NVIDIA's H200; assumed for other
+/// vendors', whose f32 multiply-add units fuse). Vulkan does not promise it, and llvmpipe's is a multiply then an add (its env has
 /// an unknown vendor, so an unknown device type). A GPU's f32 `OpFDiv`
 /// may be as loose as Vulkan's 2.5 ulp, so there the quotients are
 /// refined (a step that needs the fused `Fma`: on llvmpipe it made exact
