@@ -36,7 +36,7 @@
 
 use super::{PResult, Parser};
 use crate::ir::Location;
-use crate::tensor::affine::AffineMap;
+use crate::tensor::affine::{AffineExpr, AffineMap};
 use crate::tensor::attr::{CmpIPred, ConstAttr, IteratorType};
 use crate::tensor::entity::{TBlock, TType, TValue};
 use crate::tensor::ops::{ArithOp, LinalgKind, LinalgOp, OpKind, TensorOp};
@@ -876,18 +876,44 @@ impl Parser<'_> {
         if us.is_empty() || (us[0] != is[0] && us[0] != Dim::Dynamic && is[0] != Dim::Dynamic) {
             return op_err(self, "expects as many updates as index rows");
         }
-        if us.len() - 1 != rank.saturating_sub(depth) || dim_map.iter().any(|&d| d >= depth) {
-            return op_err(self, "is supported where each update is a whole slice of the trailing dims (rank(updates) - 1 == rank(original) - index depth) and dimension_map names the leading dims");
-        }
-        if us[1..]
-            .iter()
-            .zip(&os[depth..])
-            .any(|(a, b)| a != b || *a == Dim::Dynamic)
-        {
+        // An update's slice dims line up with the original's trailing
+        // dims (TMTensor's definition): update dim `1 + t` is original dim
+        // `lead + t`. Dims before `lead` are indexed ones (the index is the
+        // position); an indexed dim inside the slice adds the index to the
+        // slice position, which kiln takes where that slice extent is 1
+        // (torch-mlir's `index_put`: `tensor<Nx1x...>` updates).
+        let slice = us.len() - 1;
+        let Some(lead) = rank.checked_sub(slice) else {
             return op_err(
                 self,
-                "is supported where the update slices have the original's trailing sizes, static",
+                "has updates of higher rank than the original's plus one",
             );
+        };
+        if (0..lead).any(|d| !dim_map.contains(&d)) {
+            return op_err(
+                self,
+                "needs every original dim before the update slice's to be indexed (dimension_map)",
+            );
+        }
+        let mut slice_src = Vec::with_capacity(slice);
+        for (t, &u) in us[1..].iter().enumerate() {
+            let d = lead + t;
+            if dim_map.contains(&d) {
+                if u != Dim::Static(1) {
+                    return op_err(
+                        self,
+                        "is supported where an indexed dim inside the update slice has extent 1",
+                    );
+                }
+                slice_src.push(None);
+            } else if u != os[d] || u == Dim::Dynamic {
+                return op_err(
+                    self,
+                    "is supported where the update slices have the original's sizes, static, on the dims not indexed",
+                );
+            } else {
+                slice_src.push(Some(d as u32));
+            }
         }
         let elem = self.elem_of(orig);
         let e_ty = self.m.types.scalar(elem);
@@ -895,19 +921,23 @@ impl Parser<'_> {
             return op_err(self, "expects updates and original of one element type and a region of two such arguments yielding one");
         }
         let n = rank as u32 + 1;
-        let lead = AffineMap::select(n, &(0..rank as u32).collect::<Vec<_>>());
-        let upd_map = AffineMap::select(
+        let orig_map = AffineMap::select(n, &(0..rank as u32).collect::<Vec<_>>());
+        let upd_map = AffineMap::new(
             n,
-            &std::iter::once(rank as u32)
-                .chain(depth as u32..rank as u32)
-                .collect::<Vec<_>>(),
+            0,
+            std::iter::once(AffineExpr::Dim(rank as u32))
+                .chain(slice_src.iter().map(|d| match d {
+                    Some(d) => AffineExpr::Dim(*d),
+                    None => AffineExpr::Const(0),
+                }))
+                .collect(),
         );
         let mut red = vec![IteratorType::Parallel; rank];
         red.push(IteratorType::Reduction);
         let out = self.put_generic(
             block,
             &[(upd, upd_map)],
-            &[(orig, lead)],
+            &[(orig, orig_map)],
             red,
             |p, b, args| {
                 let k = p.put_loop_index(b, rank);
