@@ -281,7 +281,8 @@ fn linalg_ext_scans_match_their_sequential_definition() {
 #[test]
 fn tm_tensor_scatter_with_unit_update_dims_matches_its_definition() {
     // (original shape, updates shape, dimension_map, index rows)
-    let cases: [(&[usize], &[usize], &[usize], &[&[i64]]); 4] = [
+    type Case<'a> = (&'a [usize], &'a [usize], &'a [usize], &'a [&'a [i64]]);
+    let cases: [Case; 4] = [
         (&[5, 3], &[4, 1, 3], &[0], &[&[4], &[0], &[2], &[2]]),
         (
             &[3, 6],

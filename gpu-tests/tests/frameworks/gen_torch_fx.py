@@ -183,6 +183,23 @@ def index_put(g):
     return IndexPut().eval(), [x, i, v, c, w, r, s, rand(g, 4)], 1e-5
 
 
+class SelectK(nn.Module):
+    """kthvalue (torch-mlir's tm_tensor.topk), topk largest and smallest
+    and a descending sort (tm_tensor.sort); distinct values (PyTorch does
+    not promise which index a tie gives)."""
+
+    def forward(self, x):
+        kv, ki = torch.kthvalue(x, 3, dim=1)
+        tv, ti = torch.topk(x, 2, dim=1)
+        sv, si = torch.topk(x, 2, dim=0, largest=False)
+        dv, di = torch.sort(x, dim=1, descending=True)
+        return kv, ki, tv, ti, sv, si, dv, di
+
+
+def select_k(g):
+    return SelectK().eval(), [rand(g, 4, 7)], 1e-6
+
+
 PROGRAMS = {
     "mlp": mlp,
     "cnn": cnn,
@@ -190,6 +207,7 @@ PROGRAMS = {
     "indexing": indexing,
     "position_ids": position_ids,
     "index_put": index_put,
+    "select_k": select_k,
 }
 
 
