@@ -1,6 +1,6 @@
-//! torch-mlir's `tm_tensor` and IREE's `iree_linalg_ext` `scan`, `sort` and
-//! `scatter` (what importers emit for cumulative sums, sorts, top-k and
-//! index updates), rewritten at import into `linalg.generic` ops kiln
+//! torch-mlir's `tm_tensor` and IREE's `iree_linalg_ext` `scan`, `sort`,
+//! `scatter` and `topk` (what importers emit for cumulative sums, sorts,
+//! top-k and index updates), rewritten at import into `linalg.generic` ops kiln
 //! compiles (the program prints back in that form). The op's region (the
 //! combiner or comparator) is parsed again into each body that applies it.
 //!
@@ -26,10 +26,15 @@
 //!   a reduction over the updates in order: each original element folds
 //!   in, with the region, every update whose index row points at it (so
 //!   duplicates apply in order: the last wins for a plain write, all add
-//!   up for an add). Updates cover whole slices of the trailing dims
-//!   (`rank(updates) - 1 == rank(original) - index depth`, the form
-//!   importers emit); indices out of range update nothing.
-//! - `iree_linalg_ext.topk dimension(d) ins(%x [, %idx]) outs(%v, %i)`: the
+//!   up for an add). An update's slice dims line up with the original's
+//!   trailing dims (TMTensor's definition); the original dims before them
+//!   must all be indexed, and an indexed dim inside the slice must have
+//!   extent 1 (its position is the index: torch-mlir's `index_put` writes
+//!   `tensor<N x 1 x ...>` updates); with no indexed dim inside the slice
+//!   this is `rank(updates) - 1 == rank(original) - index depth`, IREE's
+//!   form. Indices out of range update nothing.
+//! - `topk dimension(d) ins(%x [, %idx]) outs(%v, %i)` (IREE's, and
+//!   TMTensor's, which torch-mlir writes for `torch.kthvalue`): the
 //!   candidates are the outputs' initial entries and the inputs (with their
 //!   indices, or positions as `i32`), ranked by the comparator, ties by
 //!   the smaller index; the first `k` are the result.
