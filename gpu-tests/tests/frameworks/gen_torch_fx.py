@@ -230,6 +230,29 @@ def gpt2_block(g):
     return model.eval(), [rand(g, 3, 8, 16)], 1e-5, {"x": {0: batch}}
 
 
+class BertEncoder(nn.Module):
+    """token and position embeddings, two nn.TransformerEncoderLayers
+    (post-norm, GELU) with a boolean key padding mask (one sequence padded
+    after five tokens)."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb, self.pos = nn.Embedding(30, 16), nn.Embedding(8, 16)
+        layer = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True, activation="gelu")
+        self.enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+
+    def forward(self, ids, pad):
+        x = self.emb(ids) + self.pos(torch.arange(ids.shape[1]))
+        return self.enc(x, src_key_padding_mask=pad)
+
+
+def bert_encoder(g):
+    model = randomise(BertEncoder(), g)
+    ids = torch.randint(0, 30, (2, 8), generator=g)
+    pad = torch.tensor([[False] * 8, [False] * 5 + [True] * 3])
+    return model.eval(), [ids, pad], 1e-5
+
+
 PROGRAMS = {
     "mlp": mlp,
     "cnn": cnn,
@@ -239,6 +262,7 @@ PROGRAMS = {
     "index_put": index_put,
     "select_k": select_k,
     "gpt2_block": gpt2_block,
+    "bert_encoder": bert_encoder,
 }
 
 
