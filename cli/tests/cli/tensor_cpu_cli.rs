@@ -54,14 +54,15 @@ fn corpus_files_pass_on_the_cpu_with_the_devices_output() {
 /// functions lowered through StableHLO and IREE's input conversion by
 /// `gen_jax.py`, JAX's own outputs as the expected values; ONNX graphs
 /// lowered by torch-mlir's passes by `gen_onnx_torch.py`, ONNX's reference
-/// outputs expected) pass on the
-/// device with the validation layer on, on the CPU and in the reference
-/// evaluator.
+/// outputs expected; PyTorch modules exported by torch-mlir's FX importer
+/// by `gen_torch_fx.py`, weights as `dense_resource` blobs, PyTorch's
+/// outputs expected) pass on the device with the validation layer on, on
+/// the CPU and in the reference evaluator.
 #[test]
 fn framework_programs_pass_on_every_backend() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gpu-tests/tests/frameworks");
     let files = mlir_files(&dir);
-    assert!(files.len() >= 10, "the framework programs are missing");
+    assert!(files.len() >= 21, "the framework programs are missing");
     let mut failures = Vec::new();
     for f in &files {
         let path = f.display().to_string();

@@ -270,3 +270,127 @@ fn linalg_ext_scans_match_their_sequential_definition() {
         }
     }
 }
+
+/// torch-mlir's `tm_tensor.scatter` as its `index_put` lowering writes it:
+/// updates `tensor<N x 1.. x S..>` with a unit extent for each indexed dim
+/// inside the update slice (`x[i] += v`, `x[:, i] += v`, `x[i, j] += v`).
+/// The results are TMTensor's definition written out as its sequential
+/// loop: slice dims line up with the original's trailing dims, an indexed
+/// dim's position is the index plus the slice position, updates apply in
+/// order (duplicate indices add up).
+#[test]
+fn tm_tensor_scatter_with_unit_update_dims_matches_its_definition() {
+    // (original shape, updates shape, dimension_map, index rows)
+    type Case<'a> = (&'a [usize], &'a [usize], &'a [usize], &'a [&'a [i64]]);
+    let cases: [Case; 4] = [
+        (&[5, 3], &[4, 1, 3], &[0], &[&[4], &[0], &[2], &[2]]),
+        (
+            &[3, 6],
+            &[4, 1, 1],
+            &[0, 1],
+            &[&[2, 5], &[0, 0], &[2, 5], &[1, 3]],
+        ),
+        (
+            &[2, 5, 3],
+            &[3, 1, 1, 3],
+            &[0, 1],
+            &[&[1, 4], &[0, 0], &[1, 4]],
+        ),
+        (&[4, 2, 3], &[2, 2, 3], &[0], &[&[3], &[3]]),
+    ];
+    let shape = |s: &[usize]| {
+        s.iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("x")
+    };
+    for (os, us, dims, rows) in cases {
+        let (ot, ut) = (shape(os), shape(us));
+        let (n, depth) = (rows.len(), dims.len());
+        let map = dims
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let src = format!(
+            "func.func @f(%o: tensor<{ot}xi32>, %u: tensor<{ut}xi32>, %i: tensor<{n}x{depth}xi64>) -> tensor<{ot}xi32> {{
+  %r = tm_tensor.scatter {{dimension_map = array<i64: {map}>}} unique_indices(false) ins(%u, %i : tensor<{ut}xi32>, tensor<{n}x{depth}xi64>) outs(%o : tensor<{ot}xi32>) {{
+  ^bb0(%a: i32, %b: i32):
+    %v = arith.addi %b, %a : i32
+    tm_tensor.yield %v : i32
+  }} -> tensor<{ot}xi32>
+  return %r : tensor<{ot}xi32>
+}}"
+        );
+        let m = tensor::load(&src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+        let o: Vec<i32> = (0..os.iter().product::<usize>() as i32)
+            .map(|v| v * 100)
+            .collect();
+        let u: Vec<i32> = (1..=us.iter().product::<usize>() as i32).collect();
+        let idx: Vec<i64> = rows.iter().flat_map(|r| r.iter().copied()).collect();
+        let t = |elem, shape: &[usize], data| {
+            Value::Tensor(
+                eval::Tensor {
+                    elem,
+                    shape: shape.to_vec(),
+                    data,
+                }
+                .into(),
+            )
+        };
+        let out = eval::run(
+            &m,
+            "f",
+            &[
+                t(
+                    tensor::ElemType::Int(32),
+                    os,
+                    tensor::Elements::I32(o.clone()),
+                ),
+                t(
+                    tensor::ElemType::Int(32),
+                    us,
+                    tensor::Elements::I32(u.clone()),
+                ),
+                t(
+                    tensor::ElemType::Int(64),
+                    &[n, depth],
+                    tensor::Elements::I64(idx),
+                ),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{e}\n{src}"));
+        // TMTensor's ScatterOp::generateScalarImplementation, sequentially.
+        let strides = |s: &[usize]| {
+            let mut st = vec![1usize; s.len()];
+            for d in (0..s.len().saturating_sub(1)).rev() {
+                st[d] = st[d + 1] * s[d + 1];
+            }
+            st
+        };
+        let (ost, ust) = (strides(os), strides(us));
+        let mut want = o;
+        for (flat, &val) in u.iter().enumerate() {
+            let ivs: Vec<usize> = (0..us.len()).map(|d| flat / ust[d] % us[d]).collect();
+            let mut starts = vec![0i64; os.len()];
+            let offset = os.len() - (us.len() - 1);
+            for (t, &iv) in ivs[1..].iter().enumerate() {
+                starts[offset + t] = iv as i64;
+            }
+            for (i, &d) in dims.iter().enumerate() {
+                starts[d] += rows[ivs[0]][i];
+            }
+            let at: usize = starts
+                .iter()
+                .zip(&ost)
+                .map(|(&s, &st)| s as usize * st)
+                .sum();
+            want[at] += val;
+        }
+        assert_eq!(
+            out[0].tensor().unwrap().data,
+            tensor::Elements::I32(want),
+            "{src}"
+        );
+    }
+}

@@ -1,6 +1,6 @@
-//! torch-mlir's `tm_tensor` and IREE's `iree_linalg_ext` `scan`, `sort` and
-//! `scatter` (what importers emit for cumulative sums, sorts, top-k and
-//! index updates), rewritten at import into `linalg.generic` ops kiln
+//! torch-mlir's `tm_tensor` and IREE's `iree_linalg_ext` `scan`, `sort`,
+//! `scatter` and `topk` (what importers emit for cumulative sums, sorts,
+//! top-k and index updates), rewritten at import into `linalg.generic` ops kiln
 //! compiles (the program prints back in that form). The op's region (the
 //! combiner or comparator) is parsed again into each body that applies it.
 //!
@@ -26,17 +26,22 @@
 //!   a reduction over the updates in order: each original element folds
 //!   in, with the region, every update whose index row points at it (so
 //!   duplicates apply in order: the last wins for a plain write, all add
-//!   up for an add). Updates cover whole slices of the trailing dims
-//!   (`rank(updates) - 1 == rank(original) - index depth`, the form
-//!   importers emit); indices out of range update nothing.
-//! - `iree_linalg_ext.topk dimension(d) ins(%x [, %idx]) outs(%v, %i)`: the
+//!   up for an add). An update's slice dims line up with the original's
+//!   trailing dims (TMTensor's definition); the original dims before them
+//!   must all be indexed, and an indexed dim inside the slice must have
+//!   extent 1 (its position is the index: torch-mlir's `index_put` writes
+//!   `tensor<N x 1 x ...>` updates); with no indexed dim inside the slice
+//!   this is `rank(updates) - 1 == rank(original) - index depth`, IREE's
+//!   form. Indices out of range update nothing.
+//! - `topk dimension(d) ins(%x [, %idx]) outs(%v, %i)` (IREE's, and
+//!   TMTensor's, which torch-mlir writes for `torch.kthvalue`): the
 //!   candidates are the outputs' initial entries and the inputs (with their
 //!   indices, or positions as `i32`), ranked by the comparator, ties by
 //!   the smaller index; the first `k` are the result.
 
 use super::{PResult, Parser};
 use crate::ir::Location;
-use crate::tensor::affine::AffineMap;
+use crate::tensor::affine::{AffineExpr, AffineMap};
 use crate::tensor::attr::{CmpIPred, ConstAttr, IteratorType};
 use crate::tensor::entity::{TBlock, TType, TValue};
 use crate::tensor::ops::{ArithOp, LinalgKind, LinalgOp, OpKind, TensorOp};
@@ -77,19 +82,17 @@ impl Parser<'_> {
             "scan" => self.parse_ext_scan(block, dialect, loc),
             "sort" => self.parse_ext_sort(block, dialect, loc),
             "scatter" => self.parse_ext_scatter(block, dialect, loc),
-            "topk" if dialect == "iree_linalg_ext" => self.parse_ext_topk(block, dialect, loc),
+            // TMTensor's topk is IREE's (the same definition: insertion
+            // into the initialised outputs, ties to the smaller index);
+            // torch-mlir writes it for `torch.kthvalue`.
+            "topk" => self.parse_ext_topk(block, dialect, loc),
             "yield" => self.err_at(loc, format!("'{name}' outside a {dialect} op's region")),
-            _ => {
-                let ops = if dialect == "iree_linalg_ext" {
-                    "scan, sort, scatter, topk"
-                } else {
-                    "scan, sort, scatter"
-                };
-                self.err_at(
-                    loc,
-                    format!("unsupported op '{name}'; supported {dialect} ops: {ops}"),
-                )
-            }
+            _ => self.err_at(
+                loc,
+                format!(
+                    "unsupported op '{name}'; supported {dialect} ops: scan, sort, scatter, topk"
+                ),
+            ),
         }
     }
 
@@ -876,18 +879,44 @@ impl Parser<'_> {
         if us.is_empty() || (us[0] != is[0] && us[0] != Dim::Dynamic && is[0] != Dim::Dynamic) {
             return op_err(self, "expects as many updates as index rows");
         }
-        if us.len() - 1 != rank.saturating_sub(depth) || dim_map.iter().any(|&d| d >= depth) {
-            return op_err(self, "is supported where each update is a whole slice of the trailing dims (rank(updates) - 1 == rank(original) - index depth) and dimension_map names the leading dims");
-        }
-        if us[1..]
-            .iter()
-            .zip(&os[depth..])
-            .any(|(a, b)| a != b || *a == Dim::Dynamic)
-        {
+        // An update's slice dims line up with the original's trailing
+        // dims (TMTensor's definition): update dim `1 + t` is original dim
+        // `lead + t`. Dims before `lead` are indexed ones (the index is the
+        // position); an indexed dim inside the slice adds the index to the
+        // slice position, which kiln takes where that slice extent is 1
+        // (torch-mlir's `index_put`: `tensor<Nx1x...>` updates).
+        let slice = us.len() - 1;
+        let Some(lead) = rank.checked_sub(slice) else {
             return op_err(
                 self,
-                "is supported where the update slices have the original's trailing sizes, static",
+                "has updates of higher rank than the original's plus one",
             );
+        };
+        if (0..lead).any(|d| !dim_map.contains(&d)) {
+            return op_err(
+                self,
+                "needs every original dim before the update slice's to be indexed (dimension_map)",
+            );
+        }
+        let mut slice_src = Vec::with_capacity(slice);
+        for (t, &u) in us[1..].iter().enumerate() {
+            let d = lead + t;
+            if dim_map.contains(&d) {
+                if u != Dim::Static(1) {
+                    return op_err(
+                        self,
+                        "is supported where an indexed dim inside the update slice has extent 1",
+                    );
+                }
+                slice_src.push(None);
+            } else if u != os[d] || u == Dim::Dynamic {
+                return op_err(
+                    self,
+                    "is supported where the update slices have the original's sizes, static, on the dims not indexed",
+                );
+            } else {
+                slice_src.push(Some(d as u32));
+            }
         }
         let elem = self.elem_of(orig);
         let e_ty = self.m.types.scalar(elem);
@@ -895,19 +924,23 @@ impl Parser<'_> {
             return op_err(self, "expects updates and original of one element type and a region of two such arguments yielding one");
         }
         let n = rank as u32 + 1;
-        let lead = AffineMap::select(n, &(0..rank as u32).collect::<Vec<_>>());
-        let upd_map = AffineMap::select(
+        let orig_map = AffineMap::select(n, &(0..rank as u32).collect::<Vec<_>>());
+        let upd_map = AffineMap::new(
             n,
-            &std::iter::once(rank as u32)
-                .chain(depth as u32..rank as u32)
-                .collect::<Vec<_>>(),
+            0,
+            std::iter::once(AffineExpr::Dim(rank as u32))
+                .chain(slice_src.iter().map(|d| match d {
+                    Some(d) => AffineExpr::Dim(*d),
+                    None => AffineExpr::Const(0),
+                }))
+                .collect(),
         );
         let mut red = vec![IteratorType::Parallel; rank];
         red.push(IteratorType::Reduction);
         let out = self.put_generic(
             block,
             &[(upd, upd_map)],
-            &[(orig, lead)],
+            &[(orig, orig_map)],
             red,
             |p, b, args| {
                 let k = p.put_loop_index(b, rank);

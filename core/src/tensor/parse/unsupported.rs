@@ -32,7 +32,7 @@ const DIALECTS: [&str; 10] = [
 ];
 
 /// Ops the parser reads that are not in a dialect table.
-const EXTRA: [&str; 17] = [
+const EXTRA: [&str; 18] = [
     "func.func",
     "builtin.module",
     "cf.assert",
@@ -49,6 +49,7 @@ const EXTRA: [&str; 17] = [
     "tm_tensor.scan",
     "tm_tensor.sort",
     "tm_tensor.scatter",
+    "tm_tensor.topk",
     "tm_tensor.yield",
 ];
 
