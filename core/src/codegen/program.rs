@@ -15,12 +15,12 @@ use crate::validate::ValidationEnv;
 
 use super::analysis::FuncInfo;
 use super::bufferize::{bufferize, BufferId, BufferInfo, BufferOrigin, BufferPlan};
-use super::deferred::{defer_kernel, DeferredLowering, Lowering};
 use super::elementwise::elementwise_to_generic;
 use super::error::CodegenError;
 use super::guard::Guard;
 use super::host::{HostProgram, HostVal, Size, SlotDef};
 use super::kernels::{emit_dispatch, Kernel, PushValue, Repeat};
+use super::lowering::{DeferredLowering, Lowering};
 use super::regions::{form_dispatch_regions, DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::shapes::{infer_shapes, Shapes};
 use super::strategy::{
@@ -225,7 +225,8 @@ impl CompiledKernel {
     /// run time is past `maxStorageBufferRange`, which few calls reach, so
     /// the runtime and the CPU runner make it at its first launch rather
     /// than when the program loads (on lavapipe such variants made loading
-    /// a fully dynamic matmul ten times slower).
+    /// a fully dynamic matmul ten times slower), and their compiles do not
+    /// lower it before then ([`Lowering::DeferRunTimeVariants`]).
     pub fn runs_only_past_the_storage_range(&self) -> bool {
         self.name.ends_with(super::strategy::CHUNKED_SUFFIX)
     }
@@ -754,6 +755,40 @@ pub(super) fn lower_module(
         _ => target.env.vce.clone(),
     };
     Ok((c.words, c.validation_env, needs))
+}
+
+/// Kernel `k` left unlowered: its text kept, no words. Its `needs` and
+/// `validation_env` are those of the plain kernel it is the variant of
+/// (in `lowered`, its dispatch's kernels lowered so far), or the target
+/// env's where there is none; [`lower_deferred`](super::lower_deferred) gives the real ones.
+fn defer_kernel(k: Kernel, lowered: &[CompiledKernel], target: &CodegenTarget) -> CompiledKernel {
+    let plain = k
+        .name
+        .strip_suffix(super::strategy::CHUNKED_SUFFIX)
+        .and_then(|p| lowered.iter().find(|l| l.name == p));
+    let (needs, validation_env) = match plain {
+        Some(p) => (p.needs.clone(), p.validation_env),
+        None => (
+            target.env.vce.clone(),
+            ValidationEnv::for_vulkan_module(target.env.version()),
+        ),
+    };
+    CompiledKernel {
+        kernel_text: crate::kernel::print(&k.module),
+        name: k.name,
+        words: Vec::new(),
+        validation_env,
+        needs,
+        bindings: k.bindings,
+        writes: k.writes,
+        push: k.push,
+        workgroup_size: k.workgroup_size,
+        plan: k.plan,
+        guard: k.guard,
+        workgroups: k.workgroups,
+        repeat: k.repeat,
+        deferred: Some(DeferredLowering { split: k.split }),
+    }
 }
 
 fn lower_kernel(
