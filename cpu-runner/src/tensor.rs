@@ -48,8 +48,8 @@ use kiln_core::codegen::exec::{element_bytes, elements_to_bytes, KernelLaunch};
 use kiln_core::codegen::executor::{KernelExecutor, RunLimits};
 use kiln_core::codegen::target::{bounded_env, declared_env};
 use kiln_core::codegen::{
-    compile_each_function, CodegenTarget, CompiledFunction, CompiledKernel, CompiledProgram,
-    DriverFacts,
+    compile_each_function_with, CodegenTarget, CompiledFunction, CompiledKernel, CompiledProgram,
+    DriverFacts, Lowering,
 };
 use kiln_core::tensor::e2e::{Backend, BackendError};
 use kiln_core::tensor::eval::Value;
@@ -64,7 +64,8 @@ pub struct CpuProgram {
     compiled: CompiledProgram,
     kernels: HashMap<String, CpuKernel>,
     /// The `_chunked` variants compiled at their first launch (they run
-    /// only past the storage range: `CompiledKernel::runs_only_past_the_storage_range`).
+    /// only past the storage range: `CompiledKernel::runs_only_past_the_storage_range`),
+    /// lowered first where their compile deferred them (`Lowering`).
     late: Mutex<HashMap<String, CpuKernel>>,
     options: DispatchOptions,
     reports: Mutex<Vec<(String, DispatchReport)>>,
@@ -153,7 +154,10 @@ impl CpuProgram {
         if let Some(kernel) = late.get(&k.name) {
             return Ok(kernel.clone());
         }
-        let kernel = compile_kernel(function, k, &self.options)?;
+        // Lowered first where its compile deferred it.
+        let lowered = kiln_core::codegen::lower_deferred(k, &self.compiled.target)
+            .map_err(|e| program_error(function, format!("kernel @{}: {e}", k.name)))?;
+        let kernel = compile_kernel(function, &lowered, &self.options)?;
         late.insert(k.name.clone(), kernel.clone());
         Ok(kernel)
     }
@@ -161,6 +165,14 @@ impl CpuProgram {
     /// The compiled program.
     pub fn compiled(&self) -> &CompiledProgram {
         &self.compiled
+    }
+
+    /// The names of the kernels compiled since the program was loaded, at
+    /// their first launch (the `_chunked` variants a call selected), in no
+    /// particular order.
+    pub fn late_kernels(&self) -> Vec<String> {
+        let late = self.late.lock().unwrap_or_else(|e| e.into_inner());
+        late.keys().cloned().collect()
     }
 
     /// `kernel name → what its dispatch measured`, in dispatch order,
@@ -575,7 +587,9 @@ impl Backend for TensorBackend {
         if let Some(declared) = declared_env(module).map_err(|e| BackendError(e.to_string()))? {
             self.target.env = bounded_env(&self.target.env, &declared);
         }
-        let compiled = compile_each_function(module, &self.target)
+        // `_chunked` variants lowered at their first launch.
+        let lowering = Lowering::DeferRunTimeVariants;
+        let compiled = compile_each_function_with(module, &self.target, lowering)
             .map_err(|e| BackendError(BackendError::chain(&e)))?;
         for (name, program) in compiled {
             let result = program

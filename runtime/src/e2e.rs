@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use kiln_core::codegen::target::bounded_env;
 pub use kiln_core::codegen::target::declared_env;
-use kiln_core::codegen::{compile_each_function, CodegenTarget};
+use kiln_core::codegen::{compile_each_function_with, CodegenTarget, Lowering};
 use kiln_core::tensor::e2e::{Backend, BackendError};
 use kiln_core::tensor::eval::Value;
 use kiln_core::tensor::TensorModule;
@@ -88,8 +88,10 @@ impl Backend for DeviceBackend {
         if let Some(declared) = declared_env(module).map_err(|e| BackendError(e.to_string()))? {
             self.target.env = bounded_env(&self.target.env, &declared);
         }
-        let compiled = compile_each_function(module, &self.target)
-            .map_err(|e| BackendError(BackendError::chain(&e)))?;
+        // `_chunked` variants lowered at their first launch.
+        let compiled =
+            compile_each_function_with(module, &self.target, Lowering::DeferRunTimeVariants)
+                .map_err(|e| BackendError(BackendError::chain(&e)))?;
         for (name, program) in compiled {
             let result = program
                 .map_err(|e| BackendError(BackendError::chain(&e)))

@@ -38,6 +38,7 @@
 
 pub(crate) mod cached;
 mod call;
+mod late;
 mod load;
 pub(crate) mod record;
 mod run;
@@ -64,6 +65,9 @@ pub struct Program {
     device: Device,
     compiled: Arc<CompiledProgram>,
     kernels: Arc<HashMap<String, Kernel>>,
+    /// The `_chunked` variants made at their first launch, by name
+    /// (`late.rs`).
+    late: Mutex<HashMap<String, Kernel>>,
     /// Constant buffers, uploaded on a function's first run: by
     /// (function, buffer).
     constants: Mutex<HashMap<(usize, usize), Tensor>>,
@@ -131,7 +135,8 @@ impl Program {
     /// on up to `available_parallelism` threads (the error of a failure is
     /// that of the first failing kernel in program order), except those
     /// of the `_chunked` variants, which run only past the storage range
-    /// and are made at their first launch
+    /// and are made (lowered first, where their compile deferred them) at
+    /// their first launch
     /// ([`CompiledKernel::runs_only_past_the_storage_range`](kiln_core::codegen::CompiledKernel::runs_only_past_the_storage_range)).
     /// Refuses a program whose kernels need what the device lacks.
     pub fn load(device: &Device, compiled: impl Into<Arc<CompiledProgram>>) -> Result<Program> {
@@ -168,6 +173,7 @@ impl Program {
             device: device.clone(),
             compiled,
             kernels,
+            late: Mutex::new(HashMap::new()),
             constants: Mutex::new(HashMap::new()),
         }
     }

@@ -57,7 +57,7 @@ use super::program::{CompiledFunction, CompiledProgram, ResultRef};
 pub const MAGIC: &[u8; 8] = b"KILNPRGA";
 
 /// The format version this build writes and reads.
-pub const VERSION: u32 = 14;
+pub const VERSION: u32 = 15;
 
 /// Why bytes are not an archive this build can read, or why a program
 /// cannot be archived.
@@ -298,6 +298,12 @@ fn check_refs(f: &CompiledFunction) -> Result<(), BadRef> {
                 }
             }
             size(&k.workgroups, slots)?;
+            // A deferred kernel's split bindings: buffers it has, at
+            // bindings it binds.
+            for &(i, b, _) in k.deferred.iter().flat_map(|d| &d.split) {
+                in_range("buffer", b, buffers)?;
+                in_range("binding", i as usize, k.bindings.len())?;
+            }
             k.guard.0.iter().try_for_each(|c| size(&c.size(), slots))?;
             if let Repeat::Chunks { total, .. } = &k.repeat {
                 size(total, slots)?;

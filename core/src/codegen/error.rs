@@ -64,6 +64,17 @@ pub enum CodegenError {
         #[source]
         source: Box<LowerError>,
     },
+    /// A kernel whose lowering was deferred
+    /// ([`CompiledKernel::deferred`](super::CompiledKernel::deferred)) has
+    /// a memref-level text that does not parse: an archive altered, or a
+    /// printer bug.
+    #[error("kernel {kernel}: its deferred memref-level text does not parse: {error}")]
+    DeferredText {
+        /// The kernel's name.
+        kernel: String,
+        /// The parse error.
+        error: Box<crate::kernel::KernelParseError>,
+    },
 }
 
 fn loc_prefix(loc: &Location) -> String {

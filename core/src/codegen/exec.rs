@@ -431,6 +431,7 @@ mod tests {
                 total: Size::Slot(n),
                 chunk: 100,
             },
+            deferred: None,
         };
         let vals = host
             .evaluate(&|_, _| Some(250), &|_| None)

@@ -41,6 +41,7 @@ pub mod archive;
 pub mod bufferize;
 pub mod call_check;
 pub mod combine;
+pub mod deferred;
 pub mod dequant;
 pub mod elementwise;
 pub mod error;
@@ -52,6 +53,7 @@ pub mod host;
 pub mod host_eval;
 pub mod inline;
 pub mod kernels;
+pub mod lowering;
 pub mod program;
 pub mod regions;
 pub mod row_group;
@@ -59,10 +61,12 @@ pub mod shapes;
 pub mod strategy;
 pub mod target;
 
+pub use deferred::lower_deferred;
 pub use error::{CodegenError, Invariant};
+pub use lowering::{DeferredLowering, Lowering};
 pub use program::{
-    compile, compile_each_function, compile_function, explain, plan_function, prepare_module,
-    CompiledDispatch, CompiledFunction, CompiledKernel, CompiledProgram, ConstantData, Param,
-    ResultRef,
+    compile, compile_each_function, compile_each_function_with, compile_function,
+    compile_function_with, compile_with, explain, plan_function, prepare_module, CompiledDispatch,
+    CompiledFunction, CompiledKernel, CompiledProgram, ConstantData, Param, ResultRef,
 };
 pub use target::{CodegenTarget, DriverFacts, DriverFactsError};

@@ -20,6 +20,7 @@ use super::error::CodegenError;
 use super::guard::Guard;
 use super::host::{HostProgram, HostVal, Size, SlotDef};
 use super::kernels::{emit_dispatch, Kernel, PushValue, Repeat};
+use super::lowering::{DeferredLowering, Lowering};
 use super::regions::{form_dispatch_regions, DispatchRegion, FuncRegions, OpFamily, ValueFate};
 use super::shapes::{infer_shapes, Shapes};
 use super::strategy::{
@@ -57,6 +58,12 @@ pub struct CompiledKernel {
     pub workgroups: Size,
     /// How many times it is dispatched.
     pub repeat: Repeat,
+    /// Set on a kernel left unlowered by the compile
+    /// ([`Lowering::DeferRunTimeVariants`]): `words` is empty, `needs` and
+    /// `validation_env` are those of its dispatch's plain kernel, and
+    /// [`lower_deferred`](super::deferred::lower_deferred) lowers it from
+    /// `kernel_text` when it is first needed.
+    pub deferred: Option<DeferredLowering>,
 }
 
 /// One dispatch.
@@ -218,7 +225,8 @@ impl CompiledKernel {
     /// run time is past `maxStorageBufferRange`, which few calls reach, so
     /// the runtime and the CPU runner make it at its first launch rather
     /// than when the program loads (on lavapipe such variants made loading
-    /// a fully dynamic matmul ten times slower).
+    /// a fully dynamic matmul ten times slower), and their compiles do not
+    /// lower it before then ([`Lowering::DeferRunTimeVariants`]).
     pub fn runs_only_past_the_storage_range(&self) -> bool {
         self.name.ends_with(super::strategy::CHUNKED_SUFFIX)
     }
@@ -280,11 +288,21 @@ pub fn prepare_module(m: &TensorModule) -> Result<TensorModule, CodegenError> {
 
 /// Compiles every function with a body of `m` (verified) for `target`.
 pub fn compile(m: &TensorModule, target: &CodegenTarget) -> Result<CompiledProgram, CodegenError> {
+    compile_with(m, target, Lowering::All)
+}
+
+/// [`compile`], lowering the kernels `lowering` says now (the others are
+/// left for [`lower_deferred`](super::deferred::lower_deferred)).
+pub fn compile_with(
+    m: &TensorModule,
+    target: &CodegenTarget,
+    lowering: Lowering,
+) -> Result<CompiledProgram, CodegenError> {
     let prepared = prepare_module(m)?;
     let mut functions = Vec::new();
     for &f in prepared.funcs() {
         if prepared.func(f).body.is_some() {
-            functions.push(compile_function(&prepared, f, target)?);
+            functions.push(compile_function_with(&prepared, f, target, lowering)?);
         }
     }
     Ok(CompiledProgram {
@@ -303,16 +321,27 @@ pub fn compile_each_function(
     m: &TensorModule,
     target: &CodegenTarget,
 ) -> Result<Vec<(String, Result<CompiledProgram, CodegenError>)>, CodegenError> {
+    compile_each_function_with(m, target, Lowering::All)
+}
+
+/// [`compile_each_function`], lowering the kernels `lowering` says now.
+#[allow(clippy::type_complexity, reason = "a list of per-function results")]
+pub fn compile_each_function_with(
+    m: &TensorModule,
+    target: &CodegenTarget,
+    lowering: Lowering,
+) -> Result<Vec<(String, Result<CompiledProgram, CodegenError>)>, CodegenError> {
     let prepared = prepare_module(m)?;
     Ok(prepared
         .funcs()
         .iter()
         .filter(|&&f| prepared.func(f).body.is_some())
         .map(|&f| {
-            let program = compile_function(&prepared, f, target).map(|cf| CompiledProgram {
-                target: target.clone(),
-                functions: vec![cf],
-            });
+            let program =
+                compile_function_with(&prepared, f, target, lowering).map(|cf| CompiledProgram {
+                    target: target.clone(),
+                    functions: vec![cf],
+                });
             (prepared.func(f).name.clone(), program)
         })
         .collect())
@@ -324,13 +353,28 @@ pub fn compile_function(
     f: TFunc,
     target: &CodegenTarget,
 ) -> Result<CompiledFunction, CodegenError> {
+    compile_function_with(m, f, target, Lowering::All)
+}
+
+/// [`compile_function`], lowering the kernels `lowering` says now.
+pub fn compile_function_with(
+    m: &TensorModule,
+    f: TFunc,
+    target: &CodegenTarget,
+    lowering: Lowering,
+) -> Result<CompiledFunction, CodegenError> {
     let mut dispatches = Vec::new();
     let (info, regions, shapes, buffers) =
         emit_function(m, f, target, |d, loc, shape, strategy, kernels| {
-            let mut compiled = Vec::new();
+            let mut compiled: Vec<CompiledKernel> = Vec::new();
             for k in kernels {
                 check_push(&k, target, loc)?;
-                compiled.push(lower_kernel(k, target)?);
+                let kernel = if lowering.defers(&k.name) {
+                    defer_kernel(k, &compiled, target)
+                } else {
+                    lower_kernel(k, target)?
+                };
+                compiled.push(kernel);
             }
             dispatches.push(CompiledDispatch {
                 name: d.name.clone(),
@@ -668,13 +712,14 @@ fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPla
 
 /// Whether `device`'s GLSL.std.450 `Fma` is taken to be fused: on a GPU,
 /// discrete or integrated (measured on NVIDIA's H200; assumed for other
-/// vendors', whose f32 multiply-add units fuse). Vulkan does not promise it, and llvmpipe's is a multiply then an add (its env has
-/// an unknown vendor, so an unknown device type). A GPU's f32 `OpFDiv`
-/// may be as loose as Vulkan's 2.5 ulp, so there the quotients are
-/// refined (a step that needs the fused `Fma`: on llvmpipe it made exact
-/// quotients one ulp off); elsewhere `math.fma` is computed exactly in
-/// f64 instead, and division is left to the driver (llvmpipe and the CPU
-/// runner divide as LLVM's `fdiv` does, exactly).
+/// vendors', whose f32 multiply-add units fuse). Vulkan does not promise
+/// it, and llvmpipe's is a multiply then an add (its env has an unknown
+/// vendor, so an unknown device type). A GPU's f32 `OpFDiv` may be as
+/// loose as Vulkan's 2.5 ulp, so there the quotients are refined (a step
+/// that needs the fused `Fma`: on llvmpipe it made exact quotients one
+/// ulp off); elsewhere `math.fma` is computed exactly in f64 instead, and
+/// division is left to the driver (llvmpipe and the CPU runner divide as
+/// LLVM's `fdiv` does, exactly).
 fn fuses_fma(device: &crate::target::DeviceInfo) -> bool {
     use crate::target::DeviceType;
     matches!(
@@ -683,22 +728,27 @@ fn fuses_fma(device: &crate::target::DeviceInfo) -> bool {
     )
 }
 
-fn lower_kernel(
-    k: super::kernels::Kernel,
+/// Memref-level kernel `module` (named `name`, its bindings `split` in
+/// chunks as `(binding, buffer, descriptors)`) lowered for `target`,
+/// serialized and validated: its words, the env they passed spirv-val
+/// for, and what they need.
+pub(super) fn lower_module(
+    module: &crate::kernel::KernelModule,
+    name: &str,
+    split: &[(u32, BufferId, u32)],
     target: &CodegenTarget,
-) -> Result<CompiledKernel, CodegenError> {
+) -> Result<(Vec<u32>, ValidationEnv, Vce), CodegenError> {
     let err = |source| CodegenError::Lower {
-        dispatch: k.name.clone(),
+        dispatch: name.to_owned(),
         source: Box::new(source),
     };
     let options = LowerOptions {
-        split_bindings: k.split.iter().map(|&(i, _, n)| (i, n)).collect(),
+        split_bindings: split.iter().map(|&(i, _, n)| (i, n)).collect(),
         refine_division: fuses_fma(&target.env.device),
         exact_fma: !fuses_fma(&target.env.device),
         ..LowerOptions::default()
     };
-    let compiled =
-        lower::compile_to_binaries(&k.module, Some(&target.env), &options).map_err(err)?;
+    let compiled = lower::compile_to_binaries(module, Some(&target.env), &options).map_err(err)?;
     let c = compiled
         .into_iter()
         .next()
@@ -707,10 +757,52 @@ fn lower_kernel(
         Some(AttrKind::Vce(v)) => v.clone(),
         _ => target.env.vce.clone(),
     };
+    Ok((c.words, c.validation_env, needs))
+}
+
+/// Kernel `k` left unlowered: its text kept, no words. Its `needs` and
+/// `validation_env` are those of the plain kernel it is the variant of
+/// (in `lowered`, its dispatch's kernels lowered so far), or the target
+/// env's where there is none; [`lower_deferred`](super::lower_deferred) gives the real ones.
+fn defer_kernel(k: Kernel, lowered: &[CompiledKernel], target: &CodegenTarget) -> CompiledKernel {
+    let plain = k
+        .name
+        .strip_suffix(super::strategy::CHUNKED_SUFFIX)
+        .and_then(|p| lowered.iter().find(|l| l.name == p));
+    let (needs, validation_env) = match plain {
+        Some(p) => (p.needs.clone(), p.validation_env),
+        None => (
+            target.env.vce.clone(),
+            ValidationEnv::for_vulkan_module(target.env.version()),
+        ),
+    };
+    CompiledKernel {
+        kernel_text: crate::kernel::print(&k.module),
+        name: k.name,
+        words: Vec::new(),
+        validation_env,
+        needs,
+        bindings: k.bindings,
+        writes: k.writes,
+        push: k.push,
+        workgroup_size: k.workgroup_size,
+        plan: k.plan,
+        guard: k.guard,
+        workgroups: k.workgroups,
+        repeat: k.repeat,
+        deferred: Some(DeferredLowering { split: k.split }),
+    }
+}
+
+fn lower_kernel(
+    k: super::kernels::Kernel,
+    target: &CodegenTarget,
+) -> Result<CompiledKernel, CodegenError> {
+    let (words, validation_env, needs) = lower_module(&k.module, &k.name, &k.split, target)?;
     Ok(CompiledKernel {
         name: k.name,
-        words: c.words,
-        validation_env: c.validation_env,
+        words,
+        validation_env,
         needs,
         kernel_text: crate::kernel::print(&k.module),
         bindings: k.bindings,
@@ -721,6 +813,7 @@ fn lower_kernel(
         guard: k.guard,
         workgroups: k.workgroups,
         repeat: k.repeat,
+        deferred: None,
     })
 }
 
@@ -786,6 +879,9 @@ struct KernelLine {
 /// descriptors: the buffer is larger than `maxStorageBufferRange`), as
 /// `(binding, buffer, descriptors)`.
 fn split_bindings(k: &CompiledKernel) -> Vec<(u32, BufferId, u32)> {
+    if let Some(d) = &k.deferred {
+        return d.split.clone();
+    }
     let Ok(iface) = crate::reflect::reflect_binary(&k.words, &k.name) else {
         return Vec::new();
     };

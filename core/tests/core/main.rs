@@ -10,6 +10,7 @@ mod codegen_archive;
 mod codegen_arg_reductions;
 mod codegen_cast_fusion;
 mod codegen_coop_matrix;
+mod codegen_deferred;
 mod codegen_dequant;
 mod codegen_dynamic_sizes;
 mod codegen_float_math;

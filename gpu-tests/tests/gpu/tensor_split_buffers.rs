@@ -288,3 +288,125 @@ fn ops_on_tables_past_the_range_give_the_right_rows() {
     assert_eq!(got.to_vec::<f32>().expect("read back"), want);
     kiln_gpu_tests::assert_no_validation_messages(device.context());
 }
+
+/// The `_chunked` variants cost nothing until a call needs one (issue
+/// 32): compiled as the runtime and the CPU runner compile
+/// (`Lowering::DeferRunTimeVariants`), `@f = a + b` on `tensor<?xf32>` has
+/// its variant unlowered (no SPIR-V); a call whose buffers fit the 4 KiB
+/// range runs the plain kernel and makes no variant; the first call past
+/// it lowers and makes the variant (on lavapipe and on the CPU) and gives
+/// Rust's IEEE sums; a second call reuses it. Then the corpus file
+/// `split_buffers_dynamic.mlir` runs through the runtime's and the CPU
+/// runner's e2e backends, which compile so too: its numpy-computed checks
+/// pass (its `dyn_split_*` functions' buffers are past the range, so their
+/// variants are lowered at their first launch). On main the variant had
+/// its words at compile time (`is_deferred` did not exist). Costs about
+/// three seconds (a kernel pair, then the file's six functions twice).
+#[test]
+fn chunked_variants_are_lowered_at_the_first_call_past_the_range() {
+    use kiln_core::codegen::{compile_with, Lowering};
+    use kiln_core::tensor::attr::Elements;
+    use kiln_core::tensor::eval::{Tensor, Value};
+    use kiln_core::tensor::types::ElemType;
+
+    let device = small_range_device();
+    let mut target = device_target(&device);
+    target.facts.texel_reads = None;
+    let m = kiln_core::tensor::load(ADD).expect("parses");
+    let program = compile_with(&m, &target, Lowering::DeferRunTimeVariants).expect("compiles");
+    let kernels = &program.functions[0].dispatches[0].kernels;
+    let deferred: Vec<&str> = kernels
+        .iter()
+        .filter(|k| k.is_deferred())
+        .map(|k| k.name.as_str())
+        .collect();
+    assert_eq!(deferred, ["f_dispatch_0_chunked"]);
+    assert!(kernels[1].words.is_empty() && !kernels[0].words.is_empty());
+    let dev = kiln_runtime::Program::load(&device, program.clone()).expect("loads");
+    let no_cpu = crate::runtime_support::cpu_runner_left_out();
+    let cpu = (!no_cpu).then(|| {
+        let options = kiln_cpu::DispatchOptions {
+            subgroup_size: target.env.limits.subgroup_size,
+            ..kiln_cpu::DispatchOptions::default()
+        };
+        kiln_cpu::CpuProgram::load(program, options).expect("loads on the CPU")
+    });
+    let input = |n: usize, k: f32| -> Value {
+        Value::Tensor(std::rc::Rc::new(Tensor {
+            elem: ElemType::F32,
+            shape: vec![n],
+            data: Elements::F32((0..n).map(|i| (i % 977) as f32 * k - 3.5).collect()),
+        }))
+    };
+    let sums = |n: usize| -> Vec<f32> {
+        (0..n)
+            .map(|i| ((i % 977) as f32 * 0.25 - 3.5) + ((i % 977) as f32 * -0.125 - 3.5))
+            .collect()
+    };
+    // 1,000 elements (4,000 bytes: within the range), then 3,000 (three
+    // chunks), twice.
+    for (n, late) in [(1000, 0), (3000, 1), (3000, 1)] {
+        let (a, b) = (input(n, 0.25), input(n, -0.125));
+        let mut runs = vec![(
+            "device",
+            dev.run("f", &[a.clone(), b.clone()])
+                .map_err(|e| e.to_string()),
+            dev.late_kernels(),
+        )];
+        if let Some(cpu) = &cpu {
+            let got = cpu.run("f", &[a, b]).map_err(|e| e.to_string());
+            runs.push(("CPU", got, cpu.late_kernels()));
+        }
+        for (what, got, made) in runs {
+            let got = got.unwrap_or_else(|e| panic!("{what}, {n} elements: {e}"));
+            let Some(Value::Tensor(t)) = got.first() else {
+                panic!("{what}: not a tensor");
+            };
+            let Elements::F32(v) = &t.data else {
+                panic!("{what}: not f32");
+            };
+            let want = sums(n);
+            let bad = v
+                .iter()
+                .zip(&want)
+                .position(|(x, y)| x.to_bits() != y.to_bits());
+            assert!(
+                v.len() == n && bad.is_none(),
+                "{what}, {n} elements: element {bad:?} differs"
+            );
+            assert_eq!(made.len(), late, "{what}, {n} elements: {made:?}");
+        }
+    }
+    // The corpus file's numpy checks, through both e2e backends.
+    let path = corpus()
+        .into_iter()
+        .find(|p| p.ends_with("split_buffers_dynamic.mlir"))
+        .expect("the corpus file");
+    let text = std::fs::read_to_string(&path).expect("readable");
+    let module = kiln_core::tensor::load(&text).expect("parses");
+    let mut backends: Vec<Box<dyn kiln_core::tensor::e2e::Backend>> = vec![Box::new(
+        kiln_runtime::e2e::DeviceBackend::with_target(&device, target.clone()),
+    )];
+    if !no_cpu {
+        let options = kiln_cpu::DispatchOptions {
+            subgroup_size: target.env.limits.subgroup_size,
+            ..kiln_cpu::DispatchOptions::default()
+        };
+        backends.push(Box::new(kiln_cpu::TensorBackend::with_target(
+            target.clone(),
+            options,
+        )));
+    }
+    for mut backend in backends {
+        let report = kiln_core::tensor::e2e::run(&module, backend.as_mut(), &Default::default())
+            .expect("runs");
+        assert!(report.success(), "{}: {}", backend.name(), report.output);
+        assert!(
+            report.passed.len() >= 5,
+            "{}: {:?}",
+            backend.name(),
+            report.passed
+        );
+    }
+    kiln_gpu_tests::assert_no_validation_messages(device.context());
+}

@@ -126,9 +126,14 @@ pub(crate) fn compiled_program_from(
             p
         }
         None => {
-            let p = kiln_core::codegen::compile(module, target).map_err(|e| Error::Compile {
-                kernel: "tensor program".to_owned(),
-                message: e.to_string(),
+            // The `_chunked` variants are lowered at their first launch
+            // (`Program::late_kernel`): most calls never need them.
+            let lowering = kiln_core::codegen::Lowering::DeferRunTimeVariants;
+            let p = kiln_core::codegen::compile_with(module, target, lowering).map_err(|e| {
+                Error::Compile {
+                    kernel: "tensor program".to_owned(),
+                    message: e.to_string(),
+                }
             })?;
             count(&counters.programs_compiled);
             if let Some(path) = &path {

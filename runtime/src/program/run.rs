@@ -91,13 +91,9 @@ impl KernelExecutor for DeviceRun<'_> {
         let late;
         let kernel = match self.program.kernels.get(&k.name) {
             Some(kernel) => kernel,
-            // A `_chunked` variant is made at its first launch (the
-            // device's kernel cache keeps it for the next).
+            // A `_chunked` variant is made at its first launch.
             None if k.runs_only_past_the_storage_range() => {
-                late = self
-                    .program
-                    .device
-                    .load_kernel(crate::KernelSource::spirv(&k.words, &k.name))?;
+                late = self.program.late_kernel(&self.f.name, k)?;
                 &late
             }
             None => {

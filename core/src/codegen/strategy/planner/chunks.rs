@@ -43,8 +43,13 @@
 //! costs nothing where chunks are 2 GiB (a 4 GiB range: `i32::MAX`
 //! elements of 8 bytes need 8 of them); past it a buffer sized at run time
 //! is refused before anything runs, as past any `N`.
+//! The variants cost a compile nothing until a call needs one where the
+//! compile is asked so (`codegen/deferred.rs`: the runtime's and the CPU
+//! runner's compiles leave them unlowered, and lower one at the first
+//! launch that selects it).
 //! Not done: bounds from `util.assume` (there is no assume analysis yet),
-//! so `N` is the descriptor cap wherever the element bound is past it.
+//! so `N` is the descriptor cap wherever the element bound is past it,
+//! and no variant is proven unneeded by a bound on the sizes.
 //!
 //! [`KernelPlan`]: super::KernelPlan
 
