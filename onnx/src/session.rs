@@ -5,7 +5,9 @@
 //! A session is `Send + Sync` (it keeps no `Rc`): embedders that share it
 //! between threads (the Python package releases the GIL while it runs)
 //! hold it in an `Arc`. [`Session::run_feeds`] takes the inputs in order,
-//! each host data or a tensor already on the device.
+//! each host data or a tensor already on the device. From the second run in
+//! a row with the same input shapes, all of them host data, a run replays a
+//! recording of the model's dispatches (see [`Session::run_bytes`]).
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -195,6 +197,9 @@ impl Session {
                 Feed::Host(t) => check_input(a, t.dtype, t.shape())?,
                 Feed::Device(t) => check_device_input(a, t)?,
             }
+        }
+        if let Some(out) = self.replay_host(&feeds)? {
+            return Ok(out);
         }
         let mut devs: Vec<Option<&Tensor>> = Vec::with_capacity(feeds.len());
         for f in feeds {

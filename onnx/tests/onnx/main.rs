@@ -572,6 +572,41 @@ fn session_runs_again_without_uploading_weights() {
     assert!(matches!(missing, Err(kiln_onnx::OnnxError::Input { .. })));
 }
 
+/// From its second run in a row with one set of input shapes, a session's
+/// `run` replays a recording of the model's dispatches (kiln's bench and
+/// embedders' loops call `run`): each run reads its own inputs, and the
+/// results of earlier runs stay as they were. A replayed run (the second
+/// on) enqueues two transfers, the input copied in and the result copied
+/// out, beside its recorded commands (a run anew on lavapipe: none, its
+/// buffers written and read by the host). Runs on the first Vulkan device (lavapipe in CI; 6 runs of a
+/// 2x4 by 4x3 Gemm, well under a second).
+#[test]
+fn session_run_replays_its_recording_with_each_runs_inputs() {
+    use expected::*;
+    let m = gemm_with_weights();
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
+    let device = kiln_runtime::Device::new(&Default::default()).expect("a Vulkan device");
+    let session = kiln_onnx::Session::new(&device, &imp).expect("compiles");
+    let mut inputs = std::collections::HashMap::new();
+    let mut results = Vec::new();
+    let mut transfers = Vec::new();
+    for i in 0..6 {
+        let (a, want) = if i % 2 == 0 {
+            (GEMM_A, GEMM_OUT)
+        } else {
+            (GEMM_A2, GEMM_OUT2)
+        };
+        inputs.insert("a".to_owned(), f32_tensor(&[2, 4], a));
+        let before = device.counters();
+        results.push((session.run(&inputs).expect("runs"), want));
+        transfers.push(device.counters().transfers - before.transfers);
+    }
+    for (out, want) in &results {
+        assert_close(&out[0], want, &[2, 3]);
+    }
+    assert_eq!(transfers[1..], [2, 2, 2, 2, 2], "{transfers:?}");
+}
+
 /// `Session::run_feeds` takes the inputs in order, a device tensor used
 /// where it is (the Python package's `kiln.Tensor` feeds), and checks a
 /// device tensor's type and shape like host data's.
