@@ -179,8 +179,25 @@ impl Session {
 
     /// Runs the model on `feeds`, one per [`inputs`](Self::inputs) entry
     /// in that order (each checked against the model's type and shape);
-    /// the graph outputs in order, on the host.
+    /// the graph outputs in order, on the host. Host feeds of the shapes
+    /// of the run before replay its recording (see the module docs).
     pub fn run_feeds(&self, feeds: Vec<Feed<'_>>) -> Result<Vec<HostTensor>, OnnxError> {
+        self.run_feeds_with(feeds, true)
+    }
+
+    /// [`run_feeds`](Self::run_feeds) without the recording: for a caller
+    /// that tried [`run_bytes`](Self::run_bytes) first and got `None`
+    /// (asking the recording twice per run would record shapes on their
+    /// first run).
+    pub fn run_feeds_anew(&self, feeds: Vec<Feed<'_>>) -> Result<Vec<HostTensor>, OnnxError> {
+        self.run_feeds_with(feeds, false)
+    }
+
+    fn run_feeds_with(
+        &self,
+        feeds: Vec<Feed<'_>>,
+        replay: bool,
+    ) -> Result<Vec<HostTensor>, OnnxError> {
         if feeds.len() != self.inputs.len() {
             return Err(OnnxError::Input {
                 name: "(all)".into(),
@@ -198,8 +215,10 @@ impl Session {
                 Feed::Device(t) => check_device_input(a, t)?,
             }
         }
-        if let Some(out) = self.replay_host(&feeds)? {
-            return Ok(out);
+        if replay {
+            if let Some(out) = self.replay_host(&feeds)? {
+                return Ok(out);
+            }
         }
         let mut devs: Vec<Option<&Tensor>> = Vec::with_capacity(feeds.len());
         for f in feeds {
