@@ -5,7 +5,9 @@
 //! A session is `Send + Sync` (it keeps no `Rc`): embedders that share it
 //! between threads (the Python package releases the GIL while it runs)
 //! hold it in an `Arc`. [`Session::run_feeds`] takes the inputs in order,
-//! each host data or a tensor already on the device.
+//! each host data or a tensor already on the device. From the second run in
+//! a row with the same input shapes, all of them host data, a run replays a
+//! recording of the model's dispatches (see [`Session::run_bytes`]).
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -177,8 +179,25 @@ impl Session {
 
     /// Runs the model on `feeds`, one per [`inputs`](Self::inputs) entry
     /// in that order (each checked against the model's type and shape);
-    /// the graph outputs in order, on the host.
+    /// the graph outputs in order, on the host. Host feeds of the shapes
+    /// of the run before replay its recording (see the module docs).
     pub fn run_feeds(&self, feeds: Vec<Feed<'_>>) -> Result<Vec<HostTensor>, OnnxError> {
+        self.run_feeds_with(feeds, true)
+    }
+
+    /// [`run_feeds`](Self::run_feeds) without the recording: for a caller
+    /// that tried [`run_bytes`](Self::run_bytes) first and got `None`
+    /// (asking the recording twice per run would record shapes on their
+    /// first run).
+    pub fn run_feeds_anew(&self, feeds: Vec<Feed<'_>>) -> Result<Vec<HostTensor>, OnnxError> {
+        self.run_feeds_with(feeds, false)
+    }
+
+    fn run_feeds_with(
+        &self,
+        feeds: Vec<Feed<'_>>,
+        replay: bool,
+    ) -> Result<Vec<HostTensor>, OnnxError> {
         if feeds.len() != self.inputs.len() {
             return Err(OnnxError::Input {
                 name: "(all)".into(),
@@ -194,6 +213,11 @@ impl Session {
             match f {
                 Feed::Host(t) => check_input(a, t.dtype, t.shape())?,
                 Feed::Device(t) => check_device_input(a, t)?,
+            }
+        }
+        if replay {
+            if let Some(out) = self.replay_host(&feeds)? {
+                return Ok(out);
             }
         }
         let mut devs: Vec<Option<&Tensor>> = Vec::with_capacity(feeds.len());

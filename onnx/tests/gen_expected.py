@@ -87,6 +87,22 @@ def main():
     gt = rng.integers(-5, 5, (108,)).astype(np.int64)
     out += [arr("GATHER_W", gw), arr("GATHER_T", gt, "i64"), arr("GATHER_OUT", np.take(gw, gt))]
 
+    # ConvTranspose whose strides equal its kernel (2x3, PP-OCR's
+    # detector upsamples so): x (1,3,4,5), w (3,2,2,3), bias (2,); each
+    # input pixel scattered into its own 2x3 block of the (1,2,8,15) output
+    # (ONNX's definition, as a scatter).
+    tx = rng.standard_normal((1, 3, 4, 5)).astype(np.float32)
+    tw = rng.standard_normal((3, 2, 2, 3)).astype(np.float32)
+    tb = rng.standard_normal((2,)).astype(np.float32)
+    ty = np.zeros((1, 2, 8, 15))
+    for ci in range(3):
+        for m in range(2):
+            for i in range(4):
+                for j in range(5):
+                    ty[0, m, 2 * i:2 * i + 2, 3 * j:3 * j + 3] += float(tx[0, ci, i, j]) * tw[ci, m].astype(np.float64)
+    ty += tb.astype(np.float64)[:, None, None]
+    out += [arr("CT_X", tx), arr("CT_W", tw), arr("CT_B", tb), arr("CT_OUT", ty.astype(np.float32))]
+
     print("".join(out), end="")
 
 

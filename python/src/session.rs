@@ -394,7 +394,8 @@ impl PySession {
                 Feed::Device(t, _) => kiln_onnx::Feed::Device(t),
             });
         }
-        let outs = plan.run_feeds(args).map_err(PyErrText::Onnx)?;
+        // `run_bytes` was asked above: not again (see `run_feeds_anew`).
+        let outs = plan.run_feeds_anew(args).map_err(PyErrText::Onnx)?;
         Ok(outs.into_iter().map(|h| HostData::from_host(&h)).collect())
     }
 }

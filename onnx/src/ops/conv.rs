@@ -75,7 +75,7 @@ fn window(
     })
 }
 
-fn vec2(c: &mut Ctx<'_>, v: [u64; 2]) -> DenseElements {
+pub(super) fn vec2(c: &mut Ctx<'_>, v: [u64; 2]) -> DenseElements {
     let ty = c.b.module().types.intern(TypeKind::Vector {
         shape: vec![2],
         elem: ElemType::I64,
@@ -173,7 +173,12 @@ fn back(c: &mut Ctx<'_>, n: &Node<'_>, v: Value, spatial: usize) -> Result<Value
 }
 
 /// `out` (`[N, M, H, W]`) plus the node's bias input 2 (`[M]`), if any.
-fn add_bias(c: &mut Ctx<'_>, n: &Node<'_>, out: Value, m: u64) -> Result<Value, OnnxError> {
+pub(super) fn add_bias(
+    c: &mut Ctx<'_>,
+    n: &Node<'_>,
+    out: Value,
+    m: u64,
+) -> Result<Value, OnnxError> {
     let Some(b) = n.opt_input(2) else {
         return Ok(out);
     };

@@ -1,7 +1,8 @@
 //! `ConvTranspose` of any spatial rank as one generic over the output:
 //! each output element sums, over its group's input channels and the
 //! kernel positions (unrolled in the body), the inputs it receives
-//! (`o = i * stride + k * dilation - pad_begin`).
+//! (`o = i * stride + k * dilation - pad_begin`); where the strides equal
+//! the kernel, a 1x1 convolution instead (`conv_transpose_tiled.rs`).
 
 use kiln_core::tensor::attr::{CmpIPred, ScalarBits};
 use kiln_core::tensor::ops::ArithOp;
@@ -160,6 +161,18 @@ pub fn conv_transpose(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     }
     if out.iter().any(|&o| o <= 0) {
         return Err(n.err(format!("the output would be {out:?}")));
+    }
+    let geometry = super::conv_transpose_tiled::Geometry {
+        xs: &xs,
+        ws: &ws,
+        group,
+        strides: &strides,
+        dil: &dil,
+        lo: &lo,
+        out: &out,
+    };
+    if let Some(y) = super::conv_transpose_tiled::stride_tiled(c, n, x, w, &geometry)? {
+        return Ok(vec![y]);
     }
     let kvol: i64 = kernel.iter().product();
     if icg * kvol as u64 > UNROLL_LIMIT {

@@ -9,6 +9,7 @@ pub mod causal_conv;
 pub mod col2im;
 pub mod conv;
 pub mod conv_transpose;
+pub mod conv_transpose_tiled;
 pub mod deform_conv;
 pub mod det;
 pub mod dft;

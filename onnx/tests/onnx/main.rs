@@ -379,6 +379,55 @@ fn depthwise_conv_is_one_linalg_op() {
     assert_close(&out[0], DW_OUT, &[1, 3, 5, 5]);
 }
 
+/// A ConvTranspose whose strides equal its kernel (2x3 here; PP-OCR's
+/// detector upsamples with 2x2) imports as one 1x1 convolution whose
+/// channels are spread over the output, no per-element gathers, and
+/// agrees with ONNX's definition (numpy, `gen_expected.py`) on the
+/// reference evaluator and on the first Vulkan device (lavapipe in CI; a
+/// 1x3x4x5 input, well under a second).
+#[test]
+fn conv_transpose_with_strides_equal_to_its_kernel_is_a_1x1_convolution() {
+    use expected::*;
+    let ints = |name: &str, v: &[i64]| AttributeProto {
+        name: Some(name.into()),
+        ints: v.to_vec(),
+        r#type: Some(AttributeType::Ints as i32),
+        ..Default::default()
+    };
+    let m = model(
+        vec![node(
+            "ConvTranspose",
+            &["x", "w", "b"],
+            &["y"],
+            vec![ints("strides", &[2, 3]), ints("kernel_shape", &[2, 3])],
+        )],
+        vec![vi("x", FLOAT, &[1, 3, 4, 5])],
+        vec![vi("y", FLOAT, &[1, 2, 8, 15])],
+        vec![
+            tensor_f32("w", &[3, 2, 2, 3], CT_W),
+            tensor_f32("b", &[2], CT_B),
+        ],
+        11,
+    );
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
+    let text = kiln_core::tensor::print::print(&imp.module);
+    assert_eq!(
+        text.matches("linalg.conv_2d_nchw_fchw").count(),
+        1,
+        "{text}"
+    );
+    assert!(!text.contains("tensor.extract "), "{text}");
+    let x = f32_tensor(&[1, 3, 4, 5], CT_X);
+    let out = run(&m, std::slice::from_ref(&x));
+    assert_close(&out[0], CT_OUT, &[1, 2, 8, 15]);
+    let device = kiln_runtime::Device::new(&Default::default()).expect("a Vulkan device");
+    let session = kiln_onnx::Session::new(&device, &imp).expect("compiles");
+    let mut inputs = std::collections::HashMap::new();
+    inputs.insert("x".to_owned(), x);
+    let out = session.run(&inputs).expect("runs");
+    assert_close(&out[0], CT_OUT, &[1, 2, 8, 15]);
+}
+
 #[test]
 fn uint8_comparisons_are_unsigned() {
     use expected::*;
@@ -570,6 +619,41 @@ fn session_runs_again_without_uploading_weights() {
     );
     let missing = session.run(&std::collections::HashMap::new());
     assert!(matches!(missing, Err(kiln_onnx::OnnxError::Input { .. })));
+}
+
+/// From its second run in a row with one set of input shapes, a session's
+/// `run` replays a recording of the model's dispatches (kiln's bench and
+/// embedders' loops call `run`): each run reads its own inputs, and the
+/// results of earlier runs stay as they were. A replayed run (the second
+/// on) enqueues two transfers, the input copied in and the result copied
+/// out, beside its recorded commands (a run anew on lavapipe: none, its
+/// buffers written and read by the host). Runs on the first Vulkan device (lavapipe in CI; 6 runs of a
+/// 2x4 by 4x3 Gemm, well under a second).
+#[test]
+fn session_run_replays_its_recording_with_each_runs_inputs() {
+    use expected::*;
+    let m = gemm_with_weights();
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
+    let device = kiln_runtime::Device::new(&Default::default()).expect("a Vulkan device");
+    let session = kiln_onnx::Session::new(&device, &imp).expect("compiles");
+    let mut inputs = std::collections::HashMap::new();
+    let mut results = Vec::new();
+    let mut transfers = Vec::new();
+    for i in 0..6 {
+        let (a, want) = if i % 2 == 0 {
+            (GEMM_A, GEMM_OUT)
+        } else {
+            (GEMM_A2, GEMM_OUT2)
+        };
+        inputs.insert("a".to_owned(), f32_tensor(&[2, 4], a));
+        let before = device.counters();
+        results.push((session.run(&inputs).expect("runs"), want));
+        transfers.push(device.counters().transfers - before.transfers);
+    }
+    for (out, want) in &results {
+        assert_close(&out[0], want, &[2, 3]);
+    }
+    assert_eq!(transfers[1..], [2, 2, 2, 2, 2], "{transfers:?}");
 }
 
 /// `Session::run_feeds` takes the inputs in order, a device tensor used
