@@ -2582,7 +2582,8 @@ fusedMultiplyAdd); Vulkan lets GLSL.std.450 Fma round twice, and
 llvmpipe's does. Cancellations where the product's low half is the whole
 result, products a hair off an f32 tie (c = +-2^-60 decides the
 rounding; an f64 sum rounded again to f32 would tie to even), an
-intermediate product past FLT_MAX that the addend brings back, and
+intermediate product past FLT_MAX that the addend brings back, a product
+on the overflow threshold that a tiny addend pushes either way, and
 infinities (no NaN: its sign bit is not specified); exact rationals
 rounded once (Python fractions).''')
     e12, e11 = 2.0 ** -12, 2.0 ** -11
@@ -2597,6 +2598,11 @@ rounded once (Python fractions).''')
         (math.inf, -2.0, 1.0),
         (-1.0, 0.0, 0.0),
         (1e30, 1e30, -math.inf),
+        # 601 * 55831 = 2^25 - 1: the product is the overflow threshold
+        # 2^128 - 2^103 (a tie rounding to inf); c = -+2^60 decides.
+        (601 * 2.0 ** 52, 55831 * 2.0 ** 51, -2.0 ** 60),
+        (601 * 2.0 ** 52, 55831 * 2.0 ** 51, 2.0 ** 60),
+        (-601 * 2.0 ** 52, 55831 * 2.0 ** 51, 2.0 ** 60),
     ]
     rng = np.random.default_rng(2026_11_30)
     for _ in range(22):
