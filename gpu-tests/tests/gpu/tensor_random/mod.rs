@@ -8,9 +8,10 @@
 //! refuses and another runs is a failure too (one verdict across
 //! backends), and so is a panic. A program drawn out of bounds
 //! ([`Program::fault`]: an index, offset or size past its dim, or
-//! concatenated dims apart, known only at run time) must make every engine
-//! stop with an error naming that op (issue 31): an engine that returns
-//! values for it, or fails otherwise, is a finding.
+//! concatenated dims apart, a negative pad amount, known only at run time;
+//! its result maybe read by later ops) must make every engine stop with an
+//! error naming that op (issue 31): an engine that returns values for it,
+//! or fails otherwise, is a finding.
 //!
 //! CI runs [`CI_SEEDS`] seeds; `KILN_DIFF_SEEDS=N` runs N seeds from
 //! `KILN_DIFF_START` (default 0) instead, e.g.
@@ -25,6 +26,8 @@
 //! emulated-types device's kernels but for texel-buffer reads, which the
 //! CPU runner cannot run: a seed where only that device disagrees is then
 //! most likely a lavapipe fault, `DRIVERS.md`, not kiln's).
+//! `KILN_DIFF_WIDE_SHIFTS=1` also draws shifts by the bit width or more
+//! (undefined in MLIR; kiln's engines disagree on them, FINDINGS.md).
 //! `KILN_DIFF_NO_CPU=1` leaves the CPU runner out (a machine without LLVM
 //! 19's tools, such as a GPU machine the tests are carried to): the device
 //! engines are then judged against the reference evaluator alone.
@@ -286,7 +289,14 @@ fn judge_fault(op: &str, runs: &[Run], judged: &[usize]) -> Outcome {
 fn repro(seed: u64, p: &Program, reference: &Run) -> String {
     let mut s = format!("// tensor_random seed {seed}: expected values are kiln's reference evaluator's\nfunc.func @seed_{seed}() {{\n");
     for ((name, ty), v) in p.params.iter().zip(&p.inputs) {
-        let Value::Tensor(t) = v else { continue };
+        let t = match v {
+            Value::Tensor(t) => t,
+            Value::Scalar(x) => {
+                // Only `index` arguments are scalars.
+                let _ = writeln!(s, "  {name} = util.unfoldable_constant {} : {ty}", x.int());
+                continue;
+            }
+        };
         let stat = static_ty(ty, &t.shape);
         if ty.contains('?') {
             let _ = writeln!(
@@ -399,6 +409,7 @@ fn tensor_random_differential() {
     let mut refused = Vec::new();
     let mut faulted = 0;
     let mut secs = [0.0; 5];
+    let mut extras = std::collections::BTreeMap::<&str, usize>::new();
     for seed in start..start + count {
         if (seed - start) % 100 == 99 {
             eprintln!(
@@ -409,6 +420,9 @@ fn tensor_random_differential() {
             );
         }
         let p = program::generate(seed);
+        for e in &p.extras {
+            *extras.entry(e).or_default() += 1;
+        }
         if let Ok(dir) = std::env::var("KILN_DIFF_DUMP") {
             let _ = std::fs::write(format!("{dir}/seed-{seed}.mlir"), &p.text);
         }
@@ -435,6 +449,7 @@ fn tensor_random_differential() {
         "tensor_random: reference {:.1} s, device (compile + run) {:.1} s, cpu (compile + run) {:.1} s, device with emulated types {:.1} s, cpu with emulated types {:.1} s",
         secs[0], secs[1], secs[2], secs[3], secs[4]
     );
+    eprintln!("tensor_random: programs with each draw of program/extras.rs: {extras:?}");
     for r in &refused {
         eprintln!("refused: {r}");
     }

@@ -22,21 +22,21 @@ use super::{tensor_ty, DimSrc, Gen, MAX_ELEMS};
 /// One draw in this many is out of bounds.
 const OOB_IN: usize = 6;
 
-/// How a slice dim's offset or size is given.
-enum Amount {
-    Static(usize),
+/// How a slice dim's offset, size, stride or pad amount is given.
+pub(super) enum Amount {
+    Static(i64),
     Runtime(String),
 }
 
 impl Amount {
-    fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         match self {
             Amount::Static(k) => k.to_string(),
             Amount::Runtime(n) => n.clone(),
         }
     }
 
-    fn is_static(&self) -> bool {
+    pub(super) fn is_static(&self) -> bool {
         matches!(self, Amount::Static(_))
     }
 }
@@ -47,6 +47,7 @@ impl Gen {
     fn ends_if(&mut self, oob: bool, op: &'static str) -> bool {
         if oob {
             self.fault = Some(op);
+            self.maybe_feed();
         }
         true
     }
@@ -64,13 +65,17 @@ impl Gen {
         }
     }
 
-    /// Whether this draw goes out of bounds.
+    /// Whether this draw goes out of bounds (never a second time: the
+    /// ops after a fault that feeds them are in bounds).
     fn oob(&mut self) -> bool {
-        self.rng.chance(1, OOB_IN)
+        self.fault.is_none() && self.rng.chance(1, OOB_IN)
     }
 
     /// An `index` SSA value equal to `v` at run time only.
-    fn runtime_index(&mut self, v: i64) -> String {
+    pub(super) fn runtime_index(&mut self, v: i64) -> String {
+        if let Some(arg) = self.scalar_index_arg(v) {
+            return arg;
+        }
         let (pos, ty) = match self.idx_arg {
             Some(a) => a,
             None => {
@@ -116,11 +121,11 @@ impl Gen {
     }
 
     /// An offset or size: static, or the same at run time.
-    fn amount(&mut self, v: usize, runtime: bool) -> Amount {
+    pub(super) fn amount(&mut self, v: usize, runtime: bool) -> Amount {
         if runtime {
             Amount::Runtime(self.runtime_index(v as i64))
         } else {
-            Amount::Static(v)
+            Amount::Static(v as i64)
         }
     }
 
@@ -230,6 +235,7 @@ impl Gen {
         let mut w = Vec::new();
         for (k, &d) in shape.iter().enumerate() {
             let stride = if d > 2 && self.rng.chance(1, 3) { 2 } else { 1 };
+            let stride = self.wider_stride(d, stride);
             if oob && k == bad {
                 let size = 1 + self.rng.below(d.max(1));
                 let span = (size - 1) * stride + 1;
@@ -274,7 +280,7 @@ impl Gen {
         let dynamic: Vec<bool> = sizes.iter().map(|s| !s.is_static()).collect();
         let t = tensor_ty(av.ty, &shape, &dynamic);
         let n = self.fresh("dsl");
-        let st: Vec<usize> = w.iter().map(|x| x.2).collect();
+        let st = self.strides(&w);
         self.line(&format!(
             "{n} = tensor.extract_slice {}[{}] [{}] [{}] : {} to {t}",
             av.name,
@@ -284,7 +290,7 @@ impl Gen {
                 .map(Amount::text)
                 .collect::<Vec<_>>()
                 .join(", "),
-            Gen::list(&st),
+            st,
             av.ty_str()
         ));
         self.push(n, av.ty, shape, dynamic, av.num);
@@ -324,7 +330,7 @@ impl Gen {
             ));
             (c, t)
         };
-        let st: Vec<usize> = w.iter().map(|x| x.2).collect();
+        let st = self.strides(&w);
         let n = self.fresh("dins");
         self.line(&format!(
             "{n} = tensor.insert_slice {sname} into {}[{}] [{}] [{}] : {sty} into {}",
@@ -335,7 +341,7 @@ impl Gen {
                 .map(Amount::text)
                 .collect::<Vec<_>>()
                 .join(", "),
-            Gen::list(&st),
+            st,
             dv.ty_str()
         ));
         self.push(
@@ -495,8 +501,10 @@ impl Gen {
         let mut hi = Vec::new();
         let mut shape = Vec::new();
         let mut dynamic = Vec::new();
+        let mut amounts = Vec::new();
         for (k, &d) in av.shape.iter().enumerate() {
             let (l, h) = (self.rng.below(3), self.rng.below(3));
+            amounts.push((l, h));
             let (rl, rh) = (self.rng.chance(1, 3), self.rng.chance(1, 3));
             lo.push(self.amount(l, rl));
             hi.push(self.amount(h, rh));
@@ -506,6 +514,13 @@ impl Gen {
         if shape.iter().product::<usize>() > MAX_ELEMS {
             return false;
         }
+        let negative = self.negative_pad(
+            (&av.shape, &av.dynamic),
+            &amounts,
+            [&mut lo, &mut hi],
+            &mut shape,
+            &mut dynamic,
+        );
         let t = tensor_ty(av.ty, &shape, &dynamic);
         let n = self.fresh("dpad");
         let region = self.pad_region(av.ty, shape.len());
@@ -518,7 +533,7 @@ impl Gen {
         ));
         let num = Num::either(av.num, Num::exact(3.0, 0));
         self.push(n, av.ty, shape, dynamic, num);
-        true
+        self.ends_if(negative, "tensor.pad")
     }
 
     /// `v` cast to a type with `?` where `dynamic` says.
