@@ -746,6 +746,7 @@ pub(super) fn lower_module(
         split_bindings: split.iter().map(|&(i, _, n)| (i, n)).collect(),
         refine_division: fuses_fma(&target.env.device),
         exact_fma: !fuses_fma(&target.env.device),
+        defined_shifts: true,
         ..LowerOptions::default()
     };
     let compiled = lower::compile_to_binaries(module, Some(&target.env), &options).map_err(err)?;

@@ -32,9 +32,9 @@ pub(crate) fn lower(l: &mut Lowerer, kind: KOpKind) -> Result<(), LowerError> {
         ArithAndI => logic_bin(l, Opcode::BitwiseAnd, Opcode::LogicalAnd),
         ArithOrI => logic_bin(l, Opcode::BitwiseOr, Opcode::LogicalOr),
         ArithXOrI => logic_bin(l, Opcode::BitwiseXor, Opcode::LogicalNotEqual),
-        ArithShLI => int_bin(l, Opcode::ShiftLeftLogical, Norm::Result),
-        ArithShRSI => int_bin(l, Opcode::ShiftRightArithmetic, Norm::Result),
-        ArithShRUI => int_bin(l, Opcode::ShiftRightLogical, Norm::Both),
+        ArithShLI => shift(l, Opcode::ShiftLeftLogical, Norm::Result),
+        ArithShRSI => shift(l, Opcode::ShiftRightArithmetic, Norm::Result),
+        ArithShRUI => shift(l, Opcode::ShiftRightLogical, Norm::Both),
         // On i1 (GLSL's min/max take no booleans): true is 1 unsigned and
         // -1 signed, so the unsigned maximum and the signed minimum are
         // `or`, the others `and`.
@@ -114,6 +114,44 @@ fn int_bin(l: &mut Lowerer, name: Opcode, norm: Norm) -> Result<(), LowerError> 
     emulated_bin(l, Lowerer::core_op, name, norm)
 }
 
+/// `arith.shli` / `shrsi` / `shrui`. MLIR makes a shift by the bit width
+/// or more poison, and drivers differ (lavapipe shifts by the amount mod
+/// 32 for i32 and mod 8 for native i8; an i8 held in 32 bits shifts by
+/// the real amount). With
+/// [`LowerOptions::defined_shifts`](super::LowerOptions::defined_shifts)
+/// such a shift gives what numpy and ONNX's `BitShift` give, and what the
+/// reference evaluator computes: 0, or the sign fill for `shrsi` (the
+/// amount read unsigned, so a negative one is too large).
+fn shift(l: &mut Lowerer, name: Opcode, norm: Norm) -> Result<(), LowerError> {
+    let (a, b) = (l.operand(0)?, l.operand(1)?);
+    let kty = l.result_kernel_type(0)?;
+    let ty = l.result_type(0)?;
+    let width = match kty.scalar() {
+        KType::Int(w) => u64::from(*w),
+        _ => return int_bin(l, name, norm),
+    };
+    let in_range = super::helpers::memory::const_value(l, b)
+        .is_some_and(|k| u64::try_from(k).is_ok_and(|k| k < width));
+    if !l.options.defined_shifts || in_range || width == 1 {
+        return int_bin(l, name, norm);
+    }
+    let v = emulated_value(l, Lowerer::core_op, name, norm)?;
+    let bt = bool_like(l, ty);
+    let amount = zext_emulated(l, b, kty);
+    let w = l.const_int(ty, i128::from(width));
+    let too_far = l.core_op(Opcode::UGreaterThanEqual, vec![amount, w], bt);
+    let zero = l.const_int(ty, 0);
+    let fill = if name == Opcode::ShiftRightArithmetic {
+        let minus_one = l.const_int(ty, -1);
+        let negative = l.core_op(Opcode::SLessThan, vec![a, zero], bt);
+        l.core_op(Opcode::Select, vec![negative, minus_one, zero], ty)
+    } else {
+        zero
+    };
+    let r = l.core_op(Opcode::Select, vec![too_far, fill, v], ty);
+    l.set_result(0, r)
+}
+
 /// A binary GLSL.std.450 integer op with emulation fix-ups.
 fn gl_bin(l: &mut Lowerer, name: GlslOp, norm: Norm) -> Result<(), LowerError> {
     emulated_bin(l, Lowerer::glsl_op, name, norm)
@@ -127,6 +165,17 @@ fn emulated_bin<'k, O>(
     name: O,
     norm: Norm,
 ) -> Result<(), LowerError> {
+    let v = emulated_value(l, emit, name, norm)?;
+    l.set_result(0, v)
+}
+
+/// [`emulated_bin`]'s value, not yet the op's result.
+fn emulated_value<'k, O>(
+    l: &mut Lowerer<'k>,
+    emit: fn(&mut Lowerer<'k>, O, Vec<Value>, Type) -> Value,
+    name: O,
+    norm: Norm,
+) -> Result<Value, LowerError> {
     let (mut a, mut b) = (l.operand(0)?, l.operand(1)?);
     let kty = l.result_kernel_type(0)?;
     let ty = l.result_type(0)?;
@@ -138,7 +187,7 @@ fn emulated_bin<'k, O>(
     if norm != Norm::None {
         v = normalize(l, v, kty);
     }
-    l.set_result(0, v)
+    Ok(v)
 }
 
 /// An integer minimum or maximum: GLSL's `name`, or core `logical` on

@@ -140,6 +140,10 @@ pub struct LowerOptions {
     /// other widths, the driver's `Fma` stands. The tensor compiler asks
     /// for it wherever it does not refine division.
     pub exact_fma: bool,
+    /// Give `arith.shli` / `shrsi` / `shrui` by the bit width or more
+    /// (poison in MLIR) numpy's result: 0, or the sign fill for `shrsi`,
+    /// as the reference evaluator does. The tensor compiler asks for it.
+    pub defined_shifts: bool,
 }
 
 /// One lowered `gpu.module`.

@@ -101,6 +101,27 @@ func.func @bitwise_and_shifts_i16() {
   return
 }
 
+// Shift amounts of the bit width and beyond, and negative ones (read
+// unsigned): poison in MLIR; kiln gives numpy's and ONNX BitShift's result,
+// 0, or the sign fill for shrsi (Python integers).
+func.func @shifts_by_the_width_or_more_i16() {
+  %in1 = util.unfoldable_constant dense<[8862, 12242, -7688, 7652, 20948, 15041, -26381, 32196, 5487, -15612, 21296, -31041, 22220,
+      -7272, 8252, -3128, -7255, 31316, 3864, 5789, 10239, 18778, 27604, 2878, 5631, 20572, -21886,
+      22381, -18501, 2793, 20785]> : tensor<31xi16>
+  %in2 = util.unfoldable_constant dense<[16, -1, 15, -11, 52, -13, -2, 17, -14, -9, 37, -3, 64, -15, -6, 4, -1, -1, -5, 28, -10, 54,
+      -12, -16, 10, 10, -1, -3, 1, 45, 50]> : tensor<31xi16>
+  %t1 = arith.shli %in1, %in2 : tensor<31xi16>
+  check.expect_eq_const(%t1, dense<[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15488, 0, 0, 0, 0, 0, 0, 0, 0, -1024, 28672, 0,
+      0, 28534, 0, 0]> : tensor<31xi16>) : tensor<31xi16>
+  %t2 = arith.shrsi %in1, %in2 : tensor<31xi16>
+  check.expect_eq_const(%t2, dense<[0, 0, -1, 0, 0, 0, -1, 0, 0, -1, 0, -1, 0, -1, 0, -196, -1, 0, 0, 0, 0, 0, 0, 0, 5, 20, -1,
+      0, -9251, 0, 0]> : tensor<31xi16>) : tensor<31xi16>
+  %t3 = arith.shrui %in1, %in2 : tensor<31xi16>
+  check.expect_eq_const(%t3, dense<[0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3900, 0, 0, 0, 0, 0, 0, 0, 0, 5, 20, 0, 0,
+      23517, 0, 0]> : tensor<31xi16>) : tensor<31xi16>
+  return
+}
+
 // Signed and unsigned min / max.
 func.func @min_max_i16() {
   %in1 = flow.tensor.dynamic_constant dense<[10054, 22399, -12844, -30772, -25377, 1425, -7226, -5691, 9486, -2187, 18623, 1926, 747,

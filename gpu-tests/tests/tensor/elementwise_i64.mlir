@@ -113,6 +113,24 @@ func.func @bitwise_and_shifts_i64() {
   return
 }
 
+// Shift amounts of the bit width and beyond, and negative ones (read
+// unsigned): poison in MLIR; kiln gives numpy's and ONNX BitShift's result,
+// 0, or the sign fill for shrsi (Python integers).
+func.func @shifts_by_the_width_or_more_i64() {
+  %in1 = util.unfoldable_constant dense<[-5571059541892954128, 4967156950825999768, 5875532818944106178, -5025793317293696594,
+      -3672159938918067060, -3373809110471574145, -6876213705590161546, 178407117539592950,
+      -8819310909499691856, 5226511851561979260, -6049941294710578570, 1485870860229053816,
+      -6800909892307830795]> : tensor<13xi64>
+  %in2 = util.unfoldable_constant dense<[64, -1, 63, -6, 46, 99, -29, -49, -2, 39, 75, -14, 1]> : tensor<13xi64>
+  %t1 = arith.shli %in1, %in2 : tensor<13xi64>
+  check.expect_eq_const(%t1, dense<[0, 0, 0, 0, -7700310937873416192, 0, 0, 0, 0, 6649210807068393472, 0, 0, 4844924289093890026]> : tensor<13xi64>) : tensor<13xi64>
+  %t2 = arith.shrsi %in1, %in2 : tensor<13xi64>
+  check.expect_eq_const(%t2, dense<[-1, 0, 0, -1, -52185, -1, -1, 0, -1, 9506969, -1, 0, -3400454946153915398]> : tensor<13xi64>) : tensor<13xi64>
+  %t3 = arith.shrui %in1, %in2 : tensor<13xi64>
+  check.expect_eq_const(%t3, dense<[0, 0, 0, 0, 209959, 0, 0, 0, 0, 9506969, 0, 0, 5822917090700860410]> : tensor<13xi64>) : tensor<13xi64>
+  return
+}
+
 // Signed and unsigned min / max.
 func.func @min_max_i64() {
   %in1 = flow.tensor.dynamic_constant dense<[5419801753569343476, 520160095021159712, 3606332547231703135, 6385652712024526853,

@@ -1537,6 +1537,38 @@ def int_file(F, et, shape):
     for op in ('shli', 'shrsi', 'shrui'):
         f.expect_eq_const(tensor_op(f, op, A, S), int_apply(op, a, sh, et))
 
+    f = F.fn('shifts_by_the_width_or_more_%s' % et, '''
+Shift amounts of the bit width and beyond, and negative ones (read
+unsigned): poison in MLIR; kiln gives numpy's and ONNX BitShift's result,
+0, or the sign fill for shrsi (Python integers).''')
+    a = store(et, full_range(f))
+    n = a.size
+    pick = f.rng.ints((n,), 0, 3)
+    big = f.rng.ints((n,), bits, min(4 * bits, hi))
+    small = f.rng.ints((n,), 0, bits - 1)
+    neg = f.rng.ints((n,), -bits, -1)
+    amounts = np.where(pick == 0, small, np.where(pick == 1, big, neg)).reshape(a.shape)
+    amounts.reshape(-1)[:3] = [bits, -1, bits - 1]
+    sh = store(et, amounts)
+    A, S = f.const(a, et), f.const(sh, et)
+    mask = (1 << bits) - 1
+
+    def wide(op, x, s):
+        s &= mask  # read unsigned
+        if s >= bits:
+            return -1 if op == 'shrsi' and x < 0 else 0
+        if op == 'shli':
+            v = (x << s) & mask
+        elif op == 'shrsi':
+            return x >> s
+        else:
+            v = (x & mask) >> s
+        return v - (1 << bits) if v >> (bits - 1) else v
+    for op in ('shli', 'shrsi', 'shrui'):
+        want = [wide(op, int(x), int(s)) for x, s in zip(a.reshape(-1), sh.reshape(-1))]
+        f.expect_eq_const(tensor_op(f, op, A, S),
+                          store(et, np.array(want, dtype=object).reshape(a.shape)))
+
     f = F.fn('min_max_%s' % et, 'Signed and unsigned min / max.')
     a, b = store(et, full_range(f)), store(et, full_range(f))
     A, B = f.const(a, et, 'dynamic'), f.const(b, et, 'dynamic')

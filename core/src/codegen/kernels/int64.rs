@@ -145,6 +145,30 @@ impl Emitter<'_, '_, '_> {
         }
     }
 
+    /// An `arith` shift of an i64 pair by any amount: by 64 or more (the
+    /// amount read unsigned) 0, or the sign fill for `shrsi`, as the
+    /// lowering of native shifts gives (`lower/arith.rs::shift`).
+    fn user_shift(&mut self, a: KValue, s: KValue, op: ArithOp) -> KValue {
+        let shifted = self.pair_shift(a, s, op);
+        let (sl, sh) = (self.lo(s), self.hi(s));
+        let zero = self.c32(0);
+        let c64 = self.c32(64);
+        let high = self.b.cmpi("ne", sh, zero);
+        let low = self.b.cmpi("uge", sl, c64);
+        let too_far = self.b.ori(high, low);
+        let fill = if op == ArithOp::ShRSI {
+            let ah = self.hi(a);
+            let c31 = self.c32(31);
+            self.b.shrsi(ah, c31)
+        } else {
+            zero
+        };
+        let (lo, hi) = (self.lo(shifted), self.hi(shifted));
+        let lo = self.b.select(too_far, fill, lo);
+        let hi = self.b.select(too_far, fill, hi);
+        self.pair(lo, hi)
+    }
+
     /// `a << s`, `a >>u s` or `a >>s s` for a shift amount below 64.
     fn pair_shift(&mut self, a: KValue, s: KValue, op: ArithOp) -> KValue {
         let (al, ah) = (self.lo(a), self.hi(a));
@@ -283,7 +307,7 @@ impl Emitter<'_, '_, '_> {
             AndI => self.b.andi(args[0], args[1]),
             OrI => self.b.ori(args[0], args[1]),
             XOrI => self.b.xori(args[0], args[1]),
-            ShLI | ShRSI | ShRUI => self.pair_shift(args[0], args[1], a),
+            ShLI | ShRSI | ShRUI => self.user_shift(args[0], args[1], a),
             CmpI(p) => self.pair_cmp(p, args[0], args[1]),
             Select => self.pair_select(args[0], args[1], args[2]),
             MaxSI | MinSI | MaxUI | MinUI => {

@@ -86,7 +86,7 @@ fn linearize(l: &mut Lowerer, repr: &MemRefRepr, idx: &[Value]) -> Result<Value,
 }
 
 /// The value of `v` when a `spv.Constant` integer defines it.
-fn const_value(l: &Lowerer, v: Value) -> Option<i64> {
+pub(crate) fn const_value(l: &Lowerer, v: Value) -> Option<i64> {
     let op = l.module.defining_op(v)?;
     if l.module.op(op).kind != crate::ir::OpKind::Constant {
         return None;

@@ -148,16 +148,6 @@ pub enum ScalarError {
         /// The dividend (the type's minimum).
         dividend: i64,
     },
-    /// A shift by the bit width or more.
-    #[error("{}: shift amount {amount} is not below the bit width {bits}", .op.name())]
-    ShiftTooLarge {
-        /// The op.
-        op: ArithOp,
-        /// The shift amount (unsigned).
-        amount: u64,
-        /// The operand's bit width.
-        bits: u32,
-    },
     /// `math.ipowi` of zero to a negative power.
     #[error("math.ipowi: zero to a negative power")]
     ZeroToNegativePower,
@@ -234,11 +224,13 @@ pub fn arith(
         XOrI => int(i(0) ^ i(1)),
         ShLI | ShRSI | ShRUI => {
             let s = u(1);
+            // Poison in MLIR; kiln defines it as numpy does (and as its
+            // kernels compute it, `lower/arith.rs::shift`): 0, or the
+            // sign fill for `shrsi`.
             if s >= u64::from(e.bits()) {
-                return Err(ScalarError::ShiftTooLarge {
-                    op,
-                    amount: s,
-                    bits: e.bits(),
+                return int(match op {
+                    ShRSI if i(0) < 0 => -1,
+                    _ => 0,
                 });
             }
             int(match op {

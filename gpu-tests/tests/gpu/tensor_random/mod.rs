@@ -26,8 +26,8 @@
 //! emulated-types device's kernels but for texel-buffer reads, which the
 //! CPU runner cannot run: a seed where only that device disagrees is then
 //! most likely a lavapipe fault, `DRIVERS.md`, not kiln's).
-//! `KILN_DIFF_WIDE_SHIFTS=1` also draws shifts by the bit width or more
-//! (undefined in MLIR; kiln's engines disagree on them, FINDINGS.md).
+//! `KILN_DIFF_WIDE_SHIFTS=0` draws no shifts by the bit width or more
+//! (undefined in MLIR; every engine of kiln gives numpy's 0 or sign fill).
 //! `KILN_DIFF_NO_CPU=1` leaves the CPU runner out (a machine without LLVM
 //! 19's tools, such as a GPU machine the tests are carried to): the device
 //! engines are then judged against the reference evaluator alone.

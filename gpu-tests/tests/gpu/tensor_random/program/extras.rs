@@ -13,8 +13,8 @@
 //! - out-of-bounds ops whose result feeds 1 to 3 later ops that read all
 //!   of it, the last of which is returned (no engine may drop the
 //!   faulting op as dead);
-//! - `math.ctpop` / `ctlz` / `cttz` in regions, and (only with
-//!   `KILN_DIFF_WIDE_SHIFTS=1`) shifts by amounts of 0 to twice the width.
+//! - `math.ctpop` / `ctlz` / `cttz` in regions, and (not with
+//!   `KILN_DIFF_WIDE_SHIFTS=0`) shifts by amounts of 0 to twice the width.
 
 use std::fmt::Write;
 
