@@ -777,22 +777,14 @@ fn defer_kernel(k: Kernel, lowered: &[CompiledKernel], target: &CodegenTarget) -
             ValidationEnv::for_vulkan_module(target.env.version()),
         ),
     };
-    CompiledKernel {
-        kernel_text: crate::kernel::print(&k.module),
-        name: k.name,
-        words: Vec::new(),
+    let split = k.split.clone();
+    compiled_kernel(
+        k,
+        Vec::new(),
         validation_env,
         needs,
-        bindings: k.bindings,
-        writes: k.writes,
-        push: k.push,
-        workgroup_size: k.workgroup_size,
-        plan: k.plan,
-        guard: k.guard,
-        workgroups: k.workgroups,
-        repeat: k.repeat,
-        deferred: Some(DeferredLowering { split: k.split }),
-    }
+        Some(DeferredLowering { split }),
+    )
 }
 
 fn lower_kernel(
@@ -800,12 +792,23 @@ fn lower_kernel(
     target: &CodegenTarget,
 ) -> Result<CompiledKernel, CodegenError> {
     let (words, validation_env, needs) = lower_module(&k.module, &k.name, &k.split, target)?;
-    Ok(CompiledKernel {
+    Ok(compiled_kernel(k, words, validation_env, needs, None))
+}
+
+/// Kernel `k` as the program keeps it, with its lowering's results.
+fn compiled_kernel(
+    k: super::kernels::Kernel,
+    words: Vec<u32>,
+    validation_env: ValidationEnv,
+    needs: Vce,
+    deferred: Option<DeferredLowering>,
+) -> CompiledKernel {
+    CompiledKernel {
+        kernel_text: crate::kernel::print(&k.module),
         name: k.name,
         words,
         validation_env,
         needs,
-        kernel_text: crate::kernel::print(&k.module),
         bindings: k.bindings,
         writes: k.writes,
         push: k.push,
@@ -814,8 +817,8 @@ fn lower_kernel(
         guard: k.guard,
         workgroups: k.workgroups,
         repeat: k.repeat,
-        deferred: None,
-    })
+        deferred,
+    }
 }
 
 /// The `--explain` text of a compiled function: each dispatch, its

@@ -67,6 +67,15 @@ fn attr_i(name: &str, v: i64) -> AttributeProto {
     }
 }
 
+fn attr_ints(name: &str, v: &[i64]) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.into()),
+        ints: v.to_vec(),
+        r#type: Some(AttributeType::Ints as i32),
+        ..Default::default()
+    }
+}
+
 fn attr_f(name: &str, v: f32) -> AttributeProto {
     AttributeProto {
         name: Some(name.into()),
@@ -343,12 +352,6 @@ fn layer_normalization() {
 #[test]
 fn depthwise_conv_is_one_linalg_op() {
     use expected::*;
-    let ints = |name: &str, v: &[i64]| AttributeProto {
-        name: Some(name.into()),
-        ints: v.to_vec(),
-        r#type: Some(AttributeType::Ints as i32),
-        ..Default::default()
-    };
     let m = model(
         vec![node(
             "Conv",
@@ -356,8 +359,8 @@ fn depthwise_conv_is_one_linalg_op() {
             &["y"],
             vec![
                 attr_i("group", 3),
-                ints("pads", &[1, 1, 1, 1]),
-                ints("kernel_shape", &[3, 3]),
+                attr_ints("pads", &[1, 1, 1, 1]),
+                attr_ints("kernel_shape", &[3, 3]),
             ],
         )],
         vec![vi("x", FLOAT, &[1, 3, 5, 5])],
@@ -388,18 +391,15 @@ fn depthwise_conv_is_one_linalg_op() {
 #[test]
 fn conv_transpose_with_strides_equal_to_its_kernel_is_a_1x1_convolution() {
     use expected::*;
-    let ints = |name: &str, v: &[i64]| AttributeProto {
-        name: Some(name.into()),
-        ints: v.to_vec(),
-        r#type: Some(AttributeType::Ints as i32),
-        ..Default::default()
-    };
     let m = model(
         vec![node(
             "ConvTranspose",
             &["x", "w", "b"],
             &["y"],
-            vec![ints("strides", &[2, 3]), ints("kernel_shape", &[2, 3])],
+            vec![
+                attr_ints("strides", &[2, 3]),
+                attr_ints("kernel_shape", &[2, 3]),
+            ],
         )],
         vec![vi("x", FLOAT, &[1, 3, 4, 5])],
         vec![vi("y", FLOAT, &[1, 2, 8, 15])],
