@@ -223,23 +223,7 @@ fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
         ("matmul_f16_bf16.mlir", 12),
         ("matmul_f16_coop_staged.mlir", 13),
     ] {
-        let path = tensor_dir().join(file).display().to_string();
-        let (status, reference, err) = kiln(&["run", "--reference", "--no-timing", &path], b"");
-        assert_eq!(status, 0, "{reference}{err}");
-        assert!(
-            reference.contains(&format!("[  PASSED  ] {count} tests.")),
-            "{reference}"
-        );
-        for env in ["nvidia-h200-coop.env", "coop-sg16.env"] {
-            let arg = format!("@{}", envs.join(env).display());
-            let (status, out, err) = kiln(
-                &["run", "--cpu", "--no-timing", "--target-env", &arg, &path],
-                b"",
-            );
-            assert_eq!(status, 0, "{file} {env}: {out}{err}");
-            assert!(err.is_empty(), "{file} {env}: {err}");
-            assert_eq!(out, reference, "{file} {env}");
-        }
+        cpu_matches_the_reference(file, count, &["nvidia-h200-coop.env", "coop-sg16.env"]);
     }
     let path = tensor_dir()
         .join("matmul_f16_tiles.mlir")
@@ -273,23 +257,35 @@ fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
 /// the root's last parallel loops"). Costs about three seconds.
 #[test]
 fn matmuls_read_through_a_transpose_pass_on_the_cpu_for_the_offline_envs() {
-    let envs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/lower/envs");
-    let path = tensor_dir()
-        .join("matmul_read_transposed.mlir")
-        .display()
-        .to_string();
+    cpu_matches_the_reference(
+        "matmul_read_transposed.mlir",
+        8,
+        &["lavapipe.env", "mobile.env", "coop-sg16.env"],
+    );
+}
+
+/// Corpus file `file` passes its `count` tests on the reference evaluator,
+/// and on the CPU runner compiled for each of `envs`
+/// (`core/tests/lower/envs`) prints exactly the reference's output, with
+/// nothing on stderr.
+fn cpu_matches_the_reference(file: &str, count: usize, envs: &[&str]) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/lower/envs");
+    let path = tensor_dir().join(file).display().to_string();
     let (status, reference, err) = kiln(&["run", "--reference", "--no-timing", &path], b"");
     assert_eq!(status, 0, "{reference}{err}");
-    assert!(reference.contains("[  PASSED  ] 8 tests."), "{reference}");
-    for env in ["lavapipe.env", "mobile.env", "coop-sg16.env"] {
-        let arg = format!("@{}", envs.join(env).display());
+    assert!(
+        reference.contains(&format!("[  PASSED  ] {count} tests.")),
+        "{reference}"
+    );
+    for env in envs {
+        let arg = format!("@{}", dir.join(env).display());
         let (status, out, err) = kiln(
             &["run", "--cpu", "--no-timing", "--target-env", &arg, &path],
             b"",
         );
-        assert_eq!(status, 0, "{env}: {out}{err}");
-        assert!(err.is_empty(), "{env}: {err}");
-        assert_eq!(out, reference, "{env}");
+        assert_eq!(status, 0, "{file} {env}: {out}{err}");
+        assert!(err.is_empty(), "{file} {env}: {err}");
+        assert_eq!(out, reference, "{file} {env}");
     }
 }
 

@@ -1467,6 +1467,22 @@ mod tests {
     /// With `signed_zero_inf_nan_preserve`, each float width the module
     /// computes in and the env preserves gets the mode once (the target
     /// width's mode counts); other widths and other envs get none.
+    /// The lines naming execution mode `mode` after lowering module `src`
+    /// for `env`, with the float-controls modes on or off.
+    fn float_modes(src: &str, env: &TargetEnv, on: bool, mode: &str) -> Vec<String> {
+        let mut m = text::parse(src).unwrap_or_else(|e| panic!("parse: {e}"));
+        let options = LowerAbiOptions {
+            signed_zero_inf_nan_preserve: on,
+            ..LowerAbiOptions::default()
+        };
+        run_with(&mut m, env, &options).unwrap();
+        print(&m)
+            .lines()
+            .filter(|l| l.contains(mode))
+            .map(|l| l.trim().to_string())
+            .collect()
+    }
+
     #[test]
     fn signed_zero_inf_nan_preserve_per_width() {
         let src = |abi: &str| {
@@ -1491,17 +1507,7 @@ mod tests {
             .unwrap()
         };
         let run = |abi: &str, env: &TargetEnv, on: bool| {
-            let mut m = text::parse(&src(abi)).unwrap_or_else(|e| panic!("parse: {e}"));
-            let options = LowerAbiOptions {
-                signed_zero_inf_nan_preserve: on,
-                ..LowerAbiOptions::default()
-            };
-            run_with(&mut m, env, &options).unwrap();
-            print(&m)
-                .lines()
-                .filter(|l| l.contains("SignedZeroInfNanPreserve"))
-                .map(|l| l.trim().to_string())
-                .collect::<Vec<String>>()
+            float_modes(&src(abi), env, on, "SignedZeroInfNanPreserve")
         };
         let mode = |w: u32| format!("spirv.ExecutionMode @k \"SignedZeroInfNanPreserve\", {w}");
         // f16 (a vector's element) and f64 are used; f32 only in the buffer
@@ -1544,19 +1550,7 @@ mod tests {
             .parse()
             .unwrap()
         };
-        let run = |env: &TargetEnv| {
-            let mut m = text::parse(&src).unwrap_or_else(|e| panic!("parse: {e}"));
-            let options = LowerAbiOptions {
-                signed_zero_inf_nan_preserve: true,
-                ..LowerAbiOptions::default()
-            };
-            run_with(&mut m, env, &options).unwrap();
-            print(&m)
-                .lines()
-                .filter(|l| l.contains("DenormPreserve"))
-                .map(|l| l.trim().to_string())
-                .collect::<Vec<String>>()
-        };
+        let run = |env: &TargetEnv| float_modes(&src, env, true, "DenormPreserve");
         let mode = |w: u32| format!("spirv.ExecutionMode @k \"DenormPreserve\", {w}");
         assert_eq!(
             run(&env(", DenormPreserve", "[16, 32, 64]")),

@@ -230,6 +230,24 @@ struct Read {
     valid: Option<KValue>,
 }
 
+/// The element of a staged slice at `base` (row stride `stride`) where
+/// the tile's own dimension is at `x` and the reduction at `kk`:
+/// `[kk][x]` when `k_outer`, else `[x][kk]`.
+fn slice_offset(
+    e: &mut Emitter<'_, '_, '_>,
+    base: KValue,
+    x: KValue,
+    kk: KValue,
+    stride: u64,
+    k_outer: bool,
+) -> KValue {
+    let stride = e.index(big(stride));
+    let (outer, inner) = if k_outer { (kk, x) } else { (x, kk) };
+    let at = e.mul(outer, stride);
+    let at = e.add(at, inner);
+    e.add(base, at)
+}
+
 fn big(x: u64) -> i64 {
     i64::try_from(x).unwrap_or(i64::MAX)
 }
@@ -596,32 +614,16 @@ impl Kernel {
             for i in 0..tiles[0] {
                 let di = e.index(i64::from(i * m));
                 let r = e.add(self.sub_row, di);
-                let stride = e.index(big(a_sl.stride));
                 // `[r][kk]`, or `[kk][r]` (column-major) where A is K x M.
-                let at = if transpose_a {
-                    let at = e.mul(kk_v, stride);
-                    e.add(at, r)
-                } else {
-                    let at = e.mul(r, stride);
-                    e.add(at, kk_v)
-                };
-                let at = e.add(off[0], at);
+                let at = slice_offset(e, off[0], r, kk_v, a_sl.stride, transpose_a);
                 av.push(load_matrix(e, sa, at, &self.a_ty, a_sl.stride, transpose_a));
             }
             let mut bv = Vec::new();
             for j in 0..tiles[1] {
                 let dj = e.index(i64::from(j * n));
                 let c = e.add(self.sub_col, dj);
-                let stride = e.index(big(b_sl.stride));
                 // `[kk][c]`, or `[c][kk]` (column-major) where B is N x K.
-                let at = if transpose_b {
-                    let at = e.mul(c, stride);
-                    e.add(at, kk_v)
-                } else {
-                    let at = e.mul(kk_v, stride);
-                    e.add(at, c)
-                };
-                let at = e.add(off[1], at);
+                let at = slice_offset(e, off[1], c, kk_v, b_sl.stride, !transpose_b);
                 bv.push(load_matrix(e, sb, at, &self.b_ty, b_sl.stride, transpose_b));
             }
             accs = self.fold(e, &av, &bv, &accs);
