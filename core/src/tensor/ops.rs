@@ -1020,6 +1020,7 @@ pub fn supported_ops(dialect: &str) -> Vec<String> {
         .map(|s| s.to_string())
         .collect(),
         "util" => vec![
+            "util.assume.int".into(),
             "util.optimization_barrier".into(),
             "util.unfoldable_constant".into(),
         ],

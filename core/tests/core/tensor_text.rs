@@ -178,3 +178,60 @@ fn softmax_decomposes_as_mlir_does() {
     let decomposed = eval::run(&m, "s", &[arg]).unwrap();
     assert_eq!(direct, decomposed);
 }
+
+/// IREE's `util.assume.int` reads as its operands (the program prints back
+/// without it); assumptions that cannot hold, or are not written as IREE
+/// writes them, are errors on their line.
+#[test]
+fn assume_int_reads_as_its_operand_and_checks_its_facts() {
+    let program = |assume: &str| {
+        format!(
+            "func.func @f(%t: tensor<?xf32>, %k: i64) -> (index, i64) {{\n  \
+             %c0 = arith.constant 0 : index\n  \
+             %d = tensor.dim %t, %c0 : tensor<?xf32>\n  \
+             {assume}\n  \
+             return %a, %b : index, i64\n}}\n"
+        )
+    };
+    let good = program(
+        "%a, %b = util.assume.int %d[<umin = 1, umax = 64>, <udiv = 16>, <>], %k<umax = 7> : index, i64",
+    );
+    let printed = tensor::print(&load("assume", &good));
+    assert!(!printed.contains("assume"), "{printed}");
+    assert!(
+        printed.contains("return %1, %arg1 : index, i64"),
+        "{printed}"
+    );
+    for (assume, error) in [
+        (
+            "%a, %b = util.assume.int %d<umin = 9, umax = 8>, %k<> : index, i64",
+            "4:30: 'util.assume.int' op umin 9 is above umax 8",
+        ),
+        (
+            "%a, %b = util.assume.int %d<udiv = 0>, %k<> : index, i64",
+            "4:31: 'util.assume.int' op udiv must be positive",
+        ),
+        (
+            "%a, %b = util.assume.int %d<umin = 1, umin = 2>, %k<> : index, i64",
+            "4:41: 'umin' given twice",
+        ),
+        (
+            "%a, %b = util.assume.int %d<smin = 1>, %k<> : index, i64",
+            "4:31: unknown int assumption 'smin'",
+        ),
+        (
+            "%a, %b = util.assume.int %d<>, %k : index, i64",
+            "4:37: expected '<'",
+        ),
+        ("%a, %b = util.assume.int %d<>, %k<> : index, f32", "type"),
+        (
+            "%a = util.assume.int %d<>, %k<> : index, i64",
+            "operation defines 2 results but was provided 1 to bind",
+        ),
+    ] {
+        let e = tensor::load(&program(assume))
+            .expect_err(assume)
+            .to_string();
+        assert!(e.contains(error), "{assume}: {e}");
+    }
+}

@@ -856,7 +856,7 @@ def build_file(name):
 # Standard MLIR form of a test file (mlir-opt-19 check, MLIR CPU run).
 # ---------------------------------------------------------------------------
 
-IREE_OPS = ('util.unfoldable_constant', 'util.optimization_barrier',
+IREE_OPS = ('util.unfoldable_constant', 'util.optimization_barrier', 'util.assume.int',
             'flow.tensor.dynamic_constant', 'check.expect_eq_const', 'check.expect_eq',
             'check.expect_almost_eq_const', 'check.expect_almost_eq', 'check.expect_true',
             'check.expect_false')
@@ -1064,6 +1064,14 @@ class StdWriter:
             if parse_tensor_type(ty) is None:
                 raise FormatError('barriers are on tensors here: ' + stmt)
             return '%s%s = tensor.cast %s : %s to %s' % (indent, lhs, operand, ty, ty)
+        if op == 'util.assume.int':
+            # One operand here: `%v<umin = ..>` or `%v[<..>, <..>]`, an
+            # identity on an integer.
+            operand = re.match(r'%[\w]+', stmt).group(0)
+            ty = stmt.rsplit(' : ', 1)[1].strip()
+            if ',' in ty:
+                raise FormatError('one assumed value per util.assume.int here: ' + stmt)
+            return '%s%s = arith.ori %s, %s : %s' % (indent, lhs, operand, operand, ty)
         if op == 'flow.tensor.dynamic_constant':
             k = stmt.rfind(' -> ')
             attr, st = attr_and_type(stmt[:k])
@@ -6434,7 +6442,9 @@ iota-like tensor from its region's indices, a value captured from outside)
 and affine.apply / affine.min / affine.max on index values (floordiv,
 ceildiv and mod of negative values: Python's // and % are the oracle, as
 affine's floordiv rounds toward -inf and mod is non-negative for a positive
-divisor), used as sizes of a slice; ml_program.global values read with
+divisor), used as sizes of a slice; IREE's util.assume.int on sizes (a
+range and a divisor, or a list of them; kiln reads the facts and drops the
+op); ml_program.global values read with
 ml_program.global_load (a constant global and a mutable one never stored to;
 global_load_const reads the same way, but MLIR 19 does not bufferize it, so
 gen.py --run-mlir could not run it).''')
@@ -6544,6 +6554,19 @@ def _(F):
     sl = f.op('tensor.extract_slice %s[1] [%s] [2] : %s to %s'
               % (X, sz, X.ty, ttype((4,), 'i32', (0,))), 'i32', (4,), (0,), hint='sl')
     f.expect_eq_const(sl, x[1:9:2])
+
+    f = F.fn('assume_int_on_sizes_i32')
+    x = f.rng.ints((12,), -100, 100).astype(np.int32)
+    X = f.const(x, 'i32', 'dynamic')
+    d = f.dim(X, 0)
+    a = f.op('util.assume.int %s<umin = 1, umax = 4096, udiv = 4> : index' % d, 'index', hint='a')
+    h = f.op('arith.divui %s, %s : index' % (a, f.idx(2)), 'index', hint='h')
+    b = f.op('util.assume.int %s[<umin = 0, umax = 8>, <udiv = 2>, <>] : index' % h, 'index',
+             hint='b')
+    f.expect_index(b, 6)
+    sl = f.op('tensor.extract_slice %s[%s] [%s] [1] : %s to %s'
+              % (X, f.idx(2), b, X.ty, ttype((6,), 'i32', (0,))), 'i32', (6,), (0,), hint='sl')
+    f.expect_eq_const(sl, x[2:8])
 
     f = F.fn('ml_program_global_loads_f32_i64')
     w = f.rng.floats((2, 3), 'f32')

@@ -7,7 +7,9 @@
 // and affine.apply / affine.min / affine.max on index values (floordiv,
 // ceildiv and mod of negative values: Python's // and % are the oracle, as
 // affine's floordiv rounds toward -inf and mod is non-negative for a positive
-// divisor), used as sizes of a slice; ml_program.global values read with
+// divisor), used as sizes of a slice; IREE's util.assume.int on sizes (a
+// range and a divisor, or a list of them; kiln reads the facts and drops the
+// op); ml_program.global values read with
 // ml_program.global_load (a constant global and a mutable one never stored to;
 // global_load_const reads the same way, but MLIR 19 does not bufferize it, so
 // gen.py --run-mlir could not run it).
@@ -176,6 +178,24 @@ func.func @affine_apply_min_max_index() {
   %b1 = util.optimization_barrier %sl1 : tensor<?xi32>
   %cast1 = tensor.cast %b1 : tensor<?xi32> to tensor<4xi32>
   check.expect_eq_const(%cast1, dense<[25, 36, -86, -57]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}
+
+func.func @assume_int_on_sizes_i32() {
+  %in1 = flow.tensor.dynamic_constant dense<[65, -42, 39, -83, -70, -19, 78, 49, -74, 11, -98, -96]> : tensor<12xi32> -> tensor<?xi32>
+  %c1 = arith.constant 0 : index
+  %d1 = tensor.dim %in1, %c1 : tensor<?xi32>
+  %a1 = util.assume.int %d1<umin = 1, umax = 4096, udiv = 4> : index
+  %c2 = arith.constant 2 : index
+  %h1 = arith.divui %a1, %c2 : index
+  %b1 = util.assume.int %h1[<umin = 0, umax = 8>, <udiv = 2>, <>] : index
+  %c3 = arith.constant 6 : index
+  %ok1 = arith.cmpi eq, %b1, %c3 : index
+  check.expect_true(%ok1) : i1
+  %sl1 = tensor.extract_slice %in1[%c2] [%b1] [1] : tensor<?xi32> to tensor<?xi32>
+  %b2 = util.optimization_barrier %sl1 : tensor<?xi32>
+  %cast1 = tensor.cast %b2 : tensor<?xi32> to tensor<6xi32>
+  check.expect_eq_const(%cast1, dense<[39, -83, -70, -19, 78, 49]> : tensor<6xi32>) : tensor<6xi32>
   return
 }
 

@@ -16,6 +16,7 @@
 //! with its line ([`unsupported`]).
 
 mod affine_ops;
+mod assume;
 mod attrs;
 mod generic_form;
 mod linalg;
@@ -616,6 +617,13 @@ impl<'a> Parser<'a> {
         if let Some(short) = name.strip_prefix("scf.") {
             // Resolved at import: its results are values of the block.
             let results = self.parse_scf(block, short, loc)?;
+            self.bind_results(defs, &results, loc)?;
+            self.leave();
+            return Ok(());
+        }
+        if name == "util.assume.int" {
+            // Resolved at import: its results are its operands.
+            let results = self.parse_assume_int(loc)?;
             self.bind_results(defs, &results, loc)?;
             self.leave();
             return Ok(());

@@ -47,8 +47,8 @@
 //! compile is asked so (`codegen/deferred.rs`: the runtime's and the CPU
 //! runner's compiles leave them unlowered, and lower one at the first
 //! launch that selects it).
-//! Not done: bounds from `util.assume` (there is no assume analysis yet),
-//! so `N` is the descriptor cap wherever the element bound is past it,
+//! Not done: bounds from `util.assume.int` (the parser reads its facts and
+//! drops the op, `tensor/parse/assume.rs`; nothing keeps them yet), so `N` is the descriptor cap wherever the element bound is past it,
 //! and no variant is proven unneeded by a bound on the sizes.
 //!
 //! [`KernelPlan`]: super::KernelPlan
