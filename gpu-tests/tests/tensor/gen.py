@@ -2945,8 +2945,7 @@ def _(F):
 math on half types: math.sqrt / math.exp directly on f16 tensors (f16
 precision: rtol 2^-9), and the usual form, f16 / bf16 storage with the math
 done in f32 inside the region (one ulp of the storage type on top of the
-f32 tolerance), and math.fma on f16 and bf16 tensors rounded once (exact
-rationals).''')
+f32 tolerance).''')
 def _(F):
     f = F.fn('sqrt_exp_f16_tensor_19')
     x = f.rng.floats((19,), 'f16', 0.0, 9)
@@ -2970,6 +2969,16 @@ def _(F):
     r = f.elementwise([X], 'bf16', half_body('bf16', 1, ['%e = math.tanh %x : f32'], '%e'))
     f.expect_almost_eq_const(r, np.tanh(f64(x)), atol=1e-4, rtol=2.0 ** -7 + 1e-4)
 
+
+@testfile('fma_f16_bf16.mlir', '''
+math.fma on f16 and bf16 tensors is one rounding of the exact a * b + c
+(exact rationals, Python fractions): rows where rounding it to f32 first
+lands on a midpoint of the format, subnormal results, the overflow
+threshold, products past the format's (and for bf16 f32's) range brought
+back by the addend, signed zeros, infinities, NaN. A file of its own:
+MLIR 19's CPU pipeline fails its f16 check (gen.py --run-mlir does not
+run it).''')
+def _(F):
     fma_half_rounds_once(F, 'f16', [
         # RN32(a b + c) lands on an f16 midpoint that a b + c is not on.
         (1.0859375, -2.283203125, -7.623434066772461e-05),
@@ -8134,6 +8143,11 @@ def check_failure_text(text, fns, code):
 # Files MLIR 19's CPU pipeline cannot run (parsed and verified only).
 NO_MLIR_RUN = {
     'edge_values_bf16.mlir': 'bf16 arithmetic calls __truncsfbf2, absent from the JIT',
+    # Fails check 1 of fma_f16_rounds_once on MLIR's CPU lowering (rows
+    # built so that rounding to f32 first gives another f16; double
+    # rounding suspected, its values not looked at); the fractions are the
+    # oracle, and kiln's three backends agree with them.
+    'fma_f16_bf16.mlir': 'MLIR 19 CPU lowering fails its f16 fma check (open)',
     'edge_values_casts_saturating.mlir': 'MLIR leaves these conversions undefined (poison)',
     # Fails check 1 of maximumf_f64_edges on MLIR's CPU lowering, though
     # its scalar arith.maximumf gives IEEE's results on the pairs tried by

@@ -2,8 +2,7 @@
 // math on half types: math.sqrt / math.exp directly on f16 tensors (f16
 // precision: rtol 2^-9), and the usual form, f16 / bf16 storage with the math
 // done in f32 inside the region (one ulp of the storage type on top of the
-// f32 tolerance), and math.fma on f16 and bf16 tensors rounded once (exact
-// rationals).
+// f32 tolerance).
 
 func.func @sqrt_exp_f16_tensor_19() {
   %in1 = util.unfoldable_constant dense<[2.611, 1.524, 7.453, 1.118, 3.627, 5.406, 6.953, 8.07, 2.873, 6.465, 5.22, 1.615, 0.831,
@@ -70,61 +69,5 @@ func.func @tanh_bf16_in_f32_61() {
       0.48, 0.992, -0.58, -0.836, 1.0, -0.992, -0.996, -0.96, 0.97, -0.992, -0.992, -0.984, -0.73,
       0.996, 0.91, -0.918, 0.1875, -0.112, 0.574, -0.65, -0.816, -0.973, -0.187, -0.805, -1.0, 0.867,
       1.0, -0.95, 0.977, -0.996, 1.0, -0.984, 0.668, 0.85]> : tensor<61xbf16>, atol 0.0001, rtol 0.0079125) : tensor<61xbf16>
-  return
-}
-
-// math.fma on f16 is one rounding of the exact a * b + c. A backend that
-// computes it in f32 (or rounds the f32 result again) rounds twice: rows
-// where a * b + c rounded to f32 is a midpoint of f16, subnormal results, the
-// overflow threshold decided by a tiny addend, products past the format's
-// range brought back by the addend, signed zeros and infinities (exact
-// rationals rounded once, Python fractions); NaN results (invalid
-// operations, NaN operands) are checked by `arith.cmpf uno` (their sign
-// is not specified).
-func.func @fma_f16_rounds_once() {
-  %in1 = util.unfoldable_constant dense<[1.086, 5.383, -14.28, 106.2, -100.4, -214.5, 0.000136, -0.000136, 0.0002191, 63.0, 63.0,
-      -63.0, 384.0, 6.55e+04, -6.55e+04, 6.0e-08, -6.0e-08, -1.0, -1.0, 3.0, 0x7C00, -2.0, 1.0]> : tensor<23xf16>
-  %in2 = util.unfoldable_constant dense<[-2.283, -1.652, 11.53, -111.3, 124.7, 127.8, 0.0002191, 0.0002191, 0.000136, 1.04e+03,
-      1.04e+03, 1.04e+03, 256.0, 2.0, 6.55e+04, 6.0e-08, 6.0e-08, 0.0, 0.0, -2.0, 2.0, 0x7C00, 1.0]> : tensor<23xf16>
-  %in3 = util.unfoldable_constant dense<[-7.623e-05, -0.000275, -0.006832, -0.00373, -0.4927, -0.2184, 6.09e-05, -6.09e-05, 6.104e-05,
-      -6.0e-08, 6.0e-08, 6.0e-08, -6.55e+04, -6.55e+04, 6.55e+04, -0.0, 0.0, -0.0, 0.0, 6.0, 1.0,
-      6.55e+04, 0xFC00]> : tensor<23xf16>
-  %t1 = math.fma %in1, %in2, %in3 : tensor<23xf16>
-  check.expect_eq_const(%t1, dense<[-2.479, -8.9, -164.6, -11816.0, -1.252e+04, -2.741e+04, 6.1e-05, -6.1e-05, 6.11e-05,
-      6.55e+04, 0x7C00, -6.55e+04, 3.28e+04, 6.55e+04, 0xFC00, 0.0, -0.0, -0.0, 0.0, 0.0, 0x7C00,
-      0xFC00, 0xFC00]> : tensor<23xf16>) : tensor<23xf16>
-  %in4 = util.unfoldable_constant dense<[0x7C00, 0x7C00, 0x7E00, 1.0]> : tensor<4xf16>
-  %in5 = util.unfoldable_constant dense<[0.0, 1.0, 1.0, 2.0]> : tensor<4xf16>
-  %in6 = util.unfoldable_constant dense<[1.0, 0xFC00, 2.0, 0x7E00]> : tensor<4xf16>
-  %t2 = math.fma %in4, %in5, %in6 : tensor<4xf16>
-  %t3 = arith.cmpf uno, %t2, %t2 : tensor<4xf16>
-  check.expect_eq_const(%t3, dense<true> : tensor<4xi1>) : tensor<4xi1>
-  return
-}
-
-// math.fma on bf16 is one rounding of the exact a * b + c. A backend that
-// computes it in f32 (or rounds the f32 result again) rounds twice: rows
-// where a * b + c rounded to f32 is a midpoint of bf16, subnormal results, the
-// overflow threshold decided by a tiny addend, products past the format's
-// range brought back by the addend, signed zeros and infinities (exact
-// rationals rounded once, Python fractions); NaN results (invalid
-// operations, NaN operands) are checked by `arith.cmpf uno` (their sign
-// is not specified).
-func.func @fma_bf16_rounds_once() {
-  %in1 = util.unfoldable_constant dense<[6.75, 0.938, 0.79, 1.51e+18, -8.0e+18, -2.74e+18, 1.845e+19, 2.77e+19, 1.7e+38, 8.07e+18,
-      8.07e+18, 6.8e-21, 8.5e-22, -8.5e-22, -1.0, -1.0, 0x7F80, 1.0]> : tensor<18xbf16>
-  %in2 = util.unfoldable_constant dense<[4.25, 2.62, -0.156, 9.8e+18, 1.73e+18, -4.32e+18, 1.845e+19, -1.845e+19, 2.0, 4.2e+19,
-      4.2e+19, 4.07e-20, 8.5e-22, 8.5e-22, 0.0, 0.0, 2.0, 1.0]> : tensor<18xbf16>
-  %in3 = util.unfoldable_constant dense<[-1.67e-09, -9.0e-12, -9.17e-10, 1.38e+28, -4.1e+29, 2.75e+27, -3.39e+38, 3.39e+38, -3.39e+38,
-      -8.7e-19, 8.7e-19, 9.0e-41, -0.0, 0.0, -0.0, 0.0, 1.0, 0xFF80]> : tensor<18xbf16>
-  %t1 = math.fma %in1, %in2, %in3 : tensor<18xbf16>
-  check.expect_eq_const(%t1, dense<[28.6, 2.45, -0.1235, 1.49e+37, -1.39e+37, 1.19e+37, 1.33e+36, -1.71e+38, 1.33e+36, 3.39e+38,
-      0x7F80, 4.0e-40, 0.0, -0.0, -0.0, 0.0, 0x7F80, 0xFF80]> : tensor<18xbf16>) : tensor<18xbf16>
-  %in4 = util.unfoldable_constant dense<[0x7F80, 0x7F80, 0x7FC0]> : tensor<3xbf16>
-  %in5 = util.unfoldable_constant dense<[0.0, 1.0, 1.0]> : tensor<3xbf16>
-  %in6 = util.unfoldable_constant dense<[1.0, 0xFF80, 2.0]> : tensor<3xbf16>
-  %t2 = math.fma %in4, %in5, %in6 : tensor<3xbf16>
-  %t3 = arith.cmpf uno, %t2, %t2 : tensor<3xbf16>
-  check.expect_eq_const(%t3, dense<true> : tensor<3xi1>) : tensor<3xi1>
   return
 }
