@@ -236,3 +236,12 @@ impl KOpKind {
         )
     }
 }
+
+/// The unit attribute of an f32 `math.fma` / `vector.fma` whose operands
+/// are values of a format of at most 12 significant bits (f16, bf16,
+/// computed in f32) and whose result is rounded to such a format next: it
+/// asks for the exact `a * b + c` rounded to odd at f32's precision, which
+/// that second rounding turns into the exact sum rounded once (an f32 sum
+/// rounded to nearest would be rounded twice). The tensor compiler sets it
+/// on f16/bf16 `math.fma`; `lower/libm/fma.rs` reads it.
+pub const ROUND_TO_ODD_ATTR: &str = "kiln.round_to_odd";

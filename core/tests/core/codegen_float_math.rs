@@ -121,6 +121,17 @@ fn f16_and_f32_math_validates() {
     }
 }
 
+/// f16/bf16 `math.fma` is computed in f32 rounded to odd (kernel attribute
+/// `kiln.round_to_odd`, `lower/libm/fma.rs`) and validates; its values are
+/// checked by the corpus file `fma_f16_bf16.mlir`.
+#[test]
+fn half_fma_rounded_to_odd_validates() {
+    for ty in ["f16", "bf16"] {
+        let f = compile(&unary_program("math.fma", ty)).unwrap_or_else(|e| panic!("{ty}: {e}"));
+        kernels_validate(&f);
+    }
+}
+
 #[derive(Debug)]
 struct Outer(Inner);
 

@@ -3,8 +3,9 @@
 //! op, casts between float formats are roundings, and `bitcast`s of
 //! f16/bf16 go through their bits.
 
+use crate::kernel::ops::ROUND_TO_ODD_ATTR;
 use crate::kernel::KValue;
-use crate::kernel::{FloatTy, KOpKind, KType};
+use crate::kernel::{FloatTy, KAttr, KOpKind, KType};
 use crate::tensor::attr::{CmpFPred, CmpIPred};
 use crate::tensor::ops::{ArithOp, MathOp, OpKind};
 use crate::tensor::types::ElemType;
@@ -312,7 +313,14 @@ impl Emitter<'_, '_, '_> {
             return Err(self.unsupported(op, F64_REFUSAL));
         }
         let ty = self.compute_type(res_elem);
-        let v = self.b.op(k, args, &[ty], Vec::new());
+        // An f16/bf16 fma computed in f32 and rounded to the format after
+        // would round twice: ask the lowering for the sum rounded to odd.
+        let attrs = if m == Fma && is_half(res_elem) {
+            vec![(ROUND_TO_ODD_ATTR.to_owned(), KAttr::Unit)]
+        } else {
+            Vec::new()
+        };
+        let v = self.b.op(k, args, &[ty], attrs);
         let v = self.b.module().op(v).results[0];
         Ok(self.round(v, res_elem))
     }

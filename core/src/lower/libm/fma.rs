@@ -20,9 +20,31 @@
 //! pass through (`e` is NaN). Only `Float64` is needed (no 64-bit
 //! integers), so this works for vectors of any width; without it, and for
 //! other widths, the driver's `Fma` stands.
+//!
+//! An f16/bf16 `math.fma` is computed in f32 and rounded to its format
+//! after; the tensor compiler marks it
+//! [`ROUND_TO_ODD_ATTR`](crate::kernel::ops::ROUND_TO_ODD_ATTR), and it is
+//! computed in f32 alone, whatever the driver fuses (a fused f32 `Fma`
+//! rounded again to f16 rounds twice too): the product of two such values
+//! (at most 2 x 11 significant bits) is exact in f32, so is the sum `s`
+//! with its error `e` (TwoSum); `s` moved one ulp toward `e` where `e !=
+//! 0` and its last bit is 0 is the exact sum rounded to odd, which the
+//! rounding to the format (11 or 8 bits, at most 24 - 2) turns into the
+//! exact sum rounded once (Boldo and Melquiond, "Emulation of FMA and
+//! correctly rounded sums: proved algorithms using rounding to odd").
+//! f16 products and sums stay far inside f32's normal range. A bf16
+//! product can pass f32's maximum (up to 2^256) while the addend brings
+//! the sum back: there the product is computed halved (`a / 2` is exact:
+//! `|a| >= 1`), the addend halved (a subnormal addend that loses its last
+//! bit only adds to an infinite result) and the sum doubled (exact, or
+//! infinite exactly where the sum is 2^128 or more). Tiny bf16 products
+//! rounded to f32's subnormals cannot move the sum across, nor onto, a bf16
+//! midpoint (both lie on f32's 2^-149 grid, and a product within 2^-150 of
+//! one off the grid needs more than 16 bits).
 
 use crate::grammar::{Capability, Opcode};
 use crate::ir::{FloatKind, Type, TypeKind, Value};
+use crate::kernel::ops::ROUND_TO_ODD_ATTR;
 
 use super::super::context::Lowerer;
 use super::super::helpers::signed_zero;
@@ -39,8 +61,17 @@ pub(crate) fn fma(l: &mut Lowerer, a: Value, b: Value, c: Value, ty: Type) -> Va
     let wide_ok = l.type_converter.has(Capability::Float64);
     // A constant zero addend: `Fma(a, b, ±0)` is the product rounded once
     // whatever the driver fuses.
+    // With f16/bf16 operands too: their product rounded to f32 is exact,
+    // infinite where the format's would be, or a subnormal that rounds to
+    // bf16 as the exact product does (see the module docs).
     let zero_addend = signed_zero::is_zero_constant(l, c);
-    if !l.options.exact_fma || !f32_kind || !wide_ok || zero_addend {
+    if zero_addend {
+        return signed_zero::fma(l, a, b, c, ty);
+    }
+    if f32_kind && l.kernel_attr(ROUND_TO_ODD_ATTR).is_some() {
+        return fma_to_odd(l, a, b, c, ty);
+    }
+    if !l.options.exact_fma || !f32_kind || !wide_ok {
         return signed_zero::fma(l, a, b, c, ty);
     }
     let n = l.module.types.component_count(ty);
@@ -88,4 +119,41 @@ pub(crate) fn fma(l: &mut Lowerer, a: Value, b: Value, c: Value, ty: Type) -> Va
     let neg_max = l.const_float(ty, -f64::from(f32::MAX));
     let signed_max = l.core_op(Opcode::Select, vec![s_up, max, neg_max], ty);
     l.core_op(Opcode::Select, vec![edge, signed_max, rt], ty)
+}
+
+/// `a * b + c` rounded to odd at f32's precision, for f32 `a`, `b`, `c`
+/// holding f16 or bf16 values (see the module docs).
+fn fma_to_odd(l: &mut Lowerer, a: Value, b: Value, c: Value, ty: Type) -> Value {
+    let mut f = Fb::new(l, ty, Prec::F32);
+    // A product past f32's range (bf16 only): halve it and the addend.
+    let p0 = f.mul(a, b);
+    let p0 = f.abs(p0);
+    let big = f.eq_c(p0, f64::INFINITY);
+    let one = f.c(1.0);
+    let k = f.sel_c(big, 0.5, one);
+    let ak = f.mul(a, k);
+    let ck = f.mul(c, k);
+    let p = f.mul(ak, b);
+    let (s, e) = f.two_sum(p, ck);
+    // Round to odd: an inexact sum with an even last bit moves one ulp
+    // toward its error (`s` is not 0: an exact sum of 0 has no error).
+    let (it, bt) = (f.it, f.bt);
+    let bits = f.l.core_op(Opcode::Bitcast, vec![s], it);
+    let one_i = f.ci(1);
+    let low = f.l.core_op(Opcode::BitwiseAnd, vec![bits, one_i], it);
+    let zero_i = f.ci(0);
+    let even = f.l.core_op(Opcode::IEqual, vec![low, zero_i], bt);
+    let zero = f.c(0.0);
+    let inexact = f.cmp(Opcode::FOrdNotEqual, e, zero);
+    let e_up = f.cmp(Opcode::FOrdGreaterThan, e, zero);
+    let s_up = f.cmp(Opcode::FOrdGreaterThan, s, zero);
+    let away = f.l.core_op(Opcode::LogicalEqual, vec![e_up, s_up], bt);
+    let minus_one = f.ci(-1);
+    let step = f.sel_i(away, one_i, minus_one);
+    let moved = f.l.core_op(Opcode::IAdd, vec![bits, step], it);
+    let moved = f.l.core_op(Opcode::Bitcast, vec![moved], ty);
+    let fix = f.and(inexact, even);
+    let odd = f.sel(fix, moved, s);
+    let back = f.sel_c(big, 2.0, one);
+    f.mul(odd, back)
 }

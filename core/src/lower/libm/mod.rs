@@ -27,7 +27,9 @@
 //! * [`pow`]: `pow(x, y) = exp(y log|x|)` in double-double, with C99's
 //!   (IEEE 754's `pow`) special cases.
 //! * [`fma`]: f32 `fma` rounded once where the device's `Fma` may round
-//!   twice (computed in f64 and rounded to odd first).
+//!   twice (computed in f64, an f32 tie broken by the sum's error), and
+//!   f16/bf16 `fma` computed in f32 rounded to odd, so that the rounding to
+//!   the format is the only one.
 //! * [`round`]: f64 `trunc` and `roundeven` with IEEE's results where
 //!   lavapipe's `Trunc` / `RoundEven` on doubles are wrong (`trunc(-0.25)`
 //!   is +0 there, `roundeven(1.5)` is 1).

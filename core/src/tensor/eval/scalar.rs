@@ -10,7 +10,8 @@
 //!   `+ - * /` and `sqrt` is exactly the IEEE result in the narrow format;
 //!   `f64` computes in `f64`. Transcendental functions are Rust's (`std`,
 //!   the platform libm; `erf` from the `libm` crate) in the operation's
-//!   format (`f32` for f16/bf16).
+//!   format (`f32` for f16/bf16); `math.fma` on f16/bf16 is rounded once
+//!   (computed exactly, rounded to odd in f64, then to the format).
 //! * `maximumf`/`minimumf` propagate NaN and order -0 < +0;
 //!   `maxnumf`/`minnumf` return the other operand when one is NaN (and
 //!   +0 / -0 for equal zeros).
@@ -53,6 +54,36 @@ fn float_op(
         f64::from(f32op(&a[..args.len()]))
     };
     Scalar::Float(round(elem, v))
+}
+
+/// `a * b + c` rounded once to f16 or bf16 (`elem`), for values of that
+/// format. Their product is exact in f64 (at most 22 significant bits,
+/// exponents far inside f64's), and so is the sum `s` with its error `e`
+/// (TwoSum). `s` rounded to odd (moved one ulp toward `e` where `e != 0`
+/// and its last bit is 0) then rounded to nearest in the narrow format is
+/// the exact sum rounded once: 53 bits >= the format's 11 + 2 (Boldo and
+/// Melquiond, rounding to odd). An `f32` fma rounded again (what the
+/// other ops' `f32` computation would give) rounds twice.
+fn fma_narrow(elem: ElemType, a: f64, b: f64, c: f64) -> f64 {
+    let p = a * b;
+    let s = p + c;
+    if !s.is_finite() {
+        return round(elem, s);
+    }
+    let bb = s - p;
+    let e = (p - (s - bb)) + (c - bb);
+    let bits = s.to_bits();
+    let odd = if e != 0.0 && bits & 1 == 0 {
+        // s is not 0 (an exact sum of 0 has no error): step its magnitude.
+        f64::from_bits(if (e > 0.0) == (s > 0.0) {
+            bits + 1
+        } else {
+            bits - 1
+        })
+    } else {
+        s
+    };
+    round(elem, odd)
 }
 
 /// maxNum: the non-NaN operand; +0 for equal zeros.
@@ -349,6 +380,9 @@ pub fn math(op: MathOp, args: &[Scalar], elem: ElemType) -> Result<Scalar, Scala
         Exp2 => un(f32::exp2, f64::exp2),
         ExpM1 => un(f32::exp_m1, f64::exp_m1),
         Floor => un(f32::floor, f64::floor),
+        Fma if matches!(elem, ElemType::F16 | ElemType::BF16) => {
+            Ok(Scalar::Float(fma_narrow(elem, f(0), f(1), f(2))))
+        }
         Fma => Ok(float_op(
             elem,
             &[f(0), f(1), f(2)],
@@ -520,6 +554,30 @@ mod tests {
         let (a, c) = (f64::from(0.1f32), f64::from(0.2f32));
         let r = arith(ArithOp::AddF, &[Scalar::Float(a), Scalar::Float(c)], f, f);
         assert_eq!(r, Ok(Scalar::Float(f64::from(0.1f32 + 0.2f32))));
+    }
+
+    #[test]
+    fn half_fma_rounds_once() {
+        // Expected values: Python's fractions, the exact a * b + c rounded
+        // once (gen.py's round_fraction). Rounded to f32 first, each one
+        // lands on a midpoint of the format and ties the other way.
+        let fma = |elem, a: f64, b: f64, c: f64| {
+            let args = [Scalar::Float(a), Scalar::Float(b), Scalar::Float(c)];
+            math(MathOp::Fma, &args, elem)
+        };
+        let h = ElemType::F16;
+        let r = fma(h, 1.0859375, -2.283203125, -7.623434066772461e-05);
+        assert_eq!(r, Ok(Scalar::Float(-2.478515625)));
+        // 63 * 1040 = 65520, f16's overflow threshold: -2^-24 keeps it finite.
+        let r = fma(h, 63.0, 1040.0, -(2f64.powi(-24)));
+        assert_eq!(r, Ok(Scalar::Float(65504.0)));
+        let b = ElemType::BF16;
+        let r = fma(b, 6.75, 4.25, -1.673470251262188e-09);
+        assert_eq!(r, Ok(Scalar::Float(28.625)));
+        // A product past f32's range brought back by the addend.
+        let max = 2f64.powi(128) - 2f64.powi(120);
+        let r = fma(b, 2f64.powi(64), 2f64.powi(64), -max);
+        assert_eq!(r, Ok(Scalar::Float(2f64.powi(120))));
     }
 
     #[test]
