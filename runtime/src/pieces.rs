@@ -13,10 +13,9 @@
 //! Hazards are tracked in the tensor's own byte offsets, which do not
 //! depend on the pieces.
 
-use kiln_vulkan::{BlockPool, CommandBatch, CopyRegion, MemoryKind, Slice};
+use kiln_vulkan::{CommandBatch, CopyRegion, MemoryKind, Slice};
 
 use crate::error::Result;
-use crate::inner::DeviceInner;
 
 /// A tensor's memory: `slices[k]` holds bytes `k * piece ..` (see the
 /// module docs).
@@ -90,19 +89,25 @@ impl Pieces {
         }
     }
 
-    /// `bytes` of `pool` memory: one slice if one allocation holds them,
-    /// else slices of [`piece_bytes`] each.
-    pub(crate) fn allocate(device: &DeviceInner, pool: &BlockPool, bytes: u64) -> Result<Self> {
-        let limit = device.ctx.max_allocation_size();
+    /// `bytes` of memory from `allocate` (a slice of the bytes asked):
+    /// one slice if one allocation (at most `limit` bytes) holds them,
+    /// else slices of [`piece_bytes`] each (for storage chunks of `chunk`
+    /// bytes and slices aligned to `align`).
+    pub(crate) fn allocate(
+        bytes: u64,
+        limit: u64,
+        chunk: u64,
+        align: u64,
+        mut allocate: impl FnMut(u64) -> Result<Slice>,
+    ) -> Result<Self> {
         if bytes <= limit {
-            return Ok(Self::one(device.allocate(pool, bytes)?));
+            return Ok(Self::one(allocate(bytes)?));
         }
-        let chunk = device.ctx.target_env().limits.storage_chunk_bytes();
-        let piece = piece_bytes(limit, chunk, pool.alignment());
+        let piece = piece_bytes(limit, chunk, align);
         let mut slices = Vec::with_capacity(bytes.div_ceil(piece) as usize);
         let mut start = 0;
         while start < bytes {
-            slices.push(device.allocate(pool, piece.min(bytes - start))?);
+            slices.push(allocate(piece.min(bytes - start))?);
             start += piece;
         }
         Ok(Self {

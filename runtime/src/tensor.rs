@@ -104,7 +104,13 @@ impl Tensor {
         // Whole 16-byte units: a kernel binding the tensor as vec4s (or
         // 64-bit word pairs) binds its last partial vector whole.
         // Past one allocation's limit, in pieces (see `pieces`).
-        let memory = Pieces::allocate(device, &device.tensors, bytes.next_multiple_of(16))?;
+        let memory = Pieces::allocate(
+            bytes.next_multiple_of(16),
+            device.ctx.max_allocation_size(),
+            device.ctx.target_env().limits.storage_chunk_bytes(),
+            device.tensors.alignment(),
+            |n| device.allocate(&device.tensors, n),
+        )?;
         Ok(Self::over_pieces(device, memory, dtype, layout))
     }
 
