@@ -302,12 +302,14 @@ fn a_kernel_binding_a_tensor_in_pieces_whole_is_refused() {
 }
 
 /// At the device's own limit (lavapipe: 2 GiB): a tensor 64 KiB past it
-/// is two allocations, its bytes on both sides of the edge read back as
-/// written, and an element-wise op (compiled for the device's own 128 MiB
-/// storage range: chunks of 128 MiB) gives the host's sums there. Not in
-/// CI: it needs about 7 GiB of host memory and a minute on lavapipe
-/// (`cargo test -p kiln-gpu-tests --test gpu -- --ignored
-/// past_the_real_allocation_limit`).
+/// is two allocations, and its bytes on both sides of the edge read back
+/// as written (directly, and through a copy across the edge). Not in CI:
+/// it needs about 5 GiB of host memory (`cargo test -p kiln-gpu-tests
+/// --test gpu -- --ignored past_the_real_allocation_limit`). No op runs
+/// here: on lavapipe an element-wise op's buffers sized at run time bind
+/// at most 8 chunks of 128 MiB each (32 storage descriptors per stage
+/// shared by its bindings), so ops on tensors past 1 GiB are refused with
+/// a typed error, as on main.
 #[test]
 #[ignore]
 fn past_the_real_allocation_limit() {
@@ -329,14 +331,10 @@ fn past_the_real_allocation_limit() {
     let window = t.narrow(0, edge - 1000, 2000).unwrap();
     let want: Vec<f32> = (edge - 1000..edge + 1000).map(at).collect();
     assert_eq!(window.to_vec::<f32>().unwrap(), want);
+    let copy = Tensor::zeros(&device, kiln_runtime::DType::F32, &[2000]).unwrap();
     let stream = device.stream();
-    let sum = ops::add(&stream, &t, &t).unwrap();
-    let got = sum
-        .narrow(0, edge - 1000, 2000)
-        .unwrap()
-        .to_vec::<f32>()
-        .unwrap();
-    let want: Vec<f32> = (edge - 1000..edge + 1000).map(|i| at(i) + at(i)).collect();
-    assert_eq!(got, want);
+    stream.copy(&window, &copy).unwrap();
+    stream.sync().unwrap();
+    assert_eq!(copy.to_vec::<f32>().unwrap(), want);
     assert_no_validation_messages(device.context());
 }
