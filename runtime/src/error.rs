@@ -116,6 +116,32 @@ pub enum Error {
         /// Bytes per chunk.
         chunk: u64,
     },
+    /// A kernel binds a range of a tensor as one descriptor (or one chunk)
+    /// but the tensor is larger than one allocation may be and that range
+    /// crosses from one of its allocations into the next (see
+    /// [`Tensor::allocation_count`](crate::Tensor::allocation_count)):
+    /// only kernels that bind it in chunks of `storage_chunk_bytes`
+    /// (compiled for a device whose `maxStorageBufferRange` is below the
+    /// tensor) read it across allocations.
+    #[error(
+        "kernel {kernel:?}: binding {binding} needs {bytes} bytes at byte {start} of a tensor in one \
+         descriptor, but the tensor is split across {allocations} allocations of {piece} bytes \
+         (maxMemoryAllocationSize, or a forced lower limit) and the range crosses from one into the next"
+    )]
+    SplitAllocation {
+        /// The kernel.
+        kernel: String,
+        /// The binding.
+        binding: u32,
+        /// The range's first byte in the tensor's buffer.
+        start: u64,
+        /// The range's length.
+        bytes: u64,
+        /// Bytes per allocation.
+        piece: u64,
+        /// How many allocations the tensor has.
+        allocations: usize,
+    },
     /// A tensor whose layout a command cannot use as it is.
     #[error("{what}: the tensor (shape {shape:?}, strides {strides:?}) is not contiguous; call contiguous() first")]
     NotContiguous {

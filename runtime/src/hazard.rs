@@ -85,7 +85,7 @@ impl HostRead {
     pub(crate) fn read(
         &self,
         device: &DeviceInner,
-        slice: &kiln_vulkan::Slice,
+        slice: &crate::pieces::Pieces,
         offset: u64,
         out: &mut [u8],
     ) -> Result<()> {
@@ -106,7 +106,7 @@ impl HostRead {
     pub(crate) fn read_with<R>(
         &self,
         device: &DeviceInner,
-        slice: &kiln_vulkan::Slice,
+        slice: &crate::pieces::Pieces,
         offset: u64,
         len: usize,
         f: impl FnOnce(&[u8]) -> R,
@@ -122,7 +122,7 @@ impl HostRead {
 
     /// Takes the snapshot (unless taken): waits for the read's value and
     /// copies its bytes out of the buffer.
-    fn take_snapshot(&self, device: &DeviceInner, slice: &kiln_vulkan::Slice) -> Result<()> {
+    fn take_snapshot(&self, device: &DeviceInner, slice: &crate::pieces::Pieces) -> Result<()> {
         let mut snapshot = lock(&self.snapshot);
         if snapshot.is_some() {
             return Ok(());

@@ -27,13 +27,24 @@ impl Tensor {
         crate::pending::settle(&self.storage.pending)?;
         let size = self.dtype().size() as u64;
         let span = self.layout.span();
-        let slice = &self.storage.slice;
-        slice
-            .range(
-                span.start as u64 * size,
-                (span.end - span.start) as u64 * size,
-            )
-            .map_err(|e| self.storage.device.vk(e))
+        let (start, len) = (
+            span.start as u64 * size,
+            (span.end - span.start) as u64 * size,
+        );
+        // A tensor in pieces (past one allocation) has one range only
+        // where its bytes lie in one of them.
+        let memory = &self.storage.slice;
+        let (slice, at) = memory.within(start, len).ok_or_else(|| Error::Shape {
+            what: "vulkan_buffer",
+            reason: format!(
+                "bytes {start}..{} of a tensor split across {} allocations of {} bytes \
+                 (larger than one allocation may be) are not in one buffer",
+                start + len,
+                memory.count(),
+                memory.piece()
+            ),
+        })?;
+        slice.range(at, len).map_err(|e| self.storage.device.vk(e))
     }
 
     /// A tensor of `dtype` and `shape` (unspecified contents) in memory of
@@ -69,7 +80,11 @@ impl Tensor {
         device.alive()?;
         // Op calls pending on a lazy stream that touch it are enqueued.
         crate::pending::settle(&self.storage.pending)?;
-        self.storage.slice.export_fd().map_err(|e| device.vk(e))
+        self.storage
+            .slice
+            .first()
+            .export_fd()
+            .map_err(|e| device.vk(e))
     }
 
     /// A contiguous tensor of `dtype` and `shape` over memory another
@@ -129,7 +144,7 @@ impl Tensor {
     /// Whether the tensor's memory can be shared
     /// ([`export_memory`](Self::export_memory)).
     pub fn is_exportable(&self) -> bool {
-        self.storage.slice.is_exportable()
+        self.storage.slice.first().is_exportable()
     }
 
     /// Whether the host reads and writes the tensor's memory directly

@@ -8,7 +8,13 @@
 //! - [`Tensor`]: an element type ([`DType`]: f32, f16, bf16, i8, i16, i32,
 //!   i64, u8, u32, bool), shape, strides and offset over a slice of a pooled
 //!   device buffer; views without copies; [`Tensor::to_vec`] (blocking) and
-//!   [`Tensor::read`] (a future).
+//!   [`Tensor::read`] (a future). A tensor larger than one allocation may
+//!   be (`maxMemoryAllocationSize`; [`Tensor::allocation_count`]) is made
+//!   of several, each a whole number of the storage chunks kernels bind a
+//!   buffer past `maxStorageBufferRange` in: uploads, fills, copies,
+//!   read-backs, views, `ops` and compiled programs use it as one tensor
+//!   (a kernel that needs it whole in one descriptor is refused with
+//!   [`Error::SplitAllocation`]).
 //! - [`Stream`]: dispatches, copies, fills and uploads enqueued without
 //!   waiting, with barriers from each binding's reflected access, submitted
 //!   in batches ordered by a timeline semaphore; [`Stream::sync`] reports
@@ -138,6 +144,7 @@ mod kernel;
 mod layout;
 pub mod ops;
 mod pending;
+mod pieces;
 mod profile;
 pub mod program;
 mod read;

@@ -34,6 +34,7 @@ use crate::error::{Error, Result};
 use crate::hazard::Use;
 use crate::inner::{lock, DeviceInner, DispatchInfo};
 use crate::kernel::Kernel;
+use crate::pieces::Pieces;
 use crate::profile::AtomicCounters;
 use crate::tensor::Tensor;
 
@@ -247,7 +248,7 @@ impl Stream {
             Use::write(&dst.storage, dst_offset, bytes),
         ];
         inner.record(None, bytes, &uses, |batch| {
-            batch.copy_regions(&src.storage.slice, &dst.storage.slice, &regions)
+            Pieces::copy_regions(batch, &src.storage.slice, &dst.storage.slice, &regions)
         })?;
         let checks = crate::fault::inherited([&*src.storage]);
         crate::fault::attach(std::slice::from_ref(dst), &checks);
@@ -270,7 +271,7 @@ impl Stream {
             let word = u32::from_le_bytes(word);
             let uses = [Use::write(&dst.storage, offset, len)];
             return inner.record(None, len, &uses, |batch| {
-                batch.fill(&dst.storage.slice, offset, len, word)
+                dst.storage.slice.fill(batch, offset, len, word)
             });
         }
         let data: Vec<T> = vec![value; dst.numel()];
@@ -301,7 +302,7 @@ impl Stream {
             return Ok(());
         }
         let device = &inner.device;
-        let chunk = crate::transfer::chunk_size(&device.options);
+        let chunk = crate::transfer::chunk_size(device);
         if bytes.len() as u64 > chunk {
             return crate::transfer::upload_chunked(inner, dst, bytes, chunk);
         }
@@ -311,7 +312,9 @@ impl Stream {
         let offset = dst.byte_range().0;
         let uses = [Use::write(&dst.storage, offset, bytes.len() as u64)];
         inner.record(None, bytes.len() as u64, &uses, |batch| {
-            batch.copy(&staging, 0, &dst.storage.slice, offset, bytes.len() as u64)
+            dst.storage
+                .slice
+                .copy_in(batch, &staging, 0, offset, bytes.len() as u64)
         })
     }
 
@@ -470,15 +473,30 @@ pub(crate) fn dispatch_parts<'t>(
     let mut uses: Vec<Use<'t>> = Vec::with_capacity(args.len());
     for (b, t) in iface.bindings.iter().zip(args) {
         let (offset, len) = t.byte_range();
-        let bound = bound_range(len, b).min(t.storage.slice.size() - offset);
-        let whole = SliceBinding::new(b.set, b.binding, &t.storage.slice);
+        let memory = &t.storage.slice;
+        let bound = bound_range(len, b).min(memory.size() - offset);
+        // The slice holding `size` bytes at `at` whole: a tensor in pieces
+        // (past one allocation) binds only ranges inside one piece.
+        let place = |at: u64, size: u64| {
+            memory
+                .within(at, size)
+                .ok_or_else(|| Error::SplitAllocation {
+                    kernel: kernel.label().to_owned(),
+                    binding: b.binding,
+                    start: at,
+                    bytes: size,
+                    piece: memory.piece(),
+                    allocations: memory.count(),
+                })
+        };
         if b.count > 1 && b.descriptor_type == kiln_abi::DescriptorType::StorageBuffer {
             // A tensor larger than maxStorageBufferRange, or one sized at
             // run time bound by a `_chunked` kernel: element `k` of the
             // descriptor array binds its `k`-th chunk (see
             // `ResourceLimits::storage_chunk_bytes`); past its last chunk
             // the last one again (every descriptor the kernel uses must
-            // be valid; its per-chunk branches never reach those).
+            // be valid; its per-chunk branches never reach those). In
+            // pieces, each chunk lies in one (see `pieces`).
             let has = bound.div_ceil(chunk).max(1);
             if has > u64::from(b.count) {
                 return Err(Error::ChunkedBinding {
@@ -492,10 +510,14 @@ pub(crate) fn dispatch_parts<'t>(
             for k in 0..b.count {
                 let start = u64::from(k).min(has - 1) * chunk;
                 let size = chunk.min(bound - start);
-                bindings.push(whole.range(offset + start, Some(size)).element(k));
+                let (slice, at) = place(offset + start, size)?;
+                let one = SliceBinding::new(b.set, b.binding, slice);
+                bindings.push(one.range(at, Some(size)).element(k));
             }
         } else {
-            bindings.push(whole.range(offset, Some(bound)));
+            let (slice, at) = place(offset, bound)?;
+            let one = SliceBinding::new(b.set, b.binding, slice);
+            bindings.push(one.range(at, Some(bound)));
         }
         uses.push(Use {
             storage: &t.storage,

@@ -11,14 +11,21 @@ use kiln_core::target::TargetEnv;
 use crate::device::Device;
 
 /// The codegen target of `device`: its env, its driver's facts and the
-/// strategies tuned for it (`kiln tune`, [`crate::tune`]).
+/// strategies tuned for it (`kiln tune`, [`crate::tune`]). Texel views
+/// hold at most what one allocation holds (in 16-byte texels, the
+/// widest): a tensor larger than one allocation is made of several
+/// (see `pieces`), which one view cannot bind, so kernels read it as
+/// storage buffers (in chunks) instead. On lavapipe (2 GiB allocations,
+/// 2^27 texels) and the GPUs kiln knows this changes nothing.
 pub fn device_target(device: &Device) -> CodegenTarget {
     let info = device.info();
+    let texels = u64::from(device.limits().max_texel_buffer_elements)
+        .min(device.context().max_allocation_size() / 16);
     target_of(
         device.target_env().clone(),
         &info.name,
         info.driver_name.as_deref(),
-        device.limits().max_texel_buffer_elements.into(),
+        texels,
         device.tuning(),
     )
 }

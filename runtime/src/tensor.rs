@@ -1,5 +1,6 @@
 //! Tensors: an element type and a [`Layout`] over a slice of a pooled
-//! device buffer.
+//! device buffer, or several slices for a tensor larger than one
+//! allocation may be (see `pieces`).
 //!
 //! Cloning a tensor or taking a view (reshape, narrow, transpose, permute)
 //! shares the buffer; no data moves. The buffer goes back to its pool when
@@ -26,6 +27,8 @@ use std::sync::{Arc, Mutex};
 
 use kiln_vulkan::{HostMemory, MemoryKind, Slice};
 
+use crate::pieces::Pieces;
+
 use crate::device::Device;
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
@@ -36,11 +39,11 @@ use crate::profile::AtomicCounters;
 use crate::read::{gather, ReadFuture, ReadSource};
 use crate::stream::Stream;
 
-/// A pooled device buffer and the accesses of it queued work makes (see
-/// `hazard`).
+/// A pooled device buffer (in pieces past one allocation's limit) and the
+/// accesses of it queued work makes (see `hazard`).
 pub(crate) struct Storage {
     pub(crate) device: Arc<DeviceInner>,
-    pub(crate) slice: Slice,
+    pub(crate) slice: Pieces,
     pub(crate) hazards: Mutex<Hazards>,
     /// Run-time index checks of the work that wrote this buffer (or its
     /// inputs), read before the buffer is (see `fault`).
@@ -100,8 +103,15 @@ impl Tensor {
         let bytes = (layout.numel() * dtype.size()) as u64;
         // Whole 16-byte units: a kernel binding the tensor as vec4s (or
         // 64-bit word pairs) binds its last partial vector whole.
-        let slice = device.allocate(&device.tensors, bytes.next_multiple_of(16))?;
-        Ok(Self::over(device, slice, dtype, layout))
+        // Past one allocation's limit, in pieces (see `pieces`).
+        let memory = Pieces::allocate(
+            bytes.next_multiple_of(16),
+            device.ctx.max_allocation_size(),
+            device.ctx.target_env().limits.storage_chunk_bytes(),
+            device.tensors.alignment(),
+            |n| device.allocate(&device.tensors, n),
+        )?;
+        Ok(Self::over_pieces(device, memory, dtype, layout))
     }
 
     /// A tensor of `dtype` and `layout` over a fresh storage of `slice`.
@@ -111,6 +121,11 @@ impl Tensor {
         dtype: DType,
         layout: Layout,
     ) -> Self {
+        Self::over_pieces(device, Pieces::one(slice), dtype, layout)
+    }
+
+    /// A tensor of `dtype` and `layout` over a fresh storage of `slice`.
+    fn over_pieces(device: &Arc<DeviceInner>, slice: Pieces, dtype: DType, layout: Layout) -> Self {
         Self {
             storage: Arc::new(Storage {
                 device: Arc::clone(device),
@@ -163,7 +178,7 @@ impl Tensor {
     /// ([`from_host_memory`](Self::from_host_memory)); then the address of
     /// its first element.
     pub fn host_address(&self) -> Option<usize> {
-        let slice = &self.storage.slice;
+        let slice = self.storage.slice.first();
         if !slice.is_imported() {
             return None;
         }
@@ -347,9 +362,18 @@ impl Tensor {
 
     /// Where the buffer is: the pool block's id and the byte offset of the
     /// buffer in it (for tests and debugging: two live tensors never
-    /// overlap).
+    /// overlap); for a tensor in pieces, its first piece's.
     pub fn buffer_location(&self) -> (u64, u64) {
-        (self.storage.slice.block_id(), self.storage.slice.offset())
+        let first = self.storage.slice.first();
+        (first.block_id(), first.offset())
+    }
+
+    /// How many allocations the tensor's buffer is made of: 1, or more for
+    /// a tensor larger than one allocation may be
+    /// ([`Context::max_allocation_size`](kiln_vulkan::Context::max_allocation_size)),
+    /// split in pieces of whole storage chunks.
+    pub fn allocation_count(&self) -> usize {
+        self.storage.slice.count()
     }
 
     /// The device this tensor lives on.
@@ -580,7 +604,7 @@ impl Tensor {
             strides: vec![1],
             offset: span.start,
         });
-        let chunk = crate::transfer::chunk_size(&device.options);
+        let chunk = crate::transfer::chunk_size(device);
         let chunks = crate::transfer::stage_out(&Stream::new(device).inner, &src, chunk)?;
         let value = chunks.last().map_or(written, |c| c.value);
         Ok((value, ReadSource::Staged(chunks)))

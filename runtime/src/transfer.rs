@@ -41,9 +41,17 @@ use crate::tensor::Tensor;
 pub(crate) const UPLOAD_CHUNKS_IN_FLIGHT: usize = 4;
 
 /// The chunk size of `device`'s staged transfers (at least 64 KiB, a
-/// multiple of 4).
-pub(crate) fn chunk_size(options: &crate::DeviceOptions) -> u64 {
-    options.staging_chunk_size.max(1 << 16).next_multiple_of(4)
+/// multiple of 4, at most one allocation: see [`most_staged`]).
+pub(crate) fn chunk_size(device: &crate::inner::DeviceInner) -> u64 {
+    let chunk = device.options.staging_chunk_size.max(1 << 16);
+    chunk.next_multiple_of(4).min(most_staged(device))
+}
+
+/// The most bytes one staging slice may have: one allocation's limit
+/// ([`Context::max_allocation_size`](kiln_vulkan::Context::max_allocation_size)),
+/// in whole 4-byte words.
+fn most_staged(device: &crate::inner::DeviceInner) -> u64 {
+    (device.ctx.max_allocation_size() / 4 * 4).max(4)
 }
 
 /// Writes `bytes` at the start of the contiguous `dst` through staging, in
@@ -70,7 +78,7 @@ pub(crate) fn upload_chunked(
         let at = base + i as u64 * chunk;
         let uses = [Use::write(&dst.storage, at, len)];
         let ticket = stream.record_ticket(None, len, &uses, |batch| {
-            batch.copy(&staging, 0, &dst.storage.slice, at, len)
+            dst.storage.slice.copy_in(batch, &staging, 0, at, len)
         })?;
         queued.push_back(stream.flush_ticket(&ticket)?);
     }
@@ -91,7 +99,11 @@ pub(crate) fn stage_out(
     // At most half the submissions the device queues: staging a read never
     // waits for its own chunks (a `read()` future is returned at once).
     let most = (device.options.max_in_flight / 2).max(1) as u64;
-    let chunk = chunk.max(len.div_ceil(most).next_multiple_of(4));
+    // ... but no chunk larger than one allocation (past `most` chunks of
+    // that, staging may wait for the device to finish its earlier ones).
+    let chunk = chunk
+        .max(len.div_ceil(most).next_multiple_of(4))
+        .min(most_staged(device));
     let mut chunks = Vec::with_capacity(len.div_ceil(chunk) as usize);
     let mut start = 0;
     while start < len {
@@ -99,7 +111,9 @@ pub(crate) fn stage_out(
         let slice = device.allocate(&device.readback, n)?;
         let uses = [Use::read(&src.storage, offset + start, n)];
         let ticket = stream.record_ticket(None, n, &uses, |batch| {
-            batch.copy(&src.storage.slice, offset + start, &slice, 0, n)
+            src.storage
+                .slice
+                .copy_out(batch, offset + start, &slice, 0, n)
         })?;
         let value = stream.flush_ticket(&ticket)?;
         AtomicCounters::add(&device.counters.bytes_staged, n);

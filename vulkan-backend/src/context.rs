@@ -96,6 +96,11 @@ pub(crate) struct DeviceShared {
     /// Whether device-local memory is also host-visible and coherent
     /// (integrated GPUs, CPU implementations such as lavapipe).
     pub(crate) unified_memory: bool,
+    /// The most bytes one memory allocation (hence one pool block) may
+    /// have: `maxMemoryAllocationSize` and, where the device reports it,
+    /// `maxBufferSize` (a block is one buffer), or a lower limit a test
+    /// forced ([`Context::with_max_allocation_size`]).
+    pub(crate) max_allocation_size: u64,
     /// Which texel formats buffers can be viewed as, read once.
     pub(crate) texel_support: crate::texel::TexelSupport,
     /// Importing host memory (`VK_EXT_external_memory_host`), where the
@@ -447,6 +452,8 @@ impl Context {
         // SAFETY: as above.
         let memory = unsafe { instance.raw.get_physical_device_memory_properties(physical) };
         let unified_memory = crate::conv::unified_memory(&memory);
+        let max_allocation_size =
+            crate::pool::max_allocation_size(&instance.raw, physical, version, &memory);
 
         // From here on, `partial` destroys what exists if a step fails.
         let mut partial = PartialDevice {
@@ -523,6 +530,7 @@ impl Context {
                 timeline,
                 cache_identity,
                 unified_memory,
+                max_allocation_size,
                 texel_support,
                 host_import,
                 external_fd,
@@ -589,6 +597,28 @@ impl Context {
         shared.limits.max_storage_buffer_range = bytes;
         shared.target_env.limits.max_storage_buffer_range = bytes;
         Ok(self)
+    }
+
+    /// This context with the size of its largest memory allocation
+    /// lowered to `bytes` (never raised; at least 4 KiB): every pool
+    /// block is at most that large, and a slice larger than it is refused
+    /// ([`Error::AllocationTooLarge`]), so kiln-runtime makes a larger
+    /// tensor of several allocations. For tests of that path on a device
+    /// whose own limit (`maxMemoryAllocationSize`, gigabytes) is past
+    /// what a test can allocate. An error once the context is shared.
+    pub fn with_max_allocation_size(mut self, bytes: u64) -> Result<Self> {
+        let shared = Arc::get_mut(&mut self.shared).ok_or(Error::Unsupported {
+            what: "lowering maxMemoryAllocationSize of a context already shared",
+        })?;
+        shared.max_allocation_size = bytes.max(1 << 12).min(shared.max_allocation_size);
+        Ok(self)
+    }
+
+    /// The most bytes one memory allocation may have: the device's
+    /// `maxMemoryAllocationSize` (and `maxBufferSize` where reported), or
+    /// the lower limit of [`with_max_allocation_size`](Self::with_max_allocation_size).
+    pub fn max_allocation_size(&self) -> u64 {
+        self.shared.max_allocation_size
     }
 
     /// The device limits dispatch checks against.

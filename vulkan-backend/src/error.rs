@@ -374,6 +374,18 @@ pub enum Error {
         /// The buffer's size.
         size: u64,
     },
+    /// A request larger than one memory allocation may be
+    /// ([`Context::max_allocation_size`](crate::Context::max_allocation_size):
+    /// `maxMemoryAllocationSize`, or a lower limit a test forced).
+    #[error("{what} of {bytes} bytes is larger than one allocation may be ({limit} bytes, maxMemoryAllocationSize or a forced lower limit)")]
+    AllocationTooLarge {
+        /// What was asked for.
+        what: String,
+        /// Its size.
+        bytes: u64,
+        /// The most one allocation may have.
+        limit: u64,
+    },
     /// A buffer of size zero was requested (Vulkan has none).
     #[error("a buffer must have a non-zero size")]
     ZeroSizedBuffer,

@@ -5,7 +5,13 @@
 //! destroying an empty block gives its memory back to the driver. A
 //! [`Slice`] is an aligned range of a block, handed out first-fit from the
 //! block's free list; requests larger than the pool's block size get a block
-//! of their own.
+//! of their own. No block is larger than the context's
+//! [`max_allocation_size`](Context::max_allocation_size) (its
+//! `maxMemoryAllocationSize`, or a lower limit a test forced): a larger
+//! request is refused with [`Error::AllocationTooLarge`] before Vulkan is
+//! called (kiln-runtime makes such a tensor of several slices). Blocks are
+//! gpu-allocator's dedicated allocations, so its own block sizes play no
+//! part.
 //!
 //! Invariants:
 //! - **A range is free only when nothing can use it.** A slice's range goes
@@ -155,9 +161,54 @@ unsafe impl Sync for MappedPtr {}
 
 pub(crate) static NEXT_BLOCK_ID: AtomicU64 = AtomicU64::new(1);
 
+/// The most bytes one allocation of `physical` may have:
+/// `maxMemoryAllocationSize` (Vulkan 1.1) and `maxBufferSize` (1.3), the
+/// least of them; before 1.1, the largest memory heap.
+pub(crate) fn max_allocation_size(
+    instance: &ash::Instance,
+    physical: vk::PhysicalDevice,
+    version: u32,
+    memory: &vk::PhysicalDeviceMemoryProperties,
+) -> u64 {
+    let heaps = memory.memory_heaps[..memory.memory_heap_count as usize]
+        .iter()
+        .map(|h| h.size)
+        .max()
+        .unwrap_or(u64::MAX);
+    if version < vk::API_VERSION_1_1 {
+        return heaps;
+    }
+    let mut m3 = vk::PhysicalDeviceMaintenance3Properties::default();
+    let mut m4 = vk::PhysicalDeviceMaintenance4Properties::default();
+    let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut m3);
+    if version >= vk::API_VERSION_1_3 {
+        props = props.push_next(&mut m4);
+    }
+    // SAFETY: `physical` belongs to the live instance, whose version (as
+    // the device's) is at least 1.1; the chained structs are core in the
+    // versions checked above and live across the call.
+    unsafe { instance.get_physical_device_properties2(physical, &mut props) };
+    let mut most = m3.max_memory_allocation_size;
+    if version >= vk::API_VERSION_1_3 && m4.max_buffer_size > 0 {
+        most = most.min(m4.max_buffer_size);
+    }
+    if most == 0 {
+        heaps
+    } else {
+        most
+    }
+}
+
 impl Block {
     /// A block of `size` bytes of `kind` memory.
     fn new(device: &Arc<DeviceShared>, kind: MemoryKind, size: u64) -> Result<Self> {
+        if size > device.max_allocation_size {
+            return Err(Error::AllocationTooLarge {
+                what: format!("a {} block", kind.name()),
+                bytes: size,
+                limit: device.max_allocation_size,
+            });
+        }
         let info = crate::conv::buffer_info(size);
         // SAFETY: valid create info (non-zero size, supported usage) for the
         // live device.
@@ -395,7 +446,8 @@ impl BlockPool {
     /// existing block, else from a new block. Errors are typed: out of
     /// device memory ([`Error::OutOfDeviceMemory`], the device still
     /// usable: [`trim`](Self::trim) and retry), a zero size
-    /// ([`Error::ZeroSizedBuffer`]).
+    /// ([`Error::ZeroSizedBuffer`]), more than one allocation may have
+    /// ([`Error::AllocationTooLarge`]).
     pub fn allocate(&self, size: u64) -> Result<Slice> {
         if size == 0 {
             return Err(Error::ZeroSizedBuffer);
@@ -410,7 +462,12 @@ impl BlockPool {
         let (block, offset) = match found {
             Some(found) => found,
             None => {
-                let block_size = reserved.max(p.block_size).next_multiple_of(p.align);
+                // At most one allocation's limit (a request past it is
+                // refused by `Block::new`).
+                let most = p.device.max_allocation_size / p.align * p.align;
+                let block_size = reserved
+                    .next_multiple_of(p.align)
+                    .max(p.block_size.min(most));
                 let block = Arc::new(Block::new(&p.device, p.kind, block_size)?);
                 let mut entry = Entry {
                     block: Arc::clone(&block),

@@ -562,10 +562,18 @@ fn emit_function<'a>(
             })
             .collect();
         let limits = &target.env.limits;
-        let variant = run_time_variants(&plans, &bound, &buffers, &mut shapes.host, limits);
+        let variant = run_time_variants(
+            &plans,
+            &bound,
+            &buffers,
+            &mut shapes.host,
+            limits,
+            strategy.texel_reads,
+        );
         // What each buffer sized at run time may have: `N` chunks where
-        // the variant binds it, else the range; through a texel view, at
-        // most the view's texels (4 elements each).
+        // the variant binds it (also one the plain kernels read through a
+        // texel view), else the range; through a texel view, at most the
+        // view's texels (4 elements each).
         let range = u64::from(limits.max_storage_buffer_range);
         let chunk = limits.storage_chunk_bytes();
         for k in &kernels {
@@ -574,16 +582,18 @@ fn emit_function<'a>(
                 if info.shape.iter().all(|s| s.fixed().is_some()) {
                     continue;
                 }
-                let most = if k.texel.contains(&(i as u32)) {
-                    let texel = 4 * super::bufferize::element_bytes(info.elem) as u64;
-                    strategy
-                        .texel_reads
-                        .map_or(u64::MAX, |t| t.saturating_mul(texel))
-                } else {
-                    match &variant {
-                        Some(v) if v.buffers.contains(&b) => u64::from(v.chunks) * chunk,
-                        _ => range,
+                let viewed = k.texel.contains(&(i as u32));
+                let most = match &variant {
+                    Some(v) if v.buffers.contains(&b) && (!viewed || v.unviewed.contains(&b)) => {
+                        u64::from(v.chunks) * chunk
                     }
+                    _ if viewed => {
+                        let texel = 4 * super::bufferize::element_bytes(info.elem) as u64;
+                        strategy
+                            .texel_reads
+                            .map_or(u64::MAX, |t| t.saturating_mul(texel))
+                    }
+                    _ => range,
                 };
                 let at = buffers.run_time_limits.entry(b).or_insert(most);
                 *at = (*at).min(most);

@@ -55,6 +55,7 @@ mod tensor_programs;
 mod tensor_random;
 mod tensor_row_groups;
 mod tensor_shared_tiles;
+mod tensor_split_allocations;
 mod tensor_split_buffers;
 mod tensor_split_k;
 mod tensor_split_rows;

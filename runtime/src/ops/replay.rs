@@ -43,6 +43,7 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::hazard::Use;
 use crate::inner::DispatchInfo;
+use crate::pieces::Pieces;
 use crate::program::record::{RecordedUse, Recording};
 use crate::program::Program;
 use crate::stream::Stream;
@@ -287,7 +288,7 @@ impl Replay {
                 for ((t, own), &end) in inputs.iter().zip(&self.inputs).zip(&ends) {
                     if end > from {
                         let r = &regions[from..end];
-                        batch.copy_regions(&t.storage.slice, &own.storage.slice, r)?;
+                        Pieces::copy_regions(batch, &t.storage.slice, &own.storage.slice, r)?;
                     }
                     from = end;
                 }
@@ -296,7 +297,7 @@ impl Replay {
                     let (from, len) = own.byte_range();
                     if len > 0 {
                         let to = o.byte_range().0;
-                        batch.copy(&own.storage.slice, from, &o.storage.slice, to, len)?;
+                        Pieces::copy(batch, &own.storage.slice, from, &o.storage.slice, to, len)?;
                     }
                 }
                 Ok(())

@@ -65,7 +65,7 @@ fn emit_planned(
     e.computed_here = d.row_outputs.iter().map(|o| o.value).collect();
     e.point_dims = shape.point_dims.clone();
     emit_kernel(&mut e, d, shape, &p.plan)?;
-    let (bindings, writes, push, split, texel) = e.finish(&p.chunked);
+    let (bindings, writes, push, split, texel) = e.finish(&p.chunked, &p.unviewed);
     Ok(Kernel {
         name: p.name,
         plan: described,

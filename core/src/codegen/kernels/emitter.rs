@@ -294,7 +294,8 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
 
     /// Finishes the function's signature and ABI attributes; returns the
     /// bindings (buffers in binding order), written buffers, push words,
-    /// the bindings of the plan's `chunked` buffers (`(buffer, chunks)`)
+    /// the bindings of the plan's `chunked` buffers (`(buffer, chunks)`;
+    /// those of `unviewed` are not read through texel views)
     /// bound as storage buffers, as `(binding, buffer, chunks)`, and the
     /// bindings read through uniform texel views (not storage buffers).
     #[allow(
@@ -304,6 +305,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
     pub fn finish(
         mut self,
         chunked: &[(BufferId, u32)],
+        unviewed: &[BufferId],
     ) -> (
         Vec<BufferId>,
         Vec<BufferId>,
@@ -311,7 +313,7 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
         Vec<(u32, BufferId, u32)>,
         Vec<u32>,
     ) {
-        self.bind_texel_reads();
+        self.bind_texel_reads(unviewed);
         self.b.set_insertion(self.entry);
         self.b.gpu_return(&[]);
         let km = self.b.module();
@@ -374,7 +376,10 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
     /// driver fetches texels faster: 32-bit elements or native f16, a
     /// static size of at least one texel within the view
     /// limit ([`Strategy::texel_reads`](super::super::strategy::Strategy::texel_reads)).
-    fn bind_texel_reads(&mut self) {
+    /// A buffer sized at run time of `unviewed` (one a `_chunked` variant
+    /// binds in chunks where its plain kernels read it through a view)
+    /// stays a storage buffer.
+    fn bind_texel_reads(&mut self, unviewed: &[BufferId]) {
         let Some(max_texels) = self.c.strategy.texel_reads else {
             return;
         };
@@ -415,6 +420,9 @@ impl<'a, 'm, 'k> Emitter<'a, 'm, 'k> {
             // emitted point by point) binds its whole texels; a dynamic
             // one where any storage-buffer range fits a view.
             let dynamic = info.shape.iter().any(|s| s.fixed().is_none());
+            if dynamic && unviewed.contains(&id) {
+                continue;
+            }
             let fits = match elems {
                 Some(n) => n >= 4 && n / 4 <= max_texels,
                 None => dynamic && self.c.strategy.dynamic_texels,

@@ -11,9 +11,11 @@
 //!
 //! A buffer sized at run time ([`run_time_variants`], issue 32): a
 //! descriptor array's length is static in SPIR-V, so a dispatch whose
-//! kernels bind (as storage buffers) buffers sized at run time that may
-//! exceed the range gets a second variant of its kernels, `_chunked`,
-//! binding each of them as `N` descriptors. `N` comes from a bound the
+//! kernels bind buffers sized at run time that may exceed the range gets
+//! a second variant of its kernels, `_chunked`, binding each of them as
+//! `N` storage-buffer descriptors — also those the plain kernels read
+//! through texel views, which hold at most one allocation (a tensor past
+//! one allocation is several, issue 35). `N` comes from a bound the
 //! planner can prove: `i32::MAX` elements (kernels index with 32-bit
 //! integers), in chunks, capped so that every kernel's storage buffers
 //! fit `maxPerStageDescriptorStorageBuffers` (the same `N` for all of
@@ -121,6 +123,9 @@ pub(crate) struct RunTimeVariant {
     pub buffers: Vec<BufferId>,
     /// `N`: descriptors per buffer.
     pub chunks: u32,
+    /// Those of `buffers` the plain kernels read through texel views that
+    /// the variant binds in chunks (see [`KernelPlan::unviewed`]).
+    pub unviewed: Vec<BufferId>,
 }
 
 /// The `_chunked` variant of a dispatch whose plans are `plans` and whose
@@ -134,6 +139,7 @@ pub(crate) fn run_time_variants(
     buffers: &BufferPlan,
     host: &mut HostProgram,
     limits: &ResourceLimits,
+    texel_reads: Option<u64>,
 ) -> Option<RunTimeVariant> {
     let range = u64::from(limits.max_storage_buffer_range);
     let chunk = limits.storage_chunk_bytes();
@@ -153,38 +159,94 @@ pub(crate) fn run_time_variants(
             .map(|(_, &b)| b)
             .collect::<Vec<_>>()
     };
-    let mut run_time: Vec<BufferId> = bound
-        .iter()
-        .flat_map(storage)
-        .filter(|&b| most_bytes(b).is_some_and(|n| n > range))
-        .collect();
-    run_time.sort_unstable();
-    run_time.dedup();
-    if run_time.is_empty() {
-        return None;
-    }
-    let need = run_time
-        .iter()
-        .filter_map(|&b| most_bytes(b))
-        .map(|n| n.div_ceil(chunk))
-        .max()?;
-    // The descriptors each kernel has left for them, per binding of one.
-    let max = u64::from(limits.max_per_stage_descriptor_storage_buffers);
-    let mut chunks = need.min(MAX_RUN_TIME_CHUNKS);
-    for (p, k) in plans.iter().zip(bound) {
-        let mut others = 0u64;
-        let mut split = 0u64;
-        for b in storage(k) {
-            if run_time.contains(&b) {
-                split += 1;
-            } else {
-                let n = p.chunked.iter().find(|(c, _)| *c == b).map_or(1, |c| c.1);
-                others += u64::from(n);
+    let texel = |k: &Bound<'_>| {
+        k.bindings
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| k.texel.contains(&(*i as u32)))
+            .map(|(_, &b)| b)
+            .collect::<Vec<_>>()
+    };
+    let sized_at_run_time = |of: &dyn Fn(&Bound<'_>) -> Vec<BufferId>| {
+        let mut v: Vec<BufferId> = bound
+            .iter()
+            .flat_map(of)
+            .filter(|&b| most_bytes(b).is_some_and(|n| n > range))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let in_storage = sized_at_run_time(&storage);
+    let in_views = sized_at_run_time(&texel);
+    // The bytes a texel view of buffer `b` holds (4 elements a texel).
+    let view_bytes = |b: BufferId| {
+        let texel = 4 * element_bytes(buffers.buffers[b].elem) as u64;
+        texel_reads.map_or(u64::MAX, |t| t.saturating_mul(texel))
+    };
+    let least_view = in_views.iter().map(|&b| view_bytes(b)).min();
+    // `N` for the buffers of `split`, bound in chunks where bound as
+    // storage buffers, and where read through texel views for those of
+    // `unviewed`.
+    let chunks_for = |split: &[BufferId], unviewed: &[BufferId]| -> u64 {
+        let need = split
+            .iter()
+            .filter_map(|&b| most_bytes(b))
+            .map(|n| n.div_ceil(chunk))
+            .max()
+            .unwrap_or(0);
+        // The descriptors each kernel has left for them, per binding of one.
+        let max = u64::from(limits.max_per_stage_descriptor_storage_buffers);
+        let mut chunks = need.min(MAX_RUN_TIME_CHUNKS);
+        for (p, k) in plans.iter().zip(bound) {
+            let mut others = 0u64;
+            let mut n_split = 0u64;
+            for (i, b) in k.bindings.iter().enumerate() {
+                let viewed = k.texel.contains(&(i as u32));
+                if split.contains(b) && (!viewed || unviewed.contains(b)) {
+                    n_split += 1;
+                } else if !viewed {
+                    let n = p.chunked.iter().find(|(c, _)| c == b).map_or(1, |c| c.1);
+                    others += u64::from(n);
+                }
+            }
+            if let Some(each) = max.saturating_sub(others).checked_div(n_split) {
+                chunks = chunks.min(each);
             }
         }
-        if let Some(each) = max.saturating_sub(others).checked_div(split) {
-            chunks = chunks.min(each);
-        }
+        chunks
+    };
+    // The buffers read through texel views join the variant where that
+    // lets the dispatch take larger buffers than their views hold: a view
+    // holds at most one allocation (the runtime's device target caps its
+    // texels so; a tensor past one allocation is several, which one view
+    // cannot bind), and binding more buffers in chunks leaves each fewer
+    // descriptors. The emitter leaves a buffer sized at run time that a
+    // plan binds in chunks a storage buffer.
+    let alone = if in_storage.is_empty() {
+        0
+    } else {
+        chunks_for(&in_storage, &[])
+    };
+    let mut with_views = in_storage.clone();
+    with_views.extend(&in_views);
+    with_views.sort_unstable();
+    with_views.dedup();
+    let joined = chunks_for(&with_views, &in_views);
+    let most_alone = match (alone, least_view) {
+        (0, Some(v)) => v,
+        (0, None) => 0,
+        (n, v) => (n * chunk).min(v.unwrap_or(u64::MAX)),
+    };
+    let join = !in_views.is_empty() && joined >= 2 && joined * chunk > most_alone;
+    let (run_time, unviewed, chunks, limit) = if join {
+        let limit = least_view.map_or(range, |v| v.min(range));
+        (with_views, in_views, joined, limit)
+    } else {
+        (in_storage, Vec::new(), alone, range)
+    };
+    if run_time.is_empty() {
+        return None;
     }
     let chunks = u32::try_from(chunks).ok().filter(|&n| n >= 2)?;
     // The guard's size: the largest of the buffers' bytes.
@@ -205,9 +267,10 @@ pub(crate) fn run_time_variants(
     for &s in &sizes[1..] {
         largest = host.arith(SizeOp::Max, largest, s);
     }
+    // Past the range, or past a view of a buffer that joined.
     let above = Cond::Above {
         size: largest,
-        limit: range,
+        limit,
     };
     let plain_guards = plans.iter().map(|p| p.guard.and(!above)).collect();
     let plans = plans
@@ -219,6 +282,7 @@ pub(crate) fn run_time_variants(
                 name: format!("{}{CHUNKED_SUFFIX}", p.name),
                 guard: p.guard.and(above),
                 chunked,
+                unviewed: unviewed.clone(),
                 ..p.clone()
             }
         })
@@ -228,5 +292,6 @@ pub(crate) fn run_time_variants(
         plans,
         buffers: run_time,
         chunks,
+        unviewed,
     })
 }

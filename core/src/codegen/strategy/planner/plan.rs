@@ -47,6 +47,11 @@ pub(crate) struct KernelPlan {
     /// where it binds them as storage buffers: `(buffer, chunks)`
     /// (`chunks.rs`).
     pub chunked: Vec<(BufferId, u32)>,
+    /// Buffers sized at run time of `chunked` that it binds in chunks also
+    /// where the plain kernels read them through texel views (a
+    /// `_chunked` variant's, `chunks.rs`): the emitter keeps them storage
+    /// buffers.
+    pub unviewed: Vec<BufferId>,
 }
 
 impl KernelPlan {
@@ -59,6 +64,7 @@ impl KernelPlan {
             guard: Guard::always(),
             repeat: Repeat::Once,
             chunked: Vec::new(),
+            unviewed: Vec::new(),
         }
     }
 
