@@ -253,6 +253,58 @@ def bert_encoder(g):
     return model.eval(), [ids, pad], 1e-5
 
 
+class LlamaBlock(nn.Module):
+    """A Llama-style decoder block: RMSNorm, rotary position embeddings
+    from a non-persistent `inv_freq` buffer (as transformers registers it;
+    torch-mlir's importer needs it made persistent, see `fx_test`), grouped
+    query attention (4 query heads over 2 key/value heads, repeat_kv),
+    causal softmax, a SiLU-gated MLP, residuals."""
+
+    def __init__(self, d=16, heads=4, kv_heads=2, inter=24):
+        super().__init__()
+        self.heads, self.kv_heads, self.hd = heads, kv_heads, d // heads
+        self.n1, self.n2 = nn.Parameter(torch.ones(d)), nn.Parameter(torch.ones(d))
+        self.q, self.k = nn.Linear(d, d, bias=False), nn.Linear(d, kv_heads * self.hd, bias=False)
+        self.v, self.o = nn.Linear(d, kv_heads * self.hd, bias=False), nn.Linear(d, d, bias=False)
+        self.gate, self.up = nn.Linear(d, inter, bias=False), nn.Linear(d, inter, bias=False)
+        self.down = nn.Linear(inter, d, bias=False)
+        inv = 1.0 / (10000 ** (torch.arange(0, self.hd, 2, dtype=torch.float32) / self.hd))
+        self.register_buffer("inv_freq", inv, persistent=False)
+
+    @staticmethod
+    def rms(x, w):
+        return w * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5))
+
+    @staticmethod
+    def rotate(x, cos, sin):
+        a, b = x[..., : x.shape[-1] // 2], x[..., x.shape[-1] // 2:]
+        return x * cos + torch.cat((-b, a), dim=-1) * sin
+
+    def forward(self, x):
+        b, t, d = x.shape
+        ang = torch.arange(t, dtype=torch.float32)[:, None] * self.inv_freq[None, :]
+        emb = torch.cat((ang, ang), dim=-1)
+        cos, sin = emb.cos(), emb.sin()
+        h = self.rms(x, self.n1)
+        q = self.q(h).view(b, t, self.heads, self.hd).transpose(1, 2)
+        k = self.k(h).view(b, t, self.kv_heads, self.hd).transpose(1, 2)
+        v = self.v(h).view(b, t, self.kv_heads, self.hd).transpose(1, 2)
+        q, k = self.rotate(q, cos, sin), self.rotate(k, cos, sin)
+        rep = self.heads // self.kv_heads
+        k, v = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
+        att = (q @ k.transpose(-2, -1)) / self.hd ** 0.5
+        mask = torch.triu(torch.ones(t, t, dtype=torch.bool), diagonal=1)
+        att = F.softmax(att.masked_fill(mask, float("-inf")), dim=-1)
+        x = x + self.o((att @ v).transpose(1, 2).reshape(b, t, d))
+        h = self.rms(x, self.n2)
+        return x + self.down(F.silu(self.gate(h)) * self.up(h))
+
+
+def llama_block(g):
+    model = randomise(LlamaBlock(), g)
+    return model.eval(), [rand(g, 2, 6, 16)], 1e-5
+
+
 PROGRAMS = {
     "mlp": mlp,
     "cnn": cnn,
@@ -263,6 +315,7 @@ PROGRAMS = {
     "select_k": select_k,
     "gpt2_block": gpt2_block,
     "bert_encoder": bert_encoder,
+    "llama_block": llama_block,
 }
 
 
