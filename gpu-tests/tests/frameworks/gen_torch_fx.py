@@ -253,6 +253,58 @@ def bert_encoder(g):
     return model.eval(), [ids, pad], 1e-5
 
 
+class LlamaBlock(nn.Module):
+    """A Llama-style decoder block: RMSNorm, rotary position embeddings
+    from a non-persistent `inv_freq` buffer (as transformers registers it;
+    torch-mlir's importer needs it made persistent, see `fx_test`), grouped
+    query attention (4 query heads over 2 key/value heads, repeat_kv),
+    causal softmax, a SiLU-gated MLP, residuals."""
+
+    def __init__(self, d=16, heads=4, kv_heads=2, inter=24):
+        super().__init__()
+        self.heads, self.kv_heads, self.hd = heads, kv_heads, d // heads
+        self.n1, self.n2 = nn.Parameter(torch.ones(d)), nn.Parameter(torch.ones(d))
+        self.q, self.k = nn.Linear(d, d, bias=False), nn.Linear(d, kv_heads * self.hd, bias=False)
+        self.v, self.o = nn.Linear(d, kv_heads * self.hd, bias=False), nn.Linear(d, d, bias=False)
+        self.gate, self.up = nn.Linear(d, inter, bias=False), nn.Linear(d, inter, bias=False)
+        self.down = nn.Linear(inter, d, bias=False)
+        inv = 1.0 / (10000 ** (torch.arange(0, self.hd, 2, dtype=torch.float32) / self.hd))
+        self.register_buffer("inv_freq", inv, persistent=False)
+
+    @staticmethod
+    def rms(x, w):
+        return w * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-5))
+
+    @staticmethod
+    def rotate(x, cos, sin):
+        a, b = x[..., : x.shape[-1] // 2], x[..., x.shape[-1] // 2:]
+        return x * cos + torch.cat((-b, a), dim=-1) * sin
+
+    def forward(self, x):
+        b, t, d = x.shape
+        ang = torch.arange(t, dtype=torch.float32)[:, None] * self.inv_freq[None, :]
+        emb = torch.cat((ang, ang), dim=-1)
+        cos, sin = emb.cos(), emb.sin()
+        h = self.rms(x, self.n1)
+        q = self.q(h).view(b, t, self.heads, self.hd).transpose(1, 2)
+        k = self.k(h).view(b, t, self.kv_heads, self.hd).transpose(1, 2)
+        v = self.v(h).view(b, t, self.kv_heads, self.hd).transpose(1, 2)
+        q, k = self.rotate(q, cos, sin), self.rotate(k, cos, sin)
+        rep = self.heads // self.kv_heads
+        k, v = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
+        att = (q @ k.transpose(-2, -1)) / self.hd ** 0.5
+        mask = torch.triu(torch.ones(t, t, dtype=torch.bool), diagonal=1)
+        att = F.softmax(att.masked_fill(mask, float("-inf")), dim=-1)
+        x = x + self.o((att @ v).transpose(1, 2).reshape(b, t, d))
+        h = self.rms(x, self.n2)
+        return x + self.down(F.silu(self.gate(h)) * self.up(h))
+
+
+def llama_block(g):
+    model = randomise(LlamaBlock(), g)
+    return model.eval(), [rand(g, 2, 6, 16)], 1e-5
+
+
 PROGRAMS = {
     "mlp": mlp,
     "cnn": cnn,
@@ -263,6 +315,7 @@ PROGRAMS = {
     "select_k": select_k,
     "gpt2_block": gpt2_block,
     "bert_encoder": bert_encoder,
+    "llama_block": llama_block,
 }
 
 
@@ -299,11 +352,23 @@ def static_checks(test, args, outs):
     return "\n".join(lines)
 
 
-def build(name):
-    g = torch.Generator().manual_seed(zlib.crc32(name.encode()))
-    model, args, tol, *dynamic = PROGRAMS[name](g)
+def fx_test(model, args, rtol, atol, dynamic=None):
+    """`model` on `args` (torch tensors) through
+    `fx.export_and_import(..., output_type="linalg-on-tensors")` as an e2e
+    test: (test module text, its `{-# dialect_resources #-}` section,
+    PyTorch's eager outputs as numpy arrays). `dynamic`: torch.export's
+    dynamic_shapes, the inputs and checks then cast to the static shapes.
+
+    The model's non-persistent buffers are made persistent first (the same
+    tensors): torch-mlir 20261001's `import_frozen_program` looks every
+    buffer up in the exported program's state_dict, where torch.export
+    leaves non-persistent ones out (they are in `constants`), and fails with
+    "Could not find state mapping for buffer" (transformers' Llama rotary
+    `inv_freq`, BERT's `position_ids`)."""
+    for m in model.modules():
+        m._non_persistent_buffers_set.clear()
     module = fx.export_and_import(model, *args, output_type="linalg-on-tensors", func_name="main",
-                                  dynamic_shapes=dynamic[0] if dynamic else None)
+                                  dynamic_shapes=dynamic)
     text = str(module)
     # The resource section follows the module: wrap the module alone.
     cut = text.find("\n{-#")
@@ -311,9 +376,16 @@ def build(name):
     with torch.no_grad():
         outs = model(*args)
     outs = [o.numpy() for o in (outs if isinstance(outs, tuple) else (outs,))]
-    test = onnx_node_linalg.wrap(text, "main", [a.numpy() for a in args], outs, tol, tol)
+    test = onnx_node_linalg.wrap(text, "main", [a.numpy() for a in args], outs, rtol, atol)
     if dynamic:
         test = static_checks(test, args, outs)
+    return test, resources, outs
+
+
+def build(name):
+    g = torch.Generator().manual_seed(zlib.crc32(name.encode()))
+    model, args, tol, *dynamic = PROGRAMS[name](g)
+    test, resources, _ = fx_test(model, args, tol, tol, dynamic[0] if dynamic else None)
     header = ["// Generated by gen_torch_fx.py (PyTorch %s, torch-mlir FX importer, linalg-on-tensors); do not edit."
               % torch.__version__.split("+")[0],
               "// " + doc_of(name, model)]
