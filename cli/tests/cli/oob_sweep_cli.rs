@@ -39,7 +39,10 @@ const WANT: &[(&str, &str)] = &[
     ("dot", "size mismatch"),
     ("matvec", "size mismatch"),
     ("transpose", "size mismatch"),
-    ("tm_tensor_scatter_index", "'tm_tensor.scatter' op index out of bounds"),
+    (
+        "tm_tensor_scatter_index",
+        "'tm_tensor.scatter' op index out of bounds",
+    ),
 ];
 
 /// Each function's name and the line of its `// BAD` op (none for a
