@@ -9,9 +9,12 @@
 //! only when a live op needs what it computes. The evaluator gets the
 //! same verdict without the compiler's liveness:
 //!
-//! * a pure op that fails does not stop the run: its results are
+//! * a pure op whose check the compiler makes inside kernels (see
+//!   [`is_pure`]) that fails does not stop the run: its results are
 //!   *poisoned* with the error, and hold a placeholder of zeros where
 //!   their type gives the shape (scalars; statically shaped tensors);
+//!   a size, offset or stride out of range stops it (the host checks
+//!   those for every op, live or dead);
 //! * an op that reads a poisoned value's elements (any operand of most
 //!   ops, a value its region captures, a structured op's input or output
 //!   whose block argument its region uses) is poisoned with the first
@@ -33,12 +36,21 @@ use crate::tensor::structured::structured;
 use super::value::{Scalar, Tensor, Value};
 use super::EvalError;
 
-/// Whether `op` is pure: its failure poisons its results instead of
-/// stopping the run.
+/// Whether a failure of `op` poisons its results instead of stopping the
+/// run: the ops whose checks the compiler makes inside the kernels that
+/// compute them (element indices of `tensor.extract` / `tensor.insert`,
+/// and everything in a structured op's region, a gather's extracts), so
+/// a dead one is never checked. Sizes, offsets and strides (slices, pads,
+/// concatenations, casts) are checked by the host for every op, dead or
+/// not (it reads the tensor data they come from), so their failures stop
+/// the run here too.
 pub(super) fn is_pure(m: &TensorModule, op: TOp) -> bool {
     matches!(
         m.op(op).kind,
-        OpKind::Arith { .. } | OpKind::Math { .. } | OpKind::Linalg(_) | OpKind::Tensor(_)
+        OpKind::Arith { .. }
+            | OpKind::Math { .. }
+            | OpKind::Linalg(_)
+            | OpKind::Tensor(TensorOp::Extract | TensorOp::Insert)
     )
 }
 
