@@ -190,3 +190,151 @@ func.func @extract_device_index_in_bounds() {
   check.expect_eq_const(%s, dense<4.0> : tensor<1xf32>) : tensor<1xf32>
   return
 }
+// tm_tensor.scatter (PyTorch's index_put): an index outside its dim fails the
+// call at the scatter's line (PyTorch's rule); negative indices too, which
+// torch-mlir passes through unchanged.
+func.func @tm_tensor_scatter_index_past_end() {
+  %o = util.unfoldable_constant dense<[0, 10, 20, 30]> : tensor<4xi32>
+  %u = util.unfoldable_constant dense<[1, 2]> : tensor<2xi32>
+  %i = util.unfoldable_constant dense<[[1], [4]]> : tensor<2x1xi64>
+  %r = tm_tensor.scatter {dimension_map = array<i64: 0>} unique_indices(false) ins(%u, %i : tensor<2xi32>, tensor<2x1xi64>) outs(%o : tensor<4xi32>) { // BAD
+  ^bb0(%a: i32, %b: i32):
+    tm_tensor.yield %a : i32
+  } -> tensor<4xi32>
+  check.expect_eq_const(%r, dense<[0, 1, 20, 30]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}
+func.func @tm_tensor_scatter_index_negative() {
+  %o = util.unfoldable_constant dense<[[0, 1], [2, 3], [4, 5]]> : tensor<3x2xi32>
+  %u = util.unfoldable_constant dense<[[7, 8]]> : tensor<1x2xi32>
+  %i = util.unfoldable_constant dense<[[-1]]> : tensor<1x1xi32>
+  %r = tm_tensor.scatter {dimension_map = array<i64: 0>} unique_indices(false) ins(%u, %i : tensor<1x2xi32>, tensor<1x1xi32>) outs(%o : tensor<3x2xi32>) { // BAD
+  ^bb0(%a: i32, %b: i32):
+    %s = arith.addi %a, %b : i32
+    tm_tensor.yield %s : i32
+  } -> tensor<3x2xi32>
+  check.expect_eq_const(%r, dense<[[0, 1], [2, 3], [4, 5]]> : tensor<3x2xi32>) : tensor<3x2xi32>
+  return
+}
+func.func @tm_tensor_scatter_in_bounds() {
+  %o = util.unfoldable_constant dense<[0, 10, 20, 30]> : tensor<4xi32>
+  %u = util.unfoldable_constant dense<[1, 2, 5]> : tensor<3xi32>
+  %i = util.unfoldable_constant dense<[[1], [3], [1]]> : tensor<3x1xi64>
+  %r = tm_tensor.scatter {dimension_map = array<i64: 0>} unique_indices(false) ins(%u, %i : tensor<3xi32>, tensor<3x1xi64>) outs(%o : tensor<4xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %s = arith.addi %a, %b : i32
+    tm_tensor.yield %s : i32
+  } -> tensor<4xi32>
+  check.expect_eq_const(%r, dense<[0, 16, 20, 32]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}
+// iree_linalg_ext.scatter (what StableHLO's scatter lowers to) keeps XLA's
+// rule, which JAX's `.at[].set` relies on: an update whose index is out of
+// range is dropped, the others apply.
+func.func @iree_scatter_index_out_of_range_is_dropped() {
+  %o = util.unfoldable_constant dense<[0, 10, 20, 30]> : tensor<4xi32>
+  %u = util.unfoldable_constant dense<[1, 2, 3]> : tensor<3xi32>
+  %i = util.unfoldable_constant dense<[[2], [4], [-1]]> : tensor<3x1xi32>
+  %r = iree_linalg_ext.scatter dimension_map = [0] unique_indices(false) ins(%u, %i : tensor<3xi32>, tensor<3x1xi32>) outs(%o : tensor<4xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    iree_linalg_ext.yield %a : i32
+  } -> tensor<4xi32>
+  check.expect_eq_const(%r, dense<[0, 10, 1, 30]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}
+// Out-of-bounds ops no live op reads (indices computed from tensor data, so
+// no host check sees them): MLIR's tensor and linalg ops are pure, an unused
+// one may be erased, and every backend drops it and passes.
+func.func @dead_extract_result_unused() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %b = util.unfoldable_constant dense<[5, 6, 7, 8]> : tensor<4xi32>
+  %t = flow.tensor.dynamic_constant dense<[6]> : tensor<1xi64> -> tensor<?xi64>
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %t[%c0] : tensor<?xi64>
+  %i = arith.index_cast %x : i64 to index
+  %el = tensor.extract %a[%i] : tensor<3xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%el : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  check.expect_eq_const(%b, dense<[5, 6, 7, 8]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}
+func.func @dead_extract_into_an_input_the_region_ignores() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %b = util.unfoldable_constant dense<[5.0, 6.0, 7.0, 8.0]> : tensor<4xf32>
+  %t = flow.tensor.dynamic_constant dense<[6]> : tensor<1xi64> -> tensor<?xi64>
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %t[%c0] : tensor<?xi64>
+  %i = arith.index_cast %x : i64 to index
+  %el = tensor.extract %a[%i] : tensor<3xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%el : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %g = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%f, %b : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %q, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  check.expect_eq_const(%g, dense<[10.0, 12.0, 14.0, 16.0]> : tensor<4xf32>) : tensor<4xf32>
+  return
+}
+func.func @dead_gather_into_an_input_the_region_ignores() {
+  %table = flow.tensor.dynamic_constant dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32> -> tensor<?xf32>
+  %idx = util.unfoldable_constant dense<[0, 3, 9]> : tensor<3xi32>
+  %b = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %ii = arith.index_cast %i : i32 to index
+    %v = tensor.extract %table[%ii] : tensor<?xf32>
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  %g = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%r, %b : tensor<3xf32>, tensor<3xf32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %q, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<3xf32>
+  check.expect_eq_const(%g, dense<[2.0, 4.0, 6.0]> : tensor<3xf32>) : tensor<3xf32>
+  return
+}
+func.func @dead_gather_into_two_generics_that_ignore_it() {
+  %table = flow.tensor.dynamic_constant dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32> -> tensor<?xf32>
+  %idx = util.unfoldable_constant dense<[0, 3, 9]> : tensor<3xi32>
+  %b = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %ii = arith.index_cast %i : i32 to index
+    %v = tensor.extract %table[%ii] : tensor<?xf32>
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  %g = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%r, %b : tensor<3xf32>, tensor<3xf32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %q, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<3xf32>
+  %h = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%r, %g : tensor<3xf32>, tensor<3xf32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %q, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<3xf32>
+  check.expect_eq_const(%h, dense<[4.0, 8.0, 12.0]> : tensor<3xf32>) : tensor<3xf32>
+  return
+}
+// The same fault where a live op reads it: every backend stops at it.
+func.func @extract_device_index_through_a_read_input() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %b = util.unfoldable_constant dense<[5.0, 6.0, 7.0, 8.0]> : tensor<4xf32>
+  %t = flow.tensor.dynamic_constant dense<[6]> : tensor<1xi64> -> tensor<?xi64>
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %t[%c0] : tensor<?xi64>
+  %i = arith.index_cast %x : i64 to index
+  %el = tensor.extract %a[%i] : tensor<3xf32> // BAD
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%el : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %g = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%f, %b : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  check.expect_eq_const(%g, dense<[10.0, 12.0, 14.0, 16.0]> : tensor<4xf32>) : tensor<4xf32>
+  return
+}

@@ -223,13 +223,25 @@ pub fn reads_output(info: &FuncInfo<'_>, op: TOp, j: usize) -> bool {
     let Some(s) = info.structured.get(&op) else {
         return false;
     };
+    reads_block_arg(info, s.body, s.inputs.len() + j)
+}
+
+/// Whether structured op `op`'s region reads its input `k`: an input whose
+/// block argument the region ignores is never loaded, so what computes it
+/// is not needed (an out-of-bounds index there is never checked, as the
+/// reference evaluator's poison leaves it unobserved).
+fn reads_input(info: &FuncInfo<'_>, s: &crate::tensor::structured::Structured, k: usize) -> bool {
+    reads_block_arg(info, s.body, k)
+}
+
+/// Whether argument `k` of region `body` has a use inside it.
+fn reads_block_arg(info: &FuncInfo<'_>, body: crate::tensor::TBlock, k: usize) -> bool {
     let m = info.m;
-    let args = &m.block(s.body).args;
-    let Some(&arg) = args.get(s.inputs.len() + j) else {
+    let Some(&arg) = m.block(body).args.get(k) else {
         return false;
     };
     let mut read = false;
-    m.walk(s.body, &mut |o| read |= m.op(o).operands.contains(&arg));
+    m.walk(body, &mut |o| read |= m.op(o).operands.contains(&arg));
     read
 }
 
@@ -908,7 +920,7 @@ impl Former<'_, '_> {
             let mut seen: Vec<(TValue, &AffineMap)> = Vec::new();
             for (k, &v) in s.inputs.iter().enumerate() {
                 let map = &s.indexing_maps[k];
-                if info.is_tensor(v) && !seen.contains(&(v, map)) {
+                if info.is_tensor(v) && reads_input(info, &s, k) && !seen.contains(&(v, map)) {
                     seen.push((v, map));
                     let fused = is_injective(map) || dequant::is_fused_dequantization(info, v, op);
                     self.record(v, op, once && fused);

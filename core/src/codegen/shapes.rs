@@ -203,7 +203,14 @@ impl Builder<'_, '_> {
             Some(HostVal::Const(c)) => {
                 let n = c.int();
                 if n < 0 {
-                    return Err(self.err(op, format!("size {n} is negative")));
+                    // Fails whatever the run: a limit, which the reference
+                    // evaluator's call check refuses too (one verdict,
+                    // however dead the op).
+                    let d = self.info.m.op(op);
+                    return Err(CodegenError::Limit {
+                        loc: d.loc,
+                        message: format!("'{}' op size {n} is negative", d.kind.name()),
+                    });
                 }
                 Ok(Size::Static(n as u64))
             }

@@ -5,7 +5,10 @@
 //! `max`, `min`). The output starts as the data. Updates apply in order,
 //! so with `reduction=none` the last of duplicates wins, as in ONNX's
 //! reference. Quadratic (outputs x updates): sized for the small scatters
-//! of index bookkeeping, not for large tensors.
+//! of index bookkeeping, not for large tensors. An index outside
+//! `[-size, size)` names no output element, so its update is dropped, the
+//! same on every backend; ONNX calls such an index an error (onnxruntime
+//! refuses it), which kiln does not check yet.
 
 use kiln_core::tensor::attr::{CmpIPred, IteratorType};
 use kiln_core::tensor::ops::ArithOp;

@@ -25,12 +25,20 @@
 //!   refuses (a matmul whose reduction sizes differ, an index past the
 //!   end) is refused by all three with one message.
 //!
+//! * a pure op (arith, math, linalg, tensor) that fails at run time (an
+//!   index out of bounds) poisons its results instead of stopping the
+//!   run; the error stops it only when something the program observes (a
+//!   returned value, an assert, a call) depends on an element of a
+//!   poisoned value, so an out-of-bounds op no live op reads is dropped as
+//!   the device and the CPU runner drop it (see `eval/poison.rs`).
+//!
 //! Errors ([`EvalError`]) name the op and its location; nothing panics on
 //! a verified program.
 
 mod body;
 pub mod host_constant;
 mod linalg;
+mod poison;
 pub mod scalar;
 mod tensor_ops;
 mod value;
@@ -40,7 +48,7 @@ use std::rc::Rc;
 pub use value::{strides, Scalar, Tensor, TensorError, Value};
 
 use super::attr::ConstAttr;
-use super::entity::{TFunc, TOp};
+use super::entity::{TFunc, TOp, TValue};
 use super::module::TensorModule;
 use super::ops::OpKind;
 use crate::ir::Location;
@@ -135,7 +143,20 @@ impl Interp<'_> {
             }
             env[p.index()] = Some(a.clone());
         }
+        // Faults of pure ops are poison until observed (see [`poison`]).
+        let mut poisoned: poison::PoisonTable = vec![None; m.num_values()];
         for &op in &m.block(body).ops {
+            let used = poison::uses(m, op);
+            let first = |want: &dyn Fn(TValue, bool) -> bool| {
+                used.iter()
+                    .filter(|&&(v, read)| want(v, read))
+                    .find_map(|&(v, _)| poisoned[v.index()].clone())
+            };
+            if poison::observes(m, op) {
+                if let Some(e) = first(&|_, _| true) {
+                    return Err(e);
+                }
+            }
             if let OpKind::Return = m.op(op).kind {
                 self.depth -= 1;
                 return m
@@ -149,9 +170,35 @@ impl Interp<'_> {
                     })
                     .collect();
             }
-            let results = self.exec(op, &env)?;
-            for (&r, v) in m.op(op).results.iter().zip(results) {
-                env[r.index()] = Some(v);
+            // A poisoned value it reads, or one it only uses that has no
+            // placeholder: its results carry that error.
+            let mut carried = first(&|v, read| read || env[v.index()].is_none());
+            let results = match self.exec(op, &env) {
+                Ok(results) => Some(results),
+                Err(_) if carried.is_some() => None,
+                Err(e) if poison::is_pure(m, op) => {
+                    carried = Some(e);
+                    None
+                }
+                Err(e) => return Err(e),
+            };
+            let defs = &m.op(op).results;
+            match results {
+                Some(results) => {
+                    for (&r, v) in defs.iter().zip(results) {
+                        env[r.index()] = Some(v);
+                    }
+                }
+                None => {
+                    for &r in defs {
+                        env[r.index()] = poison::placeholder(m, r);
+                    }
+                }
+            }
+            if let Some(e) = carried {
+                for &r in defs {
+                    poisoned[r.index()] = Some(e.clone());
+                }
             }
         }
         Err(EvalError::new(format!("'@{}' has no return", fd.name)))

@@ -32,7 +32,13 @@
 //!   extent 1 (its position is the index: torch-mlir's `index_put` writes
 //!   `tensor<N x 1 x ...>` updates); with no indexed dim inside the slice
 //!   this is `rank(updates) - 1 == rank(original) - index depth`, IREE's
-//!   form. Indices out of range update nothing.
+//!   form. An index out of range of the dim it indexes: IREE's
+//!   `iree_linalg_ext.scatter` (what StableHLO's scatter lowers to) updates
+//!   nothing there, XLA's rule that JAX's `.at[].set` relies on (its
+//!   default mode drops out-of-bounds updates); torch-mlir's
+//!   `tm_tensor.scatter` (PyTorch's `index_put`, `scatter`) fails the call
+//!   at the op's line, PyTorch's rule (a `cf.assert` on every index before
+//!   the scatter).
 //! - `topk dimension(d) ins(%x [, %idx]) outs(%v, %i)` (IREE's, and
 //!   TMTensor's, which torch-mlir writes for `torch.kthvalue`): the
 //!   candidates are the outputs' initial entries and the inputs (with their
@@ -923,6 +929,9 @@ impl Parser<'_> {
         if self.elem_of(upd) != elem || region.args != [e_ty, e_ty] || region.yields != [e_ty] {
             return op_err(self, "expects updates and original of one element type and a region of two such arguments yielding one");
         }
+        if dialect == "tm_tensor" {
+            self.put_scatter_bounds_check(block, idx, orig, &dim_map, loc, &what)?;
+        }
         let n = rank as u32 + 1;
         let orig_map = AffineMap::select(n, &(0..rank as u32).collect::<Vec<_>>());
         let upd_map = AffineMap::new(
@@ -964,6 +973,86 @@ impl Parser<'_> {
         )?[0];
         self.reset_to(end)?;
         Ok(vec![out])
+    }
+
+    /// PyTorch's rule for `tm_tensor.scatter` (what `index_put` and
+    /// `scatter` lower to): an index outside `[0, size)` of the dim it
+    /// indexes is an error (PyTorch raises one for an index past either
+    /// end; a negative one it would count from the end, which torch-mlir
+    /// leaves to the op). Before the scatter: a reduction over every
+    /// index, 1 while all are in range, and a `cf.assert` on it at the
+    /// scatter's line, so every backend fails the call naming the op.
+    fn put_scatter_bounds_check(
+        &mut self,
+        block: TBlock,
+        idx: TValue,
+        orig: TValue,
+        dim_map: &[usize],
+        loc: Location,
+        what: &str,
+    ) -> PResult<()> {
+        let ielem = self.elem_of(idx);
+        let ity = self.m.types.scalar(ielem);
+        let index = self.m.types.scalar(ElemType::Index);
+        // The size of each indexed dim, as an index element.
+        let os = self.shape_of(orig);
+        let mut sizes = Vec::with_capacity(dim_map.len());
+        for &d in dim_map {
+            let size = match os[d] {
+                Dim::Static(n) => self.put_int(block, n as i64, ielem),
+                Dim::Dynamic => {
+                    let at = self.put_int(block, d as i64, ElemType::Index);
+                    let n = self.put(block, OpKind::Tensor(TensorOp::Dim), vec![orig, at], index);
+                    if ielem == ElemType::Index {
+                        n
+                    } else {
+                        self.put_arith(block, ArithOp::IndexCast, vec![n], ity)
+                    }
+                }
+            };
+            sizes.push(size);
+        }
+        let i32_ty = self.m.types.tensor(&[], ElemType::I32);
+        let empty = self.put(block, OpKind::Tensor(TensorOp::Empty), vec![], i32_ty);
+        let scalar_map = AffineMap::new(2, 0, vec![]);
+        let init = self.put_generic(
+            block,
+            &[],
+            &[(empty, AffineMap::new(0, 0, vec![]))],
+            vec![],
+            |p, b, _| Ok(vec![p.put_int(b, 1, ElemType::I32)]),
+        )?[0];
+        let ok = self.put_generic(
+            block,
+            &[(idx, AffineMap::identity(2))],
+            &[(init, scalar_map)],
+            vec![IteratorType::Reduction; 2],
+            |p, b, args| {
+                // The bound of column `linalg.index 1`.
+                let col = p.put_loop_index(b, 1);
+                let mut bound = sizes[sizes.len() - 1];
+                for (i, &size) in sizes.iter().enumerate().rev().skip(1) {
+                    let c = p.put_int(b, i as i64, ElemType::Index);
+                    let here = p.put_cmpi(b, CmpIPred::Eq, col, c);
+                    bound = p.put_select(b, here, size, bound);
+                }
+                let zero = p.put_int(b, 0, ielem);
+                let ge = p.put_cmpi(b, CmpIPred::Sge, args[0], zero);
+                let lt = p.put_cmpi(b, CmpIPred::Slt, args[0], bound);
+                let inside = p.put_bool(b, ArithOp::AndI, ge, lt);
+                let no = p.put_int(b, 0, ElemType::I32);
+                Ok(vec![p.put_select(b, inside, args[1], no)])
+            },
+        )?[0];
+        let all = self.put_extract(block, ok, vec![]);
+        let no = self.put_int(block, 0, ElemType::I32);
+        let cond = self.put_cmpi(block, CmpIPred::Ne, all, no);
+        let message = format!("'{what}' op index out of bounds: an index is outside the dim it indexes (PyTorch's rule)");
+        let op = self
+            .m
+            .create_op(OpKind::Assert { message }, vec![cond], &[], vec![], loc);
+        self.m.append_op(block, op);
+        Ok(())
     }
 
     /// `dimension_map = [0, 1]` (IREE) or `{dimension_map = array<i64: 0, 1>}`

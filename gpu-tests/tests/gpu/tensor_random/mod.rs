@@ -128,6 +128,10 @@ enum Outcome {
     /// An out-of-bounds program every engine stopped with an error naming
     /// the op (issue 31: one verdict, no read out of bounds).
     Faulted,
+    /// An out-of-bounds op no live op reads (fed into a generic whose
+    /// region ignores it): every engine dropped it and returned the same
+    /// values.
+    DeadFault,
     Finding(String),
 }
 
@@ -213,8 +217,15 @@ fn judge(p: &Program, runs: &[Run]) -> Outcome {
         .filter(|&i| i < 3 || !refused_without_int64(&runs[i]))
         .filter(|&i| runs[i].as_ref().err().is_none_or(|e| e != SKIPPED))
         .collect();
+    // A fault fed into a generic whose region ignores it is dead: every
+    // engine then returns values, compared as any program's (one verdict:
+    // all stop naming the op, or none does).
+    let dead_feed = p.extras.contains(&program::DEAD_FEED);
     if let Some(op) = p.fault {
-        return judge_fault(op, runs, &judged);
+        let all_returned = judged.iter().all(|&i| runs[i].is_ok());
+        if !(dead_feed && all_returned) {
+            return judge_fault(op, runs, &judged);
+        }
     }
     let errors: Vec<&String> = judged
         .iter()
@@ -252,7 +263,9 @@ fn judge(p: &Program, runs: &[Run]) -> Outcome {
             }
         }
     }
-    if found.is_empty() {
+    if found.is_empty() && p.fault.is_some() {
+        Outcome::DeadFault
+    } else if found.is_empty() {
         Outcome::Agree
     } else {
         Outcome::Finding(found.join("\n"))
@@ -408,6 +421,7 @@ fn tensor_random_differential() {
     let mut findings = Vec::new();
     let mut refused = Vec::new();
     let mut faulted = 0;
+    let mut dead = 0;
     let mut secs = [0.0; 5];
     let mut extras = std::collections::BTreeMap::<&str, usize>::new();
     for seed in start..start + count {
@@ -430,6 +444,7 @@ fn tensor_random_differential() {
         match judge(&p, &runs) {
             Outcome::Agree => {}
             Outcome::Faulted => faulted += 1,
+            Outcome::DeadFault => dead += 1,
             Outcome::Refused(e) => refused.push(format!("seed {seed}: {e}")),
             Outcome::Finding(f) => {
                 let r = report(seed, &p, &runs, &f);
@@ -439,7 +454,7 @@ fn tensor_random_differential() {
         }
     }
     eprintln!(
-        "tensor_random: {count} programs (seeds {start}..{}), {} refused by every engine, {faulted} out of bounds (every engine stopped, naming the op), {} findings, {:.1} s",
+        "tensor_random: {count} programs (seeds {start}..{}), {} refused by every engine, {faulted} out of bounds (every engine stopped, naming the op), {dead} out of bounds in an op no live op reads (every engine returned values), {} findings, {:.1} s",
         start + count,
         refused.len(),
         findings.len(),

@@ -36,6 +36,8 @@ mod dtypes;
 mod extras;
 mod indexing;
 
+pub(crate) use extras::DEAD_FEED;
+
 /// A generated program: its text, its inputs, and what is known of each
 /// result.
 pub struct Program {

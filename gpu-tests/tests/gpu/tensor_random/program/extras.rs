@@ -10,9 +10,11 @@
 //! - negative `tensor.pad` amounts, at run time or static: every engine
 //!   must refuse them naming the pad (kiln's rule; MLIR gives them no
 //!   meaning);
-//! - out-of-bounds ops whose result feeds 1 to 3 later ops that read all
-//!   of it, the last of which is returned (no engine may drop the
-//!   faulting op as dead);
+//! - out-of-bounds ops whose result feeds 1 to 3 later ops, the last of
+//!   which is returned: ops that read all of it (no engine may drop the
+//!   faulting op as dead), or a `linalg.generic` whose region may ignore
+//!   it ([`DEAD_FEED`]: then every engine must drop it, MLIR's reading of
+//!   a pure op no live op needs);
 //! - `math.ctpop` / `ctlz` / `cttz` in regions, and (not with
 //!   `KILN_DIFF_WIDE_SHIFTS=0`) shifts by amounts of 0 to twice the width.
 
@@ -23,6 +25,10 @@ use kiln_core::tensor::eval::{Scalar, Value};
 use super::super::num::Num;
 use super::indexing::Amount;
 use super::{uses, Gen, Sc};
+
+/// The draw of a fault fed into a generic, whose region may ignore it:
+/// the fault may be dead, and every engine must then return values.
+pub(crate) const DEAD_FEED: &str = "fault fed into a generic (maybe dead)";
 
 /// Mixed into the seed for the second stream.
 pub(super) const SALT: u64 = 0x6b69_6c6e_3331;
@@ -135,15 +141,22 @@ impl Gen {
             }
             tries += 1;
             let start = self.body.len();
-            // Ops that read every element of their (preferred) operand:
-            // not a generic, whose region may ignore an input (the fault
-            // is then dead; FINDINGS.md, seed 10919).
-            let done = match self.extra.below(5) {
+            // Ops that read every element of their (preferred) operand,
+            // or a generic, whose region may ignore an input (the fault
+            // is then dead on every engine; FINDINGS.md, seed 10919).
+            let done = match self.extra.below(6) {
                 0 => self.elementwise_tensor(v),
                 1 => self.transpose(),
                 2 => self.reduce(),
                 3 => self.broadcast(),
-                _ => self.collapse(),
+                4 => self.collapse(),
+                _ => {
+                    let done = self.generic_elementwise();
+                    if done {
+                        self.note(DEAD_FEED);
+                    }
+                    done
+                }
             };
             if !done {
                 continue;
