@@ -2,9 +2,11 @@
 //!
 //! * Integers wrap at their width (two's complement); `index` is 64-bit.
 //!   `divsi`/`remsi` truncate toward zero, `floordivsi`/`ceildivsi` round
-//!   toward -inf/+inf, `divui`/`remui` are unsigned. Division by zero, the
-//!   signed overflow `MIN / -1` and shifts by the bit width or more are
-//!   undefined in MLIR: they are errors here.
+//!   toward -inf/+inf, `divui`/`remui` are unsigned. Division by zero and the
+//!   signed overflow `MIN / -1` are undefined in MLIR: they are errors
+//!   here. Shifts by the bit width or more (poison in MLIR) give kiln's
+//!   one definition on every backend: 0 for `shli`/`shrui`, the sign fill
+//!   for `shrsi`, the amount read unsigned.
 //! * `f32` ops compute in `f32`; `f16` and `bf16` compute in `f32` and
 //!   round (to nearest even) to their format after every op, which for
 //!   `+ - * /` and `sqrt` is exactly the IEEE result in the narrow format;
