@@ -14,11 +14,16 @@ use prost::Message as _;
 use crate::common;
 
 fn vi(name: &str, dims: &[i64]) -> ValueInfoProto {
+    vi_of(name, 1, dims)
+}
+
+/// A graph input or output of ONNX element type `elem` (1 float, 7 int64).
+fn vi_of(name: &str, elem: i32, dims: &[i64]) -> ValueInfoProto {
     ValueInfoProto {
         name: Some(name.into()),
         r#type: Some(TypeProto {
             value: Some(type_proto::Value::TensorType(type_proto::Tensor {
-                elem_type: Some(1),
+                elem_type: Some(elem),
                 shape: Some(TensorShapeProto {
                     dim: dims
                         .iter()
@@ -343,4 +348,60 @@ fn bench_times_a_model_and_refuses_missing_inputs() {
     );
     assert_eq!(code, 1);
     assert!(err.contains("the model has 1 input(s): x"), "{err}");
+}
+
+/// ONNX calls a scatter index outside `[-size, size)` an error (onnxruntime
+/// 1.32 refuses `[[2], [3]]` into 3 rows: "invalid indice found"): every
+/// engine fails the call naming the node, and in-range indices (a negative
+/// one among them) give ONNX's values. Before, the update was dropped.
+#[test]
+fn scatter_nd_indices_out_of_range_fail_on_every_engine() {
+    let dir = common::scratch("onnx-scatter-oob");
+    let m = ModelProto {
+        ir_version: Some(8),
+        opset_import: vec![OperatorSetIdProto {
+            domain: Some(String::new()),
+            version: Some(18),
+        }],
+        graph: Some(GraphProto {
+            node: vec![node("ScatterND", &["x", "i", "u"], "y")],
+            name: Some("g".into()),
+            input: vec![vi("x", &[3, 2]), vi_of("i", 7, &[2, 1]), vi("u", &[2, 2])],
+            output: vec![vi("y", &[3, 2])],
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let path = dir.join("scatter.onnx");
+    std::fs::write(&path, m.encode_to_vec()).unwrap();
+    let model = path.to_str().unwrap();
+    let run = |indices: &str, engine: Option<&str>| {
+        let mut args = vec![
+            "run",
+            model,
+            "--input",
+            "x=3x2xf32=1,2,3,4,5,6",
+            "--input",
+            indices,
+            "--input",
+            "u=2x2xf32=10,20,30,40",
+        ];
+        args.extend(engine);
+        common::kiln(&args, b"")
+    };
+    for engine in [None, Some("--cpu"), Some("--reference")] {
+        // Rows 2 and -3 (row 0) take the updates.
+        let (code, out, err) = run("i=2x1xi64=2,-3", engine);
+        assert_eq!(code, 0, "{engine:?}: {err}");
+        assert_eq!(out, "y: 3x2xFLOAT = [30, 40, 3, 4, 10, 20]\n", "{engine:?}");
+        for bad in ["i=2x1xi64=2,3", "i=2x1xi64=0,-4"] {
+            let (code, out, err) = run(bad, engine);
+            assert_eq!(code, 1, "{engine:?} {bad}: {out}");
+            assert!(
+                err.contains("ScatterND node 'ScatterND_y': an index is out of bounds"),
+                "{engine:?} {bad}: {err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{err}");
+        }
+    }
 }

@@ -6,17 +6,18 @@
 //! so with `reduction=none` the last of duplicates wins, as in ONNX's
 //! reference. Quadratic (outputs x updates): sized for the small scatters
 //! of index bookkeeping, not for large tensors. An index outside
-//! `[-size, size)` names no output element, so its update is dropped, the
-//! same on every backend; ONNX calls such an index an error (onnxruntime
-//! refuses it), which kiln does not check yet.
+//! `[-size, size)` of the dim it indexes is an error, as ONNX defines it
+//! and onnxruntime refuses it: before the scatter, one reduction over
+//! every index and a `cf.assert` on it fail the call on every backend,
+//! naming the node ([`check_indices`]).
 
-use kiln_core::tensor::attr::{CmpIPred, IteratorType};
-use kiln_core::tensor::ops::ArithOp;
+use kiln_core::tensor::attr::{CmpIPred, IteratorType, ScalarBits};
+use kiln_core::tensor::ops::{ArithOp, OpKind, TensorOp};
 use kiln_core::tensor::structured::BodyBuilder;
 use kiln_core::tensor::{AffineExpr, AffineMap, Dim, ElemType, TValue};
 
 use super::gather::{extract, index_const, loop_index, wrap_index};
-use super::scalar::{arith, Bin};
+use super::scalar::{arith, cmp, select, Bin, Cmp};
 use super::OpResult;
 use crate::ctx::Ctx;
 use crate::dtype::DataType;
@@ -58,6 +59,73 @@ fn shapes(n: &Node<'_>, vs: &[&Value]) -> Result<Vec<Vec<u64>>, OnnxError> {
         .collect()
 }
 
+/// ONNX's rule for the scatters: an index outside `[-size, size)` of the
+/// dim it indexes is an error. `sizes[j]` bounds the indices whose last
+/// coordinate is `j` (ScatterND's index tuples), or all of them where it
+/// has one entry (ScatterElements' axis). Appends, before the scatter, a
+/// reduction over every index (1 while all are in range) and a
+/// `cf.assert` on it that names the node, so every backend fails the call
+/// the same way.
+fn check_indices(
+    c: &mut Ctx<'_>,
+    n: &Node<'_>,
+    ind: &Value,
+    sizes: &[u64],
+) -> Result<(), OnnxError> {
+    let shape = ind
+        .static_shape()
+        .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
+    let rank = shape.len() as u32;
+    let it = ind.dtype;
+    let iv = c.ssa(ind);
+    let init = c.full(&[], DataType::Int32, ScalarBits::Int(1));
+    let ok = c.b.generic(
+        vec![AffineMap::identity(rank), AffineMap::new(rank, 0, vec![])],
+        vec![IteratorType::Reduction; rank as usize],
+        &[iv],
+        &[init],
+        |bb, a| {
+            let e = it.elem();
+            let bound = |bb: &mut BodyBuilder<'_>, neg: bool| {
+                let value = |s: u64| if neg { -(s as i64) } else { s as i64 };
+                let last = sizes.len() - 1;
+                let mut b = bb.constant(ScalarBits::Int(value(sizes[last])), e);
+                if sizes.len() > 1 {
+                    let col = loop_index(bb, rank as usize - 1);
+                    for (j, &size) in sizes.iter().enumerate().take(last).rev() {
+                        let here_j = index_const(bb, j as i64);
+                        let here = bb.arith(
+                            ArithOp::CmpI(CmpIPred::Eq),
+                            vec![col, here_j],
+                            ElemType::Int(1),
+                        );
+                        let v = bb.constant(ScalarBits::Int(value(size)), e);
+                        b = select(bb, here, v, b);
+                    }
+                }
+                b
+            };
+            let (lo, hi) = (bound(bb, true), bound(bb, false));
+            let ge = cmp(bb, it, Cmp::Ge, a[0], lo);
+            let lt = cmp(bb, it, Cmp::Lt, a[0], hi);
+            let inside = bb.arith(ArithOp::AndI, vec![ge, lt], ElemType::Int(1));
+            let no = bb.constant(ScalarBits::Int(0), ElemType::I32);
+            vec![select(bb, inside, a[1], no)]
+        },
+    );
+    let i32_scalar = c.b.module().types.scalar(ElemType::I32);
+    let all = c.b.tensor_op(TensorOp::Extract, &[ok[0]], i32_scalar);
+    let zero = c.b.constant_int(0, ElemType::I32);
+    let cond = c.b.arith(ArithOp::CmpI(CmpIPred::Ne), &[all, zero]);
+    let message = format!(
+        "{} node '{}': an index is out of bounds (outside [-size, size) of the dim it indexes)",
+        n.op(),
+        n.name()
+    );
+    c.b.op(OpKind::Assert { message }, vec![cond], &[], vec![]);
+    Ok(())
+}
+
 /// `ScatterElements(data, indices, updates; axis, reduction)`.
 pub fn scatter_elements(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let (d, ind, upd) = (n.input(0)?, n.input(1)?, n.input(2)?);
@@ -70,6 +138,7 @@ pub fn scatter_elements(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let dt = d.dtype;
     let f = combine(n, dt)?;
     let (it, size) = (ind.dtype, s[0][axis]);
+    check_indices(c, n, ind, &[size])?;
     let nl = 2 * r as u32;
     let first: Vec<AffineExpr> = (0..r).map(|k| AffineExpr::Dim(k as u32)).collect();
     let second: Vec<AffineExpr> = (0..r).map(|k| AffineExpr::Dim((r + k) as u32)).collect();
@@ -129,6 +198,9 @@ pub fn scatter_nd(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     }
     let dt = d.dtype;
     let f = combine(n, dt)?;
+    if k > 0 {
+        check_indices(c, n, ind, &ds[..k])?;
+    }
     let nl = (r + m) as u32;
     let umap: Vec<AffineExpr> = (0..m)
         .map(|j| AffineExpr::Dim((r + j) as u32))
