@@ -9,7 +9,7 @@
 //! `[-size, size)` of the dim it indexes is an error, as ONNX defines it
 //! and onnxruntime refuses it: before the scatter, one reduction over
 //! every index and a `cf.assert` on it fail the call on every backend,
-//! naming the node ([`check_indices`]).
+//! naming the node (`check_indices`).
 
 use kiln_core::tensor::attr::{CmpIPred, IteratorType, ScalarBits};
 use kiln_core::tensor::ops::{ArithOp, OpKind, TensorOp};
