@@ -134,9 +134,12 @@ impl AffineExpr {
     )]
     pub fn add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr {
         if let (Some(a), Some(b)) = (lhs.as_const(), rhs.as_const()) {
-            if let Some(s) = a.checked_add(b) {
-                return Const(s);
-            }
+            // A sum past i64 stays unfolded (its evaluation reports the
+            // overflow); the rules below would swap its sides forever.
+            return match a.checked_add(b) {
+                Some(s) => Const(s),
+                None => Add(bx(lhs), bx(rhs)),
+            };
         }
         if lhs.as_const().is_some()
             || (lhs.is_symbolic_or_constant() && !rhs.is_symbolic_or_constant())
@@ -170,9 +173,10 @@ impl AffineExpr {
                 return AffineExpr::mul(x1, Const(c));
             }
         }
-        // (x + c) + y -> (x + y) + c.
+        // (x + c) + y -> (x + y) + c, for a y that is not a constant (a
+        // constant whose sum with c overflows stays where it is).
         if let Add(x, c) = &lhs {
-            if c.as_const().is_some() {
+            if c.as_const().is_some() && rhs.as_const().is_none() {
                 return AffineExpr::add(AffineExpr::add((**x).clone(), rhs), (**c).clone());
             }
         }
@@ -186,9 +190,12 @@ impl AffineExpr {
     )]
     pub fn mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr {
         if let (Some(a), Some(b)) = (lhs.as_const(), rhs.as_const()) {
-            if let Some(p) = a.checked_mul(b) {
-                return Const(p);
-            }
+            // A product past i64 stays unfolded (its evaluation reports
+            // the overflow); the rules below would swap its sides forever.
+            return match a.checked_mul(b) {
+                Some(p) => Const(p),
+                None => Mul(bx(lhs), bx(rhs)),
+            };
         }
         if !lhs.is_symbolic_or_constant() && !rhs.is_symbolic_or_constant() {
             return Mul(bx(lhs), bx(rhs));
@@ -203,12 +210,16 @@ impl AffineExpr {
         }
         if let Mul(x, c1) = &lhs {
             if let Some(c1) = c1.as_const() {
-                if let Some(c2) = rhs.as_const() {
-                    if let Some(p) = c1.checked_mul(c2) {
-                        return AffineExpr::mul((**x).clone(), Const(p));
+                match rhs.as_const() {
+                    // (x * c1) * c2 -> x * (c1 * c2), where that fits.
+                    Some(c2) => {
+                        if let Some(p) = c1.checked_mul(c2) {
+                            return AffineExpr::mul((**x).clone(), Const(p));
+                        }
                     }
+                    // (x * c) * y -> (x * y) * c.
+                    None => return AffineExpr::mul(AffineExpr::mul((**x).clone(), rhs), Const(c1)),
                 }
-                return AffineExpr::mul(AffineExpr::mul((**x).clone(), rhs), Const(c1));
             }
         }
         Mul(bx(lhs), bx(rhs))
@@ -562,6 +573,29 @@ mod tests {
             AffineExpr::sub(AffineExpr::mul(d(0), Const(2)), Const(1)).to_string(),
             "d0 * 2 - 1"
         );
+    }
+
+    /// Constants whose sum or product is past i64 stay unfolded: the
+    /// simplifier swapped the sides of such a pair forever (a stack
+    /// overflow on `(d0, d1) -> (d0, 9223372036854775807 * 2)`, found by
+    /// fuzzing `tensor_eval`), and re-associated `(d0 * c1) * c2` and
+    /// `(d0 + c1) + c2` back and forth.
+    #[test]
+    fn constants_past_i64_stay_unfolded() {
+        let max = Const(i64::MAX);
+        let e = AffineExpr::mul(max.clone(), Const(2));
+        assert_eq!(e.to_string(), "9223372036854775807 * 2");
+        assert_eq!(e.eval(&[], &[]), None);
+        let e = AffineExpr::add(max.clone(), Const(1));
+        assert_eq!(e.eval(&[], &[]), None);
+        let e = AffineExpr::mul(AffineExpr::mul(d(0), max.clone()), Const(2));
+        assert_eq!(e.eval(&[1], &[]), None);
+        assert_eq!(e.eval(&[0], &[]), Some(0));
+        let e = AffineExpr::add(AffineExpr::add(d(0), max.clone()), Const(1));
+        assert_eq!(e.eval(&[0], &[]), None);
+        assert_eq!(e.eval(&[-1], &[]), Some(i64::MAX));
+        let e = AffineExpr::sub(Const(i64::MIN), Const(1));
+        assert_eq!(e.eval(&[], &[]), None);
     }
 
     #[test]
