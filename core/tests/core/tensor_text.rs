@@ -198,6 +198,11 @@ fn assume_int_reads_as_its_operand_and_checks_its_facts() {
     );
     let printed = tensor::print(&load("assume", &good));
     assert!(!printed.contains("assume"), "{printed}");
+    // A discardable attribute dictionary before the types.
+    let with_attrs = program(
+        "%a, %b = util.assume.int %d<umin = 1>, %k<> {note = \"x\", n = [1, 2]} : index, i64",
+    );
+    assert_eq!(tensor::print(&load("assume attrs", &with_attrs)), printed);
     assert!(
         printed.contains("return %1, %arg1 : index, i64"),
         "{printed}"
@@ -227,6 +232,10 @@ fn assume_int_reads_as_its_operand_and_checks_its_facts() {
         (
             "%a = util.assume.int %d<>, %k<> : index, i64",
             "operation defines 2 results but was provided 1 to bind",
+        ),
+        (
+            "%a, %b = util.assume.int %d<>, %k<> {note = } : index, i64",
+            "4:47: expected an attribute value, found '}'",
         ),
     ] {
         let e = tensor::load(&program(assume))

@@ -39,7 +39,7 @@ impl Parser<'_> {
         if self.is_punct("{") {
             // The op has no attributes of its own beyond its assumptions;
             // a discardable one (a location, a name) changes nothing.
-            self.skip_attr_value()?;
+            self.raw_attr_dict()?;
         }
         self.expect_punct(":")?;
         let tloc = self.loc();

@@ -370,7 +370,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `{name = value, ...}` kept as text (module attributes).
-    fn raw_attr_dict(&mut self) -> PResult<Vec<(String, String)>> {
+    pub(crate) fn raw_attr_dict(&mut self) -> PResult<Vec<(String, String)>> {
         self.expect_punct("{")?;
         let mut out = Vec::new();
         self.comma_list("}", |p| {
@@ -422,21 +422,35 @@ impl<'a> Parser<'a> {
     /// Skips one attribute value (up to a `,` or closer at depth 0).
     fn skip_attr_value(&mut self) -> PResult<()> {
         let mut depth = 0usize;
+        let mut empty = true;
         loop {
-            match self.peek() {
+            let ends = match self.peek() {
                 TokKind::Eof => return self.expected("an attribute value"),
-                TokKind::Punct("(" | "[" | "{" | "<") => depth += 1,
-                TokKind::Punct(")" | "]" | "}" | ">") if depth > 0 => depth -= 1,
-                TokKind::Punct(")" | "]" | "}" | ">") => return Ok(()),
-                TokKind::Punct(",") if depth == 0 => return Ok(()),
-                TokKind::Hash(_) | TokKind::Bang(_) | TokKind::Ident(_)
-                    if depth == 0 && self.starts_next_line() =>
-                {
-                    return Ok(())
+                TokKind::Punct("(" | "[" | "{" | "<") => {
+                    depth += 1;
+                    false
                 }
-                _ => {}
+                TokKind::Punct(")" | "]" | "}" | ">") if depth > 0 => {
+                    depth -= 1;
+                    false
+                }
+                TokKind::Punct(")" | "]" | "}" | ">") => true,
+                TokKind::Punct(",") if depth == 0 => true,
+                TokKind::Hash(_) | TokKind::Bang(_) | TokKind::Ident(_) => {
+                    depth == 0 && !empty && self.starts_next_line()
+                }
+                _ => false,
+            };
+            if ends {
+                // `{name = }`: no value at all.
+                return if empty {
+                    self.expected("an attribute value")
+                } else {
+                    Ok(())
+                };
             }
             self.bump()?;
+            empty = false;
         }
     }
 
