@@ -25,6 +25,7 @@ of them belongs in the repository.
 
 import argparse
 import collections
+import concurrent.futures
 import os
 import re
 import shutil
@@ -193,6 +194,10 @@ def main():
     ap.add_argument("--modes", default="reference,device,cpu", help="comma list of reference, device, cpu")
     ap.add_argument("--work", default=None, help="scratch folder (kept); default a temp dir (removed)")
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--jobs", type=int, default=1, help="tests run at once")
+    ap.add_argument(
+        "--reuse", action="store_true", help="keep a test already wrapped in --work (skip import and lowering)"
+    )
     ap.add_argument("--verbose", action="store_true", help="print each failure's first error line")
     a = ap.parse_args()
     modes = [m for m in a.modes.split(",") if m]
@@ -206,53 +211,62 @@ def main():
         cases = [c for c in collect_testcases() if re.search(a.filter, c.name)]
     counts = collections.Counter()
     reasons = collections.Counter()
-    for c in cases:
-        counts["generated"] += 1
+
+    def one(c):
+        """Import, lower, wrap and run one test; returns its line, counts and reasons."""
+        cnt, why = collections.Counter(), collections.Counter()
+        cnt["generated"] += 1
         d = os.path.join(work, c.name)
         os.makedirs(d, exist_ok=True)
-        model = os.path.join(d, "model.onnx")
-        onnx.save(c.model, model)
-        torch_mlir = os.path.join(d, "model.torch.mlir")
-        linalg = os.path.join(d, "model.linalg.mlir")
-        rc, out = run([IMPORT, model, "-o", torch_mlir], a.timeout)
-        if rc:
-            print("%s: import failed" % c.name)
-            continue
-        counts["imported"] += 1
-        rc, out = run([OPT, *PIPELINE, torch_mlir, "-o", linalg], a.timeout)
-        if rc:
-            print("%s: lowering to linalg failed" % c.name)
-            continue
-        counts["linalg"] += 1
-        text = open(linalg).read()
-        m = re.search(r"func\.func @([\w$.]+)\(", text)
-        if not m or not c.data_sets:
-            print("%s: no function or data" % c.name)
-            continue
-        inputs, outputs = c.data_sets[0]
-        try:
-            if not all(isinstance(x, np.ndarray) for x in list(inputs) + list(outputs)):
-                raise ValueError("non-tensor inputs or outputs")
-            prog = wrap(text, m.group(1), inputs, outputs, c.rtol, c.atol)
-        except (ValueError, KeyError) as e:
-            print("%s: cannot wrap: %s" % (c.name, e))
-            continue
-        counts["wrapped"] += 1
         test = os.path.join(d, "test.mlir")
-        open(test, "w").write(prog)
+        if not (a.reuse and os.path.exists(test)):
+            model = os.path.join(d, "model.onnx")
+            onnx.save(c.model, model)
+            torch_mlir = os.path.join(d, "model.torch.mlir")
+            linalg = os.path.join(d, "model.linalg.mlir")
+            rc, out = run([IMPORT, model, "-o", torch_mlir], a.timeout)
+            if rc:
+                return "%s: import failed" % c.name, cnt, why
+            cnt["imported"] += 1
+            rc, out = run([OPT, *PIPELINE, torch_mlir, "-o", linalg], a.timeout)
+            if rc:
+                return "%s: lowering to linalg failed" % c.name, cnt, why
+            cnt["linalg"] += 1
+            text = open(linalg).read()
+            m = re.search(r"func\.func @([\w$.]+)\(", text)
+            if not m or not c.data_sets:
+                return "%s: no function or data" % c.name, cnt, why
+            inputs, outputs = c.data_sets[0]
+            try:
+                if not all(isinstance(x, np.ndarray) for x in list(inputs) + list(outputs)):
+                    raise ValueError("non-tensor inputs or outputs")
+                prog = wrap(text, m.group(1), inputs, outputs, c.rtol, c.atol)
+            except (ValueError, KeyError) as e:
+                return "%s: cannot wrap: %s" % (c.name, e), cnt, why
+            open(test, "w").write(prog)
+        else:
+            cnt["imported"] += 1
+            cnt["linalg"] += 1
+        cnt["wrapped"] += 1
         status = []
         for mode in modes:
             flag = {"reference": ["--reference"], "device": [], "cpu": ["--cpu"]}[mode]
             rc, out = run([a.kiln, "run", *flag, test], a.timeout)
             ok = rc == 0
-            counts[mode + " ok"] += ok
+            cnt[mode + " ok"] += ok
             status.append("%s=%s" % (mode, "ok" if ok else "FAIL"))
             if not ok:
                 err = first_error(out).replace(test + ":", "")
-                reasons[(mode, re.sub(r"\d+", "N", err)[:90])] += 1
+                why[(mode, re.sub(r"\d+", "N", err)[:90])] += 1
                 if a.verbose:
                     status.append("  [%s] %s" % (mode, err))
-        print("%s: %s" % (c.name, " ".join(status)))
+        return "%s: %s" % (c.name, " ".join(status)), cnt, why
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        for line, cnt, why in pool.map(one, cases):
+            print(line, flush=True)
+            counts.update(cnt)
+            reasons.update(why)
     print()
     for k in ["generated", "imported", "linalg", "wrapped"] + [m + " ok" for m in modes]:
         print("%-14s %d" % (k, counts[k]))
