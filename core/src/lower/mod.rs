@@ -135,10 +135,11 @@ pub struct LowerOptions {
     /// step needs a fused `Fma`, which Vulkan does not promise.
     pub refine_division: bool,
     /// Compute each f32 `math.fma` / `vector.fma` rounded once, in f64
-    /// (see `lower/libm/fma.rs`), for drivers whose `Fma` is a multiply then an
-    /// add (llvmpipe's). Needs `Float64` and `Int64`; without them, and on
-    /// other widths, the driver's `Fma` stands. The tensor compiler asks
-    /// for it wherever it does not refine division.
+    /// (see `lower/libm/fma.rs`), and each f64 one from unevaluated sums
+    /// of doubles (`lower/libm/fma64.rs`), for drivers whose `Fma` is a
+    /// multiply then an add (llvmpipe's). The f32 path needs `Float64`;
+    /// without it the driver's `Fma` stands. The tensor compiler asks for
+    /// it wherever it does not refine division.
     pub exact_fma: bool,
     /// Give `arith.shli` / `shrsi` / `shrui` by the bit width or more
     /// (poison in MLIR) numpy's result: 0, or the sign fill for `shrsi`,

@@ -117,6 +117,7 @@ import collections
 import itertools
 import math
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -3043,6 +3044,107 @@ def _(F):
         (math.inf, 2.0, 1.0),
         (1.0, 1.0, -math.inf),
     ], [(math.inf, 0.0, 1.0), (math.inf, 1.0, -math.inf), (math.nan, 1.0, 2.0)])
+
+
+@testfile('fma_f64.mlir', '''
+math.fma on f64 tensors is one rounding of the exact a * b + c (exact
+rationals, Python fractions). Vulkan lets GLSL.std.450 Fma round twice and
+llvmpipe's f64 one does; f64 has no wider float to compute in. Rows: the
+product's low half as the whole result, sums a hair off a midpoint (the
+addend decides), products past DBL_MAX brought back, the overflow
+threshold, results on and beside midpoints of every binade of subnormals
+(the top one, [2^-1023, 2^-1022), included), subnormal and huge operands,
+signed zeros, infinities and NaN (checked by `cmpf uno`).''')
+def _(F):
+    f = F.fn('fma_f64_rounds_once', '''
+Crafted rows and 160 seeded rows whose exact sum lies on or next to a
+rounding midpoint, for normal and subnormal results.''')
+    e27, e26 = 2.0 ** -27, 2.0 ** -26
+    rows = [
+        (1 + e27, 1 + e27, -(1 + e26)),
+        (1 - e27, 1 + e27, -1.0),
+        (1 + e27, 1 + e27, 2.0 ** -200),
+        (1 + e27, 1 + e27, -(2.0 ** -200)),
+        (-(1 + e27), 1 + e27, 2.0 ** -200),
+        (3.0 * 2.0 ** 1022, 2.0, -(3.0 * 2.0 ** 1022)),
+        (2.0 ** 512, 1.25 * 2.0 ** 512, -(1.5 * 2.0 ** 1023)),
+        # The product is the overflow threshold 2^1024 - 2^970 (a tie to
+        # inf): 2^53 - 1 = 6361 * 69431 * 20394401; c = -+2^-100 decides.
+        (6361.0 * 69431.0 * 2.0 ** 971, 20394401.0 * 2.0 ** -24, -(2.0 ** -100)),
+        (6361.0 * 69431.0 * 2.0 ** 971, 20394401.0 * 2.0 ** -24, 2.0 ** -100),
+        # Subnormal results: the top binade, a tie broken by the addend.
+        (2.0 ** -537, 2.0 ** -537, 2.0 ** -1023),
+        ((1 + 2.0 ** -52) * 2.0 ** -511, 2.0 ** -512, -(2.0 ** -1023)),
+        (2.0 ** -1074, 0.5, 2.0 ** -1074),
+        (2.0 ** -1074, 0.5, 0.0),
+        (2.0 ** -1074, -0.5, 0.0),
+        (2.0 ** -1074, 1.5, 2.0 ** -1074),
+        (2.0 ** -1022, 1 - 2.0 ** -53, 0.0),
+        (2.0 ** -1022, 1 - 2.0 ** -53, 2.0 ** -1074),
+        (1e308, 10.0, -1.7e308),
+        (-1.0, 0.0, 0.0),
+        (-1.0, 0.0, -0.0),
+        (1e-300, -1e-300, 0.0),
+        (1e308, 10.0, -math.inf),
+        (math.inf, 2.0, 1.0),
+        (-2.0, math.inf, 1e308),
+        (1.0, 1.0, -math.inf),
+    ]
+    rnd = random.Random(20261201)
+    for k in range(160):
+        rows.append(fma_f64_near_midpoint(rnd, subnormal=k % 2 == 1))
+
+    def once(a, b, c):
+        if math.isinf(c) and math.isfinite(a) and math.isfinite(b):
+            return c  # the exact product is finite
+        if not all(math.isfinite(v) for v in (a, b, c)) or a == 0 or b == 0:
+            # inf/NaN, and zero products (exact in float64).
+            with np.errstate(invalid='ignore', over='ignore'):
+                return float(np.float64(a) * np.float64(b) + np.float64(c))
+        x = Fraction(a) * Fraction(b) + Fraction(c)
+        return 0.0 if x == 0 else round_fraction(x, 'f64')
+    abc = np.array(rows, dtype=np.float64).T
+    A, B, C = (f.const(abc[i], 'f64') for i in range(3))
+    r = f.op('math.fma %s, %s, %s : %s' % (A, B, C, A.ty), 'f64', abc[0].shape)
+    f.expect_eq_const(r, np.array([once(*t) for t in rows]))
+    nan_rows = [(math.inf, 0.0, 1.0), (math.inf, 1.0, -math.inf), (math.nan, 1.0, 2.0),
+                (1.0, 2.0, math.nan), (1e308, 10.0, math.nan)]
+    abc = np.array(nan_rows, dtype=np.float64).T
+    A, B, C = (f.const(abc[i], 'f64') for i in range(3))
+    r = f.op('math.fma %s, %s, %s : %s' % (A, B, C, A.ty), 'f64', abc[0].shape)
+    u = f.op('arith.cmpf uno, %s, %s : %s' % (r, r, r.ty), 'i1', abc[0].shape)
+    f.expect_eq_const(u, np.ones(abc[0].shape, bool))
+
+
+def fma_f64_near_midpoint(rnd, subnormal):
+    """`(a, b, c)` whose exact `a b + c` lies on a midpoint between two
+    doubles, or 2^-1100 or less beside one: normal results of any binade,
+    or (`subnormal`) results on the subnormal grid, the top binade often."""
+    while True:
+        if subnormal:
+            ea = rnd.randint(-600, -450)
+            eb = -1074 - ea + rnd.randint(-60, 60)
+        else:
+            ea, eb = rnd.randint(-300, 300), rnd.randint(-300, 300)
+        a = math.ldexp(rnd.getrandbits(rnd.randint(1, 53)) | 1, ea)
+        b = math.ldexp(rnd.getrandbits(rnd.randint(1, 53)) | 1, eb)
+        if rnd.random() < 0.5:
+            a = -a
+        p = Fraction(a) * Fraction(b)
+        if subnormal:
+            k = rnd.choice([rnd.getrandbits(52) | (1 << 51), rnd.getrandbits(rnd.randint(1, 52)),
+                            (1 << 52) - 1, 1 << 51])
+            mid = Fraction(2 * k + 1, 2) * Fraction(2) ** -1074
+        else:
+            y = math.ldexp(rnd.getrandbits(53) | (1 << 52), rnd.randint(-300, 300) - 52)
+            mid = (Fraction(y) + Fraction(math.nextafter(y, math.inf))) / 2
+        if rnd.random() < 0.5:
+            mid = -mid
+        off = rnd.choice([0, 0, Fraction(1, 2 ** rnd.randint(1100, 1300)),
+                          -Fraction(1, 2 ** rnd.randint(1100, 1300))])
+        c = float(mid + off - p)
+        if math.isfinite(c) and c != 0:
+            return a, b, c
 
 
 def fma_half_rounds_once(F, et, rows, nan_rows):

@@ -21,6 +21,9 @@
 //! integers), so this works for vectors of any width; without it, and for
 //! other widths, the driver's `Fma` stands.
 //!
+//! An f64 `math.fma` there has no wider float to compute in: it is kept
+//! as unevaluated sums and rounded once ([`super::fma64`]).
+//!
 //! An f16/bf16 `math.fma` is computed in f32 and rounded to its format
 //! after; the tensor compiler marks it
 //! [`ROUND_TO_ODD_ATTR`](crate::kernel::ops::ROUND_TO_ODD_ATTR), and it is
@@ -70,6 +73,10 @@ pub(crate) fn fma(l: &mut Lowerer, a: Value, b: Value, c: Value, ty: Type) -> Va
     }
     if f32_kind && l.kernel_attr(ROUND_TO_ODD_ATTR).is_some() {
         return fma_to_odd(l, a, b, c, ty);
+    }
+    let f64_kind = matches!(l.module.types.kind(scalar), TypeKind::Float(FloatKind::F64));
+    if l.options.exact_fma && f64_kind {
+        return super::fma64::fma_f64(l, a, b, c, ty);
     }
     if !l.options.exact_fma || !f32_kind || !wide_ok {
         return signed_zero::fma(l, a, b, c, ty);

@@ -45,6 +45,7 @@
 
 pub(crate) mod exp;
 pub(crate) mod fma;
+pub(crate) mod fma64;
 pub(crate) mod log;
 pub(crate) mod pow;
 pub(crate) mod round;
@@ -226,6 +227,11 @@ impl<'a, 'k> Fb<'a, 'k> {
     /// `a` rounded to an integral value, ties to even.
     pub fn round_even(&mut self, a: Value) -> Value {
         self.l.glsl_op(GlslOp::RoundEven, vec![a], self.ty)
+    }
+
+    /// The sign of `a`: -1, 0 or 1 (`FSign`).
+    pub fn sign(&mut self, a: Value) -> Value {
+        self.l.glsl_op(GlslOp::FSign, vec![a], self.ty)
     }
 
     /// `a` truncated toward zero (an integral float).
