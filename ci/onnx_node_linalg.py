@@ -45,6 +45,12 @@ PIPELINE = [
 ]
 
 FLOAT_BITS = {"f16": (np.float16, np.uint16, 4), "f32": (np.float32, np.uint32, 8), "f64": (np.float64, np.uint64, 16)}
+try:  # onnx depends on ml_dtypes, numpy's bfloat16
+    import ml_dtypes
+
+    FLOAT_BITS["bf16"] = (ml_dtypes.bfloat16, np.uint16, 4)
+except ImportError:
+    pass
 INT_TYPES = {"i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "si8", "si16", "si32", "si64"}
 
 
