@@ -166,12 +166,15 @@ def wrap(mlir, name, inputs, outputs, rtol, atol):
     lines.append(call if results else call.split("= ", 1)[1])
     for i, (ty, a) in enumerate(zip(results, outputs)):
         elt = element_type(ty)
+        # The constant's type is static (the expected array's shape) even
+        # where the result's is dynamic (`tensor<?xf32>`).
+        static = "tensor<%s>" % "x".join([str(n) for n in np.shape(a)] + [elt])
         if elt in INT_TYPES:
-            lines.append("    check.expect_eq_const(%%out%d, %s : %s) : %s" % (i, dense(a, elt), ty, ty))
+            lines.append("    check.expect_eq_const(%%out%d, %s : %s) : %s" % (i, dense(a, elt), static, ty))
         else:
             lines.append(
                 "    check.expect_almost_eq_const(%%out%d, %s : %s, atol %s, rtol %s) : %s"
-                % (i, dense(a, elt), ty, float_literal(max(atol, 1e-6)), float_literal(max(rtol, 1e-5)), ty)
+                % (i, dense(a, elt), static, float_literal(max(atol, 1e-6)), float_literal(max(rtol, 1e-5)), ty)
             )
     lines.append("    return")
     lines.append("  }")

@@ -394,3 +394,52 @@ fn tm_tensor_scatter_with_unit_update_dims_matches_its_definition() {
         );
     }
 }
+
+/// A check's constant is static even where the checked result's size is
+/// computed at run time (`tensor<?xf32>`, as torch-mlir's Split lowering
+/// returns): the run-time shape is compared with the constant's, then the
+/// values. A constant of another element type, rank or static size is
+/// still refused at parse time.
+#[test]
+fn static_check_constants_compare_with_dynamic_results() {
+    let text = r#"
+func.func @dynamic_result_checked_by_static_constants() {
+  %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %d = tensor.cast %x : tensor<4xf32> to tensor<?xf32>
+  check.expect_almost_eq_const(%d, dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>) : tensor<?xf32>
+  check.expect_eq_const(%d, dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>) : tensor<?xf32>
+  return
+}
+func.func @wrong_run_time_size() {
+  %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %d = tensor.cast %x : tensor<3xf32> to tensor<?xf32>
+  check.expect_almost_eq_const(%d, dense<[1.0, 2.0]> : tensor<2xf32>) : tensor<?xf32>
+  return
+}
+"#;
+    let m = tensor::load(text).unwrap();
+    let report = e2e::run(&m, &mut ReferenceBackend, &RunOptions::default()).unwrap();
+    assert_eq!(
+        report.passed,
+        ["module.dynamic_result_checked_by_static_constants"]
+    );
+    assert_eq!(report.failed, ["module.wrong_run_time_size"]);
+    assert!(
+        report.output.contains("Shapes do not match."),
+        "{}",
+        report.output
+    );
+    for (constant, ty) in [
+        ("dense<[1, 2]> : tensor<2xi32>", "tensor<?xf32>"),
+        ("dense<[[1.0, 2.0]]> : tensor<1x2xf32>", "tensor<?xf32>"),
+        ("dense<[1.0, 2.0]> : tensor<2xf32>", "tensor<3xf32>"),
+    ] {
+        let bad = format!(
+            "func.func @f() {{\n  %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>\n  \
+             %d = tensor.cast %x : tensor<3xf32> to {ty}\n  \
+             check.expect_almost_eq_const(%d, {constant}) : {ty}\n  return\n}}\n"
+        );
+        let err = tensor::load(&bad).expect_err(constant).to_string();
+        assert!(err.contains("the constant has type"), "{constant}: {err}");
+    }
+}

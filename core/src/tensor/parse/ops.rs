@@ -360,7 +360,7 @@ impl Parser<'_> {
         let want = vec![ty; operands.len()];
         self.check_types(&operands, &want, tloc)?;
         if let CheckOp::ExpectEqConst(v) | CheckOp::ExpectAlmostEqConst { value: v, .. } = &kind {
-            if v.ty != ty {
+            if !crate::tensor::verify::const_fits(&self.m, v.ty, ty) {
                 return self.err_at(
                     tloc,
                     format!(

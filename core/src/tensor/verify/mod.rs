@@ -364,7 +364,7 @@ impl Verifier<'_> {
                 }
             }
             CheckOp::ExpectEqConst(v) | CheckOp::ExpectAlmostEqConst { value: v, .. } => {
-                if v.ty != self.m.value_type(data.operands[0]) {
+                if !const_fits(self.m, v.ty, self.m.value_type(data.operands[0])) {
                     self.error(op, "requires the constant to have the operand's type");
                 }
             }
@@ -400,6 +400,21 @@ enum Terminator {
     LinalgYield,
     TensorYield,
     None,
+}
+
+/// Whether a check's constant of type `c` can stand for an operand of type
+/// `v`: the same element type and rank, and the same size wherever `v`'s
+/// is static. The constant's type is static; a dynamic operand (a result
+/// whose size is computed at run time) is compared with it at run time,
+/// shape first.
+pub(crate) fn const_fits(m: &TensorModule, c: TType, v: TType) -> bool {
+    let (ct, vt) = (m.ty(c), m.ty(v));
+    c == v
+        || (ct.elem() == vt.elem()
+            && match (ct.tensor_shape(), vt.tensor_shape()) {
+                (Some(a), Some(b)) => compatible(a, b),
+                _ => false,
+            })
 }
 
 /// Whether two shapes agree where both are static.
