@@ -678,8 +678,9 @@ pub fn plan_function(
 /// with an index the host does not check before the run (computed on the
 /// device from tensor data, read back from it, or inside a structured
 /// op's body, where the host checks nothing; see
-/// [`Shapes::host_checks_index`]), every `cf.assert` inside a structured op's body and every
-/// top-level `cf.assert` whose condition is computed from tensor data
+/// [`Shapes::host_checks_index`]), every `cf.assert` inside a structured
+/// op's body and every top-level `cf.assert` whose condition is computed
+/// from tensor data
 /// (checked by a one-invocation dispatch of its own); with any, a fault
 /// word buffer.
 fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPlan) {
