@@ -338,3 +338,174 @@ func.func @extract_device_index_through_a_read_input() {
   check.expect_eq_const(%g, dense<[10.0, 12.0, 14.0, 16.0]> : tensor<4xf32>) : tensor<4xf32>
   return
 }
+// Issue 31 §2, the splits reasoned from the code (each split the engines on
+// main). An element index the host reads back from tensor data because it is
+// also a size: the kernel that computes the extract checks it, as it checks
+// an index computed on the device, so a dead extract at it is dropped.
+func.func @dead_extract_at_an_index_that_is_also_a_size() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %t = flow.tensor.dynamic_constant dense<[5]> : tensor<1xi64> -> tensor<?xi64>
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %t[%c0] : tensor<?xi64>
+  %i = arith.index_cast %x : i64 to index
+  %el = tensor.extract %a[%i] : tensor<3xf32>
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty(%i) : tensor<?xf32>
+  %f = linalg.fill ins(%one : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %s = tensor.cast %f : tensor<?xf32> to tensor<5xf32>
+  check.expect_eq_const(%s, dense<1.0> : tensor<5xf32>) : tensor<5xf32>
+  return
+}
+func.func @dead_extract_at_an_index_that_is_also_a_slice_size() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %b = util.unfoldable_constant dense<[1, 2, 3, 4, 5, 6]> : tensor<6xi32>
+  %t = flow.tensor.dynamic_constant dense<[4]> : tensor<1xi64> -> tensor<?xi64>
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %t[%c0] : tensor<?xi64>
+  %i = arith.index_cast %x : i64 to index
+  %el = tensor.extract %a[%i] : tensor<3xf32>
+  %s = tensor.extract_slice %b[0] [%i] [1] : tensor<6xi32> to tensor<?xi32>
+  %c = tensor.cast %s : tensor<?xi32> to tensor<4xi32>
+  check.expect_eq_const(%c, dense<[1, 2, 3, 4]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}
+// The same index read by a live extract: every backend stops at it.
+func.func @extract_index_read_back_past_end() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %t = flow.tensor.dynamic_constant dense<[5]> : tensor<1xi64> -> tensor<?xi64>
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %t[%c0] : tensor<?xi64>
+  %i = arith.index_cast %x : i64 to index
+  %el = tensor.extract %a[%i] : tensor<3xf32> // BAD
+  %e = tensor.empty(%i) : tensor<?xf32>
+  %f = linalg.fill ins(%el : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %s = tensor.cast %f : tensor<?xf32> to tensor<5xf32>
+  check.expect_eq_const(%s, dense<0.0> : tensor<5xf32>) : tensor<5xf32>
+  return
+}
+// An element read back to size an op nothing reads: sizes are computed and
+// checked for every op, so its index out of bounds stops every backend.
+func.func @extract_index_read_back_past_end_sizing_a_dead_op() {
+  %b = util.unfoldable_constant dense<[5, 6, 7, 8]> : tensor<4xi32>
+  %t = flow.tensor.dynamic_constant dense<[7]> : tensor<1xi64> -> tensor<?xi64>
+  %s = flow.tensor.dynamic_constant dense<[1, 2, 3]> : tensor<3xi64> -> tensor<?xi64>
+  %c0 = arith.constant 0 : index
+  %j64 = tensor.extract %t[%c0] : tensor<?xi64>
+  %j = arith.index_cast %j64 : i64 to index
+  %x64 = tensor.extract %s[%j] : tensor<?xi64> // BAD
+  %x = arith.index_cast %x64 : i64 to index
+  %e = tensor.empty(%x) : tensor<?xf32>
+  check.expect_eq_const(%b, dense<[5, 6, 7, 8]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}
+// A gather read in part (a slice that leaves out its bad element, the
+// destination of an insert_slice that overwrites it): a live op is computed
+// whole, so every backend stops at the bad index.
+func.func @gather_index_past_end_sliced_away() {
+  %table = flow.tensor.dynamic_constant dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32> -> tensor<?xf32>
+  %idx = util.unfoldable_constant dense<[0, 3, 9]> : tensor<3xi32>
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %ii = arith.index_cast %i : i32 to index
+    %v = tensor.extract %table[%ii] : tensor<?xf32> // BAD
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  %s = tensor.extract_slice %r[0] [2] [1] : tensor<3xf32> to tensor<2xf32>
+  %e2 = tensor.empty() : tensor<2xf32>
+  %g = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%s : tensor<2xf32>) outs(%e2 : tensor<2xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %t = arith.addf %p, %p : f32
+    linalg.yield %t : f32
+  } -> tensor<2xf32>
+  check.expect_eq_const(%g, dense<[20.0, 80.0]> : tensor<2xf32>) : tensor<2xf32>
+  return
+}
+func.func @gather_index_past_end_sliced_away_through_a_generic() {
+  %table = flow.tensor.dynamic_constant dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32> -> tensor<?xf32>
+  %idx = util.unfoldable_constant dense<[9, 0, 3]> : tensor<3xi32>
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %ii = arith.index_cast %i : i32 to index
+    %v = tensor.extract %table[%ii] : tensor<?xf32> // BAD
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  %n = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%r : tensor<3xf32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %t = arith.negf %p : f32
+    linalg.yield %t : f32
+  } -> tensor<3xf32>
+  %s = tensor.extract_slice %n[1] [2] [1] : tensor<3xf32> to tensor<2xf32>
+  check.expect_eq_const(%s, dense<[-10.0, -40.0]> : tensor<2xf32>) : tensor<2xf32>
+  return
+}
+func.func @gather_index_past_end_overwritten_by_insert_slice() {
+  %table = flow.tensor.dynamic_constant dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32> -> tensor<?xf32>
+  %idx = util.unfoldable_constant dense<[0, 3, 9]> : tensor<3xi32>
+  %src = util.unfoldable_constant dense<[1.0]> : tensor<1xf32>
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %ii = arith.index_cast %i : i32 to index
+    %v = tensor.extract %table[%ii] : tensor<?xf32> // BAD
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  %w = tensor.insert_slice %src into %r[2] [1] [1] : tensor<1xf32> into tensor<3xf32>
+  check.expect_eq_const(%w, dense<[10.0, 40.0, 1.0]> : tensor<3xf32>) : tensor<3xf32>
+  return
+}
+// A poisoned value passed to a function that never reads it: the compiler
+// inlines the call, and the reference evaluator carries the poison into the
+// callee; where the callee reads it, every backend stops at the fault.
+func.func private @ignores_its_first_argument(%x: f32, %b: tensor<4xi32>) -> tensor<4xi32> {
+  return %b : tensor<4xi32>
+}
+func.func private @returns_its_first_argument(%x: tensor<3xf32>, %b: tensor<4xi32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func @dead_call_argument_the_callee_ignores() {
+  %a = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %b = util.unfoldable_constant dense<[5, 6, 7, 8]> : tensor<4xi32>
+  %t = flow.tensor.dynamic_constant dense<[6]> : tensor<1xi64> -> tensor<?xi64>
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %t[%c0] : tensor<?xi64>
+  %i = arith.index_cast %x : i64 to index
+  %el = tensor.extract %a[%i] : tensor<3xf32>
+  %r = func.call @ignores_its_first_argument(%el, %b) : (f32, tensor<4xi32>) -> tensor<4xi32>
+  check.expect_eq_const(%r, dense<[5, 6, 7, 8]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}
+func.func @gather_index_past_end_returned_by_a_callee() {
+  %table = flow.tensor.dynamic_constant dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32> -> tensor<?xf32>
+  %idx = util.unfoldable_constant dense<[0, 3, 9]> : tensor<3xi32>
+  %b = util.unfoldable_constant dense<[5, 6, 7, 8]> : tensor<4xi32>
+  %e = tensor.empty() : tensor<3xf32>
+  %g = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %ii = arith.index_cast %i : i32 to index
+    %v = tensor.extract %table[%ii] : tensor<?xf32> // BAD
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  %r = func.call @returns_its_first_argument(%g, %b) : (tensor<3xf32>, tensor<4xi32>) -> tensor<3xf32>
+  check.expect_eq_const(%r, dense<[10.0, 40.0, 0.0]> : tensor<3xf32>) : tensor<3xf32>
+  return
+}
+func.func private @ignores_its_first_tensor(%x: tensor<3xf32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  return %b : tensor<4xi32>
+}
+func.func @dead_gather_passed_to_a_callee_that_ignores_it() {
+  %table = flow.tensor.dynamic_constant dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32> -> tensor<?xf32>
+  %idx = util.unfoldable_constant dense<[0, 3, 9]> : tensor<3xi32>
+  %b = util.unfoldable_constant dense<[5, 6, 7, 8]> : tensor<4xi32>
+  %e = tensor.empty() : tensor<3xf32>
+  %g = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%idx : tensor<3xi32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %ii = arith.index_cast %i : i32 to index
+    %v = tensor.extract %table[%ii] : tensor<?xf32>
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  %r = func.call @ignores_its_first_tensor(%g, %b) : (tensor<3xf32>, tensor<4xi32>) -> tensor<4xi32>
+  check.expect_eq_const(%r, dense<[5, 6, 7, 8]> : tensor<4xi32>) : tensor<4xi32>
+  return
+}

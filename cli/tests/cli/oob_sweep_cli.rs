@@ -10,7 +10,11 @@
 //! functions, whose out-of-bounds op no live op reads (its result unused,
 //! or an input of a generic whose region ignores it): MLIR's tensor ops
 //! are pure, so every backend drops it (the reference evaluator through
-//! its poison, `kiln_core::tensor::eval`). `tm_tensor.scatter` with an
+//! its poison, `kiln_core::tensor::eval`), also where the dead op's index
+//! is read back by the host as a size elsewhere, or where the poisoned
+//! value is passed to a callee that ignores it. A gather read in part (a
+//! slice that leaves its bad element out, an `insert_slice` over it) fails
+//! on all three: a live op is computed whole. `tm_tensor.scatter` with an
 //! index out of range fails at the scatter's line (PyTorch's rule);
 //! `iree_linalg_ext.scatter` drops the update (XLA's).
 

@@ -232,17 +232,9 @@ impl<'m> FuncInfo<'m> {
         for &op in self.ops.iter().rev() {
             let d = m.op(op);
             let sizes: &[TValue] = match &d.kind {
-                OpKind::Tensor(TensorOp::Empty) => &d.operands,
-                OpKind::Tensor(TensorOp::Dim) => &d.operands[1.min(d.operands.len())..],
-                OpKind::Tensor(
-                    TensorOp::Splat
-                    | TensorOp::ExpandShape { .. }
-                    | TensorOp::ExtractSlice { .. }
-                    | TensorOp::Pad { .. },
-                ) => &d.operands[1.min(d.operands.len())..],
-                OpKind::Tensor(TensorOp::InsertSlice { .. }) => {
-                    &d.operands[2.min(d.operands.len())..]
-                }
+                OpKind::Tensor(t) => t
+                    .first_size_operand()
+                    .map_or(&[], |k| &d.operands[k.min(d.operands.len())..]),
                 _ => &[],
             };
             needed.extend(sizes.iter().copied().filter(|&v| !self.is_tensor(v)));

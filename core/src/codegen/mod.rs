@@ -54,6 +54,7 @@ pub mod host_eval;
 pub mod inline;
 pub mod kernels;
 pub mod lowering;
+pub mod partial;
 pub mod program;
 pub mod regions;
 pub mod row_group;

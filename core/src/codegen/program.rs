@@ -675,10 +675,12 @@ pub fn plan_function(
 }
 
 /// The fault sites of a function: every `tensor.extract` / `tensor.insert`
-/// with an index the host does not know (computed on the device from
-/// tensor data, or inside a structured op's body, where the host checks
-/// nothing), every `cf.assert` inside a structured op's body and every
-/// top-level `cf.assert` whose condition is computed from tensor data
+/// with an index the host does not check before the run (computed on the
+/// device from tensor data, read back from it, or inside a structured
+/// op's body, where the host checks nothing; see
+/// [`Shapes::host_checks_index`]), every `cf.assert` inside a structured
+/// op's body and every top-level `cf.assert` whose condition is computed
+/// from tensor data
 /// (checked by a one-invocation dispatch of its own); with any, a fault
 /// word buffer.
 fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPlan) {
@@ -695,8 +697,8 @@ fn add_fault_sites(info: &FuncInfo<'_>, shapes: &Shapes, buffers: &mut BufferPla
             let first = 1 + usize::from(*t == TensorOp::Insert);
             let device = d.operands[first.min(d.operands.len())..]
                 .iter()
-                .any(|v| !shapes.scalar.contains_key(v));
-            if device {
+                .any(|&v| !shapes.host_checks_index(v));
+            if device && !info.host_reads.contains(&op) {
                 sites.push(op);
             }
         }

@@ -52,6 +52,11 @@
 //!   row roots, are recomputed where read; a returned per-row value read
 //!   inside the group is written by it once per row (see
 //!   [`super::row_group`]);
+//! * an op that may fault at some of its points (a gather, a
+//!   `tensor.insert` at a run-time index) is a dispatch of its own where
+//!   a reader would compute it at only some of them (through a slice, as
+//!   an `insert_slice`'s destination; [`super::partial`]), so its faults
+//!   are errors wherever they are, as in the reference evaluator;
 //! * returned values and tensors captured inside op regions are always in
 //!   memory;
 //! * a chain of ops computed inside one dispatch is at most
@@ -74,6 +79,7 @@ use crate::tensor::{TFunc, TOp, TValue, TensorModule};
 use super::analysis::{FuncInfo, OpClass, UseKind};
 use super::dequant;
 use super::fused_path;
+use super::partial;
 use super::row_group::{self, RowOutput, RowRoot};
 
 /// What becomes of a top-level value.
@@ -275,6 +281,9 @@ struct Former<'a, 'm> {
     row_outputs: HashMap<TOp, Vec<RowOutput>>,
     /// Elementwise ops that depend on a reduction.
     reaching_roots: HashSet<TOp>,
+    /// Ops computed inside a dispatch at only some of their points (see
+    /// [`super::partial`]).
+    in_part: HashSet<TOp>,
 }
 
 /// Forms the dispatch regions of the analysed function.
@@ -294,6 +303,7 @@ pub fn form_dispatch_regions(info: &FuncInfo<'_>) -> FuncRegions {
         row_roots: HashMap::new(),
         row_outputs: HashMap::new(),
         reaching_roots: row_group::reaching_roots(info),
+        in_part: HashSet::new(),
     };
     let m = info.m;
     for (&v, uses) in &info.uses {
@@ -435,6 +445,19 @@ impl Former<'_, '_> {
             + 1
     }
 
+    /// Whether `op`, computed inside its readers' dispatch, would be
+    /// computed at only some of its points: a reader reads it in part, or
+    /// is itself computed in part.
+    fn computed_in_part(&self, op: TOp) -> bool {
+        self.info.m.op(op).results.iter().any(|&r| {
+            self.reads.get(&r).is_some_and(|rs| {
+                rs.iter().any(|&(c, _)| {
+                    self.in_part.contains(&c) || partial::reads_in_part(self.info, c, r)
+                })
+            })
+        })
+    }
+
     fn owner_of(&self, op: TOp) -> Option<TOp> {
         self.owner.get(&op).copied().flatten()
     }
@@ -500,6 +523,9 @@ impl Former<'_, '_> {
                         self.fates.insert(r, ValueFate::Alias(src));
                         self.forced.insert(src);
                     } else if self.live(r) {
+                        if self.computed_in_part(op) {
+                            self.in_part.insert(op);
+                        }
                         self.fates.insert(r, ValueFate::Inlined);
                         let depth = self.reader_depth(op);
                         self.depth.insert(op, depth);
@@ -604,6 +630,15 @@ impl Former<'_, '_> {
             // Too deep a chain inside one dispatch: this op starts a new one.
             stored = true;
             attach_to = None;
+        }
+        let in_part = !stored && self.computed_in_part(op);
+        if in_part && partial::may_fault(info, op) {
+            // Its faults are errors at every point: it is computed whole.
+            stored = true;
+            attach_to = None;
+            row_host = None;
+        } else if in_part {
+            self.in_part.insert(op);
         }
         let depth = if stored { 0 } else { self.reader_depth(op) };
         self.depth.insert(op, depth);

@@ -35,6 +35,21 @@ impl Shapes {
         self.shape.get(&v).map_or(&[], Vec::as_slice)
     }
 
+    /// Whether the host checks `v` where it is an element index of a
+    /// `tensor.extract` / `tensor.insert` that a kernel computes: a
+    /// constant, or a host scalar computed without reading tensor data.
+    /// An index the host reads back from tensor data (it is also a size
+    /// somewhere) is checked, like one computed on the device, by the
+    /// kernel that computes the op, so an op no live op reads is not
+    /// checked (the reference evaluator poisons it; issue 31 §2).
+    pub fn host_checks_index(&self, v: TValue) -> bool {
+        match self.scalar.get(&v) {
+            Some(HostVal::Const(_)) => true,
+            Some(&HostVal::Slot(s)) => !self.host.depends_on_read(Size::Slot(s)),
+            None => false,
+        }
+    }
+
     /// Whether sizes `a` and `b` are equal whenever the function runs:
     /// the same size, or linked by the host program's equality checks
     /// (which refuse the call before any dispatch where they differ; an
@@ -296,6 +311,9 @@ impl Builder<'_, '_> {
     ) -> Result<(), CodegenError> {
         for (k, (&v, &dim)) in indices.iter().zip(dims).enumerate() {
             let what = format!("index {k}");
+            // An element the host reads back: it checks the indices
+            // before reading (every one is known to it).
+            let host_read = self.info.host_reads.contains(&op);
             match self.s.scalar.get(&v).copied() {
                 Some(HostVal::Const(c)) => {
                     let i = c.int();
@@ -314,13 +332,16 @@ impl Builder<'_, '_> {
                     }
                     self.check(op, CheckKind::Index, Size::Static(i as u64), dim, what)?;
                 }
-                Some(HostVal::Slot(s)) => {
+                Some(HostVal::Slot(s))
+                    if host_read || !self.s.host.depends_on_read(Size::Slot(s)) =>
+                {
                     self.check(op, CheckKind::Index, Size::Slot(s), dim, what)?;
                 }
-                // Checked by the kernel that computes it, which runs for
-                // no element where the tensor is empty: the host checks
-                // that the dimension is not.
-                None => self.check(op, CheckKind::NonEmpty, dim, Size::Static(0), what)?,
+                // Checked by the kernel that computes it (see
+                // [`Shapes::host_checks_index`]), which runs for no
+                // element where the tensor is empty: the host checks that
+                // the dimension is not.
+                _ => self.check(op, CheckKind::NonEmpty, dim, Size::Static(0), what)?,
             }
         }
         Ok(())

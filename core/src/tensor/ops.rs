@@ -884,6 +884,30 @@ impl TensorOp {
             TensorOp::FromElements => "tensor.from_elements",
         }
     }
+
+    /// Where the op's host-known operands start: from this operand on,
+    /// every scalar operand is a size, an offset, a stride, a pad amount
+    /// or (`tensor.dim`) a dimension index, which the compiler computes
+    /// on the host and checks for every op, live or dead; `None` for ops
+    /// with no such operand (a `tensor.extract`'s element indices are
+    /// not among them).
+    pub fn first_size_operand(&self) -> Option<usize> {
+        match self {
+            TensorOp::Empty => Some(0),
+            TensorOp::Dim
+            | TensorOp::Splat
+            | TensorOp::ExpandShape { .. }
+            | TensorOp::ExtractSlice { .. }
+            | TensorOp::Pad { .. } => Some(1),
+            TensorOp::InsertSlice { .. } => Some(2),
+            TensorOp::CollapseShape { .. }
+            | TensorOp::Cast
+            | TensorOp::Extract
+            | TensorOp::Insert
+            | TensorOp::Concat { .. }
+            | TensorOp::FromElements => None,
+        }
+    }
 }
 
 /// IREE's `check` ops.

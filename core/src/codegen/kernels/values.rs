@@ -481,7 +481,7 @@ impl Emitter<'_, '_, '_> {
                     .collect::<Result<Vec<_>, _>>()?;
                 let host: Vec<bool> = d.operands[1..]
                     .iter()
-                    .map(|i| self.c.shapes.scalar.contains_key(i))
+                    .map(|&i| self.c.shapes.host_checks_index(i))
                     .collect();
                 let idx = self.checked_indices(op, d.operands[0], &idx, &host)?;
                 self.elem(d.operands[0], &idx)
@@ -581,7 +581,7 @@ impl Emitter<'_, '_, '_> {
                     .collect::<Result<Vec<_>, _>>()?;
                 let host: Vec<bool> = d.operands[2..]
                     .iter()
-                    .map(|i| self.c.shapes.scalar.contains_key(i))
+                    .map(|&i| self.c.shapes.host_checks_index(i))
                     .collect();
                 let wants = self.checked_indices(op, dest, &wants, &host)?;
                 for (i, &want) in wants.iter().enumerate() {

@@ -28,9 +28,10 @@
 //! * a pure op (arith, math, linalg, tensor) that fails at run time (an
 //!   index out of bounds) poisons its results instead of stopping the
 //!   run; the error stops it only when something the program observes (a
-//!   returned value, an assert, a call) depends on an element of a
+//!   returned value, an assert, a size) depends on an element of a
 //!   poisoned value, so an out-of-bounds op no live op reads is dropped as
-//!   the device and the CPU runner drop it (see `eval/poison.rs`).
+//!   the device and the CPU runner drop it (see `eval/poison.rs`); a
+//!   `func.call` carries poison into its callee and back.
 //!
 //! Errors ([`EvalError`]) name the op and its location; nothing panics on
 //! a verified program.
@@ -113,8 +114,34 @@ pub(crate) struct Interp<'m> {
     depth: usize,
 }
 
+/// A value of a function body as the evaluator holds it: the value (none
+/// where a poisoned value has no placeholder) and the error of the fault
+/// it carries, if poisoned (see [`poison`]).
+type Held = (Option<Value>, Option<EvalError>);
+
 impl Interp<'_> {
+    /// Runs `f` on `args` as a caller that observes its results: one that
+    /// carries a fault raises it.
     fn call(&mut self, f: TFunc, args: &[Value]) -> Result<Vec<Value>, EvalError> {
+        let args: Vec<Held> = args.iter().map(|a| (Some(a.clone()), None)).collect();
+        let name = &self.m.func(f).name;
+        self.call_held(f, &args)?
+            .into_iter()
+            .map(|held| match held {
+                (_, Some(e)) => Err(e),
+                (Some(v), None) => Ok(v),
+                (None, None) => Err(EvalError::new(format!(
+                    "'@{name}' returns a value that was not computed"
+                ))),
+            })
+            .collect()
+    }
+
+    /// Runs `f` on `args`, poisoned ones included: a `func.call` passes
+    /// its operands' poison to the callee and takes its results' back, as
+    /// the compiler, which inlines the callee, computes only what a live
+    /// op reads.
+    fn call_held(&mut self, f: TFunc, args: &[Held]) -> Result<Vec<Held>, EvalError> {
         let m = self.m;
         let fd = m.func(f);
         let body = fd.body.ok_or_else(|| {
@@ -137,14 +164,15 @@ impl Interp<'_> {
             )));
         }
         let mut env: Vec<Option<Value>> = vec![None; m.num_values()];
-        for (&p, a) in params.iter().zip(args) {
-            if let Value::Tensor(t) = a {
-                self.check_arg(&fd.name, &t.shape, p)?;
-            }
-            env[p.index()] = Some(a.clone());
-        }
         // Faults of pure ops are poison until observed (see [`poison`]).
         let mut poisoned: poison::PoisonTable = vec![None; m.num_values()];
+        for (&p, (a, e)) in params.iter().zip(args) {
+            if let (Some(Value::Tensor(t)), None) = (a, e) {
+                self.check_arg(&fd.name, &t.shape, p)?;
+            }
+            env[p.index()] = a.clone();
+            poisoned[p.index()] = e.clone();
+        }
         for &op in &m.block(body).ops {
             let used = poison::uses(m, op);
             let first = |want: &dyn Fn(TValue, bool) -> bool| {
@@ -157,18 +185,34 @@ impl Interp<'_> {
                     return Err(e);
                 }
             }
-            if let OpKind::Return = m.op(op).kind {
+            // A size computed from a poisoned value: the host computes
+            // and checks every op's sizes, live or dead.
+            if let Some(e) = poison::size_operands(m, op)
+                .iter()
+                .find_map(|v| poisoned[v.index()].clone())
+            {
+                return Err(e);
+            }
+            let d = m.op(op);
+            if let OpKind::Return = d.kind {
                 self.depth -= 1;
-                return m
-                    .op(op)
+                return Ok(d
                     .operands
                     .iter()
-                    .map(|v| {
-                        env[v.index()].clone().ok_or_else(|| {
-                            EvalError::at(m, op, "returns a value that was not computed")
-                        })
-                    })
+                    .map(|v| (env[v.index()].clone(), poisoned[v.index()].clone()))
+                    .collect());
+            }
+            if let OpKind::Call { callee } = &d.kind {
+                let args: Vec<Held> = d
+                    .operands
+                    .iter()
+                    .map(|v| (env[v.index()].clone(), poisoned[v.index()].clone()))
                     .collect();
+                for (&r, (v, e)) in d.results.iter().zip(self.exec_call(op, callee, &args)?) {
+                    env[r.index()] = v;
+                    poisoned[r.index()] = e;
+                }
+                continue;
             }
             // A poisoned value it reads, or one it only uses that has no
             // placeholder: its results carry that error.
@@ -182,7 +226,7 @@ impl Interp<'_> {
                 }
                 Err(e) => return Err(e),
             };
-            let defs = &m.op(op).results;
+            let defs = &d.results;
             match results {
                 Some(results) => {
                     for (&r, v) in defs.iter().zip(results) {
@@ -202,6 +246,30 @@ impl Interp<'_> {
             }
         }
         Err(EvalError::new(format!("'@{}' has no return", fd.name)))
+    }
+
+    /// A `func.call` (op `op`) of `callee` with `args`: the callee's
+    /// results, poisoned where they carry a fault. An error that stops the
+    /// callee and names no op is placed at the call.
+    fn exec_call(&mut self, op: TOp, callee: &str, args: &[Held]) -> Result<Vec<Held>, EvalError> {
+        let m = self.m;
+        let data = m.op(op);
+        let f = m
+            .func_by_name(callee)
+            .ok_or_else(|| EvalError::at(m, op, format!("no function '@{callee}'")))?;
+        let results = self.call_held(f, args).map_err(|mut e| {
+            if !e.loc.is_known() {
+                e.loc = data.loc;
+                e.op = data.kind.name();
+            }
+            e
+        })?;
+        for (&r, held) in data.results.iter().zip(&results) {
+            if let (Some(Value::Tensor(t)), None) = held {
+                self.check_fits(op, &t.shape, r)?;
+            }
+        }
+        Ok(results)
     }
 
     fn check_arg(
@@ -266,25 +334,21 @@ impl Interp<'_> {
             }
             OpKind::OptimizationBarrier => (0..data.operands.len()).map(arg).collect(),
             OpKind::Call { callee } => {
-                let f = m
-                    .func_by_name(callee)
-                    .ok_or_else(|| EvalError::at(m, op, format!("no function '@{callee}'")))?;
-                let args: Vec<Value> = (0..data.operands.len())
-                    .map(arg)
+                let args: Vec<Held> = (0..data.operands.len())
+                    .map(|k| arg(k).map(|v| (Some(v), None)))
                     .collect::<Result<_, _>>()?;
-                let results = self.call(f, &args).map_err(|mut e| {
-                    if !e.loc.is_known() {
-                        e.loc = data.loc;
-                        e.op = data.kind.name();
-                    }
-                    e
-                })?;
-                for (&r, v) in data.results.iter().zip(&results) {
-                    if let Value::Tensor(t) = v {
-                        self.check_fits(op, &t.shape, r)?;
-                    }
-                }
-                Ok(results)
+                self.exec_call(op, callee, &args)?
+                    .into_iter()
+                    .map(|held| match held {
+                        (_, Some(e)) => Err(e),
+                        (Some(v), None) => Ok(v),
+                        (None, None) => Err(EvalError::at(
+                            m,
+                            op,
+                            "returns a value that was not computed",
+                        )),
+                    })
+                    .collect()
             }
             OpKind::Arith { .. } | OpKind::Math { .. } => self.elementwise(op, env),
             OpKind::Linalg(_) => self.structured_op(op, env),

@@ -24,9 +24,12 @@
 //!   generic input or output whose block argument the region ignores,
 //!   `linalg.fill`'s `outs`, `tensor.dim`'s tensor) runs on the
 //!   placeholder, or is poisoned where there is none;
-//! * what the program observes raises the carried error: a returned
-//!   value (the e2e runner's checks are returns), a `cf.assert`
-//!   condition, a `func.call` argument.
+//! * what the program observes raises the carried error: a value the
+//!   called function returns (the e2e runner's checks are returns), a
+//!   `cf.assert` condition, a size, offset, stride or pad amount (the host
+//!   computes those for every op); a `func.call` passes its arguments'
+//!   poison into the callee, whose results carry what they read, as the
+//!   compiler inlines the callee.
 
 use crate::tensor::entity::{TOp, TValue};
 use crate::tensor::module::{BlockParent, TensorModule, ValueDef};
@@ -55,11 +58,25 @@ pub(super) fn is_pure(m: &TensorModule, op: TOp) -> bool {
 }
 
 /// Whether `op` observes its operands (a poisoned one raises its error).
+/// A function's results are observed by its caller: the top-level call
+/// raises a poisoned one; a `func.call` passes poison to its callee and
+/// takes it back with the callee's results.
 pub(super) fn observes(m: &TensorModule, op: TOp) -> bool {
-    matches!(
-        m.op(op).kind,
-        OpKind::Return | OpKind::Assert { .. } | OpKind::Call { .. } | OpKind::Check(_)
-    )
+    matches!(m.op(op).kind, OpKind::Assert { .. } | OpKind::Check(_))
+}
+
+/// The operands of `op` that are sizes, offsets, strides or pad amounts
+/// ([`TensorOp::first_size_operand`]): the compiler computes them on the
+/// host and checks them for every op, live or dead, so a poisoned one
+/// stops the run.
+pub(super) fn size_operands(m: &TensorModule, op: TOp) -> &[TValue] {
+    let d = m.op(op);
+    match &d.kind {
+        OpKind::Tensor(t) => t
+            .first_size_operand()
+            .map_or(&[], |k| &d.operands[k.min(d.operands.len())..]),
+        _ => &[],
+    }
 }
 
 /// The values of the enclosing body that `op` uses (operands, then the
