@@ -244,3 +244,53 @@ fn assume_int_reads_as_its_operand_and_checks_its_facts() {
         assert!(e.contains(error), "{assume}: {e}");
     }
 }
+
+/// IREE's `util` and `check` ops in MLIR's generic form (what `mlir-opt-19
+/// --allow-unregistered-dialect` prints for them, IREE's dialects being
+/// unregistered there) read as their custom syntax: the same program.
+#[test]
+fn util_and_check_ops_in_generic_form_read_as_their_custom_syntax() {
+    let custom = "func.func @t() {\n  \
+        %0 = util.unfoldable_constant dense<[1.0, 2.0]> : tensor<2xf32>\n  \
+        %1 = util.unfoldable_constant dense<[3, 4]> : tensor<2xi32>\n  \
+        %2 = util.unfoldable_constant 1 : i32\n  \
+        %3 = util.optimization_barrier %0 : tensor<2xf32>\n  \
+        check.expect_true(%2) : i32\n  \
+        check.expect_false(%2) : i32\n  \
+        check.expect_eq(%1, %1) : tensor<2xi32>\n  \
+        check.expect_almost_eq(%0, %3, atol 0.5, rtol 0.25) : tensor<2xf32>\n  \
+        check.expect_eq_const(%1, dense<[3, 4]> : tensor<2xi32>) : tensor<2xi32>\n  \
+        check.expect_almost_eq_const(%3, dense<[1.0, 2.0]> : tensor<2xf32>) : tensor<2xf32>\n  \
+        check.expect_almost_eq_const(%3, dense<[1.0, 2.0]> : tensor<2xf32>, atol 0.125) : tensor<2xf32>\n  \
+        return\n}\n";
+    // As mlir-opt-19 prints them (discardable attributes), and with
+    // properties and a `check` op's empty device operand segment.
+    let generic = "func.func @t() {\n  \
+        %0 = \"util.unfoldable_constant\"() {value = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>} : () -> tensor<2xf32>\n  \
+        %1 = \"util.unfoldable_constant\"() <{value = dense<[3, 4]> : tensor<2xi32>}> : () -> tensor<2xi32>\n  \
+        %2 = \"util.unfoldable_constant\"() {value = 1 : i32} : () -> i32\n  \
+        %3 = \"util.optimization_barrier\"(%0) : (tensor<2xf32>) -> tensor<2xf32>\n  \
+        \"check.expect_true\"(%2) : (i32) -> ()\n  \
+        \"check.expect_false\"(%2) : (i32) -> ()\n  \
+        \"check.expect_eq\"(%1, %1) <{operandSegmentSizes = array<i32: 0, 1, 1>}> : (tensor<2xi32>, tensor<2xi32>) -> ()\n  \
+        \"check.expect_almost_eq\"(%0, %3) {atol = 5.000000e-01 : f32, rtol = 2.500000e-01 : f32} : (tensor<2xf32>, tensor<2xf32>) -> ()\n  \
+        \"check.expect_eq_const\"(%1) {value = dense<[3, 4]> : tensor<2xi32>} : (tensor<2xi32>) -> ()\n  \
+        \"check.expect_almost_eq_const\"(%3) <{operandSegmentSizes = array<i32: 0, 1>, value = dense<[1.0, 2.0]> : tensor<2xf32>}> : (tensor<2xf32>) -> ()\n  \
+        \"check.expect_almost_eq_const\"(%3) {atol = 1.250000e-01 : f32, value = dense<[1.0, 2.0]> : tensor<2xf32>} : (tensor<2xf32>) -> ()\n  \
+        \"func.return\"() : () -> ()\n}\n";
+    let want = tensor::print(&load("custom", &custom));
+    assert_eq!(tensor::print(&load("generic", generic)), want);
+    // A device operand (IREE's HAL) is refused on its line, as in custom
+    // syntax.
+    // (An i32 stands in for the `!hal.device` kiln has no type for.)
+    let device = "func.func @t(%d: i32, %x: tensor<2xi32>) {\n  \
+        \"check.expect_eq\"(%d, %x, %x) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (i32, tensor<2xi32>, tensor<2xi32>) -> ()\n  \
+        return\n}\n";
+    let e = tensor::load(device)
+        .expect_err("device operand")
+        .to_string();
+    assert!(
+        e.starts_with("2:") && e.contains("check ops with a device operand are not supported"),
+        "{e}"
+    );
+}
