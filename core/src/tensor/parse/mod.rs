@@ -22,6 +22,7 @@ mod generic_form;
 mod linalg;
 mod linalg_ext;
 mod ml_program;
+mod mul_extended;
 mod ops;
 mod resources;
 mod rewrite;
@@ -638,6 +639,14 @@ impl<'a> Parser<'a> {
         if name == "util.assume.int" {
             // Resolved at import: its results are its operands.
             let results = self.parse_assume_int(loc)?;
+            self.bind_results(defs, &results, loc)?;
+            self.leave();
+            return Ok(());
+        }
+        if name == "arith.mulsi_extended" || name == "arith.mului_extended" {
+            // Rewritten at import into 64-bit arith ops of the block.
+            let signed = name == "arith.mulsi_extended";
+            let results = self.parse_mul_extended(block, signed, loc)?;
             self.bind_results(defs, &results, loc)?;
             self.leave();
             return Ok(());
