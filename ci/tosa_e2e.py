@@ -98,8 +98,9 @@ def split_top(text, sep):
     return out
 
 
-UNFOLDABLE = re.compile(r"^(\s*%[\w.$-]+\s*=\s*)util\.unfoldable_constant\s+(.*)$")
-CHECK = re.compile(r"^(\s*)check\.(expect_[a-z_]+)\((.*)\)\s*:\s*(\S.*)$")
+UNFOLDABLE = re.compile(r"^(\s*%[\w.$-]+\s*=\s*)util\.unfoldable_constant\s+(.*)$", re.S)
+BARRIER = re.compile(r"^(\s*%[\w.$:-]+\s*=\s*)util\.optimization_barrier\s+(.*?)\s*:\s*(\S.*)$", re.S)
+CHECK = re.compile(r"^(\s*)check\.(expect_[a-z_]+)\((.*)\)\s*:\s*(\S.*)$", re.S)
 
 
 def to_generic(line):
@@ -111,6 +112,11 @@ def to_generic(line):
             raise ValueError("untyped util.unfoldable_constant: " + line.strip())
         ty = parts[-1].strip()
         return '%s"util.unfoldable_constant"() {value = %s} : () -> %s' % (m.group(1), m.group(2).strip(), ty)
+    m = BARRIER.match(line)
+    if m:
+        types = [t.strip() for t in split_top(m.group(3), ",")]
+        return '%s"util.optimization_barrier"(%s) : (%s) -> (%s)' % (
+            m.group(1), m.group(2).strip(), ", ".join(types), ", ".join(types))
     m = CHECK.match(line)
     if m:
         indent, op, args, ty = m.groups()
@@ -125,6 +131,29 @@ def to_generic(line):
     if re.search(r"\b(util|check)\.", line) and not line.lstrip().startswith("//"):
         raise ValueError("unhandled util/check op: " + line.strip())
     return line
+
+
+def depth_change(line):
+    """Open minus closed brackets on `line` (`->` is no bracket)."""
+    text = line.replace("->", "")
+    return sum(text.count(c) for c in "<([{") - sum(text.count(c) for c in ">)]}")
+
+
+def rewrite(src):
+    """`src` with every `util`/`check` op (one or more lines) in generic form."""
+    out, lines, i = [], src.splitlines(), 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if re.search(r"\b(util|check)\.", line) and not line.lstrip().startswith("//"):
+            depth = depth_change(line)
+            while depth > 0 and i < len(lines):
+                line += " " + lines[i].strip()
+                depth += depth_change(lines[i])
+                i += 1
+            line = to_generic(line)
+        out.append(line)
+    return "\n".join(out) + "\n"
 
 
 def run(cmd, timeout):
@@ -194,7 +223,7 @@ def main():
         orig = os.path.join(work, f)
         open(orig, "w").write(src)
         try:
-            generic = "\n".join(to_generic(line) for line in src.splitlines()) + "\n"
+            generic = rewrite(src)
         except ValueError as e:
             for n in names:
                 print("%s:%s: cannot rewrite util/check ops: %s" % (stem, n, e))
