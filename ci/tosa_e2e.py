@@ -34,8 +34,9 @@ except as noted in gpu-tests/tests/frameworks/TOSA.md).
 
 MLIR 19 does not register IREE's `util` and `check` dialects, and an
 unregistered op is parsed only in MLIR's generic form, so the script writes
-the tests' `util.unfoldable_constant V : T`, `check.expect_*(%x, V) : T` and
-`check.expect_true(%x) : T` in generic form before lowering (`"util.
+the tests' `util.unfoldable_constant V : T`, `util.optimization_barrier`,
+`check.expect_*(%x, V) : T`, `check.expect_true(%x) : T`,
+`flow.tensor.tie_shape` and `flow.tensor.dynamic_constant` in generic form before lowering (`"util.
 unfoldable_constant"() {value = V} : () -> T`); mlir-opt prints them back in
 generic form, and kiln reads that (its generic-form reader).
 
@@ -100,6 +101,8 @@ def split_top(text, sep):
 
 UNFOLDABLE = re.compile(r"^(\s*%[\w.$-]+\s*=\s*)util\.unfoldable_constant\s+(.*)$", re.S)
 BARRIER = re.compile(r"^(\s*%[\w.$:-]+\s*=\s*)util\.optimization_barrier\s+(.*?)\s*:\s*(\S.*)$", re.S)
+TIE_SHAPE = re.compile(r"^(\s*%[\w.$-]+\s*=\s*)flow\.tensor\.tie_shape\s+(%[\w.$-]+)\s*:\s*(.*)\{(.*)\}\s*$", re.S)
+DYNAMIC_CONSTANT = re.compile(r"^(\s*%[\w.$-]+\s*=\s*)flow\.tensor\.dynamic_constant\s+(.*)->\s*(\S.*)$", re.S)
 CHECK = re.compile(r"^(\s*)check\.(expect_[a-z_]+)\((.*)\)\s*:\s*(\S.*)$", re.S)
 
 
@@ -112,6 +115,16 @@ def to_generic(line):
             raise ValueError("untyped util.unfoldable_constant: " + line.strip())
         ty = parts[-1].strip()
         return '%s"util.unfoldable_constant"() {value = %s} : () -> %s' % (m.group(1), m.group(2).strip(), ty)
+    m = TIE_SHAPE.match(line)
+    if m:
+        lead, t, ty, dims = m.groups()
+        dims = [d.strip() for d in dims.split(",") if d.strip()]
+        return '%s"flow.tensor.tie_shape"(%s) : (%s) -> %s' % (
+            lead, ", ".join([t] + dims), ", ".join([ty.strip()] + ["index"] * len(dims)), ty.strip())
+    m = DYNAMIC_CONSTANT.match(line)
+    if m:
+        return '%s"flow.tensor.dynamic_constant"() {value = %s} : () -> %s' % (
+            m.group(1), m.group(2).strip(), m.group(3).strip())
     m = BARRIER.match(line)
     if m:
         types = [t.strip() for t in split_top(m.group(3), ",")]
@@ -128,8 +141,8 @@ def to_generic(line):
         if len(attrs) > 1:
             raise ValueError("unexpected check op: " + line.strip())
         return '%s"check.%s"(%s)%s : (%s) -> ()' % (indent, op, ", ".join(operands), attr, types)
-    if re.search(r"\b(util|check)\.", line) and not line.lstrip().startswith("//"):
-        raise ValueError("unhandled util/check op: " + line.strip())
+    if re.search(r"\b(util|check|flow)\.", line) and not line.lstrip().startswith("//"):
+        raise ValueError("unhandled util/check/flow op: " + line.strip())
     return line
 
 
@@ -145,7 +158,7 @@ def rewrite(src):
     while i < len(lines):
         line = lines[i]
         i += 1
-        if re.search(r"\b(util|check)\.", line) and not line.lstrip().startswith("//"):
+        if re.search(r"\b(util|check|flow)\.", line) and not line.lstrip().startswith("//"):
             depth = depth_change(line)
             while depth > 0 and i < len(lines):
                 line += " " + lines[i].strip()

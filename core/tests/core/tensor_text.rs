@@ -278,7 +278,7 @@ fn util_and_check_ops_in_generic_form_read_as_their_custom_syntax() {
         \"check.expect_almost_eq_const\"(%3) <{operandSegmentSizes = array<i32: 0, 1>, value = dense<[1.0, 2.0]> : tensor<2xf32>}> : (tensor<2xf32>) -> ()\n  \
         \"check.expect_almost_eq_const\"(%3) {atol = 1.250000e-01 : f32, value = dense<[1.0, 2.0]> : tensor<2xf32>} : (tensor<2xf32>) -> ()\n  \
         \"func.return\"() : () -> ()\n}\n";
-    let want = tensor::print(&load("custom", &custom));
+    let want = tensor::print(&load("custom", custom));
     assert_eq!(tensor::print(&load("generic", generic)), want);
     // A device operand (IREE's HAL) is refused on its line, as in custom
     // syntax.
@@ -293,4 +293,36 @@ fn util_and_check_ops_in_generic_form_read_as_their_custom_syntax() {
         e.starts_with("2:") && e.contains("check ops with a device operand are not supported"),
         "{e}"
     );
+}
+
+/// IREE's `flow.tensor.tie_shape` reads as its operand (custom and generic
+/// form, IREE's tests/e2e/tensor_ops use it), and
+/// `flow.tensor.dynamic_constant` reads in generic form as in custom.
+#[test]
+fn flow_tie_shape_and_dynamic_constant_read_in_both_forms() {
+    let custom = "func.func @f(%h: index) -> tensor<?x2xi32> {\n  \
+        %0 = flow.tensor.dynamic_constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32> -> tensor<?x2xi32>\n  \
+        %1 = flow.tensor.tie_shape %0 : tensor<?x2xi32>{%h}\n  \
+        return %1 : tensor<?x2xi32>\n}\n";
+    let generic = "func.func @f(%h: index) -> tensor<?x2xi32> {\n  \
+        %0 = \"flow.tensor.dynamic_constant\"() {value = dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>} : () -> tensor<?x2xi32>\n  \
+        %1 = \"flow.tensor.tie_shape\"(%0, %h) : (tensor<?x2xi32>, index) -> tensor<?x2xi32>\n  \
+        \"func.return\"(%1) : (tensor<?x2xi32>) -> ()\n}\n";
+    let without = custom
+        .replace(
+            "  %1 = flow.tensor.tie_shape %0 : tensor<?x2xi32>{%h}\n",
+            "",
+        )
+        .replace("return %1", "return %0");
+    let want = tensor::print(&load("without", &without));
+    assert_eq!(tensor::print(&load("custom", custom)), want);
+    assert_eq!(tensor::print(&load("generic", generic)), want);
+    for (bad, error) in [
+        ("{%h, %h}", "3:8: 'flow.tensor.tie_shape' op 2 dynamic dimension value(s) for a type with 1 dynamic dimension(s)"),
+        ("", "expected '{'"),
+    ] {
+        let src = custom.replace("{%h}", bad);
+        let e = tensor::load(&src).expect_err(bad).to_string();
+        assert!(e.contains(error), "{bad}: {e}");
+    }
 }

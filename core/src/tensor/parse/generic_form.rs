@@ -826,6 +826,7 @@ impl<'a> Translator<'a> {
             ("tensor", _) => return self.render_tensor(op),
             ("util", _) => iree::render_util(op, short)?,
             ("check", _) => iree::render_check(op, short)?,
+            ("flow", _) => iree::render_flow(op, short)?,
             _ => {
                 // Written with its name so that the parser refuses it as it
                 // refuses the custom form (every unsupported op listed).

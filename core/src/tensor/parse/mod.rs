@@ -29,6 +29,7 @@ mod rewrite;
 mod scf;
 mod scf_guard;
 mod tensor_ops;
+mod tie_shape;
 mod types;
 mod unsupported;
 
@@ -640,6 +641,13 @@ impl<'a> Parser<'a> {
             // Resolved at import: its results are its operands.
             let results = self.parse_assume_int(loc)?;
             self.bind_results(defs, &results, loc)?;
+            self.leave();
+            return Ok(());
+        }
+        if name == "flow.tensor.tie_shape" {
+            // Resolved at import: its result is its operand.
+            let result = self.parse_tie_shape(loc)?;
+            self.bind_results(defs, &[result], loc)?;
             self.leave();
             return Ok(());
         }

@@ -10,6 +10,9 @@
 //! * `"check.expect_eq_const"(%a) {value = V}`,
 //!   `"check.expect_almost_eq_const"(%a) {value = V, atol = .., rtol = ..}`
 //!
+//! * `"flow.tensor.dynamic_constant"() {value = V : T} : () -> T2`
+//! * `"flow.tensor.tie_shape"(%t, %d0, ...) : (T, index, ...) -> T`
+//!
 //! Each is written in the custom syntax kiln's parser reads (so every check
 //! of that parser applies). The values may be properties (`<{...}>`) or
 //! attributes. A `check` op's optional HAL device operand (the first entry
@@ -83,4 +86,31 @@ pub(super) fn render_check(op: &GenericOp, short: &str) -> PResult<Out<'static>>
         }
     }
     Ok(Out::simple(format!("check.{short}({args}) : {ty}")))
+}
+
+/// The custom syntax of a generic `flow.*` op (ops kiln does not know are
+/// written with their name).
+pub(super) fn render_flow(op: &GenericOp, short: &str) -> PResult<Out<'static>> {
+    let out1 = op.out_types.first().map_or("", String::as_str);
+    Ok(Out::simple(match short {
+        "tensor.dynamic_constant" => {
+            let Some(v) = op.attr("value") else {
+                return Err(op.err("expected a 'value'"));
+            };
+            format!(
+                "flow.tensor.dynamic_constant {} -> {out1}",
+                typed_value(v, out1)
+            )
+        }
+        "tensor.tie_shape" => {
+            let (Some(t), Some(ty)) = (op.operands.first(), op.in_types.first()) else {
+                return Err(op.err("expected a tensor operand"));
+            };
+            format!(
+                "flow.tensor.tie_shape {t} : {ty}{{{}}}",
+                op.operands[1..].join(", ")
+            )
+        }
+        _ => unknown(op),
+    }))
 }
