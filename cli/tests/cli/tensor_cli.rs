@@ -142,3 +142,29 @@ fn opt_prints_tensor_programs() {
     assert_eq!(status, 0);
     assert_eq!(again, out);
 }
+
+/// Checks inside the branches of a run-time `scf.if` (IREE's
+/// tosa_ops/if.mlir): only the taken branch's count, on every engine.
+#[test]
+fn only_the_taken_branchs_checks_count() {
+    let path = e2e("checks_in_branches.mlir");
+    for engine in ["--reference", "--cpu", "--validation"] {
+        let (status, out, err) = kiln(&["run", engine, "--no-timing", &path], b"");
+        assert_eq!(status, 1, "{engine}: {err}\n{out}");
+        assert!(
+            out.contains("[       OK ] module.taken_branch_checks_pass\n"),
+            "{engine}: {out}"
+        );
+        // The else branch's check fails (line 36), the then branch's
+        // (line 34) is not run.
+        assert!(
+            out.contains(&format!("{path}:36:5: Failure\n")),
+            "{engine}: {out}"
+        );
+        assert!(!out.contains(":34:5:"), "{engine}: {out}");
+        assert!(
+            out.contains("[  FAILED  ] 1 test, listed below:\n"),
+            "{engine}: {out}"
+        );
+    }
+}

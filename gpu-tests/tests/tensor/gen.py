@@ -4441,6 +4441,43 @@ def _(F):
     f.expect_eq_const(r, f64(h) * 2)
 
 
+@testfile('mul_extended.mlir', '''
+arith.mulsi_extended / arith.mului_extended (the full product's low and
+high halves; MLIR's tosa-to-arith emits them for tosa.apply_scale, TOSA's
+rescale) in linalg.map bodies, i8 / i16 / i32, full-range operands and the
+extremes (Python integers).''')
+def _(F):
+    for et in ('i8', 'i16', 'i32'):
+        bits = INT_BITS[et]
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        for signed in (True, False):
+            op = 'arith.mulsi_extended' if signed else 'arith.mului_extended'
+            f = F.fn('%s_%s' % (op.split('.')[1], et))
+            n = 24
+            a = f.rng.ints((n,), lo, hi)
+            b = f.rng.ints((n,), lo, hi)
+            edges = [(lo, lo), (lo, hi), (hi, hi), (-1, -1), (lo, -1), (-1, 1), (0, lo), (hi, -1)]
+            for i, (x, y) in enumerate(edges):
+                a[i], b[i] = x, y
+            a, b = store(et, a), store(et, b)
+            mask = (1 << bits) - 1
+            xs = [int(v) if signed else int(v) & mask for v in a.tolist()]
+            ys = [int(v) if signed else int(v) & mask for v in b.tolist()]
+            prods = [x * y for x, y in zip(xs, ys)]
+            h = 1 << (bits - 1)
+            low = store(et, [((p + h) & mask) - h for p in prods])
+            high = store(et, [(((p >> bits) + h) & mask) - h for p in prods])
+            A, B = f.const(a, et), f.const(b, et)
+            out = f.empty((n,), et)
+            for k, want in ((0, low), (1, high)):
+                r = f.op('''linalg.map ins(%s, %s : %s, %s) outs(%s : %s)
+  (%%x: %s, %%y: %s) {
+    %%l, %%h = %s %%x, %%y : %s
+    linalg.yield %%%s : %s
+  }''' % (A, B, A.ty, B.ty, out, out.ty, et, et, op, et, 'lh'[k], et), et, (n,), hint='map')
+                f.expect_eq_const(r, want)
+
+
 @testfile('reduce_i1_minmax.mlir', '''
 ONNX ReduceMax / ReduceMin of bool data as kiln's importer writes them
 (linalg.reduce with arith.maxui / minui on i1), over short and long rows,

@@ -11,6 +11,8 @@
 //! Ops kiln has no custom parser for are written with their name, so the
 //! parser refuses them as it refuses their custom form.
 
+mod iree;
+
 use std::collections::HashMap;
 
 use super::PResult;
@@ -822,6 +824,9 @@ impl<'a> Translator<'a> {
             }
             ("linalg", _) => return self.render_linalg(op),
             ("tensor", _) => return self.render_tensor(op),
+            ("util", _) => iree::render_util(op, short)?,
+            ("check", _) => iree::render_check(op, short)?,
+            ("flow", _) => iree::render_flow(op, short)?,
             _ => {
                 // Written with its name so that the parser refuses it as it
                 // refuses the custom form (every unsupported op listed).

@@ -22,12 +22,14 @@ mod generic_form;
 mod linalg;
 mod linalg_ext;
 mod ml_program;
+mod mul_extended;
 mod ops;
 mod resources;
 mod rewrite;
 mod scf;
 mod scf_guard;
 mod tensor_ops;
+mod tie_shape;
 mod types;
 mod unsupported;
 
@@ -638,6 +640,21 @@ impl<'a> Parser<'a> {
         if name == "util.assume.int" {
             // Resolved at import: its results are its operands.
             let results = self.parse_assume_int(loc)?;
+            self.bind_results(defs, &results, loc)?;
+            self.leave();
+            return Ok(());
+        }
+        if name == "flow.tensor.tie_shape" {
+            // Resolved at import: its result is its operand.
+            let result = self.parse_tie_shape(loc)?;
+            self.bind_results(defs, &[result], loc)?;
+            self.leave();
+            return Ok(());
+        }
+        if name == "arith.mulsi_extended" || name == "arith.mului_extended" {
+            // Rewritten at import into 64-bit arith ops of the block.
+            let signed = name == "arith.mulsi_extended";
+            let results = self.parse_mul_extended(block, signed, loc)?;
             self.bind_results(defs, &results, loc)?;
             self.leave();
             return Ok(());

@@ -264,7 +264,7 @@ impl Parser<'_> {
         Ok(ParsedOp::new(kind, operands, results))
     }
 
-    fn expect_count(
+    pub(crate) fn expect_count(
         &self,
         operands: &[crate::tensor::entity::TValue],
         n: usize,

@@ -18,17 +18,21 @@
 //!   there (a static dimension), else the `scf.if` is refused.
 //! - A scalar integer division or remainder by a run-time divisor: the
 //!   divisor is `select(c, %d, 1)`.
+//! - A `check` op (IREE's tests check which branch ran): its checked value
+//!   is `select(c, %x, p)`, with `p` a value that passes: 1 for
+//!   `expect_true`, 0 for `expect_false`, the compared operand for
+//!   `expect_eq` / `expect_almost_eq` (a value equals itself: kiln's checks
+//!   take any two NaNs as equal), the constant for the `_const` forms.
 //!
 //! Refused, with the op and its line: a slice whose size or stride is read
-//! from tensor data, a `check` op, an op that can fail inside a structured
-//! op's body. Sizes computed inside a branch from tensor data are not
+//! from tensor data, an op that can fail inside a structured op's body. Sizes computed inside a branch from tensor data are not
 //! guarded (a known gap).
 
 use super::{PResult, Parser};
 use crate::ir::Location;
 use crate::tensor::attr::{ConstAttr, Mixed};
 use crate::tensor::entity::{TBlock, TType, TValue};
-use crate::tensor::ops::{ArithOp, OpKind, TensorOp};
+use crate::tensor::ops::{ArithOp, CheckOp, OpKind, TensorOp};
 use crate::tensor::types::{Dim, ElemType, TypeKind};
 use crate::text::cursor::TokenParser;
 
@@ -76,14 +80,33 @@ impl Parser<'_> {
                     let g = self.select_into(block, br, x, yes);
                     self.m.op_mut(o).operands[0] = g;
                 }
-                OpKind::Check(_) => {
-                    let what = self.m.op(o).kind.name();
-                    return self.err_at(
-                        loc,
-                        format!(
-                            "unsupported 'scf.if': its condition is known only at run time and a branch holds a '{what}'"
-                        ),
-                    );
+                OpKind::Check(check) => {
+                    let x = self.m.op(o).operands[0];
+                    let passing = match check {
+                        CheckOp::ExpectTrue | CheckOp::ExpectFalse => {
+                            let one = i64::from(matches!(check, CheckOp::ExpectTrue));
+                            let elem = self.m.value_kind(x).elem();
+                            self.const_into(block, one, elem, loc)
+                        }
+                        CheckOp::ExpectEq | CheckOp::ExpectAlmostEq { .. } => {
+                            self.m.op(o).operands[1]
+                        }
+                        CheckOp::ExpectEqConst(value)
+                        | CheckOp::ExpectAlmostEqConst { value, .. } => {
+                            let ty = value.ty;
+                            let c = self.m.create_op(
+                                OpKind::Constant(ConstAttr::Dense(value)),
+                                vec![],
+                                &[ty],
+                                vec![],
+                                loc,
+                            );
+                            self.m.append_op(block, c);
+                            self.m.op(c).results[0]
+                        }
+                    };
+                    let g = self.select_into(block, br, x, passing);
+                    self.m.op_mut(o).operands[0] = g;
                 }
                 OpKind::Arith { op, .. } if is_division(op) => {
                     let r = self.m.op(o).results[0];

@@ -32,7 +32,7 @@ const DIALECTS: [&str; 10] = [
 ];
 
 /// Ops the parser reads that are not in a dialect table.
-const EXTRA: [&str; 18] = [
+const EXTRA: [&str; 21] = [
     "func.func",
     "builtin.module",
     "cf.assert",
@@ -51,6 +51,9 @@ const EXTRA: [&str; 18] = [
     "tm_tensor.scatter",
     "tm_tensor.topk",
     "tm_tensor.yield",
+    "arith.mulsi_extended",
+    "arith.mului_extended",
+    "flow.tensor.tie_shape",
 ];
 
 /// One op the scan found unsupported.
