@@ -88,7 +88,7 @@ pub(crate) fn fma_f64(l: &mut Lowerer, a: Value, b: Value, c: Value, ty: Type) -
     let c_dominates = f.l.core_op(Opcode::SGreaterThan, vec![d, sixty], f.bt);
     let minus_110 = f.ci(-110);
     let c_tiny = f.l.core_op(Opcode::SLessThan, vec![d, minus_110], f.bt);
-    let dc = f.l.glsl_op(GlslOp::SClamp, vec![d, minus_110, sixty], it);
+    let dc = f.clamp_i(d, -110, 60);
     let scale_c = f.pow2(dc);
     let cp = f.mul(mc, scale_c);
     let c_pos = f.gt_c(c, 0.0);
@@ -118,9 +118,7 @@ pub(crate) fn fma_f64(l: &mut Lowerer, a: Value, b: Value, c: Value, ty: Type) -
     let moved = f.and(moved, q_nonzero);
     let k53 = f.ci(53);
     let kulp = f.isub(kq, k53);
-    let lo = f.ci(-1100);
-    let hi = f.ci(1100);
-    let kulp = f.l.glsl_op(GlslOp::SClamp, vec![kulp, lo, hi], it);
+    let kulp = f.clamp_i(kulp, -1100, 1100);
     let ulp = f.pow2(kulp);
     let sqe = f.sign(qe);
     let step = f.mul(sqe, ulp);
@@ -140,9 +138,7 @@ pub(crate) fn fma_f64(l: &mut Lowerer, a: Value, b: Value, c: Value, ty: Type) -
     let overflow = f.l.core_op(Opcode::SGreaterThan, vec![e, k1024], f.bt);
     let kmin = f.ci(-1021);
     let normal = f.l.core_op(Opcode::SGreaterThanEqual, vec![e, kmin], f.bt);
-    let lo = f.ci(-1200);
-    let hi = f.ci(1200);
-    let kp_c = f.l.glsl_op(GlslOp::SClamp, vec![kp, lo, hi], it);
+    let kp_c = f.clamp_i(kp, -1200, 1200);
     let scaled = f.scale(z, kp_c);
     let inf = f.c(f64::INFINITY);
     let sz = f.sign(z);
@@ -150,9 +146,7 @@ pub(crate) fn fma_f64(l: &mut Lowerer, a: Value, b: Value, c: Value, ty: Type) -
     // The subnormal grid.
     let k1074 = f.ci(1074);
     let kg = f.l.core_op(Opcode::IAdd, vec![kp, k1074], it);
-    let lo = f.ci(-200);
-    let hi = f.ci(200);
-    let kg = f.l.glsl_op(GlslOp::SClamp, vec![kg, lo, hi], it);
+    let kg = f.clamp_i(kg, -200, 200);
     let g = f.pow2(kg);
     let az = f.abs(z);
     let big_z = f.mul(az, g);

@@ -319,6 +319,12 @@ impl<'a, 'k> Fb<'a, 'k> {
         self.l.core_op(Opcode::ConvertSToF, vec![a], self.ty)
     }
 
+    /// An i32 `a` clamped to `[lo, hi]` (`SClamp`).
+    pub fn clamp_i(&mut self, a: Value, lo: i32, hi: i32) -> Value {
+        let (lo, hi) = (self.ci(lo), self.ci(hi));
+        self.l.glsl_op(GlslOp::SClamp, vec![a, lo, hi], self.it)
+    }
+
     /// `a - b` on i32s.
     pub fn isub(&mut self, a: Value, b: Value) -> Value {
         self.l.core_op(Opcode::ISub, vec![a, b], self.it)
