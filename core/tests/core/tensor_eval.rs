@@ -442,4 +442,18 @@ func.func @wrong_run_time_size() {
         let err = tensor::load(&bad).expect_err(constant).to_string();
         assert!(err.contains("the constant has type"), "{constant}: {err}");
     }
+    // Inside a run-time `scf.if` the guard selects between the checked
+    // value and a passing one of the same size, which a constant of
+    // another size cannot give: refused by name, on every engine alike.
+    let in_branch = "func.func @f() {\n  %c = util.unfoldable_constant dense<true> : tensor<i1>\n  \
+         %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>\n  \
+         %d = tensor.cast %x : tensor<3xf32> to tensor<?xf32>\n  \
+         %b = tensor.extract %c[] : tensor<i1>\n  scf.if %b {\n    \
+         check.expect_almost_eq_const(%d, dense<[1.0, 2.0, 3.0]> : tensor<3xf32>) : tensor<?xf32>\n  \
+         }\n  return\n}\n";
+    let err = tensor::load(in_branch).expect_err("scf.if").to_string();
+    assert!(
+        err.contains("a branch checks a value of run-time size against a constant"),
+        "{err}"
+    );
 }

@@ -94,6 +94,15 @@ impl Parser<'_> {
                         CheckOp::ExpectEqConst(value)
                         | CheckOp::ExpectAlmostEqConst { value, .. } => {
                             let ty = value.ty;
+                            // A static constant may check a result of
+                            // run-time size; the guard's select needs one
+                            // size, which the branch not taken may not have.
+                            if ty != self.m.value_type(x) {
+                                return self.err_at(
+                                    loc,
+                                    "unsupported 'scf.if': its condition is known only at run time and a branch checks a value of run-time size against a constant",
+                                );
+                            }
                             let c = self.m.create_op(
                                 OpKind::Constant(ConstAttr::Dense(value)),
                                 vec![],
