@@ -309,11 +309,11 @@ impl Builder<'_, '_> {
         dims: &[Size],
         indices: &[TValue],
     ) -> Result<(), CodegenError> {
+        // An element the host reads back: it checks the indices before
+        // reading (every one is known to it).
+        let host_read = self.info.host_reads.contains(&op);
         for (k, (&v, &dim)) in indices.iter().zip(dims).enumerate() {
             let what = format!("index {k}");
-            // An element the host reads back: it checks the indices
-            // before reading (every one is known to it).
-            let host_read = self.info.host_reads.contains(&op);
             match self.s.scalar.get(&v).copied() {
                 Some(HostVal::Const(c)) => {
                     let i = c.int();

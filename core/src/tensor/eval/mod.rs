@@ -119,6 +119,16 @@ pub(crate) struct Interp<'m> {
 /// it carries, if poisoned (see [`poison`]).
 type Held = (Option<Value>, Option<EvalError>);
 
+/// A held value as a caller that observes it sees it: its fault raised,
+/// `missing` where it was never computed.
+fn observed(held: Held, missing: impl FnOnce() -> EvalError) -> Result<Value, EvalError> {
+    match held {
+        (_, Some(e)) => Err(e),
+        (Some(v), None) => Ok(v),
+        (None, None) => Err(missing()),
+    }
+}
+
 impl Interp<'_> {
     /// Runs `f` on `args` as a caller that observes its results: one that
     /// carries a fault raises it.
@@ -127,12 +137,10 @@ impl Interp<'_> {
         let name = &self.m.func(f).name;
         self.call_held(f, &args)?
             .into_iter()
-            .map(|held| match held {
-                (_, Some(e)) => Err(e),
-                (Some(v), None) => Ok(v),
-                (None, None) => Err(EvalError::new(format!(
-                    "'@{name}' returns a value that was not computed"
-                ))),
+            .map(|held| {
+                observed(held, || {
+                    EvalError::new(format!("'@{name}' returns a value that was not computed"))
+                })
             })
             .collect()
     }
@@ -339,14 +347,10 @@ impl Interp<'_> {
                     .collect::<Result<_, _>>()?;
                 self.exec_call(op, callee, &args)?
                     .into_iter()
-                    .map(|held| match held {
-                        (_, Some(e)) => Err(e),
-                        (Some(v), None) => Ok(v),
-                        (None, None) => Err(EvalError::at(
-                            m,
-                            op,
-                            "returns a value that was not computed",
-                        )),
+                    .map(|held| {
+                        observed(held, || {
+                            EvalError::at(m, op, "returns a value that was not computed")
+                        })
                     })
                     .collect()
             }
