@@ -165,7 +165,7 @@ pub use error::{Error, Result};
 pub use kernel::{Kernel, KernelSource};
 pub use kiln_vulkan::DeviceSelector;
 pub use layout::Layout;
-pub use profile::{Counters, ProfileRecord, ProfileReport, ENV_PROFILE};
+pub use profile::{Counters, KernelProfile, ProfileRecord, ProfileReport, ENV_PROFILE};
 pub use program::{Program, RunArg};
 pub use read::ReadFuture;
 pub use stream::Stream;

@@ -77,42 +77,88 @@ impl AtomicCounters {
     }
 }
 
+/// One kernel's dispatches in a [`ProfileReport`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelProfile {
+    /// The kernel's label.
+    pub kernel: Arc<str>,
+    /// Its dispatches.
+    pub dispatches: u64,
+    /// Those of them that were timed (a queue without timestamps, or
+    /// work enqueued while profiling was off, leaves the others untimed).
+    pub timed: u64,
+    /// The GPU time of the timed ones.
+    pub gpu_time: Duration,
+}
+
+impl KernelProfile {
+    /// The mean GPU time of a timed dispatch (`None` where none was).
+    pub fn mean(&self) -> Option<Duration> {
+        (self.timed > 0).then(|| self.gpu_time / self.timed as u32)
+    }
+}
+
 /// Profile records summed per kernel, sorted by total GPU time (largest
 /// first); its `Display` is a table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProfileReport {
-    /// `(kernel, dispatches, total GPU time)`, sorted.
-    pub kernels: Vec<(Arc<str>, u64, Duration)>,
+    /// One entry per kernel, sorted.
+    pub kernels: Vec<KernelProfile>,
 }
 
 impl ProfileReport {
     /// Sums `records` per kernel.
     pub fn new(records: &[ProfileRecord]) -> Self {
-        let mut by: HashMap<Arc<str>, (u64, Duration)> = HashMap::new();
+        let mut by: HashMap<Arc<str>, KernelProfile> = HashMap::new();
         for r in records {
-            let e = by.entry(Arc::clone(&r.kernel)).or_default();
-            e.0 += 1;
-            e.1 += r.gpu_time.unwrap_or_default();
+            let e = by
+                .entry(Arc::clone(&r.kernel))
+                .or_insert_with(|| KernelProfile {
+                    kernel: Arc::clone(&r.kernel),
+                    dispatches: 0,
+                    timed: 0,
+                    gpu_time: Duration::ZERO,
+                });
+            e.dispatches += 1;
+            if let Some(t) = r.gpu_time {
+                e.timed += 1;
+                e.gpu_time += t;
+            }
         }
-        let mut kernels: Vec<_> = by.into_iter().map(|(k, (n, t))| (k, n, t)).collect();
-        kernels.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
+        let mut kernels: Vec<_> = by.into_values().collect();
+        kernels.sort_by(|a, b| {
+            b.gpu_time
+                .cmp(&a.gpu_time)
+                .then_with(|| a.kernel.cmp(&b.kernel))
+        });
         Self { kernels }
+    }
+
+    /// The GPU time of every timed dispatch.
+    pub fn total(&self) -> Duration {
+        self.kernels.iter().map(|k| k.gpu_time).sum()
     }
 }
 
 impl fmt::Display for ProfileReport {
+    /// One row per kernel: its dispatches, how many were timed, their GPU
+    /// time and mean (over the timed ones only; `-` where none was).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{:<32} {:>10} {:>14} {:>12}",
-            "kernel", "dispatches", "GPU time (us)", "mean (us)"
+            "{:<32} {:>10} {:>7} {:>14} {:>12}",
+            "kernel", "dispatches", "timed", "GPU time (us)", "mean (us)"
         )?;
-        for (k, n, t) in &self.kernels {
-            let us = t.as_secs_f64() * 1e6;
+        for k in &self.kernels {
+            let us = k.gpu_time.as_secs_f64() * 1e6;
+            let mean = match k.mean() {
+                Some(m) => format!("{:.2}", m.as_secs_f64() * 1e6),
+                None => "-".to_owned(),
+            };
             writeln!(
                 f,
-                "{k:<32} {n:>10} {us:>14.1} {:>12.2}",
-                us / (*n).max(1) as f64
+                "{:<32} {:>10} {:>7} {us:>14.1} {mean:>12}",
+                k.kernel, k.dispatches, k.timed
             )?;
         }
         Ok(())
@@ -132,12 +178,34 @@ mod tests {
             gpu_time: Some(Duration::from_micros(us)),
         };
         let r = ProfileReport::new(&[rec("a", 5), rec("b", 20), rec("a", 10)]);
-        assert_eq!(r.kernels[0].0.as_ref(), "b");
+        assert_eq!(r.kernels[0].kernel.as_ref(), "b");
         assert_eq!(
-            (r.kernels[1].1, r.kernels[1].2),
+            (r.kernels[1].dispatches, r.kernels[1].gpu_time),
             (2, Duration::from_micros(15))
         );
         let text = r.to_string();
         assert!(text.lines().nth(1).unwrap().starts_with("b "), "{text}");
+    }
+
+    /// An untimed dispatch counts as a dispatch but not in the mean: a
+    /// kernel timed once at 30 us and replayed untimed twice has a mean of
+    /// 30 us, not 10.
+    #[test]
+    fn untimed_dispatches_stay_out_of_the_mean() {
+        let rec = |t: Option<u64>| ProfileRecord {
+            kernel: "k".into(),
+            dispatch: 0,
+            grid: [1, 1, 1],
+            gpu_time: t.map(Duration::from_micros),
+        };
+        let r = ProfileReport::new(&[rec(Some(30)), rec(None), rec(None)]);
+        let k = &r.kernels[0];
+        assert_eq!((k.dispatches, k.timed), (3, 1));
+        assert_eq!(k.mean(), Some(Duration::from_micros(30)));
+        let row = r.to_string().lines().nth(1).unwrap().to_owned();
+        assert!(row.ends_with("30.00"), "{row}");
+        let none = ProfileReport::new(&[rec(None)]);
+        assert_eq!(none.kernels[0].mean(), None);
+        assert!(none.to_string().lines().nth(1).unwrap().ends_with('-'));
     }
 }

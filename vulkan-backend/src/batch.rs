@@ -59,6 +59,9 @@ use crate::pipeline::ComputePipeline;
 use crate::pool::{Slice, SliceShared};
 use crate::sync::Timeline;
 
+mod commands;
+use commands::{Cmd, Logged};
+
 /// Descriptor sets per descriptor pool of a batch.
 const POOL_SETS: u32 = 256;
 /// Storage-buffer descriptors per descriptor pool.
@@ -243,6 +246,9 @@ pub struct CommandBatch {
     reusable: bool,
     /// Every access recorded (reusable batches only).
     all: Vec<Access>,
+    /// Every command recorded, as issued (reusable batches only): what a
+    /// timed [`execute`](Self::execute) issues again.
+    log: Vec<Logged>,
     /// The recorded batches executed, kept until the work completed.
     executed: Vec<Arc<Recorded>>,
 }
@@ -306,6 +312,7 @@ impl CommandBatch {
             counts: BatchCounts::default(),
             reusable,
             all: Vec::new(),
+            log: Vec::new(),
             executed: Vec::new(),
         };
         // A reusable batch writes no timestamps: its queries would be
@@ -395,29 +402,7 @@ impl CommandBatch {
             .iter()
             .any(|a| self.pending.iter().any(|p| a.conflicts(p)));
         if conflict {
-            let barrier = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(
-                    vk::AccessFlags::SHADER_READ
-                        | vk::AccessFlags::SHADER_WRITE
-                        | vk::AccessFlags::TRANSFER_READ
-                        | vk::AccessFlags::TRANSFER_WRITE,
-                )];
-            let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
-            self.device.note_call();
-            // SAFETY: the command buffer is recording (callers begin first);
-            // a global memory barrier between stages a compute queue has.
-            unsafe {
-                self.device.raw.cmd_pipeline_barrier(
-                    self.cb,
-                    stages,
-                    stages,
-                    vk::DependencyFlags::empty(),
-                    &barrier,
-                    &[],
-                    &[],
-                )
-            };
+            self.issue(Cmd::Barrier);
             self.pending.clear();
             self.counts.barriers += 1;
         }
@@ -647,57 +632,15 @@ impl CommandBatch {
         };
         self.track(&accesses);
         let query = self.timestamp_query()?;
-        let (d, cb) = (&self.device.raw, self.cb);
-        // SAFETY: the command buffer is recording; the pipeline, its layout
-        // and the sets (allocated from its layouts) are live and kept alive
-        // by the batch until the work completes; push bytes match the
-        // range and the group counts the limits (checked); queries were
-        // reset in this command buffer before their first write.
-        unsafe {
-            if let Some((pool, q)) = query {
-                // The start stamp waits for everything recorded before
-                // (BOTTOM_OF_PIPE): a TOP_OF_PIPE stamp is written as soon
-                // as the command is reached, while the previous dispatch
-                // still runs, so on a GPU an interval can hold the previous
-                // dispatch's tail and the sum of a batch's intervals
-                // overcount its GPU time. Now the intervals tile the
-                // batch's timeline.
-                self.device.note_call();
-                d.cmd_write_timestamp(cb, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, q);
-            }
-            if self.bound != pipeline.raw {
-                self.device.note_call();
-                d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline.raw);
-                self.bound = pipeline.raw;
-            }
-            if !sets.is_empty() {
-                self.device.note_call();
-                d.cmd_bind_descriptor_sets(
-                    cb,
-                    vk::PipelineBindPoint::COMPUTE,
-                    pipeline.layout,
-                    0,
-                    &sets,
-                    &[],
-                );
-            }
-            if let Some(pc) = iface.push_constants {
-                self.device.note_call();
-                d.cmd_push_constants(
-                    cb,
-                    pipeline.layout,
-                    vk::ShaderStageFlags::COMPUTE,
-                    pc.offset,
-                    push_constants,
-                );
-            }
-            self.device.note_call();
-            d.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
-            if let Some((pool, q)) = query {
-                self.device.note_call();
-                d.cmd_write_timestamp(cb, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, q + 1);
-            }
-        }
+        self.stamp(query, 0);
+        self.issue(Cmd::Dispatch {
+            pipeline: pipeline.raw,
+            layout: pipeline.layout,
+            sets: &sets,
+            push: iface.push_constants.map(|pc| (pc.offset, push_constants)),
+            groups,
+        });
+        self.stamp(query, 1);
         if !self
             .pipelines
             .last()
@@ -856,15 +799,11 @@ impl CommandBatch {
             many = regions.iter().map(region).collect();
             &many
         };
-        self.device.note_call();
-        // SAFETY: recording; both buffers are live and kept alive by the
-        // batch; every region lies inside its slice (checked), and regions
-        // of one buffer do not overlap (checked).
-        unsafe {
-            self.device
-                .raw
-                .cmd_copy_buffer(self.cb, src.raw_buffer(), dst.raw_buffer(), vk_regions)
-        };
+        self.issue(Cmd::Copy {
+            src: src.raw_buffer(),
+            dst: dst.raw_buffer(),
+            regions: vk_regions,
+        });
         self.keep_slice(src);
         self.keep_slice(dst);
         self.counts.copies += 1;
@@ -895,14 +834,12 @@ impl CommandBatch {
             end: start + size,
             write: true,
         }]);
-        self.device.note_call();
-        // SAFETY: recording; the buffer is live and kept alive; offset and
-        // size are multiples of 4 inside the slice's reservation (checked).
-        unsafe {
-            self.device
-                .raw
-                .cmd_fill_buffer(self.cb, dst.raw_buffer(), start, size, word)
-        };
+        self.issue(Cmd::Fill {
+            dst: dst.raw_buffer(),
+            start,
+            size,
+            word,
+        });
         self.keep_slice(dst);
         self.counts.fills += 1;
         self.counts.transfer_bytes += size;
@@ -934,14 +871,11 @@ impl CommandBatch {
             end: start + data.len() as u64,
             write: true,
         }]);
-        self.device.note_call();
-        // SAFETY: recording; the buffer is live and kept alive; offset and
-        // size are multiples of 4, at most 65536, inside the slice.
-        unsafe {
-            self.device
-                .raw
-                .cmd_update_buffer(self.cb, dst.raw_buffer(), start, data)
-        };
+        self.issue(Cmd::Update {
+            dst: dst.raw_buffer(),
+            start,
+            data,
+        });
         self.keep_slice(dst);
         self.counts.fills += 1;
         self.counts.transfer_bytes += data.len() as u64;
@@ -1056,6 +990,7 @@ impl CommandBatch {
         self.dispatch_queries.clear();
         self.counts = BatchCounts::default();
         self.all.clear();
+        self.log.clear();
         self.executed.clear();
         Ok(())
     }
@@ -1113,16 +1048,42 @@ impl CommandBatch {
         }
         self.begin()?;
         self.track(&recorded.accesses);
-        let cbs = [recorded.batch.cb];
-        self.device.note_call();
-        // SAFETY: recording a primary; the secondary buffer is executable
-        // (ended by `finish`), was begun with SIMULTANEOUS_USE (it may be
-        // pending elsewhere or executed twice here), inherits nothing, and
-        // stays alive with everything it uses until this batch's work
-        // completed (kept in `executed`).
-        unsafe { self.device.raw.cmd_execute_commands(self.cb, &cbs) };
-        // The primary's bound state is undefined after a secondary ran.
-        self.bound = vk::Pipeline::null();
+        let first = self.counts.dispatches;
+        let n = recorded.dispatches;
+        if self.timing {
+            // Timed: the recorded commands issued again into this buffer,
+            // a timestamp pair around each dispatch (a secondary buffer's
+            // queries would be shared by all its executions). The sets,
+            // views, pipelines and buffers are the recording's, alive while
+            // it is (kept in `executed` below).
+            for cmd in &recorded.batch.log {
+                let query = match cmd {
+                    Logged::Dispatch { .. } => {
+                        let query = self.timestamp_query()?;
+                        self.dispatch_queries.push(query.map(|_| self.queries - 2));
+                        query
+                    }
+                    _ => None,
+                };
+                self.stamp(query, 0);
+                self.issue(cmd.as_cmd());
+                self.stamp(query, 1);
+            }
+        } else {
+            let cbs = [recorded.batch.cb];
+            self.device.note_call();
+            // SAFETY: recording a primary; the secondary buffer is
+            // executable (ended by `finish`), was begun with
+            // SIMULTANEOUS_USE (it may be pending elsewhere or executed
+            // twice here), inherits nothing, and stays alive with
+            // everything it uses until this batch's work completed (kept
+            // in `executed`).
+            unsafe { self.device.raw.cmd_execute_commands(self.cb, &cbs) };
+            // The primary's bound state is undefined after a secondary ran.
+            self.bound = vk::Pipeline::null();
+            self.dispatch_queries
+                .extend(std::iter::repeat_n(None, n as usize));
+        }
         if !self
             .executed
             .last()
@@ -1130,10 +1091,6 @@ impl CommandBatch {
         {
             self.executed.push(Arc::clone(recorded));
         }
-        let first = self.counts.dispatches;
-        let n = recorded.dispatches;
-        self.dispatch_queries
-            .extend(std::iter::repeat_n(None, n as usize));
         self.counts.dispatches += n;
         Ok(first)
     }

@@ -19,7 +19,12 @@
 //!   operand's buffer, never a copy;
 //! * data movement and constant patterns (fill, copy, transpose,
 //!   broadcast, slices, pad, concat, splat) are recomputed inside whatever
-//!   kernel reads them ([`ValueFate::Inlined`]);
+//!   kernel reads them ([`ValueFate::Inlined`]), except a pad or transpose
+//!   of data computed on the device that a convolution or pooling reads:
+//!   it is written once by a dispatch of its own (such a reader reads each
+//!   element once per window it falls in, and a recomputed pad or
+//!   transpose costs a select and strided scalar loads at every read;
+//!   `Former::staged_for_window`);
 //! * an elementwise op is fused into its consumer when it has one consumer
 //!   that reads each of its elements once (the consumer's map is
 //!   injective, and the consumer itself runs once per element it
@@ -458,6 +463,61 @@ impl Former<'_, '_> {
         })
     }
 
+    /// Whether `op`, a pad or a transpose of data computed at run time,
+    /// is read by a convolution or pooling: such a reader reads each
+    /// element many times (once per window position it falls in),
+    /// and recomputed there a pad is a bounds select at every read and a
+    /// transpose turns its vector loads into strided scalar ones (ocr_cls's
+    /// 5x5 depthwise convolutions read through PP-OCR's NCHW pad and
+    /// transpose ran at a third of their speed on lavapipe). So it is
+    /// written once by a dispatch of its own and the reader reads the
+    /// stored result. A transpose or pad of data that arrives in a buffer
+    /// (weights, arguments) stays recomputed: staging it would copy it on
+    /// every call.
+    fn staged_for_window(&self, op: TOp) -> bool {
+        let info = self.info;
+        let m = info.m;
+        let d = m.op(op);
+        let costly = match &d.kind {
+            OpKind::Tensor(TensorOp::Pad { .. }) => true,
+            OpKind::Linalg(l) => matches!(l.kind, LinalgKind::Transpose { .. }),
+            _ => false,
+        };
+        // Data that arrives in a buffer (weights, constants, arguments),
+        // seen through other pads, transposes and reshapes, stays
+        // recomputed where read: staging it would copy it on every call.
+        let mut from_source = true;
+        let mut v = d.operands.first().copied();
+        for _ in 0..16 {
+            let Some(cur) = v else { break };
+            match info.value_class(cur) {
+                OpClass::Alias | OpClass::Free => {
+                    v = info
+                        .def_op(cur)
+                        .and_then(|p| m.op(p).operands.first().copied());
+                }
+                OpClass::Source => break,
+                _ => {
+                    from_source = false;
+                    break;
+                }
+            }
+        }
+        costly
+            && !from_source
+            && d.results.iter().any(|r| {
+                self.reads.get(r).is_some_and(|rs| {
+                    rs.iter().any(|&(c, _)| {
+                        info.class.get(&c) == Some(&OpClass::Root)
+                            && matches!(
+                                family(info, c, Some(c)),
+                                OpFamily::Convolution | OpFamily::Pooling
+                            )
+                    })
+                })
+            })
+    }
+
     fn owner_of(&self, op: TOp) -> Option<TOp> {
         self.owner.get(&op).copied().flatten()
     }
@@ -582,7 +642,7 @@ impl Former<'_, '_> {
             let r = d.results[0];
             let reader = self.single_once_reader(r);
             match class {
-                OpClass::Free => {}
+                OpClass::Free => stored = self.staged_for_window(op),
                 OpClass::Compute => {
                     stored = reader.is_none();
                     if stored {

@@ -21,6 +21,7 @@ mod codegen_multi_read_epilogue;
 mod codegen_row_groups;
 mod codegen_run_time_chunks;
 mod codegen_split_rows;
+mod codegen_staged_window_reads;
 mod codegen_texel;
 mod codegen_word_stores;
 pub mod common;

@@ -332,3 +332,50 @@ fn a_capture_refuses_what_a_graph_cannot_hold() {
     assert_eq!(y[0].to_vec::<f32>().unwrap(), want);
     assert_no_validation_messages(device.context());
 }
+
+/// A profiled stream times every dispatch of a replay: the recording's
+/// commands are issued again with a timestamp pair around each (on main
+/// they were executed as a secondary command buffer and reported as
+/// dispatches of 0 us, which a profile's means took in). The values are
+/// those of an unprofiled replay, bit for bit.
+#[test]
+fn a_profiled_replay_times_every_dispatch_and_computes_the_same() {
+    let device = device();
+    let s = device.stream();
+    let block = Block::new(&device);
+    let x = Tensor::from_slice(&device, &values(8 * D, 30), &[8, D]).unwrap();
+    let (_, graph) = ops::capture(&s, &[&x], |s, x| block.forward(s, x[0])).unwrap();
+    let bits = |outs: Vec<Tensor>| -> Vec<Vec<u32>> {
+        outs.iter()
+            .map(|o| {
+                o.to_vec::<f32>()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.to_bits())
+                    .collect()
+            })
+            .collect()
+    };
+    let plain = bits(graph.run(&s, &[&x]).unwrap());
+    s.sync().unwrap();
+    drop(device.take_profile());
+    s.profile(true);
+    let runs: Vec<Vec<Tensor>> = (0..3).map(|_| graph.run(&s, &[&x]).unwrap()).collect();
+    s.sync().unwrap();
+    for outs in runs {
+        assert_eq!(
+            bits(outs),
+            plain,
+            "a profiled replay computes what a plain one does"
+        );
+    }
+    let records = device.take_profile();
+    assert_eq!(records.len(), 3 * graph.dispatches(), "{records:?}");
+    for r in &records {
+        let t = r
+            .gpu_time
+            .expect("every replayed dispatch is timed on lavapipe");
+        assert!(t.as_nanos() > 0, "{r:?}");
+    }
+    assert_no_validation_messages(device.context());
+}
