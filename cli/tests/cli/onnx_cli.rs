@@ -348,6 +348,14 @@ fn bench_times_a_model_and_refuses_missing_inputs() {
     );
     assert_eq!(code, 1);
     assert!(err.contains("the model has 1 input(s): x"), "{err}");
+    // `--iree-compile-only` reads tensor programs: an ONNX model is
+    // refused by name (it was read as MLIR text: "unexpected character").
+    let (code, _, err) = common::kiln(&["bench", &model, "--iree-compile-only"], b"");
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: ") && err.contains("--iree-compile-only takes tensor programs"),
+        "{err}"
+    );
 }
 
 /// ONNX calls a scatter index outside `[-size, size)` an error (onnxruntime

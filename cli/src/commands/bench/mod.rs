@@ -252,6 +252,19 @@ fn compile_iree_modules(args: &BenchArgs, scratch: &Path) -> Result<Outcome> {
 pub fn run(args: &BenchArgs) -> Result<Outcome> {
     let runs = args.runs.unwrap_or(if args.quick { 3 } else { 10 }).max(1);
     if args.iree_compile_only {
+        if let Some(file) = args
+            .file
+            .as_deref()
+            .filter(|f| crate::commands::onnx::is_onnx_path(f))
+        {
+            // IREE's side of an ONNX model goes through iree-import-onnx
+            // with the inputs' shapes fixed, which only a full run does.
+            bail!(
+                "{}: --iree-compile-only takes tensor programs, not ONNX models; \
+                 `kiln bench MODEL.onnx --iree-modules DIR` compiles IREE's module and keeps it",
+                file.display()
+            );
+        }
         let scratch = Scratch::new()?;
         return compile_iree_modules(args, &scratch.0);
     }
