@@ -350,7 +350,17 @@ fn bench_times_a_model_and_refuses_missing_inputs() {
     assert!(err.contains("the model has 1 input(s): x"), "{err}");
     // `--iree-compile-only` reads tensor programs: an ONNX model is
     // refused by name (it was read as MLIR text: "unexpected character").
-    let (code, _, err) = common::kiln(&["bench", &model, "--iree-compile-only"], b"");
+    let modules = dir.join("modules");
+    let (code, _, err) = common::kiln(
+        &[
+            "bench",
+            &model,
+            "--iree-compile-only",
+            "--iree-modules",
+            &modules.display().to_string(),
+        ],
+        b"",
+    );
     assert_eq!(code, 1);
     assert!(
         err.starts_with("error: ") && err.contains("--iree-compile-only takes tensor programs"),
