@@ -89,6 +89,11 @@ pub struct KernelProfile {
     pub timed: u64,
     /// The GPU time of the timed ones.
     pub gpu_time: Duration,
+    /// The median GPU time of a timed dispatch (`None` where none was):
+    /// unlike the mean, not moved by a first dispatch that includes the
+    /// driver's compile of the kernel (lavapipe compiles a pipeline at its
+    /// first launch, inside the timestamps) or by one preempted dispatch.
+    pub median: Option<Duration>,
 }
 
 impl KernelProfile {
@@ -109,23 +114,33 @@ pub struct ProfileReport {
 impl ProfileReport {
     /// Sums `records` per kernel.
     pub fn new(records: &[ProfileRecord]) -> Self {
-        let mut by: HashMap<Arc<str>, KernelProfile> = HashMap::new();
+        let mut by: HashMap<Arc<str>, (KernelProfile, Vec<Duration>)> = HashMap::new();
         for r in records {
-            let e = by
-                .entry(Arc::clone(&r.kernel))
-                .or_insert_with(|| KernelProfile {
+            let (e, times) = by.entry(Arc::clone(&r.kernel)).or_insert_with(|| {
+                let k = KernelProfile {
                     kernel: Arc::clone(&r.kernel),
                     dispatches: 0,
                     timed: 0,
                     gpu_time: Duration::ZERO,
-                });
+                    median: None,
+                };
+                (k, Vec::new())
+            });
             e.dispatches += 1;
             if let Some(t) = r.gpu_time {
                 e.timed += 1;
                 e.gpu_time += t;
+                times.push(t);
             }
         }
-        let mut kernels: Vec<_> = by.into_values().collect();
+        let mut kernels: Vec<_> = by
+            .into_values()
+            .map(|(mut k, mut times)| {
+                times.sort_unstable();
+                k.median = times.get(times.len() / 2).copied();
+                k
+            })
+            .collect();
         kernels.sort_by(|a, b| {
             b.gpu_time
                 .cmp(&a.gpu_time)
@@ -142,23 +157,28 @@ impl ProfileReport {
 
 impl fmt::Display for ProfileReport {
     /// One row per kernel: its dispatches, how many were timed, their GPU
-    /// time and mean (over the timed ones only; `-` where none was).
+    /// time, mean and median (over the timed ones only; `-` where none
+    /// was).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{:<32} {:>10} {:>7} {:>14} {:>12}",
-            "kernel", "dispatches", "timed", "GPU time (us)", "mean (us)"
+            "{:<32} {:>10} {:>7} {:>14} {:>12} {:>12}",
+            "kernel", "dispatches", "timed", "GPU time (us)", "mean (us)", "median (us)"
         )?;
+        let us = |d: Option<Duration>| match d {
+            Some(d) => format!("{:.2}", d.as_secs_f64() * 1e6),
+            None => "-".to_owned(),
+        };
         for k in &self.kernels {
-            let us = k.gpu_time.as_secs_f64() * 1e6;
-            let mean = match k.mean() {
-                Some(m) => format!("{:.2}", m.as_secs_f64() * 1e6),
-                None => "-".to_owned(),
-            };
             writeln!(
                 f,
-                "{:<32} {:>10} {:>7} {us:>14.1} {mean:>12}",
-                k.kernel, k.dispatches, k.timed
+                "{:<32} {:>10} {:>7} {:>14.1} {:>12} {:>12}",
+                k.kernel,
+                k.dispatches,
+                k.timed,
+                k.gpu_time.as_secs_f64() * 1e6,
+                us(k.mean()),
+                us(k.median)
             )?;
         }
         Ok(())
@@ -203,9 +223,25 @@ mod tests {
         assert_eq!((k.dispatches, k.timed), (3, 1));
         assert_eq!(k.mean(), Some(Duration::from_micros(30)));
         let row = r.to_string().lines().nth(1).unwrap().to_owned();
-        assert!(row.ends_with("30.00"), "{row}");
+        assert!(row.ends_with("30.00        30.00"), "{row}");
         let none = ProfileReport::new(&[rec(None)]);
         assert_eq!(none.kernels[0].mean(), None);
         assert!(none.to_string().lines().nth(1).unwrap().ends_with('-'));
+    }
+
+    /// The median is the middle timed dispatch: a first launch that
+    /// includes the driver's compile moves the mean, not the median.
+    #[test]
+    fn the_median_ignores_a_first_launch_with_a_compile() {
+        let rec = |us| ProfileRecord {
+            kernel: "k".into(),
+            dispatch: 0,
+            grid: [1, 1, 1],
+            gpu_time: Some(Duration::from_micros(us)),
+        };
+        let r = ProfileReport::new(&[rec(90_000), rec(300), rec(310), rec(290), rec(305)]);
+        let k = &r.kernels[0];
+        assert_eq!(k.median, Some(Duration::from_micros(305)));
+        assert!(k.mean().unwrap() > Duration::from_millis(18));
     }
 }
