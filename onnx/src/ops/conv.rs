@@ -1,7 +1,8 @@
-//! `Conv` (2-D, and 1-D as 2-D with a unit height) on
-//! `linalg.conv_2d_nchw_fchw` with explicit padding as `tensor.pad`
-//! (depthwise groups on `linalg.depthwise_conv_2d_nhwc_hwc` between
-//! transposes, other groups as one convolution per group, concatenated); `MaxPool` and
+//! `Conv` (2-D, and 1-D as 2-D with a unit height) with explicit padding
+//! as `tensor.pad`: one group on `linalg.conv_2d_nhwc_hwcf` and depthwise
+//! groups on `linalg.depthwise_conv_2d_nhwc_hwc`, between transposes (the
+//! weights transposed at import), other groups as one
+//! `linalg.conv_2d_nchw_fchw` per group, concatenated; `MaxPool` and
 //! `AveragePool` on `linalg.pooling_nhwc_max/sum` between transposes
 //! (kiln has no NCHW pooling), the average's divisor a constant computed
 //! at import; `GlobalAveragePool` / `GlobalMaxPool` as reductions.
@@ -245,21 +246,40 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         dilations: Some(vec2(c, win.dilations)),
     };
     let (cg, mg) = (cin / group, m / group);
-    if group > 1 && cg == 1 && mg == 1 {
-        // Depthwise: one linalg.depthwise_conv_2d_nhwc_hwc on NHWC.
+    let depthwise = group > 1 && cg == 1 && mg == 1;
+    if group == 1 || depthwise {
+        // On NHWC between transposes: kiln's NHWC convolutions read the
+        // input and the filter as vectors along the channels (contiguous
+        // in both, and the innermost reduction), where its NCHW ones read
+        // a scalar per multiply-add. On lavapipe a 3x3 convolution
+        // 1x96x26x42 -> 24 channels took 12.2 ms so (the transposes
+        // included) against 30.3 ms as conv_2d_nchw_fchw, a 1x1 one
+        // 1x32x2x96 -> 200 channels 0.48 against 1.02 ms. The weights,
+        // known at import, are transposed on the host (the program holds
+        // them as HWCF / HWC). Only the windowed ones on NHWC (1x1 ones
+        // on NCHW) was slower on PP-OCR: more transposes between layers
+        // (ocr_cls 35.9 ms against 26.4, ocr_det 141 against 75).
         let xpv = Value::computed(xp, dt, dims(&ps));
         let xh = c.transpose(&xpv, &[0, 2, 3, 1]).map_err(|e| n.err(e))?;
-        let w3 = c.reshape(&w4, &[m, ws[2], ws[3]]).map_err(|e| n.err(e))?;
-        let wh = c.transpose(&w3, &[1, 2, 0]).map_err(|e| n.err(e))?;
+        let (kind, name, wh) = if depthwise {
+            let w3 = c.reshape(&w4, &[m, ws[2], ws[3]]).map_err(|e| n.err(e))?;
+            let wh = c.transpose_weights(&w3, &[1, 2, 0]).map_err(|e| n.err(e))?;
+            (
+                ConvKind::DepthwiseConv2dNhwcHwc,
+                "linalg.depthwise_conv_2d_nhwc_hwc",
+                wh,
+            )
+        } else {
+            let wh = c
+                .transpose_weights(&w4, &[2, 3, 1, 0])
+                .map_err(|e| n.err(e))?;
+            (ConvKind::Conv2dNhwcHwcf, "linalg.conv_2d_nhwc_hwcf", wh)
+        };
         let acc = c.full(&[nb, win.out[0], win.out[1], m], dt, ScalarBits::Float(0.0));
         let (xs_, ws_) = (c.ssa(&xh), c.ssa(&wh));
         let r =
-            c.b.linalg(
-                LinalgKind::Conv(ConvKind::DepthwiseConv2dNhwcHwc, attrs),
-                &[xs_, ws_],
-                &[acc],
-            )
-            .map_err(|e| n.err(format!("linalg.depthwise_conv_2d_nhwc_hwc: {e}")))?;
+            c.b.linalg(LinalgKind::Conv(kind, attrs), &[xs_, ws_], &[acc])
+                .map_err(|e| n.err(format!("{name}: {e}")))?;
         let yh = Value::computed(r[0], dt, dims(&[nb, win.out[0], win.out[1], m]));
         let mut out = c.transpose(&yh, &[0, 3, 1, 2]).map_err(|e| n.err(e))?;
         out = add_bias(c, n, out, m)?;
