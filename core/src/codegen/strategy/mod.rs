@@ -16,6 +16,7 @@
 mod choose;
 mod coop_matrix;
 mod elementwise;
+mod implicit_gemm;
 mod matvec;
 mod planner;
 mod reduction;
