@@ -1,6 +1,6 @@
 //! The cooperative-matrix matmul kernel ([`Distribution::CoopMatrix`],
 //! chosen by `strategy/coop_matrix.rs` for an f16 matmul, transposed or
-//! batched, with or without an element-wise epilogue): workgroup `w`
+//! batched, or a convolution, with or without an element-wise epilogue): workgroup `w`
 //! computes the output block at batch `w / (Mb * Nb)`, block row
 //! `(w % (Mb * Nb)) / Nb`, block column `w % Nb` (`Mb`, `Nb`: blocks per
 //! column and row, rounded up; a block is `BM = m * tiles[0] *
@@ -47,6 +47,14 @@
 //!   (a workgroup-uniform test) run the whole steps of K (staged or with
 //!   direct tile loads) and a guarded K tail; the others guard every
 //!   step. Every barrier is reached by the whole workgroup.
+//!
+//! **Implicit GEMMs** (a convolution, `MatmulLayout::ImplicitGemm`): A
+//! is the `M x K` matrix of the input's windows, gathered element by
+//! element through the root's input map (`kernels/coop_gather.rs`) in
+//! the staged copies, never loaded as tiles: every step is staged (whole
+//! blocks' whole steps with the [`CoopStage`]'s reads, B wide, A one
+//! element per read; without one, every step guarded), and the output
+//! point of row `r` is the convolution's `n, oh, ow` of `r`, then `f`.
 //!
 //! **Stores** ([`CoopStaging::results`]): with neither an epilogue nor
 //! edges the tiles are stored with `gpu.subgroup_mma_store_matrix`.

@@ -9,7 +9,10 @@
 //! What qualifies ([`plain_matmul`]): a `linalg.matmul`,
 //! `linalg.matmul_transpose_a`, `linalg.matmul_transpose_b` or
 //! `linalg.batch_matmul` whose A and B are read from memory as they are
-//! (an argument, a constant or another dispatch's result, not a view),
+//! (an argument, a constant or another dispatch's result, not a view), or
+//! a `linalg.conv_2d_nhwc_hwcf` as an implicit GEMM (`implicit_gemm.rs`:
+//! its A gathered from the input, which may be a padding computed in the
+//! dispatch),
 //! whose output init is in memory or a `linalg.fill`, and whose dispatch
 //! may go on with element-wise ops on its result (an epilogue: a bias
 //! added through a broadcasting map, an activation, a cast), all-parallel
