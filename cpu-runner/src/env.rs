@@ -280,6 +280,50 @@ mod tests {
         }
     }
 
+    /// Both matmuls of each attention in the corpus's
+    /// `attention_f16_coop.mlir` (the scores, whose keys are read through
+    /// a transpose, and the probabilities times V) are cooperative-matrix
+    /// dispatches on both committed envs, each kernel valid for spirv-val;
+    /// the softmax between them is not. On main the scores' matmul was a
+    /// SIMT kernel (its B computed in the dispatch).
+    #[test]
+    fn corpus_attention_runs_both_matmuls_on_cooperative_matrices() {
+        let file = kiln_core::tensor::load(&repo("gpu-tests/tests/tensor/attention_f16_coop.mlir"))
+            .unwrap();
+        let module = kiln_core::tensor::e2e::compute_module(&file).unwrap();
+        for env_file in ["nvidia-h200-coop.env", "coop-sg16.env"] {
+            let device: TargetEnv = repo(&format!("core/tests/lower/envs/{env_file}"))
+                .parse()
+                .unwrap();
+            let target = CodegenTarget::new(cpu_env_like(&device), DriverFacts::conservative());
+            let programs = compile_each_function(&module, &target).unwrap();
+            assert_eq!(programs.len(), 2, "{env_file}");
+            for (name, program) in programs {
+                let program = program.unwrap();
+                let d = &program.functions[0].dispatches;
+                let coop: Vec<_> = d
+                    .iter()
+                    .filter(|d| matches!(d.strategy.distribution, Distribution::CoopMatrix { .. }))
+                    .collect();
+                assert_eq!(coop.len(), 2, "{env_file} @{name}");
+                assert!(
+                    coop[0]
+                        .strategy
+                        .reason
+                        .contains("B read through a transpose"),
+                    "{env_file} @{name}: {}",
+                    coop[0].strategy.reason
+                );
+                for d in d {
+                    for k in &d.kernels {
+                        kiln_core::validate::validate(&k.words, k.validation_env)
+                            .unwrap_or_else(|e| panic!("{env_file} @{name}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+
     /// An env without cooperative matrices gets none, and the CPU runner's
     /// own env is unchanged apart from the device's limits.
     #[test]

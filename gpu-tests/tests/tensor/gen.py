@@ -5239,6 +5239,54 @@ def _(F):
     f.expect_eq_const(r, store('f16', exactly('f32', np.maximum(y, 0)).astype(np.float32)))
 
 
+@testfile('attention_f16_coop.mlir', '''
+Attention in f16 as a device with SPV_KHR_cooperative_matrix runs it: the
+scores Q*K^T (linalg.batch_matmul of Q by a linalg.transpose of the keys
+stored heads x keys x depth, read as column-major tiles) scaled by an
+epilogue, linalg.softmax over the keys, the probabilities truncated to f16,
+then their linalg.batch_matmul by V, both matmuls on cooperative matrices
+with f32 accumulators; sizes that are multiples of no tile (20 queries, 24
+keys) and whole ones (32 x 32 x 32). The CPU runner checks them with the
+committed cooperative-matrix envs (cli/tests/cli/tensor_cpu_cli.rs); other
+devices run them with their usual strategies. The scores are small integers
+times 1/8, exact in any order; the output against float64 numpy from the
+probabilities rounded to f16 (1% tolerance: a probability's f16 rounding may
+differ by one unit in the last place).''')
+def _(F):
+    def attention(name, heads, sq, sk, d):
+        f = F.fn(name)
+        q = store('f16', f.rng.ints((heads, sq, d), -2, 2))
+        k = store('f16', f.rng.ints((heads, sk, d), -2, 2))
+        v = store('f16', f.rng.ints((heads, sk, d), -3, 3))
+        Q, K, V = f.const(q, 'f16'), f.const(k, 'f16'), f.const(v, 'f16')
+        kt_ty = ttype((heads, d, sk), 'f16')
+        KT = f.op('linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [0, 2, 1]'
+                  % (K, K.ty, f.empty((heads, d, sk), 'f16'), kt_ty), 'f16', (heads, d, sk),
+                  hint='kt')
+        S = named(f, 'linalg.batch_matmul', [Q, KT], [f.full(0.0, (heads, sq, sk), 'f32')])
+        scaled = f.elementwise([S], 'f32', '''
+^bb0(%x: f32, %o: f32):
+  %c = arith.constant 0.125 : f32
+  %y = arith.mulf %x, %c : f32
+  linalg.yield %y : f32''')
+        scores = np.einsum('hqd,hkd->hqk', f64(q), f64(k)) * 0.125
+        f.expect_eq_const(scaled, exactly('f32', scores))
+        out = f.empty((heads, sq, sk), 'f32')
+        P = f.op('linalg.softmax dimension(2) ins(%s : %s) outs(%s : %s) -> %s'
+                 % (scaled, scaled.ty, out, out.ty, out.ty), 'f32', (heads, sq, sk), (), 'p')
+        P16 = f.elementwise([P], 'f16', '''
+^bb0(%x: f32, %o: f16):
+  %h = arith.truncf %x : f32 to f16
+  linalg.yield %h : f16''')
+        O = named(f, 'linalg.batch_matmul', [P16, V], [f.full(0.0, (heads, sq, d), 'f32')])
+        p16 = store('f16', softmax_ref(scores, 2))
+        f.expect_almost_eq_const(O, np.einsum('hqk,hkd->hqd', f64(p16), f64(v)),
+                                 atol=1e-2, rtol=1e-2)
+
+    attention('attention_f16_coop_ragged_2x20x24x16', 2, 20, 24, 16)
+    attention('attention_f16_coop_2x32x32x32', 2, 32, 32, 32)
+
+
 @testfile('quantized_matmul.mlir', '''
 linalg.quantized_matmul and linalg.quantized_batch_matmul (ONNX's
 MatMulInteger / QLinearMatMul through torch-mlir): C += (A - azp) * (B - bzp)

@@ -311,7 +311,7 @@ impl Kernel {
         }
         let mut bv = Vec::new();
         for &c in &self.tile_cols {
-            let transpose = self.layout == MatmulLayout::TransposeB;
+            let transpose = self.layout.transposes_b();
             let at = if transpose {
                 // B is N x K: the tile is column-major, columns K apart.
                 let depth_v = e.index(big(depth));
@@ -371,7 +371,7 @@ impl Kernel {
                 inner0_multiple: ks,
             },
             // B stored N x K: rows along K.
-            (Operand::B, MatmulLayout::TransposeB) => View {
+            (Operand::B, MatmulLayout::TransposeB | MatmulLayout::BatchTransposeB) => View {
                 buf: self.bbuf,
                 mem: self.bmem,
                 base: self.b_base,
@@ -629,7 +629,7 @@ impl Kernel {
         let (sa, sb, [a_sl, b_sl], step) = (st.a, st.b, st.slices, st.step);
         let CoopDims { m, n, k, tiles, .. } = self.dims;
         let transpose_a = self.layout == MatmulLayout::TransposeA;
-        let transpose_b = self.layout == MatmulLayout::TransposeB;
+        let transpose_b = self.layout.transposes_b();
         let mut accs = accs.to_vec();
         for kk in (0..step).step_by(k as usize) {
             let kk_v = e.index(big(kk));
@@ -775,7 +775,7 @@ pub(super) fn emit_coop_matmul(
         .coop_matmul
         .ok_or_else(|| internal(e, "not a cooperative-matrix matmul"))?;
     let [_, rows, cols, depth] = coop_sizes(shape).ok_or_else(|| internal(e, "dynamic sizes"))?;
-    let batched = types.layout == MatmulLayout::Batch;
+    let batched = types.layout.batched();
     let gather = if types.layout == MatmulLayout::ImplicitGemm {
         let sizes = e.loop_sizes(root);
         Some(Gather::new(e, root, &s, &sizes)?)
@@ -791,20 +791,20 @@ pub(super) fn emit_coop_matmul(
             .buffer(v)
             .ok_or_else(|| internal(e, "an operand without a buffer"))
     };
-    // A gathered A computed in the dispatch (a padding) is read from its
-    // source's buffer, through the gather only.
-    let a_read = match info.def_op(a) {
-        Some(p)
-            if types.layout == MatmulLayout::ImplicitGemm && e.c.buffers.buffer(a).is_none() =>
-        {
-            *tm.op(p)
-                .operands
-                .first()
-                .ok_or_else(|| internal(e, "a padding without a source"))?
-        }
-        _ => a,
+    // An operand computed in the dispatch (a gathered A's padding, a
+    // transpose read as transposed tiles) is read from its source's
+    // buffer.
+    let source = |e: &Emitter<'_, '_, '_>, v| match info.def_op(v) {
+        Some(p) if e.c.buffers.buffer(v).is_none() => tm
+            .op(p)
+            .operands
+            .first()
+            .copied()
+            .ok_or_else(|| internal(e, "an operand computed from nothing")),
+        _ => Ok(v),
     };
-    let (abuf, bbuf) = (buffer(e, a_read)?, buffer(e, b)?);
+    let (a_read, b_read) = (source(e, a)?, source(e, b)?);
+    let (abuf, bbuf) = (buffer(e, a_read)?, buffer(e, b_read)?);
     let in_elem = tm.value_kind(a).elem();
     // An f16 result accumulates in f32 (`types.acc`) and is rounded once,
     // point by point, through the staged results.

@@ -47,6 +47,7 @@ use super::super::analysis::FuncInfo;
 use super::super::host::Size;
 use super::super::regions::{fused_ops, DispatchRegion, FuncRegions, ValueFate};
 use super::super::target::CodegenTarget;
+use super::coop_transposed::read_transposed;
 use super::implicit_gemm::{gathered_input, implicit_gemm};
 use super::{CoopStage, DispatchShape, Distribution, ReductionStrategy, Strategy, TypeRepr};
 
@@ -62,11 +63,29 @@ pub enum MatmulLayout {
     TransposeB,
     /// `linalg.batch_matmul`: B x M x K times B x K x N.
     Batch,
+    /// `linalg.batch_matmul` whose B is a transpose of a B x N x K value
+    /// in memory (attention's keys: `coop_transposed.rs`).
+    BatchTransposeB,
     /// A convolution as an implicit GEMM (`implicit_gemm.rs`): A is
     /// gathered from the input through the root's input map (M x K, never
     /// loaded as tiles), B is the filter as the row-major K x N matrix it
     /// is, the output the row-major M x N matrix.
     ImplicitGemm,
+}
+
+impl MatmulLayout {
+    /// Whether B is stored N x K (its tiles column-major).
+    pub fn transposes_b(self) -> bool {
+        matches!(
+            self,
+            MatmulLayout::TransposeB | MatmulLayout::BatchTransposeB
+        )
+    }
+
+    /// Whether the operands and the result have a batch dimension.
+    pub fn batched(self) -> bool {
+        matches!(self, MatmulLayout::Batch | MatmulLayout::BatchTransposeB)
+    }
 }
 
 /// The element types and form of a matmul dispatch that may use
@@ -161,7 +180,7 @@ pub fn plain_matmul(
         return None;
     };
     let s = info.structured.get(&root)?;
-    let layout = match l.kind {
+    let mut layout = match l.kind {
         LinalgKind::Conv(..) if implicit_gemm(s) => MatmulLayout::ImplicitGemm,
         LinalgKind::Contraction(ContractionKind::Matmul) => MatmulLayout::Plain,
         LinalgKind::Contraction(ContractionKind::MatmulTransposeA) => MatmulLayout::TransposeA,
@@ -175,19 +194,22 @@ pub fn plain_matmul(
     let result = *m.op(root).results.first()?;
     let rank = m.value_kind(result).tensor_shape()?.len();
     let in_memory = |v| matches!(regions.fate(v), ValueFate::Source | ValueFate::Stored(_));
-    // A gathered A may be a padding computed in the dispatch.
+    // A gathered A may be a padding computed in the dispatch; an A or B
+    // of a plain or batch matmul a transpose of a value in memory.
     let a_ops = if layout == MatmulLayout::ImplicitGemm {
+        if !in_memory(b) {
+            return None;
+        }
         gathered_input(info, regions, a)?
-    } else if in_memory(a) {
+    } else if in_memory(a) && in_memory(b) {
         Vec::new()
     } else {
-        return None;
+        let (transposed, t) = read_transposed(info, regions, layout, [a, b], in_memory)?;
+        layout = transposed;
+        vec![t]
     };
-    if !in_memory(b) {
-        return None;
-    }
-    // What the dispatch computes besides the root: A's padding, the
-    // init's fill (and what it is computed from), then the epilogue.
+    // What the dispatch computes besides the root: A's padding or an
+    // operand's transpose, the init's fill (and what it is computed from), then the epilogue.
     let mut prologue = vec![root];
     prologue.extend(a_ops);
     if !in_memory(init) {
@@ -351,7 +373,7 @@ pub(crate) fn stage_slices(layout: MatmulLayout, block: [u64; 2], step: u64) -> 
     } else {
         row(block[0], step)
     };
-    let b = if layout == MatmulLayout::TransposeB {
+    let b = if layout.transposes_b() {
         row(block[1], step)
     } else {
         row(step, block[1])
@@ -586,6 +608,10 @@ pub(super) fn strategy(
         MatmulLayout::TransposeA => " (A transposed: column-major A tiles)".to_owned(),
         MatmulLayout::TransposeB => " (B transposed: column-major B tiles)".to_owned(),
         MatmulLayout::Batch => format!(" ({} batches)", sizes[0]),
+        MatmulLayout::BatchTransposeB => format!(
+            " ({} batches, B read through a transpose: column-major B tiles)",
+            sizes[0]
+        ),
         MatmulLayout::ImplicitGemm => " (an implicit-GEMM convolution: A gathered from the input through its window map into workgroup memory, B the filter)".to_owned(),
     };
     let edges = rows % block[0] != 0 || cols % block[1] != 0;

@@ -15,6 +15,7 @@
 
 mod choose;
 mod coop_matrix;
+mod coop_transposed;
 mod elementwise;
 mod implicit_gemm;
 mod matvec;
