@@ -241,7 +241,8 @@ mod tests {
     /// each kernel valid for spirv-val: on `coop-sg16.env` whole blocks
     /// stage their steps (A gathered, B with wide reads, double-buffered);
     /// on `nvidia-h200-coop.env` blocks of one tile gather every step
-    /// element by element. On main they were tiled SIMT kernels.
+    /// element by element. On main they were SIMT kernels (one point per
+    /// invocation, or workgroup-memory register tiles).
     #[test]
     fn corpus_convolutions_are_implicit_gemms_on_cooperative_matrices() {
         let file =
