@@ -1,6 +1,6 @@
 //! Every way of staging a cooperative-matrix matmul's whole blocks runs
-//! the corpus's `matmul_f16_coop_staged.mlir` correctly on the CPU
-//! runner: the heuristic's choice (double-buffered steps of 32) is
+//! the corpus's `matmul_f16_coop_staged.mlir` (and its implicit-GEMM
+//! convolutions, `conv_f16_coop.mlir`) correctly on the CPU runner: the heuristic's choice (double-buffered steps of 32) is
 //! checked by the CLI test (`cli/tests/cli/tensor_cpu_cli.rs`); here each
 //! dispatch is tuned to the single-buffered alternatives `kiln tune` may
 //! pick (steps of 32 and 64; double-buffered steps of 64 share the code
@@ -67,8 +67,21 @@ fn tuned_to(
 /// the 13 functions run twice per env).
 #[test]
 fn every_staged_alternative_passes_the_staged_corpus() {
-    let file = kiln_core::tensor::load(&repo("gpu-tests/tests/tensor/matmul_f16_coop_staged.mlir"))
-        .unwrap();
+    staged_alternatives_pass("gpu-tests/tests/tensor/matmul_f16_coop_staged.mlir");
+}
+
+/// The same for the implicit-GEMM convolutions of `conv_f16_coop.mlir`
+/// (A gathered element by element into the single-buffered stages, B
+/// with wide reads). Costs about 2 s in a debug build (load 2.4).
+#[test]
+fn every_staged_alternative_passes_the_coop_convolutions() {
+    staged_alternatives_pass("gpu-tests/tests/tensor/conv_f16_coop.mlir");
+}
+
+/// Corpus file `path` passes with each single-buffered staging on both
+/// committed cooperative-matrix envs.
+fn staged_alternatives_pass(path: &str) {
+    let file = kiln_core::tensor::load(&repo(path)).unwrap();
     let module = e2e::compute_module(&file).unwrap();
     for env_file in ["coop-sg16.env", "nvidia-h200-coop.env"] {
         let device: TargetEnv = repo(&format!("core/tests/lower/envs/{env_file}"))
@@ -92,7 +105,10 @@ fn every_staged_alternative_passes_the_staged_corpus() {
             },
         ] {
             let (tuning, count) = tuned_to(&module, &target, stage);
-            assert!(count > 0, "{env_file} {stage:?}: no dispatch may take it");
+            assert!(
+                count > 0,
+                "{path} {env_file} {stage:?}: no dispatch may take it"
+            );
             let options = DispatchOptions {
                 subgroup_size: env.limits.subgroup_size,
                 ..DispatchOptions::default()
@@ -102,7 +118,7 @@ fn every_staged_alternative_passes_the_staged_corpus() {
             let report = e2e::run(&file, &mut backend, &RunOptions::default()).unwrap();
             assert!(
                 report.success() && backend.errors().is_empty(),
-                "{env_file} {stage:?} ({count} dispatches): {:?}\n{}",
+                "{path} {env_file} {stage:?} ({count} dispatches): {:?}\n{}",
                 backend.errors(),
                 report.output
             );

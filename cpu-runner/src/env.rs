@@ -234,6 +234,97 @@ mod tests {
         }
     }
 
+    /// Every convolution of the corpus's `conv_f16_coop.mlir` (3x3 and
+    /// 1x1, strides, dilations, ragged M, K and F, a padding computed in
+    /// the dispatch, an init bias, f16 results, an epilogue) is one
+    /// implicit-GEMM cooperative-matrix dispatch on both committed envs,
+    /// each kernel valid for spirv-val: on `coop-sg16.env` whole blocks
+    /// stage their steps (A gathered, B with wide reads, double-buffered);
+    /// on `nvidia-h200-coop.env` blocks of one tile gather every step
+    /// element by element. On main they were SIMT kernels (one point per
+    /// invocation, or workgroup-memory register tiles).
+    #[test]
+    fn corpus_convolutions_are_implicit_gemms_on_cooperative_matrices() {
+        let file =
+            kiln_core::tensor::load(&repo("gpu-tests/tests/tensor/conv_f16_coop.mlir")).unwrap();
+        let module = kiln_core::tensor::e2e::compute_module(&file).unwrap();
+        for (env_file, want_stage) in [
+            ("nvidia-h200-coop.env", None),
+            ("coop-sg16.env", Some((32, true))),
+        ] {
+            let device: TargetEnv = repo(&format!("core/tests/lower/envs/{env_file}"))
+                .parse()
+                .unwrap();
+            let target = CodegenTarget::new(cpu_env_like(&device), DriverFacts::conservative());
+            let mut stages = BTreeSet::new();
+            let programs = compile_each_function(&module, &target).unwrap();
+            assert_eq!(programs.len(), 7, "{env_file}");
+            for (name, program) in programs {
+                let program = program.unwrap();
+                let d = &program.functions[0].dispatches;
+                assert_eq!(d.len(), 1, "{env_file} @{name}");
+                let Distribution::CoopMatrix { stage, .. } = d[0].strategy.distribution else {
+                    panic!("{env_file} @{name}: {:?}", d[0].strategy.distribution);
+                };
+                assert!(
+                    d[0].strategy.reason.contains("implicit-GEMM convolution"),
+                    "{env_file} @{name}: {}",
+                    d[0].strategy.reason
+                );
+                stages.insert(stage.map(|s| (s.k, s.double)));
+                for k in &d[0].kernels {
+                    kiln_core::validate::validate(&k.words, k.validation_env)
+                        .unwrap_or_else(|e| panic!("{env_file} @{name}: {e}"));
+                }
+            }
+            assert!(stages.contains(&want_stage), "{env_file}: {stages:?}");
+        }
+    }
+
+    /// Both matmuls of each attention in the corpus's
+    /// `attention_f16_coop.mlir` (the scores, whose keys are read through
+    /// a transpose, and the probabilities times V) are cooperative-matrix
+    /// dispatches on both committed envs, each kernel valid for spirv-val;
+    /// the softmax between them is not. On main the scores' matmul was a
+    /// SIMT kernel (its B computed in the dispatch).
+    #[test]
+    fn corpus_attention_runs_both_matmuls_on_cooperative_matrices() {
+        let file = kiln_core::tensor::load(&repo("gpu-tests/tests/tensor/attention_f16_coop.mlir"))
+            .unwrap();
+        let module = kiln_core::tensor::e2e::compute_module(&file).unwrap();
+        for env_file in ["nvidia-h200-coop.env", "coop-sg16.env"] {
+            let device: TargetEnv = repo(&format!("core/tests/lower/envs/{env_file}"))
+                .parse()
+                .unwrap();
+            let target = CodegenTarget::new(cpu_env_like(&device), DriverFacts::conservative());
+            let programs = compile_each_function(&module, &target).unwrap();
+            assert_eq!(programs.len(), 2, "{env_file}");
+            for (name, program) in programs {
+                let program = program.unwrap();
+                let d = &program.functions[0].dispatches;
+                let coop: Vec<_> = d
+                    .iter()
+                    .filter(|d| matches!(d.strategy.distribution, Distribution::CoopMatrix { .. }))
+                    .collect();
+                assert_eq!(coop.len(), 2, "{env_file} @{name}");
+                assert!(
+                    coop[0]
+                        .strategy
+                        .reason
+                        .contains("B read through a transpose"),
+                    "{env_file} @{name}: {}",
+                    coop[0].strategy.reason
+                );
+                for d in d {
+                    for k in &d.kernels {
+                        kiln_core::validate::validate(&k.words, k.validation_env)
+                            .unwrap_or_else(|e| panic!("{env_file} @{name}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+
     /// An env without cooperative matrices gets none, and the CPU runner's
     /// own env is unchanged apart from the device's limits.
     #[test]

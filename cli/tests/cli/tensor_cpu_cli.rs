@@ -213,7 +213,13 @@ fn reductions_pass_with_any_subgroup_size() {
 /// `matmul_f16_coop_staged.mlir` whole blocks staged in workgroup memory
 /// with wide reads (single- and double-buffered steps, K tails, ragged
 /// edges beside staged blocks, transposed and batched operands, an
-/// epilogue, f16 results).
+/// epilogue, f16 results); `conv_f16_coop.mlir` convolutions as implicit
+/// GEMMs (A gathered from the input into workgroup memory: 3x3 and 1x1,
+/// strides, dilations, ragged sizes, a padding, an epilogue; about 3 s of
+/// the test's time, most of it the LLVM compile for `coop-sg16.env`);
+/// `attention_f16_coop.mlir` attention's two batch matmuls (the keys read
+/// through a transpose as column-major tiles, ragged and whole sizes) with
+/// a softmax between them.
 #[test]
 fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
     let envs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/lower/envs");
@@ -222,6 +228,8 @@ fn cooperative_matrix_kernels_pass_on_the_cpu_for_both_coop_envs() {
         ("matmul_f16_coop.mlir", 9),
         ("matmul_f16_bf16.mlir", 12),
         ("matmul_f16_coop_staged.mlir", 13),
+        ("conv_f16_coop.mlir", 7),
+        ("attention_f16_coop.mlir", 2),
     ] {
         cpu_matches_the_reference(file, count, &["nvidia-h200-coop.env", "coop-sg16.env"]);
     }

@@ -288,8 +288,9 @@ fn split_buffer_plans_match_their_snapshot_and_the_binaries() {
     }
 }
 
-/// Cooperative-matrix plans: the corpus's f16 matmul files and the f16
-/// bench matmuls planned for the two committed envs with
+/// Cooperative-matrix plans: the corpus's f16 matmul files, its f16
+/// convolutions as implicit GEMMs, its f16 attention and the f16 bench
+/// matmuls planned for the two committed envs with
 /// `SPV_KHR_cooperative_matrix` (which `targets` leaves out), pinned in
 /// `h200-coop/` and `coop-sg16/`: which tiles, grids and staging
 /// (`--explain`'s distribution line: whole blocks staged in workgroup
@@ -322,6 +323,14 @@ fn coop_matrix_plans_match_their_snapshots() {
         (
             "tensor.matmul_f16_coop_staged",
             "gpu-tests/tests/tensor/matmul_f16_coop_staged.mlir",
+        ),
+        (
+            "tensor.conv_f16_coop",
+            "gpu-tests/tests/tensor/conv_f16_coop.mlir",
+        ),
+        (
+            "tensor.attention_f16_coop",
+            "gpu-tests/tests/tensor/attention_f16_coop.mlir",
         ),
         ("bench.matmul_512_f16", "bench/programs/matmul_512_f16.mlir"),
         (

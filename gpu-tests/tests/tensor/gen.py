@@ -5154,6 +5154,139 @@ def _(F):
     f.expect_eq_const(r2, exactly('f32', f64(v) @ x))
 
 
+@testfile('conv_f16_coop.mlir', '''
+f16 convolutions (linalg.conv_2d_nhwc_hwcf) that a device with
+SPV_KHR_cooperative_matrix runs as implicit GEMMs on its matrix units (M =
+N*OH*OW output pixels, K = KH*KW*C window elements, N = F filters; A gathered
+from the input into workgroup memory, zero-padded past M and K): 3x3 and 1x1
+filters, strides and dilations, sizes that are multiples of no tile (M, K
+and F ragged), SAME padding through a tensor.pad computed in the dispatch, a
+bias in the init, f16 results rounded once from f32 accumulators, a bias +
+ReLU epilogue cast to f16, and a 128x144x64 GEMM whose whole blocks stage
+their steps. The CPU runner checks them with the committed
+cooperative-matrix envs (cli/tests/cli/tensor_cpu_cli.rs); other devices
+(lavapipe) run them with their usual strategies. Data are small integers:
+every partial sum is exact in the accumulator, so any summation order gives
+the same bits.''')
+def _(F):
+    def padded(f, X, low, high, shape):
+        args = ', '.join('%%%s: index' % 'ijkl'[d] for d in range(4))
+        body = ('  ^bb0(%s):\n    %%pv = arith.constant 0.0 : f16\n    tensor.yield %%pv : f16'
+                % args)
+        t = ttype(shape, 'f16', ())
+        return f.op('tensor.pad %s low[%s] high[%s] {\n%s\n  } : %s to %s'
+                    % (X, ', '.join(map(str, low)), ', '.join(map(str, high)), body, X.ty, t),
+                    'f16', tuple(shape), (), 'pad')
+
+    def conv(name, n, h, w, c, kh, kw, fo, strides=(1, 1), dilations=(1, 1), out_et='f32',
+             pad=0, init=0.0, lim=3):
+        f = F.fn(name)
+        x = store('f16', f.rng.ints((n, h, w, c), -lim, lim))
+        k = store('f16', f.rng.ints((kh, kw, c, fo), -lim, lim))
+        X, K = f.const(x, 'f16'), f.const(k, 'f16')
+        if pad:
+            low, high = (0, pad, pad, 0), (0, pad, pad, 0)
+            x = np.pad(x, list(zip(low, high)), constant_values=0)
+            X = padded(f, X, low, high, x.shape)
+        _, hp, wp, _ = x.shape
+        oh = out_size(hp, kh, strides[0], dilations[0])
+        ow = out_size(wp, kw, strides[1], dilations[1])
+        r = named(f, 'linalg.conv_2d_nhwc_hwcf', [X, K], [f.full(init, (n, oh, ow, fo), out_et)],
+                  conv_attrs(strides, dilations), 'conv')
+        win = windows_nhwc(x, kh, kw, oh, ow, strides, dilations)
+        assert order_free('nhwijc,ijcf->nhwf', out_et, win, k, init=np.array([init]))
+        expect_contraction(f, r, 'nhwijc,ijcf->nhwf', out_et, 'exact', [win, k], init)
+
+    # M = 64, K = 144, N = 32: whole tiles of every configuration.
+    conv('conv_f16_coop_3x3_1x10x10x16_to_32', 1, 10, 10, 16, 3, 3, 32)
+    # 1x1: M = 60, K = 20, N = 12, all ragged.
+    conv('conv_f16_coop_1x1_ragged_2x6x5x20_to_12', 2, 6, 5, 20, 1, 1, 12)
+    # Strides [2, 1], dilations [1, 2]: M = 5x9 = 45, K = 72, N = 20.
+    conv('conv_f16_coop_strides_2_1_dilations_1_2_1x11x13x8_to_20', 1, 11, 13, 8, 3, 3, 20,
+         strides=(2, 1), dilations=(1, 2))
+    # SAME padding (a tensor.pad in the dispatch), an f16 result.
+    conv('conv_f16_coop_same_padding_to_f16_1x8x8x16_to_16', 1, 8, 8, 16, 3, 3, 16,
+         out_et='f16', pad=1)
+    # A bias in the init (a fill); stride 2: M = 16, K = 72, N = 16.
+    conv('conv_f16_coop_stride_2_bias_init_1x9x9x8_to_16', 1, 9, 9, 8, 3, 3, 16,
+         strides=(2, 2), init=5.0)
+    # M = 128, K = 144, N = 64: blocks of several tiles and subgroups,
+    # whole steps staged with the gather.
+    conv('conv_f16_coop_staged_2x10x10x16_to_64', 2, 10, 10, 16, 3, 3, 64, lim=2)
+
+    # Bias + ReLU, cast to f16, on ragged sizes: M = 50, K = 108, N = 24.
+    f = F.fn('conv_f16_coop_bias_relu_to_f16_ragged_2x7x7x12_to_24')
+    n, h, w, c, fo = 2, 7, 7, 12, 24
+    x = store('f16', f.rng.ints((n, h, w, c), -3, 3))
+    k = store('f16', f.rng.ints((3, 3, c, fo), -3, 3))
+    X, K = f.const(x, 'f16'), f.const(k, 'f16')
+    bias = store('f32', f.rng.ints((fo,), -40, 40))
+    Bi = f.const(bias, 'f32')
+    M = named(f, 'linalg.conv_2d_nhwc_hwcf', [X, K], [f.full(0.0, (n, 5, 5, fo), 'f32')],
+              conv_attrs((1, 1), (1, 1)), 'conv')
+    r = f.generic([M, Bi], [f.empty((n, 5, 5, fo), 'f16')],
+                  ['(d0, d1, d2, d3) -> (d0, d1, d2, d3)', '(d0, d1, d2, d3) -> (d3)',
+                   '(d0, d1, d2, d3) -> (d0, d1, d2, d3)'], 'pppp', '''
+^bb0(%m: f32, %b: f32, %o: f16):
+  %x = arith.addf %m, %b : f32
+  %z = arith.constant 0.0 : f32
+  %y = arith.maximumf %x, %z : f32
+  %h = arith.truncf %y : f32 to f16
+  linalg.yield %h : f16''')
+    win = windows_nhwc(x, 3, 3, 5, 5, (1, 1), (1, 1))
+    assert order_free('nhwijc,ijcf->nhwf', 'f32', win, k)
+    y = f64(contract('nhwijc,ijcf->nhwf', 'f32', win, k)) + f64(bias)
+    f.expect_eq_const(r, store('f16', exactly('f32', np.maximum(y, 0)).astype(np.float32)))
+
+
+@testfile('attention_f16_coop.mlir', '''
+Attention in f16 as a device with SPV_KHR_cooperative_matrix runs it: the
+scores Q*K^T (linalg.batch_matmul of Q by a linalg.transpose of the keys
+stored heads x keys x depth, read as column-major tiles) scaled by an
+epilogue, linalg.softmax over the keys, the probabilities truncated to f16,
+then their linalg.batch_matmul by V, both matmuls on cooperative matrices
+with f32 accumulators; sizes that are multiples of no tile (20 queries, 24
+keys) and whole ones (32 x 32 x 32). The CPU runner checks them with the
+committed cooperative-matrix envs (cli/tests/cli/tensor_cpu_cli.rs); other
+devices run them with their usual strategies. The scores are small integers
+times 1/8, exact in any order; the output against float64 numpy from the
+probabilities rounded to f16 (1% tolerance: a probability's f16 rounding may
+differ by one unit in the last place).''')
+def _(F):
+    def attention(name, heads, sq, sk, d):
+        f = F.fn(name)
+        q = store('f16', f.rng.ints((heads, sq, d), -2, 2))
+        k = store('f16', f.rng.ints((heads, sk, d), -2, 2))
+        v = store('f16', f.rng.ints((heads, sk, d), -3, 3))
+        Q, K, V = f.const(q, 'f16'), f.const(k, 'f16'), f.const(v, 'f16')
+        kt_ty = ttype((heads, d, sk), 'f16')
+        KT = f.op('linalg.transpose ins(%s : %s) outs(%s : %s) permutation = [0, 2, 1]'
+                  % (K, K.ty, f.empty((heads, d, sk), 'f16'), kt_ty), 'f16', (heads, d, sk),
+                  hint='kt')
+        S = named(f, 'linalg.batch_matmul', [Q, KT], [f.full(0.0, (heads, sq, sk), 'f32')])
+        scaled = f.elementwise([S], 'f32', '''
+^bb0(%x: f32, %o: f32):
+  %c = arith.constant 0.125 : f32
+  %y = arith.mulf %x, %c : f32
+  linalg.yield %y : f32''')
+        scores = np.einsum('hqd,hkd->hqk', f64(q), f64(k)) * 0.125
+        f.expect_eq_const(scaled, exactly('f32', scores))
+        out = f.empty((heads, sq, sk), 'f32')
+        P = f.op('linalg.softmax dimension(2) ins(%s : %s) outs(%s : %s) -> %s'
+                 % (scaled, scaled.ty, out, out.ty, out.ty), 'f32', (heads, sq, sk), (), 'p')
+        P16 = f.elementwise([P], 'f16', '''
+^bb0(%x: f32, %o: f16):
+  %h = arith.truncf %x : f32 to f16
+  linalg.yield %h : f16''')
+        O = named(f, 'linalg.batch_matmul', [P16, V], [f.full(0.0, (heads, sq, d), 'f32')])
+        p16 = store('f16', softmax_ref(scores, 2))
+        f.expect_almost_eq_const(O, np.einsum('hqk,hkd->hqd', f64(p16), f64(v)),
+                                 atol=1e-2, rtol=1e-2)
+
+    attention('attention_f16_coop_ragged_2x20x24x16', 2, 20, 24, 16)
+    attention('attention_f16_coop_2x32x32x32', 2, 32, 32, 32)
+
+
 @testfile('quantized_matmul.mlir', '''
 linalg.quantized_matmul and linalg.quantized_batch_matmul (ONNX's
 MatMulInteger / QLinearMatMul through torch-mlir): C += (A - azp) * (B - bzp)

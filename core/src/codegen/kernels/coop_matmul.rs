@@ -1,6 +1,6 @@
 //! The cooperative-matrix matmul kernel ([`Distribution::CoopMatrix`],
 //! chosen by `strategy/coop_matrix.rs` for an f16 matmul, transposed or
-//! batched, with or without an element-wise epilogue): workgroup `w`
+//! batched, or a convolution, with or without an element-wise epilogue): workgroup `w`
 //! computes the output block at batch `w / (Mb * Nb)`, block row
 //! `(w % (Mb * Nb)) / Nb`, block column `w % Nb` (`Mb`, `Nb`: blocks per
 //! column and row, rounded up; a block is `BM = m * tiles[0] *
@@ -48,6 +48,14 @@
 //!   direct tile loads) and a guarded K tail; the others guard every
 //!   step. Every barrier is reached by the whole workgroup.
 //!
+//! **Implicit GEMMs** (a convolution, `MatmulLayout::ImplicitGemm`): A
+//! is the `M x K` matrix of the input's windows, gathered element by
+//! element through the root's input map (`kernels/coop_gather.rs`) in
+//! the staged copies, never loaded as tiles: every step is staged (whole
+//! blocks' whole steps with the [`CoopStage`]'s reads, B wide, A one
+//! element per read; without one, every step guarded), and the output
+//! point of row `r` is the convolution's `n, oh, ow` of `r`, then `f`.
+//!
 //! **Stores** ([`CoopStaging::results`]): with neither an epilogue nor
 //! edges the tiles are stored with `gpu.subgroup_mma_store_matrix`.
 //! Otherwise each tile goes to the subgroup's `m` x `n` slot of workgroup
@@ -80,6 +88,7 @@ use super::super::regions::DispatchRegion;
 use super::super::strategy::{
     coop_sizes, stage_slices, CoopDims, CoopStage, DispatchShape, MatmulLayout, StageSlice,
 };
+use super::coop_gather::Gather;
 use super::emitter::Emitter;
 use super::point::{root_point, stores};
 use super::reduce::wide_combiners;
@@ -196,6 +205,9 @@ struct Kernel {
     stage: Option<Stage>,
     /// Invocations of the workgroup.
     invocations: u64,
+    /// How A is gathered, for an implicit-GEMM convolution (every step
+    /// staged, A element by element).
+    gather: Option<Gather>,
 }
 
 /// Which operand a staged slice holds.
@@ -299,7 +311,7 @@ impl Kernel {
         }
         let mut bv = Vec::new();
         for &c in &self.tile_cols {
-            let transpose = self.layout == MatmulLayout::TransposeB;
+            let transpose = self.layout.transposes_b();
             let at = if transpose {
                 // B is N x K: the tile is column-major, columns K apart.
                 let depth_v = e.index(big(depth));
@@ -359,7 +371,7 @@ impl Kernel {
                 inner0_multiple: ks,
             },
             // B stored N x K: rows along K.
-            (Operand::B, MatmulLayout::TransposeB) => View {
+            (Operand::B, MatmulLayout::TransposeB | MatmulLayout::BatchTransposeB) => View {
                 buf: self.bbuf,
                 mem: self.bmem,
                 base: self.b_base,
@@ -417,10 +429,15 @@ impl Kernel {
             let last_i = e.index(big(v.len.saturating_sub(1)));
             let go = e.b.binary(KOpKind::ArithMinUI, go, last_o);
             let gi = e.b.binary(KOpKind::ArithMinUI, gi, last_i);
-            let from = e.mul(go, len_v);
-            let from = e.add(from, gi);
-            let from = e.add(v.base, from);
-            let x = e.b.load(v.mem, &[from]);
+            let x = match (&self.gather, which) {
+                (Some(g), Operand::A) => g.raw(e, go, gi)?,
+                _ => {
+                    let from = e.mul(go, len_v);
+                    let from = e.add(from, gi);
+                    let from = e.add(v.base, from);
+                    e.b.load(v.mem, &[from])
+                }
+            };
             let zero = match &in_ty {
                 KType::Float(_) => e.b.const_float(0.0, in_ty.clone()),
                 other => e.b.const_int(0, other.clone()),
@@ -450,7 +467,8 @@ impl Kernel {
         };
         // (The step's start does not change the sizes.)
         let v = self.view(which, self.block_row);
-        if self.in_ty != KType::Float(FloatTy::F16) {
+        let gathered = self.gather.is_some() && which == Operand::A;
+        if self.in_ty != KType::Float(FloatTy::F16) || gathered {
             return 1;
         }
         [8, 4]
@@ -533,7 +551,12 @@ impl Kernel {
                     let x = e.b.load(mem, &[group]);
                     (0..4).map(|j| e.b.extract(x, j)).collect()
                 }
-                _ => vec![e.b.load(mem, &[from])],
+                _ => match (&self.gather, which) {
+                    // Whole steps of a whole block: `go` and `gi` are
+                    // inside A.
+                    (Some(gather), Operand::A) => vec![gather.raw(e, go, gi)?],
+                    _ => vec![e.b.load(mem, &[from])],
+                },
             };
             reads.push(Read { at, values, valid });
         }
@@ -606,7 +629,7 @@ impl Kernel {
         let (sa, sb, [a_sl, b_sl], step) = (st.a, st.b, st.slices, st.step);
         let CoopDims { m, n, k, tiles, .. } = self.dims;
         let transpose_a = self.layout == MatmulLayout::TransposeA;
-        let transpose_b = self.layout == MatmulLayout::TransposeB;
+        let transpose_b = self.layout.transposes_b();
         let mut accs = accs.to_vec();
         for kk in (0..step).step_by(k as usize) {
             let kk_v = e.index(big(kk));
@@ -752,14 +775,36 @@ pub(super) fn emit_coop_matmul(
         .coop_matmul
         .ok_or_else(|| internal(e, "not a cooperative-matrix matmul"))?;
     let [_, rows, cols, depth] = coop_sizes(shape).ok_or_else(|| internal(e, "dynamic sizes"))?;
-    let batched = shape.points.len() == 3;
+    let batched = types.layout.batched();
+    let gather = if types.layout == MatmulLayout::ImplicitGemm {
+        let sizes = e.loop_sizes(root);
+        Some(Gather::new(e, root, &s, &sizes)?)
+    } else {
+        None
+    };
+    if gather.is_some() && !staging.operands {
+        return Err(internal(e, "a gathered A without staged steps"));
+    }
     let result = tm.op(root).results[0];
     let buffer = |e: &Emitter<'_, '_, '_>, v| {
         e.c.buffers
             .buffer(v)
             .ok_or_else(|| internal(e, "an operand without a buffer"))
     };
-    let (abuf, bbuf) = (buffer(e, a)?, buffer(e, b)?);
+    // An operand computed in the dispatch (a gathered A's padding, a
+    // transpose read as transposed tiles) is read from its source's
+    // buffer.
+    let source = |e: &Emitter<'_, '_, '_>, v| match info.def_op(v) {
+        Some(p) if e.c.buffers.buffer(v).is_none() => tm
+            .op(p)
+            .operands
+            .first()
+            .copied()
+            .ok_or_else(|| internal(e, "an operand computed from nothing")),
+        _ => Ok(v),
+    };
+    let (a_read, b_read) = (source(e, a)?, source(e, b)?);
+    let (abuf, bbuf) = (buffer(e, a_read)?, buffer(e, b_read)?);
     let in_elem = tm.value_kind(a).elem();
     // An f16 result accumulates in f32 (`types.acc`) and is rounded once,
     // point by point, through the staged results.
@@ -938,6 +983,7 @@ pub(super) fn emit_coop_matmul(
         in_ty,
         stage,
         invocations,
+        gather,
     };
     // Whole blocks: whole steps of `step` (direct tile loads, or staged
     // with wide reads), then a guarded K tail; edge blocks: every step
@@ -966,7 +1012,12 @@ pub(super) fn emit_coop_matmul(
         })
     };
     let whole_blocks = rows % block_rows == 0 && cols % block_cols == 0;
-    let done = if !staging.operands || whole_blocks {
+    // A gathered A has no direct tile loads: without whole staged blocks
+    // every step is a guarded (element by element) one.
+    let gathered_steps = kern.gather.is_some() && staging.whole.is_none();
+    let done = if gathered_steps {
+        edge_steps(e)?
+    } else if !staging.operands || whole_blocks {
         inside_steps(e)?
     } else if rows < block_rows || cols < block_cols {
         // No block is inside M x N: every step is guarded.
@@ -1028,7 +1079,16 @@ pub(super) fn emit_coop_matmul(
                 let at = e.add(slot, idx);
                 let raw = e.b.load(c_stage, &[at]);
                 let x = e.load_conv(raw, acc_elem);
-                let coords = if batched { vec![bi, r, c] } else { vec![r, c] };
+                let coords = match &kern.gather {
+                    // The convolution's point: the row's pixel, then F.
+                    Some(g) => {
+                        let mut p = g.row_coords(e, r);
+                        p.push(c);
+                        p
+                    }
+                    None if batched => vec![bi, r, c],
+                    None => vec![r, c],
+                };
                 let x = if init_at_store {
                     // init + sum in f32, rounded once.
                     let rp = root_point(e, d, &coords, root)?;

@@ -24,6 +24,7 @@
 
 mod body;
 mod bounds;
+mod coop_gather;
 mod coop_matmul;
 mod dispatch;
 mod elem_convert;

@@ -9,7 +9,10 @@
 //! What qualifies ([`plain_matmul`]): a `linalg.matmul`,
 //! `linalg.matmul_transpose_a`, `linalg.matmul_transpose_b` or
 //! `linalg.batch_matmul` whose A and B are read from memory as they are
-//! (an argument, a constant or another dispatch's result, not a view),
+//! (an argument, a constant or another dispatch's result, not a view), or
+//! a `linalg.conv_2d_nhwc_hwcf` as an implicit GEMM (`implicit_gemm.rs`:
+//! its A gathered from the input, which may be a padding computed in the
+//! dispatch),
 //! whose output init is in memory or a `linalg.fill`, and whose dispatch
 //! may go on with element-wise ops on its result (an epilogue: a bias
 //! added through a broadcasting map, an activation, a cast), all-parallel
@@ -44,6 +47,8 @@ use super::super::analysis::FuncInfo;
 use super::super::host::Size;
 use super::super::regions::{fused_ops, DispatchRegion, FuncRegions, ValueFate};
 use super::super::target::CodegenTarget;
+use super::coop_transposed::read_transposed;
+use super::implicit_gemm::{gathered_input, implicit_gemm};
 use super::{CoopStage, DispatchShape, Distribution, ReductionStrategy, Strategy, TypeRepr};
 
 /// How a cooperative-matrix matmul reads A and B (the contraction).
@@ -58,6 +63,29 @@ pub enum MatmulLayout {
     TransposeB,
     /// `linalg.batch_matmul`: B x M x K times B x K x N.
     Batch,
+    /// `linalg.batch_matmul` whose B is a transpose of a B x N x K value
+    /// in memory (attention's keys: `coop_transposed.rs`).
+    BatchTransposeB,
+    /// A convolution as an implicit GEMM (`implicit_gemm.rs`): A is
+    /// gathered from the input through the root's input map (M x K, never
+    /// loaded as tiles), B is the filter as the row-major K x N matrix it
+    /// is, the output the row-major M x N matrix.
+    ImplicitGemm,
+}
+
+impl MatmulLayout {
+    /// Whether B is stored N x K (its tiles column-major).
+    pub fn transposes_b(self) -> bool {
+        matches!(
+            self,
+            MatmulLayout::TransposeB | MatmulLayout::BatchTransposeB
+        )
+    }
+
+    /// Whether the operands and the result have a batch dimension.
+    pub fn batched(self) -> bool {
+        matches!(self, MatmulLayout::Batch | MatmulLayout::BatchTransposeB)
+    }
 }
 
 /// The element types and form of a matmul dispatch that may use
@@ -151,26 +179,39 @@ pub fn plain_matmul(
     let OpKind::Linalg(l) = &m.op(root).kind else {
         return None;
     };
-    let layout = match l.kind {
+    let s = info.structured.get(&root)?;
+    let mut layout = match l.kind {
+        LinalgKind::Conv(..) if implicit_gemm(s) => MatmulLayout::ImplicitGemm,
         LinalgKind::Contraction(ContractionKind::Matmul) => MatmulLayout::Plain,
         LinalgKind::Contraction(ContractionKind::MatmulTransposeA) => MatmulLayout::TransposeA,
         LinalgKind::Contraction(ContractionKind::MatmulTransposeB) => MatmulLayout::TransposeB,
         LinalgKind::Contraction(ContractionKind::BatchMatmul) => MatmulLayout::Batch,
         _ => return None,
     };
-    let s = info.structured.get(&root)?;
     let (&[a, b], &[init]) = (s.inputs.as_slice(), s.outputs.as_slice()) else {
         return None;
     };
     let result = *m.op(root).results.first()?;
     let rank = m.value_kind(result).tensor_shape()?.len();
     let in_memory = |v| matches!(regions.fate(v), ValueFate::Source | ValueFate::Stored(_));
-    if !in_memory(a) || !in_memory(b) {
-        return None;
-    }
-    // What the dispatch computes besides the root: the init's fill (and
-    // what it is computed from), then the epilogue.
+    // A gathered A may be a padding computed in the dispatch; an A or B
+    // of a plain or batch matmul a transpose of a value in memory.
+    let a_ops = if layout == MatmulLayout::ImplicitGemm {
+        if !in_memory(b) {
+            return None;
+        }
+        gathered_input(info, regions, a)?
+    } else if in_memory(a) && in_memory(b) {
+        Vec::new()
+    } else {
+        let (transposed, t) = read_transposed(info, regions, layout, [a, b], in_memory)?;
+        layout = transposed;
+        vec![t]
+    };
+    // What the dispatch computes besides the root: A's padding or an
+    // operand's transpose, the init's fill (and what it is computed from), then the epilogue.
     let mut prologue = vec![root];
+    prologue.extend(a_ops);
     if !in_memory(init) {
         let fill = info.def_op(init)?;
         let is_fill =
@@ -232,11 +273,23 @@ fn bytes(e: ElemType) -> u32 {
 }
 
 /// The static sizes of a cooperative-matrix dispatch: its batch (1 for a
-/// 2-D matmul), rows, columns and depth.
+/// 2-D matmul), rows, columns and depth. An implicit GEMM's rows are all
+/// its points but the last (`N·OH·OW` of a convolution), its columns the
+/// last.
 pub(crate) fn coop_sizes(shape: &DispatchShape) -> Option<[u64; 4]> {
     let Some(Size::Static(depth)) = shape.reduction else {
         return None;
     };
+    if shape
+        .coop_matmul
+        .is_some_and(|t| t.layout == MatmulLayout::ImplicitGemm)
+    {
+        let (&last, rest) = shape.points.split_last()?;
+        let rows = rest
+            .iter()
+            .try_fold(1u64, |acc, s| acc.checked_mul(s.fixed()?))?;
+        return Some([1, rows, last.fixed()?, depth]);
+    }
     match shape.points[..] {
         [Size::Static(rows), Size::Static(cols)] => Some([1, rows, cols, depth]),
         [Size::Static(batch), Size::Static(rows), Size::Static(cols)] => {
@@ -320,7 +373,7 @@ pub(crate) fn stage_slices(layout: MatmulLayout, block: [u64; 2], step: u64) -> 
     } else {
         row(block[0], step)
     };
-    let b = if layout == MatmulLayout::TransposeB {
+    let b = if layout.transposes_b() {
         row(block[1], step)
     } else {
         row(step, block[1])
@@ -341,8 +394,10 @@ pub(crate) fn coop_staging(
     let [_, rows, cols, depth] = sizes;
     let edges = rows % block[0] != 0 || cols % block[1] != 0;
     let step = stage.map_or(k, |s| s.k);
+    // A gathered A is never loaded as tiles: every step is staged.
+    let gathered = types.layout == MatmulLayout::ImplicitGemm;
     CoopStaging {
-        operands: edges || depth % u64::from(step) != 0 || stage.is_some(),
+        operands: edges || depth % u64::from(step) != 0 || stage.is_some() || gathered,
         results: edges || types.epilogue > 0 || types.acc != types.result,
         step,
         whole: stage,
@@ -553,6 +608,11 @@ pub(super) fn strategy(
         MatmulLayout::TransposeA => " (A transposed: column-major A tiles)".to_owned(),
         MatmulLayout::TransposeB => " (B transposed: column-major B tiles)".to_owned(),
         MatmulLayout::Batch => format!(" ({} batches)", sizes[0]),
+        MatmulLayout::BatchTransposeB => format!(
+            " ({} batches, B read through a transpose: column-major B tiles)",
+            sizes[0]
+        ),
+        MatmulLayout::ImplicitGemm => " (an implicit-GEMM convolution: A gathered from the input through its window map into workgroup memory, B the filter)".to_owned(),
     };
     let edges = rows % block[0] != 0 || cols % block[1] != 0;
     let tail = depth % u64::from(st.step) != 0;
@@ -587,6 +647,10 @@ pub(super) fn strategy(
         Some(CoopStage { k: ks, double }) => format!(
             "; whole blocks stage A and B in workgroup memory {ks} steps of K at a time with wide loads{}",
             if double { ", double-buffered" } else { "" }
+        ),
+        None if types.layout == MatmulLayout::ImplicitGemm => format!(
+            "; every step of {} gathers the block's A and copies its B into workgroup memory element by element",
+            st.step
         ),
         None => "; whole blocks load their tiles straight from memory".to_owned(),
     };

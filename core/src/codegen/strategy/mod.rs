@@ -15,7 +15,9 @@
 
 mod choose;
 mod coop_matrix;
+mod coop_transposed;
 mod elementwise;
+mod implicit_gemm;
 mod matvec;
 mod planner;
 mod reduction;
@@ -171,8 +173,8 @@ pub enum Distribution {
         /// Whether the staged blocks are double-buffered.
         double: bool,
     },
-    /// Cooperative matrices (`SPV_KHR_cooperative_matrix`, a plain matmul
-    /// whose sizes are multiples of the block): each subgroup computes a
+    /// Cooperative matrices (`SPV_KHR_cooperative_matrix`, a matmul, or a
+    /// convolution as an implicit GEMM): each subgroup computes a
     /// `tiles[0]` x `tiles[1]` grid of `m` x `n` output tiles with `k`-deep
     /// multiply-adds of `Subgroup` cooperative matrices loaded from and
     /// stored to memory (each A tile it loads serves `tiles[1]`
@@ -448,6 +450,10 @@ impl fmt::Display for Strategy {
                 m * tr * sr,
                 n * tc * sc,
                 match stage {
+                    // A convolution's A is gathered (an implicit GEMM).
+                    None if self.family == OpFamily::Convolution => {
+                        "every step staged in workgroup memory element by element (A gathered from the input)".to_owned()
+                    }
                     None => "whole blocks loading their tiles straight from memory".to_owned(),
                     Some(CoopStage { k: ks, double }) => format!(
                         "whole blocks staging A and B in workgroup memory {ks} reduction steps at a time{}",

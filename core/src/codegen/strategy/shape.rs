@@ -47,8 +47,8 @@ pub struct DispatchShape {
     /// Where the tensors the root reads along its reduction have it.
     pub reduction_reads: ReductionReads,
     /// The element types of a plain matmul (a `linalg.matmul` alone, its
-    /// operands in memory; see [`super::plain_matmul`]), which may use
-    /// cooperative matrices.
+    /// operands in memory) or of a convolution read as an implicit GEMM
+    /// (see [`super::plain_matmul`]), which may use cooperative matrices.
     pub coop_matmul: Option<super::MatmulTypes>,
     /// How the root streams rows along its one reduction loop, where it
     /// does (see `matvec::row_stream`).

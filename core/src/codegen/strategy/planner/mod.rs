@@ -188,7 +188,7 @@ fn plan_kernels(
             Some(ReductionStrategy::Serial { chunked: false, .. }),
         ) if tiled => Ok(vec![tiles::shared_tile_plan(f, shapes, dist)?]),
         (dist @ Distribution::CoopMatrix { .. }, Some(ReductionStrategy::Serial { .. }))
-            if matches!(shape.points.len(), 2 | 3) =>
+            if super::coop_sizes(shape).is_some() =>
         {
             Ok(vec![tiles::coop_matrix_plan(f, shapes, dist)?])
         }

@@ -150,9 +150,10 @@ pub(super) fn coop_matrix_plan(
         u64::from(m * tiles[0] * subgroups[0]),
         u64::from(n * tiles[1] * subgroups[1]),
     ];
+    let sizes = coop_sizes(shape);
     let staging = shape
         .coop_matmul
-        .zip(coop_sizes(shape))
+        .zip(sizes)
         .map(|(types, sizes)| coop_staging(&types, sizes, [block_rows, block_cols], k, stage))
         .ok_or_else(|| {
             f.internal(Invariant::PlanMismatch {
@@ -169,7 +170,14 @@ pub(super) fn coop_matrix_plan(
         staging,
     };
     let [block_rows, block_cols] = dims.block();
-    let groups = block_grid(shapes, &shape.points, block_rows, block_cols);
+    // The blocks of every batch's rows x columns (an implicit GEMM's rows
+    // are several of its points).
+    let groups = match sizes {
+        Some([batch, rows, cols, _]) => {
+            Size::Static(batch * rows.div_ceil(block_rows) * cols.div_ceil(block_cols))
+        }
+        None => block_grid(shapes, &shape.points, block_rows, block_cols),
+    };
     Ok(KernelPlan::once(
         f.d.name.clone(),
         Plan::CoopMatrix(dims),
