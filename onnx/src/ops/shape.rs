@@ -38,7 +38,14 @@ pub fn reshape(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         });
     }
     let total: u64 = src.iter().product();
-    let known: i64 = out.iter().filter(|&&d| d != -1).product();
+    if let Some(d) = out.iter().find(|&&d| d < -1) {
+        return Err(n.err(format!("dimension {d} in the shape {spec:?}")));
+    }
+    let known: i64 = out
+        .iter()
+        .filter(|&&d| d != -1)
+        .try_fold(1i64, |p, &d| p.checked_mul(d))
+        .ok_or_else(|| n.err(format!("the shape {spec:?} overflows 64 bits")))?;
     if out.iter().filter(|&&d| d == -1).count() > 1 {
         return Err(n.err("more than one -1 in the shape"));
     }
