@@ -2,7 +2,7 @@
 //! or hung the importer once through the real binary: `kiln compile
 //! MODEL.onnx` prints one `error:` line naming what is wrong and exits 1.
 //! (`lstm-91-steps-slow-compile.onnx` is a valid model, slow to compile:
-//! not here.) About 2 s for the ten models (debug build).
+//! not here.) About 2 s for the twelve models (debug build).
 
 use std::path::Path;
 
@@ -14,6 +14,8 @@ fn fuzz_regressions_are_one_error_line_each() {
     let out = common::scratch("onnx-fuzz");
     for (file, says) in [
         ("constantofshape-overflow.onnx", "too large to address"),
+        ("dft-length-huge.onnx", "DFT's matrix"),
+        ("dft-of-a-scalar.onnx", "last dim must be 1 (real) or 2"),
         ("input-huge-dims.onnx", "too large to address"),
         ("loop-huge.onnx", "runs past 4096 iterations"),
         ("pad-huge.onnx", "overflow axis"),
