@@ -1,8 +1,8 @@
 //! The ONNX models of `fuzz/regressions/onnx_import` that crashed, aborted
 //! or hung the importer once through the real binary: `kiln compile
 //! MODEL.onnx` prints one `error:` line naming what is wrong and exits 1.
-//! (`lstm-91-steps-slow-compile.onnx` is a valid model, slow to compile:
-//! not here.) About 2 s for the twelve models (debug build).
+//! (`lstm-91-steps-slow-compile.onnx` and `slice-step-min.onnx` are valid
+//! models: not here.) About 2 s for the fourteen models (debug build).
 
 use std::path::Path;
 
@@ -13,11 +13,13 @@ fn fuzz_regressions_are_one_error_line_each() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions/onnx_import");
     let out = common::scratch("onnx-fuzz");
     for (file, says) in [
+        ("avgpool-kernel-huge-pads.onnx", "too large a divisor table"),
         ("constantofshape-overflow.onnx", "too large to address"),
         ("dft-length-huge.onnx", "DFT's matrix"),
         ("dft-of-a-scalar.onnx", "last dim must be 1 (real) or 2"),
         ("input-huge-dims.onnx", "too large to address"),
         ("loop-huge.onnx", "runs past 4096 iterations"),
+        ("mel-huge.onnx", "too large to address"),
         ("pad-huge.onnx", "overflow axis"),
         ("range-huge.onnx", "cannot be computed on the host"),
         ("raw-size-wraps.onnx", "is too large"),
