@@ -20,11 +20,9 @@ pub fn addressable(shape: &[u64], dtype: DataType) -> Result<u64, String> {
         )
     };
     let n = host_memory::element_count(shape.iter().copied()).ok_or_else(too_large)?;
-    let bytes = n
-        .checked_mul(dtype.size().max(1) as u64)
+    n.checked_mul(dtype.size().max(1) as u64)
         .filter(|&b| i64::try_from(b).is_ok())
         .ok_or_else(too_large)?;
-    let _ = bytes;
     Ok(n)
 }
 
