@@ -4,9 +4,9 @@
 //!
 //! [`onnx_import`] takes arbitrary bytes through what `kiln compile
 //! MODEL.onnx` does without a device — [`decode_model`](crate::decode_model),
-//! [`import`](crate::import) (for half the inputs with symbolic input
+//! [`import()`](crate::import()) (for half the inputs with symbolic input
 //! dimensions fixed to 1), the tensor compiler for MLIR's default target
-//! env (programs of at most [`COMPILE_OPS`] ops) — and, when every argument
+//! env (programs of at most 4,096 ops) — and, when every argument
 //! is small and static, runs the imported program once on the reference
 //! evaluator. It returns normally
 //! whatever the bytes are: a panic, an abort, a hang or unbounded memory
