@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Long fuzzing runs of kiln's cargo-fuzz targets (fuzz/) — not part of CI,
 # which replays the committed corpora instead (core/tests/core/fuzz_replay.rs,
-# amber/tests/amber/fuzz_replay.rs, cli/src/commands/bufspec.rs). Needs a
+# amber/tests/amber/fuzz_replay.rs, onnx/tests/onnx/fuzz_replay.rs,
+# cli/src/commands/bufspec.rs). Needs a
 # nightly toolchain and cargo-fuzz (ci/setup-fuzz.sh installs both).
 #
 #   ci/fuzz.sh                              every target, 10^7 executions each
@@ -20,6 +21,12 @@
 # line of each target (executions, coverage `cov` in edges, features
 # `ft`, corpus size, peak RSS) is appended to fuzz/logs/summary.txt;
 # fuzz/RESULTS.md records the figures of the last long runs.
+#
+# onnx_import: its committed seeds are a few tiny models; the few hundred
+# node-test models and the real models it is meant to start from are made
+# at seed time into fuzz/logs/seeds/onnx_import (fuzz/onnx_seeds.py says
+# how), used when that folder exists, with the dictionary
+# fuzz/onnx_import.dict (op types, attribute names, domains).
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 RUNS=${RUNS:-10000000}
@@ -33,7 +40,7 @@ if [ $# -gt 0 ]; then
     targets=("$@")
 else
     targets=(spv_text kernel_text tensor_text tensor_compile tensor_eval amber_script
-        target_env run_spv_bufspec binary_reflect binary_deserialize program_archive)
+        target_env run_spv_bufspec binary_reflect binary_deserialize program_archive onnx_import)
 fi
 mkdir -p logs
 nice -n "$NICE" cargo +nightly fuzz build -s none >logs/build.log 2>&1 || {
@@ -44,12 +51,17 @@ for t in "${targets[@]}"; do
     case "$t" in
         binary_* | program_archive) max_len=131072 ;;
         tensor_*) max_len=32768 ;;
+        # Whole real models (ocr_cls 0.59 MB, silero_vad 2.3 MB).
+        onnx_import) max_len=4194304 ;;
         *) max_len=16384 ;;
     esac
     mkdir -p "logs/corpus/$t" "artifacts/$t"
+    extra=()
+    if [ -d "logs/seeds/$t" ]; then extra+=("logs/seeds/$t"); fi
+    if [ -f "$t.dict" ]; then extra+=(-- "-dict=$t.dict"); else extra+=(--); fi
     echo "== $t: up to $RUNS executions${MAX_TIME:+, at most $MAX_TIME s}"
     start=$(date +%s)
-    nice -n "$NICE" cargo +nightly fuzz run -s none "$t" "logs/corpus/$t" "corpus/$t" -- \
+    nice -n "$NICE" cargo +nightly fuzz run -s none "$t" "logs/corpus/$t" "corpus/$t" "${extra[@]}" \
         -runs="$RUNS" -max_total_time="$MAX_TIME" -timeout="$TIMEOUT" -rss_limit_mb=2048 \
         -malloc_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
         -artifact_prefix="artifacts/$t/" >"logs/$t.log" 2>&1 || {

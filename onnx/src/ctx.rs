@@ -43,6 +43,12 @@ pub enum BuildError {
         /// Its element count.
         to_count: u64,
     },
+    /// A reshape to a shape whose element count overflows 64 bits.
+    #[error("cannot reshape to {to:?}: its element count overflows 64 bits")]
+    ReshapeOverflow {
+        /// The target shape.
+        to: Vec<u64>,
+    },
     /// `keepdims` of a dynamic shape.
     #[error("keepdims of a dynamic shape is not supported")]
     DynamicKeepDims,
@@ -344,7 +350,8 @@ impl<'m> Ctx<'m> {
     pub fn reshape(&mut self, v: &Value, shape: &[u64]) -> BResult<Value> {
         let src_shape = v.static_shape().ok_or(BuildError::DynamicReshape)?;
         let n: u64 = src_shape.iter().product();
-        let m: u64 = shape.iter().product();
+        let m = kiln_core::host_memory::element_count(shape.iter().copied())
+            .ok_or_else(|| BuildError::ReshapeOverflow { to: shape.to_vec() })?;
         if n != m {
             return Err(BuildError::ReshapeCount {
                 from: src_shape,

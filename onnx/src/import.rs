@@ -271,6 +271,11 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
             }
             shape = s.iter().map(|&d| Dim::Static(d)).collect();
         }
+        let fixed: Vec<u64> = shape.iter().filter_map(|d| d.fixed()).collect();
+        crate::size::addressable(&fixed, dtype).map_err(|message| OnnxError::Input {
+            name: name.clone(),
+            message,
+        })?;
         args.push(Arg {
             name,
             dtype,
@@ -426,6 +431,10 @@ pub(crate) fn convert_nodes(
                 .get(k)
                 .cloned()
                 .ok_or_else(|| node.err(format!("output {k} is not supported")))?;
+            if let Some(s) = v.static_shape() {
+                crate::size::addressable(&s, v.dtype)
+                    .map_err(|m| node.err(format!("output {name}: {m}")))?;
+            }
             env.insert(name.clone(), v);
         }
     }

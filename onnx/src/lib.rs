@@ -19,12 +19,14 @@
 pub mod ctx;
 pub mod dtype;
 pub mod error;
+pub mod fuzz;
 pub mod import;
 pub mod narrow;
 pub mod node;
 pub mod npy;
 pub mod ops;
 pub mod session;
+pub mod size;
 pub mod tensor;
 pub mod value;
 

@@ -164,7 +164,14 @@ impl HostTensor {
         bytes: &[u8],
         name: &str,
     ) -> Result<HostTensor, OnnxError> {
-        let n: usize = shape.iter().product();
+        let too_large = || OnnxError::BadTensor {
+            name: name.to_owned(),
+            message: format!("shape {shape:?} of {} is too large", dtype.name()),
+        };
+        let n = shape
+            .iter()
+            .try_fold(1usize, |a, &d| a.checked_mul(d))
+            .ok_or_else(too_large)?;
         let bits = dtype.packed_bits();
         if bits < 8 {
             let per = (8 / bits) as usize;
@@ -183,7 +190,8 @@ impl HostTensor {
                 .collect();
             return Ok(HostTensor::from_ints(dtype, shape, &values));
         }
-        byte_count(name, bytes, shape, dtype, n * dtype.size())?;
+        let need = n.checked_mul(dtype.size()).ok_or_else(too_large)?;
+        byte_count(name, bytes, shape, dtype, need)?;
         fn le<const N: usize, T>(b: &[u8], f: fn([u8; N]) -> T) -> Vec<T> {
             b.chunks_exact(N)
                 .map(|c| f(c.try_into().expect("chunk of N")))

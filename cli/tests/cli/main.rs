@@ -18,6 +18,7 @@ mod llvm_cli;
 mod lower_abi_cli;
 mod mlir_compare;
 mod onnx_cli;
+mod onnx_fuzz_cli;
 mod oob_sweep_cli;
 mod reflect_cli;
 mod run_cli;

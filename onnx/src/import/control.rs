@@ -18,8 +18,8 @@ use crate::proto::{GraphProto, ModelProto};
 use crate::tensor::HostTensor;
 use crate::value::Value;
 
-/// Iterations past which a `Loop` without a trip count is refused (its
-/// condition never turned false at import).
+/// Iterations past which a `Loop` is refused (its trip count is larger
+/// and its condition never turned false at import).
 const MAX_ITERATIONS: usize = 1 << 12;
 
 /// The graph attribute `name` of `node`.
@@ -186,7 +186,7 @@ pub fn loop_unrolled(
                 carried.len()
             ))
         })?;
-    let limit = trip.unwrap_or(MAX_ITERATIONS);
+    let limit = trip.unwrap_or(usize::MAX).min(MAX_ITERATIONS);
     let mut scans: Vec<Vec<Value>> = vec![Vec::new(); n_scan];
     let mut i = 0usize;
     while cond && i < limit {
@@ -197,9 +197,9 @@ pub fn loop_unrolled(
         carried = thread(&outs[1..], carried.len(), &mut scans);
         i += 1;
     }
-    if cond && trip.is_none() {
+    if cond && trip.is_none_or(|t| i < t) {
         return Err(node.err(format!(
-            "the condition stays true past {MAX_ITERATIONS} iterations"
+            "the loop runs past {MAX_ITERATIONS} iterations (kiln unrolls it at import)"
         )));
     }
     let mut outs = carried;

@@ -18,6 +18,11 @@ use crate::dtype::DataType;
 use crate::error::OnnxError;
 use crate::node::Node;
 use crate::tensor::HostTensor;
+
+/// The most window positions (outputs times window) an average pool's
+/// divisor table visits at import (2^28: about a second; a 224x224 output
+/// with a 7x7 window is 2.5 million).
+const MAX_DIVISOR_WORK: u64 = 1 << 28;
 use crate::value::Value;
 
 /// The spatial geometry of a convolution or pooling window.
@@ -387,7 +392,23 @@ fn pool(c: &mut Ctx<'_>, n: &Node<'_>, max: bool) -> OpResult {
         // positions inside the input (and the explicit pads when
         // count_include_pad), never ceil_mode's extra ones.
         let include = n.int("count_include_pad", 0) != 0;
-        let mut counts = Vec::with_capacity((win.out[0] * win.out[1]) as usize);
+        // Every window position of every output: bounded so that the
+        // table stays quick to compute.
+        let positions = win.out[0]
+            .checked_mul(win.out[1])
+            .filter(|&p| {
+                p.checked_mul(kernel[0])
+                    .and_then(|w| w.checked_mul(kernel[1]))
+                    .is_some_and(|w| w <= MAX_DIVISOR_WORK)
+            })
+            .ok_or_else(|| {
+                n.err(format!(
+                    "an output of {}x{} with a {}x{} window: too large a divisor table to \
+                     compute at import",
+                    win.out[0], win.out[1], kernel[0], kernel[1]
+                ))
+            })?;
+        let mut counts = Vec::with_capacity(positions as usize);
         for oh in 0..win.out[0] {
             for ow in 0..win.out[1] {
                 let mut k = 0u64;

@@ -20,7 +20,7 @@ pub fn dft(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         .static_shape()
         .ok_or_else(|| n.err("dynamic shapes are not supported"))?;
     let r = s.len();
-    let last = s[r - 1];
+    let last = s.last().copied().unwrap_or(0);
     if r < 2 || !(last == 1 || last == 2) {
         return Err(n.err("the input's last dim must be 1 (real) or 2 (complex)"));
     }
@@ -94,8 +94,15 @@ pub fn dft(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         (w * scale * t.cos(), w * scale * sign * t.sin())
     };
     let out_last = if irfft { 1 } else { 2 };
-    let cols = out_last as usize * n_out;
-    let mut m = Vec::with_capacity(last as usize * len_in * cols);
+    let cols = n_out
+        .checked_mul(out_last as usize)
+        .ok_or_else(|| n.err(format!("dft_length {len} is too large")))?;
+    let cells = (last as usize)
+        .checked_mul(len_in)
+        .and_then(|x| x.checked_mul(cols))
+        .ok_or_else(|| n.err(format!("dft_length {len} is too large")))?;
+    crate::size::on_host(cells as u64, 8, "DFT's matrix").map_err(|m| n.err(m))?;
+    let mut m = Vec::with_capacity(cells);
     for part in 0..last as usize {
         for j in 0..len_in {
             for half in 0..out_last as usize {

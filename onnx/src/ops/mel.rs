@@ -31,6 +31,8 @@ pub fn mel_weight_matrix(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     }
     let to = DataType::from_code(n.int("output_datatype", 1) as i32, "output_datatype")?;
     let bins = dft / 2 + 1;
+    crate::size::addressable(&[bins as u64, mel as u64], to).map_err(|m| n.err(m))?;
+    crate::size::on_host(mel as u64 + 2, 8, "the mel edges").map_err(|m| n.err(m))?;
     let to_mel = |hz: f32| f64::from(2595f32 * (hz / 700f32).ln_1p()) / 10f64.ln();
     let (lm, hm) = (to_mel(lo), to_mel(hi));
     let step = (hm - lm) / (mel + 2) as f64;
@@ -38,7 +40,7 @@ pub fn mel_weight_matrix(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         .map(|i| {
             let m = i as f64 * step + lm;
             let hz = 700.0 * (m / 2595.0 * 10f64.ln()).exp_m1();
-            (((dft + 1) as f64 * hz) / rate as f64).floor() as i64
+            ((dft as f64 + 1.0) * hz / rate as f64).floor() as i64
         })
         .collect();
     if edges.iter().any(|&e| !(0..bins).contains(&e)) {

@@ -128,7 +128,10 @@ pub fn pad(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     }
     let mut out = Vec::with_capacity(r);
     for d in 0..r {
-        let o = s[d] as i64 + low[d] + high[d];
+        let o = i64::try_from(s[d])
+            .ok()
+            .and_then(|x| x.checked_add(low[d])?.checked_add(high[d]))
+            .ok_or_else(|| n.err(format!("pads {pads:?} overflow axis {d}")))?;
         if o < 0 {
             return Err(n.err(format!("pads {pads:?} leave axis {d} of size {o}")));
         }
@@ -222,6 +225,10 @@ pub fn pad(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     Ok(vec![y])
 }
 
+/// The most copies `Tile` concatenates along one axis (each is one operand
+/// of a `tensor.concat`).
+const MAX_TILE_COPIES: i64 = 1 << 16;
+
 /// `Tile(repeats)`: copies concatenated along each axis.
 pub fn tile(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     let a = n.input(0)?;
@@ -235,7 +242,15 @@ pub fn tile(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         if k == 1 {
             continue;
         }
-        s[ax] *= k as u64;
+        if k > MAX_TILE_COPIES {
+            return Err(n.err(format!(
+                "{k} repeats of axis {ax}: kiln tiles at most {MAX_TILE_COPIES} copies per axis"
+            )));
+        }
+        s[ax] = s[ax]
+            .checked_mul(k as u64)
+            .ok_or_else(|| n.err(format!("repeats {reps:?} overflow axis {ax}")))?;
+        crate::size::addressable(&s, a.dtype).map_err(|m| n.err(m))?;
         let ty = c.b.module().types.static_tensor(&s, a.dtype.elem());
         let copies = vec![v; k as usize];
         v =
@@ -252,13 +267,24 @@ pub fn range(_c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     if delta == 0.0 {
         return Err(n.err("delta is 0"));
     }
-    let count = ((limit - start) / delta).ceil().max(0.0) as usize;
+    let steps = ((limit - start) / delta).ceil().max(0.0);
+    if !steps.is_finite() || steps >= u64::MAX as f64 {
+        return Err(n.err(format!(
+            "range({start}, {limit}, {delta}) has no finite length"
+        )));
+    }
+    let count = crate::size::on_host(steps as u64, 8, "the range").map_err(|m| n.err(m))?;
     let t = if dt.is_float() {
         let v: Vec<f64> = (0..count).map(|i| start + i as f64 * delta).collect();
         HostTensor::from_floats(dt, &[count], &v)
     } else {
         let (s0, d0) = (s.int(0), d.int(0));
-        let v: Vec<i64> = (0..count as i64).map(|i| s0 + i * d0).collect();
+        // ONNX's integer Range is start + i * delta in the type; wrapping
+        // happens only past the type's range, where no ONNX runtime
+        // defines a value either.
+        let v: Vec<i64> = (0..count as i64)
+            .map(|i| s0.wrapping_add(i.wrapping_mul(d0)))
+            .collect();
         HostTensor::from_ints(dt, &[count], &v)
     };
     let mut v = Value::constant(t);

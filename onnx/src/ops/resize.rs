@@ -275,6 +275,25 @@ pub fn resize(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         if (scale[a] - 1.0).abs() < 1e-12 && out[a] == s[a] && (!tf || (lo == 0.0 && hi == 1.0)) {
             continue;
         }
+        // The host tables: per output position, its taps (up to 4, or
+        // about 4 / scale when antialiasing a reduction).
+        let per = if m.antialias && m.mode != "nearest" {
+            4.0 / scale[a].min(1.0) + 2.0
+        } else {
+            4.0
+        };
+        let cells = if per.is_finite() && per >= 1.0 && per < (1u64 << 52) as f64 {
+            out[a].checked_mul(per as u64)
+        } else {
+            None
+        };
+        let cells = cells.ok_or_else(|| {
+            n.err(format!(
+                "axis {a} resized to {} with scale {}: too many taps",
+                out[a], scale[a]
+            ))
+        })?;
+        crate::size::on_host(cells, 16, "Resize's tap table").map_err(|m| n.err(m))?;
         let (k, idx, w, ext) = taps(&m, s[a], out[a], scale[a], (lo, hi));
         let o = out[a] as usize;
         let it = Value::constant(HostTensor::from_ints(DataType::Int64, &[o, k], &idx));

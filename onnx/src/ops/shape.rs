@@ -38,7 +38,14 @@ pub fn reshape(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         });
     }
     let total: u64 = src.iter().product();
-    let known: i64 = out.iter().filter(|&&d| d != -1).product();
+    if let Some(d) = out.iter().find(|&&d| d < -1) {
+        return Err(n.err(format!("dimension {d} in the shape {spec:?}")));
+    }
+    let known: i64 = out
+        .iter()
+        .filter(|&&d| d != -1)
+        .try_fold(1i64, |p, &d| p.checked_mul(d))
+        .ok_or_else(|| n.err(format!("the shape {spec:?} overflows 64 bits")))?;
     if out.iter().filter(|&&d| d == -1).count() > 1 {
         return Err(n.err("more than one -1 in the shape"));
     }
@@ -295,7 +302,20 @@ pub fn slice(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             return Err(n.err("a zero step is not defined"));
         }
         let wrap = |x: i64| if x < 0 { x + dim } else { x };
+        // ceil(span / step) without overflow (a step may be near 2^63).
+        let steps_in = |span: i64, step: i64| {
+            if span > 0 {
+                (span - 1) / step + 1
+            } else {
+                0
+            }
+        };
         if step < 0 {
+            if dim == 0 {
+                stride[ax] = 1;
+                size[ax] = 0;
+                continue;
+            }
             // numpy's rules: start in [0, dim - 1], end in [-1, dim - 1].
             let s = wrap(starts[k]).clamp(0, dim - 1);
             let e = if ends[k] < -dim {
@@ -303,8 +323,9 @@ pub fn slice(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             } else {
                 wrap(ends[k]).clamp(-1, dim - 1)
             };
-            let k_ = -step;
-            let count = if s > e { (s - e + k_ - 1) / k_ } else { 0 };
+            // A step of -2^63 takes one element (every span is shorter).
+            let k_ = step.checked_neg().unwrap_or(i64::MAX);
+            let count = steps_in(s - e, k_);
             off[ax] = if count > 0 { s - (count - 1) * k_ } else { 0 };
             stride[ax] = k_;
             size[ax] = count;
@@ -316,7 +337,7 @@ pub fn slice(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         let e = norm(ends[k]);
         off[ax] = s;
         stride[ax] = step;
-        size[ax] = if e > s { (e - s + step - 1) / step } else { 0 };
+        size[ax] = steps_in(e - s, step);
     }
     let shape: Vec<u64> = size.iter().map(|&d| d as u64).collect();
     let s = c.ssa(a);

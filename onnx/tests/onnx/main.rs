@@ -4,6 +4,7 @@
 //! importer's refusals, each with its message.
 
 mod expected;
+mod fuzz_replay;
 
 use std::rc::Rc;
 
