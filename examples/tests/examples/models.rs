@@ -77,9 +77,11 @@ fn mlp_loop_matches_reference_with_memory_flat() {
         .map(|d| d.kernels.len())
         .sum();
     assert_eq!(report.kernels.len(), kernels, "{report}");
-    for (k, count, time) in &report.kernels {
-        assert_eq!(*count as usize, n, "{k}");
-        assert!(!time.is_zero(), "{k}: no GPU time recorded");
+    for k in &report.kernels {
+        let name = &k.kernel;
+        assert_eq!(k.dispatches as usize, n, "{name}");
+        assert_eq!(k.timed, k.dispatches, "{name}: every dispatch timed");
+        assert!(!k.gpu_time.is_zero(), "{name}: no GPU time recorded");
     }
     assert_no_validation_messages(device.context());
 }
