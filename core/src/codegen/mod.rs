@@ -59,6 +59,7 @@ pub mod program;
 pub mod regions;
 pub mod row_group;
 pub mod shapes;
+pub mod static_sizes;
 pub mod strategy;
 pub mod target;
 

@@ -514,6 +514,7 @@ fn emit_function<'a>(
     ) -> Result<(), CodegenError>,
 ) -> Result<(FuncInfo<'a>, FuncRegions, Shapes, BufferPlan), CodegenError> {
     let info = FuncInfo::new(m, f)?;
+    super::static_sizes::check(&info)?;
     let regions = form_dispatch_regions(&info);
     let mut shapes = infer_shapes(&info)?;
     let mut buffers = bufferize(&info, &regions, &shapes);

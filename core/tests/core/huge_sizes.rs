@@ -143,3 +143,36 @@ fn the_serializer_refuses_more_ids_than_spirv_allows() {
         "{err}"
     );
 }
+
+/// Static dimensions past 2^63 bytes are a compile error naming the op,
+/// not a wrapped index (an overflow panic in a debug build and a silent
+/// compile in a release one on main: found by the ONNX importer's fuzz
+/// target), as the argument and as a result.
+#[test]
+fn static_sizes_past_2_pow_63_bytes_do_not_compile() {
+    let target = crate::common::lavapipe_target();
+    let compile = |text: &str| {
+        let m = kiln_core::tensor::load(text).expect("parses");
+        let prepared = kiln_core::codegen::prepare_module(&m).expect("prepares");
+        let f = prepared.funcs()[0];
+        kiln_core::codegen::compile_function(&prepared, f, &target)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    let arg = compile(
+        "func.func @f(%x: tensor<4611686018427387904x4611686018427387904xf32>) -> tensor<4611686018427387904x4611686018427387904xf32> {
+  %y = math.exp %x : tensor<4611686018427387904x4611686018427387904xf32>
+  return %y : tensor<4611686018427387904x4611686018427387904xf32>
+}",
+    );
+    assert!(arg.contains("holds more than 2^63 bytes"), "{arg}");
+    // 2^62 f32 elements: 2^64 bytes, past i64 though the count fits.
+    let result = compile(
+        "func.func @f(%n: index) -> tensor<?x4611686018427387904xf32> {
+  %e = tensor.empty(%n) : tensor<?x4611686018427387904xf32>
+  return %e : tensor<?x4611686018427387904xf32>
+}",
+    );
+    assert!(result.contains("holds more than 2^63 bytes"), "{result}");
+}
