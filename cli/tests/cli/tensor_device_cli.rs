@@ -119,15 +119,20 @@ fn trace_and_profile_variables_report_every_dispatch() {
         .split_once("KILN_PROFILE=1: the device's dispatches by kernel:\n")
         .unwrap_or_else(|| panic!("no profile table on stderr: {err}"))
         .1;
-    // Rows after the header: kernel, dispatches, GPU time, mean.
+    // Rows after the header: kernel, dispatches, timed, GPU time, mean,
+    // median; every dispatch of a run is timed.
     let dispatches: u64 = table
         .lines()
         .skip(1)
         .map(|l| {
             let cols: Vec<&str> = l.split_whitespace().collect();
-            cols[cols.len() - 3]
-                .parse::<u64>()
-                .unwrap_or_else(|e| panic!("{l}: {e}"))
+            let count = |i: usize| {
+                cols[i]
+                    .parse::<u64>()
+                    .unwrap_or_else(|e| panic!("{l}: {e}"))
+            };
+            assert_eq!(count(1), count(2), "{l}: every dispatch timed");
+            count(1)
         })
         .sum();
     assert!(dispatches >= 1, "{err}");
