@@ -10,7 +10,6 @@ use kiln_core::tensor::structured::BodyBuilder;
 use kiln_core::tensor::{AffineExpr, AffineMap, Dim, ElemType, TValue};
 
 use crate::dtype::DataType;
-use crate::tensor::HostTensor;
 use crate::value::Value;
 
 /// Why a building block cannot build its part of a node (the node's error
@@ -430,45 +429,6 @@ impl<'m> Ctx<'m> {
             ty,
         );
         Ok(Value::computed(s, v.dtype, new_dims))
-    }
-
-    /// [`transpose`](Self::transpose), done on the host where `v` is known
-    /// at import (an initializer: its transposed copy is what the program
-    /// holds, so no kernel reads it through a transpose).
-    pub fn transpose_weights(&mut self, v: &Value, perm: &[usize]) -> BResult<Value> {
-        let Some(known) = v.known.as_ref().filter(|k| k.shape().len() == perm.len()) else {
-            return self.transpose(v, perm);
-        };
-        let shape = known.shape();
-        let out: Vec<usize> = perm.iter().map(|&p| shape[p]).collect();
-        // Row-major strides of the source, taken in the output's order.
-        let mut strides = vec![1usize; shape.len()];
-        for i in (0..shape.len().saturating_sub(1)).rev() {
-            strides[i] = strides[i + 1] * shape[i + 1];
-        }
-        let along: Vec<usize> = perm.iter().map(|&p| strides[p]).collect();
-        let total: usize = out.iter().product();
-        let mut indices = Vec::with_capacity(total);
-        let mut at = vec![0usize; out.len()];
-        for _ in 0..total {
-            indices.push(at.iter().zip(&along).map(|(i, s)| i * s).sum());
-            for d in (0..out.len()).rev() {
-                at[d] += 1;
-                if at[d] < out[d] {
-                    break;
-                }
-                at[d] = 0;
-            }
-        }
-        let tensor = kiln_core::tensor::eval::Tensor {
-            elem: known.tensor.elem,
-            shape: out,
-            data: known.tensor.data.gather(&indices),
-        };
-        Ok(Value::constant(HostTensor {
-            dtype: known.dtype,
-            tensor,
-        }))
     }
 
     /// `linalg.transpose` of `v` by `perm` (output dim k = input dim `perm[k]`).

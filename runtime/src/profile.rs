@@ -148,11 +148,6 @@ impl ProfileReport {
         });
         Self { kernels }
     }
-
-    /// The GPU time of every timed dispatch.
-    pub fn total(&self) -> Duration {
-        self.kernels.iter().map(|k| k.gpu_time).sum()
-    }
 }
 
 impl fmt::Display for ProfileReport {

@@ -60,7 +60,9 @@ use crate::pool::{Slice, SliceShared};
 use crate::sync::Timeline;
 
 mod commands;
-use commands::{Cmd, Logged};
+use std::borrow::Cow;
+
+use commands::Cmd;
 
 /// Descriptor sets per descriptor pool of a batch.
 const POOL_SETS: u32 = 256;
@@ -248,7 +250,7 @@ pub struct CommandBatch {
     all: Vec<Access>,
     /// Every command recorded, as issued (reusable batches only): what a
     /// timed [`execute`](Self::execute) issues again.
-    log: Vec<Logged>,
+    log: Vec<Cmd<'static>>,
     /// The recorded batches executed, kept until the work completed.
     executed: Vec<Arc<Recorded>>,
 }
@@ -402,7 +404,7 @@ impl CommandBatch {
             .iter()
             .any(|a| self.pending.iter().any(|p| a.conflicts(p)));
         if conflict {
-            self.issue(Cmd::Barrier);
+            self.issue(&Cmd::Barrier);
             self.pending.clear();
             self.counts.barriers += 1;
         }
@@ -631,13 +633,15 @@ impl CommandBatch {
             sets
         };
         self.track(&accesses);
-        let query = self.timestamp_query()?;
+        let query = self.dispatch_query()?;
         self.stamp(query, 0);
-        self.issue(Cmd::Dispatch {
+        self.issue(&Cmd::Dispatch {
             pipeline: pipeline.raw,
             layout: pipeline.layout,
-            sets: &sets,
-            push: iface.push_constants.map(|pc| (pc.offset, push_constants)),
+            sets: Cow::Borrowed(&sets),
+            push: iface
+                .push_constants
+                .map(|pc| (pc.offset, Cow::Borrowed(push_constants))),
             groups,
         });
         self.stamp(query, 1);
@@ -652,7 +656,6 @@ impl CommandBatch {
             self.keep_slice(b.slice);
         }
         let index = self.counts.dispatches;
-        self.dispatch_queries.push(query.map(|_| self.queries - 2));
         self.counts.dispatches += 1;
         Ok(index)
     }
@@ -691,6 +694,14 @@ impl CommandBatch {
         }
         self.queries += 2;
         Ok(Some((self.query_pools[chunk], at)))
+    }
+
+    /// The timestamp pair of the next dispatch (`None` when timing is
+    /// off), noted as that dispatch's in `dispatch_queries`.
+    fn dispatch_query(&mut self) -> Result<Option<(vk::QueryPool, u32)>> {
+        let query = self.timestamp_query()?;
+        self.dispatch_queries.push(query.map(|_| self.queries - 2));
+        Ok(query)
     }
 
     fn check_range(command: &'static str, slice: &Slice, offset: u64, size: u64) -> Result<()> {
@@ -799,10 +810,10 @@ impl CommandBatch {
             many = regions.iter().map(region).collect();
             &many
         };
-        self.issue(Cmd::Copy {
+        self.issue(&Cmd::Copy {
             src: src.raw_buffer(),
             dst: dst.raw_buffer(),
-            regions: vk_regions,
+            regions: Cow::Borrowed(vk_regions),
         });
         self.keep_slice(src);
         self.keep_slice(dst);
@@ -834,7 +845,7 @@ impl CommandBatch {
             end: start + size,
             write: true,
         }]);
-        self.issue(Cmd::Fill {
+        self.issue(&Cmd::Fill {
             dst: dst.raw_buffer(),
             start,
             size,
@@ -871,10 +882,10 @@ impl CommandBatch {
             end: start + data.len() as u64,
             write: true,
         }]);
-        self.issue(Cmd::Update {
+        self.issue(&Cmd::Update {
             dst: dst.raw_buffer(),
             start,
-            data,
+            data: Cow::Borrowed(data),
         });
         self.keep_slice(dst);
         self.counts.fills += 1;
@@ -1058,15 +1069,11 @@ impl CommandBatch {
             // it is (kept in `executed` below).
             for cmd in &recorded.batch.log {
                 let query = match cmd {
-                    Logged::Dispatch { .. } => {
-                        let query = self.timestamp_query()?;
-                        self.dispatch_queries.push(query.map(|_| self.queries - 2));
-                        query
-                    }
+                    Cmd::Dispatch { .. } => self.dispatch_query()?,
                     _ => None,
                 };
                 self.stamp(query, 0);
-                self.issue(cmd.as_cmd());
+                self.issue(cmd);
                 self.stamp(query, 1);
             }
         } else {

@@ -20,10 +20,7 @@ fn static_bytes(ty: &TypeKind) -> Option<u64> {
     let TypeKind::Tensor { shape, elem } = ty else {
         return Some(0);
     };
-    let elements = shape
-        .iter()
-        .try_fold(1u64, |acc, d| acc.checked_mul(d.fixed().unwrap_or(1)))?;
-    elements
+    crate::host_memory::element_count(shape.iter().map(|d| d.fixed().unwrap_or(1)))?
         .checked_mul(element_bytes(*elem) as u64)
         .filter(|&b| b <= i64::MAX as u64)
 }

@@ -1,7 +1,7 @@
 //! `Conv` (2-D, and 1-D as 2-D with a unit height) with explicit padding
 //! as `tensor.pad`: one group on `linalg.conv_2d_nhwc_hwcf` and depthwise
-//! groups on `linalg.depthwise_conv_2d_nhwc_hwc`, between transposes (the
-//! weights transposed at import), other groups as one
+//! groups on `linalg.depthwise_conv_2d_nhwc_hwc`, between transposes,
+//! other groups as one
 //! `linalg.conv_2d_nchw_fchw` per group, concatenated; `MaxPool` and
 //! `AveragePool` on `linalg.pooling_nhwc_max/sum` between transposes
 //! (kiln has no NCHW pooling), the average's divisor a constant computed
@@ -259,25 +259,26 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         // a scalar per multiply-add. On lavapipe a 3x3 convolution
         // 1x96x26x42 -> 24 channels took 12.2 ms so (the transposes
         // included) against 30.3 ms as conv_2d_nchw_fchw, a 1x1 one
-        // 1x32x2x96 -> 200 channels 0.48 against 1.02 ms. The weights,
-        // known at import, are transposed on the host (the program holds
-        // them as HWCF / HWC). Only the windowed ones on NHWC (1x1 ones
+        // 1x32x2x96 -> 200 channels 0.48 against 1.02 ms. The weights
+        // stay program parameters, read through the transpose (transposed
+        // on the host at import they were faster to read, but became
+        // constants of the program beside the unused parameter: ResNet-50
+        // held its weights twice and took 5.4 s to compile and upload
+        // against 0.5-0.8 s). Only the windowed ones on NHWC (1x1 ones
         // on NCHW) was slower on PP-OCR: more transposes between layers
         // (ocr_cls 35.9 ms against 26.4, ocr_det 141 against 75).
         let xpv = Value::computed(xp, dt, dims(&ps));
         let xh = c.transpose(&xpv, &[0, 2, 3, 1]).map_err(|e| n.err(e))?;
         let (kind, name, wh) = if depthwise {
             let w3 = c.reshape(&w4, &[m, ws[2], ws[3]]).map_err(|e| n.err(e))?;
-            let wh = c.transpose_weights(&w3, &[1, 2, 0]).map_err(|e| n.err(e))?;
+            let wh = c.transpose(&w3, &[1, 2, 0]).map_err(|e| n.err(e))?;
             (
                 ConvKind::DepthwiseConv2dNhwcHwc,
                 "linalg.depthwise_conv_2d_nhwc_hwc",
                 wh,
             )
         } else {
-            let wh = c
-                .transpose_weights(&w4, &[2, 3, 1, 0])
-                .map_err(|e| n.err(e))?;
+            let wh = c.transpose(&w4, &[2, 3, 1, 0]).map_err(|e| n.err(e))?;
             (ConvKind::Conv2dNhwcHwcf, "linalg.conv_2d_nhwc_hwcf", wh)
         };
         let acc = c.full(&[nb, win.out[0], win.out[1], m], dt, ScalarBits::Float(0.0));

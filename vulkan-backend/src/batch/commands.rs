@@ -1,18 +1,22 @@
 //! The `vkCmd*` calls of a [`CommandBatch`]: each command as data
-//! ([`Cmd`], borrowed while recording; [`Logged`], owned, kept by a
-//! reusable batch) and the one place that issues it into the batch's
+//! ([`Cmd`]: borrowed while recording, owned in a reusable batch's log)
+//! and the one place that issues it into the batch's
 //! command buffer ([`CommandBatch::issue`]). A reusable batch logs every
 //! command it issues, so that a timed [`execute`](CommandBatch::execute)
 //! can issue them again into its own buffer with a timestamp pair around
 //! each dispatch: the queries of a secondary buffer would be shared by
 //! all its executions, so an executed recording was not timed before.
 
+use std::borrow::Cow;
+
 use ash::vk;
 
 use super::CommandBatch;
 
-/// One command, borrowed from its caller.
-#[derive(Clone, Copy, Debug)]
+/// One command: borrowed from its caller while recording
+/// (`Cow::Borrowed`, no allocation), owned when a reusable batch logs it
+/// (`Cmd<'static>`, [`into_owned`](Cmd::into_owned)).
+#[derive(Clone, Debug)]
 pub(super) enum Cmd<'a> {
     /// A global memory barrier between compute and transfer work.
     Barrier,
@@ -21,15 +25,15 @@ pub(super) enum Cmd<'a> {
     Dispatch {
         pipeline: vk::Pipeline,
         layout: vk::PipelineLayout,
-        sets: &'a [vk::DescriptorSet],
-        push: Option<(u32, &'a [u8])>,
+        sets: Cow<'a, [vk::DescriptorSet]>,
+        push: Option<(u32, Cow<'a, [u8]>)>,
         groups: [u32; 3],
     },
     /// A buffer-to-buffer copy.
     Copy {
         src: vk::Buffer,
         dst: vk::Buffer,
-        regions: &'a [vk::BufferCopy],
+        regions: Cow<'a, [vk::BufferCopy]>,
     },
     /// A fill with a 32-bit word.
     Fill {
@@ -42,121 +46,49 @@ pub(super) enum Cmd<'a> {
     Update {
         dst: vk::Buffer,
         start: u64,
-        data: &'a [u8],
-    },
-}
-
-/// A command a reusable batch recorded, owned (see [`Cmd`]).
-#[derive(Debug)]
-pub(super) enum Logged {
-    Barrier,
-    Dispatch {
-        pipeline: vk::Pipeline,
-        layout: vk::PipelineLayout,
-        sets: Vec<vk::DescriptorSet>,
-        push: Option<(u32, Vec<u8>)>,
-        groups: [u32; 3],
-    },
-    Copy {
-        src: vk::Buffer,
-        dst: vk::Buffer,
-        regions: Vec<vk::BufferCopy>,
-    },
-    Fill {
-        dst: vk::Buffer,
-        start: u64,
-        size: u64,
-        word: u32,
-    },
-    Update {
-        dst: vk::Buffer,
-        start: u64,
-        data: Vec<u8>,
+        data: Cow<'a, [u8]>,
     },
 }
 
 impl Cmd<'_> {
-    fn to_logged(self) -> Logged {
+    /// The command with its slices owned.
+    fn into_owned(self) -> Cmd<'static> {
+        let own = |c: Cow<'_, [_]>| Cow::Owned(c.into_owned());
         match self {
-            Cmd::Barrier => Logged::Barrier,
+            Cmd::Barrier => Cmd::Barrier,
             Cmd::Dispatch {
                 pipeline,
                 layout,
                 sets,
                 push,
                 groups,
-            } => Logged::Dispatch {
+            } => Cmd::Dispatch {
                 pipeline,
                 layout,
-                sets: sets.to_vec(),
-                push: push.map(|(offset, bytes)| (offset, bytes.to_vec())),
+                sets: Cow::Owned(sets.into_owned()),
+                push: push.map(|(offset, bytes)| (offset, own(bytes))),
                 groups,
             },
-            Cmd::Copy { src, dst, regions } => Logged::Copy {
+            Cmd::Copy { src, dst, regions } => Cmd::Copy {
                 src,
                 dst,
-                regions: regions.to_vec(),
+                regions: Cow::Owned(regions.into_owned()),
             },
             Cmd::Fill {
                 dst,
                 start,
                 size,
                 word,
-            } => Logged::Fill {
-                dst,
-                start,
-                size,
-                word,
-            },
-            Cmd::Update { dst, start, data } => Logged::Update {
-                dst,
-                start,
-                data: data.to_vec(),
-            },
-        }
-    }
-}
-
-impl Logged {
-    /// The command, borrowed.
-    pub(super) fn as_cmd(&self) -> Cmd<'_> {
-        match self {
-            Logged::Barrier => Cmd::Barrier,
-            Logged::Dispatch {
-                pipeline,
-                layout,
-                sets,
-                push,
-                groups,
-            } => Cmd::Dispatch {
-                pipeline: *pipeline,
-                layout: *layout,
-                sets,
-                push: push
-                    .as_ref()
-                    .map(|(offset, bytes)| (*offset, bytes.as_slice())),
-                groups: *groups,
-            },
-            Logged::Copy { src, dst, regions } => Cmd::Copy {
-                src: *src,
-                dst: *dst,
-                regions,
-            },
-            Logged::Fill {
-                dst,
-                start,
-                size,
-                word,
             } => Cmd::Fill {
-                dst: *dst,
-                start: *start,
-                size: *size,
-                word: *word,
+                dst,
+                start,
+                size,
+                word,
             },
-            Logged::Update { dst, start, data } => Cmd::Update {
-                dst: *dst,
-                start: *start,
-                data,
+            Cmd::Update { dst, start, data } => Cmd::Update {
+                dst,
+                start,
+                data: own(data),
             },
         }
     }
@@ -166,7 +98,7 @@ impl CommandBatch {
     /// Issues `cmd` into the batch's command buffer (which is recording:
     /// callers `begin` first and have checked the command), and logs it
     /// when the batch is reusable.
-    pub(super) fn issue(&mut self, cmd: Cmd<'_>) {
+    pub(super) fn issue(&mut self, cmd: &Cmd<'_>) {
         let (d, cb) = (&self.device.raw, self.cb);
         match cmd {
             Cmd::Barrier => {
@@ -211,10 +143,10 @@ impl CommandBatch {
                 // recording it executes, until the work completes; push
                 // bytes match the layout's range and the group counts the
                 // limits (checked when the dispatch was first recorded).
-                if self.bound != pipeline {
+                if self.bound != *pipeline {
                     self.device.note_call();
-                    unsafe { d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline) };
-                    self.bound = pipeline;
+                    unsafe { d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, *pipeline) };
+                    self.bound = *pipeline;
                 }
                 if !sets.is_empty() {
                     self.device.note_call();
@@ -222,7 +154,7 @@ impl CommandBatch {
                         d.cmd_bind_descriptor_sets(
                             cb,
                             vk::PipelineBindPoint::COMPUTE,
-                            layout,
+                            *layout,
                             0,
                             sets,
                             &[],
@@ -234,9 +166,9 @@ impl CommandBatch {
                     unsafe {
                         d.cmd_push_constants(
                             cb,
-                            layout,
+                            *layout,
                             vk::ShaderStageFlags::COMPUTE,
-                            offset,
+                            *offset,
                             bytes,
                         )
                     };
@@ -249,7 +181,7 @@ impl CommandBatch {
                 // SAFETY: recording; both buffers are live and kept alive;
                 // every region lies inside its slice, and regions of one
                 // buffer do not overlap (checked when first recorded).
-                unsafe { d.cmd_copy_buffer(cb, src, dst, regions) };
+                unsafe { d.cmd_copy_buffer(cb, *src, *dst, regions) };
             }
             Cmd::Fill {
                 dst,
@@ -261,18 +193,18 @@ impl CommandBatch {
                 // SAFETY: recording; the buffer is live and kept alive;
                 // offset and size are multiples of 4 inside the slice's
                 // reservation (checked when first recorded).
-                unsafe { d.cmd_fill_buffer(cb, dst, start, size, word) };
+                unsafe { d.cmd_fill_buffer(cb, *dst, *start, *size, *word) };
             }
             Cmd::Update { dst, start, data } => {
                 self.device.note_call();
                 // SAFETY: recording; the buffer is live and kept alive;
                 // offset and size are multiples of 4, at most 65536, inside
                 // the slice (checked when first recorded).
-                unsafe { d.cmd_update_buffer(cb, dst, start, data) };
+                unsafe { d.cmd_update_buffer(cb, *dst, *start, data) };
             }
         }
         if self.reusable {
-            self.log.push(cmd.to_logged());
+            self.log.push(cmd.clone().into_owned());
         }
     }
 
