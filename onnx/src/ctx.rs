@@ -9,8 +9,10 @@ use kiln_core::tensor::ops::{LinalgKind, TensorOp};
 use kiln_core::tensor::structured::BodyBuilder;
 use kiln_core::tensor::{AffineExpr, AffineMap, Dim, ElemType, TValue};
 
+use std::rc::Rc;
+
 use crate::dtype::DataType;
-use crate::value::Value;
+use crate::value::{Permuted, Value};
 
 /// Why a building block cannot build its part of a node (the node's error
 /// message).
@@ -162,6 +164,20 @@ fn reassociation(big: &[u64], small: &[u64]) -> Option<Vec<Vec<u64>>> {
     Some(groups)
 }
 
+/// Whether `perm` keeps every dim in place.
+fn is_identity(perm: &[usize]) -> bool {
+    perm.iter().enumerate().all(|(i, &p)| i == p)
+}
+
+/// The permutation undoing `perm`.
+fn inverse(perm: &[usize]) -> Vec<usize> {
+    let mut inv = vec![0; perm.len()];
+    for (k, &p) in perm.iter().enumerate() {
+        inv[p] = k;
+    }
+    inv
+}
+
 fn dims_text(shape: &[Dim]) -> String {
     let parts: Vec<String> = shape
         .iter()
@@ -292,7 +308,85 @@ impl<'m> Ctx<'m> {
 
     /// An elementwise op over numpy-broadcast `ins`: a `linalg.generic`
     /// whose body `f` gets one scalar per input and returns the result's.
+    ///
+    /// When the full-size inputs are all transposes alike of their sources
+    /// ([`Value::permuted`]) and every other input's transpose is a
+    /// reshape (a per-channel vector, a scalar), the op runs on the
+    /// sources and its result is a transpose of that: a chain of
+    /// convolutions, their bias, batch norm and activations stays in the
+    /// convolutions' layout.
     pub fn elementwise(
+        &mut self,
+        ins: &[&Value],
+        out_dtype: DataType,
+        f: impl FnOnce(&mut BodyBuilder<'_>, &[TValue]) -> TValue,
+    ) -> BResult<Value> {
+        let shapes: Vec<&[Dim]> = ins.iter().map(|v| v.shape.as_slice()).collect();
+        let out_shape = Self::broadcast_shape(&shapes)?;
+        if let Some((srcs, perm)) = self.on_sources(ins, &out_shape)? {
+            let refs: Vec<&Value> = srcs.iter().collect();
+            let y = self.elementwise_here(&refs, out_dtype, f)?;
+            return self.transpose(&y, &perm);
+        }
+        self.elementwise_here(ins, out_dtype, f)
+    }
+
+    /// The inputs of an elementwise op producing `out_shape`, each in the
+    /// layout of the sources of its transposed full-size inputs, and the
+    /// permutation the result takes back; `None` unless some full-size
+    /// input is a transpose, every full-size one is a transpose by the
+    /// same permutation, and every other input is static and transposed
+    /// by a reshape (its non-unit dims keep their order).
+    fn on_sources(
+        &mut self,
+        ins: &[&Value],
+        out_shape: &[Dim],
+    ) -> BResult<Option<(Vec<Value>, Vec<usize>)>> {
+        let r = out_shape.len();
+        let full = |v: &Value| v.shape.as_slice() == out_shape;
+        let Some(perm) = ins
+            .iter()
+            .filter(|v| full(v))
+            .find_map(|v| v.permuted().map(|(_, p)| p.to_vec()))
+        else {
+            return Ok(None);
+        };
+        let inv = inverse(&perm);
+        let mut plan: Vec<Option<Vec<u64>>> = Vec::with_capacity(ins.len());
+        for v in ins {
+            match v.permuted() {
+                Some((_, p)) if full(v) && p == perm.as_slice() => plan.push(None),
+                _ if full(v) => return Ok(None),
+                _ => {
+                    let Some(s) = v.static_shape() else {
+                        return Ok(None);
+                    };
+                    let mut padded = vec![1u64; r - s.len()];
+                    padded.extend(&s);
+                    let moved: Vec<usize> =
+                        (0..r).map(|j| inv[j]).filter(|&k| padded[k] != 1).collect();
+                    if moved.windows(2).any(|w| w[0] > w[1]) {
+                        return Ok(None);
+                    }
+                    plan.push(Some((0..r).map(|j| padded[inv[j]]).collect()));
+                }
+            }
+        }
+        let mut srcs = Vec::with_capacity(ins.len());
+        for (v, p) in ins.iter().zip(plan) {
+            srcs.push(match p {
+                None => v
+                    .permuted()
+                    .map(|(s, _)| s.clone())
+                    .unwrap_or_else(|| (*v).clone()),
+                Some(shape) => self.reshape(v, &shape)?,
+            });
+        }
+        Ok(Some((srcs, perm)))
+    }
+
+    /// [`Ctx::elementwise`] in the inputs' own layout.
+    fn elementwise_here(
         &mut self,
         ins: &[&Value],
         out_dtype: DataType,
@@ -431,10 +525,18 @@ impl<'m> Ctx<'m> {
         Ok(Value::computed(s, v.dtype, new_dims))
     }
 
-    /// `linalg.transpose` of `v` by `perm` (output dim k = input dim `perm[k]`).
+    /// `linalg.transpose` of `v` by `perm` (output dim k = input dim
+    /// `perm[k]`). A transpose of a transpose reads the first one's source
+    /// (and is that source when the two cancel); the result records what
+    /// it transposes ([`Permuted`]).
     pub fn transpose(&mut self, v: &Value, perm: &[usize]) -> BResult<Value> {
-        if perm.iter().enumerate().all(|(i, &p)| i == p) {
+        if is_identity(perm) {
             return Ok(v.clone());
+        }
+        if let Some((src, p0)) = v.permuted() {
+            let composed: Vec<usize> = perm.iter().map(|&k| p0[k]).collect();
+            let src = src.clone();
+            return self.transpose(&src, &composed);
         }
         let out_shape: Vec<Dim> = perm.iter().map(|&p| v.shape[p]).collect();
         let s = self.ssa(v);
@@ -457,13 +559,51 @@ impl<'m> Ctx<'m> {
                 op: "linalg.transpose",
                 error,
             })?;
-        Ok(Value::computed(r[0], v.dtype, out_shape))
+        let mut out = Value::computed(r[0], v.dtype, out_shape);
+        out.permuted = Some(Rc::new(Permuted {
+            src: v.clone(),
+            perm: perm.to_vec(),
+        }));
+        Ok(out)
     }
 
     /// A reduction of `v` over `axes` (sorted, unique) with accumulator
     /// start `init` and body `f(input scalar, accumulator)`; the reduced
-    /// dims are dropped.
+    /// dims are dropped. A transpose ([`Value::permuted`]) is reduced in
+    /// its source's layout, its result transposed back where the kept dims
+    /// change order.
     pub fn reduce(
+        &mut self,
+        v: &Value,
+        axes: &[usize],
+        out_dtype: DataType,
+        init: ScalarBits,
+        f: impl FnOnce(&mut BodyBuilder<'_>, TValue, TValue) -> TValue,
+    ) -> BResult<Value> {
+        if let Some((src, perm)) = v.permuted() {
+            let (src, perm) = (src.clone(), perm.to_vec());
+            let mut src_axes: Vec<usize> = axes.iter().map(|&a| perm[a]).collect();
+            src_axes.sort_unstable();
+            let y = self.reduce_here(&src, &src_axes, out_dtype, init, f)?;
+            // Kept dim i of the result is source dim perm[k_i]: its place
+            // among the source's kept dims.
+            let kept_src: Vec<usize> = (0..src.rank()).filter(|j| !src_axes.contains(j)).collect();
+            let back: Vec<usize> = (0..v.rank())
+                .filter(|k| !axes.contains(k))
+                .map(|k| {
+                    kept_src
+                        .iter()
+                        .position(|&j| j == perm[k])
+                        .expect("a kept dim of a permutation stays kept")
+                })
+                .collect();
+            return self.transpose(&y, &back);
+        }
+        self.reduce_here(v, axes, out_dtype, init, f)
+    }
+
+    /// [`Ctx::reduce`] in `v`'s own layout.
+    fn reduce_here(
         &mut self,
         v: &Value,
         axes: &[usize],

@@ -10,6 +10,8 @@
 //! (`Shape -> Gather -> Concat -> Reshape`) become constants.
 
 pub mod control;
+pub mod layout;
+mod prune;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -54,7 +56,9 @@ pub struct ImportOptions {
 pub enum ArgSource {
     /// A graph input: the caller gives it.
     Input,
-    /// An initializer: the model's weights, fed by the host.
+    /// An initializer: the model's weights, fed by the host, in the
+    /// layout the program reads (a convolution's filter transposed to
+    /// HWCF, [`layout`]; the argument's shape is the stored one).
     Param(Rc<HostTensor>),
 }
 
@@ -297,12 +301,22 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
             used.push(name);
         }
     }
+    let filters = {
+        let listed: Vec<(&str, &HostTensor)> = used
+            .iter()
+            .filter_map(|&n| Some((n, inits.get(n)?)))
+            .collect();
+        layout::conv_weights(graph, &listed)
+    };
     let mut consts: HashMap<String, HostTensor> = HashMap::new();
     for name in used {
-        let t = inits.remove(name).expect("listed from inits");
+        let mut t = inits.remove(name).expect("listed from inits");
         if !t.dtype.is_float() && t.len() <= SHAPE_LIKE_LIMIT {
             consts.insert(name.to_owned(), t);
             continue;
+        }
+        if filters.contains(name) {
+            t = layout::to_hwcf(&t);
         }
         args.push(Arg {
             name: name.to_owned(),
@@ -326,6 +340,13 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
             ArgSource::Param(t) => {
                 v.known = Some(t.clone());
                 v.foldable = true;
+                if filters.contains(&a.name) {
+                    // The ONNX value (FCHW): a transpose of the stored
+                    // filter that the convolution's cancels; not folded.
+                    v = c
+                        .transpose(&v, &layout::FROM_HWCF)
+                        .map_err(|e| OnnxError::Model(format!("initializer {}: {e}", a.name)))?;
+                }
             }
             ArgSource::Input => {
                 if let Some(t) = opts.input_values.get(&a.name) {
@@ -359,6 +380,7 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
     let f = c.b.finish();
     let result_types: Vec<_> = results.iter().map(|&r| m.value_type(r)).collect();
     m.func_mut(f).results = result_types;
+    prune::prune_unread(&mut m, f);
     kiln_core::tensor::verify(&m).map_err(|e| {
         OnnxError::Model(format!(
             "the imported program does not verify (an importer bug): {}",
@@ -478,6 +500,7 @@ fn fold(def: &OpDef, node: &Node<'_>, limit: usize, foldable: bool) -> Option<Ve
             o.as_ref().map(|v| {
                 let mut w = v.clone();
                 w.ssa = Some(c.b.arg(k));
+                w.permuted = None;
                 k += 1;
                 w
             })

@@ -103,6 +103,56 @@ def main():
     ty += tb.astype(np.float64)[:, None, None]
     out += [arr("CT_X", tx), arr("CT_W", tw), arr("CT_B", tb), arr("CT_OUT", ty.astype(np.float32))]
 
+    # A block of convolutions in one layout (ONNX's NCHW, computed here
+    # directly): x (1,3,6,6); c1 = Conv(x, w1 (4,3,3,3), b1, pads 1);
+    # r1 = Relu(c1); bn = BatchNormalization(r1; s, b, mean, var (4,));
+    # c2 = Conv(bn, w2 (4,4,1,1), b2); a = c2 + r1; d = depthwise
+    # Conv(a, wd (4,1,3,3), group 4, pads 1); cat = Concat(a, d, axis 1);
+    # outputs: GlobalAveragePool(MaxPool(cat, 2x2, strides 2)) (1,8,1,1),
+    # ReduceMean(cat, axes [2], keepdims 0) (1,8,6) and a (1,4,6,6).
+    def conv(x, w, b, pad, group=1):
+        n, c, h, wd_ = x.shape
+        f, cg, kh, kw = w.shape
+        xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+        oh, ow = h + 2 * pad - kh + 1, wd_ + 2 * pad - kw + 1
+        y = np.zeros((n, f, oh, ow))
+        fg = f // group
+        for o in range(f):
+            g = o // fg
+            for i in range(oh):
+                for j in range(ow):
+                    y[0, o, i, j] = (xp[0, g * cg:(g + 1) * cg, i:i + kh, j:j + kw] * w[o]).sum()
+        return y + b[:, None, None]
+
+    bx = rng.standard_normal((1, 3, 6, 6)).astype(np.float32)
+    bw1 = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    bb1 = rng.standard_normal((4,)).astype(np.float32)
+    bs = rng.standard_normal((4,)).astype(np.float32)
+    bbias = rng.standard_normal((4,)).astype(np.float32)
+    bmean = rng.standard_normal((4,)).astype(np.float32)
+    bvar = rng.uniform(0.5, 2.0, (4,)).astype(np.float32)
+    bw2 = rng.standard_normal((4, 4, 1, 1)).astype(np.float32)
+    bb2 = rng.standard_normal((4,)).astype(np.float32)
+    bwd = rng.standard_normal((4, 1, 3, 3)).astype(np.float32)
+    bbd = rng.standard_normal((4,)).astype(np.float32)
+    f64 = lambda a: a.astype(np.float64)
+    c1 = conv(f64(bx), f64(bw1), f64(bb1), 1)
+    r1 = np.maximum(c1, 0)
+    ch = lambda v: f64(v)[:, None, None]
+    bn = (r1 - ch(bmean)) / np.sqrt(ch(bvar) + 1e-5) * ch(bs) + ch(bbias)
+    a = conv(bn, f64(bw2), f64(bb2), 0) + r1
+    d = conv(a, f64(bwd), f64(bbd), 1, group=4)
+    cat = np.concatenate([a, d], axis=1)
+    mp = cat.reshape(1, 8, 3, 2, 3, 2).max(axis=(3, 5))
+    gap = mp.mean(axis=(2, 3), keepdims=True)
+    rm = cat.mean(axis=2)
+    out += [arr("BLOCK_X", bx), arr("BLOCK_W1", bw1), arr("BLOCK_B1", bb1),
+            arr("BLOCK_S", bs), arr("BLOCK_BIAS", bbias), arr("BLOCK_MEAN", bmean),
+            arr("BLOCK_VAR", bvar), arr("BLOCK_W2", bw2), arr("BLOCK_B2", bb2),
+            arr("BLOCK_WD", bwd), arr("BLOCK_BD", bbd),
+            arr("BLOCK_GAP", gap.astype(np.float32)), arr("BLOCK_RM", rm.astype(np.float32)),
+            arr("BLOCK_A", a.astype(np.float32))]
+
     print("".join(out), end="")
 
 

@@ -236,16 +236,6 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         )));
     }
     let win = window(n, [xs[2], xs[3]], [ws[2], ws[3]], spatial, false)?;
-    let xv = c.ssa(&x4);
-    let (xp, ps) = pad(
-        c,
-        xv,
-        &xs,
-        &[0, 0, win.pads[0][0], win.pads[1][0]],
-        &[0, 0, win.pads[0][1], win.pads[1][1]],
-        ScalarBits::Float(0.0),
-    );
-    let wv = c.ssa(&w4);
     let attrs = ConvAttrs {
         strides: Some(vec2(c, win.strides)),
         dilations: Some(vec2(c, win.dilations)),
@@ -267,19 +257,34 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         // against 0.5-0.8 s). Only the windowed ones on NHWC (1x1 ones
         // on NCHW) was slower on PP-OCR: more transposes between layers
         // (ocr_cls 35.9 ms against 26.4, ocr_det 141 against 75).
-        let xpv = Value::computed(xp, dt, dims(&ps));
-        let xh = c.transpose(&xpv, &[0, 2, 3, 1]).map_err(|e| n.err(e))?;
+        // The transposes cancel against those of the layers around
+        // (`Ctx::transpose`, `Ctx::elementwise`), and weights stored
+        // transposed at import (`import::weight_layouts`) are read as
+        // stored.
+        let xh = c.transpose(&x4, &[0, 2, 3, 1]).map_err(|e| n.err(e))?;
+        let hs = [xs[0], xs[2], xs[3], xs[1]];
+        let hv = c.ssa(&xh);
+        let (xp, ps) = pad(
+            c,
+            hv,
+            &hs,
+            &[0, win.pads[0][0], win.pads[1][0], 0],
+            &[0, win.pads[0][1], win.pads[1][1], 0],
+            ScalarBits::Float(0.0),
+        );
+        let xh = Value::computed(xp, dt, dims(&ps));
+        let w_hwcf = c.transpose(&w4, &[2, 3, 1, 0]).map_err(|e| n.err(e))?;
         let (kind, name, wh) = if depthwise {
-            let w3 = c.reshape(&w4, &[m, ws[2], ws[3]]).map_err(|e| n.err(e))?;
-            let wh = c.transpose(&w3, &[1, 2, 0]).map_err(|e| n.err(e))?;
+            let wh = c
+                .reshape(&w_hwcf, &[ws[2], ws[3], m])
+                .map_err(|e| n.err(e))?;
             (
                 ConvKind::DepthwiseConv2dNhwcHwc,
                 "linalg.depthwise_conv_2d_nhwc_hwc",
                 wh,
             )
         } else {
-            let wh = c.transpose(&w4, &[2, 3, 1, 0]).map_err(|e| n.err(e))?;
-            (ConvKind::Conv2dNhwcHwcf, "linalg.conv_2d_nhwc_hwcf", wh)
+            (ConvKind::Conv2dNhwcHwcf, "linalg.conv_2d_nhwc_hwcf", w_hwcf)
         };
         let acc = c.full(&[nb, win.out[0], win.out[1], m], dt, ScalarBits::Float(0.0));
         let (xs_, ws_) = (c.ssa(&xh), c.ssa(&wh));
@@ -291,6 +296,16 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         out = add_bias(c, n, out, m)?;
         return Ok(vec![back(c, n, out, spatial)?]);
     }
+    let xv = c.ssa(&x4);
+    let (xp, ps) = pad(
+        c,
+        xv,
+        &xs,
+        &[0, 0, win.pads[0][0], win.pads[1][0]],
+        &[0, 0, win.pads[0][1], win.pads[1][1]],
+        ScalarBits::Float(0.0),
+    );
+    let wv = c.ssa(&w4);
     let mut parts = Vec::new();
     for g in 0..group {
         let (xi, wi) = if group == 1 {

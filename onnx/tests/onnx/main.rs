@@ -383,6 +383,121 @@ fn depthwise_conv_is_one_linalg_op() {
     assert_close(&out[0], DW_OUT, &[1, 3, 5, 5]);
 }
 
+/// A block of convolutions (bias, ReLU, batch norm, a 1x1 convolution, a
+/// residual add, a depthwise convolution, a concat, max and global
+/// average pooling, a reduction over the height) stays in the
+/// convolutions' NHWC layout: the filters are stored HWCF, the only
+/// transposes left take the graph input to NHWC and make two graph
+/// outputs (the residual sum, the reduction's result) in ONNX's layout,
+/// and the values
+/// agree with numpy's NCHW computation (`gen_expected.py`) on the
+/// reference evaluator and on the first Vulkan device.
+#[test]
+fn a_block_of_convolutions_stays_in_one_layout() {
+    use expected::*;
+    let m = model(
+        vec![
+            node(
+                "Conv",
+                &["x", "w1", "b1"],
+                &["c1"],
+                vec![attr_ints("pads", &[1, 1, 1, 1])],
+            ),
+            node("Relu", &["c1"], &["r1"], vec![]),
+            node(
+                "BatchNormalization",
+                &["r1", "s", "bias", "mean", "var"],
+                &["bn"],
+                vec![],
+            ),
+            node("Conv", &["bn", "w2", "b2"], &["c2"], vec![]),
+            node("Add", &["c2", "r1"], &["a"], vec![]),
+            node(
+                "Conv",
+                &["a", "wd", "bd"],
+                &["d"],
+                vec![attr_i("group", 4), attr_ints("pads", &[1, 1, 1, 1])],
+            ),
+            node("Concat", &["a", "d"], &["cat"], vec![attr_i("axis", 1)]),
+            node(
+                "MaxPool",
+                &["cat"],
+                &["mp"],
+                vec![
+                    attr_ints("kernel_shape", &[2, 2]),
+                    attr_ints("strides", &[2, 2]),
+                ],
+            ),
+            node("GlobalAveragePool", &["mp"], &["gap"], vec![]),
+            node(
+                "ReduceMean",
+                &["cat"],
+                &["rm"],
+                vec![attr_ints("axes", &[2]), attr_i("keepdims", 0)],
+            ),
+        ],
+        vec![vi("x", FLOAT, &[1, 3, 6, 6])],
+        vec![
+            vi("gap", FLOAT, &[1, 8, 1, 1]),
+            vi("rm", FLOAT, &[1, 8, 6]),
+            vi("a", FLOAT, &[1, 4, 6, 6]),
+        ],
+        vec![
+            tensor_f32("w1", &[4, 3, 3, 3], BLOCK_W1),
+            tensor_f32("b1", &[4], BLOCK_B1),
+            tensor_f32("s", &[4], BLOCK_S),
+            tensor_f32("bias", &[4], BLOCK_BIAS),
+            tensor_f32("mean", &[4], BLOCK_MEAN),
+            tensor_f32("var", &[4], BLOCK_VAR),
+            tensor_f32("w2", &[4, 4, 1, 1], BLOCK_W2),
+            tensor_f32("b2", &[4], BLOCK_B2),
+            tensor_f32("wd", &[4, 1, 3, 3], BLOCK_WD),
+            tensor_f32("bd", &[4], BLOCK_BD),
+        ],
+        13,
+    );
+    let imp = kiln_onnx::import(&m, &ImportOptions::default()).unwrap();
+    let stored = |name: &str| {
+        let a = imp
+            .args
+            .iter()
+            .find(|a| a.name == name)
+            .expect("an argument");
+        a.shape
+            .iter()
+            .map(|d| d.fixed().unwrap_or(0))
+            .collect::<Vec<u64>>()
+    };
+    assert_eq!(stored("w1"), [3, 3, 3, 4]);
+    assert_eq!(stored("w2"), [1, 1, 4, 4]);
+    assert_eq!(stored("wd"), [3, 3, 1, 4]);
+    let text = kiln_core::tensor::print::print(&imp.module);
+    assert_eq!(text.matches("linalg.transpose").count(), 3, "{text}");
+    let x = f32_tensor(&[1, 3, 6, 6], BLOCK_X);
+    let out = run(&m, std::slice::from_ref(&x));
+    let close = |got: &HostTensor, want: &[f32], shape: &[usize]| {
+        assert_eq!(got.shape(), shape);
+        for (i, &w) in want.iter().enumerate() {
+            let (g, w) = (got.float(i), f64::from(w));
+            assert!(
+                (g - w).abs() <= 1e-4 * (1.0 + w.abs()),
+                "element {i}: {g}, expected {w}"
+            );
+        }
+    };
+    close(&out[0], BLOCK_GAP, &[1, 8, 1, 1]);
+    close(&out[1], BLOCK_RM, &[1, 8, 6]);
+    close(&out[2], BLOCK_A, &[1, 4, 6, 6]);
+    let device = kiln_runtime::Device::new(&Default::default()).expect("a Vulkan device");
+    let session = kiln_onnx::Session::new(&device, &imp).expect("compiles");
+    let mut inputs = std::collections::HashMap::new();
+    inputs.insert("x".to_owned(), x);
+    let out = session.run(&inputs).expect("runs");
+    close(&out[0], BLOCK_GAP, &[1, 8, 1, 1]);
+    close(&out[1], BLOCK_RM, &[1, 8, 6]);
+    close(&out[2], BLOCK_A, &[1, 4, 6, 6]);
+}
+
 /// A ConvTranspose whose strides equal its kernel (2x3 here; PP-OCR's
 /// detector upsamples with 2x2) imports as one 1x1 convolution whose
 /// channels are spread over the output, no per-element gathers, and

@@ -1,0 +1,161 @@
+//! Weights stored in the layout their readers take. kiln's convolutions
+//! run on NHWC activations with HWCF filters (`ops::conv`): a `Conv`
+//! weight (ONNX's FCHW) that only convolutions read is handed to the
+//! program transposed on the host, once at import, and the ONNX value is a
+//! transpose of that parameter which the convolution's own transpose
+//! cancels. The model's bytes are held once, in the layout read.
+
+use std::collections::HashSet;
+
+use crate::proto::{GraphProto, NodeProto};
+use crate::tensor::HostTensor;
+
+/// The stored (HWCF) dims of an ONNX convolution weight: stored dim `k` is
+/// ONNX's dim `TO_HWCF[k]`.
+pub const TO_HWCF: [usize; 4] = [2, 3, 1, 0];
+
+/// The ONNX (FCHW) dims of a stored weight: ONNX dim `k` is stored dim
+/// `FROM_HWCF[k]`.
+pub const FROM_HWCF: [usize; 4] = [3, 2, 0, 1];
+
+/// The initializers of `graph` stored as HWCF: 4-D float tensors whose
+/// every reader is input 1 of a `Conv` of one group or a depthwise one,
+/// that are no graph output and that no subgraph names.
+pub fn conv_weights(graph: &GraphProto, inits: &[(&str, &HostTensor)]) -> HashSet<String> {
+    let mut nested = HashSet::new();
+    for n in &graph.node {
+        for a in &n.attribute {
+            for g in a.g.iter().chain(&a.graphs) {
+                names_in(g, &mut nested);
+            }
+        }
+    }
+    let outputs: HashSet<&str> = graph
+        .output
+        .iter()
+        .filter_map(|o| o.name.as_deref())
+        .collect();
+    inits
+        .iter()
+        .filter(|(name, t)| {
+            t.dtype.is_float()
+                && t.shape().len() == 4
+                && !outputs.contains(name)
+                && !nested.contains(*name)
+                && read_only_as_filter(graph, name, t.shape())
+        })
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+/// Whether some node reads `name` and every read is as the filter of a
+/// one-group or depthwise `Conv`.
+fn read_only_as_filter(graph: &GraphProto, name: &str, shape: &[usize]) -> bool {
+    let mut read = false;
+    for n in &graph.node {
+        for (i, input) in n.input.iter().enumerate() {
+            if input != name {
+                continue;
+            }
+            if i != 1 || !is_plain_conv(n, shape) {
+                return false;
+            }
+            read = true;
+        }
+    }
+    read
+}
+
+/// Whether `n` is a standard-domain `Conv` whose filter of `shape` takes
+/// the NHWC path: one group, or one filter per input channel.
+fn is_plain_conv(n: &NodeProto, shape: &[usize]) -> bool {
+    let domain = n.domain.as_deref().unwrap_or("");
+    if n.op_type.as_deref() != Some("Conv") || !(domain.is_empty() || domain == "ai.onnx") {
+        return false;
+    }
+    let group = n
+        .attribute
+        .iter()
+        .find(|a| a.name.as_deref() == Some("group"))
+        .and_then(|a| a.i)
+        .unwrap_or(1);
+    group == 1 || (shape[1] == 1 && group == shape[0] as i64)
+}
+
+/// Every value name a node of `g` (or of its subgraphs) reads.
+fn names_in(g: &GraphProto, out: &mut HashSet<String>) {
+    for n in &g.node {
+        out.extend(n.input.iter().cloned());
+        for a in &n.attribute {
+            for s in a.g.iter().chain(&a.graphs) {
+                names_in(s, out);
+            }
+        }
+    }
+}
+
+/// `t` (FCHW) transposed to HWCF.
+pub fn to_hwcf(t: &HostTensor) -> HostTensor {
+    let s = t.shape();
+    let shape: Vec<usize> = TO_HWCF.iter().map(|&k| s[k]).collect();
+    // Row-major strides of the source, read in the stored order.
+    let strides = [s[1] * s[2] * s[3], s[2] * s[3], s[3], 1];
+    let st: Vec<usize> = TO_HWCF.iter().map(|&k| strides[k]).collect();
+    let mut index = Vec::with_capacity(t.len());
+    for a in 0..shape[0] {
+        for b in 0..shape[1] {
+            for c in 0..shape[2] {
+                for d in 0..shape[3] {
+                    index.push(a * st[0] + b * st[1] + c * st[2] + d * st[3]);
+                }
+            }
+        }
+    }
+    let mut out = t.clone();
+    out.tensor.shape = shape;
+    out.tensor.data = t.tensor.data.gather(&index);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::DataType;
+
+    #[test]
+    fn hwcf_holds_each_element_where_the_transpose_puts_it() {
+        // FCHW 2x3x2x2, element value = its FCHW coordinates as digits.
+        let mut vals = Vec::new();
+        for f in 0..2 {
+            for c in 0..3 {
+                for h in 0..2 {
+                    for w in 0..2 {
+                        vals.push((f * 1000 + c * 100 + h * 10 + w) as f64);
+                    }
+                }
+            }
+        }
+        let t = HostTensor::from_floats(DataType::Float, &[2, 3, 2, 2], &vals);
+        let s = to_hwcf(&t);
+        assert_eq!(s.shape(), &[2, 2, 3, 2]);
+        let mut i = 0;
+        for h in 0..2 {
+            for w in 0..2 {
+                for c in 0..3 {
+                    for f in 0..2 {
+                        let want = (f * 1000 + c * 100 + h * 10 + w) as f64;
+                        assert_eq!(s.tensor.get(i).float(), want, "at h{h} w{w} c{c} f{f}");
+                        i += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_two_permutations_undo_each_other() {
+        for k in 0..4 {
+            assert_eq!(TO_HWCF[FROM_HWCF[k]], k);
+        }
+    }
+}
