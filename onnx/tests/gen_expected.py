@@ -109,7 +109,8 @@ def main():
     # c2 = Conv(bn, w2 (4,4,1,1), b2); a = c2 + r1; d = depthwise
     # Conv(a, wd (4,1,3,3), group 4, pads 1); cat = Concat(a, d, axis 1);
     # outputs: GlobalAveragePool(MaxPool(cat, 2x2, strides 2)) (1,8,1,1),
-    # ReduceMean(cat, axes [2], keepdims 0) (1,8,6) and a (1,4,6,6).
+    # ReduceMean(cat, axes [2], keepdims 0) (1,8,6), a (1,4,6,6) and
+    # Resize(d, scales [1,1,2,2], nearest) (1,4,12,12).
     def conv(x, w, b, pad, group=1):
         n, c, h, wd_ = x.shape
         f, cg, kh, kw = w.shape
@@ -151,7 +152,8 @@ def main():
             arr("BLOCK_VAR", bvar), arr("BLOCK_W2", bw2), arr("BLOCK_B2", bb2),
             arr("BLOCK_WD", bwd), arr("BLOCK_BD", bbd),
             arr("BLOCK_GAP", gap.astype(np.float32)), arr("BLOCK_RM", rm.astype(np.float32)),
-            arr("BLOCK_A", a.astype(np.float32))]
+            arr("BLOCK_A", a.astype(np.float32)),
+            arr("BLOCK_UP", d.repeat(2, axis=2).repeat(2, axis=3).astype(np.float32))]
 
     print("".join(out), end="")
 

@@ -268,7 +268,13 @@ pub fn resize(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         }
     };
     let extrapolation = f64::from(n.float("extrapolation_value", 0.0));
-    let mut cur = x.clone();
+    // A transpose (convolutions' NHWC output seen as NCHW) is resized in
+    // its source's layout, ONNX axis `a` being the source's `perm[a]`, and
+    // the result is a transpose of that: the layers after it stay NHWC.
+    let (mut cur, perm) = match x.permuted() {
+        Some((src, p)) => (src.clone(), p.to_vec()),
+        None => (x.clone(), (0..r).collect()),
+    };
     for &a in &axes {
         let (lo, hi) = roi_of(a);
         let tf = m.coord == "tf_crop_and_resize";
@@ -308,19 +314,20 @@ pub fn resize(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         let cs = cur
             .static_shape()
             .ok_or_else(|| n.err("dynamic shapes are not supported yet"))?;
+        let sa = perm[a];
         let mut os = cs.clone();
-        os[a] = out[a];
+        os[sa] = out[a];
         let any_ext = ext.iter().any(|&e| e);
         let f64t = DataType::Float;
         cur = indexed_generic(c, &os, dt, &[], |bb, li, _| {
             let mut acc = cst(bb, f64t, 0.0);
             for t in 0..k {
                 let kt = index_const(bb, t as i64);
-                let i = extract(bb, iv, &[li[a], kt], ElemType::Int(64));
+                let i = extract(bb, iv, &[li[sa], kt], ElemType::Int(64));
                 let i = bb.arith(ArithOp::IndexCast, vec![i], ElemType::Index);
-                let wgt = extract(bb, wv, &[li[a], kt], ElemType::F32);
+                let wgt = extract(bb, wv, &[li[sa], kt], ElemType::F32);
                 let mut at = li.to_vec();
-                at[a] = i;
+                at[sa] = i;
                 let v = extract(bb, src, &at, dt.elem());
                 let v = convert(bb, dt, f64t, v);
                 let p = arith(bb, f64t, Bin::Mul, wgt, v);
@@ -328,12 +335,12 @@ pub fn resize(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
             }
             let mut y = acc;
             if any_ext {
-                let e = extract(bb, ev, &[li[a]], ElemType::Int(1));
+                let e = extract(bb, ev, &[li[sa]], ElemType::Int(1));
                 let xv = cst(bb, f64t, extrapolation);
                 y = select(bb, e, xv, y);
             }
             convert(bb, f64t, dt, y)
         });
     }
-    Ok(vec![cur])
+    Ok(vec![c.transpose(&cur, &perm).map_err(|e| n.err(e))?])
 }

@@ -385,11 +385,11 @@ fn depthwise_conv_is_one_linalg_op() {
 
 /// A block of convolutions (bias, ReLU, batch norm, a 1x1 convolution, a
 /// residual add, a depthwise convolution, a concat, max and global
-/// average pooling, a reduction over the height) stays in the
+/// average pooling, a reduction over the height, a resize) stays in the
 /// convolutions' NHWC layout: the filters are stored HWCF, the only
-/// transposes left take the graph input to NHWC and make two graph
-/// outputs (the residual sum, the reduction's result) in ONNX's layout,
-/// and the values
+/// transposes left take the graph input to NHWC and make three graph
+/// outputs (the residual sum, the reduction's result, a nearest
+/// upsampling) in ONNX's layout, and the values
 /// agree with numpy's NCHW computation (`gen_expected.py`) on the
 /// reference evaluator and on the first Vulkan device.
 #[test]
@@ -435,12 +435,14 @@ fn a_block_of_convolutions_stays_in_one_layout() {
                 &["rm"],
                 vec![attr_ints("axes", &[2]), attr_i("keepdims", 0)],
             ),
+            node("Resize", &["d", "", "scales"], &["up"], vec![]),
         ],
         vec![vi("x", FLOAT, &[1, 3, 6, 6])],
         vec![
             vi("gap", FLOAT, &[1, 8, 1, 1]),
             vi("rm", FLOAT, &[1, 8, 6]),
             vi("a", FLOAT, &[1, 4, 6, 6]),
+            vi("up", FLOAT, &[1, 4, 12, 12]),
         ],
         vec![
             tensor_f32("w1", &[4, 3, 3, 3], BLOCK_W1),
@@ -453,6 +455,7 @@ fn a_block_of_convolutions_stays_in_one_layout() {
             tensor_f32("b2", &[4], BLOCK_B2),
             tensor_f32("wd", &[4, 1, 3, 3], BLOCK_WD),
             tensor_f32("bd", &[4], BLOCK_BD),
+            tensor_f32("scales", &[4], &[1.0, 1.0, 2.0, 2.0]),
         ],
         13,
     );
@@ -472,7 +475,7 @@ fn a_block_of_convolutions_stays_in_one_layout() {
     assert_eq!(stored("w2"), [1, 1, 4, 4]);
     assert_eq!(stored("wd"), [3, 3, 1, 4]);
     let text = kiln_core::tensor::print::print(&imp.module);
-    assert_eq!(text.matches("linalg.transpose").count(), 3, "{text}");
+    assert_eq!(text.matches("linalg.transpose").count(), 4, "{text}");
     let x = f32_tensor(&[1, 3, 6, 6], BLOCK_X);
     let out = run(&m, std::slice::from_ref(&x));
     let close = |got: &HostTensor, want: &[f32], shape: &[usize]| {
@@ -488,6 +491,7 @@ fn a_block_of_convolutions_stays_in_one_layout() {
     close(&out[0], BLOCK_GAP, &[1, 8, 1, 1]);
     close(&out[1], BLOCK_RM, &[1, 8, 6]);
     close(&out[2], BLOCK_A, &[1, 4, 6, 6]);
+    close(&out[3], BLOCK_UP, &[1, 4, 12, 12]);
     let device = kiln_runtime::Device::new(&Default::default()).expect("a Vulkan device");
     let session = kiln_onnx::Session::new(&device, &imp).expect("compiles");
     let mut inputs = std::collections::HashMap::new();
@@ -496,6 +500,7 @@ fn a_block_of_convolutions_stays_in_one_layout() {
     close(&out[0], BLOCK_GAP, &[1, 8, 1, 1]);
     close(&out[1], BLOCK_RM, &[1, 8, 6]);
     close(&out[2], BLOCK_A, &[1, 4, 6, 6]);
+    close(&out[3], BLOCK_UP, &[1, 4, 12, 12]);
 }
 
 /// A ConvTranspose whose strides equal its kernel (2x3 here; PP-OCR's
