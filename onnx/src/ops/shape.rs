@@ -143,6 +143,10 @@ pub fn transpose(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         Some(p) => p.iter().map(|&x| n.axis(x, r)).collect::<Result<_, _>>()?,
         None => (0..r).rev().collect(),
     };
+    let mut seen = vec![false; r];
+    if perm.len() != r || perm.iter().any(|&p| std::mem::replace(&mut seen[p], true)) {
+        return Err(n.err(format!("perm {perm:?} is not a permutation of {r} axes")));
+    }
     Ok(vec![c.transpose(a, &perm).map_err(|e| n.err(e))?])
 }
 

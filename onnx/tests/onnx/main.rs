@@ -549,6 +549,32 @@ fn conv_transpose_with_strides_equal_to_its_kernel_is_a_1x1_convolution() {
     assert_close(&out[0], CT_OUT, &[1, 2, 8, 15]);
 }
 
+/// A Transpose whose `perm` is no permutation of the input's axes (too
+/// short, or repeating an axis) is refused by name; a short identity
+/// prefix once returned the input unchanged.
+#[test]
+fn a_transpose_perm_must_permute_every_axis() {
+    for perm in [&[0i64, 1][..], &[0, 0, 1], &[2, 1, 0, 1]] {
+        let m = model(
+            vec![node(
+                "Transpose",
+                &["x"],
+                &["y"],
+                vec![attr_ints("perm", perm)],
+            )],
+            vec![vi("x", FLOAT, &[2, 3, 4])],
+            vec![vi("y", FLOAT, &[])],
+            vec![],
+            13,
+        );
+        let err = kiln_onnx::import(&m, &ImportOptions::default()).expect_err("refused");
+        assert!(
+            err.to_string().contains("is not a permutation of 3 axes"),
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn uint8_comparisons_are_unsigned() {
     use expected::*;
