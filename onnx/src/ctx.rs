@@ -335,8 +335,10 @@ impl<'m> Ctx<'m> {
     /// layout of the sources of its transposed full-size inputs, and the
     /// permutation the result takes back; `None` unless some full-size
     /// input is a transpose, every full-size one is a transpose by the
-    /// same permutation, and every other input is static and transposed
-    /// by a reshape (its non-unit dims keep their order).
+    /// same permutation, and every other input is one too (broadcast in
+    /// the source's layout, as a squeeze-and-excite's per-channel scale
+    /// is) or static and transposed by a reshape (its non-unit dims keep
+    /// their order).
     fn on_sources(
         &mut self,
         ins: &[&Value],
@@ -355,7 +357,7 @@ impl<'m> Ctx<'m> {
         let mut plan: Vec<Option<Vec<u64>>> = Vec::with_capacity(ins.len());
         for v in ins {
             match v.permuted() {
-                Some((_, p)) if full(v) && p == perm.as_slice() => plan.push(None),
+                Some((_, p)) if p == perm.as_slice() => plan.push(None),
                 _ if full(v) => return Ok(None),
                 _ => {
                     let Some(s) = v.static_shape() else {
