@@ -301,7 +301,7 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
             used.push(name);
         }
     }
-    let filters = {
+    let mut filters = {
         let listed: Vec<(&str, &HostTensor)> = used
             .iter()
             .filter_map(|&n| Some((n, inits.get(n)?)))
@@ -316,7 +316,12 @@ pub fn import(model: &ModelProto, opts: &ImportOptions) -> Result<Imported, Onnx
             continue;
         }
         if filters.contains(name) {
-            t = layout::to_hwcf(&t);
+            match layout::to_hwcf(&t) {
+                Some(h) => t = h,
+                None => {
+                    filters.remove(name);
+                }
+            }
         }
         args.push(Arg {
             name: name.to_owned(),

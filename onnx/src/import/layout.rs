@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 
 use kiln_core::tensor::attr::Elements;
+use kiln_core::tensor::eval::Tensor;
 
 use crate::proto::{GraphProto, NodeProto};
 use crate::tensor::HostTensor;
@@ -96,13 +97,18 @@ fn names_in(g: &GraphProto, out: &mut HashSet<String>) {
     }
 }
 
-/// `t` (FCHW) transposed to HWCF.
-pub fn to_hwcf(t: &HostTensor) -> HostTensor {
+/// `t` (FCHW) transposed to HWCF; `None` unless `t` is 4-D and holds
+/// its shape's elements.
+pub fn to_hwcf(t: &HostTensor) -> Option<HostTensor> {
     let s = t.shape();
-    let dims = [s[0], s[1], s[2], s[3]];
-    let mut out = t.clone();
-    out.tensor.shape = TO_HWCF.iter().map(|&k| s[k]).collect();
-    out.tensor.data = match &t.tensor.data {
+    let &[f, c, h, w] = s else {
+        return None;
+    };
+    let dims = [f, c, h, w];
+    if f.checked_mul(c)?.checked_mul(h)?.checked_mul(w)? != t.len() {
+        return None;
+    }
+    let data = match &t.tensor.data {
         Elements::I1(v) => Elements::I1(fchw_to_hwcf(v, dims)),
         Elements::I8(v) => Elements::I8(fchw_to_hwcf(v, dims)),
         Elements::I16(v) => Elements::I16(fchw_to_hwcf(v, dims)),
@@ -113,22 +119,36 @@ pub fn to_hwcf(t: &HostTensor) -> HostTensor {
         Elements::F32(v) => Elements::F32(fchw_to_hwcf(v, dims)),
         Elements::F64(v) => Elements::F64(fchw_to_hwcf(v, dims)),
     };
-    out
+    Some(HostTensor {
+        dtype: t.dtype,
+        tensor: Tensor {
+            elem: t.tensor.elem,
+            shape: TO_HWCF.iter().map(|&k| s[k]).collect(),
+            data,
+        },
+    })
 }
 
+/// Filters moved together by [`fchw_to_hwcf`]: their elements at one
+/// channel and position are adjacent in the output, and the source lines
+/// they are read from stay in cache across the positions and channels.
+const FILTER_BLOCK: usize = 32;
+
 /// The elements of a row-major `[f, c, h, w]` array in `[h, w, c, f]`
-/// order: one pass over the source, each filter's elements written with a
-/// stride of `f` (ResNet-50's 25.6M weights in tens of milliseconds).
+/// order (`v` holds `f * c * h * w` elements), `FILTER_BLOCK` filters at
+/// a time (ResNet-50's 25.6M weights in tens of milliseconds; element by
+/// element with a stride of `f` it took 200 ms).
 fn fchw_to_hwcf<T: Copy + Default>(v: &[T], [f, c, h, w]: [usize; 4]) -> Vec<T> {
     let plane = h * w;
-    let mut out = vec![T::default(); f * c * plane];
-    if plane == 0 || c == 0 {
-        return out;
-    }
-    for (fi, filter) in v.chunks_exact(c * plane).enumerate() {
-        for (ci, channel) in filter.chunks_exact(plane).enumerate() {
-            for (p, &x) in channel.iter().enumerate() {
-                out[(p * c + ci) * f + fi] = x;
+    let mut out = vec![T::default(); v.len()];
+    for f0 in (0..f).step_by(FILTER_BLOCK) {
+        let f1 = (f0 + FILTER_BLOCK).min(f);
+        for ci in 0..c {
+            for p in 0..plane {
+                let dst = (p * c + ci) * f;
+                for fi in f0..f1 {
+                    out[dst + fi] = v[(fi * c + ci) * plane + p];
+                }
             }
         }
     }
@@ -154,7 +174,7 @@ mod tests {
             }
         }
         let t = HostTensor::from_floats(DataType::Float, &[2, 3, 2, 2], &vals);
-        let s = to_hwcf(&t);
+        let s = to_hwcf(&t).expect("a 4-D tensor");
         assert_eq!(s.shape(), &[2, 2, 3, 2]);
         let mut i = 0;
         for h in 0..2 {
