@@ -6,6 +6,13 @@
 //! `AveragePool` on `linalg.pooling_nhwc_max/sum` between transposes
 //! (kiln has no NCHW pooling), the average's divisor a constant computed
 //! at import; `GlobalAveragePool` / `GlobalMaxPool` as reductions.
+//!
+//! The transposes around the NHWC ops record their sources
+//! ([`crate::value::Permuted`]): a convolution reading another's output
+//! (through bias, batch norm, activations, residual adds, concats and
+//! resizes, which run on the sources too) reads it in NHWC, and an
+//! NCHW transpose is only computed where an op needs ONNX's layout. The
+//! filters of these convolutions are stored HWCF ([`crate::import::layout`]).
 
 use kiln_core::tensor::attr::{ConstAttr, DenseElements, Elements, Mixed, ScalarBits};
 use kiln_core::tensor::ops::{ConvAttrs, ConvKind, LinalgKind, OpKind, TensorOp};
@@ -249,18 +256,14 @@ pub fn conv(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
         // a scalar per multiply-add. On lavapipe a 3x3 convolution
         // 1x96x26x42 -> 24 channels took 12.2 ms so (the transposes
         // included) against 30.3 ms as conv_2d_nchw_fchw, a 1x1 one
-        // 1x32x2x96 -> 200 channels 0.48 against 1.02 ms. The weights
-        // stay program parameters, read through the transpose (transposed
-        // on the host at import they were faster to read, but became
-        // constants of the program beside the unused parameter: ResNet-50
-        // held its weights twice and took 5.4 s to compile and upload
-        // against 0.5-0.8 s). Only the windowed ones on NHWC (1x1 ones
-        // on NCHW) was slower on PP-OCR: more transposes between layers
-        // (ocr_cls 35.9 ms against 26.4, ocr_det 141 against 75).
-        // The transposes cancel against those of the layers around
-        // (`Ctx::transpose`, `Ctx::elementwise`), and weights stored
-        // transposed at import (`import::weight_layouts`) are read as
-        // stored.
+        // 1x32x2x96 -> 200 channels 0.48 against 1.02 ms. The transposes
+        // cancel against those of the layers around (`Ctx::transpose`,
+        // `Ctx::elementwise`), and a filter stored HWCF at import
+        // (`import::layout`) is read as stored: ResNet-50 207 -> 94 ms a
+        // call (`bench/onnx_models.md`). Filters transposed on the host
+        // into constants (beside the unused parameter) held the weights
+        // twice and took 5.4 s to compile; the input is padded after its
+        // transpose so that the pad, too, reads the NHWC source.
         let xh = c.transpose(&x4, &[0, 2, 3, 1]).map_err(|e| n.err(e))?;
         let hs = [xs[0], xs[2], xs[3], xs[1]];
         let hv = c.ssa(&xh);
