@@ -39,7 +39,11 @@
 //! `KILN_BENCH_ONLY=replay` runs only the replays (MLP and deep graph, no
 //! per-op table, no eager or compiled rows: for profilers),
 //! `KILN_BENCH_ONLY=lazy` only the lazy stream's rows, each split into
-//! its calls, its flush and its wait,
+//! its calls, its flush and its wait (three patterns: 20 batches then one
+//! sync, a sync per batch, a flush per batch and one sync), each run
+//! alternating with the compiled program's,
+//! `KILN_BENCH_ONLY=multi` `KILN_BENCH_MULTI` (default 10) MLPs captured
+//! as one graph and replayed, beside the compiled program,
 //! `KILN_BENCH_ONLY=mlp` only the MLP's rows (with `KILN_PROFILE=1`: the
 //! device time of its kernels alone).
 
@@ -405,36 +409,63 @@ fn mlp(
         de < 1e-5 && dc < 1e-5 && dr < 1e-5 && dl < 1e-5,
         "eager {de}, compiled {dc}, replayed {dr}, lazy {dl} from the CPU loop"
     );
+    if std::env::var("KILN_BENCH_ONLY").is_ok_and(|v| v == "multi") {
+        multi(&stream, &net, &xd, &xs, batch, runs, &compiled);
+        return (Duration::ZERO, 0);
+    }
     if std::env::var("KILN_BENCH_ONLY").is_ok_and(|v| v == "lazy") {
         // The lazy rows alone, split: the calls (with materialisations at
         // the limit), the flush (materialising the rest, submitting) and
         // the wait.
-        for (name, per) in [("20 batches, one sync", BATCHES), ("a sync per batch", 1)] {
-            let mut parts: [Vec<Duration>; 3] = Default::default();
+        for (name, per, sync_each) in [
+            ("20 batches, one sync", BATCHES, true),
+            ("a sync per batch", 1, true),
+            ("a flush per batch, one sync", 1, false),
+        ] {
+            // The compiled program's batch, alternating with the lazy
+            // runs: the ratio of each pair.
+            let mut parts: [Vec<Duration>; 4] = Default::default();
+            let mut ratios: Vec<f64> = Vec::new();
             for _ in 0..runs {
-                let mut t = [Duration::ZERO; 3];
-                for chunk in xd.chunks(per) {
+                let at = Instant::now();
+                let ys: Vec<Tensor> = xd.iter().map(compiled).collect();
+                stream.sync().unwrap();
+                let whole = at.elapsed() / BATCHES as u32;
+                black_box(ys);
+                let mut t = [Duration::ZERO; 4];
+                t[3] = whole * BATCHES as u32;
+                let mut held = Vec::new();
+                let chunks = xd.chunks(per).count();
+                for (k, chunk) in xd.chunks(per).enumerate() {
                     let at = Instant::now();
                     let ys: Vec<Tensor> = chunk.iter().map(|x| net.eager(&lazy, x)).collect();
                     let calls = at.elapsed();
                     lazy.flush().unwrap();
                     let flushed = at.elapsed();
-                    lazy.sync().unwrap();
+                    if sync_each || k + 1 == chunks {
+                        lazy.sync().unwrap();
+                    }
                     t[0] += calls;
                     t[1] += flushed - calls;
                     t[2] += at.elapsed() - flushed;
-                    black_box(ys);
+                    held.push(ys);
                 }
+                black_box(held);
+                let lazy_t = (t[0] + t[1] + t[2]).as_secs_f64();
+                ratios.push(lazy_t / t[3].as_secs_f64());
                 for (p, d) in parts.iter_mut().zip(t) {
                     p.push(d / BATCHES as u32);
                 }
             }
-            let [c, f, w] = parts.map(median);
+            ratios.sort_by(f64::total_cmp);
+            let [c, f, w, whole] = parts.map(median);
             println!(
-                "lazy, {name}: per batch calls {:.1} us, flush {:.1} us, wait {:.1} us",
+                "lazy, {name}: per batch calls {:.1} us, flush {:.1} us, wait {:.1} us; compiled {:.1} us; lazy / compiled {:.2}x",
                 us(c),
                 us(f),
-                us(w)
+                us(w),
+                us(whole),
+                ratios[ratios.len() / 2]
             );
         }
         return (Duration::ZERO, 0);
@@ -637,6 +668,72 @@ fn mlp(
     (replay_host, graph.dispatches())
 }
 
+/// `KILN_BENCH_ONLY=multi`: `KILN_BENCH_MULTI` (default 10) MLPs of
+/// different inputs captured as one graph and replayed, per batch, beside
+/// the compiled program (what a lazy stream's graph of several batches
+/// is); with `KILN_BENCH_GRAPH` its text is printed.
+fn multi(
+    stream: &Stream,
+    net: &Mlp,
+    xd: &[Tensor],
+    xs: &[Vec<f32>],
+    batch: usize,
+    runs: usize,
+    compiled: &dyn Fn(&Tensor) -> Tensor,
+) {
+    let k = env_usize("KILN_BENCH_MULTI", 10).clamp(1, BATCHES);
+    let inputs: Vec<&Tensor> = xd[..k].iter().collect();
+    let (_, graph) = ops::capture(stream, &inputs, |s, x| {
+        Ok(x.iter().map(|x| net.eager(s, x)).collect())
+    })
+    .unwrap();
+    if std::env::var_os("KILN_BENCH_GRAPH").is_some() {
+        println!("{}", graph.text());
+    }
+    let ys = graph.run(stream, &inputs).unwrap();
+    for (i, y) in ys.iter().enumerate() {
+        let d = max_diff(&y.to_vec::<f32>().unwrap(), &net.cpu(&xs[i], batch));
+        assert!(d < 1e-5, "multi graph result {i}: {d} from the CPU loop");
+    }
+    let multi_f = || {
+        let ys: Vec<Vec<Tensor>> = (0..BATCHES / k)
+            .map(|_| graph.run(stream, &inputs).unwrap())
+            .collect();
+        stream.sync().unwrap();
+        black_box(ys);
+    };
+    let whole_f = || {
+        let ys: Vec<Tensor> = xd[..k * (BATCHES / k)].iter().map(compiled).collect();
+        stream.sync().unwrap();
+        black_box(ys);
+    };
+    multi_f();
+    whole_f();
+    let per = (k * (BATCHES / k)) as u32;
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let at = Instant::now();
+        multi_f();
+        a.push(at.elapsed() / per);
+        let at = Instant::now();
+        whole_f();
+        b.push(at.elapsed() / per);
+    }
+    let mut r: Vec<f64> = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| x.as_secs_f64() / y.as_secs_f64())
+        .collect();
+    r.sort_by(f64::total_cmp);
+    println!(
+        "{k} MLPs captured as one graph ({} dispatches), replayed: {:.1} us a batch; compiled {:.1} us; ratio {:.2}x",
+        graph.dispatches(),
+        us(median(a)),
+        us(median(b)),
+        r[r.len() / 2]
+    );
+}
+
 /// The deep graph (`DEPTH` layers `relu(h W + b)`, `[batch, IN]`)
 /// captured and replayed: the replay's host time and its dispatches.
 fn deep(device: &Device, runs: usize, batch: usize) -> (Duration, usize) {
@@ -724,7 +821,7 @@ fn main() {
     let only_replay = only == "replay";
     let raw = only.is_empty().then(|| op_costs(&device, runs));
     let (small, small_n) = mlp(&device, runs, batch, raw, only_replay);
-    if only == "mlp" || only == "lazy" {
+    if only == "mlp" || only == "lazy" || only == "multi" {
         return;
     }
     let (big, big_n) = deep(&device, runs, batch);

@@ -16,7 +16,10 @@
 //!
 //! Caching is layered. **In memory**, a loaded kernel (its pipeline) is
 //! kept per cache key: the source's hash, the entry point, the lowering
-//! options and the device's target env. **On disk**, a memref kernel's
+//! options and the device's target env; a SPIR-V kernel is also kept by
+//! its code without its names, so that a kernel that differs from a
+//! loaded one only in its entry point's name shares that pipeline (under
+//! its own label; see `spirv_code`). **On disk**, a memref kernel's
 //! validated binary is stored under the same key (see [`crate::cache`]), so
 //! a new process skips lowering and validation; the driver's own compilation
 //! is kept in the `VkPipelineCache` blob, loaded when the device opens and
@@ -152,6 +155,31 @@ pub(crate) fn load(device: &Arc<DeviceInner>, source: KernelSource<'_>) -> Resul
         return Ok(k.clone());
     }
     let entry = source.entry();
+    // A kernel of the same code under another name (see `spirv_code`):
+    // its pipeline, with this kernel's label.
+    let code = match source {
+        KernelSource::Spirv { words, .. } => crate::spirv_code::code_key(words)
+            .map(|(hash, len)| format!("kiln-kernel-code-v1|{hash:016x}|{len}|{env}")),
+        KernelSource::Memref { .. } => None,
+    };
+    if let Some(code) = &code {
+        let mut kernels = lock(&device.kernels);
+        if let Some(same) = kernels.get(code).cloned() {
+            let kernel = Kernel {
+                inner: Arc::new(KernelInner {
+                    pipeline: Arc::clone(&same.inner.pipeline),
+                    label: entry.into(),
+                    device: same.inner.device,
+                }),
+            };
+            kernels.insert(key, kernel.clone());
+            device
+                .cache_counters
+                .memory_hits
+                .fetch_add(1, Ordering::Relaxed);
+            return Ok(kernel);
+        }
+    }
     let words = match source {
         KernelSource::Spirv { words, .. } => {
             // A binary kiln did not produce: spirv-val before the driver
@@ -187,7 +215,11 @@ pub(crate) fn load(device: &Arc<DeviceInner>, source: KernelSource<'_>) -> Resul
             device: Arc::as_ptr(device) as usize,
         }),
     };
-    lock(&device.kernels).insert(key, kernel.clone());
+    let mut kernels = lock(&device.kernels);
+    if let Some(code) = code {
+        kernels.entry(code).or_insert_with(|| kernel.clone());
+    }
+    kernels.insert(key, kernel.clone());
     Ok(kernel)
 }
 

@@ -149,6 +149,7 @@ mod profile;
 pub mod program;
 mod read;
 pub mod runner;
+mod spirv_code;
 mod stream;
 pub mod target;
 mod tensor;

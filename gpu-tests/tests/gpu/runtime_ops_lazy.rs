@@ -242,6 +242,209 @@ fn a_long_chain_materialises_at_the_limit_and_dropped_streams_run_their_calls() 
 }
 
 #[test]
+fn batches_cut_at_the_limit_between_batches_and_keep_the_rest_ordered() {
+    let device = device();
+    let stream = device.stream();
+    stream.set_lazy(true).unwrap();
+    let eager = device.stream();
+    let (w1, b1, w2, b2) = (
+        values(IN * HIDDEN, 5),
+        values(HIDDEN, 6),
+        values(HIDDEN * OUT, 7),
+        values(OUT, 8),
+    );
+    let dev = |v: &[f32], shape: &[usize]| Tensor::from_slice(&device, v, shape).unwrap();
+    let (w1d, b1d, w2d, b2d) = (
+        dev(&w1, &[IN, HIDDEN]),
+        dev(&b1, &[HIDDEN]),
+        dev(&w2, &[HIDDEN, OUT]),
+        dev(&b2, &[OUT]),
+    );
+    // 6 calls a batch; every intermediate held until the batch's end.
+    let mlp = |x: &Tensor| -> Tensor {
+        let h = ops::matmul(&stream, x, &w1d).unwrap();
+        let h = ops::add(&stream, &h, &b1d).unwrap();
+        let h = ops::relu(&stream, &h).unwrap();
+        let y = ops::matmul(&stream, &h, &w2d).unwrap();
+        let y = ops::add(&stream, &y, &b2d).unwrap();
+        ops::softmax(&stream, &y, 1).unwrap()
+    };
+    let m = 4;
+    let xs: Vec<Vec<f32>> = (0..24).map(|b| values(m * IN, 30 + b)).collect();
+    let xd: Vec<Tensor> = xs.iter().map(|x| dev(x, &[m, IN])).collect();
+    // One batch alone: its dispatches after fusion.
+    let before = device.counters().dispatches;
+    let y = mlp(&xd[0]);
+    stream.sync().unwrap();
+    let one = device.counters().dispatches - before;
+    assert_close(
+        &y.to_vec::<f32>().unwrap(),
+        &host_mlp(&xs[0], &w1, &b1, &w2, &b2, m),
+        "one batch",
+    );
+    // 20 batches, results held: the limit comes in batch 11 (call 64),
+    // the list is cut after batch 10 (60 calls), and batch 11 fuses with
+    // the rest: 20 batches in two graphs of 10, each batch as alone.
+    let before = device.counters().dispatches;
+    let stats0 = stream.lazy_stats();
+    let ys: Vec<Tensor> = xd[..20].iter().map(&mlp).collect();
+    stream.sync().unwrap();
+    let stats = stream.lazy_stats();
+    assert_eq!(stats.materialised - stats0.materialised, 2, "{stats:?}");
+    assert_eq!(
+        stats.compiled - stats0.compiled,
+        1,
+        "one graph of 10 batches, twice: {stats:?}"
+    );
+    assert_eq!(device.counters().dispatches - before, 20 * one);
+    for (b, y) in ys.iter().enumerate() {
+        assert_close(
+            &y.to_vec::<f32>().unwrap(),
+            &host_mlp(&xs[b], &w1, &b1, &w2, &b2, m),
+            &format!("batch {b} of 20"),
+        );
+    }
+    // The calls kept pending at the cut still read the weights as they
+    // were at the call: 11 batches (the cut leaves batch 11's first four
+    // calls pending, then two more), then a write into w1 and b2 on
+    // another stream.
+    let ys: Vec<Tensor> = xd[..11].iter().map(&mlp).collect();
+    assert_eq!(stream.lazy_stats().materialised - stats.materialised, 1);
+    eager.fill(&w1d, 0.0f32).unwrap();
+    eager.fill(&b2d, 5.0f32).unwrap();
+    for (b, y) in ys.iter().enumerate() {
+        assert_close(
+            &y.to_vec::<f32>().unwrap(),
+            &host_mlp(&xs[b], &w1, &b1, &w2, &b2, m),
+            &format!("batch {b} of 11, weights written after the calls"),
+        );
+    }
+    stream.sync().unwrap();
+    eager.sync().unwrap();
+    assert_no_validation_messages(device.context());
+}
+
+/// A deterministic xorshift generator.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+#[test]
+fn random_calls_past_the_limit_read_what_a_sequential_model_holds() {
+    // Long runs of deferred calls (independent ones and chains through
+    // earlier results, so the list is cut at the limit where it can be
+    // and run whole where it cannot), between rare writes of the weights
+    // they read on another stream and reads of their results: every
+    // result must hold what the host model computed at its call.
+    let device = device();
+    let lazy = device.stream();
+    lazy.set_lazy(true).unwrap();
+    let eager = device.stream();
+    let n = 8;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut model: Vec<Vec<f32>> = (0..12)
+        .map(|w| {
+            (0..n)
+                .map(|i| (i as f32 - 3.0) * (w as f32 + 1.0))
+                .collect()
+        })
+        .collect();
+    let weights: Vec<Tensor> = model
+        .iter()
+        .map(|m| Tensor::from_slice(&device, m, &[n]).unwrap())
+        .collect();
+    let mut results: Vec<(Tensor, Vec<f32>)> = Vec::new();
+    let (mut calls, mut quiet, mut long_runs, mut cut_writes) = (0u64, 0usize, 0usize, 0);
+    for step in 0..1200 {
+        let dice = rng.below(1000);
+        if dice < 8 {
+            // A write of a weight on the other stream.
+            let w = rng.below(weights.len());
+            let v = rng.below(9) as f32 - 4.0;
+            eager.fill(&weights[w], v).unwrap();
+            model[w] = vec![v; n];
+        } else if dice < 14 && !results.is_empty() {
+            let k = rng.below(results.len());
+            let (y, want) = results.swap_remove(k);
+            let got = y.to_vec::<f32>().unwrap();
+            assert_eq!(got, want, "step {step}: a read of a result");
+        } else {
+            let a = rng.below(weights.len());
+            let materialised = lazy.lazy_stats().materialised;
+            let (y, want) = match (rng.below(4), results.len()) {
+                // A chain through one of the last results (dependencies
+                // stay local: the list can often be cut).
+                (0, r) if r > 0 => {
+                    let k = r - 1 - rng.below(r.min(4));
+                    let y = ops::add(&lazy, &results[k].0, &weights[a]).unwrap();
+                    let want = results[k].1.iter().zip(&model[a]).map(|(x, w)| x + w);
+                    (y, want.collect())
+                }
+                (1, r) if r > 0 => {
+                    let k = r - 1 - rng.below(r.min(4));
+                    let y = ops::relu(&lazy, &results[k].0).unwrap();
+                    (y, results[k].1.iter().map(|v| v.max(0.0)).collect())
+                }
+                _ => {
+                    let b = rng.below(weights.len());
+                    let y = ops::sub(&lazy, &weights[a], &weights[b]).unwrap();
+                    let want = model[a].iter().zip(&model[b]).map(|(x, w)| x - w);
+                    (y, want.collect())
+                }
+            };
+            results.push((y, want));
+            // The call just made the list run at the limit (this call, at
+            // least, is still pending): at once, a write of its weight,
+            // then its result.
+            if lazy.lazy_stats().materialised > materialised && rng.below(2) == 0 {
+                let v = rng.below(9) as f32 - 4.0;
+                eager.fill(&weights[a], v).unwrap();
+                model[a] = vec![v; n];
+                cut_writes += 1;
+                let (y, want) = results.last().expect("pushed above");
+                let got = y.to_vec::<f32>().unwrap();
+                assert_eq!(&got, want, "step {step}: the call pending at the cut");
+            }
+            // Some results dropped (intermediates that fuse away).
+            if results.len() > 40 {
+                results.swap_remove(rng.below(results.len()));
+            }
+            // Every list is a new graph: re-armed, so that the stream
+            // does not stay eager after `MAX_MISSES` compiles.
+            if !lazy.is_lazy() {
+                lazy.set_lazy(true).unwrap();
+            }
+            calls += 1;
+            quiet += 1;
+            if quiet == ops::MAX_PENDING {
+                long_runs += 1;
+            }
+            continue;
+        }
+        quiet = 0;
+    }
+    let stats = lazy.lazy_stats();
+    assert!(stats.deferred + 20 > calls, "{calls} calls: {stats:?}");
+    for (k, (y, want)) in results.iter().enumerate() {
+        assert_eq!(&y.to_vec::<f32>().unwrap(), want, "result {k} at the end");
+    }
+    assert!(
+        long_runs >= 3 && cut_writes >= 3,
+        "{long_runs} runs reached the limit, {cut_writes} writes right after it"
+    );
+    lazy.sync().unwrap();
+    eager.sync().unwrap();
+    assert_no_validation_messages(device.context());
+}
+
+#[test]
 fn a_sequence_that_changes_every_time_falls_back_to_eager() {
     let device = device();
     let stream = device.stream();

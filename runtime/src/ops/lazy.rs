@@ -19,7 +19,11 @@
 //! - an op call reads a view of a pending result that is not the result
 //!   itself (the list is materialised first; the view is then an
 //!   ordinary operand);
-//! - [`MAX_PENDING`] calls are pending;
+//! - [`MAX_PENDING`] calls are pending: then only the longest prefix of
+//!   the list that no later call reads from (at least half of it) where
+//!   there is one, so that a batch begun when the limit came fuses with
+//!   its own later calls (its intermediates, still held by the caller at
+//!   the limit, would otherwise be results of the first graph);
 //! - the stream is dropped (on a stream of its own).
 //!
 //! Materialising assembles the list as `capture` assembles a graph (one
@@ -500,8 +504,36 @@ fn compile(
     })
 }
 
-impl Materialise for Queue {
-    fn materialise(&self) -> Result<()> {
+/// Where a list that reached [`MAX_PENDING`] is cut: the longest prefix,
+/// of at least half the limit, that no later call depends on (no later
+/// operand shares a buffer with a result of the prefix), so that the
+/// calls after it (a batch begun, whose intermediates the caller still
+/// holds) stay pending and fuse with the calls that follow them, instead
+/// of running apart with their intermediates as results. The whole list
+/// where there is no such prefix.
+fn cut(runs: &[CapturedRun]) -> usize {
+    let n = runs.len();
+    // The earliest call whose results a call at or after `k` reads.
+    let mut earliest = n;
+    for k in (1..n).rev() {
+        for t in &runs[k].operands {
+            if let Some(j) = runs[..k]
+                .iter()
+                .position(|r| r.outputs.iter().any(|o| same(o, t).1))
+            {
+                earliest = earliest.min(j);
+            }
+        }
+        if earliest >= k {
+            return if 2 * k >= MAX_PENDING { k } else { n };
+        }
+    }
+    n
+}
+
+impl Queue {
+    /// Materialises the list, or at the limit the prefix [`cut`] finds.
+    fn materialise_list(&self, at_limit: bool) -> Result<()> {
         let _busy = lock(&self.busy);
         let (runs, calls, generation) = {
             let mut st = lock(&self.state);
@@ -510,9 +542,27 @@ impl Materialise for Queue {
             }
             let generation = st.generation;
             st.generation += 1;
+            let k = if at_limit {
+                cut(&st.runs)
+            } else {
+                st.runs.len()
+            };
+            let kept_runs = st.runs.split_off(k);
+            let kept_calls = st.calls.split_off(k);
+            // The calls kept pending: their buffers marked with the new
+            // generation (the marks of the old one are cleared when the
+            // prefix has run; a weight both read must stay marked).
+            if let Some(me) = self.marker() {
+                for t in kept_runs
+                    .iter()
+                    .flat_map(|r| r.operands.iter().chain(&r.outputs))
+                {
+                    t.storage.pending.mark(&me, st.generation);
+                }
+            }
             (
-                std::mem::take(&mut st.runs),
-                std::mem::take(&mut st.calls),
+                std::mem::replace(&mut st.runs, kept_runs),
+                std::mem::replace(&mut st.calls, kept_calls),
                 generation,
             )
         };
@@ -534,6 +584,12 @@ impl Materialise for Queue {
             }
         }
         result
+    }
+}
+
+impl Materialise for Queue {
+    fn materialise(&self) -> Result<()> {
+        self.materialise_list(false)
     }
 }
 
@@ -635,7 +691,7 @@ pub(super) fn append(
     };
     queue.deferred.fetch_add(1, Ordering::Relaxed);
     if full {
-        queue.materialise()?;
+        queue.materialise_list(true)?;
     }
     Ok(Some(outputs))
 }

@@ -9,6 +9,9 @@
 //! failing kernel in program order, as a sequential load would return —
 //! after a failure no thread starts a later kernel, and every earlier one
 //! was already started (kernels are taken in order), so it is reported.
+//! A kernel whose code is that of an earlier one (only the names differ:
+//! a graph's repeated blocks) is loaded afterwards and shares that one's
+//! pipeline (see `spirv_code`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -32,6 +35,23 @@ pub(super) fn load_kernels(
             unique.push((name, words));
         }
     }
+    // Kernels of the same code as an earlier one (only their names
+    // differ) are loaded after the others, from the device's kernel cache
+    // (sharing the earlier one's pipeline; see `spirv_code`), rather than
+    // on two threads at once, each making a pipeline.
+    let mut codes: Vec<(u64, usize)> = Vec::new();
+    let mut same: Vec<(&str, &[u32])> = Vec::new();
+    unique.retain(|&(name, words)| match crate::spirv_code::code_key(words) {
+        Some(code) if codes.contains(&code) => {
+            same.push((name, words));
+            false
+        }
+        Some(code) => {
+            codes.push(code);
+            true
+        }
+        None => true,
+    });
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(unique.len());
@@ -75,9 +95,12 @@ pub(super) fn load_kernels(
             .map_while(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()))
             .collect()
     };
-    let mut out = HashMap::with_capacity(results.len());
+    let mut out = HashMap::with_capacity(results.len() + same.len());
     for ((name, _), r) in unique.iter().zip(results) {
         out.insert((*name).to_owned(), r?);
+    }
+    for k in &same {
+        out.insert(k.0.to_owned(), load(k)?);
     }
     Ok(out)
 }
