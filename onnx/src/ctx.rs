@@ -354,10 +354,12 @@ impl<'m> Ctx<'m> {
             return Ok(None);
         };
         let inv = inverse(&perm);
-        let mut plan: Vec<Option<Vec<u64>>> = Vec::with_capacity(ins.len());
+        // Each input's source, or the shape its reshape takes: decided for
+        // all before any reshape is built (a refusal builds nothing).
+        let mut plan: Vec<Result<Value, Vec<u64>>> = Vec::with_capacity(ins.len());
         for v in ins {
             match v.permuted() {
-                Some((_, p)) if p == perm.as_slice() => plan.push(None),
+                Some((src, p)) if p == perm.as_slice() => plan.push(Ok(src.clone())),
                 _ if full(v) => return Ok(None),
                 _ => {
                     let Some(s) = v.static_shape() else {
@@ -370,18 +372,15 @@ impl<'m> Ctx<'m> {
                     if moved.windows(2).any(|w| w[0] > w[1]) {
                         return Ok(None);
                     }
-                    plan.push(Some((0..r).map(|j| padded[inv[j]]).collect()));
+                    plan.push(Err((0..r).map(|j| padded[inv[j]]).collect()));
                 }
             }
         }
         let mut srcs = Vec::with_capacity(ins.len());
         for (v, p) in ins.iter().zip(plan) {
             srcs.push(match p {
-                None => v
-                    .permuted()
-                    .map(|(s, _)| s.clone())
-                    .unwrap_or_else(|| (*v).clone()),
-                Some(shape) => self.reshape(v, &shape)?,
+                Ok(src) => src,
+                Err(shape) => self.reshape(v, &shape)?,
             });
         }
         Ok(Some((srcs, perm)))

@@ -60,32 +60,64 @@ fn assert_close(got: &[f32], want: &[f64], what: &str) {
     }
 }
 
+/// The MLP the tests run, its weights (from `seed`) on the host for the
+/// f64 model and on the device.
+struct Mlp {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+    w1d: Tensor,
+    b1d: Tensor,
+    w2d: Tensor,
+    b2d: Tensor,
+}
+
+impl Mlp {
+    fn new(device: &kiln_runtime::Device, seed: usize) -> Mlp {
+        let (w1, b1, w2, b2) = (
+            values(IN * HIDDEN, seed),
+            values(HIDDEN, seed + 1),
+            values(HIDDEN * OUT, seed + 2),
+            values(OUT, seed + 3),
+        );
+        let dev = |v: &[f32], shape: &[usize]| Tensor::from_slice(device, v, shape).unwrap();
+        Mlp {
+            w1d: dev(&w1, &[IN, HIDDEN]),
+            b1d: dev(&b1, &[HIDDEN]),
+            w2d: dev(&w2, &[HIDDEN, OUT]),
+            b2d: dev(&b2, &[OUT]),
+            w1,
+            b1,
+            w2,
+            b2,
+        }
+    }
+
+    /// Its 6 op calls on `stream`.
+    fn run(&self, stream: &kiln_runtime::Stream, x: &Tensor) -> Tensor {
+        let h = ops::matmul(stream, x, &self.w1d).unwrap();
+        let h = ops::add(stream, &h, &self.b1d).unwrap();
+        let h = ops::relu(stream, &h).unwrap();
+        let y = ops::matmul(stream, &h, &self.w2d).unwrap();
+        let y = ops::add(stream, &y, &self.b2d).unwrap();
+        ops::softmax(stream, &y, 1).unwrap()
+    }
+
+    /// The f64 model's result for `m` rows `x`.
+    fn host(&self, x: &[f32], m: usize) -> Vec<f64> {
+        host_mlp(x, &self.w1, &self.b1, &self.w2, &self.b2, m)
+    }
+}
+
 #[test]
 fn a_lazy_mlp_matches_the_host_model_and_replays_one_graph() {
     let device = device();
     let stream = device.stream();
     stream.set_lazy(true).unwrap();
-    let (w1, b1, w2, b2) = (
-        values(IN * HIDDEN, 1),
-        values(HIDDEN, 2),
-        values(HIDDEN * OUT, 3),
-        values(OUT, 4),
-    );
+    let net = Mlp::new(&device, 1);
     let dev = |v: &[f32], shape: &[usize]| Tensor::from_slice(&device, v, shape).unwrap();
-    let (w1d, b1d, w2d, b2d) = (
-        dev(&w1, &[IN, HIDDEN]),
-        dev(&b1, &[HIDDEN]),
-        dev(&w2, &[HIDDEN, OUT]),
-        dev(&b2, &[OUT]),
-    );
-    let mlp = |x: &Tensor| -> Tensor {
-        let h = ops::matmul(&stream, x, &w1d).unwrap();
-        let h = ops::add(&stream, &h, &b1d).unwrap();
-        let h = ops::relu(&stream, &h).unwrap();
-        let y = ops::matmul(&stream, &h, &w2d).unwrap();
-        let y = ops::add(&stream, &y, &b2d).unwrap();
-        ops::softmax(&stream, &y, 1).unwrap()
-    };
+    let mlp = |x: &Tensor| net.run(&stream, x);
     // Batches of 8 rows, then one of 5 (a dynamic size: no new graph).
     let mut dispatches = Vec::new();
     for (batch, m) in [8usize, 8, 8, 8, 5].into_iter().enumerate() {
@@ -101,11 +133,7 @@ fn a_lazy_mlp_matches_the_host_model_and_replays_one_graph() {
         );
         let got = y.to_vec::<f32>().unwrap();
         dispatches.push(device.counters().dispatches - before);
-        assert_close(
-            &got,
-            &host_mlp(&x, &w1, &b1, &w2, &b2, m),
-            &format!("batch {batch}"),
-        );
+        assert_close(&got, &net.host(&x, m), &format!("batch {batch}"));
     }
     let stats = stream.lazy_stats();
     assert_eq!(stats.deferred, 30, "{stats:?}");
@@ -247,28 +275,10 @@ fn batches_cut_at_the_limit_between_batches_and_keep_the_rest_ordered() {
     let stream = device.stream();
     stream.set_lazy(true).unwrap();
     let eager = device.stream();
-    let (w1, b1, w2, b2) = (
-        values(IN * HIDDEN, 5),
-        values(HIDDEN, 6),
-        values(HIDDEN * OUT, 7),
-        values(OUT, 8),
-    );
+    let net = Mlp::new(&device, 5);
     let dev = |v: &[f32], shape: &[usize]| Tensor::from_slice(&device, v, shape).unwrap();
-    let (w1d, b1d, w2d, b2d) = (
-        dev(&w1, &[IN, HIDDEN]),
-        dev(&b1, &[HIDDEN]),
-        dev(&w2, &[HIDDEN, OUT]),
-        dev(&b2, &[OUT]),
-    );
     // 6 calls a batch; every intermediate held until the batch's end.
-    let mlp = |x: &Tensor| -> Tensor {
-        let h = ops::matmul(&stream, x, &w1d).unwrap();
-        let h = ops::add(&stream, &h, &b1d).unwrap();
-        let h = ops::relu(&stream, &h).unwrap();
-        let y = ops::matmul(&stream, &h, &w2d).unwrap();
-        let y = ops::add(&stream, &y, &b2d).unwrap();
-        ops::softmax(&stream, &y, 1).unwrap()
-    };
+    let mlp = |x: &Tensor| net.run(&stream, x);
     let m = 4;
     let xs: Vec<Vec<f32>> = (0..24).map(|b| values(m * IN, 30 + b)).collect();
     let xd: Vec<Tensor> = xs.iter().map(|x| dev(x, &[m, IN])).collect();
@@ -279,7 +289,7 @@ fn batches_cut_at_the_limit_between_batches_and_keep_the_rest_ordered() {
     let one = device.counters().dispatches - before;
     assert_close(
         &y.to_vec::<f32>().unwrap(),
-        &host_mlp(&xs[0], &w1, &b1, &w2, &b2, m),
+        &net.host(&xs[0], m),
         "one batch",
     );
     // 20 batches, results held: the limit comes in batch 11 (call 64),
@@ -300,7 +310,7 @@ fn batches_cut_at_the_limit_between_batches_and_keep_the_rest_ordered() {
     for (b, y) in ys.iter().enumerate() {
         assert_close(
             &y.to_vec::<f32>().unwrap(),
-            &host_mlp(&xs[b], &w1, &b1, &w2, &b2, m),
+            &net.host(&xs[b], m),
             &format!("batch {b} of 20"),
         );
     }
@@ -310,12 +320,12 @@ fn batches_cut_at_the_limit_between_batches_and_keep_the_rest_ordered() {
     // another stream.
     let ys: Vec<Tensor> = xd[..11].iter().map(&mlp).collect();
     assert_eq!(stream.lazy_stats().materialised - stats.materialised, 1);
-    eager.fill(&w1d, 0.0f32).unwrap();
-    eager.fill(&b2d, 5.0f32).unwrap();
+    eager.fill(&net.w1d, 0.0f32).unwrap();
+    eager.fill(&net.b2d, 5.0f32).unwrap();
     for (b, y) in ys.iter().enumerate() {
         assert_close(
             &y.to_vec::<f32>().unwrap(),
-            &host_mlp(&xs[b], &w1, &b1, &w2, &b2, m),
+            &net.host(&xs[b], m),
             &format!("batch {b} of 11, weights written after the calls"),
         );
     }

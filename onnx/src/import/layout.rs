@@ -5,7 +5,7 @@
 //! transpose of that parameter which the convolution's own transpose
 //! cancels. The model's bytes are held once, in the layout read.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use kiln_core::tensor::attr::Elements;
 use kiln_core::tensor::eval::Tensor;
@@ -38,35 +38,32 @@ pub fn conv_weights(graph: &GraphProto, inits: &[(&str, &HostTensor)]) -> HashSe
         .iter()
         .filter_map(|o| o.name.as_deref())
         .collect();
-    inits
+    let candidates: HashMap<&str, &[usize]> = inits
         .iter()
         .filter(|(name, t)| {
             t.dtype.is_float()
                 && t.shape().len() == 4
                 && !outputs.contains(name)
                 && !nested.contains(*name)
-                && read_only_as_filter(graph, name, t.shape())
         })
-        .map(|(name, _)| name.to_string())
-        .collect()
-}
-
-/// Whether some node reads `name` and every read is as the filter of a
-/// one-group or depthwise `Conv`.
-fn read_only_as_filter(graph: &GraphProto, name: &str, shape: &[usize]) -> bool {
-    let mut read = false;
+        .map(|&(name, t)| (name, t.shape()))
+        .collect();
+    // One pass over the nodes: which candidates some node reads, and
+    // which one reads otherwise than as a plain convolution's filter.
+    let (mut read, mut other) = (HashSet::new(), HashSet::new());
     for n in &graph.node {
         for (i, input) in n.input.iter().enumerate() {
-            if input != name {
+            let Some((&name, shape)) = candidates.get_key_value(input.as_str()) else {
                 continue;
+            };
+            if i == 1 && is_plain_conv(n, shape) {
+                read.insert(name);
+            } else {
+                other.insert(name);
             }
-            if i != 1 || !is_plain_conv(n, shape) {
-                return false;
-            }
-            read = true;
         }
     }
-    read
+    read.difference(&other).map(|n| n.to_string()).collect()
 }
 
 /// Whether `n` is a standard-domain `Conv` whose filter of `shape` takes

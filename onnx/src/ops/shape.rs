@@ -12,7 +12,6 @@ use crate::dtype::DataType;
 use crate::node::Node;
 use crate::tensor::HostTensor;
 use crate::value::Value;
-use crate::OnnxError;
 
 fn static_shape(n: &Node<'_>, v: &Value) -> Result<Vec<u64>, crate::error::OnnxError> {
     v.static_shape()
@@ -173,66 +172,43 @@ pub fn concat(c: &mut Ctx<'_>, n: &Node<'_>) -> OpResult {
     if parts.len() == 1 {
         return Ok(vec![parts[0].clone()]);
     }
-    if let Some(y) = concat_sources(c, n, &parts, axis)? {
-        return Ok(vec![y]);
+    // Parts that are all transposes by one permutation (convolutions'
+    // outputs seen as NCHW, `Value::permuted`) are joined as their
+    // sources and transposed back: the result stays in their layout.
+    let Some((srcs, perm)) = common_sources(&parts) else {
+        return Ok(vec![join(c, &parts, axis, &shape)]);
+    };
+    let mut src_shape = vec![0; r];
+    for (k, &p) in perm.iter().enumerate() {
+        src_shape[p] = shape[k];
     }
-    let ssa: Vec<_> = parts.iter().map(|v| c.ssa(v)).collect();
-    let ty = c.b.module().types.static_tensor(&shape, first.dtype.elem());
-    let out =
-        c.b.tensor_op(TensorOp::Concat { dim: axis as u64 }, &ssa, ty);
-    Ok(vec![c.tensor(
-        out,
-        first.dtype,
-        shape.iter().map(|&d| Dim::Static(d)).collect(),
-    )])
+    let refs: Vec<&Value> = srcs.iter().collect();
+    let y = join(c, &refs, perm[axis], &src_shape);
+    Ok(vec![c.transpose(&y, &perm).map_err(|e| n.err(e))?])
 }
 
-/// The concatenation of `parts` along `axis` when all are transposes by
-/// one permutation ([`Value::permuted`]): of their sources, transposed
-/// back (convolutions' outputs joined stay in the convolutions' layout).
-fn concat_sources(
-    c: &mut Ctx<'_>,
-    n: &Node<'_>,
-    parts: &[&Value],
-    axis: usize,
-) -> Result<Option<Value>, OnnxError> {
-    let Some((_, perm)) = parts[0].permuted() else {
-        return Ok(None);
-    };
-    let perm = perm.to_vec();
-    let mut srcs = Vec::with_capacity(parts.len());
-    for v in parts {
-        match v.permuted() {
-            Some((s, p)) if p == perm.as_slice() => srcs.push(s.clone()),
-            _ => return Ok(None),
-        }
-    }
-    let Some(mut shape) = srcs[0].static_shape() else {
-        return Ok(None);
-    };
-    let src_axis = perm[axis];
-    shape[src_axis] = 0;
-    for s in &srcs {
-        shape[src_axis] += static_shape(n, s)?[src_axis];
-    }
-    let ssa: Vec<_> = srcs.iter().map(|v| c.ssa(v)).collect();
-    let ty =
-        c.b.module()
-            .types
-            .static_tensor(&shape, srcs[0].dtype.elem());
-    let out = c.b.tensor_op(
-        TensorOp::Concat {
-            dim: src_axis as u64,
-        },
-        &ssa,
-        ty,
-    );
-    let y = c.tensor(
-        out,
-        srcs[0].dtype,
-        shape.iter().map(|&d| Dim::Static(d)).collect(),
-    );
-    Ok(Some(c.transpose(&y, &perm).map_err(|e| n.err(e))?))
+/// `tensor.concat` of `parts` along `axis` into `shape`.
+fn join(c: &mut Ctx<'_>, parts: &[&Value], axis: usize, shape: &[u64]) -> Value {
+    let ssa: Vec<_> = parts.iter().map(|v| c.ssa(v)).collect();
+    let dtype = parts[0].dtype;
+    let ty = c.b.module().types.static_tensor(shape, dtype.elem());
+    let out =
+        c.b.tensor_op(TensorOp::Concat { dim: axis as u64 }, &ssa, ty);
+    c.tensor(out, dtype, shape.iter().map(|&d| Dim::Static(d)).collect())
+}
+
+/// The sources of `parts` and their permutation, when every part is a
+/// transpose by the same one.
+fn common_sources(parts: &[&Value]) -> Option<(Vec<Value>, Vec<usize>)> {
+    let perm = parts.first()?.permuted()?.1.to_vec();
+    let srcs = parts
+        .iter()
+        .map(|v| match v.permuted() {
+            Some((s, p)) if p == perm.as_slice() => Some(s.clone()),
+            _ => None,
+        })
+        .collect::<Option<Vec<Value>>>()?;
+    Some((srcs, perm))
 }
 
 /// `Shape(start, end)`: known at import time when the shape is static.
